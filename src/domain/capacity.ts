@@ -1,0 +1,51 @@
+/** The kinds of capacity declaration the detectors recognise (INTERFACES.md §4). */
+export type CapacityKind =
+  | 'kueue-cluster-queue'
+  | 'karpenter-nodepool'
+  | 'eksctl-nodegroup'
+  | 'capi-machinedeployment'
+  | 'gke-node-pool'
+  | 'eks-node-group'
+  | 'aks-node-pool'
+  | 'gpu-sharing';
+
+/** One GPU quantity inside a declaration, e.g. one flavor's nominalQuota of nvidia.com/gpu. */
+export interface CapacityPart {
+  /** Kueue flavor, node group, … */
+  label: string;
+  /** The extended resource name, e.g. `nvidia.com/gpu` or `nvidia.com/mig-1g.5gb`. */
+  resource: string;
+  gpus: number;
+  line: number;
+}
+
+/** The GPU capacity one object in one file declares. */
+export interface CapacityDecl {
+  file: string;
+  /** Line of the object's most telling GPU value (the first quota line for a ClusterQueue). */
+  line: number;
+  kind: CapacityKind;
+  /** Pool or queue name; the key that links workloads to the change. */
+  name: string;
+  gpuModel: string | null;
+  /** The most GPUs it can provide. */
+  gpus: number;
+  parts: CapacityPart[];
+  /** Kueue cohort, when the queue is in one. */
+  cohort?: string;
+}
+
+/** The difference between base and head for one declaration (INTERFACES.md §4 `detect --json`). */
+export interface CapacityChange {
+  file: string;
+  line: number;
+  kind: CapacityKind;
+  name: string;
+  gpuModel: string | null;
+  gpusBefore: number;
+  gpusAfter: number;
+  delta: number;
+  /** The declaration at each side, when present; kept for the report and suggestions. */
+  before?: CapacityDecl;
+  after?: CapacityDecl;
+}

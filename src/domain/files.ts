@@ -1,0 +1,14 @@
+/** Reads one side of a pull request (base or head). */
+export interface TreeReader {
+  /** A name for messages: a directory, a git ref, `owner/repo@sha`. */
+  readonly label: string;
+  /** The file's text, or null when it does not exist on this side. */
+  read(path: string): Promise<string | null>;
+}
+
+/** The two sides of a pull request and the paths that differ between them. */
+export interface ChangeSet {
+  base: TreeReader;
+  head: TreeReader;
+  changedPaths(): Promise<string[]>;
+}

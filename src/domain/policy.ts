@@ -1,0 +1,31 @@
+export type Mode = 'advise' | 'enforce';
+export type Permission = 'write' | 'maintain' | 'admin';
+
+/** `.github/gpu-justify.yml` after validation and defaults (INTERFACES.md §2). */
+export interface Policy {
+  mode: Mode;
+  catalog: string;
+  /** Telemetry look-back, minutes. */
+  window: number;
+  headroom: number;
+  idleBelow: number;
+  overrides: {
+    minPermission: Permission;
+    teams: string[];
+    allowAuthor: boolean;
+  };
+  /** USD per GPU-hour by GPU model. */
+  prices: Record<string, number>;
+  telemetry: string;
+}
+
+export const DEFAULT_POLICY: Policy = {
+  mode: 'advise',
+  catalog: 'gpu-workloads.yaml',
+  window: 14 * 24 * 60,
+  headroom: 0.2,
+  idleBelow: 0.05,
+  overrides: { minPermission: 'maintain', teams: [], allowAuthor: false },
+  prices: {},
+  telemetry: 'default',
+};
