@@ -1,5 +1,6 @@
 export * from './capacity.js';
 export * from './diagnostic.js';
+export * from './errors.js';
 export * from './files.js';
 export * from './policy.js';
 export * from './review.js';

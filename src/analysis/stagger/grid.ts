@@ -1,0 +1,134 @@
+import type { StaggerJob } from '../../domain/index.js';
+import { DAY, gcd } from './circle.js';
+
+/**
+ * Jobs measured in slots of `step` minutes, the gcd of every release, deadline, duration and
+ * of the day itself.
+ *
+ * Why searching this grid loses nothing for unsplit runs: fix an optimal schedule and the
+ * cyclic order of all its start and end events. Keeping that order (ties allowed) never adds
+ * an overlap, so never raises the peak; and "keep the order", "start ≥ release", "end ≤
+ * deadline" are all difference constraints x_i − x_j ≤ c whose constants are sums of the data
+ * and multiples of 1440, hence multiples of `step`. A feasible system of difference
+ * constraints with such constants has a solution on that grid (shortest-path distances).
+ */
+export interface GridJob {
+  gpus: number;
+  /** Run length in slots. */
+  len: number;
+  /** Earliest and latest start slot, counted from 00:00 of the release day. */
+  lo: number;
+  hi: number;
+  /** Slots of the window, [winLo, winHi), where pieces of a split run may go. */
+  winLo: number;
+  winHi: number;
+  /** Interruptible and shorter than its window: splitting could help. */
+  splittable: boolean;
+  /** The previous job identical to this one (same size and window), or -1: used for symmetry breaking. */
+  prev: number;
+}
+
+export interface GridModel {
+  step: number;
+  slots: number;
+  jobs: GridJob[];
+}
+
+/** A run's pieces in slots, `start` counted from 00:00 of the release day (so possibly ≥ slots). */
+export interface SlotPiece {
+  start: number;
+  len: number;
+}
+
+export type Placement = SlotPiece[][];
+
+export function buildModel(jobs: readonly StaggerJob[]): GridModel {
+  const step = jobs.reduce((g, j) => gcd(gcd(gcd(g, j.release), j.deadline), j.duration), DAY);
+  const lastOfKind = new Map<string, number>();
+  const gridJobs = jobs.map((j, i): GridJob => {
+    const kind = `${j.gpus}/${j.duration}/${j.release}/${j.deadline}/${j.interruptible}`;
+    const prev = lastOfKind.get(kind) ?? -1;
+    lastOfKind.set(kind, i);
+    return {
+      gpus: j.gpus,
+      len: j.duration / step,
+      lo: j.release / step,
+      hi: (j.deadline - j.duration) / step,
+      winLo: j.release / step,
+      winHi: j.deadline / step,
+      splittable: j.interruptible && j.duration < j.deadline - j.release,
+      prev,
+    };
+  });
+  return { step, slots: DAY / step, jobs: gridJobs };
+}
+
+export function addPieces(profile: Int32Array, pieces: readonly SlotPiece[], gpus: number): void {
+  const n = profile.length;
+  for (const piece of pieces) {
+    for (let k = 0; k < piece.len; k++) {
+      const i = (piece.start + k) % n;
+      profile[i] = (profile[i] ?? 0) + gpus;
+    }
+  }
+}
+
+export function profileOf(model: GridModel, placement: Placement): Int32Array {
+  const profile = new Int32Array(model.slots);
+  model.jobs.forEach((job, i) => addPieces(profile, placement[i] ?? [], job.gpus));
+  return profile;
+}
+
+/**
+ * For every start s in [from, to], the largest and the summed usage over slots s … s+len−1
+ * (wrapping around the day), by a sliding-window maximum: O(to − from + len).
+ */
+export function windowStats(profile: Int32Array, from: number, to: number, len: number): { max: Int32Array; sum: Float64Array } {
+  const n = profile.length;
+  const count = to - from + 1;
+  const max = new Int32Array(count);
+  const sum = new Float64Array(count);
+  const at = (i: number): number => profile[i % n] ?? 0;
+  const deque = new Int32Array(count + len);
+  let head = 0;
+  let tail = 0;
+  let running = 0;
+  for (let i = from; i < to + len; i++) {
+    const v = at(i);
+    while (tail > head && at(deque[tail - 1] ?? 0) <= v) tail--;
+    deque[tail++] = i;
+    running += v;
+    const s = i - len + 1;
+    if (s < from) continue;
+    if (s > from) running -= at(s - 1);
+    while ((deque[head] ?? 0) < s) head++;
+    max[s - from] = at(deque[head] ?? 0);
+    sum[s - from] = running;
+  }
+  return { max, sum };
+}
+
+export interface Objective {
+  peak: number;
+  /** Slots at the peak: fewer is better when the peak ties, which lets local search move. */
+  atPeak: number;
+}
+
+export function objectiveOf(profile: Int32Array): Objective {
+  let peak = 0;
+  let atPeak = 0;
+  for (const v of profile) {
+    if (v > peak) {
+      peak = v;
+      atPeak = 1;
+    } else if (v === peak) atPeak++;
+  }
+  return { peak, atPeak };
+}
+
+export function better(a: Objective, b: Objective): boolean {
+  return a.peak < b.peak || (a.peak === b.peak && a.atPeak < b.atPeak);
+}
+
+export const startsToPlacement = (model: GridModel, starts: readonly number[]): Placement =>
+  model.jobs.map((job, i) => [{ start: starts[i] ?? job.lo, len: job.len }]);

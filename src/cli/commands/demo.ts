@@ -1,0 +1,19 @@
+import { fileURLToPath } from 'node:url';
+import { renderComment } from '../../report/comment.js';
+import { runReview } from '../../review.js';
+import { parseFlags } from '../args.js';
+import type { Output } from '../output.js';
+import { loadPolicy } from '../policy-from-tree.js';
+import { changeSetFromArgs } from '../tree-readers/change-set.js';
+
+/** The example infra repo shipped with the package, at base and head (from src/cli or dist/cli). */
+export const DEMO_DIR = fileURLToPath(new URL('../../../fixtures/demo/', import.meta.url));
+
+export async function demoCommand(argv: string[], out: Output): Promise<number> {
+  parseFlags(argv, {});
+  const changes = await changeSetFromArgs({ base: `${DEMO_DIR}base`, head: `${DEMO_DIR}head` });
+  const policy = await loadPolicy(changes.base);
+  const result = await runReview({ changes, policy });
+  out.stdout(renderComment(result));
+  return 0;
+}

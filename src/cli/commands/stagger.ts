@@ -1,0 +1,77 @@
+import { markdownTable } from 'markdown-table';
+import { formatClock } from '../../analysis/stagger/cron.js';
+import { jobsFromWorkloads } from '../../analysis/stagger/expand.js';
+import { planStagger } from '../../analysis/stagger/plan.js';
+import { isJobWorkload, type StaggerPlan } from '../../domain/index.js';
+import { chronological } from '../../report/schedule.js';
+import { parseCatalog } from '../../workloads/catalog.js';
+import { parseFlags, required, UsageError } from '../args.js';
+import type { Output } from '../output.js';
+import { readInputFile } from '../read-input.js';
+
+export async function staggerCommand(argv: string[], out: Output): Promise<number> {
+  const flags = parseFlags(argv, {
+    catalog: { type: 'string' },
+    queue: { type: 'string' },
+    pool: { type: 'string' },
+    capacity: { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  const file = required(flags.catalog, '--catalog');
+  if (flags.queue !== undefined && flags.pool !== undefined) throw new UsageError('give --queue or --pool, not both');
+  const capacity = flags.capacity === undefined ? null : Number(flags.capacity);
+  if (capacity !== null && !(Number.isInteger(capacity) && capacity >= 0)) {
+    throw new UsageError(`--capacity must be a whole number of GPUs, got ${flags.capacity}`);
+  }
+
+  const catalog = parseCatalog(file, await readInputFile('--catalog', file));
+  for (const d of catalog.diagnostics) out.stderr(`${d.file}${d.line === null ? '' : `:${d.line}`}: ${d.severity}: ${d.message}`);
+  if (catalog.diagnostics.some((d) => d.severity === 'error') && catalog.workloads.length === 0) return 2;
+
+  const workloads = catalog.workloads
+    .filter(isJobWorkload)
+    .filter((w) => (flags.queue === undefined || w.queue === flags.queue) && (flags.pool === undefined || w.pool === flags.pool));
+  if (workloads.length === 0) {
+    throw new UsageError(`${file} has no batch or training workload${flags.queue ? ` in queue ${flags.queue}` : flags.pool ? ` in pool ${flags.pool}` : ''}`);
+  }
+  const { jobs, problems } = jobsFromWorkloads(workloads);
+  for (const p of problems) out.stderr(`${file}: ${p.workload}: ${p.message}`);
+  const plan = planStagger(jobs, capacity === null ? {} : { capacity });
+
+  if (flags.json) {
+    out.stdout(JSON.stringify(staggerJson(plan, capacity), null, 2));
+    return 0;
+  }
+  out.stdout(
+    `Peak ${plan.peakGpus} GPUs (${plan.optimal ? 'optimal' : `lower bound ${plan.lowerBound}`}); all at once: ${plan.naivePeakGpus}.`,
+  );
+  out.stdout(`Lower bound: ${plan.boundReason}.`);
+  if (capacity !== null) {
+    out.stdout(plan.peakGpus <= capacity ? `Fits in ${capacity} GPUs.` : `Does not fit in ${capacity} GPUs.`);
+  }
+  const rows = staggerJson(plan, capacity).schedule.map((r) => [r.workload, String(r.run), String(r.gpus), r.start, r.end]);
+  out.stdout(markdownTable([['Workload', 'Run', 'GPUs', 'Start (UTC)', 'End'], ...rows]));
+  return 0;
+}
+
+/** `stagger --json` (INTERFACES.md §4): a split run appears once per piece. */
+export function staggerJson(plan: StaggerPlan, capacity: number | null) {
+  return {
+    peakGpus: plan.peakGpus,
+    lowerBound: plan.lowerBound,
+    optimal: plan.optimal,
+    capacity,
+    fits: capacity === null ? null : plan.peakGpus <= capacity,
+    naivePeakGpus: plan.naivePeakGpus,
+    boundReason: plan.boundReason,
+    schedule: chronological(plan.schedule).flatMap((run) =>
+      run.pieces.map((p) => ({
+        workload: run.workload,
+        run: run.run,
+        start: formatClock(p.start),
+        end: formatClock(p.end),
+        gpus: run.gpus,
+      })),
+    ),
+  };
+}

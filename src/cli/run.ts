@@ -1,0 +1,12 @@
+import { main } from './main.js';
+
+// The process entry point, kept apart from main() so tests can call main() without exiting.
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`gpu-justify: unexpected failure: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exitCode = 2;
+  },
+);

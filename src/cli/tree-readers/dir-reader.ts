@@ -1,0 +1,115 @@
+import type { Dirent } from 'node:fs';
+import { readFile, readdir, realpath, stat } from 'node:fs/promises';
+import { join, relative, resolve, sep } from 'node:path';
+import { InputError } from '../../domain/errors.js';
+import type { TreeReader } from '../../domain/files.js';
+import { isInside, safeRelativePath } from './repo-path.js';
+
+/** Directories that are never part of the infra tree being compared. */
+const SKIPPED = new Set(['.git', 'node_modules']);
+
+const MISSING = new Set(['ENOENT', 'ENOTDIR', 'EISDIR']);
+
+/** One side of a PR as a directory on disk. Symbolic links may not lead outside it. */
+export class DirReader implements TreeReader {
+  readonly kind = 'dir';
+  readonly label: string;
+  readonly root: string;
+  private realRoot: Promise<string> | undefined;
+
+  constructor(root: string, label: string = root) {
+    this.root = resolve(root);
+    this.label = label;
+  }
+
+  async read(path: string): Promise<string | null> {
+    const bytes = await this.readBytes(path);
+    return bytes === null ? null : bytes.toString('utf8');
+  }
+
+  /** The file's bytes, or null when it is missing or not a file. */
+  async readBytes(path: string): Promise<Buffer | null> {
+    const rel = safeRelativePath(path, this.label);
+    let real: string;
+    try {
+      real = await realpath(join(this.root, rel));
+    } catch (err) {
+      if (MISSING.has(errorCode(err))) return null;
+      throw this.unreadable(path, err);
+    }
+    if (!isInside(await this.resolvedRoot(), real)) {
+      throw new InputError(`${path} in ${this.label} is a symbolic link leading outside it`, { file: path });
+    }
+    try {
+      return await readFile(real);
+    } catch (err) {
+      if (MISSING.has(errorCode(err))) return null;
+      throw this.unreadable(path, err);
+    }
+  }
+
+  /**
+   * Every file below the root as a sorted POSIX path, skipping `.git` and `node_modules`.
+   * Symbolic links count when they lead to a file inside the root; linked directories are not
+   * entered, which also keeps link cycles out.
+   */
+  async listFiles(): Promise<string[]> {
+    const realRoot = await this.resolvedRoot();
+    const files: string[] = [];
+    const walk = async (dir: string): Promise<void> => {
+      let entries: Dirent[];
+      try {
+        entries = await readdir(dir, { withFileTypes: true });
+      } catch (err) {
+        throw this.unreadable(relative(this.root, dir) || '.', err);
+      }
+      for (const entry of entries) {
+        if (SKIPPED.has(entry.name)) continue;
+        const full = join(dir, entry.name);
+        if (entry.isDirectory()) await walk(full);
+        else if (entry.isFile()) files.push(toPosix(relative(this.root, full)));
+        else if (entry.isSymbolicLink() && (await linksToFileInside(full, realRoot))) {
+          files.push(toPosix(relative(this.root, full)));
+        }
+      }
+    };
+    await walk(this.root);
+    return files.sort();
+  }
+
+  private resolvedRoot(): Promise<string> {
+    this.realRoot ??= realpath(this.root).catch((err: unknown) => {
+      this.realRoot = undefined;
+      throw new InputError(`cannot read directory ${this.label}: ${errorCode(err) || String(err)}`, {
+        file: this.label,
+        cause: err,
+      });
+    });
+    return this.realRoot;
+  }
+
+  private unreadable(path: string, err: unknown): InputError {
+    return new InputError(`cannot read ${path} in ${this.label}: ${errorCode(err) || String(err)}`, {
+      file: path,
+      cause: err,
+    });
+  }
+}
+
+async function linksToFileInside(link: string, realRoot: string): Promise<boolean> {
+  try {
+    const target = await realpath(link);
+    return isInside(realRoot, target) && (await stat(target)).isFile();
+  } catch {
+    return false; // a dangling link is not a file
+  }
+}
+
+function errorCode(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return typeof code === 'string' ? code : '';
+}
+
+function toPosix(path: string): string {
+  return sep === '/' ? path : path.split(sep).join('/');
+}

@@ -1,0 +1,27 @@
+import { isAbsolute, posix, relative, sep } from 'node:path';
+import { InputError } from '../../domain/errors.js';
+
+/**
+ * A path inside the tree, normalised to POSIX form (`a/./b` → `a/b`). Absolute paths and paths
+ * climbing out with `..` are refused: repository files name other files, and those names must
+ * not reach the rest of the disk.
+ */
+export function safeRelativePath(path: string, label: string): string {
+  if (path === '' || path.includes('\0')) {
+    throw new InputError(`invalid path ${JSON.stringify(path)} in ${label}`, { file: path });
+  }
+  if (posix.isAbsolute(path) || /^[A-Za-z]:[\\/]/.test(path) || path.startsWith('\\')) {
+    throw new InputError(`path ${path} is absolute; only paths inside ${label} can be read`, { file: path });
+  }
+  const normal = posix.normalize(path);
+  if (normal === '..' || normal.startsWith('../')) {
+    throw new InputError(`path ${path} leads outside ${label}`, { file: path });
+  }
+  return normal.replace(/\/+$/, '');
+}
+
+/** True when `child` is `parent` or below it (both absolute and resolved). */
+export function isInside(parent: string, child: string): boolean {
+  const rel = relative(parent, child);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}

@@ -1,0 +1,29 @@
+import { diagnostic } from '../domain/index.js';
+import type { CapacityParser, ParseResult } from './parser.js';
+import { PARSERS } from './registry.js';
+
+/** Runs every parser that claims the file and merges what they found. */
+export function detectFile(path: string, text: string, parsers: readonly CapacityParser[] = PARSERS): ParseResult {
+  const merged: Required<ParseResult> = { decls: [], diagnostics: [], unresolved: [] };
+  for (const parser of parsers) {
+    let result: ParseResult;
+    try {
+      if (!parser.mightContain(path, text)) continue;
+      result = parser.parse(path, text);
+    } catch (err) {
+      // Parsers must not throw; one that does must not take the other formats down with it.
+      const message = err instanceof Error ? err.message : String(err);
+      merged.diagnostics.push(diagnostic(path, null, 'error', `${parser.id} parser failed: ${message}`));
+      continue;
+    }
+    merged.decls.push(...result.decls);
+    merged.diagnostics.push(...result.diagnostics);
+    merged.unresolved.push(...(result.unresolved ?? []));
+  }
+  return merged;
+}
+
+/** True when some parser could want the file, judging by its path alone. */
+export function anyParserAccepts(path: string, parsers: readonly CapacityParser[] = PARSERS): boolean {
+  return parsers.some((p) => p.acceptsPath?.(path) ?? true);
+}

@@ -1,0 +1,15 @@
+/** Lines of a text, without line terminators. */
+export function splitLines(text: string): string[] {
+  return text.split(/\r?\n/);
+}
+
+/** Number of lines a reader sees: a final line terminator does not start a new line. */
+export function lineCount(text: string): number {
+  const lines = splitLines(text);
+  return lines.length > 1 && lines[lines.length - 1] === '' ? lines.length - 1 : lines.length;
+}
+
+/** Keeps a reported line inside the file (errors at end of input point past the last line). */
+export function clampLine(line: number, text: string): number {
+  return Math.min(Math.max(1, line), Math.max(1, lineCount(text)));
+}

@@ -1,0 +1,70 @@
+import type { CapacityDecl, CapacityKind } from '../domain/index.js';
+import type { ParseResult } from './parser.js';
+
+/** One declaration on one side; `decl` is absent when its GPU count could not be read. */
+export interface SideEntry {
+  kind: CapacityKind;
+  name: string;
+  file: string;
+  line: number;
+  decl?: CapacityDecl;
+}
+
+/** The same declaration at base and head; a side is absent when it was added or removed. */
+export interface DeclPair {
+  before?: SideEntry;
+  after?: SideEntry;
+}
+
+function entries(result: ParseResult): SideEntry[] {
+  const known: SideEntry[] = result.decls.map((d) => ({ kind: d.kind, name: d.name, file: d.file, line: d.line, decl: d }));
+  const unknown: SideEntry[] = (result.unresolved ?? []).map((u) => ({ ...u }));
+  return [...known, ...unknown].sort(byPosition);
+}
+
+interface Positioned {
+  file: string;
+  line: number;
+  name: string;
+  kind?: string;
+}
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** File, then line, then name and kind: a total order, so output never depends on input order. */
+export function byPosition(a: Positioned, b: Positioned): number {
+  return cmp(a.file, b.file) || a.line - b.line || cmp(a.name, b.name) || cmp(a.kind ?? '', b.kind ?? '');
+}
+
+const keyOf = (e: SideEntry) => `${e.kind}\u0000${e.name}`;
+
+/**
+ * Pairs declarations by kind and name. Same-file pairs come first, because one queue name
+ * often exists once per cluster overlay (clusters/prod/…, clusters/staging/…); what is left
+ * pairs across files, which is how a queue moved between files is recognised. Leftovers on
+ * either side are additions or removals. Pairing follows (file, line) order, so it is stable.
+ */
+export function pairDecls(base: ParseResult, head: ParseResult): DeclPair[] {
+  const before = entries(base);
+  const after = entries(head);
+  const pairs: DeclPair[] = [];
+  const usedBefore = new Set<SideEntry>();
+  const usedAfter = new Set<SideEntry>();
+
+  const pairWhere = (same: (b: SideEntry, a: SideEntry) => boolean) => {
+    for (const a of after) {
+      if (usedAfter.has(a)) continue;
+      const b = before.find((x) => !usedBefore.has(x) && keyOf(x) === keyOf(a) && same(x, a));
+      if (!b) continue;
+      usedBefore.add(b);
+      usedAfter.add(a);
+      pairs.push({ before: b, after: a });
+    }
+  };
+  pairWhere((b, a) => b.file === a.file);
+  pairWhere(() => true);
+
+  for (const b of before) if (!usedBefore.has(b)) pairs.push({ before: b });
+  for (const a of after) if (!usedAfter.has(a)) pairs.push({ after: a });
+  return pairs;
+}

@@ -1,0 +1,36 @@
+import type { CapacityDecl, CapacityKind, Diagnostic } from '../domain/index.js';
+
+/**
+ * An object that declares GPU capacity whose GPU count could not be read (a template
+ * expression, a malformed quota, YAML that only parses once rendered). It is kept so the
+ * comparison knows the object still exists on that side and does not report it as removed
+ * or as 0 GPUs; the reason is in the diagnostics.
+ */
+export interface UnresolvedDecl {
+  file: string;
+  line: number;
+  kind: CapacityKind;
+  name: string;
+}
+
+export interface ParseResult {
+  decls: CapacityDecl[];
+  diagnostics: Diagnostic[];
+  /** Declarations present on this side whose GPU count is unknown (see UnresolvedDecl). */
+  unresolved?: UnresolvedDecl[];
+}
+
+export interface CapacityParser {
+  /** Short stable name, e.g. `kueue`. */
+  id: string;
+  /**
+   * Optional path-only check, so callers can skip fetching files no parser could want.
+   * When absent, every path is a candidate.
+   */
+  acceptsPath?(path: string): boolean;
+  /** Cheap check on path and raw text before any full parse ("not mine" is a normal answer). */
+  mightContain(path: string, text: string): boolean;
+  /** Never throws: malformed input becomes diagnostics. */
+  parse(path: string, text: string): ParseResult;
+}
+

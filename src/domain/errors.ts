@@ -1,0 +1,16 @@
+/**
+ * Input the user gave cannot be used: a missing directory, an unknown git ref, a path leaving the
+ * repository. The CLI reports it on stderr and exits 2.
+ */
+export class InputError extends Error {
+  readonly kind = 'bad-input';
+  readonly file?: string;
+  readonly line?: number;
+
+  constructor(message: string, options: { file?: string; line?: number; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'InputError';
+    if (options.file !== undefined) this.file = options.file;
+    if (options.line !== undefined) this.line = options.line;
+  }
+}

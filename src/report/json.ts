@@ -1,0 +1,41 @@
+import type { CapacityChange, ReviewResult } from '../domain/index.js';
+
+/** A change in the shape of `detect --json` (INTERFACES.md §4). */
+export function changeJson(c: CapacityChange) {
+  return {
+    file: c.file,
+    line: c.line,
+    kind: c.kind,
+    name: c.name,
+    gpuModel: c.gpuModel,
+    gpusBefore: c.gpusBefore,
+    gpusAfter: c.gpusAfter,
+    delta: c.delta,
+  };
+}
+
+/** `review --format json` (INTERFACES.md §4); keys are only ever added. */
+export function reviewJson(result: ReviewResult) {
+  return {
+    verdict: result.verdict,
+    gpusRequested: result.gpusRequested,
+    gpusNeeded: result.gpusNeeded,
+    changes: result.changes.map(changeJson),
+    findings: result.findings,
+    missingEvidence: result.missingEvidence,
+    diagnostics: result.diagnostics,
+    reviews: result.reviews.map((r) => ({
+      file: r.change.file,
+      line: r.change.line,
+      name: r.change.name,
+      verdict: r.verdict,
+      need: r.need,
+      gpusNeeded: r.gpusNeeded,
+      workloads: r.workloads,
+      reason: r.reason,
+      evidence: r.evidence,
+    })),
+    mode: result.context.mode,
+    ...(result.context.headSha === undefined ? {} : { headSha: result.context.headSha }),
+  };
+}

@@ -1,0 +1,84 @@
+import { reviewChange } from './analysis/review-change.js';
+import { judgePr } from './analysis/review-pr.js';
+import { detectChanges } from './detect/detect-changes.js';
+import type { ChangeSet, Diagnostic, Policy, ReviewResult, Workload } from './domain/index.js';
+import { parseCatalog } from './workloads/catalog.js';
+
+export const POLICY_PATHS = ['.github/gpu-justify.yml', '.github/gpu-justify.yaml'] as const;
+
+export interface LoadedPolicy {
+  policy: Policy;
+  diagnostics: Diagnostic[];
+  /** Where it was read from; null when defaults apply. */
+  file: string | null;
+}
+
+export interface ReviewInput {
+  changes: ChangeSet;
+  policy: LoadedPolicy;
+  headSha?: string;
+  /** A catalog given outright (the CLI's `--catalog`), instead of the one in the head side. */
+  catalog?: { file: string; text: string };
+}
+
+/**
+ * The one review shared by the CLI, the Action and the App: detect → workloads → analysis.
+ * Bad user input becomes diagnostics; only I/O failures of the readers propagate.
+ */
+export async function runReview(input: ReviewInput): Promise<ReviewResult> {
+  const { changes: changeSet, policy: loaded } = input;
+  const policy = loaded.policy;
+  const [paths, detected] = await Promise.all([changeSet.changedPaths(), detectChanges(changeSet)]);
+  const diagnostics: Diagnostic[] = [...loaded.diagnostics, ...detected.diagnostics];
+
+  const catalogFile = input.catalog?.file ?? policy.catalog;
+  let workloads: Workload[] | null = null;
+  let catalogChangedInPr = false;
+  // The catalog is read only when there is something to judge: most PRs touch no GPUs.
+  if (detected.changes.length > 0) {
+    const [headText, baseText] = input.catalog
+      ? [input.catalog.text, input.catalog.text]
+      : await Promise.all([changeSet.head.read(catalogFile), changeSet.base.read(catalogFile)]);
+    catalogChangedInPr = headText !== null && headText !== baseText;
+    if (headText !== null) {
+      const catalog = parseCatalog(catalogFile, headText);
+      diagnostics.push(...catalog.diagnostics);
+      workloads = catalog.workloads;
+    }
+  }
+
+  const reviews = detected.changes.map((change) =>
+    reviewChange({ change, workloads, catalogFile, policy }),
+  );
+  // A capacity file that cannot be read might hide a GPU change: no confident verdict then.
+  const unreadable = detected.diagnostics.filter((d) => d.severity === 'error');
+  const judged = judgePr(detected.changes, reviews);
+  const pr = unreadable.length > 0 ? { ...judged, verdict: 'insufficient-evidence' as const, gpusNeeded: null } : judged;
+  const missingEvidence = [
+    ...unreadable.map((d) => ({
+      what: `a readable ${d.file}`,
+      how: `fix ${d.line === null ? d.file : `${d.file}:${d.line}`}: ${d.message}`,
+    })),
+    ...reviews.flatMap((r) => r.missingEvidence),
+  ];
+  const policyChangedInPr = paths.some((p) => (POLICY_PATHS as readonly string[]).includes(p));
+
+  return {
+    ...pr,
+    changes: detected.changes,
+    reviews,
+    findings: reviews.flatMap((r) => r.findings),
+    missingEvidence,
+    diagnostics,
+    context: {
+      mode: policy.mode,
+      headroom: policy.headroom,
+      catalogFile,
+      catalogChangedInPr,
+      policyChangedInPr,
+      ...(input.headSha === undefined ? {} : { headSha: input.headSha }),
+      baseLabel: changeSet.base.label,
+      headLabel: changeSet.head.label,
+    },
+  };
+}

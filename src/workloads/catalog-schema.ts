@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import {
+  clock,
+  duration,
+  fraction,
+  labelMap,
+  nonEmptyString,
+  positiveInt,
+  positiveNumber,
+  repoPath,
+} from './fields.js';
+
+/** The workload catalog, `gpu-workloads.yaml` (INTERFACES.md §1). Strict: unknown keys are errors. */
+
+const outcomesSchema = z.strictObject({
+  verified: nonEmptyString().describe('PromQL counting verified outcomes'),
+  total: nonEmptyString().optional().describe('PromQL counting all outcomes'),
+  qualityThreshold: fraction().optional(),
+});
+
+const common = {
+  name: nonEmptyString().describe('Unique name of the workload'),
+  queue: nonEmptyString().optional().describe('Kueue ClusterQueue it runs in'),
+  pool: nonEmptyString().optional().describe('Node pool it runs on'),
+  selector: labelMap().optional().describe("Labels that pick this workload's series in Prometheus"),
+  outcomes: outcomesSchema.optional(),
+};
+
+const windowSchema = z
+  .strictObject({
+    earliestStart: clock(),
+    deadline: clock().describe('At or before earliestStart means the next day'),
+  })
+  .describe('Daily window, UTC');
+
+/** A run more often than once a minute cannot be planned on a minute grid. */
+export const MAX_JOBS_PER_DAY = 1440;
+
+export const jobWorkloadSchema = z.strictObject({
+  ...common,
+  type: z.enum(['batch', 'training']),
+  gpusPerJob: positiveInt(),
+  runtime: duration().describe('Expected runtime: 45m, 2h, 1h30m, 1d'),
+  jobsPerDay: positiveInt(MAX_JOBS_PER_DAY).default(1),
+  window: windowSchema,
+  interruptible: z.boolean().default(false).describe('May be preempted and resumed'),
+});
+
+const sloSchema = z.strictObject({
+  p95LatencyMs: positiveNumber().describe('End-to-end p95 latency'),
+  ttftP95Ms: positiveNumber().optional().describe('Time to first token, p95'),
+  errorRate: fraction().optional(),
+});
+
+const alternativeSchema = z.strictObject({
+  name: nonEmptyString(),
+  model: nonEmptyString().optional(),
+  gpuType: nonEmptyString().optional(),
+  gpusPerReplica: positiveInt().optional(),
+  quality: fraction().optional(),
+  loadTest: repoPath().optional(),
+});
+
+export const inferenceWorkloadSchema = z.strictObject({
+  ...common,
+  type: z.literal('inference'),
+  model: nonEmptyString().optional(),
+  gpusPerReplica: positiveInt(),
+  replicas: positiveInt(),
+  slo: sloSchema.optional(),
+  headroom: fraction().optional().describe("The policy's headroom otherwise"),
+  loadTest: repoPath()
+    .optional()
+    .describe('GuideLLM report or `vllm bench serve` results (JSON / JSON lines)'),
+  quality: fraction().optional(),
+  qualityThreshold: fraction().optional(),
+  alternatives: z.array(alternativeSchema).default([]),
+});
+
+export const workloadSchema = z.discriminatedUnion('type', [
+  jobWorkloadSchema,
+  inferenceWorkloadSchema,
+]);
+
+export const catalogSchema = z.strictObject({
+  workloads: z.array(workloadSchema),
+});
+
+/** The top level alone, so that each workload can be checked (and kept or dropped) on its own. */
+export const catalogShellSchema = z.strictObject({
+  workloads: z.array(z.unknown()),
+});
+
+export type ParsedWorkload = z.output<typeof workloadSchema>;

@@ -1,0 +1,119 @@
+import { diagnostic } from '../domain/diagnostic.js';
+import type { Diagnostic } from '../domain/diagnostic.js';
+import type { Workload } from '../domain/workload.js';
+import { catalogShellSchema, workloadSchema } from './catalog-schema.js';
+import type { ParsedWorkload } from './catalog-schema.js';
+import { formatClock } from './clock.js';
+import { formatDuration } from './duration.js';
+import { protoKeyPaths } from './unsafe-keys.js';
+import {
+  describeValue,
+  friendlyErrors,
+  issuesToDiagnostics,
+  protoKeyDiagnostics,
+} from './zod-diagnostics.js';
+import { loadYaml } from './yaml-source.js';
+
+export interface CatalogResult {
+  workloads: Workload[];
+  diagnostics: Diagnostic[];
+}
+
+const SHAPE = 'expected a mapping with a `workloads:` list';
+
+/**
+ * Validates the workload catalog. Each workload is checked on its own: a bad one is reported and
+ * dropped, the others are kept. Never throws.
+ */
+export function parseCatalog(file: string, text: string): CatalogResult {
+  const source = loadYaml(file, text);
+  if (source.kind === 'invalid') return { workloads: [], diagnostics: source.diagnostics };
+  if (source.kind === 'empty') {
+    return {
+      workloads: [],
+      diagnostics: [...source.diagnostics, diagnostic(file, null, 'error', `file is empty: ${SHAPE}`)],
+    };
+  }
+  const { value, lineOf } = source;
+  const diagnostics = [...source.diagnostics];
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    diagnostics.push(diagnostic(file, lineOf([]), 'error', `${SHAPE}, got ${describeValue(value)}`));
+    return { workloads: [], diagnostics };
+  }
+
+  const shell = catalogShellSchema.safeParse(value, { error: friendlyErrors, reportInput: true });
+  diagnostics.push(
+    ...byLine([
+      ...protoKeyDiagnostics(file, Object.hasOwn(value, '__proto__') ? [['__proto__']] : [], lineOf),
+      ...(shell.success ? [] : issuesToDiagnostics(file, shell.error.issues, lineOf)),
+    ]),
+  );
+  const items = (value as Record<string, unknown>).workloads;
+  if (!Array.isArray(items)) return { workloads: [], diagnostics };
+
+  const workloads: Workload[] = [];
+  const firstLineOfName = new Map<string, number | null>();
+  // The first workload with a name keeps it; later ones are reported where they repeat it.
+  const checkUnique = (name: string | null, index: number): Diagnostic | null => {
+    if (name === null) return null;
+    const namePath = ['workloads', index, 'name'];
+    if (!firstLineOfName.has(name)) {
+      firstLineOfName.set(name, lineOf(namePath));
+      return null;
+    }
+    const first = firstLineOfName.get(name);
+    const where = first === null || first === undefined ? '' : ` (first used at line ${first})`;
+    return diagnostic(file, lineOf(namePath), 'error', `workloads[${index}].name: duplicate name "${name}"${where}`);
+  };
+  items.forEach((item: unknown, index) => {
+    const path = ['workloads', index];
+    const parsed = workloadSchema.safeParse(item, { error: friendlyErrors, reportInput: true });
+    const itemDiagnostics = [
+      ...protoKeyDiagnostics(file, protoKeyPaths(item, path), lineOf),
+      ...(parsed.success ? [] : issuesToDiagnostics(file, parsed.error.issues, lineOf, path)),
+    ];
+    diagnostics.push(...byLine(itemDiagnostics));
+    const duplicate = checkUnique(nameOf(item), index);
+    if (duplicate !== null) diagnostics.push(duplicate);
+    if (!parsed.success || itemDiagnostics.length > 0 || duplicate !== null) return;
+    const tooLong = windowProblem(parsed.data, index);
+    if (tooLong !== null) {
+      diagnostics.push(diagnostic(file, lineOf([...path, 'runtime']), 'error', tooLong));
+      return;
+    }
+    workloads.push(toWorkload(parsed.data, { file, line: lineOf(path) }));
+  });
+  return { workloads, diagnostics };
+}
+
+/** Problems in file order; a stable sort keeps zod's order within a line. */
+function byLine(diagnostics: Diagnostic[]): Diagnostic[] {
+  return [...diagnostics].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+}
+
+function nameOf(item: unknown): string | null {
+  if (item === null || typeof item !== 'object') return null;
+  const name = (item as Record<string, unknown>).name;
+  return typeof name === 'string' && name.trim() !== '' ? name.trim() : null;
+}
+
+/** Minutes a daily window spans; a deadline at or before the start means the next day. */
+export function windowLength(window: { earliestStart: number; deadline: number }): number {
+  const span = window.deadline - window.earliestStart;
+  return span > 0 ? span : span + 1440;
+}
+
+function windowProblem(w: ParsedWorkload, index: number): string | null {
+  if (w.type === 'inference') return null;
+  const length = windowLength(w.window);
+  if (w.runtime <= length) return null;
+  const window = `${formatClock(w.window.earliestStart)}–${formatClock(w.window.deadline)}`;
+  return (
+    `workloads[${index}].runtime: workload "${w.name}" runs ${formatDuration(w.runtime)}, ` +
+    `longer than its window ${window} (${formatDuration(length)})`
+  );
+}
+
+function toWorkload(w: ParsedWorkload, source: { file: string; line: number | null }): Workload {
+  return { ...w, source };
+}

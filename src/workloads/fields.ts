@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { CLOCK_PATTERN, parseClock } from './clock.js';
+import { DURATION_PATTERN, parseDuration } from './duration.js';
+
+/** Field builders shared by the catalog and policy schemas, each with a message a user can act on. */
+
+const POSITIVE_INT = 'must be a positive whole number';
+const FRACTION = 'must be a number from 0 to 1';
+const DURATION = 'must be a duration such as 45m, 2h, 1h30m or 1d';
+const CLOCK = 'must be a time of day "HH:MM" (UTC)';
+
+export function positiveInt(max?: number) {
+  const schema = z.int({ error: POSITIVE_INT }).min(1, { error: POSITIVE_INT });
+  return max === undefined ? schema : schema.max(max, { error: `must be at most ${max}` });
+}
+
+export function positiveNumber() {
+  const message = 'must be a positive number';
+  return z.number({ error: message }).positive({ error: message });
+}
+
+export function fraction() {
+  return z.number({ error: FRACTION }).min(0, { error: FRACTION }).max(1, { error: FRACTION });
+}
+
+export function nonEmptyString() {
+  return z.string().trim().min(1);
+}
+
+/** A duration string converted to minutes; the JSON Schema keeps the pattern. */
+export function duration() {
+  return z
+    .string({ error: DURATION })
+    .regex(new RegExp(DURATION_PATTERN), { error: DURATION })
+    .transform((text, ctx) => {
+      const minutes = parseDuration(text);
+      if (minutes === null || minutes <= 0) {
+        ctx.addIssue({ code: 'custom', message: `must be a positive duration, got "${text}"` });
+        return z.NEVER;
+      }
+      return minutes;
+    });
+}
+
+/** `HH:MM` converted to minutes after 00:00 UTC, within one day (`24:00` is the next 00:00). */
+export function clock() {
+  return z
+    .string({ error: CLOCK })
+    .regex(new RegExp(CLOCK_PATTERN), { error: CLOCK })
+    .transform((text) => (parseClock(text) ?? 0) % 1440);
+}
+
+/**
+ * Prometheus label names. `__`-prefixed names are Prometheus-internal, and refusing them also
+ * keeps `__proto__` out of the objects built from the file.
+ */
+export function labelMap() {
+  const key = z
+    .string()
+    .regex(/^(?!__)[A-Za-z_][A-Za-z0-9_]*$/, {
+      error: 'is not a Prometheus label name (letters, digits, "_"; a Kubernetes label app.kubernetes.io/name appears as label_app_kubernetes_io_name)',
+    });
+  return z.record(key, z.string({ error: 'label values must be strings (quote numbers)' }));
+}
+
+/** A path inside the repository: relative, with no `..`, so it cannot name files outside it. */
+export function repoPath() {
+  return nonEmptyString().refine(
+    (p) => !/^([A-Za-z]:)?[\\/]/.test(p) && !p.split(/[\\/]/).includes('..'),
+    { error: 'must be a path relative to the repository root, without ".."' },
+  );
+}

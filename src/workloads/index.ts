@@ -1,0 +1,10 @@
+export { parseCatalog, windowLength } from './catalog.js';
+export type { CatalogResult } from './catalog.js';
+export { catalogSchema, workloadSchema } from './catalog-schema.js';
+export { formatClock, parseClock } from './clock.js';
+export { formatDuration, parseDuration } from './duration.js';
+export { parsePolicy, policyFromObject } from './policy.js';
+export type { PolicyResult } from './policy.js';
+export { policySchema } from './policy-schema.js';
+export { loadYaml } from './yaml-source.js';
+export type { FieldPath, LineOf, YamlSource } from './yaml-source.js';

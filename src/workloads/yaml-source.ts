@@ -1,0 +1,81 @@
+import { LineCounter, isAlias, isMap, isPair, isScalar, isSeq, parseDocument } from 'yaml';
+import type { Document, Node } from 'yaml';
+import { diagnostic } from '../domain/diagnostic.js';
+import type { Diagnostic } from '../domain/diagnostic.js';
+
+export type FieldPath = readonly PropertyKey[];
+
+/** Maps a field path (as zod reports it) to the 1-based line that names it; null when unknown. */
+export type LineOf = (path: FieldPath) => number | null;
+
+export type YamlSource =
+  | { kind: 'value'; value: unknown; lineOf: LineOf; diagnostics: Diagnostic[] }
+  | { kind: 'empty'; diagnostics: Diagnostic[] }
+  | { kind: 'invalid'; diagnostics: Diagnostic[] };
+
+/** Parses one YAML document, keeping positions so later errors can name a line. Never throws. */
+export function loadYaml(file: string, text: string): YamlSource {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const lineAt = (offset: number): number => lineCounter.linePos(offset).line;
+  const warnings = doc.warnings.map((w) =>
+    diagnostic(file, lineAt(w.pos[0]), 'warning', `YAML: ${w.message}`),
+  );
+  if (doc.errors.length > 0) {
+    // One mistake often trips several parser errors on the same line; the first says the most.
+    const errors: Diagnostic[] = [];
+    for (const e of doc.errors) {
+      const line = lineAt(e.pos[0]);
+      if (errors.some((d) => d.line === line)) continue;
+      errors.push(diagnostic(file, line, 'error', `invalid YAML: ${e.message}`));
+    }
+    return { kind: 'invalid', diagnostics: [...errors, ...warnings] };
+  }
+  if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) {
+    return { kind: 'empty', diagnostics: warnings };
+  }
+  let value: unknown;
+  try {
+    // The alias limit guards against "billion laughs" documents.
+    value = doc.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return {
+      kind: 'invalid',
+      diagnostics: [diagnostic(file, null, 'error', `invalid YAML: ${message}`), ...warnings],
+    };
+  }
+  return { kind: 'value', value, lineOf: lineFinder(doc, lineAt), diagnostics: warnings };
+}
+
+/**
+ * The line of the deepest node along `path`. A map entry is located by its key, so an unknown or
+ * mistyped field points at the line that names it; a missing field falls back to its parent.
+ */
+function lineFinder(doc: Document, lineAt: (offset: number) => number): LineOf {
+  const lineOfNode = (node: Node | null | undefined): number | null =>
+    node?.range ? lineAt(node.range[0]) : null;
+  return (path) => {
+    let node: unknown = doc.contents;
+    let line = lineOfNode(doc.contents as Node | null);
+    for (const segment of path) {
+      if (isAlias(node)) node = node.resolve(doc);
+      if (isMap(node)) {
+        const pair = node.items.find(
+          (p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(segment),
+        );
+        if (!pair) return line;
+        line = lineOfNode(pair.key as Node | null) ?? line;
+        node = pair.value;
+      } else if (isSeq(node) && typeof segment === 'number') {
+        const item: unknown = node.items[segment];
+        if (item === undefined) return line;
+        line = lineOfNode(item as Node) ?? line;
+        node = item;
+      } else {
+        return line;
+      }
+    }
+    return line;
+  };
+}

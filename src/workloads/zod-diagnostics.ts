@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import { diagnostic } from '../domain/diagnostic.js';
+import type { Diagnostic } from '../domain/diagnostic.js';
+import type { FieldPath, LineOf } from './yaml-source.js';
+
+const NOUNS: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+  object: 'a mapping',
+  record: 'a mapping',
+  array: 'a list',
+};
+
+/** Messages for issues the schemas leave to the default; schema-level messages take precedence. */
+export const friendlyErrors: z.core.$ZodErrorMap = (issue) => {
+  switch (issue.code) {
+    case 'invalid_type':
+      return `must be ${NOUNS[issue.expected] ?? issue.expected}`;
+    case 'invalid_value':
+      return issue.values.length === 1
+        ? `must be ${JSON.stringify(issue.values[0])}`
+        : `must be one of ${issue.values.map(String).join(', ')}`;
+    case 'too_small':
+      if (issue.origin === 'string' && Number(issue.minimum) === 1) return 'must not be empty';
+      if (issue.origin === 'array') return `must have at least ${issue.minimum} item(s)`;
+      return `must be ${issue.inclusive ? 'at least' : 'more than'} ${issue.minimum}`;
+    case 'too_big':
+      if (issue.origin === 'array') return `must have at most ${issue.maximum} item(s)`;
+      return `must be ${issue.inclusive ? 'at most' : 'less than'} ${issue.maximum}`;
+    default:
+      return undefined;
+  }
+};
+
+/** `workloads[1].window.deadline`; keys that are not identifiers are quoted: `prices["A100 80GB"]`. */
+export function formatPath(path: FieldPath): string {
+  let out = '';
+  for (const segment of path) {
+    if (typeof segment === 'number') out += `[${segment}]`;
+    else if (typeof segment === 'string' && /^[A-Za-z_$][\w$]*$/.test(segment)) {
+      out += out === '' ? segment : `.${segment}`;
+    } else out += `[${JSON.stringify(String(segment))}]`;
+  }
+  return out;
+}
+
+/** How a value reads in a message; long strings are cut so a message stays one line. */
+export function describeValue(value: unknown): string {
+  if (value === null) return 'an empty value';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  if (typeof value === 'string') {
+    const shown = value.length > 60 ? `${value.slice(0, 57)}...` : value;
+    return JSON.stringify(shown);
+  }
+  return String(value);
+}
+
+function withPath(path: FieldPath, message: string): string {
+  return path.length === 0 ? message : `${formatPath(path)}: ${message}`;
+}
+
+/**
+ * One diagnostic per problem, each naming the field and the line. `prefix` places the issues of
+ * a sub-document (one list item) in the whole file.
+ */
+export function issuesToDiagnostics(
+  file: string,
+  issues: readonly z.core.$ZodIssue[],
+  lineOf: LineOf,
+  prefix: FieldPath = [],
+): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const issue of issues) {
+    const path = [...prefix, ...issue.path];
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        // Reported on its own (see protoKeyPaths), whether zod noticed it or not.
+        if (key === '__proto__') continue;
+        const keyPath = [...path, key];
+        out.push(diagnostic(file, lineOf(keyPath), 'error', withPath(keyPath, 'unknown field')));
+      }
+      continue;
+    }
+    if (issue.code === 'invalid_union' && typeof issue.discriminator === 'string') {
+      // The issue sits on the discriminator's path; its input is the enclosing object.
+      const parent = issue.input;
+      const found =
+        parent !== null && typeof parent === 'object'
+          ? (parent as Record<string, unknown>)[issue.discriminator]
+          : undefined;
+      const options = ((issue as { options?: unknown[] }).options ?? []).map(String).join(', ');
+      const message =
+        found === undefined
+          ? `is required (one of ${options})`
+          : `must be one of ${options}, got ${describeValue(found)}`;
+      out.push(diagnostic(file, lineOf(path), 'error', withPath(path, message)));
+      continue;
+    }
+    let message = issue.message;
+    if (issue.code === 'invalid_key') message = issue.issues[0]?.message ?? message;
+    else if (issue.code === 'invalid_type' && issue.input === undefined) message = 'is required';
+    else if (showsInput(issue)) message += `, got ${describeValue(issue.input)}`;
+    out.push(diagnostic(file, lineOf(path), 'error', withPath(path, message)));
+  }
+  return out;
+}
+
+/** One error per `__proto__` key: never a field, and refused before it can reach an object. */
+export function protoKeyDiagnostics(
+  file: string,
+  paths: readonly FieldPath[],
+  lineOf: LineOf,
+): Diagnostic[] {
+  return paths.map((path) =>
+    diagnostic(file, lineOf(path), 'error', withPath(path, '"__proto__" is not allowed as a key')),
+  );
+}
+
+/** Custom checks write their own text (and may hold values not to echo, such as a URL). */
+function showsInput(issue: z.core.$ZodIssue): boolean {
+  return (
+    issue.input !== undefined &&
+    issue.code !== 'custom' &&
+    issue.code !== 'invalid_key' &&
+    issue.code !== 'invalid_union' &&
+    issue.code !== 'invalid_element'
+  );
+}

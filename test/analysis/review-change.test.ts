@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { reviewChange } from '../../src/analysis/review-change.js';
+import { judgePr } from '../../src/analysis/review-pr.js';
+import { batch, policy, queueChange, service } from '../factories.js';
+
+// The mission's example: four 2-GPU, 2-hour jobs in a six-hour window fit on four GPUs in pairs.
+const fourPairs = batch({ name: 'nightly-eval', jobsPerDay: 4 });
+
+describe('reviewChange', () => {
+  it('finds an increase not justified when staggering fits the capacity before', () => {
+    const r = reviewChange({
+      change: queueChange('research', 4, 8),
+      workloads: [fourPairs],
+      catalogFile: 'gpu-workloads.yaml',
+      policy: policy({ headroom: 0 }),
+    });
+    expect(r.verdict).toBe('not-justified');
+    expect(r.need).toBe(4);
+    expect(r.gpusNeeded).toBe(0);
+    expect(r.plan?.naivePeakGpus).toBe(8);
+    expect(r.findings).toEqual([
+      expect.objectContaining({ lever: 'stagger', gpusFreed: 4, meetsNeed: true, confidence: 'high' }),
+    ]);
+    expect(r.evidence.map((e) => e.ref)).toContain('gpu-workloads.yaml:' + fourPairs.source.line);
+  });
+
+  it('counts the policy headroom as a need', () => {
+    const r = reviewChange({
+      change: queueChange('research', 4, 8),
+      workloads: [fourPairs],
+      catalogFile: 'gpu-workloads.yaml',
+      policy: policy({ headroom: 0.2 }),
+    });
+    // 4 GPUs at the staggered peak + 20% = 4.8, so 5: one more than the 4 already there.
+    expect(r.verdict).toBe('partially-justified');
+    expect(r.need).toBe(5);
+    expect(r.gpusNeeded).toBe(1);
+    expect(r.findings[0]).toMatchObject({ lever: 'stagger', meetsNeed: false });
+  });
+
+  it('justifies an increase that no schedule can avoid, with the bound as proof', () => {
+    // Two 4-GPU jobs that both take their whole window must overlap: 8 GPUs.
+    const tight = batch({ name: 'tight', gpusPerJob: 4, runtime: 360, jobsPerDay: 2 });
+    const r = reviewChange({
+      change: queueChange('research', 4, 8),
+      workloads: [tight],
+      catalogFile: 'gpu-workloads.yaml',
+      policy: policy({ headroom: 0 }),
+    });
+    expect(r.verdict).toBe('justified');
+    expect(r.gpusNeeded).toBe(4);
+    expect(r.plan?.lowerBound).toBe(8);
+    expect(r.reason).toMatch(/no schedule meets every deadline with fewer GPUs/);
+  });
+
+  it('adds services at their declared size on top of the jobs', () => {
+    const r = reviewChange({
+      change: queueChange('research', 4, 8),
+      workloads: [fourPairs, service({ name: 'chat', replicas: 2 })],
+      catalogFile: 'gpu-workloads.yaml',
+      policy: policy({ headroom: 0 }),
+    });
+    expect(r.need).toBe(6);
+    expect(r.verdict).toBe('partially-justified');
+    expect(r.gpusNeeded).toBe(2);
+    expect(r.missingEvidence.map((m) => m.what)).toEqual(['measured capacity of chat']);
+  });
+
+  it('says which evidence is missing when no workload runs in the queue', () => {
+    const r = reviewChange({
+      change: queueChange('other', 4, 8),
+      workloads: [fourPairs],
+      catalogFile: 'gpu-workloads.yaml',
+      policy: policy(),
+    });
+    expect(r.verdict).toBe('insufficient-evidence');
+    expect(r.gpusNeeded).toBeNull();
+    expect(r.missingEvidence[0]?.how).toContain('queue: other');
+  });
+
+  it('says the catalog is missing when there is none', () => {
+    const r = reviewChange({ change: queueChange('research', 4, 8), workloads: null, catalogFile: 'gpu-workloads.yaml', policy: policy() });
+    expect(r.verdict).toBe('insufficient-evidence');
+    expect(r.missingEvidence[0]?.what).toContain('gpu-workloads.yaml');
+  });
+
+  it('warns when a decrease drops below the need', () => {
+    const r = reviewChange({
+      change: queueChange('research', 8, 2),
+      workloads: [fourPairs],
+      catalogFile: 'gpu-workloads.yaml',
+      policy: policy({ headroom: 0 }),
+    });
+    expect(r.verdict).toBe('justified');
+    expect(r.reason).toMatch(/below the need/);
+  });
+});
+
+describe('judgePr', () => {
+  const review = (verdict: 'not-justified' | 'justified', delta: number, gpusNeeded: number | null) => ({
+    ...reviewChange({ change: queueChange('research', 4, 4 + delta), workloads: [fourPairs], catalogFile: 'c', policy: policy({ headroom: 0 }) }),
+    verdict,
+    gpusNeeded,
+  });
+
+  it.each([
+    { name: 'no change', reviews: [], verdict: 'no-gpu-change', requested: 0, needed: 0 },
+    { name: 'all avoidable', reviews: [review('not-justified', 4, 0)], verdict: 'not-justified', requested: 4, needed: 0 },
+    { name: 'some needed', reviews: [review('not-justified', 4, 0), review('justified', 2, 2)], verdict: 'partially-justified', requested: 6, needed: 2 },
+    { name: 'all needed', reviews: [review('justified', 2, 2)], verdict: 'justified', requested: 2, needed: 2 },
+    { name: 'unknown', reviews: [review('justified', 2, 2), review('justified', 2, null)], verdict: 'insufficient-evidence', requested: 4, needed: null },
+    { name: 'only a decrease', reviews: [review('justified', -2, 0)], verdict: 'justified', requested: 0, needed: 0 },
+  ])('$name', ({ reviews, verdict, requested, needed }) => {
+    const pr = judgePr(reviews.map((r) => r.change), reviews);
+    expect(pr).toEqual({ verdict, gpusRequested: requested, gpusNeeded: needed });
+  });
+});

@@ -1,0 +1,127 @@
+import { mkdtemp, mkdir, writeFile, cp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DEMO_DIR } from '../../src/cli/commands/demo.js';
+import { main } from '../../src/cli/main.js';
+import type { Output } from '../../src/cli/output.js';
+
+async function run(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const output: Output = { stdout: (t) => out.push(t), stderr: (t) => err.push(t) };
+  const code = await main(argv, output);
+  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+}
+
+const base = join(DEMO_DIR, 'base');
+const head = join(DEMO_DIR, 'head');
+
+describe('gpu-justify demo', () => {
+  it('prints the comment for the demo PR: the research quota doubling is not needed', async () => {
+    const { code, stdout } = await run('demo');
+    expect(code).toBe(0);
+    expect(stdout).toContain('<!-- gpu-justify:comment -->');
+    expect(stdout).toContain('GPU increase not justified');
+    expect(stdout).toContain('+6 GPUs requested, 0 needed');
+    expect(stdout).toContain('```mermaid\ngantt');
+  });
+});
+
+describe('gpu-justify detect', () => {
+  it('prints the change in the JSON shape of INTERFACES.md', async () => {
+    const { code, stdout } = await run('detect', '--base', base, '--head', head, '--json');
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({
+      changes: [
+        {
+          file: 'clusters/prod/kueue/cluster-queues.yaml',
+          line: 27,
+          kind: 'kueue-cluster-queue',
+          name: 'research',
+          gpuModel: expect.toBeOneOf([null, 'A100']),
+          gpusBefore: 6,
+          gpusAfter: 12,
+          delta: 6,
+        },
+      ],
+      diagnostics: [],
+    });
+  });
+});
+
+describe('gpu-justify review', () => {
+  it('gives the JSON verdict with the stagger lever and its evidence', async () => {
+    const { code, stdout } = await run('review', '--base', base, '--head', head, '--format', 'json');
+    expect(code).toBe(0);
+    const json = JSON.parse(stdout);
+    expect(json).toMatchObject({ verdict: 'not-justified', gpusRequested: 6, gpusNeeded: 0, missingEvidence: [], diagnostics: [] });
+    expect(json.findings).toEqual([
+      expect.objectContaining({ lever: 'stagger', gpusFreed: 6, meetsNeed: true }),
+    ]);
+    expect(json.findings[0].evidence).toContainEqual({ source: 'catalog', ref: 'gpu-workloads.yaml:3' });
+  });
+
+  it('exits 1 when --fail-on matches the verdict, 0 when it does not', async () => {
+    expect((await run('review', '--base', base, '--head', head, '--fail-on', 'not-justified')).code).toBe(1);
+    expect((await run('review', '--base', base, '--head', head, '--fail-on', 'partially-justified')).code).toBe(1);
+    expect((await run('review', '--base', base, '--head', base, '--fail-on', 'not-justified')).code).toBe(0);
+  });
+
+  it.each([
+    [['review', '--head', head], /--base is required/],
+    [['review', '--base', base, '--head', head, '--format', 'xml'], /--format must be markdown or json/],
+    [['review', '--base', base, '--head', head, '--bogus'], /bogus/],
+    [['review', '--base', base, '--head', head, '--catalog', '/nonexistent/c.yaml'], /--catalog \/nonexistent\/c\.yaml: no such file/],
+    [['review', '--base', base, '--head', head, '--prometheus', 'http://127.0.0.1:9'], /telemetry sources are not available yet/],
+    [['frobnicate'], /unknown command frobnicate/],
+  ])('exits 2 for bad usage: %j', async (argv, message) => {
+    const { code, stderr } = await run(...argv);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(message);
+  });
+
+  it('shows bad catalog entries with file and line and still reviews', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'gpu-justify-cli-'));
+    await cp(base, join(dir, 'base'), { recursive: true });
+    await cp(head, join(dir, 'head'), { recursive: true });
+    await writeFile(
+      join(dir, 'head', 'gpu-workloads.yaml'),
+      'workloads:\n  - name: eval\n    type: batch\n    queue: research\n    gpusPerJob: -2\n    runtime: 2h\n    window: { earliestStart: "00:00", deadline: "06:00" }\n    colour: blue\n',
+    );
+    const { code, stdout } = await run('review', '--base', join(dir, 'base'), '--head', join(dir, 'head'), '--format', 'json');
+    expect(code).toBe(0);
+    const json = JSON.parse(stdout);
+    expect(json.verdict).toBe('insufficient-evidence');
+    expect(json.diagnostics).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ file: 'gpu-workloads.yaml', line: 5, severity: 'error', message: expect.stringContaining('gpusPerJob') }),
+        expect.objectContaining({ file: 'gpu-workloads.yaml', line: 8, severity: 'error', message: expect.stringContaining('colour') }),
+      ]),
+    );
+  });
+
+  it('reports a quota that is a template expression instead of counting it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'gpu-justify-cli-'));
+    await mkdir(join(dir, 'base'));
+    await mkdir(join(dir, 'head'));
+    await writeFile(join(dir, 'head', 'cq.yaml'), 'apiVersion: kueue.x-k8s.io/v1beta1\nkind: ClusterQueue\nmetadata:\n  name: q\nspec:\n  resourceGroups:\n  - coveredResources: ["nvidia.com/gpu"]\n    flavors:\n    - name: f\n      resources:\n      - name: nvidia.com/gpu\n        nominalQuota: {{ .Values.gpus }}\n');
+    const { code, stdout } = await run('detect', '--base', join(dir, 'base'), '--head', join(dir, 'head'), '--json');
+    expect(code).toBe(0);
+    const json = JSON.parse(stdout);
+    expect(json.changes).toEqual([]);
+    expect(json.diagnostics).toEqual([
+      expect.objectContaining({ file: 'cq.yaml', line: 12, message: expect.stringContaining('{{ .Values.gpus }}') }),
+    ]);
+  });
+});
+
+describe('gpu-justify stagger', () => {
+  it('plans the demo queue at 4 GPUs, proven optimal', async () => {
+    const { code, stdout } = await run('stagger', '--catalog', join(base, 'gpu-workloads.yaml'), '--queue', 'research', '--capacity', '6', '--json');
+    expect(code).toBe(0);
+    const json = JSON.parse(stdout);
+    expect(json).toMatchObject({ peakGpus: 4, lowerBound: 4, optimal: true, capacity: 6, fits: true });
+    expect(json.schedule.filter((r: { workload: string }) => r.workload === 'nightly-eval')).toHaveLength(4);
+  });
+});

@@ -1,0 +1,27 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** The shared corpus sits beside the clone (CI checks shared/ out next to it). */
+export const CORPUS_ROOT = path.resolve(process.cwd(), '../shared/corpus');
+
+export interface CorpusFile {
+  /** Path relative to the corpus root, e.g. `kueue/odh-workshop-team1-cq.yaml`. */
+  path: string;
+  text: string;
+}
+
+export function corpusFiles(subdir?: string): CorpusFile[] {
+  const root = subdir ? path.join(CORPUS_ROOT, subdir) : CORPUS_ROOT;
+  const out: CorpusFile[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name !== 'SOURCES.md') {
+        out.push({ path: path.relative(CORPUS_ROOT, full).split(path.sep).join('/'), text: readFileSync(full, 'utf8') });
+      }
+    }
+  };
+  walk(root);
+  return out.sort((a, b) => a.path.localeCompare(b.path));
+}

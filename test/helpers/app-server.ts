@@ -1,0 +1,76 @@
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { sign } from '@octokit/webhooks-methods';
+import { createNodeMiddleware, Probot, ProbotOctokit } from 'probot';
+import type { ApplicationFunction } from 'probot';
+
+export const WEBHOOK_SECRET = 'test-webhook-secret';
+export const WEBHOOKS_PATH = '/api/github/webhooks';
+
+/** The App's real webhook server on 127.0.0.1, talking to a fake GitHub at `githubUrl`. */
+export class AppServer {
+  private constructor(
+    private readonly server: Server,
+    readonly url: string,
+  ) {}
+
+  static async start(app: ApplicationFunction, githubUrl: string): Promise<AppServer> {
+    const { privateKey } = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+    });
+    const probot = new Probot({
+      appId: 12345,
+      privateKey,
+      secret: WEBHOOK_SECRET,
+      // A function, not an object: Probot's own defaults layer replaces a `throttle` object
+      // wholesale, so `throttle: { enabled: false }` given as plain defaults would be lost and
+      // every write would wait a second.
+      Octokit: ProbotOctokit.defaults((options: Record<string, unknown>) => ({
+        ...options,
+        baseUrl: githubUrl,
+        retry: { enabled: false },
+        throttle: { ...(options.throttle as object | undefined), enabled: false },
+      })),
+      logLevel: 'fatal',
+    });
+    // createNodeMiddleware loads the app itself.
+    const middleware = await createNodeMiddleware(app, { probot, webhooksPath: WEBHOOKS_PATH });
+    const server = createServer((req, res) => {
+      void middleware(req, res, () => res.writeHead(404).end());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    return new AppServer(server, `http://127.0.0.1:${port}`);
+  }
+
+  /** POSTs a webhook the way GitHub does; resolves once the App has answered. */
+  async deliver(
+    event: string,
+    payload: unknown,
+    options: { secret?: string; delivery?: string } = {},
+  ): Promise<{ status: number; body: string }> {
+    const body = JSON.stringify(payload);
+    const signature = await sign(options.secret ?? WEBHOOK_SECRET, body);
+    const res = await fetch(`${this.url}${WEBHOOKS_PATH}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-github-event': event,
+        'x-github-delivery': options.delivery ?? randomUUID(),
+        'x-hub-signature-256': signature,
+        'user-agent': 'GitHub-Hookshot/test',
+      },
+      body,
+    });
+    return { status: res.status, body: await res.text() };
+  }
+
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve, reject) => this.server.close((err) => (err ? reject(err) : resolve())));
+  }
+}

@@ -1,0 +1,239 @@
+import { createHash } from 'node:crypto';
+import type { FakeGitHub, FakeRequest, FakeResponse } from './fake-github.js';
+
+/**
+ * The GitHub state one pull request needs, served through a FakeGitHub: files at commits, the
+ * PR's file list, its issue comments and its check runs, answered the way the REST API does
+ * (base64 contents, empty content over 1 MB, Link-header pagination).
+ */
+
+export interface RepoId {
+  owner: string;
+  repo: string;
+}
+
+export interface PullRequestState {
+  base: RepoId;
+  /** The repository of the head branch; the base repository unless a fork. */
+  head?: RepoId;
+  number: number;
+  baseSha: string;
+  headSha: string;
+  baseFiles: Record<string, string>;
+  headFiles: Record<string, string>;
+  /** head path → base path, for files the PR renamed. */
+  renames?: Record<string, string>;
+}
+
+export interface StoredComment {
+  id: number;
+  body: string;
+  user: { login: string; type: 'Bot' | 'User' };
+}
+
+export interface CheckRunState {
+  id: number;
+  head_sha: string;
+  name: string;
+  /** Every request body, creation first: what the check looked like over time. */
+  history: Record<string, unknown>[];
+  status: string;
+  conclusion: string | null;
+  output: { title?: string; summary?: string; text?: string; annotations: unknown[] };
+}
+
+/** The contents API leaves `content` empty above this size. */
+export const CONTENTS_LIMIT = 1024 * 1024;
+
+export class FakeRepo {
+  readonly comments: StoredComment[] = [];
+  readonly checkRuns: CheckRunState[] = [];
+  /** What `GET /pulls/:n` reports as the head: tests move it to simulate a push. */
+  currentHeadSha: string;
+  perPage = 100;
+  #nextId = 1000;
+  readonly #trees = new Map<string, Record<string, string>>();
+  readonly #blobs = new Map<string, string>();
+
+  constructor(
+    private readonly fake: FakeGitHub,
+    readonly pr: PullRequestState,
+  ) {
+    this.currentHeadSha = pr.headSha;
+    this.addTree(pr.base, pr.baseSha, pr.baseFiles);
+    this.addTree(pr.head ?? pr.base, pr.headSha, pr.headFiles);
+  }
+
+  /** Files of `repo` at `ref` (a SHA, or `HEAD` for the default branch). */
+  addTree(repo: RepoId, ref: string, files: Record<string, string>): this {
+    this.#trees.set(treeKey(repo, ref), files);
+    return this;
+  }
+
+  /** Declares the routes a pull-request review uses. */
+  serve(): this {
+    const { base, number } = this.pr;
+    const prefix = `/repos/${base.owner}/${base.repo}`;
+    this.fake
+      .on('GET', '/repos/:owner/:repo/contents/*path', (req) => this.#contents(req))
+      .on('GET', '/repos/:owner/:repo/git/blobs/:sha', (req) => this.#blob(req))
+      .on('GET', `${prefix}/pulls/${number}/files`, (req) => this.#page(req, this.#changedFiles()))
+      .on('GET', `${prefix}/pulls/${number}`, () => ({ body: this.#pullRequest() }))
+      .on('GET', `${prefix}/issues/${number}/comments`, (req) => this.#page(req, this.comments))
+      .on('POST', `${prefix}/issues/${number}/comments`, (req) => this.#createComment(req))
+      .on('PATCH', `${prefix}/issues/comments/:id`, (req) => this.#updateComment(req))
+      .on('POST', `${prefix}/check-runs`, (req) => this.#createCheck(req))
+      .on('PATCH', `${prefix}/check-runs/:id`, (req) => this.#updateCheck(req));
+    return this;
+  }
+
+  /** A comment someone (or an earlier run) already left. */
+  addComment(body: string, type: 'Bot' | 'User' = 'Bot'): StoredComment {
+    const comment = { id: this.#nextId++, body, user: { login: type === 'Bot' ? 'gpu-justify[bot]' : 'octocat', type } };
+    this.comments.push(comment);
+    return comment;
+  }
+
+  #contents(req: FakeRequest): FakeResponse {
+    const { owner = '', repo = '', path = '' } = req.params;
+    const tree = this.#trees.get(treeKey({ owner, repo }, req.query.get('ref') ?? 'HEAD'));
+    const text = tree?.[path];
+    if (text === undefined) return notFound();
+    const bytes = Buffer.from(text, 'utf8');
+    const sha = gitBlobSha(bytes);
+    this.#blobs.set(`${owner}/${repo}/${sha}`, text);
+    const large = bytes.length > CONTENTS_LIMIT;
+    return {
+      body: {
+        type: 'file',
+        name: path.split('/').pop(),
+        path,
+        sha,
+        size: bytes.length,
+        encoding: large ? 'none' : 'base64',
+        // GitHub wraps base64 at 60 characters.
+        content: large ? '' : (bytes.toString('base64').match(/.{1,60}/g) ?? []).join('\n'),
+      },
+    };
+  }
+
+  #blob(req: FakeRequest): FakeResponse {
+    const { owner = '', repo = '', sha = '' } = req.params;
+    const text = this.#blobs.get(`${owner}/${repo}/${sha}`);
+    if (text === undefined) return notFound();
+    const bytes = Buffer.from(text, 'utf8');
+    return { body: { sha, size: bytes.length, encoding: 'base64', content: bytes.toString('base64') } };
+  }
+
+  #changedFiles(): Record<string, unknown>[] {
+    const { baseFiles, headFiles, renames = {} } = this.pr;
+    const renamedFrom = new Set(Object.values(renames));
+    const out: Record<string, unknown>[] = [];
+    for (const path of new Set([...Object.keys(baseFiles), ...Object.keys(headFiles)])) {
+      if (renamedFrom.has(path)) continue;
+      const before = renames[path] === undefined ? baseFiles[path] : baseFiles[renames[path]];
+      const after = headFiles[path];
+      // A pure rename is still listed, as GitHub does.
+      if (before === after && renames[path] === undefined) continue;
+      const status =
+        renames[path] !== undefined ? 'renamed' : before === undefined ? 'added' : after === undefined ? 'removed' : 'modified';
+      out.push({
+        sha: gitBlobSha(Buffer.from(after ?? '')),
+        filename: path,
+        status,
+        additions: 1,
+        deletions: 1,
+        changes: 2,
+        ...(renames[path] === undefined ? {} : { previous_filename: renames[path] }),
+      });
+    }
+    return out;
+  }
+
+  #pullRequest(): Record<string, unknown> {
+    const { base, head = base, number, baseSha } = this.pr;
+    return {
+      number,
+      state: 'open',
+      head: { sha: this.currentHeadSha, repo: { name: head.repo, owner: { login: head.owner } } },
+      base: { sha: baseSha, repo: { name: base.repo, owner: { login: base.owner } } },
+    };
+  }
+
+  #createComment(req: FakeRequest): FakeResponse {
+    const { body } = req.body as { body: string };
+    const comment = { id: this.#nextId++, body, user: { login: 'gpu-justify[bot]', type: 'Bot' as const } };
+    this.comments.push(comment);
+    return { status: 201, body: comment };
+  }
+
+  #updateComment(req: FakeRequest): FakeResponse {
+    const comment = this.comments.find((c) => String(c.id) === req.params.id);
+    if (!comment) return notFound();
+    comment.body = (req.body as { body: string }).body;
+    return { body: comment };
+  }
+
+  #createCheck(req: FakeRequest): FakeResponse {
+    const body = req.body as Record<string, unknown>;
+    const run: CheckRunState = {
+      id: this.#nextId++,
+      head_sha: String(body.head_sha),
+      name: String(body.name),
+      history: [body],
+      status: String(body.status ?? 'queued'),
+      conclusion: null,
+      output: { annotations: [] },
+    };
+    this.checkRuns.push(run);
+    return { status: 201, body: { id: run.id, head_sha: run.head_sha, name: run.name, status: run.status } };
+  }
+
+  #updateCheck(req: FakeRequest): FakeResponse {
+    const run = this.checkRuns.find((r) => String(r.id) === req.params.id);
+    if (!run) return notFound();
+    const body = req.body as {
+      status?: string;
+      conclusion?: string;
+      output?: { title?: string; summary?: string; text?: string; annotations?: unknown[] };
+    };
+    run.history.push(body as Record<string, unknown>);
+    if (body.conclusion) {
+      run.status = 'completed';
+      run.conclusion = body.conclusion;
+    } else if (body.status) {
+      run.status = body.status;
+    }
+    if (body.output) {
+      // Annotations accumulate across updates, as on GitHub; the rest is replaced.
+      const { annotations = [], ...rest } = body.output;
+      run.output = { ...run.output, ...rest, annotations: [...run.output.annotations, ...annotations] };
+    }
+    return { body: { id: run.id, status: run.status, conclusion: run.conclusion } };
+  }
+
+  /** Link-header pagination, as octokit's paginate follows it. */
+  #page(req: FakeRequest, items: readonly unknown[]): FakeResponse {
+    const perPage = Math.min(Number(req.query.get('per_page') ?? 30), this.perPage);
+    const page = Number(req.query.get('page') ?? 1);
+    const body = items.slice((page - 1) * perPage, page * perPage);
+    if (page * perPage >= items.length) return { body };
+    const next = new URLSearchParams(req.query);
+    next.set('page', String(page + 1));
+    const host = String(req.headers.host);
+    return { body, headers: { link: `<http://${host}${req.path}?${next.toString()}>; rel="next"` } };
+  }
+}
+
+function treeKey(repo: RepoId, ref: string): string {
+  return `${repo.owner}/${repo.repo}@${ref}`;
+}
+
+function notFound(): FakeResponse {
+  return { status: 404, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' } };
+}
+
+/** Git's blob id, so SHAs look and behave like GitHub's. */
+export function gitBlobSha(bytes: Buffer): string {
+  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+}
