@@ -1,7 +1,7 @@
-import { mkdtemp, mkdir, writeFile, cp } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_DIR } from '../../src/cli/commands/demo.js';
 import { main } from '../../src/cli/main.js';
 import type { Output } from '../../src/cli/output.js';
@@ -13,6 +13,14 @@ async function run(...argv: string[]) {
   const code = await main(argv, output);
   return { code, stdout: out.join('\n'), stderr: err.join('\n') };
 }
+
+const temps: string[] = [];
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'gpu-justify-cli-'));
+  temps.push(dir);
+  return dir;
+}
+afterAll(() => Promise.all(temps.map((d) => rm(d, { recursive: true, force: true }))));
 
 const base = join(DEMO_DIR, 'base');
 const head = join(DEMO_DIR, 'head');
@@ -82,7 +90,7 @@ describe('gpu-justify review', () => {
   });
 
   it('shows bad catalog entries with file and line and still reviews', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'gpu-justify-cli-'));
+    const dir = await tempDir();
     await cp(base, join(dir, 'base'), { recursive: true });
     await cp(head, join(dir, 'head'), { recursive: true });
     await writeFile(
@@ -102,7 +110,7 @@ describe('gpu-justify review', () => {
   });
 
   it('reports a quota that is a template expression instead of counting it', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'gpu-justify-cli-'));
+    const dir = await tempDir();
     await mkdir(join(dir, 'base'));
     await mkdir(join(dir, 'head'));
     await writeFile(join(dir, 'head', 'cq.yaml'), 'apiVersion: kueue.x-k8s.io/v1beta1\nkind: ClusterQueue\nmetadata:\n  name: q\nspec:\n  resourceGroups:\n  - coveredResources: ["nvidia.com/gpu"]\n    flavors:\n    - name: f\n      resources:\n      - name: nvidia.com/gpu\n        nominalQuota: {{ .Values.gpus }}\n');

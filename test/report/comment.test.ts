@@ -48,13 +48,17 @@ describe('renderComment', () => {
     expect(body).toMatch(/more changes not shown/);
   });
 
-  it('shows a malformed file as a diagnostic with its line, and still reaches a verdict', async () => {
+  it('shows a malformed file as a diagnostic with its line, and reaches no confident verdict', async () => {
     const result = await review(
       { 'q.yaml': queueFile(4), 'bad.yaml': queueFile(2, 'other'), 'gpu-workloads.yaml': catalog() },
       { 'q.yaml': queueFile(8), 'bad.yaml': 'kind: ClusterQueue\napiVersion: kueue.x-k8s.io/v1beta2\nspec: [unclosed\n', 'gpu-workloads.yaml': catalog() },
       { headroom: 0 },
     );
     expect(result.diagnostics.some((d) => d.file === 'bad.yaml' && d.line !== null && d.severity === 'error')).toBe(true);
+    // The unreadable file might hide a GPU change, so no confident verdict.
+    expect(result.verdict).toBe('insufficient-evidence');
+    expect(result.gpusNeeded).toBeNull();
+    expect(result.missingEvidence[0]?.what).toBe('a readable bad.yaml');
     const body = renderComment(result);
     expect(body).toMatch(/`bad\.yaml:\d+`/);
   });
