@@ -38,39 +38,29 @@ function ref(file: string, line: number | null): string {
 export function reviewChange(ctx: ChangeContext): ChangeReview {
   const { change, policy } = ctx;
   const infra: Evidence = { source: 'infra', ref: ref(change.file, change.line) };
-  const base = { change, workloads: [] as string[], findings: [] as Finding[], evidence: [infra] };
-
   if (ctx.workloads === null) {
-    return {
-      ...base,
-      verdict: change.delta > 0 ? 'insufficient-evidence' : 'justified',
-      need: null,
-      gpusNeeded: null,
-      missingEvidence: [
-        {
-          what: `a workload catalog (${ctx.catalogFile})`,
-          how: `add ${ctx.catalogFile} at the repository root listing the jobs that run in ${describeTarget(change)} (see the catalog format in the README)`,
-        },
-      ],
-      reason: `no readable workload catalog, so the need of ${describeTarget(change)} is unknown`,
-    };
+    return unknownNeed(
+      change,
+      infra,
+      {
+        what: `a workload catalog (${ctx.catalogFile})`,
+        how: `add ${ctx.catalogFile} at the repository root listing the jobs that run in ${describeTarget(change)} (see the catalog format in the README)`,
+      },
+      `no readable workload catalog, so the need of ${describeTarget(change)} is unknown`,
+    );
   }
 
   const linked = linkedWorkloads(change, ctx.workloads);
   if (linked.length === 0) {
-    return {
-      ...base,
-      verdict: change.delta > 0 ? 'insufficient-evidence' : 'justified',
-      need: null,
-      gpusNeeded: null,
-      missingEvidence: [
-        {
-          what: `workloads that run in ${describeTarget(change)}`,
-          how: `document them in ${ctx.catalogFile} with \`${change.kind === 'kueue-cluster-queue' ? 'queue' : 'pool'}: ${change.name}\``,
-        },
-      ],
-      reason: `${ctx.catalogFile} documents no workload that runs in ${describeTarget(change)}`,
-    };
+    return unknownNeed(
+      change,
+      infra,
+      {
+        what: `workloads that run in ${describeTarget(change)}`,
+        how: `document them in ${ctx.catalogFile} with \`${change.kind === 'kueue-cluster-queue' ? 'queue' : 'pool'}: ${change.name}\``,
+      },
+      `${ctx.catalogFile} documents no workload that runs in ${describeTarget(change)}`,
+    );
   }
 
   const jobs = linked.filter(isJobWorkload);
@@ -147,6 +137,21 @@ export function reviewChange(ctx: ChangeContext): ChangeReview {
     reason: plan.optimal
       ? `no schedule meets every deadline with fewer GPUs (${plan.boundReason}); the need is ${needText}`
       : `the best schedule found needs ${needText}; the proven lower bound is ${plan.lowerBound} GPUs (${plan.boundReason})`,
+  };
+}
+
+/** Without the workloads the need is unknown: an increase cannot be judged, a decrease asks nothing. */
+function unknownNeed(change: CapacityChange, infra: Evidence, missing: MissingEvidence, reason: string): ChangeReview {
+  return {
+    change,
+    verdict: change.delta > 0 ? 'insufficient-evidence' : 'justified',
+    need: null,
+    gpusNeeded: null,
+    workloads: [],
+    findings: [],
+    missingEvidence: [missing],
+    reason,
+    evidence: [infra],
   };
 }
 
