@@ -1,5 +1,6 @@
 import { reviewChange } from './analysis/review-change.js';
 import { judgePr } from './analysis/review-pr.js';
+import { withCost } from './detect/cost.js';
 import { detectChanges } from './detect/detect-changes.js';
 import type { ChangeSet, Diagnostic, Policy, ReviewResult, Workload } from './domain/index.js';
 import { parseCatalog } from './workloads/catalog.js';
@@ -29,13 +30,15 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
   const { changes: changeSet, policy: loaded } = input;
   const policy = loaded.policy;
   const [paths, detected] = await Promise.all([changeSet.changedPaths(), detectChanges(changeSet)]);
+  // Priced here, not in detect/, because the policy's prices override the catalog's defaults.
+  const changes = detected.changes.map((c) => withCost(c, policy.prices));
   const diagnostics: Diagnostic[] = [...loaded.diagnostics, ...detected.diagnostics];
 
   const catalogFile = input.catalog?.file ?? policy.catalog;
   let workloads: Workload[] | null = null;
   let catalogChangedInPr = false;
   // The catalog is read only when there is something to judge: most PRs touch no GPUs.
-  if (detected.changes.length > 0) {
+  if (changes.length > 0) {
     const [headText, baseText] = input.catalog
       ? [input.catalog.text, input.catalog.text]
       : await Promise.all([changeSet.head.read(catalogFile), changeSet.base.read(catalogFile)]);
@@ -47,12 +50,12 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
     }
   }
 
-  const reviews = detected.changes.map((change) =>
+  const reviews = changes.map((change) =>
     reviewChange({ change, workloads, catalogFile, policy }),
   );
   // A capacity file that cannot be read might hide a GPU change: no confident verdict then.
   const unreadable = detected.diagnostics.filter((d) => d.severity === 'error');
-  const judged = judgePr(detected.changes, reviews);
+  const judged = judgePr(changes, reviews);
   const pr = unreadable.length > 0 ? { ...judged, verdict: 'insufficient-evidence' as const, gpusNeeded: null } : judged;
   const missingEvidence = [
     ...unreadable.map((d) => ({
@@ -65,7 +68,7 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
 
   return {
     ...pr,
-    changes: detected.changes,
+    changes,
     reviews,
     findings: reviews.flatMap((r) => r.findings),
     missingEvidence,

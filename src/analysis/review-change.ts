@@ -38,6 +38,7 @@ function ref(file: string, line: number | null): string {
 export function reviewChange(ctx: ChangeContext): ChangeReview {
   const { change, policy } = ctx;
   const infra: Evidence = { source: 'infra', ref: ref(change.file, change.line) };
+  if (change.kind === 'gpu-sharing') return sharingReview(change, infra);
   if (ctx.workloads === null) {
     return unknownNeed(
       change,
@@ -137,6 +138,21 @@ export function reviewChange(ctx: ChangeContext): ChangeReview {
     reason: plan.optimal
       ? `no schedule meets every deadline with fewer GPUs (${plan.boundReason}); the need is ${needText}`
       : `the best schedule found needs ${needText}; the proven lower bound is ${plan.lowerBound} GPUs (${plan.boundReason})`,
+  };
+}
+
+/** Sharing changes how many schedulable GPUs each physical GPU advertises; nothing is bought. */
+function sharingReview(change: CapacityChange, infra: Evidence): ChangeReview {
+  return {
+    change,
+    verdict: 'justified',
+    need: null,
+    gpusNeeded: 0,
+    workloads: [],
+    findings: [],
+    missingEvidence: [],
+    reason: `GPU sharing: each GPU is advertised as ${change.gpusAfter} (was ${change.gpusBefore}); no new hardware`,
+    evidence: [infra],
   };
 }
 

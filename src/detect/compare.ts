@@ -1,4 +1,5 @@
 import type { CapacityChange } from '../domain/index.js';
+import { costOf } from './cost.js';
 import { byPosition, pairDecls } from './match-decls.js';
 import type { DeclPair } from './match-decls.js';
 import type { ParseResult } from './parser.js';
@@ -38,5 +39,6 @@ function toChange({ before, after }: DeclPair): CapacityChange | null {
   };
   if (from) change.before = from;
   if (to) change.after = to;
-  return change;
+  // Default prices; the review re-prices with the policy's `prices` through costOf/withCost.
+  return { ...change, ...costOf(change) };
 }

@@ -3,7 +3,8 @@ import type { CapacityChange, ChangeSet, Diagnostic, TreeReader } from '../domai
 import { compareSides } from './compare.js';
 import { anyParserAccepts, detectFile } from './detect-file.js';
 import { byPosition, pairDecls } from './match-decls.js';
-import type { ParseResult } from './parser.js';
+import type { CapacityParser, ParseResult, SourceFile } from './parser.js';
+import { PARSERS } from './registry.js';
 
 export interface DetectedChanges {
   changes: CapacityChange[];
@@ -24,14 +25,26 @@ const READ_CONCURRENCY = 8;
  * at head, the size of the change is unknown, and a warning says so.
  * Reader failures (network, permissions) are not diagnostics; they propagate to the caller.
  */
-export async function detectChanges(changes: ChangeSet): Promise<DetectedChanges> {
-  const paths = [...new Set(await changes.changedPaths())].filter((p) => anyParserAccepts(p)).sort();
-  const sides = await mapLimit(paths, READ_CONCURRENCY, async (path) => ({
-    base: await detectSide(changes.base, path),
-    head: await detectSide(changes.head, path),
+export async function detectChanges(changes: ChangeSet, parsers: readonly CapacityParser[] = PARSERS): Promise<DetectedChanges> {
+  const paths = [...new Set(await changes.changedPaths())].filter((p) => anyParserAccepts(p, parsers)).sort();
+  const fileParsers = parsers.filter((p) => !p.parseSet);
+  const setParsers = parsers.filter((p) => p.parseSet);
+  const sides = { base: cachedReader(changes.base), head: cachedReader(changes.head) };
+  const perFile = await mapLimit(paths, READ_CONCURRENCY, async (path) => ({
+    base: await detectSide(sides.base, path, fileParsers),
+    head: await detectSide(sides.head, path, fileParsers),
   }));
-  const base = merge(sides.map((s) => s.base));
-  const head = merge(sides.map((s) => s.head));
+  const perSet: { base: ParseResult; head: ParseResult }[] = [];
+  for (const parser of setParsers) {
+    const dirs = [...new Set(paths.filter((p) => parser.acceptsPath?.(p) ?? true).map(dirOf))].sort();
+    perSet.push(...await mapLimit(dirs, READ_CONCURRENCY, async (dir) => ({
+      base: await detectDirectory(sides.base, dir, paths, parser),
+      head: await detectDirectory(sides.head, dir, paths, parser),
+    })));
+  }
+  const all = [...perFile, ...perSet];
+  const base = merge(all.map((s) => s.base));
+  const head = merge(all.map((s) => s.head));
 
   const diagnostics = [...head.diagnostics, ...unknownBefore(base, head)];
   diagnostics.sort((a, b) => byPosition(
@@ -41,9 +54,55 @@ export async function detectChanges(changes: ChangeSet): Promise<DetectedChanges
   return { changes: compareSides(base, head), diagnostics };
 }
 
-async function detectSide(reader: TreeReader, path: string): Promise<ParseResult> {
+const EMPTY: Required<ParseResult> = { decls: [], diagnostics: [], unresolved: [] };
+
+/** Each path is read at most once per side, however many parsers want it. */
+function cachedReader(reader: TreeReader): TreeReader {
+  const cache = new Map<string, Promise<string | null>>();
+  const cached: TreeReader = {
+    label: reader.label,
+    read(path) {
+      let text = cache.get(path);
+      if (!text) cache.set(path, (text = reader.read(path)));
+      return text;
+    },
+  };
+  if (reader.list) cached.list = (dir) => (reader.list as (d: string) => Promise<string[]>)(dir);
+  return cached;
+}
+
+async function detectSide(reader: TreeReader, path: string, parsers: readonly CapacityParser[]): Promise<ParseResult> {
+  if (!parsers.some((p) => p.acceptsPath?.(path) ?? true)) return EMPTY;
   const text = await reader.read(path);
-  return text === null ? { decls: [], diagnostics: [], unresolved: [] } : detectFile(path, text);
+  return text === null ? EMPTY : detectFile(path, text, parsers);
+}
+
+/**
+ * A format whose files depend on their siblings (Terraform modules) reads the changed files of
+ * a directory together with the directory's other files, when the reader can list them.
+ */
+async function detectDirectory(reader: TreeReader, dir: string, changed: readonly string[], parser: CapacityParser): Promise<ParseResult> {
+  const accepts = (p: string) => dirOf(p) === dir && (parser.acceptsPath?.(p) ?? true);
+  const siblings = reader.list ? await reader.list(dir) : [];
+  const paths = [...new Set([...changed.filter(accepts), ...siblings.filter(accepts)])].sort();
+  const files: SourceFile[] = [];
+  for (const path of paths) {
+    const text = await reader.read(path);
+    if (text !== null) files.push({ path, text });
+  }
+  if (!files.some((f) => parser.mightContain(f.path, f.text))) return EMPTY;
+  try {
+    return (parser.parseSet as (f: readonly SourceFile[]) => ParseResult)(files);
+  } catch (err) {
+    // Parsers must not throw; one that does must not take the other formats down with it.
+    const message = err instanceof Error ? err.message : String(err);
+    return { decls: [], diagnostics: [diagnostic(files[0]?.path ?? dir, null, 'error', `${parser.id} parser failed: ${message}`)], unresolved: [] };
+  }
+}
+
+function dirOf(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return slash < 0 ? '' : path.slice(0, slash);
 }
 
 function merge(results: readonly ParseResult[]): Required<ParseResult> {

@@ -20,6 +20,12 @@ export interface ParseResult {
   unresolved?: UnresolvedDecl[];
 }
 
+/** One file handed to a parser, by repository path. */
+export interface SourceFile {
+  path: string;
+  text: string;
+}
+
 export interface CapacityParser {
   /** Short stable name, e.g. `kueue`. */
   id: string;
@@ -32,5 +38,12 @@ export interface CapacityParser {
   mightContain(path: string, text: string): boolean;
   /** Never throws: malformed input becomes diagnostics. */
   parse(path: string, text: string): ParseResult;
+  /**
+   * For formats whose files depend on their siblings (a Terraform module is a directory):
+   * reads the changed files together with the other files of the same directory that
+   * `acceptsPath` takes. Callers that can list directories use it instead of `parse` for the
+   * changed files this parser accepts. Never throws.
+   */
+  parseSet?(files: readonly SourceFile[]): ParseResult;
 }
 

@@ -48,4 +48,8 @@ export interface CapacityChange {
   /** The declaration at each side, when present; kept for the report and suggestions. */
   before?: CapacityDecl;
   after?: CapacityDecl;
+  /** Default list price per GPU-hour of the GPU model; null when unknown or not hardware (sharing). */
+  usdPerGpuHour?: number | null;
+  /** delta × usdPerGpuHour × 730 hours; null when the price is unknown. */
+  usdPerMonthDelta?: number | null;
 }

@@ -4,6 +4,12 @@ export interface TreeReader {
   readonly label: string;
   /** The file's text, or null when it does not exist on this side. */
   read(path: string): Promise<string | null>;
+  /**
+   * Paths of the files directly inside `dir` (a repository path, `''` for the root), for
+   * formats that read a changed file with its siblings. Optional: without it, only the
+   * changed files are read.
+   */
+  list?(dir: string): Promise<string[]>;
 }
 
 /** The two sides of a pull request and the paths that differ between them. */

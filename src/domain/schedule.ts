@@ -18,6 +18,12 @@ export interface PlacedRun {
   workload: string;
   run: number;
   gpus: number;
+  /**
+   * The run's window, minutes as in StaggerJob; optional because only the planner knows it.
+   * The report draws today's starts (every run at its window's opening) from `release`.
+   */
+  release?: number;
+  deadline?: number;
   /** Pieces of the run; one piece unless the job is interruptible and was split. */
   pieces: { start: number; end: number }[];
 }

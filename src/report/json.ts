@@ -11,6 +11,8 @@ export function changeJson(c: CapacityChange) {
     gpusBefore: c.gpusBefore,
     gpusAfter: c.gpusAfter,
     delta: c.delta,
+    ...(c.usdPerGpuHour === undefined ? {} : { usdPerGpuHour: c.usdPerGpuHour }),
+    ...(c.usdPerMonthDelta === undefined ? {} : { usdPerMonthDelta: c.usdPerMonthDelta }),
   };
 }
 

@@ -84,6 +84,14 @@ describe('reviewChange', () => {
     expect(r.missingEvidence[0]?.what).toContain('gpu-workloads.yaml');
   });
 
+  it('treats GPU sharing as no request for hardware', () => {
+    const change = queueChange('time-slicing-config/any', 1, 4, { kind: 'gpu-sharing' });
+    const r = reviewChange({ change, workloads: [fourPairs], catalogFile: 'gpu-workloads.yaml', policy: policy() });
+    expect(r).toMatchObject({ verdict: 'justified', gpusNeeded: 0 });
+    expect(r.reason).toContain('no new hardware');
+    expect(judgePr([change], [r])).toEqual({ verdict: 'justified', gpusRequested: 0, gpusNeeded: 0 });
+  });
+
   it('warns when a decrease drops below the need', () => {
     const r = reviewChange({
       change: queueChange('research', 8, 2),

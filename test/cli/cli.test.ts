@@ -31,7 +31,7 @@ describe('gpu-justify demo', () => {
     expect(code).toBe(0);
     expect(stdout).toContain('<!-- gpu-justify:comment -->');
     expect(stdout).toContain('GPU increase not justified');
-    expect(stdout).toContain('+6 GPUs requested, 0 needed');
+    expect(stdout).toMatch(/\+6 GPUs .*requested, 0 needed/);
     expect(stdout).toContain('```mermaid\ngantt');
   });
 });
@@ -40,7 +40,10 @@ describe('gpu-justify detect', () => {
   it('prints the change in the JSON shape of INTERFACES.md', async () => {
     const { code, stdout } = await run('detect', '--base', base, '--head', head, '--json');
     expect(code).toBe(0);
-    expect(JSON.parse(stdout)).toEqual({
+    const json = JSON.parse(stdout);
+    // Priced at the catalog's default for the model, 730 hours a month.
+    expect(json.changes[0].usdPerMonthDelta).toBeCloseTo(6 * json.changes[0].usdPerGpuHour * 730, 2);
+    expect(json).toEqual({
       changes: [
         {
           file: 'clusters/prod/kueue/cluster-queues.yaml',
@@ -51,6 +54,8 @@ describe('gpu-justify detect', () => {
           gpusBefore: 6,
           gpusAfter: 12,
           delta: 6,
+          usdPerGpuHour: expect.any(Number),
+          usdPerMonthDelta: expect.any(Number),
         },
       ],
       diagnostics: [],
@@ -68,6 +73,14 @@ describe('gpu-justify review', () => {
       expect.objectContaining({ lever: 'stagger', gpusFreed: 6, meetsNeed: true }),
     ]);
     expect(json.findings[0].evidence).toContainEqual({ source: 'catalog', ref: 'gpu-workloads.yaml:3' });
+  });
+
+  it('prices the change with the policy’s prices over the catalog defaults', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'policy.yml'), 'prices:\n  A100: 2\n');
+    const { code, stdout } = await run('review', '--base', base, '--head', head, '--config', join(dir, 'policy.yml'), '--format', 'json');
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout).changes[0]).toMatchObject({ usdPerGpuHour: 2, usdPerMonthDelta: 6 * 2 * 730 });
   });
 
   it('exits 1 when --fail-on matches the verdict, 0 when it does not', async () => {

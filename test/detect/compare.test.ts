@@ -30,6 +30,8 @@ describe('compareSides', () => {
     expect(change).toEqual({
       file: 'queues.yaml', line: 14, kind: 'kueue-cluster-queue', name: 'research', gpuModel: 'A100',
       gpusBefore: 4, gpusAfter: 8, delta: 4, before, after,
+      // Catalog default for A100 × 4 added GPUs × 730 hours.
+      usdPerGpuHour: 3.67, usdPerMonthDelta: 10716.4,
     });
   });
 

@@ -35,6 +35,8 @@ function toRuns(jobs: readonly StaggerJob[], model: GridModel, placement: Placem
     workload: job.workload,
     run: job.run,
     gpus: job.gpus,
+    release: job.release,
+    deadline: job.deadline,
     pieces: [...(placement[i] ?? [])]
       .sort((a, b) => a.start - b.start)
       .map((p) => ({ start: p.start * model.step, end: (p.start + p.len) * model.step })),

@@ -16,6 +16,7 @@ export class DirReader implements TreeReader {
   readonly label: string;
   readonly root: string;
   private realRoot: Promise<string> | undefined;
+  private listing: Promise<string[]> | undefined;
 
   constructor(root: string, label: string = root) {
     this.root = resolve(root);
@@ -77,6 +78,15 @@ export class DirReader implements TreeReader {
     return files.sort();
   }
 
+  /** Files directly inside `dir` (repository path, `''` for the root), from listFiles(). */
+  async list(dir: string): Promise<string[]> {
+    this.listing ??= this.listFiles().catch((err: unknown) => {
+      this.listing = undefined;
+      throw err;
+    });
+    return filesIn(await this.listing, dir);
+  }
+
   private resolvedRoot(): Promise<string> {
     this.realRoot ??= realpath(this.root).catch((err: unknown) => {
       this.realRoot = undefined;
@@ -108,6 +118,14 @@ async function linksToFileInside(link: string, realRoot: string): Promise<boolea
 function errorCode(err: unknown): string {
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
   return typeof code === 'string' ? code : '';
+}
+
+/** The paths directly inside `dir`, not in its subdirectories. */
+export function filesIn(paths: Iterable<string>, dir: string): string[] {
+  const prefix = dir === '' || dir === '.' ? '' : `${dir.replace(/\/+$/, '')}/`;
+  const out: string[] = [];
+  for (const p of paths) if (p.startsWith(prefix) && !p.slice(prefix.length).includes('/')) out.push(p);
+  return out.sort();
 }
 
 function toPosix(path: string): string {

@@ -1,5 +1,6 @@
 import { InputError } from '../../domain/errors.js';
 import type { TreeReader } from '../../domain/files.js';
+import { filesIn } from './dir-reader.js';
 import { git, gitOrThrow } from './git.js';
 import { safeRelativePath } from './repo-path.js';
 
@@ -37,6 +38,11 @@ export class GitReader implements TreeReader {
     if (oid === undefined) return null;
     const bytes = await gitOrThrow(this.repo, ['cat-file', 'blob', oid], `cannot read ${path} at ${this.label}`);
     return bytes.toString('utf8');
+  }
+
+  /** Files directly inside `dir` at the commit (repository path, `''` for the root). */
+  async list(dir: string): Promise<string[]> {
+    return filesIn((await this.listBlobs()).keys(), dir);
   }
 
   /** Every regular file at the commit, path → blob id; listed once per reader. */

@@ -1,0 +1,90 @@
+import { readCount, readString } from './counts.js';
+import type { CountRead } from './counts.js';
+import { PRIMARY_GPU_RESOURCE } from './gpu-resources.js';
+import { acceleratorModel, lookupInstanceType, looksLikeGpuType } from './gpu-types/index.js';
+import type { NodeContext } from './manifests.js';
+import { readManifests } from './manifests.js';
+import { Findings, yamlParser } from './parser-kit.js';
+import { mapGet, seqItems } from './yaml-nodes.js';
+
+const KIND = 'gke-node-pool' as const;
+const MARKERS = /ContainerNodePool/;
+const REGION_RE = /^[a-z]+-[a-z]+\d+$/;
+
+/**
+ * GKE Config Connector ContainerNodePool: nodes (`autoscaling.maxNodeCount` per zone,
+ * `totalMaxNodeCount`, else `nodeCount` / `initialNodeCount`) × guest accelerators per node
+ * (or the machine type's GPUs).
+ */
+export const gkeNodePoolParser = yamlParser('gke-node-pool', MARKERS, (path, text) => {
+  const found = new Findings(path);
+  const scan = readManifests(path, text, (t) => MARKERS.test(t));
+  found.diagnostics.push(...scan.diagnostics);
+  for (const m of scan.manifests) {
+    if (m.kind !== 'ContainerNodePool' || !(m.apiVersion ?? '').startsWith('container.cnrm.cloud.google.com/')) continue;
+    const spec = mapGet(m.root, 'spec');
+    const name = m.name ?? '(unnamed)';
+    const perNode = gpusPerNode(mapGet(spec, 'nodeConfig'), m.ctx, m.line);
+    if (perNode === null) continue;
+    const where = `ContainerNodePool ${name}`;
+    if (!perNode.ok) {
+      found.note(perNode.line, 'warning', `${where}: ${perNode.why}; its GPUs are not counted`);
+      found.unknown(KIND, name, perNode.line);
+      continue;
+    }
+    const auto = mapGet(spec, 'autoscaling');
+    const total = readCount(mapGet(auto, 'totalMaxNodeCount'), m.ctx, m.line);
+    const perZone = total ? null : (readCount(mapGet(auto, 'maxNodeCount'), m.ctx, m.line)
+      ?? readCount(mapGet(spec, 'nodeCount'), m.ctx, m.line) ?? readCount(mapGet(spec, 'initialNodeCount'), m.ctx, m.line));
+    const count: CountRead | null = total ?? perZone;
+    if (!count || !count.ok) {
+      const why = count ? `the node count ${count.why}` : 'no node count';
+      found.note(count?.line ?? m.line, 'warning', `${where}: ${why}; its GPUs are not counted`);
+      found.unknown(KIND, name, count?.line ?? m.line);
+      continue;
+    }
+    let zones = 1;
+    if (!total) {
+      const locations = seqItems(mapGet(spec, 'nodeLocations'));
+      const location = readString(mapGet(spec, 'location'), m.ctx);
+      if (locations.length > 0) zones = locations.length;
+      else if (location && 'value' in location && REGION_RE.test(location.value)) {
+        found.note(count.line, 'info', `${where}: regional pool in ${location.value}; node counts are per zone and the zones are not listed, so one zone is counted`);
+      }
+    }
+    const gpus = count.value * zones * perNode.value;
+    found.decls.push({
+      file: m.ctx.file, line: count.line, kind: KIND, name, gpuModel: perNode.model, gpus,
+      parts: [{ label: `${count.value}${zones > 1 ? ` × ${zones} zones` : ''} nodes`, resource: PRIMARY_GPU_RESOURCE, gpus, line: count.line }],
+    });
+  }
+  return found.result(text);
+});
+
+type PerNode = { ok: true; value: number; model: string | null; line: number } | { ok: false; why: string; line: number };
+
+/** GPUs per node from guest accelerators, else the machine type; null when the pool has none. */
+export function gpusPerNode(nodeConfig: unknown, ctx: NodeContext, line: number): PerNode | null {
+  const accels = seqItems(mapGet(nodeConfig, 'guestAccelerator'));
+  if (accels.length > 0) {
+    let total = 0;
+    const models = new Set<string | null>();
+    for (const a of accels) {
+      const c = readCount(mapGet(a, 'count'), ctx, line);
+      const type = readString(mapGet(a, 'type'), ctx);
+      if (!c) continue;
+      if (!c.ok) return { ok: false, why: `guestAccelerator count ${c.why}`, line: c.line };
+      total += c.value;
+      models.add(type && 'value' in type ? acceleratorModel(type.value) : null);
+    }
+    const [only] = models;
+    return { ok: true, value: total, model: models.size === 1 ? (only ?? null) : null, line };
+  }
+  const machine = readString(mapGet(nodeConfig, 'machineType'), ctx);
+  if (!machine) return null;
+  if ('template' in machine) return null;
+  const row = lookupInstanceType(machine.value);
+  if (row) return { ok: true, value: row.gpus, model: row.gpuModel, line };
+  if (looksLikeGpuType(machine.value)) return { ok: false, why: `machine type ${machine.value} is not in the catalog`, line };
+  return null;
+}

@@ -1,0 +1,129 @@
+import type { CapacityDecl } from '../domain/index.js';
+import { readCount } from './counts.js';
+import { PRIMARY_GPU_RESOURCE } from './gpu-resources.js';
+import { gpusPerNodeRange, pinnedGpusPerNode, readRequirements, requirementsModel } from './karpenter-requirements.js';
+import type { GpuRequirements } from './karpenter-requirements.js';
+import { readManifests } from './manifests.js';
+import type { Manifest } from './manifests.js';
+import { Findings, yamlParser } from './parser-kit.js';
+import { mapGet, nodeSource, scalarString, seqItems } from './yaml-nodes.js';
+
+const KIND = 'karpenter-nodepool' as const;
+const MARKERS = /NodePool|Provisioner|nodePool:/;
+
+/**
+ * Karpenter NodePool (karpenter.sh/v1, v1beta1), legacy v1alpha5 Provisioner, and the
+ * `nodePool:` block of Helm values that render one. The GPU ceiling is `limits["nvidia.com/gpu"]`;
+ * a static pool (`spec.replicas`) is replicas × GPUs per node when the instance type is pinned.
+ */
+export const karpenterParser = yamlParser('karpenter', MARKERS, (path, text) => {
+  const found = new Findings(path);
+  const scan = readManifests(path, text, (t) => MARKERS.test(t));
+  found.diagnostics.push(...scan.diagnostics);
+  for (const m of scan.manifests) {
+    const pool = poolOf(m);
+    if (pool) readPool(m, pool, found);
+  }
+  return found.result(text);
+});
+
+interface PoolShape {
+  label: string;
+  name: string;
+  limits: unknown;
+  requirements: unknown;
+  replicas: unknown;
+  taints: unknown;
+}
+
+function poolOf(m: Manifest): PoolShape | null {
+  const spec = mapGet(m.root, 'spec');
+  const nameNode = mapGet(mapGet(m.root, 'metadata'), 'name');
+  const name = m.name ?? (nodeSource(nameNode, m.ctx.text).trim() || '(unnamed)');
+  const api = m.apiVersion ?? '';
+  if (m.kind === 'NodePool' && api.startsWith('karpenter.sh/')) {
+    const podSpec = mapGet(mapGet(spec, 'template'), 'spec');
+    return { label: 'NodePool', name, limits: mapGet(spec, 'limits'), requirements: mapGet(podSpec, 'requirements'),
+      replicas: mapGet(spec, 'replicas'), taints: mapGet(podSpec, 'taints') };
+  }
+  if (m.kind === 'Provisioner' && api.startsWith('karpenter.sh/')) {
+    return { label: 'Provisioner', name, limits: mapGet(mapGet(spec, 'limits'), 'resources'),
+      requirements: mapGet(spec, 'requirements'), replicas: undefined, taints: mapGet(spec, 'taints') };
+  }
+  const values = mapGet(m.root, 'nodePool');
+  if (m.kind === null && values && (mapGet(values, 'requirements') || mapGet(values, 'limits'))) {
+    const valuesName = scalarString(mapGet(m.root, 'name')) ?? '(unnamed)';
+    return { label: 'NodePool values', name: valuesName, limits: mapGet(values, 'limits'),
+      requirements: mapGet(values, 'requirements'), replicas: mapGet(values, 'replicas'), taints: mapGet(values, 'taints') };
+  }
+  return null;
+}
+
+function hasGpuTaint(taints: unknown): boolean {
+  return seqItems(taints).some((t) => scalarString(mapGet(t, 'key')) === PRIMARY_GPU_RESOURCE);
+}
+
+function readPool(m: Manifest, pool: PoolShape, found: Findings): void {
+  const reqs = readRequirements(pool.requirements);
+  const gpuPool = reqs.allowsGpu || hasGpuTaint(pool.taints);
+  const where = `${pool.label} ${pool.name}`;
+  const limit = readCount(mapGet(pool.limits, PRIMARY_GPU_RESOURCE), m.ctx, m.line);
+  const replicas = readCount(pool.replicas, m.ctx, m.line);
+  const model = requirementsModel(reqs);
+
+  if (limit && !limit.ok) {
+    found.note(limit.line, 'warning', `${where}: the ${PRIMARY_GPU_RESOURCE} limit ${limit.why}; the GPU ceiling is not counted`);
+    found.unknown(KIND, pool.name, limit.line);
+    return;
+  }
+  if (replicas && !replicas.ok) {
+    found.note(replicas.line, 'warning', `${where}: spec.replicas ${replicas.why}; the static pool's GPUs are not counted`);
+    if (gpuPool || limit) found.unknown(KIND, pool.name, replicas.line);
+    return;
+  }
+  const perNode = pinnedGpusPerNode(reqs);
+  if (replicas?.ok && perNode !== null) {
+    const fromReplicas = replicas.value * perNode;
+    const gpus = limit?.ok ? Math.min(limit.value, fromReplicas) : fromReplicas;
+    const line = limit?.ok && limit.value < fromReplicas ? limit.line : replicas.line;
+    push(found, m, pool.name, model, gpus, line, 'replicas');
+    return;
+  }
+  if (limit?.ok) {
+    push(found, m, pool.name, model, limit.value, limit.line, 'limits');
+    if (replicas?.ok) {
+      found.note(replicas.line, 'info', `${where}: static pool of ${replicas.value} nodes${rangeText(reqs)}; counted as its ${PRIMARY_GPU_RESOURCE} limit, ${limit.value}`);
+    }
+    return;
+  }
+  if (!gpuPool) return;
+  if (replicas?.ok) {
+    found.note(replicas.line, 'warning', `${where}: static pool of ${replicas.value} nodes, but the instance type is not pinned${rangeText(reqs)}; its GPU count is unknown`);
+    found.unknown(KIND, pool.name, replicas.line);
+    return;
+  }
+  const line = m.line;
+  found.note(line, 'warning', `${where}: no ${PRIMARY_GPU_RESOURCE} limit: the pool can grow without bound (GPU instances allowed${choices(reqs)})`);
+  found.unknown(KIND, pool.name, line);
+}
+
+function choices(r: GpuRequirements): string {
+  if (r.types.length > 0) return `: ${r.types.join(', ')}`;
+  if (r.families.length > 0) return `: families ${r.families.join(', ')}`;
+  return '';
+}
+
+function rangeText(r: GpuRequirements): string {
+  const range = gpusPerNodeRange(r);
+  if (!range) return choices(r);
+  const [lo, hi] = range;
+  return `${choices(r)}, ${lo === hi ? lo : `${lo}–${hi}`} GPUs per node`;
+}
+
+function push(found: Findings, m: Manifest, name: string, gpuModel: string | null, gpus: number, line: number, label: string): void {
+  const decl: CapacityDecl = {
+    file: m.ctx.file, line, kind: KIND, name, gpuModel, gpus,
+    parts: [{ label, resource: PRIMARY_GPU_RESOURCE, gpus, line }],
+  };
+  found.decls.push(decl);
+}

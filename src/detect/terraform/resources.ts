@@ -1,0 +1,99 @@
+import type { CapacityDecl, CapacityKind } from '../../domain/index.js';
+import type { Scope, Value } from './expr-eval.js';
+import { readAksPool, readEksNodeGroup } from './eks-aks.js';
+import type { PoolReading } from './gpu-shape.js';
+import { entries, readGkePool } from './gke.js';
+import type { Locator } from './locator.js';
+import { asRecord } from './module-scope.js';
+import { PoolContext, Unknown } from './pool-context.js';
+import type { PoolOutcome } from './pool-context.js';
+
+type Reader = (ctx: PoolContext, body: Record<string, unknown>, label: string) => PoolReading | null;
+
+export const RESOURCE_KINDS: Readonly<Record<string, { kind: CapacityKind; read: Reader }>> = {
+  google_container_node_pool: { kind: 'gke-node-pool', read: readGkePool },
+  aws_eks_node_group: { kind: 'eks-node-group', read: readEksNodeGroup },
+  azurerm_kubernetes_cluster_node_pool: { kind: 'aks-node-pool', read: readAksPool },
+};
+
+/** Every node pool resource of one file, one decl per instance (`for_each` key or `count`). */
+export function readResources(file: string, body: Record<string, unknown>, loc: Locator, scope: Scope): PoolOutcome {
+  const out: PoolOutcome = { decls: [], unresolved: [], diagnostics: [] };
+  const resources = asRecord(body.resource);
+  for (const [type, { kind, read }] of Object.entries(RESOURCE_KINDS)) {
+    for (const [label, blocks] of Object.entries(asRecord(resources[type]))) {
+      const block = loc.path(loc.file(), [['resource', type, label]]);
+      if (!block || !Array.isArray(blocks)) continue;
+      const raw = asRecord(blocks[blocks.length - 1]);
+      const base = new PoolContext(file, loc, block, scope, `${type}.${label}`);
+      const record = (ctx: PoolContext, name: string, reading: () => (PoolReading & { copies?: number }) | null) => {
+        try {
+          const r = reading();
+          if (r) out.decls.push(toDecl(file, kind, r, r.copies ?? 1));
+        } catch (err) {
+          if (!(err instanceof Unknown)) throw err;
+          out.unresolved.push({ file, line: block.line, kind, name });
+        }
+        out.diagnostics.push(...ctx.diagnostics);
+      };
+
+      let instances: { key: Value; value: Value }[] | null = null;
+      if (raw.for_each !== undefined) {
+        try {
+          instances = entries(base.value(raw.for_each, 'for_each', ['for_each'])).map(([key, value]) => ({ key, value }));
+        } catch (err) {
+          if (!(err instanceof Unknown)) throw err;
+          out.unresolved.push({ file, line: block.line, kind, name: literalName(raw) ?? label });
+          out.diagnostics.push(...base.diagnostics);
+          continue;
+        }
+      }
+
+      if (instances === null) {
+        const ctx = new PoolContext(file, loc, block, withBound(scope, 'count', { index: 0 }), `${type}.${label}`);
+        // count is read only for pools with GPUs: a CPU pool's count is not this tool's business.
+        record(ctx, literalName(raw) ?? label, () => {
+          const r = read(ctx, raw, label);
+          const copies = r === null || raw.count === undefined ? 1 : ctx.count(raw.count, 'count', ['count']) ?? 1;
+          return r === null || copies === 0 ? null : { ...r, copies };
+        });
+        continue;
+      }
+      for (const { key, value } of instances) {
+        const address = `${type}.${label}[${JSON.stringify(key)}]`;
+        const ctx = new PoolContext(file, loc, block, withBound(scope, 'each', { key, value }), address);
+        const fallback = typeof key === 'string' ? key : `${label}[${String(key)}]`;
+        record(ctx, fallback, () => read(ctx, raw, fallback));
+      }
+    }
+  }
+  return out;
+}
+
+export function withBound(scope: Scope, name: string, value: Value): Scope {
+  return { ...scope, bound: new Map([...scope.bound, [name, value]]) };
+}
+
+function literalName(raw: Record<string, unknown>): string | null {
+  const n = raw.name ?? raw.node_group_name;
+  return typeof n === 'string' && !n.includes('${') && n !== '' ? n : null;
+}
+
+export function toDecl(file: string, kind: CapacityKind, r: PoolReading, copies = 1): CapacityDecl {
+  const gpus = r.maxNodes * r.gpusPerNode * copies;
+  const extra = [r.note, copies > 1 ? `× ${copies} copies (count)` : undefined].filter(Boolean).join(', ');
+  return {
+    file,
+    line: r.line,
+    kind,
+    name: r.name,
+    gpuModel: r.gpuModel,
+    gpus,
+    parts: [{
+      label: `${r.name}: ${r.maxNodes} node${r.maxNodes === 1 ? '' : 's'} × ${r.gpusPerNode} GPU${r.gpusPerNode === 1 ? '' : 's'}${extra ? ` (${extra})` : ''}`,
+      resource: 'nvidia.com/gpu',
+      gpus,
+      line: r.line,
+    }],
+  };
+}

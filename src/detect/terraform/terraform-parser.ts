@@ -1,0 +1,62 @@
+import { diagnostic } from '../../domain/index.js';
+import { clampLine } from '../lines.js';
+import type { CapacityParser, ParseResult, SourceFile } from '../parser.js';
+import { readEksModules } from './eks-module.js';
+import { parseHcl } from './hcl.js';
+import { Locator } from './locator.js';
+import { moduleScope } from './module-scope.js';
+import type { ModuleFile } from './module-scope.js';
+import { RESOURCE_KINDS, readResources } from './resources.js';
+
+const POOL_MARKERS = [...Object.keys(RESOURCE_KINDS), 'eks_managed_node_groups'];
+
+export function isTerraformPath(path: string): boolean {
+  return path.endsWith('.tf') || path.endsWith('.tfvars');
+}
+
+/** True when the text may declare a node pool (the only files whose decls are read). */
+function declaresPools(text: string): boolean {
+  return POOL_MARKERS.some((m) => text.includes(m));
+}
+
+/**
+ * Terraform node pools: GKE google_container_node_pool, EKS aws_eks_node_group and
+ * terraform-aws-modules/eks managed node groups, AKS azurerm_kubernetes_cluster_node_pool.
+ * A module is a directory, so `parseSet` reads a changed file with its siblings (variables,
+ * locals, tfvars); `parse` reads one file alone, with what that file declares.
+ */
+export const terraformParser: CapacityParser = {
+  id: 'terraform',
+  acceptsPath: isTerraformPath,
+  mightContain: (path, text) => isTerraformPath(path) && declaresPools(text),
+  parse: (path, text) => parseTerraformSet([{ path, text }]),
+  parseSet: parseTerraformSet,
+};
+
+/** Reads every node pool in the `.tf` files of the set, resolving names across all of them. */
+export function parseTerraformSet(files: readonly SourceFile[]): ParseResult {
+  const result: Required<ParseResult> = { decls: [], diagnostics: [], unresolved: [] };
+  const parsed: (ModuleFile & { text: string })[] = [];
+  for (const f of files) {
+    if (!isTerraformPath(f.path)) continue;
+    const hcl = parseHcl(f.path, f.text);
+    if (!hcl.ok) {
+      const line = hcl.line === null ? null : clampLine(hcl.line, f.text);
+      // A broken sibling matters only as far as it may hold values a pool uses.
+      result.diagnostics.push(diagnostic(f.path, line, 'error', `HCL syntax error: ${hcl.message}; node pools in this file were not read`));
+      continue;
+    }
+    parsed.push({ path: f.path, body: hcl.body, text: f.text });
+  }
+  const scope = moduleScope(parsed);
+  for (const f of parsed) {
+    if (!f.path.endsWith('.tf') || !declaresPools(f.text)) continue;
+    const loc = new Locator(f.text);
+    for (const out of [readResources(f.path, f.body, loc, scope), readEksModules(f.path, f.body, loc, scope)]) {
+      result.decls.push(...out.decls);
+      result.unresolved.push(...out.unresolved);
+      result.diagnostics.push(...out.diagnostics);
+    }
+  }
+  return result;
+}
