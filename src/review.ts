@@ -3,6 +3,7 @@ import { judgePr } from './analysis/review-pr.js';
 import { withCost } from './detect/cost.js';
 import { detectChanges } from './detect/detect-changes.js';
 import type { ChangeSet, Diagnostic, Policy, ReviewResult, Workload } from './domain/index.js';
+import { collectTelemetry, type ReviewTelemetry, type TelemetryInput } from './telemetry/collect.js';
 import { parseCatalog } from './workloads/catalog.js';
 
 export const POLICY_PATHS = ['.github/gpu-justify.yml', '.github/gpu-justify.yaml'] as const;
@@ -20,6 +21,8 @@ export interface ReviewInput {
   headSha?: string;
   /** A catalog given outright (the CLI's `--catalog`), instead of the one in the head side. */
   catalog?: { file: string; text: string };
+  /** What the cluster does now; without it the review judges from the files alone. */
+  telemetry?: TelemetryInput;
 }
 
 /**
@@ -50,8 +53,13 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
     }
   }
 
+  // Measured only when there is something to judge and something documented to measure.
+  const telemetry: ReviewTelemetry | null =
+    input.telemetry && workloads !== null && changes.length > 0
+      ? await collectTelemetry(input.telemetry, { changes, workloads, windowMinutes: policy.window, repo: changeSet.head })
+      : null;
   const reviews = changes.map((change) =>
-    reviewChange({ change, workloads, catalogFile, policy }),
+    reviewChange({ change, workloads, catalogFile, policy, telemetry }),
   );
   // A capacity file that cannot be read might hide a GPU change: no confident verdict then.
   const unreadable = detected.diagnostics.filter((d) => d.severity === 'error');
@@ -80,6 +88,7 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
       catalogChangedInPr,
       policyChangedInPr,
       ...(input.headSha === undefined ? {} : { headSha: input.headSha }),
+      ...(telemetry === null ? {} : { telemetry: { source: telemetry.source, at: telemetry.at, windowMinutes: telemetry.windowMinutes } }),
       baseLabel: changeSet.base.label,
       headLabel: changeSet.head.label,
     },

@@ -11,6 +11,7 @@ import type {
   Workload,
 } from '../domain/index.js';
 import { isJobWorkload } from '../domain/index.js';
+import type { ReviewTelemetry } from '../telemetry/collect.js';
 import { withHeadroom } from './need.js';
 import { jobsFromWorkloads } from './stagger/expand.js';
 import { planStagger } from './stagger/plan.js';
@@ -21,6 +22,8 @@ export interface ChangeContext {
   workloads: Workload[] | null;
   catalogFile: string;
   policy: Policy;
+  /** What the cluster does now; null when the review runs from the files alone. */
+  telemetry?: ReviewTelemetry | null;
 }
 
 /** The workloads a change serves: same queue for a ClusterQueue, same pool for a node pool. */

@@ -2,6 +2,7 @@ import { UsageError } from './args.js';
 import { demoCommand } from './commands/demo.js';
 import { detectCommand } from './commands/detect.js';
 import { reviewCommand } from './commands/review.js';
+import { snapshotCommand } from './commands/snapshot.js';
 import { staggerCommand } from './commands/stagger.js';
 import { processOutput, type Output } from './output.js';
 
@@ -9,6 +10,7 @@ const COMMANDS: Record<string, (argv: string[], out: Output) => Promise<number>>
   demo: demoCommand,
   detect: detectCommand,
   review: reviewCommand,
+  snapshot: snapshotCommand,
   stagger: staggerCommand,
 };
 
@@ -17,8 +19,13 @@ export const USAGE = `Usage:
   gpu-justify detect  --base <dir|ref> --head <dir|ref> [--repo <git dir>] [--json]
   gpu-justify review  --base <dir|ref> --head <dir|ref> [--repo <git dir>]
                       [--catalog <file>] [--config <file>]
+                      [--snapshot <file> | --prometheus <url> [--opencost <url>]]
+                      [--at <ISO-8601 time>] [--window <duration>]
                       [--format markdown|json] [--fail-on not-justified|partially-justified]
-  gpu-justify stagger --catalog <file> [--queue <name> | --pool <name>] [--capacity <gpus>] [--json]`;
+  gpu-justify stagger --catalog <file> [--queue <name> | --pool <name>] [--capacity <gpus>] [--json]
+  gpu-justify snapshot --catalog <file> --prometheus <url> [--opencost <url>]
+                      [--at <time>] [--window <duration>] [--base <dir|ref> --head <dir|ref> [--repo <git dir>]]
+                      --out <file>`;
 
 /** Runs one command; returns the exit code (0 ran, 1 --fail-on matched, 2 bad usage or input). */
 export async function main(argv: string[], out: Output = processOutput): Promise<number> {
@@ -43,6 +50,8 @@ export async function main(argv: string[], out: Output = processOutput): Promise
   }
 }
 
+/** Errors that are the user's input, not a bug: bad files, bad telemetry settings. */
 function isInputError(err: unknown): boolean {
-  return err instanceof Error && (err as { kind?: unknown }).kind === 'bad-input';
+  const kind = err instanceof Error ? (err as { kind?: unknown }).kind : undefined;
+  return kind === 'bad-input' || kind === 'telemetry-config';
 }

@@ -41,6 +41,8 @@ export interface ReviewResult {
     /** The PR edits the policy file; it was judged by the base version. */
     policyChangedInPr: boolean;
     headSha?: string;
+    /** Where the measurements came from, when the review had telemetry. */
+    telemetry?: { source: string; at: string; windowMinutes: number };
     baseLabel: string;
     headLabel: string;
   };

@@ -13,6 +13,8 @@ export interface UpsertCommentOptions {
   body: string;
   /** Whether a new comment is worth creating when none exists yet. */
   createIfAbsent: boolean;
+  /** Our comment as already looked up (null: none); saves listing the comments again. */
+  existing?: MarkedComment | null;
 }
 
 /**
@@ -25,7 +27,8 @@ export async function upsertComment(
 ): Promise<CommentOutcome> {
   const { repo, issueNumber, marker } = options;
   const body = clip(options.body, MAX_COMMENT_CHARS, marker);
-  const existing = await findMarkedComment(octokit, repo, issueNumber, marker);
+  const existing =
+    options.existing === undefined ? await findMarkedComment(octokit, repo, issueNumber, marker) : options.existing;
   if (existing) {
     if (normalise(existing.body) === normalise(body)) return 'unchanged';
     await octokit.rest.issues.updateComment({ ...repo, comment_id: existing.id, body });
@@ -36,12 +39,13 @@ export async function upsertComment(
   return 'created';
 }
 
-interface MarkedComment {
+export interface MarkedComment {
   id: number;
   body: string;
 }
 
-async function findMarkedComment(
+/** Our comment on the issue or pull request: the first bot comment holding the marker. */
+export async function findMarkedComment(
   octokit: GitHubClient,
   repo: RepoRef,
   issueNumber: number,

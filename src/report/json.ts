@@ -39,5 +39,6 @@ export function reviewJson(result: ReviewResult) {
     })),
     mode: result.context.mode,
     ...(result.context.headSha === undefined ? {} : { headSha: result.context.headSha }),
+    ...(result.context.telemetry === undefined ? {} : { telemetry: result.context.telemetry }),
   };
 }

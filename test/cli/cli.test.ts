@@ -1,4 +1,4 @@
-import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -94,7 +94,12 @@ describe('gpu-justify review', () => {
     [['review', '--base', base, '--head', head, '--format', 'xml'], /--format must be markdown or json/],
     [['review', '--base', base, '--head', head, '--bogus'], /bogus/],
     [['review', '--base', base, '--head', head, '--catalog', '/nonexistent/c.yaml'], /--catalog \/nonexistent\/c\.yaml: no such file/],
-    [['review', '--base', base, '--head', head, '--prometheus', 'http://127.0.0.1:9'], /telemetry sources are not available yet/],
+    [['review', '--base', base, '--head', head, '--snapshot', '/nonexistent/s.json'], /cannot read snapshot \/nonexistent\/s\.json/],
+    [['review', '--base', base, '--head', head, '--snapshot', 's.json', '--prometheus', 'http://127.0.0.1:9'], /--snapshot or --prometheus, not both/],
+    [['review', '--base', base, '--head', head, '--opencost', 'http://127.0.0.1:9'], /--opencost needs --prometheus/],
+    [['review', '--base', base, '--head', head, '--prometheus', 'http://127.0.0.1:9', '--at', 'yesterday'], /--at must be an ISO-8601 time/],
+    [['review', '--base', base, '--head', head, '--prometheus', 'ftp://x'], /PROMETHEUS|http/i],
+    [['snapshot', '--catalog', 'c.yaml', '--prometheus', 'http://127.0.0.1:9'], /--out is required/],
     [['frobnicate'], /unknown command frobnicate/],
   ])('exits 2 for bad usage: %j', async (argv, message) => {
     const { code, stderr } = await run(...argv);
@@ -134,6 +139,27 @@ describe('gpu-justify review', () => {
     expect(json.diagnostics).toEqual([
       expect.objectContaining({ file: 'cq.yaml', line: 12, message: expect.stringContaining('{{ .Values.gpus }}') }),
     ]);
+  });
+});
+
+describe('gpu-justify snapshot', () => {
+  it('records what it could not reach as missing answers, and the review replays them offline', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'snap.json');
+    // Port 9 (discard) on loopback: nothing listens, so every query is refused at once.
+    const rec = await run('snapshot', '--catalog', join(base, 'gpu-workloads.yaml'), '--prometheus', 'http://127.0.0.1:9',
+      '--base', base, '--head', head, '--at', '2026-11-01T00:00:00Z', '--window', '1d', '--out', file);
+    expect(rec.code).toBe(0);
+    expect(rec.stderr).toMatch(/Recorded (\d+) answers \(\1 without data\)/);
+    const snapshot = JSON.parse(await readFile(file, 'utf8'));
+    expect(Object.values(snapshot.answers).every((a: unknown) => (a as { status: string }).status === 'missing')).toBe(true);
+
+    const replay = await run('review', '--base', base, '--head', head, '--snapshot', file, '--format', 'json');
+    expect(replay.code).toBe(0);
+    const json = JSON.parse(replay.stdout);
+    // The replay asks for the time and look-back the snapshot was recorded for.
+    expect(json.telemetry).toEqual({ source: `snapshot ${file}`, at: '2026-11-01T00:00:00.000Z', windowMinutes: 1440 });
+    expect(JSON.stringify(json)).not.toMatch(/holds no answer/);
   });
 });
 

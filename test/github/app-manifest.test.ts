@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { PULL_REQUEST_EVENTS } from '../../src/github/handlers/pull-request.js';
+import { HANDLED_EVENTS } from '../../src/github/app.js';
 
 const manifest = parse(readFileSync(new URL('../../app.yml', import.meta.url), 'utf8')) as {
   name: string;
@@ -11,8 +11,9 @@ const manifest = parse(readFileSync(new URL('../../app.yml', import.meta.url), '
 
 describe('app.yml', () => {
   it('subscribes to every event the App handles', () => {
-    const handled = new Set(PULL_REQUEST_EVENTS.map((e) => e.split('.')[0]));
-    for (const event of handled) expect(manifest.default_events).toContain(event);
+    const handled = new Set(HANDLED_EVENTS.map((e) => e.split('.')[0]));
+    expect([...handled].sort()).toEqual(['check_run', 'check_suite', 'issue_comment', 'pull_request']);
+    expect([...manifest.default_events].sort()).toEqual([...handled].sort());
   });
 
   it('asks for the permissions the App uses, and no more than it needs', () => {

@@ -4,7 +4,18 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sign } from '@octokit/webhooks-methods';
 import { createNodeMiddleware, Probot, ProbotOctokit } from 'probot';
-import type { ApplicationFunction } from 'probot';
+import type { ApplicationFunction, Logger } from 'probot';
+
+export interface AppServerOptions {
+  /**
+   * Probot's Octokit as production runs it: retries and throttling on. Tests leave them off
+   * unless they are what is being tested, since each retry and each throttled write waits.
+   */
+  production?: boolean;
+  /** Where Probot and the App log; silent by default. */
+  log?: Logger;
+  privateKey?: string;
+}
 
 export const WEBHOOK_SECRET = 'test-webhook-secret';
 export const WEBHOOKS_PATH = '/api/github/webhooks';
@@ -16,26 +27,25 @@ export class AppServer {
     readonly url: string,
   ) {}
 
-  static async start(app: ApplicationFunction, githubUrl: string): Promise<AppServer> {
-    const { privateKey } = generateKeyPairSync('rsa', {
-      modulusLength: 2048,
-      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-      publicKeyEncoding: { type: 'spki', format: 'pem' },
-    });
+  static async start(app: ApplicationFunction, githubUrl: string, options: AppServerOptions = {}): Promise<AppServer> {
     const probot = new Probot({
       appId: 12345,
-      privateKey,
+      privateKey: options.privateKey ?? newPrivateKey(),
       secret: WEBHOOK_SECRET,
-      // A function, not an object: Probot's own defaults layer replaces a `throttle` object
-      // wholesale, so `throttle: { enabled: false }` given as plain defaults would be lost and
-      // every write would wait a second.
-      Octokit: ProbotOctokit.defaults((options: Record<string, unknown>) => ({
-        ...options,
-        baseUrl: githubUrl,
-        retry: { enabled: false },
-        throttle: { ...(options.throttle as object | undefined), enabled: false },
-      })),
-      logLevel: 'fatal',
+      ...(options.production
+        ? { baseUrl: githubUrl }
+        : {
+            // A function, not an object: Probot's own defaults layer replaces a `throttle` object
+            // wholesale, so `throttle: { enabled: false }` given as plain defaults would be lost and
+            // every write would wait a second.
+            Octokit: ProbotOctokit.defaults((o: Record<string, unknown>) => ({
+              ...o,
+              baseUrl: githubUrl,
+              retry: { enabled: false },
+              throttle: { ...(o.throttle as object | undefined), enabled: false },
+            })),
+          }),
+      ...(options.log ? { log: options.log } : { logLevel: 'fatal' as const }),
     });
     // createNodeMiddleware loads the app itself.
     const middleware = await createNodeMiddleware(app, { probot, webhooksPath: WEBHOOKS_PATH });
@@ -69,8 +79,21 @@ export class AppServer {
     return { status: res.status, body: await res.text() };
   }
 
+  /** Delivers several webhooks at once, as GitHub does after a push. */
+  deliverAll(deliveries: { event: string; payload: unknown }[]): Promise<{ status: number; body: string }[]> {
+    return Promise.all(deliveries.map((d) => this.deliver(d.event, d.payload)));
+  }
+
   close(): Promise<void> {
     this.server.closeAllConnections();
     return new Promise((resolve, reject) => this.server.close((err) => (err ? reject(err) : resolve())));
   }
+}
+
+function newPrivateKey(): string {
+  return generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  }).privateKey;
 }

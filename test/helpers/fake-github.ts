@@ -45,6 +45,9 @@ export class FakeGitHub {
   readonly errors: string[] = [];
   readonly #routes: Route[] = [];
   #tokens = 0;
+  readonly #faults: { method: string; path: string | RegExp; reply: FakeResponse; remaining: number }[] = [];
+  /** Milliseconds every answer waits: makes concurrent work overlap the way it does on GitHub. */
+  latencyMs = 0;
 
   private constructor(
     private readonly server: Server,
@@ -90,6 +93,15 @@ export class FakeGitHub {
     return this;
   }
 
+  /**
+   * Answers the next `times` matching requests with `reply` instead of their route: a fault
+   * GitHub might have (a 502, a rate limit) in front of state a FakeRepo keeps.
+   */
+  fail(method: string, path: string | RegExp, reply: FakeResponse, times = 1): this {
+    this.#faults.push({ method, path, reply, remaining: times });
+    return this;
+  }
+
   /** The recorded requests of one method whose path matches. */
   calls(method: string, path: string | RegExp): FakeRequest[] {
     return this.requests.filter(
@@ -124,6 +136,13 @@ export class FakeGitHub {
         operation: match?.template ?? null,
       };
       this.requests.push(request);
+      const fault = this.#faults.find(
+        (f) => f.remaining > 0 && f.method === method && (typeof f.path === 'string' ? f.path === path : f.path.test(path)),
+      );
+      if (fault) {
+        fault.remaining -= 1;
+        return send(res, fault.reply.status ?? 500, fault.reply.body, fault.reply.headers);
+      }
       const route = this.#routes.find((r) => r.method === method && r.regex.test(path));
       if (!route) {
         this.errors.push(`${where}: unexpected request`);
@@ -131,6 +150,7 @@ export class FakeGitHub {
       }
       const values = route.regex.exec(path)?.slice(1) ?? [];
       route.names.forEach((name, i) => (request.params[name] = values[i] ?? ''));
+      if (this.latencyMs > 0) await new Promise((r) => setTimeout(r, this.latencyMs));
       const reply = await route.handler(request);
       send(res, reply.status ?? 200, reply.body, reply.headers);
     } catch (err) {

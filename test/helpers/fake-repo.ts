@@ -7,40 +7,22 @@ import type { FakeGitHub, FakeRequest, FakeResponse } from './fake-github.js';
  * (base64 contents, empty content over 1 MB, Link-header pagination).
  */
 
-export interface RepoId {
-  owner: string;
-  repo: string;
-}
-
-export interface PullRequestState {
-  base: RepoId;
-  /** The repository of the head branch; the base repository unless a fork. */
-  head?: RepoId;
-  number: number;
-  baseSha: string;
-  headSha: string;
-  baseFiles: Record<string, string>;
-  headFiles: Record<string, string>;
-  /** head path → base path, for files the PR renamed. */
-  renames?: Record<string, string>;
-}
-
-export interface StoredComment {
-  id: number;
-  body: string;
-  user: { login: string; type: 'Bot' | 'User' };
-}
-
-export interface CheckRunState {
-  id: number;
-  head_sha: string;
-  name: string;
-  /** Every request body, creation first: what the check looked like over time. */
-  history: Record<string, unknown>[];
-  status: string;
-  conclusion: string | null;
-  output: { title?: string; summary?: string; text?: string; annotations: unknown[] };
-}
+export type {
+  CheckRunState,
+  PullRequestState,
+  RepoId,
+  StoredComment,
+  StoredReaction,
+  StoredReviewComment,
+} from './fake-repo-state.js';
+import type {
+  CheckRunState,
+  PullRequestState,
+  RepoId,
+  StoredComment,
+  StoredReaction,
+  StoredReviewComment,
+} from './fake-repo-state.js';
 
 /** The contents API leaves `content` empty above this size. */
 export const CONTENTS_LIMIT = 1024 * 1024;
@@ -48,6 +30,12 @@ export const CONTENTS_LIMIT = 1024 * 1024;
 export class FakeRepo {
   readonly comments: StoredComment[] = [];
   readonly checkRuns: CheckRunState[] = [];
+  readonly reviewComments: StoredReviewComment[] = [];
+  readonly reactions: StoredReaction[] = [];
+  /** login → role (`read`, `triage`, `write`, `maintain`, `admin`); others are not collaborators. */
+  readonly roles: Record<string, string> = {};
+  /** team slug → active member logins, in the base repository's organisation. */
+  readonly teams: Record<string, string[]> = {};
   /** What `GET /pulls/:n` reports as the head: tests move it to simulate a push. */
   currentHeadSha: string;
   perPage = 100;
@@ -83,8 +71,30 @@ export class FakeRepo {
       .on('POST', `${prefix}/issues/${number}/comments`, (req) => this.#createComment(req))
       .on('PATCH', `${prefix}/issues/comments/:id`, (req) => this.#updateComment(req))
       .on('POST', `${prefix}/check-runs`, (req) => this.#createCheck(req))
-      .on('PATCH', `${prefix}/check-runs/:id`, (req) => this.#updateCheck(req));
+      .on('PATCH', `${prefix}/check-runs/:id`, (req) => this.#updateCheck(req))
+      .on('GET', `${prefix}/pulls/${number}/comments`, (req) => this.#page(req, this.reviewComments))
+      .on('POST', `${prefix}/pulls/${number}/comments`, (req) => this.#createReviewComment(req))
+      .on('DELETE', `${prefix}/pulls/comments/:id`, (req) => this.#deleteReviewComment(req))
+      .on('POST', `${prefix}/issues/comments/:id/reactions`, (req) => this.#react(req))
+      .on('GET', `${prefix}/collaborators/:user/permission`, (req) => this.#permission(req))
+      .on('GET', `/orgs/${base.owner}/teams/:team/memberships/:user`, (req) => this.#membership(req))
+      .on('GET', `${prefix}/commits/:sha/pulls`, (req) => this.#pullsOfCommit(req));
     return this;
+  }
+
+  /** A new head commit with these files: what a push to the pull request's branch does. */
+  push(headSha: string, headFiles: Record<string, string>): this {
+    this.pr.headSha = headSha;
+    this.pr.headFiles = headFiles;
+    this.currentHeadSha = headSha;
+    return this.addTree(this.pr.head ?? this.pr.base, headSha, headFiles);
+  }
+
+  /** A suggestion or line comment someone (or an earlier run) already left. */
+  addReviewComment(comment: Omit<StoredReviewComment, 'id' | 'side'>): StoredReviewComment {
+    const stored = { id: this.#nextId++, side: 'RIGHT', ...comment };
+    this.reviewComments.push(stored);
+    return stored;
   }
 
   /** A comment someone (or an earlier run) already left. */
@@ -154,10 +164,74 @@ export class FakeRepo {
     const { base, head = base, number, baseSha } = this.pr;
     return {
       number,
-      state: 'open',
-      head: { sha: this.currentHeadSha, repo: { name: head.repo, owner: { login: head.owner } } },
-      base: { sha: baseSha, repo: { name: base.repo, owner: { login: base.owner } } },
+      state: this.pr.state ?? 'open',
+      draft: this.pr.draft ?? false,
+      user: { login: this.pr.author ?? 'Codertocat', type: 'User' },
+      head: {
+        sha: this.currentHeadSha,
+        repo: {
+          name: head.repo,
+          full_name: `${head.owner}/${head.repo}`,
+          html_url: `https://github.com/${head.owner}/${head.repo}`,
+          owner: { login: head.owner },
+        },
+      },
+      base: { sha: baseSha, repo: { name: base.repo, full_name: `${base.owner}/${base.repo}`, owner: { login: base.owner } } },
     };
+  }
+
+  #createReviewComment(req: FakeRequest): FakeResponse {
+    const body = req.body as { body: string; path: string; line: number; side?: string; commit_id: string };
+    const changed = this.#changedFiles().some((f) => f.filename === body.path);
+    // GitHub refuses a line comment outside the diff, and one on a commit that is not the head.
+    if (!changed || body.commit_id !== this.currentHeadSha) {
+      return { status: 422, body: { message: 'Validation Failed', errors: ['pull_request_review_thread.line must be part of the diff'] } };
+    }
+    const stored: StoredReviewComment = {
+      id: this.#nextId++,
+      body: body.body,
+      path: body.path,
+      line: body.line,
+      side: body.side ?? 'RIGHT',
+      commit_id: body.commit_id,
+      user: { login: 'gpu-justify[bot]', type: 'Bot' },
+    };
+    this.reviewComments.push(stored);
+    return { status: 201, body: stored };
+  }
+
+  #deleteReviewComment(req: FakeRequest): FakeResponse {
+    const i = this.reviewComments.findIndex((c) => String(c.id) === req.params.id);
+    if (i < 0) return notFound();
+    this.reviewComments.splice(i, 1);
+    return { status: 204 };
+  }
+
+  #react(req: FakeRequest): FakeResponse {
+    const commentId = Number(req.params.id);
+    const content = (req.body as { content: string }).content;
+    this.reactions.push({ commentId, content });
+    return { status: 201, body: { id: this.#nextId++, content, user: { login: 'gpu-justify[bot]', type: 'Bot' } } };
+  }
+
+  #permission(req: FakeRequest): FakeResponse {
+    const login = req.params.user ?? '';
+    const role = this.roles[login];
+    if (role === undefined) return notFound();
+    // `permission` is the legacy three-level name; `role_name` the real role.
+    const permission = role === 'maintain' ? 'write' : role === 'triage' ? 'read' : role;
+    return { body: { permission, role_name: role, user: { login } } };
+  }
+
+  #membership(req: FakeRequest): FakeResponse {
+    const members = this.teams[req.params.team ?? ''] ?? [];
+    if (!members.includes(req.params.user ?? '')) return notFound();
+    return { body: { state: 'active', role: 'member', url: `https://api.github.com/teams/1/memberships/${req.params.user}` } };
+  }
+
+  #pullsOfCommit(req: FakeRequest): FakeResponse {
+    if (req.params.sha !== this.currentHeadSha) return { body: [] };
+    return { body: [this.#pullRequest()] };
   }
 
   #createComment(req: FakeRequest): FakeResponse {

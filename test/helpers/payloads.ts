@@ -11,25 +11,30 @@ const examples = createRequire(import.meta.url)('@octokit/webhooks-examples') as
  */
 
 export interface PullRequestPayloadOptions {
-  action: 'opened' | 'synchronize' | 'reopened';
+  action: 'opened' | 'synchronize' | 'reopened' | 'ready_for_review' | 'edited';
   installationId: number;
   number?: number;
   baseSha: string;
   headSha: string;
   /** Makes the PR come from a fork in this repository. */
   fork?: RepoId;
+  draft?: boolean;
+  /** For `edited`: what changed (`{ base: … }` when the base branch did). */
+  changes?: Record<string, unknown>;
 }
 
 /** The repository every recorded pull_request example lives in. */
 export const EXAMPLE_REPO: RepoId = { owner: 'Codertocat', repo: 'Hello-World' };
 
 export function pullRequestPayload(options: PullRequestPayloadOptions): Record<string, unknown> {
-  const definition = examples.find((d) => d.name === 'pull_request');
-  const recorded = definition?.examples.find(
-    (e) => (e as { action?: string; installation?: unknown }).action === options.action && 'installation' in e,
-  );
-  if (!recorded) throw new Error(`no recorded pull_request.${options.action} payload with an installation`);
-  const payload = structuredClone(recorded) as unknown as PullRequestPayload;
+  // No recorded `edited` example carries an installation: an `opened` one, relabelled, stands in.
+  const recordedAction = options.action === 'edited' ? 'opened' : options.action;
+  const payload = recordedExample<PullRequestPayload>('pull_request', recordedAction);
+  if (options.action === 'edited') {
+    (payload as unknown as Record<string, unknown>).action = 'edited';
+    (payload as unknown as Record<string, unknown>).changes = options.changes ?? {};
+  }
+  if (options.draft !== undefined) payload.pull_request.draft = options.draft;
   payload.installation.id = options.installationId;
   if (options.number !== undefined) {
     payload.number = options.number;
@@ -51,6 +56,115 @@ export function pullRequestPayload(options: PullRequestPayloadOptions): Record<s
   return payload as unknown as Record<string, unknown>;
 }
 
+/** A recorded example of `event.action` that carries an installation, deep-copied. */
+function recordedExample<T>(event: string, action: string): T {
+  const definition = examples.find((d) => d.name === event);
+  const recorded = definition?.examples.find(
+    (e) => (e as { action?: string }).action === action && 'installation' in e,
+  );
+  if (!recorded) throw new Error(`no recorded ${event}.${action} payload with an installation`);
+  return structuredClone(recorded) as unknown as T;
+}
+
+export interface IssueCommentPayloadOptions {
+  installationId: number;
+  number: number;
+  body: string;
+  login?: string;
+  userType?: 'User' | 'Bot';
+  /** An issue rather than a pull request. */
+  issueOnly?: boolean;
+  commentId?: number;
+  /** `edited` is not a trigger; scenarios send it to prove so. */
+  action?: 'created' | 'edited';
+}
+
+export function issueCommentPayload(options: IssueCommentPayloadOptions): Record<string, unknown> {
+  const payload = recordedExample<IssueCommentPayload>('issue_comment', 'created');
+  payload.installation.id = options.installationId;
+  payload.action = options.action ?? 'created';
+  payload.issue.number = options.number;
+  payload.issue.state = 'open';
+  if (options.issueOnly) delete payload.issue.pull_request;
+  else {
+    const api = `https://api.github.com/repos/${EXAMPLE_REPO.owner}/${EXAMPLE_REPO.repo}`;
+    payload.issue.pull_request = {
+      url: `${api}/pulls/${options.number}`,
+      html_url: `https://github.com/${EXAMPLE_REPO.owner}/${EXAMPLE_REPO.repo}/pull/${options.number}`,
+      diff_url: `https://github.com/${EXAMPLE_REPO.owner}/${EXAMPLE_REPO.repo}/pull/${options.number}.diff`,
+      patch_url: `https://github.com/${EXAMPLE_REPO.owner}/${EXAMPLE_REPO.repo}/pull/${options.number}.patch`,
+      merged_at: null,
+    };
+  }
+  payload.comment.body = options.body;
+  if (options.commentId !== undefined) payload.comment.id = options.commentId;
+  payload.comment.user.login = options.login ?? 'octocat';
+  payload.comment.user.type = options.userType ?? 'User';
+  if (payload.action === 'edited') payload.changes = { body: { from: 'an earlier text' } };
+  return payload as unknown as Record<string, unknown>;
+}
+
+interface IssueCommentPayload {
+  action: string;
+  changes?: unknown;
+  installation: { id: number };
+  issue: { number: number; state: string; pull_request?: Record<string, unknown> };
+  comment: { id: number; body: string; user: { login: string; type: string } };
+}
+
+export interface CheckPayloadOptions {
+  installationId: number;
+  headSha: string;
+  /** Pull requests the payload lists (GitHub lists none for a fork's PR). */
+  pullNumbers?: number[];
+  /** The check run's name, for `check_run`. */
+  name?: string;
+}
+
+/** `check_run.rerequested`, moved to the scenarios' repository. */
+export function checkRunPayload(options: CheckPayloadOptions): Record<string, unknown> {
+  const payload = recordedExample<CheckPayload & { check_run: CheckObject & { name: string } }>('check_run', 'rerequested');
+  fillCheck(payload, payload.check_run, options);
+  payload.check_run.name = options.name ?? 'gpu-justify';
+  return payload as unknown as Record<string, unknown>;
+}
+
+/** `check_suite.requested` or `rerequested`. */
+export function checkSuitePayload(
+  action: 'requested' | 'rerequested',
+  options: CheckPayloadOptions,
+): Record<string, unknown> {
+  const payload = recordedExample<CheckPayload & { check_suite: CheckObject }>('check_suite', action);
+  fillCheck(payload, payload.check_suite, options);
+  return payload as unknown as Record<string, unknown>;
+}
+
+interface CheckObject {
+  head_sha: string;
+  pull_requests: unknown[];
+}
+
+interface CheckPayload {
+  installation: { id: number };
+  repository: { name: string; full_name: string; url: string; html_url: string; owner: { login: string } };
+}
+
+function fillCheck(payload: CheckPayload, check: CheckObject, options: CheckPayloadOptions): void {
+  const { owner, repo } = EXAMPLE_REPO;
+  const url = `https://api.github.com/repos/${owner}/${repo}`;
+  payload.installation.id = options.installationId;
+  Object.assign(payload.repository, { name: repo, full_name: `${owner}/${repo}`, url, html_url: `https://github.com/${owner}/${repo}` });
+  payload.repository.owner.login = owner;
+  check.head_sha = options.headSha;
+  check.pull_requests = (options.pullNumbers ?? []).map((number) => ({
+    url: `${url}/pulls/${number}`,
+    id: number,
+    number,
+    head: { ref: 'feature', sha: options.headSha, repo: { id: 1, url, name: repo } },
+    base: { ref: 'main', sha: 'f'.repeat(40), repo: { id: 1, url, name: repo } },
+  }));
+}
+
 /** The parts of the payload the scenarios touch. */
 interface PullRequestPayload {
   number: number;
@@ -58,6 +172,7 @@ interface PullRequestPayload {
   installation: { id: number };
   pull_request: {
     number: number;
+    draft?: boolean;
     base: { sha: string };
     head: {
       sha: string;

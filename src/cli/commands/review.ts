@@ -6,10 +6,10 @@ import { parseFlags, required, UsageError } from '../args.js';
 import type { Output } from '../output.js';
 import { loadPolicy } from '../policy-from-tree.js';
 import { readInputFile } from '../read-input.js';
+import { telemetryFromFlags } from '../telemetry-flags.js';
 import { changeSetFromArgs } from '../tree-readers/change-set.js';
 
 const FAIL_ON = ['not-justified', 'partially-justified'] as const;
-const TELEMETRY_FLAGS = ['snapshot', 'prometheus', 'opencost', 'at', 'window'] as const;
 
 export async function reviewCommand(argv: string[], out: Output): Promise<number> {
   const flags = parseFlags(argv, {
@@ -26,12 +26,6 @@ export async function reviewCommand(argv: string[], out: Output): Promise<number
     format: { type: 'string', default: 'markdown' },
     'fail-on': { type: 'string' },
   });
-  const used = TELEMETRY_FLAGS.filter((f) => flags[f] !== undefined);
-  if (used.length > 0) {
-    throw new UsageError(
-      `--${used.join(', --')}: this version reviews from the infra files and the catalog only; telemetry sources are not available yet`,
-    );
-  }
   if (flags.format !== 'markdown' && flags.format !== 'json') {
     throw new UsageError(`--format must be markdown or json, got ${flags.format}`);
   }
@@ -47,7 +41,8 @@ export async function reviewCommand(argv: string[], out: Output): Promise<number
   const policy = await loadPolicy(changes.base, flags.config);
   const catalog =
     flags.catalog === undefined ? undefined : { file: flags.catalog, text: await readInputFile('--catalog', flags.catalog) };
-  const result = await runReview({ changes, policy, ...(catalog ? { catalog } : {}) });
+  const telemetry = await telemetryFromFlags(flags);
+  const result = await runReview({ changes, policy, ...(catalog ? { catalog } : {}), ...(telemetry ? { telemetry } : {}) });
   out.stdout(flags.format === 'json' ? JSON.stringify(reviewJson(result), null, 2) : renderComment(result));
   return failOn !== undefined && failsOn(result.verdict, failOn) ? 1 : 0;
 }

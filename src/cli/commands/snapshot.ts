@@ -1,0 +1,79 @@
+import { detectChanges } from '../../detect/detect-changes.js';
+import { DEFAULT_POLICY, type Workload } from '../../domain/index.js';
+import { openCostSettings } from '../../telemetry/opencost/client.js';
+import type { Scope } from '../../telemetry/queries/named-query.js';
+import { recordSnapshot } from '../../telemetry/record.js';
+import { openSource } from '../../telemetry/registry.js';
+import { POOL_LABELS, scopeForChange } from '../../telemetry/scopes.js';
+import { writeSnapshot } from '../../telemetry/snapshot.js';
+import { parseCatalog } from '../../workloads/catalog.js';
+import { parseFlags, required, UsageError } from '../args.js';
+import type { Output } from '../output.js';
+import { readInputFile } from '../read-input.js';
+import { parseAt, parseWindow } from '../telemetry-flags.js';
+import { changeSetFromArgs } from '../tree-readers/change-set.js';
+
+type ChangeScope = Exclude<Scope, { kind: 'workload' }>;
+
+/**
+ * Without the PR, the pool label of each pool is unknown: record every label kind that names
+ * pools, so a later review of any pool format finds its answers.
+ */
+function scopesFromCatalog(workloads: Workload[]): ChangeScope[] {
+  const queues = [...new Set(workloads.flatMap((w) => (w.queue ? [w.queue] : [])))];
+  const pools = [...new Set(workloads.flatMap((w) => (w.pool ? [w.pool] : [])))];
+  const labels = [...new Set(Object.values(POOL_LABELS))];
+  return [
+    ...queues.map((name): ChangeScope => ({ kind: 'queue', name })),
+    ...pools.flatMap((name) => labels.map((poolLabel): ChangeScope => ({ kind: 'pool', name, poolLabel }))),
+  ];
+}
+
+/** `gpu-justify snapshot`: records every answer a review needs into one JSON file, for replay. */
+export async function snapshotCommand(argv: string[], out: Output): Promise<number> {
+  const flags = parseFlags(argv, {
+    catalog: { type: 'string' },
+    prometheus: { type: 'string' },
+    opencost: { type: 'string' },
+    at: { type: 'string' },
+    window: { type: 'string' },
+    out: { type: 'string' },
+    base: { type: 'string' },
+    head: { type: 'string' },
+    repo: { type: 'string' },
+  });
+  const catalogFile = required(flags.catalog, '--catalog');
+  const prometheus = required(flags.prometheus, '--prometheus');
+  const file = required(flags.out, '--out');
+  if ((flags.base === undefined) !== (flags.head === undefined)) throw new UsageError('give --base and --head together');
+
+  const catalog = parseCatalog(catalogFile, await readInputFile('--catalog', catalogFile));
+  for (const d of catalog.diagnostics) out.stderr(`${d.file}${d.line === null ? '' : `:${d.line}`}: ${d.severity}: ${d.message}`);
+  if (catalog.workloads.length === 0) throw new UsageError(`${catalogFile} documents no valid workload to measure`);
+
+  let scopes: ChangeScope[];
+  if (flags.base !== undefined && flags.head !== undefined) {
+    const changes = await changeSetFromArgs({ base: flags.base, head: flags.head, ...(flags.repo === undefined ? {} : { repo: flags.repo }) });
+    const detected = await detectChanges(changes);
+    scopes = detected.changes.map(scopeForChange).filter((s): s is ChangeScope => s !== null);
+  } else {
+    scopes = scopesFromCatalog(catalog.workloads);
+  }
+
+  const at = parseAt(flags.at) ?? new Date();
+  const windowMinutes = parseWindow(flags.window) ?? DEFAULT_POLICY.window;
+  const source = await openSource({ kind: 'prometheus', url: prometheus });
+  const snapshot = await recordSnapshot({
+    source,
+    workloads: catalog.workloads,
+    scopes,
+    at,
+    windowMinutes,
+    ...(flags.opencost === undefined ? {} : { opencost: openCostSettings(flags.opencost) }),
+  });
+  await writeSnapshot(file, snapshot);
+  const answers = Object.values(snapshot.answers);
+  const missing = answers.filter((a) => a.status === 'missing').length;
+  out.stderr(`Recorded ${answers.length} answers (${missing} without data) from ${snapshot.sources.join(', ')} into ${file}.`);
+  return 0;
+}

@@ -1,0 +1,82 @@
+import type { Policy } from '../domain/policy.js';
+import type { GitHubClient, RepoRef } from './client.js';
+import { GitHubApiError } from './errors.js';
+
+/** Repository roles from least to most; custom roles fall back to their base permission. */
+const ROLE_ORDER = ['none', 'read', 'triage', 'write', 'maintain', 'admin'] as const;
+type Role = (typeof ROLE_ORDER)[number];
+
+export type OverrideDecision = { allowed: true; via: string } | { allowed: false; why: string };
+
+export interface OverrideRequest {
+  repo: RepoRef;
+  /** Who asked. */
+  login: string;
+  /** Who opened the pull request. */
+  author: string;
+  /** The policy from the base branch: the pull request cannot grant itself the right. */
+  policy: Policy['overrides'];
+}
+
+/**
+ * Whether `login` may override: the PR author only when the policy allows authors (and then
+ * whatever their role); anyone else through their repository role or an active team membership.
+ */
+export async function decideOverride(octokit: GitHubClient, request: OverrideRequest): Promise<OverrideDecision> {
+  const { repo, login, author, policy } = request;
+  if (sameLogin(login, author)) {
+    return policy.allowAuthor
+      ? { allowed: true, via: 'pull request author (allowAuthor)' }
+      : { allowed: false, why: 'the policy does not let the pull request author override their own pull request' };
+  }
+  const role = await roleOf(octokit, repo, login);
+  if (rank(role) >= rank(policy.minPermission)) return { allowed: true, via: `${role} permission` };
+  for (const team of policy.teams) {
+    if (await isActiveMember(octokit, repo.owner, team, login)) return { allowed: true, via: `member of @${repo.owner}/${team}` };
+  }
+  const teams = policy.teams.length > 0 ? ` or membership of ${policy.teams.map((t) => `@${repo.owner}/${t}`).join(', ')}` : '';
+  return {
+    allowed: false,
+    why: `overriding needs ${policy.minPermission} permission on this repository${teams}; @${login} has ${role}`,
+  };
+}
+
+async function roleOf(octokit: GitHubClient, repo: RepoRef, username: string): Promise<Role> {
+  try {
+    const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({ ...repo, username });
+    // `role_name` knows triage and maintain; `permission` is the legacy read/write/admin.
+    const named = asRole(data.role_name);
+    return named ?? asRole(data.permission) ?? 'none';
+  } catch (err) {
+    // Not a collaborator at all.
+    if (statusOf(err) === 404) return 'none';
+    throw GitHubApiError.from(err) ?? err;
+  }
+}
+
+async function isActiveMember(octokit: GitHubClient, org: string, team: string, username: string): Promise<boolean> {
+  try {
+    const { data } = await octokit.rest.teams.getMembershipForUserInOrg({ org, team_slug: team, username });
+    return data.state === 'active';
+  } catch (err) {
+    if (statusOf(err) === 404) return false;
+    throw GitHubApiError.from(err) ?? err;
+  }
+}
+
+function asRole(value: unknown): Role | null {
+  return typeof value === 'string' && (ROLE_ORDER as readonly string[]).includes(value) ? (value as Role) : null;
+}
+
+function rank(role: Role): number {
+  return ROLE_ORDER.indexOf(role);
+}
+
+function sameLogin(a: string, b: string): boolean {
+  return a.toLowerCase() === b.toLowerCase();
+}
+
+function statusOf(err: unknown): number | undefined {
+  const status = typeof err === 'object' && err !== null ? (err as { status?: unknown }).status : undefined;
+  return typeof status === 'number' ? status : undefined;
+}

@@ -1,0 +1,83 @@
+import type { CapacityChange, MissingEvidence, TreeReader, Workload } from '../domain/index.js';
+import { gatherEvidence, type TelemetryEvidence } from './gather.js';
+import { importLoadTest, type LoadTestImport } from './loadtest/index.js';
+import type { AllocationQuery, AllocationResult } from './opencost/client.js';
+import type { Scope } from './queries/named-query.js';
+import { scopeForChange } from './scopes.js';
+import type { TelemetrySource } from './source.js';
+
+/** Where a review's telemetry comes from: a live Prometheus or a snapshot, and optionally OpenCost. */
+export interface TelemetryInput {
+  source: TelemetrySource;
+  /** End of the look-back window. */
+  at: Date;
+  /** Overrides the policy's `window`. */
+  windowMinutes?: number;
+  /** OpenCost's allocation by namespace, live or replayed; absent when OpenCost is not configured. */
+  allocation?: (q: AllocationQuery) => Promise<AllocationResult>;
+}
+
+/** Everything measured for one review, data only, for the pure analysis. */
+export interface ReviewTelemetry {
+  /** Which source answered, credentials removed. */
+  source: string;
+  at: string;
+  windowMinutes: number;
+  evidence: TelemetryEvidence;
+  /** Load tests named by the catalog (`loadTest:` of workloads and alternatives), by that path. */
+  loadTests: Map<string, LoadTestImport>;
+  /** OpenCost's GPU hours and cost by namespace; null when OpenCost is not configured. */
+  allocation: AllocationResult | null;
+  /** Everything that could not be measured, as the report lists it. */
+  missing: MissingEvidence[];
+}
+
+export interface CollectRequest {
+  changes: readonly CapacityChange[];
+  workloads: readonly Workload[];
+  windowMinutes: number;
+  /** The head side: load-test files live in the repo next to the catalog. */
+  repo: TreeReader;
+}
+
+function loadTestPaths(workloads: readonly Workload[]): string[] {
+  const paths = workloads.flatMap((w) =>
+    w.type === 'inference' ? [w.loadTest, ...w.alternatives.map((a) => a.loadTest)] : [],
+  );
+  return [...new Set(paths.filter((p): p is string => p !== undefined))];
+}
+
+/** Asks every question a review needs, in parallel; failures come back as missing evidence. */
+export async function collectTelemetry(input: TelemetryInput, req: CollectRequest): Promise<ReviewTelemetry> {
+  const windowMinutes = input.windowMinutes ?? req.windowMinutes;
+  const scopes = req.changes
+    .map(scopeForChange)
+    .filter((s): s is Exclude<Scope, { kind: 'workload' }> => s !== null);
+  const paths = loadTestPaths(req.workloads);
+  const [evidence, loadTests, allocation] = await Promise.all([
+    gatherEvidence(input.source, { workloads: req.workloads, scopes, at: input.at, windowMinutes }),
+    Promise.all(paths.map(async (p) => [p, await readLoadTestFrom(req.repo, p)] as const)),
+    input.allocation ? input.allocation({ at: input.at, windowMinutes, aggregate: 'namespace' }) : Promise.resolve(null),
+  ]);
+  const missing = [...evidence.missing];
+  for (const [path, imported] of loadTests) {
+    if (!imported.ok) missing.push({ what: `load test ${path}`, how: `${imported.message}; save a GuideLLM report or \`vllm bench serve --save-result\` output there` });
+  }
+  if (allocation?.status === 'missing') {
+    missing.push({ what: `GPU cost from OpenCost: ${allocation.message}`, how: 'check OPENCOST_URL and that OpenCost reaches the cluster; the catalog prices are used meanwhile' });
+  }
+  return {
+    source: input.source.description,
+    at: input.at.toISOString(),
+    windowMinutes,
+    evidence,
+    loadTests: new Map(loadTests),
+    allocation,
+    missing,
+  };
+}
+
+async function readLoadTestFrom(repo: TreeReader, path: string): Promise<LoadTestImport> {
+  const text = await repo.read(path);
+  return text === null ? { ok: false, message: `${path} is not in the repository` } : importLoadTest(text, path);
+}

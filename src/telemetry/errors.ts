@@ -1,0 +1,70 @@
+/**
+ * Why a telemetry answer could not be had. Each error names the source and the query, and never
+ * the credentials: messages pass through `redact` before they are built.
+ */
+export type TelemetryErrorKind =
+  | 'telemetry-unavailable'
+  | 'telemetry-bad-query'
+  | 'telemetry-bad-response'
+  | 'telemetry-config';
+
+interface TelemetryErrorOptions {
+  /** `prometheus`, `opencost`, … plus where it was reached, credentials removed. */
+  source: string;
+  /** The query, path or file that was asked for. */
+  query: string;
+  status?: number;
+  cause?: unknown;
+}
+
+export abstract class TelemetryError extends Error {
+  abstract readonly kind: TelemetryErrorKind;
+  readonly source: string;
+  readonly query: string;
+  readonly status?: number;
+
+  constructor(message: string, options: TelemetryErrorOptions) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.source = options.source;
+    this.query = options.query;
+    if (options.status !== undefined) this.status = options.status;
+  }
+}
+
+/** Unreachable, timed out, or 5xx/429 after the retries ran out. */
+export class TelemetryUnavailableError extends TelemetryError {
+  readonly kind = 'telemetry-unavailable';
+  override readonly name = 'TelemetryUnavailableError';
+}
+
+/** The server refused the query itself (400, 422): retrying will not help. */
+export class TelemetryQueryError extends TelemetryError {
+  readonly kind = 'telemetry-bad-query';
+  override readonly name = 'TelemetryQueryError';
+}
+
+/** The server answered with something that is not the API's JSON (an HTML login page, say). */
+export class TelemetryResponseError extends TelemetryError {
+  readonly kind = 'telemetry-bad-response';
+  override readonly name = 'TelemetryResponseError';
+}
+
+/** The operator's environment does not describe a usable source. */
+export class TelemetryConfigError extends TelemetryError {
+  readonly kind = 'telemetry-config';
+  override readonly name = 'TelemetryConfigError';
+}
+
+/** Replaces every secret in `text` with `***`; secrets shorter than 3 characters are too common to scrub. */
+export function redact(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const s of secrets) {
+    if (s.length >= 3) out = out.split(s).join('***');
+  }
+  return out;
+}
+
+/** A URL fit for messages: no user info, no query string. */
+export function describeEndpoint(url: URL): string {
+  return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+}

@@ -1,0 +1,64 @@
+import type { Evidence, MissingEvidence, Workload } from '../domain/index.js';
+import { capacityQueries, workloadQueries } from './queries/index.js';
+import type { NamedQuery, Scope } from './queries/named-query.js';
+import { toMissingEvidence } from './source.js';
+import type { QueryAnswer, QueryResult, TelemetrySource } from './source.js';
+
+export interface GatherRequest {
+  workloads: readonly Workload[];
+  /** The changed pools and ClusterQueues. */
+  scopes: readonly Exclude<Scope, { kind: 'workload' }>[];
+  at: Date;
+  windowMinutes: number;
+  rateWindowMinutes?: number;
+  /** Queries in flight at once; Prometheus and its proxies throttle bursts. */
+  concurrency?: number;
+}
+
+export interface TelemetryEvidence {
+  /** One result per query, in the order the queries were planned. */
+  results: QueryResult[];
+  /** Answered queries by id. */
+  answers: Map<string, QueryAnswer>;
+  /** Unanswered queries, as the report lists them. */
+  missing: MissingEvidence[];
+}
+
+/** Every query a review needs, deduplicated by id (a workload may sit in two changed scopes). */
+export function planQueries(req: Omit<GatherRequest, 'at' | 'concurrency'>): NamedQuery[] {
+  const opts = { windowMinutes: req.windowMinutes, ...(req.rateWindowMinutes === undefined ? {} : { rateWindowMinutes: req.rateWindowMinutes }) };
+  const all = [...req.scopes.flatMap((s) => capacityQueries(s, opts)), ...req.workloads.flatMap((w) => workloadQueries(w, opts))];
+  const seen = new Set<string>();
+  return all.filter((q) => !seen.has(q.id) && seen.add(q.id));
+}
+
+async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  return out;
+}
+
+/** Runs the planned queries against one source, in parallel under a cap. */
+export async function gatherEvidence(source: TelemetrySource, req: GatherRequest): Promise<TelemetryEvidence> {
+  const queries = planQueries(req);
+  const results = await mapLimited(queries, req.concurrency ?? 8, (q) => source.query(q, req.at, req.windowMinutes));
+  const answers = new Map<string, QueryAnswer>();
+  const missing: MissingEvidence[] = [];
+  for (const r of results) {
+    if (r.status === 'ok') answers.set(r.query.id, r);
+    else missing.push(toMissingEvidence(r));
+  }
+  return { results, answers, missing };
+}
+
+/** The evidence line for a number taken from an answer. */
+export function evidenceOf(r: QueryAnswer): Evidence {
+  return { source: 'prometheus', ref: r.query.promql, window: `${r.windowMinutes}m to ${r.at}` };
+}

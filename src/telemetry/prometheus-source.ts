@@ -1,0 +1,70 @@
+import { TelemetryError } from './errors.js';
+import type { TelemetryErrorKind } from './errors.js';
+import { PrometheusClient } from './prometheus/client.js';
+import type { PromAnswer } from './prometheus/client.js';
+import type { PrometheusConfig } from './prometheus/config.js';
+import { chooseStep } from './prometheus/step.js';
+import type { NamedQuery } from './queries/named-query.js';
+import type { MissingReason, QueryResult, TelemetrySource } from './source.js';
+
+const REASONS: Record<TelemetryErrorKind, MissingReason> = {
+  'telemetry-unavailable': 'unavailable',
+  'telemetry-bad-query': 'bad-query',
+  'telemetry-bad-response': 'bad-response',
+  'telemetry-config': 'config',
+};
+
+/** Live answers from a Prometheus-compatible API. */
+export class PrometheusSource implements TelemetrySource {
+  private readonly client: PrometheusClient;
+
+  constructor(config: PrometheusConfig) {
+    this.client = new PrometheusClient(config);
+  }
+
+  get description(): string {
+    return `prometheus at ${this.client.endpoint}`;
+  }
+
+  async query(q: NamedQuery, at: Date, windowMinutes: number): Promise<QueryResult> {
+    const base = { query: q, source: this.description, at: at.toISOString(), windowMinutes };
+    const options = { label: q.id, blankAbove: q.blankAbove ?? null };
+    let answer: PromAnswer;
+    let step: number | undefined;
+    try {
+      if (q.kind === 'instant') {
+        answer = await this.client.instant(q.promql, at, options);
+      } else {
+        const start = new Date(at.getTime() - windowMinutes * 60_000);
+        step = chooseStep(start.getTime() / 1000, at.getTime() / 1000);
+        answer = await this.client.range(q.promql, start, at, step, options);
+      }
+    } catch (err) {
+      if (!(err instanceof TelemetryError)) throw err;
+      return { ...base, status: 'missing', reason: REASONS[err.kind], message: err.message };
+    }
+    const series = answer.series.filter((s) => s.samples.length > 0);
+    if (series.length === 0) {
+      return { ...base, status: 'missing', reason: 'no-data', message: noDataMessage(this.description, q, answer) };
+    }
+    return {
+      ...base,
+      status: 'ok',
+      resultType: answer.resultType,
+      series,
+      skipped: answer.skipped,
+      warnings: answer.warnings,
+      ...(step === undefined ? {} : { step }),
+    };
+  }
+}
+
+function noDataMessage(where: string, q: NamedQuery, a: PromAnswer): string {
+  const { nan, inf, blank } = a.skipped;
+  const dropped = nan + inf + blank;
+  const why =
+    dropped > 0
+      ? `every sample was unusable (${nan} NaN, ${inf} infinite, ${blank} DCGM blank)`
+      : 'no series matched';
+  return `${where}: ${why} for ${q.id}`;
+}

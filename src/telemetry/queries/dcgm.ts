@@ -1,0 +1,84 @@
+import type { Matcher } from '../promql.js';
+import { matchersFrom, num, quote, selector } from '../promql.js';
+import type { NamedQuery, QueryOptions, Scope } from './named-query.js';
+import { describeScope, poolNodeMatcher, queryId } from './named-query.js';
+
+/** dcgm-exporter writes int64 "blank" (≈ 9.22e18) when a field has no value. */
+export const DCGM_BLANK_ABOVE = 9.2e18;
+
+/** Labels the exporter sets from pod-resources; behind a ServiceMonitor without honorLabels they gain `exported_`. */
+const POD_LABELS = new Set(['namespace', 'pod', 'container']);
+
+const HOW_DCGM =
+  'run NVIDIA dcgm-exporter (GPU Operator) with Kubernetes pod mapping and scrape it into this Prometheus';
+
+function filtered(metric: string, matchers: Matcher[]): string {
+  return `(${selector(metric, matchers)} < ${num(DCGM_BLANK_ABOVE)})`;
+}
+
+/**
+ * The scope's DCGM series, blank values filtered: for a workload, its selector matched both as
+ * `namespace`/`pod` (honorLabels) and as `exported_namespace`/`exported_pod` (without).
+ */
+export function dcgmSeries(metric: string, scope: Scope): string {
+  switch (scope.kind) {
+    case 'workload': {
+      const direct = matchersFrom(scope.selector);
+      const exported = direct.map((m) => (POD_LABELS.has(m.name) ? { ...m, name: `exported_${m.name}` } : m));
+      if (!direct.some((m) => POD_LABELS.has(m.name))) return filtered(metric, direct);
+      return `(${filtered(metric, direct)} or ${filtered(metric, exported)})`;
+    }
+    case 'pool': {
+      // dcgm-exporter names the node `Hostname` in releases and `hostname` on main.
+      const withNode = `label_replace(label_replace(${filtered(metric, [])}, "node", "$1", "Hostname", "(.+)"), "node", "$1", "hostname", "(.+)")`;
+      const poolNodes = `max by (node) (${selector('kube_node_labels', [poolNodeMatcher(scope)])})`;
+      return `(${withNode} * on (node) group_left () ${poolNodes})`;
+    }
+    case 'queue':
+      // Kueue queues have no DCGM labels: their GPUs are found through their workloads.
+      throw new Error('DCGM series are per workload or per pool, not per queue');
+  }
+}
+
+function dcgmQuery(family: string, metric: string, what: string, scope: Scope): NamedQuery {
+  return {
+    id: queryId(family, scope),
+    kind: 'range',
+    promql: `avg(${dcgmSeries(metric, scope)})`,
+    what: `${what} of ${describeScope(scope)} (${metric})`,
+    how: HOW_DCGM,
+    blankAbove: DCGM_BLANK_ABOVE,
+  };
+}
+
+export const gpuUtil = (scope: Scope, _o?: QueryOptions) =>
+  dcgmQuery('dcgm.gpu-util', 'DCGM_FI_DEV_GPU_UTIL', 'GPU busy % (mean over GPUs)', scope);
+export const tensorActive = (scope: Scope, _o?: QueryOptions) =>
+  dcgmQuery('dcgm.tensor-active', 'DCGM_FI_PROF_PIPE_TENSOR_ACTIVE', 'tensor pipe activity (0–1)', scope);
+export const dramActive = (scope: Scope, _o?: QueryOptions) =>
+  dcgmQuery('dcgm.dram-active', 'DCGM_FI_PROF_DRAM_ACTIVE', 'memory bandwidth activity (0–1)', scope);
+export const fbUsed = (scope: Scope, _o?: QueryOptions) =>
+  dcgmQuery('dcgm.fb-used', 'DCGM_FI_DEV_FB_USED', 'framebuffer used, MiB (mean per GPU)', scope);
+
+/** The series label telling which field answered `smActivity`. */
+export const FIELD_LABEL = 'dcgm_field';
+export const SM_FIELDS = ['DCGM_FI_PROF_SM_ACTIVE', 'DCGM_FI_PROF_GR_ENGINE_ACTIVE'] as const;
+
+/**
+ * SM activity when the exporter has it (off by default), else graphics-engine activity. The
+ * answer carries `dcgm_field` naming the one used; `or on ()` takes the fallback only when the
+ * first field has no series at that time.
+ */
+export function smActivity(scope: Scope, _o?: QueryOptions): NamedQuery {
+  const [sm, gr] = SM_FIELDS;
+  const tagged = (metric: string) =>
+    `label_replace(avg(${dcgmSeries(metric, scope)}), ${quote(FIELD_LABEL)}, ${quote(metric)}, "", "")`;
+  return {
+    id: queryId('dcgm.sm-activity', scope),
+    kind: 'range',
+    promql: `${tagged(sm)} or on () ${tagged(gr)}`,
+    what: `SM activity of ${describeScope(scope)} (${sm}, else ${gr})`,
+    how: `${HOW_DCGM}; enable ${sm} in its counters CSV for the finer measure`,
+    blankAbove: DCGM_BLANK_ABOVE,
+  };
+}

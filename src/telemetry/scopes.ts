@@ -1,0 +1,19 @@
+import type { CapacityChange, CapacityKind } from '../domain/index.js';
+import type { Scope } from './queries/named-query.js';
+
+/** The node label each kind of pool puts on its nodes (exported by kube-state-metrics as `label_…`). */
+export const POOL_LABELS: Partial<Record<CapacityKind, string>> = {
+  'karpenter-nodepool': 'karpenter.sh/nodepool',
+  'gke-node-pool': 'cloud.google.com/gke-nodepool',
+  'eks-node-group': 'eks.amazonaws.com/nodegroup',
+  'eksctl-nodegroup': 'eks.amazonaws.com/nodegroup',
+  'aks-node-pool': 'kubernetes.azure.com/agentpool',
+  'capi-machinedeployment': 'cluster.x-k8s.io/deployment-name',
+};
+
+/** What to ask Prometheus about a change: its ClusterQueue or its node pool; null when neither applies. */
+export function scopeForChange(change: CapacityChange): Exclude<Scope, { kind: 'workload' }> | null {
+  if (change.kind === 'kueue-cluster-queue') return { kind: 'queue', name: change.name };
+  const poolLabel = POOL_LABELS[change.kind];
+  return poolLabel === undefined ? null : { kind: 'pool', name: change.name, poolLabel };
+}

@@ -1,0 +1,87 @@
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
+import { gpuJustifyApp } from '../../src/github/app.js';
+import { AppServer } from '../helpers/app-server.js';
+import type { AppServerOptions } from '../helpers/app-server.js';
+import { FakeGitHub } from '../helpers/fake-github.js';
+import type { PullRequestState } from '../helpers/fake-repo.js';
+import { EXAMPLE_REPO, issueCommentPayload, pullRequestPayload } from '../helpers/payloads.js';
+import type { IssueCommentPayloadOptions, PullRequestPayloadOptions } from '../helpers/payloads.js';
+import { CATALOG, QUEUE_FILE, README, clusterQueue } from './scenarios.js';
+
+/** What the App scenario files share: one fake GitHub and one App server per test. */
+
+export const BASE_SHA = 'b'.repeat(40);
+export const HEAD_SHA = 'c'.repeat(40);
+export const NEWER_SHA = 'd'.repeat(40);
+export const INSTALLATION = 4242;
+export const NUMBER = 7;
+export const POLICY_FILE = '.github/gpu-justify.yml';
+export const REPO_PATH = `/repos/${EXAMPLE_REPO.owner}/${EXAMPLE_REPO.repo}`;
+
+export const ENFORCE_POLICY = `mode: enforce
+overrides:
+  minPermission: maintain
+  teams: [gpu-admins]
+`;
+
+export interface Harness {
+  fake: FakeGitHub;
+  app: AppServer;
+}
+
+/** Starts a fake and an App for each test; after it, the fake must have seen nothing invalid. */
+export function useApp(options: () => AppServerOptions = () => ({})): Harness {
+  const harness = {} as Harness;
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+  beforeAll(() => process.on('unhandledRejection', onUnhandled));
+  afterAll(() => process.off('unhandledRejection', onUnhandled));
+  beforeEach(async () => {
+    unhandled.length = 0;
+    harness.fake = await FakeGitHub.start();
+    harness.app = await AppServer.start(gpuJustifyApp, harness.fake.url, options());
+  });
+  afterEach(async () => {
+    await harness.app.close();
+    await harness.fake.close();
+    expect(harness.fake.errors).toEqual([]);
+    expect(unhandled).toEqual([]);
+  });
+  return harness;
+}
+
+/** A PR raising the research queue from 6 to 12 GPUs, which staggering makes unnecessary. */
+export function pullRequest(over: Partial<PullRequestState> = {}, policy?: string): PullRequestState {
+  const common = { 'gpu-workloads.yaml': CATALOG, 'README.md': README, ...(policy ? { [POLICY_FILE]: policy } : {}) };
+  return {
+    base: EXAMPLE_REPO,
+    number: NUMBER,
+    baseSha: BASE_SHA,
+    headSha: HEAD_SHA,
+    baseFiles: { [QUEUE_FILE]: clusterQueue(6), ...common },
+    headFiles: { [QUEUE_FILE]: clusterQueue(12), ...common },
+    ...over,
+  };
+}
+
+export function prEvent(over: Partial<PullRequestPayloadOptions> = {}): Record<string, unknown> {
+  return pullRequestPayload({
+    action: 'opened',
+    installationId: INSTALLATION,
+    number: NUMBER,
+    baseSha: BASE_SHA,
+    headSha: HEAD_SHA,
+    ...over,
+  });
+}
+
+export function commentEvent(body: string, over: Partial<IssueCommentPayloadOptions> = {}): Record<string, unknown> {
+  return issueCommentPayload({ installationId: INSTALLATION, number: NUMBER, body, ...over });
+}
+
+/** Every request that changed something on GitHub (token requests aside). */
+export function writes(fake: FakeGitHub): string[] {
+  return fake.requests
+    .filter((r) => r.method !== 'GET' && !r.path.endsWith('/access_tokens'))
+    .map((r) => `${r.method} ${r.path}`);
+}

@@ -1,0 +1,121 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { gpuJustifyApp } from '../../src/github/app.js';
+import { COMMENT_MARKER } from '../../src/report/comment.js';
+import { AppServer, WEBHOOK_SECRET } from '../helpers/app-server.js';
+import type { AppServerOptions } from '../helpers/app-server.js';
+import { FakeRepo } from '../helpers/fake-repo.js';
+import { ENFORCE_POLICY, REPO_PATH, commentEvent, prEvent, pullRequest, useApp } from './app-harness.js';
+import { QUEUE_FILE } from './scenarios.js';
+
+const h = useApp();
+
+/** Runs `body` against a second App server with its own options, closing it afterwards. */
+async function withApp(options: AppServerOptions, body: (app: AppServer) => Promise<void>): Promise<void> {
+  const app = await AppServer.start(gpuJustifyApp, h.fake.url, options);
+  try {
+    await body(app);
+  } finally {
+    await app.close();
+  }
+}
+
+const isCheckCompletion = (r: { method: string; path: string; body: unknown }) =>
+  r.method === 'PATCH' && r.path.includes('/check-runs/') && (r.body as { status?: string }).status === 'completed';
+
+const COMMENTS = `${REPO_PATH}/issues/7/comments`;
+
+describe('concurrent deliveries', () => {
+  it('for one pull request run one after the other: a push and a command never interleave', async () => {
+    const repo = new FakeRepo(h.fake, pullRequest()).serve();
+    h.fake.latencyMs = 15;
+
+    const results = await h.app.deliverAll([
+      { event: 'pull_request', payload: prEvent({ action: 'synchronize' }) },
+      { event: 'issue_comment', payload: commentEvent('/gpu-justify') },
+    ]);
+
+    expect(results.map((r) => r.status)).toEqual([200, 200]);
+    const steps = h.fake.requests.filter((r) => r.path === `${REPO_PATH}/check-runs` || isCheckCompletion(r));
+    expect(steps.map((r) => (r.method === 'POST' ? 'start' : 'done'))).toEqual(['start', 'done', 'start', 'done']);
+    expect(repo.comments.filter((c) => c.body.includes(COMMENT_MARKER))).toHaveLength(1);
+  });
+});
+
+describe('GitHub faults', () => {
+  it('a 502 while posting the comment still ends in a concluded check', async () => {
+    const repo = new FakeRepo(h.fake, pullRequest()).serve();
+    h.fake.fail('POST', COMMENTS, { status: 502, body: { message: 'Server Error' } }, 10);
+
+    const res = await h.app.deliver('pull_request', prEvent());
+
+    expect(res.status).toBe(200);
+    expect(repo.checkRuns[0]).toMatchObject({ status: 'completed', conclusion: 'neutral' });
+    expect(repo.checkRuns[0]?.output.title).toContain('could not run');
+    expect(repo.checkRuns[0]?.output.summary).toContain(`502 on POST ${COMMENTS}`);
+  });
+
+  it('with Probot\'s production client a 502 is retried, and a secondary rate limit ends in a concluded check', async () => {
+    await withApp({ production: true }, async (app) => {
+      const repo = new FakeRepo(h.fake, pullRequest()).serve();
+      const queueRead = `${REPO_PATH}/contents/${QUEUE_FILE}`;
+      h.fake.fail('GET', queueRead, { status: 502, body: { message: 'Server Error' } });
+      h.fake.fail('POST', COMMENTS, {
+        status: 403,
+        headers: { 'retry-after': '60' },
+        body: { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.' },
+      });
+
+      const res = await app.deliver('pull_request', prEvent());
+
+      expect(res.status).toBe(200);
+      // The retry plugin asked again after the 502; the review read the file and got on.
+      expect(h.fake.calls('GET', queueRead).length).toBeGreaterThanOrEqual(3);
+      // A secondary rate limit is not hammered: one attempt, then the check says why.
+      expect(h.fake.calls('POST', COMMENTS)).toHaveLength(1);
+      expect(repo.checkRuns[0]).toMatchObject({ status: 'completed', conclusion: 'neutral' });
+      expect(repo.checkRuns[0]?.output.summary).toContain(`403 on POST ${COMMENTS}`);
+    });
+  });
+});
+
+describe('secrets', () => {
+  it('never reach a request body, a comment or a log line', async () => {
+    const privateKey = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+    }).privateKey;
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString('utf8'));
+        done();
+      },
+    });
+    await withApp({ log: pino({ level: 'trace' }, sink), privateKey }, async (app) => {
+      const repo = new FakeRepo(h.fake, pullRequest({}, ENFORCE_POLICY)).serve();
+      repo.roles.maintainer = 'maintain';
+      await app.deliver('pull_request', prEvent());
+      await app.deliver('issue_comment', commentEvent('/gpu-justify override audited', { login: 'maintainer' }));
+      await app.deliver('issue_comment', commentEvent('/gpu-justify explain'));
+      h.fake.fail('GET', /\/contents\//, { status: 502, body: { message: 'Server Error' } }, 50);
+      await app.deliver('pull_request', prEvent({ action: 'synchronize' }));
+      // A badly signed delivery is logged too; it must not echo the secret.
+      await app.deliver('pull_request', prEvent(), { secret: 'wrong' });
+      expect(repo.checkRuns.at(-1)?.output.title).toContain('could not run');
+    });
+
+    const keyBody = privateKey.split('\n').filter((l) => !l.startsWith('-----') && l.length > 20);
+    const secrets = [WEBHOOK_SECRET, 'ghs_fake', ...keyBody.slice(0, 3)];
+    const sent = h.fake.requests.map((r) => `${r.path}?${r.query.toString()} ${JSON.stringify(r.body ?? '')}`);
+    expect(lines.length).toBeGreaterThan(5);
+    expect(sent.length).toBeGreaterThan(10);
+    for (const secret of secrets) {
+      expect(sent.filter((s) => s.includes(secret))).toEqual([]);
+      expect(lines.filter((l) => l.includes(secret))).toEqual([]);
+    }
+  });
+});

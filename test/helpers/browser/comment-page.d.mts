@@ -1,0 +1,28 @@
+import type { Browser, Page } from 'playwright-core';
+
+export declare const MERMAID_SCRIPT: string;
+
+export interface MermaidParse {
+  ok: boolean;
+  diagramType: string | null;
+  error: string | null;
+}
+
+export interface MermaidRender {
+  index: number;
+  source: string;
+  /** An SVG with a non-zero size took the block's place. */
+  svg: boolean;
+  /** The SVG's `aria-roledescription`: `gantt`, `xychart`, … */
+  diagramType: string | null;
+  /** `rect` elements drawn: bars, tasks, backgrounds. */
+  marks: number;
+  error: string | null;
+}
+
+export declare function markdownToHtml(markdown: string): string;
+export declare function openMermaidPage(browser: Browser): Promise<Page>;
+export declare function showComment(page: Page, markdown: string, options?: { openDetails?: boolean }): Promise<void>;
+export declare function openCommentPage(browser: Browser, markdown: string, options?: { openDetails?: boolean }): Promise<Page>;
+export declare function parseMermaid(page: Page, text: string): Promise<MermaidParse>;
+export declare function renderMermaidBlocks(page: Page): Promise<MermaidRender[]>;

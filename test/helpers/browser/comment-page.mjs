@@ -1,0 +1,108 @@
+// A PR comment as a reader sees it: GitHub-flavoured markdown to HTML, mermaid charts drawn,
+// all offline. Plain JavaScript so scripts/render-demo.mjs can use it without a build step.
+import { fileURLToPath } from 'node:url';
+import { Marked } from 'marked';
+
+export const MERMAID_SCRIPT = fileURLToPath(new URL('../../../node_modules/mermaid/dist/mermaid.min.js', import.meta.url));
+
+// Enough of GitHub's look to judge a screenshot: its comment width, font, tables and code.
+const CSS = `
+body { margin: 0; background: #fff; color: #1f2328; font: 14px/1.5 -apple-system, "Segoe UI", "Noto Sans", Helvetica, Arial, sans-serif; }
+.markdown-body { max-width: 830px; padding: 16px 24px; }
+table { border-collapse: collapse; display: block; overflow: auto; margin: 0 0 16px; }
+th, td { border: 1px solid #d1d9e0; padding: 6px 13px; }
+tr:nth-child(2n) { background: #f6f8fa; }
+code { background: #eff1f3; border-radius: 6px; padding: .2em .4em; font-size: 85%; }
+details { margin: 0 0 16px; }
+summary { cursor: pointer; font-weight: 600; }
+sub { color: #59636e; }
+.mermaid-chart { margin: 0 0 16px; }
+`;
+
+const marked = new Marked({ gfm: true, async: false });
+
+/** GitHub-flavoured markdown to HTML (GFM tables, task lists, raw `<details>`). */
+export function markdownToHtml(markdown) {
+  return /** @type {string} */ (marked.parse(markdown));
+}
+
+/** A page with nothing but mermaid loaded; every request is refused, so nothing is fetched. */
+export async function openMermaidPage(browser) {
+  const page = await browser.newPage({ viewport: { width: 900, height: 700 } });
+  await page.route('**/*', (route) => route.abort());
+  await page.setContent(`<!doctype html><html><head><meta charset="utf-8"><style>${CSS}</style></head><body></body></html>`);
+  await page.addScriptTag({ path: MERMAID_SCRIPT });
+  await page.evaluate(() => {
+    window.mermaid.initialize({ startOnLoad: false, securityLevel: 'strict' });
+  });
+  return page;
+}
+
+/** Puts a comment, rendered to HTML, in place of whatever the page showed; `<details>` opened unless told. */
+export async function showComment(page, markdown, options = {}) {
+  await page.evaluate(
+    ({ html, open }) => {
+      document.body.innerHTML = `<article class="markdown-body">${html}</article>`;
+      if (open) for (const d of document.querySelectorAll('details')) d.open = true;
+    },
+    { html: markdownToHtml(markdown), open: options.openDetails !== false },
+  );
+}
+
+/** A fresh page with mermaid loaded and the comment in it. */
+export async function openCommentPage(browser, markdown, options = {}) {
+  const page = await openMermaidPage(browser);
+  await showComment(page, markdown, options);
+  return page;
+}
+
+/** Mermaid's own parser on one chart's text: the diagram type, or the parse error. */
+export async function parseMermaid(page, text) {
+  return page.evaluate(async (source) => {
+    try {
+      const parsed = await window.mermaid.parse(source);
+      return { ok: true, diagramType: parsed ? parsed.diagramType : null, error: null };
+    } catch (err) {
+      return { ok: false, diagramType: null, error: String(err && err.message ? err.message : err) };
+    }
+  }, text);
+}
+
+/**
+ * Draws every ```mermaid block of the page in place, as GitHub does, and reports on each: an SVG
+ * of some size, its diagram type, how many marks it drew, and any error mermaid raised or drew.
+ */
+export async function renderMermaidBlocks(page) {
+  return page.evaluate(async () => {
+    const results = [];
+    const blocks = [...document.querySelectorAll('pre > code.language-mermaid')];
+    for (const [index, code] of blocks.entries()) {
+      const source = code.textContent ?? '';
+      const holder = document.createElement('div');
+      holder.className = 'mermaid-chart';
+      code.parentElement.replaceWith(holder);
+      let error = null;
+      try {
+        const { svg } = await window.mermaid.render(`chart-${index}`, source);
+        holder.innerHTML = svg;
+      } catch (err) {
+        error = String(err && err.message ? err.message : err);
+        holder.textContent = `mermaid error: ${error}`;
+      }
+      const svg = holder.querySelector('svg');
+      const box = svg ? svg.getBoundingClientRect() : null;
+      const drawnError = /syntax error/i.test(holder.textContent ?? '') || holder.querySelector('.error-icon') !== null;
+      results.push({
+        index,
+        source,
+        svg: svg !== null && box !== null && box.width > 0 && box.height > 0,
+        diagramType: svg ? svg.getAttribute('aria-roledescription') : null,
+        marks: svg ? svg.querySelectorAll('rect').length : 0,
+        error: error ?? (drawnError ? 'mermaid drew its syntax-error box' : null),
+      });
+    }
+    // mermaid.render leaves a scratch element behind when it fails; it is not part of the comment.
+    for (const el of document.querySelectorAll('body > [id^="dchart-"]')) el.remove();
+    return results;
+  });
+}

@@ -1,0 +1,56 @@
+/** The state a FakeRepo keeps, shaped the way the REST API returns it. */
+
+export interface RepoId {
+  owner: string;
+  repo: string;
+}
+
+export interface PullRequestState {
+  base: RepoId;
+  /** The repository of the head branch; the base repository unless a fork. */
+  head?: RepoId;
+  number: number;
+  baseSha: string;
+  headSha: string;
+  baseFiles: Record<string, string>;
+  headFiles: Record<string, string>;
+  /** head path → base path, for files the PR renamed. */
+  renames?: Record<string, string>;
+  /** Who opened the pull request. */
+  author?: string;
+  draft?: boolean;
+  state?: 'open' | 'closed';
+}
+
+/** A review comment (a line comment on the diff), as the REST API keeps it. */
+export interface StoredReviewComment {
+  id: number;
+  body: string;
+  path: string;
+  line: number;
+  side: string;
+  commit_id: string;
+  user: { login: string; type: 'Bot' | 'User' };
+}
+
+export interface StoredReaction {
+  commentId: number;
+  content: string;
+}
+
+export interface StoredComment {
+  id: number;
+  body: string;
+  user: { login: string; type: 'Bot' | 'User' };
+}
+
+export interface CheckRunState {
+  id: number;
+  head_sha: string;
+  name: string;
+  /** Every request body, creation first: what the check looked like over time. */
+  history: Record<string, unknown>[];
+  status: string;
+  conclusion: string | null;
+  output: { title?: string; summary?: string; text?: string; annotations: unknown[] };
+}
