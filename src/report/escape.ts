@@ -1,11 +1,14 @@
 const MAX_NAME = 80;
 export const MAX_SENTENCE = 400;
 
+function shorten(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
 /** Text from user files, made safe for a markdown table cell or line: no HTML, no table breaks. */
 export function md(text: string, max = MAX_NAME): string {
-  const short = text.length > max ? `${text.slice(0, max - 1)}…` : text;
   // Markdown's own characters first, so the escapes added after them stay as they are.
-  return short
+  return shorten(text, max)
     .replace(/[\r\n]+/g, ' ')
     .replace(/([\\`*_[\]#!~])/g, '\\$1')
     .replace(/&/g, '&amp;')
@@ -14,13 +17,27 @@ export function md(text: string, max = MAX_NAME): string {
     .replace(/\|/g, '\\|');
 }
 
-/** Text for inside a mermaid statement: mermaid treats `:`, `;` and `#` as syntax. */
-export function mermaidText(text: string): string {
-  return text.replace(/[:;#<>"`{}[\]]/g, ' ').replace(/\s+/g, ' ').trim().slice(0, MAX_NAME);
+/**
+ * Text for inside a mermaid statement or a quoted mermaid title. Mermaid treats `:`, `;`, `#`
+ * (entities), `%` (comments, directives), quotes and brackets as syntax, and some labels as HTML,
+ * so those go; what is left cannot end the statement or inject markup.
+ */
+export function mermaidText(text: string, max = MAX_NAME): string {
+  return shorten(
+    text
+      .replace(/[:;#%<>"'`{}[\]()\\|&]/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim(),
+    max,
+  );
 }
 
 /** Text inside a code span: a backtick would end it early. */
 export function code(text: string, max = MAX_NAME * 2): string {
-  const short = text.length > max ? `${text.slice(0, max - 1)}…` : text;
-  return `\`${short.replace(/`/g, "'").replace(/[\r\n]+/g, ' ')}\``;
+  return `\`${shorten(text, max).replace(/`/g, "'").replace(/[\r\n]+/g, ' ')}\``;
+}
+
+/** A code span inside a table cell: GFM splits cells on `|` even in code, unless escaped. */
+export function codeCell(text: string, max = MAX_NAME * 2): string {
+  return code(text, max).replace(/\|/g, '\\|');
 }

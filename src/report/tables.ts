@@ -1,6 +1,7 @@
 import { markdownTable } from 'markdown-table';
 import type { CapacityChange, ChangeReview, Diagnostic, Finding } from '../domain/index.js';
-import { code, MAX_SENTENCE, md } from './escape.js';
+import { monthlyUsd, usd } from './cost.js';
+import { code, codeCell, MAX_SENTENCE, md } from './escape.js';
 
 const MAX_ROWS = 50;
 
@@ -19,22 +20,29 @@ function signed(n: number): string {
 /** `file:line`, linked to the PR head when a base URL for blobs is known. */
 export function location(file: string, line: number | null, headUrl?: string): string {
   const where = line === null ? file : `${file}:${line}`;
-  if (!headUrl) return code(where);
+  if (!headUrl) return codeCell(where);
   const text = md(where, MAX_SENTENCE);
   const anchor = line === null ? '' : `#L${line}`;
   return `[${text}](${headUrl}/${file.split('/').map(encodeURIComponent).join('/')}${anchor})`;
 }
 
 export function changesTable(changes: CapacityChange[], headUrl?: string): string {
-  const rows = changes.map((c) => [
-    location(c.file, c.line, headUrl),
-    c.kind,
-    md(c.name),
-    md(c.gpuModel ?? '—'),
-    `${c.gpusBefore} → ${c.gpusAfter}`,
-    signed(c.delta),
-  ]);
-  return capped(['Where', 'Kind', 'Pool or queue', 'GPU model', 'GPUs before → after', 'Δ GPUs'], rows, 'changes');
+  // The cost column only when the detector priced at least one change; unpriced rows say so.
+  const priced = changes.some((c) => monthlyUsd(c) !== null);
+  const rows = changes.map((c) => {
+    const cost = monthlyUsd(c);
+    return [
+      location(c.file, c.line, headUrl),
+      c.kind,
+      md(c.name),
+      md(c.gpuModel ?? '—'),
+      `${c.gpusBefore} → ${c.gpusAfter}`,
+      signed(c.delta),
+      ...(priced ? [cost === null ? 'unknown' : usd(cost, true)] : []),
+    ];
+  });
+  const header = ['Where', 'Kind', 'Pool or queue', 'GPU model', 'GPUs before → after', 'Δ GPUs', ...(priced ? ['Δ USD/month'] : [])];
+  return capped(header, rows, 'changes');
 }
 
 export function reviewsTable(reviews: ChangeReview[]): string {

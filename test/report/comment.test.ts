@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { COMMENT_MARKER, MAX_COMMENT, renderComment } from '../../src/report/comment.js';
+import { usageProfile } from '../../src/analysis/stagger/check.js';
+import { hourlyPeaks } from '../../src/report/demand.js';
+import { todaySchedule } from '../../src/report/schedule.js';
+import { evilReview, mermaidBlocks } from './comments.js';
 import { catalog, queueFile, review, SCENARIOS } from './scenarios.js';
+
+function headlineOf(body: string): string {
+  return body.split('\n').find((l) => l.startsWith('### ')) ?? '';
+}
 
 describe('renderComment', () => {
   it.each(Object.entries(SCENARIOS))('renders a %s review', async (verdict, scenario) => {
@@ -14,26 +22,101 @@ describe('renderComment', () => {
   it('puts the verdict, the request and the lever in the first line', async () => {
     const body = renderComment(await SCENARIOS['not-justified']());
     const first = body.split('\n').filter((l) => l !== '')[1] ?? '';
+    expect(first).toBe(headlineOf(body));
     expect(first).toContain('not justified');
     expect(first).toContain('+4 GPUs requested, 0 needed');
     expect(first).toMatch(/peak 4 GPUs instead of 8/);
   });
 
-  it('draws the staggered schedule as a gantt chart with a start time per run', async () => {
+  it('draws today’s starts against the proposed ones in one gantt chart', async () => {
     const body = renderComment(await SCENARIOS['not-justified']());
-    const gantt = /```mermaid\n(gantt[\s\S]*?)```/.exec(body)?.[1] ?? '';
-    expect(gantt.match(/^ {2}run \d, 2 GPUs :2000-01-01 \d\d:\d\d, 120m$/gm)).toHaveLength(4);
+    const gantt = mermaidBlocks(body).find((b) => b.startsWith('gantt\n')) ?? '';
+    // Today: the four runs all at their window's opening; proposed: two at a time.
+    expect(gantt.match(/^ {2}run \d · 2 GPUs :done, 2000-01-01 00:00, 120m$/gm)).toHaveLength(4);
+    const proposed = [...gantt.matchAll(/^ {2}run \d · 2 GPUs :active, 2000-01-01 (\d\d:\d\d), 120m$/gm)].map((m) => m[1]);
+    expect(proposed).toHaveLength(4);
+    expect(proposed).toEqual(['00:00', '00:00', '02:00', '04:00']);
+    expect(gantt).toContain('section Today · nightly-eval');
+    expect(gantt).toContain('section Proposed · nightly-eval');
     expect(body.match(/schedule: "\d+ \d+ \* \* \*"/g)).toHaveLength(4);
+    // The same facts in text, for readers who cannot see the chart.
+    expect(body).toContain('Today every run starts as its window opens and they peak at 8 GPUs (from 00:00); with the proposed starts the 4 runs peak at 4 GPUs');
   });
 
-  it('escapes names that carry markdown or HTML', async () => {
-    const evil = '<img src=x onerror=alert(1)>|b';
-    const body = renderComment(
-      await review({ 'q.yaml': queueFile(4), 'gpu-workloads.yaml': catalog(evil) }, { 'q.yaml': queueFile(8), 'gpu-workloads.yaml': catalog(evil) }),
+  it('draws demand over the day against capacity before and after, and says it in text', async () => {
+    const body = renderComment(await SCENARIOS['not-justified']());
+    const chart = mermaidBlocks(body).find((b) => b.includes('xychart-beta')) ?? '';
+    expect(chart).toContain(`bar [${[4, 4, 2, 2, 2, 2, ...Array(18).fill(0)].join(', ')}]`);
+    expect(chart).toContain('line [8, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]');
+    expect(chart).toContain(`line [${Array(24).fill(4).join(', ')}]`);
+    expect(chart).toContain(`line [${Array(24).fill(8).join(', ')}]`);
+    expect(body).toContain('Capacity is 4 GPUs before this pull request and 8 after. With the proposed starts at most 4 GPUs are in use (00:00–02:00), within the 4 there before; with today\'s starts at most 8 GPUs are in use (00:00–02:00), over the 4 there before during 00:00–02:00.');
+    expect(body).toContain('| 00:00–02:00 | 4                     | 8                  |');
+  });
+
+  it('leads with the cost and adds a Δ USD/month column when the change is priced', async () => {
+    const result = await SCENARIOS['not-justified']();
+    const priced = { ...result, changes: result.changes.map((c) => ({ ...c, usdPerGpuHour: 2.5, usdPerMonthDelta: 7300 })) };
+    const body = renderComment(priced);
+    expect(headlineOf(body)).toContain('+4 GPUs (+$7,300/month) requested, 0 needed. **Instead:** Stagger the 4 runs');
+    expect(body).toMatch(/\| Δ GPUs \| Δ USD\/month \|/);
+    expect(body).toContain('| +4     | +$7,300     |');
+    // Unpriced changes say nothing about money rather than guess.
+    expect(renderComment(result)).not.toContain('USD');
+  });
+
+  it('backs a justified increase with the bound that no lever can beat', async () => {
+    const body = renderComment(await SCENARIOS.justified());
+    expect(headlineOf(body)).toBe(
+      '### ✅ **GPU increase justified**: +4 GPUs requested and needed; no lever reaches: no schedule meeting every deadline uses fewer than 8 GPUs (between 00:00 and 06:00 the runs must do 2880 GPU-minutes of work: at least 8 GPUs).',
     );
+  });
+
+  it('keeps today’s peak equal to the planner’s naive peak', async () => {
+    for (const scenario of Object.values(SCENARIOS)) {
+      for (const r of (await scenario()).reviews) {
+        if (!r.plan || r.plan.schedule.length === 0) continue;
+        const today = todaySchedule(r.plan.schedule);
+        expect(today && usageProfile(today).peakGpus).toBe(r.plan.naivePeakGpus);
+        expect(Math.max(...hourlyPeaks(r.plan.schedule))).toBe(r.plan.peakGpus);
+      }
+    }
+  });
+
+  it('explains how to act, override included while the check does not pass', async () => {
+    const body = renderComment(await SCENARIOS['not-justified']());
+    expect(body).toContain('- Keep research at 4 GPUs in `q.yaml:12` and start the runs at the proposed times');
+    expect(body).toContain('`/gpu-justify override <reason>`');
+    expect(renderComment(await SCENARIOS.justified())).not.toContain('override');
+    const missing = renderComment(await SCENARIOS['insufficient-evidence']());
+    expect(missing).toContain('<details open>\n<summary>Missing evidence (1)</summary>\n\n- [ ] **a workload catalog');
+    expect(missing).toContain('· sources: infra `q.yaml` · base base → head head · head `0123456789ab`</sub>');
+  });
+
+  it('escapes names that carry markdown or HTML, in tables, summaries and charts', async () => {
+    const body = renderComment(await evilReview());
     expect(body).not.toContain('<img');
     expect(body).not.toContain('onerror=alert(1)>|');
     expect(body).toContain('&lt;img src=x onerror=alert(1)&gt;\\|b');
+    // Every table row keeps its column count: no `|` from a name splits a cell.
+    for (const table of body.split('\n\n').filter((p) => p.startsWith('| '))) {
+      const cells = table.split('\n').map((row) => row.replace(/\\\|/g, '').split('|').length);
+      expect(new Set(cells).size).toBe(1);
+    }
+    // In mermaid the name loses the characters mermaid reads as syntax.
+    for (const block of mermaidBlocks(body)) {
+      const names = block.split('\n').filter((l) => l.startsWith('  section '));
+      for (const line of names) expect(line).not.toMatch(/[<>:;#%|"`]/);
+    }
+    expect(body).toContain('section Today · img src=x onerror=alert 1 b c d e init …');
+  });
+
+  it('shortens very long names', async () => {
+    const long = 'w'.repeat(300);
+    const body = renderComment(await review({ 'q.yaml': queueFile(4), 'gpu-workloads.yaml': catalog(long) }, { 'q.yaml': queueFile(8), 'gpu-workloads.yaml': catalog(long) }));
+    expect(body).not.toContain('w'.repeat(81));
+    expect(body).toContain(`${'w'.repeat(79)}…`);
+    expect(body).toContain(`section Today · ${'w'.repeat(39)}…`);
   });
 
   it('stays within GitHub’s comment limit with a very large PR', async () => {

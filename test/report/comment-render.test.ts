@@ -1,0 +1,67 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderComment } from '../../src/report/comment.js';
+import { launchChromium } from '../helpers/browser/chromium.mjs';
+import { openMermaidPage, renderMermaidBlocks, showComment } from '../helpers/browser/comment-page.mjs';
+import { allComments, demoComment, evilReview, mermaidBlocks } from './comments.js';
+
+// One browser and one page for the file: loading mermaid is the slow part, so each comment
+// replaces the last in the same page.
+let browser: Browser;
+let page: Page;
+beforeAll(async () => {
+  browser = await launchChromium();
+  page = await openMermaidPage(browser);
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function draw(markdown: string) {
+  await showComment(page, markdown);
+  return renderMermaidBlocks(page);
+}
+
+describe('the comment rendered in headless Chromium', () => {
+  it('draws every chart as an SVG with no syntax-error box, for the demo and every verdict', async () => {
+    for (const [name, body] of await allComments()) {
+      const charts = await draw(body);
+      expect(charts.map((c) => c.source), name).toEqual(mermaidBlocks(body));
+      for (const chart of charts) {
+        expect({ name, svg: chart.svg, error: chart.error }).toEqual({ name, svg: true, error: null });
+      }
+    }
+  });
+
+  it('draws the demo’s today-vs-proposed gantt and its demand chart', async () => {
+    const charts = await draw(await demoComment());
+    expect(charts.map((c) => c.diagramType)).toEqual(['gantt', 'xychart']);
+    const counts = {
+      tasks: await page.locator('svg[aria-roledescription="gantt"] rect.task').count(),
+      bars: await page.locator('svg[aria-roledescription="xychart"] .bar-plot-0 rect').count(),
+    };
+    // Five runs drawn twice (today, proposed), and a bar per hour.
+    expect(counts).toEqual({ tasks: 10, bars: 24 });
+  });
+
+  it('reports a chart mermaid cannot draw, so the test above can fail', async () => {
+    const body = await demoComment();
+    const broken = body.replace(/^( {2}y-axis "GPUs" 0 --> )\d+$/m, '$1');
+    expect(broken).not.toBe(body);
+    const charts = await draw(broken);
+    expect(charts.map((c) => c.error === null)).toEqual([true, false]);
+  });
+
+  it('lets no name from a file inject HTML into the page', async () => {
+    await showComment(page, renderComment(await evilReview()));
+    const injected = {
+      imgs: await page.locator('article img').count(),
+      onerror: await page.locator('[onerror]').count(),
+      text: (await page.locator('article').textContent()) ?? '',
+    };
+    expect(injected.imgs).toBe(0);
+    expect(injected.onerror).toBe(0);
+    // The name shows as text instead.
+    expect(injected.text).toContain('<img src=x onerror=alert(1)>|b');
+  });
+});
