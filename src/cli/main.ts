@@ -1,23 +1,35 @@
 import { UsageError } from './args.js';
-import { demoCommand } from './commands/demo.js';
-import { detectCommand } from './commands/detect.js';
-import { reviewCommand } from './commands/review.js';
-import { snapshotCommand } from './commands/snapshot.js';
-import { staggerCommand } from './commands/stagger.js';
+import { ACTION_HELP, actionCommand } from './commands/action.js';
+import { DEMO_HELP, demoCommand } from './commands/demo.js';
+import { DETECT_HELP, detectCommand } from './commands/detect.js';
+import { REVIEW_HELP, reviewCommand } from './commands/review.js';
+import { SNAPSHOT_HELP, snapshotCommand } from './commands/snapshot.js';
+import { STAGGER_HELP, staggerCommand } from './commands/stagger.js';
 import { processOutput, type Output } from './output.js';
 
-const COMMANDS: Record<string, (argv: string[], out: Output) => Promise<number>> = {
-  demo: demoCommand,
-  detect: detectCommand,
-  review: reviewCommand,
-  snapshot: snapshotCommand,
-  stagger: staggerCommand,
+export interface Command {
+  run(argv: string[], out: Output): Promise<number>;
+  /** Printed by `gpu-justify <command> --help`; starts with the command's usage line(s). */
+  help: string;
+}
+
+export const COMMANDS: Record<string, Command> = {
+  action: { run: actionCommand, help: ACTION_HELP },
+  demo: { run: demoCommand, help: DEMO_HELP },
+  detect: { run: detectCommand, help: DETECT_HELP },
+  review: { run: reviewCommand, help: REVIEW_HELP },
+  snapshot: { run: snapshotCommand, help: SNAPSHOT_HELP },
+  stagger: { run: staggerCommand, help: STAGGER_HELP },
 };
 
+const HELP_FLAGS = new Set(['--help', '-h']);
+
 export const USAGE = `Usage:
+  gpu-justify action
   gpu-justify demo
   gpu-justify detect  --base <dir|ref> --head <dir|ref> [--repo <git dir>] [--json]
   gpu-justify review  --base <dir|ref> --head <dir|ref> [--repo <git dir>]
+  gpu-justify review  --pr <owner/repo#number>
                       [--catalog <file>] [--config <file>]
                       [--snapshot <file> | --prometheus <url> [--opencost <url>]]
                       [--at <ISO-8601 time>] [--window <duration>]
@@ -25,7 +37,9 @@ export const USAGE = `Usage:
   gpu-justify stagger --catalog <file> [--queue <name> | --pool <name>] [--capacity <gpus>] [--json]
   gpu-justify snapshot --catalog <file> --prometheus <url> [--opencost <url>]
                       [--at <time>] [--window <duration>] [--base <dir|ref> --head <dir|ref> [--repo <git dir>]]
-                      --out <file>`;
+                      --out <file>
+
+Run gpu-justify <command> --help for what a command does and its options.`;
 
 /** Runs one command; returns the exit code (0 ran, 1 --fail-on matched, 2 bad usage or input). */
 export async function main(argv: string[], out: Output = processOutput): Promise<number> {
@@ -39,8 +53,13 @@ export async function main(argv: string[], out: Output = processOutput): Promise
     out.stderr(`gpu-justify: unknown command ${name}\n${USAGE}`);
     return 2;
   }
+  // Asking for help wins over everything else on the line, even flags that would be errors.
+  if (rest.some((arg) => HELP_FLAGS.has(arg))) {
+    out.stdout(command.help);
+    return 0;
+  }
   try {
-    return await command(rest, out);
+    return await command.run(rest, out);
   } catch (err) {
     if (err instanceof UsageError || isInputError(err)) {
       out.stderr(`gpu-justify ${name}: ${(err as Error).message}`);

@@ -9,6 +9,11 @@ import { changeSetFromArgs } from '../tree-readers/change-set.js';
 /** The example infra repo shipped with the package, at base and head (from src/cli or dist/cli). */
 export const DEMO_DIR = fileURLToPath(new URL('../../../fixtures/demo/', import.meta.url));
 
+export const DEMO_HELP = `Usage: gpu-justify demo
+
+Reviews the example pull request shipped in fixtures/demo (a Kueue ClusterQueue doubled from 6 to
+12 GPUs) and prints the comment the App would post. Takes no options.`;
+
 export async function demoCommand(argv: string[], out: Output): Promise<number> {
   parseFlags(argv, {});
   const changes = await changeSetFromArgs({ base: `${DEMO_DIR}base`, head: `${DEMO_DIR}head` });

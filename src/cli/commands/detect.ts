@@ -4,6 +4,22 @@ import { parseFlags, required } from '../args.js';
 import type { Output } from '../output.js';
 import { changeSetFromArgs } from '../tree-readers/change-set.js';
 
+export const DETECT_HELP = `Usage: gpu-justify detect --base <dir|ref> --head <dir|ref> [--repo <git dir>] [--json]
+
+Lists the GPU capacity the change adds or removes: Kueue ClusterQueue quotas, Karpenter, eksctl,
+Cluster API, Terraform GKE/EKS/AKS node pools, GPU sharing configs.
+
+Options:
+  --base <dir|ref>   the repository before the change: a directory, or a git ref of --repo
+  --head <dir|ref>   the repository after the change: a directory, or a git ref of --repo
+  --repo <git dir>   the git repository the refs name (default: the current directory)
+  --json             print {"changes": [...], "diagnostics": [...]} instead of one line per change
+
+Values that cannot be resolved (a Terraform variable without a default, say) are reported on stderr
+with the file and line. Exit codes: 0 ran, 2 bad usage or unreadable input.
+
+Example: gpu-justify detect --base origin/main --head HEAD --json`;
+
 export async function detectCommand(argv: string[], out: Output): Promise<number> {
   const flags = parseFlags(argv, {
     base: { type: 'string' },

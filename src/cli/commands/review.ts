@@ -1,21 +1,62 @@
-import type { Verdict } from '../../domain/index.js';
+import type { ChangeSet, Verdict } from '../../domain/index.js';
+import { ApiChangeSet } from '../../github/api-change-set.js';
+import { describeFailure } from '../../github/errors.js';
+import { loadPolicy as loadPolicyFromGitHub } from '../../github/policy-loader.js';
+import { loadPull } from '../../github/pull-target.js';
+import { tokenClient } from '../../github/token-client.js';
 import { renderComment } from '../../report/comment.js';
 import { reviewJson } from '../../report/json.js';
-import { runReview } from '../../review.js';
+import { runReview, type LoadedPolicy } from '../../review.js';
 import { parseFlags, required, UsageError } from '../args.js';
 import type { Output } from '../output.js';
 import { loadPolicy } from '../policy-from-tree.js';
+import { parsePrRef } from '../pr-ref.js';
 import { readInputFile } from '../read-input.js';
 import { telemetryFromFlags } from '../telemetry-flags.js';
 import { changeSetFromArgs } from '../tree-readers/change-set.js';
 
 const FAIL_ON = ['not-justified', 'partially-justified'] as const;
 
+export const REVIEW_HELP = `Usage: gpu-justify review --base <dir|ref> --head <dir|ref> [--repo <git dir>]
+       gpu-justify review --pr <owner/repo#number>
+                          [--catalog <file>] [--config <file>]
+                          [--snapshot <file> | --prometheus <url> [--opencost <url>]]
+                          [--at <ISO-8601 time>] [--window <duration>]
+                          [--format markdown|json] [--fail-on not-justified|partially-justified]
+
+Reviews the change as the App does and prints the comment (or JSON) without posting anything.
+
+Options:
+  --base <dir|ref>    the repository before the change: a directory, or a git ref of --repo
+  --head <dir|ref>    the repository after the change: a directory, or a git ref of --repo
+  --repo <git dir>    the git repository the refs name (default: the current directory)
+  --pr <owner/repo#n> a pull request on GitHub, read through the API as the App reads it (the
+                      policy from its base branch); GITHUB_TOKEN authenticates, GITHUB_API_URL
+                      points at GitHub Enterprise; nothing is posted
+  --catalog <file>    the workload catalog (default: the policy's catalog, gpu-workloads.yaml,
+                      read from the head side)
+  --config <file>     the policy (default: .github/gpu-justify.yml read from the base side)
+  --snapshot <file>   replay telemetry recorded by gpu-justify snapshot (no network)
+  --prometheus <url>  query this Prometheus-compatible API live; credentials and extra headers come
+                      from PROMETHEUS_BEARER_TOKEN / PROMETHEUS_BASIC_AUTH / PROMETHEUS_HEADERS
+  --opencost <url>    with --prometheus: GPU cost from this OpenCost API
+  --at <time>         end of the telemetry window (default: now, or the snapshot's time)
+  --window <duration> telemetry look-back, e.g. 14d or 36h (default: the policy's window)
+  --format <format>   markdown (default): the PR comment; json: the result as data
+  --fail-on <verdict> exit 1 on this verdict: not-justified, or partially-justified (which also
+                      fails on not-justified)
+
+Without --snapshot or --prometheus the review uses the infra files and the catalog only.
+Exit codes: 0 the review ran (whatever the verdict), 1 --fail-on matched, 2 bad usage or input.
+
+Example: gpu-justify review --base origin/main --head HEAD --fail-on not-justified`;
+
 export async function reviewCommand(argv: string[], out: Output): Promise<number> {
   const flags = parseFlags(argv, {
     base: { type: 'string' },
     head: { type: 'string' },
     repo: { type: 'string' },
+    pr: { type: 'string' },
     catalog: { type: 'string' },
     config: { type: 'string' },
     snapshot: { type: 'string' },
@@ -33,18 +74,59 @@ export async function reviewCommand(argv: string[], out: Output): Promise<number
   if (failOn !== undefined && !(FAIL_ON as readonly string[]).includes(failOn)) {
     throw new UsageError(`--fail-on must be one of ${FAIL_ON.join(', ')}, got ${failOn}`);
   }
-  const changes = await changeSetFromArgs({
+  const telemetry = await telemetryFromFlags(flags);
+  const catalog =
+    flags.catalog === undefined ? undefined : { file: flags.catalog, text: await readInputFile('--catalog', flags.catalog) };
+  const side = await (flags.pr === undefined ? localSides(flags) : pullRequestSides(flags.pr, flags));
+  const policy = flags.config === undefined ? await side.policy() : await loadPolicy(side.changes.base, flags.config);
+  const result = await runReview({
+    changes: side.changes,
+    policy,
+    ...(side.headSha === undefined ? {} : { headSha: side.headSha }),
+    ...(catalog ? { catalog } : {}),
+    ...(telemetry ? { telemetry } : {}),
+  });
+  out.stdout(
+    flags.format === 'json'
+      ? JSON.stringify(reviewJson(result), null, 2)
+      : renderComment(result, side.headUrl === undefined ? {} : { headUrl: side.headUrl }),
+  );
+  return failOn !== undefined && failsOn(result.verdict, failOn) ? 1 : 0;
+}
+
+interface Sides {
+  changes: ChangeSet;
+  policy: () => Promise<LoadedPolicy>;
+  headSha?: string;
+  headUrl?: string;
+}
+
+function localSides(flags: { base?: string | undefined; head?: string | undefined; repo?: string | undefined }): Promise<Sides> {
+  return changeSetFromArgs({
     base: required(flags.base, '--base'),
     head: required(flags.head, '--head'),
     ...(flags.repo === undefined ? {} : { repo: flags.repo }),
+  }).then((changes) => ({ changes, policy: () => loadPolicy(changes.base) }));
+}
+
+/**
+ * A pull request on GitHub, read through the API exactly as the App reads it (base-branch
+ * policy, `_extends` included) — the dry run before installing the App. Nothing is posted.
+ */
+async function pullRequestSides(ref: string, flags: { base?: string | undefined; head?: string | undefined }): Promise<Sides> {
+  if (flags.base !== undefined || flags.head !== undefined) throw new UsageError('give --pr or --base/--head, not both');
+  const { owner, repo, number } = parsePrRef(ref);
+  const octokit = tokenClient();
+  const { target } = await loadPull(octokit, { owner, repo }, number).catch((err: unknown) => {
+    throw new UsageError(`cannot read pull request ${owner}/${repo}#${number}: ${describeFailure(err)}`);
   });
-  const policy = await loadPolicy(changes.base, flags.config);
-  const catalog =
-    flags.catalog === undefined ? undefined : { file: flags.catalog, text: await readInputFile('--catalog', flags.catalog) };
-  const telemetry = await telemetryFromFlags(flags);
-  const result = await runReview({ changes, policy, ...(catalog ? { catalog } : {}), ...(telemetry ? { telemetry } : {}) });
-  out.stdout(flags.format === 'json' ? JSON.stringify(reviewJson(result), null, 2) : renderComment(result));
-  return failOn !== undefined && failsOn(result.verdict, failOn) ? 1 : 0;
+  const changes = new ApiChangeSet(octokit, target);
+  return {
+    changes,
+    policy: () => loadPolicyFromGitHub(octokit, target.base, changes.base),
+    headSha: target.headSha,
+    ...(target.headUrl === undefined ? {} : { headUrl: target.headUrl }),
+  };
 }
 
 /** `--fail-on partially-justified` also fails on not-justified: it is the stricter setting. */

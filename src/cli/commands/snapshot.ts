@@ -29,6 +29,28 @@ function scopesFromCatalog(workloads: Workload[]): ChangeScope[] {
   ];
 }
 
+export const SNAPSHOT_HELP = `Usage: gpu-justify snapshot --catalog <file> --prometheus <url> [--opencost <url>]
+                            [--at <time>] [--window <duration>]
+                            [--base <dir|ref> --head <dir|ref> [--repo <git dir>]] --out <file>
+
+Records every telemetry answer a review needs into one JSON file, so that
+gpu-justify review --snapshot <file> reproduces the review offline.
+
+Options:
+  --catalog <file>    the workload catalog whose workloads are measured
+  --prometheus <url>  the Prometheus-compatible API to query (credentials from the environment:
+                      PROMETHEUS_BEARER_TOKEN / PROMETHEUS_BASIC_AUTH / PROMETHEUS_HEADERS)
+  --opencost <url>    also record GPU cost from this OpenCost API
+  --at <time>         end of the window, ISO-8601 (default: now)
+  --window <duration> look-back, e.g. 14d or 36h (default: 14d)
+  --base, --head      record only what the change between these two sides needs (as in review)
+  --repo <git dir>    the git repository --base and --head name (default: the current directory)
+  --out <file>        where to write the snapshot
+
+Exit codes: 0 recorded, 2 bad usage, input or telemetry settings.
+
+Example: gpu-justify snapshot --catalog gpu-workloads.yaml --prometheus http://prometheus:9090 --out snap.json`;
+
 /** `gpu-justify snapshot`: records every answer a review needs into one JSON file, for replay. */
 export async function snapshotCommand(argv: string[], out: Output): Promise<number> {
   const flags = parseFlags(argv, {

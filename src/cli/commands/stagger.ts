@@ -9,6 +9,22 @@ import { parseFlags, required, UsageError } from '../args.js';
 import type { Output } from '../output.js';
 import { readInputFile } from '../read-input.js';
 
+export const STAGGER_HELP = `Usage: gpu-justify stagger --catalog <file> [--queue <name> | --pool <name>] [--capacity <gpus>] [--json]
+
+Plans the catalog's batch and training jobs on a repeating day with the lowest peak of GPUs in use
+that meets every window and deadline, and prints the schedule (start times in UTC).
+
+Options:
+  --catalog <file>    the workload catalog (gpu-workloads.yaml)
+  --queue <name>      only the workloads of this Kueue ClusterQueue
+  --pool <name>       only the workloads of this node pool
+  --capacity <gpus>   also say whether the plan fits in this many GPUs
+  --json              print the plan as JSON (peakGpus, lowerBound, optimal, schedule, ...)
+
+Exit codes: 0 planned, 2 bad usage or an unusable catalog.
+
+Example: gpu-justify stagger --catalog gpu-workloads.yaml --queue research --capacity 6`;
+
 export async function staggerCommand(argv: string[], out: Output): Promise<number> {
   const flags = parseFlags(argv, {
     catalog: { type: 'string' },

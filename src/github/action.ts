@@ -1,0 +1,61 @@
+import { readFile } from 'node:fs/promises';
+import { pino } from 'pino';
+import type { TelemetryProvider } from '../telemetry/from-env.js';
+import type { Logger } from './client.js';
+import { targetFromPull, type PullRequestLike } from './pull-target.js';
+import { reviewPullRequest, type ReviewOutcome } from './review-pull-request.js';
+import { tokenClient } from './token-client.js';
+
+/** What the Actions runner tells a step about its run (a subset of the documented variables). */
+export interface ActionEnv {
+  GITHUB_EVENT_NAME?: string | undefined;
+  GITHUB_EVENT_PATH?: string | undefined;
+  GITHUB_REPOSITORY?: string | undefined;
+  GITHUB_TOKEN?: string | undefined;
+  GITHUB_API_URL?: string | undefined;
+}
+
+/** The Action could not start: a wrong event, no token, an unreadable event file. */
+export class ActionSetupError extends Error {
+  readonly kind = 'bad-input';
+}
+
+const PR_EVENTS = new Set(['pull_request', 'pull_request_target']);
+
+interface PullRequestEvent {
+  pull_request?: PullRequestLike;
+  repository?: { name: string; owner: { login: string }; html_url?: string };
+}
+
+export function actionLogger(): Logger {
+  // Structured lines on stderr; the step's stdout stays for the summary.
+  return pino({ level: process.env['LOG_LEVEL'] ?? 'info', base: null }, pino.destination(2));
+}
+
+/**
+ * The GitHub Action: the App's review of one pull request, authenticated with the workflow's
+ * token instead of an installation. It posts the same comment and check run.
+ */
+export async function runAction(env: ActionEnv, telemetry: TelemetryProvider, log: Logger = actionLogger()): Promise<ReviewOutcome> {
+  if (!PR_EVENTS.has(env.GITHUB_EVENT_NAME ?? '')) {
+    throw new ActionSetupError(`gpu-justify reviews pull requests; this workflow ran on "${env.GITHUB_EVENT_NAME ?? 'no event'}" (use on: pull_request)`);
+  }
+  if (!env.GITHUB_TOKEN) throw new ActionSetupError('GITHUB_TOKEN is not set: pass github-token (the default is the workflow token)');
+  if (!env.GITHUB_EVENT_PATH) throw new ActionSetupError('GITHUB_EVENT_PATH is not set: run gpu-justify action inside GitHub Actions');
+  let event: PullRequestEvent;
+  try {
+    event = JSON.parse(await readFile(env.GITHUB_EVENT_PATH, 'utf8')) as PullRequestEvent;
+  } catch (err) {
+    throw new ActionSetupError(`cannot read the event at ${env.GITHUB_EVENT_PATH}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const pr = event.pull_request;
+  const repository = event.repository;
+  if (!pr || !repository) throw new ActionSetupError(`${env.GITHUB_EVENT_PATH} holds no pull_request and repository`);
+  const target = targetFromPull(pr, {
+    owner: repository.owner.login,
+    repo: repository.name,
+    ...(repository.html_url === undefined ? {} : { htmlUrl: repository.html_url }),
+  });
+  const octokit = tokenClient(env);
+  return reviewPullRequest({ octokit, log, target, telemetry });
+}

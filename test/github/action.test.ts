@@ -1,0 +1,79 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { main } from '../../src/cli/main.js';
+import type { Output } from '../../src/cli/output.js';
+import { runAction } from '../../src/github/action.js';
+import { COMMENT_MARKER } from '../../src/report/comment.js';
+import { FakeGitHub } from '../helpers/fake-github.js';
+import { FakeRepo } from '../helpers/fake-repo.js';
+import { BASE_SHA, ENFORCE_POLICY, HEAD_SHA, NUMBER, pullRequest } from './app-harness.js';
+import { pullRequestPayload } from '../helpers/payloads.js';
+
+const TOKEN = 'ghs_actionTestToken0000000000000000000000';
+const noTelemetry = () => undefined;
+const silent = { info: () => {}, warn: () => {}, error: () => {}, debug: () => {}, trace: () => {}, fatal: () => {} } as never;
+
+describe('the GitHub Action', () => {
+  let fake: FakeGitHub;
+  let dir: string;
+  let eventPath: string;
+
+  beforeEach(async () => {
+    fake = await FakeGitHub.start();
+    dir = await mkdtemp(join(tmpdir(), 'gpu-justify-action-'));
+    eventPath = join(dir, 'event.json');
+    // The recorded pull_request event, as the runner writes it to GITHUB_EVENT_PATH.
+    await writeFile(eventPath, JSON.stringify(pullRequestPayload({ action: 'synchronize', installationId: 1, number: NUMBER, baseSha: BASE_SHA, headSha: HEAD_SHA })));
+  });
+  afterEach(async () => {
+    await fake.close();
+    await rm(dir, { recursive: true, force: true });
+    expect(fake.errors).toEqual([]);
+  });
+
+  const env = () => ({ GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: eventPath, GITHUB_TOKEN: TOKEN, GITHUB_API_URL: fake.url });
+
+  it('reviews the pull request with the workflow token and posts the comment and the check', async () => {
+    const repo = new FakeRepo(fake, pullRequest()).serve();
+    const outcome = await runAction(env(), noTelemetry, silent);
+    expect(outcome.result?.verdict).toBe('not-justified');
+    expect(repo.comments).toHaveLength(1);
+    expect(repo.comments[0]?.body).toContain(COMMENT_MARKER);
+    expect(repo.checkRuns).toEqual([expect.objectContaining({ name: 'gpu-justify', head_sha: HEAD_SHA, status: 'completed', conclusion: 'neutral' })]);
+    expect(fake.requests.every((r) => r.headers['authorization'] === `token ${TOKEN}`)).toBe(true);
+  });
+
+  it('fails the job when the enforce-mode check fails', async () => {
+    new FakeRepo(fake, pullRequest({}, ENFORCE_POLICY)).serve();
+    const out: string[] = [];
+    const output: Output = { stdout: (t) => out.push(t), stderr: (t) => out.push(t) };
+    const saved = { ...process.env };
+    Object.assign(process.env, env(), { LOG_LEVEL: 'silent' });
+    try {
+      expect(await main(['action'], output)).toBe(1);
+    } finally {
+      process.env = saved;
+    }
+    expect(out.join('\n')).toContain('not-justified, check failure');
+  });
+
+  it.each([
+    [{ GITHUB_EVENT_NAME: 'push' }, /reviews pull requests; this workflow ran on "push"/],
+    [{ GITHUB_TOKEN: '' }, /GITHUB_TOKEN is not set/],
+    [{ GITHUB_EVENT_PATH: '/nonexistent/event.json' }, /cannot read the event at \/nonexistent\/event\.json/],
+  ])('refuses to start without what it needs: %j', async (over, message) => {
+    await expect(runAction({ ...env(), ...over }, noTelemetry, silent)).rejects.toThrow(message);
+    expect(fake.requests).toEqual([]);
+  });
+
+  it('action.yml runs the same CLI with the workflow token and the operator’s telemetry settings', async () => {
+    const action = parse(await readFile('action.yml', 'utf8')) as { runs: { using: string; steps: { run: string; env?: Record<string, string> }[] } };
+    expect(action.runs.using).toBe('composite');
+    const review = action.runs.steps.at(-1);
+    expect(review?.run).toContain('bin/gpu-justify.js" action');
+    expect(Object.keys(review?.env ?? {})).toEqual(['GITHUB_TOKEN', 'PROMETHEUS_URL', 'PROMETHEUS_BEARER_TOKEN', 'PROMETHEUS_HEADERS', 'OPENCOST_URL']);
+  });
+});
