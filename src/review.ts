@@ -1,4 +1,5 @@
 import { reviewChange } from './analysis/review-change.js';
+import { uniqueMissing } from './analysis/missing.js';
 import { judgePr } from './analysis/review-pr.js';
 import { withCost } from './detect/cost.js';
 import { detectChanges } from './detect/detect-changes.js';
@@ -65,13 +66,13 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
   const unreadable = detected.diagnostics.filter((d) => d.severity === 'error');
   const judged = judgePr(changes, reviews);
   const pr = unreadable.length > 0 ? { ...judged, verdict: 'insufficient-evidence' as const, gpusNeeded: null } : judged;
-  const missingEvidence = [
+  const missingEvidence = uniqueMissing([
     ...unreadable.map((d) => ({
       what: `a readable ${d.file}`,
       how: `fix ${d.line === null ? d.file : `${d.file}:${d.line}`}: ${d.message}`,
     })),
     ...reviews.flatMap((r) => r.missingEvidence),
-  ];
+  ]);
   const policyChangedInPr = paths.some((p) => (POLICY_PATHS as readonly string[]).includes(p));
 
   return {

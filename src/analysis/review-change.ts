@@ -12,9 +12,11 @@ import type {
 } from '../domain/index.js';
 import { isJobWorkload } from '../domain/index.js';
 import type { ReviewTelemetry } from '../telemetry/collect.js';
+import { combine, type TermOption } from './combine.js';
+import { demandTerms, measuredEvidence, measuredFindings, runLevers, supplyLevers } from './levers.js';
+import { Measured } from './measured.js';
 import { withHeadroom } from './need.js';
-import { jobsFromWorkloads } from './stagger/expand.js';
-import { planStagger } from './stagger/plan.js';
+import { runtimeFinding } from './runtime-check.js';
 
 export interface ChangeContext {
   change: CapacityChange;
@@ -69,35 +71,48 @@ export function reviewChange(ctx: ChangeContext): ChangeReview {
 
   const jobs = linked.filter(isJobWorkload);
   const services = linked.filter((w): w is InferenceWorkload => w.type === 'inference');
-  const expanded = jobsFromWorkloads(jobs);
-  const plan = planStagger(expanded.jobs);
-  // Services are sized as declared until telemetry and load tests can size them: they hold
-  // their GPUs all day, on top of whatever the jobs need at their peak.
-  const serviceGpus = services.reduce((sum, s) => sum + s.gpusPerReplica * s.replicas, 0);
+  const m = ctx.telemetry ? new Measured(ctx.telemetry) : null;
+  const r = runLevers(change, linked, policy, m);
+  const { plan } = r;
   const headroom = policy.headroom;
-  const need = withHeadroom(plan.peakGpus + serviceGpus, headroom);
-  const naiveNeed = withHeadroom(plan.naivePeakGpus + serviceGpus, headroom);
   const before = change.gpusBefore;
   const after = change.gpusAfter;
+  const combo = combine(demandTerms(services, r), headroom, supplyLevers(r), before, change.delta);
+  const need = combo.need;
+  // The stagger finding compares like with like: services as declared, with and without it.
+  const declaredServices = services.reduce((sum, s) => sum + s.gpusPerReplica * s.replicas, 0);
+  const staggerNeed = withHeadroom(plan.peakGpus + declaredServices, headroom);
+  const naiveNeed = withHeadroom(plan.naivePeakGpus + declaredServices, headroom);
 
   const evidence: Evidence[] = [
     infra,
     ...linked.map((w): Evidence => ({ source: 'catalog', ref: ref(w.source.file, w.source.line) })),
     { source: 'planner', ref: plan.boundReason },
+    ...measuredEvidence(r),
   ];
-  const missingEvidence: MissingEvidence[] = expanded.problems.map((p) => ({
+  const missingEvidence: MissingEvidence[] = r.problems.map((p) => ({
     what: `a schedulable window for ${p.workload}`,
     how: p.message,
   }));
-  if (services.length > 0) {
+  if (m) missingEvidence.push(...m.missing());
+  else if (services.length > 0) {
+    // Listed once for all the change's services: one telemetry source answers for all of them.
     missingEvidence.push({
       what: `measured capacity of ${services.map((s) => s.name).join(', ')}`,
-      how: 'the service is counted at its declared replicas; a load test (`loadTest:`) and Prometheus telemetry would show whether fewer replicas meet its SLO',
+      how: 'the service is counted at its declared replicas; a load test (`loadTest:`) and Prometheus telemetry (`--prometheus <url>`) would show whether fewer replicas meet its SLO',
     });
   }
 
-  const needText = describeNeed(plan, serviceGpus, headroom, need);
-  const common = { change, workloads: linked.map((w) => w.name), need, plan, evidence, missingEvidence };
+  const needText = describeNeed(plan, combo.chosen.slice(1), headroom, need);
+  // By completeness of the evidence alone, so that taking evidence away can only lower it.
+  const confidence: ChangeReview['confidence'] = m === null ? 'low' : missingEvidence.length === 0 ? 'high' : 'medium';
+  const measured = m
+    ? { ladders: r.ladders, serving: r.serving, costs: r.costs, runtimes: r.runtimes }
+    : {};
+  const common = {
+    change, workloads: linked.map((w) => w.name), need, plan, evidence, missingEvidence,
+    confidence, needWithoutLevers: combo.needWithoutLevers, ...measured,
+  };
 
   if (change.delta <= 0) {
     return {
@@ -112,25 +127,48 @@ export function reviewChange(ctx: ChangeContext): ChangeReview {
     };
   }
 
-  const stagger = staggerFinding(jobs, plan, before, need, naiveNeed, change.delta);
-  const findings = stagger ? [stagger] : [];
+  // A job the planner had to leave out would only add to the need: short of that, a verdict
+  // that finds fewer GPUs needed than asked for would rest on a need known to be too small.
+  if (r.problems.length > 0 && combo.gpusNeeded < change.delta) {
+    return {
+      ...common,
+      verdict: 'insufficient-evidence',
+      gpusNeeded: null,
+      findings: [],
+      reason: `${r.problems.map((p) => p.workload).join(', ')} cannot be planned from the catalog, so the need of ${describeTarget(change)} is unknown`,
+    };
+  }
+  const met = combo.gpusNeeded === 0;
+  const stagger = staggerFinding(jobs, plan, before, staggerNeed, naiveNeed, change.delta);
+  const runtime = runtimeFinding(r.runtimes);
+  const findings = [
+    ...(stagger ? [stagger] : []),
+    ...(runtime ? [runtime] : []),
+    ...measuredFindings(change, r, combo.credited, met),
+  ];
+  const borrowed = combo.supplied.get('borrow-quota') ?? 0;
+  // Staggering shows in the plan; the reason names the other levers it relies on.
+  const levers = [...combo.credited].filter((l) => l !== 'stagger').join(', ');
 
-  if (need <= before) {
+  if (met) {
     return {
       ...common,
       verdict: 'not-justified',
       gpusNeeded: 0,
       findings,
-      reason: `the ${before} GPUs already there meet the need (${needText})`,
+      reason:
+        need <= before && borrowed === 0
+          ? `the ${before} GPUs already there meet the need (${needText})${levers === '' ? '' : ` with ${levers}`}`
+          : `the ${before} GPUs already there and ${borrowed} borrowed from the cohort meet the need (${needText})${levers === '' ? '' : ` with ${levers}`}`,
     };
   }
-  if (need < after) {
+  if (combo.gpusNeeded < change.delta) {
     return {
       ...common,
       verdict: 'partially-justified',
-      gpusNeeded: need - before,
+      gpusNeeded: combo.gpusNeeded,
       findings,
-      reason: `the need (${needText}) calls for ${need - before} more GPUs, not ${change.delta}`,
+      reason: `the need (${needText}) calls for ${combo.gpusNeeded} more GPUs, not ${change.delta}${borrowed > 0 ? ` (${borrowed} borrowed from the cohort)` : ''}`,
     };
   }
   return {
@@ -178,10 +216,13 @@ function describeTarget(change: CapacityChange): string {
   return change.kind === 'kueue-cluster-queue' ? `ClusterQueue ${change.name}` : `pool ${change.name}`;
 }
 
-function describeNeed(plan: StaggerPlan, serviceGpus: number, headroom: number, need: number): string {
+function describeNeed(plan: StaggerPlan, services: readonly TermOption[], headroom: number, need: number): string {
   const parts = [`${plan.peakGpus} GPUs at the staggered peak`];
-  if (serviceGpus > 0) parts.push(`${serviceGpus} for services`);
+  const declared = services.filter((o) => !o.headroomIncluded).reduce((s, o) => s + o.gpus, 0);
+  const sized = services.filter((o) => o.headroomIncluded).reduce((s, o) => s + o.gpus, 0);
+  if (declared > 0) parts.push(`${declared} for services`);
   if (headroom > 0) parts.push(`${Math.round(headroom * 100)}% headroom`);
+  if (sized > 0) parts.push(`${sized} for services sized at their observed peak`);
   return parts.length === 1 ? `${need} GPUs` : `${need} GPUs: ${parts.join(' + ')}`;
 }
 

@@ -20,6 +20,106 @@ export interface ChangeReview {
   /** Why the verdict is what it is, one sentence. */
   reason: string;
   evidence: Evidence[];
+  /**
+   * How complete the evidence behind the verdict is: `high` when telemetry answered everything the
+   * change's levers asked, `medium` when some of it is missing (listed in `missingEvidence`),
+   * `low` when the review ran from the files alone, without telemetry.
+   */
+  confidence?: 'high' | 'medium' | 'low';
+  /** The need with no lever applied: every run starting as its window opens, services as declared. */
+  needWithoutLevers?: number | null;
+  /** Allocated → busy → computing → productive, for the changed pool or queue and each linked workload. */
+  ladders?: UtilisationLadder[];
+  /** Replicas each linked service needs at its observed peak, from its load test. */
+  serving?: ServingCapacity[];
+  /** Cost per verified outcome of each linked workload with outcomes, and of each alternative. */
+  costs?: OutcomeCost[];
+  /** Documented runtimes against observed ones, for linked jobs with telemetry. */
+  runtimes?: RuntimeCheck[];
+}
+
+/** Something the ladder shows that a reader should act on. */
+export interface LadderFlag {
+  /** `idle`: busy under the policy's `idleBelow`; `memory-bound`: busy, but waiting on memory. */
+  kind: 'idle' | 'memory-bound';
+  message: string;
+}
+
+/** GPU time over the window, rung by rung; a rung is null when its measurement is missing. */
+export interface UtilisationLadder {
+  scope: 'pool' | 'queue' | 'workload';
+  name: string;
+  /** GPU-hours allocated: requested by pods (pool, workload) or admitted by Kueue (queue). */
+  allocatedGpuHours: number | null;
+  /** GPU-hours busy (DCGM_FI_DEV_GPU_UTIL × allocated GPUs). */
+  busyGpuHours: number | null;
+  /** GPU-hours computing: SM activity, or graphics-engine activity where SM is not exported. */
+  computingGpuHours: number | null;
+  /** Which DCGM field gave `computingGpuHours`. */
+  computeField: 'DCGM_FI_PROF_SM_ACTIVE' | 'DCGM_FI_PROF_GR_ENGINE_ACTIVE' | null;
+  /** GPU-hours of tensor-pipe activity. */
+  tensorGpuHours: number | null;
+  /** busy ÷ allocated. */
+  busyFraction: number | null;
+  verifiedOutcomes: number | null;
+  /** Verified outcomes per allocated GPU-hour: the productive rung. */
+  outcomesPerGpuHour: number | null;
+  flags: LadderFlag[];
+  evidence: Evidence[];
+}
+
+/** One service's size from its load test and its observed peak. */
+export interface ServingCapacity {
+  workload: string;
+  /** Requests per second one replica sustains within every SLO the catalog states; null when none does. */
+  sustainableRatePerReplica: number | null;
+  /** The load-test step that gave it (`constant@4.5`). */
+  loadTestStep: string | null;
+  /** Highest request rate the service carried over the window, requests per second. */
+  peakRate: number | null;
+  headroom: number;
+  /** ceil(peak × (1 + headroom) ÷ sustainable rate); null when either is unknown. */
+  replicasNeeded: number | null;
+  gpusPerReplica: number;
+  /** replicasNeeded × gpusPerReplica. */
+  gpusNeeded: number | null;
+  /** replicas × gpusPerReplica as the catalog declares. */
+  declaredGpus: number;
+  /** What holds throughput back when requests queue: batch slots, KV-cache memory, or nothing seen. */
+  limit: 'batching' | 'memory' | null;
+  /** What to change for that limit. */
+  advice: string | null;
+  evidence: Evidence[];
+}
+
+/** Cost per verified outcome of one way to run a workload. */
+export interface OutcomeCost {
+  workload: string;
+  /** `current`, or the alternative's name. */
+  option: string;
+  gpuType: string | null;
+  /** GPUs it holds (current: measured or declared; alternative: replicas needed at the observed peak). */
+  gpus: number | null;
+  /** GPU cost over the window, USD, idle time and retries included. */
+  usdOverWindow: number | null;
+  verifiedOutcomes: number | null;
+  usdPerVerifiedOutcome: number | null;
+  /** The alternative meets the quality threshold and the SLO at the observed peak. */
+  qualifies: boolean;
+  /** Why it does not qualify, or what its numbers rest on. */
+  note: string;
+  evidence: Evidence[];
+}
+
+/** A job's documented runtime against the one telemetry shows. */
+export interface RuntimeCheck {
+  workload: string;
+  documentedMinutes: number;
+  /** Mean minutes per run: GPU-hours requested per day ÷ (jobsPerDay × gpusPerJob). */
+  observedMinutes: number;
+  /** |observed − documented| ÷ documented above 25%. */
+  differs: boolean;
+  evidence: Evidence[];
 }
 
 /** Everything a review produced: data only, rendered by report/ and posted by github/. */

@@ -1,8 +1,9 @@
-import type { Probot } from 'probot';
+import type { ApplicationFunctionOptions, Probot } from 'probot';
 import { CHECK_EVENTS, checkRunHandler, checkSuiteHandler } from './handlers/check-events.js';
 import { COMMENT_EVENTS, issueCommentHandler } from './handlers/issue-comment.js';
 import { PULL_REQUEST_EVENTS, pullRequestHandler } from './handlers/pull-request.js';
 import { telemetryFromEnv, type TelemetryProvider } from '../telemetry/from-env.js';
+import { AppMetrics } from './metrics.js';
 import { createPrQueue } from './pr-queue.js';
 
 /** Every event the App subscribes to (app.yml's `default_events` lists their families). */
@@ -13,9 +14,15 @@ export const HANDLED_EVENTS = [...PULL_REQUEST_EVENTS, ...COMMENT_EVENTS, ...CHE
  * instance (each test server, each process) has its own and nothing is shared between them.
  * Telemetry defaults to the operator's environment, read when the App loads.
  */
-export function createGpuJustifyApp(options: { telemetry?: TelemetryProvider } = {}): (app: Probot) => void {
-  return (app) => {
-    const deps = { queue: createPrQueue(), telemetry: options.telemetry ?? telemetryFromEnv() };
+export function createGpuJustifyApp(
+  options: { telemetry?: TelemetryProvider; metrics?: AppMetrics } = {},
+): (app: Probot, appOptions?: Partial<ApplicationFunctionOptions>) => void {
+  return (app, appOptions) => {
+    const metrics = options.metrics ?? new AppMetrics();
+    const telemetry = metrics.instrumentTelemetry(options.telemetry ?? telemetryFromEnv());
+    const deps = { queue: createPrQueue(), telemetry, metrics };
+    // Probot's server offers extra routes; the bare webhook middleware does not.
+    appOptions?.addHandler?.(metrics.handler);
     app.on([...PULL_REQUEST_EVENTS], pullRequestHandler(deps));
     app.on([...COMMENT_EVENTS], issueCommentHandler(deps));
     app.on('check_run.rerequested', checkRunHandler(deps));
@@ -23,8 +30,8 @@ export function createGpuJustifyApp(options: { telemetry?: TelemetryProvider } =
   };
 }
 
-export function gpuJustifyApp(app: Probot): void {
-  createGpuJustifyApp()(app);
+export function gpuJustifyApp(app: Probot, appOptions?: Partial<ApplicationFunctionOptions>): void {
+  createGpuJustifyApp()(app, appOptions);
 }
 
 export default gpuJustifyApp;

@@ -6,6 +6,8 @@ import type { Scope } from './queries/named-query.js';
 import { scopeForChange } from './scopes.js';
 import type { TelemetrySource } from './source.js';
 
+export const DEFAULT_RATE_WINDOW_MINUTES = 10;
+
 /** Where a review's telemetry comes from: a live Prometheus or a snapshot, and optionally OpenCost. */
 export interface TelemetryInput {
   source: TelemetrySource;
@@ -13,6 +15,11 @@ export interface TelemetryInput {
   at: Date;
   /** Overrides the policy's `window`. */
   windowMinutes?: number;
+  /**
+   * Window of rate()/increase() inside range queries, minutes. It must span at least two scrapes:
+   * the default covers scrape intervals up to five minutes.
+   */
+  rateWindowMinutes?: number;
   /** OpenCost's allocation by namespace, live or replayed; absent when OpenCost is not configured. */
   allocation?: (q: AllocationQuery) => Promise<AllocationResult>;
 }
@@ -55,7 +62,13 @@ export async function collectTelemetry(input: TelemetryInput, req: CollectReques
     .filter((s): s is Exclude<Scope, { kind: 'workload' }> => s !== null);
   const paths = loadTestPaths(req.workloads);
   const [evidence, loadTests, allocation] = await Promise.all([
-    gatherEvidence(input.source, { workloads: req.workloads, scopes, at: input.at, windowMinutes }),
+    gatherEvidence(input.source, {
+      workloads: req.workloads,
+      scopes,
+      at: input.at,
+      windowMinutes,
+      rateWindowMinutes: input.rateWindowMinutes ?? DEFAULT_RATE_WINDOW_MINUTES,
+    }),
     Promise.all(paths.map(async (p) => [p, await readLoadTestFrom(req.repo, p)] as const)),
     input.allocation ? input.allocation({ at: input.at, windowMinutes, aggregate: 'namespace' }) : Promise.resolve(null),
   ]);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { reviewChange } from '../../src/analysis/review-change.js';
 import { judgePr } from '../../src/analysis/review-pr.js';
 import { batch, policy, queueChange, service } from '../factories.js';
+import { answer, hourly, missing, repeat, telemetry } from './measured-fixture.js';
 
 // The mission's example: four 2-GPU, 2-hour jobs in a six-hour window fit on four GPUs in pairs.
 const fourPairs = batch({ name: 'nightly-eval', jobsPerDay: 4 });
@@ -121,5 +122,35 @@ describe('judgePr', () => {
   ])('$name', ({ reviews, verdict, requested, needed }) => {
     const pr = judgePr(reviews.map((r) => r.change), reviews);
     expect(pr).toEqual({ verdict, gpusRequested: requested, gpusNeeded: needed });
+  });
+});
+
+describe('reviewChange with telemetry', () => {
+  it('will not find fewer GPUs needed when a documented job cannot be planned', () => {
+    // 8 hours of work in a 6-hour window: left out of the plan, so the need is a floor only.
+    const tooLong = batch({ name: 'too-long', runtime: 480 });
+    const r = reviewChange({
+      change: queueChange('research', 4, 8),
+      workloads: [fourPairs, tooLong],
+      catalogFile: 'gpu-workloads.yaml',
+      policy: policy({ headroom: 0 }),
+    });
+    expect(r).toMatchObject({ verdict: 'insufficient-evidence', gpusNeeded: null });
+    expect(r.missingEvidence[0]?.what).toBe('a schedulable window for too-long');
+  });
+
+  it('lists only the evidence its own levers lacked, and is fully trusted when nothing is missing', () => {
+    const t = telemetry([
+      answer('ksm.gpu-requests:workload:nightly-eval', [hourly([...repeat(6, 4), ...repeat(18, 0), ...repeat(6, 4), ...repeat(18, 0)])]),
+      answer('dcgm.gpu-util:workload:nightly-eval', [hourly(repeat(48, 80))]),
+      missing('vllm.kv-cache:workload:elsewhere'),
+    ]);
+    const job = batch({ name: 'nightly-eval', jobsPerDay: 2, runtime: 360, selector: { namespace: 'eval' } });
+    const r = reviewChange({ change: queueChange('research', 4, 8), workloads: [job], catalogFile: 'c', policy: policy({ headroom: 0 }), telemetry: t });
+    // The unanswered KV-cache query belongs to another workload: not this change's concern.
+    expect(r.missingEvidence).toEqual([]);
+    expect(r).toMatchObject({ verdict: 'not-justified', confidence: 'high', need: 4 });
+    expect(r.runtimes?.[0]).toMatchObject({ observedMinutes: 360, differs: false });
+    expect(r.evidence.some((e) => e.source === 'prometheus' && e.window === `2880m to ${t.at}`)).toBe(true);
   });
 });

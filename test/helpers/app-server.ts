@@ -90,7 +90,7 @@ export class AppServer {
   }
 }
 
-function newPrivateKey(): string {
+export function newPrivateKey(): string {
   return generateKeyPairSync('rsa', {
     modulusLength: 2048,
     privateKeyEncoding: { type: 'pkcs8', format: 'pem' },

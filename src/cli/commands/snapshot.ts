@@ -1,5 +1,6 @@
 import { detectChanges } from '../../detect/detect-changes.js';
 import { DEFAULT_POLICY, type Workload } from '../../domain/index.js';
+import { DEFAULT_RATE_WINDOW_MINUTES } from '../../telemetry/collect.js';
 import { openCostSettings } from '../../telemetry/opencost/client.js';
 import type { Scope } from '../../telemetry/queries/named-query.js';
 import { recordSnapshot } from '../../telemetry/record.js';
@@ -91,6 +92,8 @@ export async function snapshotCommand(argv: string[], out: Output): Promise<numb
     scopes,
     at,
     windowMinutes,
+    // The review asks with the same rate window, so the recorded queries are the ones it replays.
+    rateWindowMinutes: DEFAULT_RATE_WINDOW_MINUTES,
     ...(flags.opencost === undefined ? {} : { opencost: openCostSettings(flags.opencost) }),
   });
   await writeSnapshot(file, snapshot);

@@ -29,17 +29,17 @@ export function issueCommentHandler(deps: HandlerDeps): (context: CommentContext
     if (!command) return;
 
     const repo = { owner: repository.owner.login, repo: repository.name };
-    const reply = (body: string) => postReply(context.octokit, repo, issue.number, body);
+    const reply = (body: string) => postReply(deps.metrics.instrument(context.octokit), repo, issue.number, body);
     if (command.kind === 'invalid') {
       await reply(renderHelp(`@${user.login} \`/gpu-justify ${command.given}\`: ${command.problem}.`));
       return;
     }
-    await context.octokit.rest.reactions.createForIssueComment({ ...repo, comment_id: comment.id, content: 'eyes' });
+    await deps.metrics.instrument(context.octokit).rest.reactions.createForIssueComment({ ...repo, comment_id: comment.id, content: 'eyes' });
     if (command.kind === 'help') {
       await reply(renderHelp());
       return;
     }
-    const pull = await loadPull(context.octokit, repo, issue.number);
+    const pull = await loadPull(deps.metrics.instrument(context.octokit), repo, issue.number);
     const log = context.log.child({ command: command.kind, by: user.login });
     await runCommand({ deps, context, log, repo, pull, command, reply, login: user.login });
   };
@@ -58,7 +58,7 @@ interface CommandRun {
 
 async function runCommand(run: CommandRun): Promise<void> {
   const { deps, context, log, repo, pull, command, reply, login } = run;
-  const octokit = context.octokit;
+  const octokit = deps.metrics.instrument(context.octokit);
   switch (command.kind) {
     case 'rerun':
       await queuedReview(deps, octokit, log, pull.target);

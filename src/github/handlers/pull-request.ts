@@ -20,7 +20,7 @@ export function pullRequestHandler(deps: HandlerDeps): (context: PullRequestCont
     const { payload } = context;
     // A title or body edit changes nothing the review reads; a new base branch changes everything.
     if (payload.action === 'edited' && !payload.changes.base) return;
-    await queuedReview(deps, context.octokit, context.log, targetFromPayload(payload));
+    await queuedReview(deps, deps.metrics.instrument(context.octokit), context.log, targetFromPayload(payload));
   };
 }
 

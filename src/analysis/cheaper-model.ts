@@ -1,0 +1,169 @@
+import { pricePerGpuHour } from '../detect/gpu-types/index.js';
+import type { Alternative, CapacityChange, Evidence, InferenceWorkload, OutcomeCost, Policy } from '../domain/index.js';
+import { evidenceOf } from '../telemetry/gather.js';
+import { verifiedOutcomes } from './ladder.js';
+import type { Measured } from './measured.js';
+import { hoursOf, round3, scalarOf, stepOf, timeline } from './series.js';
+import { loadTestRate, replicasFor } from './serving.js';
+
+export interface CheaperOption {
+  cost: OutcomeCost;
+  /** GPUs of the change's type it frees against the service's current GPUs. */
+  gpusFreed: number;
+  /** Runs on the change's GPU type: only then does it lower this pool's need. */
+  sameType: boolean;
+}
+
+interface Money {
+  usd: number | null;
+  evidence: Evidence[];
+  note: string;
+}
+
+/**
+ * What the service cost over the window as it ran, idle time and retries included: OpenCost's
+ * GPU cost for its namespace when OpenCost answered, else the GPU-hours its pods requested times
+ * the price per GPU-hour (policy `prices`, then the list price of the change's GPU model).
+ */
+function currentCost(w: InferenceWorkload, change: CapacityChange, m: Measured, policy: Policy): Money & { gpus: number | null } {
+  const ns = w.selector?.['namespace'];
+  const alloc = m.telemetry.allocation;
+  const gpusNow = (): number | null => {
+    const a = m.peek(`ksm.gpu-requests:workload:${w.name}`);
+    if (a === undefined) return null;
+    const line = timeline(a);
+    return line.size === 0 ? null : Math.max(...line.values());
+  };
+  if (alloc?.status === 'ok' && ns !== undefined) {
+    const row = alloc.allocations.find((a) => a.key === ns);
+    if (row && row.gpuCost !== null) {
+      return {
+        usd: row.gpuCost,
+        gpus: gpusNow(),
+        note: 'GPU cost from OpenCost',
+        evidence: [{ source: 'opencost', ref: `allocation aggregate=namespace ${ns}: gpuCost`, window: m.window }],
+      };
+    }
+  }
+  const price = pricePerGpuHour(change.gpuModel, policy.prices);
+  if (price === null) {
+    m.lack({ what: `the price per GPU-hour of ${change.gpuModel ?? `the GPUs of ${change.name}`}`, how: 'add it to `prices:` in .github/gpu-justify.yml, or configure OpenCost (--opencost)' });
+    return { usd: null, gpus: gpusNow(), note: 'no price', evidence: [] };
+  }
+  const a = m.answer(`ksm.gpu-requests:workload:${w.name}`);
+  if (a === undefined) return { usd: null, gpus: null, note: 'no GPU-hours', evidence: [] };
+  const line = timeline(a);
+  const gpuHours = hoursOf(line, stepOf(a, line));
+  return {
+    usd: gpuHours * price,
+    gpus: gpusNow(),
+    note: `${round3(gpuHours)} GPU-hours requested × $${price}/GPU-hour`,
+    evidence: [evidenceOf(a), { source: 'policy', ref: `price of ${change.gpuModel}: $${price}/GPU-hour` }],
+  };
+}
+
+const perOutcome = (usd: number | null, outcomes: number | null): number | null =>
+  usd === null || outcomes === null || outcomes <= 0 ? null : usd / outcomes;
+
+/**
+ * Outcomes the alternative would have verified over the same traffic: all outcomes (or the
+ * current verified ones over the current quality) times its quality, the pass rate its
+ * evaluation measured.
+ */
+function alternativeOutcomes(w: InferenceWorkload, alt: Alternative, verified: number | null, m: Measured): number | null {
+  if (alt.quality === undefined) return null;
+  const total = w.outcomes?.total !== undefined ? m.answer(`outcomes.total:workload:${w.name}`) : undefined;
+  const all = total ? scalarOf(total) : verified !== null && w.quality !== undefined && w.quality > 0 ? verified / w.quality : null;
+  return all === null ? null : all * alt.quality;
+}
+
+function alternative(
+  w: InferenceWorkload, alt: Alternative, change: CapacityChange, peak: number | null, currentGpus: number,
+  verified: number | null, m: Measured, policy: Policy,
+): CheaperOption {
+  const threshold = w.qualityThreshold ?? w.outcomes?.qualityThreshold;
+  const gpuType = alt.gpuType ?? change.gpuModel;
+  const lt = loadTestRate(`${w.name} alternative ${alt.name}`, alt.loadTest, w.slo, m);
+  const replicas = lt.row !== null && peak !== null ? replicasFor(peak, w.headroom ?? policy.headroom, lt.row.rate) : null;
+  const gpus = replicas === null ? null : replicas * (alt.gpusPerReplica ?? w.gpusPerReplica);
+  const price = pricePerGpuHour(gpuType, policy.prices);
+  const hours = m.telemetry.windowMinutes / 60;
+  const usd = gpus === null || price === null ? null : gpus * hours * price;
+  const outcomes = alternativeOutcomes(w, alt, verified, m);
+  const why: string[] = [];
+  if (threshold === undefined) {
+    why.push('no quality threshold');
+    m.lack({ what: `the quality threshold of ${w.name}`, how: `add \`qualityThreshold:\` to ${w.name} (or outcomes.qualityThreshold) in the catalog` });
+  } else if (alt.quality === undefined) {
+    why.push('no quality measured');
+    m.lack({ what: `the quality of alternative ${alt.name}`, how: `add \`quality:\` to alternative ${alt.name} of ${w.name} in the catalog` });
+  } else if (alt.quality < threshold) {
+    why.push(`quality ${alt.quality} is under the threshold ${threshold}`);
+  }
+  if (lt.row === null) why.push('its load test does not show it meeting the SLO');
+  if (peak === null) why.push('no observed peak to size it for');
+  if (price === null) why.push(`no price for ${gpuType ?? 'its GPU type'}`);
+  const sameType = alt.gpuType === undefined || alt.gpuType === change.gpuModel;
+  const qualifies = why.length === 0;
+  const cost: OutcomeCost = {
+    workload: w.name,
+    option: alt.name,
+    gpuType,
+    gpus,
+    usdOverWindow: usd,
+    verifiedOutcomes: outcomes,
+    usdPerVerifiedOutcome: perOutcome(usd, outcomes),
+    qualifies,
+    note: qualifies ? `${replicas} replicas at the observed peak, all window, ${sameType ? 'same' : gpuType} GPUs` : why.join('; '),
+    evidence: [...lt.evidence, ...(price === null ? [] : [{ source: 'policy' as const, ref: `price of ${gpuType}: $${price}/GPU-hour` }])],
+  };
+  return { cost, gpusFreed: gpus === null ? 0 : Math.max(0, sameType ? currentGpus - gpus : currentGpus), sameType };
+}
+
+/**
+ * Cost per verified outcome of the service as it runs and of each alternative. An alternative
+ * counts only if it meets the quality threshold and its load test sizes it for the observed peak
+ * within the SLO, and is cheaper per verified outcome than the current one.
+ */
+export function cheaperModels(
+  w: InferenceWorkload, change: CapacityChange, peak: number | null, m: Measured, policy: Policy,
+): { costs: OutcomeCost[]; best: CheaperOption | null } {
+  if (w.alternatives.length === 0) return { costs: [], best: null };
+  const verified = verifiedOutcomes(w, m);
+  if (w.outcomes === undefined) {
+    m.lack({ what: `verified outcomes of ${w.name}`, how: `add \`outcomes: { verified: <PromQL> }\` to ${w.name} in the catalog so cost per verified outcome can be compared` });
+  }
+  const money = currentCost(w, change, m, policy);
+  const currentGpus = money.gpus ?? w.replicas * w.gpusPerReplica;
+  const current: OutcomeCost = {
+    workload: w.name,
+    option: 'current',
+    gpuType: change.gpuModel,
+    gpus: currentGpus,
+    usdOverWindow: money.usd,
+    verifiedOutcomes: verified.value,
+    usdPerVerifiedOutcome: perOutcome(money.usd, verified.value),
+    qualifies: true,
+    note: money.note,
+    evidence: [...money.evidence, ...verified.evidence],
+  };
+  const options = w.alternatives.map((a) => alternative(w, a, change, peak, currentGpus, verified.value, m, policy));
+  const now = current.usdPerVerifiedOutcome;
+  let best: CheaperOption | null = null;
+  for (const o of options) {
+    const c = o.cost.usdPerVerifiedOutcome;
+    if (!o.cost.qualifies || c === null || now === null || c >= now) continue;
+    if (best === null || c < (best.cost.usdPerVerifiedOutcome ?? Number.POSITIVE_INFINITY)) best = o;
+  }
+  return { costs: [current, ...options.map((o) => o.cost)], best };
+}
+
+export function cheaperSummary(w: string, current: OutcomeCost | undefined, best: CheaperOption): string {
+  const usd = (x: number | null) => (x === null ? '?' : `$${x < 0.01 ? x.toExponential(2) : x.toFixed(2)}`);
+  const c = best.cost;
+  const where = best.sameType ? '' : ` on ${c.gpus} ${c.gpuType} GPUs elsewhere`;
+  return (
+    `${w}: ${c.option} costs ${usd(c.usdPerVerifiedOutcome)} per verified outcome against ${usd(current?.usdPerVerifiedOutcome ?? null)} now, ` +
+    `meets the quality threshold and the SLO at the observed peak with ${c.gpus} GPUs${where}, freeing ${best.gpusFreed} GPUs`
+  );
+}

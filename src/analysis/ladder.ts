@@ -1,0 +1,173 @@
+import type { CapacityChange, Evidence, LadderFlag, Policy, UtilisationLadder, Workload } from '../domain/index.js';
+import { evidenceOf } from '../telemetry/gather.js';
+import { FIELD_LABEL, SM_FIELDS } from '../telemetry/queries/dcgm.js';
+import type { QueryAnswer } from '../telemetry/source.js';
+import type { Measured } from './measured.js';
+import { hoursOf, product, round3, scalarOf, stepOf, timeline, type Timeline } from './series.js';
+
+/**
+ * Memory-bound: the GPU is busy, but its memory bandwidth is more active than its SMs — faster
+ * kernels or larger batches help; more GPUs do not. Thresholds follow NVIDIA's profiling guidance
+ * loosely: DRAM activity above 40% is heavy, and well above SM activity means the SMs wait on it.
+ */
+export const MEMORY_BOUND = { busyAtLeast: 0.25, dramAtLeast: 0.4, dramOverSm: 1.5 } as const;
+
+type ComputeField = UtilisationLadder['computeField'];
+
+const scale = (line: Timeline, by: number): Timeline => new Map([...line].map(([t, v]) => [t, v * by]));
+
+/** The DCGM field that answered `smActivity` most of the time. */
+function computeFieldOf(answer: QueryAnswer): ComputeField {
+  const counts = new Map<string, number>();
+  for (const s of answer.series) {
+    const f = s.labels[FIELD_LABEL];
+    if (f !== undefined) counts.set(f, (counts.get(f) ?? 0) + s.samples.length);
+  }
+  const [top] = [...counts].sort((a, b) => b[1] - a[1]);
+  return top !== undefined && (SM_FIELDS as readonly string[]).includes(top[0]) ? (top[0] as ComputeField) : null;
+}
+
+interface Rungs {
+  allocated: number | null;
+  busy: number | null;
+  computing: number | null;
+  computeField: ComputeField;
+  tensor: number | null;
+  dram: number | null;
+  evidence: Evidence[];
+}
+
+/**
+ * GPU-hours per rung from per-GPU means (DCGM `avg`) weighted by the GPUs counted at each time:
+ * `count` is what the scope holds (its requests) or has (a pool's allocatable GPUs).
+ */
+function rungs(m: Measured, scopeId: string, allocatedId: string, countId: string, withTensor: boolean): Rungs {
+  const evidence: Evidence[] = [];
+  const use = (id: string, record = true): QueryAnswer | undefined => {
+    const a = record ? m.answer(id) : m.peek(id);
+    if (a !== undefined) evidence.push(evidenceOf(a));
+    return a;
+  };
+  const allocatedAnswer = use(allocatedId);
+  const countAnswer = countId === allocatedId ? allocatedAnswer : use(countId);
+  const count = countAnswer ? timeline(countAnswer) : null;
+  const step = countAnswer ? stepOf(countAnswer, count ?? undefined) : 0;
+  const weighted = (id: string, unit: number, record = true): { hours: number | null; answer?: QueryAnswer } => {
+    const a = use(id, record);
+    if (a === undefined || count === null) return { hours: null };
+    return { hours: hoursOf(product(scale(timeline(a), unit), count), step), answer: a };
+  };
+  const busy = weighted(`dcgm.gpu-util:${scopeId}`, 1 / 100);
+  const sm = weighted(`dcgm.sm-activity:${scopeId}`, 1);
+  const tensor = withTensor ? weighted(`dcgm.tensor-active:${scopeId}`, 1) : { hours: null };
+  const dram = withTensor ? weighted(`dcgm.dram-active:${scopeId}`, 1, false) : { hours: null };
+  const allocatedLine = allocatedAnswer ? timeline(allocatedAnswer) : null;
+  return {
+    allocated: allocatedAnswer && allocatedLine ? hoursOf(allocatedLine, stepOf(allocatedAnswer, allocatedLine)) : null,
+    busy: busy.hours,
+    computing: sm.hours,
+    computeField: sm.answer ? computeFieldOf(sm.answer) : null,
+    tensor: tensor.hours,
+    dram: dram.hours,
+    evidence,
+  };
+}
+
+function flagsOf(name: string, r: Pick<Rungs, 'allocated' | 'busy' | 'computing' | 'dram'>, policy: Policy): LadderFlag[] {
+  const flags: LadderFlag[] = [];
+  if (r.allocated === null || r.allocated <= 0 || r.busy === null) return flags;
+  const busy = r.busy / r.allocated;
+  if (busy < policy.idleBelow) {
+    flags.push({
+      kind: 'idle',
+      message: `${name} was busy ${pct(busy)} of its ${round3(r.allocated)} allocated GPU-hours, under the policy's idleBelow (${pct(policy.idleBelow)})`,
+    });
+  }
+  if (r.computing !== null && r.dram !== null) {
+    const sm = r.computing / r.allocated;
+    const dram = r.dram / r.allocated;
+    if (busy >= MEMORY_BOUND.busyAtLeast && dram >= MEMORY_BOUND.dramAtLeast && dram > MEMORY_BOUND.dramOverSm * sm) {
+      flags.push({
+        kind: 'memory-bound',
+        message: `${name} is memory-bound: busy ${pct(busy)}, memory bandwidth active ${pct(dram)} but SMs only ${pct(sm)}; larger batches or fused kernels raise throughput, more GPUs do not`,
+      });
+    }
+  }
+  return flags;
+}
+
+export function pct(x: number): string {
+  return `${Math.round(x * 1000) / 10}%`;
+}
+
+function ladder(scope: UtilisationLadder['scope'], name: string, r: Rungs, outcomes: { value: number | null; evidence: Evidence[] }, policy: Policy): UtilisationLadder {
+  const busyFraction = r.allocated !== null && r.allocated > 0 && r.busy !== null ? r.busy / r.allocated : null;
+  return {
+    scope,
+    name,
+    allocatedGpuHours: r.allocated,
+    busyGpuHours: r.busy,
+    computingGpuHours: r.computing,
+    computeField: r.computeField,
+    tensorGpuHours: r.tensor,
+    busyFraction,
+    verifiedOutcomes: outcomes.value,
+    outcomesPerGpuHour: outcomes.value !== null && r.allocated !== null && r.allocated > 0 ? outcomes.value / r.allocated : null,
+    flags: flagsOf(`${scope} ${name}`, r, policy),
+    evidence: [...r.evidence, ...outcomes.evidence],
+  };
+}
+
+/** Verified outcomes of one workload over the window; null when it has none documented or answered. */
+export function verifiedOutcomes(w: Workload, m: Measured): { value: number | null; evidence: Evidence[] } {
+  if (w.outcomes === undefined) return { value: null, evidence: [] };
+  const a = m.answer(`outcomes.verified:workload:${w.name}`);
+  return a === undefined ? { value: null, evidence: [] } : { value: scalarOf(a), evidence: [evidenceOf(a)] };
+}
+
+/** The ladder of one workload with a selector; null without one (nothing to measure it by). */
+export function workloadLadder(w: Workload, m: Measured, policy: Policy): UtilisationLadder | null {
+  if (w.selector === undefined || Object.keys(w.selector).length === 0) return null;
+  const id = `workload:${w.name}`;
+  return ladder('workload', w.name, rungs(m, id, `ksm.gpu-requests:${id}`, `ksm.gpu-requests:${id}`, true), verifiedOutcomes(w, m), policy);
+}
+
+function sumOutcomes(ladders: readonly UtilisationLadder[]): { value: number | null; evidence: Evidence[] } {
+  const known = ladders.filter((l) => l.verifiedOutcomes !== null);
+  return { value: known.length === 0 ? null : known.reduce((s, l) => s + (l.verifiedOutcomes ?? 0), 0), evidence: [] };
+}
+
+/**
+ * The changed pool or queue. A pool is measured on its nodes (DCGM means over every GPU there,
+ * weighted by the allocatable count); a queue has no DCGM labels, so its busy and computing
+ * rungs add up its linked workloads' — known only when every linked workload was measured.
+ */
+export function capacityLadder(change: CapacityChange, m: Measured, linked: readonly UtilisationLadder[], linkedCount: number, policy: Policy): UtilisationLadder | null {
+  if (change.kind === 'kueue-cluster-queue') {
+    const id = `queue:${change.name}`;
+    const usage = m.answer(`kueue.usage:${id}`);
+    const line = usage ? timeline(usage) : null;
+    const all = linked.length === linkedCount && linked.length > 0;
+    const add = (pick: (l: UtilisationLadder) => number | null): number | null => {
+      if (!all) return null;
+      const xs = linked.map(pick);
+      return xs.some((x) => x === null) ? null : xs.reduce<number>((s, x) => s + (x ?? 0), 0);
+    };
+    const fields = new Set(linked.map((l) => l.computeField));
+    const r: Rungs = {
+      allocated: usage && line ? hoursOf(line, stepOf(usage, line)) : null,
+      busy: add((l) => l.busyGpuHours),
+      computing: add((l) => l.computingGpuHours),
+      computeField: fields.size === 1 ? ([...fields][0] ?? null) : null,
+      tensor: add((l) => l.tensorGpuHours),
+      dram: null,
+      evidence: usage ? [evidenceOf(usage)] : [],
+    };
+    return ladder('queue', change.name, r, sumOutcomes(linked), policy);
+  }
+  if (change.kind === 'gpu-sharing') return null;
+  const id = `pool:${change.name}`;
+  if (m.telemetry.evidence.results.every((r) => r.query.id !== `ksm.gpu-allocatable:${id}`)) return null;
+  const r = rungs(m, id, `ksm.gpu-requests:${id}`, `ksm.gpu-allocatable:${id}`, false);
+  return ladder('pool', change.name, r, sumOutcomes(linked), policy);
+}

@@ -1,0 +1,165 @@
+import type {
+  CapacityChange, Evidence, Finding, InferenceWorkload, JobWorkload, OutcomeCost, Policy, RuntimeCheck, ServingCapacity,
+  StaggerPlan, UtilisationLadder, Workload,
+} from '../domain/index.js';
+import { borrowableQuota, type Borrowable } from './borrow.js';
+import { cheaperModels, cheaperSummary, type CheaperOption } from './cheaper-model.js';
+import type { DemandTerm, SupplyLever, TermOption } from './combine.js';
+import { capacityLadder, workloadLadder } from './ladder.js';
+import type { Measured } from './measured.js';
+import { idleHolders, type IdleHolder } from './reclaim.js';
+import { observedRuntime, plannedRuntimes } from './runtime-check.js';
+import { servingCapacity, servingSummary } from './serving.js';
+import { jobsFromWorkloads, type ExpandProblem } from './stagger/expand.js';
+import { planStagger } from './stagger/plan.js';
+
+/** Everything the levers found for one change; the telemetry parts are empty without telemetry. */
+export interface LeverResults {
+  plan: StaggerPlan;
+  problems: ExpandProblem[];
+  ladders: UtilisationLadder[];
+  runtimes: RuntimeCheck[];
+  serving: ServingCapacity[];
+  costs: OutcomeCost[];
+  cheaper: Map<string, CheaperOption>;
+  idle: IdleHolder[];
+  /** The staggered plan without the idle jobs; null when no job is idle. */
+  planWithoutIdle: StaggerPlan | null;
+  borrow: Borrowable | null;
+}
+
+/** Runs every lever over the linked workloads: the stagger planner always, the rest on telemetry. */
+export function runLevers(change: CapacityChange, linked: Workload[], policy: Policy, m: Measured | null): LeverResults {
+  const jobs = linked.filter((w): w is JobWorkload => w.type === 'batch' || w.type === 'training');
+  const services = linked.filter((w): w is InferenceWorkload => w.type === 'inference');
+  const workloadLadders = m ? linked.flatMap((w) => workloadLadder(w, m, policy) ?? []) : [];
+  const scopeLadder = m ? capacityLadder(change, m, workloadLadders, linked.length, policy) : null;
+  const ladders = [...(scopeLadder ? [scopeLadder] : []), ...workloadLadders];
+  const runtimes = m ? jobs.flatMap((w) => observedRuntime(w, m) ?? []) : [];
+  const planned = plannedRuntimes(jobs, runtimes);
+  const expanded = jobsFromWorkloads(planned);
+  const plan = planStagger(expanded.jobs);
+
+  const idle = m ? idleHolders(linked, workloadLadders, m) : [];
+  const idleJobs = new Set(idle.filter((h) => h.workload.type !== 'inference').map((h) => h.workload.name));
+  const planWithoutIdle = idleJobs.size > 0 ? planStagger(jobsFromWorkloads(planned.filter((w) => !idleJobs.has(w.name))).jobs) : null;
+
+  const serving = m ? services.map((s) => servingCapacity(s, m, policy)) : [];
+  const costs: OutcomeCost[] = [];
+  const cheaper = new Map<string, CheaperOption>();
+  if (m) {
+    for (const s of services) {
+      const peak = serving.find((x) => x.workload === s.name)?.peakRate ?? null;
+      const r = cheaperModels(s, change, peak, m, policy);
+      costs.push(...r.costs);
+      if (r.best) cheaper.set(s.name, r.best);
+    }
+  }
+  const borrow = m ? borrowableQuota(change, m) : null;
+  return { plan, problems: expanded.problems, ladders, runtimes, serving, costs, cheaper, idle, planWithoutIdle, borrow };
+}
+
+/** The need as parts levers act on: the jobs' peak, then each service. */
+export function demandTerms(services: InferenceWorkload[], r: LeverResults): DemandTerm[] {
+  const naive = { lever: null, gpus: r.plan.naivePeakGpus, headroomIncluded: false };
+  const jobs: DemandTerm = {
+    label: 'jobs',
+    baseline: naive,
+    options: [
+      naive,
+      { lever: 'stagger', gpus: r.plan.peakGpus, headroomIncluded: false },
+      ...(r.planWithoutIdle ? [{ lever: 'reclaim-idle' as const, gpus: r.planWithoutIdle.peakGpus, headroomIncluded: false }] : []),
+    ],
+  };
+  const perService = services.map((s): DemandTerm => {
+    const declared: TermOption = { lever: null, gpus: s.replicas * s.gpusPerReplica, headroomIncluded: false };
+    const sized = r.serving.find((x) => x.workload === s.name)?.gpusNeeded ?? null;
+    const alt = r.cheaper.get(s.name);
+    const idle = r.idle.some((h) => h.workload.name === s.name);
+    // Measured, the service needs what its peak and load test say, more or less than declared.
+    const base: TermOption = sized === null ? declared : { lever: sized < declared.gpus ? 'batching' : null, gpus: sized, headroomIncluded: true };
+    return {
+      label: s.name,
+      baseline: declared,
+      options: [
+        base,
+        ...(alt && alt.sameType && alt.cost.gpus !== null ? [{ lever: 'cheaper-model' as const, gpus: alt.cost.gpus, headroomIncluded: true }] : []),
+        // An idle service keeps one replica: reclaiming the rest leaves it able to answer.
+        ...(idle && sized === null ? [{ lever: 'reclaim-idle' as const, gpus: s.gpusPerReplica, headroomIncluded: false }] : []),
+      ],
+    };
+  });
+  return [jobs, ...perService];
+}
+
+export function supplyLevers(r: LeverResults): SupplyLever[] {
+  return r.borrow && r.borrow.gpus > 0 ? [{ lever: 'borrow-quota', gpus: r.borrow.gpus }] : [];
+}
+
+/** Findings of the measured levers; `credited` levers are the ones the verdict rests on. */
+export function measuredFindings(change: CapacityChange, r: LeverResults, credited: ReadonlySet<string>, met: boolean): Finding[] {
+  const out: Finding[] = [];
+  const meets = (lever: string) => met && credited.has(lever);
+  for (const s of r.serving) {
+    if (s.gpusNeeded === null && s.limit === null) continue;
+    out.push({
+      lever: 'batching',
+      gpusFreed: s.gpusNeeded === null ? 0 : Math.max(0, s.declaredGpus - s.gpusNeeded),
+      meetsNeed: meets('batching'),
+      summary: servingSummary(s),
+      evidence: s.evidence,
+      confidence: s.gpusNeeded === null ? 'low' : 'high',
+    });
+  }
+  for (const [name, best] of r.cheaper) {
+    const current = r.costs.find((c) => c.workload === name && c.option === 'current');
+    out.push({
+      lever: 'cheaper-model',
+      gpusFreed: best.gpusFreed,
+      meetsNeed: meets('cheaper-model') && best.sameType,
+      summary: cheaperSummary(name, current, best),
+      evidence: [...(current?.evidence ?? []), ...best.cost.evidence],
+      // Its outcomes are projected from its evaluated quality, not measured in production.
+      confidence: 'medium',
+    });
+  }
+  if (r.idle.length > 0) {
+    const jobsFreed = r.planWithoutIdle ? Math.max(0, r.plan.peakGpus - r.planWithoutIdle.peakGpus) : 0;
+    const servicesFreed = r.idle
+      .filter((h) => h.workload.type === 'inference')
+      .reduce((s, h) => s + Math.max(0, h.heldGpus - (h.workload as InferenceWorkload).gpusPerReplica), 0);
+    const who = r.idle.map((h) => `${h.workload.name} (${h.heldGpus} GPUs, busy ${Math.round((h.ladder.busyFraction ?? 0) * 1000) / 10}%)`);
+    out.push({
+      lever: 'reclaim-idle',
+      gpusFreed: jobsFreed + servicesFreed,
+      meetsNeed: meets('reclaim-idle'),
+      summary: `Idle allocations in ${change.name}: ${who.join(', ')}; reclaim them (shut down or shrink) before adding GPUs`,
+      evidence: r.idle.flatMap((h) => h.evidence),
+      confidence: 'high',
+    });
+  }
+  if (r.borrow && r.borrow.gpus > 0) {
+    const lenders = r.borrow.lenders.filter((l) => l.unused > 0).map((l) => `${l.queue} ${l.unused}`);
+    out.push({
+      lever: 'borrow-quota',
+      gpusFreed: r.borrow.gpus,
+      meetsNeed: meets('borrow-quota'),
+      summary:
+        `The other queues of cohort ${r.borrow.cohort} left ${r.borrow.gpus} GPUs of nominal quota unused at every point of the window (${lenders.join(', ')}); ` +
+        `a \`borrowingLimit: ${r.borrow.gpus}\` on ${change.name}'s GPU flavor lets it use them, unless their lendingLimit is lower`,
+      evidence: r.borrow.evidence,
+      confidence: 'medium',
+    });
+  }
+  return out;
+}
+
+/** Evidence lines of every measurement the change rests on, deduplicated. */
+export function measuredEvidence(r: LeverResults): Evidence[] {
+  const all = [...r.ladders.flatMap((l) => l.evidence), ...r.runtimes.flatMap((c) => c.evidence), ...r.serving.flatMap((s) => s.evidence), ...r.costs.flatMap((c) => c.evidence), ...(r.borrow?.evidence ?? [])];
+  const seen = new Set<string>();
+  return all.filter((e) => {
+    const key = `${e.source}|${e.ref}|${e.window ?? ''}`;
+    return !seen.has(key) && (seen.add(key), true);
+  });
+}

@@ -1,0 +1,84 @@
+import type { Finding, JobWorkload, RuntimeCheck } from '../domain/index.js';
+import { evidenceOf } from '../telemetry/gather.js';
+import type { Measured } from './measured.js';
+import { hoursOf, stepOf, timeline } from './series.js';
+
+/** A documented runtime further than this from the observed one is not trusted for planning. */
+export const RUNTIME_TOLERANCE = 0.25;
+/** Observed runtimes this far past the window are read as the window itself. */
+const SCRAPE_SLACK = 0.05;
+
+const clock = (minutes: number): string => {
+  const m = Math.round(minutes);
+  return m >= 60 ? `${Math.floor(m / 60)}h${m % 60 === 0 ? '' : `${m % 60}m`}` : `${m}m`;
+};
+
+/**
+ * The mean runtime of a job's runs over the window: the GPU-hours its pods requested
+ * (kube-state-metrics) per day, divided by the GPU-hours one day of runs should hold
+ * (jobsPerDay × gpusPerJob). Averaging GPU-hours rather than timing pods keeps runs that
+ * overlap from being counted as one long run. Null when unmeasured or when nothing ran.
+ */
+export function observedRuntime(w: JobWorkload, m: Measured): RuntimeCheck | null {
+  if (w.selector === undefined || Object.keys(w.selector).length === 0) {
+    m.lack({
+      what: `observed runtime of ${w.name}`,
+      how: `add \`selector:\` (namespace, pod or container labels) to ${w.name} in the catalog so its GPU requests can be timed`,
+    });
+    return null;
+  }
+  const a = m.answer(`ksm.gpu-requests:workload:${w.name}`);
+  if (a === undefined) return null;
+  const line = timeline(a);
+  const gpuHours = hoursOf(line, stepOf(a, line));
+  const days = m.telemetry.windowMinutes / 1440;
+  if (gpuHours <= 0 || days <= 0 || w.jobsPerDay <= 0) return null;
+  const observedMinutes = (gpuHours / days / (w.jobsPerDay * w.gpusPerJob)) * 60;
+  return {
+    workload: w.name,
+    documentedMinutes: w.runtime,
+    observedMinutes,
+    differs: Math.abs(observedMinutes - w.runtime) > RUNTIME_TOLERANCE * w.runtime,
+    evidence: [evidenceOf(a), { source: 'catalog', ref: `${w.source.file}${w.source.line === null ? '' : `:${w.source.line}`}` }],
+  };
+}
+
+/**
+ * Runtimes the plan should use: the observed one where it is longer than documented by more
+ * than the tolerance — a plan on a runtime the cluster contradicts would claim too few GPUs.
+ * A shorter observed runtime is only reported: planning on it would lean on a guess.
+ */
+export function plannedRuntimes(jobs: readonly JobWorkload[], checks: readonly RuntimeCheck[]): JobWorkload[] {
+  return jobs.map((w) => {
+    const c = checks.find((x) => x.workload === w.name);
+    if (!c || !c.differs || c.observedMinutes <= w.runtime) return w;
+    // Runs that were seen finishing fit their window: a few minutes over it are scrape
+    // granularity (a series lingers until Prometheus marks it stale), not a longer run.
+    const observed = Math.ceil(c.observedMinutes);
+    const window = windowMinutes(w);
+    return { ...w, runtime: observed > window && observed <= window * (1 + SCRAPE_SLACK) ? window : observed };
+  });
+}
+
+function windowMinutes(w: JobWorkload): number {
+  const { earliestStart, deadline } = w.window;
+  return (deadline <= earliestStart ? deadline + 1440 : deadline) - earliestStart;
+}
+
+/** The finding for runtimes that disagree with the catalog. */
+export function runtimeFinding(checks: readonly RuntimeCheck[]): Finding | null {
+  const off = checks.filter((c) => c.differs);
+  if (off.length === 0) return null;
+  const parts = off.map((c) =>
+    `${c.workload} is documented at ${clock(c.documentedMinutes)} but its runs took ${clock(c.observedMinutes)} on average` +
+    (c.observedMinutes > c.documentedMinutes ? ' (planned with the observed runtime)' : ''),
+  );
+  return {
+    lever: 'stagger',
+    gpusFreed: 0,
+    meetsNeed: false,
+    summary: `Runtime off by more than ${RUNTIME_TOLERANCE * 100}%: ${parts.join('; ')}; update \`runtime:\` in the catalog`,
+    evidence: off.flatMap((c) => c.evidence),
+    confidence: 'low',
+  };
+}

@@ -1,0 +1,87 @@
+import type { QueryAnswer } from '../telemetry/source.js';
+
+/** A level over time: unix seconds → value, the answer's series summed at each time. */
+export type Timeline = Map<number, number>;
+
+/** The answer's series added up at each timestamp (range answers of one source share their times). */
+export function timeline(answer: QueryAnswer): Timeline {
+  const out: Timeline = new Map();
+  for (const s of answer.series) for (const p of s.samples) out.set(p.t, (out.get(p.t) ?? 0) + p.v);
+  return new Map([...out].sort((a, b) => a[0] - b[0]));
+}
+
+/** Each series of the answer by one label's value (`cluster_queue`, `flavor`). */
+export function timelinesBy(answer: QueryAnswer, label: string): Map<string, Timeline> {
+  const out = new Map<string, Timeline>();
+  for (const s of answer.series) {
+    const key = s.labels[label] ?? '';
+    const t = out.get(key) ?? new Map<number, number>();
+    for (const p of s.samples) t.set(p.t, (t.get(p.t) ?? 0) + p.v);
+    out.set(key, t);
+  }
+  return out;
+}
+
+/**
+ * Seconds each point stands for: the answer's step, else the most common gap between points.
+ * A lone point stands for nothing measurable, so 0.
+ */
+export function stepOf(answer: QueryAnswer, line: Timeline = timeline(answer)): number {
+  if (answer.step !== undefined && answer.step > 0) return answer.step;
+  const times = [...line.keys()];
+  const gaps = new Map<number, number>();
+  for (let i = 1; i < times.length; i++) {
+    const gap = (times[i] as number) - (times[i - 1] as number);
+    gaps.set(gap, (gaps.get(gap) ?? 0) + 1);
+  }
+  let best = 0;
+  let bestCount = 0;
+  for (const [gap, count] of gaps) if (count > bestCount) [best, bestCount] = [gap, count];
+  return best;
+}
+
+/** The integral of a level over the window, in value-hours (GPUs → GPU-hours). */
+export function hoursOf(line: Timeline, stepSeconds: number): number {
+  let sum = 0;
+  for (const v of line.values()) sum += v;
+  return (sum * stepSeconds) / 3600;
+}
+
+export function meanOf(line: Timeline): number | null {
+  if (line.size === 0) return null;
+  let sum = 0;
+  for (const v of line.values()) sum += v;
+  return sum / line.size;
+}
+
+export function maxOf(line: Timeline): number | null {
+  return line.size === 0 ? null : Math.max(...line.values());
+}
+
+export function minOf(line: Timeline): number | null {
+  return line.size === 0 ? null : Math.min(...line.values());
+}
+
+/** One number from an instant answer: the series summed; null when it holds no sample. */
+export function scalarOf(answer: QueryAnswer): number | null {
+  const line = timeline(answer);
+  if (line.size === 0) return null;
+  let sum = 0;
+  for (const v of line.values()) sum += v;
+  return sum;
+}
+
+/** `a(t) × b(t)` at the times both have a point. */
+export function product(a: Timeline, b: Timeline): Timeline {
+  const out: Timeline = new Map();
+  for (const [t, v] of a) {
+    const w = b.get(t);
+    if (w !== undefined) out.set(t, v * w);
+  }
+  return out;
+}
+
+/** Round for display without hiding small values: 3 significant digits. */
+export function round3(x: number): number {
+  return Number.parseFloat(x.toPrecision(3));
+}

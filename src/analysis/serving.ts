@@ -1,0 +1,143 @@
+import type { Evidence, InferenceWorkload, Policy, ServingCapacity, Slo } from '../domain/index.js';
+import { evidenceOf } from '../telemetry/gather.js';
+import type { LoadTestRow } from '../telemetry/loadtest/index.js';
+import { pct } from './ladder.js';
+import type { Measured } from './measured.js';
+import { maxOf, minOf, round3, scalarOf, timeline, type Timeline } from './series.js';
+
+/** KV cache this full while requests wait means memory, not batch slots, holds throughput back. */
+export const KV_NEAR_FULL = 0.9;
+/** Running requests within this share of their window maximum while others wait: a fixed cap. */
+export const AT_CAP = 0.95;
+
+/** Whether one load-test step meets every SLO the catalog states; an unreported figure cannot prove it. */
+export function meetsSlo(row: LoadTestRow, slo: Slo): boolean {
+  if (row.p95E2eMs === null || row.p95E2eMs > slo.p95LatencyMs) return false;
+  if (slo.ttftP95Ms !== undefined && (row.ttftP95Ms === null || row.ttftP95Ms > slo.ttftP95Ms)) return false;
+  if (slo.errorRate !== undefined && (row.errorRate === null || row.errorRate > slo.errorRate)) return false;
+  return true;
+}
+
+/** The highest measured rate that meets every SLO; null when no step does. */
+export function sustainableRow(rows: readonly LoadTestRow[], slo: Slo): LoadTestRow | null {
+  let best: LoadTestRow | null = null;
+  for (const r of rows) if (meetsSlo(r, slo) && r.rate > 0 && (best === null || r.rate > best.rate)) best = r;
+  return best;
+}
+
+/** ceil(peak × (1 + headroom) ÷ rate), at least one replica. */
+export function replicasFor(peakRate: number, headroom: number, ratePerReplica: number): number {
+  return Math.max(1, Math.ceil((peakRate * (1 + headroom)) / ratePerReplica - 1e-9));
+}
+
+export interface LimitDiagnosis {
+  limit: 'batching' | 'memory' | null;
+  advice: string | null;
+}
+
+/**
+ * What holds a vLLM service back when requests queue. Batching: requests wait while the KV cache
+ * has room and the running count sits at its cap (`--max-num-seqs`). Memory: requests wait with
+ * the KV cache near full and the scheduler preempting. KV-cache usage is memory occupied, not
+ * capacity, so only the two together with waiting requests say anything.
+ */
+export function diagnoseLimit(running: Timeline, waiting: Timeline, kv: Timeline, preemptions: number | null): LimitDiagnosis {
+  const queued = [...waiting].filter(([, v]) => v > 0).map(([t]) => t);
+  if (queued.length === 0) return { limit: null, advice: null };
+  const at = (line: Timeline) => new Map(queued.filter((t) => line.has(t)).map((t) => [t, line.get(t) as number]));
+  const kvQueued = maxOf(at(kv));
+  const runMax = maxOf(running);
+  const runQueued = minOf(at(running));
+  if (kvQueued === null || runMax === null || runQueued === null) return { limit: null, advice: null };
+  if (kvQueued >= KV_NEAR_FULL && preemptions !== null && preemptions > 0) {
+    return {
+      limit: 'memory',
+      advice:
+        `requests waited with the KV cache ${pct(kvQueued)} full and ${Math.round(preemptions)} preemptions: give the KV cache more memory ` +
+        '(raise `--gpu-memory-utilization`, quantise it with `--kv-cache-dtype fp8`) or shorten `--max-model-len`; add replicas only if that is not enough',
+    };
+  }
+  if (kvQueued < KV_NEAR_FULL && runQueued >= AT_CAP * runMax) {
+    return {
+      limit: 'batching',
+      advice:
+        `requests waited while the KV cache was at most ${pct(kvQueued)} full and running requests held at ${round3(runQueued)}–${round3(runMax)} (a fixed cap): ` +
+        'raise `--max-num-seqs` (and `--max-num-batched-tokens`) so each replica batches more; this is configuration, not hardware',
+    };
+  }
+  return { limit: null, advice: null };
+}
+
+function diagnose(w: InferenceWorkload, m: Measured): { d: LimitDiagnosis; evidence: Evidence[] } {
+  const id = `workload:${w.name}`;
+  const [running, waiting, kv] = [m.answer(`vllm.running:${id}`), m.answer(`vllm.waiting:${id}`), m.answer(`vllm.kv-cache:${id}`)];
+  const pre = m.answer(`vllm.preemptions:${id}`);
+  if (!running || !waiting || !kv) return { d: { limit: null, advice: null }, evidence: [] };
+  const d = diagnoseLimit(timeline(running), timeline(waiting), timeline(kv), pre ? scalarOf(pre) : null);
+  const used = d.limit === null ? [] : [running, waiting, kv, ...(pre ? [pre] : [])];
+  return { d, evidence: used.map(evidenceOf) };
+}
+
+/** The highest request rate the service carried over the window; null when unmeasured. */
+export function observedPeak(w: InferenceWorkload, m: Measured): { rate: number | null; evidence: Evidence[] } {
+  if (w.selector === undefined || Object.keys(w.selector).length === 0) {
+    m.lack({ what: `observed request rate of ${w.name}`, how: `add \`selector:\` (the labels of its vLLM /metrics series) to ${w.name} in the catalog` });
+    return { rate: null, evidence: [] };
+  }
+  const a = m.answer(`vllm.request-rate:workload:${w.name}`);
+  return a === undefined ? { rate: null, evidence: [] } : { rate: maxOf(timeline(a)), evidence: [evidenceOf(a)] };
+}
+
+/** The sustainable rate per replica from a load test named by the catalog, recording what is missing. */
+export function loadTestRate(owner: string, path: string | undefined, slo: Slo | undefined, m: Measured): { row: LoadTestRow | null; evidence: Evidence[] } {
+  if (slo === undefined) {
+    m.lack({ what: `the SLO of ${owner}`, how: `add \`slo: { p95LatencyMs: … }\` (and ttftP95Ms, errorRate if they matter) to ${owner} in the catalog` });
+    return { row: null, evidence: [] };
+  }
+  if (path === undefined) {
+    m.lack({ what: `a load test of ${owner}`, how: `add \`loadTest: <path>\` to ${owner} in the catalog: a GuideLLM report or \`vllm bench serve --save-result\` output against one replica` });
+    return { row: null, evidence: [] };
+  }
+  const lt = m.loadTest(path);
+  if (lt === undefined || !lt.ok) {
+    m.lack({ what: `load test ${path}`, how: `${lt?.message ?? `${path} was not read`}; save a GuideLLM report or \`vllm bench serve --save-result\` output there` });
+    return { row: null, evidence: [] };
+  }
+  const row = sustainableRow(lt.rows, slo);
+  return { row, evidence: [{ source: 'load-test', ref: row === null ? `${path}: no step meets the SLO` : `${path} (${row.label}: ${row.rate} req/s)` }] };
+}
+
+/** Replicas the service needs at its observed peak, with the batching or memory limit seen. */
+export function servingCapacity(w: InferenceWorkload, m: Measured, policy: Policy): ServingCapacity {
+  const headroom = w.headroom ?? policy.headroom;
+  const lt = loadTestRate(w.name, w.loadTest, w.slo, m);
+  const peak = observedPeak(w, m);
+  const { d, evidence: limitEvidence } = w.selector === undefined ? { d: { limit: null, advice: null }, evidence: [] } : diagnose(w, m);
+  const rate = lt.row?.rate ?? null;
+  const replicasNeeded = rate !== null && peak.rate !== null ? replicasFor(peak.rate, headroom, rate) : null;
+  return {
+    workload: w.name,
+    sustainableRatePerReplica: rate,
+    loadTestStep: lt.row?.label ?? null,
+    peakRate: peak.rate,
+    headroom,
+    replicasNeeded,
+    gpusPerReplica: w.gpusPerReplica,
+    gpusNeeded: replicasNeeded === null ? null : replicasNeeded * w.gpusPerReplica,
+    declaredGpus: w.replicas * w.gpusPerReplica,
+    limit: d.limit,
+    advice: d.advice,
+    evidence: [...lt.evidence, ...peak.evidence, ...limitEvidence],
+  };
+}
+
+/** One sentence on the service's size, for the batching finding. */
+export function servingSummary(s: ServingCapacity): string {
+  const sized =
+    s.gpusNeeded === null
+      ? `${s.workload}: replicas cannot be sized from measurements (${s.sustainableRatePerReplica === null ? 'no load-test step meets the SLO' : 'no observed peak'})`
+      : `${s.workload}: one replica sustains ${round3(s.sustainableRatePerReplica ?? 0)} req/s within the SLO (${s.loadTestStep}); ` +
+        `the observed peak of ${round3(s.peakRate ?? 0)} req/s with ${Math.round(s.headroom * 100)}% headroom needs ` +
+        `${s.replicasNeeded} replica${s.replicasNeeded === 1 ? '' : 's'} (${s.gpusNeeded} GPUs), against ${s.declaredGpus} declared`;
+  return s.advice === null ? sized : `${sized}. ${s.limit === 'memory' ? 'Memory limit' : 'Batching limit'}: ${s.advice}`;
+}

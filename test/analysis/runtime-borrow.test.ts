@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { borrowableQuota } from '../../src/analysis/borrow.js';
+import { observedRuntime, plannedRuntimes, runtimeFinding } from '../../src/analysis/runtime-check.js';
+import { batch, queueChange } from '../factories.js';
+import { answer, hourly, measured, missing, repeat } from './measured-fixture.js';
+
+describe('runtime cross-check', () => {
+  // Two days of hourly points: 4 GPUs for 6 hours each day (two 2-GPU runs at once).
+  const day = [...repeat(6, 4), ...repeat(18, 0)];
+  const m = () => measured([answer('ksm.gpu-requests:workload:eval', [hourly([...day, ...day])])]);
+  const evalJob = (runtime: number) => batch({ name: 'eval', jobsPerDay: 2, gpusPerJob: 2, runtime, selector: { namespace: 'eval' } });
+
+  it('reads the mean runtime from GPU-hours requested per day over GPUs per day of runs', () => {
+    // 24 GPU-hours a day ÷ (2 runs × 2 GPUs) = 6 h.
+    const c = observedRuntime(evalJob(240), m())!;
+    expect(c).toMatchObject({ observedMinutes: 360, documentedMinutes: 240, differs: true });
+    expect(observedRuntime(evalJob(300), m())!.differs).toBe(false); // 20% off
+  });
+
+  it('plans with a longer observed runtime, reports a shorter one only', () => {
+    const long = observedRuntime(evalJob(240), m())!;
+    expect(plannedRuntimes([evalJob(240)], [long])[0]?.runtime).toBe(360);
+    const short = observedRuntime(evalJob(600), m())!;
+    expect(short.differs).toBe(true);
+    expect(plannedRuntimes([evalJob(600)], [short])[0]?.runtime).toBe(600);
+    expect(runtimeFinding([long])?.summary).toContain('documented at 4h but its runs took 6h on average (planned with the observed runtime)');
+    expect(runtimeFinding([observedRuntime(evalJob(330), m())!])).toBeNull();
+  });
+
+  it('says what is missing instead of guessing', () => {
+    const noSelector = measured([]);
+    expect(observedRuntime(batch({ name: 'dark' }), noSelector)).toBeNull();
+    expect(noSelector.missing()[0]?.how).toContain('selector');
+    const unanswered = measured([missing('ksm.gpu-requests:workload:eval')]);
+    expect(observedRuntime(evalJob(240), unanswered)).toBeNull();
+    expect(unanswered.missing()).toHaveLength(1);
+  });
+});
+
+describe('borrowable cohort quota', () => {
+  const change = queueChange('research', 4, 8, { after: { file: 'q.yaml', line: 1, kind: 'kueue-cluster-queue', name: 'research', gpuModel: null, gpus: 8, parts: [], cohort: 'ml' } });
+  const q = (name: string, values: number[]) => hourly(values, { cluster_queue: name });
+
+  it('is the least the other queues left unused at any time', () => {
+    const m = measured([
+      answer('kueue.cohort-nominal-quota:queue:research', [q('research', repeat(4, 4)), q('a', repeat(4, 4)), q('b', repeat(4, 2))]),
+      answer('kueue.cohort-usage:queue:research', [q('research', [4, 4, 4, 4]), q('a', [1, 2, 3, 2]), q('b', [0, 0, 2, 0])]),
+    ]);
+    // Unused a+b per hour: 3+2, 2+2, 1+0, 2+2 → 1 at worst.
+    const b = borrowableQuota(change, m)!;
+    expect(b).toMatchObject({ cohort: 'ml', gpus: 1 });
+    expect(b.lenders).toEqual([{ queue: 'a', unused: 1 }, { queue: 'b', unused: 0 }]);
+  });
+
+  it('claims nothing for a queue in no cohort, or without the cohort queries', () => {
+    expect(borrowableQuota(queueChange('research', 4, 8), measured([]))).toBeNull();
+    const m = measured([missing('kueue.cohort-usage:queue:research')]);
+    expect(borrowableQuota(change, m)).toBeNull();
+    expect(m.missing().length).toBeGreaterThan(0);
+  });
+});

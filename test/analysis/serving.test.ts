@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { diagnoseLimit, meetsSlo, replicasFor, servingCapacity, sustainableRow } from '../../src/analysis/serving.js';
+import { policy, service } from '../factories.js';
+import { answer, hourly, measured, missing, repeat, row } from './measured-fixture.js';
+
+const slo = { p95LatencyMs: 2000, ttftP95Ms: 500, errorRate: 0.01 };
+const line = (values: number[]) => new Map(values.map((v, i) => [i * 60, v]));
+
+describe('sustainable rate per replica', () => {
+  it('is the highest measured rate meeting every SLO the workload states', () => {
+    const rows = [row(1, 1500), row(3, 1900), row(5, 1990, { errorRate: 0.02 }), row(6, 2500), row(4, 1950, { ttftP95Ms: 600 })];
+    // 5 fails the error rate, 6 the latency, 4 the TTFT: 3 is the highest that meets all.
+    expect(sustainableRow(rows, slo)?.rate).toBe(3);
+    // Without TTFT and error-rate objectives, 5 meets.
+    expect(sustainableRow(rows, { p95LatencyMs: 2000 })?.rate).toBe(5);
+    expect(sustainableRow(rows, { p95LatencyMs: 100 })).toBeNull();
+  });
+
+  it('never counts a figure the report does not give as met', () => {
+    expect(meetsSlo(row(2, null), { p95LatencyMs: 2000 })).toBe(false);
+    expect(meetsSlo(row(2, 1000, { errorRate: null }), slo)).toBe(false);
+    expect(meetsSlo(row(2, 1000, { errorRate: null }), { p95LatencyMs: 2000 })).toBe(true);
+  });
+
+  it('sizes replicas as ceil(peak × (1 + headroom) / rate)', () => {
+    expect(replicasFor(4, 0.2, 4.44)).toBe(2); // 4.8 / 4.44 = 1.08
+    expect(replicasFor(4, 0.25, 5)).toBe(1); // exactly 1, not 2 from rounding
+    expect(replicasFor(0, 0.2, 5)).toBe(1);
+    expect(replicasFor(4, 0, 0.61)).toBe(7);
+  });
+});
+
+describe('batching or memory limit', () => {
+  it('is batching when requests wait with the KV cache low and running at its cap', () => {
+    const d = diagnoseLimit(line([8, 16, 32, 32, 16]), line([0, 0, 3, 5, 0]), line([0.2, 0.4, 0.6, 0.7, 0.4]), 0);
+    expect(d.limit).toBe('batching');
+    expect(d.advice).toContain('--max-num-seqs');
+    expect(d.advice).toContain('70%');
+  });
+
+  it('is memory when the KV cache is near full and requests are preempted', () => {
+    const d = diagnoseLimit(line([8, 20, 24, 30]), line([0, 2, 4, 0]), line([0.5, 0.95, 0.97, 0.6]), 12);
+    expect(d.limit).toBe('memory');
+    expect(d.advice).toContain('--gpu-memory-utilization');
+  });
+
+  it('says nothing when nobody waits, or when the signals disagree', () => {
+    expect(diagnoseLimit(line([8, 32]), line([0, 0]), line([0.2, 0.99]), 5).limit).toBeNull();
+    // Full KV without preemptions, running below its maximum: neither story holds.
+    expect(diagnoseLimit(line([8, 20, 32]), line([0, 2, 0]), line([0.5, 0.95, 0.6]), 0).limit).toBeNull();
+  });
+});
+
+describe('servingCapacity', () => {
+  const chat = service({ name: 'chat', pool: 'l4', replicas: 4, selector: { namespace: 'chat' }, slo, loadTest: 'lt.json' });
+  const id = 'workload:chat';
+
+  it('takes the peak request rate and the load test to size the service', () => {
+    const m = measured(
+      [answer(`vllm.request-rate:${id}`, [hourly([1, 2, 4, 3])])],
+      { 'lt.json': { ok: true, format: 'guidellm', rows: [row(2.5, 1600), row(4.44, 1940), row(6.2, 2880)] } },
+    );
+    const s = servingCapacity(chat, m, policy({ headroom: 0.2 }));
+    expect(s).toMatchObject({ peakRate: 4, sustainableRatePerReplica: 4.44, replicasNeeded: 2, gpusNeeded: 2, declaredGpus: 4, limit: null });
+    expect(s.evidence.map((e) => e.source)).toEqual(['load-test', 'prometheus']);
+  });
+
+  it('lists the SLO, load test and rate it lacks, and sizes nothing', () => {
+    const m = measured([missing(`vllm.request-rate:${id}`)]);
+    const bare = servingCapacity(service({ name: 'chat', selector: { namespace: 'chat' } }), m, policy());
+    expect(bare.gpusNeeded).toBeNull();
+    expect(m.missing().map((x) => x.what)).toEqual(['the SLO of chat', `what vllm.request-rate:${id}: nothing`]);
+    const m2 = measured([]);
+    servingCapacity({ ...chat, loadTest: undefined } as typeof chat, m2, policy());
+    expect(m2.missing().map((x) => x.what)).toEqual(['a load test of chat']);
+  });
+
+  it('uses the workload headroom over the policy', () => {
+    const m = measured([answer(`vllm.request-rate:${id}`, [hourly(repeat(3, 4))])], { 'lt.json': { ok: true, format: 'guidellm', rows: [row(0.61, 1470)] } });
+    expect(servingCapacity({ ...chat, headroom: 0 }, m, policy({ headroom: 0.5 })).replicasNeeded).toBe(7);
+  });
+});

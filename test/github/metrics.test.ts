@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { sign } from '@octokit/webhooks-methods';
+import { Probot, ProbotOctokit, Server } from 'probot';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createGpuJustifyApp } from '../../src/github/app.js';
+import { AppMetrics } from '../../src/github/metrics.js';
+import { SnapshotSource, emptySnapshot } from '../../src/telemetry/snapshot.js';
+import { FakeGitHub } from '../helpers/fake-github.js';
+import { FakeRepo } from '../helpers/fake-repo.js';
+import { newPrivateKey, WEBHOOK_SECRET, WEBHOOKS_PATH } from '../helpers/app-server.js';
+import { prEvent, pullRequest } from './app-harness.js';
+
+// Each test stops its server; a pooled keep-alive socket must not outlive it into the next test.
+const get = (url: string, init: RequestInit = {}) => fetch(url, { ...init, headers: { ...(init.headers as Record<string, string>), connection: 'close' } });
+
+/** Probot's own HTTP server (what `npm start` runs), so extra routes such as /metrics are real. */
+async function startServer(githubUrl: string, metrics: AppMetrics) {
+  const server = new Server({
+    Probot: Probot.defaults({
+      appId: 12345,
+      privateKey: newPrivateKey(),
+      secret: WEBHOOK_SECRET,
+      Octokit: ProbotOctokit.defaults((o: Record<string, unknown>) => ({
+        ...o,
+        baseUrl: githubUrl,
+        retry: { enabled: false },
+        throttle: { ...(o.throttle as object | undefined), enabled: false },
+      })),
+      logLevel: 'fatal',
+    }),
+    host: '127.0.0.1',
+    port: 0,
+    webhookPath: WEBHOOKS_PATH,
+  });
+  // An empty snapshot answers every query "not in snapshot": telemetry configured, no data.
+  await server.load(createGpuJustifyApp({ metrics, telemetry: () => ({ source: new SnapshotSource(emptySnapshot()), at: new Date('2026-11-01T00:00:00Z') }) }));
+  const http = await server.start();
+  return { server, url: `http://127.0.0.1:${(http.address() as AddressInfo).port}` };
+}
+
+describe('GET /metrics', () => {
+  let fake: FakeGitHub;
+  let running: Awaited<ReturnType<typeof startServer>>;
+
+  beforeEach(async () => {
+    fake = await FakeGitHub.start();
+    running = await startServer(fake.url, new AppMetrics({ processMetrics: false }));
+  });
+  afterEach(async () => {
+    await running.server.stop();
+    await fake.close();
+    expect(fake.errors).toEqual([]);
+  });
+
+  it('shows the reviews by verdict, their duration, GitHub calls and telemetry outcomes after a review', async () => {
+    new FakeRepo(fake, pullRequest()).serve();
+    const body = JSON.stringify(prEvent());
+    const res = await get(`${running.url}${WEBHOOKS_PATH}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-github-event': 'pull_request',
+        'x-github-delivery': randomUUID(),
+        'x-hub-signature-256': await sign(WEBHOOK_SECRET, body),
+      },
+      body,
+    });
+    expect(res.status).toBe(200);
+
+    const metrics = await (await get(`${running.url}/metrics`)).text();
+    expect(metrics).toContain('gpu_justify_reviews_total{verdict="not-justified"} 1');
+    expect(metrics).toContain('gpu_justify_review_duration_seconds_count 1');
+    // Every request of the installation client is counted once, whatever its status (the
+    // policy's 404s too), its token request included.
+    const counted = [...metrics.matchAll(/^gpu_justify_github_requests_total\{[^}]*\} (\d+)$/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
+    expect(counted).toBe(fake.requests.length);
+    expect(metrics).toMatch(/gpu_justify_github_requests_total\{method="GET",status="4xx"\} [1-9]/);
+    expect(metrics).toMatch(/gpu_justify_telemetry_queries_total\{outcome="not-in-snapshot"\} [1-9]/);
+  });
+
+  it('leaves the webhook route and Probot’s own ping alone', async () => {
+    expect(await (await get(`${running.url}/ping`)).text()).toBe('PONG');
+    expect((await get(`${running.url}/metrics`, { method: 'POST' })).status).not.toBe(200);
+  });
+});
