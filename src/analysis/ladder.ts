@@ -118,11 +118,34 @@ function ladder(scope: UtilisationLadder['scope'], name: string, r: Rungs, outco
   };
 }
 
-/** Verified outcomes of one workload over the window; null when it has none documented or answered. */
+const PROM_DURATION = /\[((?:\d+[smhdwy])+)(?::[^\]]*)?\]/g;
+const UNIT_MINUTES: Record<string, number> = { s: 1 / 60, m: 1, h: 60, d: 1_440, w: 10_080, y: 525_600 };
+
+/** The widest range selector of a PromQL expression (`[1d]` → 1440), in minutes; null without one. */
+export function queryRangeMinutes(promql: string): number | null {
+  let widest: number | null = null;
+  for (const [, text] of promql.matchAll(PROM_DURATION)) {
+    const minutes = [...(text ?? '').matchAll(/(\d+)([smhdwy])/g)].reduce((sum, [, n, u]) => sum + Number(n) * (UNIT_MINUTES[u ?? 'm'] ?? 0), 0);
+    widest = widest === null ? minutes : Math.max(widest, minutes);
+  }
+  return widest;
+}
+
+/**
+ * Verified outcomes of one workload over the review's window; null when it has none documented
+ * or answered. The catalog's query counts over its own range (`increase(…[1d])`): its answer is
+ * scaled to the window, so outcomes and GPU-hours cover the same time.
+ */
 export function verifiedOutcomes(w: Workload, m: Measured): { value: number | null; evidence: Evidence[] } {
   if (w.outcomes === undefined) return { value: null, evidence: [] };
   const a = m.answer(`outcomes.verified:workload:${w.name}`);
-  return a === undefined ? { value: null, evidence: [] } : { value: scalarOf(a), evidence: [evidenceOf(a)] };
+  if (a === undefined) return { value: null, evidence: [] };
+  const value = scalarOf(a);
+  const range = queryRangeMinutes(w.outcomes.verified);
+  const window = m.telemetry.windowMinutes;
+  if (value === null || range === null || range <= 0 || range === window) return { value, evidence: [evidenceOf(a)] };
+  const scaled = (value * window) / range;
+  return { value: scaled, evidence: [{ ...evidenceOf(a), ref: `${a.query.promql} (over ${range}m, scaled to the ${window}m window)` }] };
 }
 
 /** The ladder of one workload with a selector; null without one (nothing to measure it by). */

@@ -36,7 +36,7 @@ export const USAGE = `Usage:
                       [--format markdown|json] [--fail-on not-justified|partially-justified]
   gpu-justify stagger --catalog <file> [--queue <name> | --pool <name>] [--capacity <gpus>] [--json]
   gpu-justify snapshot --catalog <file> --prometheus <url> [--opencost <url>]
-                      [--at <time>] [--window <duration>] [--base <dir|ref> --head <dir|ref> [--repo <git dir>]]
+                      [--at <time>] [--window <duration>] [--step <seconds>] [--base <dir|ref> --head <dir|ref> [--repo <git dir>]]
                       --out <file>
 
 Run gpu-justify <command> --help for what a command does and its options.`;

@@ -18,7 +18,14 @@ const REASONS: Record<TelemetryErrorKind, MissingReason> = {
 export class PrometheusSource implements TelemetrySource {
   private readonly client: PrometheusClient;
 
-  constructor(config: PrometheusConfig) {
+  /**
+   * `minStepSeconds`: the finest range-query step. Capacity questions are about hours and days,
+   * so a recording may ask for coarser steps to keep a snapshot small.
+   */
+  constructor(
+    config: PrometheusConfig,
+    private readonly options: { minStepSeconds?: number } = {},
+  ) {
     this.client = new PrometheusClient(config);
   }
 
@@ -36,7 +43,7 @@ export class PrometheusSource implements TelemetrySource {
         answer = await this.client.instant(q.promql, at, options);
       } else {
         const start = new Date(at.getTime() - windowMinutes * 60_000);
-        step = chooseStep(start.getTime() / 1000, at.getTime() / 1000);
+        step = chooseStep(start.getTime() / 1000, at.getTime() / 1000, this.options.minStepSeconds);
         answer = await this.client.range(q.promql, start, at, step, options);
       }
     } catch (err) {

@@ -6,7 +6,14 @@ import type { TelemetrySource } from './source.js';
 
 /** How to open each kind of source; every entry passes the same contract test. */
 export type SourceSpec =
-  | { kind: 'prometheus'; url?: string; env?: PrometheusEnv; settings?: Partial<Omit<PrometheusConfig, 'url' | 'headers' | 'secrets'>> }
+  | {
+      kind: 'prometheus';
+      url?: string;
+      env?: PrometheusEnv;
+      settings?: Partial<Omit<PrometheusConfig, 'url' | 'headers' | 'secrets'>>;
+      /** The finest range-query step, seconds. */
+      minStepSeconds?: number;
+    }
   | { kind: 'snapshot'; file: string };
 
 type Opener<K extends SourceSpec['kind']> = (spec: Extract<SourceSpec, { kind: K }>) => Promise<TelemetrySource>;
@@ -17,6 +24,7 @@ export const SOURCE_KINDS: { [K in SourceSpec['kind']]: { live: boolean; open: O
     open: async (spec) =>
       new PrometheusSource(
         prometheusConfig(spec.env, { ...spec.settings, ...(spec.url === undefined ? {} : { url: spec.url }) }),
+        spec.minStepSeconds === undefined ? {} : { minStepSeconds: spec.minStepSeconds },
       ),
   },
   snapshot: {

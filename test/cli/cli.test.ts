@@ -36,6 +36,22 @@ describe('gpu-justify demo', () => {
   });
 });
 
+describe('the demo snapshot', () => {
+  it('answers every question the demo review asks (re-record with npm run demo:snapshot when a query changes)', async () => {
+    const { code, stdout } = await run('review', '--base', base, '--head', head, '--snapshot', join(DEMO_DIR, 'snapshot.json'), '--format', 'json');
+    expect(code).toBe(0);
+    const json = JSON.parse(stdout);
+    expect(JSON.stringify(json.missingEvidence)).not.toMatch(/holds no answer/);
+    expect(json.telemetry).toMatchObject({ at: '2026-11-29T00:00:00.000Z', windowMinutes: 2880 });
+    const research = json.reviews[0];
+    expect(research).toMatchObject({ name: 'research', verdict: 'not-justified', confidence: 'high' });
+    // Each night: three 2-GPU runs for 2h, one more after them, and a 4-GPU finetune for 3h.
+    const queue = research.ladders.find((l: { scope: string }) => l.scope === 'queue');
+    // Sampled every 5 minutes, so within one step of the six GPUs that can be in use.
+    expect(Math.abs(queue.allocatedGpuHours - 2 * (4 * 2 * 2 + 4 * 3))).toBeLessThanOrEqual(6 * (5 / 60));
+  });
+});
+
 describe('gpu-justify detect', () => {
   it('prints the change in the JSON shape of INTERFACES.md', async () => {
     const { code, stdout } = await run('detect', '--base', base, '--head', head, '--json');

@@ -4,6 +4,7 @@ import { runReview } from '../../review.js';
 import { parseFlags } from '../args.js';
 import type { Output } from '../output.js';
 import { loadPolicy } from '../policy-from-tree.js';
+import { telemetryFromFlags } from '../telemetry-flags.js';
 import { changeSetFromArgs } from '../tree-readers/change-set.js';
 
 /** The example infra repo shipped with the package, at base and head (from src/cli or dist/cli). */
@@ -12,13 +13,15 @@ export const DEMO_DIR = fileURLToPath(new URL('../../../fixtures/demo/', import.
 export const DEMO_HELP = `Usage: gpu-justify demo
 
 Reviews the example pull request shipped in fixtures/demo (a Kueue ClusterQueue doubled from 6 to
-12 GPUs) and prints the comment the App would post. Takes no options.`;
+12 GPUs) with the demo cluster's recorded telemetry (fixtures/demo/snapshot.json, replayed with no
+network) and prints the comment the App would post. Takes no options.`;
 
 export async function demoCommand(argv: string[], out: Output): Promise<number> {
   parseFlags(argv, {});
   const changes = await changeSetFromArgs({ base: `${DEMO_DIR}base`, head: `${DEMO_DIR}head` });
   const policy = await loadPolicy(changes.base);
-  const result = await runReview({ changes, policy });
+  const telemetry = await telemetryFromFlags({ snapshot: `${DEMO_DIR}snapshot.json` });
+  const result = await runReview({ changes, policy, ...(telemetry ? { telemetry } : {}) });
   out.stdout(renderComment(result));
   return 0;
 }

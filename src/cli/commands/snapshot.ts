@@ -31,7 +31,7 @@ function scopesFromCatalog(workloads: Workload[]): ChangeScope[] {
 }
 
 export const SNAPSHOT_HELP = `Usage: gpu-justify snapshot --catalog <file> --prometheus <url> [--opencost <url>]
-                            [--at <time>] [--window <duration>]
+                            [--at <time>] [--window <duration>] [--step <seconds>]
                             [--base <dir|ref> --head <dir|ref> [--repo <git dir>]] --out <file>
 
 Records every telemetry answer a review needs into one JSON file, so that
@@ -44,6 +44,7 @@ Options:
   --opencost <url>    also record GPU cost from this OpenCost API
   --at <time>         end of the window, ISO-8601 (default: now)
   --window <duration> look-back, e.g. 14d or 36h (default: 14d)
+  --step <seconds>    the finest step of range queries (default 60); coarser keeps the file small
   --base, --head      record only what the change between these two sides needs (as in review)
   --repo <git dir>    the git repository --base and --head name (default: the current directory)
   --out <file>        where to write the snapshot
@@ -61,6 +62,7 @@ export async function snapshotCommand(argv: string[], out: Output): Promise<numb
     at: { type: 'string' },
     window: { type: 'string' },
     out: { type: 'string' },
+    step: { type: 'string' },
     base: { type: 'string' },
     head: { type: 'string' },
     repo: { type: 'string' },
@@ -85,7 +87,9 @@ export async function snapshotCommand(argv: string[], out: Output): Promise<numb
 
   const at = parseAt(flags.at) ?? new Date();
   const windowMinutes = parseWindow(flags.window) ?? DEFAULT_POLICY.window;
-  const source = await openSource({ kind: 'prometheus', url: prometheus });
+  const step = flags.step === undefined ? undefined : Number(flags.step);
+  if (step !== undefined && !(Number.isInteger(step) && step >= 15)) throw new UsageError(`--step must be whole seconds, at least 15, got ${flags.step}`);
+  const source = await openSource({ kind: 'prometheus', url: prometheus, ...(step === undefined ? {} : { minStepSeconds: step }) });
   const snapshot = await recordSnapshot({
     source,
     workloads: catalog.workloads,

@@ -53,11 +53,31 @@ export type HclParsed =
   | { ok: true; body: HclBody }
   | { ok: false; line: number | null; message: string };
 
+/**
+ * Deeper nesting than any real configuration has. The Go parser recurses per level: a file nested
+ * a few thousand levels deep overflows the JavaScript stack inside WebAssembly and leaves the Go
+ * runtime broken for every later file of the process, so such a file is refused before parsing.
+ */
+export const MAX_HCL_NESTING = 200;
+
 /** Parses one file of HCL (`.tf` or `.tfvars`) to hcl2json's JSON shape. */
 export function parseHcl(file: string, text: string): HclParsed {
+  const deep = deepestNesting(text);
+  if (deep.depth > MAX_HCL_NESTING) {
+    return { ok: false, line: deep.line, message: `nesting deeper than ${MAX_HCL_NESTING} levels` };
+  }
   let out: { err: string | null; json: string | null } | undefined;
-  load().parse(file, text, (err, json) => { out = { err, json }; });
-  if (!out) return { ok: false, line: null, message: 'the HCL parser gave no answer' };
+  try {
+    load().parse(file, text, (err, json) => { out = { err, json }; });
+  } catch (err) {
+    // The runtime may be left mid-call; the next file gets a fresh one.
+    bridge = undefined;
+    return { ok: false, line: null, message: `the HCL parser failed: ${err instanceof Error ? err.message : String(err)}` };
+  }
+  if (!out) {
+    bridge = undefined;
+    return { ok: false, line: null, message: 'the HCL parser gave no answer' };
+  }
   if (out.err !== null || out.json === null) return parseError(file, out.err ?? 'unknown error');
   const body: unknown = JSON.parse(out.json);
   return body !== null && typeof body === 'object' && !Array.isArray(body)
@@ -71,4 +91,24 @@ function parseError(file: string, err: string): HclParsed {
   const m = inner.startsWith(file) ? /^:(\d+),\d+(?:-\d+(?:,\d+)?)?: (.*)$/s.exec(inner.slice(file.length)) : null;
   if (!m) return { ok: false, line: null, message: inner };
   return { ok: false, line: Number(m[1]), message: (m[2] ?? '').replace(/; /, ': ') };
+}
+
+/** The deepest bracket nesting and the line where it is first reached; strings count too (an over-estimate). */
+function deepestNesting(text: string): { depth: number; line: number } {
+  let depth = 0;
+  let max = 0;
+  let line = 1;
+  let lineOfMax = 1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) line++;
+    else if (c === 123 || c === 91 || c === 40) {
+      depth++;
+      if (depth > max) {
+        max = depth;
+        lineOfMax = line;
+      }
+    } else if ((c === 125 || c === 93 || c === 41) && depth > 0) depth--;
+  }
+  return { depth: max, line: lineOfMax };
 }

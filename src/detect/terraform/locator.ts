@@ -17,10 +17,20 @@ export class Locator {
   private readonly code: string;
   private readonly shape: string;
   private readonly lineStarts: number[] = [0];
+  /** Bracket depth of `shape` before each offset: makes `depth` constant-time, not a rescan per match. */
+  private readonly depthBefore: Int32Array;
 
   constructor(text: string) {
     [this.code, this.shape] = mask(text);
     for (let i = 0; i < text.length; i++) if (text[i] === '\n') this.lineStarts.push(i + 1);
+    this.depthBefore = new Int32Array(this.shape.length + 1);
+    let d = 0;
+    for (let i = 0; i < this.shape.length; i++) {
+      const c = this.shape[i];
+      if (c === '{' || c === '[' || c === '(') d++;
+      else if (c === '}' || c === ']' || c === ')') d--;
+      this.depthBefore[i + 1] = d;
+    }
   }
 
   lineAt(offset: number): number {
@@ -81,13 +91,8 @@ export class Locator {
 
   /** Net brace/bracket depth of `shape` between two offsets. */
   private depth(from: number, to: number): number {
-    let d = 0;
-    for (let i = from; i < to; i++) {
-      const c = this.shape[i];
-      if (c === '{' || c === '[' || c === '(') d++;
-      else if (c === '}' || c === ']' || c === ')') d--;
-    }
-    return d;
+    const clamp = (i: number) => Math.max(0, Math.min(i, this.shape.length));
+    return (this.depthBefore[clamp(to)] ?? 0) - (this.depthBefore[clamp(from)] ?? 0);
   }
 
   private braced(keyAt: number, open: number): Span {

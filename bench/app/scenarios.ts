@@ -1,0 +1,58 @@
+import type { PullRequestState } from '../../test/helpers/fake-repo.js';
+import { EXAMPLE_REPO } from '../../test/helpers/payloads.js';
+import { CATALOG, QUEUE_FILE, README, clusterQueue } from '../../test/github/scenarios.js';
+import { syntheticPr } from '../detect/synthetic-pr.js';
+
+export interface AppScenario {
+  name: string;
+  pr: PullRequestState;
+  /** Changed paths that declare GPU capacity. */
+  gpuFiles: string[];
+  changedFiles: number;
+}
+
+const sha = (n: number, salt: string): string => `${salt}${n.toString(16)}`.padEnd(40, '0').slice(0, 40);
+const common = { 'gpu-workloads.yaml': CATALOG, 'README.md': README };
+
+function state(number: number, baseFiles: Record<string, string>, headFiles: Record<string, string>): PullRequestState {
+  return { base: EXAMPLE_REPO, number, baseSha: sha(number, 'b'), headSha: sha(number, 'c'), baseFiles, headFiles };
+}
+
+/** The research queue raised from 6 to 12 GPUs: the App's main case. */
+export function gpuPr(number: number): AppScenario {
+  return {
+    name: 'GPU PR (one ClusterQueue raised)',
+    pr: state(number, { ...common, [QUEUE_FILE]: clusterQueue(6) }, { ...common, [QUEUE_FILE]: clusterQueue(12) }),
+    gpuFiles: [QUEUE_FILE],
+    changedFiles: 1,
+  };
+}
+
+/** A Deployment scaled and the README edited: nothing about GPUs. */
+export function nonGpuPr(number: number): AppScenario {
+  const [d] = syntheticPr(120).filter((f) => f.category === 'deployment');
+  if (!d?.base) throw new Error('no deployment in the synthetic PR');
+  return {
+    name: 'non-GPU PR (Deployment + README)',
+    pr: state(number, { ...common, [d.path]: d.base }, { ...common, [d.path]: d.head, 'README.md': `${README}More.\n` }),
+    gpuFiles: [],
+    changedFiles: 2,
+  };
+}
+
+/** 250 changed files: five ClusterQueues raised among ordinary Deployments, Terraform, Helm values, Markdown. */
+export function bigPr(number: number): AppScenario {
+  const queues = Array.from({ length: 5 }, (_, i) => `clusters/team-${i}/queue.yaml`);
+  const ordinary = syntheticPr(400).filter((f) => f.category !== 'gpu-corpus' && f.base !== null).slice(0, 250 - queues.length);
+  const base: Record<string, string> = { ...common };
+  const head: Record<string, string> = { ...common };
+  queues.forEach((q, i) => {
+    base[q] = clusterQueue(6).replace('name: research', i === 0 ? 'name: research' : `name: team-${i}`);
+    head[q] = clusterQueue(12).replace('name: research', i === 0 ? 'name: research' : `name: team-${i}`);
+  });
+  for (const f of ordinary) {
+    base[f.path] = f.base as string;
+    head[f.path] = f.head;
+  }
+  return { name: '250-file PR (5 ClusterQueues)', pr: state(number, base, head), gpuFiles: queues, changedFiles: queues.length + ordinary.length };
+}

@@ -1,0 +1,59 @@
+import { jobsFromWorkloads } from '../../src/analysis/stagger/index.js';
+import type { JobWorkload, StaggerJob } from '../../src/domain/index.js';
+import { intIn, pick, seeded } from '../lib/measure.js';
+
+const DAY = 1440;
+
+export interface Instance {
+  name: string;
+  jobs: StaggerJob[];
+}
+
+function workload(name: string, over: Omit<JobWorkload, 'name' | 'type' | 'source'>): JobWorkload {
+  return { name, type: 'batch', source: { file: 'gpu-workloads.yaml', line: 1 }, ...over };
+}
+
+/**
+ * Catalog-shaped instances: workloads of 1–4 identical daily runs, sizes 1/2/4/8 GPUs, most of
+ * them crowding the night (18:00–04:00) as batch work does, windows that may cross midnight.
+ * Times are multiples of `unit` minutes, so the planner's grid (and the MILP's) has 1440/unit
+ * slots. Expanded into runs by the pipeline's own `jobsFromWorkloads`.
+ */
+export function catalogInstance(name: string, runs: number, unit: number, seed: number, maxRunsPerWorkload = 4): Instance {
+  const rand = seeded(seed);
+  const units = DAY / unit;
+  const hour = 60 / unit;
+  const workloads: JobWorkload[] = [];
+  let count = 0;
+  for (let w = 0; count < runs; w++) {
+    const jobsPerDay = Math.min(runs - count, intIn(rand, 1, maxRunsPerWorkload));
+    const night = rand() < 0.7;
+    const releaseUnits = night ? (18 * hour + intIn(rand, 0, 10 * hour - 1)) % units : intIn(rand, 0, units - 1);
+    const durationUnits = intIn(rand, Math.max(1, hour / 2), 6 * hour);
+    const windowUnits = Math.min(units, durationUnits + intIn(rand, 0, 10 * hour));
+    const deadline = (releaseUnits + windowUnits) * unit;
+    workloads.push(workload(`w${w}`, {
+      gpusPerJob: pick(rand, [1, 2, 2, 4, 4, 8]),
+      runtime: durationUnits * unit,
+      jobsPerDay,
+      window: { earliestStart: releaseUnits * unit, deadline: deadline >= DAY ? deadline - DAY : deadline },
+      interruptible: false,
+    }));
+    count += jobsPerDay;
+  }
+  const { jobs, problems } = jobsFromWorkloads(workloads);
+  if (problems.length > 0) throw new Error(`instance ${name}: ${problems.map((p) => p.message).join('; ')}`);
+  return { name, jobs };
+}
+
+/**
+ * A week of `total` runs at 5-minute resolution as seven daily variants: each weekday gets its
+ * own mix (its own seed), and each is planned as its own repeating day.
+ */
+export function weekVariants(total: number, seed: number): Instance[] {
+  const days = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+  return days.map((d, i) => {
+    const share = Math.floor(total / 7) + (i < total % 7 ? 1 : 0);
+    return catalogInstance(`week-${d}`, share, 5, seed + i, 24);
+  });
+}

@@ -1,0 +1,213 @@
+import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { checkRequest } from '../../../test/helpers/openapi.js';
+
+/**
+ * GitHub's REST API for many pull requests of one repository, on 127.0.0.1, under `/api/v3` as
+ * Probot addresses GitHub Enterprise Server (GHE_HOST). State lives in memory and is inspected
+ * after a run; a sample of requests is checked against GitHub's OpenAPI description.
+ */
+
+export interface LoadPull {
+  number: number;
+  baseSha: string;
+  headSha: string;
+}
+
+export interface LoadComment {
+  id: number;
+  issue: number;
+  body: string;
+  user: { login: string; type: 'Bot' | 'User' };
+}
+
+export interface LoadCheckRun {
+  id: number;
+  headSha: string;
+  status: string;
+  conclusion: string | null;
+  title: string;
+}
+
+const PREFIX = '/api/v3';
+
+export class LoadFakeGitHub {
+  readonly pulls = new Map<number, LoadPull>();
+  readonly trees = new Map<string, Record<string, string>>();
+  readonly comments: LoadComment[] = [];
+  readonly checkRuns = new Map<number, LoadCheckRun>();
+  readonly reactions = new Map<number, string[]>();
+  /** OpenAPI problems of sampled requests, and requests no route answered. */
+  readonly errors: string[] = [];
+  /** Every request body and query, for the secrets search. */
+  readonly sent: string[] = [];
+  requests = 0;
+  validated = 0;
+  /** Each `validateEvery`-th request is checked against the OpenAPI description (0: none). */
+  validateEvery = 10;
+  #nextId = 5000;
+
+  private constructor(
+    private readonly server: Server,
+    readonly origin: string,
+    readonly owner: string,
+    readonly repo: string,
+  ) {}
+
+  static async start(owner: string, repo: string): Promise<LoadFakeGitHub> {
+    const server = createServer();
+    server.keepAliveTimeout = 30_000;
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const fake = new LoadFakeGitHub(server, `127.0.0.1:${port}`, owner, repo);
+    server.on('request', (req, res) => void fake.#handle(req, res));
+    return fake;
+  }
+
+  commentsOf(issue: number): LoadComment[] {
+    return this.comments.filter((c) => c.issue === issue);
+  }
+
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', `http://${this.origin}`);
+    const method = req.method ?? 'GET';
+    const raw = await readBody(req);
+    this.requests++;
+    this.sent.push(`${url.pathname}${url.search} ${raw}`);
+    const path = decodeURIComponent(url.pathname.startsWith(PREFIX) ? url.pathname.slice(PREFIX.length) : url.pathname);
+    let body: unknown;
+    try {
+      body = raw === '' ? undefined : JSON.parse(raw);
+    } catch {
+      return send(res, 400, { message: 'Problems parsing JSON' });
+    }
+    if (this.validateEvery > 0 && this.requests % this.validateEvery === 0) {
+      this.validated++;
+      const match = checkRequest(method, path, url.searchParams, body);
+      if (!match) this.errors.push(`${method} ${path}: no such operation`);
+      else for (const p of match.problems) this.errors.push(`${method} ${path}: ${p}`);
+    }
+    const reply = this.#route(method, path, url.searchParams, body as Record<string, unknown> | undefined);
+    if (reply.status === 599) this.errors.push(`${method} ${path}: unexpected request`);
+    send(res, reply.status, reply.body);
+  }
+
+  #route(method: string, path: string, query: URLSearchParams, body: Record<string, unknown> | undefined): { status: number; body?: unknown } {
+    if (method === 'POST' && /^\/app\/installations\/\d+\/access_tokens$/.test(path)) {
+      return { status: 201, body: { token: `ghs_load${this.#nextId++}`, expires_at: new Date(Date.now() + 3_600_000).toISOString() } };
+    }
+    const repoPrefix = `/repos/${this.owner}/${this.repo}`;
+    if (!path.startsWith('/repos/')) return { status: 599, body: { message: 'unexpected' } };
+    if (!path.startsWith(`${repoPrefix}/`)) return notFound(); // other repositories (an org's .github) hold nothing
+    const rest = path.slice(repoPrefix.length);
+    let m: RegExpExecArray | null;
+    if (method === 'GET' && (m = /^\/contents\/(.+)$/.exec(rest))) return this.#contents(m[1] ?? '', query.get('ref') ?? 'HEAD');
+    if (method === 'GET' && (m = /^\/pulls\/(\d+)\/files$/.exec(rest))) return this.#files(Number(m[1]));
+    if (method === 'GET' && (m = /^\/pulls\/(\d+)$/.exec(rest))) {
+      const pull = this.pulls.get(Number(m[1]));
+      return pull ? { status: 200, body: this.#pullBody(pull) } : notFound();
+    }
+    if (method === 'GET' && (m = /^\/issues\/(\d+)\/comments$/.exec(rest))) {
+      const page = Number(query.get('page') ?? 1);
+      const perPage = Number(query.get('per_page') ?? 30);
+      return { status: 200, body: this.commentsOf(Number(m[1])).slice((page - 1) * perPage, page * perPage) };
+    }
+    if (method === 'POST' && (m = /^\/issues\/(\d+)\/comments$/.exec(rest))) {
+      const comment: LoadComment = { id: this.#nextId++, issue: Number(m[1]), body: String(body?.body), user: { login: 'gpu-justify[bot]', type: 'Bot' } };
+      this.comments.push(comment);
+      return { status: 201, body: comment };
+    }
+    if (method === 'PATCH' && (m = /^\/issues\/comments\/(\d+)$/.exec(rest))) {
+      const comment = this.comments.find((c) => c.id === Number(m?.[1]));
+      if (!comment) return notFound();
+      comment.body = String(body?.body);
+      return { status: 200, body: comment };
+    }
+    if (method === 'POST' && (m = /^\/issues\/comments\/(\d+)\/reactions$/.exec(rest))) {
+      const id = Number(m[1]);
+      this.reactions.set(id, [...(this.reactions.get(id) ?? []), String(body?.content)]);
+      return { status: 201, body: { id: this.#nextId++, content: body?.content } };
+    }
+    if (method === 'POST' && rest === '/check-runs') {
+      const run: LoadCheckRun = { id: this.#nextId++, headSha: String(body?.head_sha), status: String(body?.status ?? 'queued'), conclusion: null, title: '' };
+      this.checkRuns.set(run.id, run);
+      return { status: 201, body: { id: run.id, head_sha: run.headSha, status: run.status } };
+    }
+    if (method === 'PATCH' && (m = /^\/check-runs\/(\d+)$/.exec(rest))) {
+      const run = this.checkRuns.get(Number(m[1]));
+      if (!run) return notFound();
+      if (typeof body?.conclusion === 'string') {
+        run.status = 'completed';
+        run.conclusion = body.conclusion;
+      }
+      const output = body?.output as { title?: string } | undefined;
+      if (output?.title) run.title = output.title;
+      return { status: 200, body: { id: run.id, status: run.status, conclusion: run.conclusion } };
+    }
+    if (method === 'GET' && /^\/pulls\/\d+\/comments$/.test(rest)) return { status: 200, body: [] };
+    if (method === 'POST' && /^\/pulls\/\d+\/comments$/.test(rest)) {
+      return { status: 201, body: { id: this.#nextId++, body: body?.body, path: body?.path, line: body?.line, user: { login: 'gpu-justify[bot]', type: 'Bot' } } };
+    }
+    if (method === 'DELETE' && /^\/pulls\/comments\/\d+$/.test(rest)) return { status: 204 };
+    if (method === 'GET' && (m = /^\/commits\/([0-9a-f]+)\/pulls$/.exec(rest))) {
+      return { status: 200, body: [...this.pulls.values()].filter((p) => p.headSha === m?.[1]).map((p) => this.#pullBody(p)) };
+    }
+    return { status: 599, body: { message: 'unexpected' } };
+  }
+
+  #contents(path: string, ref: string): { status: number; body?: unknown } {
+    const text = this.trees.get(ref)?.[path];
+    if (text === undefined) return notFound();
+    const bytes = Buffer.from(text, 'utf8');
+    return {
+      status: 200,
+      body: { type: 'file', name: path.split('/').pop(), path, sha: blobSha(bytes), size: bytes.length, encoding: 'base64', content: bytes.toString('base64') },
+    };
+  }
+
+  #files(number: number): { status: number; body?: unknown } {
+    const pull = this.pulls.get(number);
+    if (!pull) return notFound();
+    const base = this.trees.get(pull.baseSha) ?? {};
+    const head = this.trees.get(pull.headSha) ?? {};
+    const files = [...new Set([...Object.keys(base), ...Object.keys(head)])]
+      .filter((p) => base[p] !== head[p])
+      .map((p) => ({ sha: blobSha(Buffer.from(head[p] ?? '')), filename: p, status: base[p] === undefined ? 'added' : head[p] === undefined ? 'removed' : 'modified', additions: 1, deletions: 1, changes: 2 }));
+    return { status: 200, body: files };
+  }
+
+  #pullBody(pull: LoadPull): Record<string, unknown> {
+    const repo = { name: this.repo, full_name: `${this.owner}/${this.repo}`, html_url: `https://github.com/${this.owner}/${this.repo}`, owner: { login: this.owner } };
+    return { number: pull.number, state: 'open', draft: false, user: { login: 'Codertocat', type: 'User' }, head: { sha: pull.headSha, repo }, base: { sha: pull.baseSha, repo } };
+  }
+}
+
+function notFound(): { status: number; body: unknown } {
+  return { status: 404, body: { message: 'Not Found' } };
+}
+
+function blobSha(bytes: Buffer): string {
+  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  const text = body === undefined ? '' : JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}

@@ -1,0 +1,148 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The App as operators run it: `probot run ./dist/github/app.js` in its own process, configured
+ * from the environment only, on loopback.
+ */
+
+export interface ServerSecrets {
+  privateKey: string;
+  webhookSecret: string;
+}
+
+export interface ServerProcess {
+  url: string;
+  pid: number;
+  /** Every line the process wrote, stdout and stderr. */
+  lines: string[];
+  /** Highest resident set size so far (VmHWM), bytes; null off Linux. */
+  peakRss(): number | null;
+  /** Resident set size sampled every 250 ms, bytes. */
+  rssSamples: number[];
+  exited(): { code: number | null; signal: string | null } | null;
+  stop(): Promise<void>;
+}
+
+export function newSecrets(): ServerSecrets {
+  const { privateKey } = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  });
+  return { privateKey, webhookSecret: `whsec-${Math.random().toString(36).slice(2)}-${Date.now()}` };
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+function procStatus(pid: number, field: 'VmHWM' | 'VmRSS'): number | null {
+  try {
+    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function startServerProcess(options: {
+  githubHost: string;
+  secrets: ServerSecrets;
+  env?: Record<string, string>;
+  /** Milliseconds between GitHub writes; undefined keeps octokit's 1,000 ms. */
+  writeSpacingMs?: number;
+}): Promise<ServerProcess> {
+  const root = fileURLToPath(new URL('../../../', import.meta.url));
+  const port = await freePort();
+  const preload = fileURLToPath(new URL('./server-preload.mjs', import.meta.url));
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', preload, 'node_modules/probot/bin/probot.js', 'run', './dist/github/app.js'],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        PATH: process.env.PATH ?? '',
+        NODE_ENV: 'production',
+        APP_ID: '12345',
+        PRIVATE_KEY: options.secrets.privateKey,
+        WEBHOOK_SECRET: options.secrets.webhookSecret,
+        GHE_HOST: options.githubHost,
+        GHE_PROTOCOL: 'http',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        LOG_LEVEL: 'info',
+        LOG_FORMAT: 'json',
+        ...(options.writeSpacingMs === undefined ? {} : { BENCH_WRITE_SPACING_MS: String(options.writeSpacingMs) }),
+        ...options.env,
+      },
+    },
+  );
+  const lines: string[] = [];
+  let partial = { out: '', err: '' };
+  const collect = (key: 'out' | 'err') => (chunk: Buffer) => {
+    const text = partial[key] + chunk.toString('utf8');
+    const parts = text.split('\n');
+    partial = { ...partial, [key]: parts.pop() ?? '' };
+    lines.push(...parts);
+  };
+  child.stdout?.on('data', collect('out'));
+  child.stderr?.on('data', collect('err'));
+  let exit: { code: number | null; signal: string | null } | null = null;
+  const exitedPromise = new Promise<void>((resolve) =>
+    child.once('exit', (code, signal) => {
+      exit = { code, signal };
+      resolve();
+    }),
+  );
+  const pid = child.pid ?? -1;
+  const rssSamples: number[] = [];
+  const sampler = setInterval(() => {
+    const rss = procStatus(pid, 'VmRSS');
+    if (rss !== null) rssSamples.push(rss);
+  }, 250);
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    clearInterval(sampler);
+    if (exit === null) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exitedPromise;
+      clearTimeout(timer);
+    }
+  };
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (exit !== null) throw new Error(`the App exited at start-up: ${lines.slice(-20).join('\n')}`);
+    try {
+      const res = await fetch(`${url}/ping`, { signal: AbortSignal.timeout(1_000) });
+      if (res.ok) break;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`the App did not listen within 20 s: ${lines.slice(-20).join('\n')}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    pid,
+    lines,
+    rssSamples,
+    peakRss: () => procStatus(pid, 'VmHWM') ?? (rssSamples.length > 0 ? Math.max(...rssSamples) : null),
+    exited: () => exit,
+    stop,
+  };
+}

@@ -1,0 +1,76 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import { runFuzz } from './fuzz/run-fuzz.js';
+import { runLoad } from './load/run-load.js';
+
+/**
+ * `npm run bench:reliability`: the load run against the App's real server process, then the
+ * fuzzing of every parser and loader in worker threads. Prints the figures and writes them to
+ * artifacts/reliability/. Loopback only; every phase has a count and a time budget.
+ *
+ *   --only load|fuzz      one phase
+ *   --deliveries 2000     webhook deliveries in the load run
+ *   --write-spacing-ms 0  spacing between GitHub writes (omit the flag for octokit's 1,000 ms)
+ *   --cases 10000         fuzz cases per target
+ */
+const { values } = parseArgs({
+  options: {
+    only: { type: 'string' },
+    deliveries: { type: 'string', default: '2000' },
+    prs: { type: 'string', default: '200' },
+    concurrency: { type: 'string', default: '16' },
+    seed: { type: 'string', default: '9' },
+    'write-spacing-ms': { type: 'string' },
+    'load-budget-s': { type: 'string', default: '900' },
+    cases: { type: 'string', default: '10000' },
+    'deadline-ms': { type: 'string', default: '10000' },
+    'big-bytes': { type: 'string', default: String(10 * 1024 * 1024) },
+  },
+});
+
+const log = (line: string) => process.stdout.write(`${line}\n`);
+const out = new URL('../../artifacts/reliability/', import.meta.url);
+mkdirSync(out, { recursive: true });
+const machine = {
+  date: new Date().toISOString(),
+  node: process.version,
+  os: `${os.type()} ${os.release()} ${os.arch()}`,
+  cpus: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'unknown'}`,
+  memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+};
+log(JSON.stringify(machine));
+let failed = false;
+
+if (values.only === undefined || values.only === 'load') {
+  log(`load: ${values.deliveries} deliveries`);
+  const report = await runLoad({
+    deliveries: Number(values.deliveries),
+    prs: Number(values.prs),
+    concurrency: Number(values.concurrency),
+    seed: Number(values.seed),
+    timeBudgetMs: Number(values['load-budget-s']) * 1000,
+    ...(values['write-spacing-ms'] === undefined ? {} : { writeSpacingMs: Number(values['write-spacing-ms']) }),
+    log,
+  });
+  writeFileSync(new URL('load.json', out), `${JSON.stringify({ machine, ...report }, null, 2)}\n`);
+  log(JSON.stringify(report, null, 2));
+  failed ||=
+    report.lostEvents.length + report.duplicateReviewComments.length + report.duplicateReplies.length + report.staleFinalComments.length > 0 ||
+    report.checksInProgress > 0 || report.unhandled.length > 0 || report.secretLeaks.length > 0 || !report.drained;
+}
+
+if (values.only === undefined || values.only === 'fuzz') {
+  log(`fuzz: ${values.cases} cases per target`);
+  const report = await runFuzz({
+    cases: Number(values.cases),
+    deadlineMs: Number(values['deadline-ms']),
+    bigBytes: Number(values['big-bytes']),
+    log,
+  });
+  writeFileSync(new URL('fuzz.json', out), `${JSON.stringify({ machine, ...report }, null, 2)}\n`);
+  failed ||= report.targets.some((t) => t.crashes.length + t.problems.length + t.pollution.length + t.hangs.length > 0);
+}
+
+log(failed ? 'reliability: FAILED (see above)' : 'reliability: all invariants held');
+process.exitCode = failed ? 1 : 0;
