@@ -1,16 +1,6 @@
 import type { ChangeReview, Evidence, ReviewResult } from '../domain/index.js';
 import { code, MAX_SENTENCE, md } from './escape.js';
 
-const MAX_ITEMS = 50;
-
-/** Missing evidence as a checklist: what is missing, then how to add it. */
-export function missingEvidenceList(result: ReviewResult): string {
-  const items = result.missingEvidence.map((m) => `- [ ] **${md(m.what, MAX_SENTENCE)}**: ${md(m.how, MAX_SENTENCE)}`);
-  const shown = items.slice(0, MAX_ITEMS);
-  const left = items.length - shown.length;
-  return shown.join('\n') + (left > 0 ? `\n- …and ${left} more not shown.` : '');
-}
-
 function where(review: ChangeReview): string {
   return code(`${review.change.file}:${review.change.line}`);
 }

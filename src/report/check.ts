@@ -1,5 +1,6 @@
-import type { ReviewResult, Verdict } from '../domain/index.js';
+import type { ChangeReview, ReviewResult, Verdict } from '../domain/index.js';
 import { headline } from './headline.js';
+import { duration, pct } from './numbers.js';
 import { VERDICT_TITLE } from './verdict-text.js';
 
 export interface CheckAnnotation {
@@ -63,17 +64,67 @@ export function renderCheck(result: ReviewResult, text?: string): CheckOutput {
       message: d.message,
     });
   }
+  annotations.push(...runtimeAnnotations(result));
+  const levers = [...new Set(result.findings.filter((f) => f.gpusFreed > 0).map((f) => f.lever))];
   const title =
     result.verdict === 'no-gpu-change'
       ? VERDICT_TITLE[result.verdict]
-      : `${VERDICT_TITLE[result.verdict]}: +${result.gpusRequested} requested, ${result.gpusNeeded ?? 'unknown'} needed`;
+      : `${VERDICT_TITLE[result.verdict]}: +${result.gpusRequested} requested, ${result.gpusNeeded ?? 'unknown'} needed` +
+        (levers.length > 0 && result.verdict !== 'justified' ? ` (${levers.join(' + ')})` : '');
+  const lines = result.reviews.filter((r) => r.change.delta !== 0).slice(0, MAX_SUMMARY_LINES).map(changeLine);
+  const more = result.reviews.length > MAX_SUMMARY_LINES ? `\n- …and ${result.reviews.length - MAX_SUMMARY_LINES} more changes.` : '';
+  const summary = lines.length > 0 ? `${headline(result)}\n\n${lines.join('\n')}${more}` : headline(result);
   return {
     conclusion,
     title,
-    summary: headline(result).slice(0, MAX_CHECK_TEXT),
+    summary: summary.slice(0, MAX_CHECK_TEXT),
     ...(text === undefined ? {} : { text: text.slice(0, MAX_CHECK_TEXT) }),
     annotations,
   };
+}
+
+const MAX_SUMMARY_LINES = 20;
+
+/**
+ * One change in the summary: its verdict, need with and without levers, the evidence's
+ * confidence and what the measurements flagged. Plain text: annotations and summaries are not
+ * sanitised the way comments are, but GitHub renders the summary as markdown, so names go in
+ * code spans.
+ */
+function changeLine(r: ChangeReview): string {
+  const name = `\`${r.change.name.replace(/`/g, "'").replace(/[\r\n]+/g, ' ').slice(0, 80)}\``;
+  const need = r.need === null ? 'need unknown' : `need ${r.need} GPUs`;
+  const without = r.needWithoutLevers !== undefined && r.needWithoutLevers !== null && r.needWithoutLevers !== r.need ? ` (${r.needWithoutLevers} without levers)` : '';
+  const facts: string[] = [];
+  const scope = r.ladders?.find((l) => l.scope !== 'workload');
+  if (scope && scope.busyFraction !== null) facts.push(`busy ${pct(scope.busyFraction)}`);
+  const flagged = (r.ladders ?? []).filter((l) => l.flags.length > 0).length;
+  if (flagged > 0) facts.push(`${flagged} flagged idle or memory-bound`);
+  const limited = (r.serving ?? []).filter((s) => s.limit !== null).length;
+  if (limited > 0) facts.push(`${limited} service(s) limited by batching or memory`);
+  const confidence = r.confidence === undefined ? '' : `, ${r.confidence} confidence`;
+  return `- ${name} ${r.change.gpusBefore} → ${r.change.gpusAfter}: ${r.verdict}, ${need}${without}${confidence}${facts.length > 0 ? `; ${facts.join(', ')}` : ''}`;
+}
+
+/** A notice on each catalog line whose documented runtime the telemetry contradicts. */
+function runtimeAnnotations(result: ReviewResult): CheckAnnotation[] {
+  const out: CheckAnnotation[] = [];
+  for (const check of result.reviews.flatMap((r) => r.runtimes ?? [])) {
+    if (!check.differs) continue;
+    const where = check.evidence.find((e) => e.source === 'catalog')?.ref.match(/^(.+):(\d+)$/);
+    if (!where?.[1] || !where[2]) continue;
+    const line = Number(where[2]);
+    if (out.some((a) => a.path === where[1] && a.start_line === line)) continue;
+    out.push({
+      path: where[1],
+      start_line: line,
+      end_line: line,
+      annotation_level: 'warning',
+      title: `${check.workload}: runtime ${duration(check.documentedMinutes)} documented, ${duration(check.observedMinutes)} observed`,
+      message: `Telemetry shows runs of ${check.workload} take ${duration(check.observedMinutes)} on average, not the ${duration(check.documentedMinutes)} documented; update \`runtime:\` here.`,
+    });
+  }
+  return out;
 }
 
 /** The check when the review itself failed: concluded, honest about why, never a verdict. */

@@ -1,7 +1,8 @@
 import type { ReviewResult } from '../domain/index.js';
-import { footer, howToAct, missingEvidenceList } from './act.js';
+import { footer, howToAct } from './act.js';
 import { md } from './escape.js';
 import { headline } from './headline.js';
+import { missingEvidenceList } from './missing.js';
 import { REVIEW_SECTIONS, type Section } from './review-sections.js';
 import { changesTable, diagnosticsList, leversTable, reviewsTable } from './tables.js';
 
@@ -40,7 +41,7 @@ export function renderComment(result: ReviewResult, options: CommentOptions = {}
   const folded: string[] = [];
   if (result.missingEvidence.length > 0) {
     // When evidence is all that is missing, the checklist is the thing to act on: show it.
-    const section = { summary: `Missing evidence (${result.missingEvidence.length})`, body: missingEvidenceList(result) };
+    const section = { summary: `Missing evidence (${result.missingEvidence.length})`, body: missingEvidenceList(result.missingEvidence) };
     folded.push(details(section, result.verdict === 'insufficient-evidence'));
   }
   if (result.reviews.length > 0) {
@@ -50,8 +51,8 @@ export function renderComment(result: ReviewResult, options: CommentOptions = {}
   for (const review of result.reviews) {
     const sections = REVIEW_SECTIONS.map((render) => render(review)).filter((s): s is Section => s !== null);
     // GitHub sizes a chart when it first shows; open the first change's so it renders at once.
-    for (const section of sections) folded.push(details(section, pictured === 0));
-    if (sections.length > 0) pictured += 1;
+    for (const section of sections) folded.push(details(section, pictured === 0 && section.picture === true));
+    if (sections.some((s) => s.picture)) pictured += 1;
   }
   if (result.diagnostics.length > 0) {
     folded.push(details({ summary: `Problems reading the files (${result.diagnostics.length})`, body: diagnosticsList(result.diagnostics) }));

@@ -41,3 +41,12 @@ export function code(text: string, max = MAX_NAME * 2): string {
 export function codeCell(text: string, max = MAX_NAME * 2): string {
   return code(text, max).replace(/\|/g, '\\|');
 }
+
+/**
+ * A sentence whose backtick-quoted parts (`--max-num-seqs`, `loadTest: <path>`) are code: those
+ * become code spans, everything else is escaped as `md` does. `cell` for a table cell.
+ */
+export function prose(text: string, max = MAX_SENTENCE, cell = false): string {
+  const parts = shorten(text, max).split(/`([^`\r\n]*)`/);
+  return parts.map((part, i) => (i % 2 === 1 ? (cell ? codeCell(part) : code(part)) : md(part, max))).join('');
+}

@@ -9,12 +9,57 @@ function requested(result: ReviewResult): string {
   return `+${result.gpusRequested} GPUs${cost === null ? '' : ` (${usd(cost, true)}/month)`} requested`;
 }
 
-/** The lever to name first: one that meets the need, else the one freeing most GPUs. */
-function bestLever(findings: Finding[]): Finding | null {
-  const meets = findings.find((f) => f.meetsNeed);
-  if (meets) return meets;
-  const freeing = findings.filter((f) => f.gpusFreed > 0).sort((a, b) => b.gpusFreed - a.gpusFreed);
-  return freeing[0] ?? null;
+/** A lever in a few words, for a combination on one line. */
+function shortLever(f: Finding): string {
+  switch (f.lever) {
+    case 'stagger':
+      return `stagger the runs (−${f.gpusFreed} GPUs)`;
+    case 'reclaim-idle':
+      return `reclaim ${f.gpusFreed} idle GPUs`;
+    case 'borrow-quota':
+      return `borrow ${f.gpusFreed} unused GPUs from the cohort`;
+    case 'batching':
+      return `batch more per replica (−${f.gpusFreed} GPUs)`;
+    case 'cheaper-model':
+      return `switch to a cheaper model (−${f.gpusFreed} GPUs)`;
+  }
+}
+
+// Levers that act on the same GPUs: only the stronger of each pair counts in a combination.
+const SAME_GPUS: Partial<Record<Finding['lever'], Finding['lever']>> = { batching: 'cheaper-model', 'cheaper-model': 'batching' };
+
+/**
+ * What to do instead, in one phrase: the lever that meets the need alone (its own summary when it
+ * is short), else every lever that frees GPUs, strongest first, joined with `+`.
+ */
+export function instead(findings: Finding[]): string | null {
+  const alone = findings.filter((f) => f.meetsNeed && f.gpusFreed > 0).sort((a, b) => b.gpusFreed - a.gpusFreed)[0] ?? findings.find((f) => f.meetsNeed);
+  if (alone) return alone.summary.length <= SHORT_SUMMARY ? md(alone.summary, MAX_SENTENCE) : shortLever(alone);
+  const best = new Map<Finding['lever'], Finding>();
+  for (const f of findings.filter((x) => x.gpusFreed > 0).sort((a, b) => b.gpusFreed - a.gpusFreed)) {
+    const rival = SAME_GPUS[f.lever];
+    if (!best.has(f.lever) && !(rival !== undefined && best.has(rival))) best.set(f.lever, f);
+  }
+  const levers = [...best.values()];
+  if (levers.length === 0) return null;
+  if (levers.length === 1 && levers[0] && levers[0].summary.length <= SHORT_SUMMARY) return md(levers[0].summary, MAX_SENTENCE);
+  return levers.map(shortLever).join(' + ');
+}
+
+/** A lever's own summary goes in the headline up to this length; longer ones are shortened. */
+const SHORT_SUMMARY = 160;
+
+/**
+ * A note when telemetry was asked but the growing changes were judged on part of it. Without
+ * telemetry every review is from the files alone; the per-change table says so there.
+ */
+function trust(result: ReviewResult): string {
+  if (result.context.telemetry === undefined) return '';
+  const growing = result.reviews.filter((r) => r.change.delta > 0);
+  const levels = growing.map((r) => r.confidence).filter((c): c is 'high' | 'medium' | 'low' => c !== undefined);
+  if (levels.includes('low')) return ' _Low confidence: telemetry answered too little to measure the need._';
+  if (levels.includes('medium')) return ' _Medium confidence: some telemetry is missing (see the checklist)._';
+  return '';
 }
 
 /** Why no lever reaches: the planner's proven bound for the first growing change that has one. */
@@ -48,19 +93,18 @@ export function headline(result: ReviewResult): string {
       return `${title}: ${requested(result)}; missing: ${first ? md(first.what, MAX_SENTENCE) : 'the evidence to judge it'}.`;
     }
     case 'not-justified': {
-      const lever = bestLever(result.findings);
-      const instead = lever ? md(lever.summary, MAX_SENTENCE) : `keep the ${firstGrowing(result)?.change.gpusBefore ?? 'current'} GPUs`;
-      return `${title}: ${requested(result)}, 0 needed. **Instead:** ${instead}.`;
+      const lever = instead(result.findings) ?? `keep the ${firstGrowing(result)?.change.gpusBefore ?? 'current'} GPUs`;
+      return `${title}: ${requested(result)}, 0 needed. **Instead:** ${lever}.${trust(result)}`;
     }
     case 'partially-justified': {
-      const lever = bestLever(result.findings);
+      const lever = instead(result.findings);
       const ask = gpusNeeded === null ? 'ask for what is needed' : `ask for +${gpusNeeded}`;
-      return `${title}: ${requested(result)}, ${gpusNeeded ?? '?'} needed. **Instead:** ${ask}${lever ? `; ${lowerFirst(md(lever.summary, MAX_SENTENCE))}` : ''}.`;
+      return `${title}: ${requested(result)}, ${gpusNeeded ?? '?'} needed. **Instead:** ${ask}${lever ? `; ${lowerFirst(lever)}` : ''}.${trust(result)}`;
     }
     case 'justified': {
       if (result.gpusRequested === 0) return `✅ **GPU capacity lowered**: nothing to justify.`;
       const why = bound(result);
-      return `${title}: ${requested(result)} and needed${why ? `; ${why}` : ''}.`;
+      return `${title}: ${requested(result)} and needed${why ? `; ${why}` : ''}.${trust(result)}`;
     }
   }
 }

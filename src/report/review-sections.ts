@@ -1,4 +1,7 @@
 import type { ChangeReview } from '../domain/index.js';
+import { LADDER_LEGEND, ladderChart, ladderTable, ladderText, measuredLadders } from './ladder.js';
+import { costTable, runtimeTable, servingTable } from './measured-tables.js';
+import { num, pct } from './numbers.js';
 import { demandChart, demandLegend, demandSentence, demandTable, hourlyPeaks } from './demand.js';
 import { MAX_SENTENCE, md } from './escape.js';
 import { barsLeftOut, scheduleGantt, scheduleSentence, scheduleTable, todaySchedule } from './schedule.js';
@@ -7,6 +10,8 @@ import { barsLeftOut, scheduleGantt, scheduleSentence, scheduleTable, todaySched
 export interface Section {
   summary: string;
   body: string;
+  /** Holds a chart: GitHub sizes a chart when it first shows, so the first change's open at once. */
+  picture?: boolean;
 }
 
 /** One picture of a reviewed change, with its facts in text; null when it has nothing to show. */
@@ -24,6 +29,7 @@ function scheduleSection(review: ChangeReview): Section | null {
   const change = todaySchedule(plan.schedule) ? `today peak ${plan.naivePeakGpus} → proposed ${plan.peakGpus} GPUs` : `peak ${plan.peakGpus} GPUs`;
   return {
     summary: `Staggered schedule for ${md(review.change.name)}: ${change}`,
+    picture: true,
     body: `${scheduleGantt(plan)}${cut}\n\n${scheduleSentence(plan)} ${proof}\n\n${scheduleTable(plan)}\n\n${cron}`,
   };
 }
@@ -44,13 +50,61 @@ function demandSection(review: ChangeReview): Section | null {
       : '';
   return {
     summary: `GPUs in use over a day in ${md(review.change.name)} against capacity ${review.change.gpusBefore} → ${review.change.gpusAfter}`,
+    picture: true,
     body: `${demandChart(input)}\n\n${demandLegend(input)}\n\n${demandSentence(input)}${services}\n\n${demandTable(input)}`,
   };
 }
 
-/**
- * The pictures of each reviewed change, in reading order. The utilisation ladder per workload
- * joins this list once the review result carries telemetry; until then there is nothing honest
- * to draw.
- */
-export const REVIEW_SECTIONS: readonly ReviewSection[] = [scheduleSection, demandSection];
+/** The utilisation ladder of the pool or queue and each linked workload: bars, words, table. */
+function ladderSection(review: ChangeReview): Section | null {
+  const ladders = measuredLadders(review.ladders);
+  if (ladders.length === 0) return null;
+  const scope = ladders.find((l) => l.scope !== 'workload') ?? ladders[0];
+  const busy = scope?.busyFraction ?? null;
+  const flagged = ladders.filter((l) => l.flags.length > 0).length;
+  const head = `Utilisation ladder of ${md(review.change.name)}: busy ${pct(busy)} of ${num(scope?.allocatedGpuHours ?? null)} allocated GPU-hours`;
+  return {
+    summary: flagged > 0 ? `${head}, ${flagged} flagged` : head,
+    picture: true,
+    body: `${ladderChart(ladders)}\n\n${LADDER_LEGEND}\n\n${ladderText(ladders)}\n\n${ladderTable(ladders)}`,
+  };
+}
+
+/** Replicas each service needs at its observed peak, from its load test. */
+function servingSection(review: ChangeReview): Section | null {
+  const serving = review.serving ?? [];
+  if (serving.length === 0) return null;
+  const needed = serving.reduce<number | null>((sum, s) => (sum === null || s.gpusNeeded === null ? null : sum + s.gpusNeeded), 0);
+  const declared = serving.reduce((sum, s) => sum + s.declaredGpus, 0);
+  const sized = needed === null ? 'not all sized' : `${needed} GPUs needed at the observed peak, ${declared} declared`;
+  const limits = serving.filter((s) => s.limit !== null).map((s) => `${md(s.workload)} is limited by ${s.limit}`);
+  return {
+    summary: `Serving capacity in ${md(review.change.name)}: ${sized}`,
+    body: `${servingTable(serving)}${limits.length > 0 ? `\n\n${limits.slice(0, 10).join('; ')}: a configuration change, not more GPUs.` : ''}`,
+  };
+}
+
+/** Cost per verified outcome of each service as it runs and of each alternative. */
+function costSection(review: ChangeReview): Section | null {
+  const costs = review.costs ?? [];
+  if (costs.length === 0) return null;
+  const cheaper = costs.filter((c) => c.option !== 'current' && c.qualifies).length;
+  return {
+    summary: `Cost per verified outcome in ${md(review.change.name)}: ${cheaper} qualifying alternative(s)`,
+    body: `${costTable(costs)}\n\nAn alternative qualifies when it meets the quality threshold and the SLO at the observed peak; its GPUs are the replicas it needs there.`,
+  };
+}
+
+/** Documented runtimes against the ones telemetry shows. */
+function runtimeSection(review: ChangeReview): Section | null {
+  const runtimes = review.runtimes ?? [];
+  if (runtimes.length === 0) return null;
+  const off = runtimes.filter((r) => r.differs).length;
+  return {
+    summary: `Runtimes in ${md(review.change.name)}: ${off} of ${runtimes.length} off by more than 25%`,
+    body: `${runtimeTable(runtimes)}\n\nObserved: GPU-hours requested per day ÷ (runs per day × GPUs per run). A longer observed runtime is what the plan uses.`,
+  };
+}
+
+/** The pictures and measured tables of each reviewed change, in reading order. */
+export const REVIEW_SECTIONS: readonly ReviewSection[] = [scheduleSection, demandSection, ladderSection, servingSection, costSection, runtimeSection];

@@ -3,10 +3,10 @@ import type { CapacityChange, ChangeReview, Diagnostic, Finding } from '../domai
 import { monthlyUsd, usd } from './cost.js';
 import { code, codeCell, MAX_SENTENCE, md } from './escape.js';
 
-const MAX_ROWS = 50;
+export const MAX_ROWS = 50;
 
 /** Cuts a long table and says how much was left out, so the comment stays within GitHub's limit. */
-function capped(header: string[], rows: string[][], what: string): string {
+export function capped(header: string[], rows: string[][], what: string): string {
   const shown = rows.slice(0, MAX_ROWS);
   const table = markdownTable([header, ...shown]);
   const left = rows.length - shown.length;
@@ -45,15 +45,44 @@ export function changesTable(changes: CapacityChange[], headUrl?: string): strin
   return capped(header, rows, 'changes');
 }
 
+const CONFIDENCE: Record<NonNullable<ChangeReview['confidence']>, string> = {
+  high: 'high',
+  medium: 'medium: some telemetry missing',
+  low: 'low: files only, no telemetry',
+};
+
 export function reviewsTable(reviews: ChangeReview[]): string {
+  // Columns for the measured review only when some change has them, so file-only reviews stay short.
+  const withLevers = reviews.some((r) => r.needWithoutLevers !== undefined && r.needWithoutLevers !== r.need);
+  const trusted = reviews.some((r) => r.confidence !== undefined);
   const rows = reviews.map((r) => [
     md(r.change.name),
     r.verdict,
+    ...(withLevers ? [r.needWithoutLevers === undefined || r.needWithoutLevers === null ? 'unknown' : String(r.needWithoutLevers)] : []),
     r.need === null ? 'unknown' : String(r.need),
     r.gpusNeeded === null ? 'unknown' : String(r.gpusNeeded),
+    ...(trusted ? [r.confidence === undefined ? '—' : CONFIDENCE[r.confidence]] : []),
     md(r.reason, MAX_SENTENCE),
   ]);
-  return capped(['Pool or queue', 'Verdict', 'GPUs needed in all', 'GPUs to add', 'Why'], rows, 'changes');
+  const header = [
+    'Pool or queue',
+    'Verdict',
+    ...(withLevers ? ['GPUs needed without levers'] : []),
+    withLevers ? 'GPUs needed with levers' : 'GPUs needed in all',
+    'GPUs to add',
+    ...(trusted ? ['Confidence'] : []),
+    'Why',
+  ];
+  return capped(header, rows, 'changes');
+}
+
+/** Evidence lines a lever's cell lists before counting the rest: a lever over many jobs cites each. */
+const MAX_EVIDENCE = 4;
+
+function evidenceCell(f: Finding): string {
+  const shown = f.evidence.slice(0, MAX_EVIDENCE).map((e) => `${e.source}: ${md(e.ref, MAX_SENTENCE)}`);
+  const left = f.evidence.length - shown.length;
+  return [...shown, ...(left > 0 ? [`…and ${left} more`] : [])].join('<br>');
 }
 
 export function leversTable(findings: Finding[]): string {
@@ -63,7 +92,7 @@ export function leversTable(findings: Finding[]): string {
     f.meetsNeed ? 'yes' : 'no',
     f.confidence ?? '—',
     md(f.summary, MAX_SENTENCE),
-    f.evidence.map((e) => `${e.source}: ${md(e.ref, MAX_SENTENCE)}`).join('<br>'),
+    evidenceCell(f),
   ]);
   return capped(['Lever', 'GPUs freed', 'Meets the need', 'Confidence', 'What', 'Evidence'], rows, 'findings');
 }

@@ -41,7 +41,7 @@ export function missing(id: string): QueryMissing {
 }
 
 export function row(rate: number, p95E2eMs: number | null, over: Partial<LoadTestRow> = {}): LoadTestRow {
-  return { rate, p50E2eMs: null, p95E2eMs, p99E2eMs: null, ttftP95Ms: 50, errorRate: 0, label: `constant@${rate}`, ...over };
+  return { rate, p50E2eMs: null, p95E2eMs, p99E2eMs: null, ttftP95Ms: 50, errorRate: 0, label: `constant at ${rate}/s`, ...over };
 }
 
 /** A ReviewTelemetry over 48 hourly points holding exactly the given results. */

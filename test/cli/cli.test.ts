@@ -2,17 +2,10 @@ import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.js';
 import { DEMO_DIR } from '../../src/cli/commands/demo.js';
-import { main } from '../../src/cli/main.js';
-import type { Output } from '../../src/cli/output.js';
 
-async function run(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const output: Output = { stdout: (t) => out.push(t), stderr: (t) => err.push(t) };
-  const code = await main(argv, output);
-  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
-}
+const run = runCli;
 
 const temps: string[] = [];
 async function tempDir(): Promise<string> {

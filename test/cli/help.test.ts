@@ -1,15 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { COMMANDS, main, USAGE } from '../../src/cli/main.js';
-import type { Output } from '../../src/cli/output.js';
+import { runCli } from './run-cli.js';
+import { COMMANDS, USAGE } from '../../src/cli/main.js';
 
-async function run(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const output: Output = { stdout: (t) => out.push(t), stderr: (t) => err.push(t) };
-  const code = await main(argv, output);
-  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
-}
+const run = runCli;
 
 const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
 

@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
-import type { Output } from '../../src/cli/output.js';
+import { runCli } from './run-cli.js';
 import { FakeGitHub } from '../helpers/fake-github.js';
 import { FakeRepo } from '../helpers/fake-repo.js';
 import { EXAMPLE_REPO } from '../helpers/payloads.js';
@@ -8,13 +7,7 @@ import { pullRequest } from '../github/app-harness.js';
 
 const TOKEN = 'ghp_reviewPrTestToken000000000000000000';
 
-async function run(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const output: Output = { stdout: (t) => out.push(t), stderr: (t) => err.push(t) };
-  const code = await main(argv, output);
-  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
-}
+const run = runCli;
 
 describe('gpu-justify review --pr', () => {
   let fake: FakeGitHub;

@@ -157,9 +157,9 @@ describe('a review on a real Prometheus', () => {
   it('sizes a service from its load test and peak, and says the limit is batching (l4 pool)', async () => {
     const r = only(await review({ 'pools/l4.yaml': l4Pool(4) }, { 'pools/l4.yaml': l4Pool(8) }, `\n${chatService()}`));
     const s = r.serving?.[0];
-    // 4 replicas × 1 req/s each; one replica meets the SLO up to 4.44 req/s (constant@4.5).
+    // 4 replicas × 1 req/s each; one replica meets the SLO up to 4.44 req/s (constant at 4.5/s).
     expect(s?.peakRate).toBeCloseTo(CHAT.pods.length * Object.values(CHAT.finished).reduce((a, b) => a + b, 0), 3);
-    expect(s).toMatchObject({ sustainableRatePerReplica: 4.44, loadTestStep: 'constant@4.5', replicasNeeded: 2, gpusNeeded: 2, limit: 'batching' });
+    expect(s).toMatchObject({ sustainableRatePerReplica: 4.44, loadTestStep: 'constant at 4.5/s', replicasNeeded: 2, gpusNeeded: 2, limit: 'batching' });
     expect(s?.advice).toContain('--max-num-seqs');
     expect(lever(r, 'batching')).toMatchObject({ gpusFreed: 2, meetsNeed: true });
     expect(r).toMatchObject({ verdict: 'not-justified', gpusNeeded: 0, need: 2, confidence: 'high' });

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderComment } from '../../src/report/comment.js';
 import { launchChromium } from '../helpers/browser/chromium.mjs';
 import { openMermaidPage, renderMermaidBlocks, showComment } from '../helpers/browser/comment-page.mjs';
-import { allComments, demoComment, evilReview, mermaidBlocks } from './comments.js';
+import { allComments, demoComment, evilMeasured, evilReview, mermaidBlocks } from './comments.js';
+import { LEVER_SCENARIOS } from './measured-scenarios.js';
 
 // One browser and one page for the file: loading mermaid is the slow part, so each comment
 // replaces the last in the same page.
@@ -35,10 +36,11 @@ describe('the comment rendered in headless Chromium', () => {
 
   it('draws the demo’s today-vs-proposed gantt and its demand chart', async () => {
     const charts = await draw(await demoComment());
-    expect(charts.map((c) => c.diagramType)).toEqual(['gantt', 'xychart']);
+    // The third chart, when the demo replays telemetry, is its ladder.
+    expect(charts.map((c) => c.diagramType).slice(0, 2)).toEqual(['gantt', 'xychart']);
     const counts = {
       tasks: await page.locator('svg[aria-roledescription="gantt"] rect.task').count(),
-      bars: await page.locator('svg[aria-roledescription="xychart"] .bar-plot-0 rect').count(),
+      bars: await page.locator('svg[aria-roledescription="xychart"]').first().locator('.bar-plot-0 rect').count(),
     };
     // Five runs drawn twice (today, proposed), and a bar per hour.
     expect(counts).toEqual({ tasks: 10, bars: 24 });
@@ -49,11 +51,24 @@ describe('the comment rendered in headless Chromium', () => {
     const broken = body.replace(/^( {2}y-axis "GPUs" 0 --> )\d+$/m, '$1');
     expect(broken).not.toBe(body);
     const charts = await draw(broken);
-    expect(charts.map((c) => c.error === null)).toEqual([true, false]);
+    expect(charts.map((c) => c.error === null).slice(0, 2)).toEqual([true, false]);
   });
 
-  it('lets no name from a file inject HTML into the page', async () => {
-    await showComment(page, renderComment(await evilReview()));
+  it('draws the ladder as one column per pool, queue or workload, four nested bars each', async () => {
+    const charts = await draw(renderComment(LEVER_SCENARIOS['reclaim-idle']()));
+    expect(charts.map((c) => c.diagramType)).toEqual(['gantt', 'xychart', 'xychart']);
+    expect(charts.every((c) => c.svg && c.error === null)).toBe(true);
+    const ladder = page.locator('svg[aria-roledescription="xychart"]').nth(1);
+    // Training queue, train and finetune: allocated, busy, computing and tensor bars for each.
+    const bars = await Promise.all([0, 1, 2, 3].map((i) => ladder.locator(`.bar-plot-${i} rect`).count()));
+    expect(bars).toEqual([3, 3, 3, 3]);
+  });
+
+  it.each([
+    ['a file', evilReview],
+    ['measured telemetry', async () => evilMeasured()],
+  ])('lets no name from %s inject HTML into the page', async (_, make) => {
+    await showComment(page, renderComment(await make()));
     const injected = {
       imgs: await page.locator('article img').count(),
       onerror: await page.locator('[onerror]').count(),

@@ -17,18 +17,36 @@ afterAll(async () => {
 });
 
 describe('mermaid charts in the comment', () => {
-  it('parse with mermaid’s own parser, for the demo, every verdict and hostile names', async () => {
+  it('parse with mermaid’s own parser, for the demo, every verdict, every measured lever and hostile names', async () => {
     const comments = await allComments();
-    let charts = 0;
+    const drawn: Record<string, string[]> = {};
     for (const [name, body] of comments) {
+      drawn[name] = [];
       for (const block of mermaidBlocks(body)) {
         const parsed = await parseMermaid(page, block);
         expect(parsed, `${name}:\n${block}`).toEqual({ ok: true, diagramType: expect.stringMatching(/^(gantt|xychart)$/), error: null });
-        charts += 1;
+        drawn[name].push(block.includes('% of allocated GPU-hours') ? 'ladder' : (parsed.diagramType ?? ''));
       }
     }
-    // Demo, not-justified, partially-justified, justified and hostile names each draw two.
-    expect(charts).toBe(10);
+    const planned = ['gantt', 'xychart'];
+    // The demo draws its ladder once it replays telemetry.
+    const demo = (comments.find(([name]) => name === 'demo')?.[1] ?? '').includes('Utilisation ladder') ? [...planned, 'ladder'] : planned;
+    expect(drawn).toEqual({
+      demo,
+      'not-justified': planned,
+      'partially-justified': planned,
+      justified: planned,
+      'insufficient-evidence': [],
+      'no-gpu-change': [],
+      // Services are sized, not staggered: only their ladder is a picture.
+      'lever borrow-quota': [...planned, 'ladder'],
+      'lever reclaim-idle': [...planned, 'ladder'],
+      'lever batching': ['ladder'],
+      'lever cheaper-model': ['ladder'],
+      'lever partial-telemetry': [...planned, 'ladder'],
+      'hostile names': planned,
+      'hostile measured names': [...planned, 'ladder'],
+    });
   });
 
   it('fails a broken chart, so the check above can fail', async () => {
@@ -42,5 +60,13 @@ describe('mermaid charts in the comment', () => {
     expect(brokenXy).not.toBe(xychart);
     expect((await parseMermaid(page, brokenGantt)).ok).toBe(false);
     expect((await parseMermaid(page, brokenXy)).error).toMatch(/parse error/i);
+  });
+
+  it('fails a ladder chart whose series lost a bracket', async () => {
+    const ladder = mermaidBlocks((await allComments()).find(([name]) => name === 'lever reclaim-idle')?.[1] ?? '').find((b) => b.includes('% of allocated')) ?? '';
+    expect((await parseMermaid(page, ladder)).ok).toBe(true);
+    const broken = ladder.replace(/x-axis \[(.*)\]/, 'x-axis [$1');
+    expect(broken).not.toBe(ladder);
+    expect((await parseMermaid(page, broken)).ok).toBe(false);
   });
 });

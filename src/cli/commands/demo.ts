@@ -1,3 +1,4 @@
+import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderComment } from '../../report/comment.js';
 import { runReview } from '../../review.js';
@@ -18,7 +19,9 @@ network) and prints the comment the App would post. Takes no options.`;
 
 export async function demoCommand(argv: string[], out: Output): Promise<number> {
   parseFlags(argv, {});
-  const changes = await changeSetFromArgs({ base: `${DEMO_DIR}base`, head: `${DEMO_DIR}head` });
+  // Relative paths name the sides in the comment's footer as a reader would type them.
+  const side = (name: string) => relative(process.cwd(), `${DEMO_DIR}${name}`) || '.';
+  const changes = await changeSetFromArgs({ base: side('base'), head: side('head') });
   const policy = await loadPolicy(changes.base);
   const telemetry = await telemetryFromFlags({ snapshot: `${DEMO_DIR}snapshot.json` });
   const result = await runReview({ changes, policy, ...(telemetry ? { telemetry } : {}) });

@@ -46,7 +46,7 @@ export function guidellmRows(report: z.infer<typeof guidellmReportSchema>): Load
       p99E2eMs: e2e ? e2e.p99 * 1000 : null,
       ttftP95Ms: ttft ? ttft.p95 : null,
       errorRate: totals && attempted > 0 ? totals.errored / attempted : null,
-      label: strategy ? `${strategy.type_}${strategy.rate == null ? '' : `@${strategy.rate}`}` : 'benchmark',
+      label: strategy ? `${strategy.type_}${strategy.rate == null ? '' : ` at ${strategy.rate}/s`}` : 'benchmark',
     });
   }
   return rows;

@@ -8,7 +8,7 @@ export interface LoadTestRow {
   ttftP95Ms: number | null;
   /** Errored / (successful + errored); null when the report does not say. */
   errorRate: number | null;
-  /** What the step was: `constant@4.5`, `throughput`, `request_rate=inf`. */
+  /** What the step was: `constant at 4.5/s`, `throughput`, `request_rate=inf`. */
   label: string;
 }
 

@@ -1,23 +1,9 @@
 import { z } from 'zod';
 import { TelemetryConfigError } from '../errors.js';
+import type { HttpSettings } from './http.js';
 
 /** How to reach one Prometheus-compatible API (Prometheus, Thanos, Mimir, VictoriaMetrics). */
-export interface PrometheusConfig {
-  /** Base URL, path prefix included (Mimir: `https://mimir.example/prometheus`). */
-  url: URL;
-  /** Sent with every request: auth and the operator's extra headers (`X-Scope-OrgID`, …). */
-  headers: Record<string, string>;
-  /** Values that must never reach a message, a log or a snapshot. */
-  secrets: string[];
-  timeoutMs: number;
-  /** Extra attempts after the first on 5xx, 429 and connection failures. */
-  retries: number;
-  backoffMs: number;
-  /** Longest wait between attempts, Retry-After included. */
-  maxBackoffMs: number;
-  /** Encoded parameters longer than this go by POST (VictoriaMetrics and proxies cap URL length). */
-  postAbove: number;
-}
+export type PrometheusConfig = HttpSettings;
 
 export type PrometheusEnv = Partial<
   Record<'PROMETHEUS_URL' | 'PROMETHEUS_BEARER_TOKEN' | 'PROMETHEUS_BASIC_AUTH' | 'PROMETHEUS_HEADERS', string>

@@ -6,16 +6,24 @@ import {
   redact,
 } from '../errors.js';
 
-/** What the HTTP layer needs; a PrometheusConfig fits, so does OpenCost's. */
+/** How to reach one HTTP API: a Prometheus-compatible one, or OpenCost's. */
 export interface HttpSettings {
+  /** Base URL, path prefix included (Mimir: `https://mimir.example/prometheus`). */
   url: URL;
+  /** Sent with every request: auth and the operator's extra headers (`X-Scope-OrgID`, …). */
   headers: Record<string, string>;
+  /** Values that must never reach a message, a log or a snapshot. */
   secrets: string[];
   timeoutMs: number;
+  /** Extra attempts after the first on 5xx, 429 and connection failures. */
   retries: number;
   backoffMs: number;
+  /** Longest wait between attempts, Retry-After included. */
   maxBackoffMs: number;
-  /** Encoded parameters longer than this go by POST; Infinity for APIs that only take GET. */
+  /**
+   * Encoded parameters longer than this go by POST (VictoriaMetrics and proxies cap URL length);
+   * Infinity for APIs that only take GET.
+   */
   postAbove: number;
 }
 
