@@ -2,7 +2,7 @@ import { openCostSettings, fetchAllocation } from '../telemetry/opencost/client.
 import { openSource } from '../telemetry/registry.js';
 import { replayAllocation } from '../telemetry/record.js';
 import { SnapshotSource, readSnapshot, type Snapshot } from '../telemetry/snapshot.js';
-import type { TelemetryInput } from '../telemetry/collect.js';
+import { REVIEW_STEP_SECONDS, type TelemetryInput } from '../telemetry/collect.js';
 import { parseDuration } from '../workloads/duration.js';
 import { UsageError } from './args.js';
 
@@ -66,7 +66,7 @@ export async function telemetryFromFlags(flags: TelemetryFlags): Promise<Telemet
   }
   if (flags.prometheus !== undefined || flags.opencost !== undefined) {
     if (flags.prometheus === undefined) throw new UsageError('--opencost needs --prometheus');
-    const source = await openSource({ kind: 'prometheus', url: flags.prometheus });
+    const source = await openSource({ kind: 'prometheus', url: flags.prometheus, minStepSeconds: REVIEW_STEP_SECONDS });
     const opencost = flags.opencost === undefined ? undefined : openCostSettings(flags.opencost);
     return {
       source,

@@ -15,6 +15,23 @@ export interface DetectedChanges {
 const READ_CONCURRENCY = 8;
 
 /**
+ * Parsing is synchronous, and a hostile or generated file of many megabytes would hold the App's
+ * event loop for seconds; infrastructure files that declare capacity are far smaller.
+ */
+export const MAX_FILE_CHARS = 1024 * 1024;
+
+/** A file too large to read is reported when it could hold capacity, never silently skipped. */
+function oversize(path: string, text: string, parsers: readonly CapacityParser[]): ParseResult {
+  if (!parsers.some((p) => p.mightContain(path, text))) return EMPTY;
+  const mb = (n: number) => `${(n / (1024 * 1024)).toFixed(1)} MB`;
+  return {
+    decls: [],
+    diagnostics: [diagnostic(path, null, 'error', `${mb(text.length)}, over the ${mb(MAX_FILE_CHARS)} gpu-justify reads: its GPU capacity was not checked`)],
+    unresolved: [],
+  };
+}
+
+/**
  * Reads each changed path at base and head (through the ports, so this stays free of I/O
  * of its own), detects capacity on both sides and compares them over all files together,
  * so a queue moved from one file to another is one change, not a removal and an addition.
@@ -74,7 +91,8 @@ function cachedReader(reader: TreeReader): TreeReader {
 async function detectSide(reader: TreeReader, path: string, parsers: readonly CapacityParser[]): Promise<ParseResult> {
   if (!parsers.some((p) => p.acceptsPath?.(path) ?? true)) return EMPTY;
   const text = await reader.read(path);
-  return text === null ? EMPTY : detectFile(path, text, parsers);
+  if (text === null) return EMPTY;
+  return text.length > MAX_FILE_CHARS ? oversize(path, text, parsers) : detectFile(path, text, parsers);
 }
 
 /**
@@ -86,13 +104,16 @@ async function detectDirectory(reader: TreeReader, dir: string, changed: readonl
   const siblings = reader.list ? await reader.list(dir) : [];
   const paths = [...new Set([...changed.filter(accepts), ...siblings.filter(accepts)])].sort();
   const files: SourceFile[] = [];
+  const tooLarge: ParseResult[] = [];
   for (const path of paths) {
     const text = await reader.read(path);
-    if (text !== null) files.push({ path, text });
+    if (text === null) continue;
+    if (text.length > MAX_FILE_CHARS) tooLarge.push(oversize(path, text, [parser]));
+    else files.push({ path, text });
   }
-  if (!files.some((f) => parser.mightContain(f.path, f.text))) return EMPTY;
+  if (!files.some((f) => parser.mightContain(f.path, f.text))) return merge(tooLarge);
   try {
-    return (parser.parseSet as (f: readonly SourceFile[]) => ParseResult)(files);
+    return merge([...tooLarge, (parser.parseSet as (f: readonly SourceFile[]) => ParseResult)(files)]);
   } catch (err) {
     // Parsers must not throw; one that does must not take the other formats down with it.
     const message = err instanceof Error ? err.message : String(err);

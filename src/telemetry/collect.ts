@@ -8,6 +8,13 @@ import type { TelemetrySource } from './source.js';
 
 export const DEFAULT_RATE_WINDOW_MINUTES = 10;
 
+/**
+ * The finest range-query step of a review, seconds. Capacity is a question of hours and days:
+ * five-minute steps keep a 14-day look-back near 4,000 points per series, so a review fetches
+ * and parses a fraction of what one-minute steps would cost, and snapshots stay small.
+ */
+export const REVIEW_STEP_SECONDS = 300;
+
 /** Where a review's telemetry comes from: a live Prometheus or a snapshot, and optionally OpenCost. */
 export interface TelemetryInput {
   source: TelemetrySource;

@@ -1,5 +1,5 @@
 import type { Policy } from '../domain/index.js';
-import type { TelemetryInput } from './collect.js';
+import { REVIEW_STEP_SECONDS, type TelemetryInput } from './collect.js';
 import { fetchAllocation, openCostSettings } from './opencost/client.js';
 import { prometheusConfig, type PrometheusEnv } from './prometheus/config.js';
 import { PrometheusSource } from './prometheus-source.js';
@@ -16,7 +16,7 @@ type Env = PrometheusEnv & { OPENCOST_URL?: string | undefined };
  */
 export function telemetryFromEnv(env: Env = process.env as Env): TelemetryProvider {
   if (!env.PROMETHEUS_URL) return () => undefined;
-  const source = new PrometheusSource(prometheusConfig(env));
+  const source = new PrometheusSource(prometheusConfig(env), { minStepSeconds: REVIEW_STEP_SECONDS });
   const opencost = env.OPENCOST_URL ? openCostSettings(env.OPENCOST_URL) : undefined;
   return (policy) => {
     if (policy.telemetry !== 'default') {

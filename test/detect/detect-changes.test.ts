@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { detectChanges } from '../../src/detect/detect-changes.js';
+import { MAX_FILE_CHARS, detectChanges } from '../../src/detect/detect-changes.js';
 import { detectFile } from '../../src/detect/detect-file.js';
 import type { CapacityParser } from '../../src/detect/parser.js';
 import type { ChangeSet, TreeReader } from '../../src/domain/index.js';
+import { memoryChangeSet } from '../memory-change-set.js';
 import { lineOf, queueYaml } from './fixtures.js';
 
 class MemoryTree implements TreeReader {
@@ -132,5 +133,19 @@ describe('detectFile', () => {
   it('uses the registry by default', () => {
     expect(detectFile('q.yaml', q('a', '3')).decls.map((d) => d.gpus)).toEqual([3]);
     expect(detectFile('notes.txt', q('a', '3')).decls).toEqual([]);
+  });
+});
+
+describe('files too large to read', () => {
+  it('reports a huge file that could hold capacity instead of parsing it, and passes over one that cannot', async () => {
+    const padding = `# ${'x'.repeat(MAX_FILE_CHARS)}\n`;
+    const queue = 'apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata:\n  name: q\nspec:\n  resourceGroups:\n  - coveredResources: ["nvidia.com/gpu"]\n    flavors:\n    - name: f\n      resources:\n      - name: nvidia.com/gpu\n        nominalQuota: 8\n';
+    const result = await detectChanges(memoryChangeSet({}, { 'big-queue.yaml': queue + padding, 'big-notes.yaml': padding, 'big.tf': `resource "google_container_node_pool" "p" {}\n${padding}` }));
+    expect(result.changes).toEqual([]);
+    expect(result.diagnostics.map((d) => [d.file, d.severity])).toEqual([
+      ['big-queue.yaml', 'error'],
+      ['big.tf', 'error'],
+    ]);
+    expect(result.diagnostics[0]?.message).toMatch(/^1\.0 MB, over the 1\.0 MB gpu-justify reads: its GPU capacity was not checked$/);
   });
 });

@@ -1,6 +1,6 @@
 import { detectChanges } from '../../detect/detect-changes.js';
 import { DEFAULT_POLICY, type Workload } from '../../domain/index.js';
-import { DEFAULT_RATE_WINDOW_MINUTES } from '../../telemetry/collect.js';
+import { DEFAULT_RATE_WINDOW_MINUTES, REVIEW_STEP_SECONDS } from '../../telemetry/collect.js';
 import { openCostSettings } from '../../telemetry/opencost/client.js';
 import type { Scope } from '../../telemetry/queries/named-query.js';
 import { recordSnapshot } from '../../telemetry/record.js';
@@ -44,7 +44,7 @@ Options:
   --opencost <url>    also record GPU cost from this OpenCost API
   --at <time>         end of the window, ISO-8601 (default: now)
   --window <duration> look-back, e.g. 14d or 36h (default: 14d)
-  --step <seconds>    the finest step of range queries (default 60); coarser keeps the file small
+  --step <seconds>    the finest step of range queries (default 300, as reviews ask)
   --base, --head      record only what the change between these two sides needs (as in review)
   --repo <git dir>    the git repository --base and --head name (default: the current directory)
   --out <file>        where to write the snapshot
@@ -89,7 +89,7 @@ export async function snapshotCommand(argv: string[], out: Output): Promise<numb
   const windowMinutes = parseWindow(flags.window) ?? DEFAULT_POLICY.window;
   const step = flags.step === undefined ? undefined : Number(flags.step);
   if (step !== undefined && !(Number.isInteger(step) && step >= 15)) throw new UsageError(`--step must be whole seconds, at least 15, got ${flags.step}`);
-  const source = await openSource({ kind: 'prometheus', url: prometheus, ...(step === undefined ? {} : { minStepSeconds: step }) });
+  const source = await openSource({ kind: 'prometheus', url: prometheus, minStepSeconds: step ?? REVIEW_STEP_SECONDS });
   const snapshot = await recordSnapshot({
     source,
     workloads: catalog.workloads,
