@@ -11,6 +11,7 @@ import { parseFlags, required, UsageError } from '../args.js';
 import type { Output } from '../output.js';
 import { loadPolicy } from '../policy-from-tree.js';
 import { parsePrRef } from '../pr-ref.js';
+import { terminalProgress, withProgress } from '../progress.js';
 import { readInputFile } from '../read-input.js';
 import { telemetryFromFlags } from '../telemetry-flags.js';
 import { changeSetFromArgs } from '../tree-readers/change-set.js';
@@ -74,7 +75,10 @@ export async function reviewCommand(argv: string[], out: Output): Promise<number
   if (failOn !== undefined && !(FAIL_ON as readonly string[]).includes(failOn)) {
     throw new UsageError(`--fail-on must be one of ${FAIL_ON.join(', ')}, got ${failOn}`);
   }
-  const telemetry = await telemetryFromFlags(flags);
+  const gathered = await telemetryFromFlags(flags);
+  // Live queries can take a while: show them moving on a terminal.
+  const progress = gathered && flags.prometheus !== undefined ? withProgress(gathered.source, terminalProgress()) : null;
+  const telemetry = gathered && progress ? { ...gathered, source: progress.source } : gathered;
   const catalog =
     flags.catalog === undefined ? undefined : { file: flags.catalog, text: await readInputFile('--catalog', flags.catalog) };
   const side = await (flags.pr === undefined ? localSides(flags) : pullRequestSides(flags.pr, flags));
@@ -86,6 +90,7 @@ export async function reviewCommand(argv: string[], out: Output): Promise<number
     ...(catalog ? { catalog } : {}),
     ...(telemetry ? { telemetry } : {}),
   });
+  progress?.done();
   out.stdout(
     flags.format === 'json'
       ? JSON.stringify(reviewJson(result), null, 2)

@@ -10,6 +10,7 @@ import { writeSnapshot } from '../../telemetry/snapshot.js';
 import { parseCatalog } from '../../workloads/catalog.js';
 import { parseFlags, required, UsageError } from '../args.js';
 import type { Output } from '../output.js';
+import { terminalProgress, withProgress } from '../progress.js';
 import { readInputFile } from '../read-input.js';
 import { parseAt, parseWindow } from '../telemetry-flags.js';
 import { changeSetFromArgs } from '../tree-readers/change-set.js';
@@ -89,7 +90,9 @@ export async function snapshotCommand(argv: string[], out: Output): Promise<numb
   const windowMinutes = parseWindow(flags.window) ?? DEFAULT_POLICY.window;
   const step = flags.step === undefined ? undefined : Number(flags.step);
   if (step !== undefined && !(Number.isInteger(step) && step >= 15)) throw new UsageError(`--step must be whole seconds, at least 15, got ${flags.step}`);
-  const source = await openSource({ kind: 'prometheus', url: prometheus, minStepSeconds: step ?? REVIEW_STEP_SECONDS });
+  const live = await openSource({ kind: 'prometheus', url: prometheus, minStepSeconds: step ?? REVIEW_STEP_SECONDS });
+  const progress = withProgress(live, terminalProgress());
+  const source = progress.source;
   const snapshot = await recordSnapshot({
     source,
     workloads: catalog.workloads,
@@ -100,6 +103,7 @@ export async function snapshotCommand(argv: string[], out: Output): Promise<numb
     rateWindowMinutes: DEFAULT_RATE_WINDOW_MINUTES,
     ...(flags.opencost === undefined ? {} : { opencost: openCostSettings(flags.opencost) }),
   });
+  progress.done();
   await writeSnapshot(file, snapshot);
   const answers = Object.values(snapshot.answers);
   const missing = answers.filter((a) => a.status === 'missing').length;
