@@ -146,7 +146,7 @@ export function measuredFindings(change: CapacityChange, r: LeverResults, credit
       meetsNeed: meets('borrow-quota'),
       summary:
         `The other queues of cohort ${r.borrow.cohort} left ${r.borrow.gpus} GPUs of nominal quota unused at every point of the window (${lenders.join(', ')}); ` +
-        `a \`borrowingLimit: ${r.borrow.gpus}\` on ${change.name}'s GPU flavor lets it use them, unless their lendingLimit is lower`,
+        borrowAdvice(change, r.borrow.gpus),
       evidence: r.borrow.evidence,
       confidence: 'medium',
     });
@@ -162,4 +162,13 @@ export function measuredEvidence(r: LeverResults): Evidence[] {
     const key = `${e.source}|${e.ref}|${e.window ?? ''}`;
     return !seen.has(key) && (seen.add(key), true);
   });
+}
+
+/** What to write in the queue so it can borrow: its current limit, when the PR sets one, tells how far off it is. */
+function borrowAdvice(change: CapacityChange, gpus: number): string {
+  const limit = change.after?.borrowingLimit;
+  const lenders = 'unless their lendingLimit is lower';
+  if (limit === undefined) return `with no borrowingLimit on ${change.name}'s GPU flavor it may use them (Kueue lends within a cohort), ${lenders}`;
+  if (limit >= gpus) return `${change.name}'s borrowingLimit of ${limit} already reaches them, ${lenders}`;
+  return `raising ${change.name}'s borrowingLimit from ${limit} to ${gpus} lets it use them, ${lenders}`;
 }

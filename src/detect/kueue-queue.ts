@@ -31,6 +31,8 @@ interface GpuEntry {
   flavor: string;
   line: number;
   gpus: number | null;
+  borrowingLimit?: number;
+  lendingLimit?: number;
 }
 
 /** Reads one `kind: ClusterQueue` document; no decl when it holds no GPU resource. */
@@ -73,7 +75,14 @@ export function readClusterQueue(doc: Document.Parsed, ctx: QueueContext): Queue
   const parts: CapacityPart[] = [];
   for (const e of entries) {
     if (e.gpus !== null && e.resource !== null) {
-      parts.push({ label: e.flavor, resource: e.resource, gpus: e.gpus, line: e.line });
+      parts.push({
+        label: e.flavor,
+        resource: e.resource,
+        gpus: e.gpus,
+        line: e.line,
+        ...(e.borrowingLimit === undefined ? {} : { borrowingLimit: e.borrowingLimit }),
+        ...(e.lendingLimit === undefined ? {} : { lendingLimit: e.lendingLimit }),
+      });
     }
   }
   const gpus = counted.reduce((sum, e) => sum + (e.gpus ?? 0), 0);
@@ -93,6 +102,10 @@ export function readClusterQueue(doc: Document.Parsed, ctx: QueueContext): Queue
   };
   const cohort = readCohort(root, apiVersion);
   if (cohort !== null) decl.cohort = cohort;
+  const borrowing = sumIfAll(counted.map((e) => e.borrowingLimit));
+  if (borrowing !== undefined) decl.borrowingLimit = borrowing;
+  const lending = sumIfAll(counted.map((e) => e.lendingLimit));
+  if (lending !== undefined) decl.lendingLimit = lending;
   return { decl, diagnostics };
 }
 
@@ -150,7 +163,33 @@ function readResource(res: unknown, flavor: string, ctx: QueueContext, queue: st
   if (!Number.isInteger(value)) {
     note(line, 'warning', `${where}: nominalQuota ${String(raw)} is ${value} GPUs, not a whole number; counted as written`);
   }
-  return { resource, flavor, line: line ?? 1, gpus: value };
+  const entry: GpuEntry = { resource, flavor, line: line ?? 1, gpus: value };
+  for (const field of ['borrowingLimit', 'lendingLimit'] as const) {
+    const limit = readLimit(res, field, where, ctx, note);
+    if (limit !== undefined) entry[field] = limit;
+  }
+  return entry;
+}
+
+/**
+ * A borrowing or lending limit: absent means none. One that cannot be read is reported and
+ * treated as absent, so it never narrows what the analysis thinks can be borrowed.
+ */
+function readLimit(res: unknown, field: 'borrowingLimit' | 'lendingLimit', where: string, ctx: QueueContext, note: Note): number | undefined {
+  const node = mapGet(res, field);
+  if (node === undefined || node === null) return undefined;
+  const value = parseQuantity(scalarValue(node));
+  if (value !== null && value >= 0) return value;
+  const source = nodeSource(node, ctx.text).trim();
+  const expr = findTemplateExpression(source);
+  note(nodeLine(node, ctx.lc), 'warning', expr !== null
+    ? `${where}: ${field} is the template expression ${expr}; it cannot be read until the template is rendered`
+    : `${where}: ${field} ${source} is not a non-negative Kubernetes quantity; ignored`);
+  return undefined;
+}
+
+function sumIfAll(values: (number | undefined)[]): number | undefined {
+  return values.length > 0 && values.every((v) => v !== undefined) ? values.reduce<number>((a, v) => a + (v ?? 0), 0) : undefined;
 }
 
 function readCohort(root: unknown, apiVersion: string): string | null {

@@ -17,6 +17,10 @@ export interface CapacityPart {
   resource: string;
   gpus: number;
   line: number;
+  /** Kueue: GPUs this flavor may borrow from its cohort; absent means no limit. */
+  borrowingLimit?: number;
+  /** Kueue: GPUs of this flavor the cohort may borrow; absent means all of them. */
+  lendingLimit?: number;
 }
 
 /** The GPU capacity one object in one file declares. */
@@ -33,6 +37,13 @@ export interface CapacityDecl {
   parts: CapacityPart[];
   /** Kueue cohort, when the queue is in one. */
   cohort?: string;
+  /**
+   * Kueue: GPUs the queue may borrow from its cohort, summed over the counted flavors; absent
+   * when any of them sets no limit (borrowing is then bounded by the cohort alone).
+   */
+  borrowingLimit?: number;
+  /** Kueue: GPUs the queue lends to its cohort at most; absent when any counted flavor sets no limit. */
+  lendingLimit?: number;
 }
 
 /** The difference between base and head for one declaration (INTERFACES.md §4 `detect --json`). */

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { borrowableQuota } from '../../src/analysis/borrow.js';
+import { reviewChange } from '../../src/analysis/review-change.js';
 import { observedRuntime, plannedRuntimes, runtimeFinding } from '../../src/analysis/runtime-check.js';
-import { batch, queueChange } from '../factories.js';
-import { answer, hourly, measured, missing, repeat } from './measured-fixture.js';
+import { batch, policy, queueChange } from '../factories.js';
+import { answer, hourly, measured, missing, repeat, telemetry } from './measured-fixture.js';
 
 describe('runtime cross-check', () => {
   // Two days of hourly points: 4 GPUs for 6 hours each day (two 2-GPU runs at once).
@@ -57,5 +58,27 @@ describe('borrowable cohort quota', () => {
     const m = measured([missing('kueue.cohort-usage:queue:research')]);
     expect(borrowableQuota(change, m)).toBeNull();
     expect(m.missing().length).toBeGreaterThan(0);
+  });
+
+  it('tells how far the queue’s own borrowingLimit is from what the cohort leaves unused', () => {
+    const cohortAnswers = [
+      answer('kueue.cohort-nominal-quota:queue:research', [q('research', repeat(4, 4)), q('a', repeat(4, 8))]),
+      answer('kueue.cohort-usage:queue:research', [q('research', repeat(4, 4)), q('a', [2, 3, 2, 2])]),
+    ];
+    const summaryWith = (borrowingLimit?: number) => {
+      const after = { ...change.after!, ...(borrowingLimit === undefined ? {} : { borrowingLimit }) };
+      const review = reviewChange({
+        change: { ...change, after },
+        workloads: [batch({ name: 'eval', gpusPerJob: 4, runtime: 360, jobsPerDay: 1 })],
+        catalogFile: 'gpu-workloads.yaml',
+        policy: policy({ headroom: 0 }),
+        telemetry: telemetry(cohortAnswers),
+      });
+      return review.findings.find((f) => f.lever === 'borrow-quota')?.summary ?? '';
+    };
+    // Queue a leaves 8 − 3 = 5 GPUs unused at worst.
+    expect(summaryWith(0)).toContain("raising research's borrowingLimit from 0 to 5 lets it use them");
+    expect(summaryWith(5)).toContain("research's borrowingLimit of 5 already reaches them");
+    expect(summaryWith()).toContain("with no borrowingLimit on research's GPU flavor it may use them");
   });
 });

@@ -322,3 +322,49 @@ describe('Kueue parser: cheap check and embedded YAML', () => {
     expect(result.diagnostics.map((d) => d.severity)).toEqual(['warning']);
   });
 });
+
+describe('Kueue parser: borrowing and lending limits', () => {
+  const queue = (limits: string[][]) =>
+    [
+      'apiVersion: kueue.x-k8s.io/v1beta2',
+      'kind: ClusterQueue',
+      'metadata:',
+      '  name: team-a',
+      'spec:',
+      '  cohortName: org',
+      '  resourceGroups:',
+      '  - coveredResources: ["nvidia.com/gpu"]',
+      '    flavors:',
+      ...limits.flatMap(([flavor, ...extra], i) => [
+        `    - name: ${flavor ?? `f${i}`}`,
+        '      resources:',
+        '      - name: nvidia.com/gpu',
+        '        nominalQuota: 4',
+        ...extra.map((l) => `        ${l}`),
+      ]),
+    ].join('\n');
+
+  it('reads the limits of each flavor and sums them when every counted flavor sets one', () => {
+    const { decls, diagnostics } = kueueParser.parse('q.yaml', queue([['a100', 'borrowingLimit: 2', 'lendingLimit: "1"'], ['h100', 'borrowingLimit: 3', 'lendingLimit: 0']]));
+    expect(diagnostics).toEqual([]);
+    expect(decls[0]).toMatchObject({ cohort: 'org', gpus: 8, borrowingLimit: 5, lendingLimit: 1 });
+    expect(decls[0]?.parts.map((p) => [p.label, p.borrowingLimit, p.lendingLimit])).toEqual([['a100', 2, 1], ['h100', 3, 0]]);
+  });
+
+  it('leaves the queue unlimited when one flavor sets no limit', () => {
+    const { decls } = kueueParser.parse('q.yaml', queue([['a100', 'borrowingLimit: 2'], ['h100']]));
+    expect(decls[0]?.borrowingLimit).toBeUndefined();
+    expect(decls[0]?.lendingLimit).toBeUndefined();
+  });
+
+  it('reports a limit it cannot read, with its line, and does not narrow borrowing by it', () => {
+    const text = queue([['a100', 'borrowingLimit: "{{ .Values.borrow }}"', 'lendingLimit: -1']]);
+    const { decls, diagnostics } = kueueParser.parse('q.yaml', text);
+    expect(decls[0]?.borrowingLimit).toBeUndefined();
+    expect(diagnostics.map((d) => [d.line, d.severity])).toEqual([
+      [text.split('\n').findIndex((l) => l.includes('borrowingLimit')) + 1, 'warning'],
+      [text.split('\n').findIndex((l) => l.includes('lendingLimit')) + 1, 'warning'],
+    ]);
+    expect(diagnostics[0]?.message).toContain('{{ .Values.borrow }}');
+  });
+});
