@@ -1,0 +1,42 @@
+/**
+ * Prints what gpu-justify detects in every file of a corpus directory (default ../shared/corpus),
+ * one row per declaration or diagnostic: `npm run detect:corpus [-- <dir>]`.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { markdownTable } from 'markdown-table';
+import { detectChanges } from '../src/detect/detect-changes.js';
+import type { ChangeSet } from '../src/domain/index.js';
+
+const root = resolve(process.argv[2] ?? '../shared/corpus');
+
+function files(dir: string): string[] {
+  return readdirSync(dir).sort().flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? files(path) : [relative(root, path)];
+  });
+}
+
+const all = files(root).filter((p) => !p.endsWith('SOURCES.md'));
+const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
+const rows: string[][] = [];
+for (const path of all) {
+  // Each file as if a PR added it (before 0, after what it declares), its directory's other files
+  // readable as they would be in a repository (Terraform variables and tfvars).
+  const changes: ChangeSet = {
+    base: { label: 'empty', read: async () => null },
+    head: {
+      label: root,
+      read: async (p) => (all.includes(p) ? readFileSync(join(root, p), 'utf8') : null),
+      list: async (dir) => all.filter((p) => dirOf(p) === dir),
+    },
+    changedPaths: async () => [path],
+  };
+  const result = await detectChanges(changes);
+  const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  const own = { changes: result.changes.filter((c) => c.file === path), diagnostics: result.diagnostics.filter((d) => d.file === path) };
+  for (const c of own.changes) rows.push([path, `${c.line}`, c.kind, cell(c.name), c.gpuModel ?? '—', `${c.gpusAfter}`, '']);
+  for (const d of own.diagnostics) rows.push([path, `${d.line ?? ''}`, '', '', '', '', cell(`${d.severity}: ${d.message}`)]);
+  if (own.changes.length === 0 && own.diagnostics.length === 0) rows.push([path, '', '', '', '', '', 'nothing detected']);
+}
+process.stdout.write(`${markdownTable([['File', 'Line', 'Kind', 'Name', 'GPU model', 'GPUs', 'Diagnostic'], ...rows])}\n`);
