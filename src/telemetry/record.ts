@@ -1,24 +1,16 @@
 import { z } from 'zod';
-import type { Workload } from '../domain/index.js';
 import { gatherEvidence } from './gather.js';
 import type { GatherRequest } from './gather.js';
 import { fetchAllocation } from './opencost/client.js';
 import type { Aggregate, AllocationResult } from './opencost/client.js';
 import type { HttpSettings } from './prometheus/http.js';
-import type { Scope } from './queries/named-query.js';
 import { RecordingSource } from './snapshot.js';
 import type { Snapshot } from './snapshot.js';
 import type { TelemetrySource } from './source.js';
 
-export interface RecordOptions {
+export interface RecordOptions extends GatherRequest {
   /** The live source to record (a PrometheusSource, from `openSource`). */
   source: TelemetrySource;
-  workloads: readonly Workload[];
-  scopes: readonly Exclude<Scope, { kind: 'workload' }>[];
-  at: Date;
-  windowMinutes: number;
-  rateWindowMinutes?: number;
-  concurrency?: number;
   /** OpenCost, when configured: allocations are recorded too. */
   opencost?: HttpSettings;
   aggregate?: Aggregate;
@@ -47,15 +39,7 @@ export function allocationKey(at: Date, windowMinutes: number, aggregate: Aggreg
 /** Runs everything a review would ask and keeps every answer, failures included, in one snapshot. */
 export async function recordSnapshot(options: RecordOptions): Promise<Snapshot> {
   const recorder = new RecordingSource(options.source);
-  const req: GatherRequest = {
-    workloads: options.workloads,
-    scopes: options.scopes,
-    at: options.at,
-    windowMinutes: options.windowMinutes,
-    ...(options.rateWindowMinutes === undefined ? {} : { rateWindowMinutes: options.rateWindowMinutes }),
-    ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
-  };
-  await gatherEvidence(recorder, req);
+  await gatherEvidence(recorder, options);
   if (options.opencost !== undefined) {
     const aggregate = options.aggregate ?? 'namespace';
     const result = await fetchAllocation(options.opencost, { at: options.at, windowMinutes: options.windowMinutes, aggregate });
