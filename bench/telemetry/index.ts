@@ -2,6 +2,7 @@ import type { CapacityChange, TreeReader, Workload } from '../../src/domain/inde
 import { collectTelemetry } from '../../src/telemetry/collect.js';
 import { gatherEvidence, planQueries } from '../../src/telemetry/gather.js';
 import { prometheusConfig } from '../../src/telemetry/prometheus/config.js';
+import { REVIEW_STEP_SECONDS } from '../../src/telemetry/collect.js';
 import { PrometheusSource } from '../../src/telemetry/prometheus-source.js';
 import { scopeForChange } from '../../src/telemetry/scopes.js';
 import type { Scope } from '../../src/telemetry/queries/named-query.js';
@@ -49,7 +50,8 @@ async function run(): Promise<BenchResult> {
   const prom = started.value;
   const proxy = await startCountingProxy(prom.url);
   try {
-    const source = new PrometheusSource(prometheusConfig({ PROMETHEUS_URL: proxy.url }, { retries: 0 }));
+    // As the App and the CLI ask: range queries at the review's step.
+    const source = new PrometheusSource(prometheusConfig({ PROMETHEUS_URL: proxy.url }, { retries: 0 }), { minStepSeconds: REVIEW_STEP_SECONDS });
     const at = new Date(prom.window.end * 1000);
     const windowMinutes = (prom.window.end - prom.window.start) / 60;
     const scopes = CHANGES.map(scopeForChange).filter((s): s is Exclude<Scope, { kind: 'workload' }> => s !== null);
