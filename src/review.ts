@@ -6,6 +6,7 @@ import { detectChanges } from './detect/detect-changes.js';
 import type { ChangeSet, Diagnostic, Policy, ReviewResult, Workload } from './domain/index.js';
 import { collectTelemetry, type ReviewTelemetry, type TelemetryInput } from './telemetry/collect.js';
 import { parseCatalog } from './workloads/catalog.js';
+import { withTrustedQueries } from './workloads/trusted-queries.js';
 
 export const POLICY_PATHS = ['.github/gpu-justify.yml', '.github/gpu-justify.yaml'] as const;
 
@@ -40,6 +41,7 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
 
   const catalogFile = input.catalog?.file ?? policy.catalog;
   let workloads: Workload[] | null = null;
+  let measurable: Workload[] | null = null;
   let catalogChangedInPr = false;
   // The catalog is read only when there is something to judge: most PRs touch no GPUs.
   if (changes.length > 0) {
@@ -51,13 +53,19 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
       const catalog = parseCatalog(catalogFile, headText);
       diagnostics.push(...catalog.diagnostics);
       workloads = catalog.workloads;
+      if (input.telemetry) {
+        const base = !catalogChangedInPr ? catalog.workloads : baseText === null ? null : parseCatalog(catalogFile, baseText).workloads;
+        const trusted = withTrustedQueries(catalog.workloads, base, catalogFile);
+        diagnostics.push(...trusted.diagnostics);
+        measurable = trusted.workloads;
+      }
     }
   }
 
   // Measured only when there is something to judge and something documented to measure.
   const telemetry: ReviewTelemetry | null =
-    input.telemetry && workloads !== null && changes.length > 0
-      ? await collectTelemetry(input.telemetry, { changes, workloads, windowMinutes: policy.window, repo: changeSet.head })
+    input.telemetry && measurable !== null && changes.length > 0
+      ? await collectTelemetry(input.telemetry, { changes, workloads: measurable, windowMinutes: policy.window, repo: changeSet.head })
       : null;
   const reviews = changes.map((change) =>
     reviewChange({ change, workloads, catalogFile, policy, telemetry }),
