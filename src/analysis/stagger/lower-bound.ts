@@ -9,8 +9,10 @@ export interface LowerBound {
 }
 
 // Interval ends are pairs of candidate points; past this many points only an evenly spread
-// subset is used. Any subset of intervals gives a valid bound, just a possibly weaker one.
+// subset is paired, plus short arcs between neighbours. Any set of intervals gives a valid
+// bound, just a possibly weaker one.
 const MAX_POINTS = 64;
+const SHORT_REACH = 8;
 
 const gpuWord = (n: number): string => `${n} GPU${n === 1 ? '' : 's'}`;
 
@@ -25,28 +27,69 @@ export function mandatoryMinutes(job: StaggerJob, a: number, length: number): nu
     // Pieces can avoid the arc only within the part of the window outside it.
     return Math.max(0, job.duration - (window - arcOverlap(job.release, window, a, length)));
   }
+  // A window that misses the arc puts no work in it (the common case for short arcs).
+  if (arcOverlap(job.release, window, a, length) === 0) return 0;
   const lo = job.release;
   const hi = job.deadline - job.duration;
-  const overlap = (s: number): number => arcOverlap(s, job.duration, a, length);
+  const d = job.duration;
   // Overlap is piecewise linear in the start, so its least value over [lo, hi] is at an end
   // or a breakpoint; on the circle it need not be concave, so the breakpoints are checked too.
-  let least = Math.min(overlap(lo), overlap(hi));
-  for (const breakpoint of [a, a - job.duration, a + length, a + length - job.duration]) {
+  // (Written without inner closures: this is the bound's innermost loop.)
+  let least = Math.min(arcOverlap(lo, d, a, length), arcOverlap(hi, d, a, length));
+  for (let k = 0; k < 4; k++) {
+    const breakpoint = k === 0 ? a : k === 1 ? a - d : k === 2 ? a + length : a + length - d;
     const s = lo + mod(breakpoint - lo, DAY);
-    if (s < hi) least = Math.min(least, overlap(s));
+    if (s < hi) least = Math.min(least, arcOverlap(s, d, a, length));
   }
   return least;
 }
 
-function candidatePoints(jobs: readonly StaggerJob[]): number[] {
-  const unique = (xs: number[]): number[] => [...new Set(xs.map((x) => mod(x, DAY)))].sort((x, y) => x - y);
-  let points = unique(jobs.flatMap((j) => [j.release, j.deadline, j.release + j.duration, j.deadline - j.duration]));
-  if (points.length > MAX_POINTS) points = unique(jobs.flatMap((j) => [j.release, j.deadline]));
-  if (points.length > MAX_POINTS) {
-    const all = points;
-    points = Array.from({ length: MAX_POINTS }, (_, i) => all[Math.floor((i * all.length) / MAX_POINTS)] ?? 0);
+/**
+ * Jobs with the same window, duration and interruptibility, with their GPUs summed: the
+ * mandatory minutes depend on nothing else, so the bound is computed once per kind (catalog
+ * workloads repeat identical runs many times a day).
+ */
+function timeKinds(jobs: readonly StaggerJob[]): { job: StaggerJob; gpus: number }[] {
+  const kinds = new Map<string, { job: StaggerJob; gpus: number }>();
+  for (const job of jobs) {
+    const key = `${job.release}/${job.deadline}/${job.duration}/${job.interruptible}`;
+    const kind = kinds.get(key);
+    if (kind) kind.gpus += job.gpus;
+    else kinds.set(key, { job, gpus: job.gpus });
   }
-  return points;
+  return [...kinds.values()];
+}
+
+const unique = (xs: number[]): number[] => [...new Set(xs.map((x) => mod(x, DAY)))].sort((x, y) => x - y);
+
+/** Every release, deadline, earliest end and latest start, as minutes of the day, sorted. */
+const allPoints = (jobs: readonly StaggerJob[]): number[] =>
+  unique(jobs.flatMap((j) => [j.release, j.deadline, j.release + j.duration, j.deadline - j.duration]));
+
+/**
+ * Arcs to test: the whole day; every pair of at most MAX_POINTS points (all of them when few,
+ * else the releases and deadlines, evenly thinned if still too many); and, from every point, the arcs to its next SHORT_REACH points. The short arcs catch
+ * crowds where many runs are forced to overlap (their compulsory parts), which long arcs
+ * average away; they cost only O(points) arcs.
+ */
+function candidateIntervals(jobs: readonly StaggerJob[]): [number, number][] {
+  const all = allPoints(jobs);
+  let spread = all;
+  if (spread.length > MAX_POINTS) spread = unique(jobs.flatMap((j) => [j.release, j.deadline]));
+  if (spread.length > MAX_POINTS) {
+    const ends = spread;
+    spread = Array.from({ length: MAX_POINTS }, (_, i) => ends[Math.floor((i * ends.length) / MAX_POINTS)] ?? 0);
+  }
+  const intervals: [number, number][] = [[0, DAY]];
+  for (const a of spread) {
+    for (const b of spread) if (b !== a) intervals.push([a, mod(b - a, DAY)]);
+  }
+  if (all.length > spread.length) {
+    all.forEach((a, i) => {
+      for (let k = 1; k <= SHORT_REACH && k < all.length; k++) intervals.push([a, mod((all[(i + k) % all.length] ?? a) - a, DAY)]);
+    });
+  }
+  return intervals;
 }
 
 /**
@@ -65,9 +108,10 @@ export function lowerBound(jobs: StaggerJob[]): LowerBound {
 
   const largest = jobs.reduce((a, b) => (b.gpus > a.gpus ? b : a), first);
   let best: LowerBound = { value: largest.gpus, reason: `the largest job (${largest.workload}) needs ${gpuWord(largest.gpus)}` };
+  const kinds = timeKinds(jobs);
   const consider = (a: number, length: number): void => {
     let work = 0;
-    for (const job of jobs) work += job.gpus * mandatoryMinutes(job, a, length);
+    for (const { job, gpus } of kinds) work += gpus * mandatoryMinutes(job, a, length);
     const value = ceilDiv(work, length);
     if (value <= best.value) return;
     const what = `${work} GPU-minutes of work: at least ${gpuWord(value)}`;
@@ -80,11 +124,7 @@ export function lowerBound(jobs: StaggerJob[]): LowerBound {
     };
   };
 
-  const points = candidatePoints(jobs);
-  const intervals: [number, number][] = [[0, DAY]];
-  for (const a of points) {
-    for (const b of points) if (b !== a) intervals.push([a, mod(b - a, DAY)]);
-  }
+  const intervals = candidateIntervals(jobs);
   for (const [a, length] of intervals) consider(a, length);
 
   const unit = jobs.reduce((g, j) => gcd(g, j.gpus), 0);
@@ -108,10 +148,12 @@ function disjunctiveBound(jobs: readonly StaggerJob[], intervals: readonly [numb
     const big = jobs.filter((j) => 2 * j.gpus > c);
     if (big.length < 2) return best;
     const smallest = Math.min(...big.map((j) => j.gpus));
+    // Here each run counts once, whatever its GPUs: the kind's weight is its number of runs.
+    const kinds = timeKinds(big.map((j) => ({ ...j, gpus: 1 })));
     let found: LowerBound | null = null;
     for (const [a, length] of intervals) {
       let alone = 0;
-      for (const job of big) alone += mandatoryMinutes(job, a, length);
+      for (const { job, gpus: count } of kinds) alone += count * mandatoryMinutes(job, a, length);
       if (alone <= length) continue;
       const where = length === DAY ? 'over the whole day' : `between ${formatClock(a)} and ${formatClock(a + length)}`;
       found = {

@@ -83,3 +83,13 @@ describe('lowerBound: runs too big to share', () => {
     expect(lowerBound(runs('ckpt', 2, { gpus: 8, duration: 5 * H, release: 22 * H, deadline: 34 * H, interruptible: true })).value).toBe(8);
   });
 });
+
+describe('lowerBound on many distinct windows', () => {
+  it('still sees a short crowd when there are too many points to pair them all', () => {
+    // 40 one-GPU fillers with their own windows make 80 releases and deadlines, so not all pairs
+    // are tried; the five 10-GPU runs are all forced into 10:00–11:00.
+    const fillers = Array.from({ length: 40 }, (_, i) => job(`f${i}`, 1, 10, 7 * i, 7 * i + 121));
+    const crowd = runs('crowd', 5, { gpus: 10, duration: H, release: 10 * H, deadline: 11 * H, interruptible: false });
+    expect(lowerBound([...fillers, ...crowd]).value).toBe(50);
+  });
+});
