@@ -11,6 +11,12 @@ export type CountRead =
 // envsubst / clusterctl defaults: `${WORKER_MACHINE_COUNT:=2}`, `${X:-2}`.
 const ENVSUBST_DEFAULT_RE = /^\$\{[A-Za-z_]\w*:?[=-]([^}]*)\}$/;
 
+/**
+ * No pool or quota declares more: a larger number is a mistake or hostile input, and products
+ * of such numbers (nodes × GPUs per node) would overflow to Infinity.
+ */
+export const MAX_COUNT = 1_000_000;
+
 /** Reads a node count / GPU count / quantity; null when the node is absent. */
 export function readCount(node: unknown, ctx: NodeContext, fallbackLine: number): CountRead | null {
   if (node === undefined || node === null) return null;
@@ -26,6 +32,7 @@ export function readCount(node: unknown, ctx: NodeContext, fallbackLine: number)
   const value = parseQuantity(raw);
   if (value === null) return { ok: false, line, why: `${source || '(a collection)'} is not a number` };
   if (value < 0) return { ok: false, line, why: `${source} is negative` };
+  if (value > MAX_COUNT) return { ok: false, line, why: `${source} is more than ${MAX_COUNT.toLocaleString('en-US')}, not a real count` };
   return { ok: true, value, line };
 }
 

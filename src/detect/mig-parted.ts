@@ -1,7 +1,7 @@
 import type { CapacityPart } from '../domain/index.js';
 import type { Manifest } from './manifests.js';
 import type { Findings } from './parser-kit.js';
-import { parseQuantity } from './quantity.js';
+import { readCount } from './counts.js';
 import { mapGet, nodeLine, scalarString, scalarValue, seqItems } from './yaml-nodes.js';
 
 const SHARING_KIND = 'gpu-sharing' as const;
@@ -21,6 +21,7 @@ export function readMigLayouts(m: Manifest, found: Findings): void {
     const parts: CapacityPart[] = [];
     let physical = 0;
     let advertised = 0;
+    let unreadable: number | null = null;
     for (const group of seqItems(pair.value)) {
       const line = nodeLine(group, m.ctx.lc) ?? m.line;
       const devicesNode = mapGet(group, 'devices');
@@ -31,7 +32,17 @@ export function readMigLayouts(m: Manifest, found: Findings): void {
       let perGpu = 1;
       if (enabled) {
         perGpu = 0;
-        for (const item of (devices as { items?: { value: unknown }[] } | null)?.items ?? []) perGpu += parseQuantity(scalarValue(item.value)) ?? 0;
+        for (const item of (devices as { items?: { value: unknown }[] } | null)?.items ?? []) {
+          const count = readCount(item.value, m.ctx, line);
+          // A device count that is not a count is reported, never summed as 0 or as negative.
+          if (count === null || !count.ok) {
+            const at = count?.line ?? line;
+            found.note(at, 'warning', `${name}: a mig-devices count ${count ? count.why : 'is empty'}; the layout is not counted`);
+            unreadable ??= at;
+            continue;
+          }
+          perGpu += count.value;
+        }
       }
       const gpusInGroup = all ? 1 : Math.max(1, indices);
       physical += gpusInGroup;
@@ -40,6 +51,10 @@ export function readMigLayouts(m: Manifest, found: Findings): void {
         resource: enabled ? 'nvidia.com/mig' : 'nvidia.com/gpu', gpus: perGpu * gpusInGroup, line });
     }
     if (parts.length === 0) continue;
+    if (unreadable !== null) {
+      found.unknown(SHARING_KIND, name, unreadable);
+      continue;
+    }
     const gpus = physical > 0 ? advertised / physical : 0;
     const line = parts[0]?.line ?? m.line;
     found.decls.push({ file: m.ctx.file, line, kind: SHARING_KIND, name, gpuModel: null, gpus, parts });

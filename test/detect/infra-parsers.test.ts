@@ -243,6 +243,24 @@ describe('GPU sharing', () => {
     expect(change).toMatchObject({ kind: 'gpu-sharing', gpusBefore: 2, gpusAfter: 8, usdPerGpuHour: null, usdPerMonthDelta: null });
   });
 
+  it('does not count a MIG layout with a negative or absurd device count, and says why', () => {
+    const layout = (count: string) => yaml`
+      version: v1
+      mig-configs:
+        all-1g.5gb:
+          - devices: all
+            mig-enabled: true
+            mig-devices:
+              "1g.5gb": ${count}
+    `;
+    expect(counts(detectFile('mig.yaml', layout('7')))).toEqual([['gpu-sharing', 'mig-parted/all-1g.5gb', 7]]);
+    for (const bad of ['-3', '1.7976931348623157e+308']) {
+      const r = detectFile('mig.yaml', layout(bad));
+      expect(r.decls).toEqual([]);
+      expect(warnings(r)[0]?.message).toMatch(/mig-devices count .*(negative|not a real count)/);
+    }
+  });
+
   it('flags templated replicas', () => {
     const r = detectFile('cm.yaml', sharing('${REPLICAS}'));
     expect(r.decls).toEqual([]);
@@ -263,6 +281,21 @@ describe('KAITO and Cluster Toolkit', () => {
     `;
     const changes = compareSides(detectFile('ws.yaml', ws(1)), detectFile('ws.yaml', ws(3)));
     expect(changes.map((c) => [c.kind, c.name, c.gpusBefore, c.gpusAfter, c.gpuModel])).toEqual([['aks-node-pool', 'llm', 1, 3, 'A100']]);
+  });
+
+  it('refuses a count too large to be real instead of overflowing to Infinity', () => {
+    const ws = yaml`
+      apiVersion: kaito.sh/v1beta1
+      kind: Workspace
+      metadata:
+        name: llm
+      resource:
+        count: 1.7976931348623157e+308
+        instanceType: Standard_NC24ads_A100_v4
+    `;
+    const r = detectFile('ws.yaml', ws);
+    expect(r.decls).toEqual([]);
+    expect(warnings(r)[0]?.message).toMatch(/not a real count/);
   });
 
   it('resolves $(vars.x) in a blueprint', () => {

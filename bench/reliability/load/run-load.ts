@@ -14,7 +14,7 @@ export interface LoadOptions {
   prs: number;
   concurrency: number;
   seed: number;
-  /** Undefined: octokit's own 1,000 ms between writes. */
+  /** Undefined: octokit's own spacing, 1,000 ms between writes and 3,000 ms between notifying ones. */
   writeSpacingMs?: number;
   /** The whole run, sending and draining, stops after this. */
   timeBudgetMs: number;

@@ -97,9 +97,12 @@ export function buildScenario(options: { deliveries: number; prs: number; seed: 
 
   const headFiles = (pr: number, push: number, gpu: boolean): Record<string, string> =>
     gpu
-      ? { ...baseFiles, [QUEUE_FILE]: clusterQueue(6 + 2 * push + (pr % 3)) }
+      ? { ...baseFiles, [QUEUE_FILE]: clusterQueue(8 + 2 * push + (pr % 3)) }
       : { ...baseFiles, 'README.md': `# infra\n\nPR ${pr}, push ${push}\n` };
   const pushState = (pr: number, head: string, files: Record<string, string>) => (fake: LoadFakeGitHub) => {
+    // The base branch holds the files too: without it every file would read as added and
+    // every pull request, README-only ones included, would grow GPU capacity.
+    if (!fake.trees.has(baseSha)) fake.trees.set(baseSha, baseFiles);
     fake.trees.set(head, files);
     fake.pulls.set(pr, { number: pr, baseSha, headSha: head });
   };

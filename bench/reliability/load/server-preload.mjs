@@ -2,8 +2,10 @@
 // 1. Records unhandled rejections and uncaught exceptions on stderr, so the bench can count them
 //    (listening also keeps one from ending the process, so every one of them is seen).
 // 2. With BENCH_WRITE_SPACING_MS set, changes the spacing octokit's throttling plugin keeps
-//    between write requests (1,000 ms, shared by every installation of the process). Writes
-//    stay one at a time; only the wait between them changes, so 2,000 deliveries fit a bench.
+//    between write requests (1,000 ms) and between writes that notify people (3,000 ms: new
+//    issue and PR comments, PR reviews), both shared by every installation of the process.
+//    Writes stay one at a time; only the wait between them changes, so 2,000 deliveries fit a
+//    bench.
 import { createRequire } from 'node:module';
 
 const report = (kind) => (reason) => {
@@ -18,9 +20,10 @@ if (spacing !== undefined && spacing !== '') {
   const require = createRequire(createRequire(import.meta.url).resolve('@octokit/plugin-throttling'));
   const Bottleneck = require('bottleneck/light.js');
   const Group = Bottleneck.Group;
+  const SPACED = new Set(['octokit-write', 'octokit-notifications']);
   class SpacedGroup extends Group {
     constructor(options = {}) {
-      super(options.id === 'octokit-write' ? { ...options, minTime: Number(spacing) } : options);
+      super(SPACED.has(options.id) ? { ...options, minTime: Number(spacing) } : options);
     }
   }
   Bottleneck.Group = SpacedGroup;

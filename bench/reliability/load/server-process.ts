@@ -59,7 +59,7 @@ export async function startServerProcess(options: {
   githubHost: string;
   secrets: ServerSecrets;
   env?: Record<string, string>;
-  /** Milliseconds between GitHub writes; undefined keeps octokit's 1,000 ms. */
+  /** Milliseconds between GitHub writes, notifying ones too; undefined keeps octokit's 1,000 / 3,000 ms. */
   writeSpacingMs?: number;
 }): Promise<ServerProcess> {
   const root = fileURLToPath(new URL('../../../', import.meta.url));
