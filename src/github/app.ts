@@ -3,6 +3,7 @@ import { CHECK_EVENTS, checkRunHandler, checkSuiteHandler } from './handlers/che
 import { COMMENT_EVENTS, issueCommentHandler } from './handlers/issue-comment.js';
 import { PULL_REQUEST_EVENTS, pullRequestHandler } from './handlers/pull-request.js';
 import { telemetryFromEnv, type TelemetryProvider } from '../telemetry/from-env.js';
+import { createDeliveryLog, oncePerDelivery } from './deliveries.js';
 import { AppMetrics } from './metrics.js';
 import { createPrQueue } from './pr-queue.js';
 
@@ -23,10 +24,11 @@ export function createGpuJustifyApp(
     const deps = { queue: createPrQueue(), telemetry, metrics };
     // Probot's server offers extra routes; the bare webhook middleware does not.
     appOptions?.addHandler?.(metrics.handler);
-    app.on([...PULL_REQUEST_EVENTS], pullRequestHandler(deps));
-    app.on([...COMMENT_EVENTS], issueCommentHandler(deps));
-    app.on('check_run.rerequested', checkRunHandler(deps));
-    app.on(['check_suite.requested', 'check_suite.rerequested'], checkSuiteHandler(deps));
+    const deliveries = createDeliveryLog();
+    app.on([...PULL_REQUEST_EVENTS], oncePerDelivery(deliveries, pullRequestHandler(deps)));
+    app.on([...COMMENT_EVENTS], oncePerDelivery(deliveries, issueCommentHandler(deps)));
+    app.on('check_run.rerequested', oncePerDelivery(deliveries, checkRunHandler(deps)));
+    app.on(['check_suite.requested', 'check_suite.rerequested'], oncePerDelivery(deliveries, checkSuiteHandler(deps)));
   };
 }
 
