@@ -1,4 +1,4 @@
-import { diagnostic } from '../domain/index.js';
+import { MAX_FILE_CHARS, describeSize, diagnostic } from '../domain/index.js';
 import type { CapacityChange, ChangeSet, Diagnostic, TreeReader } from '../domain/index.js';
 import { compareSides } from './compare.js';
 import { anyParserAccepts, detectFile } from './detect-file.js';
@@ -14,19 +14,14 @@ export interface DetectedChanges {
 // Readers may be API-backed: a few reads in flight, not one per changed file at once.
 const READ_CONCURRENCY = 8;
 
-/**
- * Parsing is synchronous, and a hostile or generated file of many megabytes would hold the App's
- * event loop for seconds; infrastructure files that declare capacity are far smaller.
- */
-export const MAX_FILE_CHARS = 1024 * 1024;
+export { MAX_FILE_CHARS };
 
 /** A file too large to read is reported when it could hold capacity, never silently skipped. */
 function oversize(path: string, text: string, parsers: readonly CapacityParser[]): ParseResult {
   if (!parsers.some((p) => p.mightContain(path, text))) return EMPTY;
-  const mb = (n: number) => `${(n / (1024 * 1024)).toFixed(1)} MB`;
   return {
     decls: [],
-    diagnostics: [diagnostic(path, null, 'error', `${mb(text.length)}, over the ${mb(MAX_FILE_CHARS)} gpu-justify reads: its GPU capacity was not checked`)],
+    diagnostics: [diagnostic(path, null, 'error', `${describeSize(text.length)}, over the ${describeSize(MAX_FILE_CHARS)} gpu-justify reads: its GPU capacity was not checked`)],
     unresolved: [],
   };
 }

@@ -7,3 +7,4 @@ export * from './review.js';
 export * from './schedule.js';
 export * from './verdict.js';
 export * from './workload.js';
+export * from './limits.js';

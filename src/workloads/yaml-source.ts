@@ -1,6 +1,7 @@
 import { LineCounter, isAlias, isMap, isPair, isScalar, isSeq, parseDocument } from 'yaml';
 import type { Document, Node } from 'yaml';
 import { diagnostic } from '../domain/diagnostic.js';
+import { MAX_FILE_CHARS, describeSize } from '../domain/limits.js';
 import type { Diagnostic } from '../domain/diagnostic.js';
 
 export type FieldPath = readonly PropertyKey[];
@@ -15,6 +16,9 @@ export type YamlSource =
 
 /** Parses one YAML document, keeping positions so later errors can name a line. Never throws. */
 export function loadYaml(file: string, text: string): YamlSource {
+  if (text.length > MAX_FILE_CHARS) {
+    return { kind: 'invalid', diagnostics: [diagnostic(file, null, 'error', `${describeSize(text.length)}, over the ${describeSize(MAX_FILE_CHARS)} gpu-justify reads: not read`)] };
+  }
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const lineAt = (offset: number): number => lineCounter.linePos(offset).line;

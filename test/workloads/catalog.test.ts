@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/domain/diagnostic.js';
+import { MAX_FILE_CHARS } from '../../src/domain/limits.js';
 import type { Workload } from '../../src/domain/workload.js';
 import { parseCatalog } from '../../src/workloads/catalog.js';
 
@@ -327,5 +328,14 @@ describe('parseCatalog: the file as a whole', () => {
     lines.push('workloads: []');
     const { diagnostics } = parseCatalog(FILE, lines.join('\n'));
     expect(diagnostics[0]).toMatchObject({ severity: 'error', message: expect.stringMatching(/^invalid YAML: /) });
+  });
+});
+
+describe('a catalog too large to read', () => {
+  it('is refused with a diagnostic, not parsed', () => {
+    const text = `workloads: []\n# ${'x'.repeat(MAX_FILE_CHARS)}\n`;
+    const result = parseCatalog('gpu-workloads.yaml', text);
+    expect(result.workloads).toEqual([]);
+    expect(result.diagnostics).toEqual([expect.objectContaining({ file: 'gpu-workloads.yaml', severity: 'error', message: expect.stringMatching(/^1\.0 MB, over the 1\.0 MB gpu-justify reads/) })]);
   });
 });
