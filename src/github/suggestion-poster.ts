@@ -9,8 +9,10 @@ export interface SuggestionOutcome {
 }
 
 /**
- * Makes our review comments on the pull request exactly `wanted`, on the head commit: one the
- * same as wanted is kept, the rest of ours are deleted, the missing ones created. A suggestion
+ * Makes our review comments on the pull request exactly `wanted`: one the same as wanted (same
+ * path, line and body, and the body names the line's text it was written for) is kept, even
+ * from an earlier commit — each review comment GitHub notifies about is a slow, rate-limited
+ * write; the rest of ours are deleted, the missing ones created on the head commit. A suggestion
  * GitHub refuses (a line outside the diff) is logged and skipped: it is a convenience, never
  * a reason for the review to fail.
  */
@@ -30,7 +32,7 @@ export async function syncSuggestions(
   const missing: Suggestion[] = [];
   for (const s of wanted) {
     const same = existing.find(
-      (c) => !keep.has(c.id) && c.commit_id === target.headSha && c.path === s.path && c.line === s.line && c.body === s.body,
+      (c) => !keep.has(c.id) && c.path === s.path && c.line === s.line && c.body === s.body,
     );
     if (same) keep.add(same.id);
     else missing.push(s);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { TreeReader } from '../domain/files.js';
 import type { ChangeReview, ReviewResult } from '../domain/review.js';
 import { md } from '../report/escape.js';
@@ -33,7 +34,7 @@ export async function planSuggestions(result: ReviewResult, head: TreeReader): P
     if (line === undefined) continue;
     const rewritten = rewriteValue(line, review.change.gpusAfter, target);
     if (rewritten === null) continue;
-    out.push({ path: review.change.file, line: review.change.line, body: suggestionBody(review, target, rewritten) });
+    out.push({ path: review.change.file, line: review.change.line, body: suggestionBody(review, target, line, rewritten) });
   }
   return out;
 }
@@ -56,12 +57,17 @@ export function rewriteValue(line: string, from: number, to: number): string | n
   return `${prefix}${quote}${to}${quote}${suffix}`;
 }
 
-function suggestionBody(review: ChangeReview, target: number, line: string): string {
+/**
+ * The body names the line it was written for (by hash, as the line may hold `-->`): a later push
+ * that leaves the line as it was keeps the comment, one that edits it gets a fresh one.
+ */
+function suggestionBody(review: ChangeReview, target: number, original: string, line: string): string {
   const { change } = review;
   const added = review.gpusNeeded ?? 0;
   const how = added > 0 ? `${change.gpusBefore} today + ${added}` : 'what it has today';
+  const written = createHash('sha256').update(original).digest('hex').slice(0, 16);
   return [
-    SUGGESTION_MARKER,
+    `${SUGGESTION_MARKER}<!-- for line ${written} -->`,
     `**gpu-justify:** ${md(change.name)} needs ${target} GPUs (${how}), not ${change.gpusAfter}. ` +
       `Why: ${md(review.reason, 400)}`,
     '',

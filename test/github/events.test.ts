@@ -146,6 +146,19 @@ describe('suggested changes', () => {
     expect(repo.reviewComments).toEqual([]);
   });
 
+  it('are kept across a push that leaves the quota line as it was', async () => {
+    const repo = new FakeRepo(h.fake, partial()).serve();
+    await h.app.deliver('pull_request', prEvent());
+    const [first] = repo.reviewComments;
+
+    repo.push(NEWER_SHA, { ...repo.pr.headFiles, 'README.md': '# infra\nA note.\n' });
+    await h.app.deliver('pull_request', prEvent({ action: 'synchronize', headSha: NEWER_SHA }));
+
+    expect(repo.reviewComments).toEqual([first]);
+    expect(h.fake.calls('POST', /\/pulls\/\d+\/comments$/)).toHaveLength(1);
+    expect(h.fake.calls('DELETE', /\/pulls\/comments\//)).toHaveLength(0);
+  });
+
   it('leave a person\'s line comments alone, and a refused suggestion does not fail the review', async () => {
     const repo = new FakeRepo(h.fake, partial()).serve();
     const theirs = repo.addReviewComment({ body: 'Why 12?', path: QUEUE_FILE, line: 17, commit_id: HEAD_SHA, user: { login: 'octocat', type: 'User' } });
