@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { issueCommentPayload, pullRequestPayload } from '../../../test/helpers/payloads.js';
 import type { LoadFakeGitHub } from './fake-github-server.js';
+import { clusterQueue } from '../../../test/github/scenarios.js';
 
 /**
  * The deliveries of one load run, generated from a seed: GPU and non-GPU pull requests opened and
@@ -39,22 +40,8 @@ export interface Scenario {
   counts: Record<string, number>;
 }
 
-export function clusterQueue(gpus: number): string {
-  return `apiVersion: kueue.x-k8s.io/v1beta1
-kind: ClusterQueue
-metadata:
-  name: research
-spec:
-  namespaceSelector: {}
-  resourceGroups:
-    - coveredResources: ["nvidia.com/gpu"]
-      flavors:
-        - name: a100
-          resources:
-            - name: nvidia.com/gpu
-              nominalQuota: ${gpus}
-`;
-}
+// The ClusterQueue the App's own tests use, so the load run reviews the same files.
+export { clusterQueue };
 
 /** Nightly eval as the simulated cluster runs it: namespace `eval`, Kueue queue `research`. */
 export const CATALOG = `workloads:
