@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -107,6 +107,7 @@ describe('secrets', () => {
     const echo = await startServer((req, res) => res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'error', error: `denied for ${String(req.headers.authorization)}` })));
     closers.push(() => echo.close());
     const dir = mkdtempSync(join(tmpdir(), 'gpu-justify-secrets-'));
+    closers.push(async () => rmSync(dir, { recursive: true, force: true }));
     for (const [side, gpus] of [['base', 6], ['head', 12]] as const) {
       mkdirSync(join(dir, side, 'clusters/prod'), { recursive: true });
       writeFileSync(join(dir, side, QUEUE_FILE), clusterQueue(gpus));
