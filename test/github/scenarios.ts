@@ -37,6 +37,19 @@ export const CATALOG = `workloads:
     interruptible: false
 `;
 
+/** The same runs with the selector the simulated cluster labels them by, so telemetry finds them. */
+export const MEASURED_CATALOG = `workloads:
+  - name: nightly-eval
+    type: batch
+    queue: research
+    selector: {namespace: eval}
+    gpusPerJob: 2
+    runtime: 2h
+    jobsPerDay: 4
+    window: {earliestStart: "00:00", deadline: "06:00"}
+    interruptible: false
+`;
+
 /** A ClusterQueue whose quota list is broken YAML: a flow sequence never closed. */
 export const MALFORMED_QUEUE = `apiVersion: kueue.x-k8s.io/v1beta1
 kind: ClusterQueue

@@ -15,6 +15,7 @@ import type { SimulatedPrometheus } from '../helpers/prometheus/index.js';
 import { REPO_PATH, prEvent, pullRequest } from '../github/app-harness.js';
 import { startServer } from '../telemetry/local-server.js';
 import type { LocalServer } from '../telemetry/local-server.js';
+import { MEASURED_CATALOG } from '../github/scenarios.js';
 
 /**
  * Faults around a review: Prometheus dying, stalling or answering nonsense; GitHub answering 502,
@@ -22,17 +23,6 @@ import type { LocalServer } from '../telemetry/local-server.js';
  * webhook, and nothing is left as an unhandled rejection.
  */
 
-const CATALOG = `workloads:
-  - name: nightly-eval
-    type: batch
-    queue: research
-    selector: {namespace: eval}
-    gpusPerJob: 2
-    runtime: 2h
-    jobsPerDay: 4
-    window: {earliestStart: "00:00", deadline: "06:00"}
-    interruptible: false
-`;
 const COMMENTS = `${REPO_PATH}/issues/7/comments`;
 
 const unhandled: unknown[] = [];
@@ -63,7 +53,7 @@ interface Run {
 /** One review of the GPU pull request through the real webhook server, then the invariants every fault shares. */
 async function review(telemetry: TelemetryProvider | undefined, setup: (fake: FakeGitHub) => void = () => undefined, options: AppServerOptions = {}): Promise<Run> {
   const fake = await FakeGitHub.start();
-  const repo = new FakeRepo(fake, pullRequest({ baseFiles: { ...pullRequest().baseFiles, 'gpu-workloads.yaml': CATALOG }, headFiles: { ...pullRequest().headFiles, 'gpu-workloads.yaml': CATALOG } })).serve();
+  const repo = new FakeRepo(fake, pullRequest({ baseFiles: { ...pullRequest().baseFiles, 'gpu-workloads.yaml': MEASURED_CATALOG }, headFiles: { ...pullRequest().headFiles, 'gpu-workloads.yaml': MEASURED_CATALOG } })).serve();
   setup(fake);
   const app = await AppServer.start(createGpuJustifyApp(telemetry ? { telemetry } : {}), fake.url, options);
   try {

@@ -1,26 +1,16 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useMermaidPage } from './mermaid-page.js';
 import { renderComment } from '../../src/report/comment.js';
-import { launchChromium } from '../helpers/browser/chromium.mjs';
-import { openMermaidPage, renderMermaidBlocks, showComment } from '../helpers/browser/comment-page.mjs';
+import { renderMermaidBlocks, showComment } from '../helpers/browser/comment-page.mjs';
 import { allComments, demoComment, evilMeasured, evilReview, mermaidBlocks } from './comments.js';
 import { LEVER_SCENARIOS } from './measured-scenarios.js';
 
-// One browser and one page for the file: loading mermaid is the slow part, so each comment
-// replaces the last in the same page.
-let browser: Browser;
-let page: Page;
-beforeAll(async () => {
-  browser = await launchChromium();
-  page = await openMermaidPage(browser);
-});
-afterAll(async () => {
-  await browser?.close();
-});
+// One browser and one page for the file (loading mermaid is the slow part).
+const chromium = useMermaidPage();
 
 async function draw(markdown: string) {
-  await showComment(page, markdown);
-  return renderMermaidBlocks(page);
+  await showComment(chromium.page, markdown);
+  return renderMermaidBlocks(chromium.page);
 }
 
 describe('the comment rendered in headless Chromium', () => {
@@ -39,8 +29,8 @@ describe('the comment rendered in headless Chromium', () => {
     // The third chart, when the demo replays telemetry, is its ladder.
     expect(charts.map((c) => c.diagramType).slice(0, 2)).toEqual(['gantt', 'xychart']);
     const counts = {
-      tasks: await page.locator('svg[aria-roledescription="gantt"] rect.task').count(),
-      bars: await page.locator('svg[aria-roledescription="xychart"]').first().locator('.bar-plot-0 rect').count(),
+      tasks: await chromium.page.locator('svg[aria-roledescription="gantt"] rect.task').count(),
+      bars: await chromium.page.locator('svg[aria-roledescription="xychart"]').first().locator('.bar-plot-0 rect').count(),
     };
     // Five runs drawn twice (today, proposed), and a bar per hour.
     expect(counts).toEqual({ tasks: 10, bars: 24 });
@@ -58,7 +48,7 @@ describe('the comment rendered in headless Chromium', () => {
     const charts = await draw(renderComment(LEVER_SCENARIOS['reclaim-idle']()));
     expect(charts.map((c) => c.diagramType)).toEqual(['gantt', 'xychart', 'xychart']);
     expect(charts.every((c) => c.svg && c.error === null)).toBe(true);
-    const ladder = page.locator('svg[aria-roledescription="xychart"]').nth(1);
+    const ladder = chromium.page.locator('svg[aria-roledescription="xychart"]').nth(1);
     // Training queue, train and finetune: allocated, busy, computing and tensor bars for each.
     const bars = await Promise.all([0, 1, 2, 3].map((i) => ladder.locator(`.bar-plot-${i} rect`).count()));
     expect(bars).toEqual([3, 3, 3, 3]);
@@ -68,11 +58,11 @@ describe('the comment rendered in headless Chromium', () => {
     ['a file', evilReview],
     ['measured telemetry', async () => evilMeasured()],
   ])('lets no name from %s inject HTML into the page', async (_, make) => {
-    await showComment(page, renderComment(await make()));
+    await showComment(chromium.page, renderComment(await make()));
     const injected = {
-      imgs: await page.locator('article img').count(),
-      onerror: await page.locator('[onerror]').count(),
-      text: (await page.locator('article').textContent()) ?? '',
+      imgs: await chromium.page.locator('article img').count(),
+      onerror: await chromium.page.locator('[onerror]').count(),
+      text: (await chromium.page.locator('article').textContent()) ?? '',
     };
     expect(injected.imgs).toBe(0);
     expect(injected.onerror).toBe(0);

@@ -1,20 +1,10 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../helpers/browser/chromium.mjs';
-import { openMermaidPage, parseMermaid } from '../helpers/browser/comment-page.mjs';
+import { describe, expect, it } from 'vitest';
+import { useMermaidPage } from './mermaid-page.js';
+import { parseMermaid } from '../helpers/browser/comment-page.mjs';
 import { allComments, mermaidBlocks } from './comments.js';
 
-// Mermaid's full parser needs a DOM (its xychart sanitises labels with DOMPurify), so it runs
-// in the same headless Chromium the rendering test uses.
-let browser: Browser;
-let page: Page;
-beforeAll(async () => {
-  browser = await launchChromium();
-  page = await openMermaidPage(browser);
-});
-afterAll(async () => {
-  await browser?.close();
-});
+// One browser and one page for the file (loading mermaid is the slow part).
+const chromium = useMermaidPage();
 
 describe('mermaid charts in the comment', () => {
   it('parse with mermaid’s own parser, for the demo, every verdict, every measured lever and hostile names', async () => {
@@ -23,7 +13,7 @@ describe('mermaid charts in the comment', () => {
     for (const [name, body] of comments) {
       drawn[name] = [];
       for (const block of mermaidBlocks(body)) {
-        const parsed = await parseMermaid(page, block);
+        const parsed = await parseMermaid(chromium.page, block);
         expect(parsed, `${name}:\n${block}`).toEqual({ ok: true, diagramType: expect.stringMatching(/^(gantt|xychart)$/), error: null });
         drawn[name].push(block.includes('% of allocated GPU-hours') ? 'ladder' : (parsed.diagramType ?? ''));
       }
@@ -58,15 +48,15 @@ describe('mermaid charts in the comment', () => {
     const brokenXy = xychart.replace(/bar \[(.*)\]/, 'bar [$1');
     expect(brokenGantt).not.toBe(gantt);
     expect(brokenXy).not.toBe(xychart);
-    expect((await parseMermaid(page, brokenGantt)).ok).toBe(false);
-    expect((await parseMermaid(page, brokenXy)).error).toMatch(/parse error/i);
+    expect((await parseMermaid(chromium.page, brokenGantt)).ok).toBe(false);
+    expect((await parseMermaid(chromium.page, brokenXy)).error).toMatch(/parse error/i);
   });
 
   it('fails a ladder chart whose series lost a bracket', async () => {
     const ladder = mermaidBlocks((await allComments()).find(([name]) => name === 'lever reclaim-idle')?.[1] ?? '').find((b) => b.includes('% of allocated')) ?? '';
-    expect((await parseMermaid(page, ladder)).ok).toBe(true);
+    expect((await parseMermaid(chromium.page, ladder)).ok).toBe(true);
     const broken = ladder.replace(/x-axis \[(.*)\]/, 'x-axis [$1');
     expect(broken).not.toBe(ladder);
-    expect((await parseMermaid(page, broken)).ok).toBe(false);
+    expect((await parseMermaid(chromium.page, broken)).ok).toBe(false);
   });
 });

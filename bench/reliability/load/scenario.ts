@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { issueCommentPayload, pullRequestPayload } from '../../../test/helpers/payloads.js';
 import type { LoadFakeGitHub } from './fake-github-server.js';
-import { clusterQueue } from '../../../test/github/scenarios.js';
+import { MEASURED_CATALOG, clusterQueue } from '../../../test/github/scenarios.js';
+import { seeded } from '../../lib/measure.js';
 
 /**
  * The deliveries of one load run, generated from a seed: GPU and non-GPU pull requests opened and
@@ -44,36 +45,14 @@ export interface Scenario {
 export { clusterQueue };
 
 /** Nightly eval as the simulated cluster runs it: namespace `eval`, Kueue queue `research`. */
-export const CATALOG = `workloads:
-  - name: nightly-eval
-    type: batch
-    queue: research
-    selector: {namespace: eval}
-    gpusPerJob: 2
-    runtime: 2h
-    jobsPerDay: 4
-    window: {earliestStart: "00:00", deadline: "06:00"}
-    interruptible: false
-`;
+export const CATALOG = MEASURED_CATALOG;
 
 export const POLICY = 'window: 2d\n';
-
-/** A small deterministic PRNG (mulberry32), so a run can be repeated. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const sha = (text: string) => createHash('sha1').update(text).digest('hex');
 
 export function buildScenario(options: { deliveries: number; prs: number; seed: number }): Scenario {
-  const random = rng(options.seed);
+  const random = seeded(options.seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   const baseSha = sha('base');
   const baseFiles = { [QUEUE_FILE]: clusterQueue(6), [CATALOG_FILE]: CATALOG, '.github/gpu-justify.yml': POLICY, 'README.md': '# infra\n' };
