@@ -45,6 +45,13 @@ function currentCost(w: InferenceWorkload, change: CapacityChange, m: Measured, 
       };
     }
   }
+  // OpenCost was configured but gave no cost: the catalog price stands in, and the review says so
+  // (the change's own missing evidence, as the report lists only what each change's levers lacked).
+  if (alloc?.status === 'missing') {
+    m.lack({ what: `GPU cost from OpenCost: ${alloc.message}`, how: 'check OPENCOST_URL (or --opencost) and that OpenCost reaches the cluster; the catalog prices are used meanwhile' });
+  } else if (alloc?.status === 'ok' && ns !== undefined) {
+    m.lack({ what: `GPU cost of namespace ${ns} from OpenCost: it reported none over the window`, how: `check that OpenCost prices the GPUs of ${change.name} (node_gpu_hourly_cost); the catalog prices are used meanwhile` });
+  }
   const price = pricePerGpuHour(change.gpuModel, policy.prices);
   if (price === null) {
     m.lack({ what: `the price per GPU-hour of ${change.gpuModel ?? `the GPUs of ${change.name}`}`, how: 'add it to `prices:` in .github/gpu-justify.yml, or configure OpenCost (--opencost)' });

@@ -1,5 +1,5 @@
 import type {
-  CapacityChange, Evidence, Finding, InferenceWorkload, JobWorkload, OutcomeCost, Policy, RuntimeCheck, ServingCapacity,
+  CapacityChange, Evidence, Finding, IdlePod, InferenceWorkload, JobWorkload, OutcomeCost, Policy, RuntimeCheck, ServingCapacity,
   StaggerPlan, UtilisationLadder, Workload,
 } from '../domain/index.js';
 import { borrowableQuota, type Borrowable } from './borrow.js';
@@ -7,7 +7,8 @@ import { cheaperModels, cheaperSummary, type CheaperOption } from './cheaper-mod
 import type { DemandTerm, SupplyLever, TermOption } from './combine.js';
 import { capacityLadder, workloadLadder } from './ladder.js';
 import type { Measured } from './measured.js';
-import { idleHolders, type IdleHolder } from './reclaim.js';
+import { idlePods } from './idle-pods.js';
+import { idleHolders, reclaimFinding, type IdleHolder } from './reclaim.js';
 import { observedRuntime, plannedRuntimes } from './runtime-check.js';
 import { servingCapacity, servingSummary } from './serving.js';
 import { jobsFromWorkloads, type ExpandProblem } from './stagger/expand.js';
@@ -23,13 +24,20 @@ export interface LeverResults {
   costs: OutcomeCost[];
   cheaper: Map<string, CheaperOption>;
   idle: IdleHolder[];
+  /** Idle pods of the changed pool that no catalog workload names. */
+  idlePods: IdlePod[];
+  /** Every catalog workload, linked or not. */
+  catalog: Workload[];
   /** The staggered plan without the idle jobs; null when no job is idle. */
   planWithoutIdle: StaggerPlan | null;
   borrow: Borrowable | null;
 }
 
-/** Runs every lever over the linked workloads: the stagger planner always, the rest on telemetry. */
-export function runLevers(change: CapacityChange, linked: Workload[], policy: Policy, m: Measured | null): LeverResults {
+/**
+ * Runs every lever over the linked workloads: the stagger planner always, the rest on telemetry.
+ * `catalog` (every workload, linked or not) keeps documented pods out of the idle pods.
+ */
+export function runLevers(change: CapacityChange, linked: Workload[], policy: Policy, m: Measured | null, catalog: Workload[] = linked): LeverResults {
   const jobs = linked.filter((w): w is JobWorkload => w.type === 'batch' || w.type === 'training');
   const services = linked.filter((w): w is InferenceWorkload => w.type === 'inference');
   const workloadLadders = m ? linked.flatMap((w) => workloadLadder(w, m, policy) ?? []) : [];
@@ -41,6 +49,7 @@ export function runLevers(change: CapacityChange, linked: Workload[], policy: Po
   const plan = planStagger(expanded.jobs);
 
   const idle = m ? idleHolders(linked, workloadLadders, m) : [];
+  const pods = m ? idlePods(change, catalog, m, policy) : [];
   const idleJobs = new Set(idle.filter((h) => h.workload.type !== 'inference').map((h) => h.workload.name));
   const planWithoutIdle = idleJobs.size > 0 ? planStagger(jobsFromWorkloads(planned.filter((w) => !idleJobs.has(w.name))).jobs) : null;
 
@@ -56,7 +65,7 @@ export function runLevers(change: CapacityChange, linked: Workload[], policy: Po
     }
   }
   const borrow = m ? borrowableQuota(change, m) : null;
-  return { plan, problems: expanded.problems, ladders, runtimes, serving, costs, cheaper, idle, planWithoutIdle, borrow };
+  return { plan, problems: expanded.problems, ladders, runtimes, serving, costs, cheaper, idle, idlePods: pods, catalog, planWithoutIdle, borrow };
 }
 
 /** The need as parts levers act on: the jobs' peak, then each service. */
@@ -96,8 +105,8 @@ export function supplyLevers(r: LeverResults): SupplyLever[] {
   return r.borrow && r.borrow.gpus > 0 ? [{ lever: 'borrow-quota', gpus: r.borrow.gpus }] : [];
 }
 
-/** Findings of the measured levers; `credited` levers are the ones the verdict rests on. */
-export function measuredFindings(change: CapacityChange, r: LeverResults, credited: ReadonlySet<string>, met: boolean): Finding[] {
+/** Findings of the measured levers; `credited` levers are the ones the verdict rests on, `need` the need they leave. */
+export function measuredFindings(change: CapacityChange, r: LeverResults, credited: ReadonlySet<string>, met: boolean, need: number): Finding[] {
   const out: Finding[] = [];
   const meets = (lever: string) => met && credited.has(lever);
   for (const s of r.serving) {
@@ -123,21 +132,8 @@ export function measuredFindings(change: CapacityChange, r: LeverResults, credit
       confidence: 'medium',
     });
   }
-  if (r.idle.length > 0) {
-    const jobsFreed = r.planWithoutIdle ? Math.max(0, r.plan.peakGpus - r.planWithoutIdle.peakGpus) : 0;
-    const servicesFreed = r.idle
-      .filter((h) => h.workload.type === 'inference')
-      .reduce((s, h) => s + Math.max(0, h.heldGpus - (h.workload as InferenceWorkload).gpusPerReplica), 0);
-    const who = r.idle.map((h) => `${h.workload.name} (${h.heldGpus} GPUs, busy ${Math.round((h.ladder.busyFraction ?? 0) * 1000) / 10}%)`);
-    out.push({
-      lever: 'reclaim-idle',
-      gpusFreed: jobsFreed + servicesFreed,
-      meetsNeed: meets('reclaim-idle'),
-      summary: `Idle allocations in ${change.name}: ${who.join(', ')}; reclaim them (shut down or shrink) before adding GPUs`,
-      evidence: r.idle.flatMap((h) => h.evidence),
-      confidence: 'high',
-    });
-  }
+  const reclaim = reclaimFinding(change, r, credited, met, need);
+  if (reclaim) out.push(reclaim);
   if (r.borrow && r.borrow.gpus > 0) {
     const lenders = r.borrow.lenders.filter((l) => l.unused > 0).map((l) => `${l.queue} ${l.unused}`);
     out.push({
@@ -156,7 +152,10 @@ export function measuredFindings(change: CapacityChange, r: LeverResults, credit
 
 /** Evidence lines of every measurement the change rests on, deduplicated. */
 export function measuredEvidence(r: LeverResults): Evidence[] {
-  const all = [...r.ladders.flatMap((l) => l.evidence), ...r.runtimes.flatMap((c) => c.evidence), ...r.serving.flatMap((s) => s.evidence), ...r.costs.flatMap((c) => c.evidence), ...(r.borrow?.evidence ?? [])];
+  const all = [
+    ...r.ladders.flatMap((l) => l.evidence), ...r.runtimes.flatMap((c) => c.evidence), ...r.serving.flatMap((s) => s.evidence),
+    ...r.costs.flatMap((c) => c.evidence), ...(r.borrow?.evidence ?? []), ...(r.idlePods[0]?.evidence ?? []),
+  ];
   const seen = new Set<string>();
   return all.filter((e) => {
     const key = `${e.source}|${e.ref}|${e.window ?? ''}`;

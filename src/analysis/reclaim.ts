@@ -1,5 +1,7 @@
-import type { Evidence, UtilisationLadder, Workload } from '../domain/index.js';
+import type { CapacityChange, Evidence, Finding, IdlePod, InferenceWorkload, StaggerPlan, UtilisationLadder, Workload } from '../domain/index.js';
 import { evidenceOf } from '../telemetry/gather.js';
+import { IDLE_POD_RULE, unmatchable } from './idle-pods.js';
+import { pct } from './ladder.js';
 import type { Measured } from './measured.js';
 import { maxOf, timeline } from './series.js';
 
@@ -13,9 +15,9 @@ export interface IdleHolder {
 }
 
 /**
- * The linked workloads flagged idle by their ladder (busy under the policy's `idleBelow`).
- * Only linked workloads are counted: their GPUs are the ones the need is made of, so
- * reclaiming them lowers that need; idle GPUs of undocumented pods are not measured per pod.
+ * The linked workloads flagged idle by their ladder (busy under the policy's `idleBelow`): their
+ * GPUs are the ones the need is made of, so reclaiming them lowers that need. Idle pods outside
+ * the catalog are found per pod (idle-pods.ts).
  */
 export function idleHolders(linked: readonly Workload[], ladders: readonly UtilisationLadder[], m: Measured): IdleHolder[] {
   const out: IdleHolder[] = [];
@@ -28,4 +30,62 @@ export function idleHolders(linked: readonly Workload[], ladders: readonly Utili
     out.push({ workload: w, ladder, heldGpus: Math.round(held), evidence: [...ladder.evidence, evidenceOf(a)] });
   }
   return out;
+}
+
+export interface ReclaimInput {
+  plan: StaggerPlan;
+  /** The staggered plan without the idle jobs; null when no job is idle. */
+  planWithoutIdle: StaggerPlan | null;
+  idle: readonly IdleHolder[];
+  idlePods: readonly IdlePod[];
+  /** Every catalog workload, to say when some cannot be told apart from the pods listed. */
+  catalog: readonly Workload[];
+}
+
+/** Pods named in the finding's sentence; the report's table lists the rest. */
+const NAMED_PODS = 3;
+
+function podsSentence(change: CapacityChange, pods: readonly IdlePod[], gpus: number, relies: boolean, catalog: readonly Workload[]): string {
+  const named = pods.slice(0, NAMED_PODS).map((p) => `${p.namespace}/${p.pod} (${p.gpus} GPUs, busy ${pct(p.busyFraction)})`);
+  const more = pods.length > NAMED_PODS ? ` and ${pods.length - NAMED_PODS} more` : '';
+  // The need is weighed against every GPU of the pool, these included: counting them again
+  // as added capacity would count the same GPUs twice.
+  const effect = relies
+    ? `the ${change.gpusBefore} GPUs there meet the need only once they are reclaimed`
+    : `they are among the ${change.gpusBefore} GPUs there, so the GPUs to add do not count them again`;
+  const blind = unmatchable(catalog).map((w) => w.name);
+  const caveat = blind.length > 0 ? `; ${blind.join(', ')} name no namespace in their selector, so their pods may be among these` : '';
+  return `Idle pods outside the catalog hold ${gpus} GPUs of ${change.name}: ${named.join(', ')}${more}; ${effect} (${IDLE_POD_RULE})${caveat}`;
+}
+
+/**
+ * The reclaim lever: idle catalog workloads (their GPUs lower the need) and idle pods outside the
+ * catalog (their GPUs are already among the pool's, so they never lower the need; the verdict
+ * relies on them when the need fits the GPUs there but not without theirs). The two sets are
+ * disjoint: a pod a catalog workload's selector names is never listed as outside it.
+ */
+export function reclaimFinding(change: CapacityChange, r: ReclaimInput, credited: ReadonlySet<string>, met: boolean, need: number): Finding | null {
+  if (r.idle.length === 0 && r.idlePods.length === 0) return null;
+  const jobsFreed = r.planWithoutIdle ? Math.max(0, r.plan.peakGpus - r.planWithoutIdle.peakGpus) : 0;
+  const servicesFreed = r.idle
+    .filter((h) => h.workload.type === 'inference')
+    .reduce((s, h) => s + Math.max(0, h.heldGpus - (h.workload as InferenceWorkload).gpusPerReplica), 0);
+  const podGpus = r.idlePods.reduce((s, p) => s + p.gpus, 0);
+  const relies = met && podGpus > 0 && need > change.gpusBefore - podGpus;
+  const parts: string[] = [];
+  if (r.idle.length > 0) {
+    const who = r.idle.map((h) => `${h.workload.name} (${h.heldGpus} GPUs, busy ${pct(h.ladder.busyFraction ?? 0)})`);
+    parts.push(`Idle allocations in ${change.name}: ${who.join(', ')}; reclaim them (shut down or shrink) before adding GPUs`);
+  }
+  if (r.idlePods.length > 0) parts.push(podsSentence(change, r.idlePods, podGpus, relies, r.catalog));
+  // Every idle pod rests on the same query and window: cite it once.
+  const podQuery = r.idlePods[0]?.evidence ?? [];
+  return {
+    lever: 'reclaim-idle',
+    gpusFreed: jobsFreed + servicesFreed + podGpus,
+    meetsNeed: (met && credited.has('reclaim-idle')) || relies,
+    summary: parts.join('. '),
+    evidence: [...r.idle.flatMap((h) => h.evidence), ...podQuery],
+    confidence: 'high',
+  };
 }

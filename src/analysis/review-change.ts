@@ -72,7 +72,7 @@ export function reviewChange(ctx: ChangeContext): ChangeReview {
   const jobs = linked.filter(isJobWorkload);
   const services = linked.filter((w): w is InferenceWorkload => w.type === 'inference');
   const m = ctx.telemetry ? new Measured(ctx.telemetry) : null;
-  const r = runLevers(change, linked, policy, m);
+  const r = runLevers(change, linked, policy, m, ctx.workloads);
   const { plan } = r;
   const headroom = policy.headroom;
   const before = change.gpusBefore;
@@ -107,7 +107,7 @@ export function reviewChange(ctx: ChangeContext): ChangeReview {
   // By completeness of the evidence alone, so that taking evidence away can only lower it.
   const confidence: ChangeReview['confidence'] = m === null ? 'low' : missingEvidence.length === 0 ? 'high' : 'medium';
   const measured = m
-    ? { ladders: r.ladders, serving: r.serving, costs: r.costs, runtimes: r.runtimes }
+    ? { ladders: r.ladders, serving: r.serving, costs: r.costs, runtimes: r.runtimes, ...(r.idlePods.length > 0 ? { idlePods: r.idlePods } : {}) }
     : {};
   const common = {
     change, workloads: linked.map((w) => w.name), need, plan, evidence, missingEvidence,
@@ -144,7 +144,7 @@ export function reviewChange(ctx: ChangeContext): ChangeReview {
   const findings = [
     ...(stagger ? [stagger] : []),
     ...(runtime ? [runtime] : []),
-    ...measuredFindings(change, r, combo.credited, met),
+    ...measuredFindings(change, r, combo.credited, met, need),
   ];
   const borrowed = combo.supplied.get('borrow-quota') ?? 0;
   // Staggering shows in the plan; the reason names the other levers it relies on.

@@ -36,6 +36,21 @@ export interface ChangeReview {
   costs?: OutcomeCost[];
   /** Documented runtimes against observed ones, for linked jobs with telemetry. */
   runtimes?: RuntimeCheck[];
+  /** Pods in no catalog entry that held GPUs of the changed pool idle over the window; absent when none. */
+  idlePods?: IdlePod[];
+}
+
+/** A pod the catalog does not document, holding GPUs of the changed pool while idle. */
+export interface IdlePod {
+  namespace: string;
+  pod: string;
+  /** GPUs it held at the end of the window: what reclaiming it frees. */
+  gpus: number;
+  /** Busy GPU-hours ÷ held GPU-hours over the window (DCGM_FI_DEV_GPU_UTIL). */
+  busyFraction: number;
+  /** Share of the window it held GPUs. */
+  heldFraction: number;
+  evidence: Evidence[];
 }
 
 /** Something the ladder shows that a reader should act on. */

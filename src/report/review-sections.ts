@@ -3,6 +3,7 @@ import { LADDER_LEGEND, ladderChart, ladderTable, ladderText, measuredLadders } 
 import { costTable, runtimeTable, servingTable } from './measured-tables.js';
 import { num, pct } from './numbers.js';
 import { demandChart, demandLegend, demandSentence, demandTable, hourlyPeaks } from './demand.js';
+import { idlePodsBody } from './idle-pods.js';
 import { MAX_SENTENCE, md } from './escape.js';
 import { barsLeftOut, scheduleGantt, scheduleSentence, scheduleTable, todaySchedule } from './schedule.js';
 
@@ -106,5 +107,14 @@ function runtimeSection(review: ChangeReview): Section | null {
   };
 }
 
+/** Pods outside the catalog holding idle GPUs of the changed pool: what the reclaim lever names. */
+function idlePodsSection(review: ChangeReview): Section | null {
+  const body = idlePodsBody(review);
+  if (body === null) return null;
+  const pods = review.idlePods ?? [];
+  const gpus = pods.reduce((s, p) => s + p.gpus, 0);
+  return { summary: `Idle pods outside the catalog in ${md(review.change.name)}: ${pods.length} holding ${gpus} GPUs`, body };
+}
+
 /** The pictures and measured tables of each reviewed change, in reading order. */
-export const REVIEW_SECTIONS: readonly ReviewSection[] = [scheduleSection, demandSection, ladderSection, servingSection, costSection, runtimeSection];
+export const REVIEW_SECTIONS: readonly ReviewSection[] = [scheduleSection, demandSection, ladderSection, idlePodsSection, servingSection, costSection, runtimeSection];

@@ -10,7 +10,7 @@ import {
 import type { NamedQuery } from '../../src/telemetry/queries/index.js';
 import type { QueryAnswer, QueryResult } from '../../src/telemetry/source.js';
 import {
-  CHAT, E2E_BUCKETS, EVAL, HOUR, INJECTION, KUEUE, POOLS, POOL_LABEL, TRAIN, TTFT_BUCKETS,
+  CHAT, E2E_BUCKETS, EVAL, HOUR, INJECTION, KUEUE, NOTEBOOK, POOLS, POOL_LABEL, TRAIN, TTFT_BUCKETS,
   bucketQuantile, hourOf, startSimulatedPrometheus,
 } from '../helpers/prometheus/index.js';
 import type { SimulatedPrometheus } from '../helpers/prometheus/index.js';
@@ -112,7 +112,7 @@ describe('against a real Prometheus holding a simulated cluster', () => {
 
   it('averages a pool over all its GPUs, idle ones included, joining Hostname to the node pool', async () => {
     const gpus = POOLS.a100.nodes.length * 4;
-    await expectTracks(gpuUtil(a100), (t) => ((EVAL.active(t) ? EVAL.gpus * EVAL.util : 0) + TRAIN.gpus * TRAIN.util) / gpus, { switching: true });
+    await expectTracks(gpuUtil(a100), (t) => ((EVAL.active(t) ? EVAL.gpus * EVAL.util : 0) + TRAIN.gpus * TRAIN.util + NOTEBOOK.gpus * NOTEBOOK.util) / gpus, { switching: true });
     await expectTracks(gpuUtil(l4), CHAT.util);
   });
 
@@ -125,7 +125,7 @@ describe('against a real Prometheus holding a simulated cluster', () => {
 
   it('counts requested and allocatable GPUs from kube-state-metrics', async () => {
     await expectTracks(gpuRequests(chat), () => CHAT.pods.length);
-    await expectTracks(gpuRequests(a100), (t) => (EVAL.active(t) ? EVAL.gpus : 0) + TRAIN.gpus, { switching: true });
+    await expectTracks(gpuRequests(a100), (t) => (EVAL.active(t) ? EVAL.gpus : 0) + TRAIN.gpus + NOTEBOOK.gpus, { switching: true });
     await expectTracks(gpuAllocatable(a100), () => 8);
     await expectTracks(gpuAllocatable(l4), () => 4);
   });

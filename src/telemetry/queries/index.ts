@@ -1,5 +1,6 @@
 import type { Workload } from '../../domain/index.js';
 import { fbUsed, gpuUtil, dramActive, smActivity, tensorActive } from './dcgm.js';
+import { podGpus } from './dcgm-pods.js';
 import { gpuAllocatable, gpuRequests } from './kube.js';
 import { cohortNominalQuota, cohortUsage, queueAdmissionWait, queueNominalQuota, queuePending, queueReservation, queueUsage } from './kueue.js';
 import type { NamedQuery, QueryOptions, Scope } from './named-query.js';
@@ -7,6 +8,7 @@ import { outcomeQueries } from './outcomes.js';
 import { vllmE2eLatency, vllmKvCache, vllmPreemptions, vllmRequestRate, vllmRequestSuccess, vllmRunning, vllmTtft, vllmWaiting } from './vllm.js';
 
 export * from './dcgm.js';
+export * from './dcgm-pods.js';
 export * from './kube.js';
 export * from './kueue.js';
 export * from './named-query.js';
@@ -38,5 +40,5 @@ export function capacityQueries(scope: Exclude<Scope, { kind: 'workload' }>, o: 
       cohortNominalQuota(scope), cohortUsage(scope),
     ];
   }
-  return [gpuAllocatable(scope), gpuRequests(scope), gpuUtil(scope), smActivity(scope)];
+  return [gpuAllocatable(scope), gpuRequests(scope), gpuUtil(scope), smActivity(scope), podGpus(scope)];
 }

@@ -12,6 +12,7 @@ export const hourOf = (t: number): number => (((t % DAY) + DAY) % DAY) / HOUR;
 export const POOLS = {
   a100: { name: 'a100-pool', nodes: ['gpu-a-0', 'gpu-a-1'], model: 'NVIDIA A100-SXM4-80GB' },
   l4: { name: 'l4-pool', nodes: ['gpu-l-0'], model: 'NVIDIA L4' },
+  h100: { name: 'h100-pool', nodes: ['gpu-h-0'], model: 'NVIDIA H100 80GB HBM3' },
 } as const;
 export const GPUS_PER_NODE = 4;
 export const POOL_LABEL = 'karpenter.sh/nodepool';
@@ -33,7 +34,7 @@ export const EVAL = {
   failPerDay: 1,
 };
 
-/** Training: one 2-GPU pod on gpu-a-1, always on, memory-bound; GPUs 2 and 3 idle. */
+/** Training: one 2-GPU pod on gpu-a-1, always on, memory-bound; GPUs 2 and 3 are the notebook's. */
 export const TRAIN = {
   namespace: 'train',
   queue: 'training',
@@ -48,6 +49,33 @@ export const TRAIN = {
   blankEvery: 10,
 };
 export const DCGM_INT64_BLANK = 9223372036854775794;
+
+/**
+ * An abandoned notebook in no catalog: it holds gpu-a-1's GPUs 2 and 3 (next to train) all
+ * window at 1% busy, its model still loaded in their memory.
+ */
+export const NOTEBOOK = {
+  namespace: 'notebooks',
+  pod: 'jupyter-alice-0',
+  node: 'gpu-a-1',
+  /** The GPU indexes it holds on its node. */
+  gpuIndexes: [2, 3],
+  gpus: 2,
+  util: 1,
+  fbUsed: 30_000,
+};
+
+/**
+ * The H100 pool's dcgm-exporter runs without Kubernetes pod mapping: its series name no pod,
+ * though kube-state-metrics shows a pod requesting two of its GPUs.
+ */
+export const UNMAPPED = {
+  node: 'gpu-h-0',
+  namespace: 'legacy',
+  pod: 'legacy-batch-0',
+  gpus: 2,
+  util: 50,
+};
 
 /** Chat service: four 1-GPU vLLM replicas on gpu-l-0 with a daily cycle (peak 12:00, valley 00:00). */
 export const CHAT = {

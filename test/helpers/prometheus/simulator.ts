@@ -1,4 +1,4 @@
-import { CHAT, DAY, DCGM_INT64_BLANK, E2E_BUCKETS, EVAL, GPUS_PER_NODE, HOUR, INJECTION, KUEUE, POOLS, TRAIN, TTFT_BUCKETS, hourOf } from './cluster.js';
+import { CHAT, DAY, DCGM_INT64_BLANK, E2E_BUCKETS, EVAL, GPUS_PER_NODE, HOUR, INJECTION, KUEUE, NOTEBOOK, POOLS, TRAIN, TTFT_BUCKETS, UNMAPPED, hourOf } from './cluster.js';
 import type { Family, FamilyType, SeriesPoints } from './openmetrics.js';
 
 export interface SimWindow {
@@ -104,16 +104,23 @@ function dcgm(b: Builder): void {
   for (let gpu = 0; gpu < GPUS_PER_NODE; gpu++) {
     const base = gpuBase(TRAIN.node, a100, gpu, 'Hostname');
     const used = gpu < TRAIN.gpus;
-    const labels = used ? { ...base, namespace: TRAIN.namespace, pod: 'train-0', container: 'trainer' } : base;
+    const notebook = (NOTEBOOK.gpuIndexes as readonly number[]).includes(gpu);
+    const labels = used
+      ? { ...base, namespace: TRAIN.namespace, pod: 'train-0', container: 'trainer' }
+      : notebook ? { ...base, namespace: NOTEBOOK.namespace, pod: NOTEBOOK.pod, container: 'notebook' } : base;
     const val = (v: number) => () => (used ? v : 0);
-    b.gauge('DCGM_FI_DEV_GPU_UTIL', labels, val(TRAIN.util));
+    b.gauge('DCGM_FI_DEV_GPU_UTIL', labels, () => (used ? TRAIN.util : notebook ? NOTEBOOK.util : 0));
     b.gauge('DCGM_FI_PROF_SM_ACTIVE', labels, val(TRAIN.smActive));
     b.gauge('DCGM_FI_PROF_GR_ENGINE_ACTIVE', labels, val(TRAIN.smActive));
     b.gauge('DCGM_FI_PROF_PIPE_TENSOR_ACTIVE', labels, val(TRAIN.tensor));
     b.gauge('DCGM_FI_PROF_DRAM_ACTIVE', labels, val(TRAIN.dram));
     b.gauge('DCGM_FI_DEV_FB_USED', labels, (_t, i) =>
-      !used ? 0 : gpu === 1 && i % TRAIN.blankEvery === 0 ? DCGM_INT64_BLANK : TRAIN.fbUsed,
+      notebook ? NOTEBOOK.fbUsed : !used ? 0 : gpu === 1 && i % TRAIN.blankEvery === 0 ? DCGM_INT64_BLANK : TRAIN.fbUsed,
     );
+  }
+  for (let gpu = 0; gpu < GPUS_PER_NODE; gpu++) {
+    const labels = gpuBase(UNMAPPED.node, POOLS.h100.model, gpu, 'Hostname');
+    b.gauge('DCGM_FI_DEV_GPU_UTIL', labels, () => (gpu < UNMAPPED.gpus ? UNMAPPED.util : 0));
   }
   // The L4 pool runs dcgm-exporter from main (`hostname`) behind a ServiceMonitor without
   // honorLabels, so the workload's labels arrive as exported_*; SM_ACTIVE is not enabled there.
@@ -150,6 +157,8 @@ function kubeStateMetrics(b: Builder): void {
   req(EVAL.namespace, 'eval-job-0', EVAL.node, 2, EVAL.active);
   req(EVAL.namespace, 'eval-job-1', EVAL.node, 2, EVAL.active);
   req(TRAIN.namespace, 'train-0', TRAIN.node, TRAIN.gpus, () => true);
+  req(NOTEBOOK.namespace, NOTEBOOK.pod, NOTEBOOK.node, NOTEBOOK.gpus, () => true);
+  req(UNMAPPED.namespace, UNMAPPED.pod, UNMAPPED.node, UNMAPPED.gpus, () => true);
   for (const pod of CHAT.pods) req(CHAT.namespace, pod, CHAT.node, 1, () => true);
 }
 

@@ -1,0 +1,125 @@
+import type { CapacityChange, IdlePod, Policy, Workload } from '../domain/index.js';
+import { evidenceOf } from '../telemetry/gather.js';
+import { HOW_POD_MAPPING, POD_MEASURE_LABEL, POD_MEASURES } from '../telemetry/queries/dcgm-pods.js';
+import type { QueryAnswer } from '../telemetry/source.js';
+import type { Measured } from './measured.js';
+import { maxOf, stepOf, timeline, type Timeline } from './series.js';
+
+/**
+ * A pod counts as reclaimable only when it held GPUs for more than this share of the window and
+ * still held them at its end: a pod that ran for minutes, or one already gone, frees nothing, and
+ * one that came late may be starting real work.
+ */
+export const HELD_MOST = 0.5;
+
+/** The rule, as the report states it. */
+export const IDLE_POD_RULE = `counted: held GPUs over ${HELD_MOST * 100}% of the window and at its end, busy under idleBelow`;
+
+export const podQueryId = (pool: string): string => `dcgm.pod-gpus:pool:${pool}`;
+
+/**
+ * Whether a catalog workload's selector names this pod, on the labels DCGM carries: its namespace
+ * when the selector has one (any pod there is the workload's), else its pod name. Such GPUs are
+ * the workload's and counted through its own ladder, so never again here.
+ */
+export function coveredBy(w: Workload, namespace: string, pod: string): boolean {
+  const sel = w.selector ?? {};
+  if (sel['namespace'] !== undefined) return sel['namespace'] === namespace;
+  return sel['pod'] !== undefined && sel['pod'] === pod;
+}
+
+/** Catalog workloads that no pod can be matched to: their pods may be listed as outside the catalog. */
+export function unmatchable(catalog: readonly Workload[]): Workload[] {
+  return catalog.filter((w) => w.selector?.['namespace'] === undefined && w.selector?.['pod'] === undefined);
+}
+
+interface PodLines {
+  namespace: string;
+  pod: string;
+  gpus: Timeline;
+  busy: Timeline;
+}
+
+function byPod(a: QueryAnswer): PodLines[] {
+  const out = new Map<string, PodLines>();
+  for (const s of a.series) {
+    const namespace = s.labels['namespace'] ?? '';
+    const pod = s.labels['pod'] ?? '';
+    const measure = s.labels[POD_MEASURE_LABEL];
+    if (pod === '' || (measure !== POD_MEASURES.gpus && measure !== POD_MEASURES.busy)) continue;
+    const key = `${namespace}\u0000${pod}`;
+    const p = out.get(key) ?? { namespace, pod, gpus: new Map(), busy: new Map() };
+    out.set(key, p);
+    const line = measure === POD_MEASURES.gpus ? p.gpus : p.busy;
+    for (const x of s.samples) line.set(x.t, (line.get(x.t) ?? 0) + x.v);
+  }
+  return [...out.values()];
+}
+
+/**
+ * Measures every pod the query found: GPUs held at the end of the window, the share of the
+ * window it held any, and busy GPU-hours over held GPU-hours. Pure; no rule applied.
+ */
+export function measurePods(a: QueryAnswer): IdlePod[] {
+  const pods = byPod(a);
+  const line = timeline(a);
+  if (line.size === 0) return [];
+  const last = Math.max(...line.keys());
+  const step = stepOf(a, line);
+  const windowSeconds = a.windowMinutes * 60;
+  const out: IdlePod[] = [];
+  for (const p of pods) {
+    let heldPoints = 0;
+    let gpuSum = 0;
+    let busySum = 0;
+    for (const [t, g] of p.gpus) {
+      if (g <= 0) continue;
+      heldPoints += 1;
+      gpuSum += g;
+      busySum += p.busy.get(t) ?? 0;
+    }
+    if (gpuSum <= 0) continue;
+    out.push({
+      namespace: p.namespace,
+      pod: p.pod,
+      gpus: Math.round(p.gpus.get(last) ?? 0),
+      busyFraction: busySum / gpuSum,
+      heldFraction: windowSeconds > 0 ? Math.min(1, (heldPoints * step) / windowSeconds) : 0,
+      // The pod is named by its own fields; the evidence is the query that measured them all.
+      evidence: [evidenceOf(a)],
+    });
+  }
+  return out;
+}
+
+/**
+ * Pods of the changed pool that no catalog workload names and that held GPUs idle over the window
+ * (HELD_MOST above). Only pools: DCGM series carry a node, not a ClusterQueue, and nothing Kueue
+ * exports maps a pod to its ClusterQueue. When DCGM names no pod while pods request GPUs there,
+ * that is recorded as missing evidence rather than taken as "nothing idle".
+ */
+export function idlePods(change: CapacityChange, catalog: readonly Workload[], m: Measured, policy: Policy): IdlePod[] {
+  const id = podQueryId(change.name);
+  const result = m.telemetry.evidence.results.find((r) => r.query.id === id);
+  if (result === undefined) return [];
+  if (result.status === 'missing') {
+    const requests = m.peek(`ksm.gpu-requests:pool:${change.name}`);
+    const requested = requests === undefined ? null : maxOf(timeline(requests));
+    if (result.reason === 'no-data' && requested !== null) {
+      // No pod requested GPUs there: nothing can be idle, and nothing is missing.
+      if (requested > 0) {
+        m.lack({
+          what: `idle pods in node pool ${change.name}: pods there request GPUs, but no DCGM series names a pod`,
+          how: `${HOW_POD_MAPPING}; until then only the catalog's workloads are checked for idle GPUs`,
+        });
+      }
+      return [];
+    }
+    m.answer(id);
+    return [];
+  }
+  return measurePods(result)
+    .filter((p) => p.gpus > 0 && p.heldFraction > HELD_MOST && p.busyFraction < policy.idleBelow)
+    .filter((p) => !catalog.some((w) => coveredBy(w, p.namespace, p.pod)))
+    .sort((a, b) => b.gpus - a.gpus || a.busyFraction - b.busyFraction || `${a.namespace}/${a.pod}`.localeCompare(`${b.namespace}/${b.pod}`));
+}
