@@ -1,7 +1,7 @@
 import type { CapacityDecl } from '../domain/index.js';
 import { envsubstDefault, readCount } from './counts.js';
 import type { CountRead } from './counts.js';
-import { PRIMARY_GPU_RESOURCE } from './gpu-resources.js';
+import { isWholeGpuResource, PRIMARY_GPU_RESOURCE } from './gpu-resources.js';
 import { readManifests } from './manifests.js';
 import type { Manifest } from './manifests.js';
 import { classifyTypes } from './node-types.js';
@@ -13,6 +13,8 @@ const KIND = 'capi-machinedeployment' as const;
 const MARKERS = /cluster\.x-k8s\.io\//;
 const MAX_SIZE = 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size';
 const GPU_COUNT = 'capacity.cluster-autoscaler.kubernetes.io/gpu-count';
+// The resource the GPUs are advertised as (`nvidia.com/gpu`, `amd.com/gpu`), beside gpu-count.
+const GPU_TYPE = 'capacity.cluster-autoscaler.kubernetes.io/gpu-type';
 // Where each provider's machine template keeps the machine type.
 const TYPE_FIELD: Record<string, string> = {
   AWSMachineTemplate: 'instanceType', AzureMachineTemplate: 'vmSize', GCPMachineTemplate: 'instanceType',
@@ -120,7 +122,7 @@ function readPool(m: Manifest, pool: Pool, topologyGpus: number | null, gpuFile:
   const gpus = nodes.value * perNode.gpus;
   const decl: CapacityDecl = {
     file: m.ctx.file, line: nodes.line, kind: KIND, name: pool.name, gpuModel: perNode.model, gpus,
-    parts: [{ label: `${nodes.value} nodes × ${perNode.gpus}`, resource: PRIMARY_GPU_RESOURCE, gpus, line: nodes.line }],
+    parts: [{ label: `${nodes.value} nodes × ${perNode.gpus}`, resource: gpuResource(pool.annotations), gpus, line: nodes.line }],
   };
   found.decls.push(decl);
 }
@@ -162,4 +164,10 @@ function topologyGpus(variables: readonly unknown[]): number | null {
     if (items.length > 0) return items.length;
   }
   return null;
+}
+
+/** The whole-GPU resource the gpu-type annotation names; NVIDIA's when absent or not a GPU name. */
+function gpuResource(annotations: unknown): string {
+  const type = scalarString(mapGet(annotations, GPU_TYPE))?.trim() ?? '';
+  return isWholeGpuResource(type) ? type : PRIMARY_GPU_RESOURCE;
 }

@@ -1,16 +1,33 @@
-/** The resource whose quota is the GPU count when a queue has it. */
+/** NVIDIA's whole-GPU resource: the name of GPUs read from (NVIDIA) machine types, and the default in messages. */
 export const PRIMARY_GPU_RESOURCE = 'nvidia.com/gpu';
 
 /**
- * Extended resources that stand for whole GPUs or GPU slices: `nvidia.com/gpu`, per-model
- * names (`nvidia.com/gpu-a100`), time-sliced `nvidia.com/gpu.shared`, MIG slices
- * (`nvidia.com/mig-1g.5gb`). Sharing meters such as `nvidia.com/gpucores`,
- * `nvidia.com/total-gpumem` and NICs such as `nvidia.com/roce_gdr` are not GPUs.
+ * Whole GPUs as each vendor's device plugin advertises them: NVIDIA, AMD (ROCm device plugin)
+ * and Intel (i915 and xe drivers). Where one of these is set, it is the GPU count; per-model
+ * names and slices only stand in when none is.
+ */
+export const WHOLE_GPU_RESOURCES = ['nvidia.com/gpu', 'amd.com/gpu', 'gpu.intel.com/i915', 'gpu.intel.com/xe'] as const;
+
+export function isWholeGpuResource(name: string): boolean {
+  return (WHOLE_GPU_RESOURCES as readonly string[]).includes(name);
+}
+
+/**
+ * Extended resources that stand for whole GPUs or GPU slices: the whole-GPU names above,
+ * NVIDIA per-model names (`nvidia.com/gpu-a100`), time-sliced `nvidia.com/gpu.shared`, MIG
+ * slices (`nvidia.com/mig-1g.5gb`). Sharing meters such as `nvidia.com/gpucores`,
+ * `nvidia.com/total-gpumem`, `gpu.intel.com/millicores`, Intel's `gpu.intel.com/i915_monitoring`
+ * and NICs such as `nvidia.com/roce_gdr` are not GPUs.
  */
 const GPU_RESOURCE_RE = /^nvidia\.com\/(?:gpu(?:[-.][a-z0-9][a-z0-9.-]*)?|mig-[a-z0-9][a-z0-9.-]*)$/i;
 
 export function isGpuResource(name: string): boolean {
-  return GPU_RESOURCE_RE.test(name);
+  return isWholeGpuResource(name) || GPU_RESOURCE_RE.test(name);
+}
+
+/** `amd.com/gpu` for an AMD resource, else `nvidia.com/gpu`: the name messages use for a pool's GPUs. */
+export function wholeGpuResourceOf(names: readonly string[]): string {
+  return names.find(isWholeGpuResource) ?? PRIMARY_GPU_RESOURCE;
 }
 
 /** Node labels that name the GPU model of a ResourceFlavor's nodes. */
@@ -18,15 +35,18 @@ export const GPU_MODEL_LABELS = [
   'nvidia.com/gpu.product',
   'cloud.google.com/gke-accelerator',
   'karpenter.k8s.aws/instance-gpu-name',
+  // ROCm node labeller: `AMD_Instinct_MI300X_OAM`.
+  'amd.com/gpu.product-name',
 ] as const;
 
 // Longer names first so A10G is not read as A10, nor L40S as L4.
 const KNOWN_MODELS = [
   'GB200', 'B200', 'B100', 'H200', 'H100', 'H800', 'H20', 'A100', 'A800', 'A10G', 'A10',
   'A30', 'A40', 'L40S', 'L40', 'L4', 'T4', 'V100', 'P100', 'P4', 'K80',
+  'MI355X', 'MI350X', 'MI325X', 'MI300X', 'MI300A', 'MI250X', 'MI250', 'MI210', 'MI100',
 ];
 
-/** `NVIDIA-A100-SXM4-80GB`, `nvidia-tesla-a100`, `a100` → `A100`; other values as written. */
+/** `NVIDIA-A100-SXM4-80GB`, `nvidia-tesla-a100`, `a100` → `A100`, `AMD_Instinct_MI300X_OAM` → `MI300X`; other values as written. */
 export function normaliseGpuModel(value: string): string {
   const upper = value.toUpperCase();
   for (const model of KNOWN_MODELS) {

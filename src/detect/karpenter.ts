@@ -1,6 +1,6 @@
-import type { CapacityDecl } from '../domain/index.js';
+import type { CapacityDecl, CapacityPart } from '../domain/index.js';
 import { readCount } from './counts.js';
-import { PRIMARY_GPU_RESOURCE } from './gpu-resources.js';
+import { isWholeGpuResource, WHOLE_GPU_RESOURCES, wholeGpuResourceOf } from './gpu-resources.js';
 import { gpusPerNodeRange, pinnedGpusPerNode, readRequirements, requirementsModel } from './karpenter-requirements.js';
 import type { GpuRequirements } from './karpenter-requirements.js';
 import { readManifests } from './manifests.js';
@@ -13,8 +13,9 @@ const MARKERS = /NodePool|Provisioner|nodePool:/;
 
 /**
  * Karpenter NodePool (karpenter.sh/v1, v1beta1), legacy v1alpha5 Provisioner, and the
- * `nodePool:` block of Helm values that render one. The GPU ceiling is `limits["nvidia.com/gpu"]`;
- * a static pool (`spec.replicas`) is replicas × GPUs per node when the instance type is pinned.
+ * `nodePool:` block of Helm values that render one. The GPU ceiling is `limits["nvidia.com/gpu"]`
+ * (or `amd.com/gpu`, Intel's `gpu.intel.com/*`; summed when several are set); a static pool
+ * (`spec.replicas`) is replicas × GPUs per node when the instance type is pinned.
  */
 export const karpenterParser = yamlParser('karpenter', MARKERS, (path, text) => {
   const found = new Findings(path);
@@ -59,20 +60,40 @@ function poolOf(m: Manifest): PoolShape | null {
   return null;
 }
 
-function hasGpuTaint(taints: unknown): boolean {
-  return seqItems(taints).some((t) => scalarString(mapGet(t, 'key')) === PRIMARY_GPU_RESOURCE);
+function taintKeys(taints: unknown): string[] {
+  return seqItems(taints).map((t) => scalarString(mapGet(t, 'key')) ?? '');
+}
+
+/** The whole-GPU limits of a pool, summed: one vendor's GPUs do not use up another's limit. */
+type GpuLimit =
+  | { ok: true; value: number; line: number; parts: CapacityPart[] }
+  | { ok: false; line: number; why: string; resource: string };
+
+function readGpuLimit(m: Manifest, limits: unknown): GpuLimit | null {
+  const parts: CapacityPart[] = [];
+  for (const resource of WHOLE_GPU_RESOURCES) {
+    const read = readCount(mapGet(limits, resource), m.ctx, m.line);
+    if (!read) continue;
+    if (!read.ok) return { ...read, resource };
+    parts.push({ label: 'limits', resource, gpus: read.value, line: read.line });
+  }
+  const [first] = parts;
+  return first ? { ok: true, value: parts.reduce((n, p) => n + p.gpus, 0), line: first.line, parts } : null;
 }
 
 function readPool(m: Manifest, pool: PoolShape, found: Findings): void {
   const reqs = readRequirements(pool.requirements);
-  const gpuPool = reqs.allowsGpu || hasGpuTaint(pool.taints);
+  const taints = taintKeys(pool.taints);
+  // The resource named in messages: the one a limit or GPU taint uses, NVIDIA's by default.
+  const resource = wholeGpuResourceOf([...WHOLE_GPU_RESOURCES.filter((r) => mapGet(pool.limits, r) !== undefined), ...taints]);
+  const gpuPool = reqs.allowsGpu || taints.some(isWholeGpuResource);
   const where = `${pool.label} ${pool.name}`;
-  const limit = readCount(mapGet(pool.limits, PRIMARY_GPU_RESOURCE), m.ctx, m.line);
+  const limit = readGpuLimit(m, pool.limits);
   const replicas = readCount(pool.replicas, m.ctx, m.line);
   const model = requirementsModel(reqs);
 
   if (limit && !limit.ok) {
-    found.note(limit.line, 'warning', `${where}: the ${PRIMARY_GPU_RESOURCE} limit ${limit.why}; the GPU ceiling is not counted`);
+    found.note(limit.line, 'warning', `${where}: the ${limit.resource} limit ${limit.why}; the GPU ceiling is not counted`);
     found.unknown(KIND, pool.name, limit.line);
     return;
   }
@@ -86,13 +107,14 @@ function readPool(m: Manifest, pool: PoolShape, found: Findings): void {
     const fromReplicas = replicas.value * perNode;
     const gpus = limit?.ok ? Math.min(limit.value, fromReplicas) : fromReplicas;
     const line = limit?.ok && limit.value < fromReplicas ? limit.line : replicas.line;
-    push(found, m, pool.name, model, gpus, line, 'replicas');
+    const parts = limit?.ok && limit.value < fromReplicas ? limit.parts : [{ label: 'replicas', resource, gpus, line }];
+    push(found, m, pool.name, model, gpus, line, parts);
     return;
   }
   if (limit?.ok) {
-    push(found, m, pool.name, model, limit.value, limit.line, 'limits');
+    push(found, m, pool.name, model, limit.value, limit.line, limit.parts);
     if (replicas?.ok) {
-      found.note(replicas.line, 'info', `${where}: static pool of ${replicas.value} nodes${rangeText(reqs)}; counted as its ${PRIMARY_GPU_RESOURCE} limit, ${limit.value}`);
+      found.note(replicas.line, 'info', `${where}: static pool of ${replicas.value} nodes${rangeText(reqs)}; counted as its ${resource} limit, ${limit.value}`);
     }
     return;
   }
@@ -103,7 +125,7 @@ function readPool(m: Manifest, pool: PoolShape, found: Findings): void {
     return;
   }
   const line = m.line;
-  found.note(line, 'warning', `${where}: no ${PRIMARY_GPU_RESOURCE} limit: the pool can grow without bound (GPU instances allowed${choices(reqs)})`);
+  found.note(line, 'warning', `${where}: no ${resource} limit: the pool can grow without bound (GPU instances allowed${choices(reqs)})`);
   found.unknown(KIND, pool.name, line);
 }
 
@@ -120,10 +142,7 @@ function rangeText(r: GpuRequirements): string {
   return `${choices(r)}, ${lo === hi ? lo : `${lo}–${hi}`} GPUs per node`;
 }
 
-function push(found: Findings, m: Manifest, name: string, gpuModel: string | null, gpus: number, line: number, label: string): void {
-  const decl: CapacityDecl = {
-    file: m.ctx.file, line, kind: KIND, name, gpuModel, gpus,
-    parts: [{ label, resource: PRIMARY_GPU_RESOURCE, gpus, line }],
-  };
+function push(found: Findings, m: Manifest, name: string, gpuModel: string | null, gpus: number, line: number, parts: CapacityPart[]): void {
+  const decl: CapacityDecl = { file: m.ctx.file, line, kind: KIND, name, gpuModel, gpus, parts };
   found.decls.push(decl);
 }

@@ -1,7 +1,7 @@
 import type { Document, LineCounter } from 'yaml';
 import { diagnostic } from '../domain/index.js';
 import type { CapacityDecl, CapacityPart, Diagnostic, Severity } from '../domain/index.js';
-import { isGpuResource, PRIMARY_GPU_RESOURCE } from './gpu-resources.js';
+import { isGpuResource, isWholeGpuResource, PRIMARY_GPU_RESOURCE } from './gpu-resources.js';
 import type { UnresolvedDecl } from './parser.js';
 import { parseQuantity } from './quantity.js';
 import { findTemplateExpression } from './template.js';
@@ -62,10 +62,12 @@ export function readClusterQueue(doc: Document.Parsed, ctx: QueueContext): Queue
     return { diagnostics };
   }
 
-  // nvidia.com/gpu is the GPU count when present; per-model or MIG names only stand in when
-  // it is absent (for example one resource per GPU model, as in Kueue's credits example).
-  const hasPrimary = entries.some((e) => e.resource === PRIMARY_GPU_RESOURCE);
-  const counted = hasPrimary ? entries.filter((e) => e.resource === PRIMARY_GPU_RESOURCE) : entries;
+  // Whole GPUs (nvidia.com/gpu, amd.com/gpu, Intel's) are the GPU count when present; per-model
+  // or MIG names only stand in when none is (for example one resource per GPU model, as in
+  // Kueue's credits example).
+  const whole = (e: GpuEntry) => e.resource !== null && isWholeGpuResource(e.resource);
+  const hasWhole = entries.some(whole);
+  const counted = hasWhole ? entries.filter(whole) : entries;
   const firstLine = counted[0]?.line ?? docLine;
 
   if (counted.some((e) => e.gpus === null)) {
@@ -86,7 +88,8 @@ export function readClusterQueue(doc: Document.Parsed, ctx: QueueContext): Queue
     }
   }
   const gpus = counted.reduce((sum, e) => sum + (e.gpus ?? 0), 0);
-  if (!hasPrimary) {
+  if (!hasWhole) {
+    // Every GPU resource of another vendor is a whole-GPU one, so what is left is NVIDIA's.
     const names = [...new Set(counted.map((e) => e.resource))].join(', ');
     note(firstLine, 'info', `ClusterQueue ${name} has no ${PRIMARY_GPU_RESOURCE} quota; counted ${names} as GPUs`);
   }

@@ -3,7 +3,8 @@ import type { PoolReading } from './gpu-shape.js';
 import { single, Unknown } from './pool-context.js';
 import type { LocPath, PoolContext } from './pool-context.js';
 
-function nameOr(ctx: PoolContext, raw: unknown, attr: string, fallback: string): string {
+/** The pool's name when it can be evaluated; else the fallback (a computed name is no GPU problem). */
+export function nameOr(ctx: PoolContext, raw: unknown, attr: string, fallback: string): string {
   if (raw === undefined) return fallback;
   try {
     const v = ctx.value(raw, attr, [attr]);

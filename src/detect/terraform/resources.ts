@@ -1,4 +1,5 @@
 import type { CapacityDecl, CapacityKind } from '../../domain/index.js';
+import { PRIMARY_GPU_RESOURCE } from '../gpu-resources.js';
 import type { Scope, Value } from './expr-eval.js';
 import { readAksPool, readEksNodeGroup } from './eks-aks.js';
 import type { PoolReading } from './gpu-shape.js';
@@ -91,7 +92,8 @@ export function toDecl(file: string, kind: CapacityKind, r: PoolReading, copies 
     gpus,
     parts: [{
       label: `${r.name}: ${r.maxNodes} node${r.maxNodes === 1 ? '' : 's'} × ${r.gpusPerNode} GPU${r.gpusPerNode === 1 ? '' : 's'}${extra ? ` (${extra})` : ''}`,
-      resource: 'nvidia.com/gpu',
+      // The machine types and accelerators these clouds' pools name are NVIDIA's.
+      resource: PRIMARY_GPU_RESOURCE,
       gpus,
       line: r.line,
     }],

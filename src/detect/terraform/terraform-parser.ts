@@ -2,13 +2,14 @@ import { diagnostic } from '../../domain/index.js';
 import { clampLine } from '../lines.js';
 import type { CapacityParser, ParseResult, SourceFile } from '../parser.js';
 import { readEksModules } from './eks-module.js';
+import { readGkeModules } from './gke-module.js';
 import { parseHcl } from './hcl.js';
 import { Locator } from './locator.js';
 import { moduleScope } from './module-scope.js';
 import type { ModuleFile } from './module-scope.js';
 import { RESOURCE_KINDS, readResources } from './resources.js';
 
-const POOL_MARKERS = [...Object.keys(RESOURCE_KINDS), 'eks_managed_node_groups'];
+const POOL_MARKERS = [...Object.keys(RESOURCE_KINDS), 'eks_managed_node_groups', 'node_pools'];
 
 export function isTerraformPath(path: string): boolean {
   return path.endsWith('.tf') || path.endsWith('.tfvars');
@@ -20,8 +21,9 @@ function declaresPools(text: string): boolean {
 }
 
 /**
- * Terraform node pools: GKE google_container_node_pool, EKS aws_eks_node_group and
- * terraform-aws-modules/eks managed node groups, AKS azurerm_kubernetes_cluster_node_pool.
+ * Terraform node pools: GKE google_container_node_pool and terraform-google-modules/kubernetes-engine
+ * `node_pools`, EKS aws_eks_node_group and terraform-aws-modules/eks managed node groups, AKS
+ * azurerm_kubernetes_cluster_node_pool.
  * A module is a directory, so `parseSet` reads a changed file with its siblings (variables,
  * locals, tfvars); `parse` reads one file alone, with what that file declares.
  */
@@ -52,7 +54,7 @@ export function parseTerraformSet(files: readonly SourceFile[]): ParseResult {
   for (const f of parsed) {
     if (!f.path.endsWith('.tf') || !declaresPools(f.text)) continue;
     const loc = new Locator(f.text);
-    for (const out of [readResources(f.path, f.body, loc, scope), readEksModules(f.path, f.body, loc, scope)]) {
+    for (const out of [readResources(f.path, f.body, loc, scope), readEksModules(f.path, f.body, loc, scope), readGkeModules(f.path, f.body, loc, scope)]) {
       result.decls.push(...out.decls);
       result.unresolved.push(...out.unresolved);
       result.diagnostics.push(...out.diagnostics);

@@ -41,8 +41,25 @@ describe('terraform corpus', () => {
     expect(warnings(r)).toEqual([['warning', 6, expect.stringContaining('local.node_pools')]]);
   });
 
-  it('terraform-google-modules node_pools list is not read (module inputs other than EKS)', () => {
-    expect(run(file('terraform-gke/tgm-gke-example-node-pool-main.tf'))).toEqual({ decls: [], diagnostics: [], unresolved: [] });
+  it('terraform-google-modules node_pools: pool-02, max_count 2 × 1 L4 per zone; zones from an undeclared variable', () => {
+    const r = run(file('terraform-gke/tgm-gke-example-node-pool-main.tf'));
+    expect(gpus(r)).toEqual([['gke-node-pool', 'pool-02', 2, 'L4']]);
+    expect(r.decls[0]?.line).toBe(82);
+    expect(r.unresolved).toEqual([]);
+    expect(warnings(r)).toEqual([['warning', 82, expect.stringContaining("module.gke.node_pools[1] (pool-02): node counts are per zone and the number of zones is unknown (node_locations is not set and the module's zones uses var.zones")]]);
+  });
+
+  it('terraform-google-modules node_pools with zones declared: per zone × 3 zones', () => {
+    const zones = { path: 'terraform-gke/variables.tf', text: 'variable "zones" {\n  type = list(string)\n  default = ["us-central1-a", "us-central1-b", "us-central1-f"]\n}\n' };
+    const r = run(file('terraform-gke/tgm-gke-example-node-pool-main.tf'), zones);
+    expect(gpus(r)).toEqual([['gke-node-pool', 'pool-02', 6, 'L4']]);
+    expect(r.diagnostics).toEqual([]);
+  });
+
+  it('the module call beside the module internals: pool-02 once, the internal for_each stays unknown', () => {
+    const r = run(file('terraform-gke/tgm-gke-example-node-pool-main.tf'), file('terraform-gke/tgm-gke-module-cluster-node-pool-excerpt.tf'));
+    expect(r.decls.map((d) => [d.file, d.name, d.gpus])).toEqual([['terraform-gke/tgm-gke-example-node-pool-main.tf', 'pool-02', 2]]);
+    expect(r.unresolved?.map((u) => [u.file, u.name])).toEqual([['terraform-gke/tgm-gke-module-cluster-node-pool-excerpt.tf', 'pools']]);
   });
 
   it.each([
