@@ -1,20 +1,17 @@
 import type { StaggerJob } from '../../domain/index.js';
+import { arcEnergy, type ArcEnergy } from './arc-energy.js';
 import { arcOverlap, ceilDiv, DAY, gcd, mod } from './circle.js';
 import { formatClock } from './cron.js';
 import { validateJobs } from './errors.js';
+import { buildModel, type GridJob, type GridModel } from './grid.js';
+import { windowSpan } from './slot-caps.js';
+
+const gpuWord = (n: number): string => `${n} GPU${n === 1 ? '' : 's'}`;
 
 export interface LowerBound {
   value: number;
   reason: string;
 }
-
-// Interval ends are pairs of candidate points; past this many points only an evenly spread
-// subset is paired, plus short arcs between neighbours. Any set of intervals gives a valid
-// bound, just a possibly weaker one.
-const MAX_POINTS = 64;
-const SHORT_REACH = 8;
-
-const gpuWord = (n: number): string => `${n} GPU${n === 1 ? '' : 's'}`;
 
 /**
  * The least GPU-minutes a job must spend inside the arc [a, a + length) of the day, whatever
@@ -45,54 +42,6 @@ export function mandatoryMinutes(job: StaggerJob, a: number, length: number): nu
 }
 
 /**
- * Jobs with the same window, duration and interruptibility, with their GPUs summed: the
- * mandatory minutes depend on nothing else, so the bound is computed once per kind (catalog
- * workloads repeat identical runs many times a day).
- */
-function timeKinds(jobs: readonly StaggerJob[]): { job: StaggerJob; gpus: number }[] {
-  const kinds = new Map<string, { job: StaggerJob; gpus: number }>();
-  for (const job of jobs) {
-    const key = `${job.release}/${job.deadline}/${job.duration}/${job.interruptible}`;
-    const kind = kinds.get(key);
-    if (kind) kind.gpus += job.gpus;
-    else kinds.set(key, { job, gpus: job.gpus });
-  }
-  return [...kinds.values()];
-}
-
-const unique = (xs: number[]): number[] => [...new Set(xs.map((x) => mod(x, DAY)))].sort((x, y) => x - y);
-
-/** Every release, deadline, earliest end and latest start, as minutes of the day, sorted. */
-const allPoints = (jobs: readonly StaggerJob[]): number[] =>
-  unique(jobs.flatMap((j) => [j.release, j.deadline, j.release + j.duration, j.deadline - j.duration]));
-
-/**
- * Arcs to test: the whole day; every pair of at most MAX_POINTS points (all of them when few,
- * else the releases and deadlines, evenly thinned if still too many); and, from every point, the arcs to its next SHORT_REACH points. The short arcs catch
- * crowds where many runs are forced to overlap (their compulsory parts), which long arcs
- * average away; they cost only O(points) arcs.
- */
-function candidateIntervals(jobs: readonly StaggerJob[]): [number, number][] {
-  const all = allPoints(jobs);
-  let spread = all;
-  if (spread.length > MAX_POINTS) spread = unique(jobs.flatMap((j) => [j.release, j.deadline]));
-  if (spread.length > MAX_POINTS) {
-    const ends = spread;
-    spread = Array.from({ length: MAX_POINTS }, (_, i) => ends[Math.floor((i * ends.length) / MAX_POINTS)] ?? 0);
-  }
-  const intervals: [number, number][] = [[0, DAY]];
-  for (const a of spread) {
-    for (const b of spread) if (b !== a) intervals.push([a, mod(b - a, DAY)]);
-  }
-  if (all.length > spread.length) {
-    all.forEach((a, i) => {
-      for (let k = 1; k <= SHORT_REACH && k < all.length; k++) intervals.push([a, mod((all[(i + k) % all.length] ?? a) - a, DAY)]);
-    });
-  }
-  return intervals;
-}
-
-/**
  * A proven lower bound on the peak GPUs of any schedule meeting every window (splits of
  * interruptible jobs included), with the reason in a sentence. The largest of:
  * - the largest job's GPUs;
@@ -100,40 +49,94 @@ function candidateIntervals(jobs: readonly StaggerJob[]): [number, number][] {
  *   its start, divided by the arc's length (the whole day gives total GPU-minutes / 1440);
  * rounded up to a multiple of the GPUs' gcd, since usage is always a sum of job sizes;
  * then raised while the runs too big to share the bound's GPUs cannot take turns (below).
+ * Measured on the planner's grid (grid.ts), where every release, deadline and duration falls;
+ * `prepared` may carry the arcs' energy when the caller already has it.
  */
-export function lowerBound(jobs: StaggerJob[]): LowerBound {
+export function lowerBound(jobs: StaggerJob[], prepared?: ArcEnergy): LowerBound {
   validateJobs(jobs);
   const first = jobs[0];
   if (first === undefined) return { value: 0, reason: 'there are no runs to place' };
 
   const largest = jobs.reduce((a, b) => (b.gpus > a.gpus ? b : a), first);
   let best: LowerBound = { value: largest.gpus, reason: `the largest job (${largest.workload}) needs ${gpuWord(largest.gpus)}` };
-  const kinds = timeKinds(jobs);
-  const consider = (a: number, length: number): void => {
+  const arcs = prepared ?? arcEnergy(buildModel(jobs));
+  const { model, sizes, energy } = arcs;
+  const width = sizes.length;
+  arcs.arcs.forEach(([a, m], x) => {
     let work = 0;
-    for (const { job, gpus } of kinds) work += gpus * mandatoryMinutes(job, a, length);
-    const value = ceilDiv(work, length);
+    for (let i = 0; i < width; i++) work += (sizes[i] ?? 0) * (energy[x * width + i] ?? 0);
+    const value = ceilDiv(work, m);
     if (value <= best.value) return;
-    const what = `${work} GPU-minutes of work: at least ${gpuWord(value)}`;
-    best = {
-      value,
-      reason:
-        length === DAY
-          ? `over the whole day the runs do ${what}`
-          : `between ${formatClock(a)} and ${formatClock(a + length)} the runs must do ${what}`,
-    };
-  };
+    const what = `${work * model.step} GPU-minutes of work: at least ${gpuWord(value)}`;
+    best = { value, reason: m >= model.slots ? `over the whole day the runs do ${what}` : `${between(model, a, m)} the runs must do ${what}` };
+  });
 
-  const intervals = candidateIntervals(jobs);
-  for (const [a, length] of intervals) consider(a, length);
+  const beside = besideCompulsory(jobs, model);
+  if (beside !== null && beside.value > best.value) best = beside;
 
   const unit = jobs.reduce((g, j) => gcd(g, j.gpus), 0);
   const rounded = ceilDiv(best.value, unit) * unit;
   if (rounded > best.value) {
     best = { value: rounded, reason: `${best.reason}, and every job uses a multiple of ${gpuWord(unit)}, so at least ${rounded}` };
   }
-  return disjunctiveBound(jobs, intervals, best);
+  return disjunctiveBound(jobs, arcs, best);
 }
+
+/**
+ * Some runs cannot avoid part of the day (a run whose latest start is before its earliest end
+ * always covers the slots in between: its compulsory part). Wherever another run starts, it
+ * meets the compulsory parts of the others covering its slots; the least such crowd over its
+ * starts, plus its own GPUs, bounds the peak. The "largest job" bound is the case of no crowd.
+ */
+function besideCompulsory(jobs: readonly StaggerJob[], model: GridModel): LowerBound | null {
+  const n = model.slots;
+  const compulsory = (j: GridJob): [number, number] | null => {
+    if (j.splittable) return j.len >= windowSpan(j, n) ? [j.lo, j.lo + j.len] : null;
+    return j.hi < j.lo + j.len ? [j.hi, j.lo + j.len] : null;
+  };
+  const crowd = new Int32Array(n);
+  for (const j of model.jobs) {
+    const part = compulsory(j);
+    if (part === null) continue;
+    for (let t = part[0]; t < part[1]; t++) crowd[t % n] = (crowd[t % n] ?? 0) + j.gpus;
+  }
+  let best: { value: number; index: number; beside: number } | null = null;
+  model.jobs.forEach((j, index) => {
+    const own = compulsory(j);
+    const others = (t: number): number => {
+      const mine = own !== null && ((t - own[0]) % n + n) % n < own[1] - own[0] ? j.gpus : 0;
+      return (crowd[t % n] ?? 0) - mine;
+    };
+    let least = Infinity;
+    if (j.splittable) {
+      // Its len least crowded slots: the len-th smallest crowd in the window.
+      const seen: number[] = [];
+      for (let t = j.lo; t < j.lo + windowSpan(j, n); t++) seen.push(others(t));
+      seen.sort((x, y) => x - y);
+      least = seen[j.len - 1] ?? 0;
+    } else {
+      for (let s = j.lo; s <= j.hi && least > 0; s++) {
+        let top = 0;
+        for (let t = s; t < s + j.len; t++) top = Math.max(top, others(t));
+        least = Math.min(least, top);
+      }
+    }
+    if (least > 0 && (best === null || least + j.gpus > best.value)) best = { value: least + j.gpus, index, beside: least };
+  });
+  if (best === null) return null;
+  const { value, index, beside } = best;
+  const job = jobs[index];
+  if (job === undefined) return null;
+  return {
+    value,
+    reason:
+      `wherever ${job.workload} (${gpuWord(job.gpus)}) runs, it runs beside at least ${gpuWord(beside)} of runs ` +
+      `that cannot avoid that time: at least ${gpuWord(value)}`,
+  };
+}
+
+const between = (model: GridModel, a: number, m: number): string =>
+  `between ${formatClock(a * model.step)} and ${formatClock((a + m) * model.step)}`;
 
 /**
  * Within C GPUs no two runs of more than C/2 GPUs can run side by side, so those runs must take
@@ -141,28 +144,29 @@ export function lowerBound(jobs: StaggerJob[]): LowerBound {
  * peak exceeds C. The set of such runs only stays the same until C reaches twice the smallest
  * of them, so the bound jumps there and tries again.
  */
-function disjunctiveBound(jobs: readonly StaggerJob[], intervals: readonly [number, number][], start: LowerBound): LowerBound {
+function disjunctiveBound(jobs: readonly StaggerJob[], arcs: ArcEnergy, start: LowerBound): LowerBound {
+  const { model, sizes, energy } = arcs;
+  const width = sizes.length;
   let best = start;
   for (;;) {
     const c = best.value;
     const big = jobs.filter((j) => 2 * j.gpus > c);
     if (big.length < 2) return best;
     const smallest = Math.min(...big.map((j) => j.gpus));
-    // Here each run counts once, whatever its GPUs: the kind's weight is its number of runs.
-    const kinds = timeKinds(big.map((j) => ({ ...j, gpus: 1 })));
     let found: LowerBound | null = null;
-    for (const [a, length] of intervals) {
+    for (let x = 0; x < arcs.arcs.length && found === null; x++) {
+      const [a, m] = arcs.arcs[x] as [number, number];
+      // Here each run counts once, whatever its GPUs: the energy per size counts runs × slots.
       let alone = 0;
-      for (const { job, gpus: count } of kinds) alone += count * mandatoryMinutes(job, a, length);
-      if (alone <= length) continue;
-      const where = length === DAY ? 'over the whole day' : `between ${formatClock(a)} and ${formatClock(a + length)}`;
+      for (let i = 0; i < width; i++) if (2 * (sizes[i] ?? 0) > c) alone += energy[x * width + i] ?? 0;
+      if (alone <= m) continue;
+      const where = m >= model.slots ? 'over the whole day' : between(model, a, m);
       found = {
         value: 2 * smallest,
         reason:
           `no two runs of ${gpuWord(smallest)} or more fit side by side in ${gpuWord(2 * smallest - 1)}, and ${where} ` +
-          `they need ${alone} minutes one after another, more than the ${length} there: at least ${gpuWord(2 * smallest)}`,
+          `they need ${alone * model.step} minutes one after another, more than the ${m * model.step} there: at least ${gpuWord(2 * smallest)}`,
       };
-      break;
     }
     if (found === null) return best;
     best = found;

@@ -14,11 +14,21 @@ import { greedyPlacement, improve, naivePlacement } from './heuristic.js';
 import { DEFAULT_LEVEL_WORK, levelPeak } from './level.js';
 import { lowerBound } from './lower-bound.js';
 import { usageProfile } from './profile.js';
-import { searchStarts } from './search.js';
+import { arcEnergy } from './arc-energy.js';
+import { gcd } from './circle.js';
+import { dualBound, dualGpus } from './dual-bound.js';
+import { dualReason, refutationReason, searchReason } from './refutation.js';
+import { limitFacts, searchStarts, type LimitFacts } from './search.js';
 
 export const DEFAULT_NODE_BUDGET = 200_000;
-// Past this many runs the exact search cannot finish anyway; the heuristic answers alone.
-const MAX_SEARCH_JOBS = 400;
+// Past this many runs the exact search cannot finish anyway: on the benchmark's days of ~290
+// runs it spent its whole budget (0.3–0.7 s) without once lowering the peak. The heuristic and
+// the root proofs answer alone.
+const MAX_SEARCH_JOBS = 120;
+// Local search costs O(passes × runs × slots); past this many runs the levelling does better for less.
+const MAX_POLISH_JOBS = 400;
+// GPUs above the energetic bound within which the root facts are tried before levelling.
+const NEAR_BOUND = 2;
 
 export interface PlanOptions {
   /** Nodes the exact search may visit (a node scanning many slots counts as several). 0 skips it. */
@@ -52,23 +62,30 @@ function toRuns(jobs: readonly StaggerJob[], model: GridModel, placement: Placem
 /**
  * The best of the naive and the greedy schedules, each polished by local search (small
  * catalogs only: it costs O(passes × runs × slots), and on large ones the levelling does better
- * for less), then levelled from the greedy schedule as well as from that best one: which start
- * levels lower varies by instance, and a second start costs about as much as the first.
+ * for less). Returns it with the raw greedy schedule, the levelling's second starting point.
  */
-function heuristicPlacement(model: GridModel, naive: Placement, canSplit: boolean, bound: number, levelWork: number): Placement {
-  const small = model.jobs.length <= MAX_SEARCH_JOBS;
+function polished(model: GridModel, naive: Placement, canSplit: boolean): { placement: Placement; greedy: Placement } {
+  const small = model.jobs.length <= MAX_POLISH_JOBS;
   const greedy = greedyPlacement(model, canSplit);
   let placement = naive;
   for (const candidate of small ? [improve(model, greedy, canSplit), improve(model, naive, canSplit)] : [greedy]) {
     if (better(objectiveOf(profileOf(model, candidate)), objectiveOf(profileOf(model, placement)))) placement = candidate;
   }
-  const starts = placement === greedy ? [greedy] : [placement, greedy];
-  for (const from of starts) {
+  return { placement, greedy };
+}
+
+/**
+ * Peak levelling from the polished schedule and from the greedy one: which start levels lower
+ * varies by instance, and a second start costs about as much as the first.
+ */
+function levelled(model: GridModel, best: Placement, greedy: Placement, canSplit: boolean, bound: number, levelWork: number): Placement {
+  let placement = best;
+  for (const from of best === greedy ? [greedy] : [best, greedy]) {
     const peak = objectiveOf(profileOf(model, placement)).peak;
     if (peak <= bound) break;
-    const levelled = levelPeak(model, from, bound, levelWork);
-    if (levelled.peak >= peak) continue;
-    placement = canSplit ? improve(model, levelled.placement, true) : levelled.placement;
+    const result = levelPeak(model, from, bound, levelWork);
+    if (result.peak >= peak) continue;
+    placement = canSplit ? improve(model, result.placement, true) : result.placement;
   }
   return placement;
 }
@@ -82,48 +99,106 @@ const optionOk = (x: number | undefined): boolean => x === undefined || (Number.
  *    usage least, interruptible runs split over the least-used slots when that helps),
  *    polished by local search and then by peak levelling (level.ts), which stops early at the
  *    lower bound. This is always the fallback answer.
- * 2. Exact search over unsplit starts on the grid (see grid.ts for why the grid suffices),
- *    seeded with the heuristic's peak, within the node budget.
- * `optimal` is claimed when the peak equals the lower bound (which allows for splitting), or
- * when the search finished and no job could gain from splitting: the search does not split,
- * so its proof covers only unsplit schedules.
+ * 2. Bounds, cheapest first, each tried only while the peak is above the best so far: the
+ *    energetic bound and runs forced beside compulsory parts (lower-bound.ts); root proofs that
+ *    peak − 1 is impossible, from each slot's reachable cap and packing counts (energy.ts);
+ *    the linear-programming bound from its dual (dual-bound.ts).
+ * 3. Exact search over unsplit starts on the grid (see grid.ts for why the grid suffices) for
+ *    catalogs of up to MAX_SEARCH_JOBS runs, within the node budget (search.ts).
+ * `optimal` is claimed when the peak equals the lower bound (the bounds allow for splitting),
+ * or when the search finished and no job could gain from splitting: the search does not split,
+ * so its proof covers only unsplit schedules; then the bound is raised to the peak with the
+ * search as its reason. `nodeBudget: 0` skips steps 2's proofs and 3.
  */
 export function planStagger(jobs: StaggerJob[], options: PlanOptions = {}): StaggerPlan {
   validateJobs(jobs);
   if (!optionOk(options.nodeBudget) || !optionOk(options.capacity) || !optionOk(options.levelWork)) {
     throw new StaggerError('invalid-option', 'nodeBudget, capacity and levelWork must be whole numbers ≥ 0');
   }
-  const bound = lowerBound(jobs);
   if (jobs.length === 0) {
-    return { peakGpus: 0, lowerBound: 0, optimal: true, schedule: [], naivePeakGpus: 0, boundReason: bound.reason };
+    return { peakGpus: 0, lowerBound: 0, optimal: true, schedule: [], naivePeakGpus: 0, boundReason: lowerBound(jobs).reason };
   }
 
   const model = buildModel(jobs);
+  // The runs' mandatory work per arc serves the bound, the root proofs and the search alike.
+  const arcs = arcEnergy(model);
+  const bound = lowerBound(jobs, arcs);
   const canSplit = model.jobs.some((j) => j.splittable);
   const naive = naivePlacement(model);
-  let placement = heuristicPlacement(model, naive, canSplit, bound.value, options.levelWork ?? DEFAULT_LEVEL_WORK);
+  const first = polished(model, naive, canSplit);
+  let placement = first.placement;
   let peak = objectiveOf(profileOf(model, placement)).peak;
 
-  let searchProved = false;
+  let lower = bound.value;
+  let reason = bound.reason;
   const capacityShort = options.capacity !== undefined && bound.value > options.capacity;
-  if (peak > bound.value && !capacityShort && jobs.length <= MAX_SEARCH_JOBS) {
-    const result = searchStarts(model, peak, bound.value, options.nodeBudget ?? DEFAULT_NODE_BUDGET);
+  const budget = options.nodeBudget ?? DEFAULT_NODE_BUDGET;
+  const proofs = budget > 0 && !capacityShort;
+  // Proving peak − 1 impossible settles the plan: the slot caps and packing counts often can at
+  // the root, before any more work on the schedule.
+  let facts: LimitFacts | null = null;
+  const refute = (limit: number): LimitFacts => {
+    const found = limitFacts(arcs, limit);
+    if (found.violated !== null && limit >= lower) {
+      lower = limit + 1;
+      reason = refutationReason(model, limit, found.violated);
+    }
+    return found;
+  };
+  // Only worth it before levelling when the polished schedule is already close to the bound:
+  // the root facts add a GPU or two to the energetic bound, not more.
+  if (proofs && peak > lower && peak - lower <= NEAR_BOUND) facts = refute(peak - 1);
+  if (peak > lower) {
+    const before = peak;
+    placement = levelled(model, placement, first.greedy, canSplit, lower, options.levelWork ?? DEFAULT_LEVEL_WORK);
+    peak = objectiveOf(profileOf(model, placement)).peak;
+    if (proofs && peak > lower && peak < before) facts = refute(peak - 1);
+  }
+
+  // The linear-programming bound, from its dual: closes what energy misses where runs of
+  // different windows crowd each other unevenly.
+  // After levelling: with the target the levelled peak, it stops as soon as it proves it.
+  if (proofs && peak > lower) {
+    const unit = model.jobs.reduce((g, j) => gcd(g, j.gpus), 0);
+    const dual = dualBound(model, peak - unit);
+    const gpus = dualGpus(dual.value, unit);
+    if (gpus > lower) {
+      lower = gpus;
+      reason = dualReason(model, dual.value, dual.weights, gpus);
+    }
+  }
+
+  let searchProved = false;
+  if (proofs && peak > lower && jobs.length <= MAX_SEARCH_JOBS) {
+    const result = searchStarts(model, peak, lower, budget, { arcs, ...(facts ? { first: facts } : {}) });
     if (result.starts) {
       placement = startsToPlacement(model, result.starts);
       if (canSplit) placement = improve(model, placement, true);
       peak = objectiveOf(profileOf(model, placement)).peak;
     }
     searchProved = result.proved;
+    // The search covers unsplit runs only, so its proof is a bound only when nothing splits.
+    if (searchProved && !canSplit && peak > lower) {
+      reason = searchReason(model, peak, reason);
+      lower = peak;
+    }
+  }
+  // Not settled: raise the bound as far as the root facts reach, halving the gap each time
+  // (a limit proved impossible rules out every lower one too).
+  let high = peak - 2;
+  while (proofs && lower <= high) {
+    const mid = Math.floor((lower + high) / 2);
+    if (refute(mid).violated === null) high = mid - 1;
   }
 
   const schedule = toRuns(jobs, model, placement);
   const plan: StaggerPlan = {
     peakGpus: usageProfile(schedule).peakGpus,
-    lowerBound: bound.value,
-    optimal: peak === bound.value || (searchProved && !canSplit),
+    lowerBound: lower,
+    optimal: peak === lower || (searchProved && !canSplit),
     schedule,
     naivePeakGpus: usageProfile(toRuns(jobs, model, naive)).peakGpus,
-    boundReason: bound.reason,
+    boundReason: reason,
   };
   const violations = checkSchedule(jobs, plan);
   if (violations.length > 0) throw new StaggerError('unsound-plan', `stagger plan is unsound: ${violations.join('; ')}`);

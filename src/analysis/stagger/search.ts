@@ -1,7 +1,12 @@
+import { arcEnergy, mandatorySlots, sizesOf, slotOverlap, type ArcEnergy } from './arc-energy.js';
+import { energeticTest, type ArcTest } from './energy.js';
 import type { GridModel } from './grid.js';
+import { slotCaps, windowSpan } from './slot-caps.js';
 
 /** Slots scanned that count as one node, so the budget also bounds the work on fine grids. */
 const SLOTS_PER_NODE = 256;
+/** Energetic tests re-checked at every node: the tightest at the root. */
+export const NODE_TESTS = 8;
 
 export interface SearchResult {
   /** Unsplit start slots with a peak below the incumbent, or null when none was found. */
@@ -12,108 +17,284 @@ export interface SearchResult {
   nodes: number;
 }
 
-/**
- * Depth-first branch-and-bound over unsplit start slots, looking for a peak below
- * `incumbent`. A start is allowed only if the job's busiest slot stays under the incumbent;
- * a node where some open job has no allowed start is cut; otherwise the job with the fewest
- * allowed starts is branched on (fail first), least-loaded start first. Identical jobs start
- * in a fixed order (a job waits for its `prev` and starts no earlier than it), which removes
- * permutations of equal runs. Stops on reaching `lowerBound` or the budget.
- */
-export function searchStarts(model: GridModel, incumbent: number, lowerBound: number, budget: number): SearchResult {
-  const jobs = model.jobs;
-  const n = model.slots;
-  // Usage per slot, laid out twice so a window [s, s + len) never needs a modulo:
-  // starts are below 2n and every window ends by the deadline, also below 2n.
-  const usage = new Int32Array(2 * n);
-  const starts = new Array<number>(jobs.length).fill(-1);
-  let best = incumbent;
-  let bestStarts: number[] | null = null;
-  let used = 0;
-  let nodes = 0;
-  let aborted = false;
+/** What the search needs to know about one limit: each slot's cap and the energetic tests. */
+export interface LimitFacts {
+  limit: number;
+  caps: Int32Array;
+  /** An energetic test no schedule within the limit passes, if the root already finds one. */
+  violated: ArcTest | null;
+  tests: ArcTest[];
+}
 
+export function limitFacts(arcs: ArcEnergy, limit: number, tests = NODE_TESTS): LimitFacts {
+  const caps = slotCaps(arcs.model, limit);
+  const energy = energeticTest(arcs, limit, caps, tests);
+  return { limit, caps, violated: energy.violated, tests: energy.tightest };
+}
+
+interface FitResult {
+  starts: number[] | null;
+  /** False when the budget ran out first. */
+  finished: boolean;
+  work: number;
+  nodes: number;
+}
+
+/**
+ * Is there an unsplit schedule with every slot within `facts.limit`? Depth-first over the runs'
+ * start slots, proving "no" as well as finding "yes". What keeps it small:
+ * - each slot's cap (slot-caps.ts) instead of the limit;
+ * - only *active* schedules: a run starts at its release, or could not have started at any
+ *   earlier slot of its window. Moving a run to an earlier start that fits never breaks the
+ *   limit and lowers the sum of starts, so repeating it ends in an active schedule: some
+ *   schedule within the limit is active whenever any is. A start is cut as soon as the slots
+ *   before it can no longer all be blocked (a slot is blockable while its usage plus the runs
+ *   that could still come there can pass cap − gpus);
+ * - identical runs start in order (each waits for the previous one and starts no earlier);
+ * - fail first: the run with the fewest allowed starts, divided by the number of times it was
+ *   left with none (so runs at the heart of a contradiction come first), is placed next, at
+ *   its earliest allowed start first (active schedules favour early starts);
+ * - the tightest energetic tests of the root (energy.ts) are kept up to date as runs are placed:
+ *   placed runs count their real overlap, open runs their least.
+ */
+function fitWithin(model: GridModel, facts: LimitFacts, budget: number): FitResult {
+  const jobs = model.jobs;
+  const count = jobs.length;
+  const n = model.slots;
+  // Laid out twice, so a window [s, s + len) with s < 2n never needs a modulo.
+  const cap = new Int32Array(2 * n);
+  for (let t = 0; t < 2 * n; t++) cap[t] = facts.caps[t % n] ?? 0;
+  const usage = new Int32Array(2 * n);
+  // GPUs of the runs not yet placed whose windows cover each slot.
+  const pot = new Int32Array(2 * n);
+  const starts = new Int32Array(count).fill(-1);
+  const spans = jobs.map((j) => windowSpan(j, n));
+
+  const addWindow = (j: number, sign: number): void => {
+    const job = jobs[j];
+    if (job === undefined) return;
+    for (let k = 0; k < (spans[j] ?? 0); k++) {
+      const t = (job.lo + k) % n;
+      pot[t] = (pot[t] ?? 0) + sign * job.gpus;
+      pot[t + n] = (pot[t + n] ?? 0) + sign * job.gpus;
+    }
+  };
+  for (let j = 0; j < count; j++) addWindow(j, 1);
   const place = (start: number, len: number, gpus: number): void => {
     for (let k = start; k < start + len; k++) {
-      const i = k % n;
-      usage[i] = (usage[i] ?? 0) + gpus;
-      usage[i + n] = (usage[i + n] ?? 0) + gpus;
+      const t = k % n;
+      usage[t] = (usage[t] ?? 0) + gpus;
+      usage[t + n] = (usage[t + n] ?? 0) + gpus;
     }
   };
 
-  /** Allowed starts in [from, to] for a window of `len` slots under `limit`, counting no further than `stopAt`. */
-  const countAllowed = (from: number, to: number, len: number, limit: number, stopAt: number): number => {
+  // Energetic tests: per test, each run's weight and root mandatory slots, and the running need.
+  const sizes = sizesOf(model);
+  const tests = facts.tests;
+  const weight = tests.map((t) => jobs.map((j) => t.weights[sizes.indexOf(j.gpus)] ?? 0));
+  const mandatory = tests.map((t) => jobs.map((j) => mandatorySlots(j, t.a, t.m, n)));
+  const need = Float64Array.from(tests.map((t) => t.need));
+  const shiftEnergy = (j: number, s: number, sign: number): boolean => {
+    const job = jobs[j];
+    if (job === undefined) return true;
+    let ok = true;
+    for (let p = 0; p < tests.length; p++) {
+      const test = tests[p] as ArcTest;
+      const d = slotOverlap(s, job.len, test.a, test.m, n) - (mandatory[p]?.[j] ?? 0);
+      if (d !== 0) need[p] = (need[p] ?? 0) + sign * (weight[p]?.[j] ?? 0) * d;
+      if ((need[p] ?? 0) > test.room) ok = false;
+    }
+    return ok;
+  };
+
+  let work = 0;
+  let nodes = 0;
+  // Times each run was found with no allowed start: runs that keep failing are placed sooner.
+  const failures = new Float64Array(count).fill(1);
+  let aborted = false;
+  const pendingJob: number[] = [];
+  const pendingStart: number[] = [];
+
+  /** Could slots [lo, s) all still be blocked for run j (pot still holds j iff `potHasSelf`)? */
+  const activeOk = (j: number, s: number, potHasSelf: boolean): boolean => {
+    const job = jobs[j];
+    if (job === undefined || s <= job.lo) return true;
+    const g = job.gpus;
+    const self = potHasSelf ? g : 0;
+    let run = 0;
+    for (let k = job.lo; k < s; k++) {
+      if ((usage[k] ?? 0) + (pot[k] ?? 0) - self + g > (cap[k] ?? 0)) run = 0;
+      else if (++run >= job.len) return false;
+    }
+    work += (s - job.lo) / SLOTS_PER_NODE;
+    return run === 0;
+  };
+
+  // Per start of the run being looked at (index s − lo): active, then allowed.
+  const active = new Uint8Array(2 * n + 1);
+  const allowed = new Uint8Array(2 * n + 1);
+
+  /**
+   * Marks the allowed starts of open run j in `allowed` and returns how many (counting stops at
+   * `stopAt`). A start is allowed when every slot it covers stays within its cap and it is
+   * active (see activeOk; for an open run pot still holds it, so a slot is blockable exactly
+   * when usage + pot passes the cap).
+   */
+  const markAllowed = (j: number, stopAt: number): number => {
+    const job = jobs[j];
+    if (job === undefined) return 0;
+    const from = job.prev >= 0 ? Math.max(job.lo, starts[job.prev] ?? job.lo) : job.lo;
+    active[0] = 1;
+    let run = 0;
+    let longest = 0;
+    for (let s = job.lo + 1; s <= job.hi; s++) {
+      const k = s - 1;
+      if ((usage[k] ?? 0) + (pot[k] ?? 0) > (cap[k] ?? 0)) run = 0;
+      else longest = Math.max(longest, ++run);
+      active[s - job.lo] = longest < job.len && run === 0 ? 1 : 0;
+    }
+    let found = 0;
     let lastBad = from - 1;
-    let count = 0;
-    for (let i = from; i < to + len; i++) {
-      if ((usage[i] ?? 0) >= limit) lastBad = i;
-      const s = i - len + 1;
-      if (s >= from && lastBad < s && ++count >= stopAt) break;
-    }
-    used += (to + len - from) / SLOTS_PER_NODE;
-    return count;
-  };
-
-  /** Busiest slot of each allowed start's window, by a sliding-window maximum. */
-  const allowedStarts = (from: number, to: number, len: number, limit: number): { start: number; top: number }[] => {
-    const out: { start: number; top: number }[] = [];
-    const deque: number[] = [];
-    let head = 0;
-    for (let i = from; i < to + len; i++) {
-      const v = usage[i] ?? 0;
-      while (deque.length > head && (usage[deque[deque.length - 1] ?? 0] ?? 0) <= v) deque.pop();
-      deque.push(i);
-      const s = i - len + 1;
+    const g = job.gpus;
+    for (let i = from; i < job.hi + job.len; i++) {
+      if ((usage[i] ?? 0) + g > (cap[i] ?? 0)) lastBad = i;
+      const s = i - job.len + 1;
       if (s < from) continue;
-      while ((deque[head] ?? 0) < s) head++;
-      const top = usage[deque[head] ?? 0] ?? 0;
-      if (top < limit) out.push({ start: s, top });
+      const ok = lastBad < s && active[s - job.lo] === 1;
+      allowed[s - job.lo] = ok ? 1 : 0;
+      if (ok && ++found >= stopAt) break;
     }
-    used += (to + len - from) / SLOTS_PER_NODE;
-    return out.sort((a, b) => a.top - b.top || a.start - b.start);
+    work += (2 * (job.hi - job.lo) + job.len) / SLOTS_PER_NODE;
+    return found;
   };
 
-  const dfs = (placed: number, peak: number): void => {
+  // Placing a run changes usage and pot only inside its window, so only runs whose windows
+  // meet it can lose starts or active slots: the others keep the counts of the node above.
+  const meets = new Uint8Array(count * count);
+  for (let j = 0; j < count; j++) {
+    for (let c = 0; c < count; c++) {
+      const a = jobs[j];
+      const b = jobs[c];
+      if (a === undefined || b === undefined) continue;
+      const hit = slotOverlap(a.lo, spans[j] ?? 0, b.lo % n, spans[c] ?? 0, n) > 0 || a.prev === c;
+      meets[j * count + c] = hit ? 1 : 0;
+    }
+  }
+  const counts = new Int32Array((count + 1) * count);
+
+  /** `last`: the run placed just above this node, or −1 at the root. */
+  const dfs = (depth: number, last: number): boolean => {
     nodes++;
-    used++;
-    if (used > budget) {
+    work++;
+    if (work > budget) {
       aborted = true;
-      return;
+      return false;
     }
-    if (placed === jobs.length) {
-      best = peak;
-      bestStarts = [...starts];
-      return;
+    for (let q = 0; q < pendingJob.length; q++) {
+      const p = pendingJob[q] ?? 0;
+      if (last >= 0 && meets[p * count + last] !== 1) continue;
+      if (!activeOk(p, pendingStart[q] ?? 0, false)) return false;
     }
+    if (depth === count) return true;
+
     let chosen = -1;
     let fewest = Infinity;
-    for (let j = 0; j < jobs.length; j++) {
+    const row = depth * count;
+    for (let j = 0; j < count; j++) {
       const job = jobs[j];
       if (job === undefined || (starts[j] ?? -1) >= 0) continue;
-      const from = job.prev >= 0 ? Math.max(job.lo, starts[job.prev] ?? -1) : job.lo;
-      if (from < job.lo) continue; // waits for its identical predecessor
-      const count = countAllowed(from, job.hi, job.len, best - job.gpus, fewest);
-      if (count === 0) return;
-      if (count < fewest) {
-        fewest = count;
+      if (job.prev >= 0 && (starts[job.prev] ?? -1) < 0) continue; // waits for its identical predecessor
+      const found = last < 0 || meets[j * count + last] === 1 ? markAllowed(j, Infinity) : (counts[row - count + j] ?? 0);
+      counts[row + j] = found;
+      if (found === 0) {
+        failures[j] = (failures[j] ?? 1) + 1;
+        return false;
+      }
+      const score = found / (failures[j] ?? 1);
+      const best = jobs[chosen];
+      if (score < fewest || (score === fewest && best !== undefined && job.gpus * job.len > best.gpus * best.len)) {
+        fewest = score;
         chosen = j;
       }
     }
     const job = jobs[chosen];
-    if (job === undefined) return;
-    const from = job.prev >= 0 ? Math.max(job.lo, starts[job.prev] ?? -1) : job.lo;
-    for (const { start, top } of allowedStarts(from, job.hi, job.len, best - job.gpus)) {
-      if (top + job.gpus >= best) continue;
+    if (job === undefined) return false;
+    markAllowed(chosen, Infinity);
+    const from = job.prev >= 0 ? Math.max(job.lo, starts[job.prev] ?? job.lo) : job.lo;
+    const values: number[] = [];
+    for (let s = from; s <= job.hi; s++) if (allowed[s - job.lo] === 1) values.push(s);
+
+    addWindow(chosen, -1);
+    for (const start of values) {
       starts[chosen] = start;
       place(start, job.len, job.gpus);
-      dfs(placed + 1, Math.max(peak, top + job.gpus));
+      const fits = shiftEnergy(chosen, start, 1);
+      const pending = start > job.lo;
+      if (pending) {
+        pendingJob.push(chosen);
+        pendingStart.push(start);
+      }
+      const found = fits && dfs(depth + 1, chosen);
+      if (pending) {
+        pendingJob.pop();
+        pendingStart.pop();
+      }
+      if (found) return true;
+      shiftEnergy(chosen, start, -1);
       place(start, job.len, -job.gpus);
       starts[chosen] = -1;
-      if (aborted || best <= lowerBound) return;
+      if (aborted) break;
     }
+    addWindow(chosen, 1);
+    return false;
   };
 
-  if (incumbent > lowerBound && budget > 0) dfs(0, 0);
-  else aborted = budget <= 0 && incumbent > lowerBound;
-  return { starts: bestStarts, peak: best, proved: !aborted, nodes };
+  const found = facts.violated === null && dfs(0, -1);
+  return { starts: found ? Array.from(starts) : null, finished: !aborted, work, nodes };
+}
+
+function peakOf(model: GridModel, starts: readonly number[]): number {
+  const usage = new Int32Array(model.slots);
+  let peak = 0;
+  model.jobs.forEach((job, i) => {
+    for (let k = 0; k < job.len; k++) {
+      const t = ((starts[i] ?? job.lo) + k) % model.slots;
+      usage[t] = (usage[t] ?? 0) + job.gpus;
+      peak = Math.max(peak, usage[t] ?? 0);
+    }
+  });
+  return peak;
+}
+
+/**
+ * Exact search over unsplit start slots for a peak below `incumbent`: asks fitWithin for
+ * incumbent − 1, then for one below each schedule it finds, until it proves a limit
+ * impossible, reaches `lowerBound`, or spends `budget` (nodes, plus slot scans / 256).
+ * The caller may pass the arcs' energy and the facts for incumbent − 1 when it has them.
+ */
+export function searchStarts(
+  model: GridModel,
+  incumbent: number,
+  lowerBound: number,
+  budget: number,
+  prepared: { arcs?: ArcEnergy; first?: LimitFacts } = {},
+): SearchResult {
+  const first = prepared.first;
+  let arcs = prepared.arcs;
+  let peak = incumbent;
+  let best: number[] | null = null;
+  let spent = 0;
+  let nodes = 0;
+  while (peak > lowerBound) {
+    if (spent >= budget) return { starts: best, peak, proved: false, nodes };
+    arcs ??= arcEnergy(model);
+    const facts = first !== undefined && first.limit === peak - 1 ? first : limitFacts(arcs, peak - 1);
+    const result = fitWithin(model, facts, budget - spent);
+    spent += result.work;
+    nodes += result.nodes;
+    if (result.starts === null) return { starts: best, peak, proved: result.finished, nodes };
+    best = result.starts;
+    peak = peakOf(model, best);
+  }
+  return { starts: best, peak, proved: true, nodes };
 }

@@ -80,18 +80,49 @@ describe('planStagger: hand-checked cases', () => {
   });
 
   // Two 1-GPU, 1-hour runs fill 00:00–01:00, so neither 2-hour run of w0 can start then
-  // within 3 GPUs; both must fit in 01:00–04:00 and overlap. The bound only sees
-  // ceil(600 GPU-min / 240 min) = 3.
+  // within 3 GPUs; both must fit in 01:00–04:00 and overlap. Plain energy only sees
+  // ceil(600 GPU-min / 240 min) = 3; counted with what each hour can hold within 3 GPUs
+  // (3 in the first, 2 in the others: two 2-GPU runs cannot use a third GPU), 540 < 600.
   const tight = [
     ...runs('w0', 2, { gpus: 2, duration: 2 * H, release: 0, deadline: 4 * H, interruptible: false }),
     ...runs('w1', 2, { gpus: 1, duration: H, release: 0, deadline: H, interruptible: false }),
   ];
 
-  it('proves by search an optimum above the lower bound', () => {
+  it('proves an optimum above the plain energetic bound from what each slot can hold', () => {
     const plan = planStagger(tight);
-    expect(plan.lowerBound).toBe(3);
+    expect(plan.lowerBound).toBe(4);
     expect(plan.peakGpus).toBe(4);
     expect(plan.optimal).toBe(true);
+    expect(plan.boundReason).toBe(
+      'over the whole day the runs must do 600 GPU-minutes of work, and with at most 3 GPUs in use only 540 fit there ' +
+        '(at some moments the runs able to be there add up to less than 3 GPUs): at least 4 GPUs',
+    );
+  });
+
+  it('proves by exhaustive search what no bound sees, and says so', () => {
+    const jobs = [
+      job('a', 1, H, 3 * H, 6 * H),
+      job('b', 2, 5 * H, 6 * H, 11 * H),
+      job('c', 4, H, 2 * H, 5 * H),
+      job('d', 4, 2 * H, 2 * H, 6 * H),
+      job('e', 1, H, 2 * H, 3 * H),
+    ];
+    const plan = planStagger(jobs);
+    expect(plan).toMatchObject({ peakGpus: 5, lowerBound: 5, optimal: true });
+    expect(plan.boundReason).toBe(
+      'no choice of start times on the 60-minute grid keeps every run within 4 GPUs (an exhaustive search; ' +
+        'without it: the largest job (c) needs 4 GPUs)',
+    );
+    expect(planStagger(jobs, { nodeBudget: 0 })).toMatchObject({ peakGpus: 5, lowerBound: 4, optimal: false });
+  });
+
+  it('sees a run forced beside the compulsory part of another', () => {
+    // The 4-GPU run holds 03:00–08:00 whatever happens; the 8-GPU run must start at 03:00 or
+    // 04:00, inside it: 12 GPUs. Energy and the LP see only the 8-GPU run alone.
+    const jobs = [job('big', 8, H, 3 * H, 5 * H), job('late', 2, H, 7 * H, 11 * H), job('long', 4, 5 * H, 3 * H, 8 * H), job('small', 1, 5 * H, 5 * H, 10 * H)];
+    const plan = planStagger(jobs, { nodeBudget: 0 });
+    expect(plan).toMatchObject({ peakGpus: 12, lowerBound: 12, optimal: true });
+    expect(plan.boundReason).toBe('wherever big (8 GPUs) runs, it runs beside at least 4 GPUs of runs that cannot avoid that time: at least 12 GPUs');
   });
 
   it('does not claim optimality without the search or a matching bound', () => {

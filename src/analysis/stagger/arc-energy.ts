@@ -1,0 +1,150 @@
+import type { GridJob, GridModel } from './grid.js';
+import { windowSpan } from './slot-caps.js';
+
+/**
+ * Slots of [x, x + len) inside the arc [0, m) of a day of n slots, with x the start measured
+ * from the arc's start (0 ≤ x < n) and len, m ≤ n: the part before midnight of the arc's day
+ * plus the part that wraps into the next copy of the arc.
+ */
+function overlapFrom(x: number, len: number, m: number, n: number): number {
+  const head = x < m ? Math.min(len, m - x) : 0;
+  const tail = x + len > n ? Math.min(x + len - n, m) : 0;
+  return head + tail;
+}
+
+const mod = (x: number, n: number): number => ((x % n) + n) % n;
+
+/** Slots shared by [s, s + len) and the arc [a, a + m) on a day of n slots (len, m ≤ n). */
+export function slotOverlap(s: number, len: number, a: number, m: number, n: number): number {
+  return overlapFrom(mod(s - a, n), len, m, n);
+}
+
+/**
+ * The least number of slots a run must spend inside the arc [a, a + m), over every start its
+ * window allows (or, for a run that may be split, every split). The overlap is periodic and
+ * piecewise linear in the start, so its least value over the start range is at an end of the
+ * range or at one of the four breakpoints (where the run's start or end meets the arc's).
+ */
+export function mandatorySlots(job: GridJob, a: number, m: number, n: number): number {
+  const x0 = mod(job.lo - a, n);
+  if (job.splittable) {
+    const span = windowSpan(job, n);
+    return Math.max(0, job.len - (span - overlapFrom(x0, span, m, n)));
+  }
+  return leastOverlap(x0, job.hi - job.lo, job.len, m, n);
+}
+
+/** Least overlap with the arc [0, m) of a run of `len` slots starting anywhere in [x0, x0 + width]. */
+function leastOverlap(x0: number, width: number, len: number, m: number, n: number): number {
+  let least = Math.min(overlapFrom(x0, len, m, n), overlapFrom((x0 + width) % n, len, m, n));
+  // Unrolled over the four breakpoints: this is the bound's innermost loop.
+  let dx = mod(m - len - x0, n);
+  if (least > 0 && dx < width) least = Math.min(least, overlapFrom((x0 + dx) % n, len, m, n));
+  dx = mod(m - x0, n);
+  if (least > 0 && dx < width) least = Math.min(least, overlapFrom((x0 + dx) % n, len, m, n));
+  dx = mod(n - len - x0, n);
+  if (least > 0 && dx < width) least = Math.min(least, overlapFrom((x0 + dx) % n, len, m, n));
+  dx = mod(n - len + m - x0, n);
+  if (least > 0 && dx < width) least = Math.min(least, overlapFrom((x0 + dx) % n, len, m, n));
+  return least;
+}
+
+// Interval ends are pairs of chosen points; past this many points only an evenly spread subset
+// is paired, plus short arcs between neighbours. Any set of arcs gives a valid bound, just a
+// possibly weaker one.
+const MAX_POINTS = 64;
+const SHORT_REACH = 8;
+
+/**
+ * The arcs [a, a + m) to test, the whole day first, then every pair of at most MAX_POINTS points (all releases, deadlines, earliest ends and latest
+ * starts when few, else the releases and deadlines, evenly thinned if still too many) and, from
+ * every point, the arcs to its next SHORT_REACH points. The short arcs catch crowds where many
+ * runs are forced to overlap, which long arcs average away; they cost only O(points) arcs.
+ */
+export function arcsOf(model: GridModel): [number, number][] {
+  const n = model.slots;
+  const arcs: [number, number][] = [[0, n]];
+  const unique = (xs: number[]): number[] => [...new Set(xs.map((x) => mod(x, n)))].sort((p, q) => p - q);
+  const all = unique(model.jobs.flatMap((j) => [j.lo, j.hi + j.len, j.lo + j.len, j.hi]));
+  let spread = all.length > MAX_POINTS ? unique(model.jobs.flatMap((j) => [j.lo, j.hi + j.len])) : all;
+  if (spread.length > MAX_POINTS) {
+    const ends = spread;
+    spread = Array.from({ length: MAX_POINTS }, (_, i) => ends[Math.floor((i * ends.length) / MAX_POINTS)] ?? 0);
+  }
+  for (const a of spread) for (const b of spread) if (b !== a) arcs.push([a, mod(b - a, n)]);
+  if (all.length > spread.length) {
+    all.forEach((a, i) => {
+      for (let k = 1; k <= SHORT_REACH && k < all.length; k++) arcs.push([a, mod((all[(i + k) % all.length] ?? a) - a, n)]);
+    });
+  }
+  return arcs;
+}
+
+/** For every arc to test, the slots the runs of each GPU size must spend there, whatever their starts. */
+export interface ArcEnergy {
+  model: GridModel;
+  arcs: [number, number][];
+  /** The GPU sizes of the runs, ascending. */
+  sizes: number[];
+  /** energy[arc × sizes.length + i]: mandatory slots of all runs of sizes[i] in that arc. */
+  energy: Float64Array;
+}
+
+export const sizesOf = (model: GridModel): number[] => [...new Set(model.jobs.map((j) => j.gpus))].sort((a, b) => a - b);
+
+/**
+ * Mandatory slots per arc and size. Runs of the same window and length have the same mandatory
+ * part, so each such kind is measured once (catalog workloads repeat identical runs).
+ */
+export function arcEnergy(model: GridModel): ArcEnergy {
+  const n = model.slots;
+  const sizes = sizesOf(model);
+  const width = sizes.length;
+  const sizeIndex = new Map(sizes.map((g, i) => [g, i]));
+  const kinds = new Map<string, { job: GridJob; counts: Float64Array }>();
+  for (const job of model.jobs) {
+    const key = `${mod(job.lo, n)}/${job.hi - job.lo}/${job.len}/${job.splittable}`;
+    let kind = kinds.get(key);
+    if (kind === undefined) {
+      kind = { job, counts: new Float64Array(width) };
+      kinds.set(key, kind);
+    }
+    const i = sizeIndex.get(job.gpus) ?? 0;
+    kind.counts[i] = (kind.counts[i] ?? 0) + 1;
+  }
+  // Kinds as flat arrays: this loop runs arcs × kinds times.
+  const kindList = [...kinds.values()];
+  const k = kindList.length;
+  const lo = Int32Array.from(kindList, ({ job }) => mod(job.lo, n));
+  const wide = Int32Array.from(kindList, ({ job }) => job.hi - job.lo);
+  const len = Int32Array.from(kindList, ({ job }) => job.len);
+  const span = Int32Array.from(kindList, ({ job }) => windowSpan(job, n));
+  const split = Uint8Array.from(kindList, ({ job }) => (job.splittable ? 1 : 0));
+  const counts = new Float64Array(k * width);
+  kindList.forEach((kind, q) => counts.set(kind.counts, q * width));
+  const arcs = arcsOf(model);
+  const energy = new Float64Array(arcs.length * width);
+  for (let x = 0; x < arcs.length; x++) {
+    const [a, m] = arcs[x] as [number, number];
+    const base = x * width;
+    for (let q = 0; q < k; q++) {
+      // lo and a both lie in [0, n): one correction instead of a modulo.
+      const d = (lo[q] ?? 0) - a;
+      const x0 = d < 0 ? d + n : d;
+      const l = len[q] ?? 0;
+      const w = wide[q] ?? 0;
+      // Common case first: the window does not reach round to the arc's start again, so the
+      // overlap only falls as the start moves later and the latest start gives the least.
+      const slots =
+        split[q] === 1
+          ? Math.max(0, l - ((span[q] ?? 0) - overlapFrom(x0, span[q] ?? 0, m, n)))
+          : x0 + w + l <= n
+            ? Math.max(0, Math.min(l, m - x0 - w))
+            : leastOverlap(x0, w, l, m, n);
+      if (slots === 0) continue;
+      for (let i = 0; i < width; i++) energy[base + i] = (energy[base + i] ?? 0) + (counts[q * width + i] ?? 0) * slots;
+    }
+  }
+  return { model, arcs, sizes, energy };
+}
+
