@@ -6,7 +6,7 @@ import { FakeRepo } from '../../test/helpers/fake-repo.js';
 import { pullRequestPayload } from '../../test/helpers/payloads.js';
 import type { Benchmark, BenchResult } from '../lib/benchmark.js';
 import { fmt, HeapSampler, memoryReport, now, quantile, retainedHeapMiB, table } from '../lib/measure.js';
-import { bigPr, gpuPr, nonGpuPr } from './scenarios.js';
+import { bigPr, gpuPr, nonGpuPr, twoQueuePr } from './scenarios.js';
 import type { AppScenario } from './scenarios.js';
 
 const INSTALLATION = 4242;
@@ -64,7 +64,7 @@ async function run(): Promise<BenchResult> {
   };
   try {
     // Calls per scenario, each on a fresh installation token cache-wise as a new PR would be.
-    const scenarios = [gpuPr(1), nonGpuPr(2), bigPr(3)];
+    const scenarios = [gpuPr(1), twoQueuePr(4), nonGpuPr(2), bigPr(3)];
     const countRows: (string | number)[][] = [];
     const counts: Record<string, Counts> = {};
     for (const s of scenarios) {

@@ -28,6 +28,20 @@ export function gpuPr(number: number): AppScenario {
   };
 }
 
+/** Two queues raised, each with its own nightly runs: two suggested changes in one review. */
+export function twoQueuePr(number: number): AppScenario {
+  const second = 'clusters/prod/team-b.yaml';
+  const teamB = (gpus: number) => clusterQueue(gpus).replace('name: research', 'name: team-b');
+  const catalog = `${CATALOG}${CATALOG.replace('workloads:\n', '').replace('nightly-eval', 'team-b-eval').replace('queue: research', 'queue: team-b')}`;
+  const both = { ...common, 'gpu-workloads.yaml': catalog };
+  return {
+    name: 'GPU PR (two ClusterQueues raised)',
+    pr: state(number, { ...both, [QUEUE_FILE]: clusterQueue(6), [second]: teamB(6) }, { ...both, [QUEUE_FILE]: clusterQueue(12), [second]: teamB(12) }),
+    gpuFiles: [QUEUE_FILE, second],
+    changedFiles: 2,
+  };
+}
+
 /** A Deployment scaled and the README edited: nothing about GPUs. */
 export function nonGpuPr(number: number): AppScenario {
   const [d] = syntheticPr(120).filter((f) => f.category === 'deployment');

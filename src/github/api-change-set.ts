@@ -1,119 +1,204 @@
+import { anyParserAccepts } from '../detect/detect-file.js';
+import { PARSERS } from '../detect/registry.js';
 import type { ChangeSet, TreeReader } from '../domain/files.js';
-import type { GitHubClient, PullRequestTarget, RepoRef } from './client.js';
-import { GitHubApiError } from './errors.js';
+import { MAX_FILE_CHARS } from '../domain/limits.js';
+import { ApiTreeReader } from './api-tree-reader.js';
+import type { GitHubClient, PullRequestTarget } from './client.js';
+import { shownAfter, textBefore } from './patch.js';
 
-/**
- * One side of a pull request read through the contents API at a fixed commit. PR code is never
- * checked out or run; each path is fetched at most once per reader.
- */
-export class ApiTreeReader implements TreeReader {
-  readonly label: string;
-  readonly #cache = new Map<string, Promise<string | null>>();
+export { ApiTreeReader } from './api-tree-reader.js';
 
-  constructor(
-    private readonly octokit: GitHubClient,
-    private readonly repo: RepoRef,
-    /** A commit SHA; null reads the default branch (an organisation's shared config). */
-    private readonly ref: string | null,
-  ) {
-    this.label = ref === null ? `${repo.owner}/${repo.repo}` : `${repo.owner}/${repo.repo}@${ref}`;
-  }
-
-  read(path: string): Promise<string | null> {
-    const key = path.replace(/^\/+/, '');
-    let pending = this.#cache.get(key);
-    if (!pending) {
-      pending = this.#fetch(key);
-      this.#cache.set(key, pending);
-    }
-    return pending;
-  }
-
-  async #fetch(path: string): Promise<string | null> {
-    let data: unknown;
-    try {
-      const ref = this.ref === null ? {} : { ref: this.ref };
-      ({ data } = await this.octokit.rest.repos.getContent({ ...this.repo, path, ...ref }));
-    } catch (err) {
-      if (statusOf(err) === 404) return null;
-      throw GitHubApiError.from(err) ?? err;
-    }
-    const entry = parseContentEntry(data);
-    if (!entry) return null; // a directory, symlink or submodule is not a file we can read
-    if (entry.encoding === 'base64' && entry.content !== '') return decodeBase64(entry.content);
-    // Over 1 MB the contents API leaves `content` empty (encoding "none"); the blob API serves
-    // files up to 100 MB.
-    if (entry.size === 0) return '';
-    const blob = await this.octokit.rest.git.getBlob({ ...this.repo, file_sha: entry.sha }).then(
-      (res) => res.data,
-      (err: unknown) => {
-        throw GitHubApiError.from(err) ?? err;
-      },
-    );
-    return blob.encoding === 'base64' ? decodeBase64(blob.content) : blob.content;
-  }
+/** A changed file whose head side is over the size limit and could hold capacity: never downloaded whole. */
+export interface RefusedFile {
+  path: string;
+  /** Its size in bytes, as GitHub gives it. */
+  bytes: number;
 }
 
-/** The pull request's two sides and the paths its diff touches (old names of renames too). */
+/** One entry of the pull request's file list. */
+interface ListedFile {
+  filename: string;
+  status: string;
+  /** The head side's blob. */
+  sha: string | null;
+  /** Unified diff, merge base → head; GitHub leaves it out for large or binary diffs. */
+  patch: string | null;
+  previousFilename: string | null;
+}
+
+/**
+ * The pull request's two sides and the paths its diff touches (old names of renames too).
+ *
+ * By default both sides are read as they are at the base and head commits. `readSparingly`
+ * (what the App does) saves reads on the changed files detection asks for:
+ * - a file whose head side GitHub says is over the size limit is not downloaded whole: its head
+ *   reads as absent, and when it could hold capacity `refusedFiles` names it, for the review to
+ *   report, as detection reports a file too large to parse. Whether it could is judged as
+ *   detection judges it, by the parsers' cheap checks, on what can be had without the whole
+ *   download: the file's first bytes up to the limit, the head lines its listed diff shows, and
+ *   its base side (a file that held capacity before cannot be compared with a head unread).
+ *   Capacity past the start of a file whose base held none and whose diff GitHub leaves out goes
+ *   unseen: the price of a download bounded by the limit, however large the file;
+ * - the head side is read first; when the file's diff is listed, the base side is rebuilt from
+ *   head and diff, and read only if either side could hold capacity (a parser's cheap check
+ *   passes). Checking the head alone would miss a file whose base declared GPUs and whose head no
+ *   longer does; the rebuilt base cannot. The rebuilt text is the merge base's; a file that could
+ *   hold capacity is still read at the base commit, so its numbers are what they always were.
+ * Paths kept exact (the policy, the catalog) are always read as they are at the base commit.
+ */
 export class ApiChangeSet implements ChangeSet {
-  readonly base: ApiTreeReader;
-  readonly head: ApiTreeReader;
-  #paths: Promise<string[]> | null = null;
+  readonly base: TreeReader;
+  readonly head: TreeReader;
+  readonly baseTree: ApiTreeReader;
+  readonly headTree: ApiTreeReader;
+  #files: Promise<Map<string, ListedFile>> | null = null;
+  #paths: Promise<Set<string>> | null = null;
+  #exact: Set<string> | null = null;
+  readonly #bases = new Map<string, Promise<string | null>>();
+  readonly #refused = new Map<string, number>();
 
   constructor(
     private readonly octokit: GitHubClient,
     private readonly target: PullRequestTarget,
   ) {
-    this.base = new ApiTreeReader(octokit, target.base, target.baseSha);
-    this.head = new ApiTreeReader(octokit, target.head, target.headSha);
+    this.baseTree = new ApiTreeReader(octokit, target.base, target.baseSha);
+    this.headTree = new ApiTreeReader(octokit, target.head, target.headSha);
+    this.base = { label: this.baseTree.label, read: (path) => this.#readBase(normalise(path)) };
+    this.head = { label: this.headTree.label, read: (path) => this.#readHead(normalise(path)) };
   }
 
-  changedPaths(): Promise<string[]> {
-    this.#paths ??= this.#listPaths();
+  async changedPaths(): Promise<string[]> {
+    return [...(await this.#changed())];
+  }
+
+  #changed(): Promise<Set<string>> {
+    this.#paths ??= this.#listFiles().then((files) => {
+      const paths = new Set<string>();
+      for (const file of files.values()) {
+        // A rename's old path still holds the capacity the base side declared.
+        if (file.previousFilename) paths.add(file.previousFilename);
+        paths.add(file.filename);
+      }
+      return paths;
+    });
     return this.#paths;
   }
 
-  async #listPaths(): Promise<string[]> {
-    const files = await this.octokit.paginate(this.octokit.rest.pulls.listFiles, {
-      ...this.target.base,
-      pull_number: this.target.number,
-      per_page: 100,
-    });
-    const paths = new Set<string>();
-    for (const file of files) {
-      // A rename's old path still holds the capacity the base side declared.
-      if (file.previous_filename) paths.add(file.previous_filename);
-      paths.add(file.filename);
+  /** Saves reads as the class comment says; `keepExact` are read as they are, always. */
+  readSparingly(keepExact: Iterable<string>): void {
+    this.#exact = new Set([...keepExact].map(normalise));
+  }
+
+  /** Changed files that could hold capacity, not read because their head side is over the limit. */
+  refusedFiles(): RefusedFile[] {
+    return [...this.#refused].map(([path, bytes]) => ({ path, bytes })).sort((a, b) => (a.path < b.path ? -1 : 1));
+  }
+
+  /** A changed path detection reads, when reading sparingly; null otherwise. */
+  async #candidate(path: string): Promise<ListedFile | null | undefined> {
+    if (this.#exact === null || this.#exact.has(path) || !anyParserAccepts(path, PARSERS)) return undefined;
+    if (!(await this.#changed()).has(path)) return undefined;
+    return (await this.#listFiles()).get(path) ?? null;
+  }
+
+  async #readHead(path: string): Promise<string | null> {
+    const file = await this.#candidate(path);
+    if (file === undefined) return this.headTree.read(path);
+    const read = await this.headTree.readWithin(path, MAX_FILE_CHARS);
+    if ('text' in read) return read.text;
+    // What costs no download is asked first; the file's start, streamed, last.
+    if (!(await this.#couldHoldCapacity(path, file))) {
+      const start = await this.headTree.readStart(path, MAX_FILE_CHARS);
+      // GitHub's size said more than the blob holds: it is within the limit after all.
+      if (start?.whole) return start.text;
+      if (!mightHoldCapacity(path, start?.text ?? null)) return null;
     }
-    return [...paths];
+    this.#refused.set(path, read.tooLarge);
+    return null;
+  }
+
+  /** The cheap checks on what a head over the limit shows without a download: its diff, its base. */
+  async #couldHoldCapacity(path: string, file: ListedFile | null): Promise<boolean> {
+    const head = await this.headTree.entry(path);
+    // The listed diff is of the PR's newest head; it speaks for this side only if the blob is the same.
+    if (file?.patch && head !== null && head.sha === file.sha && mightHoldCapacity(path, shownAfter(file.patch))) return true;
+    if (file?.status === 'added') return false;
+    const before = file?.previousFilename ?? path;
+    return mightHoldCapacity(before, await this.#readBase(before));
+  }
+
+  #readBase(path: string): Promise<string | null> {
+    let pending = this.#bases.get(path);
+    if (!pending) {
+      pending = this.#fetchBase(path);
+      this.#bases.set(path, pending);
+    }
+    return pending;
+  }
+
+  async #fetchBase(path: string): Promise<string | null> {
+    const file = await this.#candidate(path);
+    if (file === undefined) return this.baseTree.read(path);
+    if (file !== null) {
+      const rebuilt = await this.#rebuiltBase(file);
+      if (rebuilt !== undefined) return rebuilt;
+    }
+    // Detection reports nothing about the base side's size (it was there before the PR).
+    const read = await this.baseTree.readWithin(path, MAX_FILE_CHARS);
+    return 'text' in read ? read.text : null;
+  }
+
+  /**
+   * The base side from the head side and the listed diff, when neither could hold capacity;
+   * undefined when it must be read (the diff is missing, belongs to another head, or does not
+   * apply, or either side passes a cheap check).
+   */
+  async #rebuiltBase(file: ListedFile): Promise<string | null | undefined> {
+    const { filename: path, status } = file;
+    if (status !== 'modified' && status !== 'added' && status !== 'removed') return undefined;
+    const head = await this.headTree.entry(path);
+    let headText: string | null = null;
+    if (status === 'removed') {
+      if (head !== null) return undefined;
+    } else {
+      // The listed diff is of the PR's newest head; it speaks for this side only if the blob is the same.
+      if (head === null || head.text === null || head.sha !== file.sha) return undefined;
+      headText = head.text;
+    }
+    let base: string | null = null;
+    if (status !== 'added') {
+      base = file.patch === null ? null : textBefore(headText ?? '', file.patch);
+      if (base === null) return undefined;
+    }
+    if (mightHoldCapacity(path, headText) || mightHoldCapacity(path, base)) return undefined;
+    return base;
+  }
+
+  #listFiles(): Promise<Map<string, ListedFile>> {
+    this.#files ??= this.octokit
+      .paginate(this.octokit.rest.pulls.listFiles, { ...this.target.base, pull_number: this.target.number, per_page: 100 })
+      .then((files) =>
+        new Map(
+          files.map((f): [string, ListedFile] => [
+            f.filename,
+            {
+              filename: f.filename,
+              status: f.status,
+              sha: typeof f.sha === 'string' ? f.sha : null,
+              patch: typeof f.patch === 'string' ? f.patch : null,
+              previousFilename: f.previous_filename ?? null,
+            },
+          ]),
+        ),
+      );
+    return this.#files;
   }
 }
 
-interface ContentEntry {
-  sha: string;
-  size: number;
-  content: string;
-  encoding: string;
+function mightHoldCapacity(path: string, text: string | null): boolean {
+  return text !== null && PARSERS.some((p) => (p.acceptsPath?.(path) ?? true) && p.mightContain(path, text));
 }
 
-function parseContentEntry(data: unknown): ContentEntry | null {
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) return null;
-  const d = data as Record<string, unknown>;
-  if (d.type !== 'file' || typeof d.sha !== 'string') return null;
-  return {
-    sha: d.sha,
-    size: typeof d.size === 'number' ? d.size : 0,
-    content: typeof d.content === 'string' ? d.content : '',
-    encoding: typeof d.encoding === 'string' ? d.encoding : 'none',
-  };
-}
-
-function decodeBase64(content: string): string {
-  return Buffer.from(content, 'base64').toString('utf8');
-}
-
-function statusOf(err: unknown): number | undefined {
-  if (typeof err !== 'object' || err === null) return undefined;
-  const status = (err as { status?: unknown }).status;
-  return typeof status === 'number' ? status : undefined;
+function normalise(path: string): string {
+  return path.replace(/^\/+/, '');
 }

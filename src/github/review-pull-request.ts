@@ -3,7 +3,7 @@ import { renderCheck, renderFailedCheck } from '../report/check.js';
 import type { CheckOutput } from '../report/check.js';
 import { COMMENT_MARKER, renderComment } from '../report/comment.js';
 import type { TelemetryProvider } from '../telemetry/from-env.js';
-import { runReview } from '../review.js';
+import { POLICY_PATHS, runReview } from '../review.js';
 import type { LoadedPolicy } from '../review.js';
 import { ApiChangeSet } from './api-change-set.js';
 import { adaptCheckOutput } from './check-output.js';
@@ -21,6 +21,7 @@ import {
 } from './override.js';
 import type { OverrideRecord } from './override.js';
 import { loadPolicy } from './policy-loader.js';
+import { withRefusedFiles } from './refused-files.js';
 import { syncSuggestions } from './suggestion-poster.js';
 import { planSuggestions } from './suggestions.js';
 
@@ -62,9 +63,11 @@ export async function analysePullRequest(
 ): Promise<Analysis> {
   const changes = new ApiChangeSet(octokit, target);
   const policy = await loadPolicy(octokit, target.base, changes.base);
+  // The policy and the catalog decide what is trusted: always read as the base commit has them.
+  changes.readSparingly([...POLICY_PATHS, policy.policy.catalog]);
   const telemetry = provider?.(policy.policy);
-  const result = await runReview({ changes, policy, headSha: target.headSha, ...(telemetry ? { telemetry } : {}) });
-  return { changes, policy, result };
+  const reviewed = await runReview({ changes, policy, headSha: target.headSha, ...(telemetry ? { telemetry } : {}) });
+  return { changes, policy, result: withRefusedFiles(reviewed, changes.refusedFiles()) };
 }
 
 /**

@@ -6,15 +6,17 @@ export interface SuggestionOutcome {
   kept: number;
   created: number;
   deleted: number;
+  /** Write requests made: one per deletion, one per review posted. */
+  writes: number;
 }
 
 /**
  * Makes our review comments on the pull request exactly `wanted`: one the same as wanted (same
  * path, line and body, and the body names the line's text it was written for) is kept, even
- * from an earlier commit — each review comment GitHub notifies about is a slow, rate-limited
- * write; the rest of ours are deleted, the missing ones created on the head commit. A suggestion
- * GitHub refuses (a line outside the diff) is logged and skipped: it is a convenience, never
- * a reason for the review to fail.
+ * from an earlier commit — each write GitHub notifies about is slow and rate-limited; the rest
+ * of ours are deleted, and the missing ones are posted together as one review on the head
+ * commit (no review at all when none is missing). A suggestion GitHub refuses (a line outside
+ * the diff) is logged and skipped: it is a convenience, never a reason for the review to fail.
  */
 export async function syncSuggestions(
   octokit: GitHubClient,
@@ -27,7 +29,7 @@ export async function syncSuggestions(
     await octokit.paginate(octokit.rest.pulls.listReviewComments, { ...repo, pull_number: target.number, per_page: 100 })
   ).filter((c) => c.user?.type === 'Bot' && c.body.includes(SUGGESTION_MARKER));
 
-  const outcome: SuggestionOutcome = { kept: 0, created: 0, deleted: 0 };
+  const outcome: SuggestionOutcome = { kept: 0, created: 0, deleted: 0, writes: 0 };
   const keep = new Set<number>();
   const missing: Suggestion[] = [];
   for (const s of wanted) {
@@ -41,24 +43,40 @@ export async function syncSuggestions(
     if (keep.has(c.id)) continue;
     await octokit.rest.pulls.deleteReviewComment({ ...repo, comment_id: c.id });
     outcome.deleted += 1;
+    outcome.writes += 1;
   }
   outcome.kept = keep.size;
-  for (const s of missing) {
-    try {
-      await octokit.rest.pulls.createReviewComment({
-        ...repo,
-        pull_number: target.number,
-        commit_id: target.headSha,
-        path: s.path,
-        line: s.line,
-        side: 'RIGHT',
-        body: s.body,
-      });
-      outcome.created += 1;
-    } catch (err) {
-      if ((err as { status?: unknown }).status !== 422) throw err;
-      log.warn({ path: s.path, line: s.line }, 'suggested change refused by GitHub');
-    }
-  }
+  if (missing.length > 0) await postReview(octokit, log, target, missing, outcome);
   return outcome;
+}
+
+/**
+ * GitHub refuses a review whole when one of its comments is refused: then each suggestion is
+ * tried on its own, so one line outside the diff does not cost the others.
+ */
+async function postReview(
+  octokit: GitHubClient,
+  log: Logger,
+  target: PullRequestTarget,
+  batch: Suggestion[],
+  outcome: SuggestionOutcome,
+): Promise<void> {
+  outcome.writes += 1;
+  try {
+    await octokit.rest.pulls.createReview({
+      ...target.base,
+      pull_number: target.number,
+      commit_id: target.headSha,
+      event: 'COMMENT',
+      comments: batch.map((s) => ({ path: s.path, line: s.line, side: 'RIGHT', body: s.body })),
+    });
+    outcome.created += batch.length;
+  } catch (err) {
+    if ((err as { status?: unknown }).status !== 422) throw err;
+    if (batch.length === 1) {
+      log.warn({ path: batch[0]?.path, line: batch[0]?.line }, 'suggested change refused by GitHub');
+      return;
+    }
+    for (const s of batch) await postReview(octokit, log, target, [s], outcome);
+  }
 }

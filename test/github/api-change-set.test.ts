@@ -1,10 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiChangeSet, ApiTreeReader } from '../../src/github/api-change-set.js';
+import { MAX_FILE_CHARS } from '../../src/domain/limits.js';
 import type { PullRequestTarget } from '../../src/github/client.js';
 import { FakeGitHub } from '../helpers/fake-github.js';
-import { CONTENTS_LIMIT, FakeRepo } from '../helpers/fake-repo.js';
+import { CONTENTS_LIMIT, FakeRepo, gitBlobSha } from '../helpers/fake-repo.js';
 import type { PullRequestState } from '../helpers/fake-repo.js';
 import { testOctokit } from '../helpers/octokit.js';
+import { crdBundle } from './scenarios.js';
 
 const BASE = { owner: 'acme', repo: 'infra' };
 const FORK = { owner: 'someone', repo: 'infra-fork' };
@@ -43,6 +45,22 @@ describe('ApiTreeReader', () => {
     expect(await reader.read('a/b.yaml')).toBe('quota: 6 — ünïcode\n');
     expect(await reader.read('missing.yaml')).toBeNull();
     expect(fake.calls('GET', /contents/).map((r) => r.query.get('ref'))).toEqual([s.baseSha, s.baseSha]);
+  });
+
+  it('refuses to download a file GitHub says is over a size, and reads one within it', async () => {
+    const big = `# ${'x'.repeat(CONTENTS_LIMIT)}\nnominalQuota: 8\n`;
+    const s = state({ headFiles: { 'big.yaml': big, 'small.yaml': 'a: 1\n' } });
+    new FakeRepo(fake, s).serve();
+    const reader = new ApiTreeReader(testOctokit(fake.url), BASE, s.headSha);
+
+    expect(await reader.readWithin('big.yaml', MAX_FILE_CHARS)).toEqual({ tooLarge: Buffer.byteLength(big) });
+    expect(await reader.readWithin('small.yaml', MAX_FILE_CHARS)).toEqual({ text: 'a: 1\n' });
+    expect(await reader.readWithin('gone.yaml', MAX_FILE_CHARS)).toEqual({ text: null });
+    expect(fake.calls('GET', /\/git\/blobs\//)).toEqual([]);
+    // Asked for in full, it is downloaded: the limit is the caller's.
+    expect(await reader.read('big.yaml')).toBe(big);
+    expect(fake.calls('GET', /\/git\/blobs\//)).toHaveLength(1);
+    expect(fake.calls('GET', /contents/)).toHaveLength(3);
   });
 
   it('reads a file over 1 MB through the git blobs API', async () => {
@@ -121,5 +139,168 @@ describe('ApiChangeSet', () => {
       '/repos/acme/infra/contents/q.yaml',
       '/repos/someone/infra-fork/contents/q.yaml',
     ]);
+  });
+});
+
+describe('ApiChangeSet read sparingly', () => {
+  const QUEUE = `apiVersion: kueue.x-k8s.io/v1beta1
+kind: ClusterQueue
+metadata:
+  name: research
+spec:
+  resourceGroups:
+    - coveredResources: ["nvidia.com/gpu"]
+      flavors:
+        - name: a100
+          resources:
+            - name: nvidia.com/gpu
+              nominalQuota: 8
+`;
+  const CONFIG = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  a: "1"\n  b: "2"\n  c: "3"\n';
+  const reads = (side: string) => fake.calls('GET', /\/contents\//).filter((r) => r.query.get('ref') === side).map((r) => r.path.replace(/^.*\/contents\//, ''));
+
+  async function sparing(s: PullRequestState, keepExact: string[] = []): Promise<ApiChangeSet> {
+    const changes = new ApiChangeSet(testOctokit(fake.url), target(s));
+    changes.readSparingly(keepExact);
+    await changes.changedPaths();
+    return changes;
+  }
+
+  it('rebuilds the base of a file no side of which could hold capacity from its diff, without reading it', async () => {
+    const s = state({
+      baseFiles: { 'app/deploy.yaml': CONFIG, 'added.yaml': 'x: 1\n' },
+      headFiles: { 'app/deploy.yaml': CONFIG.replace('b: "2"', 'b: "20"'), 'new.yaml': 'y: 2\n', 'added.yaml': 'x: 1\n' },
+    });
+    new FakeRepo(fake, s).serve();
+    const changes = await sparing(s);
+
+    expect(await changes.base.read('app/deploy.yaml')).toBe(CONFIG);
+    expect(await changes.head.read('app/deploy.yaml')).toBe(s.headFiles['app/deploy.yaml']);
+    expect(await changes.base.read('new.yaml')).toBeNull();
+    expect(reads(s.baseSha)).toEqual([]);
+    expect(reads(s.headSha)).toEqual(['app/deploy.yaml', 'new.yaml']);
+  });
+
+  it('reads both sides of a file whose base declared GPUs and whose head no longer does', async () => {
+    // The head alone passes no cheap check; the rebuilt base does, so the base is read.
+    const base = `${QUEUE}---\n${CONFIG}`;
+    const s = state({ baseFiles: { 'q.yaml': base, 'gone.yaml': QUEUE }, headFiles: { 'q.yaml': CONFIG } });
+    new FakeRepo(fake, s).serve();
+    const changes = await sparing(s);
+
+    expect(await changes.base.read('q.yaml')).toBe(base);
+    expect(await changes.head.read('q.yaml')).toBe(CONFIG);
+    expect(await changes.base.read('gone.yaml')).toBe(QUEUE);
+    expect(await changes.head.read('gone.yaml')).toBeNull();
+    expect(reads(s.baseSha).sort()).toEqual(['gone.yaml', 'q.yaml']);
+  });
+
+  it('reads a removed file once when it could hold no capacity', async () => {
+    const s = state({ baseFiles: { 'old.yaml': CONFIG } });
+    new FakeRepo(fake, s).serve();
+    const changes = await sparing(s);
+
+    expect(await changes.base.read('old.yaml')).toBe(CONFIG);
+    expect(await changes.head.read('old.yaml')).toBeNull();
+    expect(fake.calls('GET', /\/contents\//).map((r) => r.query.get('ref'))).toEqual([s.headSha]);
+  });
+
+  it('reads the base when the diff is missing, is of another head, or the path is kept exact', async () => {
+    const s = state({
+      baseFiles: { 'a.yaml': CONFIG, 'b.yaml': CONFIG, 'policy.yml': CONFIG },
+      headFiles: { 'a.yaml': `${CONFIG}d: "4"\n`, 'b.yaml': `${CONFIG}e: "5"\n`, 'policy.yml': `${CONFIG}f: "6"\n` },
+    });
+    const repo = new FakeRepo(fake, s).serve();
+    repo.patchLimit = 40;
+    const changes = await sparing(s, ['/policy.yml']);
+
+    expect(await changes.base.read('a.yaml')).toBe(CONFIG);
+    expect(await changes.base.read('policy.yml')).toBe(CONFIG);
+    expect(reads(s.baseSha)).toEqual(['a.yaml', 'policy.yml']);
+
+    // The list is of the PR as it is now; the review is of an older head.
+    const older = state({ ...s, headSha: '3'.repeat(40), headFiles: { ...s.headFiles, 'b.yaml': `${CONFIG}e: "old"\n` } });
+    repo.addTree(BASE, older.headSha, older.headFiles);
+    repo.patchLimit = Infinity;
+    const atOlder = await sparing(older);
+    expect(await atOlder.base.read('b.yaml')).toBe(CONFIG);
+    expect(reads(s.baseSha)).toEqual(['a.yaml', 'policy.yml', 'b.yaml']);
+  });
+
+  it('does not download a changed head over the size limit and names it; a base over it reads as absent', async () => {
+    const big = `${QUEUE}# ${'x'.repeat(MAX_FILE_CHARS)}\n`;
+    const s = state({ baseFiles: { 'q.yaml': QUEUE, 'was-big.yaml': big }, headFiles: { 'q.yaml': big, 'was-big.yaml': QUEUE } });
+    new FakeRepo(fake, s).serve();
+    const changes = await sparing(s);
+
+    expect(await changes.head.read('q.yaml')).toBeNull();
+    expect(await changes.base.read('q.yaml')).toBe(QUEUE);
+    expect(await changes.base.read('was-big.yaml')).toBeNull();
+    expect(await changes.head.read('was-big.yaml')).toBe(QUEUE);
+    expect(changes.refusedFiles()).toEqual([{ path: 'q.yaml', bytes: Buffer.byteLength(big) }]);
+    expect(fake.calls('GET', /\/git\/blobs\//)).toEqual([]);
+  });
+
+  describe('a head over the size limit', () => {
+    const MiB = 1024 * 1024;
+    const blobCalls = () => fake.calls('GET', /\/git\/blobs\//);
+
+    it('is refused when its listed diff shows a queue, with neither side downloaded', async () => {
+      const bundle = crdBundle(3 * MiB);
+      const s = state({ baseFiles: { 'crds.yaml': bundle }, headFiles: { 'crds.yaml': `${bundle}---\n${QUEUE}` } });
+      new FakeRepo(fake, s).serve();
+      const changes = await sparing(s);
+
+      expect(await changes.base.read('crds.yaml')).toBeNull();
+      expect(await changes.head.read('crds.yaml')).toBeNull();
+      expect(changes.refusedFiles()).toEqual([{ path: 'crds.yaml', bytes: Buffer.byteLength(s.headFiles['crds.yaml'] ?? '') }]);
+      expect(blobCalls()).toEqual([]);
+    });
+
+    it('is refused when its base held a queue its start no longer shows', async () => {
+      const s = state({ baseFiles: { 'q.yaml': QUEUE }, headFiles: { 'q.yaml': `${crdBundle(3 * MiB)}---\n${QUEUE}` } });
+      const repo = new FakeRepo(fake, s).serve();
+      repo.patchLimit = 100;
+      const changes = await sparing(s);
+
+      expect(await changes.head.read('q.yaml')).toBeNull();
+      expect(changes.refusedFiles().map((f) => f.path)).toEqual(['q.yaml']);
+      expect(blobCalls()).toEqual([]);
+    });
+
+    it('is skipped silently when neither its start, its diff nor its base could hold capacity', async () => {
+      const bundle = crdBundle(3 * MiB);
+      const s = state({ baseFiles: { 'crds.yaml': bundle }, headFiles: { 'crds.yaml': `${bundle}# more\n`, 'new.yaml': bundle } });
+      new FakeRepo(fake, s).serve();
+      const changes = await sparing(s);
+
+      expect(await changes.head.read('crds.yaml')).toBeNull();
+      expect(await changes.head.read('new.yaml')).toBeNull();
+      expect(changes.refusedFiles()).toEqual([]);
+      // Only the heads' starts were downloaded; the base over the limit never was.
+      expect(blobCalls().map((r) => r.path)).toEqual([
+        `/repos/acme/infra/git/blobs/${gitBlobSha(Buffer.from(`${bundle}# more\n`))}`,
+        `/repos/acme/infra/git/blobs/${gitBlobSha(Buffer.from(bundle))}`,
+      ]);
+    });
+
+    it('is not seen to hold a queue past its start when GitHub lists no diff for it', async () => {
+      // The cost of bounding the download: only the start, the diff and the base speak for the file.
+      const s = state({ headFiles: { 'new.yaml': `${crdBundle(3 * MiB)}---\n${QUEUE}` } });
+      new FakeRepo(fake, s).serve();
+      const changes = await sparing(s);
+
+      expect(await changes.head.read('new.yaml')).toBeNull();
+      expect(changes.refusedFiles()).toEqual([]);
+    });
+  });
+
+  it('reads as before unless asked to read sparingly', async () => {
+    const s = state({ baseFiles: { 'a.yaml': CONFIG }, headFiles: { 'a.yaml': `${CONFIG}d: "4"\n` } });
+    new FakeRepo(fake, s).serve();
+    const changes = new ApiChangeSet(testOctokit(fake.url), target(s));
+
+    expect(await changes.base.read('a.yaml')).toBe(CONFIG);
+    expect(reads(s.baseSha)).toEqual(['a.yaml']);
   });
 });

@@ -118,20 +118,29 @@ describe('policy', () => {
 describe('suggested changes', () => {
   // Two GPUs today, twelve asked, five needed: the suggestion is `nominalQuota: 5`.
   const partial = () => pullRequest({ baseFiles: { ...pullRequest().baseFiles, [QUEUE_FILE]: clusterQueue(2) } });
+  const REVIEWS = /\/pulls\/\d+\/reviews$/;
 
-  it('are posted on the quota line of the head commit, kept on a re-run, replaced when the line changes', async () => {
+  it('are posted as one review on the quota line of the head commit, kept on a re-run, replaced when the line changes', async () => {
     const repo = new FakeRepo(h.fake, partial()).serve();
 
     await h.app.deliver('pull_request', prEvent());
 
+    expect(repo.reviews).toEqual([expect.objectContaining({ state: 'COMMENTED', commit_id: HEAD_SHA })]);
     expect(repo.reviewComments).toHaveLength(1);
     const [first] = repo.reviewComments;
-    expect(first).toMatchObject({ path: QUEUE_FILE, line: 17, side: 'RIGHT', commit_id: HEAD_SHA });
+    expect(first).toMatchObject({ path: QUEUE_FILE, line: 17, side: 'RIGHT', commit_id: HEAD_SHA, pull_request_review_id: repo.reviews[0]?.id });
     expect(first?.body).toContain('```suggestion\n              nominalQuota: 5\n```');
+    // Check run created, comment posted, one review, check run concluded.
+    expect(writes(h.fake)).toEqual([
+      `POST ${REPO_PATH}/check-runs`,
+      `POST ${REPO_PATH}/issues/${NUMBER}/comments`,
+      `POST ${REPO_PATH}/pulls/${NUMBER}/reviews`,
+      `PATCH ${REPO_PATH}/check-runs/${repo.checkRuns[0]?.id}`,
+    ]);
 
     await h.app.deliver('pull_request', prEvent({ action: 'synchronize' }));
     expect(repo.reviewComments).toEqual([first]);
-    expect(h.fake.calls('POST', /\/pulls\/\d+\/comments$/)).toHaveLength(1);
+    expect(h.fake.calls('POST', REVIEWS)).toHaveLength(1);
 
     repo.push(NEWER_SHA, { ...repo.pr.headFiles, [QUEUE_FILE]: clusterQueue(10) });
     await h.app.deliver('pull_request', prEvent({ action: 'synchronize', headSha: NEWER_SHA }));
@@ -139,11 +148,57 @@ describe('suggested changes', () => {
     expect(repo.reviewComments[0]).toMatchObject({ commit_id: NEWER_SHA, line: 17 });
     expect(repo.reviewComments[0]?.body).toContain('nominalQuota: 5\n```');
     expect(h.fake.calls('DELETE', `${REPO_PATH}/pulls/comments/${first?.id}`)).toHaveLength(1);
+    expect(h.fake.calls('POST', REVIEWS)).toHaveLength(2);
 
     const third = 'e'.repeat(40);
     repo.push(third, { ...repo.pr.headFiles, [QUEUE_FILE]: clusterQueue(5) });
     await h.app.deliver('pull_request', prEvent({ action: 'synchronize', headSha: third }));
     expect(repo.reviewComments).toEqual([]);
+    // Nothing to suggest: no review, not even an empty one.
+    expect(h.fake.calls('POST', REVIEWS)).toHaveLength(2);
+    expect(h.fake.calls('POST', /\/pulls\/\d+\/comments$/)).toEqual([]);
+  });
+
+  const second = 'clusters/prod/team-b.yaml';
+  const twoQueues = () => {
+    const teamB = (gpus: number) => clusterQueue(gpus).replace('name: research', 'name: team-b');
+    const catalog = `${pullRequest().baseFiles['gpu-workloads.yaml']}  - name: team-b-eval
+    type: batch
+    queue: team-b
+    gpusPerJob: 2
+    runtime: 2h
+    jobsPerDay: 4
+    window:
+      earliestStart: "00:00"
+      deadline: "06:00"
+    interruptible: false
+`;
+    const base = { ...partial().baseFiles, [second]: teamB(2), 'gpu-workloads.yaml': catalog };
+    const head = { ...partial().headFiles, [second]: teamB(12), 'gpu-workloads.yaml': catalog };
+    return pullRequest({ baseFiles: base, headFiles: head });
+  };
+
+  it('for several queues go in one review', async () => {
+    const repo = new FakeRepo(h.fake, twoQueues()).serve();
+
+    await h.app.deliver('pull_request', prEvent());
+
+    expect(h.fake.calls('POST', REVIEWS)).toHaveLength(1);
+    expect(repo.reviews[0]?.comments.map((c) => c.path).sort()).toEqual([QUEUE_FILE, second].sort());
+    expect(repo.reviewComments).toHaveLength(2);
+    expect(writes(h.fake)).toHaveLength(4);
+  });
+
+  it('refused as one review, are tried one by one', async () => {
+    const repo = new FakeRepo(h.fake, twoQueues()).serve();
+    h.fake.fail('POST', `${REPO_PATH}/pulls/${NUMBER}/reviews`, { status: 422, body: { message: 'Validation Failed' } }, 2);
+
+    await h.app.deliver('pull_request', prEvent());
+
+    // The batch and the first suggestion alone are refused; the second gets through.
+    expect(h.fake.calls('POST', REVIEWS).map((r) => (r.body as { comments: unknown[] }).comments.length)).toEqual([2, 1, 1]);
+    expect(repo.reviewComments).toHaveLength(1);
+    expect(repo.checkRuns[0]).toMatchObject({ status: 'completed', conclusion: 'neutral' });
   });
 
   it('are kept across a push that leaves the quota line as it was', async () => {
@@ -155,18 +210,19 @@ describe('suggested changes', () => {
     await h.app.deliver('pull_request', prEvent({ action: 'synchronize', headSha: NEWER_SHA }));
 
     expect(repo.reviewComments).toEqual([first]);
-    expect(h.fake.calls('POST', /\/pulls\/\d+\/comments$/)).toHaveLength(1);
+    expect(h.fake.calls('POST', REVIEWS)).toHaveLength(1);
     expect(h.fake.calls('DELETE', /\/pulls\/comments\//)).toHaveLength(0);
   });
 
   it('leave a person\'s line comments alone, and a refused suggestion does not fail the review', async () => {
     const repo = new FakeRepo(h.fake, partial()).serve();
     const theirs = repo.addReviewComment({ body: 'Why 12?', path: QUEUE_FILE, line: 17, commit_id: HEAD_SHA, user: { login: 'octocat', type: 'User' } });
-    h.fake.on('POST', `${REPO_PATH}/pulls/${NUMBER}/comments`, () => ({ status: 422, body: { message: 'Validation Failed' } }));
+    h.fake.on('POST', `${REPO_PATH}/pulls/${NUMBER}/reviews`, () => ({ status: 422, body: { message: 'Validation Failed' } }));
 
     await h.app.deliver('pull_request', prEvent());
 
     expect(repo.reviewComments).toEqual([theirs]);
+    expect(h.fake.calls('POST', REVIEWS)).toHaveLength(1);
     expect(repo.checkRuns[0]).toMatchObject({ status: 'completed', conclusion: 'neutral' });
     expect(repo.checkRuns[0]?.output.title).not.toContain('could not run');
   });

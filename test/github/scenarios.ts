@@ -66,3 +66,28 @@ spec:
 `;
 
 export const README = '# infra\n';
+
+/**
+ * A vendored bundle of CustomResourceDefinitions, `bytes` long (ASCII, ending in a newline), after
+ * `lead`: many megabytes of YAML no capacity parser wants.
+ */
+export function crdBundle(bytes: number, lead = ''): string {
+  const parts = [lead];
+  let length = lead.length;
+  for (let i = 0; length < bytes; i++) {
+    const doc = `---
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets${i}.example.com
+spec:
+  group: example.com
+  names: { kind: Widget${i}, plural: widgets${i} }
+  scope: Namespaced
+  versions: [{ name: v1, served: true, storage: true }]
+`;
+    parts.push(doc);
+    length += doc.length;
+  }
+  return `${parts.join('').slice(0, bytes - 1)}\n`;
+}

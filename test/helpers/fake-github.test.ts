@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FakeGitHub, UNEXPECTED_STATUS } from './fake-github.js';
+import { FakeGitHub, RAW_CHUNK_BYTES, UNEXPECTED_STATUS } from './fake-github.js';
+import { FakeRepo, gitBlobSha } from './fake-repo.js';
 import { openApiToJsonSchema } from './openapi.js';
 
 /** The fake is what every App test trusts: it must flag what GitHub would refuse. */
@@ -72,5 +73,118 @@ describe('openApiToJsonSchema', () => {
         n: { anyOf: [{ enum: ['a'] }, { type: 'null' }] },
       },
     });
+  });
+});
+
+describe('FakeRepo reviews', () => {
+  const pr = {
+    base: { owner: 'o', repo: 'r' },
+    number: 1,
+    baseSha: 'b'.repeat(40),
+    headSha: 'c'.repeat(40),
+    baseFiles: { 'q.yaml': 'a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n' },
+    headFiles: { 'q.yaml': 'a\nb\nc\nd\ne\nf\ng\nh\ni\nJ\n' },
+  };
+  const comment = (line: number) => ({ path: 'q.yaml', line, side: 'RIGHT', body: `on ${line}` });
+
+  it('takes a review whose comments sit on the diff, and lists them once submitted', async () => {
+    const repo = new FakeRepo(fake, structuredClone(pr)).serve();
+
+    expect(await send('POST', '/repos/o/r/pulls/1/reviews', { commit_id: pr.headSha, event: 'COMMENT', comments: [comment(7), comment(10)] })).toBe(200);
+    expect(await send('POST', '/repos/o/r/pulls/1/reviews', { commit_id: pr.headSha, comments: [comment(8)] })).toBe(200);
+
+    expect(repo.reviews.map((r) => r.state)).toEqual(['COMMENTED', 'PENDING']);
+    expect(repo.reviewComments.map((c) => c.line)).toEqual([7, 10]);
+    const res = await fetch(`${fake.url}/repos/o/r/pulls/1/comments`);
+    expect(((await res.json()) as { line: number }[]).map((c) => c.line)).toEqual([7, 10]);
+    expect(fake.errors).toEqual([]);
+  });
+
+  it('refuses a review whole for one line off the diff, an old commit, or nothing to say; flags a bad event', async () => {
+    const repo = new FakeRepo(fake, structuredClone(pr)).serve();
+
+    expect(await send('POST', '/repos/o/r/pulls/1/reviews', { commit_id: pr.headSha, event: 'COMMENT', comments: [comment(10), comment(2)] })).toBe(422);
+    expect(await send('POST', '/repos/o/r/pulls/1/reviews', { commit_id: pr.baseSha, event: 'COMMENT', comments: [comment(10)] })).toBe(422);
+    expect(await send('POST', '/repos/o/r/pulls/1/reviews', { commit_id: pr.headSha, event: 'COMMENT' })).toBe(422);
+    expect(repo.reviews).toEqual([]);
+    expect(fake.errors).toEqual([]);
+
+    await send('POST', '/repos/o/r/pulls/1/reviews', { commit_id: pr.headSha, event: 'SHRUG', comments: [comment(10)] });
+    expect(fake.errors).toEqual([expect.stringMatching(/reviews .*body\/event must be equal to one of the allowed values/)]);
+  });
+});
+
+describe('FakeRepo file list', () => {
+  it('gives each changed file the patch git would', async () => {
+    new FakeRepo(fake, {
+      base: { owner: 'o', repo: 'r' },
+      number: 1,
+      baseSha: 'b'.repeat(40),
+      headSha: 'c'.repeat(40),
+      baseFiles: { 'q.yaml': 'a\nb\nc\nd\ne\n', 'gone.yaml': 'x' },
+      headFiles: { 'q.yaml': 'a\nb\nC\nd\ne\n', 'new.yaml': 'y\n' },
+    }).serve();
+
+    const res = await fetch(`${fake.url}/repos/o/r/pulls/1/files`);
+    const files = (await res.json()) as { filename: string; status: string; patch?: string }[];
+
+    expect(Object.fromEntries(files.map((f) => [f.filename, [f.status, f.patch]]))).toEqual({
+      'q.yaml': ['modified', '@@ -1,5 +1,5 @@\n a\n b\n-c\n+C\n d\n e'],
+      'gone.yaml': ['removed', '@@ -1 +0,0 @@\n-x\n\\ No newline at end of file'],
+      'new.yaml': ['added', '@@ -0,0 +1 @@\n+y'],
+    });
+  });
+});
+
+describe('FakeRepo blobs', () => {
+  const text = `${'é'.repeat(1024 * 1024)}\n`;
+  const sha = gitBlobSha(Buffer.from(text));
+  const blobUrl = `/repos/o/r/git/blobs/${sha}`;
+  function serve(): void {
+    new FakeRepo(fake, { base: { owner: 'o', repo: 'r' }, number: 1, baseSha: 'b'.repeat(40), headSha: 'c'.repeat(40), baseFiles: {}, headFiles: { 'big.txt': text } }).serve();
+  }
+  const get = (accept: string) => fetch(`${fake.url}${blobUrl}`, { headers: { accept } });
+
+  it('serves a blob as JSON or raw by the media type asked for, counting the bytes sent', async () => {
+    serve();
+    await (await fetch(`${fake.url}/repos/o/r/contents/big.txt?ref=${'c'.repeat(40)}`)).arrayBuffer();
+
+    const json = await get('application/vnd.github+json');
+    const blob = (await json.json()) as { content: string; encoding: string };
+    const raw = await get('application/vnd.github.raw+json');
+    const rawBytes = Buffer.from(await raw.arrayBuffer());
+    await (await get('application/vnd.github.v3.raw')).arrayBuffer();
+    await fake.settled();
+
+    expect(Buffer.from(blob.content, blob.encoding as BufferEncoding).toString()).toBe(text);
+    expect(raw.headers.get('content-type')).toBe('application/vnd.github.raw');
+    expect(rawBytes.toString()).toBe(text);
+    const [, jsonCall, rawCall, v3Call] = fake.requests;
+    expect(jsonCall?.bytesSent).toBe(Number(json.headers.get('content-length')));
+    expect(rawCall?.bytesSent).toBe(Buffer.byteLength(text));
+    expect(v3Call?.bytesSent).toBe(Buffer.byteLength(text));
+    expect(fake.errors).toEqual([]);
+  });
+
+  it('stops sending a raw body its client stopped reading', async () => {
+    serve();
+    await (await fetch(`${fake.url}/repos/o/r/contents/big.txt?ref=${'c'.repeat(40)}`)).arrayBuffer();
+
+    const reader = (await get('application/vnd.github.raw+json')).body?.getReader();
+    await reader?.read();
+    await reader?.cancel();
+    await fake.settled();
+
+    expect(fake.requests[1]?.bytesSent).toBeLessThanOrEqual(3 * RAW_CHUNK_BYTES);
+    expect(fake.errors).toEqual([]);
+  });
+
+  it('flags a media type the operation does not document', async () => {
+    serve();
+    await (await fetch(`${fake.url}/repos/o/r/contents/big.txt?ref=${'c'.repeat(40)}`)).arrayBuffer();
+
+    await (await get('application/vnd.github.diff')).arrayBuffer();
+
+    expect(fake.errors).toEqual([expect.stringMatching(/git\/blobs\/.*accept: media type "application\/vnd\.github\.diff" is not one the operation documents \(raw\)/)]);
   });
 });

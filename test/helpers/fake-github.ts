@@ -1,12 +1,14 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { mediaTypeProblem } from './fake-media-types.js';
 import { checkRequest } from './openapi.js';
 
 /**
  * A strict stand-in for api.github.com on 127.0.0.1: it serves only the routes a test declares,
- * records every request, checks each against GitHub's OpenAPI description, and collects an error
- * for anything unexpected (answered with 599 so the client fails loudly too).
+ * records every request, checks each against GitHub's OpenAPI description (custom media types
+ * included), and collects an error for anything unexpected (answered with 599 so the client fails
+ * loudly too).
  */
 
 export interface FakeRequest {
@@ -20,13 +22,25 @@ export interface FakeRequest {
   body: unknown;
   /** The OpenAPI path template the request matched. */
   operation: string | null;
+  /** Bytes of the answer's body written to the client so far: all of it, unless it stopped reading. */
+  bytesSent: number;
 }
 
 export interface FakeResponse {
   status?: number;
+  /** Sent as JSON. */
   body?: unknown;
+  /**
+   * Sent as they are instead of `body`, in chunks, one per turn of the event loop: on loopback
+   * the kernel's socket buffers would take megabytes at once, so without pacing a client that
+   * stops reading early would still have been sent everything, which GitHub's network would not do.
+   */
+  raw?: Uint8Array;
   headers?: Record<string, string>;
 }
+
+/** Bytes of a raw body written per turn of the event loop. */
+export const RAW_CHUNK_BYTES = 64 * 1024;
 
 export type RouteHandler = (req: FakeRequest) => FakeResponse | Promise<FakeResponse>;
 
@@ -45,6 +59,7 @@ export class FakeGitHub {
   readonly errors: string[] = [];
   readonly #routes: Route[] = [];
   #tokens = 0;
+  readonly #inFlight = new Set<Promise<void>>();
   readonly #faults: { method: string; path: string | RegExp; reply: FakeResponse; remaining: number }[] = [];
   /** Milliseconds every answer waits: makes concurrent work overlap the way it does on GitHub. */
   latencyMs = 0;
@@ -59,7 +74,11 @@ export class FakeGitHub {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     const fake = new FakeGitHub(server, `http://127.0.0.1:${port}`);
-    server.on('request', (req, res) => void fake.#handle(req, res));
+    server.on('request', (req, res) => {
+      const handled = fake.#handle(req, res);
+      fake.#inFlight.add(handled);
+      void handled.finally(() => fake.#inFlight.delete(handled));
+    });
     fake.on('POST', '/app/installations/:installation_id/access_tokens', () => ({
       status: 201,
       body: {
@@ -109,6 +128,11 @@ export class FakeGitHub {
     );
   }
 
+  /** Resolves once every answer begun has been sent whole or abandoned by its client. */
+  async settled(): Promise<void> {
+    while (this.#inFlight.size > 0) await Promise.all(this.#inFlight);
+  }
+
   close(): Promise<void> {
     this.server.closeAllConnections();
     return new Promise((resolve, reject) => this.server.close((err) => (err ? reject(err) : resolve())));
@@ -124,7 +148,10 @@ export class FakeGitHub {
       const body = raw === '' ? undefined : (JSON.parse(raw) as unknown);
       const match = checkRequest(method, url.pathname, url.searchParams, body);
       if (!match) this.errors.push(`${where}: no such operation in GitHub's OpenAPI description`);
-      else for (const p of match.problems) this.errors.push(`${where} (${match.template}): ${p}`);
+      else {
+        const mediaType = mediaTypeProblem(method, match.template, req.headers.accept);
+        for (const p of [...match.problems, ...(mediaType === null ? [] : [mediaType])]) this.errors.push(`${where} (${match.template}): ${p}`);
+      }
 
       const request: FakeRequest = {
         method,
@@ -134,6 +161,7 @@ export class FakeGitHub {
         params: {},
         body,
         operation: match?.template ?? null,
+        bytesSent: 0,
       };
       this.requests.push(request);
       const fault = this.#faults.find(
@@ -141,21 +169,21 @@ export class FakeGitHub {
       );
       if (fault) {
         fault.remaining -= 1;
-        return send(res, fault.reply.status ?? 500, fault.reply.body, fault.reply.headers);
+        return await send(res, request, fault.reply);
       }
       const route = this.#routes.find((r) => r.method === method && r.regex.test(path));
       if (!route) {
         this.errors.push(`${where}: unexpected request`);
-        return send(res, UNEXPECTED_STATUS, { message: `unexpected request ${where}` });
+        return await send(res, request, { status: UNEXPECTED_STATUS, body: { message: `unexpected request ${where}` } });
       }
       const values = route.regex.exec(path)?.slice(1) ?? [];
       route.names.forEach((name, i) => (request.params[name] = values[i] ?? ''));
       if (this.latencyMs > 0) await new Promise((r) => setTimeout(r, this.latencyMs));
       const reply = await route.handler(request);
-      send(res, reply.status ?? 200, reply.body, reply.headers);
+      await send(res, request, { ...reply, status: reply.status ?? 200 });
     } catch (err) {
       this.errors.push(`${where}: fake failed: ${String(err)}`);
-      send(res, UNEXPECTED_STATUS, { message: 'fake failed' });
+      if (!res.headersSent) await send(res, null, { status: UNEXPECTED_STATUS, body: { message: 'fake failed' } });
     }
   }
 }
@@ -169,12 +197,31 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = body === undefined ? '' : JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
-    ...headers,
-  });
-  res.end(text);
+async function send(res: ServerResponse, request: FakeRequest | null, reply: FakeResponse): Promise<void> {
+  const status = reply.status ?? 500;
+  if (reply.raw === undefined) {
+    const text = reply.body === undefined ? '' : JSON.stringify(reply.body);
+    res.writeHead(status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(text),
+      ...reply.headers,
+    });
+    res.end(text);
+    if (request) request.bytesSent = Buffer.byteLength(text);
+    return;
+  }
+  const bytes = reply.raw;
+  res.writeHead(status, { 'content-type': 'application/octet-stream', 'content-length': bytes.length, ...reply.headers });
+  let gone = false;
+  res.once('close', () => (gone = true));
+  let offset = 0;
+  while (offset < bytes.length && !gone) {
+    const chunk = bytes.subarray(offset, offset + RAW_CHUNK_BYTES);
+    res.write(chunk);
+    offset += chunk.length;
+    if (request) request.bytesSent = offset;
+    // The client's reads (and its giving up) run before the next chunk is written.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  if (!gone) res.end();
 }

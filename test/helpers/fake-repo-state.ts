@@ -31,6 +31,18 @@ export interface StoredReviewComment {
   side: string;
   commit_id: string;
   user: { login: string; type: 'Bot' | 'User' };
+  /** The review it belongs to, when posted as part of one. */
+  pull_request_review_id?: number;
+}
+
+/** A pull request review: its comments are listed with the review comments once submitted. */
+export interface StoredReview {
+  id: number;
+  body: string;
+  state: 'PENDING' | 'COMMENTED' | 'APPROVED' | 'CHANGES_REQUESTED';
+  commit_id: string;
+  user: { login: string; type: 'Bot' | 'User' };
+  comments: StoredReviewComment[];
 }
 
 export interface StoredReaction {

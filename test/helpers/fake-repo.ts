@@ -1,10 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { FakeGitHub, FakeRequest, FakeResponse } from './fake-github.js';
+import { customMediaType } from './fake-media-types.js';
+import { unifiedPatch } from './fake-repo-diff.js';
+import { createReview, createReviewComment, deleteReviewComment } from './fake-repo-reviews.js';
+import type { ReviewContext } from './fake-repo-reviews.js';
 
 /**
  * The GitHub state one pull request needs, served through a FakeGitHub: files at commits, the
- * PR's file list, its issue comments and its check runs, answered the way the REST API does
- * (base64 contents, empty content over 1 MB, Link-header pagination).
+ * PR's file list (with each file's patch), its issue comments, line comments, reviews and check
+ * runs, answered the way the REST API does (base64 contents, empty content over 1 MB, blobs as
+ * JSON or raw bytes by the `Accept` header, Link-header pagination).
  */
 
 export type {
@@ -13,6 +18,7 @@ export type {
   RepoId,
   StoredComment,
   StoredReaction,
+  StoredReview,
   StoredReviewComment,
 } from './fake-repo-state.js';
 import type {
@@ -21,16 +27,20 @@ import type {
   RepoId,
   StoredComment,
   StoredReaction,
+  StoredReview,
   StoredReviewComment,
 } from './fake-repo-state.js';
 
 /** The contents API leaves `content` empty above this size. */
 export const CONTENTS_LIMIT = 1024 * 1024;
+/** Characters of a file's patch above which the file list leaves it out. */
+export const PATCH_LIMIT = 1024 * 1024;
 
 export class FakeRepo {
   readonly comments: StoredComment[] = [];
   readonly checkRuns: CheckRunState[] = [];
   readonly reviewComments: StoredReviewComment[] = [];
+  readonly reviews: StoredReview[] = [];
   readonly reactions: StoredReaction[] = [];
   /** login → role (`read`, `triage`, `write`, `maintain`, `admin`); others are not collaborators. */
   readonly roles: Record<string, string> = {};
@@ -39,6 +49,8 @@ export class FakeRepo {
   /** What `GET /pulls/:n` reports as the head: tests move it to simulate a push. */
   currentHeadSha: string;
   perPage = 100;
+  /** Characters of a file's patch above which the file list leaves it out. */
+  patchLimit = PATCH_LIMIT;
   #nextId = 1000;
   readonly #trees = new Map<string, Record<string, string>>();
   readonly #blobs = new Map<string, string>();
@@ -73,8 +85,9 @@ export class FakeRepo {
       .on('POST', `${prefix}/check-runs`, (req) => this.#createCheck(req))
       .on('PATCH', `${prefix}/check-runs/:id`, (req) => this.#updateCheck(req))
       .on('GET', `${prefix}/pulls/${number}/comments`, (req) => this.#page(req, this.reviewComments))
-      .on('POST', `${prefix}/pulls/${number}/comments`, (req) => this.#createReviewComment(req))
-      .on('DELETE', `${prefix}/pulls/comments/:id`, (req) => this.#deleteReviewComment(req))
+      .on('POST', `${prefix}/pulls/${number}/comments`, (req) => createReviewComment(this.#reviewContext(), req))
+      .on('POST', `${prefix}/pulls/${number}/reviews`, (req) => createReview(this.#reviewContext(), req))
+      .on('DELETE', `${prefix}/pulls/comments/:id`, (req) => deleteReviewComment(this.#reviewContext(), req))
       .on('POST', `${prefix}/issues/comments/:id/reactions`, (req) => this.#react(req))
       .on('GET', `${prefix}/collaborators/:user/permission`, (req) => this.#permission(req))
       .on('GET', `/orgs/${base.owner}/teams/:team/memberships/:user`, (req) => this.#membership(req))
@@ -132,6 +145,7 @@ export class FakeRepo {
     const text = this.#blobs.get(`${owner}/${repo}/${sha}`);
     if (text === undefined) return notFound();
     const bytes = Buffer.from(text, 'utf8');
+    if (customMediaType(req.headers.accept) === 'raw') return { raw: bytes, headers: { 'content-type': 'application/vnd.github.raw' } };
     return { body: { sha, size: bytes.length, encoding: 'base64', content: bytes.toString('base64') } };
   }
 
@@ -147,13 +161,16 @@ export class FakeRepo {
       if (before === after && renames[path] === undefined) continue;
       const status =
         renames[path] !== undefined ? 'renamed' : before === undefined ? 'added' : after === undefined ? 'removed' : 'modified';
+      const patch = unifiedPatch(before, after);
       out.push({
-        sha: gitBlobSha(Buffer.from(after ?? '')),
+        sha: gitBlobSha(Buffer.from(after ?? before ?? '')),
         filename: path,
         status,
         additions: 1,
         deletions: 1,
         changes: 2,
+        // GitHub leaves the patch out of a diff too large to show.
+        ...(patch === undefined || patch.length > this.patchLimit ? {} : { patch }),
         ...(renames[path] === undefined ? {} : { previous_filename: renames[path] }),
       });
     }
@@ -180,31 +197,14 @@ export class FakeRepo {
     };
   }
 
-  #createReviewComment(req: FakeRequest): FakeResponse {
-    const body = req.body as { body: string; path: string; line: number; side?: string; commit_id: string };
-    const changed = this.#changedFiles().some((f) => f.filename === body.path);
-    // GitHub refuses a line comment outside the diff, and one on a commit that is not the head.
-    if (!changed || body.commit_id !== this.currentHeadSha) {
-      return { status: 422, body: { message: 'Validation Failed', errors: ['pull_request_review_thread.line must be part of the diff'] } };
-    }
-    const stored: StoredReviewComment = {
-      id: this.#nextId++,
-      body: body.body,
-      path: body.path,
-      line: body.line,
-      side: body.side ?? 'RIGHT',
-      commit_id: body.commit_id,
-      user: { login: 'gpu-justify[bot]', type: 'Bot' },
+  #reviewContext(): ReviewContext {
+    return {
+      reviewComments: this.reviewComments,
+      reviews: this.reviews,
+      headSha: () => this.currentHeadSha,
+      patches: () => new Map(this.#changedFiles().map((f) => [String(f.filename), f.patch as string | undefined])),
+      nextId: () => this.#nextId++,
     };
-    this.reviewComments.push(stored);
-    return { status: 201, body: stored };
-  }
-
-  #deleteReviewComment(req: FakeRequest): FakeResponse {
-    const i = this.reviewComments.findIndex((c) => String(c.id) === req.params.id);
-    if (i < 0) return notFound();
-    this.reviewComments.splice(i, 1);
-    return { status: 204 };
   }
 
   #react(req: FakeRequest): FakeResponse {

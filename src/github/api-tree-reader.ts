@@ -1,0 +1,123 @@
+import type { TreeReader } from '../domain/files.js';
+import { readBlobStart, startOf } from './blob-start.js';
+import type { FileStart } from './blob-start.js';
+import type { GitHubClient, RepoRef } from './client.js';
+import { GitHubApiError } from './errors.js';
+
+/** What the contents API says of a file: its blob, its size in bytes, its text when inlined. */
+export interface FileEntry {
+  sha: string;
+  size: number;
+  /** Null when GitHub left it out (over 1 MB): the blob API serves it. */
+  text: string | null;
+}
+
+/** A file's text, or why it was not downloaded. */
+export type BoundedRead = { text: string | null } | { tooLarge: number };
+
+/**
+ * One side of a pull request read through the contents API at a fixed commit. PR code is never
+ * checked out or run; each path is fetched at most once per reader.
+ */
+export class ApiTreeReader implements TreeReader {
+  readonly label: string;
+  readonly #entries = new Map<string, Promise<FileEntry | null>>();
+  readonly #texts = new Map<string, Promise<string | null>>();
+
+  constructor(
+    private readonly octokit: GitHubClient,
+    private readonly repo: RepoRef,
+    /** A commit SHA; null reads the default branch (an organisation's shared config). */
+    private readonly ref: string | null,
+  ) {
+    this.label = ref === null ? `${repo.owner}/${repo.repo}` : `${repo.owner}/${repo.repo}@${ref}`;
+  }
+
+  read(path: string): Promise<string | null> {
+    const key = normalise(path);
+    let pending = this.#texts.get(key);
+    if (!pending) {
+      pending = this.entry(key).then((entry) => (entry === null ? null : (entry.text ?? this.#blob(entry))));
+      this.#texts.set(key, pending);
+    }
+    return pending;
+  }
+
+  /** The file's metadata (and text up to 1 MB), from one contents call; null when there is no file. */
+  entry(path: string): Promise<FileEntry | null> {
+    const key = normalise(path);
+    let pending = this.#entries.get(key);
+    if (!pending) {
+      pending = this.#fetch(key);
+      this.#entries.set(key, pending);
+    }
+    return pending;
+  }
+
+  /** The text, unless GitHub's size says it is over `maxBytes`: such a file is never downloaded. */
+  async readWithin(path: string, maxBytes: number): Promise<BoundedRead> {
+    const entry = await this.entry(path);
+    if (entry !== null && entry.text === null && entry.size > maxBytes) return { tooLarge: entry.size };
+    return { text: await this.read(path) };
+  }
+
+  /**
+   * The file's first `maxBytes` bytes, or all of it when it is no larger (see `readBlobStart`);
+   * null when there is no file. Not cached: a caller wants it once, for a file it will not read whole.
+   */
+  async readStart(path: string, maxBytes: number): Promise<FileStart | null> {
+    const entry = await this.entry(path);
+    if (entry === null) return null;
+    if (entry.text !== null) return startOf(Buffer.from(entry.text, 'utf8'), maxBytes);
+    return readBlobStart(this.octokit, this.repo, entry.sha, maxBytes);
+  }
+
+  async #fetch(path: string): Promise<FileEntry | null> {
+    let data: unknown;
+    try {
+      const ref = this.ref === null ? {} : { ref: this.ref };
+      ({ data } = await this.octokit.rest.repos.getContent({ ...this.repo, path, ...ref }));
+    } catch (err) {
+      if (statusOf(err) === 404) return null;
+      throw GitHubApiError.from(err) ?? err;
+    }
+    return parseContentEntry(data);
+  }
+
+  async #blob(entry: FileEntry): Promise<string> {
+    // Over 1 MB the contents API leaves `content` empty (encoding "none"); the blob API serves
+    // files up to 100 MB.
+    if (entry.size === 0) return '';
+    const blob = await this.octokit.rest.git.getBlob({ ...this.repo, file_sha: entry.sha }).then(
+      (res) => res.data,
+      (err: unknown) => {
+        throw GitHubApiError.from(err) ?? err;
+      },
+    );
+    return blob.encoding === 'base64' ? decodeBase64(blob.content) : blob.content;
+  }
+}
+
+function normalise(path: string): string {
+  return path.replace(/^\/+/, '');
+}
+
+/** A directory, symlink or submodule is not a file we can read: null. */
+function parseContentEntry(data: unknown): FileEntry | null {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return null;
+  const d = data as Record<string, unknown>;
+  if (d.type !== 'file' || typeof d.sha !== 'string') return null;
+  const size = typeof d.size === 'number' ? d.size : 0;
+  const inlined = d.encoding === 'base64' && typeof d.content === 'string' && (d.content !== '' || size === 0);
+  return { sha: d.sha, size, text: inlined ? decodeBase64(d.content as string) : null };
+}
+
+function decodeBase64(content: string): string {
+  return Buffer.from(content, 'base64').toString('utf8');
+}
+
+export function statusOf(err: unknown): number | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const status = (err as { status?: unknown }).status;
+  return typeof status === 'number' ? status : undefined;
+}

@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_FILE_CHARS } from '../../src/domain/limits.js';
+import { analysePullRequest } from '../../src/github/review-pull-request.js';
+import { COMMENT_MARKER } from '../../src/report/comment.js';
+import { FakeRepo, gitBlobSha } from '../helpers/fake-repo.js';
+import { RAW_CHUNK_BYTES } from '../helpers/fake-github.js';
+import { EXAMPLE_REPO } from '../helpers/payloads.js';
+import { testOctokit } from '../helpers/octokit.js';
+import { BASE_SHA, HEAD_SHA, NUMBER, REPO_PATH, prEvent, pullRequest, useApp } from './app-harness.js';
+import { QUEUE_FILE, clusterQueue, crdBundle } from './scenarios.js';
+
+/** What a review reads and reports when GitHub's sizes and diffs let it skip downloads. */
+
+const h = useApp();
+const target = { base: EXAMPLE_REPO, head: EXAMPLE_REPO, number: NUMBER, baseSha: BASE_SHA, headSha: HEAD_SHA };
+const CONFIG = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  a: "1"\n';
+const MiB = 1024 * 1024;
+const BUNDLE = 'vendor/crds.yaml';
+/** What the fake may send after the client stops reading, before it notices. */
+const MARGIN = 4 * RAW_CHUNK_BYTES;
+/** Body bytes the fake sent for the head side of `path`, holding `text`: its contents answers and blob downloads. */
+const bytesSentFor = (path: string, text: string) =>
+  [
+    ...h.fake.calls('GET', `${REPO_PATH}/contents/${path}`).filter((r) => r.query.get('ref') === HEAD_SHA),
+    ...h.fake.calls('GET', `${REPO_PATH}/git/blobs/${gitBlobSha(Buffer.from(text))}`),
+  ].reduce((sum, r) => sum + r.bytesSent, 0);
+const contentReads = (ref: string) =>
+  h.fake.calls('GET', /\/contents\//).filter((r) => r.query.get('ref') === ref).map((r) => r.path.replace(/^.*\/contents\//, ''));
+
+describe('a review reading sparingly', () => {
+  it('still sees a queue removed from a file that keeps other objects, reading that file at both sides', async () => {
+    const base = `${clusterQueue(6)}---\n${CONFIG}`;
+    const s = pullRequest({
+      baseFiles: { ...pullRequest().baseFiles, [QUEUE_FILE]: base, 'app/settings.yaml': CONFIG },
+      headFiles: { ...pullRequest().headFiles, [QUEUE_FILE]: CONFIG, 'app/settings.yaml': CONFIG.replace('"1"', '"2"') },
+    });
+    new FakeRepo(h.fake, s).serve();
+
+    const { result } = await analysePullRequest(testOctokit(h.fake.url), target);
+
+    expect(result.changes).toEqual([expect.objectContaining({ file: QUEUE_FILE, name: 'research', gpusBefore: 6, gpusAfter: 0, delta: -6 })]);
+    expect(contentReads(BASE_SHA)).toContain(QUEUE_FILE);
+    // The other changed file could hold no capacity at either side: its base was never read.
+    expect(contentReads(BASE_SHA)).not.toContain('app/settings.yaml');
+    expect(contentReads(HEAD_SHA)).toContain('app/settings.yaml');
+  });
+
+  it('reports a head over the size limit whose base held capacity without downloading it, in bytes', async () => {
+    const big = `${clusterQueue(12)}# ${'x'.repeat(MAX_FILE_CHARS)}\n`;
+    const repo = new FakeRepo(h.fake, pullRequest({ headFiles: { ...pullRequest().headFiles, [QUEUE_FILE]: big } })).serve();
+
+    await h.app.deliver('pull_request', prEvent());
+
+    // The base side declared a queue: that is enough, and it costs no download.
+    expect(h.fake.calls('GET', /\/git\/blobs\//)).toEqual([]);
+    const message = `${Buffer.byteLength(big).toLocaleString('en-US')} bytes, over the 1,048,576 bytes gpu-justify reads: its GPU capacity was not checked`;
+    const comment = repo.comments.find((c) => c.body.includes(COMMENT_MARKER))?.body ?? '';
+    expect(comment).toContain(message);
+    expect(JSON.stringify(repo.checkRuns[0]?.output)).toContain(message);
+
+    const { result } = await analysePullRequest(testOctokit(h.fake.url), target);
+    expect(result.verdict).toBe('insufficient-evidence');
+    expect(result.diagnostics).toContainEqual({ file: QUEUE_FILE, line: null, severity: 'error', message });
+    expect(result.missingEvidence[0]).toEqual({ what: `a readable ${QUEUE_FILE}`, how: `fix ${QUEUE_FILE}: ${message}` });
+  });
+
+  it('passes a 3 MiB YAML no parser wants silently, having downloaded about 1 MiB of it', async () => {
+    new FakeRepo(h.fake, pullRequest()).serve();
+    const { result: without } = await analysePullRequest(testOctokit(h.fake.url), target);
+    const bundle = crdBundle(3 * MiB);
+    // The same pull request with the bundle added; its routes replace the first one's.
+    new FakeRepo(h.fake, pullRequest({ headFiles: { ...pullRequest().headFiles, [BUNDLE]: bundle } })).serve();
+
+    const { changes, result } = await analysePullRequest(testOctokit(h.fake.url), target);
+    await h.fake.settled();
+
+    expect(changes.refusedFiles()).toEqual([]);
+    expect(result.diagnostics.filter((d) => d.file === BUNDLE)).toEqual([]);
+    expect(result.verdict).toBe(without.verdict);
+    expect(result.gpusNeeded).toBe(without.gpusNeeded);
+    expect(result.missingEvidence).toEqual(without.missingEvidence);
+    expect(h.fake.calls('GET', /\/git\/blobs\//)).toHaveLength(1);
+    expect(bytesSentFor(BUNDLE, bundle)).toBeGreaterThan(MAX_FILE_CHARS);
+    expect(bytesSentFor(BUNDLE, bundle)).toBeLessThanOrEqual(MAX_FILE_CHARS + MARGIN);
+  });
+
+  it('refuses a 3 MiB YAML whose first lines declare a ClusterQueue, with no confident verdict', async () => {
+    const bundle = crdBundle(3 * MiB, `${clusterQueue(64).replace('name: research', 'name: batch')}---\n`);
+    const repo = new FakeRepo(h.fake, pullRequest({ headFiles: { ...pullRequest().headFiles, [BUNDLE]: bundle } })).serve();
+
+    await h.app.deliver('pull_request', prEvent());
+    await h.fake.settled();
+
+    // A new file, with a diff too large for GitHub to list: only its start could tell.
+    expect(h.fake.calls('GET', /\/git\/blobs\//)).toHaveLength(1);
+    expect(bytesSentFor(BUNDLE, bundle)).toBeLessThanOrEqual(MAX_FILE_CHARS + MARGIN);
+    const message = '3,145,728 bytes, over the 1,048,576 bytes gpu-justify reads: its GPU capacity was not checked';
+    expect(repo.comments.find((c) => c.body.includes(COMMENT_MARKER))?.body).toContain(message);
+
+    const { result } = await analysePullRequest(testOctokit(h.fake.url), target);
+    expect(result.verdict).toBe('insufficient-evidence');
+    expect(result.diagnostics).toContainEqual({ file: BUNDLE, line: null, severity: 'error', message });
+    expect(result.missingEvidence).toContainEqual({ what: `a readable ${BUNDLE}`, how: `fix ${BUNDLE}: ${message}` });
+  });
+
+  it('checks the start of a file cut at the limit inside a character, without crashing', async () => {
+    // '€' is three bytes: its first byte is the limit's last.
+    const lead = (marker: string) => `# ${marker}${'y'.repeat(MAX_FILE_CHARS - 3 - marker.length)}€\n`;
+    const plain = crdBundle(3 * MiB, lead(''));
+    const queue = crdBundle(3 * MiB, lead('ClusterQueue '));
+    expect(Buffer.from(plain).subarray(MAX_FILE_CHARS - 1, MAX_FILE_CHARS + 2).toString()).toBe('€');
+    new FakeRepo(h.fake, pullRequest({ headFiles: { ...pullRequest().headFiles, [BUNDLE]: plain, 'vendor/queues.yaml': queue } })).serve();
+
+    const { changes, result } = await analysePullRequest(testOctokit(h.fake.url), target);
+
+    expect(changes.refusedFiles()).toEqual([{ path: 'vendor/queues.yaml', bytes: Buffer.byteLength(queue) }]);
+    expect(result.diagnostics.filter((d) => d.file === BUNDLE)).toEqual([]);
+  });
+
+  it('reads each side of a GPU file once and the catalog at both commits', async () => {
+    new FakeRepo(h.fake, pullRequest()).serve();
+
+    await h.app.deliver('pull_request', prEvent());
+
+    expect(contentReads(BASE_SHA).filter((p) => p === QUEUE_FILE || p === 'gpu-workloads.yaml').sort()).toEqual(['clusters/prod/queues.yaml', 'gpu-workloads.yaml']);
+    expect(contentReads(HEAD_SHA).filter((p) => p === QUEUE_FILE || p === 'gpu-workloads.yaml').sort()).toEqual(['clusters/prod/queues.yaml', 'gpu-workloads.yaml']);
+    expect(h.fake.calls('GET', `${REPO_PATH}/pulls/${NUMBER}/files`)).toHaveLength(1);
+  });
+});
