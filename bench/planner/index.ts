@@ -81,10 +81,12 @@ async function run(): Promise<BenchResult> {
       times.push(now() - t);
     }
     sampler.mark();
-    const bound = lowerBound(inst.jobs);
-    const gap = (plan.peakGpus - bound.value) / bound.value;
-    weekData.push({ name: inst.name, runs: inst.jobs.length, peak: plan.peakGpus, lowerBound: bound.value, naive: plan.naivePeakGpus, gap, ms: median(times) });
-    weekRows.push([inst.name, inst.jobs.length, plan.naivePeakGpus, plan.peakGpus, bound.value, `${fmt(100 * gap, 2)}%`, plan.optimal ? 'yes' : 'no', fmt(median(times), 1)]);
+    // The plan's bound is the best it proved (energetic, compulsory parts, root proofs, LP dual);
+    // the energetic bound alone is shown beside it for comparison.
+    const energetic = lowerBound(inst.jobs).value;
+    const gap = (plan.peakGpus - plan.lowerBound) / plan.lowerBound;
+    weekData.push({ name: inst.name, runs: inst.jobs.length, peak: plan.peakGpus, lowerBound: plan.lowerBound, energetic, naive: plan.naivePeakGpus, gap, ms: median(times) });
+    weekRows.push([inst.name, inst.jobs.length, plan.naivePeakGpus, plan.peakGpus, energetic, plan.lowerBound, `${fmt(100 * gap, 2)}%`, plan.optimal ? 'yes' : 'no', fmt(median(times), 1)]);
     return median(times);
   };
   let weekTotal = 0;
@@ -118,11 +120,11 @@ async function run(): Promise<BenchResult> {
     '',
     `Large: ${WEEK_RUNS.toLocaleString('en-US')} runs over a week at 5-minute resolution (288 slots a day), as seven daily variants each planned as its own repeating day, and the same ${WEEK_RUNS.toLocaleString('en-US')} runs packed into one day (a week of identical days). Planner time is the median of 3 calls.`,
     '',
-    table(['instance', 'runs', 'naive peak', 'planner peak', 'lower bound', 'gap to bound', 'proved optimal', 'planner ms'], weekRows),
+    table(['instance', 'runs', 'naive peak', 'planner peak', 'energetic bound', "planner's bound", 'gap to bound', 'proved optimal', 'planner ms'], weekRows),
     '',
     `HiGHS on the ${probe.name} MILP (${probeMilp.binaries.toLocaleString('en-US')} binaries, ${probeMilp.rows} rows), ${LARGE_TIME_LIMIT_S} s limit: stopped after ${fmt(probeMs / 1000, 1)} s with model status \`${statusName}\`, best peak ${String(probeResult.primal)}, proven bound ${String(probeResult.dual)} (planner: peak ${String(weekData[0]?.['peak'])}, bound ${String(weekData[0]?.['lowerBound'])}).`,
     '',
-    `Seven weekday plans: ${fmt(weekTotal, 1)} ms in all; one day of ${WEEK_RUNS.toLocaleString('en-US')} runs: ${fmt(oneDayMs, 1)} ms.`,
+    `Seven weekday plans: ${fmt(weekTotal, 1)} ms in all, ${weekData.slice(0, week.length).filter((d) => (d['gap'] as number) <= 0.02).length} of ${week.length} within 2% of their bound; one day of ${WEEK_RUNS.toLocaleString('en-US')} runs: ${fmt(oneDayMs, 1)} ms.`,
   ].join('\n');
   return { markdown, memory: memoryReport(sampler), data: { highsVersion: version, highsLoadMs: load.ms, small: smallData, week: weekData, probe: { name: probe.name, binaries: probeMilp.binaries, ms: probeMs, status: statusName, primal: Number(probeResult.primal), dual: Number(probeResult.dual) }, weekTotalMs: weekTotal, oneDayMs } };
 }

@@ -88,21 +88,34 @@ function fitWithin(model: GridModel, facts: LimitFacts, budget: number): FitResu
     }
   };
 
-  // Energetic tests: per test, each run's weight and root mandatory slots, and the running need.
+  // Energetic tests: for each test, run and start, the weighted work the start adds over the
+  // run's root mandatory part (looked up at every placement, so computed once), and the
+  // running need.
   const sizes = sizesOf(model);
   const tests = facts.tests;
-  const weight = tests.map((t) => jobs.map((j) => t.weights[sizes.indexOf(j.gpus)] ?? 0));
-  const mandatory = tests.map((t) => jobs.map((j) => mandatorySlots(j, t.a, t.m, n)));
-  const need = Float64Array.from(tests.map((t) => t.need));
+  const offset = new Int32Array(count + 1);
+  for (let j = 0; j < count; j++) offset[j + 1] = (offset[j] ?? 0) + (jobs[j]?.hi ?? 0) - (jobs[j]?.lo ?? 0) + 1;
+  const startCount = offset[count] ?? 0;
+  const extra = new Float64Array(tests.length * startCount);
+  const room = Float64Array.from(tests, (t) => t.room);
+  tests.forEach((test, p) => {
+    jobs.forEach((job, j) => {
+      const w = test.weights[sizes.indexOf(job.gpus)] ?? 0;
+      if (w === 0) return;
+      const least = mandatorySlots(job, test.a, test.m, n);
+      for (let s = job.lo; s <= job.hi; s++) {
+        extra[p * startCount + (offset[j] ?? 0) + s - job.lo] = w * (slotOverlap(s, job.len, test.a, test.m, n) - least);
+      }
+    });
+  });
+  const need = Float64Array.from(tests, (t) => t.need);
   const shiftEnergy = (j: number, s: number, sign: number): boolean => {
-    const job = jobs[j];
-    if (job === undefined) return true;
+    const at = (offset[j] ?? 0) + s - (jobs[j]?.lo ?? 0);
     let ok = true;
     for (let p = 0; p < tests.length; p++) {
-      const test = tests[p] as ArcTest;
-      const d = slotOverlap(s, job.len, test.a, test.m, n) - (mandatory[p]?.[j] ?? 0);
-      if (d !== 0) need[p] = (need[p] ?? 0) + sign * (weight[p]?.[j] ?? 0) * d;
-      if ((need[p] ?? 0) > test.room) ok = false;
+      const v = (need[p] ?? 0) + sign * (extra[p * startCount + at] ?? 0);
+      need[p] = v;
+      if (v > (room[p] ?? 0)) ok = false;
     }
     return ok;
   };
