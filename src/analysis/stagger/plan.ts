@@ -34,12 +34,15 @@ const QUICK_DUAL_ITERATIONS = 400;
 const NEAR_BOUND = 2;
 
 export interface PlanOptions {
-  /** Nodes the exact search may visit (a node scanning many slots counts as several). 0 skips it. */
+  /**
+   * Nodes the exact search may visit (a node scanning many slots counts as several). 0 skips
+   * it and the proofs beyond the energetic bound: the plan is then the heuristic's, with that bound.
+   */
   nodeBudget?: number;
   /**
    * GPUs available. The plan still minimises the peak; the only difference is that when the
-   * lower bound already exceeds the capacity the exact search is skipped, since no schedule
-   * can fit and the heuristic's answer is kept.
+   * lower bound already exceeds the capacity the further proofs and the exact search are
+   * skipped, since no schedule can fit and the heuristic's answer is kept.
    */
   capacity?: number;
   /**
