@@ -8,6 +8,7 @@ import { prometheusConfig } from '../../src/telemetry/prometheus/config.js';
 import { CHAT, DAY, EVAL, KUEUE, POOLS, TRAIN, startSimulatedPrometheus } from '../helpers/prometheus/index.js';
 import type { SimulatedPrometheus } from '../helpers/prometheus/index.js';
 import { memoryChangeSet, type Tree } from '../memory-change-set.js';
+import { clusterQueue, l4Pool } from './capacity-files.js';
 
 // Two days at 2-minute resolution: rate() over the review's 5-minute window needs two samples.
 let prom: SimulatedPrometheus;
@@ -32,23 +33,6 @@ const altLoadTest = [
   { request_rate: 5, request_throughput: 4.9, completed: 1000, failed: 0, p95_e2el_ms: 900, p95_ttft_ms: 60 },
   { request_rate: 10, request_throughput: 9.5, completed: 1000, failed: 2, p95_e2el_ms: 1500, p95_ttft_ms: 120 },
 ].map((r) => JSON.stringify(r)).join('\n');
-
-function clusterQueue(name: string, gpus: number, cohort: string | null): string {
-  return [
-    'apiVersion: kueue.x-k8s.io/v1beta2', 'kind: ClusterQueue', 'metadata:', `  name: ${name}`, 'spec:',
-    ...(cohort ? [`  cohortName: ${cohort}`] : []),
-    '  resourceGroups:', '  - coveredResources: ["nvidia.com/gpu"]', '    flavors:', `    - name: ${KUEUE.flavor}`,
-    '      resources:', '      - name: "nvidia.com/gpu"', `        nominalQuota: ${gpus}`, '',
-  ].join('\n');
-}
-
-function l4Pool(gpus: number): string {
-  return [
-    'apiVersion: karpenter.sh/v1', 'kind: NodePool', 'metadata:', `  name: ${POOLS.l4.name}`, 'spec:', '  template:', '    spec:',
-    '      requirements:', '        - key: node.kubernetes.io/instance-type', '          operator: In', '          values: ["g6.12xlarge"]',
-    '  limits:', `    nvidia.com/gpu: ${gpus}`, '',
-  ].join('\n');
-}
 
 const evalJob = (runtime: string) => `
   - name: nightly-eval

@@ -7,6 +7,7 @@ import { telemetryFromEnv } from '../../src/telemetry/from-env.js';
 import { CHAT, DAY, POOLS, startSimulatedPrometheus } from '../helpers/prometheus/index.js';
 import type { SimulatedPrometheus } from '../helpers/prometheus/index.js';
 import { memoryChangeSet } from '../memory-change-set.js';
+import { l4Pool } from './capacity-files.js';
 import { closedPort, sendJson, startServer } from '../telemetry/local-server.js';
 import type { LocalServer } from '../telemetry/local-server.js';
 
@@ -85,14 +86,6 @@ const catalog = `workloads:
         quality: 0.88
         loadTest: loadtests/chat-3b.jsonl
 `;
-
-function l4Pool(gpus: number): string {
-  return [
-    'apiVersion: karpenter.sh/v1', 'kind: NodePool', 'metadata:', `  name: ${POOLS.l4.name}`, 'spec:', '  template:', '    spec:',
-    '      requirements:', '        - key: node.kubernetes.io/instance-type', '          operator: In', '          values: ["g6.12xlarge"]',
-    '  limits:', `    nvidia.com/gpu: ${gpus}`, '',
-  ].join('\n');
-}
 
 /** A review with the operator's telemetry as the App reads it: PROMETHEUS_URL and OPENCOST_URL. */
 async function review(opencostUrl: string): Promise<ChangeReview> {
