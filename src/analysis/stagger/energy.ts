@@ -68,6 +68,7 @@ export function energeticTest(arcs: ArcEnergy, limit: number, caps: Int32Array, 
     }
   }
 
+  if (keep === 0) return { violated: null, tightest: [] };
   // The `keep` tests with the least relative slack, for the search to re-check at each node:
   // a sorted list of at most `keep`, filled by insertion (keep is small).
   const topX = new Int32Array(keep);

@@ -142,9 +142,9 @@ export function planStagger(jobs: StaggerJob[], options: PlanOptions = {}): Stag
   const proofs = budget > 0 && !capacityShort;
   // Proving peak − 1 impossible settles the plan: the slot caps and packing counts often can at
   // the root, before any more work on the schedule.
-  let facts: LimitFacts | null = null;
+  // Proofs only here: the search picks the tests it re-checks per node for itself.
   const refute = (limit: number): LimitFacts => {
-    const found = limitFacts(arcs, limit);
+    const found = limitFacts(arcs, limit, 0);
     if (found.violated !== null && limit >= lower) {
       lower = limit + 1;
       reason = refutationReason(model, limit, found.violated);
@@ -153,12 +153,12 @@ export function planStagger(jobs: StaggerJob[], options: PlanOptions = {}): Stag
   };
   // Only worth it before levelling when the polished schedule is already close to the bound:
   // the root facts add a GPU or two to the energetic bound, not more.
-  if (proofs && peak > lower && peak - lower <= NEAR_BOUND) facts = refute(peak - 1);
+  if (proofs && peak > lower && peak - lower <= NEAR_BOUND) refute(peak - 1);
   if (peak > lower) {
     const before = peak;
     placement = levelled(model, placement, first.greedy, canSplit, lower, options.levelWork ?? DEFAULT_LEVEL_WORK);
     peak = objectiveOf(profileOf(model, placement)).peak;
-    if (proofs && peak > lower && peak < before) facts = refute(peak - 1);
+    if (proofs && peak > lower && peak < before) refute(peak - 1);
   }
 
   // The linear-programming bound, from its dual: closes what energy misses where runs of
@@ -179,7 +179,7 @@ export function planStagger(jobs: StaggerJob[], options: PlanOptions = {}): Stag
 
   let searchProved = false;
   if (proofs && peak > lower && searchable) {
-    const result = searchStarts(model, peak, lower, budget, { arcs, ...(facts ? { first: facts } : {}) });
+    const result = searchStarts(model, peak, lower, budget, { arcs });
     if (result.starts) {
       placement = startsToPlacement(model, result.starts);
       if (canSplit) placement = improve(model, placement, true);
