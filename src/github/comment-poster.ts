@@ -1,9 +1,12 @@
-import type { GitHubClient, RepoRef } from './client.js';
+import type { GitHubClient, Logger, RepoRef } from './client.js';
+import { deleteComments, sameText, settleCreatedComment } from './comment-duplicates.js';
+import { describeFailure } from './errors.js';
 
 /** GitHub's limit on an issue comment's body. */
 const MAX_COMMENT_CHARS = 65_536;
 
-export type CommentOutcome = 'created' | 'updated' | 'unchanged' | 'skipped';
+/** `merged`: created, then folded into an older copy another replica created at the same moment. */
+export type CommentOutcome = 'created' | 'merged' | 'updated' | 'unchanged' | 'skipped';
 
 export interface UpsertCommentOptions {
   repo: RepoRef;
@@ -15,11 +18,16 @@ export interface UpsertCommentOptions {
   createIfAbsent: boolean;
   /** Our comment as already looked up (null: none); saves listing the comments again. */
   existing?: MarkedComment | null;
+  /** False once a newer review has its own text to post; see settleCreatedComment. */
+  stillCurrent?: () => Promise<boolean>;
+  /** Where a failed clean-up of duplicates is reported; it never fails the upsert. */
+  log?: Pick<Logger, 'warn'>;
 }
 
 /**
  * Keeps one comment per pull request: finds ours by its marker, edits it only when the text
- * changed (so a redelivered webhook writes nothing), creates it when absent.
+ * changed (so a redelivered webhook writes nothing), creates it when absent. Only a creation can
+ * race another replica's, so only then are the comments listed again to remove a duplicate.
  */
 export async function upsertComment(
   octokit: GitHubClient,
@@ -30,21 +38,46 @@ export async function upsertComment(
   const existing =
     options.existing === undefined ? await findMarkedComment(octokit, repo, issueNumber, marker) : options.existing;
   if (existing) {
-    if (normalise(existing.body) === normalise(body)) return 'unchanged';
-    await octokit.rest.issues.updateComment({ ...repo, comment_id: existing.id, body });
-    return 'updated';
+    const changed = !sameText(existing.body, body);
+    if (changed) await octokit.rest.issues.updateComment({ ...repo, comment_id: existing.id, body });
+    // Duplicates an earlier race left behind, seen for free on the page that held ours.
+    if (existing.duplicates?.length) await bestEffort(options, () => deleteComments(octokit, repo, existing.duplicates ?? []));
+    return changed ? 'updated' : 'unchanged';
   }
   if (!options.createIfAbsent) return 'skipped';
-  await octokit.rest.issues.createComment({ ...repo, issue_number: issueNumber, body });
-  return 'created';
+  const { data } = await octokit.rest.issues.createComment({ ...repo, issue_number: issueNumber, body });
+  const created = { id: data.id, login: data.user?.login ?? null };
+  const settled = await bestEffort(options, () =>
+    settleCreatedComment(octokit, {
+      repo,
+      issueNumber,
+      marker,
+      created,
+      body,
+      ...(options.stillCurrent ? { stillCurrent: options.stillCurrent } : {}),
+    }),
+  );
+  return settled === 'merged' ? 'merged' : 'created';
+}
+
+/** Our comment is posted either way; a duplicate left now is removed by the next review. */
+async function bestEffort<T>(options: UpsertCommentOptions, task: () => Promise<T>): Promise<T | null> {
+  try {
+    return await task();
+  } catch (err) {
+    options.log?.warn({ err: describeFailure(err), number: options.issueNumber }, 'could not remove duplicate comments');
+    return null;
+  }
 }
 
 export interface MarkedComment {
   id: number;
   body: string;
+  /** Other comments of the same bot holding the marker on the page that held ours: left by a race. */
+  duplicates?: number[];
 }
 
-/** Our comment on the issue or pull request: the first bot comment holding the marker. */
+/** Our comment on the issue or pull request: the oldest bot comment holding the marker. */
 export async function findMarkedComment(
   octokit: GitHubClient,
   repo: RepoRef,
@@ -58,14 +91,14 @@ export async function findMarkedComment(
   });
   for await (const { data } of pages) {
     // Only a bot's comment counts: a person quoting our marker must not have their comment edited.
-    const found = data.find((c) => c.user?.type === 'Bot' && c.body?.includes(marker));
-    if (found) return { id: found.id, body: found.body ?? '' };
+    const marked = data.filter((c) => c.user?.type === 'Bot' && c.body?.includes(marker));
+    // Pages run oldest first; within one, the lowest id is the survivor every replica agrees on.
+    const found = marked.sort((a, b) => a.id - b.id)[0];
+    if (!found) continue;
+    const duplicates = marked.filter((c) => c.id !== found.id && c.user?.login === found.user?.login).map((c) => c.id);
+    return { id: found.id, body: found.body ?? '', ...(duplicates.length > 0 ? { duplicates } : {}) };
   }
   return null;
-}
-
-function normalise(text: string): string {
-  return text.replace(/\r\n/g, '\n').trimEnd();
 }
 
 function clip(body: string, max: number, marker: string): string {

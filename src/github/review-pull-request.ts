@@ -110,6 +110,9 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
         body,
         createIfAbsent: worthNewComment(result) || override !== null,
         existing,
+        // Asked only when another replica's comment won a creation race, before writing over it.
+        stillCurrent: () => headIsCurrent(octokit, target),
+        log,
       });
       log.info({ pr, verdict: result.verdict, comment: outcome, overridden: override !== null }, 'review posted');
       await postSuggestions(options, result, changes, existing !== null);

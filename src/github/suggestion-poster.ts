@@ -1,4 +1,5 @@
 import type { GitHubClient, Logger, PullRequestTarget } from './client.js';
+import { isGone } from './comment-duplicates.js';
 import { SUGGESTION_MARKER } from './suggestions.js';
 import type { Suggestion } from './suggestions.js';
 
@@ -14,9 +15,10 @@ export interface SuggestionOutcome {
  * Makes our review comments on the pull request exactly `wanted`: one the same as wanted (same
  * path, line and body, and the body names the line's text it was written for) is kept, even
  * from an earlier commit — each write GitHub notifies about is slow and rate-limited; the rest
- * of ours are deleted, and the missing ones are posted together as one review on the head
- * commit (no review at all when none is missing). A suggestion GitHub refuses (a line outside
- * the diff) is logged and skipped: it is a convenience, never a reason for the review to fail.
+ * of ours are deleted, a second copy of a kept one too (two replicas reviewing at the same moment
+ * can both post it), and the missing ones are posted together as one review on the head commit
+ * (no review at all when none is missing). A suggestion GitHub refuses (a line outside the diff)
+ * is logged and skipped: it is a convenience, never a reason for the review to fail.
  */
 export async function syncSuggestions(
   octokit: GitHubClient,
@@ -25,9 +27,12 @@ export async function syncSuggestions(
   wanted: Suggestion[],
 ): Promise<SuggestionOutcome> {
   const repo = target.base;
+  // Oldest first: when two replicas posted the same suggestion, every re-run keeps the same copy.
   const existing = (
     await octokit.paginate(octokit.rest.pulls.listReviewComments, { ...repo, pull_number: target.number, per_page: 100 })
-  ).filter((c) => c.user?.type === 'Bot' && c.body.includes(SUGGESTION_MARKER));
+  )
+    .filter((c) => c.user?.type === 'Bot' && c.body.includes(SUGGESTION_MARKER))
+    .sort((a, b) => a.id - b.id);
 
   const outcome: SuggestionOutcome = { kept: 0, created: 0, deleted: 0, writes: 0 };
   const keep = new Set<number>();
@@ -41,9 +46,14 @@ export async function syncSuggestions(
   }
   for (const c of existing) {
     if (keep.has(c.id)) continue;
-    await octokit.rest.pulls.deleteReviewComment({ ...repo, comment_id: c.id });
-    outcome.deleted += 1;
     outcome.writes += 1;
+    try {
+      await octokit.rest.pulls.deleteReviewComment({ ...repo, comment_id: c.id });
+      outcome.deleted += 1;
+    } catch (err) {
+      // Another replica re-running at the same moment deleted it first.
+      if (!isGone(err)) throw err;
+    }
   }
   outcome.kept = keep.size;
   if (missing.length > 0) await postReview(octokit, log, target, missing, outcome);

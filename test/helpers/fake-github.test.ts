@@ -22,6 +22,19 @@ async function send(method: string, path: string, body?: unknown): Promise<numbe
 }
 
 describe('FakeGitHub', () => {
+  it('holds a request until released, so a test can order two clients', async () => {
+    const order: string[] = [];
+    fake.on('PATCH', '/repos/:owner/:repo/check-runs/:id', (req) => (order.push(req.params.id ?? ''), { body: {} }));
+    const held = fake.hold('PATCH', /\/check-runs\//, fake.answered('PATCH', /\/check-runs\//, 1));
+    const first = send('PATCH', '/repos/o/r/check-runs/1', { status: 'in_progress' });
+    expect((await held.arrived).params).toEqual({ owner: 'o', repo: 'r', id: '1' });
+    // Only the first matching request is held; the second is answered, which releases the first.
+    await send('PATCH', '/repos/o/r/check-runs/2', { status: 'in_progress' });
+    expect(await first).toBe(200);
+    expect(order).toEqual(['2', '1']);
+    expect(fake.errors).toEqual([]);
+  });
+
   it('answers a declared route and records it', async () => {
     fake.on('PATCH', '/repos/:owner/:repo/check-runs/:id', (req) => ({ body: { id: Number(req.params.id) } }));
 

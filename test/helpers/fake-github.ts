@@ -61,6 +61,9 @@ export class FakeGitHub {
   #tokens = 0;
   readonly #inFlight = new Set<Promise<void>>();
   readonly #faults: { method: string; path: string | RegExp; reply: FakeResponse; remaining: number }[] = [];
+  readonly #holds: { method: string; path: string | RegExp; release: Promise<unknown>; arrived: (r: FakeRequest) => void }[] = [];
+  readonly #answered: FakeRequest[] = [];
+  readonly #waiters: { method: string; path: string | RegExp; count: number; resolve: () => void }[] = [];
   /** Milliseconds every answer waits: makes concurrent work overlap the way it does on GitHub. */
   latencyMs = 0;
 
@@ -121,6 +124,34 @@ export class FakeGitHub {
     return this;
   }
 
+  /**
+   * Holds the next matching request before its route answers (before it changes anything) until
+   * `release` settles, so a test can make two clients interleave the way it means to rather than
+   * by luck. `arrived` resolves with the request once it is being held.
+   */
+  hold(method: string, path: string | RegExp, release: Promise<unknown>): { arrived: Promise<FakeRequest> } {
+    let arrived!: (r: FakeRequest) => void;
+    const promise = new Promise<FakeRequest>((resolve) => (arrived = resolve));
+    this.#holds.push({ method, path, release, arrived });
+    return { arrived: promise };
+  }
+
+  /** Resolves once `count` matching requests have been answered by their routes. */
+  answered(method: string, path: string | RegExp, count = 1): Promise<void> {
+    return new Promise((resolve) => {
+      this.#waiters.push({ method, path, count, resolve });
+      this.#wake();
+    });
+  }
+
+  #wake(): void {
+    for (const w of [...this.#waiters]) {
+      if (this.#answered.filter((r) => matches(r.method, r.path, w)).length < w.count) continue;
+      this.#waiters.splice(this.#waiters.indexOf(w), 1);
+      w.resolve();
+    }
+  }
+
   /** The recorded requests of one method whose path matches. */
   calls(method: string, path: string | RegExp): FakeRequest[] {
     return this.requests.filter(
@@ -179,13 +210,25 @@ export class FakeGitHub {
       const values = route.regex.exec(path)?.slice(1) ?? [];
       route.names.forEach((name, i) => (request.params[name] = values[i] ?? ''));
       if (this.latencyMs > 0) await new Promise((r) => setTimeout(r, this.latencyMs));
+      const held = this.#holds.findIndex((h) => matches(method, path, h));
+      if (held >= 0) {
+        const [h] = this.#holds.splice(held, 1);
+        h?.arrived(request);
+        await h?.release;
+      }
       const reply = await route.handler(request);
+      this.#answered.push(request);
+      this.#wake();
       await send(res, request, { ...reply, status: reply.status ?? 200 });
     } catch (err) {
       this.errors.push(`${where}: fake failed: ${String(err)}`);
       if (!res.headersSent) await send(res, null, { status: UNEXPECTED_STATUS, body: { message: 'fake failed' } });
     }
   }
+}
+
+function matches(method: string, path: string, want: { method: string; path: string | RegExp }): boolean {
+  return want.method === method && (typeof want.path === 'string' ? want.path === path : want.path.test(path));
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

@@ -82,6 +82,7 @@ export class FakeRepo {
       .on('GET', `${prefix}/issues/${number}/comments`, (req) => this.#page(req, this.comments))
       .on('POST', `${prefix}/issues/${number}/comments`, (req) => this.#createComment(req))
       .on('PATCH', `${prefix}/issues/comments/:id`, (req) => this.#updateComment(req))
+      .on('DELETE', `${prefix}/issues/comments/:id`, (req) => this.#deleteComment(req))
       .on('POST', `${prefix}/check-runs`, (req) => this.#createCheck(req))
       .on('PATCH', `${prefix}/check-runs/:id`, (req) => this.#updateCheck(req))
       .on('GET', `${prefix}/pulls/${number}/comments`, (req) => this.#page(req, this.reviewComments))
@@ -246,6 +247,13 @@ export class FakeRepo {
     if (!comment) return notFound();
     comment.body = (req.body as { body: string }).body;
     return { body: comment };
+  }
+
+  #deleteComment(req: FakeRequest): FakeResponse {
+    const i = this.comments.findIndex((c) => String(c.id) === req.params.id);
+    if (i < 0) return notFound();
+    this.comments.splice(i, 1);
+    return { status: 204 };
   }
 
   #createCheck(req: FakeRequest): FakeResponse {

@@ -1,0 +1,173 @@
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { gpuJustifyApp } from '../../src/github/app.js';
+import { SUGGESTION_MARKER } from '../../src/github/suggestions.js';
+import { COMMENT_MARKER } from '../../src/report/comment.js';
+import { AppServer, newPrivateKey } from '../helpers/app-server.js';
+import { FakeRepo } from '../helpers/fake-repo.js';
+import { CATALOG, README, QUEUE_FILE, clusterQueue } from './scenarios.js';
+import { ENFORCE_POLICY, HEAD_SHA, NEWER_SHA, NUMBER, REPO_PATH, commentEvent, prEvent, pullRequest, useApp } from './app-harness.js';
+
+/**
+ * Two replicas of the App (two webhook servers, one App id, key and secret) reviewing the same
+ * pull request at the same moment against one GitHub: whatever the interleaving, the pull request
+ * ends with one sticky comment. The fake holds a request until the other replica has caught up,
+ * so the race happens every time rather than by luck.
+ */
+
+const KEY = newPrivateKey();
+/** Warnings and errors either replica logged: a race must cost neither. */
+const logged: string[] = [];
+const sink = new Writable({
+  write(chunk: Buffer, _encoding, done) {
+    logged.push(chunk.toString('utf8'));
+    done();
+  },
+});
+const options = () => ({ privateKey: KEY, log: pino({ level: 'warn' }, sink) });
+const h = useApp(options);
+let other: AppServer;
+beforeEach(async () => {
+  logged.length = 0;
+  other = await AppServer.start(gpuJustifyApp, h.fake.url, options());
+});
+afterEach(async () => {
+  await other.close();
+  // A review overtaken by a push has its suggestion refused for the old commit: expected.
+  expect(logged.filter((l) => !l.includes('suggested change refused by GitHub'))).toEqual([]);
+});
+
+const COMMENTS = `${REPO_PATH}/issues/${NUMBER}/comments`;
+const ONE_COMMENT = new RegExp(`^${REPO_PATH}/issues/comments/\\d+$`);
+const REVIEW_COMMENTS = `${REPO_PATH}/pulls/${NUMBER}/comments`;
+const ONE_REVIEW_COMMENT = new RegExp(`^${REPO_PATH}/pulls/comments/\\d+$`);
+const PULL = `${REPO_PATH}/pulls/${NUMBER}`;
+
+/** A push asking for 10 GPUs instead of 12. */
+const NEWER_FILES = { [QUEUE_FILE]: clusterQueue(10), 'gpu-workloads.yaml': CATALOG, 'README.md': README };
+
+function marked(repo: FakeRepo) {
+  return repo.comments.filter((c) => c.body.includes(COMMENT_MARKER));
+}
+
+function idOf(path: string): number {
+  return Number(path.split('/').pop());
+}
+
+describe('two replicas reviewing one pull request', () => {
+  it('leave one comment when the same delivery reaches both', async () => {
+    const repo = new FakeRepo(h.fake, pullRequest()).serve();
+    // Neither creates its comment before both have looked for one and found none.
+    h.fake.hold('POST', COMMENTS, h.fake.answered('GET', COMMENTS, 2));
+    const event = prEvent();
+    const answers = await Promise.all([
+      h.app.deliver('pull_request', event, { delivery: 'same-delivery' }),
+      other.deliver('pull_request', event, { delivery: 'same-delivery' }),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+
+    expect(h.fake.calls('POST', COMMENTS)).toHaveLength(2);
+    const [survivor, ...rest] = marked(repo);
+    expect(rest).toEqual([]);
+    expect(survivor?.body).toContain(`blob/${HEAD_SHA}`);
+    // Both replicas agree on the survivor: only higher ids are deleted.
+    const deleted = h.fake.calls('DELETE', ONE_COMMENT).map((r) => idOf(r.path));
+    expect(deleted.every((id) => id > (survivor?.id ?? Infinity))).toBe(true);
+
+    // The cost of the race: one more list per creation, a delete per replica at most, and no
+    // edit, as both wrote the same text.
+    expect(h.fake.calls('GET', COMMENTS)).toHaveLength(4);
+    expect(deleted.length).toBeGreaterThanOrEqual(1);
+    expect(deleted.length).toBeLessThanOrEqual(2);
+    expect(h.fake.calls('PATCH', ONE_COMMENT)).toEqual([]);
+    expect(h.fake.calls('GET', PULL)).toHaveLength(2);
+  });
+
+  it('keep the newer push’s text when the older review created its comment first', async () => {
+    const repo = new FakeRepo(h.fake, pullRequest()).serve();
+    // The older review has checked that its head is current and is about to create its comment…
+    const held = h.fake.hold('POST', COMMENTS, h.fake.answered('GET', COMMENTS, 2));
+    const opened = h.app.deliver('pull_request', prEvent());
+    await held.arrived;
+    // …when a push lands and the other replica reviews it, looking for a comment before the
+    // first one exists.
+    repo.push(NEWER_SHA, NEWER_FILES);
+    const synchronized = other.deliver('pull_request', prEvent({ action: 'synchronize', headSha: NEWER_SHA }));
+    await Promise.all([opened, synchronized]);
+
+    expect(h.fake.calls('POST', COMMENTS)).toHaveLength(2);
+    const [survivor, ...rest] = marked(repo);
+    expect(rest).toEqual([]);
+    // The older review's comment survives, with the newer review's text written into it.
+    expect(survivor?.id).toBe(Math.min(...h.fake.calls('DELETE', ONE_COMMENT).map((r) => idOf(r.path)), survivor?.id ?? 0));
+    expect(survivor?.body).toContain(`blob/${NEWER_SHA}`);
+    expect(survivor?.body).not.toContain(`blob/${HEAD_SHA}`);
+    expect(h.fake.calls('PATCH', ONE_COMMENT)).toHaveLength(1);
+  });
+
+  it('keep the newer push’s text when the older review created its comment last', async () => {
+    const repo = new FakeRepo(h.fake, pullRequest()).serve();
+    // The older review's comment is created only after the newer review's.
+    const held = h.fake.hold('POST', COMMENTS, h.fake.answered('POST', COMMENTS, 1));
+    const opened = h.app.deliver('pull_request', prEvent());
+    await held.arrived;
+    repo.push(NEWER_SHA, NEWER_FILES);
+    const synchronized = other.deliver('pull_request', prEvent({ action: 'synchronize', headSha: NEWER_SHA }));
+    await Promise.all([opened, synchronized]);
+
+    expect(h.fake.calls('POST', COMMENTS)).toHaveLength(2);
+    const [survivor, ...rest] = marked(repo);
+    expect(rest).toEqual([]);
+    // The older review, no longer current, removes its own copy without writing over the newer.
+    expect(survivor?.body).toContain(`blob/${NEWER_SHA}`);
+    expect(h.fake.calls('PATCH', ONE_COMMENT)).toEqual([]);
+  });
+
+  it('leave one comment when an override command races a review of the same head', async () => {
+    const repo = new FakeRepo(h.fake, pullRequest({}, ENFORCE_POLICY)).serve();
+    repo.roles.maintainer = 'maintain';
+    h.fake.hold('POST', COMMENTS, h.fake.answered('GET', COMMENTS, 2));
+    await Promise.all([
+      h.app.deliver('pull_request', prEvent()),
+      other.deliver('issue_comment', commentEvent('/gpu-justify override the quarterly eval needs it', { login: 'maintainer' })),
+    ]);
+    expect(marked(repo)).toHaveLength(1);
+  });
+
+  it('leave duplicate suggestions for the next review to remove, keeping the oldest copy', async () => {
+    const repo = new FakeRepo(h.fake, pullRequest()).serve();
+    // Both replicas look for earlier suggestions before either posts its review.
+    h.fake.hold('POST', `${REPO_PATH}/pulls/${NUMBER}/reviews`, h.fake.answered('GET', REVIEW_COMMENTS, 2));
+    const event = prEvent();
+    await Promise.all([h.app.deliver('pull_request', event), other.deliver('pull_request', event)]);
+    const copies = repo.reviewComments.filter((c) => c.body.includes(SUGGESTION_MARKER));
+    expect(copies).toHaveLength(2);
+    expect(copies[0]?.body).toBe(copies[1]?.body);
+    const oldest = Math.min(...copies.map((c) => c.id));
+
+    // Both replicas re-run at once, each listing before either deletes: both delete the same
+    // copy, one of them after it is gone.
+    const listed = h.fake.calls('GET', REVIEW_COMMENTS).length;
+    h.fake.hold('DELETE', ONE_REVIEW_COMMENT, h.fake.answered('GET', REVIEW_COMMENTS, listed + 2));
+    const again = prEvent({ action: 'synchronize' });
+    await Promise.all([h.app.deliver('pull_request', again), other.deliver('pull_request', again)]);
+
+    expect(repo.reviewComments.filter((c) => c.body.includes(SUGGESTION_MARKER)).map((c) => c.id)).toEqual([oldest]);
+    expect(h.fake.calls('POST', `${REPO_PATH}/pulls/${NUMBER}/reviews`)).toHaveLength(2);
+    expect(marked(repo)).toHaveLength(1);
+  });
+});
+
+describe('one replica alone', () => {
+  it('lists the comments once more after creating its comment, and never after editing it', async () => {
+    const repo = new FakeRepo(h.fake, pullRequest()).serve();
+    await h.app.deliver('pull_request', prEvent());
+    expect(h.fake.calls('GET', COMMENTS)).toHaveLength(2);
+    repo.push(NEWER_SHA, NEWER_FILES);
+    await other.deliver('pull_request', prEvent({ action: 'synchronize', headSha: NEWER_SHA }));
+    expect(h.fake.calls('GET', COMMENTS)).toHaveLength(3);
+    expect(h.fake.calls('DELETE', ONE_COMMENT)).toEqual([]);
+    expect(marked(repo)).toHaveLength(1);
+  });
+});
