@@ -68,7 +68,7 @@ describe('renderComment', () => {
   it('backs a justified increase with the bound that no lever can beat', async () => {
     const body = renderComment(await SCENARIOS.justified());
     expect(headlineOf(body)).toBe(
-      '### ✅ **GPU increase justified**: +4 GPUs requested and needed; no lever reaches: no schedule meeting every deadline uses fewer than 8 GPUs (between 00:00 and 06:00 the runs must do 2880 GPU-minutes of work: at least 8 GPUs).',
+      '### ✅ **GPU increase justified**: +4 GPUs requested and needed; no lever reaches: no schedule meeting every deadline uses fewer than 8 GPUs (wherever tight (4 GPUs) runs, other runs that cannot move out of that time already hold 4 GPUs: at least 8 GPUs).',
     );
   });
 

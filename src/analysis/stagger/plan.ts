@@ -12,7 +12,7 @@ import {
 } from './grid.js';
 import { greedyPlacement, improve, naivePlacement } from './heuristic.js';
 import { DEFAULT_LEVEL_WORK, levelPeak } from './level.js';
-import { lowerBound } from './lower-bound.js';
+import { lowerBound, quickBound, type LowerBound } from './lower-bound.js';
 import { usageProfile } from './profile.js';
 import { arcEnergy } from './arc-energy.js';
 import { gcd } from './circle.js';
@@ -126,14 +126,32 @@ export function planStagger(jobs: StaggerJob[], options: PlanOptions = {}): Stag
   }
 
   const model = buildModel(jobs);
-  // The runs' mandatory work per arc serves the bound, the root proofs and the search alike.
-  const arcs = arcEnergy(model);
-  const bound = lowerBound(jobs, arcs);
   const canSplit = model.jobs.some((j) => j.splittable);
   const naive = naivePlacement(model);
   const first = polished(model, naive, canSplit);
   let placement = first.placement;
   let peak = objectiveOf(profileOf(model, placement)).peak;
+  const finish = (lower: LowerBound, searchProved: boolean): StaggerPlan => {
+    const schedule = toRuns(jobs, model, placement);
+    const plan: StaggerPlan = {
+      peakGpus: usageProfile(schedule).peakGpus,
+      lowerBound: lower.value,
+      optimal: peak === lower.value || (searchProved && !canSplit),
+      schedule,
+      naivePeakGpus: usageProfile(toRuns(jobs, model, naive)).peakGpus,
+      boundReason: lower.reason,
+    };
+    const violations = checkSchedule(jobs, plan);
+    if (violations.length > 0) throw new StaggerError('unsound-plan', `stagger plan is unsound: ${violations.join('; ')}`);
+    return plan;
+  };
+  // Often a schedule already meets the bounds that need no arcs (the largest job, the day's work).
+  const quick = quickBound(jobs, model);
+  if (peak <= quick.value) return finish(quick, false);
+
+  // The runs' mandatory work per arc serves the bound, the root proofs and the search alike.
+  const arcs = arcEnergy(model);
+  const bound = lowerBound(jobs, arcs);
 
   let lower = bound.value;
   let reason = bound.reason;
@@ -201,16 +219,5 @@ export function planStagger(jobs: StaggerJob[], options: PlanOptions = {}): Stag
     if (refute(mid).violated === null) high = mid - 1;
   }
 
-  const schedule = toRuns(jobs, model, placement);
-  const plan: StaggerPlan = {
-    peakGpus: usageProfile(schedule).peakGpus,
-    lowerBound: lower,
-    optimal: peak === lower || (searchProved && !canSplit),
-    schedule,
-    naivePeakGpus: usageProfile(toRuns(jobs, model, naive)).peakGpus,
-    boundReason: reason,
-  };
-  const violations = checkSchedule(jobs, plan);
-  if (violations.length > 0) throw new StaggerError('unsound-plan', `stagger plan is unsound: ${violations.join('; ')}`);
-  return plan;
+  return finish({ value: lower, reason }, searchProved);
 }

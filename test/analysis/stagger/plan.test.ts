@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkSchedule } from '../../../src/analysis/stagger/check.js';
+import { lowerBound } from '../../../src/analysis/stagger/lower-bound.js';
 import { planStagger } from '../../../src/analysis/stagger/plan.js';
 import { H, job, runs, startsOf } from './helpers.js';
 
@@ -46,7 +47,10 @@ describe('planStagger: hand-checked cases', () => {
     expect(plan.peakGpus).toBe(4);
     expect(plan.lowerBound).toBe(4);
     expect(plan.optimal).toBe(true);
-    expect(plan.boundReason).toMatch(/^between \d\d:\d\d and \d\d:\d\d the runs must do \d+ GPU-minutes of work: at least 4 GPUs$/);
+    // a covers 00:00–02:00 whatever its start, and b must run inside 00:00–03:00.
+    expect(plan.boundReason).toBe('wherever a (2 GPUs) runs, other runs that cannot move out of that time already hold 2 GPUs: at least 4 GPUs');
+    // The energetic bound sees it too, over an arc around midnight.
+    expect(lowerBound(jobs).reason).toMatch(/^between \d\d:\d\d and \d\d:\d\d the runs must do \d+ GPU-minutes of work: at least 4 GPUs$/);
   });
 
   it('spreads runs with a full-day window around the whole cycle, one crossing midnight', () => {
@@ -122,7 +126,7 @@ describe('planStagger: hand-checked cases', () => {
     const jobs = [job('big', 8, H, 3 * H, 5 * H), job('late', 2, H, 7 * H, 11 * H), job('long', 4, 5 * H, 3 * H, 8 * H), job('small', 1, 5 * H, 5 * H, 10 * H)];
     const plan = planStagger(jobs, { nodeBudget: 0 });
     expect(plan).toMatchObject({ peakGpus: 12, lowerBound: 12, optimal: true });
-    expect(plan.boundReason).toBe('wherever big (8 GPUs) runs, it runs beside at least 4 GPUs of runs that cannot avoid that time: at least 12 GPUs');
+    expect(plan.boundReason).toBe('wherever big (8 GPUs) runs, other runs that cannot move out of that time already hold 4 GPUs: at least 12 GPUs');
   });
 
   it('does not claim optimality without the search or a matching bound', () => {
