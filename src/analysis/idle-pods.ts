@@ -1,6 +1,6 @@
 import type { CapacityChange, IdlePod, Policy, Workload } from '../domain/index.js';
 import { evidenceOf } from '../telemetry/gather.js';
-import { HOW_POD_MAPPING, POD_MEASURE_LABEL, POD_MEASURES } from '../telemetry/queries/dcgm-pods.js';
+import { HOW_POD_MAPPING, POD_GPUS_FAMILY, POD_MEASURE_LABEL, POD_MEASURES } from '../telemetry/queries/dcgm-pods.js';
 import type { QueryAnswer } from '../telemetry/source.js';
 import type { Measured } from './measured.js';
 import { maxOf, stepOf, timeline, type Timeline } from './series.js';
@@ -15,7 +15,7 @@ export const HELD_MOST = 0.5;
 /** The rule, as the report states it. */
 export const IDLE_POD_RULE = `counted: held GPUs over ${HELD_MOST * 100}% of the window and at its end, busy under idleBelow`;
 
-export const podQueryId = (pool: string): string => `dcgm.pod-gpus:pool:${pool}`;
+export const podQueryId = (pool: string): string => `${POD_GPUS_FAMILY}:pool:${pool}`;
 
 /**
  * Whether a catalog workload's selector names this pod, on the labels DCGM carries: its namespace

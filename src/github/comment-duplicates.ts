@@ -35,8 +35,7 @@ export type SettleOutcome = 'kept' | 'merged';
 export async function settleCreatedComment(octokit: GitHubClient, options: SettleOptions): Promise<SettleOutcome> {
   const { repo, issueNumber, marker, created, body } = options;
   const listed = await octokit.paginate(octokit.rest.issues.listComments, { ...repo, issue_number: issueNumber, per_page: 100 });
-  const mine = (c: (typeof listed)[number]) =>
-    c.user?.type === 'Bot' && (created.login === null || c.user.login === created.login) && c.body?.includes(marker);
+  const mine = (c: (typeof listed)[number]) => isMarkedBotComment(c, marker) && (created.login === null || c.user?.login === created.login);
   const ours = listed.filter(mine).map((c) => ({ id: c.id, body: c.body ?? '' }));
   // Ours counts even if another replica already deleted it: we must still agree on the survivor.
   if (!ours.some((c) => c.id === created.id)) ours.push({ id: created.id, body });
@@ -50,6 +49,14 @@ export async function settleCreatedComment(octokit: GitHubClient, options: Settl
   }
   await deleteComments(octokit, repo, others.map((c) => c.id));
   return survivor.id === created.id ? 'kept' : 'merged';
+}
+
+/**
+ * A comment a bot wrote that holds the marker. Only a bot's comment counts: a person quoting the
+ * marker must never have their comment edited or deleted.
+ */
+export function isMarkedBotComment(c: { user?: { type?: string } | null; body?: string | null }, marker: string): boolean {
+  return c.user?.type === 'Bot' && (c.body?.includes(marker) ?? false);
 }
 
 /** Deletes issue comments; one already gone (another replica deleted it) is what we wanted. */

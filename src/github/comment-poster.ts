@@ -1,5 +1,5 @@
 import type { GitHubClient, Logger, RepoRef } from './client.js';
-import { deleteComments, sameText, settleCreatedComment } from './comment-duplicates.js';
+import { deleteComments, isMarkedBotComment, sameText, settleCreatedComment } from './comment-duplicates.js';
 import { describeFailure } from './errors.js';
 
 /** GitHub's limit on an issue comment's body. */
@@ -90,8 +90,7 @@ export async function findMarkedComment(
     per_page: 100,
   });
   for await (const { data } of pages) {
-    // Only a bot's comment counts: a person quoting our marker must not have their comment edited.
-    const marked = data.filter((c) => c.user?.type === 'Bot' && c.body?.includes(marker));
+    const marked = data.filter((c) => isMarkedBotComment(c, marker));
     // Pages run oldest first; within one, the lowest id is the survivor every replica agrees on.
     const found = marked.sort((a, b) => a.id - b.id)[0];
     if (!found) continue;

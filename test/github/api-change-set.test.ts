@@ -6,7 +6,7 @@ import { FakeGitHub } from '../helpers/fake-github.js';
 import { CONTENTS_LIMIT, FakeRepo, gitBlobSha } from '../helpers/fake-repo.js';
 import type { PullRequestState } from '../helpers/fake-repo.js';
 import { testOctokit } from '../helpers/octokit.js';
-import { crdBundle } from './scenarios.js';
+import { clusterQueue, crdBundle } from './scenarios.js';
 
 const BASE = { owner: 'acme', repo: 'infra' };
 const FORK = { owner: 'someone', repo: 'infra-fork' };
@@ -143,19 +143,7 @@ describe('ApiChangeSet', () => {
 });
 
 describe('ApiChangeSet read sparingly', () => {
-  const QUEUE = `apiVersion: kueue.x-k8s.io/v1beta1
-kind: ClusterQueue
-metadata:
-  name: research
-spec:
-  resourceGroups:
-    - coveredResources: ["nvidia.com/gpu"]
-      flavors:
-        - name: a100
-          resources:
-            - name: nvidia.com/gpu
-              nominalQuota: 8
-`;
+  const QUEUE = clusterQueue(8);
   const CONFIG = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  a: "1"\n  b: "2"\n  c: "3"\n';
   const reads = (side: string) => fake.calls('GET', /\/contents\//).filter((r) => r.query.get('ref') === side).map((r) => r.path.replace(/^.*\/contents\//, ''));
 

@@ -1,6 +1,6 @@
 import type { StaggerJob } from '../../domain/index.js';
 import { arcEnergy, type ArcEnergy } from './arc-energy.js';
-import { arcOverlap, ceilDiv, DAY, gcd, mod } from './circle.js';
+import { ceilDiv, gcd } from './circle.js';
 import { formatClock } from './cron.js';
 import { validateJobs } from './errors.js';
 import { buildModel, type GridJob, type GridModel } from './grid.js';
@@ -11,34 +11,6 @@ const gpuWord = (n: number): string => `${n} GPU${n === 1 ? '' : 's'}`;
 export interface LowerBound {
   value: number;
   reason: string;
-}
-
-/**
- * The least GPU-minutes a job must spend inside the arc [a, a + length) of the day, whatever
- * start (or split) it is given. Valid on the 24-hour cycle: both the job's window and the arc
- * may wrap past midnight, and overlaps are measured on the circle.
- */
-export function mandatoryMinutes(job: StaggerJob, a: number, length: number): number {
-  const window = job.deadline - job.release;
-  if (job.interruptible) {
-    // Pieces can avoid the arc only within the part of the window outside it.
-    return Math.max(0, job.duration - (window - arcOverlap(job.release, window, a, length)));
-  }
-  // A window that misses the arc puts no work in it (the common case for short arcs).
-  if (arcOverlap(job.release, window, a, length) === 0) return 0;
-  const lo = job.release;
-  const hi = job.deadline - job.duration;
-  const d = job.duration;
-  // Overlap is piecewise linear in the start, so its least value over [lo, hi] is at an end
-  // or a breakpoint; on the circle it need not be concave, so the breakpoints are checked too.
-  // (Written without inner closures: this is the bound's innermost loop.)
-  let least = Math.min(arcOverlap(lo, d, a, length), arcOverlap(hi, d, a, length));
-  for (let k = 0; k < 4; k++) {
-    const breakpoint = k === 0 ? a : k === 1 ? a - d : k === 2 ? a + length : a + length - d;
-    const s = lo + mod(breakpoint - lo, DAY);
-    if (s < hi) least = Math.min(least, arcOverlap(s, d, a, length));
-  }
-  return least;
 }
 
 /**

@@ -17,7 +17,7 @@ import { usageProfile } from './profile.js';
 import { arcEnergy } from './arc-energy.js';
 import { gcd } from './circle.js';
 import { DUAL_ITERATIONS, dualBound, dualGpus } from './dual-bound.js';
-import { dualReason, refutationReason, searchReason } from './refutation.js';
+import { dualReason, refutationReason, searchReason } from './proof-reasons.js';
 import { limitFacts, searchStarts, type LimitFacts } from './search.js';
 
 export const DEFAULT_NODE_BUDGET = 200_000;

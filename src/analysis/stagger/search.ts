@@ -6,7 +6,7 @@ import { slotCaps, windowSpan } from './slot-caps.js';
 /** Slots scanned that count as one node, so the budget also bounds the work on fine grids. */
 const SLOTS_PER_NODE = 256;
 /** Energetic tests re-checked at every node: the tightest at the root. */
-export const NODE_TESTS = 8;
+const NODE_TESTS = 8;
 
 export interface SearchResult {
   /** Unsplit start slots with a peak below the incumbent, or null when none was found. */
@@ -128,15 +128,14 @@ function fitWithin(model: GridModel, facts: LimitFacts, budget: number): FitResu
   const pendingJob: number[] = [];
   const pendingStart: number[] = [];
 
-  /** Could slots [lo, s) all still be blocked for run j (pot still holds j iff `potHasSelf`)? */
-  const activeOk = (j: number, s: number, potHasSelf: boolean): boolean => {
+  /** Could slots [lo, s) all still be blocked for placed run j (pot no longer holds it)? */
+  const activeOk = (j: number, s: number): boolean => {
     const job = jobs[j];
     if (job === undefined || s <= job.lo) return true;
     const g = job.gpus;
-    const self = potHasSelf ? g : 0;
     let run = 0;
     for (let k = job.lo; k < s; k++) {
-      if ((usage[k] ?? 0) + (pot[k] ?? 0) - self + g > (cap[k] ?? 0)) run = 0;
+      if ((usage[k] ?? 0) + (pot[k] ?? 0) + g > (cap[k] ?? 0)) run = 0;
       else if (++run >= job.len) return false;
     }
     work += (s - job.lo) / SLOTS_PER_NODE;
@@ -148,12 +147,11 @@ function fitWithin(model: GridModel, facts: LimitFacts, budget: number): FitResu
   const allowed = new Uint8Array(2 * n + 1);
 
   /**
-   * Marks the allowed starts of open run j in `allowed` and returns how many (counting stops at
-   * `stopAt`). A start is allowed when every slot it covers stays within its cap and it is
+   * Marks the allowed starts of open run j in `allowed` and returns how many. A start is allowed when every slot it covers stays within its cap and it is
    * active (see activeOk; for an open run pot still holds it, so a slot is blockable exactly
    * when usage + pot passes the cap).
    */
-  const markAllowed = (j: number, stopAt: number): number => {
+  const markAllowed = (j: number): number => {
     const job = jobs[j];
     if (job === undefined) return 0;
     const from = job.prev >= 0 ? Math.max(job.lo, starts[job.prev] ?? job.lo) : job.lo;
@@ -175,7 +173,7 @@ function fitWithin(model: GridModel, facts: LimitFacts, budget: number): FitResu
       if (s < from) continue;
       const ok = lastBad < s && active[s - job.lo] === 1;
       allowed[s - job.lo] = ok ? 1 : 0;
-      if (ok && ++found >= stopAt) break;
+      if (ok) found++;
     }
     work += (2 * (job.hi - job.lo) + job.len) / SLOTS_PER_NODE;
     return found;
@@ -206,7 +204,7 @@ function fitWithin(model: GridModel, facts: LimitFacts, budget: number): FitResu
     for (let q = 0; q < pendingJob.length; q++) {
       const p = pendingJob[q] ?? 0;
       if (last >= 0 && meets[p * count + last] !== 1) continue;
-      if (!activeOk(p, pendingStart[q] ?? 0, false)) return false;
+      if (!activeOk(p, pendingStart[q] ?? 0)) return false;
     }
     if (depth === count) return true;
 
@@ -217,7 +215,7 @@ function fitWithin(model: GridModel, facts: LimitFacts, budget: number): FitResu
       const job = jobs[j];
       if (job === undefined || (starts[j] ?? -1) >= 0) continue;
       if (job.prev >= 0 && (starts[job.prev] ?? -1) < 0) continue; // waits for its identical predecessor
-      const found = last < 0 || meets[j * count + last] === 1 ? markAllowed(j, Infinity) : (counts[row - count + j] ?? 0);
+      const found = last < 0 || meets[j * count + last] === 1 ? markAllowed(j) : (counts[row - count + j] ?? 0);
       counts[row + j] = found;
       if (found === 0) {
         failures[j] = (failures[j] ?? 1) + 1;
@@ -232,7 +230,7 @@ function fitWithin(model: GridModel, facts: LimitFacts, budget: number): FitResu
     }
     const job = jobs[chosen];
     if (job === undefined) return false;
-    markAllowed(chosen, Infinity);
+    markAllowed(chosen);
     const from = job.prev >= 0 ? Math.max(job.lo, starts[job.prev] ?? job.lo) : job.lo;
     const values: number[] = [];
     for (let s = from; s <= job.hi; s++) if (allowed[s - job.lo] === 1) values.push(s);

@@ -6,6 +6,9 @@ import { describeScope, queryId } from './named-query.js';
 
 export type PoolScope = Extract<Scope, { kind: 'pool' }>;
 
+/** The query family of `podGpus`: its ids are `dcgm.pod-gpus:pool:<pool>`. */
+export const POD_GPUS_FAMILY = 'dcgm.pod-gpus';
+
 /** The `measure` label of `podGpus`' series: GPUs a pod holds, and how many of them are busy. */
 export const POD_MEASURE_LABEL = 'measure';
 export const POD_MEASURES = { gpus: 'gpus', busy: 'busy' } as const;
@@ -39,7 +42,7 @@ export function podGpus(scope: PoolScope, _o?: QueryOptions): NamedQuery {
   const requesting = selector('kube_pod_container_resource_requests', [eq('resource', KSM_GPU_RESOURCE)]);
   const held = `(${util} and on (namespace, pod) ${requesting})`;
   return {
-    id: queryId('dcgm.pod-gpus', scope),
+    id: queryId(POD_GPUS_FAMILY, scope),
     kind: 'range',
     promql: `${tag(`count by (namespace, pod) (${held})`, POD_MEASURES.gpus)} or ${tag(`sum by (namespace, pod) (${held} / 100)`, POD_MEASURES.busy)}`,
     what: `GPUs held and busy per pod in ${describeScope(scope)} (DCGM_FI_DEV_GPU_UTIL by pod, pods requesting nvidia.com/gpu)`,

@@ -4,7 +4,8 @@ import { arcEnergy, mandatorySlots, slotOverlap } from '../../../src/analysis/st
 import { dualBound, dualGpus } from '../../../src/analysis/stagger/dual-bound.js';
 import { energeticTest } from '../../../src/analysis/stagger/energy.js';
 import { buildModel } from '../../../src/analysis/stagger/grid.js';
-import { lowerBound, mandatoryMinutes } from '../../../src/analysis/stagger/lower-bound.js';
+import { lowerBound } from '../../../src/analysis/stagger/lower-bound.js';
+import { mandatoryMinutes } from './minutes-reference.js';
 import { packingWeights } from '../../../src/analysis/stagger/packing.js';
 import { planStagger } from '../../../src/analysis/stagger/plan.js';
 import { slotCaps } from '../../../src/analysis/stagger/slot-caps.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { lowerBound, mandatoryMinutes } from '../../../src/analysis/stagger/lower-bound.js';
+import { lowerBound } from '../../../src/analysis/stagger/lower-bound.js';
+import { mandatoryMinutes } from './minutes-reference.js';
 import { H, job, runs } from './helpers.js';
 
 describe('lowerBound', () => {
