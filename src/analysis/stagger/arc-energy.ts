@@ -34,18 +34,27 @@ export function mandatorySlots(job: GridJob, a: number, m: number, n: number): n
   return leastOverlap(x0, job.hi - job.lo, job.len, m, n);
 }
 
-/** Least overlap with the arc [0, m) of a run of `len` slots starting anywhere in [x0, x0 + width]. */
+/** x reduced into [0, n), for x in [−2n, 2n): a compare is far cheaper than a modulo here. */
+function wrap(x: number, n: number): number {
+  if (x < 0) return x + n < 0 ? x + 2 * n : x + n;
+  return x >= n ? x - n : x;
+}
+
+/**
+ * Least overlap with the arc [0, m) of a run of `len` slots starting anywhere in [x0, x0 + width]
+ * (0 ≤ x0 < n, width < n).
+ */
 function leastOverlap(x0: number, width: number, len: number, m: number, n: number): number {
-  let least = Math.min(overlapFrom(x0, len, m, n), overlapFrom((x0 + width) % n, len, m, n));
+  let least = Math.min(overlapFrom(x0, len, m, n), overlapFrom(wrap(x0 + width, n), len, m, n));
   // Unrolled over the four breakpoints: this is the bound's innermost loop.
-  let dx = mod(m - len - x0, n);
-  if (least > 0 && dx < width) least = Math.min(least, overlapFrom((x0 + dx) % n, len, m, n));
-  dx = mod(m - x0, n);
-  if (least > 0 && dx < width) least = Math.min(least, overlapFrom((x0 + dx) % n, len, m, n));
-  dx = mod(n - len - x0, n);
-  if (least > 0 && dx < width) least = Math.min(least, overlapFrom((x0 + dx) % n, len, m, n));
-  dx = mod(n - len + m - x0, n);
-  if (least > 0 && dx < width) least = Math.min(least, overlapFrom((x0 + dx) % n, len, m, n));
+  let dx = wrap(m - len - x0, n);
+  if (least > 0 && dx < width) least = Math.min(least, overlapFrom(wrap(x0 + dx, n), len, m, n));
+  dx = wrap(m - x0, n);
+  if (least > 0 && dx < width) least = Math.min(least, overlapFrom(wrap(x0 + dx, n), len, m, n));
+  dx = wrap(n - len - x0, n);
+  if (least > 0 && dx < width) least = Math.min(least, overlapFrom(wrap(x0 + dx, n), len, m, n));
+  dx = wrap(n - len + m - x0, n);
+  if (least > 0 && dx < width) least = Math.min(least, overlapFrom(wrap(x0 + dx, n), len, m, n));
   return least;
 }
 
@@ -123,26 +132,34 @@ export function arcEnergy(model: GridModel): ArcEnergy {
   const counts = new Float64Array(k * width);
   kindList.forEach((kind, q) => counts.set(kind.counts, q * width));
   const arcs = arcsOf(model);
-  const energy = new Float64Array(arcs.length * width);
-  for (let x = 0; x < arcs.length; x++) {
-    const [a, m] = arcs[x] as [number, number];
-    const base = x * width;
-    for (let q = 0; q < k; q++) {
+  const count = arcs.length;
+  const arcStart = Int32Array.from(arcs, (arc) => arc[0]);
+  const arcLength = Int32Array.from(arcs, (arc) => arc[1]);
+  const energy = new Float64Array(count * width);
+  // Kind by kind, so each kind's numbers stay in registers over the arcs.
+  for (let q = 0; q < k; q++) {
+    const l0 = lo[q] as number;
+    const l = len[q] as number;
+    const w = wide[q] as number;
+    const sp = span[q] as number;
+    const splits = split[q] === 1;
+    const row = q * width;
+    for (let x = 0; x < count; x++) {
+      const a = arcStart[x] as number;
+      const m = arcLength[x] as number;
       // lo and a both lie in [0, n): one correction instead of a modulo.
-      const d = (lo[q] ?? 0) - a;
+      const d = l0 - a;
       const x0 = d < 0 ? d + n : d;
-      const l = len[q] ?? 0;
-      const w = wide[q] ?? 0;
       // Common case first: the window does not reach round to the arc's start again, so the
       // overlap only falls as the start moves later and the latest start gives the least.
-      const slots =
-        split[q] === 1
-          ? Math.max(0, l - ((span[q] ?? 0) - overlapFrom(x0, span[q] ?? 0, m, n)))
-          : x0 + w + l <= n
-            ? Math.max(0, Math.min(l, m - x0 - w))
-            : leastOverlap(x0, w, l, m, n);
+      const slots = splits
+        ? Math.max(0, l - (sp - overlapFrom(x0, sp, m, n)))
+        : x0 + w + l <= n
+          ? Math.max(0, Math.min(l, m - x0 - w))
+          : leastOverlap(x0, w, l, m, n);
       if (slots === 0) continue;
-      for (let i = 0; i < width; i++) energy[base + i] = (energy[base + i] ?? 0) + (counts[q * width + i] ?? 0) * slots;
+      const base = x * width;
+      for (let i = 0; i < width; i++) energy[base + i] = (energy[base + i] as number) + (counts[row + i] as number) * slots;
     }
   }
   return { model, arcs, sizes, energy };

@@ -24,7 +24,7 @@ export interface GridJob {
   winHi: number;
   /** Interruptible and shorter than its window: splitting could help. */
   splittable: boolean;
-  /** The previous job identical to this one (same size and window), or -1: used for symmetry breaking. */
+  /** The run before this one in its chain of interchangeable runs (see chainInterchangeable), or -1: for symmetry breaking. */
   prev: number;
 }
 
@@ -44,23 +44,50 @@ export type Placement = SlotPiece[][];
 
 export function buildModel(jobs: readonly StaggerJob[]): GridModel {
   const step = jobs.reduce((g, j) => gcd(gcd(gcd(g, j.release), j.deadline), j.duration), DAY);
-  const lastOfKind = new Map<string, number>();
-  const gridJobs = jobs.map((j, i): GridJob => {
-    const kind = `${j.gpus}/${j.duration}/${j.release}/${j.deadline}/${j.interruptible}`;
-    const prev = lastOfKind.get(kind) ?? -1;
-    lastOfKind.set(kind, i);
-    return {
-      gpus: j.gpus,
-      len: j.duration / step,
-      lo: j.release / step,
-      hi: (j.deadline - j.duration) / step,
-      winLo: j.release / step,
-      winHi: j.deadline / step,
-      splittable: j.interruptible && j.duration < j.deadline - j.release,
-      prev,
-    };
-  });
+  const gridJobs = jobs.map((j): GridJob => ({
+    gpus: j.gpus,
+    len: j.duration / step,
+    lo: j.release / step,
+    hi: (j.deadline - j.duration) / step,
+    winLo: j.release / step,
+    winHi: j.deadline / step,
+    splittable: j.interruptible && j.duration < j.deadline - j.release,
+    prev: -1,
+  }));
+  chainInterchangeable(gridJobs);
   return { step, slots: DAY / step, jobs: gridJobs };
+}
+
+/**
+ * Runs of the same size and length are interchangeable: swapping the starts of two of them
+ * leaves every slot's usage as it was. Where one's starts range [lo, hi] is no later at either
+ * end than another's, swapping a pair that starts out of order keeps both within their
+ * ranges, so some schedule starts each chain (ranges sorted by lo, with hi never falling) in
+ * order and loses nothing. Each run's `prev` is its predecessor in such a chain.
+ */
+function chainInterchangeable(jobs: GridJob[]): void {
+  const groups = new Map<string, number[]>();
+  jobs.forEach((j, i) => {
+    const key = `${j.gpus}/${j.len}`;
+    const group = groups.get(key);
+    if (group) group.push(i);
+    else groups.set(key, [i]);
+  });
+  for (const group of groups.values()) {
+    const at = (i: number): GridJob => jobs[i] as GridJob;
+    group.sort((p, q) => at(p).lo - at(q).lo || at(p).hi - at(q).hi || p - q);
+    const hasNext = new Set<number>();
+    group.forEach((i, k) => {
+      // The latest run before it that ends its range no later and has no successor yet.
+      for (let b = k - 1; b >= 0; b--) {
+        const before = group[b] ?? -1;
+        if (hasNext.has(before) || at(before).hi > at(i).hi) continue;
+        at(i).prev = before;
+        hasNext.add(before);
+        return;
+      }
+    });
+  }
 }
 
 export function addPieces(profile: Int32Array, pieces: readonly SlotPiece[], gpus: number): void {

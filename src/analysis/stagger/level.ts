@@ -56,7 +56,7 @@ export function levelPeak(model: GridModel, start: Placement, lowerBound: number
   let bestStarts = Int32Array.from(starts);
   let work = 0;
   const weight = new Float64Array(n).fill(1);
-  // Per-slot cost of adding the moving run, laid out twice so windows never wrap.
+  // Per-slot cost of adding the moving run over its window, indexed [0, 2n) so windows never wrap.
   const cost = new Float64Array(2 * n);
   const load = new Float64Array(2 * n);
   let target = best - 1;
@@ -91,14 +91,13 @@ export function levelPeak(model: GridModel, start: Placement, lowerBound: number
       if (job === undefined || s0 < 0 || job.hi === job.lo) continue;
       const g = job.gpus;
       for (let k = s0; k < s0 + job.len; k++) add(k % n, -g);
-      for (let k = 0; k < n; k++) {
-        const u = usage[k] ?? 0;
-        const w = weight[k] ?? 0;
-        const c = w * (Math.max(0, u + g - target) - Math.max(0, u - target));
-        cost[k] = c;
-        cost[k + n] = c;
+      // Cost and load over the run's window only, [lo, hi + len), which lies within [0, 2n).
+      const end = job.hi + job.len;
+      for (let k = job.lo; k < end; k++) {
+        const u = usage[k < n ? k : k - n] ?? 0;
+        const w = weight[k < n ? k : k - n] ?? 0;
+        cost[k] = w * (Math.max(0, u + g - target) - Math.max(0, u - target));
         load[k] = u;
-        load[k + n] = u;
       }
       // Sliding sums over [s, s + len) for every start s in [lo, hi].
       let c = 0;
@@ -119,6 +118,8 @@ export function levelPeak(model: GridModel, start: Placement, lowerBound: number
           bestL = l;
         }
       }
+      // Counted as two days of slots plus the window, as when every slot was costed, so the
+      // budget and the stall rule (and so the schedules) do not depend on this shortcut.
       work += 2 * n + job.hi - job.lo + job.len;
       for (let k = bestS; k < bestS + job.len; k++) add(k % n, g);
       starts[i] = bestS;

@@ -5,6 +5,8 @@ import { slotCaps, windowSpan } from './slot-caps.js';
 
 /** Slots scanned that count as one node, so the budget also bounds the work on fine grids. */
 const SLOTS_PER_NODE = 256;
+/** Runs scanned that count as one node. */
+const RUNS_PER_NODE = 16;
 /** Energetic tests re-checked at every node: the tightest at the root. */
 const NODE_TESTS = 8;
 
@@ -61,12 +63,14 @@ function fitWithin(model: GridModel, facts: LimitFacts, budget: number): FitResu
   const jobs = model.jobs;
   const count = jobs.length;
   const n = model.slots;
-  // Laid out twice, so a window [s, s + len) with s < 2n never needs a modulo.
-  const cap = new Int32Array(2 * n);
-  for (let t = 0; t < 2 * n; t++) cap[t] = facts.caps[t % n] ?? 0;
-  const usage = new Int32Array(2 * n);
-  // GPUs of the runs not yet placed whose windows cover each slot.
-  const pot = new Int32Array(2 * n);
+  // Per slot, laid out twice so a window [s, s + len) with s < 2n never needs a modulo:
+  // - free: the cap less the placed runs' GPUs and the open runs' compulsory parts (below),
+  //   what one more run may use there;
+  // - slack: the cap less the placed runs' GPUs and those of every open run whose window covers
+  //   the slot; below zero, the slot can still be blocked (see activeOk).
+  const free = new Int32Array(2 * n);
+  for (let t = 0; t < 2 * n; t++) free[t] = facts.caps[t % n] ?? 0;
+  const slack = Int32Array.from(free);
   const starts = new Int32Array(count).fill(-1);
   const spans = jobs.map((j) => windowSpan(j, n));
 
@@ -75,16 +79,18 @@ function fitWithin(model: GridModel, facts: LimitFacts, budget: number): FitResu
     if (job === undefined) return;
     for (let k = 0; k < (spans[j] ?? 0); k++) {
       const t = (job.lo + k) % n;
-      pot[t] = (pot[t] ?? 0) + sign * job.gpus;
-      pot[t + n] = (pot[t + n] ?? 0) + sign * job.gpus;
+      slack[t] = (slack[t] ?? 0) - sign * job.gpus;
+      slack[t + n] = (slack[t + n] ?? 0) - sign * job.gpus;
     }
   };
   for (let j = 0; j < count; j++) addWindow(j, 1);
   const place = (start: number, len: number, gpus: number): void => {
     for (let k = start; k < start + len; k++) {
       const t = k % n;
-      usage[t] = (usage[t] ?? 0) + gpus;
-      usage[t + n] = (usage[t + n] ?? 0) + gpus;
+      free[t] = (free[t] ?? 0) - gpus;
+      free[t + n] = (free[t + n] ?? 0) - gpus;
+      slack[t] = (slack[t] ?? 0) - gpus;
+      slack[t + n] = (slack[t + n] ?? 0) - gpus;
     }
   };
 
@@ -128,14 +134,14 @@ function fitWithin(model: GridModel, facts: LimitFacts, budget: number): FitResu
   const pendingJob: number[] = [];
   const pendingStart: number[] = [];
 
-  /** Could slots [lo, s) all still be blocked for placed run j (pot no longer holds it)? */
+  /** Could slots [lo, s) all still be blocked for placed run j (its window has left `slack`)? */
   const activeOk = (j: number, s: number): boolean => {
     const job = jobs[j];
     if (job === undefined || s <= job.lo) return true;
     const g = job.gpus;
     let run = 0;
     for (let k = job.lo; k < s; k++) {
-      if ((usage[k] ?? 0) + (pot[k] ?? 0) + g > (cap[k] ?? 0)) run = 0;
+      if ((slack[k] ?? 0) < g) run = 0;
       else if (++run >= job.len) return false;
     }
     work += (s - job.lo) / SLOTS_PER_NODE;
@@ -146,10 +152,35 @@ function fitWithin(model: GridModel, facts: LimitFacts, budget: number): FitResu
   const active = new Uint8Array(2 * n + 1);
   const allowed = new Uint8Array(2 * n + 1);
 
+  // Compulsory parts of the open runs (timetabling): a run whose allowed starts run from est to
+  // lst covers [lst, est + len) whatever start it gets, so those GPUs count against every other
+  // run there. Each part is kept in the runs' own coordinates (see `starts`).
+  const compLo = new Int32Array(count);
+  const compLen = new Int32Array(count);
+  const setComp = (j: number, lo: number, len: number): void => {
+    const g = jobs[j]?.gpus ?? 0;
+    for (let k = compLo[j] ?? 0; k < (compLo[j] ?? 0) + (compLen[j] ?? 0); k++) {
+      const t = k % n;
+      free[t] = (free[t] ?? 0) + g;
+      free[t + n] = (free[t + n] ?? 0) + g;
+    }
+    compLo[j] = lo;
+    compLen[j] = len;
+    for (let k = lo; k < lo + len; k++) {
+      const t = k % n;
+      free[t] = (free[t] ?? 0) - g;
+      free[t + n] = (free[t + n] ?? 0) - g;
+    }
+  };
+  // The first and last allowed start found by the latest markAllowed.
+  let firstAllowed = 0;
+  let lastAllowed = 0;
+
   /**
-   * Marks the allowed starts of open run j in `allowed` and returns how many. A start is allowed when every slot it covers stays within its cap and it is
-   * active (see activeOk; for an open run pot still holds it, so a slot is blockable exactly
-   * when usage + pot passes the cap).
+   * Marks the allowed starts of open run j in `allowed` and returns how many. A start is allowed
+   * when every slot it covers stays within its cap, counting the placed runs and the other open
+   * runs' compulsory parts, and it is active (see activeOk; for an open run, its own window is
+   * still in `slack`, so a slot is blockable exactly when slack is below zero).
    */
   const markAllowed = (j: number): number => {
     const job = jobs[j];
@@ -160,27 +191,44 @@ function fitWithin(model: GridModel, facts: LimitFacts, budget: number): FitResu
     let longest = 0;
     for (let s = job.lo + 1; s <= job.hi; s++) {
       const k = s - 1;
-      if ((usage[k] ?? 0) + (pot[k] ?? 0) > (cap[k] ?? 0)) run = 0;
+      if ((slack[k] ?? 0) < 0) run = 0;
       else longest = Math.max(longest, ++run);
       active[s - job.lo] = longest < job.len && run === 0 ? 1 : 0;
     }
     let found = 0;
     let lastBad = from - 1;
     const g = job.gpus;
+    const ownLo = compLo[j] ?? 0;
+    const ownHi = ownLo + (compLen[j] ?? 0);
     for (let i = from; i < job.hi + job.len; i++) {
-      if ((usage[i] ?? 0) + g > (cap[i] ?? 0)) lastBad = i;
+      const own = i >= ownLo && i < ownHi ? g : 0;
+      if ((free[i] ?? 0) + own < g) lastBad = i;
       const s = i - job.len + 1;
       if (s < from) continue;
       const ok = lastBad < s && active[s - job.lo] === 1;
       allowed[s - job.lo] = ok ? 1 : 0;
-      if (ok) found++;
+      if (ok) {
+        if (found === 0) firstAllowed = s;
+        lastAllowed = s;
+        found++;
+      }
     }
     work += (2 * (job.hi - job.lo) + job.len) / SLOTS_PER_NODE;
     return found;
   };
 
-  // Placing a run changes usage and pot only inside its window, so only runs whose windows
-  // meet it can lose starts or active slots: the others keep the counts of the node above.
+  // Per depth, the open runs' compulsory parts on entry, restored on the way back up.
+  const savedLo = new Int32Array((count + 1) * count);
+  const savedLen = new Int32Array((count + 1) * count);
+  const restore = (depth: number): void => {
+    const row = depth * count;
+    for (let j = 0; j < count; j++) {
+      if ((compLen[j] ?? 0) !== (savedLen[row + j] ?? 0) || (compLo[j] ?? 0) !== (savedLo[row + j] ?? 0)) setComp(j, savedLo[row + j] ?? 0, savedLen[row + j] ?? 0);
+    }
+  };
+  // Placing a run changes free and slack only inside its window, and a compulsory part lies
+  // inside its run's window, so only runs whose windows meet a change can lose starts: the
+  // others keep the counts of the node above.
   const meets = new Uint8Array(count * count);
   for (let j = 0; j < count; j++) {
     for (let c = 0; c < count; c++) {
@@ -191,37 +239,72 @@ function fitWithin(model: GridModel, facts: LimitFacts, budget: number): FitResu
       meets[j * count + c] = hit ? 1 : 0;
     }
   }
+  // Allowed starts per depth and run.
   const counts = new Int32Array((count + 1) * count);
+  const dirty = new Uint8Array(count);
+  const grown: number[] = [];
+
+  /**
+   * Narrows every open run's starts against the placed runs and the others' compulsory parts,
+   * growing those parts, until nothing changes. False when some run is left with no start.
+   */
+  const propagate = (depth: number, last: number): boolean => {
+    const row = depth * count;
+    for (let j = 0; j < count; j++) {
+      const near = last < 0 || meets[j * count + last] === 1;
+      dirty[j] = near ? 1 : 0;
+      if (!near) counts[row + j] = counts[row - count + j] ?? 0;
+    }
+    for (;;) {
+      grown.length = 0;
+      for (let j = 0; j < count; j++) {
+        const job = jobs[j];
+        if (job === undefined || dirty[j] !== 1 || (starts[j] ?? -1) >= 0) continue;
+        dirty[j] = 0;
+        const found = markAllowed(j);
+        counts[row + j] = found;
+        if (found === 0) {
+          failures[j] = (failures[j] ?? 1) + 1;
+          return false;
+        }
+        const len = firstAllowed + job.len - lastAllowed;
+        if (len > (compLen[j] ?? 0)) {
+          setComp(j, lastAllowed, len);
+          grown.push(j);
+        }
+      }
+      if (grown.length === 0) return true;
+      for (const c of grown) for (let j = 0; j < count; j++) if (meets[j * count + c] === 1) dirty[j] = 1;
+    }
+  };
 
   /** `last`: the run placed just above this node, or −1 at the root. */
   const dfs = (depth: number, last: number): boolean => {
     nodes++;
-    work++;
+    // The per-node scans over all runs (saving, propagating, choosing) count as well.
+    work += 1 + count / RUNS_PER_NODE;
     if (work > budget) {
       aborted = true;
       return false;
     }
     for (let q = 0; q < pendingJob.length; q++) {
-      const p = pendingJob[q] ?? 0;
-      if (last >= 0 && meets[p * count + last] !== 1) continue;
-      if (!activeOk(p, pendingStart[q] ?? 0)) return false;
+      if (!activeOk(pendingJob[q] ?? 0, pendingStart[q] ?? 0)) return false;
     }
     if (depth === count) return true;
 
+    savedLo.set(compLo, depth * count);
+    savedLen.set(compLen, depth * count);
+    if (!propagate(depth, last)) {
+      restore(depth);
+      return false;
+    }
     let chosen = -1;
     let fewest = Infinity;
-    const row = depth * count;
     for (let j = 0; j < count; j++) {
       const job = jobs[j];
       if (job === undefined || (starts[j] ?? -1) >= 0) continue;
       if (job.prev >= 0 && (starts[job.prev] ?? -1) < 0) continue; // waits for its identical predecessor
-      const found = last < 0 || meets[j * count + last] === 1 ? markAllowed(j) : (counts[row - count + j] ?? 0);
-      counts[row + j] = found;
-      if (found === 0) {
-        failures[j] = (failures[j] ?? 1) + 1;
-        return false;
-      }
-      const score = found / (failures[j] ?? 1);
+      const score = (counts[depth * count + j] ?? 0) / (failures[j] ?? 1);
       const best = jobs[chosen];
       if (score < fewest || (score === fewest && best !== undefined && job.gpus * job.len > best.gpus * best.len)) {
         fewest = score;
@@ -229,13 +312,20 @@ function fitWithin(model: GridModel, facts: LimitFacts, budget: number): FitResu
       }
     }
     const job = jobs[chosen];
-    if (job === undefined) return false;
+    if (job === undefined) {
+      restore(depth);
+      return false;
+    }
     markAllowed(chosen);
     const from = job.prev >= 0 ? Math.max(job.lo, starts[job.prev] ?? job.lo) : job.lo;
     const values: number[] = [];
     for (let s = from; s <= job.hi; s++) if (allowed[s - job.lo] === 1) values.push(s);
 
     addWindow(chosen, -1);
+    const chosenLo = compLo[chosen] ?? 0;
+    const chosenLen = compLen[chosen] ?? 0;
+    // Placed, its own GPUs stand for its compulsory part.
+    setComp(chosen, 0, 0);
     for (const start of values) {
       starts[chosen] = start;
       place(start, job.len, job.gpus);
@@ -256,7 +346,9 @@ function fitWithin(model: GridModel, facts: LimitFacts, budget: number): FitResu
       starts[chosen] = -1;
       if (aborted) break;
     }
+    setComp(chosen, chosenLo, chosenLen);
     addWindow(chosen, 1);
+    restore(depth);
     return false;
   };
 
@@ -302,6 +394,7 @@ export function searchStarts(
     const facts = first !== undefined && first.limit === peak - 1 ? first : limitFacts(arcs, peak - 1);
     const result = fitWithin(model, facts, budget - spent);
     spent += result.work;
+    if (process.env["XDBG"]) console.log("limit", peak - 1, "nodes", result.nodes, "found", result.starts !== null);
     nodes += result.nodes;
     if (result.starts === null) return { starts: best, peak, proved: result.finished, nodes };
     best = result.starts;

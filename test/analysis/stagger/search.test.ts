@@ -26,6 +26,41 @@ describe('searchStarts', () => {
     );
   });
 
+  it('orders interchangeable runs of different windows without losing the optimum', () => {
+    // Few sizes and lengths, so many runs are interchangeable but for their windows.
+    const run = fc.record({
+      gpus: fc.integer({ min: 1, max: 2 }),
+      length: fc.integer({ min: 1, max: 2 }),
+      release: fc.integer({ min: 0, max: 23 }),
+      slack: fc.integer({ min: 0, max: 4 }),
+    });
+    fc.assert(
+      fc.property(fc.array(run, { minLength: 2, maxLength: 7 }), (specs) => {
+        const jobs = specs.map((r, i) => ({
+          workload: `w${i}`,
+          run: 1,
+          gpus: r.gpus,
+          duration: r.length * 60,
+          release: r.release * 60,
+          deadline: (r.release + r.length + r.slack) * 60,
+          interruptible: false,
+        }));
+        const result = searchStarts(buildModel(jobs), naivePeak(jobs) + 1, 0, 1_000_000);
+        expect(result.proved).toBe(true);
+        expect(result.peak).toBe(bruteForcePeak(jobs, 60));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('chains runs of one size and length whose start ranges are ordered at both ends', () => {
+    const at = (gpus: number, release: number, deadline: number) => ({ workload: `r${release}`, run: 1, gpus, duration: 120, release: release * 60, deadline: deadline * 60, interruptible: false });
+    // Start ranges (hours): a [1, 4], b [2, 6], c [3, 5], d [4, 7], e another size. b follows a;
+    // c ends before b and a already has b; d follows c, the latest free one.
+    const model = buildModel([at(2, 3, 7), at(2, 1, 6), at(2, 2, 8), at(4, 2, 8), at(2, 4, 9)]);
+    expect(model.jobs.map((j) => j.prev)).toEqual([-1, -1, 1, -1, 0]);
+  });
+
   it('reports an unfinished search when the budget runs out', () => {
     const jobs = Array.from({ length: 12 }, (_, i) => ({
       workload: `w${i}`,
