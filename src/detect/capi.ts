@@ -15,9 +15,18 @@ const MAX_SIZE = 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size';
 const GPU_COUNT = 'capacity.cluster-autoscaler.kubernetes.io/gpu-count';
 // The resource the GPUs are advertised as (`nvidia.com/gpu`, `amd.com/gpu`), beside gpu-count.
 const GPU_TYPE = 'capacity.cluster-autoscaler.kubernetes.io/gpu-type';
-// Where each provider's machine template keeps the machine type.
-const TYPE_FIELD: Record<string, string> = {
-  AWSMachineTemplate: 'instanceType', AzureMachineTemplate: 'vmSize', GCPMachineTemplate: 'instanceType',
+// Where each provider's machine template or machine pool keeps the machine type (path under
+// the object's root; the first path present wins), and for managed pools, the autoscaling maximum.
+const INFRA: Record<string, { type: string[][]; max?: string[] }> = {
+  AWSMachineTemplate: { type: [['spec', 'template', 'spec', 'instanceType']] },
+  AzureMachineTemplate: { type: [['spec', 'template', 'spec', 'vmSize']] },
+  GCPMachineTemplate: { type: [['spec', 'template', 'spec', 'instanceType']] },
+  AWSMachinePool: { type: [['spec', 'awsLaunchTemplate', 'instanceType']] },
+  AWSManagedMachinePool: { type: [['spec', 'instanceType']], max: ['spec', 'scaling', 'maxSize'] },
+  AzureMachinePool: { type: [['spec', 'template', 'vmSize']] },
+  AzureManagedMachinePool: { type: [['spec', 'sku']], max: ['spec', 'scaling', 'maxSize'] },
+  // CAPG's GKE pools have used both names for the machine type.
+  GCPManagedMachinePool: { type: [['spec', 'instanceType'], ['spec', 'machineType']], max: ['spec', 'scaling', 'maxCount'] },
 };
 
 /**
@@ -56,7 +65,15 @@ interface Pool {
   annotations: unknown;
   line: number;
   /** The machine template's type field node, when the template is in the file. */
-  infra: { node: unknown; kind: string } | null;
+  infra: InfraRef | null;
+}
+
+interface InfraRef {
+  node: unknown;
+  kind: string;
+  field: string;
+  /** A managed pool's autoscaling maximum node, when it sets one. */
+  max: unknown;
 }
 
 function nameOf(m: Manifest, node: unknown): string {
@@ -64,14 +81,19 @@ function nameOf(m: Manifest, node: unknown): string {
   return nodeSource(node, m.ctx.text).trim().replace(/^(["'])(.*)\1$/, '$2') || '(unnamed)';
 }
 
-function templateRef(all: readonly Manifest[], ref: unknown, from: Manifest): { node: unknown; kind: string } | null {
+function templateRef(all: readonly Manifest[], ref: unknown, from: Manifest): InfraRef | null {
   const kind = scalarString(mapGet(ref, 'kind'));
   const name = nameOf(from, mapGet(ref, 'name'));
-  if (kind === null || !(kind in TYPE_FIELD)) return null;
+  const shape = kind === null ? undefined : INFRA[kind];
+  if (kind === null || !shape) return null;
   const tmpl = all.find((t) => t.kind === kind && nameOf(t, mapGet(mapGet(t.root, 'metadata'), 'name')) === name);
   if (!tmpl) return null;
-  const spec = mapGet(mapGet(mapGet(tmpl.root, 'spec'), 'template'), 'spec');
-  return { node: mapGet(spec, TYPE_FIELD[kind] ?? ''), kind };
+  const path = shape.type.find((p) => dig(tmpl.root, p) !== undefined) ?? shape.type[0] ?? [];
+  return { node: dig(tmpl.root, path), kind, field: path[path.length - 1] ?? 'machine type', max: shape.max ? dig(tmpl.root, shape.max) : undefined };
+}
+
+function dig(root: unknown, path: readonly string[]): unknown {
+  return path.reduce<unknown>((node, key) => mapGet(node, key), root);
 }
 
 type PerNode = { gpus: number; model: string | null; via: string } | { unknown: string };
@@ -84,7 +106,7 @@ function perNodeOf(m: Manifest, pool: Pool, topologyGpus: number | null): PerNod
     const expr = findTemplateExpression(source);
     const type = expr === null ? (scalarString(pool.infra.node) ?? '') : (envsubstDefault(source) ?? '');
     const info = classifyTypes(type ? [type] : []);
-    const field = TYPE_FIELD[pool.infra.kind] ?? 'machine type';
+    const field = pool.infra.field;
     if (info.kind === 'gpu') return { gpus: info.gpusPerNode, model: info.gpuModel, via: expr ? `${field} ${expr}, default ${type}` : `${field} ${type}` };
     if (info.kind === 'unknown-gpu') return { unknown: `${field} ${type} is not in the catalog` };
     if (expr !== null && !type) return { unknown: `${pool.infra.kind} ${field} is the template expression ${expr}, unknown until rendered` };
@@ -108,8 +130,10 @@ function readPool(m: Manifest, pool: Pool, topologyGpus: number | null, gpuFile:
     return;
   }
   const max = readCount(mapGet(pool.annotations, MAX_SIZE), m.ctx, pool.line);
-  const nodes: CountRead | null = max ?? readCount(pool.replicas, m.ctx, pool.line);
-  const field = max ? `the ${MAX_SIZE} annotation` : 'replicas';
+  // A managed pool (EKS, AKS, GKE) scales itself between its scaling bounds; replicas is only the start.
+  const managedMax = max ? null : readCount(pool.infra?.max, m.ctx, pool.line);
+  const nodes: CountRead | null = max ?? managedMax ?? readCount(pool.replicas, m.ctx, pool.line);
+  const field = max ? `the ${MAX_SIZE} annotation` : managedMax ? `${pool.infra?.kind} scaling maximum` : 'replicas';
   if (!nodes || !nodes.ok) {
     const why = nodes ? nodes.why : 'is not set';
     found.note(nodes?.line ?? pool.line, 'warning', `${where}: ${field} ${why}; with ${perNode.gpus} GPUs per node (${perNode.via}) its GPUs are not counted`);

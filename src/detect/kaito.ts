@@ -1,48 +1,107 @@
+import type { CountRead } from './counts.js';
 import { readCount, readString } from './counts.js';
 import { PRIMARY_GPU_RESOURCE } from './gpu-resources.js';
 import { lookupInstanceType } from './gpu-types/index.js';
 import { readManifests } from './manifests.js';
+import type { Manifest } from './manifests.js';
 import { Findings, yamlParser } from './parser-kit.js';
-import { mapGet } from './yaml-nodes.js';
+import { mapGet, nodeLine } from './yaml-nodes.js';
 
 // KAITO's gpu-provisioner creates AKS node pools for a Workspace, so it is an AKS pool here.
 const KIND = 'aks-node-pool' as const;
 const MARKERS = /kaito\.sh\//;
 
-/** KAITO Workspace: top-level `resource.count` × GPUs of `resource.instanceType`. */
+/**
+ * KAITO Workspace: top-level `resource.count` (default 1) × GPUs of `resource.instanceType`.
+ * InferenceSet: `spec.replicas` Workspaces, each `template.resource.count` nodes, capped by
+ * `spec.nodeCountLimit` when that is lower. A Workspace that names no instance type runs on
+ * nodes that already exist (labelSelector only) and provisions nothing.
+ */
 export const kaitoParser = yamlParser('kaito', MARKERS, (path, text) => {
   const found = new Findings(path);
   const scan = readManifests(path, text, (t) => MARKERS.test(t));
   found.diagnostics.push(...scan.diagnostics);
   for (const m of scan.manifests) {
-    if (m.kind !== 'Workspace' || !(m.apiVersion ?? '').startsWith('kaito.sh/')) continue;
-    const resource = mapGet(m.root, 'resource');
-    const name = m.name ?? '(unnamed)';
-    const type = readString(mapGet(resource, 'instanceType'), m.ctx);
-    const count = readCount(mapGet(resource, 'count'), m.ctx, m.line) ?? { ok: true as const, value: 1, line: m.line };
-    if (!type) continue;
-    const where = `Workspace ${name}`;
-    if ('template' in type) {
-      found.note(count.line, 'warning', `${where}: instanceType is the template expression ${type.template}; its GPUs are not counted`);
-      found.unknown(KIND, name, count.line);
-      continue;
-    }
-    const row = lookupInstanceType(type.value);
-    if (!row) {
-      found.note(count.line, 'warning', `${where}: instance type ${type.value} is not in the catalog; its GPUs are not counted`);
-      found.unknown(KIND, name, count.line);
-      continue;
-    }
-    if (!count.ok) {
-      found.note(count.line, 'warning', `${where}: resource.count ${count.why}; its GPUs are not counted`);
-      found.unknown(KIND, name, count.line);
-      continue;
-    }
-    const gpus = count.value * row.gpus;
-    found.decls.push({
-      file: m.ctx.file, line: count.line, kind: KIND, name, gpuModel: row.gpuModel, gpus,
-      parts: [{ label: `${count.value} × ${row.type}`, resource: PRIMARY_GPU_RESOURCE, gpus, line: count.line }],
-    });
+    if (!(m.apiVersion ?? '').startsWith('kaito.sh/')) continue;
+    if (m.kind === 'Workspace') readWorkspace(m, found);
+    else if (m.kind === 'InferenceSet') readInferenceSet(m, found);
   }
   return found.result(text);
 });
+
+function readWorkspace(m: Manifest, found: Findings): void {
+  const resource = mapGet(m.root, 'resource');
+  const name = m.name ?? '(unnamed)';
+  const typeNode = mapGet(resource, 'instanceType');
+  const typeLine = nodeLine(typeNode, m.ctx.lc) ?? m.line;
+  const count = readCount(mapGet(resource, 'count'), m.ctx, m.line) ?? { ok: true as const, value: 1, line: typeLine };
+  const perNode = gpusPerNode(m, typeNode, `Workspace ${name}`, count.line, found);
+  if (!perNode) return;
+  if (!count.ok) {
+    fail(found, count.line, `Workspace ${name}: resource.count ${count.why}`, name);
+    return;
+  }
+  push(found, m, name, count.value, perNode, count.line);
+}
+
+function readInferenceSet(m: Manifest, found: Findings): void {
+  const spec = mapGet(m.root, 'spec');
+  const name = m.name ?? '(unnamed)';
+  const where = `InferenceSet ${name}`;
+  const resource = mapGet(mapGet(spec, 'template'), 'resource');
+  const typeNode = mapGet(resource, 'instanceType');
+  const replicas: CountRead = readCount(mapGet(spec, 'replicas'), m.ctx, m.line) ?? { ok: true, value: 1, line: nodeLine(typeNode, m.ctx.lc) ?? m.line };
+  const perNode = gpusPerNode(m, typeNode, where, replicas.line, found);
+  if (!perNode) return;
+  const count = readCount(mapGet(resource, 'count'), m.ctx, m.line) ?? { ok: true as const, value: 1, line: replicas.line };
+  const limit = readCount(mapGet(spec, 'nodeCountLimit'), m.ctx, m.line);
+  for (const [read, field] of [[replicas, 'spec.replicas'], [count, 'template.resource.count'], [limit, 'spec.nodeCountLimit']] as const) {
+    if (read && !read.ok) {
+      fail(found, read.line, `${where}: ${field} ${read.why}`, name);
+      return;
+    }
+  }
+  if (!replicas.ok || !count.ok || (limit && !limit.ok)) return;
+  const nodes = replicas.value * count.value;
+  if (limit?.ok && limit.value < nodes) {
+    found.note(limit.line, 'info', `${where}: ${replicas.value} replicas × ${count.value} nodes, capped at nodeCountLimit ${limit.value}`);
+    push(found, m, name, limit.value, perNode, limit.line);
+    return;
+  }
+  push(found, m, name, nodes, perNode, replicas.line);
+}
+
+interface PerNode {
+  type: string;
+  gpus: number;
+  model: string;
+}
+
+function gpusPerNode(m: Manifest, typeNode: unknown, where: string, line: number, found: Findings): PerNode | null {
+  const type = readString(typeNode, m.ctx);
+  if (!type) return null;
+  const name = m.name ?? '(unnamed)';
+  if ('template' in type) {
+    fail(found, line, `${where}: instanceType is the template expression ${type.template}`, name);
+    return null;
+  }
+  const row = lookupInstanceType(type.value);
+  if (!row) {
+    fail(found, line, `${where}: instance type ${type.value} is not in the catalog`, name);
+    return null;
+  }
+  return { type: row.type, gpus: row.gpus, model: row.gpuModel };
+}
+
+function fail(found: Findings, line: number, why: string, name: string): void {
+  found.note(line, 'warning', `${why}; its GPUs are not counted`);
+  found.unknown(KIND, name, line);
+}
+
+function push(found: Findings, m: Manifest, name: string, nodes: number, perNode: PerNode, line: number): void {
+  const gpus = nodes * perNode.gpus;
+  found.decls.push({
+    file: m.ctx.file, line, kind: KIND, name, gpuModel: perNode.model, gpus,
+    parts: [{ label: `${nodes} × ${perNode.type}`, resource: PRIMARY_GPU_RESOURCE, gpus, line }],
+  });
+}

@@ -1,7 +1,8 @@
 import { normaliseGpuModel } from './gpu-resources.js';
 import { awsFamilyModel, lookupInstanceType, looksLikeGpuFamily, looksLikeGpuType } from './gpu-types/index.js';
 import { GPU_INSTANCE_TYPES } from './gpu-types/index.js';
-import { mapGet, scalarString, scalarValue, seqItems } from './yaml-nodes.js';
+import { findTemplateExpression } from './template.js';
+import { mapGet, nodeSource, scalarString, scalarValue, seqItems } from './yaml-nodes.js';
 
 /** What a pool's requirements say about GPUs. */
 export interface GpuRequirements {
@@ -16,12 +17,16 @@ export interface GpuRequirements {
 const PREFIXES = ['karpenter.k8s.aws/', 'eks.amazonaws.com/'];
 const keyIs = (key: string, suffix: string) => PREFIXES.some((p) => key === p + suffix);
 
-export function readRequirements(requirements: unknown): GpuRequirements {
+/**
+ * `text` is the original (unmasked) source: a templated value such as `"${instance_type}"` is
+ * masked in the parse, and is kept as the expression it was, never as the mask.
+ */
+export function readRequirements(requirements: unknown, text?: string): GpuRequirements {
   const out: GpuRequirements = { families: [], types: [], gpuNames: [], allowsGpu: false };
   for (const req of seqItems(requirements)) {
     const key = scalarString(mapGet(req, 'key')) ?? '';
     const operator = scalarString(mapGet(req, 'operator')) ?? 'In';
-    const values = seqItems(mapGet(req, 'values')).map((v) => String(scalarValue(v) ?? '')).filter((v) => v !== '');
+    const values = seqItems(mapGet(req, 'values')).map((v) => valueText(v, text)).filter((v) => v !== '');
     const isIn = operator === 'In';
     if (keyIs(key, 'instance-family') && isIn) out.families.push(...values);
     else if ((key === 'node.kubernetes.io/instance-type' || keyIs(key, 'instance-type')) && isIn) out.types.push(...values);
@@ -62,4 +67,14 @@ export function gpusPerNodeRange(r: GpuRequirements): [number, number] | null {
   if (rows.length === 0) return null;
   const counts = rows.map((t) => t.gpus);
   return [Math.min(...counts), Math.max(...counts)];
+}
+
+function valueText(node: unknown, text: string | undefined): string {
+  const expr = text === undefined ? null : findTemplateExpression(nodeSource(node, text));
+  return expr ?? String(scalarValue(node) ?? '');
+}
+
+/** The first requirement value that is a template expression, unknown until rendered. */
+export function templatedValue(r: GpuRequirements): string | null {
+  return [...r.types, ...r.families, ...r.gpuNames].find((v) => findTemplateExpression(v) !== null) ?? null;
 }

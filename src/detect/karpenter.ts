@@ -1,7 +1,7 @@
 import type { CapacityDecl, CapacityPart } from '../domain/index.js';
 import { readCount } from './counts.js';
 import { isWholeGpuResource, WHOLE_GPU_RESOURCES, wholeGpuResourceOf } from './gpu-resources.js';
-import { gpusPerNodeRange, pinnedGpusPerNode, readRequirements, requirementsModel } from './karpenter-requirements.js';
+import { gpusPerNodeRange, pinnedGpusPerNode, readRequirements, requirementsModel, templatedValue } from './karpenter-requirements.js';
 import type { GpuRequirements } from './karpenter-requirements.js';
 import { readManifests } from './manifests.js';
 import type { Manifest } from './manifests.js';
@@ -82,7 +82,7 @@ function readGpuLimit(m: Manifest, limits: unknown): GpuLimit | null {
 }
 
 function readPool(m: Manifest, pool: PoolShape, found: Findings): void {
-  const reqs = readRequirements(pool.requirements);
+  const reqs = readRequirements(pool.requirements, m.ctx.text);
   const taints = taintKeys(pool.taints);
   // The resource named in messages: the one a limit or GPU taint uses, NVIDIA's by default.
   const resource = wholeGpuResourceOf([...WHOLE_GPU_RESOURCES.filter((r) => mapGet(pool.limits, r) !== undefined), ...taints]);
@@ -120,7 +120,9 @@ function readPool(m: Manifest, pool: PoolShape, found: Findings): void {
   }
   if (!gpuPool) return;
   if (replicas?.ok) {
-    found.note(replicas.line, 'warning', `${where}: static pool of ${replicas.value} nodes, but the instance type is not pinned${rangeText(reqs)}; its GPU count is unknown`);
+    const templated = templatedValue(reqs);
+    const why = templated ? `the instance type is the template expression ${templated}, unknown until rendered` : `the instance type is not pinned${rangeText(reqs)}`;
+    found.note(replicas.line, 'warning', `${where}: static pool of ${replicas.value} nodes, but ${why}; its GPU count is unknown`);
     found.unknown(KIND, pool.name, replicas.line);
     return;
   }

@@ -4,6 +4,7 @@ import {
   acceleratorModel, defaultPricePerGpuHour, GPU_INSTANCE_TYPES, lookupInstanceType, looksLikeGpuType, pricePerGpuHour,
 } from '../../src/detect/gpu-types/index.js';
 import { corpusFiles } from './corpus.js';
+import { loadAllReal } from './real-fixtures.js';
 
 // Instance / machine / VM type names as they appear in infrastructure files.
 const TYPE_RE = /\b(?:p[0-9][a-z0-9-]*|g[0-9][a-z0-9]*|gr6)\.[0-9]*x?large\b|\b(?:a[234]|g2)-(?:highgpu|megagpu|ultragpu|edgegpu|standard)-[0-9a-z]+\b|\bStandard_N[A-Za-z0-9_]+/g;
@@ -21,6 +22,20 @@ describe('GPU instance catalog', () => {
     expect([gpus('p4d.24xlarge'), gpus('p5e.48xlarge'), gpus('g5.12xlarge'), gpus('g5.xlarge'), gpus('p3.8xlarge'),
       gpus('p3dn.24xlarge'), gpus('a3-megagpu-8g'), gpus('g2-standard-4'), gpus('Standard_NC48ads_A100_v4')])
       .toEqual([8, 8, 4, 1, 4, 8, 8, 1, 2]);
+  });
+
+  it('covers every GPU instance type in the real-file fixtures too', () => {
+    const texts = Object.values(loadAllReal());
+    const seen = new Set(texts.flatMap((t) => t.match(TYPE_RE) ?? []));
+    expect(seen.size).toBeGreaterThan(5);
+    expect([...seen].filter((t) => looksLikeGpuType(t) && lookupInstanceType(t) === null)).toEqual([]);
+  });
+
+  it('knows previous-generation types older repositories still name (documented GPU counts)', () => {
+    const row = (t: string) => [lookupInstanceType(t)?.gpus, lookupInstanceType(t)?.gpuModel];
+    expect([row('p2.xlarge'), row('p2.16xlarge'), row('g3s.xlarge'), row('g3.16xlarge')]).toEqual([[1, 'K80'], [16, 'K80'], [1, 'M60'], [4, 'M60']]);
+    expect([row('Standard_NC6'), row('Standard_NC24r'), row('Standard_NC12s_v2'), row('Standard_ND24rs'), row('Standard_NV12')])
+      .toEqual([[1, 'K80'], [4, 'K80'], [2, 'P100'], [4, 'P40'], [2, 'M60']]);
   });
 
   it('looks Azure sizes up case-insensitively, others exactly', () => {

@@ -7,6 +7,9 @@ import type { GpuInstanceType } from './types.js';
  * `prices` map overrides them per GPU model.
  */
 export const AWS_TYPES: readonly GpuInstanceType[] = [
+  // Previous generations, still in older blueprints (eksctl/kubeflow examples).
+  ...family('aws', 'K80', [['p2.xlarge', 1, 0.9], ['p2.8xlarge', 8, 7.2], ['p2.16xlarge', 16, 14.4]]),
+  ...family('aws', 'M60', [['g3s.xlarge', 1, 0.75], ['g3.4xlarge', 1, 1.14], ['g3.8xlarge', 2, 2.28], ['g3.16xlarge', 4, 4.56]]),
   ...family('aws', 'V100', [
     ['p3.2xlarge', 1, 3.06], ['p3.8xlarge', 4, 12.24], ['p3.16xlarge', 8, 24.48], ['p3dn.24xlarge', 8, 31.22],
   ]),
@@ -41,7 +44,7 @@ export const AWS_TYPES: readonly GpuInstanceType[] = [
 
 /** GPU model per EC2 family, for Karpenter pools that allow a whole family. */
 export const AWS_FAMILY_MODELS: Readonly<Record<string, string>> = {
-  p3: 'V100', p3dn: 'V100', p4d: 'A100', p4de: 'A100', p5: 'H100', p5e: 'H200', p5en: 'H200',
+  p2: 'K80', g3: 'M60', g3s: 'M60', p3: 'V100', p3dn: 'V100', p4d: 'A100', p4de: 'A100', p5: 'H100', p5e: 'H200', p5en: 'H200',
   'p6-b200': 'B200', 'p6e-gb200': 'GB200', g4dn: 'T4', g5g: 'T4G', g5: 'A10G', g6: 'L4', gr6: 'L4',
   g6f: 'L4', g6e: 'L40S', g7e: 'RTX PRO 6000',
 };

@@ -7,6 +7,17 @@ import type { GpuInstanceType } from './types.js';
  * NVadsA10 v5 sizes below NV36 get a fraction of one A10.
  */
 export const AZURE_TYPES: readonly GpuInstanceType[] = [
+  // Retired series (NC, NCv2, ND, NV v1) that older AKS modules and docs still name.
+  ...family('azure', 'K80', [
+    ['Standard_NC6', 1, 0.9], ['Standard_NC12', 2, 1.8], ['Standard_NC24', 4, 3.6], ['Standard_NC24r', 4, 3.96],
+  ]),
+  ...family('azure', 'P100', [
+    ['Standard_NC6s_v2', 1, 2.07], ['Standard_NC12s_v2', 2, 4.14], ['Standard_NC24s_v2', 4, 8.28], ['Standard_NC24rs_v2', 4, 9.11],
+  ]),
+  ...family('azure', 'P40', [
+    ['Standard_ND6s', 1, 2.07], ['Standard_ND12s', 2, 4.14], ['Standard_ND24s', 4, 8.28], ['Standard_ND24rs', 4, 9.11],
+  ]),
+  ...family('azure', 'M60', [['Standard_NV6', 1, 1.14], ['Standard_NV12', 2, 2.28], ['Standard_NV24', 4, 4.56]]),
   ...family('azure', 'V100', [
     ['Standard_NC6s_v3', 1, 3.06], ['Standard_NC12s_v3', 2, 6.12], ['Standard_NC24s_v3', 4, 12.24],
     ['Standard_NC24rs_v3', 4, 13.46], ['Standard_ND40rs_v2', 8, 22.03],

@@ -1,70 +1,106 @@
+import { chooseObject } from './chosen-object.js';
 import type { Scope } from './expr-eval.js';
-import { mostGpus, stringList } from './gpu-shape.js';
+import { literalString, mostGpus, stringList, typeGpus } from './gpu-shape.js';
+import type { NodeGpus } from './gpu-shape.js';
 import type { Locator, Span } from './locator.js';
 import { asRecord } from './module-scope.js';
 import { PoolContext, Unknown } from './pool-context.js';
 import type { PoolOutcome } from './pool-context.js';
 import { toDecl } from './resources.js';
 
-// The module's own default for max_size (modules/eks-managed-node-group/variables.tf).
+// The submodules' own default for max_size (modules/{eks,self}-managed-node-group/variables.tf).
 const MODULE_MAX_SIZE_DEFAULT = 3;
 
+/** The two node-group maps of terraform-aws-modules/eks and how each names its machine types. */
+const GROUP_MAPS = [
+  { attr: 'eks_managed_node_groups', defaults: 'eks_managed_node_group_defaults', types: 'instance_types' },
+  { attr: 'self_managed_node_groups', defaults: 'self_managed_node_group_defaults', types: 'instance_type' },
+] as const;
+type GroupMap = (typeof GROUP_MAPS)[number];
+
 /**
- * terraform-aws-modules/eks `module` blocks: one decl per entry of `eks_managed_node_groups`,
- * each attribute read on its own so one computed field (subnet_ids, say) spoils nothing.
- * `eks_managed_node_group_defaults` fills what a group leaves out, as the module does.
+ * terraform-aws-modules/eks `module` blocks: one decl per entry of `eks_managed_node_groups` and
+ * `self_managed_node_groups`, each attribute read on its own so one computed field (subnet_ids,
+ * say) spoils nothing. The `*_defaults` map fills what a group leaves out, as the module does.
+ * A group written as an expression (`cond ? {…} : null`) is read through its taken branch.
  */
 export function readEksModules(file: string, body: Record<string, unknown>, loc: Locator, scope: Scope): PoolOutcome {
   const out: PoolOutcome = { decls: [], unresolved: [], diagnostics: [] };
   for (const [label, blocks] of Object.entries(asRecord(body.module))) {
     if (!Array.isArray(blocks)) continue;
     const raw = asRecord(blocks[blocks.length - 1]);
-    if (raw.eks_managed_node_groups === undefined) continue;
     const block = loc.path(loc.file(), [['module', label]]);
     if (!block) continue;
-    const moduleCtx = new PoolContext(file, loc, block, scope, `module.${label}`);
-    const groups = objectOrValue(moduleCtx, raw.eks_managed_node_groups, 'eks_managed_node_groups');
-    const defaults = objectOrValue(moduleCtx, raw.eks_managed_node_group_defaults ?? {}, 'eks_managed_node_group_defaults');
-    out.diagnostics.push(...moduleCtx.diagnostics);
-    if (!groups) continue;
-    const groupsSpan = loc.child(block, 'eks_managed_node_groups');
-    for (const [key, groupRaw] of Object.entries(groups)) {
-      const span: Span = (groupsSpan && loc.child(groupsSpan, key)) ?? block;
-      const ctx = new PoolContext(file, loc, span, scope, `module.${label}.eks_managed_node_groups.${key}`);
-      const group = { ...(defaults ?? {}), ...asRecord(groupRaw) };
-      try {
-        const types = stringList(ctx, group.instance_types, 'instance_types', ['instance_types']);
-        const node = types === null ? null : mostGpus(ctx, types, 'instance_types', ['instance_types']);
-        if (node !== null) {
-          const max = ctx.count(group.max_size, 'max_size', ['max_size']);
-          const nameRaw = group.name === undefined ? null : ctx.value(group.name, 'name', ['name']);
-          const name = typeof nameRaw === 'string' && nameRaw !== '' ? nameRaw : key;
-          out.decls.push(toDecl(file, 'eks-node-group', {
-            name,
-            gpusPerNode: node.gpus,
-            gpuModel: node.model,
-            maxNodes: max ?? MODULE_MAX_SIZE_DEFAULT,
-            line: ctx.line(max === null ? [] : ['max_size']),
-            ...(max === null ? { note: 'max_size not set: the module default' } : {}),
-          }));
-        }
-      } catch (err) {
-        if (!(err instanceof Unknown)) throw err;
-        out.unresolved.push({ file, line: span.line, kind: 'eks-node-group', name: key });
-      }
-      out.diagnostics.push(...ctx.diagnostics);
+    for (const map of GROUP_MAPS) {
+      if (raw[map.attr] !== undefined) readGroups(file, loc, block, scope, label, raw, map, out);
     }
   }
   return out;
 }
 
-/** A literal map stays raw (its fields are evaluated one by one); an expression is evaluated whole. */
-function objectOrValue(ctx: PoolContext, raw: unknown, what: string): Record<string, unknown> | null {
-  if (typeof raw !== 'string') return asRecord(raw);
-  try {
-    return asRecord(ctx.value(raw, what, [what]));
-  } catch (err) {
-    if (!(err instanceof Unknown)) throw err;
+function readGroups(file: string, loc: Locator, block: Span, scope: Scope, label: string, raw: Record<string, unknown>, map: GroupMap, out: PoolOutcome): void {
+  const moduleCtx = new PoolContext(file, loc, block, scope, `module.${label}`);
+  const groups = objectOf(moduleCtx, raw[map.attr], map.attr);
+  const defaults = objectOf(moduleCtx, raw[map.defaults] ?? {}, map.defaults);
+  out.diagnostics.push(...moduleCtx.diagnostics);
+  if (!groups) return;
+  const groupsSpan = loc.child(block, map.attr);
+  for (const [key, groupRaw] of Object.entries(groups)) {
+    const span: Span = (groupsSpan && loc.child(groupsSpan, key)) ?? block;
+    const ctx = new PoolContext(file, loc, span, scope, `module.${label}.${map.attr}.${key}`);
+    try {
+      const own = objectOf(ctx, groupRaw, key, []);
+      if (own === null) throw new Unknown(key);
+      if (own === ABSENT) continue;
+      const group = { ...(defaults === ABSENT ? {} : defaults ?? {}), ...own };
+      const node = nodeGpus(ctx, group, map);
+      if (node !== null) {
+        const max = ctx.count(group.max_size, 'max_size', ['max_size']);
+        const nameRaw = group.name === undefined ? null : ctx.value(group.name, 'name', ['name']);
+        const name = typeof nameRaw === 'string' && nameRaw !== '' ? nameRaw : key;
+        out.decls.push(toDecl(file, 'eks-node-group', {
+          name,
+          gpusPerNode: node.gpus,
+          gpuModel: node.model,
+          maxNodes: max ?? MODULE_MAX_SIZE_DEFAULT,
+          line: ctx.line(max === null ? [] : ['max_size']),
+          ...(max === null ? { note: 'max_size not set: the module default' } : {}),
+        }));
+      }
+    } catch (err) {
+      if (!(err instanceof Unknown)) throw err;
+      out.unresolved.push({ file, line: span.line, kind: 'eks-node-group', name: key });
+    }
+    out.diagnostics.push(...ctx.diagnostics);
+  }
+}
+
+function nodeGpus(ctx: PoolContext, group: Record<string, unknown>, map: GroupMap): NodeGpus | null {
+  if (map.types === 'instance_types') {
+    const types = stringList(ctx, group.instance_types, 'instance_types', ['instance_types']);
+    return types === null ? null : mostGpus(ctx, types, 'instance_types', ['instance_types']);
+  }
+  if (group.instance_type === undefined && group.instance_types !== undefined) {
+    // The submodule reads instance_type only: a list here is dropped and its default type launched.
+    ctx.warn(ctx.line(['instance_types']), 'sets instance_types, which self_managed_node_groups do not read (they take instance_type): the module launches its default instance type; not counted as GPUs');
     return null;
   }
+  const type = literalString(ctx, group.instance_type, 'instance_type', ['instance_type']);
+  return type === null ? null : typeGpus(ctx, type, 'instance_type', ['instance_type']);
+}
+
+const ABSENT = Symbol('absent');
+
+/**
+ * A literal map stays raw (its fields are evaluated one by one); an expression is read through
+ * chooseObject. ABSENT when it evaluates to null; null (after a warning) when it cannot be read.
+ */
+function objectOf(ctx: PoolContext, raw: unknown, what: string, path: readonly string[] = [what]): Record<string, unknown> | typeof ABSENT | null {
+  if (typeof raw !== 'string' && raw !== null) return asRecord(raw);
+  const chosen = chooseObject(raw, ctx.scope);
+  if (!chosen.ok) {
+    ctx.warn(ctx.line(path), `${what} comes from ${chosen.culprit}: cannot tell the GPU count`);
+    return null;
+  }
+  return chosen.absent ? ABSENT : chosen.fields;
 }

@@ -12,7 +12,8 @@ export type Expr =
   | { t: 'bin'; op: string; left: Expr; right: Expr }
   | { t: 'cond'; test: Expr; then: Expr; else: Expr }
   | { t: 'tuple'; items: Expr[] }
-  | { t: 'object'; entries: [Expr, Expr][] }
+  /** `sources`: each value's source text, so a caller can read one field without the others. */
+  | { t: 'object'; entries: [Expr, Expr][]; sources: string[] }
   | { t: 'index'; target: Expr; steps: Step[] }
   | { t: 'opaque'; what: string; text: string };
 
@@ -197,17 +198,20 @@ class Parser {
     if (t.v === '{') {
       if (this.peek()?.v === 'for') { this.i = start; return this.skipBracketed('a for expression'); }
       const entries: [Expr, Expr][] = [];
+      const sources: string[] = [];
       while (!this.isP('}')) {
         const keyTok = this.peek();
         const key: Expr = keyTok?.k === 'id' && ['=', ':'].includes(this.toks[this.i + 1]?.v ?? '')
           ? (this.next(), { t: 'lit', value: keyTok.v })
           : this.expr();
         if (this.isP('=')) this.next(); else this.eat(':');
+        const valueStart = this.i;
         entries.push([key, this.expr()]);
+        sources.push(this.textFrom(valueStart));
         if (this.isP(',')) this.next();
       }
       this.eat('}');
-      return { t: 'object', entries };
+      return { t: 'object', entries, sources };
     }
     throw new ExprSyntaxError(`unexpected "${t.v}"`);
   }
@@ -237,6 +241,9 @@ function tokenize(src: string): Tok[] {
   while (i < src.length) {
     const c = src[i] as string;
     if (/\s/.test(c)) { i++; continue; }
+    // Comments survive inside multi-line expressions as hcl2json prints them.
+    if (c === '#' || src.startsWith('//', i)) { while (i < src.length && src[i] !== '\n') i++; continue; }
+    if (src.startsWith('/*', i)) { const end = src.indexOf('*/', i + 2); i = end < 0 ? src.length : end + 2; continue; }
     const num = /^\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(src.slice(i));
     if (num) { toks.push({ k: 'num', v: num[0], at: i }); i += num[0].length; continue; }
     const id = /^[A-Za-z_][\w-]*/.exec(src.slice(i));

@@ -42,12 +42,13 @@ export function readGkePool(ctx: PoolContext, body: Record<string, unknown>, lab
   let note = perZone ? 'per zone' : 'in total';
   if (perZone) {
     const zones = zoneCount(ctx, body);
-    if (zones === null) {
-      ctx.warn(line, `node counts are per zone and the number of zones is unknown (node_locations is not a literal list); the GPU count shown is for one zone`);
+    if ('unknown' in zones) {
+      ctx.warn(line, `node counts are per zone and the number of zones is unknown (${zones.unknown}); the GPU count shown is for one zone`);
       note = 'per zone, zone count unknown';
     } else {
-      nodes *= zones;
-      note = `per zone × ${zones} zone${zones === 1 ? '' : 's'}`;
+      if (zones.assumed) ctx.warn(line, zones.assumed);
+      nodes *= zones.zones;
+      note = `per zone × ${zones.zones} zone${zones.zones === 1 ? '' : 's'}`;
     }
   }
   return { name, gpusPerNode: node.gpus, gpuModel: node.model, maxNodes: nodes, line, note };
@@ -130,18 +131,34 @@ export function entries(v: Value): [Value, Value][] {
   return [];
 }
 
-function zoneCount(ctx: PoolContext, body: Record<string, unknown>): number | null {
+// GKE runs a regional cluster's node pools in three of the region's zones unless told otherwise.
+const REGIONAL_DEFAULT_ZONES = 3;
+const ZONE_RE = /^[a-z]+-[a-z]+\d+-[a-z]$/;
+const REGION_RE = /^[a-z]+-[a-z]+\d+$/;
+
+type Zones = { zones: number; assumed?: string } | { unknown: string };
+
+function zoneCount(ctx: PoolContext, body: Record<string, unknown>): Zones {
   if (body.node_locations === undefined) {
     // A pool placed in one zone has one zone; a regional pool without node_locations uses the cluster's.
-    const loc = body.location;
-    return typeof loc === 'string' && /^[a-z]+-[a-z]+\d+-[a-z]$/.test(loc) ? 1 : null;
+    if (body.location === undefined) return { unknown: 'neither node_locations nor location is set' };
+    const loc = evaluate(body.location, ctx.scope);
+    if (!loc.ok) return { unknown: `node_locations is not set and location comes from ${loc.culprit}` };
+    if (typeof loc.value === 'string' && ZONE_RE.test(loc.value)) return { zones: 1 };
+    if (typeof loc.value === 'string' && REGION_RE.test(loc.value)) {
+      return {
+        zones: REGIONAL_DEFAULT_ZONES,
+        assumed: `location ${loc.value} is a region and node_locations is not set: counted for ${REGIONAL_DEFAULT_ZONES} zones, GKE's default for a regional cluster (the cluster's node_locations, if set, decide)`,
+      };
+    }
+    return { unknown: `location ${JSON.stringify(loc.value)} is neither a zone nor a region` };
   }
   try {
     const list = stringList(ctx, body.node_locations, 'node_locations', ['node_locations']);
-    return list === null ? null : list.length;
+    return list === null ? { unknown: 'node_locations is null' } : { zones: list.length };
   } catch (err) {
     if (!(err instanceof Unknown)) throw err;
-    ctx.diagnostics.pop(); // reported below as an unknown zone count
-    return null;
+    ctx.diagnostics.pop(); // reported by the caller as an unknown zone count
+    return { unknown: 'node_locations cannot be read' };
   }
 }

@@ -90,7 +90,18 @@ function parseError(file: string, err: string): HclParsed {
   const inner = err.replace(/^parse config: \[/, '').replace(/\]$/, '');
   const m = inner.startsWith(file) ? /^:(\d+),\d+(?:-\d+(?:,\d+)?)?: (.*)$/s.exec(inner.slice(file.length)) : null;
   if (!m) return { ok: false, line: null, message: inner };
-  return { ok: false, line: Number(m[1]), message: (m[2] ?? '').replace(/; /, ': ') };
+  // Several errors come joined in one string: name the first, count the rest by line.
+  const rest = m[2] ?? '';
+  const next = new RegExp(`\\s*${escapeRe(file)}:(\\d+),\\d+(?:-\\d+(?:,\\d+)?)?: `, 'g');
+  const more = [...rest.matchAll(next)];
+  const first = (more[0] ? rest.slice(0, more[0].index) : rest).replace(/; /, ': ');
+  const lines = [...new Set(more.map((x) => x[1]))];
+  const tail = more.length === 0 ? '' : ` (and ${more.length} more error${more.length === 1 ? '' : 's'} at line${lines.length === 1 ? '' : 's'} ${lines.join(', ')})`;
+  return { ok: false, line: Number(m[1]), message: first + tail };
+}
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** The deepest bracket nesting and the line where it is first reached; strings count too (an over-estimate). */

@@ -9,7 +9,7 @@ import { moduleScope } from './module-scope.js';
 import type { ModuleFile } from './module-scope.js';
 import { RESOURCE_KINDS, readResources } from './resources.js';
 
-const POOL_MARKERS = [...Object.keys(RESOURCE_KINDS), 'eks_managed_node_groups', 'node_pools'];
+const POOL_MARKERS = [...Object.keys(RESOURCE_KINDS), 'eks_managed_node_groups', 'self_managed_node_groups', 'node_pools'];
 
 export function isTerraformPath(path: string): boolean {
   return path.endsWith('.tf') || path.endsWith('.tfvars');
@@ -45,7 +45,7 @@ export function parseTerraformSet(files: readonly SourceFile[]): ParseResult {
     if (!hcl.ok) {
       const line = hcl.line === null ? null : clampLine(hcl.line, f.text);
       // A broken sibling matters only as far as it may hold values a pool uses.
-      result.diagnostics.push(diagnostic(f.path, line, 'error', `HCL syntax error: ${hcl.message}; node pools in this file were not read`));
+      result.diagnostics.push(diagnostic(f.path, line, 'error', `HCL syntax error: ${hcl.message}; nothing in this file was read (node pools, variables, locals)`));
       continue;
     }
     parsed.push({ path: f.path, body: hcl.body, text: f.text });

@@ -28,10 +28,15 @@ describe('google_container_node_pool', () => {
     expect(summary(one(regional))).toEqual([['gke-node-pool', 'r', 6, 5]]);
     const total = regional.replace('max_node_count = 3', 'total_max_node_count = 5');
     expect(one(total).decls[0]?.gpus).toBe(5);
-    const unknownZones = regional.replace(/ {2}node_locations.*\n/, '');
-    const r = one(unknownZones);
-    expect(r.decls[0]?.gpus).toBe(3);
-    expect(r.diagnostics.map((d) => d.message)).toEqual([expect.stringContaining('number of zones is unknown')]);
+    // No node_locations in a region: GKE's regional default of 3 zones, said in a warning.
+    const regionDefault = regional.replace(/ {2}node_locations.*\n/, '');
+    const r = one(regionDefault);
+    expect(r.decls[0]?.gpus).toBe(9);
+    expect(r.diagnostics.map((d) => d.message)).toEqual([expect.stringContaining('us-central1 is a region and node_locations is not set: counted for 3 zones')]);
+    const unknownZones = regionDefault.replace('location = "us-central1"', 'location = var.where');
+    const u = one(unknownZones);
+    expect(u.decls[0]?.gpus).toBe(3);
+    expect(u.diagnostics.map((d) => d.message)).toEqual([expect.stringContaining('number of zones is unknown (node_locations is not set and location comes from var.where')]);
   });
 
   it('dynamic guest_accelerator over a static local, for_each over a literal map', () => {

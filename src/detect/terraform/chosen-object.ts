@@ -1,0 +1,64 @@
+import { evalExpr, evaluate, Unresolved } from './expr-eval.js';
+import type { Scope } from './expr-eval.js';
+import { ExprSyntaxError, parseTemplate } from './expr-parse.js';
+import type { Expr } from './expr-parse.js';
+
+/**
+ * An object-valued attribute written as an expression, e.g. a node group toggled with
+ * `gpu = local.gpu_enabled ? { instance_types = [...], max_size = var.gpu_max } : null`.
+ * `absent`: the expression yields null (the group is not created). `object`: the fields, each
+ * kept as its own `${…}` source when the chosen branch is an object literal, so one computed
+ * field (subnet_ids, say) does not make the others unreadable.
+ */
+export type ChosenObject =
+  | { ok: true; absent: true }
+  | { ok: true; absent: false; fields: Record<string, unknown> }
+  | { ok: false; culprit: string };
+
+export function chooseObject(raw: unknown, scope: Scope): ChosenObject {
+  if (raw === null) return { ok: true, absent: true };
+  if (typeof raw !== 'string') return isRecord(raw) ? { ok: true, absent: false, fields: raw } : { ok: false, culprit: 'a value that is not an object' };
+  let expr: Expr | null = null;
+  try {
+    const parts = parseTemplate(raw);
+    const only = parts[0];
+    if (parts.length === 1 && only !== undefined && typeof only !== 'string') expr = only;
+  } catch (err) {
+    if (!(err instanceof ExprSyntaxError)) throw err;
+  }
+  try {
+    // Conditionals are decided branch by branch: only the taken branch needs to be readable.
+    while (expr?.t === 'cond') expr = truthy(evalExpr(expr.test, scope)) ? expr.then : expr.else;
+  } catch (err) {
+    if (err instanceof Unresolved) return { ok: false, culprit: err.culprit };
+    if (err instanceof ExprSyntaxError) return { ok: false, culprit: `an expression this tool cannot read (${err.message})` };
+    throw err;
+  }
+  if (expr?.t === 'lit' && expr.value === null) return { ok: true, absent: true };
+  if (expr?.t === 'object') {
+    const fields: Record<string, unknown> = {};
+    for (const [i, [key, value]] of expr.entries.entries()) {
+      if (key.t !== 'lit' || typeof key.value !== 'string') return whole(raw, scope);
+      fields[key.value] = value.t === 'lit' ? value.value : `\${${expr.sources[i] ?? ''}}`;
+    }
+    return { ok: true, absent: false, fields };
+  }
+  return whole(raw, scope);
+}
+
+function whole(raw: string, scope: Scope): ChosenObject {
+  const r = evaluate(raw, scope);
+  if (!r.ok) return { ok: false, culprit: r.culprit };
+  if (r.value === null) return { ok: true, absent: true };
+  return isRecord(r.value) ? { ok: true, absent: false, fields: r.value } : { ok: false, culprit: 'a value that is not an object' };
+}
+
+function truthy(v: unknown): boolean {
+  if (typeof v === 'boolean') return v;
+  if (v === 'true' || v === 'false') return v === 'true';
+  throw new Unresolved(`a condition that is not true or false (${JSON.stringify(v)})`);
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}

@@ -1,0 +1,77 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { detectChanges } from '../../src/detect/detect-changes.js';
+import type { DetectedChanges } from '../../src/detect/detect-changes.js';
+import type { ChangeSet, TreeReader } from '../../src/domain/index.js';
+
+/** Public files copied from other repositories (see fixtures/real/SOURCES.md). */
+export const REAL_ROOT = fileURLToPath(new URL('./fixtures/real', import.meta.url));
+
+export type Tree = Record<string, string>;
+
+/** A fixture file, or every file of a fixture directory (a Terraform module), by repository path. */
+export function loadReal(target: string): Tree {
+  const full = path.join(REAL_ROOT, target);
+  if (!statSync(full).isDirectory()) return { [target]: readFileSync(full, 'utf8') };
+  const tree: Tree = {};
+  for (const name of readdirSync(full).sort()) tree[`${target}/${name}`] = readFileSync(path.join(full, name), 'utf8');
+  return tree;
+}
+
+/** Every fixture file (SOURCES.md aside), by path under the fixture root. */
+export function loadAllReal(dir = ''): Tree {
+  const tree: Tree = {};
+  for (const entry of readdirSync(path.join(REAL_ROOT, dir), { withFileTypes: true })) {
+    const rel = dir ? `${dir}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) Object.assign(tree, loadAllReal(rel));
+    else if (entry.name !== 'SOURCES.md') tree[rel] = readFileSync(path.join(REAL_ROOT, rel), 'utf8');
+  }
+  return tree;
+}
+
+/** One text edit of a PR: in the file whose path ends with `file`, `from` becomes `to` (once). */
+export type Edit = [file: string, from: string | RegExp, to: string];
+
+export function edited(tree: Tree, edits: readonly Edit[]): Tree {
+  const out = { ...tree };
+  for (const [file, from, to] of edits) {
+    const key = Object.keys(out).find((k) => k.endsWith(file));
+    if (key === undefined) throw new Error(`no fixture file ends with ${file}`);
+    const before = out[key] ?? '';
+    const after = before.replace(from, to);
+    if (after === before) throw new Error(`edit ${String(from)} does not apply to ${key}`);
+    out[key] = after;
+  }
+  return out;
+}
+
+function reader(label: string, tree: Tree): TreeReader {
+  const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
+  return {
+    label,
+    read: (p) => Promise.resolve(Object.hasOwn(tree, p) ? (tree[p] ?? null) : null),
+    // Listing lets the Terraform reader take a changed file's siblings (variables, tfvars).
+    list: (dir) => Promise.resolve(Object.keys(tree).filter((p) => dirOf(p) === dir)),
+  };
+}
+
+/** Runs detection the way a review does: only the paths whose text differs are changed. */
+export function detectPr(base: Tree, head: Tree): Promise<DetectedChanges> {
+  const changed = [...new Set([...Object.keys(base), ...Object.keys(head)])].filter((p) => base[p] !== head[p]).sort();
+  const set: ChangeSet = { base: reader('base', base), head: reader('head', head), changedPaths: () => Promise.resolve(changed) };
+  return detectChanges(set);
+}
+
+/** [kind, name, before, after, model, file, line] of each change. */
+export function changeRows(r: DetectedChanges): (string | number | null)[][] {
+  return r.changes.map((c) => [c.kind, c.name, c.gpusBefore, c.gpusAfter, c.gpuModel, c.file, c.line]);
+}
+
+/** 1-based line of the first line of `text` containing `needle`. */
+export function lineIn(text: string | undefined, needle: string): number {
+  const lines = (text ?? '').split('\n');
+  const i = lines.findIndex((l) => l.includes(needle));
+  if (i < 0) throw new Error(`${needle} not in fixture`);
+  return i + 1;
+}
