@@ -104,7 +104,8 @@ const optionOk = (x: number | undefined): boolean => x === undefined || (Number.
  * 1. Heuristic: the naive schedule and a greedy one (big runs first, each where it raises
  *    usage least, interruptible runs split over the least-used slots when that helps),
  *    polished by local search and then by peak levelling (level.ts), which stops early at the
- *    lower bound. This is always the fallback answer.
+ *    bounds that need no arcs (the largest run, the day's work, runs beside compulsory parts):
+ *    when it reaches them, nothing more is measured. This is always the fallback answer.
  * 2. Bounds, cheapest first, each tried only while the peak is above the best so far: the
  *    energetic bound and runs forced beside compulsory parts (lower-bound.ts); root proofs that
  *    peak − 1 is impossible, from each slot's reachable cap and packing counts (energy.ts);
@@ -148,6 +149,12 @@ export function planStagger(jobs: StaggerJob[], options: PlanOptions = {}): Stag
   // Often a schedule already meets the bounds that need no arcs (the largest job, the day's work).
   const quick = quickBound(jobs, model);
   if (peak <= quick.value) return finish(quick, false);
+  // Levelling next, aimed at that bound: it often reaches it, and then no arc need be measured.
+  const levelWork = options.levelWork ?? DEFAULT_LEVEL_WORK;
+  const polishedPeak = peak;
+  placement = levelled(model, placement, first.greedy, canSplit, quick.value, levelWork);
+  peak = objectiveOf(profileOf(model, placement)).peak;
+  if (peak <= quick.value) return finish(quick, false);
 
   // The runs' mandatory work per arc serves the bound, the root proofs and the search alike.
   const arcs = arcEnergy(model);
@@ -159,8 +166,7 @@ export function planStagger(jobs: StaggerJob[], options: PlanOptions = {}): Stag
   const budget = options.nodeBudget ?? DEFAULT_NODE_BUDGET;
   const proofs = budget > 0 && !capacityShort;
   // Proving peak − 1 impossible settles the plan: the slot caps and packing counts often can at
-  // the root, before any more work on the schedule.
-  // Proofs only here: the search picks the tests it re-checks per node for itself.
+  // the root. Proofs only here: the search picks the tests it re-checks per node for itself.
   const refute = (limit: number): LimitFacts => {
     const found = limitFacts(arcs, limit, 0);
     if (found.violated !== null && limit >= lower) {
@@ -169,15 +175,9 @@ export function planStagger(jobs: StaggerJob[], options: PlanOptions = {}): Stag
     }
     return found;
   };
-  // Only worth it before levelling when the polished schedule is already close to the bound:
-  // the root facts add a GPU or two to the energetic bound, not more.
-  if (proofs && peak > lower && peak - lower <= NEAR_BOUND) refute(peak - 1);
-  if (peak > lower) {
-    const before = peak;
-    placement = levelled(model, placement, first.greedy, canSplit, lower, options.levelWork ?? DEFAULT_LEVEL_WORK);
-    peak = objectiveOf(profileOf(model, placement)).peak;
-    if (proofs && peak > lower && peak < before) refute(peak - 1);
-  }
+  // Worth trying when the schedule is close to the bound (the root facts add a GPU or two to
+  // the energetic bound, not more) or the levelling just found it.
+  if (proofs && peak > lower && (peak - lower <= NEAR_BOUND || peak < polishedPeak)) refute(peak - 1);
 
   // The linear-programming bound, from its dual: closes what energy misses where runs of
   // different windows crowd each other unevenly. When it can prove the peak it does so within a
