@@ -148,9 +148,9 @@ function fitWithin(model: GridModel, facts: LimitFacts, budget: number): FitResu
     return run === 0;
   };
 
-  // Per start of the run being looked at (index s − lo): active, then allowed.
-  const active = new Uint8Array(2 * n + 1);
+  // Per start of the run being looked at (index s − lo): allowed.
   const allowed = new Uint8Array(2 * n + 1);
+  const tries = new Int32Array((count + 1) * (n + 1));
 
   // Compulsory parts of the open runs (timetabling): a run whose allowed starts run from est to
   // lst covers [lst, est + len) whatever start it gets, so those GPUs count against every other
@@ -186,26 +186,30 @@ function fitWithin(model: GridModel, facts: LimitFacts, budget: number): FitResu
     const job = jobs[j];
     if (job === undefined) return 0;
     const from = job.prev >= 0 ? Math.max(job.lo, starts[job.prev] ?? job.lo) : job.lo;
-    active[0] = 1;
+    // A later start is active only while no len slots in a row before it are unblockable:
+    // past the first such row, none is.
+    let last = job.hi;
     let run = 0;
-    let longest = 0;
-    for (let s = job.lo + 1; s <= job.hi; s++) {
-      const k = s - 1;
+    for (let k = job.lo; k < job.hi; k++) {
       if ((slack[k] ?? 0) < 0) run = 0;
-      else longest = Math.max(longest, ++run);
-      active[s - job.lo] = longest < job.len && run === 0 ? 1 : 0;
+      else if (++run >= job.len) {
+        last = k;
+        break;
+      }
     }
     let found = 0;
     let lastBad = from - 1;
     const g = job.gpus;
     const ownLo = compLo[j] ?? 0;
     const ownHi = ownLo + (compLen[j] ?? 0);
-    for (let i = from; i < job.hi + job.len; i++) {
+    const end = last + job.len;
+    for (let i = from; i < end; i++) {
       const own = i >= ownLo && i < ownHi ? g : 0;
       if ((free[i] ?? 0) + own < g) lastBad = i;
       const s = i - job.len + 1;
       if (s < from) continue;
-      const ok = lastBad < s && active[s - job.lo] === 1;
+      // Active: at its release, or the slot before it can still be blocked.
+      const ok = lastBad < s && (s === job.lo || (slack[s - 1] ?? 0) < 0);
       allowed[s - job.lo] = ok ? 1 : 0;
       if (ok) {
         if (found === 0) firstAllowed = s;
@@ -213,6 +217,7 @@ function fitWithin(model: GridModel, facts: LimitFacts, budget: number): FitResu
         found++;
       }
     }
+    for (let s = Math.max(from, last + 1); s <= job.hi; s++) allowed[s - job.lo] = 0;
     work += (2 * (job.hi - job.lo) + job.len) / SLOTS_PER_NODE;
     return found;
   };
@@ -318,15 +323,18 @@ function fitWithin(model: GridModel, facts: LimitFacts, budget: number): FitResu
     }
     markAllowed(chosen);
     const from = job.prev >= 0 ? Math.max(job.lo, starts[job.prev] ?? job.lo) : job.lo;
-    const values: number[] = [];
-    for (let s = from; s <= job.hi; s++) if (allowed[s - job.lo] === 1) values.push(s);
+    // The starts to try, kept in this depth's row of `tries` (deeper nodes reuse `allowed`).
+    const row = depth * (n + 1);
+    let tryCount = 0;
+    for (let s = from; s <= job.hi; s++) if (allowed[s - job.lo] === 1) tries[row + tryCount++] = s;
 
     addWindow(chosen, -1);
     const chosenLo = compLo[chosen] ?? 0;
     const chosenLen = compLen[chosen] ?? 0;
     // Placed, its own GPUs stand for its compulsory part.
     setComp(chosen, 0, 0);
-    for (const start of values) {
+    for (let t = 0; t < tryCount; t++) {
+      const start = tries[row + t] ?? 0;
       starts[chosen] = start;
       place(start, job.len, job.gpus);
       const fits = shiftEnergy(chosen, start, 1);
@@ -394,7 +402,6 @@ export function searchStarts(
     const facts = first !== undefined && first.limit === peak - 1 ? first : limitFacts(arcs, peak - 1);
     const result = fitWithin(model, facts, budget - spent);
     spent += result.work;
-    if (process.env["XDBG"]) console.log("limit", peak - 1, "nodes", result.nodes, "found", result.starts !== null);
     nodes += result.nodes;
     if (result.starts === null) return { starts: best, peak, proved: result.finished, nodes };
     best = result.starts;
