@@ -78,6 +78,8 @@ async function postReview(
       pull_number: target.number,
       commit_id: target.headSha,
       event: 'COMMENT',
+      // GitHub documents the body as required for a COMMENT review, comments or not.
+      body: `gpu-justify suggests ${batch.length === 1 ? 'a change' : `${batch.length} changes`} to the GPU capacity asked for; the evidence is in the gpu-justify comment.`,
       comments: batch.map((s) => ({ path: s.path, line: s.line, side: 'RIGHT', body: s.body })),
     });
     outcome.created += batch.length;

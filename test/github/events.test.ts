@@ -138,6 +138,9 @@ describe('suggested changes', () => {
       `PATCH ${REPO_PATH}/check-runs/${repo.checkRuns[0]?.id}`,
     ]);
 
+    // GitHub documents the body as required for a COMMENT review.
+    expect(h.fake.calls('POST', REVIEWS)[0]?.body).toMatchObject({ event: 'COMMENT', body: expect.stringContaining('gpu-justify suggests a change') });
+
     await h.app.deliver('pull_request', prEvent({ action: 'synchronize' }));
     expect(repo.reviewComments).toEqual([first]);
     expect(h.fake.calls('POST', REVIEWS)).toHaveLength(1);
