@@ -5,7 +5,7 @@ import { withCost } from './detect/cost.js';
 import { detectChanges } from './detect/detect-changes.js';
 import type { ChangeSet, Diagnostic, Policy, ReviewResult, Workload } from './domain/index.js';
 import { collectTelemetry, type ReviewTelemetry, type TelemetryInput } from './telemetry/collect.js';
-import { parseCatalog } from './workloads/catalog.js';
+import { parseCatalog, type RejectedWorkload } from './workloads/catalog.js';
 import { withTrustedQueries } from './workloads/trusted-queries.js';
 
 export const POLICY_PATHS = ['.github/gpu-justify.yml', '.github/gpu-justify.yaml'] as const;
@@ -41,6 +41,8 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
 
   const catalogFile = input.catalog?.file ?? policy.catalog;
   let workloads: Workload[] | null = null;
+  let rejected: RejectedWorkload[] = [];
+  let catalogError: Diagnostic | null = null;
   let measurable: Workload[] | null = null;
   let catalogChangedInPr = false;
   // The catalog is read only when there is something to judge: most PRs touch no GPUs.
@@ -53,6 +55,8 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
       const catalog = parseCatalog(catalogFile, headText);
       diagnostics.push(...catalog.diagnostics);
       workloads = catalog.workloads;
+      rejected = catalog.rejected;
+      catalogError = catalog.unreadable;
       if (input.telemetry) {
         const base = !catalogChangedInPr ? catalog.workloads : baseText === null ? null : parseCatalog(catalogFile, baseText).workloads;
         const trusted = withTrustedQueries(catalog.workloads, base, catalogFile);
@@ -68,7 +72,7 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
       ? await collectTelemetry(input.telemetry, { changes, workloads: measurable, windowMinutes: policy.window, repo: changeSet.head })
       : null;
   const reviews = changes.map((change) =>
-    reviewChange({ change, workloads, catalogFile, policy, telemetry }),
+    reviewChange({ change, workloads, catalogFile, policy, telemetry, rejected, catalogError }),
   );
   // A capacity file that cannot be read might hide a GPU change: no confident verdict then.
   const unreadable = detected.diagnostics.filter((d) => d.severity === 'error');

@@ -1,5 +1,6 @@
 import type { CapacityChange, IdlePod, Policy, Workload } from '../domain/index.js';
 import { evidenceOf } from '../telemetry/gather.js';
+import { HOW_POOL_DCGM } from '../telemetry/queries/dcgm.js';
 import { HOW_POD_MAPPING, POD_GPUS_FAMILY, POD_MEASURE_LABEL, POD_MEASURES } from '../telemetry/queries/dcgm-pods.js';
 import type { QueryAnswer } from '../telemetry/source.js';
 import type { Measured } from './measured.js';
@@ -108,9 +109,13 @@ export function idlePods(change: CapacityChange, catalog: readonly Workload[], m
     if (result.reason === 'no-data' && requested !== null) {
       // No pod requested GPUs there: nothing can be idle, and nothing is missing.
       if (requested > 0) {
+        // Without any DCGM series on the pool's nodes, pod mapping is not what is missing.
+        const poolSeen = m.peek(`dcgm.gpu-util:pool:${change.name}`) !== undefined;
         m.lack({
-          what: `idle pods in node pool ${change.name}: pods there request GPUs, but no DCGM series names a pod`,
-          how: `${HOW_POD_MAPPING}; until then only the catalog's workloads are checked for idle GPUs`,
+          what: poolSeen
+            ? `idle pods in node pool ${change.name}: pods there request GPUs, but no DCGM series names a pod`
+            : `idle pods in node pool ${change.name}: pods there request GPUs, but no DCGM series is on its nodes`,
+          how: `${poolSeen ? HOW_POD_MAPPING : HOW_POOL_DCGM}; until then only the catalog's workloads are checked for idle GPUs`,
         });
       }
       return [];

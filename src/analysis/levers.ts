@@ -8,7 +8,7 @@ import type { DemandTerm, SupplyLever, TermOption } from './combine.js';
 import { capacityLadder, workloadLadder } from './ladder.js';
 import type { Measured } from './measured.js';
 import { idlePods } from './idle-pods.js';
-import { idleHolders, reclaimFinding, type IdleHolder } from './reclaim.js';
+import { idleHolders, reclaimFinding, serviceGpusFreed, type IdleHolder } from './reclaim.js';
 import { observedRuntime, plannedRuntimes } from './runtime-check.js';
 import { servingCapacity, servingSummary } from './serving.js';
 import { jobsFromWorkloads, type ExpandProblem } from './stagger/expand.js';
@@ -84,7 +84,7 @@ export function demandTerms(services: InferenceWorkload[], r: LeverResults): Dem
     const declared: TermOption = { lever: null, gpus: s.replicas * s.gpusPerReplica, headroomIncluded: false };
     const sized = r.serving.find((x) => x.workload === s.name)?.gpusNeeded ?? null;
     const alt = r.cheaper.get(s.name);
-    const idle = r.idle.some((h) => h.workload.name === s.name);
+    const idle = r.idle.find((h) => h.workload.name === s.name);
     // Measured, the service needs what its peak and load test say, more or less than declared.
     const base: TermOption = sized === null ? declared : { lever: sized < declared.gpus ? 'batching' : null, gpus: sized, headroomIncluded: true };
     return {
@@ -93,8 +93,12 @@ export function demandTerms(services: InferenceWorkload[], r: LeverResults): Dem
       options: [
         base,
         ...(alt && alt.sameType && alt.cost.gpus !== null ? [{ lever: 'cheaper-model' as const, gpus: alt.cost.gpus, headroomIncluded: true }] : []),
-        // An idle service keeps one replica: reclaiming the rest leaves it able to answer.
-        ...(idle && sized === null ? [{ lever: 'reclaim-idle' as const, gpus: s.gpusPerReplica, headroomIncluded: false }] : []),
+        // An idle service keeps one replica: reclaiming the rest leaves it able to answer. It
+        // lowers the need by what its pods held beyond that replica, never by declared replicas
+        // that were not running: a lever that frees nothing must not be what meets the need.
+        ...(idle && sized === null
+          ? [{ lever: 'reclaim-idle' as const, gpus: Math.max(s.gpusPerReplica, declared.gpus - serviceGpusFreed(idle)), headroomIncluded: false }]
+          : []),
       ],
     };
   });

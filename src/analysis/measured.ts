@@ -1,6 +1,7 @@
 import type { MissingEvidence } from '../domain/index.js';
 import type { ReviewTelemetry } from '../telemetry/collect.js';
 import type { LoadTestImport } from '../telemetry/loadtest/index.js';
+import { notFiniteNote } from '../telemetry/finite.js';
 import type { QueryAnswer } from '../telemetry/source.js';
 import { toMissingEvidence } from '../telemetry/source.js';
 
@@ -14,19 +15,33 @@ export class Measured {
   private readonly wanted: MissingEvidence[] = [];
 
   constructor(readonly telemetry: ReviewTelemetry) {
-    for (const r of telemetry.evidence.results) if (r.status === 'missing') this.missingById.set(r.query.id, toMissingEvidence(r));
+    const outage = telemetry.evidence.outage;
+    for (const r of telemetry.evidence.results) {
+      if (r.status === 'missing') this.missingById.set(r.query.id, outage ?? toMissingEvidence(r));
+    }
   }
 
   /** The answer to a query, or undefined; a miss is remembered as evidence this change lacks. */
   answer(id: string): QueryAnswer | undefined {
     const a = this.telemetry.evidence.answers.get(id);
     if (a === undefined) this.lack(this.missingById.get(id));
+    else this.noteNotFinite(a);
     return a;
   }
 
-  /** Like `answer`, without recording a miss: for optional refinements. */
+  /**
+   * Like `answer`, without recording a miss: for optional refinements. An answer it gives is
+   * used, so its NaN or ±Inf samples are noted all the same.
+   */
   peek(id: string): QueryAnswer | undefined {
-    return this.telemetry.evidence.answers.get(id);
+    const a = this.telemetry.evidence.answers.get(id);
+    if (a !== undefined) this.noteNotFinite(a);
+    return a;
+  }
+
+  /** Numbers from an answer with NaN or ±Inf samples count only the finite ones: the reader is told. */
+  private noteNotFinite(a: QueryAnswer): void {
+    this.lack(notFiniteNote(a) ?? undefined);
   }
 
   loadTest(path: string): LoadTestImport | undefined {
@@ -41,6 +56,11 @@ export class Measured {
 
   missing(): MissingEvidence[] {
     return [...this.wanted];
+  }
+
+  /** The source answered nothing at all: what was measured is no more than the files say. */
+  get answeredNothing(): boolean {
+    return this.telemetry.evidence.answers.size === 0;
   }
 
   get window(): string {

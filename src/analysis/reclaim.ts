@@ -1,4 +1,4 @@
-import type { CapacityChange, Evidence, Finding, IdlePod, InferenceWorkload, StaggerPlan, UtilisationLadder, Workload } from '../domain/index.js';
+import type { CapacityChange, Evidence, Finding, IdlePod, StaggerPlan, UtilisationLadder, Workload } from '../domain/index.js';
 import { evidenceOf } from '../telemetry/gather.js';
 import { IDLE_POD_RULE, unmatchable } from './idle-pods.js';
 import { pct } from './ladder.js';
@@ -32,6 +32,15 @@ export function idleHolders(linked: readonly Workload[], ladders: readonly Utili
   return out;
 }
 
+/**
+ * GPUs reclaiming an idle service gives back: what its pods held beyond the one replica it keeps
+ * to answer. Measured, not declared: a service declaring 4 replicas whose pods held 1 GPU frees
+ * nothing by being shrunk to one.
+ */
+export function serviceGpusFreed(h: IdleHolder): number {
+  return h.workload.type === 'inference' ? Math.max(0, h.heldGpus - h.workload.gpusPerReplica) : 0;
+}
+
 export interface ReclaimInput {
   plan: StaggerPlan;
   /** The staggered plan without the idle jobs; null when no job is idle. */
@@ -40,6 +49,13 @@ export interface ReclaimInput {
   idlePods: readonly IdlePod[];
   /** Every catalog workload, to say when some cannot be told apart from the pods listed. */
   catalog: readonly Workload[];
+}
+
+/** What an idle workload holds, and what its catalog entry declares when that differs. */
+function heldText(h: IdleHolder): string {
+  const w = h.workload;
+  const declared = w.type === 'inference' ? w.replicas * w.gpusPerReplica : w.gpusPerJob;
+  return w.type === 'inference' && declared !== h.heldGpus ? `${h.heldGpus} GPUs held of the ${declared} declared` : `${h.heldGpus} GPUs`;
 }
 
 /** Pods named in the finding's sentence; the report's table lists the rest. */
@@ -67,23 +83,30 @@ function podsSentence(change: CapacityChange, pods: readonly IdlePod[], gpus: nu
 export function reclaimFinding(change: CapacityChange, r: ReclaimInput, credited: ReadonlySet<string>, met: boolean, need: number): Finding | null {
   if (r.idle.length === 0 && r.idlePods.length === 0) return null;
   const jobsFreed = r.planWithoutIdle ? Math.max(0, r.plan.peakGpus - r.planWithoutIdle.peakGpus) : 0;
-  const servicesFreed = r.idle
-    .filter((h) => h.workload.type === 'inference')
-    .reduce((s, h) => s + Math.max(0, h.heldGpus - (h.workload as InferenceWorkload).gpusPerReplica), 0);
+  const servicesFreed = r.idle.reduce((s, h) => s + serviceGpusFreed(h), 0);
   const podGpus = r.idlePods.reduce((s, p) => s + p.gpus, 0);
   const relies = met && podGpus > 0 && need > change.gpusBefore - podGpus;
+  const gpusFreed = jobsFreed + servicesFreed + podGpus;
   const parts: string[] = [];
   if (r.idle.length > 0) {
-    const who = r.idle.map((h) => `${h.workload.name} (${h.heldGpus} GPUs, busy ${pct(h.ladder.busyFraction ?? 0)})`);
+    const who = r.idle.map((h) => `${h.workload.name} (${heldText(h)}, busy ${pct(h.ladder.busyFraction ?? 0)})`);
     parts.push(`Idle allocations in ${change.name}: ${who.join(', ')}; reclaim them (shut down or shrink) before adding GPUs`);
   }
   if (r.idlePods.length > 0) parts.push(podsSentence(change, r.idlePods, podGpus, relies, r.catalog));
+  // A lever that frees nothing cannot be what meets the need: say what does.
+  if (gpusFreed === 0) {
+    parts.push(
+      need <= change.gpusBefore
+        ? `Reclaiming them frees no GPU the need counts; the ${change.gpusBefore} GPUs there already meet the need (${need} GPUs) without it`
+        : 'Reclaiming them frees no GPU the need counts',
+    );
+  }
   // Every idle pod rests on the same query and window: cite it once.
   const podQuery = r.idlePods[0]?.evidence ?? [];
   return {
     lever: 'reclaim-idle',
-    gpusFreed: jobsFreed + servicesFreed + podGpus,
-    meetsNeed: (met && credited.has('reclaim-idle')) || relies,
+    gpusFreed,
+    meetsNeed: gpusFreed > 0 && ((met && credited.has('reclaim-idle')) || relies),
     summary: parts.join('. '),
     evidence: [...r.idle.flatMap((h) => h.evidence), ...podQuery],
     confidence: 'high',

@@ -1,6 +1,7 @@
 import type {
   CapacityChange,
   ChangeReview,
+  Diagnostic,
   Evidence,
   Finding,
   InferenceWorkload,
@@ -12,6 +13,7 @@ import type {
 } from '../domain/index.js';
 import { isJobWorkload } from '../domain/index.js';
 import type { ReviewTelemetry } from '../telemetry/collect.js';
+import type { RejectedWorkload } from '../workloads/catalog.js';
 import { combine, type TermOption } from './combine.js';
 import { demandTerms, measuredEvidence, measuredFindings, runLevers, supplyLevers } from './levers.js';
 import { Measured } from './measured.js';
@@ -26,6 +28,10 @@ export interface ChangeContext {
   policy: Policy;
   /** What the cluster does now; null when the review runs from the files alone. */
   telemetry?: ReviewTelemetry | null;
+  /** Catalog entries dropped for their errors: a need that leaves one out is known to be short. */
+  rejected?: readonly RejectedWorkload[];
+  /** Why the catalog could not be read at all, when it exists but is broken. */
+  catalogError?: Diagnostic | null;
 }
 
 /** The workloads a change serves: same queue for a ClusterQueue, same pool for a node pool. */
@@ -44,6 +50,15 @@ export function reviewChange(ctx: ChangeContext): ChangeReview {
   const { change, policy } = ctx;
   const infra: Evidence = { source: 'infra', ref: ref(change.file, change.line) };
   if (change.kind === 'gpu-sharing') return sharingReview(change, infra);
+  if (ctx.catalogError) {
+    const e = ctx.catalogError;
+    return unknownNeed(
+      change,
+      infra,
+      { what: `a readable workload catalog (${ctx.catalogFile})`, how: `fix ${ref(e.file, e.line)}: ${e.message}` },
+      `${ctx.catalogFile} cannot be read (${ref(e.file, e.line)}), so the need of ${describeTarget(change)} is unknown`,
+    );
+  }
   if (ctx.workloads === null) {
     return unknownNeed(
       change,
@@ -57,6 +72,14 @@ export function reviewChange(ctx: ChangeContext): ChangeReview {
   }
 
   const linked = linkedWorkloads(change, ctx.workloads);
+  const rejected = (ctx.rejected ?? []).filter((w) => (change.kind === 'kueue-cluster-queue' ? w.queue : w.pool) === change.name);
+  const fixRejected: MissingEvidence[] = rejected.map((w) => ({
+    what: `a valid catalog entry${w.name === null ? '' : ` for ${w.name}`} (${ref(w.problem.file, w.problem.line)}), which names ${describeTarget(change)}`,
+    how: `fix ${ref(w.problem.file, w.problem.line)}: ${w.problem.message}; until then the entry is left out of the need`,
+  }));
+  if (linked.length === 0 && rejected.length > 0) {
+    return { ...unknownNeed(change, infra, fixRejected[0] as MissingEvidence, `every catalog entry that runs in ${describeTarget(change)} has errors, so its need is unknown`), missingEvidence: fixRejected };
+  }
   if (linked.length === 0) {
     return unknownNeed(
       change,
@@ -90,10 +113,13 @@ export function reviewChange(ctx: ChangeContext): ChangeReview {
     { source: 'planner', ref: plan.boundReason },
     ...measuredEvidence(r),
   ];
-  const missingEvidence: MissingEvidence[] = r.problems.map((p) => ({
-    what: `a schedulable window for ${p.workload}`,
-    how: p.message,
-  }));
+  const missingEvidence: MissingEvidence[] = [
+    ...fixRejected,
+    ...r.problems.map((p) => ({
+      what: `a schedulable window for ${p.workload}`,
+      how: p.message,
+    })),
+  ];
   if (m) missingEvidence.push(...m.missing());
   else if (services.length > 0) {
     // Listed once for all the change's services: one telemetry source answers for all of them.
@@ -105,7 +131,9 @@ export function reviewChange(ctx: ChangeContext): ChangeReview {
 
   const needText = describeNeed(plan, combo.chosen.slice(1), headroom, need);
   // By completeness of the evidence alone, so that taking evidence away can only lower it.
-  const confidence: ChangeReview['confidence'] = m === null ? 'low' : missingEvidence.length === 0 ? 'high' : 'medium';
+  // A source that answered nothing measured nothing: as low as no source at all.
+  const confidence: ChangeReview['confidence'] =
+    m === null || m.answeredNothing ? 'low' : missingEvidence.length === 0 ? 'high' : 'medium';
   const measured = m
     ? { ladders: r.ladders, serving: r.serving, costs: r.costs, runtimes: r.runtimes, ...(r.idlePods.length > 0 ? { idlePods: r.idlePods } : {}) }
     : {};
@@ -129,13 +157,14 @@ export function reviewChange(ctx: ChangeContext): ChangeReview {
 
   // A job the planner had to leave out would only add to the need: short of that, a verdict
   // that finds fewer GPUs needed than asked for would rest on a need known to be too small.
-  if (r.problems.length > 0 && combo.gpusNeeded < change.delta) {
+  const unplanned = [...rejected.map((w) => w.name ?? `the entry at ${ref(w.problem.file, w.problem.line)}`), ...r.problems.map((p) => p.workload)];
+  if (unplanned.length > 0 && combo.gpusNeeded < change.delta) {
     return {
       ...common,
       verdict: 'insufficient-evidence',
       gpusNeeded: null,
       findings: [],
-      reason: `${r.problems.map((p) => p.workload).join(', ')} cannot be planned from the catalog, so the need of ${describeTarget(change)} is unknown`,
+      reason: `${unplanned.join(', ')} cannot be planned from the catalog, so the need of ${describeTarget(change)} is unknown`,
     };
   }
   const met = combo.gpusNeeded === 0;
@@ -217,13 +246,16 @@ function describeTarget(change: CapacityChange): string {
 }
 
 function describeNeed(plan: StaggerPlan, services: readonly TermOption[], headroom: number, need: number): string {
-  const parts = [`${plan.peakGpus} GPUs at the staggered peak`];
+  // A pool of services alone has no runs to stagger: a "0 GPUs at the staggered peak" says nothing.
+  const parts = plan.schedule.length > 0 ? [`${plan.peakGpus} GPUs at the staggered peak`] : [];
   const declared = services.filter((o) => !o.headroomIncluded).reduce((s, o) => s + o.gpus, 0);
   const sized = services.filter((o) => o.headroomIncluded).reduce((s, o) => s + o.gpus, 0);
   if (declared > 0) parts.push(`${declared} for services`);
-  if (headroom > 0) parts.push(`${Math.round(headroom * 100)}% headroom`);
+  // Headroom applies to the parts above; services sized at their peak carry their own.
+  if (headroom > 0 && parts.length > 0) parts.push(`${Math.round(headroom * 100)}% headroom`);
+  if (parts.length === 0 && sized > 0) return `${need} GPUs, for services sized at their observed peak`;
   if (sized > 0) parts.push(`${sized} for services sized at their observed peak`);
-  return parts.length === 1 ? `${need} GPUs` : `${need} GPUs: ${parts.join(' + ')}`;
+  return parts.length <= 1 ? `${need} GPUs` : `${need} GPUs: ${parts.join(' + ')}`;
 }
 
 /** The stagger lever: what starting runs apart does, compared with starting them all at once. */

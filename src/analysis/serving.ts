@@ -1,4 +1,4 @@
-import type { Evidence, InferenceWorkload, Policy, ServingCapacity, Slo } from '../domain/index.js';
+import type { Evidence, InferenceWorkload, MissingEvidence, Policy, ServingCapacity, Slo } from '../domain/index.js';
 import { evidenceOf } from '../telemetry/gather.js';
 import type { LoadTestRow } from '../telemetry/loadtest/index.js';
 import { pct } from './ladder.js';
@@ -107,10 +107,42 @@ export function loadTestRate(owner: string, path: string | undefined, slo: Slo |
   return { row, evidence: [{ source: 'load-test', ref: row === null ? `${path}: no step meets the SLO` : `${path} (${row.label}: ${row.rate} req/s)` }] };
 }
 
+/**
+ * A load test none of whose steps meets the SLO sizes nothing: the service stays at its declared
+ * replicas, which the test itself does not support. The reader learns what the slowest step
+ * measured and what would settle it.
+ */
+export function noStepMeetsSlo(owner: string, path: string, rows: readonly LoadTestRow[], slo: Slo): MissingEvidence {
+  const slowest = [...rows].filter((r) => r.rate > 0).sort((a, b) => a.rate - b.rate)[0];
+  const ms = (v: number | null) => (v === null ? 'not reported' : `${round3(v)} ms`);
+  const wanted = [
+    `p95 ≤ ${slo.p95LatencyMs} ms`,
+    ...(slo.ttftP95Ms === undefined ? [] : [`TTFT p95 ≤ ${slo.ttftP95Ms} ms`]),
+    ...(slo.errorRate === undefined ? [] : [`errors ≤ ${pct(slo.errorRate)}`]),
+  ].join(', ');
+  const measured =
+    slowest === undefined
+      ? 'it has no step with a positive rate'
+      : `its lowest rate, ${round3(slowest.rate)} req/s (${slowest.label}), measured p95 ${ms(slowest.p95E2eMs)}` +
+        `${slo.ttftP95Ms === undefined ? '' : `, TTFT p95 ${ms(slowest.ttftP95Ms)}`}` +
+        `${slo.errorRate === undefined ? '' : `, errors ${slowest.errorRate === null ? 'not reported' : pct(slowest.errorRate)}`}`;
+  return {
+    what: `a load-test step of ${owner} that meets its SLO (${wanted})`,
+    how:
+      `no step of ${path} meets it: ${measured}. Run the load test again at lower request rates against one replica; ` +
+      `if no rate meets the SLO, the SLO or the deployment (model, GPU, settings) needs changing before replicas can be sized. ` +
+      'Until then the service is counted at its declared replicas',
+  };
+}
+
 /** Replicas the service needs at its observed peak, with the batching or memory limit seen. */
 export function servingCapacity(w: InferenceWorkload, m: Measured, policy: Policy): ServingCapacity {
   const headroom = w.headroom ?? policy.headroom;
   const lt = loadTestRate(w.name, w.loadTest, w.slo, m);
+  if (lt.row === null && w.loadTest !== undefined && w.slo !== undefined) {
+    const test = m.loadTest(w.loadTest);
+    if (test?.ok) m.lack(noStepMeetsSlo(w.name, w.loadTest, test.rows, w.slo));
+  }
   const peak = observedPeak(w, m);
   const { d, evidence: limitEvidence } = w.selector === undefined ? { d: { limit: null, advice: null }, evidence: [] } : diagnose(w, m);
   const rate = lt.row?.rate ?? null;

@@ -77,12 +77,31 @@ function lowerFirst(text: string): string {
   return /^[A-Z][a-z]/.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
 }
 
+/**
+ * Cuts that leave less than the documented workloads need. They ask for nothing, so they never
+ * sway the verdict, but a reviewer approving a cut must see that it starves what runs there.
+ */
+function shortfalls(result: ReviewResult): string[] {
+  return result.reviews
+    .filter((r) => r.change.delta < 0 && r.need !== null && r.change.gpusAfter < r.need)
+    .map((r) => `${md(r.change.name)} drops to ${r.change.gpusAfter} GPUs, under the ${r.need} its documented workloads need`);
+}
+
+function withShortfalls(line: string, result: ReviewResult): string {
+  const short = shortfalls(result);
+  return short.length === 0 ? line : `${line} ⚠️ ${short.join('; ')}.`;
+}
+
 function firstGrowing(result: ReviewResult): ChangeReview | undefined {
   return result.reviews.find((r) => r.change.delta > 0);
 }
 
 /** The one line a reviewer reads first: verdict, what is asked, and what to do instead. */
 export function headline(result: ReviewResult): string {
+  return result.verdict === 'no-gpu-change' ? verdictLine(result) : withShortfalls(verdictLine(result), result);
+}
+
+function verdictLine(result: ReviewResult): string {
   const { verdict, gpusNeeded } = result;
   const title = `${VERDICT_ICON[verdict]} **${VERDICT_TITLE[verdict]}**`;
   switch (verdict) {
@@ -102,7 +121,9 @@ export function headline(result: ReviewResult): string {
       return `${title}: ${requested(result)}, ${gpusNeeded ?? '?'} needed. **Instead:** ${ask}${lever ? `; ${lowerFirst(lever)}` : ''}.${trust(result)}`;
     }
     case 'justified': {
-      if (result.gpusRequested === 0) return `✅ **GPU capacity lowered**: nothing to justify.`;
+      if (result.gpusRequested === 0) {
+        return shortfalls(result).length > 0 ? '⚠️ **GPU capacity lowered**: nothing to justify, but the cut is below the need.' : '✅ **GPU capacity lowered**: nothing to justify.';
+      }
       const why = bound(result);
       return `${title}: ${requested(result)} and needed${why ? `; ${why}` : ''}.${trust(result)}`;
     }

@@ -1,4 +1,5 @@
 import type { CapacityChange, MissingEvidence, TreeReader, Workload } from '../domain/index.js';
+import { withCircuitBreaker } from './circuit-breaker.js';
 import { gatherEvidence, type TelemetryEvidence } from './gather.js';
 import { importLoadTest, type LoadTestImport } from './loadtest/index.js';
 import type { AllocationQuery, AllocationResult } from './opencost/client.js';
@@ -69,7 +70,8 @@ export async function collectTelemetry(input: TelemetryInput, req: CollectReques
     .filter((s): s is Exclude<Scope, { kind: 'workload' }> => s !== null);
   const paths = loadTestPaths(req.workloads);
   const [evidence, loadTests, allocation] = await Promise.all([
-    gatherEvidence(input.source, {
+    // A breaker per review: a source down for this review costs one query's retries, not every query's.
+    gatherEvidence(withCircuitBreaker(input.source), {
       workloads: req.workloads,
       scopes,
       at: input.at,

@@ -22,6 +22,29 @@ export interface TelemetryEvidence {
   answers: Map<string, QueryAnswer>;
   /** Unanswered queries, as the report lists them. */
   missing: MissingEvidence[];
+  /**
+   * Set when the source answered no query and said why in the same way for all of them (down,
+   * not a Prometheus API, misconfigured): one line for the reader, not one per query.
+   */
+  outage?: MissingEvidence;
+}
+
+/** Failures that say nothing about a query and everything about the source. */
+const SOURCE_FAILURES = new Set(['unavailable', 'bad-response', 'config']);
+
+/** The one missing-evidence line for a source that answered nothing; undefined when anything came back. */
+export function sourceOutage(source: string, results: readonly QueryResult[]): MissingEvidence | undefined {
+  const failed = results.flatMap((r) => (r.status === 'missing' && SOURCE_FAILURES.has(r.reason) ? [r] : []));
+  const first = failed[0];
+  if (first === undefined || failed.length < results.length) return undefined;
+  return {
+    what: `every measurement from ${source}: none of its ${results.length} queries was answered (the first: ${first.message})`,
+    how:
+      first.reason === 'config'
+        ? 'fix the telemetry settings named above (PROMETHEUS_URL or --prometheus, and its credentials)'
+        : 'check that the URL (PROMETHEUS_URL or --prometheus) reaches the Prometheus HTTP API from here, and its credentials ' +
+          '(PROMETHEUS_BEARER_TOKEN, PROMETHEUS_BASIC_AUTH, PROMETHEUS_HEADERS); until then the review judges from the files alone',
+  };
 }
 
 /** Every query a review needs, deduplicated by id (a workload may sit in two changed scopes). */
@@ -55,7 +78,8 @@ export async function gatherEvidence(source: TelemetrySource, req: GatherRequest
     if (r.status === 'ok') answers.set(r.query.id, r);
     else missing.push(toMissingEvidence(r));
   }
-  return { results, answers, missing };
+  const outage = sourceOutage(source.description, results);
+  return outage === undefined ? { results, answers, missing } : { results, answers, missing: [outage], outage };
 }
 
 /** The evidence line for a number taken from an answer. */

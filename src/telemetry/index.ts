@@ -1,3 +1,4 @@
+export * from './circuit-breaker.js';
 export * from './errors.js';
 export * from './gather.js';
 export * from './loadtest/index.js';

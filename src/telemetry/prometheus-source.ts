@@ -1,4 +1,5 @@
 import { TelemetryError } from './errors.js';
+import { mostlyNotFinite, mostlyNotFiniteMessage, notFiniteCount } from './finite.js';
 import type { TelemetryErrorKind } from './errors.js';
 import { PrometheusClient } from './prometheus/client.js';
 import type { PromAnswer } from './prometheus/client.js';
@@ -48,18 +49,26 @@ export class PrometheusSource implements TelemetrySource {
       }
     } catch (err) {
       if (!(err instanceof TelemetryError)) throw err;
-      return { ...base, status: 'missing', reason: REASONS[err.kind], message: err.message };
+      return { ...base, status: 'missing', reason: REASONS[err.kind], message: err.message, ...(err.queryOnly ? { queryOnly: true } : {}) };
     }
     const series = answer.series.filter((s) => s.samples.length > 0);
     if (series.length === 0) {
-      return { ...base, status: 'missing', reason: 'no-data', message: noDataMessage(this.description, q, answer) };
+      // Nothing left: because it was all NaN or ±Inf, or because nothing (or only DCGM blanks) came back.
+      const reason = notFiniteCount(answer.skipped) > 0 ? 'not-finite' : 'no-data';
+      return { ...base, status: 'missing', reason, message: noDataMessage(this.description, q, answer) };
     }
+    const finite = series.reduce((n, s) => n + s.samples.length, 0);
+    if (mostlyNotFinite(finite, answer.skipped)) {
+      return { ...base, status: 'missing', reason: 'not-finite', message: mostlyNotFiniteMessage(this.description, q.id, finite, answer.skipped) };
+    }
+    const dropped = answer.series.length - series.length;
     return {
       ...base,
       status: 'ok',
       resultType: answer.resultType,
       series,
       skipped: answer.skipped,
+      ...(dropped > 0 ? { droppedSeries: dropped } : {}),
       warnings: answer.warnings,
       ...(step === undefined ? {} : { step }),
     };

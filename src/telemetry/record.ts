@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { withCircuitBreaker } from './circuit-breaker.js';
 import { gatherEvidence } from './gather.js';
 import type { GatherRequest } from './gather.js';
 import { fetchAllocation } from './opencost/client.js';
@@ -26,7 +27,7 @@ const recordedAllocation = z.discriminatedUnion('status', [
   z.object({
     status: z.literal('missing'),
     source: z.string(),
-    reason: z.enum(['unavailable', 'bad-query', 'bad-response', 'config', 'no-data', 'not-in-snapshot']),
+    reason: z.enum(['unavailable', 'bad-query', 'bad-response', 'config', 'no-data', 'not-finite', 'not-in-snapshot']),
     message: z.string(),
   }),
 ]);
@@ -38,7 +39,9 @@ export function allocationKey(at: Date, windowMinutes: number, aggregate: Aggreg
 
 /** Runs everything a review would ask and keeps every answer, failures included, in one snapshot. */
 export async function recordSnapshot(options: RecordOptions): Promise<Snapshot> {
-  const recorder = new RecordingSource(options.source);
+  // The breaker sits inside the recorder, so the queries it fails at once are recorded as such
+  // and a replay says the same as the live review would have.
+  const recorder = new RecordingSource(withCircuitBreaker(options.source));
   await gatherEvidence(recorder, options);
   if (options.opencost !== undefined) {
     const aggregate = options.aggregate ?? 'namespace';

@@ -33,13 +33,14 @@ const resultSchema = z.discriminatedUnion('status', [
       }),
     ),
     skipped: z.object({ nan: z.number(), inf: z.number(), blank: z.number() }),
+    droppedSeries: z.number().optional(),
     warnings: z.array(z.string()),
     step: z.number().optional(),
   }),
   z.object({
     ...base,
     status: z.literal('missing'),
-    reason: z.enum(['unavailable', 'bad-query', 'bad-response', 'config', 'no-data', 'not-in-snapshot']),
+    reason: z.enum(['unavailable', 'bad-query', 'bad-response', 'config', 'no-data', 'not-finite', 'not-in-snapshot']),
     message: z.string(),
   }),
 ]);

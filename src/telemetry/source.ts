@@ -11,6 +11,8 @@ export type MissingReason =
   | 'config'
   /** The query ran and matched nothing usable. */
   | 'no-data'
+  /** The query ran, but most of its samples were NaN or ±Inf. */
+  | 'not-finite'
   /** Replay: the snapshot holds no answer for this query, time and window. */
   | 'not-in-snapshot';
 
@@ -28,6 +30,8 @@ export interface QueryAnswer extends ResultBase {
   resultType: 'vector' | 'matrix' | 'scalar';
   series: Series[];
   skipped: Skipped;
+  /** Series left out because none of their samples was usable; absent when none was. */
+  droppedSeries?: number;
   warnings: string[];
   /** Range queries: the step, seconds. */
   step?: number;
@@ -37,6 +41,8 @@ export interface QueryMissing extends ResultBase {
   status: 'missing';
   reason: MissingReason;
   message: string;
+  /** The source is up and failed this query alone (its own query timeout): says nothing of the others. */
+  queryOnly?: true;
 }
 
 export type QueryResult = QueryAnswer | QueryMissing;

@@ -17,6 +17,19 @@ import { loadYaml } from './yaml-source.js';
 export interface CatalogResult {
   workloads: Workload[];
   diagnostics: Diagnostic[];
+  /** Entries dropped for their errors, with the link they name, so a review knows what its need lacks. */
+  rejected: RejectedWorkload[];
+  /** The error that kept the whole file from being read (bad YAML, wrong shape); null when it was read. */
+  unreadable: Diagnostic | null;
+}
+
+/** A catalog entry that failed validation: what it would have linked to, and its first error. */
+export interface RejectedWorkload {
+  name: string | null;
+  queue: string | null;
+  pool: string | null;
+  /** The first error reported for the entry. */
+  problem: Diagnostic;
 }
 
 const SHAPE = 'expected a mapping with a `workloads:` list';
@@ -27,18 +40,15 @@ const SHAPE = 'expected a mapping with a `workloads:` list';
  */
 export function parseCatalog(file: string, text: string): CatalogResult {
   const source = loadYaml(file, text);
-  if (source.kind === 'invalid') return { workloads: [], diagnostics: source.diagnostics };
+  if (source.kind === 'invalid') return unreadable(source.diagnostics);
   if (source.kind === 'empty') {
-    return {
-      workloads: [],
-      diagnostics: [...source.diagnostics, diagnostic(file, null, 'error', `file is empty: ${SHAPE}`)],
-    };
+    return unreadable([...source.diagnostics, diagnostic(file, null, 'error', `file is empty: ${SHAPE}`)]);
   }
   const { value, lineOf } = source;
   const diagnostics = [...source.diagnostics];
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     diagnostics.push(diagnostic(file, lineOf([]), 'error', `${SHAPE}, got ${describeValue(value)}`));
-    return { workloads: [], diagnostics };
+    return unreadable(diagnostics);
   }
 
   const shell = catalogShellSchema.safeParse(value, { error: friendlyErrors, reportInput: true });
@@ -49,9 +59,13 @@ export function parseCatalog(file: string, text: string): CatalogResult {
     ]),
   );
   const items = (value as Record<string, unknown>).workloads;
-  if (!Array.isArray(items)) return { workloads: [], diagnostics };
+  if (!Array.isArray(items)) {
+    const shellError = diagnostics.find((d) => d.severity === 'error');
+    return { workloads: [], diagnostics, rejected: [], unreadable: shellError ?? diagnostic(file, lineOf([]), 'error', SHAPE) };
+  }
 
   const workloads: Workload[] = [];
+  const rejected: RejectedWorkload[] = [];
   const firstLineOfName = new Map<string, number | null>();
   // The first workload with a name keeps it; later ones are reported where they repeat it.
   const checkUnique = (name: string | null, index: number): Diagnostic | null => {
@@ -75,15 +89,37 @@ export function parseCatalog(file: string, text: string): CatalogResult {
     diagnostics.push(...byLine(itemDiagnostics));
     const duplicate = checkUnique(nameOf(item), index);
     if (duplicate !== null) diagnostics.push(duplicate);
-    if (!parsed.success || itemDiagnostics.length > 0 || duplicate !== null) return;
+    const firstProblem = byLine(itemDiagnostics)[0] ?? duplicate;
+    if (firstProblem !== undefined && firstProblem !== null) {
+      rejected.push(rejectedEntry(item, firstProblem));
+      return;
+    }
+    if (!parsed.success) return;
     const tooLong = windowProblem(parsed.data, index);
     if (tooLong !== null) {
-      diagnostics.push(diagnostic(file, lineOf([...path, 'runtime']), 'error', tooLong));
+      const problem = diagnostic(file, lineOf([...path, 'runtime']), 'error', tooLong);
+      diagnostics.push(problem);
+      rejected.push(rejectedEntry(item, problem));
       return;
     }
     workloads.push(toWorkload(parsed.data, { file, line: lineOf(path) }));
   });
-  return { workloads, diagnostics };
+  return { workloads, diagnostics, rejected, unreadable: null };
+}
+
+function unreadable(diagnostics: Diagnostic[]): CatalogResult {
+  const first = diagnostics.find((d) => d.severity === 'error') ?? null;
+  return { workloads: [], diagnostics, rejected: [], unreadable: first };
+}
+
+/** The links a dropped entry names, read from its raw fields where they are strings. */
+function rejectedEntry(item: unknown, problem: Diagnostic): RejectedWorkload {
+  const field = (key: string): string | null => {
+    if (item === null || typeof item !== 'object') return null;
+    const v = (item as Record<string, unknown>)[key];
+    return typeof v === 'string' && v.trim() !== '' ? v.trim() : null;
+  };
+  return { name: nameOf(item), queue: field('queue'), pool: field('pool'), problem };
 }
 
 /** Problems in file order; a stable sort keeps zod's order within a line. */

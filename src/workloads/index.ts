@@ -1,5 +1,5 @@
 export { parseCatalog, windowLength } from './catalog.js';
-export type { CatalogResult } from './catalog.js';
+export type { CatalogResult, RejectedWorkload } from './catalog.js';
 export { catalogSchema, workloadSchema } from './catalog-schema.js';
 export { formatClock, parseClock } from './clock.js';
 export { formatDuration, parseDuration } from './duration.js';

@@ -6,6 +6,9 @@ import type { Diagnostic } from '../domain/diagnostic.js';
 
 export type FieldPath = readonly PropertyKey[];
 
+/** Parser errors that a misindented line causes, whatever the message says. */
+const INDENT_ERRORS = new Set(['BAD_INDENT', 'BLOCK_AS_IMPLICIT_KEY', 'MULTILINE_IMPLICIT_KEY', 'MISSING_CHAR', 'UNEXPECTED_TOKEN']);
+
 /** Maps a field path (as zod reports it) to the 1-based line that names it; null when unknown. */
 export type LineOf = (path: FieldPath) => number | null;
 
@@ -27,12 +30,21 @@ export function loadYaml(file: string, text: string): YamlSource {
   );
   if (doc.errors.length > 0) {
     // One mistake often trips several parser errors on the same line; the first says the most.
-    const errors: Diagnostic[] = [];
+    // The later ones still tell how far the mistake reaches, and whether indentation caused it.
+    const byLine = new Map<number, { message: string; end: number; indent: boolean }>();
     for (const e of doc.errors) {
       const line = lineAt(e.pos[0]);
-      if (errors.some((d) => d.line === line)) continue;
-      errors.push(diagnostic(file, line, 'error', `invalid YAML: ${e.message}`));
+      const end = lineAt(Math.max(e.pos[0], e.pos[1] - 1));
+      const indent = INDENT_ERRORS.has(e.code);
+      const seen = byLine.get(line);
+      if (seen === undefined) byLine.set(line, { message: e.message, end, indent });
+      else byLine.set(line, { ...seen, end: Math.max(seen.end, end), indent: seen.indent || indent });
     }
+    const errors = [...byLine].map(([line, e]) => {
+      const where = e.end > line ? `lines ${line}–${e.end}` : `line ${line}`;
+      const hint = e.indent && !/indent/i.test(e.message) ? `; check the indentation of ${where}` : e.end > line ? ` (${where})` : '';
+      return diagnostic(file, line, 'error', `invalid YAML: ${e.message}${hint}`);
+    });
     return { kind: 'invalid', diagnostics: [...errors, ...warnings] };
   }
   if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) {

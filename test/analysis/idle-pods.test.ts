@@ -84,12 +84,20 @@ describe('idle pods outside the catalog', () => {
 
   it('says how to add the pod labels when pods request GPUs but DCGM names none, and never guesses', () => {
     const requests = (gpus: number) => answer(`ksm.gpu-requests:pool:${POOL}`, [hourly(repeat(48, gpus))]);
-    const unlabelled = measured([missing(podQueryId(POOL)), requests(4)]);
+    // The pool's DCGM series answer (joined by host name), but none of them names a pod.
+    const poolUtil = answer(`dcgm.gpu-util:pool:${POOL}`, [hourly(repeat(48, 40))]);
+    const unlabelled = measured([missing(podQueryId(POOL)), requests(4), poolUtil]);
     expect(idlePods(pool(4, 8), [], unlabelled, policy())).toEqual([]);
     const [lack] = unlabelled.missing();
     expect(lack?.what).toContain('no DCGM series names a pod');
     expect(lack?.how).toContain('--kubernetes');
     expect(lack?.how).toContain('DCGM_EXPORTER_KUBERNETES=true');
+    // No DCGM series on the pool's nodes at all: pod mapping is not the fix, the host label is.
+    const unjoined = measured([missing(podQueryId(POOL)), requests(4)]);
+    expect(idlePods(pool(4, 8), [], unjoined, policy())).toEqual([]);
+    const [noHost] = unjoined.missing();
+    expect(noHost?.what).toContain('no DCGM series is on its nodes');
+    expect(noHost?.how).toContain('must be the Kubernetes node name');
     // No pod requested GPUs there: nothing to be idle, nothing missing.
     const empty = measured([missing(podQueryId(POOL)), requests(0)]);
     expect(idlePods(pool(4, 8), [], empty, policy())).toEqual([]);

@@ -154,3 +154,61 @@ describe('reviewChange with telemetry', () => {
     expect(r.evidence.some((e) => e.source === 'prometheus' && e.window === `2880m to ${t.at}`)).toBe(true);
   });
 });
+
+describe('reviewChange with catalog errors', () => {
+  const etlProblem = { file: 'gpu-workloads.yaml', line: 14, severity: 'error' as const, message: 'workloads[1].jobsPerDay: must be a positive whole number, got 0' };
+  const rejectedEtl = { name: 'etl', queue: 'research', pool: null, problem: etlProblem };
+
+  it('will not find fewer GPUs needed while an entry of the changed queue was dropped for its errors', () => {
+    const ctx = { change: queueChange('research', 4, 8), workloads: [fourPairs], catalogFile: 'gpu-workloads.yaml', policy: policy({ headroom: 0 }) };
+    // Without the broken entry the staggered pairs fit the 4 GPUs there.
+    expect(reviewChange(ctx).verdict).toBe('not-justified');
+    const r = reviewChange({ ...ctx, rejected: [rejectedEtl] });
+    expect(r).toMatchObject({ verdict: 'insufficient-evidence', gpusNeeded: null, findings: [] });
+    expect(r.reason).toBe('etl cannot be planned from the catalog, so the need of ClusterQueue research is unknown');
+    expect(r.missingEvidence[0]).toEqual({
+      what: 'a valid catalog entry for etl (gpu-workloads.yaml:14), which names ClusterQueue research',
+      how: `fix gpu-workloads.yaml:14: ${etlProblem.message}; until then the entry is left out of the need`,
+    });
+    // An entry of another queue changes nothing here.
+    expect(reviewChange({ ...ctx, rejected: [{ ...rejectedEtl, queue: 'other' }] }).verdict).toBe('not-justified');
+  });
+
+  it('asks to fix the entries, not to document them, when every entry of the queue has errors', () => {
+    const r = reviewChange({ change: queueChange('research', 4, 8), workloads: [], catalogFile: 'gpu-workloads.yaml', policy: policy(), rejected: [rejectedEtl] });
+    expect(r.verdict).toBe('insufficient-evidence');
+    expect(r.missingEvidence.map((m) => m.how)).toEqual([`fix gpu-workloads.yaml:14: ${etlProblem.message}; until then the entry is left out of the need`]);
+  });
+
+  it('names the line that keeps a broken catalog from being read', () => {
+    const catalogError = { file: 'gpu-workloads.yaml', line: 4, severity: 'error' as const, message: 'invalid YAML: Nested mappings are not allowed in compact mappings' };
+    const r = reviewChange({ change: queueChange('research', 4, 8), workloads: [], catalogFile: 'gpu-workloads.yaml', policy: policy(), catalogError });
+    expect(r.verdict).toBe('insufficient-evidence');
+    expect(r.missingEvidence).toEqual([{ what: 'a readable workload catalog (gpu-workloads.yaml)', how: `fix gpu-workloads.yaml:4: ${catalogError.message}` }]);
+  });
+});
+
+describe('reviewChange: the need in words', () => {
+  it('names no staggered peak for a pool that runs services only', () => {
+    const r = reviewChange({
+      change: queueChange('l4-pool', 8, 16, { kind: 'karpenter-nodepool' }),
+      workloads: [service({ name: 'chat', queue: undefined, pool: 'l4-pool', replicas: 4 }), service({ name: 'embed', queue: undefined, pool: 'l4-pool', gpusPerReplica: 2, replicas: 1 })],
+      catalogFile: 'gpu-workloads.yaml',
+      policy: policy({ headroom: 0.2 }),
+    });
+    // 4 + 2 declared, + 20% = 7.2 → 8: the 8 GPUs there.
+    expect(r).toMatchObject({ verdict: 'not-justified', need: 8 });
+    expect(r.reason).toBe('the 8 GPUs already there meet the need (8 GPUs: 6 for services + 20% headroom)');
+  });
+
+  it('rates a review whose telemetry answered nothing as low as one without telemetry', () => {
+    const r = reviewChange({
+      change: queueChange('research', 4, 8),
+      workloads: [fourPairs],
+      catalogFile: 'gpu-workloads.yaml',
+      policy: policy({ headroom: 0 }),
+      telemetry: telemetry([missing('kueue.usage:queue:research'), missing('kueue.nominal-quota:queue:research')]),
+    });
+    expect(r.confidence).toBe('low');
+  });
+});

@@ -136,6 +136,25 @@ describe('gpu-justify review', () => {
     );
   });
 
+  it('will not find an increase unneeded while a broken entry of its queue is left out', async () => {
+    const dir = await tempDir();
+    await cp(base, join(dir, 'base'), { recursive: true });
+    await cp(head, join(dir, 'head'), { recursive: true });
+    const demoCatalog = await readFile(join(head, 'gpu-workloads.yaml'), 'utf8');
+    // The demo's verdict is not-justified; a further research job with a typo in its count must unsettle it.
+    const broken = `${demoCatalog}\n  - name: weekly-sweep\n    type: batch\n    queue: research\n    gpusPerJob: 8\n    runtime: 4h\n    jobsPerDay: "two"\n    window: { earliestStart: "00:00", deadline: "06:00" }\n`;
+    await writeFile(join(dir, 'head', 'gpu-workloads.yaml'), broken);
+    const line = broken.split('\n').findIndex((l) => l.includes('jobsPerDay: "two"')) + 1;
+    const { code, stdout } = await run('review', '--base', join(dir, 'base'), '--head', join(dir, 'head'), '--format', 'json');
+    expect(code).toBe(0);
+    const json = JSON.parse(stdout);
+    expect(json).toMatchObject({ verdict: 'insufficient-evidence', gpusNeeded: null });
+    expect(json.missingEvidence).toContainEqual({
+      what: `a valid catalog entry for weekly-sweep (gpu-workloads.yaml:${line}), which names ClusterQueue research`,
+      how: `fix gpu-workloads.yaml:${line}: workloads[3].jobsPerDay: must be a positive whole number, got "two"; until then the entry is left out of the need`,
+    });
+  });
+
   it('reports a quota that is a template expression instead of counting it', async () => {
     const dir = await tempDir();
     await mkdir(join(dir, 'base'));

@@ -146,3 +146,16 @@ describe('renderComment', () => {
     expect(body).toMatch(/`bad\.yaml:\d+`/);
   });
 });
+
+describe('a cut below the documented need', () => {
+  it('is flagged in the headline though it asks for nothing', async () => {
+    // Four 2-GPU, 2-hour runs in a 6-hour window need 4 GPUs at best; the PR cuts the queue to 2.
+    const cut = await review({ 'q.yaml': queueFile(4), 'gpu-workloads.yaml': catalog() }, { 'q.yaml': queueFile(2), 'gpu-workloads.yaml': catalog() }, { headroom: 0 });
+    expect(cut.verdict).toBe('justified');
+    const top = renderComment(cut).split('\n').find((l) => l.startsWith('### '));
+    expect(top).toBe('### ⚠️ **GPU capacity lowered**: nothing to justify, but the cut is below the need. ⚠️ research drops to 2 GPUs, under the 4 its documented workloads need.');
+    // A cut the need still fits reads as before.
+    const fine = await review({ 'q.yaml': queueFile(8), 'gpu-workloads.yaml': catalog() }, { 'q.yaml': queueFile(4), 'gpu-workloads.yaml': catalog() }, { headroom: 0 });
+    expect(renderComment(fine).split('\n').find((l) => l.startsWith('### '))).toBe('### ✅ **GPU capacity lowered**: nothing to justify.');
+  });
+});

@@ -30,7 +30,7 @@ describe('faults become missing evidence naming the source and the query', () =>
     ['a 422', (_r, res) => sendJson(res, 422, { status: 'error', errorType: 'execution', error: 'vector cannot contain metrics with the same labelset' }), 'bad-query', /HTTP 422/],
     ['an HTML error page', html, 'unavailable', /HTTP 502/],
     ['HTML with a 200', (_r, res) => { res.writeHead(200, { 'Content-Type': 'text/html' }); res.end('<html/>'); }, 'bad-response', /text\/html, not JSON/],
-    ['only NaN and +Inf samples', (_r, res) => sendJson(res, 200, vector([{ metric: { a: '1' }, value: [1, 'NaN'] }, { metric: { a: '2' }, value: [1, '+Inf'] }])), 'no-data', /every sample was unusable \(1 NaN, 1 infinite, 0 DCGM blank\)/],
+    ['only NaN and +Inf samples', (_r, res) => sendJson(res, 200, vector([{ metric: { a: '1' }, value: [1, 'NaN'] }, { metric: { a: '2' }, value: [1, '+Inf'] }])), 'not-finite', /every sample was unusable \(1 NaN, 1 infinite, 0 DCGM blank\)/],
     ['an empty result', (_r, res) => sendJson(res, 200, vector([])), 'no-data', /no series matched/],
   ])('%s', async (_name, handler, reason, message) => {
     let url: string;

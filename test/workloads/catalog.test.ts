@@ -257,8 +257,8 @@ describe('parseCatalog: errors name file, line and field', () => {
 
 describe('parseCatalog: the file as a whole', () => {
   it.each([
-    ['a tab as indentation', '\ttype: batch', 3, 'invalid YAML: Tabs are not allowed as indentation'],
-    ['a bad indentation', '   gpus: 2', 3, 'invalid YAML: Sequence item without - indicator'],
+    ['a tab as indentation', '\ttype: batch', 3, 'invalid YAML: Tabs are not allowed as indentation (lines 3–4)'],
+    ['a bad indentation', '   gpus: 2', 3, 'invalid YAML: Sequence item without - indicator; check the indentation of lines 3–4'],
   ])('malformed YAML (%s): one error at the parser line, nothing kept', (_kind, bad, line, message) => {
     const text = ['workloads:', '  - name: x', bad, '    runtime: 2h', ''].join('\n');
     const { workloads, diagnostics } = parseCatalog(FILE, text);
@@ -337,5 +337,52 @@ describe('a catalog too large to read', () => {
     const result = parseCatalog('gpu-workloads.yaml', text);
     expect(result.workloads).toEqual([]);
     expect(result.diagnostics).toEqual([expect.objectContaining({ file: 'gpu-workloads.yaml', severity: 'error', message: expect.stringMatching(/^1\.0 MB, over the 1\.0 MB gpu-justify reads/) })]);
+  });
+});
+
+describe('parseCatalog: what a review learns about the entries it dropped', () => {
+  it('keeps the queue and pool a rejected entry names, with its first error', () => {
+    const text = [
+      'workloads:',
+      batch('    queue: research'),
+      '  - name: etl',
+      '    type: batch',
+      '    queue: research',
+      '    gpusPerJob: 1',
+      '    runtime: 10m',
+      '    jobsPerDay: 0',
+      '    window: { earliestStart: "00:00", deadline: "06:00" }',
+      '  - name: chat',
+      '    type: inference',
+      '    pool: l4-pool',
+      '    gpusPerReplica: "one"',
+      '    replicas: 2',
+      '',
+    ].join('\n');
+    const result = parseCatalog(FILE, text);
+    expect(result.workloads.map((w) => w.name)).toEqual(['nightly-eval']);
+    expect(result.unreadable).toBeNull();
+    expect(result.rejected).toEqual([
+      { name: 'etl', queue: 'research', pool: null, problem: expect.objectContaining({ line: 15, message: 'workloads[1].jobsPerDay: must be a positive whole number, got 0' }) },
+      { name: 'chat', queue: null, pool: 'l4-pool', problem: expect.objectContaining({ line: 20, message: expect.stringMatching(/^workloads\[2\]\.gpusPerReplica:/) }) },
+    ]);
+  });
+
+  it('counts a duplicate and a runtime longer than its window as rejected entries', () => {
+    const long = ['  - name: long', '    type: batch', '    queue: c', '    gpusPerJob: 1', '    runtime: 7h', '    window: { earliestStart: "00:00", deadline: "06:00" }'].join('\n');
+    const text = `workloads:\n${batch('    queue: a')}\n${batch('    queue: b')}\n${long}\n`;
+    const { rejected } = parseCatalog(FILE, text);
+    expect(rejected.map((r) => [r.name, r.queue, r.problem.message.split(':')[0]])).toEqual([
+      ['nightly-eval', 'b', 'workloads[1].name'],
+      ['long', 'c', 'workloads[2].runtime'],
+    ]);
+  });
+
+  it('says which error kept the whole file from being read', () => {
+    const bad = parseCatalog(FILE, 'workloads:\n  - name: a\n    type: batch\n    queue: q\n     gpusPerJob: 4\n');
+    expect(bad.unreadable).toMatchObject({ line: 4, message: expect.stringMatching(/check the indentation of lines 4–5$/) });
+    expect(parseCatalog(FILE, '').unreadable).toMatchObject({ severity: 'error', message: expect.stringMatching(/^file is empty/) });
+    expect(parseCatalog(FILE, '- a\n- b\n').unreadable).toMatchObject({ line: 1, message: expect.stringMatching(/workloads/) });
+    expect(parseCatalog(FILE, 'workloads: 3\n').unreadable).toMatchObject({ line: 1, message: 'workloads: must be a list, got 3' });
   });
 });

@@ -12,6 +12,14 @@ const POD_LABELS = new Set(['namespace', 'pod', 'container']);
 const HOW_DCGM =
   'run NVIDIA dcgm-exporter (GPU Operator) with Kubernetes pod mapping and scrape it into this Prometheus';
 
+/**
+ * A pool's GPUs are found by joining the exporter's host label to kube-state-metrics' node name:
+ * an exporter that runs but reports a short host name or an IP matches no node of the pool.
+ */
+export const HOW_POOL_DCGM =
+  `${HOW_DCGM}; its \`Hostname\` (or \`hostname\`) label must be the Kubernetes node name, as \`node\` in kube_node_labels ` +
+  '(when it is a short host name or an IP, relabel it from __meta_kubernetes_pod_node_name in the scrape config)';
+
 function filtered(metric: string, matchers: Matcher[]): string {
   return `(${selector(metric, matchers)} < ${num(DCGM_BLANK_ABOVE)})`;
 }
@@ -40,13 +48,15 @@ export function dcgmSeries(metric: string, scope: Scope): string {
   }
 }
 
+const howFor = (scope: Scope) => (scope.kind === 'pool' ? HOW_POOL_DCGM : HOW_DCGM);
+
 function dcgmQuery(family: string, metric: string, what: string, scope: Scope): NamedQuery {
   return {
     id: queryId(family, scope),
     kind: 'range',
     promql: `avg(${dcgmSeries(metric, scope)})`,
     what: `${what} of ${describeScope(scope)} (${metric})`,
-    how: HOW_DCGM,
+    how: howFor(scope),
     blankAbove: DCGM_BLANK_ABOVE,
   };
 }
@@ -78,7 +88,7 @@ export function smActivity(scope: Scope, _o?: QueryOptions): NamedQuery {
     kind: 'range',
     promql: `${tagged(sm)} or on () ${tagged(gr)}`,
     what: `SM activity of ${describeScope(scope)} (${sm}, else ${gr})`,
-    how: `${HOW_DCGM}; enable ${sm} in its counters CSV for the finer measure`,
+    how: `${howFor(scope)}; enable ${sm} in its counters CSV for the finer measure`,
     blankAbove: DCGM_BLANK_ABOVE,
   };
 }
