@@ -15,6 +15,8 @@ interface TelemetryErrorOptions {
   query: string;
   status?: number;
   cause?: unknown;
+  /** The server is up and refused this one query only (Prometheus's own query timeout, say). */
+  queryOnly?: boolean;
 }
 
 export abstract class TelemetryError extends Error {
@@ -22,12 +24,14 @@ export abstract class TelemetryError extends Error {
   readonly source: string;
   readonly query: string;
   readonly status?: number;
+  readonly queryOnly: boolean;
 
   constructor(message: string, options: TelemetryErrorOptions) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.source = options.source;
     this.query = options.query;
     if (options.status !== undefined) this.status = options.status;
+    this.queryOnly = options.queryOnly === true;
   }
 }
 

@@ -64,6 +64,16 @@ function isRetryable(status: number): boolean {
   return status === 429 || status >= 500;
 }
 
+/**
+ * Prometheus answers 503 with errorType `timeout` or `canceled` when one query ran past its
+ * query timeout: the server is up, only that query failed.
+ */
+function queryTimedOut(body: unknown): boolean {
+  if (typeof body !== 'object' || body === null) return false;
+  const type = (body as Record<string, unknown>)['errorType'];
+  return type === 'timeout' || type === 'canceled';
+}
+
 /** The API's own error text when it sent one (`{"error": …}` or OpenCost's `{"message": …}`). */
 function apiMessage(body: unknown): string | null {
   if (typeof body !== 'object' || body === null) return null;
@@ -150,7 +160,7 @@ export async function requestJson(settings: HttpSettings, req: JsonRequest): Pro
       }
       throw new TelemetryUnavailableError(
         clean(`${where} answered ${lastProblem} for ${req.label}, after ${attempt + 1} attempt(s)`),
-        { ...opts, status: response.status },
+        { ...opts, status: response.status, queryOnly: queryTimedOut(body) },
       );
     }
     if (response.status === 400 || response.status === 422) {
