@@ -8,6 +8,7 @@ import { parseCatalog } from '../../workloads/catalog.js';
 import { parseFlags, required, UsageError } from '../args.js';
 import type { Output } from '../output.js';
 import { readInputFile } from '../read-input.js';
+import { leftOutEntries, leftOutMessage, type LeftOutEntry } from './stagger-left-out.js';
 
 export const STAGGER_HELP = `Usage: gpu-justify stagger --catalog <file> [--queue <name> | --pool <name>] [--capacity <gpus>] [--json]
 
@@ -21,7 +22,9 @@ Options:
   --capacity <gpus>   also say whether the plan fits in this many GPUs
   --json              print the plan as JSON (peakGpus, lowerBound, optimal, schedule, ...)
 
-Exit codes: 0 planned, 2 bad usage or an unusable catalog.
+Exit codes: 0 planned, 2 bad usage, an unusable catalog, or a catalog entry of the planned queue or
+pool (of any, without --queue or --pool) left out for its errors: the plan printed is then
+incomplete, and its peak may be too low.
 
 Example: gpu-justify stagger --catalog gpu-workloads.yaml --queue research --capacity 6`;
 
@@ -44,19 +47,33 @@ export async function staggerCommand(argv: string[], out: Output): Promise<numbe
   for (const d of catalog.diagnostics) out.stderr(`${d.file}${d.line === null ? '' : `:${d.line}`}: ${d.severity}: ${d.message}`);
   if (catalog.diagnostics.some((d) => d.severity === 'error') && catalog.workloads.length === 0) return 2;
 
+  const scope = { queue: flags.queue, pool: flags.pool };
   const workloads = catalog.workloads
     .filter(isJobWorkload)
     .filter((w) => (flags.queue === undefined || w.queue === flags.queue) && (flags.pool === undefined || w.pool === flags.pool));
+  const rejected = leftOutEntries(file, catalog.rejected, [], scope);
+  if (workloads.length === 0 && rejected.length > 0) {
+    out.stderr(`${file}: ${leftOutMessage(rejected, scope)}`);
+    return 2;
+  }
   if (workloads.length === 0) {
     throw new UsageError(`${file} has no batch or training workload${flags.queue ? ` in queue ${flags.queue}` : flags.pool ? ` in pool ${flags.pool}` : ''}`);
   }
   const { jobs, problems } = jobsFromWorkloads(workloads);
   for (const p of problems) out.stderr(`${file}: ${p.workload}: ${p.message}`);
+  const leftOut = leftOutEntries(file, catalog.rejected, problems, scope);
   const plan = planStagger(jobs, capacity === null ? {} : { capacity });
+  // The plan of the entries that could be read is still worth showing; the exit code and the
+  // message keep it from passing for the plan of the whole queue.
+  if (leftOut.length > 0) out.stderr(`${file}: ${leftOutMessage(leftOut, scope)}`);
+  const code = leftOut.length > 0 ? 2 : 0;
 
   if (flags.json) {
-    out.stdout(JSON.stringify(staggerJson(plan, capacity), null, 2));
-    return 0;
+    out.stdout(JSON.stringify(staggerJson(plan, capacity, leftOut), null, 2));
+    return code;
+  }
+  if (leftOut.length > 0) {
+    out.stdout(`Incomplete plan: ${leftOut.length} catalog ${leftOut.length === 1 ? 'entry is' : 'entries are'} left out for errors (see above); the peak may be higher.`);
   }
   out.stdout(
     `Peak ${plan.peakGpus} GPUs (${plan.optimal ? 'optimal' : `lower bound ${plan.lowerBound}`}); all at once: ${plan.naivePeakGpus}.`,
@@ -67,11 +84,14 @@ export async function staggerCommand(argv: string[], out: Output): Promise<numbe
   }
   const rows = staggerJson(plan, capacity).schedule.map((r) => [r.workload, String(r.run), String(r.gpus), r.start, r.end]);
   out.stdout(markdownTable([['Workload', 'Run', 'GPUs', 'Start (UTC)', 'End'], ...rows]));
-  return 0;
+  return code;
 }
 
-/** `stagger --json` (INTERFACES.md §4): a split run appears once per piece. */
-export function staggerJson(plan: StaggerPlan, capacity: number | null) {
+/**
+ * `stagger --json` (INTERFACES.md §4): a split run appears once per piece. `complete` and
+ * `leftOut` extend it: false and the entries the plan lacks when some were left out for errors.
+ */
+export function staggerJson(plan: StaggerPlan, capacity: number | null, leftOut: readonly LeftOutEntry[] = []) {
   return {
     peakGpus: plan.peakGpus,
     lowerBound: plan.lowerBound,
@@ -89,5 +109,7 @@ export function staggerJson(plan: StaggerPlan, capacity: number | null) {
         gpus: run.gpus,
       })),
     ),
+    complete: leftOut.length === 0,
+    leftOut: [...leftOut],
   };
 }

@@ -1,0 +1,89 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'gpu-justify-stagger-'));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+const entry = (name: string, link: string, gpus: number, jobsPerDay: string | number) =>
+  [
+    `  - name: ${name}`,
+    '    type: batch',
+    `    ${link}`,
+    `    gpusPerJob: ${gpus}`,
+    '    runtime: 2h',
+    `    jobsPerDay: ${jobsPerDay}`,
+    '    window: { earliestStart: "00:00", deadline: "06:00" }',
+  ].join('\n');
+
+async function catalog(name: string, entries: string[]): Promise<{ file: string; text: string }> {
+  const text = `workloads:\n${entries.join('\n')}\n`;
+  const file = join(dir, name);
+  await writeFile(file, text);
+  return { file, text };
+}
+
+const lineOf = (text: string, needle: string) => text.split('\n').findIndex((l) => l.includes(needle)) + 1;
+
+describe('gpu-justify stagger with a broken catalog entry', () => {
+  it('says the plan of a queue is incomplete when an entry of that queue is left out, and exits 2', async () => {
+    // Two 2-GPU runs fit one after the other in 4 GPUs... unless the 8-GPU sweep is counted.
+    const { file, text } = await catalog('queue.yaml', [
+      entry('nightly-eval', 'queue: research', 2, 2),
+      entry('weekly-sweep', 'queue: research', 8, '"two"'),
+    ]);
+    const { code, stdout, stderr } = await runCli('stagger', '--catalog', file, '--queue', 'research', '--json');
+    expect(code).toBe(2);
+    const line = lineOf(text, 'jobsPerDay: "two"');
+    expect(stderr).toContain(`${file}:${line}: error: workloads[1].jobsPerDay`);
+    expect(stderr).toContain(`the plan is incomplete: 1 catalog entry of queue research left out for its errors: weekly-sweep (${file}:${line})`);
+    const json = JSON.parse(stdout);
+    // The fields INTERFACES.md documents keep their meaning; the extension says what is missing.
+    expect(json).toMatchObject({ peakGpus: 2, lowerBound: 2, optimal: true, capacity: null, complete: false });
+    expect(json.leftOut).toEqual([
+      { workload: 'weekly-sweep', file, line, message: 'workloads[1].jobsPerDay: must be a positive whole number, got "two"' },
+    ]);
+  });
+
+  it('prints the partial plan under a warning in text mode, still exiting 2', async () => {
+    const { file } = await catalog('text.yaml', [entry('nightly-eval', 'queue: research', 2, 2), entry('weekly-sweep', 'queue: research', 8, 0)]);
+    const { code, stdout } = await runCli('stagger', '--catalog', file, '--queue', 'research', '--capacity', '2');
+    expect(code).toBe(2);
+    expect(stdout.split('\n')[0]).toBe('Incomplete plan: 1 catalog entry is left out for errors (see above); the peak may be higher.');
+    expect(stdout).toContain('Fits in 2 GPUs.');
+  });
+
+  it('plans a queue whose own entries are sound, whatever is broken elsewhere', async () => {
+    const { file } = await catalog('other.yaml', [entry('nightly-eval', 'queue: research', 2, 2), entry('etl', 'queue: batch', 1, 0)]);
+    const { code, stdout } = await runCli('stagger', '--catalog', file, '--queue', 'research', '--json');
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ peakGpus: 2, complete: true, leftOut: [] });
+  });
+
+  it('counts every broken entry when no queue or pool is chosen', async () => {
+    const { file } = await catalog('all.yaml', [entry('nightly-eval', 'queue: research', 2, 2), entry('etl', 'queue: batch', 1, 0)]);
+    const { code, stdout } = await runCli('stagger', '--catalog', file, '--json');
+    expect(code).toBe(2);
+    expect(JSON.parse(stdout).leftOut.map((e: { workload: string }) => e.workload)).toEqual(['etl']);
+  });
+
+  it('matches a pool the same way', async () => {
+    const { file } = await catalog('pool.yaml', [entry('train', 'pool: a100', 4, 1), entry('tune', 'pool: a100', 4, -1), entry('etl', 'pool: cpu', 1, 0)]);
+    const { code, stdout } = await runCli('stagger', '--catalog', file, '--pool', 'a100', '--json');
+    expect(code).toBe(2);
+    expect(JSON.parse(stdout).leftOut.map((e: { workload: string }) => e.workload)).toEqual(['tune']);
+  });
+
+  it('plans nothing when every entry of the queue is broken, and says which', async () => {
+    const { file, text } = await catalog('none.yaml', [entry('nightly-eval', 'queue: research', 2, 2), entry('etl', 'queue: batch', 1, 0)]);
+    const { code, stdout, stderr } = await runCli('stagger', '--catalog', file, '--queue', 'batch');
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain(`left out for its errors: etl (${file}:${lineOf(text, 'jobsPerDay: 0')})`);
+  });
+});
