@@ -15,14 +15,15 @@ export interface PackingWeight {
 
 /**
  * The classic families over the sizes present (Fekete–Schepers and the "big items" function),
- * without duplicates and without those no better than plain GPU counting.
+ * without duplicates and without those plain GPU counting already implies.
  */
 export function packingWeights(capacity: number, sizes: readonly number[]): PackingWeight[] {
   const out = new Map<string, PackingWeight>();
   const add = (weights: number[], cap: number, label: string): void => {
     if (cap <= 0) return;
-    // Plain counting scaled: tells nothing new.
-    if (weights.every((w, i) => w * capacity === (sizes[i] ?? 0) * cap)) return;
+    // No size weighs more, relative to the capacity, than under plain GPU counting: then any
+    // arc this weighting overfills, plain counting overfills too, so it tells nothing new.
+    if (weights.every((w, i) => w * capacity <= (sizes[i] ?? 0) * cap)) return;
     const key = `${weights.join(',')}/${cap}`;
     if (!out.has(key)) out.set(key, { weights, capacity: cap, label });
   };
