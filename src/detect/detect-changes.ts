@@ -3,7 +3,7 @@ import type { CapacityChange, ChangeSet, Diagnostic, TreeReader } from '../domai
 import { compareSides } from './compare.js';
 import { anyParserAccepts, detectFile } from './detect-file.js';
 import { byPosition, pairDecls } from './match-decls.js';
-import type { CapacityParser, ParseResult, SourceFile } from './parser.js';
+import type { CapacityParser, ParseResult, SetParseResult, SourceFile } from './parser.js';
 import { PARSERS } from './registry.js';
 
 export interface DetectedChanges {
@@ -46,7 +46,7 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
     base: await detectSide(sides.base, path, fileParsers),
     head: await detectSide(sides.head, path, fileParsers),
   }));
-  const perSet: { base: ParseResult; head: ParseResult }[] = [];
+  const perSet: { base: SetParseResult; head: SetParseResult }[] = [];
   for (const parser of setParsers) {
     const dirs = [...new Set(paths.filter((p) => parser.acceptsPath?.(p) ?? true).map(dirOf))].sort();
     perSet.push(...await mapLimit(dirs, READ_CONCURRENCY, async (dir) => ({
@@ -54,9 +54,8 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
       head: await detectDirectory(sides.head, dir, paths, parser),
     })));
   }
-  const all = [...perFile, ...perSet];
-  const base = merge(all.map((s) => s.base));
-  const head = merge(all.map((s) => s.head));
+  const base = combine(perFile.map((s) => s.base), perSet.map((s) => s.base));
+  const head = combine(perFile.map((s) => s.head), perSet.map((s) => s.head));
 
   const diagnostics = [...head.diagnostics, ...unknownBefore(base, head)];
   diagnostics.sort((a, b) => byPosition(
@@ -94,10 +93,11 @@ async function detectSide(reader: TreeReader, path: string, parsers: readonly Ca
  * A format whose files depend on their siblings (Terraform modules) reads the changed files of
  * a directory together with the directory's other files, when the reader can list them.
  */
-async function detectDirectory(reader: TreeReader, dir: string, changed: readonly string[], parser: CapacityParser): Promise<ParseResult> {
+async function detectDirectory(reader: TreeReader, dir: string, changed: readonly string[], parser: CapacityParser): Promise<SetParseResult> {
   const accepts = (p: string) => dirOf(p) === dir && (parser.acceptsPath?.(p) ?? true);
+  const sibling = (p: string) => dirOf(p) === dir && (parser.acceptsSibling ? parser.acceptsSibling(p) : (parser.acceptsPath?.(p) ?? true));
   const siblings = reader.list ? await reader.list(dir) : [];
-  const paths = [...new Set([...changed.filter(accepts), ...siblings.filter(accepts)])].sort();
+  const paths = [...new Set([...changed.filter(accepts), ...siblings.filter(sibling)])].sort();
   const files: SourceFile[] = [];
   const tooLarge: ParseResult[] = [];
   for (const path of paths) {
@@ -106,9 +106,11 @@ async function detectDirectory(reader: TreeReader, dir: string, changed: readonl
     if (text.length > MAX_FILE_CHARS) tooLarge.push(oversize(path, text, [parser]));
     else files.push({ path, text });
   }
+  if (parser.references) await readReferences(reader, parser, files, tooLarge);
   if (!files.some((f) => parser.mightContain(f.path, f.text))) return merge(tooLarge);
   try {
-    return merge([...tooLarge, (parser.parseSet as (f: readonly SourceFile[]) => ParseResult)(files)]);
+    const result = (parser.parseSet as (f: readonly SourceFile[]) => SetParseResult)(files);
+    return { ...merge([...tooLarge, result]), supersedes: result.supersedes ?? [] };
   } catch (err) {
     // Parsers must not throw; one that does must not take the other formats down with it.
     const message = err instanceof Error ? err.message : String(err);
@@ -116,9 +118,55 @@ async function detectDirectory(reader: TreeReader, dir: string, changed: readonl
   }
 }
 
+// A kustomization names its bases and patch files; a chain of overlays is short.
+const MAX_REFERENCED_FILES = 64;
+
+/** Adds the files the set's files name (and those they name), as far as they exist on this side. */
+async function readReferences(reader: TreeReader, parser: CapacityParser, files: SourceFile[], tooLarge: ParseResult[]): Promise<void> {
+  const seen = new Set(files.map((f) => f.path));
+  const queue = [...files];
+  let added = 0;
+  while (queue.length > 0 && added < MAX_REFERENCED_FILES) {
+    const file = queue.shift() as SourceFile;
+    let refs: string[] = [];
+    try {
+      refs = (parser.references as (f: SourceFile) => string[])(file);
+    } catch {
+      // Parsers must not throw; one that does only loses its references.
+    }
+    for (const path of refs) {
+      if (seen.has(path) || added >= MAX_REFERENCED_FILES) continue;
+      seen.add(path);
+      const text = await reader.read(path);
+      if (text === null) continue;
+      added++;
+      if (text.length > MAX_FILE_CHARS) {
+        tooLarge.push(oversize(path, text, [parser]));
+        continue;
+      }
+      const ref = { path, text };
+      files.push(ref);
+      queue.push(ref);
+    }
+  }
+}
+
 function dirOf(path: string): string {
   const slash = path.lastIndexOf('/');
   return slash < 0 ? '' : path.slice(0, slash);
+}
+
+/** Per-file results, less those of files a set result reads in context (kustomize patches), plus the set results. */
+function combine(files: readonly ParseResult[], sets: readonly SetParseResult[]): Required<ParseResult> {
+  const gone = new Set(sets.flatMap((r) => r.supersedes ?? []));
+  const kept = (x: { file: string }) => !gone.has(x.file);
+  const perFile = merge(files);
+  const own = merge(sets);
+  return {
+    decls: [...perFile.decls.filter(kept), ...own.decls],
+    diagnostics: [...perFile.diagnostics.filter(kept), ...own.diagnostics],
+    unresolved: [...perFile.unresolved.filter(kept), ...own.unresolved],
+  };
 }
 
 function merge(results: readonly ParseResult[]): Required<ParseResult> {
@@ -133,6 +181,12 @@ function unknownBefore(base: ParseResult, head: ParseResult): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const { before, after } of pairDecls(base, head)) {
     if (!before || before.decl || !after?.decl) continue;
+    if (before.unboundedBy !== undefined) {
+      // A pool with no GPU limit is not an unknown quota: nothing bounded it.
+      out.push(diagnostic(after.file, after.line, 'warning',
+        `${after.name}: the pool was unbounded before this change (no ${before.unboundedBy} limit at ${before.file}:${before.line}); it is now limited to ${after.decl.gpus} GPUs`));
+      continue;
+    }
     out.push(diagnostic(after.file, after.line, 'warning',
       `${after.name}: the GPU quota before this change (${before.file}:${before.line}) could not be read, so the change is unknown; it is now ${after.decl.gpus} GPUs`));
   }

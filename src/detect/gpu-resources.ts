@@ -25,6 +25,20 @@ export function isGpuResource(name: string): boolean {
   return isWholeGpuResource(name) || GPU_RESOURCE_RE.test(name);
 }
 
+const CORE_RESOURCES = new Set(['cpu', 'memory', 'pods', 'ephemeral-storage', 'storage']);
+
+/**
+ * A Kueue resource name backed by Dynamic Resource Allocation that concerns GPUs: a DeviceClass
+ * name (`gpu.nvidia.com`) or a device capacity (`gpu.memory`). Extended resources carry a
+ * domain and a slash; names without one, other than the core resources, are DRA mappings.
+ * They meter GPU devices or their memory, not whole GPUs, so they are never counted.
+ */
+export function isDraGpuResource(name: string): boolean {
+  if (name.includes('/') || CORE_RESOURCES.has(name) || name.startsWith('hugepages-')) return false;
+  // DeviceClass and DRA names are DNS subdomains; `gpu_credits` and the like are virtual resources.
+  return /^[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$/.test(name) && /gpu|nvidia|amd|accelerator/.test(name);
+}
+
 /** `amd.com/gpu` for an AMD resource, else `nvidia.com/gpu`: the name messages use for a pool's GPUs. */
 export function wholeGpuResourceOf(names: readonly string[]): string {
   return names.find(isWholeGpuResource) ?? PRIMARY_GPU_RESOURCE;

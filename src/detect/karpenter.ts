@@ -128,7 +128,7 @@ function readPool(m: Manifest, pool: PoolShape, found: Findings): void {
   }
   const line = m.line;
   found.note(line, 'warning', `${where}: no ${resource} limit: the pool can grow without bound (GPU instances allowed${choices(reqs)})`);
-  found.unknown(KIND, pool.name, line);
+  found.unknown(KIND, pool.name, line, resource);
 }
 
 function choices(r: GpuRequirements): string {

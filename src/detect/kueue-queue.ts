@@ -1,7 +1,7 @@
 import type { Document, LineCounter } from 'yaml';
 import { diagnostic } from '../domain/index.js';
 import type { CapacityDecl, CapacityPart, Diagnostic, Severity } from '../domain/index.js';
-import { isGpuResource, isWholeGpuResource, PRIMARY_GPU_RESOURCE } from './gpu-resources.js';
+import { isDraGpuResource, isGpuResource, isWholeGpuResource, PRIMARY_GPU_RESOURCE } from './gpu-resources.js';
 import type { UnresolvedDecl } from './parser.js';
 import { parseQuantity } from './quantity.js';
 import { findTemplateExpression } from './template.js';
@@ -142,7 +142,13 @@ function readResource(res: unknown, flavor: string, ctx: QueueContext, queue: st
     note(line, 'warning', `ClusterQueue ${queue}, flavor ${flavor}: the resource name is the template expression ${expr}; cannot tell whether its quota is GPUs until the template is rendered`);
     return { resource: null, flavor, line: line ?? 1, gpus: null };
   }
-  if (!isGpuResource(resource)) return null;
+  if (!isGpuResource(resource)) {
+    if (isDraGpuResource(resource)) {
+      const quota = nodeSource(quotaNode, ctx.text).trim();
+      note(line, 'warning', `ClusterQueue ${queue}, flavor ${flavor}: ${resource} is a DRA resource (a device class or device capacity), not a count of GPUs; its quota${quota ? ` ${quota}` : ''} is not counted as GPUs`);
+    }
+    return null;
+  }
 
   const where = `ClusterQueue ${queue}, flavor ${flavor}, ${resource}`;
   const raw = scalarValue(quotaNode);
@@ -205,7 +211,18 @@ function readCohort(root: unknown, apiVersion: string): string | null {
 
 /** The model when every counted flavor names the same one; null when unknown or mixed. */
 function modelOf(entries: GpuEntry[], models: ReadonlyMap<string, string>): string | null {
-  const found = new Set(entries.map((e) => models.get(e.flavor) ?? null));
+  return modelOfFlavors(entries.map((e) => e.flavor), models);
+}
+
+/** A queue's GPU model from its counted parts (whole GPUs when any), for flavors found elsewhere. */
+export function queueModel(parts: readonly CapacityPart[], models: ReadonlyMap<string, string>): string | null {
+  const whole = parts.filter((p) => isWholeGpuResource(p.resource));
+  return modelOfFlavors((whole.length > 0 ? whole : parts).map((p) => p.label), models);
+}
+
+function modelOfFlavors(flavors: readonly string[], models: ReadonlyMap<string, string>): string | null {
+  if (flavors.length === 0) return null;
+  const found = new Set(flavors.map((f) => models.get(f) ?? null));
   if (found.size !== 1) return null;
   const [only] = found;
   return only ?? null;

@@ -8,6 +8,8 @@ export interface SideEntry {
   file: string;
   line: number;
   decl?: CapacityDecl;
+  /** Unknown because unbounded: the GPU resource no limit is set for. */
+  unboundedBy?: string;
 }
 
 /** The same declaration at base and head; a side is absent when it was added or removed. */

@@ -16,8 +16,8 @@ export class Findings {
     this.diagnostics.push(diagnostic(this.file, line, severity, message));
   }
 
-  unknown(kind: CapacityKind, name: string, line: number): void {
-    this.unresolved.push({ file: this.file, line, kind, name });
+  unknown(kind: CapacityKind, name: string, line: number, unboundedBy?: string): void {
+    this.unresolved.push({ file: this.file, line, kind, name, ...(unboundedBy === undefined ? {} : { unboundedBy }) });
   }
 
   result(text: string): Required<ParseResult> {

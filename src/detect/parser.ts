@@ -11,6 +11,11 @@ export interface UnresolvedDecl {
   line: number;
   kind: CapacityKind;
   name: string;
+  /**
+   * Set when the count is unknown because nothing bounds it: a Karpenter pool with no limit on
+   * this GPU resource. Messages then say "unbounded", which is what it means.
+   */
+  unboundedBy?: string;
 }
 
 export interface ParseResult {
@@ -18,6 +23,15 @@ export interface ParseResult {
   diagnostics: Diagnostic[];
   /** Declarations present on this side whose GPU count is unknown (see UnresolvedDecl). */
   unresolved?: UnresolvedDecl[];
+}
+
+/** What a parser that reads files together finds. */
+export interface SetParseResult extends ParseResult {
+  /**
+   * Files this result reads in full context, whose per-file readings it replaces: a kustomize
+   * patch looks like an object to the other readers but is only part of one.
+   */
+  supersedes?: string[];
 }
 
 /** One file handed to a parser, by repository path. */
@@ -44,6 +58,16 @@ export interface CapacityParser {
    * `acceptsPath` takes. Callers that can list directories use it instead of `parse` for the
    * changed files this parser accepts. Never throws.
    */
-  parseSet?(files: readonly SourceFile[]): ParseResult;
+  parseSet?(files: readonly SourceFile[]): SetParseResult;
+  /**
+   * With `parseSet`: which unchanged files of a changed file's directory to read as well
+   * (default: those `acceptsPath` takes). Kustomize reads only the kustomization there.
+   */
+  acceptsSibling?(path: string): boolean;
+  /**
+   * With `parseSet`: repository paths a file names as inputs (a kustomization's resources and
+   * patch files). Callers read them too, when present, and pass them to `parseSet`. Never throws.
+   */
+  references?(file: SourceFile): string[];
 }
 

@@ -3,14 +3,17 @@ import { clusterToolkitParser } from './cluster-toolkit.js';
 import { eksctlParser } from './eksctl.js';
 import { gkeNodePoolParser } from './gke-node-pool.js';
 import { gpuSharingParser } from './gpu-sharing.js';
+import { helmValuesParser } from './helm-values.js';
 import { kaitoParser } from './kaito.js';
 import { karpenterParser } from './karpenter.js';
+import { kueuePopulatorParser } from './kueue-populator.js';
 import { kueueParser } from './kueue.js';
+import { kustomizeParser } from './kustomize/kustomize-parser.js';
 import type { CapacityParser } from './parser.js';
 import { terraformParser } from './terraform/terraform-parser.js';
 
-/** Every capacity format the detector knows; a new format is one more entry. */
-export const PARSERS: readonly CapacityParser[] = [
+/** Formats read from a YAML document as it stands; also what embedded YAML is read with. */
+const MANIFEST_PARSERS: readonly CapacityParser[] = [
   kueueParser,
   karpenterParser,
   eksctlParser,
@@ -19,5 +22,13 @@ export const PARSERS: readonly CapacityParser[] = [
   clusterToolkitParser,
   kaitoParser,
   gpuSharingParser,
+  kueuePopulatorParser,
+];
+
+/** Every capacity format the detector knows; a new format is one more entry. */
+export const PARSERS: readonly CapacityParser[] = [
+  ...MANIFEST_PARSERS,
+  helmValuesParser(MANIFEST_PARSERS),
   terraformParser,
+  kustomizeParser,
 ];

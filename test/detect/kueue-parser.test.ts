@@ -368,3 +368,34 @@ describe('Kueue parser: borrowing and lending limits', () => {
     expect(diagnostics[0]?.message).toContain('{{ .Values.borrow }}');
   });
 });
+
+describe('DRA resources in a ClusterQueue', () => {
+  const queue = (resource: string, quota: string) => `apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata:
+  name: dra
+spec:
+  resourceGroups:
+    - coveredResources: ["cpu", "${resource}"]
+      flavors:
+        - name: default
+          resources:
+            - name: cpu
+              nominalQuota: 10
+            - name: "${resource}"
+              nominalQuota: ${quota}
+`;
+
+  it.each([['gpu.nvidia.com', '8'], ['gpu.memory', '640Gi']])('%s is not counted, and a warning at its quota says so', (resource, quota) => {
+    const r = kueueParser.parse('q.yaml', queue(resource, quota));
+    expect(r.decls).toEqual([]);
+    expect(r.diagnostics).toEqual([{
+      file: 'q.yaml', line: 14, severity: 'warning',
+      message: `ClusterQueue dra, flavor default: ${resource} is a DRA resource (a device class or device capacity), not a count of GPUs; its quota ${quota} is not counted as GPUs`,
+    }]);
+  });
+
+  it.each([['rdma/ib'], ['gpu_credits'], ['hugepages-2Mi'], ['ephemeral-storage']])('%s is neither counted nor warned about', (resource) => {
+    expect(kueueParser.parse('q.yaml', queue(resource, '4'))).toEqual({ decls: [], diagnostics: [], unresolved: [] });
+  });
+});

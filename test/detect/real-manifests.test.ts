@@ -66,7 +66,10 @@ describe('Karpenter NodePools in real files', () => {
     expect(unrelated.result.diagnostics.map((d) => d.message)).toEqual([expect.stringContaining('no nvidia.com/gpu limit: the pool can grow without bound (GPU instances allowed: families g3, g4, g5, g6, p3, p4, p5)')]);
     const limited = await pr(file, [[file, '    cpu: 1000\n', '    cpu: 1000\n    nvidia.com/gpu: 8\n']]);
     expect(limited.result.changes).toEqual([]);
-    expect(limited.result.diagnostics.map((d) => d.message)).toEqual([expect.stringContaining('it is now 8 GPUs')]);
+    expect(limited.result.diagnostics).toEqual([{
+      file, line: lineIn(limited.text, 'nvidia.com/gpu: 8'), severity: 'warning',
+      message: `gpu-nodepool: the pool was unbounded before this change (no nvidia.com/gpu limit at ${file}:${lineIn(limited.text, 'apiVersion: karpenter.sh/v1')}); it is now limited to 8 GPUs`,
+    }]);
   });
 });
 
@@ -110,7 +113,12 @@ describe('eksctl, KAITO, Kueue and GPU sharing in real files', () => {
 
   it('Kueue DRA gpu.memory is memory, not GPUs; the DWS "infinite" GPU quota is read as written', async () => {
     const dra = 'kueue/kueue-dra-capacity-queues.yaml';
-    expect((await pr(dra, [[dra, '800Gi', '1600Gi']])).result).toEqual({ changes: [], diagnostics: [] });
+    const draPr = await pr(dra, [[dra, '800Gi', '1600Gi']]);
+    // Not counted, but said: the quota is on GPU memory through DRA, not on GPUs.
+    expect(draPr.result).toEqual({ changes: [], diagnostics: [{
+      file: dra, line: lineIn(draPr.text, 'nominalQuota: 1600Gi'), severity: 'warning',
+      message: 'ClusterQueue cluster-queue, flavor default-flavor: gpu.memory is a DRA resource (a device class or device capacity), not a count of GPUs; its quota 1600Gi is not counted as GPUs',
+    }] });
     const dws = 'kueue/kueue-multikueue-gke-tas-dws-worker-setup.yaml';
     const r = await pr(dws, [[dws, 'nominalQuota: 10000  # Infinite quota.\n  admissionChecks', 'nominalQuota: 20000  # Infinite quota.\n  admissionChecks']]);
     expect(changeRows(r.result).map((x) => x.slice(1, 4))).toEqual([['dws-cluster-queue', 10000, 20000]]);

@@ -1,0 +1,125 @@
+import { LineCounter, parseDocument } from 'yaml';
+import { z } from 'zod';
+import { mapGet, nodeLine, seqItems } from '../yaml-nodes.js';
+
+/** The file names kustomize looks for in a directory, in its order. */
+export const KUSTOMIZATION_NAMES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'] as const;
+
+export function isKustomizationPath(path: string): boolean {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  return (KUSTOMIZATION_NAMES as readonly string[]).includes(base);
+}
+
+const Target = z.object({
+  group: z.string().optional(),
+  version: z.string().optional(),
+  kind: z.string().optional(),
+  name: z.string().optional(),
+  namespace: z.string().optional(),
+  labelSelector: z.string().optional(),
+  annotationSelector: z.string().optional(),
+});
+export type PatchTarget = z.infer<typeof Target>;
+
+const Paths = z.array(z.string()).optional();
+
+/** The fields of a kustomization that decide what a ClusterQueue or NodePool becomes. */
+export const KustomizationSchema = z.object({
+  resources: Paths,
+  bases: Paths,
+  components: Paths,
+  patches: z.array(z.object({ path: z.string().optional(), patch: z.string().optional(), target: Target.optional() })).optional(),
+  patchesStrategicMerge: Paths,
+  patchesJson6902: z.array(z.object({ target: Target, path: z.string().optional(), patch: z.string().optional() })).optional(),
+  namePrefix: z.string().optional(),
+  nameSuffix: z.string().optional(),
+  // Merge keys for custom resources change how lists merge: results are then not computed.
+  openapi: z.unknown().optional(),
+  mergeKeys: z.unknown().optional(),
+});
+export type KustomizationSpec = z.infer<typeof KustomizationSchema>;
+
+export interface Kustomization {
+  path: string;
+  dir: string;
+  text: string;
+  lc: LineCounter;
+  root: unknown;
+  spec: KustomizationSpec;
+}
+
+export type KustomizationRead = { ok: true; k: Kustomization } | { ok: false; line: number; why: string };
+
+export function readKustomization(path: string, text: string): KustomizationRead {
+  const lc = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lc, uniqueKeys: false });
+  const first = doc.errors[0];
+  if (first) return { ok: false, line: lc.linePos(first.pos[0]).line, why: `YAML could not be read (${first.message.split('\n')[0] ?? ''})` };
+  const parsed = KustomizationSchema.safeParse(doc.toJS() ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const key = issue?.path[0];
+    const node = typeof key === 'string' ? mapGet(doc.contents, key) : undefined;
+    return { ok: false, line: nodeLine(node, lc) ?? 1, why: `${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'unexpected shape'}` };
+  }
+  return { ok: true, k: { path, dir: dirOf(path), text, lc, root: doc.contents, spec: parsed.data } };
+}
+
+/** Line of item `i` of a list field, for messages. */
+export function itemLine(k: Kustomization, field: string, i: number): number {
+  const list = mapGet(k.root, field);
+  return nodeLine(seqItems(list)[i], k.lc) ?? nodeLine(list, k.lc) ?? 1;
+}
+
+export function dirOf(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return slash < 0 ? '' : path.slice(0, slash);
+}
+
+/** A URL or go-getter reference: fetched by kustomize, not in the repository. */
+export function isRemote(ref: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(ref) || /^(?:github\.com|gitlab\.com|bitbucket\.org)\//.test(ref) || ref.includes('?ref=') || ref.startsWith('git@');
+}
+
+/** `ref` relative to `dir` as a repository path; null when it leaves the repository or is remote. */
+export function resolvePath(dir: string, ref: string): string | null {
+  if (isRemote(ref) || ref.startsWith('/')) return null;
+  const parts = dir === '' ? [] : dir.split('/');
+  for (const part of ref.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      if (parts.length === 0) return null;
+      parts.pop();
+    } else {
+      parts.push(part);
+    }
+  }
+  return parts.join('/');
+}
+
+/** An inline patch in `patchesStrategicMerge` is YAML text; a path is one line without a colon. */
+export function isInlinePatch(entry: string): boolean {
+  return entry.includes('\n') || /:\s/.test(entry);
+}
+
+/** The repository paths a kustomization reads: its resources (files, or directories' kustomizations) and patch files. */
+export function kustomizationReferences(k: Kustomization): string[] {
+  const out: string[] = [];
+  const { spec } = k;
+  for (const ref of [...(spec.resources ?? []), ...(spec.bases ?? []), ...(spec.components ?? [])]) {
+    const path = resolvePath(k.dir, ref);
+    if (path === null) continue;
+    if (/\.(ya?ml|json)$/i.test(path)) out.push(path);
+    else out.push(...KUSTOMIZATION_NAMES.map((n) => (path === '' ? n : `${path}/${n}`)));
+  }
+  const patchPaths = [
+    ...(spec.patches ?? []).map((p) => p.path),
+    ...(spec.patchesJson6902 ?? []).map((p) => p.path),
+    ...(spec.patchesStrategicMerge ?? []).filter((p) => !isInlinePatch(p)),
+  ];
+  for (const ref of patchPaths) {
+    const path = ref === undefined ? null : resolvePath(k.dir, ref);
+    if (path !== null) out.push(path);
+  }
+  return [...new Set(out)];
+}

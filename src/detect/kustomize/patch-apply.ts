@@ -1,0 +1,119 @@
+/**
+ * Kustomize patch semantics on plain objects, for custom resources (ClusterQueue, NodePool).
+ * Strategic merge: maps merge, `null` deletes a key, and lists are replaced whole, because
+ * kustomize knows no merge keys for custom resources unless given an OpenAPI schema.
+ * JSON 6902: add, replace, remove, test, copy, move on JSON pointers.
+ */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+
+export function isObject(value: unknown): value is JsonObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** The merged value; undefined when the patch deletes it (`$patch: delete`). */
+export function strategicMerge(target: Json | undefined, patch: Json): Json | undefined {
+  if (!isObject(patch)) return patch;
+  const directive = patch.$patch;
+  if (directive === 'delete') return undefined;
+  const clean: JsonObject = Object.fromEntries(Object.entries(patch).filter(([k]) => k !== '$patch'));
+  if (directive === 'replace' || !isObject(target)) return stripNulls(clean);
+  const out: JsonObject = { ...target };
+  for (const [key, value] of Object.entries(clean)) {
+    if (value === null) {
+      delete out[key];
+      continue;
+    }
+    const merged = strategicMerge(out[key], value);
+    if (merged === undefined) delete out[key];
+    else out[key] = merged;
+  }
+  return out;
+}
+
+function stripNulls(value: JsonObject): JsonObject {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null));
+}
+
+export type JsonPatchResult = { ok: true; value: Json } | { ok: false; why: string };
+
+const OpSchema = (op: unknown): op is { op: string; path: string; value?: Json; from?: string } =>
+  isObject(op) && typeof op.op === 'string' && typeof op.path === 'string';
+
+export function applyJsonPatch(target: Json, ops: readonly unknown[]): JsonPatchResult {
+  let doc: Json = structuredClone(target);
+  for (const [i, op] of ops.entries()) {
+    if (!OpSchema(op)) return { ok: false, why: `operation ${i + 1} has no op or path` };
+    const step = applyOne(doc, op);
+    if (!step.ok) return { ok: false, why: `operation ${i + 1} (${op.op} ${op.path}): ${step.why}` };
+    doc = step.value;
+  }
+  return { ok: true, value: doc };
+}
+
+function applyOne(doc: Json, op: { op: string; path: string; value?: Json; from?: string }): JsonPatchResult {
+  switch (op.op) {
+    case 'add':
+    case 'replace':
+      if (op.value === undefined) return { ok: false, why: 'no value' };
+      return put(doc, op.path, structuredClone(op.value), op.op);
+    case 'remove':
+      return put(doc, op.path, undefined, 'remove');
+    case 'test': {
+      const found = get(doc, op.path);
+      return found !== undefined && JSON.stringify(found) === JSON.stringify(op.value) ? { ok: true, value: doc } : { ok: false, why: 'test failed' };
+    }
+    case 'copy':
+    case 'move': {
+      const value = op.from === undefined ? undefined : get(doc, op.from);
+      if (value === undefined || op.from === undefined) return { ok: false, why: `nothing at ${op.from ?? '(no from)'}` };
+      const removed = op.op === 'move' ? put(doc, op.from, undefined, 'remove') : { ok: true as const, value: doc };
+      return removed.ok ? put(removed.value, op.path, structuredClone(value), 'add') : removed;
+    }
+    default:
+      return { ok: false, why: `unknown op ${op.op}` };
+  }
+}
+
+export function pointerTokens(path: string): string[] | null {
+  if (path === '') return [];
+  if (!path.startsWith('/')) return null;
+  return path.slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+export function get(doc: Json, path: string): Json | undefined {
+  const tokens = pointerTokens(path);
+  if (tokens === null) return undefined;
+  let at: Json | undefined = doc;
+  for (const t of tokens) {
+    if (Array.isArray(at)) at = at[Number(t)];
+    else if (isObject(at)) at = at[t];
+    else return undefined;
+  }
+  return at;
+}
+
+function put(doc: Json, path: string, value: Json | undefined, mode: 'add' | 'replace' | 'remove'): JsonPatchResult {
+  const tokens = pointerTokens(path);
+  if (tokens === null) return { ok: false, why: 'not a JSON pointer' };
+  if (tokens.length === 0) return value === undefined ? { ok: false, why: 'cannot remove the whole object' } : { ok: true, value };
+  const parent = get(doc, `/${tokens.slice(0, -1).map((t) => t.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`.replace(/^\/$/, ''));
+  const last = tokens[tokens.length - 1] as string;
+  if (Array.isArray(parent)) {
+    const index = last === '-' ? parent.length : Number(last);
+    if (!Number.isInteger(index) || index < 0 || index > parent.length || (mode !== 'add' && index >= parent.length)) {
+      return { ok: false, why: `no item ${last}` };
+    }
+    if (mode === 'remove') parent.splice(index, 1);
+    else if (mode === 'replace') parent[index] = value as Json;
+    else parent.splice(index, 0, value as Json);
+    return { ok: true, value: doc };
+  }
+  if (isObject(parent)) {
+    if (mode !== 'add' && !(last in parent)) return { ok: false, why: `no key ${last}` };
+    if (mode === 'remove') delete parent[last];
+    else parent[last] = value as Json;
+    return { ok: true, value: doc };
+  }
+  return { ok: false, why: 'the parent does not exist' };
+}
