@@ -1,8 +1,10 @@
 import { pricePerGpuHour } from '../detect/gpu-types/index.js';
 import type { Alternative, CapacityChange, Evidence, InferenceWorkload, OutcomeCost, Policy } from '../domain/index.js';
 import { evidenceOf } from '../telemetry/gather.js';
+import type { QueryAnswer } from '../telemetry/source.js';
 import { verifiedOutcomes } from './ladder.js';
 import type { Measured } from './measured.js';
+import { migRequestedLine } from './mig.js';
 import { hoursOf, round3, scalarOf, stepOf, timeline } from './series.js';
 import { loadTestRate, replicasFor } from './serving.js';
 
@@ -28,10 +30,15 @@ interface Money {
 function currentCost(w: InferenceWorkload, change: CapacityChange, m: Measured, policy: Policy): Money & { gpus: number | null } {
   const ns = w.selector?.['namespace'];
   const alloc = m.telemetry.allocation;
+  const requestsId = `ksm.gpu-requests:workload:${w.name}`;
+  // A service on MIG devices holds their share of a GPU, and costs that share of its price.
+  let migMemo: ReturnType<typeof migRequestedLine> | undefined;
+  const migLine = () => (migMemo === undefined ? (migMemo = migRequestedLine(m, w.name, m.peek(requestsId))) : migMemo);
   const gpusNow = (): number | null => {
-    const a = m.peek(`ksm.gpu-requests:workload:${w.name}`);
-    if (a === undefined) return null;
-    const line = timeline(a);
+    const a = m.peek(requestsId);
+    const mig = migLine();
+    if (mig === null && a === undefined) return null;
+    const line = mig?.line ?? timeline(a as QueryAnswer);
     return line.size === 0 ? null : Math.max(...line.values());
   };
   if (alloc?.status === 'ok' && ns !== undefined) {
@@ -57,7 +64,18 @@ function currentCost(w: InferenceWorkload, change: CapacityChange, m: Measured, 
     m.lack({ what: `the price per GPU-hour of ${change.gpuModel ?? `the GPUs of ${change.name}`}`, how: 'add it to `prices:` in .github/gpu-justify.yml, or configure OpenCost (--opencost)' });
     return { usd: null, gpus: gpusNow(), note: 'no price', evidence: [] };
   }
-  const a = m.answer(`ksm.gpu-requests:workload:${w.name}`);
+  const mig = migLine();
+  if (mig !== null) {
+    const gpuHours = hoursOf(mig.line, mig.step);
+    const a = m.peek(requestsId);
+    return {
+      usd: gpuHours * price,
+      gpus: gpusNow(),
+      note: `${round3(gpuHours)} GPU-hours requested (MIG devices as their share of a GPU) × $${price}/GPU-hour`,
+      evidence: [...(a ? [evidenceOf(a)] : []), ...mig.evidence, { source: 'policy', ref: `price of ${change.gpuModel}: $${price}/GPU-hour` }],
+    };
+  }
+  const a = m.answer(requestsId);
   if (a === undefined) return { usd: null, gpus: null, note: 'no GPU-hours', evidence: [] };
   const line = timeline(a);
   const gpuHours = hoursOf(line, stepOf(a, line));

@@ -4,6 +4,8 @@ import { HOW_POOL_DCGM } from '../telemetry/queries/dcgm.js';
 import { HOW_POD_MAPPING, POD_GPUS_FAMILY, POD_MEASURE_LABEL, POD_MEASURES } from '../telemetry/queries/dcgm-pods.js';
 import type { QueryAnswer } from '../telemetry/source.js';
 import type { Measured } from './measured.js';
+import { migMeasures, missingInstanceActivity, plus, type MigMeasures } from './mig.js';
+import { migPodQueryId, migPodsOf, type MigPods } from './mig-pods.js';
 import { maxOf, stepOf, timeline, type Timeline } from './series.js';
 
 /**
@@ -93,19 +95,20 @@ export function measurePods(a: QueryAnswer): IdlePod[] {
   return out;
 }
 
+/** A pod's key across the whole-GPU and MIG answers. */
+const podKey = (p: { namespace: string; pod: string }) => `${p.namespace}\u0000${p.pod}`;
+
 /**
- * Pods of the changed pool that no catalog workload names and that held GPUs idle over the window
- * (HELD_MOST above). Only pools: DCGM series carry a node, not a ClusterQueue, and nothing Kueue
- * exports maps a pod to its ClusterQueue. When DCGM names no pod while pods request GPUs there,
- * that is recorded as missing evidence rather than taken as "nothing idle".
+ * Every pod the whole-GPU query measured, or none; records what is missing when pods request
+ * GPUs there but no DCGM series names them. `wholeRequested` is the most whole GPUs requested
+ * there at once (single-strategy slices taken out); null when unknown.
  */
-export function idlePods(change: CapacityChange, catalog: readonly Workload[], m: Measured, policy: Policy): IdlePod[] {
+function wholeGpuPods(change: CapacityChange, m: Measured, wholeRequested: () => number | null): IdlePod[] | null {
   const id = podQueryId(change.name);
   const result = m.telemetry.evidence.results.find((r) => r.query.id === id);
-  if (result === undefined) return [];
+  if (result === undefined) return null;
   if (result.status === 'missing') {
-    const requests = m.peek(`ksm.gpu-requests:pool:${change.name}`);
-    const requested = requests === undefined ? null : maxOf(timeline(requests));
+    const requested = wholeRequested();
     if (result.reason === 'no-data' && requested !== null) {
       // No pod requested GPUs there: nothing can be idle, and nothing is missing.
       if (requested > 0) {
@@ -123,7 +126,54 @@ export function idlePods(change: CapacityChange, catalog: readonly Workload[], m
     m.answer(id);
     return [];
   }
-  return measurePods(result)
+  return measurePods(result);
+}
+
+/**
+ * Pods of the pool holding MIG instances, measured; records what is missing when MIG devices
+ * are requested there but no instance series names a pod.
+ */
+function migPods(change: CapacityChange, m: Measured, mig: MigMeasures | null): MigPods {
+  const found = migPodsOf(change.name, m);
+  const scope = `node pool ${change.name}`;
+  // Pods on instances without activity cannot be judged idle or busy: say what would tell.
+  if (found.unmeasured.length > 0) m.lack(missingInstanceActivity(scope));
+  if (found.pods.length > 0 || found.unmeasured.length > 0 || mig === null || ![...mig.requested.values()].some((v) => v > 0)) return found;
+  const id = migPodQueryId(change.name);
+  const r = m.telemetry.evidence.results.find((x) => x.query.id === id);
+  if (r?.status === 'missing' && r.reason !== 'no-data') m.answer(id);
+  else {
+    m.lack({
+      what: `idle MIG instances in ${scope}: pods there request MIG devices, but no DCGM series of a MIG instance names a pod`,
+      how: `${HOW_POD_MAPPING}; dcgm-exporter releases before 4.x leave namespace and pod empty on MIG instances, so run a current one`,
+    });
+  }
+  return found;
+}
+
+/**
+ * Pods of the changed pool that no catalog workload names and that held GPUs idle over the window
+ * (HELD_MOST above). Only pools: DCGM series carry a node, not a ClusterQueue, and nothing Kueue
+ * exports maps a pod to its ClusterQueue. When DCGM names no pod while pods request GPUs there,
+ * that is recorded as missing evidence rather than taken as "nothing idle". A pod holding MIG
+ * instances is measured per instance, in GPU equivalents: its series in the whole-GPU answer
+ * (an instance counted as a GPU, busy from a GPU_UTIL DCGM does not measure there) are dropped.
+ */
+export function idlePods(change: CapacityChange, catalog: readonly Workload[], m: Measured, policy: Policy): IdlePod[] {
+  const mig = migMeasures(m, `pool:${change.name}`);
+  const wholeRequested = (): number | null => {
+    const requestsId = `ksm.gpu-requests:pool:${change.name}`;
+    const requests = m.peek(requestsId);
+    // With MIG there, no nvidia.com/gpu request means no whole GPU requested, not an unknown.
+    const none = m.telemetry.evidence.results.some((r) => r.query.id === requestsId && r.status === 'missing' && r.reason === 'no-data');
+    if (requests === undefined) return mig !== null && none ? 0 : null;
+    return maxOf(mig === null ? timeline(requests) : plus(timeline(requests), mig.singleSlices, -1));
+  };
+  const whole = wholeGpuPods(change, m, wholeRequested);
+  if (whole === null) return [];
+  const sliced = migPods(change, m, mig);
+  const onSlices = new Set([...sliced.pods, ...sliced.unmeasured].map(podKey));
+  return [...whole.filter((p) => !onSlices.has(podKey(p))), ...sliced.pods]
     .filter((p) => p.gpus > 0 && p.heldFraction > HELD_MOST && p.busyFraction < policy.idleBelow)
     .filter((p) => !catalog.some((w) => coveredBy(w, p.namespace, p.pod)))
     .sort((a, b) => b.gpus - a.gpus || a.busyFraction - b.busyFraction || `${a.namespace}/${a.pod}`.localeCompare(`${b.namespace}/${b.pod}`));

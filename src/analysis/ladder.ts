@@ -3,6 +3,8 @@ import { evidenceOf } from '../telemetry/gather.js';
 import { FIELD_LABEL, SM_FIELDS } from '../telemetry/queries/dcgm.js';
 import type { QueryAnswer } from '../telemetry/source.js';
 import type { Measured } from './measured.js';
+import { migMeasures, queueMigAllocated } from './mig.js';
+import { migRungs } from './mig-ladder.js';
 import { hoursOf, product, round3, scalarOf, stepOf, timeline, type Timeline } from './series.js';
 
 /**
@@ -42,6 +44,9 @@ interface Rungs {
  * `count` is what the scope holds (its requests) or has (a pool's allocatable GPUs).
  */
 function rungs(m: Measured, scopeId: string, allocatedId: string, countId: string, withTensor: boolean): Rungs {
+  // Instances and whole GPUs differ in size: a scope with MIG devices is measured per instance.
+  const mig = migMeasures(m, scopeId);
+  if (mig !== null) return migRungs(m, scopeId, allocatedId, mig, withTensor);
   const evidence: Evidence[] = [];
   const use = (id: string, record = true): QueryAnswer | undefined => {
     const a = record ? m.answer(id) : m.peek(id);
@@ -168,8 +173,11 @@ function sumOutcomes(ladders: readonly UtilisationLadder[]): { value: number | n
 export function capacityLadder(change: CapacityChange, m: Measured, linked: readonly UtilisationLadder[], linkedCount: number, policy: Policy): UtilisationLadder | null {
   if (change.kind === 'kueue-cluster-queue') {
     const id = `queue:${change.name}`;
-    const usage = m.answer(`kueue.usage:${id}`);
+    // MIG devices admitted count as their share of a GPU; a queue of MIG devices alone has no GPU usage.
+    const mig = queueMigAllocated(m, change.name);
+    const usage = mig === null ? m.answer(`kueue.usage:${id}`) : m.peek(`kueue.usage:${id}`);
     const line = usage ? timeline(usage) : null;
+    const gpuHours = usage && line ? hoursOf(line, stepOf(usage, line)) : null;
     const all = linked.length === linkedCount && linked.length > 0;
     const add = (pick: (l: UtilisationLadder) => number | null): number | null => {
       if (!all) return null;
@@ -178,13 +186,13 @@ export function capacityLadder(change: CapacityChange, m: Measured, linked: read
     };
     const fields = new Set(linked.map((l) => l.computeField));
     const r: Rungs = {
-      allocated: usage && line ? hoursOf(line, stepOf(usage, line)) : null,
+      allocated: mig === null ? gpuHours : (gpuHours ?? 0) + mig.hours,
       busy: add((l) => l.busyGpuHours),
       computing: add((l) => l.computingGpuHours),
       computeField: fields.size === 1 ? ([...fields][0] ?? null) : null,
       tensor: add((l) => l.tensorGpuHours),
       dram: null,
-      evidence: usage ? [evidenceOf(usage)] : [],
+      evidence: [...(usage ? [evidenceOf(usage)] : []), ...(mig?.evidence ?? [])],
     };
     return ladder('queue', change.name, r, sumOutcomes(linked), policy);
   }

@@ -158,7 +158,7 @@ export function measuredFindings(change: CapacityChange, r: LeverResults, credit
 export function measuredEvidence(r: LeverResults): Evidence[] {
   const all = [
     ...r.ladders.flatMap((l) => l.evidence), ...r.runtimes.flatMap((c) => c.evidence), ...r.serving.flatMap((s) => s.evidence),
-    ...r.costs.flatMap((c) => c.evidence), ...(r.borrow?.evidence ?? []), ...(r.idlePods[0]?.evidence ?? []),
+    ...r.costs.flatMap((c) => c.evidence), ...(r.borrow?.evidence ?? []), ...r.idlePods.flatMap((p) => p.evidence),
   ];
   const seen = new Set<string>();
   return all.filter((e) => {

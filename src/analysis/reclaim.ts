@@ -3,7 +3,8 @@ import { evidenceOf } from '../telemetry/gather.js';
 import { IDLE_POD_RULE, unmatchable } from './idle-pods.js';
 import { pct } from './ladder.js';
 import type { Measured } from './measured.js';
-import { maxOf, timeline } from './series.js';
+import { migRequestedLine } from './mig.js';
+import { gpusText, maxOf, timeline } from './series.js';
 
 /** A linked workload whose allocation sat idle over the window, and the GPUs it holds when it runs. */
 export interface IdleHolder {
@@ -25,6 +26,13 @@ export function idleHolders(linked: readonly Workload[], ladders: readonly Utili
     const ladder = ladders.find((l) => l.scope === 'workload' && l.name === w.name);
     if (ladder === undefined || !ladder.flags.some((f) => f.kind === 'idle')) continue;
     const a = m.peek(`ksm.gpu-requests:workload:${w.name}`);
+    // MIG devices count as their share of a GPU, never rounded up to a whole one.
+    const mig = migRequestedLine(m, w.name, a);
+    if (mig !== null) {
+      const held = maxOf(mig.line);
+      if (held !== null && held > 0) out.push({ workload: w, ladder, heldGpus: held, evidence: [...ladder.evidence, ...(a ? [evidenceOf(a)] : [])] });
+      continue;
+    }
     const held = a === undefined ? null : maxOf(timeline(a));
     if (a === undefined || held === null || held <= 0) continue;
     out.push({ workload: w, ladder, heldGpus: Math.round(held), evidence: [...ladder.evidence, evidenceOf(a)] });
@@ -55,14 +63,21 @@ export interface ReclaimInput {
 function heldText(h: IdleHolder): string {
   const w = h.workload;
   const declared = w.type === 'inference' ? w.replicas * w.gpusPerReplica : w.gpusPerJob;
-  return w.type === 'inference' && declared !== h.heldGpus ? `${h.heldGpus} GPUs held of the ${declared} declared` : `${h.heldGpus} GPUs`;
+  const held = gpusText(h.heldGpus);
+  return w.type === 'inference' && declared !== h.heldGpus ? `${held} GPUs held of the ${declared} declared` : `${held} GPUs`;
+}
+
+/** What a pod holds: `2 GPUs`, or its MIG instances and their whole-GPU equivalent. */
+export function podHeldText(p: IdlePod): string {
+  if (p.slices === undefined || p.slices.length === 0) return `${p.gpus} GPUs`;
+  return `${p.slices.map((s) => `${s.count}× ${s.profile}`).join(' + ')} = ${gpusText(p.gpus)} GPU`;
 }
 
 /** Pods named in the finding's sentence; the report's table lists the rest. */
 const NAMED_PODS = 3;
 
 function podsSentence(change: CapacityChange, pods: readonly IdlePod[], gpus: number, relies: boolean, catalog: readonly Workload[]): string {
-  const named = pods.slice(0, NAMED_PODS).map((p) => `${p.namespace}/${p.pod} (${p.gpus} GPUs, busy ${pct(p.busyFraction)})`);
+  const named = pods.slice(0, NAMED_PODS).map((p) => `${p.namespace}/${p.pod} (${podHeldText(p)}, busy ${pct(p.busyFraction)})`);
   const more = pods.length > NAMED_PODS ? ` and ${pods.length - NAMED_PODS} more` : '';
   // The need is weighed against every GPU of the pool, these included: counting them again
   // as added capacity would count the same GPUs twice.
@@ -71,7 +86,7 @@ function podsSentence(change: CapacityChange, pods: readonly IdlePod[], gpus: nu
     : `they are among the ${change.gpusBefore} GPUs there, so the GPUs to add do not count them again`;
   const blind = unmatchable(catalog).map((w) => w.name);
   const caveat = blind.length > 0 ? `; ${blind.join(', ')} name no namespace in their selector, so their pods may be among these` : '';
-  return `Idle pods outside the catalog hold ${gpus} GPUs of ${change.name}: ${named.join(', ')}${more}; ${effect} (${IDLE_POD_RULE})${caveat}`;
+  return `Idle pods outside the catalog hold ${gpusText(gpus)} GPUs of ${change.name}: ${named.join(', ')}${more}; ${effect} (${IDLE_POD_RULE})${caveat}`;
 }
 
 /**
@@ -101,8 +116,8 @@ export function reclaimFinding(change: CapacityChange, r: ReclaimInput, credited
         : 'Reclaiming them frees no GPU the need counts',
     );
   }
-  // Every idle pod rests on the same query and window: cite it once.
-  const podQuery = r.idlePods[0]?.evidence ?? [];
+  // The idle pods rest on one query and window (two with MIG instances): cite each once.
+  const podQuery = uniqueEvidence(r.idlePods.flatMap((p) => p.evidence));
   return {
     lever: 'reclaim-idle',
     gpusFreed,
@@ -111,4 +126,12 @@ export function reclaimFinding(change: CapacityChange, r: ReclaimInput, credited
     evidence: [...r.idle.flatMap((h) => h.evidence), ...podQuery],
     confidence: 'high',
   };
+}
+
+function uniqueEvidence(all: readonly Evidence[]): Evidence[] {
+  const seen = new Set<string>();
+  return all.filter((e) => {
+    const key = `${e.source}|${e.ref}|${e.window ?? ''}`;
+    return !seen.has(key) && (seen.add(key), true);
+  });
 }

@@ -1,7 +1,9 @@
-import type { Finding, JobWorkload, RuntimeCheck } from '../domain/index.js';
+import type { Evidence, Finding, JobWorkload, RuntimeCheck } from '../domain/index.js';
 import { evidenceOf } from '../telemetry/gather.js';
+import type { QueryAnswer } from '../telemetry/source.js';
 import type { Measured } from './measured.js';
-import { hoursOf, stepOf, timeline } from './series.js';
+import { migMeasures, plus } from './mig.js';
+import { hoursOf, stepOf, timeline, type Timeline } from './series.js';
 
 /** A documented runtime further than this from the observed one is not trusted for planning. */
 export const RUNTIME_TOLERANCE = 0.25;
@@ -27,10 +29,12 @@ export function observedRuntime(w: JobWorkload, m: Measured): RuntimeCheck | nul
     });
     return null;
   }
-  const a = m.answer(`ksm.gpu-requests:workload:${w.name}`);
-  if (a === undefined) return null;
-  const line = timeline(a);
-  const gpuHours = hoursOf(line, stepOf(a, line));
+  const id = `ksm.gpu-requests:workload:${w.name}`;
+  const devices = migDevices(w, m, id);
+  const a = devices === null ? m.answer(id) : m.peek(id);
+  if (devices === null && a === undefined) return null;
+  const line = devices?.line ?? timeline(a as QueryAnswer);
+  const gpuHours = hoursOf(line, devices?.step ?? stepOf(a as QueryAnswer, line));
   const days = m.telemetry.windowMinutes / 1440;
   if (gpuHours <= 0 || days <= 0 || w.jobsPerDay <= 0) return null;
   const observedMinutes = (gpuHours / days / (w.jobsPerDay * w.gpusPerJob)) * 60;
@@ -39,8 +43,23 @@ export function observedRuntime(w: JobWorkload, m: Measured): RuntimeCheck | nul
     documentedMinutes: w.runtime,
     observedMinutes,
     differs: Math.abs(observedMinutes - w.runtime) > RUNTIME_TOLERANCE * w.runtime,
-    evidence: [evidenceOf(a), { source: 'catalog', ref: `${w.source.file}${w.source.line === null ? '' : `:${w.source.line}`}` }],
+    evidence: [...(a ? [evidenceOf(a)] : []), ...(devices?.evidence ?? []), { source: 'catalog', ref: `${w.source.file}${w.source.line === null ? '' : `:${w.source.line}`}` }],
   };
+}
+
+/**
+ * Devices a job on MIG requested over time: whole GPUs and MIG instances alike count one each,
+ * as `gpusPerJob` counts what a run asks Kubernetes for (a single-strategy slice is already one
+ * nvidia.com/gpu). Null when the job uses no MIG device.
+ */
+function migDevices(w: JobWorkload, m: Measured, id: string): { line: Timeline; step: number; evidence: Evidence[] } | null {
+  const mig = migMeasures(m, `workload:${w.name}`);
+  const r = m.telemetry.evidence.results.find((x) => x.query.id === id);
+  // Whole GPUs unknown: the runtime is unknown too, and the usual path says why.
+  if (mig === null || (r?.status === 'missing' && r.reason !== 'no-data')) return null;
+  const a = m.peek(id);
+  const line = plus(a === undefined ? new Map() : timeline(a), mig.mixedDevices);
+  return { line, step: a === undefined ? mig.step : stepOf(a), evidence: mig.answers.map(evidenceOf) };
 }
 
 /**

@@ -85,3 +85,8 @@ export function product(a: Timeline, b: Timeline): Timeline {
 export function round3(x: number): number {
   return Number.parseFloat(x.toPrecision(3));
 }
+
+/** A GPU count for text: whole numbers as they are, GPU equivalents of MIG slices to 3 significant digits. */
+export function gpusText(x: number): string {
+  return Number.isInteger(x) ? String(x) : String(round3(x));
+}

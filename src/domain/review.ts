@@ -50,6 +50,12 @@ export interface IdlePod {
   busyFraction: number;
   /** Share of the window it held GPUs. */
   heldFraction: number;
+  /**
+   * MIG instances it held at the end of the window, by profile; `gpus` is then their whole-GPU
+   * equivalent (a 1g.10gb of a 7-slice GPU is 1/7) and `busyFraction` comes from
+   * DCGM_FI_PROF_GR_ENGINE_ACTIVE. Absent for whole GPUs.
+   */
+  slices?: { profile: string; count: number }[];
   evidence: Evidence[];
 }
 
@@ -66,7 +72,10 @@ export interface UtilisationLadder {
   name: string;
   /** GPU-hours allocated: requested by pods (pool, workload) or admitted by Kueue (queue). */
   allocatedGpuHours: number | null;
-  /** GPU-hours busy (DCGM_FI_DEV_GPU_UTIL × allocated GPUs). */
+  /**
+   * GPU-hours busy (DCGM_FI_DEV_GPU_UTIL × allocated GPUs). Where MIG instances are held, every
+   * rung is in whole-GPU equivalents and instances are busy by DCGM_FI_PROF_GR_ENGINE_ACTIVE.
+   */
   busyGpuHours: number | null;
   /** GPU-hours computing: SM activity, or graphics-engine activity where SM is not exported. */
   computingGpuHours: number | null;

@@ -1,4 +1,5 @@
 import type { ChangeReview, Finding, ReviewResult } from '../domain/index.js';
+import { gpusText } from '../analysis/series.js';
 import { requestedMonthlyUsd, usd } from './cost.js';
 import { MAX_SENTENCE, md } from './escape.js';
 import { VERDICT_ICON, VERDICT_TITLE } from './verdict-text.js';
@@ -15,7 +16,7 @@ function shortLever(f: Finding): string {
     case 'stagger':
       return `stagger the runs (−${f.gpusFreed} GPUs)`;
     case 'reclaim-idle':
-      return `reclaim ${f.gpusFreed} idle GPUs`;
+      return `reclaim ${gpusText(f.gpusFreed)} idle GPUs`;
     case 'borrow-quota':
       return `borrow ${f.gpusFreed} unused GPUs from the cohort`;
     case 'batching':

@@ -1,5 +1,6 @@
 import { markdownTable } from 'markdown-table';
 import { HELD_MOST } from '../analysis/idle-pods.js';
+import { gpusText } from '../analysis/series.js';
 import type { ChangeReview, IdlePod } from '../domain/index.js';
 import { code, md } from './escape.js';
 import { pct } from './numbers.js';
@@ -7,15 +8,21 @@ import { pct } from './numbers.js';
 /** Rows of the idle-pod table; the rest are counted under it. */
 export const MAX_IDLE_POD_ROWS = 10;
 
+/** GPUs a pod holds; MIG instances as their whole-GPU equivalent with the slices named (`0.286 (2× 1g.10gb)`). */
+function heldCell(p: IdlePod): string {
+  if (p.slices === undefined || p.slices.length === 0) return String(p.gpus);
+  return md(`${gpusText(p.gpus)} (${p.slices.map((s) => `${s.count}× ${s.profile}`).join(' + ')})`);
+}
+
 /** The idle pods outside the catalog, the most GPUs first, with the count and GPUs of those left out. */
 export function idlePodsTable(pods: readonly IdlePod[]): string {
   const shown = pods.slice(0, MAX_IDLE_POD_ROWS);
-  const rows = shown.map((p) => [md(`${p.namespace}/${p.pod}`), String(p.gpus), pct(p.busyFraction), pct(p.heldFraction)]);
+  const rows = shown.map((p) => [md(`${p.namespace}/${p.pod}`), heldCell(p), pct(p.busyFraction), pct(p.heldFraction)]);
   const table = markdownTable([['Pod', 'GPUs held', 'Busy', 'Held GPUs for (share of the window)'], ...rows]);
   const left = pods.slice(shown.length);
   if (left.length === 0) return table;
   const gpus = left.reduce((s, p) => s + p.gpus, 0);
-  return `${table}\n\n…and ${left.length} more idle pods holding ${gpus} GPUs not shown.`;
+  return `${table}\n\n…and ${left.length} more idle pods holding ${gpusText(gpus)} GPUs not shown.`;
 }
 
 /** Where the numbers came from: the query and window every row rests on, each listed once. */

@@ -1,4 +1,5 @@
 import type { ChangeReview } from '../domain/index.js';
+import { gpusText } from '../analysis/series.js';
 import { LADDER_LEGEND, ladderChart, ladderTable, ladderText, measuredLadders } from './ladder.js';
 import { costTable, runtimeTable, servingTable } from './measured-tables.js';
 import { num, pct } from './numbers.js';
@@ -113,7 +114,7 @@ function idlePodsSection(review: ChangeReview): Section | null {
   if (body === null) return null;
   const pods = review.idlePods ?? [];
   const gpus = pods.reduce((s, p) => s + p.gpus, 0);
-  return { summary: `Idle pods outside the catalog in ${md(review.change.name)}: ${pods.length} holding ${gpus} GPUs`, body };
+  return { summary: `Idle pods outside the catalog in ${md(review.change.name)}: ${pods.length} holding ${gpusText(gpus)} GPUs`, body };
 }
 
 /** The pictures and measured tables of each reviewed change, in reading order. */

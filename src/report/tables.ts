@@ -1,5 +1,6 @@
 import { markdownTable } from 'markdown-table';
 import type { CapacityChange, ChangeReview, Diagnostic, Finding } from '../domain/index.js';
+import { gpusText } from '../analysis/series.js';
 import { monthlyUsd, usd } from './cost.js';
 import { code, codeCell, MAX_SENTENCE, md } from './escape.js';
 
@@ -88,7 +89,7 @@ function evidenceCell(f: Finding): string {
 export function leversTable(findings: Finding[]): string {
   const rows = findings.map((f) => [
     f.lever,
-    String(f.gpusFreed),
+    gpusText(f.gpusFreed),
     f.meetsNeed ? 'yes' : 'no',
     f.confidence ?? '—',
     md(f.summary, MAX_SENTENCE),

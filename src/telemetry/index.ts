@@ -18,3 +18,4 @@ export * from './snapshot.js';
 export * from './source.js';
 export * from './collect.js';
 export * from './from-env.js';
+export * from './mig-profile.js';

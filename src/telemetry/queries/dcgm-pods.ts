@@ -22,11 +22,12 @@ export const HOW_POD_MAPPING =
   'and scrape kube-state-metrics into this Prometheus';
 
 /** `label_replace(x, "dst", "$1", "src", "(.+)")`: copies `src` over `dst` where `src` is set. */
-function copyLabel(expr: string, dst: string, src: string): string {
+export function copyLabel(expr: string, dst: string, src: string): string {
   return `label_replace(${expr}, ${quote(dst)}, "$1", ${quote(src)}, "(.+)")`;
 }
 
-const tag = (expr: string, value: string) => `label_replace(${expr}, ${quote(POD_MEASURE_LABEL)}, ${quote(value)}, "", "")`;
+/** `expr` with `measure` set to `value`, so several measures travel in one answer. */
+export const tag = (expr: string, value: string) => `label_replace(${expr}, ${quote(POD_MEASURE_LABEL)}, ${quote(value)}, "", "")`;
 
 /**
  * Per pod of the pool (`namespace`, `pod`), the GPUs it holds and how many of them are busy

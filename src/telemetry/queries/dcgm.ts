@@ -20,25 +20,30 @@ export const HOW_POOL_DCGM =
   `${HOW_DCGM}; its \`Hostname\` (or \`hostname\`) label must be the Kubernetes node name, as \`node\` in kube_node_labels ` +
   '(when it is a short host name or an IP, relabel it from __meta_kubernetes_pod_node_name in the scrape config)';
 
-function filtered(metric: string, matchers: Matcher[]): string {
+function filtered(metric: string, matchers: readonly Matcher[]): string {
   return `(${selector(metric, matchers)} < ${num(DCGM_BLANK_ABOVE)})`;
+}
+
+/** Every node's DCGM series of `metric`, blank values filtered, with the Kubernetes node as `node`. */
+export function dcgmByNode(metric: string, matchers: readonly Matcher[] = []): string {
+  // dcgm-exporter names the node `Hostname` in releases and `hostname` on main.
+  return `label_replace(label_replace(${filtered(metric, matchers)}, "node", "$1", "Hostname", "(.+)"), "node", "$1", "hostname", "(.+)")`;
 }
 
 /**
  * The scope's DCGM series, blank values filtered: for a workload, its selector matched both as
  * `namespace`/`pod` (honorLabels) and as `exported_namespace`/`exported_pod` (without).
  */
-export function dcgmSeries(metric: string, scope: Scope): string {
+export function dcgmSeries(metric: string, scope: Scope, extra: readonly Matcher[] = []): string {
   switch (scope.kind) {
     case 'workload': {
-      const direct = matchersFrom(scope.selector);
+      const direct = [...matchersFrom(scope.selector), ...extra];
       const exported = direct.map((m) => (POD_LABELS.has(m.name) ? { ...m, name: `exported_${m.name}` } : m));
       if (!direct.some((m) => POD_LABELS.has(m.name))) return filtered(metric, direct);
       return `(${filtered(metric, direct)} or ${filtered(metric, exported)})`;
     }
     case 'pool': {
-      // dcgm-exporter names the node `Hostname` in releases and `hostname` on main.
-      const withNode = `label_replace(label_replace(${filtered(metric, [])}, "node", "$1", "Hostname", "(.+)"), "node", "$1", "hostname", "(.+)")`;
+      const withNode = dcgmByNode(metric, extra);
       const poolNodes = `max by (node) (${selector('kube_node_labels', [poolNodeMatcher(scope)])})`;
       return `(${withNode} * on (node) group_left () ${poolNodes})`;
     }

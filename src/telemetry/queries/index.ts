@@ -2,7 +2,8 @@ import type { Workload } from '../../domain/index.js';
 import { fbUsed, gpuUtil, dramActive, smActivity, tensorActive } from './dcgm.js';
 import { podGpus } from './dcgm-pods.js';
 import { gpuAllocatable, gpuRequests } from './kube.js';
-import { cohortNominalQuota, cohortUsage, queueAdmissionWait, queueNominalQuota, queuePending, queueReservation, queueUsage } from './kueue.js';
+import { migActivity, migPods, migRequests } from './mig.js';
+import { cohortNominalQuota, cohortUsage, queueAdmissionWait, queueNominalQuota, queueMigUsage, queuePending, queueReservation, queueUsage } from './kueue.js';
 import type { NamedQuery, QueryOptions, Scope } from './named-query.js';
 import { outcomeQueries } from './outcomes.js';
 import { vllmE2eLatency, vllmKvCache, vllmPreemptions, vllmRequestRate, vllmRequestSuccess, vllmRunning, vllmTtft, vllmWaiting } from './vllm.js';
@@ -10,6 +11,7 @@ import { vllmE2eLatency, vllmKvCache, vllmPreemptions, vllmRequestRate, vllmRequ
 export * from './dcgm.js';
 export * from './dcgm-pods.js';
 export * from './kube.js';
+export * from './mig.js';
 export * from './kueue.js';
 export * from './named-query.js';
 export * from './outcomes.js';
@@ -21,6 +23,7 @@ export function workloadQueries(w: Workload, o: QueryOptions): NamedQuery[] {
   if (w.selector !== undefined && Object.keys(w.selector).length > 0) {
     const scope = { kind: 'workload' as const, name: w.name, selector: w.selector };
     out.push(gpuUtil(scope), smActivity(scope), tensorActive(scope), dramActive(scope), fbUsed(scope), gpuRequests(scope));
+    out.push(migActivity(scope), migRequests(scope));
     if (w.type === 'inference') {
       out.push(
         vllmRunning(scope), vllmWaiting(scope), vllmKvCache(scope), vllmE2eLatency(scope, o),
@@ -37,8 +40,8 @@ export function capacityQueries(scope: Exclude<Scope, { kind: 'workload' }>, o: 
   if (scope.kind === 'queue') {
     return [
       queueNominalQuota(scope), queueUsage(scope), queueReservation(scope), queuePending(scope), queueAdmissionWait(scope, o),
-      cohortNominalQuota(scope), cohortUsage(scope),
+      cohortNominalQuota(scope), cohortUsage(scope), queueMigUsage(scope),
     ];
   }
-  return [gpuAllocatable(scope), gpuRequests(scope), gpuUtil(scope), smActivity(scope), podGpus(scope)];
+  return [gpuAllocatable(scope), gpuRequests(scope), gpuUtil(scope), smActivity(scope), podGpus(scope), migActivity(scope), migRequests(scope), migPods(scope)];
 }

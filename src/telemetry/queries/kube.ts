@@ -5,10 +5,11 @@ import { describeScope, poolNodeMatcher, queryId } from './named-query.js';
 /** kube-state-metrics sanitises `nvidia.com/gpu` into this `resource` value. */
 export const KSM_GPU_RESOURCE = 'nvidia_com_gpu';
 /** Labels kube-state-metrics puts on per-container series; other selector keys cannot match them. */
-const KSM_POD_LABELS = new Set(['namespace', 'pod', 'container', 'node']);
-const HOW_KSM = 'scrape kube-state-metrics into this Prometheus';
+export const KSM_POD_LABELS: ReadonlySet<string> = new Set(['namespace', 'pod', 'container', 'node']);
+export const HOW_KSM = 'scrape kube-state-metrics into this Prometheus';
 
-function inPool(expr: string, scope: { name: string; poolLabel: string }): string {
+/** Keeps the series of `expr` whose `node` is in the pool. */
+export function inPool(expr: string, scope: { name: string; poolLabel: string }): string {
   return `(${expr} * on (node) group_left () max by (node) (${selector('kube_node_labels', [poolNodeMatcher(scope)])}))`;
 }
 

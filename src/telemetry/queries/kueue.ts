@@ -1,4 +1,4 @@
-import { eq, minutes, ne, num, oneOf, selector } from '../promql.js';
+import { eq, minutes, ne, num, oneOf, re, selector } from '../promql.js';
 import type { NamedQuery, QueryOptions } from './named-query.js';
 import { describeScope, queryId } from './named-query.js';
 
@@ -30,6 +30,21 @@ export const queueUsage = (scope: QueueScope, _o?: QueryOptions, resources = GPU
   perFlavor('kueue.usage', 'kueue_cluster_queue_resource_usage', 'admitted usage', scope, resources);
 export const queueReservation = (scope: QueueScope, _o?: QueryOptions, resources = GPU_RESOURCES) =>
   perFlavor('kueue.reservation', 'kueue_cluster_queue_resource_reservation', 'reserved quota', scope, resources);
+
+/**
+ * MIG devices the queue admitted, by Kueue's own resource name (`nvidia.com/mig-1g.10gb`): a
+ * queue whose quota is in MIG devices has no nvidia.com/gpu usage at all.
+ */
+export function queueMigUsage(scope: QueueScope, _o?: QueryOptions): NamedQuery {
+  const sel = selector('kueue_cluster_queue_resource_usage', [eq('cluster_queue', scope.name), re('resource', 'nvidia\\.com/mig-.+')]);
+  return {
+    id: queryId('kueue.mig-usage', scope),
+    kind: 'range',
+    promql: `sum by (resource) (${dedupe(sel)})`,
+    what: `admitted MIG devices of ${describeScope(scope)} by resource (kueue_cluster_queue_resource_usage)`,
+    how: HOW_QUOTA,
+  };
+}
 
 export function queuePending(scope: QueueScope, _o?: QueryOptions): NamedQuery {
   return {
