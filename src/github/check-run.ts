@@ -58,6 +58,25 @@ export class CheckRun {
       },
     });
   }
+
+  /**
+   * Concludes the run again with another outcome (an override learnt after the first conclusion).
+   * No annotations: GitHub keeps those already sent and would add any sent again.
+   */
+  async revise(output: CheckOutput): Promise<void> {
+    await this.octokit.rest.checks.update({
+      ...this.repo,
+      check_run_id: this.id,
+      status: 'completed',
+      conclusion: output.conclusion,
+      completed_at: new Date().toISOString(),
+      output: {
+        title: clip(output.title, 255),
+        summary: clip(output.summary, MAX_OUTPUT_CHARS),
+        ...(output.text === undefined ? {} : { text: clip(output.text, MAX_OUTPUT_CHARS) }),
+      },
+    });
+  }
 }
 
 function chunk(items: CheckAnnotation[], size: number): CheckAnnotation[][] {

@@ -27,6 +27,8 @@ export interface SettleOptions {
    * newest (the head moved), since the newer review writes its own text.
    */
   stillCurrent?: () => Promise<boolean>;
+  /** The text to write over the survivor's instead of `body`, given the survivor's text. */
+  merge?: (theirs: string) => string;
 }
 
 /** `kept`: ours is the survivor; `merged`: ours was removed in favour of an older one. */
@@ -43,9 +45,10 @@ export async function settleCreatedComment(octokit: GitHubClient, options: Settl
   const [survivor, ...others] = ours;
   if (!survivor || others.length === 0) return 'kept';
 
-  if (survivor.id !== created.id && !sameText(survivor.body, body) && (await (options.stillCurrent?.() ?? true))) {
+  const text = survivor.id === created.id ? body : (options.merge?.(survivor.body) ?? body);
+  if (survivor.id !== created.id && !sameText(survivor.body, text) && (await (options.stillCurrent?.() ?? true))) {
     // Written before ours goes, so the newest text is never absent from the pull request.
-    await octokit.rest.issues.updateComment({ ...repo, comment_id: survivor.id, body });
+    await octokit.rest.issues.updateComment({ ...repo, comment_id: survivor.id, body: text });
   }
   await deleteComments(octokit, repo, others.map((c) => c.id));
   return survivor.id === created.id ? 'kept' : 'merged';

@@ -20,6 +20,12 @@ export interface UpsertCommentOptions {
   existing?: MarkedComment | null;
   /** False once a newer review has its own text to post; see settleCreatedComment. */
   stillCurrent?: () => Promise<boolean>;
+  /**
+   * The text to write over a comment holding `theirs` instead of `body`, so a review can keep what
+   * another replica's text records (an override); `body` when absent. Asked with the text just
+   * read, whether that is our comment found before editing or an older copy found after creating.
+   */
+  merge?: (theirs: string) => string;
   /** Where a failed clean-up of duplicates is reported; it never fails the upsert. */
   log?: Pick<Logger, 'warn'>;
 }
@@ -38,8 +44,9 @@ export async function upsertComment(
   const existing =
     options.existing === undefined ? await findMarkedComment(octokit, repo, issueNumber, marker) : options.existing;
   if (existing) {
-    const changed = !sameText(existing.body, body);
-    if (changed) await octokit.rest.issues.updateComment({ ...repo, comment_id: existing.id, body });
+    const text = merged(options, existing.body, body);
+    const changed = !sameText(existing.body, text);
+    if (changed) await octokit.rest.issues.updateComment({ ...repo, comment_id: existing.id, body: text });
     // Duplicates an earlier race left behind, seen for free on the page that held ours.
     if (existing.duplicates?.length) await bestEffort(options, () => deleteComments(octokit, repo, existing.duplicates ?? []));
     return changed ? 'updated' : 'unchanged';
@@ -55,9 +62,14 @@ export async function upsertComment(
       created,
       body,
       ...(options.stillCurrent ? { stillCurrent: options.stillCurrent } : {}),
+      ...(options.merge ? { merge: (theirs: string) => merged(options, theirs, body) } : {}),
     }),
   );
   return settled === 'merged' ? 'merged' : 'created';
+}
+
+function merged(options: UpsertCommentOptions, theirs: string, body: string): string {
+  return options.merge ? clip(options.merge(theirs), MAX_COMMENT_CHARS, options.marker) : body;
 }
 
 /** Our comment is posted either way; a duplicate left now is removed by the next review. */

@@ -41,9 +41,13 @@ export function requestFingerprint(result: ReviewResult): string {
   return createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 32);
 }
 
-/** The hidden marker; `<` and `>` are escaped so no reason can close the HTML comment. */
+/**
+ * The hidden marker; `<` and `>` are escaped so no reason can close the HTML comment. Keys in one
+ * order, so a record read back from a comment writes the same text as the grant it came from.
+ */
 export function overrideMarker(record: OverrideRecord): string {
-  const json = JSON.stringify(record).replace(/</g, '\\u003c').replace(/>/g, '\\u003e');
+  const { by, at, reason, headSha, fingerprint } = record;
+  const json = JSON.stringify({ by, at, reason, headSha, fingerprint }).replace(/</g, '\\u003c').replace(/>/g, '\\u003e');
   return `${OVERRIDE_PREFIX}${json} -->`;
 }
 
@@ -62,6 +66,12 @@ export function parseOverrideMarker(body: string): OverrideRecord | null {
 /** An override applies only while the GPU request is the one it was granted for. */
 export function overrideStillApplies(record: OverrideRecord | null, result: ReviewResult): boolean {
   return record !== null && record.fingerprint === requestFingerprint(result);
+}
+
+/** The override a comment of ours records, when it still applies to this review's GPU request. */
+export function recordedOverride(body: string | null, result: ReviewResult): OverrideRecord | null {
+  const recorded = body === null ? null : parseOverrideMarker(body);
+  return overrideStillApplies(recorded, result) ? recorded : null;
 }
 
 /** Whether there is anything for an override to change: the check does not pass on its own. */

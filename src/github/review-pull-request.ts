@@ -9,21 +9,14 @@ import { ApiChangeSet } from './api-change-set.js';
 import { adaptCheckOutput } from './check-output.js';
 import { CheckRun } from './check-run.js';
 import type { GitHubClient, Logger, PullRequestTarget } from './client.js';
-import { findMarkedComment, upsertComment } from './comment-poster.js';
+import { findMarkedComment } from './comment-poster.js';
 import { describeFailure } from './errors.js';
-import {
-  applyOverrideToCheck,
-  applyOverrideToComment,
-  overridable,
-  overrideStillApplies,
-  parseOverrideMarker,
-  requestFingerprint,
-} from './override.js';
+import { applyOverrideToCheck, applyOverrideToComment, overridable, recordedOverride, requestFingerprint } from './override.js';
 import type { OverrideRecord } from './override.js';
 import { loadPolicy } from './policy-loader.js';
+import { headIsCurrent, postOverridden, postPlain } from './post-review.js';
+import type { Posting, Rendered } from './post-review.js';
 import { withRefusedFiles } from './refused-files.js';
-import { syncSuggestions } from './suggestion-poster.js';
-import { planSuggestions } from './suggestions.js';
 
 export interface OverrideGrant {
   by: string;
@@ -88,41 +81,26 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
   }
   try {
     const { changes, policy, result } = await analysePullRequest(octokit, target, options.telemetry);
-    let body = renderComment(result, {
-      ...(target.headUrl === undefined ? {} : { headUrl: target.headUrl }),
-      ...(target.draft ? { draft: true } : {}),
-    });
-    let output = adaptCheckOutput(renderCheck(result, body), policy.diagnostics);
-    const conclusion = output.conclusion;
-
-    const existing = await findMarkedComment(octokit, target.base, target.number, COMMENT_MARKER);
-    const override = currentOverride(options.grant, existing?.body ?? null, result, output, target.headSha);
-    if (override) {
-      body = applyOverrideToComment(body, override);
-      output = applyOverrideToCheck(adaptCheckOutput(renderCheck(result, body), policy.diagnostics), override);
-    }
-
-    if (await headIsCurrent(octokit, target)) {
-      const outcome = await upsertComment(octokit, {
-        repo: target.base,
-        issueNumber: target.number,
-        marker: COMMENT_MARKER,
-        body,
-        createIfAbsent: worthNewComment(result) || override !== null,
-        existing,
-        // Asked only when another replica's comment won a creation race, before writing over it.
-        stillCurrent: () => headIsCurrent(octokit, target),
-        log,
+    const render = (override: OverrideRecord | null): Rendered => {
+      const plain = renderComment(result, {
+        ...(target.headUrl === undefined ? {} : { headUrl: target.headUrl }),
+        ...(target.draft ? { draft: true } : {}),
       });
-      log.info({ pr, verdict: result.verdict, comment: outcome, overridden: override !== null }, 'review posted');
-      await postSuggestions(options, result, changes, existing !== null);
-    } else {
-      // A newer push has its own review coming; this result must not replace it.
-      log.info({ pr, verdict: result.verdict }, 'head moved; comment not posted');
-    }
-    // The check belongs to the reviewed commit, so it concludes with that commit's result.
-    await check.complete(output);
-    return { result, conclusion, override };
+      const body = override ? applyOverrideToComment(plain, override) : plain;
+      const output = adaptCheckOutput(renderCheck(result, body), policy.diagnostics);
+      return { body, output: override ? applyOverrideToCheck(output, override) : output };
+    };
+    const plain = render(null).output;
+
+    // The head first, so our comment is read as late as possible, just before writing it.
+    const current = await headIsCurrent(octokit, target);
+    const found = await findMarkedComment(octokit, target.base, target.number, COMMENT_MARKER);
+    const known = currentOverride(options.grant, found?.body ?? null, result, plain, target.headSha);
+    // The check belongs to the reviewed commit, so it concludes with that commit's result even
+    // when the head moved; see post-review.ts for the order of comment and check.
+    const posting: Posting = { octokit, log, target, check, result, changes, render, current, granted: options.grant !== undefined };
+    const override = known ? await postOverridden(posting, known, found) : await postPlain(posting, found);
+    return { result, conclusion: plain.conclusion, override };
   } catch (err) {
     const reason = describeFailure(err);
     log.error({ err: reason, pr }, 'review failed');
@@ -151,37 +129,5 @@ function currentOverride(
   if (grant) {
     return { ...grant, at: new Date().toISOString(), headSha, fingerprint: requestFingerprint(result) };
   }
-  const recorded = commentBody === null ? null : parseOverrideMarker(commentBody);
-  return overrideStillApplies(recorded, result) ? recorded : null;
-}
-
-/** Suggested changes are a convenience: failing to post them never fails the review. */
-async function postSuggestions(
-  { octokit, log, target }: ReviewPullRequestOptions,
-  result: ReviewResult,
-  changes: ApiChangeSet,
-  reviewedBefore: boolean,
-): Promise<void> {
-  try {
-    const wanted = await planSuggestions(result, changes.head);
-    // Without an earlier review there are no earlier suggestions to replace.
-    if (wanted.length === 0 && !reviewedBefore) return;
-    const outcome = await syncSuggestions(octokit, log, target, wanted);
-    if (outcome.created + outcome.deleted > 0) log.info({ number: target.number, ...outcome }, 'suggestions updated');
-  } catch (err) {
-    log.warn({ err: describeFailure(err), number: target.number }, 'could not update suggested changes');
-  }
-}
-
-/**
- * Most pull requests touch no GPUs and deserve no comment; one whose capacity files could not be
- * read does, so the author learns why.
- */
-function worthNewComment(result: ReviewResult): boolean {
-  return result.verdict !== 'no-gpu-change' || result.diagnostics.some((d) => d.severity !== 'info');
-}
-
-async function headIsCurrent(octokit: GitHubClient, target: PullRequestTarget): Promise<boolean> {
-  const { data } = await octokit.rest.pulls.get({ ...target.base, pull_number: target.number });
-  return data.head.sha === target.headSha;
+  return recordedOverride(commentBody, result);
 }

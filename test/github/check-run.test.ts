@@ -53,6 +53,19 @@ describe('CheckRun', () => {
     expect(run?.output).toMatchObject({ title: 'Not justified', summary: 'Stagger instead.' });
   });
 
+  it('concludes again with another outcome, sending no annotation twice', async () => {
+    const check = await CheckRun.start(testOctokit(fake.url), REPO, HEAD);
+    await check.complete({ conclusion: 'failure', title: 'Not justified', summary: 'Stagger instead.', annotations: annotations(3) });
+
+    await check.revise({ conclusion: 'success', title: 'Overridden', summary: 'By @lead.', text: 'details', annotations: annotations(3) });
+
+    const run = repo.checkRuns[0];
+    expect(run).toMatchObject({ status: 'completed', conclusion: 'success' });
+    expect(run?.output).toMatchObject({ title: 'Overridden', summary: 'By @lead.', text: 'details' });
+    expect(run?.output.annotations).toEqual(annotations(3));
+    expect(run?.history.at(-1)).not.toHaveProperty('output.annotations');
+  });
+
   it('clips a summary longer than GitHub accepts', async () => {
     const check = await CheckRun.start(testOctokit(fake.url), REPO, HEAD);
 

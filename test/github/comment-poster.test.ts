@@ -111,6 +111,23 @@ describe('upsertComment with two replicas', () => {
     expect(older.body).toBe(`${MARKER}\nnewer head`);
   });
 
+  it('writes what merge makes of the text it replaces, whether just read or found after creating', async () => {
+    const keep = (theirs: string) => `${MARKER}\nours${theirs.includes('pinned') ? ' + pinned' : ''}`;
+    const older = repo.addComment(`${MARKER}\nfrom the other replica, pinned`);
+
+    // An older copy found only after creating ours: its text is merged into, ours removed.
+    expect(await post(`${MARKER}\nours`, true, { existing: null, merge: keep })).toBe('merged');
+    expect(repo.comments).toEqual([older]);
+    expect(older.body).toBe(`${MARKER}\nours + pinned`);
+
+    // Our comment as just read: merged the same way, so an unchanged result writes nothing.
+    expect(await post(`${MARKER}\nours`, true, { merge: keep })).toBe('unchanged');
+    older.body = `${MARKER}\nplain`;
+    expect(await post(`${MARKER}\nours`, true, { merge: keep })).toBe('updated');
+    expect(older.body).toBe(`${MARKER}\nours`);
+    expect(fake.calls('PATCH', ONE)).toHaveLength(2);
+  });
+
   it('never deletes another bot’s comment or a person’s, and heals duplicates on an edit', async () => {
     const person = repo.addComment(`> ${MARKER} quoted`, 'User');
     const first = repo.addComment(`${MARKER}\nfirst`);

@@ -130,12 +130,13 @@ describe('suggested changes', () => {
     const [first] = repo.reviewComments;
     expect(first).toMatchObject({ path: QUEUE_FILE, line: 17, side: 'RIGHT', commit_id: HEAD_SHA, pull_request_review_id: repo.reviews[0]?.id });
     expect(first?.body).toContain('```suggestion\n              nominalQuota: 5\n```');
-    // Check run created, comment posted, one review, check run concluded.
+    // Check run created, then concluded before the comment is posted (a review without an
+    // override concludes first; see post-review.ts), comment posted, one review.
     expect(writes(h.fake)).toEqual([
       `POST ${REPO_PATH}/check-runs`,
+      `PATCH ${REPO_PATH}/check-runs/${repo.checkRuns[0]?.id}`,
       `POST ${REPO_PATH}/issues/${NUMBER}/comments`,
       `POST ${REPO_PATH}/pulls/${NUMBER}/reviews`,
-      `PATCH ${REPO_PATH}/check-runs/${repo.checkRuns[0]?.id}`,
     ]);
 
     // GitHub documents the body as required for a COMMENT review.
