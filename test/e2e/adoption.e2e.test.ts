@@ -9,6 +9,7 @@ import { DAY, HOUR, hourOf, startPrometheus } from '../helpers/prometheus/index.
 import type { RunningPrometheus } from '../helpers/prometheus/index.js';
 import { toOpenMetrics, type Family } from '../helpers/prometheus/openmetrics.js';
 import { memoryChangeSet } from '../memory-change-set.js';
+import { karpenterPool } from './capacity-files.js';
 
 /**
  * A cluster as a team adopting gpu-justify might have it: kube-state-metrics names the L4 node by
@@ -50,11 +51,7 @@ function cluster(start: number, end: number, step: number): Family[] {
   ];
 }
 
-const pool = (gpus: number) => [
-  'apiVersion: karpenter.sh/v1', 'kind: NodePool', 'metadata:', `  name: ${POOL}`, 'spec:', '  template:', '    spec:',
-  '      requirements:', '        - key: node.kubernetes.io/instance-type', '          operator: In', '          values: ["g6.12xlarge"]',
-  '  limits:', `    nvidia.com/gpu: ${gpus}`, '',
-].join('\n');
+const pool = (gpus: number): string => karpenterPool(POOL, 'g6.12xlarge', gpus);
 
 const catalog = [
   'workloads:', '  - name: chat', '    type: inference', `    pool: ${POOL}`, '    gpusPerReplica: 1', '    replicas: 4',

@@ -10,11 +10,14 @@ export function clusterQueue(name: string, gpus: number, cohort: string | null):
   ].join('\n');
 }
 
-/** A Karpenter NodePool of the simulated L4 pool, limited to `gpus` GPUs. */
-export function l4Pool(gpus: number): string {
+/** A Karpenter NodePool of one instance type, limited to `gpus` GPUs. */
+export function karpenterPool(name: string, instanceType: string, gpus: number): string {
   return [
-    'apiVersion: karpenter.sh/v1', 'kind: NodePool', 'metadata:', `  name: ${POOLS.l4.name}`, 'spec:', '  template:', '    spec:',
-    '      requirements:', '        - key: node.kubernetes.io/instance-type', '          operator: In', '          values: ["g6.12xlarge"]',
+    'apiVersion: karpenter.sh/v1', 'kind: NodePool', 'metadata:', `  name: ${name}`, 'spec:', '  template:', '    spec:',
+    '      requirements:', '        - key: node.kubernetes.io/instance-type', '          operator: In', `          values: ["${instanceType}"]`,
     '  limits:', `    nvidia.com/gpu: ${gpus}`, '',
   ].join('\n');
 }
+
+/** A Karpenter NodePool of the simulated L4 pool, limited to `gpus` GPUs. */
+export const l4Pool = (gpus: number): string => karpenterPool(POOLS.l4.name, 'g6.12xlarge', gpus);

@@ -3,24 +3,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChangeReview, Policy, ReviewResult } from '../../src/domain/index.js';
 import { DEFAULT_POLICY } from '../../src/domain/index.js';
 import { runReview } from '../../src/review.js';
-import { PrometheusSource } from '../../src/telemetry/prometheus-source.js';
-import { prometheusConfig } from '../../src/telemetry/prometheus/config.js';
-import { CHAT, DAY, EVAL, KUEUE, POOLS, TRAIN, startSimulatedPrometheus } from '../helpers/prometheus/index.js';
+import type { PrometheusSource } from '../../src/telemetry/prometheus-source.js';
+import { CHAT, EVAL, KUEUE, POOLS, TRAIN } from '../helpers/prometheus/index.js';
 import type { SimulatedPrometheus } from '../helpers/prometheus/index.js';
 import { memoryChangeSet, type Tree } from '../memory-change-set.js';
 import { clusterQueue, l4Pool } from './capacity-files.js';
+import { startTwoDays, TWO_DAYS_MINUTES } from './two-days.js';
 
-// Two days at 2-minute resolution: rate() over the review's 5-minute window needs two samples.
 let prom: SimulatedPrometheus;
 let source: PrometheusSource;
 let at: Date;
-const WINDOW = 2 * 24 * 60;
+const WINDOW = TWO_DAYS_MINUTES;
 
 beforeAll(async () => {
-  const end = Math.floor(Date.now() / 1000 / DAY) * DAY;
-  prom = await startSimulatedPrometheus({ start: end - 2 * DAY, end, step: 120 });
-  source = new PrometheusSource(prometheusConfig({ PROMETHEUS_URL: prom.url }, { retries: 0 }));
-  at = new Date(prom.window.end * 1000);
+  ({ prom, source, at } = await startTwoDays());
 }, 60_000);
 
 afterAll(async () => {

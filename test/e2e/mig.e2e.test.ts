@@ -13,6 +13,7 @@ import { MIG_POOL, MIG_QUEUE, PODS, simulateMigPool } from './mig-cluster.js';
 import { Measured } from '../../src/analysis/measured.js';
 import { capacityLadder } from '../../src/analysis/ladder.js';
 import { gatherEvidence } from '../../src/telemetry/gather.js';
+import { karpenterPool } from './capacity-files.js';
 
 const WINDOW = 2 * 24 * 60;
 const HOURS = WINDOW / 60;
@@ -42,13 +43,7 @@ afterAll(async () => {
   await Promise.all([full?.stop(), blind?.stop()]);
 });
 
-function nodePool(gpus: number): string {
-  return [
-    'apiVersion: karpenter.sh/v1', 'kind: NodePool', 'metadata:', `  name: ${MIG_POOL.name}`, 'spec:', '  template:', '    spec:',
-    '      requirements:', '        - key: node.kubernetes.io/instance-type', '          operator: In', '          values: ["p4de.24xlarge"]',
-    '  limits:', `    nvidia.com/gpu: ${gpus}`, '',
-  ].join('\n');
-}
+const nodePool = (gpus: number): string => karpenterPool(MIG_POOL.name, 'p4de.24xlarge', gpus);
 
 /** infer runs on a 3g.40gb (mixed strategy), sweep on three single-strategy 1g.10gb, train on a whole GPU; each all day. */
 const catalog = `workloads:

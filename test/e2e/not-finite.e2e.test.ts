@@ -8,6 +8,7 @@ import { DAY, startPrometheus } from '../helpers/prometheus/index.js';
 import type { RunningPrometheus } from '../helpers/prometheus/index.js';
 import { toOpenMetrics, type Family } from '../helpers/prometheus/openmetrics.js';
 import { memoryChangeSet } from '../memory-change-set.js';
+import { karpenterPool } from './capacity-files.js';
 
 /**
  * A cluster whose kube-state-metrics exporter writes NaN and +Inf for two samples in three of the
@@ -36,11 +37,7 @@ function cluster(start: number, end: number, step: number): Family[] {
   ];
 }
 
-const pool = (gpus: number) => [
-  'apiVersion: karpenter.sh/v1', 'kind: NodePool', 'metadata:', `  name: ${POOL}`, 'spec:', '  template:', '    spec:',
-  '      requirements:', '        - key: node.kubernetes.io/instance-type', '          operator: In', '          values: ["g6.12xlarge"]',
-  '  limits:', `    nvidia.com/gpu: ${gpus}`, '',
-].join('\n');
+const pool = (gpus: number): string => karpenterPool(POOL, 'g6.12xlarge', gpus);
 
 const catalog = [
   'workloads:', '  - name: chat', '    type: inference', `    pool: ${POOL}`, '    gpusPerReplica: 1', '    replicas: 4',

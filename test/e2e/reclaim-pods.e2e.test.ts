@@ -3,35 +3,26 @@ import type { ChangeReview, Policy, ReviewResult } from '../../src/domain/index.
 import { DEFAULT_POLICY } from '../../src/domain/index.js';
 import { renderComment } from '../../src/report/comment.js';
 import { runReview } from '../../src/review.js';
-import { PrometheusSource } from '../../src/telemetry/prometheus-source.js';
-import { prometheusConfig } from '../../src/telemetry/prometheus/config.js';
-import { DAY, EVAL, NOTEBOOK, POOLS, TRAIN, UNMAPPED, startSimulatedPrometheus } from '../helpers/prometheus/index.js';
+import type { PrometheusSource } from '../../src/telemetry/prometheus-source.js';
+import { EVAL, NOTEBOOK, POOLS, TRAIN, UNMAPPED } from '../helpers/prometheus/index.js';
 import type { SimulatedPrometheus } from '../helpers/prometheus/index.js';
 import { memoryChangeSet } from '../memory-change-set.js';
+import { karpenterPool } from './capacity-files.js';
+import { startTwoDays, TWO_DAYS_MINUTES } from './two-days.js';
 
 let prom: SimulatedPrometheus;
 let source: PrometheusSource;
 let at: Date;
-const WINDOW = 2 * 24 * 60;
+const WINDOW = TWO_DAYS_MINUTES;
 
 beforeAll(async () => {
-  const end = Math.floor(Date.now() / 1000 / DAY) * DAY;
-  prom = await startSimulatedPrometheus({ start: end - 2 * DAY, end, step: 120 });
-  source = new PrometheusSource(prometheusConfig({ PROMETHEUS_URL: prom.url }, { retries: 0 }), { minStepSeconds: 300 });
-  at = new Date(prom.window.end * 1000);
+  ({ prom, source, at } = await startTwoDays({ minStepSeconds: 300 }));
 }, 60_000);
 
 afterAll(async () => {
   await prom?.stop();
 });
 
-function nodePool(name: string, instanceType: string, gpus: number): string {
-  return [
-    'apiVersion: karpenter.sh/v1', 'kind: NodePool', 'metadata:', `  name: ${name}`, 'spec:', '  template:', '    spec:',
-    '      requirements:', '        - key: node.kubernetes.io/instance-type', '          operator: In', `          values: ["${instanceType}"]`,
-    '  limits:', `    nvidia.com/gpu: ${gpus}`, '',
-  ].join('\n');
-}
 
 /** train is the only catalog workload in the A100 pool; eval and the notebook are not documented. */
 const catalog = (pool: string) => `workloads:
@@ -48,8 +39,8 @@ async function review(pool: string, instanceType: string, before: number, after:
   const common = { 'gpu-workloads.yaml': catalog(pool) };
   return runReview({
     changes: memoryChangeSet(
-      { ...common, 'pools/gpu.yaml': nodePool(pool, instanceType, before) },
-      { ...common, 'pools/gpu.yaml': nodePool(pool, instanceType, after) },
+      { ...common, 'pools/gpu.yaml': karpenterPool(pool, instanceType, before) },
+      { ...common, 'pools/gpu.yaml': karpenterPool(pool, instanceType, after) },
     ),
     policy: { policy: { ...DEFAULT_POLICY, window: WINDOW, ...over }, diagnostics: [], file: null },
     telemetry: { source, at },
