@@ -17,7 +17,9 @@ import type { RejectedWorkload } from '../workloads/catalog.js';
 import { combine, type TermOption } from './combine.js';
 import { demandTerms, measuredEvidence, measuredFindings, runLevers, supplyLevers } from './levers.js';
 import { Measured } from './measured.js';
+import { linkHint } from './link-hints.js';
 import { withHeadroom } from './need.js';
+import { gpuStep, neededInSteps } from './node-step.js';
 import { runtimeFinding } from './runtime-check.js';
 
 export interface ChangeContext {
@@ -86,7 +88,7 @@ export function reviewChange(ctx: ChangeContext): ChangeReview {
       infra,
       {
         what: `workloads that run in ${describeTarget(change)}`,
-        how: `document them in ${ctx.catalogFile} with \`${change.kind === 'kueue-cluster-queue' ? 'queue' : 'pool'}: ${change.name}\``,
+        how: `document them in ${ctx.catalogFile} with \`${change.kind === 'kueue-cluster-queue' ? 'queue' : 'pool'}: ${change.name}\`${linkHint(change, ctx.workloads)}`,
       },
       `${ctx.catalogFile} documents no workload that runs in ${describeTarget(change)}`,
     );
@@ -191,13 +193,26 @@ export function reviewChange(ctx: ChangeContext): ChangeReview {
           : `the ${before} GPUs already there and ${borrowed} borrowed from the cohort meet the need (${needText})${levers === '' ? '' : ` with ${levers}`}`,
     };
   }
-  if (combo.gpusNeeded < change.delta) {
+  const inSteps = neededInSteps(combo.gpusNeeded, change);
+  const step = gpuStep(change);
+  const stepped = inSteps > combo.gpusNeeded ? `; this pool grows in steps of ${step} GPUs, so that is ${inSteps}` : '';
+  if (inSteps < change.delta) {
     return {
       ...common,
       verdict: 'partially-justified',
-      gpusNeeded: combo.gpusNeeded,
+      gpusNeeded: inSteps,
       findings,
-      reason: `the need (${needText}) calls for ${combo.gpusNeeded} more GPUs, not ${change.delta}${borrowed > 0 ? ` (${borrowed} borrowed from the cohort)` : ''}`,
+      reason: `the need (${needText}) calls for ${moreGpus(combo.gpusNeeded)}${stepped}, not ${change.delta}${borrowed > 0 ? ` (${borrowed} borrowed from the cohort)` : ''}`,
+    };
+  }
+  if (combo.gpusNeeded < change.delta) {
+    // Fewer GPUs would do, but no smaller request exists: one node less falls short.
+    return {
+      ...common,
+      verdict: 'justified',
+      gpusNeeded: change.delta,
+      findings,
+      reason: `the need (${needText}) calls for ${moreGpus(combo.gpusNeeded)}, and this pool grows in steps of ${step} GPUs: +${change.delta} is the least that covers it`,
     };
   }
   return {
@@ -239,6 +254,10 @@ function unknownNeed(change: CapacityChange, infra: Evidence, missing: MissingEv
     reason,
     evidence: [infra],
   };
+}
+
+function moreGpus(n: number): string {
+  return `${n} more GPU${n === 1 ? '' : 's'}`;
 }
 
 function describeTarget(change: CapacityChange): string {

@@ -145,7 +145,7 @@ function readPool(m: Manifest, pool: Pool, topologyGpus: number | null, gpuFile:
   }
   const gpus = nodes.value * perNode.gpus;
   const decl: CapacityDecl = {
-    file: m.ctx.file, line: nodes.line, kind: KIND, name: pool.name, gpuModel: perNode.model, gpus,
+    file: m.ctx.file, line: nodes.line, kind: KIND, name: pool.name, gpuModel: perNode.model, gpus, gpuStep: perNode.gpus,
     parts: [{ label: `${nodes.value} nodes × ${perNode.gpus}`, resource: gpuResource(pool.annotations), gpus, line: nodes.line }],
   };
   found.decls.push(decl);

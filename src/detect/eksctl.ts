@@ -79,6 +79,8 @@ function readGroup(m: Manifest, group: unknown, found: Findings): void {
   const gpus = nodes * info.gpusPerNode;
   found.decls.push({
     file: m.ctx.file, line, kind: KIND, name, gpuModel: info.gpuModel, gpus,
+    // Types that differ in GPUs per node leave the step of one more node unknown.
+    ...(info.mixed ? {} : { gpuStep: info.gpusPerNode }),
     parts: [{ label: `${nodes} × ${info.types.join('/')}`, resource: PRIMARY_GPU_RESOURCE, gpus, line }],
   });
 }

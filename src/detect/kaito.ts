@@ -68,7 +68,7 @@ function readInferenceSet(m: Manifest, found: Findings): void {
     push(found, m, name, limit.value, perNode, limit.line);
     return;
   }
-  push(found, m, name, nodes, perNode, replicas.line);
+  push(found, m, name, nodes, perNode, replicas.line, count.value);
 }
 
 interface PerNode {
@@ -98,10 +98,11 @@ function fail(found: Findings, line: number, why: string, name: string): void {
   found.unknown(KIND, name, line);
 }
 
-function push(found: Findings, m: Manifest, name: string, nodes: number, perNode: PerNode, line: number): void {
+/** `nodesPerStep`: nodes one more in the counted field adds (an InferenceSet replica is a whole Workspace). */
+function push(found: Findings, m: Manifest, name: string, nodes: number, perNode: PerNode, line: number, nodesPerStep = 1): void {
   const gpus = nodes * perNode.gpus;
   found.decls.push({
-    file: m.ctx.file, line, kind: KIND, name, gpuModel: perNode.model, gpus,
+    file: m.ctx.file, line, kind: KIND, name, gpuModel: perNode.model, gpus, gpuStep: nodesPerStep * perNode.gpus,
     parts: [{ label: `${nodes} × ${perNode.type}`, resource: PRIMARY_GPU_RESOURCE, gpus, line }],
   });
 }

@@ -35,6 +35,12 @@ export interface CapacityDecl {
   /** The most GPUs it can provide. */
   gpus: number;
   parts: CapacityPart[];
+  /**
+   * Node pools: the GPUs one more node adds (GPUs per node, times the zones of a per-zone count,
+   * times the copies of a `count`), so a request can only shrink in these steps. Absent where
+   * any whole number of GPUs can be asked for (a quota) or the step is unknown.
+   */
+  gpuStep?: number;
   /** Kueue cohort, when the queue is in one. */
   cohort?: string;
   /**

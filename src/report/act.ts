@@ -11,7 +11,10 @@ function leverStep(review: ChangeReview): string | null {
   const staggered = review.plan && review.plan.peakGpus < review.plan.naivePeakGpus ? ' and start the runs at the proposed times (the CronJob column above)' : '';
   if (review.verdict === 'not-justified') return `- Keep ${md(change.name)} at ${change.gpusBefore} GPUs in ${where(review)}${staggered}.`;
   if (review.verdict === 'partially-justified' && gpusNeeded !== null) {
-    return `- Ask for ${change.gpusBefore + gpusNeeded} GPUs (+${gpusNeeded}) in ${where(review)} instead of ${change.gpusAfter}${staggered}.`;
+    const step = change.after?.gpuStep;
+    const fewer = step !== undefined && step > 1 ? (change.delta - gpusNeeded) / step : 0;
+    const steps = fewer > 0 ? ` (the pool grows in steps of ${step} GPUs: ${fewer} step${fewer === 1 ? '' : 's'} fewer)` : '';
+    return `- Ask for ${change.gpusBefore + gpusNeeded} GPUs (+${gpusNeeded}) in ${where(review)} instead of ${change.gpusAfter}${steps}${staggered}.`;
   }
   return null;
 }

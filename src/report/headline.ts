@@ -1,4 +1,4 @@
-import type { ChangeReview, Finding, ReviewResult } from '../domain/index.js';
+import type { CapacityChange, ChangeReview, Finding, ReviewResult } from '../domain/index.js';
 import { gpusText } from '../analysis/series.js';
 import { requestedMonthlyUsd, usd } from './cost.js';
 import { MAX_SENTENCE, md } from './escape.js';
@@ -69,8 +69,16 @@ function bound(result: ReviewResult): string | null {
   if (!review) return null;
   const plan = review.plan;
   if (!plan || plan.schedule.length === 0) return md(review.reason, MAX_SENTENCE);
-  const need = review.need !== null && review.need !== plan.lowerBound ? `; with headroom and services the need is ${review.need}` : '';
+  const need = review.need !== null && review.need !== plan.lowerBound ? `; with headroom and services the need is ${review.need}${inSteps(review)}` : '';
   return `no lever reaches: no schedule meeting every deadline uses fewer than ${plan.lowerBound} GPUs (${md(plan.boundReason, MAX_SENTENCE)})${need}`;
+}
+
+/** Why a request above the need is still the least one: the pool only grows in whole nodes. */
+function inSteps(review: ChangeReview): string {
+  const step = review.change.after?.gpuStep;
+  const short = review.need === null ? 0 : review.need - review.change.gpusBefore;
+  if (step === undefined || step <= 1 || short <= 0 || short >= review.change.delta) return '';
+  return `, and the pool grows in steps of ${step} GPUs, so +${review.change.delta} is the least that covers it`;
 }
 
 /** `Stagger the runs` → `stagger the runs`, for a sentence continued after a semicolon. */
@@ -93,6 +101,16 @@ function withShortfalls(line: string, result: ReviewResult): string {
   return short.length === 0 ? line : `${line} ⚠️ ${short.join('; ')}.`;
 }
 
+/** Sharing more finely buys nothing: say what grew without calling it a cut. */
+function sharingLine(shared: readonly CapacityChange[], short: boolean): string {
+  const first = shared[0] as CapacityChange;
+  const more = shared.length > 1 ? ` and ${shared.length - 1} more sharing profile${shared.length === 2 ? '' : 's'}` : '';
+  const what = `${md(first.name)}: each GPU advertised as ${first.gpusAfter}, was ${first.gpusBefore}${more}`;
+  return short
+    ? `⚠️ **No new GPUs, but a cut is below the need**: GPU sharing changed (${what}).`
+    : `✅ **No new GPUs**: only GPU sharing changed (${what}); the hardware stays as it is.`;
+}
+
 function firstGrowing(result: ReviewResult): ChangeReview | undefined {
   return result.reviews.find((r) => r.change.delta > 0);
 }
@@ -106,8 +124,12 @@ function verdictLine(result: ReviewResult): string {
   const { verdict, gpusNeeded } = result;
   const title = `${VERDICT_ICON[verdict]} **${VERDICT_TITLE[verdict]}**`;
   switch (verdict) {
-    case 'no-gpu-change':
-      return `${title}: this pull request changes no GPU capacity.`;
+    case 'no-gpu-change': {
+      // A file read only in part may hide a change: the headline must not sound surer than that.
+      const problems = result.diagnostics.filter((d) => d.severity !== 'info').length;
+      if (problems === 0) return `${title}: this pull request changes no GPU capacity.`;
+      return `${title} found, with ${problems === 1 ? 'a warning' : `${problems} warnings`} about the files (below): read ${problems === 1 ? 'it' : 'them'} before taking this as no change.`;
+    }
     case 'insufficient-evidence': {
       const first = result.missingEvidence[0];
       return `${title}: ${requested(result)}; missing: ${first ? md(first.what, MAX_SENTENCE) : 'the evidence to judge it'}.`;
@@ -123,6 +145,8 @@ function verdictLine(result: ReviewResult): string {
     }
     case 'justified': {
       if (result.gpusRequested === 0) {
+        const shared = result.changes.filter((c) => c.kind === 'gpu-sharing' && c.delta > 0);
+        if (shared.length > 0) return sharingLine(shared, shortfalls(result).length > 0);
         return shortfalls(result).length > 0 ? '⚠️ **GPU capacity lowered**: nothing to justify, but the cut is below the need.' : '✅ **GPU capacity lowered**: nothing to justify.';
       }
       const why = bound(result);

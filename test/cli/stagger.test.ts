@@ -87,3 +87,12 @@ describe('gpu-justify stagger with a broken catalog entry', () => {
     expect(stderr).toContain(`left out for its errors: etl (${file}:${lineOf(text, 'jobsPerDay: 0')})`);
   });
 });
+
+describe('gpu-justify stagger on one-GPU jobs', () => {
+  it('says "Peak 1 GPU", not "1 GPUs"', async () => {
+    const { file } = await catalog('one-gpu.yaml', [entry('vision', 'pool: gpu', 1, 3)]);
+    const { code, stdout } = await runCli('stagger', '--catalog', file, '--pool', 'gpu', '--capacity', '4');
+    expect(code).toBe(0);
+    expect(stdout.split('\n')[0]).toBe('Peak 1 GPU (optimal); all at once: 3.');
+  });
+});

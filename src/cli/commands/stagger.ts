@@ -76,7 +76,7 @@ export async function staggerCommand(argv: string[], out: Output): Promise<numbe
     out.stdout(`Incomplete plan: ${leftOut.length} catalog ${leftOut.length === 1 ? 'entry is' : 'entries are'} left out for errors (see above); the peak may be higher.`);
   }
   out.stdout(
-    `Peak ${plan.peakGpus} GPUs (${plan.optimal ? 'optimal' : `lower bound ${plan.lowerBound}`}); all at once: ${plan.naivePeakGpus}.`,
+    `Peak ${plan.peakGpus} GPU${plan.peakGpus === 1 ? '' : 's'} (${plan.optimal ? 'optimal' : `lower bound ${plan.lowerBound}`}); all at once: ${plan.naivePeakGpus}.`,
   );
   out.stdout(`Lower bound: ${plan.boundReason}.`);
   if (capacity !== null) {

@@ -116,6 +116,7 @@ function readModulePool(ctx: PoolContext, pool: Record<string, unknown>, fallbac
     if (count === null) notes.push(`node_count not set: the module default of ${MODULE_NODE_COUNT}`);
   }
 
+  let step = node.gpus;
   if (!perZone) notes.push('in total');
   else {
     const zones = poolZones(ctx, pool, cluster);
@@ -124,10 +125,11 @@ function readModulePool(ctx: PoolContext, pool: Record<string, unknown>, fallbac
       notes.push('per zone, zone count unknown');
     } else {
       nodes *= zones.zones;
+      step *= zones.zones;
       notes.push(`per zone × ${zones.zones} zone${zones.zones === 1 ? '' : 's'}${zones.note ? ` (${zones.note})` : ''}`);
     }
   }
-  return { name, gpusPerNode: node.gpus, gpuModel: node.model, maxNodes: nodes, line, note: notes.join(', ') };
+  return { name, gpusPerNode: node.gpus, gpuModel: node.model, maxNodes: nodes, line, note: notes.join(', '), step };
 }
 
 /**

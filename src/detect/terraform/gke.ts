@@ -40,6 +40,7 @@ export function readGkePool(ctx: PoolContext, body: Record<string, unknown>, lab
   }
 
   let note = perZone ? 'per zone' : 'in total';
+  let step = node.gpus;
   if (perZone) {
     const zones = zoneCount(ctx, body);
     if ('unknown' in zones) {
@@ -48,10 +49,11 @@ export function readGkePool(ctx: PoolContext, body: Record<string, unknown>, lab
     } else {
       if (zones.assumed) ctx.warn(line, zones.assumed);
       nodes *= zones.zones;
+      step *= zones.zones;
       note = `per zone × ${zones.zones} zone${zones.zones === 1 ? '' : 's'}`;
     }
   }
-  return { name, gpusPerNode: node.gpus, gpuModel: node.model, maxNodes: nodes, line, note };
+  return { name, gpusPerNode: node.gpus, gpuModel: node.model, maxNodes: nodes, line, note, step };
 }
 
 function nameOf(ctx: PoolContext, raw: unknown, label: string): string {

@@ -14,6 +14,8 @@ export interface PoolReading {
   line: number;
   /** Extra words for the part label, e.g. `per zone × 3 zones`. */
   note?: string;
+  /** GPUs one more in the count adds, when not gpusPerNode (a per-zone count adds one node per zone). */
+  step?: number;
 }
 
 export interface NodeGpus {

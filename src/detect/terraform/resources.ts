@@ -90,6 +90,7 @@ export function toDecl(file: string, kind: CapacityKind, r: PoolReading, copies 
     name: r.name,
     gpuModel: r.gpuModel,
     gpus,
+    gpuStep: (r.step ?? r.gpusPerNode) * copies,
     parts: [{
       label: `${r.name}: ${r.maxNodes} node${r.maxNodes === 1 ? '' : 's'} × ${r.gpusPerNode} GPU${r.gpusPerNode === 1 ? '' : 's'}${extra ? ` (${extra})` : ''}`,
       // The machine types and accelerators these clouds' pools name are NVIDIA's.

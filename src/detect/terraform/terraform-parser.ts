@@ -4,6 +4,7 @@ import type { CapacityParser, ParseResult, SourceFile } from '../parser.js';
 import { readEksModules } from './eks-module.js';
 import { readGkeModules } from './gke-module.js';
 import { parseHcl } from './hcl.js';
+import { localModuleWarnings } from './local-modules.js';
 import { Locator } from './locator.js';
 import { moduleScope } from './module-scope.js';
 import type { ModuleFile } from './module-scope.js';
@@ -20,6 +21,11 @@ function declaresPools(text: string): boolean {
   return POOL_MARKERS.some((m) => text.includes(m));
 }
 
+/** A call of a module in the same repository, whose GPU inputs get a warning (local-modules.ts). */
+function callsLocalModule(text: string): boolean {
+  return /\bsource\s*=\s*"\.\.?\//.test(text);
+}
+
 /**
  * Terraform node pools: GKE google_container_node_pool and terraform-google-modules/kubernetes-engine
  * `node_pools`, EKS aws_eks_node_group and terraform-aws-modules/eks managed node groups, AKS
@@ -30,7 +36,7 @@ function declaresPools(text: string): boolean {
 export const terraformParser: CapacityParser = {
   id: 'terraform',
   acceptsPath: isTerraformPath,
-  mightContain: (path, text) => isTerraformPath(path) && declaresPools(text),
+  mightContain: (path, text) => isTerraformPath(path) && (declaresPools(text) || callsLocalModule(text)),
   parse: (path, text) => parseTerraformSet([{ path, text }]),
   parseSet: parseTerraformSet,
 };
@@ -52,6 +58,7 @@ export function parseTerraformSet(files: readonly SourceFile[]): ParseResult {
   }
   const scope = moduleScope(parsed);
   for (const f of parsed) {
+    if (f.path.endsWith('.tf') && callsLocalModule(f.text)) result.diagnostics.push(...localModuleWarnings(f.path, f.body, new Locator(f.text)));
     if (!f.path.endsWith('.tf') || !declaresPools(f.text)) continue;
     const loc = new Locator(f.text);
     for (const out of [readResources(f.path, f.body, loc, scope), readEksModules(f.path, f.body, loc, scope), readGkeModules(f.path, f.body, loc, scope)]) {

@@ -1,0 +1,36 @@
+import { diagnostic } from '../../domain/index.js';
+import type { Diagnostic } from '../../domain/index.js';
+import type { Locator } from './locator.js';
+import { asRecord } from './module-scope.js';
+
+/**
+ * Inputs whose names say they count a pool's nodes or GPUs. A module given only a machine type or
+ * an accelerator type (Cluster Toolkit's gpu-definition) describes GPUs, it does not size a pool.
+ */
+const GPU_INPUT = /node_count|(^|_)(max|min)_nodes?$|(^|_)nodes$|(^|_)(max|min|desired)_size$|(^|_)(max|min)_count$|gpu_count|accelerator_count|(^|_)gpus$|(^|_)replicas$/i;
+
+/** `./modules/gpu_pool`, `../shared/gke`: a module in the same repository. */
+function isLocalSource(source: unknown): source is string {
+  return typeof source === 'string' && (source.startsWith('./') || source.startsWith('../'));
+}
+
+/**
+ * Calls of modules in the same repository that pass what looks like a GPU pool's size. Their pools
+ * are declared in the module's own directory, which is read only when its files change, so a
+ * change to these inputs alone would pass unseen: say so at the call instead.
+ */
+export function localModuleWarnings(file: string, body: Record<string, unknown>, loc: Locator): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const [label, blocks] of Object.entries(asRecord(body.module))) {
+    if (!Array.isArray(blocks)) continue;
+    const raw = asRecord(blocks[blocks.length - 1]);
+    if (!isLocalSource(raw.source)) continue;
+    const inputs = Object.keys(raw).filter((k) => GPU_INPUT.test(k));
+    if (inputs.length === 0) continue;
+    const line = loc.path(loc.file(), [['module', label]])?.line ?? null;
+    out.push(diagnostic(file, line, 'warning',
+      `module.${label} (source ${raw.source}) sizes GPU pools with (${inputs.join(', ')}) but gpu-justify does not read local modules through their calls: ` +
+      `a change to these inputs is not counted; check the GPUs of the pools in ${raw.source} by hand`));
+  }
+  return out;
+}
