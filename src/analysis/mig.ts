@@ -2,6 +2,7 @@ import type { Evidence } from '../domain/index.js';
 import { evidenceOf } from '../telemetry/gather.js';
 import { MIG_PROFILE_LABEL, parseMigProfile, profileOfKueueResource, profileOfResource, type MigProfile } from '../telemetry/mig-profile.js';
 import { POD_MEASURE_LABEL } from '../telemetry/queries/dcgm-pods.js';
+import { QUEUE_MIG_USAGE_FAMILY } from '../telemetry/queries/kueue.js';
 import { HOW_MIG_ACTIVITY, MIG_ACTIVITY, MIG_ACTIVITY_FAMILY, MIG_REQUESTS, MIG_REQUESTS_FAMILY } from '../telemetry/queries/mig.js';
 import type { QueryAnswer } from '../telemetry/source.js';
 import type { Measured } from './measured.js';
@@ -144,6 +145,15 @@ function migAnswer(m: Measured, id: string, failed: string[]): QueryAnswer | und
 }
 
 /**
+ * When the MIG presence probe failed, the MIG queries were asked to find out instead; those of
+ * them that failed too leave it unknown whether the scope has MIG devices, and the reader is told.
+ */
+function noteUnknownMig(m: Measured, failed: readonly string[]): void {
+  if (m.telemetry.evidence.mig?.status !== 'failed') return;
+  for (const id of failed) m.answer(id);
+}
+
+/**
  * The MIG side of a scope (`pool:<name>`, `workload:<name>`); null when neither DCGM nor
  * kube-state-metrics shows a MIG device there, so scopes without MIG keep the whole-GPU path.
  */
@@ -162,7 +172,10 @@ export function migMeasures(m: Measured, scopeId: string): MigMeasures | null {
   const mixedRequested = weighed(req, MIG_REQUESTS.requested, one);
   const mixedAllocatable = weighed(req, MIG_REQUESTS.allocatable, one);
   const present = [slicesSeen, singleSlices, singleAllocatableSlices, mixedRequested, mixedAllocatable].some(anyAbove);
-  if (!present) return null;
+  if (!present) {
+    noteUnknownMig(m, failed);
+    return null;
+  }
   for (const id of failed) m.answer(id);
   for (const a of [act, req]) if (a !== undefined) m.peek(a.query.id);
 
@@ -221,9 +234,13 @@ export function migRequestedLine(m: Measured, workload: string, requests: QueryA
  * null when it admitted none, so a queue of whole GPUs keeps its ladder as it is.
  */
 export function queueMigAllocated(m: Measured, queue: string): { hours: number; evidence: Evidence[] } | null {
-  const id = `kueue.mig-usage:queue:${queue}`;
-  const a = m.telemetry.evidence.answers.get(id);
-  if (a === undefined) return null;
+  const id = `${QUEUE_MIG_USAGE_FAMILY}:queue:${queue}`;
+  const failed: string[] = [];
+  const a = migAnswer(m, id, failed);
+  if (a === undefined) {
+    noteUnknownMig(m, failed);
+    return null;
+  }
   const ledger = new ProfileLedger();
   const line: Timeline = new Map();
   let any = false;

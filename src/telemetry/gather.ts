@@ -1,5 +1,7 @@
 import type { Evidence, MissingEvidence, Workload } from '../domain/index.js';
-import { capacityQueries, workloadQueries } from './queries/index.js';
+import { asksMig, migPresenceMissing, probeMigPresence } from './mig-presence.js';
+import type { MigPresence } from './mig-presence.js';
+import { capacityQueries, isMigQuery, workloadQueries } from './queries/index.js';
 import type { NamedQuery, Scope } from './queries/named-query.js';
 import { toMissingEvidence } from './source.js';
 import type { QueryAnswer, QueryResult, TelemetrySource } from './source.js';
@@ -27,6 +29,11 @@ export interface TelemetryEvidence {
    * not a Prometheus API, misconfigured): one line for the reader, not one per query.
    */
   outage?: MissingEvidence;
+  /**
+   * What the MIG presence probe said, which decided whether the MIG queries were asked; absent
+   * when the review had no MIG query to ask. The probe is not among `results`.
+   */
+  mig?: MigPresence;
 }
 
 /** Failures that say nothing about a query and everything about the source. */
@@ -47,12 +54,15 @@ export function sourceOutage(source: string, results: readonly QueryResult[]): M
   };
 }
 
-/** Every query a review needs, deduplicated by id (a workload may sit in two changed scopes). */
-export function planQueries(req: Omit<GatherRequest, 'at' | 'concurrency'>): NamedQuery[] {
+/**
+ * Every query a review needs, deduplicated by id (a workload may sit in two changed scopes). The
+ * MIG family only with `mig`: `gatherEvidence` asks it when the MIG presence probe calls for it.
+ */
+export function planQueries(req: Omit<GatherRequest, 'at' | 'concurrency'>, options: { mig?: boolean } = {}): NamedQuery[] {
   const opts = { windowMinutes: req.windowMinutes, ...(req.rateWindowMinutes === undefined ? {} : { rateWindowMinutes: req.rateWindowMinutes }) };
   const all = [...req.scopes.flatMap((s) => capacityQueries(s, opts)), ...req.workloads.flatMap((w) => workloadQueries(w, opts))];
   const seen = new Set<string>();
-  return all.filter((q) => !seen.has(q.id) && seen.add(q.id));
+  return all.filter((q) => !seen.has(q.id) && seen.add(q.id) && (options.mig === true || !isMigQuery(q)));
 }
 
 async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
@@ -68,18 +78,29 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T
   return out;
 }
 
-/** Runs the planned queries against one source, in parallel under a cap. */
+/**
+ * Runs the planned queries against one source, in parallel under a cap. When the review has MIG
+ * queries to ask, one cheap probe goes first, alone, and they are asked only if it finds MIG
+ * devices or cannot tell.
+ */
 export async function gatherEvidence(source: TelemetrySource, req: GatherRequest): Promise<TelemetryEvidence> {
-  const queries = planQueries(req);
+  const planned = planQueries(req, { mig: true });
+  const mig = planned.some(isMigQuery) ? await probeMigPresence(source, req.at, req.windowMinutes) : undefined;
+  const queries = mig === undefined || asksMig(mig) ? planned : planned.filter((q) => !isMigQuery(q));
   const results = await mapLimited(queries, req.concurrency ?? 8, (q) => source.query(q, req.at, req.windowMinutes));
   const answers = new Map<string, QueryAnswer>();
   const missing: MissingEvidence[] = [];
+  const probeFailed = mig === undefined ? null : migPresenceMissing(mig);
+  if (probeFailed !== null) missing.push(probeFailed);
   for (const r of results) {
     if (r.status === 'ok') answers.set(r.query.id, r);
     else missing.push(toMissingEvidence(r));
   }
-  const outage = sourceOutage(source.description, results);
-  return outage === undefined ? { results, answers, missing } : { results, answers, missing: [outage], outage };
+  // The probe was asked like any query, unless a snapshot recorded before it never held it.
+  const asked = mig === undefined || mig.status === 'not-recorded' ? results : [mig.result, ...results];
+  const outage = sourceOutage(source.description, asked);
+  const withMig = mig === undefined ? {} : { mig };
+  return outage === undefined ? { results, answers, missing, ...withMig } : { results, answers, missing: [outage], outage, ...withMig };
 }
 
 /** The evidence line for a number taken from an answer. */

@@ -19,3 +19,4 @@ export * from './source.js';
 export * from './collect.js';
 export * from './from-env.js';
 export * from './mig-profile.js';
+export * from './mig-presence.js';

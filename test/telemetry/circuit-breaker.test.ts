@@ -7,7 +7,8 @@ import { gatherEvidence, planQueries } from '../../src/telemetry/gather.js';
 import { PrometheusSource } from '../../src/telemetry/prometheus-source.js';
 import { prometheusConfig } from '../../src/telemetry/prometheus/config.js';
 import { scopeForChange } from '../../src/telemetry/scopes.js';
-import type { QueryResult } from '../../src/telemetry/source.js';
+import { MIG_PRESENCE_ID } from '../../src/telemetry/queries/mig-presence.js';
+import type { TelemetryEvidence } from '../../src/telemetry/gather.js';
 import { batch, queueChange, service } from '../factories.js';
 import { closedPort, sendJson, startServer, vector } from './local-server.js';
 import type { Handler, LocalServer } from './local-server.js';
@@ -18,7 +19,10 @@ const change = queueChange('research', 4, 8);
 const workloads = [batch({ name: 'nightly-eval', selector: { namespace: 'eval' } }), service({ name: 'chat', queue: 'research', selector: { namespace: 'chat' } })];
 const scopes = [scopeForChange(change)!];
 const req = { workloads, scopes, at: AT, windowMinutes: 60, rateWindowMinutes: 10 };
-const planned = planQueries(req);
+// These servers answer the MIG presence probe with a failure or a 1: the MIG queries are asked too.
+const planned = planQueries(req, { mig: true });
+/** The probe, asked before the planned queries. */
+const PROBE = 1;
 const noRepo = { label: 'head', read: () => Promise.resolve(null) };
 
 let server: LocalServer | null = null;
@@ -35,13 +39,16 @@ const unavailable: Handler = (_r, res) => {
   res.end('upstream down');
 };
 
-function expectOneOutage(results: readonly QueryResult[]) {
+function expectOneOutage(ev: TelemetryEvidence) {
+  const { results } = ev;
   expect(results).toHaveLength(planned.length);
   expect(results.every((r) => r.status === 'missing' && r.reason === 'unavailable')).toBe(true);
-  const messages = results.map((r) => (r.status === 'missing' ? r.message : ''));
-  // One query paid the retries; every other one names itself and the failure it stands for.
-  expect(messages.filter((m) => m.includes(`after ${RETRIES + 1} attempt(s)`) && !m.includes('was not asked'))).toHaveLength(1);
-  results.slice(1).forEach((r, i) => expect(messages[i + 1]).toContain(`was not asked for ${r.query.id}: it had already failed ${planned[0]!.id}`));
+  // The probe goes first and paid the retries; every planned query names itself and the failure it stands for.
+  expect(ev.mig?.status).toBe('failed');
+  const probe = ev.mig?.result;
+  expect(probe?.status === 'missing' && probe.message).toContain(`after ${RETRIES + 1} attempt(s)`);
+  expect(probe?.status === 'missing' && probe.message).not.toContain('was not asked');
+  results.forEach((r) => expect(r.status === 'missing' && r.message).toContain(`was not asked for ${r.query.id}: it had already failed ${MIG_PRESENCE_ID}`));
 }
 
 describe('a telemetry source that is down costs one query its retries, not every query', () => {
@@ -49,22 +56,22 @@ describe('a telemetry source that is down costs one query its retries, not every
     server = await startServer(unavailable);
     // Without the breaker, as before: every planned query waits out its retries.
     await gatherEvidence(source(server.url), req);
-    expect(server.seen).toHaveLength(planned.length * (RETRIES + 1));
+    expect(server.seen).toHaveLength((PROBE + planned.length) * (RETRIES + 1));
 
     server.seen.length = 0;
     const t = await collectTelemetry({ source: source(server.url), at: AT }, { changes: [change], workloads, windowMinutes: 60, repo: noRepo });
     expect(server.seen).toHaveLength(RETRIES + 1);
-    expectOneOutage(t.evidence.results);
+    expectOneOutage(t.evidence);
     // Still one line for the reader, naming the real failure.
     expect(t.missing).toHaveLength(1);
-    expect(t.evidence.outage?.what).toMatch(new RegExp(`none of its ${planned.length} queries was answered \\(the first: prometheus at .* answered HTTP 503`));
+    expect(t.evidence.outage?.what).toMatch(new RegExp(`none of its ${PROBE + planned.length} queries was answered \\(the first: prometheus at .* answered HTTP 503`));
   });
 
   it('a closed port: one query is refused four times, the rest are not sent', async () => {
     const url = `http://127.0.0.1:${await closedPort()}`;
     const t = await collectTelemetry({ source: source(url), at: AT }, { changes: [change], workloads, windowMinutes: 60, repo: noRepo });
-    expectOneOutage(t.evidence.results);
-    expect(t.evidence.results[0]?.status === 'missing' && t.evidence.results[0].message).toMatch(/unreachable \(ECONNREFUSED\)/);
+    expectOneOutage(t.evidence);
+    expect(t.evidence.mig?.result.status === 'missing' && t.evidence.mig.result.message).toMatch(/unreachable \(ECONNREFUSED\)/);
   });
 
   it('a port that drops every connection: four connections in all', async () => {
@@ -78,7 +85,7 @@ describe('a telemetry source that is down costs one query its retries, not every
       const url = `http://127.0.0.1:${(dropper.address() as AddressInfo).port}`;
       const ev = await gatherEvidence(withCircuitBreaker(source(url)), req);
       expect(connections).toBe(RETRIES + 1);
-      expectOneOutage(ev.results);
+      expectOneOutage(ev);
     } finally {
       await new Promise<void>((resolve) => dropper.close(() => resolve()));
     }
@@ -87,9 +94,13 @@ describe('a telemetry source that is down costs one query its retries, not every
   it('a rejected query (422) trips nothing: every query is still asked, once', async () => {
     server = await startServer((_r, res) => sendJson(res, 422, { status: 'error', errorType: 'execution', error: 'bad query' }));
     const ev = await gatherEvidence(withCircuitBreaker(source(server.url)), req);
-    expect(server.seen).toHaveLength(planned.length);
+    expect(server.seen).toHaveLength(PROBE + planned.length);
     expect(ev.results.every((r) => r.status === 'missing' && r.reason === 'bad-query')).toBe(true);
     expect(ev.outage).toBeUndefined();
+    // The probe could not tell: the MIG queries were asked all the same, and its failure is listed.
+    expect(ev.mig?.status).toBe('failed');
+    expect(ev.missing).toHaveLength(PROBE + planned.length);
+    expect(ev.missing[0]?.what).toMatch(/^whether the cluster has MIG devices .*: .*bad query/);
   });
 
   it("one query past Prometheus's own query timeout trips nothing: the others are answered", async () => {
@@ -102,7 +113,7 @@ describe('a telemetry source that is down costs one query its retries, not every
     const breaker = withCircuitBreaker(source(server.url));
     const ev = await gatherEvidence(breaker, { ...req, concurrency: 1 });
     expect(breaker.trippedBy).toBeNull();
-    expect(server.seen).toHaveLength(planned.length - 1 + RETRIES + 1);
+    expect(server.seen).toHaveLength(PROBE + planned.length - 1 + RETRIES + 1);
     expect(ev.results.filter((r) => r.status === 'missing').map((r) => r.query.id)).toEqual([heavy.id]);
     expect(ev.results[2]).toMatchObject({ status: 'missing', reason: 'unavailable', message: expect.stringContaining('query timed out') });
   });
@@ -116,7 +127,7 @@ describe('a telemetry source that is down costs one query its retries, not every
     const breaker = withCircuitBreaker(source(server.url));
     // One at a time, so which queries come after the failure is known.
     const ev = await gatherEvidence(breaker, { ...req, concurrency: 1 });
-    expect(server.seen).toHaveLength(3 + RETRIES + 1);
+    expect(server.seen).toHaveLength(PROBE + 3 + RETRIES + 1);
     expect(breaker.trippedBy?.query.id).toBe(failing.id);
     expect(ev.results.slice(0, 3).every((r) => r.status === 'ok')).toBe(true);
     const after = ev.results.slice(4);

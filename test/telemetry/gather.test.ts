@@ -6,10 +6,12 @@ import { recordSnapshot, replayAllocation } from '../../src/telemetry/record.js'
 import { openSource } from '../../src/telemetry/registry.js';
 import { scopeForChange } from '../../src/telemetry/scopes.js';
 import { SnapshotSource, parseSnapshot } from '../../src/telemetry/snapshot.js';
+import { isMigQuery, migPresence, MIG_PRESENCE_ID } from '../../src/telemetry/queries/mig-presence.js';
 import { answerKey } from '../../src/telemetry/source.js';
 import { batch, queueChange, service } from '../factories.js';
 import { CHAT, EVAL, POOLS, startSimulatedPrometheus } from '../helpers/prometheus/index.js';
 import type { SimulatedPrometheus } from '../helpers/prometheus/index.js';
+import { asking, servedQueries } from './asking-source.js';
 import { sendJson, startServer } from './local-server.js';
 import type { LocalServer } from './local-server.js';
 
@@ -68,7 +70,10 @@ describe('gathering evidence for a review', () => {
     const replay = new SnapshotSource(parseSnapshot(text, 'snap.json'), 'snapshot snap.json');
     const req = { workloads, scopes, at, windowMinutes, rateWindowMinutes: 15 };
     const replayed = await gatherEvidence(replay, req);
-    expect(replayed.results).toHaveLength(Object.keys(snapshot.answers).length);
+    // Every recorded answer is asked again: the MIG presence probe, then the planned queries.
+    expect(replayed.results).toHaveLength(Object.keys(snapshot.answers).length - 1);
+    expect(snapshot.answers[answerKey(migPresence({ windowMinutes }), at, windowMinutes)]).toMatchObject({ status: 'ok' });
+    expect(replayed.mig?.status).toBe('none');
     for (const r of replayed.results) {
       const { source: recordedFrom, ...recorded } = snapshot.answers[answerKey(r.query, at, windowMinutes)]!;
       const { source: replayedFrom, ...answer } = r;
@@ -81,5 +86,58 @@ describe('gathering evidence for a review', () => {
     const cost = replayAllocation(parseSnapshot(text, 'snap.json'), at, windowMinutes, 'namespace');
     expect(cost.status === 'ok' && cost.allocations.map((a) => a.key)).toEqual(['kube-system', 'opencost', 'prometheus']);
     expect(replayAllocation(snapshot, at, 60, 'namespace')).toMatchObject({ status: 'missing', reason: 'not-in-snapshot' });
+  });
+});
+
+describe('the MIG presence probe on a cluster without MIG', () => {
+  const req = () => ({ workloads, scopes, at, windowMinutes, rateWindowMinutes: 15 });
+
+  it('asks one probe, then the planned queries without the MIG family; Prometheus serves no MIG query', async () => {
+    const live = await openSource({ kind: 'prometheus', url: prom.url, settings: { retries: 0 } });
+    const { source, asked } = asking(live);
+    const before = await servedQueries(prom.url);
+    const ev = await gatherEvidence(source, req());
+    expect(await servedQueries(prom.url)).toBe(before + asked.length);
+    const planned = planQueries(req());
+    expect(asked.map((q) => q.id)).toEqual([MIG_PRESENCE_ID, ...planned.map((q) => q.id)]);
+    expect(asked.filter(isMigQuery)).toEqual([]);
+    expect(ev.mig?.status).toBe('none');
+    expect(ev.results.map((r) => r.query.id)).toEqual(planned.map((q) => q.id));
+    // Not asked: the MIG family of the pool, the queue and the workloads with selectors.
+    const skipped = planQueries(req(), { mig: true }).filter(isMigQuery);
+    expect(skipped.map((q) => q.id)).toContain('dcgm.mig-pods:pool:a100-pool');
+    expect(skipped.map((q) => q.id)).toContain('kueue.mig-usage:queue:research');
+    // The probe's text is a small part of what it spares.
+    expect(asked[0]!.promql.length * 10).toBeLessThan(skipped.reduce((n, q) => n + q.promql.length, 0));
+    // A "no" is an answer: nothing is missing for it.
+    expect(ev.missing.length).toBe(ev.results.length - ev.answers.size);
+  });
+
+  it('a probe that cannot tell: the MIG queries are asked all the same, and its failure is listed', async () => {
+    const live = await openSource({ kind: 'prometheus', url: prom.url, settings: { retries: 0 } });
+    const { source, asked } = asking(live, { failProbe: true });
+    const ev = await gatherEvidence(source, req());
+    expect(ev.mig?.status).toBe('failed');
+    expect(asked.slice(1).map((q) => q.id)).toEqual(planQueries(req(), { mig: true }).map((q) => q.id));
+    expect(ev.missing[0]).toEqual({ what: expect.stringMatching(/^whether the cluster has MIG devices .*: .*rejected mig\.presence:cluster/), how: expect.stringContaining('the MIG queries were asked all the same') });
+    expect(ev.missing.length).toBe(1 + ev.results.length - ev.answers.size);
+    expect(ev.outage).toBeUndefined();
+  });
+
+  it('a snapshot without the probe (recorded before it) replays as no MIG known, with nothing more missing', async () => {
+    const live = await openSource({ kind: 'prometheus', url: prom.url, settings: { retries: 0 } });
+    const snapshot = await recordSnapshot({ source: live, ...req() });
+    const probeKey = answerKey(migPresence({ windowMinutes }), at, windowMinutes);
+    const fresh = await gatherEvidence(new SnapshotSource(snapshot), req());
+
+    const old = structuredClone(snapshot);
+    delete old.answers[probeKey];
+    const { source, asked } = asking(new SnapshotSource(old));
+    const replayed = await gatherEvidence(source, req());
+    expect(replayed.mig?.status).toBe('not-recorded');
+    expect(asked.slice(1).filter(isMigQuery)).toEqual([]);
+    expect(replayed.results.map((r) => r.query.id)).toEqual(fresh.results.map((r) => r.query.id));
+    expect(replayed.missing).toEqual(fresh.missing);
+    expect(replayed.outage).toBeUndefined();
   });
 });

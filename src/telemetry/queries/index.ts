@@ -12,6 +12,7 @@ export * from './dcgm.js';
 export * from './dcgm-pods.js';
 export * from './kube.js';
 export * from './mig.js';
+export * from './mig-presence.js';
 export * from './kueue.js';
 export * from './named-query.js';
 export * from './outcomes.js';

@@ -31,14 +31,19 @@ export const queueUsage = (scope: QueueScope, _o?: QueryOptions, resources = GPU
 export const queueReservation = (scope: QueueScope, _o?: QueryOptions, resources = GPU_RESOURCES) =>
   perFlavor('kueue.reservation', 'kueue_cluster_queue_resource_reservation', 'reserved quota', scope, resources);
 
+export const QUEUE_MIG_USAGE_FAMILY = 'kueue.mig-usage';
+export const KUEUE_USAGE = 'kueue_cluster_queue_resource_usage';
+/** Kueue's own name of a MIG device, `nvidia.com/mig-1g.10gb`. */
+export const kueueMigResource = re('resource', 'nvidia\\.com/mig-.+');
+
 /**
  * MIG devices the queue admitted, by Kueue's own resource name (`nvidia.com/mig-1g.10gb`): a
  * queue whose quota is in MIG devices has no nvidia.com/gpu usage at all.
  */
 export function queueMigUsage(scope: QueueScope, _o?: QueryOptions): NamedQuery {
-  const sel = selector('kueue_cluster_queue_resource_usage', [eq('cluster_queue', scope.name), re('resource', 'nvidia\\.com/mig-.+')]);
+  const sel = selector(KUEUE_USAGE, [eq('cluster_queue', scope.name), kueueMigResource]);
   return {
-    id: queryId('kueue.mig-usage', scope),
+    id: queryId(QUEUE_MIG_USAGE_FAMILY, scope),
     kind: 'range',
     promql: `sum by (resource) (${dedupe(sel)})`,
     what: `admitted MIG devices of ${describeScope(scope)} by resource (kueue_cluster_queue_resource_usage)`,

@@ -62,11 +62,13 @@ const DRAM = 'DCGM_FI_PROF_DRAM_ACTIVE';
  * profiling fields, framebuffer use is a default counter, and older exporters write a GPU_UTIL
  * of 0. `or` keeps one series per instance, as it ignores the metric name.
  */
-const PRESENCE = [GR, 'DCGM_FI_DEV_FB_USED', UTIL];
+export const MIG_PRESENCE_METRICS: readonly string[] = [GR, 'DCGM_FI_DEV_FB_USED', UTIL];
 
 const BY_PROFILE = labelList([MIG_PROFILE_LABEL, 'modelName']);
-const isInstance = ne(MIG_PROFILE_LABEL, '');
-const migResource = re('resource', `${KSM_MIG_RESOURCE_PREFIX}.+`);
+/** Matches the DCGM series of MIG instances only. */
+export const MIG_INSTANCE = ne(MIG_PROFILE_LABEL, '');
+/** Matches kube-state-metrics' mixed-strategy MIG resources only. */
+export const KSM_MIG_RESOURCE = re('resource', `${KSM_MIG_RESOURCE_PREFIX}.+`);
 const REQUESTS = 'kube_pod_container_resource_requests';
 const ALLOCATABLE = 'kube_node_status_allocatable';
 
@@ -80,8 +82,8 @@ export const HOW_MIG_ACTIVITY =
  * the whole GPUs: its own series would count the instances' time again.
  */
 export function migActivity(scope: MigScope, _o?: QueryOptions): NamedQuery {
-  const inst = (metric: string) => dcgmSeries(metric, scope, [isInstance]);
-  const present = `(${PRESENCE.map(inst).join(' or ')})`;
+  const inst = (metric: string) => dcgmSeries(metric, scope, [MIG_INSTANCE]);
+  const present = `(${MIG_PRESENCE_METRICS.map(inst).join(' or ')})`;
   const whole = (metric: string) => {
     const w = dcgmSeries(metric, scope, [eq(MIG_PROFILE_LABEL, '')]);
     return scope.kind === 'pool' ? `(${w} unless on (node, gpu) ${inst(GR)})` : w;
@@ -113,8 +115,8 @@ export function migActivity(scope: MigScope, _o?: QueryOptions): NamedQuery {
  * instances have: DCGM reports instances there while kube-state-metrics lists no MIG resource.
  */
 export function singleStrategyNodes(): string {
-  const perNode = `count by (node, ${MIG_PROFILE_LABEL}, modelName) (${PRESENCE.map((m) => dcgmByNode(m, [isInstance])).join(' or ')})`;
-  return `((topk by (node) (1, ${perNode}) > bool 0) unless on (node) ${selector(ALLOCATABLE, [migResource])})`;
+  const perNode = `count by (node, ${MIG_PROFILE_LABEL}, modelName) (${MIG_PRESENCE_METRICS.map((m) => dcgmByNode(m, [MIG_INSTANCE])).join(' or ')})`;
+  return `((topk by (node) (1, ${perNode}) > bool 0) unless on (node) ${selector(ALLOCATABLE, [KSM_MIG_RESOURCE])})`;
 }
 
 const onSingle = (expr: string) =>
@@ -126,8 +128,8 @@ export function migRequests(scope: MigScope, _o?: QueryOptions): NamedQuery {
   let parts: string[];
   if (scope.kind === 'pool') {
     parts = [
-      tag(`sum by (resource) (${inPool(selector(REQUESTS, [migResource]), scope)})`, MIG_REQUESTS.requested),
-      tag(`sum by (resource) (${inPool(selector(ALLOCATABLE, [migResource]), scope)})`, MIG_REQUESTS.allocatable),
+      tag(`sum by (resource) (${inPool(selector(REQUESTS, [KSM_MIG_RESOURCE]), scope)})`, MIG_REQUESTS.requested),
+      tag(`sum by (resource) (${inPool(selector(ALLOCATABLE, [KSM_MIG_RESOURCE]), scope)})`, MIG_REQUESTS.allocatable),
       tag(onSingle(inPool(selector(REQUESTS, [gpu]), scope)), MIG_REQUESTS.singleRequested),
       tag(onSingle(inPool(selector(ALLOCATABLE, [gpu]), scope)), MIG_REQUESTS.singleAllocatable),
     ];
@@ -135,7 +137,7 @@ export function migRequests(scope: MigScope, _o?: QueryOptions): NamedQuery {
     const keys = Object.keys(scope.selector).filter((k) => KSM_POD_LABELS.has(k));
     const picked = matchersFrom(Object.fromEntries(keys.map((k) => [k, scope.selector[k] as string])));
     parts = [
-      tag(`sum by (resource) (${selector(REQUESTS, [migResource, ...picked])})`, MIG_REQUESTS.requested),
+      tag(`sum by (resource) (${selector(REQUESTS, [KSM_MIG_RESOURCE, ...picked])})`, MIG_REQUESTS.requested),
       tag(onSingle(selector(REQUESTS, [gpu, ...picked])), MIG_REQUESTS.singleRequested),
     ];
   }
@@ -153,12 +155,12 @@ export function migPods(scope: Extract<Scope, { kind: 'pool' }>, _o?: QueryOptio
   const mapped = (expr: string) => copyLabel(copyLabel(expr, 'pod', 'exported_pod'), 'namespace', 'exported_namespace');
   const requesting = selector(REQUESTS, [re('resource', `${KSM_GPU_RESOURCE}|${KSM_MIG_RESOURCE_PREFIX}.+`)]);
   const held = (expr: string) => `(${mapped(expr)} and on (namespace, pod) ${requesting})`;
-  const present = `(${PRESENCE.map((m) => dcgmSeries(m, scope, [isInstance])).join(' or ')})`;
+  const present = `(${MIG_PRESENCE_METRICS.map((m) => dcgmSeries(m, scope, [MIG_INSTANCE])).join(' or ')})`;
   const by = labelList(['namespace', 'pod', MIG_PROFILE_LABEL, 'modelName']);
   return {
     id: queryId(MIG_PODS_FAMILY, scope),
     kind: 'range',
-    promql: `${tag(`count by ${by} (${held(present)})`, MIG_POD_MEASURES.slices)} or ${tag(`sum by ${by} (${held(dcgmSeries(GR, scope, [isInstance]))})`, MIG_POD_MEASURES.busy)}`,
+    promql: `${tag(`count by ${by} (${held(present)})`, MIG_POD_MEASURES.slices)} or ${tag(`sum by ${by} (${held(dcgmSeries(GR, scope, [MIG_INSTANCE]))})`, MIG_POD_MEASURES.busy)}`,
     what: `MIG instances held and their activity per pod in ${describeScope(scope)} (${GR} by pod and ${MIG_PROFILE_LABEL})`,
     how: HOW_MIG_ACTIVITY,
     blankAbove: DCGM_BLANK_ABOVE,
