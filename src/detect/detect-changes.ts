@@ -38,10 +38,11 @@ function oversize(path: string, text: string, parsers: readonly CapacityParser[]
  * Reader failures (network, permissions) are not diagnostics; they propagate to the caller.
  */
 export async function detectChanges(changes: ChangeSet, parsers: readonly CapacityParser[] = PARSERS): Promise<DetectedChanges> {
-  const paths = [...new Set(await changes.changedPaths())].filter((p) => anyParserAccepts(p, parsers)).sort();
+  const changed = new Set(await changes.changedPaths());
+  const paths = [...changed].filter((p) => anyParserAccepts(p, parsers)).sort();
   const fileParsers = parsers.filter((p) => !p.parseSet);
   const setParsers = parsers.filter((p) => p.parseSet);
-  const sides = { base: cachedReader(changes.base), head: cachedReader(changes.head) };
+  const sides = readers(changes, changed);
   const perFile = await mapLimit(paths, READ_CONCURRENCY, async (path) => ({
     base: await detectSide(sides.base, path, fileParsers),
     head: await detectSide(sides.head, path, fileParsers),
@@ -49,10 +50,13 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
   const perSet: { base: SetParseResult; head: SetParseResult }[] = [];
   for (const parser of setParsers) {
     const dirs = [...new Set(paths.filter((p) => parser.acceptsPath?.(p) ?? true).map(dirOf))].sort();
-    perSet.push(...await mapLimit(dirs, READ_CONCURRENCY, async (dir) => ({
-      base: await detectDirectory(sides.base, dir, paths, parser),
-      head: await detectDirectory(sides.head, dir, paths, parser),
-    })));
+    perSet.push(...await mapLimit(dirs, READ_CONCURRENCY, async (dir) => {
+      const set = await setPaths(sides, dir, paths, parser, parsers);
+      return {
+        base: await detectDirectory(sides.base, sides.mayExist, dir, set, parser),
+        head: await detectDirectory(sides.head, sides.mayExist, dir, set, parser),
+      };
+    }));
   }
   const base = combine(perFile.map((s) => s.base), perSet.map((s) => s.base));
   const head = combine(perFile.map((s) => s.head), perSet.map((s) => s.head));
@@ -67,19 +71,51 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
 
 const EMPTY: Required<ParseResult> = { decls: [], diagnostics: [], unresolved: [] };
 
-/** Each path is read at most once per side, however many parsers want it. */
-function cachedReader(reader: TreeReader): TreeReader {
-  const cache = new Map<string, Promise<string | null>>();
-  const cached: TreeReader = {
-    label: reader.label,
-    read(path) {
-      let text = cache.get(path);
-      if (!text) cache.set(path, (text = reader.read(path)));
-      return text;
-    },
+interface Sides {
+  base: TreeReader;
+  head: TreeReader;
+  /** The files directly inside a directory, from one side's listing; empty when neither can list. */
+  list(dir: string): Promise<string[]>;
+  /** False only for an unchanged path a listing shows is absent: no need to try reading it. */
+  mayExist(path: string): Promise<boolean>;
+}
+
+/**
+ * Each path is read at most once per side, however many parsers want it. A path the change set
+ * does not change reads the same at both sides (a module's other files, a kustomize base), so it
+ * is read once, at head, and so is a directory's listing: its unchanged files are the same at
+ * both sides, and its changed ones are in the set already. Where reads and listings are API
+ * calls, that halves them.
+ */
+function readers(changes: ChangeSet, changed: ReadonlySet<string>): Sides {
+  const unchanged = new Map<string, Promise<string | null>>();
+  const side = (reader: TreeReader): TreeReader => {
+    const own = new Map<string, Promise<string | null>>();
+    return {
+      label: reader.label,
+      read(path) {
+        const [cache, from] = changed.has(path) ? [own, reader] : [unchanged, changes.head];
+        let text = cache.get(path);
+        if (!text) cache.set(path, (text = from.read(path)));
+        return text;
+      },
+    };
   };
-  if (reader.list) cached.list = (dir) => (reader.list as (d: string) => Promise<string[]>)(dir);
-  return cached;
+  const lister = changes.head.list ? changes.head : changes.base;
+  const listings = new Map<string, Promise<string[]>>();
+  const list = (dir: string): Promise<string[]> => {
+    if (!lister.list) return Promise.resolve([]);
+    let listing = listings.get(dir);
+    if (!listing) listings.set(dir, (listing = lister.list(dir)));
+    return listing;
+  };
+  return {
+    base: side(changes.base),
+    head: side(changes.head),
+    list,
+    // A kustomization names a directory by trying each name a kustomization may have.
+    mayExist: async (path) => changed.has(path) || !lister.list || (await list(dirOf(path))).includes(path),
+  };
 }
 
 async function detectSide(reader: TreeReader, path: string, parsers: readonly CapacityParser[]): Promise<ParseResult> {
@@ -90,14 +126,53 @@ async function detectSide(reader: TreeReader, path: string, parsers: readonly Ca
 }
 
 /**
- * A format whose files depend on their siblings (Terraform modules) reads the changed files of
- * a directory together with the directory's other files, when the reader can list them.
+ * The files a set parser reads together for the changed files of `dir`: those changed files, and
+ * the directory's other files the parser takes (`acceptsSibling`), when they could matter.
  */
-async function detectDirectory(reader: TreeReader, dir: string, changed: readonly string[], parser: CapacityParser): Promise<SetParseResult> {
-  const accepts = (p: string) => dirOf(p) === dir && (parser.acceptsPath?.(p) ?? true);
-  const sibling = (p: string) => dirOf(p) === dir && (parser.acceptsSibling ? parser.acceptsSibling(p) : (parser.acceptsPath?.(p) ?? true));
-  const siblings = reader.list ? await reader.list(dir) : [];
-  const paths = [...new Set([...changed.filter(accepts), ...siblings.filter(sibling)])].sort();
+async function setPaths(sides: Sides, dir: string, changed: readonly string[], parser: CapacityParser, parsers: readonly CapacityParser[]): Promise<string[]> {
+  const own = changed.filter((p) => dirOf(p) === dir && (parser.acceptsPath?.(p) ?? true));
+  const sibling = (p: string) => dirOf(p) === dir && takesSibling(parser, p);
+  const siblings = (await needsSiblings(sides, own, parser, parsers)) ? (await sides.list(dir)).filter(sibling) : [];
+  return [...new Set([...own, ...siblings])].sort();
+}
+
+function takesSibling(parser: CapacityParser, path: string): boolean {
+  return parser.acceptsSibling ? parser.acceptsSibling(path) : (parser.acceptsPath?.(path) ?? true);
+}
+
+// A JSON patch names neither kind nor object (its target is in the kustomization): its operations show it.
+const JSON_PATCH_OP = /["']?\bop["']?[ \t]*:[ \t]*["']?(?:add|remove|replace|move|copy|test)\b/;
+const GPU_WORD = /gpu|nvidia\.com\/mig-/i;
+
+/**
+ * Listing a directory is an API call where the reader is GitHub's, so a directory is listed only
+ * where its other files could change what is found:
+ * - a changed file is one the parser reads with its siblings (`acceptsSibling`, by default all
+ *   it accepts): every file of a Terraform module, a kustomization;
+ * - or a changed file that a sibling may take in (a kustomize patch or resource) could shape
+ *   capacity: at either side, a parser's cheap check passes on it, it names a GPU resource, or
+ *   it is a JSON patch.
+ * Any other changed file (a Deployment, a ConfigMap) is no input to a capacity object: whatever
+ * kustomization sits beside it renders the same capacity at both sides, but for inputs changed
+ * elsewhere (a base's queue), which are read in their own directory.
+ */
+async function needsSiblings(sides: Sides, own: readonly string[], parser: CapacityParser, parsers: readonly CapacityParser[]): Promise<boolean> {
+  if (own.some((p) => takesSibling(parser, p))) return true;
+  for (const path of own) {
+    for (const text of [await sides.base.read(path), await sides.head.read(path)]) {
+      if (text === null) continue;
+      if (GPU_WORD.test(text) || JSON_PATCH_OP.test(text)) return true;
+      if (parsers.some((p) => (p.acceptsPath?.(path) ?? true) && p.mightContain(path, text))) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * A format whose files depend on their siblings (Terraform modules) reads the changed files of
+ * a directory together with the directory's other files (`paths`, from `setPaths`).
+ */
+async function detectDirectory(reader: TreeReader, mayExist: Sides['mayExist'], dir: string, paths: readonly string[], parser: CapacityParser): Promise<SetParseResult> {
   const files: SourceFile[] = [];
   const tooLarge: ParseResult[] = [];
   for (const path of paths) {
@@ -106,7 +181,7 @@ async function detectDirectory(reader: TreeReader, dir: string, changed: readonl
     if (text.length > MAX_FILE_CHARS) tooLarge.push(oversize(path, text, [parser]));
     else files.push({ path, text });
   }
-  if (parser.references) await readReferences(reader, parser, files, tooLarge);
+  if (parser.references) await readReferences(reader, mayExist, parser, files, tooLarge);
   if (!files.some((f) => parser.mightContain(f.path, f.text))) return merge(tooLarge);
   try {
     const result = (parser.parseSet as (f: readonly SourceFile[]) => SetParseResult)(files);
@@ -122,7 +197,7 @@ async function detectDirectory(reader: TreeReader, dir: string, changed: readonl
 const MAX_REFERENCED_FILES = 64;
 
 /** Adds the files the set's files name (and those they name), as far as they exist on this side. */
-async function readReferences(reader: TreeReader, parser: CapacityParser, files: SourceFile[], tooLarge: ParseResult[]): Promise<void> {
+async function readReferences(reader: TreeReader, mayExist: Sides['mayExist'], parser: CapacityParser, files: SourceFile[], tooLarge: ParseResult[]): Promise<void> {
   const seen = new Set(files.map((f) => f.path));
   const queue = [...files];
   let added = 0;
@@ -137,7 +212,7 @@ async function readReferences(reader: TreeReader, parser: CapacityParser, files:
     for (const path of refs) {
       if (seen.has(path) || added >= MAX_REFERENCED_FILES) continue;
       seen.add(path);
-      const text = await reader.read(path);
+      const text = (await mayExist(path)) ? await reader.read(path) : null;
       if (text === null) continue;
       added++;
       if (text.length > MAX_FILE_CHARS) {

@@ -5,6 +5,7 @@ import { MAX_FILE_CHARS } from '../domain/limits.js';
 import { ApiTreeReader } from './api-tree-reader.js';
 import type { GitHubClient, PullRequestTarget } from './client.js';
 import { shownAfter, textBefore } from './patch.js';
+import { ApiTreeListing } from './tree-listing.js';
 
 export { ApiTreeReader } from './api-tree-reader.js';
 
@@ -45,6 +46,9 @@ interface ListedFile {
  *   longer does; the rebuilt base cannot. The rebuilt text is the merge base's; a file that could
  *   hold capacity is still read at the base commit, so its numbers are what they always were.
  * Paths kept exact (the policy, the catalog) are always read as they are at the base commit.
+ *
+ * Both sides list directories (`list`, for formats read with their siblings) through the Git
+ * trees API at their commit, once per side however many directories are asked about.
  */
 export class ApiChangeSet implements ChangeSet {
   readonly base: TreeReader;
@@ -63,8 +67,11 @@ export class ApiChangeSet implements ChangeSet {
   ) {
     this.baseTree = new ApiTreeReader(octokit, target.base, target.baseSha);
     this.headTree = new ApiTreeReader(octokit, target.head, target.headSha);
-    this.base = { label: this.baseTree.label, read: (path) => this.#readBase(normalise(path)) };
-    this.head = { label: this.headTree.label, read: (path) => this.#readHead(normalise(path)) };
+    // Listings are by commit, like the reads: a directory's files as they are at that side.
+    const baseListing = new ApiTreeListing(octokit, target.base, target.baseSha);
+    const headListing = new ApiTreeListing(octokit, target.head, target.headSha);
+    this.base = { label: this.baseTree.label, read: (path) => this.#readBase(normalise(path)), list: (dir) => baseListing.list(dir) };
+    this.head = { label: this.headTree.label, read: (path) => this.#readHead(normalise(path)), list: (dir) => headListing.list(dir) };
   }
 
   async changedPaths(): Promise<string[]> {

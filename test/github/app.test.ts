@@ -205,8 +205,9 @@ describe('pull_request webhooks', () => {
     const heads = fake.calls('GET', CONTENTS).filter((r) => r.query.get('ref') === HEAD_SHA);
     expect(heads.length).toBeGreaterThan(0);
     expect(heads.every((r) => r.path.startsWith('/repos/forker/Hello-World/'))).toBe(true);
-    // Files only: no archive, tree or clone of the fork's code is ever asked for.
-    expect(fake.requests.filter((r) => /\/(tarball|zipball|git\/trees|git\/refs)\b/.test(r.path))).toEqual([]);
+    // Files, and the names in the head's tree: no archive or clone of the fork's code is ever asked for.
+    expect(fake.requests.filter((r) => /\/(tarball|zipball|git\/refs)\b/.test(r.path))).toEqual([]);
+    expect(fake.calls('GET', /\/git\/trees\//).map((r) => r.path)).toEqual([`/repos/forker/Hello-World/git/trees/${HEAD_SHA}`]);
     expect(repo.checkRuns[0]?.conclusion).toBe('neutral');
     expect(repo.comments[0]?.body).toContain(`https://github.com/forker/Hello-World/blob/${HEAD_SHA}/`);
   });

@@ -1,7 +1,11 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeGitHub, RAW_CHUNK_BYTES, UNEXPECTED_STATUS } from './fake-github.js';
 import { FakeRepo, gitBlobSha } from './fake-repo.js';
-import { openApiToJsonSchema } from './openapi.js';
+import { checkResponse, openApiToJsonSchema } from './openapi.js';
 
 /** The fake is what every App test trusts: it must flag what GitHub would refuse. */
 
@@ -146,6 +150,59 @@ describe('FakeRepo file list', () => {
       'gone.yaml': ['removed', '@@ -1 +0,0 @@\n-x\n\\ No newline at end of file'],
       'new.yaml': ['added', '@@ -0,0 +1 @@\n+y'],
     });
+  });
+});
+
+describe('FakeRepo trees', () => {
+  const files = { 'README.md': '# r\n', 'infra/gke/main.tf': 'a = 1\n', 'infra/gke/vars.tf': 'b = 2\n', 'infra/gke-x.tf': 'c\n', 'k8s/app.yaml': 'kind: X\n' };
+  const commit = 'c'.repeat(40);
+  function serve(): FakeRepo {
+    return new FakeRepo(fake, { base: { owner: 'o', repo: 'r' }, number: 1, baseSha: 'b'.repeat(40), headSha: commit, baseFiles: {}, headFiles: files }).serve();
+  }
+  const tree = async (sha: string, query = '') => {
+    const res = await fetch(`${fake.url}/repos/o/r/git/trees/${sha}${query}`);
+    return { status: res.status, body: (await res.json()) as { sha: string; truncated: boolean; tree: { path: string; type: string; sha: string }[] } };
+  };
+
+  it('gives a commit\'s trees the SHAs git gives them, recursively or one at a time, as GitHub\'s schema describes', async () => {
+    serve();
+    const dir = mkdtempSync(path.join(tmpdir(), 'gj-tree-'));
+    try {
+      execFileSync('git', ['init', '-q', dir]);
+      for (const [file, text] of Object.entries(files)) {
+        mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+        writeFileSync(path.join(dir, file), text);
+      }
+      execFileSync('git', ['-C', dir, 'add', '-A']);
+      const root = execFileSync('git', ['-C', dir, 'write-tree']).toString().trim();
+      const lsTree = execFileSync('git', ['-C', dir, 'ls-tree', '-r', '-t', root]).toString().trim().split('\n')
+        .map((line) => { const [meta = '', p = ''] = line.split('\t'); const [, type, sha] = meta.split(' '); return { path: p, type, sha }; });
+
+      const whole = await tree(commit, '?recursive=1');
+      expect(whole.status).toBe(200);
+      expect(checkResponse('GET', `/repos/o/r/git/trees/${commit}`, whole.body)).toEqual([]);
+      expect(whole.body.sha).toBe(root);
+      expect(whole.body.truncated).toBe(false);
+      expect(whole.body.tree.map((e) => ({ path: e.path, type: e.type, sha: e.sha }))).toEqual(lsTree);
+
+      const gke = lsTree.find((e) => e.path === 'infra/gke');
+      const one = await tree(gke?.sha ?? '');
+      expect(checkResponse('GET', `/repos/o/r/git/trees/${gke?.sha}`, one.body)).toEqual([]);
+      expect(one.body.tree.map((e) => e.path)).toEqual(['main.tf', 'vars.tf']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('cuts a recursive answer over its limit and says so; a missing tree is a 404', async () => {
+    serve().treeEntryLimit = 2;
+
+    const cut = await tree(commit, '?recursive=1');
+    expect(checkResponse('GET', `/repos/o/r/git/trees/${commit}`, cut.body)).toEqual([]);
+    expect(cut.body).toMatchObject({ truncated: true, tree: [{ path: 'README.md' }, { path: 'infra' }] });
+    expect((await tree(commit)).body.truncated).toBe(false);
+    expect((await tree('e'.repeat(40))).status).toBe(404);
+    expect(fake.errors).toEqual([]);
   });
 });
 

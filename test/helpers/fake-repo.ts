@@ -4,12 +4,13 @@ import { customMediaType } from './fake-media-types.js';
 import { unifiedPatch } from './fake-repo-diff.js';
 import { createReview, createReviewComment, deleteReviewComment } from './fake-repo-reviews.js';
 import type { ReviewContext } from './fake-repo-reviews.js';
+import { treeAnswer } from './fake-repo-trees.js';
 
 /**
  * The GitHub state one pull request needs, served through a FakeGitHub: files at commits, the
  * PR's file list (with each file's patch), its issue comments, line comments, reviews and check
  * runs, answered the way the REST API does (base64 contents, empty content over 1 MB, blobs as
- * JSON or raw bytes by the `Accept` header, Link-header pagination).
+ * JSON or raw bytes by the `Accept` header, Git trees, Link-header pagination).
  */
 
 export type {
@@ -51,6 +52,8 @@ export class FakeRepo {
   perPage = 100;
   /** Characters of a file's patch above which the file list leaves it out. */
   patchLimit = PATCH_LIMIT;
+  /** Entries a recursive Git tree answer holds; past it GitHub cuts the answer and says `truncated`. */
+  treeEntryLimit = 100_000;
   #nextId = 1000;
   readonly #trees = new Map<string, Record<string, string>>();
   readonly #blobs = new Map<string, string>();
@@ -77,6 +80,7 @@ export class FakeRepo {
     this.fake
       .on('GET', '/repos/:owner/:repo/contents/*path', (req) => this.#contents(req))
       .on('GET', '/repos/:owner/:repo/git/blobs/:sha', (req) => this.#blob(req))
+      .on('GET', '/repos/:owner/:repo/git/trees/:sha', (req) => this.#tree(req))
       .on('GET', `${prefix}/pulls/${number}/files`, (req) => this.#page(req, this.#changedFiles()))
       .on('GET', `${prefix}/pulls/${number}`, () => ({ body: this.#pullRequest() }))
       .on('GET', `${prefix}/issues/${number}/comments`, (req) => this.#page(req, this.comments))
@@ -148,6 +152,16 @@ export class FakeRepo {
     const bytes = Buffer.from(text, 'utf8');
     if (customMediaType(req.headers.accept) === 'raw') return { raw: bytes, headers: { 'content-type': 'application/vnd.github.raw' } };
     return { body: { sha, size: bytes.length, encoding: 'base64', content: bytes.toString('base64') } };
+  }
+
+  #tree(req: FakeRequest): FakeResponse {
+    const repo = { owner: req.params.owner ?? '', repo: req.params.repo ?? '' };
+    const prefix = treeKey(repo, '');
+    return treeAnswer(req, {
+      filesAt: (sha) => this.#trees.get(treeKey(repo, sha)),
+      all: () => [...this.#trees].filter(([key]) => key.startsWith(prefix)).map(([, files]) => files),
+      limit: this.treeEntryLimit,
+    });
   }
 
   #changedFiles(): Record<string, unknown>[] {

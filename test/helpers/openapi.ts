@@ -18,6 +18,9 @@ interface Operation {
   bodySchema: unknown;
   bodyRequired: boolean;
   validate?: ValidateFunction;
+  /** Schema of a 200 JSON answer, when the operation has one. */
+  okSchema: unknown;
+  validateOk?: ValidateFunction;
 }
 
 interface SpecIndex {
@@ -47,6 +50,7 @@ function loadIndex(): SpecIndex {
         queryParams: new Set((raw.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name)),
         bodySchema: raw.requestBody?.content?.['application/json']?.schema,
         bodyRequired: raw.requestBody?.required === true,
+        okSchema: raw.responses?.['200']?.content?.['application/json']?.schema,
       };
       const list = byMethod.get(op.method) ?? [];
       list.push(op);
@@ -64,6 +68,7 @@ function loadIndex(): SpecIndex {
 interface RawOperation {
   parameters?: { in: string; name: string }[];
   requestBody?: { required?: boolean; content?: Record<string, { schema?: unknown }> };
+  responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>;
 }
 
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options']);
@@ -113,6 +118,17 @@ export function checkRequest(
     }
   }
   return { template: op.template, problems };
+}
+
+/** What GitHub's schema says is wrong with a fake's 200 JSON answer to a request; a test checks its routes with it. */
+export function checkResponse(method: string, path: string, body: unknown): string[] {
+  const { byMethod, ajv } = loadIndex();
+  const op = byMethod.get(method.toUpperCase())?.find((o) => o.pattern.test(path));
+  if (!op) return [`${method} ${path}: no such operation in GitHub's OpenAPI description`];
+  if (op.okSchema === undefined) return [`${op.template}: no JSON answer of status 200 in the spec`];
+  op.validateOk ??= ajv.compile(openApiToJsonSchema(op.okSchema) as object);
+  if (op.validateOk(body)) return [];
+  return (op.validateOk.errors ?? []).map((e) => `answer${e.instancePath} ${e.message ?? 'is invalid'} ${JSON.stringify(e.params)}`);
 }
 
 /** OpenAPI 3.0's `nullable` is not JSON Schema: turn it into a `null` type alternative. */

@@ -1,0 +1,83 @@
+import { createHash } from 'node:crypto';
+import type { FakeRequest, FakeResponse } from './fake-github.js';
+
+/**
+ * The Git trees API over a FakeRepo's files: trees with the SHAs git gives them, a commit SHA
+ * standing for its root tree, `recursive` listing every entry below with its full path, and a
+ * recursive answer over the limit cut short and marked `truncated`, as GitHub does.
+ */
+
+interface Entry {
+  name: string;
+  mode: '100644' | '040000';
+  type: 'blob' | 'tree';
+  sha: string;
+  size?: number;
+}
+
+interface Trees {
+  root: string;
+  /** Tree SHA → its entries, in git's order. */
+  bySha: Map<string, Entry[]>;
+}
+
+/** Git's trees of a set of files (every file a regular one). */
+export function gitTrees(files: Record<string, string>): Trees {
+  const bySha = new Map<string, Entry[]>();
+  const build = (prefix: string): string => {
+    const names = new Map<string, Entry | 'dir'>();
+    for (const [path, text] of Object.entries(files)) {
+      if (!path.startsWith(prefix)) continue;
+      const rest = path.slice(prefix.length);
+      const slash = rest.indexOf('/');
+      if (slash >= 0) names.set(rest.slice(0, slash), 'dir');
+      else {
+        const bytes = Buffer.from(text, 'utf8');
+        names.set(rest, { name: rest, mode: '100644', type: 'blob', sha: gitObjectSha('blob', bytes), size: bytes.length });
+      }
+    }
+    const entries = [...names].map(([name, e]): Entry => (e === 'dir' ? { name, mode: '040000', type: 'tree', sha: build(`${prefix}${name}/`) } : e));
+    // Git sorts a tree's entries by name, a directory's as if it ended in '/'.
+    const key = (e: Entry) => (e.type === 'tree' ? `${e.name}/` : e.name);
+    entries.sort((a, b) => Buffer.compare(Buffer.from(key(a)), Buffer.from(key(b))));
+    const body = Buffer.concat(entries.flatMap((e) => [Buffer.from(`${e.mode === '040000' ? '40000' : e.mode} ${e.name}\0`), Buffer.from(e.sha, 'hex')]));
+    const sha = gitObjectSha('tree', body);
+    bySha.set(sha, entries);
+    return sha;
+  };
+  return { root: build(''), bySha };
+}
+
+export interface TreeSource {
+  /** The files at a commit of the requested repository, if it is one. */
+  filesAt(sha: string): Record<string, string> | undefined;
+  /** Every file set of the requested repository, to find a tree SHA in. */
+  all(): Record<string, string>[];
+  /** Entries a recursive answer holds at most. */
+  limit: number;
+}
+
+/** `GET /repos/{owner}/{repo}/git/trees/{tree_sha}`. */
+export function treeAnswer(req: FakeRequest, source: TreeSource): FakeResponse {
+  const ref = req.params.sha ?? '';
+  const atCommit = source.filesAt(ref);
+  const trees = atCommit ? gitTrees(atCommit) : source.all().map(gitTrees).find((t) => t.bySha.has(ref));
+  const sha = atCommit && trees ? trees.root : ref;
+  if (!trees?.bySha.has(sha)) return { status: 404, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest/git/trees#get-a-tree' } };
+  const host = `http://${String(req.headers.host)}${req.path.replace(/\/git\/trees\/.*$/, '')}`;
+  const out: Record<string, unknown>[] = [];
+  const walk = (treeSha: string, prefix: string): void => {
+    for (const e of trees.bySha.get(treeSha) ?? []) {
+      const path = `${prefix}${e.name}`;
+      out.push({ path, mode: e.mode, type: e.type, sha: e.sha, ...(e.size === undefined ? {} : { size: e.size }), url: `${host}/git/${e.type}s/${e.sha}` });
+      if (e.type === 'tree' && req.query.has('recursive')) walk(e.sha, `${path}/`);
+    }
+  };
+  walk(sha, '');
+  const truncated = req.query.has('recursive') && out.length > source.limit;
+  return { body: { sha, url: `${host}/git/trees/${sha}`, tree: truncated ? out.slice(0, source.limit) : out, truncated } };
+}
+
+function gitObjectSha(type: 'blob' | 'tree', body: Buffer): string {
+  return createHash('sha1').update(`${type} ${body.length}\0`).update(body).digest('hex');
+}
