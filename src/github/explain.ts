@@ -3,7 +3,7 @@ import type { Evidence, Finding } from '../domain/verdict.js';
 import { code, MAX_SENTENCE, md } from '../report/escape.js';
 import { headline } from '../report/headline.js';
 import { scheduleTable } from '../report/schedule.js';
-import { diagnosticsList } from '../report/tables.js';
+import { diagnosticsList, diagnosticsTitle } from '../report/tables.js';
 import { COMMAND_HELP } from './command-parser.js';
 
 /** Marks replies, so they are never taken for the sticky review comment. */
@@ -42,7 +42,7 @@ export function renderExplain(result: ReviewResult): string {
     for (const m of result.missingEvidence) lines.push(`- **${md(m.what, MAX_SENTENCE)}**: ${md(m.how, MAX_SENTENCE)}`);
     lines.push('');
   }
-  if (result.diagnostics.length > 0) lines.push('#### Problems reading the files', '', diagnosticsList(result.diagnostics), '');
+  if (result.diagnostics.length > 0) lines.push(`#### ${diagnosticsTitle(result.diagnostics)}`, '', diagnosticsList(result.diagnostics), '');
   return fit(lines);
 }
 

@@ -4,7 +4,7 @@ import { md } from './escape.js';
 import { headline } from './headline.js';
 import { missingEvidenceList } from './missing.js';
 import { REVIEW_SECTIONS, type Section } from './review-sections.js';
-import { changesTable, diagnosticsList, leversTable, reviewsTable } from './tables.js';
+import { changesTable, diagnosticsList, diagnosticsTitle, leversTable, reviewsTable } from './tables.js';
 
 export const COMMENT_MARKER = '<!-- gpu-justify:comment -->';
 /** GitHub refuses comment bodies over 65,536 characters; keep a margin. */
@@ -55,20 +55,13 @@ export function renderComment(result: ReviewResult, options: CommentOptions = {}
     if (sections.some((s) => s.picture)) pictured += 1;
   }
   if (result.diagnostics.length > 0) {
-    folded.push(details({ summary: diagnosticsSummary(result), body: diagnosticsList(result.diagnostics) }));
+    folded.push(details({ summary: diagnosticsTitle(result.diagnostics), body: diagnosticsList(result.diagnostics) }));
   }
   if (result.verdict !== 'no-gpu-change') folded.push(details({ summary: 'How to act on this', body: howToAct(result) }));
 
   return fit(top.join('\n\n'), folded, footer(result));
 }
 
-/** Notes are not problems: a reader skips a fold titled "problems" that holds only notes. */
-function diagnosticsSummary(result: ReviewResult): string {
-  const problems = result.diagnostics.filter((d) => d.severity !== 'info').length;
-  const notes = result.diagnostics.length - problems;
-  if (problems === 0) return `Notes on the files (${notes})`;
-  return notes === 0 ? `Problems reading the files (${problems})` : `Problems reading the files (${problems}) and notes (${notes})`;
-}
 
 /** Drops folded sections from the end until the body fits GitHub's limit, saying what was dropped. */
 function fit(head: string, folded: string[], foot: string): string {

@@ -98,6 +98,14 @@ export function leversTable(findings: Finding[]): string {
   return capped(['Lever', 'GPUs freed', 'Meets the need', 'Confidence', 'What', 'Evidence'], rows, 'findings');
 }
 
+/** Notes are not problems: a reader skips a section titled "problems" that holds only notes. */
+export function diagnosticsTitle(diagnostics: readonly Diagnostic[]): string {
+  const problems = diagnostics.filter((d) => d.severity !== 'info').length;
+  const notes = diagnostics.length - problems;
+  if (problems === 0) return `Notes on the files (${notes})`;
+  return notes === 0 ? `Problems reading the files (${problems})` : `Problems reading the files (${problems}) and notes (${notes})`;
+}
+
 export function diagnosticsList(diagnostics: Diagnostic[]): string {
   const lines = diagnostics.map((d) => {
     const where = d.line === null ? d.file : `${d.file}:${d.line}`;
