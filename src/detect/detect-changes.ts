@@ -2,7 +2,10 @@ import { MAX_FILE_CHARS, describeSize, diagnostic } from '../domain/index.js';
 import type { CapacityChange, ChangeSet, Diagnostic, TreeReader } from '../domain/index.js';
 import { compareSides } from './compare.js';
 import { anyParserAccepts, detectFile } from './detect-file.js';
+import { fillModelsFromDirectory } from './flavor-lookup.js';
+import { findOverlays, patchedBesideIt } from './kustomize/overlay-discovery.js';
 import { byPosition, pairDecls } from './match-decls.js';
+import { combine, merge } from './merge-results.js';
 import type { CapacityParser, ParseResult, SetParseResult, SourceFile } from './parser.js';
 import { PARSERS } from './registry.js';
 
@@ -51,15 +54,18 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
   for (const parser of setParsers) {
     const dirs = [...new Set(paths.filter((p) => parser.acceptsPath?.(p) ?? true).map(dirOf))].sort();
     perSet.push(...await mapLimit(dirs, READ_CONCURRENCY, async (dir) => {
-      const set = await setPaths(sides, dir, paths, parser, parsers);
+      const { set, notes } = await setPaths(sides, dir, paths, parser, parsers);
+      const head = await detectDirectory(sides.head, sides.mayExist, dir, set, parser);
       return {
         base: await detectDirectory(sides.base, sides.mayExist, dir, set, parser),
-        head: await detectDirectory(sides.head, sides.mayExist, dir, set, parser),
+        head: { ...head, diagnostics: [...head.diagnostics, ...notes] },
       };
     }));
   }
   const base = combine(perFile.map((s) => s.base), perSet.map((s) => s.base));
   const head = combine(perFile.map((s) => s.head), perSet.map((s) => s.head));
+  await fillModelsFromDirectory(base.decls, { list: sides.list, read: (p) => sides.base.read(p) });
+  await fillModelsFromDirectory(head.decls, { list: sides.list, read: (p) => sides.head.read(p) });
 
   const diagnostics = [...head.diagnostics, ...unknownBefore(base, head)];
   diagnostics.sort((a, b) => byPosition(
@@ -127,13 +133,29 @@ async function detectSide(reader: TreeReader, path: string, parsers: readonly Ca
 
 /**
  * The files a set parser reads together for the changed files of `dir`: those changed files, and
- * the directory's other files the parser takes (`acceptsSibling`), when they could matter.
+ * the directory's other files the parser takes (`acceptsSibling`), when they could matter. For a
+ * kustomize input (a parser naming `references`), also the overlays in the usual folders whose
+ * build reads a changed file: what the cluster runs is their render, not the base's.
  */
-async function setPaths(sides: Sides, dir: string, changed: readonly string[], parser: CapacityParser, parsers: readonly CapacityParser[]): Promise<string[]> {
+async function setPaths(sides: Sides, dir: string, changed: readonly string[], parser: CapacityParser, parsers: readonly CapacityParser[]): Promise<{ set: string[]; notes: Diagnostic[] }> {
   const own = changed.filter((p) => dirOf(p) === dir && (parser.acceptsPath?.(p) ?? true));
   const sibling = (p: string) => dirOf(p) === dir && takesSibling(parser, p);
-  const siblings = (await needsSiblings(sides, own, parser, parsers)) ? (await sides.list(dir)).filter(sibling) : [];
-  return [...new Set([...own, ...siblings])].sort();
+  if (!(await needsSiblings(sides, own, parser, parsers))) return { set: [...own].sort(), notes: [] };
+  const siblings = (await sides.list(dir)).filter(sibling);
+  const overlays: string[] = [];
+  const notes: Diagnostic[] = [];
+  if (parser.references) {
+    const io = { list: sides.list, read: async (p: string) => (await sides.head.read(p)) ?? sides.base.read(p) };
+    for (const path of own.filter((p) => !takesSibling(parser, p))) {
+      if (await patchedBesideIt(path, io)) continue;
+      const found = await findOverlays(path, io);
+      overlays.push(...found.overlays);
+      if (found.truncated) {
+        notes.push(diagnostic(path, null, 'info', `more than ${found.overlays.length} overlays include this file; it is rendered through the first ${found.overlays.length} (${found.overlays.join(', ')}) only`));
+      }
+    }
+  }
+  return { set: [...new Set([...own, ...siblings, ...overlays])].sort(), notes };
 }
 
 function takesSibling(parser: CapacityParser, path: string): boolean {
@@ -185,7 +207,7 @@ async function detectDirectory(reader: TreeReader, mayExist: Sides['mayExist'], 
   if (!files.some((f) => parser.mightContain(f.path, f.text))) return merge(tooLarge);
   try {
     const result = (parser.parseSet as (f: readonly SourceFile[]) => SetParseResult)(files);
-    return { ...merge([...tooLarge, result]), supersedes: result.supersedes ?? [] };
+    return { ...merge([...tooLarge, result]), supersedes: result.supersedes ?? [], replaces: result.replaces ?? [] };
   } catch (err) {
     // Parsers must not throw; one that does must not take the other formats down with it.
     const message = err instanceof Error ? err.message : String(err);
@@ -229,27 +251,6 @@ async function readReferences(reader: TreeReader, mayExist: Sides['mayExist'], p
 function dirOf(path: string): string {
   const slash = path.lastIndexOf('/');
   return slash < 0 ? '' : path.slice(0, slash);
-}
-
-/** Per-file results, less those of files a set result reads in context (kustomize patches), plus the set results. */
-function combine(files: readonly ParseResult[], sets: readonly SetParseResult[]): Required<ParseResult> {
-  const gone = new Set(sets.flatMap((r) => r.supersedes ?? []));
-  const kept = (x: { file: string }) => !gone.has(x.file);
-  const perFile = merge(files);
-  const own = merge(sets);
-  return {
-    decls: [...perFile.decls.filter(kept), ...own.decls],
-    diagnostics: [...perFile.diagnostics.filter(kept), ...own.diagnostics],
-    unresolved: [...perFile.unresolved.filter(kept), ...own.unresolved],
-  };
-}
-
-function merge(results: readonly ParseResult[]): Required<ParseResult> {
-  return {
-    decls: results.flatMap((r) => r.decls),
-    diagnostics: results.flatMap((r) => r.diagnostics),
-    unresolved: results.flatMap((r) => r.unresolved ?? []),
-  };
 }
 
 function unknownBefore(base: ParseResult, head: ParseResult): Diagnostic[] {

@@ -32,6 +32,19 @@ export interface SetParseResult extends ParseResult {
    * patch looks like an object to the other readers but is only part of one.
    */
   supersedes?: string[];
+  /**
+   * Objects of other files this result reports under the name their render gives them (a base's
+   * queue as each overlay renders it): their per-file readings are dropped, so the same cluster
+   * object is not reported twice. The other findings of those files stay.
+   */
+  replaces?: ObjectRef[];
+}
+
+/** One object of one file, by the name it has in that file. */
+export interface ObjectRef {
+  file: string;
+  kind: CapacityKind;
+  name: string;
 }
 
 /** One file handed to a parser, by repository path. */

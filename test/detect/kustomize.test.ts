@@ -121,10 +121,10 @@ describe('Kustomize patches on ClusterQueues', () => {
     expect(changeRows(await detectPr(json, jsonHead))).toEqual([['kueue-cluster-queue', 'training', 12, 10, 'H100', K, lineIn(jsonHead[K], 'value: 10')]]);
   });
 
-  it('a base change reaches the patched overlay only through the base file, counted once', async () => {
+  it('a base change is reported as the overlay including the base renders it, at its resources entry, counted once', async () => {
     const base = repo({ 'kustomization.yaml': 'resources:\n  - ../../base\n' });
     const head = edited(base, [['base/queues.yaml', 'nominalQuota: 8', 'nominalQuota: 10']]);
-    expect(changeRows(await detectPr(base, head))).toEqual([['kueue-cluster-queue', 'training', 8, 10, 'H100', 'base/queues.yaml', lineIn(head['base/queues.yaml'], 'nominalQuota: 10')]]);
+    expect(changeRows(await detectPr(base, head))).toEqual([['kueue-cluster-queue', 'training', 8, 10, 'H100', K, lineIn(head[K], '../../base')]]);
   });
 
   it('a JSON patch on a remote base cannot be computed: a warning at its line, no number', async () => {

@@ -171,6 +171,17 @@ describe('a kustomize overlay patch raising a queue', () => {
   });
 });
 
+describe('a kustomize base edit', () => {
+  it('is reported per overlay in the App as in the CLI: staging renders it, prod overrides it', async () => {
+    const head = { ...KUSTOMIZE_BASE, 'kueue/base/team1-cq.yaml': edit(KUSTOMIZE_BASE['kueue/base/team1-cq.yaml'], "nominalQuota: '8'", "nominalQuota: '12'") };
+    const cli = await cliChanges('base-edit', KUSTOMIZE_BASE, head);
+    expect(cli).toEqual([['kueue-cluster-queue', 'staging-team1', 10, 14, null, 'kueue/overlays/staging/kustomization.yaml', 3]]);
+
+    expect(await appChanges(KUSTOMIZE_BASE, head)).toEqual(cli);
+    expect(treeCalls()).toHaveLength(1);
+  });
+});
+
 describe('an ordinary pull request', () => {
   const deployment = (replicas: number) =>
     `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: ${replicas}\n  template:\n    spec:\n      containers:\n        - name: web\n          image: web:1\n`;

@@ -112,14 +112,17 @@ export function kustomizationReferences(k: Kustomization): string[] {
     if (/\.(ya?ml|json)$/i.test(path)) out.push(path);
     else out.push(...KUSTOMIZATION_NAMES.map((n) => (path === '' ? n : `${path}/${n}`)));
   }
-  const patchPaths = [
+  out.push(...patchReferences(k));
+  return [...new Set(out)];
+}
+
+/** The repository paths of a kustomization's patch files. */
+export function patchReferences(k: Kustomization): string[] {
+  const { spec } = k;
+  const refs = [
     ...(spec.patches ?? []).map((p) => p.path),
     ...(spec.patchesJson6902 ?? []).map((p) => p.path),
     ...(spec.patchesStrategicMerge ?? []).filter((p) => !isInlinePatch(p)),
   ];
-  for (const ref of patchPaths) {
-    const path = ref === undefined ? null : resolvePath(k.dir, ref);
-    if (path !== null) out.push(path);
-  }
-  return [...new Set(out)];
+  return refs.map((ref) => (ref === undefined ? null : resolvePath(k.dir, ref))).filter((p): p is string => p !== null);
 }

@@ -44,7 +44,7 @@ export const kustomizeParser: CapacityParser = {
 };
 
 function parseKustomizations(files: readonly SourceFile[]): Required<SetParseResult> {
-  const out: Required<SetParseResult> = { decls: [], diagnostics: [], unresolved: [], supersedes: [] };
+  const out: Required<SetParseResult> = { decls: [], diagnostics: [], unresolved: [], supersedes: [], replaces: [] };
   const texts = new Map(files.map((f) => [f.path, f.text]));
   // Bases read for an overlay are rendered through it, not reported on their own.
   const referenced = new Set(files.flatMap((f) => kustomizeParser.references?.(f) ?? []));
@@ -81,6 +81,8 @@ function readOne(path: string, texts: ReadonlyMap<string, string>, out: Required
     // Unpatched objects of this kustomization's own directory are read by the other readers.
     if (last === undefined && (o.ownDir || o.entry.file !== path)) continue;
     count(o, kind === 'ClusterQueue' ? [...flavors, o.obj] : [o.obj], last ?? o.entry, last !== undefined, out);
+    // The resource file's own reading names the object as it is before this render renames it.
+    if (o.origin !== undefined) out.replaces.push({ file: o.origin.file, kind: kindOf(kind), name: o.origin.name });
   }
 }
 

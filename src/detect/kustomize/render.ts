@@ -21,6 +21,8 @@ export interface RenderedObject {
   hits: Hit[];
   /** Built from a patch alone: why its base could not be read. */
   baseUnknown?: string;
+  /** The resource file the object was loaded from, and its name there (before any rename). */
+  origin?: { file: string; name: string };
 }
 
 export interface RenderNote {
@@ -82,7 +84,10 @@ function loadResources(k: Kustomization, files: ReadonlyMap<string, string>, sta
       }
       const fileText = files.get(path);
       if (fileText !== undefined) {
-        for (const obj of loadObjects(fileText)) out.objects.push({ obj, entry, ownDir: dirOf(path) === k.dir, hits: [] });
+        for (const obj of loadObjects(fileText)) {
+          const name = (obj.metadata as JsonObject | undefined)?.name;
+          out.objects.push({ obj, entry, ownDir: dirOf(path) === k.dir, hits: [], ...(typeof name === 'string' ? { origin: { file: path, name } } : {}) });
+        }
         return;
       }
       const sub = KUSTOMIZATION_NAMES.map((n) => (path === '' ? n : `${path}/${n}`)).find((p) => files.has(p));
@@ -94,7 +99,11 @@ function loadResources(k: Kustomization, files: ReadonlyMap<string, string>, sta
       out.missing.push(...base.missing);
       out.sources.push(...base.sources);
       for (const o of base.objects) {
-        out.objects.push({ obj: o.obj, entry, ownDir: false, hits: [], ...(o.baseUnknown === undefined ? {} : { baseUnknown: o.baseUnknown }) });
+        out.objects.push({
+          obj: o.obj, entry, ownDir: false, hits: [],
+          ...(o.baseUnknown === undefined ? {} : { baseUnknown: o.baseUnknown }),
+          ...(o.origin === undefined ? {} : { origin: o.origin }),
+        });
       }
       // What the base could not compute stays unknown here, at the entry that brings it in.
       for (const u of base.unknown) out.unknown.push({ ...u, file: entry.file, line: entry.line });

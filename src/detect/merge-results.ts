@@ -1,0 +1,35 @@
+import type { ObjectRef, ParseResult, SetParseResult } from './parser.js';
+
+/**
+ * Per-file results, less those of files a set result reads in context (kustomize patches) and of
+ * objects a set result reports as rendered (a base's queue through its overlays), plus the set
+ * results. Two sets may render the same overlay (a PR changing a base and an overlay's patch):
+ * what they find is counted once.
+ */
+export function combine(files: readonly ParseResult[], sets: readonly SetParseResult[]): Required<ParseResult> {
+  const gone = new Set(sets.flatMap((r) => r.supersedes ?? []));
+  const refKey = (r: ObjectRef) => `${r.file}\u0000${r.kind}\u0000${r.name}`;
+  const rendered = new Set(sets.flatMap((r) => (r.replaces ?? []).map(refKey)));
+  const kept = (x: { file: string }) => !gone.has(x.file);
+  const keptObject = (x: ObjectRef) => kept(x) && !rendered.has(refKey(x));
+  const perFile = merge(files);
+  const own = merge(sets);
+  return {
+    decls: [...perFile.decls.filter(keptObject), ...unique(own.decls, (d) => `${refKey(d)}\u0000${d.line}`)],
+    diagnostics: [...perFile.diagnostics.filter(kept), ...unique(own.diagnostics, (d) => `${d.file}\u0000${d.line}\u0000${d.severity}\u0000${d.message}`)],
+    unresolved: [...perFile.unresolved.filter(keptObject), ...unique(own.unresolved, (u) => `${refKey(u)}\u0000${u.line}`)],
+  };
+}
+
+function unique<T>(items: readonly T[], key: (item: T) => string): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => !seen.has(key(item)) && Boolean(seen.add(key(item))));
+}
+
+export function merge(results: readonly ParseResult[]): Required<ParseResult> {
+  return {
+    decls: results.flatMap((r) => r.decls),
+    diagnostics: results.flatMap((r) => r.diagnostics),
+    unresolved: results.flatMap((r) => r.unresolved ?? []),
+  };
+}
