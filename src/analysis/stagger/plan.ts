@@ -18,7 +18,8 @@ import { arcEnergy } from './arc-energy.js';
 import { gcd } from './circle.js';
 import { DUAL_ITERATIONS, dualBound, dualGpus } from './dual-bound.js';
 import { dualReason, refutationReason, searchReason } from './proof-reasons.js';
-import { limitFacts, searchStarts, type LimitFacts } from './search.js';
+import { limitFacts, type LimitFacts } from './limit-facts.js';
+import { searchStarts } from './search.js';
 
 export const DEFAULT_NODE_BUDGET = 200_000;
 // Past this many runs the exact search cannot finish anyway: on the benchmark's days of ~290
