@@ -44,19 +44,7 @@ export class CheckRun {
         output: { title, summary, annotations },
       });
     }
-    await this.octokit.rest.checks.update({
-      ...this.repo,
-      check_run_id: this.id,
-      status: 'completed',
-      conclusion: output.conclusion,
-      completed_at: new Date().toISOString(),
-      output: {
-        title,
-        summary,
-        ...(output.text === undefined ? {} : { text: clip(output.text, MAX_OUTPUT_CHARS) }),
-        ...(last.length > 0 ? { annotations: last } : {}),
-      },
-    });
+    await this.#conclude(output, last);
   }
 
   /**
@@ -64,6 +52,10 @@ export class CheckRun {
    * No annotations: GitHub keeps those already sent and would add any sent again.
    */
   async revise(output: CheckOutput): Promise<void> {
+    await this.#conclude(output, []);
+  }
+
+  async #conclude(output: CheckOutput, annotations: CheckAnnotation[]): Promise<void> {
     await this.octokit.rest.checks.update({
       ...this.repo,
       check_run_id: this.id,
@@ -74,6 +66,7 @@ export class CheckRun {
         title: clip(output.title, 255),
         summary: clip(output.summary, MAX_OUTPUT_CHARS),
         ...(output.text === undefined ? {} : { text: clip(output.text, MAX_OUTPUT_CHARS) }),
+        ...(annotations.length > 0 ? { annotations } : {}),
       },
     });
   }
