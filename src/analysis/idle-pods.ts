@@ -6,7 +6,7 @@ import type { QueryAnswer } from '../telemetry/source.js';
 import type { Measured } from './measured.js';
 import { migMeasures, missingInstanceActivity, plus, type MigMeasures } from './mig.js';
 import { migPodQueryId, migPodsOf, type MigPods } from './mig-pods.js';
-import { maxOf, stepOf, timeline, type Timeline } from './series.js';
+import { holding, maxOf, stepOf, timeline, type Timeline } from './series.js';
 
 /**
  * A pod counts as reclaimable only when it held GPUs for more than this share of the window and
@@ -72,15 +72,7 @@ export function measurePods(a: QueryAnswer): IdlePod[] {
   const windowSeconds = a.windowMinutes * 60;
   const out: IdlePod[] = [];
   for (const p of pods) {
-    let heldPoints = 0;
-    let gpuSum = 0;
-    let busySum = 0;
-    for (const [t, g] of p.gpus) {
-      if (g <= 0) continue;
-      heldPoints += 1;
-      gpuSum += g;
-      busySum += p.busy.get(t) ?? 0;
-    }
+    const { points: heldPoints, gpus: gpuSum, busy: busySum } = holding(p.gpus, p.busy);
     if (gpuSum <= 0) continue;
     out.push({
       namespace: p.namespace,

@@ -6,7 +6,7 @@ import { MIG_PODS_FAMILY, MIG_POD_MEASURES } from '../telemetry/queries/mig.js';
 import type { QueryAnswer } from '../telemetry/source.js';
 import type { Measured } from './measured.js';
 import { ProfileLedger, dcgmProfile } from './mig.js';
-import { stepOf, timeline, type Timeline } from './series.js';
+import { holding, stepOf, timeline, type Timeline } from './series.js';
 
 export const migPodQueryId = (pool: string): string => `${MIG_PODS_FAMILY}:pool:${pool}`;
 
@@ -73,15 +73,7 @@ export function measureMigPods(a: QueryAnswer, window: string): MigPods {
       unmeasured.push({ namespace: p.namespace, pod: p.pod });
       continue;
     }
-    let heldPoints = 0;
-    let heldSum = 0;
-    let busySum = 0;
-    for (const [t, g] of p.held) {
-      if (g <= 0) continue;
-      heldPoints += 1;
-      heldSum += g;
-      busySum += p.busy.get(t) ?? 0;
-    }
+    const { points: heldPoints, gpus: heldSum, busy: busySum } = holding(p.held, p.busy);
     if (heldSum <= 0) continue;
     const slices = [...p.slices]
       .map(([profile, counts]) => ({ profile, count: Math.round(counts.get(last) ?? 0) }))

@@ -90,3 +90,17 @@ export function round3(x: number): number {
 export function gpusText(x: number): string {
   return Number.isInteger(x) ? String(x) : String(round3(x));
 }
+
+/** Over the sample times at which a pod held GPUs: how many, the GPUs summed, and `busy` summed. */
+export function holding(held: ReadonlyMap<number, number>, busy: ReadonlyMap<number, number>): { points: number; gpus: number; busy: number } {
+  let points = 0;
+  let gpus = 0;
+  let busySum = 0;
+  for (const [t, g] of held) {
+    if (g <= 0) continue;
+    points += 1;
+    gpus += g;
+    busySum += busy.get(t) ?? 0;
+  }
+  return { points, gpus, busy: busySum };
+}
