@@ -46,12 +46,14 @@ export function runLevers(change: CapacityChange, linked: Workload[], policy: Po
   const runtimes = m ? jobs.flatMap((w) => observedRuntime(w, m) ?? []) : [];
   const planned = plannedRuntimes(jobs, runtimes);
   const expanded = jobsFromWorkloads(planned);
-  const plan = planStagger(expanded.jobs);
+  const plan = planStagger(expanded.jobs, { cycle: expanded.cycle });
 
   const idle = m ? idleHolders(linked, workloadLadders, m) : [];
   const pods = m ? idlePods(change, catalog, m, policy) : [];
   const idleJobs = new Set(idle.filter((h) => h.workload.type !== 'inference').map((h) => h.workload.name));
-  const planWithoutIdle = idleJobs.size > 0 ? planStagger(jobsFromWorkloads(planned.filter((w) => !idleJobs.has(w.name))).jobs) : null;
+  // On the full plan's cycle, so that the two peaks compare like with like.
+  const withoutIdle = idleJobs.size > 0 ? jobsFromWorkloads(planned.filter((w) => !idleJobs.has(w.name)), expanded.cycle) : null;
+  const planWithoutIdle = withoutIdle ? planStagger(withoutIdle.jobs, { cycle: withoutIdle.cycle }) : null;
 
   const serving = m ? services.map((s) => servingCapacity(s, m, policy)) : [];
   const costs: OutcomeCost[] = [];

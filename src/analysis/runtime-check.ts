@@ -1,6 +1,7 @@
 import type { Evidence, Finding, JobWorkload, RuntimeCheck } from '../domain/index.js';
 import { evidenceOf } from '../telemetry/gather.js';
 import type { QueryAnswer } from '../telemetry/source.js';
+import { windowLength } from '../workloads/window.js';
 import type { Measured } from './measured.js';
 import { migMeasures, plus } from './mig.js';
 import { hoursOf, stepOf, timeline, type Timeline } from './series.js';
@@ -17,8 +18,8 @@ const clock = (minutes: number): string => {
 
 /**
  * The mean runtime of a job's runs over the window: the GPU-hours its pods requested
- * (kube-state-metrics) per day, divided by the GPU-hours one day of runs should hold
- * (jobsPerDay × gpusPerJob). Averaging GPU-hours rather than timing pods keeps runs that
+ * (kube-state-metrics) per day, divided by the GPU-hours a day of runs should hold on average
+ * (jobsPerDay × gpusPerJob, times the share of weekdays it runs on when it names `days`). Averaging GPU-hours rather than timing pods keeps runs that
  * overlap from being counted as one long run. Null when unmeasured or when nothing ran.
  */
 export function observedRuntime(w: JobWorkload, m: Measured): RuntimeCheck | null {
@@ -37,7 +38,8 @@ export function observedRuntime(w: JobWorkload, m: Measured): RuntimeCheck | nul
   const gpuHours = hoursOf(line, devices?.step ?? stepOf(a as QueryAnswer, line));
   const days = m.telemetry.windowMinutes / 1440;
   if (gpuHours <= 0 || days <= 0 || w.jobsPerDay <= 0) return null;
-  const observedMinutes = (gpuHours / days / (w.jobsPerDay * w.gpusPerJob)) * 60;
+  const runsPerDay = (w.jobsPerDay * (w.days?.length ?? 7)) / 7;
+  const observedMinutes = (gpuHours / days / (runsPerDay * w.gpusPerJob)) * 60;
   return {
     workload: w.name,
     documentedMinutes: w.runtime,
@@ -74,15 +76,11 @@ export function plannedRuntimes(jobs: readonly JobWorkload[], checks: readonly R
     // Runs that were seen finishing fit their window: a few minutes over it are scrape
     // granularity (a series lingers until Prometheus marks it stale), not a longer run.
     const observed = Math.ceil(c.observedMinutes);
-    const window = windowMinutes(w);
+    const window = windowLength(w.window);
     return { ...w, runtime: observed > window && observed <= window * (1 + SCRAPE_SLACK) ? window : observed };
   });
 }
 
-function windowMinutes(w: JobWorkload): number {
-  const { earliestStart, deadline } = w.window;
-  return (deadline <= earliestStart ? deadline + 1440 : deadline) - earliestStart;
-}
 
 /** The finding for runtimes that disagree with the catalog. */
 export function runtimeFinding(checks: readonly RuntimeCheck[]): Finding | null {

@@ -1,19 +1,22 @@
-/** One run of a job as the planner sees it; times in minutes on a repeating 24-hour day. */
+/**
+ * One run of a job as the planner sees it; times in minutes on the plan's repeating cycle: a
+ * 24-hour day, or a week from Monday 00:00 UTC when some workload runs on chosen weekdays.
+ */
 export interface StaggerJob {
   workload: string;
-  /** 1-based index of the run within the day. */
+  /** 1-based index of the run within the cycle. */
   run: number;
   gpus: number;
   duration: number;
-  /** Earliest start, minutes after 00:00 (0 ≤ release < 1440). */
+  /** Earliest start, minutes after the cycle's start (0 ≤ release < cycle). */
   release: number;
-  /** Latest end, minutes after 00:00 of the release day (release < deadline ≤ release + 1440). */
+  /** Latest end, minutes after the cycle's start (release < deadline ≤ release + cycle). */
   deadline: number;
   /** May be split into pieces (checkpointing). */
   interruptible: boolean;
 }
 
-/** One placed run. `start`/`end` are minutes after 00:00 of the release day (end may exceed 1440). */
+/** One placed run. `start`/`end` are minutes after the cycle's start (end may run past the cycle). */
 export interface PlacedRun {
   workload: string;
   run: number;
@@ -38,4 +41,6 @@ export interface StaggerPlan {
   naivePeakGpus: number;
   /** How the lower bound was found, for the evidence line. */
   boundReason: string;
+  /** Minutes in the repeating cycle: 1440 (a day) or 10080 (a week from Monday 00:00 UTC). */
+  cycle: number;
 }

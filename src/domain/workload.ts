@@ -4,6 +4,10 @@ export interface SourceRef {
   line: number | null;
 }
 
+/** Weekdays in week order; a weekly cycle starts on Monday 00:00 UTC. */
+export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+
 export interface DailyWindow {
   /** Minutes after 00:00 UTC. */
   earliestStart: number;
@@ -33,6 +37,8 @@ export interface JobWorkload extends WorkloadBase {
   /** Minutes. */
   runtime: number;
   jobsPerDay: number;
+  /** Weekdays it runs on, in week order from Monday; absent: every day. */
+  days?: Weekday[];
   window: DailyWindow;
   interruptible: boolean;
 }

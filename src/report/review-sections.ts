@@ -1,5 +1,6 @@
 import type { ChangeReview } from '../domain/index.js';
 import { gpusText } from '../analysis/series.js';
+import { cycleWord } from '../analysis/stagger/circle.js';
 import { LADDER_LEGEND, ladderChart, ladderTable, ladderText, measuredLadders } from './ladder.js';
 import { costTable, runtimeTable, servingTable } from './measured-tables.js';
 import { num, pct } from './numbers.js';
@@ -41,17 +42,18 @@ function demandSection(review: ChangeReview): Section | null {
   if (!plan || plan.schedule.length === 0) return null;
   const today = todaySchedule(plan.schedule);
   const input = {
-    proposed: hourlyPeaks(plan.schedule),
-    today: today ? hourlyPeaks(today) : null,
+    proposed: hourlyPeaks(plan.schedule, plan.cycle),
+    today: today ? hourlyPeaks(today, plan.cycle) : null,
     before: review.change.gpusBefore,
     after: review.change.gpusAfter,
+    cycle: plan.cycle,
   };
   const services =
     review.need !== null && review.need !== plan.peakGpus
       ? ` The need of ${review.need} GPUs adds headroom and any services to the runs' peak.`
       : '';
   return {
-    summary: `GPUs in use over a day in ${md(review.change.name)} against capacity ${review.change.gpusBefore} → ${review.change.gpusAfter}`,
+    summary: `GPUs in use over a ${cycleWord(plan.cycle)} in ${md(review.change.name)} against capacity ${review.change.gpusBefore} → ${review.change.gpusAfter}`,
     picture: true,
     body: `${demandChart(input)}\n\n${demandLegend(input)}\n\n${demandSentence(input)}${services}\n\n${demandTable(input)}`,
   };

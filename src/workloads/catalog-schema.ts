@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   clock,
+  deadline,
   duration,
   fraction,
   labelMap,
@@ -8,6 +9,7 @@ import {
   positiveInt,
   positiveNumber,
   repoPath,
+  weekdays,
 } from './fields.js';
 
 /** The workload catalog, `gpu-workloads.yaml` (INTERFACES.md §1). Strict: unknown keys are errors. */
@@ -29,9 +31,11 @@ const common = {
 const windowSchema = z
   .strictObject({
     earliestStart: clock(),
-    deadline: clock().describe('At or before earliestStart means the next day'),
+    deadline: deadline().describe('At or before earliestStart means the next day; "06:00 +2d" is 06:00 two days later'),
   })
-  .describe('Daily window, UTC');
+  // Written as "not over" so a field that already failed (and is not a number) adds no second error.
+  .refine((w) => !(w.deadline - w.earliestStart > 7 * 1440), { error: 'a window can span at most a week', path: ['deadline'] })
+  .describe('Window each run must start and finish in, UTC, opening on each day it runs');
 
 /** A run more often than once a minute cannot be planned on a minute grid. */
 export const MAX_JOBS_PER_DAY = 1440;
@@ -42,6 +46,7 @@ export const jobWorkloadSchema = z.strictObject({
   gpusPerJob: positiveInt(),
   runtime: duration().describe('Expected runtime: 45m, 2h, 1h30m, 1d'),
   jobsPerDay: positiveInt(MAX_JOBS_PER_DAY).default(1),
+  days: weekdays().optional().describe('Weekdays it runs on, e.g. [mon, tue, wed, thu, fri]; every day when absent'),
   window: windowSchema,
   interruptible: z.boolean().default(false).describe('May be preempted and resumed'),
 });

@@ -3,7 +3,8 @@ import type { Diagnostic } from '../domain/diagnostic.js';
 import type { Workload } from '../domain/workload.js';
 import { catalogShellSchema, workloadSchema } from './catalog-schema.js';
 import type { ParsedWorkload } from './catalog-schema.js';
-import { formatClock } from './clock.js';
+import { formatClock, formatDeadline } from './clock.js';
+import { windowLength } from './window.js';
 import { formatDuration } from './duration.js';
 import { protoKeyPaths } from './unsafe-keys.js';
 import {
@@ -133,17 +134,12 @@ function nameOf(item: unknown): string | null {
   return typeof name === 'string' && name.trim() !== '' ? name.trim() : null;
 }
 
-/** Minutes a daily window spans; a deadline at or before the start means the next day. */
-export function windowLength(window: { earliestStart: number; deadline: number }): number {
-  const span = window.deadline - window.earliestStart;
-  return span > 0 ? span : span + 1440;
-}
 
 function windowProblem(w: ParsedWorkload, index: number): string | null {
   if (w.type === 'inference') return null;
   const length = windowLength(w.window);
   if (w.runtime <= length) return null;
-  const window = `${formatClock(w.window.earliestStart)}–${formatClock(w.window.deadline)}`;
+  const window = `${formatClock(w.window.earliestStart)}–${formatDeadline(w.window.deadline)}`;
   return (
     `workloads[${index}].runtime: workload "${w.name}" runs ${formatDuration(w.runtime)}, ` +
     `longer than its window ${window} (${formatDuration(length)})`

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { CLOCK_PATTERN, parseClock } from './clock.js';
+import { CLOCK_PATTERN, DEADLINE_PATTERN, parseClock, parseDeadline } from './clock.js';
 import { DURATION_PATTERN, parseDuration } from './duration.js';
+import { WEEKDAYS } from '../domain/workload.js';
 
 /** Field builders shared by the catalog and policy schemas, each with a message a user can act on. */
 
@@ -8,6 +9,7 @@ const POSITIVE_INT = 'must be a positive whole number';
 const FRACTION = 'must be a number from 0 to 1';
 const DURATION = 'must be a duration such as 45m, 2h, 1h30m or 1d';
 const CLOCK = 'must be a time of day "HH:MM" (UTC)';
+const DEADLINE = 'must be a time of day "HH:MM" (UTC), optionally followed by +1d … +7d for a later day';
 
 export function positiveInt(max?: number) {
   const schema = z.int({ error: POSITIVE_INT }).min(1, { error: POSITIVE_INT });
@@ -48,6 +50,28 @@ export function clock() {
     .string({ error: CLOCK })
     .regex(new RegExp(CLOCK_PATTERN), { error: CLOCK })
     .transform((text) => (parseClock(text) ?? 0) % 1440);
+}
+
+const WEEKDAY = `must be a weekday: ${WEEKDAYS.join(', ')}`;
+
+/** Weekdays a job runs on (`[mon, tue, wed, thu, fri]`), each once, in week order after parsing. */
+export function weekdays() {
+  return z
+    .array(z.enum(WEEKDAYS, { error: WEEKDAY }), { error: `must be a list of weekdays, e.g. [mon, wed, fri]` })
+    .min(1, { error: 'must name at least one weekday' })
+    .refine((days) => new Set(days).size === days.length, { error: 'names a weekday twice' })
+    .transform((days) => WEEKDAYS.filter((d) => days.includes(d)));
+}
+
+/**
+ * A window's deadline in minutes after 00:00 of the day the window opens: `HH:MM`, or
+ * `HH:MM +Nd` for N days later.
+ */
+export function deadline() {
+  return z
+    .string({ error: DEADLINE })
+    .regex(new RegExp(DEADLINE_PATTERN), { error: DEADLINE })
+    .transform((text) => parseDeadline(text) ?? 0);
 }
 
 /**

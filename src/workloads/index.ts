@@ -1,4 +1,5 @@
-export { parseCatalog, windowLength } from './catalog.js';
+export { parseCatalog } from './catalog.js';
+export { windowLength } from './window.js';
 export type { CatalogResult, RejectedWorkload } from './catalog.js';
 export { catalogSchema, workloadSchema } from './catalog-schema.js';
 export { formatClock, parseClock } from './clock.js';

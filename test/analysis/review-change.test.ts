@@ -54,6 +54,21 @@ describe('reviewChange', () => {
     expect(r.reason).toMatch(/no schedule meets every deadline with fewer GPUs/);
   });
 
+  it('plans weekday jobs on a weekly cycle: runs on different days do not stack', () => {
+    // The same two whole-window 4-GPU runs, one on Saturdays and one on Sundays, never meet.
+    const saturday = batch({ name: 'sat-train', gpusPerJob: 4, runtime: 360, days: ['sat'] });
+    const sunday = batch({ name: 'sun-train', gpusPerJob: 4, runtime: 360, days: ['sun'] });
+    const r = reviewChange({
+      change: queueChange('research', 4, 8),
+      workloads: [saturday, sunday],
+      catalogFile: 'gpu-workloads.yaml',
+      policy: policy({ headroom: 0 }),
+    });
+    expect(r.plan).toMatchObject({ cycle: 7 * 1440, peakGpus: 4, lowerBound: 4 });
+    expect(r.verdict).toBe('not-justified');
+    expect(r.gpusNeeded).toBe(0);
+  });
+
   it('adds services at their declared size on top of the jobs', () => {
     const r = reviewChange({
       change: queueChange('research', 4, 8),

@@ -28,6 +28,12 @@ describe('runtime cross-check', () => {
     expect(runtimeFinding([observedRuntime(evalJob(330), m())!])).toBeNull();
   });
 
+  it('averages the runs of a job that names weekdays over the week', () => {
+    // Runs on 4 of 7 days: 2 runs × 4/7 a day on average, so 24 GPU-hours a day ÷ (8/7 × 2 GPUs) = 10.5 h.
+    const fourDays = batch({ name: 'eval', jobsPerDay: 2, gpusPerJob: 2, runtime: 240, days: ['mon', 'tue', 'wed', 'thu'], selector: { namespace: 'eval' } });
+    expect(observedRuntime(fourDays, m())?.observedMinutes).toBeCloseTo(630, 6);
+  });
+
   it('says what is missing instead of guessing', () => {
     const noSelector = measured([]);
     expect(observedRuntime(batch({ name: 'dark' }), noSelector)).toBeNull();

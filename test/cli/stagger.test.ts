@@ -96,3 +96,63 @@ describe('gpu-justify stagger on one-GPU jobs', () => {
     expect(stdout.split('\n')[0]).toBe('Peak 1 GPU (optimal); all at once: 3.');
   });
 });
+
+describe('gpu-justify stagger on a weekly plan', () => {
+  // Every run forced by its window: Saturday 22:00–01:00 for the training, 23:00–01:00 on Monday
+  // and Sunday nights for the evaluation (Sunday's ends on the next Monday).
+  const weekly = [
+    '  - name: weekend-train',
+    '    type: training',
+    '    queue: research',
+    '    gpusPerJob: 4',
+    '    runtime: 3h',
+    '    days: [sat]',
+    '    window: { earliestStart: "22:00", deadline: "01:00" }',
+    '  - name: nightly-eval',
+    '    type: batch',
+    '    queue: research',
+    '    gpusPerJob: 2',
+    '    runtime: 2h',
+    '    days: [sun, mon]',
+    '    window: { earliestStart: "23:00", deadline: "01:00" }',
+  ];
+
+  it('says the cycle is a week and the day each run starts, times still HH:MM', async () => {
+    const { file } = await catalog('weekly.yaml', weekly);
+    const { code, stdout } = await runCli('stagger', '--catalog', file, '--json');
+    expect(code).toBe(0);
+    const json = JSON.parse(stdout);
+    expect(json).toMatchObject({ peakGpus: 4, optimal: true, cycle: 'week', complete: true });
+    expect(json.schedule).toEqual([
+      { workload: 'weekend-train', run: 1, day: 'sat', start: '22:00', end: '01:00', gpus: 4 },
+      { workload: 'nightly-eval', run: 1, day: 'mon', start: '23:00', end: '01:00', gpus: 2 },
+      { workload: 'nightly-eval', run: 2, day: 'sun', start: '23:00', end: '01:00', gpus: 2 },
+    ]);
+  });
+
+  it('prints a Day column and says the plan repeats weekly', async () => {
+    const { file } = await catalog('weekly-text.yaml', weekly);
+    const { code, stdout } = await runCli('stagger', '--catalog', file);
+    expect(code).toBe(0);
+    const out = stdout.split('\n');
+    expect(out).toContain('The plan repeats weekly from Monday 00:00 UTC; Day is the weekday each run starts.');
+    const cells = (l: string) => l.split('|').slice(1, -1).map((c) => c.trim());
+    const table = out.filter((l) => l.startsWith('| ') && !l.startsWith('| -'));
+    expect(table.map(cells)).toEqual([
+      ['Workload', 'Run', 'GPUs', 'Day', 'Start (UTC)', 'End'],
+      ['weekend-train', '1', '4', 'Sat', '22:00', '01:00'],
+      ['nightly-eval', '1', '2', 'Mon', '23:00', '01:00'],
+      ['nightly-eval', '2', '2', 'Sun', '23:00', '01:00'],
+    ]);
+  });
+
+  it('keeps a daily plan as it was: cycle "day", no day on the runs, no Day column', async () => {
+    const { file } = await catalog('daily.yaml', [entry('nightly-eval', 'queue: research', 2, 2)]);
+    const json = JSON.parse((await runCli('stagger', '--catalog', file, '--json')).stdout);
+    expect(json.cycle).toBe('day');
+    for (const run of json.schedule) expect(Object.keys(run)).toEqual(['workload', 'run', 'start', 'end', 'gpus']);
+    const { stdout } = await runCli('stagger', '--catalog', file);
+    expect(stdout).not.toContain('weekly');
+    expect(stdout).toMatch(/^\| Workload +\| Run \| GPUs \| Start \(UTC\) \| End +\|$/m);
+  });
+});

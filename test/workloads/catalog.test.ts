@@ -148,7 +148,7 @@ describe('parseCatalog: errors name file, line and field', () => {
       kind: 'bad clock',
       text: `workloads:\n${batch().replace('"06:00"', '"25:00"')}`,
       line: 8,
-      message: 'workloads[0].window.deadline: must be a time of day "HH:MM" (UTC), got "25:00"',
+      message: 'workloads[0].window.deadline: must be a time of day "HH:MM" (UTC), optionally followed by +1d … +7d for a later day, got "25:00"',
     },
     {
       kind: 'negative GPU count',
@@ -227,6 +227,49 @@ describe('parseCatalog: errors name file, line and field', () => {
       message: 'workloads[1].name: duplicate name "nightly-eval" (first used at line 2)',
     });
     expect(workloads.map((w) => w.source.line)).toEqual([2]);
+  });
+
+  it('reads the weekdays a job runs on, in week order', () => {
+    const { workloads, diagnostics } = parseCatalog(FILE, `workloads:\n${batch('    days: [sat, mon, wed]')}\n`);
+    expect(diagnostics).toEqual([]);
+    expect(workloads[0]).toMatchObject({ days: ['mon', 'wed', 'sat'] });
+    expect(parseCatalog(FILE, `workloads:\n${batch()}\n`).workloads[0]).not.toHaveProperty('days');
+  });
+
+  it.each([
+    ['    days: [mon, funday]', 'workloads[0].days[1]', 'must be a weekday: mon, tue, wed, thu, fri, sat, sun'],
+    ['    days: [mon, mon]', 'workloads[0].days', 'names a weekday twice'],
+    ['    days: []', 'workloads[0].days', 'must name at least one weekday'],
+    ['    days: weekends', 'workloads[0].days', 'must be a list of weekdays'],
+  ])('names a bad days list at its line: %s', (line, path, message) => {
+    const d = only(parseCatalog(FILE, `workloads:\n${batch(line)}\n`).diagnostics);
+    expect(d.line).toBe(9);
+    expect(d.message).toContain(path);
+    expect(d.message).toContain(message);
+  });
+
+  it('reads a deadline days after the window opens, for runs longer than a day', () => {
+    const text = `workloads:\n${batch('    days: [sat]').replace('runtime: 2h', 'runtime: 1d12h').replace('deadline: "06:00"', 'deadline: "06:00 +2d"')}\n`;
+    const { workloads, diagnostics } = parseCatalog(FILE, text);
+    expect(diagnostics).toEqual([]);
+    expect(workloads[0]).toMatchObject({ runtime: 36 * 60, window: { earliestStart: 0, deadline: 2 * 1440 + 360 } });
+  });
+
+  it.each([
+    ['"06:00 +8d"', 'must be a time of day "HH:MM" (UTC), optionally followed by +1d … +7d'],
+    ['"06:00 +7d"', 'a window can span at most a week'],
+    ['"tomorrow"', 'must be a time of day'],
+  ])('names a bad deadline %s at its line', (value, message) => {
+    const d = only(parseCatalog(FILE, `workloads:\n${batch().replace('deadline: "06:00"', `deadline: ${value}`)}\n`).diagnostics);
+    expect(d.line).toBe(8);
+    expect(d.message).toContain('workloads[0].window.deadline');
+    expect(d.message).toContain(message);
+  });
+
+  it('says a run longer than a multi-day window does not fit, writing the deadline as given', () => {
+    const text = `workloads:\n${batch().replace('runtime: 2h', 'runtime: 2d').replace('deadline: "06:00"', 'deadline: "06:00 +1d"')}\n`;
+    const d = only(parseCatalog(FILE, text).diagnostics);
+    expect(d.message).toContain('longer than its window 00:00–06:00 +1d (1d6h)');
   });
 
   it('reports every problem of one workload', () => {

@@ -8,7 +8,7 @@ export { usageAt, usageProfile, type UsageProfile, type UsageStep } from './prof
  * Every way the plan breaks the rules for these jobs, as sentences; [] when it is sound.
  * Checked: each job placed once with its GPUs; pieces inside the window, not overlapping one
  * another, adding up to the duration; one piece unless interruptible; the stated peak equal to
- * the schedule's real peak on the 24-hour cycle; the lower bound not above the peak.
+ * the schedule's real peak on the plan's cycle (a day or a week); the lower bound not above the peak.
  */
 export function checkSchedule(jobs: StaggerJob[], plan: StaggerPlan): string[] {
   const problems: string[] = [];
@@ -48,7 +48,7 @@ export function checkSchedule(jobs: StaggerJob[], plan: StaggerPlan): string[] {
     if (total !== job.duration) problems.push(`${label} runs ${total} min, not ${job.duration}`);
   }
 
-  const peak = usageProfile(plan.schedule).peakGpus;
+  const peak = usageProfile(plan.schedule, plan.cycle).peakGpus;
   if (peak !== plan.peakGpus) problems.push(`the plan states a peak of ${plan.peakGpus} GPUs but the schedule reaches ${peak}`);
   if (plan.lowerBound > plan.peakGpus) problems.push(`the lower bound ${plan.lowerBound} is above the peak ${plan.peakGpus}`);
   return problems;

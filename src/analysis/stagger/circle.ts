@@ -1,5 +1,13 @@
-/** Minutes in the repeating day the planner works on. */
+/** Minutes in a day: the planner's cycle unless some workload runs on chosen weekdays. */
 export const DAY = 1440;
+/** Minutes in a week: the cycle of a catalog with weekday-only workloads, from Monday 00:00 UTC. */
+export const WEEK = 7 * DAY;
+
+/** The cycles the planner plans on: a repeating day, or a repeating week. */
+export const isCycle = (minutes: number): boolean => minutes === DAY || minutes === WEEK;
+
+/** `day` or `week`, for sentences about the cycle. */
+export const cycleWord = (cycle: number): string => (cycle === DAY ? 'day' : 'week');
 
 /** `x` modulo `m`, always in [0, m). */
 export function mod(x: number, m: number): number {

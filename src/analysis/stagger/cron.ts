@@ -1,3 +1,4 @@
+import { WEEKDAYS, type Weekday } from '../../domain/index.js';
 import { DAY, mod } from './circle.js';
 
 /** Minute of the day as `HH:MM`; minutes past midnight of the next day wrap (1530 → `01:30`). */
@@ -6,11 +7,25 @@ export function formatClock(minute: number): string {
   return `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
 }
 
+/** The weekday of a minute of a weekly cycle (minute 0 is Monday 00:00). */
+export function weekdayOf(minute: number, cycle: number): Weekday {
+  return WEEKDAYS[Math.floor(mod(Math.floor(minute), cycle) / DAY) % 7] ?? 'mon';
+}
+
+/** A moment of the cycle as a reader wants it: `02:30` on a daily cycle, `Sat 02:30` on a weekly one. */
+export function formatWhen(minute: number, cycle: number = DAY): string {
+  if (cycle === DAY) return formatClock(minute);
+  const day = weekdayOf(minute, cycle);
+  return `${day.charAt(0).toUpperCase()}${day.slice(1)} ${formatClock(minute)}`;
+}
+
 /**
- * A daily cron schedule starting at the given minute (`30 2 * * *`). Times are UTC, like the
- * catalog's windows: a CronJob using it should set `timeZone: Etc/UTC`.
+ * A cron schedule starting at the given minute: daily on a daily cycle (`30 2 * * *`), on that
+ * weekday on a weekly one (`30 2 * * 6` for Saturday; cron counts Sunday as 0). Times are UTC,
+ * like the catalog's windows: a CronJob using it should set `timeZone: Etc/UTC`.
  */
-export function cronLine(startMinute: number): string {
+export function cronLine(startMinute: number, cycle: number = DAY): string {
   const m = mod(Math.floor(startMinute), DAY);
-  return `${m % 60} ${Math.floor(m / 60)} * * *`;
+  const dow = cycle === DAY ? '*' : String((WEEKDAYS.indexOf(weekdayOf(startMinute, cycle)) + 1) % 7);
+  return `${m % 60} ${Math.floor(m / 60)} * * ${dow}`;
 }

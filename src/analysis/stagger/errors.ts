@@ -1,5 +1,5 @@
 import type { StaggerJob } from '../../domain/index.js';
-import { DAY } from './circle.js';
+import { DAY, cycleWord } from './circle.js';
 
 export type StaggerErrorKind = 'invalid-job' | 'invalid-option' | 'unsound-plan';
 
@@ -24,7 +24,7 @@ const isWhole = (x: number): boolean => Number.isInteger(x);
  * Rejects jobs the planner's model does not cover. Whole minutes and whole GPUs matter: the
  * optimality argument (grid of the gcd) and the bound's rounding both rely on integer data.
  */
-export function validateJobs(jobs: readonly StaggerJob[]): void {
+export function validateJobs(jobs: readonly StaggerJob[], cycle: number = DAY): void {
   const seen = new Set<string>();
   for (const job of jobs) {
     const label = jobLabel(job);
@@ -36,9 +36,9 @@ export function validateJobs(jobs: readonly StaggerJob[]): void {
     seen.add(key);
     if (!isWhole(job.gpus) || job.gpus <= 0) fail(`gpus must be a positive whole number, got ${job.gpus}`);
     if (!isWhole(job.duration) || job.duration <= 0) fail(`duration must be a positive whole number of minutes, got ${job.duration}`);
-    if (!isWhole(job.release) || job.release < 0 || job.release >= DAY) fail(`release must be a whole minute in [0, ${DAY}), got ${job.release}`);
-    if (!isWhole(job.deadline) || job.deadline <= job.release || job.deadline > job.release + DAY) {
-      fail(`deadline must be a whole minute after the release and at most a day later, got ${job.deadline}`);
+    if (!isWhole(job.release) || job.release < 0 || job.release >= cycle) fail(`release must be a whole minute in [0, ${cycle}), got ${job.release}`);
+    if (!isWhole(job.deadline) || job.deadline <= job.release || job.deadline > job.release + cycle) {
+      fail(`deadline must be a whole minute after the release and at most a ${cycleWord(cycle)} later, got ${job.deadline}`);
     }
     if (job.duration > job.deadline - job.release) {
       fail(`duration ${job.duration} min is longer than its window (${job.deadline - job.release} min)`);

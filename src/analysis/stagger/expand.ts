@@ -1,5 +1,6 @@
-import type { JobWorkload, StaggerJob } from '../../domain/index.js';
-import { DAY } from './circle.js';
+import { WEEKDAYS, type JobWorkload, type StaggerJob } from '../../domain/index.js';
+import { DAY, WEEK } from './circle.js';
+import { windowLength } from '../../workloads/window.js';
 import { formatClock } from './cron.js';
 
 export interface ExpandProblem {
@@ -10,11 +11,17 @@ export interface ExpandProblem {
 const isWholeIn = (x: number, lo: number, hi: number): boolean => Number.isInteger(x) && x >= lo && x < hi;
 
 /**
- * One planner job per daily run of each batch or training workload. A workload the planner
- * cannot schedule (its runtime does not fit its window, say) is left out and reported, so the
- * caller can say which evidence is missing instead of planning on invented numbers.
+ * One planner job per run of each batch or training workload, on the cycle the plan needs: a
+ * day, or a week (from Monday 00:00 UTC) as soon as one workload runs on chosen weekdays only
+ * or has a window longer than a day; on a week, a workload with no `days` runs every day. `cycle` forces one (to compare two plans
+ * of overlapping sets on the same cycle). A workload the planner cannot schedule
+ * (its runtime does not fit its window, say) is left out and reported, so the caller can say
+ * which evidence is missing instead of planning on invented numbers.
  */
-export function jobsFromWorkloads(workloads: JobWorkload[]): { jobs: StaggerJob[]; problems: ExpandProblem[] } {
+export function jobsFromWorkloads(
+  workloads: JobWorkload[],
+  cycle: number = workloads.some((w) => w.days !== undefined || windowLength(w.window) > DAY) ? WEEK : DAY,
+): { jobs: StaggerJob[]; problems: ExpandProblem[]; cycle: number } {
   const jobs: StaggerJob[] = [];
   const problems: ExpandProblem[] = [];
   for (const w of workloads) {
@@ -22,8 +29,8 @@ export function jobsFromWorkloads(workloads: JobWorkload[]): { jobs: StaggerJob[
       problems.push({ workload: w.name, message });
     };
     const { earliestStart, deadline } = w.window;
-    if (!isWholeIn(earliestStart, 0, DAY) || !isWholeIn(deadline, 0, DAY + 1)) {
-      problem(`window.earliestStart and window.deadline must be whole minutes of the day, got ${earliestStart} and ${deadline}`);
+    if (!isWholeIn(earliestStart, 0, DAY) || !isWholeIn(deadline, 0, WEEK + DAY)) {
+      problem(`window.earliestStart must be a whole minute of the day and window.deadline at most a week later, got ${earliestStart} and ${deadline}`);
       continue;
     }
     if (!Number.isInteger(w.gpusPerJob) || w.gpusPerJob <= 0) {
@@ -41,26 +48,35 @@ export function jobsFromWorkloads(workloads: JobWorkload[]): { jobs: StaggerJob[
     // A part-minute still holds the GPUs for that minute.
     const duration = Math.ceil(w.runtime);
     // The catalog's rule: a deadline at or before the earliest start falls on the next day.
-    const end = deadline <= earliestStart ? deadline + DAY : deadline;
-    const windowLength = end - earliestStart;
-    if (duration > windowLength) {
+    const length = windowLength(w.window);
+    const end = earliestStart + length;
+    if (length > cycle) {
+      problem(`its window (${length} min) is longer than the ${cycle === DAY ? 'day' : 'week'} the plan repeats over`);
+      continue;
+    }
+    if (duration > length) {
       problem(
         `runtime ${duration} min is longer than its window ${formatClock(earliestStart)}–${formatClock(end)} ` +
-          `(${windowLength} min), so no start time meets the deadline`,
+          `(${length} min), so no start time meets the deadline`,
       );
       continue;
     }
-    for (let run = 1; run <= w.jobsPerDay; run++) {
-      jobs.push({
-        workload: w.name,
-        run,
-        gpus: w.gpusPerJob,
-        duration,
-        release: earliestStart,
-        deadline: end,
-        interruptible: w.interruptible,
-      });
+    const days = cycle === DAY ? [0] : (w.days ?? WEEKDAYS).map((d) => WEEKDAYS.indexOf(d));
+    let run = 0;
+    for (const day of days) {
+      for (let k = 1; k <= w.jobsPerDay; k++) {
+        run += 1;
+        jobs.push({
+          workload: w.name,
+          run,
+          gpus: w.gpusPerJob,
+          duration,
+          release: day * DAY + earliestStart,
+          deadline: day * DAY + end,
+          interruptible: w.interruptible,
+        });
+      }
     }
   }
-  return { jobs, problems };
+  return { jobs, problems, cycle };
 }

@@ -9,7 +9,7 @@ import { DAY, gcd } from './circle.js';
  * cyclic order of all its start and end events. Keeping that order (ties allowed) never adds
  * an overlap, so never raises the peak; and "keep the order", "start ≥ release", "end ≤
  * deadline" are all difference constraints x_i − x_j ≤ c whose constants are sums of the data
- * and multiples of 1440, hence multiples of `step`. A feasible system of difference
+ * and multiples of the cycle (1440, or a week's 10080), hence multiples of `step`. A feasible system of difference
  * constraints with such constants has a solution on that grid (shortest-path distances).
  */
 export interface GridJob {
@@ -31,6 +31,8 @@ export interface GridJob {
 export interface GridModel {
   step: number;
   slots: number;
+  /** Minutes in the repeating cycle: slots × step. */
+  cycle: number;
   jobs: GridJob[];
 }
 
@@ -42,8 +44,8 @@ export interface SlotPiece {
 
 export type Placement = SlotPiece[][];
 
-export function buildModel(jobs: readonly StaggerJob[]): GridModel {
-  const step = jobs.reduce((g, j) => gcd(gcd(gcd(g, j.release), j.deadline), j.duration), DAY);
+export function buildModel(jobs: readonly StaggerJob[], cycle: number = DAY): GridModel {
+  const step = jobs.reduce((g, j) => gcd(gcd(gcd(g, j.release), j.deadline), j.duration), cycle);
   const gridJobs = jobs.map((j): GridJob => ({
     gpus: j.gpus,
     len: j.duration / step,
@@ -55,7 +57,7 @@ export function buildModel(jobs: readonly StaggerJob[]): GridModel {
     prev: -1,
   }));
   chainInterchangeable(gridJobs);
-  return { step, slots: DAY / step, jobs: gridJobs };
+  return { step, slots: cycle / step, cycle, jobs: gridJobs };
 }
 
 /**

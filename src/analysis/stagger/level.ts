@@ -1,10 +1,12 @@
 import type { GridModel, Placement } from './grid.js';
 
 /**
- * Work the levelling may do, in slot visits (one run's move costs two days of slots plus its
- * window): a few hundred sweeps over a catalog of a few hundred runs at 5-minute resolution, and
- * bounded so a day of thousands of runs still plans well under a second. Counted, not timed, so the same input
- * always gives the same schedule.
+ * Work the levelling may do, in slot visits (one run's move visits its window and, three times,
+ * its own slots; a sweep adds one pass over the cycle): a few hundred sweeps over a catalog of a
+ * few hundred runs at 5-minute resolution, and bounded so a day of thousands of runs still plans
+ * well under a second. Counted, not timed, so the same input always gives the same schedule.
+ * Counting what a move visits, not the whole cycle, keeps a week's budget from being spent 7×
+ * faster than a day's for the same moves.
  */
 export const DEFAULT_LEVEL_WORK = 60_000_000;
 
@@ -73,7 +75,7 @@ export function levelPeak(model: GridModel, start: Placement, lowerBound: number
   let current = overflow();
   let lastGain = 0;
   let sweepWork = n;
-  for (const job of jobs) sweepWork += 2 * n + job.hi - job.lo + job.len;
+  for (const job of jobs) sweepWork += job.hi - job.lo + 3 * job.len;
   const stall = STALL_SWEEPS * sweepWork;
   while (target >= lowerBound && work < budget && work - lastGain < stall) {
     if (current === 0) {
@@ -118,9 +120,7 @@ export function levelPeak(model: GridModel, start: Placement, lowerBound: number
           bestL = l;
         }
       }
-      // Counted as two days of slots plus the window, as when every slot was costed, so the
-      // budget and the stall rule (and so the schedules) do not depend on this shortcut.
-      work += 2 * n + job.hi - job.lo + job.len;
+      work += job.hi - job.lo + 3 * job.len;
       for (let k = bestS; k < bestS + job.len; k++) add(k % n, g);
       starts[i] = bestS;
     }

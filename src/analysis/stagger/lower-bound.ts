@@ -1,7 +1,7 @@
 import type { StaggerJob } from '../../domain/index.js';
 import { arcEnergy, type ArcEnergy } from './arc-energy.js';
-import { ceilDiv, gcd } from './circle.js';
-import { formatClock } from './cron.js';
+import { DAY, ceilDiv, cycleWord, gcd } from './circle.js';
+import { formatWhen } from './cron.js';
 import { validateJobs } from './errors.js';
 import { buildModel, type GridJob, type GridModel } from './grid.js';
 import { windowSpan } from './slot-caps.js';
@@ -22,16 +22,16 @@ export interface LowerBound {
  * rounded up to a multiple of the GPUs' gcd, since usage is always a sum of job sizes;
  * then raised while the runs too big to share the bound's GPUs cannot take turns (below).
  * Measured on the planner's grid (grid.ts), where every release, deadline and duration falls;
- * `prepared` may carry the arcs' energy when the caller already has it.
+ * `prepared` may carry the arcs' energy when the caller already has it (and with it the cycle).
  */
-export function lowerBound(jobs: StaggerJob[], prepared?: ArcEnergy): LowerBound {
-  validateJobs(jobs);
+export function lowerBound(jobs: StaggerJob[], prepared?: ArcEnergy, cycle: number = prepared?.model.cycle ?? DAY): LowerBound {
+  validateJobs(jobs, cycle);
   const first = jobs[0];
   if (first === undefined) return { value: 0, reason: 'there are no runs to place' };
 
   const largest = jobs.reduce((a, b) => (b.gpus > a.gpus ? b : a), first);
   let best: LowerBound = { value: largest.gpus, reason: `the largest job (${largest.workload}) needs ${gpuWord(largest.gpus)}` };
-  const arcs = prepared ?? arcEnergy(buildModel(jobs));
+  const arcs = prepared ?? arcEnergy(buildModel(jobs, cycle));
   const { model, sizes, energy } = arcs;
   const width = sizes.length;
   arcs.arcs.forEach(([a, m], x) => {
@@ -40,7 +40,7 @@ export function lowerBound(jobs: StaggerJob[], prepared?: ArcEnergy): LowerBound
     const value = ceilDiv(work, m);
     if (value <= best.value) return;
     const what = `${work * model.step} GPU-minutes of work: at least ${gpuWord(value)}`;
-    best = { value, reason: m >= model.slots ? `over the whole day the runs do ${what}` : `${between(model, a, m)} the runs must do ${what}` };
+    best = { value, reason: m >= model.slots ? `over the whole ${cycleWord(model.cycle)} the runs do ${what}` : `${between(model, a, m)} the runs must do ${what}` };
   });
 
   const beside = besideCompulsory(jobs, model);
@@ -114,7 +114,7 @@ export function quickBound(jobs: readonly StaggerJob[], model: GridModel): Lower
   let best: LowerBound = { value: largest.gpus, reason: `the largest job (${largest.workload}) needs ${gpuWord(largest.gpus)}` };
   const work = model.jobs.reduce((sum, j) => sum + j.gpus * j.len, 0);
   const day = ceilDiv(work, model.slots);
-  if (day > best.value) best = { value: day, reason: `over the whole day the runs do ${work * model.step} GPU-minutes of work: at least ${gpuWord(day)}` };
+  if (day > best.value) best = { value: day, reason: `over the whole ${cycleWord(model.cycle)} the runs do ${work * model.step} GPU-minutes of work: at least ${gpuWord(day)}` };
   const beside = besideCompulsory(jobs, model);
   if (beside !== null && beside.value > best.value) best = beside;
   return roundToUnit(jobs, best);
@@ -127,7 +127,7 @@ function roundToUnit(jobs: readonly StaggerJob[], best: LowerBound): LowerBound 
 }
 
 const between = (model: GridModel, a: number, m: number): string =>
-  `between ${formatClock(a * model.step)} and ${formatClock((a + m) * model.step)}`;
+  `between ${formatWhen(a * model.step, model.cycle)} and ${formatWhen((a + m) * model.step, model.cycle)}`;
 
 /**
  * Within C GPUs no two runs of more than C/2 GPUs can run side by side, so those runs must take
@@ -151,7 +151,7 @@ function disjunctiveBound(jobs: readonly StaggerJob[], arcs: ArcEnergy, start: L
       let alone = 0;
       for (let i = 0; i < width; i++) if (2 * (sizes[i] ?? 0) > c) alone += energy[x * width + i] ?? 0;
       if (alone <= m) continue;
-      const where = m >= model.slots ? 'over the whole day' : between(model, a, m);
+      const where = m >= model.slots ? `over the whole ${cycleWord(model.cycle)}` : between(model, a, m);
       found = {
         value: 2 * smallest,
         reason:

@@ -15,7 +15,7 @@ import { DEFAULT_LEVEL_WORK, levelPeak } from './level.js';
 import { lowerBound, quickBound, type LowerBound } from './lower-bound.js';
 import { usageProfile } from './profile.js';
 import { arcEnergy } from './arc-energy.js';
-import { gcd } from './circle.js';
+import { DAY, gcd, isCycle } from './circle.js';
 import { DUAL_ITERATIONS, dualBound, dualGpus } from './dual-bound.js';
 import { dualReason, refutationReason, searchReason } from './proof-reasons.js';
 import { limitFacts, type LimitFacts } from './limit-facts.js';
@@ -51,6 +51,12 @@ export interface PlanOptions {
    * visits; 0 skips it. Counted rather than timed so plans are reproducible.
    */
   levelWork?: number;
+  /**
+   * Minutes in the repeating cycle: a day (1440, the default) or a week (10080, from Monday
+   * 00:00 UTC), for catalogs whose workloads run on chosen weekdays only or have windows
+   * longer than a day.
+   */
+  cycle?: number;
 }
 
 function toRuns(jobs: readonly StaggerJob[], model: GridModel, placement: Placement): PlacedRun[] {
@@ -119,15 +125,17 @@ const optionOk = (x: number | undefined): boolean => x === undefined || (Number.
  * search as its reason. `nodeBudget: 0` skips steps 2's proofs and 3.
  */
 export function planStagger(jobs: StaggerJob[], options: PlanOptions = {}): StaggerPlan {
-  validateJobs(jobs);
   if (!optionOk(options.nodeBudget) || !optionOk(options.capacity) || !optionOk(options.levelWork)) {
     throw new StaggerError('invalid-option', 'nodeBudget, capacity and levelWork must be whole numbers ≥ 0');
   }
+  const cycle = options.cycle ?? DAY;
+  if (!isCycle(cycle)) throw new StaggerError('invalid-option', `cycle must be a day (1440) or a week (10080) in minutes, got ${cycle}`);
+  validateJobs(jobs, cycle);
   if (jobs.length === 0) {
-    return { peakGpus: 0, lowerBound: 0, optimal: true, schedule: [], naivePeakGpus: 0, boundReason: lowerBound(jobs).reason };
+    return { peakGpus: 0, lowerBound: 0, optimal: true, schedule: [], naivePeakGpus: 0, boundReason: lowerBound(jobs, undefined, cycle).reason, cycle };
   }
 
-  const model = buildModel(jobs);
+  const model = buildModel(jobs, cycle);
   const canSplit = model.jobs.some((j) => j.splittable);
   const naive = naivePlacement(model);
   const first = polished(model, naive, canSplit);
@@ -136,12 +144,13 @@ export function planStagger(jobs: StaggerJob[], options: PlanOptions = {}): Stag
   const finish = (lower: LowerBound, searchProved: boolean): StaggerPlan => {
     const schedule = toRuns(jobs, model, placement);
     const plan: StaggerPlan = {
-      peakGpus: usageProfile(schedule).peakGpus,
+      peakGpus: usageProfile(schedule, cycle).peakGpus,
       lowerBound: lower.value,
       optimal: peak === lower.value || (searchProved && !canSplit),
       schedule,
-      naivePeakGpus: usageProfile(toRuns(jobs, model, naive)).peakGpus,
+      naivePeakGpus: usageProfile(toRuns(jobs, model, naive), cycle).peakGpus,
       boundReason: lower.reason,
+      cycle,
     };
     const violations = checkSchedule(jobs, plan);
     if (violations.length > 0) throw new StaggerError('unsound-plan', `stagger plan is unsound: ${violations.join('; ')}`);

@@ -1,29 +1,29 @@
 import type { PlacedRun } from '../../domain/index.js';
 import { DAY, mod } from './circle.js';
 
-/** GPUs in use from minute `from` to minute `to` of the day (0 ≤ from < to ≤ 1440). */
+/** GPUs in use from minute `from` to minute `to` of the cycle (0 ≤ from < to ≤ cycle). */
 export interface UsageStep {
   from: number;
   to: number;
   gpus: number;
 }
 
-/** Demand over one repeating day: a step function covering [0, 1440) with no two equal neighbours. */
+/** Demand over one repeating cycle (a day, or a week): a step function covering it with no two equal neighbours. */
 export interface UsageProfile {
   steps: UsageStep[];
   peakGpus: number;
-  /** First minute of the day at which the peak is reached. */
+  /** First minute of the cycle at which the peak is reached. */
   peakAt: number;
-  /** Total work over the day, GPU × minutes. */
+  /** Total work over the cycle, GPU × minutes. */
   gpuMinutes: number;
 }
 
 /**
- * GPUs in use at each minute of the day when the schedule repeats daily. A piece that runs
- * past midnight (start or end beyond 1440) counts at the start of the day, where it overlaps
- * the next day's early runs.
+ * GPUs in use at each minute of the cycle when the schedule repeats (daily unless `cycle` says
+ * a week). A piece that runs past the cycle's end counts at its start, where it overlaps the
+ * next cycle's early runs.
  */
-export function usageProfile(schedule: readonly PlacedRun[]): UsageProfile {
+export function usageProfile(schedule: readonly PlacedRun[], cycle: number = DAY): UsageProfile {
   const delta = new Map<number, number>();
   const bump = (at: number, gpus: number): void => {
     delta.set(at, (delta.get(at) ?? 0) + gpus);
@@ -35,38 +35,38 @@ export function usageProfile(schedule: readonly PlacedRun[]): UsageProfile {
       const length = piece.end - piece.start;
       if (!(length > 0)) continue;
       gpuMinutes += run.gpus * length;
-      // A piece longer than a day covers every minute once per full day it spans.
-      base += run.gpus * Math.floor(length / DAY);
-      const rest = length % DAY;
+      // A piece longer than the cycle covers every minute once per full cycle it spans.
+      base += run.gpus * Math.floor(length / cycle);
+      const rest = length % cycle;
       if (rest === 0) continue;
-      const a = mod(piece.start, DAY);
+      const a = mod(piece.start, cycle);
       bump(a, run.gpus);
-      if (a + rest <= DAY) bump(a + rest, -run.gpus);
+      if (a + rest <= cycle) bump(a + rest, -run.gpus);
       else {
-        bump(DAY, -run.gpus);
+        bump(cycle, -run.gpus);
         bump(0, run.gpus);
-        bump(a + rest - DAY, -run.gpus);
+        bump(a + rest - cycle, -run.gpus);
       }
     }
   }
-  const points = [...new Set([0, DAY, ...delta.keys()])].sort((x, y) => x - y);
+  const points = [...new Set([0, cycle, ...delta.keys()])].sort((x, y) => x - y);
   const steps: UsageStep[] = [];
   let level = base;
   for (let i = 0; i + 1 < points.length; i++) {
     const from = points[i] ?? 0;
-    const to = points[i + 1] ?? DAY;
+    const to = points[i + 1] ?? cycle;
     level += delta.get(from) ?? 0;
     const last = steps[steps.length - 1];
     if (last && last.gpus === level) last.to = to;
     else steps.push({ from, to, gpus: level });
   }
-  let peak = steps[0] ?? { from: 0, to: DAY, gpus: base };
+  let peak = steps[0] ?? { from: 0, to: cycle, gpus: base };
   for (const step of steps) if (step.gpus > peak.gpus) peak = step;
   return { steps, peakGpus: peak.gpus, peakAt: peak.from, gpuMinutes };
 }
 
-/** GPUs in use at a minute of the day (taken modulo the day). */
-export function usageAt(profile: UsageProfile, minute: number): number {
-  const m = mod(minute, DAY);
+/** GPUs in use at a minute of the cycle (taken modulo the cycle). */
+export function usageAt(profile: UsageProfile, minute: number, cycle: number = DAY): number {
+  const m = mod(minute, cycle);
   return profile.steps.find((s) => s.from <= m && m < s.to)?.gpus ?? 0;
 }

@@ -1,4 +1,5 @@
-import { formatClock } from './cron.js';
+import { cycleWord } from './circle.js';
+import { formatWhen } from './cron.js';
 import type { ArcTest } from './energy.js';
 import type { GridModel } from './grid.js';
 
@@ -8,8 +9,8 @@ const gpuWord = (n: number): string => `${n} GPU${n === 1 ? '' : 's'}`;
 export function refutationReason(model: GridModel, limit: number, test: ArcTest): string {
   const where =
     test.m >= model.slots
-      ? 'over the whole day'
-      : `between ${formatClock(test.a * model.step)} and ${formatClock((test.a + test.m) * model.step)}`;
+      ? `over the whole ${cycleWord(model.cycle)}`
+      : `between ${formatWhen(test.a * model.step, model.cycle)} and ${formatWhen((test.a + test.m) * model.step, model.cycle)}`;
   if (test.packing === null) {
     return (
       `${where} the runs must do ${test.need * model.step} GPU-minutes of work, and with at most ${gpuWord(limit)} in use ` +
@@ -50,9 +51,12 @@ export function dualReason(model: GridModel, value: number, weights: Float64Arra
       }
     }
   }
-  const where = length >= n ? 'over the whole day' : `mostly between ${formatClock(at * model.step)} and ${formatClock((at + length) * model.step)}`;
+  const where =
+    length >= n
+      ? `over the whole ${cycleWord(model.cycle)}`
+      : `mostly between ${formatWhen(at * model.step, model.cycle)} and ${formatWhen((at + length) * model.step, model.cycle)}`;
   return (
-    `weighing the ${model.step}-minute slots of the day by how crowded they are (${where}), every run must cover a share ` +
+    `weighing the ${model.step}-minute slots of the ${cycleWord(model.cycle)} by how crowded they are (${where}), every run must cover a share ` +
     `of that weight wherever it starts, and the shares add up to ${value.toFixed(2)} GPUs (the linear-programming bound): at least ${gpuWord(bound)}`
   );
 }

@@ -1,5 +1,6 @@
 import { markdownTable } from 'markdown-table';
-import { formatClock } from '../../analysis/stagger/cron.js';
+import { WEEK } from '../../analysis/stagger/circle.js';
+import { formatClock, weekdayOf } from '../../analysis/stagger/cron.js';
 import { jobsFromWorkloads } from '../../analysis/stagger/expand.js';
 import { planStagger } from '../../analysis/stagger/plan.js';
 import { isJobWorkload, type StaggerPlan } from '../../domain/index.js';
@@ -13,7 +14,8 @@ import { leftOutEntries, leftOutMessage, type LeftOutEntry } from './stagger-lef
 export const STAGGER_HELP = `Usage: gpu-justify stagger --catalog <file> [--queue <name> | --pool <name>] [--capacity <gpus>] [--json]
 
 Plans the catalog's batch and training jobs on a repeating day with the lowest peak of GPUs in use
-that meets every window and deadline, and prints the schedule (start times in UTC).
+that meets every window and deadline, and prints the schedule (start times in UTC). When a workload
+runs on chosen weekdays (\`days\`), the plan repeats weekly and each run says its day.
 
 Options:
   --catalog <file>    the workload catalog (gpu-workloads.yaml)
@@ -59,10 +61,10 @@ export async function staggerCommand(argv: string[], out: Output): Promise<numbe
   if (workloads.length === 0) {
     throw new UsageError(`${file} has no batch or training workload${flags.queue ? ` in queue ${flags.queue}` : flags.pool ? ` in pool ${flags.pool}` : ''}`);
   }
-  const { jobs, problems } = jobsFromWorkloads(workloads);
+  const { jobs, problems, cycle } = jobsFromWorkloads(workloads);
   for (const p of problems) out.stderr(`${file}: ${p.workload}: ${p.message}`);
   const leftOut = leftOutEntries(file, catalog.rejected, problems, scope);
-  const plan = planStagger(jobs, capacity === null ? {} : { capacity });
+  const plan = planStagger(jobs, capacity === null ? { cycle } : { capacity, cycle });
   // The plan of the entries that could be read is still worth showing; the exit code and the
   // message keep it from passing for the plan of the whole queue.
   if (leftOut.length > 0) out.stderr(`${file}: ${leftOutMessage(leftOut, scope)}`);
@@ -82,14 +84,25 @@ export async function staggerCommand(argv: string[], out: Output): Promise<numbe
   if (capacity !== null) {
     out.stdout(plan.peakGpus <= capacity ? `Fits in ${capacity} GPUs.` : `Does not fit in ${capacity} GPUs.`);
   }
-  const rows = staggerJson(plan, capacity).schedule.map((r) => [r.workload, String(r.run), String(r.gpus), r.start, r.end]);
-  out.stdout(markdownTable([['Workload', 'Run', 'GPUs', 'Start (UTC)', 'End'], ...rows]));
+  const weekly = plan.cycle === WEEK;
+  if (weekly) out.stdout('The plan repeats weekly from Monday 00:00 UTC; Day is the weekday each run starts.');
+  const rows = staggerJson(plan, capacity).schedule.map((r) => [
+    r.workload,
+    String(r.run),
+    String(r.gpus),
+    ...(r.day === undefined ? [] : [`${r.day.charAt(0).toUpperCase()}${r.day.slice(1)}`]),
+    r.start,
+    r.end,
+  ]);
+  out.stdout(markdownTable([['Workload', 'Run', 'GPUs', ...(weekly ? ['Day'] : []), 'Start (UTC)', 'End'], ...rows]));
   return code;
 }
 
 /**
  * `stagger --json` (INTERFACES.md §4): a split run appears once per piece. `complete` and
  * `leftOut` extend it: false and the entries the plan lacks when some were left out for errors.
+ * `cycle` says whether the plan repeats daily or weekly; on a weekly plan each piece also has
+ * the `day` it starts on, while `start` and `end` stay `HH:MM` so scripts reading them keep working.
  */
 export function staggerJson(plan: StaggerPlan, capacity: number | null, leftOut: readonly LeftOutEntry[] = []) {
   return {
@@ -100,10 +113,12 @@ export function staggerJson(plan: StaggerPlan, capacity: number | null, leftOut:
     fits: capacity === null ? null : plan.peakGpus <= capacity,
     naivePeakGpus: plan.naivePeakGpus,
     boundReason: plan.boundReason,
+    cycle: plan.cycle === WEEK ? ('week' as const) : ('day' as const),
     schedule: chronological(plan.schedule).flatMap((run) =>
       run.pieces.map((p) => ({
         workload: run.workload,
         run: run.run,
+        ...(plan.cycle === WEEK ? { day: weekdayOf(p.start, plan.cycle) } : {}),
         start: formatClock(p.start),
         end: formatClock(p.end),
         gpus: run.gpus,

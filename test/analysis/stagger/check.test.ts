@@ -10,6 +10,7 @@ const sound: StaggerPlan = {
   optimal: true,
   naivePeakGpus: 3,
   boundReason: 'the largest job (a) needs 2 GPUs',
+  cycle: 1440,
   schedule: [
     { workload: 'a', run: 1, gpus: 2, pieces: [{ start: 23 * H, end: 25 * H }] },
     { workload: 'b', run: 1, gpus: 1, pieces: [{ start: 2 * H, end: 3 * H }, { start: 4 * H, end: 5 * H }] },

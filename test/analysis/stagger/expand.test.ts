@@ -41,4 +41,45 @@ describe('jobsFromWorkloads', () => {
     expect(jobs.map((j) => j.duration)).toEqual([91]);
     expect(problems.map((p) => p.workload)).toEqual(['half-gpu']);
   });
+
+  it('plans a day unless some workload names weekdays', () => {
+    expect(jobsFromWorkloads([workload({ name: 'daily' })]).cycle).toBe(1440);
+  });
+
+  it('plans a week from Monday 00:00 once a workload names weekdays, and runs the others every day', () => {
+    const { jobs, problems, cycle } = jobsFromWorkloads([
+      workload({ name: 'weekend', days: ['sat', 'sun'], jobsPerDay: 2, window: { earliestStart: 1320, deadline: 240 } }),
+      workload({ name: 'daily' }),
+    ]);
+    expect(problems).toEqual([]);
+    expect(cycle).toBe(10080);
+    const weekend = jobs.filter((j) => j.workload === 'weekend');
+    // Saturday is day 5: 22:00 Saturday to 04:00 Sunday; Sunday's runs end at 04:00 on the next Monday.
+    expect(weekend.map((j) => [j.run, j.release, j.deadline])).toEqual([
+      [1, 5 * 1440 + 1320, 6 * 1440 + 240],
+      [2, 5 * 1440 + 1320, 6 * 1440 + 240],
+      [3, 6 * 1440 + 1320, 7 * 1440 + 240],
+      [4, 6 * 1440 + 1320, 7 * 1440 + 240],
+    ]);
+    const daily = jobs.filter((j) => j.workload === 'daily');
+    expect(daily.map((j) => [j.run, j.release])).toEqual([0, 1, 2, 3, 4, 5, 6].map((d) => [d + 1, d * 1440]));
+  });
+
+  it('expands on the cycle it is given', () => {
+    const { jobs, cycle } = jobsFromWorkloads([workload({ name: 'daily', jobsPerDay: 2 })], 10080);
+    expect(cycle).toBe(10080);
+    expect(jobs).toHaveLength(14);
+  });
+
+  it('plans a week when a window is longer than a day, and places runs that last past the next day', () => {
+    const { jobs, problems, cycle } = jobsFromWorkloads([
+      workload({ name: 'fine-tune', gpusPerJob: 8, runtime: 36 * 60, days: ['sat'], window: { earliestStart: 0, deadline: 2 * 1440 + 360 } }),
+      workload({ name: 'long-window', window: { earliestStart: 0, deadline: 1440 + 360 } }),
+    ]);
+    expect(problems).toEqual([]);
+    expect(cycle).toBe(10080);
+    expect(jobs.filter((j) => j.workload === 'fine-tune').map((j) => [j.release, j.deadline, j.duration])).toEqual([[5 * 1440, 7 * 1440 + 360, 2160]]);
+    // Every day, a 30-hour window: Sunday's ends on the next Monday 06:00, past the week.
+    expect(jobs.filter((j) => j.workload === 'long-window').at(-1)).toMatchObject({ release: 6 * 1440, deadline: 6 * 1440 + 1440 + 360 });
+  });
 });

@@ -29,7 +29,7 @@ export function startsOf(plan: StaggerPlan, name: string): number[] {
   return plan.schedule.filter((r) => r.workload === name).map((r) => r.pieces[0]?.start ?? NaN);
 }
 
-/** Usage per `step`-minute slot of the day; a slot counts a run covering any of it. */
+/** Usage per `step`-minute slot of the cycle; a slot counts a run covering any of it. */
 function addRun(profile: number[], step: number, start: number, length: number, gpus: number): void {
   const slots = profile.length;
   for (let t = start; t < start + length; t += step) {
@@ -40,10 +40,11 @@ function addRun(profile: number[], step: number, start: number, length: number, 
 
 /**
  * The least peak over every assignment of unsplit starts on multiples of `step`, by plain
- * enumeration (cut only when a partial schedule already reaches the best peak found).
+ * enumeration (cut only when a partial schedule already reaches the best peak found), on a
+ * repeating cycle of `cycle` minutes.
  */
-export function bruteForcePeak(jobs: StaggerJob[], step: number): number {
-  const profile = new Array<number>(1440 / step).fill(0);
+export function bruteForcePeak(jobs: StaggerJob[], step: number, cycle = 1440): number {
+  const profile = new Array<number>(cycle / step).fill(0);
   let best = Infinity;
   const visit = (i: number): void => {
     const peak = Math.max(0, ...profile);
@@ -101,8 +102,8 @@ export function bruteForceSplitPeak(jobs: StaggerJob[], step: number): number {
 }
 
 /** Peak when every run starts at its release, computed minute by minute. */
-export function naivePeak(jobs: StaggerJob[]): number {
-  const profile = new Array<number>(1440).fill(0);
+export function naivePeak(jobs: StaggerJob[], cycle = 1440): number {
+  const profile = new Array<number>(cycle).fill(0);
   for (const j of jobs) addRun(profile, 1, j.release, j.duration, j.gpus);
   return Math.max(0, ...profile);
 }
@@ -113,6 +114,8 @@ export interface SpecOptions {
   maxWindowUnits: number;
   fullDay: boolean;
   interruptible: boolean;
+  /** Minutes in the cycle the releases spread over: a day unless given. */
+  cycle?: number;
 }
 
 /**
@@ -123,7 +126,7 @@ export function jobsArb(o: SpecOptions): fc.Arbitrary<StaggerJob[]> {
   const dayUnits = 1440 / o.unit;
   const spec = fc.record({
     gpus: fc.integer({ min: 1, max: 4 }),
-    release: fc.integer({ min: 0, max: dayUnits - 1 }),
+    release: fc.integer({ min: 0, max: (o.cycle ?? 1440) / o.unit - 1 }),
     window: o.fullDay ? fc.oneof(fc.integer({ min: 1, max: o.maxWindowUnits }), fc.constant(dayUnits)) : fc.integer({ min: 1, max: o.maxWindowUnits }),
     duration: fc.integer({ min: 1, max: dayUnits }),
     count: fc.integer({ min: 1, max: 3 }),
