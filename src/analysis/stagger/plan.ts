@@ -87,20 +87,13 @@ function polished(model: GridModel, naive: Placement, canSplit: boolean): { plac
   return { placement, greedy };
 }
 
-/**
- * Peak levelling from the polished schedule and from the greedy one: which start levels lower
- * varies by instance, and a second start costs about as much as the first.
- */
-function levelled(model: GridModel, best: Placement, greedy: Placement, canSplit: boolean, bound: number, levelWork: number): Placement {
-  let placement = best;
-  for (const from of best === greedy ? [greedy] : [best, greedy]) {
-    const peak = objectiveOf(profileOf(model, placement)).peak;
-    if (peak <= bound) break;
-    const result = levelPeak(model, from, bound, levelWork);
-    if (result.peak >= peak) continue;
-    placement = canSplit ? improve(model, result.placement, true) : result.placement;
-  }
-  return placement;
+/** The levelled schedule from `from` when it beats `placement`'s peak, else `placement`. */
+function levelledFrom(model: GridModel, placement: Placement, from: Placement, canSplit: boolean, bound: number, levelWork: number): Placement {
+  const peak = objectiveOf(profileOf(model, placement)).peak;
+  if (peak <= bound) return placement;
+  const result = levelPeak(model, from, bound, levelWork);
+  if (result.peak >= peak) return placement;
+  return canSplit ? improve(model, result.placement, true) : result.placement;
 }
 
 const optionOk = (x: number | undefined): boolean => x === undefined || (Number.isInteger(x) && x >= 0);
@@ -160,9 +153,12 @@ export function planStagger(jobs: StaggerJob[], options: PlanOptions = {}): Stag
   const quick = quickBound(jobs, model);
   if (peak <= quick.value) return finish(quick, false);
   // Levelling next, aimed at that bound: it often reaches it, and then no arc need be measured.
+  // Which start levels lower varies by instance: the polished schedule first, the greedy one
+  // (a second start costs about as much as the first) only if the proofs below leave a gap.
   const levelWork = options.levelWork ?? DEFAULT_LEVEL_WORK;
   const polishedPeak = peak;
-  placement = levelled(model, placement, first.greedy, canSplit, quick.value, levelWork);
+  const secondStart = first.placement === first.greedy ? null : first.greedy;
+  placement = levelledFrom(model, placement, first.placement, canSplit, quick.value, levelWork);
   peak = objectiveOf(profileOf(model, placement)).peak;
   if (peak <= quick.value) return finish(quick, false);
 
@@ -204,6 +200,13 @@ export function planStagger(jobs: StaggerJob[], options: PlanOptions = {}): Stag
     }
   };
   if (proofs && peak > lower) tryDual(searchable ? QUICK_DUAL_ITERATIONS : DUAL_ITERATIONS);
+
+  if (secondStart !== null && peak > lower) {
+    const before = peak;
+    placement = levelledFrom(model, placement, secondStart, canSplit, lower, levelWork);
+    peak = objectiveOf(profileOf(model, placement)).peak;
+    if (proofs && peak < before && peak > lower) refute(peak - 1);
+  }
 
   let searchProved = false;
   if (proofs && peak > lower && searchable) {
