@@ -1,6 +1,7 @@
 /**
  * One run of a job as the planner sees it; times in minutes on the plan's repeating cycle: a
- * 24-hour day, or a week from Monday 00:00 UTC when some workload runs on chosen weekdays.
+ * 24-hour day, or a week from Monday 00:00 UTC when some workload runs on chosen weekdays or
+ * has a window longer than a day.
  */
 export interface StaggerJob {
   workload: string;

@@ -1,6 +1,9 @@
-/** Minutes in a day: the planner's cycle unless some workload runs on chosen weekdays. */
+/** Minutes in a day: the planner's cycle unless some workload needs a week (see WEEK). */
 export const DAY = 1440;
-/** Minutes in a week: the cycle of a catalog with weekday-only workloads, from Monday 00:00 UTC. */
+/**
+ * Minutes in a week: the cycle, from Monday 00:00 UTC, of a catalog with weekday-only workloads
+ * or windows longer than a day.
+ */
 export const WEEK = 7 * DAY;
 
 /** The cycles the planner plans on: a repeating day, or a repeating week. */

@@ -15,7 +15,8 @@ export const STAGGER_HELP = `Usage: gpu-justify stagger --catalog <file> [--queu
 
 Plans the catalog's batch and training jobs on a repeating day with the lowest peak of GPUs in use
 that meets every window and deadline, and prints the schedule (start times in UTC). When a workload
-runs on chosen weekdays (\`days\`), the plan repeats weekly and each run says its day.
+runs on chosen weekdays (\`days\`) or has a window longer than a day, the plan repeats weekly and each run
+says its day.
 
 Options:
   --catalog <file>    the workload catalog (gpu-workloads.yaml)
