@@ -1,5 +1,5 @@
 import { jobsFromWorkloads } from '../../src/analysis/stagger/index.js';
-import type { JobWorkload, StaggerJob } from '../../src/domain/index.js';
+import { WEEKDAYS, type JobWorkload, type StaggerJob } from '../../src/domain/index.js';
 import { intIn, pick, seeded } from '../lib/measure.js';
 
 const DAY = 1440;
@@ -7,6 +7,8 @@ const DAY = 1440;
 export interface Instance {
   name: string;
   jobs: StaggerJob[];
+  /** Minutes in the plan's cycle: a day unless the catalog names weekdays. */
+  cycle: number;
 }
 
 function workload(name: string, over: Omit<JobWorkload, 'name' | 'type' | 'source'>): JobWorkload {
@@ -20,6 +22,16 @@ function workload(name: string, over: Omit<JobWorkload, 'name' | 'type' | 'sourc
  * slots. Expanded into runs by the pipeline's own `jobsFromWorkloads`.
  */
 export function catalogInstance(name: string, runs: number, unit: number, seed: number, maxRunsPerWorkload = 4): Instance {
+  return expanded(name, catalogWorkloads(runs, unit, seed, maxRunsPerWorkload));
+}
+
+function expanded(name: string, workloads: JobWorkload[]): Instance {
+  const { jobs, problems, cycle } = jobsFromWorkloads(workloads);
+  if (problems.length > 0) throw new Error(`instance ${name}: ${problems.map((p) => p.message).join('; ')}`);
+  return { name, jobs, cycle };
+}
+
+function catalogWorkloads(runs: number, unit: number, seed: number, maxRunsPerWorkload: number): JobWorkload[] {
   const rand = seeded(seed);
   const units = DAY / unit;
   const hour = 60 / unit;
@@ -41,9 +53,7 @@ export function catalogInstance(name: string, runs: number, unit: number, seed: 
     }));
     count += jobsPerDay;
   }
-  const { jobs, problems } = jobsFromWorkloads(workloads);
-  if (problems.length > 0) throw new Error(`instance ${name}: ${problems.map((p) => p.message).join('; ')}`);
-  return { name, jobs };
+  return workloads;
 }
 
 /**
@@ -51,9 +61,19 @@ export function catalogInstance(name: string, runs: number, unit: number, seed: 
  * own mix (its own seed), and each is planned as its own repeating day.
  */
 export function weekVariants(total: number, seed: number): Instance[] {
-  const days = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
-  return days.map((d, i) => {
-    const share = Math.floor(total / 7) + (i < total % 7 ? 1 : 0);
-    return catalogInstance(`week-${d}`, share, 5, seed + i, 24);
-  });
+  return WEEKDAYS.map((d, i) => catalogInstance(`week-${d}`, weekdayShare(total, i), 5, seed + i, 24));
+}
+
+const weekdayShare = (total: number, i: number): number => Math.floor(total / 7) + (i < total % 7 ? 1 : 0);
+
+/**
+ * The same seven weekday mixes as one catalog on a repeating week: each weekday's workloads
+ * name that day (`days: [mon]`, …), so the pipeline plans a weekly cycle and a run crossing
+ * midnight spills into the next weekday's morning (Sunday's into Monday's).
+ */
+export function weekCycle(total: number, seed: number): Instance {
+  const workloads = WEEKDAYS.flatMap((d, i) =>
+    catalogWorkloads(weekdayShare(total, i), 5, seed + i, 24).map((w) => ({ ...w, name: `${d}-${w.name}`, days: [d] })),
+  );
+  return expanded(`week (seed ${seed})`, workloads);
 }
