@@ -3,7 +3,7 @@ import type { CapacityChange, ChangeSet, Diagnostic, TreeReader } from '../domai
 import { compareSides } from './compare.js';
 import { anyParserAccepts, detectFile } from './detect-file.js';
 import { fillModelsFromDirectory } from './flavor-lookup.js';
-import { findOverlays, patchedBesideIt } from './kustomize/overlay-discovery.js';
+import { findOverlays, MAX_CANDIDATES, patchedBesideIt } from './kustomize/overlay-discovery.js';
 import { byPosition, pairDecls } from './match-decls.js';
 import { combine, merge } from './merge-results.js';
 import type { CapacityParser, ParseResult, SetParseResult, SourceFile } from './parser.js';
@@ -82,6 +82,8 @@ interface Sides {
   head: TreeReader;
   /** The files directly inside a directory, from one side's listing; empty when neither can list. */
   list(dir: string): Promise<string[]>;
+  /** The directories directly inside a directory, when the listing side can tell. */
+  dirs?(dir: string): Promise<string[]>;
   /** False only for an unchanged path a listing shows is absent: no need to try reading it. */
   mayExist(path: string): Promise<boolean>;
 }
@@ -115,10 +117,21 @@ function readers(changes: ChangeSet, changed: ReadonlySet<string>): Sides {
     if (!listing) listings.set(dir, (listing = lister.list(dir)));
     return listing;
   };
+  const dirListings = new Map<string, Promise<string[]>>();
+  const listDirs = lister.dirs?.bind(lister);
   return {
     base: side(changes.base),
     head: side(changes.head),
     list,
+    ...(listDirs
+      ? {
+          dirs: (dir: string): Promise<string[]> => {
+            let listing = dirListings.get(dir);
+            if (!listing) dirListings.set(dir, (listing = listDirs(dir)));
+            return listing;
+          },
+        }
+      : {}),
     // A kustomization names a directory by trying each name a kustomization may have.
     mayExist: async (path) => changed.has(path) || !lister.list || (await list(dirOf(path))).includes(path),
   };
@@ -134,8 +147,8 @@ async function detectSide(reader: TreeReader, path: string, parsers: readonly Ca
 /**
  * The files a set parser reads together for the changed files of `dir`: those changed files, and
  * the directory's other files the parser takes (`acceptsSibling`), when they could matter. For a
- * kustomize input (a parser naming `references`), also the overlays in the usual folders whose
- * build reads a changed file: what the cluster runs is their render, not the base's.
+ * kustomize input (a parser naming `references`), also the overlays in the usual overlay folders
+ * whose build reads a changed file: what the cluster runs is their render, not the base's.
  */
 async function setPaths(sides: Sides, dir: string, changed: readonly string[], parser: CapacityParser, parsers: readonly CapacityParser[]): Promise<{ set: string[]; notes: Diagnostic[] }> {
   const own = changed.filter((p) => dirOf(p) === dir && (parser.acceptsPath?.(p) ?? true));
@@ -145,13 +158,16 @@ async function setPaths(sides: Sides, dir: string, changed: readonly string[], p
   const overlays: string[] = [];
   const notes: Diagnostic[] = [];
   if (parser.references) {
-    const io = { list: sides.list, read: async (p: string) => (await sides.head.read(p)) ?? sides.base.read(p) };
+    const io = { list: sides.list, ...(sides.dirs ? { dirs: sides.dirs } : {}), read: async (p: string) => (await sides.head.read(p)) ?? sides.base.read(p) };
     for (const path of own.filter((p) => !takesSibling(parser, p))) {
       if (await patchedBesideIt(path, io)) continue;
       const found = await findOverlays(path, io);
       overlays.push(...found.overlays);
       if (found.truncated) {
         notes.push(diagnostic(path, null, 'info', `more than ${found.overlays.length} overlays include this file; it is rendered through the first ${found.overlays.length} (${found.overlays.join(', ')}) only`));
+      }
+      if (found.unchecked > 0) {
+        notes.push(diagnostic(path, null, 'info', `${found.unchecked} more overlay kustomization${found.unchecked === 1 ? '' : 's'} near this file ${found.unchecked === 1 ? 'was' : 'were'} not looked into (at most ${MAX_CANDIDATES} are); an overlay among them that includes this file is not reported`));
       }
     }
   }

@@ -10,6 +10,11 @@ export interface TreeReader {
    * changed files are read.
    */
   list?(dir: string): Promise<string[]>;
+  /**
+   * Paths of the directories directly inside `dir`, for finding Kustomize overlays whatever
+   * their folders are called. Optional: without it, overlays are looked for by the usual names.
+   */
+  dirs?(dir: string): Promise<string[]>;
 }
 
 /** The two sides of a pull request and the paths that differ between them. */

@@ -70,8 +70,8 @@ export class ApiChangeSet implements ChangeSet {
     // Listings are by commit, like the reads: a directory's files as they are at that side.
     const baseListing = new ApiTreeListing(octokit, target.base, target.baseSha);
     const headListing = new ApiTreeListing(octokit, target.head, target.headSha);
-    this.base = { label: this.baseTree.label, read: (path) => this.#readBase(normalise(path)), list: (dir) => baseListing.list(dir) };
-    this.head = { label: this.headTree.label, read: (path) => this.#readHead(normalise(path)), list: (dir) => headListing.list(dir) };
+    this.base = { label: this.baseTree.label, read: (path) => this.#readBase(normalise(path)), list: (dir) => baseListing.list(dir), dirs: (dir) => baseListing.dirs(dir) };
+    this.head = { label: this.headTree.label, read: (path) => this.#readHead(normalise(path)), list: (dir) => headListing.list(dir), dirs: (dir) => headListing.dirs(dir) };
   }
 
   async changedPaths(): Promise<string[]> {

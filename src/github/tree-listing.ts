@@ -40,6 +40,7 @@ export class ApiTreeListing {
   #whole: Promise<Tree | null> | null = null;
   readonly #trees = new Map<string, Promise<Tree | null>>();
   readonly #dirs = new Map<string, Promise<string[]>>();
+  readonly #subdirs = new Map<string, Promise<string[]>>();
 
   constructor(
     private readonly octokit: GitHubClient,
@@ -58,18 +59,33 @@ export class ApiTreeListing {
     return pending;
   }
 
-  async #list(dir: string): Promise<string[]> {
+  /** Paths of the directories directly inside `dir`; empty when there is no such directory. */
+  dirs(dir: string): Promise<string[]> {
+    const key = dir.replace(/^\/+|\/+$/g, '');
+    let pending = this.#subdirs.get(key);
+    if (!pending) {
+      pending = this.#entries(key, (e) => e.type === 'tree');
+      this.#subdirs.set(key, pending);
+    }
+    return pending;
+  }
+
+  #list(dir: string): Promise<string[]> {
+    return this.#entries(dir, isFile);
+  }
+
+  async #entries(dir: string, keep: (entry: TreeEntry) => boolean): Promise<string[]> {
     this.#whole ??= this.#fetch(this.commit, true);
     const whole = await this.#whole;
     if (whole === null) return [];
     const prefix = dir === '' ? '' : `${dir}/`;
     if (!whole.truncated) {
-      return whole.entries.filter((e) => isFile(e) && e.path.startsWith(prefix) && !e.path.slice(prefix.length).includes('/')).map((e) => e.path).sort();
+      return whole.entries.filter((e) => keep(e) && e.path.startsWith(prefix) && !e.path.slice(prefix.length).includes('/')).map((e) => e.path).sort();
     }
     const tree = await this.#subtree(whole, dir);
     if (tree === null) return [];
     if (tree.truncated) throw new TruncatedTreeError(dir, this.#where());
-    return tree.entries.filter(isFile).map((e) => `${prefix}${e.path}`).sort();
+    return tree.entries.filter(keep).map((e) => `${prefix}${e.path}`).sort();
   }
 
   /** The tree of `dir` alone (not recursive); null when the commit has no such directory. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_OVERLAYS, overlayCandidates } from '../../src/detect/kustomize/overlay-discovery.js';
+import { MAX_CANDIDATES, MAX_OVERLAYS, overlayCandidates } from '../../src/detect/kustomize/overlay-discovery.js';
 import { changeRows, detectPr, edited, lineIn } from './real-fixtures.js';
 import type { Tree } from './real-fixtures.js';
 
@@ -104,6 +104,34 @@ describe('a change in a Kustomize base', () => {
     expect(result.changes).toHaveLength(MAX_OVERLAYS);
     expect(result.changes.every((c) => /^e\d+-team1$/.test(c.name))).toBe(true);
     expect(result.diagnostics).toEqual([expect.objectContaining({ file: TEAM1, severity: 'info', message: expect.stringContaining(`more than ${MAX_OVERLAYS} overlays include this file`) })]);
+  });
+});
+
+describe('overlays in folders of any name', () => {
+  const REGIONAL: Tree = {
+    ...Object.fromEntries(Object.entries(REPO).filter(([p]) => !p.includes('/overlays/'))),
+    'kueue/overlays/us-east-1/kustomization.yaml': 'namePrefix: use1-\nresources:\n  - ../../base\n',
+    // One level deeper: clusters/<cluster>/<environment>.
+    'kueue/clusters/gke-eu/prod/kustomization.yaml': 'namePrefix: eu-prod-\nresources:\n  - ../../../base\n',
+  };
+  const head = edited(REGIONAL, [[TEAM1, "nominalQuota: '8'", "nominalQuota: '12'"]]);
+
+  it('are found where the reader lists directories, as the CLI and the App do', async () => {
+    expect(changeRows(await detectPr(REGIONAL, head)).map((r) => r.slice(1, 6))).toEqual([
+      ['eu-prod-team1', 10, 14, null, 'kueue/clusters/gke-eu/prod/kustomization.yaml'],
+      ['use1-team1', 10, 14, null, 'kueue/overlays/us-east-1/kustomization.yaml'],
+    ]);
+  });
+
+  it('are not found by a reader that cannot list directories: the change keeps the base name', async () => {
+    expect(changeRows(await detectPr(REGIONAL, head, false)).map((r) => r.slice(1, 6))).toEqual([['team1', 10, 14, null, TEAM1]]);
+  });
+
+  it(`are looked into up to ${MAX_CANDIDATES}, and the rest are named as not looked into`, async () => {
+    const crowded: Tree = { ...REGIONAL };
+    for (let i = 0; i < MAX_CANDIDATES + 3; i++) crowded[`kueue/overlays/cell-${String(i).padStart(2, '0')}/kustomization.yaml`] = 'resources:\n  - ../../other\n';
+    const result = await detectPr(crowded, edited(crowded, [[TEAM1, "nominalQuota: '8'", "nominalQuota: '12'"]]));
+    expect(result.diagnostics).toEqual([expect.objectContaining({ file: TEAM1, severity: 'info', message: expect.stringContaining('5 more overlay kustomizations near this file were not looked into') })]);
   });
 });
 

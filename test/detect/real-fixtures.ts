@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { dirsIn } from '../../src/cli/tree-readers/dir-reader.js';
 import { detectChanges } from '../../src/detect/detect-changes.js';
 import type { DetectedChanges } from '../../src/detect/detect-changes.js';
 import type { ChangeSet, TreeReader } from '../../src/domain/index.js';
@@ -46,20 +47,24 @@ export function edited(tree: Tree, edits: readonly Edit[]): Tree {
   return out;
 }
 
-function reader(label: string, tree: Tree): TreeReader {
+function reader(label: string, tree: Tree, listsDirs: boolean): TreeReader {
   const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
   return {
     label,
     read: (p) => Promise.resolve(Object.hasOwn(tree, p) ? (tree[p] ?? null) : null),
     // Listing lets the Terraform reader take a changed file's siblings (variables, tfvars).
     list: (dir) => Promise.resolve(Object.keys(tree).filter((p) => dirOf(p) === dir)),
+    ...(listsDirs ? { dirs: (dir: string) => Promise.resolve(dirsIn(Object.keys(tree), dir)) } : {}),
   };
 }
 
-/** Runs detection the way a review does: only the paths whose text differs are changed. */
-export function detectPr(base: Tree, head: Tree): Promise<DetectedChanges> {
+/**
+ * Runs detection the way a review does: only the paths whose text differs are changed. The
+ * readers list directories as the CLI's and the App's do, unless `listsDirs` is false.
+ */
+export function detectPr(base: Tree, head: Tree, listsDirs = true): Promise<DetectedChanges> {
   const changed = [...new Set([...Object.keys(base), ...Object.keys(head)])].filter((p) => base[p] !== head[p]).sort();
-  const set: ChangeSet = { base: reader('base', base), head: reader('head', head), changedPaths: () => Promise.resolve(changed) };
+  const set: ChangeSet = { base: reader('base', base, listsDirs), head: reader('head', head, listsDirs), changedPaths: () => Promise.resolve(changed) };
   return detectChanges(set);
 }
 

@@ -182,6 +182,23 @@ describe('a kustomize base edit', () => {
   });
 });
 
+describe('a kustomize base edit with overlays in folders of any name', () => {
+  it('reaches overlays/us-east-1 in the App as in the CLI, from the same one tree listing', async () => {
+    const regional = Object.fromEntries(
+      Object.entries(KUSTOMIZE_BASE).map(([p, text]) => [p.replace('/overlays/staging/', '/overlays/us-east-1/').replace('/overlays/prod/', '/overlays/eu-west-4/'), text]),
+    );
+    const head = { ...regional, 'kueue/base/team2-cq.yaml': edit(regional['kueue/base/team2-cq.yaml'], "nominalQuota: '6'", "nominalQuota: '8'") };
+    const cli = await cliChanges('regional', regional, head);
+    expect(cli.map((r) => [r[1], r[5]])).toEqual([
+      ['prod-team2', 'kueue/overlays/eu-west-4/kustomization.yaml'],
+      ['staging-team2', 'kueue/overlays/us-east-1/kustomization.yaml'],
+    ]);
+
+    expect(await appChanges(regional, head)).toEqual(cli);
+    expect(treeCalls()).toHaveLength(1);
+  });
+});
+
 describe('an ordinary pull request', () => {
   const deployment = (replicas: number) =>
     `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: ${replicas}\n  template:\n    spec:\n      containers:\n        - name: web\n          image: web:1\n`;
@@ -261,5 +278,16 @@ describe('ApiTreeListing', () => {
     const calls = treeCalls().length;
     expect(await listing.list('terraform/infra/')).toEqual(await listing.list('terraform/infra'));
     expect(treeCalls()).toHaveLength(calls);
+  });
+
+  it.each([100_000, 2])('lists the directories directly inside a directory, whole or cut at %i entries', async (limit) => {
+    new FakeRepo(h.fake, pullRequest({ baseFiles: files, headFiles: files })).serve().treeEntryLimit = limit;
+    const listing = new ApiTreeListing(testOctokit(h.fake.url), EXAMPLE_REPO, HEAD_SHA);
+
+    expect(await listing.dirs('')).toEqual(['terraform']);
+    expect(await listing.dirs('terraform')).toEqual(['terraform/infra']);
+    expect(await listing.dirs('terraform/infra')).toEqual(['terraform/infra/modules']);
+    expect(await listing.dirs('terraform/infra/modules/pool')).toEqual([]);
+    expect(await listing.dirs('terraform/nowhere')).toEqual([]);
   });
 });

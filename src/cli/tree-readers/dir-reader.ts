@@ -80,11 +80,20 @@ export class DirReader implements TreeReader {
 
   /** Files directly inside `dir` (repository path, `''` for the root), from listFiles(). */
   async list(dir: string): Promise<string[]> {
+    return filesIn(await this.allFiles(), dir);
+  }
+
+  /** Directories directly inside `dir` that hold files, from listFiles(). */
+  async dirs(dir: string): Promise<string[]> {
+    return dirsIn(await this.allFiles(), dir);
+  }
+
+  private allFiles(): Promise<string[]> {
     this.listing ??= this.listFiles().catch((err: unknown) => {
       this.listing = undefined;
       throw err;
     });
-    return filesIn(await this.listing, dir);
+    return this.listing;
   }
 
   private resolvedRoot(): Promise<string> {
@@ -122,11 +131,25 @@ function errorCode(err: unknown): string {
 
 /** The paths directly inside `dir`, not in its subdirectories. */
 export function filesIn(paths: Iterable<string>, dir: string): string[] {
-  const prefix = dir === '' || dir === '.' ? '' : `${dir.replace(/\/+$/, '')}/`;
+  const prefix = dirPrefix(dir);
   const out: string[] = [];
   for (const p of paths) if (p.startsWith(prefix) && !p.slice(prefix.length).includes('/')) out.push(p);
   return out.sort();
 }
+
+/** The directories directly inside `dir` that hold a file somewhere below them, from file paths. */
+export function dirsIn(paths: Iterable<string>, dir: string): string[] {
+  const prefix = dirPrefix(dir);
+  const out = new Set<string>();
+  for (const p of paths) {
+    if (!p.startsWith(prefix)) continue;
+    const slash = p.indexOf('/', prefix.length);
+    if (slash > prefix.length) out.add(p.slice(0, slash));
+  }
+  return [...out].sort();
+}
+
+const dirPrefix = (dir: string): string => (dir === '' || dir === '.' ? '' : `${dir.replace(/\/+$/, '')}/`);
 
 function toPosix(path: string): string {
   return sep === '/' ? path : path.split(sep).join('/');

@@ -1,6 +1,6 @@
 import { InputError } from '../../domain/errors.js';
 import type { TreeReader } from '../../domain/files.js';
-import { filesIn } from './dir-reader.js';
+import { dirsIn, filesIn } from './dir-reader.js';
 import { git, gitOrThrow } from './git.js';
 import { safeRelativePath } from './repo-path.js';
 
@@ -43,6 +43,11 @@ export class GitReader implements TreeReader {
   /** Files directly inside `dir` at the commit (repository path, `''` for the root). */
   async list(dir: string): Promise<string[]> {
     return filesIn((await this.listBlobs()).keys(), dir);
+  }
+
+  /** Directories directly inside `dir` at the commit that hold files. */
+  async dirs(dir: string): Promise<string[]> {
+    return dirsIn((await this.listBlobs()).keys(), dir);
   }
 
   /** Every regular file at the commit, path → blob id; listed once per reader. */

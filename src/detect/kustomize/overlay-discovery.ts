@@ -1,9 +1,10 @@
 import { dirOf, isKustomizationPath, KUSTOMIZATION_NAMES, kustomizationReferences, patchReferences, readKustomization } from './kustomization.js';
 
 /**
- * Where overlays usually sit beside a base: `<dir>/overlays/<env>/kustomization.yaml` for the
- * base's directory or one of its ancestors. A listing names files, not folders, so overlays are
- * looked for by these names only; one in a folder named otherwise is not found.
+ * Where overlays usually sit beside a base: `<dir>/overlays/<env>/kustomization.yaml` (or one
+ * level deeper, `clusters/<cluster>/<env>/`) for the base's directory or one of its ancestors.
+ * Where the reader lists directories, every folder under these is tried, whatever its name
+ * (`overlays/us-east-1`); where it cannot, only the usual environment names below are.
  */
 export const OVERLAY_FOLDERS = ['overlays', 'envs', 'environments', 'clusters'] as const;
 export const OVERLAY_NAMES = ['prod', 'production', 'staging', 'stage', 'dev', 'development', 'test', 'qa', 'preprod', 'sandbox'] as const;
@@ -14,10 +15,14 @@ const MAX_LEVELS = 4;
 export const MAX_OVERLAYS = 12;
 // Kustomizations read to decide whether one overlay includes the file: a chain of bases is short.
 const MAX_CHAIN_READS = 16;
+/** Overlay folders (with a kustomization) looked into for one changed file, nearest first: each costs reads. */
+export const MAX_CANDIDATES = 32;
 
 export interface OverlayIo {
   /** Files directly inside a directory. */
   list(dir: string): Promise<string[]>;
+  /** Directories directly inside a directory; without it only the usual environment names are tried. */
+  dirs?(dir: string): Promise<string[]>;
   read(path: string): Promise<string | null>;
 }
 
@@ -26,31 +31,58 @@ export interface FoundOverlays {
   overlays: string[];
   /** More overlays include the file than `MAX_OVERLAYS`; those past the bound are left out. */
   truncated: boolean;
+  /** Kustomizations in overlay folders past MAX_CANDIDATES, not looked into. */
+  unchecked: number;
 }
 
-/** The usual overlay folders near `file`, nearest first. */
+/** The usual overlay folders near `file` under the usual environment names, nearest first. */
 export function overlayCandidates(file: string): string[] {
+  return overlayParents(file).flatMap((parent) => OVERLAY_NAMES.map((name) => `${parent}/${name}`));
+}
+
+/** `<dir>/overlays`, `<dir>/envs`, … for the file's directory and its ancestors, nearest first. */
+function overlayParents(file: string): string[] {
   const out: string[] = [];
   let dir: string | null = dirOf(file);
   for (let level = 0; dir !== null && level < MAX_LEVELS; level++) {
-    for (const folder of OVERLAY_FOLDERS) {
-      for (const name of OVERLAY_NAMES) out.push(dir === '' ? `${folder}/${name}` : `${dir}/${folder}/${name}`);
-    }
+    for (const folder of OVERLAY_FOLDERS) out.push(dir === '' ? folder : `${dir}/${folder}`);
     dir = dir === '' ? null : dirOf(dir);
   }
   return out;
 }
 
-/** The overlays, found by listing the usual folders, whose build reads `file` (as a resource, a base's resource or a patch). */
+/**
+ * Folders that may hold an overlay: with a directory listing, every folder under the usual
+ * overlay folders and the folders one level below those; without one, the usual names.
+ */
+async function candidates(file: string, io: OverlayIo): Promise<string[]> {
+  const dirs = io.dirs;
+  if (!dirs) return overlayCandidates(file);
+  const out: string[] = [];
+  for (const parent of overlayParents(file)) {
+    for (const child of await dirs(parent)) out.push(child, ...(await dirs(child)));
+  }
+  return out;
+}
+
+/** The overlays, found in the usual overlay folders, whose build reads `file` (as a resource, a base's resource or a patch). */
 export async function findOverlays(file: string, io: OverlayIo): Promise<FoundOverlays> {
   const found: string[] = [];
-  for (const dir of overlayCandidates(file)) {
+  let tried = 0;
+  let unchecked = 0;
+  for (const dir of await candidates(file, io)) {
     const path = await kustomizationIn(dir, io);
-    if (path === null || !(await includes(path, file, io))) continue;
-    if (found.length === MAX_OVERLAYS) return { overlays: found.sort(), truncated: true };
+    if (path === null) continue;
+    // Past the bound only counted (listings are cheap, reading each overlay's chain is not).
+    if (++tried > MAX_CANDIDATES) {
+      unchecked++;
+      continue;
+    }
+    if (!(await includes(path, file, io))) continue;
+    if (found.length === MAX_OVERLAYS) return { overlays: found.sort(), truncated: true, unchecked: 0 };
     found.push(path);
   }
-  return { overlays: found.sort(), truncated: false };
+  return { overlays: found.sort(), truncated: false, unchecked };
 }
 
 /**

@@ -78,6 +78,14 @@ describe('changeSetFromArgs', () => {
     expect(await set.changedPaths()).toEqual(CHANGED);
   });
 
+  it('git readers list the directories at their commit', async () => {
+    const base = await GitReader.open(repo, 'main');
+    const head = await GitReader.open(repo, 'feature');
+    expect(await base.dirs('')).toEqual(['clusters', 'docs']);
+    expect(await head.dirs('clusters')).toEqual(['clusters/prod']);
+    expect(await head.dirs('docs')).toEqual([]);
+  });
+
   it('identical sides change nothing', async () => {
     const set = await changeSetFromArgs({ base: 'main', head: baseDir, repo });
     expect(await set.changedPaths()).toEqual([]);

@@ -66,6 +66,17 @@ describe('DirReader', () => {
     ]);
   });
 
+  it('lists the directories directly inside a directory, those holding files only', async () => {
+    await mkdir(join(root, 'empty'));
+    await writeFiles(root, { 'clusters/staging/eu/queues.yaml': 'kind: ClusterQueue\n' });
+    const reader = new DirReader(root);
+    expect(await reader.dirs('')).toEqual(['clusters']);
+    expect(await reader.dirs('clusters')).toEqual(['clusters/prod', 'clusters/staging']);
+    expect(await reader.dirs('clusters/staging/')).toEqual(['clusters/staging/eu']);
+    expect(await reader.dirs('clusters/prod')).toEqual([]);
+    expect(await reader.dirs('missing')).toEqual([]);
+  });
+
   it('a missing root lists as an InputError', async () => {
     await expect(new DirReader(join(tmp.path, 'nope')).listFiles()).rejects.toBeInstanceOf(InputError);
   });
