@@ -30,7 +30,7 @@ export function readEksNodeGroup(ctx: PoolContext, body: Record<string, unknown>
     throw new Unknown('max_size');
   }
   const name = nameOr(ctx, body.node_group_name, 'node_group_name', label);
-  return { name, gpusPerNode: node.gpus, gpuModel: node.model, maxNodes: max, line: ctx.line(path) };
+  return { name, gpusPerNode: node.gpus, gpuModel: node.model, maxNodes: max, line: ctx.line(path), ...(node.mixed ? { mixed: true } : {}) };
 }
 
 /** azurerm_kubernetes_cluster_node_pool: max_count when autoscaling, else node_count. */

@@ -65,6 +65,7 @@ function readGroups(file: string, loc: Locator, block: Span, scope: Scope, label
           maxNodes: max ?? MODULE_MAX_SIZE_DEFAULT,
           line: ctx.line(max === null ? [] : ['max_size']),
           ...(max === null ? { note: 'max_size not set: the module default' } : {}),
+          ...(node.mixed ? { mixed: true } : {}),
         }));
       }
     } catch (err) {

@@ -16,11 +16,15 @@ export interface PoolReading {
   note?: string;
   /** GPUs one more in the count adds, when not gpusPerNode (a per-zone count adds one node per zone). */
   step?: number;
+  /** The instance types differ in GPUs per node, so one more node adds an unknown number of GPUs. */
+  mixed?: boolean;
 }
 
 export interface NodeGpus {
   gpus: number;
   model: string | null;
+  /** Listed instance types differ in GPUs per node; `gpus` is the most. */
+  mixed?: boolean;
 }
 
 /**
@@ -40,11 +44,13 @@ export function typeGpus(ctx: PoolContext, type: string, what: string, path: Loc
 /** The most GPUs over several instance types (a node group may launch any of them). */
 export function mostGpus(ctx: PoolContext, types: readonly string[], what: string, path: LocPath): NodeGpus | null {
   let best: NodeGpus | null = null;
+  const counts = new Set<number>();
   for (const t of types) {
     const g = typeGpus(ctx, t, what, path);
+    counts.add(g?.gpus ?? 0);
     if (g && (!best || g.gpus > best.gpus)) best = g;
   }
-  return best;
+  return best && counts.size > 1 ? { ...best, mixed: true } : best;
 }
 
 export function stringList(ctx: PoolContext, raw: unknown, what: string, path: LocPath): string[] | null {

@@ -82,7 +82,8 @@ function literalName(raw: Record<string, unknown>): string | null {
 
 export function toDecl(file: string, kind: CapacityKind, r: PoolReading, copies = 1): CapacityDecl {
   const gpus = r.maxNodes * r.gpusPerNode * copies;
-  const extra = [r.note, copies > 1 ? `× ${copies} copies (count)` : undefined].filter(Boolean).join(', ');
+  const mixed = r.mixed ? 'instance types differ in GPUs per node: counted at the most' : undefined;
+  const extra = [r.note, mixed, copies > 1 ? `× ${copies} copies (count)` : undefined].filter(Boolean).join(', ');
   return {
     file,
     line: r.line,
@@ -90,7 +91,8 @@ export function toDecl(file: string, kind: CapacityKind, r: PoolReading, copies 
     name: r.name,
     gpuModel: r.gpuModel,
     gpus,
-    gpuStep: (r.step ?? r.gpusPerNode) * copies,
+    // Types that differ in GPUs per node leave the step of one more node unknown.
+    ...(r.mixed ? {} : { gpuStep: (r.step ?? r.gpusPerNode) * copies }),
     parts: [{
       label: `${r.name}: ${r.maxNodes} node${r.maxNodes === 1 ? '' : 's'} × ${r.gpusPerNode} GPU${r.gpusPerNode === 1 ? '' : 's'}${extra ? ` (${extra})` : ''}`,
       // The machine types and accelerators these clouds' pools name are NVIDIA's.

@@ -85,6 +85,18 @@ describe('aws_eks_node_group and azurerm_kubernetes_cluster_node_pool', () => {
   it('EKS: scaling_config.max_size × the instance type GPUs', () => {
     const text = `resource "aws_eks_node_group" "gpu" {\n  node_group_name = "p4"\n  instance_types = ["p4d.24xlarge"]\n  scaling_config {\n    desired_size = 0\n    min_size = 0\n    max_size = 2\n  }\n}\n`;
     expect(summary(one(text))).toEqual([['eks-node-group', 'p4', 16, 7]]);
+    expect(one(text).decls[0]?.gpuStep).toBe(8);
+  });
+
+  it('EKS: instance types that differ in GPUs count at the most per node, with no step for one more node', () => {
+    // g5.12xlarge has 4 GPUs, g5.48xlarge 8: one more node adds 4 or 8.
+    const text = `resource "aws_eks_node_group" "gpu" {\n  node_group_name = "g5"\n  instance_types = ["g5.12xlarge", "g5.48xlarge"]\n  scaling_config {\n    max_size = 3\n  }\n}\n`;
+    const decl = one(text).decls[0];
+    expect(decl).toMatchObject({ gpus: 24, gpuModel: 'A10G' });
+    expect(decl).not.toHaveProperty('gpuStep');
+    expect(decl?.parts[0]?.label).toContain('instance types differ in GPUs per node: counted at the most');
+    const same = text.replace('"g5.12xlarge", "g5.48xlarge"', '"g5.12xlarge", "g5.24xlarge"');
+    expect(one(same).decls[0]?.gpuStep).toBe(4);
   });
 
   it('AKS: max_count when autoscaling, node_count otherwise; tfvars win over defaults', () => {
