@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FakeGitHub, FakeRequest, FakeResponse } from './fake-github.js';
+import { createCheckRun, updateCheckRun } from './fake-repo-checks.js';
 import { customMediaType } from './fake-media-types.js';
 import { unifiedPatch } from './fake-repo-diff.js';
 import { createReview, createReviewComment, deleteReviewComment } from './fake-repo-reviews.js';
@@ -87,8 +88,8 @@ export class FakeRepo {
       .on('POST', `${prefix}/issues/${number}/comments`, (req) => this.#createComment(req))
       .on('PATCH', `${prefix}/issues/comments/:id`, (req) => this.#updateComment(req))
       .on('DELETE', `${prefix}/issues/comments/:id`, (req) => this.#deleteComment(req))
-      .on('POST', `${prefix}/check-runs`, (req) => this.#createCheck(req))
-      .on('PATCH', `${prefix}/check-runs/:id`, (req) => this.#updateCheck(req))
+      .on('POST', `${prefix}/check-runs`, (req) => createCheckRun(this.checkRuns, this.#nextId++, req))
+      .on('PATCH', `${prefix}/check-runs/:id`, (req) => updateCheckRun(this.checkRuns, req))
       .on('GET', `${prefix}/pulls/${number}/comments`, (req) => this.#page(req, this.reviewComments))
       .on('POST', `${prefix}/pulls/${number}/comments`, (req) => createReviewComment(this.#reviewContext(), req))
       .on('POST', `${prefix}/pulls/${number}/reviews`, (req) => createReview(this.#reviewContext(), req))
@@ -268,44 +269,6 @@ export class FakeRepo {
     if (i < 0) return notFound();
     this.comments.splice(i, 1);
     return { status: 204 };
-  }
-
-  #createCheck(req: FakeRequest): FakeResponse {
-    const body = req.body as Record<string, unknown>;
-    const run: CheckRunState = {
-      id: this.#nextId++,
-      head_sha: String(body.head_sha),
-      name: String(body.name),
-      history: [body],
-      status: String(body.status ?? 'queued'),
-      conclusion: null,
-      output: { annotations: [] },
-    };
-    this.checkRuns.push(run);
-    return { status: 201, body: { id: run.id, head_sha: run.head_sha, name: run.name, status: run.status } };
-  }
-
-  #updateCheck(req: FakeRequest): FakeResponse {
-    const run = this.checkRuns.find((r) => String(r.id) === req.params.id);
-    if (!run) return notFound();
-    const body = req.body as {
-      status?: string;
-      conclusion?: string;
-      output?: { title?: string; summary?: string; text?: string; annotations?: unknown[] };
-    };
-    run.history.push(body as Record<string, unknown>);
-    if (body.conclusion) {
-      run.status = 'completed';
-      run.conclusion = body.conclusion;
-    } else if (body.status) {
-      run.status = body.status;
-    }
-    if (body.output) {
-      // Annotations accumulate across updates, as on GitHub; the rest is replaced.
-      const { annotations = [], ...rest } = body.output;
-      run.output = { ...run.output, ...rest, annotations: [...run.output.annotations, ...annotations] };
-    }
-    return { body: { id: run.id, status: run.status, conclusion: run.conclusion } };
   }
 
   /** Link-header pagination, as octokit's paginate follows it. */

@@ -1,0 +1,45 @@
+import type { FakeRequest, FakeResponse } from './fake-github.js';
+import type { CheckRunState } from './fake-repo-state.js';
+
+/**
+ * Check runs as GitHub keeps them: created with a status, updated in place, concluded by an
+ * update carrying a conclusion; annotations accumulate across updates, the rest of the output is
+ * replaced. Each run keeps every request body in `history`.
+ */
+
+export function createCheckRun(runs: CheckRunState[], id: number, req: FakeRequest): FakeResponse {
+  const body = req.body as Record<string, unknown>;
+  const run: CheckRunState = {
+    id,
+    head_sha: String(body.head_sha),
+    name: String(body.name),
+    history: [body],
+    status: String(body.status ?? 'queued'),
+    conclusion: null,
+    output: { annotations: [] },
+  };
+  runs.push(run);
+  return { status: 201, body: { id: run.id, head_sha: run.head_sha, name: run.name, status: run.status } };
+}
+
+export function updateCheckRun(runs: CheckRunState[], req: FakeRequest): FakeResponse {
+  const run = runs.find((r) => String(r.id) === req.params.id);
+  if (!run) return { status: 404, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' } };
+  const body = req.body as {
+    status?: string;
+    conclusion?: string;
+    output?: { title?: string; summary?: string; text?: string; annotations?: unknown[] };
+  };
+  run.history.push(body as Record<string, unknown>);
+  if (body.conclusion) {
+    run.status = 'completed';
+    run.conclusion = body.conclusion;
+  } else if (body.status) {
+    run.status = body.status;
+  }
+  if (body.output) {
+    const { annotations = [], ...rest } = body.output;
+    run.output = { ...run.output, ...rest, annotations: [...run.output.annotations, ...annotations] };
+  }
+  return { body: { id: run.id, status: run.status, conclusion: run.conclusion } };
+}
