@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChangeReview, Policy, ReviewResult } from '../../src/domain/index.js';
 import { DEFAULT_POLICY } from '../../src/domain/index.js';
+import { renderComment } from '../../src/report/comment.js';
 import { runReview } from '../../src/review.js';
 import type { PrometheusSource } from '../../src/telemetry/prometheus-source.js';
 import { CHAT, EVAL, KUEUE, POOLS, TRAIN } from '../helpers/prometheus/index.js';
@@ -191,6 +192,29 @@ describe('a review on a real Prometheus', () => {
     expect(lever(lenient, 'reclaim-idle')).toBeUndefined();
     expect(lenient).toMatchObject({ verdict: 'justified', gpusNeeded: 2, need: 8 });
     expect(lenient.runtimes?.find((c) => c.workload === 'train')?.differs).toBe(false);
+  });
+
+  it('plans a catalog with a weekend job on a weekly cycle, with the same telemetry evidence (research queue)', async () => {
+    const weekend = `
+  - name: weekend-finetune
+    type: training
+    queue: research
+    gpusPerJob: 4
+    runtime: 3h
+    days: [sat]
+    window: { earliestStart: "08:00", deadline: "12:00" }`;
+    const r = only(await review(queues(4), queues(8), `${evalJob('6h')}${weekend}`));
+    expect(r.plan).toMatchObject({ cycle: 7 * 1440, peakGpus: 4, lowerBound: 4, optimal: true });
+    // The eval job still runs every day of the week: its runs are timed as before.
+    const check = r.runtimes?.find((c) => c.workload === 'nightly-eval');
+    expect(check?.observedMinutes).toBeGreaterThan(355);
+    expect(check?.observedMinutes).toBeLessThan(366);
+    expect(check?.differs).toBe(false);
+    expect(r.plan?.schedule.filter((run) => run.workload === 'nightly-eval')).toHaveLength(14);
+    expect(r).toMatchObject({ need: 5, verdict: 'not-justified', gpusNeeded: 0 });
+    const comment = renderComment(await review(queues(4), queues(8), `${evalJob('6h')}${weekend}`));
+    expect(comment).toContain('The plan repeats every week from Monday 00:00 UTC.');
+    expect(comment).toMatch(/`schedule: "0 (8|9) \* \* 6"`/);
   });
 
   it('says which evidence is missing when the catalog links nothing to the change', async () => {
