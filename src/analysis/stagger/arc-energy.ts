@@ -2,8 +2,8 @@ import type { GridJob, GridModel } from './grid.js';
 import { windowSpan } from './slot-caps.js';
 
 /**
- * Slots of [x, x + len) inside the arc [0, m) of a day of n slots, with x the start measured
- * from the arc's start (0 ≤ x < n) and len, m ≤ n: the part before midnight of the arc's day
+ * Slots of [x, x + len) inside the arc [0, m) of a cycle of n slots, with x the start measured
+ * from the arc's start (0 ≤ x < n) and len, m ≤ n: the part before the end of the arc's cycle
  * plus the part that wraps into the next copy of the arc.
  */
 function overlapFrom(x: number, len: number, m: number, n: number): number {
@@ -14,7 +14,7 @@ function overlapFrom(x: number, len: number, m: number, n: number): number {
 
 const mod = (x: number, n: number): number => ((x % n) + n) % n;
 
-/** Slots shared by [s, s + len) and the arc [a, a + m) on a day of n slots (len, m ≤ n). */
+/** Slots shared by [s, s + len) and the arc [a, a + m) on a cycle of n slots (len, m ≤ n). */
 export function slotOverlap(s: number, len: number, a: number, m: number, n: number): number {
   return overlapFrom(mod(s - a, n), len, m, n);
 }
@@ -65,7 +65,7 @@ const MAX_POINTS = 64;
 const SHORT_REACH = 8;
 
 /**
- * The arcs [a, a + m) to test, the whole day first, then every pair of at most MAX_POINTS points (all releases, deadlines, earliest ends and latest
+ * The arcs [a, a + m) to test, the whole cycle first, then every pair of at most MAX_POINTS points (all releases, deadlines, earliest ends and latest
  * starts when few, else the releases and deadlines, evenly thinned if still too many) and, from
  * every point, the arcs to its next SHORT_REACH points. The short arcs catch crowds where many
  * runs are forced to overlap, which long arcs average away; they cost only O(points) arcs.

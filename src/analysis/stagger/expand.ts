@@ -13,10 +13,12 @@ const isWholeIn = (x: number, lo: number, hi: number): boolean => Number.isInteg
 /**
  * One planner job per run of each batch or training workload, on the cycle the plan needs: a
  * day, or a week (from Monday 00:00 UTC) as soon as one workload runs on chosen weekdays only
- * or has a window longer than a day; on a week, a workload with no `days` runs every day. `cycle` forces one (to compare two plans
- * of overlapping sets on the same cycle). A workload the planner cannot schedule
- * (its runtime does not fit its window, say) is left out and reported, so the caller can say
- * which evidence is missing instead of planning on invented numbers.
+ * or has a window longer than a day; on a week, a workload with no `days` runs every day.
+ * `cycle` forces one, to compare two plans of overlapping sets on the same cycle (forced to a
+ * day, a workload's `days` are not honoured: it is planned as running daily, which needs no
+ * less). A workload the planner cannot schedule (its runtime does not fit its window, say) is
+ * left out and reported, so the caller can say which evidence is missing instead of planning on
+ * invented numbers.
  */
 export function jobsFromWorkloads(
   workloads: JobWorkload[],

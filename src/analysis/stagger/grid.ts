@@ -3,20 +3,21 @@ import { DAY, gcd } from './circle.js';
 
 /**
  * Jobs measured in slots of `step` minutes, the gcd of every release, deadline, duration and
- * of the day itself.
+ * of the cycle itself.
  *
  * Why searching this grid loses nothing for unsplit runs: fix an optimal schedule and the
  * cyclic order of all its start and end events. Keeping that order (ties allowed) never adds
  * an overlap, so never raises the peak; and "keep the order", "start ≥ release", "end ≤
  * deadline" are all difference constraints x_i − x_j ≤ c whose constants are sums of the data
- * and multiples of the cycle (1440, or a week's 10080), hence multiples of `step`. A feasible system of difference
- * constraints with such constants has a solution on that grid (shortest-path distances).
+ * and multiples of the cycle (a day's 1440 or a week's 10080), hence multiples of `step`. A
+ * feasible system of difference constraints with such constants has a solution on that grid
+ * (shortest-path distances).
  */
 export interface GridJob {
   gpus: number;
   /** Run length in slots. */
   len: number;
-  /** Earliest and latest start slot, counted from 00:00 of the release day. */
+  /** Earliest and latest start slot, counted from the cycle's start. */
   lo: number;
   hi: number;
   /** Slots of the window, [winLo, winHi), where pieces of a split run may go. */
@@ -36,7 +37,7 @@ export interface GridModel {
   jobs: GridJob[];
 }
 
-/** A run's pieces in slots, `start` counted from 00:00 of the release day (so possibly ≥ slots). */
+/** A run's pieces in slots, `start` counted from the cycle's start (so possibly ≥ slots). */
 export interface SlotPiece {
   start: number;
   len: number;
@@ -110,7 +111,7 @@ export function profileOf(model: GridModel, placement: Placement): Int32Array {
 
 /**
  * For every start s in [from, to], the largest and the summed usage over slots s … s+len−1
- * (wrapping around the day), by a sliding-window maximum: O(to − from + len).
+ * (wrapping around the cycle), by a sliding-window maximum: O(to − from + len).
  */
 export function windowStats(profile: Int32Array, from: number, to: number, len: number): { max: Int32Array; sum: Float64Array } {
   const n = profile.length;

@@ -17,8 +17,8 @@ export interface LowerBound {
  * A proven lower bound on the peak GPUs of any schedule meeting every window (splits of
  * interruptible jobs included), with the reason in a sentence. The largest of:
  * - the largest job's GPUs;
- * - energetic reasoning: for an arc of the day, the work every job must do inside it, whatever
- *   its start, divided by the arc's length (the whole day gives total GPU-minutes / 1440);
+ * - energetic reasoning: for an arc of the cycle, the work every job must do inside it, whatever
+ *   its start, divided by the arc's length (the whole cycle gives total GPU-minutes / its minutes);
  * rounded up to a multiple of the GPUs' gcd, since usage is always a sum of job sizes;
  * then raised while the runs too big to share the bound's GPUs cannot take turns (below).
  * Measured on the planner's grid (grid.ts), where every release, deadline and duration falls;
@@ -50,7 +50,7 @@ export function lowerBound(jobs: StaggerJob[], prepared?: ArcEnergy, cycle: numb
 }
 
 /**
- * Some runs cannot avoid part of the day (a run whose latest start is before its earliest end
+ * Some runs cannot avoid part of the cycle (a run whose latest start is before its earliest end
  * always covers the slots in between: its compulsory part). Wherever another run starts, it
  * meets the compulsory parts of the others covering its slots; the least such crowd over its
  * starts, plus its own GPUs, bounds the peak. The "largest job" bound is the case of no crowd.
@@ -103,7 +103,7 @@ function besideCompulsory(jobs: readonly StaggerJob[], model: GridModel): LowerB
 }
 
 /**
- * The part of the bound that needs no arcs: the largest job, the whole day's work and runs
+ * The part of the bound that needs no arcs: the largest job, the whole cycle's work and runs
  * beside compulsory parts, rounded up to the jobs' GPU multiple. When a schedule already meets
  * it, the arcs are never measured.
  */

@@ -1,6 +1,6 @@
 import type { GridModel } from './grid.js';
 
-/** Slots of the day a run's window covers, counted from its first start: [lo, lo + span) modulo the day. */
+/** Slots of the cycle a run's window covers, counted from its first start: [lo, lo + span) modulo the cycle. */
 export const windowSpan = (job: { lo: number; hi: number; len: number }, slots: number): number => Math.min(slots, job.hi + job.len - job.lo);
 
 /**
