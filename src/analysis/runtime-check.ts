@@ -1,4 +1,4 @@
-import type { Evidence, Finding, JobWorkload, RuntimeCheck } from '../domain/index.js';
+import { WEEKDAYS, type Evidence, type Finding, type JobWorkload, type RuntimeCheck } from '../domain/index.js';
 import { evidenceOf } from '../telemetry/gather.js';
 import type { QueryAnswer } from '../telemetry/source.js';
 import { windowLength } from '../workloads/window.js';
@@ -18,9 +18,10 @@ const clock = (minutes: number): string => {
 
 /**
  * The mean runtime of a job's runs over the window: the GPU-hours its pods requested
- * (kube-state-metrics) per day, divided by the GPU-hours a day of runs should hold on average
- * (jobsPerDay × gpusPerJob, times the share of weekdays it runs on when it names `days`). Averaging GPU-hours rather than timing pods keeps runs that
- * overlap from being counted as one long run. Null when unmeasured or when nothing ran.
+ * (kube-state-metrics), divided by the GPU-hours its runs in the window should hold (jobsPerDay
+ * × gpusPerJob on each day of the window it runs on: every day, or only the weekdays it names).
+ * Averaging GPU-hours rather than timing pods keeps runs that overlap from being counted as one
+ * long run. Null when unmeasured, when nothing ran, or when the window holds none of its days.
  */
 export function observedRuntime(w: JobWorkload, m: Measured): RuntimeCheck | null {
   if (w.selector === undefined || Object.keys(w.selector).length === 0) {
@@ -36,10 +37,9 @@ export function observedRuntime(w: JobWorkload, m: Measured): RuntimeCheck | nul
   if (devices === null && a === undefined) return null;
   const line = devices?.line ?? timeline(a as QueryAnswer);
   const gpuHours = hoursOf(line, devices?.step ?? stepOf(a as QueryAnswer, line));
-  const days = m.telemetry.windowMinutes / 1440;
+  const days = runDays(w, m.telemetry.at, m.telemetry.windowMinutes);
   if (gpuHours <= 0 || days <= 0 || w.jobsPerDay <= 0) return null;
-  const runsPerDay = (w.jobsPerDay * (w.days?.length ?? 7)) / 7;
-  const observedMinutes = (gpuHours / days / (runsPerDay * w.gpusPerJob)) * 60;
+  const observedMinutes = (gpuHours / days / (w.jobsPerDay * w.gpusPerJob)) * 60;
   return {
     workload: w.name,
     documentedMinutes: w.runtime,
@@ -47,6 +47,30 @@ export function observedRuntime(w: JobWorkload, m: Measured): RuntimeCheck | nul
     differs: Math.abs(observedMinutes - w.runtime) > RUNTIME_TOLERANCE * w.runtime,
     evidence: [...(a ? [evidenceOf(a)] : []), ...(devices?.evidence ?? []), { source: 'catalog', ref: `${w.source.file}${w.source.line === null ? '' : `:${w.source.line}`}` }],
   };
+}
+
+const MINUTES_PER_DAY = 1440;
+
+/**
+ * Days of the window the job runs on, a partly covered day by the share covered (UTC days, as
+ * the catalog's windows): the whole window for a daily job; for one that names weekdays only
+ * those, so a two-day window over a weekend expects none of a weekday job's runs.
+ */
+export function runDays(w: Pick<JobWorkload, 'days'>, at: string, windowMinutes: number): number {
+  if (w.days === undefined) return windowMinutes / MINUTES_PER_DAY;
+  const end = Date.parse(at) / 60_000;
+  if (!Number.isFinite(end)) return windowMinutes / MINUTES_PER_DAY;
+  const start = end - windowMinutes;
+  let total = 0;
+  for (let day = Math.floor(start / MINUTES_PER_DAY); day * MINUTES_PER_DAY < end; day++) {
+    // Day 0 of the epoch, 1970-01-01, was a Thursday: index 3 from Monday.
+    const weekday = WEEKDAYS[(((day + 3) % 7) + 7) % 7];
+    if (weekday === undefined || !w.days.includes(weekday)) continue;
+    const from = Math.max(start, day * MINUTES_PER_DAY);
+    const to = Math.min(end, (day + 1) * MINUTES_PER_DAY);
+    total += (to - from) / MINUTES_PER_DAY;
+  }
+  return total;
 }
 
 /**

@@ -139,7 +139,7 @@ export interface OutcomeCost {
 export interface RuntimeCheck {
   workload: string;
   documentedMinutes: number;
-  /** Mean minutes per run: GPU-hours requested per day ÷ (jobsPerDay × gpusPerJob). */
+  /** Mean minutes per run: GPU-hours requested ÷ (its runs in the window × gpusPerJob). */
   observedMinutes: number;
   /** |observed − documented| ÷ documented above 25%. */
   differs: boolean;

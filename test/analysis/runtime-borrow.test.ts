@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { borrowableQuota } from '../../src/analysis/borrow.js';
 import { reviewChange } from '../../src/analysis/review-change.js';
-import { observedRuntime, plannedRuntimes, runtimeFinding } from '../../src/analysis/runtime-check.js';
+import { observedRuntime, plannedRuntimes, runDays, runtimeFinding } from '../../src/analysis/runtime-check.js';
 import { batch, policy, queueChange } from '../factories.js';
 import { answer, hourly, measured, missing, repeat, telemetry } from './measured-fixture.js';
 
@@ -28,10 +28,24 @@ describe('runtime cross-check', () => {
     expect(runtimeFinding([observedRuntime(evalJob(330), m())!])).toBeNull();
   });
 
-  it('averages the runs of a job that names weekdays over the week', () => {
-    // Runs on 4 of 7 days: 2 runs × 4/7 a day on average, so 24 GPU-hours a day ÷ (8/7 × 2 GPUs) = 10.5 h.
-    const fourDays = batch({ name: 'eval', jobsPerDay: 2, gpusPerJob: 2, runtime: 240, days: ['mon', 'tue', 'wed', 'thu'], selector: { namespace: 'eval' } });
-    expect(observedRuntime(fourDays, m())?.observedMinutes).toBeCloseTo(630, 6);
+  it("expects a weekday job's runs only on its days of the window", () => {
+    // The window is Thursday and Friday (to Saturday 2026-01-03 00:00 UTC): 48 GPU-hours in all.
+    const on = (days: ('mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun')[]) =>
+      observedRuntime(batch({ name: 'eval', jobsPerDay: 2, gpusPerJob: 2, runtime: 360, days, selector: { namespace: 'eval' } }), m());
+    // Both days are its days: 48 ÷ (2 days × 2 runs × 2 GPUs) = 6 h, as for a daily job.
+    expect(on(['thu', 'fri'])?.observedMinutes).toBeCloseTo(360, 6);
+    // Thursday only: the GPUs it held on Friday make each of its runs look twice as long.
+    expect(on(['mon', 'tue', 'wed', 'thu'])?.observedMinutes).toBeCloseTo(720, 6);
+    // A weekend job has no run in this window to time.
+    expect(on(['sat', 'sun'])).toBeNull();
+  });
+
+  it('counts a partly covered day of the window by its share', () => {
+    // Thursday 12:00 to Saturday 12:00 UTC.
+    const at = '2026-01-03T12:00:00.000Z';
+    expect(runDays({ days: ['sat'] }, at, 48 * 60)).toBeCloseTo(0.5, 9);
+    expect(runDays({ days: ['thu', 'fri', 'sat'] }, at, 48 * 60)).toBeCloseTo(2, 9);
+    expect(runDays({}, at, 36 * 60)).toBe(1.5);
   });
 
   it('says what is missing instead of guessing', () => {
