@@ -10,6 +10,7 @@ import { kueuePopulatorParser } from './kueue-populator.js';
 import { kueueParser } from './kueue.js';
 import { kustomizeParser } from './kustomize/kustomize-parser.js';
 import type { CapacityParser } from './parser.js';
+import { terraformManifestsParser } from './terraform/manifests-parser.js';
 import { terraformParser } from './terraform/terraform-parser.js';
 
 /** Formats read from a YAML document as it stands; also what embedded YAML is read with. */
@@ -30,5 +31,6 @@ export const PARSERS: readonly CapacityParser[] = [
   ...MANIFEST_PARSERS,
   helmValuesParser(MANIFEST_PARSERS),
   terraformParser,
+  terraformManifestsParser(MANIFEST_PARSERS),
   kustomizeParser,
 ];
