@@ -76,3 +76,36 @@ describe('a root module that sizes a GPU pool through a local module', () => {
     expect(r.decls.map((d) => [d.name, d.gpus, d.line])).toEqual([['nvidia-efa', 16, lineIn(Object.values(eks)[0], 'max_size     = 2')]]);
   });
 });
+
+describe('a call of a module gpu-justify does not read, handed GPU types', () => {
+  // As GoogleCloudPlatform/ai-infra-cluster-provisioning's samples call their GKE module: the pools
+  // come from tfvars, and the module itself lives in another repository.
+  const main = [
+    'variable "node_pools" {}',
+    'module "complex-gke" {',
+    '  source     = "github.com/GoogleCloudPlatform/ai-infra-cluster-provisioning//terraform/modules/cluster/gke"',
+    '  region     = "us-central1"',
+    '  node_pools = var.node_pools',
+    '}',
+    '',
+  ].join('\n');
+  const tfvars = (count: number) =>
+    `node_pools = [{\n  zone         = "us-central1-a"\n  node_count   = ${count}\n  machine_type = "a2-highgpu-1g"\n  guest_accelerator = { type = "nvidia-tesla-a100", count = 1 }\n}]\n`;
+
+  it('is warned about at the call, naming what it was given, when its tfvars change', async () => {
+    const r = await detectPr({ 'gke/main.tf': main, 'gke/terraform.tfvars': tfvars(1) }, { 'gke/main.tf': main, 'gke/terraform.tfvars': tfvars(4) });
+    expect(r.changes).toEqual([]);
+    expect(r.diagnostics).toEqual([expect.objectContaining({
+      file: 'gke/main.tf', line: 2, severity: 'warning',
+      message: expect.stringMatching(/^module\.complex-gke \(source github\.com\/GoogleCloudPlatform\/.*\) is given GPU machine types or accelerators \(node_pools: nvidia-tesla-a100, a2-highgpu-1g\), but gpu-justify does not read this module/),
+    })]);
+  });
+
+  it('is not warned about when handed no GPU type, nor when it is a module the readers take', () => {
+    const cpu = main.replace('var.node_pools', '[{ machine_type = "e2-standard-8", node_count = 3 }]');
+    expect(parseTerraformSet([{ path: 'main.tf', text: cpu }]).diagnostics).toEqual([]);
+    const eks = loadReal('terraform-eks/eks-blueprints-nvidia-gpu-efa-eks.tf');
+    const r = parseTerraformSet(Object.entries(eks).map(([path, text]) => ({ path, text })));
+    expect(r.diagnostics.filter((d) => d.message.includes('does not read this module'))).toEqual([]);
+  });
+});

@@ -5,6 +5,7 @@ import { readEksModules } from './eks-module.js';
 import { readGkeModules } from './gke-module.js';
 import { parseHcl } from './hcl.js';
 import { localModuleWarnings } from './local-modules.js';
+import { unreadModuleWarnings } from './unread-modules.js';
 import { Locator } from './locator.js';
 import { moduleScope } from './module-scope.js';
 import type { ModuleFile } from './module-scope.js';
@@ -26,6 +27,11 @@ function callsLocalModule(text: string): boolean {
   return /\bsource\s*=\s*"\.\.?\//.test(text);
 }
 
+/** A call of a module from elsewhere, which is warned about when handed GPU types (unread-modules.ts). */
+function callsOtherModule(text: string): boolean {
+  return /\bmodule\s+"[^"]*"\s*\{/.test(text) && /\bsource\s*=\s*"(?!\.\.?\/)/.test(text);
+}
+
 /**
  * Terraform node pools: GKE google_container_node_pool and terraform-google-modules/kubernetes-engine
  * `node_pools`, EKS aws_eks_node_group and terraform-aws-modules/eks managed node groups, AKS
@@ -36,7 +42,7 @@ function callsLocalModule(text: string): boolean {
 export const terraformParser: CapacityParser = {
   id: 'terraform',
   acceptsPath: isTerraformPath,
-  mightContain: (path, text) => isTerraformPath(path) && (declaresPools(text) || callsLocalModule(text)),
+  mightContain: (path, text) => isTerraformPath(path) && (declaresPools(text) || callsLocalModule(text) || callsOtherModule(text)),
   parse: (path, text) => parseTerraformSet([{ path, text }]),
   parseSet: parseTerraformSet,
 };
@@ -59,6 +65,7 @@ export function parseTerraformSet(files: readonly SourceFile[]): ParseResult {
   const scope = moduleScope(parsed);
   for (const f of parsed) {
     if (f.path.endsWith('.tf') && callsLocalModule(f.text)) result.diagnostics.push(...localModuleWarnings(f.path, f.body, new Locator(f.text)));
+    if (f.path.endsWith('.tf') && callsOtherModule(f.text)) result.diagnostics.push(...unreadModuleWarnings(f.path, f.body, new Locator(f.text), scope));
     if (!f.path.endsWith('.tf') || !declaresPools(f.text)) continue;
     const loc = new Locator(f.text);
     for (const out of [readResources(f.path, f.body, loc, scope), readEksModules(f.path, f.body, loc, scope), readGkeModules(f.path, f.body, loc, scope)]) {

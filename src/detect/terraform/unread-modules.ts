@@ -1,0 +1,54 @@
+import { diagnostic } from '../../domain/index.js';
+import type { Diagnostic } from '../../domain/index.js';
+import { acceleratorModel, looksLikeGpuType } from '../gpu-types/index.js';
+import { evaluate } from './expr-eval.js';
+import type { Scope, Value } from './expr-eval.js';
+import { isGkeModuleSource } from './gke-module.js';
+import type { Locator } from './locator.js';
+import { asRecord } from './module-scope.js';
+
+// Inputs the EKS module reader takes (eks-module.ts), whatever the module's source.
+const READ_INPUTS = ['eks_managed_node_groups', 'self_managed_node_groups'];
+// Local modules have their own warning (local-modules.ts).
+const isLocal = (source: string): boolean => source.startsWith('./') || source.startsWith('../');
+const MAX_NAMED = 4;
+
+/**
+ * Calls of modules gpu-justify does not read (from a registry, git or another repository) that
+ * are handed GPU machine types or accelerators: the pools they create are declared inside the
+ * module, so a change to their inputs (a node count in tfvars, say) would pass unseen. Said at
+ * the call, naming what it was given.
+ */
+export function unreadModuleWarnings(file: string, body: Record<string, unknown>, loc: Locator, scope: Scope): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const [label, blocks] of Object.entries(asRecord(body.module))) {
+    if (!Array.isArray(blocks)) continue;
+    const raw = asRecord(blocks[blocks.length - 1]);
+    const source = typeof raw.source === 'string' ? raw.source : null;
+    if (source === null || isLocal(source)) continue;
+    if (READ_INPUTS.some((k) => raw[k] !== undefined) || (isGkeModuleSource(source) && raw.node_pools !== undefined)) continue;
+    const found: string[] = [];
+    for (const [input, value] of Object.entries(raw)) {
+      const v = evaluate(value, scope);
+      if (!v.ok) continue;
+      const gpus = [...new Set(gpuStrings(v.value))];
+      if (gpus.length > 0) found.push(`${input}: ${gpus.join(', ')}`);
+    }
+    if (found.length === 0) continue;
+    const line = loc.path(loc.file(), [['module', label]])?.line ?? null;
+    const named = found.slice(0, MAX_NAMED).join('; ') + (found.length > MAX_NAMED ? `; and ${found.length - MAX_NAMED} more inputs` : '');
+    out.push(diagnostic(file, line, 'warning',
+      `module.${label} (source ${source}) is given GPU machine types or accelerators (${named}), but gpu-justify does not read this module: ` +
+      `the GPU capacity of its pools, and any change to it, is not counted; check them by hand`));
+  }
+  return out;
+}
+
+/** Strings in a value that name a GPU machine / instance / VM type or a GKE accelerator. */
+function gpuStrings(v: Value, depth = 0): string[] {
+  if (depth > 20 || v === null) return [];
+  if (typeof v === 'string') return looksLikeGpuType(v) || acceleratorModel(v) !== null ? [v.trim()] : [];
+  if (Array.isArray(v)) return v.flatMap((x) => gpuStrings(x, depth + 1));
+  if (typeof v === 'object') return Object.values(v).flatMap((x) => gpuStrings(x, depth + 1));
+  return [];
+}
