@@ -1,6 +1,7 @@
+import { evaluate } from './expr-eval.js';
 import { literalString, mostGpus, stringList, typeGpus } from './gpu-shape.js';
 import type { PoolReading } from './gpu-shape.js';
-import { single, Unknown } from './pool-context.js';
+import { PoolContext as Context, single, Unknown } from './pool-context.js';
 import type { LocPath, PoolContext } from './pool-context.js';
 
 /** The pool's name when it can be evaluated; else the fallback (a computed name is no GPU problem). */
@@ -51,4 +52,22 @@ export function readAksPool(ctx: PoolContext, body: Record<string, unknown>, lab
   }
   const name = nameOr(ctx, body.name, 'name', label);
   return { name, gpusPerNode: node.gpus, gpuModel: node.model, maxNodes: nodes, line: ctx.line([attr]) };
+}
+
+/**
+ * azurerm_kubernetes_cluster's `default_node_pool`: the cluster's first pool, read as an
+ * azurerm_kubernetes_cluster_node_pool is. Small ML clusters sometimes run their GPUs there.
+ * It is the cluster's system pool too, almost always on CPUs: one whose VM size cannot be told
+ * (a variable with no value, say) is taken as one, without a warning on every cluster file.
+ */
+export function readAksDefaultPool(ctx: PoolContext, body: Record<string, unknown>, label: string): PoolReading | null {
+  const pool = single(body.default_node_pool);
+  const span = ctx.loc.path(ctx.block, ['default_node_pool']);
+  if (span === null || Object.keys(pool).length === 0 || !evaluate(pool.vm_size, ctx.scope).ok) return null;
+  const inner = new Context(ctx.file, ctx.loc, span, ctx.scope, `${ctx.address}.default_node_pool`);
+  try {
+    return readAksPool(inner, pool, label);
+  } finally {
+    ctx.diagnostics.push(...inner.diagnostics);
+  }
 }

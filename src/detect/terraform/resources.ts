@@ -1,27 +1,36 @@
 import type { CapacityDecl, CapacityKind } from '../../domain/index.js';
 import { PRIMARY_GPU_RESOURCE } from '../gpu-resources.js';
 import type { Scope, Value } from './expr-eval.js';
-import { readAksPool, readEksNodeGroup } from './eks-aks.js';
+import { readAksDefaultPool, readAksPool, readEksNodeGroup } from './eks-aks.js';
 import type { PoolReading } from './gpu-shape.js';
 import { entries, readGkePool } from './gke.js';
 import type { Locator } from './locator.js';
 import { asRecord } from './module-scope.js';
-import { PoolContext, Unknown } from './pool-context.js';
+import { PoolContext, single, Unknown } from './pool-context.js';
 import type { PoolOutcome } from './pool-context.js';
 
 type Reader = (ctx: PoolContext, body: Record<string, unknown>, label: string) => PoolReading | null;
 
-export const RESOURCE_KINDS: Readonly<Record<string, { kind: CapacityKind; read: Reader }>> = {
+interface ResourceKind {
+  kind: CapacityKind;
+  read: Reader;
+  /** Where the pool's literal name is, when not the resource's own `name` (or `node_group_name`). */
+  nameOf?: (raw: Record<string, unknown>) => unknown;
+}
+
+export const RESOURCE_KINDS: Readonly<Record<string, ResourceKind>> = {
   google_container_node_pool: { kind: 'gke-node-pool', read: readGkePool },
   aws_eks_node_group: { kind: 'eks-node-group', read: readEksNodeGroup },
   azurerm_kubernetes_cluster_node_pool: { kind: 'aks-node-pool', read: readAksPool },
+  // The cluster's name is not its default pool's.
+  azurerm_kubernetes_cluster: { kind: 'aks-node-pool', read: readAksDefaultPool, nameOf: (raw) => single(raw.default_node_pool).name },
 };
 
 /** Every node pool resource of one file, one decl per instance (`for_each` key or `count`). */
 export function readResources(file: string, body: Record<string, unknown>, loc: Locator, scope: Scope): PoolOutcome {
   const out: PoolOutcome = { decls: [], unresolved: [], diagnostics: [] };
   const resources = asRecord(body.resource);
-  for (const [type, { kind, read }] of Object.entries(RESOURCE_KINDS)) {
+  for (const [type, { kind, read, nameOf }] of Object.entries(RESOURCE_KINDS)) {
     for (const [label, blocks] of Object.entries(asRecord(resources[type]))) {
       const block = loc.path(loc.file(), [['resource', type, label]]);
       if (!block || !Array.isArray(blocks)) continue;
@@ -44,7 +53,7 @@ export function readResources(file: string, body: Record<string, unknown>, loc: 
           instances = entries(base.value(raw.for_each, 'for_each', ['for_each'])).map(([key, value]) => ({ key, value }));
         } catch (err) {
           if (!(err instanceof Unknown)) throw err;
-          out.unresolved.push({ file, line: block.line, kind, name: literalName(raw) ?? label });
+          out.unresolved.push({ file, line: block.line, kind, name: literalName(raw, nameOf) ?? label });
           out.diagnostics.push(...base.diagnostics);
           continue;
         }
@@ -53,7 +62,7 @@ export function readResources(file: string, body: Record<string, unknown>, loc: 
       if (instances === null) {
         const ctx = new PoolContext(file, loc, block, withBound(scope, 'count', { index: 0 }), `${type}.${label}`);
         // count is read only for pools with GPUs: a CPU pool's count is not this tool's business.
-        record(ctx, literalName(raw) ?? label, () => {
+        record(ctx, literalName(raw, nameOf) ?? label, () => {
           const r = read(ctx, raw, label);
           const copies = r === null || raw.count === undefined ? 1 : ctx.count(raw.count, 'count', ['count']) ?? 1;
           return r === null || copies === 0 ? null : { ...r, copies };
@@ -75,8 +84,8 @@ export function withBound(scope: Scope, name: string, value: Value): Scope {
   return { ...scope, bound: new Map([...scope.bound, [name, value]]) };
 }
 
-function literalName(raw: Record<string, unknown>): string | null {
-  const n = raw.name ?? raw.node_group_name;
+function literalName(raw: Record<string, unknown>, nameOf?: (raw: Record<string, unknown>) => unknown): string | null {
+  const n = nameOf ? nameOf(raw) : raw.name ?? raw.node_group_name;
   return typeof n === 'string' && !n.includes('${') && n !== '' ? n : null;
 }
 

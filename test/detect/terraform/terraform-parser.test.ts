@@ -111,6 +111,27 @@ describe('aws_eks_node_group and azurerm_kubernetes_cluster_node_pool', () => {
   });
 });
 
+describe('azurerm_kubernetes_cluster default_node_pool', () => {
+  const cluster = (pool: string) => `resource "azurerm_kubernetes_cluster" "aks" {\n  name       = var.aks_name\n  dns_prefix = "ml"\n\n  default_node_pool {\n${pool}\n  }\n}\n`;
+
+  it('a GPU VM size is a pool named as the default pool, counted as AKS node pools are', () => {
+    const fixed = cluster('    name       = "default"\n    node_count = 3\n    vm_size    = "Standard_NC24s_v3"');
+    expect(summary(one(fixed))).toEqual([['aks-node-pool', 'default', 12, lineOf(fixed, 'node_count')]]);
+    expect(one(fixed).decls[0]).toMatchObject({ gpuModel: 'V100', gpuStep: 4 });
+    const scaled = cluster('    name                 = "gpu"\n    vm_size              = "Standard_NC24ads_A100_v4"\n    auto_scaling_enabled = true\n    min_count            = 1\n    max_count            = 5');
+    expect(summary(one(scaled))).toEqual([['aks-node-pool', 'gpu', 5, lineOf(scaled, 'max_count')]]);
+  });
+
+  it('a CPU default pool is no GPU capacity; an unknown count keeps the pool under its own name', () => {
+    expect(one(cluster('    name = "system"\n    node_count = 3\n    vm_size = "Standard_D4s_v5"'))).toEqual({ decls: [], diagnostics: [], unresolved: [] });
+    const unknown = one(cluster('    name       = "default"\n    node_count = var.node_count\n    vm_size    = "Standard_NC24s_v3"'));
+    expect(unknown.unresolved).toEqual([expect.objectContaining({ kind: 'aks-node-pool', name: 'default' })]);
+    expect(unknown.diagnostics.map((d) => d.message)).toEqual([expect.stringContaining('azurerm_kubernetes_cluster.aks.default_node_pool: node_count comes from var.node_count')]);
+    // The system pool's VM size from a variable with no value: taken as the CPU pool it almost always is.
+    expect(one(cluster('    name = "system"\n    node_count = 3\n    vm_size = var.system_vm'))).toEqual({ decls: [], diagnostics: [], unresolved: [] });
+  });
+});
+
 describe('terraformParser', () => {
   it('claims only .tf / .tfvars files that mention a node pool', () => {
     expect(terraformParser.mightContain('a.tf', 'resource "aws_eks_node_group" "x" {}')).toBe(true);
