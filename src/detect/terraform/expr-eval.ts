@@ -144,6 +144,11 @@ function binary(op: string, l: Expr, r: Expr, scope: Scope): Value {
 const FUNCTIONS: Record<string, (args: Value[]) => Value> = {
   max: (a) => Math.max(...a.map((x) => num(x, 'max'))),
   min: (a) => Math.min(...a.map((x) => num(x, 'min'))),
+  // Numeric functions pools are sized with (`pow(2, count.index)` GPUs per node, say).
+  pow: ([x, y]) => num(x, 'pow') ** num(y, 'pow'),
+  floor: ([x]) => Math.floor(num(x, 'floor')),
+  ceil: ([x]) => Math.ceil(num(x, 'ceil')),
+  abs: ([x]) => Math.abs(num(x, 'abs')),
   tonumber: ([x]) => (x === null || x === undefined ? null : num(x, 'tonumber')),
   tostring: ([x]) => (x === null || x === undefined ? null : toText(x)),
   tobool: ([x]) => (x === null || x === undefined ? null : truthy(x, 'tobool')),

@@ -36,10 +36,11 @@ export function readResources(file: string, body: Record<string, unknown>, loc: 
       if (!block || !Array.isArray(blocks)) continue;
       const raw = asRecord(blocks[blocks.length - 1]);
       const base = new PoolContext(file, loc, block, scope, `${type}.${label}`);
-      const record = (ctx: PoolContext, name: string, reading: () => (PoolReading & { copies?: number }) | null) => {
+      const record = (ctx: PoolContext, name: string, reading: () => (PoolReading & { copies?: number; each?: PoolReading[] }) | null) => {
         try {
           const r = reading();
-          if (r) out.decls.push(toDecl(file, kind, r, r.copies ?? 1));
+          if (r?.each) out.decls.push(...countedDecls(file, kind, r.each));
+          else if (r) out.decls.push(toDecl(file, kind, r, r.copies ?? 1));
         } catch (err) {
           if (!(err instanceof Unknown)) throw err;
           out.unresolved.push({ file, line: block.line, kind, name });
@@ -60,12 +61,26 @@ export function readResources(file: string, body: Record<string, unknown>, loc: 
       }
 
       if (instances === null) {
-        const ctx = new PoolContext(file, loc, block, withBound(scope, 'count', { index: 0 }), `${type}.${label}`);
+        const at = (index: number) => new PoolContext(file, loc, block, withBound(scope, 'count', { index }), `${type}.${label}`);
+        const ctx = at(0);
         // count is read only for pools with GPUs: a CPU pool's count is not this tool's business.
         record(ctx, literalName(raw, nameOf) ?? label, () => {
           const r = read(ctx, raw, label);
           const copies = r === null || raw.count === undefined ? 1 : ctx.count(raw.count, 'count', ['count']) ?? 1;
-          return r === null || copies === 0 ? null : { ...r, copies };
+          if (r === null || copies === 0) return null;
+          if (copies === 1 || copies > MAX_COUNT_READS) return { ...r, copies };
+          // Each copy read with its own count.index: `pow(2, count.index)` GPUs per node differ.
+          const each = [r];
+          for (let i = 1; i < copies; i++) {
+            const other = at(i);
+            try {
+              const ri = read(other, raw, label);
+              if (ri) each.push(ri);
+            } finally {
+              ctx.diagnostics.push(...other.diagnostics);
+            }
+          }
+          return each.every((x) => sameReading(x, r)) ? { ...r, copies } : { ...r, each };
         });
         continue;
       }
@@ -87,6 +102,34 @@ export function withBound(scope: Scope, name: string, value: Value): Scope {
 function literalName(raw: Record<string, unknown>, nameOf?: (raw: Record<string, unknown>) => unknown): string | null {
   const n = nameOf ? nameOf(raw) : raw.name ?? raw.node_group_name;
   return typeof n === 'string' && !n.includes('${') && n !== '' ? n : null;
+}
+
+// Copies of a counted resource read one by one; past this, the first copy stands for all.
+const MAX_COUNT_READS = 256;
+
+const sameReading = (a: PoolReading, b: PoolReading): boolean =>
+  a.name === b.name && a.gpusPerNode === b.gpusPerNode && a.maxNodes === b.maxNodes && a.gpuModel === b.gpuModel && a.step === b.step && a.mixed === b.mixed;
+
+/**
+ * The copies of a counted resource whose readings differ: one pool per name (copies named
+ * alike, say by an unknown variable, are one pool of their summed GPUs, a part per copy, with no
+ * step of one node since copies differ in it).
+ */
+function countedDecls(file: string, kind: CapacityKind, each: readonly PoolReading[]): CapacityDecl[] {
+  const byName = new Map<string, CapacityDecl[]>();
+  for (const r of each) byName.set(r.name, [...(byName.get(r.name) ?? []), toDecl(file, kind, r)]);
+  return [...byName.values()].map((decls) => {
+    const [first, ...rest] = decls as [CapacityDecl, ...CapacityDecl[]];
+    if (rest.length === 0) return first;
+    const models = new Set(decls.map((d) => d.gpuModel));
+    const { gpuStep: _step, ...common } = first;
+    return {
+      ...common,
+      gpuModel: models.size === 1 ? first.gpuModel : null,
+      gpus: decls.reduce((sum, d) => sum + d.gpus, 0),
+      parts: decls.flatMap((d, i) => d.parts.map((p) => ({ ...p, label: `[${i}] ${p.label}` }))),
+    };
+  });
 }
 
 export function toDecl(file: string, kind: CapacityKind, r: PoolReading, copies = 1): CapacityDecl {

@@ -46,6 +46,18 @@ describe('google_container_node_pool', () => {
     expect(r.decls.map((d) => [d.name, d.gpus, d.gpuModel])).toEqual([['pool-a', 8, 'H100'], ['pool-b', 16, 'H100']]);
   });
 
+  it('counted copies whose GPUs depend on count.index are read one by one', () => {
+    // As dudaji/terraform-gke sizes four K80 pools: 1, 2, 4 and 8 GPUs per node, 8 nodes each.
+    const pools = (name: string) => `resource "google_container_node_pool" "gpu" {\n  count    = 4\n  name     = ${name}\n  location = "us-central1-a"\n  autoscaling {\n    max_node_count = 8\n  }\n  node_config {\n    guest_accelerator {\n      type  = "nvidia-tesla-k80"\n      count = pow(2, count.index)\n    }\n  }\n}\n`;
+    const alike = one(pools('var.prefix'));
+    expect(alike.decls.map((d) => [d.name, d.gpus, d.gpuModel, d.parts.length])).toEqual([['gpu', 120, 'K80', 4]]);
+    expect(alike.decls[0]).not.toHaveProperty('gpuStep');
+    const named = one(pools('"k80-${pow(2, count.index)}"'));
+    expect(named.decls.map((d) => [d.name, d.gpus, d.gpuStep])).toEqual([['k80-1', 8, 1], ['k80-2', 16, 2], ['k80-4', 32, 4], ['k80-8', 64, 8]]);
+    // Copies that read the same are still one decl of count × the one.
+    expect(one(pools('var.prefix').replace('pow(2, count.index)', '2')).decls.map((d) => [d.gpus, d.gpuStep])).toEqual([[64, 8]]);
+  });
+
   it('an unresolvable count is a warning naming the expression and line, never 0', () => {
     const text = `variable "gpu_nodes" {}\n${gke('  node_count = var.gpu_nodes\n  node_config { machine_type = "a3-highgpu-8g" }')}`;
     const r = one(text);
