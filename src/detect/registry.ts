@@ -9,6 +9,7 @@ import { karpenterParser } from './karpenter.js';
 import { kueuePopulatorParser } from './kueue-populator.js';
 import { kueueParser } from './kueue.js';
 import { kustomizeParser } from './kustomize/kustomize-parser.js';
+import { openshiftAutoscalerParser } from './openshift-autoscaler.js';
 import type { CapacityParser } from './parser.js';
 import { terraformManifestsParser } from './terraform/manifests-parser.js';
 import { terraformParser } from './terraform/terraform-parser.js';
@@ -24,6 +25,7 @@ const MANIFEST_PARSERS: readonly CapacityParser[] = [
   kaitoParser,
   gpuSharingParser,
   kueuePopulatorParser,
+  openshiftAutoscalerParser,
 ];
 
 /** Every capacity format the detector knows; a new format is one more entry. */

@@ -7,6 +7,7 @@ export type CapacityKind =
   | 'gke-node-pool'
   | 'eks-node-group'
   | 'aks-node-pool'
+  | 'openshift-cluster-autoscaler'
   | 'gpu-sharing';
 
 /** One GPU quantity inside a declaration, e.g. one flavor's nominalQuota of nvidia.com/gpu. */

@@ -9,6 +9,8 @@ export const POOL_LABELS: Partial<Record<CapacityKind, string>> = {
   'eksctl-nodegroup': 'eks.amazonaws.com/nodegroup',
   'aks-node-pool': 'kubernetes.azure.com/agentpool',
   'capi-machinedeployment': 'cluster.x-k8s.io/deployment-name',
+  // OpenShift labels the nodes of GPU machine sets with the type its ClusterAutoscaler limits.
+  'openshift-cluster-autoscaler': 'cluster-api/accelerator',
 };
 
 /** What to ask Prometheus about a change: its ClusterQueue or its node pool; null when neither applies. */
