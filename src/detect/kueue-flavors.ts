@@ -23,3 +23,16 @@ export function flavorModels(docs: readonly Document.Parsed[]): Map<string, stri
   }
   return models;
 }
+
+/** Names of the AdmissionChecks that dispatch to worker clusters (MultiKueue's controller). */
+export function multiKueueChecks(docs: readonly Document.Parsed[]): Set<string> {
+  const out = new Set<string>();
+  for (const doc of docs) {
+    const root = doc.contents;
+    if (scalarString(mapGet(root, 'kind')) !== 'AdmissionCheck') continue;
+    if (scalarString(mapGet(mapGet(root, 'spec'), 'controllerName')) !== 'kueue.x-k8s.io/multikueue') continue;
+    const name = scalarString(mapGet(mapGet(root, 'metadata'), 'name'));
+    if (name !== null) out.add(name);
+  }
+  return out;
+}

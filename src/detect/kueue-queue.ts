@@ -17,6 +17,8 @@ export interface QueueContext {
   lc: LineCounter;
   /** GPU model per ResourceFlavor name, from flavors in the same file. */
   flavorModels: ReadonlyMap<string, string>;
+  /** MultiKueue AdmissionChecks in the same file, by name. */
+  multiKueueChecks?: ReadonlySet<string>;
 }
 
 export interface QueueResult {
@@ -103,6 +105,11 @@ export function readClusterQueue(doc: Document.Parsed, ctx: QueueContext): Queue
     gpus,
     parts,
   };
+  const dispatch = admissionChecks(mapGet(root, 'spec')).find((c) => ctx.multiKueueChecks?.has(c));
+  if (dispatch !== undefined) {
+    note(firstLine, 'info', `ClusterQueue ${name} dispatches its workloads to worker clusters through the MultiKueue admission check ${dispatch}: ` +
+      `its quota caps what is sent there, while the workers' own ClusterQueues hold the GPUs; raising it adds no hardware by itself`);
+  }
   const cohort = readCohort(root, apiVersion);
   if (cohort !== null) decl.cohort = cohort;
   const borrowing = sumIfAll(counted.map((e) => e.borrowingLimit));
@@ -226,4 +233,11 @@ function modelOfFlavors(flavors: readonly string[], models: ReadonlyMap<string, 
   if (found.size !== 1) return null;
   const [only] = found;
   return only ?? null;
+}
+
+/** The admission checks a ClusterQueue names: `admissionChecks`, or `admissionChecksStrategy.admissionChecks[].name`. */
+function admissionChecks(spec: unknown): string[] {
+  const plain = seqItems(mapGet(spec, 'admissionChecks')).map((n) => scalarString(n));
+  const strategy = seqItems(mapGet(mapGet(spec, 'admissionChecksStrategy'), 'admissionChecks')).map((n) => scalarString(mapGet(n, 'name')));
+  return [...plain, ...strategy].filter((n): n is string => n !== null);
 }

@@ -2,7 +2,7 @@ import { LineCounter, parseAllDocuments } from 'yaml';
 import type { Document } from 'yaml';
 import { diagnostic } from '../domain/index.js';
 import { clampLine, splitLines } from './lines.js';
-import { flavorModels } from './kueue-flavors.js';
+import { flavorModels, multiKueueChecks } from './kueue-flavors.js';
 import { readClusterQueue } from './kueue-queue.js';
 import { scanBrokenDocument } from './kueue-raw-scan.js';
 import type { CapacityParser, ParseResult } from './parser.js';
@@ -45,7 +45,9 @@ function parseKueue(path: string, text: string): ParseResult {
   }
 
   // Flavors may sit in another document (or another fenced block) than the queue.
-  const models = flavorModels(segments.flatMap((s) => s.docs.filter((d) => d.errors.length === 0)));
+  const readable = segments.flatMap((s) => s.docs.filter((d) => d.errors.length === 0));
+  const models = flavorModels(readable);
+  const dispatchers = multiKueueChecks(readable);
 
   for (const seg of segments) {
     const lines = splitLines(seg.text);
@@ -66,7 +68,7 @@ function parseKueue(path: string, text: string): ParseResult {
         return;
       }
       if (scalarString(mapGet(doc.contents, 'kind')) !== 'ClusterQueue') return;
-      const read = readClusterQueue(doc, { file: path, text: seg.text, lc: seg.lc, flavorModels: models });
+      const read = readClusterQueue(doc, { file: path, text: seg.text, lc: seg.lc, flavorModels: models, multiKueueChecks: dispatchers });
       if (read.decl) result.decls.push(read.decl);
       if (read.unresolved) result.unresolved.push(read.unresolved);
       result.diagnostics.push(...read.diagnostics);

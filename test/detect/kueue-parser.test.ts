@@ -399,3 +399,40 @@ spec:
     expect(kueueParser.parse('q.yaml', queue(resource, '4'))).toEqual({ decls: [], diagnostics: [], unresolved: [] });
   });
 });
+
+describe('a MultiKueue manager queue', () => {
+  // As rrbanda/GPUaaS-RHACM's manager cluster declares it: the check dispatches to worker clusters.
+  const manager = (strategy: boolean) => `apiVersion: kueue.x-k8s.io/v1beta1
+kind: ClusterQueue
+metadata:
+  name: gpu-cluster-queue
+spec:
+  namespaceSelector: {}
+  resourceGroups:
+  - coveredResources: ["nvidia.com/gpu"]
+    flavors:
+    - name: default-flavor
+      resources:
+      - name: "nvidia.com/gpu"
+        nominalQuota: 4
+${strategy ? '  admissionChecksStrategy:\n    admissionChecks:\n    - name: multikueue-gpu' : '  admissionChecks:\n  - multikueue-gpu'}
+---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: AdmissionCheck
+metadata:
+  name: multikueue-gpu
+spec:
+  controllerName: kueue.x-k8s.io/multikueue
+`;
+
+  it.each([false, true])('is counted with a note that its quota caps dispatch, not hardware (strategy form: %s)', (strategy) => {
+    const { decls, diagnostics } = kueueParser.parse('q.yaml', manager(strategy));
+    expect(decls.map((d) => [d.name, d.gpus])).toEqual([['gpu-cluster-queue', 4]]);
+    expect(diagnostics).toEqual([expect.objectContaining({ line: 13, severity: 'info', message: expect.stringContaining('through the MultiKueue admission check multikueue-gpu') })]);
+  });
+
+  it('gets no note when its admission check is another controller', () => {
+    const other = manager(false).replace('kueue.x-k8s.io/multikueue', 'kueue.x-k8s.io/provisioning-request');
+    expect(kueueParser.parse('q.yaml', other).diagnostics).toEqual([]);
+  });
+});
