@@ -152,7 +152,7 @@ function readResource(res: unknown, flavor: string, ctx: QueueContext, queue: st
   if (!isGpuResource(resource)) {
     if (isDraGpuResource(resource)) {
       const quota = nodeSource(quotaNode, ctx.text).trim();
-      note(line, 'warning', `ClusterQueue ${queue}, flavor ${flavor}: ${resource} is a DRA resource (a device class or device capacity), not a count of GPUs; its quota${quota ? ` ${quota}` : ''} is not counted as GPUs`);
+      note(line, 'warning', `ClusterQueue ${queue}, flavor ${flavor}: ${resource} carries no domain, so pods do not request it as a resource (they request e.g. nvidia.com/gpu): it is a DRA device class or device capacity that Kueue maps, or a name no workload uses; its quota${quota ? ` ${quota}` : ''} is not counted as GPUs`);
     }
     return null;
   }

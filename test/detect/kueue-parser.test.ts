@@ -391,7 +391,7 @@ spec:
     expect(r.decls).toEqual([]);
     expect(r.diagnostics).toEqual([{
       file: 'q.yaml', line: 14, severity: 'warning',
-      message: `ClusterQueue dra, flavor default: ${resource} is a DRA resource (a device class or device capacity), not a count of GPUs; its quota ${quota} is not counted as GPUs`,
+      message: `ClusterQueue dra, flavor default: ${resource} carries no domain, so pods do not request it as a resource (they request e.g. nvidia.com/gpu): it is a DRA device class or device capacity that Kueue maps, or a name no workload uses; its quota ${quota} is not counted as GPUs`,
     }]);
   });
 

@@ -117,7 +117,7 @@ describe('eksctl, KAITO, Kueue and GPU sharing in real files', () => {
     // Not counted, but said: the quota is on GPU memory through DRA, not on GPUs.
     expect(draPr.result).toEqual({ changes: [], diagnostics: [{
       file: dra, line: lineIn(draPr.text, 'nominalQuota: 1600Gi'), severity: 'warning',
-      message: 'ClusterQueue cluster-queue, flavor default-flavor: gpu.memory is a DRA resource (a device class or device capacity), not a count of GPUs; its quota 1600Gi is not counted as GPUs',
+      message: 'ClusterQueue cluster-queue, flavor default-flavor: gpu.memory carries no domain, so pods do not request it as a resource (they request e.g. nvidia.com/gpu): it is a DRA device class or device capacity that Kueue maps, or a name no workload uses; its quota 1600Gi is not counted as GPUs',
     }] });
     const dws = 'kueue/kueue-multikueue-gke-tas-dws-worker-setup.yaml';
     const r = await pr(dws, [[dws, 'nominalQuota: 10000  # Infinite quota.\n  admissionChecks', 'nominalQuota: 20000  # Infinite quota.\n  admissionChecks']]);
