@@ -1,3 +1,4 @@
+import { bicepParser } from './bicep/bicep-parser.js';
 import { capiParser } from './capi.js';
 import { clusterToolkitParser } from './cluster-toolkit.js';
 import { eksctlParser } from './eksctl.js';
@@ -34,5 +35,6 @@ export const PARSERS: readonly CapacityParser[] = [
   helmValuesParser(MANIFEST_PARSERS),
   terraformParser,
   terraformManifestsParser(MANIFEST_PARSERS),
+  bicepParser,
   kustomizeParser,
 ];

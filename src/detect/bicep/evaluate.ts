@@ -1,0 +1,112 @@
+import type { Node } from 'web-tree-sitter';
+
+export type BicepValue = null | boolean | number | string | BicepValue[] | { [key: string]: BicepValue };
+
+/** A value that cannot be known without deploying; `culprit` names the expression. */
+export class BicepUnknown extends Error {
+  readonly kind = 'bicep-unknown';
+  constructor(readonly culprit: string) {
+    super(culprit);
+  }
+}
+
+/** What names resolve to: parameters (a parameter file's value, else the default) and variables. */
+export interface BicepScope {
+  lookup(name: string): BicepValue;
+}
+
+const MAX_DEPTH = 40;
+
+/**
+ * Evaluates the expressions a pool is sized with: literals, objects and arrays, parameters and
+ * variables, member and index access, `?:`, `!`, comparisons, `&&`/`||`, `+ - * /` on numbers,
+ * and strings with interpolations of those. Anything else (functions, resource outputs) is
+ * unknown, and says which expression.
+ */
+export function evaluate(node: Node | null, scope: BicepScope, depth = 0): BicepValue {
+  if (node === null) throw new BicepUnknown('a missing value');
+  if (depth > MAX_DEPTH) throw new BicepUnknown(`${node.text.slice(0, 60)} is nested too deeply`);
+  const at = (n: Node | null) => evaluate(n, scope, depth + 1);
+  switch (node.type) {
+    case 'number': return Number(node.text);
+    case 'boolean': return node.text === 'true';
+    case 'null': return null;
+    case 'string': return stringValue(node, scope, depth);
+    case 'identifier': return scope.lookup(node.text);
+    case 'parenthesized_expression': return at(node.namedChildren[0] ?? null);
+    case 'object': {
+      const out: Record<string, BicepValue> = {};
+      for (const prop of node.namedChildren) {
+        if (prop?.type !== 'object_property') continue;
+        const [key, value] = prop.namedChildren;
+        if (!key) continue;
+        const name = key.type === 'string' ? stringValue(key, scope, depth) : key.text;
+        out[String(name)] = at(value ?? null);
+      }
+      return out;
+    }
+    case 'array': return node.namedChildren.filter((c) => c !== null).map((c) => at(c));
+    case 'ternary_expression': {
+      const cond = at(node.childForFieldName('condition'));
+      return at(node.childForFieldName(cond === true ? 'consequence' : 'alternative'));
+    }
+    case 'member_expression': {
+      const obj = at(node.childForFieldName('object'));
+      const prop = node.childForFieldName('property')?.text ?? '';
+      if (obj !== null && typeof obj === 'object' && !Array.isArray(obj) && prop in obj) return obj[prop] ?? null;
+      throw new BicepUnknown(`${node.text} names a property that is not there`);
+    }
+    case 'subscript_expression': {
+      const obj = at(node.childForFieldName('object'));
+      const index = at(node.childForFieldName('index'));
+      if (Array.isArray(obj) && typeof index === 'number') return obj[index] ?? null;
+      if (obj !== null && typeof obj === 'object' && !Array.isArray(obj) && typeof index === 'string' && index in obj) return obj[index] ?? null;
+      throw new BicepUnknown(`${node.text} names an element that is not there`);
+    }
+    case 'unary_expression': {
+      const v = at(node.childForFieldName('argument'));
+      const op = node.childForFieldName('operator')?.text;
+      if (op === '!' && typeof v === 'boolean') return !v;
+      if (op === '-' && typeof v === 'number') return -v;
+      break;
+    }
+    case 'binary_expression': {
+      const r = binary(node.childForFieldName('operator')?.text, at(node.childForFieldName('left')), at(node.childForFieldName('right')));
+      if (r !== undefined) return r;
+      break;
+    }
+    default: break;
+  }
+  throw new BicepUnknown(`${node.text.replace(/\s+/g, ' ').slice(0, 80)} is an expression this tool does not evaluate`);
+}
+
+function binary(op: string | undefined, a: BicepValue, b: BicepValue): BicepValue | undefined {
+  if (op === '&&' || op === '||') return typeof a === 'boolean' && typeof b === 'boolean' ? (op === '&&' ? a && b : a || b) : undefined;
+  if (op === '==' || op === '!=') return (JSON.stringify(a) === JSON.stringify(b)) === (op === '==');
+  if (typeof a !== 'number' || typeof b !== 'number') return undefined;
+  switch (op) {
+    case '+': return a + b;
+    case '-': return a - b;
+    case '*': return a * b;
+    case '/': return b === 0 ? undefined : Math.trunc(a / b);
+    case '<': return a < b;
+    case '<=': return a <= b;
+    case '>': return a > b;
+    case '>=': return a >= b;
+    default: return undefined;
+  }
+}
+
+function stringValue(node: Node, scope: BicepScope, depth: number): string {
+  let out = '';
+  for (const part of node.namedChildren) {
+    if (part === null) continue;
+    if (part.type === 'string_content') out += part.text;
+    else if (part.type === 'escape_sequence') out += part.text.slice(1);
+    else if (part.type === 'interpolation') {
+      const v = evaluate(part.namedChildren[0] ?? null, scope, depth + 1);
+      out += typeof v === 'string' ? v : JSON.stringify(v);
+    }
+  }
+  return out;
+}
