@@ -5,7 +5,7 @@ import { lookupInstanceType } from './gpu-types/index.js';
 import { readManifests } from './manifests.js';
 import type { Manifest } from './manifests.js';
 import { Findings, yamlParser } from './parser-kit.js';
-import { mapGet, nodeLine } from './yaml-nodes.js';
+import { mapGet, nodeLine, seqItems } from './yaml-nodes.js';
 
 // KAITO's gpu-provisioner creates AKS node pools for a Workspace, so it is an AKS pool here.
 const KIND = 'aks-node-pool' as const;
@@ -13,6 +13,7 @@ const MARKERS = /kaito\.sh\//;
 
 /**
  * KAITO Workspace: top-level `resource.count` (default 1) × GPUs of `resource.instanceType`.
+ * MultiRoleInference: each role's `replicas` nodes of its `instanceType` (see readMultiRole).
  * InferenceSet: `spec.replicas` Workspaces, each `template.resource.count` nodes, capped by
  * `spec.nodeCountLimit` when that is lower. A Workspace that names no instance type runs on
  * nodes that already exist (labelSelector only) and provisions nothing.
@@ -25,6 +26,7 @@ export const kaitoParser = yamlParser('kaito', MARKERS, (path, text) => {
     if (!(m.apiVersion ?? '').startsWith('kaito.sh/')) continue;
     if (m.kind === 'Workspace') readWorkspace(m, found);
     else if (m.kind === 'InferenceSet') readInferenceSet(m, found);
+    else if (m.kind === 'MultiRoleInference') readMultiRole(m, found);
   }
   return found.result(text);
 });
@@ -69,6 +71,43 @@ function readInferenceSet(m: Manifest, found: Findings): void {
     return;
   }
   push(found, m, name, nodes, perNode, replicas.line, count.value);
+}
+
+/**
+ * MultiRoleInference (disaggregated serving): each of `spec.roles` (prefill, decode) runs
+ * `replicas` nodes of its `instanceType`. One pool of all its roles, a part per role.
+ */
+function readMultiRole(m: Manifest, found: Findings): void {
+  const name = m.name ?? '(unnamed)';
+  const parts: { label: string; gpus: number; line: number; perNode: PerNode }[] = [];
+  for (const role of seqItems(mapGet(mapGet(m.root, 'spec'), 'roles'))) {
+    const type = readString(mapGet(role, 'type'), m.ctx);
+    const where = `MultiRoleInference ${name}, role ${type !== null && 'value' in type ? type.value : '(unnamed)'}`;
+    const typeNode = mapGet(role, 'instanceType');
+    const replicas: CountRead = readCount(mapGet(role, 'replicas'), m.ctx, m.line) ?? { ok: true, value: 1, line: nodeLine(typeNode, m.ctx.lc) ?? m.line };
+    const perNode = gpusPerNode(m, typeNode, where, replicas.line, found);
+    if (!perNode) {
+      // A role that names no instance type runs on existing nodes; one that cannot be read was reported.
+      if (typeNode === undefined || typeNode === null) continue;
+      return;
+    }
+    if (!replicas.ok) {
+      fail(found, replicas.line, `${where}: replicas ${replicas.why}`, name);
+      return;
+    }
+    parts.push({ label: `${where.slice(where.indexOf('role '))}: ${replicas.value} × ${perNode.type}`, gpus: replicas.value * perNode.gpus, line: replicas.line, perNode });
+  }
+  const first = parts[0];
+  if (first === undefined) return;
+  const models = new Set(parts.map((p) => p.perNode.model));
+  const steps = new Set(parts.map((p) => p.perNode.gpus));
+  found.decls.push({
+    file: m.ctx.file, line: first.line, kind: KIND, name, gpuModel: models.size === 1 ? first.perNode.model : null,
+    gpus: parts.reduce((sum, p) => sum + p.gpus, 0),
+    // Roles on different instance types leave the step of one more node unknown.
+    ...(steps.size === 1 ? { gpuStep: first.perNode.gpus } : {}),
+    parts: parts.map((p) => ({ label: p.label, resource: PRIMARY_GPU_RESOURCE, gpus: p.gpus, line: p.line })),
+  });
 }
 
 interface PerNode {
