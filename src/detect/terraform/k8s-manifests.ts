@@ -90,8 +90,14 @@ interface ManifestSource {
   raw: unknown;
 }
 
+// `yamldecode(file("nodepool.yaml"))` or `yamldecode(<<EOF … EOF)`: YAML the manifest readers
+// read where it is written (the file itself, or the heredoc in this one).
+const YAMLDECODE = /^\$\{\s*yamldecode\s*\(/;
+
 function manifestSource(type: string, raw: Record<string, unknown>): ManifestSource | null {
-  if (type === 'kubernetes_manifest' && raw.manifest !== undefined) return { key: 'manifest', raw: raw.manifest };
+  if (type === 'kubernetes_manifest' && raw.manifest !== undefined) {
+    return typeof raw.manifest === 'string' && YAMLDECODE.test(raw.manifest) ? null : { key: 'manifest', raw: raw.manifest };
+  }
   // hcl2json prints a call as one `${…}` string; its argument is the object to read.
   const body = typeof raw.yaml_body === 'string' ? YAMLENCODE.exec(raw.yaml_body) : null;
   return body?.[1] === undefined ? null : { key: 'yaml_body', raw: `\${${body[1]}}` };

@@ -59,6 +59,13 @@ describe('a Karpenter NodePool in a kubernetes_manifest', () => {
     expect(changeRows(await detectPr(off, byVar)).map((r) => r.slice(1, 4))).toEqual([['gpu-nodepool', 0, 2]]);
   });
 
+  it('leaves a manifest written as yamldecode of a heredoc to the heredoc reader: one pool, no warning', async () => {
+    const heredoc = (limit: number) => `resource "kubernetes_manifest" "gpu" {\n  manifest = yamldecode(<<-EOT\n    apiVersion: karpenter.sh/v1\n    kind: NodePool\n    metadata:\n      name: gpu\n    spec:\n      limits:\n        nvidia.com/gpu: ${limit}\n      template:\n        spec:\n          requirements:\n            - key: node.kubernetes.io/instance-type\n              operator: In\n              values: ["g5.xlarge"]\n  EOT\n  )\n}\n`;
+    const result = await detectPr({ 'gpu.tf': heredoc(4) }, { 'gpu.tf': heredoc(8) });
+    expect(changeRows(result).map((r) => r.slice(1, 5))).toEqual([['gpu', 4, 8, 'A10G']]);
+    expect(result.diagnostics).toEqual([]);
+  });
+
   it('says which value it cannot know, at its line, and counts nothing', async () => {
     const head = { [NODEPOOL_TF]: nodePool('var.gpu_limit') };
     const result = await detectPr({}, head);
