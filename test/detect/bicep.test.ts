@@ -94,6 +94,25 @@ module cluster 'br/public:avm/res/container-service/managed-cluster:0.8.0' = {
     })]);
   });
 
+  it('warns when the pools are built by a loop over GPU sizes, and not over CPU ones', () => {
+    const loop = (size: string) => `param pools array = [ { name: 'gpu', count: 2, vmSize: '${size}' } ]
+resource aks 'Microsoft.ContainerService/managedClusters@2024-02-01' = {
+  name: 'ml'
+  properties: {
+    agentPoolProfiles: [for p in pools: {
+      name: p.name
+      count: p.count
+      vmSize: p.vmSize
+    }]
+  }
+}
+`;
+    expect(parseBicepSet([{ path: 'loop.bicep', text: loop('Standard_NC6s_v3') }]).diagnostics).toEqual([expect.objectContaining({
+      line: 5, severity: 'warning', message: 'resource aks: agentPoolProfiles is built by an expression (for statement) this tool does not evaluate; the GPUs of its pools are not counted',
+    })]);
+    expect(parseBicepSet([{ path: 'loop.bicep', text: loop('Standard_D4s_v5') }]).diagnostics).toEqual([]);
+  });
+
   it('claims only Bicep that declares AKS clusters, and their parameter files', () => {
     expect(bicepParser.mightContain('main.bicep', "resource sa 'Microsoft.Storage/storageAccounts@2023-01-01' = {}")).toBe(false);
     expect(bicepParser.mightContain(FILE, cluster(1))).toBe(true);

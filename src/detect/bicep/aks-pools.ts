@@ -51,6 +51,7 @@ export function readAksPools(file: string, root: Node, scope: BicepScope): Pools
     if (body === null) continue;
     if (decl.type === 'resource_declaration' && type.startsWith(CLUSTER)) {
       const pools = property(property(body, 'properties'), 'agentPoolProfiles');
+      unreadList(file, `resource ${symbol.text}`, 'agentPoolProfiles', pools, scope, out);
       for (const pool of arrayItems(pools)) readPool(file, `resource ${symbol.text}`, pool, pool, scope, out);
     } else if (decl.type === 'resource_declaration' && type.startsWith(AGENT_POOL)) {
       readPool(file, `resource ${symbol.text}`, body, property(body, 'properties'), scope, out);
@@ -58,6 +59,7 @@ export function readAksPools(file: string, root: Node, scope: BicepScope): Pools
       const params = property(body, 'params');
       for (const key of AVM_POOL_PARAMS) {
         const v = property(params, key);
+        unreadList(file, `module ${symbol.text}`, key, v, scope, out);
         for (const pool of v?.type === 'array' ? arrayItems(v) : v ? [v] : []) readPool(file, `module ${symbol.text}`, pool, pool, scope, out);
       }
     }
@@ -78,6 +80,24 @@ function bodyOf(file: string, where: string, value: Node, scope: BicepScope, out
     if (/gpu|standard_n[cdv]/i.test(body.text)) out.diagnostics.push(diagnostic(file, line(value), 'warning', `${where}: cannot tell whether it exists (${err.culprit}); its GPUs are not counted`));
     return null;
   }
+}
+
+/**
+ * A pool list built by a loop or a function is not read: said when it, or the list a loop runs
+ * over, names a GPU VM size.
+ */
+function unreadList(file: string, where: string, key: string, node: Node | null, scope: BicepScope, out: PoolsFound): void {
+  if (node === null || node.type === 'array' || node.type === 'object') return;
+  let text = node.text;
+  // `[for item in list: {…}]`: the initializer, the list, the body, in that order.
+  const iterable = node.type === 'for_statement' ? node.namedChildren[1] : null;
+  try {
+    if (iterable) text += JSON.stringify(evaluate(iterable, scope));
+  } catch (err) {
+    if (!(err instanceof BicepUnknown)) throw err;
+  }
+  if (!/gpu|standard_n[cdv]/i.test(text)) return;
+  out.diagnostics.push(diagnostic(file, line(node), 'warning', `${where}: ${key} is built by an expression (${node.type.replace(/_/g, ' ')}) this tool does not evaluate; the GPUs of its pools are not counted`));
 }
 
 function arrayItems(node: Node | null): Node[] {
