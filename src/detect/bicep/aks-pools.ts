@@ -88,16 +88,22 @@ function bodyOf(file: string, where: string, value: Node, scope: BicepScope, out
  */
 function unreadList(file: string, where: string, key: string, node: Node | null, scope: BicepScope, out: PoolsFound): void {
   if (node === null || node.type === 'array' || node.type === 'object') return;
-  let text = node.text;
   // `[for item in list: {…}]`: the initializer, the list, the body, in that order.
   const iterable = node.type === 'for_statement' ? node.namedChildren[1] : null;
+  let listed: BicepValue = null;
   try {
-    if (iterable) text += JSON.stringify(evaluate(iterable, scope));
+    if (iterable) listed = evaluate(iterable, scope);
   } catch (err) {
     if (!(err instanceof BicepUnknown)) throw err;
   }
-  if (!/gpu|standard_n[cdv]/i.test(text)) return;
+  if (!/gpu|standard_n[cdv]/i.test(node.text) && !namesGpuSize(listed)) return;
   out.diagnostics.push(diagnostic(file, line(node), 'warning', `${where}: ${key} is built by an expression (${node.type.replace(/_/g, ' ')}) this tool does not evaluate; the GPUs of its pools are not counted`));
+}
+
+function namesGpuSize(v: BicepValue): boolean {
+  if (typeof v === 'string') return looksLikeGpuType(v);
+  if (Array.isArray(v)) return v.some(namesGpuSize);
+  return v !== null && typeof v === 'object' && Object.values(v).some(namesGpuSize);
 }
 
 function arrayItems(node: Node | null): Node[] {
