@@ -8,6 +8,7 @@ export type CapacityKind =
   | 'eks-node-group'
   | 'aks-node-pool'
   | 'openshift-cluster-autoscaler'
+  | 'gke-autoprovisioning'
   | 'gpu-sharing';
 
 /** One GPU quantity inside a declaration, e.g. one flavor's nominalQuota of nvidia.com/gpu. */

@@ -11,6 +11,8 @@ export const POOL_LABELS: Partial<Record<CapacityKind, string>> = {
   'capi-machinedeployment': 'cluster.x-k8s.io/deployment-name',
   // OpenShift labels the nodes of GPU machine sets with the type its ClusterAutoscaler limits.
   'openshift-cluster-autoscaler': 'cluster-api/accelerator',
+  // The nodes GKE auto-provisions for an accelerator carry its type.
+  'gke-autoprovisioning': 'cloud.google.com/gke-accelerator',
 };
 
 /** What to ask Prometheus about a change: its ClusterQueue or its node pool; null when neither applies. */

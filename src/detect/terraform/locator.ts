@@ -54,16 +54,21 @@ export class Locator {
    * repeated object key takes the last value.
    */
   child(within: Span, key: string, labels: readonly string[] = []): Span | null {
+    return this.children(within, key, labels).at(-1) ?? null;
+  }
+
+  /** Every direct child of `within` named by `key`, in order: repeated blocks such as `resource_limits { … }`. */
+  children(within: Span, key: string, labels: readonly string[] = []): Span[] {
     const name = `(?:${escape(key)}|"${escape(key)}")`;
     const labelRe = labels.map((l) => `\\s+"${escape(l)}"`).join('');
     const re = new RegExp(`(^|[\\s{,(\\[])${name}${labelRe}\\s*(\\{|=(?![=>])|:)`, 'g');
     re.lastIndex = within.start;
-    let found: Span | null = null;
+    const found: Span[] = [];
     for (let m = re.exec(this.code); m && m.index < within.end; m = re.exec(this.code)) {
       const at = m.index + (m[1] ?? '').length;
       if (this.depth(within.start, at) !== 0) continue;
       const after = m.index + m[0].length;
-      found = m[2] === '{' ? this.braced(at, after - 1) : this.value(at, after);
+      found.push(m[2] === '{' ? this.braced(at, after - 1) : this.value(at, after));
     }
     return found;
   }
