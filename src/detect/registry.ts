@@ -2,6 +2,7 @@ import { bicepParser } from './bicep/bicep-parser.js';
 import { capiParser } from './capi.js';
 import { clusterToolkitParser } from './cluster-toolkit.js';
 import { eksctlParser } from './eksctl.js';
+import { gkeClusterAutoprovisioningParser } from './gke-cluster-autoprovisioning.js';
 import { gkeNodePoolParser } from './gke-node-pool.js';
 import { gpuSharingParser } from './gpu-sharing.js';
 import { helmValuesParser } from './helm-values.js';
@@ -22,6 +23,7 @@ const MANIFEST_PARSERS: readonly CapacityParser[] = [
   eksctlParser,
   capiParser,
   gkeNodePoolParser,
+  gkeClusterAutoprovisioningParser,
   clusterToolkitParser,
   kaitoParser,
   gpuSharingParser,

@@ -56,3 +56,26 @@ describe('GKE node auto-provisioning GPU limits', () => {
     expect(parseTerraformSet([{ path: 'main.tf', text }]).decls.map((d) => [d.name, d.gpuModel, d.gpus])).toEqual([['nvidia-tesla-a100', 'A100', 8]]);
   });
 });
+
+describe('Config Connector ContainerCluster auto-provisioning limits', () => {
+  const containerCluster = (max: number) => `apiVersion: container.cnrm.cloud.google.com/v1beta1
+kind: ContainerCluster
+metadata:
+  name: ml
+spec:
+  location: us-central1
+  clusterAutoscaling:
+    enabled: true
+    resourceLimits:
+      - resourceType: cpu
+        maximum: 512
+      - resourceType: nvidia-l4
+        maximum: ${max}
+`;
+
+  it('are read as the Terraform ones are', async () => {
+    const result = await detectPr({ 'cluster.yaml': containerCluster(8) }, { 'cluster.yaml': containerCluster(16) });
+    expect(changeRows(result)).toEqual([['gke-autoprovisioning', 'nvidia-l4', 8, 16, 'L4', 'cluster.yaml', 13]]);
+    expect(result.diagnostics).toEqual([]);
+  });
+});
