@@ -7,6 +7,8 @@ import { readGkeModules } from './gke-module.js';
 import { parseHcl } from './hcl.js';
 import { localModuleWarnings } from './local-modules.js';
 import { unreadModuleWarnings } from './unread-modules.js';
+import { isTerragruntPath, terragruntCall } from './terragrunt.js';
+import type { Scope } from './expr-eval.js';
 import { Locator } from './locator.js';
 import { moduleScope } from './module-scope.js';
 import type { ModuleFile } from './module-scope.js';
@@ -15,7 +17,7 @@ import { RESOURCE_KINDS, readResources } from './resources.js';
 const POOL_MARKERS = [...Object.keys(RESOURCE_KINDS), 'eks_managed_node_groups', 'self_managed_node_groups', 'node_pools', 'cluster_autoscaling'];
 
 export function isTerraformPath(path: string): boolean {
-  return path.endsWith('.tf') || path.endsWith('.tfvars');
+  return path.endsWith('.tf') || path.endsWith('.tfvars') || isTerragruntPath(path);
 }
 
 /** True when the text may declare a node pool (the only files whose decls are read). */
@@ -43,7 +45,8 @@ function callsOtherModule(text: string): boolean {
 export const terraformParser: CapacityParser = {
   id: 'terraform',
   acceptsPath: isTerraformPath,
-  mightContain: (path, text) => isTerraformPath(path) && (declaresPools(text) || callsLocalModule(text) || callsOtherModule(text)),
+  mightContain: (path, text) =>
+    isTerraformPath(path) && (declaresPools(text) || callsLocalModule(text) || callsOtherModule(text) || (isTerragruntPath(path) && /\binputs\s*=/.test(text))),
   parse: (path, text) => parseTerraformSet([{ path, text }]),
   parseSet: parseTerraformSet,
 };
@@ -65,6 +68,10 @@ export function parseTerraformSet(files: readonly SourceFile[]): ParseResult {
   }
   const scope = moduleScope(parsed);
   for (const f of parsed) {
+    if (isTerragruntPath(f.path)) {
+      readTerragrunt(f, scope, result);
+      continue;
+    }
     if (f.path.endsWith('.tf') && callsLocalModule(f.text)) result.diagnostics.push(...localModuleWarnings(f.path, f.body, new Locator(f.text)));
     if (f.path.endsWith('.tf') && callsOtherModule(f.text)) result.diagnostics.push(...unreadModuleWarnings(f.path, f.body, new Locator(f.text), scope));
     if (!f.path.endsWith('.tf') || !declaresPools(f.text)) continue;
@@ -76,4 +83,22 @@ export function parseTerraformSet(files: readonly SourceFile[]): ParseResult {
     }
   }
   return result;
+}
+
+/** A Terragrunt unit: its module call (source and inputs) read as a `module` block is. */
+function readTerragrunt(f: ModuleFile & { text: string }, scope: Scope, result: Required<ParseResult>): void {
+  const call = terragruntCall(f.body, f.text);
+  if (call === null) return;
+  const source = call.source;
+  const outs = [
+    readEksModules(f.path, call.body, call.loc, scope),
+    readGkeModules(f.path, call.body, call.loc, scope),
+    readGkeAutoprovisioning(f.path, call.body, call.loc, scope),
+    { decls: [], unresolved: [], diagnostics: source.startsWith('./') || source.startsWith('../') ? localModuleWarnings(f.path, call.body, call.loc) : unreadModuleWarnings(f.path, call.body, call.loc, scope) },
+  ];
+  for (const out of outs) {
+    result.decls.push(...out.decls);
+    result.unresolved.push(...out.unresolved);
+    result.diagnostics.push(...out.diagnostics);
+  }
 }
