@@ -12,6 +12,7 @@ import { kueuePopulatorParser } from './kueue-populator.js';
 import { kueueParser } from './kueue.js';
 import { kustomizeParser } from './kustomize/kustomize-parser.js';
 import { openshiftAutoscalerParser } from './openshift-autoscaler.js';
+import { openshiftMachinesParser } from './openshift-machines.js';
 import type { CapacityParser } from './parser.js';
 import { terraformManifestsParser } from './terraform/manifests-parser.js';
 import { terraformParser } from './terraform/terraform-parser.js';
@@ -29,6 +30,7 @@ const MANIFEST_PARSERS: readonly CapacityParser[] = [
   gpuSharingParser,
   kueuePopulatorParser,
   openshiftAutoscalerParser,
+  openshiftMachinesParser,
 ];
 
 /** Every capacity format the detector knows; a new format is one more entry. */

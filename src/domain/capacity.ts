@@ -8,6 +8,7 @@ export type CapacityKind =
   | 'eks-node-group'
   | 'aks-node-pool'
   | 'openshift-cluster-autoscaler'
+  | 'openshift-machineset'
   | 'gke-autoprovisioning'
   | 'gpu-sharing';
 
