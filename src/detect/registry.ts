@@ -1,5 +1,6 @@
 import { bicepParser } from './bicep/bicep-parser.js';
 import { capiParser } from './capi.js';
+import { cloudFormationParser } from './cloudformation.js';
 import { clusterToolkitParser } from './cluster-toolkit.js';
 import { eksctlParser } from './eksctl.js';
 import { gkeClusterAutoprovisioningParser } from './gke-cluster-autoprovisioning.js';
@@ -31,6 +32,7 @@ const MANIFEST_PARSERS: readonly CapacityParser[] = [
   kueuePopulatorParser,
   openshiftAutoscalerParser,
   openshiftMachinesParser,
+  cloudFormationParser,
 ];
 
 /** Every capacity format the detector knows; a new format is one more entry. */
