@@ -26,7 +26,8 @@ export function unreadModuleWarnings(file: string, body: Record<string, unknown>
     const raw = asRecord(blocks[blocks.length - 1]);
     const source = typeof raw.source === 'string' ? raw.source : null;
     if (source === null || isLocal(source)) continue;
-    if (READ_INPUTS.some((k) => raw[k] !== undefined) || (isGkeModuleSource(source) && raw.node_pools !== undefined)) continue;
+    // Read by the module readers: the EKS module's node groups, the GKE module's pools and auto-provisioning limits.
+    if (READ_INPUTS.some((k) => raw[k] !== undefined) || isGkeModuleSource(source)) continue;
     const found: string[] = [];
     for (const [input, value] of Object.entries(raw)) {
       const v = evaluate(value, scope);

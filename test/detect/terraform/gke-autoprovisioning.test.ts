@@ -53,7 +53,9 @@ describe('GKE node auto-provisioning GPU limits', () => {
   }
 }
 `;
-    expect(parseTerraformSet([{ path: 'main.tf', text }]).decls.map((d) => [d.name, d.gpuModel, d.gpus])).toEqual([['nvidia-tesla-a100', 'A100', 8]]);
+    const r = parseTerraformSet([{ path: 'main.tf', text }]);
+    expect(r.decls.map((d) => [d.name, d.gpuModel, d.gpus])).toEqual([['nvidia-tesla-a100', 'A100', 8]]);
+    expect(r.diagnostics).toEqual([]);
   });
 });
 
