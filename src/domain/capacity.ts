@@ -10,6 +10,7 @@ export type CapacityKind =
   | 'openshift-cluster-autoscaler'
   | 'openshift-machineset'
   | 'gke-autoprovisioning'
+  | 'sagemaker-hyperpod-group'
   | 'gpu-sharing';
 
 /** One GPU quantity inside a declaration, e.g. one flavor's nominalQuota of nvidia.com/gpu. */

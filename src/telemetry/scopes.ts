@@ -13,6 +13,8 @@ export const POOL_LABELS: Partial<Record<CapacityKind, string>> = {
   'openshift-cluster-autoscaler': 'cluster-api/accelerator',
   // The nodes GKE auto-provisions for an accelerator carry its type.
   'gke-autoprovisioning': 'cloud.google.com/gke-accelerator',
+  // HyperPod's EKS nodes carry their instance group's name.
+  'sagemaker-hyperpod-group': 'sagemaker.amazonaws.com/instance-group-name',
 };
 
 /** What to ask Prometheus about a change: its ClusterQueue or its node pool; null when neither applies. */

@@ -13,9 +13,12 @@ const AZURE = new Map<string, GpuInstanceType>(AZURE_TYPES.map((t) => [t.type.to
 
 /** The catalog entry for an instance / machine / VM type, or null when it is not listed. */
 export function lookupInstanceType(type: string): GpuInstanceType | null {
-  const trimmed = type.trim();
+  const trimmed = withoutSageMakerPrefix(type.trim());
   return EXACT.get(trimmed) ?? AZURE.get(trimmed.toLowerCase()) ?? null;
 }
+
+// SageMaker (HyperPod, endpoints) names EC2 instance types with an `ml.` prefix: ml.g5.8xlarge.
+const withoutSageMakerPrefix = (type: string): string => (/^ml\.[a-z0-9-]+\.[a-z0-9]+$/.test(type) ? type.slice(3) : type);
 
 // p3, p4d, p5e, p6-b200, g4dn, g5, g5g, g6, g6e, g6f, gr6, g7e … (g4ad is AMD, g3 retired but NVIDIA).
 const AWS_GPU_RE = /^(?:p[2-9][a-z]*(?:-[a-z0-9]+)?|g[3-9][a-z]*|gr6)\.[a-z0-9]+$/;
@@ -26,7 +29,7 @@ const AZURE_NOT_NVIDIA_RE = /mi300x|^standard_nv\d+as_v4$/i;
 
 /** True when the name looks like a GPU machine type, so an unknown one earns a diagnostic. */
 export function looksLikeGpuType(type: string): boolean {
-  const t = type.trim();
+  const t = withoutSageMakerPrefix(type.trim());
   if (lookupInstanceType(t)) return true;
   if (AWS_GPU_RE.test(t)) return !/^g4ad\./.test(t);
   if (GCP_GPU_RE.test(t)) return true;

@@ -84,8 +84,30 @@ export function evalExpr(e: Expr, scope: Scope): Value {
       for (const [k, v] of e.entries) out[toText(evalExpr(k, scope))] = evalExpr(v, scope);
       return out;
     }
+    case 'for': return evalFor(e, scope);
     case 'opaque': throw new Unresolved(`${e.what} (${e.text})`);
   }
+}
+
+/** A for expression over a list (index, item) or a map (key, value, in key order), as Terraform runs it. */
+function evalFor(e: Extract<Expr, { t: 'for' }>, scope: Scope): Value {
+  const coll = evalExpr(e.coll, scope);
+  const pairs: [Value, Value][] = Array.isArray(coll)
+    ? coll.map((v, i) => [i, v])
+    : coll !== null && typeof coll === 'object' ? Object.keys(coll).sort().map((k) => [k, coll[k] as Value]) : [];
+  if (!Array.isArray(coll) && (coll === null || typeof coll !== 'object')) throw new Unresolved(`a for expression over ${describe(coll)}`);
+  const items: Value[] = [];
+  const entries: Record<string, Value> = {};
+  for (const [k, v] of pairs) {
+    const bound = new Map(scope.bound);
+    bound.set(e.valueVar, v);
+    if (e.keyVar !== null) bound.set(e.keyVar, k);
+    const inner: Scope = { ...scope, bound };
+    if (e.cond !== null && !truthy(evalExpr(e.cond, inner), 'a for expression\'s if')) continue;
+    if (e.key === null) items.push(evalExpr(e.body, inner));
+    else entries[toText(evalExpr(e.key, inner))] = evalExpr(e.body, inner);
+  }
+  return e.key === null ? items : entries;
 }
 
 function evalRef(e: Extract<Expr, { t: 'ref' }>, scope: Scope): Value {

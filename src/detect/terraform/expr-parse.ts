@@ -1,7 +1,8 @@
 /**
  * A parser for the part of the Terraform expression language that static node-pool sizes are
- * written in: literals, traversals, calls, operators, conditionals, tuples and objects. `for`
- * expressions and splats parse to an opaque node: they are reported, not evaluated.
+ * written in: literals, traversals, calls, operators, conditionals, tuples, objects and `for`
+ * expressions. Splats and grouped (`...`) `for` objects parse to an opaque node: they are
+ * reported, not evaluated.
  */
 export type Expr =
   | { t: 'lit'; value: null | boolean | number | string }
@@ -15,6 +16,8 @@ export type Expr =
   /** `sources`: each value's source text, so a caller can read one field without the others. */
   | { t: 'object'; entries: [Expr, Expr][]; sources: string[] }
   | { t: 'index'; target: Expr; steps: Step[] }
+  /** `[for k, v in coll : body if cond]`, or `{for k, v in coll : key => body if cond}` when `key` is set. */
+  | { t: 'for'; keyVar: string | null; valueVar: string; coll: Expr; key: Expr | null; body: Expr; cond: Expr | null }
   | { t: 'opaque'; what: string; text: string };
 
 export type Step = { attr: string } | { index: Expr };
@@ -186,7 +189,7 @@ class Parser {
       return e;
     }
     if (t.v === '[') {
-      if (this.peek()?.v === 'for') { this.i = start; return this.skipBracketed('a for expression'); }
+      if (this.peek()?.v === 'for') return this.forExpr(']', start);
       const items: Expr[] = [];
       while (!this.isP(']')) {
         items.push(this.expr());
@@ -196,7 +199,7 @@ class Parser {
       return { t: 'tuple', items };
     }
     if (t.v === '{') {
-      if (this.peek()?.v === 'for') { this.i = start; return this.skipBracketed('a for expression'); }
+      if (this.peek()?.v === 'for') return this.forExpr('}', start);
       const entries: [Expr, Expr][] = [];
       const sources: string[] = [];
       while (!this.isP('}')) {
@@ -214,6 +217,42 @@ class Parser {
       return { t: 'object', entries, sources };
     }
     throw new ExprSyntaxError(`unexpected "${t.v}"`);
+  }
+
+  /** After `[` or `{`, at `for`: the rest of the for expression, up to `close`. */
+  private forExpr(close: ']' | '}', start: number): Expr {
+    this.next();
+    const first = this.next();
+    if (first.k !== 'id') throw new ExprSyntaxError(`unexpected "${first.v}" after for`);
+    let keyVar: string | null = null;
+    let valueVar = first.v;
+    if (this.isP(',')) {
+      this.next();
+      keyVar = first.v;
+      valueVar = this.next().v;
+    }
+    if (this.next().v !== 'in') throw new ExprSyntaxError('expected "in" in a for expression');
+    const coll = this.expr();
+    this.eat(':');
+    let key: Expr | null = null;
+    let body = this.expr();
+    if (close === '}') {
+      this.eat('=>');
+      key = body;
+      body = this.expr();
+      // Grouping mode collects values per key: not what a pool size is written with.
+      if (this.isP('...')) {
+        this.i = start;
+        return this.skipBracketed('a grouping for expression');
+      }
+    }
+    let cond: Expr | null = null;
+    if (this.peek()?.k === 'id' && this.peek()?.v === 'if') {
+      this.next();
+      cond = this.expr();
+    }
+    this.eat(close);
+    return { t: 'for', keyVar, valueVar, coll, key, body, cond };
   }
 
   private skipBracketed(what: string): Expr {

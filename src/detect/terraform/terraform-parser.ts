@@ -3,6 +3,7 @@ import { clampLine } from '../lines.js';
 import type { CapacityParser, ParseResult, SourceFile } from '../parser.js';
 import { readEksModules } from './eks-module.js';
 import { readGkeAutoprovisioning } from './gke-autoprovisioning.js';
+import { readHyperPodClusters } from './hyperpod.js';
 import { readGkeModules } from './gke-module.js';
 import { parseHcl } from './hcl.js';
 import { localModuleWarnings } from './local-modules.js';
@@ -14,7 +15,7 @@ import { moduleScope } from './module-scope.js';
 import type { ModuleFile } from './module-scope.js';
 import { RESOURCE_KINDS, readResources } from './resources.js';
 
-const POOL_MARKERS = [...Object.keys(RESOURCE_KINDS), 'eks_managed_node_groups', 'self_managed_node_groups', 'node_pools', 'cluster_autoscaling'];
+const POOL_MARKERS = [...Object.keys(RESOURCE_KINDS), 'eks_managed_node_groups', 'self_managed_node_groups', 'node_pools', 'cluster_autoscaling', 'awscc_sagemaker_cluster'];
 
 export function isTerraformPath(path: string): boolean {
   return path.endsWith('.tf') || path.endsWith('.tfvars') || isTerragruntPath(path);
@@ -76,7 +77,7 @@ export function parseTerraformSet(files: readonly SourceFile[]): ParseResult {
     if (f.path.endsWith('.tf') && callsOtherModule(f.text)) result.diagnostics.push(...unreadModuleWarnings(f.path, f.body, new Locator(f.text), scope));
     if (!f.path.endsWith('.tf') || !declaresPools(f.text)) continue;
     const loc = new Locator(f.text);
-    for (const out of [readResources(f.path, f.body, loc, scope), readEksModules(f.path, f.body, loc, scope), readGkeModules(f.path, f.body, loc, scope), readGkeAutoprovisioning(f.path, f.body, loc, scope)]) {
+    for (const out of [readResources(f.path, f.body, loc, scope), readEksModules(f.path, f.body, loc, scope), readGkeModules(f.path, f.body, loc, scope), readGkeAutoprovisioning(f.path, f.body, loc, scope), readHyperPodClusters(f.path, f.body, loc, scope)]) {
       result.decls.push(...out.decls);
       result.unresolved.push(...out.unresolved);
       result.diagnostics.push(...out.diagnostics);
