@@ -22,7 +22,11 @@ export const cloudFormationParser = yamlParser('cloudformation', MARKERS, (path,
   const found = new Findings(path);
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, uniqueKeys: false });
-  if (doc.errors.length > 0) return found.result(text);
+  const error = doc.errors[0];
+  if (error !== undefined) {
+    found.note(lc.linePos(error.pos[0]).line, 'warning', `this CloudFormation template is not valid YAML (${error.message.split('\n')[0]}): its Auto Scaling groups are not read`);
+    return found.result(text);
+  }
   const root = doc.contents;
   const params = mapGet(root, 'Parameters');
   const resources = mapGet(root, 'Resources');

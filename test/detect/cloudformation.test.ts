@@ -67,6 +67,12 @@ Parameters:
     expect(r.decls.map((d) => [d.name, d.gpus, d.gpuStep])).toEqual([['Gpu', 16, undefined]]);
   });
 
+  it('a template that is not valid YAML says so, at the error', () => {
+    const r = cloudFormationParser.parse(FILE, template(4).replace('    Type: Number\n', '    Type: [Number\n'));
+    expect(r.decls).toEqual([]);
+    expect(r.diagnostics).toEqual([expect.objectContaining({ severity: 'warning', message: expect.stringContaining('this CloudFormation template is not valid YAML') })]);
+  });
+
   it('CPU groups and templates without groups are nothing', () => {
     expect(cloudFormationParser.parse(FILE, template(4, 'm5.large'))).toEqual({ decls: [], diagnostics: [], unresolved: [] });
     expect(cloudFormationParser.mightContain('bucket.yaml', 'Resources:\n  B:\n    Type: AWS::S3::Bucket\n')).toBe(false);

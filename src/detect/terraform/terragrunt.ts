@@ -1,5 +1,5 @@
-import type { Locator as LocatorType, Span } from './locator.js';
 import { Locator } from './locator.js';
+import type { Span } from './locator.js';
 import { asRecord } from './module-scope.js';
 import { single } from './pool-context.js';
 
@@ -16,7 +16,7 @@ export function isTerragruntPath(path: string): boolean {
  * modules not read) read it as they read a `module` block. Null when it names no source or has
  * no literal `inputs` object.
  */
-export function terragruntCall(body: Record<string, unknown>, text: string): { body: Record<string, unknown>; loc: LocatorType; source: string } | null {
+export function terragruntCall(body: Record<string, unknown>, text: string): { body: Record<string, unknown>; loc: Locator; source: string } | null {
   const source = single(body.terraform).source;
   const inputs = body.inputs;
   if (typeof source !== 'string' || inputs === null || typeof inputs !== 'object' || Array.isArray(inputs)) return null;
