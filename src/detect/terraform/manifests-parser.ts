@@ -1,10 +1,7 @@
 import type { CapacityParser, ParseResult, SourceFile } from '../parser.js';
-import { parseHcl } from './hcl.js';
 import { MANIFEST_RESOURCE_TYPES, readManifestResources } from './k8s-manifests.js';
 import { Locator } from './locator.js';
-import { moduleScope } from './module-scope.js';
-import type { ModuleFile } from './module-scope.js';
-import { isTerraformPath } from './terraform-parser.js';
+import { isTerraformPath, parseModule } from './terraform-parser.js';
 
 /** A `.tf` file that may declare a Kubernetes object as a Terraform resource (see k8s-manifests.ts). */
 function declaresManifests(path: string, text: string): boolean {
@@ -20,13 +17,7 @@ function declaresManifests(path: string, text: string): boolean {
 export function terraformManifestsParser(inner: readonly CapacityParser[]): CapacityParser {
   const parseSet = (files: readonly SourceFile[]): ParseResult => {
     const result: Required<ParseResult> = { decls: [], diagnostics: [], unresolved: [] };
-    const parsed: (ModuleFile & { text: string })[] = [];
-    for (const f of files) {
-      if (!isTerraformPath(f.path)) continue;
-      const hcl = parseHcl(f.path, f.text);
-      if (hcl.ok) parsed.push({ path: f.path, body: hcl.body, text: f.text });
-    }
-    const scope = moduleScope(parsed);
+    const { parsed, scope } = parseModule(files);
     for (const f of parsed) {
       if (!declaresManifests(f.path, f.text)) continue;
       const out = readManifestResources(f.path, f.body, new Locator(f.text), scope, inner);

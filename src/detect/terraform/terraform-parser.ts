@@ -1,4 +1,5 @@
 import { diagnostic } from '../../domain/index.js';
+import type { Diagnostic } from '../../domain/index.js';
 import { clampLine } from '../lines.js';
 import type { CapacityParser, ParseResult, SourceFile } from '../parser.js';
 import { readEksModules } from './eks-module.js';
@@ -52,32 +53,46 @@ export const terraformParser: CapacityParser = {
   parseSet: parseTerraformSet,
 };
 
-/** Reads every node pool in the `.tf` files of the set, resolving names across all of them. */
-export function parseTerraformSet(files: readonly SourceFile[]): ParseResult {
-  const result: Required<ParseResult> = { decls: [], diagnostics: [], unresolved: [] };
-  const parsed: (ModuleFile & { text: string })[] = [];
+export type ParsedTerraform = ModuleFile & { text: string };
+
+/**
+ * The Terraform files of a set parsed, with the module scope (variables, locals, tfvars) they
+ * make together, and an error for each file that is not valid HCL.
+ */
+export function parseModule(files: readonly SourceFile[]): { parsed: ParsedTerraform[]; scope: Scope; errors: Diagnostic[] } {
+  const parsed: ParsedTerraform[] = [];
+  const errors: Diagnostic[] = [];
   for (const f of files) {
     if (!isTerraformPath(f.path)) continue;
     const hcl = parseHcl(f.path, f.text);
     if (!hcl.ok) {
       const line = hcl.line === null ? null : clampLine(hcl.line, f.text);
       // A broken sibling matters only as far as it may hold values a pool uses.
-      result.diagnostics.push(diagnostic(f.path, line, 'error', `HCL syntax error: ${hcl.message}; nothing in this file was read (node pools, variables, locals)`));
+      errors.push(diagnostic(f.path, line, 'error', `HCL syntax error: ${hcl.message}; nothing in this file was read (node pools, variables, locals)`));
       continue;
     }
     parsed.push({ path: f.path, body: hcl.body, text: f.text });
   }
-  const scope = moduleScope(parsed);
+  return { parsed, scope: moduleScope(parsed), errors };
+}
+
+/** Reads every node pool in the `.tf` files of the set, resolving names across all of them. */
+export function parseTerraformSet(files: readonly SourceFile[]): ParseResult {
+  const { parsed, scope, errors } = parseModule(files);
+  const result: Required<ParseResult> = { decls: [], diagnostics: [...errors], unresolved: [] };
   for (const f of parsed) {
     if (isTerragruntPath(f.path)) {
       readTerragrunt(f, scope, result);
       continue;
     }
-    if (f.path.endsWith('.tf') && callsLocalModule(f.text)) result.diagnostics.push(...localModuleWarnings(f.path, f.body, new Locator(f.text)));
-    if (f.path.endsWith('.tf') && callsOtherModule(f.text)) result.diagnostics.push(...unreadModuleWarnings(f.path, f.body, new Locator(f.text), scope));
-    if (!f.path.endsWith('.tf') || !declaresPools(f.text)) continue;
-    const loc = new Locator(f.text);
-    for (const out of [readResources(f.path, f.body, loc, scope), readEksModules(f.path, f.body, loc, scope), readGkeModules(f.path, f.body, loc, scope), readGkeAutoprovisioning(f.path, f.body, loc, scope), readHyperPodClusters(f.path, f.body, loc, scope)]) {
+    if (!f.path.endsWith('.tf')) continue;
+    // One locator per file: each scans the whole text once.
+    let located: Locator | null = null;
+    const loc = (): Locator => (located ??= new Locator(f.text));
+    if (callsLocalModule(f.text)) result.diagnostics.push(...localModuleWarnings(f.path, f.body, loc()));
+    if (callsOtherModule(f.text)) result.diagnostics.push(...unreadModuleWarnings(f.path, f.body, loc(), scope));
+    if (!declaresPools(f.text)) continue;
+    for (const out of [readResources, readEksModules, readGkeModules, readGkeAutoprovisioning, readHyperPodClusters].map((read) => read(f.path, f.body, loc(), scope))) {
       result.decls.push(...out.decls);
       result.unresolved.push(...out.unresolved);
       result.diagnostics.push(...out.diagnostics);
@@ -87,7 +102,7 @@ export function parseTerraformSet(files: readonly SourceFile[]): ParseResult {
 }
 
 /** A Terragrunt unit: its module call (source and inputs) read as a `module` block is. */
-function readTerragrunt(f: ModuleFile & { text: string }, scope: Scope, result: Required<ParseResult>): void {
+function readTerragrunt(f: ParsedTerraform, scope: Scope, result: Required<ParseResult>): void {
   const call = terragruntCall(f.body, f.text);
   if (call === null) return;
   const source = call.source;
