@@ -5,11 +5,12 @@ import { renderComment } from '../../src/report/comment.js';
 import { runReview } from '../../src/review.js';
 import { PrometheusSource } from '../../src/telemetry/prometheus-source.js';
 import { prometheusConfig } from '../../src/telemetry/prometheus/config.js';
-import { DAY, HOUR, hourOf, startPrometheus } from '../helpers/prometheus/index.js';
+import { HOUR, hourOf } from '../helpers/prometheus/index.js';
 import type { RunningPrometheus } from '../helpers/prometheus/index.js';
-import { toOpenMetrics, type Family } from '../helpers/prometheus/openmetrics.js';
+import type { Family } from '../helpers/prometheus/openmetrics.js';
 import { memoryChangeSet } from '../memory-change-set.js';
 import { karpenterPool } from './capacity-files.js';
+import { startTwoDaysOf } from './two-days.js';
 
 /**
  * A cluster as a team adopting gpu-justify might have it: kube-state-metrics names the L4 node by
@@ -67,9 +68,7 @@ let prom: RunningPrometheus;
 let at: Date;
 
 beforeAll(async () => {
-  const end = Math.floor(Date.now() / 1000 / DAY) * DAY;
-  prom = await startPrometheus(toOpenMetrics(cluster(end - 2 * DAY, end, 300)));
-  at = new Date(end * 1000);
+  ({ prom, at } = await startTwoDaysOf(cluster));
 }, 60_000);
 
 afterAll(async () => {

@@ -4,11 +4,11 @@ import type { ReviewResult } from '../../src/domain/index.js';
 import { runReview } from '../../src/review.js';
 import { PrometheusSource } from '../../src/telemetry/prometheus-source.js';
 import { prometheusConfig } from '../../src/telemetry/prometheus/config.js';
-import { DAY, startPrometheus } from '../helpers/prometheus/index.js';
 import type { RunningPrometheus } from '../helpers/prometheus/index.js';
-import { toOpenMetrics, type Family } from '../helpers/prometheus/openmetrics.js';
+import type { Family } from '../helpers/prometheus/openmetrics.js';
 import { memoryChangeSet } from '../memory-change-set.js';
 import { karpenterPool } from './capacity-files.js';
+import { startTwoDaysOf } from './two-days.js';
 
 /**
  * A cluster whose kube-state-metrics exporter writes NaN and +Inf for two samples in three of the
@@ -48,9 +48,7 @@ let prom: RunningPrometheus;
 let at: Date;
 
 beforeAll(async () => {
-  const end = Math.floor(Date.now() / 1000 / DAY) * DAY;
-  prom = await startPrometheus(toOpenMetrics(cluster(end - 2 * DAY, end, 300)));
-  at = new Date(end * 1000);
+  ({ prom, at } = await startTwoDaysOf(cluster));
 }, 60_000);
 
 afterAll(async () => {

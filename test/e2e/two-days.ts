@@ -1,7 +1,8 @@
 import { PrometheusSource } from '../../src/telemetry/prometheus-source.js';
 import { prometheusConfig } from '../../src/telemetry/prometheus/config.js';
-import { DAY, startSimulatedPrometheus } from '../helpers/prometheus/index.js';
-import type { SimulatedPrometheus } from '../helpers/prometheus/index.js';
+import { DAY, startPrometheus, startSimulatedPrometheus } from '../helpers/prometheus/index.js';
+import type { RunningPrometheus, SimulatedPrometheus } from '../helpers/prometheus/index.js';
+import { toOpenMetrics, type Family } from '../helpers/prometheus/openmetrics.js';
 
 export interface TwoDays {
   prom: SimulatedPrometheus;
@@ -22,4 +23,14 @@ export async function startTwoDays(sourceOptions: { minStepSeconds?: number } = 
   const prom = await startSimulatedPrometheus({ start: end - 2 * DAY, end, step: 120 });
   const source = new PrometheusSource(prometheusConfig({ PROMETHEUS_URL: prom.url }, { retries: 0 }), sourceOptions);
   return { prom, source, at: new Date(prom.window.end * 1000) };
+}
+
+/**
+ * A real Prometheus holding a test's own series for the last two whole days at 5-minute steps:
+ * `series(start, end, stepSeconds)` gives the families; `at` is the end of the window.
+ */
+export async function startTwoDaysOf(series: (start: number, end: number, step: number) => Family[]): Promise<{ prom: RunningPrometheus; at: Date }> {
+  const end = Math.floor(Date.now() / 1000 / DAY) * DAY;
+  const prom = await startPrometheus(toOpenMetrics(series(end - 2 * DAY, end, 300)));
+  return { prom, at: new Date(end * 1000) };
 }
