@@ -144,6 +144,9 @@ export function arcEnergy(model: GridModel): ArcEnergy {
     const sp = span[q] as number;
     const splits = split[q] === 1;
     const row = q * width;
+    // Most kinds hold runs of one size: then only that size's energy grows.
+    let only = -1;
+    for (let i = 0; i < width; i++) if ((counts[row + i] as number) > 0) only = only === -1 ? i : -2;
     for (let x = 0; x < count; x++) {
       const a = arcStart[x] as number;
       const m = arcLength[x] as number;
@@ -159,7 +162,8 @@ export function arcEnergy(model: GridModel): ArcEnergy {
           : leastOverlap(x0, w, l, m, n);
       if (slots === 0) continue;
       const base = x * width;
-      for (let i = 0; i < width; i++) energy[base + i] = (energy[base + i] as number) + (counts[row + i] as number) * slots;
+      if (only >= 0) energy[base + only] = (energy[base + only] as number) + (counts[row + only] as number) * slots;
+      else for (let i = 0; i < width; i++) energy[base + i] = (energy[base + i] as number) + (counts[row + i] as number) * slots;
     }
   }
   return { model, arcs, sizes, energy };

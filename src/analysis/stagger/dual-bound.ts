@@ -55,6 +55,12 @@ export function dualBound(model: GridModel, target: number, iterations = DUAL_IT
     else byKey.set(key, { lo: job.lo % n, hi: job.lo % n + job.hi - job.lo, len: job.len, span: Math.min(n, job.hi + job.len - job.lo), splittable: job.splittable, gpus: job.gpus });
   }
   const kinds = [...byKey.values()];
+  // The kinds' numbers as flat arrays: the ascent reads them every iteration.
+  const kindLo = Int32Array.from(kinds, (kind) => kind.lo);
+  const kindHi = Int32Array.from(kinds, (kind) => kind.hi);
+  const kindLen = Int32Array.from(kinds, (kind) => kind.len);
+  const kindGpus = Float64Array.from(kinds, (kind) => kind.gpus);
+  const kindSplits = Uint8Array.from(kinds, (kind) => (kind.splittable ? 1 : 0));
   let perIteration = 3 * n;
   // A sort visit costs several plain ones (measured: about 8).
   for (const kind of kinds) perIteration += kind.splittable ? 8 * kind.span * Math.ceil(Math.log2(kind.span + 1)) : kind.hi - kind.lo + 1 + kind.len;
@@ -74,36 +80,51 @@ export function dualBound(model: GridModel, target: number, iterations = DUAL_IT
   let sinceBetter = 0;
   let k = 0;
   for (; k < rounds && sinceBetter < STALL; k++) {
-    // Over two days so no window needs a modulo (a compare is far cheaper here).
-    for (let t = 0; t < 2 * n; t++) prefix[t + 1] = (prefix[t] ?? 0) + (y[t < n ? t : t - n] ?? 0);
+    // Over two days so no window needs a modulo (a compare is far cheaper here). Reads below
+    // stay inside their arrays, so `as number` rather than `?? 0`: this is the ascent's
+    // innermost loop.
+    let sum = 0;
+    for (let t = 0; t < n; t++) {
+      sum += y[t] as number;
+      prefix[t + 1] = sum;
+    }
+    for (let t = 0; t < n; t++) {
+      sum += y[t] as number;
+      prefix[n + t + 1] = sum;
+    }
     grad.fill(0);
     let value = 0;
-    for (const kind of kinds) {
-      if (kind.splittable) {
+    for (let q = 0; q < kinds.length; q++) {
+      const g = kindGpus[q] as number;
+      if (kindSplits[q] === 1) {
+        const kind = kinds[q] as Kind;
         // The len lightest slots of the window.
         window.length = 0;
         for (let t = kind.lo; t < kind.lo + kind.span; t++) window.push(t);
-        window.sort((p, q) => (y[p % n] ?? 0) - (y[q % n] ?? 0));
+        window.sort((p, r) => (y[p % n] as number) - (y[r % n] as number));
         for (let i = 0; i < kind.len; i++) {
-          const t = (window[i] ?? 0) % n;
-          value += kind.gpus * (y[t] ?? 0);
-          grad[t] = (grad[t] ?? 0) + kind.gpus;
+          const t = (window[i] as number) % n;
+          value += g * (y[t] as number);
+          grad[t] = (grad[t] as number) + g;
         }
         continue;
       }
-      let at = kind.lo;
+      const lo = kindLo[q] as number;
+      const hi = kindHi[q] as number;
+      const len = kindLen[q] as number;
+      let at = lo;
       let least = Infinity;
-      for (let s = kind.lo; s <= kind.hi; s++) {
-        const covered = (prefix[s + kind.len] ?? 0) - (prefix[s] ?? 0);
+      for (let s = lo; s <= hi; s++) {
+        const covered = (prefix[s + len] as number) - (prefix[s] as number);
         if (covered < least) {
           least = covered;
           at = s;
         }
       }
-      value += kind.gpus * least;
-      for (let t = at; t < at + kind.len; t++) {
+      value += g * least;
+      for (let t = at; t < at + len; t++) {
         const u = t < n ? t : t - n;
-        grad[u] = (grad[u] ?? 0) + kind.gpus;
+        grad[u] = (grad[u] as number) + g;
       }
     }
     if (value > bestValue + EPSILON) {
@@ -114,18 +135,19 @@ export function dualBound(model: GridModel, target: number, iterations = DUAL_IT
       if (value > target) break;
     } else sinceBetter++;
     let top = 0;
-    for (let t = 0; t < n; t++) top = Math.max(top, grad[t] ?? 0);
+    for (let t = 0; t < n; t++) top = Math.max(top, grad[t] as number);
     const step = STEP / Math.sqrt(k + 1) / (top || 1);
     let total = 0;
     // Slots no run's cheapest start covers all shrink by one factor: one exponential for them all.
     const idle = Math.exp(-step * top);
     for (let t = 0; t < n; t++) {
-      const g = grad[t] ?? 0;
+      const g = grad[t] as number;
       // A floor keeps every slot in play: weights that reach zero could never come back.
-      next[t] = Math.max((y[t] ?? 0) * (g === 0 ? idle : Math.exp(step * (g - top))), 1e-12);
-      total += next[t] ?? 0;
+      const w = Math.max((y[t] as number) * (g === 0 ? idle : Math.exp(step * (g - top))), 1e-12);
+      next[t] = w;
+      total += w;
     }
-    for (let t = 0; t < n; t++) next[t] = (next[t] ?? 0) / total;
+    for (let t = 0; t < n; t++) next[t] = (next[t] as number) / total;
     // Swapped through a variable: the array a destructuring swap builds cost ~10% of the ascent.
     const swap = y;
     y = next;

@@ -34,6 +34,8 @@ export interface FitResult {
  *   placed runs count their real overlap, open runs their least.
  */
 export function fitWithin(model: GridModel, facts: LimitFacts, budget: number): FitResult {
+  // Refuted at the root: nothing to set up.
+  if (facts.violated !== null) return { starts: null, finished: true, work: 0, nodes: 0 };
   const jobs = model.jobs;
   const count = jobs.length;
   const n = model.slots;
@@ -196,14 +198,19 @@ export function fitWithin(model: GridModel, facts: LimitFacts, budget: number): 
     return found;
   };
 
-  // Per depth, the open runs' compulsory parts on entry, restored on the way back up.
-  const savedLo = new Int32Array((count + 1) * count);
-  const savedLen = new Int32Array((count + 1) * count);
-  const restore = (depth: number): void => {
-    const row = depth * count;
-    for (let j = 0; j < count; j++) {
-      if ((compLen[j] ?? 0) !== (savedLen[row + j] ?? 0) || (compLo[j] ?? 0) !== (savedLo[row + j] ?? 0)) setComp(j, savedLo[row + j] ?? 0, savedLen[row + j] ?? 0);
-    }
+  // The compulsory parts propagation grew, with what they were before, so a node undoes its
+  // own growth on the way back up (in proportion to what changed, not to the number of runs).
+  const trailJob: number[] = [];
+  const trailLo: number[] = [];
+  const trailLen: number[] = [];
+  const grow = (j: number, lo: number, len: number): void => {
+    trailJob.push(j);
+    trailLo.push(compLo[j] ?? 0);
+    trailLen.push(compLen[j] ?? 0);
+    setComp(j, lo, len);
+  };
+  const restore = (mark: number): void => {
+    while (trailJob.length > mark) setComp(trailJob.pop() ?? 0, trailLo.pop() ?? 0, trailLen.pop() ?? 0);
   };
   // Placing a run changes free and slack only inside its window, and a compulsory part lies
   // inside its run's window, so only runs whose windows meet a change can lose starts: the
@@ -248,7 +255,7 @@ export function fitWithin(model: GridModel, facts: LimitFacts, budget: number): 
         }
         const len = firstAllowed + job.len - lastAllowed;
         if (len > (compLen[j] ?? 0)) {
-          setComp(j, lastAllowed, len);
+          grow(j, lastAllowed, len);
           grown.push(j);
         }
       }
@@ -271,10 +278,9 @@ export function fitWithin(model: GridModel, facts: LimitFacts, budget: number): 
     }
     if (depth === count) return true;
 
-    savedLo.set(compLo, depth * count);
-    savedLen.set(compLen, depth * count);
+    const mark = trailJob.length;
     if (!propagate(depth, last)) {
-      restore(depth);
+      restore(mark);
       return false;
     }
     let chosen = -1;
@@ -292,7 +298,7 @@ export function fitWithin(model: GridModel, facts: LimitFacts, budget: number): 
     }
     const job = jobs[chosen];
     if (job === undefined) {
-      restore(depth);
+      restore(mark);
       return false;
     }
     markAllowed(chosen);
@@ -330,10 +336,10 @@ export function fitWithin(model: GridModel, facts: LimitFacts, budget: number): 
     }
     setComp(chosen, chosenLo, chosenLen);
     addWindow(chosen, 1);
-    restore(depth);
+    restore(mark);
     return false;
   };
 
-  const found = facts.violated === null && dfs(0, -1);
+  const found = dfs(0, -1);
   return { starts: found ? Array.from(starts) : null, finished: !aborted, work, nodes };
 }

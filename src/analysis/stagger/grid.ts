@@ -109,35 +109,6 @@ export function profileOf(model: GridModel, placement: Placement): Int32Array {
   return profile;
 }
 
-/**
- * For every start s in [from, to], the largest and the summed usage over slots s … s+len−1
- * (wrapping around the cycle), by a sliding-window maximum: O(to − from + len).
- */
-export function windowStats(profile: Int32Array, from: number, to: number, len: number): { max: Int32Array; sum: Float64Array } {
-  const n = profile.length;
-  const count = to - from + 1;
-  const max = new Int32Array(count);
-  const sum = new Float64Array(count);
-  const at = (i: number): number => profile[i % n] ?? 0;
-  const deque = new Int32Array(count + len);
-  let head = 0;
-  let tail = 0;
-  let running = 0;
-  for (let i = from; i < to + len; i++) {
-    const v = at(i);
-    while (tail > head && at(deque[tail - 1] ?? 0) <= v) tail--;
-    deque[tail++] = i;
-    running += v;
-    const s = i - len + 1;
-    if (s < from) continue;
-    if (s > from) running -= at(s - 1);
-    while ((deque[head] ?? 0) < s) head++;
-    max[s - from] = at(deque[head] ?? 0);
-    sum[s - from] = running;
-  }
-  return { max, sum };
-}
-
 export interface Objective {
   peak: number;
   /** Slots at the peak: fewer is better when the peak ties, which lets local search move. */

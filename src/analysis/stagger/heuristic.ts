@@ -3,7 +3,6 @@ import {
   better,
   objectiveOf,
   profileOf,
-  windowStats,
   type GridJob,
   type GridModel,
   type Placement,
@@ -25,15 +24,40 @@ export function naivePlacement(model: GridModel): Placement {
   return model.jobs.map((job) => [{ start: job.lo, len: job.len }]);
 }
 
-/** The unsplit start with the lowest busiest slot, then the least overlap, then the earliest. */
-function bestStart(profile: Int32Array, job: GridJob): Choice {
-  const { max, sum } = windowStats(profile, job.lo, job.hi, job.len);
-  let best = 0;
-  for (let k = 1; k < max.length; k++) {
-    const d = (max[k] ?? 0) - (max[best] ?? 0);
-    if (d < 0 || (d === 0 && (sum[k] ?? 0) < (sum[best] ?? 0))) best = k;
+/**
+ * The unsplit start with the lowest busiest slot, then the least overlap, then the earliest:
+ * a sliding-window maximum over [lo, hi + len), in O(hi − lo + len). `deque` is scratch space
+ * of at least 2 × slots, passed in because local search calls this for every move.
+ */
+function bestStart(profile: Int32Array, job: GridJob, deque: Int32Array): Choice {
+  const n = profile.length;
+  // Windows lie within [0, 2n): a compare instead of a modulo.
+  const at = (i: number): number => profile[i < n ? i : i - n] as number;
+  const from = job.lo;
+  const len = job.len;
+  let head = 0;
+  let tail = 0;
+  let running = 0;
+  let bestS = from;
+  let bestMax = Infinity;
+  let bestSum = Infinity;
+  for (let i = from; i < job.hi + len; i++) {
+    const v = at(i);
+    while (tail > head && at(deque[tail - 1] as number) <= v) tail--;
+    deque[tail++] = i;
+    running += v;
+    const s = i - len + 1;
+    if (s < from) continue;
+    if (s > from) running -= at(s - 1);
+    while ((deque[head] as number) < s) head++;
+    const max = at(deque[head] as number);
+    if (max < bestMax || (max === bestMax && running < bestSum)) {
+      bestS = s;
+      bestMax = max;
+      bestSum = running;
+    }
   }
-  return { pieces: [{ start: job.lo + best, len: job.len }], top: (max[best] ?? 0) + job.gpus };
+  return { pieces: [{ start: bestS, len }], top: bestMax + job.gpus };
 }
 
 /**
@@ -71,8 +95,8 @@ function bestSplit(profile: Int32Array, job: GridJob): Choice {
   return { pieces, top: threshold + job.gpus };
 }
 
-function choose(profile: Int32Array, job: GridJob, allowSplit: boolean): Choice {
-  const whole = bestStart(profile, job);
+function choose(profile: Int32Array, job: GridJob, allowSplit: boolean, deque: Int32Array): Choice {
+  const whole = bestStart(profile, job, deque);
   if (!allowSplit || !job.splittable) return whole;
   const split = bestSplit(profile, job);
   // Split only when it lowers the run's busiest slot: a single piece is simpler to operate.
@@ -85,9 +109,10 @@ export function greedyPlacement(model: GridModel, allowSplit: boolean): Placemen
     .map((job, i) => ({ job, i }))
     .sort((x, y) => y.job.gpus * y.job.len - x.job.gpus * x.job.len || x.job.hi - x.job.lo - (y.job.hi - y.job.lo) || x.i - y.i);
   const profile = new Int32Array(model.slots);
+  const deque = new Int32Array(2 * model.slots + 1);
   const placement: Placement = model.jobs.map(() => []);
   for (const { job, i } of order) {
-    const choice = choose(profile, job, allowSplit);
+    const choice = choose(profile, job, allowSplit, deque);
     addPieces(profile, choice.pieces, job.gpus);
     placement[i] = choice.pieces;
   }
@@ -102,12 +127,13 @@ export function improve(model: GridModel, start: Placement, allowSplit: boolean)
   const placement = start.map((pieces) => pieces.map((p) => ({ ...p })));
   const profile = profileOf(model, placement);
   let current = objectiveOf(profile);
+  const deque = new Int32Array(2 * model.slots + 1);
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     let moved = false;
     model.jobs.forEach((job, i) => {
       const old = placement[i] ?? [];
       addPieces(profile, old, -job.gpus);
-      const choice = choose(profile, job, allowSplit);
+      const choice = choose(profile, job, allowSplit, deque);
       addPieces(profile, choice.pieces, job.gpus);
       const next = objectiveOf(profile);
       if (better(next, current)) {

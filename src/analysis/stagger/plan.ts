@@ -11,7 +11,7 @@ import {
   type Placement,
 } from './grid.js';
 import { greedyPlacement, improve, naivePlacement } from './heuristic.js';
-import { DEFAULT_LEVEL_WORK, levelPeak } from './level.js';
+import { DEFAULT_LEVEL_WORK, levelPeak, STALL_SWEEPS } from './level.js';
 import { lowerBound, quickBound, type LowerBound } from './lower-bound.js';
 import { usageProfile } from './profile.js';
 import { arcEnergy } from './arc-energy.js';
@@ -28,9 +28,16 @@ export const DEFAULT_NODE_BUDGET = 200_000;
 const MAX_SEARCH_JOBS = 120;
 // Local search costs O(passes × runs × slots); past this many runs the levelling does better for less.
 const MAX_POLISH_JOBS = 400;
-// The short ascent tried before the search (measured: where the LP bound proves a benchmark
-// peak, it crossed within 115-170 iterations).
+// The short ascent, tried once on catalogs the search takes: when the levelling has lowered the
+// peak, else for the first schedule the search finds that the root facts cannot prove, else
+// after the search (measured: where the LP bound proves a benchmark peak, it crossed within
+// 115-170 iterations).
 const QUICK_DUAL_ITERATIONS = 400;
+// Sweeps without a lower peak after which the first levelling gives up on catalogs the exact
+// search takes (STALL_SWEEPS elsewhere). Measured on 300 random catalogs of 5–40 runs: the same
+// peaks as 50 sweeps, since an unsettled search sends the levelling on; and on the benchmark's
+// small catalogs every lower peak the levelling finds came within 16 sweeps.
+const SHORT_STALL_SWEEPS = 20;
 // GPUs above the energetic bound within which the root facts are tried before levelling.
 const NEAR_BOUND = 2;
 
@@ -88,10 +95,10 @@ function polished(model: GridModel, naive: Placement, canSplit: boolean): { plac
 }
 
 /** The levelled schedule from `from` when it beats `placement`'s peak, else `placement`. */
-function levelledFrom(model: GridModel, placement: Placement, from: Placement, canSplit: boolean, bound: number, levelWork: number): Placement {
+function levelledFrom(model: GridModel, placement: Placement, from: Placement, canSplit: boolean, bound: number, levelWork: number, stall = STALL_SWEEPS): Placement {
   const peak = objectiveOf(profileOf(model, placement)).peak;
   if (peak <= bound) return placement;
-  const result = levelPeak(model, from, bound, levelWork);
+  const result = levelPeak(model, from, bound, levelWork, stall);
   if (result.peak >= peak) return placement;
   return canSplit ? improve(model, result.placement, true) : result.placement;
 }
@@ -109,9 +116,13 @@ const optionOk = (x: number | undefined): boolean => x === undefined || (Number.
  * 2. Bounds, cheapest first, each tried only while the peak is above the best so far: the
  *    energetic bound and runs forced beside compulsory parts (lower-bound.ts); root proofs that
  *    peak − 1 is impossible, from each slot's reachable cap and packing counts (energy.ts);
- *    the linear-programming bound from its dual (dual-bound.ts).
+ *    the linear-programming bound from its dual (dual-bound.ts). On catalogs the search takes,
+ *    a peak the levelling lowered meets the LP bound first, before any arc is measured.
  * 3. Exact search over unsplit starts on the grid (see grid.ts for why the grid suffices) for
- *    catalogs of up to MAX_SEARCH_JOBS runs, within the node budget (search.ts).
+ *    catalogs of up to MAX_SEARCH_JOBS runs, within the node budget (search.ts); each schedule
+ *    it finds is tried against the root facts and the LP bound before it searches lower. There
+ *    the first levelling gives up sooner (SHORT_STALL_SWEEPS): it goes on, and the greedy
+ *    schedule is levelled too, only if the search leaves a gap.
  * `optimal` is claimed when the peak equals the lower bound (the bounds allow for splitting),
  * or when the search finished and no job could gain from splitting: the search does not split,
  * so its proof covers only unsplit schedules; then the bound is raised to the peak with the
@@ -158,23 +169,57 @@ export function planStagger(jobs: StaggerJob[], options: PlanOptions = {}): Stag
   const levelWork = options.levelWork ?? DEFAULT_LEVEL_WORK;
   const polishedPeak = peak;
   const secondStart = first.placement === first.greedy ? null : first.greedy;
-  placement = levelledFrom(model, placement, first.placement, canSplit, quick.value, levelWork);
+  const budget = options.nodeBudget ?? DEFAULT_NODE_BUDGET;
+  // Where the exact search follows, the first levelling gives up sooner, and goes on later only
+  // if the search leaves a gap.
+  const searchable = jobs.length <= MAX_SEARCH_JOBS;
+  const firstStall = searchable ? SHORT_STALL_SWEEPS : STALL_SWEEPS;
+  placement = levelledFrom(model, placement, first.placement, canSplit, quick.value, levelWork, firstStall);
   peak = objectiveOf(profileOf(model, placement)).peak;
   if (peak <= quick.value) return finish(quick, false);
+
+  const unit = model.jobs.reduce((g, j) => gcd(g, j.gpus), 0);
+  let lower = quick.value;
+  let reason = quick.reason;
+  // The linear-programming bound, from its dual: closes what energy misses where runs of
+  // different windows crowd each other unevenly. When it can prove the peak it does so within a
+  // few hundred iterations; on catalogs the search can take, a short ascent is tried and the
+  // full one only if the search leaves the peak unproved.
+  let dualTried = false;
+  const tryDual = (iterations: number, against = peak): void => {
+    dualTried = true;
+    const dual = dualBound(model, against - unit, iterations);
+    const gpus = dualGpus(dual.value, unit);
+    if (gpus > lower) {
+      lower = gpus;
+      reason = dualReason(model, dual.value, dual.weights, gpus);
+    }
+  };
+  // A peak the levelling just lowered is often optimal, and then on a small catalog the short
+  // ascent alone proves it, before any arc is measured.
+  const capacityKnownShort = options.capacity !== undefined && quick.value > options.capacity;
+  if (budget > 0 && !capacityKnownShort && searchable && peak < polishedPeak) {
+    tryDual(QUICK_DUAL_ITERATIONS);
+    if (peak <= lower) return finish({ value: lower, reason }, false);
+  }
 
   // The runs' mandatory work per arc serves the bound, the root proofs and the search alike.
   const arcs = arcEnergy(model);
   const bound = lowerBound(jobs, arcs);
-
-  let lower = bound.value;
-  let reason = bound.reason;
+  if (bound.value >= lower) {
+    lower = bound.value;
+    reason = bound.reason;
+  }
   const capacityShort = options.capacity !== undefined && bound.value > options.capacity;
-  const budget = options.nodeBudget ?? DEFAULT_NODE_BUDGET;
   const proofs = budget > 0 && !capacityShort;
   // Proving peak − 1 impossible settles the plan: the slot caps and packing counts often can at
   // the root. Proofs only here: the search picks the tests it re-checks per node for itself.
+  // The facts for peak − 1 also start the search, so on catalogs it takes they keep the tests
+  // it re-checks per node.
+  let lastFacts: LimitFacts | undefined;
   const refute = (limit: number): LimitFacts => {
-    const found = limitFacts(arcs, limit, 0);
+    const found = limitFacts(arcs, limit, searchable && limit === peak - 1 ? undefined : 0);
+    lastFacts = found;
     if (found.violated !== null && limit >= lower) {
       lower = limit + 1;
       reason = refutationReason(model, limit, found.violated);
@@ -185,32 +230,33 @@ export function planStagger(jobs: StaggerJob[], options: PlanOptions = {}): Stag
   // the energetic bound, not more) or the levelling just found it.
   if (proofs && peak > lower && (peak - lower <= NEAR_BOUND || peak < polishedPeak)) refute(peak - 1);
 
-  // The linear-programming bound, from its dual: closes what energy misses where runs of
-  // different windows crowd each other unevenly. When it can prove the peak it does so within a
-  // few hundred iterations; on catalogs the search can take, a short ascent is tried first and
-  // the full one only if the search leaves the peak unproved.
-  const unit = model.jobs.reduce((g, j) => gcd(g, j.gpus), 0);
-  const searchable = jobs.length <= MAX_SEARCH_JOBS;
-  const tryDual = (iterations: number): void => {
-    const dual = dualBound(model, peak - unit, iterations);
-    const gpus = dualGpus(dual.value, unit);
-    if (gpus > lower) {
-      lower = gpus;
-      reason = dualReason(model, dual.value, dual.weights, gpus);
-    }
-  };
-  if (proofs && peak > lower) tryDual(searchable ? QUICK_DUAL_ITERATIONS : DUAL_ITERATIONS);
-
-  if (secondStart !== null && peak > lower) {
+  // Catalogs too large to search: the LP bound, then the second levelling start.
+  if (proofs && peak > lower && !searchable) tryDual(DUAL_ITERATIONS);
+  // Levelling again, from `from`, aimed at the bound proved so far; a lower peak is tried
+  // against the root facts at once.
+  const levelAgain = (from: Placement | null): void => {
+    if (from === null || peak <= lower) return;
     const before = peak;
-    placement = levelledFrom(model, placement, secondStart, canSplit, lower, levelWork);
+    placement = levelledFrom(model, placement, from, canSplit, lower, levelWork);
     peak = objectiveOf(profileOf(model, placement)).peak;
     if (proofs && peak < before && peak > lower) refute(peak - 1);
-  }
+  };
+  if (!searchable) levelAgain(secondStart);
 
+  // Small catalogs: the exact search settles most of them, so it comes before the second
+  // levelling start, which then runs only when the search leaves the peak unproved. Each
+  // schedule it finds is first tried against the root facts, then (once) the short LP ascent.
   let searchProved = false;
   if (proofs && peak > lower && searchable) {
-    const result = searchStarts(model, peak, lower, budget, { arcs });
+    const settle = (found: number): { floor: number; facts: LimitFacts } => {
+      const facts = limitFacts(arcs, found - 1);
+      if (facts.violated !== null && found - 1 >= lower) {
+        lower = found;
+        reason = refutationReason(model, found - 1, facts.violated);
+      } else if (!dualTried) tryDual(QUICK_DUAL_ITERATIONS, found);
+      return { floor: lower, facts };
+    };
+    const result = searchStarts(model, peak, lower, budget, { arcs, first: lastFacts, settle });
     if (result.starts) {
       placement = startsToPlacement(model, result.starts);
       if (canSplit) placement = improve(model, placement, true);
@@ -222,6 +268,12 @@ export function planStagger(jobs: StaggerJob[], options: PlanOptions = {}): Stag
       reason = searchReason(model, peak, reason);
       lower = peak;
     }
+  }
+  if (proofs && peak > lower && searchable && !dualTried) tryDual(QUICK_DUAL_ITERATIONS);
+  if (searchable) {
+    // The first levelling gave up early; unsettled, it goes on from the best schedule so far.
+    levelAgain(placement);
+    levelAgain(secondStart);
   }
   if (proofs && peak > lower && searchable) tryDual(DUAL_ITERATIONS);
   // Not settled: raise the bound as far as the root facts reach, halving the gap each time

@@ -66,6 +66,22 @@ describe('levelPeak', () => {
     expect(result.peak).toBe(2);
   });
 
+  it('gives up sooner with fewer stall sweeps, and on the same path', () => {
+    fc.assert(
+      fc.property(jobsArb(medium), (jobs) => {
+        const model = buildModel(jobs);
+        const start = naivePlacement(model);
+        // Aimed below anything reachable, so only the stall stops it.
+        const short = levelPeak(model, start, 0, 10_000_000, 5);
+        const long = levelPeak(model, start, 0, 10_000_000, 50);
+        expect(short.work).toBeLessThanOrEqual(long.work);
+        expect(short.peak).toBeGreaterThanOrEqual(long.peak);
+        expectFeasible(model, start, short.placement);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it('is deterministic and respects its work budget', () => {
     const jobs = runs('crowd', 30, { gpus: 2, duration: 3 * H, release: 20 * H, deadline: 30 * H, interruptible: false });
     const model = buildModel(jobs);

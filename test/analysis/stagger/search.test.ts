@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { arcEnergy } from '../../../src/analysis/stagger/arc-energy.js';
 import { buildModel } from '../../../src/analysis/stagger/grid.js';
+import { limitFacts } from '../../../src/analysis/stagger/limit-facts.js';
 import { lowerBound } from '../../../src/analysis/stagger/lower-bound.js';
 import { searchStarts } from '../../../src/analysis/stagger/search.js';
 import { bruteForcePeak, jobsArb, naivePeak } from './helpers.js';
@@ -59,6 +61,55 @@ describe('searchStarts', () => {
     // c ends before b and a already has b; d follows c, the latest free one.
     const model = buildModel([at(2, 3, 7), at(2, 1, 6), at(2, 2, 8), at(4, 2, 8), at(2, 4, 9)]);
     expect(model.jobs.map((j) => j.prev)).toEqual([-1, -1, 1, -1, 0]);
+  });
+
+  it('takes the bound settle proves for each schedule it finds, and stops once a schedule meets it', () => {
+    fc.assert(
+      fc.property(jobsArb(small), (jobs) => {
+        const model = buildModel(jobs);
+        const optimum = bruteForcePeak(jobs, small.unit);
+        const seen: number[] = [];
+        // A settle that knows the optimum: every peak it is shown is proved down to it.
+        const result = searchStarts(model, naivePeak(jobs) + 1, 0, 1_000_000, {
+          settle: (peak) => {
+            seen.push(peak);
+            return { floor: optimum, facts: limitFacts(arcEnergy(model), peak - 1) };
+          },
+        });
+        expect(result.peak).toBe(optimum);
+        expect(result.proved).toBe(true);
+        // Called for each schedule found above the floor so far, each lower than the one before.
+        seen.forEach((peak, i) => {
+          expect(peak).toBeGreaterThanOrEqual(optimum);
+          if (i > 0) expect(peak).toBeLessThan(seen[i - 1] ?? Infinity);
+        });
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('searches no lower than the floor settle returns', () => {
+    let settled = 0;
+    fc.assert(
+      fc.property(jobsArb(small), (jobs) => {
+        const model = buildModel(jobs);
+        const seen: number[] = [];
+        // A settle that declares every schedule shown to it optimal: the search must stop there.
+        const result = searchStarts(model, naivePeak(jobs) + 1, 0, 1_000_000, {
+          settle: (peak) => {
+            seen.push(peak);
+            return { floor: peak, facts: limitFacts(arcEnergy(model), peak - 1) };
+          },
+        });
+        // Shown only schedules above the floor so far: none when the first one found meets it.
+        expect(seen.length).toBeLessThanOrEqual(1);
+        if (seen.length === 1) expect(result.peak).toBe(seen[0]);
+        expect(result.proved).toBe(true);
+        settled += seen.length;
+      }),
+      { numRuns: 50 },
+    );
+    expect(settled).toBeGreaterThan(10);
   });
 
   it('reports an unfinished search when the budget runs out', () => {
