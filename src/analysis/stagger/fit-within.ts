@@ -229,6 +229,8 @@ export function fitWithin(model: GridModel, facts: LimitFacts, budget: number): 
   const counts = new Int32Array((count + 1) * count);
   const dirty = new Uint8Array(count);
   const grown: number[] = [];
+  const order = new Int32Array(count);
+  const orderKey = new Int32Array(count);
 
   /**
    * Narrows every open run's starts against the placed runs and the others' compulsory parts,
@@ -241,11 +243,30 @@ export function fitWithin(model: GridModel, facts: LimitFacts, budget: number): 
       dirty[j] = near ? 1 : 0;
       if (!near) counts[row + j] = counts[row - count + j] ?? 0;
     }
-    for (;;) {
+    for (let round = 0; ; round++) {
       grown.length = 0;
+      // The open runs to re-mark. In the first round, those with the fewest starts at the node
+      // above come first: the likeliest to be left with none, which ends the node before the
+      // others are looked at (measured: 789 → 617 nodes on the benchmark's `25 runs #1`).
+      const ordered = depth > 0 && round === 0;
+      let size = 0;
       for (let j = 0; j < count; j++) {
+        if (dirty[j] !== 1 || (starts[j] ?? -1) >= 0) continue;
+        let i = size++;
+        if (ordered) {
+          const key = counts[row - count + j] ?? 0;
+          for (; i > 0 && (orderKey[i - 1] ?? 0) > key; i--) {
+            order[i] = order[i - 1] ?? 0;
+            orderKey[i] = orderKey[i - 1] ?? 0;
+          }
+          orderKey[i] = key;
+        }
+        order[i] = j;
+      }
+      for (let q = 0; q < size; q++) {
+        const j = order[q] ?? 0;
         const job = jobs[j];
-        if (job === undefined || dirty[j] !== 1 || (starts[j] ?? -1) >= 0) continue;
+        if (job === undefined) continue;
         dirty[j] = 0;
         const found = markAllowed(j);
         counts[row + j] = found;
