@@ -34,27 +34,36 @@ export function mandatorySlots(job: GridJob, a: number, m: number, n: number): n
   return leastOverlap(x0, job.hi - job.lo, job.len, m, n);
 }
 
-/** x reduced into [0, n), for x in [−2n, 2n): a compare is far cheaper than a modulo here. */
-function wrap(x: number, n: number): number {
-  if (x < 0) return x + n < 0 ? x + 2 * n : x + n;
-  return x >= n ? x - n : x;
-}
-
 /**
  * Least overlap with the arc [0, m) of a run of `len` slots starting anywhere in [x0, x0 + width]
- * (0 ≤ x0 < n, width < n).
+ * (0 ≤ x0 < n, width < n). A start x in [0, n) overlaps the arc by A(x) + B(x): A, its part in
+ * [0, m), falls as x grows (from len, past m − len, to zero at m); B, its part in the arc's next
+ * copy [n, n + m), only rises (once the run reaches past n). Past m the sum never falls again;
+ * before m, wherever B starts rising the sum was flat back to the range's start. So the least
+ * is at an end of the range or at m. A start past n is the same start a cycle earlier.
  */
 function leastOverlap(x0: number, width: number, len: number, m: number, n: number): number {
-  let least = Math.min(overlapFrom(x0, len, m, n), overlapFrom(wrap(x0 + width, n), len, m, n));
-  // Unrolled over the four breakpoints: this is the bound's innermost loop.
-  let dx = wrap(m - len - x0, n);
-  if (least > 0 && dx < width) least = Math.min(least, overlapFrom(wrap(x0 + dx, n), len, m, n));
-  dx = wrap(m - x0, n);
-  if (least > 0 && dx < width) least = Math.min(least, overlapFrom(wrap(x0 + dx, n), len, m, n));
-  dx = wrap(n - len - x0, n);
-  if (least > 0 && dx < width) least = Math.min(least, overlapFrom(wrap(x0 + dx, n), len, m, n));
-  dx = wrap(n - len + m - x0, n);
-  if (least > 0 && dx < width) least = Math.min(least, overlapFrom(wrap(x0 + dx, n), len, m, n));
+  const x1 = x0 + width;
+  if (x1 < n) return leastOn(x0, x1, len, m, n);
+  return Math.min(leastOn(x0, n - 1, len, m, n), leastOn(0, x1 - n, len, m, n));
+}
+
+/** A + B (see leastOverlap) for a start x in [0, n). */
+const overlapAt = (x: number, len: number, m: number, n: number): number => {
+  const head = m - x;
+  const tail = x + len - n;
+  return (head <= 0 ? 0 : head < len ? head : len) + (tail <= 0 ? 0 : tail < m ? tail : m);
+};
+
+/** Least of A + B (see leastOverlap) over the starts [from, to], 0 ≤ from ≤ to < n. */
+function leastOn(from: number, to: number, len: number, m: number, n: number): number {
+  let least = overlapAt(from, len, m, n);
+  const last = overlapAt(to, len, m, n);
+  if (last < least) least = last;
+  if (m > from && m < to) {
+    const v = overlapAt(m, len, m, n);
+    if (v < least) least = v;
+  }
   return least;
 }
 

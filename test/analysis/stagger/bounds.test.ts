@@ -131,6 +131,25 @@ describe('arc energy', () => {
     );
   });
 
+  it('finds the least overlap of every unsplit window with every arc on small cycles, as trying each start does', () => {
+    for (let n = 1; n <= 9; n++) {
+      for (let lo = 0; lo < n; lo++) {
+        for (let len = 1; len <= n; len++) {
+          for (let width = 0; width + len <= n; width++) {
+            const grid = { gpus: 1, len, lo, hi: lo + width, winLo: lo, winHi: lo + width + len, splittable: false, prev: -1 };
+            for (let a = 0; a < n; a++) {
+              for (let m = 1; m <= n; m++) {
+                let least = Infinity;
+                for (let s = lo; s <= lo + width; s++) least = Math.min(least, slotOverlap(s, len, a, m, n));
+                if (mandatorySlots(grid, a, m, n) !== least) expect({ n, lo, len, width, a, m, got: mandatorySlots(grid, a, m, n) }).toEqual({ n, lo, len, width, a, m, got: least });
+              }
+            }
+          }
+        }
+      }
+    }
+  });
+
   it('counts overlap on the circle, wrapping past midnight', () => {
     expect(slotOverlap(22, 4, 0, 3, 24)).toBe(2);
     expect(slotOverlap(22, 4, 23, 3, 24)).toBe(3);
