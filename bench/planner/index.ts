@@ -1,60 +1,41 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Highs } from 'highs';
-import type * as Stagger from '../../src/analysis/stagger/index.js';
-import type { StaggerJob, StaggerPlan } from '../../src/domain/index.js';
 import type { Benchmark, BenchResult } from '../lib/benchmark.js';
 import { fmt, HeapSampler, median, memoryReport, now, table, timed } from '../lib/measure.js';
-import { catalogInstance, weekCycle, weekVariants } from './instances.js';
+import { lowerBound, planStagger } from './built.js';
+import { catalogInstance, smallInstances, weekCycle, weekVariants } from './instances.js';
 import type { Instance } from './instances.js';
 import { timeIndexedMilp } from './milp.js';
+import { HIGHS_REPEATS, HIGHS_TIME_LIMIT_S, type HighsTimes } from './highs-times.js';
+import { TIMED_MS, WARM_MS, type ProcessTimes } from './planner-times.js';
 import { bruteForcePeak } from '../../test/analysis/stagger/helpers.js';
 
-// The planner as shipped: dist/, compiled by tsc, which is what the CLI, the Action and the App
-// run (the TypeScript loader used for the other benchmarks adds a naming wrapper to every
-// closure it creates, ~25% of the planner's time on these small instances). `npm run bench`
-// builds first; a stale build is refused rather than measured.
-const DIST = new URL('../../dist/analysis/stagger/', import.meta.url);
-const SRC = new URL('../../src/analysis/stagger/', import.meta.url);
-function freshBuild(): void {
-  const built = statSync(new URL('plan.js', DIST), { throwIfNoEntry: false });
-  const newest = Math.max(...readdirSync(SRC).map((f) => statSync(new URL(f, SRC)).mtimeMs));
-  if (built === undefined || built.mtimeMs < newest) throw new Error('dist/ is older than src/analysis/stagger: run `npm run build` (or `npm run bench`, which builds first)');
-}
-freshBuild();
-const { lowerBound, planStagger } = (await import(new URL('index.js', DIST).href)) as typeof Stagger;
-
-const HIGHS_TIME_LIMIT_S = 120;
-const HIGHS_REPEATS = 3;
-const SMALL_SIZES = [5, 10, 15, 20, 25, 30];
-const SEEDS = [1, 2, 3];
 const WEEK_RUNS = 2_000;
 // The weekly-cycle seeds: the weekday variants' own (7) and every seed tried while building it.
 const WEEK_SEEDS = [7, 100, 200, 300, 400, 500, 600, 700, 800, 900, 1000, 1100];
 const LARGE_TIME_LIMIT_S = 60;
 
-// The planner's code reaches its optimised tier only after some hundreds of calls, at a moment
-// that varies from run to run (a 0.4 ms plan measured 0.40-0.76 ms over the 200 ms just after its
-// first call): each instance is planned untimed for WARM_MS first, so the timed calls measure the
-// steady state, as HiGHS's median of repeated solves does. The first call is reported beside it.
-const WARM_MS = 300;
-const TIMED_MS = 300;
+// The planner's steady-state speed differs from one process to the next on this machine, by up
+// to ~1.9x, the same for every part of it (20 runs #2: 0.34-0.38 ms in some processes, 0.62-0.68
+// ms in others; arc energies alone 65 or 120 us), and the same with V8's background threads off.
+// Both sides are therefore timed in fresh processes, the planner's and HiGHS's apart (in one
+// process, HiGHS's WebAssembly runs slowed the planner's timings up to 3x): the median over the
+// processes, with the planner's range shown.
+const PLANNER_PROCESSES = 5;
+const HIGHS_PROCESSES = 3;
 
-/** Median wall time of planning `jobs` once warm (≥ 5 calls and ≥ TIMED_MS), and its first call's. */
-function plannerTime(jobs: StaggerJob[]): { plan: StaggerPlan; ms: number; firstMs: number; repeats: number } {
-  const first = now();
-  let plan = planStagger(jobs);
-  const firstMs = now() - first;
-  while (now() - first < WARM_MS) plan = planStagger(jobs);
-  const times: number[] = [];
-  const started = now();
-  while (times.length < 5 || now() - started < TIMED_MS) {
-    const t = now();
-    plan = planStagger(jobs);
-    times.push(now() - t);
-  }
-  return { plan, ms: median(times), firstMs, repeats: times.length };
+/** Runs `script` (beside this file) in `count` fresh processes and parses each one's JSON. */
+function inProcesses<T>(script: string, count: number): T[] {
+  const file = fileURLToPath(new URL(script, import.meta.url));
+  return Array.from({ length: count }, () => {
+    const res = spawnSync(process.execPath, [...process.execArgv, file], { encoding: 'utf8', maxBuffer: 1 << 24 });
+    if (res.status !== 0) throw new Error(`${script} failed (exit ${res.status ?? res.signal}): ${res.stderr}`);
+    return JSON.parse(res.stdout) as T;
+  });
 }
 
 const ratioText = (r: number): string => `${fmt(r, r < 10 ? 2 : 0)}×`;
@@ -68,24 +49,24 @@ async function run(): Promise<BenchResult> {
   // export NodeNext typing cannot call from an ES module.
   const highsLoader = createRequire(import.meta.url)('highs') as () => Promise<Highs>;
 
-  const small: Instance[] = SMALL_SIZES.flatMap((n) => SEEDS.map((seed) => catalogInstance(`${n} runs #${seed}`, n, n <= 15 ? 30 : 60, 100 * n + seed)));
+  const small = smallInstances();
   const smallRows: (string | number)[][] = [];
   const smallData: Record<string, unknown>[] = [];
-  // All planner timings first, then HiGHS: interleaved with HiGHS's WebAssembly runs in the same
-  // process, the planner's times were measured up to 3x slower and varied from run to run.
-  // HiGHS is loaded only after them too: V8 goes on compiling its WebAssembly in the background
-  // after the load returns, on the same two cores.
-  const plannerTimes = small.map((inst) => plannerTime(inst.jobs));
+  const byProcess = inProcesses<ProcessTimes>('./planner-times.ts', PLANNER_PROCESSES);
+  const highsByProcess = inProcesses<HighsTimes>('./highs-times.ts', HIGHS_PROCESSES);
+  // Here only for the large probe below.
   const load = await timed(() => highsLoader());
-  const highs = load.value;
-  for (const [index, inst] of small.entries()) {
-    const planner = plannerTimes[index] as ReturnType<typeof plannerTime>;
+  for (const inst of small) {
+    const plan = planStagger(inst.jobs);
+    const times = byProcess.map((p) => p[inst.name]);
+    if (times.some((t) => t === undefined || t.peak !== plan.peakGpus)) throw new Error(`${inst.name}: a timing process planned another peak or none`);
+    const ms = times.map((t) => t?.ms ?? NaN);
+    const planner = { plan, ms: median(ms), low: Math.min(...ms), high: Math.max(...ms), firstMs: median(times.map((t) => t?.firstMs ?? NaN)) };
     const milp = timeIndexedMilp(inst.jobs);
-    // Median of three solves, like the planner's median of several calls: a single cold solve
-    // varied 2-4x between runs.
-    const solves = [];
-    for (let k = 0; k < HIGHS_REPEATS; k++) solves.push(await timed(() => highs.solve(milp.lp, { output_flag: false, time_limit: HIGHS_TIME_LIMIT_S, mip_rel_gap: 0 })));
-    const solved = { value: (solves[0] as (typeof solves)[number]).value, ms: median(solves.map((x) => x.ms)) };
+    const runs = highsByProcess.map((p) => p[inst.name]);
+    const first = runs[0];
+    if (first === undefined || runs.some((r) => r === undefined || r.status !== first.status || r.objective !== first.objective)) throw new Error(`${inst.name}: HiGHS processes disagree`);
+    const solved = { value: { Status: first.status, ObjectiveValue: first.objective }, ms: median(runs.map((r) => r?.ms ?? NaN)) };
     sampler.mark();
     const optimum = solved.value.Status === 'Optimal' ? Math.round(solved.value.ObjectiveValue) : null;
     // The MILP is checked, not trusted: its optimum lies between the planner's proven bound and
@@ -96,12 +77,13 @@ async function run(): Promise<BenchResult> {
       if (inst.jobs.length <= 5 && bruteForcePeak(inst.jobs, milp.step) !== optimum) throw new Error(`${inst.name}: MILP optimum ${optimum} differs from enumeration`);
     }
     const ratio = solved.ms / planner.ms;
-    smallData.push({ name: inst.name, runs: inst.jobs.length, slots: milp.slots, plannerPeak: planner.plan.peakGpus, lowerBound: planner.plan.lowerBound, optimalClaimed: planner.plan.optimal, highsStatus: solved.value.Status, highsObjective: solved.value.ObjectiveValue, plannerMs: planner.ms, plannerFirstMs: planner.firstMs, highsMs: solved.ms, ratio });
+    const worstRatio = solved.ms / planner.high;
+    smallData.push({ name: inst.name, runs: inst.jobs.length, slots: milp.slots, plannerPeak: planner.plan.peakGpus, lowerBound: planner.plan.lowerBound, optimalClaimed: planner.plan.optimal, highsStatus: solved.value.Status, highsObjective: solved.value.ObjectiveValue, plannerMs: planner.ms, plannerMsByProcess: ms, plannerFirstMs: planner.firstMs, highsMs: solved.ms, ratio, worstRatio });
     smallRows.push([
       inst.name, inst.jobs.length, `${milp.slots} × ${milp.step} min`, milp.binaries,
       planner.plan.naivePeakGpus, planner.plan.peakGpus, planner.plan.optimal ? 'yes' : 'no', optimum ?? `${solved.value.Status} (${fmt(solved.value.ObjectiveValue, 0)})`,
       optimum === null ? '?' : planner.plan.peakGpus === optimum ? 'equal' : `+${planner.plan.peakGpus - optimum}`,
-      fmt(planner.ms, 3), fmt(planner.firstMs, 3), fmt(solved.ms, 1), ratioText(ratio),
+      fmt(planner.ms, 3), `${fmt(planner.low, 3)}–${fmt(planner.high, 3)}`, fmt(planner.firstMs, 3), fmt(solved.ms, 1), ratioText(ratio), ratioText(worstRatio),
     ]);
   }
 
@@ -139,13 +121,13 @@ async function run(): Promise<BenchResult> {
   const probe = week[0] as Instance;
   const probeMilp = timeIndexedMilp(probe.jobs);
   const probeStart = now();
-  const probeResult = highs.withModel({ format: 'lp', data: probeMilp.lp }, (model) => {
+  const probeResult = load.value.withModel({ format: 'lp', data: probeMilp.lp }, (model) => {
     model.options.set({ output_flag: false, time_limit: LARGE_TIME_LIMIT_S });
     model.run();
     return { status: model.getModelStatus(), primal: model.info.get('objective_function_value'), dual: model.info.get('mip_dual_bound') };
   });
   const probeMs = now() - probeStart;
-  const statusName = Object.entries(highs.constants.modelStatus).find(([, code]) => code === probeResult.status)?.[0] ?? String(probeResult.status);
+  const statusName = Object.entries(load.value.constants.modelStatus).find(([, code]) => code === probeResult.status)?.[0] ?? String(probeResult.status);
   sampler.mark();
   const oneDay = catalogInstance('2,000 runs in one day', WEEK_RUNS, 5, 2024, 24);
   const oneDayMs = addLarge(oneDay);
@@ -155,11 +137,11 @@ async function run(): Promise<BenchResult> {
   const markdown = [
     `### planner: \`planStagger\` against HiGHS ${version} (WASM, single-threaded) on the time-indexed MILP`,
     '',
-    `HiGHS loaded in ${fmt(load.ms, 0)} ms (once, not counted below). HiGHS time is LP-text parse + presolve + branch-and-cut to a proven optimum (\`mip_rel_gap: 0\`, time limit ${HIGHS_TIME_LIMIT_S} s), the median of ${HIGHS_REPEATS} solves, all after the planner's timings; planner time is the median of ≥ 5 calls (≥ ${TIMED_MS} ms of calls) of the built planner (\`dist/\`, as the CLI and the App run it), after ${WARM_MS} ms of untimed calls on the same instance; "first call" is that instance's first plan in the process, before the warm-up (the instances before it have warmed the shared code).`,
+    `HiGHS loaded in ${fmt(load.ms, 0)} ms (not counted below). HiGHS time is LP-text parse + presolve + branch-and-cut to a proven optimum (\`mip_rel_gap: 0\`, time limit ${HIGHS_TIME_LIMIT_S} s), the median over ${HIGHS_PROCESSES} fresh processes of each process's median of ${HIGHS_REPEATS} solves, each in a fresh HiGHS instance (its creation not counted), after one untimed solve of every instance. Planner time is the median over ${PLANNER_PROCESSES} other fresh processes of each process's median of ≥ 5 calls (≥ ${TIMED_MS} ms of calls) of the built planner (\`dist/\`, as the CLI and the App run it), after ${WARM_MS} ms of untimed calls on the same instance; the range is the fastest and slowest process's; "first call" is the median over the processes of the instance's first plan, before its warm-up (the instances before it have warmed the shared code).`,
     '',
-    table(['instance', 'runs', 'grid', 'MILP binaries', 'naive peak', 'planner peak', 'planner claims optimal', 'MILP optimum', 'planner vs MILP', 'planner ms', 'first call ms', 'HiGHS ms', 'HiGHS ÷ planner'], smallRows),
+    table(['instance', 'runs', 'grid', 'MILP binaries', 'naive peak', 'planner peak', 'planner claims optimal', 'MILP optimum', 'planner vs MILP', 'planner ms', 'planner ms, range', 'first call ms', 'HiGHS ms', 'HiGHS ÷ planner', 'HiGHS ÷ slowest planner'], smallRows),
     '',
-    `Planner peak equal to the MILP optimum on ${equal} of ${smallData.length}; time ratio HiGHS ÷ planner: min ${ratioText(Math.min(...ratios))}, median ${ratioText(median(ratios))}, max ${ratioText(Math.max(...ratios))}; at least 50× on ${ratios.filter((r) => r >= 50).length} of ${ratios.length}.`,
+    `Planner peak equal to the MILP optimum on ${equal} of ${smallData.length}; time ratio HiGHS ÷ planner: min ${ratioText(Math.min(...ratios))}, median ${ratioText(median(ratios))}, max ${ratioText(Math.max(...ratios))}; at least 50× on ${ratios.filter((r) => r >= 50).length} of ${ratios.length}, and against the slowest process's planner time on ${smallData.filter((d) => (d['worstRatio'] as number) >= 50).length} of ${ratios.length}.`,
     '',
     `The week: ${WEEK_RUNS.toLocaleString('en-US')} runs over a week at 5-minute resolution, planned as the pipeline plans a catalog whose workloads name weekdays: one repeating week of 2,016 slots (each weekday's mix of ~286 runs names its day, so a run crossing midnight spills into the next weekday, Sunday's into Monday's). One instance per seed, every seed tried. Planner time is the median of 3 calls.`,
     '',

@@ -25,6 +25,11 @@ export function catalogInstance(name: string, runs: number, unit: number, seed: 
   return expanded(name, catalogWorkloads(runs, unit, seed, maxRunsPerWorkload));
 }
 
+/** The benchmark's small catalogs: 5 to 30 runs, three seeds each, on 30- or 60-minute grids. */
+export function smallInstances(): Instance[] {
+  return [5, 10, 15, 20, 25, 30].flatMap((n) => [1, 2, 3].map((seed) => catalogInstance(`${n} runs #${seed}`, n, n <= 15 ? 30 : 60, 100 * n + seed)));
+}
+
 function expanded(name: string, workloads: JobWorkload[]): Instance {
   const { jobs, problems, cycle } = jobsFromWorkloads(workloads);
   if (problems.length > 0) throw new Error(`instance ${name}: ${problems.map((p) => p.message).join('; ')}`);
