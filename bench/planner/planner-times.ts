@@ -21,7 +21,6 @@ export interface PlannerTime {
   ms: number;
   /** The instance's first plan in the process, before the warm-up. */
   firstMs: number;
-  repeats: number;
 }
 
 /** Median wall time of planning `jobs` once warm (≥ 5 calls and ≥ TIMED_MS), and its first call's. */
@@ -37,7 +36,7 @@ export function plannerTime(jobs: StaggerJob[]): PlannerTime {
     plan = planStagger(jobs);
     times.push(now() - t);
   }
-  return { plan, ms: median(times), firstMs, repeats: times.length };
+  return { plan, ms: median(times), firstMs };
 }
 
 /** One process's figures, by instance name. */

@@ -41,7 +41,7 @@ export interface LevelResult {
  * earliest. After a sweep that leaves slots above T, those slots weigh more, which pushes runs
  * out of the stubborn crowds. Each time no slot is above T the schedule is kept and T drops by
  * one; it stops at `lowerBound` (nothing below is possible), when the work budget is spent, or
- * after STALL_SWEEPS sweeps without a lower peak.
+ * after `stallSweeps` sweeps (STALL_SWEEPS unless given) without a lower peak.
  *
  * Runs already split into several pieces stay where they are; every other run moves as a
  * single piece inside its window, so the result is as feasible as the input. The returned peak
