@@ -1,20 +1,23 @@
 /**
- * Prints what gpu-justify detects in every file of a corpus directory (default ../shared/corpus),
+ * Prints what gpu-justify detects in every file of a corpus directory (default test/corpus),
  * one row per declaration or diagnostic: `npm run detect:corpus [-- <dir>]`.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { markdownTable } from 'markdown-table';
 import { detectChanges } from '../src/detect/detect-changes.js';
 import type { ChangeSet } from '../src/domain/index.js';
 
-const root = resolve(process.argv[2] ?? '../shared/corpus');
+const root = resolve(process.argv[2] ?? fileURLToPath(new URL('../test/corpus', import.meta.url)));
 
 function files(dir: string): string[] {
-  return readdirSync(dir).sort().flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? files(path) : [relative(root, path)];
-  });
+  return readdirSync(dir)
+    .sort()
+    .flatMap((name) => {
+      const path = join(dir, name);
+      return statSync(path).isDirectory() ? files(path) : [relative(root, path)];
+    });
 }
 
 const all = files(root).filter((p) => !p.endsWith('SOURCES.md'));

@@ -1,9 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { intIn, pick, seeded } from '../lib/measure.js';
 
 /** The shared corpus sits beside the clone, as in the tests. */
-export const CORPUS_ROOT = path.resolve(process.cwd(), '../shared/corpus');
+export const CORPUS_ROOT = fileURLToPath(new URL('../../test/corpus', import.meta.url));
 
 export type FileCategory = 'deployment' | 'service' | 'terraform-vpc' | 'terraform-bucket' | 'helm-values' | 'markdown' | 'gpu-corpus';
 
@@ -21,7 +22,8 @@ function corpusFiles(): { rel: string; text: string }[] {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
-      else if (entry.name !== 'SOURCES.md') out.push({ rel: path.relative(CORPUS_ROOT, full).split(path.sep).join('/'), text: readFileSync(full, 'utf8') });
+      else if (entry.name !== 'SOURCES.md')
+        out.push({ rel: path.relative(CORPUS_ROOT, full).split(path.sep).join('/'), text: readFileSync(full, 'utf8') });
     }
   };
   walk(CORPUS_ROOT);
@@ -153,12 +155,52 @@ export function syntheticPr(total = 500, seed = 42): SyntheticFile[] {
     files.push({ path: p, category: 'gpu-corpus', base: i % 2 === 0 ? null : c.text, head: i % 2 === 0 ? c.text : `${c.text}\n` });
   });
   const makers: { category: Exclude<FileCategory, 'gpu-corpus'>; make: (i: number) => { path: string; base: string; head: string } }[] = [
-    { category: 'deployment', make: (i) => { const r = intIn(rand, 1, 9); return { path: `k8s/apps/app-${i}/deployment.yaml`, base: deployment(`app-${i}`, r, `nginx:1.2${r}`), head: deployment(`app-${i}`, r + 1, `nginx:1.2${r}`) }; } },
-    { category: 'service', make: (i) => { const p = intIn(rand, 80, 9000); return { path: `k8s/apps/app-${i}/service.yaml`, base: service(`app-${i}`, p), head: service(`app-${i}`, p + 1) }; } },
-    { category: 'terraform-vpc', make: (i) => { const c = intIn(rand, 0, 200); return { path: `terraform/net-${i}/vpc.tf`, base: vpc(`net_${i}`, c), head: vpc(`net_${i}`, c + 1) }; } },
-    { category: 'terraform-bucket', make: (i) => { const d = intIn(rand, 7, 90); return { path: `terraform/storage-${i}/bucket.tf`, base: bucket(`store-${i}`, d), head: bucket(`store-${i}`, d + 1) }; } },
-    { category: 'helm-values', make: (i) => { const r = intIn(rand, 1, 6); return { path: `charts/svc-${i}/values.yaml`, base: helmValues(`svc-${i}`, r), head: helmValues(`svc-${i}`, r + 1) }; } },
-    { category: 'markdown', make: (i) => { const n = intIn(rand, 30, 90); return { path: `docs/runbook-${i}.md`, base: markdown(`svc-${i}`, n), head: markdown(`svc-${i}`, n + 1) }; } },
+    {
+      category: 'deployment',
+      make: (i) => {
+        const r = intIn(rand, 1, 9);
+        return {
+          path: `k8s/apps/app-${i}/deployment.yaml`,
+          base: deployment(`app-${i}`, r, `nginx:1.2${r}`),
+          head: deployment(`app-${i}`, r + 1, `nginx:1.2${r}`),
+        };
+      },
+    },
+    {
+      category: 'service',
+      make: (i) => {
+        const p = intIn(rand, 80, 9000);
+        return { path: `k8s/apps/app-${i}/service.yaml`, base: service(`app-${i}`, p), head: service(`app-${i}`, p + 1) };
+      },
+    },
+    {
+      category: 'terraform-vpc',
+      make: (i) => {
+        const c = intIn(rand, 0, 200);
+        return { path: `terraform/net-${i}/vpc.tf`, base: vpc(`net_${i}`, c), head: vpc(`net_${i}`, c + 1) };
+      },
+    },
+    {
+      category: 'terraform-bucket',
+      make: (i) => {
+        const d = intIn(rand, 7, 90);
+        return { path: `terraform/storage-${i}/bucket.tf`, base: bucket(`store-${i}`, d), head: bucket(`store-${i}`, d + 1) };
+      },
+    },
+    {
+      category: 'helm-values',
+      make: (i) => {
+        const r = intIn(rand, 1, 6);
+        return { path: `charts/svc-${i}/values.yaml`, base: helmValues(`svc-${i}`, r), head: helmValues(`svc-${i}`, r + 1) };
+      },
+    },
+    {
+      category: 'markdown',
+      make: (i) => {
+        const n = intIn(rand, 30, 90);
+        return { path: `docs/runbook-${i}.md`, base: markdown(`svc-${i}`, n), head: markdown(`svc-${i}`, n + 1) };
+      },
+    },
   ];
   for (let i = 0; files.length < total; i++) {
     const maker = pick(rand, makers);

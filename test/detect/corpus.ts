@@ -1,8 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-/** The shared corpus sits beside the clone (CI checks shared/ out next to it). */
-export const CORPUS_ROOT = path.resolve(process.cwd(), '../shared/corpus');
+/** Real public files, byte for byte as their sources have them: see test/corpus/SOURCES.md. */
+export const CORPUS_ROOT = fileURLToPath(new URL('../corpus', import.meta.url));
 
 export interface CorpusFile {
   /** Path relative to the corpus root, e.g. `kueue/odh-workshop-team1-cq.yaml`. */

@@ -24,7 +24,9 @@ const OPENCOST_GPU_COST = CHAT.pods.length * HOURS * OPENCOST_PRICE;
  * namespace added in the same shape: one allocation set keyed by namespace.
  */
 function allocationBody(): unknown {
-  const recorded = JSON.parse(readFileSync(new URL('../../../shared/reference/telemetry/opencost/allocation-example-output.json', import.meta.url), 'utf8')) as {
+  const recorded = JSON.parse(
+    readFileSync(new URL('../reference/telemetry/opencost/allocation-example-output.json', import.meta.url), 'utf8'),
+  ) as {
     data: Record<string, Record<string, unknown>>[];
   };
   const set = recorded.data[0]!;
@@ -51,7 +53,9 @@ beforeAll(async () => {
   prom = await startSimulatedPrometheus({ start: end - 2 * DAY, end, step: 120 });
   at = new Date(prom.window.end * 1000);
   const body = allocationBody();
-  opencost = await startServer((req, res) => (req.path === '/allocation' ? sendJson(res, 200, body) : sendJson(res, 404, { code: 404, message: 'not found' })));
+  opencost = await startServer((req, res) =>
+    req.path === '/allocation' ? sendJson(res, 200, body) : sendJson(res, 404, { code: 404, message: 'not found' }),
+  );
   failing = await startServer((_req, res) => sendJson(res, 500, { code: 500, message: 'Error: prometheus query failed' }));
 }, 60_000);
 
@@ -62,7 +66,14 @@ afterAll(async () => {
 });
 
 const chatLoadTest = readFileSync(new URL('../../fixtures/loadtests/guidellm-chat-l4.json', import.meta.url), 'utf8');
-const altLoadTest = JSON.stringify({ request_rate: 10, request_throughput: 9.5, completed: 1000, failed: 2, p95_e2el_ms: 1500, p95_ttft_ms: 120 });
+const altLoadTest = JSON.stringify({
+  request_rate: 10,
+  request_throughput: 9.5,
+  completed: 1000,
+  failed: 2,
+  p95_e2el_ms: 1500,
+  p95_ttft_ms: 120,
+});
 
 const catalog = `workloads:
   - name: support-chat
@@ -113,7 +124,11 @@ describe('cost per verified outcome from OpenCost, end to end', () => {
     expect(cost?.usdOverWindow).toBeCloseTo(OPENCOST_GPU_COST, 6);
     expect(cost?.note).toBe('GPU cost from OpenCost');
     expect(cost?.usdPerVerifiedOutcome).toBeCloseTo(OPENCOST_GPU_COST / cost!.verifiedOutcomes!, 12);
-    expect(cost?.evidence).toContainEqual({ source: 'opencost', ref: `allocation aggregate=namespace ${CHAT.namespace}: gpuCost`, window: `${WINDOW}m to ${at.toISOString()}` });
+    expect(cost?.evidence).toContainEqual({
+      source: 'opencost',
+      ref: `allocation aggregate=namespace ${CHAT.namespace}: gpuCost`,
+      window: `${WINDOW}m to ${at.toISOString()}`,
+    });
     expect(cheaper(r)?.evidence.map((e) => e.source)).toContain('opencost');
     expect(r.missingEvidence).toEqual([]);
     // Asked once, per namespace, for exactly the review's window.

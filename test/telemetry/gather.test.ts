@@ -16,15 +16,22 @@ import { sendJson, startServer } from './local-server.js';
 import type { LocalServer } from './local-server.js';
 
 const TOKEN = 'gather-secret-token-31337';
-const allocation = readFileSync(new URL('../../../shared/reference/telemetry/opencost/allocation-example-output.json', import.meta.url), 'utf8');
+const allocation = readFileSync(new URL('../reference/telemetry/opencost/allocation-example-output.json', import.meta.url), 'utf8');
 
 const workloads = [
-  batch({ name: 'nightly-eval', selector: { namespace: EVAL.namespace }, outcomes: { verified: 'sum(increase(eval_runs_total{namespace="eval",result="pass"}[1d]))' } }),
+  batch({
+    name: 'nightly-eval',
+    selector: { namespace: EVAL.namespace },
+    outcomes: { verified: 'sum(increase(eval_runs_total{namespace="eval",result="pass"}[1d]))' },
+  }),
   service({ name: 'support-chat', pool: POOLS.l4.name, selector: { namespace: CHAT.namespace } }),
   // Documented but not scraped: every query for it must come back as missing evidence.
   batch({ name: 'dark-job', selector: { namespace: 'dark' } }),
 ];
-const scopes = [scopeForChange(queueChange('research', 4, 8))!, scopeForChange({ ...queueChange(POOLS.a100.name, 8, 16), kind: 'karpenter-nodepool' })!];
+const scopes = [
+  scopeForChange(queueChange('research', 4, 8))!,
+  scopeForChange({ ...queueChange(POOLS.a100.name, 8, 16), kind: 'karpenter-nodepool' })!,
+];
 
 let prom: SimulatedPrometheus;
 let opencost: LocalServer;
@@ -52,9 +59,14 @@ describe('gathering evidence for a review', () => {
     const ev = await gatherEvidence(source, req);
     expect(ev.results.map((r) => r.query.id)).toEqual(planned.map((q) => q.id));
     for (const id of [
-      'kueue.nominal-quota:queue:research', 'ksm.gpu-allocatable:pool:a100-pool', 'dcgm.gpu-util:workload:nightly-eval',
-      'dcgm.sm-activity:workload:support-chat', 'vllm.e2e-p95:workload:support-chat', 'outcomes.verified:workload:nightly-eval',
-    ]) expect(ev.answers.has(id), id).toBe(true);
+      'kueue.nominal-quota:queue:research',
+      'ksm.gpu-allocatable:pool:a100-pool',
+      'dcgm.gpu-util:workload:nightly-eval',
+      'dcgm.sm-activity:workload:support-chat',
+      'vllm.e2e-p95:workload:support-chat',
+      'outcomes.verified:workload:nightly-eval',
+    ])
+      expect(ev.answers.has(id), id).toBe(true);
     const dark = ev.results.filter((r) => r.query.id.endsWith(':workload:dark-job'));
     expect(dark.length).toBeGreaterThan(0);
     expect(dark.every((r) => r.status === 'missing' && r.reason === 'no-data')).toBe(true);
@@ -62,8 +74,21 @@ describe('gathering evidence for a review', () => {
   });
 
   it('records a snapshot that replays the same answers with no network and no credentials', async () => {
-    const source = await openSource({ kind: 'prometheus', url: prom.url, env: { PROMETHEUS_BEARER_TOKEN: TOKEN }, settings: { retries: 0 } });
-    const snapshot = await recordSnapshot({ source, workloads, scopes, at, windowMinutes, rateWindowMinutes: 15, opencost: openCostSettings(opencost.url) });
+    const source = await openSource({
+      kind: 'prometheus',
+      url: prom.url,
+      env: { PROMETHEUS_BEARER_TOKEN: TOKEN },
+      settings: { retries: 0 },
+    });
+    const snapshot = await recordSnapshot({
+      source,
+      workloads,
+      scopes,
+      at,
+      windowMinutes,
+      rateWindowMinutes: 15,
+      opencost: openCostSettings(opencost.url),
+    });
     const text = JSON.stringify(snapshot);
     expect(text).not.toContain(TOKEN);
 
@@ -119,7 +144,10 @@ describe('the MIG presence probe on a cluster without MIG', () => {
     const ev = await gatherEvidence(source, req());
     expect(ev.mig?.status).toBe('failed');
     expect(asked.slice(1).map((q) => q.id)).toEqual(planQueries(req(), { mig: true }).map((q) => q.id));
-    expect(ev.missing[0]).toEqual({ what: expect.stringMatching(/^whether the cluster has MIG devices .*: .*rejected mig\.presence:cluster/), how: expect.stringContaining('the MIG queries were asked all the same') });
+    expect(ev.missing[0]).toEqual({
+      what: expect.stringMatching(/^whether the cluster has MIG devices .*: .*rejected mig\.presence:cluster/),
+      how: expect.stringContaining('the MIG queries were asked all the same'),
+    });
     expect(ev.missing.length).toBe(1 + ev.results.length - ev.answers.size);
     expect(ev.outage).toBeUndefined();
   });

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { stringify } from 'yaml';
 
@@ -16,7 +17,7 @@ export interface Seed {
 }
 
 /** The shared corpus sits beside the clone, as the detect tests expect it. */
-export const CORPUS_ROOT = path.resolve(process.cwd(), '../shared/corpus');
+export const CORPUS_ROOT = fileURLToPath(new URL('../../../test/corpus', import.meta.url));
 
 export function corpusSeeds(root = CORPUS_ROOT): Seed[] {
   const out: Seed[] = [];
@@ -33,10 +34,46 @@ export function corpusSeeds(root = CORPUS_ROOT): Seed[] {
 
 /** Values a quantity field should never be trusted to hold. */
 export const HOSTILE_QUANTITIES = [
-  'NaN', '.nan', '.NaN', '-1', '-0', '-8', '1e309', '-1e309', '.inf', '-.inf', '1e-400', '0.5', '1.5', '0',
-  '9999999999999999999999999', '9007199254740993', '0x7fffffff', '0o777', '1_000', '"12"', '12Gi', '8k', '1E3',
-  '~', 'null', '[]', '{}', '[1, 2]', '!!binary aGVsbG8=', '"${var.gpus}"', '"{{ .Values.gpus }}"', '*anchor', '&a 4',
-  'true', '"-3"', '"NaN"', '""', '1e21', '4.000000000000001', '"__proto__"',
+  'NaN',
+  '.nan',
+  '.NaN',
+  '-1',
+  '-0',
+  '-8',
+  '1e309',
+  '-1e309',
+  '.inf',
+  '-.inf',
+  '1e-400',
+  '0.5',
+  '1.5',
+  '0',
+  '9999999999999999999999999',
+  '9007199254740993',
+  '0x7fffffff',
+  '0o777',
+  '1_000',
+  '"12"',
+  '12Gi',
+  '8k',
+  '1E3',
+  '~',
+  'null',
+  '[]',
+  '{}',
+  '[1, 2]',
+  '!!binary aGVsbG8=',
+  '"${var.gpus}"',
+  '"{{ .Values.gpus }}"',
+  '*anchor',
+  '&a 4',
+  'true',
+  '"-3"',
+  '"NaN"',
+  '""',
+  '1e21',
+  '4.000000000000001',
+  '"__proto__"',
 ];
 
 const PROTO_LINES = [
@@ -121,7 +158,14 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ op: fc.constant('truncate' as const), at: fc.nat() }),
   fc.record({ op: fc.constant('duplicate' as const), at: fc.nat(), length: fc.nat({ max: 400 }) }),
   fc.record({ op: fc.constant('delete' as const), at: fc.nat(), length: fc.nat({ max: 40 }) }),
-  fc.record({ op: fc.constant('insert' as const), at: fc.nat(), text: fc.oneof(fc.string({ unit: 'binary' }), fc.constantFrom('{', '}', '[', '"', "'", '${', '{{', '&x ', '*x', '<<: *x', '\t', ': ', '- ', '---\n', '#', '\\')) }),
+  fc.record({
+    op: fc.constant('insert' as const),
+    at: fc.nat(),
+    text: fc.oneof(
+      fc.string({ unit: 'binary' }),
+      fc.constantFrom('{', '}', '[', '"', "'", '${', '{{', '&x ', '*x', '<<: *x', '\t', ': ', '- ', '---\n', '#', '\\'),
+    ),
+  }),
   fc.record({ op: fc.constant('indent' as const), at: fc.nat(), by: fc.integer({ min: -4, max: 4 }) }),
   fc.record({ op: fc.constant('alias' as const), at: fc.nat() }),
 );
@@ -218,7 +262,14 @@ export function structuredYaml(): fc.Arbitrary<string> {
       `apiVersion: kaito.sh/v1beta1\nkind: Workspace\nmetadata:\n  name: ${t}\nresource:\n  count: ${q}\n  instanceType: Standard_NC48ads_A100_v4\n`,
   ];
   const templated = fc
-    .record({ doc: fc.constantFrom(...docs), q: quantity, t: fc.oneof(fc.string({ maxLength: 10 }).map((s) => JSON.stringify(s)), fc.constantFrom('a', '__proto__', '*a', '&a x', '{}')) })
+    .record({
+      doc: fc.constantFrom(...docs),
+      q: quantity,
+      t: fc.oneof(
+        fc.string({ maxLength: 10 }).map((s) => JSON.stringify(s)),
+        fc.constantFrom('a', '__proto__', '*a', '&a x', '{}'),
+      ),
+    })
     .map(({ doc, q, t }) => doc(q, t));
   const treeDoc = hostileTree.map((tree) => {
     try {
@@ -227,14 +278,30 @@ export function structuredYaml(): fc.Arbitrary<string> {
       return String(tree);
     }
   });
-  const treeInObject = fc.record({ kind: fc.constantFrom('ClusterQueue', 'NodePool', 'ClusterConfig', 'Workspace'), spec: hostileTree }).map((v) => stringify(v));
+  const treeInObject = fc
+    .record({ kind: fc.constantFrom('ClusterQueue', 'NodePool', 'ClusterConfig', 'Workspace'), spec: hostileTree })
+    .map((v) => stringify(v));
   return fc.oneof(templated, treeDoc, treeInObject);
 }
 
 /** Terraform node pools whose counts and types hold anything, sometimes broken. */
 export function structuredHcl(): fc.Arbitrary<string> {
   const value = fc.oneof(
-    fc.constantFrom('-1', '1e309', 'NaN', 'var.n', 'local.x', '"8"', 'null', '[]', '{}', '${', 'each.value', 'count.index', '9999999999999999999999'),
+    fc.constantFrom(
+      '-1',
+      '1e309',
+      'NaN',
+      'var.n',
+      'local.x',
+      '"8"',
+      'null',
+      '[]',
+      '{}',
+      '${',
+      'each.value',
+      'count.index',
+      '9999999999999999999999',
+    ),
     fc.integer().map(String),
     fc.string({ maxLength: 8 }).map((s) => JSON.stringify(s)),
   );
@@ -258,8 +325,30 @@ export function structuredHcl(): fc.Arbitrary<string> {
 
 /** Comments as people (and attackers) write them. */
 export function commentBodies(): fc.Arbitrary<string> {
-  const head = fc.constantFrom('/gpu-justify', '/GPU-JUSTIFY', ' /gpu-justify', '    /gpu-justify', '\t/gpu-justify', '> /gpu-justify', '\uFEFF/gpu-justify', '\u200B/gpu-justify', '/gpu-justifyx', '');
-  const word = fc.constantFrom('', ' explain', ' help', ' override', ' override ', ' override because', ' rerun', ' explain now', ' \u0000', ' override \u0085\u2028x');
+  const head = fc.constantFrom(
+    '/gpu-justify',
+    '/GPU-JUSTIFY',
+    ' /gpu-justify',
+    '    /gpu-justify',
+    '\t/gpu-justify',
+    '> /gpu-justify',
+    '\uFEFF/gpu-justify',
+    '\u200B/gpu-justify',
+    '/gpu-justifyx',
+    '',
+  );
+  const word = fc.constantFrom(
+    '',
+    ' explain',
+    ' help',
+    ' override',
+    ' override ',
+    ' override because',
+    ' rerun',
+    ' explain now',
+    ' \u0000',
+    ' override \u0085\u2028x',
+  );
   return fc.oneof(
     fc.record({ head, word, rest: fc.string({ unit: 'binary', maxLength: 600 }) }).map(({ head, word, rest }) => `${head}${word}${rest}`),
     fc.string({ unit: 'binary' }),
@@ -269,11 +358,25 @@ export function commentBodies(): fc.Arbitrary<string> {
 
 /** Catalog files: corpus-like workloads with hostile values. */
 export function catalogTexts(): fc.Arbitrary<string> {
-  const value = fc.oneof(fc.constantFrom(...HOSTILE_QUANTITIES), fc.constantFrom('"25:00"', '"00:00"', '"-1h"', '2h', '0m', '1e9h', '"23:59"', 'P1D'));
+  const value = fc.oneof(
+    fc.constantFrom(...HOSTILE_QUANTITIES),
+    fc.constantFrom('"25:00"', '"00:00"', '"-1h"', '2h', '0m', '1e9h', '"23:59"', 'P1D'),
+  );
   const workload = fc
-    .record({ name: fc.oneof(fc.constantFrom('__proto__', 'constructor', 'job', 'job'), fc.string({ maxLength: 6 }).map((s) => JSON.stringify(s))), type: fc.constantFrom('batch', 'training', 'inference', 'x', '__proto__'), a: value, b: value, c: value, d: value })
-    .map(({ name, type, a, b, c, d }) =>
-      `  - name: ${name}\n    type: ${type}\n    queue: research\n    gpusPerJob: ${a}\n    gpusPerReplica: ${a}\n    replicas: ${b}\n    runtime: ${b}\n    jobsPerDay: ${c}\n    window: {earliestStart: ${d}, deadline: ${c}}\n    interruptible: ${d}\n    selector: {__proto__: ${a}, app: x}\n`,
+    .record({
+      name: fc.oneof(
+        fc.constantFrom('__proto__', 'constructor', 'job', 'job'),
+        fc.string({ maxLength: 6 }).map((s) => JSON.stringify(s)),
+      ),
+      type: fc.constantFrom('batch', 'training', 'inference', 'x', '__proto__'),
+      a: value,
+      b: value,
+      c: value,
+      d: value,
+    })
+    .map(
+      ({ name, type, a, b, c, d }) =>
+        `  - name: ${name}\n    type: ${type}\n    queue: research\n    gpusPerJob: ${a}\n    gpusPerReplica: ${a}\n    replicas: ${b}\n    runtime: ${b}\n    jobsPerDay: ${c}\n    window: {earliestStart: ${d}, deadline: ${c}}\n    interruptible: ${d}\n    selector: {__proto__: ${a}, app: x}\n`,
     );
   return fc.oneof(
     fc.array(workload, { maxLength: 5 }).map((items) => `workloads:\n${items.join('')}`),
@@ -286,12 +389,33 @@ export function catalogTexts(): fc.Arbitrary<string> {
 export function policyTexts(): fc.Arbitrary<string> {
   const value = fc.oneof(
     fc.constantFrom(...HOSTILE_QUANTITIES),
-    fc.constantFrom('http://169.254.169.254/latest/meta-data', 'https://evil.example/x', 'evil.example:9090', '//evil', 'default', '__proto__', 'file:///etc/passwd', 'user:pw@host'),
+    fc.constantFrom(
+      'http://169.254.169.254/latest/meta-data',
+      'https://evil.example/x',
+      'evil.example:9090',
+      '//evil',
+      'default',
+      '__proto__',
+      'file:///etc/passwd',
+      'user:pw@host',
+    ),
   );
   const policy = fc
-    .record({ mode: value, window: value, headroom: value, telemetry: value, ext: value, price: value, key: fc.constantFrom('H100', '__proto__', 'constructor', 'a b') })
-    .map(({ mode, window, headroom, telemetry, ext, price, key }) =>
-      `_extends: ${ext}\nmode: ${mode}\nwindow: ${window}\nheadroom: ${headroom}\nidleBelow: ${headroom}\ntelemetry: ${telemetry}\ncatalog: ${ext}\nprices:\n  ${key}: ${price}\noverrides:\n  minPermission: ${mode}\n  teams: [${telemetry}]\n  __proto__: {allowAuthor: true}\n`,
+    .record({
+      mode: value,
+      window: value,
+      headroom: value,
+      telemetry: value,
+      ext: value,
+      price: value,
+      key: fc.constantFrom('H100', '__proto__', 'constructor', 'a b'),
+    })
+    .map(
+      ({ mode, window, headroom, telemetry, ext, price, key }) =>
+        `_extends: ${ext}\nmode: ${mode}\nwindow: ${window}\nheadroom: ${headroom}\nidleBelow: ${headroom}\ntelemetry: ${telemetry}\ncatalog: ${ext}\nprices:\n  ${key}: ${price}\noverrides:\n  minPermission: ${mode}\n  teams: [${telemetry}]\n  __proto__: {allowAuthor: true}\n`,
     );
-  return fc.oneof(policy, hostileTree.map((t) => stringify(t)));
+  return fc.oneof(
+    policy,
+    hostileTree.map((t) => stringify(t)),
+  );
 }
