@@ -15,10 +15,14 @@ type Name = (typeof NAMES)[number];
 
 async function load(name: Exclude<Name, 'memory'>): Promise<Benchmark> {
   switch (name) {
-    case 'detect': return (await import('./detect/index.js')).detectBench;
-    case 'telemetry': return (await import('./telemetry/index.js')).telemetryBench;
-    case 'planner': return (await import('./planner/index.js')).plannerBench;
-    case 'app': return (await import('./app/index.js')).appBench;
+    case 'detect':
+      return (await import('./detect/index.js')).detectBench;
+    case 'telemetry':
+      return (await import('./telemetry/index.js')).telemetryBench;
+    case 'planner':
+      return (await import('./planner/index.js')).plannerBench;
+    case 'app':
+      return (await import('./app/index.js')).appBench;
   }
 }
 
@@ -57,7 +61,10 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   if (args[0] === '--child') return child(args[1] as Exclude<Name, 'memory'> | 'baseline', args[2] as string);
   if (args[0] === '--list') {
-    for (const name of NAMES) console.log(`${name}: ${name === 'memory' ? 'peak RSS and heap of the detect and app runs against a bare process' : (await load(name)).about}`);
+    for (const name of NAMES)
+      console.log(
+        `${name}: ${name === 'memory' ? 'peak RSS and heap of the detect and app runs against a bare process' : (await load(name)).about}`,
+      );
     return;
   }
   const unknown = args.filter((a) => !(NAMES as readonly string[]).includes(a));
@@ -66,7 +73,7 @@ async function main(): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  const chosen = (args.length === 0 ? [...NAMES] : (args as Name[]));
+  const chosen = args.length === 0 ? [...NAMES] : (args as Name[]);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'gpu-justify-bench-'));
   try {
     console.log(machine());

@@ -71,9 +71,7 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
     input.telemetry && measurable !== null && changes.length > 0
       ? await collectTelemetry(input.telemetry, { changes, workloads: measurable, windowMinutes: policy.window, repo: changeSet.head })
       : null;
-  const reviews = changes.map((change) =>
-    reviewChange({ change, workloads, catalogFile, policy, telemetry, rejected, catalogError }),
-  );
+  const reviews = changes.map((change) => reviewChange({ change, workloads, catalogFile, policy, telemetry, rejected, catalogError }));
   // A capacity file that cannot be read might hide a GPU change: no confident verdict then.
   const unreadable = detected.diagnostics.filter((d) => d.severity === 'error');
   const judged = judgePr(changes, reviews);

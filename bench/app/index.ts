@@ -46,7 +46,8 @@ function classify(requests: readonly FakeRequest[], s: AppScenario): Counts {
   };
 }
 
-const payload = (s: AppScenario) => pullRequestPayload({ action: 'opened', installationId: INSTALLATION, number: s.pr.number, baseSha: s.pr.baseSha, headSha: s.pr.headSha });
+const payload = (s: AppScenario) =>
+  pullRequestPayload({ action: 'opened', installationId: INSTALLATION, number: s.pr.number, baseSha: s.pr.baseSha, headSha: s.pr.headSha });
 
 async function run(): Promise<BenchResult> {
   const sampler = new HeapSampler();
@@ -75,7 +76,18 @@ async function run(): Promise<BenchResult> {
       const c = classify(fake.requests.slice(from), s);
       counts[s.name] = c;
       const perGpu = s.gpuFiles.length === 0 ? '–' : fmt(c.gpuFileReads / s.gpuFiles.length, 1);
-      countRows.push([s.name, s.changedFiles, s.gpuFiles.length, `${c.listFiles} (goal ${Math.ceil(s.changedFiles / 100)})`, `${perGpu}${s.gpuFiles.length ? ' (goal 2)' : ''}`, c.otherChangedReads, c.configReads, c.otherReads, `${c.writes.length} (goal ≤ 3): ${summarise(c.writes)}`, c.total]);
+      countRows.push([
+        s.name,
+        s.changedFiles,
+        s.gpuFiles.length,
+        `${c.listFiles} (goal ${Math.ceil(s.changedFiles / 100)})`,
+        `${perGpu}${s.gpuFiles.length ? ' (goal 2)' : ''}`,
+        c.otherChangedReads,
+        c.configReads,
+        c.otherReads,
+        `${c.writes.length} (goal ≤ 3): ${summarise(c.writes)}`,
+        c.total,
+      ]);
       sampler.mark();
     }
 
@@ -91,7 +103,8 @@ async function run(): Promise<BenchResult> {
       const res = await app.deliver('pull_request', payload(s));
       const t1 = now();
       const posted = commentAt.get(s.pr.number);
-      if (res.status !== 200 || posted === undefined) throw new Error(`PR ${s.pr.number}: status ${res.status}, comment ${posted === undefined ? 'never posted' : 'posted'}`);
+      if (res.status !== 200 || posted === undefined)
+        throw new Error(`PR ${s.pr.number}: status ${res.status}, comment ${posted === undefined ? 'never posted' : 'posted'}`);
       if (i >= WARMUP) {
         latencies.push(posted - t0);
         answered.push(t1 - t0);
@@ -112,16 +125,37 @@ async function run(): Promise<BenchResult> {
       '',
       'Calls counted at the fake GitHub, token requests aside. Content reads are `GET …/contents/…` and `GET …/git/blobs/…`.',
       '',
-      table(['scenario', 'changed files', 'GPU files', 'list-files calls', 'content reads per GPU file', 'reads of other changed files', 'config reads (policy, catalog)', 'other GETs', 'writes', 'all calls'], countRows),
+      table(
+        [
+          'scenario',
+          'changed files',
+          'GPU files',
+          'list-files calls',
+          'content reads per GPU file',
+          'reads of other changed files',
+          'config reads (policy, catalog)',
+          'other GETs',
+          'writes',
+          'all calls',
+        ],
+        countRows,
+      ),
       '',
       `Latency over ${PRS} GPU PRs delivered one after another (${WARMUP} more first, dropped), from sending the signed webhook to the fake receiving the comment's POST, and to the webhook's HTTP answer:`,
       '',
-      table(['measure', 'p50 ms', 'p95 ms', 'max ms'], [
-        ['webhook sent → comment posted', q(latencies, 0.5), q(latencies, 0.95), q(latencies, 1)],
-        ['webhook sent → webhook answered', q(answered, 0.5), q(answered, 0.95), q(answered, 1)],
-      ]),
+      table(
+        ['measure', 'p50 ms', 'p95 ms', 'max ms'],
+        [
+          ['webhook sent → comment posted', q(latencies, 0.5), q(latencies, 0.95), q(latencies, 1)],
+          ['webhook sent → webhook answered', q(answered, 0.5), q(answered, 0.95), q(answered, 1)],
+        ],
+      ),
     ].join('\n');
-    return { markdown, memory: memoryReport(sampler), data: { counts, latencies, answered, prs: PRS, retainedByPr, fakeHeldKiBPerPr: fakeHeldChars / PRS / 1024 } };
+    return {
+      markdown,
+      memory: memoryReport(sampler),
+      data: { counts, latencies, answered, prs: PRS, retainedByPr, fakeHeldKiBPerPr: fakeHeldChars / PRS / 1024 },
+    };
   } finally {
     await app.close();
     await fake.close();

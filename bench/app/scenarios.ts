@@ -36,7 +36,11 @@ export function twoQueuePr(number: number): AppScenario {
   const both = { ...common, 'gpu-workloads.yaml': catalog };
   return {
     name: 'GPU PR (two ClusterQueues raised)',
-    pr: state(number, { ...both, [QUEUE_FILE]: clusterQueue(6), [second]: teamB(6) }, { ...both, [QUEUE_FILE]: clusterQueue(12), [second]: teamB(12) }),
+    pr: state(
+      number,
+      { ...both, [QUEUE_FILE]: clusterQueue(6), [second]: teamB(6) },
+      { ...both, [QUEUE_FILE]: clusterQueue(12), [second]: teamB(12) },
+    ),
     gpuFiles: [QUEUE_FILE, second],
     changedFiles: 2,
   };
@@ -57,7 +61,9 @@ export function nonGpuPr(number: number): AppScenario {
 /** 250 changed files: five ClusterQueues raised among ordinary Deployments, Terraform, Helm values, Markdown. */
 export function bigPr(number: number): AppScenario {
   const queues = Array.from({ length: 5 }, (_, i) => `clusters/team-${i}/queue.yaml`);
-  const ordinary = syntheticPr(400).filter((f) => f.category !== 'gpu-corpus' && f.base !== null).slice(0, 250 - queues.length);
+  const ordinary = syntheticPr(400)
+    .filter((f) => f.category !== 'gpu-corpus' && f.base !== null)
+    .slice(0, 250 - queues.length);
   const base: Record<string, string> = { ...common };
   const head: Record<string, string> = { ...common };
   queues.forEach((q, i) => {
@@ -68,5 +74,10 @@ export function bigPr(number: number): AppScenario {
     base[f.path] = f.base as string;
     head[f.path] = f.head;
   }
-  return { name: '250-file PR (5 ClusterQueues)', pr: state(number, base, head), gpuFiles: queues, changedFiles: queues.length + ordinary.length };
+  return {
+    name: '250-file PR (5 ClusterQueues)',
+    pr: state(number, base, head),
+    gpuFiles: queues,
+    changedFiles: queues.length + ordinary.length,
+  };
 }

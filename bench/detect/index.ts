@@ -52,7 +52,17 @@ async function run(): Promise<BenchResult> {
     const parsed = tallies.filter((t) => t && t.fullParses > 0).length;
     const cheapMs = sum(tallies.map((t) => t?.cheapMs ?? 0));
     const fullMs = sum(tallies.map((t) => t?.fullMs ?? 0));
-    return { cat, n: inCat.length, pathRejected, cheapRejected, parsed, cheapMs, fullMs, checks: sum(tallies.map((t) => t?.cheapChecks ?? 0)), parses: sum(tallies.map((t) => t?.fullParses ?? 0)) };
+    return {
+      cat,
+      n: inCat.length,
+      pathRejected,
+      cheapRejected,
+      parsed,
+      cheapMs,
+      fullMs,
+      checks: sum(tallies.map((t) => t?.cheapChecks ?? 0)),
+      parses: sum(tallies.map((t) => t?.fullParses ?? 0)),
+    };
   });
   const nonGpu = rows.filter((r) => r.cat !== 'gpu-corpus');
   const allCheap = sum(rows.map((r) => r.cheapMs));
@@ -62,22 +72,59 @@ async function run(): Promise<BenchResult> {
   const markdown = [
     `### detect: ${files.length} changed files through \`detectChanges\` (in-memory ChangeSet)`,
     '',
-    table(['figure', 'value'], [
-      ['changed files (non-GPU / GPU corpus)', `${files.length} (${sum(nonGpu.map((r) => r.n))} / ${files.length - sum(nonGpu.map((r) => r.n))})`],
-      ['capacity changes found', detected],
-      [`total, median of ${REPEATS} runs (p10 … p90)`, `${fmt(med)} ms (${fmt(quantile(totals, 0.1))} … ${fmt(quantile(totals, 0.9))})`],
-      ['per changed file (median total ÷ files)', `${fmt((med * 1000) / files.length, 1)} µs`],
-      ['non-GPU files that reached a full parse', sum(nonGpu.map((r) => r.parsed))],
-      ['parser time on the non-GPU files / on the GPU files', `${fmt(sum(nonGpu.map((r) => r.cheapMs + r.fullMs)))} ms / ${fmt(sum(rows.filter((r) => r.cat === 'gpu-corpus').map((r) => r.cheapMs + r.fullMs)))} ms`],
-      ['wrapped run: total / outside the parsers (reads, comparison)', `${fmt(wrappedRun.ms)} ms / ${fmt(wrappedRun.ms - allCheap - allFull)} ms`],
-      ['time in cheap checks / full parses (wrapped run)', `${fmt(allCheap)} ms / ${fmt(allFull)} ms (${fmt((100 * allCheap) / (allCheap + allFull), 1)}% / ${fmt((100 * allFull) / (allCheap + allFull), 1)}%)`],
-    ]),
+    table(
+      ['figure', 'value'],
+      [
+        [
+          'changed files (non-GPU / GPU corpus)',
+          `${files.length} (${sum(nonGpu.map((r) => r.n))} / ${files.length - sum(nonGpu.map((r) => r.n))})`,
+        ],
+        ['capacity changes found', detected],
+        [`total, median of ${REPEATS} runs (p10 … p90)`, `${fmt(med)} ms (${fmt(quantile(totals, 0.1))} … ${fmt(quantile(totals, 0.9))})`],
+        ['per changed file (median total ÷ files)', `${fmt((med * 1000) / files.length, 1)} µs`],
+        ['non-GPU files that reached a full parse', sum(nonGpu.map((r) => r.parsed))],
+        [
+          'parser time on the non-GPU files / on the GPU files',
+          `${fmt(sum(nonGpu.map((r) => r.cheapMs + r.fullMs)))} ms / ${fmt(sum(rows.filter((r) => r.cat === 'gpu-corpus').map((r) => r.cheapMs + r.fullMs)))} ms`,
+        ],
+        [
+          'wrapped run: total / outside the parsers (reads, comparison)',
+          `${fmt(wrappedRun.ms)} ms / ${fmt(wrappedRun.ms - allCheap - allFull)} ms`,
+        ],
+        [
+          'time in cheap checks / full parses (wrapped run)',
+          `${fmt(allCheap)} ms / ${fmt(allFull)} ms (${fmt((100 * allCheap) / (allCheap + allFull), 1)}% / ${fmt((100 * allFull) / (allCheap + allFull), 1)}%)`,
+        ],
+      ],
+    ),
     '',
     'Per category (one wrapped run; a file counts as "rejected by path" when every parser\'s `acceptsPath` said no, "by cheap check" when some parser looked at its text and every `mightContain` said no):',
     '',
     table(
-      ['category', 'files', 'rejected by path', 'rejected by cheap check', 'fully parsed', '`mightContain` calls', 'full parses', 'cheap-check time ms', 'full-parse time ms', 'µs per file (both)'],
-      rows.map((r) => [r.cat, r.n, r.pathRejected, r.cheapRejected, r.parsed, r.checks, r.parses, fmt(r.cheapMs), fmt(r.fullMs), fmt(((r.cheapMs + r.fullMs) * 1000) / r.n, 1)]),
+      [
+        'category',
+        'files',
+        'rejected by path',
+        'rejected by cheap check',
+        'fully parsed',
+        '`mightContain` calls',
+        'full parses',
+        'cheap-check time ms',
+        'full-parse time ms',
+        'µs per file (both)',
+      ],
+      rows.map((r) => [
+        r.cat,
+        r.n,
+        r.pathRejected,
+        r.cheapRejected,
+        r.parsed,
+        r.checks,
+        r.parses,
+        fmt(r.cheapMs),
+        fmt(r.fullMs),
+        fmt(((r.cheapMs + r.fullMs) * 1000) / r.n, 1),
+      ]),
     ),
   ].join('\n');
 
@@ -88,4 +135,8 @@ async function run(): Promise<BenchResult> {
   };
 }
 
-export const detectBench: Benchmark = { name: 'detect', about: 'detectChanges over a synthetic 500-file PR; cheap checks vs full parses', run };
+export const detectBench: Benchmark = {
+  name: 'detect',
+  about: 'detectChanges over a synthetic 500-file PR; cheap checks vs full parses',
+  run,
+};

@@ -11,7 +11,8 @@ const SRC = new URL('../../src/analysis/stagger/', import.meta.url);
 function freshBuild(): void {
   const built = statSync(new URL('plan.js', DIST), { throwIfNoEntry: false });
   const newest = Math.max(...readdirSync(SRC).map((f) => statSync(new URL(f, SRC)).mtimeMs));
-  if (built === undefined || built.mtimeMs < newest) throw new Error('dist/ is older than src/analysis/stagger: run `npm run build` (or `npm run bench`, which builds first)');
+  if (built === undefined || built.mtimeMs < newest)
+    throw new Error('dist/ is older than src/analysis/stagger: run `npm run build` (or `npm run bench`, which builds first)');
 }
 freshBuild();
 

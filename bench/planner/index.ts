@@ -59,13 +59,21 @@ async function run(): Promise<BenchResult> {
   for (const inst of small) {
     const plan = planStagger(inst.jobs);
     const times = byProcess.map((p) => p[inst.name]);
-    if (times.some((t) => t === undefined || t.peak !== plan.peakGpus)) throw new Error(`${inst.name}: a timing process planned another peak or none`);
+    if (times.some((t) => t === undefined || t.peak !== plan.peakGpus))
+      throw new Error(`${inst.name}: a timing process planned another peak or none`);
     const ms = times.map((t) => t?.ms ?? NaN);
-    const planner = { plan, ms: median(ms), low: Math.min(...ms), high: Math.max(...ms), firstMs: median(times.map((t) => t?.firstMs ?? NaN)) };
+    const planner = {
+      plan,
+      ms: median(ms),
+      low: Math.min(...ms),
+      high: Math.max(...ms),
+      firstMs: median(times.map((t) => t?.firstMs ?? NaN)),
+    };
     const milp = timeIndexedMilp(inst.jobs);
     const runs = highsByProcess.map((p) => p[inst.name]);
     const first = runs[0];
-    if (first === undefined || runs.some((r) => r === undefined || r.status !== first.status || r.objective !== first.objective)) throw new Error(`${inst.name}: HiGHS processes disagree`);
+    if (first === undefined || runs.some((r) => r === undefined || r.status !== first.status || r.objective !== first.objective))
+      throw new Error(`${inst.name}: HiGHS processes disagree`);
     const solved = { value: { Status: first.status, ObjectiveValue: first.objective }, ms: median(runs.map((r) => r?.ms ?? NaN)) };
     sampler.mark();
     const optimum = solved.value.Status === 'Optimal' ? Math.round(solved.value.ObjectiveValue) : null;
@@ -73,17 +81,45 @@ async function run(): Promise<BenchResult> {
     // its peak (every planner schedule is a MILP solution), and on the smallest instances it
     // equals plain enumeration.
     if (optimum !== null) {
-      if (optimum < planner.plan.lowerBound || optimum > planner.plan.peakGpus) throw new Error(`${inst.name}: MILP optimum ${optimum} outside [${planner.plan.lowerBound}, ${planner.plan.peakGpus}]`);
-      if (inst.jobs.length <= 5 && bruteForcePeak(inst.jobs, milp.step) !== optimum) throw new Error(`${inst.name}: MILP optimum ${optimum} differs from enumeration`);
+      if (optimum < planner.plan.lowerBound || optimum > planner.plan.peakGpus)
+        throw new Error(`${inst.name}: MILP optimum ${optimum} outside [${planner.plan.lowerBound}, ${planner.plan.peakGpus}]`);
+      if (inst.jobs.length <= 5 && bruteForcePeak(inst.jobs, milp.step) !== optimum)
+        throw new Error(`${inst.name}: MILP optimum ${optimum} differs from enumeration`);
     }
     const ratio = solved.ms / planner.ms;
     const worstRatio = solved.ms / planner.high;
-    smallData.push({ name: inst.name, runs: inst.jobs.length, slots: milp.slots, plannerPeak: planner.plan.peakGpus, lowerBound: planner.plan.lowerBound, optimalClaimed: planner.plan.optimal, highsStatus: solved.value.Status, highsObjective: solved.value.ObjectiveValue, plannerMs: planner.ms, plannerMsByProcess: ms, plannerFirstMs: planner.firstMs, highsMs: solved.ms, ratio, worstRatio });
+    smallData.push({
+      name: inst.name,
+      runs: inst.jobs.length,
+      slots: milp.slots,
+      plannerPeak: planner.plan.peakGpus,
+      lowerBound: planner.plan.lowerBound,
+      optimalClaimed: planner.plan.optimal,
+      highsStatus: solved.value.Status,
+      highsObjective: solved.value.ObjectiveValue,
+      plannerMs: planner.ms,
+      plannerMsByProcess: ms,
+      plannerFirstMs: planner.firstMs,
+      highsMs: solved.ms,
+      ratio,
+      worstRatio,
+    });
     smallRows.push([
-      inst.name, inst.jobs.length, `${milp.slots} × ${milp.step} min`, milp.binaries,
-      planner.plan.naivePeakGpus, planner.plan.peakGpus, planner.plan.optimal ? 'yes' : 'no', optimum ?? `${solved.value.Status} (${fmt(solved.value.ObjectiveValue, 0)})`,
+      inst.name,
+      inst.jobs.length,
+      `${milp.slots} × ${milp.step} min`,
+      milp.binaries,
+      planner.plan.naivePeakGpus,
+      planner.plan.peakGpus,
+      planner.plan.optimal ? 'yes' : 'no',
+      optimum ?? `${solved.value.Status} (${fmt(solved.value.ObjectiveValue, 0)})`,
       optimum === null ? '?' : planner.plan.peakGpus === optimum ? 'equal' : `+${planner.plan.peakGpus - optimum}`,
-      fmt(planner.ms, 3), `${fmt(planner.low, 3)}–${fmt(planner.high, 3)}`, fmt(planner.firstMs, 3), fmt(solved.ms, 1), ratioText(ratio), ratioText(worstRatio),
+      fmt(planner.ms, 3),
+      `${fmt(planner.low, 3)}–${fmt(planner.high, 3)}`,
+      fmt(planner.firstMs, 3),
+      fmt(solved.ms, 1),
+      ratioText(ratio),
+      ratioText(worstRatio),
     ]);
   }
 
@@ -103,8 +139,28 @@ async function run(): Promise<BenchResult> {
     // the energetic bound alone is shown beside it for comparison.
     const energetic = lowerBound(inst.jobs, undefined, inst.cycle).value;
     const gap = (plan.peakGpus - plan.lowerBound) / plan.lowerBound;
-    data.push({ name: inst.name, runs: inst.jobs.length, cycle: inst.cycle, peak: plan.peakGpus, lowerBound: plan.lowerBound, energetic, naive: plan.naivePeakGpus, gap, ms: median(times) });
-    rows.push([inst.name, inst.jobs.length, plan.naivePeakGpus, plan.peakGpus, energetic, plan.lowerBound, `${fmt(100 * gap, 2)}%`, plan.optimal ? 'yes' : 'no', fmt(median(times), 1)]);
+    data.push({
+      name: inst.name,
+      runs: inst.jobs.length,
+      cycle: inst.cycle,
+      peak: plan.peakGpus,
+      lowerBound: plan.lowerBound,
+      energetic,
+      naive: plan.naivePeakGpus,
+      gap,
+      ms: median(times),
+    });
+    rows.push([
+      inst.name,
+      inst.jobs.length,
+      plan.naivePeakGpus,
+      plan.peakGpus,
+      energetic,
+      plan.lowerBound,
+      `${fmt(100 * gap, 2)}%`,
+      plan.optimal ? 'yes' : 'no',
+      fmt(median(times), 1),
+    ]);
     return median(times);
   };
   const addLarge = (inst: Instance) => measureLarge(inst, weekRows, weekData);
@@ -127,37 +183,109 @@ async function run(): Promise<BenchResult> {
     return { status: model.getModelStatus(), primal: model.info.get('objective_function_value'), dual: model.info.get('mip_dual_bound') };
   });
   const probeMs = now() - probeStart;
-  const statusName = Object.entries(load.value.constants.modelStatus).find(([, code]) => code === probeResult.status)?.[0] ?? String(probeResult.status);
+  const statusName =
+    Object.entries(load.value.constants.modelStatus).find(([, code]) => code === probeResult.status)?.[0] ?? String(probeResult.status);
   sampler.mark();
   const oneDay = catalogInstance('2,000 runs in one day', WEEK_RUNS, 5, 2024, 24);
   const oneDayMs = addLarge(oneDay);
 
   const ratios = smallData.map((d) => d['ratio'] as number);
-  const equal = smallData.filter((d) => d['highsStatus'] === 'Optimal' && Math.round(d['highsObjective'] as number) === d['plannerPeak']).length;
+  const equal = smallData.filter(
+    (d) => d['highsStatus'] === 'Optimal' && Math.round(d['highsObjective'] as number) === d['plannerPeak'],
+  ).length;
   const markdown = [
     `### planner: \`planStagger\` against HiGHS ${version} (WASM, single-threaded) on the time-indexed MILP`,
     '',
     `HiGHS loaded in ${fmt(load.ms, 0)} ms (not counted below). HiGHS time is LP-text parse + presolve + branch-and-cut to a proven optimum (\`mip_rel_gap: 0\`, time limit ${HIGHS_TIME_LIMIT_S} s), the median over ${HIGHS_PROCESSES} fresh processes of each process's median of ${HIGHS_REPEATS} solves, each in a fresh HiGHS instance (its creation not counted), after one untimed solve of every instance. Planner time is the median over ${PLANNER_PROCESSES} other fresh processes of each process's median of ≥ 5 calls (≥ ${TIMED_MS} ms of calls) of the built planner (\`dist/\`, as the CLI and the App run it), after ${WARM_MS} ms of untimed calls on the same instance; the range is the fastest and slowest process's; "first call" is the median over the processes of the instance's first plan, before its warm-up (the instances before it have warmed the shared code).`,
     '',
-    table(['instance', 'runs', 'grid', 'MILP binaries', 'naive peak', 'planner peak', 'planner claims optimal', 'MILP optimum', 'planner vs MILP', 'planner ms', 'planner ms, range', 'first call ms', 'HiGHS ms', 'HiGHS ÷ planner', 'HiGHS ÷ slowest planner'], smallRows),
+    table(
+      [
+        'instance',
+        'runs',
+        'grid',
+        'MILP binaries',
+        'naive peak',
+        'planner peak',
+        'planner claims optimal',
+        'MILP optimum',
+        'planner vs MILP',
+        'planner ms',
+        'planner ms, range',
+        'first call ms',
+        'HiGHS ms',
+        'HiGHS ÷ planner',
+        'HiGHS ÷ slowest planner',
+      ],
+      smallRows,
+    ),
     '',
     `Planner peak equal to the MILP optimum on ${equal} of ${smallData.length}; time ratio HiGHS ÷ planner: min ${ratioText(Math.min(...ratios))}, median ${ratioText(median(ratios))}, max ${ratioText(Math.max(...ratios))}; at least 50× on ${ratios.filter((r) => r >= 50).length} of ${ratios.length}, and against the slowest process's planner time on ${smallData.filter((d) => (d['worstRatio'] as number) >= 50).length} of ${ratios.length}.`,
     '',
     `The week: ${WEEK_RUNS.toLocaleString('en-US')} runs over a week at 5-minute resolution, planned as the pipeline plans a catalog whose workloads name weekdays: one repeating week of 2,016 slots (each weekday's mix of ~286 runs names its day, so a run crossing midnight spills into the next weekday, Sunday's into Monday's). One instance per seed, every seed tried. Planner time is the median of 3 calls.`,
     '',
-    table(['instance', 'runs', 'naive peak', 'planner peak', 'energetic bound', "planner's bound", 'gap to bound', 'proved optimal', 'planner ms'], cycleRows),
+    table(
+      [
+        'instance',
+        'runs',
+        'naive peak',
+        'planner peak',
+        'energetic bound',
+        "planner's bound",
+        'gap to bound',
+        'proved optimal',
+        'planner ms',
+      ],
+      cycleRows,
+    ),
     '',
     `Weekly cycle: within 2% of the bound on ${cycleGaps.filter((g) => g <= 0.02).length} of ${cycleGaps.length} seeds (largest gap ${fmt(100 * Math.max(...cycleGaps), 2)}%); slowest ${fmt(Math.max(...cycleMs), 1)} ms, median ${fmt(median(cycleMs), 1)} ms.`,
     '',
     `Harder than the week: the same seven weekday mixes (seed 7) each planned as its own repeating day (each is then a day whose runs repeat every day, so its peak cannot hide behind a busier day), and the same ${WEEK_RUNS.toLocaleString('en-US')} runs packed into one day (a week of identical days). Planner time is the median of 3 calls.`,
     '',
-    table(['instance', 'runs', 'naive peak', 'planner peak', 'energetic bound', "planner's bound", 'gap to bound', 'proved optimal', 'planner ms'], weekRows),
+    table(
+      [
+        'instance',
+        'runs',
+        'naive peak',
+        'planner peak',
+        'energetic bound',
+        "planner's bound",
+        'gap to bound',
+        'proved optimal',
+        'planner ms',
+      ],
+      weekRows,
+    ),
     '',
     `HiGHS on the ${probe.name} MILP (${probeMilp.binaries.toLocaleString('en-US')} binaries, ${probeMilp.rows} rows), ${LARGE_TIME_LIMIT_S} s limit: stopped after ${fmt(probeMs / 1000, 1)} s with model status \`${statusName}\`, best peak ${String(probeResult.primal)}, proven bound ${String(probeResult.dual)} (planner: peak ${String(weekData[0]?.['peak'])}, bound ${String(weekData[0]?.['lowerBound'])}).`,
     '',
     `Seven weekday plans: ${fmt(weekTotal, 1)} ms in all, ${weekData.slice(0, week.length).filter((d) => (d['gap'] as number) <= 0.02).length} of ${week.length} within 2% of their bound; one day of ${WEEK_RUNS.toLocaleString('en-US')} runs: ${fmt(oneDayMs, 1)} ms.`,
   ].join('\n');
-  return { markdown, memory: memoryReport(sampler), data: { highsVersion: version, highsLoadMs: load.ms, small: smallData, weekCycle: cycleData, week: weekData, probe: { name: probe.name, binaries: probeMilp.binaries, ms: probeMs, status: statusName, primal: Number(probeResult.primal), dual: Number(probeResult.dual) }, weekTotalMs: weekTotal, oneDayMs } };
+  return {
+    markdown,
+    memory: memoryReport(sampler),
+    data: {
+      highsVersion: version,
+      highsLoadMs: load.ms,
+      small: smallData,
+      weekCycle: cycleData,
+      week: weekData,
+      probe: {
+        name: probe.name,
+        binaries: probeMilp.binaries,
+        ms: probeMs,
+        status: statusName,
+        primal: Number(probeResult.primal),
+        dual: Number(probeResult.dual),
+      },
+      weekTotalMs: weekTotal,
+      oneDayMs,
+    },
+  };
 }
 
-export const plannerBench: Benchmark = { name: 'planner', about: 'planStagger vs the HiGHS time-indexed MILP; 2,000-run week against the lower bound', run };
+export const plannerBench: Benchmark = {
+  name: 'planner',
+  about: 'planStagger vs the HiGHS time-indexed MILP; 2,000-run week against the lower bound',
+  run,
+};

@@ -27,7 +27,9 @@ export function catalogInstance(name: string, runs: number, unit: number, seed: 
 
 /** The benchmark's small catalogs: 5 to 30 runs, three seeds each, on 30- or 60-minute grids. */
 export function smallInstances(): Instance[] {
-  return [5, 10, 15, 20, 25, 30].flatMap((n) => [1, 2, 3].map((seed) => catalogInstance(`${n} runs #${seed}`, n, n <= 15 ? 30 : 60, 100 * n + seed)));
+  return [5, 10, 15, 20, 25, 30].flatMap((n) =>
+    [1, 2, 3].map((seed) => catalogInstance(`${n} runs #${seed}`, n, n <= 15 ? 30 : 60, 100 * n + seed)),
+  );
 }
 
 function expanded(name: string, workloads: JobWorkload[]): Instance {
@@ -49,13 +51,15 @@ function catalogWorkloads(runs: number, unit: number, seed: number, maxRunsPerWo
     const durationUnits = intIn(rand, Math.max(1, hour / 2), 6 * hour);
     const windowUnits = Math.min(units, durationUnits + intIn(rand, 0, 10 * hour));
     const deadline = (releaseUnits + windowUnits) * unit;
-    workloads.push(workload(`w${w}`, {
-      gpusPerJob: pick(rand, [1, 2, 2, 4, 4, 8]),
-      runtime: durationUnits * unit,
-      jobsPerDay,
-      window: { earliestStart: releaseUnits * unit, deadline: deadline >= DAY ? deadline - DAY : deadline },
-      interruptible: false,
-    }));
+    workloads.push(
+      workload(`w${w}`, {
+        gpusPerJob: pick(rand, [1, 2, 2, 4, 4, 8]),
+        runtime: durationUnits * unit,
+        jobsPerDay,
+        window: { earliestStart: releaseUnits * unit, deadline: deadline >= DAY ? deadline - DAY : deadline },
+        interruptible: false,
+      }),
+    );
     count += jobsPerDay;
   }
   return workloads;

@@ -43,6 +43,17 @@ export function timeIndexedMilp(jobs: readonly StaggerJob[]): Milp {
     assign.push(` a${j}: ${vars.join('\n  + ')} = 1`);
   });
   const cap = usage.flatMap((terms, t) => (terms.length === 0 ? [] : [` u${t}: ${terms.join('\n  + ')}\n  - P <= 0`]));
-  const lp = ['Minimize', ' obj: P', 'Subject To', ...assign, ...cap, 'Bounds', ' P >= 0', 'Binaries', ...binaries.map((b) => ` ${b}`), 'End'].join('\n');
+  const lp = [
+    'Minimize',
+    ' obj: P',
+    'Subject To',
+    ...assign,
+    ...cap,
+    'Bounds',
+    ' P >= 0',
+    'Binaries',
+    ...binaries.map((b) => ` ${b}`),
+    'End',
+  ].join('\n');
   return { lp, step, slots, binaries: binaries.length, rows: assign.length + cap.length };
 }

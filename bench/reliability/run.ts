@@ -57,8 +57,12 @@ if (values.only === undefined || values.only === 'load') {
   writeFileSync(new URL('load.json', out), `${JSON.stringify({ machine, ...report }, null, 2)}\n`);
   log(JSON.stringify(report, null, 2));
   failed ||=
-    report.lostEvents.length + report.duplicateReviewComments.length + report.duplicateReplies.length + report.staleFinalComments.length > 0 ||
-    report.checksInProgress > 0 || report.unhandled.length > 0 || report.secretLeaks.length > 0 || !report.drained;
+    report.lostEvents.length + report.duplicateReviewComments.length + report.duplicateReplies.length + report.staleFinalComments.length >
+      0 ||
+    report.checksInProgress > 0 ||
+    report.unhandled.length > 0 ||
+    report.secretLeaks.length > 0 ||
+    !report.drained;
 }
 
 if (values.only === undefined || values.only === 'fuzz') {

@@ -17,7 +17,12 @@ const ROUNDS = 7;
 
 /** Ten catalog workloads over the simulated cluster's namespaces, one of them not scraped at all. */
 const WORKLOADS: Workload[] = [
-  batch({ name: 'nightly-eval', queue: 'research', selector: { namespace: EVAL.namespace }, outcomes: { verified: 'sum(increase(eval_runs_total{namespace="eval",result="pass"}[1d]))' } }),
+  batch({
+    name: 'nightly-eval',
+    queue: 'research',
+    selector: { namespace: EVAL.namespace },
+    outcomes: { verified: 'sum(increase(eval_runs_total{namespace="eval",result="pass"}[1d]))' },
+  }),
   batch({ name: 'eval-canary', queue: 'research', selector: { namespace: EVAL.namespace } }),
   batch({ name: 'eval-regression', queue: 'research', selector: { namespace: EVAL.namespace } }),
   { ...batch({ name: 'pretrain', queue: 'training', selector: { namespace: TRAIN.namespace } }), type: 'training' },
@@ -29,10 +34,7 @@ const WORKLOADS: Workload[] = [
   batch({ name: 'dark-job', queue: 'research', selector: { namespace: 'dark' } }),
 ];
 
-const CHANGES: CapacityChange[] = [
-  queueChange('research', 8, 16),
-  { ...queueChange(POOLS.l4.name, 4, 8), kind: 'karpenter-nodepool' },
-];
+const CHANGES: CapacityChange[] = [queueChange('research', 8, 16), { ...queueChange(POOLS.l4.name, 4, 8), kind: 'karpenter-nodepool' }];
 
 /** Prometheus' own CPU seconds, from its /metrics page (it need not scrape itself for this). */
 async function promCpuSeconds(url: string): Promise<number> {
@@ -51,7 +53,9 @@ async function run(): Promise<BenchResult> {
   const proxy = await startCountingProxy(prom.url);
   try {
     // As the App and the CLI ask: range queries at the review's step.
-    const source = new PrometheusSource(prometheusConfig({ PROMETHEUS_URL: proxy.url }, { retries: 0 }), { minStepSeconds: REVIEW_STEP_SECONDS });
+    const source = new PrometheusSource(prometheusConfig({ PROMETHEUS_URL: proxy.url }, { retries: 0 }), {
+      minStepSeconds: REVIEW_STEP_SECONDS,
+    });
     const at = new Date(prom.window.end * 1000);
     const windowMinutes = (prom.window.end - prom.window.start) / 60;
     const scopes = CHANGES.map(scopeForChange).filter((s): s is Exclude<Scope, { kind: 'workload' }> => s !== null);
@@ -59,7 +63,9 @@ async function run(): Promise<BenchResult> {
 
     // One whole review's telemetry, as the pipeline asks for it (warms Prometheus too).
     proxy.reset();
-    const review = await timed(() => collectTelemetry({ source, at }, { changes: CHANGES, workloads: WORKLOADS, windowMinutes, repo: emptyRepo }));
+    const review = await timed(() =>
+      collectTelemetry({ source, at }, { changes: CHANGES, workloads: WORKLOADS, windowMinutes, repo: emptyRepo }),
+    );
     const perReview = { requests: proxy.requests, bytesIn: proxy.bytesIn, bytesOut: proxy.bytesOut };
     const answered = review.value.evidence.answers.size;
     const ranges = planned.filter((q) => q.kind !== 'instant').length;
@@ -88,8 +94,16 @@ async function run(): Promise<BenchResult> {
     const base = median(times.get(1) ?? []);
     const rows = CONCURRENCY.map((c) => {
       const t = times.get(c) ?? [];
-      return [c, fmt(median(t), 1), `${fmt(quantile(t, 0))} … ${fmt(quantile(t, 1))}`, fmt(median(t) / base, 2), `${fmt(base / median(t), 2)}×`,
-        fmt(median(clientCpu.get(c) ?? []), 0), fmt(median(promCpu.get(c) ?? []), 0), fmt(median(upstream.get(c) ?? []), 0)];
+      return [
+        c,
+        fmt(median(t), 1),
+        `${fmt(quantile(t, 0))} … ${fmt(quantile(t, 1))}`,
+        fmt(median(t) / base, 2),
+        `${fmt(base / median(t), 2)}×`,
+        fmt(median(clientCpu.get(c) ?? []), 0),
+        fmt(median(promCpu.get(c) ?? []), 0),
+        fmt(median(upstream.get(c) ?? []), 0),
+      ];
     });
 
     const markdown = [
@@ -97,25 +111,53 @@ async function run(): Promise<BenchResult> {
       '',
       `Prometheus (Debian's \`prometheus\`, TSDB backfilled with promtool with the simulated cluster's ${fmt(windowMinutes / 60 / 24, 0)} days at 5-minute samples) started in ${fmt(started.ms / 1000, 1)} s. Bytes are counted by a loopback proxy between the client and Prometheus (bodies only, headers excluded).`,
       '',
-      table(['figure', 'value'], [
-        ['queries planned (range / instant)', `${planned.length} (${ranges} / ${planned.length - ranges})`],
-        ['HTTP requests to Prometheus per review (`collectTelemetry`)', perReview.requests],
-        ['answered / missing', `${answered} / ${review.value.missing.length}`],
-        ['bytes fetched per review (response bodies)', `${fmt(perReview.bytesIn / 1024, 1)} KiB (${fmt(perReview.bytesIn / perReview.requests / 1024, 2)} KiB per request)`],
-        ['bytes sent per review (request bodies, POSTs only)', `${fmt(perReview.bytesOut / 1024, 1)} KiB`],
-        ['time for that review (first, cold)', `${fmt(review.ms, 1)} ms`],
-      ]),
+      table(
+        ['figure', 'value'],
+        [
+          ['queries planned (range / instant)', `${planned.length} (${ranges} / ${planned.length - ranges})`],
+          ['HTTP requests to Prometheus per review (`collectTelemetry`)', perReview.requests],
+          ['answered / missing', `${answered} / ${review.value.missing.length}`],
+          [
+            'bytes fetched per review (response bodies)',
+            `${fmt(perReview.bytesIn / 1024, 1)} KiB (${fmt(perReview.bytesIn / perReview.requests / 1024, 2)} KiB per request)`,
+          ],
+          ['bytes sent per review (request bodies, POSTs only)', `${fmt(perReview.bytesOut / 1024, 1)} KiB`],
+          ['time for that review (first, cold)', `${fmt(review.ms, 1)} ms`],
+        ],
+      ),
       '',
       `\`gatherEvidence\` for the same review at each concurrency cap, ${ROUNDS} rounds interleaved:`,
       '',
-      table(['concurrency', 'median ms', 'min … max ms', 'time ÷ concurrency 1', 'speed-up', 'client-process CPU ms (median)', 'Prometheus CPU ms (median)', 'Σ request latency at the proxy ms (median)'], rows),
+      table(
+        [
+          'concurrency',
+          'median ms',
+          'min … max ms',
+          'time ÷ concurrency 1',
+          'speed-up',
+          'client-process CPU ms (median)',
+          'Prometheus CPU ms (median)',
+          'Σ request latency at the proxy ms (median)',
+        ],
+        rows,
+      ),
       '',
-      'Client-process CPU is this Node process (client, response parsing, and the counting proxy); Prometheus CPU is the change in its \`process_cpu_seconds_total\` (10 ms resolution); Σ request latency adds up, over requests, the time from a request reaching the proxy to the end of Prometheus\' answer (it exceeds wall time when requests overlap).',
+      "Client-process CPU is this Node process (client, response parsing, and the counting proxy); Prometheus CPU is the change in its \`process_cpu_seconds_total\` (10 ms resolution); Σ request latency adds up, over requests, the time from a request reaching the proxy to the end of Prometheus' answer (it exceeds wall time when requests overlap).",
     ].join('\n');
     return {
       markdown,
       memory: memoryReport(sampler),
-      data: { planned: planned.length, perReview, answered, missing: review.value.missing.length, times: Object.fromEntries(times), clientCpu: Object.fromEntries(clientCpu), upstream: Object.fromEntries(upstream), promCpu: Object.fromEntries(promCpu), startMs: started.ms },
+      data: {
+        planned: planned.length,
+        perReview,
+        answered,
+        missing: review.value.missing.length,
+        times: Object.fromEntries(times),
+        clientCpu: Object.fromEntries(clientCpu),
+        upstream: Object.fromEntries(upstream),
+        promCpu: Object.fromEntries(promCpu),
+        startMs: started.ms,
+      },
     };
   } finally {
     await proxy.close();
@@ -123,4 +165,8 @@ async function run(): Promise<BenchResult> {
   }
 }
 
-export const telemetryBench: Benchmark = { name: 'telemetry', about: 'queries and bytes per review; gather time at concurrency 1, 4, 8', run };
+export const telemetryBench: Benchmark = {
+  name: 'telemetry',
+  about: 'queries and bytes per review; gather time at concurrency 1, 4, 8',
+  run,
+};

@@ -32,7 +32,10 @@ const chatLoad = (t: number) => (1 - Math.cos((2 * Math.PI * (hourOf(t) - 3)) / 
 
 class Series {
   readonly families = new Map<string, { type: Family['type']; series: SeriesPoints[] }>();
-  constructor(readonly start: number, readonly end: number) {}
+  constructor(
+    readonly start: number,
+    readonly end: number,
+  ) {}
   add(family: string, type: Family['type'], name: string, labels: Record<string, string>, value: (t: number) => number | null): void {
     const f = this.families.get(family) ?? { type, series: [] };
     this.families.set(family, f);
@@ -73,12 +76,36 @@ function dcgm(s: Series): void {
         if (!h) return 0;
         return h[0] === 'chat' ? chat(t) : (PROFILE[h[0]]?.[i] ?? 0);
       };
-      s.gauge('DCGM_FI_DEV_GPU_UTIL', labels, metric(0, (t) => 18 + 55 * chatLoad(t)));
-      s.gauge('DCGM_FI_PROF_SM_ACTIVE', labels, metric(1, (t) => 0.1 + 0.35 * chatLoad(t)));
-      s.gauge('DCGM_FI_PROF_GR_ENGINE_ACTIVE', labels, metric(1, (t) => 0.12 + 0.4 * chatLoad(t)));
-      s.gauge('DCGM_FI_PROF_PIPE_TENSOR_ACTIVE', labels, metric(2, (t) => 0.05 + 0.2 * chatLoad(t)));
-      s.gauge('DCGM_FI_PROF_DRAM_ACTIVE', labels, metric(3, (t) => 0.2 + 0.3 * chatLoad(t)));
-      s.gauge('DCGM_FI_DEV_FB_USED', labels, metric(4, () => 64_000));
+      s.gauge(
+        'DCGM_FI_DEV_GPU_UTIL',
+        labels,
+        metric(0, (t) => 18 + 55 * chatLoad(t)),
+      );
+      s.gauge(
+        'DCGM_FI_PROF_SM_ACTIVE',
+        labels,
+        metric(1, (t) => 0.1 + 0.35 * chatLoad(t)),
+      );
+      s.gauge(
+        'DCGM_FI_PROF_GR_ENGINE_ACTIVE',
+        labels,
+        metric(1, (t) => 0.12 + 0.4 * chatLoad(t)),
+      );
+      s.gauge(
+        'DCGM_FI_PROF_PIPE_TENSOR_ACTIVE',
+        labels,
+        metric(2, (t) => 0.05 + 0.2 * chatLoad(t)),
+      );
+      s.gauge(
+        'DCGM_FI_PROF_DRAM_ACTIVE',
+        labels,
+        metric(3, (t) => 0.2 + 0.3 * chatLoad(t)),
+      );
+      s.gauge(
+        'DCGM_FI_DEV_FB_USED',
+        labels,
+        metric(4, () => 64_000),
+      );
     }
   }
 }
@@ -86,13 +113,18 @@ function dcgm(s: Series): void {
 function kubeStateMetrics(s: Series): void {
   s.gauge('kube_node_status_allocatable', { node: NODE, resource: 'nvidia_com_gpu', unit: 'integer' }, () => 8);
   const pods = new Map<string, [string, string, string]>();
-  for (let t = s.start; t <= s.end; t += STEP) for (let g = 0; g < 8; g++) {
-    const h = holder(g, t);
-    if (h) pods.set(h[1], h);
-  }
+  for (let t = s.start; t <= s.end; t += STEP)
+    for (let g = 0; g < 8; g++) {
+      const h = holder(g, t);
+      if (h) pods.set(h[1], h);
+    }
   for (const [pod, [namespace, , container]] of pods) {
     const gpus = (t: number) => [...Array(8).keys()].filter((g) => holder(g, t)?.[1] === pod).length;
-    s.gauge('kube_pod_container_resource_requests', { namespace, pod, uid: `uid-${pod}`, container, node: NODE, resource: 'nvidia_com_gpu', unit: 'integer' }, (t) => gpus(t) || null);
+    s.gauge(
+      'kube_pod_container_resource_requests',
+      { namespace, pod, uid: `uid-${pod}`, container, node: NODE, resource: 'nvidia_com_gpu', unit: 'integer' },
+      (t) => gpus(t) || null,
+    );
   }
 }
 
@@ -112,15 +144,28 @@ function kueue(s: Series): void {
   }
   // Admission waits: three eval runs and the finetune are admitted at once, one eval run waits 2h.
   const buckets = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192];
-  const admitted = (t: number): number[] => (between(t, 0, 0.01) ? [1, 1, 1] : between(t, 2, 2.01) ? [7_200] : between(t, 18, 18.01) ? [1] : []);
+  const admitted = (t: number): number[] =>
+    between(t, 0, 0.01) ? [1, 1, 1] : between(t, 2, 2.01) ? [7_200] : between(t, 18, 18.01) ? [1] : [];
   const labels = { cluster_queue: 'research', priority_class: '', replica_role: 'leader' };
   const family = 'kueue_admission_wait_time_seconds';
   for (const le of [...buckets.map(String), '+Inf']) {
     const within = (t: number) => admitted(t).filter((w) => le === '+Inf' || w <= Number(le)).length;
     s.add(family, 'histogram', `${family}_bucket`, { ...labels, le }, cumulative(within, s));
   }
-  s.add(family, 'histogram', `${family}_count`, labels, cumulative((t) => admitted(t).length, s));
-  s.add(family, 'histogram', `${family}_sum`, labels, cumulative((t) => admitted(t).reduce((a, w) => a + w, 0), s));
+  s.add(
+    family,
+    'histogram',
+    `${family}_count`,
+    labels,
+    cumulative((t) => admitted(t).length, s),
+  );
+  s.add(
+    family,
+    'histogram',
+    `${family}_sum`,
+    labels,
+    cumulative((t) => admitted(t).reduce((a, w) => a + w, 0), s),
+  );
 }
 
 function cumulative(step: (t: number) => number, s: Series): (t: number) => number {
@@ -144,21 +189,52 @@ function vllm(s: Series): void {
     s.counter('vllm:request_success', { ...labels, finished_reason: 'stop' }, (t) => Math.round(perStep(t) * 0.995));
     s.counter('vllm:request_success', { ...labels, finished_reason: 'abort' }, (t) => Math.round(perStep(t) * 0.005));
     s.counter('vllm:num_preemptions', labels, () => 0);
-    latency(s, 'vllm:e2e_request_latency_seconds', labels, perStep, [[1, 0.8], [2.5, 0.15], [5, 0.05]]);
-    latency(s, 'vllm:time_to_first_token_seconds', labels, perStep, [[0.1, 0.9], [0.25, 0.1]]);
+    latency(s, 'vllm:e2e_request_latency_seconds', labels, perStep, [
+      [1, 0.8],
+      [2.5, 0.15],
+      [5, 0.05],
+    ]);
+    latency(s, 'vllm:time_to_first_token_seconds', labels, perStep, [
+      [0.1, 0.9],
+      [0.25, 0.1],
+    ]);
   }
 }
 
 /** A latency histogram where `shares` of the requests fall just under each bucket bound. */
-function latency(s: Series, family: string, labels: Record<string, string>, perStep: (t: number) => number, shares: [number, number][]): void {
+function latency(
+  s: Series,
+  family: string,
+  labels: Record<string, string>,
+  perStep: (t: number) => number,
+  shares: [number, number][],
+): void {
   const bounds = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20];
   for (const le of [...bounds.map(String), '+Inf']) {
     const share = shares.filter(([b]) => le === '+Inf' || b <= Number(le)).reduce((a, [, x]) => a + x, 0);
-    s.add(family, 'histogram', `${family}_bucket`, { ...labels, le }, cumulative((t) => Math.round(perStep(t) * share), s));
+    s.add(
+      family,
+      'histogram',
+      `${family}_bucket`,
+      { ...labels, le },
+      cumulative((t) => Math.round(perStep(t) * share), s),
+    );
   }
-  s.add(family, 'histogram', `${family}_count`, labels, cumulative((t) => Math.round(perStep(t)), s));
+  s.add(
+    family,
+    'histogram',
+    `${family}_count`,
+    labels,
+    cumulative((t) => Math.round(perStep(t)), s),
+  );
   const mean = shares.reduce((a, [b, x]) => a + b * x, 0);
-  s.add(family, 'histogram', `${family}_sum`, labels, cumulative((t) => perStep(t) * mean, s));
+  s.add(
+    family,
+    'histogram',
+    `${family}_sum`,
+    labels,
+    cumulative((t) => perStep(t) * mean, s),
+  );
 }
 
 function outcomes(s: Series): void {

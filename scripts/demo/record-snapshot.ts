@@ -18,14 +18,22 @@ const prometheus = await startPrometheus(toOpenMetrics(demoCluster(end - 2 * DAY
 try {
   const code = await main([
     'snapshot',
-    '--catalog', `${demo}base/gpu-workloads.yaml`,
-    '--prometheus', prometheus.url,
-    '--base', `${demo}base`,
-    '--head', `${demo}head`,
-    '--at', DEMO_AT,
-    '--window', '2d',
-    '--step', '300',
-    '--out', `${demo}snapshot.json`,
+    '--catalog',
+    `${demo}base/gpu-workloads.yaml`,
+    '--prometheus',
+    prometheus.url,
+    '--base',
+    `${demo}base`,
+    '--head',
+    `${demo}head`,
+    '--at',
+    DEMO_AT,
+    '--window',
+    '2d',
+    '--step',
+    '300',
+    '--out',
+    `${demo}snapshot.json`,
   ]);
   process.exitCode = code;
 } finally {

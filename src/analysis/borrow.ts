@@ -31,7 +31,9 @@ export function borrowableQuota(change: CapacityChange, m: Measured): Borrowable
   const others = [...nominal.keys()].filter((q) => q !== change.name);
   if (others.length === 0) return null;
   const quota = new Map(others.map((q) => [q, minOf(nominal.get(q) ?? new Map()) ?? 0]));
-  const times = [...(usage.get(others[0] as string) ?? new Map<number, number>()).keys()].filter((t) => others.every((q) => usage.get(q)?.has(t)));
+  const times = [...(usage.get(others[0] as string) ?? new Map<number, number>()).keys()].filter((t) =>
+    others.every((q) => usage.get(q)?.has(t)),
+  );
   if (times.length === 0) return null;
   const unusedAt = (q: string, t: number) => Math.max(0, (quota.get(q) ?? 0) - (usage.get(q)?.get(t) ?? 0));
   const total = Math.min(...times.map((t) => others.reduce((s, q) => s + unusedAt(q, t), 0)));

@@ -55,13 +55,22 @@ function currentCost(w: InferenceWorkload, change: CapacityChange, m: Measured, 
   // OpenCost was configured but gave no cost: the catalog price stands in, and the review says so
   // (the change's own missing evidence, as the report lists only what each change's levers lacked).
   if (alloc?.status === 'missing') {
-    m.lack({ what: `GPU cost from OpenCost: ${alloc.message}`, how: 'check OPENCOST_URL (or --opencost) and that OpenCost reaches the cluster; the catalog prices are used meanwhile' });
+    m.lack({
+      what: `GPU cost from OpenCost: ${alloc.message}`,
+      how: 'check OPENCOST_URL (or --opencost) and that OpenCost reaches the cluster; the catalog prices are used meanwhile',
+    });
   } else if (alloc?.status === 'ok' && ns !== undefined) {
-    m.lack({ what: `GPU cost of namespace ${ns} from OpenCost: it reported none over the window`, how: `check that OpenCost prices the GPUs of ${change.name} (node_gpu_hourly_cost); the catalog prices are used meanwhile` });
+    m.lack({
+      what: `GPU cost of namespace ${ns} from OpenCost: it reported none over the window`,
+      how: `check that OpenCost prices the GPUs of ${change.name} (node_gpu_hourly_cost); the catalog prices are used meanwhile`,
+    });
   }
   const price = pricePerGpuHour(change.gpuModel, policy.prices);
   if (price === null) {
-    m.lack({ what: `the price per GPU-hour of ${change.gpuModel ?? `the GPUs of ${change.name}`}`, how: 'add it to `prices:` in .github/gpu-justify.yml, or configure OpenCost (--opencost)' });
+    m.lack({
+      what: `the price per GPU-hour of ${change.gpuModel ?? `the GPUs of ${change.name}`}`,
+      how: 'add it to `prices:` in .github/gpu-justify.yml, or configure OpenCost (--opencost)',
+    });
     return { usd: null, gpus: gpusNow(), note: 'no price', evidence: [] };
   }
   const mig = migLine();
@@ -72,7 +81,11 @@ function currentCost(w: InferenceWorkload, change: CapacityChange, m: Measured, 
       usd: gpuHours * price,
       gpus: gpusNow(),
       note: `${round3(gpuHours)} GPU-hours requested (MIG devices as their share of a GPU) × $${price}/GPU-hour`,
-      evidence: [...(a ? [evidenceOf(a)] : []), ...mig.evidence, { source: 'policy', ref: `price of ${change.gpuModel}: $${price}/GPU-hour` }],
+      evidence: [
+        ...(a ? [evidenceOf(a)] : []),
+        ...mig.evidence,
+        { source: 'policy', ref: `price of ${change.gpuModel}: $${price}/GPU-hour` },
+      ],
     };
   }
   const a = m.answer(requestsId);
@@ -103,8 +116,14 @@ function alternativeOutcomes(w: InferenceWorkload, alt: Alternative, verified: n
 }
 
 function alternative(
-  w: InferenceWorkload, alt: Alternative, change: CapacityChange, peak: number | null, currentGpus: number,
-  verified: number | null, m: Measured, policy: Policy,
+  w: InferenceWorkload,
+  alt: Alternative,
+  change: CapacityChange,
+  peak: number | null,
+  currentGpus: number,
+  verified: number | null,
+  m: Measured,
+  policy: Policy,
 ): CheaperOption {
   const threshold = w.qualityThreshold ?? w.outcomes?.qualityThreshold;
   const gpuType = alt.gpuType ?? change.gpuModel;
@@ -118,10 +137,16 @@ function alternative(
   const why: string[] = [];
   if (threshold === undefined) {
     why.push('no quality threshold');
-    m.lack({ what: `the quality threshold of ${w.name}`, how: `add \`qualityThreshold:\` to ${w.name} (or outcomes.qualityThreshold) in the catalog` });
+    m.lack({
+      what: `the quality threshold of ${w.name}`,
+      how: `add \`qualityThreshold:\` to ${w.name} (or outcomes.qualityThreshold) in the catalog`,
+    });
   } else if (alt.quality === undefined) {
     why.push('no quality measured');
-    m.lack({ what: `the quality of alternative ${alt.name}`, how: `add \`quality:\` to alternative ${alt.name} of ${w.name} in the catalog` });
+    m.lack({
+      what: `the quality of alternative ${alt.name}`,
+      how: `add \`quality:\` to alternative ${alt.name} of ${w.name} in the catalog`,
+    });
   } else if (alt.quality < threshold) {
     why.push(`quality ${alt.quality} is under the threshold ${threshold}`);
   }
@@ -151,12 +176,19 @@ function alternative(
  * within the SLO, and is cheaper per verified outcome than the current one.
  */
 export function cheaperModels(
-  w: InferenceWorkload, change: CapacityChange, peak: number | null, m: Measured, policy: Policy,
+  w: InferenceWorkload,
+  change: CapacityChange,
+  peak: number | null,
+  m: Measured,
+  policy: Policy,
 ): { costs: OutcomeCost[]; best: CheaperOption | null } {
   if (w.alternatives.length === 0) return { costs: [], best: null };
   const verified = verifiedOutcomes(w, m);
   if (w.outcomes === undefined) {
-    m.lack({ what: `verified outcomes of ${w.name}`, how: `add \`outcomes: { verified: <PromQL> }\` to ${w.name} in the catalog so cost per verified outcome can be compared` });
+    m.lack({
+      what: `verified outcomes of ${w.name}`,
+      how: `add \`outcomes: { verified: <PromQL> }\` to ${w.name} in the catalog so cost per verified outcome can be compared`,
+    });
   }
   const money = currentCost(w, change, m, policy);
   const currentGpus = money.gpus ?? w.replicas * w.gpusPerReplica;

@@ -65,7 +65,13 @@ function needOf(options: readonly TermOption[], headroom: number): number {
  * independent of every demand lever: need after levers = max(0, need − before − borrowable),
  * capped at the increase asked for.
  */
-export function combine(terms: readonly DemandTerm[], headroom: number, supply: readonly SupplyLever[], before: number, delta: number): Combination {
+export function combine(
+  terms: readonly DemandTerm[],
+  headroom: number,
+  supply: readonly SupplyLever[],
+  before: number,
+  delta: number,
+): Combination {
   const chosen: TermOption[] = [];
   const baseline: TermOption[] = [];
   for (const t of terms) {

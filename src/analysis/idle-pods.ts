@@ -168,5 +168,7 @@ export function idlePods(change: CapacityChange, catalog: readonly Workload[], m
   return [...whole.filter((p) => !onSlices.has(podKey(p))), ...sliced.pods]
     .filter((p) => p.gpus > 0 && p.heldFraction > HELD_MOST && p.busyFraction < policy.idleBelow)
     .filter((p) => !catalog.some((w) => coveredBy(w, p.namespace, p.pod)))
-    .sort((a, b) => b.gpus - a.gpus || a.busyFraction - b.busyFraction || `${a.namespace}/${a.pod}`.localeCompare(`${b.namespace}/${b.pod}`));
+    .sort(
+      (a, b) => b.gpus - a.gpus || a.busyFraction - b.busyFraction || `${a.namespace}/${a.pod}`.localeCompare(`${b.namespace}/${b.pod}`),
+    );
 }

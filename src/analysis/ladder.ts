@@ -105,7 +105,13 @@ export function pct(x: number): string {
   return `${Math.round(x * 1000) / 10}%`;
 }
 
-function ladder(scope: UtilisationLadder['scope'], name: string, r: Rungs, outcomes: { value: number | null; evidence: Evidence[] }, policy: Policy): UtilisationLadder {
+function ladder(
+  scope: UtilisationLadder['scope'],
+  name: string,
+  r: Rungs,
+  outcomes: { value: number | null; evidence: Evidence[] },
+  policy: Policy,
+): UtilisationLadder {
   const busyFraction = r.allocated !== null && r.allocated > 0 && r.busy !== null ? r.busy / r.allocated : null;
   return {
     scope,
@@ -130,7 +136,10 @@ const UNIT_MINUTES: Record<string, number> = { s: 1 / 60, m: 1, h: 60, d: 1_440,
 export function queryRangeMinutes(promql: string): number | null {
   let widest: number | null = null;
   for (const [, text] of promql.matchAll(PROM_DURATION)) {
-    const minutes = [...(text ?? '').matchAll(/(\d+)([smhdwy])/g)].reduce((sum, [, n, u]) => sum + Number(n) * (UNIT_MINUTES[u ?? 'm'] ?? 0), 0);
+    const minutes = [...(text ?? '').matchAll(/(\d+)([smhdwy])/g)].reduce(
+      (sum, [, n, u]) => sum + Number(n) * (UNIT_MINUTES[u ?? 'm'] ?? 0),
+      0,
+    );
     widest = widest === null ? minutes : Math.max(widest, minutes);
   }
   return widest;
@@ -170,7 +179,13 @@ function sumOutcomes(ladders: readonly UtilisationLadder[]): { value: number | n
  * weighted by the allocatable count); a queue has no DCGM labels, so its busy and computing
  * rungs add up its linked workloads' — known only when every linked workload was measured.
  */
-export function capacityLadder(change: CapacityChange, m: Measured, linked: readonly UtilisationLadder[], linkedCount: number, policy: Policy): UtilisationLadder | null {
+export function capacityLadder(
+  change: CapacityChange,
+  m: Measured,
+  linked: readonly UtilisationLadder[],
+  linkedCount: number,
+  policy: Policy,
+): UtilisationLadder | null {
   if (change.kind === 'kueue-cluster-queue') {
     const id = `queue:${change.name}`;
     // MIG devices admitted count as their share of a GPU; a queue of MIG devices alone has no GPU usage.

@@ -1,6 +1,17 @@
 import type {
-  CapacityChange, Evidence, Finding, IdlePod, InferenceWorkload, JobWorkload, OutcomeCost, Policy, RuntimeCheck, ServingCapacity,
-  StaggerPlan, UtilisationLadder, Workload,
+  CapacityChange,
+  Evidence,
+  Finding,
+  IdlePod,
+  InferenceWorkload,
+  JobWorkload,
+  OutcomeCost,
+  Policy,
+  RuntimeCheck,
+  ServingCapacity,
+  StaggerPlan,
+  UtilisationLadder,
+  Workload,
 } from '../domain/index.js';
 import { borrowableQuota, type Borrowable } from './borrow.js';
 import { cheaperModels, cheaperSummary, type CheaperOption } from './cheaper-model.js';
@@ -37,7 +48,13 @@ export interface LeverResults {
  * Runs every lever over the linked workloads: the stagger planner always, the rest on telemetry.
  * `catalog` (every workload, linked or not) keeps documented pods out of the idle pods.
  */
-export function runLevers(change: CapacityChange, linked: Workload[], policy: Policy, m: Measured | null, catalog: Workload[] = linked): LeverResults {
+export function runLevers(
+  change: CapacityChange,
+  linked: Workload[],
+  policy: Policy,
+  m: Measured | null,
+  catalog: Workload[] = linked,
+): LeverResults {
   const jobs = linked.filter((w): w is JobWorkload => w.type === 'batch' || w.type === 'training');
   const services = linked.filter((w): w is InferenceWorkload => w.type === 'inference');
   const workloadLadders = m ? linked.flatMap((w) => workloadLadder(w, m, policy) ?? []) : [];
@@ -52,7 +69,13 @@ export function runLevers(change: CapacityChange, linked: Workload[], policy: Po
   const pods = m ? idlePods(change, catalog, m, policy) : [];
   const idleJobs = new Set(idle.filter((h) => h.workload.type !== 'inference').map((h) => h.workload.name));
   // On the full plan's cycle, so that the two peaks compare like with like.
-  const withoutIdle = idleJobs.size > 0 ? jobsFromWorkloads(planned.filter((w) => !idleJobs.has(w.name)), expanded.cycle) : null;
+  const withoutIdle =
+    idleJobs.size > 0
+      ? jobsFromWorkloads(
+          planned.filter((w) => !idleJobs.has(w.name)),
+          expanded.cycle,
+        )
+      : null;
   const planWithoutIdle = withoutIdle ? planStagger(withoutIdle.jobs, { cycle: withoutIdle.cycle }) : null;
 
   const serving = m ? services.map((s) => servingCapacity(s, m, policy)) : [];
@@ -67,7 +90,20 @@ export function runLevers(change: CapacityChange, linked: Workload[], policy: Po
     }
   }
   const borrow = m ? borrowableQuota(change, m) : null;
-  return { plan, problems: expanded.problems, ladders, runtimes, serving, costs, cheaper, idle, idlePods: pods, catalog, planWithoutIdle, borrow };
+  return {
+    plan,
+    problems: expanded.problems,
+    ladders,
+    runtimes,
+    serving,
+    costs,
+    cheaper,
+    idle,
+    idlePods: pods,
+    catalog,
+    planWithoutIdle,
+    borrow,
+  };
 }
 
 /** The need as parts levers act on: the jobs' peak, then each service. */
@@ -88,18 +124,27 @@ export function demandTerms(services: InferenceWorkload[], r: LeverResults): Dem
     const alt = r.cheaper.get(s.name);
     const idle = r.idle.find((h) => h.workload.name === s.name);
     // Measured, the service needs what its peak and load test say, more or less than declared.
-    const base: TermOption = sized === null ? declared : { lever: sized < declared.gpus ? 'batching' : null, gpus: sized, headroomIncluded: true };
+    const base: TermOption =
+      sized === null ? declared : { lever: sized < declared.gpus ? 'batching' : null, gpus: sized, headroomIncluded: true };
     return {
       label: s.name,
       baseline: declared,
       options: [
         base,
-        ...(alt && alt.sameType && alt.cost.gpus !== null ? [{ lever: 'cheaper-model' as const, gpus: alt.cost.gpus, headroomIncluded: true }] : []),
+        ...(alt && alt.sameType && alt.cost.gpus !== null
+          ? [{ lever: 'cheaper-model' as const, gpus: alt.cost.gpus, headroomIncluded: true }]
+          : []),
         // An idle service keeps one replica: reclaiming the rest leaves it able to answer. It
         // lowers the need by what its pods held beyond that replica, never by declared replicas
         // that were not running: a lever that frees nothing must not be what meets the need.
         ...(idle && sized === null
-          ? [{ lever: 'reclaim-idle' as const, gpus: Math.max(s.gpusPerReplica, declared.gpus - serviceGpusFreed(idle)), headroomIncluded: false }]
+          ? [
+              {
+                lever: 'reclaim-idle' as const,
+                gpus: Math.max(s.gpusPerReplica, declared.gpus - serviceGpusFreed(idle)),
+                headroomIncluded: false,
+              },
+            ]
           : []),
       ],
     };
@@ -112,7 +157,13 @@ export function supplyLevers(r: LeverResults): SupplyLever[] {
 }
 
 /** Findings of the measured levers; `credited` levers are the ones the verdict rests on, `need` the need they leave. */
-export function measuredFindings(change: CapacityChange, r: LeverResults, credited: ReadonlySet<string>, met: boolean, need: number): Finding[] {
+export function measuredFindings(
+  change: CapacityChange,
+  r: LeverResults,
+  credited: ReadonlySet<string>,
+  met: boolean,
+  need: number,
+): Finding[] {
   const out: Finding[] = [];
   const meets = (lever: string) => met && credited.has(lever);
   for (const s of r.serving) {
@@ -159,8 +210,12 @@ export function measuredFindings(change: CapacityChange, r: LeverResults, credit
 /** Evidence lines of every measurement the change rests on, deduplicated. */
 export function measuredEvidence(r: LeverResults): Evidence[] {
   const all = [
-    ...r.ladders.flatMap((l) => l.evidence), ...r.runtimes.flatMap((c) => c.evidence), ...r.serving.flatMap((s) => s.evidence),
-    ...r.costs.flatMap((c) => c.evidence), ...(r.borrow?.evidence ?? []), ...r.idlePods.flatMap((p) => p.evidence),
+    ...r.ladders.flatMap((l) => l.evidence),
+    ...r.runtimes.flatMap((c) => c.evidence),
+    ...r.serving.flatMap((s) => s.evidence),
+    ...r.costs.flatMap((c) => c.evidence),
+    ...(r.borrow?.evidence ?? []),
+    ...r.idlePods.flatMap((p) => p.evidence),
   ];
   const seen = new Set<string>();
   return all.filter((e) => {
@@ -173,7 +228,8 @@ export function measuredEvidence(r: LeverResults): Evidence[] {
 function borrowAdvice(change: CapacityChange, gpus: number): string {
   const limit = change.after?.borrowingLimit;
   const lenders = 'unless their lendingLimit is lower';
-  if (limit === undefined) return `with no borrowingLimit on ${change.name}'s GPU flavor it may use them (Kueue lends within a cohort), ${lenders}`;
+  if (limit === undefined)
+    return `with no borrowingLimit on ${change.name}'s GPU flavor it may use them (Kueue lends within a cohort), ${lenders}`;
   if (limit >= gpus) return `${change.name}'s borrowingLimit of ${limit} already reaches them, ${lenders}`;
   return `raising ${change.name}'s borrowingLimit from ${limit} to ${gpus} lets it use them, ${lenders}`;
 }

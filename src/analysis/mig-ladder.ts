@@ -74,9 +74,18 @@ export function migRungs(m: Measured, scopeId: string, requestsId: string, mig: 
   const busy = rung(mig.wholeBusy, mig.instanceBusy, lackWhole('DCGM_FI_DEV_GPU_UTIL'), lackInstances);
   const wc = mig.wholeCompute;
   const ic = mig.instanceCompute;
-  const computing = rung(wc.used ? wc.line : null, ic.used ? ic.line : null, lackWhole('DCGM_FI_PROF_SM_ACTIVE or DCGM_FI_PROF_GR_ENGINE_ACTIVE'), lackInstances);
+  const computing = rung(
+    wc.used ? wc.line : null,
+    ic.used ? ic.line : null,
+    lackWhole('DCGM_FI_PROF_SM_ACTIVE or DCGM_FI_PROF_GR_ENGINE_ACTIVE'),
+    lackInstances,
+  );
   const computeField: MigRungs['computeField'] =
-    computing === null || (!wc.used && !ic.used) ? null : wc.fellBack || ic.fellBack ? 'DCGM_FI_PROF_GR_ENGINE_ACTIVE' : 'DCGM_FI_PROF_SM_ACTIVE';
+    computing === null || (!wc.used && !ic.used)
+      ? null
+      : wc.fellBack || ic.fellBack
+        ? 'DCGM_FI_PROF_GR_ENGINE_ACTIVE'
+        : 'DCGM_FI_PROF_SM_ACTIVE';
   // Optional refinements: unmeasured, they are simply not shown.
   const quiet = () => undefined;
   // Pods get MIG devices only by requesting them: activity with no request means the requests

@@ -1,6 +1,12 @@
 import type { Evidence } from '../domain/index.js';
 import { evidenceOf } from '../telemetry/gather.js';
-import { MIG_PROFILE_LABEL, parseMigProfile, profileOfKueueResource, profileOfResource, type MigProfile } from '../telemetry/mig-profile.js';
+import {
+  MIG_PROFILE_LABEL,
+  parseMigProfile,
+  profileOfKueueResource,
+  profileOfResource,
+  type MigProfile,
+} from '../telemetry/mig-profile.js';
 import { POD_MEASURE_LABEL } from '../telemetry/queries/dcgm-pods.js';
 import { QUEUE_MIG_USAGE_FAMILY } from '../telemetry/queries/kueue.js';
 import { HOW_MIG_ACTIVITY, MIG_ACTIVITY, MIG_ACTIVITY_FAMILY, MIG_REQUESTS, MIG_REQUESTS_FAMILY } from '../telemetry/queries/mig.js';
@@ -77,7 +83,12 @@ const has = (a: QueryAnswer | undefined, measure: string): boolean =>
  * One measure per instance profile, falling back to another where the first has no point
  * (SM activity, else GR-engine activity), weighed; `fellBack` tells whether the fallback was used.
  */
-function preferred(a: QueryAnswer | undefined, first: string, fallback: string, weight: (l: Labels) => number | null): { line: Timeline; fellBack: boolean; used: boolean } {
+function preferred(
+  a: QueryAnswer | undefined,
+  first: string,
+  fallback: string,
+  weight: (l: Labels) => number | null,
+): { line: Timeline; fellBack: boolean; used: boolean } {
   const key = (l: Labels) => `${l[MIG_PROFILE_LABEL] ?? ''}\u0000${l['modelName'] ?? ''}`;
   const byKey = new Map<string, { first?: Timeline; fallback?: Timeline; w: number | null }>();
   for (const s of a?.series ?? []) {
@@ -221,7 +232,11 @@ export function migEvidence(mig: MigMeasures, window: string): Evidence[] {
  * (single-strategy slices taken out) plus its instances' shares; null when it uses none, so
  * callers keep the nvidia.com/gpu count as it is.
  */
-export function migRequestedLine(m: Measured, workload: string, requests: QueryAnswer | undefined): { line: Timeline; step: number; evidence: Evidence[] } | null {
+export function migRequestedLine(
+  m: Measured,
+  workload: string,
+  requests: QueryAnswer | undefined,
+): { line: Timeline; step: number; evidence: Evidence[] } | null {
   const mig = migMeasures(m, `workload:${workload}`);
   if (mig === null) return null;
   const whole = requests === undefined ? new Map<number, number>() : timeline(requests);

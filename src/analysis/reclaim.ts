@@ -30,7 +30,8 @@ export function idleHolders(linked: readonly Workload[], ladders: readonly Utili
     const mig = migRequestedLine(m, w.name, a);
     if (mig !== null) {
       const held = maxOf(mig.line);
-      if (held !== null && held > 0) out.push({ workload: w, ladder, heldGpus: held, evidence: [...ladder.evidence, ...(a ? [evidenceOf(a)] : [])] });
+      if (held !== null && held > 0)
+        out.push({ workload: w, ladder, heldGpus: held, evidence: [...ladder.evidence, ...(a ? [evidenceOf(a)] : [])] });
       continue;
     }
     const held = a === undefined ? null : maxOf(timeline(a));
@@ -76,7 +77,13 @@ export function podHeldText(p: IdlePod): string {
 /** Pods named in the finding's sentence; the report's table lists the rest. */
 const NAMED_PODS = 3;
 
-function podsSentence(change: CapacityChange, pods: readonly IdlePod[], gpus: number, relies: boolean, catalog: readonly Workload[]): string {
+function podsSentence(
+  change: CapacityChange,
+  pods: readonly IdlePod[],
+  gpus: number,
+  relies: boolean,
+  catalog: readonly Workload[],
+): string {
   const named = pods.slice(0, NAMED_PODS).map((p) => `${p.namespace}/${p.pod} (${podHeldText(p)}, busy ${pct(p.busyFraction)})`);
   const more = pods.length > NAMED_PODS ? ` and ${pods.length - NAMED_PODS} more` : '';
   // The need is weighed against every GPU of the pool, these included: counting them again
@@ -95,7 +102,13 @@ function podsSentence(change: CapacityChange, pods: readonly IdlePod[], gpus: nu
  * relies on them when the need fits the GPUs there but not without theirs). The two sets are
  * disjoint: a pod a catalog workload's selector names is never listed as outside it.
  */
-export function reclaimFinding(change: CapacityChange, r: ReclaimInput, credited: ReadonlySet<string>, met: boolean, need: number): Finding | null {
+export function reclaimFinding(
+  change: CapacityChange,
+  r: ReclaimInput,
+  credited: ReadonlySet<string>,
+  met: boolean,
+  need: number,
+): Finding | null {
   if (r.idle.length === 0 && r.idlePods.length === 0) return null;
   const jobsFreed = r.planWithoutIdle ? Math.max(0, r.plan.peakGpus - r.planWithoutIdle.peakGpus) : 0;
   const servicesFreed = r.idle.reduce((s, h) => s + serviceGpusFreed(h), 0);

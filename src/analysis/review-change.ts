@@ -80,7 +80,15 @@ export function reviewChange(ctx: ChangeContext): ChangeReview {
     how: `fix ${ref(w.problem.file, w.problem.line)}: ${w.problem.message}; until then the entry is left out of the need`,
   }));
   if (linked.length === 0 && rejected.length > 0) {
-    return { ...unknownNeed(change, infra, fixRejected[0] as MissingEvidence, `every catalog entry that runs in ${describeTarget(change)} has errors, so its need is unknown`), missingEvidence: fixRejected };
+    return {
+      ...unknownNeed(
+        change,
+        infra,
+        fixRejected[0] as MissingEvidence,
+        `every catalog entry that runs in ${describeTarget(change)} has errors, so its need is unknown`,
+      ),
+      missingEvidence: fixRejected,
+    };
   }
   if (linked.length === 0) {
     return unknownNeed(
@@ -134,14 +142,26 @@ export function reviewChange(ctx: ChangeContext): ChangeReview {
   const needText = describeNeed(plan, combo.chosen.slice(1), headroom, need);
   // By completeness of the evidence alone, so that taking evidence away can only lower it.
   // A source that answered nothing measured nothing: as low as no source at all.
-  const confidence: ChangeReview['confidence'] =
-    m === null || m.answeredNothing ? 'low' : missingEvidence.length === 0 ? 'high' : 'medium';
+  const confidence: ChangeReview['confidence'] = m === null || m.answeredNothing ? 'low' : missingEvidence.length === 0 ? 'high' : 'medium';
   const measured = m
-    ? { ladders: r.ladders, serving: r.serving, costs: r.costs, runtimes: r.runtimes, ...(r.idlePods.length > 0 ? { idlePods: r.idlePods } : {}) }
+    ? {
+        ladders: r.ladders,
+        serving: r.serving,
+        costs: r.costs,
+        runtimes: r.runtimes,
+        ...(r.idlePods.length > 0 ? { idlePods: r.idlePods } : {}),
+      }
     : {};
   const common = {
-    change, workloads: linked.map((w) => w.name), need, plan, evidence, missingEvidence,
-    confidence, needWithoutLevers: combo.needWithoutLevers, ...measured,
+    change,
+    workloads: linked.map((w) => w.name),
+    need,
+    plan,
+    evidence,
+    missingEvidence,
+    confidence,
+    needWithoutLevers: combo.needWithoutLevers,
+    ...measured,
   };
 
   if (change.delta <= 0) {
@@ -159,7 +179,10 @@ export function reviewChange(ctx: ChangeContext): ChangeReview {
 
   // A job the planner had to leave out would only add to the need: short of that, a verdict
   // that finds fewer GPUs needed than asked for would rest on a need known to be too small.
-  const unplanned = [...rejected.map((w) => w.name ?? `the entry at ${ref(w.problem.file, w.problem.line)}`), ...r.problems.map((p) => p.workload)];
+  const unplanned = [
+    ...rejected.map((w) => w.name ?? `the entry at ${ref(w.problem.file, w.problem.line)}`),
+    ...r.problems.map((p) => p.workload),
+  ];
   if (unplanned.length > 0 && combo.gpusNeeded < change.delta) {
     return {
       ...common,

@@ -18,7 +18,6 @@ export function judgePr(
     return { verdict: 'insufficient-evidence', gpusRequested, gpusNeeded: null };
   }
   const gpusNeeded = growing.reduce((sum, r) => sum + (r.gpusNeeded ?? 0), 0);
-  const verdict: Verdict =
-    gpusNeeded === 0 ? 'not-justified' : gpusNeeded >= gpusRequested ? 'justified' : 'partially-justified';
+  const verdict: Verdict = gpusNeeded === 0 ? 'not-justified' : gpusNeeded >= gpusRequested ? 'justified' : 'partially-justified';
   return { verdict, gpusRequested, gpusNeeded };
 }

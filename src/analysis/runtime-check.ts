@@ -45,7 +45,11 @@ export function observedRuntime(w: JobWorkload, m: Measured): RuntimeCheck | nul
     documentedMinutes: w.runtime,
     observedMinutes,
     differs: Math.abs(observedMinutes - w.runtime) > RUNTIME_TOLERANCE * w.runtime,
-    evidence: [...(a ? [evidenceOf(a)] : []), ...(devices?.evidence ?? []), { source: 'catalog', ref: `${w.source.file}${w.source.line === null ? '' : `:${w.source.line}`}` }],
+    evidence: [
+      ...(a ? [evidenceOf(a)] : []),
+      ...(devices?.evidence ?? []),
+      { source: 'catalog', ref: `${w.source.file}${w.source.line === null ? '' : `:${w.source.line}`}` },
+    ],
   };
 }
 
@@ -105,14 +109,14 @@ export function plannedRuntimes(jobs: readonly JobWorkload[], checks: readonly R
   });
 }
 
-
 /** The finding for runtimes that disagree with the catalog. */
 export function runtimeFinding(checks: readonly RuntimeCheck[]): Finding | null {
   const off = checks.filter((c) => c.differs);
   if (off.length === 0) return null;
-  const parts = off.map((c) =>
-    `${c.workload} is documented at ${clock(c.documentedMinutes)} but its runs took ${clock(c.observedMinutes)} on average` +
-    (c.observedMinutes > c.documentedMinutes ? ' (planned with the observed runtime)' : ''),
+  const parts = off.map(
+    (c) =>
+      `${c.workload} is documented at ${clock(c.documentedMinutes)} but its runs took ${clock(c.observedMinutes)} on average` +
+      (c.observedMinutes > c.documentedMinutes ? ' (planned with the observed runtime)' : ''),
   );
   return {
     lever: 'stagger',

@@ -92,7 +92,10 @@ export function gpusText(x: number): string {
 }
 
 /** Over the sample times at which a pod held GPUs: how many, the GPUs summed, and `busy` summed. */
-export function holding(held: ReadonlyMap<number, number>, busy: ReadonlyMap<number, number>): { points: number; gpus: number; busy: number } {
+export function holding(
+  held: ReadonlyMap<number, number>,
+  busy: ReadonlyMap<number, number>,
+): { points: number; gpus: number; busy: number } {
   let points = 0;
   let gpus = 0;
   let busySum = 0;

@@ -81,7 +81,10 @@ function diagnose(w: InferenceWorkload, m: Measured): { d: LimitDiagnosis; evide
 /** The highest request rate the service carried over the window; null when unmeasured. */
 export function observedPeak(w: InferenceWorkload, m: Measured): { rate: number | null; evidence: Evidence[] } {
   if (w.selector === undefined || Object.keys(w.selector).length === 0) {
-    m.lack({ what: `observed request rate of ${w.name}`, how: `add \`selector:\` (the labels of its vLLM /metrics series) to ${w.name} in the catalog` });
+    m.lack({
+      what: `observed request rate of ${w.name}`,
+      how: `add \`selector:\` (the labels of its vLLM /metrics series) to ${w.name} in the catalog`,
+    });
     return { rate: null, evidence: [] };
   }
   const a = m.answer(`vllm.request-rate:workload:${w.name}`);
@@ -89,22 +92,39 @@ export function observedPeak(w: InferenceWorkload, m: Measured): { rate: number 
 }
 
 /** The sustainable rate per replica from a load test named by the catalog, recording what is missing. */
-export function loadTestRate(owner: string, path: string | undefined, slo: Slo | undefined, m: Measured): { row: LoadTestRow | null; evidence: Evidence[] } {
+export function loadTestRate(
+  owner: string,
+  path: string | undefined,
+  slo: Slo | undefined,
+  m: Measured,
+): { row: LoadTestRow | null; evidence: Evidence[] } {
   if (slo === undefined) {
-    m.lack({ what: `the SLO of ${owner}`, how: `add \`slo: { p95LatencyMs: … }\` (and ttftP95Ms, errorRate if they matter) to ${owner} in the catalog` });
+    m.lack({
+      what: `the SLO of ${owner}`,
+      how: `add \`slo: { p95LatencyMs: … }\` (and ttftP95Ms, errorRate if they matter) to ${owner} in the catalog`,
+    });
     return { row: null, evidence: [] };
   }
   if (path === undefined) {
-    m.lack({ what: `a load test of ${owner}`, how: `add \`loadTest: <path>\` to ${owner} in the catalog: a GuideLLM report or \`vllm bench serve --save-result\` output against one replica` });
+    m.lack({
+      what: `a load test of ${owner}`,
+      how: `add \`loadTest: <path>\` to ${owner} in the catalog: a GuideLLM report or \`vllm bench serve --save-result\` output against one replica`,
+    });
     return { row: null, evidence: [] };
   }
   const lt = m.loadTest(path);
   if (lt === undefined || !lt.ok) {
-    m.lack({ what: `load test ${path}`, how: `${lt?.message ?? `${path} was not read`}; save a GuideLLM report or \`vllm bench serve --save-result\` output there` });
+    m.lack({
+      what: `load test ${path}`,
+      how: `${lt?.message ?? `${path} was not read`}; save a GuideLLM report or \`vllm bench serve --save-result\` output there`,
+    });
     return { row: null, evidence: [] };
   }
   const row = sustainableRow(lt.rows, slo);
-  return { row, evidence: [{ source: 'load-test', ref: row === null ? `${path}: no step meets the SLO` : `${path} (${row.label}: ${row.rate} req/s)` }] };
+  return {
+    row,
+    evidence: [{ source: 'load-test', ref: row === null ? `${path}: no step meets the SLO` : `${path} (${row.label}: ${row.rate} req/s)` }],
+  };
 }
 
 /**

@@ -19,7 +19,8 @@ export function withProgress(source: TelemetrySource, sink: ProgressSink | null)
   const started = Date.now();
   let answered = 0;
   let missing = 0;
-  const line = () => `\rtelemetry: ${answered + missing} queries (${missing} without data), ${((Date.now() - started) / 1000).toFixed(1)} s`;
+  const line = () =>
+    `\rtelemetry: ${answered + missing} queries (${missing} without data), ${((Date.now() - started) / 1000).toFixed(1)} s`;
   return {
     source: {
       description: source.description,

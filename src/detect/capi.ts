@@ -26,7 +26,13 @@ const INFRA: Record<string, { type: string[][]; max?: string[] }> = {
   AzureMachinePool: { type: [['spec', 'template', 'vmSize']] },
   AzureManagedMachinePool: { type: [['spec', 'sku']], max: ['spec', 'scaling', 'maxSize'] },
   // CAPG's GKE pools have used both names for the machine type.
-  GCPManagedMachinePool: { type: [['spec', 'instanceType'], ['spec', 'machineType']], max: ['spec', 'scaling', 'maxCount'] },
+  GCPManagedMachinePool: {
+    type: [
+      ['spec', 'instanceType'],
+      ['spec', 'machineType'],
+    ],
+    max: ['spec', 'scaling', 'maxCount'],
+  },
 };
 
 /**
@@ -46,9 +52,12 @@ export const capiParser = yamlParser('cluster-api', MARKERS, (path, text) => {
     if (m.kind === 'MachineDeployment' || m.kind === 'MachinePool') {
       const infra = mapGet(mapGet(mapGet(mapGet(m.root, 'spec'), 'template'), 'spec'), 'infrastructureRef');
       const pool: Pool = {
-        label: m.kind, name: nameOf(m, mapGet(mapGet(m.root, 'metadata'), 'name')),
-        replicas: mapGet(mapGet(m.root, 'spec'), 'replicas'), annotations: mapGet(mapGet(m.root, 'metadata'), 'annotations'),
-        line: m.line, infra: templateRef(scan.manifests, infra, m),
+        label: m.kind,
+        name: nameOf(m, mapGet(mapGet(m.root, 'metadata'), 'name')),
+        replicas: mapGet(mapGet(m.root, 'spec'), 'replicas'),
+        annotations: mapGet(mapGet(m.root, 'metadata'), 'annotations'),
+        line: m.line,
+        infra: templateRef(scan.manifests, infra, m),
       };
       readPool(m, pool, null, gpuFile, found);
     } else if (m.kind === 'Cluster') {
@@ -78,7 +87,11 @@ interface InfraRef {
 
 function nameOf(m: Manifest, node: unknown): string {
   // The source, not the value: a masked (templated) document's values hide their templates.
-  return nodeSource(node, m.ctx.text).trim().replace(/^(["'])(.*)\1$/, '$2') || '(unnamed)';
+  return (
+    nodeSource(node, m.ctx.text)
+      .trim()
+      .replace(/^(["'])(.*)\1$/, '$2') || '(unnamed)'
+  );
 }
 
 function templateRef(all: readonly Manifest[], ref: unknown, from: Manifest): InfraRef | null {
@@ -89,7 +102,12 @@ function templateRef(all: readonly Manifest[], ref: unknown, from: Manifest): In
   const tmpl = all.find((t) => t.kind === kind && nameOf(t, mapGet(mapGet(t.root, 'metadata'), 'name')) === name);
   if (!tmpl) return null;
   const path = shape.type.find((p) => dig(tmpl.root, p) !== undefined) ?? shape.type[0] ?? [];
-  return { node: dig(tmpl.root, path), kind, field: path[path.length - 1] ?? 'machine type', max: shape.max ? dig(tmpl.root, shape.max) : undefined };
+  return {
+    node: dig(tmpl.root, path),
+    kind,
+    field: path[path.length - 1] ?? 'machine type',
+    max: shape.max ? dig(tmpl.root, shape.max) : undefined,
+  };
 }
 
 function dig(root: unknown, path: readonly string[]): unknown {
@@ -100,16 +118,21 @@ type PerNode = { gpus: number; model: string | null; via: string } | { unknown: 
 
 function perNodeOf(m: Manifest, pool: Pool, topologyGpus: number | null): PerNode | null {
   const ann = readCount(mapGet(pool.annotations, GPU_COUNT), m.ctx, pool.line);
-  if (ann) return ann.ok ? { gpus: ann.value, model: null, via: `${GPU_COUNT} annotation` } : { unknown: `the ${GPU_COUNT} annotation ${ann.why}` };
+  if (ann)
+    return ann.ok
+      ? { gpus: ann.value, model: null, via: `${GPU_COUNT} annotation` }
+      : { unknown: `the ${GPU_COUNT} annotation ${ann.why}` };
   if (pool.infra && pool.infra.node !== undefined && pool.infra.node !== null) {
     const source = nodeSource(pool.infra.node, m.ctx.text).trim();
     const expr = findTemplateExpression(source);
     const type = expr === null ? (scalarString(pool.infra.node) ?? '') : (envsubstDefault(source) ?? '');
     const info = classifyTypes(type ? [type] : []);
     const field = pool.infra.field;
-    if (info.kind === 'gpu') return { gpus: info.gpusPerNode, model: info.gpuModel, via: expr ? `${field} ${expr}, default ${type}` : `${field} ${type}` };
+    if (info.kind === 'gpu')
+      return { gpus: info.gpusPerNode, model: info.gpuModel, via: expr ? `${field} ${expr}, default ${type}` : `${field} ${type}` };
     if (info.kind === 'unknown-gpu') return { unknown: `${field} ${type} is not in the catalog` };
-    if (expr !== null && !type) return { unknown: `${pool.infra.kind} ${field} is the template expression ${expr}, unknown until rendered` };
+    if (expr !== null && !type)
+      return { unknown: `${pool.infra.kind} ${field} is the template expression ${expr}, unknown until rendered` };
   }
   if (topologyGpus !== null) return { gpus: topologyGpus, model: null, via: 'the gpus listed in the topology variables' };
   return null;
@@ -136,7 +159,11 @@ function readPool(m: Manifest, pool: Pool, topologyGpus: number | null, gpuFile:
   const field = max ? `the ${MAX_SIZE} annotation` : managedMax ? `${pool.infra?.kind} scaling maximum` : 'replicas';
   if (!nodes || !nodes.ok) {
     const why = nodes ? nodes.why : 'is not set';
-    found.note(nodes?.line ?? pool.line, 'warning', `${where}: ${field} ${why}; with ${perNode.gpus} GPUs per node (${perNode.via}) its GPUs are not counted`);
+    found.note(
+      nodes?.line ?? pool.line,
+      'warning',
+      `${where}: ${field} ${why}; with ${perNode.gpus} GPUs per node (${perNode.via}) its GPUs are not counted`,
+    );
     found.unknown(KIND, pool.name, nodes?.line ?? pool.line);
     return;
   }
@@ -145,7 +172,13 @@ function readPool(m: Manifest, pool: Pool, topologyGpus: number | null, gpuFile:
   }
   const gpus = nodes.value * perNode.gpus;
   const decl: CapacityDecl = {
-    file: m.ctx.file, line: nodes.line, kind: KIND, name: pool.name, gpuModel: perNode.model, gpus, gpuStep: perNode.gpus,
+    file: m.ctx.file,
+    line: nodes.line,
+    kind: KIND,
+    name: pool.name,
+    gpuModel: perNode.model,
+    gpus,
+    gpuStep: perNode.gpus,
     parts: [{ label: `${nodes.value} nodes × ${perNode.gpus}`, resource: gpuResource(pool.annotations), gpus, line: nodes.line }],
   };
   found.decls.push(decl);
@@ -159,8 +192,9 @@ function readTopology(m: Manifest, all: readonly Manifest[], gpuFile: boolean, f
   const variables = seqItems(mapGet(topology, 'variables'));
   for (const md of seqItems(mapGet(mapGet(topology, 'workers'), 'machineDeployments'))) {
     const mdClass = scalarString(mapGet(md, 'class'));
-    const classMd = seqItems(mapGet(mapGet(mapGet(clusterClass?.root, 'spec'), 'workers'), 'machineDeployments'))
-      .find((c) => scalarString(mapGet(c, 'class')) === mdClass);
+    const classMd = seqItems(mapGet(mapGet(mapGet(clusterClass?.root, 'spec'), 'workers'), 'machineDeployments')).find(
+      (c) => scalarString(mapGet(c, 'class')) === mdClass,
+    );
     const infraRef = mapGet(mapGet(mapGet(classMd, 'template'), 'infrastructure'), 'ref');
     const overrides = seqItems(mapGet(mapGet(md, 'variables'), 'overrides'));
     const pool: Pool = {

@@ -24,7 +24,11 @@ export const cloudFormationParser = yamlParser('cloudformation', MARKERS, (path,
   const doc = parseDocument(text, { lineCounter: lc, uniqueKeys: false });
   const error = doc.errors[0];
   if (error !== undefined) {
-    found.note(lc.linePos(error.pos[0]).line, 'warning', `this CloudFormation template is not valid YAML (${error.message.split('\n')[0]}): its Auto Scaling groups are not read`);
+    found.note(
+      lc.linePos(error.pos[0]).line,
+      'warning',
+      `this CloudFormation template is not valid YAML (${error.message.split('\n')[0]}): its Auto Scaling groups are not read`,
+    );
     return found.result(text);
   }
   const root = doc.contents;
@@ -37,12 +41,14 @@ export const cloudFormationParser = yamlParser('cloudformation', MARKERS, (path,
       const param = mapGet(params, ref);
       if (param === undefined) return { unknown: `refers to ${ref}, which is not a parameter of this template` };
       const def = mapGet(param, 'Default');
-      return def === undefined || def === null ? { unknown: `comes from parameter ${ref}, which has no Default (its value is given at deploy time)` } : resolve(def);
+      return def === undefined || def === null
+        ? { unknown: `comes from parameter ${ref}, which has no Default (its value is given at deploy time)` }
+        : resolve(def);
     }
     if (isScalar(node) && (node.tag === undefined || !node.tag.startsWith('!'))) return { value: node.value };
     // `!Sub …`, `!If […]`, or the long form `{ Fn::FindInMap: … }`.
     const longForm = isMap(node) && isScalar(node.items[0]?.key) ? String(node.items[0]?.key.value) : '';
-    const fn = isScalar(node) || isSeq(node) || isMap(node) ? node.tag ?? longForm : '';
+    const fn = isScalar(node) || isSeq(node) || isMap(node) ? (node.tag ?? longForm) : '';
     return { unknown: `uses ${fn || 'an expression'}, which this tool does not evaluate` };
   };
   const resource = (name: string | null): unknown => (name === null ? undefined : mapGet(resources, name));
@@ -59,7 +65,8 @@ export const cloudFormationParser = yamlParser('cloudformation', MARKERS, (path,
     const where = `${ASG} ${id}`;
     if ('unknown' in types) {
       // Only a group that looks like GPUs is worth a word: most groups in such templates are not.
-      if (/gpu|\b[pg][3-9][a-z]*\./i.test(text)) found.note(types.line, 'warning', `${where}: its instance type ${types.unknown}; its GPUs are not counted`);
+      if (/gpu|\b[pg][3-9][a-z]*\./i.test(text))
+        found.note(types.line, 'warning', `${where}: its instance type ${types.unknown}; its GPUs are not counted`);
       continue;
     }
     const rows = types.values.map((t) => ({ t, row: lookupInstanceType(t) }));
@@ -75,17 +82,33 @@ export const cloudFormationParser = yamlParser('cloudformation', MARKERS, (path,
     const max = resolve(maxNode);
     const nodes = 'value' in max ? Number(max.value) : Number.NaN;
     if (!Number.isInteger(nodes) || nodes < 0) {
-      found.note(line, 'warning', `${where}: MaxSize ${'unknown' in max ? max.unknown : `is ${JSON.stringify(max.value)}, not a whole number`}; its GPUs are not counted`);
+      found.note(
+        line,
+        'warning',
+        `${where}: MaxSize ${'unknown' in max ? max.unknown : `is ${JSON.stringify(max.value)}, not a whole number`}; its GPUs are not counted`,
+      );
       found.unknown(KIND, name, line);
       continue;
     }
     const mixed = new Set(rows.map((r) => r.row?.gpus ?? 0)).size > 1;
     const gpus = nodes * most.gpus;
     found.decls.push({
-      file: path, line, kind: KIND, name, gpuModel: most.gpuModel, gpus,
+      file: path,
+      line,
+      kind: KIND,
+      name,
+      gpuModel: most.gpuModel,
+      gpus,
       // Types that differ in GPUs per node leave the step of one more node unknown.
       ...(mixed ? {} : { gpuStep: most.gpus }),
-      parts: [{ label: `${id}: MaxSize ${nodes} × ${types.values.join('/')}${mixed ? ' (counted at the most GPUs per node)' : ''}`, resource: PRIMARY_GPU_RESOURCE, gpus, line }],
+      parts: [
+        {
+          label: `${id}: MaxSize ${nodes} × ${types.values.join('/')}${mixed ? ' (counted at the most GPUs per node)' : ''}`,
+          resource: PRIMARY_GPU_RESOURCE,
+          gpus,
+          line,
+        },
+      ],
     });
   }
   return found.result(text);
@@ -101,7 +124,8 @@ function refName(node: unknown): string | null {
   if (isScalar(node) && node.tag === '!Ref' && typeof node.value === 'string') return node.value;
   if (isMap(node) && node.items.length === 1) {
     const only = node.items[0];
-    if (isScalar(only?.key) && only.key.value === 'Ref' && isScalar(only.value) && typeof only.value.value === 'string') return only.value.value;
+    if (isScalar(only?.key) && only.key.value === 'Ref' && isScalar(only.value) && typeof only.value.value === 'string')
+      return only.value.value;
   }
   return null;
 }
@@ -109,7 +133,12 @@ function refName(node: unknown): string | null {
 type Types = { values: string[]; line: number } | { unknown: string; line: number } | null;
 
 /** The instance types a group launches, through its launch template, launch configuration or overrides. */
-function instanceTypes(props: unknown, resource: (name: string | null) => unknown, resolve: (node: unknown) => Resolved, lineOf: (node: unknown) => number): Types {
+function instanceTypes(
+  props: unknown,
+  resource: (name: string | null) => unknown,
+  resolve: (node: unknown) => Resolved,
+  lineOf: (node: unknown) => number,
+): Types {
   const one = (node: unknown): Types => {
     if (node === undefined || node === null) return null;
     const r = resolve(node);

@@ -68,8 +68,8 @@ function readPool(m: Manifest, mod: unknown, found: Findings): void {
   if (perNode === null || perNode === 0) return;
 
   const where = `gke-node-pool module ${name}`;
-  const count = resolve(m, mapGet(settings, 'autoscaling_total_max_nodes'), modLine)
-    ?? resolve(m, mapGet(settings, 'static_node_count'), modLine);
+  const count =
+    resolve(m, mapGet(settings, 'autoscaling_total_max_nodes'), modLine) ?? resolve(m, mapGet(settings, 'static_node_count'), modLine);
   const field = mapGet(settings, 'autoscaling_total_max_nodes') !== undefined ? 'autoscaling_total_max_nodes' : 'static_node_count';
   const nodes = count && 'value' in count ? parseQuantity(count.value) : null;
   if (!count || nodes === null) {
@@ -80,7 +80,12 @@ function readPool(m: Manifest, mod: unknown, found: Findings): void {
   }
   const gpus = nodes * perNode;
   found.decls.push({
-    file: m.ctx.file, line: count.line, kind: KIND, name, gpuModel: model, gpus,
+    file: m.ctx.file,
+    line: count.line,
+    kind: KIND,
+    name,
+    gpuModel: model,
+    gpus,
     parts: [{ label: `${nodes} nodes × ${perNode}`, resource: PRIMARY_GPU_RESOURCE, gpus, line: count.line }],
   });
 }

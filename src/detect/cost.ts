@@ -10,7 +10,10 @@ export interface ChangeCost {
  * What a change costs a month at list price: the policy's `prices` (by GPU model) first, then
  * the catalog default. GPU sharing buys no hardware, so it has no price.
  */
-export function costOf(change: Pick<CapacityChange, 'kind' | 'gpuModel' | 'delta'>, prices: Readonly<Record<string, number>> = {}): ChangeCost {
+export function costOf(
+  change: Pick<CapacityChange, 'kind' | 'gpuModel' | 'delta'>,
+  prices: Readonly<Record<string, number>> = {},
+): ChangeCost {
   if (change.kind === 'gpu-sharing') return { usdPerGpuHour: null, usdPerMonthDelta: null };
   const usdPerGpuHour = pricePerGpuHour(change.gpuModel, prices);
   if (usdPerGpuHour === null) return { usdPerGpuHour: null, usdPerMonthDelta: null };

@@ -4,9 +4,7 @@ import { findTemplateExpression } from './template.js';
 import { nodeLine, nodeSource, scalarValue } from './yaml-nodes.js';
 
 /** A count read from a node: the number, or why there is none (the message names the value). */
-export type CountRead =
-  | { ok: true; value: number; line: number }
-  | { ok: false; line: number; why: string };
+export type CountRead = { ok: true; value: number; line: number } | { ok: false; line: number; why: string };
 
 // envsubst / clusterctl defaults: `${WORKER_MACHINE_COUNT:=2}`, `${X:-2}`.
 const ENVSUBST_DEFAULT_RE = /^\$\{[A-Za-z_]\w*:?[=-]([^}]*)\}$/;

@@ -24,7 +24,14 @@ function oversize(path: string, text: string, parsers: readonly CapacityParser[]
   if (!parsers.some((p) => p.mightContain(path, text))) return EMPTY;
   return {
     decls: [],
-    diagnostics: [diagnostic(path, null, 'error', `${describeSize(text.length)}, over the ${describeSize(MAX_FILE_CHARS)} gpu-justify reads: its GPU capacity was not checked`)],
+    diagnostics: [
+      diagnostic(
+        path,
+        null,
+        'error',
+        `${describeSize(text.length)}, over the ${describeSize(MAX_FILE_CHARS)} gpu-justify reads: its GPU capacity was not checked`,
+      ),
+    ],
     unresolved: [],
   };
 }
@@ -53,25 +60,32 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
   const perSet: { base: SetParseResult; head: SetParseResult }[] = [];
   for (const parser of setParsers) {
     const dirs = [...new Set(paths.filter((p) => parser.acceptsPath?.(p) ?? true).map(dirOf))].sort();
-    perSet.push(...await mapLimit(dirs, READ_CONCURRENCY, async (dir) => {
-      const { set, notes } = await setPaths(sides, dir, paths, parser, parsers);
-      const head = await detectDirectory(sides.head, sides.mayExist, dir, set, parser);
-      return {
-        base: await detectDirectory(sides.base, sides.mayExist, dir, set, parser),
-        head: { ...head, diagnostics: [...head.diagnostics, ...notes] },
-      };
-    }));
+    perSet.push(
+      ...(await mapLimit(dirs, READ_CONCURRENCY, async (dir) => {
+        const { set, notes } = await setPaths(sides, dir, paths, parser, parsers);
+        const head = await detectDirectory(sides.head, sides.mayExist, dir, set, parser);
+        return {
+          base: await detectDirectory(sides.base, sides.mayExist, dir, set, parser),
+          head: { ...head, diagnostics: [...head.diagnostics, ...notes] },
+        };
+      })),
+    );
   }
-  const base = combine(perFile.map((s) => s.base), perSet.map((s) => s.base));
-  const head = combine(perFile.map((s) => s.head), perSet.map((s) => s.head));
+  const base = combine(
+    perFile.map((s) => s.base),
+    perSet.map((s) => s.base),
+  );
+  const head = combine(
+    perFile.map((s) => s.head),
+    perSet.map((s) => s.head),
+  );
   await fillModelsFromDirectory(base.decls, { list: sides.list, read: (p) => sides.base.read(p) });
   await fillModelsFromDirectory(head.decls, { list: sides.list, read: (p) => sides.head.read(p) });
 
   const diagnostics = [...head.diagnostics, ...unknownBefore(base, head)];
-  diagnostics.sort((a, b) => byPosition(
-    { file: a.file, line: a.line ?? 0, name: a.message },
-    { file: b.file, line: b.line ?? 0, name: b.message },
-  ));
+  diagnostics.sort((a, b) =>
+    byPosition({ file: a.file, line: a.line ?? 0, name: a.message }, { file: b.file, line: b.line ?? 0, name: b.message }),
+  );
   return { changes: compareSides(base, head), diagnostics };
 }
 
@@ -150,7 +164,13 @@ async function detectSide(reader: TreeReader, path: string, parsers: readonly Ca
  * kustomize input (a parser naming `references`), also the overlays in the usual overlay folders
  * whose build reads a changed file: what the cluster runs is their render, not the base's.
  */
-async function setPaths(sides: Sides, dir: string, changed: readonly string[], parser: CapacityParser, parsers: readonly CapacityParser[]): Promise<{ set: string[]; notes: Diagnostic[] }> {
+async function setPaths(
+  sides: Sides,
+  dir: string,
+  changed: readonly string[],
+  parser: CapacityParser,
+  parsers: readonly CapacityParser[],
+): Promise<{ set: string[]; notes: Diagnostic[] }> {
   const own = changed.filter((p) => dirOf(p) === dir && (parser.acceptsPath?.(p) ?? true));
   const sibling = (p: string) => dirOf(p) === dir && takesSibling(parser, p);
   if (!(await needsSiblings(sides, own, parser, parsers))) return { set: [...own].sort(), notes: [] };
@@ -158,16 +178,34 @@ async function setPaths(sides: Sides, dir: string, changed: readonly string[], p
   const overlays: string[] = [];
   const notes: Diagnostic[] = [];
   if (parser.references) {
-    const io = { list: sides.list, ...(sides.dirs ? { dirs: sides.dirs } : {}), read: async (p: string) => (await sides.head.read(p)) ?? sides.base.read(p) };
+    const io = {
+      list: sides.list,
+      ...(sides.dirs ? { dirs: sides.dirs } : {}),
+      read: async (p: string) => (await sides.head.read(p)) ?? sides.base.read(p),
+    };
     for (const path of own.filter((p) => !takesSibling(parser, p))) {
       if (await patchedBesideIt(path, io)) continue;
       const found = await findOverlays(path, io);
       overlays.push(...found.overlays);
       if (found.truncated) {
-        notes.push(diagnostic(path, null, 'info', `more than ${found.overlays.length} overlays include this file; it is rendered through the first ${found.overlays.length} (${found.overlays.join(', ')}) only`));
+        notes.push(
+          diagnostic(
+            path,
+            null,
+            'info',
+            `more than ${found.overlays.length} overlays include this file; it is rendered through the first ${found.overlays.length} (${found.overlays.join(', ')}) only`,
+          ),
+        );
       }
       if (found.unchecked > 0) {
-        notes.push(diagnostic(path, null, 'info', `${found.unchecked} more overlay kustomization${found.unchecked === 1 ? '' : 's'} near this file ${found.unchecked === 1 ? 'was' : 'were'} not looked into (at most ${MAX_CANDIDATES} are); an overlay among them that includes this file is not reported`));
+        notes.push(
+          diagnostic(
+            path,
+            null,
+            'info',
+            `${found.unchecked} more overlay kustomization${found.unchecked === 1 ? '' : 's'} near this file ${found.unchecked === 1 ? 'was' : 'were'} not looked into (at most ${MAX_CANDIDATES} are); an overlay among them that includes this file is not reported`,
+          ),
+        );
       }
     }
   }
@@ -194,7 +232,12 @@ const GPU_WORD = /gpu|nvidia\.com\/mig-/i;
  * kustomization sits beside it renders the same capacity at both sides, but for inputs changed
  * elsewhere (a base's queue), which are read in their own directory.
  */
-async function needsSiblings(sides: Sides, own: readonly string[], parser: CapacityParser, parsers: readonly CapacityParser[]): Promise<boolean> {
+async function needsSiblings(
+  sides: Sides,
+  own: readonly string[],
+  parser: CapacityParser,
+  parsers: readonly CapacityParser[],
+): Promise<boolean> {
   if (own.some((p) => takesSibling(parser, p))) return true;
   for (const path of own) {
     for (const text of [await sides.base.read(path), await sides.head.read(path)]) {
@@ -210,7 +253,13 @@ async function needsSiblings(sides: Sides, own: readonly string[], parser: Capac
  * A format whose files depend on their siblings (Terraform modules) reads the changed files of
  * a directory together with the directory's other files (`paths`, from `setPaths`).
  */
-async function detectDirectory(reader: TreeReader, mayExist: Sides['mayExist'], dir: string, paths: readonly string[], parser: CapacityParser): Promise<SetParseResult> {
+async function detectDirectory(
+  reader: TreeReader,
+  mayExist: Sides['mayExist'],
+  dir: string,
+  paths: readonly string[],
+  parser: CapacityParser,
+): Promise<SetParseResult> {
   const files: SourceFile[] = [];
   const tooLarge: ParseResult[] = [];
   for (const path of paths) {
@@ -227,7 +276,11 @@ async function detectDirectory(reader: TreeReader, mayExist: Sides['mayExist'], 
   } catch (err) {
     // Parsers must not throw; one that does must not take the other formats down with it.
     const message = err instanceof Error ? err.message : String(err);
-    return { decls: [], diagnostics: [diagnostic(files[0]?.path ?? dir, null, 'error', `${parser.id} parser failed: ${message}`)], unresolved: [] };
+    return {
+      decls: [],
+      diagnostics: [diagnostic(files[0]?.path ?? dir, null, 'error', `${parser.id} parser failed: ${message}`)],
+      unresolved: [],
+    };
   }
 }
 
@@ -235,7 +288,13 @@ async function detectDirectory(reader: TreeReader, mayExist: Sides['mayExist'], 
 const MAX_REFERENCED_FILES = 64;
 
 /** Adds the files the set's files name (and those they name), as far as they exist on this side. */
-async function readReferences(reader: TreeReader, mayExist: Sides['mayExist'], parser: CapacityParser, files: SourceFile[], tooLarge: ParseResult[]): Promise<void> {
+async function readReferences(
+  reader: TreeReader,
+  mayExist: Sides['mayExist'],
+  parser: CapacityParser,
+  files: SourceFile[],
+  tooLarge: ParseResult[],
+): Promise<void> {
   const seen = new Set(files.map((f) => f.path));
   const queue = [...files];
   let added = 0;
@@ -275,12 +334,24 @@ function unknownBefore(base: ParseResult, head: ParseResult): Diagnostic[] {
     if (!before || before.decl || !after?.decl) continue;
     if (before.unboundedBy !== undefined) {
       // A pool with no GPU limit is not an unknown quota: nothing bounded it.
-      out.push(diagnostic(after.file, after.line, 'warning',
-        `${after.name}: the pool was unbounded before this change (no ${before.unboundedBy} limit at ${before.file}:${before.line}); it is now limited to ${after.decl.gpus} GPUs`));
+      out.push(
+        diagnostic(
+          after.file,
+          after.line,
+          'warning',
+          `${after.name}: the pool was unbounded before this change (no ${before.unboundedBy} limit at ${before.file}:${before.line}); it is now limited to ${after.decl.gpus} GPUs`,
+        ),
+      );
       continue;
     }
-    out.push(diagnostic(after.file, after.line, 'warning',
-      `${after.name}: the GPU quota before this change (${before.file}:${before.line}) could not be read, so the change is unknown; it is now ${after.decl.gpus} GPUs`));
+    out.push(
+      diagnostic(
+        after.file,
+        after.line,
+        'warning',
+        `${after.name}: the GPU quota before this change (${before.file}:${before.line}) could not be read, so the change is unknown; it is now ${after.decl.gpus} GPUs`,
+      ),
+    );
   }
   return out;
 }

@@ -51,15 +51,21 @@ function typesOf(group: unknown, m: Manifest): { types: string[]; templated: str
 
 function readGroup(m: Manifest, group: unknown, found: Findings): void {
   const groupLine = nodeLine(group, m.ctx.lc) ?? m.line;
-  const name = scalarString(mapGet(group, 'name')) ?? (nodeSource(mapGet(group, 'name'), m.ctx.text).trim() || `(unnamed at line ${groupLine})`);
+  const name =
+    scalarString(mapGet(group, 'name')) ?? (nodeSource(mapGet(group, 'name'), m.ctx.text).trim() || `(unnamed at line ${groupLine})`);
   const { types, templated } = typesOf(group, m);
   const info = classifyTypes(types);
   if (info.kind === 'cpu') {
-    if (templated !== null) found.note(groupLine, 'info', `node group ${name}: the instance type is the template expression ${templated}; not counted as GPUs`);
+    if (templated !== null)
+      found.note(groupLine, 'info', `node group ${name}: the instance type is the template expression ${templated}; not counted as GPUs`);
     return;
   }
   if (info.kind === 'unknown-gpu') {
-    found.note(groupLine, 'warning', `node group ${name}: GPU instance type ${info.types.join(', ')} is not in the catalog; its GPUs per node are unknown`);
+    found.note(
+      groupLine,
+      'warning',
+      `node group ${name}: GPU instance type ${info.types.join(', ')} is not in the catalog; its GPUs per node are unknown`,
+    );
     found.unknown(KIND, name, groupLine);
     return;
   }
@@ -74,11 +80,26 @@ function readGroup(m: Manifest, group: unknown, found: Findings): void {
   }
   const nodes = size?.ok ? size.value : EKSCTL_DEFAULT_NODES;
   const line = size?.ok ? size.line : groupLine;
-  if (!size) found.note(groupLine, 'info', `node group ${name}: no maxSize or desiredCapacity; counted as eksctl's default of ${EKSCTL_DEFAULT_NODES} nodes`);
-  if (info.mixed) found.note(line, 'info', `node group ${name}: instance types ${types.join(', ')} differ in GPUs; counted at the most per node, ${info.gpusPerNode}`);
+  if (!size)
+    found.note(
+      groupLine,
+      'info',
+      `node group ${name}: no maxSize or desiredCapacity; counted as eksctl's default of ${EKSCTL_DEFAULT_NODES} nodes`,
+    );
+  if (info.mixed)
+    found.note(
+      line,
+      'info',
+      `node group ${name}: instance types ${types.join(', ')} differ in GPUs; counted at the most per node, ${info.gpusPerNode}`,
+    );
   const gpus = nodes * info.gpusPerNode;
   found.decls.push({
-    file: m.ctx.file, line, kind: KIND, name, gpuModel: info.gpuModel, gpus,
+    file: m.ctx.file,
+    line,
+    kind: KIND,
+    name,
+    gpuModel: info.gpuModel,
+    gpus,
     // Types that differ in GPUs per node leave the step of one more node unknown.
     ...(info.mixed ? {} : { gpuStep: info.gpusPerNode }),
     parts: [{ label: `${nodes} × ${info.types.join('/')}`, resource: PRIMARY_GPU_RESOURCE, gpus, line }],

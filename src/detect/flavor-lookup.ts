@@ -28,13 +28,20 @@ export async function fillModelsFromDirectory(decls: readonly CapacityDecl[], io
     byDir.set(dir, [...(byDir.get(dir) ?? []), d]);
   }
   for (const [dir, queues] of byDir) {
-    const files = (await io.list(dir)).filter((p) => fileFormat(p) === 'yaml').sort().slice(0, MAX_FLAVOR_FILES);
+    const files = (await io.list(dir))
+      .filter((p) => fileFormat(p) === 'yaml')
+      .sort()
+      .slice(0, MAX_FLAVOR_FILES);
     const docs = new Map<string, Document.Parsed[]>();
     for (const path of files) {
       const text = await io.read(path);
       if (text === null || text.length > MAX_FILE_CHARS || !text.includes('ResourceFlavor')) continue;
       const parsed = parseAllDocuments(text, { lineCounter: new LineCounter() });
-      if (Array.isArray(parsed)) docs.set(path, parsed.filter((d) => d.errors.length === 0));
+      if (Array.isArray(parsed))
+        docs.set(
+          path,
+          parsed.filter((d) => d.errors.length === 0),
+        );
     }
     if (docs.size === 0) continue;
     for (const q of queues) {

@@ -37,13 +37,29 @@ function readLimits(m: Manifest, found: Findings): void {
     const line = nodeLine(limit, m.ctx.lc) ?? m.line;
     const max = readCount(mapGet(limit, 'maximum'), m.ctx, line);
     if (max === null || !max.ok) {
-      found.note(max?.line ?? line, 'warning', `ContainerCluster ${cluster}: node auto-provisioning ${type.value} maximum ${max === null ? 'is not set' : max.why}; its GPUs are not counted`);
+      found.note(
+        max?.line ?? line,
+        'warning',
+        `ContainerCluster ${cluster}: node auto-provisioning ${type.value} maximum ${max === null ? 'is not set' : max.why}; its GPUs are not counted`,
+      );
       found.unknown(KIND, type.value, max?.line ?? line);
       continue;
     }
     found.decls.push({
-      file: m.ctx.file, line: max.line, kind: KIND, name: type.value, gpuModel: acceleratorModel(type.value), gpus: max.value,
-      parts: [{ label: `ContainerCluster ${cluster}: node auto-provisioning ${type.value} maximum`, resource: PRIMARY_GPU_RESOURCE, gpus: max.value, line: max.line }],
+      file: m.ctx.file,
+      line: max.line,
+      kind: KIND,
+      name: type.value,
+      gpuModel: acceleratorModel(type.value),
+      gpus: max.value,
+      parts: [
+        {
+          label: `ContainerCluster ${cluster}: node auto-provisioning ${type.value} maximum`,
+          resource: PRIMARY_GPU_RESOURCE,
+          gpus: max.value,
+          line: max.line,
+        },
+      ],
     });
   }
 }

@@ -34,8 +34,11 @@ export const gkeNodePoolParser = yamlParser('gke-node-pool', MARKERS, (path, tex
     }
     const auto = mapGet(spec, 'autoscaling');
     const total = readCount(mapGet(auto, 'totalMaxNodeCount'), m.ctx, m.line);
-    const perZone = total ? null : (readCount(mapGet(auto, 'maxNodeCount'), m.ctx, m.line)
-      ?? readCount(mapGet(spec, 'nodeCount'), m.ctx, m.line) ?? readCount(mapGet(spec, 'initialNodeCount'), m.ctx, m.line));
+    const perZone = total
+      ? null
+      : (readCount(mapGet(auto, 'maxNodeCount'), m.ctx, m.line) ??
+        readCount(mapGet(spec, 'nodeCount'), m.ctx, m.line) ??
+        readCount(mapGet(spec, 'initialNodeCount'), m.ctx, m.line));
     const count: CountRead | null = total ?? perZone;
     if (!count || !count.ok) {
       const why = count ? `the node count ${count.why}` : 'no node count';
@@ -49,13 +52,24 @@ export const gkeNodePoolParser = yamlParser('gke-node-pool', MARKERS, (path, tex
       const location = readString(mapGet(spec, 'location'), m.ctx);
       if (locations.length > 0) zones = locations.length;
       else if (location && 'value' in location && REGION_RE.test(location.value)) {
-        found.note(count.line, 'info', `${where}: regional pool in ${location.value}; node counts are per zone and the zones are not listed, so one zone is counted`);
+        found.note(
+          count.line,
+          'info',
+          `${where}: regional pool in ${location.value}; node counts are per zone and the zones are not listed, so one zone is counted`,
+        );
       }
     }
     const gpus = count.value * zones * perNode.value;
     found.decls.push({
-      file: m.ctx.file, line: count.line, kind: KIND, name, gpuModel: perNode.model, gpus,
-      parts: [{ label: `${count.value}${zones > 1 ? ` × ${zones} zones` : ''} nodes`, resource: PRIMARY_GPU_RESOURCE, gpus, line: count.line }],
+      file: m.ctx.file,
+      line: count.line,
+      kind: KIND,
+      name,
+      gpuModel: perNode.model,
+      gpus,
+      parts: [
+        { label: `${count.value}${zones > 1 ? ` × ${zones} zones` : ''} nodes`, resource: PRIMARY_GPU_RESOURCE, gpus, line: count.line },
+      ],
     });
   }
   return found.result(text);

@@ -52,7 +52,11 @@ function readSharing(m: Manifest, name: string, found: Findings): void {
       const line = nodeLine(res, m.ctx.lc) ?? m.line;
       const replicas = readCount(mapGet(res, 'replicas'), m.ctx, line);
       if (!replicas || !replicas.ok) {
-        found.note(replicas?.line ?? line, 'warning', `${name}: ${mode} replicas for ${resource} ${replicas ? replicas.why : 'is not set'}; the GPUs advertised per physical GPU are unknown`);
+        found.note(
+          replicas?.line ?? line,
+          'warning',
+          `${name}: ${mode} replicas for ${resource} ${replicas ? replicas.why : 'is not set'}; the GPUs advertised per physical GPU are unknown`,
+        );
         found.unknown(SHARING_KIND, name, replicas?.line ?? line);
         return;
       }
@@ -67,7 +71,11 @@ function readSharing(m: Manifest, name: string, found: Findings): void {
   const first = parts[0];
   const line = first?.line ?? m.line;
   found.decls.push({ file: m.ctx.file, line, kind: SHARING_KIND, name, gpuModel: null, gpus, parts });
-  found.note(line, 'info', `${name}: each physical GPU is advertised as ${gpus} ${first?.resource ?? PRIMARY_GPU_RESOURCE}${gpus > 1 ? ' (shared, not isolated)' : ' (no sharing)'}; sharing changes the GPUs the scheduler sees, not the hardware`);
+  found.note(
+    line,
+    'info',
+    `${name}: each physical GPU is advertised as ${gpus} ${first?.resource ?? PRIMARY_GPU_RESOURCE}${gpus > 1 ? ' (shared, not isolated)' : ' (no sharing)'}; sharing changes the GPUs the scheduler sees, not the hardware`,
+  );
 }
 
 function readClusterPolicy(m: Manifest, found: Findings): void {
@@ -76,15 +84,23 @@ function readClusterPolicy(m: Manifest, found: Findings): void {
   const name = m.name ?? '(unnamed)';
   if (strategy !== null) {
     const line = nodeLine(mapGet(mapGet(spec, 'mig'), 'strategy'), m.ctx.lc) ?? m.line;
-    found.note(line, 'info', strategy === 'single'
-      ? `ClusterPolicy ${name}: MIG strategy single advertises MIG slices as ${PRIMARY_GPU_RESOURCE}, so the MIG layout decides the ${PRIMARY_GPU_RESOURCE} count without new hardware`
-      : `ClusterPolicy ${name}: MIG strategy ${strategy}; MIG slices are advertised as nvidia.com/mig-<profile>`);
+    found.note(
+      line,
+      'info',
+      strategy === 'single'
+        ? `ClusterPolicy ${name}: MIG strategy single advertises MIG slices as ${PRIMARY_GPU_RESOURCE}, so the MIG layout decides the ${PRIMARY_GPU_RESOURCE} count without new hardware`
+        : `ClusterPolicy ${name}: MIG strategy ${strategy}; MIG slices are advertised as nvidia.com/mig-<profile>`,
+    );
   }
   const config = mapGet(mapGet(spec, 'devicePlugin'), 'config');
   const cm = scalarString(mapGet(config, 'name'));
   if (cm !== null) {
     const def = scalarString(mapGet(config, 'default'));
     const line = nodeLine(config, m.ctx.lc) ?? m.line;
-    found.note(line, 'info', `ClusterPolicy ${name}: the device plugin reads ConfigMap ${cm}${def ? `, profile ${def} by default (${cm}/${def})` : ''}; its sharing settings change the GPUs advertised per physical GPU`);
+    found.note(
+      line,
+      'info',
+      `ClusterPolicy ${name}: the device plugin reads ConfigMap ${cm}${def ? `, profile ${def} by default (${cm}/${def})` : ''}; its sharing settings change the GPUs advertised per physical GPU`,
+    );
   }
 }

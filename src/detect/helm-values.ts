@@ -12,7 +12,8 @@ import type { CapacityParser, ParseResult } from './parser.js';
 import { fileFormat, yamlSegments } from './yaml-segments.js';
 
 // An indented `apiVersion:` (an object inside another) or a values holder.
-const MARKERS = /^[ \t]+(?:[-[{][ \t]*)*["']?apiVersion["']?[ \t]*:|^[ \t]*(?:-[ \t]+)?(?:valuesObject|valuesContent|valuesTemplate|values)[ \t]*:[ \t]*(?:[|{]|$)/m;
+const MARKERS =
+  /^[ \t]+(?:[-[{][ \t]*)*["']?apiVersion["']?[ \t]*:|^[ \t]*(?:-[ \t]+)?(?:valuesObject|valuesContent|valuesTemplate|values)[ \t]*:[ \t]*(?:[|{]|$)/m;
 
 /**
  * Capacity declared inside other YAML: Kubernetes objects listed in Helm values
@@ -30,7 +31,8 @@ export function helmValuesParser(inner: readonly CapacityParser[]): CapacityPars
     mightContain: (path, text) => fileFormat(path) !== null && !isKustomizationPath(path) && MARKERS.test(text),
     parse(path, text) {
       try {
-        if (fileFormat(path) === null || isKustomizationPath(path) || !MARKERS.test(text)) return { decls: [], diagnostics: [], unresolved: [] };
+        if (fileFormat(path) === null || isKustomizationPath(path) || !MARKERS.test(text))
+          return { decls: [], diagnostics: [], unresolved: [] };
         return parseEmbedded(path, text, inner);
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);

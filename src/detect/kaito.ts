@@ -52,12 +52,20 @@ function readInferenceSet(m: Manifest, found: Findings): void {
   const where = `InferenceSet ${name}`;
   const resource = mapGet(mapGet(spec, 'template'), 'resource');
   const typeNode = mapGet(resource, 'instanceType');
-  const replicas: CountRead = readCount(mapGet(spec, 'replicas'), m.ctx, m.line) ?? { ok: true, value: 1, line: nodeLine(typeNode, m.ctx.lc) ?? m.line };
+  const replicas: CountRead = readCount(mapGet(spec, 'replicas'), m.ctx, m.line) ?? {
+    ok: true,
+    value: 1,
+    line: nodeLine(typeNode, m.ctx.lc) ?? m.line,
+  };
   const perNode = gpusPerNode(m, typeNode, where, replicas.line, found);
   if (!perNode) return;
   const count = readCount(mapGet(resource, 'count'), m.ctx, m.line) ?? { ok: true as const, value: 1, line: replicas.line };
   const limit = readCount(mapGet(spec, 'nodeCountLimit'), m.ctx, m.line);
-  for (const [read, field] of [[replicas, 'spec.replicas'], [count, 'template.resource.count'], [limit, 'spec.nodeCountLimit']] as const) {
+  for (const [read, field] of [
+    [replicas, 'spec.replicas'],
+    [count, 'template.resource.count'],
+    [limit, 'spec.nodeCountLimit'],
+  ] as const) {
     if (read && !read.ok) {
       fail(found, read.line, `${where}: ${field} ${read.why}`, name);
       return;
@@ -84,7 +92,11 @@ function readMultiRole(m: Manifest, found: Findings): void {
     const type = readString(mapGet(role, 'type'), m.ctx);
     const where = `MultiRoleInference ${name}, role ${type !== null && 'value' in type ? type.value : '(unnamed)'}`;
     const typeNode = mapGet(role, 'instanceType');
-    const replicas: CountRead = readCount(mapGet(role, 'replicas'), m.ctx, m.line) ?? { ok: true, value: 1, line: nodeLine(typeNode, m.ctx.lc) ?? m.line };
+    const replicas: CountRead = readCount(mapGet(role, 'replicas'), m.ctx, m.line) ?? {
+      ok: true,
+      value: 1,
+      line: nodeLine(typeNode, m.ctx.lc) ?? m.line,
+    };
     const perNode = gpusPerNode(m, typeNode, where, replicas.line, found);
     if (!perNode) {
       // A role that names no instance type runs on existing nodes; one that cannot be read was reported.
@@ -95,14 +107,23 @@ function readMultiRole(m: Manifest, found: Findings): void {
       fail(found, replicas.line, `${where}: replicas ${replicas.why}`, name);
       return;
     }
-    parts.push({ label: `${where.slice(where.indexOf('role '))}: ${replicas.value} × ${perNode.type}`, gpus: replicas.value * perNode.gpus, line: replicas.line, perNode });
+    parts.push({
+      label: `${where.slice(where.indexOf('role '))}: ${replicas.value} × ${perNode.type}`,
+      gpus: replicas.value * perNode.gpus,
+      line: replicas.line,
+      perNode,
+    });
   }
   const first = parts[0];
   if (first === undefined) return;
   const models = new Set(parts.map((p) => p.perNode.model));
   const steps = new Set(parts.map((p) => p.perNode.gpus));
   found.decls.push({
-    file: m.ctx.file, line: first.line, kind: KIND, name, gpuModel: models.size === 1 ? first.perNode.model : null,
+    file: m.ctx.file,
+    line: first.line,
+    kind: KIND,
+    name,
+    gpuModel: models.size === 1 ? first.perNode.model : null,
     gpus: parts.reduce((sum, p) => sum + p.gpus, 0),
     // Roles on different instance types leave the step of one more node unknown.
     ...(steps.size === 1 ? { gpuStep: first.perNode.gpus } : {}),
@@ -141,7 +162,13 @@ function fail(found: Findings, line: number, why: string, name: string): void {
 function push(found: Findings, m: Manifest, name: string, nodes: number, perNode: PerNode, line: number, nodesPerStep = 1): void {
   const gpus = nodes * perNode.gpus;
   found.decls.push({
-    file: m.ctx.file, line, kind: KIND, name, gpuModel: perNode.model, gpus, gpuStep: nodesPerStep * perNode.gpus,
+    file: m.ctx.file,
+    line,
+    kind: KIND,
+    name,
+    gpuModel: perNode.model,
+    gpus,
+    gpuStep: nodesPerStep * perNode.gpus,
     parts: [{ label: `${nodes} × ${perNode.type}`, resource: PRIMARY_GPU_RESOURCE, gpus, line }],
   });
 }

@@ -26,14 +26,17 @@ export function readRequirements(requirements: unknown, text?: string): GpuRequi
   for (const req of seqItems(requirements)) {
     const key = scalarString(mapGet(req, 'key')) ?? '';
     const operator = scalarString(mapGet(req, 'operator')) ?? 'In';
-    const values = seqItems(mapGet(req, 'values')).map((v) => valueText(v, text)).filter((v) => v !== '');
+    const values = seqItems(mapGet(req, 'values'))
+      .map((v) => valueText(v, text))
+      .filter((v) => v !== '');
     const isIn = operator === 'In';
     if (keyIs(key, 'instance-family') && isIn) out.families.push(...values);
     else if ((key === 'node.kubernetes.io/instance-type' || keyIs(key, 'instance-type')) && isIn) out.types.push(...values);
     else if (keyIs(key, 'instance-gpu-name') && isIn) out.gpuNames.push(...values);
     else if (keyIs(key, 'instance-gpu-name') && operator === 'Exists') out.allowsGpu = true;
     else if (keyIs(key, 'instance-gpu-count')) {
-      if (operator === 'Exists' || (operator === 'Gt' && values.length > 0) || (isIn && values.some((v) => Number(v) > 0))) out.allowsGpu = true;
+      if (operator === 'Exists' || (operator === 'Gt' && values.length > 0) || (isIn && values.some((v) => Number(v) > 0)))
+        out.allowsGpu = true;
     } else if (keyIs(key, 'instance-category') && isIn && values.some((v) => v === 'g' || v === 'p')) out.allowsGpu = true;
   }
   if (out.families.some(looksLikeGpuFamily) || out.types.some(looksLikeGpuType) || out.gpuNames.length > 0) out.allowsGpu = true;
@@ -62,8 +65,9 @@ export function pinnedGpusPerNode(r: GpuRequirements): number | null {
 
 /** The range of GPUs per node over the catalog rows the families or types allow. */
 export function gpusPerNodeRange(r: GpuRequirements): [number, number] | null {
-  const rows = GPU_INSTANCE_TYPES.filter((t) => t.cloud === 'aws'
-    && (r.types.length > 0 ? r.types.includes(t.type) : r.families.includes(t.type.split('.')[0] ?? '')));
+  const rows = GPU_INSTANCE_TYPES.filter(
+    (t) => t.cloud === 'aws' && (r.types.length > 0 ? r.types.includes(t.type) : r.families.includes(t.type.split('.')[0] ?? '')),
+  );
   if (rows.length === 0) return null;
   const counts = rows.map((t) => t.gpus);
   return [Math.min(...counts), Math.max(...counts)];

@@ -44,18 +44,36 @@ function poolOf(m: Manifest): PoolShape | null {
   const api = m.apiVersion ?? '';
   if (m.kind === 'NodePool' && api.startsWith('karpenter.sh/')) {
     const podSpec = mapGet(mapGet(spec, 'template'), 'spec');
-    return { label: 'NodePool', name, limits: mapGet(spec, 'limits'), requirements: mapGet(podSpec, 'requirements'),
-      replicas: mapGet(spec, 'replicas'), taints: mapGet(podSpec, 'taints') };
+    return {
+      label: 'NodePool',
+      name,
+      limits: mapGet(spec, 'limits'),
+      requirements: mapGet(podSpec, 'requirements'),
+      replicas: mapGet(spec, 'replicas'),
+      taints: mapGet(podSpec, 'taints'),
+    };
   }
   if (m.kind === 'Provisioner' && api.startsWith('karpenter.sh/')) {
-    return { label: 'Provisioner', name, limits: mapGet(mapGet(spec, 'limits'), 'resources'),
-      requirements: mapGet(spec, 'requirements'), replicas: undefined, taints: mapGet(spec, 'taints') };
+    return {
+      label: 'Provisioner',
+      name,
+      limits: mapGet(mapGet(spec, 'limits'), 'resources'),
+      requirements: mapGet(spec, 'requirements'),
+      replicas: undefined,
+      taints: mapGet(spec, 'taints'),
+    };
   }
   const values = mapGet(m.root, 'nodePool');
   if (m.kind === null && values && (mapGet(values, 'requirements') || mapGet(values, 'limits'))) {
     const valuesName = scalarString(mapGet(m.root, 'name')) ?? '(unnamed)';
-    return { label: 'NodePool values', name: valuesName, limits: mapGet(values, 'limits'),
-      requirements: mapGet(values, 'requirements'), replicas: mapGet(values, 'replicas'), taints: mapGet(values, 'taints') };
+    return {
+      label: 'NodePool values',
+      name: valuesName,
+      limits: mapGet(values, 'limits'),
+      requirements: mapGet(values, 'requirements'),
+      replicas: mapGet(values, 'replicas'),
+      taints: mapGet(values, 'taints'),
+    };
   }
   return null;
 }
@@ -66,8 +84,7 @@ function taintKeys(taints: unknown): string[] {
 
 /** The whole-GPU limits of a pool, summed: one vendor's GPUs do not use up another's limit. */
 type GpuLimit =
-  | { ok: true; value: number; line: number; parts: CapacityPart[] }
-  | { ok: false; line: number; why: string; resource: string };
+  { ok: true; value: number; line: number; parts: CapacityPart[] } | { ok: false; line: number; why: string; resource: string };
 
 function readGpuLimit(m: Manifest, limits: unknown): GpuLimit | null {
   const parts: CapacityPart[] = [];
@@ -114,14 +131,20 @@ function readPool(m: Manifest, pool: PoolShape, found: Findings): void {
   if (limit?.ok) {
     push(found, m, pool.name, model, limit.value, limit.line, limit.parts);
     if (replicas?.ok) {
-      found.note(replicas.line, 'info', `${where}: static pool of ${replicas.value} nodes${rangeText(reqs)}; counted as its ${resource} limit, ${limit.value}`);
+      found.note(
+        replicas.line,
+        'info',
+        `${where}: static pool of ${replicas.value} nodes${rangeText(reqs)}; counted as its ${resource} limit, ${limit.value}`,
+      );
     }
     return;
   }
   if (!gpuPool) return;
   if (replicas?.ok) {
     const templated = templatedValue(reqs);
-    const why = templated ? `the instance type is the template expression ${templated}, unknown until rendered` : `the instance type is not pinned${rangeText(reqs)}`;
+    const why = templated
+      ? `the instance type is the template expression ${templated}, unknown until rendered`
+      : `the instance type is not pinned${rangeText(reqs)}`;
     found.note(replicas.line, 'warning', `${where}: static pool of ${replicas.value} nodes, but ${why}; its GPU count is unknown`);
     found.unknown(KIND, pool.name, replicas.line);
     return;
@@ -144,7 +167,15 @@ function rangeText(r: GpuRequirements): string {
   return `${choices(r)}, ${lo === hi ? lo : `${lo}–${hi}`} GPUs per node`;
 }
 
-function push(found: Findings, m: Manifest, name: string, gpuModel: string | null, gpus: number, line: number, parts: CapacityPart[]): void {
+function push(
+  found: Findings,
+  m: Manifest,
+  name: string,
+  gpuModel: string | null,
+  gpus: number,
+  line: number,
+  parts: CapacityPart[],
+): void {
   const decl: CapacityDecl = { file: m.ctx.file, line, kind: KIND, name, gpuModel, gpus, parts };
   found.decls.push(decl);
 }

@@ -43,7 +43,11 @@ function readValues(m: Manifest, found: Findings): void {
   if (!shape.success) {
     const names = seqItems(mapGet(queue, 'resources')).map((r) => scalarString(mapGet(r, 'name')) ?? '');
     if (names.some(isGpuResource)) {
-      found.note(line, 'warning', `kueuePopulator.config.clusterQueue is not a name and a list of resources (${shape.error.issues[0]?.message ?? 'unexpected shape'}); its GPU quota is not read`);
+      found.note(
+        line,
+        'warning',
+        `kueuePopulator.config.clusterQueue is not a name and a list of resources (${shape.error.issues[0]?.message ?? 'unexpected shape'}); its GPU quota is not read`,
+      );
     }
     return;
   }
@@ -55,7 +59,11 @@ function readValues(m: Manifest, found: Findings): void {
     if (!isGpuResource(resource)) continue;
     const quota = readCount(mapGet(res, 'nominalQuota'), m.ctx, nodeLine(res, m.ctx.lc) ?? line);
     if (quota === null || !quota.ok) {
-      found.note(quota?.line ?? line, 'warning', `kueue-populator ClusterQueue ${name}, ${resource}: nominalQuota ${quota ? quota.why : 'is missing'}; the GPU quota is unknown`);
+      found.note(
+        quota?.line ?? line,
+        'warning',
+        `kueue-populator ClusterQueue ${name}, ${resource}: nominalQuota ${quota ? quota.why : 'is missing'}; the GPU quota is unknown`,
+      );
       unreadable = true;
       continue;
     }
@@ -89,5 +97,7 @@ function flavorModel(labels: unknown): string | null {
 }
 
 function toPlain(node: unknown): unknown {
-  return node !== null && typeof node === 'object' && 'toJSON' in node && typeof node.toJSON === 'function' ? (node.toJSON as () => unknown)() : node;
+  return node !== null && typeof node === 'object' && 'toJSON' in node && typeof node.toJSON === 'function'
+    ? (node.toJSON as () => unknown)()
+    : node;
 }

@@ -58,9 +58,13 @@ export function readClusterQueue(doc: Document.Parsed, ctx: QueueContext): Queue
   }
   if (name === null) {
     const raw = nodeSource(mapGet(mapGet(root, 'metadata'), 'name'), ctx.text).trim();
-    note(docLine, 'warning', raw
-      ? `ClusterQueue name is not a plain string (${raw}); its GPU quota is not compared`
-      : 'ClusterQueue has no metadata.name; its GPU quota is not compared');
+    note(
+      docLine,
+      'warning',
+      raw
+        ? `ClusterQueue name is not a plain string (${raw}); its GPU quota is not compared`
+        : 'ClusterQueue has no metadata.name; its GPU quota is not compared',
+    );
     return { diagnostics };
   }
 
@@ -107,8 +111,12 @@ export function readClusterQueue(doc: Document.Parsed, ctx: QueueContext): Queue
   };
   const dispatch = admissionChecks(mapGet(root, 'spec')).find((c) => ctx.multiKueueChecks?.has(c));
   if (dispatch !== undefined) {
-    note(firstLine, 'info', `ClusterQueue ${name} dispatches its workloads to worker clusters through the MultiKueue admission check ${dispatch}: ` +
-      `its quota caps what is sent there, while the workers' own ClusterQueues hold the GPUs; raising it adds no hardware by itself`);
+    note(
+      firstLine,
+      'info',
+      `ClusterQueue ${name} dispatches its workloads to worker clusters through the MultiKueue admission check ${dispatch}: ` +
+        `its quota caps what is sent there, while the workers' own ClusterQueues hold the GPUs; raising it adds no hardware by itself`,
+    );
   }
   const cohort = readCohort(root, apiVersion);
   if (cohort !== null) decl.cohort = cohort;
@@ -146,13 +154,21 @@ function readResource(res: unknown, flavor: string, ctx: QueueContext, queue: st
     const expr = findTemplateExpression(nodeSource(nameNode, ctx.text));
     if (expr === null) return null;
     // A templated resource name could be the GPU: its quota is unknown, not zero.
-    note(line, 'warning', `ClusterQueue ${queue}, flavor ${flavor}: the resource name is the template expression ${expr}; cannot tell whether its quota is GPUs until the template is rendered`);
+    note(
+      line,
+      'warning',
+      `ClusterQueue ${queue}, flavor ${flavor}: the resource name is the template expression ${expr}; cannot tell whether its quota is GPUs until the template is rendered`,
+    );
     return { resource: null, flavor, line: line ?? 1, gpus: null };
   }
   if (!isGpuResource(resource)) {
     if (isDraGpuResource(resource)) {
       const quota = nodeSource(quotaNode, ctx.text).trim();
-      note(line, 'warning', `ClusterQueue ${queue}, flavor ${flavor}: ${resource} carries no domain, so pods do not request it as a resource (they request e.g. nvidia.com/gpu): it is a DRA device class or device capacity that Kueue maps, or a name no workload uses; its quota${quota ? ` ${quota}` : ''} is not counted as GPUs`);
+      note(
+        line,
+        'warning',
+        `ClusterQueue ${queue}, flavor ${flavor}: ${resource} carries no domain, so pods do not request it as a resource (they request e.g. nvidia.com/gpu): it is a DRA device class or device capacity that Kueue maps, or a name no workload uses; its quota${quota ? ` ${quota}` : ''} is not counted as GPUs`,
+      );
     }
     return null;
   }
@@ -167,9 +183,13 @@ function readResource(res: unknown, flavor: string, ctx: QueueContext, queue: st
   if (value === null) {
     const source = nodeSource(quotaNode, ctx.text).trim();
     const expr = findTemplateExpression(source);
-    note(line, 'warning', expr !== null
-      ? `${where}: nominalQuota is the template expression ${expr}; the GPU quota cannot be read until the template is rendered`
-      : `${where}: nominalQuota ${source} is not a Kubernetes quantity; the GPU quota is unknown`);
+    note(
+      line,
+      'warning',
+      expr !== null
+        ? `${where}: nominalQuota is the template expression ${expr}; the GPU quota cannot be read until the template is rendered`
+        : `${where}: nominalQuota ${source} is not a Kubernetes quantity; the GPU quota is unknown`,
+    );
     return { resource, flavor, line: line ?? 1, gpus: null };
   }
   if (value < 0) {
@@ -191,16 +211,26 @@ function readResource(res: unknown, flavor: string, ctx: QueueContext, queue: st
  * A borrowing or lending limit: absent means none. One that cannot be read is reported and
  * treated as absent, so it never narrows what the analysis thinks can be borrowed.
  */
-function readLimit(res: unknown, field: 'borrowingLimit' | 'lendingLimit', where: string, ctx: QueueContext, note: Note): number | undefined {
+function readLimit(
+  res: unknown,
+  field: 'borrowingLimit' | 'lendingLimit',
+  where: string,
+  ctx: QueueContext,
+  note: Note,
+): number | undefined {
   const node = mapGet(res, field);
   if (node === undefined || node === null) return undefined;
   const value = parseQuantity(scalarValue(node));
   if (value !== null && value >= 0) return value;
   const source = nodeSource(node, ctx.text).trim();
   const expr = findTemplateExpression(source);
-  note(nodeLine(node, ctx.lc), 'warning', expr !== null
-    ? `${where}: ${field} is the template expression ${expr}; it cannot be read until the template is rendered`
-    : `${where}: ${field} ${source} is not a non-negative Kubernetes quantity; ignored`);
+  note(
+    nodeLine(node, ctx.lc),
+    'warning',
+    expr !== null
+      ? `${where}: ${field} is the template expression ${expr}; it cannot be read until the template is rendered`
+      : `${where}: ${field} ${source} is not a non-negative Kubernetes quantity; ignored`,
+  );
   return undefined;
 }
 
@@ -218,13 +248,19 @@ function readCohort(root: unknown, apiVersion: string): string | null {
 
 /** The model when every counted flavor names the same one; null when unknown or mixed. */
 function modelOf(entries: GpuEntry[], models: ReadonlyMap<string, string>): string | null {
-  return modelOfFlavors(entries.map((e) => e.flavor), models);
+  return modelOfFlavors(
+    entries.map((e) => e.flavor),
+    models,
+  );
 }
 
 /** A queue's GPU model from its counted parts (whole GPUs when any), for flavors found elsewhere. */
 export function queueModel(parts: readonly CapacityPart[], models: ReadonlyMap<string, string>): string | null {
   const whole = parts.filter((p) => isWholeGpuResource(p.resource));
-  return modelOfFlavors((whole.length > 0 ? whole : parts).map((p) => p.label), models);
+  return modelOfFlavors(
+    (whole.length > 0 ? whole : parts).map((p) => p.label),
+    models,
+  );
 }
 
 function modelOfFlavors(flavors: readonly string[], models: ReadonlyMap<string, string>): string | null {

@@ -27,12 +27,7 @@ const KIND_LINE_RE = /^(\s*)(?:-\s+)?kind:\s*(\S+?)\s*(?:#.*)?$/;
 const QUOTA_LINE_RE = /^(\s*)(?:-\s+)?nominalQuota:\s*(.*?)\s*(?:\s#.*)?$/;
 const NAME_LINE_RE = /^(\s*)(?:-\s+)?name:\s*(.*?)\s*(?:\s#.*)?$/;
 
-export function scanBrokenDocument(
-  file: string,
-  lines: readonly string[],
-  doc: BrokenDocument,
-  embedded: boolean,
-): ScanResult {
+export function scanBrokenDocument(file: string, lines: readonly string[], doc: BrokenDocument, embedded: boolean): ScanResult {
   const result: ScanResult = { diagnostics: [], unresolved: [] };
   const line = (n: number) => lines[n - 1] ?? '';
   const queueStarts: number[] = [];
@@ -65,16 +60,29 @@ export function scanBrokenDocument(
       if (!quota || findTemplateExpression(value) === null) continue;
       const resource = resourceName(lines, n, (quota[1] ?? '').length);
       if (resource !== null && findTemplateExpression(resource) === null && !isGpuResource(resource)) continue;
-      const what = resource === null || findTemplateExpression(resource) !== null
-        ? `a resource named by template (${resource ?? 'unknown'})`
-        : resource;
-      result.diagnostics.push(diagnostic(file, n, 'warning',
-        `${label}: nominalQuota of ${what} is the template expression ${value}; the GPU quota cannot be read until the template is rendered`));
+      const what =
+        resource === null || findTemplateExpression(resource) !== null
+          ? `a resource named by template (${resource ?? 'unknown'})`
+          : resource;
+      result.diagnostics.push(
+        diagnostic(
+          file,
+          n,
+          'warning',
+          `${label}: nominalQuota of ${what} is the template expression ${value}; the GPU quota cannot be read until the template is rendered`,
+        ),
+      );
       reported++;
     }
     if (reported === 0) {
-      result.diagnostics.push(diagnostic(file, start, 'warning',
-        `${label} is a template that is not valid YAML until rendered (line ${doc.errorLine}); its GPU quota was not read`));
+      result.diagnostics.push(
+        diagnostic(
+          file,
+          start,
+          'warning',
+          `${label} is a template that is not valid YAML until rendered (line ${doc.errorLine}); its GPU quota was not read`,
+        ),
+      );
     }
   }
   return result;
@@ -82,8 +90,12 @@ export function scanBrokenDocument(
 
 function yamlError(file: string, doc: BrokenDocument, embedded: boolean, what: string): Diagnostic {
   // Examples in docs and scripts are not applied as they stand: a warning, not an error.
-  return diagnostic(file, doc.errorLine, embedded ? 'warning' : 'error',
-    `YAML error in ${what}: ${doc.errorMessage}; its GPU quota was not read`);
+  return diagnostic(
+    file,
+    doc.errorLine,
+    embedded ? 'warning' : 'error',
+    `YAML error in ${what}: ${doc.errorMessage}; its GPU quota was not read`,
+  );
 }
 
 /** The object ends at the next `kind:` at the same or a shallower indentation. */

@@ -51,7 +51,14 @@ export function readManifests(path: string, text: string, wanted: (text: string)
   return scan;
 }
 
-function readText(file: string, text: string, embedded: boolean, wanted: (t: string) => boolean, scan: ManifestScan, holder: { configMap: string; key: string } | undefined): void {
+function readText(
+  file: string,
+  text: string,
+  embedded: boolean,
+  wanted: (t: string) => boolean,
+  scan: ManifestScan,
+  holder: { configMap: string; key: string } | undefined,
+): void {
   const heldIn = holder ? `ConfigMap ${holder.configMap}, data.${holder.key}` : undefined;
   const docs = parse(text);
   const masked = docs.some((d) => d.errors.length > 0) ? parse(maskTemplates(text)) : null;
@@ -65,8 +72,14 @@ function readText(file: string, text: string, embedded: boolean, wanted: (t: str
       if (!wanted(text.slice(from, to))) continue;
       const line = first ? lc.linePos(first.pos[0]).line : lc.linePos(from).line;
       const message = (first?.message.split('\n')[0] ?? 'unreadable YAML').replace(/ at line \d+, column \d+:?\s*$/, '');
-      scan.diagnostics.push(diagnostic(file, line, embedded ? 'info' : 'warning',
-        `${heldIn ? `${heldIn}: ` : ''}YAML could not be read (${message}); GPU capacity in this document is not counted`));
+      scan.diagnostics.push(
+        diagnostic(
+          file,
+          line,
+          embedded ? 'info' : 'warning',
+          `${heldIn ? `${heldIn}: ` : ''}YAML could not be read (${message}); GPU capacity in this document is not counted`,
+        ),
+      );
       continue;
     }
     const root = doc.contents;
@@ -74,7 +87,10 @@ function readText(file: string, text: string, embedded: boolean, wanted: (t: str
       root,
       kind: scalarString(mapGet(root, 'kind')),
       apiVersion: scalarString(mapGet(root, 'apiVersion')),
-      name: use === masked ? sourceString(mapGet(mapGet(root, 'metadata'), 'name'), text) : scalarString(mapGet(mapGet(root, 'metadata'), 'name')),
+      name:
+        use === masked
+          ? sourceString(mapGet(mapGet(root, 'metadata'), 'name'), text)
+          : scalarString(mapGet(mapGet(root, 'metadata'), 'name')),
       line: nodeLine(root, lc) ?? 1,
       ctx,
       embedded,
@@ -90,7 +106,9 @@ function readText(file: string, text: string, embedded: boolean, wanted: (t: str
 
 /** A scalar as written (quotes removed), for masked parses whose values hide templates. */
 function sourceString(node: unknown, text: string): string | null {
-  const source = nodeSource(node, text).trim().replace(/^(["'])(.*)\1$/, '$2');
+  const source = nodeSource(node, text)
+    .trim()
+    .replace(/^(["'])(.*)\1$/, '$2');
   return source === '' ? null : source;
 }
 

@@ -16,7 +16,10 @@ export function combine(files: readonly ParseResult[], sets: readonly SetParseRe
   const own = merge(sets);
   return {
     decls: [...perFile.decls.filter(keptObject), ...unique(own.decls, (d) => `${refKey(d)}\u0000${d.line}`)],
-    diagnostics: [...perFile.diagnostics.filter(kept), ...unique(own.diagnostics, (d) => `${d.file}\u0000${d.line}\u0000${d.severity}\u0000${d.message}`)],
+    diagnostics: [
+      ...perFile.diagnostics.filter(kept),
+      ...unique(own.diagnostics, (d) => `${d.file}\u0000${d.line}\u0000${d.severity}\u0000${d.message}`),
+    ],
     unresolved: [...perFile.unresolved.filter(keptObject), ...unique(own.unresolved, (u) => `${refKey(u)}\u0000${u.line}`)],
   };
 }

@@ -47,8 +47,16 @@ export function readMigLayouts(m: Manifest, found: Findings): void {
       const gpusInGroup = all ? 1 : Math.max(1, indices);
       physical += gpusInGroup;
       advertised += perGpu * gpusInGroup;
-      parts.push({ label: all ? 'all devices' : `devices ${seqItems(devicesNode).map((d) => String(scalarValue(d))).join(',')}`,
-        resource: enabled ? 'nvidia.com/mig' : 'nvidia.com/gpu', gpus: perGpu * gpusInGroup, line });
+      parts.push({
+        label: all
+          ? 'all devices'
+          : `devices ${seqItems(devicesNode)
+              .map((d) => String(scalarValue(d)))
+              .join(',')}`,
+        resource: enabled ? 'nvidia.com/mig' : 'nvidia.com/gpu',
+        gpus: perGpu * gpusInGroup,
+        line,
+      });
     }
     if (parts.length === 0) continue;
     if (unreadable !== null) {
@@ -58,6 +66,10 @@ export function readMigLayouts(m: Manifest, found: Findings): void {
     const gpus = physical > 0 ? advertised / physical : 0;
     const line = parts[0]?.line ?? m.line;
     found.decls.push({ file: m.ctx.file, line, kind: SHARING_KIND, name, gpuModel: null, gpus, parts });
-    found.note(line, 'info', `${name}: ${gpus} MIG device(s) advertised per physical GPU; a MIG layout changes the GPUs the scheduler sees, not the hardware`);
+    found.note(
+      line,
+      'info',
+      `${name}: ${gpus} MIG device(s) advertised per physical GPU; a MIG layout changes the GPUs the scheduler sees, not the hardware`,
+    );
   }
 }

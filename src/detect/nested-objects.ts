@@ -120,7 +120,10 @@ function readString(node: Scalar, path: string, holdsValues: boolean, src: Sourc
   const header = nodeLine(node, src.lc) ?? 1;
   if (node.type !== Scalar.BLOCK_LITERAL) {
     if (OBJECT_TEXT_RE.test(value)) {
-      scan.notes.push({ line: header, message: `${path}: Kubernetes objects in a quoted or folded string cannot be placed line by line; their GPU capacity is not read` });
+      scan.notes.push({
+        line: header,
+        message: `${path}: Kubernetes objects in a quoted or folded string cannot be placed line by line; their GPU capacity is not read`,
+      });
     }
     return;
   }
@@ -142,8 +145,11 @@ function stringValue(node: Scalar, src: Source): string | null {
 }
 
 function isObject(node: unknown): boolean {
-  return scalarString(mapGet(node, 'apiVersion')) !== null && scalarString(mapGet(node, 'kind')) !== null
-    && (isMap(mapGet(node, 'metadata')) || isMap(mapGet(node, 'spec')));
+  return (
+    scalarString(mapGet(node, 'apiVersion')) !== null &&
+    scalarString(mapGet(node, 'kind')) !== null &&
+    (isMap(mapGet(node, 'metadata')) || isMap(mapGet(node, 'spec')))
+  );
 }
 
 function objectName(node: unknown): string {

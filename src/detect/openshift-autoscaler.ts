@@ -36,19 +36,32 @@ function readLimits(m: Manifest, found: Findings): void {
     const line = nodeLine(item, m.ctx.lc) ?? m.line;
     const type = readString(mapGet(item, 'type'), m.ctx);
     if (type === null || 'template' in type) {
-      found.note(line, 'warning', `ClusterAutoscaler ${autoscaler}: a GPU limit whose type ${type === null ? 'is not set' : `is the template expression ${type.template}`}; its GPUs are not counted`);
+      found.note(
+        line,
+        'warning',
+        `ClusterAutoscaler ${autoscaler}: a GPU limit whose type ${type === null ? 'is not set' : `is the template expression ${type.template}`}; its GPUs are not counted`,
+      );
       continue;
     }
     const max = readCount(mapGet(item, 'max'), m.ctx, line);
     if (max === null || !max.ok) {
-      found.note(max?.line ?? line, 'warning', `ClusterAutoscaler ${autoscaler}: gpus[${type.value}].max ${max === null ? 'is not set' : max.why}; its GPUs are not counted`);
+      found.note(
+        max?.line ?? line,
+        'warning',
+        `ClusterAutoscaler ${autoscaler}: gpus[${type.value}].max ${max === null ? 'is not set' : max.why}; its GPUs are not counted`,
+      );
       found.unknown(KIND, type.value, max?.line ?? line);
       continue;
     }
     // A type that names a resource (amd.com/gpu) counts that; a label value counts NVIDIA GPUs.
     const resource = type.value.includes('/') ? type.value : PRIMARY_GPU_RESOURCE;
     found.decls.push({
-      file: m.ctx.file, line: max.line, kind: KIND, name: type.value, gpuModel: acceleratorModel(type.value), gpus: max.value,
+      file: m.ctx.file,
+      line: max.line,
+      kind: KIND,
+      name: type.value,
+      gpuModel: acceleratorModel(type.value),
+      gpus: max.value,
       parts: [{ label: `ClusterAutoscaler ${autoscaler}: gpus ${type.value} max`, resource, gpus: max.value, line: max.line }],
     });
   }

@@ -36,7 +36,11 @@ export const openshiftMachinesParser = yamlParser('openshift-machines', MARKERS,
   for (const [target, m] of autoscalers) {
     if (sets.has(target) || !/gpu|nvidia|\b[gp][3-9]/i.test(`${target} ${m.name ?? ''}`)) continue;
     const line = nodeLine(mapGet(mapGet(m.root, 'spec'), 'maxReplicas'), m.ctx.lc) ?? m.line;
-    found.note(line, 'warning', `MachineAutoscaler ${m.name ?? '(unnamed)'} scales MachineSet ${target}, which is not in this file: the GPUs of its machines are unknown, so a change to its maxReplicas is not counted`);
+    found.note(
+      line,
+      'warning',
+      `MachineAutoscaler ${m.name ?? '(unnamed)'} scales MachineSet ${target}, which is not in this file: the GPUs of its machines are unknown, so a change to its maxReplicas is not counted`,
+    );
   }
   return found.result(text);
 });
@@ -52,16 +56,34 @@ function readMachineSet(m: Manifest, autoscaler: Manifest | undefined, found: Fi
     return;
   }
   const scaled = autoscaler ? readCount(mapGet(mapGet(autoscaler.root, 'spec'), 'maxReplicas'), autoscaler.ctx, autoscaler.line) : null;
-  const count: CountRead = scaled ?? readCount(mapGet(mapGet(m.root, 'spec'), 'replicas'), m.ctx, m.line) ?? { ok: true, value: 1, line: m.line };
+  const count: CountRead = scaled ??
+    readCount(mapGet(mapGet(m.root, 'spec'), 'replicas'), m.ctx, m.line) ?? { ok: true, value: 1, line: m.line };
   if (!count.ok) {
-    found.note(count.line, 'warning', `MachineSet ${name}: ${scaled ? 'the MachineAutoscaler\'s maxReplicas' : 'replicas'} ${count.why}; its GPUs are not counted`);
+    found.note(
+      count.line,
+      'warning',
+      `MachineSet ${name}: ${scaled ? "the MachineAutoscaler's maxReplicas" : 'replicas'} ${count.why}; its GPUs are not counted`,
+    );
     found.unknown(KIND, name, count.line);
     return;
   }
   const gpus = count.value * perMachine.gpus;
   found.decls.push({
-    file: m.ctx.file, line: count.line, kind: KIND, name, gpuModel: perMachine.model, gpus, gpuStep: perMachine.gpus,
-    parts: [{ label: `${count.value} × ${perMachine.type}${scaled ? ' (MachineAutoscaler maxReplicas)' : ''}`, resource: PRIMARY_GPU_RESOURCE, gpus, line: count.line }],
+    file: m.ctx.file,
+    line: count.line,
+    kind: KIND,
+    name,
+    gpuModel: perMachine.model,
+    gpus,
+    gpuStep: perMachine.gpus,
+    parts: [
+      {
+        label: `${count.value} × ${perMachine.type}${scaled ? ' (MachineAutoscaler maxReplicas)' : ''}`,
+        resource: PRIMARY_GPU_RESOURCE,
+        gpus,
+        line: count.line,
+      },
+    ],
   });
 }
 
@@ -82,7 +104,8 @@ function gpusPerMachine(m: Manifest, value: unknown): PerMachine | null {
     const type = readString(node, m.ctx);
     if (type === null) continue;
     const line = nodeLine(node, m.ctx.lc) ?? m.line;
-    if ('template' in type) return /gpu|nvidia/i.test(m.ctx.text) ? { why: `${key} is the template expression ${type.template}`, line } : null;
+    if ('template' in type)
+      return /gpu|nvidia/i.test(m.ctx.text) ? { why: `${key} is the template expression ${type.template}`, line } : null;
     const row = lookupInstanceType(type.value);
     if (accelerators > 0) return { gpus: accelerators, model: model ?? row?.gpuModel ?? null, type: type.value };
     if (row) return { gpus: row.gpus, model: row.gpuModel, type: row.type };

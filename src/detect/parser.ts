@@ -83,4 +83,3 @@ export interface CapacityParser {
    */
   references?(file: SourceFile): string[];
 }
-

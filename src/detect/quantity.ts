@@ -4,8 +4,7 @@
  * suffix (n, u, m, k, M, G, T, P, E) or a decimal exponent (e3, E-2). `1E` is exa, `1e3`
  * is an exponent.
  */
-const QUANTITY_RE =
-  /^([+-]?(?:\d+(?:\.\d*)?|\.\d+))(?:(Ki|Mi|Gi|Ti|Pi|Ei)|([eE][+-]?\d+)|(n|u|m|k|M|G|T|P|E))?$/;
+const QUANTITY_RE = /^([+-]?(?:\d+(?:\.\d*)?|\.\d+))(?:(Ki|Mi|Gi|Ti|Pi|Ei)|([eE][+-]?\d+)|(n|u|m|k|M|G|T|P|E))?$/;
 
 const BINARY_POWER: Record<string, number> = { Ki: 1, Mi: 2, Gi: 3, Ti: 4, Pi: 5, Ei: 6 };
 const DECIMAL_EXPONENT: Record<string, number> = {

@@ -9,11 +9,6 @@ export interface Diagnostic {
   message: string;
 }
 
-export function diagnostic(
-  file: string,
-  line: number | null,
-  severity: Severity,
-  message: string,
-): Diagnostic {
+export function diagnostic(file: string, line: number | null, severity: Severity, message: string): Diagnostic {
   return { file, line, severity, message };
 }

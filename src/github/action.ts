@@ -38,7 +38,9 @@ export function actionLogger(): Logger {
  */
 export async function runAction(env: ActionEnv, telemetry: TelemetryProvider, log: Logger = actionLogger()): Promise<ReviewOutcome> {
   if (!PR_EVENTS.has(env.GITHUB_EVENT_NAME ?? '')) {
-    throw new ActionSetupError(`gpu-justify reviews pull requests; this workflow ran on "${env.GITHUB_EVENT_NAME ?? 'no event'}" (use on: pull_request)`);
+    throw new ActionSetupError(
+      `gpu-justify reviews pull requests; this workflow ran on "${env.GITHUB_EVENT_NAME ?? 'no event'}" (use on: pull_request)`,
+    );
   }
   if (!env.GITHUB_TOKEN) throw new ActionSetupError('GITHUB_TOKEN is not set: pass github-token (the default is the workflow token)');
   if (!env.GITHUB_EVENT_PATH) throw new ActionSetupError('GITHUB_EVENT_PATH is not set: run gpu-justify action inside GitHub Actions');

@@ -70,8 +70,18 @@ export class ApiChangeSet implements ChangeSet {
     // Listings are by commit, like the reads: a directory's files as they are at that side.
     const baseListing = new ApiTreeListing(octokit, target.base, target.baseSha);
     const headListing = new ApiTreeListing(octokit, target.head, target.headSha);
-    this.base = { label: this.baseTree.label, read: (path) => this.#readBase(normalise(path)), list: (dir) => baseListing.list(dir), dirs: (dir) => baseListing.dirs(dir) };
-    this.head = { label: this.headTree.label, read: (path) => this.#readHead(normalise(path)), list: (dir) => headListing.list(dir), dirs: (dir) => headListing.dirs(dir) };
+    this.base = {
+      label: this.baseTree.label,
+      read: (path) => this.#readBase(normalise(path)),
+      list: (dir) => baseListing.list(dir),
+      dirs: (dir) => baseListing.dirs(dir),
+    };
+    this.head = {
+      label: this.headTree.label,
+      read: (path) => this.#readHead(normalise(path)),
+      list: (dir) => headListing.list(dir),
+      dirs: (dir) => headListing.dirs(dir),
+    };
   }
 
   async changedPaths(): Promise<string[]> {
@@ -184,19 +194,20 @@ export class ApiChangeSet implements ChangeSet {
   #listFiles(): Promise<Map<string, ListedFile>> {
     this.#files ??= this.octokit
       .paginate(this.octokit.rest.pulls.listFiles, { ...this.target.base, pull_number: this.target.number, per_page: 100 })
-      .then((files) =>
-        new Map(
-          files.map((f): [string, ListedFile] => [
-            f.filename,
-            {
-              filename: f.filename,
-              status: f.status,
-              sha: typeof f.sha === 'string' ? f.sha : null,
-              patch: typeof f.patch === 'string' ? f.patch : null,
-              previousFilename: f.previous_filename ?? null,
-            },
-          ]),
-        ),
+      .then(
+        (files) =>
+          new Map(
+            files.map((f): [string, ListedFile] => [
+              f.filename,
+              {
+                filename: f.filename,
+                status: f.status,
+                sha: typeof f.sha === 'string' ? f.sha : null,
+                patch: typeof f.patch === 'string' ? f.patch : null,
+                previousFilename: f.previous_filename ?? null,
+              },
+            ]),
+          ),
       );
     return this.#files;
   }

@@ -58,7 +58,10 @@ export function parseCommand(body: string): Command | null {
 
 /** The reason as stored and shown: one line of printable text, bounded. */
 function cleanReason(text: string): string {
-  const printable = text.replace(/[\u0000-\u001F\u007F-\u009F]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const printable = text
+    .replace(/[\u0000-\u001F\u007F-\u009F]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return printable.length > MAX_REASON ? `${printable.slice(0, MAX_REASON - 1)}…` : printable;
 }
 

@@ -50,7 +50,11 @@ export async function settleCreatedComment(octokit: GitHubClient, options: Settl
     // Written before ours goes, so the newest text is never absent from the pull request.
     await octokit.rest.issues.updateComment({ ...repo, comment_id: survivor.id, body: text });
   }
-  await deleteComments(octokit, repo, others.map((c) => c.id));
+  await deleteComments(
+    octokit,
+    repo,
+    others.map((c) => c.id),
+  );
   return survivor.id === created.id ? 'kept' : 'merged';
 }
 

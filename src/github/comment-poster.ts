@@ -35,14 +35,10 @@ export interface UpsertCommentOptions {
  * changed (so a redelivered webhook writes nothing), creates it when absent. Only a creation can
  * race another replica's, so only then are the comments listed again to remove a duplicate.
  */
-export async function upsertComment(
-  octokit: GitHubClient,
-  options: UpsertCommentOptions,
-): Promise<CommentOutcome> {
+export async function upsertComment(octokit: GitHubClient, options: UpsertCommentOptions): Promise<CommentOutcome> {
   const { repo, issueNumber, marker } = options;
   const body = clip(options.body, MAX_COMMENT_CHARS, marker);
-  const existing =
-    options.existing === undefined ? await findMarkedComment(octokit, repo, issueNumber, marker) : options.existing;
+  const existing = options.existing === undefined ? await findMarkedComment(octokit, repo, issueNumber, marker) : options.existing;
   if (existing) {
     const text = merged(options, existing.body, body);
     const changed = !sameText(existing.body, text);

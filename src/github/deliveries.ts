@@ -36,7 +36,10 @@ interface DeliveryContext {
 }
 
 /** Runs `handler` once per delivery id; a failed run releases the id for a retry. */
-export function oncePerDelivery<C extends DeliveryContext>(log: DeliveryLog, handler: (context: C) => Promise<void>): (context: C) => Promise<void> {
+export function oncePerDelivery<C extends DeliveryContext>(
+  log: DeliveryLog,
+  handler: (context: C) => Promise<void>,
+): (context: C) => Promise<void> {
   return async (context) => {
     if (!log.claim(context.id)) {
       context.log.info({ delivery: context.id }, 'redelivered webhook skipped');

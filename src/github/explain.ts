@@ -42,7 +42,8 @@ export function renderExplain(result: ReviewResult): string {
     for (const m of result.missingEvidence) lines.push(`- **${md(m.what, MAX_SENTENCE)}**: ${md(m.how, MAX_SENTENCE)}`);
     lines.push('');
   }
-  if (result.diagnostics.length > 0) lines.push(`#### ${diagnosticsTitle(result.diagnostics)}`, '', diagnosticsList(result.diagnostics), '');
+  if (result.diagnostics.length > 0)
+    lines.push(`#### ${diagnosticsTitle(result.diagnostics)}`, '', diagnosticsList(result.diagnostics), '');
   return fit(lines);
 }
 

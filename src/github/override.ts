@@ -35,9 +35,7 @@ const RecordSchema = z.object({
  * leave it alone (a README fix) keep an override; any change to a quota or pool size drops it.
  */
 export function requestFingerprint(result: ReviewResult): string {
-  const parts = result.changes
-    .map((c) => [c.file, c.kind, c.name, c.gpuModel ?? '', c.gpusBefore, c.gpusAfter].join('\u0000'))
-    .sort();
+  const parts = result.changes.map((c) => [c.file, c.kind, c.name, c.gpuModel ?? '', c.gpusBefore, c.gpusAfter].join('\u0000')).sort();
   return createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 32);
 }
 

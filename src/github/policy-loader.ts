@@ -16,8 +16,7 @@ const ORG_CONFIG_REPO = '.github';
 const MAX_EXTENDS = 5;
 
 /** Probot's `_extends` syntax: `repo`, `owner/repo` or `owner/repo:path.yml`. */
-const EXTENDS_RE =
-  /^(?:([a-z\d](?:[a-z\d]|-(?=[a-z\d])){0,38})\/)?([-_.\w\d]+)(?::([-_./\w\d]+\.ya?ml))?$/i;
+const EXTENDS_RE = /^(?:([a-z\d](?:[a-z\d]|-(?=[a-z\d])){0,38})\/)?([-_.\w\d]+)(?::([-_./\w\d]+\.ya?ml))?$/i;
 
 interface PolicyFile {
   /** The name used in diagnostics: the path for the repo's own file, `owner/repo:path` otherwise. */
@@ -41,11 +40,7 @@ interface ParsedFile {
  * file's top-level keys winning. Each file is validated on its own so a diagnostic names the file
  * and line it comes from. No policy anywhere means the defaults.
  */
-export async function loadPolicy(
-  octokit: GitHubClient,
-  repo: RepoRef,
-  base: TreeReader,
-): Promise<LoadedPolicy> {
+export async function loadPolicy(octokit: GitHubClient, repo: RepoRef, base: TreeReader): Promise<LoadedPolicy> {
   const first = (await readLocal(repo, base)) ?? (await readOrgDefault(octokit, repo));
   if (!first) return { policy: DEFAULT_POLICY, diagnostics: [], file: null };
 

@@ -28,9 +28,7 @@ export async function syncSuggestions(
 ): Promise<SuggestionOutcome> {
   const repo = target.base;
   // Oldest first: when two replicas posted the same suggestion, every re-run keeps the same copy.
-  const existing = (
-    await octokit.paginate(octokit.rest.pulls.listReviewComments, { ...repo, pull_number: target.number, per_page: 100 })
-  )
+  const existing = (await octokit.paginate(octokit.rest.pulls.listReviewComments, { ...repo, pull_number: target.number, per_page: 100 }))
     .filter((c) => c.user?.type === 'Bot' && c.body.includes(SUGGESTION_MARKER))
     .sort((a, b) => a.id - b.id);
 
@@ -38,9 +36,7 @@ export async function syncSuggestions(
   const keep = new Set<number>();
   const missing: Suggestion[] = [];
   for (const s of wanted) {
-    const same = existing.find(
-      (c) => !keep.has(c.id) && c.path === s.path && c.line === s.line && c.body === s.body,
-    );
+    const same = existing.find((c) => !keep.has(c.id) && c.path === s.path && c.line === s.line && c.body === s.body);
     if (same) keep.add(same.id);
     else missing.push(s);
   }

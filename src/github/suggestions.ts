@@ -68,8 +68,7 @@ function suggestionBody(review: ChangeReview, target: number, original: string, 
   const written = createHash('sha256').update(original).digest('hex').slice(0, 16);
   return [
     `${SUGGESTION_MARKER}<!-- for line ${written} -->`,
-    `**gpu-justify:** ${md(change.name)} needs ${target} GPUs (${how}), not ${change.gpusAfter}. ` +
-      `Why: ${md(review.reason, 400)}`,
+    `**gpu-justify:** ${md(change.name)} needs ${target} GPUs (${how}), not ${change.gpusAfter}. ` + `Why: ${md(review.reason, 400)}`,
     '',
     '```suggestion',
     line,

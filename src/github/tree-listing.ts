@@ -23,7 +23,10 @@ const FILE_MODES = new Set(['100644', '100755']);
 export class TruncatedTreeError extends Error {
   readonly kind = 'github-truncated-tree';
 
-  constructor(readonly dir: string, readonly where: string) {
+  constructor(
+    readonly dir: string,
+    readonly where: string,
+  ) {
     super(`GitHub's listing of ${dir === '' ? 'the root directory' : dir} at ${where} is truncated; its files cannot all be known`);
     this.name = 'TruncatedTreeError';
   }
@@ -80,12 +83,18 @@ export class ApiTreeListing {
     if (whole === null) return [];
     const prefix = dir === '' ? '' : `${dir}/`;
     if (!whole.truncated) {
-      return whole.entries.filter((e) => keep(e) && e.path.startsWith(prefix) && !e.path.slice(prefix.length).includes('/')).map((e) => e.path).sort();
+      return whole.entries
+        .filter((e) => keep(e) && e.path.startsWith(prefix) && !e.path.slice(prefix.length).includes('/'))
+        .map((e) => e.path)
+        .sort();
     }
     const tree = await this.#subtree(whole, dir);
     if (tree === null) return [];
     if (tree.truncated) throw new TruncatedTreeError(dir, this.#where());
-    return tree.entries.filter(keep).map((e) => `${prefix}${e.path}`).sort();
+    return tree.entries
+      .filter(keep)
+      .map((e) => `${prefix}${e.path}`)
+      .sort();
   }
 
   /** The tree of `dir` alone (not recursive); null when the commit has no such directory. */
@@ -131,7 +140,11 @@ export class ApiTreeListing {
       return {
         sha: data.sha,
         truncated: data.truncated,
-        entries: data.tree.flatMap((e) => (typeof e.path === 'string' && typeof e.mode === 'string' && typeof e.type === 'string' && typeof e.sha === 'string' ? [{ path: e.path, mode: e.mode, type: e.type, sha: e.sha }] : [])),
+        entries: data.tree.flatMap((e) =>
+          typeof e.path === 'string' && typeof e.mode === 'string' && typeof e.type === 'string' && typeof e.sha === 'string'
+            ? [{ path: e.path, mode: e.mode, type: e.type, sha: e.sha }]
+            : [],
+        ),
       };
     } catch (err) {
       // As for a file: nothing there is an empty listing. 409 is GitHub's answer for an empty repository.

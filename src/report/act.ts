@@ -8,7 +8,10 @@ function where(review: ChangeReview): string {
 /** The concrete step for one change the review would shrink. */
 function leverStep(review: ChangeReview): string | null {
   const { change, gpusNeeded } = review;
-  const staggered = review.plan && review.plan.peakGpus < review.plan.naivePeakGpus ? ' and start the runs at the proposed times (the CronJob column above)' : '';
+  const staggered =
+    review.plan && review.plan.peakGpus < review.plan.naivePeakGpus
+      ? ' and start the runs at the proposed times (the CronJob column above)'
+      : '';
   if (review.verdict === 'not-justified') return `- Keep ${md(change.name)} at ${change.gpusBefore} GPUs in ${where(review)}${staggered}.`;
   if (review.verdict === 'partially-justified' && gpusNeeded !== null) {
     const step = change.after?.gpuStep;
@@ -21,8 +24,12 @@ function leverStep(review: ChangeReview): string | null {
 
 /** What a reader can do next: apply the lever, fix the evidence, re-run or override. */
 export function howToAct(result: ReviewResult): string {
-  const lines: string[] = result.reviews.map(leverStep).filter((l): l is string => l !== null).slice(0, 10);
-  if (result.missingEvidence.length > 0) lines.push('- Add the missing evidence in the checklist above; the review runs again on the next push.');
+  const lines: string[] = result.reviews
+    .map(leverStep)
+    .filter((l): l is string => l !== null)
+    .slice(0, 10);
+  if (result.missingEvidence.length > 0)
+    lines.push('- Add the missing evidence in the checklist above; the review runs again on the next push.');
   lines.push(
     `- Correct the evidence: if a workload is missing or its runtime, GPUs or window are wrong, fix ${code(result.context.catalogFile)} in this pull request and the review runs again.`,
   );
@@ -74,7 +81,14 @@ export function footer(result: ReviewResult): string {
     `mode: ${context.mode}`,
     `headroom ${Math.round(context.headroom * 100)}%`,
     ...(bySource.size > 0 ? [`sources: ${[...bySource].map(([s, refs]) => sourceText(s, refs)).join('; ')}`] : []),
-    ...(windows.length > 0 ? [`window ${windows.slice(0, 2).map((w) => md(w)).join(', ')}`] : []),
+    ...(windows.length > 0
+      ? [
+          `window ${windows
+            .slice(0, 2)
+            .map((w) => md(w))
+            .join(', ')}`,
+        ]
+      : []),
     `base ${md(context.baseLabel)} → head ${md(context.headLabel)}`,
     ...(context.headSha ? [`head ${code(context.headSha.slice(0, 12))}`] : []),
   ];

@@ -71,7 +71,10 @@ export function renderCheck(result: ReviewResult, text?: string): CheckOutput {
       ? VERDICT_TITLE[result.verdict]
       : `${VERDICT_TITLE[result.verdict]}: +${result.gpusRequested} requested, ${result.gpusNeeded ?? 'unknown'} needed` +
         (levers.length > 0 && result.verdict !== 'justified' ? ` (${levers.join(' + ')})` : '');
-  const lines = result.reviews.filter((r) => r.change.delta !== 0).slice(0, MAX_SUMMARY_LINES).map(changeLine);
+  const lines = result.reviews
+    .filter((r) => r.change.delta !== 0)
+    .slice(0, MAX_SUMMARY_LINES)
+    .map(changeLine);
   const more = result.reviews.length > MAX_SUMMARY_LINES ? `\n- …and ${result.reviews.length - MAX_SUMMARY_LINES} more changes.` : '';
   const summary = lines.length > 0 ? `${headline(result)}\n\n${lines.join('\n')}${more}` : headline(result);
   return {
@@ -92,9 +95,15 @@ const MAX_SUMMARY_LINES = 20;
  * code spans.
  */
 function changeLine(r: ChangeReview): string {
-  const name = `\`${r.change.name.replace(/`/g, "'").replace(/[\r\n]+/g, ' ').slice(0, 80)}\``;
+  const name = `\`${r.change.name
+    .replace(/`/g, "'")
+    .replace(/[\r\n]+/g, ' ')
+    .slice(0, 80)}\``;
   const need = r.need === null ? 'need unknown' : `need ${r.need} GPUs`;
-  const without = r.needWithoutLevers !== undefined && r.needWithoutLevers !== null && r.needWithoutLevers !== r.need ? ` (${r.needWithoutLevers} without levers)` : '';
+  const without =
+    r.needWithoutLevers !== undefined && r.needWithoutLevers !== null && r.needWithoutLevers !== r.need
+      ? ` (${r.needWithoutLevers} without levers)`
+      : '';
   const facts: string[] = [];
   const scope = r.ladders?.find((l) => l.scope !== 'workload');
   if (scope && scope.busyFraction !== null) facts.push(`busy ${pct(scope.busyFraction)}`);

@@ -30,7 +30,7 @@ export function renderComment(result: ReviewResult, options: CommentOptions = {}
   const top: string[] = [COMMENT_MARKER, `### ${headline(result)}`];
   if (options.draft) top.push('_This pull request is a draft; the review will run again as it changes._');
   if (result.context.policyChangedInPr) {
-    top.push('_This pull request edits the gpu-justify policy; it was judged by the base branch\'s version._');
+    top.push("_This pull request edits the gpu-justify policy; it was judged by the base branch's version._");
   }
   if (result.context.catalogChangedInPr) {
     top.push(`_The workload catalog \`${md(result.context.catalogFile)}\` was read from this pull request, which changes it._`);
@@ -61,7 +61,6 @@ export function renderComment(result: ReviewResult, options: CommentOptions = {}
 
   return fit(top.join('\n\n'), folded, footer(result));
 }
-
 
 /** Drops folded sections from the end until the body fits GitHub's limit, saying what was dropped. */
 function fit(head: string, folded: string[], foot: string): string {

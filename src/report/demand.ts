@@ -93,7 +93,7 @@ export function demandChart(d: DemandInput): string {
 export function demandLegend(d: DemandInput): string {
   const parts = [
     'blue bars: GPUs in use with the proposed starts',
-    ...(d.today ? ['amber line: with today\'s starts'] : []),
+    ...(d.today ? ["amber line: with today's starts"] : []),
     `green line: capacity before (${d.before})`,
     `red line: capacity after (${d.after})`,
   ];
@@ -126,7 +126,7 @@ function compare(label: string, series: number[], before: number, d: DemandInput
 /** What the demand chart shows, in one or two sentences. */
 export function demandSentence(d: DemandInput): string {
   const parts = [compare('With the proposed starts', d.proposed, d.before, d)];
-  if (d.today) parts.push(compare('with today\'s starts', d.today, d.before, d));
+  if (d.today) parts.push(compare("with today's starts", d.today, d.before, d));
   const week = isWeek(d) ? ' Over the week (from Monday 00:00 UTC):' : '';
   return `Capacity is ${d.before} GPUs before this pull request and ${d.after} after.${week} ${isWeek(d) ? lower(parts.join('; ')) : parts.join('; ')}.`;
 }

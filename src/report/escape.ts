@@ -34,7 +34,9 @@ export function mermaidText(text: string, max = MAX_NAME): string {
 
 /** Text inside a code span: a backtick would end it early. */
 export function code(text: string, max = MAX_NAME * 2): string {
-  return `\`${shorten(text, max).replace(/`/g, "'").replace(/[\r\n]+/g, ' ')}\``;
+  return `\`${shorten(text, max)
+    .replace(/`/g, "'")
+    .replace(/[\r\n]+/g, ' ')}\``;
 }
 
 /** A code span inside a table cell: GFM splits cells on `|` even in code, unless escaped. */

@@ -34,7 +34,9 @@ const SAME_GPUS: Partial<Record<Finding['lever'], Finding['lever']>> = { batchin
  * is short), else every lever that frees GPUs, strongest first, joined with `+`.
  */
 export function instead(findings: Finding[]): string | null {
-  const alone = findings.filter((f) => f.meetsNeed && f.gpusFreed > 0).sort((a, b) => b.gpusFreed - a.gpusFreed)[0] ?? findings.find((f) => f.meetsNeed);
+  const alone =
+    findings.filter((f) => f.meetsNeed && f.gpusFreed > 0).sort((a, b) => b.gpusFreed - a.gpusFreed)[0] ??
+    findings.find((f) => f.meetsNeed);
   if (alone) return alone.summary.length <= SHORT_SUMMARY ? md(alone.summary, MAX_SENTENCE) : shortLever(alone);
   const best = new Map<Finding['lever'], Finding>();
   for (const f of findings.filter((x) => x.gpusFreed > 0).sort((a, b) => b.gpusFreed - a.gpusFreed)) {
@@ -69,7 +71,10 @@ function bound(result: ReviewResult): string | null {
   if (!review) return null;
   const plan = review.plan;
   if (!plan || plan.schedule.length === 0) return md(review.reason, MAX_SENTENCE);
-  const need = review.need !== null && review.need !== plan.lowerBound ? `; with headroom and services the need is ${review.need}${inSteps(review)}` : '';
+  const need =
+    review.need !== null && review.need !== plan.lowerBound
+      ? `; with headroom and services the need is ${review.need}${inSteps(review)}`
+      : '';
   return `no lever reaches: no schedule meeting every deadline uses fewer than ${plan.lowerBound} GPUs (${md(plan.boundReason, MAX_SENTENCE)})${need}`;
 }
 
@@ -147,7 +152,9 @@ function verdictLine(result: ReviewResult): string {
       if (result.gpusRequested === 0) {
         const shared = result.changes.filter((c) => c.kind === 'gpu-sharing' && c.delta > 0);
         if (shared.length > 0) return sharingLine(shared, shortfalls(result).length > 0);
-        return shortfalls(result).length > 0 ? '⚠️ **GPU capacity lowered**: nothing to justify, but the cut is below the need.' : '✅ **GPU capacity lowered**: nothing to justify.';
+        return shortfalls(result).length > 0
+          ? '⚠️ **GPU capacity lowered**: nothing to justify, but the cut is below the need.'
+          : '✅ **GPU capacity lowered**: nothing to justify.';
       }
       const why = bound(result);
       return `${title}: ${requested(result)} and needed${why ? `; ${why}` : ''}.${trust(result)}`;

@@ -47,7 +47,16 @@ export function ladderTable(ladders: readonly UtilisationLadder[]): string {
     // The flags' reasons are in the text above the table; the cell only names them.
     l.flags.length === 0 ? '—' : l.flags.map((f) => `**${f.kind}**`).join(', '),
   ]);
-  const header = ['Scope', 'Name', 'Allocated GPU-hours', 'Busy', 'Computing (metric)', 'Tensor', 'Verified outcomes per GPU-hour', 'Flags'];
+  const header = [
+    'Scope',
+    'Name',
+    'Allocated GPU-hours',
+    'Busy',
+    'Computing (metric)',
+    'Tensor',
+    'Verified outcomes per GPU-hour',
+    'Flags',
+  ];
   return capped(header, rows, 'ladders');
 }
 
@@ -96,7 +105,10 @@ export function ladderChart(ladders: readonly UtilisationLadder[]): string {
   // Mermaid reads `%` as a comment: the description says "percent".
   const spoken = (x: number | null) => pct(x).replace('%', ' percent');
   const describe = shown
-    .map((l) => `${mermaidText(l.name, 40)} busy ${spoken(busy(l))}, computing ${spoken(share(l, l.computingGpuHours))}, tensor ${spoken(share(l, l.tensorGpuHours))}`)
+    .map(
+      (l) =>
+        `${mermaidText(l.name, 40)} busy ${spoken(busy(l))}, computing ${spoken(share(l, l.computingGpuHours))}, tensor ${spoken(share(l, l.tensorGpuHours))}`,
+    )
     .join(', ');
   const lines = [
     'xychart-beta',

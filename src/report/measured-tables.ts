@@ -20,12 +20,15 @@ function diagnosis(s: ServingCapacity): string {
 export function servingTable(serving: readonly ServingCapacity[]): string {
   const rows = serving.map((s) => {
     const declaredReplicas = s.gpusPerReplica > 0 ? s.declaredGpus / s.gpusPerReplica : s.declaredGpus;
-    const headroom = s.peakRate !== null && s.sustainableRatePerReplica !== null && s.replicasNeeded !== null
-      ? `${pct(s.headroom)} → ${rate(s.peakRate * (1 + s.headroom))}`
-      : pct(s.headroom);
+    const headroom =
+      s.peakRate !== null && s.sustainableRatePerReplica !== null && s.replicasNeeded !== null
+        ? `${pct(s.headroom)} → ${rate(s.peakRate * (1 + s.headroom))}`
+        : pct(s.headroom);
     return [
       md(s.workload),
-      s.sustainableRatePerReplica === null ? 'none meets the SLO' : `${rate(s.sustainableRatePerReplica)} (${s.loadTestStep === null ? 'load test' : codeCell(s.loadTestStep)})`,
+      s.sustainableRatePerReplica === null
+        ? 'none meets the SLO'
+        : `${rate(s.sustainableRatePerReplica)} (${s.loadTestStep === null ? 'load test' : codeCell(s.loadTestStep)})`,
       rate(s.peakRate),
       headroom,
       versus(s.replicasNeeded, declaredReplicas),
@@ -33,7 +36,15 @@ export function servingTable(serving: readonly ServingCapacity[]): string {
       diagnosis(s),
     ];
   });
-  const header = ['Service', 'Per replica within the SLO (load-test step)', 'Observed peak', 'Headroom → sized for', 'Replicas needed', 'GPUs needed', 'What holds it back'];
+  const header = [
+    'Service',
+    'Per replica within the SLO (load-test step)',
+    'Observed peak',
+    'Headroom → sized for',
+    'Replicas needed',
+    'GPUs needed',
+    'What holds it back',
+  ];
   return capped(header, rows, 'services');
 }
 
@@ -59,7 +70,17 @@ export function costTable(costs: readonly OutcomeCost[]): string {
       md(c.note, MAX_SENTENCE),
     ];
   });
-  const header = ['Service', 'Option', 'GPUs', 'Cost over the window', 'Verified outcomes', 'Cost per verified outcome', 'Meets quality and SLO', 'GPUs freed', 'Note'];
+  const header = [
+    'Service',
+    'Option',
+    'GPUs',
+    'Cost over the window',
+    'Verified outcomes',
+    'Cost per verified outcome',
+    'Meets quality and SLO',
+    'GPUs freed',
+    'Note',
+  ];
   return capped(header, rows, 'options');
 }
 
@@ -67,7 +88,13 @@ export function runtimeTable(runtimes: readonly RuntimeCheck[]): string {
   const rows = runtimes.map((r) => {
     const diff = r.documentedMinutes > 0 ? (r.observedMinutes - r.documentedMinutes) / r.documentedMinutes : null;
     const signed = diff === null ? '—' : `${diff > 0 ? '+' : diff < 0 ? '−' : ''}${pct(Math.abs(diff))}`;
-    return [md(r.workload), duration(r.documentedMinutes), duration(r.observedMinutes), signed, r.differs ? '**update the catalog**' : 'within 25%'];
+    return [
+      md(r.workload),
+      duration(r.documentedMinutes),
+      duration(r.observedMinutes),
+      signed,
+      r.differs ? '**update the catalog**' : 'within 25%',
+    ];
   });
   return capped(['Job', 'Documented runtime', 'Observed mean runtime', 'Difference', ''], rows, 'jobs');
 }

@@ -10,7 +10,10 @@ const GROUPS = [
   { name: 'Files in this pull request', test: /^fix |readable/i },
   { name: 'Workload catalog', test: /catalog|document them in/i },
   { name: 'Load tests', test: /load test|loadTest|GuideLLM|vllm bench/i },
-  { name: 'Telemetry: exporters and scrape settings', test: /scrape|exporter|dcgm|kube-state-metrics|Kueue configuration|Prometheus|metrics/i },
+  {
+    name: 'Telemetry: exporters and scrape settings',
+    test: /scrape|exporter|dcgm|kube-state-metrics|Kueue configuration|Prometheus|metrics/i,
+  },
   { name: 'Prices and policy', test: /prices:|OpenCost|gpu-justify\.yml/i },
 ] as const;
 const OTHER = 'Other';

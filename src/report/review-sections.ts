@@ -29,7 +29,9 @@ function scheduleSection(review: ChangeReview): Section | null {
   const left = barsLeftOut(plan);
   const cut = left > 0 ? `\n\n_The chart draws the first runs; ${left} more are in the table only._` : '';
   const cron = 'Times are UTC: a CronJob using these schedules should set `timeZone: Etc/UTC`.';
-  const change = todaySchedule(plan.schedule) ? `today peak ${plan.naivePeakGpus} → proposed ${plan.peakGpus} GPUs` : `peak ${plan.peakGpus} GPUs`;
+  const change = todaySchedule(plan.schedule)
+    ? `today peak ${plan.naivePeakGpus} → proposed ${plan.peakGpus} GPUs`
+    : `peak ${plan.peakGpus} GPUs`;
   return {
     summary: `Staggered schedule for ${md(review.change.name)}: ${change}`,
     picture: true,
@@ -120,4 +122,12 @@ function idlePodsSection(review: ChangeReview): Section | null {
 }
 
 /** The pictures and measured tables of each reviewed change, in reading order. */
-export const REVIEW_SECTIONS: readonly ReviewSection[] = [scheduleSection, demandSection, ladderSection, idlePodsSection, servingSection, costSection, runtimeSection];
+export const REVIEW_SECTIONS: readonly ReviewSection[] = [
+  scheduleSection,
+  demandSection,
+  ladderSection,
+  idlePodsSection,
+  servingSection,
+  costSection,
+  runtimeSection,
+];

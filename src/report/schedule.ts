@@ -33,9 +33,7 @@ const firstStart = (r: PlacedRun): number => Math.min(...r.pieces.map((p) => p.s
  */
 export function chronological(schedule: PlacedRun[]): PlacedRun[] {
   const order = [...new Set(schedule.map((r) => r.workload))];
-  const sorted = [...schedule].sort(
-    (a, b) => order.indexOf(a.workload) - order.indexOf(b.workload) || firstStart(a) - firstStart(b),
-  );
+  const sorted = [...schedule].sort((a, b) => order.indexOf(a.workload) - order.indexOf(b.workload) || firstStart(a) - firstStart(b));
   const seen = new Map<string, number>();
   return sorted.map((r) => {
     const n = (seen.get(r.workload) ?? 0) + 1;

@@ -56,18 +56,14 @@ export interface CollectRequest {
 }
 
 function loadTestPaths(workloads: readonly Workload[]): string[] {
-  const paths = workloads.flatMap((w) =>
-    w.type === 'inference' ? [w.loadTest, ...w.alternatives.map((a) => a.loadTest)] : [],
-  );
+  const paths = workloads.flatMap((w) => (w.type === 'inference' ? [w.loadTest, ...w.alternatives.map((a) => a.loadTest)] : []));
   return [...new Set(paths.filter((p): p is string => p !== undefined))];
 }
 
 /** Asks every question a review needs, in parallel; failures come back as missing evidence. */
 export async function collectTelemetry(input: TelemetryInput, req: CollectRequest): Promise<ReviewTelemetry> {
   const windowMinutes = input.windowMinutes ?? req.windowMinutes;
-  const scopes = req.changes
-    .map(scopeForChange)
-    .filter((s): s is Exclude<Scope, { kind: 'workload' }> => s !== null);
+  const scopes = req.changes.map(scopeForChange).filter((s): s is Exclude<Scope, { kind: 'workload' }> => s !== null);
   const paths = loadTestPaths(req.workloads);
   const [evidence, loadTests, allocation] = await Promise.all([
     // A breaker per review: a source down for this review costs one query's retries, not every query's.
@@ -83,10 +79,17 @@ export async function collectTelemetry(input: TelemetryInput, req: CollectReques
   ]);
   const missing = [...evidence.missing];
   for (const [path, imported] of loadTests) {
-    if (!imported.ok) missing.push({ what: `load test ${path}`, how: `${imported.message}; save a GuideLLM report or \`vllm bench serve --save-result\` output there` });
+    if (!imported.ok)
+      missing.push({
+        what: `load test ${path}`,
+        how: `${imported.message}; save a GuideLLM report or \`vllm bench serve --save-result\` output there`,
+      });
   }
   if (allocation?.status === 'missing') {
-    missing.push({ what: `GPU cost from OpenCost: ${allocation.message}`, how: 'check OPENCOST_URL and that OpenCost reaches the cluster; the catalog prices are used meanwhile' });
+    missing.push({
+      what: `GPU cost from OpenCost: ${allocation.message}`,
+      how: 'check OPENCOST_URL and that OpenCost reaches the cluster; the catalog prices are used meanwhile',
+    });
   }
   return {
     source: input.source.description,

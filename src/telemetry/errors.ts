@@ -2,11 +2,7 @@
  * Why a telemetry answer could not be had. Each error names the source and the query, and never
  * the credentials: messages pass through `redact` before they are built.
  */
-export type TelemetryErrorKind =
-  | 'telemetry-unavailable'
-  | 'telemetry-bad-query'
-  | 'telemetry-bad-response'
-  | 'telemetry-config';
+export type TelemetryErrorKind = 'telemetry-unavailable' | 'telemetry-bad-query' | 'telemetry-bad-response' | 'telemetry-config';
 
 interface TelemetryErrorOptions {
   /** `prometheus`, `opencost`, … plus where it was reached, credentials removed. */

@@ -20,10 +20,13 @@ export function telemetryFromEnv(env: Env = process.env as Env): TelemetryProvid
   const opencost = env.OPENCOST_URL ? openCostSettings(env.OPENCOST_URL) : undefined;
   return (policy) => {
     if (policy.telemetry !== 'default') {
-      throw new TelemetryConfigError(`the policy asks for telemetry source "${policy.telemetry}", but the operator defines only "default"`, {
-        source: 'policy',
-        query: 'telemetry',
-      });
+      throw new TelemetryConfigError(
+        `the policy asks for telemetry source "${policy.telemetry}", but the operator defines only "default"`,
+        {
+          source: 'policy',
+          query: 'telemetry',
+        },
+      );
     }
     return {
       source,

@@ -59,7 +59,10 @@ export function sourceOutage(source: string, results: readonly QueryResult[]): M
  * MIG family only with `mig`: `gatherEvidence` asks it when the MIG presence probe calls for it.
  */
 export function planQueries(req: Omit<GatherRequest, 'at' | 'concurrency'>, options: { mig?: boolean } = {}): NamedQuery[] {
-  const opts = { windowMinutes: req.windowMinutes, ...(req.rateWindowMinutes === undefined ? {} : { rateWindowMinutes: req.rateWindowMinutes }) };
+  const opts = {
+    windowMinutes: req.windowMinutes,
+    ...(req.rateWindowMinutes === undefined ? {} : { rateWindowMinutes: req.rateWindowMinutes }),
+  };
   const all = [...req.scopes.flatMap((s) => capacityQueries(s, opts)), ...req.workloads.flatMap((w) => workloadQueries(w, opts))];
   const seen = new Set<string>();
   return all.filter((q) => !seen.has(q.id) && seen.add(q.id) && (options.mig === true || !isMigQuery(q)));

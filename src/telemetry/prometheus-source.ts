@@ -59,7 +59,12 @@ export class PrometheusSource implements TelemetrySource {
     }
     const finite = series.reduce((n, s) => n + s.samples.length, 0);
     if (mostlyNotFinite(finite, answer.skipped)) {
-      return { ...base, status: 'missing', reason: 'not-finite', message: mostlyNotFiniteMessage(this.description, q.id, finite, answer.skipped) };
+      return {
+        ...base,
+        status: 'missing',
+        reason: 'not-finite',
+        message: mostlyNotFiniteMessage(this.description, q.id, finite, answer.skipped),
+      };
     }
     const dropped = answer.series.length - series.length;
     return {
@@ -78,9 +83,6 @@ export class PrometheusSource implements TelemetrySource {
 function noDataMessage(where: string, q: NamedQuery, a: PromAnswer): string {
   const { nan, inf, blank } = a.skipped;
   const dropped = nan + inf + blank;
-  const why =
-    dropped > 0
-      ? `every sample was unusable (${nan} NaN, ${inf} infinite, ${blank} DCGM blank)`
-      : 'no series matched';
+  const why = dropped > 0 ? `every sample was unusable (${nan} NaN, ${inf} infinite, ${blank} DCGM blank)` : 'no series matched';
   return `${where}: ${why} for ${q.id}`;
 }

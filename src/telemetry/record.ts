@@ -60,11 +60,23 @@ export function replayAllocation(snapshot: Snapshot, at: Date, windowMinutes: nu
   const query = { at, windowMinutes, aggregate };
   const raw = snapshot.extra[allocationKey(at, windowMinutes, aggregate)];
   if (raw === undefined) {
-    return { status: 'missing', source: 'snapshot', query, reason: 'not-in-snapshot', message: `the snapshot holds no OpenCost allocation by ${aggregate} for ${windowMinutes} minutes to ${at.toISOString()}` };
+    return {
+      status: 'missing',
+      source: 'snapshot',
+      query,
+      reason: 'not-in-snapshot',
+      message: `the snapshot holds no OpenCost allocation by ${aggregate} for ${windowMinutes} minutes to ${at.toISOString()}`,
+    };
   }
   const parsed = recordedAllocation.safeParse(raw);
   if (!parsed.success) {
-    return { status: 'missing', source: 'snapshot', query, reason: 'bad-response', message: `the snapshot's OpenCost allocation by ${aggregate} is malformed` };
+    return {
+      status: 'missing',
+      source: 'snapshot',
+      query,
+      reason: 'bad-response',
+      message: `the snapshot's OpenCost allocation by ${aggregate} is malformed`,
+    };
   }
   return { ...parsed.data, query };
 }

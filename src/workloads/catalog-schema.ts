@@ -74,18 +74,13 @@ export const inferenceWorkloadSchema = z.strictObject({
   replicas: positiveInt(),
   slo: sloSchema.optional(),
   headroom: fraction().optional().describe("The policy's headroom otherwise"),
-  loadTest: repoPath()
-    .optional()
-    .describe('GuideLLM report or `vllm bench serve` results (JSON / JSON lines)'),
+  loadTest: repoPath().optional().describe('GuideLLM report or `vllm bench serve` results (JSON / JSON lines)'),
   quality: fraction().optional(),
   qualityThreshold: fraction().optional(),
   alternatives: z.array(alternativeSchema).default([]),
 });
 
-export const workloadSchema = z.discriminatedUnion('type', [
-  jobWorkloadSchema,
-  inferenceWorkloadSchema,
-]);
+export const workloadSchema = z.discriminatedUnion('type', [jobWorkloadSchema, inferenceWorkloadSchema]);
 
 export const catalogSchema = z.strictObject({
   workloads: z.array(workloadSchema),

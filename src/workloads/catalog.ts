@@ -7,12 +7,7 @@ import { formatClock, formatDeadline } from './clock.js';
 import { windowLength } from './window.js';
 import { formatDuration } from './duration.js';
 import { protoKeyPaths } from './unsafe-keys.js';
-import {
-  describeValue,
-  friendlyErrors,
-  issuesToDiagnostics,
-  protoKeyDiagnostics,
-} from './zod-diagnostics.js';
+import { describeValue, friendlyErrors, issuesToDiagnostics, protoKeyDiagnostics } from './zod-diagnostics.js';
 import { loadYaml } from './yaml-source.js';
 
 export interface CatalogResult {
@@ -133,7 +128,6 @@ function nameOf(item: unknown): string | null {
   const name = (item as Record<string, unknown>).name;
   return typeof name === 'string' && name.trim() !== '' ? name.trim() : null;
 }
-
 
 function windowProblem(w: ParsedWorkload, index: number): string | null {
   if (w.type === 'inference') return null;

@@ -79,18 +79,16 @@ export function deadline() {
  * keeps `__proto__` out of the objects built from the file.
  */
 export function labelMap() {
-  const key = z
-    .string()
-    .regex(/^(?!__)[A-Za-z_][A-Za-z0-9_]*$/, {
-      error: 'is not a Prometheus label name (letters, digits, "_"; a Kubernetes label app.kubernetes.io/name appears as label_app_kubernetes_io_name)',
-    });
+  const key = z.string().regex(/^(?!__)[A-Za-z_][A-Za-z0-9_]*$/, {
+    error:
+      'is not a Prometheus label name (letters, digits, "_"; a Kubernetes label app.kubernetes.io/name appears as label_app_kubernetes_io_name)',
+  });
   return z.record(key, z.string({ error: 'label values must be strings (quote numbers)' }));
 }
 
 /** A path inside the repository: relative, with no `..`, so it cannot name files outside it. */
 export function repoPath() {
-  return nonEmptyString().refine(
-    (p) => !/^([A-Za-z]:)?[\\/]/.test(p) && !p.split(/[\\/]/).includes('..'),
-    { error: 'must be a path relative to the repository root, without ".."' },
-  );
+  return nonEmptyString().refine((p) => !/^([A-Za-z]:)?[\\/]/.test(p) && !p.split(/[\\/]/).includes('..'), {
+    error: 'must be a path relative to the repository root, without ".."',
+  });
 }

@@ -27,9 +27,7 @@ function telemetryName() {
 }
 
 /** GPU model names as price keys (`H100`, `A100-80GB`); the pattern also keeps out `__proto__`. */
-const gpuModel = z
-  .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._ -]*$/, { error: 'is not a GPU model name' });
+const gpuModel = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._ -]*$/, { error: 'is not a GPU model name' });
 
 export const overridesSchema = z.strictObject({
   minPermission: z.enum(['write', 'maintain', 'admin']).optional(),

@@ -5,12 +5,7 @@ import { DEFAULT_POLICY } from '../domain/policy.js';
 import type { Policy } from '../domain/policy.js';
 import { overridesSchema, policySchema } from './policy-schema.js';
 import { protoKeyPaths } from './unsafe-keys.js';
-import {
-  describeValue,
-  friendlyErrors,
-  issuesToDiagnostics,
-  protoKeyDiagnostics,
-} from './zod-diagnostics.js';
+import { describeValue, friendlyErrors, issuesToDiagnostics, protoKeyDiagnostics } from './zod-diagnostics.js';
 import { loadYaml } from './yaml-source.js';
 import type { FieldPath } from './yaml-source.js';
 
@@ -40,15 +35,12 @@ export function policyFromObject(
   value: unknown,
   lineOf: (path: (string | number)[]) => number | null = () => null,
 ): PolicyResult {
-  const locate = (path: FieldPath): number | null =>
-    lineOf(path.filter((s): s is string | number => typeof s !== 'symbol'));
+  const locate = (path: FieldPath): number | null => lineOf(path.filter((s): s is string | number => typeof s !== 'symbol'));
   if (value === null || value === undefined) return { policy: defaults(), diagnostics: [] };
   if (typeof value !== 'object' || Array.isArray(value)) {
     return {
       policy: defaults(),
-      diagnostics: [
-        diagnostic(file, locate([]), 'error', `the policy must be a mapping, got ${describeValue(value)}`),
-      ],
+      diagnostics: [diagnostic(file, locate([]), 'error', `the policy must be a mapping, got ${describeValue(value)}`)],
     };
   }
   const parsed = policySchema.safeParse(value, OPTIONS);

@@ -20,9 +20,14 @@ export function withTrustedQueries(
     const trusted = baseByName.get(w.name)?.outcomes;
     if (trusted !== undefined && sameQueries(trusted, w.outcomes)) return w;
     diagnostics.push(
-      diagnostic(catalogFile, w.source.line, 'info', trusted === undefined
-        ? `${w.name}: its outcome queries are new in this pull request; they are run against the cluster once merged, so verified outcomes are not measured in this review`
-        : `${w.name}: this pull request changes its outcome queries; the base branch's are used until it is merged`),
+      diagnostic(
+        catalogFile,
+        w.source.line,
+        'info',
+        trusted === undefined
+          ? `${w.name}: its outcome queries are new in this pull request; they are run against the cluster once merged, so verified outcomes are not measured in this review`
+          : `${w.name}: this pull request changes its outcome queries; the base branch's are used until it is merged`,
+      ),
     );
     const { outcomes: _dropped, ...rest } = w;
     return trusted === undefined ? (rest as Workload) : { ...w, outcomes: trusted };

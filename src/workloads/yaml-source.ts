@@ -20,14 +20,22 @@ export type YamlSource =
 /** Parses one YAML document, keeping positions so later errors can name a line. Never throws. */
 export function loadYaml(file: string, text: string): YamlSource {
   if (text.length > MAX_FILE_CHARS) {
-    return { kind: 'invalid', diagnostics: [diagnostic(file, null, 'error', `${describeSize(text.length)}, over the ${describeSize(MAX_FILE_CHARS)} gpu-justify reads: not read`)] };
+    return {
+      kind: 'invalid',
+      diagnostics: [
+        diagnostic(
+          file,
+          null,
+          'error',
+          `${describeSize(text.length)}, over the ${describeSize(MAX_FILE_CHARS)} gpu-justify reads: not read`,
+        ),
+      ],
+    };
   }
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const lineAt = (offset: number): number => lineCounter.linePos(offset).line;
-  const warnings = doc.warnings.map((w) =>
-    diagnostic(file, lineAt(w.pos[0]), 'warning', `YAML: ${w.message}`),
-  );
+  const warnings = doc.warnings.map((w) => diagnostic(file, lineAt(w.pos[0]), 'warning', `YAML: ${w.message}`));
   if (doc.errors.length > 0) {
     // One mistake often trips several parser errors on the same line; the first says the most.
     // The later ones still tell how far the mistake reaches, and whether indentation caused it.
@@ -69,17 +77,14 @@ export function loadYaml(file: string, text: string): YamlSource {
  * mistyped field points at the line that names it; a missing field falls back to its parent.
  */
 function lineFinder(doc: Document, lineAt: (offset: number) => number): LineOf {
-  const lineOfNode = (node: Node | null | undefined): number | null =>
-    node?.range ? lineAt(node.range[0]) : null;
+  const lineOfNode = (node: Node | null | undefined): number | null => (node?.range ? lineAt(node.range[0]) : null);
   return (path) => {
     let node: unknown = doc.contents;
     let line = lineOfNode(doc.contents as Node | null);
     for (const segment of path) {
       if (isAlias(node)) node = node.resolve(doc);
       if (isMap(node)) {
-        const pair = node.items.find(
-          (p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(segment),
-        );
+        const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(segment));
         if (!pair) return line;
         line = lineOfNode(pair.key as Node | null) ?? line;
         node = pair.value;

@@ -87,15 +87,9 @@ export function issuesToDiagnostics(
     if (issue.code === 'invalid_union' && typeof issue.discriminator === 'string') {
       // The issue sits on the discriminator's path; its input is the enclosing object.
       const parent = issue.input;
-      const found =
-        parent !== null && typeof parent === 'object'
-          ? (parent as Record<string, unknown>)[issue.discriminator]
-          : undefined;
+      const found = parent !== null && typeof parent === 'object' ? (parent as Record<string, unknown>)[issue.discriminator] : undefined;
       const options = ((issue as { options?: unknown[] }).options ?? []).map(String).join(', ');
-      const message =
-        found === undefined
-          ? `is required (one of ${options})`
-          : `must be one of ${options}, got ${describeValue(found)}`;
+      const message = found === undefined ? `is required (one of ${options})` : `must be one of ${options}, got ${describeValue(found)}`;
       out.push(diagnostic(file, lineOf(path), 'error', withPath(path, message)));
       continue;
     }
@@ -109,14 +103,8 @@ export function issuesToDiagnostics(
 }
 
 /** One error per `__proto__` key: never a field, and refused before it can reach an object. */
-export function protoKeyDiagnostics(
-  file: string,
-  paths: readonly FieldPath[],
-  lineOf: LineOf,
-): Diagnostic[] {
-  return paths.map((path) =>
-    diagnostic(file, lineOf(path), 'error', withPath(path, '"__proto__" is not allowed as a key')),
-  );
+export function protoKeyDiagnostics(file: string, paths: readonly FieldPath[], lineOf: LineOf): Diagnostic[] {
+  return paths.map((path) => diagnostic(file, lineOf(path), 'error', withPath(path, '"__proto__" is not allowed as a key')));
 }
 
 /** Custom checks write their own text (and may hold values not to echo, such as a URL). */

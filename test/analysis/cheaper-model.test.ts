@@ -8,7 +8,12 @@ import { answer, hourly, repeat, row, telemetry } from './measured-fixture.js';
 const change = queueChange('l4', 4, 8, { kind: 'karpenter-nodepool', gpuModel: 'L4' });
 const prices = { L4: 1, T4: 0.5 };
 const chat = service({
-  name: 'chat', replicas: 4, selector: { namespace: 'chat' }, slo: { p95LatencyMs: 2000 }, quality: 0.9, qualityThreshold: 0.85,
+  name: 'chat',
+  replicas: 4,
+  selector: { namespace: 'chat' },
+  slo: { p95LatencyMs: 2000 },
+  quality: 0.9,
+  qualityThreshold: 0.85,
   outcomes: { verified: 'v', total: 't' },
   alternatives: [
     { name: 'small', gpusPerReplica: 1, quality: 0.88, loadTest: 'small.json' },
@@ -18,17 +23,19 @@ const chat = service({
 });
 
 function measured() {
-  return new Measured(telemetry(
-    [
-      answer('ksm.gpu-requests:workload:chat', [hourly(repeat(48, 4))]),
-      answer('outcomes.verified:workload:chat', [hourly([900])], 'instant'),
-      answer('outcomes.total:workload:chat', [hourly([1000])], 'instant'),
-    ],
-    {
-      'small.json': { ok: true, format: 'vllm-bench', rows: [row(5, 1500)] },
-      't4.json': { ok: true, format: 'vllm-bench', rows: [row(1.25, 1900)] },
-    },
-  ));
+  return new Measured(
+    telemetry(
+      [
+        answer('ksm.gpu-requests:workload:chat', [hourly(repeat(48, 4))]),
+        answer('outcomes.verified:workload:chat', [hourly([900])], 'instant'),
+        answer('outcomes.total:workload:chat', [hourly([1000])], 'instant'),
+      ],
+      {
+        'small.json': { ok: true, format: 'vllm-bench', rows: [row(5, 1500)] },
+        't4.json': { ok: true, format: 'vllm-bench', rows: [row(1.25, 1900)] },
+      },
+    ),
+  );
 }
 
 describe('cost per verified outcome', () => {

@@ -62,7 +62,10 @@ describe('idle pods outside the catalog', () => {
       ),
     ]);
     const pods = idlePods(pool(4, 8), [chat], m, policy(idle));
-    expect(pods.map((p) => [`${p.namespace}/${p.pod}`, p.gpus])).toEqual([['notebooks/alice', 2], ['scratch/more', 1]]);
+    expect(pods.map((p) => [`${p.namespace}/${p.pod}`, p.gpus])).toEqual([
+      ['notebooks/alice', 2],
+      ['scratch/more', 1],
+    ]);
     expect(pods[0]!.busyFraction).toBeCloseTo(0.01, 12);
     expect(pods[1]!.heldFraction).toBeCloseTo(25 / 48, 12);
     expect(HELD_MOST).toBe(0.5);
@@ -143,7 +146,13 @@ describe('the reclaim lever with idle pods outside the catalog', () => {
   it('never lowers the need with them: the verdict relies on them only when the need fits the GPUs there but not without theirs', () => {
     const chat = service({ name: 'support-chat', pool: POOL, queue: undefined, replicas: 4, selector: { namespace: 'chat' } });
     const review = (before: number) =>
-      reviewChange({ change: pool(before, before + 4), workloads: [chat], catalogFile: 'c.yaml', policy: policy({ headroom: 0 }), telemetry: telemetry([podAnswer(notebook)]) });
+      reviewChange({
+        change: pool(before, before + 4),
+        workloads: [chat],
+        catalogFile: 'c.yaml',
+        policy: policy({ headroom: 0 }),
+        telemetry: telemetry([podAnswer(notebook)]),
+      });
     // Need 4 (declared replicas). With 4 GPUs there the need fits only if the notebook's 2 come back.
     const tight = review(4);
     expect(tight).toMatchObject({ verdict: 'not-justified', need: 4, gpusNeeded: 0 });
@@ -161,7 +170,15 @@ describe('the reclaim lever with idle pods outside the catalog', () => {
   it('warns when a catalog workload names no namespace, so its pods cannot be told from the idle ones', () => {
     const chat = service({ name: 'support-chat', pool: POOL, queue: undefined, selector: { namespace: 'chat' } });
     const dark = batch({ name: 'dark-job' });
-    const r = reviewChange({ change: pool(4, 8), workloads: [chat, dark], catalogFile: 'c.yaml', policy: policy(), telemetry: telemetry([podAnswer(notebook)]) });
-    expect(r.findings.find((f) => f.lever === 'reclaim-idle')!.summary).toContain('dark-job name no namespace in their selector, so their pods may be among these');
+    const r = reviewChange({
+      change: pool(4, 8),
+      workloads: [chat, dark],
+      catalogFile: 'c.yaml',
+      policy: policy(),
+      telemetry: telemetry([podAnswer(notebook)]),
+    });
+    expect(r.findings.find((f) => f.lever === 'reclaim-idle')!.summary).toContain(
+      'dark-job name no namespace in their selector, so their pods may be among these',
+    );
   });
 });

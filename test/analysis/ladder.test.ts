@@ -21,8 +21,12 @@ describe('utilisation ladder', () => {
     const l = workloadLadder(w, m, policy())!;
     // busy: 10 h × 4 × 0.5 + 10 h × 2 × 1 = 40; computing: 60 × 0.25 = 15; tensor 6; 30 / 60 outcomes per GPU-hour.
     expect(l).toMatchObject({
-      allocatedGpuHours: 60, busyGpuHours: 40, computingGpuHours: 15,
-      computeField: 'DCGM_FI_PROF_GR_ENGINE_ACTIVE', verifiedOutcomes: 30, outcomesPerGpuHour: 0.5,
+      allocatedGpuHours: 60,
+      busyGpuHours: 40,
+      computingGpuHours: 15,
+      computeField: 'DCGM_FI_PROF_GR_ENGINE_ACTIVE',
+      verifiedOutcomes: 30,
+      outcomesPerGpuHour: 0.5,
     });
     expect(l.tensorGpuHours).toBeCloseTo(6, 9);
     expect(l.busyFraction).toBeCloseTo(2 / 3, 9);

@@ -45,7 +45,11 @@ export function row(rate: number, p95E2eMs: number | null, over: Partial<LoadTes
 }
 
 /** A ReviewTelemetry over 48 hourly points holding exactly the given results. */
-export function telemetry(results: QueryResult[], loadTests: Record<string, LoadTestImport> = {}, windowMinutes = 48 * 60): ReviewTelemetry {
+export function telemetry(
+  results: QueryResult[],
+  loadTests: Record<string, LoadTestImport> = {},
+  windowMinutes = 48 * 60,
+): ReviewTelemetry {
   const answers = new Map(results.flatMap((r) => (r.status === 'ok' ? [[r.query.id, r] as const] : [])));
   const missingList: MissingEvidence[] = results.flatMap((r) => (r.status === 'missing' ? [{ what: r.query.what, how: r.query.how }] : []));
   return {

@@ -42,10 +42,27 @@ describe('answers used although some samples were NaN or ±Inf', () => {
     const chat = service({ name: 'chat', pool: 'l4-pool', queue: undefined, replicas: 2, selector: { namespace: 'chat' } });
     const change = queueChange('l4-pool', 4, 8, { kind: 'karpenter-nodepool' });
     const gpuUtil = answer('dcgm.gpu-util:workload:chat', [hourly(repeat(48, 50))]);
-    const clean = reviewChange({ change, workloads: [chat], catalogFile: 'c.yaml', policy: policy(), telemetry: telemetry([answer(ID, [hourly(repeat(48, 2))]), gpuUtil]) });
-    const noted = reviewChange({ change, workloads: [chat], catalogFile: 'c.yaml', policy: policy(), telemetry: telemetry([withNaN(5), gpuUtil]) });
+    const clean = reviewChange({
+      change,
+      workloads: [chat],
+      catalogFile: 'c.yaml',
+      policy: policy(),
+      telemetry: telemetry([answer(ID, [hourly(repeat(48, 2))]), gpuUtil]),
+    });
+    const noted = reviewChange({
+      change,
+      workloads: [chat],
+      catalogFile: 'c.yaml',
+      policy: policy(),
+      telemetry: telemetry([withNaN(5), gpuUtil]),
+    });
     expect(clean.missingEvidence.some((e) => e.what.includes('not finite'))).toBe(false);
     expect(noted.missingEvidence).toHaveLength(clean.missingEvidence.length + 1);
-    expect(noted.missingEvidence).toEqual(expect.arrayContaining([...clean.missingEvidence, expect.objectContaining({ what: expect.stringMatching(`^${ID}: 6 of 54 samples`) })]));
+    expect(noted.missingEvidence).toEqual(
+      expect.arrayContaining([
+        ...clean.missingEvidence,
+        expect.objectContaining({ what: expect.stringMatching(`^${ID}: 6 of 54 samples`) }),
+      ]),
+    );
   });
 });

@@ -13,7 +13,11 @@ const rejected = (qid: string): QueryResult => ({ ...missing(qid), reason: 'bad-
 /** Telemetry whose MIG presence probe said `status` (or was never asked). */
 function measuredWith(results: QueryResult[], status?: MigPresenceStatus): Measured {
   const t = telemetry(results);
-  if (status !== undefined) t.evidence.mig = { status, result: status === 'failed' ? rejected('mig.presence:cluster') : answer('mig.presence:cluster', [], 'instant') };
+  if (status !== undefined)
+    t.evidence.mig = {
+      status,
+      result: status === 'failed' ? rejected('mig.presence:cluster') : answer('mig.presence:cluster', [], 'instant'),
+    };
   return new Measured(t);
 }
 
@@ -45,7 +49,10 @@ describe('MIG queries that fail after the probe', () => {
 
   it("a ClusterQueue's MIG usage: listed when it and the probe failed, not when it found nothing", () => {
     const q = 'research';
-    const base = [answer(`kueue.usage:queue:${q}`, [{ ...hourly(repeat(48, 4)), labels: { flavor: 'a100' } }]), answer(`kueue.nominal-quota:queue:${q}`, [{ ...hourly(repeat(48, 8)), labels: { flavor: 'a100' } }])];
+    const base = [
+      answer(`kueue.usage:queue:${q}`, [{ ...hourly(repeat(48, 4)), labels: { flavor: 'a100' } }]),
+      answer(`kueue.nominal-quota:queue:${q}`, [{ ...hourly(repeat(48, 8)), labels: { flavor: 'a100' } }]),
+    ];
     const unknown = measuredWith([...base, rejected(`kueue.mig-usage:queue:${q}`)], 'failed');
     capacityLadder(queueChange(q, 8, 16), unknown, [], 0, policy());
     expect(whats(unknown)).toContain(`what kueue.mig-usage:queue:${q}: rejected`);

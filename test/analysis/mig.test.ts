@@ -48,7 +48,9 @@ describe('the ladder of a workload on MIG instances', () => {
     expect(refs).toEqual([
       `q(dcgm.mig-activity:${id})`,
       `q(ksm.mig-requests:${id})`,
-      expect.stringMatching(/^MIG instances counted as whole-GPU equivalents: 3g\.40gb = 3\/7 GPU \(.*7 \(A100, H100, H200, B200\) is assumed/),
+      expect.stringMatching(
+        /^MIG instances counted as whole-GPU equivalents: 3g\.40gb = 3\/7 GPU \(.*7 \(A100, H100, H200, B200\) is assumed/,
+      ),
     ]);
     expect(l.evidence.every((e) => e.window === `${48 * 60}m to ${AT}`)).toBe(true);
   });
@@ -72,7 +74,9 @@ describe('the ladder of a workload on MIG instances', () => {
     expect(l.busyGpuHours).toBeCloseTo((0.6 + 0.9 / 7) * 48, 9);
     expect(l.computingGpuHours).toBeCloseTo((0.5 + 0.6 / 7) * 48, 9);
     expect(l.computeField).toBe('DCGM_FI_PROF_SM_ACTIVE');
-    expect(l.evidence.at(-1)!.ref).toContain('1g.10gb = 1/7 GPU (compute slices of the profile over the slices of the GPU model DCGM names)');
+    expect(l.evidence.at(-1)!.ref).toContain(
+      '1g.10gb = 1/7 GPU (compute slices of the profile over the slices of the GPU model DCGM names)',
+    );
   });
 
   it('leaves busy unknown, and says which metric would tell, when DCGM shows no instance activity', () => {
@@ -144,7 +148,10 @@ describe('a pool of whole GPUs and MIG instances', () => {
       answer(`ksm.gpu-allocatable:${pid}`, [hourly(repeat(48, 2))]),
       answer(`ksm.gpu-requests:${pid}`, [hourly(repeat(48, 2))]),
       answer(`dcgm.gpu-util:${pid}`, [hourly(repeat(48, 20))]),
-      answer(`ksm.mig-requests:${pid}`, [mixed('nvidia_com_mig_1g_10gb', 'requested', repeat(48, 7)), mixed('nvidia_com_mig_1g_10gb', 'allocatable', repeat(48, 7))]),
+      answer(`ksm.mig-requests:${pid}`, [
+        mixed('nvidia_com_mig_1g_10gb', 'requested', repeat(48, 7)),
+        mixed('nvidia_com_mig_1g_10gb', 'allocatable', repeat(48, 7)),
+      ]),
       answer(`dcgm.mig-activity:${pid}`, [
         inst('1g.10gb', 'slices', repeat(48, 7)),
         inst('1g.10gb', 'gr', repeat(48, 3.5)),
@@ -180,8 +187,18 @@ describe('a pool of whole GPUs and MIG instances', () => {
 
   /** One pod's MIG series: instances held and their summed GR-engine activity. */
   const migPod = (namespace: string, pod: string, profile: string, slices: number[], busy: number[] | null): Series[] => [
-    { labels: { namespace, pod, GPU_I_PROFILE: profile, modelName: A100, measure: 'slices' }, samples: slices.map((v, i) => ({ t: T0 + i * STEP, v })) },
-    ...(busy === null ? [] : [{ labels: { namespace, pod, GPU_I_PROFILE: profile, modelName: A100, measure: 'busy' }, samples: busy.map((v, i) => ({ t: T0 + i * STEP, v })) }]),
+    {
+      labels: { namespace, pod, GPU_I_PROFILE: profile, modelName: A100, measure: 'slices' },
+      samples: slices.map((v, i) => ({ t: T0 + i * STEP, v })),
+    },
+    ...(busy === null
+      ? []
+      : [
+          {
+            labels: { namespace, pod, GPU_I_PROFILE: profile, modelName: A100, measure: 'busy' },
+            samples: busy.map((v, i) => ({ t: T0 + i * STEP, v })),
+          },
+        ]),
   ];
   const wholePod = (namespace: string, pod: string, gpus: number, busy: number): Series[] => [
     { labels: { namespace, pod, measure: 'gpus' }, samples: repeat(48, gpus).map((v, i) => ({ t: T0 + i * STEP, v })) },
@@ -190,7 +207,10 @@ describe('a pool of whole GPUs and MIG instances', () => {
 
   it('measures pods per instance: GPU equivalents held at the end, busy over held', () => {
     // 2 × 1g.10gb for 24 h, then 1: held 24 × 2/7 + 24 × 1/7 = 72/7; busy 0.02 then 0.01 → 0.72/7 → 1%.
-    const { pods, unmeasured } = measureMigPods(answer(migPodQueryId(POOL), migPod('nb', 'alice', '1g.10gb', half(2, 1), half(0.02, 0.01))), 'w');
+    const { pods, unmeasured } = measureMigPods(
+      answer(migPodQueryId(POOL), migPod('nb', 'alice', '1g.10gb', half(2, 1), half(0.02, 0.01))),
+      'w',
+    );
     expect(unmeasured).toEqual([]);
     expect(pods).toHaveLength(1);
     expect(pods[0]!.gpus).toBeCloseTo(1 / 7, 12);

@@ -12,10 +12,24 @@ import { detectPr, edited, loadReal } from '../detect/real-fixtures.js';
 /** A node pool change whose head side grows in steps of `step` GPUs. */
 function poolChange(name: string, before: number, after: number, step?: number): CapacityChange {
   const decl = (gpus: number): CapacityDecl => ({
-    file: 'infra/eks.tf', line: 64, kind: 'eks-node-group', name, gpuModel: 'H100', gpus, parts: [],
+    file: 'infra/eks.tf',
+    line: 64,
+    kind: 'eks-node-group',
+    name,
+    gpuModel: 'H100',
+    gpus,
+    parts: [],
     ...(step === undefined ? {} : { gpuStep: step }),
   });
-  return { ...queueChange(name, before, after), file: 'infra/eks.tf', line: 64, kind: 'eks-node-group', gpuModel: 'H100', before: decl(before), after: decl(after) };
+  return {
+    ...queueChange(name, before, after),
+    file: 'infra/eks.tf',
+    line: 64,
+    kind: 'eks-node-group',
+    gpuModel: 'H100',
+    before: decl(before),
+    after: decl(after),
+  };
 }
 
 describe('a pool that grows by whole nodes', () => {
@@ -34,16 +48,40 @@ describe('a pool that grows by whole nodes', () => {
 
   it('two more GPUs of p5.48xlarge nodes is one more node: the +8 is justified, not "ask for +2"', () => {
     // A 16-GPU job with 10% headroom needs 18 GPUs: 2 over the 16 there.
-    const pretrain = batch({ name: 'pretrain', queue: undefined, pool: 'nvidia-efa', gpusPerJob: 16, runtime: 1200, window: { earliestStart: 0, deadline: 0 } });
-    const r = reviewChange({ change: poolChange('nvidia-efa', 16, 24, 8), workloads: [pretrain], catalogFile: 'gpu-workloads.yaml', policy: policy({ headroom: 0.1 }) });
+    const pretrain = batch({
+      name: 'pretrain',
+      queue: undefined,
+      pool: 'nvidia-efa',
+      gpusPerJob: 16,
+      runtime: 1200,
+      window: { earliestStart: 0, deadline: 0 },
+    });
+    const r = reviewChange({
+      change: poolChange('nvidia-efa', 16, 24, 8),
+      workloads: [pretrain],
+      catalogFile: 'gpu-workloads.yaml',
+      policy: policy({ headroom: 0.1 }),
+    });
     expect([r.verdict, r.need, r.gpusNeeded]).toEqual(['justified', 18, 8]);
     expect(r.reason).toMatch(/calls for 2 more GPUs, and this pool grows in steps of 8 GPUs: \+8 is the least that covers it/);
     expect(judgePr([r.change], [r])).toEqual({ verdict: 'justified', gpusRequested: 8, gpusNeeded: 8 });
   });
 
   it('asking two nodes where one covers the need is partly justified by one node', () => {
-    const pretrain = batch({ name: 'pretrain', queue: undefined, pool: 'nvidia-efa', gpusPerJob: 16, runtime: 1200, window: { earliestStart: 0, deadline: 0 } });
-    const r = reviewChange({ change: poolChange('nvidia-efa', 16, 32, 8), workloads: [pretrain], catalogFile: 'gpu-workloads.yaml', policy: policy({ headroom: 0.1 }) });
+    const pretrain = batch({
+      name: 'pretrain',
+      queue: undefined,
+      pool: 'nvidia-efa',
+      gpusPerJob: 16,
+      runtime: 1200,
+      window: { earliestStart: 0, deadline: 0 },
+    });
+    const r = reviewChange({
+      change: poolChange('nvidia-efa', 16, 32, 8),
+      workloads: [pretrain],
+      catalogFile: 'gpu-workloads.yaml',
+      policy: policy({ headroom: 0.1 }),
+    });
     expect([r.verdict, r.gpusNeeded]).toEqual(['partially-justified', 8]);
     expect(r.reason).toContain('calls for 2 more GPUs; this pool grows in steps of 8 GPUs, so that is 8, not 16');
   });
@@ -51,17 +89,27 @@ describe('a pool that grows by whole nodes', () => {
   it('from the real terraform-aws-modules file: 2 → 3 p5 nodes for a 16-GPU job with headroom', async () => {
     const base = loadReal('terraform-eks/eks-blueprints-nvidia-gpu-efa-eks.tf');
     const head = edited(base, [['eks.tf', 'max_size     = 2\n      desired_size = 2', 'max_size     = 3\n      desired_size = 3']]);
-    const catalog = 'workloads:\n  - name: pretrain\n    type: training\n    pool: nvidia-efa\n    gpusPerJob: 16\n    runtime: 20h\n    window: { earliestStart: "00:00", deadline: "00:00" }\n';
+    const catalog =
+      'workloads:\n  - name: pretrain\n    type: training\n    pool: nvidia-efa\n    gpusPerJob: 16\n    runtime: 20h\n    window: { earliestStart: "00:00", deadline: "00:00" }\n';
     const detected = await detectPr(base, head);
     const files = (t: Record<string, string>) => ({ ...t, 'gpu-workloads.yaml': catalog });
-    const changes = { base: reader(files(base)), head: reader(files(head)), changedPaths: () => Promise.resolve(Object.keys(head).filter((p) => head[p] !== base[p])) };
+    const changes = {
+      base: reader(files(base)),
+      head: reader(files(head)),
+      changedPaths: () => Promise.resolve(Object.keys(head).filter((p) => head[p] !== base[p])),
+    };
     const result = await runReview({ changes, policy: { policy: { ...DEFAULT_POLICY, headroom: 0.1 }, diagnostics: [], file: null } });
     expect(detected.changes.map((c) => [c.gpusBefore, c.gpusAfter])).toEqual([[16, 24]]);
     expect([result.verdict, result.gpusRequested, result.gpusNeeded]).toEqual(['justified', 8, 8]);
   });
 
   it('a quota has no step: a queue asks for exactly what it needs', () => {
-    const r = reviewChange({ change: queueChange('research', 4, 8), workloads: [batch({ name: 'e', jobsPerDay: 4 })], catalogFile: 'gpu-workloads.yaml', policy: policy({ headroom: 0.2 }) });
+    const r = reviewChange({
+      change: queueChange('research', 4, 8),
+      workloads: [batch({ name: 'e', jobsPerDay: 4 })],
+      catalogFile: 'gpu-workloads.yaml',
+      policy: policy({ headroom: 0.2 }),
+    });
     expect([r.verdict, r.gpusNeeded]).toEqual(['partially-justified', 1]);
   });
 });
@@ -85,27 +133,64 @@ describe('when no catalog entry links to a change', () => {
 
   it('names the entry written with the base name of a queue a Kustomize namePrefix renames', () => {
     const eval1 = batch({ name: 'team1-eval', queue: 'team1', source: { file: 'gpu-workloads.yaml', line: 11 } });
-    expect(how(queueChange('prod-team1', 12, 14), [eval1])).toContain('Close but not linked: gpu-workloads.yaml:11 (team1-eval) has `queue: team1`.');
+    expect(how(queueChange('prod-team1', 12, 14), [eval1])).toContain(
+      'Close but not linked: gpu-workloads.yaml:11 (team1-eval) has `queue: team1`.',
+    );
   });
 
   it('names the entry that gives the queue as its pool', () => {
     const eval1 = batch({ name: 'team1-eval', queue: undefined, pool: 'research', source: { file: 'gpu-workloads.yaml', line: 4 } });
-    expect(how(queueChange('research', 4, 8), [eval1])).toContain('gpu-workloads.yaml:4 (team1-eval) has `pool: research`, but a ClusterQueue links by `queue:`');
+    expect(how(queueChange('research', 4, 8), [eval1])).toContain(
+      'gpu-workloads.yaml:4 (team1-eval) has `pool: research`, but a ClusterQueue links by `queue:`',
+    );
   });
 
   it('says nothing more when no entry comes close', () => {
-    expect(linkHint(queueChange('research', 4, 8), [batch({ name: 'x', queue: 'searcher' }), batch({ name: 'y', queue: 'prod' })])).toBe('');
-    expect(how(queueChange('research', 4, 8), [batch({ name: 'y', queue: 'training' })])).toBe('document them in gpu-workloads.yaml with `queue: research`');
+    expect(linkHint(queueChange('research', 4, 8), [batch({ name: 'x', queue: 'searcher' }), batch({ name: 'y', queue: 'prod' })])).toBe(
+      '',
+    );
+    expect(how(queueChange('research', 4, 8), [batch({ name: 'y', queue: 'training' })])).toBe(
+      'document them in gpu-workloads.yaml with `queue: research`',
+    );
   });
 });
 
 describe('how to act on a pool asked for a node too many', () => {
   it('names the request in GPUs and in steps of whole nodes', async () => {
     const { howToAct } = await import('../../src/report/act.js');
-    const pretrain = batch({ name: 'pretrain', queue: undefined, pool: 'nvidia-efa', gpusPerJob: 16, runtime: 1200, window: { earliestStart: 0, deadline: 0 } });
-    const r = reviewChange({ change: poolChange('nvidia-efa', 16, 32, 8), workloads: [pretrain], catalogFile: 'gpu-workloads.yaml', policy: policy({ headroom: 0.1 }) });
-    const result = { ...judgePr([r.change], [r]), changes: [r.change], reviews: [r], findings: r.findings, missingEvidence: [], diagnostics: [],
-      context: { mode: 'advise' as const, headroom: 0.1, catalogFile: 'gpu-workloads.yaml', catalogChangedInPr: false, policyChangedInPr: false, baseLabel: 'b', headLabel: 'h' } };
-    expect(howToAct(result).split('\n')[0]).toBe('- Ask for 24 GPUs (+8) in `infra/eks.tf:64` instead of 32 (the pool grows in steps of 8 GPUs: 1 step fewer).');
+    const pretrain = batch({
+      name: 'pretrain',
+      queue: undefined,
+      pool: 'nvidia-efa',
+      gpusPerJob: 16,
+      runtime: 1200,
+      window: { earliestStart: 0, deadline: 0 },
+    });
+    const r = reviewChange({
+      change: poolChange('nvidia-efa', 16, 32, 8),
+      workloads: [pretrain],
+      catalogFile: 'gpu-workloads.yaml',
+      policy: policy({ headroom: 0.1 }),
+    });
+    const result = {
+      ...judgePr([r.change], [r]),
+      changes: [r.change],
+      reviews: [r],
+      findings: r.findings,
+      missingEvidence: [],
+      diagnostics: [],
+      context: {
+        mode: 'advise' as const,
+        headroom: 0.1,
+        catalogFile: 'gpu-workloads.yaml',
+        catalogChangedInPr: false,
+        policyChangedInPr: false,
+        baseLabel: 'b',
+        headLabel: 'h',
+      },
+    };
+    expect(howToAct(result).split('\n')[0]).toBe(
+      '- Ask for 24 GPUs (+8) in `infra/eks.tf:64` instead of 32 (the pool grows in steps of 8 GPUs: 1 step fewer).',
+    );
   });
 });

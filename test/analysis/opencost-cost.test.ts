@@ -8,7 +8,12 @@ import { AT, answer, hourly, repeat, row, telemetry } from './measured-fixture.j
 // 48 hours, 4 GPUs held all the time: $192 at the $1/GPU-hour catalog price.
 const change = queueChange('l4', 4, 8, { kind: 'karpenter-nodepool', gpuModel: 'L4' });
 const chat = service({
-  name: 'chat', replicas: 4, selector: { namespace: 'chat' }, slo: { p95LatencyMs: 2000 }, quality: 0.9, qualityThreshold: 0.85,
+  name: 'chat',
+  replicas: 4,
+  selector: { namespace: 'chat' },
+  slo: { p95LatencyMs: 2000 },
+  quality: 0.9,
+  qualityThreshold: 0.85,
   outcomes: { verified: 'v', total: 't' },
   alternatives: [{ name: 'small', gpusPerReplica: 1, quality: 0.88, loadTest: 'small.json' }],
 });
@@ -35,12 +40,22 @@ describe("the service's current cost", () => {
     const c = current(m);
     expect(c).toMatchObject({ usdOverWindow: 150, verifiedOutcomes: 900, note: 'GPU cost from OpenCost' });
     expect(c?.usdPerVerifiedOutcome).toBeCloseTo(150 / 900, 12);
-    expect(c?.evidence[0]).toEqual({ source: 'opencost', ref: 'allocation aggregate=namespace chat: gpuCost', window: `${48 * 60}m to ${AT}` });
+    expect(c?.evidence[0]).toEqual({
+      source: 'opencost',
+      ref: 'allocation aggregate=namespace chat: gpuCost',
+      window: `${48 * 60}m to ${AT}`,
+    });
     expect(m.missing()).toEqual([]);
   });
 
   it('falls back to GPU-hours × the catalog price, and says why, when OpenCost failed or had no cost for it', () => {
-    const failed = measured({ status: 'missing', source: 'opencost', query, reason: 'unavailable', message: 'opencost at http://oc is unreachable' });
+    const failed = measured({
+      status: 'missing',
+      source: 'opencost',
+      query,
+      reason: 'unavailable',
+      message: 'opencost at http://oc is unreachable',
+    });
     expect(current(failed)).toMatchObject({ usdOverWindow: 192 });
     expect(failed.missing().map((x) => x.what)).toEqual(['GPU cost from OpenCost: opencost at http://oc is unreachable']);
     for (const allocations of [[row_('kube-system', 0)], [row_('chat', null)]]) {

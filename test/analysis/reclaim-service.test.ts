@@ -16,7 +16,13 @@ function review(before: number, held: number): ChangeReview {
     answer('ksm.gpu-requests:workload:chat', [hourly(repeat(48, held))]),
     answer('dcgm.gpu-util:workload:chat', [hourly(repeat(48, 1))]),
   ]);
-  return reviewChange({ change: pool(before, before + 4), workloads: [chat], catalogFile: 'c.yaml', policy: policy({ headroom: 0.2 }), telemetry: t });
+  return reviewChange({
+    change: pool(before, before + 4),
+    workloads: [chat],
+    catalogFile: 'c.yaml',
+    policy: policy({ headroom: 0.2 }),
+    telemetry: t,
+  });
 }
 
 const reclaim = (r: ChangeReview) => r.findings.find((f) => f.lever === 'reclaim-idle');

@@ -19,9 +19,7 @@ describe('reviewChange', () => {
     expect(r.need).toBe(4);
     expect(r.gpusNeeded).toBe(0);
     expect(r.plan?.naivePeakGpus).toBe(8);
-    expect(r.findings).toEqual([
-      expect.objectContaining({ lever: 'stagger', gpusFreed: 4, meetsNeed: true, confidence: 'high' }),
-    ]);
+    expect(r.findings).toEqual([expect.objectContaining({ lever: 'stagger', gpusFreed: 4, meetsNeed: true, confidence: 'high' })]);
     expect(r.evidence.map((e) => e.ref)).toContain('gpu-workloads.yaml:' + fourPairs.source.line);
   });
 
@@ -122,7 +120,12 @@ describe('reviewChange', () => {
 
 describe('judgePr', () => {
   const review = (verdict: 'not-justified' | 'justified', delta: number, gpusNeeded: number | null) => ({
-    ...reviewChange({ change: queueChange('research', 4, 4 + delta), workloads: [fourPairs], catalogFile: 'c', policy: policy({ headroom: 0 }) }),
+    ...reviewChange({
+      change: queueChange('research', 4, 4 + delta),
+      workloads: [fourPairs],
+      catalogFile: 'c',
+      policy: policy({ headroom: 0 }),
+    }),
     verdict,
     gpusNeeded,
   });
@@ -130,12 +133,27 @@ describe('judgePr', () => {
   it.each([
     { name: 'no change', reviews: [], verdict: 'no-gpu-change', requested: 0, needed: 0 },
     { name: 'all avoidable', reviews: [review('not-justified', 4, 0)], verdict: 'not-justified', requested: 4, needed: 0 },
-    { name: 'some needed', reviews: [review('not-justified', 4, 0), review('justified', 2, 2)], verdict: 'partially-justified', requested: 6, needed: 2 },
+    {
+      name: 'some needed',
+      reviews: [review('not-justified', 4, 0), review('justified', 2, 2)],
+      verdict: 'partially-justified',
+      requested: 6,
+      needed: 2,
+    },
     { name: 'all needed', reviews: [review('justified', 2, 2)], verdict: 'justified', requested: 2, needed: 2 },
-    { name: 'unknown', reviews: [review('justified', 2, 2), review('justified', 2, null)], verdict: 'insufficient-evidence', requested: 4, needed: null },
+    {
+      name: 'unknown',
+      reviews: [review('justified', 2, 2), review('justified', 2, null)],
+      verdict: 'insufficient-evidence',
+      requested: 4,
+      needed: null,
+    },
     { name: 'only a decrease', reviews: [review('justified', -2, 0)], verdict: 'justified', requested: 0, needed: 0 },
   ])('$name', ({ reviews, verdict, requested, needed }) => {
-    const pr = judgePr(reviews.map((r) => r.change), reviews);
+    const pr = judgePr(
+      reviews.map((r) => r.change),
+      reviews,
+    );
     expect(pr).toEqual({ verdict, gpusRequested: requested, gpusNeeded: needed });
   });
 });
@@ -161,7 +179,13 @@ describe('reviewChange with telemetry', () => {
       missing('vllm.kv-cache:workload:elsewhere'),
     ]);
     const job = batch({ name: 'nightly-eval', jobsPerDay: 2, runtime: 360, selector: { namespace: 'eval' } });
-    const r = reviewChange({ change: queueChange('research', 4, 8), workloads: [job], catalogFile: 'c', policy: policy({ headroom: 0 }), telemetry: t });
+    const r = reviewChange({
+      change: queueChange('research', 4, 8),
+      workloads: [job],
+      catalogFile: 'c',
+      policy: policy({ headroom: 0 }),
+      telemetry: t,
+    });
     // The unanswered KV-cache query belongs to another workload: not this change's concern.
     expect(r.missingEvidence).toEqual([]);
     expect(r).toMatchObject({ verdict: 'not-justified', confidence: 'high', need: 4 });
@@ -171,11 +195,21 @@ describe('reviewChange with telemetry', () => {
 });
 
 describe('reviewChange with catalog errors', () => {
-  const etlProblem = { file: 'gpu-workloads.yaml', line: 14, severity: 'error' as const, message: 'workloads[1].jobsPerDay: must be a positive whole number, got 0' };
+  const etlProblem = {
+    file: 'gpu-workloads.yaml',
+    line: 14,
+    severity: 'error' as const,
+    message: 'workloads[1].jobsPerDay: must be a positive whole number, got 0',
+  };
   const rejectedEtl = { name: 'etl', queue: 'research', pool: null, problem: etlProblem };
 
   it('will not find fewer GPUs needed while an entry of the changed queue was dropped for its errors', () => {
-    const ctx = { change: queueChange('research', 4, 8), workloads: [fourPairs], catalogFile: 'gpu-workloads.yaml', policy: policy({ headroom: 0 }) };
+    const ctx = {
+      change: queueChange('research', 4, 8),
+      workloads: [fourPairs],
+      catalogFile: 'gpu-workloads.yaml',
+      policy: policy({ headroom: 0 }),
+    };
     // Without the broken entry the staggered pairs fit the 4 GPUs there.
     expect(reviewChange(ctx).verdict).toBe('not-justified');
     const r = reviewChange({ ...ctx, rejected: [rejectedEtl] });
@@ -190,16 +224,37 @@ describe('reviewChange with catalog errors', () => {
   });
 
   it('asks to fix the entries, not to document them, when every entry of the queue has errors', () => {
-    const r = reviewChange({ change: queueChange('research', 4, 8), workloads: [], catalogFile: 'gpu-workloads.yaml', policy: policy(), rejected: [rejectedEtl] });
+    const r = reviewChange({
+      change: queueChange('research', 4, 8),
+      workloads: [],
+      catalogFile: 'gpu-workloads.yaml',
+      policy: policy(),
+      rejected: [rejectedEtl],
+    });
     expect(r.verdict).toBe('insufficient-evidence');
-    expect(r.missingEvidence.map((m) => m.how)).toEqual([`fix gpu-workloads.yaml:14: ${etlProblem.message}; until then the entry is left out of the need`]);
+    expect(r.missingEvidence.map((m) => m.how)).toEqual([
+      `fix gpu-workloads.yaml:14: ${etlProblem.message}; until then the entry is left out of the need`,
+    ]);
   });
 
   it('names the line that keeps a broken catalog from being read', () => {
-    const catalogError = { file: 'gpu-workloads.yaml', line: 4, severity: 'error' as const, message: 'invalid YAML: Nested mappings are not allowed in compact mappings' };
-    const r = reviewChange({ change: queueChange('research', 4, 8), workloads: [], catalogFile: 'gpu-workloads.yaml', policy: policy(), catalogError });
+    const catalogError = {
+      file: 'gpu-workloads.yaml',
+      line: 4,
+      severity: 'error' as const,
+      message: 'invalid YAML: Nested mappings are not allowed in compact mappings',
+    };
+    const r = reviewChange({
+      change: queueChange('research', 4, 8),
+      workloads: [],
+      catalogFile: 'gpu-workloads.yaml',
+      policy: policy(),
+      catalogError,
+    });
     expect(r.verdict).toBe('insufficient-evidence');
-    expect(r.missingEvidence).toEqual([{ what: 'a readable workload catalog (gpu-workloads.yaml)', how: `fix gpu-workloads.yaml:4: ${catalogError.message}` }]);
+    expect(r.missingEvidence).toEqual([
+      { what: 'a readable workload catalog (gpu-workloads.yaml)', how: `fix gpu-workloads.yaml:4: ${catalogError.message}` },
+    ]);
   });
 });
 
@@ -207,7 +262,10 @@ describe('reviewChange: the need in words', () => {
   it('names no staggered peak for a pool that runs services only', () => {
     const r = reviewChange({
       change: queueChange('l4-pool', 8, 16, { kind: 'karpenter-nodepool' }),
-      workloads: [service({ name: 'chat', queue: undefined, pool: 'l4-pool', replicas: 4 }), service({ name: 'embed', queue: undefined, pool: 'l4-pool', gpusPerReplica: 2, replicas: 1 })],
+      workloads: [
+        service({ name: 'chat', queue: undefined, pool: 'l4-pool', replicas: 4 }),
+        service({ name: 'embed', queue: undefined, pool: 'l4-pool', gpusPerReplica: 2, replicas: 1 }),
+      ],
       catalogFile: 'gpu-workloads.yaml',
       policy: policy({ headroom: 0.2 }),
     });

@@ -24,7 +24,9 @@ describe('runtime cross-check', () => {
     const short = observedRuntime(evalJob(600), m())!;
     expect(short.differs).toBe(true);
     expect(plannedRuntimes([evalJob(600)], [short])[0]?.runtime).toBe(600);
-    expect(runtimeFinding([long])?.summary).toContain('documented at 4h but its runs took 6h on average (planned with the observed runtime)');
+    expect(runtimeFinding([long])?.summary).toContain(
+      'documented at 4h but its runs took 6h on average (planned with the observed runtime)',
+    );
     expect(runtimeFinding([observedRuntime(evalJob(330), m())!])).toBeNull();
   });
 
@@ -59,7 +61,9 @@ describe('runtime cross-check', () => {
 });
 
 describe('borrowable cohort quota', () => {
-  const change = queueChange('research', 4, 8, { after: { file: 'q.yaml', line: 1, kind: 'kueue-cluster-queue', name: 'research', gpuModel: null, gpus: 8, parts: [], cohort: 'ml' } });
+  const change = queueChange('research', 4, 8, {
+    after: { file: 'q.yaml', line: 1, kind: 'kueue-cluster-queue', name: 'research', gpuModel: null, gpus: 8, parts: [], cohort: 'ml' },
+  });
   const q = (name: string, values: number[]) => hourly(values, { cluster_queue: name });
 
   it('is the least the other queues left unused at any time', () => {
@@ -70,7 +74,10 @@ describe('borrowable cohort quota', () => {
     // Unused a+b per hour: 3+2, 2+2, 1+0, 2+2 → 1 at worst.
     const b = borrowableQuota(change, m)!;
     expect(b).toMatchObject({ cohort: 'ml', gpus: 1 });
-    expect(b.lenders).toEqual([{ queue: 'a', unused: 1 }, { queue: 'b', unused: 0 }]);
+    expect(b.lenders).toEqual([
+      { queue: 'a', unused: 1 },
+      { queue: 'b', unused: 0 },
+    ]);
   });
 
   it('claims nothing for a queue in no cohort, or without the cohort queries', () => {

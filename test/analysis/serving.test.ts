@@ -56,12 +56,18 @@ describe('servingCapacity', () => {
   const id = 'workload:chat';
 
   it('takes the peak request rate and the load test to size the service', () => {
-    const m = measured(
-      [answer(`vllm.request-rate:${id}`, [hourly([1, 2, 4, 3])])],
-      { 'lt.json': { ok: true, format: 'guidellm', rows: [row(2.5, 1600), row(4.44, 1940), row(6.2, 2880)] } },
-    );
+    const m = measured([answer(`vllm.request-rate:${id}`, [hourly([1, 2, 4, 3])])], {
+      'lt.json': { ok: true, format: 'guidellm', rows: [row(2.5, 1600), row(4.44, 1940), row(6.2, 2880)] },
+    });
     const s = servingCapacity(chat, m, policy({ headroom: 0.2 }));
-    expect(s).toMatchObject({ peakRate: 4, sustainableRatePerReplica: 4.44, replicasNeeded: 2, gpusNeeded: 2, declaredGpus: 4, limit: null });
+    expect(s).toMatchObject({
+      peakRate: 4,
+      sustainableRatePerReplica: 4.44,
+      replicasNeeded: 2,
+      gpusNeeded: 2,
+      declaredGpus: 4,
+      limit: null,
+    });
     expect(s.evidence.map((e) => e.source)).toEqual(['load-test', 'prometheus']);
   });
 
@@ -76,20 +82,29 @@ describe('servingCapacity', () => {
   });
 
   it('says what the slowest step measured when no load-test step meets the SLO, and sizes nothing', () => {
-    const m = measured(
-      [answer(`vllm.request-rate:${id}`, [hourly([1, 2, 10])])],
-      { 'lt.json': { ok: true, format: 'vllm-bench', rows: [row(2, 4000, { label: 'request_rate=2' }), row(1, 2500, { label: 'request_rate=1', ttftP95Ms: 300 })] } },
-    );
+    const m = measured([answer(`vllm.request-rate:${id}`, [hourly([1, 2, 10])])], {
+      'lt.json': {
+        ok: true,
+        format: 'vllm-bench',
+        rows: [row(2, 4000, { label: 'request_rate=2' }), row(1, 2500, { label: 'request_rate=1', ttftP95Ms: 300 })],
+      },
+    });
     const s = servingCapacity(chat, m, policy());
     expect(s).toMatchObject({ sustainableRatePerReplica: null, gpusNeeded: null, peakRate: 10 });
     const lack = m.missing().find((x) => x.what.startsWith('a load-test step of chat'));
-    expect(lack?.what).toBe(`a load-test step of chat that meets its SLO (p95 ≤ ${slo.p95LatencyMs} ms, TTFT p95 ≤ ${slo.ttftP95Ms} ms, errors ≤ ${slo.errorRate * 100}%)`);
-    expect(lack?.how).toMatch(/^no step of lt\.json meets it: its lowest rate, 1 req\/s \(request_rate=1\), measured p95 2500 ms, TTFT p95 300 ms, errors 0%\./);
+    expect(lack?.what).toBe(
+      `a load-test step of chat that meets its SLO (p95 ≤ ${slo.p95LatencyMs} ms, TTFT p95 ≤ ${slo.ttftP95Ms} ms, errors ≤ ${slo.errorRate * 100}%)`,
+    );
+    expect(lack?.how).toMatch(
+      /^no step of lt\.json meets it: its lowest rate, 1 req\/s \(request_rate=1\), measured p95 2500 ms, TTFT p95 300 ms, errors 0%\./,
+    );
     expect(lack?.how).toContain('counted at its declared replicas');
   });
 
   it('uses the workload headroom over the policy', () => {
-    const m = measured([answer(`vllm.request-rate:${id}`, [hourly(repeat(3, 4))])], { 'lt.json': { ok: true, format: 'guidellm', rows: [row(0.61, 1470)] } });
+    const m = measured([answer(`vllm.request-rate:${id}`, [hourly(repeat(3, 4))])], {
+      'lt.json': { ok: true, format: 'guidellm', rows: [row(0.61, 1470)] },
+    });
     expect(servingCapacity({ ...chat, headroom: 0 }, m, policy({ headroom: 0.5 })).replicasNeeded).toBe(7);
   });
 });

@@ -31,7 +31,17 @@ describe('gpu-justify demo', () => {
 
 describe('the demo snapshot', () => {
   it('answers every question the demo review asks (re-record with npm run demo:snapshot when a query changes)', async () => {
-    const { code, stdout } = await run('review', '--base', base, '--head', head, '--snapshot', join(DEMO_DIR, 'snapshot.json'), '--format', 'json');
+    const { code, stdout } = await run(
+      'review',
+      '--base',
+      base,
+      '--head',
+      head,
+      '--snapshot',
+      join(DEMO_DIR, 'snapshot.json'),
+      '--format',
+      'json',
+    );
     expect(code).toBe(0);
     const json = JSON.parse(stdout);
     expect(JSON.stringify(json.missingEvidence)).not.toMatch(/holds no answer/);
@@ -78,9 +88,7 @@ describe('gpu-justify review', () => {
     expect(code).toBe(0);
     const json = JSON.parse(stdout);
     expect(json).toMatchObject({ verdict: 'not-justified', gpusRequested: 6, gpusNeeded: 0, missingEvidence: [], diagnostics: [] });
-    expect(json.findings).toEqual([
-      expect.objectContaining({ lever: 'stagger', gpusFreed: 6, meetsNeed: true }),
-    ]);
+    expect(json.findings).toEqual([expect.objectContaining({ lever: 'stagger', gpusFreed: 6, meetsNeed: true })]);
     expect(json.findings[0].evidence).toContainEqual({ source: 'catalog', ref: 'gpu-workloads.yaml:3' });
   });
 
@@ -104,9 +112,15 @@ describe('gpu-justify review', () => {
     [['review', '--base', base, '--head', head, '--bogus'], /bogus/],
     [['review', '--base', base, '--head', head, '--catalog', '/nonexistent/c.yaml'], /--catalog \/nonexistent\/c\.yaml: no such file/],
     [['review', '--base', base, '--head', head, '--snapshot', '/nonexistent/s.json'], /cannot read snapshot \/nonexistent\/s\.json/],
-    [['review', '--base', base, '--head', head, '--snapshot', 's.json', '--prometheus', 'http://127.0.0.1:9'], /--snapshot or --prometheus, not both/],
+    [
+      ['review', '--base', base, '--head', head, '--snapshot', 's.json', '--prometheus', 'http://127.0.0.1:9'],
+      /--snapshot or --prometheus, not both/,
+    ],
     [['review', '--base', base, '--head', head, '--opencost', 'http://127.0.0.1:9'], /--opencost needs --prometheus/],
-    [['review', '--base', base, '--head', head, '--prometheus', 'http://127.0.0.1:9', '--at', 'yesterday'], /--at must be an ISO-8601 time/],
+    [
+      ['review', '--base', base, '--head', head, '--prometheus', 'http://127.0.0.1:9', '--at', 'yesterday'],
+      /--at must be an ISO-8601 time/,
+    ],
     [['review', '--base', base, '--head', head, '--prometheus', 'ftp://x'], /PROMETHEUS|http/i],
     [['snapshot', '--catalog', 'c.yaml', '--prometheus', 'http://127.0.0.1:9'], /--out is required/],
     [['frobnicate'], /unknown command frobnicate/],
@@ -159,7 +173,10 @@ describe('gpu-justify review', () => {
     const dir = await tempDir();
     await mkdir(join(dir, 'base'));
     await mkdir(join(dir, 'head'));
-    await writeFile(join(dir, 'head', 'cq.yaml'), 'apiVersion: kueue.x-k8s.io/v1beta1\nkind: ClusterQueue\nmetadata:\n  name: q\nspec:\n  resourceGroups:\n  - coveredResources: ["nvidia.com/gpu"]\n    flavors:\n    - name: f\n      resources:\n      - name: nvidia.com/gpu\n        nominalQuota: {{ .Values.gpus }}\n');
+    await writeFile(
+      join(dir, 'head', 'cq.yaml'),
+      'apiVersion: kueue.x-k8s.io/v1beta1\nkind: ClusterQueue\nmetadata:\n  name: q\nspec:\n  resourceGroups:\n  - coveredResources: ["nvidia.com/gpu"]\n    flavors:\n    - name: f\n      resources:\n      - name: nvidia.com/gpu\n        nominalQuota: {{ .Values.gpus }}\n',
+    );
     const { code, stdout } = await run('detect', '--base', join(dir, 'base'), '--head', join(dir, 'head'), '--json');
     expect(code).toBe(0);
     const json = JSON.parse(stdout);
@@ -175,8 +192,23 @@ describe('gpu-justify snapshot', () => {
     const dir = await tempDir();
     const file = join(dir, 'snap.json');
     // Port 9 (discard) on loopback: nothing listens, so every query is refused at once.
-    const rec = await run('snapshot', '--catalog', join(base, 'gpu-workloads.yaml'), '--prometheus', 'http://127.0.0.1:9',
-      '--base', base, '--head', head, '--at', '2026-11-01T00:00:00Z', '--window', '1d', '--out', file);
+    const rec = await run(
+      'snapshot',
+      '--catalog',
+      join(base, 'gpu-workloads.yaml'),
+      '--prometheus',
+      'http://127.0.0.1:9',
+      '--base',
+      base,
+      '--head',
+      head,
+      '--at',
+      '2026-11-01T00:00:00Z',
+      '--window',
+      '1d',
+      '--out',
+      file,
+    );
     expect(rec.code).toBe(0);
     expect(rec.stderr).toMatch(/Recorded (\d+) answers \(\1 without data\)/);
     const snapshot = JSON.parse(await readFile(file, 'utf8'));
@@ -193,7 +225,16 @@ describe('gpu-justify snapshot', () => {
 
 describe('gpu-justify stagger', () => {
   it('plans the demo queue at 4 GPUs, proven optimal', async () => {
-    const { code, stdout } = await run('stagger', '--catalog', join(base, 'gpu-workloads.yaml'), '--queue', 'research', '--capacity', '6', '--json');
+    const { code, stdout } = await run(
+      'stagger',
+      '--catalog',
+      join(base, 'gpu-workloads.yaml'),
+      '--queue',
+      'research',
+      '--capacity',
+      '6',
+      '--json',
+    );
     expect(code).toBe(0);
     const json = JSON.parse(stdout);
     expect(json).toMatchObject({ peakGpus: 4, lowerBound: 4, optimal: true, capacity: 6, fits: true });

@@ -40,7 +40,7 @@ describe('gpu-justify <command> --help', () => {
     expect((await run(name, '--no-such-flag')).code).toBe(2);
   });
 
-  it.each(names)("%s --help documents exactly the flags the command parses", (name) => {
+  it.each(names)('%s --help documents exactly the flags the command parses', (name) => {
     const help = COMMANDS[name]?.help ?? '';
     // The usage lines and the option list (prose may mention other commands' flags).
     const optionText = [help.slice(0, help.indexOf('\n\n')), ...help.split('\n').filter((l) => /^ {2}--/.test(l))].join('\n');

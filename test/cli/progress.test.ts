@@ -12,7 +12,17 @@ function fakeSource(): TelemetrySource {
     query: async (q, when, window): Promise<QueryResult> =>
       q.id === 'gone'
         ? { query: q, source: 'p', at: when.toISOString(), windowMinutes: window, status: 'missing', reason: 'no-data', message: 'none' }
-        : { query: q, source: 'p', at: when.toISOString(), windowMinutes: window, status: 'ok', resultType: 'vector', series: [], skipped: { nan: 0, inf: 0, blank: 0 }, warnings: [] },
+        : {
+            query: q,
+            source: 'p',
+            at: when.toISOString(),
+            windowMinutes: window,
+            status: 'ok',
+            resultType: 'vector',
+            series: [],
+            skipped: { nan: 0, inf: 0, blank: 0 },
+            warnings: [],
+          },
   };
 }
 

@@ -41,7 +41,9 @@ describe('gpu-justify stagger with a broken catalog entry', () => {
     expect(code).toBe(2);
     const line = lineOf(text, 'jobsPerDay: "two"');
     expect(stderr).toContain(`${file}:${line}: error: workloads[1].jobsPerDay`);
-    expect(stderr).toContain(`the plan is incomplete: 1 catalog entry of queue research left out for its errors: weekly-sweep (${file}:${line})`);
+    expect(stderr).toContain(
+      `the plan is incomplete: 1 catalog entry of queue research left out for its errors: weekly-sweep (${file}:${line})`,
+    );
     const json = JSON.parse(stdout);
     // The fields INTERFACES.md documents keep their meaning; the extension says what is missing.
     expect(json).toMatchObject({ peakGpus: 2, lowerBound: 2, optimal: true, capacity: null, complete: false });
@@ -51,7 +53,10 @@ describe('gpu-justify stagger with a broken catalog entry', () => {
   });
 
   it('prints the partial plan under a warning in text mode, still exiting 2', async () => {
-    const { file } = await catalog('text.yaml', [entry('nightly-eval', 'queue: research', 2, 2), entry('weekly-sweep', 'queue: research', 8, 0)]);
+    const { file } = await catalog('text.yaml', [
+      entry('nightly-eval', 'queue: research', 2, 2),
+      entry('weekly-sweep', 'queue: research', 8, 0),
+    ]);
     const { code, stdout } = await runCli('stagger', '--catalog', file, '--queue', 'research', '--capacity', '2');
     expect(code).toBe(2);
     expect(stdout.split('\n')[0]).toBe('Incomplete plan: 1 catalog entry is left out for errors (see above); the peak may be higher.');
@@ -73,7 +78,11 @@ describe('gpu-justify stagger with a broken catalog entry', () => {
   });
 
   it('matches a pool the same way', async () => {
-    const { file } = await catalog('pool.yaml', [entry('train', 'pool: a100', 4, 1), entry('tune', 'pool: a100', 4, -1), entry('etl', 'pool: cpu', 1, 0)]);
+    const { file } = await catalog('pool.yaml', [
+      entry('train', 'pool: a100', 4, 1),
+      entry('tune', 'pool: a100', 4, -1),
+      entry('etl', 'pool: cpu', 1, 0),
+    ]);
     const { code, stdout } = await runCli('stagger', '--catalog', file, '--pool', 'a100', '--json');
     expect(code).toBe(2);
     expect(JSON.parse(stdout).leftOut.map((e: { workload: string }) => e.workload)).toEqual(['tune']);
@@ -136,7 +145,11 @@ describe('gpu-justify stagger on a weekly plan', () => {
     expect(code).toBe(0);
     const out = stdout.split('\n');
     expect(out).toContain('The plan repeats weekly from Monday 00:00 UTC; Day is the weekday each run starts.');
-    const cells = (l: string) => l.split('|').slice(1, -1).map((c) => c.trim());
+    const cells = (l: string) =>
+      l
+        .split('|')
+        .slice(1, -1)
+        .map((c) => c.trim());
     const table = out.filter((l) => l.startsWith('| ') && !l.startsWith('| -'));
     expect(table.map(cells)).toEqual([
       ['Workload', 'Run', 'GPUs', 'Day', 'Start (UTC)', 'End'],

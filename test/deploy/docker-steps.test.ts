@@ -38,7 +38,14 @@ function ignored(path: string, rules: string[]): boolean {
     for (const rule of rules) {
       const negate = rule.startsWith('!');
       const glob = negate ? rule.slice(1) : rule;
-      const re = new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*\*/g, '\0').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]').replace(/\0/g, '.*')}$`);
+      const re = new RegExp(
+        `^${glob
+          .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+          .replace(/\*\*/g, '\0')
+          .replace(/\*/g, '[^/]*')
+          .replace(/\?/g, '[^/]')
+          .replace(/\0/g, '.*')}$`,
+      );
       if (re.test(prefix)) out = !negate;
     }
   }

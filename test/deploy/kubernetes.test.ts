@@ -44,9 +44,12 @@ function modelFor(apiVersion: string, kind: string): Model {
 
 describe('deploy/kubernetes', () => {
   it('has the manifests the App needs', () => {
-    expect(manifests.map(load).map((m) => m.kind).sort()).toEqual(
-      ['Deployment', 'Ingress', 'Namespace', 'PodDisruptionBudget', 'Secret', 'Service'],
-    );
+    expect(
+      manifests
+        .map(load)
+        .map((m) => m.kind)
+        .sort(),
+    ).toEqual(['Deployment', 'Ingress', 'Namespace', 'PodDisruptionBudget', 'Secret', 'Service']);
   });
 
   it.each(manifests.map((f) => [relative(K8S, f), f]))('%s is valid against the Kubernetes schema', (_name, file) => {
@@ -67,7 +70,9 @@ describe('deploy/kubernetes', () => {
       const dir = join(k, '..');
       const kustomization = load(k);
       const listed = [...(kustomization.resources ?? [])].sort();
-      const present = readdirSync(dir).filter((f) => /\.ya?ml$/.test(f) && !isKustomization(f)).sort();
+      const present = readdirSync(dir)
+        .filter((f) => /\.ya?ml$/.test(f) && !isKustomization(f))
+        .sort();
       expect(listed, relative(K8S, k)).toEqual(present);
       const components: string[] = [...(kustomization.components ?? [])];
       for (const c of components) expect(yamlFiles(join(dir, c)).some(isKustomization), c).toBe(true);
@@ -132,10 +137,9 @@ describe('deploy/kubernetes', () => {
     const container = d.spec.template.spec.containers[0];
     expect(container.envFrom).toEqual([{ secretRef: { name: secret.metadata.name } }]);
 
-    const probotSources = [
-      'node_modules/probot/lib/bin/read-env-options.js',
-      'node_modules/@probot/get-private-key/dist-src/index.js',
-    ].map((f) => readFileSync(join(ROOT, f), 'utf8'));
+    const probotSources = ['node_modules/probot/lib/bin/read-env-options.js', 'node_modules/@probot/get-private-key/dist-src/index.js'].map(
+      (f) => readFileSync(join(ROOT, f), 'utf8'),
+    );
     const probotReads = new Set(probotSources.flatMap((s) => [...s.matchAll(/env\.([A-Z_]+)/g)].map((m) => m[1])));
     // INTERFACES.md §3: the operator's telemetry settings, which the telemetry stage reads.
     const TELEMETRY_ENV = ['PROMETHEUS_URL', 'PROMETHEUS_BEARER_TOKEN', 'PROMETHEUS_BASIC_AUTH', 'PROMETHEUS_HEADERS', 'OPENCOST_URL'];
@@ -145,9 +149,7 @@ describe('deploy/kubernetes', () => {
 
     const keys = Object.keys(secret.stringData ?? {});
     expect(keys).toEqual(expect.arrayContaining(['APP_ID', 'PRIVATE_KEY', 'WEBHOOK_SECRET']));
-    expect(keys).toEqual(
-      expect.arrayContaining(['PROMETHEUS_URL', 'PROMETHEUS_BEARER_TOKEN', 'OPENCOST_URL']),
-    );
+    expect(keys).toEqual(expect.arrayContaining(['PROMETHEUS_URL', 'PROMETHEUS_BEARER_TOKEN', 'OPENCOST_URL']));
     for (const name of [...keys, ...(container.env as Obj[]).map((e) => e.name as string)]) {
       expect(appReads(name), name).toBe(true);
     }

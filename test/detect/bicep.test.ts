@@ -45,7 +45,9 @@ describe('AKS pools in Bicep', () => {
   });
 
   it('sees a raised default, and a parameter file beside the template wins over it', async () => {
-    expect(changeRows(await detectPr({ [FILE]: cluster(1) }, { [FILE]: cluster(3) })).map((r) => r.slice(0, 5))).toEqual([['aks-node-pool', 'gpupool', 1, 3, 'V100']]);
+    expect(changeRows(await detectPr({ [FILE]: cluster(1) }, { [FILE]: cluster(3) })).map((r) => r.slice(0, 5))).toEqual([
+      ['aks-node-pool', 'gpupool', 1, 3, 'V100'],
+    ]);
     const params = (n: number) => `using 'cluster.bicep'\nparam nodeCountGPU = ${n}\nparam systemVmSize = 'Standard_D4s_v5'\n`;
     const base = { [FILE]: cluster(1), 'infra/prod.bicepparam': params(2) };
     const head = { ...base, 'infra/prod.bicepparam': params(5) };
@@ -79,19 +81,32 @@ module cluster 'br/public:avm/res/container-service/managed-cluster:0.8.0' = {
 }
 `;
     const r = parseBicepSet([{ path: 'aks.bicep', text: child }]);
-    expect(r.decls.map((d) => [d.name, d.gpuModel, d.gpus])).toEqual([['a100', 'A100', 4], ['gpupool', 'V100', 4]]);
-    expect(parseBicepSet([{ path: 'aks.bicep', text: child.replace('param enableGpu bool = true', 'param enableGpu bool = false') }]).decls.map((d) => d.name)).toEqual(['gpupool']);
+    expect(r.decls.map((d) => [d.name, d.gpuModel, d.gpus])).toEqual([
+      ['a100', 'A100', 4],
+      ['gpupool', 'V100', 4],
+    ]);
+    expect(
+      parseBicepSet([{ path: 'aks.bicep', text: child.replace('param enableGpu bool = true', 'param enableGpu bool = false') }]).decls.map(
+        (d) => d.name,
+      ),
+    ).toEqual(['gpupool']);
   });
 
   it('says which value it cannot know, at its line, and keeps the pool as unknown', () => {
     const text = cluster(1).replace('param nodeCountGPU int = 1', 'param nodeCountGPU int');
     const r = parseBicepSet([{ path: FILE, text }]);
     expect(r.decls).toEqual([]);
-    expect(r.unresolved).toEqual([expect.objectContaining({ kind: 'aks-node-pool', name: 'gpupool', line: lineIn(text, 'count: nodeCountGPU') })]);
-    expect(r.diagnostics).toEqual([expect.objectContaining({
-      line: lineIn(text, 'count: nodeCountGPU'), severity: 'warning',
-      message: 'resource aks, pool gpupool: count = nodeCountGPU: parameter nodeCountGPU has no default and no value in a parameter file beside it; its GPUs are not counted',
-    })]);
+    expect(r.unresolved).toEqual([
+      expect.objectContaining({ kind: 'aks-node-pool', name: 'gpupool', line: lineIn(text, 'count: nodeCountGPU') }),
+    ]);
+    expect(r.diagnostics).toEqual([
+      expect.objectContaining({
+        line: lineIn(text, 'count: nodeCountGPU'),
+        severity: 'warning',
+        message:
+          'resource aks, pool gpupool: count = nodeCountGPU: parameter nodeCountGPU has no default and no value in a parameter file beside it; its GPUs are not counted',
+      }),
+    ]);
   });
 
   it('warns when the pools are built by a loop over GPU sizes, and not over CPU ones', () => {
@@ -107,9 +122,14 @@ resource aks 'Microsoft.ContainerService/managedClusters@2024-02-01' = {
   }
 }
 `;
-    expect(parseBicepSet([{ path: 'loop.bicep', text: loop('Standard_NC6s_v3') }]).diagnostics).toEqual([expect.objectContaining({
-      line: 5, severity: 'warning', message: 'resource aks: agentPoolProfiles is built by an expression (for statement) this tool does not evaluate; the GPUs of its pools are not counted',
-    })]);
+    expect(parseBicepSet([{ path: 'loop.bicep', text: loop('Standard_NC6s_v3') }]).diagnostics).toEqual([
+      expect.objectContaining({
+        line: 5,
+        severity: 'warning',
+        message:
+          'resource aks: agentPoolProfiles is built by an expression (for statement) this tool does not evaluate; the GPUs of its pools are not counted',
+      }),
+    ]);
     expect(parseBicepSet([{ path: 'loop.bicep', text: loop('Standard_D4s_v5') }]).diagnostics).toEqual([]);
   });
 

@@ -32,19 +32,29 @@ const FILE = 'eks/nodegroup.yaml';
 describe('CloudFormation self-managed node groups', () => {
   it('are MaxSize × the GPUs of the launch template instance type, parameters at their defaults', () => {
     const r = cloudFormationParser.parse(FILE, template(4));
-    expect(r.decls.map((d) => [d.kind, d.name, d.gpuModel, d.gpus, d.gpuStep, d.line])).toEqual([['eks-node-group', 'NodeGroup', 'A100', 32, 8, lineIn(template(4), 'MaxSize: !Ref')]]);
+    expect(r.decls.map((d) => [d.kind, d.name, d.gpuModel, d.gpus, d.gpuStep, d.line])).toEqual([
+      ['eks-node-group', 'NodeGroup', 'A100', 32, 8, lineIn(template(4), 'MaxSize: !Ref')],
+    ]);
     expect(r.diagnostics).toEqual([]);
   });
 
   it('a raised default is a change', async () => {
-    expect(changeRows(await detectPr({ [FILE]: template(4) }, { [FILE]: template(8) })).map((r) => r.slice(0, 5))).toEqual([['eks-node-group', 'NodeGroup', 32, 64, 'A100']]);
+    expect(changeRows(await detectPr({ [FILE]: template(4) }, { [FILE]: template(8) })).map((r) => r.slice(0, 5))).toEqual([
+      ['eks-node-group', 'NodeGroup', 32, 64, 'A100'],
+    ]);
   });
 
   it('a parameter given only at deploy time is a warning at MaxSize, and the group is kept as unknown', () => {
     const r = cloudFormationParser.parse(FILE, template(null));
     expect(r.decls).toEqual([]);
     expect(r.unresolved).toEqual([expect.objectContaining({ kind: 'eks-node-group', name: 'NodeGroup' })]);
-    expect(r.diagnostics).toEqual([expect.objectContaining({ severity: 'warning', message: 'AWS::AutoScaling::AutoScalingGroup NodeGroup: MaxSize comes from parameter NodeAutoScalingGroupMaxSize, which has no Default (its value is given at deploy time); its GPUs are not counted' })]);
+    expect(r.diagnostics).toEqual([
+      expect.objectContaining({
+        severity: 'warning',
+        message:
+          'AWS::AutoScaling::AutoScalingGroup NodeGroup: MaxSize comes from parameter NodeAutoScalingGroupMaxSize, which has no Default (its value is given at deploy time); its GPUs are not counted',
+      }),
+    ]);
   });
 
   it('reads mixed-instances overrides and long-form Ref; types that differ in GPUs leave no node step', () => {
@@ -70,7 +80,9 @@ Parameters:
   it('a template that is not valid YAML says so, at the error', () => {
     const r = cloudFormationParser.parse(FILE, template(4).replace('    Type: Number\n', '    Type: [Number\n'));
     expect(r.decls).toEqual([]);
-    expect(r.diagnostics).toEqual([expect.objectContaining({ severity: 'warning', message: expect.stringContaining('this CloudFormation template is not valid YAML') })]);
+    expect(r.diagnostics).toEqual([
+      expect.objectContaining({ severity: 'warning', message: expect.stringContaining('this CloudFormation template is not valid YAML') }),
+    ]);
   });
 
   it('CPU groups and templates without groups are nothing', () => {

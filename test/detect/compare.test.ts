@@ -5,7 +5,12 @@ import type { CapacityDecl } from '../../src/domain/index.js';
 
 function decl(name: string, gpus: number, file = 'queues.yaml', line = 10, gpuModel: string | null = null): CapacityDecl {
   return {
-    file, line, kind: 'kueue-cluster-queue', name, gpuModel, gpus,
+    file,
+    line,
+    kind: 'kueue-cluster-queue',
+    name,
+    gpuModel,
+    gpus,
     parts: [{ label: 'default', resource: 'nvidia.com/gpu', gpus, line }],
   };
 }
@@ -28,10 +33,19 @@ describe('compareSides', () => {
     const [change, ...rest] = compareSides(side([before]), side([after]));
     expect(rest).toEqual([]);
     expect(change).toEqual({
-      file: 'queues.yaml', line: 14, kind: 'kueue-cluster-queue', name: 'research', gpuModel: 'A100',
-      gpusBefore: 4, gpusAfter: 8, delta: 4, before, after,
+      file: 'queues.yaml',
+      line: 14,
+      kind: 'kueue-cluster-queue',
+      name: 'research',
+      gpuModel: 'A100',
+      gpusBefore: 4,
+      gpusAfter: 8,
+      delta: 4,
+      before,
+      after,
       // Catalog default for A100 × 4 added GPUs × 730 hours.
-      usdPerGpuHour: 3.67, usdPerMonthDelta: 10716.4,
+      usdPerGpuHour: 3.67,
+      usdPerMonthDelta: 10716.4,
     });
   });
 
@@ -58,10 +72,13 @@ describe('compareSides', () => {
 
   it('reports nothing for unchanged totals, even when lines and flavors moved', () => {
     const before = decl('q', 8, 'a.yaml', 10);
-    const after = { ...decl('q', 8, 'a.yaml', 30), parts: [
-      { label: 'x', resource: 'nvidia.com/gpu', gpus: 5, line: 30 },
-      { label: 'y', resource: 'nvidia.com/gpu', gpus: 3, line: 34 },
-    ] };
+    const after = {
+      ...decl('q', 8, 'a.yaml', 30),
+      parts: [
+        { label: 'x', resource: 'nvidia.com/gpu', gpus: 5, line: 30 },
+        { label: 'y', resource: 'nvidia.com/gpu', gpus: 3, line: 34 },
+      ],
+    };
     expect(compareSides(side([before]), side([after]))).toEqual([]);
   });
 
@@ -78,7 +95,10 @@ describe('compareSides', () => {
   it('does not match across kinds', () => {
     const pool: CapacityDecl = { ...decl('gpu', 4), kind: 'karpenter-nodepool' };
     const changes = compareSides(side([pool]), side([decl('gpu', 4)]));
-    expect(changes.map((c) => [c.kind, c.delta])).toEqual([['karpenter-nodepool', -4], ['kueue-cluster-queue', 4]]);
+    expect(changes.map((c) => [c.kind, c.delta])).toEqual([
+      ['karpenter-nodepool', -4],
+      ['kueue-cluster-queue', 4],
+    ]);
   });
 
   it('gives no change when either side could not be read, rather than inventing 0', () => {

@@ -8,7 +8,10 @@ import { lineOf, queueYaml } from './fixtures.js';
 
 class MemoryTree implements TreeReader {
   readonly reads: string[] = [];
-  constructor(readonly label: string, private readonly files: Record<string, string>) {}
+  constructor(
+    readonly label: string,
+    private readonly files: Record<string, string>,
+  ) {}
   async read(path: string): Promise<string | null> {
     this.reads.push(path);
     return this.files[path] ?? null;
@@ -54,7 +57,7 @@ describe('detectChanges', () => {
     expect(changes[2]?.line).toBe(lineOf(q('research', '"8"', 'org'), 'nominalQuota'));
   });
 
-  it('returns head-side diagnostics and drops the base side\'s', async () => {
+  it("returns head-side diagnostics and drops the base side's", async () => {
     const broken = 'apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata: {name: x}\nspec: [\n';
     const { set } = changeSet(
       { 'a.yaml': broken, 'b.yaml': q('b', '1') },
@@ -65,10 +68,7 @@ describe('detectChanges', () => {
   });
 
   it('reports no change for a quota turned into a template, only the warning naming it', async () => {
-    const { set } = changeSet(
-      { 'q.yaml': q('research', '8') },
-      { 'q.yaml': q('research', '"{{ .Values.gpus }}"') },
-    );
+    const { set } = changeSet({ 'q.yaml': q('research', '8') }, { 'q.yaml': q('research', '"{{ .Values.gpus }}"') });
     const { changes, diagnostics } = await detectChanges(set);
     expect(changes).toEqual([]);
     expect(diagnostics.map((d) => [d.file, d.severity])).toEqual([['q.yaml', 'warning']]);
@@ -76,10 +76,7 @@ describe('detectChanges', () => {
   });
 
   it('warns that the change is unknown when the base quota was unreadable', async () => {
-    const { set } = changeSet(
-      { 'q.yaml': q('research', '"{{ .Values.gpus }}"') },
-      { 'q.yaml': q('research', '16') },
-    );
+    const { set } = changeSet({ 'q.yaml': q('research', '"{{ .Values.gpus }}"') }, { 'q.yaml': q('research', '16') });
     const { changes, diagnostics } = await detectChanges(set);
     expect(changes).toEqual([]);
     expect(diagnostics).toHaveLength(1);
@@ -88,11 +85,11 @@ describe('detectChanges', () => {
   });
 
   it('reads only paths some parser accepts, once per side', async () => {
-    const { set, base, head } = changeSet(
-      { 'q.yaml': q('a', '1') },
-      { 'q.yaml': q('a', '2'), 'src/app.ts': 'const ClusterQueue = 1;' },
-      ['q.yaml', 'src/app.ts', 'q.yaml'],
-    );
+    const { set, base, head } = changeSet({ 'q.yaml': q('a', '1') }, { 'q.yaml': q('a', '2'), 'src/app.ts': 'const ClusterQueue = 1;' }, [
+      'q.yaml',
+      'src/app.ts',
+      'q.yaml',
+    ]);
     const { changes } = await detectChanges(set);
     expect(changes.map((c) => c.delta)).toEqual([1]);
     expect(base.reads).toEqual(['q.yaml']);
@@ -100,7 +97,12 @@ describe('detectChanges', () => {
   });
 
   it('lets reader failures propagate instead of reporting a clean result', async () => {
-    const failing: TreeReader = { label: 'head', read: async () => { throw new Error('rate limited'); } };
+    const failing: TreeReader = {
+      label: 'head',
+      read: async () => {
+        throw new Error('rate limited');
+      },
+    };
     const set: ChangeSet = { base: new MemoryTree('base', {}), head: failing, changedPaths: async () => ['q.yaml'] };
     await expect(detectChanges(set)).rejects.toThrow('rate limited');
   });
@@ -121,13 +123,23 @@ describe('detectFile', () => {
         diagnostics: [],
       }),
     };
-    const shy: CapacityParser = { id: 'shy', mightContain: () => false, parse: () => { throw new Error('parsed without claiming'); } };
-    const broken: CapacityParser = { id: 'broken', mightContain: () => true, parse: () => { throw new Error('boom'); } };
+    const shy: CapacityParser = {
+      id: 'shy',
+      mightContain: () => false,
+      parse: () => {
+        throw new Error('parsed without claiming');
+      },
+    };
+    const broken: CapacityParser = {
+      id: 'broken',
+      mightContain: () => true,
+      parse: () => {
+        throw new Error('boom');
+      },
+    };
     const result = detectFile('f.yaml', 'anything', [fixed, shy, broken]);
     expect(result.decls.map((d) => d.name)).toEqual(['x']);
-    expect(result.diagnostics).toEqual([
-      { file: 'f.yaml', line: null, severity: 'error', message: 'broken parser failed: boom' },
-    ]);
+    expect(result.diagnostics).toEqual([{ file: 'f.yaml', line: null, severity: 'error', message: 'broken parser failed: boom' }]);
   });
 
   it('uses the registry by default', () => {
@@ -139,8 +151,18 @@ describe('detectFile', () => {
 describe('files too large to read', () => {
   it('reports a huge file that could hold capacity instead of parsing it, and passes over one that cannot', async () => {
     const padding = `# ${'x'.repeat(MAX_FILE_CHARS)}\n`;
-    const queue = 'apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata:\n  name: q\nspec:\n  resourceGroups:\n  - coveredResources: ["nvidia.com/gpu"]\n    flavors:\n    - name: f\n      resources:\n      - name: nvidia.com/gpu\n        nominalQuota: 8\n';
-    const result = await detectChanges(memoryChangeSet({}, { 'big-queue.yaml': queue + padding, 'big-notes.yaml': padding, 'big.tf': `resource "google_container_node_pool" "p" {}\n${padding}` }));
+    const queue =
+      'apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata:\n  name: q\nspec:\n  resourceGroups:\n  - coveredResources: ["nvidia.com/gpu"]\n    flavors:\n    - name: f\n      resources:\n      - name: nvidia.com/gpu\n        nominalQuota: 8\n';
+    const result = await detectChanges(
+      memoryChangeSet(
+        {},
+        {
+          'big-queue.yaml': queue + padding,
+          'big-notes.yaml': padding,
+          'big.tf': `resource "google_container_node_pool" "p" {}\n${padding}`,
+        },
+      ),
+    );
     expect(result.changes).toEqual([]);
     expect(result.diagnostics.map((d) => [d.file, d.severity])).toEqual([
       ['big-queue.yaml', 'error'],

@@ -7,7 +7,10 @@ export function yaml(strings: TemplateStringsArray, ...values: unknown[]): strin
   const lines = raw.replace(/^\n/, '').split('\n');
   const indents = lines.filter((l) => l.trim() !== '').map((l) => /^ */.exec(l)?.[0].length ?? 0);
   const cut = indents.length ? Math.min(...indents) : 0;
-  return lines.map((l) => l.slice(cut)).join('\n').replace(/[ \t]+$/, '');
+  return lines
+    .map((l) => l.slice(cut))
+    .join('\n')
+    .replace(/[ \t]+$/, '');
 }
 
 /** A ClusterQueue with one flavor per entry, each holding one resource. */

@@ -12,7 +12,13 @@ describe('GPU resource names of other vendors', () => {
     for (const name of ['nvidia.com/gpu', 'amd.com/gpu', 'gpu.intel.com/i915', 'gpu.intel.com/xe']) {
       expect([name, isGpuResource(name), isWholeGpuResource(name)]).toEqual([name, true, true]);
     }
-    for (const name of ['gpu.intel.com/i915_monitoring', 'gpu.intel.com/millicores', 'gpu.intel.com/memory.max', 'amd.com/gpu.product-name', 'amd.com/cpu']) {
+    for (const name of [
+      'gpu.intel.com/i915_monitoring',
+      'gpu.intel.com/millicores',
+      'gpu.intel.com/memory.max',
+      'amd.com/gpu.product-name',
+      'amd.com/cpu',
+    ]) {
       expect([name, isGpuResource(name)]).toEqual([name, false]);
     }
     // MIG slices stay GPU resources but not whole GPUs.
@@ -27,7 +33,8 @@ describe('GPU resource names of other vendors', () => {
 });
 
 describe('Kueue quotas of amd.com/gpu', () => {
-  const amdQueue = (quota: string) => `${yaml`
+  const amdQueue = (quota: string) =>
+    `${yaml`
     apiVersion: kueue.x-k8s.io/v1beta1
     kind: ResourceFlavor
     metadata:
@@ -48,18 +55,40 @@ describe('Kueue quotas of amd.com/gpu', () => {
 
   it('raising the quota is a GPU change', () => {
     const [change] = compareSides(parseKueue(amdQueue('8')), parseKueue(amdQueue('24')));
-    expect(change).toMatchObject({ kind: 'kueue-cluster-queue', name: 'rocm', gpusBefore: 8, gpusAfter: 24, delta: 16, gpuModel: 'MI300X' });
+    expect(change).toMatchObject({
+      kind: 'kueue-cluster-queue',
+      name: 'rocm',
+      gpusBefore: 8,
+      gpusAfter: 24,
+      delta: 16,
+      gpuModel: 'MI300X',
+    });
   });
 
   it('nvidia.com/gpu and amd.com/gpu flavors add up; MIG slices beside them still do not count', () => {
-    const text = queueYaml({ name: 'mixed', flavors: [['h100', 'nvidia.com/gpu', '8'], ['mi300x', 'amd.com/gpu', '4'], ['mig', 'nvidia.com/mig-1g.5gb', '14']] });
+    const text = queueYaml({
+      name: 'mixed',
+      flavors: [
+        ['h100', 'nvidia.com/gpu', '8'],
+        ['mi300x', 'amd.com/gpu', '4'],
+        ['mig', 'nvidia.com/mig-1g.5gb', '14'],
+      ],
+    });
     const r = parseKueue(text);
     expect(r.decls.map((d) => [d.gpus, d.line])).toEqual([[12, lineOf(text, 'nominalQuota: 8')]]);
     expect(r.diagnostics).toEqual([]);
   });
 
   it('an Intel-only queue counts gpu.intel.com/i915 without the "no nvidia.com/gpu" note', () => {
-    const r = parseKueue(queueYaml({ name: 'arc', flavors: [['flex', 'gpu.intel.com/i915', '6'], ['flex', 'gpu.intel.com/millicores', '6000']] }));
+    const r = parseKueue(
+      queueYaml({
+        name: 'arc',
+        flavors: [
+          ['flex', 'gpu.intel.com/i915', '6'],
+          ['flex', 'gpu.intel.com/millicores', '6000'],
+        ],
+      }),
+    );
     expect(parts(r)).toEqual([['arc', 'gpu.intel.com/i915', 6]]);
     expect(r.diagnostics).toEqual([]);
   });
@@ -94,7 +123,10 @@ describe('Karpenter limits of amd.com/gpu', () => {
   it('NVIDIA and AMD limits of one pool add up', () => {
     const r = detectFile('pool.yaml', karpenter('      nvidia.com/gpu: 8\n      amd.com/gpu: 4'));
     expect(r.decls.map((d) => d.gpus)).toEqual([12]);
-    expect(parts(r)).toEqual([['rocm', 'nvidia.com/gpu', 8], ['rocm', 'amd.com/gpu', 4]]);
+    expect(parts(r)).toEqual([
+      ['rocm', 'nvidia.com/gpu', 8],
+      ['rocm', 'amd.com/gpu', 4],
+    ]);
   });
 
   it('an amd.com/gpu taint without a limit is an unbounded GPU pool, named by its resource', () => {

@@ -80,16 +80,23 @@ describe('Kubernetes objects listed in Helm values', () => {
     const unbounded = RAW_NODEPOOL.replace('        nvidia.com/gpu: 16\n', '');
     const { text, result } = await pr({ [file]: unbounded }, file, '        cpu: 512\n', '        cpu: 512\n        nvidia.com/gpu: 8\n');
     expect(result.changes).toEqual([]);
-    expect(result.diagnostics).toEqual([{
-      file, line: lineIn(text, 'nvidia.com/gpu: 8'), severity: 'warning',
-      message: `gpu-a10g: the pool was unbounded before this change (no nvidia.com/gpu limit at ${file}:${lineIn(text, 'apiVersion: karpenter.sh/v1')}); it is now limited to 8 GPUs`,
-    }]);
+    expect(result.diagnostics).toEqual([
+      {
+        file,
+        line: lineIn(text, 'nvidia.com/gpu: 8'),
+        severity: 'warning',
+        message: `gpu-a10g: the pool was unbounded before this change (no nvidia.com/gpu limit at ${file}:${lineIn(text, 'apiVersion: karpenter.sh/v1')}); it is now limited to 8 GPUs`,
+      },
+    ]);
   });
 
   it('the same queue in a top-level document is read once, not again as embedded', async () => {
     const file = 'queues.yaml';
     // The objects of EXTRA_OBJECTS as documents of their own, flavor and queue.
-    const top = EXTRA_OBJECTS.split('\n').slice(3).map((l) => l.slice(4).replace(/^apiVersion/, '---\napiVersion')).join('\n');
+    const top = EXTRA_OBJECTS.split('\n')
+      .slice(3)
+      .map((l) => l.slice(4).replace(/^apiVersion/, '---\napiVersion'))
+      .join('\n');
     const { result } = await pr({ [file]: top }, file, 'nominalQuota: 8', 'nominalQuota: 12');
     expect(changeRows(result).map((r) => r.slice(0, 5))).toEqual([['kueue-cluster-queue', 'research', 8, 12, 'A100']]);
   });
@@ -154,7 +161,7 @@ describe('values handed to a chart by Argo CD, Flux and Terraform', () => {
     expect(changeRows(result)).toEqual([['kueue-cluster-queue', 'inference', 4, 12, null, file, lineIn(text, 'nominalQuota: 12')]]);
   });
 
-  it('Argo CD helm.values as a string: lines inside the string are the file\'s lines', async () => {
+  it("Argo CD helm.values as a string: lines inside the string are the file's lines", async () => {
     const file = 'apps/gpu-queues.yaml';
     const asString = ARGO_APP.replace('      valuesObject:\n', '      values: |\n');
     const { text, result } = await pr({ [file]: asString }, file, 'nominalQuota: 4', 'nominalQuota: 6');
@@ -163,13 +170,21 @@ describe('values handed to a chart by Argo CD, Flux and Terraform', () => {
 
   it('a templated quota inside a values string is reported by expression, never counted', async () => {
     const file = 'apps/gpu-queues.yaml';
-    const templated = ARGO_APP.replace('      valuesObject:\n', '      values: |\n').replace('nominalQuota: 4', 'nominalQuota: {{ .Values.gpus }}');
+    const templated = ARGO_APP.replace('      valuesObject:\n', '      values: |\n').replace(
+      'nominalQuota: 4',
+      'nominalQuota: {{ .Values.gpus }}',
+    );
     const { text, result } = await pr({ [file]: templated }, file, 'chart: raw', 'chart: raw # pinned');
     expect(result.changes).toEqual([]);
-    expect(result.diagnostics).toEqual([{
-      file, line: lineIn(text, 'nominalQuota: {{'), severity: 'warning',
-      message: 'Application gpu-queues › spec.source.helm.values › resources[0]: ClusterQueue inference, flavor l4, nvidia.com/gpu: nominalQuota is the template expression {{ .Values.gpus }}; the GPU quota cannot be read until the template is rendered',
-    }]);
+    expect(result.diagnostics).toEqual([
+      {
+        file,
+        line: lineIn(text, 'nominalQuota: {{'),
+        severity: 'warning',
+        message:
+          'Application gpu-queues › spec.source.helm.values › resources[0]: ClusterQueue inference, flavor l4, nvidia.com/gpu: nominalQuota is the template expression {{ .Values.gpus }}; the GPU quota cannot be read until the template is rendered',
+      },
+    ]);
   });
 
   it('Flux HelmRelease spec.values with a Karpenter nodePool block', async () => {
@@ -198,7 +213,9 @@ spec:
 
   it('Terraform helm_release values heredoc of a raw chart', async () => {
     const file = 'infra/karpenter.tf';
-    const indented = RAW_NODEPOOL.split('\n').map((l) => (l === '' ? l : `    ${l}`)).join('\n');
+    const indented = RAW_NODEPOOL.split('\n')
+      .map((l) => (l === '' ? l : `    ${l}`))
+      .join('\n');
     const tf = `resource "helm_release" "gpu_nodepool" {\n  name       = "gpu-nodepool"\n  repository = "https://bedag.github.io/helm-charts/"\n  chart      = "raw"\n  values = [\n    <<-EOF\n${indented}    EOF\n  ]\n}\n`;
     const { text, result } = await pr({ [file]: tf }, file, 'nvidia.com/gpu: 16', 'nvidia.com/gpu: 20');
     expect(changeRows(result)).toEqual([['karpenter-nodepool', 'gpu-a10g', 16, 20, 'A10G', file, lineIn(text, 'nvidia.com/gpu: 20')]]);
@@ -218,19 +235,30 @@ describe('embeddedYaml', () => {
     expect(queue[10]).toBe('    apiVersion: kueue.x-k8s.io/v1beta1');
   });
 
-  it('does not read a ConfigMap\'s data strings (the readers do), nor references that are not objects', () => {
+  it("does not read a ConfigMap's data strings (the readers do), nor references that are not objects", () => {
     const text = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\ndata:\n  q.yaml: |\n    apiVersion: kueue.x-k8s.io/v1beta1\n    kind: ClusterQueue\n    metadata:\n      name: x\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  ownerReferences:\n    - apiVersion: apps/v1\n      kind: ReplicaSet\n      name: rs\n`;
     expect(embeddedYaml(text).found).toEqual([]);
   });
 
   it('objects in templates stamped out per claim (Crossplane Compositions) are not read as capacity', () => {
-    const text = `apiVersion: apiextensions.crossplane.io/v1\nkind: Composition\nmetadata:\n  name: gpu-pool\nspec:\n  resources:\n${RAW_NODEPOOL.replace('resources:\n', '').split('\n').map((l) => (l === '' ? l : `  ${l}`)).join('\n')}`;
+    const text = `apiVersion: apiextensions.crossplane.io/v1\nkind: Composition\nmetadata:\n  name: gpu-pool\nspec:\n  resources:\n${RAW_NODEPOOL.replace(
+      'resources:\n',
+      '',
+    )
+      .split('\n')
+      .map((l) => (l === '' ? l : `  ${l}`))
+      .join('\n')}`;
     expect(embeddedYaml(text).found).toEqual([]);
-    expect(embeddedYaml(text.replace('kind: Composition', 'kind: List')).found.map((f) => f.where)).toEqual(['List gpu-pool › spec.resources[0]']);
+    expect(embeddedYaml(text.replace('kind: Composition', 'kind: List')).found.map((f) => f.where)).toEqual([
+      'List gpu-pool › spec.resources[0]',
+    ]);
   });
 
   it('a quoted string holding objects is named, not read', () => {
     const text = `extraManifests:\n  - "apiVersion: karpenter.sh/v1\\nkind: NodePool\\nmetadata:\\n  name: gpu\\n"\n`;
-    expect(embeddedYaml(text)).toEqual({ found: [], notes: [{ line: 2, message: expect.stringContaining('extraManifests[0]: Kubernetes objects in a quoted or folded string') }] });
+    expect(embeddedYaml(text)).toEqual({
+      found: [],
+      notes: [{ line: 2, message: expect.stringContaining('extraManifests[0]: Kubernetes objects in a quoted or folded string') }],
+    });
   });
 });

@@ -21,8 +21,14 @@ const EXPECTED: Record<string, Expectation> = {
   // "limits cpu: 1000 only (no nvidia.com/gpu limit)" for both GPU pools in HCL heredocs
   'karpenter/ai-on-eks-addons-karpenter-heredoc.tf': {
     decls: [],
-    unresolved: [['karpenter-nodepool', 'g6-gpu-karpenter'], ['karpenter-nodepool', 'g5-gpu-karpenter']],
-    notes: [['warning', 362, 'no nvidia.com/gpu limit: the pool can grow without bound'], ['warning', 416, 'can grow without bound']],
+    unresolved: [
+      ['karpenter-nodepool', 'g6-gpu-karpenter'],
+      ['karpenter-nodepool', 'g5-gpu-karpenter'],
+    ],
+    notes: [
+      ['warning', 362, 'no nvidia.com/gpu limit: the pool can grow without bound'],
+      ['warning', 416, 'can grow without bound'],
+    ],
   },
   // "NodePool fractional-gpu limits nvidia.com/gpu "4" (string)" on g6f (fractional L4)
   'karpenter/karpenter-docs-nodeoverlay-g6f-excerpt.md': { decls: [['karpenter-nodepool', 'fractional-gpu', 4, 'L4']] },

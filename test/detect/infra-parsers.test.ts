@@ -26,7 +26,11 @@ const nodePool = (limit: string, extra = '') => yaml`
 `;
 
 describe('Karpenter', () => {
-  it.each([['16', 16], ['"16"', 16], ["'24'", 24]])('reads limit %s as a quantity', (limit, gpus) => {
+  it.each([
+    ['16', 16],
+    ['"16"', 16],
+    ["'24'", 24],
+  ])('reads limit %s as a quantity', (limit, gpus) => {
     const r = detectFile('pool.yaml', nodePool(limit));
     expect(counts(r)).toEqual([['karpenter-nodepool', 'gpu', gpus]]);
     expect(r.decls[0]?.gpuModel).toBe('H100');
@@ -38,7 +42,9 @@ describe('Karpenter', () => {
     const r = detectFile('templates/pool.yaml', text);
     expect(r.decls).toEqual([]);
     expect(r.unresolved?.map((u) => u.name)).toEqual(['gpu']);
-    expect(warnings(r).map((d) => [d.line, d.message.includes('{{ .Values.gpuLimit }}')])).toEqual([[lineOf(text, 'nvidia.com/gpu:'), true]]);
+    expect(warnings(r).map((d) => [d.line, d.message.includes('{{ .Values.gpuLimit }}')])).toEqual([
+      [lineOf(text, 'nvidia.com/gpu:'), true],
+    ]);
   });
 
   it('takes the last of repeated keys, as Kubernetes does', () => {
@@ -128,7 +134,9 @@ describe('eksctl', () => {
 
   it('compares base and head', () => {
     const changes = compareSides(detectFile('c.yaml', eksctl('maxSize: 4')), detectFile('c.yaml', eksctl('maxSize: 6')));
-    expect(changes.map((c) => [c.kind, c.name, c.gpusBefore, c.gpusAfter, c.gpuModel])).toEqual([['eksctl-nodegroup', 'gpu', 32, 48, 'A100']]);
+    expect(changes.map((c) => [c.kind, c.name, c.gpusBefore, c.gpusAfter, c.gpuModel])).toEqual([
+      ['eksctl-nodegroup', 'gpu', 32, 48, 'A100'],
+    ]);
   });
 });
 

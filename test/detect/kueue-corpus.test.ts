@@ -39,17 +39,31 @@ const EXPECTED: Record<string, Expectation> = {
   },
   // "team1 (cohort organization): '2' on nvidia-h100-80gb and '8' on nvidia-a100-80gb"
   'kueue/odh-workshop-team1-cq.yaml': {
-    queues: [{
-      name: 'team1', gpus: 10, cohort: 'organization',
-      parts: [['nvidia-h100-80gb', 'nvidia.com/gpu', 2], ['nvidia-a100-80gb', 'nvidia.com/gpu', 8]],
-    }],
+    queues: [
+      {
+        name: 'team1',
+        gpus: 10,
+        cohort: 'organization',
+        parts: [
+          ['nvidia-h100-80gb', 'nvidia.com/gpu', 2],
+          ['nvidia-a100-80gb', 'nvidia.com/gpu', 8],
+        ],
+      },
+    ],
   },
   // "team2 (cohort organization): '6' on nvidia-h100-80gb and '4' on nvidia-a100-80gb"
   'kueue/odh-workshop-team2-cq.yaml': {
-    queues: [{
-      name: 'team2', gpus: 10, cohort: 'organization',
-      parts: [['nvidia-h100-80gb', 'nvidia.com/gpu', 6], ['nvidia-a100-80gb', 'nvidia.com/gpu', 4]],
-    }],
+    queues: [
+      {
+        name: 'team2',
+        gpus: 10,
+        cohort: 'organization',
+        parts: [
+          ['nvidia-h100-80gb', 'nvidia.com/gpu', 6],
+          ['nvidia-a100-80gb', 'nvidia.com/gpu', 4],
+        ],
+      },
+    ],
   },
   // "separate resourceGroup for nvidia.com/gpu with nominalQuota "4" on flavor gpu-flavor"
   'kueue/odh-dreambooth-separate-gpu-group-cq.yaml': {
@@ -63,10 +77,14 @@ const EXPECTED: Record<string, Expectation> = {
   // "ClusterQueue inside a 'kubectl apply -f- << EOF' heredoc: team1-cluster-queue nominalQuota
   // nvidia.com/gpu 16 (cohort default-cohort) … plus nvidia.com/roce_gdr 4" (a NIC, not a GPU)
   'kueue/mlbatch-team-setup-heredoc.md': {
-    queues: [{
-      name: 'team1-cluster-queue', gpus: 16, cohort: 'default-cohort',
-      parts: [['default-flavor', 'nvidia.com/gpu', 16]],
-    }],
+    queues: [
+      {
+        name: 'team1-cluster-queue',
+        gpus: 16,
+        cohort: 'default-cohort',
+        parts: [['default-flavor', 'nvidia.com/gpu', 16]],
+      },
+    ],
   },
   // "nominalQuota COMPUTED as {{ mul (int $quota) (int $.Values.nodes.count) | quote }}"; both
   // branches of the template's if/else are quota lines.
@@ -82,10 +100,17 @@ const EXPECTED: Record<string, Expectation> = {
   // "per-model GPU resource names nvidia.com/gpu-a100 (8), gpu-v100 (16), gpu-t4 (32) plus
   // virtual gpu_credits 500": with no nvidia.com/gpu, the per-model quotas are the GPUs.
   'kueue/kueue-docs-gpu-credits-multi-resourcegroup-excerpt.md': {
-    queues: [{
-      name: 'team-cluster-queue', gpus: 56,
-      parts: [['a100', 'nvidia.com/gpu-a100', 8], ['v100', 'nvidia.com/gpu-v100', 16], ['t4', 'nvidia.com/gpu-t4', 32]],
-    }],
+    queues: [
+      {
+        name: 'team-cluster-queue',
+        gpus: 56,
+        parts: [
+          ['a100', 'nvidia.com/gpu-a100', 8],
+          ['v100', 'nvidia.com/gpu-v100', 16],
+          ['t4', 'nvidia.com/gpu-t4', 32],
+        ],
+      },
+    ],
   },
 };
 

@@ -4,19 +4,26 @@ import { lineOf, parseKueue, queueYaml, yaml } from './fixtures.js';
 
 describe('Kueue parser: versions and layout', () => {
   it('reads v1beta1 with spec.cohort', () => {
-    const text = queueYaml({ name: 'research', apiVersion: 'kueue.x-k8s.io/v1beta1', cohort: 'org', flavors: [['a100', 'nvidia.com/gpu', '4']] });
+    const text = queueYaml({
+      name: 'research',
+      apiVersion: 'kueue.x-k8s.io/v1beta1',
+      cohort: 'org',
+      flavors: [['a100', 'nvidia.com/gpu', '4']],
+    });
     const { decls, diagnostics } = parseKueue(text);
     expect(diagnostics).toEqual([]);
-    expect(decls).toEqual([{
-      file: 'queues.yaml',
-      line: lineOf(text, 'nominalQuota'),
-      kind: 'kueue-cluster-queue',
-      name: 'research',
-      gpuModel: null,
-      gpus: 4,
-      parts: [{ label: 'a100', resource: 'nvidia.com/gpu', gpus: 4, line: lineOf(text, 'nominalQuota') }],
-      cohort: 'org',
-    }]);
+    expect(decls).toEqual([
+      {
+        file: 'queues.yaml',
+        line: lineOf(text, 'nominalQuota'),
+        kind: 'kueue-cluster-queue',
+        name: 'research',
+        gpuModel: null,
+        gpus: 4,
+        parts: [{ label: 'a100', resource: 'nvidia.com/gpu', gpus: 4, line: lineOf(text, 'nominalQuota') }],
+        cohort: 'org',
+      },
+    ]);
   });
 
   it('reads v1beta2 with spec.cohortName', () => {
@@ -74,7 +81,13 @@ describe('Kueue parser: versions and layout', () => {
   });
 
   it('counts MIG slices when the queue has no nvidia.com/gpu, and says so', () => {
-    const text = queueYaml({ name: 'mig', flavors: [['a', 'nvidia.com/mig-3g.20gb', '2'], ['b', 'nvidia.com/mig-1g.5gb', '7']] });
+    const text = queueYaml({
+      name: 'mig',
+      flavors: [
+        ['a', 'nvidia.com/mig-3g.20gb', '2'],
+        ['b', 'nvidia.com/mig-1g.5gb', '7'],
+      ],
+    });
     const { decls, diagnostics } = parseKueue(text);
     expect(decls[0]?.gpus).toBe(9);
     expect(diagnostics).toEqual([expect.objectContaining({ severity: 'info', line: lineOf(text, 'nominalQuota') })]);
@@ -82,7 +95,13 @@ describe('Kueue parser: versions and layout', () => {
   });
 
   it('declares nothing for a queue without GPU resources', () => {
-    const text = queueYaml({ name: 'cpu-only', flavors: [['f', 'cpu', '100'], ['g', 'nvidia.com/gpucores', '50']] });
+    const text = queueYaml({
+      name: 'cpu-only',
+      flavors: [
+        ['f', 'cpu', '100'],
+        ['g', 'nvidia.com/gpucores', '50'],
+      ],
+    });
     expect(parseKueue(text)).toEqual({ decls: [], diagnostics: [], unresolved: [] });
   });
 
@@ -92,7 +111,8 @@ describe('Kueue parser: versions and layout', () => {
   });
 
   it('passes over other kinds in the same stream and ClusterQueues of other API groups', () => {
-    const text = yaml`
+    const text =
+      yaml`
       apiVersion: kueue.x-k8s.io/v1beta1
       kind: LocalQueue
       metadata: {name: lq, namespace: ns}
@@ -146,7 +166,15 @@ describe('Kueue parser: versions and layout', () => {
     `;
     const one = parseKueue(`${flavors}\n${queueYaml({ name: 'q', flavors: [['h100', 'nvidia.com/gpu', '8']] })}`);
     expect(one.decls[0]?.gpuModel).toBe('H100');
-    const mixed = parseKueue(`${flavors}\n${queueYaml({ name: 'q', flavors: [['h100', 'nvidia.com/gpu', '8'], ['l4', 'nvidia.com/gpu', '2']] })}`);
+    const mixed = parseKueue(
+      `${flavors}\n${queueYaml({
+        name: 'q',
+        flavors: [
+          ['h100', 'nvidia.com/gpu', '8'],
+          ['l4', 'nvidia.com/gpu', '2'],
+        ],
+      })}`,
+    );
     expect(mixed.decls[0]?.gpuModel).toBeNull();
     const unlabelled = parseKueue(queueYaml({ name: 'q', flavors: [['h100', 'nvidia.com/gpu', '8']] }));
     expect(unlabelled.decls[0]?.gpuModel).toBeNull();
@@ -189,7 +217,9 @@ describe('Kueue parser: quantities', () => {
     const text = queueYaml({ name: 'q', flavors: [['f', 'nvidia.com/gpu', quota]] });
     const result = parseKueue(text);
     expect(result.decls).toEqual([]);
-    expect(result.unresolved).toEqual([{ file: 'queues.yaml', line: lineOf(text, 'nominalQuota'), kind: 'kueue-cluster-queue', name: 'q' }]);
+    expect(result.unresolved).toEqual([
+      { file: 'queues.yaml', line: lineOf(text, 'nominalQuota'), kind: 'kueue-cluster-queue', name: 'q' },
+    ]);
     expect(result.diagnostics).toEqual([expect.objectContaining({ severity: 'warning', line: lineOf(text, 'nominalQuota') })]);
     expect(result.diagnostics[0]?.message).toContain(words);
   });
@@ -207,7 +237,13 @@ describe('Kueue parser: templates and malformed YAML', () => {
   });
 
   it('does not let a template in one flavor pass for a partial total', () => {
-    const text = queueYaml({ name: 'q', flavors: [['a', 'nvidia.com/gpu', '8'], ['b', 'nvidia.com/gpu', '${extra_gpus}']] });
+    const text = queueYaml({
+      name: 'q',
+      flavors: [
+        ['a', 'nvidia.com/gpu', '8'],
+        ['b', 'nvidia.com/gpu', '${extra_gpus}'],
+      ],
+    });
     const result = parseKueue(text, 'q.yaml.tftpl');
     expect(result.decls).toEqual([]);
     expect(result.unresolved?.map((u) => u.name)).toEqual(['q']);
@@ -283,9 +319,18 @@ describe('Kueue parser: cheap check and embedded YAML', () => {
   const queue = queueYaml({ name: 'q', flavors: [['f', 'nvidia.com/gpu', '2']] });
 
   it.each([
-    ['q.yaml', true], ['q.yml', true], ['q.YAML', true], ['q.json', true], ['templates/q.tpl', true],
-    ['q.yaml.tftpl', true], ['README.md', true], ['setup.sh', true], ['main.tf', true],
-    ['q.txt', false], ['q.py', false], ['Makefile', false],
+    ['q.yaml', true],
+    ['q.yml', true],
+    ['q.YAML', true],
+    ['q.json', true],
+    ['templates/q.tpl', true],
+    ['q.yaml.tftpl', true],
+    ['README.md', true],
+    ['setup.sh', true],
+    ['main.tf', true],
+    ['q.txt', false],
+    ['q.py', false],
+    ['Makefile', false],
   ])('mightContain(%s) is %s for a ClusterQueue text', (path, expected) => {
     expect(kueueParser.mightContain(path, queue)).toBe(expected);
   });
@@ -294,7 +339,7 @@ describe('Kueue parser: cheap check and embedded YAML', () => {
     expect(kueueParser.mightContain('q.yaml', 'kind: ResourceFlavor\n')).toBe(false);
   });
 
-  it('reads a ```yaml fence in Markdown with the file\'s line numbers, and ignores other fences', () => {
+  it("reads a ```yaml fence in Markdown with the file's line numbers, and ignores other fences", () => {
     const text = ['# Queues', '', '```sh', 'echo ClusterQueue', '```', '', '```yaml', queue.trimEnd(), '```', ''].join('\n');
     const { decls } = parseKueue(text, 'docs/queues.md');
     expect(decls.map((d) => [d.name, d.gpus, d.line])).toEqual([['q', 2, lineOf(text, 'nominalQuota')]]);
@@ -307,7 +352,9 @@ describe('Kueue parser: cheap check and embedded YAML', () => {
   });
 
   it('names ${} interpolation in a Terraform heredoc', () => {
-    const body = queueYaml({ name: 'tf-q', flavors: [['f', 'nvidia.com/gpu', '${var.gpus}']] }).trimEnd().replace(/^/gm, '    ');
+    const body = queueYaml({ name: 'tf-q', flavors: [['f', 'nvidia.com/gpu', '${var.gpus}']] })
+      .trimEnd()
+      .replace(/^/gm, '    ');
     const text = ['resource "kubectl_manifest" "cq" {', '  yaml_body = <<-YAML', body, '  YAML', '}', ''].join('\n');
     const result = parseKueue(text, 'main.tf');
     expect(result.decls).toEqual([]);
@@ -345,10 +392,19 @@ describe('Kueue parser: borrowing and lending limits', () => {
     ].join('\n');
 
   it('reads the limits of each flavor and sums them when every counted flavor sets one', () => {
-    const { decls, diagnostics } = kueueParser.parse('q.yaml', queue([['a100', 'borrowingLimit: 2', 'lendingLimit: "1"'], ['h100', 'borrowingLimit: 3', 'lendingLimit: 0']]));
+    const { decls, diagnostics } = kueueParser.parse(
+      'q.yaml',
+      queue([
+        ['a100', 'borrowingLimit: 2', 'lendingLimit: "1"'],
+        ['h100', 'borrowingLimit: 3', 'lendingLimit: 0'],
+      ]),
+    );
     expect(diagnostics).toEqual([]);
     expect(decls[0]).toMatchObject({ cohort: 'org', gpus: 8, borrowingLimit: 5, lendingLimit: 1 });
-    expect(decls[0]?.parts.map((p) => [p.label, p.borrowingLimit, p.lendingLimit])).toEqual([['a100', 2, 1], ['h100', 3, 0]]);
+    expect(decls[0]?.parts.map((p) => [p.label, p.borrowingLimit, p.lendingLimit])).toEqual([
+      ['a100', 2, 1],
+      ['h100', 3, 0],
+    ]);
   });
 
   it('leaves the queue unlimited when one flavor sets no limit', () => {
@@ -386,18 +442,28 @@ spec:
               nominalQuota: ${quota}
 `;
 
-  it.each([['gpu.nvidia.com', '8'], ['gpu.memory', '640Gi']])('%s is not counted, and a warning at its quota says so', (resource, quota) => {
+  it.each([
+    ['gpu.nvidia.com', '8'],
+    ['gpu.memory', '640Gi'],
+  ])('%s is not counted, and a warning at its quota says so', (resource, quota) => {
     const r = kueueParser.parse('q.yaml', queue(resource, quota));
     expect(r.decls).toEqual([]);
-    expect(r.diagnostics).toEqual([{
-      file: 'q.yaml', line: 14, severity: 'warning',
-      message: `ClusterQueue dra, flavor default: ${resource} carries no domain, so pods do not request it as a resource (they request e.g. nvidia.com/gpu): it is a DRA device class or device capacity that Kueue maps, or a name no workload uses; its quota ${quota} is not counted as GPUs`,
-    }]);
+    expect(r.diagnostics).toEqual([
+      {
+        file: 'q.yaml',
+        line: 14,
+        severity: 'warning',
+        message: `ClusterQueue dra, flavor default: ${resource} carries no domain, so pods do not request it as a resource (they request e.g. nvidia.com/gpu): it is a DRA device class or device capacity that Kueue maps, or a name no workload uses; its quota ${quota} is not counted as GPUs`,
+      },
+    ]);
   });
 
-  it.each([['rdma/ib'], ['gpu_credits'], ['hugepages-2Mi'], ['ephemeral-storage']])('%s is neither counted nor warned about', (resource) => {
-    expect(kueueParser.parse('q.yaml', queue(resource, '4'))).toEqual({ decls: [], diagnostics: [], unresolved: [] });
-  });
+  it.each([['rdma/ib'], ['gpu_credits'], ['hugepages-2Mi'], ['ephemeral-storage']])(
+    '%s is neither counted nor warned about',
+    (resource) => {
+      expect(kueueParser.parse('q.yaml', queue(resource, '4'))).toEqual({ decls: [], diagnostics: [], unresolved: [] });
+    },
+  );
 });
 
 describe('a MultiKueue manager queue', () => {
@@ -428,7 +494,13 @@ spec:
   it.each([false, true])('is counted with a note that its quota caps dispatch, not hardware (strategy form: %s)', (strategy) => {
     const { decls, diagnostics } = kueueParser.parse('q.yaml', manager(strategy));
     expect(decls.map((d) => [d.name, d.gpus])).toEqual([['gpu-cluster-queue', 4]]);
-    expect(diagnostics).toEqual([expect.objectContaining({ line: 13, severity: 'info', message: expect.stringContaining('through the MultiKueue admission check multikueue-gpu') })]);
+    expect(diagnostics).toEqual([
+      expect.objectContaining({
+        line: 13,
+        severity: 'info',
+        message: expect.stringContaining('through the MultiKueue admission check multikueue-gpu'),
+      }),
+    ]);
   });
 
   it('gets no note when its admission check is another controller', () => {

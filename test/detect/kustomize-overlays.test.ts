@@ -14,13 +14,17 @@ const flavor = (name: string, product: string) =>
 const FLAVORS = `${flavor('nvidia-h100-80gb', 'NVIDIA-H100-80GB-HBM3')}---\n${flavor('nvidia-a100-80gb', 'NVIDIA-A100-SXM4-80GB')}`;
 
 function queue(name: string, quotas: Record<string, number>): string {
-  const flavors = Object.entries(quotas).map(([f, gpus]) => `        - name: ${f}
+  const flavors = Object.entries(quotas)
+    .map(
+      ([f, gpus]) => `        - name: ${f}
           resources:
             - name: cpu
               nominalQuota: '16'
             - name: nvidia.com/gpu
               nominalQuota: '${gpus}'
-`).join('');
+`,
+    )
+    .join('');
   return `apiVersion: kueue.x-k8s.io/v1beta1
 kind: ClusterQueue
 metadata:
@@ -55,7 +59,9 @@ const RAISE_BASE_A100 = edited(REPO, [[TEAM1, "nominalQuota: '8'", "nominalQuota
 describe('a change in a Kustomize base', () => {
   it('is reported per overlay: staging renders it, prod overrides the value and shows no change, the base name not at all', async () => {
     const result = await detectPr(REPO, RAISE_BASE_A100);
-    expect(changeRows(result)).toEqual([['kueue-cluster-queue', 'staging-team1', 10, 14, null, STAGING, lineIn(REPO[STAGING], '../../base')]]);
+    expect(changeRows(result)).toEqual([
+      ['kueue-cluster-queue', 'staging-team1', 10, 14, null, STAGING, lineIn(REPO[STAGING], '../../base')],
+    ]);
     expect(result.diagnostics).toEqual([]);
   });
 
@@ -67,14 +73,22 @@ describe('a change in a Kustomize base', () => {
       ['kueue-cluster-queue', 'staging-team2', 6, 8, null, STAGING, lineIn(REPO[STAGING], '../../base')],
     ]);
     const unprefixed = { ...REPO, [STAGING]: 'resources:\n  - ../../base\n' };
-    const rows = changeRows(await detectPr(unprefixed, edited(unprefixed, [['kueue/base/team2-cq.yaml', "nominalQuota: '6'", "nominalQuota: '8'"]])));
-    expect(rows.map((r) => r.slice(1, 6))).toEqual([['prod-team2', 6, 8, null, PROD], ['team2', 6, 8, 'H100', STAGING]]);
+    const rows = changeRows(
+      await detectPr(unprefixed, edited(unprefixed, [['kueue/base/team2-cq.yaml', "nominalQuota: '6'", "nominalQuota: '8'"]])),
+    );
+    expect(rows.map((r) => r.slice(1, 6))).toEqual([
+      ['prod-team2', 6, 8, null, PROD],
+      ['team2', 6, 8, 'H100', STAGING],
+    ]);
   });
 
   it('is counted once when the PR also edits an overlay patch of the same queue', async () => {
     const head = edited(RAISE_BASE_A100, [[PROD_PATCH, "nominalQuota: '4'", "nominalQuota: '6'"]]);
     const rows = changeRows(await detectPr(REPO, head)).map((r) => r.slice(1, 4));
-    expect(rows).toEqual([['prod-team1', 12, 14], ['staging-team1', 10, 14]]);
+    expect(rows).toEqual([
+      ['prod-team1', 12, 14],
+      ['staging-team1', 10, 14],
+    ]);
   });
 
   it('keeps the base name when no overlay includes the base', async () => {
@@ -84,26 +98,43 @@ describe('a change in a Kustomize base', () => {
   });
 
   it('ignores overlays that do not include the changed file', async () => {
-    const other: Tree = { ...REPO, 'kueue/overlays/dev/kustomization.yaml': 'namePrefix: dev-\nresources:\n  - ../../other\n', 'kueue/other/kustomization.yaml': 'resources:\n  - q.yaml\n', 'kueue/other/q.yaml': queue('team1', { 'nvidia-h100-80gb': 1 }) };
+    const other: Tree = {
+      ...REPO,
+      'kueue/overlays/dev/kustomization.yaml': 'namePrefix: dev-\nresources:\n  - ../../other\n',
+      'kueue/other/kustomization.yaml': 'resources:\n  - q.yaml\n',
+      'kueue/other/q.yaml': queue('team1', { 'nvidia-h100-80gb': 1 }),
+    };
     const head = edited(other, [[TEAM1, "nominalQuota: '8'", "nominalQuota: '12'"]]);
     expect(changeRows(await detectPr(other, head)).map((r) => r[1])).toEqual(['staging-team1']);
   });
 
   it(`renders through at most ${MAX_OVERLAYS} overlays, and says so when more include the base`, async () => {
-    const dirs = overlayCandidates(TEAM1).filter((d) => d.startsWith('kueue/')).slice(0, MAX_OVERLAYS + 2);
+    const dirs = overlayCandidates(TEAM1)
+      .filter((d) => d.startsWith('kueue/'))
+      .slice(0, MAX_OVERLAYS + 2);
     const many: Tree = { ...REPO };
     delete many[PROD];
     delete many[PROD_PATCH];
     delete many[STAGING];
     dirs.forEach((d, i) => {
-      const up = d.split('/').slice(1).map(() => '..').join('/');
+      const up = d
+        .split('/')
+        .slice(1)
+        .map(() => '..')
+        .join('/');
       many[`${d}/kustomization.yaml`] = `namePrefix: e${i}-\nresources:\n  - ${up}/base\n`;
     });
     const head = edited(many, [[TEAM1, "nominalQuota: '8'", "nominalQuota: '12'"]]);
     const result = await detectPr(many, head);
     expect(result.changes).toHaveLength(MAX_OVERLAYS);
     expect(result.changes.every((c) => /^e\d+-team1$/.test(c.name))).toBe(true);
-    expect(result.diagnostics).toEqual([expect.objectContaining({ file: TEAM1, severity: 'info', message: expect.stringContaining(`more than ${MAX_OVERLAYS} overlays include this file`) })]);
+    expect(result.diagnostics).toEqual([
+      expect.objectContaining({
+        file: TEAM1,
+        severity: 'info',
+        message: expect.stringContaining(`more than ${MAX_OVERLAYS} overlays include this file`),
+      }),
+    ]);
   });
 });
 
@@ -129,9 +160,16 @@ describe('overlays in folders of any name', () => {
 
   it(`are looked into up to ${MAX_CANDIDATES}, and the rest are named as not looked into`, async () => {
     const crowded: Tree = { ...REGIONAL };
-    for (let i = 0; i < MAX_CANDIDATES + 3; i++) crowded[`kueue/overlays/cell-${String(i).padStart(2, '0')}/kustomization.yaml`] = 'resources:\n  - ../../other\n';
+    for (let i = 0; i < MAX_CANDIDATES + 3; i++)
+      crowded[`kueue/overlays/cell-${String(i).padStart(2, '0')}/kustomization.yaml`] = 'resources:\n  - ../../other\n';
     const result = await detectPr(crowded, edited(crowded, [[TEAM1, "nominalQuota: '8'", "nominalQuota: '12'"]]));
-    expect(result.diagnostics).toEqual([expect.objectContaining({ file: TEAM1, severity: 'info', message: expect.stringContaining('5 more overlay kustomizations near this file were not looked into') })]);
+    expect(result.diagnostics).toEqual([
+      expect.objectContaining({
+        file: TEAM1,
+        severity: 'info',
+        message: expect.stringContaining('5 more overlay kustomizations near this file were not looked into'),
+      }),
+    ]);
   });
 });
 
@@ -154,8 +192,11 @@ describe('a ResourceFlavor in another file', () => {
     expect((await detectPr(plain, head)).changes.map((c) => [c.name, c.gpuModel])).toEqual([['mixed', null]]);
   });
 
-  it('in the queue\'s own file wins over a same-named one beside it', async () => {
-    const own: Tree = { ...plain, 'kueue/team1-cq.yaml': `${flavor('nvidia-a100-80gb', 'NVIDIA-L4')}---\n${plain['kueue/team1-cq.yaml'] ?? ''}` };
+  it("in the queue's own file wins over a same-named one beside it", async () => {
+    const own: Tree = {
+      ...plain,
+      'kueue/team1-cq.yaml': `${flavor('nvidia-a100-80gb', 'NVIDIA-L4')}---\n${plain['kueue/team1-cq.yaml'] ?? ''}`,
+    };
     const head = edited(own, [['kueue/team1-cq.yaml', "nominalQuota: '8'", "nominalQuota: '12'"]]);
     expect((await detectPr(own, head)).changes.map((c) => c.gpuModel)).toEqual(['L4']);
   });

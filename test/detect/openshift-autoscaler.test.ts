@@ -44,6 +44,12 @@ describe('OpenShift ClusterAutoscaler GPU limits', () => {
     const r = openshiftAutoscalerParser.parse(FILE, autoscaler('"{{ .Values.l4 }}"'));
     expect(r.decls.map((d) => d.name)).toEqual(['nvidia-a10', 'amd.com/gpu']);
     expect(r.unresolved).toEqual([expect.objectContaining({ kind: 'openshift-cluster-autoscaler', name: 'nvidia-l4', line: 12 })]);
-    expect(r.diagnostics).toEqual([expect.objectContaining({ line: 12, severity: 'warning', message: expect.stringContaining('ClusterAutoscaler default: gpus[nvidia-l4].max') })]);
+    expect(r.diagnostics).toEqual([
+      expect.objectContaining({
+        line: 12,
+        severity: 'warning',
+        message: expect.stringContaining('ClusterAutoscaler default: gpus[nvidia-l4].max'),
+      }),
+    ]);
   });
 });

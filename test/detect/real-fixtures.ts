@@ -64,7 +64,11 @@ function reader(label: string, tree: Tree, listsDirs: boolean): TreeReader {
  */
 export function detectPr(base: Tree, head: Tree, listsDirs = true): Promise<DetectedChanges> {
   const changed = [...new Set([...Object.keys(base), ...Object.keys(head)])].filter((p) => base[p] !== head[p]).sort();
-  const set: ChangeSet = { base: reader('base', base, listsDirs), head: reader('head', head, listsDirs), changedPaths: () => Promise.resolve(changed) };
+  const set: ChangeSet = {
+    base: reader('base', base, listsDirs),
+    head: reader('head', head, listsDirs),
+    changedPaths: () => Promise.resolve(changed),
+  };
   return detectChanges(set);
 }
 

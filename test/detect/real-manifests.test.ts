@@ -18,24 +18,36 @@ describe('Cluster API managed machine pools', () => {
   it('MachinePool → AWSManagedMachinePool g4dn.xlarge: templated replicas is unknown, named with the GPUs per node', async () => {
     const { text, result } = await pr(file, [[file, 'v1.7.5-eksbuild.1', 'v1.8.0-eksbuild.1']]);
     expect(result.changes).toEqual([]);
-    expect(result.diagnostics).toEqual([{
-      file, line: lineIn(text, 'replicas:'), severity: 'warning',
-      message: 'MachinePool ${CLUSTER_NAME}-pool-0: replicas is the template expression ${WORKER_MACHINE_COUNT}, unknown until rendered; with 1 GPUs per node (instanceType g4dn.xlarge) its GPUs are not counted',
-    }]);
+    expect(result.diagnostics).toEqual([
+      {
+        file,
+        line: lineIn(text, 'replicas:'),
+        severity: 'warning',
+        message:
+          'MachinePool ${CLUSTER_NAME}-pool-0: replicas is the template expression ${WORKER_MACHINE_COUNT}, unknown until rendered; with 1 GPUs per node (instanceType g4dn.xlarge) its GPUs are not counted',
+      },
+    ]);
   });
 
   it('pinning replicas is reported as a change of unknown size, never from 0', async () => {
     const { result } = await pr(file, [[file, 'replicas: ${WORKER_MACHINE_COUNT}', 'replicas: 4']]);
     expect(result.changes).toEqual([]);
-    expect(result.diagnostics.map((d) => d.message)).toEqual([expect.stringContaining('could not be read, so the change is unknown; it is now 4 GPUs')]);
+    expect(result.diagnostics.map((d) => d.message)).toEqual([
+      expect.stringContaining('could not be read, so the change is unknown; it is now 4 GPUs'),
+    ]);
   });
 
   it('a managed pool scaling maximum bounds the pool; raising it is a change at its line', async () => {
-    const pinned: Edit[] = [[file, 'replicas: ${WORKER_MACHINE_COUNT}', 'replicas: 2'], [file, 'instanceType: "g4dn.xlarge"', 'instanceType: "g4dn.12xlarge"\n  scaling:\n    minSize: 0\n    maxSize: 3']];
+    const pinned: Edit[] = [
+      [file, 'replicas: ${WORKER_MACHINE_COUNT}', 'replicas: 2'],
+      [file, 'instanceType: "g4dn.xlarge"', 'instanceType: "g4dn.12xlarge"\n  scaling:\n    minSize: 0\n    maxSize: 3'],
+    ];
     const base = edited(loadReal(file), pinned);
     const head = edited(base, [[file, 'maxSize: 3', 'maxSize: 5']]);
     const result = await detectPr(base, head);
-    expect(changeRows(result)).toEqual([['capi-machinedeployment', '${CLUSTER_NAME}-pool-0', 12, 20, 'T4', file, lineIn(head[file], 'maxSize: 5')]]);
+    expect(changeRows(result)).toEqual([
+      ['capi-machinedeployment', '${CLUSTER_NAME}-pool-0', 12, 20, 'T4', file, lineIn(head[file], 'maxSize: 5')],
+    ]);
   });
 });
 
@@ -44,32 +56,50 @@ describe('Karpenter NodePools in real files', () => {
     const file = 'karpenter/ai-on-eks-gpu-p-static.yaml';
     const { text, result } = await pr(file, [[file, 'replicas: 0', 'replicas: 2']]);
     expect(result.changes).toEqual([]);
-    expect(result.diagnostics).toEqual([expect.objectContaining({
-      line: lineIn(text, 'replicas: 2'),
-      message: 'NodePool gpu-${replace(instance_type, ".", "-")}-static: static pool of 2 nodes, but the instance type is the template expression ${instance_type}, unknown until rendered; its GPU count is unknown',
-    })]);
+    expect(result.diagnostics).toEqual([
+      expect.objectContaining({
+        line: lineIn(text, 'replicas: 2'),
+        message:
+          'NodePool gpu-${replace(instance_type, ".", "-")}-static: static pool of 2 nodes, but the instance type is the template expression ${instance_type}, unknown until rendered; its GPU count is unknown',
+      }),
+    ]);
   });
 
-  it.each(['karpenter/ai-on-eks-gpu.yaml', 'karpenter/ai-on-eks-auto-mode-gpu.yaml'])('%s: GPU category, no GPU limit: unbounded, said once, no change on an unrelated edit', async (file) => {
-    const { text, result } = await pr(file, [[file, 'consolidateAfter: 300s', 'consolidateAfter: 600s']]);
-    expect(result.changes).toEqual([]);
-    expect(result.diagnostics).toEqual([{
-      file, line: lineIn(text, 'apiVersion: karpenter.sh/v1'), severity: 'warning',
-      message: 'NodePool gpu: no nvidia.com/gpu limit: the pool can grow without bound (GPU instances allowed)',
-    }]);
-  });
+  it.each(['karpenter/ai-on-eks-gpu.yaml', 'karpenter/ai-on-eks-auto-mode-gpu.yaml'])(
+    '%s: GPU category, no GPU limit: unbounded, said once, no change on an unrelated edit',
+    async (file) => {
+      const { text, result } = await pr(file, [[file, 'consolidateAfter: 300s', 'consolidateAfter: 600s']]);
+      expect(result.changes).toEqual([]);
+      expect(result.diagnostics).toEqual([
+        {
+          file,
+          line: lineIn(text, 'apiVersion: karpenter.sh/v1'),
+          severity: 'warning',
+          message: 'NodePool gpu: no nvidia.com/gpu limit: the pool can grow without bound (GPU instances allowed)',
+        },
+      ]);
+    },
+  );
 
   it('EKS Auto Mode pool limited by CPU only: unbounded GPUs are a warning; adding a GPU limit is flagged as of unknown size', async () => {
     const file = 'karpenter/eks-automode-gpu-nodepool.yaml.tpl';
     const unrelated = await pr(file, [[file, 'consolidateAfter: 30s', 'consolidateAfter: 60s']]);
     expect(unrelated.result.changes).toEqual([]);
-    expect(unrelated.result.diagnostics.map((d) => d.message)).toEqual([expect.stringContaining('no nvidia.com/gpu limit: the pool can grow without bound (GPU instances allowed: families g3, g4, g5, g6, p3, p4, p5)')]);
+    expect(unrelated.result.diagnostics.map((d) => d.message)).toEqual([
+      expect.stringContaining(
+        'no nvidia.com/gpu limit: the pool can grow without bound (GPU instances allowed: families g3, g4, g5, g6, p3, p4, p5)',
+      ),
+    ]);
     const limited = await pr(file, [[file, '    cpu: 1000\n', '    cpu: 1000\n    nvidia.com/gpu: 8\n']]);
     expect(limited.result.changes).toEqual([]);
-    expect(limited.result.diagnostics).toEqual([{
-      file, line: lineIn(limited.text, 'nvidia.com/gpu: 8'), severity: 'warning',
-      message: `gpu-nodepool: the pool was unbounded before this change (no nvidia.com/gpu limit at ${file}:${lineIn(limited.text, 'apiVersion: karpenter.sh/v1')}); it is now limited to 8 GPUs`,
-    }]);
+    expect(limited.result.diagnostics).toEqual([
+      {
+        file,
+        line: lineIn(limited.text, 'nvidia.com/gpu: 8'),
+        severity: 'warning',
+        message: `gpu-nodepool: the pool was unbounded before this change (no nvidia.com/gpu limit at ${file}:${lineIn(limited.text, 'apiVersion: karpenter.sh/v1')}); it is now limited to 8 GPUs`,
+      },
+    ]);
   });
 });
 
@@ -94,8 +124,12 @@ describe('eksctl, KAITO, Kueue and GPU sharing in real files', () => {
     const grow = await pr(file, [[file, 'replicas: 2', 'replicas: 4']]);
     expect(changeRows(grow.result)).toEqual([['aks-node-pool', 'llama-3-1-8b', 2, 4, 'A100', file, lineIn(grow.text, 'replicas: 4')]]);
     const capped = await pr(file, [[file, 'replicas: 2', 'replicas: 12']]);
-    expect(changeRows(capped.result)).toEqual([['aks-node-pool', 'llama-3-1-8b', 2, 10, 'A100', file, lineIn(capped.text, 'nodeCountLimit')]]);
-    expect(capped.result.diagnostics.map((d) => d.message)).toEqual(['InferenceSet llama-3-1-8b: 12 replicas × 1 nodes, capped at nodeCountLimit 10']);
+    expect(changeRows(capped.result)).toEqual([
+      ['aks-node-pool', 'llama-3-1-8b', 2, 10, 'A100', file, lineIn(capped.text, 'nodeCountLimit')],
+    ]);
+    expect(capped.result.diagnostics.map((d) => d.message)).toEqual([
+      'InferenceSet llama-3-1-8b: 12 replicas × 1 nodes, capped at nodeCountLimit 10',
+    ]);
   });
 
   it('a KAITO MIG Workspace on existing nodes provisions nothing', async () => {
@@ -106,7 +140,9 @@ describe('eksctl, KAITO, Kueue and GPU sharing in real files', () => {
   it('Kueue with HAMi: only nvidia.com/gpu counts, gpucores and the Deployment do not', async () => {
     const file = 'kueue/kueue-hami-gpucores.yaml';
     const grow = await pr(file, [[file, 'nominalQuota: 20\n', 'nominalQuota: 40\n']]);
-    expect(changeRows(grow.result)).toEqual([['kueue-cluster-queue', 'hami-queue', 20, 40, null, file, lineIn(grow.text, 'nominalQuota: 40')]]);
+    expect(changeRows(grow.result)).toEqual([
+      ['kueue-cluster-queue', 'hami-queue', 20, 40, null, file, lineIn(grow.text, 'nominalQuota: 40')],
+    ]);
     expect((await pr(file, [[file, 'nominalQuota: 300', 'nominalQuota: 600']])).result.changes).toEqual([]);
     expect((await pr(file, [[file, 'replicas: 3', 'replicas: 6']])).result.changes).toEqual([]);
   });
@@ -115,19 +151,31 @@ describe('eksctl, KAITO, Kueue and GPU sharing in real files', () => {
     const dra = 'kueue/kueue-dra-capacity-queues.yaml';
     const draPr = await pr(dra, [[dra, '800Gi', '1600Gi']]);
     // Not counted, but said: the quota is on GPU memory through DRA, not on GPUs.
-    expect(draPr.result).toEqual({ changes: [], diagnostics: [{
-      file: dra, line: lineIn(draPr.text, 'nominalQuota: 1600Gi'), severity: 'warning',
-      message: 'ClusterQueue cluster-queue, flavor default-flavor: gpu.memory carries no domain, so pods do not request it as a resource (they request e.g. nvidia.com/gpu): it is a DRA device class or device capacity that Kueue maps, or a name no workload uses; its quota 1600Gi is not counted as GPUs',
-    }] });
+    expect(draPr.result).toEqual({
+      changes: [],
+      diagnostics: [
+        {
+          file: dra,
+          line: lineIn(draPr.text, 'nominalQuota: 1600Gi'),
+          severity: 'warning',
+          message:
+            'ClusterQueue cluster-queue, flavor default-flavor: gpu.memory carries no domain, so pods do not request it as a resource (they request e.g. nvidia.com/gpu): it is a DRA device class or device capacity that Kueue maps, or a name no workload uses; its quota 1600Gi is not counted as GPUs',
+        },
+      ],
+    });
     const dws = 'kueue/kueue-multikueue-gke-tas-dws-worker-setup.yaml';
-    const r = await pr(dws, [[dws, 'nominalQuota: 10000  # Infinite quota.\n  admissionChecks', 'nominalQuota: 20000  # Infinite quota.\n  admissionChecks']]);
+    const r = await pr(dws, [
+      [dws, 'nominalQuota: 10000  # Infinite quota.\n  admissionChecks', 'nominalQuota: 20000  # Infinite quota.\n  admissionChecks'],
+    ]);
     expect(changeRows(r.result).map((x) => x.slice(1, 4))).toEqual([['dws-cluster-queue', 10000, 20000]]);
   });
 
   it('time-slicing ConfigMap with several profiles: only the edited profile changes', async () => {
     const file = 'gpu-sharing/hpcgame-gpu-time-slicing-config.yaml';
     const { text, result } = await pr(file, [[file, 'replicas: 4', 'replicas: 6']]);
-    expect(changeRows(result)).toEqual([['gpu-sharing', 'gpu-time-slicing-config/a100-80gb-shared', 4, 6, null, file, lineIn(text, 'replicas: 6')]]);
+    expect(changeRows(result)).toEqual([
+      ['gpu-sharing', 'gpu-time-slicing-config/a100-80gb-shared', 4, 6, null, file, lineIn(text, 'replicas: 6')],
+    ]);
     const unrelated = await pr(file, [[file, 'namespace: gpu-operator', 'namespace: nvidia-gpu-operator']]);
     expect(unrelated.result.changes).toEqual([]);
     expect(unrelated.result.diagnostics.every((d) => d.severity === 'info')).toBe(true);

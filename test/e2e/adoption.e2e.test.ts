@@ -28,41 +28,101 @@ const rate = (t: number) => 0.5 + 2 * load(t);
 function cluster(start: number, end: number, step: number): Family[] {
   const times: number[] = [];
   for (let t = start; t <= end; t += step) times.push(t);
-  const gauge = (labels: Record<string, string>, v: (t: number) => number) => ({ name: '', labels, points: times.map((t): [number, number] => [t, v(t)]) });
+  const gauge = (labels: Record<string, string>, v: (t: number) => number) => ({
+    name: '',
+    labels,
+    points: times.map((t): [number, number] => [t, v(t)]),
+  });
   const counter = (labels: Record<string, string>) => {
     let total = 0;
-    return { name: 'vllm:request_success_total', labels, points: times.map((t, i): [number, number] => [t, (total += i === 0 ? 0 : rate(t) * step)]) };
+    return {
+      name: 'vllm:request_success_total',
+      labels,
+      points: times.map((t, i): [number, number] => [t, (total += i === 0 ? 0 : rate(t) * step)]),
+    };
   };
   const named = (name: string, s: ReturnType<typeof gauge>) => ({ ...s, name });
   return [
-    { name: 'kube_node_labels', type: 'gauge', series: [named('kube_node_labels', gauge({ node: NODE, label_karpenter_sh_nodepool: POOL }, () => 1))] },
-    { name: 'kube_node_status_allocatable', type: 'gauge', series: [named('kube_node_status_allocatable', gauge({ node: NODE, resource: 'nvidia_com_gpu', unit: 'integer' }, () => 4))] },
     {
-      name: 'kube_pod_container_resource_requests', type: 'gauge',
-      series: PODS.map((pod) => named('kube_pod_container_resource_requests', gauge({ namespace: 'chat', pod, uid: pod, container: 'vllm', node: NODE, resource: 'nvidia_com_gpu', unit: 'integer' }, () => 1))),
+      name: 'kube_node_labels',
+      type: 'gauge',
+      series: [
+        named(
+          'kube_node_labels',
+          gauge({ node: NODE, label_karpenter_sh_nodepool: POOL }, () => 1),
+        ),
+      ],
     },
     {
-      name: 'DCGM_FI_DEV_GPU_UTIL', type: 'gauge',
-      series: PODS.map((pod, gpu) => named('DCGM_FI_DEV_GPU_UTIL', gauge(
-        { gpu: String(gpu), modelName: 'NVIDIA L4', Hostname: SHORT_HOST, exported_namespace: 'chat', exported_pod: pod, namespace: 'gpu-operator', pod: 'dcgm-exporter-x' },
-        (t) => 30 + 50 * load(t),
-      ))),
+      name: 'kube_node_status_allocatable',
+      type: 'gauge',
+      series: [
+        named(
+          'kube_node_status_allocatable',
+          gauge({ node: NODE, resource: 'nvidia_com_gpu', unit: 'integer' }, () => 4),
+        ),
+      ],
     },
-    { name: 'vllm:request_success', type: 'counter', series: PODS.map((pod) => counter({ namespace: 'chat', pod, finished_reason: 'stop' })) },
+    {
+      name: 'kube_pod_container_resource_requests',
+      type: 'gauge',
+      series: PODS.map((pod) =>
+        named(
+          'kube_pod_container_resource_requests',
+          gauge({ namespace: 'chat', pod, uid: pod, container: 'vllm', node: NODE, resource: 'nvidia_com_gpu', unit: 'integer' }, () => 1),
+        ),
+      ),
+    },
+    {
+      name: 'DCGM_FI_DEV_GPU_UTIL',
+      type: 'gauge',
+      series: PODS.map((pod, gpu) =>
+        named(
+          'DCGM_FI_DEV_GPU_UTIL',
+          gauge(
+            {
+              gpu: String(gpu),
+              modelName: 'NVIDIA L4',
+              Hostname: SHORT_HOST,
+              exported_namespace: 'chat',
+              exported_pod: pod,
+              namespace: 'gpu-operator',
+              pod: 'dcgm-exporter-x',
+            },
+            (t) => 30 + 50 * load(t),
+          ),
+        ),
+      ),
+    },
+    {
+      name: 'vllm:request_success',
+      type: 'counter',
+      series: PODS.map((pod) => counter({ namespace: 'chat', pod, finished_reason: 'stop' })),
+    },
   ];
 }
 
 const pool = (gpus: number): string => karpenterPool(POOL, 'g6.12xlarge', gpus);
 
 const catalog = [
-  'workloads:', '  - name: chat', '    type: inference', `    pool: ${POOL}`, '    gpusPerReplica: 1', '    replicas: 4',
-  '    slo: { p95LatencyMs: 2000, ttftP95Ms: 500 }', '    selector: { namespace: chat }', '    loadTest: loadtests/chat.jsonl', '',
+  'workloads:',
+  '  - name: chat',
+  '    type: inference',
+  `    pool: ${POOL}`,
+  '    gpusPerReplica: 1',
+  '    replicas: 4',
+  '    slo: { p95LatencyMs: 2000, ttftP95Ms: 500 }',
+  '    selector: { namespace: chat }',
+  '    loadTest: loadtests/chat.jsonl',
+  '',
 ].join('\n');
 /** Even the lowest rate misses the 2-second p95. */
 const loadTest = [
   { request_rate: 1, request_throughput: 1, completed: 100, failed: 0, p95_e2el_ms: 2500, p95_ttft_ms: 300 },
   { request_rate: 2, request_throughput: 2, completed: 100, failed: 0, p95_e2el_ms: 4000, p95_ttft_ms: 600 },
-].map((r) => JSON.stringify(r)).join('\n');
+]
+  .map((r) => JSON.stringify(r))
+  .join('\n');
 
 let prom: RunningPrometheus;
 let at: Date;
@@ -95,10 +155,14 @@ describe('a review of a pool whose telemetry does not line up', () => {
     // The workload's own series still answer: the exporter runs, with pod labels (exported_*).
     const chat = r.ladders?.find((l) => l.scope === 'workload' && l.name === 'chat');
     expect(chat?.busyFraction).toBeCloseTo(0.55, 2);
-    const pools = r.missingEvidence.filter((m) => m.what.includes(`node pool ${POOL}`) || m.what.includes(`idle pods in node pool ${POOL}`));
+    const pools = r.missingEvidence.filter(
+      (m) => m.what.includes(`node pool ${POOL}`) || m.what.includes(`idle pods in node pool ${POOL}`),
+    );
     expect(pools.length).toBeGreaterThan(0);
     for (const m of pools) expect(m.how).toContain('must be the Kubernetes node name');
-    expect(r.missingEvidence.map((m) => m.what)).toContain(`idle pods in node pool ${POOL}: pods there request GPUs, but no DCGM series is on its nodes`);
+    expect(r.missingEvidence.map((m) => m.what)).toContain(
+      `idle pods in node pool ${POOL}: pods there request GPUs, but no DCGM series is on its nodes`,
+    );
   });
 
   it('says that no load-test step met the SLO, and at what rate the test began', async () => {
@@ -117,7 +181,9 @@ describe('a review of a pool whose telemetry does not line up', () => {
     expect(r.confidence).toBe('low');
     const prometheusLines = result.missingEvidence.filter((m) => m.what.includes('127.0.0.1:1'));
     expect(prometheusLines).toHaveLength(1);
-    expect(prometheusLines[0]?.what).toMatch(/^every measurement from prometheus at http:\/\/127\.0\.0\.1:1: none of its \d+ queries was answered \(the first: .*unreachable/);
+    expect(prometheusLines[0]?.what).toMatch(
+      /^every measurement from prometheus at http:\/\/127\.0\.0\.1:1: none of its \d+ queries was answered \(the first: .*unreachable/,
+    );
     expect(prometheusLines[0]?.how).toContain('PROMETHEUS_URL');
     expect(renderComment(result)).toContain('_Low confidence: telemetry answered too little to measure the need._');
   });

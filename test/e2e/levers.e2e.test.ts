@@ -29,7 +29,9 @@ const chatLoadTest = readFileSync(new URL('../../fixtures/loadtests/guidellm-cha
 const altLoadTest = [
   { request_rate: 5, request_throughput: 4.9, completed: 1000, failed: 0, p95_e2el_ms: 900, p95_ttft_ms: 60 },
   { request_rate: 10, request_throughput: 9.5, completed: 1000, failed: 2, p95_e2el_ms: 1500, p95_ttft_ms: 120 },
-].map((r) => JSON.stringify(r)).join('\n');
+]
+  .map((r) => JSON.stringify(r))
+  .join('\n');
 
 const evalJob = (runtime: string) => `
   - name: nightly-eval
@@ -60,20 +62,31 @@ const trainJobs = `
 
 function chatService(opts: { p95?: number; headroom?: number; loadTest?: boolean; alternatives?: boolean } = {}): string {
   const lines = [
-    '  - name: support-chat', '    type: inference', `    pool: ${POOLS.l4.name}`, `    model: ${CHAT.model}`,
-    '    gpusPerReplica: 1', '    replicas: 4',
+    '  - name: support-chat',
+    '    type: inference',
+    `    pool: ${POOLS.l4.name}`,
+    `    model: ${CHAT.model}`,
+    '    gpusPerReplica: 1',
+    '    replicas: 4',
     `    slo: { p95LatencyMs: ${opts.p95 ?? 2000}, ttftP95Ms: 500, errorRate: 0.01 }`,
     `    selector: { namespace: ${CHAT.namespace} }`,
     '    outcomes:',
     '      verified: sum(increase(vllm:request_success_total{namespace="chat",finished_reason="stop"}[2d]))',
     '      total: sum(increase(vllm:request_success_total{namespace="chat"}[2d]))',
-    '    quality: 0.9', '    qualityThreshold: 0.85',
+    '    quality: 0.9',
+    '    qualityThreshold: 0.85',
   ];
   if (opts.headroom !== undefined) lines.push(`    headroom: ${opts.headroom}`);
   if (opts.loadTest !== false) lines.push('    loadTest: loadtests/chat-l4.json');
   if (opts.alternatives) {
-    lines.push('    alternatives:', '      - name: chat-3b', '        model: llama-3.2-3b-instruct', '        gpusPerReplica: 1',
-      '        quality: 0.88', '        loadTest: loadtests/chat-3b.jsonl');
+    lines.push(
+      '    alternatives:',
+      '      - name: chat-3b',
+      '        model: llama-3.2-3b-instruct',
+      '        gpusPerReplica: 1',
+      '        quality: 0.88',
+      '        loadTest: loadtests/chat-3b.jsonl',
+    );
   }
   return lines.join('\n');
 }
@@ -122,7 +135,8 @@ describe('a review on a real Prometheus', () => {
     const q = r.ladders?.find((l) => l.scope === 'queue');
     expect(q?.allocatedGpuHours).toBeGreaterThan(2 * 6 * EVAL.gpus - 1);
     expect(q?.allocatedGpuHours).toBeLessThan(2 * 6 * EVAL.gpus + 1);
-    for (const l of r.ladders ?? []) expect(l.evidence.every((e) => e.source === 'prometheus' && e.window?.startsWith(`${WINDOW}m`))).toBe(true);
+    for (const l of r.ladders ?? [])
+      expect(l.evidence.every((e) => e.source === 'prometheus' && e.window?.startsWith(`${WINDOW}m`))).toBe(true);
   });
 
   it('without a cohort the same change is partially justified; without telemetry it plans from the catalog alone', async () => {
@@ -140,7 +154,13 @@ describe('a review on a real Prometheus', () => {
     const s = r.serving?.[0];
     // 4 replicas × 1 req/s each; one replica meets the SLO up to 4.44 req/s (constant at 4.5/s).
     expect(s?.peakRate).toBeCloseTo(CHAT.pods.length * Object.values(CHAT.finished).reduce((a, b) => a + b, 0), 3);
-    expect(s).toMatchObject({ sustainableRatePerReplica: 4.44, loadTestStep: 'constant at 4.5/s', replicasNeeded: 2, gpusNeeded: 2, limit: 'batching' });
+    expect(s).toMatchObject({
+      sustainableRatePerReplica: 4.44,
+      loadTestStep: 'constant at 4.5/s',
+      replicasNeeded: 2,
+      gpusNeeded: 2,
+      limit: 'batching',
+    });
     expect(s?.advice).toContain('--max-num-seqs');
     expect(lever(r, 'batching')).toMatchObject({ gpusFreed: 2, meetsNeed: true });
     expect(r).toMatchObject({ verdict: 'not-justified', gpusNeeded: 0, need: 2, confidence: 'high' });
@@ -148,7 +168,9 @@ describe('a review on a real Prometheus', () => {
   });
 
   it('prefers a cheaper model that meets quality and the SLO, with cost per verified outcome', async () => {
-    const r = only(await review({ 'pools/l4.yaml': l4Pool(4) }, { 'pools/l4.yaml': l4Pool(8) }, `\n${chatService({ alternatives: true })}`));
+    const r = only(
+      await review({ 'pools/l4.yaml': l4Pool(4) }, { 'pools/l4.yaml': l4Pool(8) }, `\n${chatService({ alternatives: true })}`),
+    );
     const current = r.costs?.find((c) => c.option === 'current');
     const alt = r.costs?.find((c) => c.option === 'chat-3b');
     const hours = WINDOW / 60;
@@ -167,7 +189,9 @@ describe('a review on a real Prometheus', () => {
     // ceil(4 × 1.2 / 0.61) = 8 replicas.
     expect(tight.serving?.[0]).toMatchObject({ sustainableRatePerReplica: 0.61, replicasNeeded: 8 });
     expect(tight).toMatchObject({ verdict: 'justified', gpusNeeded: 4 });
-    const partly = only(await review({ 'pools/l4.yaml': l4Pool(4) }, { 'pools/l4.yaml': l4Pool(8) }, `\n${chatService({ p95: 1500, headroom: 0 })}`));
+    const partly = only(
+      await review({ 'pools/l4.yaml': l4Pool(4) }, { 'pools/l4.yaml': l4Pool(8) }, `\n${chatService({ p95: 1500, headroom: 0 })}`),
+    );
     // ceil(4 / 0.61) = 7.
     expect(partly).toMatchObject({ verdict: 'partially-justified', gpusNeeded: 3, need: 7 });
   });
@@ -179,7 +203,9 @@ describe('a review on a real Prometheus', () => {
   });
 
   it('reclaims an idle training allocation and flags it memory-bound (training queue)', async () => {
-    const trainingQueue = (gpus: number) => ({ 'clusters/queues.yaml': `${clusterQueue('research', 4, KUEUE.cohort)}---\n${clusterQueue('training', gpus, KUEUE.cohort)}` });
+    const trainingQueue = (gpus: number) => ({
+      'clusters/queues.yaml': `${clusterQueue('research', 4, KUEUE.cohort)}---\n${clusterQueue('training', gpus, KUEUE.cohort)}`,
+    });
     const strict = only(await review(trainingQueue(4), trainingQueue(6), trainJobs, { idleBelow: 0.35 }));
     const train = strict.ladders?.find((l) => l.name === 'train');
     expect(train?.busyFraction).toBeCloseTo(TRAIN.util / 100, 2);

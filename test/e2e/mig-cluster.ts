@@ -45,7 +45,13 @@ export const DEVICES: Device[] = [
   { node: MIXED_NODE, gpu: 0, profile: '2g.20gb', instance: 3, holder: PODS.etl },
   { node: MIXED_NODE, gpu: 0, profile: '1g.10gb', instance: 9 },
   { node: MIXED_NODE, gpu: 0, profile: '1g.10gb', instance: 10 },
-  ...Array.from({ length: 7 }, (_, i): Device => ({ node: MIXED_NODE, gpu: 1, profile: '1g.10gb', instance: 7 + i, ...(i < 2 ? { holder: PODS.nbBob } : {}) })),
+  ...Array.from({ length: 7 }, (_, i): Device => ({
+    node: MIXED_NODE,
+    gpu: 1,
+    profile: '1g.10gb',
+    instance: 7 + i,
+    ...(i < 2 ? { holder: PODS.nbBob } : {}),
+  })),
   { node: MIXED_NODE, gpu: 2, profile: null, holder: PODS.train },
   { node: MIXED_NODE, gpu: 3, profile: null, holder: PODS.nbCarol },
   ...Array.from({ length: 14 }, (_, i): Device => ({
@@ -106,7 +112,9 @@ function dcgmLabels(d: Device, held: boolean): Record<string, string> {
     modelName: MIG_POOL.model,
     ...(d.profile === null ? {} : { GPU_I_PROFILE: d.profile, GPU_I_ID: String(d.instance) }),
     Hostname: d.node,
-    ...(held && d.holder ? { namespace: d.holder.namespace, pod: d.holder.pod, container: 'main' } : { namespace: '', pod: '', container: '' }),
+    ...(held && d.holder
+      ? { namespace: d.holder.namespace, pod: d.holder.pod, container: 'main' }
+      : { namespace: '', pod: '', container: '' }),
   };
 }
 
@@ -125,21 +133,48 @@ export function simulateMigPool(w: SimWindow, opts: { profiling?: boolean } = {}
       const when = (v: (t: number) => number) => (t: number) => (on(t) === held ? v(t) : null);
       const labels = dcgmLabels(d, held);
       const activity = (t: number) => (on(t) && holder ? holder.activity : 0);
-      if (d.profile === null) f.gauge('DCGM_FI_DEV_GPU_UTIL', labels, when((t) => activity(t) * 100));
-      else f.gauge('DCGM_FI_DEV_GPU_UTIL', labels, when(() => 0));
+      if (d.profile === null)
+        f.gauge(
+          'DCGM_FI_DEV_GPU_UTIL',
+          labels,
+          when((t) => activity(t) * 100),
+        );
+      else
+        f.gauge(
+          'DCGM_FI_DEV_GPU_UTIL',
+          labels,
+          when(() => 0),
+        );
       if (!profiling) continue;
       f.gauge('DCGM_FI_PROF_GR_ENGINE_ACTIVE', labels, when(activity));
-      f.gauge('DCGM_FI_PROF_PIPE_TENSOR_ACTIVE', labels, when((t) => activity(t) / 2));
-      f.gauge('DCGM_FI_PROF_DRAM_ACTIVE', labels, when((t) => activity(t) / 4));
+      f.gauge(
+        'DCGM_FI_PROF_PIPE_TENSOR_ACTIVE',
+        labels,
+        when((t) => activity(t) / 2),
+      );
+      f.gauge(
+        'DCGM_FI_PROF_DRAM_ACTIVE',
+        labels,
+        when((t) => activity(t) / 4),
+      );
     }
   }
   for (const node of [MIXED_NODE, SINGLE_NODE]) {
     f.gauge('kube_node_labels', { node, label_karpenter_sh_nodepool: MIG_POOL.name }, () => 1);
   }
-  for (const a of ALLOCATABLE) f.gauge('kube_node_status_allocatable', { node: a.node, resource: a.resource, unit: 'integer' }, () => a.count);
+  for (const a of ALLOCATABLE)
+    f.gauge('kube_node_status_allocatable', { node: a.node, resource: a.resource, unit: 'integer' }, () => a.count);
   for (const r of REQUESTS) {
     const p = PODS[r.pod];
-    const labels = { namespace: p.namespace, pod: p.pod, uid: `uid-${p.pod}`, container: 'main', node: r.node, resource: r.resource, unit: 'integer' };
+    const labels = {
+      namespace: p.namespace,
+      pod: p.pod,
+      uid: `uid-${p.pod}`,
+      container: 'main',
+      node: r.node,
+      resource: r.resource,
+      unit: 'integer',
+    };
     f.gauge('kube_pod_container_resource_requests', labels, (t) => (p.active(t) ? r.count : null));
   }
   // Kueue v0.16+: leader and follower both export; the queue admitted llm's 3g.40gb all window.

@@ -27,7 +27,10 @@ let migAt: Date;
 beforeAll(async () => {
   const end = Math.floor(Date.now() / 1000 / DAY) * DAY;
   let started: RunningPrometheus;
-  [plain, started] = await Promise.all([startTwoDays(), startPrometheus(toOpenMetrics(simulateMigPool({ start: end - 2 * DAY, end, step: 300 })))]);
+  [plain, started] = await Promise.all([
+    startTwoDays(),
+    startPrometheus(toOpenMetrics(simulateMigPool({ start: end - 2 * DAY, end, step: 300 }))),
+  ]);
   mig = started;
   migSource = new PrometheusSource(prometheusConfig({ PROMETHEUS_URL: mig.url }, { retries: 0 }), { minStepSeconds: 300 });
   migAt = new Date(end * 1000);
@@ -74,16 +77,29 @@ const migPr = (() => {
     selector: { namespace: ${namespace} }
 `;
   const catalog = `workloads:\n${job('infer', PODS.llm.namespace)}${job('train', PODS.train.namespace)}`;
-  const side = (gpus: number): Tree => ({ 'gpu-workloads.yaml': catalog, 'pools/gpu.yaml': karpenterPool(MIG_POOL.name, 'p4de.24xlarge', gpus) });
+  const side = (gpus: number): Tree => ({
+    'gpu-workloads.yaml': catalog,
+    'pools/gpu.yaml': karpenterPool(MIG_POOL.name, 'p4de.24xlarge', gpus),
+  });
   return memoryChangeSet(side(6), side(8));
 })();
 
 async function review(changes: ReturnType<typeof memoryChangeSet>, source: TelemetrySource, at: Date): Promise<ReviewResult> {
-  return runReview({ changes, policy: { policy: { ...DEFAULT_POLICY, window: WINDOW }, diagnostics: [], file: null }, telemetry: { source, at } });
+  return runReview({
+    changes,
+    policy: { policy: { ...DEFAULT_POLICY, window: WINDOW }, diagnostics: [], file: null },
+    telemetry: { source, at },
+  });
 }
 
 /** The review, the queries it asked, and how many query requests Prometheus served for it. */
-async function counted(prom: RunningPrometheus, changes: ReturnType<typeof memoryChangeSet>, inner: TelemetrySource, at: Date, failProbe = false) {
+async function counted(
+  prom: RunningPrometheus,
+  changes: ReturnType<typeof memoryChangeSet>,
+  inner: TelemetrySource,
+  at: Date,
+  failProbe = false,
+) {
   const { source, asked } = asking(inner, { failProbe });
   const before = await servedQueries(prom.url);
   const result = await review(changes, source, at);
@@ -106,9 +122,14 @@ describe('the MIG queries are asked only of a cluster that has MIG devices', () 
     const full = await counted(plain.prom, plainPr, plain.source, plain.at, true);
     const migAsked = full.asked.filter(isMigQuery);
     expect(ids(migAsked).sort()).toEqual([
-      'dcgm.mig-activity:pool:l4-pool', 'dcgm.mig-activity:workload:nightly-eval', 'dcgm.mig-activity:workload:support-chat',
-      'dcgm.mig-pods:pool:l4-pool', 'ksm.mig-requests:pool:l4-pool', 'ksm.mig-requests:workload:nightly-eval',
-      'ksm.mig-requests:workload:support-chat', 'kueue.mig-usage:queue:research',
+      'dcgm.mig-activity:pool:l4-pool',
+      'dcgm.mig-activity:workload:nightly-eval',
+      'dcgm.mig-activity:workload:support-chat',
+      'dcgm.mig-pods:pool:l4-pool',
+      'ksm.mig-requests:pool:l4-pool',
+      'ksm.mig-requests:workload:nightly-eval',
+      'ksm.mig-requests:workload:support-chat',
+      'kueue.mig-usage:queue:research',
     ]);
     expect(full.served).toBe(lean.served - 1 + migAsked.length);
     expect(full.result).toEqual(lean.result);
@@ -119,13 +140,20 @@ describe('the MIG queries are asked only of a cluster that has MIG devices', () 
     const r = await counted(mig, migPr, migSource, migAt);
     expect(r.asked[0]?.id).toBe(MIG_PRESENCE_ID);
     expect(ids(r.asked.filter(isMigQuery)).sort()).toEqual([
-      'dcgm.mig-activity:pool:mig-pool', 'dcgm.mig-activity:workload:infer', 'dcgm.mig-activity:workload:train',
-      'dcgm.mig-pods:pool:mig-pool', 'ksm.mig-requests:pool:mig-pool', 'ksm.mig-requests:workload:infer', 'ksm.mig-requests:workload:train',
+      'dcgm.mig-activity:pool:mig-pool',
+      'dcgm.mig-activity:workload:infer',
+      'dcgm.mig-activity:workload:train',
+      'dcgm.mig-pods:pool:mig-pool',
+      'ksm.mig-requests:pool:mig-pool',
+      'ksm.mig-requests:workload:infer',
+      'ksm.mig-requests:workload:train',
     ]);
     expect(r.served).toBe(r.asked.length);
     const ladders = r.result.reviews[0]?.ladders ?? [];
     expect(ladders.find((l) => l.name === 'infer')?.allocatedGpuHours).toBeCloseTo((3 / 7) * (WINDOW / 60), 0);
-    expect(ladders.find((l) => l.name === MIG_POOL.name)?.evidence.map((e) => e.ref)).toContainEqual(expect.stringMatching(/^MIG instances counted as whole-GPU equivalents/));
+    expect(ladders.find((l) => l.name === MIG_POOL.name)?.evidence.map((e) => e.ref)).toContainEqual(
+      expect.stringMatching(/^MIG instances counted as whole-GPU equivalents/),
+    );
 
     // A probe that fails asks the same queries and gives the same review.
     const unsure = await counted(mig, migPr, migSource, migAt, true);

@@ -97,9 +97,15 @@ describe('a pool of MIG-partitioned A100s, on a real Prometheus', () => {
     expect(Math.abs(pool.allocatedGpuHours! - (always * HOURS + (2 / 7) * NIGHT_HOURS))).toBeLessThanOrEqual(sampling(always + 2 / 7));
     // Busy: GPU_UTIL on the whole GPUs (70% and 2%), GR-engine activity × share on instances.
     const busyPerHour = 0.7 + 0.02 + (0.6 * 3) / 7 + (2 * 0.01) / 7 + (3 * 0.4) / 7;
-    expect(Math.abs(pool.busyGpuHours! - (busyPerHour * HOURS + ((0.5 * 2) / 7) * NIGHT_HOURS))).toBeLessThanOrEqual(sampling(busyPerHour + 1 / 7));
+    expect(Math.abs(pool.busyGpuHours! - (busyPerHour * HOURS + ((0.5 * 2) / 7) * NIGHT_HOURS))).toBeLessThanOrEqual(
+      sampling(busyPerHour + 1 / 7),
+    );
     expect(pool.computeField).toBe('DCGM_FI_PROF_GR_ENGINE_ACTIVE');
-    expect(pool.evidence.map((e) => e.ref)).toContainEqual(expect.stringMatching(/^MIG instances counted as whole-GPU equivalents: 1g\.10gb = 1\/7 GPU, 2g\.20gb = 2\/7 GPU, 3g\.40gb = 3\/7 GPU/));
+    expect(pool.evidence.map((e) => e.ref)).toContainEqual(
+      expect.stringMatching(
+        /^MIG instances counted as whole-GPU equivalents: 1g\.10gb = 1\/7 GPU, 2g\.20gb = 2\/7 GPU, 3g\.40gb = 3\/7 GPU/,
+      ),
+    );
     expect(pool.evidence.every((e) => e.source !== 'prometheus' || e.window === `${WINDOW}m to ${at.toISOString()}`)).toBe(true);
 
     const infer = ladderOf(r, 'infer');
@@ -116,7 +122,11 @@ describe('a pool of MIG-partitioned A100s, on a real Prometheus', () => {
     expect(train.busyFraction!).toBeCloseTo(PODS.train.activity, 6);
     expect(train.evidence.some((e) => e.ref.startsWith('MIG instances'))).toBe(false);
     // Runtimes count devices, as gpusPerJob does: one 3g.40gb, three 1g.10gb, one GPU, each all day.
-    expect(r.runtimes?.map((c) => [c.workload, Math.round(c.observedMinutes / 60)])).toEqual([['infer', 24], ['sweep', 24], ['train', 24]]);
+    expect(r.runtimes?.map((c) => [c.workload, Math.round(c.observedMinutes / 60)])).toEqual([
+      ['infer', 24],
+      ['sweep', 24],
+      ['train', 24],
+    ]);
     expect(r.missingEvidence).toEqual([]);
   });
 
@@ -166,8 +176,25 @@ describe('a pool of MIG-partitioned A100s, on a real Prometheus', () => {
     const source = new PrometheusSource(prometheusConfig({ PROMETHEUS_URL: full.url }, { retries: 0 }), { minStepSeconds: 300 });
     const scope = { kind: 'queue' as const, name: MIG_QUEUE.name };
     const evidence = await gatherEvidence(source, { workloads: [], scopes: [scope], at, windowMinutes: WINDOW });
-    const m = new Measured({ source: source.description, at: at.toISOString(), windowMinutes: WINDOW, evidence, loadTests: new Map(), allocation: null, missing: evidence.missing });
-    const change = { file: 'q.yaml', line: 1, kind: 'kueue-cluster-queue' as const, name: MIG_QUEUE.name, gpuModel: null, gpusBefore: 1, gpusAfter: 2, delta: 1 };
+    const m = new Measured({
+      source: source.description,
+      at: at.toISOString(),
+      windowMinutes: WINDOW,
+      evidence,
+      loadTests: new Map(),
+      allocation: null,
+      missing: evidence.missing,
+    });
+    const change = {
+      file: 'q.yaml',
+      line: 1,
+      kind: 'kueue-cluster-queue' as const,
+      name: MIG_QUEUE.name,
+      gpuModel: null,
+      gpusBefore: 1,
+      gpusAfter: 2,
+      delta: 1,
+    };
     const l = capacityLadder(change, m, [], 0, { ...DEFAULT_POLICY, window: WINDOW })!;
     // One 3g.40gb admitted all window (leader and follower both export it): 3/7 of a GPU.
     expect(Math.abs(l.allocatedGpuHours! - (3 / 7) * HOURS)).toBeLessThanOrEqual(sampling(3 / 7));

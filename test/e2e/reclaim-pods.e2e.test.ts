@@ -23,7 +23,6 @@ afterAll(async () => {
   await prom?.stop();
 });
 
-
 /** train is the only catalog workload in the A100 pool; eval and the notebook are not documented. */
 const catalog = (pool: string) => `workloads:
   - name: train
@@ -35,7 +34,13 @@ const catalog = (pool: string) => `workloads:
     selector: { namespace: ${TRAIN.namespace} }
 `;
 
-async function review(pool: string, instanceType: string, before: number, after: number, over: Partial<Policy> = {}): Promise<ReviewResult> {
+async function review(
+  pool: string,
+  instanceType: string,
+  before: number,
+  after: number,
+  over: Partial<Policy> = {},
+): Promise<ReviewResult> {
   const common = { 'gpu-workloads.yaml': catalog(pool) };
   return runReview({
     changes: memoryChangeSet(

@@ -29,7 +29,9 @@ export async function startTwoDays(sourceOptions: { minStepSeconds?: number } = 
  * A real Prometheus holding a test's own series for the last two whole days at 5-minute steps:
  * `series(start, end, stepSeconds)` gives the families; `at` is the end of the window.
  */
-export async function startTwoDaysOf(series: (start: number, end: number, step: number) => Family[]): Promise<{ prom: RunningPrometheus; at: Date }> {
+export async function startTwoDaysOf(
+  series: (start: number, end: number, step: number) => Family[],
+): Promise<{ prom: RunningPrometheus; at: Date }> {
   const end = Math.floor(Date.now() / 1000 / DAY) * DAY;
   const prom = await startPrometheus(toOpenMetrics(series(end - 2 * DAY, end, 300)));
   return { prom, at: new Date(end * 1000) };

@@ -26,7 +26,12 @@ describe('the GitHub Action', () => {
     dir = await mkdtemp(join(tmpdir(), 'gpu-justify-action-'));
     eventPath = join(dir, 'event.json');
     // The recorded pull_request event, as the runner writes it to GITHUB_EVENT_PATH.
-    await writeFile(eventPath, JSON.stringify(pullRequestPayload({ action: 'synchronize', installationId: 1, number: NUMBER, baseSha: BASE_SHA, headSha: HEAD_SHA })));
+    await writeFile(
+      eventPath,
+      JSON.stringify(
+        pullRequestPayload({ action: 'synchronize', installationId: 1, number: NUMBER, baseSha: BASE_SHA, headSha: HEAD_SHA }),
+      ),
+    );
   });
   afterEach(async () => {
     await fake.close();
@@ -42,7 +47,9 @@ describe('the GitHub Action', () => {
     expect(outcome.result?.verdict).toBe('not-justified');
     expect(repo.comments).toHaveLength(1);
     expect(repo.comments[0]?.body).toContain(COMMENT_MARKER);
-    expect(repo.checkRuns).toEqual([expect.objectContaining({ name: 'gpu-justify', head_sha: HEAD_SHA, status: 'completed', conclusion: 'neutral' })]);
+    expect(repo.checkRuns).toEqual([
+      expect.objectContaining({ name: 'gpu-justify', head_sha: HEAD_SHA, status: 'completed', conclusion: 'neutral' }),
+    ]);
     expect(fake.requests.every((r) => r.headers['authorization'] === `token ${TOKEN}`)).toBe(true);
   });
 
@@ -70,10 +77,18 @@ describe('the GitHub Action', () => {
   });
 
   it('action.yml runs the same CLI with the workflow token and the operator’s telemetry settings', async () => {
-    const action = parse(await readFile('action.yml', 'utf8')) as { runs: { using: string; steps: { run: string; env?: Record<string, string> }[] } };
+    const action = parse(await readFile('action.yml', 'utf8')) as {
+      runs: { using: string; steps: { run: string; env?: Record<string, string> }[] };
+    };
     expect(action.runs.using).toBe('composite');
     const review = action.runs.steps.at(-1);
     expect(review?.run).toContain('bin/gpu-justify.js" action');
-    expect(Object.keys(review?.env ?? {})).toEqual(['GITHUB_TOKEN', 'PROMETHEUS_URL', 'PROMETHEUS_BEARER_TOKEN', 'PROMETHEUS_HEADERS', 'OPENCOST_URL']);
+    expect(Object.keys(review?.env ?? {})).toEqual([
+      'GITHUB_TOKEN',
+      'PROMETHEUS_URL',
+      'PROMETHEUS_BEARER_TOKEN',
+      'PROMETHEUS_HEADERS',
+      'OPENCOST_URL',
+    ]);
   });
 });

@@ -145,7 +145,11 @@ describe('ApiChangeSet', () => {
 describe('ApiChangeSet read sparingly', () => {
   const QUEUE = clusterQueue(8);
   const CONFIG = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  a: "1"\n  b: "2"\n  c: "3"\n';
-  const reads = (side: string) => fake.calls('GET', /\/contents\//).filter((r) => r.query.get('ref') === side).map((r) => r.path.replace(/^.*\/contents\//, ''));
+  const reads = (side: string) =>
+    fake
+      .calls('GET', /\/contents\//)
+      .filter((r) => r.query.get('ref') === side)
+      .map((r) => r.path.replace(/^.*\/contents\//, ''));
 
   async function sparing(s: PullRequestState, keepExact: string[] = []): Promise<ApiChangeSet> {
     const changes = new ApiChangeSet(testOctokit(fake.url), target(s));

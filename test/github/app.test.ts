@@ -60,10 +60,7 @@ function opened(over: { action?: 'opened' | 'synchronize'; fork?: { owner: strin
   });
 }
 
-const commentWrites = () => [
-  ...fake.calls('POST', /\/issues\/\d+\/comments$/),
-  ...fake.calls('PATCH', /\/issues\/comments\/\d+$/),
-];
+const commentWrites = () => [...fake.calls('POST', /\/issues\/\d+\/comments$/), ...fake.calls('PATCH', /\/issues\/comments\/\d+$/)];
 
 describe('pull_request webhooks', () => {
   it('raising a queue the catalog shows can be staggered: check in progress, then concluded, one comment', async () => {
@@ -84,9 +81,7 @@ describe('pull_request webhooks', () => {
     // Four 2-GPU runs fit in the six GPUs there already are: advise mode makes it neutral.
     expect(run).toMatchObject({ status: 'completed', conclusion: 'neutral' });
     expect(run?.output.title).toContain(VERDICT_TITLE['not-justified']);
-    expect(run?.output.annotations).toContainEqual(
-      expect.objectContaining({ path: QUEUE_FILE, annotation_level: 'warning' }),
-    );
+    expect(run?.output.annotations).toContainEqual(expect.objectContaining({ path: QUEUE_FILE, annotation_level: 'warning' }));
 
     expect(repo.comments).toHaveLength(1);
     const body = repo.comments[0]?.body ?? '';
@@ -96,7 +91,13 @@ describe('pull_request webhooks', () => {
 
     // Each side was read at its own commit, each file once.
     const reads = fake.calls('GET', CONTENTS).map((r) => `${r.path}@${r.query.get('ref') ?? 'default'}`);
-    expect(reads).toEqual(expect.arrayContaining([`/repos/Codertocat/Hello-World/contents/${QUEUE_FILE}@${BASE_SHA}`, `/repos/Codertocat/Hello-World/contents/${QUEUE_FILE}@${HEAD_SHA}`, `/repos/Codertocat/Hello-World/contents/gpu-workloads.yaml@${HEAD_SHA}`]));
+    expect(reads).toEqual(
+      expect.arrayContaining([
+        `/repos/Codertocat/Hello-World/contents/${QUEUE_FILE}@${BASE_SHA}`,
+        `/repos/Codertocat/Hello-World/contents/${QUEUE_FILE}@${HEAD_SHA}`,
+        `/repos/Codertocat/Hello-World/contents/gpu-workloads.yaml@${HEAD_SHA}`,
+      ]),
+    );
     expect(new Set(reads).size).toBe(reads.length);
   });
 
@@ -175,9 +176,7 @@ describe('pull_request webhooks', () => {
     const run = repo.checkRuns[0];
     expect(run).toMatchObject({ status: 'completed', conclusion: 'neutral' });
     expect(run?.output.title).toContain('could not run');
-    expect(run?.output.summary).toContain(
-      `GitHub API refused: 502 on GET /repos/Codertocat/Hello-World/contents/${QUEUE_FILE}`,
-    );
+    expect(run?.output.summary).toContain(`GitHub API refused: 502 on GET /repos/Codertocat/Hello-World/contents/${QUEUE_FILE}`);
     expect(run?.output.summary).not.toContain('ghs_');
     expect(repo.comments).toEqual([]);
   });
@@ -196,7 +195,7 @@ describe('pull_request webhooks', () => {
     expect(repo.checkRuns[0]).toMatchObject({ head_sha: HEAD_SHA, status: 'completed', conclusion: 'neutral' });
   });
 
-  it('reads a fork pull request\'s head from the fork', async () => {
+  it("reads a fork pull request's head from the fork", async () => {
     const fork = { owner: 'forker', repo: 'Hello-World' };
     const repo = new FakeRepo(fake, pullRequest({ head: fork })).serve();
 
@@ -214,7 +213,10 @@ describe('pull_request webhooks', () => {
 
   it('when the check run cannot be created, nothing is read and the delivery is marked failed', async () => {
     const repo = new FakeRepo(fake, pullRequest()).serve();
-    fake.on('POST', '/repos/Codertocat/Hello-World/check-runs', () => ({ status: 403, body: { message: 'Resource not accessible by integration' } }));
+    fake.on('POST', '/repos/Codertocat/Hello-World/check-runs', () => ({
+      status: 403,
+      body: { message: 'Resource not accessible by integration' },
+    }));
 
     const res = await app.deliver('pull_request', opened());
 

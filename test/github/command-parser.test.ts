@@ -73,10 +73,19 @@ describe('parseCommand', () => {
 
   it('any reason after `override` round-trips, trimmed and with whitespace collapsed', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 200 }).filter((s) => /\S/.test(s) && !/[\r\n]/.test(s)), (reason) => {
-        const parsed = parseCommand(`/gpu-justify override ${reason}`);
-        expect(parsed).toEqual({ kind: 'override', reason: reason.replace(/[\u0000-\u001F\u007F]+/g, ' ').replace(/\s+/g, ' ').trim() });
-      }),
+      fc.property(
+        fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 200 }).filter((s) => /\S/.test(s) && !/[\r\n]/.test(s)),
+        (reason) => {
+          const parsed = parseCommand(`/gpu-justify override ${reason}`);
+          expect(parsed).toEqual({
+            kind: 'override',
+            reason: reason
+              .replace(/[\u0000-\u001F\u007F]+/g, ' ')
+              .replace(/\s+/g, ' ')
+              .trim(),
+          });
+        },
+      ),
       { numRuns: 300 },
     );
   });

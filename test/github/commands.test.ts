@@ -2,17 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseOverrideMarker } from '../../src/github/override.js';
 import { COMMENT_MARKER } from '../../src/report/comment.js';
 import { FakeRepo } from '../helpers/fake-repo.js';
-import {
-  ENFORCE_POLICY,
-  HEAD_SHA,
-  NEWER_SHA,
-  REPO_PATH,
-  commentEvent,
-  prEvent,
-  pullRequest,
-  useApp,
-  writes,
-} from './app-harness.js';
+import { ENFORCE_POLICY, HEAD_SHA, NEWER_SHA, REPO_PATH, commentEvent, prEvent, pullRequest, useApp, writes } from './app-harness.js';
 import { QUEUE_FILE, clusterQueue } from './scenarios.js';
 
 const h = useApp();
@@ -51,7 +41,7 @@ describe('slash commands', () => {
     expect(repo.checkRuns).toEqual([]);
   });
 
-  it('explain replies with every change\'s evidence and the plan, and changes no check', async () => {
+  it("explain replies with every change's evidence and the plan, and changes no check", async () => {
     const repo = new FakeRepo(h.fake, pullRequest()).serve();
 
     await h.app.deliver('issue_comment', commentEvent('/gpu-justify explain', { commentId: 9 }));
@@ -90,7 +80,10 @@ describe('/gpu-justify override', () => {
     await h.app.deliver('pull_request', prEvent());
     expect(repo.checkRuns[0]?.conclusion).toBe('failure');
 
-    await h.app.deliver('issue_comment', commentEvent('/gpu-justify override launch week, capacity reviewed by SRE', { login: 'maintainer', commentId: 77 }));
+    await h.app.deliver(
+      'issue_comment',
+      commentEvent('/gpu-justify override launch week, capacity reviewed by SRE', { login: 'maintainer', commentId: 77 }),
+    );
 
     expect(repo.reactions).toEqual([{ commentId: 77, content: 'eyes' }]);
     const run = repo.checkRuns[1];
@@ -150,7 +143,9 @@ describe('/gpu-justify override', () => {
     expect(sticky(repo)).toBeUndefined();
     const bodies = replies(repo).map((c) => c.body);
     expect(bodies).toHaveLength(3);
-    expect(bodies[0]).toContain('@reader the override was not accepted: overriding needs maintain permission on this repository or membership of @Codertocat/gpu-admins; @reader has read');
+    expect(bodies[0]).toContain(
+      '@reader the override was not accepted: overriding needs maintain permission on this repository or membership of @Codertocat/gpu-admins; @reader has read',
+    );
     expect(bodies[1]).toContain('@triager has triage');
     expect(bodies[2]).toContain('@stranger has none');
     expect(writes(h.fake).filter((w) => !w.endsWith('/reactions') && !w.endsWith(`/issues/7/comments`))).toEqual([]);
@@ -159,7 +154,10 @@ describe('/gpu-justify override', () => {
   it('is refused for the PR author without allowAuthor, even an admin, and when the PR itself grants allowAuthor', async () => {
     const state = pullRequest({ author: 'alice' }, ENFORCE_POLICY);
     // The pull request edits the policy to let its author override: the base version decides.
-    const repo = new FakeRepo(h.fake, { ...state, headFiles: { ...state.headFiles, '.github/gpu-justify.yml': `${ENFORCE_POLICY}  allowAuthor: true\n` } }).serve();
+    const repo = new FakeRepo(h.fake, {
+      ...state,
+      headFiles: { ...state.headFiles, '.github/gpu-justify.yml': `${ENFORCE_POLICY}  allowAuthor: true\n` },
+    }).serve();
     repo.roles.alice = 'admin';
 
     await h.app.deliver('issue_comment', commentEvent('/gpu-justify override my own PR is fine', { login: 'alice' }));

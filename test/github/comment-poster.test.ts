@@ -12,7 +12,14 @@ let fake: FakeGitHub;
 let repo: FakeRepo;
 beforeEach(async () => {
   fake = await FakeGitHub.start();
-  repo = new FakeRepo(fake, { base: REPO, number: 9, baseSha: '1'.repeat(40), headSha: '2'.repeat(40), baseFiles: {}, headFiles: {} }).serve();
+  repo = new FakeRepo(fake, {
+    base: REPO,
+    number: 9,
+    baseSha: '1'.repeat(40),
+    headSha: '2'.repeat(40),
+    baseFiles: {},
+    headFiles: {},
+  }).serve();
 });
 afterEach(async () => {
   await fake.close();

@@ -29,7 +29,9 @@ const COMMON: Files = { 'gpu-workloads.yaml': CATALOG, 'README.md': README };
 const fixture = (dir: string, file: string) => readFileSync(new URL(`../detect/fixtures/real/${dir}/${file}`, import.meta.url), 'utf8');
 const MODULE = 'terraform-gke/mathgpt-infra';
 /** A GKE module whose GPU pool's size is in terraform.tfvars, the one file the PR changes. */
-const TF_BASE: Files = Object.fromEntries(['main.tf', 'variables.tf', 'terraform.tfvars'].map((f) => [`terraform/infra/${f}`, fixture(MODULE, f)]));
+const TF_BASE: Files = Object.fromEntries(
+  ['main.tf', 'variables.tf', 'terraform.tfvars'].map((f) => [`terraform/infra/${f}`, fixture(MODULE, f)]),
+);
 const TFVARS = 'terraform/infra/terraform.tfvars';
 const TF_HEAD: Files = { ...TF_BASE, [TFVARS]: edit(TF_BASE[TFVARS], 'gke_gpu_max_nodes     = 1', 'gke_gpu_max_nodes     = 2') };
 
@@ -73,7 +75,10 @@ function kustomizeRepo(prodOverlay: Files): Files {
   };
 }
 const PATCH_FILE = 'kueue/overlays/prod/team1-quota.yaml';
-const KUSTOMIZE_BASE = kustomizeRepo({ 'kustomization.yaml': 'namePrefix: prod-\nresources:\n  - ../../base\npatches:\n  - path: team1-quota.yaml\n', 'team1-quota.yaml': QUOTA_PATCH });
+const KUSTOMIZE_BASE = kustomizeRepo({
+  'kustomization.yaml': 'namePrefix: prod-\nresources:\n  - ../../base\npatches:\n  - path: team1-quota.yaml\n',
+  'team1-quota.yaml': QUOTA_PATCH,
+});
 const KUSTOMIZE_HEAD = { ...KUSTOMIZE_BASE, [PATCH_FILE]: edit(QUOTA_PATCH, "nominalQuota: '4'", "nominalQuota: '6'") };
 
 function edit(text: string | undefined, from: string, to: string): string {
@@ -107,7 +112,11 @@ async function appChanges(base: Files, head: Files): Promise<unknown[][]> {
 }
 
 const contentReads = (ref: string) =>
-  h.fake.calls('GET', /\/contents\//).filter((r) => r.query.get('ref') === ref).map((r) => r.path.replace(/^.*\/contents\//, '')).sort();
+  h.fake
+    .calls('GET', /\/contents\//)
+    .filter((r) => r.query.get('ref') === ref)
+    .map((r) => r.path.replace(/^.*\/contents\//, ''))
+    .sort();
 const treeCalls = () => h.fake.calls('GET', /\/git\/trees\//);
 
 describe('a Terraform module changed only in its tfvars', () => {
@@ -123,7 +132,11 @@ describe('a Terraform module changed only in its tfvars', () => {
 
     expect(treeCalls().map((r) => r.path)).toEqual([`${REPO_PATH}/git/trees/${HEAD_SHA}`]);
     // The module's unchanged files read the same at both sides: read once, at head.
-    expect(contentReads(HEAD_SHA).filter((p) => p.startsWith('terraform/'))).toEqual(['terraform/infra/main.tf', 'terraform/infra/terraform.tfvars', 'terraform/infra/variables.tf']);
+    expect(contentReads(HEAD_SHA).filter((p) => p.startsWith('terraform/'))).toEqual([
+      'terraform/infra/main.tf',
+      'terraform/infra/terraform.tfvars',
+      'terraform/infra/variables.tf',
+    ]);
     // Its base side is rebuilt from head and diff, as for any changed file that names no pool.
     expect(contentReads(BASE_SHA).filter((p) => p.startsWith('terraform/'))).toEqual([]);
   });
@@ -150,7 +163,8 @@ describe('a kustomize overlay patch raising a queue', () => {
 
   it('as a JSON patch file, which names no kind, is rendered through its overlay too', async () => {
     const op = (gpus: number) => `- op: replace\n  path: /spec/resourceGroups/0/flavors/0/resources/2/nominalQuota\n  value: ${gpus}\n`;
-    const kustomization = 'namePrefix: prod-\nresources:\n  - ../../base\npatches:\n  - path: gpu-quota.yaml\n    target:\n      kind: ClusterQueue\n      name: team1\n';
+    const kustomization =
+      'namePrefix: prod-\nresources:\n  - ../../base\npatches:\n  - path: gpu-quota.yaml\n    target:\n      kind: ClusterQueue\n      name: team1\n';
     const base = kustomizeRepo({ 'kustomization.yaml': kustomization, 'gpu-quota.yaml': op(4) });
     const head = { ...base, 'kueue/overlays/prod/gpu-quota.yaml': op(8) };
 
@@ -165,15 +179,22 @@ describe('a kustomize overlay patch raising a queue', () => {
     expect(treeCalls()).toHaveLength(1);
     expect(contentReads(BASE_SHA).filter((p) => p.startsWith('kueue/'))).toEqual([PATCH_FILE]);
     expect(contentReads(HEAD_SHA).filter((p) => p.startsWith('kueue/'))).toEqual([
-      'kueue/base/flavors.yaml', 'kueue/base/kustomization.yaml', 'kueue/base/team1-cq.yaml', 'kueue/base/team2-cq.yaml',
-      'kueue/overlays/prod/kustomization.yaml', PATCH_FILE,
+      'kueue/base/flavors.yaml',
+      'kueue/base/kustomization.yaml',
+      'kueue/base/team1-cq.yaml',
+      'kueue/base/team2-cq.yaml',
+      'kueue/overlays/prod/kustomization.yaml',
+      PATCH_FILE,
     ]);
   });
 });
 
 describe('a kustomize base edit', () => {
   it('is reported per overlay in the App as in the CLI: staging renders it, prod overrides it', async () => {
-    const head = { ...KUSTOMIZE_BASE, 'kueue/base/team1-cq.yaml': edit(KUSTOMIZE_BASE['kueue/base/team1-cq.yaml'], "nominalQuota: '8'", "nominalQuota: '12'") };
+    const head = {
+      ...KUSTOMIZE_BASE,
+      'kueue/base/team1-cq.yaml': edit(KUSTOMIZE_BASE['kueue/base/team1-cq.yaml'], "nominalQuota: '8'", "nominalQuota: '12'"),
+    };
     const cli = await cliChanges('base-edit', KUSTOMIZE_BASE, head);
     expect(cli).toEqual([['kueue-cluster-queue', 'staging-team1', 10, 14, null, 'kueue/overlays/staging/kustomization.yaml', 3]]);
 
@@ -185,9 +206,15 @@ describe('a kustomize base edit', () => {
 describe('a kustomize base edit with overlays in folders of any name', () => {
   it('reaches overlays/us-east-1 in the App as in the CLI, from the same one tree listing', async () => {
     const regional = Object.fromEntries(
-      Object.entries(KUSTOMIZE_BASE).map(([p, text]) => [p.replace('/overlays/staging/', '/overlays/us-east-1/').replace('/overlays/prod/', '/overlays/eu-west-4/'), text]),
+      Object.entries(KUSTOMIZE_BASE).map(([p, text]) => [
+        p.replace('/overlays/staging/', '/overlays/us-east-1/').replace('/overlays/prod/', '/overlays/eu-west-4/'),
+        text,
+      ]),
     );
-    const head = { ...regional, 'kueue/base/team2-cq.yaml': edit(regional['kueue/base/team2-cq.yaml'], "nominalQuota: '6'", "nominalQuota: '8'") };
+    const head = {
+      ...regional,
+      'kueue/base/team2-cq.yaml': edit(regional['kueue/base/team2-cq.yaml'], "nominalQuota: '6'", "nominalQuota: '8'"),
+    };
     const cli = await cliChanges('regional', regional, head);
     expect(cli.map((r) => [r[1], r[5]])).toEqual([
       ['prod-team2', 'kueue/overlays/eu-west-4/kustomization.yaml'],
@@ -202,13 +229,19 @@ describe('a kustomize base edit with overlays in folders of any name', () => {
 describe('an ordinary pull request', () => {
   const deployment = (replicas: number) =>
     `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: ${replicas}\n  template:\n    spec:\n      containers:\n        - name: web\n          image: web:1\n`;
-  const app = (replicas: number): Files => ({ 'apps/web/kustomization.yaml': 'resources:\n  - deployment.yaml\n', 'apps/web/deployment.yaml': deployment(replicas) });
+  const app = (replicas: number): Files => ({
+    'apps/web/kustomization.yaml': 'resources:\n  - deployment.yaml\n',
+    'apps/web/deployment.yaml': deployment(replicas),
+  });
 
   it('in a kustomize directory costs what it did: no listing, no read of the kustomization', async () => {
-    const repo = new FakeRepo(h.fake, pullRequest({
-      baseFiles: { ...COMMON, ...app(2) },
-      headFiles: { ...COMMON, ...app(3), 'README.md': `${README}More.\n` },
-    })).serve();
+    const repo = new FakeRepo(
+      h.fake,
+      pullRequest({
+        baseFiles: { ...COMMON, ...app(2) },
+        headFiles: { ...COMMON, ...app(3), 'README.md': `${README}More.\n` },
+      }),
+    ).serve();
 
     await h.app.deliver('pull_request', prEvent());
 
@@ -253,7 +286,10 @@ describe('listing failures', () => {
 
     const { result } = await analysePullRequest(testOctokit(h.fake.url), target);
 
-    expect(result.changes.map((c) => [c.name, c.gpusBefore, c.gpusAfter])).toEqual([['prod-team1', 12, 14], ['mathsgpt-gpu-cluster-gpu-pool', 3, 6]]);
+    expect(result.changes.map((c) => [c.name, c.gpusBefore, c.gpusAfter])).toEqual([
+      ['prod-team1', 12, 14],
+      ['mathsgpt-gpu-cluster-gpu-pool', 3, 6],
+    ]);
     const recursive = treeCalls().filter((r) => r.query.has('recursive'));
     expect(recursive).toHaveLength(1);
     // Then one tree per level below the deepest the cut answer names, each asked once: kueue (it
@@ -271,7 +307,11 @@ describe('ApiTreeListing', () => {
     const listing = new ApiTreeListing(testOctokit(h.fake.url), EXAMPLE_REPO, HEAD_SHA);
 
     expect(await listing.list('')).toEqual(['README.md', 'gpu-workloads.yaml']);
-    expect(await listing.list('terraform/infra')).toEqual(['terraform/infra/main.tf', 'terraform/infra/terraform.tfvars', 'terraform/infra/variables.tf']);
+    expect(await listing.list('terraform/infra')).toEqual([
+      'terraform/infra/main.tf',
+      'terraform/infra/terraform.tfvars',
+      'terraform/infra/variables.tf',
+    ]);
     expect(await listing.list('terraform')).toEqual([]);
     expect(await listing.list('terraform/nowhere')).toEqual([]);
     // Asked again: from what was fetched.

@@ -28,7 +28,10 @@ describe('pull_request events', () => {
     await h.app.deliver('pull_request', prEvent({ action: 'edited', changes: { title: { from: 'Old title' } } }));
     expect(h.fake.requests).toEqual([]);
 
-    await h.app.deliver('pull_request', prEvent({ action: 'edited', changes: { base: { ref: { from: 'release' }, sha: { from: 'a'.repeat(40) } } } }));
+    await h.app.deliver(
+      'pull_request',
+      prEvent({ action: 'edited', changes: { base: { ref: { from: 'release' }, sha: { from: 'a'.repeat(40) } } } }),
+    );
     expect(repo.checkRuns).toHaveLength(1);
     expect(repo.checkRuns[0]?.status).toBe('completed');
   });
@@ -47,10 +50,13 @@ describe('pull_request events', () => {
 });
 
 describe('check events', () => {
-  it('check_run.rerequested re-runs our check for its commit\'s pull request, and ignores other checks', async () => {
+  it("check_run.rerequested re-runs our check for its commit's pull request, and ignores other checks", async () => {
     const repo = new FakeRepo(h.fake, pullRequest()).serve();
 
-    await h.app.deliver('check_run', checkRunPayload({ installationId: INSTALLATION, headSha: HEAD_SHA, pullNumbers: [NUMBER], name: 'lint' }));
+    await h.app.deliver(
+      'check_run',
+      checkRunPayload({ installationId: INSTALLATION, headSha: HEAD_SHA, pullNumbers: [NUMBER], name: 'lint' }),
+    );
     expect(h.fake.requests).toEqual([]);
 
     await h.app.deliver('check_run', checkRunPayload({ installationId: INSTALLATION, headSha: HEAD_SHA, pullNumbers: [NUMBER] }));
@@ -70,7 +76,10 @@ describe('check events', () => {
     await h.app.deliver('check_suite', checkSuitePayload('requested', { installationId: INSTALLATION, headSha: HEAD_SHA }));
     expect(repo.checkRuns).toHaveLength(1);
 
-    await h.app.deliver('check_suite', checkSuitePayload('rerequested', { installationId: INSTALLATION, headSha: HEAD_SHA, pullNumbers: [NUMBER] }));
+    await h.app.deliver(
+      'check_suite',
+      checkSuitePayload('rerequested', { installationId: INSTALLATION, headSha: HEAD_SHA, pullNumbers: [NUMBER] }),
+    );
     expect(repo.checkRuns).toHaveLength(2);
   });
 
@@ -128,7 +137,13 @@ describe('suggested changes', () => {
     expect(repo.reviews).toEqual([expect.objectContaining({ state: 'COMMENTED', commit_id: HEAD_SHA })]);
     expect(repo.reviewComments).toHaveLength(1);
     const [first] = repo.reviewComments;
-    expect(first).toMatchObject({ path: QUEUE_FILE, line: 17, side: 'RIGHT', commit_id: HEAD_SHA, pull_request_review_id: repo.reviews[0]?.id });
+    expect(first).toMatchObject({
+      path: QUEUE_FILE,
+      line: 17,
+      side: 'RIGHT',
+      commit_id: HEAD_SHA,
+      pull_request_review_id: repo.reviews[0]?.id,
+    });
     expect(first?.body).toContain('```suggestion\n              nominalQuota: 5\n```');
     // Check run created, then concluded before the comment is posted (a review without an
     // override concludes first; see post-review.ts), comment posted, one review.
@@ -140,7 +155,10 @@ describe('suggested changes', () => {
     ]);
 
     // GitHub documents the body as required for a COMMENT review.
-    expect(h.fake.calls('POST', REVIEWS)[0]?.body).toMatchObject({ event: 'COMMENT', body: expect.stringContaining('gpu-justify suggests a change') });
+    expect(h.fake.calls('POST', REVIEWS)[0]?.body).toMatchObject({
+      event: 'COMMENT',
+      body: expect.stringContaining('gpu-justify suggests a change'),
+    });
 
     await h.app.deliver('pull_request', prEvent({ action: 'synchronize' }));
     expect(repo.reviewComments).toEqual([first]);
@@ -218,9 +236,15 @@ describe('suggested changes', () => {
     expect(h.fake.calls('DELETE', /\/pulls\/comments\//)).toHaveLength(0);
   });
 
-  it('leave a person\'s line comments alone, and a refused suggestion does not fail the review', async () => {
+  it("leave a person's line comments alone, and a refused suggestion does not fail the review", async () => {
     const repo = new FakeRepo(h.fake, partial()).serve();
-    const theirs = repo.addReviewComment({ body: 'Why 12?', path: QUEUE_FILE, line: 17, commit_id: HEAD_SHA, user: { login: 'octocat', type: 'User' } });
+    const theirs = repo.addReviewComment({
+      body: 'Why 12?',
+      path: QUEUE_FILE,
+      line: 17,
+      commit_id: HEAD_SHA,
+      user: { login: 'octocat', type: 'User' },
+    });
     h.fake.on('POST', `${REPO_PATH}/pulls/${NUMBER}/reviews`, () => ({ status: 422, body: { message: 'Validation Failed' } }));
 
     await h.app.deliver('pull_request', prEvent());

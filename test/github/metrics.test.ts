@@ -12,7 +12,8 @@ import { newPrivateKey, WEBHOOK_SECRET, WEBHOOKS_PATH } from '../helpers/app-ser
 import { prEvent, pullRequest } from './app-harness.js';
 
 // Each test stops its server; a pooled keep-alive socket must not outlive it into the next test.
-const get = (url: string, init: RequestInit = {}) => fetch(url, { ...init, headers: { ...(init.headers as Record<string, string>), connection: 'close' } });
+const get = (url: string, init: RequestInit = {}) =>
+  fetch(url, { ...init, headers: { ...(init.headers as Record<string, string>), connection: 'close' } });
 
 /** Probot's own HTTP server (what `npm start` runs), so extra routes such as /metrics are real. */
 async function startServer(githubUrl: string, metrics: AppMetrics) {
@@ -34,7 +35,12 @@ async function startServer(githubUrl: string, metrics: AppMetrics) {
     webhookPath: WEBHOOKS_PATH,
   });
   // An empty snapshot answers every query "not in snapshot": telemetry configured, no data.
-  await server.load(createGpuJustifyApp({ metrics, telemetry: () => ({ source: new SnapshotSource(emptySnapshot()), at: new Date('2026-11-01T00:00:00Z') }) }));
+  await server.load(
+    createGpuJustifyApp({
+      metrics,
+      telemetry: () => ({ source: new SnapshotSource(emptySnapshot()), at: new Date('2026-11-01T00:00:00Z') }),
+    }),
+  );
   const http = await server.start();
   return { server, url: `http://127.0.0.1:${(http.address() as AddressInfo).port}` };
 }

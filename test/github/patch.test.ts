@@ -26,7 +26,7 @@ describe('textBefore', () => {
     '+last',
   ].join('\n');
 
-  it('rebuilds the text before a change from git\'s diff', () => {
+  it("rebuilds the text before a change from git's diff", () => {
     expect(textBefore(after, gitPatch)).toBe(before);
   });
 
@@ -45,7 +45,9 @@ describe('textBefore', () => {
 
   it('undoes any diff the fake GitHub lists', () => {
     const line = fc.constantFrom('', 'a', 'b', 'nominalQuota: 8', '  - name: x', 'c\r');
-    const text = fc.tuple(fc.array(line, { maxLength: 30 }), fc.boolean()).map(([ls, newline]) => (ls.length === 0 ? '' : ls.join('\n') + (newline ? '\n' : '')));
+    const text = fc
+      .tuple(fc.array(line, { maxLength: 30 }), fc.boolean())
+      .map(([ls, newline]) => (ls.length === 0 ? '' : ls.join('\n') + (newline ? '\n' : '')));
     fc.assert(
       fc.property(text, text, (a, b) => {
         const patch = unifiedPatch(a, b);

@@ -66,7 +66,7 @@ describe('loadPolicy', () => {
     expect(loaded.diagnostics).toEqual([expect.objectContaining({ file: POLICY, line: 3, severity: 'error' })]);
   });
 
-  it('falls back to the organisation\'s .github repository', async () => {
+  it("falls back to the organisation's .github repository", async () => {
     serve({});
     repo.addTree(ORG, 'HEAD', { [POLICY]: 'mode: enforce\n' });
 
@@ -95,9 +95,7 @@ describe('loadPolicy', () => {
     const loaded = await load();
 
     expect(loaded.policy.mode).toBe('enforce');
-    expect(loaded.diagnostics).toEqual([
-      expect.objectContaining({ file: 'platform/policies:gpu/base.yml', line: 3, severity: 'error' }),
-    ]);
+    expect(loaded.diagnostics).toEqual([expect.objectContaining({ file: 'platform/policies:gpu/base.yml', line: 3, severity: 'error' })]);
   });
 
   it('a missing or looping _extends is reported, not fatal', async () => {
@@ -115,9 +113,7 @@ describe('loadPolicy', () => {
     const looping = await load();
 
     expect(looping.policy.headroom).toBe(0.4);
-    expect(looping.diagnostics).toEqual([
-      expect.objectContaining({ file: `acme/.github:${POLICY}`, line: 1, severity: 'error' }),
-    ]);
+    expect(looping.diagnostics).toEqual([expect.objectContaining({ file: `acme/.github:${POLICY}`, line: 1, severity: 'error' })]);
   });
 
   it('an _extends value of the wrong shape is an error on its line', async () => {

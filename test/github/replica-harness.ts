@@ -51,10 +51,16 @@ export function recordConclusions(fake: FakeGitHub): number[] {
   const order: number[] = [];
   const on = fake.on.bind(fake);
   fake.on = (method, pattern, handler) =>
-    on(method, pattern, method !== 'PATCH' || !pattern.endsWith('/check-runs/:id') ? handler : async (req) => {
-      const reply = await handler(req);
-      if ((req.body as { conclusion?: unknown } | undefined)?.conclusion !== undefined) order.push(Number(req.params.id));
-      return reply;
-    });
+    on(
+      method,
+      pattern,
+      method !== 'PATCH' || !pattern.endsWith('/check-runs/:id')
+        ? handler
+        : async (req) => {
+            const reply = await handler(req);
+            if ((req.body as { conclusion?: unknown } | undefined)?.conclusion !== undefined) order.push(Number(req.params.id));
+            return reply;
+          },
+    );
   return order;
 }

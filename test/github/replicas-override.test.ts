@@ -135,7 +135,9 @@ describe('an override granted while the other replica reviews the same head', ()
     await Promise.all([h.other.deliver('pull_request', prEvent({ action: 'synchronize', headSha: NEWER_SHA })), granted]);
 
     // The grant was written, for the old request…
-    expect(parseOverrideMarker((h.fake.calls('PATCH', ONE_COMMENT)[0]?.body as { body: string }).body)).toMatchObject({ headSha: HEAD_SHA });
+    expect(parseOverrideMarker((h.fake.calls('PATCH', ONE_COMMENT)[0]?.body as { body: string }).body)).toMatchObject({
+      headSha: HEAD_SHA,
+    });
     // …and the new head's review, which saw it, neither kept nor concluded with it.
     const body = sticky(repo);
     expect(body).toContain(`blob/${NEWER_SHA}`);

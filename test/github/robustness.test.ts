@@ -57,7 +57,7 @@ describe('GitHub faults', () => {
     expect(repo.checkRuns[0]?.output.summary).toContain(`502 on POST ${COMMENTS}`);
   });
 
-  it('with Probot\'s production client a 502 is retried, and a secondary rate limit ends in a concluded check', async () => {
+  it("with Probot's production client a 502 is retried, and a secondary rate limit ends in a concluded check", async () => {
     await withApp({ production: true }, async (app) => {
       const repo = new FakeRepo(h.fake, pullRequest()).serve();
       const queueRead = `${REPO_PATH}/contents/${QUEUE_FILE}`;

@@ -25,7 +25,10 @@ const bytesSentFor = (path: string, text: string) =>
     ...h.fake.calls('GET', `${REPO_PATH}/git/blobs/${gitBlobSha(Buffer.from(text))}`),
   ].reduce((sum, r) => sum + r.bytesSent, 0);
 const contentReads = (ref: string) =>
-  h.fake.calls('GET', /\/contents\//).filter((r) => r.query.get('ref') === ref).map((r) => r.path.replace(/^.*\/contents\//, ''));
+  h.fake
+    .calls('GET', /\/contents\//)
+    .filter((r) => r.query.get('ref') === ref)
+    .map((r) => r.path.replace(/^.*\/contents\//, ''));
 
 describe('a review reading sparingly', () => {
   it('still sees a queue removed from a file that keeps other objects, reading that file at both sides', async () => {
@@ -38,7 +41,9 @@ describe('a review reading sparingly', () => {
 
     const { result } = await analysePullRequest(testOctokit(h.fake.url), target);
 
-    expect(result.changes).toEqual([expect.objectContaining({ file: QUEUE_FILE, name: 'research', gpusBefore: 6, gpusAfter: 0, delta: -6 })]);
+    expect(result.changes).toEqual([
+      expect.objectContaining({ file: QUEUE_FILE, name: 'research', gpusBefore: 6, gpusAfter: 0, delta: -6 }),
+    ]);
     expect(contentReads(BASE_SHA)).toContain(QUEUE_FILE);
     // The other changed file could hold no capacity at either side: its base was never read.
     expect(contentReads(BASE_SHA)).not.toContain('app/settings.yaml');
@@ -108,7 +113,11 @@ describe('a review reading sparingly', () => {
     const lead = (marker: string) => `# ${marker}${'y'.repeat(MAX_FILE_CHARS - 3 - marker.length)}€\n`;
     const plain = crdBundle(3 * MiB, lead(''));
     const queue = crdBundle(3 * MiB, lead('ClusterQueue '));
-    expect(Buffer.from(plain).subarray(MAX_FILE_CHARS - 1, MAX_FILE_CHARS + 2).toString()).toBe('€');
+    expect(
+      Buffer.from(plain)
+        .subarray(MAX_FILE_CHARS - 1, MAX_FILE_CHARS + 2)
+        .toString(),
+    ).toBe('€');
     new FakeRepo(h.fake, pullRequest({ headFiles: { ...pullRequest().headFiles, [BUNDLE]: plain, 'vendor/queues.yaml': queue } })).serve();
 
     const { changes, result } = await analysePullRequest(testOctokit(h.fake.url), target);
@@ -122,8 +131,16 @@ describe('a review reading sparingly', () => {
 
     await h.app.deliver('pull_request', prEvent());
 
-    expect(contentReads(BASE_SHA).filter((p) => p === QUEUE_FILE || p === 'gpu-workloads.yaml').sort()).toEqual(['clusters/prod/queues.yaml', 'gpu-workloads.yaml']);
-    expect(contentReads(HEAD_SHA).filter((p) => p === QUEUE_FILE || p === 'gpu-workloads.yaml').sort()).toEqual(['clusters/prod/queues.yaml', 'gpu-workloads.yaml']);
+    expect(
+      contentReads(BASE_SHA)
+        .filter((p) => p === QUEUE_FILE || p === 'gpu-workloads.yaml')
+        .sort(),
+    ).toEqual(['clusters/prod/queues.yaml', 'gpu-workloads.yaml']);
+    expect(
+      contentReads(HEAD_SHA)
+        .filter((p) => p === QUEUE_FILE || p === 'gpu-workloads.yaml')
+        .sort(),
+    ).toEqual(['clusters/prod/queues.yaml', 'gpu-workloads.yaml']);
     expect(h.fake.calls('GET', `${REPO_PATH}/pulls/${NUMBER}/files`)).toHaveLength(1);
   });
 });

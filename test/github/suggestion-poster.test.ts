@@ -46,7 +46,10 @@ describe('syncSuggestions with copies left by two replicas', () => {
     copy();
     const twin = copy();
     const stale = copy(`${SUGGESTION_MARKER}<!-- for line 4567 -->\nuse 9`);
-    fake.fail('DELETE', `/repos/${state.base.owner}/${state.base.repo}/pulls/comments/${twin.id}`, { status: 404, body: { message: 'Not Found' } });
+    fake.fail('DELETE', `/repos/${state.base.owner}/${state.base.repo}/pulls/comments/${twin.id}`, {
+      status: 404,
+      body: { message: 'Not Found' },
+    });
 
     expect(await sync()).toMatchObject({ kept: 1, deleted: 1, writes: 2 });
     expect(repo.reviewComments.map((c) => c.id)).not.toContain(stale.id);

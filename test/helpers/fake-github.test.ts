@@ -48,7 +48,7 @@ describe('FakeGitHub', () => {
     expect(fake.requests[0]).toMatchObject({ operation: '/repos/{owner}/{repo}/check-runs/{check_run_id}', params: { id: '5' } });
   });
 
-  it('flags an undeclared route, an unknown operation, and a body GitHub\'s schema refuses', async () => {
+  it("flags an undeclared route, an unknown operation, and a body GitHub's schema refuses", async () => {
     fake.on('PATCH', '/repos/:owner/:repo/check-runs/:id', () => ({ body: {} }));
     const tooMany = Array.from({ length: 51 }, () => ({ path: 'a', start_line: 1, end_line: 1, annotation_level: 'notice', message: 'm' }));
 
@@ -107,7 +107,9 @@ describe('FakeRepo reviews', () => {
   it('takes a review whose comments sit on the diff, and lists them once submitted', async () => {
     const repo = new FakeRepo(fake, structuredClone(pr)).serve();
 
-    expect(await send('POST', '/repos/o/r/pulls/1/reviews', { commit_id: pr.headSha, event: 'COMMENT', comments: [comment(7), comment(10)] })).toBe(200);
+    expect(
+      await send('POST', '/repos/o/r/pulls/1/reviews', { commit_id: pr.headSha, event: 'COMMENT', comments: [comment(7), comment(10)] }),
+    ).toBe(200);
     expect(await send('POST', '/repos/o/r/pulls/1/reviews', { commit_id: pr.headSha, comments: [comment(8)] })).toBe(200);
 
     expect(repo.reviews.map((r) => r.state)).toEqual(['COMMENTED', 'PENDING']);
@@ -120,8 +122,12 @@ describe('FakeRepo reviews', () => {
   it('refuses a review whole for one line off the diff, an old commit, or nothing to say; flags a bad event', async () => {
     const repo = new FakeRepo(fake, structuredClone(pr)).serve();
 
-    expect(await send('POST', '/repos/o/r/pulls/1/reviews', { commit_id: pr.headSha, event: 'COMMENT', comments: [comment(10), comment(2)] })).toBe(422);
-    expect(await send('POST', '/repos/o/r/pulls/1/reviews', { commit_id: pr.baseSha, event: 'COMMENT', comments: [comment(10)] })).toBe(422);
+    expect(
+      await send('POST', '/repos/o/r/pulls/1/reviews', { commit_id: pr.headSha, event: 'COMMENT', comments: [comment(10), comment(2)] }),
+    ).toBe(422);
+    expect(await send('POST', '/repos/o/r/pulls/1/reviews', { commit_id: pr.baseSha, event: 'COMMENT', comments: [comment(10)] })).toBe(
+      422,
+    );
     expect(await send('POST', '/repos/o/r/pulls/1/reviews', { commit_id: pr.headSha, event: 'COMMENT' })).toBe(422);
     expect(repo.reviews).toEqual([]);
     expect(fake.errors).toEqual([]);
@@ -154,17 +160,33 @@ describe('FakeRepo file list', () => {
 });
 
 describe('FakeRepo trees', () => {
-  const files = { 'README.md': '# r\n', 'infra/gke/main.tf': 'a = 1\n', 'infra/gke/vars.tf': 'b = 2\n', 'infra/gke-x.tf': 'c\n', 'k8s/app.yaml': 'kind: X\n' };
+  const files = {
+    'README.md': '# r\n',
+    'infra/gke/main.tf': 'a = 1\n',
+    'infra/gke/vars.tf': 'b = 2\n',
+    'infra/gke-x.tf': 'c\n',
+    'k8s/app.yaml': 'kind: X\n',
+  };
   const commit = 'c'.repeat(40);
   function serve(): FakeRepo {
-    return new FakeRepo(fake, { base: { owner: 'o', repo: 'r' }, number: 1, baseSha: 'b'.repeat(40), headSha: commit, baseFiles: {}, headFiles: files }).serve();
+    return new FakeRepo(fake, {
+      base: { owner: 'o', repo: 'r' },
+      number: 1,
+      baseSha: 'b'.repeat(40),
+      headSha: commit,
+      baseFiles: {},
+      headFiles: files,
+    }).serve();
   }
   const tree = async (sha: string, query = '') => {
     const res = await fetch(`${fake.url}/repos/o/r/git/trees/${sha}${query}`);
-    return { status: res.status, body: (await res.json()) as { sha: string; truncated: boolean; tree: { path: string; type: string; sha: string }[] } };
+    return {
+      status: res.status,
+      body: (await res.json()) as { sha: string; truncated: boolean; tree: { path: string; type: string; sha: string }[] },
+    };
   };
 
-  it('gives a commit\'s trees the SHAs git gives them, recursively or one at a time, as GitHub\'s schema describes', async () => {
+  it("gives a commit's trees the SHAs git gives them, recursively or one at a time, as GitHub's schema describes", async () => {
     serve();
     const dir = mkdtempSync(path.join(tmpdir(), 'gj-tree-'));
     try {
@@ -175,8 +197,15 @@ describe('FakeRepo trees', () => {
       }
       execFileSync('git', ['-C', dir, 'add', '-A']);
       const root = execFileSync('git', ['-C', dir, 'write-tree']).toString().trim();
-      const lsTree = execFileSync('git', ['-C', dir, 'ls-tree', '-r', '-t', root]).toString().trim().split('\n')
-        .map((line) => { const [meta = '', p = ''] = line.split('\t'); const [, type, sha] = meta.split(' '); return { path: p, type, sha }; });
+      const lsTree = execFileSync('git', ['-C', dir, 'ls-tree', '-r', '-t', root])
+        .toString()
+        .trim()
+        .split('\n')
+        .map((line) => {
+          const [meta = '', p = ''] = line.split('\t');
+          const [, type, sha] = meta.split(' ');
+          return { path: p, type, sha };
+        });
 
       const whole = await tree(commit, '?recursive=1');
       expect(whole.status).toBe(200);
@@ -211,7 +240,14 @@ describe('FakeRepo blobs', () => {
   const sha = gitBlobSha(Buffer.from(text));
   const blobUrl = `/repos/o/r/git/blobs/${sha}`;
   function serve(): void {
-    new FakeRepo(fake, { base: { owner: 'o', repo: 'r' }, number: 1, baseSha: 'b'.repeat(40), headSha: 'c'.repeat(40), baseFiles: {}, headFiles: { 'big.txt': text } }).serve();
+    new FakeRepo(fake, {
+      base: { owner: 'o', repo: 'r' },
+      number: 1,
+      baseSha: 'b'.repeat(40),
+      headSha: 'c'.repeat(40),
+      baseFiles: {},
+      headFiles: { 'big.txt': text },
+    }).serve();
   }
   const get = (accept: string) => fetch(`${fake.url}${blobUrl}`, { headers: { accept } });
 
@@ -255,6 +291,8 @@ describe('FakeRepo blobs', () => {
 
     await (await get('application/vnd.github.diff')).arrayBuffer();
 
-    expect(fake.errors).toEqual([expect.stringMatching(/git\/blobs\/.*accept: media type "application\/vnd\.github\.diff" is not one the operation documents \(raw\)/)]);
+    expect(fake.errors).toEqual([
+      expect.stringMatching(/git\/blobs\/.*accept: media type "application\/vnd\.github\.diff" is not one the operation documents \(raw\)/),
+    ]);
   });
 });

@@ -103,8 +103,8 @@ export class FakeGitHub {
     const source = pattern
       .split('/')
       .map((seg) => {
-        if (seg.startsWith(':')) return names.push(seg.slice(1)), '([^/]+)';
-        if (seg.startsWith('*')) return names.push(seg.slice(1)), '(.+)';
+        if (seg.startsWith(':')) return (names.push(seg.slice(1)), '([^/]+)');
+        if (seg.startsWith('*')) return (names.push(seg.slice(1)), '(.+)');
         return seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
       })
       .join('/');
@@ -154,9 +154,7 @@ export class FakeGitHub {
 
   /** The recorded requests of one method whose path matches. */
   calls(method: string, path: string | RegExp): FakeRequest[] {
-    return this.requests.filter(
-      (r) => r.method === method && (typeof path === 'string' ? r.path === path : path.test(r.path)),
-    );
+    return this.requests.filter((r) => r.method === method && (typeof path === 'string' ? r.path === path : path.test(r.path)));
   }
 
   /** Resolves once every answer begun has been sent whole or abandoned by its client. */
@@ -181,7 +179,8 @@ export class FakeGitHub {
       if (!match) this.errors.push(`${where}: no such operation in GitHub's OpenAPI description`);
       else {
         const mediaType = mediaTypeProblem(method, match.template, req.headers.accept);
-        for (const p of [...match.problems, ...(mediaType === null ? [] : [mediaType])]) this.errors.push(`${where} (${match.template}): ${p}`);
+        for (const p of [...match.problems, ...(mediaType === null ? [] : [mediaType])])
+          this.errors.push(`${where} (${match.template}): ${p}`);
       }
 
       const request: FakeRequest = {

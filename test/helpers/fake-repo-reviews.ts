@@ -59,7 +59,10 @@ export function createReview(ctx: ReviewContext, req: FakeRequest): FakeResponse
   ctx.reviews.push(review);
   if (!pending) ctx.reviewComments.push(...review.comments);
   const { comments: _stored, ...answer } = review;
-  return { status: 200, body: { ...answer, html_url: `https://github.com/pull/review/${id}`, ...(pending ? {} : { submitted_at: new Date().toISOString() }) } };
+  return {
+    status: 200,
+    body: { ...answer, html_url: `https://github.com/pull/review/${id}`, ...(pending ? {} : { submitted_at: new Date().toISOString() }) },
+  };
 }
 
 export function deleteReviewComment(ctx: ReviewContext, req: FakeRequest): FakeResponse {

@@ -36,11 +36,15 @@ export function gitTrees(files: Record<string, string>): Trees {
         names.set(rest, { name: rest, mode: '100644', type: 'blob', sha: gitObjectSha('blob', bytes), size: bytes.length });
       }
     }
-    const entries = [...names].map(([name, e]): Entry => (e === 'dir' ? { name, mode: '040000', type: 'tree', sha: build(`${prefix}${name}/`) } : e));
+    const entries = [...names].map(([name, e]): Entry =>
+      e === 'dir' ? { name, mode: '040000', type: 'tree', sha: build(`${prefix}${name}/`) } : e,
+    );
     // Git sorts a tree's entries by name, a directory's as if it ended in '/'.
     const key = (e: Entry) => (e.type === 'tree' ? `${e.name}/` : e.name);
     entries.sort((a, b) => Buffer.compare(Buffer.from(key(a)), Buffer.from(key(b))));
-    const body = Buffer.concat(entries.flatMap((e) => [Buffer.from(`${e.mode === '040000' ? '40000' : e.mode} ${e.name}\0`), Buffer.from(e.sha, 'hex')]));
+    const body = Buffer.concat(
+      entries.flatMap((e) => [Buffer.from(`${e.mode === '040000' ? '40000' : e.mode} ${e.name}\0`), Buffer.from(e.sha, 'hex')]),
+    );
     const sha = gitObjectSha('tree', body);
     bySha.set(sha, entries);
     return sha;
@@ -61,15 +65,28 @@ export interface TreeSource {
 export function treeAnswer(req: FakeRequest, source: TreeSource): FakeResponse {
   const ref = req.params.sha ?? '';
   const atCommit = source.filesAt(ref);
-  const trees = atCommit ? gitTrees(atCommit) : source.all().map(gitTrees).find((t) => t.bySha.has(ref));
+  const trees = atCommit
+    ? gitTrees(atCommit)
+    : source
+        .all()
+        .map(gitTrees)
+        .find((t) => t.bySha.has(ref));
   const sha = atCommit && trees ? trees.root : ref;
-  if (!trees?.bySha.has(sha)) return { status: 404, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest/git/trees#get-a-tree' } };
+  if (!trees?.bySha.has(sha))
+    return { status: 404, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest/git/trees#get-a-tree' } };
   const host = `http://${String(req.headers.host)}${req.path.replace(/\/git\/trees\/.*$/, '')}`;
   const out: Record<string, unknown>[] = [];
   const walk = (treeSha: string, prefix: string): void => {
     for (const e of trees.bySha.get(treeSha) ?? []) {
       const path = `${prefix}${e.name}`;
-      out.push({ path, mode: e.mode, type: e.type, sha: e.sha, ...(e.size === undefined ? {} : { size: e.size }), url: `${host}/git/${e.type}s/${e.sha}` });
+      out.push({
+        path,
+        mode: e.mode,
+        type: e.type,
+        sha: e.sha,
+        ...(e.size === undefined ? {} : { size: e.size }),
+        url: `${host}/git/${e.type}s/${e.sha}`,
+      });
       if (e.type === 'tree' && req.query.has('recursive')) walk(e.sha, `${path}/`);
     }
   };

@@ -92,12 +92,7 @@ export interface OperationMatch {
 }
 
 /** Finds the operation for a request and lists what GitHub's schema says is wrong with it. */
-export function checkRequest(
-  method: string,
-  path: string,
-  query: URLSearchParams,
-  body: unknown,
-): OperationMatch | null {
+export function checkRequest(method: string, path: string, query: URLSearchParams, body: unknown): OperationMatch | null {
   const { byMethod, ajv } = loadIndex();
   const op = byMethod.get(method.toUpperCase())?.find((o) => o.pattern.test(path));
   if (!op) return null;

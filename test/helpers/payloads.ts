@@ -59,9 +59,7 @@ export function pullRequestPayload(options: PullRequestPayloadOptions): Record<s
 /** A recorded example of `event.action` that carries an installation, deep-copied. */
 function recordedExample<T>(event: string, action: string): T {
   const definition = examples.find((d) => d.name === event);
-  const recorded = definition?.examples.find(
-    (e) => (e as { action?: string }).action === action && 'installation' in e,
-  );
+  const recorded = definition?.examples.find((e) => (e as { action?: string }).action === action && 'installation' in e);
   if (!recorded) throw new Error(`no recorded ${event}.${action} payload with an installation`);
   return structuredClone(recorded) as unknown as T;
 }
@@ -130,10 +128,7 @@ export function checkRunPayload(options: CheckPayloadOptions): Record<string, un
 }
 
 /** `check_suite.requested` or `rerequested`. */
-export function checkSuitePayload(
-  action: 'requested' | 'rerequested',
-  options: CheckPayloadOptions,
-): Record<string, unknown> {
+export function checkSuitePayload(action: 'requested' | 'rerequested', options: CheckPayloadOptions): Record<string, unknown> {
   const payload = recordedExample<CheckPayload & { check_suite: CheckObject }>('check_suite', action);
   fillCheck(payload, payload.check_suite, options);
   return payload as unknown as Record<string, unknown>;

@@ -51,9 +51,19 @@ interface Run {
 }
 
 /** One review of the GPU pull request through the real webhook server, then the invariants every fault shares. */
-async function review(telemetry: TelemetryProvider | undefined, setup: (fake: FakeGitHub) => void = () => undefined, options: AppServerOptions = {}): Promise<Run> {
+async function review(
+  telemetry: TelemetryProvider | undefined,
+  setup: (fake: FakeGitHub) => void = () => undefined,
+  options: AppServerOptions = {},
+): Promise<Run> {
   const fake = await FakeGitHub.start();
-  const repo = new FakeRepo(fake, pullRequest({ baseFiles: { ...pullRequest().baseFiles, 'gpu-workloads.yaml': MEASURED_CATALOG }, headFiles: { ...pullRequest().headFiles, 'gpu-workloads.yaml': MEASURED_CATALOG } })).serve();
+  const repo = new FakeRepo(
+    fake,
+    pullRequest({
+      baseFiles: { ...pullRequest().baseFiles, 'gpu-workloads.yaml': MEASURED_CATALOG },
+      headFiles: { ...pullRequest().headFiles, 'gpu-workloads.yaml': MEASURED_CATALOG },
+    }),
+  ).serve();
   setup(fake);
   const app = await AppServer.start(createGpuJustifyApp(telemetry ? { telemetry } : {}), fake.url, options);
   try {
@@ -116,7 +126,11 @@ describe('Prometheus faults', () => {
 
   it('slow (5 s per answer): queries time out, the review concludes without them', async () => {
     const slow = await badPrometheus((res) => {
-      const timer = setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"success","data":{"resultType":"vector","result":[]}}'), 5_000);
+      const timer = setTimeout(
+        () =>
+          res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"success","data":{"resultType":"vector","result":[]}}'),
+        5_000,
+      );
       res.on('close', () => clearTimeout(timer));
     });
     try {
@@ -131,9 +145,18 @@ describe('Prometheus faults', () => {
   });
 
   for (const [name, answer] of [
-    ['answering 500', (res: ServerResponse) => res.writeHead(500, { 'content-type': 'application/json' }).end('{"status":"error","error":"internal"}')],
+    [
+      'answering 500',
+      (res: ServerResponse) => res.writeHead(500, { 'content-type': 'application/json' }).end('{"status":"error","error":"internal"}'),
+    ],
     ['answering garbage', (res: ServerResponse) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>\u0000{"status":')],
-    ['answering JSON of the wrong shape', (res: ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"success","data":{"resultType":"matrix","result":[{"metric":{},"values":[["x","NaN"],[null]]}]}}')],
+    [
+      'answering JSON of the wrong shape',
+      (res: ServerResponse) =>
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end('{"status":"success","data":{"resultType":"matrix","result":[{"metric":{},"values":[["x","NaN"],[null]]}]}}'),
+    ],
   ] as const) {
     it(`${name}: the review concludes and names the missing evidence`, async () => {
       const bad = await badPrometheus(answer);
@@ -152,7 +175,9 @@ describe('Prometheus faults', () => {
 
 describe('GitHub faults', () => {
   it('502 on reading files is retried by the production client and the review completes', async () => {
-    const run = await review(undefined, (fake) => fake.fail('GET', /\/contents\//, { status: 502, body: { message: 'Server Error' } }, 2), { production: true });
+    const run = await review(undefined, (fake) => fake.fail('GET', /\/contents\//, { status: 502, body: { message: 'Server Error' } }, 2), {
+      production: true,
+    });
     expect(run.repo.checkRuns.at(-1)?.output.title).not.toContain('could not run');
     expect(commentOf(run)).toContain(COMMENT_MARKER);
   });
@@ -161,7 +186,12 @@ describe('GitHub faults', () => {
     const run = await review(
       undefined,
       (fake) =>
-        fake.fail('POST', COMMENTS, { status: 403, headers: { 'retry-after': '30' }, body: { message: 'You have exceeded a secondary rate limit.' } }, 5),
+        fake.fail(
+          'POST',
+          COMMENTS,
+          { status: 403, headers: { 'retry-after': '30' }, body: { message: 'You have exceeded a secondary rate limit.' } },
+          5,
+        ),
       { production: true },
     );
     expect(run.fake.calls('POST', COMMENTS)).toHaveLength(1);
@@ -171,7 +201,20 @@ describe('GitHub faults', () => {
 
   it('422 body too long on the comment: the check concludes and says the comment was refused', async () => {
     const run = await review(undefined, (fake) =>
-      fake.fail('POST', COMMENTS, { status: 422, body: { message: 'Validation Failed', errors: [{ resource: 'IssueComment', code: 'custom', field: 'body', message: 'body is too long (maximum is 65536 characters)' }] } }, 5),
+      fake.fail(
+        'POST',
+        COMMENTS,
+        {
+          status: 422,
+          body: {
+            message: 'Validation Failed',
+            errors: [
+              { resource: 'IssueComment', code: 'custom', field: 'body', message: 'body is too long (maximum is 65536 characters)' },
+            ],
+          },
+        },
+        5,
+      ),
     );
     expect(run.repo.checkRuns.at(-1)).toMatchObject({ status: 'completed', conclusion: 'neutral' });
     expect(summaryOf(run)).toContain(`422 on POST ${COMMENTS}`);

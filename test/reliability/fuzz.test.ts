@@ -19,7 +19,9 @@ const targets = fuzzTargets();
 
 describe('hostile input', () => {
   it('covers every registered parser, both loaders and the command parser', () => {
-    expect(targets.map((t) => t.id)).toEqual(expect.arrayContaining(['parser:kueue', 'parser:terraform', 'loader:catalog', 'loader:policy', 'command-parser']));
+    expect(targets.map((t) => t.id)).toEqual(
+      expect.arrayContaining(['parser:kueue', 'parser:terraform', 'loader:catalog', 'loader:policy', 'command-parser']),
+    );
     expect(targets.length).toBeGreaterThanOrEqual(12);
   });
 

@@ -30,7 +30,9 @@ afterEach(async () => {
 });
 
 async function trap(): Promise<LocalServer> {
-  const server = await startServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"success","data":{"resultType":"vector","result":[]}}'));
+  const server = await startServer((_req, res) =>
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"success","data":{"resultType":"vector","result":[]}}'),
+  );
   closers.push(() => server.close());
   return server;
 }
@@ -55,7 +57,13 @@ describe('no SSRF from repository files', () => {
     const hostile = `${elsewhere.url}/api/v1/query`;
     const policy = `telemetry: ${hostile}\n_extends: ${elsewhere.url}/policy.yml\ncatalog: ${elsewhere.url}/catalog.yaml\n`;
     const catalog = `${CATALOG}    loadTest: ${elsewhere.url}/loadtest.json\n    outcomes: {verified: 'sum(up{job="${elsewhere.url}"})'}\n`;
-    const repo = new FakeRepo(fake, pullRequest({ baseFiles: { [QUEUE_FILE]: clusterQueue(6), 'gpu-workloads.yaml': catalog, [POLICY_FILE]: policy }, headFiles: { [QUEUE_FILE]: clusterQueue(12), 'gpu-workloads.yaml': catalog, [POLICY_FILE]: policy } })).serve();
+    const repo = new FakeRepo(
+      fake,
+      pullRequest({
+        baseFiles: { [QUEUE_FILE]: clusterQueue(6), 'gpu-workloads.yaml': catalog, [POLICY_FILE]: policy },
+        headFiles: { [QUEUE_FILE]: clusterQueue(12), 'gpu-workloads.yaml': catalog, [POLICY_FILE]: policy },
+      }),
+    ).serve();
     const app = await AppServer.start(createGpuJustifyApp({ telemetry: telemetryFromEnv({ PROMETHEUS_URL: operator.url }) }), fake.url);
     closers.push(() => app.close());
 
@@ -68,22 +76,38 @@ describe('no SSRF from repository files', () => {
     const shown = `${check?.output.summary}\n${check?.output.text ?? ''}\n${JSON.stringify(check?.output.annotations)}`;
     expect(shown).toMatch(/not a URL/);
     // Every request the App made went to GitHub's API (the fake) or the operator's Prometheus.
-    for (const r of fake.requests) expect(r.path.startsWith('/repos/') || r.path.startsWith('/app/') || r.path.startsWith('/orgs/'), r.path).toBe(true);
+    for (const r of fake.requests)
+      expect(r.path.startsWith('/repos/') || r.path.startsWith('/app/') || r.path.startsWith('/orgs/'), r.path).toBe(true);
   });
 });
 
 describe('secrets', () => {
   it('Prometheus credentials, the App key and the webhook secret reach no GitHub request and no log line, even when Prometheus echoes them', async () => {
     // A hostile or broken upstream that echoes the Authorization header back in its error.
-    const echo = await startServer((req, res) => res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'error', error: `denied for ${String(req.headers.authorization)}` })));
+    const echo = await startServer((req, res) =>
+      res
+        .writeHead(500, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ status: 'error', error: `denied for ${String(req.headers.authorization)}` })),
+    );
     closers.push(() => echo.close());
-    const privateKey = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } }).privateKey;
+    const privateKey = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+    }).privateKey;
     const fake = await FakeGitHub.start();
     closers.push(() => fake.close());
     const repo = new FakeRepo(fake, pullRequest()).serve();
     const { lines, log } = logSink();
-    for (const env of [{ PROMETHEUS_URL: echo.url, PROMETHEUS_BEARER_TOKEN: BEARER }, { PROMETHEUS_URL: echo.url, PROMETHEUS_BASIC_AUTH: BASIC }]) {
-      const app = await AppServer.start(createGpuJustifyApp({ telemetry: telemetryFromEnv(env) }), fake.url, { log, privateKey, production: true });
+    for (const env of [
+      { PROMETHEUS_URL: echo.url, PROMETHEUS_BEARER_TOKEN: BEARER },
+      { PROMETHEUS_URL: echo.url, PROMETHEUS_BASIC_AUTH: BASIC },
+    ]) {
+      const app = await AppServer.start(createGpuJustifyApp({ telemetry: telemetryFromEnv(env) }), fake.url, {
+        log,
+        privateKey,
+        production: true,
+      });
       await app.deliver('pull_request', prEvent({ action: 'synchronize' }));
       await app.close();
     }
@@ -91,24 +115,40 @@ describe('secrets', () => {
     expect(echo.seen.some((r) => r.headers.authorization === `Bearer ${BEARER}`)).toBe(true);
     expect(repo.checkRuns.every((r) => r.status === 'completed')).toBe(true);
 
-    const keyLines = privateKey.split('\n').filter((l) => !l.startsWith('-----') && l.length > 20).slice(0, 3);
+    const keyLines = privateKey
+      .split('\n')
+      .filter((l) => !l.startsWith('-----') && l.length > 20)
+      .slice(0, 3);
     const secrets = [BEARER, BASIC, BASIC.split(':')[1]!, Buffer.from(BASIC).toString('base64'), WEBHOOK_SECRET, ...keyLines];
     const sent = fake.requests.map((r) => `${r.path}?${r.query.toString()} ${JSON.stringify(r.body ?? '')}`);
     const posted = repo.comments.map((c) => c.body).join('\n') + JSON.stringify(repo.checkRuns);
     expect(lines.length).toBeGreaterThan(5);
     for (const secret of secrets) {
-      expect(sent.filter((s) => s.includes(secret)), secret).toEqual([]);
-      expect(lines.filter((l) => l.includes(secret)), secret).toEqual([]);
+      expect(
+        sent.filter((s) => s.includes(secret)),
+        secret,
+      ).toEqual([]);
+      expect(
+        lines.filter((l) => l.includes(secret)),
+        secret,
+      ).toEqual([]);
       expect(posted.includes(secret), secret).toBe(false);
     }
   });
 
   it("the CLI's stdout and stderr never show Prometheus credentials", async () => {
-    const echo = await startServer((req, res) => res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'error', error: `denied for ${String(req.headers.authorization)}` })));
+    const echo = await startServer((req, res) =>
+      res
+        .writeHead(500, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ status: 'error', error: `denied for ${String(req.headers.authorization)}` })),
+    );
     closers.push(() => echo.close());
     const dir = mkdtempSync(join(tmpdir(), 'gpu-justify-secrets-'));
     closers.push(async () => rmSync(dir, { recursive: true, force: true }));
-    for (const [side, gpus] of [['base', 6], ['head', 12]] as const) {
+    for (const [side, gpus] of [
+      ['base', 6],
+      ['head', 12],
+    ] as const) {
       mkdirSync(join(dir, side, 'clusters/prod'), { recursive: true });
       writeFileSync(join(dir, side, QUEUE_FILE), clusterQueue(gpus));
       writeFileSync(join(dir, side, 'gpu-workloads.yaml'), CATALOG);
@@ -121,11 +161,36 @@ describe('secrets', () => {
     ] as const) {
       // Asynchronous: the stand-in Prometheus answers from this process's event loop.
       const cli = await new Promise<{ stdout: string; stderr: string }>((resolve) => {
-        execFile(process.execPath, ['--import', 'tsx', 'src/cli/run.ts', 'review', '--base', join(dir, 'base'), '--head', join(dir, 'head'), '--prometheus', url, '--format', 'json'], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 }, (_err, stdout, stderr) => resolve({ stdout, stderr }));
+        execFile(
+          process.execPath,
+          [
+            '--import',
+            'tsx',
+            'src/cli/run.ts',
+            'review',
+            '--base',
+            join(dir, 'base'),
+            '--head',
+            join(dir, 'head'),
+            '--prometheus',
+            url,
+            '--format',
+            'json',
+          ],
+          { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 },
+          (_err, stdout, stderr) => resolve({ stdout, stderr }),
+        );
       });
       const output = `${cli.stdout}\n${cli.stderr}`;
       expect(cli.stdout.length + cli.stderr.length).toBeGreaterThan(0);
-      for (const secret of [BEARER, BASIC, 's3cr3t-basic-pw-41', Buffer.from(BASIC).toString('base64'), 'url-pass-93xq', Buffer.from('url-user:url-pass-93xq').toString('base64')]) {
+      for (const secret of [
+        BEARER,
+        BASIC,
+        's3cr3t-basic-pw-41',
+        Buffer.from(BASIC).toString('base64'),
+        'url-pass-93xq',
+        Buffer.from('url-user:url-pass-93xq').toString('base64'),
+      ]) {
         expect(output.includes(secret), `${secret} in ${output.slice(0, 300)}`).toBe(false);
       }
     }

@@ -36,7 +36,10 @@ describe('headlines a platform team reads first', () => {
 
   it('problems and notes together are counted apart', async () => {
     const head = TIME_SLICING.replace('replicas: 8', 'replicas: 12');
-    const result = await review({ [FILE]: TIME_SLICING, 'q.yaml': queueFile(4) }, { [FILE]: head, 'q.yaml': queueFile('{{ .Values.gpus }}') });
+    const result = await review(
+      { [FILE]: TIME_SLICING, 'q.yaml': queueFile(4) },
+      { [FILE]: head, 'q.yaml': queueFile('{{ .Values.gpus }}') },
+    );
     const warnings = result.diagnostics.filter((d) => d.severity !== 'info').length;
     expect(warnings).toBeGreaterThan(0);
     expect(summaries(renderComment(result))).toContain(`Problems reading the files (${warnings}) and notes (3)`);
@@ -44,10 +47,15 @@ describe('headlines a platform team reads first', () => {
 
   it('no change found beside a warning does not read as a sure "no change"', async () => {
     // A ClusterQueue whose quota becomes a Helm expression: nothing countable changed, but the count is unknown.
-    const result = await review({ 'q.yaml': queueFile(4), 'gpu-workloads.yaml': catalog() }, { 'q.yaml': queueFile('{{ .Values.gpus }}'), 'gpu-workloads.yaml': catalog() });
+    const result = await review(
+      { 'q.yaml': queueFile(4), 'gpu-workloads.yaml': catalog() },
+      { 'q.yaml': queueFile('{{ .Values.gpus }}'), 'gpu-workloads.yaml': catalog() },
+    );
     if (result.verdict !== 'no-gpu-change') throw new Error(`expected no-gpu-change, got ${result.verdict}`);
     expect(result.diagnostics.some((d) => d.severity === 'warning')).toBe(true);
-    expect(headlineOf(renderComment(result))).toMatch(/^### ➖ \*\*No GPU capacity change\*\* found, with a warning about the files \(below\): read it before taking this as no change\.$/);
+    expect(headlineOf(renderComment(result))).toMatch(
+      /^### ➖ \*\*No GPU capacity change\*\* found, with a warning about the files \(below\): read it before taking this as no change\.$/,
+    );
     const plain = await review({ 'README.md': 'a' }, { 'README.md': 'b' });
     expect(headlineOf(renderComment(plain))).toBe('### ➖ **No GPU capacity change**: this pull request changes no GPU capacity.');
   });

@@ -17,7 +17,10 @@ describe('the comment rendered in headless Chromium', () => {
   it('draws every chart as an SVG with no syntax-error box, for the demo and every verdict', async () => {
     for (const [name, body] of await allComments()) {
       const charts = await draw(body);
-      expect(charts.map((c) => c.source), name).toEqual(mermaidBlocks(body));
+      expect(
+        charts.map((c) => c.source),
+        name,
+      ).toEqual(mermaidBlocks(body));
       for (const chart of charts) {
         expect({ name, svg: chart.svg, error: chart.error }).toEqual({ name, svg: true, error: null });
       }

@@ -40,7 +40,9 @@ describe('renderComment', () => {
     expect(gantt).toContain('section Proposed · nightly-eval');
     expect(body.match(/schedule: "\d+ \d+ \* \* \*"/g)).toHaveLength(4);
     // The same facts in text, for readers who cannot see the chart.
-    expect(body).toContain('Today every run starts as its window opens and they peak at 8 GPUs (from 00:00); with the proposed starts the 4 runs peak at 4 GPUs');
+    expect(body).toContain(
+      'Today every run starts as its window opens and they peak at 8 GPUs (from 00:00); with the proposed starts the 4 runs peak at 4 GPUs',
+    );
   });
 
   it('draws demand over the day against capacity before and after, and says it in text', async () => {
@@ -50,7 +52,9 @@ describe('renderComment', () => {
     expect(chart).toContain('line [8, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]');
     expect(chart).toContain(`line [${Array(24).fill(4).join(', ')}]`);
     expect(chart).toContain(`line [${Array(24).fill(8).join(', ')}]`);
-    expect(body).toContain('Capacity is 4 GPUs before this pull request and 8 after. With the proposed starts at most 4 GPUs are in use (00:00–02:00), within the 4 there before; with today\'s starts at most 8 GPUs are in use (00:00–02:00), over the 4 there before during 00:00–02:00.');
+    expect(body).toContain(
+      "Capacity is 4 GPUs before this pull request and 8 after. With the proposed starts at most 4 GPUs are in use (00:00–02:00), within the 4 there before; with today's starts at most 8 GPUs are in use (00:00–02:00), over the 4 there before during 00:00–02:00.",
+    );
     expect(body).toContain('| 00:00–02:00 | 4                     | 8                  |');
   });
 
@@ -113,7 +117,12 @@ describe('renderComment', () => {
 
   it('shortens very long names', async () => {
     const long = 'w'.repeat(300);
-    const body = renderComment(await review({ 'q.yaml': queueFile(4), 'gpu-workloads.yaml': catalog(long) }, { 'q.yaml': queueFile(8), 'gpu-workloads.yaml': catalog(long) }));
+    const body = renderComment(
+      await review(
+        { 'q.yaml': queueFile(4), 'gpu-workloads.yaml': catalog(long) },
+        { 'q.yaml': queueFile(8), 'gpu-workloads.yaml': catalog(long) },
+      ),
+    );
     expect(body).not.toContain('w'.repeat(81));
     expect(body).toContain(`${'w'.repeat(79)}…`);
     expect(body).toContain(`section Today · ${'w'.repeat(39)}…`);
@@ -134,7 +143,11 @@ describe('renderComment', () => {
   it('shows a malformed file as a diagnostic with its line, and reaches no confident verdict', async () => {
     const result = await review(
       { 'q.yaml': queueFile(4), 'bad.yaml': queueFile(2, 'other'), 'gpu-workloads.yaml': catalog() },
-      { 'q.yaml': queueFile(8), 'bad.yaml': 'kind: ClusterQueue\napiVersion: kueue.x-k8s.io/v1beta2\nspec: [unclosed\n', 'gpu-workloads.yaml': catalog() },
+      {
+        'q.yaml': queueFile(8),
+        'bad.yaml': 'kind: ClusterQueue\napiVersion: kueue.x-k8s.io/v1beta2\nspec: [unclosed\n',
+        'gpu-workloads.yaml': catalog(),
+      },
       { headroom: 0 },
     );
     expect(result.diagnostics.some((d) => d.file === 'bad.yaml' && d.line !== null && d.severity === 'error')).toBe(true);
@@ -150,12 +163,28 @@ describe('renderComment', () => {
 describe('a cut below the documented need', () => {
   it('is flagged in the headline though it asks for nothing', async () => {
     // Four 2-GPU, 2-hour runs in a 6-hour window need 4 GPUs at best; the PR cuts the queue to 2.
-    const cut = await review({ 'q.yaml': queueFile(4), 'gpu-workloads.yaml': catalog() }, { 'q.yaml': queueFile(2), 'gpu-workloads.yaml': catalog() }, { headroom: 0 });
+    const cut = await review(
+      { 'q.yaml': queueFile(4), 'gpu-workloads.yaml': catalog() },
+      { 'q.yaml': queueFile(2), 'gpu-workloads.yaml': catalog() },
+      { headroom: 0 },
+    );
     expect(cut.verdict).toBe('justified');
-    const top = renderComment(cut).split('\n').find((l) => l.startsWith('### '));
-    expect(top).toBe('### ⚠️ **GPU capacity lowered**: nothing to justify, but the cut is below the need. ⚠️ research drops to 2 GPUs, under the 4 its documented workloads need.');
+    const top = renderComment(cut)
+      .split('\n')
+      .find((l) => l.startsWith('### '));
+    expect(top).toBe(
+      '### ⚠️ **GPU capacity lowered**: nothing to justify, but the cut is below the need. ⚠️ research drops to 2 GPUs, under the 4 its documented workloads need.',
+    );
     // A cut the need still fits reads as before.
-    const fine = await review({ 'q.yaml': queueFile(8), 'gpu-workloads.yaml': catalog() }, { 'q.yaml': queueFile(4), 'gpu-workloads.yaml': catalog() }, { headroom: 0 });
-    expect(renderComment(fine).split('\n').find((l) => l.startsWith('### '))).toBe('### ✅ **GPU capacity lowered**: nothing to justify.');
+    const fine = await review(
+      { 'q.yaml': queueFile(8), 'gpu-workloads.yaml': catalog() },
+      { 'q.yaml': queueFile(4), 'gpu-workloads.yaml': catalog() },
+      { headroom: 0 },
+    );
+    expect(
+      renderComment(fine)
+        .split('\n')
+        .find((l) => l.startsWith('### ')),
+    ).toBe('### ✅ **GPU capacity lowered**: nothing to justify.');
   });
 });

@@ -20,7 +20,11 @@ export const EVIL = '<img src=x onerror=alert(1)>|b:c;d#e%%{init}%%"q"\n`x`';
 
 /** A not-justified review of a queue whose workload is named to break markdown, HTML and mermaid. */
 export function evilReview() {
-  return review({ 'q.yaml': queueFile(4), 'gpu-workloads.yaml': catalog(EVIL.replace(/["\n]/g, ' ')) }, { 'q.yaml': queueFile(8), 'gpu-workloads.yaml': catalog(EVIL.replace(/["\n]/g, ' ')) }, { headroom: 0 });
+  return review(
+    { 'q.yaml': queueFile(4), 'gpu-workloads.yaml': catalog(EVIL.replace(/["\n]/g, ' ')) },
+    { 'q.yaml': queueFile(8), 'gpu-workloads.yaml': catalog(EVIL.replace(/["\n]/g, ' ')) },
+    { headroom: 0 },
+  );
 }
 
 /** Measured workloads named to break markdown, HTML and mermaid, one of them twice over. */

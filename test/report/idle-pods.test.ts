@@ -3,7 +3,11 @@ import type { IdlePod } from '../../src/domain/index.js';
 import { MAX_IDLE_POD_ROWS, idlePodsTable } from '../../src/report/idle-pods.js';
 
 const pod = (i: number, gpus: number): IdlePod => ({
-  namespace: 'notebooks', pod: `nb-${i}`, gpus, busyFraction: 0.004, heldFraction: 0.75,
+  namespace: 'notebooks',
+  pod: `nb-${i}`,
+  gpus,
+  busyFraction: 0.004,
+  heldFraction: 0.75,
   evidence: [{ source: 'prometheus', ref: 'q', window: '2880m to t' }],
 });
 

@@ -46,7 +46,13 @@ const day = (on: number, gpus: number) => [...repeat(on, gpus), ...repeat(24 - o
 const twoDays = (on: number, gpus: number) => [...day(on, gpus), ...day(on, gpus)];
 
 /** The ladder rungs of one workload: GPUs requested, busy %, SM (or GR engine) and tensor activity. */
-function ladderOf(name: string, gpus: number[], busy: number, sm: number, opts: { field?: string; tensor?: number; dram?: number; verified?: number } = {}): QueryResult[] {
+function ladderOf(
+  name: string,
+  gpus: number[],
+  busy: number,
+  sm: number,
+  opts: { field?: string; tensor?: number; dram?: number; verified?: number } = {},
+): QueryResult[] {
   const id = `workload:${name}`;
   const n = gpus.length;
   return [
@@ -62,20 +68,56 @@ function ladderOf(name: string, gpus: number[], busy: number, sm: number, opts: 
 const cohortQueue = (name: string, before: number, after: number) =>
   queueChange(name, before, after, {
     file: 'clusters/queues.yaml',
-    after: { file: 'clusters/queues.yaml', line: 12, kind: 'kueue-cluster-queue', name, gpuModel: null, gpus: after, parts: [], cohort: 'ml' },
+    after: {
+      file: 'clusters/queues.yaml',
+      line: 12,
+      kind: 'kueue-cluster-queue',
+      name,
+      gpuModel: null,
+      gpus: after,
+      parts: [],
+      cohort: 'ml',
+    },
   });
 
 const l4Pool = (before: number, after: number) =>
   queueChange('gpu-l4', before, after, { file: 'pools/l4.yaml', line: 14, kind: 'karpenter-nodepool', gpuModel: 'L4' });
 
 const evalJob = (name = 'nightly-eval') =>
-  batch({ name, queue: 'research', jobsPerDay: 2, gpusPerJob: 2, runtime: 240, selector: { namespace: 'eval' }, outcomes: { verified: 'v' } });
+  batch({
+    name,
+    queue: 'research',
+    jobsPerDay: 2,
+    gpusPerJob: 2,
+    runtime: 240,
+    selector: { namespace: 'eval' },
+    outcomes: { verified: 'v' },
+  });
 
 const slo = { p95LatencyMs: 2000, ttftP95Ms: 500, errorRate: 0.01 };
 const chat = (name = 'support-chat', over: Partial<Parameters<typeof service>[0]> = {}) =>
-  service({ name, queue: undefined, pool: 'gpu-l4', model: 'llama-3.1-8b', replicas: 4, selector: { namespace: 'chat' }, slo, loadTest: 'loadtests/chat-l4.json', quality: 0.9, qualityThreshold: 0.85, outcomes: { verified: 'v', total: 't' }, ...over });
+  service({
+    name,
+    queue: undefined,
+    pool: 'gpu-l4',
+    model: 'llama-3.1-8b',
+    replicas: 4,
+    selector: { namespace: 'chat' },
+    slo,
+    loadTest: 'loadtests/chat-l4.json',
+    quality: 0.9,
+    qualityThreshold: 0.85,
+    outcomes: { verified: 'v', total: 't' },
+    ...over,
+  });
 
-const chatLoadTest = { 'loadtests/chat-l4.json': { ok: true as const, format: 'guidellm' as const, rows: [row(2.5, 1600), row(4.44, 1940, { label: 'constant at 4.5/s' }), row(6.2, 2880)] } };
+const chatLoadTest = {
+  'loadtests/chat-l4.json': {
+    ok: true as const,
+    format: 'guidellm' as const,
+    rows: [row(2.5, 1600), row(4.44, 1940, { label: 'constant at 4.5/s' }), row(6.2, 2880)],
+  },
+};
 
 /** Request rate, queue, batch slots and KV cache of a service whose batches are capped. */
 function chatTelemetry(name: string): QueryResult[] {
@@ -102,8 +144,14 @@ export const LEVER_SCENARIOS = {
       telemetry([
         ...ladderOf('nightly-eval', twoDays(6, 4), 80, 0.6, { verified: 6 }),
         answer('kueue.usage:queue:research', [hourly(twoDays(6, 4))]),
-        answer('kueue.cohort-nominal-quota:queue:research', [hourly(repeat(48, 8), { cluster_queue: 'research' }), hourly(repeat(48, 4), { cluster_queue: 'training' })]),
-        answer('kueue.cohort-usage:queue:research', [hourly(twoDays(6, 4), { cluster_queue: 'research' }), hourly(repeat(48, 2), { cluster_queue: 'training' })]),
+        answer('kueue.cohort-nominal-quota:queue:research', [
+          hourly(repeat(48, 8), { cluster_queue: 'research' }),
+          hourly(repeat(48, 4), { cluster_queue: 'training' }),
+        ]),
+        answer('kueue.cohort-usage:queue:research', [
+          hourly(twoDays(6, 4), { cluster_queue: 'research' }),
+          hourly(repeat(48, 2), { cluster_queue: 'training' }),
+        ]),
       ]),
     ),
   /** A training job holding 2 GPUs mostly idle and waiting on memory, next to a fine-tune. */
@@ -111,8 +159,25 @@ export const LEVER_SCENARIOS = {
     measuredResult(
       [queueChange('training', 4, 6)],
       [
-        batch({ name: 'train', type: 'training', queue: 'training', gpusPerJob: 2, runtime: 1440, jobsPerDay: 1, window: { earliestStart: 0, deadline: 1440 }, selector: { namespace: 'train' } }),
-        batch({ name: 'finetune', queue: 'training', gpusPerJob: 4, runtime: 120, jobsPerDay: 1, window: { earliestStart: 0, deadline: 360 }, selector: { namespace: 'ft' } }),
+        batch({
+          name: 'train',
+          type: 'training',
+          queue: 'training',
+          gpusPerJob: 2,
+          runtime: 1440,
+          jobsPerDay: 1,
+          window: { earliestStart: 0, deadline: 1440 },
+          selector: { namespace: 'train' },
+        }),
+        batch({
+          name: 'finetune',
+          queue: 'training',
+          gpusPerJob: 4,
+          runtime: 120,
+          jobsPerDay: 1,
+          window: { earliestStart: 0, deadline: 360 },
+          selector: { namespace: 'ft' },
+        }),
       ],
       policy({ idleBelow: 0.35 }),
       telemetry([
@@ -136,7 +201,10 @@ export const LEVER_SCENARIOS = {
         }),
       ],
       policy({ prices: { ...policy().prices, L4: 0.85 } }),
-      telemetry(chatTelemetry('support-chat'), { ...chatLoadTest, 'loadtests/chat-3b.json': { ok: true, format: 'vllm-bench', rows: [row(9.5, 1500)] } }),
+      telemetry(chatTelemetry('support-chat'), {
+        ...chatLoadTest,
+        'loadtests/chat-3b.json': { ok: true, format: 'vllm-bench', rows: [row(9.5, 1500)] },
+      }),
     ),
   /** Telemetry that answered only part of the questions: the checklist says which and how, grouped. */
   'partial-telemetry': () =>
@@ -147,17 +215,39 @@ export const LEVER_SCENARIOS = {
       telemetry([
         answer('ksm.gpu-requests:workload:nightly-eval', [hourly(twoDays(6, 4))]),
         unanswered('dcgm.gpu-util:workload:nightly-eval', 'GPU utilisation of workload nightly-eval (DCGM_FI_DEV_GPU_UTIL)', HOW_DCGM),
-        unanswered('dcgm.sm-activity:workload:nightly-eval', 'SM activity of workload nightly-eval (DCGM_FI_PROF_SM_ACTIVE, else DCGM_FI_PROF_GR_ENGINE_ACTIVE)', `${HOW_DCGM}; enable DCGM_FI_PROF_SM_ACTIVE in its counters CSV for the finer measure`),
-        unanswered('outcomes.verified:workload:nightly-eval', 'verified outcomes of nightly-eval (its outcomes.verified query)', 'check the `outcomes.verified` PromQL of nightly-eval in the catalog'),
+        unanswered(
+          'dcgm.sm-activity:workload:nightly-eval',
+          'SM activity of workload nightly-eval (DCGM_FI_PROF_SM_ACTIVE, else DCGM_FI_PROF_GR_ENGINE_ACTIVE)',
+          `${HOW_DCGM}; enable DCGM_FI_PROF_SM_ACTIVE in its counters CSV for the finer measure`,
+        ),
+        unanswered(
+          'outcomes.verified:workload:nightly-eval',
+          'verified outcomes of nightly-eval (its outcomes.verified query)',
+          'check the `outcomes.verified` PromQL of nightly-eval in the catalog',
+        ),
         unanswered('vllm.request-rate:workload:chat', 'request rate of workload chat (vllm:request_success_total)', HOW_VLLM),
-        unanswered('ksm.gpu-requests:workload:chat', 'GPUs requested by workload chat (kube_pod_container_resource_requests)', 'scrape kube-state-metrics into this Prometheus; the selector must use namespace, pod or container to match its series'),
+        unanswered(
+          'ksm.gpu-requests:workload:chat',
+          'GPUs requested by workload chat (kube_pod_container_resource_requests)',
+          'scrape kube-state-metrics into this Prometheus; the selector must use namespace, pod or container to match its series',
+        ),
       ]),
     ),
 } as const;
 
 /** Many measured workloads with hostile names in one queue: tables and bars must stay whole. */
 export function manyMeasured(count: number, name: (i: number) => string): ReviewResult {
-  const jobs = Array.from({ length: count }, (_, i) => batch({ name: name(i), queue: 'research', jobsPerDay: 1, gpusPerJob: 1, runtime: 60, selector: { namespace: `ns-${i}` }, outcomes: { verified: 'v' } }));
+  const jobs = Array.from({ length: count }, (_, i) =>
+    batch({
+      name: name(i),
+      queue: 'research',
+      jobsPerDay: 1,
+      gpusPerJob: 1,
+      runtime: 60,
+      selector: { namespace: `ns-${i}` },
+      outcomes: { verified: 'v' },
+    }),
+  );
   const results = jobs.flatMap((j, i) => ladderOf(j.name, twoDays(1, 1), 20 + (i % 70), 0.2, { verified: i }));
   return measuredResult([queueChange('research', 4, 8)], jobs, policy(), telemetry(results));
 }

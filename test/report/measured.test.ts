@@ -18,7 +18,11 @@ function section(body: string, title: string): string {
 /** The table row whose first cell is `first`, as trimmed cells. */
 function rowOf(markdown: string, first: string): string[] {
   const line = markdown.split('\n').find((l) => l.startsWith(`| ${first} `)) ?? '';
-  return line.replace(/\\\|/g, '¦').split('|').slice(1, -1).map((c) => c.trim());
+  return line
+    .replace(/\\\|/g, '¦')
+    .split('|')
+    .slice(1, -1)
+    .map((c) => c.trim());
 }
 
 function tablesKeepTheirColumns(body: string): void {
@@ -47,7 +51,9 @@ describe('the comment with measured evidence', () => {
   it('names the lever that meets the need on the top line, shortened when its summary is long', () => {
     const borrow = LEVER_SCENARIOS['borrow-quota']();
     expect(borrow.findings.find((f) => f.lever === 'borrow-quota')?.meetsNeed).toBe(true);
-    expect(headline(borrow)).toBe('⛔ **GPU increase not justified**: +4 GPUs requested, 0 needed. **Instead:** borrow 2 unused GPUs from the cohort.');
+    expect(headline(borrow)).toBe(
+      '⛔ **GPU increase not justified**: +4 GPUs requested, 0 needed. **Instead:** borrow 2 unused GPUs from the cohort.',
+    );
     expect(headline(LEVER_SCENARIOS.batching())).toContain('**Instead:** batch more per replica (−2 GPUs).');
     // Batching frees 2 and the smaller model 3 of the same GPUs: the one that meets the need leads.
     expect(headline(LEVER_SCENARIOS['cheaper-model']())).toContain('**Instead:** switch to a cheaper model (−3 GPUs).');
@@ -57,7 +63,9 @@ describe('the comment with measured evidence', () => {
   });
 
   it('combines levers when none meets the need alone, counting levers on the same GPUs once', () => {
-    expect(instead([finding('reclaim-idle', 2), finding('stagger', 4), finding('stagger', 0)])).toBe('stagger the runs (−4 GPUs) + reclaim 2 idle GPUs');
+    expect(instead([finding('reclaim-idle', 2), finding('stagger', 4), finding('stagger', 0)])).toBe(
+      'stagger the runs (−4 GPUs) + reclaim 2 idle GPUs',
+    );
     expect(instead([finding('batching', 2), finding('cheaper-model', 3), finding('borrow-quota', 1)])).toBe(
       'switch to a cheaper model (−3 GPUs) + borrow 1 unused GPUs from the cohort',
     );
@@ -86,9 +94,17 @@ describe('the comment with measured evidence', () => {
     const body = renderComment(LEVER_SCENARIOS['reclaim-idle']());
     const chart = mermaidBlocks(body).find((b) => b.includes('% of allocated GPU-hours')) ?? '';
     expect(chart).toContain('x-axis ["training", "train", "finetune"]');
-    expect(chart.split('\n').filter((l) => l.startsWith('  bar '))).toEqual(['  bar [100, 100, 100]', '  bar [34.3, 25, 90]', '  bar [18.6, 10, 70]', '  bar [6.7, 2, 35]']);
+    expect(chart.split('\n').filter((l) => l.startsWith('  bar '))).toEqual([
+      '  bar [100, 100, 100]',
+      '  bar [34.3, 25, 90]',
+      '  bar [18.6, 10, 70]',
+      '  bar [6.7, 2, 35]',
+    ]);
     expect(chart).toContain('accDescr: training busy 34 percent, computing 19 percent, tensor 6.7 percent, train busy 25 percent');
-    const offline = renderComment({ ...LEVER_SCENARIOS['reclaim-idle'](), reviews: LEVER_SCENARIOS['reclaim-idle']().reviews.map(({ ladders: _, ...r }) => r) });
+    const offline = renderComment({
+      ...LEVER_SCENARIOS['reclaim-idle'](),
+      reviews: LEVER_SCENARIOS['reclaim-idle']().reviews.map(({ ladders: _, ...r }) => r),
+    });
     expect(offline).not.toContain('Utilisation ladder');
     expect(mermaidBlocks(offline)).toHaveLength(2);
   });
@@ -97,7 +113,14 @@ describe('the comment with measured evidence', () => {
     const serving = section(renderComment(LEVER_SCENARIOS.batching()), 'Serving capacity in gpu-l4');
     expect(serving).toContain('<summary>Serving capacity in gpu-l4: 2 GPUs needed at the observed peak, 4 declared</summary>');
     const row = rowOf(serving, 'support-chat');
-    expect(row.slice(0, 6)).toEqual(['support-chat', '4.44 req/s (`constant at 4.5/s`)', '4 req/s', '20% → 4.8 req/s', '2 of 4 declared', '2 of 4 declared']);
+    expect(row.slice(0, 6)).toEqual([
+      'support-chat',
+      '4.44 req/s (`constant at 4.5/s`)',
+      '4 req/s',
+      '20% → 4.8 req/s',
+      '2 of 4 declared',
+      '2 of 4 declared',
+    ]);
     // Advice keeps its flags as code, not as escaped backticks.
     expect(row[6]).toMatch(/^\*\*batching\*\* .*raise `--max-num-seqs` \(and `--max-num-batched-tokens`\)/);
   });
@@ -105,7 +128,12 @@ describe('the comment with measured evidence', () => {
   it('compares cost per verified outcome of the current model and each alternative', () => {
     const costs = section(renderComment(LEVER_SCENARIOS['cheaper-model']()), 'Cost per verified outcome');
     const rows = costs.split('\n').filter((l) => l.startsWith('| support-chat'));
-    const cells = rows.map((l) => l.split('|').slice(1, -1).map((c) => c.trim()));
+    const cells = rows.map((l) =>
+      l
+        .split('|')
+        .slice(1, -1)
+        .map((c) => c.trim()),
+    );
     expect(cells.map((c) => [c[1], c[2], c[5], c[6], c[7]])).toEqual([
       ['**current**', '4 × L4', '**$0.000272**', '—', '—'],
       ['chat-3b', '1 × L4', '**$0.0000724**', 'yes', '3'],
@@ -121,7 +149,12 @@ describe('the comment with measured evidence', () => {
     const check = renderCheck(result);
     const line = Number(result.reviews[0]?.runtimes?.[0]?.evidence.find((e) => e.source === 'catalog')?.ref.split(':')[1]);
     expect(check.annotations).toContainEqual(
-      expect.objectContaining({ path: 'gpu-workloads.yaml', start_line: line, annotation_level: 'warning', title: 'nightly-eval: runtime 4h documented, 6h observed' }),
+      expect.objectContaining({
+        path: 'gpu-workloads.yaml',
+        start_line: line,
+        annotation_level: 'warning',
+        title: 'nightly-eval: runtime 4h documented, 6h observed',
+      }),
     );
   });
 
@@ -133,7 +166,9 @@ describe('the comment with measured evidence', () => {
     const check = renderCheck(result);
     expect(check.title).toBe('GPU increase partly justified: +2 requested, 1 needed (reclaim-idle)');
     expect(check.summary.split('\n')[0]).toBe(headline(result));
-    expect(check.summary).toContain('- `training` 4 → 6: partially-justified, need 5 GPUs (8 without levers), high confidence; busy 34%, 2 flagged idle or memory-bound');
+    expect(check.summary).toContain(
+      '- `training` 4 → 6: partially-justified, need 5 GPUs (8 without levers), high confidence; busy 34%, 2 flagged idle or memory-bound',
+    );
     const partial = LEVER_SCENARIOS['partial-telemetry']();
     expect(headline(partial)).toMatch(/_Medium confidence: some telemetry is missing \(see the checklist\)\._$/);
   });
@@ -142,9 +177,14 @@ describe('the comment with measured evidence', () => {
     const result = LEVER_SCENARIOS['partial-telemetry']();
     const list = missingEvidenceList(result.missingEvidence);
     const groups = [...list.matchAll(/^\*\*(.+)\*\* \((\d+)\)$/gm)].map((m) => [m[1], Number(m[2])]);
-    expect(groups).toEqual([['Workload catalog', 2], ['Telemetry: exporters and scrape settings', 4]]);
+    expect(groups).toEqual([
+      ['Workload catalog', 2],
+      ['Telemetry: exporters and scrape settings', 4],
+    ]);
     expect(list).toContain('- [ ] **a load test of chat**: add `loadTest: <path>` to chat in the catalog');
-    expect(list).toContain('**GPU utilisation of workload nightly-eval (DCGM\\_FI\\_DEV\\_GPU\\_UTIL): nothing**: run NVIDIA dcgm-exporter');
+    expect(list).toContain(
+      '**GPU utilisation of workload nightly-eval (DCGM\\_FI\\_DEV\\_GPU\\_UTIL): nothing**: run NVIDIA dcgm-exporter',
+    );
     // Short lists stay flat.
     expect(missingEvidenceList(result.missingEvidence.slice(0, 3))).not.toContain('**Workload catalog**');
     // A name in a how's code span stays inert: code, not HTML.
@@ -167,7 +207,12 @@ describe('the comment with measured evidence', () => {
     expect(lines).toHaveLength(3);
     for (const line of lines) expect(line).toMatch(/^- workload \*\*\S.*\S\*\*: /);
     for (const line of chart.split('\n').filter((l) => l.startsWith('  accDescr') || l.startsWith('  x-axis'))) {
-      expect(line.replace(/^ {2}(accDescr: |x-axis )/, '').replace(/^\[|\]$/g, '').replace(/", "/g, '')).not.toMatch(/[<>:;#%|`{}]/);
+      expect(
+        line
+          .replace(/^ {2}(accDescr: |x-axis )/, '')
+          .replace(/^\[|\]$/g, '')
+          .replace(/", "/g, ''),
+      ).not.toMatch(/[<>:;#%|`{}]/);
     }
   });
 

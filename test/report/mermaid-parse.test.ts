@@ -53,7 +53,10 @@ describe('mermaid charts in the comment', () => {
   });
 
   it('fails a ladder chart whose series lost a bracket', async () => {
-    const ladder = mermaidBlocks((await allComments()).find(([name]) => name === 'lever reclaim-idle')?.[1] ?? '').find((b) => b.includes('% of allocated')) ?? '';
+    const ladder =
+      mermaidBlocks((await allComments()).find(([name]) => name === 'lever reclaim-idle')?.[1] ?? '').find((b) =>
+        b.includes('% of allocated'),
+      ) ?? '';
     expect((await parseMermaid(chromium.page, ladder)).ok).toBe(true);
     const broken = ladder.replace(/x-axis \[(.*)\]/, 'x-axis [$1');
     expect(broken).not.toBe(ladder);

@@ -4,7 +4,11 @@ import { idlePodsTable } from '../../src/report/idle-pods.js';
 import { leversTable } from '../../src/report/tables.js';
 
 const slicePod = (i: number, count: number): IdlePod => ({
-  namespace: 'notebooks', pod: `nb-${i}`, gpus: count / 7, busyFraction: 0.01, heldFraction: 1,
+  namespace: 'notebooks',
+  pod: `nb-${i}`,
+  gpus: count / 7,
+  busyFraction: 0.01,
+  heldFraction: 1,
   slices: [{ profile: '1g.10gb', count }],
   evidence: [{ source: 'prometheus', ref: 'q', window: '2880m to t' }],
 });

@@ -43,9 +43,17 @@ export async function review(base: Tree, head: Tree, policy: Partial<Policy> = {
 /** One PR per verdict. */
 export const SCENARIOS = {
   'not-justified': () =>
-    review({ 'q.yaml': queueFile(4), 'gpu-workloads.yaml': catalog() }, { 'q.yaml': queueFile(8), 'gpu-workloads.yaml': catalog() }, { headroom: 0 }),
+    review(
+      { 'q.yaml': queueFile(4), 'gpu-workloads.yaml': catalog() },
+      { 'q.yaml': queueFile(8), 'gpu-workloads.yaml': catalog() },
+      { headroom: 0 },
+    ),
   'partially-justified': () =>
-    review({ 'q.yaml': queueFile(4), 'gpu-workloads.yaml': catalog() }, { 'q.yaml': queueFile(8), 'gpu-workloads.yaml': catalog() }, { headroom: 0.2 }),
+    review(
+      { 'q.yaml': queueFile(4), 'gpu-workloads.yaml': catalog() },
+      { 'q.yaml': queueFile(8), 'gpu-workloads.yaml': catalog() },
+      { headroom: 0.2 },
+    ),
   justified: () =>
     review(
       { 'q.yaml': queueFile(4), 'gpu-workloads.yaml': catalog('tight', 4, '6h', 2) },

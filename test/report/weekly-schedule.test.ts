@@ -41,7 +41,12 @@ describe('a weekly plan in the report', () => {
 
   it('gives windows and times with their weekdays, and weekday CronJob lines', () => {
     const table = scheduleTable(weekendPlan());
-    const rows = lines(table, /^\| (weekend-train|sunday-etl) /).map((l) => l.split('|').slice(1, -1).map((c) => c.trim()));
+    const rows = lines(table, /^\| (weekend-train|sunday-etl) /).map((l) =>
+      l
+        .split('|')
+        .slice(1, -1)
+        .map((c) => c.trim()),
+    );
     expect(rows).toEqual([
       ['weekend-train', '1', '4', 'Sat 22:00–Sun 01:00', 'Sat 22:00–Sun 01:00', 'Sat 22:00–Sun 01:00', '`schedule: "0 22 * * 6"`'],
       ['weekend-train', '2', '4', 'Sat 22:00–Sun 04:00', 'Sat 22:00–Sun 01:00', 'Sun 01:00–Sun 04:00', '`schedule: "0 1 * * 0"`'],
@@ -82,7 +87,8 @@ describe('a weekly plan in the report', () => {
   it('folds a week past the row limit, naming the workloads left out', () => {
     // Ten forced one-hour runs of `a` from 00:00 each day and one of `b` at 10:00: 77 runs, all at 1 GPU.
     const jobs: StaggerJob[] = [];
-    for (let d = 0; d < 7; d++) for (let k = 0; k < 10; k++) jobs.push(job('a', d * 10 + k + 1, 1, 60, d * DAY + k * 60, d * DAY + (k + 1) * 60));
+    for (let d = 0; d < 7; d++)
+      for (let k = 0; k < 10; k++) jobs.push(job('a', d * 10 + k + 1, 1, 60, d * DAY + k * 60, d * DAY + (k + 1) * 60));
     for (let d = 0; d < 7; d++) jobs.push(job('b', d + 1, 1, 60, d * DAY + 600, d * DAY + 660));
     const plan = planStagger(jobs, { cycle: WEEK });
     expect(plan.peakGpus).toBe(1);
@@ -94,17 +100,24 @@ describe('a weekly plan in the report', () => {
     const gantt = scheduleGantt(plan);
     // The first 30 runs of `a`, Monday to Wednesday 10:00, per group: a tick a day.
     expect(lines(gantt, /:active, /)).toHaveLength(30);
-    expect(lines(gantt, /:active, /).at(-1)?.trim()).toBe('run 30 · 1 GPUs :active, 2000-01-05 09:00, 60m');
+    expect(
+      lines(gantt, /:active, /)
+        .at(-1)
+        ?.trim(),
+    ).toBe('run 30 · 1 GPUs :active, 2000-01-05 09:00, 60m');
     expect(gantt).toContain('  axisFormat %a %H:%M\n  tickInterval 1day\n');
   });
 
   it('names at most five workloads under the cut table, counting the others', () => {
     const jobs: StaggerJob[] = [];
-    for (let d = 0; d < 7; d++) for (let k = 0; k < 10; k++) jobs.push(job('a', d * 10 + k + 1, 1, 60, d * DAY + k * 60, d * DAY + (k + 1) * 60));
+    for (let d = 0; d < 7; d++)
+      for (let k = 0; k < 10; k++) jobs.push(job('a', d * 10 + k + 1, 1, 60, d * DAY + k * 60, d * DAY + (k + 1) * 60));
     // Six more workloads, one forced run each on Monday afternoon.
     for (const [i, name] of ['b', 'c', 'd', 'e', 'f', 'g'].entries()) jobs.push(job(name, 1, 1, 60, (12 + i) * 60, (13 + i) * 60));
     const table = scheduleTable(planStagger(jobs, { cycle: WEEK }));
-    expect(table.split('\n').at(-1)).toBe('…and 16 more runs not shown: 10 of a, 1 of b, 1 of c, 1 of d, 1 of e and runs of 2 more workloads.');
+    expect(table.split('\n').at(-1)).toBe(
+      '…and 16 more runs not shown: 10 of a, 1 of b, 1 of c, 1 of d, 1 of e and runs of 2 more workloads.',
+    );
   });
 });
 
@@ -133,10 +146,15 @@ describe('a weekly plan in the demand chart', () => {
   it('says when in the week the peaks are, and merges equal hours across days in the table', () => {
     expect(demandSentence(input())).toBe(
       'Capacity is 4 GPUs before this pull request and 8 after. Over the week (from Monday 00:00 UTC): with the proposed starts ' +
-        'at most 4 GPUs are in use (Sat 22:00–Sun 04:00), within the 4 there before; with today\'s starts at most 8 GPUs are in use ' +
+        "at most 4 GPUs are in use (Sat 22:00–Sun 04:00), within the 4 there before; with today's starts at most 8 GPUs are in use " +
         '(Sat 22:00–Sun 01:00), over the 4 there before during Sat 22:00–Sun 01:00.',
     );
-    const rows = lines(demandTable(input()), /^\| (Mon|Sat|Sun) /).map((l) => l.split('|').slice(1, -1).map((c) => c.trim()));
+    const rows = lines(demandTable(input()), /^\| (Mon|Sat|Sun) /).map((l) =>
+      l
+        .split('|')
+        .slice(1, -1)
+        .map((c) => c.trim()),
+    );
     expect(rows).toEqual([
       ['Mon 00:00–Mon 01:00', '2', '2'],
       ['Mon 01:00–Sat 22:00', '0', '0'],
@@ -152,7 +170,13 @@ describe('a weekly plan in the demand chart', () => {
     const axis = /x-axis "Day and hour \(UTC\)" \[(.*)\]/.exec(chart)?.[1]?.split(', ') ?? [];
     expect(axis).toHaveLength(28);
     expect([axis[0], axis[1], axis[23], axis[27]]).toEqual(['"Mon 00"', '"Mon 06"', '"Sat 18"', '"Sun 18"']);
-    const series = (kind: string) => lines(chart, new RegExp(`^ {2}${kind} \\[`)).map((l) => l.replace(/^.*\[|\]$/g, '').split(', ').map(Number));
+    const series = (kind: string) =>
+      lines(chart, new RegExp(`^ {2}${kind} \\[`)).map((l) =>
+        l
+          .replace(/^.*\[|\]$/g, '')
+          .split(', ')
+          .map(Number),
+      );
     const block = (at: Record<number, number>) => Array.from({ length: 28 }, (_, b) => at[b] ?? 0);
     // Blocks: Mon 00–06 holds the wrapped hour, Sat 18–24 and Sun 00–06 the training, Sun 18–24 the job's start.
     expect(series('bar')).toEqual([block({ 0: 2, 23: 4, 24: 4, 27: 2 })]);
@@ -168,8 +192,19 @@ describe('a daily plan renders as before', () => {
   it('keeps clock times, the (+1 day) mark, daily cron lines and the day-long chart', () => {
     const p = plan();
     expect(p.cycle).toBe(DAY);
-    const row = lines(scheduleTable(p), /^\| nightly /)[0]?.split('|').slice(1, -1).map((c) => c.trim());
-    expect(row).toEqual(['nightly', '1', '2', '23:00–01:00 (+1 day)', '23:00–01:00 (+1 day)', '23:00–01:00 (+1 day)', '`schedule: "0 23 * * *"`']);
+    const row = lines(scheduleTable(p), /^\| nightly /)[0]
+      ?.split('|')
+      .slice(1, -1)
+      .map((c) => c.trim());
+    expect(row).toEqual([
+      'nightly',
+      '1',
+      '2',
+      '23:00–01:00 (+1 day)',
+      '23:00–01:00 (+1 day)',
+      '23:00–01:00 (+1 day)',
+      '`schedule: "0 23 * * *"`',
+    ]);
     const gantt = scheduleGantt(p);
     expect(gantt).toContain('  axisFormat %H:%M\n  todayMarker off');
     expect(gantt).toContain('  run 1 · 2 GPUs :active, 2000-01-01 23:00, 120m');

@@ -14,8 +14,13 @@ export function asking(inner: TelemetrySource, opts: { failProbe?: boolean } = {
       asked.push(q);
       if (opts.failProbe === true && q.id === MIG_PRESENCE_ID) {
         return Promise.resolve({
-          query: q, source: inner.description, at: at.toISOString(), windowMinutes,
-          status: 'missing', reason: 'bad-query', message: `${inner.description} rejected ${q.id}: unknown function last_over_time`,
+          query: q,
+          source: inner.description,
+          at: at.toISOString(),
+          windowMinutes,
+          status: 'missing',
+          reason: 'bad-query',
+          message: `${inner.description} rejected ${q.id}: unknown function last_over_time`,
         });
       }
       return inner.query(q, at, windowMinutes);
@@ -28,6 +33,7 @@ export function asking(inner: TelemetrySource, opts: { failProbe?: boolean } = {
 export async function servedQueries(url: string): Promise<number> {
   const text = await (await fetch(`${url}/metrics`)).text();
   let n = 0;
-  for (const m of text.matchAll(/^prometheus_http_requests_total\{[^}]*handler="\/api\/v1\/query(?:_range)?"[^}]*\} ([0-9.e+]+)$/gm)) n += Number(m[1]);
+  for (const m of text.matchAll(/^prometheus_http_requests_total\{[^}]*handler="\/api\/v1\/query(?:_range)?"[^}]*\} ([0-9.e+]+)$/gm))
+    n += Number(m[1]);
   return n;
 }

@@ -16,7 +16,10 @@ import type { Handler, LocalServer } from './local-server.js';
 const AT = new Date('2026-03-02T00:00:00Z');
 const RETRIES = 3;
 const change = queueChange('research', 4, 8);
-const workloads = [batch({ name: 'nightly-eval', selector: { namespace: 'eval' } }), service({ name: 'chat', queue: 'research', selector: { namespace: 'chat' } })];
+const workloads = [
+  batch({ name: 'nightly-eval', selector: { namespace: 'eval' } }),
+  service({ name: 'chat', queue: 'research', selector: { namespace: 'chat' } }),
+];
 const scopes = [scopeForChange(change)!];
 const req = { workloads, scopes, at: AT, windowMinutes: 60, rateWindowMinutes: 10 };
 // These servers answer the MIG presence probe with a failure or a 1: the MIG queries are asked too.
@@ -32,7 +35,8 @@ afterEach(async () => {
 });
 
 /** Retries as the App has them, with waits short enough for a test. */
-const source = (url: string) => new PrometheusSource(prometheusConfig({ PROMETHEUS_URL: url }, { retries: RETRIES, backoffMs: 1, maxBackoffMs: 5, timeoutMs: 2000 }));
+const source = (url: string) =>
+  new PrometheusSource(prometheusConfig({ PROMETHEUS_URL: url }, { retries: RETRIES, backoffMs: 1, maxBackoffMs: 5, timeoutMs: 2000 }));
 
 const unavailable: Handler = (_r, res) => {
   res.writeHead(503, { 'Content-Type': 'text/plain' });
@@ -48,7 +52,9 @@ function expectOneOutage(ev: TelemetryEvidence) {
   const probe = ev.mig?.result;
   expect(probe?.status === 'missing' && probe.message).toContain(`after ${RETRIES + 1} attempt(s)`);
   expect(probe?.status === 'missing' && probe.message).not.toContain('was not asked');
-  results.forEach((r) => expect(r.status === 'missing' && r.message).toContain(`was not asked for ${r.query.id}: it had already failed ${MIG_PRESENCE_ID}`));
+  results.forEach((r) =>
+    expect(r.status === 'missing' && r.message).toContain(`was not asked for ${r.query.id}: it had already failed ${MIG_PRESENCE_ID}`),
+  );
 }
 
 describe('a telemetry source that is down costs one query its retries, not every query', () => {
@@ -59,12 +65,17 @@ describe('a telemetry source that is down costs one query its retries, not every
     expect(server.seen).toHaveLength((PROBE + planned.length) * (RETRIES + 1));
 
     server.seen.length = 0;
-    const t = await collectTelemetry({ source: source(server.url), at: AT }, { changes: [change], workloads, windowMinutes: 60, repo: noRepo });
+    const t = await collectTelemetry(
+      { source: source(server.url), at: AT },
+      { changes: [change], workloads, windowMinutes: 60, repo: noRepo },
+    );
     expect(server.seen).toHaveLength(RETRIES + 1);
     expectOneOutage(t.evidence);
     // Still one line for the reader, naming the real failure.
     expect(t.missing).toHaveLength(1);
-    expect(t.evidence.outage?.what).toMatch(new RegExp(`none of its ${PROBE + planned.length} queries was answered \\(the first: prometheus at .* answered HTTP 503`));
+    expect(t.evidence.outage?.what).toMatch(
+      new RegExp(`none of its ${PROBE + planned.length} queries was answered \\(the first: prometheus at .* answered HTTP 503`),
+    );
   });
 
   it('a closed port: one query is refused four times, the rest are not sent', async () => {
@@ -107,7 +118,8 @@ describe('a telemetry source that is down costs one query its retries, not every
     const heavy = planned[2]!;
     server = await startServer((r, res) => {
       // What Prometheus sends when a query runs past --query.timeout.
-      if (r.params.get('query') === heavy.promql) sendJson(res, 503, { status: 'error', errorType: 'timeout', error: 'query timed out in expression evaluation' });
+      if (r.params.get('query') === heavy.promql)
+        sendJson(res, 503, { status: 'error', errorType: 'timeout', error: 'query timed out in expression evaluation' });
       else sendJson(res, 200, vector([{ metric: {}, value: [AT.getTime() / 1000, '1'] }]));
     });
     const breaker = withCircuitBreaker(source(server.url));
@@ -132,7 +144,12 @@ describe('a telemetry source that is down costs one query its retries, not every
     expect(ev.results.slice(0, 3).every((r) => r.status === 'ok')).toBe(true);
     const after = ev.results.slice(4);
     expect(after.length).toBeGreaterThan(0);
-    for (const r of after) expect(r).toMatchObject({ status: 'missing', reason: 'unavailable', message: expect.stringContaining(`it had already failed ${failing.id}`) });
+    for (const r of after)
+      expect(r).toMatchObject({
+        status: 'missing',
+        reason: 'unavailable',
+        message: expect.stringContaining(`it had already failed ${failing.id}`),
+      });
     // Some queries were answered: each missing one is listed on its own, not as an outage.
     expect(ev.outage).toBeUndefined();
     expect(ev.missing).toHaveLength(planned.length - 3);

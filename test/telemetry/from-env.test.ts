@@ -8,7 +8,9 @@ describe('telemetryFromEnv', () => {
   });
 
   it('opens Prometheus and OpenCost from the environment, for the default source', () => {
-    const input = telemetryFromEnv({ PROMETHEUS_URL: 'http://127.0.0.1:9090/prometheus', OPENCOST_URL: 'http://127.0.0.1:9003' })(DEFAULT_POLICY);
+    const input = telemetryFromEnv({ PROMETHEUS_URL: 'http://127.0.0.1:9090/prometheus', OPENCOST_URL: 'http://127.0.0.1:9003' })(
+      DEFAULT_POLICY,
+    );
     expect(input?.source.description).toContain('127.0.0.1:9090');
     expect(input?.allocation).toBeTypeOf('function');
   });
@@ -19,8 +21,12 @@ describe('telemetryFromEnv', () => {
   });
 
   it('fails at start-up on a bad setting, without echoing the credentials', () => {
-    expect(() => telemetryFromEnv({ PROMETHEUS_URL: 'http://127.0.0.1:9090', PROMETHEUS_BEARER_TOKEN: 's3cr3t-token', PROMETHEUS_BASIC_AUTH: 'u:p4ss' })).toThrow(
-      expect.objectContaining({ kind: 'telemetry-config', message: expect.not.stringMatching(/s3cr3t-token|p4ss/) }),
-    );
+    expect(() =>
+      telemetryFromEnv({
+        PROMETHEUS_URL: 'http://127.0.0.1:9090',
+        PROMETHEUS_BEARER_TOKEN: 's3cr3t-token',
+        PROMETHEUS_BASIC_AUTH: 'u:p4ss',
+      }),
+    ).toThrow(expect.objectContaining({ kind: 'telemetry-config', message: expect.not.stringMatching(/s3cr3t-token|p4ss/) }));
   });
 });

@@ -16,24 +16,27 @@ type Bench = {
 };
 
 describe('load-test importers', () => {
-  it.each(['guidellm-chat-l4.json', 'guidellm-chat-3b-l4-v0.3.json'])('reads the GuideLLM report %s into ms, sorted by achieved rate', async (file) => {
-    const report = JSON.parse(text(file)) as { benchmarks: Bench[] };
-    const r = await readLoadTest(`${FIXTURES}${file}`, file);
-    expect(r.ok && r.format).toBe('guidellm');
-    if (!r.ok) return;
-    expect(r.rows).toHaveLength(report.benchmarks.length);
-    expect(r.rows.map((x) => x.rate)).toEqual([...r.rows.map((x) => x.rate)].sort((a, b) => a - b));
-    for (const b of report.benchmarks) {
-      const m = b.metrics;
-      const row = r.rows.find((x) => x.rate === m.requests_per_second.successful.mean)!;
-      expect(row.p95E2eMs).toBeCloseTo(m.request_latency.successful.percentiles['p95']! * 1000, 6);
-      expect(row.p50E2eMs).toBeCloseTo(m.request_latency.successful.percentiles['p50']! * 1000, 6);
-      expect(row.ttftP95Ms).toBe(m.time_to_first_token_ms.successful.percentiles['p95']);
-      expect(row.errorRate).toBeCloseTo(m.request_totals.errored / (m.request_totals.successful + m.request_totals.errored), 9);
-    }
-    // Latency grows with load in these sweeps: a sanity check on units (seconds → ms).
-    expect(r.rows[0]!.p95E2eMs).toBeGreaterThan(1000);
-  });
+  it.each(['guidellm-chat-l4.json', 'guidellm-chat-3b-l4-v0.3.json'])(
+    'reads the GuideLLM report %s into ms, sorted by achieved rate',
+    async (file) => {
+      const report = JSON.parse(text(file)) as { benchmarks: Bench[] };
+      const r = await readLoadTest(`${FIXTURES}${file}`, file);
+      expect(r.ok && r.format).toBe('guidellm');
+      if (!r.ok) return;
+      expect(r.rows).toHaveLength(report.benchmarks.length);
+      expect(r.rows.map((x) => x.rate)).toEqual([...r.rows.map((x) => x.rate)].sort((a, b) => a - b));
+      for (const b of report.benchmarks) {
+        const m = b.metrics;
+        const row = r.rows.find((x) => x.rate === m.requests_per_second.successful.mean)!;
+        expect(row.p95E2eMs).toBeCloseTo(m.request_latency.successful.percentiles['p95']! * 1000, 6);
+        expect(row.p50E2eMs).toBeCloseTo(m.request_latency.successful.percentiles['p50']! * 1000, 6);
+        expect(row.ttftP95Ms).toBe(m.time_to_first_token_ms.successful.percentiles['p95']);
+        expect(row.errorRate).toBeCloseTo(m.request_totals.errored / (m.request_totals.successful + m.request_totals.errored), 9);
+      }
+      // Latency grows with load in these sweeps: a sanity check on units (seconds → ms).
+      expect(r.rows[0]!.p95E2eMs).toBeGreaterThan(1000);
+    },
+  );
 
   it('reads one vllm bench serve result', () => {
     const raw = JSON.parse(text('vllm-bench-chat-l4.json')) as Record<string, number>;
@@ -52,7 +55,10 @@ describe('load-test importers', () => {
   });
 
   it('reads appended JSON lines, with the old `request_goodput:` key and no `failed`', () => {
-    const lines = text('vllm-bench-chat-l4-sweep.jsonl').trim().split('\n').map((l) => JSON.parse(l) as Record<string, number | string>);
+    const lines = text('vllm-bench-chat-l4-sweep.jsonl')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, number | string>);
     const r = importLoadTest(text('vllm-bench-chat-l4-sweep.jsonl'), 'sweep.jsonl');
     expect(r.ok).toBe(true);
     if (!r.ok) return;
@@ -75,6 +81,9 @@ describe('load-test importers', () => {
   });
 
   it('says when the file cannot be read', async () => {
-    expect(await readLoadTest(`${FIXTURES}missing.json`, 'loadtests/missing.json')).toEqual({ ok: false, message: 'loadtests/missing.json: cannot be read' });
+    expect(await readLoadTest(`${FIXTURES}missing.json`, 'loadtests/missing.json')).toEqual({
+      ok: false,
+      message: 'loadtests/missing.json: cannot be read',
+    });
   });
 });

@@ -36,7 +36,13 @@ const FAMILIES: Family[] = [
   always('kube_node_status_allocatable', { node: 'n0', resource: 'nvidia_com_gpu', unit: 'integer' }),
   always('kueue_cluster_queue_resource_usage', { cluster_queue: 'q', resource: 'nvidia.com/gpu', flavor: 'l4' }),
   inPeriod(0, 'DCGM_FI_DEV_FB_USED', { gpu: '0', Hostname: 'n1', GPU_I_PROFILE: '1g.10gb', GPU_I_ID: '7' }),
-  inPeriod(1, 'kube_pod_container_resource_requests', { namespace: 'a', pod: 'p', node: 'n1', resource: 'nvidia_com_mig_1g_10gb', unit: 'integer' }),
+  inPeriod(1, 'kube_pod_container_resource_requests', {
+    namespace: 'a',
+    pod: 'p',
+    node: 'n1',
+    resource: 'nvidia_com_mig_1g_10gb',
+    unit: 'integer',
+  }),
   inPeriod(2, 'kube_node_status_allocatable', { node: 'n1', resource: 'nvidia_com_mig_1g_10gb', unit: 'integer' }),
   inPeriod(3, 'kueue_cluster_queue_resource_usage', { cluster_queue: 'q', resource: 'nvidia.com/mig-3g.40gb', flavor: 'a100-mig' }),
 ];
@@ -79,11 +85,31 @@ describe('the MIG presence probe on a real Prometheus', () => {
 describe('reading the probe', () => {
   const q = migPresence({ windowMinutes: 60 });
   const base = { query: q, source: 'prometheus at x', at: '2026-11-30T00:00:00.000Z', windowMinutes: 60 };
-  const ok = (v: number): QueryResult => ({ ...base, status: 'ok', resultType: 'vector', series: [{ labels: {}, samples: [{ t: 0, v }] }], skipped: { nan: 0, inf: 0, blank: 0 }, warnings: [] });
-  const missing = (reason: 'no-data' | 'not-in-snapshot' | 'bad-query' | 'unavailable' | 'not-finite'): QueryResult => ({ ...base, status: 'missing', reason, message: `x: ${reason}` });
+  const ok = (v: number): QueryResult => ({
+    ...base,
+    status: 'ok',
+    resultType: 'vector',
+    series: [{ labels: {}, samples: [{ t: 0, v }] }],
+    skipped: { nan: 0, inf: 0, blank: 0 },
+    warnings: [],
+  });
+  const missing = (reason: 'no-data' | 'not-in-snapshot' | 'bad-query' | 'unavailable' | 'not-finite'): QueryResult => ({
+    ...base,
+    status: 'missing',
+    reason,
+    message: `x: ${reason}`,
+  });
 
   it('asks the MIG queries when MIG is found or cannot be told, and lists only a failure as missing', () => {
-    const cases = [ok(3), ok(0), missing('no-data'), missing('not-in-snapshot'), missing('bad-query'), missing('unavailable'), missing('not-finite')].map(readMigPresence);
+    const cases = [
+      ok(3),
+      ok(0),
+      missing('no-data'),
+      missing('not-in-snapshot'),
+      missing('bad-query'),
+      missing('unavailable'),
+      missing('not-finite'),
+    ].map(readMigPresence);
     expect(cases.map((p) => p.status)).toEqual(['found', 'none', 'none', 'not-recorded', 'failed', 'failed', 'failed']);
     expect(cases.map(asksMig)).toEqual([true, false, false, false, true, true, true]);
     expect(cases.map((p) => migPresenceMissing(p) !== null)).toEqual([false, false, false, false, true, true, true]);

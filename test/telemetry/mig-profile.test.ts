@@ -73,8 +73,16 @@ describe('MIG queries', () => {
 
   it('is planned after the whole-GPU queries: DCGM and kube-state-metrics for pools and workloads, Kueue for queues', () => {
     const o = { windowMinutes: 60 };
-    expect(capacityQueries(pool, o).map((q) => q.id).slice(-3)).toEqual([migActivity(pool).id, migRequests(pool).id, migPods(pool).id]);
-    expect(capacityQueries({ kind: 'queue', name: 'q' }, o).map((q) => q.id).filter((i) => i.includes('mig'))).toEqual(['kueue.mig-usage:queue:q']);
+    expect(
+      capacityQueries(pool, o)
+        .map((q) => q.id)
+        .slice(-3),
+    ).toEqual([migActivity(pool).id, migRequests(pool).id, migPods(pool).id]);
+    expect(
+      capacityQueries({ kind: 'queue', name: 'q' }, o)
+        .map((q) => q.id)
+        .filter((i) => i.includes('mig')),
+    ).toEqual(['kueue.mig-usage:queue:q']);
     expect(queueMigUsage({ kind: 'queue', name: 'q' }).promql).toContain('resource=~"nvidia\\\\.com/mig-.+"');
     const ids = workloadQueries(batch({ name: 'w', selector: { namespace: 'ns' } }), o).map((q) => q.id);
     expect(ids.slice(-2)).toEqual(['dcgm.mig-activity:workload:w', 'ksm.mig-requests:workload:w']);

@@ -72,12 +72,20 @@ describe('answers whose samples are NaN or ±Inf (real Prometheus)', () => {
     expect(r.skipped.nan).toBe(24);
     expect(r.droppedSeries).toBeUndefined();
     const note = notFiniteNote(r);
-    expect(note?.what).toBe(`${q.what}: 24 of ${times.length} samples of ksm.gpu-requests:workload:partly were not finite (24 NaN, 0 infinite); the numbers taken from it count only the finite ones`);
+    expect(note?.what).toBe(
+      `${q.what}: 24 of ${times.length} samples of ksm.gpu-requests:workload:partly were not finite (24 NaN, 0 infinite); the numbers taken from it count only the finite ones`,
+    );
     expect(note?.how).toContain('ksm.gpu-requests:workload:partly');
   });
 
   it('a series with no finite sample is left out of a per-pod answer, and the note counts it', async () => {
-    const q: NamedQuery = { id: 'per-pod:workload:onepod', kind: 'range', promql: 'kube_pod_container_resource_requests{namespace="onepod"}', what: 'GPUs per pod', how: 'n/a' };
+    const q: NamedQuery = {
+      id: 'per-pod:workload:onepod',
+      kind: 'range',
+      promql: 'kube_pod_container_resource_requests{namespace="onepod"}',
+      what: 'GPUs per pod',
+      how: 'n/a',
+    };
     const r = await source.query(q, at, windowMinutes);
     expect(r.status).toBe('ok');
     if (r.status !== 'ok') return;
@@ -87,7 +95,11 @@ describe('answers whose samples are NaN or ±Inf (real Prometheus)', () => {
   });
 
   it('a sound answer has no note', async () => {
-    const r = await source.query({ ...workload('onepod'), promql: 'sum(kube_pod_container_resource_requests{namespace="onepod",pod!="onepod-3"})' }, at, windowMinutes);
+    const r = await source.query(
+      { ...workload('onepod'), promql: 'sum(kube_pod_container_resource_requests{namespace="onepod",pod!="onepod-3"})' },
+      at,
+      windowMinutes,
+    );
     expect(r.status === 'ok' && notFiniteNote(r)).toBeNull();
   });
 });

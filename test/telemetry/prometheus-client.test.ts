@@ -83,13 +83,27 @@ describe('PrometheusClient', () => {
         status: 'success',
         data: {
           resultType: 'matrix',
-          result: [{ metric: { q: 'a' }, values: [[1, '0.5'], [2, 'NaN'], [3, '+Inf'], [4, '-Inf'], [5, '2']] }],
+          result: [
+            {
+              metric: { q: 'a' },
+              values: [
+                [1, '0.5'],
+                [2, 'NaN'],
+                [3, '+Inf'],
+                [4, '-Inf'],
+                [5, '2'],
+              ],
+            },
+          ],
         },
         warnings: ['PromQL warning: partial response from store-2'],
       }),
     );
     const answer = await client.range('x', new Date(1000), new Date(5000), 1);
-    expect(answer.series[0]!.samples).toEqual([{ t: 1, v: 0.5 }, { t: 5, v: 2 }]);
+    expect(answer.series[0]!.samples).toEqual([
+      { t: 1, v: 0.5 },
+      { t: 5, v: 2 },
+    ]);
     expect(answer.skipped).toEqual({ nan: 1, inf: 2, blank: 0 });
     expect(answer.warnings).toEqual(['PromQL warning: partial response from store-2']);
     expect(server!.seen[0]!.params.get('step')).toBe('1');
@@ -132,7 +146,11 @@ describe('PrometheusClient', () => {
   });
 
   it.each([
-    [422, { status: 'error', errorType: 'execution', error: 'many-to-many matching not allowed' }, /rejected bad \(HTTP 422\): many-to-many/],
+    [
+      422,
+      { status: 'error', errorType: 'execution', error: 'many-to-many matching not allowed' },
+      /rejected bad \(HTTP 422\): many-to-many/,
+    ],
     [400, { status: 'error', errorType: 'bad_data', error: 'parse error at char 3' }, /rejected bad \(HTTP 400\): parse error/],
   ])('turns a %i into a TelemetryQueryError without retrying', async (status, body, message) => {
     const client = await clientFor((_req, res) => sendJson(res, status, body));
@@ -160,9 +178,7 @@ describe('PrometheusClient', () => {
 
   it('reports an unreachable host as unavailable', async () => {
     const port = await closedPort();
-    const client = new PrometheusClient(
-      prometheusConfig({ PROMETHEUS_URL: `http://127.0.0.1:${port}` }, { retries: 1, backoffMs: 1 }),
-    );
+    const client = new PrometheusClient(prometheusConfig({ PROMETHEUS_URL: `http://127.0.0.1:${port}` }, { retries: 1, backoffMs: 1 }));
     const err = await client.instant('up', AT).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TelemetryUnavailableError);
     expect((err as Error).message).toMatch(/unreachable \(ECONNREFUSED\) for up, after 2 attempt/);
@@ -178,10 +194,14 @@ describe('PrometheusClient', () => {
   });
 
   it('times out on a server that sends headers and then stalls', async () => {
-    const client = await clientFor((_req, res) => {
-      res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.write('{"status":"succ');
-    }, {}, { timeoutMs: 200 });
+    const client = await clientFor(
+      (_req, res) => {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.write('{"status":"succ');
+      },
+      {},
+      { timeoutMs: 200 },
+    );
     const err = await client.instant('up', AT).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TelemetryUnavailableError);
     expect((err as Error).message).toMatch(/stalled while answering up \(HTTP 200\)/);
@@ -192,7 +212,10 @@ describe('PrometheusClient', () => {
     const answers: Handler[] = [
       (_req, res) => sendJson(res, 500, { status: 'error', error: `bad token ${TOKEN}` }),
       (_req, res) => sendJson(res, 422, { status: 'error', error: `no tenant tenant-secret-99 for ${TOKEN}` }),
-      (_req, res) => { res.writeHead(200); res.end(`<html>${TOKEN}</html>`); },
+      (_req, res) => {
+        res.writeHead(200);
+        res.end(`<html>${TOKEN}</html>`);
+      },
     ];
     for (const handler of answers) {
       const client = await clientFor(handler, secrets);

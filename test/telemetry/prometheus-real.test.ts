@@ -3,15 +3,44 @@ import { PrometheusSource } from '../../src/telemetry/prometheus-source.js';
 import { prometheusConfig } from '../../src/telemetry/prometheus/config.js';
 import { eq, oneOf, selector } from '../../src/telemetry/promql.js';
 import {
-  FIELD_LABEL, fbUsed, gpuAllocatable, gpuRequests, gpuUtil, outcomeQueries, queueAdmissionWait, queueNominalQuota,
-  queuePending, queueReservation, queueUsage, smActivity, vllmE2eLatency, vllmKvCache, vllmPreemptions,
-  vllmRequestRate, vllmRequestSuccess, vllmRunning, vllmTtft, vllmWaiting,
+  FIELD_LABEL,
+  fbUsed,
+  gpuAllocatable,
+  gpuRequests,
+  gpuUtil,
+  outcomeQueries,
+  queueAdmissionWait,
+  queueNominalQuota,
+  queuePending,
+  queueReservation,
+  queueUsage,
+  smActivity,
+  vllmE2eLatency,
+  vllmKvCache,
+  vllmPreemptions,
+  vllmRequestRate,
+  vllmRequestSuccess,
+  vllmRunning,
+  vllmTtft,
+  vllmWaiting,
 } from '../../src/telemetry/queries/index.js';
 import type { NamedQuery } from '../../src/telemetry/queries/index.js';
 import type { QueryAnswer, QueryResult } from '../../src/telemetry/source.js';
 import {
-  CHAT, E2E_BUCKETS, EVAL, HOUR, INJECTION, KUEUE, NOTEBOOK, POOLS, POOL_LABEL, TRAIN, TTFT_BUCKETS,
-  bucketQuantile, hourOf, startSimulatedPrometheus,
+  CHAT,
+  E2E_BUCKETS,
+  EVAL,
+  HOUR,
+  INJECTION,
+  KUEUE,
+  NOTEBOOK,
+  POOLS,
+  POOL_LABEL,
+  TRAIN,
+  TTFT_BUCKETS,
+  bucketQuantile,
+  hourOf,
+  startSimulatedPrometheus,
 } from '../helpers/prometheus/index.js';
 import type { SimulatedPrometheus } from '../helpers/prometheus/index.js';
 
@@ -54,11 +83,7 @@ const sampled = (t: number) => Math.floor(t / 300) * 300;
  * the old one for a moment: with `switching`, points where the truth just changed are left out.
  * Points before `from` are left out too.
  */
-async function expectTracks(
-  q: NamedQuery,
-  truth: (t: number) => number,
-  { from = 0, switching = false } = {},
-): Promise<QueryAnswer> {
+async function expectTracks(q: NamedQuery, truth: (t: number) => number, { from = 0, switching = false } = {}): Promise<QueryAnswer> {
   const r = await ok(q);
   expect(r.series).toHaveLength(1);
   const settled = (t: number) => !switching || truth(sampled(t)) === truth(sampled(t) - 300);
@@ -77,7 +102,11 @@ async function single(q: NamedQuery): Promise<number> {
 describe('against a real Prometheus holding a simulated cluster', () => {
   it('keeps a hostile label value inside its matcher', async () => {
     const probe = (m: ReturnType<typeof eq>): NamedQuery => ({
-      id: 'probe', kind: 'instant', promql: selector('inject_probe', [m]), what: 'probe', how: 'n/a',
+      id: 'probe',
+      kind: 'instant',
+      promql: selector('inject_probe', [m]),
+      what: 'probe',
+      how: 'n/a',
     });
     for (const [value, expected] of [
       [INJECTION.hostile, INJECTION.hostileValue],
@@ -112,7 +141,11 @@ describe('against a real Prometheus holding a simulated cluster', () => {
 
   it('averages a pool over all its GPUs, idle ones included, joining Hostname to the node pool', async () => {
     const gpus = POOLS.a100.nodes.length * 4;
-    await expectTracks(gpuUtil(a100), (t) => ((EVAL.active(t) ? EVAL.gpus * EVAL.util : 0) + TRAIN.gpus * TRAIN.util + NOTEBOOK.gpus * NOTEBOOK.util) / gpus, { switching: true });
+    await expectTracks(
+      gpuUtil(a100),
+      (t) => ((EVAL.active(t) ? EVAL.gpus * EVAL.util : 0) + TRAIN.gpus * TRAIN.util + NOTEBOOK.gpus * NOTEBOOK.util) / gpus,
+      { switching: true },
+    );
     await expectTracks(gpuUtil(l4), CHAT.util);
   });
 
@@ -185,7 +218,11 @@ describe('against a real Prometheus holding a simulated cluster', () => {
     const none = await source.query(gpuUtil({ kind: 'workload', name: 'ghost', selector: { namespace: 'ghost' } }), at, windowMinutes);
     expect(none).toMatchObject({ status: 'missing', reason: 'no-data', source: `prometheus at ${prom.url}` });
     expect(none.status === 'missing' && none.message).toMatch(/no series matched for dcgm\.gpu-util:workload:ghost/);
-    const bad = await source.query({ id: 'outcomes.verified:workload:x', kind: 'instant', promql: 'sum(', what: 'w', how: 'h' }, at, windowMinutes);
+    const bad = await source.query(
+      { id: 'outcomes.verified:workload:x', kind: 'instant', promql: 'sum(', what: 'w', how: 'h' },
+      at,
+      windowMinutes,
+    );
     expect(bad).toMatchObject({ status: 'missing', reason: 'bad-query' });
     expect(bad.status === 'missing' && bad.message).toMatch(/rejected outcomes\.verified:workload:x \(HTTP 400\)/);
   });

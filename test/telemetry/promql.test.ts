@@ -1,6 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PromQLBuildError, eq, escapeRegex, labelName, matchersFrom, minutes, ne, oneOf, quote, selector } from '../../src/telemetry/promql.js';
+import {
+  PromQLBuildError,
+  eq,
+  escapeRegex,
+  labelName,
+  matchersFrom,
+  minutes,
+  ne,
+  oneOf,
+  quote,
+  selector,
+} from '../../src/telemetry/promql.js';
 
 describe('promql builder', () => {
   it('quotes values so that quotes, backslashes and newlines stay inside the string', () => {

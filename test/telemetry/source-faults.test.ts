@@ -26,11 +26,43 @@ describe('faults become missing evidence naming the source and the query', () =>
   it.each<[string, Handler | 'closed', MissingReason, RegExp]>([
     ['an unreachable host', 'closed', 'unavailable', /unreachable \(ECONNREFUSED\)/],
     ['a server that never answers', () => {}, 'unavailable', /did not answer within 300 ms/],
-    ['a 500 on every attempt', (_r, res) => sendJson(res, 500, { status: 'error', error: 'internal' }), 'unavailable', /HTTP 500: internal/],
-    ['a 422', (_r, res) => sendJson(res, 422, { status: 'error', errorType: 'execution', error: 'vector cannot contain metrics with the same labelset' }), 'bad-query', /HTTP 422/],
+    [
+      'a 500 on every attempt',
+      (_r, res) => sendJson(res, 500, { status: 'error', error: 'internal' }),
+      'unavailable',
+      /HTTP 500: internal/,
+    ],
+    [
+      'a 422',
+      (_r, res) =>
+        sendJson(res, 422, { status: 'error', errorType: 'execution', error: 'vector cannot contain metrics with the same labelset' }),
+      'bad-query',
+      /HTTP 422/,
+    ],
     ['an HTML error page', html, 'unavailable', /HTTP 502/],
-    ['HTML with a 200', (_r, res) => { res.writeHead(200, { 'Content-Type': 'text/html' }); res.end('<html/>'); }, 'bad-response', /text\/html, not JSON/],
-    ['only NaN and +Inf samples', (_r, res) => sendJson(res, 200, vector([{ metric: { a: '1' }, value: [1, 'NaN'] }, { metric: { a: '2' }, value: [1, '+Inf'] }])), 'not-finite', /every sample was unusable \(1 NaN, 1 infinite, 0 DCGM blank\)/],
+    [
+      'HTML with a 200',
+      (_r, res) => {
+        res.writeHead(200, { 'Content-Type': 'text/html' });
+        res.end('<html/>');
+      },
+      'bad-response',
+      /text\/html, not JSON/,
+    ],
+    [
+      'only NaN and +Inf samples',
+      (_r, res) =>
+        sendJson(
+          res,
+          200,
+          vector([
+            { metric: { a: '1' }, value: [1, 'NaN'] },
+            { metric: { a: '2' }, value: [1, '+Inf'] },
+          ]),
+        ),
+      'not-finite',
+      /every sample was unusable \(1 NaN, 1 infinite, 0 DCGM blank\)/,
+    ],
     ['an empty result', (_r, res) => sendJson(res, 200, vector([])), 'no-data', /no series matched/],
   ])('%s', async (_name, handler, reason, message) => {
     let url: string;
@@ -50,7 +82,21 @@ describe('faults become missing evidence naming the source and the query', () =>
 
   it('reads DCGM blank values as missing, not as 9.22e18 MiB', async () => {
     server = await startServer((_r, res) =>
-      sendJson(res, 200, { status: 'success', data: { resultType: 'matrix', result: [{ metric: {}, values: [[1, '9223372036854775794'], [2, '9223372036854775794']] }] } }),
+      sendJson(res, 200, {
+        status: 'success',
+        data: {
+          resultType: 'matrix',
+          result: [
+            {
+              metric: {},
+              values: [
+                [1, '9223372036854775794'],
+                [2, '9223372036854775794'],
+              ],
+            },
+          ],
+        },
+      }),
     );
     const source = new PrometheusSource(prometheusConfig({ PROMETHEUS_URL: server.url }, { retries: 0 }));
     const r = await source.query(fbUsed({ kind: 'workload', name: 'w', selector: { namespace: 'x' } }), AT, 60);

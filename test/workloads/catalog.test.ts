@@ -148,7 +148,8 @@ describe('parseCatalog: errors name file, line and field', () => {
       kind: 'bad clock',
       text: `workloads:\n${batch().replace('"06:00"', '"25:00"')}`,
       line: 8,
-      message: 'workloads[0].window.deadline: must be a time of day "HH:MM" (UTC), optionally followed by +1d … +7d for a later day, got "25:00"',
+      message:
+        'workloads[0].window.deadline: must be a time of day "HH:MM" (UTC), optionally followed by +1d … +7d for a later day, got "25:00"',
     },
     {
       kind: 'negative GPU count',
@@ -208,8 +209,7 @@ describe('parseCatalog: errors name file, line and field', () => {
       kind: 'runtime longer than window',
       text: `workloads:\n${batch().replace('runtime: 2h', 'runtime: 8h')}`,
       line: 5,
-      message:
-        'workloads[0].runtime: workload "nightly-eval" runs 8h, longer than its window 00:00–06:00 (6h)',
+      message: 'workloads[0].runtime: workload "nightly-eval" runs 8h, longer than its window 00:00–06:00 (6h)',
     },
   ])('$kind', ({ text, line, message }) => {
     const { workloads, diagnostics } = parseCatalog(FILE, text);
@@ -338,10 +338,7 @@ describe('parseCatalog: the file as a whole', () => {
   });
 
   it('a missing workloads key is named', () => {
-    expect(parseCatalog(FILE, 'jobs: []\n').diagnostics.map((d) => d.message)).toEqual([
-      'workloads: is required',
-      'jobs: unknown field',
-    ]);
+    expect(parseCatalog(FILE, 'jobs: []\n').diagnostics.map((d) => d.message)).toEqual(['workloads: is required', 'jobs: unknown field']);
   });
 
   it('an unknown top-level key does not lose the workloads', () => {
@@ -379,7 +376,13 @@ describe('a catalog too large to read', () => {
     const text = `workloads: []\n# ${'x'.repeat(MAX_FILE_CHARS)}\n`;
     const result = parseCatalog('gpu-workloads.yaml', text);
     expect(result.workloads).toEqual([]);
-    expect(result.diagnostics).toEqual([expect.objectContaining({ file: 'gpu-workloads.yaml', severity: 'error', message: expect.stringMatching(/^1\.0 MB, over the 1\.0 MB gpu-justify reads/) })]);
+    expect(result.diagnostics).toEqual([
+      expect.objectContaining({
+        file: 'gpu-workloads.yaml',
+        severity: 'error',
+        message: expect.stringMatching(/^1\.0 MB, over the 1\.0 MB gpu-justify reads/),
+      }),
+    ]);
   });
 });
 
@@ -406,13 +409,30 @@ describe('parseCatalog: what a review learns about the entries it dropped', () =
     expect(result.workloads.map((w) => w.name)).toEqual(['nightly-eval']);
     expect(result.unreadable).toBeNull();
     expect(result.rejected).toEqual([
-      { name: 'etl', queue: 'research', pool: null, problem: expect.objectContaining({ line: 15, message: 'workloads[1].jobsPerDay: must be a positive whole number, got 0' }) },
-      { name: 'chat', queue: null, pool: 'l4-pool', problem: expect.objectContaining({ line: 20, message: expect.stringMatching(/^workloads\[2\]\.gpusPerReplica:/) }) },
+      {
+        name: 'etl',
+        queue: 'research',
+        pool: null,
+        problem: expect.objectContaining({ line: 15, message: 'workloads[1].jobsPerDay: must be a positive whole number, got 0' }),
+      },
+      {
+        name: 'chat',
+        queue: null,
+        pool: 'l4-pool',
+        problem: expect.objectContaining({ line: 20, message: expect.stringMatching(/^workloads\[2\]\.gpusPerReplica:/) }),
+      },
     ]);
   });
 
   it('counts a duplicate and a runtime longer than its window as rejected entries', () => {
-    const long = ['  - name: long', '    type: batch', '    queue: c', '    gpusPerJob: 1', '    runtime: 7h', '    window: { earliestStart: "00:00", deadline: "06:00" }'].join('\n');
+    const long = [
+      '  - name: long',
+      '    type: batch',
+      '    queue: c',
+      '    gpusPerJob: 1',
+      '    runtime: 7h',
+      '    window: { earliestStart: "00:00", deadline: "06:00" }',
+    ].join('\n');
     const text = `workloads:\n${batch('    queue: a')}\n${batch('    queue: b')}\n${long}\n`;
     const { rejected } = parseCatalog(FILE, text);
     expect(rejected.map((r) => [r.name, r.queue, r.problem.message.split(':')[0]])).toEqual([

@@ -20,12 +20,9 @@ describe('parseDuration', () => {
     expect(parseDuration(text)).toBe(minutes);
   });
 
-  it.each(['', 'h', '2', '2 h', '1.5h', '30m1h', '2H', '-1h', '2hours', '1h1h', '99999999999999999999d'])(
-    'rejects %j',
-    (text) => {
-      expect(parseDuration(text)).toBeNull();
-    },
-  );
+  it.each(['', 'h', '2', '2 h', '1.5h', '30m1h', '2H', '-1h', '2hours', '1h1h', '99999999999999999999d'])('rejects %j', (text) => {
+    expect(parseDuration(text)).toBeNull();
+  });
 });
 
 describe('formatDuration', () => {
@@ -59,12 +56,9 @@ describe('parseClock', () => {
     expect(parseClock(text)).toBe(minutes);
   });
 
-  it.each(['', '24:01', '25:00', '12:60', '1200', '12:5', '12:00:00', 'noon', '-1:00'])(
-    'rejects %j',
-    (text) => {
-      expect(parseClock(text)).toBeNull();
-    },
-  );
+  it.each(['', '24:01', '25:00', '12:60', '1200', '12:5', '12:00:00', 'noon', '-1:00'])('rejects %j', (text) => {
+    expect(parseClock(text)).toBeNull();
+  });
 
   it.each([
     [0, '00:00'],

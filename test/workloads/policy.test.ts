@@ -58,31 +58,39 @@ describe('parsePolicy', () => {
     expect(policy).toEqual({ ...DEFAULT_POLICY, window: 30 * 1440, headroom: 0.5 });
   });
 
-  it.each([
-    'https://prometheus.example.com',
-    'http://user:secret@prom:9090',
-    'prom.internal:9090',
-    'www.example.com',
-  ])('refuses a URL as telemetry (%s) without echoing it', (url) => {
-    const { policy, diagnostics } = parsePolicy(FILE, `mode: enforce\ntelemetry: "${url}"\n`);
-    expect(diagnostics).toHaveLength(1);
-    expect(diagnostics[0]).toMatchObject({ file: FILE, line: 2, severity: 'error' });
-    expect(diagnostics[0]!.message).toMatch(/^telemetry: must name a telemetry source .*not a URL/);
-    expect(diagnostics[0]!.message).not.toContain(url);
-    expect(policy.telemetry).toBe('default');
-    expect(policy.mode).toBe('enforce');
-  });
+  it.each(['https://prometheus.example.com', 'http://user:secret@prom:9090', 'prom.internal:9090', 'www.example.com'])(
+    'refuses a URL as telemetry (%s) without echoing it',
+    (url) => {
+      const { policy, diagnostics } = parsePolicy(FILE, `mode: enforce\ntelemetry: "${url}"\n`);
+      expect(diagnostics).toHaveLength(1);
+      expect(diagnostics[0]).toMatchObject({ file: FILE, line: 2, severity: 'error' });
+      expect(diagnostics[0]!.message).toMatch(/^telemetry: must name a telemetry source .*not a URL/);
+      expect(diagnostics[0]!.message).not.toContain(url);
+      expect(policy.telemetry).toBe('default');
+      expect(policy.mode).toBe('enforce');
+    },
+  );
 
   it.each([
     ['unknown key', 'mode: advise\nthreshold: 3\n', 2, 'threshold: unknown field'],
     ['unknown nested key', 'overrides:\n  users: [me]\n', 2, 'overrides.users: unknown field'],
     ['bad window', 'window: two weeks\n', 1, 'window: must be a duration such as 45m, 2h, 1h30m or 1d, got "two weeks"'],
     ['headroom above 1', 'headroom: 20\n', 1, 'headroom: must be a number from 0 to 1, got 20'],
-    ['bad permission', 'overrides:\n  minPermission: triage\n', 2, 'overrides.minPermission: must be one of write, maintain, admin, got "triage"'],
+    [
+      'bad permission',
+      'overrides:\n  minPermission: triage\n',
+      2,
+      'overrides.minPermission: must be one of write, maintain, admin, got "triage"',
+    ],
     ['teams not a list', 'overrides:\n  teams: sre\n', 2, 'overrides.teams: must be a list, got "sre"'],
     ['negative price', 'prices:\n  H100: -1\n', 2, 'prices.H100: must be a positive number, got -1'],
     ['catalog outside the repo', 'catalog: ../secrets.yaml\n', 1, 'catalog: must be a path relative to the repository root, without ".."'],
-    ['telemetry not a name', 'telemetry: "my source"\n', 1, 'telemetry: must be a name made of letters, digits, ".", "_" or "-", got "my source"'],
+    [
+      'telemetry not a name',
+      'telemetry: "my source"\n',
+      1,
+      'telemetry: must be a name made of letters, digits, ".", "_" or "-", got "my source"',
+    ],
     ['_extends not a string', '_extends: [a]\n', 1, '_extends: must be a string, got a list'],
     ['__proto__ key', '__proto__:\n  mode: enforce\n', 1, '__proto__: "__proto__" is not allowed as a key'],
     ['__proto__ price', 'prices:\n  __proto__: 1\n', 2, 'prices.__proto__: "__proto__" is not allowed as a key'],
@@ -108,9 +116,7 @@ describe('parsePolicy', () => {
 
   it('a list is not a policy', () => {
     const { policy, diagnostics } = parsePolicy(FILE, '- mode: enforce\n');
-    expect(diagnostics).toEqual([
-      { file: FILE, line: 1, severity: 'error', message: 'the policy must be a mapping, got a list' },
-    ]);
+    expect(diagnostics).toEqual([{ file: FILE, line: 1, severity: 'error', message: 'the policy must be a mapping, got a list' }]);
     expect(policy).toEqual(DEFAULT_POLICY);
   });
 
@@ -131,9 +137,7 @@ describe('policyFromObject', () => {
       { _extends: 'org/.github', mode: 'enforce', overrides: { teams: 'sre' } },
       (path) => lines[path.join('.')] ?? null,
     );
-    expect(diagnostics).toEqual([
-      { file: FILE, line: 12, severity: 'error', message: 'overrides.teams: must be a list, got "sre"' },
-    ]);
+    expect(diagnostics).toEqual([{ file: FILE, line: 12, severity: 'error', message: 'overrides.teams: must be a list, got "sre"' }]);
     expect(policy.mode).toBe('enforce');
   });
 

@@ -40,7 +40,15 @@ describe('a review with telemetry', () => {
       description: 'recording',
       query: async (q, at, window) => {
         asked.push(q.promql);
-        return { query: q, source: 'recording', at: at.toISOString(), windowMinutes: window, status: 'missing', reason: 'no-data', message: 'none' };
+        return {
+          query: q,
+          source: 'recording',
+          at: at.toISOString(),
+          windowMinutes: window,
+          status: 'missing',
+          reason: 'no-data',
+          message: 'none',
+        };
       },
     };
     const withOutcomes = (query: string) => `${catalog()}    selector:\n      namespace: eval\n    outcomes:\n      verified: ${query}\n`;

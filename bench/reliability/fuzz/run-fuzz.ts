@@ -35,7 +35,10 @@ export interface FuzzReport {
 const MiB = (n: number) => Math.round((n / 2 ** 20) * 10) / 10;
 
 /** One worker run from a starting point; resolves with its result or the index that hung. */
-function runWorker(job: Omit<WorkerJob, 'progress' | 'clock'>, deadlineMs: number): Promise<{ result: WorkerResult } | { hungAt: number; ms: number }> {
+function runWorker(
+  job: Omit<WorkerJob, 'progress' | 'clock'>,
+  deadlineMs: number,
+): Promise<{ result: WorkerResult } | { hungAt: number; ms: number }> {
   const progress = new SharedArrayBuffer(4);
   const clock = new SharedArrayBuffer(8);
   const worker = new Worker(new URL('./worker-entry.mjs', import.meta.url), { workerData: { ...job, progress, clock } });
@@ -62,7 +65,13 @@ function runWorker(job: Omit<WorkerJob, 'progress' | 'clock'>, deadlineMs: numbe
   });
 }
 
-export async function runFuzz(options: { cases: number; deadlineMs: number; bigBytes: number; seed?: number; log: (line: string) => void }): Promise<FuzzReport> {
+export async function runFuzz(options: {
+  cases: number;
+  deadlineMs: number;
+  bigBytes: number;
+  seed?: number;
+  log: (line: string) => void;
+}): Promise<FuzzReport> {
   const seed = options.seed ?? 20_240_901;
   const specials = specialInputs(options.bigBytes);
   const reports: FuzzTargetReport[] = [];
@@ -73,7 +82,10 @@ export async function runFuzz(options: { cases: number; deadlineMs: number; bigB
     let from = 0;
     let specialsFrom = 0;
     for (;;) {
-      const outcome = await runWorker({ target: target.id, seed, cases: options.cases, from, specialsFrom, bigBytes: options.bigBytes }, options.deadlineMs);
+      const outcome = await runWorker(
+        { target: target.id, seed, cases: options.cases, from, specialsFrom, bigBytes: options.bigBytes },
+        options.deadlineMs,
+      );
       if ('result' in outcome) {
         parts.push(outcome.result);
         break;

@@ -59,7 +59,14 @@ export function fuzzTargets(seeds: readonly Seed[] = corpusSeeds()): FuzzTarget[
         parser.mightContain(path, text);
         const problems = parseProblems(parser.parse(path, text));
         if (parser.parseSet) {
-          problems.push(...parseProblems(parser.parseSet([{ path, text }, { path: path.replace(/[^/]+$/, 'variables.tf'), text }])));
+          problems.push(
+            ...parseProblems(
+              parser.parseSet([
+                { path, text },
+                { path: path.replace(/[^/]+$/, 'variables.tf'), text },
+              ]),
+            ),
+          );
         }
         return problems;
       },
@@ -104,7 +111,8 @@ export function fuzzTargets(seeds: readonly Seed[] = corpusSeeds()): FuzzTarget[
         const command = parseCommand(text);
         if (command === null) return [];
         const out: string[] = [];
-        if (command.kind === 'override' && (command.reason.length > 500 || /[\r\n\u0000]/.test(command.reason))) out.push('override reason not cleaned');
+        if (command.kind === 'override' && (command.reason.length > 500 || /[\r\n\u0000]/.test(command.reason)))
+          out.push('override reason not cleaned');
         if (command.kind === 'invalid' && command.given.length > 60) out.push('invalid command echoed unclipped');
         // Only the first line counts: a command below the first line must never run.
         const first = text.split(/\r\n|\r|\n/, 1)[0] ?? '';

@@ -47,8 +47,17 @@ const heap = () => getHeapStatistics().used_heap_size;
 
 gc?.();
 const result: WorkerResult = {
-  ran: 0, maxMs: 0, slowest: '', totalMs: 0, crashes: [], problems: [], pollution: [],
-  heapBeforeBytes: heap(), heapAfterBytes: 0, heapPeakBytes: 0, specials: [],
+  ran: 0,
+  maxMs: 0,
+  slowest: '',
+  totalMs: 0,
+  crashes: [],
+  problems: [],
+  pollution: [],
+  heapBeforeBytes: heap(),
+  heapAfterBytes: 0,
+  heapPeakBytes: 0,
+  specials: [],
 };
 const baseline = prototypeKeys();
 const record = (label: string, text: string) => {

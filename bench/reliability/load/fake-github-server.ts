@@ -99,7 +99,12 @@ export class LoadFakeGitHub {
     send(res, reply.status, reply.body);
   }
 
-  #route(method: string, path: string, query: URLSearchParams, body: Record<string, unknown> | undefined): { status: number; body?: unknown } {
+  #route(
+    method: string,
+    path: string,
+    query: URLSearchParams,
+    body: Record<string, unknown> | undefined,
+  ): { status: number; body?: unknown } {
     if (method === 'POST' && /^\/app\/installations\/\d+\/access_tokens$/.test(path)) {
       return { status: 201, body: { token: `ghs_load${this.#nextId++}`, expires_at: new Date(Date.now() + 3_600_000).toISOString() } };
     }
@@ -120,7 +125,12 @@ export class LoadFakeGitHub {
       return { status: 200, body: this.commentsOf(Number(m[1])).slice((page - 1) * perPage, page * perPage) };
     }
     if (method === 'POST' && (m = /^\/issues\/(\d+)\/comments$/.exec(rest))) {
-      const comment: LoadComment = { id: this.#nextId++, issue: Number(m[1]), body: String(body?.body), user: { login: 'gpu-justify[bot]', type: 'Bot' } };
+      const comment: LoadComment = {
+        id: this.#nextId++,
+        issue: Number(m[1]),
+        body: String(body?.body),
+        user: { login: 'gpu-justify[bot]', type: 'Bot' },
+      };
       this.comments.push(comment);
       return { status: 201, body: comment };
     }
@@ -136,7 +146,13 @@ export class LoadFakeGitHub {
       return { status: 201, body: { id: this.#nextId++, content: body?.content } };
     }
     if (method === 'POST' && rest === '/check-runs') {
-      const run: LoadCheckRun = { id: this.#nextId++, headSha: String(body?.head_sha), status: String(body?.status ?? 'queued'), conclusion: null, title: '' };
+      const run: LoadCheckRun = {
+        id: this.#nextId++,
+        headSha: String(body?.head_sha),
+        status: String(body?.status ?? 'queued'),
+        conclusion: null,
+        title: '',
+      };
       this.checkRuns.set(run.id, run);
       return { status: 201, body: { id: run.id, head_sha: run.headSha, status: run.status } };
     }
@@ -153,7 +169,16 @@ export class LoadFakeGitHub {
     }
     if (method === 'GET' && /^\/pulls\/\d+\/comments$/.test(rest)) return { status: 200, body: [] };
     if (method === 'POST' && /^\/pulls\/\d+\/comments$/.test(rest)) {
-      return { status: 201, body: { id: this.#nextId++, body: body?.body, path: body?.path, line: body?.line, user: { login: 'gpu-justify[bot]', type: 'Bot' } } };
+      return {
+        status: 201,
+        body: {
+          id: this.#nextId++,
+          body: body?.body,
+          path: body?.path,
+          line: body?.line,
+          user: { login: 'gpu-justify[bot]', type: 'Bot' },
+        },
+      };
     }
     if (method === 'DELETE' && /^\/pulls\/comments\/\d+$/.test(rest)) return { status: 204 };
     if (method === 'GET' && (m = /^\/commits\/([0-9a-f]+)\/pulls$/.exec(rest))) {
@@ -168,7 +193,15 @@ export class LoadFakeGitHub {
     const bytes = Buffer.from(text, 'utf8');
     return {
       status: 200,
-      body: { type: 'file', name: path.split('/').pop(), path, sha: blobSha(bytes), size: bytes.length, encoding: 'base64', content: bytes.toString('base64') },
+      body: {
+        type: 'file',
+        name: path.split('/').pop(),
+        path,
+        sha: blobSha(bytes),
+        size: bytes.length,
+        encoding: 'base64',
+        content: bytes.toString('base64'),
+      },
     };
   }
 
@@ -179,13 +212,32 @@ export class LoadFakeGitHub {
     const head = this.trees.get(pull.headSha) ?? {};
     const files = [...new Set([...Object.keys(base), ...Object.keys(head)])]
       .filter((p) => base[p] !== head[p])
-      .map((p) => ({ sha: blobSha(Buffer.from(head[p] ?? '')), filename: p, status: base[p] === undefined ? 'added' : head[p] === undefined ? 'removed' : 'modified', additions: 1, deletions: 1, changes: 2 }));
+      .map((p) => ({
+        sha: blobSha(Buffer.from(head[p] ?? '')),
+        filename: p,
+        status: base[p] === undefined ? 'added' : head[p] === undefined ? 'removed' : 'modified',
+        additions: 1,
+        deletions: 1,
+        changes: 2,
+      }));
     return { status: 200, body: files };
   }
 
   #pullBody(pull: LoadPull): Record<string, unknown> {
-    const repo = { name: this.repo, full_name: `${this.owner}/${this.repo}`, html_url: `https://github.com/${this.owner}/${this.repo}`, owner: { login: this.owner } };
-    return { number: pull.number, state: 'open', draft: false, user: { login: 'Codertocat', type: 'User' }, head: { sha: pull.headSha, repo }, base: { sha: pull.baseSha, repo } };
+    const repo = {
+      name: this.repo,
+      full_name: `${this.owner}/${this.repo}`,
+      html_url: `https://github.com/${this.owner}/${this.repo}`,
+      owner: { login: this.owner },
+    };
+    return {
+      number: pull.number,
+      state: 'open',
+      draft: false,
+      user: { login: 'Codertocat', type: 'User' },
+      head: { sha: pull.headSha, repo },
+      base: { sha: pull.baseSha, repo },
+    };
   }
 }
 

@@ -107,7 +107,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       const p: Promise<void> = deliver(d).finally(() => inFlight.delete(p));
       inFlight.add(p);
       sent++;
-      if (sent % 250 === 0) log(`  sent ${sent}, GitHub requests ${fake.requests}, RSS ${((server.rssSamples.at(-1) ?? 0) / 2 ** 20).toFixed(0)} MiB`);
+      if (sent % 250 === 0)
+        log(`  sent ${sent}, GitHub requests ${fake.requests}, RSS ${((server.rssSamples.at(-1) ?? 0) / 2 ** 20).toFixed(0)} MiB`);
     }
   }
   await Promise.all(inFlight);
@@ -146,11 +147,13 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   const deliveriesBySha = new Map<string, number>();
   for (const d of distinct.values()) if (d.sha) deliveriesBySha.set(d.sha, (deliveriesBySha.get(d.sha) ?? 0) + 1);
   for (const [sha, n] of deliveriesBySha) {
-    if ((runsBySha.get(sha) ?? 0) < n) lostEvents.push(`pull_request for ${sha.slice(0, 7)}: ${n} deliveries, ${runsBySha.get(sha) ?? 0} check runs`);
+    if ((runsBySha.get(sha) ?? 0) < n)
+      lostEvents.push(`pull_request for ${sha.slice(0, 7)}: ${n} deliveries, ${runsBySha.get(sha) ?? 0} check runs`);
   }
   for (const d of distinct.values()) {
     if (d.event !== 'issue_comment' || !d.command?.startsWith('/gpu-justify') || d.commentId === undefined) continue;
-    if (!(fake.reactions.get(d.commentId) ?? []).includes('eyes')) lostEvents.push(`command "${d.command}" on #${d.pr} (comment ${d.commentId}) got no reaction`);
+    if (!(fake.reactions.get(d.commentId) ?? []).includes('eyes'))
+      lostEvents.push(`command "${d.command}" on #${d.pr} (comment ${d.commentId}) got no reaction`);
   }
   const duplicateReviewComments: string[] = [];
   const staleFinalComments: string[] = [];
@@ -159,12 +162,14 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     if (ours.length > 1) duplicateReviewComments.push(`#${pr}: ${ours.length} review comments`);
     const head = scenario.finalHead.get(pr) ?? '';
     const last = ours.at(-1);
-    if (!last || !last.body.includes(`/blob/${head}`)) staleFinalComments.push(`#${pr}: final comment ${last ? 'is for another commit' : 'missing'}`);
+    if (!last || !last.body.includes(`/blob/${head}`))
+      staleFinalComments.push(`#${pr}: final comment ${last ? 'is for another commit' : 'missing'}`);
   }
   const duplicateReplies: string[] = [];
   const replyCommands = [...distinct.values()].filter((d) => d.command === '/gpu-justify explain' || d.command === '/gpu-justify help');
   const repliesByPr = new Map<number, number>();
-  for (const c of fake.comments) if (c.body.includes(REPLY_MARKER) && !c.body.includes(COMMENT_MARKER)) repliesByPr.set(c.issue, (repliesByPr.get(c.issue) ?? 0) + 1);
+  for (const c of fake.comments)
+    if (c.body.includes(REPLY_MARKER) && !c.body.includes(COMMENT_MARKER)) repliesByPr.set(c.issue, (repliesByPr.get(c.issue) ?? 0) + 1);
   const expectedByPr = new Map<number, number>();
   for (const d of replyCommands) expectedByPr.set(d.pr, (expectedByPr.get(d.pr) ?? 0) + 1);
   for (const [pr, n] of repliesByPr) {
@@ -172,7 +177,14 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     if (n > expected) duplicateReplies.push(`#${pr}: ${n} replies to ${expected} distinct commands`);
   }
 
-  const secretsToFind = [secrets.webhookSecret, bearer, ...secrets.privateKey.split('\n').filter((l) => l.length > 40).slice(0, 3)];
+  const secretsToFind = [
+    secrets.webhookSecret,
+    bearer,
+    ...secrets.privateKey
+      .split('\n')
+      .filter((l) => l.length > 40)
+      .slice(0, 3),
+  ];
   const secretLeaks: string[] = [];
   for (const s of secretsToFind) {
     if (fake.sent.some((r) => r.includes(s))) secretLeaks.push(`a request to GitHub carried ${s.slice(0, 8)}…`);
@@ -180,7 +192,14 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   }
   const sorted = [...latencies].sort((a, b) => a - b);
   return {
-    options: { deliveries: options.deliveries, prs: options.prs, concurrency: options.concurrency, seed: options.seed, timeBudgetMs: options.timeBudgetMs, ...(options.writeSpacingMs === undefined ? {} : { writeSpacingMs: options.writeSpacingMs }) },
+    options: {
+      deliveries: options.deliveries,
+      prs: options.prs,
+      concurrency: options.concurrency,
+      seed: options.seed,
+      timeBudgetMs: options.timeBudgetMs,
+      ...(options.writeSpacingMs === undefined ? {} : { writeSpacingMs: options.writeSpacingMs }),
+    },
     counts: scenario.counts,
     sent,
     statuses,

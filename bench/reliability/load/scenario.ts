@@ -108,7 +108,17 @@ export function buildScenario(options: { deliveries: number; prs: number; seed: 
       const id = commentId++;
       steps.push({
         apply: () => undefined,
-        deliveries: [{ id: randomUUID(), event: 'issue_comment', payload: issueCommentPayload({ installationId: INSTALLATION, number: pr, body: command, commentId: id }), pr, command, commentId: id, redelivery: false }],
+        deliveries: [
+          {
+            id: randomUUID(),
+            event: 'issue_comment',
+            payload: issueCommentPayload({ installationId: INSTALLATION, number: pr, body: command, commentId: id }),
+            pr,
+            command,
+            commentId: id,
+            redelivery: false,
+          },
+        ],
       });
       counts.comments = (counts.comments ?? 0) + 1;
       planned++;

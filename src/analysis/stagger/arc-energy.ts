@@ -177,4 +177,3 @@ export function arcEnergy(model: GridModel): ArcEnergy {
   }
   return { model, arcs, sizes, energy };
 }
-

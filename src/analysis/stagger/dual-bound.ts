@@ -52,7 +52,15 @@ export function dualBound(model: GridModel, target: number, iterations = DUAL_IT
     const key = `${job.lo % n}/${job.hi - job.lo}/${job.len}/${job.splittable}`;
     const kind = byKey.get(key);
     if (kind) kind.gpus += job.gpus;
-    else byKey.set(key, { lo: job.lo % n, hi: job.lo % n + job.hi - job.lo, len: job.len, span: Math.min(n, job.hi + job.len - job.lo), splittable: job.splittable, gpus: job.gpus });
+    else
+      byKey.set(key, {
+        lo: job.lo % n,
+        hi: (job.lo % n) + job.hi - job.lo,
+        len: job.len,
+        span: Math.min(n, job.hi + job.len - job.lo),
+        splittable: job.splittable,
+        gpus: job.gpus,
+      });
   }
   const kinds = [...byKey.values()];
   // The kinds' numbers as flat arrays: the ascent reads them every iteration.
@@ -63,7 +71,8 @@ export function dualBound(model: GridModel, target: number, iterations = DUAL_IT
   const kindSplits = Uint8Array.from(kinds, (kind) => (kind.splittable ? 1 : 0));
   let perIteration = 3 * n;
   // A sort visit costs several plain ones (measured: about 8).
-  for (const kind of kinds) perIteration += kind.splittable ? 8 * kind.span * Math.ceil(Math.log2(kind.span + 1)) : kind.hi - kind.lo + 1 + kind.len;
+  for (const kind of kinds)
+    perIteration += kind.splittable ? 8 * kind.span * Math.ceil(Math.log2(kind.span + 1)) : kind.hi - kind.lo + 1 + kind.len;
   const rounds = Math.min(iterations, Math.max(1, Math.floor(DUAL_WORK / perIteration)));
 
   // From even weights: starting on the energetic bound's arc was measured to trap the ascent

@@ -63,7 +63,10 @@ export function energeticTest(arcs: ArcEnergy, limit: number, caps: Int32Array, 
       wNeed[w * count + x] = total;
       const m = (arcList[x] as [number, number])[1];
       if (total > pw.capacity * m) {
-        return { violated: { a: (arcList[x] as [number, number])[0], m, weights, room: pw.capacity * m, need: total, packing: pw.label }, tightest: [] };
+        return {
+          violated: { a: (arcList[x] as [number, number])[0], m, weights, room: pw.capacity * m, need: total, packing: pw.label },
+          tightest: [],
+        };
       }
     }
   }

@@ -36,7 +36,8 @@ export function validateJobs(jobs: readonly StaggerJob[], cycle: number = DAY): 
     seen.add(key);
     if (!isWhole(job.gpus) || job.gpus <= 0) fail(`gpus must be a positive whole number, got ${job.gpus}`);
     if (!isWhole(job.duration) || job.duration <= 0) fail(`duration must be a positive whole number of minutes, got ${job.duration}`);
-    if (!isWhole(job.release) || job.release < 0 || job.release >= cycle) fail(`release must be a whole minute in [0, ${cycle}), got ${job.release}`);
+    if (!isWhole(job.release) || job.release < 0 || job.release >= cycle)
+      fail(`release must be a whole minute in [0, ${cycle}), got ${job.release}`);
     if (!isWhole(job.deadline) || job.deadline <= job.release || job.deadline > job.release + cycle) {
       fail(`deadline must be a whole minute after the release and at most a ${cycleWord(cycle)} later, got ${job.deadline}`);
     }

@@ -32,7 +32,9 @@ export function jobsFromWorkloads(
     };
     const { earliestStart, deadline } = w.window;
     if (!isWholeIn(earliestStart, 0, DAY) || !isWholeIn(deadline, 0, WEEK + DAY)) {
-      problem(`window.earliestStart must be a whole minute of the day and window.deadline at most a week later, got ${earliestStart} and ${deadline}`);
+      problem(
+        `window.earliestStart must be a whole minute of the day and window.deadline at most a week later, got ${earliestStart} and ${deadline}`,
+      );
       continue;
     }
     if (!Number.isInteger(w.gpusPerJob) || w.gpusPerJob <= 0) {

@@ -1,13 +1,4 @@
-import {
-  addPieces,
-  better,
-  objectiveOf,
-  profileOf,
-  type GridJob,
-  type GridModel,
-  type Placement,
-  type SlotPiece,
-} from './grid.js';
+import { addPieces, better, objectiveOf, profileOf, type GridJob, type GridModel, type Placement, type SlotPiece } from './grid.js';
 
 // Local search stops after this many passes without needing to converge; each pass is
 // O(jobs × slots), so the heuristic stays fast on large catalogs.

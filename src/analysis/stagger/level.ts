@@ -47,7 +47,13 @@ export interface LevelResult {
  * single piece inside its window, so the result is as feasible as the input. The returned peak
  * is never above the input's.
  */
-export function levelPeak(model: GridModel, start: Placement, lowerBound: number, budget = DEFAULT_LEVEL_WORK, stallSweeps = STALL_SWEEPS): LevelResult {
+export function levelPeak(
+  model: GridModel,
+  start: Placement,
+  lowerBound: number,
+  budget = DEFAULT_LEVEL_WORK,
+  stallSweeps = STALL_SWEEPS,
+): LevelResult {
   const n = model.slots;
   const jobs = model.jobs;
   const usage = new Int32Array(n);

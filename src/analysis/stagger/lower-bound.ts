@@ -40,7 +40,13 @@ export function lowerBound(jobs: StaggerJob[], prepared?: ArcEnergy, cycle: numb
     const value = ceilDiv(work, m);
     if (value <= best.value) return;
     const what = `${work * model.step} GPU-minutes of work: at least ${gpuWord(value)}`;
-    best = { value, reason: m >= model.slots ? `over the whole ${cycleWord(model.cycle)} the runs do ${what}` : `${between(model, a, m)} the runs must do ${what}` };
+    best = {
+      value,
+      reason:
+        m >= model.slots
+          ? `over the whole ${cycleWord(model.cycle)} the runs do ${what}`
+          : `${between(model, a, m)} the runs must do ${what}`,
+    };
   });
 
   const beside = besideCompulsory(jobs, model);
@@ -71,7 +77,7 @@ function besideCompulsory(jobs: readonly StaggerJob[], model: GridModel): LowerB
   model.jobs.forEach((j, index) => {
     const own = compulsory(j);
     const others = (t: number): number => {
-      const mine = own !== null && ((t - own[0]) % n + n) % n < own[1] - own[0] ? j.gpus : 0;
+      const mine = own !== null && (((t - own[0]) % n) + n) % n < own[1] - own[0] ? j.gpus : 0;
       return (crowd[t % n] ?? 0) - mine;
     };
     let least = Infinity;
@@ -114,7 +120,11 @@ export function quickBound(jobs: readonly StaggerJob[], model: GridModel): Lower
   let best: LowerBound = { value: largest.gpus, reason: `the largest job (${largest.workload}) needs ${gpuWord(largest.gpus)}` };
   const work = model.jobs.reduce((sum, j) => sum + j.gpus * j.len, 0);
   const day = ceilDiv(work, model.slots);
-  if (day > best.value) best = { value: day, reason: `over the whole ${cycleWord(model.cycle)} the runs do ${work * model.step} GPU-minutes of work: at least ${gpuWord(day)}` };
+  if (day > best.value)
+    best = {
+      value: day,
+      reason: `over the whole ${cycleWord(model.cycle)} the runs do ${work * model.step} GPU-minutes of work: at least ${gpuWord(day)}`,
+    };
   const beside = besideCompulsory(jobs, model);
   if (beside !== null && beside.value > best.value) best = beside;
   return roundToUnit(jobs, best);
@@ -123,7 +133,9 @@ export function quickBound(jobs: readonly StaggerJob[], model: GridModel): Lower
 function roundToUnit(jobs: readonly StaggerJob[], best: LowerBound): LowerBound {
   const unit = jobs.reduce((g, j) => gcd(g, j.gpus), 0);
   const rounded = ceilDiv(best.value, unit) * unit;
-  return rounded > best.value ? { value: rounded, reason: `${best.reason}, and every job uses a multiple of ${gpuWord(unit)}, so at least ${rounded}` } : best;
+  return rounded > best.value
+    ? { value: rounded, reason: `${best.reason}, and every job uses a multiple of ${gpuWord(unit)}, so at least ${rounded}` }
+    : best;
 }
 
 const between = (model: GridModel, a: number, m: number): string =>

@@ -29,11 +29,19 @@ export function packingWeights(capacity: number, sizes: readonly number[]): Pack
   };
   for (let e = 1; 2 * e <= capacity; e++) {
     // Runs over C − e fill the capacity as far as others of at least e are concerned.
-    add(sizes.map((x) => (x > capacity - e ? capacity : x < e ? 0 : x)), capacity, `runs of more than ${capacity - e} GPUs leave no room for runs of ${e} or more`);
+    add(
+      sizes.map((x) => (x > capacity - e ? capacity : x < e ? 0 : x)),
+      capacity,
+      `runs of more than ${capacity - e} GPUs leave no room for runs of ${e} or more`,
+    );
   }
   for (let k = 1; k < capacity && k <= 64; k++) {
     // ⌈x(k+1)/C⌉ − 1 ≤ x(k+1)/C, strictly below unless exact: k+1 of them never fit.
-    add(sizes.map((x) => Math.ceil((x * (k + 1)) / capacity) - 1), k, `at most ${k} runs of more than ${Math.floor(capacity / (k + 1))} GPUs fit side by side`);
+    add(
+      sizes.map((x) => Math.ceil((x * (k + 1)) / capacity) - 1),
+      k,
+      `at most ${k} runs of more than ${Math.floor(capacity / (k + 1))} GPUs fit side by side`,
+    );
   }
   return [...out.values()];
 }

@@ -1,15 +1,7 @@
 import type { PlacedRun, StaggerJob, StaggerPlan } from '../../domain/index.js';
 import { checkSchedule } from './check.js';
 import { StaggerError, validateJobs } from './errors.js';
-import {
-  better,
-  buildModel,
-  objectiveOf,
-  profileOf,
-  startsToPlacement,
-  type GridModel,
-  type Placement,
-} from './grid.js';
+import { better, buildModel, objectiveOf, profileOf, startsToPlacement, type GridModel, type Placement } from './grid.js';
 import { greedyPlacement, improve, naivePlacement } from './heuristic.js';
 import { DEFAULT_LEVEL_WORK, levelPeak, STALL_SWEEPS } from './level.js';
 import { lowerBound, quickBound, type LowerBound } from './lower-bound.js';
@@ -95,7 +87,15 @@ function polished(model: GridModel, naive: Placement, canSplit: boolean): { plac
 }
 
 /** The levelled schedule from `from` when it beats `placement`'s peak, else `placement`. */
-function levelledFrom(model: GridModel, placement: Placement, from: Placement, canSplit: boolean, bound: number, levelWork: number, stall = STALL_SWEEPS): Placement {
+function levelledFrom(
+  model: GridModel,
+  placement: Placement,
+  from: Placement,
+  canSplit: boolean,
+  bound: number,
+  levelWork: number,
+  stall = STALL_SWEEPS,
+): Placement {
   const peak = objectiveOf(profileOf(model, placement)).peak;
   if (peak <= bound) return placement;
   const result = levelPeak(model, from, bound, levelWork, stall);
@@ -136,7 +136,15 @@ export function planStagger(jobs: StaggerJob[], options: PlanOptions = {}): Stag
   if (!isCycle(cycle)) throw new StaggerError('invalid-option', `cycle must be a day (1440) or a week (10080) in minutes, got ${cycle}`);
   validateJobs(jobs, cycle);
   if (jobs.length === 0) {
-    return { peakGpus: 0, lowerBound: 0, optimal: true, schedule: [], naivePeakGpus: 0, boundReason: lowerBound(jobs, undefined, cycle).reason, cycle };
+    return {
+      peakGpus: 0,
+      lowerBound: 0,
+      optimal: true,
+      schedule: [],
+      naivePeakGpus: 0,
+      boundReason: lowerBound(jobs, undefined, cycle).reason,
+      cycle,
+    };
   }
 
   const model = buildModel(jobs, cycle);

@@ -1,7 +1,8 @@
 import type { GridModel } from './grid.js';
 
 /** Slots of the cycle a run's window covers, counted from its first start: [lo, lo + span) modulo the cycle. */
-export const windowSpan = (job: { lo: number; hi: number; len: number }, slots: number): number => Math.min(slots, job.hi + job.len - job.lo);
+export const windowSpan = (job: { lo: number; hi: number; len: number }, slots: number): number =>
+  Math.min(slots, job.hi + job.len - job.lo);
 
 /**
  * For each slot, the most GPUs that can be in use there without passing `limit`: the largest

@@ -79,8 +79,7 @@ export async function reviewCommand(argv: string[], out: Output): Promise<number
   // Live queries can take a while: show them moving on a terminal.
   const progress = gathered && flags.prometheus !== undefined ? withProgress(gathered.source, terminalProgress()) : null;
   const telemetry = gathered && progress ? { ...gathered, source: progress.source } : gathered;
-  const catalog =
-    flags.catalog === undefined ? undefined : { file: flags.catalog, text: await readInputFile('--catalog', flags.catalog) };
+  const catalog = flags.catalog === undefined ? undefined : { file: flags.catalog, text: await readInputFile('--catalog', flags.catalog) };
   const side = await (flags.pr === undefined ? localSides(flags) : pullRequestSides(flags.pr, flags));
   const policy = flags.config === undefined ? await side.policy() : await loadPolicy(side.changes.base, flags.config);
   const result = await runReview({

@@ -79,7 +79,11 @@ export async function snapshotCommand(argv: string[], out: Output): Promise<numb
 
   let scopes: ChangeScope[];
   if (flags.base !== undefined && flags.head !== undefined) {
-    const changes = await changeSetFromArgs({ base: flags.base, head: flags.head, ...(flags.repo === undefined ? {} : { repo: flags.repo }) });
+    const changes = await changeSetFromArgs({
+      base: flags.base,
+      head: flags.head,
+      ...(flags.repo === undefined ? {} : { repo: flags.repo }),
+    });
     const detected = await detectChanges(changes);
     scopes = detected.changes.map(scopeForChange).filter((s): s is ChangeScope => s !== null);
   } else {
@@ -89,7 +93,8 @@ export async function snapshotCommand(argv: string[], out: Output): Promise<numb
   const at = parseAt(flags.at) ?? new Date();
   const windowMinutes = parseWindow(flags.window) ?? DEFAULT_POLICY.window;
   const step = flags.step === undefined ? undefined : Number(flags.step);
-  if (step !== undefined && !(Number.isInteger(step) && step >= 15)) throw new UsageError(`--step must be whole seconds, at least 15, got ${flags.step}`);
+  if (step !== undefined && !(Number.isInteger(step) && step >= 15))
+    throw new UsageError(`--step must be whole seconds, at least 15, got ${flags.step}`);
   const live = await openSource({ kind: 'prometheus', url: prometheus, minStepSeconds: step ?? REVIEW_STEP_SECONDS });
   const progress = withProgress(live, terminalProgress());
   const source = progress.source;

@@ -60,7 +60,9 @@ export async function staggerCommand(argv: string[], out: Output): Promise<numbe
     return 2;
   }
   if (workloads.length === 0) {
-    throw new UsageError(`${file} has no batch or training workload${flags.queue ? ` in queue ${flags.queue}` : flags.pool ? ` in pool ${flags.pool}` : ''}`);
+    throw new UsageError(
+      `${file} has no batch or training workload${flags.queue ? ` in queue ${flags.queue}` : flags.pool ? ` in pool ${flags.pool}` : ''}`,
+    );
   }
   const { jobs, problems, cycle } = jobsFromWorkloads(workloads);
   for (const p of problems) out.stderr(`${file}: ${p.workload}: ${p.message}`);
@@ -76,7 +78,9 @@ export async function staggerCommand(argv: string[], out: Output): Promise<numbe
     return code;
   }
   if (leftOut.length > 0) {
-    out.stdout(`Incomplete plan: ${leftOut.length} catalog ${leftOut.length === 1 ? 'entry is' : 'entries are'} left out for errors (see above); the peak may be higher.`);
+    out.stdout(
+      `Incomplete plan: ${leftOut.length} catalog ${leftOut.length === 1 ? 'entry is' : 'entries are'} left out for errors (see above); the peak may be higher.`,
+    );
   }
   out.stdout(
     `Peak ${plan.peakGpus} GPU${plan.peakGpus === 1 ? '' : 's'} (${plan.optimal ? 'optimal' : `lower bound ${plan.lowerBound}`}); all at once: ${plan.naivePeakGpus}.`,

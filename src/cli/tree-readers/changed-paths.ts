@@ -33,7 +33,14 @@ async function diffCommits(base: GitReader, head: GitReader): Promise<string[]> 
     ['diff', '--name-only', '-z', '--no-renames', '--no-ext-diff', '--no-textconv', base.commit, head.commit, '--'],
     `cannot compare ${base.label} with ${head.label}`,
   );
-  return [...new Set(out.toString('utf8').split('\0').filter((p) => p !== ''))].sort();
+  return [
+    ...new Set(
+      out
+        .toString('utf8')
+        .split('\0')
+        .filter((p) => p !== ''),
+    ),
+  ].sort();
 }
 
 /** Compares file contents with blob ids by hashing them as git would, without reading blobs. */

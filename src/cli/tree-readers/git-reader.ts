@@ -60,11 +60,7 @@ export class GitReader implements TreeReader {
   }
 
   private async lsTree(): Promise<Map<string, string>> {
-    const out = await gitOrThrow(
-      this.repo,
-      ['ls-tree', '-r', '-z', '--full-tree', this.commit],
-      `cannot list the files of ${this.label}`,
-    );
+    const out = await gitOrThrow(this.repo, ['ls-tree', '-r', '-z', '--full-tree', this.commit], `cannot list the files of ${this.label}`);
     const files = new Map<string, string>();
     // Each record: "<mode> SP <type> SP <oid> TAB <path>" ending in NUL.
     for (const record of out.toString('utf8').split('\0')) {

@@ -60,7 +60,8 @@ export function readAksPools(file: string, root: Node, scope: BicepScope): Pools
       for (const key of AVM_POOL_PARAMS) {
         const v = property(params, key);
         unreadList(file, `module ${symbol.text}`, key, v, scope, out);
-        for (const pool of v?.type === 'array' ? arrayItems(v) : v ? [v] : []) readPool(file, `module ${symbol.text}`, pool, pool, scope, out);
+        for (const pool of v?.type === 'array' ? arrayItems(v) : v ? [v] : [])
+          readPool(file, `module ${symbol.text}`, pool, pool, scope, out);
       }
     }
   }
@@ -77,7 +78,10 @@ function bodyOf(file: string, where: string, value: Node, scope: BicepScope, out
     return evaluate(condition, scope) === true ? body : null;
   } catch (err) {
     if (!(err instanceof BicepUnknown)) throw err;
-    if (/gpu|standard_n[cdv]/i.test(body.text)) out.diagnostics.push(diagnostic(file, line(value), 'warning', `${where}: cannot tell whether it exists (${err.culprit}); its GPUs are not counted`));
+    if (/gpu|standard_n[cdv]/i.test(body.text))
+      out.diagnostics.push(
+        diagnostic(file, line(value), 'warning', `${where}: cannot tell whether it exists (${err.culprit}); its GPUs are not counted`),
+      );
     return null;
   }
 }
@@ -97,7 +101,14 @@ function unreadList(file: string, where: string, key: string, node: Node | null,
     if (!(err instanceof BicepUnknown)) throw err;
   }
   if (!/gpu|standard_n[cdv]/i.test(node.text) && !namesGpuSize(listed)) return;
-  out.diagnostics.push(diagnostic(file, line(node), 'warning', `${where}: ${key} is built by an expression (${node.type.replace(/_/g, ' ')}) this tool does not evaluate; the GPUs of its pools are not counted`));
+  out.diagnostics.push(
+    diagnostic(
+      file,
+      line(node),
+      'warning',
+      `${where}: ${key} is built by an expression (${node.type.replace(/_/g, ' ')}) this tool does not evaluate; the GPUs of its pools are not counted`,
+    ),
+  );
 }
 
 function namesGpuSize(v: BicepValue): boolean {
@@ -121,7 +132,8 @@ function readPool(file: string, where: string, pool: Node, props: Node | null, s
     if (!(err instanceof BicepUnknown)) throw err;
   }
   const label = `${where}, pool ${name}`;
-  const warn = (at: Node, why: string) => out.diagnostics.push(diagnostic(file, line(at), 'warning', `${label}: ${why}; its GPUs are not counted`));
+  const warn = (at: Node, why: string) =>
+    out.diagnostics.push(diagnostic(file, line(at), 'warning', `${label}: ${why}; its GPUs are not counted`));
   const sizeNode = property(props, 'vmSize');
   if (sizeNode === null) return;
   let size: BicepValue;
@@ -148,8 +160,21 @@ function readPool(file: string, where: string, pool: Node, props: Node | null, s
   const at = counted.at ?? pool;
   const gpus = counted.nodes * row.gpus;
   out.decls.push({
-    file, line: line(at), kind: KIND, name, gpuModel: row.gpuModel, gpus, gpuStep: row.gpus,
-    parts: [{ label: `${name}: ${counted.nodes} node${counted.nodes === 1 ? '' : 's'} × ${row.type}${counted.note ? ` (${counted.note})` : ''}`, resource: PRIMARY_GPU_RESOURCE, gpus, line: line(at) }],
+    file,
+    line: line(at),
+    kind: KIND,
+    name,
+    gpuModel: row.gpuModel,
+    gpus,
+    gpuStep: row.gpus,
+    parts: [
+      {
+        label: `${name}: ${counted.nodes} node${counted.nodes === 1 ? '' : 's'} × ${row.type}${counted.note ? ` (${counted.note})` : ''}`,
+        resource: PRIMARY_GPU_RESOURCE,
+        gpus,
+        line: line(at),
+      },
+    ],
   });
 }
 
@@ -167,7 +192,8 @@ function nodeCount(props: Node | null, scope: BicepScope): Counted {
   }
   const key = autoscaled ? 'maxCount' : 'count';
   const node = property(props, key);
-  if (node === null) return autoscaled ? { unknown: 'autoscales but maxCount is not set', at: flagNode } : { nodes: 1, at: null, note: 'count not set: 1' };
+  if (node === null)
+    return autoscaled ? { unknown: 'autoscales but maxCount is not set', at: flagNode } : { nodes: 1, at: null, note: 'count not set: 1' };
   try {
     const v = evaluate(node, scope);
     if (typeof v === 'number' && Number.isInteger(v) && v >= 0) return { nodes: v, at: node };

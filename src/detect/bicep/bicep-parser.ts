@@ -46,7 +46,14 @@ export function parseBicepSet(files: readonly SourceFile[]): ParseResult {
     const root = parsed.tree.rootNode;
     if (root.hasError) {
       const bad = firstError(root);
-      result.diagnostics.push(diagnostic(f.path, bad === null ? null : clampLine(bad.startPosition.row + 1, f.text), 'warning', 'Bicep syntax this tool cannot read here; the pools it declares may not all be read'));
+      result.diagnostics.push(
+        diagnostic(
+          f.path,
+          bad === null ? null : clampLine(bad.startPosition.row + 1, f.text),
+          'warning',
+          'Bicep syntax this tool cannot read here; the pools it declares may not all be read',
+        ),
+      );
     }
     const found = readAksPools(f.path, root, fileScope(root, values));
     result.decls.push(...found.decls);
@@ -77,7 +84,11 @@ function fileScope(root: Node, values: ReadonlyMap<string, BicepValue>): BicepSc
       if (values.has(name)) return values.get(name) ?? null;
       const node = defaults.get(name) ?? variables.get(name);
       if (node === undefined || node === null) {
-        throw new BicepUnknown(defaults.has(name) ? `parameter ${name} has no default and no value in a parameter file beside it` : `${name} is not a parameter or variable of this file`);
+        throw new BicepUnknown(
+          defaults.has(name)
+            ? `parameter ${name} has no default and no value in a parameter file beside it`
+            : `${name} is not a parameter or variable of this file`,
+        );
       }
       if (resolving.has(name)) throw new BicepUnknown(`${name} refers to itself`);
       resolving.add(name);

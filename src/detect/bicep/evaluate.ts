@@ -28,12 +28,18 @@ export function evaluate(node: Node | null, scope: BicepScope, depth = 0): Bicep
   if (depth > MAX_DEPTH) throw new BicepUnknown(`${node.text.slice(0, 60)} is nested too deeply`);
   const at = (n: Node | null) => evaluate(n, scope, depth + 1);
   switch (node.type) {
-    case 'number': return Number(node.text);
-    case 'boolean': return node.text === 'true';
-    case 'null': return null;
-    case 'string': return stringValue(node, scope, depth);
-    case 'identifier': return scope.lookup(node.text);
-    case 'parenthesized_expression': return at(node.namedChildren[0] ?? null);
+    case 'number':
+      return Number(node.text);
+    case 'boolean':
+      return node.text === 'true';
+    case 'null':
+      return null;
+    case 'string':
+      return stringValue(node, scope, depth);
+    case 'identifier':
+      return scope.lookup(node.text);
+    case 'parenthesized_expression':
+      return at(node.namedChildren[0] ?? null);
     case 'object': {
       const out: Record<string, BicepValue> = {};
       for (const prop of node.namedChildren) {
@@ -45,7 +51,8 @@ export function evaluate(node: Node | null, scope: BicepScope, depth = 0): Bicep
       }
       return out;
     }
-    case 'array': return node.namedChildren.filter((c) => c !== null).map((c) => at(c));
+    case 'array':
+      return node.namedChildren.filter((c) => c !== null).map((c) => at(c));
     case 'ternary_expression': {
       const cond = at(node.childForFieldName('condition'));
       return at(node.childForFieldName(cond === true ? 'consequence' : 'alternative'));
@@ -60,7 +67,8 @@ export function evaluate(node: Node | null, scope: BicepScope, depth = 0): Bicep
       const obj = at(node.childForFieldName('object'));
       const index = at(node.childForFieldName('index'));
       if (Array.isArray(obj) && typeof index === 'number') return obj[index] ?? null;
-      if (obj !== null && typeof obj === 'object' && !Array.isArray(obj) && typeof index === 'string' && index in obj) return obj[index] ?? null;
+      if (obj !== null && typeof obj === 'object' && !Array.isArray(obj) && typeof index === 'string' && index in obj)
+        return obj[index] ?? null;
       throw new BicepUnknown(`${node.text} names an element that is not there`);
     }
     case 'unary_expression': {
@@ -75,7 +83,8 @@ export function evaluate(node: Node | null, scope: BicepScope, depth = 0): Bicep
       if (r !== undefined) return r;
       break;
     }
-    default: break;
+    default:
+      break;
   }
   throw new BicepUnknown(`${node.text.replace(/\s+/g, ' ').slice(0, 80)} is an expression this tool does not evaluate`);
 }
@@ -85,15 +94,24 @@ function binary(op: string | undefined, a: BicepValue, b: BicepValue): BicepValu
   if (op === '==' || op === '!=') return (JSON.stringify(a) === JSON.stringify(b)) === (op === '==');
   if (typeof a !== 'number' || typeof b !== 'number') return undefined;
   switch (op) {
-    case '+': return a + b;
-    case '-': return a - b;
-    case '*': return a * b;
-    case '/': return b === 0 ? undefined : Math.trunc(a / b);
-    case '<': return a < b;
-    case '<=': return a <= b;
-    case '>': return a > b;
-    case '>=': return a >= b;
-    default: return undefined;
+    case '+':
+      return a + b;
+    case '-':
+      return a - b;
+    case '*':
+      return a * b;
+    case '/':
+      return b === 0 ? undefined : Math.trunc(a / b);
+    case '<':
+      return a < b;
+    case '<=':
+      return a <= b;
+    case '>':
+      return a > b;
+    case '>=':
+      return a >= b;
+    default:
+      return undefined;
   }
 }
 

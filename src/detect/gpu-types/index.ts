@@ -62,8 +62,24 @@ export function acceleratorModel(acceleratorType: string): string | null {
  * above, rounded; defaults only, the policy's `prices` overrides them.
  */
 const MODEL_PRICES: Readonly<Record<string, number>> = {
-  K80: 0.45, P4: 0.6, P40: 2.07, P100: 1.46, V100: 3.06, T4: 0.53, T4G: 0.42, M60: 1.14, A10: 1.6, A10G: 1.21,
-  L4: 0.85, L40S: 2.24, A100: 3.67, H100: 6.88, H200: 7.91, B200: 14.24, GB200: 16.0, 'RTX PRO 6000': 6.38,
+  K80: 0.45,
+  P4: 0.6,
+  P40: 2.07,
+  P100: 1.46,
+  V100: 3.06,
+  T4: 0.53,
+  T4G: 0.42,
+  M60: 1.14,
+  A10: 1.6,
+  A10G: 1.21,
+  L4: 0.85,
+  L40S: 2.24,
+  A100: 3.67,
+  H100: 6.88,
+  H200: 7.91,
+  B200: 14.24,
+  GB200: 16.0,
+  'RTX PRO 6000': 6.38,
 };
 
 export function defaultPricePerGpuHour(gpuModel: string): number | null {

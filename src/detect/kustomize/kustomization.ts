@@ -54,7 +54,8 @@ export function readKustomization(path: string, text: string): KustomizationRead
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, uniqueKeys: false });
   const first = doc.errors[0];
-  if (first) return { ok: false, line: lc.linePos(first.pos[0]).line, why: `YAML could not be read (${first.message.split('\n')[0] ?? ''})` };
+  if (first)
+    return { ok: false, line: lc.linePos(first.pos[0]).line, why: `YAML could not be read (${first.message.split('\n')[0] ?? ''})` };
   const parsed = KustomizationSchema.safeParse(doc.toJS() ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -78,7 +79,12 @@ export function dirOf(path: string): string {
 
 /** A URL or go-getter reference: fetched by kustomize, not in the repository. */
 export function isRemote(ref: string): boolean {
-  return /^[a-z][a-z0-9+.-]*:\/\//i.test(ref) || /^(?:github\.com|gitlab\.com|bitbucket\.org)\//.test(ref) || ref.includes('?ref=') || ref.startsWith('git@');
+  return (
+    /^[a-z][a-z0-9+.-]*:\/\//i.test(ref) ||
+    /^(?:github\.com|gitlab\.com|bitbucket\.org)\//.test(ref) ||
+    ref.includes('?ref=') ||
+    ref.startsWith('git@')
+  );
 }
 
 /** `ref` relative to `dir` as a repository path; null when it leaves the repository or is remote. */

@@ -61,7 +61,9 @@ function applyOne(doc: Json, op: { op: string; path: string; value?: Json; from?
       return put(doc, op.path, undefined, 'remove');
     case 'test': {
       const found = get(doc, op.path);
-      return found !== undefined && JSON.stringify(found) === JSON.stringify(op.value) ? { ok: true, value: doc } : { ok: false, why: 'test failed' };
+      return found !== undefined && JSON.stringify(found) === JSON.stringify(op.value)
+        ? { ok: true, value: doc }
+        : { ok: false, why: 'test failed' };
     }
     case 'copy':
     case 'move': {
@@ -78,7 +80,10 @@ function applyOne(doc: Json, op: { op: string; path: string; value?: Json; from?
 export function pointerTokens(path: string): string[] | null {
   if (path === '') return [];
   if (!path.startsWith('/')) return null;
-  return path.slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return path
+    .slice(1)
+    .split('/')
+    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 export function get(doc: Json, path: string): Json | undefined {
@@ -97,7 +102,13 @@ function put(doc: Json, path: string, value: Json | undefined, mode: 'add' | 're
   const tokens = pointerTokens(path);
   if (tokens === null) return { ok: false, why: 'not a JSON pointer' };
   if (tokens.length === 0) return value === undefined ? { ok: false, why: 'cannot remove the whole object' } : { ok: true, value };
-  const parent = get(doc, `/${tokens.slice(0, -1).map((t) => t.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`.replace(/^\/$/, ''));
+  const parent = get(
+    doc,
+    `/${tokens
+      .slice(0, -1)
+      .map((t) => t.replace(/~/g, '~0').replace(/\//g, '~1'))
+      .join('/')}`.replace(/^\/$/, ''),
+  );
   const last = tokens[tokens.length - 1] as string;
   if (Array.isArray(parent)) {
     const index = last === '-' ? parent.length : Number(last);

@@ -35,14 +35,19 @@ const GPU_FIELDS: Record<CapacityObjectKind, readonly string[]> = {
 
 /** The patch sets a field the GPU count depends on (or replaces `spec` or the whole object). */
 export function gpuFieldsTouched(patch: Patch, kind: CapacityObjectKind): boolean {
-  return patch.paths.some((p) => p === '' || p === '/spec' || GPU_FIELDS[kind].some((f) => p === `/spec/${f}` || p.startsWith(`/spec/${f}/`)));
+  return patch.paths.some(
+    (p) => p === '' || p === '/spec' || GPU_FIELDS[kind].some((f) => p === `/spec/${f}` || p.startsWith(`/spec/${f}/`)),
+  );
 }
 
 /** Objects of a resource file, as plain data. */
 export function loadObjects(text: string): JsonObject[] {
   const docs = parseAllDocuments(text, { uniqueKeys: false });
   if (!Array.isArray(docs)) return [];
-  return docs.filter((d) => d.errors.length === 0).map((d) => d.toJS() as unknown).filter(isObject);
+  return docs
+    .filter((d) => d.errors.length === 0)
+    .map((d) => d.toJS() as unknown)
+    .filter(isObject);
 }
 
 /** Kustomize target selection: kind, name (anchored regular expressions), group, version, equality label selectors. */
@@ -75,13 +80,17 @@ function anchored(pattern: string, value: string): boolean {
 /** `a=b,c!=d`, `key`, `!key`; set-based selectors (`in (…)`) select nothing here. */
 function selects(selector: string, labels: Json | undefined): boolean {
   const map = isObject(labels) ? labels : {};
-  return selector.split(',').map((s) => s.trim()).filter((s) => s !== '').every((req) => {
-    const m = /^([^!=\s]+)\s*(==|=|!=)\s*(\S*)$/.exec(req);
-    if (m) return m[2] === '!=' ? map[m[1] as string] !== m[3] : map[m[1] as string] === m[3];
-    if (/^!\S+$/.test(req)) return !(req.slice(1) in map);
-    if (/^\S+$/.test(req)) return req in map;
-    return false;
-  });
+  return selector
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '')
+    .every((req) => {
+      const m = /^([^!=\s]+)\s*(==|=|!=)\s*(\S*)$/.exec(req);
+      if (m) return m[2] === '!=' ? map[m[1] as string] !== m[3] : map[m[1] as string] === m[3];
+      if (/^!\S+$/.test(req)) return !(req.slice(1) in map);
+      if (/^\S+$/.test(req)) return req in map;
+      return false;
+    });
 }
 
 /** The patches of a kustomization in kustomize's order: patchesStrategicMerge, patchesJson6902, patches. */
@@ -109,13 +118,25 @@ interface PatchSource {
   line: number;
 }
 
-function sourceOf(k: Kustomization, files: ReadonlyMap<string, string>, notes: RenderNote[], field: string, i: number, ref: string | undefined): PatchSource | null {
+function sourceOf(
+  k: Kustomization,
+  files: ReadonlyMap<string, string>,
+  notes: RenderNote[],
+  field: string,
+  i: number,
+  ref: string | undefined,
+): PatchSource | null {
   const line = itemLine(k, field, i);
   if (ref !== undefined) {
     const path = resolvePath(k.dir, ref);
     const text = path === null ? undefined : files.get(path);
     if (path === null || text === undefined) {
-      notes.push({ file: k.path, line, severity: 'info', message: `patch file ${ref} could not be read; a GPU quota or limit it sets is not seen` });
+      notes.push({
+        file: k.path,
+        line,
+        severity: 'info',
+        message: `patch file ${ref} could not be read; a GPU quota or limit it sets is not seen`,
+      });
       return null;
     }
     return { file: path, text, line: 1 };
@@ -140,7 +161,9 @@ function patchesIn(source: PatchSource, target: PatchTarget | undefined): Patch[
     const hit: Hit = { file: source.file, line: gpuLine(doc.contents, lc) ?? nodeLine(doc.contents, lc) ?? source.line };
     if (Array.isArray(content)) {
       if (target === undefined) continue;
-      const paths = content.map((op: unknown) => (isObject(op) && typeof op.path === 'string' ? op.path : '')).filter((p) => pointerTokens(p) !== null);
+      const paths = content
+        .map((op: unknown) => (isObject(op) && typeof op.path === 'string' ? op.path : ''))
+        .filter((p) => pointerTokens(p) !== null);
       out.push({ type: 'json6902', content: content as Json[], target, hit, paths });
     } else if (isObject(content)) {
       const meta = isObject(content.metadata) ? content.metadata : {};

@@ -59,7 +59,12 @@ export function render(path: string, files: ReadonlyMap<string, string>, stack: 
   if (text === undefined) return { ...out, missing: [path] };
   const read = readKustomization(path, text);
   if (!read.ok) {
-    out.notes.push({ file: path, line: read.line, severity: 'warning', message: `kustomization could not be read: ${read.why}; GPU capacity it patches is not computed` });
+    out.notes.push({
+      file: path,
+      line: read.line,
+      severity: 'warning',
+      message: `kustomization could not be read: ${read.why}; GPU capacity it patches is not computed`,
+    });
     out.missing.push(path);
     return out;
   }
@@ -86,7 +91,13 @@ function loadResources(k: Kustomization, files: ReadonlyMap<string, string>, sta
       if (fileText !== undefined) {
         for (const obj of loadObjects(fileText)) {
           const name = (obj.metadata as JsonObject | undefined)?.name;
-          out.objects.push({ obj, entry, ownDir: dirOf(path) === k.dir, hits: [], ...(typeof name === 'string' ? { origin: { file: path, name } } : {}) });
+          out.objects.push({
+            obj,
+            entry,
+            ownDir: dirOf(path) === k.dir,
+            hits: [],
+            ...(typeof name === 'string' ? { origin: { file: path, name } } : {}),
+          });
         }
         return;
       }
@@ -100,7 +111,10 @@ function loadResources(k: Kustomization, files: ReadonlyMap<string, string>, sta
       out.sources.push(...base.sources);
       for (const o of base.objects) {
         out.objects.push({
-          obj: o.obj, entry, ownDir: false, hits: [],
+          obj: o.obj,
+          entry,
+          ownDir: false,
+          hits: [],
           ...(o.baseUnknown === undefined ? {} : { baseUnknown: o.baseUnknown }),
           ...(o.origin === undefined ? {} : { origin: o.origin }),
         });
@@ -119,8 +133,12 @@ function applyPatch(k: Kustomization, patch: Patch, out: Render): void {
     const name = String((o.obj.metadata as JsonObject | undefined)?.name ?? '(unnamed)');
     const touches = kind !== null && gpuFieldsTouched(patch, kind);
     if (touches && (k.spec.openapi !== undefined || k.spec.mergeKeys !== undefined) && patch.type === 'smp') {
-      out.notes.push({ file: patch.hit.file, line: patch.hit.line, severity: 'warning',
-        message: `${kind} ${name}: the kustomization sets openapi or mergeKeys, so lists in this patch may merge rather than replace; the GPU count after the patch is not computed` });
+      out.notes.push({
+        file: patch.hit.file,
+        line: patch.hit.line,
+        severity: 'warning',
+        message: `${kind} ${name}: the kustomization sets openapi or mergeKeys, so lists in this patch may merge rather than replace; the GPU count after the patch is not computed`,
+      });
       markUnknown(out, o, kind, name, patch.hit);
       continue;
     }
@@ -135,8 +153,12 @@ function applyPatch(k: Kustomization, patch: Patch, out: Render): void {
       const result = applyJsonPatch(o.obj, patch.content as Json[]);
       if (!result.ok || !isObject(result.value)) {
         if (kind !== null) {
-          out.notes.push({ file: patch.hit.file, line: patch.hit.line, severity: 'warning',
-            message: `${kind} ${name}: the JSON patch does not apply (${result.ok ? 'not an object' : result.why}); the GPU count after the patch is unknown` });
+          out.notes.push({
+            file: patch.hit.file,
+            line: patch.hit.line,
+            severity: 'warning',
+            message: `${kind} ${name}: the JSON patch does not apply (${result.ok ? 'not an object' : result.why}); the GPU count after the patch is unknown`,
+          });
           markUnknown(out, o, kind, name, patch.hit);
         }
         continue;
@@ -151,11 +173,21 @@ function applyPatch(k: Kustomization, patch: Patch, out: Render): void {
   const base = out.missing.length > 0 ? out.missing.join(', ') : 'no resource of this kustomization';
   if (patch.type === 'smp' && out.missing.length > 0 && decidesAlone(patch.content, kind)) {
     // The base is out of reach; what the patch says alone may still decide the GPU count.
-    out.objects.push({ obj: withIdentity(patch.content, kind, patch.target.name), entry: patch.hit, ownDir: false, hits: [patch.hit], baseUnknown: base });
+    out.objects.push({
+      obj: withIdentity(patch.content, kind, patch.target.name),
+      entry: patch.hit,
+      ownDir: false,
+      hits: [patch.hit],
+      baseUnknown: base,
+    });
     return;
   }
-  out.notes.push({ file: patch.hit.file, line: patch.hit.line, severity: 'warning',
-    message: `${kind} ${patch.target.name}: this patch changes its GPU ${kind === 'ClusterQueue' ? 'quota' : 'limit'}, but its base (${base}) could not be read, so the GPU count after the patch is unknown` });
+  out.notes.push({
+    file: patch.hit.file,
+    line: patch.hit.line,
+    severity: 'warning',
+    message: `${kind} ${patch.target.name}: this patch changes its GPU ${kind === 'ClusterQueue' ? 'quota' : 'limit'}, but its base (${base}) could not be read, so the GPU count after the patch is unknown`,
+  });
   out.unknown.push({ file: patch.hit.file, line: patch.hit.line, kind, name: patch.target.name });
 }
 
@@ -177,7 +209,8 @@ function markUnknown(out: Render, o: RenderedObject, kind: RenderUnknown['kind']
 }
 
 function withIdentity(content: JsonObject, kind: RenderUnknown['kind'], name: string): JsonObject {
-  const apiVersion = typeof content.apiVersion === 'string' ? content.apiVersion : kind === 'ClusterQueue' ? 'kueue.x-k8s.io/v1beta1' : 'karpenter.sh/v1';
+  const apiVersion =
+    typeof content.apiVersion === 'string' ? content.apiVersion : kind === 'ClusterQueue' ? 'kueue.x-k8s.io/v1beta1' : 'karpenter.sh/v1';
   const metadata = isObject(content.metadata) ? content.metadata : {};
   return { ...content, apiVersion, kind, metadata: { ...metadata, name } };
 }

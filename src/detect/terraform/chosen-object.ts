@@ -11,13 +11,12 @@ import type { Expr } from './expr-parse.js';
  * field (subnet_ids, say) does not make the others unreadable.
  */
 export type ChosenObject =
-  | { ok: true; absent: true }
-  | { ok: true; absent: false; fields: Record<string, unknown> }
-  | { ok: false; culprit: string };
+  { ok: true; absent: true } | { ok: true; absent: false; fields: Record<string, unknown> } | { ok: false; culprit: string };
 
 export function chooseObject(raw: unknown, scope: Scope): ChosenObject {
   if (raw === null) return { ok: true, absent: true };
-  if (typeof raw !== 'string') return isRecord(raw) ? { ok: true, absent: false, fields: raw } : { ok: false, culprit: 'a value that is not an object' };
+  if (typeof raw !== 'string')
+    return isRecord(raw) ? { ok: true, absent: false, fields: raw } : { ok: false, culprit: 'a value that is not an object' };
   let expr: Expr | null = null;
   try {
     const parts = parseTemplate(raw);

@@ -31,7 +31,14 @@ export function readEksNodeGroup(ctx: PoolContext, body: Record<string, unknown>
     throw new Unknown('max_size');
   }
   const name = nameOr(ctx, body.node_group_name, 'node_group_name', label);
-  return { name, gpusPerNode: node.gpus, gpuModel: node.model, maxNodes: max, line: ctx.line(path), ...(node.mixed ? { mixed: true } : {}) };
+  return {
+    name,
+    gpusPerNode: node.gpus,
+    gpuModel: node.model,
+    maxNodes: max,
+    line: ctx.line(path),
+    ...(node.mixed ? { mixed: true } : {}),
+  };
 }
 
 /** azurerm_kubernetes_cluster_node_pool: max_count when autoscaling, else node_count. */
@@ -45,9 +52,10 @@ export function readAksPool(ctx: PoolContext, body: Record<string, unknown>, lab
   const attr = autoscaled ? 'max_count' : 'node_count';
   const nodes = ctx.count(body[attr], attr, [attr]);
   if (nodes === null) {
-    ctx.warn(ctx.line([attr]), autoscaled
-      ? 'autoscales but max_count is not set: cannot tell the GPU count'
-      : 'sets no node_count: cannot tell the GPU count');
+    ctx.warn(
+      ctx.line([attr]),
+      autoscaled ? 'autoscales but max_count is not set: cannot tell the GPU count' : 'sets no node_count: cannot tell the GPU count',
+    );
     throw new Unknown(attr);
   }
   const name = nameOr(ctx, body.name, 'name', label);

@@ -38,7 +38,16 @@ export function readEksModules(file: string, body: Record<string, unknown>, loc:
   return out;
 }
 
-function readGroups(file: string, loc: Locator, block: Span, scope: Scope, label: string, raw: Record<string, unknown>, map: GroupMap, out: PoolOutcome): void {
+function readGroups(
+  file: string,
+  loc: Locator,
+  block: Span,
+  scope: Scope,
+  label: string,
+  raw: Record<string, unknown>,
+  map: GroupMap,
+  out: PoolOutcome,
+): void {
   const moduleCtx = new PoolContext(file, loc, block, scope, `module.${label}`);
   const groups = objectOf(moduleCtx, raw[map.attr], map.attr);
   const defaults = objectOf(moduleCtx, raw[map.defaults] ?? {}, map.defaults);
@@ -52,21 +61,23 @@ function readGroups(file: string, loc: Locator, block: Span, scope: Scope, label
       const own = objectOf(ctx, groupRaw, key, []);
       if (own === null) throw new Unknown(key);
       if (own === ABSENT) continue;
-      const group = { ...(defaults === ABSENT ? {} : defaults ?? {}), ...own };
+      const group = { ...(defaults === ABSENT ? {} : (defaults ?? {})), ...own };
       const node = nodeGpus(ctx, group, map);
       if (node !== null) {
         const max = ctx.count(group.max_size, 'max_size', ['max_size']);
         const nameRaw = group.name === undefined ? null : ctx.value(group.name, 'name', ['name']);
         const name = typeof nameRaw === 'string' && nameRaw !== '' ? nameRaw : key;
-        out.decls.push(toDecl(file, 'eks-node-group', {
-          name,
-          gpusPerNode: node.gpus,
-          gpuModel: node.model,
-          maxNodes: max ?? MODULE_MAX_SIZE_DEFAULT,
-          line: ctx.line(max === null ? [] : ['max_size']),
-          ...(max === null ? { note: 'max_size not set: the module default' } : {}),
-          ...(node.mixed ? { mixed: true } : {}),
-        }));
+        out.decls.push(
+          toDecl(file, 'eks-node-group', {
+            name,
+            gpusPerNode: node.gpus,
+            gpuModel: node.model,
+            maxNodes: max ?? MODULE_MAX_SIZE_DEFAULT,
+            line: ctx.line(max === null ? [] : ['max_size']),
+            ...(max === null ? { note: 'max_size not set: the module default' } : {}),
+            ...(node.mixed ? { mixed: true } : {}),
+          }),
+        );
       }
     } catch (err) {
       if (!(err instanceof Unknown)) throw err;
@@ -83,7 +94,10 @@ function nodeGpus(ctx: PoolContext, group: Record<string, unknown>, map: GroupMa
   }
   if (group.instance_type === undefined && group.instance_types !== undefined) {
     // The submodule reads instance_type only: a list here is dropped and its default type launched.
-    ctx.warn(ctx.line(['instance_types']), 'sets instance_types, which self_managed_node_groups do not read (they take instance_type): the module launches its default instance type; not counted as GPUs');
+    ctx.warn(
+      ctx.line(['instance_types']),
+      'sets instance_types, which self_managed_node_groups do not read (they take instance_type): the module launches its default instance type; not counted as GPUs',
+    );
     return null;
   }
   const type = literalString(ctx, group.instance_type, 'instance_type', ['instance_type']);
@@ -96,7 +110,12 @@ const ABSENT = Symbol('absent');
  * A literal map stays raw (its fields are evaluated one by one); an expression is read through
  * chooseObject. ABSENT when it evaluates to null; null (after a warning) when it cannot be read.
  */
-function objectOf(ctx: PoolContext, raw: unknown, what: string, path: readonly string[] = [what]): Record<string, unknown> | typeof ABSENT | null {
+function objectOf(
+  ctx: PoolContext,
+  raw: unknown,
+  what: string,
+  path: readonly string[] = [what],
+): Record<string, unknown> | typeof ABSENT | null {
   if (typeof raw !== 'string' && raw !== null) return asRecord(raw);
   const chosen = chooseObject(raw, ctx.scope);
   if (!chosen.ok) {

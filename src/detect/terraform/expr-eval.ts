@@ -62,30 +62,39 @@ export function evalSource(src: string, scope: Scope): Value {
 
 export function evalExpr(e: Expr, scope: Scope): Value {
   switch (e.t) {
-    case 'lit': return e.value;
+    case 'lit':
+      return e.value;
     case 'tpl': {
       const only = e.parts[0];
       if (e.parts.length === 1 && typeof only !== 'string' && only) return evalExpr(only, scope);
       return e.parts.map((p) => (typeof p === 'string' ? p : toText(evalExpr(p, scope)))).join('');
     }
-    case 'ref': return evalRef(e, scope);
-    case 'index': return walk(evalExpr(e.target, scope), e.steps, scope, 'the value');
-    case 'call': return callFunction(e, scope);
+    case 'ref':
+      return evalRef(e, scope);
+    case 'index':
+      return walk(evalExpr(e.target, scope), e.steps, scope, 'the value');
+    case 'call':
+      return callFunction(e, scope);
     case 'un': {
       const v = evalExpr(e.arg, scope);
       return e.op === '!' ? !truthy(v, '!') : -num(v, '-');
     }
-    case 'bin': return binary(e.op, e.left, e.right, scope);
-    case 'cond': return truthy(evalExpr(e.test, scope), 'condition') ? evalExpr(e.then, scope) : evalExpr(e.else, scope);
-    case 'tuple': return e.items.map((x) => evalExpr(x, scope));
+    case 'bin':
+      return binary(e.op, e.left, e.right, scope);
+    case 'cond':
+      return truthy(evalExpr(e.test, scope), 'condition') ? evalExpr(e.then, scope) : evalExpr(e.else, scope);
+    case 'tuple':
+      return e.items.map((x) => evalExpr(x, scope));
     case 'object': {
       const out: Record<string, Value> = {};
       // A key written twice: the last one wins, as hclsyntax evaluates object constructors.
       for (const [k, v] of e.entries) out[toText(evalExpr(k, scope))] = evalExpr(v, scope);
       return out;
     }
-    case 'for': return evalFor(e, scope);
-    case 'opaque': throw new Unresolved(`${e.what} (${e.text})`);
+    case 'for':
+      return evalFor(e, scope);
+    case 'opaque':
+      throw new Unresolved(`${e.what} (${e.text})`);
   }
 }
 
@@ -94,7 +103,11 @@ function evalFor(e: Extract<Expr, { t: 'for' }>, scope: Scope): Value {
   const coll = evalExpr(e.coll, scope);
   const pairs: [Value, Value][] = Array.isArray(coll)
     ? coll.map((v, i) => [i, v])
-    : coll !== null && typeof coll === 'object' ? Object.keys(coll).sort().map((k) => [k, coll[k] as Value]) : [];
+    : coll !== null && typeof coll === 'object'
+      ? Object.keys(coll)
+          .sort()
+          .map((k) => [k, coll[k] as Value])
+      : [];
   if (!Array.isArray(coll) && (coll === null || typeof coll !== 'object')) throw new Unresolved(`a for expression over ${describe(coll)}`);
   const items: Value[] = [];
   const entries: Record<string, Value> = {};
@@ -103,7 +116,7 @@ function evalFor(e: Extract<Expr, { t: 'for' }>, scope: Scope): Value {
     bound.set(e.valueVar, v);
     if (e.keyVar !== null) bound.set(e.keyVar, k);
     const inner: Scope = { ...scope, bound };
-    if (e.cond !== null && !truthy(evalExpr(e.cond, inner), 'a for expression\'s if')) continue;
+    if (e.cond !== null && !truthy(evalExpr(e.cond, inner), "a for expression's if")) continue;
     if (e.key === null) items.push(evalExpr(e.body, inner));
     else entries[toText(evalExpr(e.key, inner))] = evalExpr(e.body, inner);
   }
@@ -151,15 +164,24 @@ function binary(op: string, l: Expr, r: Expr, scope: Scope): Value {
   const x = num(a, op);
   const y = num(b, op);
   switch (op) {
-    case '+': return x + y;
-    case '-': return x - y;
-    case '*': return x * y;
-    case '/': return x / y;
-    case '%': return x % y;
-    case '<': return x < y;
-    case '>': return x > y;
-    case '<=': return x <= y;
-    default: return x >= y;
+    case '+':
+      return x + y;
+    case '-':
+      return x - y;
+    case '*':
+      return x * y;
+    case '/':
+      return x / y;
+    case '%':
+      return x % y;
+    case '<':
+      return x < y;
+    case '>':
+      return x > y;
+    case '<=':
+      return x <= y;
+    default:
+      return x >= y;
   }
 }
 
@@ -174,18 +196,37 @@ const FUNCTIONS: Record<string, (args: Value[]) => Value> = {
   tonumber: ([x]) => (x === null || x === undefined ? null : num(x, 'tonumber')),
   tostring: ([x]) => (x === null || x === undefined ? null : toText(x)),
   tobool: ([x]) => (x === null || x === undefined ? null : truthy(x, 'tobool')),
-  tolist: ([x]) => x ?? null, toset: ([x]) => x ?? null, tomap: ([x]) => x ?? null,
-  length: ([x]) => (typeof x === 'string' ? x.length : Array.isArray(x) ? x.length : x && typeof x === 'object' ? Object.keys(x).length : num(null, 'length')),
-  coalesce: (a) => { const v = a.find((x) => x !== null && x !== ''); if (v === undefined) throw new Unresolved('coalesce() with no non-null argument'); return v; },
+  tolist: ([x]) => x ?? null,
+  toset: ([x]) => x ?? null,
+  tomap: ([x]) => x ?? null,
+  length: ([x]) =>
+    typeof x === 'string'
+      ? x.length
+      : Array.isArray(x)
+        ? x.length
+        : x && typeof x === 'object'
+          ? Object.keys(x).length
+          : num(null, 'length'),
+  coalesce: (a) => {
+    const v = a.find((x) => x !== null && x !== '');
+    if (v === undefined) throw new Unresolved('coalesce() with no non-null argument');
+    return v;
+  },
   lookup: ([m, k, d]) => {
-    if (m === null || typeof m !== 'object' || Array.isArray(m) || typeof k !== 'string') throw new Unresolved('lookup() on a value that is not a map');
+    if (m === null || typeof m !== 'object' || Array.isArray(m) || typeof k !== 'string')
+      throw new Unresolved('lookup() on a value that is not a map');
     if (k in m) return m[k] as Value;
     if (d === undefined) throw new Unresolved(`lookup() of a missing key "${k}" with no default`);
     return d;
   },
   contains: ([l, x]) => Array.isArray(l) && l.some((y) => JSON.stringify(y) === JSON.stringify(x)),
-  keys: ([m]) => (m && typeof m === 'object' && !Array.isArray(m) ? Object.keys(m).sort() : num(null, 'keys') as never),
-  values: ([m]) => (m && typeof m === 'object' && !Array.isArray(m) ? Object.keys(m).sort().map((k) => m[k] as Value) : num(null, 'values') as never),
+  keys: ([m]) => (m && typeof m === 'object' && !Array.isArray(m) ? Object.keys(m).sort() : (num(null, 'keys') as never)),
+  values: ([m]) =>
+    m && typeof m === 'object' && !Array.isArray(m)
+      ? Object.keys(m)
+          .sort()
+          .map((k) => m[k] as Value)
+      : (num(null, 'values') as never),
   merge: (a) => Object.assign({}, ...a.filter((x) => x !== null)) as Value,
   concat: (a) => a.flatMap((x) => (Array.isArray(x) ? x : [x])),
   lower: ([x]) => toText(x ?? null).toLowerCase(),
@@ -196,7 +237,11 @@ const FUNCTIONS: Record<string, (args: Value[]) => Value> = {
 function callFunction(e: Extract<Expr, { t: 'call' }>, scope: Scope): Value {
   if (e.name === 'try') {
     for (const arg of e.args) {
-      try { return evalExpr(arg, scope); } catch (err) { if (!(err instanceof Unresolved)) throw err; }
+      try {
+        return evalExpr(arg, scope);
+      } catch (err) {
+        if (!(err instanceof Unresolved)) throw err;
+      }
     }
     throw new Unresolved(`${e.text}, where no argument could be evaluated`);
   }

@@ -26,9 +26,44 @@ export class ExprSyntaxError extends Error {
   readonly kind = 'expr-syntax';
 }
 
-const PUNCT = ['==', '!=', '<=', '>=', '&&', '||', '=>', '...', '[*]', '.*', '+', '-', '*', '/', '%', '<', '>', '!', '?', ':', '.', ',', '(', ')', '[', ']', '{', '}', '='];
+const PUNCT = [
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '&&',
+  '||',
+  '=>',
+  '...',
+  '[*]',
+  '.*',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '<',
+  '>',
+  '!',
+  '?',
+  ':',
+  '.',
+  ',',
+  '(',
+  ')',
+  '[',
+  ']',
+  '{',
+  '}',
+  '=',
+];
 
-interface Tok { k: 'num' | 'str' | 'id' | 'p'; v: string; at: number; parts?: (string | Expr)[] }
+interface Tok {
+  k: 'num' | 'str' | 'id' | 'p';
+  v: string;
+  at: number;
+  parts?: (string | Expr)[];
+}
 
 /** Parses one expression (the text inside `${…}` as hcl2json prints it). */
 export function parseExpr(src: string): Expr {
@@ -44,9 +79,17 @@ export function parseTemplate(src: string): (string | Expr)[] {
   let lit = '';
   let i = 0;
   while (i < src.length) {
-    if (src.startsWith('$${', i) || src.startsWith('%%{', i)) { lit += src.slice(i + 1, i + 3); i += 3; continue; }
+    if (src.startsWith('$${', i) || src.startsWith('%%{', i)) {
+      lit += src.slice(i + 1, i + 3);
+      i += 3;
+      continue;
+    }
     if (src.startsWith('%{', i)) throw new ExprSyntaxError('template directive');
-    if (!src.startsWith('${', i)) { lit += src[i]; i++; continue; }
+    if (!src.startsWith('${', i)) {
+      lit += src[i];
+      i++;
+      continue;
+    }
     const end = matchingBrace(src, i + 1);
     if (end < 0) throw new ExprSyntaxError('unclosed ${');
     if (lit) parts.push(lit);
@@ -78,16 +121,25 @@ function matchingBrace(src: string, open: number): number {
 class Parser {
   private toks: Tok[];
   private i = 0;
-  constructor(private readonly src: string) { this.toks = tokenize(src); }
+  constructor(private readonly src: string) {
+    this.toks = tokenize(src);
+  }
 
-  done(): boolean { return this.i >= this.toks.length; }
-  peek(): Tok | undefined { return this.toks[this.i]; }
+  done(): boolean {
+    return this.i >= this.toks.length;
+  }
+  peek(): Tok | undefined {
+    return this.toks[this.i];
+  }
   private next(): Tok {
     const t = this.toks[this.i++];
     if (!t) throw new ExprSyntaxError('unexpected end of expression');
     return t;
   }
-  private isP(v: string): boolean { const t = this.peek(); return t?.k === 'p' && t.v === v; }
+  private isP(v: string): boolean {
+    const t = this.peek();
+    return t?.k === 'p' && t.v === v;
+  }
   private eat(v: string): void {
     const t = this.next();
     if (t.k !== 'p' || t.v !== v) throw new ExprSyntaxError(`expected "${v}", found "${t.v}"`);
@@ -155,7 +207,10 @@ class Parser {
     while (!this.done()) {
       const t = this.peek() as Tok;
       if (t.k === 'p' && ['(', '[', '{'].includes(t.v)) depth++;
-      if (t.k === 'p' && [')', ']', '}'].includes(t.v)) { if (depth === 0) break; depth--; }
+      if (t.k === 'p' && [')', ']', '}'].includes(t.v)) {
+        if (depth === 0) break;
+        depth--;
+      }
       if (depth === 0 && t.k === 'p' && [',', '?', ':'].includes(t.v)) break;
       this.next();
     }
@@ -204,10 +259,12 @@ class Parser {
       const sources: string[] = [];
       while (!this.isP('}')) {
         const keyTok = this.peek();
-        const key: Expr = keyTok?.k === 'id' && ['=', ':'].includes(this.toks[this.i + 1]?.v ?? '')
-          ? (this.next(), { t: 'lit', value: keyTok.v })
-          : this.expr();
-        if (this.isP('=')) this.next(); else this.eat(':');
+        const key: Expr =
+          keyTok?.k === 'id' && ['=', ':'].includes(this.toks[this.i + 1]?.v ?? '')
+            ? (this.next(), { t: 'lit', value: keyTok.v })
+            : this.expr();
+        if (this.isP('=')) this.next();
+        else this.eat(':');
         const valueStart = this.i;
         entries.push([key, this.expr()]);
         sources.push(this.textFrom(valueStart));
@@ -279,19 +336,41 @@ function tokenize(src: string): Tok[] {
   let i = 0;
   while (i < src.length) {
     const c = src[i] as string;
-    if (/\s/.test(c)) { i++; continue; }
+    if (/\s/.test(c)) {
+      i++;
+      continue;
+    }
     // Comments survive inside multi-line expressions as hcl2json prints them.
-    if (c === '#' || src.startsWith('//', i)) { while (i < src.length && src[i] !== '\n') i++; continue; }
-    if (src.startsWith('/*', i)) { const end = src.indexOf('*/', i + 2); i = end < 0 ? src.length : end + 2; continue; }
+    if (c === '#' || src.startsWith('//', i)) {
+      while (i < src.length && src[i] !== '\n') i++;
+      continue;
+    }
+    if (src.startsWith('/*', i)) {
+      const end = src.indexOf('*/', i + 2);
+      i = end < 0 ? src.length : end + 2;
+      continue;
+    }
     const num = /^\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(src.slice(i));
-    if (num) { toks.push({ k: 'num', v: num[0], at: i }); i += num[0].length; continue; }
+    if (num) {
+      toks.push({ k: 'num', v: num[0], at: i });
+      i += num[0].length;
+      continue;
+    }
     const id = /^[A-Za-z_][\w-]*/.exec(src.slice(i));
-    if (id) { toks.push({ k: 'id', v: id[0], at: i }); i += id[0].length; continue; }
+    if (id) {
+      toks.push({ k: 'id', v: id[0], at: i });
+      i += id[0].length;
+      continue;
+    }
     if (c === '"') {
       let j = i + 1;
       let raw = '';
       while (j < src.length && src[j] !== '"') {
-        if (src[j] === '\\') { raw += unescape(src[j + 1] ?? ''); j += 2; continue; }
+        if (src[j] === '\\') {
+          raw += unescape(src[j + 1] ?? '');
+          j += 2;
+          continue;
+        }
         if (src.startsWith('${', j)) {
           const end = matchingBrace(src, j + 1);
           if (end < 0) throw new ExprSyntaxError('unclosed ${');

@@ -27,7 +27,11 @@ export function readGkeAutoprovisioning(file: string, body: Record<string, unkno
     if (raw.cluster_autoscaling === undefined) continue;
     const settings = single(raw.cluster_autoscaling);
     const span = loc.child(block, 'cluster_autoscaling') ?? block;
-    const limits = Array.isArray(settings.resource_limits) ? settings.resource_limits : settings.resource_limits === undefined ? [] : [settings.resource_limits];
+    const limits = Array.isArray(settings.resource_limits)
+      ? settings.resource_limits
+      : settings.resource_limits === undefined
+        ? []
+        : [settings.resource_limits];
     const spans = loc.children(span, 'resource_limits');
     readLimits(file, loc, scope, `google_container_cluster.${label}`, settings.enabled, span, limits, spans, out);
   }
@@ -57,8 +61,15 @@ export function readGkeAutoprovisioning(file: string, body: Record<string, unkno
 }
 
 function readLimits(
-  file: string, loc: Locator, scope: Scope, address: string, enabledRaw: unknown, span: Span,
-  limits: readonly unknown[], spans: readonly (Span | null | undefined)[], out: PoolOutcome,
+  file: string,
+  loc: Locator,
+  scope: Scope,
+  address: string,
+  enabledRaw: unknown,
+  span: Span,
+  limits: readonly unknown[],
+  spans: readonly (Span | null | undefined)[],
+  out: PoolOutcome,
 ): void {
   const ctx = new PoolContext(file, loc, span, scope, address);
   try {
@@ -84,13 +95,23 @@ function readLimits(
       }
       const line = item.line(['maximum']);
       const decl: CapacityDecl = {
-        file, line, kind: KIND, name: type, gpuModel: acceleratorModel(type), gpus: max,
+        file,
+        line,
+        kind: KIND,
+        name: type,
+        gpuModel: acceleratorModel(type),
+        gpus: max,
         parts: [{ label: `${address}: node auto-provisioning ${type} maximum`, resource: PRIMARY_GPU_RESOURCE, gpus: max, line }],
       };
       out.decls.push(decl);
     } catch (err) {
       if (!(err instanceof Unknown)) throw err;
-      out.unresolved.push({ file, line: at.line, kind: KIND, name: typeof limit.resource_type === 'string' ? limit.resource_type : `${address}.resource_limits[${i}]` });
+      out.unresolved.push({
+        file,
+        line: at.line,
+        kind: KIND,
+        name: typeof limit.resource_type === 'string' ? limit.resource_type : `${address}.resource_limits[${i}]`,
+      });
     } finally {
       out.diagnostics.push(...item.diagnostics);
     }

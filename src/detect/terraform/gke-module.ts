@@ -11,7 +11,8 @@ import type { PoolOutcome } from './pool-context.js';
 import { toDecl } from './resources.js';
 
 /** Registry (`terraform-google-modules/kubernetes-engine/google//modules/…`) and git sources of the module. */
-const SOURCE_RE = /terraform-google-modules\/kubernetes-engine\/google(?:\/\/|\?|$)|terraform-google-modules\/terraform-google-kubernetes-engine/;
+const SOURCE_RE =
+  /terraform-google-modules\/kubernetes-engine\/google(?:\/\/|\?|$)|terraform-google-modules\/terraform-google-kubernetes-engine/;
 
 // Defaults the module's cluster.tf applies to a pool: lookup(each.value, "max_count", 100),
 // lookup(each.value, "node_count", 1), lookup(each.value, "autoscaling", true).
@@ -141,7 +142,8 @@ function nodeGpus(ctx: PoolContext, pool: Record<string, unknown>): NodeGpus | n
   if (accel !== null && accel > 0) {
     const type = quietString(pool.accelerator_type, ctx.scope);
     const machine = quietString(pool.machine_type, ctx.scope);
-    const model = (type === null ? null : acceleratorModel(type)) ?? (machine === null ? null : lookupInstanceType(machine)?.gpuModel ?? null);
+    const model =
+      (type === null ? null : acceleratorModel(type)) ?? (machine === null ? null : (lookupInstanceType(machine)?.gpuModel ?? null));
     return { gpus: accel, model };
   }
   const machine = literalString(ctx, pool.machine_type, 'machine_type', ['machine_type']);

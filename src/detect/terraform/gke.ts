@@ -19,7 +19,12 @@ export function readGkePool(ctx: PoolContext, body: Record<string, unknown>, lab
   let line = ctx.block.line;
   let perZone = true;
   if (auto) {
-    const total = ctx.count(auto.raw.total_max_node_count, 'autoscaling.total_max_node_count', [...auto.path, 'total_max_node_count'], auto.scope);
+    const total = ctx.count(
+      auto.raw.total_max_node_count,
+      'autoscaling.total_max_node_count',
+      [...auto.path, 'total_max_node_count'],
+      auto.scope,
+    );
     if (total !== null) {
       nodes = total;
       perZone = false;
@@ -129,7 +134,10 @@ export function dynamicItems(ctx: PoolContext, dyn: Record<string, unknown>, blo
 
 export function entries(v: Value): [Value, Value][] {
   if (Array.isArray(v)) return v.map((x, i) => [typeof x === 'string' ? x : i, x]);
-  if (v !== null && typeof v === 'object') return Object.keys(v).sort().map((k) => [k, v[k] as Value]);
+  if (v !== null && typeof v === 'object')
+    return Object.keys(v)
+      .sort()
+      .map((k) => [k, v[k] as Value]);
   return [];
 }
 

@@ -49,9 +49,7 @@ function load(): Bridge {
 
 export type HclBody = Record<string, unknown>;
 
-export type HclParsed =
-  | { ok: true; body: HclBody }
-  | { ok: false; line: number | null; message: string };
+export type HclParsed = { ok: true; body: HclBody } | { ok: false; line: number | null; message: string };
 
 /**
  * Deeper nesting than any real configuration has. The Go parser recurses per level: a file nested
@@ -68,7 +66,9 @@ export function parseHcl(file: string, text: string): HclParsed {
   }
   let out: { err: string | null; json: string | null } | undefined;
   try {
-    load().parse(file, text, (err, json) => { out = { err, json }; });
+    load().parse(file, text, (err, json) => {
+      out = { err, json };
+    });
   } catch (err) {
     // The runtime may be left mid-call; the next file gets a fresh one.
     bridge = undefined;
@@ -80,9 +80,7 @@ export function parseHcl(file: string, text: string): HclParsed {
   }
   if (out.err !== null || out.json === null) return parseError(file, out.err ?? 'unknown error');
   const body: unknown = JSON.parse(out.json);
-  return body !== null && typeof body === 'object' && !Array.isArray(body)
-    ? { ok: true, body: body as HclBody }
-    : { ok: true, body: {} };
+  return body !== null && typeof body === 'object' && !Array.isArray(body) ? { ok: true, body: body as HclBody } : { ok: true, body: {} };
 }
 
 // "parse config: [main.tf:2,6-3,1: Invalid expression; Expected the start of an expression…]"
@@ -96,7 +94,10 @@ function parseError(file: string, err: string): HclParsed {
   const more = [...rest.matchAll(next)];
   const first = (more[0] ? rest.slice(0, more[0].index) : rest).replace(/; /, ': ');
   const lines = [...new Set(more.map((x) => x[1]))];
-  const tail = more.length === 0 ? '' : ` (and ${more.length} more error${more.length === 1 ? '' : 's'} at line${lines.length === 1 ? '' : 's'} ${lines.join(', ')})`;
+  const tail =
+    more.length === 0
+      ? ''
+      : ` (and ${more.length} more error${more.length === 1 ? '' : 's'} at line${lines.length === 1 ? '' : 's'} ${lines.join(', ')})`;
   return { ok: false, line: Number(m[1]), message: first + tail };
 }
 

@@ -41,7 +41,10 @@ export function readHyperPodClusters(file: string, body: Record<string, unknown>
       const row = type === null ? null : lookupInstanceType(type);
       if (row === null) return;
       const name = typeof group.instance_group_name === 'string' ? group.instance_group_name : `${label}[${i}]`;
-      const count = typeof group.instance_count === 'number' && Number.isInteger(group.instance_count) && group.instance_count >= 0 ? group.instance_count : null;
+      const count =
+        typeof group.instance_count === 'number' && Number.isInteger(group.instance_count) && group.instance_count >= 0
+          ? group.instance_count
+          : null;
       const line = item.line(['instance_count']);
       if (count === null) {
         item.warn(line, `instance_count is ${JSON.stringify(group.instance_count ?? null)}, not a whole number: cannot tell the GPU count`);
@@ -51,7 +54,13 @@ export function readHyperPodClusters(file: string, body: Record<string, unknown>
       }
       const gpus = count * row.gpus;
       out.decls.push({
-        file, line, kind: KIND, name, gpuModel: row.gpuModel, gpus, gpuStep: row.gpus,
+        file,
+        line,
+        kind: KIND,
+        name,
+        gpuModel: row.gpuModel,
+        gpus,
+        gpuStep: row.gpus,
         parts: [{ label: `${name}: ${count} × ${type}`, resource: PRIMARY_GPU_RESOURCE, gpus, line }],
       });
     });

@@ -29,7 +29,13 @@ type YamlPath = (string | number)[];
  * The objects of the manifest resources of one file, read by the manifest readers (`inner`) as
  * the YAML they render to, with lines mapped back to the keys in the `.tf` file.
  */
-export function readManifestResources(file: string, body: Record<string, unknown>, loc: Locator, scope: Scope, inner: readonly CapacityParser[]): Required<ParseResult> {
+export function readManifestResources(
+  file: string,
+  body: Record<string, unknown>,
+  loc: Locator,
+  scope: Scope,
+  inner: readonly CapacityParser[],
+): Required<ParseResult> {
   const out: Required<ParseResult> = { decls: [], diagnostics: [], unresolved: [] };
   const resources = asRecord(body.resource);
   for (const type of MANIFEST_RESOURCE_TYPES) {
@@ -52,7 +58,11 @@ export function readManifestResources(file: string, body: Record<string, unknown
         out.diagnostics.push(unknownAt(file, loc.path(block, [key])?.line ?? block.line, address, key, raw[key], instances.culprit));
         continue;
       }
-      for (const { key, bound } of instances) read(key === null ? address : `${address}[${JSON.stringify(key)}]`, bound === null ? scope : withBound(scope, bound.name, bound.value));
+      for (const { key, bound } of instances)
+        read(
+          key === null ? address : `${address}[${JSON.stringify(key)}]`,
+          bound === null ? scope : withBound(scope, bound.name, bound.value),
+        );
     }
   }
   return out;
@@ -103,7 +113,15 @@ function manifestSource(type: string, raw: Record<string, unknown>): ManifestSou
   return body?.[1] === undefined ? null : { key: 'yaml_body', raw: `\${${body[1]}}` };
 }
 
-function readObject(file: string, address: string, value: Value, loc: Locator, at: Span, out: Required<ParseResult>, inner: readonly CapacityParser[]): void {
+function readObject(
+  file: string,
+  address: string,
+  value: Value,
+  loc: Locator,
+  at: Span,
+  out: Required<ParseResult>,
+  inner: readonly CapacityParser[],
+): void {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return;
   const text = stringify(value);
   // A YAML path: the manifest readers take plain YAML by its extension.
@@ -112,7 +130,8 @@ function readObject(file: string, address: string, value: Value, loc: Locator, a
   for (const parser of inner) {
     if (!parser.mightContain(alias, text)) continue;
     const r = parser.parse(alias, text);
-    for (const d of r.decls) out.decls.push({ ...d, file, line: lines(d.line), parts: d.parts.map((p) => ({ ...p, line: lines(p.line) })) });
+    for (const d of r.decls)
+      out.decls.push({ ...d, file, line: lines(d.line), parts: d.parts.map((p) => ({ ...p, line: lines(p.line) })) });
     for (const u of r.unresolved ?? []) out.unresolved.push({ ...u, file, line: lines(u.line) });
     for (const d of r.diagnostics) out.diagnostics.push(relocated(d, file, address, lines));
   }

@@ -7,7 +7,8 @@ import { asRecord } from './module-scope.js';
  * Inputs whose names say they count a pool's nodes or GPUs. A module given only a machine type or
  * an accelerator type (Cluster Toolkit's gpu-definition) describes GPUs, it does not size a pool.
  */
-const GPU_INPUT = /node_count|(^|_)(max|min)_nodes?$|(^|_)nodes$|(^|_)(max|min|desired)_size$|(^|_)(max|min)_count$|gpu_count|accelerator_count|(^|_)gpus$|(^|_)replicas$/i;
+const GPU_INPUT =
+  /node_count|(^|_)(max|min)_nodes?$|(^|_)nodes$|(^|_)(max|min|desired)_size$|(^|_)(max|min)_count$|gpu_count|accelerator_count|(^|_)gpus$|(^|_)replicas$/i;
 
 /** `./modules/gpu_pool`, `../shared/gke`: a module in the same repository. */
 function isLocalSource(source: unknown): source is string {
@@ -28,9 +29,15 @@ export function localModuleWarnings(file: string, body: Record<string, unknown>,
     const inputs = Object.keys(raw).filter((k) => GPU_INPUT.test(k));
     if (inputs.length === 0) continue;
     const line = loc.path(loc.file(), [['module', label]])?.line ?? null;
-    out.push(diagnostic(file, line, 'warning',
-      `module.${label} (source ${raw.source}) sizes GPU pools with (${inputs.join(', ')}) but gpu-justify does not read local modules through their calls: ` +
-      `a change to these inputs is not counted; check the GPUs of the pools in ${raw.source} by hand`));
+    out.push(
+      diagnostic(
+        file,
+        line,
+        'warning',
+        `module.${label} (source ${raw.source}) sizes GPU pools with (${inputs.join(', ')}) but gpu-justify does not read local modules through their calls: ` +
+          `a change to these inputs is not counted; check the GPUs of the pools in ${raw.source} by hand`,
+      ),
+    );
   }
   return out;
 }

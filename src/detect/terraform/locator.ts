@@ -38,7 +38,8 @@ export class Locator {
     let hi = this.lineStarts.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if ((this.lineStarts[mid] ?? 0) <= offset) lo = mid; else hi = mid - 1;
+      if ((this.lineStarts[mid] ?? 0) <= offset) lo = mid;
+      else hi = mid - 1;
     }
     return lo + 1;
   }
@@ -154,7 +155,10 @@ function mask(text: string): [string, string] {
       i = end;
     } else if (c === '<' && text[i + 1] === '<') {
       const m = /^<<-?([A-Za-z_][\w-]*)[ \t]*\r?\n/.exec(text.slice(i, i + 200));
-      if (!m) { i += 2; continue; }
+      if (!m) {
+        i += 2;
+        continue;
+      }
       const bodyStart = i + m[0].length;
       const closer = new RegExp(`^[ \\t]*${m[1]}[ \\t]*$`, 'm');
       const rest = text.slice(bodyStart);
@@ -179,13 +183,19 @@ function stringEnd(text: string, open: number): number {
   let i = open + 1;
   while (i < text.length) {
     const c = text[i];
-    if (c === '\\') { i += 2; continue; }
+    if (c === '\\') {
+      i += 2;
+      continue;
+    }
     if (c === '"' || c === '\n') return i + 1;
     if ((c === '$' || c === '%') && text[i + 1] === '{') {
       let d = 0;
       for (; i < text.length; i++) {
         const x = text[i];
-        if (x === '"') { i = stringEnd(text, i) - 1; continue; }
+        if (x === '"') {
+          i = stringEnd(text, i) - 1;
+          continue;
+        }
         if (x === '{') d++;
         else if (x === '}' && --d === 0) break;
       }

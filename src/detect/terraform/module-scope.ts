@@ -45,8 +45,12 @@ export function moduleScope(files: readonly ModuleFile[]): Scope {
   }
 
   const empty: Scope = {
-    variable: (n) => { throw new Unresolved(`var.${n} inside a variable default`); },
-    local: (n) => { throw new Unresolved(`local.${n} inside a variable default`); },
+    variable: (n) => {
+      throw new Unresolved(`var.${n} inside a variable default`);
+    },
+    local: (n) => {
+      throw new Unresolved(`local.${n} inside a variable default`);
+    },
     bound: NO_BINDINGS,
   };
   const varCache = new Map<string, Value>();
@@ -101,7 +105,8 @@ export function moduleScope(files: readonly ModuleFile[]): Scope {
 function withOptionalDefaults(value: Value, type: unknown): Value {
   if (typeof type !== 'string' || !type.includes('optional(')) return value;
   const defaults = new Map<string, Value>();
-  const re = /([A-Za-z_][\w-]*)\s*=\s*optional\(\s*((?:[^(),]|\([^()]*(?:\([^()]*\))?[^()]*\))+?)\s*(?:,\s*("[^"]*"|-?\d+(?:\.\d+)?|true|false|null|\[\]|\{\}))?\s*\)/g;
+  const re =
+    /([A-Za-z_][\w-]*)\s*=\s*optional\(\s*((?:[^(),]|\([^()]*(?:\([^()]*\))?[^()]*\))+?)\s*(?:,\s*("[^"]*"|-?\d+(?:\.\d+)?|true|false|null|\[\]|\{\}))?\s*\)/g;
   for (const m of type.matchAll(re)) defaults.set(m[1] ?? '', m[3] === undefined ? null : parseScalar(m[3]));
   const fill = (obj: Value): Value => {
     if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return obj;

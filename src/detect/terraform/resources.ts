@@ -66,7 +66,7 @@ export function readResources(file: string, body: Record<string, unknown>, loc: 
         // count is read only for pools with GPUs: a CPU pool's count is not this tool's business.
         record(ctx, literalName(raw, nameOf) ?? label, () => {
           const r = read(ctx, raw, label);
-          const copies = r === null || raw.count === undefined ? 1 : ctx.count(raw.count, 'count', ['count']) ?? 1;
+          const copies = r === null || raw.count === undefined ? 1 : (ctx.count(raw.count, 'count', ['count']) ?? 1);
           if (r === null || copies === 0) return null;
           if (copies === 1 || copies > MAX_COUNT_READS) return { ...r, copies };
           // Each copy read with its own count.index: `pow(2, count.index)` GPUs per node differ.
@@ -100,7 +100,7 @@ export function withBound(scope: Scope, name: string, value: Value): Scope {
 }
 
 function literalName(raw: Record<string, unknown>, nameOf?: (raw: Record<string, unknown>) => unknown): string | null {
-  const n = nameOf ? nameOf(raw) : raw.name ?? raw.node_group_name;
+  const n = nameOf ? nameOf(raw) : (raw.name ?? raw.node_group_name);
   return typeof n === 'string' && !n.includes('${') && n !== '' ? n : null;
 }
 
@@ -108,7 +108,12 @@ function literalName(raw: Record<string, unknown>, nameOf?: (raw: Record<string,
 const MAX_COUNT_READS = 256;
 
 const sameReading = (a: PoolReading, b: PoolReading): boolean =>
-  a.name === b.name && a.gpusPerNode === b.gpusPerNode && a.maxNodes === b.maxNodes && a.gpuModel === b.gpuModel && a.step === b.step && a.mixed === b.mixed;
+  a.name === b.name &&
+  a.gpusPerNode === b.gpusPerNode &&
+  a.maxNodes === b.maxNodes &&
+  a.gpuModel === b.gpuModel &&
+  a.step === b.step &&
+  a.mixed === b.mixed;
 
 /**
  * The copies of a counted resource whose readings differ: one pool per name (copies named
@@ -145,12 +150,14 @@ export function toDecl(file: string, kind: CapacityKind, r: PoolReading, copies 
     gpus,
     // Types that differ in GPUs per node leave the step of one more node unknown.
     ...(r.mixed ? {} : { gpuStep: (r.step ?? r.gpusPerNode) * copies }),
-    parts: [{
-      label: `${r.name}: ${r.maxNodes} node${r.maxNodes === 1 ? '' : 's'} × ${r.gpusPerNode} GPU${r.gpusPerNode === 1 ? '' : 's'}${extra ? ` (${extra})` : ''}`,
-      // The machine types and accelerators these clouds' pools name are NVIDIA's.
-      resource: PRIMARY_GPU_RESOURCE,
-      gpus,
-      line: r.line,
-    }],
+    parts: [
+      {
+        label: `${r.name}: ${r.maxNodes} node${r.maxNodes === 1 ? '' : 's'} × ${r.gpusPerNode} GPU${r.gpusPerNode === 1 ? '' : 's'}${extra ? ` (${extra})` : ''}`,
+        // The machine types and accelerators these clouds' pools name are NVIDIA's.
+        resource: PRIMARY_GPU_RESOURCE,
+        gpus,
+        line: r.line,
+      },
+    ],
   };
 }

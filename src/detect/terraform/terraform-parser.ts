@@ -16,7 +16,14 @@ import { moduleScope } from './module-scope.js';
 import type { ModuleFile } from './module-scope.js';
 import { RESOURCE_KINDS, readResources } from './resources.js';
 
-const POOL_MARKERS = [...Object.keys(RESOURCE_KINDS), 'eks_managed_node_groups', 'self_managed_node_groups', 'node_pools', 'cluster_autoscaling', 'awscc_sagemaker_cluster'];
+const POOL_MARKERS = [
+  ...Object.keys(RESOURCE_KINDS),
+  'eks_managed_node_groups',
+  'self_managed_node_groups',
+  'node_pools',
+  'cluster_autoscaling',
+  'awscc_sagemaker_cluster',
+];
 
 export function isTerraformPath(path: string): boolean {
   return path.endsWith('.tf') || path.endsWith('.tfvars') || isTerragruntPath(path);
@@ -48,7 +55,8 @@ export const terraformParser: CapacityParser = {
   id: 'terraform',
   acceptsPath: isTerraformPath,
   mightContain: (path, text) =>
-    isTerraformPath(path) && (declaresPools(text) || callsLocalModule(text) || callsOtherModule(text) || (isTerragruntPath(path) && /\binputs\s*=/.test(text))),
+    isTerraformPath(path) &&
+    (declaresPools(text) || callsLocalModule(text) || callsOtherModule(text) || (isTerragruntPath(path) && /\binputs\s*=/.test(text))),
   parse: (path, text) => parseTerraformSet([{ path, text }]),
   parseSet: parseTerraformSet,
 };
@@ -68,7 +76,14 @@ export function parseModule(files: readonly SourceFile[]): { parsed: ParsedTerra
     if (!hcl.ok) {
       const line = hcl.line === null ? null : clampLine(hcl.line, f.text);
       // A broken sibling matters only as far as it may hold values a pool uses.
-      errors.push(diagnostic(f.path, line, 'error', `HCL syntax error: ${hcl.message}; nothing in this file was read (node pools, variables, locals)`));
+      errors.push(
+        diagnostic(
+          f.path,
+          line,
+          'error',
+          `HCL syntax error: ${hcl.message}; nothing in this file was read (node pools, variables, locals)`,
+        ),
+      );
       continue;
     }
     parsed.push({ path: f.path, body: hcl.body, text: f.text });
@@ -92,7 +107,9 @@ export function parseTerraformSet(files: readonly SourceFile[]): ParseResult {
     if (callsLocalModule(f.text)) result.diagnostics.push(...localModuleWarnings(f.path, f.body, loc()));
     if (callsOtherModule(f.text)) result.diagnostics.push(...unreadModuleWarnings(f.path, f.body, loc(), scope));
     if (!declaresPools(f.text)) continue;
-    for (const out of [readResources, readEksModules, readGkeModules, readGkeAutoprovisioning, readHyperPodClusters].map((read) => read(f.path, f.body, loc(), scope))) {
+    for (const out of [readResources, readEksModules, readGkeModules, readGkeAutoprovisioning, readHyperPodClusters].map((read) =>
+      read(f.path, f.body, loc(), scope),
+    )) {
       result.decls.push(...out.decls);
       result.unresolved.push(...out.unresolved);
       result.diagnostics.push(...out.diagnostics);
@@ -110,7 +127,14 @@ function readTerragrunt(f: ParsedTerraform, scope: Scope, result: Required<Parse
     readEksModules(f.path, call.body, call.loc, scope),
     readGkeModules(f.path, call.body, call.loc, scope),
     readGkeAutoprovisioning(f.path, call.body, call.loc, scope),
-    { decls: [], unresolved: [], diagnostics: source.startsWith('./') || source.startsWith('../') ? localModuleWarnings(f.path, call.body, call.loc) : unreadModuleWarnings(f.path, call.body, call.loc, scope) },
+    {
+      decls: [],
+      unresolved: [],
+      diagnostics:
+        source.startsWith('./') || source.startsWith('../')
+          ? localModuleWarnings(f.path, call.body, call.loc)
+          : unreadModuleWarnings(f.path, call.body, call.loc, scope),
+    },
   ];
   for (const out of outs) {
     result.decls.push(...out.decls);

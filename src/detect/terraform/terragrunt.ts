@@ -16,12 +16,18 @@ export function isTerragruntPath(path: string): boolean {
  * modules not read) read it as they read a `module` block. Null when it names no source or has
  * no literal `inputs` object.
  */
-export function terragruntCall(body: Record<string, unknown>, text: string): { body: Record<string, unknown>; loc: Locator; source: string } | null {
+export function terragruntCall(
+  body: Record<string, unknown>,
+  text: string,
+): { body: Record<string, unknown>; loc: Locator; source: string } | null {
   const source = single(body.terraform).source;
   const inputs = body.inputs;
   if (typeof source !== 'string' || inputs === null || typeof inputs !== 'object' || Array.isArray(inputs)) return null;
   return {
-    body: { module: { [TERRAGRUNT_LABEL]: [{ source, ...asRecord(inputs) }] }, ...(body.locals === undefined ? {} : { locals: body.locals }) },
+    body: {
+      module: { [TERRAGRUNT_LABEL]: [{ source, ...asRecord(inputs) }] },
+      ...(body.locals === undefined ? {} : { locals: body.locals }),
+    },
     loc: new InputsLocator(text),
     source,
   };
@@ -32,7 +38,13 @@ class InputsLocator extends Locator {
   override path(within: Span, steps: readonly (string | readonly string[])[]): Span | null {
     const [first, ...rest] = steps;
     const file = this.file();
-    if (within.start === file.start && within.end === file.end && Array.isArray(first) && first[0] === 'module' && first[1] === TERRAGRUNT_LABEL) {
+    if (
+      within.start === file.start &&
+      within.end === file.end &&
+      Array.isArray(first) &&
+      first[0] === 'module' &&
+      first[1] === TERRAGRUNT_LABEL
+    ) {
       const inputs = this.child(file, 'inputs');
       return inputs === null || rest.length === 0 ? inputs : super.path(inputs, rest);
     }

@@ -38,9 +38,15 @@ export function unreadModuleWarnings(file: string, body: Record<string, unknown>
     if (found.length === 0) continue;
     const line = loc.path(loc.file(), [['module', label]])?.line ?? null;
     const named = found.slice(0, MAX_NAMED).join('; ') + (found.length > MAX_NAMED ? `; and ${found.length - MAX_NAMED} more inputs` : '');
-    out.push(diagnostic(file, line, 'warning',
-      `module.${label} (source ${source}) is given GPU machine types or accelerators (${named}), but gpu-justify does not read this module: ` +
-      `the GPU capacity of its pools, and any change to it, is not counted; check them by hand`));
+    out.push(
+      diagnostic(
+        file,
+        line,
+        'warning',
+        `module.${label} (source ${source}) is given GPU machine types or accelerators (${named}), but gpu-justify does not read this module: ` +
+          `the GPU capacity of its pools, and any change to it, is not counted; check them by hand`,
+      ),
+    );
   }
   return out;
 }

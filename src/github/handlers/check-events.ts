@@ -13,7 +13,15 @@ export function checkRunHandler(deps: HandlerDeps): (context: Context<'check_run
   return async (context) => {
     const run = context.payload.check_run;
     if (run.name !== CHECK_NAME) return;
-    await reviewCommit(deps, deps.metrics.instrument(context.octokit), context.log, repoOf(context.payload.repository), run.head_sha, numbersIn(run.pull_requests, context.payload.repository.url), true);
+    await reviewCommit(
+      deps,
+      deps.metrics.instrument(context.octokit),
+      context.log,
+      repoOf(context.payload.repository),
+      run.head_sha,
+      numbersIn(run.pull_requests, context.payload.repository.url),
+      true,
+    );
   };
 }
 
@@ -27,7 +35,15 @@ export function checkSuiteHandler(
 ): (context: Context<'check_suite.requested' | 'check_suite.rerequested'>) => Promise<void> {
   return async (context) => {
     const { check_suite: suite, repository, action } = context.payload;
-    await reviewCommit(deps, deps.metrics.instrument(context.octokit), context.log, repoOf(repository), suite.head_sha, numbersIn(suite.pull_requests, repository.url), action === 'rerequested');
+    await reviewCommit(
+      deps,
+      deps.metrics.instrument(context.octokit),
+      context.log,
+      repoOf(repository),
+      suite.head_sha,
+      numbersIn(suite.pull_requests, repository.url),
+      action === 'rerequested',
+    );
   };
 }
 

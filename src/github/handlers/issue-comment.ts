@@ -34,7 +34,9 @@ export function issueCommentHandler(deps: HandlerDeps): (context: CommentContext
       await reply(renderHelp(`@${user.login} \`/gpu-justify ${command.given}\`: ${command.problem}.`));
       return;
     }
-    await deps.metrics.instrument(context.octokit).rest.reactions.createForIssueComment({ ...repo, comment_id: comment.id, content: 'eyes' });
+    await deps.metrics
+      .instrument(context.octokit)
+      .rest.reactions.createForIssueComment({ ...repo, comment_id: comment.id, content: 'eyes' });
     if (command.kind === 'help') {
       await reply(renderHelp());
       return;
@@ -64,14 +66,16 @@ async function runCommand(run: CommandRun): Promise<void> {
       await queuedReview(deps, octokit, log, pull.target);
       return;
     case 'explain': {
-      const analysis = await deps.queue.run(keyOf(pull.target), () => analysePullRequest(octokit, pull.target, deps.telemetry)).catch(
-        (err: unknown) => {
+      const analysis = await deps.queue
+        .run(keyOf(pull.target), () => analysePullRequest(octokit, pull.target, deps.telemetry))
+        .catch((err: unknown) => {
           log.warn({ err: describeFailure(err) }, 'explain could not run');
           return null;
-        },
-      );
+        });
       await reply(
-        analysis ? renderExplain(analysis.result) : `${REPLY_MARKER}\nThe review could not run, so there is nothing to explain yet; see the check run for why.`,
+        analysis
+          ? renderExplain(analysis.result)
+          : `${REPLY_MARKER}\nThe review could not run, so there is nothing to explain yet; see the check run for why.`,
       );
       return;
     }

@@ -42,7 +42,8 @@ export function importLoadTest(text: string, file: string): LoadTestImport {
     const rows = [];
     for (const [i, doc] of docs.entries()) {
       const parsed = vllmBenchSchema.safeParse(doc);
-      if (!parsed.success) return { ok: false, message: `${file}: result ${i + 1} is not a vllm bench result (${firstIssue(parsed.error)})` };
+      if (!parsed.success)
+        return { ok: false, message: `${file}: result ${i + 1} is not a vllm bench result (${firstIssue(parsed.error)})` };
       rows.push(vllmBenchRow(parsed.data));
     }
     return { ok: true, format: 'vllm-bench', rows: rows.sort(byRate) };

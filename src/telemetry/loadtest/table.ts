@@ -14,8 +14,6 @@ export interface LoadTestRow {
 
 export type LoadTestFormat = 'guidellm' | 'vllm-bench';
 
-export type LoadTestImport =
-  | { ok: true; format: LoadTestFormat; rows: LoadTestRow[] }
-  | { ok: false; message: string };
+export type LoadTestImport = { ok: true; format: LoadTestFormat; rows: LoadTestRow[] } | { ok: false; message: string };
 
 export const byRate = (a: LoadTestRow, b: LoadTestRow) => a.rate - b.rate;

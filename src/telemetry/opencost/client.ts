@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { TelemetryConfigError, TelemetryError, TelemetryQueryError, TelemetryResponseError, TelemetryUnavailableError, describeEndpoint } from '../errors.js';
+import {
+  TelemetryConfigError,
+  TelemetryError,
+  TelemetryQueryError,
+  TelemetryResponseError,
+  TelemetryUnavailableError,
+  describeEndpoint,
+} from '../errors.js';
 import type { HttpSettings } from '../prometheus/http.js';
 import { requestJson } from '../prometheus/http.js';
 import type { MissingReason } from '../source.js';
@@ -49,7 +56,17 @@ export function openCostSettings(url: string | undefined, overrides: Partial<Omi
       query: '(configuration)',
     });
   }
-  return { url: parsed, headers: {}, secrets: [], timeoutMs: 60_000, retries: 2, backoffMs: 500, maxBackoffMs: 10_000, postAbove: Number.POSITIVE_INFINITY, ...overrides };
+  return {
+    url: parsed,
+    headers: {},
+    secrets: [],
+    timeoutMs: 60_000,
+    retries: 2,
+    backoffMs: 500,
+    maxBackoffMs: 10_000,
+    postAbove: Number.POSITIVE_INFINITY,
+    ...overrides,
+  };
 }
 
 export function allocationLabel(q: AllocationQuery): string {
@@ -62,7 +79,13 @@ const add = (a: number | null, b: number | null): number | null => (a === null |
 export async function fetchAllocation(settings: HttpSettings, q: AllocationQuery, path = '/allocation'): Promise<AllocationResult> {
   const where = `${SOURCE} at ${describeEndpoint(settings.url)}`;
   const label = allocationLabel(q);
-  const missing = (reason: MissingReason, message: string): AllocationResult => ({ status: 'missing', source: where, query: q, reason, message });
+  const missing = (reason: MissingReason, message: string): AllocationResult => ({
+    status: 'missing',
+    source: where,
+    query: q,
+    reason,
+    message,
+  });
   if (q.aggregate !== 'namespace' && !LABEL.test(q.aggregate)) {
     return missing('bad-query', `${where}: aggregate must be namespace or label:<name>, got ${q.aggregate}`);
   }
@@ -75,33 +98,59 @@ export async function fetchAllocation(settings: HttpSettings, q: AllocationQuery
   try {
     const answer = await requestJson(settings, { path, params, label, sourceName: SOURCE });
     const parsed = responseSchema.safeParse(answer.body);
-    if (!parsed.success) throw new TelemetryResponseError(`${where} sent JSON that is not an allocation response for ${label}`, { source: where, query: label });
+    if (!parsed.success)
+      throw new TelemetryResponseError(`${where} sent JSON that is not an allocation response for ${label}`, {
+        source: where,
+        query: label,
+      });
     const code = parsed.data.code ?? 200;
     if (code >= 400) {
       const Err = code >= 500 ? TelemetryUnavailableError : TelemetryQueryError;
-      throw new Err(`${where} answered code ${code} for ${label}: ${parsed.data.message ?? 'no reason given'}`, { source: where, query: label, status: code });
+      throw new Err(`${where} answered code ${code} for ${label}: ${parsed.data.message ?? 'no reason given'}`, {
+        source: where,
+        query: label,
+        status: code,
+      });
     }
     // accumulate=true gives one set; should a server give several, they add up.
     const byKey = new Map<string, Allocation>();
     for (const set of parsed.data.data ?? []) {
       for (const [key, a] of Object.entries(set)) {
         if (a === null) continue;
-        const next: Allocation = { key, gpuHours: a.gpuHours ?? null, gpuCost: a.gpuCost ?? null, totalCost: a.totalCost ?? null, minutes: a.minutes ?? null };
-        const prev = byKey.get(key);
-        byKey.set(key, prev === undefined ? next : {
+        const next: Allocation = {
           key,
-          gpuHours: add(prev.gpuHours, next.gpuHours),
-          gpuCost: add(prev.gpuCost, next.gpuCost),
-          totalCost: add(prev.totalCost, next.totalCost),
-          minutes: add(prev.minutes, next.minutes),
-        });
+          gpuHours: a.gpuHours ?? null,
+          gpuCost: a.gpuCost ?? null,
+          totalCost: a.totalCost ?? null,
+          minutes: a.minutes ?? null,
+        };
+        const prev = byKey.get(key);
+        byKey.set(
+          key,
+          prev === undefined
+            ? next
+            : {
+                key,
+                gpuHours: add(prev.gpuHours, next.gpuHours),
+                gpuCost: add(prev.gpuCost, next.gpuCost),
+                totalCost: add(prev.totalCost, next.totalCost),
+                minutes: add(prev.minutes, next.minutes),
+              },
+        );
       }
     }
     if (byKey.size === 0) return missing('no-data', `${where}: no allocations for ${label}`);
     return { status: 'ok', source: where, query: q, allocations: [...byKey.values()] };
   } catch (err) {
     if (!(err instanceof TelemetryError)) throw err;
-    const reason: MissingReason = err.kind === 'telemetry-unavailable' ? 'unavailable' : err.kind === 'telemetry-bad-query' ? 'bad-query' : err.kind === 'telemetry-config' ? 'config' : 'bad-response';
+    const reason: MissingReason =
+      err.kind === 'telemetry-unavailable'
+        ? 'unavailable'
+        : err.kind === 'telemetry-bad-query'
+          ? 'bad-query'
+          : err.kind === 'telemetry-config'
+            ? 'config'
+            : 'bad-response';
     return missing(reason, err.message);
   }
 }

@@ -37,7 +37,10 @@ export class PrometheusClient {
     const points = pointsFor(start.getTime() / 1000, end.getTime() / 1000, step);
     if (points > MAX_POINTS) {
       throw new TelemetryQueryError(
-        redact(`range query ${options.label ?? query} would return ${points} points per series (limit ${MAX_POINTS}): use a longer step`, this.config.secrets),
+        redact(
+          `range query ${options.label ?? query} would return ${points} points per series (limit ${MAX_POINTS}): use a longer step`,
+          this.config.secrets,
+        ),
         { source: SOURCE, query: options.label ?? query },
       );
     }
@@ -45,12 +48,7 @@ export class PrometheusClient {
     return this.call('/api/v1/query_range', params, query, options);
   }
 
-  private async call(
-    path: string,
-    params: Record<string, string>,
-    query: string,
-    options: QueryOptions,
-  ): Promise<PromAnswer> {
+  private async call(path: string, params: Record<string, string>, query: string, options: QueryOptions): Promise<PromAnswer> {
     const label = options.label ?? query;
     const answer = await requestJson(this.config, { path, params, label, sourceName: SOURCE });
     const where = `${SOURCE} at ${this.endpoint}`;

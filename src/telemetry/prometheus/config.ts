@@ -34,9 +34,7 @@ function parseHeaders(raw: string | undefined): Record<string, string> {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue && issue.path.length > 0 ? ` (header ${String(issue.path[0])})` : '';
-    throw configError(
-      `PROMETHEUS_HEADERS must be a JSON object of header names to string values${where}: ${issue?.message ?? 'invalid'}`,
-    );
+    throw configError(`PROMETHEUS_HEADERS must be a JSON object of header names to string values${where}: ${issue?.message ?? 'invalid'}`);
   }
   return parsed.data;
 }

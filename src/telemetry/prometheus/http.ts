@@ -1,10 +1,4 @@
-import {
-  TelemetryQueryError,
-  TelemetryResponseError,
-  TelemetryUnavailableError,
-  describeEndpoint,
-  redact,
-} from '../errors.js';
+import { TelemetryQueryError, TelemetryResponseError, TelemetryUnavailableError, describeEndpoint, redact } from '../errors.js';
 
 /** How to reach one HTTP API: a Prometheus-compatible one, or OpenCost's. */
 export interface HttpSettings {
@@ -124,10 +118,7 @@ export async function requestJson(settings: HttpSettings, req: JsonRequest): Pro
       const name = err instanceof Error ? err.name : '';
       if (name === 'TimeoutError' || name === 'AbortError') {
         // The attempt already waited the whole timeout; another would only double the wait.
-        throw new TelemetryUnavailableError(
-          clean(`${where} did not answer within ${settings.timeoutMs} ms for ${req.label}`),
-          opts,
-        );
+        throw new TelemetryUnavailableError(clean(`${where} did not answer within ${settings.timeoutMs} ms for ${req.label}`), opts);
       }
       const code = (err as { cause?: { code?: unknown } }).cause?.code;
       lastProblem = typeof code === 'string' ? code : 'connection failed';
@@ -146,10 +137,10 @@ export async function requestJson(settings: HttpSettings, req: JsonRequest): Pro
       text = await response.text();
     } catch {
       // The timeout covers the body too: a server that stalls mid-answer is unavailable, not wrong.
-      throw new TelemetryUnavailableError(
-        clean(`${where} broke off or stalled while answering ${req.label} (HTTP ${response.status})`),
-        { ...opts, status: response.status },
-      );
+      throw new TelemetryUnavailableError(clean(`${where} broke off or stalled while answering ${req.label} (HTTP ${response.status})`), {
+        ...opts,
+        status: response.status,
+      });
     }
     const body = parseJson(text);
     if (isRetryable(response.status)) {
@@ -158,31 +149,32 @@ export async function requestJson(settings: HttpSettings, req: JsonRequest): Pro
         await sleep(backoff(settings, attempt, retryAfterMs(response.headers.get('retry-after'))));
         continue;
       }
-      throw new TelemetryUnavailableError(
-        clean(`${where} answered ${lastProblem} for ${req.label}, after ${attempt + 1} attempt(s)`),
-        { ...opts, status: response.status, queryOnly: queryTimedOut(body) },
-      );
+      throw new TelemetryUnavailableError(clean(`${where} answered ${lastProblem} for ${req.label}, after ${attempt + 1} attempt(s)`), {
+        ...opts,
+        status: response.status,
+        queryOnly: queryTimedOut(body),
+      });
     }
     if (response.status === 400 || response.status === 422) {
       const msg = apiMessage(body) ?? 'no reason given';
-      throw new TelemetryQueryError(
-        clean(`${where} rejected ${req.label} (HTTP ${response.status}): ${msg}`),
-        { ...opts, status: response.status },
-      );
+      throw new TelemetryQueryError(clean(`${where} rejected ${req.label} (HTTP ${response.status}): ${msg}`), {
+        ...opts,
+        status: response.status,
+      });
     }
     if (body === undefined) {
       const type = response.headers.get('content-type') ?? 'no content type';
-      throw new TelemetryResponseError(
-        clean(`${where} answered HTTP ${response.status} with ${type}, not JSON, for ${req.label}`),
-        { ...opts, status: response.status },
-      );
+      throw new TelemetryResponseError(clean(`${where} answered HTTP ${response.status} with ${type}, not JSON, for ${req.label}`), {
+        ...opts,
+        status: response.status,
+      });
     }
     if (response.status >= 300) {
       const msg = apiMessage(body);
-      throw new TelemetryResponseError(
-        clean(`${where} answered HTTP ${response.status} for ${req.label}${msg ? `: ${msg}` : ''}`),
-        { ...opts, status: response.status },
-      );
+      throw new TelemetryResponseError(clean(`${where} answered HTTP ${response.status} for ${req.label}${msg ? `: ${msg}` : ''}`), {
+        ...opts,
+        status: response.status,
+      });
     }
     return { status: response.status, body, method };
   }

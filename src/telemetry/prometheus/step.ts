@@ -1,9 +1,7 @@
 /** Prometheus refuses range queries of more than 11,000 points per series. */
 export const MAX_POINTS = 11_000;
 
-const NICE_STEPS = [
-  15, 30, 60, 120, 300, 600, 900, 1_800, 3_600, 7_200, 10_800, 21_600, 43_200, 86_400,
-];
+const NICE_STEPS = [15, 30, 60, 120, 300, 600, 900, 1_800, 3_600, 7_200, 10_800, 21_600, 43_200, 86_400];
 
 /**
  * The smallest "nice" step (seconds) of at least `minStep` that keeps a range query from

@@ -9,8 +9,7 @@ export const DCGM_BLANK_ABOVE = 9.2e18;
 /** Labels the exporter sets from pod-resources; behind a ServiceMonitor without honorLabels they gain `exported_`. */
 const POD_LABELS = new Set(['namespace', 'pod', 'container']);
 
-const HOW_DCGM =
-  'run NVIDIA dcgm-exporter (GPU Operator) with Kubernetes pod mapping and scrape it into this Prometheus';
+const HOW_DCGM = 'run NVIDIA dcgm-exporter (GPU Operator) with Kubernetes pod mapping and scrape it into this Prometheus';
 
 /**
  * A pool's GPUs are found by joining the exporter's host label to kube-state-metrics' node name:
@@ -86,8 +85,7 @@ export const SM_FIELDS = ['DCGM_FI_PROF_SM_ACTIVE', 'DCGM_FI_PROF_GR_ENGINE_ACTI
  */
 export function smActivity(scope: Scope, _o?: QueryOptions): NamedQuery {
   const [sm, gr] = SM_FIELDS;
-  const tagged = (metric: string) =>
-    `label_replace(avg(${dcgmSeries(metric, scope)}), ${quote(FIELD_LABEL)}, ${quote(metric)}, "", "")`;
+  const tagged = (metric: string) => `label_replace(avg(${dcgmSeries(metric, scope)}), ${quote(FIELD_LABEL)}, ${quote(metric)}, "", "")`;
   return {
     id: queryId('dcgm.sm-activity', scope),
     kind: 'range',

@@ -3,10 +3,28 @@ import { fbUsed, gpuUtil, dramActive, smActivity, tensorActive } from './dcgm.js
 import { podGpus } from './dcgm-pods.js';
 import { gpuAllocatable, gpuRequests } from './kube.js';
 import { migActivity, migPods, migRequests } from './mig.js';
-import { cohortNominalQuota, cohortUsage, queueAdmissionWait, queueNominalQuota, queueMigUsage, queuePending, queueReservation, queueUsage } from './kueue.js';
+import {
+  cohortNominalQuota,
+  cohortUsage,
+  queueAdmissionWait,
+  queueNominalQuota,
+  queueMigUsage,
+  queuePending,
+  queueReservation,
+  queueUsage,
+} from './kueue.js';
 import type { NamedQuery, QueryOptions, Scope } from './named-query.js';
 import { outcomeQueries } from './outcomes.js';
-import { vllmE2eLatency, vllmKvCache, vllmPreemptions, vllmRequestRate, vllmRequestSuccess, vllmRunning, vllmTtft, vllmWaiting } from './vllm.js';
+import {
+  vllmE2eLatency,
+  vllmKvCache,
+  vllmPreemptions,
+  vllmRequestRate,
+  vllmRequestSuccess,
+  vllmRunning,
+  vllmTtft,
+  vllmWaiting,
+} from './vllm.js';
 
 export * from './dcgm.js';
 export * from './dcgm-pods.js';
@@ -27,8 +45,14 @@ export function workloadQueries(w: Workload, o: QueryOptions): NamedQuery[] {
     out.push(migActivity(scope), migRequests(scope));
     if (w.type === 'inference') {
       out.push(
-        vllmRunning(scope), vllmWaiting(scope), vllmKvCache(scope), vllmE2eLatency(scope, o),
-        vllmTtft(scope, o), vllmRequestSuccess(scope, o), vllmRequestRate(scope, o), vllmPreemptions(scope, o),
+        vllmRunning(scope),
+        vllmWaiting(scope),
+        vllmKvCache(scope),
+        vllmE2eLatency(scope, o),
+        vllmTtft(scope, o),
+        vllmRequestSuccess(scope, o),
+        vllmRequestRate(scope, o),
+        vllmPreemptions(scope, o),
       );
     }
   }
@@ -40,9 +64,24 @@ export function workloadQueries(w: Workload, o: QueryOptions): NamedQuery[] {
 export function capacityQueries(scope: Exclude<Scope, { kind: 'workload' }>, o: QueryOptions): NamedQuery[] {
   if (scope.kind === 'queue') {
     return [
-      queueNominalQuota(scope), queueUsage(scope), queueReservation(scope), queuePending(scope), queueAdmissionWait(scope, o),
-      cohortNominalQuota(scope), cohortUsage(scope), queueMigUsage(scope),
+      queueNominalQuota(scope),
+      queueUsage(scope),
+      queueReservation(scope),
+      queuePending(scope),
+      queueAdmissionWait(scope, o),
+      cohortNominalQuota(scope),
+      cohortUsage(scope),
+      queueMigUsage(scope),
     ];
   }
-  return [gpuAllocatable(scope), gpuRequests(scope), gpuUtil(scope), smActivity(scope), podGpus(scope), migActivity(scope), migRequests(scope), migPods(scope)];
+  return [
+    gpuAllocatable(scope),
+    gpuRequests(scope),
+    gpuUtil(scope),
+    smActivity(scope),
+    podGpus(scope),
+    migActivity(scope),
+    migRequests(scope),
+    migPods(scope),
+  ];
 }

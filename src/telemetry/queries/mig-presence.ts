@@ -10,7 +10,12 @@ import type { NamedQuery, QueryOptions } from './named-query.js';
  */
 
 /** Families asked only when MIG devices are there (or when that could not be told). */
-export const MIG_FAMILIES: ReadonlySet<string> = new Set([MIG_ACTIVITY_FAMILY, MIG_REQUESTS_FAMILY, MIG_PODS_FAMILY, QUEUE_MIG_USAGE_FAMILY]);
+export const MIG_FAMILIES: ReadonlySet<string> = new Set([
+  MIG_ACTIVITY_FAMILY,
+  MIG_REQUESTS_FAMILY,
+  MIG_PODS_FAMILY,
+  QUEUE_MIG_USAGE_FAMILY,
+]);
 
 export const MIG_PRESENCE_ID = 'mig.presence:cluster';
 

@@ -72,7 +72,9 @@ describe('slotCaps', () => {
         const model = buildModel(jobs);
         const caps = slotCaps(model, limit);
         for (let t = 0; t < model.slots; t++) {
-          const sizes = model.jobs.filter((j) => (((t - j.lo) % model.slots) + model.slots) % model.slots < Math.min(model.slots, j.hi + j.len - j.lo)).map((j) => j.gpus);
+          const sizes = model.jobs
+            .filter((j) => (((t - j.lo) % model.slots) + model.slots) % model.slots < Math.min(model.slots, j.hi + j.len - j.lo))
+            .map((j) => j.gpus);
           let best = 0;
           for (let mask = 0; mask < 1 << sizes.length; mask++) {
             const sum = sizes.reduce((acc, g, i) => acc + (mask & (1 << i) ? g : 0), 0);
@@ -89,20 +91,24 @@ describe('slotCaps', () => {
 describe('packingWeights', () => {
   it('are dual feasible: sizes that fit in C never weigh more than the capacity', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 2, max: 18 }), fc.array(fc.constantFrom(1, 2, 3, 4, 5, 8, 16), { minLength: 1, maxLength: 10 }), (capacity, picks) => {
-        const sizes = [...new Set(picks)].sort((a, b) => a - b);
-        for (const w of packingWeights(capacity, sizes)) {
-          // Every multiset of the sizes with total ≤ C.
-          const visit = (i: number, total: number, weight: number): void => {
-            expect(weight).toBeLessThanOrEqual(w.capacity);
-            for (let k = i; k < sizes.length; k++) {
-              const g = sizes[k] ?? 0;
-              if (total + g <= capacity) visit(k, total + g, weight + (w.weights[k] ?? 0));
-            }
-          };
-          visit(0, 0, 0);
-        }
-      }),
+      fc.property(
+        fc.integer({ min: 2, max: 18 }),
+        fc.array(fc.constantFrom(1, 2, 3, 4, 5, 8, 16), { minLength: 1, maxLength: 10 }),
+        (capacity, picks) => {
+          const sizes = [...new Set(picks)].sort((a, b) => a - b);
+          for (const w of packingWeights(capacity, sizes)) {
+            // Every multiset of the sizes with total ≤ C.
+            const visit = (i: number, total: number, weight: number): void => {
+              expect(weight).toBeLessThanOrEqual(w.capacity);
+              for (let k = i; k < sizes.length; k++) {
+                const g = sizes[k] ?? 0;
+                if (total + g <= capacity) visit(k, total + g, weight + (w.weights[k] ?? 0));
+              }
+            };
+            visit(0, 0, 0);
+          }
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -124,7 +130,9 @@ describe('arc energy', () => {
         jobs.forEach((j, i) => {
           const grid = model.jobs[i];
           if (grid === undefined) throw new Error('missing job');
-          expect(mandatorySlots(grid, start, length, model.slots) * model.step).toBe(mandatoryMinutes(j, start * model.step, length * model.step));
+          expect(mandatorySlots(grid, start, length, model.slots) * model.step).toBe(
+            mandatoryMinutes(j, start * model.step, length * model.step),
+          );
         });
       }),
       { numRuns: 300 },
@@ -141,7 +149,8 @@ describe('arc energy', () => {
               for (let m = 1; m <= n; m++) {
                 let least = Infinity;
                 for (let s = lo; s <= lo + width; s++) least = Math.min(least, slotOverlap(s, len, a, m, n));
-                if (mandatorySlots(grid, a, m, n) !== least) expect({ n, lo, len, width, a, m, got: mandatorySlots(grid, a, m, n) }).toEqual({ n, lo, len, width, a, m, got: least });
+                if (mandatorySlots(grid, a, m, n) !== least)
+                  expect({ n, lo, len, width, a, m, got: mandatorySlots(grid, a, m, n) }).toEqual({ n, lo, len, width, a, m, got: least });
               }
             }
           }
@@ -187,7 +196,12 @@ describe('root proofs', () => {
     // a holds 3 GPUs 05:00–06:00; b (3 GPUs, 2 h) and c (2 GPUs, 2 h) fit in 05:00–09:00 and
     // d (1 GPU, 3 h) in 06:00–09:00. Energy's best arcs give 4, and so do the runs beside
     // compulsory parts; the LP spreads b and c evenly and needs 4.5, so 5: the optimum.
-    const jobs = [job('a', 3, H, 5 * H, 6 * H), job('b', 3, 2 * H, 5 * H, 9 * H), job('c', 2, 2 * H, 5 * H, 9 * H), job('d', 1, 3 * H, 6 * H, 9 * H)];
+    const jobs = [
+      job('a', 3, H, 5 * H, 6 * H),
+      job('b', 3, 2 * H, 5 * H, 9 * H),
+      job('c', 2, 2 * H, 5 * H, 9 * H),
+      job('d', 1, 3 * H, 6 * H, 9 * H),
+    ];
     const model = buildModel(jobs);
     const value = dualBound(model, Infinity).value;
     expect(lowerBound(jobs).value).toBe(4);

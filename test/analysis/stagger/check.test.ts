@@ -13,7 +13,15 @@ const sound: StaggerPlan = {
   cycle: 1440,
   schedule: [
     { workload: 'a', run: 1, gpus: 2, pieces: [{ start: 23 * H, end: 25 * H }] },
-    { workload: 'b', run: 1, gpus: 1, pieces: [{ start: 2 * H, end: 3 * H }, { start: 4 * H, end: 5 * H }] },
+    {
+      workload: 'b',
+      run: 1,
+      gpus: 1,
+      pieces: [
+        { start: 2 * H, end: 3 * H },
+        { start: 4 * H, end: 5 * H },
+      ],
+    },
   ],
 };
 
@@ -28,12 +36,38 @@ describe('checkSchedule', () => {
   it.each([
     ['a start before the window opens', withRun(0, a([{ start: 21 * H, end: 23 * H }])), /before its window opens/],
     ['an end after the deadline', withRun(0, a([{ start: 27 * H, end: 29 * H }])), /after its deadline/],
-    ['a split run that is not interruptible', withRun(0, a([{ start: 23 * H, end: 24 * H }, { start: 25 * H, end: 26 * H }])), /not interruptible/],
+    [
+      'a split run that is not interruptible',
+      withRun(
+        0,
+        a([
+          { start: 23 * H, end: 24 * H },
+          { start: 25 * H, end: 26 * H },
+        ]),
+      ),
+      /not interruptible/,
+    ],
     ['a wrong length', withRun(0, a([{ start: 23 * H, end: 24 * H }])), /runs 60 min, not 120/],
     ['wrong GPUs', withRun(0, a([{ start: 23 * H, end: 25 * H }], 1)), /1 GPUs, not 2/],
-    ['overlapping pieces', withRun(1, { workload: 'b', run: 1, gpus: 1, pieces: [{ start: 0, end: 90 }, { start: 60, end: 90 }] }), /overlapping pieces/],
+    [
+      'overlapping pieces',
+      withRun(1, {
+        workload: 'b',
+        run: 1,
+        gpus: 1,
+        pieces: [
+          { start: 0, end: 90 },
+          { start: 60, end: 90 },
+        ],
+      }),
+      /overlapping pieces/,
+    ],
     ['a missing run', { ...sound, schedule: sound.schedule.slice(1) }, /a run 1 is not scheduled/],
-    ['an unknown run', { ...sound, schedule: [...sound.schedule, { workload: 'c', run: 1, gpus: 1, pieces: [{ start: 0, end: 1 }] }] }, /c run 1 is not one of the jobs/],
+    [
+      'an unknown run',
+      { ...sound, schedule: [...sound.schedule, { workload: 'c', run: 1, gpus: 1, pieces: [{ start: 0, end: 1 }] }] },
+      /c run 1 is not one of the jobs/,
+    ],
     ['an understated peak', { ...sound, peakGpus: 1, lowerBound: 1 }, /states a peak of 1 GPUs but the schedule reaches 2/],
     ['a bound above the peak', { ...sound, lowerBound: 3 }, /lower bound 3 is above the peak 2/],
   ])('reports %s', (_, plan, message) => {
@@ -69,7 +103,9 @@ describe('usageProfile', () => {
   });
 
   it('covers the whole day for a full-day run, and is flat zero when empty', () => {
-    expect(usageProfile([{ workload: 'a', run: 1, gpus: 3, pieces: [{ start: 6 * H, end: 30 * H }] }]).steps).toEqual([{ from: 0, to: 1440, gpus: 3 }]);
+    expect(usageProfile([{ workload: 'a', run: 1, gpus: 3, pieces: [{ start: 6 * H, end: 30 * H }] }]).steps).toEqual([
+      { from: 0, to: 1440, gpus: 3 },
+    ]);
     expect(usageProfile([])).toEqual({ steps: [{ from: 0, to: 1440, gpus: 0 }], peakGpus: 0, peakAt: 0, gpuMinutes: 0 });
   });
 });

@@ -7,7 +7,15 @@ describe('jobsFromWorkloads', () => {
     const { jobs, problems } = jobsFromWorkloads([workload({ name: 'nightly-eval', jobsPerDay: 4, interruptible: true })]);
     expect(problems).toEqual([]);
     expect(jobs).toEqual(
-      [1, 2, 3, 4].map((run) => ({ workload: 'nightly-eval', run, gpus: 2, duration: 120, release: 0, deadline: 360, interruptible: true })),
+      [1, 2, 3, 4].map((run) => ({
+        workload: 'nightly-eval',
+        run,
+        gpus: 2,
+        duration: 120,
+        release: 0,
+        deadline: 360,
+        interruptible: true,
+      })),
     );
   });
 
@@ -23,13 +31,13 @@ describe('jobsFromWorkloads', () => {
   });
 
   it('leaves out a workload whose runtime does not fit its window, and says why', () => {
-    const { jobs, problems } = jobsFromWorkloads([
-      workload({ name: 'too-long', runtime: 420, jobsPerDay: 2 }),
-      workload({ name: 'fine' }),
-    ]);
+    const { jobs, problems } = jobsFromWorkloads([workload({ name: 'too-long', runtime: 420, jobsPerDay: 2 }), workload({ name: 'fine' })]);
     expect(jobs.map((j) => j.workload)).toEqual(['fine']);
     expect(problems).toEqual([
-      { workload: 'too-long', message: 'runtime 420 min is longer than its window 00:00–06:00 (360 min), so no start time meets the deadline' },
+      {
+        workload: 'too-long',
+        message: 'runtime 420 min is longer than its window 00:00–06:00 (360 min), so no start time meets the deadline',
+      },
     ]);
   });
 
@@ -73,12 +81,20 @@ describe('jobsFromWorkloads', () => {
 
   it('plans a week when a window is longer than a day, and places runs that last past the next day', () => {
     const { jobs, problems, cycle } = jobsFromWorkloads([
-      workload({ name: 'fine-tune', gpusPerJob: 8, runtime: 36 * 60, days: ['sat'], window: { earliestStart: 0, deadline: 2 * 1440 + 360 } }),
+      workload({
+        name: 'fine-tune',
+        gpusPerJob: 8,
+        runtime: 36 * 60,
+        days: ['sat'],
+        window: { earliestStart: 0, deadline: 2 * 1440 + 360 },
+      }),
       workload({ name: 'long-window', window: { earliestStart: 0, deadline: 1440 + 360 } }),
     ]);
     expect(problems).toEqual([]);
     expect(cycle).toBe(10080);
-    expect(jobs.filter((j) => j.workload === 'fine-tune').map((j) => [j.release, j.deadline, j.duration])).toEqual([[5 * 1440, 7 * 1440 + 360, 2160]]);
+    expect(jobs.filter((j) => j.workload === 'fine-tune').map((j) => [j.release, j.deadline, j.duration])).toEqual([
+      [5 * 1440, 7 * 1440 + 360, 2160],
+    ]);
     // Every day, a 30-hour window: Sunday's ends on the next Monday 06:00, past the week.
     expect(jobs.filter((j) => j.workload === 'long-window').at(-1)).toMatchObject({ release: 6 * 1440, deadline: 6 * 1440 + 1440 + 360 });
   });

@@ -8,7 +8,14 @@ export function runs(workload: string, count: number, over: Omit<StaggerJob, 'wo
   return Array.from({ length: count }, (_, i) => ({ workload, run: i + 1, ...over }));
 }
 
-export function job(workload: string, gpus: number, duration: number, release: number, deadline: number, interruptible = false): StaggerJob {
+export function job(
+  workload: string,
+  gpus: number,
+  duration: number,
+  release: number,
+  deadline: number,
+  interruptible = false,
+): StaggerJob {
   return { workload, run: 1, gpus, duration, release, deadline, interruptible };
 }
 
@@ -127,7 +134,9 @@ export function jobsArb(o: SpecOptions): fc.Arbitrary<StaggerJob[]> {
   const spec = fc.record({
     gpus: fc.integer({ min: 1, max: 4 }),
     release: fc.integer({ min: 0, max: (o.cycle ?? 1440) / o.unit - 1 }),
-    window: o.fullDay ? fc.oneof(fc.integer({ min: 1, max: o.maxWindowUnits }), fc.constant(dayUnits)) : fc.integer({ min: 1, max: o.maxWindowUnits }),
+    window: o.fullDay
+      ? fc.oneof(fc.integer({ min: 1, max: o.maxWindowUnits }), fc.constant(dayUnits))
+      : fc.integer({ min: 1, max: o.maxWindowUnits }),
     duration: fc.integer({ min: 1, max: dayUnits }),
     count: fc.integer({ min: 1, max: 3 }),
     interruptible: o.interruptible ? fc.boolean() : fc.constant(false),

@@ -46,10 +46,16 @@ describe('levelPeak', () => {
   });
 
   it('leaves split runs where they are', () => {
-    const jobs = [job('split', 2, 4 * H, 0, 6 * H, true), ...runs('whole', 3, { gpus: 2, duration: 2 * H, release: 0, deadline: 6 * H, interruptible: false })];
+    const jobs = [
+      job('split', 2, 4 * H, 0, 6 * H, true),
+      ...runs('whole', 3, { gpus: 2, duration: 2 * H, release: 0, deadline: 6 * H, interruptible: false }),
+    ];
     const model = buildModel(jobs);
     const start: Placement = [
-      [{ start: 0, len: 1 }, { start: 2, len: 1 }],
+      [
+        { start: 0, len: 1 },
+        { start: 2, len: 1 },
+      ],
       ...model.jobs.slice(1).map((j) => [{ start: j.lo, len: j.len }]),
     ];
     const result = levelPeak(model, start, 0);

@@ -48,7 +48,9 @@ describe('planStagger: hand-checked cases', () => {
     expect(plan.lowerBound).toBe(4);
     expect(plan.optimal).toBe(true);
     // a covers 00:00–02:00 whatever its start, and b must run inside 00:00–03:00.
-    expect(plan.boundReason).toBe('wherever a (2 GPUs) runs, other runs that cannot move out of that time already hold 2 GPUs: at least 4 GPUs');
+    expect(plan.boundReason).toBe(
+      'wherever a (2 GPUs) runs, other runs that cannot move out of that time already hold 2 GPUs: at least 4 GPUs',
+    );
     // The energetic bound sees it too, over an arc around midnight.
     expect(lowerBound(jobs).reason).toMatch(/^between \d\d:\d\d and \d\d:\d\d the runs must do \d+ GPU-minutes of work: at least 4 GPUs$/);
   });
@@ -123,10 +125,17 @@ describe('planStagger: hand-checked cases', () => {
   it('sees a run forced beside the compulsory part of another', () => {
     // The 4-GPU run holds 03:00–08:00 whatever happens; the 8-GPU run must start at 03:00 or
     // 04:00, inside it: 12 GPUs. Energy and the LP see only the 8-GPU run alone.
-    const jobs = [job('big', 8, H, 3 * H, 5 * H), job('late', 2, H, 7 * H, 11 * H), job('long', 4, 5 * H, 3 * H, 8 * H), job('small', 1, 5 * H, 5 * H, 10 * H)];
+    const jobs = [
+      job('big', 8, H, 3 * H, 5 * H),
+      job('late', 2, H, 7 * H, 11 * H),
+      job('long', 4, 5 * H, 3 * H, 8 * H),
+      job('small', 1, 5 * H, 5 * H, 10 * H),
+    ];
     const plan = planStagger(jobs, { nodeBudget: 0 });
     expect(plan).toMatchObject({ peakGpus: 12, lowerBound: 12, optimal: true });
-    expect(plan.boundReason).toBe('wherever big (8 GPUs) runs, other runs that cannot move out of that time already hold 4 GPUs: at least 12 GPUs');
+    expect(plan.boundReason).toBe(
+      'wherever big (8 GPUs) runs, other runs that cannot move out of that time already hold 4 GPUs: at least 12 GPUs',
+    );
   });
 
   it('does not claim optimality without the search or a matching bound', () => {

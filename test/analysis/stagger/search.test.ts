@@ -56,7 +56,15 @@ describe('searchStarts', () => {
   });
 
   it('chains runs of one size and length whose start ranges are ordered at both ends', () => {
-    const at = (gpus: number, release: number, deadline: number) => ({ workload: `r${release}`, run: 1, gpus, duration: 120, release: release * 60, deadline: deadline * 60, interruptible: false });
+    const at = (gpus: number, release: number, deadline: number) => ({
+      workload: `r${release}`,
+      run: 1,
+      gpus,
+      duration: 120,
+      release: release * 60,
+      deadline: deadline * 60,
+      interruptible: false,
+    });
     // Start ranges (hours): a [1, 4], b [2, 6], c [3, 5], d [4, 7], e another size. b follows a;
     // c ends before b and a already has b; d follows c, the latest free one.
     const model = buildModel([at(2, 3, 7), at(2, 1, 6), at(2, 2, 8), at(4, 2, 8), at(2, 4, 9)]);

@@ -42,7 +42,14 @@ describe('planStagger on a weekly cycle', () => {
 
   it('plans a catalog with weekday workloads end to end', () => {
     const { jobs, cycle } = jobsFromWorkloads([
-      workload({ name: 'weekday-eval', gpusPerJob: 4, runtime: 4 * H, jobsPerDay: 2, days: ['mon', 'tue', 'wed', 'thu', 'fri'], window: { earliestStart: 0, deadline: 8 * H } }),
+      workload({
+        name: 'weekday-eval',
+        gpusPerJob: 4,
+        runtime: 4 * H,
+        jobsPerDay: 2,
+        days: ['mon', 'tue', 'wed', 'thu', 'fri'],
+        window: { earliestStart: 0, deadline: 8 * H },
+      }),
       workload({ name: 'weekend-train', gpusPerJob: 8, runtime: 20 * H, days: ['sat'], window: { earliestStart: 0, deadline: 1440 } }),
     ]);
     const plan = planStagger(jobs, { cycle });
@@ -54,9 +61,21 @@ describe('planStagger on a weekly cycle', () => {
   it('plans a run longer than a day inside a weekend window', () => {
     const { jobs, cycle } = jobsFromWorkloads([
       // 36 hours on 8 GPUs between Saturday 00:00 and Monday 06:00.
-      workload({ name: 'fine-tune', gpusPerJob: 8, runtime: 36 * H, days: ['sat'], window: { earliestStart: 0, deadline: 2 * DAY + 6 * H } }),
+      workload({
+        name: 'fine-tune',
+        gpusPerJob: 8,
+        runtime: 36 * H,
+        days: ['sat'],
+        window: { earliestStart: 0, deadline: 2 * DAY + 6 * H },
+      }),
       // Weekday nights, 4 GPUs for 8 hours between 20:00 and 06:00.
-      workload({ name: 'nightly', gpusPerJob: 4, runtime: 8 * H, days: ['mon', 'tue', 'wed', 'thu', 'fri'], window: { earliestStart: 20 * H, deadline: 6 * H } }),
+      workload({
+        name: 'nightly',
+        gpusPerJob: 4,
+        runtime: 8 * H,
+        days: ['mon', 'tue', 'wed', 'thu', 'fri'],
+        window: { earliestStart: 20 * H, deadline: 6 * H },
+      }),
     ]);
     const plan = planStagger(jobs, { cycle });
     expect(checkSchedule(jobs, plan)).toEqual([]);

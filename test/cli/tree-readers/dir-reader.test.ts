@@ -36,14 +36,11 @@ describe('DirReader', () => {
     },
   );
 
-  it.each(['../outside.txt', 'clusters/../../outside.txt', '/etc/passwd', ''])(
-    'refuses %j with an InputError',
-    async (path) => {
-      const error = await new DirReader(root).read(path).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(InputError);
-      expect(error).toMatchObject({ kind: 'bad-input' });
-    },
-  );
+  it.each(['../outside.txt', 'clusters/../../outside.txt', '/etc/passwd', ''])('refuses %j with an InputError', async (path) => {
+    const error = await new DirReader(root).read(path).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    expect(error).toMatchObject({ kind: 'bad-input' });
+  });
 
   it('refuses a symbolic link leading outside the root, follows one inside', async () => {
     await symlink(join(tmp.path, 'outside.txt'), join(root, 'escape.yaml'));
@@ -59,11 +56,7 @@ describe('DirReader', () => {
     await symlink(root, join(root, 'clusters', 'loop'));
     await symlink(join(root, 'nowhere'), join(root, 'dangling'));
     await mkdir(join(root, 'empty'));
-    expect(await new DirReader(root).listFiles()).toEqual([
-      'alias.yaml',
-      'clusters/prod/queues.yaml',
-      'gpu-workloads.yaml',
-    ]);
+    expect(await new DirReader(root).listFiles()).toEqual(['alias.yaml', 'clusters/prod/queues.yaml', 'gpu-workloads.yaml']);
   });
 
   it('lists the directories directly inside a directory, those holding files only', async () => {

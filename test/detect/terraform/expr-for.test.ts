@@ -12,7 +12,10 @@ const scope = (vars: Record<string, Value>): Scope => ({
 });
 
 describe('Terraform for expressions', () => {
-  const pools = [{ name: 'gpu', count: 2 }, { name: 'cpu', count: 5 }];
+  const pools = [
+    { name: 'gpu', count: 2 },
+    { name: 'cpu', count: 5 },
+  ];
 
   it('build tuples over lists, with an if', () => {
     expect(evalSource('[for p in var.pools : p.count * 8 if p.name == "gpu"]', scope({ pools }))).toEqual([16]);

@@ -38,7 +38,9 @@ describe('GKE node auto-provisioning GPU limits', () => {
   });
 
   it('a raised maximum is a change of that type; with auto-provisioning off they bound nothing', async () => {
-    expect(changeRows(await detectPr({ 'gke.tf': cluster(8) }, { 'gke.tf': cluster(32) })).map((r) => r.slice(0, 5))).toEqual([['gke-autoprovisioning', 'nvidia-l4', 8, 32, 'L4']]);
+    expect(changeRows(await detectPr({ 'gke.tf': cluster(8) }, { 'gke.tf': cluster(32) })).map((r) => r.slice(0, 5))).toEqual([
+      ['gke-autoprovisioning', 'nvidia-l4', 8, 32, 'L4'],
+    ]);
     expect(parseTerraformSet([{ path: 'gke.tf', text: cluster(8, 'false') }]).decls).toEqual([]);
   });
 

@@ -38,7 +38,9 @@ describe('SageMaker HyperPod instance groups', () => {
   it('are one declaration per GPU group, instance_count × its GPUs', () => {
     const literal = `resource "awscc_sagemaker_cluster" "hp" {\n  instance_groups = [{\n    instance_group_name = "workers"\n    instance_type       = "ml.p5.48xlarge"\n    instance_count      = 4\n  }]\n}\n`;
     const r = parseTerraformSet([{ path: 'hp.tf', text: literal }]);
-    expect(r.decls.map((d) => [d.kind, d.name, d.gpuModel, d.gpus, d.gpuStep, d.line])).toEqual([['sagemaker-hyperpod-group', 'workers', 'H100', 32, 8, lineIn(literal, 'instance_count')]]);
+    expect(r.decls.map((d) => [d.kind, d.name, d.gpuModel, d.gpus, d.gpuStep, d.line])).toEqual([
+      ['sagemaker-hyperpod-group', 'workers', 'H100', 32, 8, lineIn(literal, 'instance_count')],
+    ]);
   });
 
   it('a tfvars change of a group built by a for expression is a change of that group', async () => {

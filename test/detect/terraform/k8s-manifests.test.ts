@@ -46,7 +46,9 @@ describe('a Karpenter NodePool in a kubernetes_manifest', () => {
   it('is read as the NodePool it renders, at the line of its GPU limit', async () => {
     const head = { ...base, [NODEPOOL_TF]: nodePool('"8"') };
     const result = await detectPr(base, head);
-    expect(changeRows(result)).toEqual([['karpenter-nodepool', 'gpu-nodepool', 2, 8, 'T4', NODEPOOL_TF, lineIn(head[NODEPOOL_TF], '"nvidia.com/gpu" =')]]);
+    expect(changeRows(result)).toEqual([
+      ['karpenter-nodepool', 'gpu-nodepool', 2, 8, 'T4', NODEPOOL_TF, lineIn(head[NODEPOOL_TF], '"nvidia.com/gpu" =')],
+    ]);
     expect(result.diagnostics).toEqual([]);
   });
 
@@ -60,7 +62,8 @@ describe('a Karpenter NodePool in a kubernetes_manifest', () => {
   });
 
   it('leaves a manifest written as yamldecode of a heredoc to the heredoc reader: one pool, no warning', async () => {
-    const heredoc = (limit: number) => `resource "kubernetes_manifest" "gpu" {\n  manifest = yamldecode(<<-EOT\n    apiVersion: karpenter.sh/v1\n    kind: NodePool\n    metadata:\n      name: gpu\n    spec:\n      limits:\n        nvidia.com/gpu: ${limit}\n      template:\n        spec:\n          requirements:\n            - key: node.kubernetes.io/instance-type\n              operator: In\n              values: ["g5.xlarge"]\n  EOT\n  )\n}\n`;
+    const heredoc = (limit: number) =>
+      `resource "kubernetes_manifest" "gpu" {\n  manifest = yamldecode(<<-EOT\n    apiVersion: karpenter.sh/v1\n    kind: NodePool\n    metadata:\n      name: gpu\n    spec:\n      limits:\n        nvidia.com/gpu: ${limit}\n      template:\n        spec:\n          requirements:\n            - key: node.kubernetes.io/instance-type\n              operator: In\n              values: ["g5.xlarge"]\n  EOT\n  )\n}\n`;
     const result = await detectPr({ 'gpu.tf': heredoc(4) }, { 'gpu.tf': heredoc(8) });
     expect(changeRows(result).map((r) => r.slice(1, 5))).toEqual([['gpu', 4, 8, 'A10G']]);
     expect(result.diagnostics).toEqual([]);
@@ -70,12 +73,14 @@ describe('a Karpenter NodePool in a kubernetes_manifest', () => {
     const head = { [NODEPOOL_TF]: nodePool('var.gpu_limit') };
     const result = await detectPr({}, head);
     expect(result.changes).toEqual([]);
-    expect(result.diagnostics).toEqual([expect.objectContaining({
-      file: NODEPOOL_TF,
-      line: lineIn(head[NODEPOOL_TF], 'count ='),
-      severity: 'warning',
-      message: expect.stringContaining('kubernetes_manifest.gpu_nodepool: count = var.enable_gpu ? 1 : 0 uses var.enable_gpu'),
-    })]);
+    expect(result.diagnostics).toEqual([
+      expect.objectContaining({
+        file: NODEPOOL_TF,
+        line: lineIn(head[NODEPOOL_TF], 'count ='),
+        severity: 'warning',
+        message: expect.stringContaining('kubernetes_manifest.gpu_nodepool: count = var.enable_gpu ? 1 : 0 uses var.enable_gpu'),
+      }),
+    ]);
   });
 });
 
@@ -111,7 +116,9 @@ resource "kubectl_manifest" "config" {
 describe('Kueue ClusterQueues in a kubectl_manifest with yamlencode, one per for_each key', () => {
   it('are read one per instance, at their yaml_body', async () => {
     const result = await detectPr({ [QUEUES_TF]: queues(8) }, { [QUEUES_TF]: queues(12) });
-    expect(changeRows(result)).toEqual([['kueue-cluster-queue', 'research', 8, 12, null, QUEUES_TF, lineIn(queues(8), 'yaml_body = yamlencode({')]]);
+    expect(changeRows(result)).toEqual([
+      ['kueue-cluster-queue', 'research', 8, 12, null, QUEUES_TF, lineIn(queues(8), 'yaml_body = yamlencode({')],
+    ]);
     expect(result.diagnostics).toEqual([]);
   });
 });

@@ -22,7 +22,10 @@ describe('terraform corpus', () => {
   });
 
   it('GKE ray sample with its variables: 3 nodes per zone × 3 zones × 2 T4 = 18', () => {
-    const r = run(file('terraform-gke/gke-samples-ray-gke-standard-main.tf'), file('terraform-gke/gke-samples-ray-gke-standard-variables.tf'));
+    const r = run(
+      file('terraform-gke/gke-samples-ray-gke-standard-main.tf'),
+      file('terraform-gke/gke-samples-ray-gke-standard-variables.tf'),
+    );
     expect(gpus(r)).toEqual([['gke-node-pool', 'gpu-pool', 18, 'T4']]);
     expect(r.decls[0]?.line).toBe(94);
     expect(r.diagnostics).toEqual([]);
@@ -46,18 +49,32 @@ describe('terraform corpus', () => {
     expect(gpus(r)).toEqual([['gke-node-pool', 'pool-02', 2, 'L4']]);
     expect(r.decls[0]?.line).toBe(82);
     expect(r.unresolved).toEqual([]);
-    expect(warnings(r)).toEqual([['warning', 82, expect.stringContaining("module.gke.node_pools[1] (pool-02): node counts are per zone and the number of zones is unknown (node_locations is not set and the module's zones uses var.zones")]]);
+    expect(warnings(r)).toEqual([
+      [
+        'warning',
+        82,
+        expect.stringContaining(
+          "module.gke.node_pools[1] (pool-02): node counts are per zone and the number of zones is unknown (node_locations is not set and the module's zones uses var.zones",
+        ),
+      ],
+    ]);
   });
 
   it('terraform-google-modules node_pools with zones declared: per zone × 3 zones', () => {
-    const zones = { path: 'terraform-gke/variables.tf', text: 'variable "zones" {\n  type = list(string)\n  default = ["us-central1-a", "us-central1-b", "us-central1-f"]\n}\n' };
+    const zones = {
+      path: 'terraform-gke/variables.tf',
+      text: 'variable "zones" {\n  type = list(string)\n  default = ["us-central1-a", "us-central1-b", "us-central1-f"]\n}\n',
+    };
     const r = run(file('terraform-gke/tgm-gke-example-node-pool-main.tf'), zones);
     expect(gpus(r)).toEqual([['gke-node-pool', 'pool-02', 6, 'L4']]);
     expect(r.diagnostics).toEqual([]);
   });
 
   it('the module call beside the module internals: pool-02 once, the internal for_each stays unknown', () => {
-    const r = run(file('terraform-gke/tgm-gke-example-node-pool-main.tf'), file('terraform-gke/tgm-gke-module-cluster-node-pool-excerpt.tf'));
+    const r = run(
+      file('terraform-gke/tgm-gke-example-node-pool-main.tf'),
+      file('terraform-gke/tgm-gke-module-cluster-node-pool-excerpt.tf'),
+    );
     expect(r.decls.map((d) => [d.file, d.name, d.gpus])).toEqual([['terraform-gke/tgm-gke-example-node-pool-main.tf', 'pool-02', 2]]);
     expect(r.unresolved?.map((u) => [u.file, u.name])).toEqual([['terraform-gke/tgm-gke-module-cluster-node-pool-excerpt.tf', 'pools']]);
   });
@@ -82,7 +99,9 @@ describe('terraform corpus', () => {
   it('raw aws_eks_node_group inside the module: instance_types from undeclared variables', () => {
     const r = run(file('terraform-eks/tf-aws-eks-module-aws-eks-node-group-excerpt.tf'));
     expect(r.unresolved?.map((u) => u.name)).toEqual(['this']);
-    expect(warnings(r)).toEqual([['warning', 36, expect.stringContaining('var.capacity_type == "CAPACITY_BLOCK" ? null : var.instance_types uses var.capacity_type')]]);
+    expect(warnings(r)).toEqual([
+      ['warning', 36, expect.stringContaining('var.capacity_type == "CAPACITY_BLOCK" ? null : var.instance_types uses var.capacity_type')],
+    ]);
   });
 
   it('AKS for_each over var.node_pools: unknown alone, 1 A10 with the tfvars', () => {

@@ -7,11 +7,14 @@ const one = (text: string, path = 'main.tf') => parseTerraformSet([{ path, text 
 const summary = (r: ReturnType<typeof one>) => r.decls.map((d) => [d.kind, d.name, d.gpus, d.line]);
 const lineOf = (text: string, needle: string) => text.split('\n').findIndex((l) => l.includes(needle)) + 1;
 
-const gke = (body: string) => `resource "google_container_node_pool" "gpu" {\n  name = "gpu-pool"\n  location = "us-central1-a"\n${body}\n}\n`;
+const gke = (body: string) =>
+  `resource "google_container_node_pool" "gpu" {\n  name = "gpu-pool"\n  location = "us-central1-a"\n${body}\n}\n`;
 
 describe('google_container_node_pool', () => {
   it('autoscaling max × guest_accelerator count, attribute and block syntax alike', () => {
-    const block = gke('  autoscaling {\n    min_node_count = 1\n    max_node_count = 4\n  }\n  node_config {\n    machine_type = "n1-standard-8"\n    guest_accelerator {\n      type  = "nvidia-tesla-t4"\n      count = 2\n    }\n  }');
+    const block = gke(
+      '  autoscaling {\n    min_node_count = 1\n    max_node_count = 4\n  }\n  node_config {\n    machine_type = "n1-standard-8"\n    guest_accelerator {\n      type  = "nvidia-tesla-t4"\n      count = 2\n    }\n  }',
+    );
     expect(summary(one(block))).toEqual([['gke-node-pool', 'gpu-pool', 8, lineOf(block, 'max_node_count')]]);
     expect(one(block).decls[0]?.gpuModel).toBe('T4');
     const attr = gke('  node_count = 3\n  node_config {\n    guest_accelerator = [{ type = "nvidia-l4", count = 1 }]\n  }');
@@ -20,7 +23,11 @@ describe('google_container_node_pool', () => {
 
   it('machine types imply GPUs; CPU pools are no GPU capacity', () => {
     expect(one(gke('  node_count = 2\n  node_config { machine_type = "a2-highgpu-4g" }')).decls[0]?.gpus).toBe(8);
-    expect(one(gke('  node_count = 2\n  node_config { machine_type = "e2-standard-4" }'))).toEqual({ decls: [], diagnostics: [], unresolved: [] });
+    expect(one(gke('  node_count = 2\n  node_config { machine_type = "e2-standard-4" }'))).toEqual({
+      decls: [],
+      diagnostics: [],
+      unresolved: [],
+    });
   });
 
   it('regional pools multiply per-zone counts by literal node_locations; total_* is a total', () => {
@@ -32,28 +39,41 @@ describe('google_container_node_pool', () => {
     const regionDefault = regional.replace(/ {2}node_locations.*\n/, '');
     const r = one(regionDefault);
     expect(r.decls[0]?.gpus).toBe(9);
-    expect(r.diagnostics.map((d) => d.message)).toEqual([expect.stringContaining('us-central1 is a region and node_locations is not set: counted for 3 zones')]);
+    expect(r.diagnostics.map((d) => d.message)).toEqual([
+      expect.stringContaining('us-central1 is a region and node_locations is not set: counted for 3 zones'),
+    ]);
     const unknownZones = regionDefault.replace('location = "us-central1"', 'location = var.where');
     const u = one(unknownZones);
     expect(u.decls[0]?.gpus).toBe(3);
-    expect(u.diagnostics.map((d) => d.message)).toEqual([expect.stringContaining('number of zones is unknown (node_locations is not set and location comes from var.where')]);
+    expect(u.diagnostics.map((d) => d.message)).toEqual([
+      expect.stringContaining('number of zones is unknown (node_locations is not set and location comes from var.where'),
+    ]);
   });
 
   it('dynamic guest_accelerator over a static local, for_each over a literal map', () => {
     const text = `locals {\n  accels = [{ type = "nvidia-h100-80gb", count = 8 }]\n  pools = { a = 1, b = 2 }\n}\nresource "google_container_node_pool" "p" {\n  for_each = local.pools\n  name = "pool-\${each.key}"\n  location = "us-east5-a"\n  node_count = each.value\n  node_config {\n    dynamic "guest_accelerator" {\n      for_each = local.accels\n      iterator = ga\n      content {\n        type  = ga.value.type\n        count = ga.value.count\n      }\n    }\n  }\n}\n`;
     const r = one(text);
     expect(r.diagnostics).toEqual([]);
-    expect(r.decls.map((d) => [d.name, d.gpus, d.gpuModel])).toEqual([['pool-a', 8, 'H100'], ['pool-b', 16, 'H100']]);
+    expect(r.decls.map((d) => [d.name, d.gpus, d.gpuModel])).toEqual([
+      ['pool-a', 8, 'H100'],
+      ['pool-b', 16, 'H100'],
+    ]);
   });
 
   it('counted copies whose GPUs depend on count.index are read one by one', () => {
     // As dudaji/terraform-gke sizes four K80 pools: 1, 2, 4 and 8 GPUs per node, 8 nodes each.
-    const pools = (name: string) => `resource "google_container_node_pool" "gpu" {\n  count    = 4\n  name     = ${name}\n  location = "us-central1-a"\n  autoscaling {\n    max_node_count = 8\n  }\n  node_config {\n    guest_accelerator {\n      type  = "nvidia-tesla-k80"\n      count = pow(2, count.index)\n    }\n  }\n}\n`;
+    const pools = (name: string) =>
+      `resource "google_container_node_pool" "gpu" {\n  count    = 4\n  name     = ${name}\n  location = "us-central1-a"\n  autoscaling {\n    max_node_count = 8\n  }\n  node_config {\n    guest_accelerator {\n      type  = "nvidia-tesla-k80"\n      count = pow(2, count.index)\n    }\n  }\n}\n`;
     const alike = one(pools('var.prefix'));
     expect(alike.decls.map((d) => [d.name, d.gpus, d.gpuModel, d.parts.length])).toEqual([['gpu', 120, 'K80', 4]]);
     expect(alike.decls[0]).not.toHaveProperty('gpuStep');
     const named = one(pools('"k80-${pow(2, count.index)}"'));
-    expect(named.decls.map((d) => [d.name, d.gpus, d.gpuStep])).toEqual([['k80-1', 8, 1], ['k80-2', 16, 2], ['k80-4', 32, 4], ['k80-8', 64, 8]]);
+    expect(named.decls.map((d) => [d.name, d.gpus, d.gpuStep])).toEqual([
+      ['k80-1', 8, 1],
+      ['k80-2', 16, 2],
+      ['k80-4', 32, 4],
+      ['k80-8', 64, 8],
+    ]);
     // Copies that read the same are still one decl of count × the one.
     expect(one(pools('var.prefix').replace('pow(2, count.index)', '2')).decls.map((d) => [d.gpus, d.gpuStep])).toEqual([[64, 8]]);
   });
@@ -63,10 +83,14 @@ describe('google_container_node_pool', () => {
     const r = one(text);
     expect(r.decls).toEqual([]);
     expect(r.unresolved?.map((u) => u.name)).toEqual(['gpu-pool']);
-    expect(r.diagnostics).toEqual([{
-      file: 'main.tf', line: lineOf(text, 'node_count'), severity: 'warning',
-      message: 'google_container_node_pool.gpu: node_count comes from var.gpu_nodes, which has no default: cannot tell the GPU count',
-    }]);
+    expect(r.diagnostics).toEqual([
+      {
+        file: 'main.tf',
+        line: lineOf(text, 'node_count'),
+        severity: 'warning',
+        message: 'google_container_node_pool.gpu: node_count comes from var.gpu_nodes, which has no default: cannot tell the GPU count',
+      },
+    ]);
   });
 
   it('commented-out pools and blocks do not count', () => {
@@ -88,7 +112,9 @@ describe('google_container_node_pool', () => {
   });
 
   it('heredoc text cannot be mistaken for attributes', () => {
-    const text = gke('  node_count = 2\n  node_config {\n    machine_type = "g2-standard-4"\n    metadata = {\n      x = <<-EOT\n        node_count = 40\n      EOT\n    }\n  }');
+    const text = gke(
+      '  node_count = 2\n  node_config {\n    machine_type = "g2-standard-4"\n    metadata = {\n      x = <<-EOT\n        node_count = 40\n      EOT\n    }\n  }',
+    );
     expect(summary(one(text))).toEqual([['gke-node-pool', 'gpu-pool', 2, lineOf(text, 'node_count = 2')]]);
   });
 });
@@ -114,33 +140,48 @@ describe('aws_eks_node_group and azurerm_kubernetes_cluster_node_pool', () => {
   it('AKS: max_count when autoscaling, node_count otherwise; tfvars win over defaults', () => {
     const pool = `resource "azurerm_kubernetes_cluster_node_pool" "gpu" {\n  name = "a100"\n  vm_size = var.vm\n  node_count = 1\n  auto_scaling_enabled = var.auto\n  min_count = 1\n  max_count = 4\n}\n`;
     const vars = `variable "vm" {\n  default = "Standard_NC24ads_A100_v4"\n}\nvariable "auto" {\n  default = false\n}\n`;
-    const set = (tfvars?: string) => parseTerraformSet([
-      { path: 'm/main.tf', text: pool }, { path: 'm/variables.tf', text: vars },
-      ...(tfvars ? [{ path: 'm/terraform.tfvars', text: tfvars }] : []),
-    ]);
+    const set = (tfvars?: string) =>
+      parseTerraformSet([
+        { path: 'm/main.tf', text: pool },
+        { path: 'm/variables.tf', text: vars },
+        ...(tfvars ? [{ path: 'm/terraform.tfvars', text: tfvars }] : []),
+      ]);
     expect(summary(set())).toEqual([['aks-node-pool', 'a100', 1, 4]]);
     expect(summary(set('auto = true\n'))).toEqual([['aks-node-pool', 'a100', 4, 7]]);
   });
 });
 
 describe('azurerm_kubernetes_cluster default_node_pool', () => {
-  const cluster = (pool: string) => `resource "azurerm_kubernetes_cluster" "aks" {\n  name       = var.aks_name\n  dns_prefix = "ml"\n\n  default_node_pool {\n${pool}\n  }\n}\n`;
+  const cluster = (pool: string) =>
+    `resource "azurerm_kubernetes_cluster" "aks" {\n  name       = var.aks_name\n  dns_prefix = "ml"\n\n  default_node_pool {\n${pool}\n  }\n}\n`;
 
   it('a GPU VM size is a pool named as the default pool, counted as AKS node pools are', () => {
     const fixed = cluster('    name       = "default"\n    node_count = 3\n    vm_size    = "Standard_NC24s_v3"');
     expect(summary(one(fixed))).toEqual([['aks-node-pool', 'default', 12, lineOf(fixed, 'node_count')]]);
     expect(one(fixed).decls[0]).toMatchObject({ gpuModel: 'V100', gpuStep: 4 });
-    const scaled = cluster('    name                 = "gpu"\n    vm_size              = "Standard_NC24ads_A100_v4"\n    auto_scaling_enabled = true\n    min_count            = 1\n    max_count            = 5');
+    const scaled = cluster(
+      '    name                 = "gpu"\n    vm_size              = "Standard_NC24ads_A100_v4"\n    auto_scaling_enabled = true\n    min_count            = 1\n    max_count            = 5',
+    );
     expect(summary(one(scaled))).toEqual([['aks-node-pool', 'gpu', 5, lineOf(scaled, 'max_count')]]);
   });
 
   it('a CPU default pool is no GPU capacity; an unknown count keeps the pool under its own name', () => {
-    expect(one(cluster('    name = "system"\n    node_count = 3\n    vm_size = "Standard_D4s_v5"'))).toEqual({ decls: [], diagnostics: [], unresolved: [] });
+    expect(one(cluster('    name = "system"\n    node_count = 3\n    vm_size = "Standard_D4s_v5"'))).toEqual({
+      decls: [],
+      diagnostics: [],
+      unresolved: [],
+    });
     const unknown = one(cluster('    name       = "default"\n    node_count = var.node_count\n    vm_size    = "Standard_NC24s_v3"'));
     expect(unknown.unresolved).toEqual([expect.objectContaining({ kind: 'aks-node-pool', name: 'default' })]);
-    expect(unknown.diagnostics.map((d) => d.message)).toEqual([expect.stringContaining('azurerm_kubernetes_cluster.aks.default_node_pool: node_count comes from var.node_count')]);
+    expect(unknown.diagnostics.map((d) => d.message)).toEqual([
+      expect.stringContaining('azurerm_kubernetes_cluster.aks.default_node_pool: node_count comes from var.node_count'),
+    ]);
     // The system pool's VM size from a variable with no value: taken as the CPU pool it almost always is.
-    expect(one(cluster('    name = "system"\n    node_count = 3\n    vm_size = var.system_vm'))).toEqual({ decls: [], diagnostics: [], unresolved: [] });
+    expect(one(cluster('    name = "system"\n    node_count = 3\n    vm_size = var.system_vm'))).toEqual({
+      decls: [],
+      diagnostics: [],
+      unresolved: [],
+    });
   });
 });
 
@@ -154,8 +195,13 @@ describe('terraformParser', () => {
 });
 
 class ListingTree implements TreeReader {
-  constructor(readonly label: string, private readonly files: Record<string, string>) {}
-  async read(path: string): Promise<string | null> { return this.files[path] ?? null; }
+  constructor(
+    readonly label: string,
+    private readonly files: Record<string, string>,
+  ) {}
+  async read(path: string): Promise<string | null> {
+    return this.files[path] ?? null;
+  }
   async list(dir: string): Promise<string[]> {
     return Object.keys(this.files).filter((p) => p.startsWith(`${dir}/`) && !p.slice(dir.length + 1).includes('/'));
   }
@@ -177,7 +223,10 @@ describe('detectChanges with a Terraform module', () => {
   });
 
   it('without list, only the changed files are read', async () => {
-    const tree = (n: number): TreeReader => ({ label: 'x', read: async (p) => ({ 'gke/main.tf': main, 'gke/variables.tf': vars(n) })[p] ?? null });
+    const tree = (n: number): TreeReader => ({
+      label: 'x',
+      read: async (p) => ({ 'gke/main.tf': main, 'gke/variables.tf': vars(n) })[p] ?? null,
+    });
     const set: ChangeSet = { base: tree(2), head: tree(6), changedPaths: async () => ['gke/main.tf'] };
     const { changes, diagnostics } = await detectChanges(set);
     expect(changes).toEqual([]);

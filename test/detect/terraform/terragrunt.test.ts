@@ -32,7 +32,9 @@ const FILE = 'live/prod/eks/terragrunt.hcl';
 describe('a Terragrunt unit', () => {
   it('is read as the module call it makes: its EKS node groups from inputs, locals resolved', async () => {
     const result = await detectPr({ [FILE]: unit(2) }, { [FILE]: unit(4) });
-    expect(changeRows(result)).toEqual([['eks-node-group', 'gpu', 16, 32, 'A100', FILE, lineIn(unit(4), 'max_size       = local.gpu_max')]]);
+    expect(changeRows(result)).toEqual([
+      ['eks-node-group', 'gpu', 16, 32, 'A100', FILE, lineIn(unit(4), 'max_size       = local.gpu_max')],
+    ]);
     expect(result.diagnostics).toEqual([]);
   });
 
@@ -40,7 +42,15 @@ describe('a Terragrunt unit', () => {
     const other = `terraform {\n  source = "git::https://example.com/infra/gpu-pool.git?ref=v1"\n}\n\ninputs = {\n  machine_type = "a2-highgpu-1g"\n  node_count   = 2\n}\n`;
     const r = terraformParser.parse(FILE, other);
     expect(r.decls).toEqual([]);
-    expect(r.diagnostics).toEqual([expect.objectContaining({ line: 5, severity: 'warning', message: expect.stringContaining('module.terragrunt (source git::https://example.com/infra/gpu-pool.git?ref=v1) is given GPU machine types') })]);
+    expect(r.diagnostics).toEqual([
+      expect.objectContaining({
+        line: 5,
+        severity: 'warning',
+        message: expect.stringContaining(
+          'module.terragrunt (source git::https://example.com/infra/gpu-pool.git?ref=v1) is given GPU machine types',
+        ),
+      }),
+    ]);
   });
 
   it('is claimed only as terragrunt.hcl with inputs', () => {

@@ -1,4 +1,20 @@
-import { CHAT, DAY, DCGM_INT64_BLANK, E2E_BUCKETS, EVAL, GPUS_PER_NODE, HOUR, INJECTION, KUEUE, NOTEBOOK, POOLS, TRAIN, TTFT_BUCKETS, UNMAPPED, hourOf } from './cluster.js';
+import {
+  CHAT,
+  DAY,
+  DCGM_INT64_BLANK,
+  E2E_BUCKETS,
+  EVAL,
+  GPUS_PER_NODE,
+  HOUR,
+  INJECTION,
+  KUEUE,
+  NOTEBOOK,
+  POOLS,
+  TRAIN,
+  TTFT_BUCKETS,
+  UNMAPPED,
+  hourOf,
+} from './cluster.js';
 import type { Family, FamilyType, SeriesPoints } from './openmetrics.js';
 
 export interface SimWindow {
@@ -59,7 +75,9 @@ class Builder {
     const below = (le: number) => shares.filter((s) => s.le <= le).reduce((a, s) => a + s.share, 0);
     const elapsed = (t: number) => t - this.w.start;
     for (const le of buckets) {
-      this.add(family, 'histogram', `${family}_bucket`, { ...labels, le: String(le) }, (t) => Math.round(perSecond * elapsed(t) * below(le)));
+      this.add(family, 'histogram', `${family}_bucket`, { ...labels, le: String(le) }, (t) =>
+        Math.round(perSecond * elapsed(t) * below(le)),
+      );
     }
     this.add(family, 'histogram', `${family}_bucket`, { ...labels, le: '+Inf' }, (t) => Math.round(perSecond * elapsed(t)));
     const mean = shares.reduce((a, s) => a + s.le * s.share, 0);
@@ -107,7 +125,9 @@ function dcgm(b: Builder): void {
     const notebook = (NOTEBOOK.gpuIndexes as readonly number[]).includes(gpu);
     const labels = used
       ? { ...base, namespace: TRAIN.namespace, pod: 'train-0', container: 'trainer' }
-      : notebook ? { ...base, namespace: NOTEBOOK.namespace, pod: NOTEBOOK.pod, container: 'notebook' } : base;
+      : notebook
+        ? { ...base, namespace: NOTEBOOK.namespace, pod: NOTEBOOK.pod, container: 'notebook' }
+        : base;
     const val = (v: number) => () => (used ? v : 0);
     b.gauge('DCGM_FI_DEV_GPU_UTIL', labels, () => (used ? TRAIN.util : notebook ? NOTEBOOK.util : 0));
     b.gauge('DCGM_FI_PROF_SM_ACTIVE', labels, val(TRAIN.smActive));
@@ -151,7 +171,9 @@ function kubeStateMetrics(b: Builder): void {
   }
   const req = (namespace: string, pod: string, node: string, gpus: number, when: (t: number) => boolean) => {
     const labels = { namespace, pod, uid: `uid-${pod}`, container: 'main', node };
-    b.gauge('kube_pod_container_resource_requests', { ...labels, resource: 'nvidia_com_gpu', unit: 'integer' }, (t) => (when(t) ? gpus : null));
+    b.gauge('kube_pod_container_resource_requests', { ...labels, resource: 'nvidia_com_gpu', unit: 'integer' }, (t) =>
+      when(t) ? gpus : null,
+    );
     b.gauge('kube_pod_container_resource_requests', { ...labels, resource: 'cpu', unit: 'core' }, (t) => (when(t) ? 8 : null));
   };
   req(EVAL.namespace, 'eval-job-0', EVAL.node, 2, EVAL.active);
@@ -178,7 +200,13 @@ function kueue(b: Builder): void {
       le: KUEUE.buckets.find((x) => x >= w.seconds) ?? Number.POSITIVE_INFINITY,
       share: w.perHour / (perSecond * HOUR),
     }));
-    b.histogram('kueue_admission_wait_time_seconds', { cluster_queue: 'research', priority_class: '', replica_role }, KUEUE.buckets, perSecond, shares);
+    b.histogram(
+      'kueue_admission_wait_time_seconds',
+      { cluster_queue: 'research', priority_class: '', replica_role },
+      KUEUE.buckets,
+      perSecond,
+      shares,
+    );
   }
 }
 
@@ -207,7 +235,10 @@ function outcomes(b: Builder): void {
     const today = hourOf(t) >= 6 ? 1 : 0;
     return (days + today) * perDay;
   };
-  for (const [result, perDay] of [['pass', EVAL.passPerDay], ['fail', EVAL.failPerDay]] as const) {
+  for (const [result, perDay] of [
+    ['pass', EVAL.passPerDay],
+    ['fail', EVAL.failPerDay],
+  ] as const) {
     b.add('eval_runs', 'counter', 'eval_runs_total', { namespace: EVAL.namespace, result }, (t) => finishedRuns(t, perDay));
   }
 }

@@ -1,0 +1,37 @@
+// Type-aware lint for the whole tree. Formatting is Prettier's job (eslint-config-prettier turns off
+// the rules that would fight it); the rules here are about bugs a webhook server cannot afford.
+import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  {
+    ignores: ['dist/', 'coverage/', 'bench/results/', '**/fixtures/', 'test/corpus/', 'test/reference/'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      globals: globals.node,
+      parserOptions: {
+        projectService: {
+          allowDefaultProject: ['*.js', 'bin/*.js', 'scripts/*.mjs', 'bench/reliability/*/*.mjs', 'test/helpers/browser/*.mjs'],
+        },
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/no-unnecessary-condition': ['error', { allowConstantLoopConditions: true }],
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  // Functions this helper hands to page.evaluate() run in the browser.
+  { files: ['test/helpers/browser/*.mjs'], languageOptions: { globals: { ...globals.node, ...globals.browser } } },
+  prettier,
+);
