@@ -147,7 +147,7 @@ node -e '
   const dev = Object.keys(lock.packages).filter((p) => lock.packages[p].dev);
   if (dev.length > 0) { console.error("dev dependencies in the image: " + dev.slice(0, 5).join(", ")); process.exit(1); }
 ' "$app/node_modules/.package-lock.json" || die "the run stage installs dev dependencies"
-for dir in src test node_modules/typescript node_modules/vitest; do
+for dir in src test node_modules/typescript node_modules/typescript-native node_modules/vitest; do
   [[ ! -e $app/$dir ]] || die "the image holds $dir"
 done
 
