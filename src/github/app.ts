@@ -3,7 +3,9 @@ import { CHECK_EVENTS, checkRunHandler, checkSuiteHandler } from './handlers/che
 import { COMMENT_EVENTS, issueCommentHandler } from './handlers/issue-comment.js';
 import { PULL_REQUEST_EVENTS, pullRequestHandler } from './handlers/pull-request.js';
 import { telemetryFromEnv, type TelemetryProvider } from '../telemetry/from-env.js';
-import { createDeliveryLog, oncePerDelivery } from './deliveries.js';
+import type { Coordination } from './coordination.js';
+import { coordinationFromEnv } from './coordination-from-env.js';
+import { oncePerDelivery } from './deliveries.js';
 import { AppMetrics } from './metrics.js';
 import { createPrQueue } from './pr-queue.js';
 
@@ -12,19 +14,21 @@ export const HANDLED_EVENTS = [...PULL_REQUEST_EVENTS, ...COMMENT_EVENTS, ...CHE
 
 /**
  * The Probot app: one thin handler per event family. The per-PR queue lives here, so each App
- * instance (each test server, each process) has its own and nothing is shared between them.
- * Telemetry defaults to the operator's environment, read when the App loads.
+ * instance (each test server, each process) has its own; replicas share only what the
+ * coordination shares (Redis, with `REDIS_URL`). Telemetry and coordination default to the
+ * operator's environment, read when the App loads.
  */
 export function createGpuJustifyApp(
-  options: { telemetry?: TelemetryProvider; metrics?: AppMetrics } = {},
+  options: { telemetry?: TelemetryProvider; metrics?: AppMetrics; coordination?: Coordination } = {},
 ): (app: Probot, appOptions?: Partial<ApplicationFunctionOptions>) => void {
   return (app, appOptions) => {
     const metrics = options.metrics ?? new AppMetrics();
     const telemetry = metrics.instrumentTelemetry(options.telemetry ?? telemetryFromEnv());
-    const deps = { queue: createPrQueue(), telemetry, metrics };
+    const coordination = options.coordination ?? coordinationFromEnv(process.env, app.log, metrics);
+    const deps = { queue: createPrQueue(coordination), telemetry, metrics };
     // Probot's server offers extra routes; the bare webhook middleware does not.
     appOptions?.addHandler?.(metrics.handler);
-    const deliveries = createDeliveryLog();
+    const deliveries = coordination;
     app.on([...PULL_REQUEST_EVENTS], oncePerDelivery(deliveries, pullRequestHandler(deps)));
     app.on([...COMMENT_EVENTS], oncePerDelivery(deliveries, issueCommentHandler(deps)));
     app.on('check_run.rerequested', oncePerDelivery(deliveries, checkRunHandler(deps)));

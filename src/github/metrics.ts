@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Verdict } from '../domain/index.js';
 import type { TelemetryProvider } from '../telemetry/from-env.js';
 import type { TelemetrySource } from '../telemetry/source.js';
@@ -41,6 +41,18 @@ export class AppMetrics {
     name: 'gpu_justify_telemetry_queries_total',
     help: 'Telemetry queries, by outcome (ok, or why the answer is missing)',
     labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly redisUp = new Gauge({
+    name: 'gpu_justify_redis_up',
+    help: 'Whether the Redis that replicas coordinate through answers (1) or not (0); absent without REDIS_URL',
+    registers: [this.registry],
+  });
+  readonly coordinationFallbacks = new Counter({
+    name: 'gpu_justify_coordination_fallbacks_total',
+    help: 'Coordination steps run on this replica alone because Redis did not answer, by operation',
+    labelNames: ['operation'] as const,
     registers: [this.registry],
   });
 

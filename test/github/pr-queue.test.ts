@@ -32,9 +32,9 @@ describe('createPrQueue', () => {
   it('each queue is its own: nothing is shared between instances', async () => {
     const a = createPrQueue();
     const b = createPrQueue();
-    a.markReviewed('k', 'sha');
-    expect(a.wasReviewed('k', 'sha')).toBe(true);
-    expect(b.wasReviewed('k', 'sha')).toBe(false);
+    await a.markReviewed('k', 'sha');
+    expect(await a.wasReviewed('k', 'sha')).toBe(true);
+    expect(await b.wasReviewed('k', 'sha')).toBe(false);
     let release = (): void => undefined;
     const blocked = a.run('k', () => new Promise<void>((r) => (release = r)));
     await expect(b.run('k', () => Promise.resolve('free'))).resolves.toBe('free');

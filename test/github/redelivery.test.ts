@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createDeliveryLog } from '../../src/github/deliveries.js';
+import { localCoordination } from '../../src/github/coordination.js';
 import { FakeRepo } from '../helpers/fake-repo.js';
 import { REPO_PATH, commentEvent, prEvent, pullRequest, useApp } from './app-harness.js';
 
@@ -34,11 +34,12 @@ describe('a redelivered webhook', () => {
   });
 });
 
-describe('createDeliveryLog', () => {
-  it('forgets the oldest ids beyond its bound', () => {
-    const log = createDeliveryLog(2);
-    expect(['a', 'b', 'c'].map((id) => log.claim(id))).toEqual([true, true, true]);
-    expect(log.claim('a')).toBe(true);
-    expect(log.claim('c')).toBe(false);
+describe('localCoordination', () => {
+  it('claims a delivery once, and again after it is released', async () => {
+    const log = localCoordination();
+    expect(await log.claimDelivery('a')).toBe(true);
+    expect(await log.claimDelivery('a')).toBe(false);
+    await log.releaseDelivery('a');
+    expect(await log.claimDelivery('a')).toBe(true);
   });
 });

@@ -60,16 +60,16 @@ async function reviewCommit(
   const numbers = listed.length > 0 ? listed : await openPullsWithHead(octokit, repo, headSha);
   for (const number of numbers) {
     const key = prKey(repo.owner, repo.repo, number);
-    if (!force && deps.queue.wasReviewed(key, headSha)) continue;
+    if (!force && (await deps.queue.wasReviewed(key, headSha))) continue;
     await deps.queue.run(key, async () => {
-      if (!force && deps.queue.wasReviewed(key, headSha)) return;
+      if (!force && (await deps.queue.wasReviewed(key, headSha))) return;
       const pull = await loadPull(octokit, repo, number);
       if (!pull.open || pull.target.headSha !== headSha) {
         log.info({ number, headSha }, 'commit is no longer the head of an open pull request; not reviewed');
         return;
       }
       await deps.metrics.timeReview(() => reviewPullRequest({ octokit, log, target: pull.target, telemetry: deps.telemetry }));
-      deps.queue.markReviewed(key, headSha);
+      await deps.queue.markReviewed(key, headSha);
     });
   }
 }

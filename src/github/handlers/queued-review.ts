@@ -30,7 +30,7 @@ export async function queuedReview(
     const outcome = await deps.metrics.timeReview(() =>
       reviewPullRequest({ octokit, log, target, telemetry: deps.telemetry, ...(grant ? { grant } : {}) }),
     );
-    deps.queue.markReviewed(key, target.headSha);
+    await deps.queue.markReviewed(key, target.headSha);
     return outcome;
   });
 }

@@ -1,0 +1,69 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { createServer, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+
+const INSTALL_HINT =
+  'the replica tests need a real Redis: install it with `sudo apt-get install -y --no-install-recommends redis-server` (Debian/Ubuntu)';
+
+export interface RunningRedis {
+  url: string;
+  /** Stops the server (kill -9 when `crash`), as a Redis that goes away mid-review would. */
+  stop(options?: { crash?: boolean }): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** PING over a raw socket: true once the server answers PONG. */
+function ping(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = new Socket();
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(500, () => done(false));
+    socket.once('error', () => done(false));
+    socket.once('data', (data) => done(data.toString().startsWith('+PONG')));
+    socket.connect(port, '127.0.0.1', () => socket.write('PING\r\n'));
+  });
+}
+
+/**
+ * A throwaway redis-server on a free loopback port: no persistence, no config file. Fails loudly
+ * (never skips) when the binary is missing: CI installs it.
+ */
+export async function startRedis(): Promise<RunningRedis> {
+  if (spawnSync('sh', ['-c', 'command -v redis-server'], { stdio: 'ignore' }).status !== 0) {
+    throw new Error(`redis-server not found on PATH: ${INSTALL_HINT}`);
+  }
+  const port = await freePort();
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stdout.on('data', (d: Buffer) => (log += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (log += d.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const deadline = Date.now() + 10_000;
+  while (!(await ping(port))) {
+    if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode}: ${log}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`redis-server did not answer within 10 s: ${log}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    async stop(options = {}) {
+      if (child.exitCode === null && child.signalCode === null) child.kill(options.crash ? 'SIGKILL' : 'SIGTERM');
+      await exited;
+    },
+  };
+}
