@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['dist/', 'coverage/', 'bench/results/', '**/fixtures/', 'test/corpus/', 'test/reference/'],
+    ignores: ['dist/', 'action/dist/', 'coverage/', 'bench/results/', '**/fixtures/', 'test/corpus/', 'test/reference/'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,

@@ -6,6 +6,7 @@ import { parse } from 'yaml';
 import { main } from '../../src/cli/main.js';
 import type { Output } from '../../src/cli/output.js';
 import { runAction } from '../../src/github/action.js';
+import { envWithInputs } from '../../src/github/action-entry.js';
 import { COMMENT_MARKER } from '../../src/report/comment.js';
 import { FakeGitHub } from '../helpers/fake-github.js';
 import { FakeRepo } from '../helpers/fake-repo.js';
@@ -76,19 +77,26 @@ describe('the GitHub Action', () => {
     expect(fake.requests).toEqual([]);
   });
 
-  it('action.yml runs the same CLI with the workflow token and the operator’s telemetry settings', async () => {
+  it('action.yml runs the bundle, and every input reaches the review under the name it reads', async () => {
     const action = parse(await readFile('action.yml', 'utf8')) as {
-      runs: { using: string; steps: { run: string; env?: Record<string, string> }[] };
+      inputs: Record<string, unknown>;
+      runs: { using: string; main: string };
     };
-    expect(action.runs.using).toBe('composite');
-    const review = action.runs.steps.at(-1);
-    expect(review?.run).toContain('bin/gpu-justify.js" action');
-    expect(Object.keys(review?.env ?? {})).toEqual([
-      'GITHUB_TOKEN',
-      'PROMETHEUS_URL',
-      'PROMETHEUS_BEARER_TOKEN',
-      'PROMETHEUS_HEADERS',
-      'OPENCOST_URL',
-    ]);
+    expect(action.runs).toEqual({ using: 'node20', main: 'action/dist/index.mjs' });
+    const inputs = Object.fromEntries(Object.keys(action.inputs).map((name) => [`INPUT_${name.toUpperCase()}`, `value of ${name}`]));
+    const env = envWithInputs(inputs);
+    expect(
+      Object.fromEntries(
+        ['GITHUB_TOKEN', 'PROMETHEUS_URL', 'PROMETHEUS_BEARER_TOKEN', 'PROMETHEUS_HEADERS', 'OPENCOST_URL'].map((k) => [k, env[k]]),
+      ),
+    ).toEqual({
+      GITHUB_TOKEN: 'value of github-token',
+      PROMETHEUS_URL: 'value of prometheus-url',
+      PROMETHEUS_BEARER_TOKEN: 'value of prometheus-bearer-token',
+      PROMETHEUS_HEADERS: 'value of prometheus-headers',
+      OPENCOST_URL: 'value of opencost-url',
+    });
+    // An input left empty leaves the operator's own variable alone.
+    expect(envWithInputs({ 'INPUT_PROMETHEUS-URL': '', PROMETHEUS_URL: 'http://prom:9090' }).PROMETHEUS_URL).toBe('http://prom:9090');
   });
 });
