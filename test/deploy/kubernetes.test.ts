@@ -25,8 +25,9 @@ function yamlFiles(dir: string): string[] {
 const load = (file: string): Obj => parse(readFileSync(file, 'utf8')) as Obj;
 const isKustomization = (file: string) => /(^|\/)kustomization\.ya?ml$/.test(file);
 const manifests = yamlFiles(K8S).filter((f) => !isKustomization(f));
-const byKind = (kind: string): Obj => {
-  const found = manifests.map(load).filter((m) => m.kind === kind);
+/** The App's own objects are all named gpu-justify; the optional Redis's are not. */
+const byKind = (kind: string, name = 'gpu-justify'): Obj => {
+  const found = manifests.map(load).filter((m) => m.kind === kind && m.metadata?.name === name);
   expect(found, kind).toHaveLength(1);
   return found[0] as Obj;
 };
@@ -49,7 +50,7 @@ describe('deploy/kubernetes', () => {
         .map(load)
         .map((m) => m.kind)
         .sort(),
-    ).toEqual(['Deployment', 'Ingress', 'Namespace', 'PodDisruptionBudget', 'Secret', 'Service']);
+    ).toEqual(['Deployment', 'Deployment', 'Ingress', 'Namespace', 'PodDisruptionBudget', 'Secret', 'Service', 'Service']);
   });
 
   it.each(manifests.map((f) => [relative(K8S, f), f]))('%s is valid against the Kubernetes schema', (_name, file) => {
@@ -81,6 +82,7 @@ describe('deploy/kubernetes', () => {
     const component = load(join(K8S, 'components/ingress/kustomization.yaml'));
     expect(component.kind).toBe('Component');
     expect(readFileSync(join(K8S, 'kustomization.yaml'), 'utf8')).toMatch(/^#\s+- components\/ingress$/m);
+    expect(readFileSync(join(K8S, 'kustomization.yaml'), 'utf8')).toMatch(/^#\s+- components\/redis$/m);
   });
 
   it('runs two hardened replicas probed on the health endpoint Probot serves', () => {
@@ -129,6 +131,32 @@ describe('deploy/kubernetes', () => {
         expect(path.path).toBe('/api/github/webhooks');
       }
     }
+  });
+
+  it('the Redis component points the App at its Redis Service, and runs it hardened and diskless', () => {
+    const component = load(join(K8S, 'components/redis/kustomization.yaml'));
+    expect(component.kind).toBe('Component');
+    const [patch, ...more] = component.patches as Obj[];
+    expect(more).toEqual([]);
+    expect(patch?.target).toEqual({ kind: 'Deployment', name: byKind('Deployment').metadata.name });
+    const [op, ...ops] = parse(patch?.patch as string) as Obj[];
+    expect(ops).toEqual([]);
+    // Appends to the env list the App's container already has.
+    expect(op).toMatchObject({ op: 'add', path: '/spec/template/spec/containers/0/env/-', value: { name: 'REDIS_URL' } });
+    expect(Array.isArray(byKind('Deployment').spec.template.spec.containers[0].env)).toBe(true);
+    const service = byKind('Service', 'gpu-justify-redis');
+    const url = new URL(op?.value.value as string);
+    expect(url.protocol).toBe('redis:');
+    expect(url.hostname).toBe(service.metadata.name);
+    expect(Number(url.port)).toBe(service.spec.ports[0].port);
+    const redis = byKind('Deployment', 'gpu-justify-redis');
+    expect(redis.spec.template.metadata.labels).toMatchObject(service.spec.selector);
+    // Its pods are not the App's: the App's Service and PodDisruptionBudget never select them.
+    expect(redis.spec.template.metadata.labels).not.toMatchObject(byKind('Service').spec.selector);
+    const pod = redis.spec.template.spec;
+    expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
+    expect(pod.containers[0].securityContext).toMatchObject({ readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
+    expect(pod.containers[0].args).toEqual(expect.arrayContaining(['--save', '', '--appendonly', 'no']));
   });
 
   it('passes the App only environment variables that Probot or gpu-justify read', () => {
