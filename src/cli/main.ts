@@ -6,6 +6,7 @@ import { REVIEW_HELP, reviewCommand } from './commands/review.js';
 import { SNAPSHOT_HELP, snapshotCommand } from './commands/snapshot.js';
 import { STAGGER_HELP, staggerCommand } from './commands/stagger.js';
 import { processOutput, type Output } from './output.js';
+import { packageVersion } from './version.js';
 
 export interface Command {
   run(argv: string[], out: Output): Promise<number>;
@@ -24,7 +25,9 @@ export const COMMANDS: Record<string, Command> = {
 
 const HELP_FLAGS = new Set(['--help', '-h']);
 
-export const USAGE = `Usage:
+export const USAGE = `gpu-justify reviews pull requests that grow GPU capacity against what the cluster really does.
+
+Usage:
   gpu-justify action
   gpu-justify demo
   gpu-justify detect  --base <dir|ref> --head <dir|ref> [--repo <git dir>] [--json]
@@ -39,6 +42,8 @@ export const USAGE = `Usage:
                       [--at <time>] [--window <duration>] [--step <seconds>] [--base <dir|ref> --head <dir|ref> [--repo <git dir>]]
                       --out <file>
 
+  gpu-justify --version
+
 Run gpu-justify <command> --help for what a command does and its options.`;
 
 /** Runs one command; returns the exit code (0 ran, 1 --fail-on matched, 2 bad usage or input). */
@@ -47,6 +52,10 @@ export async function main(argv: string[], out: Output = processOutput): Promise
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
     out.stdout(USAGE);
     return name === undefined ? 2 : 0;
+  }
+  if (name === '--version' || name === '-V') {
+    out.stdout(packageVersion());
+    return 0;
   }
   const command = COMMANDS[name];
   if (!command) {

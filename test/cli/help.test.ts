@@ -62,4 +62,19 @@ describe('gpu-justify <command> --help', () => {
     for (const name of names) expect(stdout).toContain(`gpu-justify ${name}`);
     expect(stdout).toContain('gpu-justify <command> --help');
   });
+
+  it('gpu-justify alone says what it is and lists the commands (exit 2: no command given)', async () => {
+    const { code, stdout } = await run();
+    expect(code).toBe(2);
+    expect(stdout.split('\n')[0]).toMatch(/^gpu-justify reviews pull requests that grow GPU capacity/);
+    for (const name of names) expect(stdout).toContain(`gpu-justify ${name}`);
+  });
+
+  it('gpu-justify --version prints the package version', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V']) {
+      const { code, stdout, stderr } = await run(flag);
+      expect({ code, stdout: stdout.trim(), stderr }).toEqual({ code: 0, stdout: version, stderr: '' });
+    }
+  });
 });
