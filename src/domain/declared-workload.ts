@@ -1,0 +1,45 @@
+import type { SourceRef } from './workload.js';
+
+/**
+ * A GPU workload the repository declares in its own manifests (a CronJob, a Deployment, a
+ * RayJob …), read without a catalog. Every value carries where it was read; what no manifest
+ * states (a deadline, a runtime, an outcome query) is absent, never guessed.
+ */
+export interface DeclaredWorkload {
+  /** `metadata.name`. */
+  name: string;
+  namespace: string | null;
+  /** The Kubernetes kind, e.g. `CronJob`, `RayJob`, `InferenceService`. */
+  kind: string;
+  /** What the kind says it is: a job that runs and ends, a training run, or a long-running service. */
+  type: 'batch' | 'training' | 'inference';
+  source: SourceRef;
+  /** Each group of identical pods: a Job's pods, a Ray worker group, a PyTorchJob's workers … */
+  groups: PodGroup[];
+  /** The GPU resource the pods request (`nvidia.com/gpu`, `amd.com/gpu` …). */
+  gpuResource: string;
+  /** A CronJob's schedule. */
+  schedule: { cron: string; timeZone: string | null; source: SourceRef } | null;
+  /** The longest a run may take (`activeDeadlineSeconds`), in minutes: a bound, not a deadline of day. */
+  maxRuntimeMinutes: { value: number; source: SourceRef } | null;
+  /** Kueue: the `kueue.x-k8s.io/queue-name` label, and the ClusterQueue its LocalQueue points at. */
+  localQueue: { name: string; source: SourceRef } | null;
+  clusterQueue: { name: string; source: SourceRef } | null;
+  /** The node pool its pods are pinned to, and by which label. */
+  pool: { name: string; label: string; source: SourceRef } | null;
+  /** An instance type its pods are pinned to (`node.kubernetes.io/instance-type`, KAITO's `instanceType`). */
+  instanceType: { name: string; source: SourceRef } | null;
+}
+
+export interface PodGroup {
+  /** `worker`, `head`, `Master`, `leader` … or the kind's own name for a single group. */
+  role: string;
+  gpusPerPod: number;
+  /** How many such pods run at once: parallelism, replicas, a worker group's replicas … */
+  pods: number;
+  source: SourceRef;
+}
+
+export function gpusOf(w: DeclaredWorkload): number {
+  return w.groups.reduce((sum, g) => sum + g.gpusPerPod * g.pods, 0);
+}

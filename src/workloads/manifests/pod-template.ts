@@ -1,0 +1,98 @@
+import { isWholeGpuResource } from '../../detect/gpu-resources.js';
+import type { NodeContext } from '../../detect/manifests.js';
+import { parseQuantity } from '../../detect/quantity.js';
+import { asMap, mapGet, nodeLine, scalarString, scalarValue, seqItems } from '../../detect/yaml-nodes.js';
+import type { SourceRef } from '../../domain/index.js';
+
+/** The node labels that name a node pool, by the platform that sets them. */
+export const POOL_LABELS = [
+  'karpenter.sh/nodepool',
+  'cloud.google.com/gke-nodepool',
+  'eks.amazonaws.com/nodegroup',
+  'kubernetes.azure.com/agentpool',
+  'agentpool',
+  'alpha.eksctl.io/nodegroup-name',
+] as const;
+export const INSTANCE_TYPE_LABELS = ['node.kubernetes.io/instance-type', 'beta.kubernetes.io/instance-type'] as const;
+
+export function ref(ctx: NodeContext, node: unknown, fallback: number): SourceRef {
+  return { file: ctx.file, line: nodeLine(node, ctx.lc) ?? fallback };
+}
+
+/** GPUs one pod asks for: the sum over its containers of a whole-GPU resource's limit (or request). */
+export function podGpus(podSpec: unknown): { gpus: number; resource: string } | null {
+  let gpus = 0;
+  let resource: string | null = null;
+  for (const container of seqItems(mapGet(podSpec, 'containers'))) {
+    const found = containerGpus(mapGet(container, 'resources'));
+    if (found) {
+      gpus += found.gpus;
+      resource ??= found.resource;
+    }
+  }
+  return resource && gpus > 0 ? { gpus, resource } : null;
+}
+
+/** A `resources:` block's GPUs: limits first (what the device plugin allocates), requests otherwise. */
+export function containerGpus(resources: unknown): { gpus: number; resource: string } | null {
+  for (const section of ['limits', 'requests']) {
+    const map = asMap(mapGet(resources, section));
+    for (const pair of map?.items ?? []) {
+      const key = scalarString(pair.key);
+      if (key === null || !isWholeGpuResource(key)) continue;
+      const count = parseQuantity(scalarValue(pair.value));
+      if (count !== null && Number.isInteger(count) && count > 0 && count <= 1024) return { gpus: count, resource: key };
+    }
+  }
+  return null;
+}
+
+export interface Placement {
+  pool: { name: string; label: string; source: SourceRef } | null;
+  instanceType: { name: string; source: SourceRef } | null;
+}
+
+/**
+ * Where a pod is pinned: a node selector, or a required node affinity with one value, on a pool's
+ * or an instance type's label. Tolerations alone pin nothing.
+ */
+export function placement(podSpec: unknown, ctx: NodeContext, fallback: number): Placement {
+  const labels = new Map<string, { value: string; node: unknown }>();
+  const selector = asMap(mapGet(podSpec, 'nodeSelector'));
+  for (const pair of selector?.items ?? []) {
+    const key = scalarString(pair.key);
+    const value = scalarString(pair.value);
+    if (key && value) labels.set(key, { value, node: pair.value });
+  }
+  const terms = seqItems(
+    mapGet(
+      mapGet(mapGet(mapGet(podSpec, 'affinity'), 'nodeAffinity'), 'requiredDuringSchedulingIgnoredDuringExecution'),
+      'nodeSelectorTerms',
+    ),
+  );
+  // With several terms any one may match: a pool is known only when every term names the same one.
+  if (terms.length === 1) {
+    for (const expr of seqItems(mapGet(terms[0], 'matchExpressions'))) {
+      const key = scalarString(mapGet(expr, 'key'));
+      const values = seqItems(mapGet(expr, 'values'));
+      const value = values.length === 1 ? scalarString(values[0]) : null;
+      if (key && value && scalarString(mapGet(expr, 'operator')) === 'In' && !labels.has(key)) labels.set(key, { value, node: values[0] });
+    }
+  }
+  const poolLabel = POOL_LABELS.find((l) => labels.has(l));
+  const typeLabel = INSTANCE_TYPE_LABELS.find((l) => labels.has(l));
+  const pool = poolLabel ? labels.get(poolLabel) : undefined;
+  const type = typeLabel ? labels.get(typeLabel) : undefined;
+  return {
+    pool: pool && poolLabel ? { name: pool.value, label: poolLabel, source: ref(ctx, pool.node, fallback) } : null,
+    instanceType: type ? { name: type.value, source: ref(ctx, type.node, fallback) } : null,
+  };
+}
+
+/** A non-negative integer field (replicas, parallelism …), or `fallback` when absent. */
+export function countField(node: unknown, key: string, fallback: number): number | null {
+  const value = mapGet(node, key);
+  if (value === undefined || value === null) return fallback;
+  const n = scalarValue(value);
+  return typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= 1_000_000 ? n : null;
+}

@@ -1,0 +1,179 @@
+import { lookupInstanceType } from '../../detect/gpu-types/index.js';
+import type { Manifest } from '../../detect/manifests.js';
+import { readManifests } from '../../detect/manifests.js';
+import { mapGet, nodeLine, scalarString, scalarValue } from '../../detect/yaml-nodes.js';
+import type { DeclaredWorkload, Diagnostic, PodGroup, SourceRef } from '../../domain/index.js';
+import { diagnostic } from '../../domain/index.js';
+import { WORKLOAD_KINDS, scalarText } from './kinds.js';
+import type { RawWorkload } from './kinds.js';
+import { containerGpus, placement, podGpus, ref } from './pod-template.js';
+
+export const QUEUE_LABEL = 'kueue.x-k8s.io/queue-name';
+
+/** Files worth parsing: they name a GPU resource, a LocalQueue or a KAITO workspace. */
+const SIGNAL = /nvidia\.com\/gpu|amd\.com\/gpu|gpu\.intel\.com\/|\bLocalQueue\b|kaito\.sh\//;
+
+export interface DeclaredWorkloads {
+  workloads: DeclaredWorkload[];
+  diagnostics: Diagnostic[];
+}
+
+interface LocalQueue {
+  name: string;
+  namespace: string | null;
+  clusterQueue: string;
+  source: SourceRef;
+}
+
+/**
+ * The GPU workloads a repository's manifests declare, with where each value was read; Kueue's
+ * queue-name label followed through the repository's LocalQueues to their ClusterQueue. Files that
+ * hold none cost a regular-expression test. Never throws.
+ */
+export function declaredWorkloads(files: readonly { path: string; text: string }[]): DeclaredWorkloads {
+  const diagnostics: Diagnostic[] = [];
+  const manifests: Manifest[] = [];
+  for (const f of files) {
+    if (!/\.ya?ml$/i.test(f.path) || !SIGNAL.test(f.text)) continue;
+    const scan = readManifests(f.path, f.text, (t) => SIGNAL.test(t));
+    diagnostics.push(...scan.diagnostics);
+    manifests.push(...scan.manifests.filter((m) => !m.embedded));
+  }
+  const queues = manifests.flatMap((m) => localQueue(m) ?? []);
+  const workloads = manifests.flatMap((m) => workloadOf(m, queues, diagnostics) ?? []);
+  return { workloads, diagnostics };
+}
+
+function apiGroup(apiVersion: string | null): string {
+  if (apiVersion === null) return '';
+  const slash = apiVersion.indexOf('/');
+  return slash < 0 ? '' : apiVersion.slice(0, slash);
+}
+
+function namespaceOf(m: Manifest): string | null {
+  return scalarString(mapGet(mapGet(m.root, 'metadata'), 'namespace'));
+}
+
+function localQueue(m: Manifest): LocalQueue | null {
+  if (m.kind !== 'LocalQueue' || apiGroup(m.apiVersion) !== 'kueue.x-k8s.io' || m.name === null) return null;
+  const cq = mapGet(mapGet(m.root, 'spec'), 'clusterQueue');
+  const clusterQueue = scalarString(cq);
+  if (clusterQueue === null) return null;
+  return { name: m.name, namespace: namespaceOf(m), clusterQueue, source: ref(m.ctx, cq, m.line) };
+}
+
+/** `metadata.name`, or a `generateName` prefix without its trailing dash (Jobs created by kubectl create). */
+function nameOf(m: Manifest): string | null {
+  return m.name ?? scalarString(mapGet(mapGet(m.root, 'metadata'), 'generateName'))?.replace(/-+$/, '') ?? null;
+}
+
+function workloadOf(m: Manifest, queues: readonly LocalQueue[], diagnostics: Diagnostic[]): DeclaredWorkload | null {
+  const name = nameOf(m);
+  if (m.kind === null || name === null) return null;
+  if (m.kind === 'Workspace' && apiGroup(m.apiVersion) === 'kaito.sh') return kaitoWorkspace(m, queues);
+  const entry = WORKLOAD_KINDS[m.kind];
+  if (!entry?.groups.includes(apiGroup(m.apiVersion))) return null;
+  const raw = entry.extract(m.root);
+  if (!raw) return null;
+  const groups: PodGroup[] = [];
+  let resource: string | null = null;
+  let pinned: ReturnType<typeof placement> = { pool: null, instanceType: null };
+  for (const g of raw.groups) {
+    const gpus = g.resources !== undefined ? containerGpus(g.resources) : podGpus(g.podSpec);
+    if (!gpus) continue;
+    const source = ref(m.ctx, g.at, m.line);
+    if (g.pods === null) {
+      diagnostics.push(
+        diagnostic(
+          m.ctx.file,
+          source.line,
+          'warning',
+          `${m.kind} ${m.name}: the ${g.role} pod count is not a number; its GPUs are not counted`,
+        ),
+      );
+      continue;
+    }
+    resource ??= gpus.resource;
+    groups.push({ role: g.role, gpusPerPod: gpus.gpus, pods: g.pods, source });
+    const here = placement(g.podSpec, m.ctx, m.line);
+    pinned = { pool: pinned.pool ?? here.pool, instanceType: pinned.instanceType ?? here.instanceType };
+  }
+  if (groups.length === 0 || resource === null) return null;
+  return {
+    name,
+    namespace: namespaceOf(m),
+    kind: m.kind,
+    type: raw.type,
+    source: { file: m.ctx.file, line: m.line },
+    groups,
+    gpuResource: resource,
+    schedule: scheduleOf(raw, m),
+    maxRuntimeMinutes: maxRuntime(raw, m),
+    ...queueLinks(raw.labelHolders, namespaceOf(m), queues, m),
+    pool: pinned.pool,
+    instanceType: pinned.instanceType,
+  };
+}
+
+function scheduleOf(raw: RawWorkload, m: Manifest): DeclaredWorkload['schedule'] {
+  const cron = raw.cronJob ? scalarString(raw.cronJob.schedule) : null;
+  if (!raw.cronJob || cron === null) return null;
+  return { cron, timeZone: scalarString(raw.cronJob.timeZone), source: ref(m.ctx, raw.cronJob.schedule, m.line) };
+}
+
+function maxRuntime(raw: RawWorkload, m: Manifest): DeclaredWorkload['maxRuntimeMinutes'] {
+  const node = mapGet(raw.jobSpec, 'activeDeadlineSeconds');
+  const seconds = scalarValue(node);
+  if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0) return null;
+  return { value: Math.ceil(seconds / 60), source: ref(m.ctx, node, m.line) };
+}
+
+/** The queue-name label, and the ClusterQueue of the LocalQueue it names in the workload's namespace. */
+function queueLinks(
+  holders: readonly unknown[],
+  namespace: string | null,
+  queues: readonly LocalQueue[],
+  m: Manifest,
+): Pick<DeclaredWorkload, 'localQueue' | 'clusterQueue'> {
+  for (const holder of holders) {
+    const node = mapGet(mapGet(holder, 'labels'), QUEUE_LABEL);
+    const name = scalarText(node);
+    if (name === null) continue;
+    // Same namespace first; a manifest without one (set by kustomize or -n) matches a unique name.
+    const same = queues.filter((q) => q.name === name && q.namespace === namespace);
+    const byName = queues.filter((q) => q.name === name);
+    const match = same.length === 1 ? same[0] : namespace === null && byName.length === 1 ? byName[0] : undefined;
+    return {
+      localQueue: { name, source: ref(m.ctx, node, m.line) },
+      clusterQueue: match ? { name: match.clusterQueue, source: match.source } : null,
+    };
+  }
+  return { localQueue: null, clusterQueue: null };
+}
+
+/** A KAITO Workspace: `resource.count` nodes of `resource.instanceType`, each with that type's GPUs. */
+function kaitoWorkspace(m: Manifest, queues: readonly LocalQueue[]): DeclaredWorkload | null {
+  const resource = mapGet(m.root, 'resource');
+  const typeNode = mapGet(resource, 'instanceType');
+  const type = scalarString(typeNode);
+  const info = type ? lookupInstanceType(type) : null;
+  if (!type || !info) return null;
+  const countNode = mapGet(resource, 'count');
+  const count = countNode === undefined ? 1 : scalarValue(countNode);
+  if (typeof count !== 'number' || !Number.isInteger(count) || count < 1) return null;
+  const source = { file: m.ctx.file, line: nodeLine(countNode ?? resource, m.ctx.lc) ?? m.line };
+  return {
+    name: m.name ?? 'workspace',
+    namespace: namespaceOf(m),
+    kind: 'Workspace',
+    type: mapGet(m.root, 'tuning') === undefined ? 'inference' : 'training',
+    source: { file: m.ctx.file, line: m.line },
+    groups: [{ role: 'node', gpusPerPod: info.gpus, pods: count, source }],
+    gpuResource: 'nvidia.com/gpu',
+    schedule: null,
+    maxRuntimeMinutes: null,
+    ...queueLinks([mapGet(m.root, 'metadata')], namespaceOf(m), queues, m),
+    pool: null,
+    instanceType: { name: type, source: ref(m.ctx, typeNode, m.line) },
+  };
+}
