@@ -30,11 +30,16 @@ const common = {
 
 const windowSchema = z
   .strictObject({
-    earliestStart: clock(),
-    deadline: deadline().describe('At or before earliestStart means the next day; "06:00 +2d" is 06:00 two days later'),
+    earliestStart: clock({ allowUnknown: true }),
+    deadline: deadline({ allowUnknown: true }).describe(
+      'At or before earliestStart means the next day; "06:00 +2d" is 06:00 two days later; "unknown" until the team writes it',
+    ),
   })
   // Written as "not over" so a field that already failed (and is not a number) adds no second error.
-  .refine((w) => !(w.deadline - w.earliestStart > 7 * 1440), { error: 'a window can span at most a week', path: ['deadline'] })
+  .refine((w) => typeof w.deadline !== 'number' || typeof w.earliestStart !== 'number' || !(w.deadline - w.earliestStart > 7 * 1440), {
+    error: 'a window can span at most a week',
+    path: ['deadline'],
+  })
   .describe('Window each run must start and finish in, UTC, opening on each day it runs');
 
 /** A run more often than once a minute cannot be planned on a minute grid. */
@@ -44,7 +49,7 @@ export const jobWorkloadSchema = z.strictObject({
   ...common,
   type: z.enum(['batch', 'training']),
   gpusPerJob: positiveInt(),
-  runtime: duration().describe('Expected runtime: 45m, 2h, 1h30m, 1d'),
+  runtime: duration({ allowUnknown: true }).describe('Expected runtime: 45m, 2h, 1h30m, 1d; "unknown" until the team writes it'),
   jobsPerDay: positiveInt(MAX_JOBS_PER_DAY).default(1),
   days: weekdays().optional().describe('Weekdays it runs on, e.g. [mon, tue, wed, thu, fri]; every day when absent'),
   window: windowSchema,

@@ -1,12 +1,13 @@
 import { diagnostic } from '../domain/diagnostic.js';
 import type { Diagnostic } from '../domain/diagnostic.js';
-import type { Workload } from '../domain/workload.js';
+import type { InferenceWorkload, JobWorkload, Workload } from '../domain/workload.js';
 import { catalogShellSchema, workloadSchema } from './catalog-schema.js';
 import type { ParsedWorkload } from './catalog-schema.js';
 import { formatClock, formatDeadline } from './clock.js';
 import { windowLength } from './window.js';
 import { formatDuration } from './duration.js';
 import { protoKeyPaths } from './unsafe-keys.js';
+import { UNKNOWN } from './fields.js';
 import { describeValue, friendlyErrors, issuesToDiagnostics, protoKeyDiagnostics } from './zod-diagnostics.js';
 import { loadYaml } from './yaml-source.js';
 
@@ -91,14 +92,29 @@ export function parseCatalog(file: string, text: string): CatalogResult {
       return;
     }
     if (!parsed.success) return;
-    const tooLong = windowProblem(parsed.data, index);
+    const undocumented = unknownFields(parsed.data);
+    if (undocumented.length > 0) {
+      const problems = undocumented.map(({ field, what }) =>
+        diagnostic(
+          file,
+          lineOf([...path, ...field.split('.')]),
+          'warning',
+          `workloads[${index}].${field}: "unknown": write ${what} (the draft leaves it to your team); until then "${parsed.data.name}" is left out of the need`,
+        ),
+      );
+      diagnostics.push(...problems);
+      rejected.push(rejectedEntry(item, problems[0] as Diagnostic));
+      return;
+    }
+    const documented = parsed.data as DocumentedWorkload;
+    const tooLong = windowProblem(documented, index);
     if (tooLong !== null) {
       const problem = diagnostic(file, lineOf([...path, 'runtime']), 'error', tooLong);
       diagnostics.push(problem);
       rejected.push(rejectedEntry(item, problem));
       return;
     }
-    workloads.push(toWorkload(parsed.data, { file, line: lineOf(path) }));
+    workloads.push(toWorkload(documented, { file, line: lineOf(path) }));
   });
   return { workloads, diagnostics, rejected, unreadable: null };
 }
@@ -129,7 +145,20 @@ function nameOf(item: unknown): string | null {
   return typeof name === 'string' && name.trim() !== '' ? name.trim() : null;
 }
 
-function windowProblem(w: ParsedWorkload, index: number): string | null {
+/** A parsed entry none of whose fields is `unknown`: what the planner can use. */
+type DocumentedWorkload = Omit<JobWorkload, 'source'> | Omit<InferenceWorkload, 'source'>;
+
+/** The fields a draft left `unknown`, with what the team must write there. */
+function unknownFields(w: ParsedWorkload): { field: string; what: string }[] {
+  if (w.type === 'inference') return [];
+  return [
+    ...(w.runtime === UNKNOWN ? [{ field: 'runtime', what: 'how long one run takes' }] : []),
+    ...(w.window.earliestStart === UNKNOWN ? [{ field: 'window.earliestStart', what: 'the earliest time a run may start (UTC)' }] : []),
+    ...(w.window.deadline === UNKNOWN ? [{ field: 'window.deadline', what: 'when its results are needed (UTC)' }] : []),
+  ];
+}
+
+function windowProblem(w: DocumentedWorkload, index: number): string | null {
   if (w.type === 'inference') return null;
   const length = windowLength(w.window);
   if (w.runtime <= length) return null;
@@ -140,6 +169,6 @@ function windowProblem(w: ParsedWorkload, index: number): string | null {
   );
 }
 
-function toWorkload(w: ParsedWorkload, source: { file: string; line: number | null }): Workload {
-  return { ...w, source };
+function toWorkload(w: DocumentedWorkload, source: { file: string; line: number | null }): Workload {
+  return { ...w, source } as Workload;
 }

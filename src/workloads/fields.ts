@@ -29,12 +29,28 @@ export function nonEmptyString() {
   return z.string().trim().min(1);
 }
 
+/**
+ * The word a draft catalog (`gpu-justify init`) writes for what only the team can know: valid, so
+ * the file parses, but the entry stays out of the need until someone writes the real value.
+ */
+export const UNKNOWN = 'unknown';
+export type Unknown = typeof UNKNOWN;
+
+/** `pattern`, or the word `unknown` when the field allows it. */
+function withUnknown(pattern: string, allowUnknown: boolean): RegExp {
+  return new RegExp(allowUnknown ? `^${UNKNOWN}$|${pattern}` : pattern);
+}
+
 /** A duration string converted to minutes; the JSON Schema keeps the pattern. */
-export function duration() {
+export function duration(): z.ZodPipe<z.ZodString, z.ZodTransform<number, string>>;
+export function duration(options: { allowUnknown: true }): z.ZodPipe<z.ZodString, z.ZodTransform<number | Unknown, string>>;
+export function duration(options: { allowUnknown?: boolean } = {}) {
+  const allow = options.allowUnknown === true;
   return z
     .string({ error: DURATION })
-    .regex(new RegExp(DURATION_PATTERN), { error: DURATION })
+    .regex(withUnknown(DURATION_PATTERN, allow), { error: DURATION })
     .transform((text, ctx) => {
+      if (allow && text === UNKNOWN) return UNKNOWN;
       const minutes = parseDuration(text);
       if (minutes === null || minutes <= 0) {
         ctx.addIssue({ code: 'custom', message: `must be a positive duration, got "${text}"` });
@@ -45,11 +61,14 @@ export function duration() {
 }
 
 /** `HH:MM` converted to minutes after 00:00 UTC, within one day (`24:00` is the next 00:00). */
-export function clock() {
+export function clock(): z.ZodPipe<z.ZodString, z.ZodTransform<number, string>>;
+export function clock(options: { allowUnknown: true }): z.ZodPipe<z.ZodString, z.ZodTransform<number | Unknown, string>>;
+export function clock(options: { allowUnknown?: boolean } = {}) {
+  const allow = options.allowUnknown === true;
   return z
     .string({ error: CLOCK })
-    .regex(new RegExp(CLOCK_PATTERN), { error: CLOCK })
-    .transform((text) => (parseClock(text) ?? 0) % 1440);
+    .regex(withUnknown(CLOCK_PATTERN, allow), { error: CLOCK })
+    .transform((text) => (allow && text === UNKNOWN ? UNKNOWN : (parseClock(text) ?? 0) % 1440));
 }
 
 const WEEKDAY = `must be a weekday: ${WEEKDAYS.join(', ')}`;
@@ -67,11 +86,14 @@ export function weekdays() {
  * A window's deadline in minutes after 00:00 of the day the window opens: `HH:MM`, or
  * `HH:MM +Nd` for N days later.
  */
-export function deadline() {
+export function deadline(): z.ZodPipe<z.ZodString, z.ZodTransform<number, string>>;
+export function deadline(options: { allowUnknown: true }): z.ZodPipe<z.ZodString, z.ZodTransform<number | Unknown, string>>;
+export function deadline(options: { allowUnknown?: boolean } = {}) {
+  const allow = options.allowUnknown === true;
   return z
     .string({ error: DEADLINE })
-    .regex(new RegExp(DEADLINE_PATTERN), { error: DEADLINE })
-    .transform((text) => parseDeadline(text) ?? 0);
+    .regex(withUnknown(DEADLINE_PATTERN, allow), { error: DEADLINE })
+    .transform((text) => (allow && text.trim() === UNKNOWN ? UNKNOWN : (parseDeadline(text) ?? 0)));
 }
 
 /**

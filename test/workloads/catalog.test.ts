@@ -449,3 +449,30 @@ describe('parseCatalog: what a review learns about the entries it dropped', () =
     expect(parseCatalog(FILE, 'workloads: 3\n').unreadable).toMatchObject({ line: 1, message: 'workloads: must be a list, got 3' });
   });
 });
+
+describe('parseCatalog: what a draft leaves "unknown"', () => {
+  it('parses, but keeps the entry out of the need and says which field the team must write', () => {
+    const text = `workloads:\n${batch().replace('runtime: 2h', 'runtime: unknown').replace('"06:00"', 'unknown')}\n${batch('', 'known')}`;
+    const result = parseCatalog('gpu-workloads.yaml', text);
+    expect(result.unreadable).toBeNull();
+    expect(result.workloads.map((w) => w.name)).toEqual(['known']);
+    expect(result.diagnostics.map((d) => [d.line, d.severity, d.message])).toEqual([
+      [
+        5,
+        'warning',
+        'workloads[0].runtime: "unknown": write how long one run takes (the draft leaves it to your team); until then "nightly-eval" is left out of the need',
+      ],
+      [
+        8,
+        'warning',
+        'workloads[0].window.deadline: "unknown": write when its results are needed (UTC) (the draft leaves it to your team); until then "nightly-eval" is left out of the need',
+      ],
+    ]);
+    expect(result.rejected).toEqual([expect.objectContaining({ name: 'nightly-eval', problem: result.diagnostics[0] })]);
+  });
+
+  it('accepts the word only where a draft may leave it: a GPU count must be a number', () => {
+    const result = parseCatalog('gpu-workloads.yaml', `workloads:\n${batch().replace('gpusPerJob: 2', 'gpusPerJob: unknown')}`);
+    expect(result.diagnostics.map((d) => d.severity)).toEqual(['error']);
+  });
+});
