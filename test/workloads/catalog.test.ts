@@ -468,7 +468,7 @@ describe('parseCatalog: what a draft leaves "unknown"', () => {
         'workloads[0].window.deadline: "unknown": write when its results are needed (UTC) (the draft leaves it to your team); until then "nightly-eval" is left out of the need',
       ],
     ]);
-    expect(result.rejected).toEqual([expect.objectContaining({ name: 'nightly-eval', problem: result.diagnostics[0] })]);
+    expect(result.rejected.map((r) => [r.name, r.problem])).toEqual([['nightly-eval', result.diagnostics[0]]]);
   });
 
   it('accepts the word only where a draft may leave it: a GPU count must be a number', () => {
