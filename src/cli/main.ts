@@ -2,6 +2,7 @@ import { UsageError } from './args.js';
 import { ACTION_HELP, actionCommand } from './commands/action.js';
 import { DEMO_HELP, demoCommand } from './commands/demo.js';
 import { DETECT_HELP, detectCommand } from './commands/detect.js';
+import { INIT_HELP, initCommand } from './commands/init.js';
 import { REVIEW_HELP, reviewCommand } from './commands/review.js';
 import { SNAPSHOT_HELP, snapshotCommand } from './commands/snapshot.js';
 import { STAGGER_HELP, staggerCommand } from './commands/stagger.js';
@@ -18,6 +19,7 @@ export const COMMANDS: Record<string, Command> = {
   action: { run: actionCommand, help: ACTION_HELP },
   demo: { run: demoCommand, help: DEMO_HELP },
   detect: { run: detectCommand, help: DETECT_HELP },
+  init: { run: initCommand, help: INIT_HELP },
   review: { run: reviewCommand, help: REVIEW_HELP },
   snapshot: { run: snapshotCommand, help: SNAPSHOT_HELP },
   stagger: { run: staggerCommand, help: STAGGER_HELP },
@@ -31,6 +33,7 @@ Usage:
   gpu-justify action
   gpu-justify demo
   gpu-justify detect  --base <dir|ref> --head <dir|ref> [--repo <git dir>] [--json]
+  gpu-justify init [--dir <repo dir>] [--out <file>] [--force]
   gpu-justify review  --base <dir|ref> --head <dir|ref> [--repo <git dir>]
   gpu-justify review  --pr <owner/repo#number>
                       [--catalog <file>] [--config <file>]

@@ -1,4 +1,4 @@
-import type { SourceRef } from './workload.js';
+import type { SourceRef, Weekday } from './workload.js';
 
 /**
  * A GPU workload the repository declares in its own manifests (a CronJob, a Deployment, a
@@ -42,4 +42,24 @@ export interface PodGroup {
 
 export function gpusOf(w: DeclaredWorkload): number {
   return w.groups.reduce((sum, g) => sum + g.gpusPerPod * g.pods, 0);
+}
+
+/** What a draft catalog (`gpu-justify init`) knows of a CronJob's schedule in UTC, worked out by the caller. */
+export interface DraftSchedule {
+  /** Runs a day. */
+  jobsPerDay: number;
+  /** The first run's start, minutes after 00:00 UTC. */
+  earliestStartUtc: number;
+  days?: Weekday[];
+  /** How the UTC time was found, for the comment: `in Europe/Paris (UTC+01:00 on 2026-12-01)`. */
+  how: string;
+}
+
+/** A declared workload as a draft catalog entry states it. */
+export interface DraftEntry {
+  workload: DeclaredWorkload;
+  /** The name the entry takes: the manifest's, made unique across namespaces. */
+  name: string;
+  /** Null when the schedule is absent or could not be read as a daily pattern. */
+  schedule: DraftSchedule | null;
 }

@@ -18,7 +18,7 @@ const names = Object.keys(COMMANDS);
 
 describe('gpu-justify <command> --help', () => {
   it('covers every command', () => {
-    expect(names.sort()).toEqual(['action', 'demo', 'detect', 'review', 'snapshot', 'stagger']);
+    expect(names.sort()).toEqual(['action', 'demo', 'detect', 'init', 'review', 'snapshot', 'stagger']);
   });
 
   it.each(names)('%s --help prints its usage on stdout and exits 0', async (name) => {
