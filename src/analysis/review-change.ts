@@ -67,7 +67,9 @@ export function reviewChange(ctx: ChangeContext): ChangeReview {
       infra,
       {
         what: `a workload catalog (${ctx.catalogFile})`,
-        how: `add ${ctx.catalogFile} at the repository root listing the jobs that run in ${describeTarget(change)} (see the catalog format in the README)`,
+        how:
+          `add ${ctx.catalogFile} at the repository root listing the jobs that run in ${describeTarget(change)}: ` +
+          '`npx gpu-justify init` in a checkout drafts it from the repository’s own manifests (fields: docs/catalog.md)',
       },
       `no readable workload catalog, so the need of ${describeTarget(change)} is unknown`,
     );
@@ -96,7 +98,9 @@ export function reviewChange(ctx: ChangeContext): ChangeReview {
       infra,
       {
         what: `workloads that run in ${describeTarget(change)}`,
-        how: `document them in ${ctx.catalogFile} with \`${change.kind === 'kueue-cluster-queue' ? 'queue' : 'pool'}: ${change.name}\`${linkHint(change, ctx.workloads)}`,
+        how:
+          `document them in ${ctx.catalogFile} with \`${change.kind === 'kueue-cluster-queue' ? 'queue' : 'pool'}: ${change.name}\`${linkHint(change, ctx.workloads)}` +
+          (ctx.workloads.length === 0 ? '; `npx gpu-justify init` in a checkout drafts it from the repository’s own manifests' : ''),
       },
       `${ctx.catalogFile} documents no workload that runs in ${describeTarget(change)}`,
     );
