@@ -20,7 +20,8 @@ function files(dir: string): string[] {
     });
 }
 
-const all = files(root).filter((p) => !p.endsWith('SOURCES.md'));
+// The provenance list and the licence texts of the sources are not corpus files.
+const all = files(root).filter((p) => !p.endsWith('SOURCES.md') && !p.split(/[\\/]/).includes('LICENSES'));
 const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
 const rows: string[][] = [];
 for (const path of all) {

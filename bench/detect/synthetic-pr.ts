@@ -21,6 +21,8 @@ function corpusFiles(): { rel: string; text: string }[] {
   const walk = (dir: string): void => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
+      // The licence texts of the corpus's sources are not corpus files.
+      if (entry.name === 'LICENSES') continue;
       if (entry.isDirectory()) walk(full);
       else if (entry.name !== 'SOURCES.md')
         out.push({ rel: path.relative(CORPUS_ROOT, full).split(path.sep).join('/'), text: readFileSync(full, 'utf8') });

@@ -1,4 +1,4 @@
-/** The kinds of capacity declaration the detectors recognise (INTERFACES.md §4). */
+/** The kinds of capacity declaration the detectors recognise (docs/change-kinds.md). */
 export type CapacityKind =
   | 'kueue-cluster-queue'
   | 'karpenter-nodepool'
@@ -56,7 +56,7 @@ export interface CapacityDecl {
   lendingLimit?: number;
 }
 
-/** The difference between base and head for one declaration (INTERFACES.md §4 `detect --json`). */
+/** The difference between base and head for one declaration (`detect --json`, docs/json.md). */
 export interface CapacityChange {
   file: string;
   line: number;

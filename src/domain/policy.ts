@@ -1,7 +1,7 @@
 export type Mode = 'advise' | 'enforce';
 export type Permission = 'write' | 'maintain' | 'admin';
 
-/** `.github/gpu-justify.yml` after validation and defaults (INTERFACES.md §2). */
+/** `.github/gpu-justify.yml` after validation and defaults (docs/policy.md). */
 export interface Policy {
   mode: Mode;
   catalog: string;

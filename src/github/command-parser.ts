@@ -1,5 +1,5 @@
 /**
- * Slash commands in pull request comments (INTERFACES.md §5). Only a comment's first line counts,
+ * Slash commands in pull request comments (docs/check-run.md). Only a comment's first line counts,
  * so a command quoted in a reply (`> /gpu-justify override …`) or shown in a code block is never
  * run. Pure: any string in, a command or null out.
  */

@@ -36,7 +36,7 @@ function conclusionFor(verdict: Verdict, mode: 'advise' | 'enforce'): CheckOutpu
   }
 }
 
-/** The check run's output for a review (INTERFACES.md §5). Pure. */
+/** The check run's output for a review (docs/check-run.md). Pure. */
 export function renderCheck(result: ReviewResult, text?: string): CheckOutput {
   const conclusion = conclusionFor(result.verdict, result.context.mode);
   const annotations: CheckAnnotation[] = result.reviews

@@ -1,6 +1,6 @@
 import type { CapacityChange, ReviewResult } from '../domain/index.js';
 
-/** A change in the shape of `detect --json` (INTERFACES.md §4). */
+/** A change in the shape of `detect --json` (docs/json.md). */
 export function changeJson(c: CapacityChange) {
   return {
     file: c.file,
@@ -16,7 +16,7 @@ export function changeJson(c: CapacityChange) {
   };
 }
 
-/** `review --format json` (INTERFACES.md §4); keys are only ever added. */
+/** `review --format json` (docs/json.md); keys are only ever added. */
 export function reviewJson(result: ReviewResult) {
   return {
     verdict: result.verdict,

@@ -11,7 +11,7 @@ export type TelemetryProvider = (policy: Policy) => TelemetryInput | undefined;
 type Env = PrometheusEnv & { OPENCOST_URL?: string | undefined };
 
 /**
- * The operator's telemetry, from the environment only (INTERFACES.md §3): endpoints and
+ * The operator's telemetry, from the environment only (docs/telemetry.md): endpoints and
  * credentials never come from a repository. Read once at start-up, so a bad setting fails early.
  */
 export function telemetryFromEnv(env: Env = process.env as Env): TelemetryProvider {

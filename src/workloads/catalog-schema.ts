@@ -12,7 +12,7 @@ import {
   weekdays,
 } from './fields.js';
 
-/** The workload catalog, `gpu-workloads.yaml` (INTERFACES.md §1). Strict: unknown keys are errors. */
+/** The workload catalog, `gpu-workloads.yaml` (docs/catalog.md). Strict: unknown keys are errors. */
 
 const outcomesSchema = z.strictObject({
   verified: nonEmptyString().describe('PromQL counting verified outcomes'),

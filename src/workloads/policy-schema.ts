@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { duration, fraction, nonEmptyString, positiveNumber, repoPath } from './fields.js';
 
-/** The policy, `.github/gpu-justify.yml` (INTERFACES.md §2). Every field is optional. */
+/** The policy, `.github/gpu-justify.yml` (docs/policy.md). Every field is optional. */
 
 const TELEMETRY_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 

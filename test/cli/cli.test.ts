@@ -56,7 +56,7 @@ describe('the demo snapshot', () => {
 });
 
 describe('gpu-justify detect', () => {
-  it('prints the change in the JSON shape of INTERFACES.md', async () => {
+  it('prints the change in the JSON shape of docs/json.md', async () => {
     const { code, stdout } = await run('detect', '--base', base, '--head', head, '--json');
     expect(code).toBe(0);
     const json = JSON.parse(stdout);

@@ -45,7 +45,7 @@ describe('gpu-justify stagger with a broken catalog entry', () => {
       `the plan is incomplete: 1 catalog entry of queue research left out for its errors: weekly-sweep (${file}:${line})`,
     );
     const json = JSON.parse(stdout);
-    // The fields INTERFACES.md documents keep their meaning; the extension says what is missing.
+    // The fields docs/json.md documents keep their meaning; the extension says what is missing.
     expect(json).toMatchObject({ peakGpus: 2, lowerBound: 2, optimal: true, capacity: null, complete: false });
     expect(json.leftOut).toEqual([
       { workload: 'weekly-sweep', file, line, message: 'workloads[1].jobsPerDay: must be a positive whole number, got "two"' },

@@ -11,14 +11,18 @@ export interface CorpusFile {
   text: string;
 }
 
+/** Not corpus files: the provenance list and the licence texts its sources require. */
+const NOT_CORPUS = new Set(['SOURCES.md', 'LICENSES']);
+
 export function corpusFiles(subdir?: string): CorpusFile[] {
   const root = subdir ? path.join(CORPUS_ROOT, subdir) : CORPUS_ROOT;
   const out: CorpusFile[] = [];
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
+      if (NOT_CORPUS.has(entry.name)) continue;
       if (entry.isDirectory()) walk(full);
-      else if (entry.name !== 'SOURCES.md') {
+      else {
         out.push({ path: path.relative(CORPUS_ROOT, full).split(path.sep).join('/'), text: readFileSync(full, 'utf8') });
       }
     }

@@ -20,11 +20,13 @@ export function loadReal(target: string): Tree {
   return tree;
 }
 
-/** Every fixture file (SOURCES.md aside), by path under the fixture root. */
+/** Every fixture file (SOURCES.md and LICENSES/ aside), by path under the fixture root. */
 export function loadAllReal(dir = ''): Tree {
   const tree: Tree = {};
   for (const entry of readdirSync(path.join(REAL_ROOT, dir), { withFileTypes: true })) {
     const rel = dir ? `${dir}/${entry.name}` : entry.name;
+    // The licence texts of the sources are not fixtures.
+    if (entry.name === 'LICENSES') continue;
     if (entry.isDirectory()) Object.assign(tree, loadAllReal(rel));
     else if (entry.name !== 'SOURCES.md') tree[rel] = readFileSync(path.join(REAL_ROOT, rel), 'utf8');
   }

@@ -32,11 +32,16 @@ function demoWith(change: (w: Record<string, unknown>) => void): unknown {
   return copy;
 }
 
-/** ```yaml blocks of the README whose first key says which file they show. */
-function readmeBlocks(firstKey: RegExp): string[] {
-  return [...read('README.md').matchAll(/```yaml\n([\s\S]*?)```/g)]
-    .map((m) => m[1] as string)
-    .filter((text) => firstKey.test(text.replace(/^#.*\n/gm, '')));
+/** The pages users copy examples from: the README and the reference pages in docs/. */
+const DOC_PAGES = ['README.md', 'docs/catalog.md', 'docs/policy.md'];
+
+/** ```yaml blocks of the documentation whose first key says which file they show. */
+function docBlocks(firstKey: RegExp): { page: string; text: string }[] {
+  return DOC_PAGES.flatMap((page) =>
+    [...read(page).matchAll(/```yaml\n([\s\S]*?)```/g)]
+      .map((m) => ({ page, text: m[1] as string }))
+      .filter(({ text }) => firstKey.test(text.replace(/^#.*\n/gm, ''))),
+  );
 }
 
 describe('schemas/', () => {
@@ -76,18 +81,17 @@ describe('schemas/', () => {
     }
   });
 
-  it("the README's catalog and policy examples are valid", () => {
-    const catalogs = readmeBlocks(/^workloads:/);
-    const policies = readmeBlocks(/^mode:/);
-    expect(catalogs.length).toBeGreaterThan(0);
-    expect(policies.length).toBeGreaterThan(0);
-    for (const text of catalogs) {
+  it.each(DOC_PAGES)('the catalog and policy examples of %s are valid', (page) => {
+    const catalogs = docBlocks(/^workloads:/).filter((b) => b.page === page);
+    const policies = docBlocks(/^mode:/).filter((b) => b.page === page);
+    expect(catalogs.length + policies.length).toBeGreaterThan(0);
+    for (const { text } of catalogs) {
       expect(validateCatalog(parse(text)), ajv.errorsText(validateCatalog.errors)).toBe(true);
-      expect(parseCatalog('README.md', text).diagnostics).toEqual([]);
+      expect(parseCatalog(page, text).diagnostics).toEqual([]);
     }
-    for (const text of policies) {
+    for (const { text } of policies) {
       expect(validatePolicy(parse(text)), ajv.errorsText(validatePolicy.errors)).toBe(true);
-      expect(parsePolicy('README.md', text).diagnostics).toEqual([]);
+      expect(parsePolicy(page, text).diagnostics).toEqual([]);
     }
   });
 

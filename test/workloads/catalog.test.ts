@@ -27,7 +27,7 @@ function only(diagnostics: Diagnostic[]): Diagnostic {
   return diagnostics[0]!;
 }
 
-describe('parseCatalog: the INTERFACES.md example', () => {
+describe('parseCatalog: an example using the fields of docs/catalog.md', () => {
   it('parses to typed workloads with durations and clocks converted', () => {
     const { workloads, diagnostics } = parseCatalog(FILE, example);
     expect(diagnostics).toEqual([]);

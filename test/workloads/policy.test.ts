@@ -10,7 +10,7 @@ describe('parsePolicy', () => {
     expect(parsePolicy(FILE, text)).toEqual({ policy: DEFAULT_POLICY, diagnostics: [] });
   });
 
-  it('reads every field of INTERFACES.md §2', () => {
+  it('reads every field of docs/policy.md', () => {
     const text = [
       '_extends: .github',
       'mode: enforce',

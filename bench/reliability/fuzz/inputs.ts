@@ -24,6 +24,8 @@ export function corpusSeeds(root = CORPUS_ROOT): Seed[] {
   const walk = (dir: string): void => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
+      // The licence texts of the corpus's sources are not corpus files.
+      if (entry.name === 'LICENSES') continue;
       if (entry.isDirectory()) walk(full);
       else if (entry.name !== 'SOURCES.md') out.push({ path: path.relative(root, full), text: readFileSync(full, 'utf8') });
     }

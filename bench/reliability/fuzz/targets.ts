@@ -22,7 +22,7 @@ function pathFor(parserId: string): string {
   return parserId === 'terraform' ? 'infra/gpu/main.tf' : 'clusters/prod/capacity.yaml';
 }
 
-/** The output contract every parser promises (INTERFACES.md §4): finite, non-negative GPUs. */
+/** The output contract every parser promises (docs/json.md): finite, non-negative GPUs. */
 function parseProblems(result: ParseResult): string[] {
   const out: string[] = [];
   if (!Array.isArray(result.decls) || !Array.isArray(result.diagnostics)) return ['result is not { decls[], diagnostics[] }'];

@@ -104,7 +104,7 @@ export async function staggerCommand(argv: string[], out: Output): Promise<numbe
 }
 
 /**
- * `stagger --json` (INTERFACES.md §4): a split run appears once per piece. `complete` and
+ * `stagger --json` (docs/json.md): a split run appears once per piece. `complete` and
  * `leftOut` extend it: false and the entries the plan lacks when some were left out for errors.
  * `cycle` says whether the plan repeats daily or weekly; on a weekly plan each piece also has
  * the `day` it starts on, while `start` and `end` stay `HH:MM` so scripts reading them keep working.

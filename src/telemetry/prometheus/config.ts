@@ -56,7 +56,7 @@ function parseUrl(raw: string | undefined): URL {
 }
 
 /**
- * Reads the operator's settings (INTERFACES.md §3). `url` (the CLI's `--prometheus`) wins over
+ * Reads the operator's settings (docs/telemetry.md). `url` (the CLI's `--prometheus`) wins over
  * `PROMETHEUS_URL`; auth and headers only ever come from the environment.
  */
 export function prometheusConfig(
