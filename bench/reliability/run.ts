@@ -14,6 +14,8 @@ import { runLoad } from './load/run-load.js';
  *   --write-spacing-ms 0  spacing between GitHub writes and between notifying writes (omit the
  *                         flag for octokit's 1,000 ms and 3,000 ms)
  *   --cases 10000         fuzz cases per target
+ *   --replicas 2          App processes behind a round-robin proxy (redeliveries go to another one)
+ *   --redis               the replicas share a real Redis (REDIS_URL)
  */
 const { values } = parseArgs({
   options: {
@@ -25,6 +27,8 @@ const { values } = parseArgs({
     'write-spacing-ms': { type: 'string' },
     'load-budget-s': { type: 'string', default: '900' },
     cases: { type: 'string', default: '10000' },
+    replicas: { type: 'string', default: '1' },
+    redis: { type: 'boolean', default: false },
     'deadline-ms': { type: 'string', default: '10000' },
     'big-bytes': { type: 'string', default: String(10 * 1024 * 1024) },
   },
@@ -51,15 +55,20 @@ if (values.only === undefined || values.only === 'load') {
     concurrency: Number(values.concurrency),
     seed: Number(values.seed),
     timeBudgetMs: Number(values['load-budget-s']) * 1000,
+    replicas: Number(values.replicas),
+    redis: values.redis,
     ...(values['write-spacing-ms'] === undefined ? {} : { writeSpacingMs: Number(values['write-spacing-ms']) }),
     log,
   });
-  writeFileSync(new URL('load.json', out), `${JSON.stringify({ machine, ...report }, null, 2)}\n`);
+  const name = report.replicas === 1 ? 'load.json' : `load-${report.replicas}-replicas${report.redis ? '-redis' : ''}.json`;
+  writeFileSync(new URL(name, out), `${JSON.stringify({ machine, ...report }, null, 2)}\n`);
   log(JSON.stringify(report, null, 2));
   failed ||=
     report.lostEvents.length + report.duplicateReviewComments.length + report.duplicateReplies.length + report.staleFinalComments.length >
       0 ||
     report.checksInProgress > 0 ||
+    // One replica, or replicas sharing Redis, never create a second comment; without Redis they may.
+    ((report.replicas === 1 || report.redis) && report.duplicateCommentsCreated > 0) ||
     report.unhandled.length > 0 ||
     report.secretLeaks.length > 0 ||
     !report.drained;

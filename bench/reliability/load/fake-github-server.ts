@@ -37,6 +37,9 @@ export class LoadFakeGitHub {
   readonly pulls = new Map<number, LoadPull>();
   readonly trees = new Map<string, Record<string, string>>();
   readonly comments: LoadComment[] = [];
+  /** Comments holding `countMarker` ever created per issue, those deleted since included. */
+  readonly markedCreated = new Map<number, number>();
+  countMarker = '';
   readonly checkRuns = new Map<number, LoadCheckRun>();
   readonly reactions = new Map<number, string[]>();
   /** OpenAPI problems of sampled requests, and requests no route answered. */
@@ -132,7 +135,16 @@ export class LoadFakeGitHub {
         user: { login: 'gpu-justify[bot]', type: 'Bot' },
       };
       this.comments.push(comment);
+      if (this.countMarker !== '' && comment.body.includes(this.countMarker))
+        this.markedCreated.set(comment.issue, (this.markedCreated.get(comment.issue) ?? 0) + 1);
       return { status: 201, body: comment };
+    }
+    if (method === 'DELETE' && (m = /^\/issues\/comments\/(\d+)$/.exec(rest))) {
+      // Replicas that raced settle on one comment and delete the others.
+      const at = this.comments.findIndex((c) => c.id === Number(m?.[1]));
+      if (at < 0) return notFound();
+      this.comments.splice(at, 1);
+      return { status: 204 };
     }
     if (method === 'PATCH' && (m = /^\/issues\/comments\/(\d+)$/.exec(rest))) {
       const comment = this.comments.find((c) => c.id === Number(m?.[1]));
@@ -181,10 +193,30 @@ export class LoadFakeGitHub {
       };
     }
     if (method === 'DELETE' && /^\/pulls\/comments\/\d+$/.test(rest)) return { status: 204 };
+    if (method === 'GET' && (m = /^\/git\/trees\/([0-9a-f]+)$/.exec(rest))) return this.#tree(m[1] ?? '', query.get('recursive') !== null);
     if (method === 'GET' && (m = /^\/commits\/([0-9a-f]+)\/pulls$/.exec(rest))) {
       return { status: 200, body: [...this.pulls.values()].filter((p) => p.headSha === m?.[1]).map((p) => this.#pullBody(p)) };
     }
     return { status: 599, body: { message: 'unexpected' } };
+  }
+
+  /** A commit's tree, as `GET /git/trees/{commit}?recursive=1` lists it (the App lists folders). */
+  #tree(sha: string, recursive: boolean): { status: number; body?: unknown } {
+    const files = this.trees.get(sha);
+    if (!files) return notFound();
+    const dirs = new Set<string>();
+    for (const path of Object.keys(files)) {
+      const parts = path.split('/');
+      for (let i = 1; i < parts.length; i++) dirs.add(parts.slice(0, i).join('/'));
+    }
+    const entries = [
+      ...[...dirs].map((path) => ({ path, mode: '040000', type: 'tree', sha: blobSha(Buffer.from(`tree ${path}`)) })),
+      ...Object.entries(files).map(([path, text]) => {
+        const bytes = Buffer.from(text, 'utf8');
+        return { path, mode: '100644', type: 'blob', sha: blobSha(bytes), size: bytes.length };
+      }),
+    ].filter((e) => recursive || !e.path.includes('/'));
+    return { status: 200, body: { sha, url: `http://${this.origin}/tree/${sha}`, tree: entries, truncated: false } };
   }
 
   #contents(path: string, ref: string): { status: number; body?: unknown } {

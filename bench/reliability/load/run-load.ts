@@ -3,11 +3,13 @@ import { sign } from '@octokit/webhooks-methods';
 import { COMMENT_MARKER } from '../../../src/report/comment.js';
 import { REPLY_MARKER } from '../../../src/github/explain.js';
 import { startSimulatedPrometheus } from '../../../test/helpers/prometheus/index.js';
+import { startRedis } from '../../../test/helpers/redis/server.js';
 import { EXAMPLE_REPO } from '../../../test/helpers/payloads.js';
 import { LoadFakeGitHub } from './fake-github-server.js';
 import { buildScenario } from './scenario.js';
 import type { Delivery } from './scenario.js';
 import { newSecrets, startServerProcess } from './server-process.js';
+import type { ServerProcess } from './server-process.js';
 
 export interface LoadOptions {
   deliveries: number;
@@ -18,6 +20,10 @@ export interface LoadOptions {
   writeSpacingMs?: number;
   /** The whole run, sending and draining, stops after this. */
   timeBudgetMs: number;
+  /** App processes behind a round-robin proxy (default 1); a redelivery goes to another replica. */
+  replicas?: number;
+  /** Replicas share a real Redis (`REDIS_URL`). */
+  redis?: boolean;
   log: (line: string) => void;
 }
 
@@ -34,6 +40,10 @@ export interface LoadReport {
   duplicateReviewComments: string[];
   duplicateReplies: string[];
   staleFinalComments: string[];
+  /** Review comments created beyond one per PR, those settled and deleted since included. */
+  duplicateCommentsCreated: number;
+  /** Check runs beyond one per distinct pull_request delivery of a head. */
+  duplicateCheckRuns: number;
   checksInProgress: number;
   checkRuns: number;
   failedReviews: number;
@@ -43,6 +53,8 @@ export interface LoadReport {
   openApiProblems: string[];
   unhandled: string[];
   serverExit: { code: number | null; signal: string | null } | null;
+  replicas: number;
+  redis: boolean;
   secretLeaks: string[];
 }
 
@@ -53,15 +65,36 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   const started = Date.now();
   const prom = await startSimulatedPrometheus();
   const fake = await LoadFakeGitHub.start(EXAMPLE_REPO.owner, EXAMPLE_REPO.repo);
+  fake.countMarker = COMMENT_MARKER;
   const secrets = newSecrets();
   const bearer = `prom-bearer-${Date.now()}`;
-  const server = await startServerProcess({
-    githubHost: fake.origin,
-    secrets,
-    env: { PROMETHEUS_URL: prom.url, PROMETHEUS_BEARER_TOKEN: bearer },
-    ...(options.writeSpacingMs === undefined ? {} : { writeSpacingMs: options.writeSpacingMs }),
-  });
-  log(`App process ${server.pid} at ${server.url}; fake GitHub at ${fake.origin}; Prometheus at ${prom.url}`);
+  const redis = options.redis ? await startRedis() : null;
+  const servers: ServerProcess[] = [];
+  for (let i = 0; i < (options.replicas ?? 1); i++) {
+    servers.push(
+      await startServerProcess({
+        githubHost: fake.origin,
+        secrets,
+        env: { PROMETHEUS_URL: prom.url, PROMETHEUS_BEARER_TOKEN: bearer, ...(redis ? { REDIS_URL: redis.url } : {}) },
+        ...(options.writeSpacingMs === undefined ? {} : { writeSpacingMs: options.writeSpacingMs }),
+      }),
+    );
+  }
+  const server = servers[0] as ServerProcess;
+  log(
+    `App processes ${servers.map((s) => `${s.pid} at ${s.url}`).join(', ')}; fake GitHub at ${fake.origin}; Prometheus at ${prom.url}` +
+      (redis ? `; Redis at ${redis.url}` : ''),
+  );
+  // Round robin, as a load balancer would; a redelivery lands on another replica than the original.
+  const firstReplica = new Map<string, number>();
+  let turn = 0;
+  const replicaFor = (d: Delivery): number => {
+    const first = firstReplica.get(d.id);
+    if (first !== undefined) return (first + 1) % servers.length;
+    const chosen = turn++ % servers.length;
+    firstReplica.set(d.id, chosen);
+    return chosen;
+  };
   const scenario = buildScenario(options);
   const latencies: number[] = [];
   const statuses: Record<string, number> = {};
@@ -73,7 +106,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     const t0 = performance.now();
     let status = 'network-error';
     try {
-      const res = await fetch(`${server.url}/api/github/webhooks`, {
+      const target = servers[replicaFor(d)] ?? server;
+      const res = await fetch(`${target.url}/api/github/webhooks`, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -131,10 +165,12 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     await new Promise((r) => setTimeout(r, 250));
   }
   const drainSeconds = (Date.now() - drainStart) / 1000;
-  const peakRssBytes = server.peakRss();
-  await server.stop();
-  writeFileSync(new URL('../../../artifacts/reliability/server.log', import.meta.url), `${server.lines.join('\n')}\n`);
+  const peakRssBytes = Math.max(...servers.map((s) => s.peakRss() ?? 0)) || null;
+  for (const s of servers) await s.stop();
+  const allLines = servers.flatMap((s) => s.lines);
+  writeFileSync(new URL('../../../artifacts/reliability/server.log', import.meta.url), `${allLines.join('\n')}\n`);
   await prom.stop();
+  await redis?.stop();
   await fake.close();
 
   // What every delivery should have left behind.
@@ -188,8 +224,12 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   const secretLeaks: string[] = [];
   for (const s of secretsToFind) {
     if (fake.sent.some((r) => r.includes(s))) secretLeaks.push(`a request to GitHub carried ${s.slice(0, 8)}…`);
-    if (server.lines.some((l) => l.includes(s))) secretLeaks.push(`a log line carried ${s.slice(0, 8)}…`);
+    if (allLines.some((l) => l.includes(s))) secretLeaks.push(`a log line carried ${s.slice(0, 8)}…`);
   }
+  let duplicateCommentsCreated = 0;
+  for (const n of fake.markedCreated.values()) duplicateCommentsCreated += Math.max(0, n - 1);
+  let duplicateCheckRuns = 0;
+  for (const [sha, n] of runsBySha) duplicateCheckRuns += Math.max(0, n - (deliveriesBySha.get(sha) ?? 0));
   const sorted = [...latencies].sort((a, b) => a - b);
   return {
     options: {
@@ -200,6 +240,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       timeBudgetMs: options.timeBudgetMs,
       ...(options.writeSpacingMs === undefined ? {} : { writeSpacingMs: options.writeSpacingMs }),
     },
+    replicas: servers.length,
+    redis: redis !== null,
+    duplicateCommentsCreated,
+    duplicateCheckRuns,
     counts: scenario.counts,
     sent,
     statuses,
@@ -218,8 +262,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     githubRequests: fake.requests,
     openApiChecked: fake.validated,
     openApiProblems: [...new Set(fake.errors)].slice(0, 20),
-    unhandled: server.lines.filter((l) => l.startsWith('RELIABILITY-UNHANDLED') || l.startsWith('RELIABILITY-UNCAUGHT')).slice(0, 10),
-    serverExit: server.exited(),
+    unhandled: allLines.filter((l) => l.startsWith('RELIABILITY-UNHANDLED') || l.startsWith('RELIABILITY-UNCAUGHT')).slice(0, 10),
+    serverExit: servers.map((s) => s.exited()).find((e) => e !== null) ?? null,
     secretLeaks,
   };
 }
