@@ -33,7 +33,9 @@ export interface ReviewInput {
  */
 export async function runReview(input: ReviewInput): Promise<ReviewResult> {
   const { changes: changeSet, policy: loaded } = input;
-  const policy = loaded.policy;
+  const policyErrors = loaded.diagnostics.filter((d) => d.severity === 'error');
+  // An invalid policy fails closed: whatever it meant to say, it is judged as enforce.
+  const policy: Policy = policyErrors.length > 0 ? { ...loaded.policy, mode: 'enforce' } : loaded.policy;
   const [paths, detected] = await Promise.all([changeSet.changedPaths(), detectChanges(changeSet)]);
   // Priced here, not in detect/, because the policy's prices override the catalog's defaults.
   const changes = detected.changes.map((c) => withCost(c, policy.prices));
@@ -98,6 +100,7 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
       catalogFile,
       catalogChangedInPr,
       policyChangedInPr,
+      ...(policyErrors.length > 0 ? { policyErrors } : {}),
       ...(input.headSha === undefined ? {} : { headSha: input.headSha }),
       ...(telemetry === null ? {} : { telemetry: { source: telemetry.source, at: telemetry.at, windowMinutes: telemetry.windowMinutes } }),
       baseLabel: changeSet.base.label,

@@ -164,6 +164,11 @@ export interface ReviewResult {
     catalogChangedInPr: boolean;
     /** The PR edits the policy file; it was judged by the base version. */
     policyChangedInPr: boolean;
+    /**
+     * The policy's errors (a bad `mode`, a bad value, an unknown key): the review then runs in
+     * enforce mode and a PR that may grow capacity fails, so a typo never loosens the gate.
+     */
+    policyErrors?: Diagnostic[];
     headSha?: string;
     /** Where the measurements came from, when the review had telemetry. */
     telemetry?: { source: string; at: string; windowMinutes: number };
