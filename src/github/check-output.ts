@@ -15,9 +15,7 @@ export function adaptCheckOutput(output: CheckOutput, policyDiagnostics: readonl
   // Errors are listed first by the report (they make the review fail closed); the rest go here.
   const remaining = policyDiagnostics.filter((d) => d.severity !== 'error');
   if (remaining.length === 0) return { ...output, annotations };
-  const items = remaining.map(
-    (d) => `- ${d.severity}: ${code(d.line === null ? d.file : `${d.file}:${d.line}`)} ${md(d.message, 400)}`,
-  );
+  const items = remaining.map((d) => `- ${d.severity}: ${code(d.line === null ? d.file : `${d.file}:${d.line}`)} ${md(d.message, 400)}`);
   return {
     ...output,
     annotations,

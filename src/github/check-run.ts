@@ -69,19 +69,25 @@ export class CheckRun {
    * the process stops first; a re-run or the next push then concludes a new run on the head.
    */
   concludeLater(output: CheckOutput, at: number, log: Pick<Logger, 'warn' | 'info'>, attempt = 1): void {
-    const timer = setTimeout(() => {
-      this.complete(output).then(
-        () => log.info({ checkRunId: this.id, conclusion: output.conclusion }, 'check run concluded after waiting out a rate limit'),
-        (err: unknown) => {
-          if (attempt >= LATER_ATTEMPTS) {
-            log.warn({ checkRunId: this.id, err: describeFailure(err) }, 'check run still not concluded; a re-run will conclude the head');
-            return;
-          }
-          const next = err instanceof WriteBudgetExceededError ? err.retryAt : Date.now() + 2 ** attempt * 1000;
-          this.concludeLater(output, next, log, attempt + 1);
-        },
-      );
-    }, Math.max(0, at - Date.now()));
+    const timer = setTimeout(
+      () => {
+        this.complete(output).then(
+          () => log.info({ checkRunId: this.id, conclusion: output.conclusion }, 'check run concluded after waiting out a rate limit'),
+          (err: unknown) => {
+            if (attempt >= LATER_ATTEMPTS) {
+              log.warn(
+                { checkRunId: this.id, err: describeFailure(err) },
+                'check run still not concluded; a re-run will conclude the head',
+              );
+              return;
+            }
+            const next = err instanceof WriteBudgetExceededError ? err.retryAt : Date.now() + 2 ** attempt * 1000;
+            this.concludeLater(output, next, log, attempt + 1);
+          },
+        );
+      },
+      Math.max(0, at - Date.now()),
+    );
     // A pending conclusion must not keep a stopping process alive.
     timer.unref();
   }

@@ -48,7 +48,9 @@ describe('renderCheck', () => {
 
   it('fails closed on an invalid policy when the PR may add GPUs, listing its errors first', async () => {
     const result = await SCENARIOS['justified']();
-    const policyErrors = [{ file: '.github/gpu-justify.yml', line: 1, severity: 'error' as const, message: 'mode: must be one of advise, enforce' }];
+    const policyErrors = [
+      { file: '.github/gpu-justify.yml', line: 1, severity: 'error' as const, message: 'mode: must be one of advise, enforce' },
+    ];
     const check = renderCheck({ ...result, context: { ...result.context, mode: 'enforce', policyErrors } });
     expect(result.gpusRequested).toBeGreaterThan(0);
     expect(check.conclusion).toBe('failure');
