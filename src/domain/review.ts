@@ -146,6 +146,26 @@ export interface RuntimeCheck {
   evidence: Evidence[];
 }
 
+/** A catalog entry the PR makes ask for more; enforce mode judges with the base branch's entry. */
+export interface RaisedDemand {
+  workload: string;
+  /** What grew, as `field: before → after` (`jobsPerDay: 4 → 8`). */
+  fields: string[];
+}
+
+/**
+ * How the head's catalog was weighed: entries whose demand the PR raises (judged as the base
+ * branch has them), entries it adds (which count, as declared by this PR), and the GPUs the head's
+ * entries would have made needed instead.
+ */
+export interface CatalogDemand {
+  raised: RaisedDemand[];
+  /** Names of entries only the head's catalog has. */
+  declaredInPr: string[];
+  /** The PR's GPUs needed had the head's raised entries been taken as they are; null when unknown. */
+  gpusNeededWithHeadEntries: number | null;
+}
+
 /** Everything a review produced: data only, rendered by report/ and posted by github/. */
 export interface ReviewResult {
   verdict: Verdict;
@@ -156,6 +176,8 @@ export interface ReviewResult {
   findings: Finding[];
   missingEvidence: MissingEvidence[];
   diagnostics: Diagnostic[];
+  /** Present when the PR changes the catalog in enforce mode (see CatalogDemand). */
+  catalogDemand?: CatalogDemand;
   context: {
     mode: Mode;
     headroom: number;

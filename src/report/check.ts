@@ -1,4 +1,5 @@
 import type { ChangeReview, ReviewResult, Verdict } from '../domain/index.js';
+import { catalogDemandBlock } from './catalog-demand.js';
 import { mayGrowCapacity, policyErrorsBlock, toPassBlock } from './fail-closed.js';
 import { headline } from './headline.js';
 import { duration, pct } from './numbers.js';
@@ -84,6 +85,7 @@ export function renderCheck(result: ReviewResult, text?: string): CheckOutput {
   const summary = [
     ...(errors.length > 0 ? [policyErrorsBlock(errors)] : []),
     body,
+    ...(result.catalogDemand ? [catalogDemandBlock(result.catalogDemand, result.context.catalogFile)] : []),
     ...(conclusion === 'failure' ? [toPassBlock(result)] : []),
   ].join('\n\n');
   return {

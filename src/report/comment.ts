@@ -1,6 +1,7 @@
 import type { ReviewResult } from '../domain/index.js';
 import { footer, howToAct } from './act.js';
 import { md } from './escape.js';
+import { catalogDemandBlock } from './catalog-demand.js';
 import { policyErrorsBlock } from './fail-closed.js';
 import { headline } from './headline.js';
 import { missingEvidenceList } from './missing.js';
@@ -38,6 +39,7 @@ export function renderComment(result: ReviewResult, options: CommentOptions = {}
   if (result.context.catalogChangedInPr) {
     top.push(`_The workload catalog \`${md(result.context.catalogFile)}\` was read from this pull request, which changes it._`);
   }
+  if (result.catalogDemand) top.push(catalogDemandBlock(result.catalogDemand, result.context.catalogFile));
   if (result.changes.length > 0) top.push(`#### Changes\n\n${changesTable(result.changes, options.headUrl)}`);
   if (result.findings.length > 0) top.push(`#### Levers\n\n${leversTable(result.findings)}`);
 
