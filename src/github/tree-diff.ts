@@ -34,7 +34,9 @@ export async function changedByTrees(octokit: GitHubClient, target: PullRequestT
       basehead: `${target.baseSha}...${target.headSha}`,
       per_page: 1,
     });
-    const mergeBase = typeof data.merge_base_commit?.sha === 'string' ? data.merge_base_commit.sha : null;
+    // Read defensively: an answer not as documented must not pass for one with a merge base.
+    const sha = (data as { merge_base_commit?: { sha?: unknown } | null }).merge_base_commit?.sha;
+    const mergeBase = typeof sha === 'string' ? sha : null;
     if (mergeBase === null) return { reason: 'GitHub gave no merge base to compare the trees from' };
     const [before, after] = await Promise.all([tree(octokit, target.base, mergeBase), tree(octokit, target.head, target.headSha)]);
     if (before === null || after === null) return { reason: 'a tree of the merge base or the head is too large for GitHub to list whole' };

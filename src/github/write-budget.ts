@@ -73,7 +73,7 @@ export function budgetWrites(octokit: GitHubClient, log: Pick<Logger, 'warn'>, b
       } catch (err) {
         const limited = rateLimitWait(err);
         const wait = limited ?? (options.method === 'PATCH' && serverError(err) ? SERVER_ERROR_WAITS_SECONDS[attempt] : undefined);
-        if (wait === undefined || wait === null) throw err;
+        if (wait === undefined) throw err;
         const ms = limited === null ? wait * 1000 : wait;
         if (ms > left) {
           if (limited === null) throw err;

@@ -27,7 +27,7 @@ describe('review --fail-on', () => {
   it('fails on insufficient evidence, whichever verdict it names', async () => {
     for (const failOn of ['not-justified', 'partially-justified']) {
       const { code, stdout } = await run('review', '--base', base, '--head', head, '--format', 'json', '--fail-on', failOn);
-      expect(JSON.parse(stdout).verdict).toBe('insufficient-evidence');
+      expect((JSON.parse(stdout) as { verdict: string }).verdict).toBe('insufficient-evidence');
       expect(code).toBe(1);
     }
   });
