@@ -21,6 +21,9 @@ import { withRefusedFiles } from './refused-files.js';
 import { withUnlistedFiles } from './unlisted-files.js';
 import { budgetWrites, WriteBudgetExceededError } from './write-budget.js';
 
+/** Pause before concluding again a check GitHub would not conclude for a reason other than its rate. */
+const CONCLUDE_AGAIN_MS = 5000;
+
 export interface OverrideGrant {
   by: string;
   reason: string;
@@ -130,13 +133,13 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
     try {
       await check.complete(output);
     } catch (concludeErr) {
-      if (concludeErr instanceof WriteBudgetExceededError) {
-        check.concludeLater(output, concludeErr.retryAt, log);
-        log.warn({ pr, retryAt: new Date(concludeErr.retryAt).toISOString() }, 'check run concluded later, once the rate limit lifts');
-      } else {
-        log.error({ err: describeFailure(concludeErr), pr }, 'could not conclude check run');
-        throw concludeErr;
-      }
+      // Never left in progress: tried again later, when the rate limit lifts or after a pause.
+      const limited = concludeErr instanceof WriteBudgetExceededError;
+      const at = limited ? concludeErr.retryAt : Date.now() + CONCLUDE_AGAIN_MS;
+      check.concludeLater(output, at, log);
+      log.warn({ pr, err: describeFailure(concludeErr), retryAt: new Date(at).toISOString() }, 'check run to be concluded later');
+      // A rate limit is waited out; anything else also marks the delivery failed, for Probot to record.
+      if (!limited) throw concludeErr;
     }
     return computed
       ? { result: computed.result, conclusion: computed.output.conclusion, override: null }

@@ -102,6 +102,20 @@ describe('rate limits on writes', () => {
   });
 });
 
+describe('a conclusion GitHub keeps refusing', () => {
+  it('is sent again later, so the check is not left in progress', { timeout: 60_000 }, async () => {
+    const repo = new FakeRepo(h.fake, pullRequest({}, ENFORCE_POLICY)).serve();
+    // Every try the review makes, and the ones the client makes for it, fail.
+    h.fake.fail('PATCH', CHECK_UPDATE, { status: 502, body: { message: 'Server Error' } }, 6);
+
+    await h.app.deliver('pull_request', prEvent());
+    expect(repo.checkRuns[0]?.status).toBe('in_progress');
+
+    await until(() => repo.checkRuns[0]?.status === 'completed', 40_000);
+    expect(repo.checkRuns[0]?.conclusion).toBe('failure');
+  });
+});
+
 describe('the comment', () => {
   it('deleted while the review runs is created again', async () => {
     const repo = new FakeRepo(h.fake, pullRequest({}, ENFORCE_POLICY)).serve();
