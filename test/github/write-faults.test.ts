@@ -16,11 +16,24 @@ const CHECK_UPDATE = /\/check-runs\/\d+$/;
 
 afterEach(() => vi.unstubAllEnvs());
 
-async function until(done: () => boolean, timeoutMs = 20_000): Promise<void> {
+async function until(done: () => boolean, timeoutMs = 60_000): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!done()) {
     if (Date.now() > end) throw new Error('timed out');
     await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/**
+ * Until the App has gone quiet: the check concluded and no request for half a second. A busy
+ * machine can answer the webhook (202) before the review ends.
+ */
+async function quiet(repo: FakeRepo): Promise<void> {
+  await until(() => repo.checkRuns[0]?.status === 'completed');
+  for (let seen = -1; seen !== h.fake.requests.length;) {
+    seen = h.fake.requests.length;
+    await new Promise((r) => setTimeout(r, 500));
+    await h.fake.settled();
   }
 }
 
@@ -47,6 +60,7 @@ describe('rate limits on writes', () => {
 
     const started = Date.now();
     await h.app.deliver('pull_request', prEvent());
+    await quiet(repo);
 
     expect(repo.checkRuns[0]).toMatchObject({ status: 'completed', conclusion: 'failure' });
     expect(repo.checkRuns[0]?.output.title).toContain('not justified');
@@ -59,6 +73,7 @@ describe('rate limits on writes', () => {
     h.fake.fail('POST', COMMENTS, primary(1));
 
     await h.app.deliver('pull_request', prEvent());
+    await quiet(repo);
 
     expect(h.fake.calls('POST', COMMENTS)).toHaveLength(2);
     expect(repo.comments.filter((c) => c.body.includes(COMMENT_MARKER))).toHaveLength(1);
@@ -71,6 +86,7 @@ describe('rate limits on writes', () => {
     h.fake.fail('PATCH', `${REPO_PATH}/issues/comments/${ours.id}`, secondary(1));
 
     await h.app.deliver('pull_request', prEvent());
+    await quiet(repo);
 
     expect(h.fake.calls('PATCH', `${REPO_PATH}/issues/comments/${ours.id}`)).toHaveLength(2);
     expect(ours.body).toContain('not justified');
@@ -95,6 +111,7 @@ describe('rate limits on writes', () => {
     h.fake.fail('PATCH', CHECK_UPDATE, { status: 502, body: { message: 'Server Error' } });
 
     await h.app.deliver('pull_request', prEvent());
+    await quiet(repo);
 
     expect(repo.checkRuns).toHaveLength(1);
     expect(h.fake.calls('PATCH', CHECK_UPDATE)).toHaveLength(2);
@@ -103,7 +120,7 @@ describe('rate limits on writes', () => {
 });
 
 describe('a conclusion GitHub keeps refusing', () => {
-  it('is sent again later, so the check is not left in progress', { timeout: 60_000 }, async () => {
+  it('is sent again later, so the check is not left in progress', { timeout: 90_000 }, async () => {
     const repo = new FakeRepo(h.fake, pullRequest({}, ENFORCE_POLICY)).serve();
     // Every try the review makes, and the ones the client makes for it, fail.
     h.fake.fail('PATCH', CHECK_UPDATE, { status: 502, body: { message: 'Server Error' } }, 6);
@@ -111,7 +128,7 @@ describe('a conclusion GitHub keeps refusing', () => {
     await h.app.deliver('pull_request', prEvent());
     expect(repo.checkRuns[0]?.status).toBe('in_progress');
 
-    await until(() => repo.checkRuns[0]?.status === 'completed', 40_000);
+    await until(() => repo.checkRuns[0]?.status === 'completed');
     expect(repo.checkRuns[0]?.conclusion).toBe('failure');
   });
 });
@@ -125,6 +142,7 @@ describe('the comment', () => {
 
     await h.app.deliver('pull_request', prEvent());
     await gone;
+    await quiet(repo);
 
     const marked = repo.comments.filter((c) => c.body.includes(COMMENT_MARKER));
     expect(marked).toHaveLength(1);
@@ -137,6 +155,7 @@ describe('the comment', () => {
     h.fake.fail('POST', COMMENTS, { status: 500, body: { message: 'Server Error' } }, 10);
 
     await h.app.deliver('pull_request', prEvent());
+    await quiet(repo);
 
     expect(repo.comments).toHaveLength(0);
     expect(repo.checkRuns[0]).toMatchObject({ status: 'completed', conclusion: 'failure' });
@@ -149,6 +168,7 @@ describe('the comment', () => {
     h.fake.fail('POST', COMMENTS, secondary(60), 10);
 
     await h.app.deliver('pull_request', prEvent());
+    await quiet(repo);
 
     expect(h.fake.calls('POST', COMMENTS)).toHaveLength(1);
     expect(repo.checkRuns[0]).toMatchObject({ status: 'completed', conclusion: 'failure' });
