@@ -5,7 +5,7 @@ import { code, md } from './escape.js';
 const MAX_ITEMS = 10;
 
 /** The command that overrides a failing check, as the comment and the check say it. */
-export const OVERRIDE_COMMAND = '/gpu-justify override <reason>';
+const OVERRIDE_COMMAND = '/gpu-justify override <reason>';
 
 /** Whether the PR may add GPUs: anything but "no change" or a change that only shrinks or shares. */
 export function mayGrowCapacity(result: ReviewResult): boolean {
