@@ -18,6 +18,7 @@ const LATER_ATTEMPTS = 5;
 export class CheckRun {
   /** The conclusion GitHub last accepted for this run; null while it is in progress. */
   concluded: CheckOutput['conclusion'] | null = null;
+  #batchesSent = 0;
 
   private constructor(
     private readonly octokit: GitHubClient,
@@ -45,12 +46,14 @@ export class CheckRun {
     const summary = clip(output.summary, MAX_OUTPUT_CHARS);
     const batches = chunk(output.annotations, ANNOTATIONS_PER_REQUEST);
     const last = batches.pop() ?? [];
-    for (const annotations of batches) {
+    // Sent again (a conclusion tried later), GitHub would add the batches already taken twice.
+    for (const annotations of batches.slice(this.#batchesSent)) {
       await this.octokit.rest.checks.update({
         ...this.repo,
         check_run_id: this.id,
         output: { title, summary, annotations },
       });
+      this.#batchesSent += 1;
     }
     await this.#conclude(output, last);
   }
