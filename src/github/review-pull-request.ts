@@ -125,6 +125,7 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
     if (computed && check.concluded !== null) {
       // The check already says what the review found; only a later write (the comment) failed.
       log.error({ err: reason, pr, conclusion: check.concluded }, 'review concluded, but posting the rest failed');
+      if (check.concluded === computed.output.conclusion) await noteUnposted(check, computed.output, reason, log);
       return { result: computed.result, conclusion: computed.output.conclusion, override: null };
     }
     log.error({ err: reason, pr }, 'review failed');
@@ -144,6 +145,20 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
     return computed
       ? { result: computed.result, conclusion: computed.output.conclusion, override: null }
       : { result: null, conclusion: output.conclusion, override: null };
+  }
+}
+
+/** Says on the check, its conclusion unchanged, that the comment could not be posted. Best effort. */
+async function noteUnposted(check: CheckRun, output: CheckOutput, reason: string, log: Logger): Promise<void> {
+  try {
+    await check.revise({
+      ...output,
+      summary: `${output.summary}
+
+_The comment could not be posted: ${reason}._`,
+    });
+  } catch (err) {
+    log.warn({ err: describeFailure(err) }, 'could not note on the check that the comment was not posted');
   }
 }
 

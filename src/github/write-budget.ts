@@ -1,4 +1,5 @@
 import type { GitHubClient, Logger } from './client.js';
+import { GitHubApiError } from './errors.js';
 
 /** Seconds a review may spend waiting out rate limits on its writes, unless the operator says otherwise. */
 export const DEFAULT_WRITE_BUDGET_SECONDS = 120;
@@ -17,7 +18,8 @@ export class WriteBudgetExceededError extends Error {
     readonly retryAt: number,
     options: { cause?: unknown } = {},
   ) {
-    super(`GitHub rate-limited a write until ${new Date(retryAt).toISOString()}, past the time this review may wait`, options);
+    const refused = GitHubApiError.from(options.cause)?.message ?? 'GitHub refused a write';
+    super(`${refused}, rate-limited until ${new Date(retryAt).toISOString()}: past the time this review may wait`, options);
     this.name = 'WriteBudgetExceededError';
   }
 }
