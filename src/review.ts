@@ -1,9 +1,10 @@
 import { reviewChange } from './analysis/review-change.js';
 import { uniqueMissing } from './analysis/missing.js';
+import { judgedCatalog, type JudgedCatalog } from './analysis/catalog-demand.js';
 import { judgePr } from './analysis/review-pr.js';
 import { withCost } from './detect/cost.js';
 import { detectChanges } from './detect/detect-changes.js';
-import type { ChangeSet, Diagnostic, Policy, ReviewResult, Workload } from './domain/index.js';
+import type { CatalogDemand, ChangeSet, Diagnostic, Policy, ReviewResult, Workload } from './domain/index.js';
 import { collectTelemetry, type ReviewTelemetry, type TelemetryInput } from './telemetry/collect.js';
 import { parseCatalog, type RejectedWorkload } from './workloads/catalog.js';
 import { withTrustedQueries } from './workloads/trusted-queries.js';
@@ -33,7 +34,9 @@ export interface ReviewInput {
  */
 export async function runReview(input: ReviewInput): Promise<ReviewResult> {
   const { changes: changeSet, policy: loaded } = input;
-  const policy = loaded.policy;
+  const policyErrors = loaded.diagnostics.filter((d) => d.severity === 'error');
+  // An invalid policy fails closed: whatever it meant to say, it is judged as enforce.
+  const policy: Policy = policyErrors.length > 0 ? { ...loaded.policy, mode: 'enforce' } : loaded.policy;
   const [paths, detected] = await Promise.all([changeSet.changedPaths(), detectChanges(changeSet)]);
   // Priced here, not in detect/, because the policy's prices override the catalog's defaults.
   const changes = detected.changes.map((c) => withCost(c, policy.prices));
@@ -45,6 +48,8 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
   let catalogError: Diagnostic | null = null;
   let measurable: Workload[] | null = null;
   let catalogChangedInPr = false;
+  let judged: JudgedCatalog | null = null;
+  let headWorkloads: Workload[] | null = null;
   // The catalog is read only when there is something to judge: most PRs touch no GPUs.
   if (changes.length > 0) {
     const [headText, baseText] = input.catalog
@@ -57,9 +62,19 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
       workloads = catalog.workloads;
       rejected = catalog.rejected;
       catalogError = catalog.unreadable;
+      const baseWorkloads = !catalogChangedInPr
+        ? catalog.workloads
+        : baseText === null
+          ? null
+          : parseCatalog(catalogFile, baseText).workloads;
+      if (policy.mode === 'enforce' && catalogChangedInPr) {
+        // The PR may document new workloads, not inflate the ones it is judged against.
+        judged = judgedCatalog(baseWorkloads ?? [], catalog.workloads);
+        headWorkloads = catalog.workloads;
+        workloads = judged.workloads;
+      }
       if (input.telemetry) {
-        const base = !catalogChangedInPr ? catalog.workloads : baseText === null ? null : parseCatalog(catalogFile, baseText).workloads;
-        const trusted = withTrustedQueries(catalog.workloads, base, catalogFile);
+        const trusted = withTrustedQueries(workloads, baseWorkloads, catalogFile);
         diagnostics.push(...trusted.diagnostics);
         measurable = trusted.workloads;
       }
@@ -74,8 +89,15 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
   const reviews = changes.map((change) => reviewChange({ change, workloads, catalogFile, policy, telemetry, rejected, catalogError }));
   // A capacity file that cannot be read might hide a GPU change: no confident verdict then.
   const unreadable = detected.diagnostics.filter((d) => d.severity === 'error');
-  const judged = judgePr(changes, reviews);
-  const pr = unreadable.length > 0 ? { ...judged, verdict: 'insufficient-evidence' as const, gpusNeeded: null } : judged;
+  const verdict = judgePr(changes, reviews);
+  const pr = unreadable.length > 0 ? { ...verdict, verdict: 'insufficient-evidence' as const, gpusNeeded: null } : verdict;
+  // What the head's raised entries would have made needed, so the comment can show it.
+  const withHeadEntries = (): number | null =>
+    judgePr(
+      changes,
+      changes.map((change) => reviewChange({ change, workloads: headWorkloads, catalogFile, policy, telemetry, rejected, catalogError })),
+    ).gpusNeeded;
+  const catalogDemand = judged ? demandOf(judged, withHeadEntries) : null;
   const missingEvidence = uniqueMissing([
     ...unreadable.map((d) => ({
       what: `a readable ${d.file}`,
@@ -92,16 +114,25 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
     findings: reviews.flatMap((r) => r.findings),
     missingEvidence,
     diagnostics,
+    ...(catalogDemand ? { catalogDemand } : {}),
     context: {
       mode: policy.mode,
       headroom: policy.headroom,
       catalogFile,
       catalogChangedInPr,
       policyChangedInPr,
+      ...(policyErrors.length > 0 ? { policyErrors } : {}),
       ...(input.headSha === undefined ? {} : { headSha: input.headSha }),
       ...(telemetry === null ? {} : { telemetry: { source: telemetry.source, at: telemetry.at, windowMinutes: telemetry.windowMinutes } }),
       baseLabel: changeSet.base.label,
       headLabel: changeSet.head.label,
     },
   };
+}
+
+/** The catalog's weighing, for the report; null when the PR raised and added nothing. */
+function demandOf(judged: JudgedCatalog, withHeadEntries: () => number | null): CatalogDemand | null {
+  if (judged.raised.length === 0 && judged.declaredInPr.length === 0) return null;
+  const { raised, declaredInPr } = judged;
+  return { raised, declaredInPr, gpusNeededWithHeadEntries: raised.length > 0 ? withHeadEntries() : null };
 }

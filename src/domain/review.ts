@@ -146,6 +146,26 @@ export interface RuntimeCheck {
   evidence: Evidence[];
 }
 
+/** A catalog entry the PR makes ask for more; enforce mode judges with the base branch's entry. */
+export interface RaisedDemand {
+  workload: string;
+  /** What grew, as `field: before → after` (`jobsPerDay: 4 → 8`). */
+  fields: string[];
+}
+
+/**
+ * How the head's catalog was weighed: entries whose demand the PR raises (judged as the base
+ * branch has them), entries it adds (which count, as declared by this PR), and the GPUs the head's
+ * entries would have made needed instead.
+ */
+export interface CatalogDemand {
+  raised: RaisedDemand[];
+  /** Names of entries only the head's catalog has. */
+  declaredInPr: string[];
+  /** The PR's GPUs needed had the head's raised entries been taken as they are; null when unknown. */
+  gpusNeededWithHeadEntries: number | null;
+}
+
 /** Everything a review produced: data only, rendered by report/ and posted by github/. */
 export interface ReviewResult {
   verdict: Verdict;
@@ -156,6 +176,8 @@ export interface ReviewResult {
   findings: Finding[];
   missingEvidence: MissingEvidence[];
   diagnostics: Diagnostic[];
+  /** Present when the PR changes the catalog in enforce mode (see CatalogDemand). */
+  catalogDemand?: CatalogDemand;
   context: {
     mode: Mode;
     headroom: number;
@@ -164,6 +186,11 @@ export interface ReviewResult {
     catalogChangedInPr: boolean;
     /** The PR edits the policy file; it was judged by the base version. */
     policyChangedInPr: boolean;
+    /**
+     * The policy's errors (a bad `mode`, a bad value, an unknown key): the review then runs in
+     * enforce mode and a PR that may grow capacity fails, so a typo never loosens the gate.
+     */
+    policyErrors?: Diagnostic[];
     headSha?: string;
     /** Where the measurements came from, when the review had telemetry. */
     telemetry?: { source: string; at: string; windowMinutes: number };

@@ -6,6 +6,8 @@ import { ApiTreeReader } from './api-tree-reader.js';
 import type { GitHubClient, PullRequestTarget } from './client.js';
 import { shownAfter, textBefore } from './patch.js';
 import { ApiTreeListing } from './tree-listing.js';
+import { changedByTrees, MAX_LISTED_FILES } from './tree-diff.js';
+import type { UnlistedFiles } from './tree-diff.js';
 
 export { ApiTreeReader } from './api-tree-reader.js';
 
@@ -60,6 +62,7 @@ export class ApiChangeSet implements ChangeSet {
   #exact: Set<string> | null = null;
   readonly #bases = new Map<string, Promise<string | null>>();
   readonly #refused = new Map<string, number>();
+  #unlisted: UnlistedFiles | null = null;
 
   constructor(
     private readonly octokit: GitHubClient,
@@ -89,13 +92,14 @@ export class ApiChangeSet implements ChangeSet {
   }
 
   #changed(): Promise<Set<string>> {
-    this.#paths ??= this.#listFiles().then((files) => {
+    this.#paths ??= this.#listFiles().then(async (files) => {
       const paths = new Set<string>();
       for (const file of files.values()) {
         // A rename's old path still holds the capacity the base side declared.
         if (file.previousFilename) paths.add(file.previousFilename);
         paths.add(file.filename);
       }
+      await this.#completeListing(paths, files.size);
       return paths;
     });
     return this.#paths;
@@ -191,6 +195,15 @@ export class ApiChangeSet implements ChangeSet {
     return base;
   }
 
+  /**
+   * Why some changed files could not be known, when GitHub's file list was cut short and the
+   * trees could not make up for it; null when every changed path is known.
+   */
+  async unlistedFiles(): Promise<UnlistedFiles | null> {
+    await this.#changed();
+    return this.#unlisted;
+  }
+
   #listFiles(): Promise<Map<string, ListedFile>> {
     this.#files ??= this.octokit
       .paginate(this.octokit.rest.pulls.listFiles, { ...this.target.base, pull_number: this.target.number, per_page: 100 })
@@ -210,6 +223,23 @@ export class ApiChangeSet implements ChangeSet {
           ),
       );
     return this.#files;
+  }
+
+  /**
+   * GitHub lists at most 3,000 files of a pull request. A list shorter than the PR's count (or at
+   * that cap when the count is unknown) is completed from the trees of the merge base and the
+   * head; when they cannot be compared either, `unlistedFiles` says so, for the review to report.
+   */
+  async #completeListing(paths: Set<string>, listed: number): Promise<void> {
+    const total = this.target.changedFiles;
+    const cut = total === undefined ? listed >= MAX_LISTED_FILES : listed < total;
+    if (!cut) return;
+    const found = await changedByTrees(this.octokit, this.target);
+    if ('reason' in found) {
+      this.#unlisted = { listed, total: total ?? null, reason: found.reason };
+      return;
+    }
+    for (const path of found.paths) paths.add(path);
   }
 }
 

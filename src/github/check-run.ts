@@ -1,5 +1,7 @@
 import type { CheckAnnotation, CheckOutput } from '../report/check.js';
-import type { GitHubClient, RepoRef } from './client.js';
+import type { GitHubClient, Logger, RepoRef } from './client.js';
+import { describeFailure } from './errors.js';
+import { WriteBudgetExceededError } from './write-budget.js';
 
 export const CHECK_NAME = 'gpu-justify';
 
@@ -9,8 +11,15 @@ export const ANNOTATIONS_PER_REQUEST = 50;
 /** GitHub's limit on a check run's summary and text. */
 const MAX_OUTPUT_CHARS = 65_535;
 
+/** Times a conclusion GitHub would not take within the write budget is tried again later. */
+const LATER_ATTEMPTS = 5;
+
 /** The check run of one review, created in progress on the head commit. */
 export class CheckRun {
+  /** The conclusion GitHub last accepted for this run; null while it is in progress. */
+  concluded: CheckOutput['conclusion'] | null = null;
+  #batchesSent = 0;
+
   private constructor(
     private readonly octokit: GitHubClient,
     private readonly repo: RepoRef,
@@ -37,12 +46,14 @@ export class CheckRun {
     const summary = clip(output.summary, MAX_OUTPUT_CHARS);
     const batches = chunk(output.annotations, ANNOTATIONS_PER_REQUEST);
     const last = batches.pop() ?? [];
-    for (const annotations of batches) {
+    // Sent again (a conclusion tried later), GitHub would add the batches already taken twice.
+    for (const annotations of batches.slice(this.#batchesSent)) {
       await this.octokit.rest.checks.update({
         ...this.repo,
         check_run_id: this.id,
         output: { title, summary, annotations },
       });
+      this.#batchesSent += 1;
     }
     await this.#conclude(output, last);
   }
@@ -53,6 +64,35 @@ export class CheckRun {
    */
   async revise(output: CheckOutput): Promise<void> {
     await this.#conclude(output, []);
+  }
+
+  /**
+   * Concludes the run at `at` (epoch ms), when a rate limit outlasted the review's budget, so it
+   * is not left in progress: tried again a few times, a rate limit moving the next try. Lost if
+   * the process stops first; a re-run or the next push then concludes a new run on the head.
+   */
+  concludeLater(output: CheckOutput, at: number, log: Pick<Logger, 'warn' | 'info'>, attempt = 1): void {
+    const timer = setTimeout(
+      () => {
+        this.complete(output).then(
+          () => log.info({ checkRunId: this.id, conclusion: output.conclusion }, 'check run concluded after waiting out a rate limit'),
+          (err: unknown) => {
+            if (attempt >= LATER_ATTEMPTS) {
+              log.warn(
+                { checkRunId: this.id, err: describeFailure(err) },
+                'check run still not concluded; a re-run will conclude the head',
+              );
+              return;
+            }
+            const next = err instanceof WriteBudgetExceededError ? err.retryAt : Date.now() + 2 ** attempt * 1000;
+            this.concludeLater(output, next, log, attempt + 1);
+          },
+        );
+      },
+      Math.max(0, at - Date.now()),
+    );
+    // A pending conclusion must not keep a stopping process alive.
+    timer.unref();
   }
 
   async #conclude(output: CheckOutput, annotations: CheckAnnotation[]): Promise<void> {
@@ -69,6 +109,7 @@ export class CheckRun {
         ...(annotations.length > 0 ? { annotations } : {}),
       },
     });
+    this.concluded = output.conclusion;
   }
 }
 

@@ -23,4 +23,6 @@ export interface PullRequestTarget {
   /** Blob URL of the head commit (`https://github.com/o/r/blob/<sha>`), for links in the comment. */
   headUrl?: string;
   draft?: boolean;
+  /** How many files GitHub counts as changed (`changed_files`); its file list stops at 3,000. */
+  changedFiles?: number;
 }

@@ -42,12 +42,15 @@ export async function upsertComment(octokit: GitHubClient, options: UpsertCommen
   if (existing) {
     const text = merged(options, existing.body, body);
     const changed = !sameText(existing.body, text);
-    if (changed) await octokit.rest.issues.updateComment({ ...repo, comment_id: existing.id, body: text });
-    // Duplicates an earlier race left behind, seen for free on the page that held ours.
-    if (existing.duplicates?.length) await bestEffort(options, () => deleteComments(octokit, repo, existing.duplicates ?? []));
-    return changed ? 'updated' : 'unchanged';
-  }
-  if (!options.createIfAbsent) return 'skipped';
+    const gone = changed && (await editGone(octokit, repo, existing.id, text));
+    if (!gone) {
+      // Duplicates an earlier race left behind, seen for free on the page that held ours.
+      if (existing.duplicates?.length) await bestEffort(options, () => deleteComments(octokit, repo, existing.duplicates ?? []));
+      return changed ? 'updated' : 'unchanged';
+    }
+    // Deleted since it was read: the review is still owed a comment, so it is created again.
+    options.log?.warn({ commentId: existing.id, number: issueNumber }, 'our comment was deleted during the review; creating it again');
+  } else if (!options.createIfAbsent) return 'skipped';
   const { data } = await octokit.rest.issues.createComment({ ...repo, issue_number: issueNumber, body });
   const created = { id: data.id, login: data.user?.login ?? null };
   const settled = await bestEffort(options, () =>
@@ -62,6 +65,18 @@ export async function upsertComment(octokit: GitHubClient, options: UpsertCommen
     }),
   );
   return settled === 'merged' ? 'merged' : 'created';
+}
+
+/** Edits a comment; true when GitHub says it no longer exists (404, 410), which is not a failure here. */
+async function editGone(octokit: GitHubClient, repo: RepoRef, id: number, body: string): Promise<boolean> {
+  try {
+    await octokit.rest.issues.updateComment({ ...repo, comment_id: id, body });
+    return false;
+  } catch (err) {
+    const status = (err as { status?: unknown } | null)?.status;
+    if (status === 404 || status === 410) return true;
+    throw err;
+  }
 }
 
 function merged(options: UpsertCommentOptions, theirs: string, body: string): string {

@@ -7,6 +7,7 @@ export interface PullRequestLike {
   state?: string;
   user?: { login: string } | null;
   base: { sha: string };
+  changed_files?: number | undefined;
   head: { sha: string; repo?: { name: string; html_url?: string; owner?: { login: string } | null } | null };
 }
 
@@ -26,6 +27,7 @@ export function targetFromPull(pr: PullRequestLike, repository: RepoRef & { html
     headSha: pr.head.sha,
     headUrl: `${htmlUrl}/blob/${pr.head.sha}`,
     draft: pr.draft === true,
+    ...(typeof pr.changed_files === 'number' ? { changedFiles: pr.changed_files } : {}),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { Mode } from '../domain/policy.js';
 import type { ReviewResult } from '../domain/review.js';
 import { renderCheck, renderFailedCheck } from '../report/check.js';
 import type { CheckOutput } from '../report/check.js';
@@ -17,6 +18,11 @@ import { loadPolicy } from './policy-loader.js';
 import { headIsCurrent, postOverridden, postPlain } from './post-review.js';
 import type { Posting, Rendered } from './post-review.js';
 import { withRefusedFiles } from './refused-files.js';
+import { withUnlistedFiles } from './unlisted-files.js';
+import { budgetWrites, WriteBudgetExceededError } from './write-budget.js';
+
+/** Pause before concluding again a check GitHub would not conclude for a reason other than its rate. */
+const CONCLUDE_AGAIN_MS = 5000;
 
 export interface OverrideGrant {
   by: string;
@@ -53,23 +59,28 @@ export async function analysePullRequest(
   octokit: GitHubClient,
   target: PullRequestTarget,
   provider?: TelemetryProvider,
+  onPolicy?: (policy: LoadedPolicy) => void,
 ): Promise<Analysis> {
   const changes = new ApiChangeSet(octokit, target);
   const policy = await loadPolicy(octokit, target.base, changes.base);
+  onPolicy?.(policy);
   // The policy and the catalog decide what is trusted: always read as the base commit has them.
   changes.readSparingly([...POLICY_PATHS, policy.policy.catalog]);
   const telemetry = provider?.(policy.policy);
   const reviewed = await runReview({ changes, policy, headSha: target.headSha, ...(telemetry ? { telemetry } : {}) });
-  return { changes, policy, result: withRefusedFiles(reviewed, changes.refusedFiles()) };
+  return { changes, policy, result: withUnlistedFiles(withRefusedFiles(reviewed, changes.refusedFiles()), await changes.unlistedFiles()) };
 }
 
 /**
  * Reviews one pull request at one head commit: check run in progress, read both sides through
  * the API, judge, post. Whatever fails, the check run is concluded; the failure is logged, not
- * rethrown, once the check says so.
+ * rethrown, once the check says so. A conclusion once computed is the one the check gets: a
+ * write that fails after it (the comment, suggestions) is logged, never turned into a softer
+ * conclusion.
  */
 export async function reviewPullRequest(options: ReviewPullRequestOptions): Promise<ReviewOutcome> {
-  const { octokit, log, target } = options;
+  const { log, target } = options;
+  const octokit = budgetWrites(options.octokit, log);
   const pr = { repo: `${target.base.owner}/${target.base.repo}`, number: target.number, headSha: target.headSha };
   let check: CheckRun;
   try {
@@ -79,8 +90,15 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
     log.error({ err: describeFailure(err), pr }, 'could not create check run');
     throw err;
   }
+  // What is known when something fails: the policy's mode, and the conclusion the review reached.
+  let mode: Mode | null = null;
+  let computed: { result: ReviewResult; output: CheckOutput } | null = null;
+  const onPolicy = (loaded: LoadedPolicy): void => {
+    // An invalid policy is judged as enforce (see runReview): so is a failure after reading it.
+    mode = loaded.diagnostics.some((d) => d.severity === 'error') ? 'enforce' : loaded.policy.mode;
+  };
   try {
-    const { changes, policy, result } = await analysePullRequest(octokit, target, options.telemetry);
+    const { changes, policy, result } = await analysePullRequest(octokit, target, options.telemetry, onPolicy);
     const render = (override: OverrideRecord | null): Rendered => {
       const plain = renderComment(result, {
         ...(target.headUrl === undefined ? {} : { headUrl: target.headUrl }),
@@ -91,6 +109,7 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
       return { body, output: override ? applyOverrideToCheck(output, override) : output };
     };
     const plain = render(null).output;
+    computed = { result, output: plain };
 
     // The head first, so our comment is read as late as possible, just before writing it.
     const current = await headIsCurrent(octokit, target);
@@ -103,14 +122,38 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
     return { result, conclusion: plain.conclusion, override };
   } catch (err) {
     const reason = describeFailure(err);
-    log.error({ err: reason, pr }, 'review failed');
-    try {
-      await check.complete(renderFailedCheck(reason));
-    } catch (concludeErr) {
-      log.error({ err: describeFailure(concludeErr), pr }, 'could not conclude check run');
-      throw concludeErr;
+    if (computed && check.concluded !== null) {
+      // The check already says what the review found; only a later write (the comment) failed.
+      log.error({ err: reason, pr, conclusion: check.concluded }, 'review concluded, but posting the rest failed');
+      if (check.concluded === computed.output.conclusion) await noteUnposted(check, computed.output, reason, log);
+      return { result: computed.result, conclusion: computed.output.conclusion, override: null };
     }
-    return { result: null, conclusion: 'neutral', override: null };
+    log.error({ err: reason, pr }, 'review failed');
+    // A review that reached a verdict concludes with it, never with the softer "could not run".
+    const output = computed ? computed.output : renderFailedCheck(reason, mode);
+    try {
+      await check.complete(output);
+    } catch (concludeErr) {
+      // Never left in progress: tried again later, when the rate limit lifts or after a pause.
+      const limited = concludeErr instanceof WriteBudgetExceededError;
+      const at = limited ? concludeErr.retryAt : Date.now() + CONCLUDE_AGAIN_MS;
+      check.concludeLater(output, at, log);
+      log.warn({ pr, err: describeFailure(concludeErr), retryAt: new Date(at).toISOString() }, 'check run to be concluded later');
+      // A rate limit is waited out; anything else also marks the delivery failed, for Probot to record.
+      if (!limited) throw concludeErr;
+    }
+    return computed
+      ? { result: computed.result, conclusion: computed.output.conclusion, override: null }
+      : { result: null, conclusion: output.conclusion, override: null };
+  }
+}
+
+/** Says on the check, its conclusion unchanged, that the comment could not be posted. Best effort. */
+async function noteUnposted(check: CheckRun, output: CheckOutput, reason: string, log: Logger): Promise<void> {
+  try {
+    await check.revise({ ...output, summary: `${output.summary}\n\n_The comment could not be posted: ${reason}._` });
+  } catch (err) {
+    log.warn({ err: describeFailure(err) }, 'could not note on the check that the comment was not posted');
   }
 }
 

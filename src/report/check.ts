@@ -1,4 +1,6 @@
 import type { ChangeReview, ReviewResult, Verdict } from '../domain/index.js';
+import { catalogDemandBlock } from './catalog-demand.js';
+import { mayGrowCapacity, policyErrorsBlock, toPassBlock } from './fail-closed.js';
 import { headline } from './headline.js';
 import { duration, pct } from './numbers.js';
 import { VERDICT_TITLE } from './verdict-text.js';
@@ -23,22 +25,23 @@ export interface CheckOutput {
 /** GitHub caps a check run's summary and text at 65,535 characters each. */
 const MAX_CHECK_TEXT = 65_000;
 
-function conclusionFor(verdict: Verdict, mode: 'advise' | 'enforce'): CheckOutput['conclusion'] {
-  switch (verdict) {
-    case 'no-gpu-change':
-    case 'justified':
-      return 'success';
-    case 'insufficient-evidence':
-      return 'neutral';
-    case 'not-justified':
-    case 'partially-justified':
-      return mode === 'enforce' ? 'failure' : 'neutral';
-  }
+/**
+ * GitHub counts `neutral` as passing a required check, so enforce mode never concludes it on a PR
+ * that may grow capacity and is not shown justified; an invalid policy fails such a PR outright.
+ */
+function conclusionFor(result: ReviewResult): CheckOutput['conclusion'] {
+  const fails = result.context.mode === 'enforce' ? 'failure' : 'neutral';
+  if (result.context.policyErrors?.length && mayGrowCapacity(result)) return 'failure';
+  return passes(result.verdict) ? 'success' : fails;
+}
+
+function passes(verdict: Verdict): boolean {
+  return verdict === 'no-gpu-change' || verdict === 'justified';
 }
 
 /** The check run's output for a review (docs/check-run.md). Pure. */
 export function renderCheck(result: ReviewResult, text?: string): CheckOutput {
-  const conclusion = conclusionFor(result.verdict, result.context.mode);
+  const conclusion = conclusionFor(result);
   const annotations: CheckAnnotation[] = result.reviews
     .filter((r) => r.change.delta !== 0)
     .map((r) => ({
@@ -76,7 +79,15 @@ export function renderCheck(result: ReviewResult, text?: string): CheckOutput {
     .slice(0, MAX_SUMMARY_LINES)
     .map(changeLine);
   const more = result.reviews.length > MAX_SUMMARY_LINES ? `\n- …and ${result.reviews.length - MAX_SUMMARY_LINES} more changes.` : '';
-  const summary = lines.length > 0 ? `${headline(result)}\n\n${lines.join('\n')}${more}` : headline(result);
+  const body = lines.length > 0 ? `${headline(result)}\n\n${lines.join('\n')}${more}` : headline(result);
+  // Policy errors first: they decide the conclusion. What would pass a failing check, last.
+  const errors = result.context.policyErrors ?? [];
+  const summary = [
+    ...(errors.length > 0 ? [policyErrorsBlock(errors)] : []),
+    body,
+    ...(result.catalogDemand ? [catalogDemandBlock(result.catalogDemand, result.context.catalogFile)] : []),
+    ...(conclusion === 'failure' ? [toPassBlock(result)] : []),
+  ].join('\n\n');
   return {
     conclusion,
     title,
@@ -136,12 +147,22 @@ function runtimeAnnotations(result: ReviewResult): CheckAnnotation[] {
   return out;
 }
 
-/** The check when the review itself failed: concluded, honest about why, never a verdict. */
-export function renderFailedCheck(reason: string): CheckOutput {
+/**
+ * The check when the review itself failed: concluded, honest about why, never a verdict. Neutral
+ * only where the policy is known to be advise mode; otherwise (enforce, or a policy never read)
+ * a review that could not run must not pass a required check.
+ */
+export function renderFailedCheck(reason: string, mode: 'advise' | 'enforce' | null = null): CheckOutput {
+  const closed = mode !== 'advise';
   return {
-    conclusion: 'neutral',
+    conclusion: closed ? 'failure' : 'neutral',
     title: 'gpu-justify could not run',
-    summary: `The review could not run: ${reason}. No verdict was reached; re-run the check once the cause is fixed.`,
+    summary:
+      `The review could not run: ${reason}. No verdict was reached; re-run the check once the cause is fixed` +
+      (closed
+        ? ` (comment \`/gpu-justify\` or use "Re-run" on the check). Until then the check fails, since the pull request may add GPUs; ` +
+          `an authorised reviewer can comment \`/gpu-justify override <reason>\` once a review has run.`
+        : '.'),
     annotations: [],
   };
 }

@@ -1,6 +1,8 @@
 import type { ReviewResult } from '../domain/index.js';
 import { footer, howToAct } from './act.js';
 import { md } from './escape.js';
+import { catalogDemandBlock } from './catalog-demand.js';
+import { policyErrorsBlock } from './fail-closed.js';
 import { headline } from './headline.js';
 import { missingEvidenceList } from './missing.js';
 import { REVIEW_SECTIONS, type Section } from './review-sections.js';
@@ -28,6 +30,8 @@ function details(section: Section, open = false): string {
 export function renderComment(result: ReviewResult, options: CommentOptions = {}): string {
   // github/ inserts override notes right under the first `### ` line: keep it the headline.
   const top: string[] = [COMMENT_MARKER, `### ${headline(result)}`];
+  // An invalid policy decides the outcome (enforce mode, fail closed): it is read first.
+  if (result.context.policyErrors?.length) top.push(policyErrorsBlock(result.context.policyErrors));
   if (options.draft) top.push('_This pull request is a draft; the review will run again as it changes._');
   if (result.context.policyChangedInPr) {
     top.push("_This pull request edits the gpu-justify policy; it was judged by the base branch's version._");
@@ -35,6 +39,7 @@ export function renderComment(result: ReviewResult, options: CommentOptions = {}
   if (result.context.catalogChangedInPr) {
     top.push(`_The workload catalog \`${md(result.context.catalogFile)}\` was read from this pull request, which changes it._`);
   }
+  if (result.catalogDemand) top.push(catalogDemandBlock(result.catalogDemand, result.context.catalogFile));
   if (result.changes.length > 0) top.push(`#### Changes\n\n${changesTable(result.changes, options.headUrl)}`);
   if (result.findings.length > 0) top.push(`#### Levers\n\n${leversTable(result.findings)}`);
 

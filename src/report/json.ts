@@ -43,6 +43,7 @@ export function reviewJson(result: ReviewResult) {
       ...(r.costs === undefined ? {} : { costs: r.costs }),
       ...(r.runtimes === undefined ? {} : { runtimes: r.runtimes }),
     })),
+    ...(result.catalogDemand === undefined ? {} : { catalogDemand: result.catalogDemand }),
     mode: result.context.mode,
     ...(result.context.headSha === undefined ? {} : { headSha: result.context.headSha }),
     ...(result.context.telemetry === undefined ? {} : { telemetry: result.context.telemetry }),

@@ -97,6 +97,10 @@ export function issuesToDiagnostics(
     if (issue.code === 'invalid_key') message = issue.issues[0]?.message ?? message;
     else if (issue.code === 'invalid_type' && issue.input === undefined) message = 'is required';
     else if (showsInput(issue)) message += `, got ${describeValue(issue.input)}`;
+    if (issue.code === 'invalid_value') {
+      const near = closest(issue.input, issue.values);
+      if (near !== null) message += ` (did you mean ${near}?)`;
+    }
     out.push(diagnostic(file, lineOf(path), 'error', withPath(path, message)));
   }
   return out;
@@ -116,4 +120,29 @@ function showsInput(issue: z.core.$ZodIssue): boolean {
     issue.code !== 'invalid_union' &&
     issue.code !== 'invalid_element'
   );
+}
+
+/** The allowed value a mistyped string most likely meant: within two edits, or equal but for case. */
+function closest(input: unknown, values: readonly unknown[]): string | null {
+  if (typeof input !== 'string' || input.length > 100) return null;
+  let best: { value: string; distance: number } | null = null;
+  for (const value of values) {
+    if (typeof value !== 'string') continue;
+    const distance = value.toLowerCase() === input.toLowerCase() ? 0 : editDistance(input.toLowerCase(), value.toLowerCase());
+    if (distance <= 2 && (best === null || distance < best.distance)) best = { value, distance };
+  }
+  return best?.value ?? null;
+}
+
+/** Levenshtein distance, one row at a time. */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) {
+      next.push(Math.min((row[j] ?? 0) + 1, (next[j - 1] ?? 0) + 1, (row[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    }
+    row = next;
+  }
+  return row[b.length] ?? 0;
 }

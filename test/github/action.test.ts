@@ -12,6 +12,7 @@ import { FakeGitHub } from '../helpers/fake-github.js';
 import { FakeRepo } from '../helpers/fake-repo.js';
 import { BASE_SHA, ENFORCE_POLICY, HEAD_SHA, NUMBER, pullRequest } from './app-harness.js';
 import { pullRequestPayload } from '../helpers/payloads.js';
+import { MALFORMED_QUEUE, QUEUE_FILE } from './scenarios.js';
 
 const TOKEN = 'ghs_actionTestToken0000000000000000000000';
 const noTelemetry = () => undefined;
@@ -66,6 +67,25 @@ describe('the GitHub Action', () => {
       process.env = saved;
     }
     expect(out.join('\n')).toContain('not-justified, check failure');
+  });
+
+  it.each([
+    ['an unreadable capacity file', 'mode: enforce\n'],
+    ['an invalid policy', 'mode: enforse\n'],
+  ])('fails the job on %s, as the enforce-mode check does', async (_name, policy) => {
+    const pr = pullRequest({}, policy);
+    if (policy === 'mode: enforce\n') pr.headFiles[QUEUE_FILE] = MALFORMED_QUEUE;
+    const repo = new FakeRepo(fake, pr).serve();
+    const out: string[] = [];
+    const output: Output = { stdout: (t) => out.push(t), stderr: (t) => out.push(t) };
+    const saved = { ...process.env };
+    Object.assign(process.env, env(), { LOG_LEVEL: 'silent' });
+    try {
+      expect(await main(['action'], output)).toBe(1);
+    } finally {
+      process.env = saved;
+    }
+    expect(repo.checkRuns[0]?.conclusion).toBe('failure');
   });
 
   it.each([

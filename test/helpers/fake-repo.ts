@@ -55,6 +55,8 @@ export class FakeRepo {
   patchLimit = PATCH_LIMIT;
   /** Entries a recursive Git tree answer holds; past it GitHub cuts the answer and says `truncated`. */
   treeEntryLimit = 100_000;
+  /** Files the PR's file list gives at most, as GitHub's does; `changed_files` still counts them all. */
+  listedFilesLimit = 3000;
   #nextId = 1000;
   readonly #trees = new Map<string, Record<string, string>>();
   readonly #blobs = new Map<string, string>();
@@ -82,7 +84,8 @@ export class FakeRepo {
       .on('GET', '/repos/:owner/:repo/contents/*path', (req) => this.#contents(req))
       .on('GET', '/repos/:owner/:repo/git/blobs/:sha', (req) => this.#blob(req))
       .on('GET', '/repos/:owner/:repo/git/trees/:sha', (req) => this.#tree(req))
-      .on('GET', `${prefix}/pulls/${number}/files`, (req) => this.#page(req, this.#changedFiles()))
+      .on('GET', `${prefix}/pulls/${number}/files`, (req) => this.#page(req, this.#changedFiles().slice(0, this.listedFilesLimit)))
+      .on('GET', `${prefix}/compare/*basehead`, (req) => this.#compare(req))
       .on('GET', `${prefix}/pulls/${number}`, () => ({ body: this.#pullRequest() }))
       .on('GET', `${prefix}/issues/${number}/comments`, (req) => this.#page(req, this.comments))
       .on('POST', `${prefix}/issues/${number}/comments`, (req) => this.#createComment(req))
@@ -193,10 +196,29 @@ export class FakeRepo {
     return out;
   }
 
+  /** The comparison of two commits; the base commit stands for the merge base, as in these scenarios. */
+  #compare(req: FakeRequest): FakeResponse {
+    const [from = '', to = ''] = (req.params.basehead ?? '').split('...');
+    const { baseSha } = this.pr;
+    if (from !== baseSha || to !== this.pr.headSha) return notFound();
+    return {
+      body: {
+        status: 'ahead',
+        ahead_by: 1,
+        behind_by: 0,
+        total_commits: 1,
+        merge_base_commit: { sha: baseSha },
+        base_commit: { sha: baseSha },
+        commits: [],
+      },
+    };
+  }
+
   #pullRequest(): Record<string, unknown> {
     const { base, head = base, number, baseSha } = this.pr;
     return {
       number,
+      changed_files: this.#changedFiles().length,
       state: this.pr.state ?? 'open',
       draft: this.pr.draft ?? false,
       user: { login: this.pr.author ?? 'Codertocat', type: 'User' },

@@ -24,10 +24,39 @@ describe('renderCheck', () => {
     ]);
   });
 
-  it('says the review could not run without claiming a verdict', () => {
-    const check = renderFailedCheck('Prometheus unreachable');
+  it('says the review could not run without claiming a verdict, neutral only in advise mode', () => {
+    const check = renderFailedCheck('Prometheus unreachable', 'advise');
     expect(check.conclusion).toBe('neutral');
     expect(check.summary).toContain('Prometheus unreachable');
     expect(check.summary).toContain('No verdict');
+    // A required check must not pass on a review that never ran, nor when the mode is unknown.
+    expect(renderFailedCheck('Prometheus unreachable', 'enforce').conclusion).toBe('failure');
+    expect(renderFailedCheck('Prometheus unreachable', null).conclusion).toBe('failure');
+  });
+
+  it.each(['not-justified', 'partially-justified', 'insufficient-evidence'] as const)(
+    'fails a %s review in enforce mode, saying how to pass and how to override',
+    async (verdict) => {
+      const result = await SCENARIOS[verdict]();
+      const check = renderCheck({ ...result, context: { ...result.context, mode: 'enforce' } });
+      expect(check.conclusion).toBe('failure');
+      expect(check.summary).toContain('To pass this check');
+      expect(check.summary).toContain('/gpu-justify override <reason>');
+      if (verdict === 'insufficient-evidence') expect(check.summary).toContain('Missing ');
+    },
+  );
+
+  it('fails closed on an invalid policy when the PR may add GPUs, listing its errors first', async () => {
+    const result = await SCENARIOS['justified']();
+    const policyErrors = [
+      { file: '.github/gpu-justify.yml', line: 1, severity: 'error' as const, message: 'mode: must be one of advise, enforce' },
+    ];
+    const check = renderCheck({ ...result, context: { ...result.context, mode: 'enforce', policyErrors } });
+    expect(result.gpusRequested).toBeGreaterThan(0);
+    expect(check.conclusion).toBe('failure');
+    expect(check.summary.startsWith('**The gpu-justify policy is invalid**')).toBe(true);
+    expect(check.summary).toContain('`.github/gpu-justify.yml:1`');
+    const none = await SCENARIOS['no-gpu-change']();
+    expect(renderCheck({ ...none, context: { ...none.context, mode: 'enforce', policyErrors } }).conclusion).toBe('success');
   });
 });

@@ -1,10 +1,12 @@
-import type { ChangeSet, Verdict } from '../../domain/index.js';
+import type { ChangeSet, ReviewResult } from '../../domain/index.js';
 import { ApiChangeSet } from '../../github/api-change-set.js';
 import { describeFailure } from '../../github/errors.js';
 import { loadPolicy as loadPolicyFromGitHub } from '../../github/policy-loader.js';
 import { loadPull } from '../../github/pull-target.js';
 import { tokenClient } from '../../github/token-client.js';
+import { withUnlistedFiles } from '../../github/unlisted-files.js';
 import { renderComment } from '../../report/comment.js';
+import { mayGrowCapacity } from '../../report/fail-closed.js';
 import { reviewJson } from '../../report/json.js';
 import { runReview, type LoadedPolicy } from '../../review.js';
 import { parseFlags, required, UsageError } from '../args.js';
@@ -24,6 +26,7 @@ export const REVIEW_HELP = `Usage: gpu-justify review --base <dir|ref> --head <d
                           [--snapshot <file> | --prometheus <url> [--opencost <url>]]
                           [--at <ISO-8601 time>] [--window <duration>]
                           [--format markdown|json] [--fail-on not-justified|partially-justified]
+                          [--allow-insufficient-evidence]
 
 Reviews the change as the App does and prints the comment (or JSON) without posting anything.
 
@@ -45,7 +48,12 @@ Options:
   --window <duration> telemetry look-back, e.g. 14d or 36h (default: the policy's window)
   --format <format>   markdown (default): the PR comment; json: the result as data
   --fail-on <verdict> exit 1 on this verdict: not-justified, or partially-justified (which also
-                      fails on not-justified)
+                      fails on not-justified); either also fails on insufficient-evidence (files
+                      that could not be read or followed, evidence missing) and, while the policy
+                      is invalid, on any change that may add GPUs, so a gate is never passed by
+                      what could not be checked
+  --allow-insufficient-evidence
+                      with --fail-on: do not fail on insufficient-evidence (an explicit opt-out)
 
 Without --snapshot or --prometheus the review uses the infra files and the catalog only.
 Exit codes: 0 the review ran (whatever the verdict), 1 --fail-on matched, 2 bad usage or input.
@@ -67,6 +75,7 @@ export async function reviewCommand(argv: string[], out: Output): Promise<number
     window: { type: 'string' },
     format: { type: 'string', default: 'markdown' },
     'fail-on': { type: 'string' },
+    'allow-insufficient-evidence': { type: 'boolean' },
   });
   if (flags.format !== 'markdown' && flags.format !== 'json') {
     throw new UsageError(`--format must be markdown or json, got ${flags.format}`);
@@ -75,6 +84,8 @@ export async function reviewCommand(argv: string[], out: Output): Promise<number
   if (failOn !== undefined && !(FAIL_ON as readonly string[]).includes(failOn)) {
     throw new UsageError(`--fail-on must be one of ${FAIL_ON.join(', ')}, got ${failOn}`);
   }
+  const allowInsufficient = flags['allow-insufficient-evidence'] === true;
+  if (allowInsufficient && failOn === undefined) throw new UsageError('--allow-insufficient-evidence only means something with --fail-on');
   const gathered = await telemetryFromFlags(flags);
   // Live queries can take a while: show them moving on a terminal.
   const progress = gathered && flags.prometheus !== undefined ? withProgress(gathered.source, terminalProgress()) : null;
@@ -82,20 +93,21 @@ export async function reviewCommand(argv: string[], out: Output): Promise<number
   const catalog = flags.catalog === undefined ? undefined : { file: flags.catalog, text: await readInputFile('--catalog', flags.catalog) };
   const side = await (flags.pr === undefined ? localSides(flags) : pullRequestSides(flags.pr, flags));
   const policy = flags.config === undefined ? await side.policy() : await loadPolicy(side.changes.base, flags.config);
-  const result = await runReview({
+  const reviewed = await runReview({
     changes: side.changes,
     policy,
     ...(side.headSha === undefined ? {} : { headSha: side.headSha }),
     ...(catalog ? { catalog } : {}),
     ...(telemetry ? { telemetry } : {}),
   });
+  const result = side.complete ? await side.complete(reviewed) : reviewed;
   progress?.done();
   out.stdout(
     flags.format === 'json'
       ? JSON.stringify(reviewJson(result), null, 2)
       : renderComment(result, side.headUrl === undefined ? {} : { headUrl: side.headUrl }),
   );
-  return failOn !== undefined && failsOn(result.verdict, failOn) ? 1 : 0;
+  return failOn !== undefined && failsOn(result, failOn, allowInsufficient) ? 1 : 0;
 }
 
 interface Sides {
@@ -103,6 +115,8 @@ interface Sides {
   policy: () => Promise<LoadedPolicy>;
   headSha?: string;
   headUrl?: string;
+  /** What the sides add once the review has run: changed files GitHub did not list. */
+  complete?: (result: ReviewResult) => Promise<ReviewResult>;
 }
 
 function localSides(flags: { base?: string | undefined; head?: string | undefined; repo?: string | undefined }): Promise<Sides> {
@@ -130,11 +144,19 @@ async function pullRequestSides(ref: string, flags: { base?: string | undefined;
     policy: () => loadPolicyFromGitHub(octokit, target.base, changes.base),
     headSha: target.headSha,
     ...(target.headUrl === undefined ? {} : { headUrl: target.headUrl }),
+    complete: async (result) => withUnlistedFiles(result, await changes.unlistedFiles()),
   };
 }
 
-/** `--fail-on partially-justified` also fails on not-justified: it is the stricter setting. */
-function failsOn(verdict: Verdict, failOn: string): boolean {
+/**
+ * `--fail-on partially-justified` also fails on not-justified: it is the stricter setting. Both
+ * fail closed, as the App's enforce-mode check does: on insufficient evidence (unless opted out)
+ * and on an invalid policy when the change may add GPUs.
+ */
+function failsOn(result: ReviewResult, failOn: string, allowInsufficient: boolean): boolean {
+  const { verdict } = result;
+  if (result.context.policyErrors?.length && mayGrowCapacity(result)) return true;
+  if (verdict === 'insufficient-evidence') return !allowInsufficient;
   if (failOn === 'not-justified') return verdict === 'not-justified';
   return verdict === 'not-justified' || verdict === 'partially-justified';
 }
