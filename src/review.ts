@@ -1,5 +1,6 @@
 import { reviewChange } from './analysis/review-change.js';
 import { uniqueMissing } from './analysis/missing.js';
+import { coverageEvidence } from './analysis/not-followed.js';
 import { judgePr } from './analysis/review-pr.js';
 import { withCost } from './detect/cost.js';
 import { detectChanges } from './detect/detect-changes.js';
@@ -72,15 +73,20 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
       ? await collectTelemetry(input.telemetry, { changes, workloads: measurable, windowMinutes: policy.window, repo: changeSet.head })
       : null;
   const reviews = changes.map((change) => reviewChange({ change, workloads, catalogFile, policy, telemetry, rejected, catalogError }));
-  // A capacity file that cannot be read might hide a GPU change: no confident verdict then.
+  // A capacity file that cannot be read, or one whose effect was not followed, might hide a GPU
+  // change: no confident verdict then.
   const unreadable = detected.diagnostics.filter((d) => d.severity === 'error');
+  const notFollowed = detected.coverage.filter((c) => c.state === 'not-followed');
   const judged = judgePr(changes, reviews);
-  const pr = unreadable.length > 0 ? { ...judged, verdict: 'insufficient-evidence' as const, gpusNeeded: null } : judged;
+  const pr =
+    unreadable.length > 0 || notFollowed.length > 0 ? { ...judged, verdict: 'insufficient-evidence' as const, gpusNeeded: null } : judged;
   const missingEvidence = uniqueMissing([
     ...unreadable.map((d) => ({
       what: `a readable ${d.file}`,
       how: `fix ${d.line === null ? d.file : `${d.file}:${d.line}`}: ${d.message}`,
     })),
+    // Files that could not be read have their item above.
+    ...coverageEvidence(notFollowed.map((c) => ({ ...c, notFollowed: (c.notFollowed ?? []).filter((n) => n.reason !== 'unreadable') }))),
     ...reviews.flatMap((r) => r.missingEvidence),
   ]);
   const policyChangedInPr = paths.some((p) => (POLICY_PATHS as readonly string[]).includes(p));
@@ -92,6 +98,7 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
     findings: reviews.flatMap((r) => r.findings),
     missingEvidence,
     diagnostics,
+    coverage: detected.coverage,
     context: {
       mode: policy.mode,
       headroom: policy.headroom,

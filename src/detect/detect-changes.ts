@@ -1,6 +1,7 @@
 import { MAX_FILE_CHARS, describeSize, diagnostic } from '../domain/index.js';
-import type { CapacityChange, ChangeSet, Diagnostic, TreeReader } from '../domain/index.js';
+import type { CapacityChange, ChangeSet, Diagnostic, FileCoverage, TreeReader } from '../domain/index.js';
 import { compareSides } from './compare.js';
+import { fileCoverage } from './coverage.js';
 import { anyParserAccepts, detectFile } from './detect-file.js';
 import { fillModelsFromDirectory } from './flavor-lookup.js';
 import { findOverlays, MAX_CANDIDATES, patchedBesideIt } from './kustomize/overlay-discovery.js';
@@ -12,6 +13,8 @@ import { PARSERS } from './registry.js';
 export interface DetectedChanges {
   changes: CapacityChange[];
   diagnostics: Diagnostic[];
+  /** Each changed path: read, ruled out, or not followed (and why). */
+  coverage: FileCoverage[];
 }
 
 // Readers may be API-backed: a few reads in flight, not one per changed file at once.
@@ -53,9 +56,10 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
   const fileParsers = parsers.filter((p) => !p.parseSet);
   const setParsers = parsers.filter((p) => p.parseSet);
   const sides = readers(changes, changed);
+  const parsed = new Set<string>();
   const perFile = await mapLimit(paths, READ_CONCURRENCY, async (path) => ({
-    base: await detectSide(sides.base, path, fileParsers),
-    head: await detectSide(sides.head, path, fileParsers),
+    base: await detectSide(sides.base, path, fileParsers, parsed),
+    head: await detectSide(sides.head, path, fileParsers, parsed),
   }));
   const perSet: { base: SetParseResult; head: SetParseResult }[] = [];
   for (const parser of setParsers) {
@@ -63,9 +67,9 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
     perSet.push(
       ...(await mapLimit(dirs, READ_CONCURRENCY, async (dir) => {
         const { set, notes } = await setPaths(sides, dir, paths, parser, parsers);
-        const head = await detectDirectory(sides.head, sides.mayExist, dir, set, parser);
+        const head = await detectDirectory(sides.head, sides.mayExist, dir, set, parser, parsed);
         return {
-          base: await detectDirectory(sides.base, sides.mayExist, dir, set, parser),
+          base: await detectDirectory(sides.base, sides.mayExist, dir, set, parser, parsed),
           head: { ...head, diagnostics: [...head.diagnostics, ...notes] },
         };
       })),
@@ -86,10 +90,14 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
   diagnostics.sort((a, b) =>
     byPosition({ file: a.file, line: a.line ?? 0, name: a.message }, { file: b.file, line: b.line ?? 0, name: b.message }),
   );
-  return { changes: compareSides(base, head), diagnostics };
+  const coverage = await fileCoverage(
+    { changed: [...changed], parsed, base, head },
+    { base: sides.base, head: sides.head, list: sides.list },
+  );
+  return { changes: compareSides(base, head), diagnostics, coverage };
 }
 
-const EMPTY: Required<ParseResult> = { decls: [], diagnostics: [], unresolved: [] };
+const EMPTY: Required<ParseResult> = { decls: [], diagnostics: [], unresolved: [], notFollowed: [] };
 
 interface Sides {
   base: TreeReader;
@@ -151,10 +159,16 @@ function readers(changes: ChangeSet, changed: ReadonlySet<string>): Sides {
   };
 }
 
-async function detectSide(reader: TreeReader, path: string, parsers: readonly CapacityParser[]): Promise<ParseResult> {
+async function detectSide(
+  reader: TreeReader,
+  path: string,
+  parsers: readonly CapacityParser[],
+  parsed: Set<string>,
+): Promise<ParseResult> {
   if (!parsers.some((p) => p.acceptsPath?.(path) ?? true)) return EMPTY;
   const text = await reader.read(path);
   if (text === null) return EMPTY;
+  if (parsers.some((p) => p.mightContain(path, text))) parsed.add(path);
   return text.length > MAX_FILE_CHARS ? oversize(path, text, parsers) : detectFile(path, text, parsers);
 }
 
@@ -259,6 +273,7 @@ async function detectDirectory(
   dir: string,
   paths: readonly string[],
   parser: CapacityParser,
+  parsed: Set<string>,
 ): Promise<SetParseResult> {
   const files: SourceFile[] = [];
   const tooLarge: ParseResult[] = [];
@@ -270,6 +285,7 @@ async function detectDirectory(
   }
   if (parser.references) await readReferences(reader, mayExist, parser, files, tooLarge);
   if (!files.some((f) => parser.mightContain(f.path, f.text))) return merge(tooLarge);
+  for (const f of files) if (parser.acceptsPath?.(f.path) ?? true) parsed.add(f.path);
   try {
     const result = (parser.parseSet as (f: readonly SourceFile[]) => SetParseResult)(files);
     return { ...merge([...tooLarge, result]), supersedes: result.supersedes ?? [], replaces: result.replaces ?? [] };

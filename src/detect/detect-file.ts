@@ -4,7 +4,7 @@ import { PARSERS } from './registry.js';
 
 /** Runs every parser that claims the file and merges what they found. */
 export function detectFile(path: string, text: string, parsers: readonly CapacityParser[] = PARSERS): ParseResult {
-  const merged: Required<ParseResult> = { decls: [], diagnostics: [], unresolved: [] };
+  const merged: Required<ParseResult> = { decls: [], diagnostics: [], unresolved: [], notFollowed: [] };
   for (const parser of parsers) {
     let result: ParseResult;
     try {
@@ -19,6 +19,7 @@ export function detectFile(path: string, text: string, parsers: readonly Capacit
     merged.decls.push(...result.decls);
     merged.diagnostics.push(...result.diagnostics);
     merged.unresolved.push(...(result.unresolved ?? []));
+    merged.notFollowed.push(...(result.notFollowed ?? []));
   }
   return merged;
 }

@@ -43,7 +43,7 @@ export function helmValuesParser(inner: readonly CapacityParser[]): CapacityPars
 }
 
 function parseEmbedded(path: string, text: string, inner: readonly CapacityParser[]): Required<ParseResult> {
-  const out: Required<ParseResult> = { decls: [], diagnostics: [], unresolved: [] };
+  const out: Required<ParseResult> = { decls: [], diagnostics: [], unresolved: [], notFollowed: [] };
   // The readers split Markdown and heredoc hosts by path: an embedded text is plain YAML.
   const alias = fileFormat(path) === 'yaml' ? path : `${path}.yaml`;
   const embedded: Embedded[] = [];
@@ -59,6 +59,7 @@ function parseEmbedded(path: string, text: string, inner: readonly CapacityParse
       const r = parser.parse(alias, e.text);
       for (const d of r.decls) out.decls.push({ ...d, file: path, parts: d.parts.map((p) => ({ ...p })) });
       for (const u of r.unresolved ?? []) out.unresolved.push({ ...u, file: path });
+      for (const n of r.notFollowed ?? []) out.notFollowed.push({ ...n, file: path });
       for (const d of r.diagnostics) out.diagnostics.push({ ...d, file: path, message: `${e.where}: ${d.message}` });
     }
   }

@@ -21,6 +21,10 @@ export function combine(files: readonly ParseResult[], sets: readonly SetParseRe
       ...unique(own.diagnostics, (d) => `${d.file}\u0000${d.line}\u0000${d.severity}\u0000${d.message}`),
     ],
     unresolved: [...perFile.unresolved.filter(keptObject), ...unique(own.unresolved, (u) => `${refKey(u)}\u0000${u.line}`)],
+    notFollowed: [
+      ...perFile.notFollowed.filter(kept),
+      ...unique(own.notFollowed, (n) => `${n.file}\u0000${n.line}\u0000${n.reason}\u0000${n.subject}`),
+    ],
   };
 }
 
@@ -34,5 +38,6 @@ export function merge(results: readonly ParseResult[]): Required<ParseResult> {
     decls: results.flatMap((r) => r.decls),
     diagnostics: results.flatMap((r) => r.diagnostics),
     unresolved: results.flatMap((r) => r.unresolved ?? []),
+    notFollowed: results.flatMap((r) => r.notFollowed ?? []),
   };
 }

@@ -1,7 +1,7 @@
 import { diagnostic } from '../domain/index.js';
 import type { CapacityDecl, CapacityKind, Diagnostic, Severity } from '../domain/index.js';
 import { clampLine } from './lines.js';
-import type { CapacityParser, ParseResult, UnresolvedDecl } from './parser.js';
+import type { CapacityParser, ParseResult, Unfollowed, UnresolvedDecl } from './parser.js';
 import { fileFormat } from './yaml-segments.js';
 
 /** Collects what one parse finds. */
@@ -9,6 +9,7 @@ export class Findings {
   readonly decls: CapacityDecl[] = [];
   readonly diagnostics: Diagnostic[] = [];
   readonly unresolved: UnresolvedDecl[] = [];
+  readonly notFollowed: Unfollowed[] = [];
 
   constructor(readonly file: string) {}
 
@@ -27,7 +28,8 @@ export class Findings {
       for (const p of d.parts) p.line = clampLine(p.line, text);
     }
     for (const u of this.unresolved) u.line = clampLine(u.line, text);
-    return { decls: this.decls, diagnostics: this.diagnostics, unresolved: this.unresolved };
+    for (const n of this.notFollowed) if (n.line !== null) n.line = clampLine(n.line, text);
+    return { decls: this.decls, diagnostics: this.diagnostics, unresolved: this.unresolved, notFollowed: this.notFollowed };
   }
 }
 

@@ -1,4 +1,4 @@
-import type { CapacityDecl, CapacityKind, Diagnostic } from '../domain/index.js';
+import type { CapacityDecl, CapacityKind, Diagnostic, NotFollowed } from '../domain/index.js';
 
 /**
  * An object that declares GPU capacity whose GPU count could not be read (a template
@@ -23,6 +23,16 @@ export interface ParseResult {
   diagnostics: Diagnostic[];
   /** Declarations present on this side whose GPU count is unknown (see UnresolvedDecl). */
   unresolved?: UnresolvedDecl[];
+  /** What in the files could shape GPU capacity but was not followed (a module's inputs, say). */
+  notFollowed?: Unfollowed[];
+}
+
+/**
+ * Something not followed, with a fingerprint of what it was given: the same fingerprint at base
+ * and head means what it shapes did not change, so the PR is not held up by it.
+ */
+export interface Unfollowed extends NotFollowed {
+  fingerprint?: string;
 }
 
 /** What a parser that reads files together finds. */

@@ -1,4 +1,5 @@
 import type { CapacityChange } from './capacity.js';
+import type { FileCoverage } from './coverage.js';
 import type { Diagnostic } from './diagnostic.js';
 import type { Mode } from './policy.js';
 import type { StaggerPlan } from './schedule.js';
@@ -156,6 +157,8 @@ export interface ReviewResult {
   findings: Finding[];
   missingEvidence: MissingEvidence[];
   diagnostics: Diagnostic[];
+  /** Each changed file: read, ruled out, or not followed; a file not followed rules out a confident verdict. */
+  coverage?: FileCoverage[];
   context: {
     mode: Mode;
     headroom: number;

@@ -1,4 +1,5 @@
 import type { CapacityChange, ReviewResult } from '../domain/index.js';
+import { coverageJson } from './coverage.js';
 
 /** A change in the shape of `detect --json` (INTERFACES.md §4). */
 export function changeJson(c: CapacityChange) {
@@ -43,6 +44,7 @@ export function reviewJson(result: ReviewResult) {
       ...(r.costs === undefined ? {} : { costs: r.costs }),
       ...(r.runtimes === undefined ? {} : { runtimes: r.runtimes }),
     })),
+    ...(result.coverage === undefined ? {} : { coverage: coverageJson(result.coverage) }),
     mode: result.context.mode,
     ...(result.context.headSha === undefined ? {} : { headSha: result.context.headSha }),
     ...(result.context.telemetry === undefined ? {} : { telemetry: result.context.telemetry }),

@@ -1,0 +1,145 @@
+import { parse as parseYaml } from 'yaml';
+import type { NotFollowed } from '../domain/index.js';
+import { changedKeys, valueAt } from './changed-keys.js';
+import type { CoverageIo } from './coverage.js';
+import { namesGpu, sizesCapacity } from './gpu-signal.js';
+import { chartGpuReferences, isHelmValuesPath, touchesReferences } from './helm-chart.js';
+import { parseHcl } from './terraform/hcl.js';
+
+/**
+ * Files that hold no capacity themselves but hand values to something that does, elsewhere:
+ * tfvars with no module beside them, a Terragrunt parent's inputs, a chart's values, Cluster
+ * Toolkit deployment vars. Each is `not-followed` when what it changes could size GPU capacity;
+ * when the file names no GPU at all, or changes only what sizes nothing, it has no bearing.
+ */
+export async function notFollowedInputs(changed: readonly string[], io: CoverageIo): Promise<NotFollowed[]> {
+  const out: NotFollowed[] = [];
+  for (const path of changed) {
+    const [base, head] = await Promise.all([io.base.read(path), io.head.read(path)]);
+    if (head === null) continue;
+    if (isTfvarsPath(path)) out.push(...(await tfvarsWithoutModule(path, base, head, io)));
+    else if (path.endsWith('.hcl')) out.push(...terragruntParent(path, base, head));
+    else if (isHelmValuesPath(path)) out.push(...(await chartValues(path, base, head, io)));
+    else if (/\.ya?ml$/i.test(path)) out.push(...toolkitDeployment(path, base, head));
+  }
+  return out;
+}
+
+export function isTfvarsPath(path: string): boolean {
+  return path.endsWith('.tfvars') || path.endsWith('.tfvars.json');
+}
+
+function dirOf(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return slash < 0 ? '' : path.slice(0, slash);
+}
+
+/** The top-level body of an HCL file, or null when it does not parse. */
+function hclBody(path: string, text: string | null): Record<string, unknown> | null {
+  if (text === null) return {};
+  const hcl = parseHcl(path.endsWith('.json') ? path : `${path}.hcl`, text);
+  return hcl.ok ? hcl.body : null;
+}
+
+/** Changed keys that could size GPU capacity, in a file that names GPUs at either side. */
+function gpuKeys(before: unknown, after: unknown, texts: readonly (string | null)[]): string[] {
+  if (!texts.some((t) => t !== null && namesGpu(t))) return [];
+  return changedKeys(before, after).filter((k) => {
+    if (sizesCapacity(k)) return true;
+    return [valueAt(before, k), valueAt(after, k)].some((v) => typeof v === 'string' && namesGpu(v));
+  });
+}
+
+/** Top-level names of leaf paths: `gpu_pool.max_count` → `gpu_pool`. */
+function roots(keys: readonly string[]): string[] {
+  return [...new Set(keys.map((k) => k.split(/[.[]/)[0] ?? k))];
+}
+
+/** Line of the first top-level key assigned in the text (`name =` in HCL, `name:` in YAML). */
+function lineOfKey(text: string, key: string): number | null {
+  const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const m = new RegExp(`^[ \\t]*["']?${escaped}["']?[ \\t]*[=:]`, 'm').exec(text);
+  return m ? text.slice(0, m.index).split('\n').length : null;
+}
+
+async function tfvarsWithoutModule(path: string, base: string | null, head: string, io: CoverageIo): Promise<NotFollowed[]> {
+  const dir = dirOf(path);
+  // Beside a module's .tf files, the tfvars are read with them (the Terraform parser's set).
+  if ((await io.list(dir)).some((p) => dirOf(p) === dir && p.endsWith('.tf'))) return [];
+  const before = hclBody(path, base);
+  const after = hclBody(path, head);
+  if (after === null) return [];
+  const keys = roots(gpuKeys(before ?? {}, after, [base, head]));
+  if (keys.length === 0) return [];
+  return [{ file: path, line: lineOfKey(head, keys[0] ?? ''), reason: 'tfvars-no-module', subject: path, inputs: keys }];
+}
+
+/** A Terragrunt file that only hands inputs to the units that include it. */
+function terragruntParent(path: string, base: string | null, head: string): NotFollowed[] {
+  const after = hclBody(path, head);
+  if (after === null) return [];
+  const terraform = after.terraform;
+  const callsModule = Array.isArray(terraform) && terraform.some((t) => t !== null && typeof t === 'object' && 'source' in t);
+  if (callsModule && after.inputs !== undefined) return []; // A unit: the Terraform parser reads it.
+  const before = hclBody(path, base) ?? {};
+  const pick = (b: Record<string, unknown>) => ({ inputs: b.inputs ?? {}, locals: b.locals ?? {} });
+  const keys = gpuKeys(pick(before), pick(after), [base, head]);
+  if (keys.length === 0) return [];
+  const names = [...new Set(keys.map((k) => k.replace(/^(inputs|locals)(\[\d+\])?\./, '').split(/[.[]/)[0] ?? k))];
+  return [{ file: path, line: lineOfKey(head, 'inputs'), reason: 'terragrunt-include', subject: path, inputs: names }];
+}
+
+function yamlDoc(text: string | null): { ok: true; value: unknown } | { ok: false } {
+  if (text === null) return { ok: true, value: {} };
+  try {
+    return { ok: true, value: parseYaml(text, { maxAliasCount: 100 }) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}
+
+async function chartValues(path: string, base: string | null, head: string, io: CoverageIo): Promise<NotFollowed[]> {
+  const refs = await chartGpuReferences(dirOf(path), io);
+  if (refs === null || refs.paths.length === 0) return [];
+  const before = yamlDoc(base);
+  const after = yamlDoc(head);
+  // Values that do not parse could be anything the templates read.
+  const keys = before.ok && after.ok ? touchesReferences(changedKeys(before.value, after.value), refs.paths) : ['(values)'];
+  if (keys.length === 0) return [];
+  return [
+    {
+      file: path,
+      line: lineOfKey(head, keys[0]?.split(/[.[]/)[0] ?? ''),
+      reason: 'helm-values',
+      subject: path,
+      needs: refs.templates.join(', '),
+      inputs: keys,
+    },
+  ];
+}
+
+// A Cluster Toolkit deployment file: the vars of a deployment, no blueprint of its own.
+const TOOLKIT_DEPLOYMENT_KEYS = new Set(['vars', 'terraform_backend_defaults', 'terraform_providers', 'validators', 'validation_level']);
+
+function toolkitDeployment(path: string, base: string | null, head: string): NotFollowed[] {
+  if (!/^vars[ \t]*:/m.test(head)) return [];
+  const after = yamlDoc(head);
+  if (!after.ok || !isToolkitDeployment(after.value)) return [];
+  const before = yamlDoc(base);
+  const vars = (doc: unknown) => (doc !== null && typeof doc === 'object' ? (doc as Record<string, unknown>).vars : undefined);
+  const keys = roots(gpuKeys(before.ok ? vars(before.value) : {}, vars(after.value), [base, head]));
+  if (keys.length === 0) return [];
+  return [{ file: path, line: lineOfKey(head, keys[0] ?? ''), reason: 'toolkit-deployment', subject: path, inputs: keys }];
+}
+
+function isToolkitDeployment(doc: unknown): boolean {
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) return false;
+  const keys = Object.keys(doc);
+  const vars = (doc as Record<string, unknown>).vars;
+  return (
+    keys.every((k) => TOOLKIT_DEPLOYMENT_KEYS.has(k)) &&
+    vars !== null &&
+    typeof vars === 'object' &&
+    ('deployment_name' in vars || 'project_id' in vars)
+  );
+}
