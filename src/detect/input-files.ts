@@ -15,14 +15,24 @@ import { parseHcl } from './terraform/hcl.js';
 export async function notFollowedInputs(changed: readonly string[], io: CoverageIo): Promise<NotFollowed[]> {
   const out: NotFollowed[] = [];
   for (const path of changed) {
+    // Decided by the path first: a file of no such kind is never read for this.
+    const check = checkFor(path);
+    if (check === null) continue;
     const [base, head] = await Promise.all([io.base.read(path), io.head.read(path)]);
     if (head === null) continue;
-    if (isTfvarsPath(path)) out.push(...(await tfvarsWithoutModule(path, base, head, io)));
-    else if (path.endsWith('.hcl')) out.push(...terragruntParent(path, base, head));
-    else if (isHelmValuesPath(path)) out.push(...(await chartValues(path, base, head, io)));
-    else if (/\.ya?ml$/i.test(path)) out.push(...toolkitDeployment(path, base, head));
+    out.push(...(await check(path, base, head, io)));
   }
   return out;
+}
+
+type Check = (path: string, base: string | null, head: string, io: CoverageIo) => NotFollowed[] | Promise<NotFollowed[]>;
+
+function checkFor(path: string): Check | null {
+  if (isTfvarsPath(path)) return tfvarsWithoutModule;
+  if (path.endsWith('.hcl')) return terragruntParent;
+  if (isHelmValuesPath(path)) return chartValues;
+  if (/\.ya?ml$/i.test(path)) return toolkitDeployment;
+  return null;
 }
 
 export function isTfvarsPath(path: string): boolean {
