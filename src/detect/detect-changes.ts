@@ -159,12 +159,7 @@ function readers(changes: ChangeSet, changed: ReadonlySet<string>): Sides {
   };
 }
 
-async function detectSide(
-  reader: TreeReader,
-  path: string,
-  parsers: readonly CapacityParser[],
-  parsed: Set<string>,
-): Promise<ParseResult> {
+async function detectSide(reader: TreeReader, path: string, parsers: readonly CapacityParser[], parsed: Set<string>): Promise<ParseResult> {
   if (!parsers.some((p) => p.acceptsPath?.(path) ?? true)) return EMPTY;
   const text = await reader.read(path);
   if (text === null) return EMPTY;

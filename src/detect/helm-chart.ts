@@ -4,7 +4,8 @@ import { namesGpu } from './gpu-signal.js';
 // values.yaml, values-prod.yaml, values.gpu.yaml, prod-values.yaml.
 const VALUES_RE = /(^|\/)([\w.-]*[-.])?values([-.][\w.-]*)?\.ya?ml$/i;
 // Objects that declare GPU capacity, as a chart's templates spell them.
-const CAPACITY_KIND_RE = /^\s*kind:\s*["']?(ClusterQueue|NodePool|ResourceFlavor|MachineDeployment|MachinePool|Workspace|ClusterAutoscaler|MachineSet)\b/m;
+const CAPACITY_KIND_RE =
+  /^\s*kind:\s*["']?(ClusterQueue|NodePool|ResourceFlavor|MachineDeployment|MachinePool|Workspace|ClusterAutoscaler|MachineSet)\b/m;
 // `.Values.a.b` in an expression; `$.Values` from inside a range.
 const VALUES_REF_RE = /\$?\.Values((?:\.[A-Za-z_][\w-]*)+)/g;
 

@@ -53,7 +53,9 @@ describe('headlines a platform team reads first', () => {
     );
     if (result.verdict !== 'insufficient-evidence') throw new Error(`expected insufficient-evidence, got ${result.verdict}`);
     expect(result.diagnostics.some((d) => d.severity === 'warning')).toBe(true);
-    expect(headlineOf(renderComment(result))).toMatch(/^### .* \*\*.*\*\*: q\.yaml could change GPU capacity in ways this review did not follow \(below\)\.$/);
+    expect(headlineOf(renderComment(result))).toMatch(
+      /^### .* \*\*.*\*\*: q\.yaml could change GPU capacity in ways this review did not follow \(below\)\.$/,
+    );
     const plain = await review({ 'README.md': 'a' }, { 'README.md': 'b' });
     expect(headlineOf(renderComment(plain))).toBe('### ➖ **No GPU capacity change**: this pull request changes no GPU capacity.');
   });
