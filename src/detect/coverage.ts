@@ -1,6 +1,7 @@
 import type { FileCoverage, NotFollowed, TreeReader } from '../domain/index.js';
 import { notFollowedInputs } from './input-files.js';
-import type { ParseResult, Unfollowed } from './parser.js';
+import type { Merged } from './merge-results.js';
+import type { Unfollowed } from './parser.js';
 
 /** What the coverage needs of the two sides: reads, and a directory's files when listable. */
 export interface CoverageIo {
@@ -14,8 +15,8 @@ export interface CoverageInput {
   changed: readonly string[];
   /** Changed paths some parser took and read, at either side. */
   parsed: ReadonlySet<string>;
-  base: Required<ParseResult>;
-  head: Required<ParseResult>;
+  base: Merged;
+  head: Merged;
 }
 
 /**

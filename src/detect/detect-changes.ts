@@ -7,7 +7,7 @@ import { fillModelsFromDirectory } from './flavor-lookup.js';
 import { findOverlays, MAX_CANDIDATES, patchedBesideIt } from './kustomize/overlay-discovery.js';
 import { byPosition, pairDecls } from './match-decls.js';
 import { combine, merge } from './merge-results.js';
-import type { CapacityParser, ParseResult, SetParseResult, SourceFile } from './parser.js';
+import type { CapacityParser, Coverage, ParseOutcome, ParseResult, SetParseResult, SourceFile } from './parser.js';
 import { PARSERS } from './registry.js';
 
 export interface DetectedChanges {
@@ -61,7 +61,7 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
     base: await detectSide(sides.base, path, fileParsers, parsed),
     head: await detectSide(sides.head, path, fileParsers, parsed),
   }));
-  const perSet: { base: SetParseResult; head: SetParseResult }[] = [];
+  const perSet: { base: SetParseResult & Coverage; head: SetParseResult & Coverage }[] = [];
   for (const parser of setParsers) {
     const dirs = [...new Set(paths.filter((p) => parser.acceptsPath?.(p) ?? true).map(dirOf))].sort();
     perSet.push(
@@ -97,7 +97,7 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
   return { changes: compareSides(base, head), diagnostics, coverage };
 }
 
-const EMPTY: Required<ParseResult> = { decls: [], diagnostics: [], unresolved: [], notFollowed: [] };
+const EMPTY: Required<ParseResult> = { decls: [], diagnostics: [], unresolved: [] };
 
 interface Sides {
   base: TreeReader;
@@ -269,7 +269,7 @@ async function detectDirectory(
   paths: readonly string[],
   parser: CapacityParser,
   parsed: Set<string>,
-): Promise<SetParseResult> {
+): Promise<SetParseResult & Coverage> {
   const files: SourceFile[] = [];
   const tooLarge: ParseResult[] = [];
   for (const path of paths) {
@@ -282,7 +282,7 @@ async function detectDirectory(
   if (!files.some((f) => parser.mightContain(f.path, f.text))) return merge(tooLarge);
   for (const f of files) if (parser.acceptsPath?.(f.path) ?? true) parsed.add(f.path);
   try {
-    const result = (parser.parseSet as (f: readonly SourceFile[]) => SetParseResult)(files);
+    const result = (parser.parseSet as (f: readonly SourceFile[]) => SetParseResult & Coverage)(files);
     return { ...merge([...tooLarge, result]), supersedes: result.supersedes ?? [], replaces: result.replaces ?? [] };
   } catch (err) {
     // Parsers must not throw; one that does must not take the other formats down with it.

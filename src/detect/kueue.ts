@@ -33,7 +33,7 @@ interface ParsedSegment {
 }
 
 function parseKueue(path: string, text: string): ParseResult {
-  const result: Required<ParseResult> = { decls: [], diagnostics: [], unresolved: [], notFollowed: [] };
+  const result: Required<ParseResult> = { decls: [], diagnostics: [], unresolved: [] };
   if (!text.includes('ClusterQueue')) return result;
 
   const segments: ParsedSegment[] = [];

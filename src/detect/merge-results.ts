@@ -1,4 +1,7 @@
-import type { ObjectRef, ParseResult, SetParseResult } from './parser.js';
+import type { Coverage, ObjectRef, ParseResult, SetParseResult, Unfollowed } from './parser.js';
+
+/** Merged findings, with what was not followed always listed. */
+export type Merged = Required<ParseResult> & { notFollowed: Unfollowed[] };
 
 /**
  * Per-file results, less those of files a set result reads in context (kustomize patches) and of
@@ -6,7 +9,7 @@ import type { ObjectRef, ParseResult, SetParseResult } from './parser.js';
  * results. Two sets may render the same overlay (a PR changing a base and an overlay's patch):
  * what they find is counted once.
  */
-export function combine(files: readonly ParseResult[], sets: readonly SetParseResult[]): Required<ParseResult> {
+export function combine(files: readonly (ParseResult & Coverage)[], sets: readonly (SetParseResult & Coverage)[]): Merged {
   const gone = new Set(sets.flatMap((r) => r.supersedes ?? []));
   const refKey = (r: ObjectRef) => `${r.file}\u0000${r.kind}\u0000${r.name}`;
   const rendered = new Set(sets.flatMap((r) => (r.replaces ?? []).map(refKey)));
@@ -33,7 +36,7 @@ function unique<T>(items: readonly T[], key: (item: T) => string): T[] {
   return items.filter((item) => !seen.has(key(item)) && Boolean(seen.add(key(item))));
 }
 
-export function merge(results: readonly ParseResult[]): Required<ParseResult> {
+export function merge(results: readonly (ParseResult & Coverage)[]): Merged {
   return {
     decls: results.flatMap((r) => r.decls),
     diagnostics: results.flatMap((r) => r.diagnostics),

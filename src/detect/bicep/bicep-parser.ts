@@ -27,7 +27,7 @@ export const bicepParser: CapacityParser = {
 };
 
 export function parseBicepSet(files: readonly SourceFile[]): ParseResult {
-  const result: Required<ParseResult> = { decls: [], diagnostics: [], unresolved: [], notFollowed: [] };
+  const result: Required<ParseResult> = { decls: [], diagnostics: [], unresolved: [] };
   const values = new Map<string, BicepValue>();
   for (const f of files.filter((x) => isParams(x.path))) {
     for (const l of f.text.split('\n')) {

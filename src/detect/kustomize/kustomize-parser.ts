@@ -44,7 +44,7 @@ export const kustomizeParser: CapacityParser = {
 };
 
 function parseKustomizations(files: readonly SourceFile[]): Required<SetParseResult> {
-  const out: Required<SetParseResult> = { decls: [], diagnostics: [], unresolved: [], notFollowed: [], supersedes: [], replaces: [] };
+  const out: Required<SetParseResult> = { decls: [], diagnostics: [], unresolved: [], supersedes: [], replaces: [] };
   const texts = new Map(files.map((f) => [f.path, f.text]));
   // Bases read for an overlay are rendered through it, not reported on their own.
   const referenced = new Set(files.flatMap((f) => kustomizeParser.references?.(f) ?? []));

@@ -36,7 +36,7 @@ export function readManifestResources(
   scope: Scope,
   inner: readonly CapacityParser[],
 ): Required<ParseResult> {
-  const out: Required<ParseResult> = { decls: [], diagnostics: [], unresolved: [], notFollowed: [] };
+  const out: Required<ParseResult> = { decls: [], diagnostics: [], unresolved: [] };
   const resources = asRecord(body.resource);
   for (const type of MANIFEST_RESOURCE_TYPES) {
     for (const [label, blocks] of Object.entries(asRecord(resources[type]))) {

@@ -16,7 +16,7 @@ function declaresManifests(path: string, text: string): boolean {
  */
 export function terraformManifestsParser(inner: readonly CapacityParser[]): CapacityParser {
   const parseSet = (files: readonly SourceFile[]): ParseResult => {
-    const result: Required<ParseResult> = { decls: [], diagnostics: [], unresolved: [], notFollowed: [] };
+    const result: Required<ParseResult> = { decls: [], diagnostics: [], unresolved: [] };
     const { parsed, scope } = parseModule(files);
     for (const f of parsed) {
       if (!declaresManifests(f.path, f.text)) continue;
