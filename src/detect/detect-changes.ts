@@ -1,5 +1,6 @@
 import { MAX_FILE_CHARS, describeSize, diagnostic } from '../domain/index.js';
 import type { CapacityChange, ChangeSet, Diagnostic, FileCoverage, TreeReader } from '../domain/index.js';
+import { renderCharts } from './chart-render.js';
 import { compareSides } from './compare.js';
 import { fileCoverage } from './coverage.js';
 import { anyParserAccepts, detectFile } from './detect-file.js';
@@ -75,6 +76,11 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
       })),
     );
   }
+  const io = { base: sides.base, head: sides.head, list: sides.list };
+  // Charts are rendered from their values: what a values file changes shows in the templates.
+  const charts = await renderCharts([...changed].sort(), io, fileParsers);
+  for (const path of charts.followed) parsed.add(path);
+  perSet.push({ base: charts.base, head: charts.head });
   const base = combine(
     perFile.map((s) => s.base),
     perSet.map((s) => s.base),
@@ -90,10 +96,7 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
   diagnostics.sort((a, b) =>
     byPosition({ file: a.file, line: a.line ?? 0, name: a.message }, { file: b.file, line: b.line ?? 0, name: b.message }),
   );
-  const coverage = await fileCoverage(
-    { changed: [...changed], parsed, base, head },
-    { base: sides.base, head: sides.head, list: sides.list },
-  );
+  const coverage = await fileCoverage({ changed: [...changed], parsed, base, head }, io);
   return { changes: compareSides(base, head), diagnostics, coverage };
 }
 

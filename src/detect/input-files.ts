@@ -3,13 +3,12 @@ import type { NotFollowed } from '../domain/index.js';
 import { changedKeys, valueAt } from './changed-keys.js';
 import type { CoverageIo } from './coverage.js';
 import { namesGpu, sizesCapacity } from './gpu-signal.js';
-import { chartGpuReferences, isHelmValuesPath, touchesReferences } from './helm-chart.js';
 import { parseHcl } from './terraform/hcl.js';
 
 /**
  * Files that hold no capacity themselves but hand values to something that does, elsewhere:
- * tfvars with no module beside them, a Terragrunt parent's inputs, a chart's values, Cluster
- * Toolkit deployment vars. Each is `not-followed` when what it changes could size GPU capacity;
+ * tfvars with no module beside them, a Terragrunt parent's inputs, Cluster Toolkit deployment
+ * vars (a chart's values are rendered into its templates: chart-render.ts). Each is `not-followed` when what it changes could size GPU capacity;
  * when the file names no GPU at all, or changes only what sizes nothing, it has no bearing.
  */
 export async function notFollowedInputs(changed: readonly string[], io: CoverageIo): Promise<NotFollowed[]> {
@@ -30,7 +29,6 @@ type Check = (path: string, base: string | null, head: string, io: CoverageIo) =
 function checkFor(path: string): Check | null {
   if (isTfvarsPath(path)) return tfvarsWithoutModule;
   if (path.endsWith('.hcl')) return terragruntParent;
-  if (isHelmValuesPath(path)) return chartValues;
   if (/\.ya?ml$/i.test(path)) return toolkitDeployment;
   return null;
 }
@@ -106,26 +104,6 @@ function yamlDoc(text: string | null): { ok: true; value: unknown } | { ok: fals
   } catch {
     return { ok: false };
   }
-}
-
-async function chartValues(path: string, base: string | null, head: string, io: CoverageIo): Promise<NotFollowed[]> {
-  const refs = await chartGpuReferences(dirOf(path), io);
-  if (refs === null || refs.paths.length === 0) return [];
-  const before = yamlDoc(base);
-  const after = yamlDoc(head);
-  // Values that do not parse could be anything the templates read.
-  const keys = before.ok && after.ok ? touchesReferences(changedKeys(before.value, after.value), refs.paths) : ['(values)'];
-  if (keys.length === 0) return [];
-  return [
-    {
-      file: path,
-      line: lineOfKey(head, keys[0]?.split(/[.[]/)[0] ?? ''),
-      reason: 'helm-values',
-      subject: path,
-      needs: refs.templates.join(', '),
-      inputs: keys,
-    },
-  ];
 }
 
 // A Cluster Toolkit deployment file: the vars of a deployment, no blueprint of its own.

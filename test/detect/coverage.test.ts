@@ -61,6 +61,9 @@ const CHART: Tree = {
 
 const ENV_TFVARS = 'region = "us-central1"\ngpu_pool = {\n  machine_type = "a2-highgpu-1g"\n  max_count    = 2\n}\n';
 
+const ENV: Tree = { 'envs/prod/terraform.tfvars': ENV_TFVARS };
+const ENV_EDIT: Tree = { 'envs/prod/terraform.tfvars': ENV_TFVARS.replace('max_count    = 2', 'max_count    = 8') };
+
 describe('coverage of the changed files', () => {
   it('rules out docs, source, workflows and lock files by a cheap check: no GPU change', async () => {
     const [base, head] = edit(
@@ -101,28 +104,63 @@ describe('coverage of the changed files', () => {
     expect(got.changes.map((c) => c.delta)).toEqual([2]);
   });
 
-  it("a chart's values that a GPU template reads are not followed; values no GPU template reads are not capacity", async () => {
+  it("a chart's values are followed into its GPU templates; values no GPU template reads change nothing", async () => {
     const values = CHART['charts/queues/values.yaml'] ?? '';
     const [base, head] = edit(CHART, { 'charts/queues/values.yaml': values.replace('gpus: 8', 'gpus: 16') });
     const got = await detectChanges(pr(base, head));
-    expect(got.coverage).toEqual([
-      {
-        file: 'charts/queues/values.yaml',
-        state: 'not-followed',
-        notFollowed: [
-          {
-            file: 'charts/queues/values.yaml',
-            line: 3,
-            reason: 'helm-values',
-            subject: 'charts/queues/values.yaml',
-            needs: 'charts/queues/templates/cluster-queue.yaml',
-            inputs: ['queue.gpus'],
-          },
-        ],
-      },
+    expect(got.coverage).toEqual([{ file: 'charts/queues/values.yaml', state: 'read', objects: 0 }]);
+    // Rendered: the quota of the template's ClusterQueue, at its line in the template.
+    expect(got.changes.map((c) => [c.file, c.line, c.kind, c.name, c.gpusBefore, c.gpusAfter])).toEqual([
+      ['charts/queues/templates/cluster-queue.yaml', 12, 'kueue-cluster-queue', 'research', 8, 16],
     ]);
     const [b2, h2] = edit(CHART, { 'charts/queues/values.yaml': values.replace('tag: v1', 'tag: v2') });
-    expect(await coverage(b2, h2)).toEqual([['charts/queues/values.yaml', 'not-capacity']]);
+    const unrelated = await detectChanges(pr(b2, h2));
+    expect(unrelated.changes).toEqual([]);
+    expect(unrelated.coverage).toEqual([{ file: 'charts/queues/values.yaml', state: 'read', objects: 0 }]);
+  });
+
+  it('an environment values file is rendered over the chart defaults, as helm -f does', async () => {
+    const prod = 'queue:\n  gpus: 24\n';
+    const [base, head] = edit(
+      { ...CHART, 'charts/queues/values-prod.yaml': prod },
+      { 'charts/queues/values-prod.yaml': 'queue:\n  gpus: 32\n' },
+    );
+    const got = await detectChanges(pr(base, head));
+    expect(got.changes.map((c) => [c.file, c.name, c.gpusBefore, c.gpusAfter])).toEqual([
+      ['charts/queues/values-prod.yaml', 'research', 24, 32],
+    ]);
+  });
+
+  it('values that feed a GPU field through what is not rendered are not followed, unless they did not change', async () => {
+    const queue = (CHART['charts/queues/templates/cluster-queue.yaml'] ?? '').replace(
+      '{{ .Values.queue.gpus | int }}',
+      '{{ mul .Values.queue.gpus 2 }}',
+    );
+    const tree = { ...CHART, 'charts/queues/templates/cluster-queue.yaml': queue };
+    const values = CHART['charts/queues/values.yaml'] ?? '';
+    const [base, head] = edit(tree, { 'charts/queues/values.yaml': values.replace('gpus: 8', 'gpus: 16') });
+    const got = await detectChanges(pr(base, head));
+    expect(got.coverage.map((c) => [c.file, c.state, c.notFollowed?.map((n) => [n.reason, n.needs, n.inputs])])).toEqual([
+      [
+        'charts/queues/values.yaml',
+        'not-followed',
+        [['helm-values', 'charts/queues/templates/cluster-queue.yaml', ['the GPU count of research']]],
+      ],
+    ]);
+    const [b2, h2] = edit(tree, { 'charts/queues/values.yaml': values.replace('tag: v1', 'tag: v2') });
+    expect(await coverage(b2, h2)).toEqual([['charts/queues/values.yaml', 'read']]);
+    // A range over the values is not rendered at all.
+    const ranged = [
+      '{{- range .Values.queues }}',
+      '---',
+      (CHART['charts/queues/templates/cluster-queue.yaml'] ?? '').replace(/\.Values\.queue\./g, '.'),
+      '{{- end }}',
+    ].join('\n');
+    const [b3, h3] = edit(
+      { ...CHART, 'charts/queues/templates/cluster-queue.yaml': ranged },
+      { 'charts/queues/values.yaml': 'queues:\n  - name: a\n    gpus: 4\n' },
+    );
+    expect(await coverage(b3, h3)).toEqual([['charts/queues/values.yaml', 'not-followed', 'helm-values']]);
   });
 
   it('tfvars with no module beside them are not followed when they change what sizes GPU pools', async () => {
@@ -169,21 +207,18 @@ describe('coverage of the changed files', () => {
   });
 
   it('a PR with a file not followed is insufficient evidence, named first in the comment and in the JSON', async () => {
-    const [base, head] = edit(
-      { ...CHART, 'README.md': 'a\n' },
-      { 'charts/queues/values.yaml': (CHART['charts/queues/values.yaml'] ?? '').replace('gpus: 8', 'gpus: 16'), 'README.md': 'b\n' },
-    );
+    const [base, head] = edit({ ...ENV, 'README.md': 'a\n' }, { ...ENV_EDIT, 'README.md': 'b\n' });
     const result = await review(base, head);
     expect(result.verdict).toBe('insufficient-evidence');
-    expect(result.missingEvidence[0]?.what).toBe('a render of charts/queues/templates/cluster-queue.yaml with charts/queues/values.yaml');
+    expect(result.missingEvidence[0]?.what).toBe('the root module that reads envs/prod/terraform.tfvars');
     const body = renderComment(result);
     expect(body.indexOf('#### Not followed (1 file)')).toBeGreaterThan(0);
     expect(body.indexOf('#### Not followed')).toBeLessThan(body.indexOf('<details'));
-    expect(body).toContain('`charts/queues/values.yaml:3`');
+    expect(body).toContain('`envs/prod/terraform.tfvars:2`');
     const json = reviewJson(result);
     expect(json.coverage?.map((c) => [c.file, c.state, c.reason ?? null, c.line ?? null])).toEqual([
       ['README.md', 'not-capacity', null, null],
-      ['charts/queues/values.yaml', 'not-followed', 'helm-values', 3],
+      ['envs/prod/terraform.tfvars', 'not-followed', 'tfvars-no-module', 2],
     ]);
   });
 });
