@@ -17,6 +17,8 @@ export interface CoverageInput {
   parsed: ReadonlySet<string>;
   base: Merged;
   head: Merged;
+  /** Changed files followed into what they feed (variable files read with their module). */
+  followed?: readonly string[];
 }
 
 /**
@@ -41,7 +43,13 @@ export async function fileCoverage(input: CoverageInput, io: CoverageIo): Promis
     if (u.unboundedBy !== undefined || !changed.has(u.file)) continue;
     entries.push({ file: u.file, line: u.line, reason: 'count-unknown', subject: u.name });
   }
-  entries.push(...(await notFollowedInputs(input.changed, io)));
+  const followed = new Set(input.followed ?? []);
+  entries.push(
+    ...(await notFollowedInputs(
+      input.changed.filter((p) => !followed.has(p)),
+      io,
+    )),
+  );
 
   const byFile = new Map<string, NotFollowed[]>();
   for (const e of unique(entries)) byFile.set(e.file, [...(byFile.get(e.file) ?? []), e]);

@@ -1,6 +1,8 @@
 import { MAX_FILE_CHARS, describeSize, diagnostic } from '../domain/index.js';
 import type { CapacityChange, ChangeSet, Diagnostic, FileCoverage, TreeReader } from '../domain/index.js';
 import { renderCharts } from './chart-render.js';
+import { followModules } from './terraform/follow-modules.js';
+import { withoutFollowed } from './followed.js';
 import { compareSides } from './compare.js';
 import { fileCoverage } from './coverage.js';
 import { anyParserAccepts, detectFile } from './detect-file.js';
@@ -81,6 +83,14 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
   const charts = await renderCharts([...changed].sort(), io, fileParsers);
   for (const path of charts.followed) parsed.add(path);
   perSet.push({ base: charts.base, head: charts.head });
+  // Local modules read through their calls, and variable files with the module they set.
+  const modules = await followModules([...changed].sort(), io);
+  for (const path of modules.tfvars) parsed.add(path);
+  for (const s of perSet) {
+    s.base = withoutFollowed(s.base, modules);
+    s.head = withoutFollowed(s.head, modules);
+  }
+  perSet.push({ base: modules.base, head: modules.head });
   const base = combine(
     perFile.map((s) => s.base),
     perSet.map((s) => s.base),
@@ -96,7 +106,7 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
   diagnostics.sort((a, b) =>
     byPosition({ file: a.file, line: a.line ?? 0, name: a.message }, { file: b.file, line: b.line ?? 0, name: b.message }),
   );
-  const coverage = await fileCoverage({ changed: [...changed], parsed, base, head }, io);
+  const coverage = await fileCoverage({ changed: [...changed], parsed, base, head, followed: modules.tfvars }, io);
   return { changes: compareSides(base, head), diagnostics, coverage };
 }
 
