@@ -2,7 +2,6 @@ import { parse as parseYaml } from 'yaml';
 import type { CapacityDecl } from '../domain/index.js';
 import type { CoverageIo } from './coverage.js';
 import { detectFile } from './detect-file.js';
-import { namesGpu } from './gpu-signal.js';
 import { CAPACITY_KIND_RE, VALUES_REF_RE, isHelmValuesPath } from './helm-chart.js';
 import { renderTemplate } from './helm-render.js';
 import type { CapacityParser, SetParseResult, Unfollowed, UnresolvedDecl } from './parser.js';
@@ -87,7 +86,8 @@ export async function renderCharts(changed: readonly string[], io: CoverageIo, p
       const values = own ? defaults : overlay(defaults, yamlOf(await reader.read(v.values)));
       for (const template of templates) {
         const text = await reader.read(template);
-        if (text === null || !(CAPACITY_KIND_RE.test(text) || namesGpu(text))) continue;
+        // Capacity objects only: a workload asking for GPUs is no capacity, whatever its values.
+        if (text === null || !(CAPACITY_KIND_RE.test(text) || parsers.some((p) => p.mightContain(template, text)))) continue;
         const refs = [...text.matchAll(VALUES_REF_RE)].map((m) => (m[1] ?? '').slice(1));
         if (refs.length === 0) continue;
         followedAny = true;

@@ -105,7 +105,7 @@ describe('local modules read through their calls', () => {
   });
 
   it('a change inside the module is counted once, through the call, when both change', async () => {
-    const head = { ...MODULE, 'main.tf': call(2) };
+    const head: Tree = { ...MODULE, 'main.tf': call(2) };
     head['modules/gpu-pool/variables.tf'] = (MODULE['modules/gpu-pool/variables.tf'] ?? '').replace('"a2-highgpu-4g"', '"a2-highgpu-8g"');
     const got = await rows({ ...MODULE, 'main.tf': call(1) }, head);
     expect(got.changes).toEqual([['main.tf', 4, 'gpu', 'A100', 4, 16]]);
