@@ -16,6 +16,11 @@ export function notFollowedEvidence(n: NotFollowed): MissingEvidence {
         what: `the GPU count of ${n.subject} (${at(n)})`,
         how: `it is not followed: give the value it reads a literal or a default in the repository (see the warning at \`${at(n)}\`)`,
       };
+    case 'count-unknown-before':
+      return {
+        what: `the GPU count of ${n.subject} before this change (${at(n)})`,
+        how: `it is ${n.inputs?.[0] ?? 'known'} GPUs now, but its count before could not be read, so how many this adds is not followed: give the value it read before a literal or a default, or check the change by hand`,
+      };
     case 'local-module':
       return {
         what: `the pools of \`${n.needs ?? ''}\` as \`${n.subject}\` sizes them (${at(n)})`,

@@ -1,5 +1,6 @@
 import type { FileCoverage, NotFollowed, TreeReader } from '../domain/index.js';
 import { notFollowedInputs } from './input-files.js';
+import { pairDecls } from './match-decls.js';
 import type { Merged } from './merge-results.js';
 import type { Unfollowed } from './parser.js';
 
@@ -42,6 +43,17 @@ export async function fileCoverage(input: CoverageInput, io: CoverageIo): Promis
     // A pool with no limit is read: it is unbounded, and its diagnostics say so.
     if (u.unboundedBy !== undefined || !changed.has(u.file)) continue;
     entries.push({ file: u.file, line: u.line, reason: 'count-unknown', subject: u.name });
+  }
+  for (const { before, after } of pairDecls(input.base, input.head)) {
+    // Known now, unknown before: how much the PR adds cannot be told.
+    if (!before || before.decl || before.unboundedBy !== undefined || !after?.decl || !changed.has(after.file)) continue;
+    entries.push({
+      file: after.file,
+      line: after.line,
+      reason: 'count-unknown-before',
+      subject: after.name,
+      inputs: [`${after.decl.gpus}`],
+    });
   }
   const followed = new Set(input.followed ?? []);
   entries.push(

@@ -3,6 +3,7 @@ import type { CapacityChange, ChangeSet, Diagnostic, FileCoverage, TreeReader } 
 import { renderCharts } from './chart-render.js';
 import { followModules } from './terraform/follow-modules.js';
 import { withoutFollowed } from './followed.js';
+import { followToolkitDeployments } from './toolkit-deployment.js';
 import { compareSides } from './compare.js';
 import { fileCoverage } from './coverage.js';
 import { anyParserAccepts, detectFile } from './detect-file.js';
@@ -91,6 +92,10 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
     s.head = withoutFollowed(s.head, modules);
   }
   perSet.push({ base: modules.base, head: modules.head });
+  // Cluster Toolkit deployment files, read with their blueprint.
+  const deployments = await followToolkitDeployments([...changed].sort(), io);
+  for (const path of deployments.followed) parsed.add(path);
+  perSet.push({ base: deployments.base, head: deployments.head });
   const base = combine(
     perFile.map((s) => s.base),
     perSet.map((s) => s.base),
@@ -106,7 +111,10 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
   diagnostics.sort((a, b) =>
     byPosition({ file: a.file, line: a.line ?? 0, name: a.message }, { file: b.file, line: b.line ?? 0, name: b.message }),
   );
-  const coverage = await fileCoverage({ changed: [...changed], parsed, base, head, followed: modules.tfvars }, io);
+  const coverage = await fileCoverage(
+    { changed: [...changed], parsed, base, head, followed: [...modules.tfvars, ...deployments.followed] },
+    io,
+  );
   return { changes: compareSides(base, head), diagnostics, coverage };
 }
 

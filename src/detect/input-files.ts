@@ -4,6 +4,7 @@ import { changedKeys, valueAt } from './changed-keys.js';
 import type { CoverageIo } from './coverage.js';
 import { namesGpu, sizesCapacity } from './gpu-signal.js';
 import { parseHcl } from './terraform/hcl.js';
+import { deploymentVars } from './toolkit-deployment.js';
 
 /**
  * Files that hold no capacity themselves but hand values to something that does, elsewhere:
@@ -106,28 +107,13 @@ function yamlDoc(text: string | null): { ok: true; value: unknown } | { ok: fals
   }
 }
 
-// A Cluster Toolkit deployment file: the vars of a deployment, no blueprint of its own.
-const TOOLKIT_DEPLOYMENT_KEYS = new Set(['vars', 'terraform_backend_defaults', 'terraform_providers', 'validators', 'validation_level']);
-
 function toolkitDeployment(path: string, base: string | null, head: string): NotFollowed[] {
   if (!/^vars[ \t]*:/m.test(head)) return [];
   const after = yamlDoc(head);
-  if (!after.ok || !isToolkitDeployment(after.value)) return [];
+  const vars = after.ok ? deploymentVars(after.value) : null;
+  if (vars === null) return [];
   const before = yamlDoc(base);
-  const vars = (doc: unknown) => (doc !== null && typeof doc === 'object' ? (doc as Record<string, unknown>).vars : undefined);
-  const keys = roots(gpuKeys(before.ok ? vars(before.value) : {}, vars(after.value), [base, head]));
+  const keys = roots(gpuKeys((before.ok ? deploymentVars(before.value) : null) ?? {}, vars, [base, head]));
   if (keys.length === 0) return [];
   return [{ file: path, line: lineOfKey(head, keys[0] ?? ''), reason: 'toolkit-deployment', subject: path, inputs: keys }];
-}
-
-function isToolkitDeployment(doc: unknown): boolean {
-  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) return false;
-  const keys = Object.keys(doc);
-  const vars = (doc as Record<string, unknown>).vars;
-  return (
-    keys.every((k) => TOOLKIT_DEPLOYMENT_KEYS.has(k)) &&
-    vars !== null &&
-    typeof vars === 'object' &&
-    ('deployment_name' in vars || 'project_id' in vars)
-  );
 }

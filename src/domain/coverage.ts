@@ -10,6 +10,7 @@ export type CoverageState = (typeof COVERAGE_STATES)[number];
  * Why a file was not followed; report/ writes the sentence from the code and its data.
  * - `unreadable`: the file could hold capacity but could not be parsed (syntax, size).
  * - `count-unknown`: it declares GPU capacity whose count could not be worked out.
+ * - `count-unknown-before`: the count is known now but could not be read before, so the change is unknown.
  * - `local-module`: it sizes a module of this repository through inputs the review does not bind.
  * - `remote-module`: it hands GPU types or sizes to a module the review does not read.
  * - `tfvars-no-module`: variable values for GPU inputs, with no module beside them to apply them to.
@@ -21,6 +22,7 @@ export type CoverageState = (typeof COVERAGE_STATES)[number];
 export const NOT_FOLLOWED_REASONS = [
   'unreadable',
   'count-unknown',
+  'count-unknown-before',
   'local-module',
   'remote-module',
   'tfvars-no-module',
