@@ -37,6 +37,12 @@ export function notFollowedEvidence(n: NotFollowed): MissingEvidence {
         how: `its changed variables (${list(n.inputs)}) could size GPU pools, but no \`.tf\` file sits beside it and no module declaring them was found: keep the tfvars in the root module's folder (or under \`envs/<env>/\` below it), or check the pools they feed by hand`,
       };
     case 'helm-values':
+      if (n.needs === undefined) {
+        return {
+          what: `the chart that ${n.file} is installed with`,
+          how: `its changed values (${list(n.inputs)}) could size GPU capacity, but no chart sits beside it (no \`Chart.yaml\` in its folder), so they are not followed into its templates: keep the values beside the chart, or check the rendered objects by hand (\`helm template\`)`,
+        };
+      }
       return {
         what: `a render of ${n.needs ?? 'the chart'} with ${n.file}`,
         how: `the changed values (${list(n.inputs)}) feed GPU capacity in the chart's templates through expressions that are not followed: use plain \`{{ .Values.x }}\` substitutions in the GPU fields, or check the rendered objects by hand (\`helm template\`)`,

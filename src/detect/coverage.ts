@@ -56,10 +56,14 @@ export async function fileCoverage(input: CoverageInput, io: CoverageIo): Promis
     });
   }
   const followed = new Set(input.followed ?? []);
+  const declaring = new Set(
+    [...input.base.decls, ...input.base.unresolved, ...input.head.decls, ...input.head.unresolved].map((x) => x.file),
+  );
   entries.push(
     ...(await notFollowedInputs(
       input.changed.filter((p) => !followed.has(p)),
       io,
+      declaring,
     )),
   );
 

@@ -4,6 +4,7 @@ import { changedKeys, valueAt } from './changed-keys.js';
 import type { CoverageIo } from './coverage.js';
 import { namesGpu, sizesCapacity } from './gpu-signal.js';
 import { parseHcl } from './terraform/hcl.js';
+import { isHelmValuesPath } from './helm-chart.js';
 import { deploymentVars } from './toolkit-deployment.js';
 
 /**
@@ -12,12 +13,17 @@ import { deploymentVars } from './toolkit-deployment.js';
  * vars (a chart's values are rendered into its templates: chart-render.ts). Each is `not-followed` when what it changes could size GPU capacity;
  * when the file names no GPU at all, or changes only what sizes nothing, it has no bearing.
  */
-export async function notFollowedInputs(changed: readonly string[], io: CoverageIo): Promise<NotFollowed[]> {
+export async function notFollowedInputs(
+  changed: readonly string[],
+  io: CoverageIo,
+  declaring: ReadonlySet<string> = new Set(),
+): Promise<NotFollowed[]> {
   const out: NotFollowed[] = [];
   for (const path of changed) {
     // Decided by the path first: a file of no such kind is never read for this.
     const check = checkFor(path);
-    if (check === null) continue;
+    // A file some parser found capacity in is read, whatever else it holds.
+    if (check === null || declaring.has(path)) continue;
     const [base, head] = await Promise.all([io.base.read(path), io.head.read(path)]);
     if (head === null) continue;
     out.push(...(await check(path, base, head, io)));
@@ -30,6 +36,7 @@ type Check = (path: string, base: string | null, head: string, io: CoverageIo) =
 function checkFor(path: string): Check | null {
   if (isTfvarsPath(path)) return tfvarsWithoutModule;
   if (path.endsWith('.hcl')) return terragruntParent;
+  if (isHelmValuesPath(path)) return valuesWithoutChart;
   if (/\.ya?ml$/i.test(path)) return toolkitDeployment;
   return null;
 }
@@ -105,6 +112,21 @@ function yamlDoc(text: string | null): { ok: true; value: unknown } | { ok: fals
   } catch {
     return { ok: false };
   }
+}
+
+/**
+ * A values file with no chart beside it (the chart is remote, or elsewhere): what its templates
+ * make of the changed values cannot be seen. A chart beside it is rendered (chart-render.ts).
+ */
+async function valuesWithoutChart(path: string, base: string | null, head: string, io: CoverageIo): Promise<NotFollowed[]> {
+  const dir = dirOf(path);
+  if ((await io.list(dir)).includes(dir === '' ? 'Chart.yaml' : `${dir}/Chart.yaml`)) return [];
+  const before = yamlDoc(base);
+  const after = yamlDoc(head);
+  if (!after.ok) return [];
+  const keys = gpuKeys(before.ok ? before.value : {}, after.value, [base, head]);
+  if (keys.length === 0) return [];
+  return [{ file: path, line: lineOfKey(head, keys[0]?.split(/[.[]/)[0] ?? ''), reason: 'helm-values', subject: path, inputs: keys }];
 }
 
 function toolkitDeployment(path: string, base: string | null, head: string): NotFollowed[] {

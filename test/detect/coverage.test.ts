@@ -222,3 +222,14 @@ describe('coverage of the changed files', () => {
     ]);
   });
 });
+
+describe('values files with no chart beside them', () => {
+  const values = 'nodes:\n  count: 2\n  perNodeResources:\n    nvidia.com/gpu: "8"\nimage:\n  tag: v1\n';
+  it('are not followed when they change what sizes GPU capacity, and ruled out otherwise', async () => {
+    const file = 'deploy/kueue/gpu-values.yaml';
+    expect(await coverage({ [file]: values }, { [file]: values.replace('count: 2', 'count: 4') })).toEqual([
+      [file, 'not-followed', 'helm-values'],
+    ]);
+    expect(await coverage({ [file]: values }, { [file]: values.replace('tag: v1', 'tag: v2') })).toEqual([[file, 'not-capacity']]);
+  });
+});
