@@ -61,6 +61,34 @@ describe('Cluster Toolkit deployment files, read with their blueprint', () => {
     },
   ];
 
+  it("gke-a3-highgpu: a deployment's node count over the blueprint's 2 is read: 2 → 4 nodes of a3-highgpu-8g is +16 H100", async () => {
+    const dir = 'cluster-toolkit/gke-a3-highgpu';
+    const file = `${dir}/gke-a3-highgpu-deployment.yaml`;
+    const got = await rows(load(dir), edit(load(dir), file, '  static_node_count:', '  static_node_count: 4'));
+    expect(got.changes).toEqual([[file, 'gke-node-pool', 'a3_highgpu_pool', 'H100', 16, 32]]);
+    expect(got.coverage).toEqual([[file, 'read']]);
+  });
+
+  it('gke-a4x: 2 → 4 nodes of a4x-highgpu-4g is +8 GB200 GPUs', async () => {
+    const dir = 'cluster-toolkit/gke-a4x';
+    const file = `${dir}/gke-a4x-deployment.yaml`;
+    const base = edit(load(dir), file, '  static_node_count:', '  static_node_count: 2');
+    const got = await rows(base, edit(base, file, 'static_node_count: 2', 'static_node_count: 4'));
+    expect(got.changes).toEqual([[file, 'gke-node-pool', 'a4x-pool', 'GB200', 8, 16]]);
+  });
+
+  it('gke-g4: filling machine type, GPUs per node and node count is a new pool of 16 RTX PRO 6000', async () => {
+    const dir = 'cluster-toolkit/gke-g4';
+    const file = `${dir}/gke-g4-deployment.yaml`;
+    let head = edit(load(dir), file, '  machine_type:', '  machine_type: g4-standard-384');
+    head = edit(head, file, '  num_gpus:', '  num_gpus: 8');
+    head = edit(head, file, '  static_node_count:', '  static_node_count: 2');
+    const got = await rows(load(dir), head);
+    // With no GPUs per node before, the blueprint declared no pool: 0 → 2 nodes × 8.
+    expect(got.changes).toEqual([[file, 'gke-node-pool', 'g4-pool', expect.any(String), 0, 16]]);
+    expect(got.coverage).toEqual([[file, 'read']]);
+  });
+
   for (const { dir, example, pool, model, unset } of cases) {
     const file = `${dir}/${example}-deployment.yaml`;
     const tree = load(dir);
