@@ -104,59 +104,106 @@ function place(
   out.notFollowed.push(...(found.notFollowed ?? []).map((n) => ({ ...n, file, line })));
 }
 
+/** What one local module call declares, read through the module. */
+interface CallReading {
+  file: string;
+  label: string;
+  line: number;
+  source: string;
+  moduleDir: string;
+  found: Collected;
+}
+
+type Collected = Required<ReturnType<typeof parseTerraformSet>> & { notFollowed: Unfollowed[] };
+
+// Modules calling modules: followed this deep.
+const MAX_DEPTH = 3;
+
 /**
- * Calls of local modules in the changed Terraform directories, read through the module: the
- * call's arguments bound to the module's variables (as a variable file would set them), once
- * per `count` or `for_each` instance, and the module's pools evaluated with them.
+ * The local module calls of a set of files (a module and the variable file it is given), each
+ * read through its module: the call's arguments bound to the module's variables (as a variable
+ * file would set them), once per `count` or `for_each` instance, and the modules it calls in turn.
+ * A call that cannot be read (its module is missing, its instances unknown) is left out, and so
+ * keeps its "not followed" note.
  */
+async function readCalls(
+  io: CoverageIo,
+  side: 'base' | 'head',
+  dir: string,
+  files: readonly SourceFile[],
+  depth = 0,
+): Promise<CallReading[]> {
+  const { parsed, scope } = parseModule(files);
+  const out: CallReading[] = [];
+  for (const f of parsed) {
+    if (!isTf(f.path) || f.body.module === undefined) continue;
+    let loc: Locator | null = null;
+    for (const [label, blocks] of Object.entries(asRecord(f.body.module))) {
+      if (!Array.isArray(blocks)) continue;
+      const raw = asRecord(blocks[blocks.length - 1]);
+      const source = raw.source;
+      if (typeof source !== 'string' || !(source.startsWith('./') || source.startsWith('../'))) continue;
+      const moduleDir = resolvePath(dir, source);
+      if (moduleDir === null) continue;
+      const moduleFiles = (await io.list(moduleDir)).filter((p) => dirOf(p) === moduleDir && isTf(p));
+      const instances = instancesOf(raw, scope);
+      if (moduleFiles.length === 0 || instances === null) continue;
+      loc ??= new Locator(f.text);
+      const line = loc.path(loc.file(), [['module', label]])?.line ?? 1;
+      const texts = await readFiles(io, side, moduleFiles);
+      const found: Collected = { decls: [], diagnostics: [], unresolved: [], notFollowed: [] };
+      for (const inst of instances) {
+        const args: string[] = [];
+        for (const [name, value] of Object.entries(raw)) {
+          if (META.has(name)) continue;
+          const v = lenient(value, inst.scope);
+          if (v !== undefined) args.push(`${name} = ${hcl(v)}`);
+        }
+        const given = [...texts, { path: join(moduleDir, GIVEN_TFVARS), text: `${args.join('\n')}\n` }];
+        const named = (n: string) => (inst.key === null ? n : `${n} [${inst.key}]`);
+        const inner = depth + 1 < MAX_DEPTH ? await readCalls(io, side, moduleDir, given, depth + 1) : [];
+        for (const r of [withoutCalls(parseTerraformSet(given), inner), ...inner.map((c) => c.found)]) {
+          found.decls.push(...r.decls.map((d) => ({ ...d, name: named(d.name) })));
+          found.unresolved.push(...(r.unresolved ?? []).map((u) => ({ ...u, name: named(u.name) })));
+          found.diagnostics.push(...r.diagnostics);
+          found.notFollowed.push(...(r.notFollowed ?? []));
+        }
+      }
+      out.push({ file: f.path, label, line, source, moduleDir, found });
+    }
+  }
+  return out;
+}
+
+/** A module's own reading less the notes about the local calls that were read through. */
+function withoutCalls(found: ReturnType<typeof parseTerraformSet>, calls: readonly CallReading[]): Collected {
+  const read = new Set(calls.map((c) => `${c.file}\u0000module.${c.label}`));
+  const warned = (file: string, message: string) => calls.some((c) => c.file === file && message.startsWith(`module.${c.label} (source `));
+  return {
+    decls: found.decls,
+    unresolved: found.unresolved ?? [],
+    diagnostics: found.diagnostics.filter((d) => !warned(d.file, d.message)),
+    notFollowed: (found.notFollowed ?? []).filter((n) => !(n.reason === 'local-module' && read.has(`${n.file}\u0000${n.subject}`))),
+  };
+}
+
+/** Local module calls in the changed Terraform directories, read through their modules. */
 async function followCalls(changed: readonly string[], io: CoverageIo, result: FollowedModules): Promise<void> {
   const dirs = [...new Set(changed.filter((p) => isTf(p) || p.endsWith('.tfvars')).map(dirOf))].sort();
   for (const dir of dirs) {
     const listed = (await io.list(dir)).filter((p) => dirOf(p) === dir);
     const paths = [...new Set([...listed, ...changed.filter((p) => dirOf(p) === dir)])].filter((p) => isTf(p) || p.endsWith('.tfvars'));
-    const followed = new Map<string, boolean>();
+    const read = new Set<string>();
     for (const side of ['base', 'head'] as const) {
-      const { parsed, scope } = parseModule(await readFiles(io, side, paths));
-      for (const f of parsed) {
-        if (!isTf(f.path)) continue;
-        let loc: Locator | null = null;
-        for (const [label, blocks] of Object.entries(asRecord(f.body.module))) {
-          if (!Array.isArray(blocks)) continue;
-          const raw = asRecord(blocks[blocks.length - 1]);
-          const source = raw.source;
-          if (typeof source !== 'string' || !(source.startsWith('./') || source.startsWith('../'))) continue;
-          const moduleDir = resolvePath(dir, source);
-          if (moduleDir === null) continue;
-          const moduleFiles = (await io.list(moduleDir)).filter((p) => dirOf(p) === moduleDir && isTf(p));
-          const instances = instancesOf(raw, scope);
-          const key = `${f.path}\u0000${label}`;
-          if (moduleFiles.length === 0 || instances === null) {
-            followed.set(key, false);
-            continue;
-          }
-          if (followed.get(key) === false) continue;
-          followed.set(key, true);
-          result.modules.push(moduleDir);
-          loc ??= new Locator(f.text);
-          const line = loc.path(loc.file(), [['module', label]])?.line ?? 1;
-          const files = await readFiles(io, side, moduleFiles);
-          for (const inst of instances) {
-            const args: string[] = [];
-            for (const [name, value] of Object.entries(raw)) {
-              if (META.has(name)) continue;
-              const v = lenient(value, inst.scope);
-              if (v !== undefined) args.push(`${name} = ${hcl(v)}`);
-            }
-            const found = parseTerraformSet([...files, { path: join(moduleDir, GIVEN_TFVARS), text: `${args.join('\n')}\n` }]);
-            const named = (n: string) => (inst.key === null ? n : `${n} [${inst.key}]`);
-            place(result[side], found, f.path, line, named, `module.${label} (${source})`);
-          }
-        }
+      for (const c of await readCalls(io, side, dir, await readFiles(io, side, paths))) {
+        read.add(`${c.file}\u0000${c.label}`);
+        result.modules.push(c.moduleDir);
+        place(result[side], c.found, c.file, c.line, (n) => n, `module.${c.label} (${c.source})`);
       }
     }
-    for (const [key, ok] of followed) {
+    for (const key of read) {
       const [file, label] = key.split('\u0000');
-      if (ok) result.calls.push({ file: file ?? '', subject: `module.${label ?? ''}` });
+      result.calls.push({ file: file ?? '', subject: `module.${label ?? ''}` });
     }
   }
 }
@@ -218,9 +265,11 @@ async function followTfvars(changed: readonly string[], io: CoverageIo, result: 
     for (const side of ['base', 'head'] as const) {
       const text = await io[side].read(path);
       if (text === null) continue;
-      const files = await readFiles(io, side, moduleFiles);
-      const found = parseTerraformSet([...files, { path: join(moduleDir, GIVEN_TFVARS), text }]);
-      place(result[side], found, path, 1, (n) => n, `with ${moduleDir === '' ? 'the root module' : moduleDir}`);
+      const files = [...(await readFiles(io, side, moduleFiles)), { path: join(moduleDir, GIVEN_TFVARS), text }];
+      const calls = await readCalls(io, side, moduleDir, files);
+      const why = `with ${moduleDir === '' ? 'the root module' : moduleDir}`;
+      for (const found of [withoutCalls(parseTerraformSet(files), calls), ...calls.map((c) => c.found)])
+        place(result[side], found, path, 1, (n) => n, why);
     }
     result.tfvars.push(path);
   }
