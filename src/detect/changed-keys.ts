@@ -12,7 +12,9 @@ function leaves(value: unknown, prefix: string, out: Map<string, string>, depth 
     if (entries.length === 0) out.set(prefix, '{}');
     return;
   }
-  out.set(prefix, JSON.stringify(value) ?? 'null');
+  // JSON.stringify gives undefined for what JSON cannot hold (a function, undefined).
+  const json = JSON.stringify(value) as string | undefined;
+  out.set(prefix, json ?? 'null');
 }
 
 /** The leaf paths whose values differ between two documents (added and removed ones too). */
@@ -29,7 +31,9 @@ export function changedKeys(before: unknown, after: unknown): string[] {
 /** The value at a leaf path, for judging what changed. */
 export function valueAt(doc: unknown, path: string): unknown {
   let at: unknown = doc;
-  for (const step of path.split(/\.|\[(\d+)\]/).filter((s) => s !== undefined && s !== '')) {
+  // A split on a capturing group leaves undefined where the group did not take part.
+  const steps = path.split(/\.|\[(\d+)\]/) as (string | undefined)[];
+  for (const step of steps.filter((s): s is string => s !== undefined && s !== '')) {
     if (at === null || typeof at !== 'object') return undefined;
     at = (at as Record<string, unknown>)[step];
   }

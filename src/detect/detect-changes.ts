@@ -11,7 +11,7 @@ import { fillModelsFromDirectory } from './flavor-lookup.js';
 import { findOverlays, MAX_CANDIDATES, patchedBesideIt } from './kustomize/overlay-discovery.js';
 import { byPosition, pairDecls } from './match-decls.js';
 import { combine, merge } from './merge-results.js';
-import type { CapacityParser, Coverage, ParseOutcome, ParseResult, SetParseResult, SourceFile } from './parser.js';
+import type { CapacityParser, Coverage, ParseResult, SetParseResult, SourceFile } from './parser.js';
 import { PARSERS } from './registry.js';
 
 export interface DetectedChanges {
@@ -79,7 +79,7 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
       })),
     );
   }
-  const io = { base: sides.base, head: sides.head, list: sides.list };
+  const io = { base: sides.base, head: sides.head, list: (dir: string) => sides.list(dir) };
   // Charts are rendered from their values: what a values file changes shows in the templates.
   const charts = await renderCharts([...changed].sort(), io, fileParsers);
   for (const path of charts.followed) parsed.add(path);

@@ -39,8 +39,9 @@ function truthy(v: unknown): boolean {
 
 function toText(v: unknown): string {
   if (v === null || v === undefined) return '';
-  if (typeof v === 'object') return JSON.stringify(v);
-  return String(v as string | number | boolean);
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return (JSON.stringify(v) as string | undefined) ?? '';
 }
 
 function yamlOf(v: unknown): string {
@@ -57,14 +58,15 @@ function yamlOf(v: unknown): string {
 function pipeline(expr: string, values: unknown): string | null {
   const stages = expr.split('|').map((s) => s.trim());
   const head = (stages.shift() ?? '').split(/\s+/);
+  const [first = '', second = '', third = ''] = head;
   let v: Lookup | null;
-  if (head.length === 1) v = lookup(values, head[0] ?? '');
-  else if (head.length === 2 && (head[0] === 'toYaml' || head[0] === 'quote' || head[0] === 'int')) {
-    v = lookup(values, head[1] ?? '');
-    stages.unshift(head[0] ?? '');
-  } else if (head.length === 3 && head[0] === 'default') {
-    const fallback = literal(head[1] ?? '') ?? lookup(values, head[1] ?? '');
-    const given = lookup(values, head[2] ?? '');
+  if (head.length === 1) v = lookup(values, first);
+  else if (head.length === 2 && (first === 'toYaml' || first === 'quote' || first === 'int')) {
+    v = lookup(values, second);
+    stages.unshift(first);
+  } else if (head.length === 3 && first === 'default') {
+    const fallback = literal(second) ?? lookup(values, second);
+    const given = lookup(values, third);
     if (fallback === null || given === null || !fallback.found) return null;
     v = given.found && truthy(given.value) ? given : fallback;
   } else return null;
@@ -141,15 +143,15 @@ export function renderTemplate(text: string, values: unknown): Rendered {
       return { ok: false, why: `{{ ${word} ${(rest ?? '').trim()} }}`, line: i + 1 };
     }
     if (stack.includes(false)) continue;
-    let trimLeft = false;
+    const seen = { joinsAbove: false };
     const rendered = line.replace(EXPR_RE, (whole, left: string, expr: string) => {
       const r = pipeline(expr, values);
       if (r === null) return whole;
       // `{{- toYaml … | nindent n }}` alone on its line joins the line above, as Helm renders it.
-      if (left === '-' && line.trim() === whole && r.startsWith('\n')) trimLeft = true;
+      if (left === '-' && line.trim() === whole && r.startsWith('\n')) seen.joinsAbove = true;
       return r;
     });
-    const text2 = trimLeft ? rendered.trimStart().replace(/^\n/, '') : rendered;
+    const text2 = seen.joinsAbove ? rendered.trimStart().replace(/^\n/, '') : rendered;
     for (const piece of text2.split('\n')) out.push({ text: piece, from: i + 1 });
   }
   if (stack.length > 0) return { ok: false, why: 'a block left open', line: lines.length };

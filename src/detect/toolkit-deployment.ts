@@ -32,7 +32,7 @@ export function deploymentVars(doc: unknown): Record<string, unknown> | null {
   if (!Object.keys(doc).every((k) => DEPLOYMENT_KEYS.has(k))) return null;
   const vars = (doc as Record<string, unknown>).vars;
   if (vars === null || typeof vars !== 'object' || Array.isArray(vars)) return null;
-  return 'deployment_name' in vars || 'project_id' in vars ? (vars as Record<string, unknown>) : null;
+  return 'deployment_name' in vars || 'project_id' in vars ? vars : null;
 }
 
 /**

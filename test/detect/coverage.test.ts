@@ -1,28 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { detectChanges } from '../../src/detect/detect-changes.js';
 import { DEFAULT_POLICY } from '../../src/domain/index.js';
-import type { ChangeSet, TreeReader } from '../../src/domain/index.js';
 import { renderComment } from '../../src/report/comment.js';
 import { reviewJson } from '../../src/report/json.js';
 import { runReview } from '../../src/review.js';
-
-type Tree = Record<string, string>;
-
-const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
-
-function reader(label: string, tree: Tree): TreeReader {
-  return {
-    label,
-    read: async (p) => tree[p] ?? null,
-    list: async (dir) => Object.keys(tree).filter((p) => dirOf(p) === dir),
-  };
-}
-
-/** A PR in memory whose sides can list directories, as the CLI's and the App's readers do. */
-function pr(base: Tree, head: Tree): ChangeSet {
-  const paths = [...new Set([...Object.keys(base), ...Object.keys(head)])].filter((p) => base[p] !== head[p]).sort();
-  return { base: reader('base', base), head: reader('head', head), changedPaths: async () => paths };
-}
+import { listingPr, type Tree } from './listing-tree.js';
 
 /** The same tree at both sides but for the given files. */
 function edit(tree: Tree, changes: Tree): [Tree, Tree] {
@@ -30,11 +12,11 @@ function edit(tree: Tree, changes: Tree): [Tree, Tree] {
 }
 
 async function coverage(base: Tree, head: Tree) {
-  return (await detectChanges(pr(base, head))).coverage.map((c) => [c.file, c.state, ...(c.notFollowed ?? []).map((n) => n.reason)]);
+  return (await detectChanges(listingPr(base, head))).coverage.map((c) => [c.file, c.state, ...(c.notFollowed ?? []).map((n) => n.reason)]);
 }
 
 function review(base: Tree, head: Tree) {
-  return runReview({ changes: pr(base, head), policy: { policy: DEFAULT_POLICY, diagnostics: [], file: null } });
+  return runReview({ changes: listingPr(base, head), policy: { policy: DEFAULT_POLICY, diagnostics: [], file: null } });
 }
 
 const CHART: Tree = {
@@ -95,7 +77,7 @@ describe('coverage of the changed files', () => {
     const queue = CHART['charts/queues/templates/cluster-queue.yaml'] ?? '';
     const literal = queue.replace(/\{\{ \.Values\.queue\.name \}\}/, 'research').replace(/\{\{ \.Values\.queue\.flavor \}\}/, 'a100');
     const got = await detectChanges(
-      pr(
+      listingPr(
         { 'q.yaml': literal.replace('{{ .Values.queue.gpus | int }}', '4') },
         { 'q.yaml': literal.replace('{{ .Values.queue.gpus | int }}', '6') },
       ),
@@ -107,14 +89,14 @@ describe('coverage of the changed files', () => {
   it("a chart's values are followed into its GPU templates; values no GPU template reads change nothing", async () => {
     const values = CHART['charts/queues/values.yaml'] ?? '';
     const [base, head] = edit(CHART, { 'charts/queues/values.yaml': values.replace('gpus: 8', 'gpus: 16') });
-    const got = await detectChanges(pr(base, head));
+    const got = await detectChanges(listingPr(base, head));
     expect(got.coverage).toEqual([{ file: 'charts/queues/values.yaml', state: 'read', objects: 0 }]);
     // Rendered: the quota of the template's ClusterQueue, at its line in the template.
     expect(got.changes.map((c) => [c.file, c.line, c.kind, c.name, c.gpusBefore, c.gpusAfter])).toEqual([
       ['charts/queues/templates/cluster-queue.yaml', 12, 'kueue-cluster-queue', 'research', 8, 16],
     ]);
     const [b2, h2] = edit(CHART, { 'charts/queues/values.yaml': values.replace('tag: v1', 'tag: v2') });
-    const unrelated = await detectChanges(pr(b2, h2));
+    const unrelated = await detectChanges(listingPr(b2, h2));
     expect(unrelated.changes).toEqual([]);
     expect(unrelated.coverage).toEqual([{ file: 'charts/queues/values.yaml', state: 'read', objects: 0 }]);
   });
@@ -125,7 +107,7 @@ describe('coverage of the changed files', () => {
       { ...CHART, 'charts/queues/values-prod.yaml': prod },
       { 'charts/queues/values-prod.yaml': 'queue:\n  gpus: 32\n' },
     );
-    const got = await detectChanges(pr(base, head));
+    const got = await detectChanges(listingPr(base, head));
     expect(got.changes.map((c) => [c.file, c.name, c.gpusBefore, c.gpusAfter])).toEqual([
       ['charts/queues/values-prod.yaml', 'research', 24, 32],
     ]);
@@ -139,7 +121,7 @@ describe('coverage of the changed files', () => {
     const tree = { ...CHART, 'charts/queues/templates/cluster-queue.yaml': queue };
     const values = CHART['charts/queues/values.yaml'] ?? '';
     const [base, head] = edit(tree, { 'charts/queues/values.yaml': values.replace('gpus: 8', 'gpus: 16') });
-    const got = await detectChanges(pr(base, head));
+    const got = await detectChanges(listingPr(base, head));
     expect(got.coverage.map((c) => [c.file, c.state, c.notFollowed?.map((n) => [n.reason, n.needs, n.inputs])])).toEqual([
       [
         'charts/queues/values.yaml',
@@ -166,7 +148,7 @@ describe('coverage of the changed files', () => {
   it('tfvars with no module beside them are not followed when they change what sizes GPU pools', async () => {
     const tree: Tree = { 'envs/prod/terraform.tfvars': ENV_TFVARS };
     const [base, head] = edit(tree, { 'envs/prod/terraform.tfvars': ENV_TFVARS.replace('max_count    = 2', 'max_count    = 8') });
-    const got = await detectChanges(pr(base, head));
+    const got = await detectChanges(listingPr(base, head));
     expect(got.coverage[0]?.notFollowed?.map((n) => [n.reason, n.line, n.inputs])).toEqual([['tfvars-no-module', 2, ['gpu_pool']]]);
     // The region sizes nothing.
     const [b2, h2] = edit(tree, { 'envs/prod/terraform.tfvars': ENV_TFVARS.replace('us-central1', 'us-east1') });
@@ -181,12 +163,12 @@ describe('coverage of the changed files', () => {
   it('a local module handed new GPU sizes is not followed; the same call with an unrelated edit is read', async () => {
     const call = (nodes: number, region: string) =>
       `module "gpu" {\n  source     = "./modules/gpu-pool"\n  node_count = ${nodes}\n  region     = "${region}"\n}\n`;
-    const changed = await detectChanges(pr({ 'main.tf': call(2, 'a') }, { 'main.tf': call(4, 'a') }));
+    const changed = await detectChanges(listingPr({ 'main.tf': call(2, 'a') }, { 'main.tf': call(4, 'a') }));
     expect(
       changed.coverage.map((c) => [c.state, c.notFollowed?.[0]?.reason, c.notFollowed?.[0]?.subject, c.notFollowed?.[0]?.needs]),
     ).toEqual([['not-followed', 'local-module', 'module.gpu', './modules/gpu-pool']]);
     const unrelated = await detectChanges(
-      pr({ 'main.tf': call(2, 'a') }, { 'main.tf': `${call(2, 'a')}\noutput "x" {\n  value = 1\n}\n` }),
+      listingPr({ 'main.tf': call(2, 'a') }, { 'main.tf': `${call(2, 'a')}\noutput "x" {\n  value = 1\n}\n` }),
     );
     expect(unrelated.coverage).toEqual([{ file: 'main.tf', state: 'read', objects: 0 }]);
   });

@@ -1,21 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { detectChanges } from '../../src/detect/detect-changes.js';
-import type { ChangeSet, TreeReader } from '../../src/domain/index.js';
-
-type Tree = Record<string, string>;
-const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
-
-function reader(label: string, tree: Tree): TreeReader {
-  return { label, read: async (p) => tree[p] ?? null, list: async (dir) => Object.keys(tree).filter((p) => dirOf(p) === dir) };
-}
-
-function pr(base: Tree, head: Tree): ChangeSet {
-  const paths = [...new Set([...Object.keys(base), ...Object.keys(head)])].filter((p) => base[p] !== head[p]).sort();
-  return { base: reader('base', base), head: reader('head', head), changedPaths: async () => paths };
-}
+import { listingPr, type Tree } from './listing-tree.js';
 
 const rows = async (base: Tree, head: Tree) => {
-  const got = await detectChanges(pr(base, head));
+  const got = await detectChanges(listingPr(base, head));
   return {
     changes: got.changes.map((c) => [c.file, c.line, c.name, c.gpuModel, c.gpusBefore, c.gpusAfter]),
     coverage: got.coverage.map((c) => [c.file, c.state, ...(c.notFollowed ?? []).map((n) => n.reason)]),

@@ -2,11 +2,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { detectChanges } from '../../src/detect/detect-changes.js';
-import type { ChangeSet, TreeReader } from '../../src/domain/index.js';
+import type { ChangeSet } from '../../src/domain/index.js';
 import { REAL_ROOT } from './real-fixtures.js';
-
-type Tree = Record<string, string>;
-const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
+import { listingReader, type Tree } from './listing-tree.js';
 
 /** A fixture folder with its subfolders (a chart and its templates), by repository path. */
 function loadTree(target: string): Tree {
@@ -20,10 +18,6 @@ function loadTree(target: string): Tree {
   return out;
 }
 
-function reader(label: string, tree: Tree): TreeReader {
-  return { label, read: async (p) => tree[p] ?? null, list: async (dir) => Object.keys(tree).filter((p) => dirOf(p) === dir) };
-}
-
 function pr(base: Tree, edits: [file: string, from: string, to: string][]): ChangeSet {
   const head = { ...base };
   for (const [file, from, to] of edits) {
@@ -32,7 +26,7 @@ function pr(base: Tree, edits: [file: string, from: string, to: string][]): Chan
     head[file] = text.replace(from, to);
   }
   const paths = Object.keys(head).filter((p) => base[p] !== head[p]);
-  return { base: reader('base', base), head: reader('head', head), changedPaths: async () => paths };
+  return { base: listingReader('base', base), head: listingReader('head', head), changedPaths: () => Promise.resolve(paths) };
 }
 
 describe('real charts: values followed into their capacity templates', () => {

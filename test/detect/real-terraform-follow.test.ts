@@ -2,11 +2,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { detectChanges } from '../../src/detect/detect-changes.js';
-import type { ChangeSet, TreeReader } from '../../src/domain/index.js';
+import type { ChangeSet } from '../../src/domain/index.js';
 import { REAL_ROOT } from './real-fixtures.js';
-
-type Tree = Record<string, string>;
-const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
+import { listingReader, type Tree } from './listing-tree.js';
 
 /** A fixture folder with its subfolders (a root module, its modules and variable files). */
 function loadTree(target: string): Tree {
@@ -20,15 +18,11 @@ function loadTree(target: string): Tree {
   return out;
 }
 
-function reader(label: string, tree: Tree): TreeReader {
-  return { label, read: async (p) => tree[p] ?? null, list: async (dir) => Object.keys(tree).filter((p) => dirOf(p) === dir) };
-}
-
 function pr(base: Tree, file: string, from: string, to: string): ChangeSet {
   const text = base[file];
   if (text === undefined || !text.includes(from)) throw new Error(`${file} has no ${from}`);
   const head = { ...base, [file]: text.replace(from, to) };
-  return { base: reader('base', base), head: reader('head', head), changedPaths: async () => [file] };
+  return { base: listingReader('base', base), head: listingReader('head', head), changedPaths: () => Promise.resolve([file]) };
 }
 
 describe('ai-on-gke accelerator cluster: sample tfvars → root module → local module → fabric gke-nodepool', () => {

@@ -2,11 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { detectChanges } from '../../src/detect/detect-changes.js';
-import type { ChangeSet, TreeReader } from '../../src/domain/index.js';
 import { REAL_ROOT } from './real-fixtures.js';
-
-type Tree = Record<string, string>;
-const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
+import { listingPr, type Tree } from './listing-tree.js';
 
 function load(dir: string): Tree {
   const out: Tree = {};
@@ -15,23 +12,14 @@ function load(dir: string): Tree {
   return out;
 }
 
-function reader(label: string, tree: Tree): TreeReader {
-  return { label, read: async (p) => tree[p] ?? null, list: async (dir) => Object.keys(tree).filter((p) => dirOf(p) === dir) };
-}
-
 function edit(tree: Tree, file: string, from: string, to: string): Tree {
   const text = tree[file];
   if (text === undefined || !text.includes(from)) throw new Error(`${file} has no ${from}`);
   return { ...tree, [file]: text.replace(from, to) };
 }
 
-function pr(base: Tree, head: Tree): ChangeSet {
-  const paths = Object.keys(head).filter((p) => base[p] !== head[p]);
-  return { base: reader('base', base), head: reader('head', head), changedPaths: async () => paths };
-}
-
 const rows = async (base: Tree, head: Tree) => {
-  const got = await detectChanges(pr(base, head));
+  const got = await detectChanges(listingPr(base, head));
   return {
     changes: got.changes.map((c) => [c.file, c.kind, c.name, c.gpuModel, c.gpusBefore, c.gpusAfter]),
     coverage: got.coverage.map((c) => [c.file, c.state, ...(c.notFollowed ?? []).map((n) => [n.reason, ...(n.inputs ?? [])])]),

@@ -164,9 +164,9 @@ async function readCalls(
         const inner = depth + 1 < MAX_DEPTH ? await readCalls(io, side, moduleDir, given, depth + 1) : [];
         for (const r of [withoutCalls(parseTerraformSet(given), inner), ...inner.map((c) => c.found)]) {
           found.decls.push(...r.decls.map((d) => ({ ...d, name: named(d.name) })));
-          found.unresolved.push(...(r.unresolved ?? []).map((u) => ({ ...u, name: named(u.name) })));
+          found.unresolved.push(...r.unresolved.map((u) => ({ ...u, name: named(u.name) })));
           found.diagnostics.push(...r.diagnostics);
-          found.notFollowed.push(...(r.notFollowed ?? []));
+          found.notFollowed.push(...r.notFollowed);
         }
       }
       out.push({ file: f.path, label, line, source, moduleDir, found });
@@ -215,7 +215,7 @@ function instancesOf(raw: Record<string, unknown>, scope: Scope): { key: string 
     if (!v.ok) return null;
     const list = entries(v.value);
     if (list.length > MAX_INSTANCES) return null;
-    return list.map(([key, value]) => ({ key: String(key), scope: withBound(scope, 'each', { key, value }) }));
+    return list.map(([key, value]) => ({ key: typeof key === 'string' ? key : JSON.stringify(key), scope: withBound(scope, 'each', { key, value }) }));
   }
   if (raw.count !== undefined) {
     const v = evaluate(raw.count, scope);
