@@ -41,7 +41,8 @@ function toText(v: unknown): string {
   if (v === null || v === undefined) return '';
   if (typeof v === 'string') return v;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  return (JSON.stringify(v) as string | undefined) ?? '';
+  // Values come from YAML: an object here always stringifies.
+  return JSON.stringify(v);
 }
 
 function yamlOf(v: unknown): string {
