@@ -41,7 +41,7 @@ function checkFor(path: string): Check | null {
   return null;
 }
 
-export function isTfvarsPath(path: string): boolean {
+function isTfvarsPath(path: string): boolean {
   return path.endsWith('.tfvars') || path.endsWith('.tfvars.json');
 }
 
