@@ -92,6 +92,25 @@ describe('local modules read through their calls', () => {
     ]);
   });
 
+  it('a call with more copies than are read one by one is not followed, unless what it is given did not change', async () => {
+    const many = (max: number, extra = '') =>
+      [
+        'module "pools" {',
+        '  for_each   = toset([for i in range(100) : "c${i}"])',
+        '  source     = "./modules/gpu-pool"',
+        '  name       = "gpu"',
+        '  cluster_id = each.key',
+        `  pool       = { max_count = ${max} }`,
+        '}',
+        extra,
+      ].join('\n');
+    const grown = await rows({ ...MODULE, 'main.tf': many(1) }, { ...MODULE, 'main.tf': many(2) });
+    expect(grown.changes).toEqual([]);
+    expect(grown.coverage).toEqual([['main.tf', 'not-followed', 'local-module']]);
+    const same = await rows({ ...MODULE, 'main.tf': many(1) }, { ...MODULE, 'main.tf': many(1, 'output "x" {\n  value = 1\n}\n') });
+    expect(same.coverage).toEqual([['main.tf', 'read']]);
+  });
+
   it('a change inside the module is counted once, through the call, when both change', async () => {
     const head: Tree = { ...MODULE, 'main.tf': call(2) };
     head['modules/gpu-pool/variables.tf'] = (MODULE['modules/gpu-pool/variables.tf'] ?? '').replace('"a2-highgpu-4g"', '"a2-highgpu-8g"');

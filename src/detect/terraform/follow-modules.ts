@@ -4,6 +4,7 @@ import type { SetParseResult, SourceFile, Unfollowed, UnresolvedDecl } from '../
 import { evaluate } from './expr-eval.js';
 import type { Scope, Value } from './expr-eval.js';
 import { entries } from './gke.js';
+import { inputsFingerprint } from './inputs-fingerprint.js';
 import { Locator } from './locator.js';
 import { asRecord, isAutoTfvars } from './module-scope.js';
 import { withBound } from './resources.js';
@@ -112,12 +113,22 @@ interface CallReading {
   source: string;
   moduleDir: string;
   found: Collected;
+  /** Present in the repository but not read through (its instances unknown or too many): `found` only says so. */
+  skipped?: true;
 }
 
 type Collected = Required<ReturnType<typeof parseTerraformSet>> & { notFollowed: Unfollowed[] };
 
 // Modules calling modules: followed this deep.
 const MAX_DEPTH = 3;
+// Module readings per PR and side: instances times depth could grow without bound; past this a call is not followed.
+const MAX_READS = 256;
+
+/** Module readings left for one side of the PR. */
+interface Budget {
+  left: number;
+}
+type Budgets = Record<'base' | 'head', Budget>;
 
 /**
  * The local module calls of a set of files (a module and the variable file it is given), each
@@ -131,6 +142,7 @@ async function readCalls(
   side: 'base' | 'head',
   dir: string,
   files: readonly SourceFile[],
+  budget: Budget,
   depth = 0,
 ): Promise<CallReading[]> {
   const { parsed, scope } = parseModule(files);
@@ -147,9 +159,23 @@ async function readCalls(
       if (moduleDir === null) continue;
       const moduleFiles = (await io.list(moduleDir)).filter((p) => dirOf(p) === moduleDir && isTf(p));
       const instances = instancesOf(raw, scope);
-      if (moduleFiles.length === 0 || instances === null) continue;
+      if (moduleFiles.length === 0) continue;
       loc ??= new Locator(f.text);
       const line = loc.path(loc.file(), [['module', label]])?.line ?? 1;
+      if (instances === null || instances.length > budget.left) {
+        // The module is here, but its copies cannot be read one by one: say so, unless what it is given did not change.
+        const inputs = [raw.for_each === undefined ? (raw.count === undefined ? 'instances' : 'count') : 'for_each'];
+        const note: Unfollowed = { file: f.path, line, reason: 'local-module', subject: `module.${label}`, needs: source, inputs };
+        const found: Collected = {
+          decls: [],
+          diagnostics: [],
+          unresolved: [],
+          notFollowed: [{ ...note, fingerprint: inputsFingerprint(raw, scope) }],
+        };
+        out.push({ file: f.path, label, line, source, moduleDir, found, skipped: true });
+        continue;
+      }
+      budget.left -= instances.length;
       const texts = await readFiles(io, side, moduleFiles);
       const found: Collected = { decls: [], diagnostics: [], unresolved: [], notFollowed: [] };
       for (const inst of instances) {
@@ -161,7 +187,7 @@ async function readCalls(
         }
         const given = [...texts, { path: join(moduleDir, GIVEN_TFVARS), text: `${args.join('\n')}\n` }];
         const named = (n: string) => (inst.key === null ? n : `${n} [${inst.key}]`);
-        const inner = depth + 1 < MAX_DEPTH ? await readCalls(io, side, moduleDir, given, depth + 1) : [];
+        const inner = depth + 1 < MAX_DEPTH ? await readCalls(io, side, moduleDir, given, budget, depth + 1) : [];
         for (const r of [withoutCalls(parseTerraformSet(given), inner), ...inner.map((c) => c.found)]) {
           found.decls.push(...r.decls.map((d) => ({ ...d, name: named(d.name) })));
           found.unresolved.push(...r.unresolved.map((u) => ({ ...u, name: named(u.name) })));
@@ -177,8 +203,9 @@ async function readCalls(
 
 /** A module's own reading less the notes about the local calls that were read through. */
 function withoutCalls(found: ReturnType<typeof parseTerraformSet>, calls: readonly CallReading[]): Collected {
-  const read = new Set(calls.map((c) => `${c.file}\u0000module.${c.label}`));
-  const warned = (file: string, message: string) => calls.some((c) => c.file === file && message.startsWith(`module.${c.label} (source `));
+  const read = new Set(calls.filter((c) => !c.skipped).map((c) => `${c.file}\u0000module.${c.label}`));
+  const warned = (file: string, message: string) =>
+    calls.some((c) => !c.skipped && c.file === file && message.startsWith(`module.${c.label} (source `));
   return {
     decls: found.decls,
     unresolved: found.unresolved ?? [],
@@ -188,16 +215,18 @@ function withoutCalls(found: ReturnType<typeof parseTerraformSet>, calls: readon
 }
 
 /** Local module calls in the changed Terraform directories, read through their modules. */
-async function followCalls(changed: readonly string[], io: CoverageIo, result: FollowedModules): Promise<void> {
+async function followCalls(changed: readonly string[], io: CoverageIo, result: FollowedModules, budgets: Budgets): Promise<void> {
   const dirs = [...new Set(changed.filter((p) => isTf(p) || p.endsWith('.tfvars')).map(dirOf))].sort();
   for (const dir of dirs) {
     const listed = (await io.list(dir)).filter((p) => dirOf(p) === dir);
     const paths = [...new Set([...listed, ...changed.filter((p) => dirOf(p) === dir)])].filter((p) => isTf(p) || p.endsWith('.tfvars'));
     const read = new Set<string>();
     for (const side of ['base', 'head'] as const) {
-      for (const c of await readCalls(io, side, dir, await readFiles(io, side, paths))) {
-        read.add(`${c.file}\u0000${c.label}`);
-        result.modules.push(c.moduleDir);
+      for (const c of await readCalls(io, side, dir, await readFiles(io, side, paths), budgets[side])) {
+        if (!c.skipped) {
+          read.add(`${c.file}\u0000${c.label}`);
+          result.modules.push(c.moduleDir);
+        }
         place(result[side], c.found, c.file, c.line, (n) => n, `module.${c.label} (${c.source})`);
       }
     }
@@ -215,7 +244,10 @@ function instancesOf(raw: Record<string, unknown>, scope: Scope): { key: string 
     if (!v.ok) return null;
     const list = entries(v.value);
     if (list.length > MAX_INSTANCES) return null;
-    return list.map(([key, value]) => ({ key: typeof key === 'string' ? key : JSON.stringify(key), scope: withBound(scope, 'each', { key, value }) }));
+    return list.map(([key, value]) => ({
+      key: typeof key === 'string' ? key : JSON.stringify(key),
+      scope: withBound(scope, 'each', { key, value }),
+    }));
   }
   if (raw.count !== undefined) {
     const v = evaluate(raw.count, scope);
@@ -242,7 +274,7 @@ const MAX_UP = 3;
  * read with the nearest folder above that declares their variables, as `-var-file` would apply
  * them, and what that module declares is reported at the variable file.
  */
-async function followTfvars(changed: readonly string[], io: CoverageIo, result: FollowedModules): Promise<void> {
+async function followTfvars(changed: readonly string[], io: CoverageIo, result: FollowedModules, budgets: Budgets): Promise<void> {
   for (const path of changed.filter((p) => p.endsWith('.tfvars'))) {
     const dir = dirOf(path);
     if ((await io.list(dir)).some((p) => dirOf(p) === dir && isTf(p))) continue;
@@ -266,7 +298,7 @@ async function followTfvars(changed: readonly string[], io: CoverageIo, result: 
       const text = await io[side].read(path);
       if (text === null) continue;
       const files = [...(await readFiles(io, side, moduleFiles)), { path: join(moduleDir, GIVEN_TFVARS), text }];
-      const calls = await readCalls(io, side, moduleDir, files);
+      const calls = await readCalls(io, side, moduleDir, files, budgets[side]);
       const why = `with ${moduleDir === '' ? 'the root module' : moduleDir}`;
       for (const found of [withoutCalls(parseTerraformSet(files), calls), ...calls.map((c) => c.found)])
         place(result[side], found, path, 1, (n) => n, why);
@@ -278,7 +310,8 @@ async function followTfvars(changed: readonly string[], io: CoverageIo, result: 
 /** Local module calls and free-standing variable files of the PR, each read with its module. */
 export async function followModules(changed: readonly string[], io: CoverageIo): Promise<FollowedModules> {
   const result: FollowedModules = { base: empty(), head: empty(), calls: [], tfvars: [], modules: [] };
-  await followCalls(changed, io, result);
-  await followTfvars(changed, io, result);
+  const budgets: Budgets = { base: { left: MAX_READS }, head: { left: MAX_READS } };
+  await followCalls(changed, io, result, budgets);
+  await followTfvars(changed, io, result, budgets);
   return result;
 }
