@@ -24,6 +24,7 @@ function files(dir: string): string[] {
 const all = files(root).filter((p) => !p.endsWith('SOURCES.md') && !p.split(/[\\/]/).includes('LICENSES'));
 const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
 const rows: string[][] = [];
+const states = new Map<string, number>();
 for (const path of all) {
   // Each file as if a PR added it (before 0, after what it declares), its directory's other files
   // readable as they would be in a repository (Terraform variables and tfvars).
@@ -39,8 +40,13 @@ for (const path of all) {
   const result = await detectChanges(changes);
   const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
   const own = { changes: result.changes.filter((c) => c.file === path), diagnostics: result.diagnostics.filter((d) => d.file === path) };
-  for (const c of own.changes) rows.push([path, `${c.line}`, c.kind, cell(c.name), c.gpuModel ?? '—', `${c.gpusAfter}`, '']);
-  for (const d of own.diagnostics) rows.push([path, `${d.line ?? ''}`, '', '', '', '', cell(`${d.severity}: ${d.message}`)]);
-  if (own.changes.length === 0 && own.diagnostics.length === 0) rows.push([path, '', '', '', '', '', 'nothing detected']);
+  // Read, ruled out, or not followed (with the reasons): a file not followed is never a silent pass.
+  const file = result.coverage.find((c) => c.file === path);
+  const coverage = file ? [file.state, ...new Set((file.notFollowed ?? []).map((n) => n.reason))].join(': ') : '';
+  states.set(file?.state ?? 'not-capacity', (states.get(file?.state ?? 'not-capacity') ?? 0) + 1);
+  for (const c of own.changes) rows.push([path, `${c.line}`, c.kind, cell(c.name), c.gpuModel ?? '—', `${c.gpusAfter}`, coverage, '']);
+  for (const d of own.diagnostics) rows.push([path, `${d.line ?? ''}`, '', '', '', '', coverage, cell(`${d.severity}: ${d.message}`)]);
+  if (own.changes.length === 0 && own.diagnostics.length === 0) rows.push([path, '', '', '', '', '', coverage, 'nothing detected']);
 }
-process.stdout.write(`${markdownTable([['File', 'Line', 'Kind', 'Name', 'GPU model', 'GPUs', 'Diagnostic'], ...rows])}\n`);
+process.stdout.write(`${markdownTable([['File', 'Line', 'Kind', 'Name', 'GPU model', 'GPUs', 'Coverage', 'Diagnostic'], ...rows])}\n`);
+process.stdout.write(`\nCoverage: ${[...states].map(([state, n]) => `${n} ${state}`).join(', ')}\n`);

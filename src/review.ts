@@ -1,6 +1,7 @@
 import { reviewChange } from './analysis/review-change.js';
 import { uniqueMissing } from './analysis/missing.js';
 import { judgedCatalog, type JudgedCatalog } from './analysis/catalog-demand.js';
+import { coverageEvidence } from './analysis/not-followed.js';
 import { judgePr } from './analysis/review-pr.js';
 import { withCost } from './detect/cost.js';
 import { detectChanges } from './detect/detect-changes.js';
@@ -87,10 +88,13 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
       ? await collectTelemetry(input.telemetry, { changes, workloads: measurable, windowMinutes: policy.window, repo: changeSet.head })
       : null;
   const reviews = changes.map((change) => reviewChange({ change, workloads, catalogFile, policy, telemetry, rejected, catalogError }));
-  // A capacity file that cannot be read might hide a GPU change: no confident verdict then.
+  // A capacity file that cannot be read, or one whose effect was not followed, might hide a GPU
+  // change: no confident verdict then.
   const unreadable = detected.diagnostics.filter((d) => d.severity === 'error');
+  const notFollowed = detected.coverage.filter((c) => c.state === 'not-followed');
   const verdict = judgePr(changes, reviews);
-  const pr = unreadable.length > 0 ? { ...verdict, verdict: 'insufficient-evidence' as const, gpusNeeded: null } : verdict;
+  const pr =
+    unreadable.length > 0 || notFollowed.length > 0 ? { ...verdict, verdict: 'insufficient-evidence' as const, gpusNeeded: null } : verdict;
   // What the head's raised entries would have made needed, so the comment can show it.
   const withHeadEntries = (): number | null =>
     judgePr(
@@ -103,6 +107,8 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
       what: `a readable ${d.file}`,
       how: `fix ${d.line === null ? d.file : `${d.file}:${d.line}`}: ${d.message}`,
     })),
+    // Files that could not be read have their item above.
+    ...coverageEvidence(notFollowed.map((c) => ({ ...c, notFollowed: (c.notFollowed ?? []).filter((n) => n.reason !== 'unreadable') }))),
     ...reviews.flatMap((r) => r.missingEvidence),
   ]);
   const policyChangedInPr = paths.some((p) => (POLICY_PATHS as readonly string[]).includes(p));
@@ -115,6 +121,7 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
     missingEvidence,
     diagnostics,
     ...(catalogDemand ? { catalogDemand } : {}),
+    coverage: detected.coverage,
     context: {
       mode: policy.mode,
       headroom: policy.headroom,

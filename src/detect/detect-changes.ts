@@ -1,17 +1,24 @@
 import { MAX_FILE_CHARS, describeSize, diagnostic } from '../domain/index.js';
-import type { CapacityChange, ChangeSet, Diagnostic, TreeReader } from '../domain/index.js';
+import type { CapacityChange, ChangeSet, Diagnostic, FileCoverage, TreeReader } from '../domain/index.js';
+import { renderCharts } from './chart-render.js';
+import { followModules } from './terraform/follow-modules.js';
+import { withoutFollowed } from './followed.js';
+import { followToolkitDeployments } from './toolkit-deployment.js';
 import { compareSides } from './compare.js';
+import { fileCoverage } from './coverage.js';
 import { anyParserAccepts, detectFile } from './detect-file.js';
 import { fillModelsFromDirectory } from './flavor-lookup.js';
 import { findOverlays, MAX_CANDIDATES, patchedBesideIt } from './kustomize/overlay-discovery.js';
 import { byPosition, pairDecls } from './match-decls.js';
 import { combine, merge } from './merge-results.js';
-import type { CapacityParser, ParseResult, SetParseResult, SourceFile } from './parser.js';
+import type { CapacityParser, Coverage, ParseResult, SetParseResult, SourceFile } from './parser.js';
 import { PARSERS } from './registry.js';
 
 export interface DetectedChanges {
   changes: CapacityChange[];
   diagnostics: Diagnostic[];
+  /** Each changed path: read, ruled out, or not followed (and why). */
+  coverage: FileCoverage[];
 }
 
 // Readers may be API-backed: a few reads in flight, not one per changed file at once.
@@ -53,24 +60,42 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
   const fileParsers = parsers.filter((p) => !p.parseSet);
   const setParsers = parsers.filter((p) => p.parseSet);
   const sides = readers(changes, changed);
+  const parsed = new Set<string>();
   const perFile = await mapLimit(paths, READ_CONCURRENCY, async (path) => ({
-    base: await detectSide(sides.base, path, fileParsers),
-    head: await detectSide(sides.head, path, fileParsers),
+    base: await detectSide(sides.base, path, fileParsers, parsed),
+    head: await detectSide(sides.head, path, fileParsers, parsed),
   }));
-  const perSet: { base: SetParseResult; head: SetParseResult }[] = [];
+  const perSet: { base: SetParseResult & Coverage; head: SetParseResult & Coverage }[] = [];
   for (const parser of setParsers) {
     const dirs = [...new Set(paths.filter((p) => parser.acceptsPath?.(p) ?? true).map(dirOf))].sort();
     perSet.push(
       ...(await mapLimit(dirs, READ_CONCURRENCY, async (dir) => {
         const { set, notes } = await setPaths(sides, dir, paths, parser, parsers);
-        const head = await detectDirectory(sides.head, sides.mayExist, dir, set, parser);
+        const head = await detectDirectory(sides.head, sides.mayExist, dir, set, parser, parsed);
         return {
-          base: await detectDirectory(sides.base, sides.mayExist, dir, set, parser),
+          base: await detectDirectory(sides.base, sides.mayExist, dir, set, parser, parsed),
           head: { ...head, diagnostics: [...head.diagnostics, ...notes] },
         };
       })),
     );
   }
+  const io = { base: sides.base, head: sides.head, list: (dir: string) => sides.list(dir) };
+  // Charts are rendered from their values: what a values file changes shows in the templates.
+  const charts = await renderCharts([...changed].sort(), io, fileParsers);
+  for (const path of charts.followed) parsed.add(path);
+  perSet.push({ base: charts.base, head: charts.head });
+  // Local modules read through their calls, and variable files with the module they set.
+  const modules = await followModules([...changed].sort(), io);
+  for (const path of modules.tfvars) parsed.add(path);
+  for (const s of perSet) {
+    s.base = withoutFollowed(s.base, modules);
+    s.head = withoutFollowed(s.head, modules);
+  }
+  perSet.push({ base: modules.base, head: modules.head });
+  // Cluster Toolkit deployment files, read with their blueprint.
+  const deployments = await followToolkitDeployments([...changed].sort(), io);
+  for (const path of deployments.followed) parsed.add(path);
+  perSet.push({ base: deployments.base, head: deployments.head });
   const base = combine(
     perFile.map((s) => s.base),
     perSet.map((s) => s.base),
@@ -86,7 +111,11 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
   diagnostics.sort((a, b) =>
     byPosition({ file: a.file, line: a.line ?? 0, name: a.message }, { file: b.file, line: b.line ?? 0, name: b.message }),
   );
-  return { changes: compareSides(base, head), diagnostics };
+  const coverage = await fileCoverage(
+    { changed: [...changed], parsed, base, head, followed: [...modules.tfvars, ...deployments.followed] },
+    io,
+  );
+  return { changes: compareSides(base, head), diagnostics, coverage };
 }
 
 const EMPTY: Required<ParseResult> = { decls: [], diagnostics: [], unresolved: [] };
@@ -151,10 +180,11 @@ function readers(changes: ChangeSet, changed: ReadonlySet<string>): Sides {
   };
 }
 
-async function detectSide(reader: TreeReader, path: string, parsers: readonly CapacityParser[]): Promise<ParseResult> {
+async function detectSide(reader: TreeReader, path: string, parsers: readonly CapacityParser[], parsed: Set<string>): Promise<ParseResult> {
   if (!parsers.some((p) => p.acceptsPath?.(path) ?? true)) return EMPTY;
   const text = await reader.read(path);
   if (text === null) return EMPTY;
+  if (parsers.some((p) => p.mightContain(path, text))) parsed.add(path);
   return text.length > MAX_FILE_CHARS ? oversize(path, text, parsers) : detectFile(path, text, parsers);
 }
 
@@ -259,7 +289,8 @@ async function detectDirectory(
   dir: string,
   paths: readonly string[],
   parser: CapacityParser,
-): Promise<SetParseResult> {
+  parsed: Set<string>,
+): Promise<SetParseResult & Coverage> {
   const files: SourceFile[] = [];
   const tooLarge: ParseResult[] = [];
   for (const path of paths) {
@@ -270,8 +301,9 @@ async function detectDirectory(
   }
   if (parser.references) await readReferences(reader, mayExist, parser, files, tooLarge);
   if (!files.some((f) => parser.mightContain(f.path, f.text))) return merge(tooLarge);
+  for (const f of files) if (parser.acceptsPath?.(f.path) ?? true) parsed.add(f.path);
   try {
-    const result = (parser.parseSet as (f: readonly SourceFile[]) => SetParseResult)(files);
+    const result = (parser.parseSet as (f: readonly SourceFile[]) => SetParseResult & Coverage)(files);
     return { ...merge([...tooLarge, result]), supersedes: result.supersedes ?? [], replaces: result.replaces ?? [] };
   } catch (err) {
     // Parsers must not throw; one that does must not take the other formats down with it.

@@ -1,12 +1,13 @@
 import { diagnostic } from '../domain/index.js';
-import type { CapacityParser, ParseResult } from './parser.js';
+import type { CapacityParser, ParseOutcome, ParseResult, Unfollowed } from './parser.js';
 import { PARSERS } from './registry.js';
 
 /** Runs every parser that claims the file and merges what they found. */
-export function detectFile(path: string, text: string, parsers: readonly CapacityParser[] = PARSERS): ParseResult {
+export function detectFile(path: string, text: string, parsers: readonly CapacityParser[] = PARSERS): ParseOutcome {
   const merged: Required<ParseResult> = { decls: [], diagnostics: [], unresolved: [] };
+  const notFollowed: Unfollowed[] = [];
   for (const parser of parsers) {
-    let result: ParseResult;
+    let result: ParseOutcome;
     try {
       if (!parser.mightContain(path, text)) continue;
       result = parser.parse(path, text);
@@ -19,8 +20,9 @@ export function detectFile(path: string, text: string, parsers: readonly Capacit
     merged.decls.push(...result.decls);
     merged.diagnostics.push(...result.diagnostics);
     merged.unresolved.push(...(result.unresolved ?? []));
+    notFollowed.push(...(result.notFollowed ?? []));
   }
-  return merged;
+  return notFollowed.length === 0 ? merged : { ...merged, notFollowed };
 }
 
 /** True when some parser could want the file, judging by its path alone. */

@@ -8,7 +8,7 @@ import { isKustomizationPath } from './kustomize/kustomization.js';
 import { clampLine } from './lines.js';
 import { embeddedYaml } from './nested-objects.js';
 import type { Embedded } from './nested-objects.js';
-import type { CapacityParser, ParseResult } from './parser.js';
+import type { CapacityParser, ParseOutcome, ParseResult, Unfollowed } from './parser.js';
 import { fileFormat, yamlSegments } from './yaml-segments.js';
 
 // An indented `apiVersion:` (an object inside another) or a values holder.
@@ -42,8 +42,9 @@ export function helmValuesParser(inner: readonly CapacityParser[]): CapacityPars
   };
 }
 
-function parseEmbedded(path: string, text: string, inner: readonly CapacityParser[]): Required<ParseResult> {
+function parseEmbedded(path: string, text: string, inner: readonly CapacityParser[]): ParseOutcome {
   const out: Required<ParseResult> = { decls: [], diagnostics: [], unresolved: [] };
+  const notFollowed: Unfollowed[] = [];
   // The readers split Markdown and heredoc hosts by path: an embedded text is plain YAML.
   const alias = fileFormat(path) === 'yaml' ? path : `${path}.yaml`;
   const embedded: Embedded[] = [];
@@ -59,6 +60,7 @@ function parseEmbedded(path: string, text: string, inner: readonly CapacityParse
       const r = parser.parse(alias, e.text);
       for (const d of r.decls) out.decls.push({ ...d, file: path, parts: d.parts.map((p) => ({ ...p })) });
       for (const u of r.unresolved ?? []) out.unresolved.push({ ...u, file: path });
+      for (const n of r.notFollowed ?? []) notFollowed.push({ ...n, file: path });
       for (const d of r.diagnostics) out.diagnostics.push({ ...d, file: path, message: `${e.where}: ${d.message}` });
     }
   }
@@ -69,7 +71,7 @@ function parseEmbedded(path: string, text: string, inner: readonly CapacityParse
     for (const p of d.parts) p.line = clampLine(p.line, text);
   }
   for (const u of out.unresolved) u.line = clampLine(u.line, text);
-  return out;
+  return notFollowed.length === 0 ? out : { ...out, notFollowed };
 }
 
 /**

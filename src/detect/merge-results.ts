@@ -1,4 +1,7 @@
-import type { ObjectRef, ParseResult, SetParseResult } from './parser.js';
+import type { Coverage, ObjectRef, ParseResult, SetParseResult, Unfollowed } from './parser.js';
+
+/** Merged findings, with what was not followed always listed. */
+export type Merged = Required<ParseResult> & { notFollowed: Unfollowed[] };
 
 /**
  * Per-file results, less those of files a set result reads in context (kustomize patches) and of
@@ -6,7 +9,7 @@ import type { ObjectRef, ParseResult, SetParseResult } from './parser.js';
  * results. Two sets may render the same overlay (a PR changing a base and an overlay's patch):
  * what they find is counted once.
  */
-export function combine(files: readonly ParseResult[], sets: readonly SetParseResult[]): Required<ParseResult> {
+export function combine(files: readonly (ParseResult & Coverage)[], sets: readonly (SetParseResult & Coverage)[]): Merged {
   const gone = new Set(sets.flatMap((r) => r.supersedes ?? []));
   const refKey = (r: ObjectRef) => `${r.file}\u0000${r.kind}\u0000${r.name}`;
   const rendered = new Set(sets.flatMap((r) => (r.replaces ?? []).map(refKey)));
@@ -21,6 +24,10 @@ export function combine(files: readonly ParseResult[], sets: readonly SetParseRe
       ...unique(own.diagnostics, (d) => `${d.file}\u0000${d.line}\u0000${d.severity}\u0000${d.message}`),
     ],
     unresolved: [...perFile.unresolved.filter(keptObject), ...unique(own.unresolved, (u) => `${refKey(u)}\u0000${u.line}`)],
+    notFollowed: [
+      ...perFile.notFollowed.filter(kept),
+      ...unique(own.notFollowed, (n) => `${n.file}\u0000${n.line}\u0000${n.reason}\u0000${n.subject}`),
+    ],
   };
 }
 
@@ -29,10 +36,11 @@ function unique<T>(items: readonly T[], key: (item: T) => string): T[] {
   return items.filter((item) => !seen.has(key(item)) && Boolean(seen.add(key(item))));
 }
 
-export function merge(results: readonly ParseResult[]): Required<ParseResult> {
+export function merge(results: readonly (ParseResult & Coverage)[]): Merged {
   return {
     decls: results.flatMap((r) => r.decls),
     diagnostics: results.flatMap((r) => r.diagnostics),
     unresolved: results.flatMap((r) => r.unresolved ?? []),
+    notFollowed: results.flatMap((r) => r.notFollowed ?? []),
   };
 }

@@ -1,4 +1,4 @@
-import type { CapacityDecl, CapacityKind, Diagnostic } from '../domain/index.js';
+import type { CapacityDecl, CapacityKind, Diagnostic, NotFollowed } from '../domain/index.js';
 
 /**
  * An object that declares GPU capacity whose GPU count could not be read (a template
@@ -23,6 +23,22 @@ export interface ParseResult {
   diagnostics: Diagnostic[];
   /** Declarations present on this side whose GPU count is unknown (see UnresolvedDecl). */
   unresolved?: UnresolvedDecl[];
+}
+
+/** What in the files could shape GPU capacity but was not followed (a module's inputs, say). */
+export interface Coverage {
+  notFollowed?: Unfollowed[];
+}
+
+/** What a parser returns: its findings, and what it could not follow when there is any. */
+export type ParseOutcome = ParseResult & Coverage;
+
+/**
+ * Something not followed, with a fingerprint of what it was given: the same fingerprint at base
+ * and head means what it shapes did not change, so the PR is not held up by it.
+ */
+export interface Unfollowed extends NotFollowed {
+  fingerprint?: string;
 }
 
 /** What a parser that reads files together finds. */
@@ -64,14 +80,14 @@ export interface CapacityParser {
   /** Cheap check on path and raw text before any full parse ("not mine" is a normal answer). */
   mightContain(path: string, text: string): boolean;
   /** Never throws: malformed input becomes diagnostics. */
-  parse(path: string, text: string): ParseResult;
+  parse(path: string, text: string): ParseOutcome;
   /**
    * For formats whose files depend on their siblings (a Terraform module is a directory):
    * reads the changed files together with the other files of the same directory that
    * `acceptsPath` takes. Callers that can list directories use it instead of `parse` for the
    * changed files this parser accepts. Never throws.
    */
-  parseSet?(files: readonly SourceFile[]): SetParseResult;
+  parseSet?(files: readonly SourceFile[]): SetParseResult & Coverage;
   /**
    * With `parseSet`: which unchanged files of a changed file's directory to read as well
    * (default: those `acceptsPath` takes). Kustomize reads only the kustomization there.

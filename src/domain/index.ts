@@ -9,3 +9,4 @@ export * from './verdict.js';
 export * from './workload.js';
 export * from './limits.js';
 export * from './declared-workload.js';
+export * from './coverage.js';

@@ -1,4 +1,5 @@
 import type { CapacityChange } from './capacity.js';
+import type { FileCoverage } from './coverage.js';
 import type { Diagnostic } from './diagnostic.js';
 import type { Mode } from './policy.js';
 import type { StaggerPlan } from './schedule.js';
@@ -178,6 +179,8 @@ export interface ReviewResult {
   diagnostics: Diagnostic[];
   /** Present when the PR changes the catalog in enforce mode (see CatalogDemand). */
   catalogDemand?: CatalogDemand;
+  /** Each changed file: read, ruled out, or not followed; a file not followed rules out a confident verdict. */
+  coverage?: FileCoverage[];
   context: {
     mode: Mode;
     headroom: number;

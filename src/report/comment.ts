@@ -1,5 +1,6 @@
 import type { ReviewResult } from '../domain/index.js';
 import { footer, howToAct } from './act.js';
+import { notFollowedSection } from './coverage.js';
 import { md } from './escape.js';
 import { catalogDemandBlock } from './catalog-demand.js';
 import { policyErrorsBlock } from './fail-closed.js';
@@ -39,6 +40,8 @@ export function renderComment(result: ReviewResult, options: CommentOptions = {}
   if (result.context.catalogChangedInPr) {
     top.push(`_The workload catalog \`${md(result.context.catalogFile)}\` was read from this pull request, which changes it._`);
   }
+  const notFollowed = notFollowedSection(result.coverage ?? []);
+  if (notFollowed !== null) top.push(notFollowed);
   if (result.catalogDemand) top.push(catalogDemandBlock(result.catalogDemand, result.context.catalogFile));
   if (result.changes.length > 0) top.push(`#### Changes\n\n${changesTable(result.changes, options.headUrl)}`);
   if (result.findings.length > 0) top.push(`#### Levers\n\n${leversTable(result.findings)}`);

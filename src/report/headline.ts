@@ -136,6 +136,12 @@ function verdictLine(result: ReviewResult): string {
       return `${title} found, with ${problems === 1 ? 'a warning' : `${problems} warnings`} about the files (below): read ${problems === 1 ? 'it' : 'them'} before taking this as no change.`;
     }
     case 'insufficient-evidence': {
+      const notFollowed = (result.coverage ?? []).filter((c) => c.state === 'not-followed');
+      if (result.gpusRequested === 0 && notFollowed[0]) {
+        // No GPUs asked for on the files read; saying "+0 requested" would sound like a pass.
+        const more = notFollowed.length > 1 ? ` and ${notFollowed.length - 1} more` : '';
+        return `${title}: ${md(notFollowed[0].file)}${more} could change GPU capacity in ways this review did not follow (below).`;
+      }
       const first = result.missingEvidence[0];
       return `${title}: ${requested(result)}; missing: ${first ? md(first.what, MAX_SENTENCE) : 'the evidence to judge it'}.`;
     }

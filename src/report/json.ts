@@ -1,4 +1,5 @@
 import type { CapacityChange, ReviewResult } from '../domain/index.js';
+import { coverageJson } from './coverage.js';
 
 /** A change in the shape of `detect --json` (docs/json.md). */
 export function changeJson(c: CapacityChange) {
@@ -44,6 +45,7 @@ export function reviewJson(result: ReviewResult) {
       ...(r.runtimes === undefined ? {} : { runtimes: r.runtimes }),
     })),
     ...(result.catalogDemand === undefined ? {} : { catalogDemand: result.catalogDemand }),
+    ...(result.coverage === undefined ? {} : { coverage: coverageJson(result.coverage) }),
     mode: result.context.mode,
     ...(result.context.headSha === undefined ? {} : { headSha: result.context.headSha }),
     ...(result.context.telemetry === undefined ? {} : { telemetry: result.context.telemetry }),

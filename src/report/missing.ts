@@ -7,7 +7,7 @@ const FLAT_UP_TO = 5;
 
 /** Where an item is fixed, in the order a reader would work through them. */
 const GROUPS = [
-  { name: 'Files in this pull request', test: /^fix |readable/i },
+  { name: 'Files in this pull request', test: /^fix |readable|not followed/i },
   { name: 'Workload catalog', test: /catalog|document them in/i },
   { name: 'Load tests', test: /load test|loadTest|GuideLLM|vllm bench/i },
   {

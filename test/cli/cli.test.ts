@@ -78,6 +78,7 @@ describe('gpu-justify detect', () => {
         },
       ],
       diagnostics: [],
+      coverage: [{ file: 'clusters/prod/kueue/cluster-queues.yaml', state: 'read', objects: expect.any(Number) }],
     });
   });
 });

@@ -85,8 +85,17 @@ describe('a root module that sizes a GPU pool through a local module', () => {
     ]),
   );
 
-  it('a change to its inputs is not counted, and a warning at the call says so', async () => {
+  it("a change to its inputs is read through the module: the call's arguments bound to its variables", async () => {
     const r = await detectPr({ ...module, 'main.tf': call(4) }, { ...module, 'main.tf': call(8) });
+    // max_node_count 4 → 8 nodes of one nvidia-tesla-t4 each (gpu_count defaults to 1), reported at the call.
+    expect(r.changes.map((c) => [c.file, c.line, c.name, c.gpuModel, c.gpusBefore, c.gpusAfter])).toEqual([
+      ['main.tf', 1, 't4-inference', 'T4', 4, 8],
+    ]);
+    expect(r.coverage).toEqual([{ file: 'main.tf', state: 'read', objects: 1 }]);
+  });
+
+  it('a call whose module is not in the repository keeps its warning and is not followed', async () => {
+    const r = await detectPr({ 'main.tf': call(4) }, { 'main.tf': call(8) });
     expect(r.changes).toEqual([]);
     expect(r.diagnostics).toEqual([
       expect.objectContaining({
@@ -98,6 +107,7 @@ describe('a root module that sizes a GPU pool through a local module', () => {
         ),
       }),
     ]);
+    expect(r.coverage.map((c) => [c.state, c.notFollowed?.[0]?.reason])).toEqual([['not-followed', 'local-module']]);
   });
 
   it('a call that only names a machine or accelerator type gets no warning', () => {

@@ -43,7 +43,7 @@ describe('Kueue populator chart values', () => {
     ]);
     const { result } = await pr([[file, 'nominalQuota: "100"', 'nominalQuota: "64"']], labelled);
     expect(changeRows(result).map((r) => r.slice(2, 5))).toEqual([[100, 64, 'H100']]);
-    expect((await pr([[file, 'tag: main', 'tag: v0.14.0']])).result).toEqual({ changes: [], diagnostics: [] });
+    expect((await pr([[file, 'tag: main', 'tag: v0.14.0']])).result).toMatchObject({ changes: [], diagnostics: [] });
   });
 
   it('a quota that is not a number is a warning, and the change is not invented', async () => {

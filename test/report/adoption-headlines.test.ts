@@ -45,16 +45,16 @@ describe('headlines a platform team reads first', () => {
     expect(summaries(renderComment(result))).toContain(`Problems reading the files (${warnings}) and notes (3)`);
   });
 
-  it('no change found beside a warning does not read as a sure "no change"', async () => {
+  it('a count that became unknown is not "no change": the file is named as not followed', async () => {
     // A ClusterQueue whose quota becomes a Helm expression: nothing countable changed, but the count is unknown.
     const result = await review(
       { 'q.yaml': queueFile(4), 'gpu-workloads.yaml': catalog() },
       { 'q.yaml': queueFile('{{ .Values.gpus }}'), 'gpu-workloads.yaml': catalog() },
     );
-    if (result.verdict !== 'no-gpu-change') throw new Error(`expected no-gpu-change, got ${result.verdict}`);
+    if (result.verdict !== 'insufficient-evidence') throw new Error(`expected insufficient-evidence, got ${result.verdict}`);
     expect(result.diagnostics.some((d) => d.severity === 'warning')).toBe(true);
     expect(headlineOf(renderComment(result))).toMatch(
-      /^### ➖ \*\*No GPU capacity change\*\* found, with a warning about the files \(below\): read it before taking this as no change\.$/,
+      /^### .* \*\*.*\*\*: q\.yaml could change GPU capacity in ways this review did not follow \(below\)\.$/,
     );
     const plain = await review({ 'README.md': 'a' }, { 'README.md': 'b' });
     expect(headlineOf(renderComment(plain))).toBe('### ➖ **No GPU capacity change**: this pull request changes no GPU capacity.');

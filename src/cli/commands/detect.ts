@@ -1,4 +1,5 @@
 import { detectChanges } from '../../detect/detect-changes.js';
+import { coverageJson } from '../../report/coverage.js';
 import { changeJson } from '../../report/json.js';
 import { parseFlags, required } from '../args.js';
 import type { Output } from '../output.js';
@@ -13,7 +14,7 @@ Options:
   --base <dir|ref>   the repository before the change: a directory, or a git ref of --repo
   --head <dir|ref>   the repository after the change: a directory, or a git ref of --repo
   --repo <git dir>   the git repository the refs name (default: the current directory)
-  --json             print {"changes": [...], "diagnostics": [...]} instead of one line per change
+  --json             print {"changes": [...], "diagnostics": [...], "coverage": [...]} instead of one line per change
 
 Values that cannot be resolved (a Terraform variable without a default, say) are reported on stderr
 with the file and line. Exit codes: 0 ran, 2 bad usage or unreadable input.
@@ -34,14 +35,18 @@ export async function detectCommand(argv: string[], out: Output): Promise<number
   });
   const result = await detectChanges(changes);
   if (flags.json) {
-    out.stdout(JSON.stringify({ changes: result.changes.map(changeJson), diagnostics: result.diagnostics }, null, 2));
+    const json = { changes: result.changes.map(changeJson), diagnostics: result.diagnostics, coverage: coverageJson(result.coverage) };
+    out.stdout(JSON.stringify(json, null, 2));
     return 0;
   }
-  if (result.changes.length === 0) out.stdout('No GPU capacity change.');
+  const notFollowed = coverageJson(result.coverage).flatMap((c) => (c.notFollowed ?? []).map((n) => ({ file: c.file, ...n })));
+  if (result.changes.length === 0 && notFollowed.length === 0) out.stdout('No GPU capacity change.');
   for (const c of result.changes) {
     const delta = c.delta > 0 ? `+${c.delta}` : String(c.delta);
     out.stdout(`${c.file}:${c.line}  ${c.kind} ${c.name}: ${c.gpusBefore} → ${c.gpusAfter} GPUs (${delta})`);
   }
+  // Not a change, but not "no change" either: what could not be followed is part of the answer.
+  for (const n of notFollowed) out.stdout(`${n.file}${n.line === null ? '' : `:${n.line}`}  not followed: ${n.message}`);
   for (const d of result.diagnostics) {
     out.stderr(`${d.file}${d.line === null ? '' : `:${d.line}`}: ${d.severity}: ${d.message}`);
   }

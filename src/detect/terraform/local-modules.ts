@@ -1,5 +1,8 @@
 import { diagnostic } from '../../domain/index.js';
 import type { Diagnostic } from '../../domain/index.js';
+import type { Unfollowed } from '../parser.js';
+import type { Scope } from './expr-eval.js';
+import { inputsFingerprint } from './inputs-fingerprint.js';
 import type { Locator } from './locator.js';
 import { asRecord } from './module-scope.js';
 
@@ -20,8 +23,14 @@ function isLocalSource(source: unknown): source is string {
  * are declared in the module's own directory, which is read only when its files change, so a
  * change to these inputs alone would pass unseen: say so at the call instead.
  */
-export function localModuleWarnings(file: string, body: Record<string, unknown>, loc: Locator): Diagnostic[] {
+export function localModuleWarnings(
+  file: string,
+  body: Record<string, unknown>,
+  loc: Locator,
+  scope: Scope,
+): { diagnostics: Diagnostic[]; notFollowed: Unfollowed[] } {
   const out: Diagnostic[] = [];
+  const notFollowed: Unfollowed[] = [];
   for (const [label, blocks] of Object.entries(asRecord(body.module))) {
     if (!Array.isArray(blocks)) continue;
     const raw = asRecord(blocks[blocks.length - 1]);
@@ -38,6 +47,15 @@ export function localModuleWarnings(file: string, body: Record<string, unknown>,
           `a change to these inputs is not counted; check the GPUs of the pools in ${raw.source} by hand`,
       ),
     );
+    notFollowed.push({
+      file,
+      line,
+      reason: 'local-module',
+      subject: `module.${label}`,
+      needs: raw.source,
+      inputs,
+      fingerprint: inputsFingerprint(raw, scope),
+    });
   }
-  return out;
+  return { diagnostics: out, notFollowed };
 }

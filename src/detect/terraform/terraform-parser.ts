@@ -1,7 +1,7 @@
 import { diagnostic } from '../../domain/index.js';
 import type { Diagnostic } from '../../domain/index.js';
 import { clampLine } from '../lines.js';
-import type { CapacityParser, ParseResult, SourceFile } from '../parser.js';
+import type { CapacityParser, ParseOutcome, ParseResult, SourceFile, Unfollowed } from '../parser.js';
 import { readEksModules } from './eks-module.js';
 import { readGkeAutoprovisioning } from './gke-autoprovisioning.js';
 import { readHyperPodClusters } from './hyperpod.js';
@@ -92,9 +92,9 @@ export function parseModule(files: readonly SourceFile[]): { parsed: ParsedTerra
 }
 
 /** Reads every node pool in the `.tf` files of the set, resolving names across all of them. */
-export function parseTerraformSet(files: readonly SourceFile[]): ParseResult {
+export function parseTerraformSet(files: readonly SourceFile[]): ParseOutcome {
   const { parsed, scope, errors } = parseModule(files);
-  const result: Required<ParseResult> = { decls: [], diagnostics: [...errors], unresolved: [] };
+  const result: Collected = { decls: [], diagnostics: [...errors], unresolved: [], notFollowed: [] };
   for (const f of parsed) {
     if (isTerragruntPath(f.path)) {
       readTerragrunt(f, scope, result);
@@ -104,8 +104,8 @@ export function parseTerraformSet(files: readonly SourceFile[]): ParseResult {
     // One locator per file: each scans the whole text once.
     let located: Locator | null = null;
     const loc = (): Locator => (located ??= new Locator(f.text));
-    if (callsLocalModule(f.text)) result.diagnostics.push(...localModuleWarnings(f.path, f.body, loc()));
-    if (callsOtherModule(f.text)) result.diagnostics.push(...unreadModuleWarnings(f.path, f.body, loc(), scope));
+    if (callsLocalModule(f.text)) add(result, localModuleWarnings(f.path, f.body, loc(), scope));
+    if (callsOtherModule(f.text)) add(result, unreadModuleWarnings(f.path, f.body, loc(), scope));
     if (!declaresPools(f.text)) continue;
     for (const out of [readResources, readEksModules, readGkeModules, readGkeAutoprovisioning, readHyperPodClusters].map((read) =>
       read(f.path, f.body, loc(), scope),
@@ -115,11 +115,14 @@ export function parseTerraformSet(files: readonly SourceFile[]): ParseResult {
       result.diagnostics.push(...out.diagnostics);
     }
   }
-  return result;
+  const { notFollowed, ...found } = result;
+  return notFollowed.length === 0 ? found : result;
 }
 
+type Collected = Required<ParseResult> & { notFollowed: Unfollowed[] };
+
 /** A Terragrunt unit: its module call (source and inputs) read as a `module` block is. */
-function readTerragrunt(f: ParsedTerraform, scope: Scope, result: Required<ParseResult>): void {
+function readTerragrunt(f: ParsedTerraform, scope: Scope, result: Collected): void {
   const call = terragruntCall(f.body, f.text);
   if (call === null) return;
   const source = call.source;
@@ -130,15 +133,17 @@ function readTerragrunt(f: ParsedTerraform, scope: Scope, result: Required<Parse
     {
       decls: [],
       unresolved: [],
-      diagnostics:
-        source.startsWith('./') || source.startsWith('../')
-          ? localModuleWarnings(f.path, call.body, call.loc)
-          : unreadModuleWarnings(f.path, call.body, call.loc, scope),
+      ...(source.startsWith('./') || source.startsWith('../')
+        ? localModuleWarnings(f.path, call.body, call.loc, scope)
+        : unreadModuleWarnings(f.path, call.body, call.loc, scope)),
     },
   ];
-  for (const out of outs) {
-    result.decls.push(...out.decls);
-    result.unresolved.push(...out.unresolved);
-    result.diagnostics.push(...out.diagnostics);
-  }
+  for (const out of outs) add(result, out);
+}
+
+function add(result: Collected, out: Partial<ParseOutcome>): void {
+  result.decls.push(...(out.decls ?? []));
+  result.unresolved.push(...(out.unresolved ?? []));
+  result.diagnostics.push(...(out.diagnostics ?? []));
+  result.notFollowed.push(...(out.notFollowed ?? []));
 }

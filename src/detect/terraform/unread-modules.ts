@@ -1,9 +1,11 @@
 import { diagnostic } from '../../domain/index.js';
 import type { Diagnostic } from '../../domain/index.js';
+import type { Unfollowed } from '../parser.js';
 import { acceleratorModel, looksLikeGpuType } from '../gpu-types/index.js';
 import { evaluate } from './expr-eval.js';
 import type { Scope, Value } from './expr-eval.js';
 import { isGkeModuleSource } from './gke-module.js';
+import { inputsFingerprint } from './inputs-fingerprint.js';
 import type { Locator } from './locator.js';
 import { asRecord } from './module-scope.js';
 
@@ -19,8 +21,14 @@ const MAX_NAMED = 4;
  * module, so a change to their inputs (a node count in tfvars, say) would pass unseen. Said at
  * the call, naming what it was given.
  */
-export function unreadModuleWarnings(file: string, body: Record<string, unknown>, loc: Locator, scope: Scope): Diagnostic[] {
+export function unreadModuleWarnings(
+  file: string,
+  body: Record<string, unknown>,
+  loc: Locator,
+  scope: Scope,
+): { diagnostics: Diagnostic[]; notFollowed: Unfollowed[] } {
   const out: Diagnostic[] = [];
+  const notFollowed: Unfollowed[] = [];
   for (const [label, blocks] of Object.entries(asRecord(body.module))) {
     if (!Array.isArray(blocks)) continue;
     const raw = asRecord(blocks[blocks.length - 1]);
@@ -47,8 +55,17 @@ export function unreadModuleWarnings(file: string, body: Record<string, unknown>
           `the GPU capacity of its pools, and any change to it, is not counted; check them by hand`,
       ),
     );
+    notFollowed.push({
+      file,
+      line,
+      reason: 'remote-module',
+      subject: `module.${label}`,
+      needs: source,
+      inputs: found.map((f) => f.slice(0, f.indexOf(':'))),
+      fingerprint: inputsFingerprint(raw, scope),
+    });
   }
-  return out;
+  return { diagnostics: out, notFollowed };
 }
 
 /** Strings in a value that name a GPU machine / instance / VM type or a GKE accelerator. */

@@ -1,0 +1,71 @@
+import type { FileCoverage, MissingEvidence, NotFollowed } from '../domain/index.js';
+
+const at = (n: NotFollowed) => (n.line === null ? n.file : `${n.file}:${n.line}`);
+const list = (items: readonly string[] | undefined) => (items ?? []).map((i) => `\`${i}\``).join(', ');
+
+/**
+ * What the review lacks for one thing it could not follow, and what would let it follow it.
+ * Backticks mark code, as the report renders it.
+ */
+export function notFollowedEvidence(n: NotFollowed): MissingEvidence {
+  switch (n.reason) {
+    case 'unreadable':
+      return { what: `a readable ${n.file}`, how: `fix the error reported at \`${at(n)}\`; until then its GPU capacity is not followed` };
+    case 'count-unknown':
+      return {
+        what: `the GPU count of ${n.subject} (${at(n)})`,
+        how: `it is not followed: give the value it reads a literal or a default in the repository (see the warning at \`${at(n)}\`)`,
+      };
+    case 'count-unknown-before':
+      return {
+        what: `the GPU count of ${n.subject} before this change (${at(n)})`,
+        how: `it is ${n.inputs?.[0] ?? 'known'} GPUs now, but its count before could not be read, so how many this adds is not followed: give the value it read before a literal or a default, or check the change by hand`,
+      };
+    case 'local-module':
+      return {
+        what: `the pools of \`${n.needs ?? ''}\` as \`${n.subject}\` sizes them (${at(n)})`,
+        how: `the call passes ${list(n.inputs)} to a module of this repository that is not followed through the call: set these sizes in \`${n.needs ?? ''}\` itself, or check its pools' GPUs by hand`,
+      };
+    case 'remote-module':
+      return {
+        what: `the GPU capacity of \`${n.subject}\` (source \`${n.needs ?? ''}\`, ${at(n)})`,
+        how: `this module is not followed and its inputs changed (${list(n.inputs)}): declare the GPU pools with resources or a module gpu-justify reads (terraform-google-modules/kubernetes-engine \`node_pools\`, terraform-aws-modules/eks node groups), or check them by hand`,
+      };
+    case 'tfvars-no-module':
+      return {
+        what: `the root module that reads ${n.file}`,
+        how: `its changed variables (${list(n.inputs)}) could size GPU pools, but no \`.tf\` file sits beside it and no module declaring them was found: keep the tfvars in the root module's folder (or under \`envs/<env>/\` below it), or check the pools they feed by hand`,
+      };
+    case 'helm-values':
+      if (n.needs === undefined) {
+        return {
+          what: `the chart that ${n.file} is installed with`,
+          how: `its changed values (${list(n.inputs)}) could size GPU capacity, but no chart sits beside it (no \`Chart.yaml\` in its folder), so they are not followed into its templates: keep the values beside the chart, or check the rendered objects by hand (\`helm template\`)`,
+        };
+      }
+      return {
+        what: `a render of ${n.needs ?? 'the chart'} with ${n.file}`,
+        how: `the changed values (${list(n.inputs)}) feed GPU capacity in the chart's templates through expressions that are not followed: use plain \`{{ .Values.x }}\` substitutions in the GPU fields, or check the rendered objects by hand (\`helm template\`)`,
+      };
+    case 'helm-template':
+      return {
+        what: `a render of ${n.file}`,
+        how: `its GPU fields (${list(n.inputs)}) are template expressions that are not followed: use plain \`{{ .Values.x }}\` substitutions there, or check the rendered objects by hand (\`helm template\`)`,
+      };
+    case 'toolkit-deployment':
+      return {
+        what: `the Cluster Toolkit blueprint that ${n.file} deploys`,
+        how: `its \`vars\` (${list(n.inputs)}) override the blueprint's and are not followed into it: keep the blueprint beside the deployment file, or check its node pools by hand`,
+      };
+    case 'terragrunt-include':
+      return {
+        what: `the Terragrunt units that include ${n.file}`,
+        how: `its inputs (${list(n.inputs)}) reach the modules of the units that include it, which are not followed from here: set them in each unit's \`inputs\`, or check those units' pools by hand`,
+      };
+  }
+}
+
+/** Every thing not followed in the PR, as missing evidence, in file order. */
+export function coverageEvidence(coverage: readonly FileCoverage[]): MissingEvidence[] {
+  return coverage.flatMap((c) => (c.notFollowed ?? []).map(notFollowedEvidence));
+}

@@ -1,0 +1,100 @@
+import type { FileCoverage, NotFollowed, TreeReader } from '../domain/index.js';
+import { notFollowedInputs } from './input-files.js';
+import { pairDecls } from './match-decls.js';
+import type { Merged } from './merge-results.js';
+import type { Unfollowed } from './parser.js';
+
+/** What the coverage needs of the two sides: reads, and a directory's files when listable. */
+export interface CoverageIo {
+  base: TreeReader;
+  head: TreeReader;
+  list(dir: string): Promise<string[]>;
+}
+
+export interface CoverageInput {
+  /** Every path the PR changes. */
+  changed: readonly string[];
+  /** Changed paths some parser took and read, at either side. */
+  parsed: ReadonlySet<string>;
+  base: Merged;
+  head: Merged;
+  /** Changed files followed into what they feed (variable files read with their module). */
+  followed?: readonly string[];
+}
+
+/**
+ * Every changed file in exactly one state. `not-followed` wins: a file that was read but hands
+ * values to something the review could not follow may still change capacity. What the parsers
+ * could not follow counts only when it differs from the base side's (a module call handed the
+ * same inputs shapes the same pools); a file that could not be read counts at head.
+ */
+export async function fileCoverage(input: CoverageInput, io: CoverageIo): Promise<FileCoverage[]> {
+  const changed = new Set(input.changed);
+  const entries: NotFollowed[] = [];
+  const atBase = new Set(input.base.notFollowed.map(unfollowedKey));
+  for (const n of input.head.notFollowed) {
+    if (!changed.has(n.file) || (n.fingerprint !== undefined && atBase.has(unfollowedKey(n)))) continue;
+    entries.push(withoutFingerprint(n));
+  }
+  for (const d of input.head.diagnostics) {
+    if (d.severity === 'error' && changed.has(d.file)) entries.push({ file: d.file, line: d.line, reason: 'unreadable', subject: d.file });
+  }
+  for (const u of input.head.unresolved) {
+    // A pool with no limit is read: it is unbounded, and its diagnostics say so.
+    if (u.unboundedBy !== undefined || !changed.has(u.file)) continue;
+    entries.push({ file: u.file, line: u.line, reason: 'count-unknown', subject: u.name });
+  }
+  for (const { before, after } of pairDecls(input.base, input.head)) {
+    // Known now, unknown before: how much the PR adds cannot be told.
+    if (!before || before.decl || before.unboundedBy !== undefined || !after?.decl || !changed.has(after.file)) continue;
+    entries.push({
+      file: after.file,
+      line: after.line,
+      reason: 'count-unknown-before',
+      subject: after.name,
+      inputs: [`${after.decl.gpus}`],
+    });
+  }
+  const followed = new Set(input.followed ?? []);
+  const declaring = new Set(
+    [...input.base.decls, ...input.base.unresolved, ...input.head.decls, ...input.head.unresolved].map((x) => x.file),
+  );
+  entries.push(
+    ...(await notFollowedInputs(
+      input.changed.filter((p) => !followed.has(p)),
+      io,
+      declaring,
+    )),
+  );
+
+  const byFile = new Map<string, NotFollowed[]>();
+  for (const e of unique(entries)) byFile.set(e.file, [...(byFile.get(e.file) ?? []), e]);
+  const objects = new Map<string, number>();
+  for (const x of [...input.head.decls, ...input.head.unresolved]) objects.set(x.file, (objects.get(x.file) ?? 0) + 1);
+
+  return [...changed].sort().map((file): FileCoverage => {
+    const notFollowed = byFile.get(file);
+    if (notFollowed) return { file, state: 'not-followed', notFollowed: notFollowed.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)) };
+    if (input.parsed.has(file)) return { file, state: 'read', objects: objects.get(file) ?? 0 };
+    return { file, state: 'not-capacity' };
+  });
+}
+
+function unfollowedKey(n: Unfollowed): string {
+  return JSON.stringify([n.file, n.reason, n.subject, n.fingerprint ?? null]);
+}
+
+function withoutFingerprint(n: Unfollowed): NotFollowed {
+  const { fingerprint: _, ...rest } = n;
+  return rest;
+}
+
+function unique(entries: readonly NotFollowed[]): NotFollowed[] {
+  const seen = new Set<string>();
+  return entries.filter((e) => {
+    const key = JSON.stringify([e.file, e.line, e.reason, e.subject]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

@@ -1,0 +1,22 @@
+import { looksLikeGpuType } from './gpu-types/index.js';
+
+// Words that only GPU capacity, its resources or its machines use.
+const GPU_WORD_RE = /gpu|nvidia|accelerator|amd\.com|habana|neuron|\btpu/i;
+// Instance / machine / VM type names, to be checked against the GPU type patterns.
+const TYPE_TOKEN_RE = /[A-Za-z][\w]*[.-][\w.-]*\w/g;
+
+/** True when a value names a GPU: a GPU word, or a GPU machine type. */
+export function namesGpu(text: string): boolean {
+  if (GPU_WORD_RE.test(text)) return true;
+  for (const m of text.matchAll(TYPE_TOKEN_RE)) if (looksLikeGpuType(m[0])) return true;
+  return false;
+}
+
+// Input names that size a pool or a quota, or pick its machines.
+const SIZING_RE =
+  /gpu|accelerator|node_?count|nodes?$|node_?pools?|node_?groups?|instance_?types?|machine_?type|vm_?size|(^|_)(min|max|desired)(_|$)|size$|count$|replicas|quota|capacity|limits?$|pools?$|agents?_/i;
+
+/** True when the key names something that sizes GPU capacity or chooses its hardware. */
+export function sizesCapacity(key: string): boolean {
+  return SIZING_RE.test(key);
+}

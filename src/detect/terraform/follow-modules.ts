@@ -1,0 +1,317 @@
+import type { CapacityDecl, Diagnostic } from '../../domain/index.js';
+import type { CoverageIo } from '../coverage.js';
+import type { SetParseResult, SourceFile, Unfollowed, UnresolvedDecl } from '../parser.js';
+import { evaluate } from './expr-eval.js';
+import type { Scope, Value } from './expr-eval.js';
+import { entries } from './gke.js';
+import { inputsFingerprint } from './inputs-fingerprint.js';
+import { Locator } from './locator.js';
+import { asRecord, isAutoTfvars } from './module-scope.js';
+import { withBound } from './resources.js';
+import { parseModule, parseTerraformSet } from './terraform-parser.js';
+
+type Side = Required<SetParseResult> & { notFollowed: Unfollowed[] };
+
+export interface FollowedModules {
+  base: Side;
+  head: Side;
+  /** Module calls read through their module: `file` and `module.<label>`. */
+  calls: { file: string; subject: string }[];
+  /** Variable files read with the module that declares their variables. */
+  tfvars: string[];
+  /** Folders of the modules read through a call: their own readings would count the pools twice. */
+  modules: string[];
+}
+
+// Arguments of a module block that are Terraform's, not the module's variables.
+const META = new Set(['source', 'version', 'count', 'for_each', 'providers', 'depends_on']);
+// Copies of a module (count, for_each) read one by one; a longer list is not followed.
+const MAX_INSTANCES = 64;
+// Values only known once applied (ids, ARNs) stand in as this text, so the rest still evaluates.
+const AFTER_APPLY = '(known after apply)';
+// A variable file read as the one Terraform applies last (-var-file wins over the auto files).
+const GIVEN_TFVARS = '~given.auto.tfvars';
+
+const dirOf = (path: string) => (path.lastIndexOf('/') < 0 ? '' : path.slice(0, path.lastIndexOf('/')));
+const join = (dir: string, name: string) => (dir === '' ? name : `${dir}/${name}`);
+const isTf = (p: string) => p.endsWith('.tf');
+
+/** `a/b` + `../c` → `a/c`; null when it leaves the repository. */
+function resolvePath(dir: string, rel: string): string | null {
+  const out = dir === '' ? [] : dir.split('/');
+  for (const step of rel.split('/')) {
+    if (step === '' || step === '.') continue;
+    if (step === '..') {
+      if (out.length === 0) return null;
+      out.pop();
+    } else out.push(step);
+  }
+  return out.join('/');
+}
+
+/** An argument's value, with what is known only after apply left as a placeholder; undefined when none of it is known. */
+function lenient(raw: unknown, scope: Scope, depth = 0): Value | undefined {
+  const v = evaluate(raw, scope);
+  if (v.ok) return v.value;
+  if (depth > 16) return undefined;
+  if (Array.isArray(raw)) return raw.map((x) => lenient(x, scope, depth + 1) ?? AFTER_APPLY);
+  if (raw !== null && typeof raw === 'object') {
+    const out: Record<string, Value> = {};
+    for (const [k, x] of Object.entries(raw as Record<string, unknown>)) out[k] = lenient(x, scope, depth + 1) ?? AFTER_APPLY;
+    return out;
+  }
+  return undefined;
+}
+
+/** A value in HCL's own syntax, for a variable file. */
+function hcl(v: Value): string {
+  if (v === null || typeof v === 'boolean' || typeof v === 'number') return String(v);
+  if (typeof v === 'string') return JSON.stringify(v).replace(/\$\{/g, '$${').replace(/%\{/g, '%%{');
+  if (Array.isArray(v)) return `[${v.map(hcl).join(', ')}]`;
+  return `{\n${Object.entries(v)
+    .map(([k, x]) => `${JSON.stringify(k)} = ${hcl(x)}`)
+    .join('\n')}\n}`;
+}
+
+async function readFiles(io: CoverageIo, side: 'base' | 'head', paths: readonly string[]): Promise<SourceFile[]> {
+  const out: SourceFile[] = [];
+  for (const path of paths) {
+    const text = await io[side].read(path);
+    if (text !== null) out.push({ path, text });
+  }
+  return out;
+}
+
+const empty = (): Side => ({ decls: [], diagnostics: [], unresolved: [], notFollowed: [], supersedes: [], replaces: [] });
+
+/** A module's findings moved to where they were asked for: the call, or the variable file. */
+function place(
+  out: Side,
+  found: ReturnType<typeof parseTerraformSet>,
+  file: string,
+  line: number,
+  label: (name: string) => string,
+  why: string,
+): void {
+  out.decls.push(
+    ...found.decls.map((d): CapacityDecl => ({ ...d, file, line, name: label(d.name), parts: d.parts.map((p) => ({ ...p, line })) })),
+  );
+  out.unresolved.push(...(found.unresolved ?? []).map((u): UnresolvedDecl => ({ ...u, file, line, name: label(u.name) })));
+  out.diagnostics.push(
+    ...found.diagnostics
+      .filter((d) => d.severity !== 'info')
+      .map((d): Diagnostic => ({ ...d, file, line, message: `${why}: ${d.message}` })),
+  );
+  out.notFollowed.push(...(found.notFollowed ?? []).map((n) => ({ ...n, file, line })));
+}
+
+/** What one local module call declares, read through the module. */
+interface CallReading {
+  file: string;
+  label: string;
+  line: number;
+  source: string;
+  moduleDir: string;
+  found: Collected;
+  /** Present in the repository but not read through (its instances unknown or too many): `found` only says so. */
+  skipped?: true;
+}
+
+type Collected = Required<ReturnType<typeof parseTerraformSet>> & { notFollowed: Unfollowed[] };
+
+// Modules calling modules: followed this deep.
+const MAX_DEPTH = 3;
+// Module readings per PR and side: instances times depth could grow without bound; past this a call is not followed.
+const MAX_READS = 256;
+
+/** Module readings left for one side of the PR. */
+interface Budget {
+  left: number;
+}
+type Budgets = Record<'base' | 'head', Budget>;
+
+/**
+ * The local module calls of a set of files (a module and the variable file it is given), each
+ * read through its module: the call's arguments bound to the module's variables (as a variable
+ * file would set them), once per `count` or `for_each` instance, and the modules it calls in turn.
+ * A call that cannot be read (its module is missing, its instances unknown) is left out, and so
+ * keeps its "not followed" note.
+ */
+async function readCalls(
+  io: CoverageIo,
+  side: 'base' | 'head',
+  dir: string,
+  files: readonly SourceFile[],
+  budget: Budget,
+  depth = 0,
+): Promise<CallReading[]> {
+  const { parsed, scope } = parseModule(files);
+  const out: CallReading[] = [];
+  for (const f of parsed) {
+    if (!isTf(f.path) || f.body.module === undefined) continue;
+    let loc: Locator | null = null;
+    for (const [label, blocks] of Object.entries(asRecord(f.body.module))) {
+      if (!Array.isArray(blocks)) continue;
+      const raw = asRecord(blocks[blocks.length - 1]);
+      const source = raw.source;
+      if (typeof source !== 'string' || !(source.startsWith('./') || source.startsWith('../'))) continue;
+      const moduleDir = resolvePath(dir, source);
+      if (moduleDir === null) continue;
+      const moduleFiles = (await io.list(moduleDir)).filter((p) => dirOf(p) === moduleDir && isTf(p));
+      const instances = instancesOf(raw, scope);
+      if (moduleFiles.length === 0) continue;
+      loc ??= new Locator(f.text);
+      const line = loc.path(loc.file(), [['module', label]])?.line ?? 1;
+      if (instances === null || instances.length > budget.left) {
+        // The module is here, but its copies cannot be read one by one: say so, unless what it is given did not change.
+        const inputs = [raw.for_each === undefined ? (raw.count === undefined ? 'instances' : 'count') : 'for_each'];
+        const note: Unfollowed = { file: f.path, line, reason: 'local-module', subject: `module.${label}`, needs: source, inputs };
+        const found: Collected = {
+          decls: [],
+          diagnostics: [],
+          unresolved: [],
+          notFollowed: [{ ...note, fingerprint: inputsFingerprint(raw, scope) }],
+        };
+        out.push({ file: f.path, label, line, source, moduleDir, found, skipped: true });
+        continue;
+      }
+      budget.left -= instances.length;
+      const texts = await readFiles(io, side, moduleFiles);
+      const found: Collected = { decls: [], diagnostics: [], unresolved: [], notFollowed: [] };
+      for (const inst of instances) {
+        const args: string[] = [];
+        for (const [name, value] of Object.entries(raw)) {
+          if (META.has(name)) continue;
+          const v = lenient(value, inst.scope);
+          if (v !== undefined) args.push(`${name} = ${hcl(v)}`);
+        }
+        const given = [...texts, { path: join(moduleDir, GIVEN_TFVARS), text: `${args.join('\n')}\n` }];
+        const named = (n: string) => (inst.key === null ? n : `${n} [${inst.key}]`);
+        const inner = depth + 1 < MAX_DEPTH ? await readCalls(io, side, moduleDir, given, budget, depth + 1) : [];
+        for (const r of [withoutCalls(parseTerraformSet(given), inner), ...inner.map((c) => c.found)]) {
+          found.decls.push(...r.decls.map((d) => ({ ...d, name: named(d.name) })));
+          found.unresolved.push(...r.unresolved.map((u) => ({ ...u, name: named(u.name) })));
+          found.diagnostics.push(...r.diagnostics);
+          found.notFollowed.push(...r.notFollowed);
+        }
+      }
+      out.push({ file: f.path, label, line, source, moduleDir, found });
+    }
+  }
+  return out;
+}
+
+/** A module's own reading less the notes about the local calls that were read through. */
+function withoutCalls(found: ReturnType<typeof parseTerraformSet>, calls: readonly CallReading[]): Collected {
+  const read = new Set(calls.filter((c) => !c.skipped).map((c) => `${c.file}\u0000module.${c.label}`));
+  const warned = (file: string, message: string) =>
+    calls.some((c) => !c.skipped && c.file === file && message.startsWith(`module.${c.label} (source `));
+  return {
+    decls: found.decls,
+    unresolved: found.unresolved ?? [],
+    diagnostics: found.diagnostics.filter((d) => !warned(d.file, d.message)),
+    notFollowed: (found.notFollowed ?? []).filter((n) => !(n.reason === 'local-module' && read.has(`${n.file}\u0000${n.subject}`))),
+  };
+}
+
+/** Local module calls in the changed Terraform directories, read through their modules. */
+async function followCalls(changed: readonly string[], io: CoverageIo, result: FollowedModules, budgets: Budgets): Promise<void> {
+  const dirs = [...new Set(changed.filter((p) => isTf(p) || p.endsWith('.tfvars')).map(dirOf))].sort();
+  for (const dir of dirs) {
+    const listed = (await io.list(dir)).filter((p) => dirOf(p) === dir);
+    const paths = [...new Set([...listed, ...changed.filter((p) => dirOf(p) === dir)])].filter((p) => isTf(p) || p.endsWith('.tfvars'));
+    const read = new Set<string>();
+    for (const side of ['base', 'head'] as const) {
+      for (const c of await readCalls(io, side, dir, await readFiles(io, side, paths), budgets[side])) {
+        if (!c.skipped) {
+          read.add(`${c.file}\u0000${c.label}`);
+          result.modules.push(c.moduleDir);
+        }
+        place(result[side], c.found, c.file, c.line, (n) => n, `module.${c.label} (${c.source})`);
+      }
+    }
+    for (const key of read) {
+      const [file, label] = key.split('\u0000');
+      result.calls.push({ file: file ?? '', subject: `module.${label ?? ''}` });
+    }
+  }
+}
+
+/** The instances of a module call: one, or one per `count` index or `for_each` key; null when unknown. */
+function instancesOf(raw: Record<string, unknown>, scope: Scope): { key: string | null; scope: Scope }[] | null {
+  if (raw.for_each !== undefined) {
+    const v = evaluate(raw.for_each, scope);
+    if (!v.ok) return null;
+    const list = entries(v.value);
+    if (list.length > MAX_INSTANCES) return null;
+    return list.map(([key, value]) => ({
+      key: typeof key === 'string' ? key : JSON.stringify(key),
+      scope: withBound(scope, 'each', { key, value }),
+    }));
+  }
+  if (raw.count !== undefined) {
+    const v = evaluate(raw.count, scope);
+    if (!v.ok || typeof v.value !== 'number' || v.value < 0 || v.value > MAX_INSTANCES) return null;
+    return Array.from({ length: v.value }, (_, index) => ({
+      key: v.value === 1 ? null : String(index),
+      scope: withBound(scope, 'count', { index }),
+    }));
+  }
+  return [{ key: null, scope }];
+}
+
+/** Declared variable names of a module's files, from their text. */
+function declares(texts: readonly string[], name: string): boolean {
+  const re = new RegExp(`\\bvariable\\s+"${name.replace(/[^\w-]/g, '')}"`);
+  return texts.some((t) => re.test(t));
+}
+
+// How far up a variable file looks for the module it sets: envs/<env>/x.tfvars → the root is two up.
+const MAX_UP = 3;
+
+/**
+ * Variable files with no module beside them (`envs/prod/terraform.tfvars`, a stack's tfvars):
+ * read with the nearest folder above that declares their variables, as `-var-file` would apply
+ * them, and what that module declares is reported at the variable file.
+ */
+async function followTfvars(changed: readonly string[], io: CoverageIo, result: FollowedModules, budgets: Budgets): Promise<void> {
+  for (const path of changed.filter((p) => p.endsWith('.tfvars'))) {
+    const dir = dirOf(path);
+    if ((await io.list(dir)).some((p) => dirOf(p) === dir && isTf(p))) continue;
+    const headText = (await io.head.read(path)) ?? (await io.base.read(path)) ?? '';
+    const names = [...headText.matchAll(/^[ \t]*([A-Za-z_][\w-]*)[ \t]*=/gm)].map((m) => m[1] ?? '');
+    let moduleDir: string | null = null;
+    let moduleFiles: string[] = [];
+    for (let up = 1, at = dir; up <= MAX_UP && at !== ''; up++) {
+      at = dirOf(at);
+      const tf = (await io.list(at)).filter((p) => dirOf(p) === at && (isTf(p) || isAutoTfvars(p)));
+      const texts = (await readFiles(io, 'head', tf.filter(isTf))).map((f) => f.text);
+      if (names.some((n) => declares(texts, n))) {
+        moduleDir = at;
+        moduleFiles = tf;
+        break;
+      }
+      // A shared module beside the stack: modules/<name> is not searched; only the folders above.
+    }
+    if (moduleDir === null) continue;
+    for (const side of ['base', 'head'] as const) {
+      const text = await io[side].read(path);
+      if (text === null) continue;
+      const files = [...(await readFiles(io, side, moduleFiles)), { path: join(moduleDir, GIVEN_TFVARS), text }];
+      const calls = await readCalls(io, side, moduleDir, files, budgets[side]);
+      const why = `with ${moduleDir === '' ? 'the root module' : moduleDir}`;
+      for (const found of [withoutCalls(parseTerraformSet(files), calls), ...calls.map((c) => c.found)])
+        place(result[side], found, path, 1, (n) => n, why);
+    }
+    result.tfvars.push(path);
+  }
+}
+
+/** Local module calls and free-standing variable files of the PR, each read with its module. */
+export async function followModules(changed: readonly string[], io: CoverageIo): Promise<FollowedModules> {
+  const result: FollowedModules = { base: empty(), head: empty(), calls: [], tfvars: [], modules: [] };
+  const budgets: Budgets = { base: { left: MAX_READS }, head: { left: MAX_READS } };
+  await followCalls(changed, io, result, budgets);
+  await followTfvars(changed, io, result, budgets);
+  return result;
+}

@@ -1,0 +1,57 @@
+/**
+ * What became of each changed file: read (with the capacity it declares, or none), ruled out by
+ * a cheap check, or able to shape GPU capacity in a way the review could not follow. Only a PR
+ * whose every file is read or ruled out can be "no GPU change".
+ */
+export const COVERAGE_STATES = ['read', 'not-capacity', 'not-followed'] as const;
+export type CoverageState = (typeof COVERAGE_STATES)[number];
+
+/**
+ * Why a file was not followed; report/ writes the sentence from the code and its data.
+ * - `unreadable`: the file could hold capacity but could not be parsed (syntax, size).
+ * - `count-unknown`: it declares GPU capacity whose count could not be worked out.
+ * - `count-unknown-before`: the count is known now but could not be read before, so the change is unknown.
+ * - `local-module`: it sizes a module of this repository through inputs the review does not bind.
+ * - `remote-module`: it hands GPU types or sizes to a module the review does not read.
+ * - `tfvars-no-module`: variable values for GPU inputs, with no module beside them to apply them to.
+ * - `helm-values`: values of a chart whose templates declare GPU capacity from them.
+ * - `helm-template`: a chart template whose GPU fields the review could not render.
+ * - `toolkit-deployment`: Cluster Toolkit deployment `vars` for a blueprint not read with them.
+ * - `terragrunt-include`: a Terragrunt parent whose inputs its units inherit.
+ */
+export const NOT_FOLLOWED_REASONS = [
+  'unreadable',
+  'count-unknown',
+  'count-unknown-before',
+  'local-module',
+  'remote-module',
+  'tfvars-no-module',
+  'helm-values',
+  'helm-template',
+  'toolkit-deployment',
+  'terragrunt-include',
+] as const;
+export type NotFollowedReason = (typeof NOT_FOLLOWED_REASONS)[number];
+
+/** One thing in a file that could shape GPU capacity and was not followed. */
+export interface NotFollowed {
+  file: string;
+  line: number | null;
+  reason: NotFollowedReason;
+  /** What was not followed: `module.gpu_pool`, `var.gpu_nodes`, `clusterQueue.gpus`, a pool's name. */
+  subject: string;
+  /** What would let the review follow it: the module source, the file to add, the variable lacking a default. */
+  needs?: string;
+  /** Names the inputs involved (a module call's GPU inputs, the values a template reads). */
+  inputs?: string[];
+}
+
+/** The state of one changed file. */
+export interface FileCoverage {
+  file: string;
+  state: CoverageState;
+  /** For `read`: capacity objects it declares at head (0 when it declares none). */
+  objects?: number;
+  /** For `not-followed`: each thing not followed, first by line. */
+  notFollowed?: NotFollowed[];
+}
