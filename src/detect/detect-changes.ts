@@ -8,6 +8,7 @@ import { byPosition, pairDecls } from './match-decls.js';
 import { combine, merge } from './merge-results.js';
 import type { CapacityParser, ParseResult, SetParseResult, SourceFile } from './parser.js';
 import { PARSERS } from './registry.js';
+import { withSaneCounts } from './sane-counts.js';
 
 export interface DetectedChanges {
   changes: CapacityChange[];
@@ -71,18 +72,26 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
       })),
     );
   }
-  const base = combine(
-    perFile.map((s) => s.base),
-    perSet.map((s) => s.base),
+  // Whatever format a count came from, an absurd or overflowing one makes the change unreadable.
+  const base = withSaneCounts(
+    combine(
+      perFile.map((s) => s.base),
+      perSet.map((s) => s.base),
+    ),
   );
-  const head = combine(
-    perFile.map((s) => s.head),
-    perSet.map((s) => s.head),
+  const head = keepUnparsed(
+    base,
+    withSaneCounts(
+      combine(
+        perFile.map((s) => s.head),
+        perSet.map((s) => s.head),
+      ),
+    ),
   );
   await fillModelsFromDirectory(base.decls, { list: sides.list, read: (p) => sides.base.read(p) });
   await fillModelsFromDirectory(head.decls, { list: sides.list, read: (p) => sides.head.read(p) });
 
-  const diagnostics = [...head.diagnostics, ...unknownBefore(base, head)];
+  const diagnostics = [...head.diagnostics, ...unknownBefore(base, head), ...unknownAfter(base, head)];
   diagnostics.sort((a, b) =>
     byPosition({ file: a.file, line: a.line ?? 0, name: a.message }, { file: b.file, line: b.line ?? 0, name: b.message }),
   );
@@ -326,6 +335,45 @@ async function readReferences(
 function dirOf(path: string): string {
   const slash = path.lastIndexOf('/');
   return slash < 0 ? '' : path.slice(0, slash);
+}
+
+/**
+ * A head whose count cannot be read (not a number, negative, absurd, a template expression) where
+ * the base's was known, or a new object of unknown count: the PR may grow GPU capacity by any
+ * amount, so the change is unreadable. An error, so no confident verdict is given on it; a file
+ * the head cannot parse at all keeps its base objects (see keepUnparsed), so it is never read as
+ * the declarations removed.
+ */
+function unknownAfter(base: ParseResult, head: ParseResult): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  // A file with an error already says why it cannot be read.
+  const erred = new Set(head.diagnostics.filter((d) => d.severity === 'error').map((d) => d.file));
+  for (const { before, after } of pairDecls(base, head)) {
+    if (!after || after.decl || after.unboundedBy !== undefined || (before && !before.decl) || erred.has(after.file)) continue;
+    const was = before?.decl ? `it was ${before.decl.gpus} GPUs at ${before.file}:${before.line}` : 'it is new';
+    out.push(
+      diagnostic(
+        after.file,
+        after.line,
+        'error',
+        `${after.name}: the GPU count after this change could not be read (${was}), so the change is unknown`,
+      ),
+    );
+  }
+  return out;
+}
+
+/**
+ * The base's objects of a file the head side has an error on and no objects in: the head could not
+ * be read, which is not the same as its objects having been removed. Kept as unresolved at head.
+ */
+function keepUnparsed<R extends ParseResult>(base: ParseResult, head: R): R {
+  const unreadable = new Set(head.diagnostics.filter((d) => d.severity === 'error').map((d) => d.file));
+  const present = new Set([...head.decls, ...(head.unresolved ?? [])].map((d) => d.file));
+  const kept = [...base.decls, ...(base.unresolved ?? [])]
+    .filter((d) => unreadable.has(d.file) && !present.has(d.file))
+    .map((d) => ({ file: d.file, line: d.line, kind: d.kind, name: d.name }));
+  return kept.length === 0 ? head : { ...head, unresolved: [...(head.unresolved ?? []), ...kept] };
 }
 
 function unknownBefore(base: ParseResult, head: ParseResult): Diagnostic[] {
