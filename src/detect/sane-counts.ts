@@ -15,7 +15,8 @@ function counts(decl: CapacityDecl): { what: string; value: number; line: number
   if (decl.lendingLimit !== undefined) out.push({ what: 'GPUs of lending limit', value: decl.lendingLimit, line: decl.line });
   for (const part of decl.parts) {
     out.push({ what: `${part.resource} GPUs (${part.label})`, value: part.gpus, line: part.line });
-    if (part.borrowingLimit !== undefined) out.push({ what: `${part.resource} borrowing limit`, value: part.borrowingLimit, line: part.line });
+    if (part.borrowingLimit !== undefined)
+      out.push({ what: `${part.resource} borrowing limit`, value: part.borrowingLimit, line: part.line });
     if (part.lendingLimit !== undefined) out.push({ what: `${part.resource} lending limit`, value: part.lendingLimit, line: part.line });
   }
   return out;

@@ -8,3 +8,4 @@ export * from './schedule.js';
 export * from './verdict.js';
 export * from './workload.js';
 export * from './limits.js';
+export * from './redact.js';

@@ -1,3 +1,4 @@
+import { redactSecrets, redactor } from '../domain/redact.js';
 import type { ReviewResult } from '../domain/review.js';
 import { renderCheck, renderFailedCheck } from '../report/check.js';
 import type { CheckOutput } from '../report/check.js';
@@ -86,9 +87,10 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
         ...(target.headUrl === undefined ? {} : { headUrl: target.headUrl }),
         ...(target.draft ? { draft: true } : {}),
       });
-      const body = override ? applyOverrideToComment(plain, override) : plain;
+      // What GitHub shows carries no secret of the process, in any encoding, whatever echoed it.
+      const body = redactSecrets(override ? applyOverrideToComment(plain, override) : plain);
       const output = adaptCheckOutput(renderCheck(result, body), policy.diagnostics);
-      return { body, output: override ? applyOverrideToCheck(output, override) : output };
+      return { body, output: redactor().redactDeep(override ? applyOverrideToCheck(output, override) : output) };
     };
     const plain = render(null).output;
 

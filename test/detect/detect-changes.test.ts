@@ -76,7 +76,9 @@ describe('detectChanges', () => {
       ['q.yaml', 'error'],
     ]);
     expect(diagnostics[0]?.message).toContain('{{ .Values.gpus }}');
-    expect(diagnostics[1]?.message).toMatch(/^research: the GPU count after this change could not be read \(it was 8 GPUs at q\.yaml:\d+\)/);
+    expect(diagnostics[1]?.message).toMatch(
+      /^research: the GPU count after this change could not be read \(it was 8 GPUs at q\.yaml:\d+\)/,
+    );
   });
 
   it('warns that the change is unknown when the base quota was unreadable', async () => {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { detectChanges } from '../../src/detect/detect-changes.js';
+import type { ParseResult } from '../../src/detect/parser.js';
 import { isSaneCount, withSaneCounts } from '../../src/detect/sane-counts.js';
 import type { CapacityChange } from '../../src/domain/index.js';
 import { MAX_GPU_COUNT } from '../../src/domain/index.js';
@@ -8,7 +9,21 @@ import { memoryChangeSet } from '../memory-change-set.js';
 import { corpusFiles } from './corpus.js';
 
 /** Numbers no pool or quota holds, in the spellings YAML, HCL, Bicep and quantities allow. */
-const HOSTILE = ['1e400', '-1e400', 'Infinity', '.inf', '-.inf', '.nan', 'NaN', '-4', '9999999999', '1000001', '1e308', '1E', '99999999999999999999999'];
+const HOSTILE = [
+  '1e400',
+  '-1e400',
+  'Infinity',
+  '.inf',
+  '-.inf',
+  '.nan',
+  'NaN',
+  '-4',
+  '9999999999',
+  '1000001',
+  '1e308',
+  '1E',
+  '99999999999999999999999',
+];
 
 const BICEP = (n: string) => `param nodeCountGPU int = ${n}
 resource aks 'Microsoft.ContainerService/managedClusters@2024-02-01' = {
@@ -101,7 +116,11 @@ describe('hostile numbers', () => {
 
   it('turns an overflowing or absurd declaration into an unresolved one with an error at its line', () => {
     const decl = { file: 'a.yaml', line: 3, kind: 'gke-node-pool' as const, name: 'p', gpuModel: null, gpus: Infinity, parts: [] };
-    const out = withSaneCounts({ decls: [decl, { ...decl, name: 'q', gpus: 8, line: 9 }, { ...decl, name: 'r', gpus: MAX_GPU_COUNT + 1, line: 12 }], diagnostics: [] });
+    const input: ParseResult = {
+      decls: [decl, { ...decl, name: 'q', gpus: 8, line: 9 }, { ...decl, name: 'r', gpus: MAX_GPU_COUNT + 1, line: 12 }],
+      diagnostics: [],
+    };
+    const out = withSaneCounts(input);
     expect(out.decls.map((d) => d.name)).toEqual(['q']);
     expect(out.unresolved).toEqual([
       { file: 'a.yaml', line: 3, kind: 'gke-node-pool', name: 'p' },

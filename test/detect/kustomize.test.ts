@@ -215,7 +215,8 @@ describe('Kustomize patches on ClusterQueues', () => {
         file: K,
         line: lineIn(broken[K], 'value: 16'),
         severity: 'error',
-        message: 'training: the GPU count after this change could not be read (it was 16 GPUs at overlays/prod/kustomization.yaml:10), so the change is unknown',
+        message:
+          'training: the GPU count after this change could not be read (it was 16 GPUs at overlays/prod/kustomization.yaml:10), so the change is unknown',
       },
     ]);
   });
