@@ -3,6 +3,8 @@ import { uniqueMissing } from './analysis/missing.js';
 import { judgePr } from './analysis/review-pr.js';
 import { withCost } from './detect/cost.js';
 import { detectChanges } from './detect/detect-changes.js';
+import type { ParseOffload } from './detect/parse-pool.js';
+import { PARSERS } from './detect/registry.js';
 import type { ChangeSet, Diagnostic, Policy, ReviewResult, Workload } from './domain/index.js';
 import { collectTelemetry, type ReviewTelemetry, type TelemetryInput } from './telemetry/collect.js';
 import { parseCatalog, type RejectedWorkload } from './workloads/catalog.js';
@@ -25,6 +27,8 @@ export interface ReviewInput {
   catalog?: { file: string; text: string };
   /** What the cluster does now; without it the review judges from the files alone. */
   telemetry?: TelemetryInput;
+  /** Where large files are parsed off this thread (the App's workers); in-process without it. */
+  offload?: ParseOffload;
 }
 
 /**
@@ -34,7 +38,10 @@ export interface ReviewInput {
 export async function runReview(input: ReviewInput): Promise<ReviewResult> {
   const { changes: changeSet, policy: loaded } = input;
   const policy = loaded.policy;
-  const [paths, detected] = await Promise.all([changeSet.changedPaths(), detectChanges(changeSet)]);
+  const [paths, detected] = await Promise.all([
+    changeSet.changedPaths(),
+    detectChanges(changeSet, PARSERS, input.offload ? { offload: input.offload } : {}),
+  ]);
   // Priced here, not in detect/, because the policy's prices override the catalog's defaults.
   const changes = detected.changes.map((c) => withCost(c, policy.prices));
   const diagnostics: Diagnostic[] = [...loaded.diagnostics, ...detected.diagnostics];

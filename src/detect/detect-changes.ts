@@ -7,8 +7,18 @@ import { findOverlays, MAX_CANDIDATES, patchedBesideIt } from './kustomize/overl
 import { byPosition, pairDecls } from './match-decls.js';
 import { combine, merge } from './merge-results.js';
 import type { CapacityParser, ParseResult, SetParseResult, SourceFile } from './parser.js';
+import { OFFLOAD_MIN_CHARS } from './parse-pool.js';
+import type { ParseOffload } from './parse-pool.js';
 import { PARSERS } from './registry.js';
 import { withSaneCounts } from './sane-counts.js';
+
+export interface DetectOptions {
+  /**
+   * Where large files are parsed instead of this thread (the App's worker pool), so a review of
+   * megabytes does not hold the event loop. Used only with the registry's own parsers.
+   */
+  offload?: ParseOffload;
+}
 
 export interface DetectedChanges {
   changes: CapacityChange[];
@@ -48,15 +58,21 @@ function oversize(path: string, text: string, parsers: readonly CapacityParser[]
  * at head, the size of the change is unknown, and a warning says so.
  * Reader failures (network, permissions) are not diagnostics; they propagate to the caller.
  */
-export async function detectChanges(changes: ChangeSet, parsers: readonly CapacityParser[] = PARSERS): Promise<DetectedChanges> {
+export async function detectChanges(
+  changes: ChangeSet,
+  parsers: readonly CapacityParser[] = PARSERS,
+  options: DetectOptions = {},
+): Promise<DetectedChanges> {
   const changed = new Set(await changes.changedPaths());
   const paths = [...changed].filter((p) => anyParserAccepts(p, parsers)).sort();
   const fileParsers = parsers.filter((p) => !p.parseSet);
   const setParsers = parsers.filter((p) => p.parseSet);
   const sides = readers(changes, changed);
+  // Workers hold their own copy of the registry: only its parsers can be handed off.
+  const offload = parsers === PARSERS ? options.offload : undefined;
   const perFile = await mapLimit(paths, READ_CONCURRENCY, async (path) => ({
-    base: await detectSide(sides.base, path, fileParsers),
-    head: await detectSide(sides.head, path, fileParsers),
+    base: await detectSide(sides.base, path, fileParsers, offload),
+    head: await detectSide(sides.head, path, fileParsers, offload),
   }));
   const perSet: { base: SetParseResult; head: SetParseResult }[] = [];
   for (const parser of setParsers) {
@@ -64,9 +80,9 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
     perSet.push(
       ...(await mapLimit(dirs, READ_CONCURRENCY, async (dir) => {
         const { set, notes } = await setPaths(sides, dir, paths, parser, parsers);
-        const head = await detectDirectory(sides.head, sides.mayExist, dir, set, parser);
+        const head = await detectDirectory(sides.head, sides.mayExist, dir, set, parser, offload);
         return {
-          base: await detectDirectory(sides.base, sides.mayExist, dir, set, parser),
+          base: await detectDirectory(sides.base, sides.mayExist, dir, set, parser, offload),
           head: { ...head, diagnostics: [...head.diagnostics, ...notes] },
         };
       })),
@@ -160,11 +176,26 @@ function readers(changes: ChangeSet, changed: ReadonlySet<string>): Sides {
   };
 }
 
-async function detectSide(reader: TreeReader, path: string, parsers: readonly CapacityParser[]): Promise<ParseResult> {
+async function detectSide(
+  reader: TreeReader,
+  path: string,
+  parsers: readonly CapacityParser[],
+  offload: ParseOffload | undefined,
+): Promise<ParseResult> {
   if (!parsers.some((p) => p.acceptsPath?.(path) ?? true)) return EMPTY;
   const text = await reader.read(path);
   if (text === null) return EMPTY;
-  return text.length > MAX_FILE_CHARS ? oversize(path, text, parsers) : detectFile(path, text, parsers);
+  if (text.length > MAX_FILE_CHARS) return oversize(path, text, parsers);
+  if (offload && text.length >= OFFLOAD_MIN_CHARS && parsers.some((p) => p.mightContain(path, text))) {
+    return offload.file(path, text).catch((err: unknown) => failed(path, 'the parse worker', err));
+  }
+  return detectFile(path, text, parsers);
+}
+
+/** A parse that could not finish is an error on its file: what it declares is unknown. */
+function failed(file: string, what: string, err: unknown): ParseResult {
+  const message = err instanceof Error ? err.message : String(err);
+  return { decls: [], diagnostics: [diagnostic(file, null, 'error', `${what} failed: ${message}`)], unresolved: [] };
 }
 
 /**
@@ -268,6 +299,7 @@ async function detectDirectory(
   dir: string,
   paths: readonly string[],
   parser: CapacityParser,
+  offload: ParseOffload | undefined,
 ): Promise<SetParseResult> {
   const files: SourceFile[] = [];
   const tooLarge: ParseResult[] = [];
@@ -280,7 +312,11 @@ async function detectDirectory(
   if (parser.references) await readReferences(reader, mayExist, parser, files, tooLarge);
   if (!files.some((f) => parser.mightContain(f.path, f.text))) return merge(tooLarge);
   try {
-    const result = (parser.parseSet as (f: readonly SourceFile[]) => SetParseResult)(files);
+    const chars = files.reduce((n, f) => n + f.text.length, 0);
+    const result =
+      offload && chars >= OFFLOAD_MIN_CHARS
+        ? await offload.set(parser.id, files)
+        : (parser.parseSet as (f: readonly SourceFile[]) => SetParseResult)(files);
     return { ...merge([...tooLarge, result]), supersedes: result.supersedes ?? [], replaces: result.replaces ?? [] };
   } catch (err) {
     // Parsers must not throw; one that does must not take the other formats down with it.

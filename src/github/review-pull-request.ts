@@ -1,5 +1,6 @@
 import { redactSecrets, redactor } from '../domain/redact.js';
 import type { ReviewResult } from '../domain/review.js';
+import { sharedParsePool } from '../detect/parse-pool.js';
 import { renderCheck, renderFailedCheck } from '../report/check.js';
 import type { CheckOutput } from '../report/check.js';
 import { COMMENT_MARKER, renderComment } from '../report/comment.js';
@@ -60,7 +61,14 @@ export async function analysePullRequest(
   // The policy and the catalog decide what is trusted: always read as the base commit has them.
   changes.readSparingly([...POLICY_PATHS, policy.policy.catalog]);
   const telemetry = provider?.(policy.policy);
-  const reviewed = await runReview({ changes, policy, headSha: target.headSha, ...(telemetry ? { telemetry } : {}) });
+  // The App serves webhooks and /ping from this thread: large files are parsed in workers.
+  const reviewed = await runReview({
+    changes,
+    policy,
+    headSha: target.headSha,
+    offload: sharedParsePool(),
+    ...(telemetry ? { telemetry } : {}),
+  });
   return { changes, policy, result: withRefusedFiles(reviewed, changes.refusedFiles()) };
 }
 
