@@ -50,7 +50,7 @@ export class ParsePool implements ParseOffload {
 
   async close(): Promise<void> {
     const slots = this.#slots.splice(0, this.#slots.length, ...new Array<undefined>(this.size).fill(undefined));
-    await Promise.all(slots.map((s) => s?.worker.terminate()));
+    await Promise.all(slots.flatMap((s) => (s ? [s.worker.terminate()] : [])));
   }
 
   #run(job: ParseJob): Promise<unknown> {

@@ -135,7 +135,7 @@ describe('secrets never leave, in any encoding', () => {
   it('through the CLI: an upstream echoing URL credentials and headers reaches neither stdout nor stderr', async () => {
     const prometheus = await echoServer();
     const dir = mkdtempSync(join(tmpdir(), 'gpu-justify-encodings-'));
-    closers.push(async () => rmSync(dir, { recursive: true, force: true }));
+    closers.push(() => Promise.resolve(rmSync(dir, { recursive: true, force: true })));
     for (const [side, gpus] of [
       ['base', 6],
       ['head', 12],
