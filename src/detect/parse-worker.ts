@@ -8,7 +8,7 @@ const FILE_PARSERS = PARSERS.filter((p) => !p.parseSet);
 /** One parse asked of a worker: a file through every parser, or a set through one parser. */
 export type ParseJob = { op: 'file'; path: string; text: string } | { op: 'set'; parser: string; files: SourceFile[] };
 
-export interface ParseRequest {
+interface ParseRequest {
   id: number;
   job: ParseJob;
 }
@@ -16,7 +16,7 @@ export interface ParseRequest {
 export type ParseReply = { id: number; ok: true; result: unknown } | { id: number; ok: false; message: string };
 
 /** Runs one job as detection would in the main thread; the registry is this worker's own copy. */
-export function runJob(job: ParseJob): unknown {
+function runJob(job: ParseJob): unknown {
   // As detectChanges reads a file on its own: through the parsers that do not read sets.
   if (job.op === 'file') return detectFile(job.path, job.text, FILE_PARSERS);
   const parser = PARSERS.find((p) => p.id === job.parser);

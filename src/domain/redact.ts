@@ -130,7 +130,7 @@ export class Redactor {
 type SecretEnv = Record<string, string | undefined>;
 
 /** Every secret the operator's environment gives this process. */
-export function secretsOf(env: SecretEnv, into: Redactor = new Redactor()): Redactor {
+function secretsOf(env: SecretEnv, into: Redactor = new Redactor()): Redactor {
   into.add(
     env['PROMETHEUS_BEARER_TOKEN']?.trim(),
     env['PRIVATE_KEY'],
