@@ -46,9 +46,9 @@ describe('headlines a platform team reads first', () => {
   });
 
   it('no change found beside a warning does not read as a sure "no change"', async () => {
-    // A ClusterQueue whose quota becomes a Helm expression: nothing countable changed, but the count is unknown.
+    // A ClusterQueue whose quota is a Helm expression on both sides: nothing countable changed, but the count is unknown.
     const result = await review(
-      { 'q.yaml': queueFile(4), 'gpu-workloads.yaml': catalog() },
+      { 'q.yaml': queueFile('{{ .Values.oldGpus }}'), 'gpu-workloads.yaml': catalog() },
       { 'q.yaml': queueFile('{{ .Values.gpus }}'), 'gpu-workloads.yaml': catalog() },
     );
     if (result.verdict !== 'no-gpu-change') throw new Error(`expected no-gpu-change, got ${result.verdict}`);
@@ -56,6 +56,12 @@ describe('headlines a platform team reads first', () => {
     expect(headlineOf(renderComment(result))).toMatch(
       /^### ➖ \*\*No GPU capacity change\*\* found, with a warning about the files \(below\): read it before taking this as no change\.$/,
     );
+    // A known quota turned into an expression may hide any growth: no verdict of "no change" then.
+    const hidden = await review(
+      { 'q.yaml': queueFile(4), 'gpu-workloads.yaml': catalog() },
+      { 'q.yaml': queueFile('{{ .Values.gpus }}'), 'gpu-workloads.yaml': catalog() },
+    );
+    expect(hidden.verdict).toBe('insufficient-evidence');
     const plain = await review({ 'README.md': 'a' }, { 'README.md': 'b' });
     expect(headlineOf(renderComment(plain))).toBe('### ➖ **No GPU capacity change**: this pull request changes no GPU capacity.');
   });
