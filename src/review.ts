@@ -5,6 +5,8 @@ import { coverageEvidence } from './analysis/not-followed.js';
 import { judgePr } from './analysis/review-pr.js';
 import { withCost } from './detect/cost.js';
 import { detectChanges } from './detect/detect-changes.js';
+import type { ParseOffload } from './detect/parse-pool.js';
+import { PARSERS } from './detect/registry.js';
 import type { CatalogDemand, ChangeSet, Diagnostic, Policy, ReviewResult, Workload } from './domain/index.js';
 import { collectTelemetry, type ReviewTelemetry, type TelemetryInput } from './telemetry/collect.js';
 import { parseCatalog, type RejectedWorkload } from './workloads/catalog.js';
@@ -27,6 +29,8 @@ export interface ReviewInput {
   catalog?: { file: string; text: string };
   /** What the cluster does now; without it the review judges from the files alone. */
   telemetry?: TelemetryInput;
+  /** Where large files are parsed off this thread (the App's workers); in-process without it. */
+  offload?: ParseOffload;
 }
 
 /**
@@ -38,7 +42,10 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
   const policyErrors = loaded.diagnostics.filter((d) => d.severity === 'error');
   // An invalid policy fails closed: whatever it meant to say, it is judged as enforce.
   const policy: Policy = policyErrors.length > 0 ? { ...loaded.policy, mode: 'enforce' } : loaded.policy;
-  const [paths, detected] = await Promise.all([changeSet.changedPaths(), detectChanges(changeSet)]);
+  const [paths, detected] = await Promise.all([
+    changeSet.changedPaths(),
+    detectChanges(changeSet, PARSERS, input.offload ? { offload: input.offload } : {}),
+  ]);
   // Priced here, not in detect/, because the policy's prices override the catalog's defaults.
   const changes = detected.changes.map((c) => withCost(c, policy.prices));
   const diagnostics: Diagnostic[] = [...loaded.diagnostics, ...detected.diagnostics];

@@ -1,3 +1,4 @@
+import { redactSecrets } from '../domain/redact.js';
 import { UsageError } from './args.js';
 import { ACTION_HELP, actionCommand } from './commands/action.js';
 import { DEMO_HELP, demoCommand } from './commands/demo.js';
@@ -51,7 +52,9 @@ Usage:
 Run gpu-justify <command> --help for what a command does and its options.`;
 
 /** Runs one command; returns the exit code (0 ran, 1 --fail-on matched, 2 bad usage or input). */
-export async function main(argv: string[], out: Output = processOutput): Promise<number> {
+export async function main(argv: string[], output: Output = processOutput): Promise<number> {
+  // Whatever a command prints (a telemetry error echoing a URL, say), no known secret is in it.
+  const out: Output = { stdout: (t) => output.stdout(redactSecrets(t)), stderr: (t) => output.stderr(redactSecrets(t)) };
   const [name, ...rest] = argv;
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
     out.stdout(USAGE);

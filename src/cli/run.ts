@@ -1,3 +1,4 @@
+import { redactSecrets } from '../domain/redact.js';
 import { main } from './main.js';
 
 // The process entry point, kept apart from main() so tests can call main() without exiting.
@@ -6,7 +7,8 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (err: unknown) => {
-    process.stderr.write(`gpu-justify: unexpected failure: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    const what = err instanceof Error ? (err.stack ?? err.message) : String(err);
+    process.stderr.write(`gpu-justify: unexpected failure: ${redactSecrets(what)}\n`);
     process.exitCode = 2;
   },
 );

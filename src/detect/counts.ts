@@ -1,3 +1,4 @@
+import { MAX_GPU_COUNT } from '../domain/limits.js';
 import type { NodeContext } from './manifests.js';
 import { parseQuantity } from './quantity.js';
 import { findTemplateExpression } from './template.js';
@@ -9,11 +10,8 @@ export type CountRead = { ok: true; value: number; line: number } | { ok: false;
 // envsubst / clusterctl defaults: `${WORKER_MACHINE_COUNT:=2}`, `${X:-2}`.
 const ENVSUBST_DEFAULT_RE = /^\$\{[A-Za-z_]\w*:?[=-]([^}]*)\}$/;
 
-/**
- * No pool or quota declares more: a larger number is a mistake or hostile input, and products
- * of such numbers (nodes × GPUs per node) would overflow to Infinity.
- */
-export const MAX_COUNT = 1_000_000;
+/** No pool or quota declares more (see MAX_GPU_COUNT). */
+export const MAX_COUNT = MAX_GPU_COUNT;
 
 /** Reads a node count / GPU count / quantity; null when the node is absent. */
 export function readCount(node: unknown, ctx: NodeContext, fallbackLine: number): CountRead | null {

@@ -12,7 +12,18 @@ import { findOverlays, MAX_CANDIDATES, patchedBesideIt } from './kustomize/overl
 import { byPosition, pairDecls } from './match-decls.js';
 import { combine, merge } from './merge-results.js';
 import type { CapacityParser, Coverage, ParseResult, SetParseResult, SourceFile } from './parser.js';
+import { OFFLOAD_MIN_CHARS } from './parse-pool.js';
+import type { ParseOffload } from './parse-pool.js';
 import { PARSERS } from './registry.js';
+import { withSaneCounts } from './sane-counts.js';
+
+export interface DetectOptions {
+  /**
+   * Where large files are parsed instead of this thread (the App's worker pool), so a review of
+   * megabytes does not hold the event loop. Used only with the registry's own parsers.
+   */
+  offload?: ParseOffload;
+}
 
 export interface DetectedChanges {
   changes: CapacityChange[];
@@ -54,16 +65,22 @@ function oversize(path: string, text: string, parsers: readonly CapacityParser[]
  * at head, the size of the change is unknown, and a warning says so.
  * Reader failures (network, permissions) are not diagnostics; they propagate to the caller.
  */
-export async function detectChanges(changes: ChangeSet, parsers: readonly CapacityParser[] = PARSERS): Promise<DetectedChanges> {
+export async function detectChanges(
+  changes: ChangeSet,
+  parsers: readonly CapacityParser[] = PARSERS,
+  options: DetectOptions = {},
+): Promise<DetectedChanges> {
   const changed = new Set(await changes.changedPaths());
   const paths = [...changed].filter((p) => anyParserAccepts(p, parsers)).sort();
   const fileParsers = parsers.filter((p) => !p.parseSet);
   const setParsers = parsers.filter((p) => p.parseSet);
   const sides = readers(changes, changed);
   const parsed = new Set<string>();
+  // Workers hold their own copy of the registry: only its parsers can be handed off.
+  const offload = parsers === PARSERS ? options.offload : undefined;
   const perFile = await mapLimit(paths, READ_CONCURRENCY, async (path) => ({
-    base: await detectSide(sides.base, path, fileParsers, parsed),
-    head: await detectSide(sides.head, path, fileParsers, parsed),
+    base: await detectSide(sides.base, path, fileParsers, parsed, offload),
+    head: await detectSide(sides.head, path, fileParsers, parsed, offload),
   }));
   const perSet: { base: SetParseResult & Coverage; head: SetParseResult & Coverage }[] = [];
   for (const parser of setParsers) {
@@ -71,9 +88,9 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
     perSet.push(
       ...(await mapLimit(dirs, READ_CONCURRENCY, async (dir) => {
         const { set, notes } = await setPaths(sides, dir, paths, parser, parsers);
-        const head = await detectDirectory(sides.head, sides.mayExist, dir, set, parser, parsed);
+        const head = await detectDirectory(sides.head, sides.mayExist, dir, set, parser, parsed, offload);
         return {
-          base: await detectDirectory(sides.base, sides.mayExist, dir, set, parser, parsed),
+          base: await detectDirectory(sides.base, sides.mayExist, dir, set, parser, parsed, offload),
           head: { ...head, diagnostics: [...head.diagnostics, ...notes] },
         };
       })),
@@ -96,18 +113,26 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
   const deployments = await followToolkitDeployments([...changed].sort(), io);
   for (const path of deployments.followed) parsed.add(path);
   perSet.push({ base: deployments.base, head: deployments.head });
-  const base = combine(
-    perFile.map((s) => s.base),
-    perSet.map((s) => s.base),
+  // Whatever format a count came from, an absurd or overflowing one makes the change unreadable.
+  const base = withSaneCounts(
+    combine(
+      perFile.map((s) => s.base),
+      perSet.map((s) => s.base),
+    ),
   );
-  const head = combine(
-    perFile.map((s) => s.head),
-    perSet.map((s) => s.head),
+  const head = keepUnparsed(
+    base,
+    withSaneCounts(
+      combine(
+        perFile.map((s) => s.head),
+        perSet.map((s) => s.head),
+      ),
+    ),
   );
   await fillModelsFromDirectory(base.decls, { list: sides.list, read: (p) => sides.base.read(p) });
   await fillModelsFromDirectory(head.decls, { list: sides.list, read: (p) => sides.head.read(p) });
 
-  const diagnostics = [...head.diagnostics, ...unknownBefore(base, head)];
+  const diagnostics = [...head.diagnostics, ...unknownBefore(base, head), ...unknownAfter(base, head)];
   diagnostics.sort((a, b) =>
     byPosition({ file: a.file, line: a.line ?? 0, name: a.message }, { file: b.file, line: b.line ?? 0, name: b.message }),
   );
@@ -180,12 +205,29 @@ function readers(changes: ChangeSet, changed: ReadonlySet<string>): Sides {
   };
 }
 
-async function detectSide(reader: TreeReader, path: string, parsers: readonly CapacityParser[], parsed: Set<string>): Promise<ParseResult> {
+async function detectSide(
+  reader: TreeReader,
+  path: string,
+  parsers: readonly CapacityParser[],
+  parsed: Set<string>,
+  offload: ParseOffload | undefined,
+): Promise<ParseResult> {
   if (!parsers.some((p) => p.acceptsPath?.(path) ?? true)) return EMPTY;
   const text = await reader.read(path);
   if (text === null) return EMPTY;
-  if (parsers.some((p) => p.mightContain(path, text))) parsed.add(path);
-  return text.length > MAX_FILE_CHARS ? oversize(path, text, parsers) : detectFile(path, text, parsers);
+  const mine = parsers.some((p) => p.mightContain(path, text));
+  if (mine) parsed.add(path);
+  if (text.length > MAX_FILE_CHARS) return oversize(path, text, parsers);
+  if (offload && text.length >= OFFLOAD_MIN_CHARS && mine) {
+    return offload.file(path, text).catch((err: unknown) => failed(path, 'the parse worker', err));
+  }
+  return detectFile(path, text, parsers);
+}
+
+/** A parse that could not finish is an error on its file: what it declares is unknown. */
+function failed(file: string, what: string, err: unknown): ParseResult {
+  const message = err instanceof Error ? err.message : String(err);
+  return { decls: [], diagnostics: [diagnostic(file, null, 'error', `${what} failed: ${message}`)], unresolved: [] };
 }
 
 /**
@@ -290,6 +332,7 @@ async function detectDirectory(
   paths: readonly string[],
   parser: CapacityParser,
   parsed: Set<string>,
+  offload: ParseOffload | undefined,
 ): Promise<SetParseResult & Coverage> {
   const files: SourceFile[] = [];
   const tooLarge: ParseResult[] = [];
@@ -303,7 +346,11 @@ async function detectDirectory(
   if (!files.some((f) => parser.mightContain(f.path, f.text))) return merge(tooLarge);
   for (const f of files) if (parser.acceptsPath?.(f.path) ?? true) parsed.add(f.path);
   try {
-    const result = (parser.parseSet as (f: readonly SourceFile[]) => SetParseResult & Coverage)(files);
+    const chars = files.reduce((n, f) => n + f.text.length, 0);
+    const result =
+      offload && chars >= OFFLOAD_MIN_CHARS
+        ? ((await offload.set(parser.id, files)) as SetParseResult & Coverage)
+        : (parser.parseSet as (f: readonly SourceFile[]) => SetParseResult & Coverage)(files);
     return { ...merge([...tooLarge, result]), supersedes: result.supersedes ?? [], replaces: result.replaces ?? [] };
   } catch (err) {
     // Parsers must not throw; one that does must not take the other formats down with it.
@@ -358,6 +405,45 @@ async function readReferences(
 function dirOf(path: string): string {
   const slash = path.lastIndexOf('/');
   return slash < 0 ? '' : path.slice(0, slash);
+}
+
+/**
+ * A head whose count cannot be read (not a number, negative, absurd, a template expression) where
+ * the base's was known, or a new object of unknown count: the PR may grow GPU capacity by any
+ * amount, so the change is unreadable. An error, so no confident verdict is given on it; a file
+ * the head cannot parse at all keeps its base objects (see keepUnparsed), so it is never read as
+ * the declarations removed.
+ */
+function unknownAfter(base: ParseResult, head: ParseResult): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  // A file with an error already says why it cannot be read.
+  const erred = new Set(head.diagnostics.filter((d) => d.severity === 'error').map((d) => d.file));
+  for (const { before, after } of pairDecls(base, head)) {
+    if (!after || after.decl || after.unboundedBy !== undefined || (before && !before.decl) || erred.has(after.file)) continue;
+    const was = before?.decl ? `it was ${before.decl.gpus} GPUs at ${before.file}:${before.line}` : 'it is new';
+    out.push(
+      diagnostic(
+        after.file,
+        after.line,
+        'error',
+        `${after.name}: the GPU count after this change could not be read (${was}), so the change is unknown`,
+      ),
+    );
+  }
+  return out;
+}
+
+/**
+ * The base's objects of a file the head side has an error on and no objects in: the head could not
+ * be read, which is not the same as its objects having been removed. Kept as unresolved at head.
+ */
+function keepUnparsed<R extends ParseResult>(base: ParseResult, head: R): R {
+  const unreadable = new Set(head.diagnostics.filter((d) => d.severity === 'error').map((d) => d.file));
+  const present = new Set([...head.decls, ...(head.unresolved ?? [])].map((d) => d.file));
+  const kept = [...base.decls, ...(base.unresolved ?? [])]
+    .filter((d) => unreadable.has(d.file) && !present.has(d.file))
+    .map((d) => ({ file: d.file, line: d.line, kind: d.kind, name: d.name }));
+  return kept.length === 0 ? head : { ...head, unresolved: [...(head.unresolved ?? []), ...kept] };
 }
 
 function unknownBefore(base: ParseResult, head: ParseResult): Diagnostic[] {

@@ -25,7 +25,10 @@ export async function fillModelsFromDirectory(decls: readonly CapacityDecl[], io
   for (const d of decls) {
     if (d.kind !== KUEUE_KIND || d.gpuModel !== null || d.parts.length === 0) continue;
     const dir = dirOf(d.file);
-    byDir.set(dir, [...(byDir.get(dir) ?? []), d]);
+    // Appended in place: copying the list per queue would be quadratic in a file of thousands.
+    const list = byDir.get(dir);
+    if (list) list.push(d);
+    else byDir.set(dir, [d]);
   }
   for (const [dir, queues] of byDir) {
     const files = (await io.list(dir))

@@ -53,10 +53,17 @@ export function pairDecls(base: ParseResult, head: ParseResult): DeclPair[] {
   const usedBefore = new Set<SideEntry>();
   const usedAfter = new Set<SideEntry>();
 
+  // Candidates by key, in (file, line) order: a lookup per declaration, not a scan of all of them.
+  const byKey = new Map<string, SideEntry[]>();
+  for (const b of before) {
+    const list = byKey.get(keyOf(b));
+    if (list) list.push(b);
+    else byKey.set(keyOf(b), [b]);
+  }
   const pairWhere = (same: (b: SideEntry, a: SideEntry) => boolean) => {
     for (const a of after) {
       if (usedAfter.has(a)) continue;
-      const b = before.find((x) => !usedBefore.has(x) && keyOf(x) === keyOf(a) && same(x, a));
+      const b = byKey.get(keyOf(a))?.find((x) => !usedBefore.has(x) && same(x, a));
       if (!b) continue;
       usedBefore.add(b);
       usedAfter.add(a);

@@ -1,3 +1,5 @@
+import { posix } from 'node:path';
+
 /** Reads one side of a pull request (base or head). */
 export interface TreeReader {
   /** A name for messages: a directory, a git ref, `owner/repo@sha`. */
@@ -23,3 +25,17 @@ export interface ChangeSet {
   head: TreeReader;
   changedPaths(): Promise<string[]>;
 }
+
+/**
+ * Where a link at `path` pointing to `target` leads, as a repository path; null when it leaves the
+ * repository (an absolute target, or one climbing above the root).
+ */
+export function linkTarget(path: string, target: string): string | null {
+  if (target === '' || target.includes('\0') || posix.isAbsolute(target)) return null;
+  const joined = posix.normalize(posix.join(posix.dirname(path), target));
+  if (joined === '..' || joined.startsWith('../') || joined === '.') return null;
+  return joined.replace(/\/+$/, '');
+}
+
+/** Links followed in a chain before it counts as a loop: kustomize and Argo CD give up sooner. */
+export const MAX_LINK_HOPS = 8;

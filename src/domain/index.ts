@@ -10,3 +10,4 @@ export * from './workload.js';
 export * from './limits.js';
 export * from './declared-workload.js';
 export * from './coverage.js';
+export * from './redact.js';

@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { pino } from 'pino';
+import { redactor } from '../domain/redact.js';
+import { redactingLogger } from './redacting-log.js';
 import type { TelemetryProvider } from '../telemetry/from-env.js';
 import type { Logger } from './client.js';
 import { targetFromPull, type PullRequestLike } from './pull-target.js';
@@ -29,7 +31,7 @@ interface PullRequestEvent {
 
 export function actionLogger(): Logger {
   // Structured lines on stderr; the step's stdout stays for the summary.
-  return pino({ level: process.env['LOG_LEVEL'] ?? 'info', base: null }, pino.destination(2));
+  return redactingLogger(pino({ level: process.env['LOG_LEVEL'] ?? 'info', base: null }, pino.destination(2)));
 }
 
 /**
@@ -43,6 +45,7 @@ export async function runAction(env: ActionEnv, telemetry: TelemetryProvider, lo
     );
   }
   if (!env.GITHUB_TOKEN) throw new ActionSetupError('GITHUB_TOKEN is not set: pass github-token (the default is the workflow token)');
+  redactor().add(env.GITHUB_TOKEN);
   if (!env.GITHUB_EVENT_PATH) throw new ActionSetupError('GITHUB_EVENT_PATH is not set: run gpu-justify action inside GitHub Actions');
   let event: PullRequestEvent;
   try {

@@ -2,6 +2,7 @@ import { anyParserAccepts } from '../detect/detect-file.js';
 import { PARSERS } from '../detect/registry.js';
 import type { ChangeSet, TreeReader } from '../domain/files.js';
 import { MAX_FILE_CHARS } from '../domain/limits.js';
+import { parseListedFiles } from './answers.js';
 import { ApiTreeReader } from './api-tree-reader.js';
 import type { GitHubClient, PullRequestTarget } from './client.js';
 import { shownAfter, textBefore } from './patch.js';
@@ -11,11 +12,17 @@ import type { UnlistedFiles } from './tree-diff.js';
 
 export { ApiTreeReader } from './api-tree-reader.js';
 
-/** A changed file whose head side is over the size limit and could hold capacity: never downloaded whole. */
+/**
+ * A file not downloaded whole for its size: a changed file whose head side could hold capacity,
+ * or an input the review reads as it is (the catalog, a load-test file, the policy, a kustomize
+ * base), refused by GitHub's size before any download.
+ */
 export interface RefusedFile {
   path: string;
   /** Its size in bytes, as GitHub gives it. */
   bytes: number;
+  /** False for an input read as it is: its message then does not speak of GPU capacity. */
+  capacity?: boolean;
 }
 
 /** One entry of the pull request's file list. */
@@ -63,6 +70,7 @@ export class ApiChangeSet implements ChangeSet {
   readonly #bases = new Map<string, Promise<string | null>>();
   readonly #refused = new Map<string, number>();
   #unlisted: UnlistedFiles | null = null;
+  readonly #refusedInputs = new Map<string, number>();
 
   constructor(
     private readonly octokit: GitHubClient,
@@ -112,7 +120,19 @@ export class ApiChangeSet implements ChangeSet {
 
   /** Changed files that could hold capacity, not read because their head side is over the limit. */
   refusedFiles(): RefusedFile[] {
-    return [...this.#refused].map(([path, bytes]) => ({ path, bytes })).sort((a, b) => (a.path < b.path ? -1 : 1));
+    const inputs = [...this.#refusedInputs].filter(([path]) => !this.#refused.has(path));
+    return [
+      ...[...this.#refused].map(([path, bytes]) => ({ path, bytes })),
+      ...inputs.map(([path, bytes]) => ({ path, bytes, capacity: false })),
+    ].sort((a, b) => (a.path < b.path ? -1 : 1));
+  }
+
+  /** An input read as it is, unless GitHub's size says it is over the limit: then refused, never downloaded. */
+  async #readBounded(tree: ApiTreeReader, path: string): Promise<string | null> {
+    const read = await tree.readWithin(path, MAX_FILE_CHARS);
+    if ('text' in read) return read.text;
+    this.#refusedInputs.set(path, read.tooLarge);
+    return null;
   }
 
   /** A changed path detection reads, when reading sparingly; null otherwise. */
@@ -124,7 +144,7 @@ export class ApiChangeSet implements ChangeSet {
 
   async #readHead(path: string): Promise<string | null> {
     const file = await this.#candidate(path);
-    if (file === undefined) return this.headTree.read(path);
+    if (file === undefined) return this.#readBounded(this.headTree, path);
     const read = await this.headTree.readWithin(path, MAX_FILE_CHARS);
     if ('text' in read) return read.text;
     // What costs no download is asked first; the file's start, streamed, last.
@@ -159,7 +179,7 @@ export class ApiChangeSet implements ChangeSet {
 
   async #fetchBase(path: string): Promise<string | null> {
     const file = await this.#candidate(path);
-    if (file === undefined) return this.baseTree.read(path);
+    if (file === undefined) return this.#readBounded(this.baseTree, path);
     if (file !== null) {
       const rebuilt = await this.#rebuiltBase(file);
       if (rebuilt !== undefined) return rebuilt;
@@ -208,9 +228,9 @@ export class ApiChangeSet implements ChangeSet {
     this.#files ??= this.octokit
       .paginate(this.octokit.rest.pulls.listFiles, { ...this.target.base, pull_number: this.target.number, per_page: 100 })
       .then(
-        (files) =>
+        (answer: unknown) =>
           new Map(
-            files.map((f): [string, ListedFile] => [
+            parseListedFiles(`the file list of pull request #${this.target.number}`, answer).map((f): [string, ListedFile] => [
               f.filename,
               {
                 filename: f.filename,

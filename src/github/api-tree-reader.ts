@@ -2,6 +2,7 @@ import type { TreeReader } from '../domain/files.js';
 import { readBlobStart, startOf } from './blob-start.js';
 import type { FileStart } from './blob-start.js';
 import type { GitHubClient, RepoRef } from './client.js';
+import { GitHubAnswerError, MAX_LINK_HOPS, UnreadableLinkError, linkTarget, parseBlobAnswer, parseContentAnswer } from './answers.js';
 import { GitHubApiError } from './errors.js';
 
 /** What the contents API says of a file: its blob, its size in bytes, its text when inlined. */
@@ -72,44 +73,59 @@ export class ApiTreeReader implements TreeReader {
     return readBlobStart(this.octokit, this.repo, entry.sha, maxBytes);
   }
 
-  async #fetch(path: string): Promise<FileEntry | null> {
+  /**
+   * A symbolic link is read as its target inside the repository, what kustomize or Argo CD would
+   * apply (GitHub answers with the target's content itself when it is a file); a link leaving the
+   * repository or a chain of links too long to be anything but a loop is unreadable, never absent.
+   */
+  async #fetch(path: string, hops = 0, asked = path): Promise<FileEntry | null> {
     let data: unknown;
     try {
       const ref = this.ref === null ? {} : { ref: this.ref };
       ({ data } = await this.octokit.rest.repos.getContent({ ...this.repo, path, ...ref }));
     } catch (err) {
-      if (statusOf(err) === 404) return null;
-      throw GitHubApiError.from(err) ?? err;
+      if (statusOf(err) === 404) {
+        if (hops === 0) return null;
+        throw new UnreadableLinkError(asked, `to ${path}, which does not exist`);
+      }
+      const api = GitHubApiError.from(err);
+      if (api) throw api;
+      // Octokit could not parse the answer (a body too large or not JSON): an odd answer, named.
+      throw new GitHubAnswerError(path, err instanceof Error ? err.message.slice(0, 200) : 'unparseable', { cause: err });
     }
-    return parseContentEntry(data);
+    const answer = parseContentAnswer(path, data);
+    if (answer.kind === 'none') return null;
+    if (answer.kind === 'symlink') {
+      const target = linkTarget(path, answer.target);
+      if (target === null) throw new UnreadableLinkError(asked, 'leading outside the repository');
+      if (hops + 1 > MAX_LINK_HOPS)
+        throw new UnreadableLinkError(asked, `followed through ${MAX_LINK_HOPS} links without reaching a file (a loop)`);
+      return this.#fetch(target, hops + 1, asked);
+    }
+    const inlined = answer.encoding === 'base64' && answer.content !== null && (answer.content !== '' || answer.size === 0);
+    return { sha: answer.sha, size: answer.size, text: inlined ? decodeBase64(answer.content ?? '') : null };
   }
 
   async #blob(entry: FileEntry): Promise<string> {
     // Over 1 MB the contents API leaves `content` empty (encoding "none"); the blob API serves
     // files up to 100 MB.
     if (entry.size === 0) return '';
-    const blob = await this.octokit.rest.git.getBlob({ ...this.repo, file_sha: entry.sha }).then(
+    const data: unknown = await this.octokit.rest.git.getBlob({ ...this.repo, file_sha: entry.sha }).then(
       (res) => res.data,
       (err: unknown) => {
-        throw GitHubApiError.from(err) ?? err;
+        throw (
+          GitHubApiError.from(err) ??
+          new GitHubAnswerError(`blob ${entry.sha}`, err instanceof Error ? err.message.slice(0, 200) : 'unparseable')
+        );
       },
     );
+    const blob = parseBlobAnswer(`blob ${entry.sha}`, data);
     return blob.encoding === 'base64' ? decodeBase64(blob.content) : blob.content;
   }
 }
 
 function normalise(path: string): string {
   return path.replace(/^\/+/, '');
-}
-
-/** A directory, symlink or submodule is not a file we can read: null. */
-function parseContentEntry(data: unknown): FileEntry | null {
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) return null;
-  const d = data as Record<string, unknown>;
-  if (d.type !== 'file' || typeof d.sha !== 'string') return null;
-  const size = typeof d.size === 'number' ? d.size : 0;
-  const inlined = d.encoding === 'base64' && typeof d.content === 'string' && (d.content !== '' || size === 0);
-  return { sha: d.sha, size, text: inlined ? decodeBase64(d.content as string) : null };
 }
 
 function decodeBase64(content: string): string {

@@ -1,4 +1,7 @@
+import { existsSync, readFileSync } from 'node:fs';
 import type { ApplicationFunctionOptions, Probot } from 'probot';
+import { redactor } from '../domain/redact.js';
+import { withRedactedLog } from './redacting-log.js';
 import { CHECK_EVENTS, checkRunHandler, checkSuiteHandler } from './handlers/check-events.js';
 import { COMMENT_EVENTS, issueCommentHandler } from './handlers/issue-comment.js';
 import { PULL_REQUEST_EVENTS, pullRequestHandler } from './handlers/pull-request.js';
@@ -29,10 +32,13 @@ export function createGpuJustifyApp(
     // Probot's server offers extra routes; the bare webhook middleware does not.
     appOptions?.addHandler?.(metrics.handler);
     const deliveries = coordination;
-    app.on([...PULL_REQUEST_EVENTS], oncePerDelivery(deliveries, pullRequestHandler(deps)));
-    app.on([...COMMENT_EVENTS], oncePerDelivery(deliveries, issueCommentHandler(deps)));
-    app.on('check_run.rerequested', oncePerDelivery(deliveries, checkRunHandler(deps)));
-    app.on(['check_suite.requested', 'check_suite.rerequested'], oncePerDelivery(deliveries, checkSuiteHandler(deps)));
+    // Probot reads the key from a file when PRIVATE_KEY_PATH names one; it is a secret all the same.
+    const keyPath = process.env['PRIVATE_KEY_PATH'];
+    if (keyPath && existsSync(keyPath)) redactor().add(readFileSync(keyPath, 'utf8'));
+    app.on([...PULL_REQUEST_EVENTS], withRedactedLog(oncePerDelivery(deliveries, pullRequestHandler(deps))));
+    app.on([...COMMENT_EVENTS], withRedactedLog(oncePerDelivery(deliveries, issueCommentHandler(deps))));
+    app.on('check_run.rerequested', withRedactedLog(oncePerDelivery(deliveries, checkRunHandler(deps))));
+    app.on(['check_suite.requested', 'check_suite.rerequested'], withRedactedLog(oncePerDelivery(deliveries, checkSuiteHandler(deps))));
   };
 }
 

@@ -1,3 +1,4 @@
+import { redactor } from '../domain/redact.js';
 import type { CheckAnnotation, CheckOutput } from '../report/check.js';
 import type { GitHubClient, Logger, RepoRef } from './client.js';
 import { describeFailure } from './errors.js';
@@ -41,7 +42,9 @@ export class CheckRun {
    * Concludes the run. Annotations beyond the first batch go in earlier updates while the run
    * is still in progress, so a completed run already shows all of them.
    */
-  async complete(output: CheckOutput): Promise<void> {
+  async complete(shown: CheckOutput): Promise<void> {
+    // The last stop before GitHub: no known secret leaves, whichever path built the output.
+    const output = redactor().redactDeep(shown);
     const title = clip(output.title, 255);
     const summary = clip(output.summary, MAX_OUTPUT_CHARS);
     const batches = chunk(output.annotations, ANNOTATIONS_PER_REQUEST);
@@ -63,7 +66,7 @@ export class CheckRun {
    * No annotations: GitHub keeps those already sent and would add any sent again.
    */
   async revise(output: CheckOutput): Promise<void> {
-    await this.#conclude(output, []);
+    await this.#conclude(redactor().redactDeep(output), []);
   }
 
   /**

@@ -1,3 +1,4 @@
+import { redactSecrets } from '../domain/redact.js';
 import type { GitHubClient, Logger, RepoRef } from './client.js';
 import { deleteComments, isMarkedBotComment, sameText, settleCreatedComment } from './comment-duplicates.js';
 import { describeFailure } from './errors.js';
@@ -37,7 +38,8 @@ export interface UpsertCommentOptions {
  */
 export async function upsertComment(octokit: GitHubClient, options: UpsertCommentOptions): Promise<CommentOutcome> {
   const { repo, issueNumber, marker } = options;
-  const body = clip(options.body, MAX_COMMENT_CHARS, marker);
+  // The last stop before GitHub: no known secret leaves in a comment.
+  const body = clip(redactSecrets(options.body), MAX_COMMENT_CHARS, marker);
   const existing = options.existing === undefined ? await findMarkedComment(octokit, repo, issueNumber, marker) : options.existing;
   if (existing) {
     const text = merged(options, existing.body, body);

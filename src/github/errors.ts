@@ -1,3 +1,5 @@
+import { redactSecrets } from '../domain/redact.js';
+
 /** GitHub answered a request with an error status: "GitHub refused", not a bug, not bad input. */
 export class GitHubApiError extends Error {
   readonly kind = 'github-api';
@@ -30,7 +32,7 @@ export class GitHubApiError extends Error {
  */
 export function describeFailure(err: unknown): string {
   const http = GitHubApiError.from(err);
-  if (http) return http.message;
+  if (http) return redactSecrets(http.message);
   if (err instanceof Error) {
     const kind = (err as { kind?: unknown }).kind;
     const label = typeof kind === 'string' ? kind : `unexpected ${err.name}`;
@@ -51,6 +53,8 @@ function pathOf(url: string): string {
 const SECRET_PATTERNS = [/\bgh[opsur]_[A-Za-z0-9_]+/g, /\b(?:bearer|token)\s+[A-Za-z0-9._~+/=-]+/gi];
 
 function redact(text: string): string {
-  const clipped = text.length > 300 ? `${text.slice(0, 300)}…` : text;
+  // The process's secrets first, in full: clipping could cut one and leave a recognisable part.
+  const known = redactSecrets(text);
+  const clipped = known.length > 300 ? `${known.slice(0, 300)}…` : known;
   return SECRET_PATTERNS.reduce((t, re) => t.replace(re, '[redacted]'), clipped);
 }

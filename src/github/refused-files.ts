@@ -12,7 +12,9 @@ import type { RefusedFile } from './api-change-set.js';
  */
 export function withRefusedFiles(result: ReviewResult, refused: readonly RefusedFile[]): ReviewResult {
   if (refused.length === 0) return result;
-  const diagnostics = refused.map(({ path, bytes }) => diagnostic(path, null, 'error', refusalMessage(bytes)));
+  const diagnostics = refused.map(({ path, bytes, capacity }) =>
+    diagnostic(path, null, 'error', refusalMessage(bytes, capacity !== false)),
+  );
   return {
     ...result,
     verdict: 'insufficient-evidence',
@@ -26,8 +28,9 @@ export function withRefusedFiles(result: ReviewResult, refused: readonly Refused
 }
 
 /** Why a file of `bytes` bytes was not read. */
-export function refusalMessage(bytes: number): string {
-  return `${formatBytes(bytes)}, over the ${formatBytes(MAX_FILE_CHARS)} gpu-justify reads: its GPU capacity was not checked`;
+export function refusalMessage(bytes: number, capacity = true): string {
+  const what = capacity ? 'its GPU capacity was not checked' : 'it was not downloaded, and the review cannot use it';
+  return `${formatBytes(bytes)}, over the ${formatBytes(MAX_FILE_CHARS)} gpu-justify reads: ${what}`;
 }
 
 function formatBytes(bytes: number): string {

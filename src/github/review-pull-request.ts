@@ -1,5 +1,7 @@
 import type { Mode } from '../domain/policy.js';
+import { redactSecrets, redactor } from '../domain/redact.js';
 import type { ReviewResult } from '../domain/review.js';
+import { sharedParsePool } from '../detect/parse-pool.js';
 import { renderCheck, renderFailedCheck } from '../report/check.js';
 import type { CheckOutput } from '../report/check.js';
 import { COMMENT_MARKER, renderComment } from '../report/comment.js';
@@ -67,7 +69,14 @@ export async function analysePullRequest(
   // The policy and the catalog decide what is trusted: always read as the base commit has them.
   changes.readSparingly([...POLICY_PATHS, policy.policy.catalog]);
   const telemetry = provider?.(policy.policy);
-  const reviewed = await runReview({ changes, policy, headSha: target.headSha, ...(telemetry ? { telemetry } : {}) });
+  // The App serves webhooks and /ping from this thread: large files are parsed in workers.
+  const reviewed = await runReview({
+    changes,
+    policy,
+    headSha: target.headSha,
+    offload: sharedParsePool(),
+    ...(telemetry ? { telemetry } : {}),
+  });
   return { changes, policy, result: withUnlistedFiles(withRefusedFiles(reviewed, changes.refusedFiles()), await changes.unlistedFiles()) };
 }
 
@@ -104,9 +113,10 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
         ...(target.headUrl === undefined ? {} : { headUrl: target.headUrl }),
         ...(target.draft ? { draft: true } : {}),
       });
-      const body = override ? applyOverrideToComment(plain, override) : plain;
+      // What GitHub shows carries no secret of the process, in any encoding, whatever echoed it.
+      const body = redactSecrets(override ? applyOverrideToComment(plain, override) : plain);
       const output = adaptCheckOutput(renderCheck(result, body), policy.diagnostics);
-      return { body, output: override ? applyOverrideToCheck(output, override) : output };
+      return { body, output: redactor().redactDeep(override ? applyOverrideToCheck(output, override) : output) };
     };
     const plain = render(null).output;
     computed = { result, output: plain };

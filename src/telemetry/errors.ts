@@ -1,3 +1,5 @@
+import { Redactor, redactor } from '../domain/redact.js';
+
 /**
  * Why a telemetry answer could not be had. Each error names the source and the query, and never
  * the credentials: messages pass through `redact` before they are built.
@@ -55,13 +57,17 @@ export class TelemetryConfigError extends TelemetryError {
   override readonly name = 'TelemetryConfigError';
 }
 
-/** Replaces every secret in `text` with `***`; secrets shorter than 3 characters are too common to scrub. */
+const redactors = new WeakMap<readonly string[], Redactor>();
+
+/**
+ * Replaces every secret in `text`, in each of its encodings (see Redactor), with `***`: these
+ * settings' own and every other secret the process knows. Secrets shorter than 3 characters are
+ * too common to scrub.
+ */
 export function redact(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const s of secrets) {
-    if (s.length >= 3) out = out.split(s).join('***');
-  }
-  return out;
+  let own = redactors.get(secrets);
+  if (!own) redactors.set(secrets, (own = new Redactor().add(...secrets)));
+  return redactor().redact(own.redact(text));
 }
 
 /** A URL fit for messages: no user info, no query string. */

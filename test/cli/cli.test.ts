@@ -170,7 +170,7 @@ describe('gpu-justify review', () => {
     });
   });
 
-  it('reports a quota that is a template expression instead of counting it', async () => {
+  it('reports a quota that is a template expression instead of counting it, and the change as unknown', async () => {
     const dir = await tempDir();
     await mkdir(join(dir, 'base'));
     await mkdir(join(dir, 'head'));
@@ -184,6 +184,7 @@ describe('gpu-justify review', () => {
     expect(json.changes).toEqual([]);
     expect(json.diagnostics).toEqual([
       expect.objectContaining({ file: 'cq.yaml', line: 12, message: expect.stringContaining('{{ .Values.gpus }}') }),
+      expect.objectContaining({ file: 'cq.yaml', line: 12, severity: 'error', message: expect.stringContaining('it is new') }),
     ]);
   });
 });

@@ -67,12 +67,18 @@ describe('detectChanges', () => {
     expect(diagnostics.filter((d) => d.severity === 'error').map((d) => d.file)).toEqual(['b.yaml']);
   });
 
-  it('reports no change for a quota turned into a template, only the warning naming it', async () => {
+  it('reports no change for a quota turned into a template: the warning naming it, and an error that the change is unknown', async () => {
     const { set } = changeSet({ 'q.yaml': q('research', '8') }, { 'q.yaml': q('research', '"{{ .Values.gpus }}"') });
     const { changes, diagnostics } = await detectChanges(set);
     expect(changes).toEqual([]);
-    expect(diagnostics.map((d) => [d.file, d.severity])).toEqual([['q.yaml', 'warning']]);
+    expect(diagnostics.map((d) => [d.file, d.severity])).toEqual([
+      ['q.yaml', 'warning'],
+      ['q.yaml', 'error'],
+    ]);
     expect(diagnostics[0]?.message).toContain('{{ .Values.gpus }}');
+    expect(diagnostics[1]?.message).toMatch(
+      /^research: the GPU count after this change could not be read \(it was 8 GPUs at q\.yaml:\d+\)/,
+    );
   });
 
   it('warns that the change is unknown when the base quota was unreadable', async () => {

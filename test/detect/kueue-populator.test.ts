@@ -46,10 +46,13 @@ describe('Kueue populator chart values', () => {
     expect((await pr([[file, 'tag: main', 'tag: v0.14.0']])).result).toMatchObject({ changes: [], diagnostics: [] });
   });
 
-  it('a quota that is not a number is a warning, and the change is not invented', async () => {
+  it('a quota that is not a number is a warning, and the change is not invented but unknown: an error', async () => {
     const { text, result } = await pr([[file, 'nominalQuota: "100"', 'nominalQuota: "lots"']]);
     expect(result.changes).toEqual([]);
-    expect(result.diagnostics).toEqual([
+    expect(result.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message)).toEqual([
+      expect.stringMatching(/^cluster-queue: the GPU count after this change could not be read \(it was 100 GPUs/),
+    ]);
+    expect(result.diagnostics.filter((d) => d.severity !== 'error')).toEqual([
       {
         file,
         line: lineIn(text, 'nominalQuota: "lots"'),

@@ -211,6 +211,13 @@ describe('Kustomize patches on ClusterQueues', () => {
         message:
           'ClusterQueue training: the JSON patch does not apply (operation 1 (replace /spec/resourceGroups/0/flavors/0/resources/5/nominalQuota): the parent does not exist); the GPU count after the patch is unknown',
       },
+      {
+        file: K,
+        line: lineIn(broken[K], 'value: 16'),
+        severity: 'error',
+        message:
+          'training: the GPU count after this change could not be read (it was 16 GPUs at overlays/prod/kustomization.yaml:10), so the change is unknown',
+      },
     ]);
   });
 

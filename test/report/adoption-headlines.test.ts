@@ -48,7 +48,7 @@ describe('headlines a platform team reads first', () => {
   it('a count that became unknown is not "no change": the file is named as not followed', async () => {
     // A ClusterQueue whose quota becomes a Helm expression: nothing countable changed, but the count is unknown.
     const result = await review(
-      { 'q.yaml': queueFile(4), 'gpu-workloads.yaml': catalog() },
+      { 'q.yaml': queueFile('{{ .Values.oldGpus }}'), 'gpu-workloads.yaml': catalog() },
       { 'q.yaml': queueFile('{{ .Values.gpus }}'), 'gpu-workloads.yaml': catalog() },
     );
     if (result.verdict !== 'insufficient-evidence') throw new Error(`expected insufficient-evidence, got ${result.verdict}`);
@@ -56,6 +56,12 @@ describe('headlines a platform team reads first', () => {
     expect(headlineOf(renderComment(result))).toMatch(
       /^### .* \*\*.*\*\*: q\.yaml could change GPU capacity in ways this review did not follow \(below\)\.$/,
     );
+    // A known quota turned into an expression may hide any growth: no verdict of "no change" then.
+    const hidden = await review(
+      { 'q.yaml': queueFile(4), 'gpu-workloads.yaml': catalog() },
+      { 'q.yaml': queueFile('{{ .Values.gpus }}'), 'gpu-workloads.yaml': catalog() },
+    );
+    expect(hidden.verdict).toBe('insufficient-evidence');
     const plain = await review({ 'README.md': 'a' }, { 'README.md': 'b' });
     expect(headlineOf(renderComment(plain))).toBe('### ➖ **No GPU capacity change**: this pull request changes no GPU capacity.');
   });

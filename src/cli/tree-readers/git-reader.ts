@@ -1,16 +1,21 @@
 import { InputError } from '../../domain/errors.js';
+import { MAX_LINK_HOPS, linkTarget } from '../../domain/files.js';
 import type { TreeReader } from '../../domain/files.js';
 import { dirsIn, filesIn } from './dir-reader.js';
 import { git, gitOrThrow } from './git.js';
 import { safeRelativePath } from './repo-path.js';
 
-/** Regular files, executable or not; links and submodules are not files to read. */
+/** Regular files, executable or not; submodules are not files to read. */
 const FILE_MODES = new Set(['100644', '100755']);
+/** A symbolic link: its blob holds the target path. */
+const LINK_MODE = '120000';
 
 /** One side of a PR as a commit of a local git repository. */
 export class GitReader implements TreeReader {
   readonly kind = 'git';
   private files: Promise<Map<string, string>> | undefined;
+  /** Symbolic links at the commit, path → blob id of the target path. */
+  private readonly links = new Map<string, string>();
 
   private constructor(
     readonly repo: string,
@@ -32,12 +37,32 @@ export class GitReader implements TreeReader {
     throw new InputError(`"${ref}" is not a commit, branch or tag of the git repository ${repo}`);
   }
 
+  /**
+   * The file's text. A symbolic link reads as its target inside the tree, as kustomize or Argo CD
+   * would apply it; one leading outside, to nothing, or round a loop is an input error naming it,
+   * never read as the file removed.
+   */
   async read(path: string): Promise<string | null> {
     const rel = safeRelativePath(path, this.label);
-    const oid = (await this.listBlobs()).get(rel);
-    if (oid === undefined) return null;
-    const bytes = await gitOrThrow(this.repo, ['cat-file', 'blob', oid], `cannot read ${path} at ${this.label}`);
-    return bytes.toString('utf8');
+    const blobs = await this.listBlobs();
+    let at = rel;
+    for (let hops = 0; ; hops++) {
+      const oid = blobs.get(at);
+      if (oid !== undefined) {
+        const bytes = await gitOrThrow(this.repo, ['cat-file', 'blob', oid], `cannot read ${path} at ${this.label}`);
+        return bytes.toString('utf8');
+      }
+      const link = this.links.get(at);
+      if (link === undefined) {
+        if (hops === 0) return null;
+        throw new InputError(`${path} at ${this.label} is a symbolic link to ${at}, which is not a file there`, { file: path });
+      }
+      if (hops >= MAX_LINK_HOPS) throw new InputError(`${path} at ${this.label} is a symbolic link that loops`, { file: path });
+      const target = (await gitOrThrow(this.repo, ['cat-file', 'blob', link], `cannot read ${path} at ${this.label}`)).toString('utf8');
+      const next = linkTarget(at, target);
+      if (next === null) throw new InputError(`${path} at ${this.label} is a symbolic link leading outside the repository`, { file: path });
+      at = next;
+    }
   }
 
   /** Files directly inside `dir` at the commit (repository path, `''` for the root). */
@@ -69,6 +94,8 @@ export class GitReader implements TreeReader {
       const [mode, type, oid] = record.slice(0, tab).split(' ');
       if (type === 'blob' && mode !== undefined && FILE_MODES.has(mode) && oid !== undefined) {
         files.set(record.slice(tab + 1), oid);
+      } else if (type === 'blob' && mode === LINK_MODE && oid !== undefined) {
+        this.links.set(record.slice(tab + 1), oid);
       }
     }
     return files;

@@ -19,6 +19,8 @@ export class Locator {
   private readonly lineStarts: number[] = [0];
   /** Bracket depth of `shape` before each offset: makes `depth` constant-time, not a rescan per match. */
   private readonly depthBefore: Int32Array;
+  /** Children found per span and key, with their labels (see `children`). */
+  private readonly scans = new Map<string, { labels: string; span: Span }[]>();
 
   constructor(text: string) {
     [this.code, this.shape] = mask(text);
@@ -58,19 +60,35 @@ export class Locator {
     return this.children(within, key, labels).at(-1) ?? null;
   }
 
-  /** Every direct child of `within` named by `key`, in order: repeated blocks such as `resource_limits { … }`. */
+  /**
+   * Every direct child of `within` named by `key`, in order: repeated blocks such as
+   * `resource_limits { … }`. The children of one span named by one key are found in one scan,
+   * whatever their labels, and kept: a file of thousands of resources is scanned once per key,
+   * not once per resource looked up.
+   */
   children(within: Span, key: string, labels: readonly string[] = []): Span[] {
+    const want = labels.join('\u0000');
+    return this.labelled(within, key)
+      .filter((c) => c.labels === want)
+      .map((c) => c.span);
+  }
+
+  private labelled(within: Span, key: string): { labels: string; span: Span }[] {
+    const cacheKey = `${within.start}:${within.end}:${key}`;
+    const cached = this.scans.get(cacheKey);
+    if (cached) return cached;
     const name = `(?:${escape(key)}|"${escape(key)}")`;
-    const labelRe = labels.map((l) => `\\s+"${escape(l)}"`).join('');
-    const re = new RegExp(`(^|[\\s{,(\\[])${name}${labelRe}\\s*(\\{|=(?![=>])|:)`, 'g');
+    const re = new RegExp(`(^|[\\s{,(\\[])${name}((?:\\s+"[^"\\n]*")*)\\s*(\\{|=(?![=>])|:)`, 'g');
     re.lastIndex = within.start;
-    const found: Span[] = [];
+    const found: { labels: string; span: Span }[] = [];
     for (let m = re.exec(this.code); m && m.index < within.end; m = re.exec(this.code)) {
       const at = m.index + (m[1] ?? '').length;
       if (this.depth(within.start, at) !== 0) continue;
       const after = m.index + m[0].length;
-      found.push(m[2] === '{' ? this.braced(at, after - 1) : this.value(at, after));
+      const labels = [...(m[2] ?? '').matchAll(/"([^"\n]*)"/g)].map((l) => l[1] ?? '').join('\u0000');
+      found.push({ labels, span: m[3] === '{' ? this.braced(at, after - 1) : this.value(at, after) });
     }
+    this.scans.set(cacheKey, found);
     return found;
   }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { redactor } from '../../domain/redact.js';
 import {
   TelemetryConfigError,
   TelemetryError,
@@ -56,10 +57,23 @@ export function openCostSettings(url: string | undefined, overrides: Partial<Omi
       query: '(configuration)',
     });
   }
+  // fetch refuses a URL with user info: it is sent as a Basic credential, and never shown.
+  const headers: Record<string, string> = {};
+  const secrets: string[] = [];
+  if (parsed.username !== '' || parsed.password !== '') {
+    const user = safeDecode(parsed.username);
+    const password = safeDecode(parsed.password);
+    const pair = `${user}:${password}`;
+    headers['Authorization'] = `Basic ${Buffer.from(pair).toString('base64')}`;
+    secrets.push(pair, Buffer.from(pair).toString('base64'), parsed.password, password, parsed.username, user);
+    redactor().addBasic(user, password);
+    parsed.username = '';
+    parsed.password = '';
+  }
   return {
     url: parsed,
-    headers: {},
-    secrets: [],
+    headers,
+    secrets: secrets.filter((s) => s.length >= 3),
     timeoutMs: 60_000,
     retries: 2,
     backoffMs: 500,
@@ -67,6 +81,14 @@ export function openCostSettings(url: string | undefined, overrides: Partial<Omi
     postAbove: Number.POSITIVE_INFINITY,
     ...overrides,
   };
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
 }
 
 export function allocationLabel(q: AllocationQuery): string {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { redactor } from '../../domain/redact.js';
 import { TelemetryConfigError } from '../errors.js';
 import type { HttpSettings } from './http.js';
 
@@ -95,10 +96,17 @@ export function prometheusConfig(
   url.search = '';
   url.hash = '';
 
+  const kept = secrets.filter((s) => s.length >= 3);
+  // Settings may come from a flag, not only the environment: every output surface must know them.
+  redactor().add(...kept);
+  if (userinfo !== null) {
+    const colon = userinfo.indexOf(':');
+    redactor().addBasic(userinfo.slice(0, colon), userinfo.slice(colon + 1));
+  }
   return {
     url,
     headers,
-    secrets: secrets.filter((s) => s.length >= 3),
+    secrets: kept,
     timeoutMs: options.timeoutMs ?? 30_000,
     retries: options.retries ?? 3,
     backoffMs: options.backoffMs ?? 500,

@@ -68,12 +68,15 @@ function queryTimedOut(body: unknown): boolean {
   return type === 'timeout' || type === 'canceled';
 }
 
-/** The API's own error text when it sent one (`{"error": …}` or OpenCost's `{"message": …}`). */
-function apiMessage(body: unknown): string | null {
+/**
+ * The API's own error text when it sent one (`{"error": …}` or OpenCost's `{"message": …}`),
+ * scrubbed before it is shortened: a cut could leave part of a secret no longer recognisable.
+ */
+function apiMessage(body: unknown, clean: (text: string) => string): string | null {
   if (typeof body !== 'object' || body === null) return null;
   const rec = body as Record<string, unknown>;
   const msg = rec['error'] ?? rec['message'];
-  return typeof msg === 'string' ? msg.slice(0, 300) : null;
+  return typeof msg === 'string' ? clean(msg).slice(0, 300) : null;
 }
 
 function parseJson(text: string): unknown {
@@ -144,7 +147,7 @@ export async function requestJson(settings: HttpSettings, req: JsonRequest): Pro
     }
     const body = parseJson(text);
     if (isRetryable(response.status)) {
-      lastProblem = `HTTP ${response.status}${apiMessage(body) ? `: ${apiMessage(body)}` : ''}`;
+      lastProblem = `HTTP ${response.status}${apiMessage(body, clean) ? `: ${apiMessage(body, clean)}` : ''}`;
       if (attempt < settings.retries) {
         await sleep(backoff(settings, attempt, retryAfterMs(response.headers.get('retry-after'))));
         continue;
@@ -156,7 +159,7 @@ export async function requestJson(settings: HttpSettings, req: JsonRequest): Pro
       });
     }
     if (response.status === 400 || response.status === 422) {
-      const msg = apiMessage(body) ?? 'no reason given';
+      const msg = apiMessage(body, clean) ?? 'no reason given';
       throw new TelemetryQueryError(clean(`${where} rejected ${req.label} (HTTP ${response.status}): ${msg}`), {
         ...opts,
         status: response.status,
@@ -170,7 +173,7 @@ export async function requestJson(settings: HttpSettings, req: JsonRequest): Pro
       });
     }
     if (response.status >= 300) {
-      const msg = apiMessage(body);
+      const msg = apiMessage(body, clean);
       throw new TelemetryResponseError(clean(`${where} answered HTTP ${response.status} for ${req.label}${msg ? `: ${msg}` : ''}`), {
         ...opts,
         status: response.status,

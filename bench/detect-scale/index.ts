@@ -1,0 +1,166 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { detectChanges } from '../../src/detect/detect-changes.js';
+import { sharedParsePool } from '../../src/detect/parse-pool.js';
+import { PARSERS } from '../../src/detect/registry.js';
+import type { ChangeSet } from '../../src/domain/index.js';
+import { gpuJustifyApp } from '../../src/github/app.js';
+import { AppServer } from '../../test/helpers/app-server.js';
+import { FakeGitHub } from '../../test/helpers/fake-github.js';
+import { FakeRepo } from '../../test/helpers/fake-repo.js';
+import { EXAMPLE_REPO, pullRequestPayload } from '../../test/helpers/payloads.js';
+import type { Benchmark, BenchResult } from '../lib/benchmark.js';
+import { fmt, HeapSampler, median, memoryReport, now, quantile, table } from '../lib/measure.js';
+import { FILE_OF, largeFile } from './generate.js';
+import type { Format } from './generate.js';
+
+const SIZES_KIB = [128, 256, 512, 1000];
+const REPEATS = 3;
+const PING_EVERY_MS = 20;
+
+function changeSetOf(path: string, base: string, head: string): ChangeSet {
+  return {
+    base: { label: 'base', read: (p) => Promise.resolve(p === path ? base : null) },
+    head: { label: 'head', read: (p) => Promise.resolve(p === path ? head : null) },
+    changedPaths: () => Promise.resolve([path]),
+  };
+}
+
+/** Detection of one large file at growing sizes, in this thread: the cost per MB should stay flat. */
+async function scaling(sampler: HeapSampler) {
+  const rows: (string | number)[][] = [];
+  const data: Record<string, unknown>[] = [];
+  for (const format of ['kueue', 'terraform'] as Format[]) {
+    let first: number | null = null;
+    for (const kib of SIZES_KIB) {
+      const file = largeFile(format, kib * 1024);
+      const set = changeSetOf(FILE_OF[format], file.base, file.head);
+      const times: number[] = [];
+      let changes = 0;
+      for (let i = 0; i < REPEATS; i++) {
+        const start = now();
+        changes = (await detectChanges(set, PARSERS)).changes.length;
+        times.push(now() - start);
+        sampler.mark();
+      }
+      // Both sides are parsed: the size read is twice the file's.
+      const mb = (file.head.length + file.base.length) / (1024 * 1024);
+      const perMb = median(times) / mb;
+      first ??= perMb;
+      rows.push([
+        format,
+        fmt(file.head.length / 1024, 0),
+        file.decls,
+        changes,
+        fmt(median(times), 0),
+        fmt(perMb, 0),
+        fmt(perMb / first, 2),
+      ]);
+      data.push({ format, chars: file.head.length, decls: file.decls, changes, ms: median(times), msPerMb: perMb });
+    }
+  }
+  return { rows, data };
+}
+
+/** A `/ping` answered from this process's event loop every few ms, while `during` runs. */
+async function pingWhile(during: () => Promise<unknown>): Promise<{ latencies: number[]; ms: number }> {
+  const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('PONG'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/ping`;
+  const latencies: number[] = [];
+  let done = false;
+  const pinger = (async () => {
+    while (!done) {
+      const start = now();
+      await fetch(url).then((r) => r.text());
+      latencies.push(now() - start);
+      await new Promise((r) => setTimeout(r, PING_EVERY_MS));
+    }
+  })();
+  const start = now();
+  await during();
+  const ms = now() - start;
+  done = true;
+  await pinger;
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return { latencies, ms };
+}
+
+/** The App reviewing pull requests of 1 MB capacity files over signed webhooks, while /ping is asked. */
+async function pingDuringReviews(sampler: HeapSampler) {
+  const fake = await FakeGitHub.start();
+  const app = await AppServer.start(gpuJustifyApp, fake.url);
+  const rows: (string | number)[][] = [];
+  const data: Record<string, unknown>[] = [];
+  try {
+    let number = 1;
+    for (const format of ['kueue', 'terraform'] as Format[]) {
+      const file = largeFile(format, 1000 * 1024);
+      const pr = {
+        base: EXAMPLE_REPO,
+        number: number++,
+        baseSha: `${number}`.padStart(40, 'b'),
+        headSha: `${number}`.padStart(40, 'c'),
+        baseFiles: { [FILE_OF[format]]: file.base },
+        headFiles: { [FILE_OF[format]]: file.head },
+      };
+      const repo = new FakeRepo(fake, pr).serve();
+      const payload = pullRequestPayload({
+        action: 'opened',
+        installationId: 4242,
+        number: pr.number,
+        baseSha: pr.baseSha,
+        headSha: pr.headSha,
+      });
+      const viaApp = await pingWhile(() => app.deliver('pull_request', payload));
+      sampler.mark();
+      const conclusion = repo.checkRuns.at(-1)?.conclusion ?? 'none';
+      // The same detection in this thread, for comparison: what the event loop would suffer.
+      const inline = await pingWhile(() => detectChanges(changeSetOf(FILE_OF[format], file.base, file.head), PARSERS));
+      sampler.mark();
+      for (const [how, run] of [
+        ['App review, large files parsed in workers', viaApp],
+        ['detection in the main thread (no workers)', inline],
+      ] as const) {
+        rows.push([
+          format,
+          how,
+          fmt(run.ms, 0),
+          run.latencies.length,
+          fmt(median(run.latencies), 1),
+          fmt(quantile(run.latencies, 0.95), 1),
+          fmt(Math.max(...run.latencies), 0),
+        ]);
+        data.push({ format, how, ms: run.ms, pings: run.latencies.length, maxPingMs: Math.max(...run.latencies), conclusion });
+      }
+    }
+  } finally {
+    await app.close();
+    await fake.close();
+    await sharedParsePool().close();
+  }
+  return { rows, data };
+}
+
+async function run(): Promise<BenchResult> {
+  const sampler = new HeapSampler();
+  const scale = await scaling(sampler);
+  const ping = await pingDuringReviews(sampler);
+  const markdown = [
+    '#### detect-scale: one large capacity file, growing sizes (median of 3, both sides parsed)',
+    '',
+    table(['format', 'file KiB', 'declarations', 'changes', 'ms', 'ms per MB read', 'ms per MB vs smallest'], scale.rows),
+    '',
+    `#### detect-scale: \`/ping\` answered from the App's process while it reviews a 1 MB file (a ping every ${PING_EVERY_MS} ms)`,
+    '',
+    table(['format', 'how', 'review ms', 'pings', 'p50 ms', 'p95 ms', 'max ms'], ping.rows),
+  ].join('\n');
+  return { markdown, memory: memoryReport(sampler), data: { scale: scale.data, ping: ping.data } };
+}
+
+export const detectScaleBench: Benchmark = {
+  name: 'detect-scale',
+  about: 'detection time per MB of one large file at growing sizes, and /ping latency while the App reviews 1 MB files',
+  run,
+};
