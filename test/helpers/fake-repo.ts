@@ -117,8 +117,9 @@ export class FakeRepo {
   }
 
   /** A comment someone (or an earlier run) already left. */
-  addComment(body: string, type: 'Bot' | 'User' = 'Bot'): StoredComment {
-    const comment = { id: this.#nextId++, body, user: { login: type === 'Bot' ? 'gpu-justify[bot]' : 'octocat', type } };
+  addComment(body: string, type: 'Bot' | 'User' = 'Bot', login = type === 'Bot' ? 'gpu-justify[bot]' : 'octocat'): StoredComment {
+    const at = new Date().toISOString();
+    const comment = { id: this.#nextId++, body, user: { login, type }, created_at: at, updated_at: at };
     this.comments.push(comment);
     return comment;
   }
@@ -252,7 +253,8 @@ export class FakeRepo {
 
   #createComment(req: FakeRequest): FakeResponse {
     const { body } = req.body as { body: string };
-    const comment = { id: this.#nextId++, body, user: { login: 'gpu-justify[bot]', type: 'Bot' as const } };
+    const at = new Date().toISOString();
+    const comment = { id: this.#nextId++, body, user: { login: 'gpu-justify[bot]', type: 'Bot' as const }, created_at: at, updated_at: at };
     this.comments.push(comment);
     return { status: 201, body: comment };
   }
@@ -261,6 +263,7 @@ export class FakeRepo {
     const comment = this.comments.find((c) => String(c.id) === req.params.id);
     if (!comment) return notFound();
     comment.body = (req.body as { body: string }).body;
+    comment.updated_at = new Date().toISOString();
     return { body: comment };
   }
 
