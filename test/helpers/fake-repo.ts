@@ -48,6 +48,8 @@ export class FakeRepo {
   readonly roles: Record<string, string> = {};
   /** team slug → active member logins, in the base repository's organisation. */
   readonly teams: Record<string, string[]> = {};
+  /** Who comments created through the API are written by: the App's bot, or the Action's. */
+  commentAuthor = 'gpu-justify[bot]';
   /** What `GET /pulls/:n` reports as the head: tests move it to simulate a push. */
   currentHeadSha: string;
   perPage = 100;
@@ -254,7 +256,7 @@ export class FakeRepo {
   #createComment(req: FakeRequest): FakeResponse {
     const { body } = req.body as { body: string };
     const at = new Date().toISOString();
-    const comment = { id: this.#nextId++, body, user: { login: 'gpu-justify[bot]', type: 'Bot' as const }, created_at: at, updated_at: at };
+    const comment = { id: this.#nextId++, body, user: { login: this.commentAuthor, type: 'Bot' as const }, created_at: at, updated_at: at };
     this.comments.push(comment);
     return { status: 201, body: comment };
   }
