@@ -157,7 +157,8 @@ describe('state read back from our comment', () => {
     expect(check?.output.summary).not.toContain('<!--');
     expect(outsideCode(check?.output.summary ?? '')).not.toMatch(/@(acme|victim)|(?<![&\w])#1\b/);
     // An annotation's path must name the file exactly; its title and message are what is shown.
-    for (const a of check?.output.annotations ?? []) expect(`${a.title} ${a.message}`).not.toMatch(/<!--|@acme|@victim|#1/);
+    for (const a of (check?.output.annotations ?? []) as { title?: string; message: string }[])
+      expect(`${a.title} ${a.message}`).not.toMatch(/<!--|@acme|@victim|#1/);
   });
 });
 
