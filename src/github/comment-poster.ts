@@ -113,7 +113,7 @@ export async function findMarkedComment(octokit: GitHubClient, lookup: CommentLo
     const found = marked.sort((a, b) => a.id - b.id)[0];
     if (!found) continue;
     const duplicates = marked.filter((c) => c.id !== found.id).map((c) => c.id);
-    const updatedAt = found.updated_at ?? null;
+    const updatedAt: string | null = found.updated_at;
     return { id: found.id, body: found.body ?? '', updatedAt, ...(duplicates.length > 0 ? { duplicates } : {}) };
   }
   return null;
