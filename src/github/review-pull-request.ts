@@ -19,7 +19,8 @@ import type { SelfLogin } from './self-login.js';
 import { readShown, shownMarker } from './shown-request.js';
 import type { StateKey } from './state-signature.js';
 import { loadPolicy } from './policy-loader.js';
-import { headIsCurrent, postOverridden, postPlain } from './post-review.js';
+import { decideOverride } from './override-permission.js';
+import { postOverridden, postPlain } from './post-review.js';
 import type { Posting, Rendered } from './post-review.js';
 import { withRefusedFiles } from './refused-files.js';
 
@@ -92,7 +93,8 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
     const author = await options.self();
     const trust: StateTrust = { key: options.stateKey, scope: { repo: pr.repo, number: target.number } };
     // The head first, so our comment is read as late as possible, just before writing it.
-    const current = await headIsCurrent(octokit, target);
+    const { data: pull } = await octokit.rest.pulls.get({ ...target.base, pull_number: target.number });
+    const current = pull.head.sha === target.headSha;
     const found = await findMarkedComment(octokit, { repo: target.base, issueNumber: target.number, marker: COMMENT_MARKER, author });
     const fingerprint = requestFingerprint(result);
     const shown = readShown(found, trust);
@@ -122,15 +124,28 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
     });
     if (decision.unverified > 0) log.warn({ pr, records: decision.unverified }, 'override record failed verification; ignored');
     if (decision.refused) log.info({ pr, why: decision.refused }, 'override not bound to the reviewed request');
+    const granted = options.grant !== undefined && decision.override !== null && decision.override.commentId === options.grant.commentId;
+    let known = decision.override;
+    let revoked: number | null = null;
+    if (known && !granted) {
+      // A carried override holds only while its grantor may still grant it: a role or team
+      // membership taken away since ends it, whatever the comment records.
+      const policyNow = policy.policy.overrides;
+      const now = await decideOverride(octokit, { repo: target.base, login: known.by, author: pull.user.login, policy: policyNow });
+      if (!now.allowed) {
+        log.info({ pr, by: known.by, why: now.why }, 'override dropped: its grantor may no longer override');
+        revoked = known.commentId;
+        known = null;
+      }
+    }
     const adopt = (body: string): OverrideRecord | null => {
       const reading = readOverride(body, trust);
-      return reading.kind === 'verified' && overrideStillApplies(reading.record, result) ? reading.record : null;
+      if (reading.kind !== 'verified' || reading.record.commentId === revoked) return null;
+      return overrideStillApplies(reading.record, result) ? reading.record : null;
     };
-    const granted = options.grant !== undefined && decision.override !== null && decision.override.commentId === options.grant.commentId;
     // The check belongs to the reviewed commit, so it concludes with that commit's result even
     // when the head moved; see post-review.ts for the order of comment and check.
     const posting: Posting = { octokit, log, target, check, result, changes, render, current, granted, author, adopt };
-    const known = decision.override;
     const override = known ? await postOverridden(posting, known, found) : await postPlain(posting, found);
     return { result, conclusion: plain.conclusion, override, refused: decision.refused };
   } catch (err) {

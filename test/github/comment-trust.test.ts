@@ -113,6 +113,20 @@ describe('state read back from our comment', () => {
     expect(logged.some((l) => l.includes('override record failed verification; ignored'))).toBe(true);
   });
 
+  it('a genuine record holds only while its grantor may still override', async () => {
+    const { repo } = setUp();
+    await granted(repo);
+    // The maintainer's role is taken away; the record in our comment is as genuine as before.
+    repo.roles.maintainer = 'read';
+
+    await h.app.deliver('pull_request', prEvent({ action: 'synchronize' }));
+
+    expect(repo.checkRuns.at(-1)).toMatchObject({ conclusion: 'failure' });
+    expect(repo.checkRuns.at(-1)?.output.title).not.toContain('Overridden');
+    expect(ours(repo)[0]?.body).not.toContain('gpu-justify:override');
+    expect(logged.some((l) => l.includes('override dropped: its grantor may no longer override'))).toBe(true);
+  });
+
   it('a genuine record signed for another pull request is not adopted', async () => {
     const { repo } = setUp();
     const genuine = await granted(repo);
