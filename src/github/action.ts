@@ -6,6 +6,8 @@ import type { TelemetryProvider } from '../telemetry/from-env.js';
 import type { Logger } from './client.js';
 import { targetFromPull, type PullRequestLike } from './pull-target.js';
 import { reviewPullRequest, type ReviewOutcome } from './review-pull-request.js';
+import { ACTIONS_BOT } from './self-login.js';
+import { stateKey, stateSecretFromEnv } from './state-signature.js';
 import { tokenClient } from './token-client.js';
 
 /** What the Actions runner tells a step about its run (a subset of the documented variables). */
@@ -15,6 +17,8 @@ export interface ActionEnv {
   GITHUB_REPOSITORY?: string | undefined;
   GITHUB_TOKEN?: string | undefined;
   GITHUB_API_URL?: string | undefined;
+  /** Signs the state kept in the comment; without it the Action reads none back. */
+  GPU_JUSTIFY_STATE_SECRET?: string | undefined;
 }
 
 /** The Action could not start: a wrong event, no token, an unreadable event file. */
@@ -62,5 +66,8 @@ export async function runAction(env: ActionEnv, telemetry: TelemetryProvider, lo
     ...(repository.html_url === undefined ? {} : { htmlUrl: repository.html_url }),
   });
   const octokit = tokenClient(env);
-  return reviewPullRequest({ octokit, log, target, telemetry });
+  // The workflow token writes as github-actions[bot]; any workflow can too, so the comment's
+  // state is trusted only with a signature (a dedicated secret; the token changes every run).
+  const key = stateKey(stateSecretFromEnv({ GPU_JUSTIFY_STATE_SECRET: env.GPU_JUSTIFY_STATE_SECRET }, false));
+  return reviewPullRequest({ octokit, log, target, telemetry, self: () => Promise.resolve(ACTIONS_BOT), stateKey: key });
 }

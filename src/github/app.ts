@@ -11,6 +11,8 @@ import { coordinationFromEnv } from './coordination-from-env.js';
 import { oncePerDelivery } from './deliveries.js';
 import { AppMetrics } from './metrics.js';
 import { createPrQueue } from './pr-queue.js';
+import { appSelfLogin } from './self-login.js';
+import { stateKey, stateSecretFromEnv } from './state-signature.js';
 
 /** Every event the App subscribes to (app.yml's `default_events` lists their families). */
 export const HANDLED_EVENTS = [...PULL_REQUEST_EVENTS, ...COMMENT_EVENTS, ...CHECK_EVENTS] as const;
@@ -19,16 +21,20 @@ export const HANDLED_EVENTS = [...PULL_REQUEST_EVENTS, ...COMMENT_EVENTS, ...CHE
  * The Probot app: one thin handler per event family. The per-PR queue lives here, so each App
  * instance (each test server, each process) has its own; replicas share only what the
  * coordination shares (Redis, with `REDIS_URL`). Telemetry and coordination default to the
- * operator's environment, read when the App loads.
+ * operator's environment, read when the App loads, and so does the secret that signs the state
+ * kept in the App's comment (see state-signature.ts).
  */
 export function createGpuJustifyApp(
-  options: { telemetry?: TelemetryProvider; metrics?: AppMetrics; coordination?: Coordination } = {},
+  options: { telemetry?: TelemetryProvider; metrics?: AppMetrics; coordination?: Coordination; stateSecret?: string } = {},
 ): (app: Probot, appOptions?: Partial<ApplicationFunctionOptions>) => void {
   return (app, appOptions) => {
     const metrics = options.metrics ?? new AppMetrics();
     const telemetry = metrics.instrumentTelemetry(options.telemetry ?? telemetryFromEnv());
     const coordination = options.coordination ?? coordinationFromEnv(process.env, app.log, metrics);
-    const deps = { queue: createPrQueue(coordination), telemetry, metrics };
+    const key = stateKey(options.stateSecret ?? stateSecretFromEnv(process.env, true));
+    if (!key) app.log.warn('no state secret: overrides cannot be granted or carried between reviews');
+    const self = appSelfLogin(async () => metrics.instrument(await app.auth()));
+    const deps = { queue: createPrQueue(coordination), telemetry, metrics, self, stateKey: key, commands: coordination };
     // Probot's server offers extra routes; the bare webhook middleware does not.
     appOptions?.addHandler?.(metrics.handler);
     const deliveries = coordination;

@@ -11,14 +11,16 @@ import type { GitHubClient, RepoRef } from './client.js';
 
 export interface CreatedComment {
   id: number;
-  /** Who GitHub says wrote it: our App's bot login; only its comments are ours to delete. */
-  login: string | null;
+  /** Who GitHub says wrote it: our own login; only its comments are ours to delete. */
+  login: string;
 }
 
 export interface SettleOptions {
   repo: RepoRef;
   issueNumber: number;
   marker: string;
+  /** Our own login; see isMarkedBotComment. */
+  author: string;
   /** What we just created, and with which body. */
   created: CreatedComment;
   body: string;
@@ -35,9 +37,9 @@ export interface SettleOptions {
 export type SettleOutcome = 'kept' | 'merged';
 
 export async function settleCreatedComment(octokit: GitHubClient, options: SettleOptions): Promise<SettleOutcome> {
-  const { repo, issueNumber, marker, created, body } = options;
+  const { repo, issueNumber, marker, author, created, body } = options;
   const listed = await octokit.paginate(octokit.rest.issues.listComments, { ...repo, issue_number: issueNumber, per_page: 100 });
-  const mine = (c: (typeof listed)[number]) => isMarkedBotComment(c, marker) && (created.login === null || c.user?.login === created.login);
+  const mine = (c: (typeof listed)[number]) => isMarkedBotComment(c, marker, author) && sameLogin(c.user?.login, created.login);
   const ours = listed.filter(mine).map((c) => ({ id: c.id, body: c.body ?? '' }));
   // Ours counts even if another replica already deleted it: we must still agree on the survivor.
   if (!ours.some((c) => c.id === created.id)) ours.push({ id: created.id, body });
@@ -59,11 +61,20 @@ export async function settleCreatedComment(octokit: GitHubClient, options: Settl
 }
 
 /**
- * A comment a bot wrote that holds the marker. Only a bot's comment counts: a person quoting the
- * marker must never have their comment edited or deleted.
+ * A comment we wrote that holds the marker: a bot's, under our own login. A person quoting the
+ * marker, or another bot or workflow posting it, must never have their comment edited, deleted
+ * or read as ours.
  */
-export function isMarkedBotComment(c: { user?: { type?: string } | null; body?: string | null }, marker: string): boolean {
-  return c.user?.type === 'Bot' && (c.body?.includes(marker) ?? false);
+export function isMarkedBotComment(
+  c: { user?: { type?: string; login?: string } | null; body?: string | null },
+  marker: string,
+  author: string,
+): boolean {
+  return c.user?.type === 'Bot' && sameLogin(c.user.login, author) && (c.body?.includes(marker) ?? false);
+}
+
+function sameLogin(a: string | undefined, b: string): boolean {
+  return a !== undefined && a.toLowerCase() === b.toLowerCase();
 }
 
 /** Deletes issue comments; one already gone (another replica deleted it) is what we wanted. */

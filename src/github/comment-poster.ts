@@ -14,6 +14,8 @@ export interface UpsertCommentOptions {
   issueNumber: number;
   /** Hidden text that marks our comment; `body` must contain it. */
   marker: string;
+  /** The login our comments are written under: a comment by anyone else is never ours. */
+  author: string;
   body: string;
   /** Whether a new comment is worth creating when none exists yet. */
   createIfAbsent: boolean;
@@ -37,10 +39,11 @@ export interface UpsertCommentOptions {
  * race another replica's, so only then are the comments listed again to remove a duplicate.
  */
 export async function upsertComment(octokit: GitHubClient, options: UpsertCommentOptions): Promise<CommentOutcome> {
-  const { repo, issueNumber, marker } = options;
+  const { repo, issueNumber, marker, author } = options;
   // The last stop before GitHub: no known secret leaves in a comment.
   const body = clip(redactSecrets(options.body), MAX_COMMENT_CHARS, marker);
-  const existing = options.existing === undefined ? await findMarkedComment(octokit, repo, issueNumber, marker) : options.existing;
+  const existing =
+    options.existing === undefined ? await findMarkedComment(octokit, { repo, issueNumber, marker, author }) : options.existing;
   if (existing) {
     const text = merged(options, existing.body, body);
     const changed = !sameText(existing.body, text);
@@ -54,12 +57,13 @@ export async function upsertComment(octokit: GitHubClient, options: UpsertCommen
     options.log?.warn({ commentId: existing.id, number: issueNumber }, 'our comment was deleted during the review; creating it again');
   } else if (!options.createIfAbsent) return 'skipped';
   const { data } = await octokit.rest.issues.createComment({ ...repo, issue_number: issueNumber, body });
-  const created = { id: data.id, login: data.user?.login ?? null };
+  const created = { id: data.id, login: data.user?.login ?? author };
   const settled = await bestEffort(options, () =>
     settleCreatedComment(octokit, {
       repo,
       issueNumber,
       marker,
+      author,
       created,
       body,
       ...(options.stillCurrent ? { stillCurrent: options.stillCurrent } : {}),
@@ -98,29 +102,36 @@ async function bestEffort<T>(options: UpsertCommentOptions, task: () => Promise<
 export interface MarkedComment {
   id: number;
   body: string;
-  /** Other comments of the same bot holding the marker on the page that held ours: left by a race. */
+  /** When GitHub last wrote it; null when the answer did not say. */
+  updatedAt: string | null;
+  /** Other comments of ours holding the marker on the page that held ours: left by a race. */
   duplicates?: number[];
 }
 
-/** Our comment on the issue or pull request: the oldest bot comment holding the marker. */
-export async function findMarkedComment(
-  octokit: GitHubClient,
-  repo: RepoRef,
-  issueNumber: number,
-  marker: string,
-): Promise<MarkedComment | null> {
+export interface CommentLookup {
+  repo: RepoRef;
+  issueNumber: number;
+  marker: string;
+  /** Our own login: another bot (a workflow posting as `github-actions[bot]`) can write any text. */
+  author: string;
+}
+
+/** Our comment on the issue or pull request: the oldest comment of ours holding the marker. */
+export async function findMarkedComment(octokit: GitHubClient, lookup: CommentLookup): Promise<MarkedComment | null> {
+  const { repo, issueNumber, marker, author } = lookup;
   const pages = octokit.paginate.iterator(octokit.rest.issues.listComments, {
     ...repo,
     issue_number: issueNumber,
     per_page: 100,
   });
   for await (const { data } of pages) {
-    const marked = data.filter((c) => isMarkedBotComment(c, marker));
+    const marked = data.filter((c) => isMarkedBotComment(c, marker, author));
     // Pages run oldest first; within one, the lowest id is the survivor every replica agrees on.
     const found = marked.sort((a, b) => a.id - b.id)[0];
     if (!found) continue;
-    const duplicates = marked.filter((c) => c.id !== found.id && c.user?.login === found.user?.login).map((c) => c.id);
-    return { id: found.id, body: found.body ?? '', ...(duplicates.length > 0 ? { duplicates } : {}) };
+    const duplicates = marked.filter((c) => c.id !== found.id).map((c) => c.id);
+    const updatedAt: string | null = found.updated_at;
+    return { id: found.id, body: found.body ?? '', updatedAt, ...(duplicates.length > 0 ? { duplicates } : {}) };
   }
   return null;
 }

@@ -3,11 +3,15 @@ import { z } from 'zod';
 import type { ReviewResult } from '../domain/review.js';
 import type { CheckOutput } from '../report/check.js';
 import { md } from '../report/escape.js';
+import { readStateMarkers, stateMarker } from './comment-state.js';
+import { signState, verifyState } from './state-signature.js';
+import type { StateKey, StateScope } from './state-signature.js';
 
 /**
- * An accepted `/gpu-justify override`: who, when, why, for which head, and a fingerprint of the
- * GPU request it was granted for. It lives in the sticky comment as a hidden marker, so it
- * survives restarts and is visible to anyone reading the comment's source.
+ * An accepted `/gpu-justify override`: who, when, why, for which head, which command comment
+ * granted it, and a fingerprint of the GPU request it was granted for. It lives in the sticky
+ * comment as a hidden marker, signed with the server's key, so it survives restarts while no
+ * text a pull request writes into the comment can pass for one.
  */
 export interface OverrideRecord {
   by: string;
@@ -17,10 +21,15 @@ export interface OverrideRecord {
   headSha: string;
   /** What the GPU request was; the override lapses when it differs. */
   fingerprint: string;
+  /** The grantor's `/gpu-justify override` comment: one command grants once. */
+  commentId: number;
+  /** HMAC over the scope and every field above; empty when the server holds no key. */
+  sig: string;
 }
 
-const OVERRIDE_PREFIX = '<!-- gpu-justify:override ';
-const OVERRIDE_RE = /<!-- gpu-justify:override (\{.*?\}) -->/;
+export type UnsignedOverride = Omit<OverrideRecord, 'sig'>;
+
+const KIND = 'override';
 
 const RecordSchema = z.object({
   by: z.string().min(1).max(100),
@@ -28,7 +37,16 @@ const RecordSchema = z.object({
   reason: z.string().max(1000),
   headSha: z.string().regex(/^[0-9a-f]{40}$/i),
   fingerprint: z.string().regex(/^[0-9a-f]{16,64}$/),
+  commentId: z.number().int().positive(),
+  sig: z.string().max(128),
 });
+
+/** What a review needs to sign or check the state in our comment. */
+export interface StateTrust {
+  /** Null: the server holds no secret, so nothing read back from a comment is trusted. */
+  key: StateKey | null;
+  scope: StateScope;
+}
 
 /**
  * The GPU request the review judged: every capacity change's place and numbers. New commits that
@@ -39,37 +57,47 @@ export function requestFingerprint(result: ReviewResult): string {
   return createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 32);
 }
 
-/**
- * The hidden marker; `<` and `>` are escaped so no reason can close the HTML comment. Keys in one
- * order, so a record read back from a comment writes the same text as the grant it came from.
- */
-export function overrideMarker(record: OverrideRecord): string {
-  const { by, at, reason, headSha, fingerprint } = record;
-  const json = JSON.stringify({ by, at, reason, headSha, fingerprint }).replace(/</g, '\\u003c').replace(/>/g, '\\u003e');
-  return `${OVERRIDE_PREFIX}${json} -->`;
+function signedFields(r: UnsignedOverride): (string | number)[] {
+  return [r.by, r.at, r.reason, r.headSha, r.fingerprint, r.commentId];
 }
 
-/** The override recorded in a comment we wrote, if any and well-formed. */
-export function parseOverrideMarker(body: string): OverrideRecord | null {
-  const json = OVERRIDE_RE.exec(body)?.[1];
-  if (json === undefined) return null;
-  try {
-    const parsed = RecordSchema.safeParse(JSON.parse(json));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
+/** The record as written: signed when the server has a key, else unsigned and never read back. */
+export function signOverride(record: UnsignedOverride, trust: StateTrust): OverrideRecord {
+  return { ...record, sig: trust.key ? signState(trust.key, KIND, trust.scope, signedFields(record)) : '' };
+}
+
+/** The hidden marker; keys in one order, so a record read back writes the same text again. */
+export function overrideMarker(record: OverrideRecord): string {
+  const { by, at, reason, headSha, fingerprint, commentId, sig } = record;
+  return stateMarker(KIND, { by, at, reason, headSha, fingerprint, commentId, sig });
+}
+
+/** Every well-formed override record in a comment's text: candidates, not yet trusted. */
+export function parseOverrideMarkers(body: string): OverrideRecord[] {
+  return readStateMarkers(body, KIND).flatMap((candidate) => {
+    const parsed = RecordSchema.safeParse(candidate);
+    return parsed.success ? [parsed.data] : [];
+  });
+}
+
+export type OverrideReading =
+  | { kind: 'none' }
+  | { kind: 'verified'; record: OverrideRecord }
+  /** Something shaped like a record whose signature does not hold: ignored, and worth a log line. */
+  | { kind: 'unverified'; count: number };
+
+/** The override a comment records, only if its signature holds for this pull request. */
+export function readOverride(body: string | null, trust: StateTrust): OverrideReading {
+  const candidates = body === null ? [] : parseOverrideMarkers(body);
+  if (candidates.length === 0) return { kind: 'none' };
+  const key = trust.key;
+  const record = key && candidates.find((r) => verifyState(key, KIND, trust.scope, signedFields(r), r.sig));
+  return record ? { kind: 'verified', record } : { kind: 'unverified', count: candidates.length };
 }
 
 /** An override applies only while the GPU request is the one it was granted for. */
 export function overrideStillApplies(record: OverrideRecord | null, result: ReviewResult): boolean {
   return record !== null && record.fingerprint === requestFingerprint(result);
-}
-
-/** The override a comment of ours records, when it still applies to this review's GPU request. */
-export function recordedOverride(body: string | null, result: ReviewResult): OverrideRecord | null {
-  const recorded = body === null ? null : parseOverrideMarker(body);
-  return overrideStillApplies(recorded, result) ? recorded : null;
 }
 
 /** Whether there is anything for an override to change: the check does not pass on its own. */

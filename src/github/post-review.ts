@@ -5,9 +5,9 @@ import type { ApiChangeSet } from './api-change-set.js';
 import type { CheckRun } from './check-run.js';
 import type { GitHubClient, Logger, PullRequestTarget } from './client.js';
 import { findMarkedComment, upsertComment } from './comment-poster.js';
-import type { MarkedComment } from './comment-poster.js';
+import type { CommentLookup, MarkedComment } from './comment-poster.js';
 import { describeFailure } from './errors.js';
-import { overridable, recordedOverride } from './override.js';
+import { overridable } from './override.js';
 import type { OverrideRecord } from './override.js';
 import { syncSuggestions } from './suggestion-poster.js';
 import { planSuggestions } from './suggestions.js';
@@ -52,6 +52,10 @@ export interface Posting {
   current: boolean;
   /** An override granted by this review (a command), rather than carried from our comment. */
   granted: boolean;
+  /** Our own login: only comments under it are ours. */
+  author: string;
+  /** The override a comment's text records, when its signature holds and it still applies. */
+  adopt: (body: string) => OverrideRecord | null;
 }
 
 /** Comment first, then the check that relies on it; a new grant is then made sure of. */
@@ -81,13 +85,13 @@ export async function postPlain(p: Posting, found: MarkedComment | null): Promis
     return null;
   }
 
-  const existing = await findMarkedComment(p.octokit, p.target.base, p.target.number, COMMENT_MARKER);
+  const existing = await findMarkedComment(p.octokit, lookup(p));
   // An override in the comment about to be replaced is kept, and our check concluded again with
   // it: in ours as just read, or in an older copy another replica created at the same moment as
   // ours, seen only once ours is created.
   const adopted: { override: OverrideRecord | null } = { override: null };
   const merge = (theirs: string): string => {
-    adopted.override = recordedOverride(theirs, p.result);
+    adopted.override = p.adopt(theirs);
     return adopted.override ? p.render(adopted.override).body : plain.body;
   };
   await post(p, plain.body, null, existing, merge);
@@ -108,13 +112,14 @@ export async function postPlain(p: Posting, found: MarkedComment | null): Promis
 async function keepGrant(p: Posting, rendered: Rendered): Promise<void> {
   const { octokit, log, target } = p;
   try {
-    const now = await findMarkedComment(octokit, target.base, target.number, COMMENT_MARKER);
-    if (recordedOverride(now?.body ?? null, p.result)) return;
+    const now = await findMarkedComment(octokit, lookup(p));
+    if (now && p.adopt(now.body)) return;
     if (!(await headIsCurrent(octokit, target))) return;
     await upsertComment(octokit, {
       repo: target.base,
       issueNumber: target.number,
       marker: COMMENT_MARKER,
+      author: p.author,
       body: rendered.body,
       createIfAbsent: true,
       existing: now,
@@ -140,6 +145,7 @@ async function post(
     repo: target.base,
     issueNumber: target.number,
     marker: COMMENT_MARKER,
+    author: p.author,
     body,
     createIfAbsent: worthNewComment(result) || override !== null,
     existing,
@@ -150,6 +156,10 @@ async function post(
   });
   const pr = { repo: `${target.base.owner}/${target.base.repo}`, number: target.number, headSha: target.headSha };
   log.info({ pr, verdict: result.verdict, comment: outcome, overridden: override !== null }, 'review posted');
+}
+
+function lookup(p: Posting): CommentLookup {
+  return { repo: p.target.base, issueNumber: p.target.number, marker: COMMENT_MARKER, author: p.author };
 }
 
 function headMoved({ log, target, result }: Posting): void {

@@ -14,22 +14,25 @@ import { CheckRun } from './check-run.js';
 import type { GitHubClient, Logger, PullRequestTarget } from './client.js';
 import { findMarkedComment } from './comment-poster.js';
 import { describeFailure } from './errors.js';
-import { applyOverrideToCheck, applyOverrideToComment, overridable, recordedOverride, requestFingerprint } from './override.js';
-import type { OverrideRecord } from './override.js';
 import { loadPolicy } from './policy-loader.js';
-import { headIsCurrent, postOverridden, postPlain } from './post-review.js';
 import type { Posting, Rendered } from './post-review.js';
 import { withRefusedFiles } from './refused-files.js';
 import { withUnlistedFiles } from './unlisted-files.js';
 import { budgetWrites, WriteBudgetExceededError } from './write-budget.js';
+import { applyOverrideToCheck, applyOverrideToComment, overrideStillApplies, readOverride, requestFingerprint } from './override.js';
+import type { OverrideRecord, StateTrust } from './override.js';
+import { overrideInForce } from './override-decision.js';
+import type { OverrideGrant } from './override-decision.js';
+import type { SelfLogin } from './self-login.js';
+import { readShown, shownMarker } from './shown-request.js';
+import type { StateKey } from './state-signature.js';
+import { decideOverride } from './override-permission.js';
+import { postOverridden, postPlain } from './post-review.js';
 
 /** Pause before concluding again a check GitHub would not conclude for a reason other than its rate. */
 const CONCLUDE_AGAIN_MS = 5000;
 
-export interface OverrideGrant {
-  by: string;
-  reason: string;
-}
+export type { OverrideGrant };
 
 export interface ReviewPullRequestOptions {
   octokit: GitHubClient;
@@ -39,6 +42,10 @@ export interface ReviewPullRequestOptions {
   grant?: OverrideGrant;
   /** The operator's telemetry; absent when none is configured. */
   telemetry?: TelemetryProvider;
+  /** Our own login: only our comments are read or written as ours. */
+  self: SelfLogin;
+  /** Signs and checks the state our comment carries; null: none is trusted. */
+  stateKey: StateKey | null;
 }
 
 export interface ReviewOutcome {
@@ -48,6 +55,8 @@ export interface ReviewOutcome {
   conclusion: CheckOutput['conclusion'];
   /** The override in force after this review, new or kept. */
   override: OverrideRecord | null;
+  /** Why a grant asked for was not recorded; null otherwise. */
+  refused: string | null;
 }
 
 /** One review's analysis: both sides read through the API, judged by the base policy. */
@@ -108,35 +117,75 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
   };
   try {
     const { changes, policy, result } = await analysePullRequest(octokit, target, options.telemetry, onPolicy);
+    const author = await options.self();
+    const trust: StateTrust = { key: options.stateKey, scope: { repo: pr.repo, number: target.number } };
+    // The head first, so our comment is read as late as possible, just before writing it.
+    const { data: pull } = await octokit.rest.pulls.get({ ...target.base, pull_number: target.number });
+    const current = pull.head.sha === target.headSha;
+    const found = await findMarkedComment(octokit, { repo: target.base, issueNumber: target.number, marker: COMMENT_MARKER, author });
+    const fingerprint = requestFingerprint(result);
+    const shown = readShown(found, trust);
+    const shownState = shownMarker({ headSha: target.headSha, fingerprint }, shown, trust);
     const render = (override: OverrideRecord | null): Rendered => {
-      const plain = renderComment(result, {
-        ...(target.headUrl === undefined ? {} : { headUrl: target.headUrl }),
-        ...(target.draft ? { draft: true } : {}),
-      });
-      // What GitHub shows carries no secret of the process, in any encoding, whatever echoed it.
-      const body = redactSecrets(override ? applyOverrideToComment(plain, override) : plain);
+      const plain = withShown(
+        // What GitHub shows carries no secret of the process, in any encoding, whatever echoed it.
+        redactSecrets(
+          renderComment(result, {
+            ...(target.headUrl === undefined ? {} : { headUrl: target.headUrl }),
+            ...(target.draft ? { draft: true } : {}),
+          }),
+        ),
+        shownState,
+      );
+      const body = override ? applyOverrideToComment(plain, override) : plain;
       const output = adaptCheckOutput(renderCheck(result, body), policy.diagnostics);
       return { body, output: redactor().redactDeep(override ? applyOverrideToCheck(output, override) : output) };
     };
     const plain = render(null).output;
     computed = { result, output: plain };
-
-    // The head first, so our comment is read as late as possible, just before writing it.
-    const current = await headIsCurrent(octokit, target);
-    const found = await findMarkedComment(octokit, target.base, target.number, COMMENT_MARKER);
-    const known = currentOverride(options.grant, found?.body ?? null, result, plain, target.headSha);
+    const decision = overrideInForce({
+      grant: options.grant,
+      commentBody: found?.body ?? null,
+      shown,
+      result,
+      output: plain,
+      headSha: target.headSha,
+      trust,
+      now: new Date(),
+    });
+    if (decision.unverified > 0) log.warn({ pr, records: decision.unverified }, 'override record failed verification; ignored');
+    if (decision.refused) log.info({ pr, why: decision.refused }, 'override not bound to the reviewed request');
+    const granted = options.grant !== undefined && decision.override !== null && decision.override.commentId === options.grant.commentId;
+    let known = decision.override;
+    let revoked: number | null = null;
+    if (known && !granted) {
+      // A carried override holds only while its grantor may still grant it: a role or team
+      // membership taken away since ends it, whatever the comment records.
+      const policyNow = policy.policy.overrides;
+      const now = await decideOverride(octokit, { repo: target.base, login: known.by, author: pull.user.login, policy: policyNow });
+      if (!now.allowed) {
+        log.info({ pr, by: known.by, why: now.why }, 'override dropped: its grantor may no longer override');
+        revoked = known.commentId;
+        known = null;
+      }
+    }
+    const adopt = (body: string): OverrideRecord | null => {
+      const reading = readOverride(body, trust);
+      if (reading.kind !== 'verified' || reading.record.commentId === revoked) return null;
+      return overrideStillApplies(reading.record, result) ? reading.record : null;
+    };
     // The check belongs to the reviewed commit, so it concludes with that commit's result even
     // when the head moved; see post-review.ts for the order of comment and check.
-    const posting: Posting = { octokit, log, target, check, result, changes, render, current, granted: options.grant !== undefined };
+    const posting: Posting = { octokit, log, target, check, result, changes, render, current, granted, author, adopt };
     const override = known ? await postOverridden(posting, known, found) : await postPlain(posting, found);
-    return { result, conclusion: plain.conclusion, override };
+    return { result, conclusion: plain.conclusion, override, refused: decision.refused };
   } catch (err) {
     const reason = describeFailure(err);
     if (computed && check.concluded !== null) {
       // The check already says what the review found; only a later write (the comment) failed.
       log.error({ err: reason, pr, conclusion: check.concluded }, 'review concluded, but posting the rest failed');
       if (check.concluded === computed.output.conclusion) await noteUnposted(check, computed.output, reason, log);
-      return { result: computed.result, conclusion: computed.output.conclusion, override: null };
+      return { result: computed.result, conclusion: computed.output.conclusion, override: null, refused: null };
     }
     log.error({ err: reason, pr }, 'review failed');
     // A review that reached a verdict concludes with it, never with the softer "could not run".
@@ -153,8 +202,8 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
       if (!limited) throw concludeErr;
     }
     return computed
-      ? { result: computed.result, conclusion: computed.output.conclusion, override: null }
-      : { result: null, conclusion: output.conclusion, override: null };
+      ? { result: computed.result, conclusion: computed.output.conclusion, override: null, refused: null }
+      : { result: null, conclusion: output.conclusion, override: null, refused: null };
   }
 }
 
@@ -167,20 +216,7 @@ async function noteUnposted(check: CheckRun, output: CheckOutput, reason: string
   }
 }
 
-/**
- * The override in force: a new grant when the check would not pass on its own, else the one
- * recorded in our comment while the GPU request is unchanged.
- */
-function currentOverride(
-  grant: OverrideGrant | undefined,
-  commentBody: string | null,
-  result: ReviewResult,
-  output: CheckOutput,
-  headSha: string,
-): OverrideRecord | null {
-  if (!overridable(output)) return null;
-  if (grant) {
-    return { ...grant, at: new Date().toISOString(), headSha, fingerprint: requestFingerprint(result) };
-  }
-  return recordedOverride(commentBody, result);
+/** Our comment with the signed record of what it shows, right after the comment's marker. */
+function withShown(body: string, marker: string): string {
+  return marker === '' ? body : body.replace(COMMENT_MARKER, () => `${COMMENT_MARKER}\n${marker}`);
 }

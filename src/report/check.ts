@@ -2,6 +2,7 @@ import type { ChangeReview, ReviewResult, Verdict } from '../domain/index.js';
 import { catalogDemandBlock } from './catalog-demand.js';
 import { mayGrowCapacity, policyErrorsBlock, toPassBlock } from './fail-closed.js';
 import { headline } from './headline.js';
+import { code, plain } from './escape.js';
 import { duration, pct } from './numbers.js';
 import { VERDICT_TITLE } from './verdict-text.js';
 
@@ -54,8 +55,8 @@ export function renderCheck(result: ReviewResult, text?: string): CheckOutput {
             ? 'failure'
             : 'warning'
           : 'notice',
-      title: `${r.change.name}: ${r.change.gpusBefore} → ${r.change.gpusAfter} GPUs (${r.verdict})`,
-      message: r.reason,
+      title: plain(`${r.change.name}: ${r.change.gpusBefore} → ${r.change.gpusAfter} GPUs (${r.verdict})`),
+      message: plain(r.reason),
     }));
   for (const d of result.diagnostics) {
     if (d.line === null) continue;
@@ -64,7 +65,7 @@ export function renderCheck(result: ReviewResult, text?: string): CheckOutput {
       start_line: d.line,
       end_line: d.line,
       annotation_level: d.severity === 'error' ? 'failure' : d.severity === 'warning' ? 'warning' : 'notice',
-      message: d.message,
+      message: plain(d.message),
     });
   }
   annotations.push(...runtimeAnnotations(result));
@@ -106,10 +107,7 @@ const MAX_SUMMARY_LINES = 20;
  * code spans.
  */
 function changeLine(r: ChangeReview): string {
-  const name = `\`${r.change.name
-    .replace(/`/g, "'")
-    .replace(/[\r\n]+/g, ' ')
-    .slice(0, 80)}\``;
+  const name = code(r.change.name, 80);
   const need = r.need === null ? 'need unknown' : `need ${r.need} GPUs`;
   const without =
     r.needWithoutLevers !== undefined && r.needWithoutLevers !== null && r.needWithoutLevers !== r.need
@@ -140,8 +138,10 @@ function runtimeAnnotations(result: ReviewResult): CheckAnnotation[] {
       start_line: line,
       end_line: line,
       annotation_level: 'warning',
-      title: `${check.workload}: runtime ${duration(check.documentedMinutes)} documented, ${duration(check.observedMinutes)} observed`,
-      message: `Telemetry shows runs of ${check.workload} take ${duration(check.observedMinutes)} on average, not the ${duration(check.documentedMinutes)} documented; update \`runtime:\` here.`,
+      title: plain(
+        `${check.workload}: runtime ${duration(check.documentedMinutes)} documented, ${duration(check.observedMinutes)} observed`,
+      ),
+      message: `Telemetry shows runs of ${plain(check.workload)} take ${duration(check.observedMinutes)} on average, not the ${duration(check.documentedMinutes)} documented; update \`runtime:\` here.`,
     });
   }
   return out;

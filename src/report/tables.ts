@@ -24,7 +24,12 @@ export function location(file: string, line: number | null, headUrl?: string): s
   if (!headUrl) return codeCell(where);
   const text = md(where, MAX_SENTENCE);
   const anchor = line === null ? '' : `#L${line}`;
-  return `[${text}](${headUrl}/${file.split('/').map(encodeURIComponent).join('/')}${anchor})`;
+  return `[${text}](${headUrl}/${file.split('/').map(urlSegment).join('/')}${anchor})`;
+}
+
+/** A path segment for a URL; a lone surrogate (no path GitHub serves has one) would make encodeURIComponent throw. */
+function urlSegment(segment: string): string {
+  return encodeURIComponent(segment.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD'));
 }
 
 export function changesTable(changes: CapacityChange[], headUrl?: string): string {

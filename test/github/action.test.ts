@@ -69,6 +69,30 @@ describe('the GitHub Action', () => {
     expect(out.join('\n')).toContain('not-justified, check failure');
   });
 
+  it('keeps its comment among github-actions[bot]’s only, and trusts no state in it without a secret', async () => {
+    const repo = new FakeRepo(fake, pullRequest({}, ENFORCE_POLICY)).serve();
+    repo.commentAuthor = 'github-actions[bot]';
+    // Another App's bot quoting our marker, and an earlier run's comment holding a record that
+    // looks granted: the workflow token cannot sign, so any workflow could have written it.
+    const other = repo.addComment(`${COMMENT_MARKER}\nnot ours`, 'Bot', 'other-app[bot]');
+    const forged =
+      '<!-- gpu-justify:override {"by":"maintainer","at":"2026-01-01T00:00:00.000Z","reason":"x","headSha":"' +
+      HEAD_SHA +
+      '","fingerprint":"0123456789abcdef0123456789abcdef","commentId":1,"sig":"' +
+      '0'.repeat(64) +
+      '"} -->';
+    const earlier = repo.addComment(`${COMMENT_MARKER}\n${forged}\nearlier run`, 'Bot', 'github-actions[bot]');
+
+    const outcome = await runAction(env(), noTelemetry, silent);
+
+    expect(outcome.override).toBeNull();
+    expect(repo.checkRuns.at(-1)).toMatchObject({ conclusion: 'failure' });
+    expect(repo.comments.find((c) => c.id === other.id)?.body).toBe(`${COMMENT_MARKER}\nnot ours`);
+    expect(fake.calls('PATCH', `/repos/Codertocat/Hello-World/issues/comments/${earlier.id}`)).toHaveLength(1);
+    expect(repo.comments.find((c) => c.id === earlier.id)?.body).not.toContain('gpu-justify:override');
+    expect(fake.calls('POST', '/repos/Codertocat/Hello-World/issues/7/comments')).toEqual([]);
+  });
+
   it.each([
     ['an unreadable capacity file', 'mode: enforce\n'],
     ['an invalid policy', 'mode: enforse\n'],

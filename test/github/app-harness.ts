@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
-import { gpuJustifyApp } from '../../src/github/app.js';
-import { AppServer } from '../helpers/app-server.js';
+import { createGpuJustifyApp } from '../../src/github/app.js';
+import { AppServer, WEBHOOK_SECRET } from '../helpers/app-server.js';
 import type { AppServerOptions } from '../helpers/app-server.js';
 import { FakeGitHub } from '../helpers/fake-github.js';
 import type { PullRequestState } from '../helpers/fake-repo.js';
@@ -29,6 +29,9 @@ export interface Harness {
   app: AppServer;
 }
 
+/** The App as production loads it, its state signed with a key from the webhook secret. */
+export const testApp = createGpuJustifyApp({ stateSecret: WEBHOOK_SECRET });
+
 /** Starts a fake and an App for each test; after it, the fake must have seen nothing invalid. */
 export function useApp(options: () => AppServerOptions = () => ({})): Harness {
   const harness = {} as Harness;
@@ -39,7 +42,7 @@ export function useApp(options: () => AppServerOptions = () => ({})): Harness {
   beforeEach(async () => {
     unhandled.length = 0;
     harness.fake = await FakeGitHub.start();
-    harness.app = await AppServer.start(gpuJustifyApp, harness.fake.url, options());
+    harness.app = await AppServer.start(testApp, harness.fake.url, options());
   });
   afterEach(async () => {
     await harness.app.close();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseOverrideMarker } from '../../src/github/override.js';
+import { parseOverrideMarkers } from '../../src/github/override.js';
 import { COMMENT_MARKER } from '../../src/report/comment.js';
 import { FakeRepo } from '../helpers/fake-repo.js';
 import { ENFORCE_POLICY, HEAD_SHA, NEWER_SHA, REPO_PATH, commentEvent, prEvent, pullRequest, useApp, writes } from './app-harness.js';
@@ -103,18 +103,19 @@ describe('/gpu-justify override', () => {
     const state = pullRequest({}, ENFORCE_POLICY);
     const repo = new FakeRepo(h.fake, state).serve();
     repo.roles.maintainer = 'admin';
+    await h.app.deliver('pull_request', prEvent());
     await h.app.deliver('issue_comment', commentEvent('/gpu-justify override launch week', { login: 'maintainer' }));
-    expect(repo.checkRuns[0]?.conclusion).toBe('success');
+    expect(repo.checkRuns[1]?.conclusion).toBe('success');
 
     repo.push(NEWER_SHA, { ...state.headFiles, 'README.md': '# infra\nNotes.\n' });
     await h.app.deliver('pull_request', prEvent({ action: 'synchronize', headSha: NEWER_SHA }));
-    expect(repo.checkRuns[1]).toMatchObject({ head_sha: NEWER_SHA, conclusion: 'success' });
+    expect(repo.checkRuns[2]).toMatchObject({ head_sha: NEWER_SHA, conclusion: 'success' });
     expect(sticky(repo)?.body).toContain('**Overridden** by @maintainer');
 
     const third = 'e'.repeat(40);
     repo.push(third, { ...state.headFiles, [QUEUE_FILE]: clusterQueue(16) });
     await h.app.deliver('pull_request', prEvent({ action: 'synchronize', headSha: third }));
-    expect(repo.checkRuns[2]).toMatchObject({ head_sha: third, conclusion: 'failure' });
+    expect(repo.checkRuns[3]).toMatchObject({ head_sha: third, conclusion: 'failure' });
     expect(sticky(repo)?.body).not.toContain('Overridden');
     expect(sticky(repo)?.body).not.toContain('gpu-justify:override');
   });
@@ -123,10 +124,11 @@ describe('/gpu-justify override', () => {
     const repo = new FakeRepo(h.fake, pullRequest({}, ENFORCE_POLICY)).serve();
     repo.roles.teamie = 'read';
     repo.teams['gpu-admins'] = ['teamie'];
+    await h.app.deliver('pull_request', prEvent());
 
     await h.app.deliver('issue_comment', commentEvent('/gpu-justify override approved in capacity review', { login: 'teamie' }));
 
-    expect(repo.checkRuns[0]?.conclusion).toBe('success');
+    expect(repo.checkRuns[1]?.conclusion).toBe('success');
     expect(h.fake.calls('GET', '/orgs/Codertocat/teams/gpu-admins/memberships/teamie')).toHaveLength(1);
   });
 
@@ -168,27 +170,29 @@ describe('/gpu-justify override', () => {
 
   it('is accepted for the PR author when the base policy has allowAuthor', async () => {
     const repo = new FakeRepo(h.fake, pullRequest({ author: 'alice' }, `${ENFORCE_POLICY}  allowAuthor: true\n`)).serve();
+    await h.app.deliver('pull_request', prEvent());
 
     await h.app.deliver('issue_comment', commentEvent('/gpu-justify override demo day', { login: 'alice' }));
 
-    expect(repo.checkRuns[0]?.conclusion).toBe('success');
+    expect(repo.checkRuns[1]?.conclusion).toBe('success');
     expect(h.fake.calls('GET', /\/collaborators\//)).toEqual([]);
   });
 
   it('cannot be forged by a person pasting our comment, override record included', async () => {
     const repo = new FakeRepo(h.fake, pullRequest({}, ENFORCE_POLICY)).serve();
     repo.roles.maintainer = 'maintain';
+    await h.app.deliver('pull_request', prEvent());
     await h.app.deliver('issue_comment', commentEvent('/gpu-justify override real one', { login: 'maintainer' }));
     const genuine = sticky(repo)?.body ?? '';
-    expect(parseOverrideMarker(genuine)?.by).toBe('maintainer');
+    expect(parseOverrideMarkers(genuine)[0]?.by).toBe('maintainer');
     // Our comment is gone; a person posts a copy of it, record and all.
     repo.comments.length = 0;
     repo.addComment(genuine, 'User');
 
     await h.app.deliver('pull_request', prEvent({ action: 'synchronize' }));
 
-    expect(repo.checkRuns[1]?.conclusion).toBe('failure');
-    expect(repo.checkRuns[1]?.output.title).not.toContain('Overridden');
+    expect(repo.checkRuns[2]?.conclusion).toBe('failure');
+    expect(repo.checkRuns[2]?.output.title).not.toContain('Overridden');
   });
 
   it('on a check that passes anyway records nothing and says so', async () => {

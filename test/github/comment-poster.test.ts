@@ -27,7 +27,15 @@ afterEach(async () => {
 });
 
 function post(body: string, createIfAbsent = true, over: Partial<UpsertCommentOptions> = {}) {
-  const options: UpsertCommentOptions = { repo: REPO, issueNumber: 9, marker: MARKER, body, createIfAbsent, ...over };
+  const options: UpsertCommentOptions = {
+    repo: REPO,
+    issueNumber: 9,
+    marker: MARKER,
+    author: 'gpu-justify[bot]',
+    body,
+    createIfAbsent,
+    ...over,
+  };
   return upsertComment(testOctokit(fake.url), options);
 }
 

@@ -248,8 +248,9 @@ describe('an ordinary pull request', () => {
     expect(treeCalls()).toEqual([]);
     expect(contentReads(HEAD_SHA).filter((p) => p.startsWith('apps/'))).toEqual(['apps/web/deployment.yaml']);
     expect(contentReads(BASE_SHA).filter((p) => p.startsWith('apps/'))).toEqual([]);
-    // BENCHMARKS.md §4's non-GPU PR: 10 calls, token requests aside.
-    const calls = h.fake.requests.filter((r) => !r.path.endsWith('/access_tokens'));
+    // BENCHMARKS.md §4's non-GPU PR: 10 calls, token requests and the App's one `GET /app` per
+    // process aside.
+    const calls = h.fake.requests.filter((r) => !r.path.endsWith('/access_tokens') && r.path !== '/app');
     expect(calls).toHaveLength(10);
     expect(repo.checkRuns[0]).toMatchObject({ status: 'completed', conclusion: 'success' });
   });

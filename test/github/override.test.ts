@@ -6,10 +6,13 @@ import {
   applyOverrideToComment,
   overrideMarker,
   overrideStillApplies,
-  parseOverrideMarker,
+  parseOverrideMarkers,
+  readOverride,
   requestFingerprint,
+  signOverride,
 } from '../../src/github/override.js';
-import type { OverrideRecord } from '../../src/github/override.js';
+import type { OverrideRecord, StateTrust, UnsignedOverride } from '../../src/github/override.js';
+import { stateKey } from '../../src/github/state-signature.js';
 import type { CheckOutput } from '../../src/report/check.js';
 import { queueChange } from '../factories.js';
 
@@ -17,36 +20,76 @@ function result(changes = [queueChange('research', 6, 12)]): ReviewResult {
   return { changes } as unknown as ReviewResult;
 }
 
-function record(over: Partial<OverrideRecord> = {}): OverrideRecord {
+const trust: StateTrust = { key: stateKey('server secret'), scope: { repo: 'acme/infra', number: 7 } };
+
+function unsigned(over: Partial<UnsignedOverride> = {}): UnsignedOverride {
   return {
     by: 'lead',
     at: '2025-03-01T10:00:00.000Z',
     reason: 'launch week',
     headSha: 'c'.repeat(40),
     fingerprint: requestFingerprint(result()),
+    commentId: 77,
     ...over,
   };
+}
+
+function record(over: Partial<UnsignedOverride> = {}): OverrideRecord {
+  return signOverride(unsigned(over), trust);
 }
 
 const failing: CheckOutput = { conclusion: 'failure', title: 'Not justified', summary: 'Stagger instead.', annotations: [] };
 
 describe('override records', () => {
-  it('round-trip through the hidden marker, whatever the reason says', () => {
+  it('round-trip through the hidden marker and verify, whatever the reason says', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 300 }), (reason) => {
         const marker = overrideMarker(record({ reason }));
         // Nothing in the reason can end the HTML comment early.
         expect(marker.indexOf('-->')).toBe(marker.length - 3);
-        expect(parseOverrideMarker(`before\n${marker}\nafter`)).toEqual(record({ reason }));
+        expect(readOverride(`before\n${marker}\nafter`, trust)).toEqual({ kind: 'verified', record: record({ reason }) });
       }),
       { numRuns: 300 },
     );
   });
 
-  it('ignores a malformed or forged-looking marker', () => {
-    expect(parseOverrideMarker('<!-- gpu-justify:override {"by":"x"} -->')).toBeNull();
-    expect(parseOverrideMarker('<!-- gpu-justify:override not json -->')).toBeNull();
-    expect(parseOverrideMarker('no marker')).toBeNull();
+  it('verify only with the key, the repository and the pull request they were signed for', () => {
+    const body = overrideMarker(record());
+    expect(readOverride(body, { ...trust, key: stateKey('another secret') })).toEqual({ kind: 'unverified', count: 1 });
+    expect(readOverride(body, { ...trust, key: null })).toEqual({ kind: 'unverified', count: 1 });
+    expect(readOverride(body, { ...trust, scope: { repo: 'acme/other', number: 7 } }).kind).toBe('unverified');
+    expect(readOverride(body, { ...trust, scope: { repo: 'ACME/Infra', number: 7 } }).kind).toBe('verified');
+    expect(readOverride(body, { ...trust, scope: { repo: 'acme/infra', number: 8 } }).kind).toBe('unverified');
+  });
+
+  it('are ignored when any signed field is changed, or when unsigned', () => {
+    const genuine = record();
+    const changes: Partial<OverrideRecord>[] = [
+      { by: 'mallory' },
+      { at: '2030-01-01T00:00:00.000Z' },
+      { reason: 'other' },
+      { headSha: 'd'.repeat(40) },
+      { fingerprint: requestFingerprint(result([queueChange('research', 6, 64)])) },
+      { commentId: 78 },
+      { sig: '0'.repeat(64) },
+      { sig: '' },
+    ];
+    for (const change of changes) {
+      expect(readOverride(overrideMarker({ ...genuine, ...change }), trust), JSON.stringify(change)).toEqual({
+        kind: 'unverified',
+        count: 1,
+      });
+    }
+    // A forged record before the genuine one does not hide it.
+    const both = `${overrideMarker({ ...genuine, by: 'mallory' })}\n${overrideMarker(genuine)}`;
+    expect(readOverride(both, trust)).toEqual({ kind: 'verified', record: genuine });
+  });
+
+  it('ignores a malformed marker', () => {
+    expect(parseOverrideMarkers('<!-- gpu-justify:override {"by":"x"} -->')).toEqual([]);
+    expect(parseOverrideMarkers('<!-- gpu-justify:override not json -->')).toEqual([]);
+    expect(readOverride('no marker', trust)).toEqual({ kind: 'none' });
+    expect(readOverride(null, trust)).toEqual({ kind: 'none' });
   });
 
   it('lapses when the GPU request changes, not when other things do', () => {
@@ -73,6 +116,6 @@ describe('override records', () => {
     const lines = body.split('\n');
     expect(lines[1]).toBe('### Not justified');
     expect(body.indexOf('Overridden')).toBeLessThan(body.indexOf('Tables'));
-    expect(parseOverrideMarker(body)).toEqual(record());
+    expect(readOverride(body, trust)).toEqual({ kind: 'verified', record: record() });
   });
 });

@@ -1,10 +1,9 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterEach, beforeEach, expect } from 'vitest';
-import { gpuJustifyApp } from '../../src/github/app.js';
 import { AppServer, newPrivateKey } from '../helpers/app-server.js';
 import type { FakeGitHub } from '../helpers/fake-github.js';
-import { useApp } from './app-harness.js';
+import { testApp, useApp } from './app-harness.js';
 import type { Harness } from './app-harness.js';
 
 /**
@@ -32,7 +31,7 @@ export function useReplicas(): Replicas {
   const replicas = h as Replicas;
   beforeEach(async () => {
     logged.length = 0;
-    replicas.other = await AppServer.start(gpuJustifyApp, h.fake.url, options());
+    replicas.other = await AppServer.start(testApp, h.fake.url, options());
   });
   afterEach(async () => {
     await replicas.other.close();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseOverrideMarker } from '../../src/github/override.js';
+import { parseOverrideMarkers } from '../../src/github/override.js';
 import { COMMENT_MARKER } from '../../src/report/comment.js';
 import { FakeRepo } from '../helpers/fake-repo.js';
 import { checkRunPayload } from '../helpers/payloads.js';
@@ -41,7 +41,7 @@ function lastConcluded(repo: FakeRepo, conclusions: number[], sha: string) {
 }
 
 function expectOverridden(repo: FakeRepo, conclusions: number[], sha: string): void {
-  expect(parseOverrideMarker(sticky(repo))).toMatchObject({ by: 'maintainer', reason: 'the quarterly eval needs it' });
+  expect(parseOverrideMarkers(sticky(repo))[0]).toMatchObject({ by: 'maintainer', reason: 'the quarterly eval needs it' });
   const last = lastConcluded(repo, conclusions, sha);
   expect(last).toMatchObject({ head_sha: sha, status: 'completed', conclusion: 'success' });
   expect(last?.output.title).toMatch(/^Overridden by @maintainer: /);
@@ -88,37 +88,24 @@ describe('an override granted while the other replica reviews the same head', ()
     expect(sticky(repo)).toContain(`blob/${NEWER_SHA}`);
     // The cost of the race: the grant's comment written twice. In the order the writes arrived:
     // the plain review's (held), the grant's, the grant's again after it found the comment plain.
-    const writes = h.fake.calls('PATCH', ONE_COMMENT).map((r) => parseOverrideMarker((r.body as { body: string }).body) !== null);
+    const writes = h.fake.calls('PATCH', ONE_COMMENT).map((r) => parseOverrideMarkers((r.body as { body: string }).body).length > 0);
     expect(writes).toEqual([false, true, true]);
   });
 
-  it('is kept when both create our comment at once and the grant’s copy survives', async () => {
-    const { repo, conclusions } = setUp();
-    // The plain review, having found no comment, concluded and looked again, creates one; the
-    // grant's copy is created first, so it is the older one both keep.
+  it('grants nothing when sent before our comment showed the request, though both review at once', async () => {
+    const { repo } = setUp();
+    // The command is written while the first review is creating our comment: its author cannot
+    // have seen what the review judged.
     const held = h.fake.hold('POST', COMMENTS, h.fake.answered('POST', COMMENTS, 1));
     const opened = h.app.deliver('pull_request', prEvent());
     await held.arrived;
-    const plainCheck = repo.checkRuns[0];
-    await Promise.all([h.other.deliver('issue_comment', commentEvent(OVERRIDE, { login: 'maintainer' })), opened]);
+    const command = commentEvent(OVERRIDE, { login: 'maintainer', createdAt: new Date(Date.now() - 1_000).toISOString() });
+    await Promise.all([h.other.deliver('issue_comment', command), opened]);
 
-    expectOverridden(repo, conclusions, HEAD_SHA);
-    // The plain review saw the override in the copy it folded its own into: it wrote nothing over
-    // it, and concluded its check again with it.
-    expect(h.fake.calls('PATCH', ONE_COMMENT)).toEqual([]);
-    expect(repo.checkRuns.find((r) => r.id === plainCheck?.id)).toMatchObject({ conclusion: 'success' });
-  });
-
-  it('is kept when both create our comment at once and the plain review’s copy survives', async () => {
-    const { repo, conclusions } = setUp();
-    const held = h.fake.hold('POST', COMMENTS, h.fake.answered('POST', COMMENTS, 1));
-    const granted = h.other.deliver('issue_comment', commentEvent(OVERRIDE, { login: 'maintainer' }));
-    await held.arrived;
-    await Promise.all([h.app.deliver('pull_request', prEvent()), granted]);
-
-    // The grant writes its text into the older, plain copy before removing its own.
-    expectOverridden(repo, conclusions, HEAD_SHA);
-    expect(h.fake.calls('PATCH', ONE_COMMENT)).toHaveLength(1);
+    expect(sticky(repo)).not.toContain('gpu-justify:override');
+    expect(repo.checkRuns.map((r) => r.conclusion)).toEqual(['failure', 'failure']);
+    const reply = repo.comments.find((c) => c.body.includes('the override was not recorded'));
+    expect(reply?.body).toMatch(/no review of this GPU request had been posted|the GPU request changed after the review/);
   });
 
   it('is not adopted by a review of a push that changes the GPU request', async () => {
@@ -135,7 +122,7 @@ describe('an override granted while the other replica reviews the same head', ()
     await Promise.all([h.other.deliver('pull_request', prEvent({ action: 'synchronize', headSha: NEWER_SHA })), granted]);
 
     // The grant was written, for the old request…
-    expect(parseOverrideMarker((h.fake.calls('PATCH', ONE_COMMENT)[0]?.body as { body: string }).body)).toMatchObject({
+    expect(parseOverrideMarkers((h.fake.calls('PATCH', ONE_COMMENT)[0]?.body as { body: string }).body)[0]).toMatchObject({
       headSha: HEAD_SHA,
     });
     // …and the new head's review, which saw it, neither kept nor concluded with it.

@@ -82,6 +82,8 @@ export class FakeGitHub {
       fake.#inFlight.add(handled);
       void handled.finally(() => fake.#inFlight.delete(handled));
     });
+    // The App as its own JWT sees it: its comments are written as `gpu-justify[bot]`.
+    fake.on('GET', '/app', () => ({ body: { id: 12345, slug: 'gpu-justify', name: 'gpu-justify', owner: { login: 'Codertocat' } } }));
     fake.on('POST', '/app/installations/:installation_id/access_tokens', () => ({
       status: 201,
       body: {

@@ -54,6 +54,8 @@ export interface StoredComment {
   id: number;
   body: string;
   user: { login: string; type: 'Bot' | 'User' };
+  created_at?: string;
+  updated_at?: string;
 }
 
 export interface CheckRunState {

@@ -48,6 +48,8 @@ export class FakeRepo {
   readonly roles: Record<string, string> = {};
   /** team slug → active member logins, in the base repository's organisation. */
   readonly teams: Record<string, string[]> = {};
+  /** Who comments created through the API are written by: the App's bot, or the Action's. */
+  commentAuthor = 'gpu-justify[bot]';
   /** What `GET /pulls/:n` reports as the head: tests move it to simulate a push. */
   currentHeadSha: string;
   perPage = 100;
@@ -120,8 +122,9 @@ export class FakeRepo {
   }
 
   /** A comment someone (or an earlier run) already left. */
-  addComment(body: string, type: 'Bot' | 'User' = 'Bot'): StoredComment {
-    const comment = { id: this.#nextId++, body, user: { login: type === 'Bot' ? 'gpu-justify[bot]' : 'octocat', type } };
+  addComment(body: string, type: 'Bot' | 'User' = 'Bot', login = type === 'Bot' ? 'gpu-justify[bot]' : 'octocat'): StoredComment {
+    const at = new Date().toISOString();
+    const comment = { id: this.#nextId++, body, user: { login, type }, created_at: at, updated_at: at };
     this.comments.push(comment);
     return comment;
   }
@@ -274,7 +277,8 @@ export class FakeRepo {
 
   #createComment(req: FakeRequest): FakeResponse {
     const { body } = req.body as { body: string };
-    const comment = { id: this.#nextId++, body, user: { login: 'gpu-justify[bot]', type: 'Bot' as const } };
+    const at = new Date().toISOString();
+    const comment = { id: this.#nextId++, body, user: { login: this.commentAuthor, type: 'Bot' as const }, created_at: at, updated_at: at };
     this.comments.push(comment);
     return { status: 201, body: comment };
   }
@@ -283,6 +287,7 @@ export class FakeRepo {
     const comment = this.comments.find((c) => String(c.id) === req.params.id);
     if (!comment) return notFound();
     comment.body = (req.body as { body: string }).body;
+    comment.updated_at = new Date().toISOString();
     return { body: comment };
   }
 

@@ -73,6 +73,8 @@ export interface IssueCommentPayloadOptions {
   /** An issue rather than a pull request. */
   issueOnly?: boolean;
   commentId?: number;
+  /** When the comment was written; now unless given. */
+  createdAt?: string;
   /** `edited` is not a trigger; scenarios send it to prove so. */
   action?: 'created' | 'edited';
 }
@@ -96,6 +98,8 @@ export function issueCommentPayload(options: IssueCommentPayloadOptions): Record
   }
   payload.comment.body = options.body;
   if (options.commentId !== undefined) payload.comment.id = options.commentId;
+  payload.comment.created_at = options.createdAt ?? new Date().toISOString();
+  payload.comment.updated_at = payload.comment.created_at;
   payload.comment.user.login = options.login ?? 'octocat';
   payload.comment.user.type = options.userType ?? 'User';
   if (payload.action === 'edited') payload.changes = { body: { from: 'an earlier text' } };
@@ -107,7 +111,7 @@ interface IssueCommentPayload {
   changes?: unknown;
   installation: { id: number };
   issue: { number: number; state: string; pull_request?: Record<string, unknown> };
-  comment: { id: number; body: string; user: { login: string; type: string } };
+  comment: { id: number; body: string; created_at: string; updated_at: string; user: { login: string; type: string } };
 }
 
 export interface CheckPayloadOptions {

@@ -4,6 +4,7 @@ import { PARSERS } from '../../../src/detect/registry.js';
 import { parseCommand } from '../../../src/github/command-parser.js';
 import { parseCatalog } from '../../../src/workloads/catalog.js';
 import { parsePolicy } from '../../../src/workloads/policy.js';
+import { commentRoundTripProblems, roundTripInputs } from './comment-round-trip.js';
 import { catalogTexts, commentBodies, corpusSeeds, mutatedCorpus, policyTexts, structuredHcl, structuredYaml } from './inputs.js';
 import type { Seed } from './inputs.js';
 
@@ -103,6 +104,11 @@ export function fuzzTargets(seeds: readonly Seed[] = corpusSeeds()): FuzzTarget[
         }
         return out;
       },
+    },
+    {
+      id: 'comment-round-trip',
+      inputs: fc.oneof({ weight: 3, arbitrary: roundTripInputs() }, commentBodies()),
+      check: commentRoundTripProblems,
     },
     {
       id: 'command-parser',

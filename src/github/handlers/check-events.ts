@@ -4,6 +4,7 @@ import type { GitHubClient, Logger, RepoRef } from '../client.js';
 import { prKey } from '../pr-queue.js';
 import { loadPull } from '../pull-target.js';
 import { reviewPullRequest } from '../review-pull-request.js';
+import { reviewDeps } from './queued-review.js';
 import type { HandlerDeps } from './queued-review.js';
 
 export const CHECK_EVENTS = ['check_run.rerequested', 'check_suite.requested', 'check_suite.rerequested'] as const;
@@ -68,7 +69,7 @@ async function reviewCommit(
         log.info({ number, headSha }, 'commit is no longer the head of an open pull request; not reviewed');
         return;
       }
-      await deps.metrics.timeReview(() => reviewPullRequest({ octokit, log, target: pull.target, telemetry: deps.telemetry }));
+      await deps.metrics.timeReview(() => reviewPullRequest({ ...reviewDeps(deps), octokit, log, target: pull.target }));
       await deps.queue.markReviewed(key, headSha);
     });
   }

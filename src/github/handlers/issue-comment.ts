@@ -43,7 +43,18 @@ export function issueCommentHandler(deps: HandlerDeps): (context: CommentContext
     }
     const pull = await loadPull(deps.metrics.instrument(context.octokit), repo, issue.number);
     const log = context.log.child({ command: command.kind, by: user.login });
-    await runCommand({ deps, context, log, repo, pull, command, reply, login: user.login });
+    await runCommand({
+      deps,
+      context,
+      log,
+      repo,
+      pull,
+      command,
+      reply,
+      login: user.login,
+      commentId: comment.id,
+      createdAt: comment.created_at,
+    });
   };
 }
 
@@ -56,10 +67,13 @@ interface CommandRun {
   command: Exclude<Command, { kind: 'invalid' | 'help' }>;
   reply: (body: string) => Promise<void>;
   login: string;
+  /** The command comment and when GitHub says it was written: what an override binds to. */
+  commentId: number;
+  createdAt: string;
 }
 
 async function runCommand(run: CommandRun): Promise<void> {
-  const { deps, context, log, repo, pull, command, reply, login } = run;
+  const { deps, context, log, repo, pull, command, reply, login, commentId, createdAt } = run;
   const octokit = deps.metrics.instrument(context.octokit);
   switch (command.kind) {
     case 'rerun':
@@ -88,10 +102,25 @@ async function runCommand(run: CommandRun): Promise<void> {
         await reply(`${REPLY_MARKER}\n@${login} the override was not accepted: ${decision.why}. Nothing was changed.`);
         return;
       }
-      const outcome = await queuedReview(deps, octokit, log, pull.target, { by: login, reason: command.reason });
+      // One command grants once: a re-sent delivery of the same comment is not run again here,
+      // and on another replica the review finds the grant already recorded or no longer bound.
+      const claim = `command:${repo.owner}/${repo.repo}#${commentId}`.toLowerCase();
+      if (!(await deps.commands.claimDelivery(claim))) {
+        log.info({ commentId }, 'override command already handled');
+        return;
+      }
+      const grant = { by: login, reason: command.reason, commentId, commandAt: createdAt };
+      const outcome = await queuedReview(deps, octokit, log, pull.target, grant).catch(async (err: unknown) => {
+        await deps.commands.releaseDelivery(claim);
+        throw err;
+      });
       log.info({ via: decision.via, applied: outcome.override !== null }, 'override requested');
+      if (outcome.result !== null) await deps.commands.finishDelivery(claim);
       if (outcome.result === null) {
+        await deps.commands.releaseDelivery(claim);
         await reply(`${REPLY_MARKER}\n@${login} the review could not run, so no override was recorded; see the check run for why.`);
+      } else if (outcome.refused !== null) {
+        await reply(`${REPLY_MARKER}\n@${login} the override was not recorded: ${outcome.refused}.`);
       } else if (outcome.override === null) {
         await reply(`${REPLY_MARKER}\n@${login} the check passes on its own (${outcome.conclusion}); there is nothing to override.`);
       }
