@@ -10,7 +10,7 @@ const HELD = 1e-9;
 const anyHeld = (line: Timeline | null): boolean => line !== null && [...line.values()].some((v) => v > HELD);
 
 /** `pool:a` → `node pool a`, `workload:b` → `workload b`. */
-export function describeScopeId(scopeId: string): string {
+function describeScopeId(scopeId: string): string {
   const [kind, ...rest] = scopeId.split(':');
   return `${kind === 'pool' ? 'node pool' : kind} ${rest.join(':')}`;
 }

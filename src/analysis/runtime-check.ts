@@ -7,7 +7,7 @@ import { migMeasures, plus } from './mig.js';
 import { hoursOf, stepOf, timeline, type Timeline } from './series.js';
 
 /** A documented runtime further than this from the observed one is not trusted for planning. */
-export const RUNTIME_TOLERANCE = 0.25;
+const RUNTIME_TOLERANCE = 0.25;
 /** Observed runtimes this far past the window are read as the window itself. */
 const SCRAPE_SLACK = 0.05;
 

@@ -47,7 +47,7 @@ export function hoursOf(line: Timeline, stepSeconds: number): number {
   return (sum * stepSeconds) / 3600;
 }
 
-export function meanOf(line: Timeline): number | null {
+function meanOf(line: Timeline): number | null {
   if (line.size === 0) return null;
   let sum = 0;
   for (const v of line.values()) sum += v;

@@ -13,7 +13,7 @@ const ENVSUBST_DEFAULT_RE = /^\$\{[A-Za-z_]\w*:?[=-]([^}]*)\}$/;
  * No pool or quota declares more: a larger number is a mistake or hostile input, and products
  * of such numbers (nodes × GPUs per node) would overflow to Infinity.
  */
-export const MAX_COUNT = 1_000_000;
+const MAX_COUNT = 1_000_000;
 
 /** Reads a node count / GPU count / quantity; null when the node is absent. */
 export function readCount(node: unknown, ctx: NodeContext, fallbackLine: number): CountRead | null {

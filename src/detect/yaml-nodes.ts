@@ -14,7 +14,7 @@ export function mapGet(node: unknown, key: string): unknown {
   return undefined;
 }
 
-export function asMap(node: unknown): YAMLMap | null {
+function asMap(node: unknown): YAMLMap | null {
   return isMap(node) ? node : null;
 }
 

@@ -1,5 +1,5 @@
 /** A point of the catalog, with its source line for evidence. */
-export interface SourceRef {
+interface SourceRef {
   file: string;
   line: number | null;
 }
@@ -8,7 +8,7 @@ export interface SourceRef {
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
 
-export interface DailyWindow {
+interface DailyWindow {
   /** Minutes after 00:00 UTC. */
   earliestStart: number;
   /** Minutes after 00:00 UTC; at or before earliestStart means the next day. */

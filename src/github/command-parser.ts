@@ -4,7 +4,7 @@
  * run. Pure: any string in, a command or null out.
  */
 
-export const COMMAND = '/gpu-justify';
+const COMMAND = '/gpu-justify';
 
 /** Longest override reason kept: enough for a sentence or two, not a paste of logs. */
 export const MAX_REASON = 500;

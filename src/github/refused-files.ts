@@ -26,7 +26,7 @@ export function withRefusedFiles(result: ReviewResult, refused: readonly Refused
 }
 
 /** Why a file of `bytes` bytes was not read. */
-export function refusalMessage(bytes: number): string {
+function refusalMessage(bytes: number): string {
   return `${formatBytes(bytes)}, over the ${formatBytes(MAX_FILE_CHARS)} gpu-justify reads: its GPU capacity was not checked`;
 }
 

@@ -40,7 +40,7 @@ export interface TelemetryEvidence {
 const SOURCE_FAILURES = new Set(['unavailable', 'bad-response', 'config']);
 
 /** The one missing-evidence line for a source that answered nothing; undefined when anything came back. */
-export function sourceOutage(source: string, results: readonly QueryResult[]): MissingEvidence | undefined {
+function sourceOutage(source: string, results: readonly QueryResult[]): MissingEvidence | undefined {
   const failed = results.flatMap((r) => (r.status === 'missing' && SOURCE_FAILURES.has(r.reason) ? [r] : []));
   const first = failed[0];
   if (first === undefined || failed.length < results.length) return undefined;

@@ -3,7 +3,7 @@
  * escaped, label and metric names are checked, so no value can change a query's shape.
  */
 
-export type MatchOp = '=' | '!=' | '=~' | '!~';
+type MatchOp = '=' | '!=' | '=~' | '!~';
 
 export interface Matcher {
   name: string;
@@ -19,7 +19,7 @@ export class PromQLBuildError extends Error {
   override readonly name = 'PromQLBuildError';
 }
 
-export function isLabelName(name: string): boolean {
+function isLabelName(name: string): boolean {
   return LABEL_NAME.test(name);
 }
 
@@ -30,7 +30,7 @@ export function labelName(name: string): string {
   return name;
 }
 
-export function metricName(name: string): string {
+function metricName(name: string): string {
   if (!METRIC_NAME.test(name)) throw new PromQLBuildError(`"${name}" is not a Prometheus metric name`);
   return name;
 }

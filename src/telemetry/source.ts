@@ -2,7 +2,7 @@ import type { MissingEvidence } from '../domain/index.js';
 import type { Series, Skipped } from './prometheus/response.js';
 import type { NamedQuery } from './queries/named-query.js';
 
-export type { Sample, Series, Skipped } from './prometheus/response.js';
+export type { Series } from './prometheus/response.js';
 
 export type MissingReason =
   | 'unavailable'
@@ -69,6 +69,6 @@ export function toMissingEvidence(r: QueryMissing): MissingEvidence {
 }
 
 /** A series' values, for summaries. */
-export function values(series: Series): number[] {
+function values(series: Series): number[] {
   return series.samples.map((s) => s.v);
 }

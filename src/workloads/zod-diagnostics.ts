@@ -35,7 +35,7 @@ export const friendlyErrors: z.core.$ZodErrorMap = (issue) => {
 };
 
 /** `workloads[1].window.deadline`; keys that are not identifiers are quoted: `prices["A100 80GB"]`. */
-export function formatPath(path: FieldPath): string {
+function formatPath(path: FieldPath): string {
   let out = '';
   for (const segment of path) {
     if (typeof segment === 'number') out += `[${segment}]`;

@@ -7,7 +7,7 @@ import type { DetectedChanges } from '../../src/detect/detect-changes.js';
 import type { ChangeSet, TreeReader } from '../../src/domain/index.js';
 
 /** Public files copied from other repositories (see fixtures/real/SOURCES.md). */
-export const REAL_ROOT = fileURLToPath(new URL('./fixtures/real', import.meta.url));
+const REAL_ROOT = fileURLToPath(new URL('./fixtures/real', import.meta.url));
 
 export type Tree = Record<string, string>;
 

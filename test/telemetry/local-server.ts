@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface SeenRequest {
+interface SeenRequest {
   method: string;
   path: string;
   params: URLSearchParams;

@@ -9,7 +9,7 @@ export const DUAL_ITERATIONS = 3000;
  * Slot visits the ascent may spend in all: on fine grids with long windows an iteration costs
  * far more (a 40-run catalog on a one-minute grid: ~300,000 visits), so fewer are run.
  */
-export const DUAL_WORK = 20_000_000;
+const DUAL_WORK = 20_000_000;
 // Stop early after this many iterations without a better value.
 const STALL = 400;
 // The ascent's step at iteration k is STEP / √(k + 1), on gradients scaled to at most 1.

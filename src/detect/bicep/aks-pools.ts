@@ -23,7 +23,7 @@ export interface PoolsFound {
 const line = (n: Node): number => n.startPosition.row + 1;
 
 /** `{ key: value }` → the value node of `key`, or null. */
-export function property(obj: Node | null, key: string): Node | null {
+function property(obj: Node | null, key: string): Node | null {
   if (obj?.type !== 'object') return null;
   for (const prop of obj.namedChildren) {
     if (prop?.type !== 'object_property') continue;

@@ -13,8 +13,8 @@ import {
  * Where the reader lists directories, every folder under these is tried, whatever its name
  * (`overlays/us-east-1`); where it cannot, only the usual environment names below are.
  */
-export const OVERLAY_FOLDERS = ['overlays', 'envs', 'environments', 'clusters'] as const;
-export const OVERLAY_NAMES = ['prod', 'production', 'staging', 'stage', 'dev', 'development', 'test', 'qa', 'preprod', 'sandbox'] as const;
+const OVERLAY_FOLDERS = ['overlays', 'envs', 'environments', 'clusters'] as const;
+const OVERLAY_NAMES = ['prod', 'production', 'staging', 'stage', 'dev', 'development', 'test', 'qa', 'preprod', 'sandbox'] as const;
 
 // The changed file's directory and this many of its ancestors (the root included) are searched.
 const MAX_LEVELS = 4;

@@ -86,7 +86,7 @@ export function pointerTokens(path: string): string[] | null {
     .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
-export function get(doc: Json, path: string): Json | undefined {
+function get(doc: Json, path: string): Json | undefined {
   const tokens = pointerTokens(path);
   if (tokens === null) return undefined;
   let at: Json | undefined = doc;

@@ -8,8 +8,6 @@ import { capacityKindOf, collectPatches, gpuFieldsTouched, targetMatches } from 
 import type { Hit, Patch } from './patches.js';
 import { loadObjects } from './patches.js';
 
-export type { Hit };
-
 /** One object of a kustomization's output, with what the kustomization did to it. */
 export interface RenderedObject {
   obj: JsonObject;
@@ -33,7 +31,7 @@ export interface RenderNote {
 }
 
 /** A capacity object patched in a way whose result cannot be known from the files read. */
-export interface RenderUnknown {
+interface RenderUnknown {
   file: string;
   line: number;
   kind: 'ClusterQueue' | 'NodePool' | 'Provisioner';

@@ -262,7 +262,7 @@ function truthy(v: Value, where: string): boolean {
   throw new Unresolved(`${describe(v)} where ${where} needs a bool`);
 }
 
-export function toText(v: Value): string {
+function toText(v: Value): string {
   if (typeof v === 'string') return v;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   throw new Unresolved(`${describe(v)} where a string is needed`);

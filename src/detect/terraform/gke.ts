@@ -122,7 +122,7 @@ function acceleratorType(ctx: PoolContext, raw: string, scope: Scope): string | 
 }
 
 /** One scope per element of a dynamic block's for_each, binding its iterator. */
-export function dynamicItems(ctx: PoolContext, dyn: Record<string, unknown>, blockName: string, path: LocPath): Scope[] {
+function dynamicItems(ctx: PoolContext, dyn: Record<string, unknown>, blockName: string, path: LocPath): Scope[] {
   const iterRaw = dyn.iterator;
   const iterator = typeof iterRaw === 'string' ? iterRaw.replace(/^\$\{|\}$/g, '') : blockName;
   const each = ctx.value(dyn.for_each, `dynamic "${blockName}" for_each`, [...path, 'for_each']);

@@ -11,7 +11,7 @@ export interface ModuleFile {
 const NO_BINDINGS: ReadonlyMap<string, Value> = new Map();
 
 /** `terraform.tfvars` and `*.auto.tfvars` are loaded by Terraform without being named. */
-export function isAutoTfvars(path: string): boolean {
+function isAutoTfvars(path: string): boolean {
   const base = path.slice(path.lastIndexOf('/') + 1);
   return base === 'terraform.tfvars' || base.endsWith('.auto.tfvars');
 }

@@ -72,7 +72,7 @@ export interface PoolOutcome {
   diagnostics: Diagnostic[];
 }
 
-export function unresolvedPool(file: string, line: number, kind: CapacityKind, name: string): UnresolvedDecl {
+function unresolvedPool(file: string, line: number, kind: CapacityKind, name: string): UnresolvedDecl {
   return { file, line, kind, name };
 }
 

@@ -22,7 +22,7 @@ export interface AllocationQuery {
 }
 
 /** GPU use and cost of one aggregate (a namespace, a label value) over the window; null when OpenCost had no number. */
-export interface Allocation {
+interface Allocation {
   key: string;
   gpuHours: number | null;
   gpuCost: number | null;
@@ -69,7 +69,7 @@ export function openCostSettings(url: string | undefined, overrides: Partial<Omi
   };
 }
 
-export function allocationLabel(q: AllocationQuery): string {
+function allocationLabel(q: AllocationQuery): string {
   return `allocation aggregate=${q.aggregate} window=${q.windowMinutes}m at ${q.at.toISOString()}`;
 }
 

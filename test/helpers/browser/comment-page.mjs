@@ -3,7 +3,7 @@
 import { fileURLToPath } from 'node:url';
 import { Marked } from 'marked';
 
-export const MERMAID_SCRIPT = fileURLToPath(new URL('../../../node_modules/mermaid/dist/mermaid.min.js', import.meta.url));
+const MERMAID_SCRIPT = fileURLToPath(new URL('../../../node_modules/mermaid/dist/mermaid.min.js', import.meta.url));
 
 // Enough of GitHub's look to judge a screenshot: its comment width, font, tables and code.
 const CSS = `
@@ -22,7 +22,7 @@ sub { color: #59636e; }
 const marked = new Marked({ gfm: true, async: false });
 
 /** GitHub-flavoured markdown to HTML (GFM tables, task lists, raw `<details>`). */
-export function markdownToHtml(markdown) {
+function markdownToHtml(markdown) {
   return /** @type {string} */ (marked.parse(markdown));
 }
 
