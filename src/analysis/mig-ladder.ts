@@ -68,7 +68,9 @@ export function migRungs(m: Measured, scopeId: string, requestsId: string, mig: 
     const wholeMissing = wholeHeld && wholeLine === null;
     if (instMissing) onInst();
     if (wholeMissing) onWhole();
-    return instMissing || wholeMissing ? null : hoursOf(plus(wholeLine ?? new Map(), instLine ?? new Map()), step);
+    return instMissing || wholeMissing
+      ? null
+      : hoursOf(plus(wholeLine ?? new Map<number, number>(), instLine ?? new Map<number, number>()), step);
   };
 
   const busy = rung(mig.wholeBusy, mig.instanceBusy, lackWhole('DCGM_FI_DEV_GPU_UTIL'), lackInstances);

@@ -88,7 +88,7 @@ function migDevices(w: JobWorkload, m: Measured, id: string): { line: Timeline; 
   // Whole GPUs unknown: the runtime is unknown too, and the usual path says why.
   if (mig === null || (r?.status === 'missing' && r.reason !== 'no-data')) return null;
   const a = m.peek(id);
-  const line = plus(a === undefined ? new Map() : timeline(a), mig.mixedDevices);
+  const line = plus(a === undefined ? new Map<number, number>() : timeline(a), mig.mixedDevices);
   return { line, step: a === undefined ? mig.step : stepOf(a), evidence: mig.answers.map(evidenceOf) };
 }
 

@@ -59,6 +59,7 @@ export function parseCommand(body: string): Command | null {
 /** The reason as stored and shown: one line of printable text, bounded. */
 function cleanReason(text: string): string {
   const printable = text
+    // eslint-disable-next-line no-control-regex -- control characters are what this strips.
     .replace(/[\u0000-\u001F\u007F-\u009F]+/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();

@@ -65,7 +65,11 @@ export function planQueries(req: Omit<GatherRequest, 'at' | 'concurrency'>, opti
   };
   const all = [...req.scopes.flatMap((s) => capacityQueries(s, opts)), ...req.workloads.flatMap((w) => workloadQueries(w, opts))];
   const seen = new Set<string>();
-  return all.filter((q) => !seen.has(q.id) && seen.add(q.id) && (options.mig === true || !isMigQuery(q)));
+  return all.filter((q) => {
+    if (seen.has(q.id)) return false;
+    seen.add(q.id);
+    return options.mig === true || !isMigQuery(q);
+  });
 }
 
 async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {

@@ -19,10 +19,6 @@ export class PromQLBuildError extends Error {
   override readonly name = 'PromQLBuildError';
 }
 
-function isLabelName(name: string): boolean {
-  return LABEL_NAME.test(name);
-}
-
 export function labelName(name: string): string {
   if (!LABEL_NAME.test(name)) {
     throw new PromQLBuildError(`"${name}" is not a Prometheus label name ([a-zA-Z_][a-zA-Z0-9_]*)`);

@@ -67,8 +67,3 @@ export function answerKey(q: NamedQuery, at: Date | string, windowMinutes: numbe
 export function toMissingEvidence(r: QueryMissing): MissingEvidence {
   return { what: `${r.query.what}: ${r.message}`, how: r.query.how };
 }
-
-/** A series' values, for summaries. */
-function values(series: Series): number[] {
-  return series.samples.map((s) => s.v);
-}

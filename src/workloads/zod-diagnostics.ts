@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { diagnostic } from '../domain/diagnostic.js';
 import type { Diagnostic } from '../domain/diagnostic.js';
 import type { FieldPath, LineOf } from './yaml-source.js';
@@ -55,6 +55,7 @@ export function describeValue(value: unknown): string {
     const shown = value.length > 60 ? `${value.slice(0, 57)}...` : value;
     return JSON.stringify(shown);
   }
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- only scalars (numbers, booleans) are left here.
   return String(value);
 }
 

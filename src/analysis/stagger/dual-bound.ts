@@ -82,7 +82,6 @@ export function dualBound(model: GridModel, target: number, iterations = DUAL_IT
   // The best weights are copied into one buffer rather than a new array per better value.
   const bestWeights = Float64Array.from(y);
   let bestValue = 0;
-  let bestIteration = 0;
   const prefix = new Float64Array(2 * n + 1);
   const grad = new Float64Array(n);
   const window: number[] = [];
@@ -139,7 +138,6 @@ export function dualBound(model: GridModel, target: number, iterations = DUAL_IT
     if (value > bestValue + EPSILON) {
       bestValue = value;
       bestWeights.set(y);
-      bestIteration = k + 1;
       sinceBetter = 0;
       if (value > target) break;
     } else sinceBetter++;

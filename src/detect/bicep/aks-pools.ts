@@ -183,7 +183,7 @@ type Counted = { nodes: number; at: Node | null; note?: string } | { unknown: st
 /** maxCount when the pool autoscales, else count (1 when not set, as AKS creates one node). */
 function nodeCount(props: Node | null, scope: BicepScope): Counted {
   const flagNode = property(props, 'enableAutoScaling');
-  let autoscaled = false;
+  let autoscaled: boolean;
   try {
     autoscaled = flagNode !== null && evaluate(flagNode, scope) === true;
   } catch (err) {

@@ -63,7 +63,8 @@ function overlayParents(file: string): string[] {
  * overlay folders and the folders one level below those; without one, the usual names.
  */
 async function candidates(file: string, io: OverlayIo): Promise<string[]> {
-  const dirs = io.dirs;
+  // Bound: an OverlayIo may be a class whose dirs() reads its own fields.
+  const dirs = io.dirs?.bind(io);
   if (!dirs) return overlayCandidates(file);
   const out: string[] = [];
   for (const parent of overlayParents(file)) {

@@ -220,13 +220,13 @@ const FUNCTIONS: Record<string, (args: Value[]) => Value> = {
     return d;
   },
   contains: ([l, x]) => Array.isArray(l) && l.some((y) => JSON.stringify(y) === JSON.stringify(x)),
-  keys: ([m]) => (m && typeof m === 'object' && !Array.isArray(m) ? Object.keys(m).sort() : (num(null, 'keys') as never)),
+  keys: ([m]) => (m && typeof m === 'object' && !Array.isArray(m) ? Object.keys(m).sort() : num(null, 'keys')),
   values: ([m]) =>
     m && typeof m === 'object' && !Array.isArray(m)
       ? Object.keys(m)
           .sort()
           .map((k) => m[k] as Value)
-      : (num(null, 'values') as never),
+      : num(null, 'values'),
   merge: (a) => Object.assign({}, ...a.filter((x) => x !== null)) as Value,
   concat: (a) => a.flatMap((x) => (Array.isArray(x) ? x : [x])),
   lower: ([x]) => toText(x ?? null).toLowerCase(),

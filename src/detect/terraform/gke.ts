@@ -132,7 +132,7 @@ function dynamicItems(ctx: PoolContext, dyn: Record<string, unknown>, blockName:
   }));
 }
 
-export function entries(v: Value): [Value, Value][] {
+export function entries(v: Value): [string | number, Value][] {
   if (Array.isArray(v)) return v.map((x, i) => [typeof x === 'string' ? x : i, x]);
   if (v !== null && typeof v === 'object')
     return Object.keys(v)

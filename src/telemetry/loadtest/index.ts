@@ -16,7 +16,7 @@ function firstIssue(error: z.ZodError): string {
 function parseDocuments(text: string): unknown[] | null {
   try {
     const json: unknown = JSON.parse(text);
-    return Array.isArray(json) ? json : [json];
+    return Array.isArray(json) ? (json as unknown[]) : [json];
   } catch {
     const lines = text.split('\n').filter((l) => l.trim() !== '');
     try {

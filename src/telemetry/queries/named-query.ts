@@ -1,5 +1,5 @@
 import type { Matcher } from '../promql.js';
-import { eq, matchersFrom } from '../promql.js';
+import { eq } from '../promql.js';
 
 /** What a query is about: one catalog workload, one node pool, or one Kueue ClusterQueue. */
 export type Scope =
@@ -47,11 +47,6 @@ export function describeScope(scope: Scope): string {
     case 'queue':
       return `ClusterQueue ${scope.name}`;
   }
-}
-
-/** The workload selector's matchers, in a stable order. */
-function workloadMatchers(selector: Readonly<Record<string, string>>): Matcher[] {
-  return matchersFrom(selector);
 }
 
 /** kube-state-metrics' node label series for a pool label such as `karpenter.sh/nodepool`. */
