@@ -71,7 +71,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   const deliver = async (d: Delivery) => {
     const body = JSON.stringify(d.payload);
     const t0 = performance.now();
-    let status = 'network-error';
+    let status: string;
     try {
       const res = await fetch(`${server.url}/api/github/webhooks`, {
         method: 'POST',
