@@ -97,8 +97,8 @@ export async function startPrometheus(openmetrics: string): Promise<RunningProme
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString('utf8')).slice(-4_000);
   };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
   const onExit = () => killGroup(child, 'SIGKILL');
   process.once('exit', onExit);
 
