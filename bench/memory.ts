@@ -45,7 +45,11 @@ export function memoryMarkdown(runs: { baseline: BenchResult; detect: BenchResul
           runs.detect,
           `${String(runs.detect.data['files'])}-file PR, ${String((runs.detect.data['totals'] as unknown[] | undefined)?.length ?? 0)}+4 detections`,
         ),
-        row('app', runs.app, `webhook server + fake GitHub, ${String(runs.app.data['prs'] ?? '?')} PRs and the call-count scenarios`),
+        row(
+          'app',
+          runs.app,
+          `webhook server + fake GitHub, ${typeof runs.app.data['prs'] === 'number' ? runs.app.data['prs'] : '?'} PRs and the call-count scenarios`,
+        ),
       ],
     ),
     ...appGrowth(runs.app),

@@ -19,8 +19,16 @@ const DESCRIPTIONS = {
   },
 };
 
-/** File name → JSON Schema, for the given zod module and the two zod schemas. */
+/**
+ * File name → JSON Schema, for the given zod module and the two zod schemas.
+ * @param {typeof import('zod').z} z
+ * @param {{ catalogSchema: import('zod').z.ZodType; policySchema: import('zod').z.ZodType }} schemas
+ */
 export function jsonSchemas(z, { catalogSchema, policySchema }) {
+  /**
+   * @param {keyof typeof DESCRIPTIONS} file
+   * @param {import('zod').z.ZodType} schema
+   */
   const build = (file, schema) => {
     const { $schema, ...rest } = z.toJSONSchema(schema, { io: 'input', target: TARGET });
     return { $schema, ...DESCRIPTIONS[file], ...rest };

@@ -15,6 +15,7 @@ import { openCommentPage, renderMermaidBlocks } from '../test/helpers/browser/co
 const root = fileURLToPath(new URL('..', import.meta.url));
 const out = join(root, 'artifacts');
 
+/** @param {string} dir */
 function newest(dir) {
   let latest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {

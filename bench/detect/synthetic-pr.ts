@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { intIn, pick, seeded } from '../lib/measure.js';
 
 /** The shared corpus sits beside the clone, as in the tests. */
-export const CORPUS_ROOT = fileURLToPath(new URL('../../test/corpus', import.meta.url));
+const CORPUS_ROOT = fileURLToPath(new URL('../../test/corpus', import.meta.url));
 
 export type FileCategory = 'deployment' | 'service' | 'terraform-vpc' | 'terraform-bucket' | 'helm-values' | 'markdown' | 'gpu-corpus';
 

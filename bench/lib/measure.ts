@@ -87,7 +87,7 @@ export function memoryReport(sampler: HeapSampler): MemoryFigures {
   };
 }
 
-export function round(x: number, digits = 2): number {
+function round(x: number, digits = 2): number {
   const f = 10 ** digits;
   return Math.round(x * f) / f;
 }

@@ -22,7 +22,7 @@ export type HighsTimes = Record<string, { ms: number; status: string; objective:
  * state from one solve to the next (the 20-run #2 model took 16-23 ms after the other instances'
  * solves and 60-108 ms solved ten times in a row in one instance; 25-28 ms each in a fresh one).
  */
-export async function highsTimes(): Promise<HighsTimes> {
+async function highsTimes(): Promise<HighsTimes> {
   // Loaded through require: the package's typings describe its CommonJS build, whose default
   // export NodeNext typing cannot call from an ES module.
   const load = createRequire(import.meta.url)('highs') as () => Promise<Highs>;

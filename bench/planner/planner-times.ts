@@ -15,7 +15,7 @@ import { smallInstances } from './instances.js';
 export const WARM_MS = 300;
 export const TIMED_MS = 300;
 
-export interface PlannerTime {
+interface PlannerTime {
   plan: StaggerPlan;
   /** Median of the timed calls. */
   ms: number;
@@ -24,7 +24,7 @@ export interface PlannerTime {
 }
 
 /** Median wall time of planning `jobs` once warm (≥ 5 calls and ≥ TIMED_MS), and its first call's. */
-export function plannerTime(jobs: StaggerJob[]): PlannerTime {
+function plannerTime(jobs: StaggerJob[]): PlannerTime {
   const first = now();
   let plan = planStagger(jobs);
   const firstMs = now() - first;

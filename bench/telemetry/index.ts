@@ -142,7 +142,7 @@ async function run(): Promise<BenchResult> {
         rows,
       ),
       '',
-      "Client-process CPU is this Node process (client, response parsing, and the counting proxy); Prometheus CPU is the change in its \`process_cpu_seconds_total\` (10 ms resolution); Σ request latency adds up, over requests, the time from a request reaching the proxy to the end of Prometheus' answer (it exceeds wall time when requests overlap).",
+      "Client-process CPU is this Node process (client, response parsing, and the counting proxy); Prometheus CPU is the change in its `process_cpu_seconds_total` (10 ms resolution); Σ request latency adds up, over requests, the time from a request reaching the proxy to the end of Prometheus' answer (it exceeds wall time when requests overlap).",
     ].join('\n');
     return {
       markdown,

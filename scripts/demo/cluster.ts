@@ -6,11 +6,11 @@
  */
 import type { Family, SeriesPoints } from '../../test/helpers/prometheus/openmetrics.js';
 
-export const HOUR = 3_600;
+const HOUR = 3_600;
 export const DAY = 86_400;
-export const STEP = 300;
-export const NODE = 'gpu-a-0';
-export const MODEL = 'NVIDIA A100-SXM4-80GB';
+const STEP = 300;
+const NODE = 'gpu-a-0';
+const MODEL = 'NVIDIA A100-SXM4-80GB';
 const hourOf = (t: number) => (((t % DAY) + DAY) % DAY) / HOUR;
 const between = (t: number, from: number, to: number) => hourOf(t) >= from && hourOf(t) < to;
 

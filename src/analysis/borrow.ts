@@ -30,7 +30,7 @@ export function borrowableQuota(change: CapacityChange, m: Measured): Borrowable
   const usage = timelinesBy(usageAnswer, 'cluster_queue');
   const others = [...nominal.keys()].filter((q) => q !== change.name);
   if (others.length === 0) return null;
-  const quota = new Map(others.map((q) => [q, minOf(nominal.get(q) ?? new Map()) ?? 0]));
+  const quota = new Map(others.map((q) => [q, minOf(nominal.get(q) ?? new Map<number, number>()) ?? 0]));
   const times = [...(usage.get(others[0] as string) ?? new Map<number, number>()).keys()].filter((t) =>
     others.every((q) => usage.get(q)?.has(t)),
   );

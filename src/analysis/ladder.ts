@@ -12,7 +12,7 @@ import { hoursOf, product, round3, scalarOf, stepOf, timeline, type Timeline } f
  * kernels or larger batches help; more GPUs do not. Thresholds follow NVIDIA's profiling guidance
  * loosely: DRAM activity above 40% is heavy, and well above SM activity means the SMs wait on it.
  */
-export const MEMORY_BOUND = { busyAtLeast: 0.25, dramAtLeast: 0.4, dramOverSm: 1.5 } as const;
+const MEMORY_BOUND = { busyAtLeast: 0.25, dramAtLeast: 0.4, dramOverSm: 1.5 } as const;
 
 type ComputeField = UtilisationLadder['computeField'];
 
@@ -133,7 +133,7 @@ const PROM_DURATION = /\[((?:\d+[smhdwy])+)(?::[^\]]*)?\]/g;
 const UNIT_MINUTES: Record<string, number> = { s: 1 / 60, m: 1, h: 60, d: 1_440, w: 10_080, y: 525_600 };
 
 /** The widest range selector of a PromQL expression (`[1d]` → 1440), in minutes; null without one. */
-export function queryRangeMinutes(promql: string): number | null {
+function queryRangeMinutes(promql: string): number | null {
   let widest: number | null = null;
   for (const [, text] of promql.matchAll(PROM_DURATION)) {
     const minutes = [...(text ?? '').matchAll(/(\d+)([smhdwy])/g)].reduce(

@@ -10,7 +10,7 @@ const HELD = 1e-9;
 const anyHeld = (line: Timeline | null): boolean => line !== null && [...line.values()].some((v) => v > HELD);
 
 /** `pool:a` → `node pool a`, `workload:b` → `workload b`. */
-export function describeScopeId(scopeId: string): string {
+function describeScopeId(scopeId: string): string {
   const [kind, ...rest] = scopeId.split(':');
   return `${kind === 'pool' ? 'node pool' : kind} ${rest.join(':')}`;
 }
@@ -68,7 +68,9 @@ export function migRungs(m: Measured, scopeId: string, requestsId: string, mig: 
     const wholeMissing = wholeHeld && wholeLine === null;
     if (instMissing) onInst();
     if (wholeMissing) onWhole();
-    return instMissing || wholeMissing ? null : hoursOf(plus(wholeLine ?? new Map(), instLine ?? new Map()), step);
+    return instMissing || wholeMissing
+      ? null
+      : hoursOf(plus(wholeLine ?? new Map<number, number>(), instLine ?? new Map<number, number>()), step);
   };
 
   const busy = rung(mig.wholeBusy, mig.instanceBusy, lackWhole('DCGM_FI_DEV_GPU_UTIL'), lackInstances);

@@ -47,7 +47,7 @@ export function measureMigPods(a: QueryAnswer, window: string): MigPods {
     if (w === null) continue;
     const namespace = s.labels['namespace'] ?? '';
     const key = `${namespace}\u0000${pod}`;
-    const p = pods.get(key) ?? { namespace, pod, held: new Map(), busy: new Map(), slices: new Map(), measured: false };
+    const p: MigPodLines = pods.get(key) ?? { namespace, pod, held: new Map(), busy: new Map(), slices: new Map(), measured: false };
     if (measure === MIG_POD_MEASURES.busy) p.measured = true;
     pods.set(key, p);
     const count = p.slices.get(profile) ?? new Map<number, number>();

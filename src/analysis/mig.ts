@@ -23,7 +23,7 @@ export function dcgmProfile(labels: Labels): MigProfile | null {
 }
 
 /** A kube-state-metrics MIG resource's profile; no model is known there. */
-export function ksmProfile(labels: Labels): MigProfile | null {
+function ksmProfile(labels: Labels): MigProfile | null {
   const name = profileOfResource(labels['resource'] ?? '');
   return name === null ? null : parseMigProfile(name);
 }
@@ -56,7 +56,7 @@ export class ProfileLedger {
 }
 
 /** The series of one `measure`, each weighed; series whose weight is unknown are left out. */
-export function weighed(a: QueryAnswer | undefined, measure: string, weight: (l: Labels) => number | null): Timeline {
+function weighed(a: QueryAnswer | undefined, measure: string, weight: (l: Labels) => number | null): Timeline {
   const out: Timeline = new Map();
   if (a === undefined) return out;
   for (const s of a.series) {

@@ -37,7 +37,7 @@ export interface ChangeContext {
 }
 
 /** The workloads a change serves: same queue for a ClusterQueue, same pool for a node pool. */
-export function linkedWorkloads(change: CapacityChange, workloads: Workload[]): Workload[] {
+function linkedWorkloads(change: CapacityChange, workloads: Workload[]): Workload[] {
   return change.kind === 'kueue-cluster-queue'
     ? workloads.filter((w) => w.queue === change.name)
     : workloads.filter((w) => w.pool === change.name);

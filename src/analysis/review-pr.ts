@@ -1,7 +1,7 @@
 import type { CapacityChange, ChangeReview, Verdict } from '../domain/index.js';
 
 /** Changes that ask for hardware: GPU sharing re-divides GPUs already there. */
-export function asksForGpus(change: CapacityChange): boolean {
+function asksForGpus(change: CapacityChange): boolean {
   return change.delta > 0 && change.kind !== 'gpu-sharing';
 }
 

@@ -7,7 +7,7 @@ import { migMeasures, plus } from './mig.js';
 import { hoursOf, stepOf, timeline, type Timeline } from './series.js';
 
 /** A documented runtime further than this from the observed one is not trusted for planning. */
-export const RUNTIME_TOLERANCE = 0.25;
+const RUNTIME_TOLERANCE = 0.25;
 /** Observed runtimes this far past the window are read as the window itself. */
 const SCRAPE_SLACK = 0.05;
 
@@ -88,7 +88,7 @@ function migDevices(w: JobWorkload, m: Measured, id: string): { line: Timeline; 
   // Whole GPUs unknown: the runtime is unknown too, and the usual path says why.
   if (mig === null || (r?.status === 'missing' && r.reason !== 'no-data')) return null;
   const a = m.peek(id);
-  const line = plus(a === undefined ? new Map() : timeline(a), mig.mixedDevices);
+  const line = plus(a === undefined ? new Map<number, number>() : timeline(a), mig.mixedDevices);
   return { line, step: a === undefined ? mig.step : stepOf(a), evidence: mig.answers.map(evidenceOf) };
 }
 

@@ -47,13 +47,6 @@ export function hoursOf(line: Timeline, stepSeconds: number): number {
   return (sum * stepSeconds) / 3600;
 }
 
-export function meanOf(line: Timeline): number | null {
-  if (line.size === 0) return null;
-  let sum = 0;
-  for (const v of line.values()) sum += v;
-  return sum / line.size;
-}
-
 export function maxOf(line: Timeline): number | null {
   return line.size === 0 ? null : Math.max(...line.values());
 }

@@ -6,9 +6,9 @@ import type { Measured } from './measured.js';
 import { maxOf, minOf, round3, scalarOf, timeline, type Timeline } from './series.js';
 
 /** KV cache this full while requests wait means memory, not batch slots, holds throughput back. */
-export const KV_NEAR_FULL = 0.9;
+const KV_NEAR_FULL = 0.9;
 /** Running requests within this share of their window maximum while others wait: a fixed cap. */
-export const AT_CAP = 0.95;
+const AT_CAP = 0.95;
 
 /** Whether one load-test step meets every SLO the catalog states; an unreported figure cannot prove it. */
 export function meetsSlo(row: LoadTestRow, slo: Slo): boolean {
@@ -79,7 +79,7 @@ function diagnose(w: InferenceWorkload, m: Measured): { d: LimitDiagnosis; evide
 }
 
 /** The highest request rate the service carried over the window; null when unmeasured. */
-export function observedPeak(w: InferenceWorkload, m: Measured): { rate: number | null; evidence: Evidence[] } {
+function observedPeak(w: InferenceWorkload, m: Measured): { rate: number | null; evidence: Evidence[] } {
   if (w.selector === undefined || Object.keys(w.selector).length === 0) {
     m.lack({
       what: `observed request rate of ${w.name}`,
@@ -132,7 +132,7 @@ export function loadTestRate(
  * replicas, which the test itself does not support. The reader learns what the slowest step
  * measured and what would settle it.
  */
-export function noStepMeetsSlo(owner: string, path: string, rows: readonly LoadTestRow[], slo: Slo): MissingEvidence {
+function noStepMeetsSlo(owner: string, path: string, rows: readonly LoadTestRow[], slo: Slo): MissingEvidence {
   const slowest = [...rows].filter((r) => r.rate > 0).sort((a, b) => a.rate - b.rate)[0];
   const ms = (v: number | null) => (v === null ? 'not reported' : `${round3(v)} ms`);
   const wanted = [

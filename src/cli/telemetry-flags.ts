@@ -61,7 +61,7 @@ export async function telemetryFromFlags(flags: TelemetryFlags): Promise<Telemet
       source: new SnapshotSource(snapshot, `snapshot ${flags.snapshot}`),
       at: when,
       ...(window === undefined ? {} : { windowMinutes: window }),
-      allocation: async (q) => replayAllocation(snapshot, q.at, q.windowMinutes, q.aggregate),
+      allocation: (q) => Promise.resolve(replayAllocation(snapshot, q.at, q.windowMinutes, q.aggregate)),
     };
   }
   if (flags.prometheus !== undefined || flags.opencost !== undefined) {

@@ -47,7 +47,7 @@ export const cloudFormationParser = yamlParser('cloudformation', MARKERS, (path,
     }
     if (isScalar(node) && (node.tag === undefined || !node.tag.startsWith('!'))) return { value: node.value };
     // `!Sub …`, `!If […]`, or the long form `{ Fn::FindInMap: … }`.
-    const longForm = isMap(node) && isScalar(node.items[0]?.key) ? String(node.items[0]?.key.value) : '';
+    const longForm = isMap(node) && isScalar(node.items[0]?.key) ? String(node.items[0].key.value) : '';
     const fn = isScalar(node) || isSeq(node) || isMap(node) ? (node.tag ?? longForm) : '';
     return { unknown: `uses ${fn || 'an expression'}, which this tool does not evaluate` };
   };

@@ -73,7 +73,7 @@ export async function detectChanges(
   const changed = new Set(await changes.changedPaths());
   const paths = [...changed].filter((p) => anyParserAccepts(p, parsers)).sort();
   const fileParsers = parsers.filter((p) => !p.parseSet);
-  const setParsers = parsers.filter((p) => p.parseSet);
+  const setParsers = parsers.filter((p) => p.parseSet !== undefined);
   const sides = readers(changes, changed);
   const parsed = new Set<string>();
   // Workers hold their own copy of the registry: only its parsers can be handed off.
@@ -149,11 +149,11 @@ interface Sides {
   base: TreeReader;
   head: TreeReader;
   /** The files directly inside a directory, from one side's listing; empty when neither can list. */
-  list(dir: string): Promise<string[]>;
+  list: (dir: string) => Promise<string[]>;
   /** The directories directly inside a directory, when the listing side can tell. */
-  dirs?(dir: string): Promise<string[]>;
+  dirs?: (dir: string) => Promise<string[]>;
   /** False only for an unchanged path a listing shows is absent: no need to try reading it. */
-  mayExist(path: string): Promise<boolean>;
+  mayExist: (path: string) => Promise<boolean>;
 }
 
 /**

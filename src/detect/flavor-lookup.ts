@@ -7,7 +7,7 @@ import { KUEUE_KIND, queueModel } from './kueue-queue.js';
 import { fileFormat } from './yaml-segments.js';
 
 /** The most files of one directory read for ResourceFlavors. */
-export const MAX_FLAVOR_FILES = 16;
+const MAX_FLAVOR_FILES = 16;
 
 export interface FlavorIo {
   /** Files directly inside a directory. */

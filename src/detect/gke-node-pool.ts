@@ -78,7 +78,7 @@ export const gkeNodePoolParser = yamlParser('gke-node-pool', MARKERS, (path, tex
 type PerNode = { ok: true; value: number; model: string | null; line: number } | { ok: false; why: string; line: number };
 
 /** GPUs per node from guest accelerators, else the machine type; null when the pool has none. */
-export function gpusPerNode(nodeConfig: unknown, ctx: NodeContext, line: number): PerNode | null {
+function gpusPerNode(nodeConfig: unknown, ctx: NodeContext, line: number): PerNode | null {
   const accels = seqItems(mapGet(nodeConfig, 'guestAccelerator'));
   if (accels.length > 0) {
     let total = 0;

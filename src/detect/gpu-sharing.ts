@@ -7,7 +7,7 @@ import { readMigLayouts } from './mig-parted.js';
 import { Findings, yamlParser } from './parser-kit.js';
 import { mapGet, nodeLine, scalarString, scalarValue, seqItems } from './yaml-nodes.js';
 
-export const SHARING_KIND = 'gpu-sharing' as const;
+const SHARING_KIND = 'gpu-sharing' as const;
 const MARKERS = /timeSlicing|\bmps:|mig-configs|ClusterPolicy/;
 
 /**

@@ -2,7 +2,7 @@ import { normaliseGpuModel } from './gpu-resources.js';
 import { awsFamilyModel, lookupInstanceType, looksLikeGpuFamily, looksLikeGpuType } from './gpu-types/index.js';
 import { GPU_INSTANCE_TYPES } from './gpu-types/index.js';
 import { findTemplateExpression } from './template.js';
-import { mapGet, nodeSource, scalarString, scalarValue, seqItems } from './yaml-nodes.js';
+import { mapGet, nodeSource, scalarString, scalarText, seqItems } from './yaml-nodes.js';
 
 /** What a pool's requirements say about GPUs. */
 export interface GpuRequirements {
@@ -75,7 +75,7 @@ export function gpusPerNodeRange(r: GpuRequirements): [number, number] | null {
 
 function valueText(node: unknown, text: string | undefined): string {
   const expr = text === undefined ? null : findTemplateExpression(nodeSource(node, text));
-  return expr ?? String(scalarValue(node) ?? '');
+  return expr ?? scalarText(node);
 }
 
 /** The first requirement value that is a template expression, unknown until rendered. */

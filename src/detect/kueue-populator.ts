@@ -12,7 +12,7 @@ import { mapGet, nodeLine, scalarString, seqItems } from './yaml-nodes.js';
 // The chart's own values key; its templates name it only as `.Values.kueuePopulator`.
 const MARKERS = /^[ \t]*kueuePopulator[ \t]*:/m;
 /** The ResourceFlavor the chart's setup hook creates and the queue's only flavor. */
-export const POPULATOR_FLAVOR = 'tas-gpu-default';
+const POPULATOR_FLAVOR = 'tas-gpu-default';
 
 // The chart renders the queue only when these are set; anything else is not its values.
 const QueueValues = z.object({

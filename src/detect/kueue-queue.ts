@@ -235,7 +235,7 @@ function readLimit(
 }
 
 function sumIfAll(values: (number | undefined)[]): number | undefined {
-  return values.length > 0 && values.every((v) => v !== undefined) ? values.reduce<number>((a, v) => a + (v ?? 0), 0) : undefined;
+  return values.length > 0 && values.every((v) => v !== undefined) ? values.reduce((a, v) => a + v, 0) : undefined;
 }
 
 function readCohort(root: unknown, apiVersion: string): string | null {

@@ -56,12 +56,12 @@ function parseKueue(path: string, text: string): ParseResult {
         const first = doc.errors[0];
         // A broken document's own range stops where the parser gave up; the raw scan wants
         // everything up to the next document.
-        const next = seg.docs[i + 1]?.range?.[0];
+        const next = seg.docs[i + 1]?.range[0];
         const scan = scanBrokenDocument(
           path,
           lines,
           {
-            fromLine: seg.lc.linePos(doc.range?.[0] ?? 0).line,
+            fromLine: seg.lc.linePos(doc.range[0]).line,
             toLine: next === undefined ? lines.length : Math.max(1, seg.lc.linePos(next).line - 1),
             errorLine: clampLine(first ? seg.lc.linePos(first.pos[0]).line : 1, text),
             errorMessage: first ? firstSentence(first.message) : 'unreadable YAML',

@@ -63,12 +63,12 @@ function readText(
   const docs = parse(text);
   const masked = docs.some((d) => d.errors.length > 0) ? parse(maskTemplates(text)) : null;
   const use = masked && masked.filter((d) => d.errors.length > 0).length < docs.filter((d) => d.errors.length > 0).length ? masked : docs;
-  const lc = (use as ParsedDocs).lc;
+  const lc = use.lc;
   const ctx: NodeContext = { file, text, lc };
   for (const doc of use) {
     if (doc.errors.length > 0) {
       const first = doc.errors[0];
-      const [from, to] = doc.range ?? [0, text.length];
+      const [from, to] = doc.range;
       if (!wanted(text.slice(from, to))) continue;
       const line = first ? lc.linePos(first.pos[0]).line : lc.linePos(from).line;
       const message = (first?.message.split('\n')[0] ?? 'unreadable YAML').replace(/ at line \d+, column \d+:?\s*$/, '');

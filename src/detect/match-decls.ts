@@ -2,7 +2,7 @@ import type { CapacityDecl, CapacityKind } from '../domain/index.js';
 import type { ParseResult } from './parser.js';
 
 /** One declaration on one side; `decl` is absent when its GPU count could not be read. */
-export interface SideEntry {
+interface SideEntry {
   kind: CapacityKind;
   name: string;
   file: string;

@@ -2,7 +2,7 @@ import type { CapacityPart } from '../domain/index.js';
 import type { Manifest } from './manifests.js';
 import type { Findings } from './parser-kit.js';
 import { readCount } from './counts.js';
-import { mapGet, nodeLine, scalarString, scalarValue, seqItems } from './yaml-nodes.js';
+import { mapGet, nodeLine, scalarString, scalarText, scalarValue, seqItems } from './yaml-nodes.js';
 
 const SHARING_KIND = 'gpu-sharing' as const;
 
@@ -15,7 +15,7 @@ export function readMigLayouts(m: Manifest, found: Findings): void {
   const configs = mapGet(m.root, 'mig-configs');
   if (!configs || typeof configs !== 'object' || !('items' in configs)) return;
   for (const pair of (configs as { items: { key: unknown; value: unknown }[] }).items) {
-    const layout = String(scalarValue(pair.key) ?? '');
+    const layout = scalarText(pair.key);
     if (layout === '') continue;
     const name = `mig-parted/${layout}`;
     const parts: CapacityPart[] = [];

@@ -20,7 +20,7 @@ export interface Embedded {
   line: number;
 }
 
-export interface EmbeddedNote {
+interface EmbeddedNote {
   line: number;
   message: string;
 }

@@ -1,5 +1,5 @@
 import { isMap, isScalar, isSeq } from 'yaml';
-import type { LineCounter, Node, YAMLMap, YAMLSeq } from 'yaml';
+import type { LineCounter, Node } from 'yaml';
 
 /** Small typed accessors over the yaml AST, so readers keep source positions. */
 
@@ -14,12 +14,8 @@ export function mapGet(node: unknown, key: string): unknown {
   return undefined;
 }
 
-export function asMap(node: unknown): YAMLMap | null {
-  return isMap(node) ? node : null;
-}
-
 export function seqItems(node: unknown): unknown[] {
-  return isSeq(node) ? (node as YAMLSeq).items : [];
+  return isSeq(node) ? node.items : [];
 }
 
 /** A scalar's value when it is a string. */
@@ -30,6 +26,12 @@ export function scalarString(node: unknown): string | null {
 /** A scalar's value (string, number, boolean, null), or undefined for collections and absence. */
 export function scalarValue(node: unknown): unknown {
   return isScalar(node) ? node.value : undefined;
+}
+
+/** A scalar's value as text (`8`, `true`, `a100`); '' for null, collections and absence. */
+export function scalarText(node: unknown): string {
+  const v = scalarValue(node);
+  return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint' ? String(v) : '';
 }
 
 export function nodeLine(node: unknown, lc: LineCounter): number | null {

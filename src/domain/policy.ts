@@ -1,5 +1,5 @@
 export type Mode = 'advise' | 'enforce';
-export type Permission = 'write' | 'maintain' | 'admin';
+type Permission = 'write' | 'maintain' | 'admin';
 
 /** `.github/gpu-justify.yml` after validation and defaults (docs/policy.md). */
 export interface Policy {

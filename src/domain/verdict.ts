@@ -1,5 +1,4 @@
-export const VERDICTS = ['not-justified', 'partially-justified', 'justified', 'insufficient-evidence', 'no-gpu-change'] as const;
-export type Verdict = (typeof VERDICTS)[number];
+export type Verdict = 'not-justified' | 'partially-justified' | 'justified' | 'insufficient-evidence' | 'no-gpu-change';
 
 export type Lever = 'stagger' | 'batching' | 'cheaper-model' | 'reclaim-idle' | 'borrow-quota';
 

@@ -8,7 +8,7 @@ export interface SourceRef {
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
 
-export interface DailyWindow {
+interface DailyWindow {
   /** Minutes after 00:00 UTC. */
   earliestStart: number;
   /** Minutes after 00:00 UTC; at or before earliestStart means the next day. */

@@ -22,7 +22,7 @@ export interface ActionEnv {
 }
 
 /** The Action could not start: a wrong event, no token, an unreadable event file. */
-export class ActionSetupError extends Error {
+class ActionSetupError extends Error {
   readonly kind = 'bad-input';
 }
 
@@ -33,7 +33,7 @@ interface PullRequestEvent {
   repository?: { name: string; owner: { login: string }; html_url?: string };
 }
 
-export function actionLogger(): Logger {
+function actionLogger(): Logger {
   // Structured lines on stderr; the step's stdout stays for the summary.
   return redactingLogger(pino({ level: process.env['LOG_LEVEL'] ?? 'info', base: null }, pino.destination(2)));
 }

@@ -52,4 +52,5 @@ export function gpuJustifyApp(app: Probot, appOptions?: Partial<ApplicationFunct
   createGpuJustifyApp()(app, appOptions);
 }
 
+/** @alias `probot run` loads the default export; tests and benches import the named one. */
 export default gpuJustifyApp;

@@ -4,7 +4,7 @@
  * run. Pure: any string in, a command or null out.
  */
 
-export const COMMAND = '/gpu-justify';
+const COMMAND = '/gpu-justify';
 
 /** Longest override reason kept: enough for a sentence or two, not a paste of logs. */
 export const MAX_REASON = 500;
@@ -59,6 +59,7 @@ export function parseCommand(body: string): Command | null {
 /** The reason as stored and shown: one line of printable text, bounded. */
 function cleanReason(text: string): string {
   const printable = text
+    // eslint-disable-next-line no-control-regex -- control characters are what this strips.
     .replace(/[\u0000-\u001F\u007F-\u009F]+/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();

@@ -9,7 +9,7 @@ import type { GitHubClient, RepoRef } from './client.js';
  * stays the survivor.
  */
 
-export interface CreatedComment {
+interface CreatedComment {
   id: number;
   /** Who GitHub says wrote it: our own login; only its comments are ours to delete. */
   login: string;

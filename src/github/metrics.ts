@@ -5,7 +5,7 @@ import type { TelemetryProvider } from '../telemetry/from-env.js';
 import type { TelemetrySource } from '../telemetry/source.js';
 import type { GitHubClient } from './client.js';
 
-export const METRICS_PATH = '/metrics';
+const METRICS_PATH = '/metrics';
 
 /**
  * The App's own numbers for Prometheus. Each App instance has its own registry, so two Apps in

@@ -29,7 +29,7 @@ export async function syncSuggestions(
   const repo = target.base;
   // Oldest first: when two replicas posted the same suggestion, every re-run keeps the same copy.
   const existing = (await octokit.paginate(octokit.rest.pulls.listReviewComments, { ...repo, pull_number: target.number, per_page: 100 }))
-    .filter((c) => c.user?.type === 'Bot' && c.body.includes(SUGGESTION_MARKER))
+    .filter((c) => c.user.type === 'Bot' && c.body.includes(SUGGESTION_MARKER))
     .sort((a, b) => a.id - b.id);
 
   const outcome: SuggestionOutcome = { kept: 0, created: 0, deleted: 0, writes: 0 };

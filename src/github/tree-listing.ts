@@ -20,7 +20,7 @@ interface Tree {
 const FILE_MODES = new Set(['100644', '100755']);
 
 /** GitHub cut short the listing of a single directory, which the trees API never should. */
-export class TruncatedTreeError extends Error {
+class TruncatedTreeError extends Error {
   readonly kind = 'github-truncated-tree';
 
   constructor(

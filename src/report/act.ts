@@ -1,5 +1,5 @@
 import type { ChangeReview, Evidence, ReviewResult } from '../domain/index.js';
-import { code, MAX_SENTENCE, md } from './escape.js';
+import { code, md } from './escape.js';
 
 function where(review: ChangeReview): string {
   return code(`${review.change.file}:${review.change.line}`);

@@ -4,7 +4,7 @@ import { num, pct } from './numbers.js';
 import { capped } from './tables.js';
 
 /** Bars a chart draws at most: beyond this the x-axis labels stop being readable. */
-export const MAX_LADDER_BARS = 8;
+const MAX_LADDER_BARS = 8;
 
 const FIELD_NAME: Record<NonNullable<UtilisationLadder['computeField']>, string> = {
   DCGM_FI_PROF_SM_ACTIVE: 'SM',
@@ -12,7 +12,7 @@ const FIELD_NAME: Record<NonNullable<UtilisationLadder['computeField']>, string>
 };
 
 /** A rung's GPU-hours as a share of the allocated ones; null when either is unmeasured. */
-export function share(l: UtilisationLadder, hours: number | null): number | null {
+function share(l: UtilisationLadder, hours: number | null): number | null {
   if (hours === null || l.allocatedGpuHours === null || l.allocatedGpuHours <= 0) return null;
   return hours / l.allocatedGpuHours;
 }
@@ -61,7 +61,7 @@ export function ladderTable(ladders: readonly UtilisationLadder[]): string {
 }
 
 /** One ladder in words: every rung and flag, for readers who cannot see the bars. */
-export function ladderLine(l: UtilisationLadder): string {
+function ladderLine(l: UtilisationLadder): string {
   const rungs = [
     `${num(l.allocatedGpuHours)} GPU-hours allocated`,
     `busy ${pct(busy(l))}`,

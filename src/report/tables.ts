@@ -4,7 +4,7 @@ import { gpusText } from '../analysis/series.js';
 import { monthlyUsd, usd } from './cost.js';
 import { code, codeCell, MAX_SENTENCE, md } from './escape.js';
 
-export const MAX_ROWS = 50;
+const MAX_ROWS = 50;
 
 /** Cuts a long table and says how much was left out, so the comment stays within GitHub's limit. */
 export function capped(header: string[], rows: string[][], what: string): string {
@@ -19,7 +19,7 @@ function signed(n: number): string {
 }
 
 /** `file:line`, linked to the PR head when a base URL for blobs is known. */
-export function location(file: string, line: number | null, headUrl?: string): string {
+function location(file: string, line: number | null, headUrl?: string): string {
   const where = line === null ? file : `${file}:${line}`;
   if (!headUrl) return codeCell(where);
   const text = md(where, MAX_SENTENCE);

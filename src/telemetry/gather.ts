@@ -40,7 +40,7 @@ export interface TelemetryEvidence {
 const SOURCE_FAILURES = new Set(['unavailable', 'bad-response', 'config']);
 
 /** The one missing-evidence line for a source that answered nothing; undefined when anything came back. */
-export function sourceOutage(source: string, results: readonly QueryResult[]): MissingEvidence | undefined {
+function sourceOutage(source: string, results: readonly QueryResult[]): MissingEvidence | undefined {
   const failed = results.flatMap((r) => (r.status === 'missing' && SOURCE_FAILURES.has(r.reason) ? [r] : []));
   const first = failed[0];
   if (first === undefined || failed.length < results.length) return undefined;
@@ -65,7 +65,11 @@ export function planQueries(req: Omit<GatherRequest, 'at' | 'concurrency'>, opti
   };
   const all = [...req.scopes.flatMap((s) => capacityQueries(s, opts)), ...req.workloads.flatMap((w) => workloadQueries(w, opts))];
   const seen = new Set<string>();
-  return all.filter((q) => !seen.has(q.id) && seen.add(q.id) && (options.mig === true || !isMigQuery(q)));
+  return all.filter((q) => {
+    if (seen.has(q.id)) return false;
+    seen.add(q.id);
+    return options.mig === true || !isMigQuery(q);
+  });
 }
 
 async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {

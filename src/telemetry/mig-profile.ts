@@ -13,7 +13,7 @@ export const KSM_MIG_RESOURCE_PREFIX = 'nvidia_com_mig_';
 /** The label dcgm-exporter sets on a MIG instance's series: its profile, `1g.10gb`. */
 export const MIG_PROFILE_LABEL = 'GPU_I_PROFILE';
 
-export const SEVEN_SLICES = 7;
+const SEVEN_SLICES = 7;
 const FOUR_SLICE_MODELS = /\bA30\b|RTX PRO 6000/i;
 const A30_GB_PER_SLICE = 6;
 

@@ -3,7 +3,7 @@
  * escaped, label and metric names are checked, so no value can change a query's shape.
  */
 
-export type MatchOp = '=' | '!=' | '=~' | '!~';
+type MatchOp = '=' | '!=' | '=~' | '!~';
 
 export interface Matcher {
   name: string;
@@ -19,10 +19,6 @@ export class PromQLBuildError extends Error {
   override readonly name = 'PromQLBuildError';
 }
 
-export function isLabelName(name: string): boolean {
-  return LABEL_NAME.test(name);
-}
-
 export function labelName(name: string): string {
   if (!LABEL_NAME.test(name)) {
     throw new PromQLBuildError(`"${name}" is not a Prometheus label name ([a-zA-Z_][a-zA-Z0-9_]*)`);
@@ -30,7 +26,7 @@ export function labelName(name: string): string {
   return name;
 }
 
-export function metricName(name: string): string {
+function metricName(name: string): string {
   if (!METRIC_NAME.test(name)) throw new PromQLBuildError(`"${name}" is not a Prometheus metric name`);
   return name;
 }

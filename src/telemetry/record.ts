@@ -33,7 +33,7 @@ const recordedAllocation = z.discriminatedUnion('status', [
 ]);
 
 /** The snapshot `extra` key of an OpenCost allocation answer. */
-export function allocationKey(at: Date, windowMinutes: number, aggregate: Aggregate): string {
+function allocationKey(at: Date, windowMinutes: number, aggregate: Aggregate): string {
   return `opencost|${at.toISOString()}|${windowMinutes}m|${aggregate}`;
 }
 

@@ -48,7 +48,7 @@ const resultSchema = z.discriminatedUnion('status', [
 /** Recorded answers of other sources (OpenCost, …), keyed by the caller; values are that source's JSON. */
 const extraSchema = z.record(z.string(), z.unknown());
 
-export const snapshotSchema = z.object({
+const snapshotSchema = z.object({
   format: z.literal('gpu-justify-snapshot'),
   version: z.literal(1),
   recordedAt: z.string(),

@@ -2,7 +2,7 @@ import type { MissingEvidence } from '../domain/index.js';
 import type { Series, Skipped } from './prometheus/response.js';
 import type { NamedQuery } from './queries/named-query.js';
 
-export type { Sample, Series, Skipped } from './prometheus/response.js';
+export type { Series } from './prometheus/response.js';
 
 export type MissingReason =
   | 'unavailable'
@@ -66,9 +66,4 @@ export function answerKey(q: NamedQuery, at: Date | string, windowMinutes: numbe
 /** The domain's missing-evidence entry for a result that has no answer. */
 export function toMissingEvidence(r: QueryMissing): MissingEvidence {
   return { what: `${r.query.what}: ${r.message}`, how: r.query.how };
-}
-
-/** A series' values, for summaries. */
-export function values(series: Series): number[] {
-  return series.samples.map((s) => s.v);
 }

@@ -43,9 +43,9 @@ const windowSchema = z
   .describe('Window each run must start and finish in, UTC, opening on each day it runs');
 
 /** A run more often than once a minute cannot be planned on a minute grid. */
-export const MAX_JOBS_PER_DAY = 1440;
+const MAX_JOBS_PER_DAY = 1440;
 
-export const jobWorkloadSchema = z.strictObject({
+const jobWorkloadSchema = z.strictObject({
   ...common,
   type: z.enum(['batch', 'training']),
   gpusPerJob: positiveInt(),
@@ -71,7 +71,7 @@ const alternativeSchema = z.strictObject({
   loadTest: repoPath().optional(),
 });
 
-export const inferenceWorkloadSchema = z.strictObject({
+const inferenceWorkloadSchema = z.strictObject({
   ...common,
   type: z.literal('inference'),
   model: nonEmptyString().optional(),

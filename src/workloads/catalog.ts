@@ -87,7 +87,7 @@ export function parseCatalog(file: string, text: string): CatalogResult {
     const duplicate = checkUnique(nameOf(item), index);
     if (duplicate !== null) diagnostics.push(duplicate);
     const firstProblem = byLine(itemDiagnostics)[0] ?? duplicate;
-    if (firstProblem !== undefined && firstProblem !== null) {
+    if (firstProblem !== null) {
       rejected.push(rejectedEntry(item, firstProblem));
       return;
     }

@@ -93,7 +93,7 @@ function salvage(raw: Record<string, unknown>): Policy {
   const rawPrices = raw.prices;
   if (rawPrices !== null && typeof rawPrices === 'object' && !Array.isArray(rawPrices)) {
     prices = {};
-    for (const [model, price] of Object.entries(rawPrices)) {
+    for (const [model, price] of Object.entries(rawPrices as Record<string, unknown>)) {
       const result = shape.prices.safeParse({ [model]: price });
       if (result.success && result.data) Object.assign(prices, result.data);
     }

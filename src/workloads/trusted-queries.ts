@@ -30,7 +30,7 @@ export function withTrustedQueries(
       ),
     );
     const { outcomes: _dropped, ...rest } = w;
-    return trusted === undefined ? (rest as Workload) : { ...w, outcomes: trusted };
+    return trusted === undefined ? rest : { ...w, outcomes: trusted };
   });
   return { workloads, diagnostics };
 }

@@ -80,7 +80,7 @@ function lineFinder(doc: Document, lineAt: (offset: number) => number): LineOf {
   const lineOfNode = (node: Node | null | undefined): number | null => (node?.range ? lineAt(node.range[0]) : null);
   return (path) => {
     let node: unknown = doc.contents;
-    let line = lineOfNode(doc.contents as Node | null);
+    let line = lineOfNode(doc.contents);
     for (const segment of path) {
       if (isAlias(node)) node = node.resolve(doc);
       if (isMap(node)) {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { diagnostic } from '../domain/diagnostic.js';
 import type { Diagnostic } from '../domain/diagnostic.js';
 import type { FieldPath, LineOf } from './yaml-source.js';
@@ -35,7 +35,7 @@ export const friendlyErrors: z.core.$ZodErrorMap = (issue) => {
 };
 
 /** `workloads[1].window.deadline`; keys that are not identifiers are quoted: `prices["A100 80GB"]`. */
-export function formatPath(path: FieldPath): string {
+function formatPath(path: FieldPath): string {
   let out = '';
   for (const segment of path) {
     if (typeof segment === 'number') out += `[${segment}]`;
@@ -55,6 +55,7 @@ export function describeValue(value: unknown): string {
     const shown = value.length > 60 ? `${value.slice(0, 57)}...` : value;
     return JSON.stringify(shown);
   }
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- only scalars (numbers, booleans) are left here.
   return String(value);
 }
 

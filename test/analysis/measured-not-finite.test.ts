@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { match } from '../helpers/match.js';
 import { reviewChange } from '../../src/analysis/review-change.js';
 import { policy, queueChange, service } from '../factories.js';
 import { answer, hourly, measured, repeat, telemetry } from './measured-fixture.js';
@@ -59,10 +60,7 @@ describe('answers used although some samples were NaN or ±Inf', () => {
     expect(clean.missingEvidence.some((e) => e.what.includes('not finite'))).toBe(false);
     expect(noted.missingEvidence).toHaveLength(clean.missingEvidence.length + 1);
     expect(noted.missingEvidence).toEqual(
-      expect.arrayContaining([
-        ...clean.missingEvidence,
-        expect.objectContaining({ what: expect.stringMatching(`^${ID}: 6 of 54 samples`) }),
-      ]),
+      expect.arrayContaining([...clean.missingEvidence, match.objectContaining({ what: match.stringMatching(`^${ID}: 6 of 54 samples`) })]),
     );
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { match } from '../helpers/match.js';
 import { idlePods, podQueryId } from '../../src/analysis/idle-pods.js';
 import { capacityLadder, workloadLadder } from '../../src/analysis/ladder.js';
 import { measureMigPods, migPodQueryId } from '../../src/analysis/mig-pods.js';
@@ -91,7 +92,7 @@ describe('the ladder of a workload on MIG instances', () => {
     expect(m.missing()).toEqual([
       expect.objectContaining({
         what: 'busy-ness of the MIG instances of workload job: no DCGM_FI_PROF_GR_ENGINE_ACTIVE series there carries GPU_I_PROFILE',
-        how: expect.stringContaining('DCGM_FI_DEV_GPU_UTIL is not reported for MIG instances'),
+        how: match.stringContaining('DCGM_FI_DEV_GPU_UTIL is not reported for MIG instances'),
       }),
     ]);
   });

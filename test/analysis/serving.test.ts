@@ -77,7 +77,7 @@ describe('servingCapacity', () => {
     expect(bare.gpusNeeded).toBeNull();
     expect(m.missing().map((x) => x.what)).toEqual(['the SLO of chat', `what vllm.request-rate:${id}: nothing`]);
     const m2 = measured([]);
-    servingCapacity({ ...chat, loadTest: undefined } as typeof chat, m2, policy());
+    servingCapacity({ ...chat, loadTest: undefined }, m2, policy());
     expect(m2.missing().map((x) => x.what)).toEqual(['a load test of chat']);
   });
 

@@ -2,10 +2,20 @@ import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { match } from '../helpers/match.js';
 import { runCli } from './run-cli.js';
 import { DEMO_DIR } from '../../src/cli/commands/demo.js';
+import type { StaggerJson } from '../../src/cli/commands/stagger.js';
+import type { Diagnostic } from '../../src/domain/index.js';
+import type { changeJson, reviewJson } from '../../src/report/json.js';
+import { parseSnapshot } from '../../src/telemetry/snapshot.js';
 
 const run = runCli;
+
+// What the commands print, in the shapes src/ builds them (INTERFACES.md §4).
+const reviewOut = (stdout: string) => JSON.parse(stdout) as ReturnType<typeof reviewJson>;
+const detectOut = (stdout: string) => JSON.parse(stdout) as { changes: ReturnType<typeof changeJson>[]; diagnostics: Diagnostic[] };
+const staggerOut = (stdout: string) => JSON.parse(stdout) as StaggerJson;
 
 const temps: string[] = [];
 async function tempDir(): Promise<string> {
@@ -43,15 +53,15 @@ describe('the demo snapshot', () => {
       'json',
     );
     expect(code).toBe(0);
-    const json = JSON.parse(stdout);
+    const json = reviewOut(stdout);
     expect(JSON.stringify(json.missingEvidence)).not.toMatch(/holds no answer/);
     expect(json.telemetry).toMatchObject({ at: '2026-11-29T00:00:00.000Z', windowMinutes: 2880 });
     const research = json.reviews[0];
     expect(research).toMatchObject({ name: 'research', verdict: 'not-justified', confidence: 'high' });
     // Each night: three 2-GPU runs for 2h, one more after them, and a 4-GPU finetune for 3h.
-    const queue = research.ladders.find((l: { scope: string }) => l.scope === 'queue');
+    const queue = research?.ladders?.find((l) => l.scope === 'queue');
     // Sampled every 5 minutes, so within one step of the six GPUs that can be in use.
-    expect(Math.abs(queue.allocatedGpuHours - 2 * (4 * 2 * 2 + 4 * 3))).toBeLessThanOrEqual(6 * (5 / 60));
+    expect(Math.abs((queue?.allocatedGpuHours ?? NaN) - 2 * (4 * 2 * 2 + 4 * 3))).toBeLessThanOrEqual(6 * (5 / 60));
   });
 });
 
@@ -59,9 +69,9 @@ describe('gpu-justify detect', () => {
   it('prints the change in the JSON shape of docs/json.md', async () => {
     const { code, stdout } = await run('detect', '--base', base, '--head', head, '--json');
     expect(code).toBe(0);
-    const json = JSON.parse(stdout);
+    const json = detectOut(stdout);
     // Priced at the catalog's default for the model, 730 hours a month.
-    expect(json.changes[0].usdPerMonthDelta).toBeCloseTo(6 * json.changes[0].usdPerGpuHour * 730, 2);
+    expect(json.changes[0]?.usdPerMonthDelta).toBeCloseTo(6 * (json.changes[0]?.usdPerGpuHour ?? NaN) * 730, 2);
     expect(json).toEqual({
       changes: [
         {
@@ -69,12 +79,12 @@ describe('gpu-justify detect', () => {
           line: 27,
           kind: 'kueue-cluster-queue',
           name: 'research',
-          gpuModel: expect.toBeOneOf([null, 'A100']),
+          gpuModel: match.toBeOneOf([null, 'A100']),
           gpusBefore: 6,
           gpusAfter: 12,
           delta: 6,
-          usdPerGpuHour: expect.any(Number),
-          usdPerMonthDelta: expect.any(Number),
+          usdPerGpuHour: match.any(Number),
+          usdPerMonthDelta: match.any(Number),
         },
       ],
       diagnostics: [],
@@ -87,10 +97,10 @@ describe('gpu-justify review', () => {
   it('gives the JSON verdict with the stagger lever and its evidence', async () => {
     const { code, stdout } = await run('review', '--base', base, '--head', head, '--format', 'json');
     expect(code).toBe(0);
-    const json = JSON.parse(stdout);
+    const json = reviewOut(stdout);
     expect(json).toMatchObject({ verdict: 'not-justified', gpusRequested: 6, gpusNeeded: 0, missingEvidence: [], diagnostics: [] });
     expect(json.findings).toEqual([expect.objectContaining({ lever: 'stagger', gpusFreed: 6, meetsNeed: true })]);
-    expect(json.findings[0].evidence).toContainEqual({ source: 'catalog', ref: 'gpu-workloads.yaml:3' });
+    expect(json.findings[0]?.evidence).toContainEqual({ source: 'catalog', ref: 'gpu-workloads.yaml:3' });
   });
 
   it('prices the change with the policy’s prices over the catalog defaults', async () => {
@@ -98,7 +108,7 @@ describe('gpu-justify review', () => {
     await writeFile(join(dir, 'policy.yml'), 'prices:\n  A100: 2\n');
     const { code, stdout } = await run('review', '--base', base, '--head', head, '--config', join(dir, 'policy.yml'), '--format', 'json');
     expect(code).toBe(0);
-    expect(JSON.parse(stdout).changes[0]).toMatchObject({ usdPerGpuHour: 2, usdPerMonthDelta: 6 * 2 * 730 });
+    expect(reviewOut(stdout).changes[0]).toMatchObject({ usdPerGpuHour: 2, usdPerMonthDelta: 6 * 2 * 730 });
   });
 
   it('exits 1 when --fail-on matches the verdict, 0 when it does not', async () => {
@@ -141,12 +151,12 @@ describe('gpu-justify review', () => {
     );
     const { code, stdout } = await run('review', '--base', join(dir, 'base'), '--head', join(dir, 'head'), '--format', 'json');
     expect(code).toBe(0);
-    const json = JSON.parse(stdout);
+    const json = reviewOut(stdout);
     expect(json.verdict).toBe('insufficient-evidence');
     expect(json.diagnostics).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ file: 'gpu-workloads.yaml', line: 5, severity: 'error', message: expect.stringContaining('gpusPerJob') }),
-        expect.objectContaining({ file: 'gpu-workloads.yaml', line: 8, severity: 'error', message: expect.stringContaining('colour') }),
+        match.objectContaining({ file: 'gpu-workloads.yaml', line: 5, severity: 'error', message: match.stringContaining('gpusPerJob') }),
+        match.objectContaining({ file: 'gpu-workloads.yaml', line: 8, severity: 'error', message: match.stringContaining('colour') }),
       ]),
     );
   });
@@ -162,7 +172,7 @@ describe('gpu-justify review', () => {
     const line = broken.split('\n').findIndex((l) => l.includes('jobsPerDay: "two"')) + 1;
     const { code, stdout } = await run('review', '--base', join(dir, 'base'), '--head', join(dir, 'head'), '--format', 'json');
     expect(code).toBe(0);
-    const json = JSON.parse(stdout);
+    const json = reviewOut(stdout);
     expect(json).toMatchObject({ verdict: 'insufficient-evidence', gpusNeeded: null });
     expect(json.missingEvidence).toContainEqual({
       what: `a valid catalog entry for weekly-sweep (gpu-workloads.yaml:${line}), which names ClusterQueue research`,
@@ -180,11 +190,11 @@ describe('gpu-justify review', () => {
     );
     const { code, stdout } = await run('detect', '--base', join(dir, 'base'), '--head', join(dir, 'head'), '--json');
     expect(code).toBe(0);
-    const json = JSON.parse(stdout);
+    const json = detectOut(stdout);
     expect(json.changes).toEqual([]);
     expect(json.diagnostics).toEqual([
-      expect.objectContaining({ file: 'cq.yaml', line: 12, message: expect.stringContaining('{{ .Values.gpus }}') }),
-      expect.objectContaining({ file: 'cq.yaml', line: 12, severity: 'error', message: expect.stringContaining('it is new') }),
+      match.objectContaining({ file: 'cq.yaml', line: 12, message: match.stringContaining('{{ .Values.gpus }}') }),
+      match.objectContaining({ file: 'cq.yaml', line: 12, severity: 'error', message: match.stringContaining('it is new') }),
     ]);
   });
 });
@@ -213,12 +223,12 @@ describe('gpu-justify snapshot', () => {
     );
     expect(rec.code).toBe(0);
     expect(rec.stderr).toMatch(/Recorded (\d+) answers \(\1 without data\)/);
-    const snapshot = JSON.parse(await readFile(file, 'utf8'));
-    expect(Object.values(snapshot.answers).every((a: unknown) => (a as { status: string }).status === 'missing')).toBe(true);
+    const snapshot = parseSnapshot(await readFile(file, 'utf8'), file);
+    expect(Object.values(snapshot.answers).every((a) => a.status === 'missing')).toBe(true);
 
     const replay = await run('review', '--base', base, '--head', head, '--snapshot', file, '--format', 'json');
     expect(replay.code).toBe(0);
-    const json = JSON.parse(replay.stdout);
+    const json = reviewOut(replay.stdout);
     // The replay asks for the time and look-back the snapshot was recorded for.
     expect(json.telemetry).toEqual({ source: `snapshot ${file}`, at: '2026-11-01T00:00:00.000Z', windowMinutes: 1440 });
     expect(JSON.stringify(json)).not.toMatch(/holds no answer/);
@@ -238,7 +248,7 @@ describe('gpu-justify stagger', () => {
       '--json',
     );
     expect(code).toBe(0);
-    const json = JSON.parse(stdout);
+    const json = staggerOut(stdout);
     expect(json).toMatchObject({ peakGpus: 4, lowerBound: 4, optimal: true, capacity: 6, fits: true });
     expect(json.schedule.filter((r: { workload: string }) => r.workload === 'nightly-eval')).toHaveLength(4);
   });

@@ -37,6 +37,7 @@ describe('telemetry progress', () => {
     expect(written[1]).toMatch(/^\rtelemetry: 2 queries \(1 without data\), \d+\.\d s$/);
     expect(written[2]?.endsWith('\n')).toBe(true);
     // No colour or cursor codes: only the carriage return that rewrites the line.
+    // eslint-disable-next-line no-control-regex -- ESC starts every terminal escape code.
     expect(written.join('')).not.toMatch(/\u001b/);
     expect(progress.source.description).toBe('prometheus at http://127.0.0.1:9090');
   });

@@ -3,6 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
+import type { StaggerJson } from '../../src/cli/commands/stagger.js';
+
+/** `stagger --json` in the shape src/ builds it (INTERFACES.md §4). */
+const staggerOut = (stdout: string) => JSON.parse(stdout) as StaggerJson;
 
 let dir: string;
 beforeAll(async () => {
@@ -44,7 +48,7 @@ describe('gpu-justify stagger with a broken catalog entry', () => {
     expect(stderr).toContain(
       `the plan is incomplete: 1 catalog entry of queue research left out for its errors: weekly-sweep (${file}:${line})`,
     );
-    const json = JSON.parse(stdout);
+    const json = staggerOut(stdout);
     // The fields docs/json.md documents keep their meaning; the extension says what is missing.
     expect(json).toMatchObject({ peakGpus: 2, lowerBound: 2, optimal: true, capacity: null, complete: false });
     expect(json.leftOut).toEqual([
@@ -67,14 +71,14 @@ describe('gpu-justify stagger with a broken catalog entry', () => {
     const { file } = await catalog('other.yaml', [entry('nightly-eval', 'queue: research', 2, 2), entry('etl', 'queue: batch', 1, 0)]);
     const { code, stdout } = await runCli('stagger', '--catalog', file, '--queue', 'research', '--json');
     expect(code).toBe(0);
-    expect(JSON.parse(stdout)).toMatchObject({ peakGpus: 2, complete: true, leftOut: [] });
+    expect(staggerOut(stdout)).toMatchObject({ peakGpus: 2, complete: true, leftOut: [] });
   });
 
   it('counts every broken entry when no queue or pool is chosen', async () => {
     const { file } = await catalog('all.yaml', [entry('nightly-eval', 'queue: research', 2, 2), entry('etl', 'queue: batch', 1, 0)]);
     const { code, stdout } = await runCli('stagger', '--catalog', file, '--json');
     expect(code).toBe(2);
-    expect(JSON.parse(stdout).leftOut.map((e: { workload: string }) => e.workload)).toEqual(['etl']);
+    expect(staggerOut(stdout).leftOut.map((e) => e.workload)).toEqual(['etl']);
   });
 
   it('matches a pool the same way', async () => {
@@ -85,7 +89,7 @@ describe('gpu-justify stagger with a broken catalog entry', () => {
     ]);
     const { code, stdout } = await runCli('stagger', '--catalog', file, '--pool', 'a100', '--json');
     expect(code).toBe(2);
-    expect(JSON.parse(stdout).leftOut.map((e: { workload: string }) => e.workload)).toEqual(['tune']);
+    expect(staggerOut(stdout).leftOut.map((e) => e.workload)).toEqual(['tune']);
   });
 
   it('plans nothing when every entry of the queue is broken, and says which', async () => {
@@ -130,7 +134,7 @@ describe('gpu-justify stagger on a weekly plan', () => {
     const { file } = await catalog('weekly.yaml', weekly);
     const { code, stdout } = await runCli('stagger', '--catalog', file, '--json');
     expect(code).toBe(0);
-    const json = JSON.parse(stdout);
+    const json = staggerOut(stdout);
     expect(json).toMatchObject({ peakGpus: 4, optimal: true, cycle: 'week', complete: true });
     expect(json.schedule).toEqual([
       { workload: 'weekend-train', run: 1, day: 'sat', start: '22:00', end: '01:00', gpus: 4 },
@@ -161,7 +165,7 @@ describe('gpu-justify stagger on a weekly plan', () => {
 
   it('keeps a daily plan as it was: cycle "day", no day on the runs, no Day column', async () => {
     const { file } = await catalog('daily.yaml', [entry('nightly-eval', 'queue: research', 2, 2)]);
-    const json = JSON.parse((await runCli('stagger', '--catalog', file, '--json')).stdout);
+    const json = staggerOut((await runCli('stagger', '--catalog', file, '--json')).stdout);
     expect(json.cycle).toBe('day');
     for (const run of json.schedule) expect(Object.keys(run)).toEqual(['workload', 'run', 'start', 'end', 'gpus']);
     const { stdout } = await runCli('stagger', '--catalog', file);

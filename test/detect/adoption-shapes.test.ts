@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { match } from '../helpers/match.js';
 import { parseTerraformSet } from '../../src/detect/terraform/terraform-parser.js';
 import { detectPr, edited, lineIn, loadReal } from './real-fixtures.js';
 import type { Edit, Tree } from './real-fixtures.js';
@@ -49,7 +50,7 @@ describe('the GPU step of one more node', () => {
       'ws.yaml':
         'apiVersion: kaito.sh/v1beta1\nkind: Workspace\nmetadata:\n  name: llama70b\nresource:\n  count: 2\n  instanceType: "Standard_NC48ads_A100_v4"\n',
     };
-    const r = await detectPr(base, { 'ws.yaml': (base['ws.yaml'] ?? '').replace('count: 2', 'count: 3') });
+    const r = await detectPr(base, { 'ws.yaml': base['ws.yaml'].replace('count: 2', 'count: 3') });
     expect(r.changes.map((c) => [c.gpusBefore, c.gpusAfter, c.after?.gpuStep])).toEqual([[4, 6, 2]]);
   });
 
@@ -102,7 +103,7 @@ describe('a root module that sizes a GPU pool through a local module', () => {
         file: 'main.tf',
         line: 1,
         severity: 'warning',
-        message: expect.stringMatching(
+        message: match.stringMatching(
           /^module\.gpu_node_pool \(source \.\/modules\/gpu_node_pool\) sizes GPU pools with \(max_node_count\).*not counted/,
         ),
       }),
@@ -150,7 +151,7 @@ describe('a call of a module gpu-justify does not read, handed GPU types', () =>
         file: 'gke/main.tf',
         line: 2,
         severity: 'warning',
-        message: expect.stringMatching(
+        message: match.stringMatching(
           /^module\.complex-gke \(source github\.com\/GoogleCloudPlatform\/.*\) is given GPU machine types or accelerators \(node_pools: nvidia-tesla-a100, a2-highgpu-1g\), but gpu-justify does not read this module/,
         ),
       }),

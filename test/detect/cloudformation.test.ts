@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { match } from '../helpers/match.js';
 import { cloudFormationParser } from '../../src/detect/cloudformation.js';
 import { changeRows, detectPr, lineIn } from './real-fixtures.js';
 
@@ -81,7 +82,7 @@ Parameters:
     const r = cloudFormationParser.parse(FILE, template(4).replace('    Type: Number\n', '    Type: [Number\n'));
     expect(r.decls).toEqual([]);
     expect(r.diagnostics).toEqual([
-      expect.objectContaining({ severity: 'warning', message: expect.stringContaining('this CloudFormation template is not valid YAML') }),
+      match.objectContaining({ severity: 'warning', message: match.stringContaining('this CloudFormation template is not valid YAML') }),
     ]);
   });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { match } from '../helpers/match.js';
 import { embeddedYaml } from '../../src/detect/nested-objects.js';
 import { changeRows, detectPr, edited, lineIn } from './real-fixtures.js';
 import type { Tree } from './real-fixtures.js';
@@ -258,7 +259,7 @@ describe('embeddedYaml', () => {
     const text = `extraManifests:\n  - "apiVersion: karpenter.sh/v1\\nkind: NodePool\\nmetadata:\\n  name: gpu\\n"\n`;
     expect(embeddedYaml(text)).toEqual({
       found: [],
-      notes: [{ line: 2, message: expect.stringContaining('extraManifests[0]: Kubernetes objects in a quoted or folded string') }],
+      notes: [{ line: 2, message: match.stringContaining('extraManifests[0]: Kubernetes objects in a quoted or folded string') }],
     });
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { match } from '../helpers/match.js';
 import { kueueParser } from '../../src/detect/kueue.js';
 import { lineOf, parseKueue, queueYaml, yaml } from './fixtures.js';
 
@@ -498,7 +499,7 @@ spec:
       expect.objectContaining({
         line: 13,
         severity: 'info',
-        message: expect.stringContaining('through the MultiKueue admission check multikueue-gpu'),
+        message: match.stringContaining('through the MultiKueue admission check multikueue-gpu'),
       }),
     ]);
   });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { match } from '../helpers/match.js';
 import { openshiftAutoscalerParser } from '../../src/detect/openshift-autoscaler.js';
 import { changeRows, detectPr, lineIn } from './real-fixtures.js';
 
@@ -48,7 +49,7 @@ describe('OpenShift ClusterAutoscaler GPU limits', () => {
       expect.objectContaining({
         line: 12,
         severity: 'warning',
-        message: expect.stringContaining('ClusterAutoscaler default: gpus[nvidia-l4].max'),
+        message: match.stringContaining('ClusterAutoscaler default: gpus[nvidia-l4].max'),
       }),
     ]);
   });

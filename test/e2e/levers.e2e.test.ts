@@ -21,6 +21,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when beforeAll was skipped or failed.
   await prom?.stop();
 });
 

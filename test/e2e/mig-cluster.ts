@@ -12,13 +12,13 @@ import type { Family, FamilyType, SeriesPoints } from '../helpers/prometheus/ope
 import { hourOf, type SimWindow } from '../helpers/prometheus/index.js';
 
 export const MIG_POOL = { name: 'mig-pool', label: 'karpenter.sh/nodepool', model: 'NVIDIA A100-SXM4-80GB' } as const;
-export const MIXED_NODE = 'gpu-m-0';
+const MIXED_NODE = 'gpu-m-0';
 /** A ClusterQueue whose quota is in MIG devices. */
 export const MIG_QUEUE = { name: 'mig-research', admitted3g: 1 } as const;
-export const SINGLE_NODE = 'gpu-m-1';
+const SINGLE_NODE = 'gpu-m-1';
 
 /** One MIG instance, or one whole GPU (`profile` null), and who holds it when. */
-export interface Device {
+interface Device {
   node: string;
   gpu: number;
   profile: string | null;
@@ -40,7 +40,7 @@ export const PODS = {
   nbDan: { namespace: 'notebooks', pod: 'nb-dan', active: always, activity: 0 },
 } as const;
 
-export const DEVICES: Device[] = [
+const DEVICES: Device[] = [
   { node: MIXED_NODE, gpu: 0, profile: '3g.40gb', instance: 1, holder: PODS.llm },
   { node: MIXED_NODE, gpu: 0, profile: '2g.20gb', instance: 3, holder: PODS.etl },
   { node: MIXED_NODE, gpu: 0, profile: '1g.10gb', instance: 9 },
@@ -64,7 +64,7 @@ export const DEVICES: Device[] = [
 ];
 
 /** What kube-state-metrics shows each pod requesting: resource and count. */
-export const REQUESTS: { pod: keyof typeof PODS; node: string; resource: string; count: number }[] = [
+const REQUESTS: { pod: keyof typeof PODS; node: string; resource: string; count: number }[] = [
   { pod: 'llm', node: MIXED_NODE, resource: 'nvidia_com_mig_3g_40gb', count: 1 },
   { pod: 'etl', node: MIXED_NODE, resource: 'nvidia_com_mig_2g_20gb', count: 1 },
   { pod: 'nbBob', node: MIXED_NODE, resource: 'nvidia_com_mig_1g_10gb', count: 2 },
@@ -75,7 +75,7 @@ export const REQUESTS: { pod: keyof typeof PODS; node: string; resource: string;
   { pod: 'nbDan', node: SINGLE_NODE, resource: 'nvidia_com_gpu', count: 1 },
 ];
 
-export const ALLOCATABLE: { node: string; resource: string; count: number }[] = [
+const ALLOCATABLE: { node: string; resource: string; count: number }[] = [
   { node: MIXED_NODE, resource: 'nvidia_com_gpu', count: 2 },
   { node: MIXED_NODE, resource: 'nvidia_com_mig_3g_40gb', count: 1 },
   { node: MIXED_NODE, resource: 'nvidia_com_mig_2g_20gb', count: 1 },

@@ -37,6 +37,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when beforeAll was skipped or failed.
   await Promise.all([plain?.prom.stop(), mig?.stop()]);
 });
 

@@ -60,8 +60,11 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when beforeAll was skipped or failed.
   await prom?.stop();
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when beforeAll was skipped or failed.
   await opencost?.close();
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when beforeAll was skipped or failed.
   await failing?.close();
 });
 

@@ -46,6 +46,7 @@ describe('parseCommand', () => {
     expect(parsed?.kind).toBe('override');
     const reason = parsed?.kind === 'override' ? parsed.reason : '';
     expect(reason.length).toBeLessThanOrEqual(MAX_REASON);
+    // eslint-disable-next-line no-control-regex -- control characters are what the reason must not hold.
     expect(reason).not.toMatch(/[\u0000-\u001F]/);
   });
 
@@ -80,6 +81,7 @@ describe('parseCommand', () => {
           expect(parsed).toEqual({
             kind: 'override',
             reason: reason
+              // eslint-disable-next-line no-control-regex -- the cleaning the parser must match.
               .replace(/[\u0000-\u001F\u007F]+/g, ' ')
               .replace(/\s+/g, ' ')
               .trim(),

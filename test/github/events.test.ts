@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { match } from '../helpers/match.js';
 import { COMMENT_MARKER } from '../../src/report/comment.js';
 import { FakeRepo } from '../helpers/fake-repo.js';
 import { checkRunPayload, checkSuitePayload } from '../helpers/payloads.js';
@@ -157,7 +158,7 @@ describe('suggested changes', () => {
     // GitHub documents the body as required for a COMMENT review.
     expect(h.fake.calls('POST', REVIEWS)[0]?.body).toMatchObject({
       event: 'COMMENT',
-      body: expect.stringContaining('gpu-justify suggests a change'),
+      body: match.stringContaining('gpu-justify suggests a change'),
     });
 
     await h.app.deliver('pull_request', prEvent({ action: 'synchronize' }));

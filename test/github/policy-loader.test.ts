@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { match } from '../helpers/match.js';
 import { ApiTreeReader } from '../../src/github/api-change-set.js';
 import { loadPolicy } from '../../src/github/policy-loader.js';
 import { DEFAULT_POLICY } from '../../src/domain/policy.js';
@@ -105,7 +106,7 @@ describe('loadPolicy', () => {
 
     expect(missing.policy.mode).toBe('enforce');
     expect(missing.diagnostics).toEqual([
-      expect.objectContaining({ file: POLICY, line: 2, severity: 'warning', message: expect.stringContaining('acme/gone') }),
+      match.objectContaining({ file: POLICY, line: 2, severity: 'warning', message: match.stringContaining('acme/gone') }),
     ]);
 
     serve({ [POLICY]: '_extends: .github\n' });

@@ -256,10 +256,9 @@ async function send(res: ServerResponse, request: FakeRequest | null, reply: Fak
   }
   const bytes = reply.raw;
   res.writeHead(status, { 'content-type': 'application/octet-stream', 'content-length': bytes.length, ...reply.headers });
-  let gone = false;
-  res.once('close', () => (gone = true));
+  // res.closed turns true once the client has gone (its 'close' was emitted).
   let offset = 0;
-  while (offset < bytes.length && !gone) {
+  while (offset < bytes.length && !res.closed) {
     const chunk = bytes.subarray(offset, offset + RAW_CHUNK_BYTES);
     res.write(chunk);
     offset += chunk.length;
@@ -267,5 +266,5 @@ async function send(res: ServerResponse, request: FakeRequest | null, reply: Fak
     // The client's reads (and its giving up) run before the next chunk is written.
     await new Promise((resolve) => setImmediate(resolve));
   }
-  if (!gone) res.end();
+  if (!res.closed) res.end();
 }

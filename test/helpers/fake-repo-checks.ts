@@ -14,7 +14,7 @@ export function createCheckRun(runs: CheckRunState[], id: number, req: FakeReque
     head_sha: String(body.head_sha),
     name: String(body.name),
     history: [body],
-    status: String(body.status ?? 'queued'),
+    status: typeof body.status === 'string' ? body.status : 'queued',
     conclusion: null,
     output: { annotations: [] },
   };
@@ -30,7 +30,7 @@ export function updateCheckRun(runs: CheckRunState[], req: FakeRequest): FakeRes
     conclusion?: string;
     output?: { title?: string; summary?: string; text?: string; annotations?: unknown[] };
   };
-  run.history.push(body as Record<string, unknown>);
+  run.history.push(body);
   if (body.conclusion) {
     run.status = 'completed';
     run.conclusion = body.conclusion;

@@ -100,7 +100,7 @@ function refusal(ctx: ReviewContext, commitId: string, comments: readonly Commen
 }
 
 /** Head-side line numbers of the diff's hunks: where GitHub takes a line comment. */
-export function rightLines(patch: string | undefined): Set<number> {
+function rightLines(patch: string | undefined): Set<number> {
   const out = new Set<number>();
   let line = 0;
   for (const row of patch?.split('\n') ?? []) {

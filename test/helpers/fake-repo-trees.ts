@@ -22,7 +22,7 @@ interface Trees {
 }
 
 /** Git's trees of a set of files (every file a regular one). */
-export function gitTrees(files: Record<string, string>): Trees {
+function gitTrees(files: Record<string, string>): Trees {
   const bySha = new Map<string, Entry[]>();
   const build = (prefix: string): string => {
     const names = new Map<string, Entry | 'dir'>();

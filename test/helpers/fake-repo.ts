@@ -36,7 +36,7 @@ import type {
 /** The contents API leaves `content` empty above this size. */
 export const CONTENTS_LIMIT = 1024 * 1024;
 /** Characters of a file's patch above which the file list leaves it out. */
-export const PATCH_LIMIT = 1024 * 1024;
+const PATCH_LIMIT = 1024 * 1024;
 
 export class FakeRepo {
   readonly comments: StoredComment[] = [];

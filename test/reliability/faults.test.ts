@@ -35,6 +35,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   process.off('unhandledRejection', onUnhandled);
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when beforeAll was skipped or failed.
   await prom?.stop();
 });
 

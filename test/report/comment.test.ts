@@ -48,7 +48,7 @@ describe('renderComment', () => {
   it('draws demand over the day against capacity before and after, and says it in text', async () => {
     const body = renderComment(await SCENARIOS['not-justified']());
     const chart = mermaidBlocks(body).find((b) => b.includes('xychart-beta')) ?? '';
-    expect(chart).toContain(`bar [${[4, 4, 2, 2, 2, 2, ...Array(18).fill(0)].join(', ')}]`);
+    expect(chart).toContain(`bar [${[4, 4, 2, 2, 2, 2, ...Array<number>(18).fill(0)].join(', ')}]`);
     expect(chart).toContain('line [8, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]');
     expect(chart).toContain(`line [${Array(24).fill(4).join(', ')}]`);
     expect(chart).toContain(`line [${Array(24).fill(8).join(', ')}]`);

@@ -16,7 +16,7 @@ export async function demoComment(): Promise<string> {
   return text;
 }
 
-export const EVIL = '<img src=x onerror=alert(1)>|b:c;d#e%%{init}%%"q"\n`x`';
+const EVIL = '<img src=x onerror=alert(1)>|b:c;d#e%%{init}%%"q"\n`x`';
 
 /** A not-justified review of a queue whose workload is named to break markdown, HTML and mermaid. */
 export function evilReview() {

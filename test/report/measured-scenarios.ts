@@ -11,7 +11,7 @@ import { batch, policy, queueChange, service } from '../factories.js';
  * A whole review result from measured telemetry, assembled the way `runReview` does, but from
  * the analysis fixtures: no network, no Prometheus.
  */
-export function measuredResult(changes: CapacityChange[], workloads: Workload[], p: Policy, t: ReviewTelemetry | null): ReviewResult {
+function measuredResult(changes: CapacityChange[], workloads: Workload[], p: Policy, t: ReviewTelemetry | null): ReviewResult {
   const reviews = changes.map((change) => reviewChange({ change, workloads, catalogFile: 'gpu-workloads.yaml', policy: p, telemetry: t }));
   return {
     ...judgePr(changes, reviews),

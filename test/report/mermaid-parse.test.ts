@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { match } from '../helpers/match.js';
 import { useMermaidPage } from './mermaid-page.js';
 import { parseMermaid } from '../helpers/browser/comment-page.mjs';
 import { allComments, mermaidBlocks } from './comments.js';
@@ -14,7 +15,7 @@ describe('mermaid charts in the comment', () => {
       drawn[name] = [];
       for (const block of mermaidBlocks(body)) {
         const parsed = await parseMermaid(chromium.page, block);
-        expect(parsed, `${name}:\n${block}`).toEqual({ ok: true, diagramType: expect.stringMatching(/^(gantt|xychart)$/), error: null });
+        expect(parsed, `${name}:\n${block}`).toEqual({ ok: true, diagramType: match.stringMatching(/^(gantt|xychart)$/), error: null });
         drawn[name].push(block.includes('% of allocated GPU-hours') ? 'ladder' : (parsed.diagramType ?? ''));
       }
     }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { match } from '../helpers/match.js';
 import { gatherEvidence, planQueries } from '../../src/telemetry/gather.js';
 import { openCostSettings } from '../../src/telemetry/opencost/client.js';
 import { recordSnapshot, replayAllocation } from '../../src/telemetry/record.js';
@@ -46,7 +47,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when beforeAll was skipped or failed.
   await prom?.stop();
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when beforeAll was skipped or failed.
   await opencost?.close();
 });
 
@@ -145,8 +148,8 @@ describe('the MIG presence probe on a cluster without MIG', () => {
     expect(ev.mig?.status).toBe('failed');
     expect(asked.slice(1).map((q) => q.id)).toEqual(planQueries(req(), { mig: true }).map((q) => q.id));
     expect(ev.missing[0]).toEqual({
-      what: expect.stringMatching(/^whether the cluster has MIG devices .*: .*rejected mig\.presence:cluster/),
-      how: expect.stringContaining('the MIG queries were asked all the same'),
+      what: match.stringMatching(/^whether the cluster has MIG devices .*: .*rejected mig\.presence:cluster/),
+      how: match.stringContaining('the MIG queries were asked all the same'),
     });
     expect(ev.missing.length).toBe(1 + ev.results.length - ev.answers.size);
     expect(ev.outage).toBeUndefined();

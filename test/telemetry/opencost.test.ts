@@ -104,7 +104,7 @@ describe('OpenCost allocation client', () => {
   });
 
   it('refuses an aggregate that is not namespace or label:<name>', async () => {
-    const r = await fetchAllocation(openCostSettings('http://127.0.0.1:9'), { ...Q, aggregate: 'label:a b' as 'namespace' });
+    const r = await fetchAllocation(openCostSettings('http://127.0.0.1:9'), { ...Q, aggregate: 'label:a b' });
     expect(r).toMatchObject({ status: 'missing', reason: 'bad-query' });
   });
 

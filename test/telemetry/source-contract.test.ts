@@ -38,6 +38,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when beforeAll was skipped or failed.
   await prom?.stop();
   if (dir) await rm(dir, { recursive: true, force: true });
 });

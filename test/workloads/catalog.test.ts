@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { match } from '../helpers/match.js';
 import type { Diagnostic } from '../../src/domain/diagnostic.js';
 import { MAX_FILE_CHARS } from '../../src/domain/limits.js';
 import type { Workload } from '../../src/domain/workload.js';
@@ -294,7 +295,7 @@ describe('parseCatalog: errors name file, line and field', () => {
       ['first', 2],
       ['third', 16],
     ]);
-    expect(only(diagnostics)).toMatchObject({ line: 11, message: expect.stringMatching(/^workloads\[1\]\.gpusPerJob:/) });
+    expect(only(diagnostics)).toMatchObject({ line: 11, message: match.stringMatching(/^workloads\[1\]\.gpusPerJob:/) });
   });
 });
 
@@ -312,7 +313,7 @@ describe('parseCatalog: the file as a whole', () => {
   it('duplicate YAML keys are a YAML error at the repeated key', () => {
     const text = `workloads:\n${batch('    gpusPerJob: 4')}`;
     const d = parseCatalog(FILE, text).diagnostics;
-    expect(d[0]).toMatchObject({ line: 9, severity: 'error', message: expect.stringMatching(/unique/i) });
+    expect(d[0]).toMatchObject({ line: 9, severity: 'error', message: match.stringMatching(/unique/i) });
   });
 
   it.each(['', '\n', '# only a comment\n', '---\n'])('empty file %j', (text) => {
@@ -367,7 +368,7 @@ describe('parseCatalog: the file as a whole', () => {
     }
     lines.push('workloads: []');
     const { diagnostics } = parseCatalog(FILE, lines.join('\n'));
-    expect(diagnostics[0]).toMatchObject({ severity: 'error', message: expect.stringMatching(/^invalid YAML: /) });
+    expect(diagnostics[0]).toMatchObject({ severity: 'error', message: match.stringMatching(/^invalid YAML: /) });
   });
 });
 
@@ -380,7 +381,7 @@ describe('a catalog too large to read', () => {
       expect.objectContaining({
         file: 'gpu-workloads.yaml',
         severity: 'error',
-        message: expect.stringMatching(/^1\.0 MB, over the 1\.0 MB gpu-justify reads/),
+        message: match.stringMatching(/^1\.0 MB, over the 1\.0 MB gpu-justify reads/),
       }),
     ]);
   });
@@ -413,13 +414,13 @@ describe('parseCatalog: what a review learns about the entries it dropped', () =
         name: 'etl',
         queue: 'research',
         pool: null,
-        problem: expect.objectContaining({ line: 15, message: 'workloads[1].jobsPerDay: must be a positive whole number, got 0' }),
+        problem: match.objectContaining({ line: 15, message: 'workloads[1].jobsPerDay: must be a positive whole number, got 0' }),
       },
       {
         name: 'chat',
         queue: null,
         pool: 'l4-pool',
-        problem: expect.objectContaining({ line: 20, message: expect.stringMatching(/^workloads\[2\]\.gpusPerReplica:/) }),
+        problem: match.objectContaining({ line: 20, message: match.stringMatching(/^workloads\[2\]\.gpusPerReplica:/) }),
       },
     ]);
   });
@@ -443,9 +444,9 @@ describe('parseCatalog: what a review learns about the entries it dropped', () =
 
   it('says which error kept the whole file from being read', () => {
     const bad = parseCatalog(FILE, 'workloads:\n  - name: a\n    type: batch\n    queue: q\n     gpusPerJob: 4\n');
-    expect(bad.unreadable).toMatchObject({ line: 4, message: expect.stringMatching(/check the indentation of lines 4–5$/) });
-    expect(parseCatalog(FILE, '').unreadable).toMatchObject({ severity: 'error', message: expect.stringMatching(/^file is empty/) });
-    expect(parseCatalog(FILE, '- a\n- b\n').unreadable).toMatchObject({ line: 1, message: expect.stringMatching(/workloads/) });
+    expect(bad.unreadable).toMatchObject({ line: 4, message: match.stringMatching(/check the indentation of lines 4–5$/) });
+    expect(parseCatalog(FILE, '').unreadable).toMatchObject({ severity: 'error', message: match.stringMatching(/^file is empty/) });
+    expect(parseCatalog(FILE, '- a\n- b\n').unreadable).toMatchObject({ line: 1, message: match.stringMatching(/workloads/) });
     expect(parseCatalog(FILE, 'workloads: 3\n').unreadable).toMatchObject({ line: 1, message: 'workloads: must be a list, got 3' });
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { match } from '../helpers/match.js';
 import { DEFAULT_POLICY } from '../../src/domain/policy.js';
 import type { Policy } from '../../src/domain/policy.js';
 import { parsePolicy, policyFromObject } from '../../src/workloads/policy.js';
@@ -110,7 +111,7 @@ describe('parsePolicy', () => {
 
   it('malformed YAML: the parser line, defaults', () => {
     const { policy, diagnostics } = parsePolicy(FILE, 'mode: enforce\n\theadroom: 0.1\n');
-    expect(diagnostics[0]).toMatchObject({ line: 2, severity: 'error', message: expect.stringMatching(/^invalid YAML/) });
+    expect(diagnostics[0]).toMatchObject({ line: 2, severity: 'error', message: match.stringMatching(/^invalid YAML/) });
     expect(policy).toEqual(DEFAULT_POLICY);
   });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { match } from '../helpers/match.js';
 import { DEFAULT_POLICY } from '../../src/domain/index.js';
 import { runReview } from '../../src/review.js';
 import type { TelemetrySource } from '../../src/telemetry/source.js';
@@ -22,7 +23,7 @@ describe('withTrustedQueries', () => {
     const head = [batch({ name: 'eval', outcomes: outcomes('sum(secret_metric)') })];
     const { workloads, diagnostics } = withTrustedQueries(head, base, 'gpu-workloads.yaml');
     expect(workloads[0]?.outcomes?.verified).toBe('sum(increase(ok_total[1d]))');
-    expect(diagnostics).toEqual([expect.objectContaining({ severity: 'info', message: expect.stringContaining('base branch') })]);
+    expect(diagnostics).toEqual([match.objectContaining({ severity: 'info', message: match.stringContaining('base branch') })]);
   });
 
   it('runs no outcome query that only the pull request declares', () => {

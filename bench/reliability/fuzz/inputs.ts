@@ -17,7 +17,7 @@ export interface Seed {
 }
 
 /** The shared corpus sits beside the clone, as the detect tests expect it. */
-export const CORPUS_ROOT = fileURLToPath(new URL('../../../test/corpus', import.meta.url));
+const CORPUS_ROOT = fileURLToPath(new URL('../../../test/corpus', import.meta.url));
 
 export function corpusSeeds(root = CORPUS_ROOT): Seed[] {
   const out: Seed[] = [];
@@ -35,7 +35,7 @@ export function corpusSeeds(root = CORPUS_ROOT): Seed[] {
 }
 
 /** Values a quantity field should never be trusted to hold. */
-export const HOSTILE_QUANTITIES = [
+const HOSTILE_QUANTITIES = [
   'NaN',
   '.nan',
   '.NaN',
@@ -88,7 +88,7 @@ const PROTO_LINES = [
 ];
 
 /** A document expanding to about 10^9 nodes if aliases were followed naively. */
-export function billionLaughs(depth = 9): string {
+function billionLaughs(depth = 9): string {
   const lines = ['a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
   for (let i = 1; i <= depth; i++) {
     const refs = Array.from({ length: 10 }, () => `*a${i - 1}`).join(',');
@@ -97,19 +97,19 @@ export function billionLaughs(depth = 9): string {
   return `kind: ClusterQueue\n${lines.join('\n')}\nspec:\n  resourceGroups: *a${depth}\n`;
 }
 
-export function deepYaml(depth: number, flow: boolean): string {
+function deepYaml(depth: number, flow: boolean): string {
   if (flow) return `kind: ClusterQueue\nspec: ${'['.repeat(depth)}${']'.repeat(depth)}\n`;
   let text = 'kind: ClusterQueue\nspec:\n';
   for (let i = 1; i <= depth; i++) text += `${' '.repeat(i)}k${i}:\n`;
   return text;
 }
 
-export function deepHcl(depth: number): string {
+function deepHcl(depth: number): string {
   return `resource "google_container_node_pool" "p" {\n${'node_config {\n'.repeat(depth)}${'}\n'.repeat(depth)}}\n`;
 }
 
 /** About `bytes` of text that is each format's worst honest case: many valid GPU objects. */
-export function bigFile(kind: 'yaml' | 'hcl' | 'catalog' | 'comment', bytes: number): string {
+function bigFile(kind: 'yaml' | 'hcl' | 'catalog' | 'comment', bytes: number): string {
   const unit: Record<typeof kind, (i: number) => string> = {
     yaml: (i) =>
       `---\napiVersion: kueue.x-k8s.io/v1beta1\nkind: ClusterQueue\nmetadata:\n  name: q${i}\nspec:\n  resourceGroups:\n    - coveredResources: ["nvidia.com/gpu"]\n      flavors:\n        - name: a100\n          resources:\n            - name: nvidia.com/gpu\n              nominalQuota: ${i % 64}\n`,

@@ -23,7 +23,7 @@ export function prototypeKeys(): Map<string, string[]> {
 }
 
 /** Keys added to a built-in prototype since `before`; they are deleted so later cases start clean. */
-export function newPrototypeKeys(before: Map<string, string[]>): string[] {
+function newPrototypeKeys(before: Map<string, string[]>): string[] {
   const found: string[] = [];
   for (const [name, proto] of PROTOTYPES) {
     const known = new Set(before.get(name) ?? []);

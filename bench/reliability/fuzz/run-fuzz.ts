@@ -5,7 +5,7 @@ import { preview } from './run-case.js';
 import { fuzzTargets } from './targets.js';
 import type { WorkerJob, WorkerResult } from './worker.js';
 
-export interface FuzzTargetReport {
+interface FuzzTargetReport {
   id: string;
   cases: number;
   ran: number;

@@ -161,7 +161,7 @@ export class LoadFakeGitHub {
       const run: LoadCheckRun = {
         id: this.#nextId++,
         headSha: String(body?.head_sha),
-        status: String(body?.status ?? 'queued'),
+        status: typeof body?.status === 'string' ? body.status : 'queued',
         conclusion: null,
         title: '',
       };

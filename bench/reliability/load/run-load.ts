@@ -104,7 +104,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   const deliver = async (d: Delivery) => {
     const body = JSON.stringify(d.payload);
     const t0 = performance.now();
-    let status = 'network-error';
+    let status: string;
     try {
       const target = servers[replicaFor(d)] ?? server;
       const res = await fetch(`${target.url}/api/github/webhooks`, {

@@ -10,9 +10,9 @@ import { seeded } from '../../lib/measure.js';
  * earlier deliveries (same `x-github-delivery`, same body).
  */
 
-export const INSTALLATION = 4242;
-export const QUEUE_FILE = 'clusters/prod/queues.yaml';
-export const CATALOG_FILE = 'gpu-workloads.yaml';
+const INSTALLATION = 4242;
+const QUEUE_FILE = 'clusters/prod/queues.yaml';
+const CATALOG_FILE = 'gpu-workloads.yaml';
 
 export interface Delivery {
   id: string;
@@ -28,7 +28,7 @@ export interface Delivery {
 }
 
 /** One dispatch: state changes on the fake (pushes), then its deliveries, sent in order. */
-export interface Step {
+interface Step {
   apply: (fake: LoadFakeGitHub) => void;
   deliveries: Delivery[];
 }
@@ -42,12 +42,10 @@ export interface Scenario {
 }
 
 // The ClusterQueue the App's own tests use, so the load run reviews the same files.
-export { clusterQueue };
-
 /** Nightly eval as the simulated cluster runs it: namespace `eval`, Kueue queue `research`. */
-export const CATALOG = MEASURED_CATALOG;
+const CATALOG = MEASURED_CATALOG;
 
-export const POLICY = 'window: 2d\n';
+const POLICY = 'window: 2d\n';
 
 const sha = (text: string) => createHash('sha1').update(text).digest('hex');
 

@@ -18,10 +18,12 @@ process.on('uncaughtException', report('UNCAUGHT-EXCEPTION'));
 const spacing = process.env.BENCH_WRITE_SPACING_MS;
 if (spacing !== undefined && spacing !== '') {
   const require = createRequire(createRequire(import.meta.url).resolve('@octokit/plugin-throttling'));
-  const Bottleneck = require('bottleneck/light.js');
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- require() is untyped; the cast names the module's type.
+  const Bottleneck = /** @type {typeof import('bottleneck').default} */ (require('bottleneck/light.js'));
   const Group = Bottleneck.Group;
   const SPACED = new Set(['octokit-write', 'octokit-notifications']);
   class SpacedGroup extends Group {
+    /** @param {import('bottleneck').default.ConstructorOptions} options */
     constructor(options = {}) {
       super(SPACED.has(options.id) ? { ...options, minTime: Number(spacing) } : options);
     }

@@ -123,6 +123,7 @@ export async function startServerProcess(options: {
   };
   const deadline = Date.now() + 20_000;
   for (;;) {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- the child's exit handler sets exit while this loop waits.
     if (exit !== null) throw new Error(`the App exited at start-up: ${lines.slice(-20).join('\n')}`);
     try {
       const res = await fetch(`${url}/ping`, { signal: AbortSignal.timeout(1_000) });

@@ -79,7 +79,7 @@ const SHORT_REACH = 8;
  * every point, the arcs to its next SHORT_REACH points. The short arcs catch crowds where many
  * runs are forced to overlap, which long arcs average away; they cost only O(points) arcs.
  */
-export function arcsOf(model: GridModel): [number, number][] {
+function arcsOf(model: GridModel): [number, number][] {
   const n = model.slots;
   const arcs: [number, number][] = [[0, n]];
   const unique = (xs: number[]): number[] => [...new Set(xs.map((x) => mod(x, n)))].sort((p, q) => p - q);

@@ -9,7 +9,7 @@ export const DUAL_ITERATIONS = 3000;
  * Slot visits the ascent may spend in all: on fine grids with long windows an iteration costs
  * far more (a 40-run catalog on a one-minute grid: ~300,000 visits), so fewer are run.
  */
-export const DUAL_WORK = 20_000_000;
+const DUAL_WORK = 20_000_000;
 // Stop early after this many iterations without a better value.
 const STALL = 400;
 // The ascent's step at iteration k is STEP / √(k + 1), on gradients scaled to at most 1.
@@ -82,7 +82,6 @@ export function dualBound(model: GridModel, target: number, iterations = DUAL_IT
   // The best weights are copied into one buffer rather than a new array per better value.
   const bestWeights = Float64Array.from(y);
   let bestValue = 0;
-  let bestIteration = 0;
   const prefix = new Float64Array(2 * n + 1);
   const grad = new Float64Array(n);
   const window: number[] = [];
@@ -139,7 +138,6 @@ export function dualBound(model: GridModel, target: number, iterations = DUAL_IT
     if (value > bestValue + EPSILON) {
       bestValue = value;
       bestWeights.set(y);
-      bestIteration = k + 1;
       sinceBetter = 0;
       if (value > target) break;
     } else sinceBetter++;

@@ -121,7 +121,7 @@ export function improve(model: GridModel, start: Placement, allowSplit: boolean)
   const deque = new Int32Array(2 * model.slots + 1);
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     let moved = false;
-    model.jobs.forEach((job, i) => {
+    for (const [i, job] of model.jobs.entries()) {
       const old = placement[i] ?? [];
       addPieces(profile, old, -job.gpus);
       const choice = choose(profile, job, allowSplit, deque);
@@ -135,7 +135,7 @@ export function improve(model: GridModel, start: Placement, allowSplit: boolean)
         addPieces(profile, choice.pieces, -job.gpus);
         addPieces(profile, old, job.gpus);
       }
-    });
+    }
     if (!moved) break;
   }
   return placement;

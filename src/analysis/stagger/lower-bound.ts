@@ -74,7 +74,7 @@ function besideCompulsory(jobs: readonly StaggerJob[], model: GridModel): LowerB
     for (let t = part[0]; t < part[1]; t++) crowd[t % n] = (crowd[t % n] ?? 0) + j.gpus;
   }
   let best: { value: number; index: number; beside: number } | null = null;
-  model.jobs.forEach((j, index) => {
+  for (const [index, j] of model.jobs.entries()) {
     const own = compulsory(j);
     const others = (t: number): number => {
       const mine = own !== null && (((t - own[0]) % n) + n) % n < own[1] - own[0] ? j.gpus : 0;
@@ -95,7 +95,7 @@ function besideCompulsory(jobs: readonly StaggerJob[], model: GridModel): LowerB
       }
     }
     if (least > 0 && (best === null || least + j.gpus > best.value)) best = { value: least + j.gpus, index, beside: least };
-  });
+  }
   if (best === null) return null;
   const { value, index, beside } = best;
   const job = jobs[index];

@@ -277,6 +277,7 @@ export function planStagger(jobs: StaggerJob[], options: PlanOptions = {}): Stag
       lower = peak;
     }
   }
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- tryDual() sets dualTried from a closure, which narrowing does not see.
   if (proofs && peak > lower && searchable && !dualTried) tryDual(QUICK_DUAL_ITERATIONS);
   if (searchable) {
     // The first levelling gave up early; unsettled, it goes on from the best schedule so far.

@@ -109,7 +109,9 @@ export async function staggerCommand(argv: string[], out: Output): Promise<numbe
  * `cycle` says whether the plan repeats daily or weekly; on a weekly plan each piece also has
  * the `day` it starts on, while `start` and `end` stay `HH:MM` so scripts reading them keep working.
  */
-export function staggerJson(plan: StaggerPlan, capacity: number | null, leftOut: readonly LeftOutEntry[] = []) {
+export type StaggerJson = ReturnType<typeof staggerJson>;
+
+function staggerJson(plan: StaggerPlan, capacity: number | null, leftOut: readonly LeftOutEntry[] = []) {
   return {
     peakGpus: plan.peakGpus,
     lowerBound: plan.lowerBound,

@@ -23,7 +23,7 @@ export interface PoolsFound {
 const line = (n: Node): number => n.startPosition.row + 1;
 
 /** `{ key: value }` → the value node of `key`, or null. */
-export function property(obj: Node | null, key: string): Node | null {
+function property(obj: Node | null, key: string): Node | null {
   if (obj?.type !== 'object') return null;
   for (const prop of obj.namedChildren) {
     if (prop?.type !== 'object_property') continue;
@@ -183,7 +183,7 @@ type Counted = { nodes: number; at: Node | null; note?: string } | { unknown: st
 /** maxCount when the pool autoscales, else count (1 when not set, as AKS creates one node). */
 function nodeCount(props: Node | null, scope: BicepScope): Counted {
   const flagNode = property(props, 'enableAutoScaling');
-  let autoscaled = false;
+  let autoscaled: boolean;
   try {
     autoscaled = flagNode !== null && evaluate(flagNode, scope) === true;
   } catch (err) {

@@ -4,7 +4,7 @@ import { AZURE_TYPES } from './azure.js';
 import { GCP_TYPES, GKE_ACCELERATORS } from './gcp.js';
 import type { GpuInstanceType } from './types.js';
 
-export type { Cloud, GpuInstanceType } from './types.js';
+export type { GpuInstanceType } from './types.js';
 
 const EXACT = new Map<string, GpuInstanceType>();
 for (const t of [...AWS_TYPES, ...GCP_TYPES]) EXACT.set(t.type, t);

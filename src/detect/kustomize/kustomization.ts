@@ -24,7 +24,7 @@ export type PatchTarget = z.infer<typeof Target>;
 const Paths = z.array(z.string()).optional();
 
 /** The fields of a kustomization that decide what a ClusterQueue or NodePool becomes. */
-export const KustomizationSchema = z.object({
+const KustomizationSchema = z.object({
   resources: Paths,
   bases: Paths,
   components: Paths,
@@ -37,7 +37,7 @@ export const KustomizationSchema = z.object({
   openapi: z.unknown().optional(),
   mergeKeys: z.unknown().optional(),
 });
-export type KustomizationSpec = z.infer<typeof KustomizationSchema>;
+type KustomizationSpec = z.infer<typeof KustomizationSchema>;
 
 export interface Kustomization {
   path: string;

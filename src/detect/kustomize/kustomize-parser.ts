@@ -7,6 +7,7 @@ import { clampLine } from '../lines.js';
 import type { CapacityParser, SetParseResult, SourceFile } from '../parser.js';
 import { fileFormat } from '../yaml-segments.js';
 import { isKustomizationPath, kustomizationReferences, readKustomization } from './kustomization.js';
+import { jsonText } from './patch-apply.js';
 import type { JsonObject } from './patch-apply.js';
 import { capacityKindOf } from './patches.js';
 import type { Hit } from './patches.js';
@@ -75,7 +76,7 @@ function readOne(path: string, texts: ReadonlyMap<string, string>, out: Required
   for (const u of result.unknown) out.unresolved.push({ file: u.file, line: u.line, kind: kindOf(u.kind), name: u.name });
   const flavors = result.objects.filter((o) => o.obj.kind === 'ResourceFlavor').map((o) => o.obj);
   for (const o of result.objects) {
-    const kind = capacityKindOf(String(o.obj.kind ?? ''), String(o.obj.apiVersion ?? '').split('/')[0]);
+    const kind = capacityKindOf(jsonText(o.obj.kind), jsonText(o.obj.apiVersion).split('/')[0]);
     if (kind === null) continue;
     const last = o.hits[o.hits.length - 1];
     // Unpatched objects of this kustomization's own directory are read by the other readers.
@@ -90,7 +91,7 @@ function count(o: RenderedObject, objects: JsonObject[], at: Hit, patched: boole
   const text = objects.map((obj) => stringify(obj)).join('---\n');
   const parser = o.obj.kind === 'ClusterQueue' ? kueueParser : karpenterParser;
   const r = parser.parse(RENDERED, text);
-  const name = String((o.obj.metadata as JsonObject | undefined)?.name ?? '');
+  const name = jsonText((o.obj.metadata as JsonObject | undefined)?.name);
   const where = o.baseUnknown === undefined ? '' : ` (its base, ${o.baseUnknown}, could not be read; counted from the patch alone)`;
   // Diagnostics of an unpatched object belong to its own file, reported when that file changes.
   if (patched) {

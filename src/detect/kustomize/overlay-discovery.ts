@@ -13,8 +13,8 @@ import {
  * Where the reader lists directories, every folder under these is tried, whatever its name
  * (`overlays/us-east-1`); where it cannot, only the usual environment names below are.
  */
-export const OVERLAY_FOLDERS = ['overlays', 'envs', 'environments', 'clusters'] as const;
-export const OVERLAY_NAMES = ['prod', 'production', 'staging', 'stage', 'dev', 'development', 'test', 'qa', 'preprod', 'sandbox'] as const;
+const OVERLAY_FOLDERS = ['overlays', 'envs', 'environments', 'clusters'] as const;
+const OVERLAY_NAMES = ['prod', 'production', 'staging', 'stage', 'dev', 'development', 'test', 'qa', 'preprod', 'sandbox'] as const;
 
 // The changed file's directory and this many of its ancestors (the root included) are searched.
 const MAX_LEVELS = 4;
@@ -63,7 +63,8 @@ function overlayParents(file: string): string[] {
  * overlay folders and the folders one level below those; without one, the usual names.
  */
 async function candidates(file: string, io: OverlayIo): Promise<string[]> {
-  const dirs = io.dirs;
+  // Bound: an OverlayIo may be a class whose dirs() reads its own fields.
+  const dirs = io.dirs?.bind(io);
   if (!dirs) return overlayCandidates(file);
   const out: string[] = [];
   for (const parent of overlayParents(file)) {

@@ -11,6 +11,11 @@ export function isObject(value: unknown): value is JsonObject {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
+/** A scalar field as text; '' when absent, null, a list or a map. */
+export function jsonText(value: Json | undefined): string {
+  return value === undefined || value === null || typeof value === 'object' ? '' : String(value);
+}
+
 /** The merged value; undefined when the patch deletes it (`$patch: delete`). */
 export function strategicMerge(target: Json | undefined, patch: Json): Json | undefined {
   if (!isObject(patch)) return patch;
@@ -86,7 +91,7 @@ export function pointerTokens(path: string): string[] | null {
     .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
-export function get(doc: Json, path: string): Json | undefined {
+function get(doc: Json, path: string): Json | undefined {
   const tokens = pointerTokens(path);
   if (tokens === null) return undefined;
   let at: Json | undefined = doc;

@@ -3,7 +3,7 @@ import { isGpuResource, isWholeGpuResource } from '../gpu-resources.js';
 import { mapGet, nodeLine, scalarString, seqItems } from '../yaml-nodes.js';
 import { isInlinePatch, itemLine, resolvePath } from './kustomization.js';
 import type { Kustomization, PatchTarget } from './kustomization.js';
-import { isObject, pointerTokens } from './patch-apply.js';
+import { isObject, jsonText, pointerTokens } from './patch-apply.js';
 import type { Json, JsonObject } from './patch-apply.js';
 import type { RenderNote } from './render.js';
 
@@ -52,10 +52,10 @@ export function loadObjects(text: string): JsonObject[] {
 
 /** Kustomize target selection: kind, name (anchored regular expressions), group, version, equality label selectors. */
 export function targetMatches(obj: JsonObject, target: PatchTarget): boolean {
-  const [group, version] = splitApiVersion(String(obj.apiVersion ?? ''));
+  const [group, version] = splitApiVersion(jsonText(obj.apiVersion));
   const meta = isObject(obj.metadata) ? obj.metadata : {};
-  if (target.kind !== undefined && !anchored(target.kind, String(obj.kind ?? ''))) return false;
-  if (target.name !== undefined && !anchored(target.name, String(meta.name ?? ''))) return false;
+  if (target.kind !== undefined && !anchored(target.kind, jsonText(obj.kind))) return false;
+  if (target.name !== undefined && !anchored(target.name, jsonText(meta.name))) return false;
   if (target.group !== undefined && target.group !== group) return false;
   if (target.version !== undefined && target.version !== version) return false;
   if (target.namespace !== undefined && target.namespace !== (meta.namespace ?? '')) return false;

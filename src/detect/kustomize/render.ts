@@ -2,13 +2,11 @@ import type { Severity } from '../../domain/index.js';
 import { WHOLE_GPU_RESOURCES } from '../gpu-resources.js';
 import { isRemote, itemLine, KUSTOMIZATION_NAMES, readKustomization, resolvePath, dirOf } from './kustomization.js';
 import type { Kustomization } from './kustomization.js';
-import { applyJsonPatch, isObject, strategicMerge } from './patch-apply.js';
-import type { Json, JsonObject } from './patch-apply.js';
+import { applyJsonPatch, isObject, jsonText, strategicMerge } from './patch-apply.js';
+import type { JsonObject } from './patch-apply.js';
 import { capacityKindOf, collectPatches, gpuFieldsTouched, targetMatches } from './patches.js';
 import type { Hit, Patch } from './patches.js';
 import { loadObjects } from './patches.js';
-
-export type { Hit };
 
 /** One object of a kustomization's output, with what the kustomization did to it. */
 export interface RenderedObject {
@@ -33,7 +31,7 @@ export interface RenderNote {
 }
 
 /** A capacity object patched in a way whose result cannot be known from the files read. */
-export interface RenderUnknown {
+interface RenderUnknown {
   file: string;
   line: number;
   kind: 'ClusterQueue' | 'NodePool' | 'Provisioner';
@@ -129,8 +127,8 @@ function applyPatch(k: Kustomization, patch: Patch, out: Render): void {
   const matched = out.objects.filter((o) => targetMatches(o.obj, patch.target));
   const capacityTarget = patch.target.kind !== undefined && capacityKindOf(patch.target.kind, patch.target.group) !== null;
   for (const o of matched) {
-    const kind = capacityKindOf(String(o.obj.kind ?? ''), String(o.obj.apiVersion ?? '').split('/')[0]);
-    const name = String((o.obj.metadata as JsonObject | undefined)?.name ?? '(unnamed)');
+    const kind = capacityKindOf(jsonText(o.obj.kind), jsonText(o.obj.apiVersion).split('/')[0]);
+    const name = jsonText((o.obj.metadata as JsonObject | undefined)?.name) || '(unnamed)';
     const touches = kind !== null && gpuFieldsTouched(patch, kind);
     if (touches && (k.spec.openapi !== undefined || k.spec.mergeKeys !== undefined) && patch.type === 'smp') {
       out.notes.push({
@@ -150,7 +148,7 @@ function applyPatch(k: Kustomization, patch: Patch, out: Render): void {
       }
       o.obj = merged;
     } else {
-      const result = applyJsonPatch(o.obj, patch.content as Json[]);
+      const result = applyJsonPatch(o.obj, patch.content);
       if (!result.ok || !isObject(result.value)) {
         if (kind !== null) {
           out.notes.push({

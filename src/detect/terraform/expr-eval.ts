@@ -220,13 +220,13 @@ const FUNCTIONS: Record<string, (args: Value[]) => Value> = {
     return d;
   },
   contains: ([l, x]) => Array.isArray(l) && l.some((y) => JSON.stringify(y) === JSON.stringify(x)),
-  keys: ([m]) => (m && typeof m === 'object' && !Array.isArray(m) ? Object.keys(m).sort() : (num(null, 'keys') as never)),
+  keys: ([m]) => (m && typeof m === 'object' && !Array.isArray(m) ? Object.keys(m).sort() : num(null, 'keys')),
   values: ([m]) =>
     m && typeof m === 'object' && !Array.isArray(m)
       ? Object.keys(m)
           .sort()
           .map((k) => m[k] as Value)
-      : (num(null, 'values') as never),
+      : num(null, 'values'),
   merge: (a) => Object.assign({}, ...a.filter((x) => x !== null)) as Value,
   concat: (a) => a.flatMap((x) => (Array.isArray(x) ? x : [x])),
   lower: ([x]) => toText(x ?? null).toLowerCase(),
@@ -262,7 +262,7 @@ function truthy(v: Value, where: string): boolean {
   throw new Unresolved(`${describe(v)} where ${where} needs a bool`);
 }
 
-export function toText(v: Value): string {
+function toText(v: Value): string {
   if (typeof v === 'string') return v;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   throw new Unresolved(`${describe(v)} where a string is needed`);

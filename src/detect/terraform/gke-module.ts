@@ -74,7 +74,7 @@ export function readGkeModules(file: string, body: Record<string, unknown>, loc:
 
 /** The raw elements of a literal list, or the evaluated list; null (after a warning) when unknown. */
 function poolList(ctx: PoolContext, raw: unknown): unknown[] | null {
-  if (Array.isArray(raw)) return raw;
+  if (Array.isArray(raw)) return raw as unknown[];
   try {
     const v = ctx.value(raw, 'node_pools', ['node_pools']);
     if (Array.isArray(v)) return v;

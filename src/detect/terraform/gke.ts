@@ -122,7 +122,7 @@ function acceleratorType(ctx: PoolContext, raw: string, scope: Scope): string | 
 }
 
 /** One scope per element of a dynamic block's for_each, binding its iterator. */
-export function dynamicItems(ctx: PoolContext, dyn: Record<string, unknown>, blockName: string, path: LocPath): Scope[] {
+function dynamicItems(ctx: PoolContext, dyn: Record<string, unknown>, blockName: string, path: LocPath): Scope[] {
   const iterRaw = dyn.iterator;
   const iterator = typeof iterRaw === 'string' ? iterRaw.replace(/^\$\{|\}$/g, '') : blockName;
   const each = ctx.value(dyn.for_each, `dynamic "${blockName}" for_each`, [...path, 'for_each']);
@@ -132,7 +132,7 @@ export function dynamicItems(ctx: PoolContext, dyn: Record<string, unknown>, blo
   }));
 }
 
-export function entries(v: Value): [Value, Value][] {
+export function entries(v: Value): [string | number, Value][] {
   if (Array.isArray(v)) return v.map((x, i) => [typeof x === 'string' ? x : i, x]);
   if (v !== null && typeof v === 'object')
     return Object.keys(v)

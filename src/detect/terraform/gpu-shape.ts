@@ -62,11 +62,17 @@ export function stringList(ctx: PoolContext, raw: unknown, what: string, path: L
     ctx.warn(ctx.line(path), `${what} is not a list of strings: cannot tell the GPU count`);
     throw new Unknown(what);
   }
-  return list as string[];
+  return list;
 }
 
 export function literalString(ctx: PoolContext, raw: unknown, what: string, path: LocPath): string | null {
   if (raw === undefined) return null;
   const v = ctx.value(raw, what, path);
-  return v === null ? null : typeof v === 'string' ? v : String(v);
+  if (v === null || typeof v === 'string') return v;
+  // A list or a map where a name belongs would otherwise read as "[object Object]".
+  if (typeof v === 'object') {
+    ctx.warn(ctx.line(path), `${what} is not a string: cannot tell the GPU count`);
+    throw new Unknown(what);
+  }
+  return String(v);
 }

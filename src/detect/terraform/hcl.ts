@@ -56,7 +56,7 @@ export type HclParsed = { ok: true; body: HclBody } | { ok: false; line: number 
  * a few thousand levels deep overflows the JavaScript stack inside WebAssembly and leaves the Go
  * runtime broken for every later file of the process, so such a file is refused before parsing.
  */
-export const MAX_HCL_NESTING = 200;
+const MAX_HCL_NESTING = 200;
 
 /** Parses one file of HCL (`.tf` or `.tfvars`) to hcl2json's JSON shape. */
 export function parseHcl(file: string, text: string): HclParsed {

@@ -1,5 +1,5 @@
 import { diagnostic } from '../../domain/index.js';
-import type { CapacityDecl, CapacityKind, Diagnostic } from '../../domain/index.js';
+import type { CapacityDecl, Diagnostic } from '../../domain/index.js';
 import type { UnresolvedDecl } from '../parser.js';
 import { evaluate } from './expr-eval.js';
 import type { Scope, Value } from './expr-eval.js';
@@ -72,15 +72,11 @@ export interface PoolOutcome {
   diagnostics: Diagnostic[];
 }
 
-export function unresolvedPool(file: string, line: number, kind: CapacityKind, name: string): UnresolvedDecl {
-  return { file, line, kind, name };
-}
-
 export function asList(v: unknown): unknown[] {
-  return Array.isArray(v) ? v : v === undefined ? [] : [v];
+  return Array.isArray(v) ? (v as unknown[]) : v === undefined ? [] : [v];
 }
 
 export function single(v: unknown): Record<string, unknown> {
-  const x = Array.isArray(v) ? v[v.length - 1] : v;
+  const x: unknown = Array.isArray(v) ? v[v.length - 1] : v;
   return x !== null && typeof x === 'object' && !Array.isArray(x) ? (x as Record<string, unknown>) : {};
 }

@@ -48,7 +48,7 @@ export function readResources(file: string, body: Record<string, unknown>, loc: 
         out.diagnostics.push(...ctx.diagnostics);
       };
 
-      let instances: { key: Value; value: Value }[] | null = null;
+      let instances: { key: string | number; value: Value }[] | null = null;
       if (raw.for_each !== undefined) {
         try {
           instances = entries(base.value(raw.for_each, 'for_each', ['for_each'])).map(([key, value]) => ({ key, value }));

@@ -4,7 +4,7 @@ import { asRecord } from './module-scope.js';
 import { single } from './pool-context.js';
 
 /** The label the readers see a Terragrunt unit's module call under (`module.terragrunt` in messages). */
-export const TERRAGRUNT_LABEL = 'terragrunt';
+const TERRAGRUNT_LABEL = 'terragrunt';
 
 export function isTerragruntPath(path: string): boolean {
   return path === 'terragrunt.hcl' || path.endsWith('/terragrunt.hcl');

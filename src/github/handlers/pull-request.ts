@@ -24,7 +24,7 @@ export function pullRequestHandler(deps: HandlerDeps): (context: PullRequestCont
   };
 }
 
-export function targetFromPayload(payload: PullRequestContext['payload']): PullRequestTarget {
+function targetFromPayload(payload: PullRequestContext['payload']): PullRequestTarget {
   const { repository } = payload;
   return targetFromPull(payload.pull_request, {
     owner: repository.owner.login,

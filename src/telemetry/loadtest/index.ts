@@ -5,7 +5,7 @@ import { byRate } from './table.js';
 import type { LoadTestImport } from './table.js';
 import { isVllmBenchResult, vllmBenchRow, vllmBenchSchema } from './vllm-bench.js';
 
-export type { LoadTestFormat, LoadTestImport, LoadTestRow } from './table.js';
+export type { LoadTestImport, LoadTestRow } from './table.js';
 
 function firstIssue(error: z.ZodError): string {
   const issue = error.issues[0];
@@ -16,7 +16,7 @@ function firstIssue(error: z.ZodError): string {
 function parseDocuments(text: string): unknown[] | null {
   try {
     const json: unknown = JSON.parse(text);
-    return Array.isArray(json) ? json : [json];
+    return Array.isArray(json) ? (json as unknown[]) : [json];
   } catch {
     const lines = text.split('\n').filter((l) => l.trim() !== '');
     try {

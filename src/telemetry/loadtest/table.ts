@@ -12,7 +12,7 @@ export interface LoadTestRow {
   label: string;
 }
 
-export type LoadTestFormat = 'guidellm' | 'vllm-bench';
+type LoadTestFormat = 'guidellm' | 'vllm-bench';
 
 export type LoadTestImport = { ok: true; format: LoadTestFormat; rows: LoadTestRow[] } | { ok: false; message: string };
 

@@ -23,7 +23,7 @@ export interface AllocationQuery {
 }
 
 /** GPU use and cost of one aggregate (a namespace, a label value) over the window; null when OpenCost had no number. */
-export interface Allocation {
+interface Allocation {
   key: string;
   gpuHours: number | null;
   gpuCost: number | null;

@@ -31,7 +31,7 @@ export const envelopeSchema = z.object({
 
 export type RawData = z.infer<typeof dataSchema>;
 
-export interface Sample {
+interface Sample {
   /** Unix seconds. */
   t: number;
   v: number;
@@ -62,7 +62,7 @@ export function parseData(data: unknown): RawData | null {
 }
 
 /** Prometheus writes sample values as strings: "1.5", "NaN", "+Inf", "-Inf". */
-export function sampleValue(raw: string): number {
+function sampleValue(raw: string): number {
   switch (raw) {
     case 'NaN':
       return Number.NaN;

@@ -5,7 +5,7 @@ import { describeScope, queryId } from './named-query.js';
 export type QueueScope = { kind: 'queue'; name: string };
 
 /** Kueue reports extended resources under their Kubernetes names. */
-export const GPU_RESOURCES = ['nvidia.com/gpu'];
+const GPU_RESOURCES = ['nvidia.com/gpu'];
 const HOW_QUOTA =
   'scrape the kueue-controller-manager metrics and set metrics.enableClusterQueueResources: true in the Kueue configuration';
 const HOW_KUEUE = 'scrape the kueue-controller-manager metrics service (:8443/metrics)';

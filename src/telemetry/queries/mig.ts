@@ -114,7 +114,7 @@ export function migActivity(scope: MigScope, _o?: QueryOptions): NamedQuery {
  * Nodes whose GPUs are sliced under the single strategy, with the profile most of their
  * instances have: DCGM reports instances there while kube-state-metrics lists no MIG resource.
  */
-export function singleStrategyNodes(): string {
+function singleStrategyNodes(): string {
   const perNode = `count by (node, ${MIG_PROFILE_LABEL}, modelName) (${MIG_PRESENCE_METRICS.map((m) => dcgmByNode(m, [MIG_INSTANCE])).join(' or ')})`;
   return `((topk by (node) (1, ${perNode}) > bool 0) unless on (node) ${selector(ALLOCATABLE, [KSM_MIG_RESOURCE])})`;
 }

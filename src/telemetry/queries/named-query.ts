@@ -1,5 +1,5 @@
 import type { Matcher } from '../promql.js';
-import { eq, matchersFrom } from '../promql.js';
+import { eq } from '../promql.js';
 
 /** What a query is about: one catalog workload, one node pool, or one Kueue ClusterQueue. */
 export type Scope =
@@ -30,7 +30,7 @@ export interface QueryOptions {
   rateWindowMinutes?: number;
 }
 
-export function scopeLabel(scope: Scope): string {
+function scopeLabel(scope: Scope): string {
   return `${scope.kind}:${scope.name}`;
 }
 
@@ -49,13 +49,8 @@ export function describeScope(scope: Scope): string {
   }
 }
 
-/** The workload selector's matchers, in a stable order. */
-export function workloadMatchers(selector: Readonly<Record<string, string>>): Matcher[] {
-  return matchersFrom(selector);
-}
-
 /** kube-state-metrics' node label series for a pool label such as `karpenter.sh/nodepool`. */
-export function nodeLabelName(poolLabel: string): string {
+function nodeLabelName(poolLabel: string): string {
   return `label_${poolLabel.replace(/[^a-zA-Z0-9_]/g, '_')}`;
 }
 

@@ -1,7 +1,8 @@
 import { isWholeGpuResource } from '../../detect/gpu-resources.js';
 import type { NodeContext } from '../../detect/manifests.js';
 import { parseQuantity } from '../../detect/quantity.js';
-import { asMap, mapGet, nodeLine, scalarString, scalarValue, seqItems } from '../../detect/yaml-nodes.js';
+import { isMap } from 'yaml';
+import { mapGet, nodeLine, scalarString, scalarValue, seqItems } from '../../detect/yaml-nodes.js';
 import type { SourceRef } from '../../domain/index.js';
 
 /** The node labels that name a node pool, by the platform that sets them. */
@@ -36,7 +37,7 @@ export function podGpus(podSpec: unknown): { gpus: number; resource: string } | 
 /** A `resources:` block's GPUs: limits first (what the device plugin allocates), requests otherwise. */
 export function containerGpus(resources: unknown): { gpus: number; resource: string } | null {
   for (const section of ['limits', 'requests']) {
-    const map = asMap(mapGet(resources, section));
+    const map = mapOf(mapGet(resources, section));
     for (const pair of map?.items ?? []) {
       const key = scalarString(pair.key);
       if (key === null || !isWholeGpuResource(key)) continue;
@@ -58,7 +59,7 @@ export interface Placement {
  */
 export function placement(podSpec: unknown, ctx: NodeContext, fallback: number): Placement {
   const labels = new Map<string, { value: string; node: unknown }>();
-  const selector = asMap(mapGet(podSpec, 'nodeSelector'));
+  const selector = mapOf(mapGet(podSpec, 'nodeSelector'));
   for (const pair of selector?.items ?? []) {
     const key = scalarString(pair.key);
     const value = scalarString(pair.value);
@@ -95,4 +96,8 @@ export function countField(node: unknown, key: string, fallback: number): number
   if (value === undefined || value === null) return fallback;
   const n = scalarValue(value);
   return typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= 1_000_000 ? n : null;
+}
+
+function mapOf(node: unknown) {
+  return isMap(node) ? node : null;
 }

@@ -9,7 +9,7 @@ import { DAY, mod } from '../../../src/analysis/stagger/circle.js';
  * day) and a length of at most one day. Arcs may wrap past midnight; the overlap may come in
  * two parts (one arc can touch both ends of the other), so all three day-shifts are summed.
  */
-export function arcOverlap(start1: number, len1: number, start2: number, len2: number): number {
+function arcOverlap(start1: number, len1: number, start2: number, len2: number): number {
   const a = mod(start1, DAY);
   const b = mod(start2, DAY);
   const end1 = a + len1;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { match } from '../../helpers/match.js';
 import { detectChanges } from '../../../src/detect/detect-changes.js';
 import { parseTerraformSet } from '../../../src/detect/terraform/terraform-parser.js';
 import type { ChangeSet } from '../../../src/domain/index.js';
@@ -121,7 +122,7 @@ describe('terraform-google-modules/kubernetes-engine node_pools', () => {
       expect.objectContaining({
         line: lineOf(unknown, 'max_count = 3'),
         severity: 'warning',
-        message: expect.stringContaining('module.gke.node_pools[0] (gpu-l4): node counts are per zone and the number of zones is unknown'),
+        message: match.stringContaining('module.gke.node_pools[0] (gpu-l4): node counts are per zone and the number of zones is unknown'),
       }),
     ]);
   });

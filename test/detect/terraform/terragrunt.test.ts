@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { match } from '../../helpers/match.js';
 import { terraformParser } from '../../../src/detect/terraform/terraform-parser.js';
 import { changeRows, detectPr, lineIn } from '../real-fixtures.js';
 
@@ -46,7 +47,7 @@ describe('a Terragrunt unit', () => {
       expect.objectContaining({
         line: 5,
         severity: 'warning',
-        message: expect.stringContaining(
+        message: match.stringContaining(
           'module.terragrunt (source git::https://example.com/infra/gpu-pool.git?ref=v1) is given GPU machine types',
         ),
       }),

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 
-export const CHROMIUM_PATH = '/usr/bin/chromium';
+const CHROMIUM_PATH = '/usr/bin/chromium';
 
 const ARGS = [
   '--no-sandbox',

@@ -1,6 +1,12 @@
+import type { Mermaid } from 'mermaid';
 import type { Browser, Page } from 'playwright-core';
 
-export declare const MERMAID_SCRIPT: string;
+declare global {
+  /** The page's window, once mermaid.min.js is loaded. */
+  interface Window {
+    mermaid: Mermaid;
+  }
+}
 
 export interface MermaidParse {
   ok: boolean;
@@ -20,7 +26,6 @@ export interface MermaidRender {
   error: string | null;
 }
 
-export declare function markdownToHtml(markdown: string): string;
 export declare function openMermaidPage(browser: Browser): Promise<Page>;
 export declare function showComment(page: Page, markdown: string, options?: { openDetails?: boolean }): Promise<void>;
 export declare function openCommentPage(browser: Browser, markdown: string, options?: { openDetails?: boolean }): Promise<Page>;

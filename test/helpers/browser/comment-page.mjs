@@ -1,9 +1,12 @@
 // A PR comment as a reader sees it: GitHub-flavoured markdown to HTML, mermaid charts drawn,
 // all offline. Plain JavaScript so scripts/render-demo.mjs can use it without a build step.
+// Its page.evaluate() callbacks run in the page: the DOM's types, and mermaid's global (comment-page.d.mts).
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
 import { fileURLToPath } from 'node:url';
 import { Marked } from 'marked';
 
-export const MERMAID_SCRIPT = fileURLToPath(new URL('../../../node_modules/mermaid/dist/mermaid.min.js', import.meta.url));
+const MERMAID_SCRIPT = fileURLToPath(new URL('../../../node_modules/mermaid/dist/mermaid.min.js', import.meta.url));
 
 // Enough of GitHub's look to judge a screenshot: its comment width, font, tables and code.
 const CSS = `
@@ -21,12 +24,22 @@ sub { color: #59636e; }
 
 const marked = new Marked({ gfm: true, async: false });
 
-/** GitHub-flavoured markdown to HTML (GFM tables, task lists, raw `<details>`). */
-export function markdownToHtml(markdown) {
+/** @typedef {import('playwright-core').Browser} Browser */
+/** @typedef {import('playwright-core').Page} Page */
+/** @typedef {{ openDetails?: boolean }} ShowOptions */
+
+/**
+ * GitHub-flavoured markdown to HTML (GFM tables, task lists, raw `<details>`).
+ * @param {string} markdown
+ */
+function markdownToHtml(markdown) {
   return /** @type {string} */ (marked.parse(markdown));
 }
 
-/** A page with nothing but mermaid loaded; every request is refused, so nothing is fetched. */
+/**
+ * A page with nothing but mermaid loaded; every request is refused, so nothing is fetched.
+ * @param {Browser} browser
+ */
 export async function openMermaidPage(browser) {
   const page = await browser.newPage({ viewport: { width: 900, height: 700 } });
   await page.route('**/*', (route) => route.abort());
@@ -38,7 +51,12 @@ export async function openMermaidPage(browser) {
   return page;
 }
 
-/** Puts a comment, rendered to HTML, in place of whatever the page showed; `<details>` opened unless told. */
+/**
+ * Puts a comment, rendered to HTML, in place of whatever the page showed; `<details>` opened unless told.
+ * @param {Page} page
+ * @param {string} markdown
+ * @param {ShowOptions} [options]
+ */
 export async function showComment(page, markdown, options = {}) {
   await page.evaluate(
     ({ html, open }) => {
@@ -49,21 +67,35 @@ export async function showComment(page, markdown, options = {}) {
   );
 }
 
-/** A fresh page with mermaid loaded and the comment in it. */
+/**
+ * A fresh page with mermaid loaded and the comment in it.
+ * @param {Browser} browser
+ * @param {string} markdown
+ * @param {ShowOptions} [options]
+ */
 export async function openCommentPage(browser, markdown, options = {}) {
   const page = await openMermaidPage(browser);
   await showComment(page, markdown, options);
   return page;
 }
 
-/** Mermaid's own parser on one chart's text: the diagram type, or the parse error. */
+/**
+ * Mermaid's own parser on one chart's text: the diagram type, or the parse error.
+ * @param {Page} page
+ * @param {string} text
+ * @returns {Promise<import('./comment-page.d.mts').MermaidParse>}
+ */
 export async function parseMermaid(page, text) {
   return page.evaluate(async (source) => {
     try {
       const parsed = await window.mermaid.parse(source);
-      return { ok: true, diagramType: parsed ? parsed.diagramType : null, error: null };
+      return { ok: true, diagramType: parsed.diagramType, error: null };
     } catch (err) {
-      return { ok: false, diagramType: null, error: String(err && err.message ? err.message : err) };
+      return {
+        ok: false,
+        diagramType: null,
+        error: String(typeof err === 'object' && err !== null && 'message' in err ? err.message : err),
+      };
     }
   }, text);
 }
@@ -71,13 +103,16 @@ export async function parseMermaid(page, text) {
 /**
  * Draws every ```mermaid block of the page in place, as GitHub does, and reports on each: an SVG
  * of some size, its diagram type, how many marks it drew, and any error mermaid raised or drew.
+ * @param {Page} page
+ * @returns {Promise<import('./comment-page.d.mts').MermaidRender[]>}
  */
 export async function renderMermaidBlocks(page) {
   return page.evaluate(async () => {
+    /** @type {import('./comment-page.d.mts').MermaidRender[]} */
     const results = [];
     const blocks = [...document.querySelectorAll('pre > code.language-mermaid')];
     for (const [index, code] of blocks.entries()) {
-      const source = code.textContent ?? '';
+      const source = code.textContent;
       const holder = document.createElement('div');
       holder.className = 'mermaid-chart';
       code.parentElement.replaceWith(holder);
@@ -86,12 +121,12 @@ export async function renderMermaidBlocks(page) {
         const { svg } = await window.mermaid.render(`chart-${index}`, source);
         holder.innerHTML = svg;
       } catch (err) {
-        error = String(err && err.message ? err.message : err);
+        error = String(typeof err === 'object' && err !== null && 'message' in err ? err.message : err);
         holder.textContent = `mermaid error: ${error}`;
       }
       const svg = holder.querySelector('svg');
       const box = svg ? svg.getBoundingClientRect() : null;
-      const drawnError = /syntax error/i.test(holder.textContent ?? '') || holder.querySelector('.error-icon') !== null;
+      const drawnError = /syntax error/i.test(holder.textContent) || holder.querySelector('.error-icon') !== null;
       results.push({
         index,
         source,

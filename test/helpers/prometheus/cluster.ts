@@ -48,6 +48,7 @@ export const TRAIN = {
   /** Every n-th FB_USED sample of GPU 1 is DCGM's int64 blank. */
   blankEvery: 10,
 };
+// eslint-disable-next-line no-loss-of-precision -- DCGM's int64 blank as its exporter writes it; Prometheus reads the same float.
 export const DCGM_INT64_BLANK = 9223372036854775794;
 
 /**

@@ -5,9 +5,8 @@ import { defaultWindow, simulateCluster } from './simulator.js';
 import type { SimWindow } from './simulator.js';
 
 export * from './cluster.js';
-export { INSTALL_HINT, requirePrometheus, startPrometheus } from './server.js';
+export { startPrometheus } from './server.js';
 export type { RunningPrometheus } from './server.js';
-export { defaultWindow, simulateCluster } from './simulator.js';
 export type { SimWindow } from './simulator.js';
 
 export interface SimulatedPrometheus extends RunningPrometheus {

@@ -27,7 +27,7 @@ function formatValue(v: number): string {
   return String(v);
 }
 
-export function formatLabels(labels: Record<string, string>): string {
+function formatLabels(labels: Record<string, string>): string {
   const keys = Object.keys(labels);
   if (keys.length === 0) return '';
   return `{${keys.map((k) => `${k}="${escapeLabel(labels[k] as string)}"`).join(',')}}`;

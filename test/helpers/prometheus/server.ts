@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export const INSTALL_HINT =
+const INSTALL_HINT =
   'the telemetry tests need a real Prometheus: install it with ' +
   '`sudo apt-get install -y --no-install-recommends prometheus` (Debian/Ubuntu; it ships promtool), ' +
   'or put the `prometheus` and `promtool` binaries from https://prometheus.io/download/ on PATH';
@@ -21,7 +21,7 @@ function onPath(bin: string): boolean {
 }
 
 /** Fails loudly (never skips) when the binaries are missing: CI installs them. */
-export function requirePrometheus(): void {
+function requirePrometheus(): void {
   const missing = ['prometheus', 'promtool'].filter((b) => !onPath(b));
   if (missing.length > 0) throw new Error(`${missing.join(' and ')} not found on PATH: ${INSTALL_HINT}`);
 }
@@ -97,8 +97,8 @@ export async function startPrometheus(openmetrics: string): Promise<RunningProme
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString('utf8')).slice(-4_000);
   };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
   const onExit = () => killGroup(child, 'SIGKILL');
   process.once('exit', onExit);
 
