@@ -11,7 +11,7 @@ export type CountRead = { ok: true; value: number; line: number } | { ok: false;
 const ENVSUBST_DEFAULT_RE = /^\$\{[A-Za-z_]\w*:?[=-]([^}]*)\}$/;
 
 /** No pool or quota declares more (see MAX_GPU_COUNT). */
-export const MAX_COUNT = MAX_GPU_COUNT;
+const MAX_COUNT = MAX_GPU_COUNT;
 
 /** Reads a node count / GPU count / quantity; null when the node is absent. */
 export function readCount(node: unknown, ctx: NodeContext, fallbackLine: number): CountRead | null {

@@ -3,8 +3,7 @@
  * a cheap check, or able to shape GPU capacity in a way the review could not follow. Only a PR
  * whose every file is read or ruled out can be "no GPU change".
  */
-export const COVERAGE_STATES = ['read', 'not-capacity', 'not-followed'] as const;
-export type CoverageState = (typeof COVERAGE_STATES)[number];
+type CoverageState = 'read' | 'not-capacity' | 'not-followed';
 
 /**
  * Why a file was not followed; report/ writes the sentence from the code and its data.
@@ -19,19 +18,17 @@ export type CoverageState = (typeof COVERAGE_STATES)[number];
  * - `toolkit-deployment`: Cluster Toolkit deployment `vars` for a blueprint not read with them.
  * - `terragrunt-include`: a Terragrunt parent whose inputs its units inherit.
  */
-export const NOT_FOLLOWED_REASONS = [
-  'unreadable',
-  'count-unknown',
-  'count-unknown-before',
-  'local-module',
-  'remote-module',
-  'tfvars-no-module',
-  'helm-values',
-  'helm-template',
-  'toolkit-deployment',
-  'terragrunt-include',
-] as const;
-export type NotFollowedReason = (typeof NOT_FOLLOWED_REASONS)[number];
+type NotFollowedReason =
+  | 'unreadable'
+  | 'count-unknown'
+  | 'count-unknown-before'
+  | 'local-module'
+  | 'remote-module'
+  | 'tfvars-no-module'
+  | 'helm-values'
+  | 'helm-template'
+  | 'toolkit-deployment'
+  | 'terragrunt-include';
 
 /** One thing in a file that could shape GPU capacity and was not followed. */
 export interface NotFollowed {

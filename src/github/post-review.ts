@@ -188,7 +188,7 @@ function worthNewComment(result: ReviewResult): boolean {
   return result.verdict !== 'no-gpu-change' || result.diagnostics.some((d) => d.severity !== 'info');
 }
 
-export async function headIsCurrent(octokit: GitHubClient, target: PullRequestTarget): Promise<boolean> {
+async function headIsCurrent(octokit: GitHubClient, target: PullRequestTarget): Promise<boolean> {
   const { data } = await octokit.rest.pulls.get({ ...target.base, pull_number: target.number });
   return data.head.sha === target.headSha;
 }

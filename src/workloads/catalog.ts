@@ -170,5 +170,5 @@ function windowProblem(w: DocumentedWorkload, index: number): string | null {
 }
 
 function toWorkload(w: DocumentedWorkload, source: { file: string; line: number | null }): Workload {
-  return { ...w, source } as Workload;
+  return { ...w, source };
 }

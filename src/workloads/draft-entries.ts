@@ -12,7 +12,7 @@ const signed = (minutes: number) => {
  * in a time zone is converted at `at`'s offset (daylight saving moves it, and the draft says so);
  * weekdays that the conversion would move across midnight are left for the team.
  */
-export function draftSchedule(w: DeclaredWorkload, at: Date): DraftSchedule | null {
+function draftSchedule(w: DeclaredWorkload, at: Date): DraftSchedule | null {
   if (!w.schedule) return null;
   const day = cronDay(w.schedule.cron);
   if (!day || day.firings.length === 0) return null;

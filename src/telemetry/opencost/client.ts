@@ -91,7 +91,7 @@ function safeDecode(s: string): string {
   }
 }
 
-export function allocationLabel(q: AllocationQuery): string {
+function allocationLabel(q: AllocationQuery): string {
   return `allocation aggregate=${q.aggregate} window=${q.windowMinutes}m at ${q.at.toISOString()}`;
 }
 

@@ -2,7 +2,7 @@ import { mapGet, scalarString, scalarValue, seqItems } from '../../detect/yaml-n
 import { countField } from './pod-template.js';
 
 /** One group of identical pods as a kind declares it, before its GPUs are read. */
-export interface RawGroup {
+interface RawGroup {
   role: string;
   /** The pod spec (`template.spec`, or a KServe predictor, which is one). */
   podSpec: unknown;

@@ -6,7 +6,7 @@ import { mapGet, nodeLine, scalarString, scalarValue, seqItems } from '../../det
 import type { SourceRef } from '../../domain/index.js';
 
 /** The node labels that name a node pool, by the platform that sets them. */
-export const POOL_LABELS = [
+const POOL_LABELS = [
   'karpenter.sh/nodepool',
   'cloud.google.com/gke-nodepool',
   'eks.amazonaws.com/nodegroup',
@@ -14,7 +14,7 @@ export const POOL_LABELS = [
   'agentpool',
   'alpha.eksctl.io/nodegroup-name',
 ] as const;
-export const INSTANCE_TYPE_LABELS = ['node.kubernetes.io/instance-type', 'beta.kubernetes.io/instance-type'] as const;
+const INSTANCE_TYPE_LABELS = ['node.kubernetes.io/instance-type', 'beta.kubernetes.io/instance-type'] as const;
 
 export function ref(ctx: NodeContext, node: unknown, fallback: number): SourceRef {
   return { file: ctx.file, line: nodeLine(node, ctx.lc) ?? fallback };

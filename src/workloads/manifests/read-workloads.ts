@@ -8,7 +8,7 @@ import { WORKLOAD_KINDS, scalarText } from './kinds.js';
 import type { RawWorkload } from './kinds.js';
 import { containerGpus, placement, podGpus, ref } from './pod-template.js';
 
-export const QUEUE_LABEL = 'kueue.x-k8s.io/queue-name';
+const QUEUE_LABEL = 'kueue.x-k8s.io/queue-name';
 
 /** Files worth parsing: they name a GPU resource, a LocalQueue or a KAITO workspace. */
 const SIGNAL = /nvidia\.com\/gpu|amd\.com\/gpu|gpu\.intel\.com\/|\bLocalQueue\b|kaito\.sh\//;
