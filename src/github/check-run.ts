@@ -65,6 +65,20 @@ export class CheckRun {
    * Concludes the run again with another outcome (an override learnt after the first conclusion).
    * No annotations: GitHub keeps those already sent and would add any sent again.
    */
+  /** Rewrites a concluded run's text, its conclusion untouched (nothing about it is sent). */
+  async rewriteText(shown: CheckOutput): Promise<void> {
+    const output = redactor().redactDeep(shown);
+    await this.octokit.rest.checks.update({
+      ...this.repo,
+      check_run_id: this.id,
+      output: {
+        title: clip(output.title, 255),
+        summary: clip(output.summary, MAX_OUTPUT_CHARS),
+        ...(output.text === undefined ? {} : { text: clip(output.text, MAX_OUTPUT_CHARS) }),
+      },
+    });
+  }
+
   async revise(output: CheckOutput): Promise<void> {
     await this.#conclude(redactor().redactDeep(output), []);
   }

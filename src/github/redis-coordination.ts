@@ -77,7 +77,7 @@ export function redisCoordination(url: string, events: CoordinationEvents, optio
       } catch (err) {
         setUp(false, err);
       }
-    }
+    } else setUp(false, new Error(`connection ${client.status}`));
     events.fellBack(operation);
     return fallback();
   }
@@ -151,7 +151,7 @@ export function redisCoordination(url: string, events: CoordinationEvents, optio
         }
         setUp(false, err);
       }
-    }
+    } else setUp(false, new Error(`connection ${client.status}`));
     events.fellBack('lock');
     return null;
   }

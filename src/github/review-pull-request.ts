@@ -210,7 +210,7 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
 /** Says on the check, its conclusion unchanged, that the comment could not be posted. Best effort. */
 async function noteUnposted(check: CheckRun, output: CheckOutput, reason: string, log: Logger): Promise<void> {
   try {
-    await check.revise({ ...output, summary: `${output.summary}\n\n_The comment could not be posted: ${reason}._` });
+    await check.rewriteText({ ...output, summary: `${output.summary}\n\n_The comment could not be posted: ${reason}._` });
   } catch (err) {
     log.warn({ err: describeFailure(err) }, 'could not note on the check that the comment was not posted');
   }

@@ -44,7 +44,7 @@ describe('symbolic links, through the CLI', () => {
   });
 
   it.each([
-    ['leading outside the repository', '../../../../etc/hosts'],
+    ['leading outside the repository', '../../../../etc/hosts'], // hostile link target: data, never read
     ['to a file that is not there', 'missing.yaml'],
     ['looping', 'queues.yaml'],
   ])('git refs: a link %s is an error naming the file, never the queue removed', async (_what, target) => {

@@ -87,7 +87,7 @@ describe('symbolic links, through the App', () => {
   });
 
   it.each([
-    ['outside the repository', '../../../../etc/gpu.yaml'],
+    ['outside the repository', '../../../../etc/gpu.yaml'], // hostile link target: data, never read
     ['to itself', 'queues.yaml'],
   ])('a capacity file replaced by a link %s is unreadable, never the queue removed', async (_what, target) => {
     const pr = pullRequest({}, ENFORCE_POLICY);

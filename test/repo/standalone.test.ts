@@ -26,7 +26,9 @@ function escapingPaths(rel: string): string[] {
   const text = readFileSync(path.join(ROOT, rel), 'utf8');
   const dir = path.dirname(path.join(ROOT, rel));
   const out: string[] = [];
-  for (const match of text.matchAll(/['"`]((?:\.\.\/)+[^'"`\s]*)['"`]/g)) {
+  // A test may hand a hostile path to the code as data (a symlink's target); it says so on its line.
+  const lines = text.split('\n').filter((line) => !line.includes('hostile link target: data, never read'));
+  for (const match of lines.join('\n').matchAll(/['"`]((?:\.\.\/)+[^'"`\s]*)['"`]/g)) {
     const literal = match[1] ?? '';
     const target = path.resolve(dir, literal);
     if (path.relative(ROOT, target).startsWith('..')) out.push(literal);
