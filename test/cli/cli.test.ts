@@ -12,7 +12,7 @@ import { parseSnapshot } from '../../src/telemetry/snapshot.js';
 
 const run = runCli;
 
-// What the commands print, in the shapes src/ builds them (INTERFACES.md §4).
+// What the commands print, in the shapes src/ builds them (docs/json.md).
 const reviewOut = (stdout: string) => JSON.parse(stdout) as ReturnType<typeof reviewJson>;
 const detectOut = (stdout: string) => JSON.parse(stdout) as { changes: ReturnType<typeof changeJson>[]; diagnostics: Diagnostic[] };
 const staggerOut = (stdout: string) => JSON.parse(stdout) as StaggerJson;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
 import type { StaggerJson } from '../../src/cli/commands/stagger.js';
 
-/** `stagger --json` in the shape src/ builds it (INTERFACES.md §4). */
+/** `stagger --json` in the shape src/ builds it (docs/json.md). */
 const staggerOut = (stdout: string) => JSON.parse(stdout) as StaggerJson;
 
 let dir: string;

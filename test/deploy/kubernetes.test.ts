@@ -199,7 +199,7 @@ describe('deploy/kubernetes', () => {
       (f) => readFileSync(join(ROOT, f), 'utf8'),
     );
     const probotReads = new Set(probotSources.flatMap((s) => [...s.matchAll(/env\.([A-Z_]+)/g)].map((m) => m[1])));
-    // INTERFACES.md §3: the operator's telemetry settings, which the telemetry stage reads.
+    // docs/telemetry.md: the operator's telemetry settings, which the telemetry stage reads.
     const TELEMETRY_ENV = ['PROMETHEUS_URL', 'PROMETHEUS_BEARER_TOKEN', 'PROMETHEUS_BASIC_AUTH', 'PROMETHEUS_HEADERS', 'OPENCOST_URL'];
     const telemetry = tsSources(join(ROOT, 'src/telemetry'));
     const appReads = (name: string) =>
