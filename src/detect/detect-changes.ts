@@ -1,4 +1,5 @@
 import { MAX_FILE_CHARS, describeSize, diagnostic } from '../domain/index.js';
+import { mapLimit } from '../domain/map-limit.js';
 import type { CapacityChange, ChangeSet, Diagnostic, FileCoverage, TreeReader } from '../domain/index.js';
 import { renderCharts } from './chart-render.js';
 import { followModules } from './terraform/follow-modules.js';
@@ -9,13 +10,17 @@ import { fileCoverage } from './coverage.js';
 import { anyParserAccepts, detectFile } from './detect-file.js';
 import { fillModelsFromDirectory } from './flavor-lookup.js';
 import { findOverlays, MAX_CANDIDATES, patchedBesideIt } from './kustomize/overlay-discovery.js';
-import { byPosition, pairDecls } from './match-decls.js';
+import { byPosition } from './match-decls.js';
 import { combine, merge } from './merge-results.js';
 import type { CapacityParser, Coverage, ParseResult, SetParseResult, SourceFile } from './parser.js';
 import { OFFLOAD_MIN_CHARS } from './parse-pool.js';
 import type { ParseOffload } from './parse-pool.js';
 import { PARSERS } from './registry.js';
 import { withSaneCounts } from './sane-counts.js';
+import { readers } from './side-readers.js';
+import type { Sides } from './side-readers.js';
+import { keepUnparsed, unknownAfter, unknownBefore } from './side-guards.js';
+import { dirOf } from './paths.js';
 
 export interface DetectOptions {
   /**
@@ -144,66 +149,6 @@ export async function detectChanges(
 }
 
 const EMPTY: Required<ParseResult> = { decls: [], diagnostics: [], unresolved: [] };
-
-interface Sides {
-  base: TreeReader;
-  head: TreeReader;
-  /** The files directly inside a directory, from one side's listing; empty when neither can list. */
-  list: (dir: string) => Promise<string[]>;
-  /** The directories directly inside a directory, when the listing side can tell. */
-  dirs?: (dir: string) => Promise<string[]>;
-  /** False only for an unchanged path a listing shows is absent: no need to try reading it. */
-  mayExist: (path: string) => Promise<boolean>;
-}
-
-/**
- * Each path is read at most once per side, however many parsers want it. A path the change set
- * does not change reads the same at both sides (a module's other files, a kustomize base), so it
- * is read once, at head, and so is a directory's listing: its unchanged files are the same at
- * both sides, and its changed ones are in the set already. Where reads and listings are API
- * calls, that halves them.
- */
-function readers(changes: ChangeSet, changed: ReadonlySet<string>): Sides {
-  const unchanged = new Map<string, Promise<string | null>>();
-  const side = (reader: TreeReader): TreeReader => {
-    const own = new Map<string, Promise<string | null>>();
-    return {
-      label: reader.label,
-      read(path) {
-        const [cache, from] = changed.has(path) ? [own, reader] : [unchanged, changes.head];
-        let text = cache.get(path);
-        if (!text) cache.set(path, (text = from.read(path)));
-        return text;
-      },
-    };
-  };
-  const lister = changes.head.list ? changes.head : changes.base;
-  const listings = new Map<string, Promise<string[]>>();
-  const list = (dir: string): Promise<string[]> => {
-    if (!lister.list) return Promise.resolve([]);
-    let listing = listings.get(dir);
-    if (!listing) listings.set(dir, (listing = lister.list(dir)));
-    return listing;
-  };
-  const dirListings = new Map<string, Promise<string[]>>();
-  const listDirs = lister.dirs?.bind(lister);
-  return {
-    base: side(changes.base),
-    head: side(changes.head),
-    list,
-    ...(listDirs
-      ? {
-          dirs: (dir: string): Promise<string[]> => {
-            let listing = dirListings.get(dir);
-            if (!listing) dirListings.set(dir, (listing = listDirs(dir)));
-            return listing;
-          },
-        }
-      : {}),
-    // A kustomization names a directory by trying each name a kustomization may have.
-    mayExist: async (path) => changed.has(path) || !lister.list || (await list(dirOf(path))).includes(path),
-  };
-}
 
 async function detectSide(
   reader: TreeReader,
@@ -400,89 +345,4 @@ async function readReferences(
       queue.push(ref);
     }
   }
-}
-
-function dirOf(path: string): string {
-  const slash = path.lastIndexOf('/');
-  return slash < 0 ? '' : path.slice(0, slash);
-}
-
-/**
- * A head whose count cannot be read (not a number, negative, absurd, a template expression) where
- * the base's was known, or a new object of unknown count: the PR may grow GPU capacity by any
- * amount, so the change is unreadable. An error, so no confident verdict is given on it; a file
- * the head cannot parse at all keeps its base objects (see keepUnparsed), so it is never read as
- * the declarations removed.
- */
-function unknownAfter(base: ParseResult, head: ParseResult): Diagnostic[] {
-  const out: Diagnostic[] = [];
-  // A file with an error already says why it cannot be read.
-  const erred = new Set(head.diagnostics.filter((d) => d.severity === 'error').map((d) => d.file));
-  for (const { before, after } of pairDecls(base, head)) {
-    if (!after || after.decl || after.unboundedBy !== undefined || (before && !before.decl) || erred.has(after.file)) continue;
-    const was = before?.decl ? `it was ${before.decl.gpus} GPUs at ${before.file}:${before.line}` : 'it is new';
-    out.push(
-      diagnostic(
-        after.file,
-        after.line,
-        'error',
-        `${after.name}: the GPU count after this change could not be read (${was}), so the change is unknown`,
-      ),
-    );
-  }
-  return out;
-}
-
-/**
- * The base's objects of a file the head side has an error on and no objects in: the head could not
- * be read, which is not the same as its objects having been removed. Kept as unresolved at head.
- */
-function keepUnparsed<R extends ParseResult>(base: ParseResult, head: R): R {
-  const unreadable = new Set(head.diagnostics.filter((d) => d.severity === 'error').map((d) => d.file));
-  const present = new Set([...head.decls, ...(head.unresolved ?? [])].map((d) => d.file));
-  const kept = [...base.decls, ...(base.unresolved ?? [])]
-    .filter((d) => unreadable.has(d.file) && !present.has(d.file))
-    .map((d) => ({ file: d.file, line: d.line, kind: d.kind, name: d.name }));
-  return kept.length === 0 ? head : { ...head, unresolved: [...(head.unresolved ?? []), ...kept] };
-}
-
-function unknownBefore(base: ParseResult, head: ParseResult): Diagnostic[] {
-  const out: Diagnostic[] = [];
-  for (const { before, after } of pairDecls(base, head)) {
-    if (!before || before.decl || !after?.decl) continue;
-    if (before.unboundedBy !== undefined) {
-      // A pool with no GPU limit is not an unknown quota: nothing bounded it.
-      out.push(
-        diagnostic(
-          after.file,
-          after.line,
-          'warning',
-          `${after.name}: the pool was unbounded before this change (no ${before.unboundedBy} limit at ${before.file}:${before.line}); it is now limited to ${after.decl.gpus} GPUs`,
-        ),
-      );
-      continue;
-    }
-    out.push(
-      diagnostic(
-        after.file,
-        after.line,
-        'warning',
-        `${after.name}: the GPU quota before this change (${before.file}:${before.line}) could not be read, so the change is unknown; it is now ${after.decl.gpus} GPUs`,
-      ),
-    );
-  }
-  return out;
-}
-
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }

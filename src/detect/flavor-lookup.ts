@@ -5,6 +5,7 @@ import type { CapacityDecl } from '../domain/index.js';
 import { flavorModels } from './kueue-flavors.js';
 import { KUEUE_KIND, queueModel } from './kueue-queue.js';
 import { fileFormat } from './yaml-segments.js';
+import { dirOf } from './paths.js';
 
 /** The most files of one directory read for ResourceFlavors. */
 const MAX_FLAVOR_FILES = 16;
@@ -52,9 +53,4 @@ export async function fillModelsFromDirectory(decls: readonly CapacityDecl[], io
       q.gpuModel = queueModel(q.parts, flavorModels(ordered.flatMap(([, d]) => d)));
     }
   }
-}
-
-function dirOf(path: string): string {
-  const slash = path.lastIndexOf('/');
-  return slash < 0 ? '' : path.slice(0, slash);
 }

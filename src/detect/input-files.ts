@@ -6,6 +6,7 @@ import { namesGpu, sizesCapacity } from './gpu-signal.js';
 import { parseHcl } from './terraform/hcl.js';
 import { isHelmValuesPath } from './helm-chart.js';
 import { deploymentVars } from './toolkit-deployment.js';
+import { dirOf } from './paths.js';
 
 /**
  * Files that hold no capacity themselves but hand values to something that does, elsewhere:
@@ -43,11 +44,6 @@ function checkFor(path: string): Check | null {
 
 function isTfvarsPath(path: string): boolean {
   return path.endsWith('.tfvars') || path.endsWith('.tfvars.json');
-}
-
-function dirOf(path: string): string {
-  const slash = path.lastIndexOf('/');
-  return slash < 0 ? '' : path.slice(0, slash);
 }
 
 /** The top-level body of an HCL file, or null when it does not parse. */

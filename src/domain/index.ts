@@ -11,3 +11,4 @@ export * from './limits.js';
 export * from './declared-workload.js';
 export * from './coverage.js';
 export * from './redact.js';
+export * from './map-limit.js';

@@ -1,12 +1,12 @@
 import { stringify } from 'yaml';
 import type { DeclaredWorkload, DraftEntry, SourceRef } from '../domain/index.js';
 import { gpusOf } from '../domain/index.js';
+import { formatClock } from '../workloads/clock.js';
 
 const TO_CONFIRM = 'TO CONFIRM';
 const at = (s: SourceRef) => (s.line === null ? s.file : `${s.file}:${s.line}`);
 /** A YAML scalar as the yaml library would write it: quoted when it must be. */
 const scalar = (value: string | number) => stringify(value).trimEnd();
-const clock = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 
 /** `key: value   # why`, aligned so the values read as a column. */
 function line(indent: number, key: string, value: string, why: string): string {
@@ -61,7 +61,7 @@ function jobEntry(e: DraftEntry): string[] {
     if (e.schedule.days) out.push(line(4, 'days', `[${e.schedule.days.join(', ')}]`, cron));
     out.push('    window:');
     // Quoted: YAML 1.1 readers take an unquoted 06:30 for a number of minutes.
-    out.push(line(6, 'earliestStart', `"${clock(e.schedule.earliestStartUtc)}"`, `${cron}, ${e.schedule.how}`));
+    out.push(line(6, 'earliestStart', `"${formatClock(e.schedule.earliestStartUtc)}"`, `${cron}, ${e.schedule.how}`));
   } else {
     out.push(
       cron

@@ -1,4 +1,5 @@
 import type { Evidence, MissingEvidence, Workload } from '../domain/index.js';
+import { mapLimit } from '../domain/map-limit.js';
 import { asksMig, migPresenceMissing, probeMigPresence } from './mig-presence.js';
 import type { MigPresence } from './mig-presence.js';
 import { capacityQueries, isMigQuery, workloadQueries } from './queries/index.js';
@@ -72,19 +73,6 @@ export function planQueries(req: Omit<GatherRequest, 'at' | 'concurrency'>, opti
   });
 }
 
-async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-  return out;
-}
-
 /**
  * Runs the planned queries against one source, in parallel under a cap. When the review has MIG
  * queries to ask, one cheap probe goes first, alone, and they are asked only if it finds MIG
@@ -94,7 +82,7 @@ export async function gatherEvidence(source: TelemetrySource, req: GatherRequest
   const planned = planQueries(req, { mig: true });
   const mig = planned.some(isMigQuery) ? await probeMigPresence(source, req.at, req.windowMinutes) : undefined;
   const queries = mig === undefined || asksMig(mig) ? planned : planned.filter((q) => !isMigQuery(q));
-  const results = await mapLimited(queries, req.concurrency ?? 8, (q) => source.query(q, req.at, req.windowMinutes));
+  const results = await mapLimit(queries, req.concurrency ?? 8, (q) => source.query(q, req.at, req.windowMinutes));
   const answers = new Map<string, QueryAnswer>();
   const missing: MissingEvidence[] = [];
   const probeFailed = mig === undefined ? null : migPresenceMissing(mig);

@@ -1,6 +1,7 @@
 import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { mapGet, nodeLine, seqItems } from '../yaml-nodes.js';
+import { dirOf } from '../paths.js';
 
 /** The file names kustomize looks for in a directory, in its order. */
 export const KUSTOMIZATION_NAMES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'] as const;
@@ -70,11 +71,6 @@ export function readKustomization(path: string, text: string): KustomizationRead
 export function itemLine(k: Kustomization, field: string, i: number): number {
   const list = mapGet(k.root, field);
   return nodeLine(seqItems(list)[i], k.lc) ?? nodeLine(list, k.lc) ?? 1;
-}
-
-export function dirOf(path: string): string {
-  const slash = path.lastIndexOf('/');
-  return slash < 0 ? '' : path.slice(0, slash);
 }
 
 /** A URL or go-getter reference: fetched by kustomize, not in the repository. */

@@ -1,11 +1,5 @@
-import {
-  dirOf,
-  isKustomizationPath,
-  KUSTOMIZATION_NAMES,
-  kustomizationReferences,
-  patchReferences,
-  readKustomization,
-} from './kustomization.js';
+import { dirOf } from '../paths.js';
+import { isKustomizationPath, KUSTOMIZATION_NAMES, kustomizationReferences, patchReferences, readKustomization } from './kustomization.js';
 
 /**
  * Where overlays usually sit beside a base: `<dir>/overlays/<env>/kustomization.yaml` (or one

@@ -1,4 +1,4 @@
-import { mapGet, scalarString, scalarValue, seqItems } from '../../detect/yaml-nodes.js';
+import { mapGet, scalarString, seqItems } from '../../detect/yaml-nodes.js';
 import { countField } from './pod-template.js';
 
 /** One group of identical pods as a kind declares it, before its GPUs are read. */
@@ -42,8 +42,8 @@ function rayGroups(clusterSpec: unknown): RawGroup[] {
     at: clusterSpec,
   };
   const workers = seqItems(mapGet(clusterSpec, 'workerGroupSpecs')).map((g): RawGroup => {
-    const replicas = countField(g, 'maxReplicas', -1) ?? null;
-    const pods = replicas === -1 ? countField(g, 'replicas', 1) : replicas;
+    // The most the group can scale to: maxReplicas when it autoscales, replicas otherwise.
+    const pods = mapGet(g, 'maxReplicas') === undefined ? countField(g, 'replicas', 1) : countField(g, 'maxReplicas', 1);
     return { role: scalarString(mapGet(g, 'groupName')) ?? 'worker', podSpec: podOf(mapGet(g, 'template')), pods, at: g };
   });
   return [head, ...workers];
@@ -189,9 +189,4 @@ function templated(root: unknown, type: RawWorkload['type']): RawWorkload {
     ],
     labelHolders: [mapGet(root, 'metadata'), mapGet(mapGet(spec(root), 'template'), 'metadata')],
   };
-}
-
-export function scalarText(node: unknown): string | null {
-  const value = scalarValue(node);
-  return typeof value === 'string' || typeof value === 'number' ? String(value) : null;
 }

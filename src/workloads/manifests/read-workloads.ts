@@ -1,10 +1,10 @@
 import { lookupInstanceType } from '../../detect/gpu-types/index.js';
 import type { Manifest } from '../../detect/manifests.js';
 import { readManifests } from '../../detect/manifests.js';
-import { mapGet, nodeLine, scalarString, scalarValue } from '../../detect/yaml-nodes.js';
+import { mapGet, nodeLine, scalarString, scalarText, scalarValue } from '../../detect/yaml-nodes.js';
 import type { DeclaredWorkload, Diagnostic, PodGroup, SourceRef } from '../../domain/index.js';
 import { diagnostic } from '../../domain/index.js';
-import { WORKLOAD_KINDS, scalarText } from './kinds.js';
+import { WORKLOAD_KINDS } from './kinds.js';
 import type { RawWorkload } from './kinds.js';
 import { containerGpus, placement, podGpus, ref } from './pod-template.js';
 
@@ -138,7 +138,7 @@ function queueLinks(
   for (const holder of holders) {
     const node = mapGet(mapGet(holder, 'labels'), QUEUE_LABEL);
     const name = scalarText(node);
-    if (name === null) continue;
+    if (name === '') continue;
     // Same namespace first; a manifest without one (set by kustomize or -n) matches a unique name.
     const same = queues.filter((q) => q.name === name && q.namespace === namespace);
     const byName = queues.filter((q) => q.name === name);
