@@ -52,5 +52,5 @@ export function gpuJustifyApp(app: Probot, appOptions?: Partial<ApplicationFunct
   createGpuJustifyApp()(app, appOptions);
 }
 
-/** @alias `probot run` loads the default export; tests and benches import the named one. */
+/** @alias `probot run` loads the default export (server.ts is how the image runs it); tests import the named one. */
 export default gpuJustifyApp;

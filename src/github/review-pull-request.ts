@@ -27,6 +27,7 @@ import type { SelfLogin } from './self-login.js';
 import { readShown, shownMarker } from './shown-request.js';
 import type { StateKey } from './state-signature.js';
 import { decideOverride } from './override-permission.js';
+import { commandNoLongerStands } from './command-comment.js';
 import { postOverridden, postPlain } from './post-review.js';
 
 /** Pause before concluding again a check GitHub would not conclude for a reason other than its rate. */
@@ -163,8 +164,12 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
       // membership taken away since ends it, whatever the comment records.
       const policyNow = policy.policy.overrides;
       const now = await decideOverride(octokit, { repo: target.base, login: known.by, author: pull.user.login, policy: policyNow });
-      if (!now.allowed) {
-        log.info({ pr, by: known.by, why: now.why }, 'override dropped: its grantor may no longer override');
+      // Nor does it outlive the command that granted it: deleted or edited, it grants nothing.
+      const gone = now.allowed ? await commandNoLongerStands(octokit, target.base, known) : now.why;
+      if (!now.allowed) log.info({ pr, by: known.by, why: now.why }, 'override dropped: its grantor may no longer override');
+      else if (gone)
+        log.info({ pr, by: known.by, commentId: known.commentId, why: gone }, 'override dropped: its command no longer stands');
+      if (gone) {
         revoked = known.commentId;
         known = null;
       }

@@ -32,6 +32,11 @@ export interface Harness {
 /** The App as production loads it, its state signed with a key from the webhook secret. */
 export const testApp = createGpuJustifyApp({ stateSecret: WEBHOOK_SECRET });
 
+/** What tells the fake of the comments users write, as GitHub knows them before its webhook. */
+export function witnessFor(fake: FakeGitHub): (event: string, payload: unknown) => void {
+  return (event, payload) => fake.witness(event, payload);
+}
+
 /** Starts a fake and an App for each test; after it, the fake must have seen nothing invalid. */
 export function useApp(options: () => AppServerOptions = () => ({})): Harness {
   const harness = {} as Harness;
@@ -42,7 +47,7 @@ export function useApp(options: () => AppServerOptions = () => ({})): Harness {
   beforeEach(async () => {
     unhandled.length = 0;
     harness.fake = await FakeGitHub.start();
-    harness.app = await AppServer.start(testApp, harness.fake.url, options());
+    harness.app = await AppServer.start(testApp, harness.fake.url, { witness: witnessFor(harness.fake), ...options() });
   });
   afterEach(async () => {
     await harness.app.close();

@@ -19,6 +19,7 @@ import {
   pullRequest,
   testApp,
   useApp,
+  witnessFor,
 } from './app-harness.js';
 import { QUEUE_FILE, clusterQueue } from './scenarios.js';
 
@@ -127,6 +128,47 @@ describe('state read back from our comment', () => {
     expect(logged.some((l) => l.includes('override dropped: its grantor may no longer override'))).toBe(true);
   });
 
+  it.each(['deleted', 'edited'] as const)('a genuine record lapses when its command comment is %s', async (change) => {
+    const { repo } = setUp();
+    await granted(repo);
+    if (change === 'deleted') h.fake.issueComments.delete(501);
+    else {
+      const command = h.fake.issueComments.get(501);
+      if (!command) throw new Error('no command comment');
+      command.body = '/gpu-justify override something else entirely';
+    }
+
+    await h.app.deliver('pull_request', prEvent({ action: 'synchronize' }));
+
+    expect(repo.checkRuns.at(-1)).toMatchObject({ conclusion: 'failure' });
+    expect(ours(repo)[0]?.body).not.toContain('gpu-justify:override');
+    expect(logged.some((l) => l.includes('override dropped: its command no longer stands'))).toBe(true);
+  });
+
+  it('a record whose command comment stands untouched is carried, read back each time', async () => {
+    const { repo } = setUp();
+    await granted(repo);
+    await h.app.deliver('pull_request', prEvent({ action: 'synchronize' }));
+    expect(repo.checkRuns.at(-1)).toMatchObject({ conclusion: 'success' });
+    // Once when the command was delivered, once when the next review carried its grant.
+    expect(h.fake.calls('GET', `${REPO_PATH}/issues/comments/501`)).toHaveLength(2);
+  });
+
+  it('a command edited between its webhook and its delivery grants nothing', async () => {
+    const { repo } = setUp();
+    await h.app.deliver('pull_request', prEvent());
+    const event = commentEvent(OVERRIDE, { login: 'maintainer', commentId: 502 });
+    h.fake.witness('issue_comment', event);
+    const stored = h.fake.issueComments.get(502);
+    if (!stored) throw new Error('no command comment');
+    // The webhook still carries the command; GitHub now holds the edited text.
+    stored.body = 'never mind';
+    await h.app.deliver('issue_comment', event);
+
+    expect(repo.checkRuns.at(-1)).toMatchObject({ conclusion: 'failure' });
+    expect(replies(repo).at(-1)?.body).toContain('was edited since it was granted');
+  });
+
   it('a genuine record signed for another pull request is not adopted', async () => {
     const { repo } = setUp();
     const genuine = await granted(repo);
@@ -220,7 +262,7 @@ describe('a grant binds to what the approver saw', () => {
     repo.push(NEWER_SHA, { ...headFiles, [QUEUE_FILE]: clusterQueue(16) });
     await h.app.deliver('pull_request', prEvent({ action: 'synchronize', headSha: NEWER_SHA }));
     await h.app.close();
-    h.app = await AppServer.start(testApp, h.fake.url, { log: pino({ level: 'info' }, sink) });
+    h.app = await AppServer.start(testApp, h.fake.url, { log: pino({ level: 'info' }, sink), witness: witnessFor(h.fake) });
     await h.app.deliver('issue_comment', command);
 
     const onNewer = repo.checkRuns.filter((r) => r.head_sha === NEWER_SHA);
@@ -234,7 +276,7 @@ describe('a grant binds to what the approver saw', () => {
     await granted(repo);
     const first = parseOverrideMarkers(ours(repo)[0]?.body ?? '')[0];
     await h.app.close();
-    h.app = await AppServer.start(testApp, h.fake.url, { log: pino({ level: 'info' }, sink) });
+    h.app = await AppServer.start(testApp, h.fake.url, { log: pino({ level: 'info' }, sink), witness: witnessFor(h.fake) });
 
     await h.app.deliver('issue_comment', commentEvent(OVERRIDE, { login: 'maintainer', commentId: 501, createdAt: first?.at ?? '' }));
 

@@ -3,7 +3,7 @@ import { pino } from 'pino';
 import { afterEach, beforeEach, expect } from 'vitest';
 import { AppServer, newPrivateKey } from '../helpers/app-server.js';
 import type { FakeGitHub } from '../helpers/fake-github.js';
-import { testApp, useApp } from './app-harness.js';
+import { testApp, useApp, witnessFor } from './app-harness.js';
 import type { Harness } from './app-harness.js';
 
 /**
@@ -31,7 +31,7 @@ export function useReplicas(): Replicas {
   const replicas = h as Replicas;
   beforeEach(async () => {
     logged.length = 0;
-    replicas.other = await AppServer.start(testApp, h.fake.url, options());
+    replicas.other = await AppServer.start(testApp, h.fake.url, { witness: witnessFor(h.fake), ...options() });
   });
   afterEach(async () => {
     await replicas.other.close();

@@ -7,14 +7,14 @@ import { COMMENT_MARKER } from '../../src/report/comment.js';
 import { AppServer, WEBHOOK_SECRET } from '../helpers/app-server.js';
 import type { AppServerOptions } from '../helpers/app-server.js';
 import { FakeRepo } from '../helpers/fake-repo.js';
-import { ENFORCE_POLICY, REPO_PATH, commentEvent, prEvent, pullRequest, useApp } from './app-harness.js';
+import { ENFORCE_POLICY, REPO_PATH, commentEvent, prEvent, pullRequest, useApp, witnessFor } from './app-harness.js';
 import { QUEUE_FILE } from './scenarios.js';
 
 const h = useApp();
 
 /** Runs `body` against a second App server with its own options, closing it afterwards. */
 async function withApp(options: AppServerOptions, body: (app: AppServer) => Promise<void>): Promise<void> {
-  const app = await AppServer.start(gpuJustifyApp, h.fake.url, options);
+  const app = await AppServer.start(gpuJustifyApp, h.fake.url, { witness: witnessFor(h.fake), ...options });
   try {
     await body(app);
   } finally {
@@ -83,6 +83,41 @@ describe('GitHub faults', () => {
       expect(repo.comments.filter((c) => c.body.includes(COMMENT_MARKER))).toHaveLength(1);
       expect(repo.checkRuns[0]).toMatchObject({ status: 'completed', conclusion: 'neutral' });
     });
+  });
+});
+
+describe("rate limits in production's client", () => {
+  it('a spent primary limit on a write is not waited out past the budget, nor asked again inside the throttle', async () => {
+    process.env['GPU_JUSTIFY_WRITE_BUDGET_SECONDS'] = '2';
+    try {
+      await withApp({ production: true }, async (app) => {
+        const repo = new FakeRepo(h.fake, pullRequest({}, ENFORCE_POLICY)).serve();
+        const reset = String(Math.ceil(Date.now() / 1000) + 600);
+        h.fake.fail(
+          'POST',
+          COMMENTS,
+          {
+            status: 403,
+            headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset },
+            body: { message: 'API rate limit exceeded for installation ID 4242.' },
+          },
+          5,
+        );
+        const started = Date.now();
+
+        const res = await app.deliver('pull_request', prEvent());
+
+        expect(res.status).toBe(200);
+        // Probot's own handlers would have asked again twice, each after the ten-minute reset.
+        expect(Date.now() - started).toBeLessThan(60_000);
+        expect(h.fake.calls('POST', COMMENTS)).toHaveLength(1);
+        // The review's verdict stands on the check; it says the comment could not be posted.
+        expect(repo.checkRuns[0]).toMatchObject({ status: 'completed', conclusion: 'failure' });
+        expect(repo.checkRuns[0]?.output.summary).toContain('could not be posted');
+      });
+    } finally {
+      delete process.env['GPU_JUSTIFY_WRITE_BUDGET_SECONDS'];
+    }
   });
 });
 

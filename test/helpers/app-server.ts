@@ -5,16 +5,19 @@ import type { AddressInfo } from 'node:net';
 import { sign } from '@octokit/webhooks-methods';
 import { createNodeMiddleware, Probot, ProbotOctokit } from 'probot';
 import type { ApplicationFunction, Logger } from 'probot';
+import { ProductionOctokit } from '../../src/github/production-octokit.js';
 
 export interface AppServerOptions {
   /**
-   * Probot's Octokit as production runs it: retries and throttling on. Tests leave them off
+   * The Octokit production runs (src/github/server.ts): retries and throttling on. Tests leave them off
    * unless they are what is being tested, since each retry and each throttled write waits.
    */
   production?: boolean;
   /** Where Probot and the App log; silent by default. */
   log?: Logger;
   privateKey?: string;
+  /** Told of every webhook delivered, before it is sent: how a fake GitHub learns what users wrote. */
+  witness?: (event: string, payload: unknown) => void;
 }
 
 export const WEBHOOK_SECRET = 'test-webhook-secret';
@@ -25,6 +28,7 @@ export class AppServer {
   private constructor(
     private readonly server: Server,
     readonly url: string,
+    private readonly witness?: (event: string, payload: unknown) => void,
   ) {}
 
   static async start(app: ApplicationFunction, githubUrl: string, options: AppServerOptions = {}): Promise<AppServer> {
@@ -33,7 +37,7 @@ export class AppServer {
       privateKey: options.privateKey ?? newPrivateKey(),
       secret: WEBHOOK_SECRET,
       ...(options.production
-        ? { baseUrl: githubUrl }
+        ? { baseUrl: githubUrl, Octokit: ProductionOctokit }
         : {
             // A function, not an object: Probot's own defaults layer replaces a `throttle` object
             // wholesale, so `throttle: { enabled: false }` given as plain defaults would be lost and
@@ -54,7 +58,7 @@ export class AppServer {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    return new AppServer(server, `http://127.0.0.1:${port}`);
+    return new AppServer(server, `http://127.0.0.1:${port}`, options.witness);
   }
 
   /** POSTs a webhook the way GitHub does; resolves once the App has answered. */
@@ -63,6 +67,7 @@ export class AppServer {
     payload: unknown,
     options: { secret?: string; delivery?: string } = {},
   ): Promise<{ status: number; body: string }> {
+    this.witness?.(event, payload);
     const body = JSON.stringify(payload);
     const signature = await sign(options.secret ?? WEBHOOK_SECRET, body);
     const res = await fetch(`${this.url}${WEBHOOKS_PATH}`, {

@@ -54,6 +54,14 @@ interface Route {
 
 export const UNEXPECTED_STATUS = 599;
 
+export interface WitnessedComment {
+  id: number;
+  body: string;
+  user: { login: string; type: string };
+  created_at: string;
+  updated_at: string;
+}
+
 export class FakeGitHub {
   readonly requests: FakeRequest[] = [];
   readonly errors: string[] = [];
@@ -66,6 +74,22 @@ export class FakeGitHub {
   readonly #waiters: { method: string; path: string | RegExp; count: number; resolve: () => void }[] = [];
   /** Milliseconds every answer waits: makes concurrent work overlap the way it does on GitHub. */
   latencyMs = 0;
+  /**
+   * Comments people wrote, as GitHub holds them once it has sent their `issue_comment` webhook:
+   * what a `GET …/issues/comments/{id}` answers for a comment that is not one of a repo's own.
+   */
+  readonly issueComments = new Map<number, WitnessedComment>();
+  readonly #witnessed = new Set<number>();
+
+  /** Called for every webhook the tests deliver: GitHub stores a comment before it tells anyone. */
+  witness(event: string, payload: unknown): void {
+    if (event !== 'issue_comment') return;
+    const comment = (payload as { comment?: WitnessedComment }).comment;
+    // A redelivery does not undo an edit or a deletion made since: only a new comment is stored.
+    if (!comment || this.#witnessed.has(comment.id)) return;
+    this.#witnessed.add(comment.id);
+    this.issueComments.set(comment.id, { ...comment, user: { ...comment.user } });
+  }
 
   private constructor(
     private readonly server: Server,

@@ -91,6 +91,7 @@ export class FakeRepo {
       .on('GET', `${prefix}/pulls/${number}`, () => ({ body: this.#pullRequest() }))
       .on('GET', `${prefix}/issues/${number}/comments`, (req) => this.#page(req, this.comments))
       .on('POST', `${prefix}/issues/${number}/comments`, (req) => this.#createComment(req))
+      .on('GET', `${prefix}/issues/comments/:id`, (req) => this.#getComment(req))
       .on('PATCH', `${prefix}/issues/comments/:id`, (req) => this.#updateComment(req))
       .on('DELETE', `${prefix}/issues/comments/:id`, (req) => this.#deleteComment(req))
       .on('POST', `${prefix}/check-runs`, (req) => createCheckRun(this.checkRuns, this.#nextId++, req))
@@ -281,6 +282,12 @@ export class FakeRepo {
     const comment = { id: this.#nextId++, body, user: { login: this.commentAuthor, type: 'Bot' as const }, created_at: at, updated_at: at };
     this.comments.push(comment);
     return { status: 201, body: comment };
+  }
+
+  #getComment(req: FakeRequest): FakeResponse {
+    const id = Number(req.params.id);
+    const comment = this.comments.find((c) => c.id === id) ?? this.fake.issueComments.get(id);
+    return comment ? { body: comment } : notFound();
   }
 
   #updateComment(req: FakeRequest): FakeResponse {

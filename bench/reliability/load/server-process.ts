@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 /**
- * The App as operators run it: `probot run ./dist/github/app.js` in its own process, configured
+ * The App as operators run it: `node dist/github/server.js` (Probot's `run`) in its own process, configured
  * from the environment only, on loopback.
  */
 
@@ -65,29 +65,25 @@ export async function startServerProcess(options: {
   const root = fileURLToPath(new URL('../../../', import.meta.url));
   const port = await freePort();
   const preload = fileURLToPath(new URL('./server-preload.mjs', import.meta.url));
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--import', preload, 'node_modules/probot/bin/probot.js', 'run', './dist/github/app.js'],
-    {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: {
-        PATH: process.env.PATH ?? '',
-        NODE_ENV: 'production',
-        APP_ID: '12345',
-        PRIVATE_KEY: options.secrets.privateKey,
-        WEBHOOK_SECRET: options.secrets.webhookSecret,
-        GHE_HOST: options.githubHost,
-        GHE_PROTOCOL: 'http',
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        LOG_LEVEL: 'info',
-        LOG_FORMAT: 'json',
-        ...(options.writeSpacingMs === undefined ? {} : { BENCH_WRITE_SPACING_MS: String(options.writeSpacingMs) }),
-        ...options.env,
-      },
+  const child: ChildProcess = spawn(process.execPath, ['--import', preload, 'dist/github/server.js'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'production',
+      APP_ID: '12345',
+      PRIVATE_KEY: options.secrets.privateKey,
+      WEBHOOK_SECRET: options.secrets.webhookSecret,
+      GHE_HOST: options.githubHost,
+      GHE_PROTOCOL: 'http',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'info',
+      LOG_FORMAT: 'json',
+      ...(options.writeSpacingMs === undefined ? {} : { BENCH_WRITE_SPACING_MS: String(options.writeSpacingMs) }),
+      ...options.env,
     },
-  );
+  });
   const lines: string[] = [];
   let partial = { out: '', err: '' };
   const collect = (key: 'out' | 'err') => (chunk: Buffer) => {

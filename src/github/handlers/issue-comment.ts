@@ -5,6 +5,7 @@ import { parseCommand } from '../command-parser.js';
 import type { Command } from '../command-parser.js';
 import { describeFailure } from '../errors.js';
 import { renderExplain, renderHelp, REPLY_MARKER } from '../explain.js';
+import { commandNoLongerStands } from '../command-comment.js';
 import { decideOverride } from '../override-permission.js';
 import { loadPolicy } from '../policy-loader.js';
 import { loadPull } from '../pull-target.js';
@@ -100,6 +101,13 @@ async function runCommand(run: CommandRun): Promise<void> {
       if (!decision.allowed) {
         log.info({ why: decision.why }, 'override refused');
         await reply(`${REPLY_MARKER}\n@${login} the override was not accepted: ${decision.why}. Nothing was changed.`);
+        return;
+      }
+      // What the webhook said may have been edited or deleted before this delivery ran.
+      const gone = await commandNoLongerStands(octokit, repo, { commentId, by: login, reason: command.reason });
+      if (gone) {
+        log.info({ commentId, why: gone }, 'override refused');
+        await reply(`${REPLY_MARKER}\n@${login} the override was not accepted: ${gone}. Nothing was changed.`);
         return;
       }
       // One command grants once: a re-sent delivery of the same comment is not run again here,
