@@ -195,6 +195,8 @@ export class FakeGitHub {
 
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', this.url);
+    // GitHub Enterprise Server serves the same REST API under /api/v3 (Probot's GHE_HOST).
+    if (url.pathname.startsWith('/api/v3/')) url.pathname = url.pathname.slice('/api/v3'.length);
     const method = req.method ?? 'GET';
     const path = decodeURIComponent(url.pathname);
     const where = `${method} ${url.pathname}${url.search}`;

@@ -130,6 +130,9 @@ interface Budget {
 }
 type Budgets = Record<'base' | 'head', Budget>;
 
+/** `source = "./…"` or `"../…"`: what a local module call has, in some file of the set. */
+const LOCAL_SOURCE = /\bsource\s*=\s*"\.\.?\//;
+
 /**
  * The local module calls of a set of files (a module and the variable file it is given), each
  * read through its module: the call's arguments bound to the module's variables (as a variable
@@ -145,6 +148,9 @@ async function readCalls(
   budget: Budget,
   depth = 0,
 ): Promise<CallReading[]> {
+  // Only local calls are followed: a set that names no local source is not parsed again here (a
+  // megabyte of HCL holds the event loop for seconds).
+  if (!files.some((f) => isTf(f.path) && LOCAL_SOURCE.test(f.text))) return [];
   const { parsed, scope } = parseModule(files);
   const out: CallReading[] = [];
   for (const f of parsed) {
