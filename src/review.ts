@@ -7,10 +7,15 @@ import { withCost } from './detect/cost.js';
 import { detectChanges } from './detect/detect-changes.js';
 import type { ParseOffload } from './detect/parse-pool.js';
 import { PARSERS } from './detect/registry.js';
-import type { CatalogDemand, ChangeSet, Diagnostic, Policy, ReviewResult, Workload } from './domain/index.js';
+import { inferredWorkloads } from './analysis/inferred-workloads.js';
+import type { CapacityChange, CatalogDemand, ChangeSet, Diagnostic, DraftEntry, Policy, ReviewResult, Workload } from './domain/index.js';
 import { collectTelemetry, type ReviewTelemetry, type TelemetryInput } from './telemetry/collect.js';
 import { parseCatalog, type RejectedWorkload } from './workloads/catalog.js';
 import { withTrustedQueries } from './workloads/trusted-queries.js';
+import { observationsFor } from './telemetry/observations.js';
+import { scopeForChange } from './telemetry/scopes.js';
+import { draftEntries } from './workloads/draft-entries.js';
+import { declaredInTree } from './workloads/manifests/read-tree.js';
 
 export const POLICY_PATHS = ['.github/gpu-justify.yml', '.github/gpu-justify.yaml'] as const;
 
@@ -58,12 +63,14 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
   let catalogChangedInPr = false;
   let judged: JudgedCatalog | null = null;
   let headWorkloads: Workload[] | null = null;
+  let noCatalog = false;
   // The catalog is read only when there is something to judge: most PRs touch no GPUs.
   if (changes.length > 0) {
     const [headText, baseText] = input.catalog
       ? [input.catalog.text, input.catalog.text]
       : await Promise.all([changeSet.head.read(catalogFile), changeSet.base.read(catalogFile)]);
     catalogChangedInPr = headText !== null && headText !== baseText;
+    noCatalog = headText === null;
     if (headText !== null) {
       const catalog = parseCatalog(catalogFile, headText);
       diagnostics.push(...catalog.diagnostics);
@@ -89,12 +96,38 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
     }
   }
 
-  // Measured only when there is something to judge and something documented to measure.
+  // With no catalog, the workloads come from the repository's manifests and telemetry instead.
+  const declared = noCatalog ? draftEntries(await declaredInTree(changeSet.head, paths), input.telemetry?.at ?? new Date()) : [];
+  const linkedEntries = (change: CapacityChange) =>
+    declared.filter((e) => (change.kind === 'kueue-cluster-queue' ? e.workload.clusterQueue?.name : e.workload.pool?.name) === change.name);
+  // Measured when there is something to judge: the catalog's workloads, or with none the changes themselves.
   const telemetry: ReviewTelemetry | null =
-    input.telemetry && measurable !== null && changes.length > 0
-      ? await collectTelemetry(input.telemetry, { changes, workloads: measurable, windowMinutes: policy.window, repo: changeSet.head })
+    input.telemetry && (measurable !== null || noCatalog) && changes.length > 0
+      ? await collectTelemetry(input.telemetry, {
+          changes,
+          workloads: measurable ?? [],
+          windowMinutes: policy.window,
+          repo: changeSet.head,
+          ...(noCatalog ? { inferred: jobNamespaces(changes, linkedEntries) } : {}),
+        })
       : null;
-  const reviews = changes.map((change) => reviewChange({ change, workloads, catalogFile, policy, telemetry, rejected, catalogError }));
+  const inferredFor = (change: CapacityChange) => {
+    const observations = telemetry ? observationsFor(change, telemetry) : null;
+    const days = (telemetry?.windowMinutes ?? policy.window) / 1440;
+    return { workloads: inferredWorkloads([], linkedEntries(change), observations?.jobRuns ?? null, days), observations };
+  };
+  const reviews = changes.map((change) =>
+    reviewChange({
+      change,
+      workloads,
+      catalogFile,
+      policy,
+      telemetry,
+      rejected,
+      catalogError,
+      ...(noCatalog ? { inferred: inferredFor(change) } : {}),
+    }),
+  );
   // A capacity file that cannot be read, or one whose effect was not followed, might hide a GPU
   // change: no confident verdict then.
   const unreadable = detected.diagnostics.filter((d) => d.severity === 'error');
@@ -142,6 +175,18 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
       headLabel: changeSet.head.label,
     },
   };
+}
+
+/** Per changed scope (`pool:<name>`, `queue:<name>`), the namespaces of the manifests' workloads linked to it. */
+function jobNamespaces(changes: readonly CapacityChange[], linked: (c: CapacityChange) => DraftEntry[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const c of changes) {
+    const scope = scopeForChange(c);
+    if (scope === null) continue;
+    const ns = linked(c).flatMap((e) => (e.workload.namespace === null ? [] : [e.workload.namespace]));
+    out.set(`${scope.kind}:${scope.name}`, [...new Set([...(out.get(`${scope.kind}:${scope.name}`) ?? []), ...ns])].sort());
+  }
+  return out;
 }
 
 /** The catalog's weighing, for the report; null when the PR raised and added nothing. */

@@ -191,20 +191,23 @@ export function measuredFindings(
   }
   const reclaim = reclaimFinding(change, r, credited, met, need);
   if (reclaim) out.push(reclaim);
-  if (r.borrow && r.borrow.gpus > 0) {
-    const lenders = r.borrow.lenders.filter((l) => l.unused > 0).map((l) => `${l.queue} ${l.unused}`);
-    out.push({
-      lever: 'borrow-quota',
-      gpusFreed: r.borrow.gpus,
-      meetsNeed: meets('borrow-quota'),
-      summary:
-        `The other queues of cohort ${r.borrow.cohort} left ${r.borrow.gpus} GPUs of nominal quota unused at every point of the window (${lenders.join(', ')}); ` +
-        borrowAdvice(change, r.borrow.gpus),
-      evidence: r.borrow.evidence,
-      confidence: 'medium',
-    });
-  }
+  if (r.borrow && r.borrow.gpus > 0) out.push(borrowFinding(change, r.borrow, meets('borrow-quota')));
   return out;
+}
+
+/** The borrow lever: quota the cohort's other queues left unused, and what the queue must say to use it. */
+export function borrowFinding(change: CapacityChange, borrow: Borrowable, meetsNeed: boolean): Finding {
+  const lenders = borrow.lenders.filter((l) => l.unused > 0).map((l) => `${l.queue} ${l.unused}`);
+  return {
+    lever: 'borrow-quota',
+    gpusFreed: borrow.gpus,
+    meetsNeed,
+    summary:
+      `The other queues of cohort ${borrow.cohort} left ${borrow.gpus} GPUs of nominal quota unused at every point of the window (${lenders.join(', ')}); ` +
+      borrowAdvice(change, borrow.gpus),
+    evidence: borrow.evidence,
+    confidence: 'medium',
+  };
 }
 
 /** Evidence lines of every measurement the change rests on, deduplicated. */

@@ -1,10 +1,12 @@
 import type {
   CapacityChange,
+  ChangeObservations,
   ChangeReview,
   Diagnostic,
   Evidence,
   Finding,
   InferenceWorkload,
+  InferredWorkload,
   JobWorkload,
   MissingEvidence,
   Policy,
@@ -15,6 +17,8 @@ import { isJobWorkload } from '../domain/index.js';
 import type { ReviewTelemetry } from '../telemetry/collect.js';
 import type { RejectedWorkload } from '../workloads/catalog.js';
 import { combine, type TermOption } from './combine.js';
+import { inferredReview } from './inferred-review.js';
+import { inferredWorkloads } from './inferred-workloads.js';
 import { demandTerms, measuredEvidence, measuredFindings, runLevers, supplyLevers } from './levers.js';
 import { Measured } from './measured.js';
 import { linkHint } from './link-hints.js';
@@ -34,6 +38,8 @@ export interface ChangeContext {
   rejected?: readonly RejectedWorkload[];
   /** Why the catalog could not be read at all, when it exists but is broken. */
   catalogError?: Diagnostic | null;
+  /** With no catalog: the change's workloads from its manifests and telemetry, and what telemetry observed of it. */
+  inferred?: { workloads: InferredWorkload[]; observations: ChangeObservations | null };
 }
 
 /** The workloads a change serves: same queue for a ClusterQueue, same pool for a node pool. */
@@ -62,17 +68,21 @@ export function reviewChange(ctx: ChangeContext): ChangeReview {
     );
   }
   if (ctx.workloads === null) {
-    return unknownNeed(
-      change,
-      infra,
-      {
-        what: `a workload catalog (${ctx.catalogFile})`,
-        how:
-          `add ${ctx.catalogFile} at the repository root listing the jobs that run in ${describeTarget(change)}: ` +
-          '`npx gpu-justify init` in a checkout drafts it from the repository’s own manifests (fields: docs/catalog.md)',
-      },
-      `no readable workload catalog, so the need of ${describeTarget(change)} is unknown`,
-    );
+    const catalog: MissingEvidence = {
+      what: `a workload catalog (${ctx.catalogFile})`,
+      how:
+        `add ${ctx.catalogFile} at the repository root listing the jobs that run in ${describeTarget(change)}: ` +
+        '`npx gpu-justify init` in a checkout drafts it from the repository’s own manifests (fields: docs/catalog.md)',
+    };
+    const unknownReason = `no readable workload catalog, so the need of ${describeTarget(change)} is unknown`;
+    if (ctx.inferred) {
+      const m = ctx.telemetry ? new Measured(ctx.telemetry) : null;
+      return inferredReview(
+        { change, policy, infra, m, observations: ctx.inferred.observations, workloads: ctx.inferred.workloads, catalog, unknownReason },
+        ctx.catalogFile,
+      );
+    }
+    return unknownNeed(change, infra, catalog, unknownReason);
   }
 
   const linked = linkedWorkloads(change, ctx.workloads);
@@ -165,6 +175,8 @@ export function reviewChange(ctx: ChangeContext): ChangeReview {
     missingEvidence,
     confidence,
     needWithoutLevers: combo.needWithoutLevers,
+    // The same per-field view a catalog-free review gives, every field from the catalog.
+    inferred: inferredWorkloads(linked, [], null, 0),
     ...measured,
   };
 

@@ -1,6 +1,7 @@
 import type { CapacityChange } from './capacity.js';
 import type { FileCoverage } from './coverage.js';
 import type { Diagnostic } from './diagnostic.js';
+import type { DeadlineLadder, DemandProfile, InferredWorkload } from './inferred.js';
 import type { Mode } from './policy.js';
 import type { StaggerPlan } from './schedule.js';
 import type { Evidence, Finding, MissingEvidence, Verdict } from './verdict.js';
@@ -24,9 +25,10 @@ export interface ChangeReview {
   /**
    * How complete the evidence behind the verdict is: `high` when telemetry answered everything the
    * change's levers asked, `medium` when some of it is missing (listed in `missingEvidence`),
-   * `low` when the review ran from the files alone, without telemetry.
+   * `low` when the review ran from the files alone, without telemetry; `inferred` when no catalog
+   * documents the workloads and the verdict rests on what telemetry observed.
    */
-  confidence?: 'high' | 'medium' | 'low';
+  confidence?: 'high' | 'medium' | 'low' | 'inferred';
   /** The need with no lever applied: every run starting as its window opens, services as declared. */
   needWithoutLevers?: number | null;
   /** Allocated → busy → computing → productive, for the changed pool or queue and each linked workload. */
@@ -39,6 +41,12 @@ export interface ChangeReview {
   runtimes?: RuntimeCheck[];
   /** Pods in no catalog entry that held GPUs of the changed pool idle over the window; absent when none. */
   idlePods?: IdlePod[];
+  /** The change's workloads from the manifests and telemetry, each field with its origin; absent with a catalog. */
+  inferred?: InferredWorkload[];
+  /** Observed GPU demand on the changed pool or queue; absent without telemetry or a catalog-free review. */
+  demand?: DemandProfile;
+  /** What each deadline would need, for batch jobs nothing gives a deadline. */
+  deadlines?: DeadlineLadder;
 }
 
 /** A pod the catalog does not document, holding GPUs of the changed pool while idle. */

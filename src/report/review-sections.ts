@@ -6,6 +6,7 @@ import { costTable, runtimeTable, servingTable } from './measured-tables.js';
 import { num, pct } from './numbers.js';
 import { demandChart, demandLegend, demandSentence, demandTable, hourlyPeaks } from './demand.js';
 import { idlePodsBody } from './idle-pods.js';
+import { INFERRED_SECTIONS } from './inferred.js';
 import { MAX_SENTENCE, md } from './escape.js';
 import { barsLeftOut, scheduleGantt, scheduleSentence, scheduleTable, todaySchedule } from './schedule.js';
 
@@ -130,4 +131,5 @@ export const REVIEW_SECTIONS: readonly ReviewSection[] = [
   servingSection,
   costSection,
   runtimeSection,
+  ...INFERRED_SECTIONS,
 ];

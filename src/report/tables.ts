@@ -55,6 +55,7 @@ const CONFIDENCE: Record<NonNullable<ChangeReview['confidence']>, string> = {
   high: 'high',
   medium: 'medium: some telemetry missing',
   low: 'low: files only, no telemetry',
+  inferred: 'inferred: from telemetry, no catalog',
 };
 
 export function reviewsTable(reviews: ChangeReview[]): string {

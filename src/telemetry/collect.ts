@@ -3,6 +3,7 @@ import { withCircuitBreaker } from './circuit-breaker.js';
 import { gatherEvidence, type TelemetryEvidence } from './gather.js';
 import { importLoadTest, type LoadTestImport } from './loadtest/index.js';
 import type { AllocationQuery, AllocationResult } from './opencost/client.js';
+import { inferredQueries } from './queries/jobs.js';
 import type { Scope } from './queries/named-query.js';
 import { scopeForChange } from './scopes.js';
 import type { TelemetrySource } from './source.js';
@@ -53,6 +54,11 @@ export interface CollectRequest {
   windowMinutes: number;
   /** The head side: load-test files live in the repo next to the catalog. */
   repo: TreeReader;
+  /**
+   * Set when no catalog documents the workloads: per changed scope (`pool:<name>`, `queue:<name>`),
+   * the namespaces of the workloads the manifests link to it, whose Job runs are asked for.
+   */
+  inferred?: ReadonlyMap<string, readonly string[]>;
 }
 
 function loadTestPaths(workloads: readonly Workload[]): string[] {
@@ -65,6 +71,9 @@ export async function collectTelemetry(input: TelemetryInput, req: CollectReques
   const windowMinutes = input.windowMinutes ?? req.windowMinutes;
   const scopes = req.changes.map(scopeForChange).filter((s): s is Exclude<Scope, { kind: 'workload' }> => s !== null);
   const paths = loadTestPaths(req.workloads);
+  const inferred = req.inferred;
+  const extra =
+    inferred === undefined ? [] : scopes.flatMap((s) => inferredQueries(s, inferred.get(`${s.kind}:${s.name}`) ?? [], { windowMinutes }));
   const [evidence, loadTests, allocation] = await Promise.all([
     // A breaker per review: a source down for this review costs one query's retries, not every query's.
     gatherEvidence(withCircuitBreaker(input.source), {
@@ -73,6 +82,7 @@ export async function collectTelemetry(input: TelemetryInput, req: CollectReques
       at: input.at,
       windowMinutes,
       rateWindowMinutes: input.rateWindowMinutes ?? DEFAULT_RATE_WINDOW_MINUTES,
+      extra,
     }),
     Promise.all(paths.map(async (p) => [p, await readLoadTestFrom(req.repo, p)] as const)),
     input.allocation ? input.allocation({ at: input.at, windowMinutes, aggregate: 'namespace' }) : Promise.resolve(null),

@@ -14,6 +14,8 @@ export interface GatherRequest {
   at: Date;
   windowMinutes: number;
   rateWindowMinutes?: number;
+  /** Asked besides the scopes' and workloads' own (a review with no catalog asks for job runs and pending demand). */
+  extra?: readonly NamedQuery[];
   /** Queries in flight at once; Prometheus and its proxies throttle bursts. */
   concurrency?: number;
 }
@@ -64,7 +66,11 @@ export function planQueries(req: Omit<GatherRequest, 'at' | 'concurrency'>, opti
     windowMinutes: req.windowMinutes,
     ...(req.rateWindowMinutes === undefined ? {} : { rateWindowMinutes: req.rateWindowMinutes }),
   };
-  const all = [...req.scopes.flatMap((s) => capacityQueries(s, opts)), ...req.workloads.flatMap((w) => workloadQueries(w, opts))];
+  const all = [
+    ...req.scopes.flatMap((s) => capacityQueries(s, opts)),
+    ...req.workloads.flatMap((w) => workloadQueries(w, opts)),
+    ...(req.extra ?? []),
+  ];
   const seen = new Set<string>();
   return all.filter((q) => {
     if (seen.has(q.id)) return false;

@@ -7,7 +7,8 @@ import { batch, policy, queueChange, service } from '../factories.js';
 import { answer, hourly, missing, repeat, row, telemetry } from './measured-fixture.js';
 
 const RANK: Partial<Record<Verdict, number>> = { 'not-justified': 0, 'partially-justified': 1, justified: 2 };
-const TRUST = { low: 0, medium: 1, high: 2 } as const;
+// A catalog-free review's confidence ranks with medium: measured, but not documented.
+const TRUST = { low: 0, medium: 1, inferred: 1, high: 2 } as const;
 
 const jobArb = fc.record({
   gpus: fc.integer({ min: 1, max: 4 }),

@@ -85,3 +85,4 @@ export function capacityQueries(scope: Exclude<Scope, { kind: 'workload' }>, o: 
     migPods(scope),
   ];
 }
+export * from './jobs.js';

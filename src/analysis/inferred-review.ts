@@ -1,0 +1,195 @@
+import type {
+  CapacityChange,
+  ChangeObservations,
+  ChangeReview,
+  DemandProfile,
+  Evidence,
+  Finding,
+  IdlePod,
+  InferredWorkload,
+  MissingEvidence,
+  Policy,
+} from '../domain/index.js';
+import { borrowableQuota } from './borrow.js';
+import { deadlineLadder } from './deadline-ladder.js';
+import { idlePods } from './idle-pods.js';
+import { borrowFinding } from './levers.js';
+import type { Measured } from './measured.js';
+import { withHeadroom } from './need.js';
+import { reclaimFinding } from './reclaim.js';
+import { DAY } from './stagger/circle.js';
+import { planStagger } from './stagger/plan.js';
+
+/**
+ * An idle pod lowers the observed peak only when it held its GPUs through the window: one that
+ * held them part of it may not have held them at the peak.
+ */
+const HELD_THROUGH = 0.99;
+
+export interface InferredContext {
+  change: CapacityChange;
+  policy: Policy;
+  infra: Evidence;
+  /** The review's telemetry; null when it runs from the files alone. */
+  m: Measured | null;
+  observations: ChangeObservations | null;
+  /** The change's workloads from the manifests and telemetry, merged. */
+  workloads: InferredWorkload[];
+  /** The missing-evidence line for the catalog itself. */
+  catalog: MissingEvidence;
+  /** The reason when nothing but a catalog would tell the need. */
+  unknownReason: string;
+}
+
+/** The batch workloads' missing fields, as the checklist states them. */
+function toConfirm(workloads: readonly InferredWorkload[], catalogFile: string): MissingEvidence[] {
+  return workloads
+    .filter((w) => w.type !== 'inference' && w.deadlineUtc.value === null)
+    .map((w) => ({
+      what: `a deadline for ${w.name}`,
+      how: `state when its runs must be done (\`window.deadline\` of its entry in ${catalogFile}); the review shows what each deadline would need`,
+    }));
+}
+
+/**
+ * A change judged without a catalog, on what telemetry observed: the peak GPU demand on the pool
+ * or queue, idle pods (reclaim) and the cohort's unused quota (borrow). The request is shown not
+ * needed when today's GPUs, with the levers, hold the observed peak plus what it asks; otherwise
+ * the need is unknown, and for batch jobs without a deadline the review shows what each deadline
+ * would need. Pure.
+ */
+export function inferredReview(ctx: InferredContext, catalogFile: string): ChangeReview {
+  const { change, policy, m, observations: obs } = ctx;
+  const ladder = deadlineLadder(ctx.workloads, change.gpusBefore);
+  const deadlines = toConfirm(ctx.workloads, catalogFile);
+  const base = {
+    change,
+    workloads: ctx.workloads.map((w) => w.name),
+    findings: [] as Finding[],
+    inferred: ctx.workloads,
+    ...(ladder ? { deadlines: ladder } : {}),
+  };
+  const unknown = (reason: string, missing: MissingEvidence[], extra: Partial<ChangeReview> = {}): ChangeReview => ({
+    ...base,
+    verdict: change.delta > 0 ? 'insufficient-evidence' : 'justified',
+    need: null,
+    gpusNeeded: null,
+    missingEvidence: [...missing, ...deadlines, ctx.catalog],
+    reason,
+    evidence: [ctx.infra],
+    ...extra,
+  });
+  if (m === null || obs === null) return unknown(ctx.unknownReason, []);
+  const missing = [...obs.missing];
+  const demand = obs.demand;
+  const pods = idlePods(change, [], m, policy);
+  const borrow = borrowableQuota(change, m);
+  missing.push(...m.missing());
+  const confidence = m.answeredNothing ? ('low' as const) : ('inferred' as const);
+  if (demand === null) return unknown(ctx.unknownReason, missing, { confidence, ...(pods.length > 0 ? { idlePods: pods } : {}) });
+
+  const reclaimable = pods.filter((p) => p.heldFraction >= HELD_THROUGH).reduce((s, p) => s + p.gpus, 0);
+  const borrowed = borrow?.gpus ?? 0;
+  const headroom = policy.headroom;
+  const observedNeed = withHeadroom(demand.peakDemand, headroom);
+  const needAfterReclaim = withHeadroom(Math.max(0, demand.peakDemand - reclaimable), headroom);
+  const before = change.gpusBefore;
+  // What the GPUs there leave for the request: with no lever, with reclaiming, with borrowing too.
+  const spare = before - observedNeed;
+  const spareReclaimed = before - needAfterReclaim;
+  const covers = change.delta <= 0 || spareReclaimed + borrowed >= change.delta;
+  const credited = new Set<string>();
+  if (covers && change.delta > 0 && spare < change.delta) {
+    if (reclaimable > 0 && spare + borrowed < change.delta) credited.add('reclaim-idle');
+    if (borrowed > 0 && spareReclaimed < change.delta) credited.add('borrow-quota');
+  }
+  const need = credited.has('reclaim-idle') ? needAfterReclaim : observedNeed;
+  const evidence = uniqueEvidence([ctx.infra, ...demand.evidence, ...pods.flatMap((p) => p.evidence), ...(borrow?.evidence ?? [])]);
+  const findings = leverFindings(change, pods, reclaimable, borrow, credited, covers, observedNeed);
+  const measured = { demand, confidence, ...(pods.length > 0 ? { idlePods: pods } : {}), needWithoutLevers: observedNeed };
+
+  if (change.delta <= 0) {
+    return {
+      ...base,
+      ...measured,
+      verdict: 'justified',
+      need,
+      gpusNeeded: 0,
+      findings,
+      missingEvidence: missing,
+      reason: `lowers capacity to ${change.gpusAfter} GPUs; the observed peak needs ${observedNeed}`,
+      evidence,
+    };
+  }
+  if (covers) {
+    const levers = [...credited].join(', ');
+    return {
+      ...base,
+      ...measured,
+      verdict: 'not-justified',
+      need,
+      gpusNeeded: 0,
+      findings,
+      // The catalog and the deadlines would make the review precise; the verdict does not wait on them.
+      missingEvidence: [...missing, ...deadlines, ctx.catalog],
+      reason: observedReason(demand, before, need, change.delta, credited.has('reclaim-idle') ? reclaimable : 0, borrowed, levers),
+      evidence,
+    };
+  }
+  return unknown(
+    `the observed peak (${demand.peakDemand} GPUs, ${need} with headroom) and the ${change.delta} asked do not fit the ${before} GPUs there` +
+      (borrowed > 0 ? ` and ${borrowed} borrowable` : '') +
+      ', and without a catalog the need of what is added is unknown',
+    missing,
+    { ...measured, need, findings, evidence },
+  );
+}
+
+function observedReason(
+  demand: DemandProfile,
+  before: number,
+  need: number,
+  delta: number,
+  reclaimed: number,
+  borrowed: number,
+  levers: string,
+): string {
+  const supply =
+    borrowed > 0 && levers.includes('borrow-quota')
+      ? `the ${before} GPUs already there and ${borrowed} borrowable`
+      : `the ${before} GPUs already there`;
+  const peak =
+    reclaimed > 0 ? `${demand.peakDemand} GPUs, ${demand.peakDemand - reclaimed} without the idle pods` : `${demand.peakDemand} GPUs`;
+  return `${supply} hold the observed peak (${peak}; ${need} with headroom) and the ${delta} asked${levers === '' ? '' : ` with ${levers}`}`;
+}
+
+function leverFindings(
+  change: CapacityChange,
+  pods: readonly IdlePod[],
+  reclaimable: number,
+  borrow: ReturnType<typeof borrowableQuota>,
+  credited: ReadonlySet<string>,
+  met: boolean,
+  need: number,
+): Finding[] {
+  const out: Finding[] = [];
+  const reclaim = reclaimFinding(
+    change,
+    { plan: planStagger([], { cycle: DAY }), planWithoutIdle: null, idle: [], idlePods: pods, catalog: [] },
+    credited,
+    met,
+    need,
+  );
+  // Only pods held through the window lower the observed peak; the finding frees what it credits.
+  if (reclaim) out.push({ ...reclaim, gpusFreed: reclaimable, meetsNeed: met && credited.has('reclaim-idle') });
+  if (borrow && borrow.gpus > 0) out.push(borrowFinding(change, borrow, met && credited.has('borrow-quota')));
+  return out;
+}
+
+function uniqueEvidence(all: readonly Evidence[]): Evidence[] {
+  const seen = new Set<string>();
+  return all.filter((e) => {
+    const key = `${e.source}|${e.ref}|${e.window ?? ''}`;
+    return !seen.has(key) && (seen.add(key), true);
+  });
+}

@@ -1,0 +1,109 @@
+import type { Evidence, MissingEvidence } from './verdict.js';
+
+/**
+ * Where one value of a workload was read: its catalog entry, a manifest of the repository
+ * (`file:line`), or a query over a window of telemetry.
+ */
+export interface FieldOrigin {
+  source: 'catalog' | 'manifest' | 'telemetry';
+  /** `file:line`, or the PromQL asked. */
+  ref: string;
+  /** Telemetry only: `<minutes>m to <ISO end>`. */
+  window?: string;
+}
+
+/** One value and where it came from; `value` null means nothing states it. */
+export interface InferredField<T> {
+  value: T | null;
+  origin: FieldOrigin | null;
+}
+
+/**
+ * A workload of a changed pool or queue as the review knows it without (or beyond) the catalog:
+ * the catalog entry wins field by field, then telemetry, then the manifests. What nothing states
+ * stays null, never guessed. One workload however many sources name it.
+ */
+export interface InferredWorkload {
+  name: string;
+  namespace: string | null;
+  type: 'batch' | 'training' | 'inference';
+  /** Every GPU one run (or, for a service, all its replicas) holds at once. */
+  gpus: InferredField<number>;
+  /** Minutes one run takes. */
+  runtimeMinutes: InferredField<number>;
+  jobsPerDay: InferredField<number>;
+  /** Minutes after 00:00 UTC the first run of the day starts. */
+  earliestStartUtc: InferredField<number>;
+  /** Minutes after 00:00 UTC runs must be done by. */
+  deadlineUtc: InferredField<number>;
+  /** Runs telemetry saw over the window; 0 when it saw none or was not asked. */
+  runsObserved: number;
+}
+
+/** One run of a Kubernetes Job as kube-state-metrics reports it. */
+export interface JobRun {
+  namespace: string;
+  job: string;
+  /** The CronJob that created it (kube_job_owner), or null. */
+  cronJob: string | null;
+  /** Unix seconds. */
+  startedAt: number;
+  /** Unix seconds; null while it runs or when it failed. */
+  completedAt: number | null;
+}
+
+/** The Job runs seen over the window in the namespaces of a change's workloads. */
+export interface ObservedJobRuns {
+  runs: JobRun[];
+  evidence: Evidence[];
+}
+
+/**
+ * GPU demand on a changed pool or queue over the window: what pods requested (pool) or Kueue
+ * admitted (queue), and what waited for quota where Kueue exports it.
+ */
+export interface DemandProfile {
+  scope: 'pool' | 'queue';
+  name: string;
+  /** Most GPUs held at once. */
+  peakHeld: number;
+  /** Most GPUs pending at once (kueue_cluster_queue_resource_pending); null where not exported. */
+  peakPending: number | null;
+  /** Most workloads pending at once (kueue_pending_workloads); null when not asked or not exported. */
+  peakPendingWorkloads: number | null;
+  /** Most GPUs held plus pending at one time. */
+  peakDemand: number;
+  /** Held plus pending GPU-hours over the window, per day. */
+  gpuHoursPerDay: number;
+  /** Days of the window the profile covers. */
+  days: number;
+  evidence: Evidence[];
+}
+
+/** Telemetry about one changed pool or queue, as typed measurements. */
+export interface ChangeObservations {
+  demand: DemandProfile | null;
+  jobRuns: ObservedJobRuns | null;
+  /** What the source could not answer of these. */
+  missing: MissingEvidence[];
+}
+
+/** GPUs the batch jobs need to be done by one time of day: the peak of the best schedule found, so at most that. */
+export interface DeadlineRung {
+  /** Minutes after 00:00 UTC. */
+  deadlineUtc: number;
+  gpus: number;
+}
+
+/**
+ * What each deadline of the day would need, for batch jobs no source gives a deadline: tightest
+ * first, then each later time that needs fewer GPUs.
+ */
+export interface DeadlineLadder {
+  workloads: string[];
+  rungs: DeadlineRung[];
+  /** GPUs there today. */
+  capacity: number;
+  /** The earliest deadline today's GPUs meet; null when none of the day does. */
+  capacityDoneBy: number | null;
+}

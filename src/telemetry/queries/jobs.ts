@@ -1,0 +1,104 @@
+import { eq, minutes, oneOf, selector } from '../promql.js';
+import { HOW_KSM } from './kube.js';
+import type { NamedQuery, QueryOptions, Scope } from './named-query.js';
+import { describeScope, queryId } from './named-query.js';
+
+type CapacityScope = Exclude<Scope, { kind: 'workload' }>;
+
+export const JOB_STARTS_FAMILY = 'ksm.job-starts';
+export const JOB_COMPLETIONS_FAMILY = 'ksm.job-completions';
+export const QUEUE_PENDING_GPUS_FAMILY = 'kueue.pending-gpus';
+export const POD_STARTS_FAMILY = 'ksm.job-pod-starts';
+export const POD_COMPLETIONS_FAMILY = 'ksm.job-pod-completions';
+
+/**
+ * One time per Job of the namespaces, with the kind and name of its owner (`CronJob`, or
+ * `<none>`): the most a Job's gauge took over the window, so Jobs a CronJob's history limit has
+ * since deleted still count.
+ */
+function perJob(
+  family: string,
+  metric: string,
+  what: string,
+  scope: CapacityScope,
+  namespaces: readonly string[],
+  o: QueryOptions,
+): NamedQuery {
+  const w = minutes(o.windowMinutes);
+  const ns = [oneOf('namespace', namespaces)];
+  const owner = `max by (namespace, job_name, owner_kind, owner_name) (max_over_time(${selector('kube_job_owner', ns)}[${w}]))`;
+  return {
+    id: queryId(family, scope),
+    kind: 'instant',
+    promql: `max by (namespace, job_name, owner_kind, owner_name) (max_over_time(${selector(metric, ns)}[${w}]) * on (namespace, job_name) group_left (owner_kind, owner_name) ${owner})`,
+    what: `${what} of the Jobs in ${namespaces.join(', ')} (${metric}), for ${describeScope(scope)}`,
+    how: HOW_KSM,
+  };
+}
+
+/** When each Job of the namespaces started, unix seconds. */
+const jobStarts = (scope: CapacityScope, namespaces: readonly string[], o: QueryOptions): NamedQuery =>
+  perJob(JOB_STARTS_FAMILY, 'kube_job_status_start_time', 'start times', scope, namespaces, o);
+
+/** When each Job of the namespaces completed, unix seconds; a Job still running or failed has none. */
+const jobCompletions = (scope: CapacityScope, namespaces: readonly string[], o: QueryOptions): NamedQuery =>
+  perJob(JOB_COMPLETIONS_FAMILY, 'kube_job_status_completion_time', 'completion times', scope, namespaces, o);
+
+/**
+ * One time per pod a Job owns, with that Job's name: where kube-state-metrics exports no Job
+ * series (its `jobs` collector turned off), the pods' lifetimes stand for their Job's run.
+ */
+function perJobPod(
+  family: string,
+  metric: string,
+  what: string,
+  scope: CapacityScope,
+  namespaces: readonly string[],
+  o: QueryOptions,
+): NamedQuery {
+  const w = minutes(o.windowMinutes);
+  const ns = [oneOf('namespace', namespaces)];
+  const owner = `max by (namespace, pod, owner_name) (max_over_time(${selector('kube_pod_owner', [...ns, eq('owner_kind', 'Job')])}[${w}]))`;
+  return {
+    id: queryId(family, scope),
+    kind: 'instant',
+    promql: `max by (namespace, pod, owner_name) (max_over_time(${selector(metric, ns)}[${w}]) * on (namespace, pod) group_left (owner_name) ${owner})`,
+    what: `${what} of the Job pods in ${namespaces.join(', ')} (${metric}), for ${describeScope(scope)}`,
+    how: HOW_KSM,
+  };
+}
+
+const podStarts = (scope: CapacityScope, namespaces: readonly string[], o: QueryOptions): NamedQuery =>
+  perJobPod(POD_STARTS_FAMILY, 'kube_pod_start_time', 'start times', scope, namespaces, o);
+const podCompletions = (scope: CapacityScope, namespaces: readonly string[], o: QueryOptions): NamedQuery =>
+  perJobPod(POD_COMPLETIONS_FAMILY, 'kube_pod_completion_time', 'completion times', scope, namespaces, o);
+
+/**
+ * GPUs requested by the queue's workloads still waiting for quota. Kueue exports it from v0.19
+ * on (`kueue_cluster_queue_resource_pending`); earlier releases only count pending workloads.
+ */
+function queuePendingGpus(scope: Extract<Scope, { kind: 'queue' }>, _o?: QueryOptions): NamedQuery {
+  const sel = selector('kueue_cluster_queue_resource_pending', [eq('cluster_queue', scope.name), eq('resource', 'nvidia.com/gpu')]);
+  return {
+    id: queryId(QUEUE_PENDING_GPUS_FAMILY, scope),
+    kind: 'range',
+    promql: `sum(max without (replica_role) (${sel}))`,
+    what: `GPUs pending in ${describeScope(scope)} (kueue_cluster_queue_resource_pending)`,
+    how: 'scrape the kueue-controller-manager metrics (Kueue v0.19 or later) with metrics.enableClusterQueueResources: true',
+  };
+}
+
+/** What a review with no catalog asks beyond a change's own queries: demand waiting, and the runs of its workloads' Jobs (and their pods). */
+export function inferredQueries(scope: CapacityScope, namespaces: readonly string[], o: QueryOptions): NamedQuery[] {
+  return [
+    ...(scope.kind === 'queue' ? [queuePendingGpus(scope)] : []),
+    ...(namespaces.length > 0
+      ? [
+          jobStarts(scope, namespaces, o),
+          jobCompletions(scope, namespaces, o),
+          podStarts(scope, namespaces, o),
+          podCompletions(scope, namespaces, o),
+        ]
+      : []),
+  ];
+}
