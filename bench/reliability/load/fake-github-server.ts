@@ -111,6 +111,10 @@ export class LoadFakeGitHub {
     if (method === 'POST' && /^\/app\/installations\/\d+\/access_tokens$/.test(path)) {
       return { status: 201, body: { token: `ghs_load${this.#nextId++}`, expires_at: new Date(Date.now() + 3_600_000).toISOString() } };
     }
+    // The App asks who it is once (its comments are found by its own bot login).
+    if (method === 'GET' && path === '/app') {
+      return { status: 200, body: { id: 12345, slug: 'gpu-justify', name: 'gpu-justify', owner: { login: this.owner } } };
+    }
     const repoPrefix = `/repos/${this.owner}/${this.repo}`;
     if (!path.startsWith('/repos/')) return { status: 599, body: { message: 'unexpected' } };
     if (!path.startsWith(`${repoPrefix}/`)) return notFound(); // other repositories (an org's .github) hold nothing
@@ -193,6 +197,13 @@ export class LoadFakeGitHub {
       };
     }
     if (method === 'DELETE' && /^\/pulls\/comments\/\d+$/.test(rest)) return { status: 204 };
+    // Suggestions go out as one review; its line comments are not kept (none is read back here).
+    if (method === 'POST' && /^\/pulls\/\d+\/reviews$/.test(rest)) {
+      return {
+        status: 200,
+        body: { id: this.#nextId++, state: 'COMMENTED', body: body?.body ?? '', user: { login: 'gpu-justify[bot]', type: 'Bot' } },
+      };
+    }
     if (method === 'GET' && (m = /^\/git\/trees\/([0-9a-f]+)$/.exec(rest))) return this.#tree(m[1] ?? '', query.get('recursive') !== null);
     if (method === 'GET' && (m = /^\/commits\/([0-9a-f]+)\/pulls$/.exec(rest))) {
       return { status: 200, body: [...this.pulls.values()].filter((p) => p.headSha === m?.[1]).map((p) => this.#pullBody(p)) };
