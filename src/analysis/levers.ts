@@ -124,8 +124,17 @@ export function demandTerms(services: InferenceWorkload[], r: LeverResults): Dem
     const alt = r.cheaper.get(s.name);
     const idle = r.idle.find((h) => h.workload.name === s.name);
     // Measured, the service needs what its peak and load test say, more or less than declared.
+    // When it fits in what is declared while requests queue behind a batch or memory limit, the
+    // configuration change is what lets today's GPUs serve the peak: that is the lever.
+    const limited = r.serving.find((x) => x.workload === s.name)?.limit ?? null;
     const base: TermOption =
-      sized === null ? declared : { lever: sized < declared.gpus ? 'batching' : null, gpus: sized, headroomIncluded: true };
+      sized === null
+        ? declared
+        : {
+            lever: sized < declared.gpus || (limited !== null && sized <= declared.gpus) ? 'batching' : null,
+            gpus: sized,
+            headroomIncluded: true,
+          };
     return {
       label: s.name,
       baseline: declared,

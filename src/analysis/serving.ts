@@ -3,12 +3,18 @@ import { evidenceOf } from '../telemetry/gather.js';
 import type { LoadTestRow } from '../telemetry/loadtest/index.js';
 import { pct } from './ladder.js';
 import type { Measured } from './measured.js';
-import { maxOf, minOf, round3, scalarOf, timeline, type Timeline } from './series.js';
+import { maxOf, round3, scalarOf, timeline, type Timeline } from './series.js';
 
 /** KV cache this full while requests wait means memory, not batch slots, holds throughput back. */
 const KV_NEAR_FULL = 0.9;
-/** Running requests within this share of their window maximum while others wait: a fixed cap. */
-const AT_CAP = 0.95;
+/**
+ * Running requests within this share of the window's highest count while others wait: a fixed
+ * cap. Judged on the median over the samples where requests waited, since scrapes read the running
+ * and waiting gauges apart and a few samples below the cap are noise, not room.
+ */
+const AT_CAP = 0.9;
+/** Fewer samples with requests waiting than this say nothing about what holds them. */
+const MIN_QUEUED_SAMPLES = 2;
 
 /** Whether one load-test step meets every SLO the catalog states; an unreported figure cannot prove it. */
 export function meetsSlo(row: LoadTestRow, slo: Slo): boolean {
@@ -33,46 +39,83 @@ export function replicasFor(peakRate: number, headroom: number, ratePerReplica: 
 export interface LimitDiagnosis {
   limit: 'batching' | 'memory' | null;
   advice: string | null;
+  /** The statistics the diagnosis rests on, over the samples where requests waited; null when none did. */
+  stats: LimitStats | null;
+}
+
+/** Medians, not extremes: one noisy sample neither makes nor defeats a diagnosis. */
+export interface LimitStats {
+  /** Samples at which requests waited. */
+  queuedSamples: number;
+  /** Median running requests at those samples, and the highest running count of the window (the cap). */
+  runningMedian: number;
+  runningCap: number;
+  /** Median and highest KV-cache usage at those samples (0–1). */
+  kvMedian: number;
+  kvMax: number;
+}
+
+const NO_LIMIT: LimitDiagnosis = { limit: null, advice: null, stats: null };
+
+function median(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 /**
  * What holds a vLLM service back when requests queue. Batching: requests wait while the KV cache
  * has room and the running count sits at its cap (`--max-num-seqs`). Memory: requests wait with
  * the KV cache near full and the scheduler preempting. KV-cache usage is memory occupied, not
- * capacity, so only the two together with waiting requests say anything.
+ * capacity, so only the two together with waiting requests say anything. Both are judged on the
+ * medians over the samples where requests waited (see LimitStats).
  */
 export function diagnoseLimit(running: Timeline, waiting: Timeline, kv: Timeline, preemptions: number | null): LimitDiagnosis {
   const queued = [...waiting].filter(([, v]) => v > 0).map(([t]) => t);
-  if (queued.length === 0) return { limit: null, advice: null };
-  const at = (line: Timeline) => new Map(queued.filter((t) => line.has(t)).map((t) => [t, line.get(t) as number]));
-  const kvQueued = maxOf(at(kv));
-  const runMax = maxOf(running);
-  const runQueued = minOf(at(running));
-  if (kvQueued === null || runMax === null || runQueued === null) return { limit: null, advice: null };
-  if (kvQueued >= KV_NEAR_FULL && preemptions !== null && preemptions > 0) {
+  const at = (line: Timeline) => queued.flatMap((t) => (line.has(t) ? [line.get(t) as number] : []));
+  const [kvQueued, runQueued] = [at(kv), at(running)];
+  const cap = maxOf(running);
+  const kvMedian = median(kvQueued);
+  const runningMedian = median(runQueued);
+  if (Math.min(kvQueued.length, runQueued.length) < MIN_QUEUED_SAMPLES || cap === null || kvMedian === null || runningMedian === null) {
+    return NO_LIMIT;
+  }
+  const stats: LimitStats = {
+    queuedSamples: Math.min(kvQueued.length, runQueued.length),
+    runningMedian,
+    runningCap: cap,
+    kvMedian,
+    kvMax: Math.max(...kvQueued),
+  };
+  const over = `over the ${stats.queuedSamples} samples where requests waited`;
+  if (kvMedian >= KV_NEAR_FULL && preemptions !== null && preemptions > 0) {
     return {
       limit: 'memory',
+      stats,
       advice:
-        `requests waited with the KV cache ${pct(kvQueued)} full and ${Math.round(preemptions)} preemptions: give the KV cache more memory ` +
+        `${over}, the KV cache was a median ${pct(kvMedian)} full and the scheduler preempted ${Math.round(preemptions)} times: give the KV cache more memory ` +
         '(raise `--gpu-memory-utilization`, quantise it with `--kv-cache-dtype fp8`) or shorten `--max-model-len`; add replicas only if that is not enough',
     };
   }
-  if (kvQueued < KV_NEAR_FULL && runQueued >= AT_CAP * runMax) {
+  if (kvMedian < KV_NEAR_FULL && runningMedian >= AT_CAP * cap) {
     return {
       limit: 'batching',
+      stats,
       advice:
-        `requests waited while the KV cache was at most ${pct(kvQueued)} full and running requests held at ${round3(runQueued)}–${round3(runMax)} (a fixed cap): ` +
+        `${over}, the KV cache was a median ${pct(kvMedian)} full (at most ${pct(stats.kvMax)}) while running requests held at a median ` +
+        `${round3(runningMedian)} against the window's highest, ${round3(cap)} (a fixed cap): ` +
         'raise `--max-num-seqs` (and `--max-num-batched-tokens`) so each replica batches more; this is configuration, not hardware',
     };
   }
-  return { limit: null, advice: null };
+  return { ...NO_LIMIT, stats };
 }
 
 function diagnose(w: InferenceWorkload, m: Measured): { d: LimitDiagnosis; evidence: Evidence[] } {
   const id = `workload:${w.name}`;
   const [running, waiting, kv] = [m.answer(`vllm.running:${id}`), m.answer(`vllm.waiting:${id}`), m.answer(`vllm.kv-cache:${id}`)];
   const pre = m.answer(`vllm.preemptions:${id}`);
-  if (!running || !waiting || !kv) return { d: { limit: null, advice: null }, evidence: [] };
+  if (!running || !waiting || !kv) return { d: NO_LIMIT, evidence: [] };
   const d = diagnoseLimit(timeline(running), timeline(waiting), timeline(kv), pre ? scalarOf(pre) : null);
   const used = d.limit === null ? [] : [running, waiting, kv, ...(pre ? [pre] : [])];
   return { d, evidence: used.map(evidenceOf) };
@@ -164,7 +207,7 @@ export function servingCapacity(w: InferenceWorkload, m: Measured, policy: Polic
     if (test?.ok) m.lack(noStepMeetsSlo(w.name, w.loadTest, test.rows, w.slo));
   }
   const peak = observedPeak(w, m);
-  const { d, evidence: limitEvidence } = w.selector === undefined ? { d: { limit: null, advice: null }, evidence: [] } : diagnose(w, m);
+  const { d, evidence: limitEvidence } = w.selector === undefined ? { d: NO_LIMIT, evidence: [] } : diagnose(w, m);
   const rate = lt.row?.rate ?? null;
   const replicasNeeded = rate !== null && peak.rate !== null ? replicasFor(peak.rate, headroom, rate) : null;
   return {
@@ -179,6 +222,7 @@ export function servingCapacity(w: InferenceWorkload, m: Measured, policy: Polic
     declaredGpus: w.replicas * w.gpusPerReplica,
     limit: d.limit,
     advice: d.advice,
+    ...(d.stats === null ? {} : { limitStats: d.stats }),
     evidence: [...lt.evidence, ...peak.evidence, ...limitEvidence],
   };
 }

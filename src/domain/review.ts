@@ -122,6 +122,11 @@ export interface ServingCapacity {
   limit: 'batching' | 'memory' | null;
   /** What to change for that limit. */
   advice: string | null;
+  /**
+   * Medians over the samples where requests waited, which the limit is judged on: running requests
+   * against the window's highest count (the cap), and KV-cache usage (0–1). Absent when none waited.
+   */
+  limitStats?: { queuedSamples: number; runningMedian: number; runningCap: number; kvMedian: number; kvMax: number };
   evidence: Evidence[];
 }
 

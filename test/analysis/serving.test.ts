@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { demandTerms } from '../../src/analysis/levers.js';
+import type { LeverResults } from '../../src/analysis/levers.js';
 import { diagnoseLimit, meetsSlo, replicasFor, servingCapacity, sustainableRow } from '../../src/analysis/serving.js';
 import { policy, service } from '../factories.js';
 import { answer, hourly, measured, missing, repeat, row } from './measured-fixture.js';
@@ -42,6 +44,26 @@ describe('batching or memory limit', () => {
     const d = diagnoseLimit(line([8, 20, 24, 30]), line([0, 2, 4, 0]), line([0.5, 0.95, 0.97, 0.6]), 12);
     expect(d.limit).toBe('memory');
     expect(d.advice).toContain('--gpu-memory-utilization');
+  });
+
+  it('holds on noisy scrapes: judged on the medians over the samples where requests waited', () => {
+    // Running and waiting are scraped apart: a few queued samples read below the cap of 256, and
+    // one reads the KV cache at 93%. The minimum and the maximum would each defeat the diagnosis.
+    const running = line([40, 120, 256, 250, 180, 256, 256, 256, 241, 256, 90]);
+    const waiting = line([0, 0, 14, 30, 22, 41, 37, 12, 9, 25, 0]);
+    const kv = line([0.05, 0.12, 0.31, 0.33, 0.93, 0.34, 0.36, 0.3, 0.29, 0.32, 0.1]);
+    const d = diagnoseLimit(running, waiting, kv, 0);
+    expect(d.limit).toBe('batching');
+    expect(d.stats).toEqual({ queuedSamples: 8, runningMedian: 256, runningCap: 256, kvMedian: 0.325, kvMax: 0.93 });
+    expect(d.advice).toContain('over the 8 samples where requests waited');
+    expect(d.advice).toContain('--max-num-seqs');
+    // Without the cap (running well below its highest at most queued samples) it is no batching limit.
+    const roomy = line([40, 120, 256, 150, 130, 140, 120, 160, 150, 140, 90]);
+    expect(diagnoseLimit(roomy, waiting, kv, 0).limit).toBeNull();
+  });
+
+  it('needs more than one sample with requests waiting', () => {
+    expect(diagnoseLimit(line([8, 32, 32]), line([0, 3, 0]), line([0.2, 0.3, 0.2]), 0)).toMatchObject({ limit: null, stats: null });
   });
 
   it('says nothing when nobody waits, or when the signals disagree', () => {
@@ -106,5 +128,44 @@ describe('servingCapacity', () => {
       'lt.json': { ok: true, format: 'guidellm', rows: [row(0.61, 1470)] },
     });
     expect(servingCapacity({ ...chat, headroom: 0 }, m, policy({ headroom: 0.5 })).replicasNeeded).toBe(7);
+  });
+});
+
+describe('the batching lever', () => {
+  const chat = service({ name: 'chat', pool: 'l4', replicas: 4, gpusPerReplica: 1 });
+  const serving = (gpusNeeded: number, limit: 'batching' | 'memory' | null) => ({
+    workload: 'chat',
+    sustainableRatePerReplica: 1,
+    loadTestStep: 'x',
+    peakRate: 3,
+    headroom: 0.2,
+    replicasNeeded: gpusNeeded,
+    gpusPerReplica: 1,
+    gpusNeeded,
+    declaredGpus: 4,
+    limit,
+    advice: limit === null ? null : 'raise `--max-num-seqs`',
+    evidence: [],
+  });
+  const results = (s: ReturnType<typeof serving>) =>
+    ({
+      plan: { naivePeakGpus: 0, peakGpus: 0 },
+      planWithoutIdle: null,
+      serving: [s],
+      cheaper: new Map(),
+      idle: [],
+    }) as unknown as LeverResults;
+  const option = (s: ReturnType<typeof serving>) => demandTerms([chat], results(s))[1]?.options[0];
+
+  it('is what lets the declared GPUs serve the peak when requests queue behind a limit', () => {
+    // Sized at exactly what is declared while requests queue at a fixed cap: the fix is the lever.
+    expect(option(serving(4, 'batching'))).toEqual({ lever: 'batching', gpus: 4, headroomIncluded: true });
+    expect(option(serving(4, 'memory'))).toEqual({ lever: 'batching', gpus: 4, headroomIncluded: true });
+  });
+
+  it('is no lever when the service fits without a limit seen, or needs more than declared', () => {
+    expect(option(serving(4, null))).toEqual({ lever: null, gpus: 4, headroomIncluded: true });
+    expect(option(serving(6, 'batching'))).toEqual({ lever: null, gpus: 6, headroomIncluded: true });
+    expect(option(serving(3, null))).toEqual({ lever: 'batching', gpus: 3, headroomIncluded: true });
   });
 });
