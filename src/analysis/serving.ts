@@ -44,7 +44,7 @@ export interface LimitDiagnosis {
 }
 
 /** Medians, not extremes: one noisy sample neither makes nor defeats a diagnosis. */
-export interface LimitStats {
+interface LimitStats {
   /** Samples at which requests waited. */
   queuedSamples: number;
   /** Median running requests at those samples, and the highest running count of the window (the cap). */
