@@ -82,7 +82,7 @@ export function renderCheck(result: ReviewResult, text?: string): CheckOutput {
     .map((r) => changeLine(r, result.context.telemetry === undefined));
   const more = result.reviews.length > MAX_SUMMARY_LINES ? `\n- …and ${result.reviews.length - MAX_SUMMARY_LINES} more changes.` : '';
   // The comment's first screen, word for word: the same numbers, change, evidence and mode.
-  const screen = [headline(result), ...firstScreen(result, 'app')].join('\n\n');
+  const screen = [headline(result), ...firstScreen(result, 'pull-request')].join('\n\n');
   const body = lines.length > 0 ? `${screen}\n\n**Per change:**\n\n${lines.join('\n')}${more}` : screen;
   // Policy errors first: they decide the conclusion. What would pass a failing check, last.
   const errors = result.context.policyErrors ?? [];

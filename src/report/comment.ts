@@ -20,7 +20,7 @@ export interface CommentOptions {
   headUrl?: string;
   /** Set on draft PRs. */
   draft?: boolean;
-  /** Who reads it; the App's comment by default (mode-line.ts). */
+  /** Who reads it; the pull request by default (mode-line.ts). */
   surface?: Surface;
 }
 
@@ -44,7 +44,7 @@ export function renderComment(result: ReviewResult, options: CommentOptions = {}
   if (result.context.catalogChangedInPr) {
     top.push(`_The workload catalog \`${md(result.context.catalogFile)}\` was read from this pull request, which changes it._`);
   }
-  top.push(...firstScreen(result, options.surface ?? 'app'));
+  top.push(...firstScreen(result, options.surface ?? 'pull-request'));
   const notFollowed = notFollowedSection(result.coverage ?? []);
   if (notFollowed !== null) top.push(notFollowed);
   if (result.catalogDemand) top.push(catalogDemandBlock(result.catalogDemand, result.context.catalogFile));
@@ -71,7 +71,7 @@ export function renderComment(result: ReviewResult, options: CommentOptions = {}
   if (result.diagnostics.length > 0) {
     folded.push(details({ summary: diagnosticsTitle(result.diagnostics), body: diagnosticsList(result.diagnostics) }));
   }
-  if (result.verdict !== 'no-gpu-change') folded.push(details({ summary: 'How to act on this', body: howToAct(result, options.surface ?? 'app') }));
+  if (result.verdict !== 'no-gpu-change') folded.push(details({ summary: 'How to act on this', body: howToAct(result, options.surface ?? 'pull-request') }));
 
   return fit(top.join('\n\n'), folded, footer(result));
 }

@@ -1,7 +1,7 @@
 import type { ChangeReview, Finding, OutcomeCost, ReviewResult } from '../domain/index.js';
 import { cronLine } from '../analysis/stagger/cron.js';
 import { gpusText } from '../analysis/series.js';
-import { code, md, MAX_SENTENCE } from './escape.js';
+import { code, md, prose } from './escape.js';
 import { pct, unitUsd } from './numbers.js';
 import { chronological } from './schedule.js';
 
@@ -75,7 +75,7 @@ function batchingStep(review: ChangeReview): string | null {
   if (limited.length === 0) return null;
   return limited
     .slice(0, MAX_ITEMS)
-    .map((s) => `- ${md(s.workload)}: ${s.gpusNeeded} GPUs instead of ${s.declaredGpus}; ${md(s.advice ?? '', MAX_SENTENCE)}.`)
+    .map((s) => `- ${md(s.workload)}: ${s.gpusNeeded} GPUs instead of ${s.declaredGpus}; ${prose(s.advice ?? '')}.`)
     .join('\n');
 }
 
@@ -138,7 +138,7 @@ function reviewSteps(review: ChangeReview): string[] {
 export function doThis(result: ReviewResult): string | null {
   if (result.verdict === 'no-gpu-change') return null;
   if (result.verdict === 'insufficient-evidence') {
-    const items = result.missingEvidence.slice(0, MAX_ITEMS).map((m) => `- Add ${md(m.what, 200)}: ${md(m.how, MAX_SENTENCE)}`);
+    const items = result.missingEvidence.slice(0, MAX_ITEMS).map((m) => `- Add ${md(m.what, 200)}: ${prose(m.how)}`);
     const more = result.missingEvidence.length > MAX_ITEMS ? `\n- …and ${result.missingEvidence.length - MAX_ITEMS} more (the checklist below)` : '';
     return items.length > 0 ? `**Do this** so it can be judged:\n\n${items.join('\n')}${more}` : null;
   }

@@ -62,8 +62,12 @@ function numbersTable(review: ChangeReview): string {
   const { change } = review;
   const without = review.needWithoutLevers === undefined ? review.need : review.needWithoutLevers;
   const recommended = review.gpusNeeded === null ? null : change.gpusBefore + review.gpusNeeded;
+  // Borrowed quota meets part of the need without being capacity of the queue's own.
+  const borrowed = review.findings.find((f) => f.lever === 'borrow-quota' && f.gpusFreed > 0)?.gpusFreed;
+  const short = recommended !== null && review.need !== null && review.need > recommended;
+  const capacity = recommended !== null && short && borrowed !== undefined ? `${recommended} + ${borrowed} borrowed` : cell(recommended);
   const rows = [
-    ['Capacity', String(change.gpusBefore), String(change.gpusAfter), cell(recommended)],
+    ['Capacity', String(change.gpusBefore), String(change.gpusAfter), capacity],
     ['Peak in use', cell(peakInUse(review, false)), cell(peakInUse(review, false)), cell(peakInUse(review, true))],
     ['Need with headroom', cell(without), cell(without), cell(review.need)],
     ['GPUs to add', '—', signed(change.delta), review.gpusNeeded === null ? '—' : signed(review.gpusNeeded)],
@@ -85,6 +89,12 @@ function evidenceLine(result: ReviewResult, surface: Surface): string {
   const telemetry = result.context.telemetry;
   const growing = result.reviews.filter((r) => r.change.delta > 0);
   const levels = growing.map((r) => r.confidence);
+  if (result.verdict === 'insufficient-evidence') {
+    const n = result.missingEvidence.length;
+    const measured = telemetry === undefined ? 'from the files alone' : `with ${days(telemetry.windowMinutes)} of telemetry`;
+    const why = n === 0 ? 'some changed files were not followed (below)' : `${n} item${n === 1 ? '' : 's'} missing (above)`;
+    return `⚠️ **Evidence: too little to judge, no confidence.** Reviewed ${measured}; ${why}.`;
+  }
   if (telemetry === undefined) {
     const connect =
       surface === 'cli' ? 'pass `--prometheus <url>`' : 'set `PROMETHEUS_URL` where gpu-justify runs (docs/telemetry.md)';

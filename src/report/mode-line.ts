@@ -2,10 +2,11 @@ import type { ReviewResult } from '../domain/index.js';
 import { mayGrowCapacity } from './fail-closed.js';
 
 /**
- * Where a review is read: a PR comment and check posted by the App or the Action, or the
- * markdown `gpu-justify review` prints. Each names only what its reader can use.
+ * Where a review is read: on the pull request (the comment and check the App or the Action
+ * posts, which answer `/gpu-justify` commands), or in the markdown `gpu-justify review` prints.
+ * Each names only what its reader can use: a PR never a CLI flag, the CLI its flags.
  */
-export type Surface = 'app' | 'action' | 'cli';
+export type Surface = 'pull-request' | 'cli';
 
 /** The command that overrides a failing check, as the comment and the check say it. */
 export const OVERRIDE_COMMAND = '/gpu-justify override <reason>';
