@@ -75,7 +75,9 @@ export function renderCheck(result: ReviewResult, text?: string): CheckOutput {
     result.verdict === 'no-gpu-change'
       ? VERDICT_TITLE[result.verdict]
       : `${VERDICT_TITLE[result.verdict]}: +${result.gpusRequested} requested, ${toAdd(result.gpusNeeded)} to add` +
-        (levers.length > 0 && result.verdict !== 'justified' ? ` (${levers.join(' + ')})` : '');
+        (levers.length > 0 && result.verdict !== 'justified' ? ` (${levers.join(' + ')})` : '') +
+        // Whether it blocks, in the list of checks where the summary is not yet open.
+        (conclusion === 'failure' ? ' · blocks merging' : conclusion === 'neutral' ? ' · advise mode, not blocking' : '');
   const lines = result.reviews
     .filter((r) => r.change.delta !== 0)
     .slice(0, MAX_SUMMARY_LINES)

@@ -18,7 +18,7 @@ describe('renderCheck', () => {
     const result = await SCENARIOS['not-justified']();
     const check = renderCheck({ ...result, context: { ...result.context, mode: 'enforce' } });
     expect(check.conclusion).toBe('failure');
-    expect(check.title).toBe('GPU increase not justified: +4 requested, 0 to add (stagger)');
+    expect(check.title).toBe('GPU increase not justified: +4 requested, 0 to add (stagger) · blocks merging');
     expect(check.annotations).toEqual([
       expect.objectContaining({ path: 'q.yaml', start_line: 12, end_line: 12, annotation_level: 'failure' }),
     ]);

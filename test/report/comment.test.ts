@@ -107,6 +107,21 @@ describe('renderComment', () => {
     expect(missing).toContain('· sources: infra `q.yaml` · base base → head head · head `0123456789ab`</sub>');
   });
 
+  it('names CLI flags only in the CLI markdown, and PR commands only on the pull request', async () => {
+    for (const scenario of Object.values(SCENARIOS)) {
+      const result = await scenario();
+      const pr = renderComment(result);
+      const cli = renderComment(result, { surface: 'cli' });
+      expect(pr).not.toMatch(/--prometheus|--fail-on|--format/);
+      expect(cli).not.toMatch(/\/gpu-justify( |`)/);
+      if (result.verdict !== 'no-gpu-change') expect(cli).toContain('`--format json`');
+    }
+    const files = await SCENARIOS['not-justified']();
+    expect(renderComment(files)).toContain('set `PROMETHEUS_URL` where gpu-justify runs');
+    expect(renderComment(files, { surface: 'cli' })).toContain('pass `--prometheus <url>`');
+    expect(renderComment(files, { surface: 'cli' })).toContain('`gpu-justify review` exits 0 unless `--fail-on` is given');
+  });
+
   it('escapes names that carry markdown or HTML, in tables, summaries and charts', async () => {
     const body = renderComment(await evilReview());
     expect(body).not.toContain('<img');

@@ -164,7 +164,7 @@ describe('the comment with measured evidence', () => {
     expect(why).toContain('| Need with headroom, no lever | Need with headroom, with levers |');
     expect(rowOf(why, 'training').slice(0, 6)).toEqual(['training', 'partially-justified', '8', '5', '1', 'high']);
     const check = renderCheck(result);
-    expect(check.title).toBe('GPU increase partly justified: +2 requested, +1 to add (reclaim-idle)');
+    expect(check.title).toBe('GPU increase partly justified: +2 requested, +1 to add (reclaim-idle) · advise mode, not blocking');
     expect(check.summary.split('\n')[0]).toBe(headline(result));
     expect(check.summary).toContain(
       '- `training` 4 → 6: partially-justified, need with headroom 5 GPUs (8 with no lever), +1 to add, confidence high; busy 34%, 2 flagged idle or memory-bound',
