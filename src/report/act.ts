@@ -8,7 +8,8 @@ import type { Surface } from './mode-line.js';
  */
 export function howToAct(result: ReviewResult, surface: Surface): string {
   const lines: string[] = [];
-  if (result.missingEvidence.length > 0) lines.push('- Add the missing evidence in the checklist above; the review runs again on the next push.');
+  if (result.missingEvidence.length > 0)
+    lines.push('- Add the missing evidence in the checklist above; the review runs again on the next push.');
   lines.push(
     `- Correct the evidence: if a workload is missing or its runtime, GPUs or window are wrong, fix ${code(result.context.catalogFile)} in this pull request and the review runs again.`,
   );

@@ -55,14 +55,25 @@ export function renderComment(result: ReviewResult, options: CommentOptions = {}
       ...(result.changes.length > 0 ? [`#### Changes\n\n${changesTable(result.changes, options.headUrl)}`] : []),
       ...(result.findings.length > 0 ? [`#### Levers\n\n${leversTable(result.findings, result.context.telemetry === undefined)}`] : []),
     ];
-    const summary = `Changes (${result.changes.length}) and levers (${result.findings.length})`;
+    const counts = [
+      ...(result.changes.length > 0 ? [`Changes (${result.changes.length})`] : []),
+      ...(result.findings.length > 0 ? [`levers (${result.findings.length})`] : []),
+    ];
+    const summary = counts.join(' and ').replace(/^l/, 'L');
     folded.push(details({ summary, body: tables.join('\n\n') }));
   }
   if (result.missingEvidence.length > 0) {
-    folded.push(details({ summary: `Missing evidence (${result.missingEvidence.length})`, body: missingEvidenceList(result.missingEvidence) }));
+    folded.push(
+      details({ summary: `Missing evidence (${result.missingEvidence.length})`, body: missingEvidenceList(result.missingEvidence) }),
+    );
   }
   if (result.reviews.length > 0) {
-    folded.push(details({ summary: `Why, per pool or queue (${result.reviews.length})`, body: reviewsTable(result.reviews, result.context.telemetry === undefined) }));
+    folded.push(
+      details({
+        summary: `Why, per pool or queue (${result.reviews.length})`,
+        body: reviewsTable(result.reviews, result.context.telemetry === undefined),
+      }),
+    );
   }
   for (const review of result.reviews) {
     const sections = REVIEW_SECTIONS.map((render) => render(review)).filter((s): s is Section => s !== null);
@@ -71,7 +82,8 @@ export function renderComment(result: ReviewResult, options: CommentOptions = {}
   if (result.diagnostics.length > 0) {
     folded.push(details({ summary: diagnosticsTitle(result.diagnostics), body: diagnosticsList(result.diagnostics) }));
   }
-  if (result.verdict !== 'no-gpu-change') folded.push(details({ summary: 'How to act on this', body: howToAct(result, options.surface ?? 'pull-request') }));
+  if (result.verdict !== 'no-gpu-change')
+    folded.push(details({ summary: 'How to act on this', body: howToAct(result, options.surface ?? 'pull-request') }));
 
   return fit(top.join('\n\n'), folded, footer(result));
 }

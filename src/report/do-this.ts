@@ -36,7 +36,9 @@ function staggerStep(review: ChangeReview): string | null {
 function reclaimStep(review: ChangeReview): string | null {
   const pods = review.idlePods ?? [];
   if (pods.length === 0) return null;
-  const named = pods.slice(0, MAX_ITEMS).map((p) => `${code(`${p.namespace}/${p.pod}`, 120)} (${gpusText(p.gpus)} GPUs, busy ${pct(p.busyFraction)})`);
+  const named = pods
+    .slice(0, MAX_ITEMS)
+    .map((p) => `${code(`${p.namespace}/${p.pod}`, 120)} (${gpusText(p.gpus)} GPUs, busy ${pct(p.busyFraction)})`);
   const more = pods.length > MAX_ITEMS ? ` and ${pods.length - MAX_ITEMS} more` : '';
   const gpus = pods.reduce((s, p) => s + p.gpus, 0);
   return `- Reclaim ${gpusText(gpus)} idle GPUs from pods outside the catalog: ${named.join(', ')}${more}.`;
@@ -63,7 +65,8 @@ function modelStep(review: ChangeReview): string | null {
   const costs = review.costs ?? [];
   const steps = cheapest(costs).map((alt) => {
     const now = costs.find((c) => c.workload === alt.workload && c.option === 'current');
-    const gpus = alt.gpus === null ? '' : `: ${alt.gpus} × ${md(alt.gpuType ?? 'GPU')}${now?.gpus == null ? '' : ` instead of ${now.gpus}`}`;
+    const gpus =
+      alt.gpus === null ? '' : `: ${alt.gpus} × ${md(alt.gpuType ?? 'GPU')}${now?.gpus == null ? '' : ` instead of ${now.gpus}`}`;
     const price = `${unitUsd(alt.usdPerVerifiedOutcome)} per verified outcome${now ? ` instead of ${unitUsd(now.usdPerVerifiedOutcome)}` : ''}`;
     return `- Switch ${md(alt.workload)} to ${code(alt.option, 80)}${gpus}, ${price}; it meets the quality threshold and the SLO.`;
   });
@@ -113,7 +116,8 @@ function leverStep(review: ChangeReview, finding: Finding): string | null {
 /** The capacity to write in the file: keep what is there, or ask for less than the PR does. */
 function capacityStep(review: ChangeReview): string | null {
   const { change, gpusNeeded } = review;
-  if (review.verdict === 'not-justified') return `- Keep ${md(change.name)} at ${change.gpusBefore} GPUs in ${where(review)}: drop the +${change.delta}.`;
+  if (review.verdict === 'not-justified')
+    return `- Keep ${md(change.name)} at ${change.gpusBefore} GPUs in ${where(review)}: drop the +${change.delta}.`;
   if (review.verdict !== 'partially-justified' || gpusNeeded === null) return null;
   const step = change.after?.gpuStep;
   const fewer = step !== undefined && step > 1 ? (change.delta - gpusNeeded) / step : 0;
@@ -139,7 +143,8 @@ export function doThis(result: ReviewResult): string | null {
   if (result.verdict === 'no-gpu-change') return null;
   if (result.verdict === 'insufficient-evidence') {
     const items = result.missingEvidence.slice(0, MAX_ITEMS).map((m) => `- Add ${md(m.what, 200)}: ${prose(m.how)}`);
-    const more = result.missingEvidence.length > MAX_ITEMS ? `\n- …and ${result.missingEvidence.length - MAX_ITEMS} more (the checklist below)` : '';
+    const more =
+      result.missingEvidence.length > MAX_ITEMS ? `\n- …and ${result.missingEvidence.length - MAX_ITEMS} more (the checklist below)` : '';
     return items.length > 0 ? `**Do this** so it can be judged:\n\n${items.join('\n')}${more}` : null;
   }
   if (result.verdict === 'justified') {

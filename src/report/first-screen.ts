@@ -96,8 +96,7 @@ function evidenceLine(result: ReviewResult, surface: Surface): string {
     return `⚠️ **Evidence: too little to judge, no confidence.** Reviewed ${measured}; ${why}.`;
   }
   if (telemetry === undefined) {
-    const connect =
-      surface === 'cli' ? 'pass `--prometheus <url>`' : 'set `PROMETHEUS_URL` where gpu-justify runs (docs/telemetry.md)';
+    const connect = surface === 'cli' ? 'pass `--prometheus <url>`' : 'set `PROMETHEUS_URL` where gpu-justify runs (docs/telemetry.md)';
     return `⚠️ **Evidence: files only, confidence low.** Runtimes, GPUs and windows are as the catalog documents them, not measured; to measure them, ${connect}.`;
   }
   // The source (a URL or a snapshot path) is in the footer; here, how long and until when.

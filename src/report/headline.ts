@@ -57,9 +57,7 @@ function bound(result: ReviewResult): string | null {
   const plan = review.plan;
   if (!plan || plan.schedule.length === 0) return md(review.reason, MAX_SENTENCE);
   const need =
-    review.need !== null && review.need !== plan.lowerBound
-      ? `; the need with headroom is ${review.need}${inSteps(review)}`
-      : '';
+    review.need !== null && review.need !== plan.lowerBound ? `; the need with headroom is ${review.need}${inSteps(review)}` : '';
   return `no lever reaches: no schedule meeting every deadline uses fewer than ${plan.lowerBound} GPUs (${md(plan.boundReason, MAX_SENTENCE)})${need}`;
 }
 

@@ -40,9 +40,7 @@ function checkEffect(result: ReviewResult): string {
 export function modeLine(result: ReviewResult, surface: Surface): string {
   const mode = `**Mode: ${result.context.policyErrors?.length ? 'enforce (the policy is invalid)' : result.context.mode}**`;
   if (surface === 'cli') {
-    const exit = checkPasses(result)
-      ? '`gpu-justify review` exits 0'
-      : '`gpu-justify review` exits 0 unless `--fail-on` is given';
+    const exit = checkPasses(result) ? '`gpu-justify review` exits 0' : '`gpu-justify review` exits 0 unless `--fail-on` is given';
     return `${mode}: on the pull request ${checkEffect(result)}; ${exit}.`;
   }
   if (checkPasses(result) || result.verdict === 'no-gpu-change') return `${mode}: ${checkEffect(result)}.`;
