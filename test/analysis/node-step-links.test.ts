@@ -131,6 +131,16 @@ describe('when no catalog entry links to a change', () => {
     );
   });
 
+  it('names the entry whose queue is a typo of the changed one', () => {
+    const nightly = batch({ name: 'nightly', queue: 'reserch', source: { file: 'gpu-workloads.yaml', line: 4 } });
+    expect(how(queueChange('research', 4, 8), [nightly])).toContain(
+      'Close but not linked: gpu-workloads.yaml:4 (nightly) has `queue: reserch`.',
+    );
+    // Two edits apart in a short name is another word, not a typo.
+    const other = batch({ name: 'x', queue: 'ml', source: { file: 'gpu-workloads.yaml', line: 4 } });
+    expect(how(queueChange('ai', 4, 8), [other])).not.toContain('Close but not linked');
+  });
+
   it('names the entry written with the base name of a queue a Kustomize namePrefix renames', () => {
     const eval1 = batch({ name: 'team1-eval', queue: 'team1', source: { file: 'gpu-workloads.yaml', line: 11 } });
     expect(how(queueChange('prod-team1', 12, 14), [eval1])).toContain(
