@@ -4,6 +4,7 @@ import { monthlyUsd, usd } from './cost.js';
 import { doThis } from './do-this.js';
 import { code, md } from './escape.js';
 import { modeLine, type Surface } from './mode-line.js';
+import { screenNumbers } from './screen-numbers.js';
 
 /** Changes the first screen names one by one before counting the rest. */
 const MAX_ASKS = 3;
@@ -42,37 +43,20 @@ function asks(result: ReviewResult): string | null {
   return `**This PR asks:** ${changed.slice(0, MAX_ASKS).map(ask).join('; ')}${more}.`;
 }
 
-const cell = (n: number | null | undefined): string => (n === null || n === undefined ? '—' : String(n));
-
-/**
- * GPUs the workloads hold at their busiest: the batch runs' peak (today's starts or the plan's)
- * plus services at their declared replicas. Null where neither is known.
- */
-function peakInUse(review: ChangeReview, staggered: boolean): number | null {
-  const plan = review.plan && review.plan.schedule.length > 0 ? review.plan : null;
-  const services = (review.serving ?? []).reduce((s, x) => s + x.declaredGpus, 0);
-  // A lever on services changes their replicas; their peak after it is the need's business.
-  if (staggered && (review.serving ?? []).length > 0) return null;
-  if (plan === null) return (review.serving ?? []).length > 0 ? services : null;
-  return (staggered ? plan.peakGpus : plan.naivePeakGpus) + services;
-}
+const cell = (n: number | null): string => (n === null ? '—' : String(n));
+const added = (n: number | null): string => (n === null ? '—' : signed(n));
 
 /** Today / This PR / Recommended for one change: capacity, peak in use, need with headroom, GPUs to add. */
 function numbersTable(review: ChangeReview): string {
-  const { change } = review;
-  const without = review.needWithoutLevers === undefined ? review.need : review.needWithoutLevers;
-  const recommended = review.gpusNeeded === null ? null : change.gpusBefore + review.gpusNeeded;
-  // Borrowed quota meets part of the need without being capacity of the queue's own.
-  const borrowed = review.findings.find((f) => f.lever === 'borrow-quota' && f.gpusFreed > 0)?.gpusFreed;
-  const short = recommended !== null && review.need !== null && review.need > recommended;
-  const capacity = recommended !== null && short && borrowed !== undefined ? `${recommended} + ${borrowed} borrowed` : cell(recommended);
+  const n = screenNumbers(review);
+  const capacity = n.borrowed > 0 ? `${cell(n.capacity.recommended)} + ${n.borrowed} borrowed` : cell(n.capacity.recommended);
   const rows = [
-    ['Capacity', String(change.gpusBefore), String(change.gpusAfter), capacity],
-    ['Peak in use', cell(peakInUse(review, false)), cell(peakInUse(review, false)), cell(peakInUse(review, true))],
-    ['Need with headroom', cell(without), cell(without), cell(review.need)],
-    ['GPUs to add', '—', signed(change.delta), review.gpusNeeded === null ? '—' : signed(review.gpusNeeded)],
+    ['Capacity', cell(n.capacity.today), cell(n.capacity.thisPr), capacity],
+    ['Peak in use', cell(n.peakInUse.today), cell(n.peakInUse.thisPr), cell(n.peakInUse.recommended)],
+    ['Need with headroom', cell(n.needWithHeadroom.today), cell(n.needWithHeadroom.thisPr), cell(n.needWithHeadroom.recommended)],
+    ['GPUs to add', added(n.gpusToAdd.today), added(n.gpusToAdd.thisPr), added(n.gpusToAdd.recommended)],
   ];
-  return markdownTable([[`GPUs in ${md(change.name)}`, 'Today', 'This PR', 'Recommended'], ...rows]);
+  return markdownTable([[`GPUs in ${md(review.change.name)}`, 'Today', 'This PR', 'Recommended'], ...rows]);
 }
 
 function days(minutes: number): string {
