@@ -1,6 +1,5 @@
+import { cronLine, gpusText } from '../analysis/index.js';
 import type { ChangeReview, Finding, OutcomeCost, ReviewResult } from '../domain/index.js';
-import { cronLine } from '../analysis/stagger/cron.js';
-import { gpusText } from '../analysis/series.js';
 import { code, md, prose } from './escape.js';
 import { pct, unitUsd } from './numbers.js';
 import { chronological } from './schedule.js';

@@ -1,5 +1,5 @@
+import { gpusText } from '../analysis/index.js';
 import type { CapacityChange, ChangeReview, Finding, ReviewResult } from '../domain/index.js';
-import { gpusText } from '../analysis/series.js';
 import { MAX_SENTENCE, md } from './escape.js';
 import { VERDICT_ICON, VERDICT_TITLE } from './verdict-text.js';
 

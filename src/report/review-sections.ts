@@ -1,6 +1,5 @@
+import { cycleWord, gpusText } from '../analysis/index.js';
 import type { ChangeReview } from '../domain/index.js';
-import { gpusText } from '../analysis/series.js';
-import { cycleWord } from '../analysis/stagger/circle.js';
 import { LADDER_LEGEND, ladderChart, ladderTable, ladderText, measuredLadders } from './ladder.js';
 import { costTable, runtimeTable, servingTable } from './measured-tables.js';
 import { num, pct } from './numbers.js';

@@ -1,6 +1,6 @@
+import { gpusText } from '../analysis/index.js';
 import { markdownTable } from 'markdown-table';
 import type { CapacityChange, ChangeReview, Diagnostic, Finding } from '../domain/index.js';
-import { gpusText } from '../analysis/series.js';
 import { monthlyUsd, usd } from './cost.js';
 import { code, codeCell, MAX_SENTENCE, md } from './escape.js';
 
