@@ -18,9 +18,9 @@ function shortLever(f: Finding): string {
     case 'borrow-quota':
       return `borrow ${f.gpusFreed} unused GPUs from the cohort`;
     case 'batching':
-      return `batch more per replica (${f.gpusFreed} fewer GPUs to add)`;
+      return `batch more per replica (frees ${f.gpusFreed} GPUs)`;
     case 'cheaper-model':
-      return `switch to a cheaper model (${f.gpusFreed} fewer GPUs to add)`;
+      return `switch to a cheaper model (frees ${f.gpusFreed} GPUs)`;
   }
 }
 

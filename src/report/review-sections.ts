@@ -81,7 +81,7 @@ function servingSection(review: ChangeReview): Section | null {
   if (serving.length === 0) return null;
   const needed = serving.reduce<number | null>((sum, s) => (sum === null || s.gpusNeeded === null ? null : sum + s.gpusNeeded), 0);
   const declared = serving.reduce((sum, s) => sum + s.declaredGpus, 0);
-  const sized = needed === null ? 'not all sized' : `${needed} GPUs needed at the observed peak, ${declared} declared`;
+  const sized = needed === null ? 'not all sized' : `need with headroom ${needed} GPUs at the observed peak, ${declared} declared`;
   const limits = serving.filter((s) => s.limit !== null).map((s) => `${md(s.workload)} is limited by ${s.limit}`);
   return {
     summary: `Serving capacity in ${md(review.change.name)}: ${sized}`,

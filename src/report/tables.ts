@@ -99,7 +99,10 @@ function evidenceCell(f: Finding): string {
   return [...shown, ...(left > 0 ? [`…and ${left} more`] : [])].join('<br>');
 }
 
-/** `gpusFreed` is how many of the GPUs to add a lever makes unnecessary, not a change of peak. */
+/** What "GPUs saved" counts: the analysis measures stagger against the request, the rest against use. */
+const SAVED_NOTE =
+  '_GPUs saved: for stagger, how many of the GPUs to add it makes unnecessary; for the other levers, how many GPUs in use it frees._';
+
 export function leversTable(findings: Finding[], filesOnly: boolean): string {
   const rows = findings.map((f) => [
     f.lever,
@@ -109,7 +112,7 @@ export function leversTable(findings: Finding[], filesOnly: boolean): string {
     md(f.summary, MAX_SENTENCE),
     evidenceCell(f),
   ]);
-  return capped(['Lever', 'Fewer GPUs to add', 'Meets the need', 'Confidence', 'What', 'Evidence'], rows, 'findings');
+  return `${capped(['Lever', 'GPUs saved', 'Meets the need', 'Confidence', 'What', 'Evidence'], rows, 'findings')}\n\n${SAVED_NOTE}`;
 }
 
 /** Notes are not problems: a reader skips a section titled "problems" that holds only notes. */

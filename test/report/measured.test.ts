@@ -54,9 +54,9 @@ describe('the comment with measured evidence', () => {
     expect(headline(borrow)).toBe(
       '⛔ **GPU increase not justified**: +4 GPUs requested, 0 to add. **Instead:** borrow 2 unused GPUs from the cohort.',
     );
-    expect(headline(LEVER_SCENARIOS.batching())).toContain('**Instead:** batch more per replica (2 fewer GPUs to add).');
+    expect(headline(LEVER_SCENARIOS.batching())).toContain('**Instead:** batch more per replica (frees 2 GPUs).');
     // Batching frees 2 and the smaller model 3 of the same GPUs: the one that meets the need leads.
-    expect(headline(LEVER_SCENARIOS['cheaper-model']())).toContain('**Instead:** switch to a cheaper model (3 fewer GPUs to add).');
+    expect(headline(LEVER_SCENARIOS['cheaper-model']())).toContain('**Instead:** switch to a cheaper model (frees 3 GPUs).');
     const reclaim = headline(LEVER_SCENARIOS['reclaim-idle']());
     expect(reclaim).toContain('+1 to add. **Instead:** ask for +1; idle allocations in training: train (2 GPUs, busy 25%)');
     for (const scenario of Object.values(LEVER_SCENARIOS)) expect(headline(scenario())).not.toContain('\n');
@@ -67,7 +67,7 @@ describe('the comment with measured evidence', () => {
       'stagger the runs (4 fewer GPUs to add) + reclaim 2 idle GPUs',
     );
     expect(instead([finding('batching', 2), finding('cheaper-model', 3), finding('borrow-quota', 1)])).toBe(
-      'switch to a cheaper model (3 fewer GPUs to add) + borrow 1 unused GPUs from the cohort',
+      'switch to a cheaper model (frees 3 GPUs) + borrow 1 unused GPUs from the cohort',
     );
     expect(instead([finding('stagger', 0)])).toBeNull();
     expect(instead([finding('stagger', 1), finding('reclaim-idle', 2, true)])).toBe('reclaim 2 idle GPUs');
@@ -111,7 +111,7 @@ describe('the comment with measured evidence', () => {
 
   it('sizes services from the load-test row and says what holds them back', () => {
     const serving = section(renderComment(LEVER_SCENARIOS.batching()), 'Serving capacity in gpu-l4');
-    expect(serving).toContain('<summary>Serving capacity in gpu-l4: 2 GPUs needed at the observed peak, 4 declared</summary>');
+    expect(serving).toContain('<summary>Serving capacity in gpu-l4: need with headroom 2 GPUs at the observed peak, 4 declared</summary>');
     const row = rowOf(serving, 'support-chat');
     expect(row.slice(0, 6)).toEqual([
       'support-chat',
