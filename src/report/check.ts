@@ -1,6 +1,7 @@
-import type { ChangeReview, ReviewResult, Verdict } from '../domain/index.js';
+import type { ChangeReview, ReviewResult } from '../domain/index.js';
 import { catalogDemandBlock } from './catalog-demand.js';
 import { mayGrowCapacity, policyErrorsBlock, toPassBlock } from './fail-closed.js';
+import { checkPasses } from './mode-line.js';
 import { firstScreen } from './first-screen.js';
 import { headline } from './headline.js';
 import { code, plain } from './escape.js';
@@ -32,13 +33,9 @@ const MAX_CHECK_TEXT = 65_000;
  * that may grow capacity and is not shown justified; an invalid policy fails such a PR outright.
  */
 function conclusionFor(result: ReviewResult): CheckOutput['conclusion'] {
-  const fails = result.context.mode === 'enforce' ? 'failure' : 'neutral';
+  if (checkPasses(result)) return 'success';
   if (result.context.policyErrors?.length && mayGrowCapacity(result)) return 'failure';
-  return passes(result.verdict) ? 'success' : fails;
-}
-
-function passes(verdict: Verdict): boolean {
-  return verdict === 'no-gpu-change' || verdict === 'justified';
+  return result.context.mode === 'enforce' ? 'failure' : 'neutral';
 }
 
 /** The check run's output for a review (docs/check-run.md). Pure. */

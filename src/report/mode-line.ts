@@ -1,5 +1,5 @@
 import type { ReviewResult } from '../domain/index.js';
-import { mayGrowCapacity } from './fail-closed.js';
+import { mayGrowCapacity, OVERRIDE_COMMAND } from './fail-closed.js';
 
 /**
  * Where a review is read: on the pull request (the comment and check the App or the Action
@@ -7,9 +7,6 @@ import { mayGrowCapacity } from './fail-closed.js';
  * Each names only what its reader can use: a PR never a CLI flag, the CLI its flags.
  */
 export type Surface = 'pull-request' | 'cli';
-
-/** The command that overrides a failing check, as the comment and the check say it. */
-export const OVERRIDE_COMMAND = '/gpu-justify override <reason>';
 
 /** Whether the check concludes `success`: nothing to judge, or shown justified. */
 export function checkPasses(result: ReviewResult): boolean {
