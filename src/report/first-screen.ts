@@ -1,6 +1,6 @@
 import { markdownTable } from 'markdown-table';
 import type { CapacityChange, ChangeReview, ReviewResult } from '../domain/index.js';
-import { monthlyUsd, usd } from './cost.js';
+import { monthlyUsd, requestedMonthlyUsd, usd } from './cost.js';
 import { doThis } from './do-this.js';
 import { code, md } from './escape.js';
 import { modeLine, type Surface } from './mode-line.js';
@@ -40,7 +40,10 @@ function asks(result: ReviewResult): string | null {
   const changed = result.changes.filter((c) => c.delta !== 0 || c.kind === 'gpu-sharing');
   if (changed.length === 0) return null;
   const more = changed.length > MAX_ASKS ? `; and ${changed.length - MAX_ASKS} more (below)` : '';
-  return `**This PR asks:** ${changed.slice(0, MAX_ASKS).map(ask).join('; ')}${more}.`;
+  // Several growing changes: their sum, when every one is priced (a partial sum would understate it).
+  const total = changed.filter((c) => c.delta > 0).length > 1 ? requestedMonthlyUsd(result.changes) : null;
+  const sum = total === null ? '' : `; in all ${usd(total, true)}/month`;
+  return `**This PR asks:** ${changed.slice(0, MAX_ASKS).map(ask).join('; ')}${more}${sum}.`;
 }
 
 const cell = (n: number | null): string => (n === null ? '—' : String(n));

@@ -15,7 +15,7 @@ export function checkPasses(result: ReviewResult): boolean {
 }
 
 /** Who may override, from the base branch's policy (docs/check-run.md, "Who may override"). */
-export function whoMayOverride(result: ReviewResult): string {
+function whoMayOverride(result: ReviewResult): string {
   const o = result.context.overrides;
   if (o === undefined) return 'someone the policy allows (`overrides:` in `.github/gpu-justify.yml`)';
   const teams = o.teams.length > 0 ? `, or a member of ${o.teams.map((t) => `@${t}`).join(', ')},` : '';

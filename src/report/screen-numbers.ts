@@ -1,7 +1,7 @@
 import type { ChangeReview } from '../domain/index.js';
 
 /** One row of the first screen's table: today, as the PR asks, and as the review recommends. */
-export interface ScreenRow {
+interface ScreenRow {
   today: number | null;
   thisPr: number | null;
   recommended: number | null;

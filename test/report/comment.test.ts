@@ -68,6 +68,13 @@ describe('renderComment', () => {
     expect(body).toContain(`${headlineOf(body)}\n\n**This PR asks:** \`research\` (Kueue ClusterQueue): 4 → 8 GPUs (+4), +$7,300/month.`);
     expect(body).toMatch(/\| Δ GPUs \| Δ USD\/month \|/);
     expect(body).toContain('| +4     | +$7,300     |');
+    // Several growing changes: each priced, and their sum.
+    const [first] = priced.changes;
+    if (!first) throw new Error('no change');
+    const two = renderComment({ ...priced, changes: [first, { ...first, name: 'training', line: 30 }] });
+    expect(two).toContain(
+      '**This PR asks:** `research` (Kueue ClusterQueue): 4 → 8 GPUs (+4), +$7,300/month; `training` (Kueue ClusterQueue): 4 → 8 GPUs (+4), +$7,300/month; in all +$14,600/month.',
+    );
     // Unpriced changes say nothing about money rather than guess.
     expect(renderComment(result)).not.toContain('USD');
   });
