@@ -37,11 +37,11 @@ export async function showFolded(page, markdown) {
     const bottom = (el) => (el ? Math.round(el.getBoundingClientRect().bottom - top) : null);
     /** The paragraph led by a bold phrase starting with `lead`, with the list that follows it. */
     const led = (/** @type {string} */ lead) => {
-      const p = [...article.querySelectorAll(':scope > p')].find((x) => x.querySelector('strong')?.textContent?.startsWith(lead));
+      const p = [...article.querySelectorAll(':scope > p')].find((x) => x.querySelector('strong')?.textContent.startsWith(lead));
       const next = p?.nextElementSibling;
       return next?.tagName === 'UL' ? next : p;
     };
-    const numbers = [...article.querySelectorAll(':scope > table')].find((t) => t.querySelector('th')?.textContent?.startsWith('GPUs in'));
+    const numbers = [...article.querySelectorAll(':scope > table')].find((t) => t.querySelector('th')?.textContent.startsWith('GPUs in'));
     return {
       height: Math.round(article.getBoundingClientRect().height),
       points: {
