@@ -54,7 +54,7 @@ export function renderCheck(result: ReviewResult, text?: string): CheckOutput {
             : 'warning'
           : 'notice',
       title: plain(`${r.change.name}: ${r.change.gpusBefore} → ${r.change.gpusAfter} GPUs (${r.verdict}), ${toAdd(r.gpusNeeded)} to add`),
-      message: plain(r.reason),
+      message: plain(`${r.reason.replace(/\.$/, '')}.${capacityAction(r)}`),
     }));
   for (const d of result.diagnostics) {
     if (d.line === null) continue;
@@ -101,6 +101,16 @@ export function renderCheck(result: ReviewResult, text?: string): CheckOutput {
 }
 
 const MAX_SUMMARY_LINES = 20;
+
+/** The capacity to write on the annotated line, so the annotation alone says what to do. */
+function capacityAction(r: ChangeReview): string {
+  const { change } = r;
+  if (r.verdict === 'not-justified') return ` Keep ${change.gpusBefore} GPUs here (0 to add); the check's summary has the change to make.`;
+  if (r.verdict === 'partially-justified' && r.gpusNeeded !== null) {
+    return ` Ask for ${change.gpusBefore + r.gpusNeeded} GPUs here (+${r.gpusNeeded} to add), not ${change.gpusAfter}; the check's summary has the change to make.`;
+  }
+  return '';
+}
 
 /** GPUs to add as the first screen writes them: `+2`, `0`, `unknown`. */
 function toAdd(n: number | null): string {

@@ -22,6 +22,10 @@ describe('renderCheck', () => {
     expect(check.annotations).toEqual([
       expect.objectContaining({ path: 'q.yaml', start_line: 12, end_line: 12, annotation_level: 'failure' }),
     ]);
+    // The annotation alone says what to write on the line.
+    expect(check.annotations[0]?.message).toMatch(/\. Keep 4 GPUs here \(0 to add\); the check's summary has the change to make\.$/);
+    const partly = renderCheck(await SCENARIOS['partially-justified']());
+    expect(partly.annotations[0]?.message).toContain('Ask for 5 GPUs here (+1 to add), not 8;');
   });
 
   it('says the review could not run without claiming a verdict, neutral only in advise mode', () => {
