@@ -12,8 +12,6 @@ import { barsLeftOut, scheduleGantt, scheduleSentence, scheduleTable, todaySched
 export interface Section {
   summary: string;
   body: string;
-  /** Holds a chart: GitHub sizes a chart when it first shows, so the first change's open at once. */
-  picture?: boolean;
 }
 
 /** One picture of a reviewed change, with its facts in text; null when it has nothing to show. */
@@ -33,7 +31,6 @@ function scheduleSection(review: ChangeReview): Section | null {
     : `peak ${plan.peakGpus} GPUs`;
   return {
     summary: `Staggered schedule for ${md(review.change.name)}: ${change}`,
-    picture: true,
     body: `${scheduleGantt(plan)}${cut}\n\n${scheduleSentence(plan)} ${proof}\n\n${scheduleTable(plan)}\n\n${cron}`,
   };
 }
@@ -55,7 +52,6 @@ function demandSection(review: ChangeReview): Section | null {
       : '';
   return {
     summary: `GPUs in use over a ${cycleWord(plan.cycle)} in ${md(review.change.name)} against capacity ${review.change.gpusBefore} → ${review.change.gpusAfter}`,
-    picture: true,
     body: `${demandChart(input)}\n\n${demandLegend(input)}\n\n${demandSentence(input)}${services}\n\n${demandTable(input)}`,
   };
 }
@@ -70,7 +66,6 @@ function ladderSection(review: ChangeReview): Section | null {
   const head = `Utilisation ladder of ${md(review.change.name)}: busy ${pct(busy)} of ${num(scope?.allocatedGpuHours ?? null)} allocated GPU-hours`;
   return {
     summary: flagged > 0 ? `${head}, ${flagged} flagged` : head,
-    picture: true,
     body: `${ladderChart(ladders)}\n\n${LADDER_LEGEND}\n\n${ladderText(ladders)}\n\n${ladderTable(ladders)}`,
   };
 }
