@@ -1,6 +1,6 @@
 import { cronLine, gpusText } from '../analysis/index.js';
 import type { ChangeReview, Finding, OutcomeCost, ReviewResult } from '../domain/index.js';
-import { code, md, prose } from './escape.js';
+import { code, MAX_SENTENCE, md, prose } from './escape.js';
 import { pct, unitUsd } from './numbers.js';
 import { chronological } from './schedule.js';
 
@@ -126,9 +126,8 @@ function capacityStep(review: ChangeReview): string | null {
 
 function reviewSteps(review: ChangeReview): string[] {
   if (review.change.delta <= 0) return [];
-  const steps = chosenLevers(review.findings)
-    .map((f) => leverStep(review, f))
-    .filter((s): s is string => s !== null);
+  // A lever with no step of its own to spell out (idle allocations of a catalog workload) says what it found.
+  const steps = chosenLevers(review.findings).map((f) => leverStep(review, f) ?? `- ${md(f.summary.replace(/\.$/, ''), MAX_SENTENCE)}.`);
   const capacity = capacityStep(review);
   return capacity === null ? steps : [...steps, capacity];
 }

@@ -24,13 +24,16 @@ export interface ScreenNumbers {
 /**
  * GPUs the workloads hold at their busiest: the batch runs' peak (today's starts or the plan's)
  * plus services at their declared replicas. Null where neither is known, and after levers when
- * services are linked: a lever on services changes their replicas, which the need accounts for.
+ * services are linked or a lever other than staggering frees GPUs: those change what is held in
+ * ways the plan does not show, which the need accounts for.
  */
 function peakInUse(review: ChangeReview, staggered: boolean): number | null {
   const plan = review.plan && review.plan.schedule.length > 0 ? review.plan : null;
   const serving = review.serving ?? [];
   const services = serving.reduce((s, x) => s + x.declaredGpus, 0);
   if (staggered && serving.length > 0) return null;
+  // Other levers (reclaiming, borrowing) change what runs where in ways the plan does not draw.
+  if (staggered && review.findings.some((f) => f.lever !== 'stagger' && f.gpusFreed > 0)) return null;
   if (plan === null) return serving.length > 0 ? services : null;
   return (staggered ? plan.peakGpus : plan.naivePeakGpus) + services;
 }
