@@ -37,6 +37,16 @@ export default tseslint.config(
       '@typescript-eslint/require-await': 'off',
     },
   },
+  // report/ writes what analysis/ found, through its public index only (src/analysis/index.ts).
+  {
+    files: ['src/report/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['../analysis/*', '!../analysis/index.js'], message: 'import analysis/ through ../analysis/index.js' }] },
+      ],
+    },
+  },
   // Functions this helper hands to page.evaluate() run in the browser.
   { files: ['test/helpers/browser/*.mjs'], languageOptions: { globals: { ...globals.node, ...globals.browser } } },
   prettier,

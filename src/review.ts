@@ -169,6 +169,7 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
       catalogChangedInPr,
       policyChangedInPr,
       ...(policyErrors.length > 0 ? { policyErrors } : {}),
+      overrides: policy.overrides,
       ...(input.headSha === undefined ? {} : { headSha: input.headSha }),
       ...(telemetry === null ? {} : { telemetry: { source: telemetry.source, at: telemetry.at, windowMinutes: telemetry.windowMinutes } }),
       baseLabel: changeSet.base.label,

@@ -1,4 +1,4 @@
-import type { CapacityChange, Workload } from '../domain/index.js';
+import { nearest, type CapacityChange, type Workload } from '../domain/index.js';
 
 /** `GPU_Pool` and `gpu-pool` are one name to a reader; Terraform labels use `_`, cloud names `-`. */
 function normal(name: string): string {
@@ -6,13 +6,14 @@ function normal(name: string): string {
 }
 
 /**
- * True when two names differ only by case, `_`/`-`, or a whole `-` word before or after: what a
- * Kustomize namePrefix/nameSuffix or a Terraform `"${var.cluster}-gpu-pool"` name adds.
+ * True when two names differ only by case, `_`/`-`, a whole `-` word before or after (what a
+ * Kustomize namePrefix/nameSuffix or a Terraform `"${var.cluster}-gpu-pool"` name adds), or a typo
+ * (`reserch` for `research`).
  */
 function resembles(a: string, b: string): boolean {
   const x = normal(a);
   const y = normal(b);
-  if (x === y) return true;
+  if (x === y || nearest(x, [y]) !== null) return true;
   const [long, short] = x.length >= y.length ? [x, y] : [y, x];
   return short.length > 0 && (long.endsWith(`-${short}`) || long.startsWith(`${short}-`));
 }

@@ -149,7 +149,7 @@ export function reviewChange(ctx: ChangeContext): ChangeReview {
     // Listed once for all the change's services: one telemetry source answers for all of them.
     missingEvidence.push({
       what: `measured capacity of ${services.map((s) => s.name).join(', ')}`,
-      how: 'the service is counted at its declared replicas; a load test (`loadTest:`) and Prometheus telemetry (`--prometheus <url>`) would show whether fewer replicas meet its SLO',
+      how: 'the service is counted at its declared replicas; a load test (`loadTest:`) and Prometheus telemetry (docs/telemetry.md) would show whether fewer replicas meet its SLO',
     });
   }
 

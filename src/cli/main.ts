@@ -1,4 +1,5 @@
 import { redactSecrets } from '../domain/redact.js';
+import { nearest } from '../domain/nearest.js';
 import { UsageError } from './args.js';
 import { ACTION_HELP, actionCommand } from './commands/action.js';
 import { DEMO_HELP, demoCommand } from './commands/demo.js';
@@ -66,7 +67,8 @@ export async function main(argv: string[], output: Output = processOutput): Prom
   }
   const command = COMMANDS[name];
   if (!command) {
-    out.stderr(`gpu-justify: unknown command ${name}\n${USAGE}`);
+    const near = nearest(name, Object.keys(COMMANDS));
+    out.stderr(`gpu-justify: unknown command ${name}${near === null ? '' : ` (did you mean ${near}?)`}\n${USAGE}`);
     return 2;
   }
   // Asking for help wins over everything else on the line, even flags that would be errors.

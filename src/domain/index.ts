@@ -13,3 +13,4 @@ export * from './coverage.js';
 export * from './redact.js';
 export * from './map-limit.js';
 export * from './inferred.js';
+export * from './nearest.js';

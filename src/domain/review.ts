@@ -2,7 +2,7 @@ import type { CapacityChange } from './capacity.js';
 import type { FileCoverage } from './coverage.js';
 import type { Diagnostic } from './diagnostic.js';
 import type { DeadlineLadder, DemandProfile, InferredWorkload } from './inferred.js';
-import type { Mode } from './policy.js';
+import type { Mode, Policy } from './policy.js';
 import type { StaggerPlan } from './schedule.js';
 import type { Evidence, Finding, MissingEvidence, Verdict } from './verdict.js';
 
@@ -207,6 +207,8 @@ export interface ReviewResult {
      * enforce mode and a PR that may grow capacity fails, so a typo never loosens the gate.
      */
     policyErrors?: Diagnostic[];
+    /** Who the policy lets override a failing check, so the report can say so where it is read. */
+    overrides?: Policy['overrides'];
     headSha?: string;
     /** Where the measurements came from, when the review had telemetry. */
     telemetry?: { source: string; at: string; windowMinutes: number };

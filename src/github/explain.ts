@@ -54,7 +54,7 @@ function explainReview(review: ChangeReview): string[] {
     '',
     `- GPUs: ${c.gpusBefore} → ${c.gpusAfter} (${c.delta >= 0 ? '+' : ''}${c.delta})${c.gpuModel ? `, model ${md(c.gpuModel)}` : ''}`,
     `- Verdict: **${review.verdict}**: ${md(review.reason, MAX_SENTENCE)}`,
-    `- Need (headroom included): ${review.need ?? 'unknown'} GPUs; fewest added GPUs that meet it: ${review.gpusNeeded ?? 'unknown'}`,
+    `- Need with headroom: ${review.need ?? 'unknown'} GPUs; GPUs to add: ${review.gpusNeeded ?? 'unknown'}`,
     `- Linked workloads: ${review.workloads.length > 0 ? review.workloads.map((w) => code(w)).join(', ') : 'none'}`,
   ];
   if (review.evidence.length > 0) lines.push(`- Evidence:`, ...review.evidence.map((e) => `  - ${evidence(e)}`));

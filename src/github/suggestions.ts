@@ -64,11 +64,12 @@ export function rewriteValue(line: string, from: number, to: number): string | n
 function suggestionBody(review: ChangeReview, target: number, original: string, line: string): string {
   const { change } = review;
   const added = review.gpusNeeded ?? 0;
-  const how = added > 0 ? `${change.gpusBefore} today + ${added}` : 'what it has today';
+  const how = added > 0 ? `${change.gpusBefore} today + ${added} to add` : 'what it has today, 0 to add';
   const written = createHash('sha256').update(original).digest('hex').slice(0, 16);
   return [
     `${SUGGESTION_MARKER}<!-- for line ${written} -->`,
-    `**gpu-justify:** ${md(change.name)} needs ${target} GPUs (${how}), not ${change.gpusAfter}. ` + `Why: ${md(review.reason, 400)}`,
+    `**gpu-justify:** ${md(change.name)} meets its need with headroom at ${target} GPUs (${how}), not ${change.gpusAfter}. ` +
+      `Why: ${md(review.reason, 400)}`,
     '',
     '```suggestion',
     line,

@@ -1,52 +1,23 @@
-import type { ChangeReview, Evidence, ReviewResult } from '../domain/index.js';
+import type { Evidence, ReviewResult } from '../domain/index.js';
 import { code, md } from './escape.js';
+import type { Surface } from './mode-line.js';
 
-function where(review: ChangeReview): string {
-  return code(`${review.change.file}:${review.change.line}`);
-}
-
-/** The concrete step for one change the review would shrink. */
-function leverStep(review: ChangeReview): string | null {
-  const { change, gpusNeeded } = review;
-  const staggered =
-    review.plan && review.plan.peakGpus < review.plan.naivePeakGpus
-      ? ' and start the runs at the proposed times (the CronJob column above)'
-      : '';
-  if (review.verdict === 'not-justified') return `- Keep ${md(change.name)} at ${change.gpusBefore} GPUs in ${where(review)}${staggered}.`;
-  if (review.verdict === 'partially-justified' && gpusNeeded !== null) {
-    const step = change.after?.gpuStep;
-    const fewer = step !== undefined && step > 1 ? (change.delta - gpusNeeded) / step : 0;
-    const steps = fewer > 0 ? ` (the pool grows in steps of ${step} GPUs: ${fewer} step${fewer === 1 ? '' : 's'} fewer)` : '';
-    return `- Ask for ${change.gpusBefore + gpusNeeded} GPUs (+${gpusNeeded}) in ${where(review)} instead of ${change.gpusAfter}${steps}${staggered}.`;
-  }
-  return null;
-}
-
-/** What a reader can do next: apply the lever, fix the evidence, re-run or override. */
-export function howToAct(result: ReviewResult): string {
-  const lines: string[] = result.reviews
-    .map(leverStep)
-    .filter((l): l is string => l !== null)
-    .slice(0, 10);
+/**
+ * What else a reader can do: fix the evidence, re-run, ask for detail. The change to make, the
+ * mode and the override are on the first screen (first-screen.ts), not repeated here.
+ */
+export function howToAct(result: ReviewResult, surface: Surface): string {
+  const lines: string[] = [];
   if (result.missingEvidence.length > 0)
     lines.push('- Add the missing evidence in the checklist above; the review runs again on the next push.');
   lines.push(
     `- Correct the evidence: if a workload is missing or its runtime, GPUs or window are wrong, fix ${code(result.context.catalogFile)} in this pull request and the review runs again.`,
   );
-  const passes = result.verdict === 'justified' || result.verdict === 'no-gpu-change';
-  if (!passes) {
-    lines.push(
-      '- If the GPUs are needed for a reason the evidence does not show, comment `/gpu-justify override <reason>`. ' +
-        'Only people the policy allows (`overrides:` in `.github/gpu-justify.yml`) can; the check then passes and this comment records who and why. ' +
-        'The override lapses when new commits change the GPU request.',
-    );
-  }
   lines.push(
-    result.context.mode === 'enforce'
-      ? '- The policy is in enforce mode: this check fails while the increase is not justified.'
-      : '- The policy is in advise mode: this check is neutral and does not block merging.',
+    surface === 'cli'
+      ? '- Run `gpu-justify review` again after a fix; `--format json` gives the same numbers as data.'
+      : '- Comment `/gpu-justify` to re-run the review, `/gpu-justify explain` for the evidence in detail.',
   );
-  lines.push('- Comment `/gpu-justify` to re-run the review, `/gpu-justify explain` for the evidence in detail.');
   return lines.join('\n');
 }
 

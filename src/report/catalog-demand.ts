@@ -17,7 +17,7 @@ export function catalogDemandBlock(demand: CatalogDemand, catalogFile: string): 
     const instead =
       demand.gpusNeededWithHeadEntries === null
         ? ''
-        : ` Taken as this pull request writes them, they would make ${demand.gpusNeededWithHeadEntries} GPUs needed.`;
+        : ` Taken as this pull request writes them, they would make ${demand.gpusNeededWithHeadEntries} GPUs to add.`;
     parts.push(
       `**This pull request raises the demand of entries in ${code(catalogFile)}**, so they were judged as the base branch has them ` +
         `(a pull request cannot raise the demand it is judged by; merge the catalog change first to have it count).${instead}\n${items.join('\n')}${more}`,

@@ -1,6 +1,8 @@
-import type { ChangeReview, ReviewResult, Verdict } from '../domain/index.js';
+import type { ChangeReview, ReviewResult } from '../domain/index.js';
 import { catalogDemandBlock } from './catalog-demand.js';
 import { mayGrowCapacity, policyErrorsBlock, toPassBlock } from './fail-closed.js';
+import { checkPasses } from './mode-line.js';
+import { firstScreen } from './first-screen.js';
 import { headline } from './headline.js';
 import { code, plain } from './escape.js';
 import { duration, pct } from './numbers.js';
@@ -31,13 +33,9 @@ const MAX_CHECK_TEXT = 65_000;
  * that may grow capacity and is not shown justified; an invalid policy fails such a PR outright.
  */
 function conclusionFor(result: ReviewResult): CheckOutput['conclusion'] {
-  const fails = result.context.mode === 'enforce' ? 'failure' : 'neutral';
+  if (checkPasses(result)) return 'success';
   if (result.context.policyErrors?.length && mayGrowCapacity(result)) return 'failure';
-  return passes(result.verdict) ? 'success' : fails;
-}
-
-function passes(verdict: Verdict): boolean {
-  return verdict === 'no-gpu-change' || verdict === 'justified';
+  return result.context.mode === 'enforce' ? 'failure' : 'neutral';
 }
 
 /** The check run's output for a review (docs/check-run.md). Pure. */
@@ -55,8 +53,8 @@ export function renderCheck(result: ReviewResult, text?: string): CheckOutput {
             ? 'failure'
             : 'warning'
           : 'notice',
-      title: plain(`${r.change.name}: ${r.change.gpusBefore} → ${r.change.gpusAfter} GPUs (${r.verdict})`),
-      message: plain(r.reason),
+      title: plain(`${r.change.name}: ${r.change.gpusBefore} → ${r.change.gpusAfter} GPUs (${r.verdict}), ${toAdd(r.gpusNeeded)} to add`),
+      message: plain(`${r.reason.replace(/\.$/, '')}.${capacityAction(r)}`),
     }));
   for (const d of result.diagnostics) {
     if (d.line === null) continue;
@@ -73,14 +71,18 @@ export function renderCheck(result: ReviewResult, text?: string): CheckOutput {
   const title =
     result.verdict === 'no-gpu-change'
       ? VERDICT_TITLE[result.verdict]
-      : `${VERDICT_TITLE[result.verdict]}: +${result.gpusRequested} requested, ${result.gpusNeeded ?? 'unknown'} needed` +
-        (levers.length > 0 && result.verdict !== 'justified' ? ` (${levers.join(' + ')})` : '');
+      : `${VERDICT_TITLE[result.verdict]}: +${result.gpusRequested} requested, ${toAdd(result.gpusNeeded)} to add` +
+        (levers.length > 0 && result.verdict !== 'justified' ? ` (${levers.join(' + ')})` : '') +
+        // Whether it blocks, in the list of checks where the summary is not yet open.
+        (conclusion === 'failure' ? ' · blocks merging' : conclusion === 'neutral' ? ' · advise mode, not blocking' : '');
   const lines = result.reviews
     .filter((r) => r.change.delta !== 0)
     .slice(0, MAX_SUMMARY_LINES)
-    .map(changeLine);
+    .map((r) => changeLine(r, result.context.telemetry === undefined));
   const more = result.reviews.length > MAX_SUMMARY_LINES ? `\n- …and ${result.reviews.length - MAX_SUMMARY_LINES} more changes.` : '';
-  const body = lines.length > 0 ? `${headline(result)}\n\n${lines.join('\n')}${more}` : headline(result);
+  // The comment's first screen, word for word: the same numbers, change, evidence and mode.
+  const screen = [headline(result), ...firstScreen(result, 'pull-request')].join('\n\n');
+  const body = lines.length > 0 ? `${screen}\n\n**Per change:**\n\n${lines.join('\n')}${more}` : screen;
   // Policy errors first: they decide the conclusion. What would pass a failing check, last.
   const errors = result.context.policyErrors ?? [];
   const summary = [
@@ -100,18 +102,33 @@ export function renderCheck(result: ReviewResult, text?: string): CheckOutput {
 
 const MAX_SUMMARY_LINES = 20;
 
+/** The capacity to write on the annotated line, so the annotation alone says what to do. */
+function capacityAction(r: ChangeReview): string {
+  const { change } = r;
+  if (r.verdict === 'not-justified') return ` Keep ${change.gpusBefore} GPUs here (0 to add); the check's summary has the change to make.`;
+  if (r.verdict === 'partially-justified' && r.gpusNeeded !== null) {
+    return ` Ask for ${change.gpusBefore + r.gpusNeeded} GPUs here (+${r.gpusNeeded} to add), not ${change.gpusAfter}; the check's summary has the change to make.`;
+  }
+  return '';
+}
+
+/** GPUs to add as the first screen writes them: `+2`, `0`, `unknown`. */
+function toAdd(n: number | null): string {
+  return n === null ? 'unknown' : n > 0 ? `+${n}` : String(n);
+}
+
 /**
  * One change in the summary: its verdict, need with and without levers, the evidence's
  * confidence and what the measurements flagged. Plain text: annotations and summaries are not
  * sanitised the way comments are, but GitHub renders the summary as markdown, so names go in
  * code spans.
  */
-function changeLine(r: ChangeReview): string {
+function changeLine(r: ChangeReview, filesOnly: boolean): string {
   const name = code(r.change.name, 80);
-  const need = r.need === null ? 'need unknown' : `need ${r.need} GPUs`;
+  const need = r.need === null ? 'need with headroom unknown' : `need with headroom ${r.need} GPUs`;
   const without =
     r.needWithoutLevers !== undefined && r.needWithoutLevers !== null && r.needWithoutLevers !== r.need
-      ? ` (${r.needWithoutLevers} without levers)`
+      ? ` (${r.needWithoutLevers} with no lever)`
       : '';
   const facts: string[] = [];
   const scope = r.ladders?.find((l) => l.scope !== 'workload');
@@ -120,8 +137,9 @@ function changeLine(r: ChangeReview): string {
   if (flagged > 0) facts.push(`${flagged} flagged idle or memory-bound`);
   const limited = (r.serving ?? []).filter((s) => s.limit !== null).length;
   if (limited > 0) facts.push(`${limited} service(s) limited by batching or memory`);
-  const confidence = r.confidence === undefined ? '' : `, ${r.confidence} confidence`;
-  return `- ${name} ${r.change.gpusBefore} → ${r.change.gpusAfter}: ${r.verdict}, ${need}${without}${confidence}${facts.length > 0 ? `; ${facts.join(', ')}` : ''}`;
+  const confidence = filesOnly ? ', confidence low: files only' : r.confidence === undefined ? '' : `, confidence ${r.confidence}`;
+  const add = r.change.delta > 0 ? `, ${toAdd(r.gpusNeeded)} to add` : '';
+  return `- ${name} ${r.change.gpusBefore} → ${r.change.gpusAfter}: ${r.verdict}, ${need}${without}${add}${confidence}${facts.length > 0 ? `; ${facts.join(', ')}` : ''}`;
 }
 
 /** A notice on each catalog line whose documented runtime the telemetry contradicts. */

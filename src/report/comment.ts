@@ -1,5 +1,7 @@
 import type { ReviewResult } from '../domain/index.js';
 import { footer, howToAct } from './act.js';
+import { firstScreen } from './first-screen.js';
+import type { Surface } from './mode-line.js';
 import { notFollowedSection } from './coverage.js';
 import { md } from './escape.js';
 import { catalogDemandBlock } from './catalog-demand.js';
@@ -18,15 +20,17 @@ export interface CommentOptions {
   headUrl?: string;
   /** Set on draft PRs. */
   draft?: boolean;
+  /** Who reads it; the pull request by default (mode-line.ts). */
+  surface?: Surface;
 }
 
-function details(section: Section, open = false): string {
-  return `<details${open ? ' open' : ''}>\n<summary>${section.summary}</summary>\n\n${section.body}\n\n</details>`;
+function details(section: Section): string {
+  return `<details>\n<summary>${section.summary}</summary>\n\n${section.body}\n\n</details>`;
 }
 
 /**
- * The sticky PR comment. The headline and the tables of changes and levers are the ten-second
- * read; everything else folds into `<details>`, the first change's pictures open. Pure.
+ * The sticky PR comment. The headline and the first screen (first-screen.ts) are the ten-second
+ * read, the same as the check's summary; everything else folds into `<details>`, closed. Pure.
  */
 export function renderComment(result: ReviewResult, options: CommentOptions = {}): string {
   // github/ inserts override notes right under the first `### ` line: keep it the headline.
@@ -40,32 +44,46 @@ export function renderComment(result: ReviewResult, options: CommentOptions = {}
   if (result.context.catalogChangedInPr) {
     top.push(`_The workload catalog \`${md(result.context.catalogFile)}\` was read from this pull request, which changes it._`);
   }
+  top.push(...firstScreen(result, options.surface ?? 'pull-request'));
   const notFollowed = notFollowedSection(result.coverage ?? []);
   if (notFollowed !== null) top.push(notFollowed);
   if (result.catalogDemand) top.push(catalogDemandBlock(result.catalogDemand, result.context.catalogFile));
-  if (result.changes.length > 0) top.push(`#### Changes\n\n${changesTable(result.changes, options.headUrl)}`);
-  if (result.findings.length > 0) top.push(`#### Levers\n\n${leversTable(result.findings)}`);
 
   const folded: string[] = [];
+  if (result.changes.length > 0 || result.findings.length > 0) {
+    const tables = [
+      ...(result.changes.length > 0 ? [`#### Changes\n\n${changesTable(result.changes, options.headUrl)}`] : []),
+      ...(result.findings.length > 0 ? [`#### Levers\n\n${leversTable(result.findings, result.context.telemetry === undefined)}`] : []),
+    ];
+    const counts = [
+      ...(result.changes.length > 0 ? [`Changes (${result.changes.length})`] : []),
+      ...(result.findings.length > 0 ? [`levers (${result.findings.length})`] : []),
+    ];
+    const summary = counts.join(' and ').replace(/^l/, 'L');
+    folded.push(details({ summary, body: tables.join('\n\n') }));
+  }
   if (result.missingEvidence.length > 0) {
-    // When evidence is all that is missing, the checklist is the thing to act on: show it.
-    const section = { summary: `Missing evidence (${result.missingEvidence.length})`, body: missingEvidenceList(result.missingEvidence) };
-    folded.push(details(section, result.verdict === 'insufficient-evidence'));
+    folded.push(
+      details({ summary: `Missing evidence (${result.missingEvidence.length})`, body: missingEvidenceList(result.missingEvidence) }),
+    );
   }
   if (result.reviews.length > 0) {
-    folded.push(details({ summary: `Why, per pool or queue (${result.reviews.length})`, body: reviewsTable(result.reviews) }));
+    folded.push(
+      details({
+        summary: `Why, per pool or queue (${result.reviews.length})`,
+        body: reviewsTable(result.reviews, result.context.telemetry === undefined),
+      }),
+    );
   }
-  let pictured = 0;
   for (const review of result.reviews) {
     const sections = REVIEW_SECTIONS.map((render) => render(review)).filter((s): s is Section => s !== null);
-    // GitHub sizes a chart when it first shows; open the first change's so it renders at once.
-    for (const section of sections) folded.push(details(section, pictured === 0 && section.picture === true));
-    if (sections.some((s) => s.picture)) pictured += 1;
+    for (const section of sections) folded.push(details(section));
   }
   if (result.diagnostics.length > 0) {
     folded.push(details({ summary: diagnosticsTitle(result.diagnostics), body: diagnosticsList(result.diagnostics) }));
   }
-  if (result.verdict !== 'no-gpu-change') folded.push(details({ summary: 'How to act on this', body: howToAct(result) }));
+  if (result.verdict !== 'no-gpu-change')
+    folded.push(details({ summary: 'How to act on this', body: howToAct(result, options.surface ?? 'pull-request') }));
 
   return fit(top.join('\n\n'), folded, footer(result));
 }

@@ -1,7 +1,5 @@
+import { DAY, formatWhen, usageProfile, WEEK } from '../analysis/index.js';
 import { markdownTable } from 'markdown-table';
-import { usageProfile } from '../analysis/stagger/check.js';
-import { DAY, WEEK } from '../analysis/stagger/circle.js';
-import { formatWhen } from '../analysis/stagger/cron.js';
 import type { PlacedRun } from '../domain/index.js';
 
 /**

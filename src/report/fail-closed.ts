@@ -1,11 +1,11 @@
 import type { Diagnostic, ReviewResult } from '../domain/index.js';
-import { code, md } from './escape.js';
+import { code, md, prose } from './escape.js';
 
 /** Items of a list in a check summary before the rest is counted, not shown. */
 const MAX_ITEMS = 10;
 
 /** The command that overrides a failing check, as the comment and the check say it. */
-const OVERRIDE_COMMAND = '/gpu-justify override <reason>';
+export const OVERRIDE_COMMAND = '/gpu-justify override <reason>';
 
 /** Whether the PR may add GPUs: anything but "no change" or a change that only shrinks or shares. */
 export function mayGrowCapacity(result: ReviewResult): boolean {
@@ -29,7 +29,7 @@ export function policyErrorsBlock(errors: readonly Diagnostic[]): string {
  */
 export function toPassBlock(result: ReviewResult): string {
   const lines: string[] = [];
-  const missing = result.missingEvidence.slice(0, MAX_ITEMS).map((m) => `- Missing ${md(m.what, 200)}: ${md(m.how, 400)}`);
+  const missing = result.missingEvidence.slice(0, MAX_ITEMS).map((m) => `- Missing ${md(m.what, 200)}: ${prose(m.how)}`);
   if (missing.length > 0) lines.push(...missing);
   if (result.missingEvidence.length > MAX_ITEMS) lines.push(`- …and ${result.missingEvidence.length - MAX_ITEMS} more.`);
   const errors = result.diagnostics.filter((d) => d.severity === 'error' && !result.context.policyErrors?.includes(d));

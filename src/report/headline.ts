@@ -1,28 +1,26 @@
+import { gpusText } from '../analysis/index.js';
 import type { CapacityChange, ChangeReview, Finding, ReviewResult } from '../domain/index.js';
-import { gpusText } from '../analysis/series.js';
-import { requestedMonthlyUsd, usd } from './cost.js';
 import { MAX_SENTENCE, md } from './escape.js';
 import { VERDICT_ICON, VERDICT_TITLE } from './verdict-text.js';
 
-/** `+6 GPUs (+$5,256/month) requested`: the cost only when every growing change is priced. */
+/** `+6 GPUs requested`: the cost is on the line under the headline. */
 function requested(result: ReviewResult): string {
-  const cost = requestedMonthlyUsd(result.changes);
-  return `+${result.gpusRequested} GPUs${cost === null ? '' : ` (${usd(cost, true)}/month)`} requested`;
+  return `+${result.gpusRequested} GPUs requested`;
 }
 
 /** A lever in a few words, for a combination on one line. */
 function shortLever(f: Finding): string {
   switch (f.lever) {
     case 'stagger':
-      return `stagger the runs (−${f.gpusFreed} GPUs)`;
+      return `stagger the runs (${f.gpusFreed} fewer GPUs to add)`;
     case 'reclaim-idle':
       return `reclaim ${gpusText(f.gpusFreed)} idle GPUs`;
     case 'borrow-quota':
       return `borrow ${f.gpusFreed} unused GPUs from the cohort`;
     case 'batching':
-      return `batch more per replica (−${f.gpusFreed} GPUs)`;
+      return `batch more per replica (frees ${f.gpusFreed} GPUs)`;
     case 'cheaper-model':
-      return `switch to a cheaper model (−${f.gpusFreed} GPUs)`;
+      return `switch to a cheaper model (frees ${f.gpusFreed} GPUs)`;
   }
 }
 
@@ -52,19 +50,6 @@ export function instead(findings: Finding[]): string | null {
 /** A lever's own summary goes in the headline up to this length; longer ones are shortened. */
 const SHORT_SUMMARY = 160;
 
-/**
- * A note when telemetry was asked but the growing changes were judged on part of it. Without
- * telemetry every review is from the files alone; the per-change table says so there.
- */
-function trust(result: ReviewResult): string {
-  if (result.context.telemetry === undefined) return '';
-  const growing = result.reviews.filter((r) => r.change.delta > 0);
-  const levels = growing.map((r) => r.confidence).filter((c): c is 'high' | 'medium' | 'low' => c !== undefined);
-  if (levels.includes('low')) return ' _Low confidence: telemetry answered too little to measure the need._';
-  if (levels.includes('medium')) return ' _Medium confidence: some telemetry is missing (see the checklist)._';
-  return '';
-}
-
 /** Why no lever reaches: the planner's proven bound for the first growing change that has one. */
 function bound(result: ReviewResult): string | null {
   const review = result.reviews.find((r) => r.change.delta > 0 && r.verdict === 'justified');
@@ -72,9 +57,7 @@ function bound(result: ReviewResult): string | null {
   const plan = review.plan;
   if (!plan || plan.schedule.length === 0) return md(review.reason, MAX_SENTENCE);
   const need =
-    review.need !== null && review.need !== plan.lowerBound
-      ? `; with headroom and services the need is ${review.need}${inSteps(review)}`
-      : '';
+    review.need !== null && review.need !== plan.lowerBound ? `; the need with headroom is ${review.need}${inSteps(review)}` : '';
   return `no lever reaches: no schedule meeting every deadline uses fewer than ${plan.lowerBound} GPUs (${md(plan.boundReason, MAX_SENTENCE)})${need}`;
 }
 
@@ -147,12 +130,13 @@ function verdictLine(result: ReviewResult): string {
     }
     case 'not-justified': {
       const lever = instead(result.findings) ?? `keep the ${firstGrowing(result)?.change.gpusBefore ?? 'current'} GPUs`;
-      return `${title}: ${requested(result)}, 0 needed. **Instead:** ${lever}.${trust(result)}`;
+      return `${title}: ${requested(result)}, 0 to add. **Instead:** ${lever}.`;
     }
     case 'partially-justified': {
       const lever = instead(result.findings);
       const ask = gpusNeeded === null ? 'ask for what is needed' : `ask for +${gpusNeeded}`;
-      return `${title}: ${requested(result)}, ${gpusNeeded ?? '?'} needed. **Instead:** ${ask}${lever ? `; ${lowerFirst(lever)}` : ''}.${trust(result)}`;
+      const add = gpusNeeded === null ? 'GPUs to add unknown' : `+${gpusNeeded} to add`;
+      return `${title}: ${requested(result)}, ${add}. **Instead:** ${ask}${lever ? `; ${lowerFirst(lever)}` : ''}.`;
     }
     case 'justified': {
       if (result.gpusRequested === 0) {
@@ -163,7 +147,7 @@ function verdictLine(result: ReviewResult): string {
           : '✅ **GPU capacity lowered**: nothing to justify.';
       }
       const why = bound(result);
-      return `${title}: ${requested(result)} and needed${why ? `; ${why}` : ''}.${trust(result)}`;
+      return `${title}: ${requested(result)}, +${gpusNeeded ?? result.gpusRequested} to add${why ? `; ${why}` : ''}.`;
     }
   }
 }

@@ -1,6 +1,5 @@
+import { gpusText, HELD_MOST } from '../analysis/index.js';
 import { markdownTable } from 'markdown-table';
-import { HELD_MOST } from '../analysis/idle-pods.js';
-import { gpusText } from '../analysis/series.js';
 import type { ChangeReview, IdlePod } from '../domain/index.js';
 import { code, md } from './escape.js';
 import { pct } from './numbers.js';

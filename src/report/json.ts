@@ -1,5 +1,6 @@
 import type { CapacityChange, ReviewResult } from '../domain/index.js';
 import { coverageJson } from './coverage.js';
+import { screenNumbers } from './screen-numbers.js';
 
 /** A change in the shape of `detect --json` (docs/json.md). */
 export function changeJson(c: CapacityChange) {
@@ -39,6 +40,7 @@ export function reviewJson(result: ReviewResult) {
       evidence: r.evidence,
       ...(r.confidence === undefined ? {} : { confidence: r.confidence }),
       ...(r.needWithoutLevers === undefined ? {} : { needWithoutLevers: r.needWithoutLevers }),
+      screen: screenNumbers(r),
       ...(r.ladders === undefined ? {} : { ladders: r.ladders }),
       ...(r.serving === undefined ? {} : { serving: r.serving }),
       ...(r.costs === undefined ? {} : { costs: r.costs }),

@@ -42,7 +42,7 @@ export function servingTable(serving: readonly ServingCapacity[]): string {
     'Observed peak',
     'Headroom → sized for',
     'Replicas needed',
-    'GPUs needed',
+    'Need with headroom (GPUs)',
     'What holds it back',
   ];
   return capped(header, rows, 'services');

@@ -1,6 +1,5 @@
+import { cycleWord, gpusText } from '../analysis/index.js';
 import type { ChangeReview } from '../domain/index.js';
-import { gpusText } from '../analysis/series.js';
-import { cycleWord } from '../analysis/stagger/circle.js';
 import { LADDER_LEGEND, ladderChart, ladderTable, ladderText, measuredLadders } from './ladder.js';
 import { costTable, runtimeTable, servingTable } from './measured-tables.js';
 import { num, pct } from './numbers.js';
@@ -14,8 +13,6 @@ import { barsLeftOut, scheduleGantt, scheduleSentence, scheduleTable, todaySched
 export interface Section {
   summary: string;
   body: string;
-  /** Holds a chart: GitHub sizes a chart when it first shows, so the first change's open at once. */
-  picture?: boolean;
 }
 
 /** One picture of a reviewed change, with its facts in text; null when it has nothing to show. */
@@ -35,7 +32,6 @@ function scheduleSection(review: ChangeReview): Section | null {
     : `peak ${plan.peakGpus} GPUs`;
   return {
     summary: `Staggered schedule for ${md(review.change.name)}: ${change}`,
-    picture: true,
     body: `${scheduleGantt(plan)}${cut}\n\n${scheduleSentence(plan)} ${proof}\n\n${scheduleTable(plan)}\n\n${cron}`,
   };
 }
@@ -57,7 +53,6 @@ function demandSection(review: ChangeReview): Section | null {
       : '';
   return {
     summary: `GPUs in use over a ${cycleWord(plan.cycle)} in ${md(review.change.name)} against capacity ${review.change.gpusBefore} → ${review.change.gpusAfter}`,
-    picture: true,
     body: `${demandChart(input)}\n\n${demandLegend(input)}\n\n${demandSentence(input)}${services}\n\n${demandTable(input)}`,
   };
 }
@@ -72,7 +67,6 @@ function ladderSection(review: ChangeReview): Section | null {
   const head = `Utilisation ladder of ${md(review.change.name)}: busy ${pct(busy)} of ${num(scope?.allocatedGpuHours ?? null)} allocated GPU-hours`;
   return {
     summary: flagged > 0 ? `${head}, ${flagged} flagged` : head,
-    picture: true,
     body: `${ladderChart(ladders)}\n\n${LADDER_LEGEND}\n\n${ladderText(ladders)}\n\n${ladderTable(ladders)}`,
   };
 }
@@ -83,7 +77,7 @@ function servingSection(review: ChangeReview): Section | null {
   if (serving.length === 0) return null;
   const needed = serving.reduce<number | null>((sum, s) => (sum === null || s.gpusNeeded === null ? null : sum + s.gpusNeeded), 0);
   const declared = serving.reduce((sum, s) => sum + s.declaredGpus, 0);
-  const sized = needed === null ? 'not all sized' : `${needed} GPUs needed at the observed peak, ${declared} declared`;
+  const sized = needed === null ? 'not all sized' : `need with headroom ${needed} GPUs at the observed peak, ${declared} declared`;
   const limits = serving.filter((s) => s.limit !== null).map((s) => `${md(s.workload)} is limited by ${s.limit}`);
   return {
     summary: `Serving capacity in ${md(review.change.name)}: ${sized}`,

@@ -1,7 +1,5 @@
+import { cronLine, DAY, formatClock, formatWhen, usageProfile, WEEK } from '../analysis/index.js';
 import { markdownTable } from 'markdown-table';
-import { usageProfile } from '../analysis/stagger/check.js';
-import { DAY, WEEK } from '../analysis/stagger/circle.js';
-import { cronLine, formatClock, formatWhen } from '../analysis/stagger/cron.js';
 import type { PlacedRun, StaggerPlan } from '../domain/index.js';
 import { codeCell, md, mermaidText } from './escape.js';
 

@@ -1,6 +1,6 @@
+import { gpusText } from '../analysis/index.js';
 import { markdownTable } from 'markdown-table';
 import type { CapacityChange, ChangeReview, Diagnostic, Finding } from '../domain/index.js';
-import { gpusText } from '../analysis/series.js';
 import { monthlyUsd, usd } from './cost.js';
 import { code, codeCell, MAX_SENTENCE, md } from './escape.js';
 
@@ -54,11 +54,19 @@ export function changesTable(changes: CapacityChange[], headUrl?: string): strin
 const CONFIDENCE: Record<NonNullable<ChangeReview['confidence']>, string> = {
   high: 'high',
   medium: 'medium: some telemetry missing',
-  low: 'low: files only, no telemetry',
+  low: 'low: telemetry answered too little',
   inferred: 'inferred: from telemetry, no catalog',
 };
 
-export function reviewsTable(reviews: ChangeReview[]): string {
+/** Without telemetry every number is as the files document it: one word for that, everywhere. */
+const FILES_ONLY = 'low: files only';
+
+function confidenceCell(level: ChangeReview['confidence'], filesOnly: boolean): string {
+  if (filesOnly) return FILES_ONLY;
+  return level === undefined ? '—' : CONFIDENCE[level];
+}
+
+export function reviewsTable(reviews: ChangeReview[], filesOnly: boolean): string {
   // Columns for the measured review only when some change has them, so file-only reviews stay short.
   const withLevers = reviews.some((r) => r.needWithoutLevers !== undefined && r.needWithoutLevers !== r.need);
   const trusted = reviews.some((r) => r.confidence !== undefined);
@@ -68,14 +76,14 @@ export function reviewsTable(reviews: ChangeReview[]): string {
     ...(withLevers ? [r.needWithoutLevers === undefined || r.needWithoutLevers === null ? 'unknown' : String(r.needWithoutLevers)] : []),
     r.need === null ? 'unknown' : String(r.need),
     r.gpusNeeded === null ? 'unknown' : String(r.gpusNeeded),
-    ...(trusted ? [r.confidence === undefined ? '—' : CONFIDENCE[r.confidence]] : []),
+    ...(trusted ? [confidenceCell(r.confidence, filesOnly)] : []),
     md(r.reason, MAX_SENTENCE),
   ]);
   const header = [
     'Pool or queue',
     'Verdict',
-    ...(withLevers ? ['GPUs needed without levers'] : []),
-    withLevers ? 'GPUs needed with levers' : 'GPUs needed in all',
+    ...(withLevers ? ['Need with headroom, no lever'] : []),
+    withLevers ? 'Need with headroom, with levers' : 'Need with headroom',
     'GPUs to add',
     ...(trusted ? ['Confidence'] : []),
     'Why',
@@ -92,16 +100,20 @@ function evidenceCell(f: Finding): string {
   return [...shown, ...(left > 0 ? [`…and ${left} more`] : [])].join('<br>');
 }
 
-export function leversTable(findings: Finding[]): string {
+/** What "GPUs saved" counts: the analysis measures stagger against the request, the rest against use. */
+const SAVED_NOTE =
+  '_GPUs saved: for stagger, how many of the GPUs to add it makes unnecessary; for the other levers, how many GPUs in use it frees._';
+
+export function leversTable(findings: Finding[], filesOnly: boolean): string {
   const rows = findings.map((f) => [
     f.lever,
     gpusText(f.gpusFreed),
     f.meetsNeed ? 'yes' : 'no',
-    f.confidence ?? '—',
+    filesOnly ? FILES_ONLY : (f.confidence ?? '—'),
     md(f.summary, MAX_SENTENCE),
     evidenceCell(f),
   ]);
-  return capped(['Lever', 'GPUs freed', 'Meets the need', 'Confidence', 'What', 'Evidence'], rows, 'findings');
+  return `${capped(['Lever', 'GPUs saved', 'Meets the need', 'Confidence', 'What', 'Evidence'], rows, 'findings')}\n\n${SAVED_NOTE}`;
 }
 
 /** Notes are not problems: a reader skips a section titled "problems" that holds only notes. */

@@ -52,7 +52,7 @@ export function parseCatalog(file: string, text: string): CatalogResult {
   diagnostics.push(
     ...byLine([
       ...protoKeyDiagnostics(file, Object.hasOwn(value, '__proto__') ? [['__proto__']] : [], lineOf),
-      ...(shell.success ? [] : issuesToDiagnostics(file, shell.error.issues, lineOf)),
+      ...(shell.success ? [] : issuesToDiagnostics(file, shell.error.issues, lineOf, [], { schema: catalogShellSchema, value })),
     ]),
   );
   const items = (value as Record<string, unknown>).workloads;
@@ -81,7 +81,7 @@ export function parseCatalog(file: string, text: string): CatalogResult {
     const parsed = workloadSchema.safeParse(item, { error: friendlyErrors, reportInput: true });
     const itemDiagnostics = [
       ...protoKeyDiagnostics(file, protoKeyPaths(item, path), lineOf),
-      ...(parsed.success ? [] : issuesToDiagnostics(file, parsed.error.issues, lineOf, path)),
+      ...(parsed.success ? [] : issuesToDiagnostics(file, parsed.error.issues, lineOf, path, { schema: workloadSchema, value: item })),
     ];
     diagnostics.push(...byLine(itemDiagnostics));
     const duplicate = checkUnique(nameOf(item), index);

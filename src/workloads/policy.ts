@@ -46,7 +46,7 @@ export function policyFromObject(
   const parsed = policySchema.safeParse(value, OPTIONS);
   const diagnostics = [
     ...protoKeyDiagnostics(file, protoKeyPaths(value), locate),
-    ...(parsed.success ? [] : issuesToDiagnostics(file, parsed.error.issues, locate)),
+    ...(parsed.success ? [] : issuesToDiagnostics(file, parsed.error.issues, locate, [], { schema: policySchema, value })),
   ].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
   const policy = parsed.success ? withDefaults(parsed.data) : salvage(value as Record<string, unknown>);
   return { policy, diagnostics };

@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import { diagnostic } from '../domain/diagnostic.js';
 import type { Diagnostic } from '../domain/diagnostic.js';
+import { nearest } from '../domain/nearest.js';
+import { fieldsAt } from './schema-fields.js';
 import type { FieldPath, LineOf } from './yaml-source.js';
 
 const NOUNS: Record<string, string> = {
@@ -63,15 +65,29 @@ function withPath(path: FieldPath, message: string): string {
   return path.length === 0 ? message : `${formatPath(path)}: ${message}`;
 }
 
+/** Field names listed after an unknown key when none is near enough to suggest. */
+const MAX_FIELDS_LISTED = 16;
+
+/** What an unknown key could have meant: the near field, else the fields allowed there. */
+function unknownKeyHint(key: string, fields: readonly string[]): string {
+  const near = nearest(key, fields);
+  if (near !== null) return ` (did you mean ${near}?)`;
+  if (fields.length === 0) return '';
+  const shown = fields.slice(0, MAX_FIELDS_LISTED).join(', ');
+  return `; the fields here are ${shown}${fields.length > MAX_FIELDS_LISTED ? ', …' : ''}`;
+}
+
 /**
  * One diagnostic per problem, each naming the field and the line. `prefix` places the issues of
- * a sub-document (one list item) in the whole file.
+ * a sub-document (one list item) in the whole file; `source`, the schema the issues came from and
+ * the value it parsed, names the fields an unknown key could have meant.
  */
 export function issuesToDiagnostics(
   file: string,
   issues: readonly z.core.$ZodIssue[],
   lineOf: LineOf,
   prefix: FieldPath = [],
+  source?: { schema: z.ZodType; value: unknown },
 ): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const issue of issues) {
@@ -81,7 +97,8 @@ export function issuesToDiagnostics(
         // Reported on its own (see protoKeyPaths), whether zod noticed it or not.
         if (key === '__proto__') continue;
         const keyPath = [...path, key];
-        out.push(diagnostic(file, lineOf(keyPath), 'error', withPath(keyPath, 'unknown field')));
+        const hint = unknownKeyHint(key, source ? fieldsAt(source.schema, issue.path, source.value) : []);
+        out.push(diagnostic(file, lineOf(keyPath), 'error', withPath(keyPath, `unknown field${hint}`)));
       }
       continue;
     }
@@ -123,27 +140,11 @@ function showsInput(issue: z.core.$ZodIssue): boolean {
   );
 }
 
-/** The allowed value a mistyped string most likely meant: within two edits, or equal but for case. */
+/** The allowed value a mistyped string most likely meant (see `nearest`). */
 function closest(input: unknown, values: readonly unknown[]): string | null {
-  if (typeof input !== 'string' || input.length > 100) return null;
-  let best: { value: string; distance: number } | null = null;
-  for (const value of values) {
-    if (typeof value !== 'string') continue;
-    const distance = value.toLowerCase() === input.toLowerCase() ? 0 : editDistance(input.toLowerCase(), value.toLowerCase());
-    if (distance <= 2 && (best === null || distance < best.distance)) best = { value, distance };
-  }
-  return best?.value ?? null;
-}
-
-/** Levenshtein distance, one row at a time. */
-function editDistance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) {
-      next.push(Math.min((row[j] ?? 0) + 1, (next[j - 1] ?? 0) + 1, (row[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1)));
-    }
-    row = next;
-  }
-  return row[b.length] ?? 0;
+  if (typeof input !== 'string') return null;
+  return nearest(
+    input,
+    values.filter((v): v is string => typeof v === 'string'),
+  );
 }

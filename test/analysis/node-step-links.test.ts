@@ -131,6 +131,16 @@ describe('when no catalog entry links to a change', () => {
     );
   });
 
+  it('names the entry whose queue is a typo of the changed one', () => {
+    const nightly = batch({ name: 'nightly', queue: 'reserch', source: { file: 'gpu-workloads.yaml', line: 4 } });
+    expect(how(queueChange('research', 4, 8), [nightly])).toContain(
+      'Close but not linked: gpu-workloads.yaml:4 (nightly) has `queue: reserch`.',
+    );
+    // Two edits apart in a short name is another word, not a typo.
+    const other = batch({ name: 'x', queue: 'ml', source: { file: 'gpu-workloads.yaml', line: 4 } });
+    expect(how(queueChange('ai', 4, 8), [other])).not.toContain('Close but not linked');
+  });
+
   it('names the entry written with the base name of a queue a Kustomize namePrefix renames', () => {
     const eval1 = batch({ name: 'team1-eval', queue: 'team1', source: { file: 'gpu-workloads.yaml', line: 11 } });
     expect(how(queueChange('prod-team1', 12, 14), [eval1])).toContain(
@@ -157,7 +167,7 @@ describe('when no catalog entry links to a change', () => {
 
 describe('how to act on a pool asked for a node too many', () => {
   it('names the request in GPUs and in steps of whole nodes', async () => {
-    const { howToAct } = await import('../../src/report/act.js');
+    const { doThis } = await import('../../src/report/do-this.js');
     const pretrain = batch({
       name: 'pretrain',
       queue: undefined,
@@ -189,7 +199,7 @@ describe('how to act on a pool asked for a node too many', () => {
         headLabel: 'h',
       },
     };
-    expect(howToAct(result).split('\n')[0]).toBe(
+    expect(doThis(result)?.split('\n')).toContain(
       '- Ask for 24 GPUs (+8) in `infra/eks.tf:64` instead of 32 (the pool grows in steps of 8 GPUs: 1 step fewer).',
     );
   });

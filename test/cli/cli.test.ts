@@ -34,7 +34,7 @@ describe('gpu-justify demo', () => {
     expect(code).toBe(0);
     expect(stdout).toContain('<!-- gpu-justify:comment -->');
     expect(stdout).toContain('GPU increase not justified');
-    expect(stdout).toMatch(/\+6 GPUs .*requested, 0 needed/);
+    expect(stdout).toMatch(/\+6 GPUs requested, 0 to add/);
     expect(stdout).toContain('```mermaid\ngantt');
   });
 });
@@ -134,7 +134,16 @@ describe('gpu-justify review', () => {
     ],
     [['review', '--base', base, '--head', head, '--prometheus', 'ftp://x'], /PROMETHEUS|http/i],
     [['snapshot', '--catalog', 'c.yaml', '--prometheus', 'http://127.0.0.1:9'], /--out is required/],
-    [['frobnicate'], /unknown command frobnicate/],
+    [['frobnicate'], /unknown command frobnicate\n/],
+    [['reveiw'], /unknown command reveiw \(did you mean review\?\)/],
+    [
+      ['review', '--base', base, '--head', head, '--prometeus', 'http://127.0.0.1:9'],
+      /Unknown option '--prometeus' \(did you mean --prometheus\?\)/,
+    ],
+    [['review', '--base', base, '--head', head, '--fail-on-x'], /Unknown option '--fail-on-x' \(did you mean --fail-on\?\)/],
+    [['demo', '--fast'], /Unknown option '--fast'; this command takes no flags/],
+    [['detect', '--base', base, '--head', head, '--zzz'], /Unknown option '--zzz'; the flags are --base, --head, --repo, --json/],
+    [['stagger', '--catalog', `${base}/gpu-workloads.yaml`, '--queue', 'reserch'], /in queue reserch \(did you mean research\?\)/],
   ])('exits 2 for bad usage: %j', async (argv, message) => {
     const { code, stderr } = await run(...argv);
     expect(code).toBe(2);

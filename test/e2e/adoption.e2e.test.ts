@@ -186,6 +186,6 @@ describe('a review of a pool whose telemetry does not line up', () => {
       /^every measurement from prometheus at http:\/\/127\.0\.0\.1:1: none of its \d+ queries was answered \(the first: .*unreachable/,
     );
     expect(prometheusLines[0]?.how).toContain('PROMETHEUS_URL');
-    expect(renderComment(result)).toContain('_Low confidence: telemetry answered too little to measure the need._');
+    expect(renderComment(result)).toContain('confidence low:** telemetry answered too little to measure the need.');
   });
 });

@@ -41,7 +41,7 @@ describe('a catalog entry whose demand the same PR raises', () => {
     expect(run?.output.title).toContain('not justified');
     expect(run?.output.summary).toContain('raises the demand of entries');
     expect(run?.output.summary).toContain('jobsPerDay: 4 → 12');
-    expect(run?.output.summary).toMatch(/would make \d+ GPUs needed/);
+    expect(run?.output.summary).toMatch(/would make \d+ GPUs to add/);
     const comment = repo.comments.find((c) => c.body.includes(COMMENT_MARKER))?.body ?? '';
     expect(comment).toContain('`nightly-eval`: jobsPerDay: 4 → 12');
   });

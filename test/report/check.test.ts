@@ -18,10 +18,14 @@ describe('renderCheck', () => {
     const result = await SCENARIOS['not-justified']();
     const check = renderCheck({ ...result, context: { ...result.context, mode: 'enforce' } });
     expect(check.conclusion).toBe('failure');
-    expect(check.title).toBe('GPU increase not justified: +4 requested, 0 needed (stagger)');
+    expect(check.title).toBe('GPU increase not justified: +4 requested, 0 to add (stagger) · blocks merging');
     expect(check.annotations).toEqual([
       expect.objectContaining({ path: 'q.yaml', start_line: 12, end_line: 12, annotation_level: 'failure' }),
     ]);
+    // The annotation alone says what to write on the line.
+    expect(check.annotations[0]?.message).toMatch(/\. Keep 4 GPUs here \(0 to add\); the check's summary has the change to make\.$/);
+    const partly = renderCheck(await SCENARIOS['partially-justified']());
+    expect(partly.annotations[0]?.message).toContain('Ask for 5 GPUs here (+1 to add), not 8;');
   });
 
   it('says the review could not run without claiming a verdict, neutral only in advise mode', () => {

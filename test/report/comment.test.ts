@@ -24,7 +24,7 @@ describe('renderComment', () => {
     const first = body.split('\n').filter((l) => l !== '')[1] ?? '';
     expect(first).toBe(headlineOf(body));
     expect(first).toContain('not justified');
-    expect(first).toContain('+4 GPUs requested, 0 needed');
+    expect(first).toContain('+4 GPUs requested, 0 to add');
     expect(first).toMatch(/peak 4 GPUs instead of 8/);
   });
 
@@ -38,7 +38,9 @@ describe('renderComment', () => {
     expect(proposed).toEqual(['00:00', '00:00', '02:00', '04:00']);
     expect(gantt).toContain('section Today · nightly-eval');
     expect(gantt).toContain('section Proposed · nightly-eval');
-    expect(body.match(/schedule: "\d+ \d+ \* \* \*"/g)).toHaveLength(4);
+    // Four in the schedule's table, and on the first screen the two runs that move, only those.
+    expect(body.match(/schedule: "\d+ \d+ \* \* \*"/g)).toHaveLength(6);
+    expect(body).toContain('  - nightly-eval run 3: `schedule: "0 2 * * *"`\n  - nightly-eval run 4: `schedule: "0 4 * * *"`\n');
     // The same facts in text, for readers who cannot see the chart.
     expect(body).toContain(
       'Today every run starts as its window opens and they peak at 8 GPUs (from 00:00); with the proposed starts the 4 runs peak at 4 GPUs',
@@ -58,13 +60,21 @@ describe('renderComment', () => {
     expect(body).toContain('| 00:00–02:00 | 4                     | 8                  |');
   });
 
-  it('leads with the cost and adds a Δ USD/month column when the change is priced', async () => {
+  it('says the cost under the headline and adds a Δ USD/month column when the change is priced', async () => {
     const result = await SCENARIOS['not-justified']();
     const priced = { ...result, changes: result.changes.map((c) => ({ ...c, usdPerGpuHour: 2.5, usdPerMonthDelta: 7300 })) };
     const body = renderComment(priced);
-    expect(headlineOf(body)).toContain('+4 GPUs (+$7,300/month) requested, 0 needed. **Instead:** Stagger the 4 runs');
+    expect(headlineOf(body)).toContain('+4 GPUs requested, 0 to add. **Instead:** Stagger the 4 runs');
+    expect(body).toContain(`${headlineOf(body)}\n\n**This PR asks:** \`research\` (Kueue ClusterQueue): 4 → 8 GPUs (+4), +$7,300/month.`);
     expect(body).toMatch(/\| Δ GPUs \| Δ USD\/month \|/);
     expect(body).toContain('| +4     | +$7,300     |');
+    // Several growing changes: each priced, and their sum.
+    const [first] = priced.changes;
+    if (!first) throw new Error('no change');
+    const two = renderComment({ ...priced, changes: [first, { ...first, name: 'training', line: 30 }] });
+    expect(two).toContain(
+      '**This PR asks:** `research` (Kueue ClusterQueue): 4 → 8 GPUs (+4), +$7,300/month; `training` (Kueue ClusterQueue): 4 → 8 GPUs (+4), +$7,300/month; in all +$14,600/month.',
+    );
     // Unpriced changes say nothing about money rather than guess.
     expect(renderComment(result)).not.toContain('USD');
   });
@@ -72,7 +82,7 @@ describe('renderComment', () => {
   it('backs a justified increase with the bound that no lever can beat', async () => {
     const body = renderComment(await SCENARIOS.justified());
     expect(headlineOf(body)).toBe(
-      '### ✅ **GPU increase justified**: +4 GPUs requested and needed; no lever reaches: no schedule meeting every deadline uses fewer than 8 GPUs (wherever tight (4 GPUs) runs, other runs that cannot move out of that time already hold 4 GPUs: at least 8 GPUs).',
+      '### ✅ **GPU increase justified**: +4 GPUs requested, +4 to add; no lever reaches: no schedule meeting every deadline uses fewer than 8 GPUs (wherever tight (4 GPUs) runs, other runs that cannot move out of that time already hold 4 GPUs: at least 8 GPUs).',
     );
   });
 
@@ -87,14 +97,36 @@ describe('renderComment', () => {
     }
   });
 
-  it('explains how to act, override included while the check does not pass', async () => {
+  it('says what to do, and the mode with the override while the check does not pass', async () => {
     const body = renderComment(await SCENARIOS['not-justified']());
-    expect(body).toContain('- Keep research at 4 GPUs in `q.yaml:12` and start the runs at the proposed times');
-    expect(body).toContain('`/gpu-justify override <reason>`');
-    expect(renderComment(await SCENARIOS.justified())).not.toContain('override');
+    expect(body).toContain('- Keep research at 4 GPUs in `q.yaml:12`: drop the +4.');
+    expect(body).toContain(
+      '**Mode: advise**: the check is neutral and does not block merging. To override, a reviewer with maintain permission or higher other than the author comments `/gpu-justify override <reason>`.',
+    );
+    const justified = renderComment(await SCENARIOS.justified());
+    expect(justified).not.toContain('override');
+    // A justified increase in enforce mode passes; nothing may say the check fails.
+    expect(justified).toContain('**Mode: enforce**: the check passes.');
+    expect(justified).not.toMatch(/check (fails|is neutral)/);
     const missing = renderComment(await SCENARIOS['insufficient-evidence']());
-    expect(missing).toContain('<details open>\n<summary>Missing evidence (1)</summary>\n\n- [ ] **a workload catalog');
+    expect(missing).toContain('**Do this** so it can be judged:\n\n- Add a workload catalog (gpu-workloads.yaml): add gpu-workloads.yaml');
+    expect(missing).toContain('<details>\n<summary>Missing evidence (1)</summary>\n\n- [ ] **a workload catalog');
     expect(missing).toContain('· sources: infra `q.yaml` · base base → head head · head `0123456789ab`</sub>');
+  });
+
+  it('names CLI flags only in the CLI markdown, and PR commands only on the pull request', async () => {
+    for (const scenario of Object.values(SCENARIOS)) {
+      const result = await scenario();
+      const pr = renderComment(result);
+      const cli = renderComment(result, { surface: 'cli' });
+      expect(pr).not.toMatch(/--prometheus|--fail-on|--format/);
+      expect(cli).not.toMatch(/\/gpu-justify( |`)/);
+      if (result.verdict !== 'no-gpu-change') expect(cli).toContain('`--format json`');
+    }
+    const files = await SCENARIOS['not-justified']();
+    expect(renderComment(files)).toContain('set `PROMETHEUS_URL` where gpu-justify runs');
+    expect(renderComment(files, { surface: 'cli' })).toContain('pass `--prometheus <url>`');
+    expect(renderComment(files, { surface: 'cli' })).toContain('`gpu-justify review` exits 0 unless `--fail-on` is given');
   });
 
   it('escapes names that carry markdown or HTML, in tables, summaries and charts', async () => {

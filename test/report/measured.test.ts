@@ -52,22 +52,22 @@ describe('the comment with measured evidence', () => {
     const borrow = LEVER_SCENARIOS['borrow-quota']();
     expect(borrow.findings.find((f) => f.lever === 'borrow-quota')?.meetsNeed).toBe(true);
     expect(headline(borrow)).toBe(
-      '⛔ **GPU increase not justified**: +4 GPUs requested, 0 needed. **Instead:** borrow 2 unused GPUs from the cohort.',
+      '⛔ **GPU increase not justified**: +4 GPUs requested, 0 to add. **Instead:** borrow 2 unused GPUs from the cohort.',
     );
-    expect(headline(LEVER_SCENARIOS.batching())).toContain('**Instead:** batch more per replica (−2 GPUs).');
+    expect(headline(LEVER_SCENARIOS.batching())).toContain('**Instead:** batch more per replica (frees 2 GPUs).');
     // Batching frees 2 and the smaller model 3 of the same GPUs: the one that meets the need leads.
-    expect(headline(LEVER_SCENARIOS['cheaper-model']())).toContain('**Instead:** switch to a cheaper model (−3 GPUs).');
+    expect(headline(LEVER_SCENARIOS['cheaper-model']())).toContain('**Instead:** switch to a cheaper model (frees 3 GPUs).');
     const reclaim = headline(LEVER_SCENARIOS['reclaim-idle']());
-    expect(reclaim).toContain('1 needed. **Instead:** ask for +1; idle allocations in training: train (2 GPUs, busy 25%)');
+    expect(reclaim).toContain('+1 to add. **Instead:** ask for +1; idle allocations in training: train (2 GPUs, busy 25%)');
     for (const scenario of Object.values(LEVER_SCENARIOS)) expect(headline(scenario())).not.toContain('\n');
   });
 
   it('combines levers when none meets the need alone, counting levers on the same GPUs once', () => {
     expect(instead([finding('reclaim-idle', 2), finding('stagger', 4), finding('stagger', 0)])).toBe(
-      'stagger the runs (−4 GPUs) + reclaim 2 idle GPUs',
+      'stagger the runs (4 fewer GPUs to add) + reclaim 2 idle GPUs',
     );
     expect(instead([finding('batching', 2), finding('cheaper-model', 3), finding('borrow-quota', 1)])).toBe(
-      'switch to a cheaper model (−3 GPUs) + borrow 1 unused GPUs from the cohort',
+      'switch to a cheaper model (frees 3 GPUs) + borrow 1 unused GPUs from the cohort',
     );
     expect(instead([finding('stagger', 0)])).toBeNull();
     expect(instead([finding('stagger', 1), finding('reclaim-idle', 2, true)])).toBe('reclaim 2 idle GPUs');
@@ -111,7 +111,7 @@ describe('the comment with measured evidence', () => {
 
   it('sizes services from the load-test row and says what holds them back', () => {
     const serving = section(renderComment(LEVER_SCENARIOS.batching()), 'Serving capacity in gpu-l4');
-    expect(serving).toContain('<summary>Serving capacity in gpu-l4: 2 GPUs needed at the observed peak, 4 declared</summary>');
+    expect(serving).toContain('<summary>Serving capacity in gpu-l4: need with headroom 2 GPUs at the observed peak, 4 declared</summary>');
     const row = rowOf(serving, 'support-chat');
     expect(row.slice(0, 6)).toEqual([
       'support-chat',
@@ -161,16 +161,18 @@ describe('the comment with measured evidence', () => {
   it('shows confidence and the need without levers per change, and in the check', () => {
     const result = LEVER_SCENARIOS['reclaim-idle']();
     const why = section(renderComment(result), 'Why, per pool or queue');
-    expect(why).toContain('| GPUs needed without levers | GPUs needed with levers |');
+    expect(why).toContain('| Need with headroom, no lever | Need with headroom, with levers |');
     expect(rowOf(why, 'training').slice(0, 6)).toEqual(['training', 'partially-justified', '8', '5', '1', 'high']);
     const check = renderCheck(result);
-    expect(check.title).toBe('GPU increase partly justified: +2 requested, 1 needed (reclaim-idle)');
+    expect(check.title).toBe('GPU increase partly justified: +2 requested, +1 to add (reclaim-idle) · advise mode, not blocking');
     expect(check.summary.split('\n')[0]).toBe(headline(result));
     expect(check.summary).toContain(
-      '- `training` 4 → 6: partially-justified, need 5 GPUs (8 without levers), high confidence; busy 34%, 2 flagged idle or memory-bound',
+      '- `training` 4 → 6: partially-justified, need with headroom 5 GPUs (8 with no lever), +1 to add, confidence high; busy 34%, 2 flagged idle or memory-bound',
     );
     const partial = LEVER_SCENARIOS['partial-telemetry']();
-    expect(headline(partial)).toMatch(/_Medium confidence: some telemetry is missing \(see the checklist\)\._$/);
+    expect(renderComment(partial)).toContain(
+      '⚠️ **Evidence: measured over 2 days of telemetry to 2026-01-03, confidence medium:** some telemetry is missing (the checklist below).',
+    );
   });
 
   it('groups a long missing-evidence checklist by where each item is fixed', () => {

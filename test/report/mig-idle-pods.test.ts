@@ -26,7 +26,7 @@ describe('idle MIG instances in the report', () => {
 
   it('writes fractional GPUs freed to three figures and whole ones as they are', () => {
     const finding = (gpusFreed: number): Finding => ({ lever: 'reclaim-idle', gpusFreed, meetsNeed: false, summary: 's', evidence: [] });
-    expect(leversTable([finding(1 + 3 / 7)])).toMatch(/\| reclaim-idle +\| 1\.43 +\|/);
-    expect(leversTable([finding(2)])).toMatch(/\| reclaim-idle +\| 2 +\|/);
+    expect(leversTable([finding(1 + 3 / 7)], false)).toMatch(/\| reclaim-idle +\| 1\.43 +\|/);
+    expect(leversTable([finding(2)], false)).toMatch(/\| reclaim-idle +\| 2 +\|/);
   });
 });

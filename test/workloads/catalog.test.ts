@@ -119,7 +119,20 @@ describe('parseCatalog: errors name file, line and field', () => {
       kind: 'unknown key',
       text: `workloads:\n${batch('    gpus: 2')}`,
       line: 9,
-      message: 'workloads[0].gpus: unknown field',
+      message:
+        'workloads[0].gpus: unknown field; the fields here are name, queue, pool, selector, outcomes, type, gpusPerJob, runtime, jobsPerDay, days, window, interruptible',
+    },
+    {
+      kind: 'misspelt key',
+      text: `workloads:\n${batch('    interuptible: true')}`,
+      line: 9,
+      message: 'workloads[0].interuptible: unknown field (did you mean interruptible?)',
+    },
+    {
+      kind: 'misspelt key inside a field',
+      text: `workloads:\n${batch('    outcomes: { verified: "sum(x)", totl: "sum(y)" }')}`,
+      line: 9,
+      message: 'workloads[0].outcomes.totl: unknown field (did you mean total?)',
     },
     {
       kind: 'wrong type',
@@ -192,7 +205,8 @@ describe('parseCatalog: errors name file, line and field', () => {
       kind: 'field of another type',
       text: `workloads:\n${batch('    replicas: 2')}`,
       line: 9,
-      message: 'workloads[0].replicas: unknown field',
+      message:
+        'workloads[0].replicas: unknown field; the fields here are name, queue, pool, selector, outcomes, type, gpusPerJob, runtime, jobsPerDay, days, window, interruptible',
     },
     {
       kind: 'fraction out of range',
@@ -328,7 +342,7 @@ describe('parseCatalog: the file as a whole', () => {
   it.each([
     ['a list', '- name: x\n', 'expected a mapping with a `workloads:` list, got a list'],
     ['a string', 'hello\n', 'expected a mapping with a `workloads:` list, got "hello"'],
-    ['no workloads key', 'jobs: []\n', 'jobs: unknown field'],
+    ['no workloads key', 'jobs: []\n', 'jobs: unknown field; the fields here are workloads'],
     ['workloads not a list', 'workloads: 3\n', 'workloads: must be a list, got 3'],
     ['workloads empty', 'workloads:\n', 'workloads: must be a list, got an empty value'],
   ])('not a catalog: %s', (_kind, text, message) => {
@@ -339,12 +353,15 @@ describe('parseCatalog: the file as a whole', () => {
   });
 
   it('a missing workloads key is named', () => {
-    expect(parseCatalog(FILE, 'jobs: []\n').diagnostics.map((d) => d.message)).toEqual(['workloads: is required', 'jobs: unknown field']);
+    expect(parseCatalog(FILE, 'jobs: []\n').diagnostics.map((d) => d.message)).toEqual([
+      'workloads: is required',
+      'jobs: unknown field; the fields here are workloads',
+    ]);
   });
 
   it('an unknown top-level key does not lose the workloads', () => {
     const { workloads, diagnostics } = parseCatalog(FILE, `version: 1\nworkloads:\n${batch()}`);
-    expect(only(diagnostics)).toMatchObject({ line: 1, message: 'version: unknown field' });
+    expect(only(diagnostics)).toMatchObject({ line: 1, message: 'version: unknown field; the fields here are workloads' });
     expect(workloads).toHaveLength(1);
   });
 

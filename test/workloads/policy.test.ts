@@ -73,8 +73,20 @@ describe('parsePolicy', () => {
   );
 
   it.each([
-    ['unknown key', 'mode: advise\nthreshold: 3\n', 2, 'threshold: unknown field'],
-    ['unknown nested key', 'overrides:\n  users: [me]\n', 2, 'overrides.users: unknown field'],
+    [
+      'unknown key',
+      'mode: advise\nthreshold: 3\n',
+      2,
+      'threshold: unknown field; the fields here are _extends, mode, catalog, window, headroom, idleBelow, overrides, prices, telemetry',
+    ],
+    [
+      'unknown nested key',
+      'overrides:\n  users: [me]\n',
+      2,
+      'overrides.users: unknown field; the fields here are minPermission, teams, allowAuthor',
+    ],
+    ['misspelt key', 'headrom: 0.3\n', 1, 'headrom: unknown field (did you mean headroom?)'],
+    ['misspelt nested key', 'overrides:\n  allowauthor: true\n', 2, 'overrides.allowauthor: unknown field (did you mean allowAuthor?)'],
     ['bad window', 'window: two weeks\n', 1, 'window: must be a duration such as 45m, 2h, 1h30m or 1d, got "two weeks"'],
     ['headroom above 1', 'headroom: 20\n', 1, 'headroom: must be a number from 0 to 1, got 20'],
     [

@@ -1,5 +1,6 @@
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ReviewResult } from '../../domain/index.js';
 import { renderComment } from '../../report/comment.js';
 import { runReview } from '../../review.js';
 import { parseFlags } from '../args.js';
@@ -17,14 +18,18 @@ Reviews the example pull request shipped in fixtures/demo (a Kueue ClusterQueue 
 12 GPUs) with the demo cluster's recorded telemetry (fixtures/demo/snapshot.json, replayed with no
 network) and prints the comment the App would post. Takes no options.`;
 
-export async function demoCommand(argv: string[], out: Output): Promise<number> {
-  parseFlags(argv, {});
+/** The review of the demo PR, as `demo` prints it. */
+export async function demoReview(): Promise<ReviewResult> {
   // Relative paths name the sides in the comment's footer as a reader would type them.
   const side = (name: string) => relative(process.cwd(), `${DEMO_DIR}${name}`) || '.';
   const changes = await changeSetFromArgs({ base: side('base'), head: side('head') });
   const policy = await loadPolicy(changes.base);
   const telemetry = await telemetryFromFlags({ snapshot: `${DEMO_DIR}snapshot.json` });
-  const result = await runReview({ changes, policy, ...(telemetry ? { telemetry } : {}) });
-  out.stdout(renderComment(result));
+  return runReview({ changes, policy, ...(telemetry ? { telemetry } : {}) });
+}
+
+export async function demoCommand(argv: string[], out: Output): Promise<number> {
+  parseFlags(argv, {});
+  out.stdout(renderComment(await demoReview()));
   return 0;
 }

@@ -105,7 +105,7 @@ export async function reviewCommand(argv: string[], out: Output): Promise<number
   out.stdout(
     flags.format === 'json'
       ? JSON.stringify(reviewJson(result), null, 2)
-      : renderComment(result, side.headUrl === undefined ? {} : { headUrl: side.headUrl }),
+      : renderComment(result, { surface: 'cli', ...(side.headUrl === undefined ? {} : { headUrl: side.headUrl }) }),
   );
   return failOn !== undefined && failsOn(result, failOn, allowInsufficient) ? 1 : 0;
 }

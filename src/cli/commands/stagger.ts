@@ -3,7 +3,7 @@ import { WEEK } from '../../analysis/stagger/circle.js';
 import { formatClock, weekdayOf } from '../../analysis/stagger/cron.js';
 import { jobsFromWorkloads } from '../../analysis/stagger/expand.js';
 import { planStagger } from '../../analysis/stagger/plan.js';
-import { isJobWorkload, type StaggerPlan } from '../../domain/index.js';
+import { isJobWorkload, nearest, type StaggerPlan } from '../../domain/index.js';
 import { chronological } from '../../report/schedule.js';
 import { parseCatalog } from '../../workloads/catalog.js';
 import { parseFlags, required, UsageError } from '../args.js';
@@ -60,9 +60,19 @@ export async function staggerCommand(argv: string[], out: Output): Promise<numbe
     return 2;
   }
   if (workloads.length === 0) {
-    throw new UsageError(
-      `${file} has no batch or training workload${flags.queue ? ` in queue ${flags.queue}` : flags.pool ? ` in pool ${flags.pool}` : ''}`,
-    );
+    const jobs = catalog.workloads.filter(isJobWorkload);
+    const where = flags.queue
+      ? ` in queue ${flags.queue}${didYouMean(
+          flags.queue,
+          jobs.map((w) => w.queue),
+        )}`
+      : flags.pool
+        ? ` in pool ${flags.pool}${didYouMean(
+            flags.pool,
+            jobs.map((w) => w.pool),
+          )}`
+        : '';
+    throw new UsageError(`${file} has no batch or training workload${where}`);
   }
   const { jobs, problems, cycle } = jobsFromWorkloads(workloads);
   for (const p of problems) out.stderr(`${file}: ${p.workload}: ${p.message}`);
@@ -134,4 +144,13 @@ function staggerJson(plan: StaggerPlan, capacity: number | null, leftOut: readon
     complete: leftOut.length === 0,
     leftOut: [...leftOut],
   };
+}
+
+/** ` (did you mean research?)` when a queue or pool name is a near miss of one the catalog uses. */
+function didYouMean(typed: string, names: readonly (string | undefined)[]): string {
+  const found = nearest(
+    typed,
+    names.filter((n): n is string => n !== undefined),
+  );
+  return found === null ? '' : ` (did you mean ${found}?)`;
 }

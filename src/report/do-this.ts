@@ -1,0 +1,153 @@
+import { cronLine, gpusText } from '../analysis/index.js';
+import type { ChangeReview, Finding, OutcomeCost, ReviewResult } from '../domain/index.js';
+import { code, MAX_SENTENCE, md, prose } from './escape.js';
+import { pct, unitUsd } from './numbers.js';
+import { chronological } from './schedule.js';
+
+/** Runs, pods or missing items named on the first screen before the rest is counted. */
+const MAX_ITEMS = 4;
+
+function where(review: ChangeReview): string {
+  return code(`${review.change.file}:${review.change.line}`);
+}
+
+/** The CronJob lines for the runs the plan moves, and only those (a run that keeps its start needs no edit). */
+function staggerStep(review: ChangeReview): string | null {
+  const plan = review.plan;
+  if (!plan || plan.peakGpus >= plan.naivePeakGpus) return null;
+  const moved = chronological(plan.schedule).filter(
+    (r) => r.release !== undefined && (r.pieces.length > 1 || r.pieces[0]?.start !== r.release),
+  );
+  if (moved.length === 0) return null;
+  const lines = moved
+    .slice(0, MAX_ITEMS)
+    .map(
+      (r) =>
+        `  - ${md(r.workload)} run ${r.run}: ${r.pieces.map((p) => code(`schedule: "${cronLine(p.start, plan.cycle)}"`)).join(', then ')}`,
+    );
+  const more = moved.length > MAX_ITEMS ? `\n  - …and ${moved.length - MAX_ITEMS} more (the schedule below)` : '';
+  return (
+    `- Move ${moved.length} run${moved.length === 1 ? '' : 's'} (UTC, with \`timeZone: Etc/UTC\`); peak ${plan.naivePeakGpus} → ${plan.peakGpus} GPUs:\n` +
+    `${lines.join('\n')}${more}`
+  );
+}
+
+function reclaimStep(review: ChangeReview): string | null {
+  const pods = review.idlePods ?? [];
+  if (pods.length === 0) return null;
+  const named = pods
+    .slice(0, MAX_ITEMS)
+    .map((p) => `${code(`${p.namespace}/${p.pod}`, 120)} (${gpusText(p.gpus)} GPUs, busy ${pct(p.busyFraction)})`);
+  const more = pods.length > MAX_ITEMS ? ` and ${pods.length - MAX_ITEMS} more` : '';
+  const gpus = pods.reduce((s, p) => s + p.gpus, 0);
+  return `- Reclaim ${gpusText(gpus)} idle GPUs from pods outside the catalog: ${named.join(', ')}${more}.`;
+}
+
+function borrowStep(review: ChangeReview, finding: Finding): string {
+  const limit = review.change.after?.borrowingLimit;
+  const now = limit === undefined ? 'none set' : `now ${limit}`;
+  return `- Set \`borrowingLimit: ${finding.gpusFreed}\` on ${md(review.change.name)}'s GPU flavor in ${where(review)} (${now}); its cohort left that many GPUs unused all window.`;
+}
+
+/** The qualifying alternative with the lowest cost per verified outcome, per workload. */
+function cheapest(costs: readonly OutcomeCost[]): OutcomeCost[] {
+  const best = new Map<string, OutcomeCost>();
+  for (const c of costs) {
+    if (c.option === 'current' || !c.qualifies) continue;
+    const seen = best.get(c.workload);
+    if (!seen || (c.usdPerVerifiedOutcome ?? Infinity) < (seen.usdPerVerifiedOutcome ?? Infinity)) best.set(c.workload, c);
+  }
+  return [...best.values()];
+}
+
+function modelStep(review: ChangeReview): string | null {
+  const costs = review.costs ?? [];
+  const steps = cheapest(costs).map((alt) => {
+    const now = costs.find((c) => c.workload === alt.workload && c.option === 'current');
+    const gpus =
+      alt.gpus === null ? '' : `: ${alt.gpus} × ${md(alt.gpuType ?? 'GPU')}${now?.gpus == null ? '' : ` instead of ${now.gpus}`}`;
+    const price = `${unitUsd(alt.usdPerVerifiedOutcome)} per verified outcome${now ? ` instead of ${unitUsd(now.usdPerVerifiedOutcome)}` : ''}`;
+    return `- Switch ${md(alt.workload)} to ${code(alt.option, 80)}${gpus}, ${price}; it meets the quality threshold and the SLO.`;
+  });
+  return steps.length > 0 ? steps.slice(0, MAX_ITEMS).join('\n') : null;
+}
+
+function batchingStep(review: ChangeReview): string | null {
+  const limited = (review.serving ?? []).filter((s) => s.advice !== null && s.gpusNeeded !== null && s.gpusNeeded < s.declaredGpus);
+  if (limited.length === 0) return null;
+  return limited
+    .slice(0, MAX_ITEMS)
+    .map((s) => `- ${md(s.workload)}: ${s.gpusNeeded} GPUs instead of ${s.declaredGpus}; ${prose(s.advice ?? '')}.`)
+    .join('\n');
+}
+
+// Levers that act on the same GPUs: only the stronger of each pair is a step to take.
+const RIVAL: Partial<Record<Finding['lever'], Finding['lever']>> = { batching: 'cheaper-model', 'cheaper-model': 'batching' };
+
+/** The levers to act on: the strongest that meets the need alone, else every one that frees GPUs. */
+function chosenLevers(findings: readonly Finding[]): Finding[] {
+  const freeing = findings.filter((f) => f.gpusFreed > 0).sort((a, b) => b.gpusFreed - a.gpusFreed);
+  const alone = freeing.find((f) => f.meetsNeed);
+  if (alone) return [alone];
+  const out: Finding[] = [];
+  for (const f of freeing) {
+    const rival = RIVAL[f.lever];
+    if (!out.some((o) => o.lever === f.lever || o.lever === rival)) out.push(f);
+  }
+  return out;
+}
+
+function leverStep(review: ChangeReview, finding: Finding): string | null {
+  switch (finding.lever) {
+    case 'stagger':
+      return staggerStep(review);
+    case 'reclaim-idle':
+      return reclaimStep(review);
+    case 'borrow-quota':
+      return borrowStep(review, finding);
+    case 'cheaper-model':
+      return modelStep(review);
+    case 'batching':
+      return batchingStep(review);
+  }
+}
+
+/** The capacity to write in the file: keep what is there, or ask for less than the PR does. */
+function capacityStep(review: ChangeReview): string | null {
+  const { change, gpusNeeded } = review;
+  if (review.verdict === 'not-justified')
+    return `- Keep ${md(change.name)} at ${change.gpusBefore} GPUs in ${where(review)}: drop the +${change.delta}.`;
+  if (review.verdict !== 'partially-justified' || gpusNeeded === null) return null;
+  const step = change.after?.gpuStep;
+  const fewer = step !== undefined && step > 1 ? (change.delta - gpusNeeded) / step : 0;
+  const steps = fewer > 0 ? ` (the pool grows in steps of ${step} GPUs: ${fewer} step${fewer === 1 ? '' : 's'} fewer)` : '';
+  return `- Ask for ${change.gpusBefore + gpusNeeded} GPUs (+${gpusNeeded}) in ${where(review)} instead of ${change.gpusAfter}${steps}.`;
+}
+
+function reviewSteps(review: ChangeReview): string[] {
+  if (review.change.delta <= 0) return [];
+  // A lever with no step of its own to spell out (idle allocations of a catalog workload) says what it found.
+  const steps = chosenLevers(review.findings).map((f) => leverStep(review, f) ?? `- ${md(f.summary.replace(/\.$/, ''), MAX_SENTENCE)}.`);
+  const capacity = capacityStep(review);
+  return capacity === null ? steps : [...steps, capacity];
+}
+
+/**
+ * **Do this**: the exact change, per growing change: the runs to move with their CronJob lines,
+ * the idle pods, the `borrowingLimit`, the model to switch to, the capacity to write; or the
+ * evidence to add when there is too little to judge. Null when there is nothing to do.
+ */
+export function doThis(result: ReviewResult): string | null {
+  if (result.verdict === 'no-gpu-change') return null;
+  if (result.verdict === 'insufficient-evidence') {
+    const items = result.missingEvidence.slice(0, MAX_ITEMS).map((m) => `- Add ${md(m.what, 200)}: ${prose(m.how)}`);
+    const more =
+      result.missingEvidence.length > MAX_ITEMS ? `\n- …and ${result.missingEvidence.length - MAX_ITEMS} more (the checklist below)` : '';
+    return items.length > 0 ? `**Do this** so it can be judged:\n\n${items.join('\n')}${more}` : null;
+  }
+  if (result.verdict === 'justified') {
+    return result.gpusRequested > 0 ? '**Do this:** nothing; the GPUs asked for are needed.' : null;
+  }
+  const steps = result.reviews.flatMap(reviewSteps).slice(0, 2 * MAX_ITEMS);
+  return steps.length > 0 ? `**Do this:**\n\n${steps.join('\n')}` : null;
+}
