@@ -334,3 +334,20 @@ describe('every workload kind the reader knows', () => {
     expect(diagnostics[0]?.message).toMatch(/pod count is not a number/);
   });
 });
+
+describe('files with no workload kind', () => {
+  it('are not parsed, however often they name a GPU resource; CRLF files still are', () => {
+    const queues = Array.from(
+      { length: 3 },
+      (_, i) => `kind: ClusterQueue\nmetadata: {name: q${i}}\nspec: {resourceGroups: [{coveredResources: [nvidia.com/gpu]}]}`,
+    ).join('\n---\n');
+    // A broken document would be a diagnostic if the file were parsed.
+    expect(declaredWorkloads([{ path: 'queues.yaml', text: `${queues}\n---\nnvidia.com/gpu: [broken` }])).toEqual({
+      workloads: [],
+      diagnostics: [],
+    });
+    const job =
+      'apiVersion: batch/v1\r\nkind: Job\r\nmetadata:\r\n  name: train\r\nspec:\r\n  template:\r\n    spec:\r\n      containers:\r\n        - name: t\r\n          resources:\r\n            limits:\r\n              nvidia.com/gpu: 2\r\n';
+    expect(declaredWorkloads([{ path: 'job.yaml', text: job }]).workloads.map((w) => w.name)).toEqual(['train']);
+  });
+});

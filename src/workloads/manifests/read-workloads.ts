@@ -13,6 +13,15 @@ const QUEUE_LABEL = 'kueue.x-k8s.io/queue-name';
 /** Files worth parsing: they name a GPU resource, a LocalQueue or a KAITO workspace. */
 const SIGNAL = /nvidia\.com\/gpu|amd\.com\/gpu|gpu\.intel\.com\/|\bLocalQueue\b|kaito\.sh\//;
 
+/**
+ * And they hold a kind this reader takes: a megabyte of ClusterQueues names `nvidia.com/gpu`
+ * thousands of times and no workload, and parsing it would hold the App's event loop.
+ */
+const KIND_LINE = new RegExp(
+  `^[ \\t-]*kind:[ \\t]*["']?(?:${[...Object.keys(WORKLOAD_KINDS), 'LocalQueue', 'Workspace'].join('|')})["']?[ \\t\\r]*(?:#[^\\r\\n]*)?\\r?$`,
+  'm',
+);
+
 export interface DeclaredWorkloads {
   workloads: DeclaredWorkload[];
   diagnostics: Diagnostic[];
@@ -34,7 +43,7 @@ export function declaredWorkloads(files: readonly { path: string; text: string }
   const diagnostics: Diagnostic[] = [];
   const manifests: Manifest[] = [];
   for (const f of files) {
-    if (!/\.ya?ml$/i.test(f.path) || !SIGNAL.test(f.text)) continue;
+    if (!/\.ya?ml$/i.test(f.path) || !SIGNAL.test(f.text) || !KIND_LINE.test(f.text)) continue;
     const scan = readManifests(f.path, f.text, (t) => SIGNAL.test(t));
     diagnostics.push(...scan.diagnostics);
     manifests.push(...scan.manifests.filter((m) => !m.embedded));
