@@ -104,6 +104,9 @@ async function pingDuringReviews(sampler: HeapSampler) {
   const fake = await FakeGitHub.start();
   const secrets = newSecrets();
   const server = await startServerProcess({ githubHost: new URL(fake.url).host, secrets });
+  // The pings are timed from this process, which also serves the fake: its first request loads
+  // GitHub's OpenAPI description (half a second), which must not be counted against the App.
+  await fetch(`${fake.url}/app`).then((r) => r.text());
   const rows: (string | number)[][] = [];
   const data: Record<string, unknown>[] = [];
   try {
