@@ -6,6 +6,7 @@ import { renderCheck, renderFailedCheck } from '../report/check.js';
 import type { CheckOutput } from '../report/check.js';
 import { COMMENT_MARKER, renderComment } from '../report/comment.js';
 import type { TelemetryProvider } from '../telemetry/from-env.js';
+import { DEFAULT_POLICY } from '../domain/policy.js';
 import { POLICY_PATHS, runReview } from '../review.js';
 import type { LoadedPolicy } from '../review.js';
 import { ApiChangeSet } from './api-change-set.js';
@@ -14,7 +15,8 @@ import { CheckRun } from './check-run.js';
 import type { GitHubClient, Logger, PullRequestTarget } from './client.js';
 import { findMarkedComment } from './comment-poster.js';
 import { describeFailure } from './errors.js';
-import { loadPolicy } from './policy-loader.js';
+import { GraphqlBlobs } from './graphql-blobs.js';
+import { loadPolicy, policyCandidates } from './policy-loader.js';
 import type { Posting, Rendered } from './post-review.js';
 import { withRefusedFiles } from './refused-files.js';
 import { withUnlistedFiles } from './unlisted-files.js';
@@ -71,9 +73,19 @@ export async function analysePullRequest(
   target: PullRequestTarget,
   provider?: TelemetryProvider,
   onPolicy?: (policy: LoadedPolicy) => void,
+  log?: Logger,
 ): Promise<Analysis> {
-  const changes = new ApiChangeSet(octokit, target);
-  const policy = await loadPolicy(octokit, target.base, changes.base);
+  const blobs = new GraphqlBlobs(octokit, log ?? null);
+  const changes = new ApiChangeSet(octokit, target, blobs);
+  // The file list first; then the policy, the usual catalog and the changed files share one
+  // query. A list that failed is reported by the review, after the policy says how to judge it.
+  await changes.changedPaths().catch(() => undefined);
+  blobs.prefetch([
+    ...policyCandidates(target.base, target.baseSha),
+    { repo: target.base, ref: target.baseSha, path: DEFAULT_POLICY.catalog },
+    { repo: target.head, ref: target.headSha, path: DEFAULT_POLICY.catalog },
+  ]);
+  const policy = await loadPolicy(octokit, target.base, changes.base, blobs);
   onPolicy?.(policy);
   // The policy and the catalog decide what is trusted: always read as the base commit has them.
   changes.readSparingly([...POLICY_PATHS, policy.policy.catalog]);
@@ -116,7 +128,7 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
     mode = loaded.diagnostics.some((d) => d.severity === 'error') ? 'enforce' : loaded.policy.mode;
   };
   try {
-    const { changes, policy, result } = await analysePullRequest(octokit, target, options.telemetry, onPolicy);
+    const { changes, policy, result } = await analysePullRequest(octokit, target, options.telemetry, onPolicy, log);
     const author = await options.self();
     const trust: StateTrust = { key: options.stateKey, scope: { repo: pr.repo, number: target.number } };
     // The head first, so our comment is read as late as possible, just before writing it.
