@@ -24,6 +24,9 @@ export interface FakeRequest {
   operation: string | null;
   /** Bytes of the answer's body written to the client so far: all of it, unless it stopped reading. */
   bytesSent: number;
+  /** performance.now() when the request arrived, and when its answer began (undefined until then). */
+  arrivedAt: number;
+  answeredAt?: number;
 }
 
 export interface FakeResponse {
@@ -66,6 +69,8 @@ export class FakeGitHub {
   readonly #waiters: { method: string; path: string | RegExp; count: number; resolve: () => void }[] = [];
   /** Milliseconds every answer waits: makes concurrent work overlap the way it does on GitHub. */
   latencyMs = 0;
+  /** When set, the milliseconds each answer waits instead of `latencyMs` (a jittered delay). */
+  delay: ((req: FakeRequest) => number) | null = null;
 
   private constructor(
     private readonly server: Server,
@@ -196,6 +201,7 @@ export class FakeGitHub {
         body,
         operation: match?.template ?? null,
         bytesSent: 0,
+        arrivedAt: performance.now(),
       };
       this.requests.push(request);
       const fault = this.#faults.find(
@@ -203,6 +209,7 @@ export class FakeGitHub {
       );
       if (fault) {
         fault.remaining -= 1;
+        request.answeredAt = performance.now();
         return await send(res, request, fault.reply);
       }
       const route = this.#routes.find((r) => r.method === method && r.regex.test(path));
@@ -212,7 +219,8 @@ export class FakeGitHub {
       }
       const values = route.regex.exec(path)?.slice(1) ?? [];
       route.names.forEach((name, i) => (request.params[name] = values[i] ?? ''));
-      if (this.latencyMs > 0) await new Promise((r) => setTimeout(r, this.latencyMs));
+      const wait = this.delay?.(request) ?? this.latencyMs;
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       const held = this.#holds.findIndex((h) => matches(method, path, h));
       if (held >= 0) {
         const [h] = this.#holds.splice(held, 1);
@@ -220,6 +228,7 @@ export class FakeGitHub {
         await h?.release;
       }
       const reply = await route.handler(request);
+      request.answeredAt = performance.now();
       this.#answered.push(request);
       this.#wake();
       await send(res, request, { ...reply, status: reply.status ?? 200 });

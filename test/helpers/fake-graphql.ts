@@ -220,7 +220,8 @@ function parseBlobQuery(query: string, variables: Record<string, unknown>): Repo
   if (repos.length === 0) throw new GraphqlQueryError('Parse error on "}": a selection set cannot be empty');
   const unused = [...declared].filter(([, used]) => !used).map(([v]) => `$${v}`);
   if (unused.length > 0) throw new GraphqlQueryError(`Variable ${unused.join(', ')} is declared by GpuJustifyBlobs but not used`);
-  if (objectCount > FAKE_MAX_OBJECTS) throw new GraphqlQueryError(`This query asks for ${objectCount} objects; at most ${FAKE_MAX_OBJECTS}`);
+  if (objectCount > FAKE_MAX_OBJECTS)
+    throw new GraphqlQueryError(`This query asks for ${objectCount} objects; at most ${FAKE_MAX_OBJECTS}`);
   return repos;
 
   function objectSelection(): { typename: boolean; blobFields: string[] } {

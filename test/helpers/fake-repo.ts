@@ -112,6 +112,12 @@ export class FakeRepo {
     return this;
   }
 
+  /** A server without the GraphQL API: the App's reads go through REST, where a test's faults wait. */
+  withoutGraphql(): this {
+    this.graphql = false;
+    return this;
+  }
+
   /** A new head commit with these files: what a push to the pull request's branch does. */
   push(headSha: string, headFiles: Record<string, string>): this {
     this.pr.headSha = headSha;
