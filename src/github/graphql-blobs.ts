@@ -26,7 +26,7 @@ export interface BlobAt {
  * around 30 KB; a PR with more changed files makes several queries, sent together. The sizes are
  * not known before asking (the file list gives none), so the chunk is by count.
  */
-export const MAX_BLOBS_PER_QUERY = 250;
+const MAX_BLOBS_PER_QUERY = 250;
 
 /**
  * A symbolic link's blob holds its target: one line with no newline, at most PATH_MAX bytes.
