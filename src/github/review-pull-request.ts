@@ -112,14 +112,6 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
   const { log, target } = options;
   const octokit = budgetWrites(options.octokit, log);
   const pr = { repo: `${target.base.owner}/${target.base.repo}`, number: target.number, headSha: target.headSha };
-  let check: CheckRun;
-  try {
-    check = await CheckRun.start(octokit, target.base, target.headSha);
-  } catch (err) {
-    // Nothing to conclude: let Probot record the failed delivery.
-    log.error({ err: describeFailure(err), pr }, 'could not create check run');
-    throw err;
-  }
   // What is known when something fails: the policy's mode, and the conclusion the review reached.
   let mode: Mode | null = null;
   let computed: { result: ReviewResult; output: CheckOutput } | null = null;
@@ -127,14 +119,29 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
     // An invalid policy is judged as enforce (see runReview): so is a failure after reading it.
     mode = loaded.diagnostics.some((d) => d.severity === 'error') ? 'enforce' : loaded.policy.mode;
   };
+  // The check is created as the review starts, and the reads begin without waiting for GitHub's
+  // answer: one round trip less before the verdict. Sent first, it is in progress before any read.
+  const starting = CheckRun.start(octokit, target.base, target.headSha);
+  const analysing = settle(analysePullRequest(octokit, target, options.telemetry, onPolicy, log));
+  let check: CheckRun;
   try {
-    const { changes, policy, result } = await analysePullRequest(octokit, target, options.telemetry, onPolicy, log);
+    check = await starting;
+  } catch (err) {
+    // Nothing to conclude: let Probot record the failed delivery (the reads begun are let finish).
+    await analysing;
+    log.error({ err: describeFailure(err), pr }, 'could not create check run');
+    throw err;
+  }
+  try {
+    const { changes, policy, result } = unsettle(await analysing);
     const author = await options.self();
     const trust: StateTrust = { key: options.stateKey, scope: { repo: pr.repo, number: target.number } };
-    // The head first, so our comment is read as late as possible, just before writing it.
-    const { data: pull } = await octokit.rest.pulls.get({ ...target.base, pull_number: target.number });
+    // The head and our comment, read together as late as possible, just before writing.
+    const [{ data: pull }, found] = await Promise.all([
+      octokit.rest.pulls.get({ ...target.base, pull_number: target.number }),
+      findMarkedComment(octokit, { repo: target.base, issueNumber: target.number, marker: COMMENT_MARKER, author }),
+    ]);
     const current = pull.head.sha === target.headSha;
-    const found = await findMarkedComment(octokit, { repo: target.base, issueNumber: target.number, marker: COMMENT_MARKER, author });
     const fingerprint = requestFingerprint(result);
     const shown = readShown(found, trust);
     const shownState = shownMarker({ headSha: target.headSha, fingerprint }, shown, trust);
@@ -217,6 +224,21 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
       ? { result: computed.result, conclusion: computed.output.conclusion, override: null, refused: null }
       : { result: null, conclusion: output.conclusion, override: null, refused: null };
   }
+}
+
+type Settled<T> = { ok: true; value: T } | { ok: false; err: unknown };
+
+/** A promise that never rejects, so work begun before it is awaited cannot fail unhandled. */
+function settle<T>(pending: Promise<T>): Promise<Settled<T>> {
+  return pending.then(
+    (value) => ({ ok: true, value }),
+    (err: unknown) => ({ ok: false, err }),
+  );
+}
+
+function unsettle<T>(settled: Settled<T>): T {
+  if (settled.ok) return settled.value;
+  throw settled.err;
 }
 
 /** Says on the check, its conclusion unchanged, that the comment could not be posted. Best effort. */
