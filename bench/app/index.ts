@@ -1,4 +1,9 @@
-import { gpuJustifyApp } from '../../src/github/app.js';
+import { createGpuJustifyApp, gpuJustifyApp } from '../../src/github/app.js';
+import { REVIEW_STEP_SECONDS } from '../../src/telemetry/collect.js';
+import { prometheusConfig } from '../../src/telemetry/prometheus/config.js';
+import { PrometheusSource } from '../../src/telemetry/prometheus-source.js';
+import { startSimulatedPrometheus } from '../../test/helpers/prometheus/index.js';
+import { startDelayingProxy } from './delaying-proxy.js';
 import { AppServer } from '../../test/helpers/app-server.js';
 import { FakeGitHub } from '../../test/helpers/fake-github.js';
 import type { FakeRequest } from '../../test/helpers/fake-github.js';
@@ -7,7 +12,7 @@ import { pullRequestPayload } from '../../test/helpers/payloads.js';
 import type { Benchmark, BenchResult } from '../lib/benchmark.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fmt, HeapSampler, intIn, median, memoryReport, now, quantile, retainedHeapMiB, seeded, table } from '../lib/measure.js';
-import { bigPr, gpuPr, nonGpuPr, twoQueuePr } from './scenarios.js';
+import { bigPr, gpuPr, measuredGpuPr, nonGpuPr, twoQueuePr } from './scenarios.js';
 import type { AppScenario } from './scenarios.js';
 
 const INSTALLATION = 4242;
@@ -140,6 +145,24 @@ async function run(): Promise<BenchResult> {
     slow.push(await jittered(fake, app, twoQueuePr, JITTERED_OTHER_PRS, 6000));
     slow.push(await jittered(fake, app, nonGpuPr, JITTERED_OTHER_PRS, 7000));
     slow.push(await jittered(fake, app, bigPr, JITTERED_OTHER_PRS, 8000));
+    // With telemetry: a real Prometheus (the simulated cluster) behind a proxy adding the same delays.
+    const prom = await startSimulatedPrometheus();
+    const proxy = await startDelayingProxy(prom.url, () => intIn(rand, JITTER_MS[0], JITTER_MS[1]));
+    const source = new PrometheusSource(prometheusConfig({ PROMETHEUS_URL: proxy.url }), { minStepSeconds: REVIEW_STEP_SECONDS });
+    const at = new Date(prom.window.end * 1000);
+    const measuredApp = await AppServer.start(createGpuJustifyApp({ telemetry: () => ({ source, at }) }), fake.url);
+    try {
+      const before = proxy.requests;
+      const measured = await jittered(fake, measuredApp, measuredGpuPr, JITTERED_GPU_PRS, 9000, (repo) => {
+        // The comment must rest on measurements, or this row would time a review without telemetry.
+        if (!/prometheus/i.test(repo.comments.at(-1)?.body ?? '')) throw new Error('the review with telemetry used none');
+      });
+      slow.unshift({ ...measured, prometheusRequests: (proxy.requests - before) / JITTERED_GPU_PRS });
+    } finally {
+      await measuredApp.close();
+      await proxy.close();
+      await prom.stop();
+    }
     fake.delay = null;
     if (fake.errors.length > 0) throw new Error(`the fake GitHub saw invalid requests:\n${fake.errors.slice(0, 5).join('\n')}`);
     const results = new URL('../results/', import.meta.url);
@@ -194,7 +217,16 @@ async function run(): Promise<BenchResult> {
       '',
       table(
         ['scenario', 'PRs', 'calls', 'writes', 'p50 ms', 'p95 ms', 'round trips (median / max)', 'floor'],
-        slow.map((j) => [j.name, j.prs, j.calls, j.writes, fmt(j.p50, 0), fmt(j.p95, 0), `${j.roundTrips} / ${j.roundTripsMax}`, FLOOR]),
+        slow.map((j) => [
+          j.name,
+          j.prs,
+          j.prometheusRequests === undefined ? j.calls : `${j.calls} (+ ${fmt(j.prometheusRequests, 0)} to Prometheus)`,
+          j.writes,
+          fmt(j.p50, 0),
+          fmt(j.p95, 0),
+          `${j.roundTrips} / ${j.roundTripsMax}`,
+          FLOOR,
+        ]),
       ),
     ].join('\n');
     return {
@@ -234,6 +266,8 @@ interface Jittered {
   p95: number;
   roundTrips: number;
   roundTripsMax: number;
+  /** Requests to Prometheus per review, when the review has telemetry. */
+  prometheusRequests?: number;
 }
 
 /** Reviews of one scenario against a fake whose every answer waits 50–300 ms, seeded. */
@@ -243,6 +277,8 @@ async function jittered(
   make: (n: number) => AppScenario,
   prs: number,
   firstNumber: number,
+  /** Throws when a review did not do what the scenario is about. */
+  check: (repo: FakeRepo) => void = () => undefined,
 ): Promise<Jittered> {
   const latencies: number[] = [];
   const trips: number[] = [];
@@ -252,11 +288,12 @@ async function jittered(
   for (let i = 0; i < prs; i++) {
     const s = make(firstNumber + i);
     name = s.name;
-    new FakeRepo(fake, s.pr).serve();
+    const repo = new FakeRepo(fake, s.pr).serve();
     fake.requests.length = 0;
     const t0 = now();
     const res = await app.deliver('pull_request', payload(s));
     if (res.status !== 200) throw new Error(`${s.name}: webhook answered ${res.status}`);
+    check(repo);
     const api = fake.requests.filter((r) => !r.path.endsWith('/access_tokens'));
     const isComment = (r: FakeRequest) => r.method === 'POST' && /\/issues\/\d+\/comments$/.test(r.path);
     const isConclusion = (r: FakeRequest) => r.method === 'PATCH' && /\/check-runs\//.test(r.path);
