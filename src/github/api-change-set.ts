@@ -130,7 +130,8 @@ export class ApiChangeSet implements ChangeSet {
     const spare: BlobAt[] = [];
     const { base, head, baseSha, headSha } = this.target;
     for (const file of files) {
-      if (file.status !== 'removed' && anyParserAccepts(file.filename, PARSERS)) wanted.push({ repo: head, ref: headSha, path: file.filename });
+      if (file.status !== 'removed' && anyParserAccepts(file.filename, PARSERS))
+        wanted.push({ repo: head, ref: headSha, path: file.filename });
       const before = file.previousFilename ?? file.filename;
       if (file.status !== 'added' && anyParserAccepts(before, PARSERS))
         (baseLikelyRead(file) ? wanted : spare).push({ repo: base, ref: baseSha, path: before });
