@@ -73,6 +73,11 @@ describe('reads through GraphQL', () => {
     ['a 502', { status: 502, body: { message: 'Bad Gateway' } }],
     ['an errors array', { status: 200, body: { errors: [{ message: 'Something went wrong while executing your query.' }] } }],
     ['a 404 (a server without GraphQL)', { status: 404, body: { message: 'Not Found' } }],
+    // Not waited out as a write would be: REST has a rate limit of its own.
+    [
+      'a secondary rate limit',
+      { status: 403, body: { message: 'You have exceeded a secondary rate limit' }, headers: { 'retry-after': '60' } },
+    ],
   ])('GraphQL answering %s: the review reads through REST from then on, and says the same', async (_what, reply) => {
     const repo = new FakeRepo(h.fake, pullRequest()).serve();
     h.fake.fail('POST', '/graphql', reply, 100);
