@@ -31,6 +31,8 @@ export interface ReviewInput {
   telemetry?: TelemetryInput;
   /** Where large files are parsed off this thread (the App's workers); in-process without it. */
   offload?: ParseOffload;
+  /** Told once the files are read and telemetry is about to be asked, for work that can overlap it. */
+  onMeasuring?: () => void;
 }
 
 /**
@@ -90,8 +92,10 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
   }
 
   // Measured only when there is something to judge and something documented to measure.
+  const measuring = input.telemetry !== undefined && measurable !== null && changes.length > 0;
+  if (measuring) input.onMeasuring?.();
   const telemetry: ReviewTelemetry | null =
-    input.telemetry && measurable !== null && changes.length > 0
+    input.telemetry && measurable !== null && measuring
       ? await collectTelemetry(input.telemetry, { changes, workloads: measurable, windowMinutes: policy.window, repo: changeSet.head })
       : null;
   const reviews = changes.map((change) => reviewChange({ change, workloads, catalogFile, policy, telemetry, rejected, catalogError }));

@@ -14,6 +14,7 @@ import { adaptCheckOutput } from './check-output.js';
 import { CheckRun } from './check-run.js';
 import type { GitHubClient, Logger, PullRequestTarget } from './client.js';
 import { findMarkedComment } from './comment-poster.js';
+import type { MarkedComment } from './comment-poster.js';
 import { describeFailure } from './errors.js';
 import { GraphqlBlobs } from './graphql-blobs.js';
 import { loadPolicy, policyCandidates } from './policy-loader.js';
@@ -74,6 +75,7 @@ export async function analysePullRequest(
   provider?: TelemetryProvider,
   onPolicy?: (policy: LoadedPolicy) => void,
   log?: Logger,
+  onMeasuring?: () => void,
 ): Promise<Analysis> {
   const blobs = new GraphqlBlobs(octokit, log ?? null);
   const changes = new ApiChangeSet(octokit, target, blobs);
@@ -97,6 +99,7 @@ export async function analysePullRequest(
     headSha: target.headSha,
     offload: sharedParsePool(),
     ...(telemetry ? { telemetry } : {}),
+    ...(onMeasuring ? { onMeasuring } : {}),
   });
   return { changes, policy, result: withUnlistedFiles(withRefusedFiles(reviewed, changes.refusedFiles()), await changes.unlistedFiles()) };
 }
@@ -122,7 +125,21 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
   // The check is created as the review starts, and the reads begin without waiting for GitHub's
   // answer: one round trip less before the verdict. Sent first, it is in progress before any read.
   const starting = CheckRun.start(octokit, target.base, target.headSha);
-  const analysing = settle(analysePullRequest(octokit, target, options.telemetry, onPolicy, log));
+  // The pull request and our comment, read once the verdict's inputs are in: while telemetry is
+  // asked when there is any (its round trips and GitHub's overlap), else right after the analysis.
+  const stateReads: { pending: Promise<Settled<PullState>> | null } = { pending: null };
+  const readState = (): Promise<Settled<PullState>> =>
+    (stateReads.pending ??= settle(
+      options
+        .self()
+        .then((author) =>
+          Promise.all([
+            octokit.rest.pulls.get({ ...target.base, pull_number: target.number }),
+            findMarkedComment(octokit, { repo: target.base, issueNumber: target.number, marker: COMMENT_MARKER, author }),
+          ]),
+        ),
+    ));
+  const analysing = settle(analysePullRequest(octokit, target, options.telemetry, onPolicy, log, () => void readState()));
   let check: CheckRun;
   try {
     check = await starting;
@@ -136,11 +153,7 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
     const { changes, policy, result } = unsettle(await analysing);
     const author = await options.self();
     const trust: StateTrust = { key: options.stateKey, scope: { repo: pr.repo, number: target.number } };
-    // The head and our comment, read together as late as possible, just before writing.
-    const [{ data: pull }, found] = await Promise.all([
-      octokit.rest.pulls.get({ ...target.base, pull_number: target.number }),
-      findMarkedComment(octokit, { repo: target.base, issueNumber: target.number, marker: COMMENT_MARKER, author }),
-    ]);
+    const [{ data: pull }, found] = unsettle(await readState());
     const current = pull.head.sha === target.headSha;
     const fingerprint = requestFingerprint(result);
     const shown = readShown(found, trust);
@@ -225,6 +238,9 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
       : { result: null, conclusion: output.conclusion, override: null, refused: null };
   }
 }
+
+/** The pull request as GitHub has it now, and our comment on it. */
+type PullState = [Awaited<ReturnType<GitHubClient['rest']['pulls']['get']>>, MarkedComment | null];
 
 type Settled<T> = { ok: true; value: T } | { ok: false; err: unknown };
 
