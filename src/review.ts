@@ -36,6 +36,8 @@ export interface ReviewInput {
   telemetry?: TelemetryInput;
   /** Where large files are parsed off this thread (the App's workers); in-process without it. */
   offload?: ParseOffload;
+  /** Told once the files are read and telemetry is about to be asked, for work that can overlap it. */
+  onMeasuring?: () => void;
 }
 
 /**
@@ -101,8 +103,10 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
   const linkedEntries = (change: CapacityChange) =>
     declared.filter((e) => (change.kind === 'kueue-cluster-queue' ? e.workload.clusterQueue?.name : e.workload.pool?.name) === change.name);
   // Measured when there is something to judge: the catalog's workloads, or with none the changes themselves.
+  const measuring = input.telemetry !== undefined && (measurable !== null || noCatalog) && changes.length > 0;
+  if (measuring) input.onMeasuring?.();
   const telemetry: ReviewTelemetry | null =
-    input.telemetry && (measurable !== null || noCatalog) && changes.length > 0
+    input.telemetry && measuring
       ? await collectTelemetry(input.telemetry, {
           changes,
           workloads: measurable ?? [],

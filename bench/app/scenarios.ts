@@ -1,6 +1,6 @@
 import type { PullRequestState } from '../../test/helpers/fake-repo.js';
 import { EXAMPLE_REPO } from '../../test/helpers/payloads.js';
-import { CATALOG, QUEUE_FILE, README, clusterQueue } from '../../test/github/scenarios.js';
+import { CATALOG, MEASURED_CATALOG, QUEUE_FILE, README, clusterQueue } from '../../test/github/scenarios.js';
 import { syntheticPr } from '../detect/synthetic-pr.js';
 
 export interface AppScenario {
@@ -23,6 +23,17 @@ export function gpuPr(number: number): AppScenario {
   return {
     name: 'GPU PR (one ClusterQueue raised)',
     pr: state(number, { ...common, [QUEUE_FILE]: clusterQueue(6) }, { ...common, [QUEUE_FILE]: clusterQueue(12) }),
+    gpuFiles: [QUEUE_FILE],
+    changedFiles: 1,
+  };
+}
+
+/** The research queue raised, its nightly runs labelled as the simulated cluster labels them: telemetry finds them. */
+export function measuredGpuPr(number: number): AppScenario {
+  const measured = { ...common, 'gpu-workloads.yaml': MEASURED_CATALOG };
+  return {
+    name: 'GPU PR with telemetry (Prometheus 50–300 ms away)',
+    pr: state(number, { ...measured, [QUEUE_FILE]: clusterQueue(6) }, { ...measured, [QUEUE_FILE]: clusterQueue(12) }),
     gpuFiles: [QUEUE_FILE],
     changedFiles: 1,
   };

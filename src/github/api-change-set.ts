@@ -5,6 +5,7 @@ import { MAX_FILE_CHARS } from '../domain/limits.js';
 import { parseListedFiles } from './answers.js';
 import { ApiTreeReader } from './api-tree-reader.js';
 import type { GitHubClient, PullRequestTarget } from './client.js';
+import type { BlobAt, GraphqlBlobs } from './graphql-blobs.js';
 import { shownAfter, textBefore } from './patch.js';
 import { ApiTreeListing } from './tree-listing.js';
 import { changedByTrees, MAX_LISTED_FILES } from './tree-diff.js';
@@ -58,6 +59,13 @@ interface ListedFile {
  *
  * Both sides list directories (`list`, for formats read with their siblings) through the Git
  * trees API at their commit, once per side however many directories are asked about.
+ *
+ * Given `blobs`, files are read through GitHub's GraphQL API, many per request, REST serving what
+ * GraphQL cannot (see graphql-blobs.ts). As soon as the file list is known, both sides of every
+ * changed file a parser accepts are asked for together: the head side of each, and the base side
+ * of those the rules above will read rather than rebuild (see `baseLikelyRead`), and the other base
+ * sides where the queries have room. A base side read all the same costs another query, shared
+ * with whatever else is read at that moment.
  */
 export class ApiChangeSet implements ChangeSet {
   readonly base: TreeReader;
@@ -75,9 +83,10 @@ export class ApiChangeSet implements ChangeSet {
   constructor(
     private readonly octokit: GitHubClient,
     private readonly target: PullRequestTarget,
+    private readonly blobs: GraphqlBlobs | null = null,
   ) {
-    this.baseTree = new ApiTreeReader(octokit, target.base, target.baseSha);
-    this.headTree = new ApiTreeReader(octokit, target.head, target.headSha);
+    this.baseTree = new ApiTreeReader(octokit, target.base, target.baseSha, blobs);
+    this.headTree = new ApiTreeReader(octokit, target.head, target.headSha, blobs);
     // Listings are by commit, like the reads: a directory's files as they are at that side.
     const baseListing = new ApiTreeListing(octokit, target.base, target.baseSha);
     const headListing = new ApiTreeListing(octokit, target.head, target.headSha);
@@ -107,10 +116,30 @@ export class ApiChangeSet implements ChangeSet {
         if (file.previousFilename) paths.add(file.previousFilename);
         paths.add(file.filename);
       }
+      this.#prefetch(files.values());
       await this.#completeListing(paths, files.size);
       return paths;
     });
     return this.#paths;
+  }
+
+  /** Both sides of the listed files a parser accepts, asked for in as few GraphQL queries as they fit. */
+  #prefetch(files: Iterable<ListedFile>): void {
+    if (!this.blobs) return;
+    const wanted: BlobAt[] = [];
+    const spare: BlobAt[] = [];
+    const { base, head, baseSha, headSha } = this.target;
+    for (const file of files) {
+      if (file.status !== 'removed' && anyParserAccepts(file.filename, PARSERS))
+        wanted.push({ repo: head, ref: headSha, path: file.filename });
+      const before = file.previousFilename ?? file.filename;
+      if (file.status !== 'added' && anyParserAccepts(before, PARSERS))
+        (baseLikelyRead(file) ? wanted : spare).push({ repo: base, ref: baseSha, path: before });
+    }
+    this.blobs.prefetch(wanted);
+    // A base side that will likely be rebuilt still rides along where a query has room: if a
+    // cheap check on its head then passes, it is already there.
+    this.blobs.prefetchIfRoom(spare);
   }
 
   /** Saves reads as the class comment says; `keepExact` are read as they are, always. */
@@ -261,6 +290,16 @@ export class ApiChangeSet implements ChangeSet {
     }
     for (const path of found.paths) paths.add(path);
   }
+}
+
+/**
+ * Whether the base side will be read, not rebuilt, as far as the listing shows: its diff is
+ * missing or is not a plain edit, or the diff's own lines pass a parser's cheap check (the
+ * declarations it touches). A guess for prefetching only: what is read is decided as always.
+ */
+function baseLikelyRead(file: ListedFile): boolean {
+  if (file.patch === null || (file.status !== 'modified' && file.status !== 'removed')) return true;
+  return mightHoldCapacity(file.filename, file.patch);
 }
 
 function mightHoldCapacity(path: string, text: string | null): boolean {

@@ -4,6 +4,7 @@ import type { FileStart } from './blob-start.js';
 import type { GitHubClient, RepoRef } from './client.js';
 import { GitHubAnswerError, MAX_LINK_HOPS, UnreadableLinkError, linkTarget, parseBlobAnswer, parseContentAnswer } from './answers.js';
 import { GitHubApiError } from './errors.js';
+import type { GraphqlBlobs } from './graphql-blobs.js';
 
 /** What the contents API says of a file: its blob, its size in bytes, its text when inlined. */
 export interface FileEntry {
@@ -30,6 +31,8 @@ export class ApiTreeReader implements TreeReader {
     private readonly repo: RepoRef,
     /** A commit SHA; null reads the default branch (an organisation's shared config). */
     private readonly ref: string | null,
+    /** When given, files are asked of GitHub's GraphQL API first, many per request; REST serves the rest. */
+    private readonly blobs: GraphqlBlobs | null = null,
   ) {
     this.label = ref === null ? `${repo.owner}/${repo.repo}` : `${repo.owner}/${repo.repo}@${ref}`;
   }
@@ -79,6 +82,12 @@ export class ApiTreeReader implements TreeReader {
    * repository or a chain of links too long to be anything but a loop is unreadable, never absent.
    */
   async #fetch(path: string, hops = 0, asked = path): Promise<FileEntry | null> {
+    // A link's target is read through REST, as links always are (GraphQL does not say what is a link).
+    if (hops === 0 && this.blobs) {
+      const answer = await this.blobs.load({ repo: this.repo, ref: this.ref, path });
+      if (answer.kind === 'absent') return null;
+      if (answer.kind === 'file') return { sha: answer.sha, size: answer.size, text: answer.text };
+    }
     let data: unknown;
     try {
       const ref = this.ref === null ? {} : { ref: this.ref };

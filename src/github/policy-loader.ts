@@ -8,6 +8,7 @@ import { policyFromObject } from '../workloads/policy.js';
 import { loadYaml } from '../workloads/yaml-source.js';
 import { ApiTreeReader } from './api-change-set.js';
 import type { GitHubClient, RepoRef } from './client.js';
+import type { BlobAt, GraphqlBlobs } from './graphql-blobs.js';
 
 /** Organisations keep shared settings in a repository of this name (Probot's convention). */
 const ORG_CONFIG_REPO = '.github';
@@ -40,8 +41,14 @@ interface ParsedFile {
  * file's top-level keys winning. Each file is validated on its own so a diagnostic names the file
  * and line it comes from. No policy anywhere means the defaults.
  */
-export async function loadPolicy(octokit: GitHubClient, repo: RepoRef, base: TreeReader): Promise<LoadedPolicy> {
-  const first = (await readLocal(repo, base)) ?? (await readOrgDefault(octokit, repo));
+export async function loadPolicy(
+  octokit: GitHubClient,
+  repo: RepoRef,
+  base: TreeReader,
+  blobs: GraphqlBlobs | null = null,
+): Promise<LoadedPolicy> {
+  const remote: Remote = { octokit, blobs };
+  const first = (await readLocal(repo, base)) ?? (await readOrgDefault(remote, repo));
   if (!first) return { policy: DEFAULT_POLICY, diagnostics: [], file: null };
 
   const diagnostics: Diagnostic[] = [];
@@ -50,7 +57,7 @@ export async function loadPolicy(octokit: GitHubClient, repo: RepoRef, base: Tre
   while (next) {
     const parsed = parseFile(next, diagnostics);
     chain.push(parsed);
-    next = await followExtends(octokit, parsed, chain, diagnostics);
+    next = await followExtends(remote, parsed, chain, diagnostics);
   }
 
   // Each file's diagnostics are already in; the merged object only yields the policy.
@@ -66,15 +73,34 @@ async function readLocal(repo: RepoRef, base: TreeReader): Promise<PolicyFile | 
   return null;
 }
 
-async function readOrgDefault(octokit: GitHubClient, repo: RepoRef): Promise<PolicyFile | null> {
-  if (repo.repo === ORG_CONFIG_REPO) return null;
-  const orgRepo = { owner: repo.owner, repo: ORG_CONFIG_REPO };
-  return readRemote(octokit, orgRepo, POLICY_PATHS[0]);
+/** How files outside the pull request's repository are read. */
+interface Remote {
+  octokit: GitHubClient;
+  blobs: GraphqlBlobs | null;
 }
 
-async function readRemote(octokit: GitHubClient, repo: RepoRef, path: string): Promise<PolicyFile | null> {
+/**
+ * The policy files a review may read, at the base commit and in the organisation's repository:
+ * asked for ahead of `loadPolicy`, they share one GraphQL query with whatever else is asked then.
+ */
+export function policyCandidates(repo: RepoRef, baseSha: string): BlobAt[] {
+  const local = POLICY_PATHS.map((path) => ({ repo, ref: baseSha, path }));
+  const org = orgConfigRepo(repo);
+  return org === null ? local : [...local, { repo: org, ref: null, path: POLICY_PATHS[0] }];
+}
+
+function orgConfigRepo(repo: RepoRef): RepoRef | null {
+  return repo.repo === ORG_CONFIG_REPO ? null : { owner: repo.owner, repo: ORG_CONFIG_REPO };
+}
+
+async function readOrgDefault(remote: Remote, repo: RepoRef): Promise<PolicyFile | null> {
+  const orgRepo = orgConfigRepo(repo);
+  return orgRepo === null ? null : readRemote(remote, orgRepo, POLICY_PATHS[0]);
+}
+
+async function readRemote({ octokit, blobs }: Remote, repo: RepoRef, path: string): Promise<PolicyFile | null> {
   // Shared configuration is read from its repository's default branch, as Probot does.
-  const text = await new ApiTreeReader(octokit, repo, null).read(path);
+  const text = await new ApiTreeReader(octokit, repo, null, blobs).read(path);
   return text === null ? null : { label: `${repo.owner}/${repo.repo}:${path}`, repo, path, text };
 }
 
@@ -95,7 +121,7 @@ function parseFile(file: PolicyFile, diagnostics: Diagnostic[]): ParsedFile {
 }
 
 async function followExtends(
-  octokit: GitHubClient,
+  remote: Remote,
   parsed: ParsedFile,
   chain: ParsedFile[],
   diagnostics: Diagnostic[],
@@ -117,7 +143,7 @@ async function followExtends(
     return problem(`_extends: ${label} was already loaded; the loop is ignored`);
   }
   if (chain.length >= MAX_EXTENDS) return problem(`_extends: more than ${MAX_EXTENDS} files chained; ${label} is ignored`);
-  const target = await readRemote(octokit, repo, path);
+  const target = await readRemote(remote, repo, path);
   if (!target) {
     diagnostics.push(diagnostic(file.label, extendsLine, 'warning', `_extends: ${label} does not exist or cannot be read`));
   }

@@ -6,6 +6,7 @@ import { renderCheck, renderFailedCheck } from '../report/check.js';
 import type { CheckOutput } from '../report/check.js';
 import { COMMENT_MARKER, renderComment } from '../report/comment.js';
 import type { TelemetryProvider } from '../telemetry/from-env.js';
+import { DEFAULT_POLICY } from '../domain/policy.js';
 import { POLICY_PATHS, runReview } from '../review.js';
 import type { LoadedPolicy } from '../review.js';
 import { ApiChangeSet } from './api-change-set.js';
@@ -13,8 +14,10 @@ import { adaptCheckOutput } from './check-output.js';
 import { CheckRun } from './check-run.js';
 import type { GitHubClient, Logger, PullRequestTarget } from './client.js';
 import { findMarkedComment } from './comment-poster.js';
+import type { MarkedComment } from './comment-poster.js';
 import { describeFailure } from './errors.js';
-import { loadPolicy } from './policy-loader.js';
+import { GraphqlBlobs } from './graphql-blobs.js';
+import { loadPolicy, policyCandidates } from './policy-loader.js';
 import type { Posting, Rendered } from './post-review.js';
 import { withRefusedFiles } from './refused-files.js';
 import { withUnlistedFiles } from './unlisted-files.js';
@@ -72,9 +75,20 @@ export async function analysePullRequest(
   target: PullRequestTarget,
   provider?: TelemetryProvider,
   onPolicy?: (policy: LoadedPolicy) => void,
+  log?: Logger,
+  onMeasuring?: () => void,
 ): Promise<Analysis> {
-  const changes = new ApiChangeSet(octokit, target);
-  const policy = await loadPolicy(octokit, target.base, changes.base);
+  const blobs = new GraphqlBlobs(octokit, log ?? null);
+  const changes = new ApiChangeSet(octokit, target, blobs);
+  // The file list first; then the policy, the usual catalog and the changed files share one
+  // query. A list that failed is reported by the review, after the policy says how to judge it.
+  await changes.changedPaths().catch(() => undefined);
+  blobs.prefetch([
+    ...policyCandidates(target.base, target.baseSha),
+    { repo: target.base, ref: target.baseSha, path: DEFAULT_POLICY.catalog },
+    { repo: target.head, ref: target.headSha, path: DEFAULT_POLICY.catalog },
+  ]);
+  const policy = await loadPolicy(octokit, target.base, changes.base, blobs);
   onPolicy?.(policy);
   // The policy and the catalog decide what is trusted: always read as the base commit has them.
   changes.readSparingly([...POLICY_PATHS, policy.policy.catalog]);
@@ -86,6 +100,7 @@ export async function analysePullRequest(
     headSha: target.headSha,
     offload: sharedParsePool(),
     ...(telemetry ? { telemetry } : {}),
+    ...(onMeasuring ? { onMeasuring } : {}),
   });
   return { changes, policy, result: withUnlistedFiles(withRefusedFiles(reviewed, changes.refusedFiles()), await changes.unlistedFiles()) };
 }
@@ -101,14 +116,6 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
   const { log, target } = options;
   const octokit = budgetWrites(options.octokit, log);
   const pr = { repo: `${target.base.owner}/${target.base.repo}`, number: target.number, headSha: target.headSha };
-  let check: CheckRun;
-  try {
-    check = await CheckRun.start(octokit, target.base, target.headSha);
-  } catch (err) {
-    // Nothing to conclude: let Probot record the failed delivery.
-    log.error({ err: describeFailure(err), pr }, 'could not create check run');
-    throw err;
-  }
   // What is known when something fails: the policy's mode, and the conclusion the review reached.
   let mode: Mode | null = null;
   let computed: { result: ReviewResult; output: CheckOutput } | null = null;
@@ -116,14 +123,39 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
     // An invalid policy is judged as enforce (see runReview): so is a failure after reading it.
     mode = loaded.diagnostics.some((d) => d.severity === 'error') ? 'enforce' : loaded.policy.mode;
   };
+  // The check is created as the review starts, and the reads begin without waiting for GitHub's
+  // answer: one round trip less before the verdict. Sent first, it is in progress before any read.
+  const starting = CheckRun.start(octokit, target.base, target.headSha);
+  // The pull request and our comment, read once the verdict's inputs are in: while telemetry is
+  // asked when there is any (its round trips and GitHub's overlap), else right after the analysis.
+  const stateReads: { pending: Promise<Settled<PullState>> | null } = { pending: null };
+  const readState = (): Promise<Settled<PullState>> =>
+    (stateReads.pending ??= settle(
+      options
+        .self()
+        .then((author) =>
+          Promise.all([
+            octokit.rest.pulls.get({ ...target.base, pull_number: target.number }),
+            findMarkedComment(octokit, { repo: target.base, issueNumber: target.number, marker: COMMENT_MARKER, author }),
+          ]),
+        ),
+    ));
+  const analysing = settle(analysePullRequest(octokit, target, options.telemetry, onPolicy, log, () => void readState()));
+  let check: CheckRun;
   try {
-    const { changes, policy, result } = await analysePullRequest(octokit, target, options.telemetry, onPolicy);
+    check = await starting;
+  } catch (err) {
+    // Nothing to conclude: let Probot record the failed delivery (the reads begun are let finish).
+    await analysing;
+    log.error({ err: describeFailure(err), pr }, 'could not create check run');
+    throw err;
+  }
+  try {
+    const { changes, policy, result } = unsettle(await analysing);
     const author = await options.self();
     const trust: StateTrust = { key: options.stateKey, scope: { repo: pr.repo, number: target.number } };
-    // The head first, so our comment is read as late as possible, just before writing it.
-    const { data: pull } = await octokit.rest.pulls.get({ ...target.base, pull_number: target.number });
+    const [{ data: pull }, found] = unsettle(await readState());
     const current = pull.head.sha === target.headSha;
-    const found = await findMarkedComment(octokit, { repo: target.base, issueNumber: target.number, marker: COMMENT_MARKER, author });
     const fingerprint = requestFingerprint(result);
     const shown = readShown(found, trust);
     const shownState = shownMarker({ headSha: target.headSha, fingerprint }, shown, trust);
@@ -210,6 +242,24 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
       ? { result: computed.result, conclusion: computed.output.conclusion, override: null, refused: null }
       : { result: null, conclusion: output.conclusion, override: null, refused: null };
   }
+}
+
+/** The pull request as GitHub has it now, and our comment on it. */
+type PullState = [Awaited<ReturnType<GitHubClient['rest']['pulls']['get']>>, MarkedComment | null];
+
+type Settled<T> = { ok: true; value: T } | { ok: false; err: unknown };
+
+/** A promise that never rejects, so work begun before it is awaited cannot fail unhandled. */
+function settle<T>(pending: Promise<T>): Promise<Settled<T>> {
+  return pending.then(
+    (value) => ({ ok: true, value }),
+    (err: unknown) => ({ ok: false, err }),
+  );
+}
+
+function unsettle<T>(settled: Settled<T>): T {
+  if (settled.ok) return settled.value;
+  throw settled.err;
 }
 
 /** Says on the check, its conclusion unchanged, that the comment could not be posted. Best effort. */

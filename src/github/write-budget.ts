@@ -68,7 +68,8 @@ export function budgetWrites(octokit: GitHubClient, log: Pick<Logger, 'warn'>, b
   wrapped.add(octokit);
   let left = budgetSeconds * 1000;
   octokit.hook.wrap('request', async (request, options) => {
-    if (options.method === 'GET' || options.method === 'HEAD') return request(options);
+    // A GraphQL query reads: refused, it falls back to REST (a separate rate limit) rather than wait.
+    if (options.method === 'GET' || options.method === 'HEAD' || /\/graphql$/.test(String(options.url))) return request(options);
     for (let attempt = 0; ; attempt++) {
       try {
         return await request(options);

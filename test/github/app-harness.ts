@@ -89,5 +89,8 @@ export function commentEvent(body: string, over: Partial<IssueCommentPayloadOpti
 
 /** Every request that changed something on GitHub (token requests aside). */
 export function writes(fake: FakeGitHub): string[] {
-  return fake.requests.filter((r) => r.method !== 'GET' && !r.path.endsWith('/access_tokens')).map((r) => `${r.method} ${r.path}`);
+  // A GraphQL query reads; it writes nothing.
+  return fake.requests
+    .filter((r) => r.method !== 'GET' && r.path !== '/graphql' && !r.path.endsWith('/access_tokens'))
+    .map((r) => `${r.method} ${r.path}`);
 }

@@ -77,7 +77,7 @@ describe('pull_request webhooks', () => {
     const order = fake.requests.map((r) => `${r.method} ${r.path}`);
     const created = order.indexOf(`POST /repos/Codertocat/Hello-World/check-runs`);
     expect(created).toBeGreaterThanOrEqual(0);
-    expect(created).toBeLessThan(order.findIndex((o) => CONTENTS.test(o.slice(4))));
+    expect(created).toBeLessThan(order.findIndex((o) => CONTENTS.test(o.slice(4)) || o === 'POST /graphql'));
     // Four 2-GPU runs fit in the six GPUs there already are: advise mode makes it neutral.
     expect(run).toMatchObject({ status: 'completed', conclusion: 'neutral' });
     expect(run?.output.title).toContain(VERDICT_TITLE['not-justified']);
@@ -90,13 +90,14 @@ describe('pull_request webhooks', () => {
     expect(body).toContain(`https://github.com/Codertocat/Hello-World/blob/${HEAD_SHA}/clusters/prod/queues.yaml#L`);
 
     // Each side was read at its own commit, each file once.
-    const reads = fake.calls('GET', CONTENTS).map((r) => `${r.path}@${r.query.get('ref') ?? 'default'}`);
+    // Read through GraphQL: each blob an `object(expression: "<commit>:<path>")` of one query.
+    const reads = fake
+      .calls('POST', '/graphql')
+      .flatMap((r) => Object.values((r.body as { variables: Record<string, string> }).variables))
+      .filter((v) => v.includes(':'));
+    expect(fake.calls('GET', CONTENTS)).toEqual([]);
     expect(reads).toEqual(
-      expect.arrayContaining([
-        `/repos/Codertocat/Hello-World/contents/${QUEUE_FILE}@${BASE_SHA}`,
-        `/repos/Codertocat/Hello-World/contents/${QUEUE_FILE}@${HEAD_SHA}`,
-        `/repos/Codertocat/Hello-World/contents/gpu-workloads.yaml@${HEAD_SHA}`,
-      ]),
+      expect.arrayContaining([`${BASE_SHA}:${QUEUE_FILE}`, `${HEAD_SHA}:${QUEUE_FILE}`, `${HEAD_SHA}:gpu-workloads.yaml`]),
     );
     expect(new Set(reads).size).toBe(reads.length);
   });
@@ -163,7 +164,7 @@ describe('pull_request webhooks', () => {
   });
 
   it('GitHub failing on a contents read concludes the check as "could not run", without crashing', async () => {
-    const repo = new FakeRepo(fake, pullRequest()).serve();
+    const repo = new FakeRepo(fake, pullRequest()).serve().withoutGraphql();
     fake.on('GET', '/repos/:owner/:repo/contents/*path', (req) =>
       req.params.path === QUEUE_FILE && req.query.get('ref') === HEAD_SHA
         ? { status: 502, body: { message: 'Server Error' } }
@@ -197,7 +198,7 @@ describe('pull_request webhooks', () => {
 
   it("reads a fork pull request's head from the fork", async () => {
     const fork = { owner: 'forker', repo: 'Hello-World' };
-    const repo = new FakeRepo(fake, pullRequest({ head: fork })).serve();
+    const repo = new FakeRepo(fake, pullRequest({ head: fork })).serve().withoutGraphql();
 
     await app.deliver('pull_request', opened({ fork }));
 

@@ -105,8 +105,10 @@ async function cliChanges(name: string, base: Files, head: Files): Promise<unkno
   return (await detectChanges(set)).changes.map(row);
 }
 
-async function appChanges(base: Files, head: Files): Promise<unknown[][]> {
-  new FakeRepo(h.fake, pullRequest({ baseFiles: { ...COMMON, ...base }, headFiles: { ...COMMON, ...head } })).serve();
+/** `rest`: without GraphQL, so that the REST reads counted are every read. */
+async function appChanges(base: Files, head: Files, rest = false): Promise<unknown[][]> {
+  const repo = new FakeRepo(h.fake, pullRequest({ baseFiles: { ...COMMON, ...base }, headFiles: { ...COMMON, ...head } })).serve();
+  if (rest) repo.withoutGraphql();
   const { result } = await analysePullRequest(testOctokit(h.fake.url), target);
   return result.changes.map(row);
 }
@@ -128,7 +130,7 @@ describe('a Terraform module changed only in its tfvars', () => {
   });
 
   it('costs one listing, at head, and one read of each unchanged file of the module', async () => {
-    await appChanges(TF_BASE, TF_HEAD);
+    await appChanges(TF_BASE, TF_HEAD, true);
 
     expect(treeCalls().map((r) => r.path)).toEqual([`${REPO_PATH}/git/trees/${HEAD_SHA}`]);
     // The module's unchanged files read the same at both sides: read once, at head.
@@ -142,7 +144,9 @@ describe('a Terraform module changed only in its tfvars', () => {
   });
 
   it('is reviewed through the webhook with the pool named in the comment', async () => {
-    const repo = new FakeRepo(h.fake, pullRequest({ baseFiles: { ...COMMON, ...TF_BASE }, headFiles: { ...COMMON, ...TF_HEAD } })).serve();
+    const repo = new FakeRepo(h.fake, pullRequest({ baseFiles: { ...COMMON, ...TF_BASE }, headFiles: { ...COMMON, ...TF_HEAD } }))
+      .serve()
+      .withoutGraphql();
 
     await h.app.deliver('pull_request', prEvent());
 
@@ -174,7 +178,7 @@ describe('a kustomize overlay patch raising a queue', () => {
   });
 
   it('lists one tree for every directory of the PR, and reads the unchanged bases once', async () => {
-    await appChanges({ ...TF_BASE, ...KUSTOMIZE_BASE }, { ...TF_HEAD, ...KUSTOMIZE_HEAD });
+    await appChanges({ ...TF_BASE, ...KUSTOMIZE_BASE }, { ...TF_HEAD, ...KUSTOMIZE_HEAD }, true);
 
     expect(treeCalls()).toHaveLength(1);
     expect(contentReads(BASE_SHA).filter((p) => p.startsWith('kueue/'))).toEqual([PATCH_FILE]);
@@ -246,12 +250,13 @@ describe('an ordinary pull request', () => {
     await h.app.deliver('pull_request', prEvent());
 
     expect(treeCalls()).toEqual([]);
-    expect(contentReads(HEAD_SHA).filter((p) => p.startsWith('apps/'))).toEqual(['apps/web/deployment.yaml']);
-    expect(contentReads(BASE_SHA).filter((p) => p.startsWith('apps/'))).toEqual([]);
-    // BENCHMARKS.md §4's non-GPU PR: 10 calls, token requests and the App's one `GET /app` per
-    // process aside.
+    // Every read in one GraphQL query, none through REST.
+    expect(h.fake.calls('POST', '/graphql')).toHaveLength(1);
+    expect(contentReads(HEAD_SHA)).toEqual([]);
+    // BENCHMARKS.md §4's non-GPU PR: 6 calls (10 before GraphQL), token requests and the App's
+    // one `GET /app` per process aside.
     const calls = h.fake.requests.filter((r) => !r.path.endsWith('/access_tokens') && r.path !== '/app');
-    expect(calls).toHaveLength(10);
+    expect(calls).toHaveLength(6);
     expect(repo.checkRuns[0]).toMatchObject({ status: 'completed', conclusion: 'success' });
   });
 });

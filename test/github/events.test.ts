@@ -66,7 +66,7 @@ describe('check events', () => {
   });
 
   it('check_suite.requested finds a fork PR by its head commit; a commit already reviewed is not reviewed twice', async () => {
-    const repo = new FakeRepo(h.fake, pullRequest({ head: { owner: 'forker', repo: 'Hello-World' } })).serve();
+    const repo = new FakeRepo(h.fake, pullRequest({ head: { owner: 'forker', repo: 'Hello-World' } })).serve().withoutGraphql();
 
     await h.app.deliver('check_suite', checkSuitePayload('requested', { installationId: INSTALLATION, headSha: HEAD_SHA }));
     expect(h.fake.calls('GET', `${REPO_PATH}/commits/${HEAD_SHA}/pulls`)).toHaveLength(1);
@@ -98,7 +98,9 @@ describe('check events', () => {
 describe('policy', () => {
   it('a PR that edits the policy is judged by the base version and told so', async () => {
     const state = pullRequest({}, ENFORCE_POLICY);
-    const repo = new FakeRepo(h.fake, { ...state, headFiles: { ...state.headFiles, [POLICY_FILE]: 'mode: advise\n' } }).serve();
+    const repo = new FakeRepo(h.fake, { ...state, headFiles: { ...state.headFiles, [POLICY_FILE]: 'mode: advise\n' } })
+      .serve()
+      .withoutGraphql();
 
     await h.app.deliver('pull_request', prEvent());
 

@@ -89,7 +89,7 @@ describe('enforce mode never concludes neutral on a PR that may add GPUs', () =>
   });
 
   it('a review that fails before the policy is read fails closed', async () => {
-    const repo = new FakeRepo(h.fake, pullRequest({}, ADVISE_POLICY)).serve();
+    const repo = new FakeRepo(h.fake, pullRequest({}, ADVISE_POLICY)).serve().withoutGraphql();
     h.fake.fail('GET', `${REPO_PATH}/contents/${POLICY_FILE}`, { status: 500, body: { message: 'Server Error' } }, 5);
 
     await h.app.deliver('pull_request', prEvent());

@@ -60,7 +60,7 @@ describe('GET /metrics', () => {
   });
 
   it('shows the reviews by verdict, their duration, GitHub calls and telemetry outcomes after a review', async () => {
-    new FakeRepo(fake, pullRequest()).serve();
+    new FakeRepo(fake, pullRequest()).serve().withoutGraphql();
     const body = JSON.stringify(prEvent());
     const res = await get(`${running.url}${WEBHOOKS_PATH}`, {
       method: 'POST',

@@ -61,7 +61,7 @@ describe('GitHub faults', () => {
 
   it("with Probot's production client a 502 is retried, and a secondary rate limit is waited out", async () => {
     await withApp({ production: true }, async (app) => {
-      const repo = new FakeRepo(h.fake, pullRequest()).serve();
+      const repo = new FakeRepo(h.fake, pullRequest()).serve().withoutGraphql();
       const queueRead = `${REPO_PATH}/contents/${QUEUE_FILE}`;
       h.fake.fail('GET', queueRead, { status: 502, body: { message: 'Server Error' } });
       h.fake.fail('POST', COMMENTS, {
@@ -136,7 +136,7 @@ describe('secrets', () => {
       },
     });
     await withApp({ log: pino({ level: 'trace' }, sink), privateKey }, async (app) => {
-      const repo = new FakeRepo(h.fake, pullRequest({}, ENFORCE_POLICY)).serve();
+      const repo = new FakeRepo(h.fake, pullRequest({}, ENFORCE_POLICY)).serve().withoutGraphql();
       repo.roles.maintainer = 'maintain';
       await app.deliver('pull_request', prEvent());
       await app.deliver('issue_comment', commentEvent('/gpu-justify override audited', { login: 'maintainer' }));

@@ -37,7 +37,7 @@ describe('a review reading sparingly', () => {
       baseFiles: { ...pullRequest().baseFiles, [QUEUE_FILE]: base, 'app/settings.yaml': CONFIG },
       headFiles: { ...pullRequest().headFiles, [QUEUE_FILE]: CONFIG, 'app/settings.yaml': CONFIG.replace('"1"', '"2"') },
     });
-    new FakeRepo(h.fake, s).serve();
+    new FakeRepo(h.fake, s).serve().withoutGraphql();
 
     const { result } = await analysePullRequest(testOctokit(h.fake.url), target);
 
@@ -127,7 +127,7 @@ describe('a review reading sparingly', () => {
   });
 
   it('reads each side of a GPU file once and the catalog at both commits', async () => {
-    new FakeRepo(h.fake, pullRequest()).serve();
+    new FakeRepo(h.fake, pullRequest()).serve().withoutGraphql();
 
     await h.app.deliver('pull_request', prEvent());
 

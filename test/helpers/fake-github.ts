@@ -24,6 +24,9 @@ export interface FakeRequest {
   operation: string | null;
   /** Bytes of the answer's body written to the client so far: all of it, unless it stopped reading. */
   bytesSent: number;
+  /** performance.now() when the request arrived, and when its answer began (undefined until then). */
+  arrivedAt: number;
+  answeredAt?: number;
 }
 
 export interface FakeResponse {
@@ -90,6 +93,8 @@ export class FakeGitHub {
     this.#witnessed.add(comment.id);
     this.issueComments.set(comment.id, { ...comment, user: { ...comment.user } });
   }
+  /** When set, the milliseconds each answer waits instead of `latencyMs` (a jittered delay). */
+  delay: ((req: FakeRequest) => number) | null = null;
 
   private constructor(
     private readonly server: Server,
@@ -197,13 +202,17 @@ export class FakeGitHub {
     const url = new URL(req.url ?? '/', this.url);
     // GitHub Enterprise Server serves the same REST API under /api/v3 (Probot's GHE_HOST).
     if (url.pathname.startsWith('/api/v3/')) url.pathname = url.pathname.slice('/api/v3'.length);
+    // …and GraphQL at /api/graphql.
+    else if (url.pathname === '/api/graphql') url.pathname = '/graphql';
     const method = req.method ?? 'GET';
     const path = decodeURIComponent(url.pathname);
     const where = `${method} ${url.pathname}${url.search}`;
     try {
       const raw = await readBody(req);
       const body = raw === '' ? undefined : (JSON.parse(raw) as unknown);
-      const match = checkRequest(method, url.pathname, url.searchParams, body);
+      // GraphQL is not in the REST description: its route checks the query itself.
+      const graphql = method === 'POST' && url.pathname === '/graphql';
+      const match = graphql ? { template: '/graphql', problems: [] } : checkRequest(method, url.pathname, url.searchParams, body);
       if (!match) this.errors.push(`${where}: no such operation in GitHub's OpenAPI description`);
       else {
         const mediaType = mediaTypeProblem(method, match.template, req.headers.accept);
@@ -220,6 +229,7 @@ export class FakeGitHub {
         body,
         operation: match?.template ?? null,
         bytesSent: 0,
+        arrivedAt: performance.now(),
       };
       this.requests.push(request);
       const fault = this.#faults.find(
@@ -227,6 +237,7 @@ export class FakeGitHub {
       );
       if (fault) {
         fault.remaining -= 1;
+        request.answeredAt = performance.now();
         return await send(res, request, fault.reply);
       }
       const route = this.#routes.find((r) => r.method === method && r.regex.test(path));
@@ -236,7 +247,8 @@ export class FakeGitHub {
       }
       const values = route.regex.exec(path)?.slice(1) ?? [];
       route.names.forEach((name, i) => (request.params[name] = values[i] ?? ''));
-      if (this.latencyMs > 0) await new Promise((r) => setTimeout(r, this.latencyMs));
+      const wait = this.delay?.(request) ?? this.latencyMs;
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       const held = this.#holds.findIndex((h) => matches(method, path, h));
       if (held >= 0) {
         const [h] = this.#holds.splice(held, 1);
@@ -244,6 +256,7 @@ export class FakeGitHub {
         await h?.release;
       }
       const reply = await route.handler(request);
+      request.answeredAt = performance.now();
       this.#answered.push(request);
       this.#wake();
       await send(res, request, { ...reply, status: reply.status ?? 200 });

@@ -6,6 +6,7 @@ import { unifiedPatch } from './fake-repo-diff.js';
 import { createReview, createReviewComment, deleteReviewComment } from './fake-repo-reviews.js';
 import type { ReviewContext } from './fake-repo-reviews.js';
 import { treeAnswer } from './fake-repo-trees.js';
+import { graphqlAnswer } from './fake-graphql.js';
 
 /**
  * The GitHub state one pull request needs, served through a FakeGitHub: files at commits, the
@@ -59,6 +60,8 @@ export class FakeRepo {
   treeEntryLimit = 100_000;
   /** Files the PR's file list gives at most, as GitHub's does; `changed_files` still counts them all. */
   listedFilesLimit = 3000;
+  /** False: a GitHub Enterprise Server without the GraphQL API, answering POST /graphql with 404. */
+  graphql = true;
   #nextId = 1000;
   readonly #trees = new Map<string, Record<string, string>>();
   readonly #blobs = new Map<string, string>();
@@ -75,6 +78,8 @@ export class FakeRepo {
   /** Files of `repo` at `ref` (a SHA, or `HEAD` for the default branch). */
   addTree(repo: RepoId, ref: string, files: Record<string, string>): this {
     this.#trees.set(treeKey(repo, ref), files);
+    // A blob is GitHub's by its id whichever API named it (a GraphQL `oid` as much as a contents `sha`).
+    for (const text of Object.values(files)) this.#blobs.set(`${repo.owner}/${repo.repo}/${gitBlobSha(Buffer.from(text, 'utf8'))}`, text);
     return this;
   }
 
@@ -86,6 +91,7 @@ export class FakeRepo {
       .on('GET', '/repos/:owner/:repo/contents/*path', (req) => this.#contents(req))
       .on('GET', '/repos/:owner/:repo/git/blobs/:sha', (req) => this.#blob(req))
       .on('GET', '/repos/:owner/:repo/git/trees/:sha', (req) => this.#tree(req))
+      .on('POST', '/graphql', (req) => this.#graphql(req))
       .on('GET', `${prefix}/pulls/${number}/files`, (req) => this.#page(req, this.#changedFiles().slice(0, this.listedFilesLimit)))
       .on('GET', `${prefix}/compare/*basehead`, (req) => this.#compare(req))
       .on('GET', `${prefix}/pulls/${number}`, () => ({ body: this.#pullRequest() }))
@@ -104,6 +110,12 @@ export class FakeRepo {
       .on('GET', `${prefix}/collaborators/:user/permission`, (req) => this.#permission(req))
       .on('GET', `/orgs/${base.owner}/teams/:team/memberships/:user`, (req) => this.#membership(req))
       .on('GET', `${prefix}/commits/:sha/pulls`, (req) => this.#pullsOfCommit(req));
+    return this;
+  }
+
+  /** A server without the GraphQL API: the App's reads go through REST, where a test's faults wait. */
+  withoutGraphql(): this {
+    this.graphql = false;
     return this;
   }
 
@@ -151,6 +163,18 @@ export class FakeRepo {
         content: large ? '' : (bytes.toString('base64').match(/.{1,60}/g) ?? []).join('\n'),
       },
     };
+  }
+
+  #graphql(req: FakeRequest): FakeResponse {
+    if (!this.graphql) return notFound();
+    return graphqlAnswer(
+      req,
+      {
+        filesAt: (owner, repo, ref) => this.#trees.get(treeKey({ owner, repo }, ref)),
+        exists: (owner, repo) => [...this.#trees.keys()].some((key) => key.startsWith(treeKey({ owner, repo }, ''))),
+      },
+      (why) => this.fake.errors.push(`POST /graphql: invalid query: ${why}`),
+    );
   }
 
   #blob(req: FakeRequest): FakeResponse {

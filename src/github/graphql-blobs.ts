@@ -1,0 +1,234 @@
+import { z } from 'zod';
+import { GitHubAnswerError } from './answers.js';
+import type { GitHubClient, Logger, RepoRef } from './client.js';
+import { describeFailure } from './errors.js';
+
+/**
+ * What GitHub's GraphQL API says of one path at one commit:
+ * - `absent`: no such file (or no such repository);
+ * - `file`: its blob, its size, and its text when GraphQL served it whole (null for a truncated
+ *   or binary blob, whose bytes the REST blob API serves);
+ * - `rest`: GraphQL cannot tell, or was not asked: the REST contents API answers instead.
+ */
+export type BlobAnswer = { kind: 'absent' } | { kind: 'file'; sha: string; size: number; text: string | null } | { kind: 'rest' };
+
+/** One blob asked for: a path in a repository at a commit, or at its default branch when `ref` is null. */
+export interface BlobAt {
+  repo: RepoRef;
+  ref: string | null;
+  path: string;
+}
+
+/**
+ * Blobs per query. GitHub's limits are on nodes (500,000, far above a query without connections)
+ * and on time (10 s); each `Blob.text` is cut at 512,000 bytes. 250 blobs keep an answer of usual
+ * manifests (a few KB each) around a megabyte and the query's own text, one variable per blob,
+ * around 30 KB; a PR with more changed files makes several queries, sent together. The sizes are
+ * not known before asking (the file list gives none), so the chunk is by count.
+ */
+const MAX_BLOBS_PER_QUERY = 250;
+
+/**
+ * A symbolic link's blob holds its target: one line with no newline, at most PATH_MAX bytes.
+ * GraphQL's `object(expression:)` does not say a blob is a link (that is the tree entry's mode),
+ * so a text of that shape is asked again over REST, which reads links as it always has.
+ */
+const LINK_SHAPED_MAX = 4096;
+
+const blobNode = z.object({
+  __typename: z.literal('Blob'),
+  oid: z.string().regex(/^[0-9a-f]{40}$/),
+  byteSize: z.number().int().nonnegative(),
+  isBinary: z.boolean().nullable(),
+  isTruncated: z.boolean(),
+  text: z.string().nullable(),
+});
+/** A tree (a directory) or a commit (a submodule): no file here, which REST reports as it always has. */
+const otherNode = z.object({ __typename: z.enum(['Tree', 'Commit', 'Tag']) });
+const objectNode = z.union([blobNode, otherNode]).nullable();
+const repositoryNode = z.record(z.string(), z.unknown()).nullable();
+const answerShape = z.record(z.string(), repositoryNode);
+
+interface Pending extends BlobAt {
+  resolve: (answer: BlobAnswer) => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * Reads files through GitHub's GraphQL API, many per request: every `load` asked in one turn of
+ * the event loop (and every `prefetch`) goes into one query per repository set, an alias per
+ * blob, chunked at `MAX_BLOBS_PER_QUERY`. Once a query fails (a GitHub Enterprise Server without
+ * GraphQL, a 5xx, an `errors` array), every later load of this review answers `rest`, logged once.
+ */
+export class GraphqlBlobs {
+  readonly #answers = new Map<string, Promise<BlobAnswer>>();
+  #queue: Pending[] = [];
+  readonly #spare = new Map<string, BlobAt>();
+  #scheduled = false;
+  #failed = false;
+  /** Queries sent, for the review's log. */
+  queries = 0;
+
+  constructor(
+    private readonly octokit: GitHubClient,
+    /** Where the fall-back to REST is logged; the client's own log when absent. */
+    private readonly log: Logger | null = null,
+  ) {}
+
+  /** Whether GraphQL has failed in this review: every read then goes through REST. */
+  get failed(): boolean {
+    return this.#failed;
+  }
+
+  load(at: BlobAt): Promise<BlobAnswer> {
+    const key = keyOf(at);
+    let pending = this.#answers.get(key);
+    if (!pending) {
+      pending = this.#failed
+        ? Promise.resolve<BlobAnswer>({ kind: 'rest' })
+        : new Promise<BlobAnswer>((resolve, reject) => {
+            this.#queue.push({ ...at, resolve, reject });
+            this.#schedule();
+          });
+      this.#answers.set(key, pending);
+    }
+    return pending;
+  }
+
+  /** Asks for blobs a review is about to read, so they share queries; their answers are kept. */
+  prefetch(blobs: Iterable<BlobAt>): void {
+    // A failure is reported to whoever reads the file, not here.
+    for (const at of blobs) this.load(at).catch(() => undefined);
+  }
+
+  /**
+   * Blobs a review may read: sent only where the next queries have room left (they cost bytes,
+   * never a request of their own); one left out is asked for when it is read, like any other.
+   */
+  prefetchIfRoom(blobs: Iterable<BlobAt>): void {
+    if (this.#failed) return;
+    for (const at of blobs) if (!this.#answers.has(keyOf(at))) this.#spare.set(keyOf(at), at);
+    if (this.#spare.size > 0) this.#schedule();
+  }
+
+  #schedule(): void {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    // One turn: the loads a caller starts together (detection reads eight files at a time) share a query.
+    setImmediate(() => {
+      this.#scheduled = false;
+      const room = (MAX_BLOBS_PER_QUERY - (this.#queue.length % MAX_BLOBS_PER_QUERY)) % MAX_BLOBS_PER_QUERY;
+      const spare = [...this.#spare.values()].filter((at) => !this.#answers.has(keyOf(at)));
+      this.#spare.clear();
+      if (this.#queue.length > 0) this.prefetch(spare.slice(0, room));
+      const queue = this.#queue;
+      this.#queue = [];
+      for (let i = 0; i < queue.length; i += MAX_BLOBS_PER_QUERY) void this.#send(queue.slice(i, i + MAX_BLOBS_PER_QUERY));
+    });
+  }
+
+  async #send(chunk: Pending[]): Promise<void> {
+    if (this.#failed) return chunk.forEach((p) => p.resolve({ kind: 'rest' }));
+    const { query, variables, aliases } = blobQuery(chunk);
+    let data: unknown;
+    try {
+      this.queries += 1;
+      data = await this.octokit.graphql<unknown>(query, variables);
+    } catch (err) {
+      const partial = missingRepositories(err);
+      if (partial === null) {
+        this.#fail(err);
+        return chunk.forEach((p) => p.resolve({ kind: 'rest' }));
+      }
+      data = partial;
+    }
+    const parsed = answerShape.safeParse(data);
+    if (!parsed.success) {
+      this.#fail(new Error('the GraphQL answer is not a map of repositories'));
+      return chunk.forEach((p) => p.resolve({ kind: 'rest' }));
+    }
+    chunk.forEach((p, i) => {
+      const [repoAlias, blobAlias] = aliases[i] ?? ['', ''];
+      try {
+        p.resolve(answerOf(p.path, parsed.data[repoAlias], blobAlias));
+      } catch (err) {
+        p.reject(err);
+      }
+    });
+  }
+
+  #fail(err: unknown): void {
+    if (this.#failed) return;
+    this.#failed = true;
+    const message = 'GraphQL reads failed; reading files through REST for the rest of the review';
+    if (this.log) this.log.warn({ err: describeFailure(err) }, message);
+    else this.octokit.log.warn(`${message}: ${describeFailure(err)}`);
+  }
+}
+
+/** One query for a chunk: a `repository` alias per repository, an `object` alias per blob, values as variables. */
+export function blobQuery(chunk: readonly BlobAt[]): {
+  query: string;
+  variables: Record<string, string>;
+  aliases: [string, string][];
+} {
+  const repos = new Map<string, { alias: string; fields: string[] }>();
+  const variables: Record<string, string> = {};
+  const declared: string[] = [];
+  const aliases: [string, string][] = [];
+  chunk.forEach((at, i) => {
+    const repoKey = `${at.repo.owner}/${at.repo.repo}`;
+    let repo = repos.get(repoKey);
+    if (!repo) {
+      const r = repos.size;
+      repo = { alias: `r${r}`, fields: [] };
+      repos.set(repoKey, repo);
+      variables[`o${r}`] = at.repo.owner;
+      variables[`n${r}`] = at.repo.repo;
+      declared.push(`$o${r}: String!`, `$n${r}: String!`);
+    }
+    variables[`x${i}`] = `${at.ref ?? 'HEAD'}:${at.path}`;
+    declared.push(`$x${i}: String!`);
+    repo.fields.push(`b${i}: object(expression: $x${i}) { __typename ... on Blob { oid byteSize isBinary isTruncated text } }`);
+    aliases.push([repo.alias, `b${i}`]);
+  });
+  const body = [...repos.values()].map((r, n) => `r${n}: repository(owner: $o${n}, name: $n${n}) { ${r.fields.join(' ')} }`);
+  return { query: `query GpuJustifyBlobs(${declared.join(', ')}) { ${body.join(' ')} }`, variables, aliases };
+}
+
+function answerOf(path: string, repository: Record<string, unknown> | null | undefined, alias: string): BlobAnswer {
+  if (repository === undefined) throw new GitHubAnswerError(path, 'the GraphQL answer left its repository out');
+  if (repository === null) return { kind: 'absent' };
+  if (!(alias in repository)) throw new GitHubAnswerError(path, 'the GraphQL answer left the file out');
+  const node = objectNode.safeParse(repository[alias]);
+  if (!node.success) throw new GitHubAnswerError(path, `unexpected GraphQL answer: ${node.error.issues[0]?.message ?? 'invalid'}`);
+  if (node.data === null) return { kind: 'absent' };
+  if (node.data.__typename !== 'Blob') return { kind: 'rest' };
+  const { oid, byteSize, isBinary, isTruncated, text } = node.data;
+  if (isTruncated || isBinary === true || text === null) return { kind: 'file', sha: oid, size: byteSize, text: null };
+  if (linkShaped(text)) return { kind: 'rest' };
+  return { kind: 'file', sha: oid, size: byteSize, text };
+}
+
+function linkShaped(text: string): boolean {
+  return text !== '' && !text.includes('\n') && Buffer.byteLength(text) <= LINK_SHAPED_MAX;
+}
+
+/**
+ * GitHub answers a repository it cannot see with `null` and a NOT_FOUND error at its alias, the
+ * rest of the answer intact: the REST API's 404. Any other error fails the query.
+ */
+function missingRepositories(err: unknown): unknown {
+  if (typeof err !== 'object' || err === null) return null;
+  const { errors, data } = err as { errors?: unknown; data?: unknown };
+  if (!Array.isArray(errors) || errors.length === 0 || typeof data !== 'object' || data === null) return null;
+  const notFound = errors.every((e: unknown) => {
+    const { type, path } = (e ?? {}) as { type?: unknown; path?: unknown };
+    return type === 'NOT_FOUND' && Array.isArray(path) && path.length === 1 && (data as Record<string, unknown>)[String(path[0])] === null;
+  });
+  return notFound ? data : null;
+}
+
+function keyOf(at: BlobAt): string {
+  return `${at.repo.owner}/${at.repo.repo}@${at.ref ?? 'HEAD'}:${at.path}`;
+}
