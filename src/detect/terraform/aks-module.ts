@@ -21,9 +21,6 @@ export function isAksModuleSource(source: unknown): boolean {
   return typeof source === 'string' && SOURCE_RE.test(source);
 }
 
-/** The inputs of the module that size GPU pools (so a call with them is read, not only warned about). */
-export const AKS_MODULE_INPUTS = ['node_pools', 'agents_size', 'agents_count', 'agents_max_count'] as const;
-
 /**
  * Azure/aks/azurerm `module` blocks: the default node pool (`agents_size` × `agents_count`, or
  * `agents_max_count` when `auto_scaling_enabled` / `enable_auto_scaling`, as the module's main.tf

@@ -125,23 +125,33 @@ type Collected = Required<ParseResult> & { notFollowed: Unfollowed[] };
 
 /** A Terragrunt unit: its module call (source and inputs) read as a `module` block is. */
 function readTerragrunt(f: ParsedTerraform, scope: Scope, result: Collected): void {
-  const call = terragruntCall(f.body, f.text);
-  if (call === null) return;
+  add(result, readTerragruntUnit(f.path, f.body, f.text, scope));
+}
+
+/**
+ * A Terragrunt unit's body (its own, or with what it includes merged in: terragrunt-include.ts)
+ * read as the module call it makes, names resolved in `scope`.
+ */
+export function readTerragruntUnit(path: string, body: Record<string, unknown>, text: string, scope: Scope): ParseOutcome {
+  const result: Collected = { decls: [], diagnostics: [], unresolved: [], notFollowed: [] };
+  const call = terragruntCall(body, text);
+  if (call === null) return result;
   const source = call.source;
   const outs = [
-    readEksModules(f.path, call.body, call.loc, scope),
-    readGkeModules(f.path, call.body, call.loc, scope),
-    readAksModules(f.path, call.body, call.loc, scope),
-    readGkeAutoprovisioning(f.path, call.body, call.loc, scope),
+    readEksModules(path, call.body, call.loc, scope),
+    readGkeModules(path, call.body, call.loc, scope),
+    readAksModules(path, call.body, call.loc, scope),
+    readGkeAutoprovisioning(path, call.body, call.loc, scope),
     {
       decls: [],
       unresolved: [],
       ...(source.startsWith('./') || source.startsWith('../')
-        ? localModuleWarnings(f.path, call.body, call.loc, scope)
-        : unreadModuleWarnings(f.path, call.body, call.loc, scope)),
+        ? localModuleWarnings(path, call.body, call.loc, scope)
+        : unreadModuleWarnings(path, call.body, call.loc, scope)),
     },
   ];
   for (const out of outs) add(result, out);
+  return result;
 }
 
 function add(result: Collected, out: Partial<ParseOutcome>): void {
