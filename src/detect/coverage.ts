@@ -3,6 +3,9 @@ import { notFollowedInputs } from './input-files.js';
 import { pairDecls } from './match-decls.js';
 import type { Merged } from './merge-results.js';
 import type { Unfollowed } from './parser.js';
+import { dirOf } from './paths.js';
+
+const TERRAFORM_INPUT = /\.(tf|tfvars|tfvars\.json)$/;
 
 /** What the coverage needs of the two sides: reads, and a directory's files when listable. */
 export interface CoverageIo {
@@ -44,7 +47,21 @@ export async function fileCoverage(input: CoverageInput, io: CoverageIo): Promis
     if (u.unboundedBy !== undefined || !changed.has(u.file)) continue;
     entries.push({ file: u.file, line: u.line, reason: 'count-unknown', subject: u.name });
   }
+  // A pool of an unchanged file whose count is unknown, read with changed files of its module (its
+  // variables, its tfvars): what they change in it cannot be told.
+  const changedTerraform = [...changed].filter((f) => TERRAFORM_INPUT.test(f) && input.parsed.has(f));
+  for (const u of input.head.unresolved) {
+    if (u.unboundedBy !== undefined || changed.has(u.file) || !TERRAFORM_INPUT.test(u.file)) continue;
+    for (const f of changedTerraform) {
+      if (dirOf(f) === dirOf(u.file)) entries.push({ file: f, line: null, reason: 'count-unknown', subject: u.name });
+    }
+  }
   for (const { before, after } of pairDecls(input.base, input.head)) {
+    // Unbounded now, bounded (or absent) before: the PR lets the pool grow by any number of GPUs.
+    if (after && !after.decl && after.unboundedBy !== undefined && (!before || before.decl) && changed.has(after.file)) {
+      entries.push({ file: after.file, line: after.line, reason: 'count-unknown', subject: after.name });
+      continue;
+    }
     // Known now, unknown before: how much the PR adds cannot be told.
     if (!before || before.decl || before.unboundedBy !== undefined || !after?.decl || !changed.has(after.file)) continue;
     entries.push({
