@@ -4,7 +4,7 @@ import { detectPr, edited, loadReal } from './real-fixtures.js';
 import type { Edit } from './real-fixtures.js';
 
 /** [kind, name, GPUs before, GPUs after] of one reported change. */
-export type Row = [kind: string, name: string, before: number, after: number];
+type Row = [kind: string, name: string, before: number, after: number];
 
 /**
  * A pull request on a real public file (fixtures/real/SOURCES.md): the file as published is the
@@ -33,7 +33,7 @@ export interface RealCase {
  */
 export type Outcome = 'right' | 'not-followed' | 'silent-miss' | 'wrong';
 
-export function classify(c: RealCase, r: DetectedChanges): Outcome {
+function classify(c: RealCase, r: DetectedChanges): Outcome {
   const rows: Row[] = r.changes.map((x) => [x.kind, x.name, x.gpusBefore, x.gpusAfter]);
   const expected = c.expect === 'not-followed' ? [] : c.expect;
   const unfollowed = r.coverage.some((f) => f.state === 'not-followed');
