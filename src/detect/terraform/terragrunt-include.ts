@@ -219,6 +219,11 @@ async function readUnit(reader: TreeReader, unit: string): Promise<UnitRead | nu
     // The unit's own inputs win; with a deep merge, map by map.
     if (!chosen.absent) inputs = deep ? deepMerge(inputs, chosen.fields) : { ...inputs, ...chosen.fields };
   }
+  // `source = "${include.env.locals.source_base_url}?ref=2.5.0"`: the module is known once evaluated.
+  if (source !== null && source.includes('${')) {
+    const r = evaluate(source, scope);
+    if (r.ok && typeof r.value === 'string') source = r.value;
+  }
   const body: Record<string, unknown> = {
     ...(source === null ? {} : { terraform: [{ source }] }),
     inputs,

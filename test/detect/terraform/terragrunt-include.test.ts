@@ -129,3 +129,42 @@ describe('Terragrunt include chains', () => {
     expect(result.coverage.find((c) => c.file === PROD)?.state).toBe('not-followed');
   });
 });
+
+describe('Terragrunt units built from read_terragrunt_config files', () => {
+  const unit = `include "root" {
+  path = find_in_parent_folders("root.hcl")
+}
+
+include "env" {
+  path   = "\${get_terragrunt_dir()}/../_env/eks.hcl"
+  expose = true
+}
+
+terraform {
+  source = "\${include.env.locals.source_base_url}?version=20.8.0"
+}
+
+locals {
+  common = read_terragrunt_config(find_in_parent_folders("common.hcl"))
+  eks    = read_terragrunt_config("eks.hcl")
+}
+
+inputs = merge(local.common.inputs, local.eks.inputs)
+`;
+  const eks = (max: number) =>
+    `inputs = {\n  eks_managed_node_groups = {\n    gpu = {\n      instance_types = ["g6e.12xlarge"]\n      max_size       = ${max}\n    }\n  }\n}\n`;
+  const tree = (max: number): Tree => ({
+    'root.hcl': 'remote_state {\n  backend = "s3"\n}\n',
+    'live/common.hcl': 'inputs = {\n  cluster_name = "ml"\n}\n',
+    'live/_env/eks.hcl': 'locals {\n  source_base_url = "tfr:///terraform-aws-modules/eks/aws"\n}\n',
+    'live/prod/terragrunt.hcl': unit,
+    'live/prod/eks.hcl': eks(max),
+  });
+
+  it('an eks.hcl beside the unit (max_size 1 → 3) reaches it, the source coming from include.env.locals', async () => {
+    // g6e.12xlarge has 4 L40S: 1 × 4 → 3 × 4.
+    const result = await detectPr(tree(1), tree(3));
+    expect(changeRows(result).map((r) => r.slice(0, 5))).toEqual([['eks-node-group', 'gpu', 4, 12, 'L40S']]);
+    expect(result.coverage).toEqual([{ file: 'live/prod/eks.hcl', state: 'read', objects: 0 }]);
+  });
+});
