@@ -156,3 +156,37 @@ module "eks" {
     ]);
   });
 });
+
+describe('a module whose GPU pools come from its caller', () => {
+  const main = `module "gke" {
+  source     = "terraform-google-modules/kubernetes-engine/google"
+  project_id = "p"
+  name       = "ml"
+  region     = "us-central1"
+  node_pools = var.gpu_pools
+}
+`;
+  const vars = (def: string) =>
+    `variable "gpu_pools" {\n  type = list(map(any))\n}\n\nvariable "enable_gpu" {\n  type    = bool\n  default = ${def}\n}\n`;
+  const tree = (def: string, outputs = 'output "name" {\n  value = module.gke.name\n}\n') => ({
+    'm/main.tf': main,
+    'm/variables.tf': vars(def),
+    'm/outputs.tf': outputs,
+  });
+
+  it('a changed variables.tf beside the unknown pools is not followed', async () => {
+    const result = await detectPr(tree('true'), tree('false'));
+    expect(result.coverage).toEqual([
+      match.objectContaining({
+        file: 'm/variables.tf',
+        state: 'not-followed',
+        notFollowed: [match.objectContaining({ reason: 'count-unknown' })],
+      }),
+    ]);
+  });
+
+  it('a changed outputs.tf, which gives the module no values, is read', async () => {
+    const result = await detectPr(tree('true'), tree('true', 'output "id" {\n  value = module.gke.cluster_id\n}\n'));
+    expect(result.coverage).toEqual([{ file: 'm/outputs.tf', state: 'read', objects: 0 }]);
+  });
+});
