@@ -2,6 +2,9 @@ import path from 'node:path';
 import { diagnostic } from '../../domain/index.js';
 import type { Diagnostic, TreeReader } from '../../domain/index.js';
 import type { Coverage, SetParseResult, Unfollowed } from '../parser.js';
+import { changedKeys, valueAt } from '../changed-keys.js';
+import { namesGpu, sizesCapacity } from '../gpu-signal.js';
+import { notFollowedInputs } from '../input-files.js';
 import { dirOf } from '../paths.js';
 import { chooseObject } from './chosen-object.js';
 import { evaluate, evalExpr, Unresolved } from './expr-eval.js';
@@ -58,6 +61,8 @@ export async function followTerragrunt(changed: readonly string[], io: Terragrun
     if (!texts.some((t) => t !== null && /^\s*(inputs|locals|terraform)\b/m.test(t))) continue;
     // Includes do not nest: a unit that includes is no one's parent.
     if (isTerragruntPath(parent) && texts.some((t) => t !== null && /^\s*include\b/m.test(t))) continue;
+    // Folders are searched (an API call each, in the App) only for a change that could size GPUs.
+    if (!sizingChange(parent, texts[0] ?? null, texts[1] ?? null)) continue;
     const found = await unitsBelow(dirOf(dirOf(parent)), io);
     let complete = !found.truncated;
     const including: string[] = [];
@@ -71,17 +76,23 @@ export async function followTerragrunt(changed: readonly string[], io: Terragrun
       }
     }
     for (const u of including) units.add(u);
-    // Followed only when every unit that may include it was read: else its own not-followed note stays.
+    // Followed only when every unit that may include it was read.
     if (complete && including.length > 0) result.followed.push(parent);
-    else if (!complete && including.length > 0) {
+    else if (!complete) {
+      // The check of parent files (input-files.ts) already flags one whose inputs name GPUs.
+      if ((await notFollowedInputs([parent], io)).length === 0) {
+        result.head.notFollowed.push({ file: parent, line: null, reason: 'terragrunt-include', subject: parent });
+      }
       result.head.diagnostics.push(
         diagnostic(
           parent,
           null,
           'info',
-          found.truncated
-            ? `read into the ${including.length} Terragrunt unit${including.length === 1 ? '' : 's'} found that include it; more folders lie below than are searched (${MAX_DIRS})`
-            : `read into the ${including.length} Terragrunt unit${including.length === 1 ? '' : 's'} that include it; some units below it have an include that could not be resolved`,
+          `${including.length === 0 ? 'no Terragrunt unit was found to include it' : `read into the ${including.length} Terragrunt unit${including.length === 1 ? '' : 's'} found to include it`}; ${
+            found.truncated
+              ? `more folders lie below it than are searched (${MAX_DIRS}), or they cannot be listed`
+              : 'some units below it have an include that could not be resolved'
+          }, so units that include it may be missed`,
         ),
       );
     }
@@ -118,6 +129,29 @@ export async function followTerragrunt(changed: readonly string[], io: Terragrun
 }
 
 const INCLUDES = /^\s*include\b|read_terragrunt_config\s*\(/m;
+
+/**
+ * A change to what a parent hands its units (inputs, locals, the module source) that could size
+ * GPU capacity: a key that sizes or picks machines, or a value that names a GPU. A parent's inputs
+ * need not name a GPU themselves (`max_size = 5` for units on GPU instances).
+ */
+function sizingChange(path: string, base: string | null, head: string | null): boolean {
+  const pick = (text: string | null): Record<string, unknown> | null => {
+    if (text === null) return {};
+    const hcl = parseHcl(path, text);
+    return hcl.ok ? { inputs: hcl.body.inputs ?? {}, locals: hcl.body.locals ?? {}, terraform: hcl.body.terraform ?? {} } : null;
+  };
+  const before = pick(base);
+  const after = pick(head);
+  // Unreadable at a side: what it hands over is unknown, so its units are read.
+  if (before === null || after === null) return true;
+  return changedKeys(before, after).some(
+    (k) =>
+      k.startsWith('terraform') ||
+      sizesCapacity(k) ||
+      [valueAt(before, k), valueAt(after, k)].some((v) => typeof v === 'string' && namesGpu(v)),
+  );
+}
 
 /** Every `terragrunt.hcl` in `root` and below, breadth first, bounded. */
 async function unitsBelow(root: string, io: TerragruntIo): Promise<{ units: string[]; truncated: boolean }> {

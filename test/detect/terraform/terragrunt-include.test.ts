@@ -89,10 +89,10 @@ describe('Terragrunt include chains', () => {
     expect(result.coverage).toEqual([{ file: PROD, state: 'read', objects: 1 }]);
   });
 
-  it('a parent edit that sizes nothing (region) is no change', async () => {
+  it('a parent edit that sizes nothing (region) is no change, and no unit is searched for', async () => {
     const result = await detectPr(tree(), tree({ region: 'us-west-2' }));
     expect(result.changes).toEqual([]);
-    expect(result.coverage).toEqual([{ file: 'root.hcl', state: 'read', objects: 0 }]);
+    expect(result.coverage).toEqual([{ file: 'root.hcl', state: 'not-capacity' }]);
   });
 
   it('a legacy root terragrunt.hcl found by find_in_parent_folders() with no argument', async () => {
@@ -120,6 +120,21 @@ describe('Terragrunt include chains', () => {
     expect(result.diagnostics).toContainEqual(
       match.objectContaining({ file: PROD, line: 1, severity: 'warning', message: match.stringContaining('get_parent_terragrunt_dir') }),
     );
+  });
+
+  it('a parent sizing change is not followed when a unit below it has an include that cannot be resolved', async () => {
+    const root = (n: number) => `inputs = {\n  max_size = ${n}\n}\n`;
+    const unit =
+      'include "root" {\n  path = "${get_parent_terragrunt_dir()}/root.hcl"\n}\n\nterraform {\n  source = "tfr:///terraform-aws-modules/eks/aws?version=20.8.0"\n}\n';
+    const base = { 'root.hcl': root(1), 'live/gpu/terragrunt.hcl': unit };
+    const result = await detectPr(base, { ...base, 'root.hcl': root(5) });
+    expect(result.coverage).toEqual([
+      match.objectContaining({
+        file: 'root.hcl',
+        state: 'not-followed',
+        notFollowed: [match.objectContaining({ reason: 'terragrunt-include' })],
+      }),
+    ]);
   });
 
   it('a unit whose env.hcl is missing at head is not followed', async () => {
