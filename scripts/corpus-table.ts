@@ -1,6 +1,8 @@
 /**
  * Prints what gpu-justify detects in every file of a corpus directory (default test/corpus),
  * one row per declaration or diagnostic: `npm run detect:corpus [-- <dir>]`.
+ * With `--cases`: the pull-request cases on real files (test/detect/real-cases.ts), one row per
+ * case, and how many ended right, not followed with a warning, as a silent miss or a wrong count.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -8,6 +10,11 @@ import { fileURLToPath } from 'node:url';
 import { markdownTable } from 'markdown-table';
 import { detectChanges } from '../src/detect/detect-changes.js';
 import type { ChangeSet } from '../src/domain/index.js';
+
+if (process.argv[2] === '--cases') {
+  await printCases();
+  process.exit(0);
+}
 
 const root = resolve(process.argv[2] ?? fileURLToPath(new URL('../test/corpus', import.meta.url)));
 
@@ -50,3 +57,20 @@ for (const path of all) {
 }
 process.stdout.write(`${markdownTable([['File', 'Line', 'Kind', 'Name', 'GPU model', 'GPUs', 'Coverage', 'Diagnostic'], ...rows])}\n`);
 process.stdout.write(`\nCoverage: ${[...states].map(([state, n]) => `${n} ${state}`).join(', ')}\n`);
+
+async function printCases(): Promise<void> {
+  const { REAL_CASES, runCase, wanted } = await import('../test/detect/real-cases.js');
+  const labels = { right: 'right', 'not-followed': 'not followed (warned)', 'silent-miss': 'SILENT MISS', wrong: 'WRONG COUNT' };
+  const counts = new Map<string, number>(Object.values(labels).map((l) => [l, 0]));
+  const table: string[][] = [];
+  for (const c of REAL_CASES) {
+    const { result, outcome } = await runCase(c);
+    counts.set(labels[outcome], (counts.get(labels[outcome]) ?? 0) + 1);
+    const found = result.changes.map((x) => `${x.name} ${x.gpusBefore} → ${x.gpusAfter}`).join('; ') || '—';
+    const expected =
+      c.expect === 'not-followed' ? 'not followed' : c.expect.map((r) => `${r[1]} ${r[2]} → ${r[3]}`).join('; ') || 'no change';
+    table.push([c.id.replace(/\|/g, '\\|'), expected, found, labels[outcome], outcome === wanted(c) ? '' : 'unexpected']);
+  }
+  process.stdout.write(`${markdownTable([['Case', 'Expected', 'Reported', 'Outcome', ''], ...table])}\n`);
+  process.stdout.write(`\n${REAL_CASES.length} cases: ${[...counts].map(([l, n]) => `${n} ${l}`).join(', ')}\n`);
+}

@@ -58,6 +58,13 @@ export function notFollowedEvidence(n: NotFollowed): MissingEvidence {
         how: `its \`vars\` (${list(n.inputs)}) override the blueprint's and are not followed into it: keep the blueprint beside the deployment file, or check its node pools by hand`,
       };
     case 'terragrunt-include':
+      // Set on a unit: what it includes (or its inputs expression) could not be resolved.
+      if (n.needs !== undefined) {
+        return {
+          what: `\`${n.subject}\` of ${n.file} (${n.needs})`,
+          how: `it could not be resolved from the repository, so the inputs and module source it hands this unit are not followed: use \`find_in_parent_folders()\` or a path in the repository, or check the unit's pools by hand`,
+        };
+      }
       return {
         what: `the Terragrunt units that include ${n.file}`,
         how: `its inputs (${list(n.inputs)}) reach the modules of the units that include it, which are not followed from here: set them in each unit's \`inputs\`, or check those units' pools by hand`,

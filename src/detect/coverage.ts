@@ -3,6 +3,10 @@ import { notFollowedInputs } from './input-files.js';
 import { pairDecls } from './match-decls.js';
 import type { Merged } from './merge-results.js';
 import type { Unfollowed } from './parser.js';
+import { dirOf } from './paths.js';
+import { parseHcl } from './terraform/hcl.js';
+
+const TERRAFORM_INPUT = /\.(tf|tfvars|tfvars\.json)$/;
 
 /** What the coverage needs of the two sides: reads, and a directory's files when listable. */
 export interface CoverageIo {
@@ -44,7 +48,24 @@ export async function fileCoverage(input: CoverageInput, io: CoverageIo): Promis
     if (u.unboundedBy !== undefined || !changed.has(u.file)) continue;
     entries.push({ file: u.file, line: u.line, reason: 'count-unknown', subject: u.name });
   }
+  // A pool of an unchanged file whose count is unknown, read with changed files of its module whose
+  // values changed (variables, locals, tfvars): what they change in it cannot be told.
+  const changedTerraform = [...changed].filter((f) => TERRAFORM_INPUT.test(f) && input.parsed.has(f));
+  const valuesChanged = new Map<string, Promise<boolean>>();
+  for (const u of input.head.unresolved) {
+    if (u.unboundedBy !== undefined || changed.has(u.file) || !TERRAFORM_INPUT.test(u.file)) continue;
+    for (const f of changedTerraform) {
+      if (dirOf(f) !== dirOf(u.file)) continue;
+      if (!valuesChanged.has(f)) valuesChanged.set(f, changesValues(f, io));
+      if (await valuesChanged.get(f)) entries.push({ file: f, line: null, reason: 'count-unknown', subject: u.name });
+    }
+  }
   for (const { before, after } of pairDecls(input.base, input.head)) {
+    // Unbounded now, bounded (or absent) before: the PR lets the pool grow by any number of GPUs.
+    if (after && !after.decl && after.unboundedBy !== undefined && (!before || before.decl) && changed.has(after.file)) {
+      entries.push({ file: after.file, line: after.line, reason: 'count-unknown', subject: after.name });
+      continue;
+    }
     // Known now, unknown before: how much the PR adds cannot be told.
     if (!before || before.decl || before.unboundedBy !== undefined || !after?.decl || !changed.has(after.file)) continue;
     entries.push({
@@ -78,6 +99,20 @@ export async function fileCoverage(input: CoverageInput, io: CoverageIo): Promis
     if (input.parsed.has(file)) return { file, state: 'read', objects: objects.get(file) ?? 0 };
     return { file, state: 'not-capacity' };
   });
+}
+
+/** The variables, locals (or, for tfvars, the values) a Terraform file gives its module differ between the sides. */
+async function changesValues(file: string, io: CoverageIo): Promise<boolean> {
+  const values = (text: string | null): string | null => {
+    if (text === null) return JSON.stringify({});
+    const hcl = parseHcl(file, text);
+    if (!hcl.ok) return null;
+    return JSON.stringify(file.endsWith('.tf') ? { variable: hcl.body.variable ?? null, locals: hcl.body.locals ?? null } : hcl.body);
+  };
+  const [before, after] = await Promise.all([io.base.read(file), io.head.read(file)]);
+  const a = values(before);
+  const b = values(after);
+  return a === null || b === null || a !== b;
 }
 
 function unfollowedKey(n: Unfollowed): string {

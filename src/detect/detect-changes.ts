@@ -3,6 +3,7 @@ import { mapLimit } from '../domain/map-limit.js';
 import type { CapacityChange, ChangeSet, Diagnostic, FileCoverage, TreeReader } from '../domain/index.js';
 import { renderCharts } from './chart-render.js';
 import { followModules } from './terraform/follow-modules.js';
+import { followTerragrunt, withoutUnits } from './terraform/terragrunt-include.js';
 import { withoutFollowed } from './followed.js';
 import { followToolkitDeployments } from './toolkit-deployment.js';
 import { compareSides } from './compare.js';
@@ -114,6 +115,14 @@ export async function detectChanges(
     s.head = withoutFollowed(s.head, modules);
   }
   perSet.push({ base: modules.base, head: modules.head });
+  // Terragrunt units read with the files they include, and changed parents into their units.
+  const terragrunt = await followTerragrunt([...changed].sort(), { ...io, ...(sides.dirs ? { dirs: sides.dirs } : {}) });
+  for (const s of perSet) {
+    s.base = withoutUnits(s.base, terragrunt.units);
+    s.head = withoutUnits(s.head, terragrunt.units);
+  }
+  for (const path of [...terragrunt.followed, ...terragrunt.units.filter((u) => changed.has(u))]) parsed.add(path);
+  perSet.push({ base: terragrunt.base, head: terragrunt.head });
   // Cluster Toolkit deployment files, read with their blueprint.
   const deployments = await followToolkitDeployments([...changed].sort(), io);
   for (const path of deployments.followed) parsed.add(path);
@@ -142,7 +151,7 @@ export async function detectChanges(
     byPosition({ file: a.file, line: a.line ?? 0, name: a.message }, { file: b.file, line: b.line ?? 0, name: b.message }),
   );
   const coverage = await fileCoverage(
-    { changed: [...changed], parsed, base, head, followed: [...modules.tfvars, ...deployments.followed] },
+    { changed: [...changed], parsed, base, head, followed: [...modules.tfvars, ...deployments.followed, ...terragrunt.followed] },
     io,
   );
   return { changes: compareSides(base, head), diagnostics, coverage };

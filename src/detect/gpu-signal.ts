@@ -3,7 +3,8 @@ import { looksLikeGpuType } from './gpu-types/index.js';
 // Words that only GPU capacity, its resources or its machines use.
 const GPU_WORD_RE = /gpu|nvidia|accelerator|amd\.com|habana|neuron|\btpu/i;
 // Instance / machine / VM type names, to be checked against the GPU type patterns.
-const TYPE_TOKEN_RE = /[A-Za-z][\w]*[.-][\w.-]*\w/g;
+// Underscores too: Azure VM sizes are Standard_NC24ads_A100_v4.
+const TYPE_TOKEN_RE = /[A-Za-z][\w]*[._-][\w.-]*\w/g;
 
 /** True when a value names a GPU: a GPU word, or a GPU machine type. */
 export function namesGpu(text: string): boolean {

@@ -170,6 +170,16 @@ function readResource(res: unknown, flavor: string, ctx: QueueContext, queue: st
         `ClusterQueue ${queue}, flavor ${flavor}: ${resource} carries no domain, so pods do not request it as a resource (they request e.g. nvidia.com/gpu): it is a DRA device class or device capacity that Kueue maps, or a name no workload uses; its quota${quota ? ` ${quota}` : ''} is not counted as GPUs`,
       );
     }
+    // `example.com/gpu`: a DRA device-class mapping or a vendor's plugin this tool does not know. Its
+    // quota may well be whole GPUs; counted as none, a change to it would pass unseen.
+    if (/^[a-z0-9.-]+\/gpu$/i.test(resource)) {
+      note(
+        line,
+        'warning',
+        `ClusterQueue ${queue}, flavor ${flavor}: ${resource} is not a GPU resource gpu-justify knows (nvidia.com/gpu, amd.com/gpu, gpu.intel.com/…), so whether its quota is GPUs, and how many, is not followed`,
+      );
+      return { resource, flavor, line: line ?? 1, gpus: null };
+    }
     return null;
   }
 

@@ -16,7 +16,8 @@ type CoverageState = 'read' | 'not-capacity' | 'not-followed';
  * - `helm-values`: values of a chart whose templates declare GPU capacity from them.
  * - `helm-template`: a chart template whose GPU fields the review could not render.
  * - `toolkit-deployment`: Cluster Toolkit deployment `vars` for a blueprint not read with them.
- * - `terragrunt-include`: a Terragrunt parent whose inputs its units inherit.
+ * - `terragrunt-include`: a Terragrunt parent whose inputs its units inherit, not followed into them;
+ *   with `needs`, a unit's include (or inputs expression) that could not be resolved.
  */
 type NotFollowedReason =
   | 'unreadable'

@@ -34,6 +34,7 @@ export function chooseObject(raw: unknown, scope: Scope): ChosenObject {
     throw err;
   }
   if (expr?.t === 'lit' && expr.value === null) return { ok: true, absent: true };
+  if (expr?.t === 'call' && expr.name === 'merge') return merged(expr, raw, scope);
   if (expr?.t === 'object') {
     const fields: Record<string, unknown> = {};
     for (const [i, [key, value]] of expr.entries.entries()) {
@@ -43,6 +44,21 @@ export function chooseObject(raw: unknown, scope: Scope): ChosenObject {
     return { ok: true, absent: false, fields };
   }
   return whole(raw, scope);
+}
+
+/**
+ * `merge(local.defaults, { gpu = {…} })`: each argument read as its own object (a literal keeps
+ * its fields as sources), later keys winning as merge() does; a null argument adds nothing.
+ */
+function merged(call: Extract<Expr, { t: 'call' }>, raw: string, scope: Scope): ChosenObject {
+  if (call.spread) return whole(raw, scope);
+  const fields: Record<string, unknown> = {};
+  for (const source of call.sources) {
+    const part = chooseObject(`\${${source}}`, scope);
+    if (!part.ok) return part;
+    if (!part.absent) Object.assign(fields, part.fields);
+  }
+  return { ok: true, absent: false, fields };
 }
 
 function whole(raw: string, scope: Scope): ChosenObject {

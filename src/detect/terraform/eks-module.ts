@@ -55,7 +55,7 @@ function readGroups(
   if (!groups) return;
   const groupsSpan = loc.child(block, map.attr);
   for (const [key, groupRaw] of Object.entries(groups)) {
-    const span: Span = (groupsSpan && loc.child(groupsSpan, key)) ?? block;
+    const span: Span = (groupsSpan && (loc.child(groupsSpan, key) ?? loc.descendant(groupsSpan, key))) ?? block;
     const ctx = new PoolContext(file, loc, span, scope, `module.${label}.${map.attr}.${key}`);
     try {
       const own = objectOf(ctx, groupRaw, key, []);
@@ -104,13 +104,13 @@ function nodeGpus(ctx: PoolContext, group: Record<string, unknown>, map: GroupMa
   return type === null ? null : typeGpus(ctx, type, 'instance_type', ['instance_type']);
 }
 
-const ABSENT = Symbol('absent');
+export const ABSENT = Symbol('absent');
 
 /**
  * A literal map stays raw (its fields are evaluated one by one); an expression is read through
  * chooseObject. ABSENT when it evaluates to null; null (after a warning) when it cannot be read.
  */
-function objectOf(
+export function objectOf(
   ctx: PoolContext,
   raw: unknown,
   what: string,

@@ -8,7 +8,8 @@ export type Expr =
   | { t: 'lit'; value: null | boolean | number | string }
   | { t: 'tpl'; parts: (string | Expr)[] }
   | { t: 'ref'; root: string; steps: Step[]; text: string }
-  | { t: 'call'; name: string; args: Expr[]; text: string }
+  /** `sources`: each argument's source text; `spread`: the last argument is expanded (`f(list...)`). */
+  | { t: 'call'; name: string; args: Expr[]; text: string; sources: string[]; spread: boolean }
   | { t: 'un'; op: string; arg: Expr }
   | { t: 'bin'; op: string; left: Expr; right: Expr }
   | { t: 'cond'; test: Expr; then: Expr; else: Expr }
@@ -228,13 +229,20 @@ class Parser {
       if (this.isP('(')) {
         this.next();
         const args: Expr[] = [];
+        const sources: string[] = [];
+        let spread = false;
         while (!this.isP(')')) {
+          const argStart = this.i;
           args.push(this.expr());
-          if (this.isP('...')) this.next();
+          sources.push(this.textFrom(argStart));
+          if (this.isP('...')) {
+            this.next();
+            spread = true;
+          }
           if (!this.isP(')')) this.eat(',');
         }
         this.eat(')');
-        return { t: 'call', name: t.v, args, text: this.textFrom(start) };
+        return { t: 'call', name: t.v, args, text: this.textFrom(start), sources, spread };
       }
       return { t: 'ref', root: t.v, steps: [], text: t.v };
     }

@@ -1,5 +1,6 @@
 import { diagnostic } from '../../domain/index.js';
 import type { Diagnostic } from '../../domain/index.js';
+import { namesGpu } from '../gpu-signal.js';
 import type { Unfollowed } from '../parser.js';
 import type { Scope } from './expr-eval.js';
 import { inputsFingerprint } from './inputs-fingerprint.js';
@@ -12,6 +13,12 @@ import { asRecord } from './module-scope.js';
  */
 const GPU_INPUT =
   /node_count|(^|_)(max|min)_nodes?$|(^|_)nodes$|(^|_)(max|min|desired)_size$|(^|_)(max|min)_count$|gpu_count|accelerator_count|(^|_)gpus$|(^|_)replicas$/i;
+
+/**
+ * Inputs that are pools, or that pick the machines of pools a module sizes by default (the AKS
+ * module's `agents_size`). A machine or accelerator type alone describes GPUs without sizing a pool.
+ */
+const POOL_INPUT = /(^|_)node_?pools?$|^agents_size$|(^|_)vm_size$/i;
 
 /** `./modules/gpu_pool`, `../shared/gke`: a module in the same repository. */
 function isLocalSource(source: unknown): source is string {
@@ -31,11 +38,14 @@ export function localModuleWarnings(
 ): { diagnostics: Diagnostic[]; notFollowed: Unfollowed[] } {
   const out: Diagnostic[] = [];
   const notFollowed: Unfollowed[] = [];
+  let named: boolean | undefined;
   for (const [label, blocks] of Object.entries(asRecord(body.module))) {
     if (!Array.isArray(blocks)) continue;
     const raw = asRecord(blocks[blocks.length - 1]);
     if (!isLocalSource(raw.source)) continue;
-    const inputs = Object.keys(raw).filter((k) => GPU_INPUT.test(k));
+    // Sizes, or whole pools (a node_pools map, an AKS module's VM size) in a file that names GPUs.
+    const gpuFile = (named ??= namesGpu(JSON.stringify(body)));
+    const inputs = Object.keys(raw).filter((k) => GPU_INPUT.test(k) || (gpuFile && POOL_INPUT.test(k)));
     if (inputs.length === 0) continue;
     const line = loc.path(loc.file(), [['module', label]])?.line ?? null;
     out.push(
@@ -54,7 +64,8 @@ export function localModuleWarnings(
       subject: `module.${label}`,
       needs: raw.source,
       inputs,
-      fingerprint: inputsFingerprint(raw, scope),
+      // An input that cannot be evaluated is known by its source only: the file's locals it may read go in too.
+      fingerprint: inputsFingerprint(raw, scope) + JSON.stringify(body.locals ?? null),
     });
   }
   return { diagnostics: out, notFollowed };

@@ -92,6 +92,20 @@ export class Locator {
     return found;
   }
 
+  /**
+   * The first key named `key` at any depth of `within`: a map key inside `merge({…}, {…})`,
+   * which is no direct child of the attribute.
+   */
+  descendant(within: Span, key: string): Span | null {
+    const re = new RegExp(`(^|[\\s{,(\\[])(?:${escape(key)}|"${escape(key)}")\\s*(\\{|=(?![=>])|:)`, 'g');
+    re.lastIndex = within.start;
+    const m = re.exec(this.code);
+    if (!m || m.index >= within.end) return null;
+    const at = m.index + (m[1] ?? '').length;
+    const after = m.index + m[0].length;
+    return m[2] === '{' ? this.braced(at, after - 1) : this.value(at, after);
+  }
+
   /** Follows a path of keys; each step may be `[key, ...labels]` or a plain key. */
   path(within: Span, steps: readonly (string | readonly string[])[]): Span | null {
     let span: Span | null = within;
@@ -129,6 +143,9 @@ export class Locator {
     while (i < this.shape.length && (this.shape[i] === ' ' || this.shape[i] === '\t')) i++;
     const c = this.shape[i];
     if (c === '{' || c === '[') return { start: i + 1, end: this.closing(i), line: this.lineAt(keyAt) };
+    // A call (`merge(…)`) runs to its closing parenthesis, over lines.
+    const call = /^[A-Za-z_][\w]*\(/.exec(this.shape.slice(i, i + 64));
+    if (call) return { start: i + call[0].length, end: this.closing(i + call[0].length - 1), line: this.lineAt(keyAt) };
     const eol = this.shape.indexOf('\n', i);
     return { start: i, end: eol < 0 ? this.shape.length : eol, line: this.lineAt(keyAt) };
   }

@@ -21,7 +21,8 @@ export function isAutoTfvars(path: string): boolean {
  * loads only the auto tfvars by itself; other `.tfvars` files are chosen with -var-file, so
  * their value is used only when every such file agrees.
  */
-export function moduleScope(files: readonly ModuleFile[]): Scope {
+/** `bound`: names every expression of the module sees (a Terragrunt unit's `include`). */
+export function moduleScope(files: readonly ModuleFile[], bound: ReadonlyMap<string, Value> = NO_BINDINGS): Scope {
   const declared = new Map<string, { block: Record<string, unknown> }>();
   const locals = new Map<string, unknown>();
   const auto = new Map<string, unknown>();
@@ -58,7 +59,7 @@ export function moduleScope(files: readonly ModuleFile[]): Scope {
   const evaluating = new Set<string>();
 
   const scope: Scope = {
-    bound: NO_BINDINGS,
+    bound,
     variable(name) {
       const cached = varCache.get(name);
       if (cached !== undefined) return cached;

@@ -2,6 +2,7 @@ import { diagnostic } from '../../domain/index.js';
 import type { Diagnostic } from '../../domain/index.js';
 import { clampLine } from '../lines.js';
 import type { CapacityParser, ParseOutcome, ParseResult, SourceFile, Unfollowed } from '../parser.js';
+import { readAksModules } from './aks-module.js';
 import { readEksModules } from './eks-module.js';
 import { readGkeAutoprovisioning } from './gke-autoprovisioning.js';
 import { readHyperPodClusters } from './hyperpod.js';
@@ -21,6 +22,7 @@ const POOL_MARKERS = [
   'eks_managed_node_groups',
   'self_managed_node_groups',
   'node_pools',
+  'agents_size',
   'cluster_autoscaling',
   'awscc_sagemaker_cluster',
 ];
@@ -47,7 +49,7 @@ function callsOtherModule(text: string): boolean {
 /**
  * Terraform node pools: GKE google_container_node_pool and terraform-google-modules/kubernetes-engine
  * `node_pools`, EKS aws_eks_node_group and terraform-aws-modules/eks managed node groups, AKS
- * azurerm_kubernetes_cluster_node_pool.
+ * azurerm_kubernetes_cluster_node_pool and Azure/aks/azurerm `node_pools` and default pool.
  * A module is a directory, so `parseSet` reads a changed file with its siblings (variables,
  * locals, tfvars); `parse` reads one file alone, with what that file declares.
  */
@@ -107,8 +109,8 @@ export function parseTerraformSet(files: readonly SourceFile[]): ParseOutcome {
     if (callsLocalModule(f.text)) add(result, localModuleWarnings(f.path, f.body, loc(), scope));
     if (callsOtherModule(f.text)) add(result, unreadModuleWarnings(f.path, f.body, loc(), scope));
     if (!declaresPools(f.text)) continue;
-    for (const out of [readResources, readEksModules, readGkeModules, readGkeAutoprovisioning, readHyperPodClusters].map((read) =>
-      read(f.path, f.body, loc(), scope),
+    for (const out of [readResources, readEksModules, readGkeModules, readAksModules, readGkeAutoprovisioning, readHyperPodClusters].map(
+      (read) => read(f.path, f.body, loc(), scope),
     )) {
       result.decls.push(...out.decls);
       result.unresolved.push(...out.unresolved);
@@ -123,22 +125,33 @@ type Collected = Required<ParseResult> & { notFollowed: Unfollowed[] };
 
 /** A Terragrunt unit: its module call (source and inputs) read as a `module` block is. */
 function readTerragrunt(f: ParsedTerraform, scope: Scope, result: Collected): void {
-  const call = terragruntCall(f.body, f.text);
-  if (call === null) return;
+  add(result, readTerragruntUnit(f.path, f.body, f.text, scope));
+}
+
+/**
+ * A Terragrunt unit's body (its own, or with what it includes merged in: terragrunt-include.ts)
+ * read as the module call it makes, names resolved in `scope`.
+ */
+export function readTerragruntUnit(path: string, body: Record<string, unknown>, text: string, scope: Scope): ParseOutcome {
+  const result: Collected = { decls: [], diagnostics: [], unresolved: [], notFollowed: [] };
+  const call = terragruntCall(body, text);
+  if (call === null) return result;
   const source = call.source;
   const outs = [
-    readEksModules(f.path, call.body, call.loc, scope),
-    readGkeModules(f.path, call.body, call.loc, scope),
-    readGkeAutoprovisioning(f.path, call.body, call.loc, scope),
+    readEksModules(path, call.body, call.loc, scope),
+    readGkeModules(path, call.body, call.loc, scope),
+    readAksModules(path, call.body, call.loc, scope),
+    readGkeAutoprovisioning(path, call.body, call.loc, scope),
     {
       decls: [],
       unresolved: [],
       ...(source.startsWith('./') || source.startsWith('../')
-        ? localModuleWarnings(f.path, call.body, call.loc, scope)
-        : unreadModuleWarnings(f.path, call.body, call.loc, scope)),
+        ? localModuleWarnings(path, call.body, call.loc, scope)
+        : unreadModuleWarnings(path, call.body, call.loc, scope)),
     },
   ];
   for (const out of outs) add(result, out);
+  return result;
 }
 
 function add(result: Collected, out: Partial<ParseOutcome>): void {

@@ -35,6 +35,10 @@ export function terragruntCall(
 
 /** Finds the synthetic `module "terragrunt"` block at the unit's `inputs = { … }`. */
 class InputsLocator extends Locator {
+  constructor(private readonly text: string) {
+    super(text);
+  }
+
   override path(within: Span, steps: readonly (string | readonly string[])[]): Span | null {
     const [first, ...rest] = steps;
     const file = this.file();
@@ -45,9 +49,15 @@ class InputsLocator extends Locator {
       first[0] === 'module' &&
       first[1] === TERRAGRUNT_LABEL
     ) {
-      const inputs = this.child(file, 'inputs');
+      // A unit whose inputs all come from what it includes: its first include block stands in.
+      const inputs = this.child(file, 'inputs') ?? this.include();
       return inputs === null || rest.length === 0 ? inputs : super.path(inputs, rest);
     }
     return super.path(within, steps);
+  }
+
+  private include(): Span | null {
+    const m = /^include\b[^{\n]*\{/m.exec(this.text);
+    return m ? { start: m.index + m[0].length, end: m.index + m[0].length, line: this.lineAt(m.index) } : null;
   }
 }

@@ -4,6 +4,7 @@ import type { Unfollowed } from '../parser.js';
 import { acceleratorModel, looksLikeGpuType } from '../gpu-types/index.js';
 import { evaluate } from './expr-eval.js';
 import type { Scope, Value } from './expr-eval.js';
+import { isAksModuleSource } from './aks-module.js';
 import { isGkeModuleSource } from './gke-module.js';
 import { inputsFingerprint } from './inputs-fingerprint.js';
 import type { Locator } from './locator.js';
@@ -34,8 +35,8 @@ export function unreadModuleWarnings(
     const raw = asRecord(blocks[blocks.length - 1]);
     const source = typeof raw.source === 'string' ? raw.source : null;
     if (source === null || isLocal(source)) continue;
-    // Read by the module readers: the EKS module's node groups, the GKE module's pools and auto-provisioning limits.
-    if (READ_INPUTS.some((k) => raw[k] !== undefined) || isGkeModuleSource(source)) continue;
+    // Read by the module readers: the EKS module's node groups, the GKE and AKS modules' pools.
+    if (READ_INPUTS.some((k) => raw[k] !== undefined) || isGkeModuleSource(source) || isAksModuleSource(source)) continue;
     const found: string[] = [];
     for (const [input, value] of Object.entries(raw)) {
       const v = evaluate(value, scope);

@@ -186,14 +186,17 @@ describe('terraform-google-modules/kubernetes-engine node_pools', () => {
     ]);
   });
 
-  it('git sources count; other modules with a node_pools input do not', () => {
+  it('git sources count; another module handed GPU node_pools is not counted but flagged', () => {
     const git = gkeModule(
       [l4(1)],
       '',
       'git::https://github.com/terraform-google-modules/terraform-google-kubernetes-engine.git//modules/beta-private-cluster?ref=v35.0.0',
     );
     expect(one(git).decls.map((d) => d.name)).toEqual(['gpu-l4']);
-    expect(one(gkeModule([l4(1)], '', './modules/my-gke'))).toEqual({ decls: [], diagnostics: [], unresolved: [] });
+    // A local module read alone (its folder is followed through the call when it is in the tree).
+    const local = one(gkeModule([l4(1)], '', './modules/my-gke'));
+    expect(local.decls).toEqual([]);
+    expect(local.notFollowed?.map((n) => [n.reason, n.subject, n.inputs])).toEqual([['local-module', 'module.gke', ['node_pools']]]);
   });
 
   it("the module's own cluster.tf beside a call is not counted a second time", () => {
