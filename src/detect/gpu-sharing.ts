@@ -1,4 +1,5 @@
 import type { CapacityPart } from '../domain/index.js';
+import { bottlerocketSettings, bottlerocketSharing } from './bottlerocket-settings.js';
 import { readCount } from './counts.js';
 import { PRIMARY_GPU_RESOURCE } from './gpu-resources.js';
 import { readManifests } from './manifests.js';
@@ -8,7 +9,7 @@ import { Findings, yamlParser } from './parser-kit.js';
 import { mapGet, nodeLine, scalarString, scalarValue, seqItems } from './yaml-nodes.js';
 
 const SHARING_KIND = 'gpu-sharing' as const;
-const MARKERS = /timeSlicing|\bmps:|mig-configs|ClusterPolicy/;
+const MARKERS = /timeSlicing|\bmps:|mig-configs|ClusterPolicy|kubelet-device-plugins/;
 
 /**
  * GPU sharing and partitioning. A declaration here is NOT hardware: `gpus` is how many
@@ -35,6 +36,8 @@ export const gpuSharingParser = yamlParser('gpu-sharing', MARKERS, (path, text) 
       readMigLayouts(m, found);
     } else if (m.kind === 'ClusterPolicy' && (m.apiVersion ?? '').startsWith('nvidia.com/')) {
       readClusterPolicy(m, found);
+    } else if (m.kind === 'EC2NodeClass' && (m.apiVersion ?? '').startsWith('karpenter.k8s.aws/')) {
+      readNodeClass(m, found);
     }
   }
   return found.result(text);
@@ -103,4 +106,36 @@ function readClusterPolicy(m: Manifest, found: Findings): void {
       `ClusterPolicy ${name}: the device plugin reads ConfigMap ${cm}${def ? `, profile ${def} by default (${cm}/${def})` : ''}; its sharing settings change the GPUs advertised per physical GPU`,
     );
   }
+}
+
+/** Bottlerocket time-slicing in an EC2NodeClass's user data: the nodes of its NodePools share their GPUs. */
+function readNodeClass(m: Manifest, found: Findings): void {
+  const userData = mapGet(mapGet(m.root, 'spec'), 'userData');
+  const toml = scalarString(userData);
+  if (toml === null) return;
+  const read = bottlerocketSharing((k) => bottlerocketSettings(toml).get(k));
+  if (read === null) return;
+  const name = `EC2NodeClass/${m.name ?? '(unnamed)'}`;
+  // A block scalar's text starts on the line after its `userData: |` key.
+  const line = (nodeLine(userData, m.ctx.lc) ?? m.line) + read.line;
+  if ('unreadable' in read) {
+    found.note(line, 'warning', `${name}: Bottlerocket ${read.unreadable}; the GPUs advertised per physical GPU are unknown`);
+    found.unknown(SHARING_KIND, name, line);
+    return;
+  }
+  const resource = PRIMARY_GPU_RESOURCE;
+  found.decls.push({
+    file: m.ctx.file,
+    line,
+    kind: SHARING_KIND,
+    name,
+    gpuModel: null,
+    gpus: read.factor,
+    parts: [{ label: 'bottlerocket time-slicing', resource, gpus: read.factor, line }],
+  });
+  found.note(
+    line,
+    'info',
+    `${name}: Bottlerocket advertises each physical GPU as ${read.factor} ${resource}${read.factor > 1 ? ' (time-sliced, not isolated)' : ' (no sharing)'}; sharing changes the GPUs the scheduler sees, not the hardware`,
+  );
 }

@@ -1,0 +1,40 @@
+import { MAX_FILE_CHARS } from '../domain/index.js';
+import type { CapacityDecl, Diagnostic, TreeReader } from '../domain/index.js';
+import { dirOf } from './paths.js';
+import { linkSharing } from './sharing-link.js';
+import { mayHoldSharing, readSharingConfigs } from './sharing-sources.js';
+import type { SharingConfig } from './sharing-sources.js';
+
+/** The most files read for sharing configs per side, beyond the changed ones: each may be an API call. */
+const MAX_SCANNED_FILES = 48;
+
+export interface SharingIo {
+  read(path: string): Promise<string | null>;
+  list(dir: string): Promise<string[]>;
+}
+
+/**
+ * Links the pools of one side to their sharing configs: those in the changed files, and those
+ * in the files beside each Karpenter pool and one directory up (where a NodePool's EC2NodeClass,
+ * NodeOverlays and device-plugin ConfigMap usually live). Returns the linking's diagnostics.
+ */
+export async function linkSideSharing(decls: readonly CapacityDecl[], changed: readonly string[], io: SharingIo): Promise<Diagnostic[]> {
+  const pools = decls.filter((d) => d.sharingLink !== undefined);
+  if (pools.length === 0) return [];
+  const dirs = new Set<string>();
+  for (const p of pools) {
+    const dir = dirOf(p.file);
+    dirs.add(dir);
+    if (dir !== '') dirs.add(dirOf(dir));
+  }
+  const nearby: string[] = [];
+  for (const dir of [...dirs].sort()) nearby.push(...(await io.list(dir)).filter((p) => /\.(ya?ml|json)$/i.test(p)));
+  const paths = [...new Set([...changed.filter((p) => /\.(ya?ml|json)$/i.test(p)), ...nearby.sort().slice(0, MAX_SCANNED_FILES)])];
+  const configs: SharingConfig[] = [];
+  for (const path of paths) {
+    const text = await io.read(path);
+    if (text === null || text.length > MAX_FILE_CHARS || !mayHoldSharing(path, text)) continue;
+    configs.push(...readSharingConfigs(path, text));
+  }
+  return linkSharing(decls, configs);
+}
