@@ -1,5 +1,5 @@
 import { MAX_FILE_CHARS } from '../domain/index.js';
-import type { CapacityDecl, Diagnostic, TreeReader } from '../domain/index.js';
+import type { CapacityDecl, Diagnostic } from '../domain/index.js';
 import { dirOf } from './paths.js';
 import { linkSharing } from './sharing-link.js';
 import { mayHoldSharing, readSharingConfigs } from './sharing-sources.js';
