@@ -139,8 +139,9 @@ export async function detectChanges(
   await fillModelsFromDirectory(head.decls, { list: sides.list, read: (p) => sides.head.read(p) });
   // Shared GPUs: a pool's count becomes physical GPUs where its sharing config is in view.
   const changedPaths = [...changed].sort();
-  await linkSideSharing(base.decls, changedPaths, { list: sides.list, read: (p) => sides.base.read(p) });
-  const sharingNotes = await linkSideSharing(head.decls, changedPaths, { list: sides.list, read: (p) => sides.head.read(p) });
+  const dirs = sides.dirs ? { dirs: sides.dirs } : {};
+  await linkSideSharing(base.decls, changedPaths, { list: sides.list, ...dirs, read: (p) => sides.base.read(p) });
+  const sharingNotes = await linkSideSharing(head.decls, changedPaths, { list: sides.list, ...dirs, read: (p) => sides.head.read(p) });
 
   const diagnostics = [...head.diagnostics, ...sharingNotes, ...unknownBefore(base, head), ...unknownAfter(base, head)];
   diagnostics.sort((a, b) =>

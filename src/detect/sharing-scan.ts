@@ -11,25 +11,36 @@ const MAX_SCANNED_FILES = 48;
 export interface SharingIo {
   read(path: string): Promise<string | null>;
   list(dir: string): Promise<string[]>;
+  /** Directories inside a directory, when the reader can tell: the pool's sibling folders. */
+  dirs?: (dir: string) => Promise<string[]>;
 }
+
+const CONFIG_FILE = /\.(ya?ml|json)$/i;
 
 /**
  * Links the pools of one side to their sharing configs: those in the changed files, and those
- * in the files beside each Karpenter pool and one directory up (where a NodePool's EC2NodeClass,
- * NodeOverlays and device-plugin ConfigMap usually live). Returns the linking's diagnostics.
+ * in the files beside each Karpenter pool, one directory up and in that directory's folders
+ * (`infra/karpenter/` beside `infra/gpu-operator/`), where a NodePool's EC2NodeClass,
+ * NodeOverlays and device-plugin ConfigMap usually live. Returns the linking's diagnostics.
  */
 export async function linkSideSharing(decls: readonly CapacityDecl[], changed: readonly string[], io: SharingIo): Promise<Diagnostic[]> {
   const pools = decls.filter((d) => d.sharingLink !== undefined);
   if (pools.length === 0) return [];
-  const dirs = new Set<string>();
+  const near = new Set<string>();
+  const up = new Set<string>();
   for (const p of pools) {
     const dir = dirOf(p.file);
-    dirs.add(dir);
-    if (dir !== '') dirs.add(dirOf(dir));
+    near.add(dir);
+    if (dir !== '') up.add(dirOf(dir));
   }
+  for (const dir of up) near.add(dir);
+  if (io.dirs) for (const dir of up) for (const sub of await io.dirs(dir)) near.add(sub);
   const nearby: string[] = [];
-  for (const dir of [...dirs].sort()) nearby.push(...(await io.list(dir)).filter((p) => /\.(ya?ml|json)$/i.test(p)));
-  const paths = [...new Set([...changed.filter((p) => /\.(ya?ml|json)$/i.test(p)), ...nearby.sort().slice(0, MAX_SCANNED_FILES)])];
+  for (const dir of [...near].sort()) {
+    if (nearby.length >= MAX_SCANNED_FILES) break;
+    nearby.push(...(await io.list(dir)).filter((p) => CONFIG_FILE.test(p)));
+  }
+  const paths = [...new Set([...changed.filter((p) => CONFIG_FILE.test(p)), ...nearby.sort().slice(0, MAX_SCANNED_FILES)])];
   const configs: SharingConfig[] = [];
   for (const path of paths) {
     const text = await io.read(path);

@@ -69,3 +69,174 @@ describe('Karpenter pools on time-sliced GPUs (aws-samples/karpenter-blueprints)
     expect(r.changes[0]?.after?.sharing).toBeUndefined();
   });
 });
+
+const CONFIGMAP = `${DIR}/hpcgame-gpu-time-slicing-config.yaml`;
+
+function nodePool(label: string | null, limit: number): string {
+  return [
+    'apiVersion: karpenter.sh/v1',
+    'kind: NodePool',
+    'metadata:',
+    '  name: shared-a100',
+    'spec:',
+    '  limits:',
+    `    nvidia.com/gpu: ${limit}`,
+    '  template:',
+    ...(label === null ? [] : ['    metadata:', '      labels:', `        nvidia.com/device-plugin.config: ${label}`]),
+    '    spec:',
+    '      nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: default }',
+    '      requirements:',
+    '        - { key: node.kubernetes.io/instance-type, operator: In, values: [p4de.24xlarge] }',
+    '',
+  ].join('\n');
+}
+
+/** The real ConfigMap in the GPU Operator's folder, the pool in Karpenter's, both under `infra/`. */
+function cluster(label: string | null, limit: number, extra: Tree = {}): Tree {
+  return {
+    'infra/gpu-operator/time-slicing.yaml': loadReal(CONFIGMAP)[CONFIGMAP] ?? '',
+    'infra/karpenter/nodepool.yaml': nodePool(label, limit),
+    ...extra,
+  };
+}
+
+describe('Karpenter pools on device-plugin time-slicing (NVIDIA device plugin / GPU Operator ConfigMap)', () => {
+  it('the node label picks the config: a100-80gb-shared time-slices 4 ways, so 64 → 96 is 16 → 24 physical', async () => {
+    const r = await detectPr(cluster('a100-80gb-shared', 64), cluster('a100-80gb-shared', 96));
+    expect(r.changes.map((c) => [c.name, c.gpusBefore, c.gpusAfter])).toEqual([['shared-a100', 16, 24]]);
+    expect(r.changes[0]?.after?.sharing).toMatchObject({
+      state: 'shared',
+      factor: 4,
+      mode: 'time-slicing',
+      schedulable: 96,
+      source: { file: 'infra/gpu-operator/time-slicing.yaml', name: 'gpu-time-slicing-config/a100-80gb-shared' },
+    });
+  });
+
+  it('a label naming a config that is not there: cannot tell, with a warning', async () => {
+    const r = await detectPr(cluster('h100-shared', 64), cluster('h100-shared', 96));
+    expect(r.changes.map((c) => [c.gpusBefore, c.gpusAfter])).toEqual([[64, 96]]);
+    expect(r.changes[0]?.after?.sharing).toMatchObject({ state: 'unknown', code: 'sharing-unlinked' });
+    expect(r.diagnostics.find((d) => d.severity === 'warning')?.message).toContain('device-plugin config h100-shared is not among');
+  });
+
+  it('no label and several configs with no default: cannot tell', async () => {
+    const r = await detectPr(cluster(null, 64), cluster(null, 96));
+    expect(r.changes[0]?.after?.sharing).toMatchObject({ state: 'unknown', code: 'sharing-ambiguous' });
+  });
+
+  it("no label: the ClusterPolicy's devicePlugin default decides", async () => {
+    const policy = {
+      'infra/gpu-operator/cluster-policy.yaml': [
+        'apiVersion: nvidia.com/v1',
+        'kind: ClusterPolicy',
+        'metadata:',
+        '  name: cluster-policy',
+        'spec:',
+        '  devicePlugin:',
+        '    config:',
+        '      name: gpu-time-slicing-config',
+        '      default: v100-16gb-shared',
+        '',
+      ].join('\n'),
+    };
+    const r = await detectPr(cluster(null, 64, policy), cluster(null, 96, policy));
+    expect(r.changes.map((c) => [c.gpusBefore, c.gpusAfter])).toEqual([[8, 12]]);
+    expect(r.changes[0]?.after?.sharing).toMatchObject({ state: 'shared', factor: 8 });
+  });
+
+  it('a static pool counts physical GPUs from its nodes: 2 × 8 A100 advertise 64 at 4-way sharing', async () => {
+    const pool = (n: number) => nodePool('a100-80gb-shared', 1000).replace('spec:\n  limits:', `spec:\n  replicas: ${n}\n  limits:`);
+    const r = await detectPr(
+      cluster(null, 0, { 'infra/karpenter/nodepool.yaml': pool(2) }),
+      cluster(null, 0, { 'infra/karpenter/nodepool.yaml': pool(3) }),
+    );
+    expect(r.changes.map((c) => [c.gpusBefore, c.gpusAfter])).toEqual([[16, 24]]);
+    expect(r.changes[0]?.after?.sharing).toMatchObject({ state: 'shared', factor: 4, schedulable: 96 });
+  });
+});
+
+describe('GPU sharing set on the pool itself', () => {
+  it('GKE Terraform gpu_sharing_config TIME_SHARING × 2: node counts stay physical, the factor is shown', async () => {
+    const dir = `${DIR}/sd-gcp-gke`;
+    const base = loadReal(dir);
+    const head = edited(base, [
+      [
+        `${dir}/main.tf`,
+        'max_node_count = 10\n  }\n  node_count = var.gke_num_nodes',
+        'max_node_count = 20\n  }\n  node_count = var.gke_num_nodes',
+      ],
+    ]);
+    const r = await detectPr(base, head);
+    const pool = r.changes.find((c) => c.kind === 'gke-node-pool');
+    expect([pool?.gpusBefore, pool?.gpusAfter]).toEqual([10, 20]);
+    const text = base[`${dir}/main.tf`] ?? '';
+    expect(pool?.after?.sharing).toEqual({
+      state: 'shared',
+      factor: 2,
+      mode: 'gke-time-sharing',
+      schedulable: 40,
+      source: {
+        file: `${dir}/main.tf`,
+        line: lineIn(text, 'max_shared_clients_per_gpu = 2'),
+        name: 'nvidia-tesla-t4-nodepool gpu_sharing_config',
+      },
+    });
+  });
+
+  it('eksctl Bottlerocket settings time-slice the group: 2 → 4 nodes of g5.xlarge is +2 physical, ×4 shown', async () => {
+    const group = (n: number) =>
+      [
+        'apiVersion: eksctl.io/v1alpha5',
+        'kind: ClusterConfig',
+        'metadata: { name: c, region: us-west-2 }',
+        'nodeGroups:',
+        '  - name: shared-g5',
+        '    instanceType: g5.xlarge',
+        '    amiFamily: Bottlerocket',
+        `    maxSize: ${n}`,
+        '    bottlerocket:',
+        '      settings:',
+        '        kubelet-device-plugins:',
+        '          nvidia:',
+        '            device-sharing-strategy: time-slicing',
+        '            time-slicing:',
+        '              replicas: 4',
+        '',
+      ].join('\n');
+    const r = await detectPr({ 'cluster.yaml': group(2) }, { 'cluster.yaml': group(4) });
+    expect(r.changes.map((c) => [c.gpusBefore, c.gpusAfter])).toEqual([[2, 4]]);
+    expect(r.changes[0]?.after?.sharing).toEqual({
+      state: 'shared',
+      factor: 4,
+      mode: 'bottlerocket-time-slicing',
+      schedulable: 16,
+      source: { file: 'cluster.yaml', line: 15, name: 'shared-g5 bottlerocket.settings' },
+    });
+  });
+
+  it('Config Connector gpuSharingConfig MPS with an unreadable client count: unknown', async () => {
+    const pool = (n: number, clients: string) =>
+      [
+        'apiVersion: container.cnrm.cloud.google.com/v1beta1',
+        'kind: ContainerNodePool',
+        'metadata: { name: l4-mps }',
+        'spec:',
+        '  location: us-central1-a',
+        `  nodeCount: ${n}`,
+        '  nodeConfig:',
+        '    machineType: g2-standard-8',
+        '    guestAccelerator:',
+        '      - type: nvidia-l4',
+        '        count: 1',
+        '        gpuSharingConfig:',
+        '          gpuSharingStrategy: MPS',
+        `          maxSharedClientsPerGpu: ${clients}`,
+        '',
+      ].join('\n');
+    const known = await detectPr({ 'pool.yaml': pool(2, '3') }, { 'pool.yaml': pool(3, '3') });
+    expect(known.changes[0]?.after?.sharing).toMatchObject({ state: 'shared', factor: 3, mode: 'gke-mps', schedulable: 9 });
+    const unknown = await detectPr({ 'pool.yaml': pool(2, '"${CLIENTS}"') }, { 'pool.yaml': pool(3, '"${CLIENTS}"') });
+    expect(unknown.changes[0]?.after?.sharing).toMatchObject({ state: 'unknown', code: 'sharing-unreadable' });
+  });
+});
