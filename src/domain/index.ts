@@ -12,3 +12,4 @@ export * from './declared-workload.js';
 export * from './coverage.js';
 export * from './redact.js';
 export * from './map-limit.js';
+export * from './sharing.js';

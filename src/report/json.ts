@@ -1,8 +1,10 @@
 import type { CapacityChange, ReviewResult } from '../domain/index.js';
+import { changeSharing } from '../domain/index.js';
 import { coverageJson } from './coverage.js';
 
 /** A change in the shape of `detect --json` (docs/json.md). */
 export function changeJson(c: CapacityChange) {
+  const sharing = changeSharing(c);
   return {
     file: c.file,
     line: c.line,
@@ -14,6 +16,7 @@ export function changeJson(c: CapacityChange) {
     delta: c.delta,
     ...(c.usdPerGpuHour === undefined ? {} : { usdPerGpuHour: c.usdPerGpuHour }),
     ...(c.usdPerMonthDelta === undefined ? {} : { usdPerMonthDelta: c.usdPerMonthDelta }),
+    ...(sharing === null ? {} : { sharing }),
   };
 }
 
@@ -43,6 +46,7 @@ export function reviewJson(result: ReviewResult) {
       ...(r.serving === undefined ? {} : { serving: r.serving }),
       ...(r.costs === undefined ? {} : { costs: r.costs }),
       ...(r.runtimes === undefined ? {} : { runtimes: r.runtimes }),
+      ...(r.sharing === undefined ? {} : { sharing: r.sharing }),
     })),
     ...(result.catalogDemand === undefined ? {} : { catalogDemand: result.catalogDemand }),
     ...(result.coverage === undefined ? {} : { coverage: coverageJson(result.coverage) }),

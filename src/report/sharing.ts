@@ -1,0 +1,43 @@
+import type { CapacityChange, ChangeSharing, ReviewSharing, SharingMode } from '../domain/index.js';
+import { changeSharing } from '../domain/index.js';
+
+const MODE: Record<SharingMode, string> = {
+  'time-slicing': 'device-plugin time-slicing',
+  mps: 'device-plugin MPS',
+  'bottlerocket-time-slicing': 'Bottlerocket time-slicing',
+  'gke-time-sharing': 'GKE time-sharing',
+  'gke-mps': 'GKE MPS',
+  'node-overlay': 'a Karpenter NodeOverlay capacity',
+};
+
+function factorText(before: number | null, after: number | null): string {
+  if (before === after || before === null) return `×${after ?? 1}`;
+  return `×${before} → ×${after ?? 1}`;
+}
+
+/** The GPUs cell of the changes table: physical GPUs, with the shared ones the scheduler sees. */
+export function gpusCell(c: CapacityChange): string {
+  const s = changeSharing(c);
+  const plain = `${c.gpusBefore} → ${c.gpusAfter}`;
+  if (s === null) return plain;
+  if (s.state === 'factor') return `${plain} per GPU (0 physical)`;
+  if (s.state === 'unknown') return `${plain} (may be shared GPUs: physical unknown)`;
+  return `${plain} physical (${s.schedulableBefore} → ${s.schedulableAfter} shared, ${factorText(s.factorBefore, s.factorAfter)})`;
+}
+
+/** One sentence on a change's sharing, for its row of the reviews table; empty when none. */
+export function sharingSentence(s: ReviewSharing | ChangeSharing | undefined): string {
+  if (!s) return '';
+  if (s.state === 'factor') {
+    return `Each physical GPU is advertised as ${s.factorAfter} schedulable GPUs (was ${s.factorBefore}): schedulable GPUs change, physical GPUs do not (+0).`;
+  }
+  if (s.state === 'unknown') {
+    return `Cannot tell the physical GPUs (${s.code}): ${s.source.name} (${s.source.file}:${s.source.line}) shares GPUs but cannot be tied to this pool, so its count may be shared GPUs.`;
+  }
+  const factor = factorText(s.factorBefore, s.factorAfter);
+  const need =
+    'schedulableNeed' in s && s.schedulableNeed !== undefined && s.schedulableNeed !== null
+      ? ` The need is ${s.schedulableNeed} shared GPUs${s.schedulableGpusNeeded ? `, ${s.schedulableGpusNeeded} of them to add` : ''}; counted here in physical GPUs.`
+      : '';
+  return `GPUs shared ${factor} by ${MODE[s.mode]} (${s.source.name}, ${s.source.file}:${s.source.line}): ${s.schedulableBefore} → ${s.schedulableAfter} schedulable GPUs.${need}`;
+}
