@@ -1,5 +1,6 @@
 import type { ChangeReview, Evidence, ReviewResult } from '../domain/index.js';
 import { code, md } from './escape.js';
+import { sharedCount } from './sharing.js';
 
 function where(review: ChangeReview): string {
   return code(`${review.change.file}:${review.change.line}`);
@@ -12,12 +13,14 @@ function leverStep(review: ChangeReview): string | null {
     review.plan && review.plan.peakGpus < review.plan.naivePeakGpus
       ? ' and start the runs at the proposed times (the CronJob column above)'
       : '';
-  if (review.verdict === 'not-justified') return `- Keep ${md(change.name)} at ${change.gpusBefore} GPUs in ${where(review)}${staggered}.`;
+  if (review.verdict === 'not-justified')
+    return `- Keep ${md(change.name)} at ${change.gpusBefore} GPUs${sharedCount(review, change.gpusBefore)} in ${where(review)}${staggered}.`;
   if (review.verdict === 'partially-justified' && gpusNeeded !== null) {
     const step = change.after?.gpuStep;
     const fewer = step !== undefined && step > 1 ? (change.delta - gpusNeeded) / step : 0;
     const steps = fewer > 0 ? ` (the pool grows in steps of ${step} GPUs: ${fewer} step${fewer === 1 ? '' : 's'} fewer)` : '';
-    return `- Ask for ${change.gpusBefore + gpusNeeded} GPUs (+${gpusNeeded}) in ${where(review)} instead of ${change.gpusAfter}${steps}${staggered}.`;
+    const target = change.gpusBefore + gpusNeeded;
+    return `- Ask for ${target} GPUs (+${gpusNeeded})${sharedCount(review, target)} in ${where(review)} instead of ${change.gpusAfter}${steps}${staggered}.`;
   }
   return null;
 }

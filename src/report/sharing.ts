@@ -1,4 +1,4 @@
-import type { CapacityChange, ChangeSharing, ReviewSharing, SharingMode } from '../domain/index.js';
+import type { CapacityChange, ChangeReview, ChangeSharing, ReviewSharing, SharingMode } from '../domain/index.js';
 import { changeSharing } from '../domain/index.js';
 
 const MODE: Record<SharingMode, string> = {
@@ -35,9 +35,14 @@ export function sharingSentence(s: ReviewSharing | ChangeSharing | undefined): s
     return `Cannot tell the physical GPUs (${s.code}): ${s.source.name} (${s.source.file}:${s.source.line}) shares GPUs but cannot be tied to this pool, so its count may be shared GPUs.`;
   }
   const factor = factorText(s.factorBefore, s.factorAfter);
-  const need =
-    'schedulableNeed' in s && s.schedulableNeed !== undefined && s.schedulableNeed !== null
-      ? ` The need is ${s.schedulableNeed} shared GPUs${s.schedulableGpusNeeded ? `, ${s.schedulableGpusNeeded} of them to add` : ''}; counted here in physical GPUs.`
-      : '';
-  return `GPUs shared ${factor} by ${MODE[s.mode]} (${s.source.name}, ${s.source.file}:${s.source.line}): ${s.schedulableBefore} → ${s.schedulableAfter} schedulable GPUs.${need}`;
+  const review = 'schedulableNeed' in s && s.schedulableNeed !== undefined;
+  return `GPUs shared ${factor} by ${MODE[s.mode]} (${s.source.name}, ${s.source.file}:${s.source.line}): ${s.schedulableBefore} → ${s.schedulableAfter} schedulable GPUs; the GPU counts are physical${review ? ', and in the shared GPUs the workloads request,' : '.'}`;
+}
+
+/** ` (60 shared GPUs at ×4)`: a physical count as the shared GPUs a limit is written in; empty when not shared. */
+export function sharedCount(review: ChangeReview, physical: number): string {
+  const s = review.sharing;
+  if (s?.state !== 'shared') return '';
+  const factor = s.factorAfter ?? s.factorBefore ?? 1;
+  return factor > 1 ? ` (${physical * factor} shared GPUs at ×${factor})` : '';
 }
