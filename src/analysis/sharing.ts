@@ -30,7 +30,7 @@ export function inSchedulableGpus(change: CapacityChange, s: Shared): CapacityCh
 }
 
 /** Shared GPUs → the physical GPUs that provide them: a part of a GPU needs the whole GPU. */
-const physicalCeil = (n: number, factor: number) => Math.ceil(n / factor - 1e-9);
+const physicalCeil = (n: number, factor: number) => (n <= 0 ? 0 : Math.ceil(n / factor - 1e-9));
 
 /**
  * A review made in shared GPUs, told in physical ones: the need and the GPUs to add are divided by
