@@ -6,7 +6,8 @@ import { readManifests } from './manifests.js';
 import type { Manifest } from './manifests.js';
 import { readMigLayouts } from './mig-parted.js';
 import { Findings, yamlParser } from './parser-kit.js';
-import { mapGet, nodeLine, scalarString, scalarValue, seqItems } from './yaml-nodes.js';
+import { isScalar, Scalar } from 'yaml';
+import { mapGet, nodeLine, scalarString, scalarText, scalarValue, seqItems } from './yaml-nodes.js';
 
 const SHARING_KIND = 'gpu-sharing' as const;
 const MARKERS = /timeSlicing|\bmps:|mig-configs|ClusterPolicy|kubelet-device-plugins/;
@@ -38,6 +39,8 @@ export const gpuSharingParser = yamlParser('gpu-sharing', MARKERS, (path, text) 
       readClusterPolicy(m, found);
     } else if (m.kind === 'EC2NodeClass' && (m.apiVersion ?? '').startsWith('karpenter.k8s.aws/')) {
       readNodeClass(m, found);
+    } else if (m.kind === null && !m.holder) {
+      readValuesMap(path, m, found);
     }
   }
   return found.result(text);
@@ -138,4 +141,25 @@ function readNodeClass(m: Manifest, found: Findings): void {
     'info',
     `${name}: Bottlerocket advertises each physical GPU as ${read.factor} ${resource}${read.factor > 1 ? ' (time-sliced, not isolated)' : ' (no sharing)'}; sharing changes the GPUs the scheduler sees, not the hardware`,
   );
+}
+
+/**
+ * The NVIDIA device plugin chart's values: `config.map.<name>` holds each config as a string,
+ * rendered into the plugin's ConfigMap under that key. Named `config.map/<name>`.
+ */
+function readValuesMap(path: string, m: Manifest, found: Findings): void {
+  const map = mapGet(mapGet(m.root, 'config'), 'map');
+  if (!map || typeof map !== 'object' || !('items' in map)) return;
+  for (const pair of (map as { items: { key: unknown; value: unknown }[] }).items) {
+    const key = scalarText(pair.key);
+    const value = pair.value;
+    if (key === '' || !isScalar(value) || typeof value.value !== 'string' || !MARKERS.test(value.value)) continue;
+    const header = nodeLine(value, m.ctx.lc) ?? m.line;
+    // A literal block's lines start on the line after its `|` header.
+    const padded = '\n'.repeat(value.type === Scalar.BLOCK_LITERAL ? header : header - 1) + value.value;
+    for (const held of readManifests(path, padded, (t) => MARKERS.test(t)).manifests) {
+      if (mapGet(held.root, 'sharing') !== undefined)
+        readSharing({ ...held, ctx: { ...held.ctx, file: m.ctx.file } }, `config.map/${key}`, found);
+    }
+  }
 }

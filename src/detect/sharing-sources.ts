@@ -77,8 +77,11 @@ export function readSharingConfigs(path: string, text: string): SharingConfig[] 
     if (m.holder) continue;
     const api = m.apiVersion ?? '';
     if (m.kind === 'ClusterPolicy' && api.startsWith('nvidia.com/')) defaultOf(m, mapGet(mapGet(m.root, 'spec'), 'devicePlugin'), out);
-    else if (m.kind === null) defaultOf(m, mapGet(m.root, 'devicePlugin'), out);
-    else if (m.kind === 'EC2NodeClass' && api.startsWith('karpenter.k8s.aws/')) nodeClassOf(m, out);
+    else if (m.kind === null) {
+      // GPU Operator values name the default under devicePlugin; the device plugin chart's at the top.
+      defaultOf(m, mapGet(m.root, 'devicePlugin'), out);
+      if (mapGet(mapGet(m.root, 'config'), 'map') !== undefined) defaultOf(m, m.root, out);
+    } else if (m.kind === 'EC2NodeClass' && api.startsWith('karpenter.k8s.aws/')) nodeClassOf(m, out);
     else if (m.kind === 'NodeOverlay' && api.startsWith('karpenter.sh/')) overlayOf(m, out);
   }
   return out;

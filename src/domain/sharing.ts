@@ -8,7 +8,8 @@ import type { CapacityChange, CapacityDecl, PoolSharing, SharingMode, SharingSou
  * - `unknown`: a sharing config is in view but could not be tied to the pool or read, so the
  *   counts are as written and may be shared GPUs, not physical ones;
  * - `factor`: the change is to a sharing config itself (kind `gpu-sharing`): GPUs advertised per
- *   physical GPU go from `factorBefore` to `factorAfter`, with no physical GPU added.
+ *   physical GPU go from `factorBefore` to `factorAfter` (null where the config is absent), with
+ *   no physical GPU added.
  */
 export type ChangeSharing =
   | {
@@ -21,7 +22,7 @@ export type ChangeSharing =
       schedulableAfter: number;
     }
   | { state: 'unknown'; code: Extract<PoolSharing, { state: 'unknown' }>['code']; source: SharingSource }
-  | { state: 'factor'; factorBefore: number; factorAfter: number; physicalDelta: 0 };
+  | { state: 'factor'; factorBefore: number | null; factorAfter: number | null; physicalDelta: 0 };
 
 function sideOf(decl: CapacityDecl | undefined): { factor: number | null; schedulable: number; sharing?: PoolSharing } {
   if (!decl) return { factor: null, schedulable: 0 };
@@ -33,7 +34,13 @@ function sideOf(decl: CapacityDecl | undefined): { factor: number | null; schedu
 /** The sharing of a change, from its two declarations; null when neither side is shared. */
 export function changeSharing(change: CapacityChange): ChangeSharing | null {
   if (change.kind === 'gpu-sharing') {
-    return { state: 'factor', factorBefore: change.gpusBefore, factorAfter: change.gpusAfter, physicalDelta: 0 };
+    // A config added or removed has no factor at that side: not 0 GPUs per GPU.
+    return {
+      state: 'factor',
+      factorBefore: change.before ? change.gpusBefore : null,
+      factorAfter: change.after ? change.gpusAfter : null,
+      physicalDelta: 0,
+    };
   }
   const before = sideOf(change.before);
   const after = sideOf(change.after);

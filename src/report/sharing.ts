@@ -29,7 +29,10 @@ export function gpusCell(c: CapacityChange): string {
 export function sharingSentence(s: ReviewSharing | ChangeSharing | undefined): string {
   if (!s) return '';
   if (s.state === 'factor') {
-    return `Each physical GPU is advertised as ${s.factorAfter} schedulable GPUs (was ${s.factorBefore}): schedulable GPUs change, physical GPUs do not (+0).`;
+    const now =
+      s.factorAfter === null ? 'The sharing config is removed' : `Each physical GPU is advertised as ${s.factorAfter} schedulable GPUs`;
+    const was = s.factorBefore === null ? 'a new config' : `was ${s.factorBefore}`;
+    return `${now} (${was}): schedulable GPUs change, physical GPUs do not (+0).`;
   }
   if (s.state === 'unknown') {
     return `Cannot tell the physical GPUs (${s.code}): ${s.source.name} (${s.source.file}:${s.source.line}) shares GPUs but cannot be tied to this pool, so its count may be shared GPUs.`;

@@ -240,3 +240,43 @@ describe('GPU sharing set on the pool itself', () => {
     expect(unknown.changes[0]?.after?.sharing).toMatchObject({ state: 'unknown', code: 'sharing-unreadable' });
   });
 });
+
+describe("the NVIDIA device plugin chart's values (config.map, config.default)", () => {
+  const values = (replicas: number) =>
+    [
+      'config:',
+      '  default: shared',
+      '  map:',
+      '    exclusive: |-',
+      '      version: v1',
+      '    shared: |-',
+      '      version: v1',
+      '      sharing:',
+      '        timeSlicing:',
+      '          resources:',
+      '          - name: nvidia.com/gpu',
+      `            replicas: ${replicas}`,
+      '',
+    ].join('\n');
+
+  it('the default config time-slices an unlabelled pool; the factor is read at its line', async () => {
+    const tree = (limit: number) => ({
+      'infra/device-plugin/values.yaml': values(2),
+      'infra/karpenter/nodepool.yaml': nodePool(null, limit),
+    });
+    const r = await detectPr(tree(64), tree(96));
+    expect(r.changes.map((c) => [c.gpusBefore, c.gpusAfter])).toEqual([[32, 48]]);
+    expect(r.changes[0]?.after?.sharing).toMatchObject({
+      state: 'shared',
+      factor: 2,
+      source: { file: 'infra/device-plugin/values.yaml', line: 12, name: 'config.map/shared' },
+    });
+  });
+
+  it('replicas 2 → 4 in the values is a sharing change of config.map/shared', async () => {
+    const r = await detectPr({ 'values.yaml': values(2) }, { 'values.yaml': values(4) });
+    expect(r.changes.map((c) => [c.kind, c.name, c.gpusBefore, c.gpusAfter, c.line])).toEqual([
+      ['gpu-sharing', 'config.map/shared', 2, 4, 12],
+    ]);
+  });
+});
