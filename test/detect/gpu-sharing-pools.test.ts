@@ -280,3 +280,39 @@ describe("the NVIDIA device plugin chart's values (config.map, config.default)",
     ]);
   });
 });
+
+describe('Bottlerocket settings of terraform-aws-modules/eks managed node groups', () => {
+  const main = (max: number) =>
+    [
+      'module "eks" {',
+      '  source  = "terraform-aws-modules/eks/aws"',
+      '  version = "~> 20.0"',
+      '  eks_managed_node_groups = {',
+      '    shared = {',
+      '      ami_type       = "BOTTLEROCKET_x86_64_NVIDIA"',
+      '      instance_types = ["g5.2xlarge"]',
+      `      max_size       = ${max}`,
+      '      bootstrap_extra_args = <<-EOT',
+      '        [settings.kubelet-device-plugins.nvidia]',
+      '        device-sharing-strategy = "time-slicing"',
+      '        [settings.kubelet-device-plugins.nvidia.time-slicing]',
+      '        replicas = 3',
+      '      EOT',
+      '    }',
+      '  }',
+      '}',
+      '',
+    ].join('\n');
+
+  it('a group of g5.2xlarge time-sliced 3 ways: 4 → 6 nodes is 4 → 6 physical GPUs, 12 → 18 schedulable', async () => {
+    const r = await detectPr({ 'eks/main.tf': main(4) }, { 'eks/main.tf': main(6) });
+    expect(r.changes.map((c) => [c.kind, c.name, c.gpusBefore, c.gpusAfter])).toEqual([['eks-node-group', 'shared', 4, 6]]);
+    expect(r.changes[0]?.after?.sharing).toEqual({
+      state: 'shared',
+      factor: 3,
+      mode: 'bottlerocket-time-slicing',
+      schedulable: 18,
+      source: { file: 'eks/main.tf', line: 9, name: 'shared bootstrap_extra_args' },
+    });
+  });
+});

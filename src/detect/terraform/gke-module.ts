@@ -169,7 +169,13 @@ function moduleSharing(ctx: PoolContext, pool: Record<string, unknown>): { shari
       ? { ok: true as const, value: null }
       : evaluate(pool.max_shared_clients_per_gpu, ctx.scope);
   const line = ctx.line([pool.max_shared_clients_per_gpu === undefined ? 'gpu_sharing_strategy' : 'max_shared_clients_per_gpu']);
-  return { sharing: { ...gkeSharing(strategy.ok ? strategy.value : undefined, clients.ok ? clients.value : undefined), line } };
+  return {
+    sharing: {
+      ...gkeSharing(strategy.ok ? strategy.value : undefined, clients.ok ? clients.value : undefined),
+      line,
+      setting: 'gpu_sharing_strategy',
+    },
+  };
 }
 
 /** A string attribute used only for the GPU model: unknown costs the model, not the count. */

@@ -134,7 +134,11 @@ function gpuSharing(ctx: PoolContext, accel: Record<string, unknown>, path: LocP
   const strategy = evaluate(config.gpu_sharing_strategy, scope);
   const clients = evaluate(config.max_shared_clients_per_gpu, scope);
   const line = ctx.line([...path, 'gpu_sharing_config', 'max_shared_clients_per_gpu']);
-  return { ...gkeSharing(strategy.ok ? strategy.value : undefined, clients.ok ? clients.value : undefined), line };
+  return {
+    ...gkeSharing(strategy.ok ? strategy.value : undefined, clients.ok ? clients.value : undefined),
+    line,
+    setting: 'gpu_sharing_config',
+  };
 }
 
 /** The GPU model of an accelerator type; an unknown type costs the model, not the count. */

@@ -27,6 +27,8 @@ export interface PoolReadingSharing {
   factor: number | null;
   mode: SharingMode;
   line: number;
+  /** The setting it was read from, for the source's name: `gpu_sharing_config`. */
+  setting: string;
 }
 
 export interface NodeGpus {

@@ -154,7 +154,7 @@ export function toDecl(file: string, kind: CapacityKind, r: PoolReading, copies 
     ...(r.sharing
       ? {
           sharing: sharingOnPool(
-            { file, line: r.sharing.line, name: `${r.name} gpu_sharing_config` },
+            { file, line: r.sharing.line, name: `${r.name} ${r.sharing.setting}` },
             r.sharing.factor,
             r.sharing.mode,
             gpus,
