@@ -7,6 +7,8 @@ import type { SharingConfig } from './sharing-sources.js';
 
 /** The most files read for sharing configs per side, beyond the changed ones: each may be an API call. */
 const MAX_SCANNED_FILES = 48;
+/** The most directories listed for them, for the same reason. */
+const MAX_SCANNED_DIRS = 16;
 
 export interface SharingIo {
   read(path: string): Promise<string | null>;
@@ -36,11 +38,14 @@ export async function linkSideSharing(decls: readonly CapacityDecl[], changed: r
   for (const dir of up) near.add(dir);
   if (io.dirs) for (const dir of up) for (const sub of await io.dirs(dir)) near.add(sub);
   const nearby: string[] = [];
-  for (const dir of [...near].sort()) {
+  // The pools' own folders first, then the folders above and beside them.
+  const own = new Set(pools.map((p) => dirOf(p.file)));
+  const order = [...near].sort((a, b) => Number(!own.has(a)) - Number(!own.has(b)) || a.localeCompare(b)).slice(0, MAX_SCANNED_DIRS);
+  for (const dir of order) {
     if (nearby.length >= MAX_SCANNED_FILES) break;
     nearby.push(...(await io.list(dir)).filter((p) => CONFIG_FILE.test(p)));
   }
-  const paths = [...new Set([...changed.filter((p) => CONFIG_FILE.test(p)), ...nearby.sort().slice(0, MAX_SCANNED_FILES)])];
+  const paths = [...new Set([...changed.filter((p) => CONFIG_FILE.test(p)), ...nearby.slice(0, MAX_SCANNED_FILES)])];
   const configs: SharingConfig[] = [];
   for (const path of paths) {
     const text = await io.read(path);
