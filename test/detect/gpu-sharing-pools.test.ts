@@ -316,3 +316,32 @@ describe('Bottlerocket settings of terraform-aws-modules/eks managed node groups
     });
   });
 });
+
+describe('GPU Operator kustomize components (redhat-cop/gitops-catalog)', () => {
+  const GC = `${DIR}/gitops-catalog`;
+  const file = (name: string) => loadReal(`${GC}/${name}`)[`${GC}/${name}`] ?? '';
+  const operator = (patches: string[]) =>
+    Object.fromEntries([
+      ['gitops/gpu-operator/cluster-policy.yaml', file('time-sliced-patch-gpu-cluster-policy.yaml')],
+      ...patches.map((n) => [`gitops/gpu-operator/time-sliced-${n}.yaml`, file(`time-sliced-${n}-patch-device-plugin-config.yaml`)]),
+    ]) as Tree;
+
+  it("the ClusterPolicy's default, time-sliced, at 4 replicas: an unlabelled pool's 64 → 96 is 16 → 24 physical", async () => {
+    const tree = (limit: number) => ({ ...operator(['4']), 'gitops/karpenter/nodepool.yaml': nodePool(null, limit) });
+    const r = await detectPr(tree(64), tree(96));
+    expect(r.changes.map((c) => [c.gpusBefore, c.gpusAfter])).toEqual([[16, 24]]);
+    expect(r.changes[0]?.after?.sharing).toMatchObject({
+      state: 'shared',
+      factor: 4,
+      source: { name: 'device-plugin-config/time-sliced' },
+    });
+  });
+
+  it('both alternative components in view: time-sliced is 2 in one and 4 in the other, so cannot tell', async () => {
+    const tree = (limit: number) => ({ ...operator(['2', '4']), 'gitops/karpenter/nodepool.yaml': nodePool(null, limit) });
+    const r = await detectPr(tree(64), tree(96));
+    expect(r.changes.map((c) => [c.gpusBefore, c.gpusAfter])).toEqual([[64, 96]]);
+    expect(r.changes[0]?.after?.sharing).toMatchObject({ state: 'unknown', code: 'sharing-ambiguous' });
+    expect(r.diagnostics.find((d) => d.severity === 'warning')?.message).toContain('configs named time-sliced disagree');
+  });
+});
