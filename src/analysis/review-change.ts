@@ -58,13 +58,13 @@ export function reviewChange(ctx: ChangeContext): ChangeReview {
   const { change } = ctx;
   const sharing = changeSharing(change);
   if (sharing?.state === 'shared')
-    return inPhysicalGpus(reviewPhysical({ ...ctx, change: inSchedulableGpus(change, sharing) }), change, sharing);
-  const review = reviewPhysical(ctx);
+    return inPhysicalGpus(reviewAsCounted({ ...ctx, change: inSchedulableGpus(change, sharing) }), change, sharing);
+  const review = reviewAsCounted(ctx);
   if (sharing?.state === 'unknown') return unknownSharing(review, sharing);
   return sharing ? { ...review, sharing } : review;
 }
 
-function reviewPhysical(ctx: ChangeContext): ChangeReview {
+function reviewAsCounted(ctx: ChangeContext): ChangeReview {
   const { change, policy } = ctx;
   const infra: Evidence = { source: 'infra', ref: ref(change.file, change.line) };
   if (change.kind === 'gpu-sharing') return sharingReview(change, infra);

@@ -1,7 +1,7 @@
 import type { CapacityDecl, CapacityPart, SharingLink } from '../domain/index.js';
 import { readCount } from './counts.js';
 import { DEVICE_PLUGIN_CONFIG_LABEL } from './sharing-sources.js';
-import { isWholeGpuResource, WHOLE_GPU_RESOURCES, wholeGpuResourceOf } from './gpu-resources.js';
+import { isWholeGpuResource, PRIMARY_GPU_RESOURCE, WHOLE_GPU_RESOURCES, wholeGpuResourceOf } from './gpu-resources.js';
 import { gpusPerNodeRange, pinnedGpusPerNode, readRequirements, requirementsModel, templatedValue } from './karpenter-requirements.js';
 import type { GpuRequirements } from './karpenter-requirements.js';
 import { readManifests } from './manifests.js';
@@ -187,7 +187,18 @@ function push(
   parts: CapacityPart[],
   link: SharingLink,
 ): void {
-  const decl: CapacityDecl = { file: m.ctx.file, line, kind: KIND, name, gpuModel, gpus, parts, sharingLink: link };
+  // NVIDIA's sharing configs say nothing of another vendor's GPUs: such a pool is not linked.
+  const nvidiaOnly = parts.every((p) => p.resource === PRIMARY_GPU_RESOURCE);
+  const decl: CapacityDecl = {
+    file: m.ctx.file,
+    line,
+    kind: KIND,
+    name,
+    gpuModel,
+    gpus,
+    parts,
+    ...(nvidiaOnly ? { sharingLink: link } : {}),
+  };
   found.decls.push(decl);
 }
 
