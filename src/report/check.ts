@@ -2,6 +2,7 @@ import type { ChangeReview, ReviewResult, Verdict } from '../domain/index.js';
 import { catalogDemandBlock } from './catalog-demand.js';
 import { mayGrowCapacity, policyErrorsBlock, toPassBlock } from './fail-closed.js';
 import { headline } from './headline.js';
+import { sharingSentence } from './sharing.js';
 import { code, plain } from './escape.js';
 import { duration, pct } from './numbers.js';
 import { VERDICT_TITLE } from './verdict-text.js';
@@ -56,7 +57,7 @@ export function renderCheck(result: ReviewResult, text?: string): CheckOutput {
             : 'warning'
           : 'notice',
       title: plain(`${r.change.name}: ${r.change.gpusBefore} → ${r.change.gpusAfter} GPUs (${r.verdict})`),
-      message: plain(r.reason),
+      message: plain(r.sharing ? `${sharingSentence(r.sharing)} ${r.reason}` : r.reason),
     }));
   for (const d of result.diagnostics) {
     if (d.line === null) continue;

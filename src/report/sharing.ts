@@ -49,3 +49,12 @@ export function sharedCount(review: ChangeReview, physical: number): string {
   const factor = s.factorAfter ?? s.factorBefore ?? 1;
   return factor > 1 ? ` (${physical * factor} shared GPUs at ×${factor})` : '';
 }
+
+/** `; shared ×4: 40 → 80 schedulable GPUs`, appended to a one-line change; empty when not shared. */
+export function sharingSuffix(c: CapacityChange): string {
+  const s = changeSharing(c);
+  if (s === null) return '';
+  if (s.state === 'factor') return '; GPUs advertised per physical GPU, +0 physical';
+  if (s.state === 'unknown') return `; may be shared GPUs, physical unknown (${s.code})`;
+  return `; shared ${factorText(s.factorBefore, s.factorAfter)}: ${s.schedulableBefore} → ${s.schedulableAfter} schedulable GPUs`;
+}

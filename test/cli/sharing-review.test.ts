@@ -144,3 +144,12 @@ describe('review of a time-sliced Karpenter pool over git refs', () => {
     );
   });
 });
+
+describe('detect over git refs', () => {
+  it('one line per change: physical GPUs, then the shared ones', async () => {
+    const { stdout } = await runCli('detect', '--base', 'main', '--head', 'feature', '--repo', repo);
+    expect(stdout).toBe(
+      'karpenter/gpu-nodepool.yaml:20  karpenter-nodepool gpu-slices: 10 → 20 GPUs (+10); shared ×4: 40 → 80 schedulable GPUs',
+    );
+  });
+});
