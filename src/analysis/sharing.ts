@@ -49,6 +49,9 @@ export function inPhysicalGpus(inner: ChangeReview, change: CapacityChange, s: S
   if (gpusNeeded !== null && delta > 0 && verdict !== 'insufficient-evidence') {
     verdict = gpusNeeded === 0 ? 'not-justified' : gpusNeeded >= delta ? 'justified' : 'partially-justified';
   }
+  // Only the factor changed: the shared GPUs the review weighed cost no hardware.
+  const factorOnly = delta === 0 && s.factorBefore !== s.factorAfter;
+  if (factorOnly) verdict = 'justified';
   const sharingEvidence: Evidence = { source: 'infra', ref: `${s.source.file}:${s.source.line}` };
   return {
     ...inner,
@@ -57,6 +60,9 @@ export function inPhysicalGpus(inner: ChangeReview, change: CapacityChange, s: S
     need: inner.need === null ? null : physicalCeil(inner.need, factor),
     gpusNeeded,
     findings,
+    ...(factorOnly
+      ? { reason: `GPU sharing: each GPU is advertised as ${s.factorAfter ?? 1} (was ${s.factorBefore ?? 1}); no new hardware` }
+      : {}),
     evidence: [...inner.evidence, sharingEvidence],
     ...(inner.needWithoutLevers === undefined
       ? {}

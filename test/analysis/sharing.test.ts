@@ -76,6 +76,18 @@ describe('reviews of pools whose GPUs are shared', () => {
     expect([r.verdict, r.need, r.gpusNeeded]).toEqual(['partially-justified', 2, 1]);
   });
 
+  it('a factor change alone asks for no hardware, whatever the need in shared GPUs', () => {
+    const r = reviewChange({
+      change: change(pool(1, shared(1, 2)), pool(1, shared(1, 4))),
+      workloads: [eight],
+      catalogFile: 'gpu-workloads.yaml',
+      policy: policy({ headroom: 0 }),
+    });
+    expect([r.verdict, r.gpusNeeded, r.change.delta]).toEqual(['justified', 0, 0]);
+    expect(r.reason).toBe('GPU sharing: each GPU is advertised as 4 (was 2); no new hardware');
+    expect(r.sharing).toMatchObject({ factorBefore: 2, factorAfter: 4, schedulableBefore: 2, schedulableAfter: 4 });
+  });
+
   it('an unknown factor: no verdict on the increase, low confidence, the missing factor listed', () => {
     const unknown: PoolSharing = { state: 'unknown', code: 'sharing-ambiguous', source };
     const r = reviewChange({

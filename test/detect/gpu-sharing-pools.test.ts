@@ -345,3 +345,34 @@ describe('GPU Operator kustomize components (redhat-cop/gitops-catalog)', () => 
     expect(r.diagnostics.find((d) => d.severity === 'warning')?.message).toContain('configs named time-sliced disagree');
   });
 });
+
+describe('a sharing factor changed on the pool itself', () => {
+  it('GKE max_shared_clients_per_gpu 2 → 4: a change of 0 physical GPUs, 20 → 40 schedulable', async () => {
+    const dir = `${DIR}/sd-gcp-gke`;
+    const base = loadReal(dir);
+    const head = edited(base, [[`${dir}/main.tf`, 'max_shared_clients_per_gpu = 2', 'max_shared_clients_per_gpu = 4']]);
+    const r = await detectPr(base, head);
+    const pool = r.changes.find((c) => c.kind === 'gke-node-pool');
+    expect([pool?.gpusBefore, pool?.gpusAfter, pool?.delta]).toEqual([10, 10, 0]);
+    expect([pool?.before?.sharing, pool?.after?.sharing]).toMatchObject([
+      { state: 'shared', factor: 2, schedulable: 20 },
+      { state: 'shared', factor: 4, schedulable: 40 },
+    ]);
+  });
+
+  it('Cluster Toolkit: time-sharing added to an 8-GPU a3-highgpu pool is a change of 0 physical GPUs', async () => {
+    const dir = 'cluster-toolkit/gke-a3-highgpu';
+    const base = loadReal(dir);
+    const head = edited(base, [
+      [
+        `${dir}/gke-a3-highgpu.yaml`,
+        '        count: 8\n',
+        '        count: 8\n        gpu_sharing_config:\n          gpu_sharing_strategy: TIME_SHARING\n          max_shared_clients_per_gpu: 2\n',
+      ],
+    ]);
+    const r = await detectPr(base, head);
+    expect(r.changes.map((c) => [c.kind, c.gpusBefore, c.gpusAfter])).toEqual([['gke-node-pool', 16, 16]]);
+    expect(r.changes[0]?.after?.sharing).toMatchObject({ state: 'shared', factor: 2, mode: 'gke-time-sharing', schedulable: 32 });
+    expect(r.changes[0]?.before?.sharing).toBeUndefined();
+  });
+});
