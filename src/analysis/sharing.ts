@@ -40,7 +40,10 @@ const physicalCeil = (n: number, factor: number) => (n <= 0 ? 0 : Math.ceil(n / 
 export function inPhysicalGpus(inner: ChangeReview, change: CapacityChange, s: Shared): ChangeReview {
   const factor = s.factorAfter ?? s.factorBefore ?? 1;
   const delta = change.delta;
-  const gpusNeeded = inner.gpusNeeded === null ? null : delta <= 0 ? 0 : Math.min(delta, physicalCeil(inner.gpusNeeded, factor));
+  // Only the factor changed: the shared GPUs the review weighed cost no hardware.
+  const factorOnly = delta === 0 && s.factorBefore !== s.factorAfter;
+  const counted = inner.gpusNeeded === null ? null : delta <= 0 ? 0 : Math.min(delta, physicalCeil(inner.gpusNeeded, factor));
+  const gpusNeeded = factorOnly ? 0 : counted;
   const findings = inner.findings.map((f): Finding => ({
     ...f,
     gpusFreed: Math.min(Math.max(0, delta), Math.floor(f.gpusFreed / factor + 1e-9)),
@@ -49,8 +52,6 @@ export function inPhysicalGpus(inner: ChangeReview, change: CapacityChange, s: S
   if (gpusNeeded !== null && delta > 0 && verdict !== 'insufficient-evidence') {
     verdict = gpusNeeded === 0 ? 'not-justified' : gpusNeeded >= delta ? 'justified' : 'partially-justified';
   }
-  // Only the factor changed: the shared GPUs the review weighed cost no hardware.
-  const factorOnly = delta === 0 && s.factorBefore !== s.factorAfter;
   if (factorOnly) verdict = 'justified';
   const sharingEvidence: Evidence = { source: 'infra', ref: `${s.source.file}:${s.source.line}` };
   return {
@@ -60,13 +61,19 @@ export function inPhysicalGpus(inner: ChangeReview, change: CapacityChange, s: S
     need: inner.need === null ? null : physicalCeil(inner.need, factor),
     gpusNeeded,
     findings,
+    // Nothing is bought: no lever to pull, no evidence to ask for.
     ...(factorOnly
-      ? { reason: `GPU sharing: each GPU is advertised as ${s.factorAfter ?? 1} (was ${s.factorBefore ?? 1}); no new hardware` }
+      ? {
+          findings: [],
+          missingEvidence: [],
+          reason: `GPU sharing: each GPU is advertised as ${s.factorAfter ?? 1} (was ${s.factorBefore ?? 1}); no new hardware`,
+        }
       : {}),
     evidence: [...inner.evidence, sharingEvidence],
     ...(inner.needWithoutLevers === undefined
       ? {}
       : { needWithoutLevers: inner.needWithoutLevers === null ? null : physicalCeil(inner.needWithoutLevers, factor) }),
-    sharing: { ...s, schedulableNeed: inner.need, schedulableGpusNeeded: inner.gpusNeeded },
+    // A factor change is judged by what it costs, not by a need in shared GPUs.
+    sharing: factorOnly ? s : { ...s, schedulableNeed: inner.need, schedulableGpusNeeded: inner.gpusNeeded },
   };
 }

@@ -38,7 +38,7 @@ export function sharingSentence(s: ReviewSharing | ChangeSharing | undefined): s
     return `Cannot tell the physical GPUs (${s.code}): ${s.source.name} (${s.source.file}:${s.source.line}) shares GPUs but cannot be tied to this pool, so its count may be shared GPUs.`;
   }
   const factor = factorText(s.factorBefore, s.factorAfter);
-  const review = 'schedulableNeed' in s && s.schedulableNeed !== undefined;
+  const review = 'schedulableNeed' in s && s.schedulableNeed !== undefined && s.schedulableNeed !== null;
   return `GPUs shared ${factor} by ${MODE[s.mode]} (${s.source.name}, ${s.source.file}:${s.source.line}): ${s.schedulableBefore} → ${s.schedulableAfter} schedulable GPUs; the GPU counts are physical${review ? ', and in the shared GPUs the workloads request,' : '.'}`;
 }
 
@@ -57,4 +57,23 @@ export function sharingSuffix(c: CapacityChange): string {
   if (s.state === 'factor') return '; GPUs advertised per physical GPU, +0 physical';
   if (s.state === 'unknown') return `; may be shared GPUs, physical unknown (${s.code})`;
   return `; shared ${factorText(s.factorBefore, s.factorAfter)}: ${s.schedulableBefore} → ${s.schedulableAfter} schedulable GPUs`;
+}
+
+/** A change that shares GPUs more finely: its name and GPUs advertised per physical GPU at each side. */
+export interface FactorChange {
+  name: string;
+  before: number;
+  after: number;
+}
+
+/** Sharing configs, and pools whose factor alone changed, that advertise more GPUs per physical GPU. */
+export function sharedMore(changes: readonly CapacityChange[]): FactorChange[] {
+  return changes.flatMap((c) => {
+    if (c.kind === 'gpu-sharing') return c.delta > 0 ? [{ name: c.name, before: c.gpusBefore, after: c.gpusAfter }] : [];
+    const s = changeSharing(c);
+    if (c.delta !== 0 || s?.state !== 'shared') return [];
+    const before = s.factorBefore ?? 1;
+    const after = s.factorAfter ?? 1;
+    return after > before ? [{ name: c.name, before, after }] : [];
+  });
 }

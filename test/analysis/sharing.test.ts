@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { reviewChange } from '../../src/analysis/review-change.js';
 import type { CapacityChange, CapacityDecl, PoolSharing } from '../../src/domain/index.js';
-import { gpusCell, sharingSentence } from '../../src/report/sharing.js';
+import { gpusCell, sharedMore, sharingSentence } from '../../src/report/sharing.js';
 import { batch, policy, queueChange } from '../factories.js';
 
 const source = { file: 'karpenter/nodeclass.yaml', line: 29, name: 'EC2NodeClass/gpu' };
@@ -79,12 +79,13 @@ describe('reviews of pools whose GPUs are shared', () => {
   it('a factor change alone asks for no hardware, whatever the need in shared GPUs', () => {
     const r = reviewChange({
       change: change(pool(1, shared(1, 2)), pool(1, shared(1, 4))),
-      workloads: [eight],
+      workloads: [{ ...eight, jobsPerDay: 40 }],
       catalogFile: 'gpu-workloads.yaml',
       policy: policy({ headroom: 0 }),
     });
     expect([r.verdict, r.gpusNeeded, r.change.delta]).toEqual(['justified', 0, 0]);
     expect(r.reason).toBe('GPU sharing: each GPU is advertised as 4 (was 2); no new hardware');
+    expect([r.findings, r.missingEvidence]).toEqual([[], []]);
     expect(r.sharing).toMatchObject({ factorBefore: 2, factorAfter: 4, schedulableBefore: 2, schedulableAfter: 4 });
   });
 
@@ -111,5 +112,11 @@ describe('sharing in the report', () => {
       'Each physical GPU is advertised as 4 schedulable GPUs (was 2): schedulable GPUs change, physical GPUs do not (+0).',
     );
     expect(gpusCell(change(pool(40, undefined), pool(80, undefined)))).toBe('40 → 80');
+  });
+
+  it('the headline counts a pool whose factor alone grew as sharing, not as a cut', () => {
+    const pools = [change(pool(10, shared(10, 2)), pool(10, shared(10, 4))), change(pool(10, shared(10, 4)), pool(12, shared(12, 4)))];
+    expect(sharedMore(pools)).toEqual([{ name: 'slices', before: 2, after: 4 }]);
+    expect(sharedMore([queueChange('cm/key', 2, 4, { kind: 'gpu-sharing' })])).toEqual([{ name: 'cm/key', before: 2, after: 4 }]);
   });
 });
