@@ -72,19 +72,47 @@ export function readSharingConfigs(path: string, text: string): SharingConfig[] 
       at: { file: u.file, line: u.line, name: u.name },
     });
   }
-  const scan = readManifests(path, text, (t) => MARKERS.test(t));
+  // Device-plugin configs without sharing (`version: v1` alone) are configs too: one GPU per GPU.
+  const scan = readManifests(path, text, (t) => MARKERS.test(t) || PLUGIN_CONFIG.test(t));
   for (const m of scan.manifests) {
-    if (m.holder) continue;
+    if (m.holder) {
+      if (mapGet(m.root, 'sharing') === undefined && mapGet(m.root, 'version') !== undefined)
+        out.push(
+          unshared(m.holder.configMap, m.holder.key, { file: m.ctx.file, line: m.line, name: `${m.holder.configMap}/${m.holder.key}` }),
+        );
+      continue;
+    }
     const api = m.apiVersion ?? '';
     if (m.kind === 'ClusterPolicy' && api.startsWith('nvidia.com/')) defaultOf(m, mapGet(mapGet(m.root, 'spec'), 'devicePlugin'), out);
     else if (m.kind === null) {
       // GPU Operator values name the default under devicePlugin; the device plugin chart's at the top.
       defaultOf(m, mapGet(m.root, 'devicePlugin'), out);
-      if (mapGet(mapGet(m.root, 'config'), 'map') !== undefined) defaultOf(m, m.root, out);
+      const map = mapGet(mapGet(m.root, 'config'), 'map');
+      if (map !== undefined) {
+        defaultOf(m, m.root, out);
+        unsharedValues(m, map, out);
+      }
     } else if (m.kind === 'EC2NodeClass' && api.startsWith('karpenter.k8s.aws/')) nodeClassOf(m, out);
     else if (m.kind === 'NodeOverlay' && api.startsWith('karpenter.sh/')) overlayOf(m, out);
   }
   return out;
+}
+
+const PLUGIN_CONFIG = /\bversion:\s*v1\b/;
+
+function unshared(configMap: string | null, key: string, at: SharingSource): SharingConfig {
+  return { type: 'device-plugin', configMap, key, factor: 1, mode: 'time-slicing', renamed: false, at };
+}
+
+/** The device plugin chart's `config.map` entries that set no sharing. */
+function unsharedValues(m: Manifest, map: unknown, out: SharingConfig[]): void {
+  if (!map || typeof map !== 'object' || !('items' in map)) return;
+  for (const pair of (map as { items: { key: unknown; value: unknown }[] }).items) {
+    const key = scalarText(pair.key);
+    const text = scalarString(pair.value);
+    if (key === '' || text === null || /\bsharing:/.test(text) || !PLUGIN_CONFIG.test(text)) continue;
+    out.push(unshared('config.map', key, { file: m.ctx.file, line: nodeLine(pair.value, m.ctx.lc) ?? m.line, name: `config.map/${key}` }));
+  }
 }
 
 /** ClusterPolicy `spec.devicePlugin.config.default`, or the GPU Operator chart's `devicePlugin.config.default`. */

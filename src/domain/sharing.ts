@@ -48,6 +48,8 @@ export function changeSharing(change: CapacityChange): ChangeSharing | null {
   if (unknown?.state === 'unknown') return { state: 'unknown', code: unknown.code, source: unknown.source };
   const shared = after.sharing ?? before.sharing;
   if (shared?.state !== 'shared') return null;
+  // A config that shares nothing at either side leaves the counts as they are: nothing to say.
+  if ((before.factor ?? 1) <= 1 && (after.factor ?? 1) <= 1) return null;
   return {
     state: 'shared',
     mode: shared.mode,

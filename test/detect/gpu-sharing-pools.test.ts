@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { changeSharing } from '../../src/domain/index.js';
 import { detectPr, edited, lineIn, loadReal } from './real-fixtures.js';
 import type { Tree } from './real-fixtures.js';
 
@@ -374,5 +375,20 @@ describe('a sharing factor changed on the pool itself', () => {
     expect(r.changes.map((c) => [c.kind, c.gpusBefore, c.gpusAfter])).toEqual([['gke-node-pool', 16, 16]]);
     expect(r.changes[0]?.after?.sharing).toMatchObject({ state: 'shared', factor: 2, mode: 'gke-time-sharing', schedulable: 32 });
     expect(r.changes[0]?.before?.sharing).toBeUndefined();
+  });
+});
+
+describe('device-plugin configs that share nothing', () => {
+  it('a label picking the exclusive a100-80gb config: one GPU per GPU, the limit is physical', async () => {
+    const r = await detectPr(cluster('a100-80gb', 64), cluster('a100-80gb', 96));
+    expect(r.changes.map((c) => [c.gpusBefore, c.gpusAfter])).toEqual([[64, 96]]);
+    expect(r.changes[0]?.after?.sharing).toMatchObject({
+      state: 'shared',
+      factor: 1,
+      source: { name: 'gpu-time-slicing-config/a100-80gb' },
+    });
+    expect(r.diagnostics.filter((d) => d.severity !== 'info')).toEqual([]);
+    // Nothing shared at either side: the change carries no sharing to report.
+    expect(r.changes[0] && changeSharing(r.changes[0])).toBeNull();
   });
 });
