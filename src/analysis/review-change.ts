@@ -2,6 +2,7 @@ import type {
   CapacityChange,
   ChangeObservations,
   ChangeReview,
+  ChangeSharing,
   Diagnostic,
   Evidence,
   Finding,
@@ -13,7 +14,8 @@ import type {
   StaggerPlan,
   Workload,
 } from '../domain/index.js';
-import { isJobWorkload } from '../domain/index.js';
+import { changeSharing, isJobWorkload } from '../domain/index.js';
+import { inPhysicalGpus, inSchedulableGpus } from './sharing.js';
 import type { ReviewTelemetry } from '../telemetry/collect.js';
 import type { RejectedWorkload } from '../workloads/catalog.js';
 import { combine, type TermOption } from './combine.js';
@@ -53,8 +55,22 @@ function ref(file: string, line: number | null): string {
   return line === null ? file : `${file}:${line}`;
 }
 
-/** Judges one capacity change against the need of the workloads it serves. Pure. */
+/**
+ * Judges one capacity change against the need of the workloads it serves. Pure. A pool whose GPUs
+ * are shared is judged in the shared GPUs its workloads request, and told in physical GPUs; one
+ * whose sharing cannot be told is not judged on a count that may be several times the hardware.
+ */
 export function reviewChange(ctx: ChangeContext): ChangeReview {
+  const { change } = ctx;
+  const sharing = changeSharing(change);
+  if (sharing?.state === 'shared')
+    return inPhysicalGpus(reviewAsCounted({ ...ctx, change: inSchedulableGpus(change, sharing) }), change, sharing);
+  const review = reviewAsCounted(ctx);
+  if (sharing?.state === 'unknown') return unknownSharing(review, sharing);
+  return sharing ? { ...review, sharing } : review;
+}
+
+function reviewAsCounted(ctx: ChangeContext): ChangeReview {
   const { change, policy } = ctx;
   const infra: Evidence = { source: 'infra', ref: ref(change.file, change.line) };
   if (change.kind === 'gpu-sharing') return sharingReview(change, infra);
@@ -277,6 +293,30 @@ function sharingReview(change: CapacityChange, infra: Evidence): ChangeReview {
     missingEvidence: [],
     reason: `GPU sharing: each GPU is advertised as ${change.gpusAfter} (was ${change.gpusBefore}); no new hardware`,
     evidence: [infra],
+  };
+}
+
+/**
+ * A count that may be shared GPUs: an increase is not judged (it may be a fraction of the
+ * hardware it looks like), and the confidence is low whatever else the review had.
+ */
+function unknownSharing(review: ChangeReview, s: Extract<ChangeSharing, { state: 'unknown' }>): ChangeReview {
+  const missing: MissingEvidence = {
+    what: `the GPU sharing factor of ${describeTarget(review.change)} (${s.code})`,
+    how: `tie ${s.source.name} (${ref(s.source.file, s.source.line)}) to the pool: a ${'`nvidia.com/device-plugin.config`'} node label, the default device-plugin config, or the node class the pool uses; docs/change-kinds.md`,
+  };
+  const grows = review.change.delta > 0;
+  return {
+    ...review,
+    verdict: grows ? 'insufficient-evidence' : review.verdict,
+    gpusNeeded: grows ? null : review.gpusNeeded,
+    missingEvidence: [missing, ...review.missingEvidence],
+    evidence: [...review.evidence, { source: 'infra', ref: ref(s.source.file, s.source.line) }],
+    confidence: 'low',
+    ...(grows
+      ? { reason: `the physical GPUs of ${describeTarget(review.change)} are unknown: its GPUs may be shared ones (${s.code})` }
+      : {}),
+    sharing: s,
   };
 }
 

@@ -1,8 +1,11 @@
+import { gkeSharing } from './gke-sharing.js';
+import type { GkeSharing } from './gke-sharing.js';
 import { PRIMARY_GPU_RESOURCE } from './gpu-resources.js';
 import { acceleratorModel, lookupInstanceType } from './gpu-types/index.js';
 import { readManifests } from './manifests.js';
 import type { Manifest } from './manifests.js';
 import { Findings, yamlParser } from './parser-kit.js';
+import { sharingOnPool } from './pool-sharing.js';
 import { parseQuantity } from './quantity.js';
 import { mapGet, nodeLine, nodeSource, scalarString, scalarValue, seqItems } from './yaml-nodes.js';
 
@@ -55,11 +58,13 @@ function readPool(m: Manifest, mod: unknown, found: Findings): void {
   const modLine = nodeLine(mod, m.ctx.lc) ?? m.line;
   let perNode: number | null = null;
   let model: string | null = null;
+  let sharing: (GkeSharing & { line: number }) | null = null;
   for (const ga of seqItems(mapGet(settings, 'guest_accelerator'))) {
     const count = resolve(m, mapGet(ga, 'count'), modLine);
     const type = resolve(m, mapGet(ga, 'type'), modLine);
     if (count && 'value' in count) perNode = (perNode ?? 0) + (parseQuantity(count.value) ?? 0);
     if (type && 'value' in type && typeof type.value === 'string') model = acceleratorModel(type.value);
+    sharing ??= toolkitSharing(m, ga, modLine);
   }
   const machine = resolve(m, mapGet(settings, 'machine_type'), modLine);
   const row = machine && 'value' in machine && typeof machine.value === 'string' ? lookupInstanceType(machine.value) : null;
@@ -86,6 +91,30 @@ function readPool(m: Manifest, mod: unknown, found: Findings): void {
     name,
     gpuModel: model,
     gpus,
+    ...(sharing
+      ? {
+          sharing: sharingOnPool(
+            { file: m.ctx.file, line: sharing.line, name: `${name} gpu_sharing_config` },
+            sharing.factor,
+            sharing.mode,
+            gpus,
+          ),
+        }
+      : {}),
     parts: [{ label: `${nodes} nodes × ${perNode}`, resource: PRIMARY_GPU_RESOURCE, gpus, line: count.line }],
   });
+}
+
+/** A guest accelerator's `gpu_sharing_config` (an object, or a list of one as the module's variable allows). */
+function toolkitSharing(m: Manifest, ga: unknown, fallback: number): (GkeSharing & { line: number }) | null {
+  const raw = mapGet(ga, 'gpu_sharing_config');
+  const config = seqItems(raw)[0] ?? raw;
+  if (config === undefined || config === null) return null;
+  const strategy = resolve(m, mapGet(config, 'gpu_sharing_strategy'), fallback);
+  const clients = resolve(m, mapGet(config, 'max_shared_clients_per_gpu'), fallback);
+  const read = gkeSharing(
+    strategy && 'value' in strategy ? strategy.value : undefined,
+    clients && 'value' in clients ? clients.value : undefined,
+  );
+  return { ...read, line: clients?.line ?? strategy?.line ?? fallback };
 }

@@ -1,4 +1,4 @@
-import type { CapacityChange } from '../domain/index.js';
+import type { CapacityChange, CapacityDecl } from '../domain/index.js';
 import { costOf } from './cost.js';
 import { byPosition, pairDecls } from './match-decls.js';
 import type { DeclPair } from './match-decls.js';
@@ -26,7 +26,9 @@ function toChange({ before, after }: DeclPair): CapacityChange | null {
   if (!at) return null;
   const gpusBefore = from?.gpus ?? 0;
   const gpusAfter = to?.gpus ?? 0;
-  if (gpusBefore === gpusAfter) return null;
+  // A pool whose sharing factor changed (GKE `max_shared_clients_per_gpu` 2 → 4) changes the GPUs
+  // the scheduler sees with none bought: a change, of 0 physical GPUs.
+  if (gpusBefore === gpusAfter && factorOf(from) === factorOf(to)) return null;
   const change: CapacityChange = {
     file: at.file,
     line: at.line,
@@ -41,4 +43,10 @@ function toChange({ before, after }: DeclPair): CapacityChange | null {
   if (to) change.after = to;
   // Default prices; the review re-prices with the policy's `prices` through costOf/withCost.
   return { ...change, ...costOf(change) };
+}
+
+function factorOf(decl: CapacityDecl | undefined): number | string | null {
+  const s = decl?.sharing;
+  if (!s) return null;
+  return s.state === 'shared' ? s.factor : s.code;
 }

@@ -18,6 +18,7 @@ import { OFFLOAD_MIN_CHARS } from './parse-pool.js';
 import type { ParseOffload } from './parse-pool.js';
 import { PARSERS } from './registry.js';
 import { withSaneCounts } from './sane-counts.js';
+import { linkSideSharing } from './sharing-scan.js';
 import { readers } from './side-readers.js';
 import type { Sides } from './side-readers.js';
 import { keepUnparsed, unknownAfter, unknownBefore } from './side-guards.js';
@@ -145,8 +146,13 @@ export async function detectChanges(
   );
   await fillModelsFromDirectory(base.decls, { list: sides.list, read: (p) => sides.base.read(p) });
   await fillModelsFromDirectory(head.decls, { list: sides.list, read: (p) => sides.head.read(p) });
+  // Shared GPUs: a pool's count becomes physical GPUs where its sharing config is in view.
+  const changedPaths = [...changed].sort();
+  const dirs = sides.dirs ? { dirs: sides.dirs } : {};
+  await linkSideSharing(base.decls, changedPaths, { list: sides.list, ...dirs, read: (p) => sides.base.read(p) });
+  const sharingNotes = await linkSideSharing(head.decls, changedPaths, { list: sides.list, ...dirs, read: (p) => sides.head.read(p) });
 
-  const diagnostics = [...head.diagnostics, ...unknownBefore(base, head), ...unknownAfter(base, head)];
+  const diagnostics = [...head.diagnostics, ...sharingNotes, ...unknownBefore(base, head), ...unknownAfter(base, head)];
   diagnostics.sort((a, b) =>
     byPosition({ file: a.file, line: a.line ?? 0, name: a.message }, { file: b.file, line: b.line ?? 0, name: b.message }),
   );

@@ -1,4 +1,6 @@
+import { bottlerocketSharing } from './bottlerocket-settings.js';
 import { PRIMARY_GPU_RESOURCE } from './gpu-resources.js';
+import { sharingOnPool } from './pool-sharing.js';
 import { readCount } from './counts.js';
 import type { CountRead } from './counts.js';
 import { readManifests } from './manifests.js';
@@ -6,7 +8,7 @@ import type { Manifest } from './manifests.js';
 import { classifyTypes } from './node-types.js';
 import { Findings, yamlParser } from './parser-kit.js';
 import { findTemplateExpression } from './template.js';
-import { mapGet, nodeLine, nodeSource, scalarString, seqItems } from './yaml-nodes.js';
+import { mapGet, nodeLine, nodeSource, scalarString, scalarValue, seqItems } from './yaml-nodes.js';
 
 const KIND = 'eksctl-nodegroup' as const;
 const MARKERS = /eksctl\.io\//;
@@ -93,6 +95,7 @@ function readGroup(m: Manifest, group: unknown, found: Findings): void {
       `node group ${name}: instance types ${types.join(', ')} differ in GPUs; counted at the most per node, ${info.gpusPerNode}`,
     );
   const gpus = nodes * info.gpusPerNode;
+  const sharing = groupSharing(m, group, groupLine);
   found.decls.push({
     file: m.ctx.file,
     line,
@@ -102,6 +105,31 @@ function readGroup(m: Manifest, group: unknown, found: Findings): void {
     gpus,
     // Types that differ in GPUs per node leave the step of one more node unknown.
     ...(info.mixed ? {} : { gpuStep: info.gpusPerNode }),
+    ...(sharing
+      ? {
+          sharing: sharingOnPool(
+            { file: m.ctx.file, line: sharing.line, name: `${name} bottlerocket.settings` },
+            sharing.factor,
+            'bottlerocket-time-slicing',
+            gpus,
+          ),
+        }
+      : {}),
     parts: [{ label: `${nodes} × ${info.types.join('/')}`, resource: PRIMARY_GPU_RESOURCE, gpus, line }],
   });
+}
+
+/** Bottlerocket time-slicing in the group's `bottlerocket.settings`, the same settings as in user data. */
+function groupSharing(m: Manifest, group: unknown, groupLine: number): { factor: number | null; line: number } | null {
+  const settings = mapGet(mapGet(group, 'bottlerocket'), 'settings');
+  if (settings === undefined || settings === null) return null;
+  const read = bottlerocketSharing((key) => {
+    let node: unknown = settings;
+    for (const part of key.replace(/^settings\./, '').split('.')) node = mapGet(node, part);
+    const value = scalarValue(node);
+    if (node === undefined || (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean')) return undefined;
+    return { value, line: nodeLine(node, m.ctx.lc) ?? groupLine };
+  });
+  if (read === null) return null;
+  return { factor: 'factor' in read ? read.factor : null, line: read.line };
 }

@@ -1,11 +1,14 @@
 import { readCount, readString } from './counts.js';
+import { gkeSharing } from './gke-sharing.js';
+import type { GkeSharing } from './gke-sharing.js';
+import { sharingOnPool } from './pool-sharing.js';
 import type { CountRead } from './counts.js';
 import { PRIMARY_GPU_RESOURCE } from './gpu-resources.js';
 import { acceleratorModel, lookupInstanceType, looksLikeGpuType } from './gpu-types/index.js';
 import type { NodeContext } from './manifests.js';
 import { readManifests } from './manifests.js';
 import { Findings, yamlParser } from './parser-kit.js';
-import { mapGet, seqItems } from './yaml-nodes.js';
+import { mapGet, nodeLine, scalarValue, seqItems } from './yaml-nodes.js';
 
 const KIND = 'gke-node-pool' as const;
 const MARKERS = /ContainerNodePool/;
@@ -60,6 +63,7 @@ export const gkeNodePoolParser = yamlParser('gke-node-pool', MARKERS, (path, tex
       }
     }
     const gpus = count.value * zones * perNode.value;
+    const sharing = perNode.sharing;
     found.decls.push({
       file: m.ctx.file,
       line: count.line,
@@ -67,6 +71,16 @@ export const gkeNodePoolParser = yamlParser('gke-node-pool', MARKERS, (path, tex
       name,
       gpuModel: perNode.model,
       gpus,
+      ...(sharing
+        ? {
+            sharing: sharingOnPool(
+              { file: m.ctx.file, line: sharing.line, name: `${name} gpuSharingConfig` },
+              sharing.factor,
+              sharing.mode,
+              gpus,
+            ),
+          }
+        : {}),
       parts: [
         { label: `${count.value}${zones > 1 ? ` × ${zones} zones` : ''} nodes`, resource: PRIMARY_GPU_RESOURCE, gpus, line: count.line },
       ],
@@ -75,7 +89,9 @@ export const gkeNodePoolParser = yamlParser('gke-node-pool', MARKERS, (path, tex
   return found.result(text);
 });
 
-type PerNode = { ok: true; value: number; model: string | null; line: number } | { ok: false; why: string; line: number };
+type PerNode =
+  | { ok: true; value: number; model: string | null; line: number; sharing?: GkeSharing & { line: number } }
+  | { ok: false; why: string; line: number };
 
 /** GPUs per node from guest accelerators, else the machine type; null when the pool has none. */
 function gpusPerNode(nodeConfig: unknown, ctx: NodeContext, line: number): PerNode | null {
@@ -83,6 +99,7 @@ function gpusPerNode(nodeConfig: unknown, ctx: NodeContext, line: number): PerNo
   if (accels.length > 0) {
     let total = 0;
     const models = new Set<string | null>();
+    let sharing: (GkeSharing & { line: number }) | undefined;
     for (const a of accels) {
       const c = readCount(mapGet(a, 'count'), ctx, line);
       const type = readString(mapGet(a, 'type'), ctx);
@@ -90,9 +107,17 @@ function gpusPerNode(nodeConfig: unknown, ctx: NodeContext, line: number): PerNo
       if (!c.ok) return { ok: false, why: `guestAccelerator count ${c.why}`, line: c.line };
       total += c.value;
       models.add(type && 'value' in type ? acceleratorModel(type.value) : null);
+      const config = mapGet(a, 'gpuSharingConfig');
+      if (config !== undefined && config !== null && !sharing) {
+        const clients = mapGet(config, 'maxSharedClientsPerGpu');
+        sharing = {
+          ...gkeSharing(scalarValue(mapGet(config, 'gpuSharingStrategy')) ?? undefined, scalarValue(clients)),
+          line: nodeLine(clients, ctx.lc) ?? line,
+        };
+      }
     }
     const [only] = models;
-    return { ok: true, value: total, model: models.size === 1 ? (only ?? null) : null, line };
+    return { ok: true, value: total, model: models.size === 1 ? (only ?? null) : null, line, ...(sharing ? { sharing } : {}) };
   }
   const machine = readString(mapGet(nodeConfig, 'machineType'), ctx);
   if (!machine) return null;

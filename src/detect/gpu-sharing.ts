@@ -1,14 +1,16 @@
 import type { CapacityPart } from '../domain/index.js';
+import { bottlerocketSettings, bottlerocketSharing } from './bottlerocket-settings.js';
 import { readCount } from './counts.js';
 import { PRIMARY_GPU_RESOURCE } from './gpu-resources.js';
 import { readManifests } from './manifests.js';
 import type { Manifest } from './manifests.js';
 import { readMigLayouts } from './mig-parted.js';
 import { Findings, yamlParser } from './parser-kit.js';
-import { mapGet, nodeLine, scalarString, scalarValue, seqItems } from './yaml-nodes.js';
+import { isScalar, Scalar } from 'yaml';
+import { mapGet, nodeLine, scalarString, scalarText, scalarValue, seqItems } from './yaml-nodes.js';
 
 const SHARING_KIND = 'gpu-sharing' as const;
-const MARKERS = /timeSlicing|\bmps:|mig-configs|ClusterPolicy/;
+const MARKERS = /timeSlicing|\bmps:|mig-configs|ClusterPolicy|kubelet-device-plugins/;
 
 /**
  * GPU sharing and partitioning. A declaration here is NOT hardware: `gpus` is how many
@@ -35,6 +37,10 @@ export const gpuSharingParser = yamlParser('gpu-sharing', MARKERS, (path, text) 
       readMigLayouts(m, found);
     } else if (m.kind === 'ClusterPolicy' && (m.apiVersion ?? '').startsWith('nvidia.com/')) {
       readClusterPolicy(m, found);
+    } else if (m.kind === 'EC2NodeClass' && (m.apiVersion ?? '').startsWith('karpenter.k8s.aws/')) {
+      readNodeClass(m, found);
+    } else if (m.kind === null && !m.holder) {
+      readValuesMap(path, m, found);
     }
   }
   return found.result(text);
@@ -102,5 +108,58 @@ function readClusterPolicy(m: Manifest, found: Findings): void {
       'info',
       `ClusterPolicy ${name}: the device plugin reads ConfigMap ${cm}${def ? `, profile ${def} by default (${cm}/${def})` : ''}; its sharing settings change the GPUs advertised per physical GPU`,
     );
+  }
+}
+
+/** Bottlerocket time-slicing in an EC2NodeClass's user data: the nodes of its NodePools share their GPUs. */
+function readNodeClass(m: Manifest, found: Findings): void {
+  const userData = mapGet(mapGet(m.root, 'spec'), 'userData');
+  const toml = scalarString(userData);
+  if (toml === null) return;
+  const read = bottlerocketSharing((k) => bottlerocketSettings(toml).get(k));
+  if (read === null) return;
+  const name = `EC2NodeClass/${m.name ?? '(unnamed)'}`;
+  // A block scalar's text starts on the line after its `userData: |` key.
+  const line = (nodeLine(userData, m.ctx.lc) ?? m.line) + read.line;
+  if ('unreadable' in read) {
+    found.note(line, 'warning', `${name}: Bottlerocket ${read.unreadable}; the GPUs advertised per physical GPU are unknown`);
+    found.unknown(SHARING_KIND, name, line);
+    return;
+  }
+  const resource = PRIMARY_GPU_RESOURCE;
+  found.decls.push({
+    file: m.ctx.file,
+    line,
+    kind: SHARING_KIND,
+    name,
+    gpuModel: null,
+    gpus: read.factor,
+    parts: [{ label: 'bottlerocket time-slicing', resource, gpus: read.factor, line }],
+  });
+  found.note(
+    line,
+    'info',
+    `${name}: Bottlerocket advertises each physical GPU as ${read.factor} ${resource}${read.factor > 1 ? ' (time-sliced, not isolated)' : ' (no sharing)'}; sharing changes the GPUs the scheduler sees, not the hardware`,
+  );
+}
+
+/**
+ * The NVIDIA device plugin chart's values: `config.map.<name>` holds each config as a string,
+ * rendered into the plugin's ConfigMap under that key. Named `config.map/<name>`.
+ */
+function readValuesMap(path: string, m: Manifest, found: Findings): void {
+  const map = mapGet(mapGet(m.root, 'config'), 'map');
+  if (!map || typeof map !== 'object' || !('items' in map)) return;
+  for (const pair of (map as { items: { key: unknown; value: unknown }[] }).items) {
+    const key = scalarText(pair.key);
+    const value = pair.value;
+    if (key === '' || !isScalar(value) || typeof value.value !== 'string' || !MARKERS.test(value.value)) continue;
+    const header = nodeLine(value, m.ctx.lc) ?? m.line;
+    // A literal block's lines start on the line after its `|` header.
+    const padded = '\n'.repeat(value.type === Scalar.BLOCK_LITERAL ? header : header - 1) + value.value;
+    for (const held of readManifests(path, padded, (t) => MARKERS.test(t)).manifests) {
+      if (mapGet(held.root, 'sharing') !== undefined)
+        readSharing({ ...held, ctx: { ...held.ctx, file: m.ctx.file } }, `config.map/${key}`, found);
+    }
   }
 }

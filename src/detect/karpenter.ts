@@ -1,6 +1,7 @@
-import type { CapacityDecl, CapacityPart } from '../domain/index.js';
+import type { CapacityDecl, CapacityPart, SharingLink } from '../domain/index.js';
 import { readCount } from './counts.js';
-import { isWholeGpuResource, WHOLE_GPU_RESOURCES, wholeGpuResourceOf } from './gpu-resources.js';
+import { DEVICE_PLUGIN_CONFIG_LABEL } from './sharing-sources.js';
+import { isWholeGpuResource, PRIMARY_GPU_RESOURCE, WHOLE_GPU_RESOURCES, wholeGpuResourceOf } from './gpu-resources.js';
 import { gpusPerNodeRange, pinnedGpusPerNode, readRequirements, requirementsModel, templatedValue } from './karpenter-requirements.js';
 import type { GpuRequirements } from './karpenter-requirements.js';
 import { readManifests } from './manifests.js';
@@ -35,6 +36,9 @@ interface PoolShape {
   requirements: unknown;
   replicas: unknown;
   taints: unknown;
+  /** Node labels the pool gives its nodes, and the node class they are made from. */
+  labels: unknown;
+  nodeClass: unknown;
 }
 
 function poolOf(m: Manifest): PoolShape | null {
@@ -51,6 +55,8 @@ function poolOf(m: Manifest): PoolShape | null {
       requirements: mapGet(podSpec, 'requirements'),
       replicas: mapGet(spec, 'replicas'),
       taints: mapGet(podSpec, 'taints'),
+      labels: mapGet(mapGet(mapGet(spec, 'template'), 'metadata'), 'labels'),
+      nodeClass: mapGet(mapGet(podSpec, 'nodeClassRef'), 'name'),
     };
   }
   if (m.kind === 'Provisioner' && api.startsWith('karpenter.sh/')) {
@@ -61,6 +67,8 @@ function poolOf(m: Manifest): PoolShape | null {
       requirements: mapGet(spec, 'requirements'),
       replicas: undefined,
       taints: mapGet(spec, 'taints'),
+      labels: mapGet(spec, 'labels'),
+      nodeClass: mapGet(mapGet(spec, 'providerRef'), 'name'),
     };
   }
   const values = mapGet(m.root, 'nodePool');
@@ -73,6 +81,8 @@ function poolOf(m: Manifest): PoolShape | null {
       requirements: mapGet(values, 'requirements'),
       replicas: mapGet(values, 'replicas'),
       taints: mapGet(values, 'taints'),
+      labels: mapGet(values, 'labels'),
+      nodeClass: mapGet(mapGet(values, 'nodeClassRef'), 'name'),
     };
   }
   return null;
@@ -125,11 +135,11 @@ function readPool(m: Manifest, pool: PoolShape, found: Findings): void {
     const gpus = limit?.ok ? Math.min(limit.value, fromReplicas) : fromReplicas;
     const line = limit?.ok && limit.value < fromReplicas ? limit.line : replicas.line;
     const parts = limit?.ok && limit.value < fromReplicas ? limit.parts : [{ label: 'replicas', resource, gpus, line }];
-    push(found, m, pool.name, model, gpus, line, parts);
+    push(found, m, pool.name, model, gpus, line, parts, sharingLink(pool, limit?.ok ? limit.value : null, fromReplicas, perNode));
     return;
   }
   if (limit?.ok) {
-    push(found, m, pool.name, model, limit.value, limit.line, limit.parts);
+    push(found, m, pool.name, model, limit.value, limit.line, limit.parts, sharingLink(pool, limit.value, null, perNode));
     if (replicas?.ok) {
       found.note(
         replicas.line,
@@ -175,7 +185,30 @@ function push(
   gpus: number,
   line: number,
   parts: CapacityPart[],
+  link: SharingLink,
 ): void {
-  const decl: CapacityDecl = { file: m.ctx.file, line, kind: KIND, name, gpuModel, gpus, parts };
+  // NVIDIA's sharing configs say nothing of another vendor's GPUs: such a pool is not linked.
+  const nvidiaOnly = parts.every((p) => p.resource === PRIMARY_GPU_RESOURCE);
+  const decl: CapacityDecl = {
+    file: m.ctx.file,
+    line,
+    kind: KIND,
+    name,
+    gpuModel,
+    gpus,
+    parts,
+    ...(nvidiaOnly ? { sharingLink: link } : {}),
+  };
   found.decls.push(decl);
+}
+
+/** The device-plugin config label and node class of the pool's nodes, for linking a sharing config. */
+function sharingLink(pool: PoolShape, limit: number | null, fromNodes: number | null, gpusPerNode: number | null): SharingLink {
+  return {
+    limit,
+    fromNodes,
+    deviceConfig: scalarString(mapGet(pool.labels, DEVICE_PLUGIN_CONFIG_LABEL)),
+    nodeClass: scalarString(pool.nodeClass),
+    gpusPerNode,
+  };
 }

@@ -27,6 +27,51 @@ export interface CapacityPart {
   lendingLimit?: number;
 }
 
+/** How a node's GPUs are shared between pods: what advertises more GPUs than the node has. */
+export type SharingMode = 'time-slicing' | 'mps' | 'bottlerocket-time-slicing' | 'gke-time-sharing' | 'gke-mps' | 'node-overlay';
+
+/** Where a pool's sharing factor was read. */
+export interface SharingSource {
+  file: string;
+  line: number;
+  /** The config's name: `ConfigMap/key`, `EC2NodeClass/<name>`, `NodeOverlay/<name>`, the pool's own. */
+  name: string;
+}
+
+/**
+ * GPU sharing on a node pool. `shared`: each physical GPU is advertised as `factor` schedulable
+ * GPUs, and the declaration's `gpus` is physical; `unknown`: a sharing config is in view but
+ * cannot be tied to the pool (or read), so the physical count is not known (`code` says why).
+ */
+export type PoolSharing =
+  | {
+      state: 'shared';
+      factor: number;
+      mode: SharingMode;
+      source: SharingSource;
+      /** GPUs the scheduler sees: physical × factor. */
+      schedulable: number;
+    }
+  | {
+      state: 'unknown';
+      code: 'sharing-unlinked' | 'sharing-unreadable' | 'sharing-ambiguous';
+      source: SharingSource;
+    };
+
+/** What ties a pool's nodes to a sharing config elsewhere (Karpenter). */
+export interface SharingLink {
+  /** The GPU limit, in advertised GPUs: Karpenter counts the node's capacity as the device plugin reports it. */
+  limit: number | null;
+  /** Physical GPUs from a node count (static replicas × GPUs per node), when known. */
+  fromNodes: number | null;
+  /** The `nvidia.com/device-plugin.config` label the pool's nodes carry; null when none. */
+  deviceConfig: string | null;
+  /** The node class its nodes are made from (`nodeClassRef.name`); null when none. */
+  nodeClass: string | null;
+  /** GPUs per node, when the instance type is pinned: ties a NodeOverlay capacity to a factor. */
+  gpusPerNode: number | null;
+}
+
 /** The GPU capacity one object in one file declares. */
 export interface CapacityDecl {
   file: string;
@@ -54,6 +99,10 @@ export interface CapacityDecl {
   borrowingLimit?: number;
   /** Kueue: GPUs the queue lends to its cohort at most; absent when any counted flavor sets no limit. */
   lendingLimit?: number;
+  /** Node pools whose GPUs are time-sliced or MPS-shared, or may be (docs/change-kinds.md). */
+  sharing?: PoolSharing;
+  /** Karpenter: what links the pool to a sharing config in another object. */
+  sharingLink?: SharingLink;
 }
 
 /** The difference between base and head for one declaration (`detect --json`, docs/json.md). */

@@ -14,3 +14,4 @@ export * from './redact.js';
 export * from './map-limit.js';
 export * from './inferred.js';
 export * from './nearest.js';
+export * from './sharing.js';

@@ -1,4 +1,5 @@
 import type { CapacityChange } from './capacity.js';
+import type { ChangeSharing } from './sharing.js';
 import type { FileCoverage } from './coverage.js';
 import type { Diagnostic } from './diagnostic.js';
 import type { DeadlineLadder, DemandProfile, InferredWorkload } from './inferred.js';
@@ -47,7 +48,14 @@ export interface ChangeReview {
   demand?: DemandProfile;
   /** What each deadline would need, for batch jobs nothing gives a deadline. */
   deadlines?: DeadlineLadder;
+  /**
+   * GPU sharing on the changed pool (docs/json.md). For a shared pool `need` and `gpusNeeded` are
+   * physical GPUs and these say what they are in the shared GPUs the workloads request.
+   */
+  sharing?: ReviewSharing;
 }
+
+export type ReviewSharing = ChangeSharing & { schedulableNeed?: number | null; schedulableGpusNeeded?: number | null };
 
 /** A pod the catalog does not document, holding GPUs of the changed pool while idle. */
 export interface IdlePod {

@@ -4,6 +4,7 @@ import { mayGrowCapacity, policyErrorsBlock, toPassBlock } from './fail-closed.j
 import { checkPasses } from './mode-line.js';
 import { firstScreen } from './first-screen.js';
 import { headline } from './headline.js';
+import { sharingSentence } from './sharing.js';
 import { code, plain } from './escape.js';
 import { duration, pct } from './numbers.js';
 import { VERDICT_TITLE } from './verdict-text.js';
@@ -54,7 +55,7 @@ export function renderCheck(result: ReviewResult, text?: string): CheckOutput {
             : 'warning'
           : 'notice',
       title: plain(`${r.change.name}: ${r.change.gpusBefore} → ${r.change.gpusAfter} GPUs (${r.verdict}), ${toAdd(r.gpusNeeded)} to add`),
-      message: plain(`${r.reason.replace(/\.$/, '')}.${capacityAction(r)}`),
+      message: plain(`${r.sharing ? `${sharingSentence(r.sharing)} ` : ''}${r.reason.replace(/\.$/, '')}.${capacityAction(r)}`),
     }));
   for (const d of result.diagnostics) {
     if (d.line === null) continue;

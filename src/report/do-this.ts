@@ -3,6 +3,7 @@ import type { ChangeReview, Finding, OutcomeCost, ReviewResult } from '../domain
 import { code, MAX_SENTENCE, md, prose } from './escape.js';
 import { pct, unitUsd } from './numbers.js';
 import { chronological } from './schedule.js';
+import { sharedCount } from './sharing.js';
 
 /** Runs, pods or missing items named on the first screen before the rest is counted. */
 const MAX_ITEMS = 4;
@@ -116,12 +117,12 @@ function leverStep(review: ChangeReview, finding: Finding): string | null {
 function capacityStep(review: ChangeReview): string | null {
   const { change, gpusNeeded } = review;
   if (review.verdict === 'not-justified')
-    return `- Keep ${md(change.name)} at ${change.gpusBefore} GPUs in ${where(review)}: drop the +${change.delta}.`;
+    return `- Keep ${md(change.name)} at ${change.gpusBefore} GPUs${sharedCount(review, change.gpusBefore)} in ${where(review)}: drop the +${change.delta}.`;
   if (review.verdict !== 'partially-justified' || gpusNeeded === null) return null;
   const step = change.after?.gpuStep;
   const fewer = step !== undefined && step > 1 ? (change.delta - gpusNeeded) / step : 0;
   const steps = fewer > 0 ? ` (the pool grows in steps of ${step} GPUs: ${fewer} step${fewer === 1 ? '' : 's'} fewer)` : '';
-  return `- Ask for ${change.gpusBefore + gpusNeeded} GPUs (+${gpusNeeded}) in ${where(review)} instead of ${change.gpusAfter}${steps}.`;
+  return `- Ask for ${change.gpusBefore + gpusNeeded} GPUs (+${gpusNeeded})${sharedCount(review, change.gpusBefore + gpusNeeded)} in ${where(review)} instead of ${change.gpusAfter}${steps}.`;
 }
 
 function reviewSteps(review: ChangeReview): string[] {

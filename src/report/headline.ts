@@ -1,5 +1,7 @@
 import { gpusText } from '../analysis/index.js';
-import type { CapacityChange, ChangeReview, Finding, ReviewResult } from '../domain/index.js';
+import type { ChangeReview, Finding, ReviewResult } from '../domain/index.js';
+import { sharedMore } from './sharing.js';
+import type { FactorChange } from './sharing.js';
 import { MAX_SENTENCE, md } from './escape.js';
 import { VERDICT_ICON, VERDICT_TITLE } from './verdict-text.js';
 
@@ -90,10 +92,10 @@ function withShortfalls(line: string, result: ReviewResult): string {
 }
 
 /** Sharing more finely buys nothing: say what grew without calling it a cut. */
-function sharingLine(shared: readonly CapacityChange[], short: boolean): string {
-  const first = shared[0] as CapacityChange;
+function sharingLine(shared: readonly FactorChange[], short: boolean): string {
+  const first = shared[0] as FactorChange;
   const more = shared.length > 1 ? ` and ${shared.length - 1} more sharing profile${shared.length === 2 ? '' : 's'}` : '';
-  const what = `${md(first.name)}: each GPU advertised as ${first.gpusAfter}, was ${first.gpusBefore}${more}`;
+  const what = `${md(first.name)}: each GPU advertised as ${first.after}, was ${first.before}${more}`;
   return short
     ? `⚠️ **No new GPUs, but a cut is below the need**: GPU sharing changed (${what}).`
     : `✅ **No new GPUs**: only GPU sharing changed (${what}); the hardware stays as it is.`;
@@ -140,7 +142,7 @@ function verdictLine(result: ReviewResult): string {
     }
     case 'justified': {
       if (result.gpusRequested === 0) {
-        const shared = result.changes.filter((c) => c.kind === 'gpu-sharing' && c.delta > 0);
+        const shared = sharedMore(result.changes);
         if (shared.length > 0) return sharingLine(shared, shortfalls(result).length > 0);
         return shortfalls(result).length > 0
           ? '⚠️ **GPU capacity lowered**: nothing to justify, but the cut is below the need.'

@@ -1,9 +1,11 @@
 import type { CapacityChange, ReviewResult } from '../domain/index.js';
+import { changeSharing } from '../domain/index.js';
 import { coverageJson } from './coverage.js';
 import { screenNumbers } from './screen-numbers.js';
 
 /** A change in the shape of `detect --json` (docs/json.md). */
 export function changeJson(c: CapacityChange) {
+  const sharing = changeSharing(c);
   return {
     file: c.file,
     line: c.line,
@@ -15,6 +17,7 @@ export function changeJson(c: CapacityChange) {
     delta: c.delta,
     ...(c.usdPerGpuHour === undefined ? {} : { usdPerGpuHour: c.usdPerGpuHour }),
     ...(c.usdPerMonthDelta === undefined ? {} : { usdPerMonthDelta: c.usdPerMonthDelta }),
+    ...(sharing === null ? {} : { sharing }),
   };
 }
 
@@ -48,6 +51,7 @@ export function reviewJson(result: ReviewResult) {
       ...(r.inferred === undefined ? {} : { inferredWorkloads: r.inferred }),
       ...(r.demand === undefined ? {} : { observedDemand: r.demand }),
       ...(r.deadlines === undefined ? {} : { deadlines: r.deadlines }),
+      ...(r.sharing === undefined ? {} : { sharing: r.sharing }),
     })),
     ...(result.catalogDemand === undefined ? {} : { catalogDemand: result.catalogDemand }),
     ...(result.coverage === undefined ? {} : { coverage: coverageJson(result.coverage) }),

@@ -2,6 +2,7 @@ import { gpusText } from '../analysis/index.js';
 import { markdownTable } from 'markdown-table';
 import type { CapacityChange, ChangeReview, Diagnostic, Finding } from '../domain/index.js';
 import { monthlyUsd, usd } from './cost.js';
+import { gpusCell, sharingSentence } from './sharing.js';
 import { code, codeCell, MAX_SENTENCE, md } from './escape.js';
 
 const MAX_ROWS = 50;
@@ -42,7 +43,7 @@ export function changesTable(changes: CapacityChange[], headUrl?: string): strin
       c.kind,
       md(c.name),
       md(c.gpuModel ?? '—'),
-      `${c.gpusBefore} → ${c.gpusAfter}`,
+      md(gpusCell(c)),
       signed(c.delta),
       ...(priced ? [cost === null ? 'unknown' : usd(cost, true)] : []),
     ];
@@ -77,7 +78,7 @@ export function reviewsTable(reviews: ChangeReview[], filesOnly: boolean): strin
     r.need === null ? 'unknown' : String(r.need),
     r.gpusNeeded === null ? 'unknown' : String(r.gpusNeeded),
     ...(trusted ? [confidenceCell(r.confidence, filesOnly)] : []),
-    md(r.reason, MAX_SENTENCE),
+    md(r.sharing ? `${sharingSentence(r.sharing)} ${r.reason}` : r.reason, MAX_SENTENCE),
   ]);
   const header = [
     'Pool or queue',

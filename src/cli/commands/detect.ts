@@ -1,6 +1,7 @@
 import { detectChanges } from '../../detect/detect-changes.js';
 import { coverageJson } from '../../report/coverage.js';
 import { changeJson } from '../../report/json.js';
+import { sharingSuffix } from '../../report/sharing.js';
 import { parseFlags, required } from '../args.js';
 import type { Output } from '../output.js';
 import { changeSetFromArgs } from '../tree-readers/change-set.js';
@@ -43,7 +44,7 @@ export async function detectCommand(argv: string[], out: Output): Promise<number
   if (result.changes.length === 0 && notFollowed.length === 0) out.stdout('No GPU capacity change.');
   for (const c of result.changes) {
     const delta = c.delta > 0 ? `+${c.delta}` : String(c.delta);
-    out.stdout(`${c.file}:${c.line}  ${c.kind} ${c.name}: ${c.gpusBefore} → ${c.gpusAfter} GPUs (${delta})`);
+    out.stdout(`${c.file}:${c.line}  ${c.kind} ${c.name}: ${c.gpusBefore} → ${c.gpusAfter} GPUs (${delta})${sharingSuffix(c)}`);
   }
   // Not a change, but not "no change" either: what could not be followed is part of the answer.
   for (const n of notFollowed) out.stdout(`${n.file}${n.line === null ? '' : `:${n.line}`}  not followed: ${n.message}`);

@@ -1,7 +1,9 @@
 import { chooseObject } from './chosen-object.js';
+import { bottlerocketSettings, bottlerocketSharing } from '../bottlerocket-settings.js';
+import { evaluate } from './expr-eval.js';
 import type { Scope } from './expr-eval.js';
 import { literalString, mostGpus, stringList, typeGpus } from './gpu-shape.js';
-import type { NodeGpus } from './gpu-shape.js';
+import type { NodeGpus, PoolReadingSharing } from './gpu-shape.js';
 import type { Locator, Span } from './locator.js';
 import { asRecord } from './module-scope.js';
 import { PoolContext, Unknown } from './pool-context.js';
@@ -76,6 +78,7 @@ function readGroups(
             line: ctx.line(max === null ? [] : ['max_size']),
             ...(max === null ? { note: 'max_size not set: the module default' } : {}),
             ...(node.mixed ? { mixed: true } : {}),
+            ...bottlerocketArgs(ctx, group),
           }),
         );
       }
@@ -123,4 +126,25 @@ export function objectOf(
     return null;
   }
   return chosen.absent ? ABSENT : chosen.fields;
+}
+
+/**
+ * Bottlerocket groups take their TOML settings in `bootstrap_extra_args`: time-slicing there
+ * shares the group's GPUs. A value that cannot be evaluated but names time-slicing is unknown.
+ */
+function bottlerocketArgs(ctx: PoolContext, group: Record<string, unknown>): { sharing?: PoolReadingSharing } {
+  const raw = group.bootstrap_extra_args;
+  if (raw === undefined) return {};
+  const line = ctx.line(['bootstrap_extra_args']);
+  const setting = 'bootstrap_extra_args';
+  const r = evaluate(raw, ctx.scope);
+  if (!r.ok)
+    return typeof raw === 'string' && raw.includes('time-slicing')
+      ? { sharing: { factor: null, mode: 'bottlerocket-time-slicing', line, setting } }
+      : {};
+  if (typeof r.value !== 'string') return {};
+  const settings = bottlerocketSettings(r.value);
+  const read = bottlerocketSharing((k) => settings.get(k));
+  if (read === null) return {};
+  return { sharing: { factor: 'factor' in read ? read.factor : null, mode: 'bottlerocket-time-slicing', line, setting } };
 }

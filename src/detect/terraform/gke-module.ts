@@ -1,9 +1,10 @@
+import { gkeSharing } from '../gke-sharing.js';
 import { acceleratorModel, lookupInstanceType } from '../gpu-types/index.js';
 import { evaluate } from './expr-eval.js';
 import type { Scope, Value } from './expr-eval.js';
 import { nameOr } from './eks-aks.js';
 import { literalString, typeGpus } from './gpu-shape.js';
-import type { NodeGpus, PoolReading } from './gpu-shape.js';
+import type { NodeGpus, PoolReading, PoolReadingSharing } from './gpu-shape.js';
 import type { Locator, Span } from './locator.js';
 import { asRecord } from './module-scope.js';
 import { PoolContext, Unknown } from './pool-context.js';
@@ -130,7 +131,16 @@ function readModulePool(ctx: PoolContext, pool: Record<string, unknown>, fallbac
       notes.push(`per zone × ${zones.zones} zone${zones.zones === 1 ? '' : 's'}${zones.note ? ` (${zones.note})` : ''}`);
     }
   }
-  return { name, gpusPerNode: node.gpus, gpuModel: node.model, maxNodes: nodes, line, note: notes.join(', '), step };
+  return {
+    name,
+    gpusPerNode: node.gpus,
+    gpuModel: node.model,
+    maxNodes: nodes,
+    line,
+    note: notes.join(', '),
+    step,
+    ...(node.sharing ? { sharing: node.sharing } : {}),
+  };
 }
 
 /**
@@ -144,10 +154,28 @@ function nodeGpus(ctx: PoolContext, pool: Record<string, unknown>): NodeGpus | n
     const machine = quietString(pool.machine_type, ctx.scope);
     const model =
       (type === null ? null : acceleratorModel(type)) ?? (machine === null ? null : (lookupInstanceType(machine)?.gpuModel ?? null));
-    return { gpus: accel, model };
+    return { gpus: accel, model, ...moduleSharing(ctx, pool) };
   }
   const machine = literalString(ctx, pool.machine_type, 'machine_type', ['machine_type']);
   return machine === null ? null : typeGpus(ctx, machine, 'machine_type', ['machine_type']);
+}
+
+/** The module's `gpu_sharing_strategy` and `max_shared_clients_per_gpu` keys of a pool. */
+function moduleSharing(ctx: PoolContext, pool: Record<string, unknown>): { sharing?: PoolReadingSharing } {
+  if (pool.gpu_sharing_strategy === undefined) return {};
+  const strategy = evaluate(pool.gpu_sharing_strategy, ctx.scope);
+  const clients =
+    pool.max_shared_clients_per_gpu === undefined
+      ? { ok: true as const, value: null }
+      : evaluate(pool.max_shared_clients_per_gpu, ctx.scope);
+  const line = ctx.line([pool.max_shared_clients_per_gpu === undefined ? 'gpu_sharing_strategy' : 'max_shared_clients_per_gpu']);
+  return {
+    sharing: {
+      ...gkeSharing(strategy.ok ? strategy.value : undefined, clients.ok ? clients.value : undefined),
+      line,
+      setting: 'gpu_sharing_strategy',
+    },
+  };
 }
 
 /** A string attribute used only for the GPU model: unknown costs the model, not the count. */

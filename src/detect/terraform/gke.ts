@@ -1,8 +1,9 @@
+import { gkeSharing } from '../gke-sharing.js';
 import { acceleratorModel } from '../gpu-types/index.js';
 import { evaluate } from './expr-eval.js';
 import type { Scope, Value } from './expr-eval.js';
 import { literalString, stringList, typeGpus } from './gpu-shape.js';
-import type { NodeGpus, PoolReading } from './gpu-shape.js';
+import type { NodeGpus, PoolReading, PoolReadingSharing } from './gpu-shape.js';
 import { asList, single, Unknown } from './pool-context.js';
 import type { LocPath, PoolContext } from './pool-context.js';
 
@@ -58,7 +59,16 @@ export function readGkePool(ctx: PoolContext, body: Record<string, unknown>, lab
       note = `per zone × ${zones.zones} zone${zones.zones === 1 ? '' : 's'}`;
     }
   }
-  return { name, gpusPerNode: node.gpus, gpuModel: node.model, maxNodes: nodes, line, note, step };
+  return {
+    name,
+    gpusPerNode: node.gpus,
+    gpuModel: node.model,
+    maxNodes: nodes,
+    line,
+    note,
+    step,
+    ...(node.sharing ? { sharing: node.sharing } : {}),
+  };
 }
 
 function nameOf(ctx: PoolContext, raw: unknown, label: string): string {
@@ -105,14 +115,30 @@ function readNodeGpus(ctx: PoolContext, config: Record<string, unknown>): NodeGp
   if (accels.length > 0) {
     let gpus = 0;
     let model: string | null = null;
+    let sharing: PoolReadingSharing | undefined;
     for (const a of accels) {
       gpus += ctx.count(a.raw.count, 'guest_accelerator.count', [...a.path, 'count'], a.scope) ?? 0;
       if (typeof a.raw.type === 'string') model ??= acceleratorType(ctx, a.raw.type, a.scope);
+      sharing ??= gpuSharing(ctx, a.raw, a.path, a.scope);
     }
-    return { gpus, model };
+    return { gpus, model, ...(sharing ? { sharing } : {}) };
   }
   const machine = literalString(ctx, config.machine_type, 'node_config.machine_type', [...NODE_CONFIG, 'machine_type']);
   return machine === null ? null : typeGpus(ctx, machine, 'machine_type', [...NODE_CONFIG, 'machine_type']);
+}
+
+/** `gpu_sharing_config` of one guest accelerator; undefined when it sets none. */
+function gpuSharing(ctx: PoolContext, accel: Record<string, unknown>, path: LocPath, scope: Scope): PoolReadingSharing | undefined {
+  if (accel.gpu_sharing_config === undefined) return undefined;
+  const config = single(accel.gpu_sharing_config);
+  const strategy = evaluate(config.gpu_sharing_strategy, scope);
+  const clients = evaluate(config.max_shared_clients_per_gpu, scope);
+  const line = ctx.line([...path, 'gpu_sharing_config', 'max_shared_clients_per_gpu']);
+  return {
+    ...gkeSharing(strategy.ok ? strategy.value : undefined, clients.ok ? clients.value : undefined),
+    line,
+    setting: 'gpu_sharing_config',
+  };
 }
 
 /** The GPU model of an accelerator type; an unknown type costs the model, not the count. */

@@ -1,3 +1,4 @@
+import type { SharingMode } from '../../domain/index.js';
 import { looksLikeGpuType, lookupInstanceType } from '../gpu-types/index.js';
 import type { PoolContext, LocPath } from './pool-context.js';
 import { Unknown } from './pool-context.js';
@@ -18,11 +19,22 @@ export interface PoolReading {
   step?: number;
   /** The instance types differ in GPUs per node, so one more node adds an unknown number of GPUs. */
   mixed?: boolean;
+  /** GPU sharing set on the pool itself (GKE `gpu_sharing_config`); factor null when unreadable. */
+  sharing?: PoolReadingSharing;
+}
+
+export interface PoolReadingSharing {
+  factor: number | null;
+  mode: SharingMode;
+  line: number;
+  /** The setting it was read from, for the source's name: `gpu_sharing_config`. */
+  setting: string;
 }
 
 export interface NodeGpus {
   gpus: number;
   model: string | null;
+  sharing?: PoolReadingSharing;
   /** Listed instance types differ in GPUs per node; `gpus` is the most. */
   mixed?: boolean;
 }

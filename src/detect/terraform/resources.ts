@@ -1,5 +1,6 @@
 import type { CapacityDecl, CapacityKind } from '../../domain/index.js';
 import { PRIMARY_GPU_RESOURCE } from '../gpu-resources.js';
+import { sharingOnPool } from '../pool-sharing.js';
 import type { Scope, Value } from './expr-eval.js';
 import { readAksDefaultPool, readAksPool, readEksNodeGroup } from './eks-aks.js';
 import type { PoolReading } from './gpu-shape.js';
@@ -150,6 +151,16 @@ export function toDecl(file: string, kind: CapacityKind, r: PoolReading, copies 
     gpus,
     // Types that differ in GPUs per node leave the step of one more node unknown.
     ...(r.mixed ? {} : { gpuStep: (r.step ?? r.gpusPerNode) * copies }),
+    ...(r.sharing
+      ? {
+          sharing: sharingOnPool(
+            { file, line: r.sharing.line, name: `${r.name} ${r.sharing.setting}` },
+            r.sharing.factor,
+            r.sharing.mode,
+            gpus,
+          ),
+        }
+      : {}),
     parts: [
       {
         label: `${r.name}: ${r.maxNodes} node${r.maxNodes === 1 ? '' : 's'} × ${r.gpusPerNode} GPU${r.gpusPerNode === 1 ? '' : 's'}${extra ? ` (${extra})` : ''}`,
