@@ -132,6 +132,26 @@ describe('hostile numbers', () => {
     ]);
   });
 
+  // A registry-module group named apart from its map key: an unreadable count keeps its name.
+  it.each([
+    [
+      'eks.tf',
+      (max: string) =>
+        `module "eks" {\n  source = "terraform-aws-modules/eks/aws"\n  eks_managed_node_groups = {\n    gpu1 = {\n      name           = "gpu-node-grp"\n      instance_types = ["g5.12xlarge"]\n      max_size       = ${max}\n    }\n  }\n}\n`,
+      'gpu-node-grp',
+    ],
+    [
+      'aks.tf',
+      (max: string) =>
+        `module "aks" {\n  source = "Azure/aks/azurerm"\n  node_pools = {\n    gpu = {\n      name                 = "gpupool"\n      vm_size              = "Standard_NC24ads_A100_v4"\n      auto_scaling_enabled = true\n      max_count            = ${max}\n      min_count            = 0\n    }\n  }\n}\n`,
+      'gpupool',
+    ],
+  ])('%s: a group whose count overflows is unknown under its own name, never removed', async (file, text, name) => {
+    const { changes, diagnostics } = await detectChanges(memoryChangeSet({ [file]: text('2') }, { [file]: text('1e400') }));
+    expect(changes).toEqual([]);
+    expect(diagnostics.some((d) => d.message.startsWith(`${name}: the GPU count after this change could not be read (it was`))).toBe(true);
+  });
+
   // Any number of any corpus file made hostile: whatever the format, no change is insane and no
   // declaration of the base is read as removed.
   const corpus = corpusFiles().filter((f) => /\d/.test(f.text));

@@ -101,15 +101,18 @@ function readExtraPools(file: string, loc: Locator, block: Span, scope: Scope, l
   for (const [key, poolRaw] of Object.entries(pools)) {
     const span: Span = (poolsSpan && (loc.child(poolsSpan, key) ?? loc.descendant(poolsSpan, key))) ?? poolsSpan ?? block;
     const ctx = new PoolContext(file, loc, span, scope, `module.${label}.node_pools.${key}`);
+    // Named as the decl would be, so an unreadable count reads as unknown, not as a removal.
+    let name = key;
     try {
       const pool = objectOf(ctx, poolRaw, key, []);
       if (pool === null) throw new Unknown(key);
       if (pool === ABSENT) continue;
+      name = nameOr(ctx, pool.name, 'name', key);
       const reading = readExtraPool(ctx, pool, key);
       if (reading) out.decls.push(toDecl(file, 'aks-node-pool', reading));
     } catch (err) {
       if (!(err instanceof Unknown)) throw err;
-      out.unresolved.push({ file, line: span.line, kind: 'aks-node-pool', name: key });
+      out.unresolved.push({ file, line: span.line, kind: 'aks-node-pool', name });
     }
     out.diagnostics.push(...ctx.diagnostics);
   }

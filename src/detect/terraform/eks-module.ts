@@ -1,4 +1,5 @@
 import { chooseObject } from './chosen-object.js';
+import { nameOr } from './eks-aks.js';
 import { bottlerocketSettings, bottlerocketSharing } from '../bottlerocket-settings.js';
 import { evaluate } from './expr-eval.js';
 import type { Scope } from './expr-eval.js';
@@ -59,16 +60,18 @@ function readGroups(
   for (const [key, groupRaw] of Object.entries(groups)) {
     const span: Span = (groupsSpan && (loc.child(groupsSpan, key) ?? loc.descendant(groupsSpan, key))) ?? block;
     const ctx = new PoolContext(file, loc, span, scope, `module.${label}.${map.attr}.${key}`);
+    // The group as the base names it: an unreadable count must match that name, or the group
+    // would read as removed rather than unknown.
+    let name = key;
     try {
       const own = objectOf(ctx, groupRaw, key, []);
       if (own === null) throw new Unknown(key);
       if (own === ABSENT) continue;
       const group = { ...(defaults === ABSENT ? {} : (defaults ?? {})), ...own };
+      name = nameOr(ctx, group.name, 'name', key);
       const node = nodeGpus(ctx, group, map);
       if (node !== null) {
         const max = ctx.count(group.max_size, 'max_size', ['max_size']);
-        const nameRaw = group.name === undefined ? null : ctx.value(group.name, 'name', ['name']);
-        const name = typeof nameRaw === 'string' && nameRaw !== '' ? nameRaw : key;
         out.decls.push(
           toDecl(file, 'eks-node-group', {
             name,
@@ -84,7 +87,7 @@ function readGroups(
       }
     } catch (err) {
       if (!(err instanceof Unknown)) throw err;
-      out.unresolved.push({ file, line: span.line, kind: 'eks-node-group', name: key });
+      out.unresolved.push({ file, line: span.line, kind: 'eks-node-group', name });
     }
     out.diagnostics.push(...ctx.diagnostics);
   }
