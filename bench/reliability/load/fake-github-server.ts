@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { FakeRequest } from '../../../test/helpers/fake-github.js';
+import { graphqlAnswer } from '../../../test/helpers/fake-graphql.js';
 import { checkRequest } from '../../../test/helpers/openapi.js';
 
 /**
@@ -91,7 +93,8 @@ export class LoadFakeGitHub {
     } catch {
       return send(res, 400, { message: 'Problems parsing JSON' });
     }
-    if (this.validateEvery > 0 && this.requests % this.validateEvery === 0) {
+    // GraphQL is not in the REST description; its queries are checked by graphqlAnswer.
+    if (this.validateEvery > 0 && this.requests % this.validateEvery === 0 && path !== '/api/graphql') {
       this.validated++;
       const match = checkRequest(method, path, url.searchParams, body);
       if (!match) this.errors.push(`${method} ${path}: no such operation`);
@@ -110,6 +113,18 @@ export class LoadFakeGitHub {
   ): { status: number; body?: unknown } {
     if (method === 'POST' && /^\/app\/installations\/\d+\/access_tokens$/.test(path)) {
       return { status: 201, body: { token: `ghs_load${this.#nextId++}`, expires_at: new Date(Date.now() + 3_600_000).toISOString() } };
+    }
+    // File reads go through GraphQL, at /api/graphql on GitHub Enterprise Server (Probot's GHE_HOST).
+    if (method === 'POST' && path === '/api/graphql') {
+      const reply = graphqlAnswer(
+        { body } as FakeRequest,
+        {
+          filesAt: (owner, repo, ref) => (owner === this.owner && repo === this.repo ? this.trees.get(ref) : undefined),
+          exists: (owner, repo) => owner === this.owner && repo === this.repo,
+        },
+        (why) => this.errors.push(`POST /api/graphql: invalid query: ${why}`),
+      );
+      return { status: reply.status ?? 200, body: reply.body };
     }
     // The App asks who it is once (its comments are found by its own bot login).
     if (method === 'GET' && path === '/app') {
