@@ -58,8 +58,26 @@ interface Pending extends BlobAt {
  * Reads files through GitHub's GraphQL API, many per request: every `load` asked in one turn of
  * the event loop (and every `prefetch`) goes into one query per repository set, an alias per
  * blob, chunked at `MAX_BLOBS_PER_QUERY`. Once a query fails (a GitHub Enterprise Server without
- * GraphQL, a 5xx, an `errors` array), every later load of this review answers `rest`, logged once.
+ * GraphQL, a 5xx, an `errors` array), every later load of this review, and of every review of
+ * the same GitHub in the next 10 minutes, answers `rest`; logged once per failure.
  */
+/**
+ * How long a GraphQL failure sends every review of the same GitHub to REST: a failing endpoint
+ * costs each review the client's retries (seconds) before its fall-back, so later reviews skip it.
+ */
+const FAILED_FOR_MS = 10 * 60_000;
+const failedUntil = new Map<string, number>();
+
+/** Forgets every failure seen: for a process that starts talking to a new GitHub (the tests' fakes). */
+export function forgetGraphqlFailures(): void {
+  failedUntil.clear();
+}
+
+function endpointOf(octokit: GitHubClient): string {
+  const base = (octokit.request as { endpoint?: { DEFAULTS?: { baseUrl?: unknown } } }).endpoint?.DEFAULTS?.baseUrl;
+  return typeof base === 'string' ? base : '';
+}
+
 export class GraphqlBlobs {
   readonly #answers = new Map<string, Promise<BlobAnswer>>();
   #queue: Pending[] = [];
@@ -73,7 +91,10 @@ export class GraphqlBlobs {
     private readonly octokit: GitHubClient,
     /** Where the fall-back to REST is logged; the client's own log when absent. */
     private readonly log: Logger | null = null,
-  ) {}
+    private readonly now: () => number = Date.now,
+  ) {
+    this.#failed = (failedUntil.get(endpointOf(octokit)) ?? 0) > now();
+  }
 
   /** Whether GraphQL has failed in this review: every read then goes through REST. */
   get failed(): boolean {
@@ -160,7 +181,8 @@ export class GraphqlBlobs {
   #fail(err: unknown): void {
     if (this.#failed) return;
     this.#failed = true;
-    const message = 'GraphQL reads failed; reading files through REST for the rest of the review';
+    failedUntil.set(endpointOf(this.octokit), this.now() + FAILED_FOR_MS);
+    const message = 'GraphQL reads failed; reading files through REST for this review and the next 10 minutes';
     if (this.log) this.log.warn({ err: describeFailure(err) }, message);
     else this.octokit.log.warn(`${message}: ${describeFailure(err)}`);
   }

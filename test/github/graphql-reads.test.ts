@@ -92,6 +92,19 @@ describe('reads through GraphQL', () => {
     expect(shown(repo)).toMatch(/6 → 12/);
   });
 
+  it('after a GraphQL failure the next review of the same GitHub goes straight to REST', async () => {
+    const repo = new FakeRepo(h.fake, pullRequest()).serve();
+    h.fake.fail('POST', '/graphql', { status: 502, body: { message: 'Bad Gateway' } }, 1);
+    await h.app.deliver('pull_request', prEvent());
+    expect(graphql()).toHaveLength(1);
+
+    // The endpoint would answer now, but the next review does not ask it (and so waits no retries).
+    await h.app.deliver('pull_request', prEvent({ action: 'synchronize' }));
+    expect(graphql()).toHaveLength(1);
+    expect(repo.checkRuns.at(-1)?.status).toBe('completed');
+    expect(shown(repo)).toMatch(/6 → 12/);
+  });
+
   it('an answer of the wrong shape for a file is an error naming it, never "no file"', async () => {
     const repo = new FakeRepo(h.fake, pullRequest()).serve();
     h.fake.fail('POST', '/graphql', { status: 200, body: { data: { r0: { b0: { __typename: 'Blob', oid: 42 } } } } });

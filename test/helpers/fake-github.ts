@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { forgetGraphqlFailures } from '../../src/github/graphql-blobs.js';
 import { mediaTypeProblem } from './fake-media-types.js';
 import { checkRequest } from './openapi.js';
 
@@ -102,6 +103,8 @@ export class FakeGitHub {
   ) {}
 
   static async start(): Promise<FakeGitHub> {
+    // A new GitHub: whatever an earlier fake on a reused port did to GraphQL is not this one's.
+    forgetGraphqlFailures();
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
