@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { statusOf } from './api-tree-reader.js';
 import type { GitHubClient, RepoRef } from './client.js';
 import { parseCommand } from './command-parser.js';
 import { GitHubApiError } from './errors.js';
@@ -42,9 +43,4 @@ export async function commandNoLongerStands(octokit: GitHubClient, repo: RepoRef
     return 'the override command comment was edited since it was granted';
   }
   return null;
-}
-
-function statusOf(err: unknown): number | undefined {
-  const status = typeof err === 'object' && err !== null ? (err as { status?: unknown }).status : undefined;
-  return typeof status === 'number' ? status : undefined;
 }

@@ -91,9 +91,8 @@ export class GraphqlBlobs {
     private readonly octokit: GitHubClient,
     /** Where the fall-back to REST is logged; the client's own log when absent. */
     private readonly log: Logger | null = null,
-    private readonly now: () => number = Date.now,
   ) {
-    this.#failed = (failedUntil.get(endpointOf(octokit)) ?? 0) > now();
+    this.#failed = (failedUntil.get(endpointOf(octokit)) ?? 0) > Date.now();
   }
 
   /** Whether GraphQL has failed in this review: every read then goes through REST. */
@@ -181,7 +180,7 @@ export class GraphqlBlobs {
   #fail(err: unknown): void {
     if (this.#failed) return;
     this.#failed = true;
-    failedUntil.set(endpointOf(this.octokit), this.now() + FAILED_FOR_MS);
+    failedUntil.set(endpointOf(this.octokit), Date.now() + FAILED_FOR_MS);
     const message = 'GraphQL reads failed; reading files through REST for this review and the next 10 minutes';
     if (this.log) this.log.warn({ err: describeFailure(err) }, message);
     else this.octokit.log.warn(`${message}: ${describeFailure(err)}`);

@@ -1,4 +1,5 @@
 import type { Policy } from '../domain/policy.js';
+import { statusOf } from './api-tree-reader.js';
 import type { GitHubClient, RepoRef } from './client.js';
 import { GitHubApiError } from './errors.js';
 
@@ -74,9 +75,4 @@ function rank(role: Role): number {
 
 function sameLogin(a: string, b: string): boolean {
   return a.toLowerCase() === b.toLowerCase();
-}
-
-function statusOf(err: unknown): number | undefined {
-  const status = typeof err === 'object' && err !== null ? (err as { status?: unknown }).status : undefined;
-  return typeof status === 'number' ? status : undefined;
 }

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { diagnostic } from '../../domain/index.js';
 import type { Diagnostic, TreeReader } from '../../domain/index.js';
 import type { Coverage, SetParseResult, Unfollowed } from '../parser.js';
@@ -7,7 +6,7 @@ import { namesGpu, sizesCapacity } from '../gpu-signal.js';
 import { notFollowedInputs } from '../input-files.js';
 import { dirOf } from '../paths.js';
 import { chooseObject } from './chosen-object.js';
-import { evaluate, evalExpr, Unresolved } from './expr-eval.js';
+import { evaluate } from './expr-eval.js';
 import type { Scope, Value } from './expr-eval.js';
 import { ExprSyntaxError, parseTemplate } from './expr-parse.js';
 import type { Expr } from './expr-parse.js';
@@ -15,6 +14,8 @@ import { parseHcl } from './hcl.js';
 import { asRecord, moduleScope } from './module-scope.js';
 import { isTerragruntPath } from './terragrunt.js';
 import { readTerragruntUnit } from './terraform-parser.js';
+import { evalPath, evalPathExpr, normal } from './terragrunt-paths.js';
+import type { PathFs } from './terragrunt-paths.js';
 
 /** The readers of the two sides, and listings to find the units below a changed parent. */
 export interface TerragruntIo {
@@ -388,113 +389,6 @@ function onlyExpr(raw: string): Expr | null {
     if (err instanceof ExprSyntaxError) return null;
     throw err;
   }
-}
-
-/** Where paths are resolved: the including unit's folder, read at one side. */
-interface PathFs {
-  dir: string;
-  reader: TreeReader;
-}
-
-type PathResult = { path: string } | { culprit: string };
-
-async function evalPath(raw: unknown, fs: PathFs, scope: Scope): Promise<PathResult> {
-  if (typeof raw !== 'string') return { culprit: 'a path that is not a string' };
-  let parts: (string | Expr)[];
-  try {
-    parts = parseTemplate(raw);
-  } catch (err) {
-    if (err instanceof ExprSyntaxError) return { culprit: `an expression this tool cannot read (${err.message})` };
-    throw err;
-  }
-  let out = '';
-  for (const p of parts) {
-    if (typeof p === 'string') out += p;
-    else {
-      const v = await evalPathExpr(p, fs, scope);
-      if ('culprit' in v) return v;
-      out += v.path;
-    }
-  }
-  return { path: normal(out, fs.dir) };
-}
-
-/** Terragrunt's path functions, as they answer for a unit at `fs.dir`; paths are repository paths. */
-async function evalPathExpr(e: Expr, fs: PathFs, scope: Scope): Promise<PathResult> {
-  if (e.t === 'tpl') {
-    let out = '';
-    for (const p of e.parts) {
-      if (typeof p === 'string') out += p;
-      else {
-        const v = await evalPathExpr(p, fs, scope);
-        if ('culprit' in v) return v;
-        out += v.path;
-      }
-    }
-    return { path: out };
-  }
-  if (e.t === 'call') {
-    switch (e.name) {
-      case 'find_in_parent_folders':
-        return findInParents(e, fs, scope);
-      case 'get_terragrunt_dir':
-      case 'get_original_terragrunt_dir':
-        return { path: `/${fs.dir}` };
-      case 'get_repo_root':
-        return { path: '/' };
-      case 'get_path_to_repo_root':
-        return {
-          path:
-            fs.dir === ''
-              ? '.'
-              : fs.dir
-                  .split('/')
-                  .map(() => '..')
-                  .join('/'),
-        };
-      case 'dirname': {
-        const arg = e.args[0];
-        if (arg === undefined) return { culprit: 'dirname() with no argument' };
-        const v = await evalPathExpr(arg, fs, scope);
-        return 'culprit' in v ? v : { path: path.posix.dirname(v.path) };
-      }
-    }
-  }
-  try {
-    const v = evalExpr(e, scope);
-    return typeof v === 'string' ? { path: v } : { culprit: 'a path that is not a string' };
-  } catch (err) {
-    if (err instanceof Unresolved) return { culprit: err.culprit };
-    throw err;
-  }
-}
-
-/** The first `name` (default terragrunt.hcl) in the folders above the unit's, as Terragrunt searches. */
-async function findInParents(e: Extract<Expr, { t: 'call' }>, fs: PathFs, scope: Scope): Promise<PathResult> {
-  let name = 'terragrunt.hcl';
-  const arg = e.args[0];
-  if (arg !== undefined) {
-    const v = await evalPathExpr(arg, fs, scope);
-    if ('culprit' in v) return v;
-    name = v.path;
-  }
-  let dir = fs.dir;
-  while (dir !== '') {
-    dir = dirOf(dir);
-    const candidate = normal(name, dir);
-    // Terragrunt answers with an absolute path; a leading `/` is the repository root here.
-    if ((await fs.reader.read(candidate)) !== null) return { path: `/${candidate}` };
-  }
-  const fallback = e.args[1];
-  if (fallback !== undefined) return evalPathExpr(fallback, fs, scope);
-  return { culprit: `find_in_parent_folders("${name}"), which finds no ${name} above ${fs.dir || 'the repository root'}` };
-}
-
-/** A path as a repository path: `/…` from the repository root, others from `dir`, `..` folded. */
-function normal(p: string, dir: string): string {
-  const joined = p.startsWith('/') ? p.replace(/^\/+/, '') : path.posix.join(dir, p);
-  const n = path.posix.normalize(joined);
-  return n === '.' ? '' : n.replace(/^\.\//, '');
 }
 
 /** Set results less the single-file readings of the units read here with what they include. */
