@@ -1,4 +1,4 @@
-import { pricePerGpuHour } from '../detect/gpu-types/index.js';
+import { pricePerGpuHour } from '../detect/kit/gpu-types/index.js';
 import type { Alternative, CapacityChange, Evidence, InferenceWorkload, OutcomeCost, Policy } from '../domain/index.js';
 import { evidenceOf } from '../telemetry/gather.js';
 import type { QueryAnswer } from '../telemetry/source.js';

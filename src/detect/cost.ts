@@ -1,5 +1,5 @@
 import type { CapacityChange } from '../domain/index.js';
-import { HOURS_PER_MONTH, pricePerGpuHour } from './gpu-types/index.js';
+import { HOURS_PER_MONTH, pricePerGpuHour } from './kit/gpu-types/index.js';
 
 export interface ChangeCost {
   usdPerGpuHour: number | null;

@@ -3,7 +3,7 @@ import { notFollowedInputs } from './input-files.js';
 import { pairDecls } from './match-decls.js';
 import type { Merged } from './merge-results.js';
 import type { Unfollowed } from './parser.js';
-import { dirOf } from './paths.js';
+import { dirOf } from './kit/paths.js';
 import { parseHcl } from './terraform/hcl.js';
 
 const TERRAFORM_INPUT = /\.(tf|tfvars|tfvars\.json)$/;

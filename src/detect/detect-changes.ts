@@ -1,15 +1,15 @@
 import { MAX_FILE_CHARS, describeSize, diagnostic } from '../domain/index.js';
 import { mapLimit } from '../domain/map-limit.js';
 import type { CapacityChange, ChangeSet, Diagnostic, FileCoverage, TreeReader } from '../domain/index.js';
-import { renderCharts } from './chart-render.js';
+import { renderCharts } from './helm/chart-render.js';
 import { followModules } from './terraform/follow-modules.js';
 import { followTerragrunt, withoutUnits } from './terraform/terragrunt-include.js';
 import { withoutFollowed } from './followed.js';
-import { followToolkitDeployments } from './toolkit-deployment.js';
+import { followToolkitDeployments } from './cluster-toolkit/toolkit-deployment.js';
 import { compareSides } from './compare.js';
 import { fileCoverage } from './coverage.js';
 import { anyParserAccepts, detectFile } from './detect-file.js';
-import { fillModelsFromDirectory } from './flavor-lookup.js';
+import { fillModelsFromDirectory } from './kueue/flavor-lookup.js';
 import { findOverlays, MAX_CANDIDATES, patchedBesideIt } from './kustomize/overlay-discovery.js';
 import { byPosition } from './match-decls.js';
 import { combine, merge } from './merge-results.js';
@@ -18,11 +18,11 @@ import { OFFLOAD_MIN_CHARS } from './parse-pool.js';
 import type { ParseOffload } from './parse-pool.js';
 import { PARSERS } from './registry.js';
 import { withSaneCounts } from './sane-counts.js';
-import { linkSideSharing } from './sharing-scan.js';
+import { linkSideSharing } from './gpu-sharing/sharing-scan.js';
 import { readers } from './side-readers.js';
 import type { Sides } from './side-readers.js';
 import { keepUnparsed, unknownAfter, unknownBefore } from './side-guards.js';
-import { dirOf } from './paths.js';
+import { dirOf } from './kit/paths.js';
 
 export interface DetectOptions {
   /**

@@ -1,12 +1,12 @@
 import { parse as parseYaml } from 'yaml';
 import type { NotFollowed } from '../domain/index.js';
-import { changedKeys, valueAt } from './changed-keys.js';
+import { changedKeys, valueAt } from './kit/changed-keys.js';
 import type { CoverageIo } from './coverage.js';
-import { namesGpu, sizesCapacity } from './gpu-signal.js';
+import { namesGpu, sizesCapacity } from './kit/gpu-signal.js';
 import { parseHcl } from './terraform/hcl.js';
-import { isHelmValuesPath } from './helm-chart.js';
-import { deploymentVars } from './toolkit-deployment.js';
-import { dirOf } from './paths.js';
+import { isHelmValuesPath } from './helm/helm-chart.js';
+import { deploymentVars } from './cluster-toolkit/toolkit-deployment.js';
+import { dirOf } from './kit/paths.js';
 
 /**
  * Files that hold no capacity themselves but hand values to something that does, elsewhere:

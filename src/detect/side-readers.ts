@@ -1,5 +1,5 @@
 import type { ChangeSet, TreeReader } from '../domain/index.js';
-import { dirOf } from './paths.js';
+import { dirOf } from './kit/paths.js';
 
 /** The two sides a detection reads, each read and listing made once (see readers). */
 export interface Sides {

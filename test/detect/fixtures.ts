@@ -1,5 +1,5 @@
 import type { ParseResult } from '../../src/detect/parser.js';
-import { kueueParser } from '../../src/detect/kueue.js';
+import { kueueParser } from '../../src/detect/kueue/kueue.js';
 
 /** Template literal for inline YAML: drops the first newline and the common indentation. */
 export function yaml(strings: TemplateStringsArray, ...values: unknown[]): string {

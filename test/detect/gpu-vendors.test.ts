@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareSides } from '../../src/detect/compare.js';
 import { detectFile } from '../../src/detect/detect-file.js';
-import { isGpuResource, isWholeGpuResource, normaliseGpuModel } from '../../src/detect/gpu-resources.js';
+import { isGpuResource, isWholeGpuResource, normaliseGpuModel } from '../../src/detect/kit/gpu-resources.js';
 import type { ParseResult } from '../../src/detect/parser.js';
 import { lineOf, parseKueue, queueYaml, yaml } from './fixtures.js';
 

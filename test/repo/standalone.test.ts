@@ -47,9 +47,9 @@ describe('the repository stands alone', () => {
   describe('the committed tree, copied to a folder with nothing beside it', () => {
     const tests = [
       'test/detect/infra-corpus.test.ts',
-      'test/detect/kueue-corpus.test.ts',
-      'test/detect/registry-contract.test.ts',
-      'test/detect/terraform/terraform-corpus.test.ts',
+      'src/detect/kueue/kueue-corpus.test.ts',
+      'src/detect/registry.test.ts',
+      'src/detect/terraform/terraform-corpus.test.ts',
       'test/telemetry/opencost.test.ts',
     ];
     const parent = mkdtempSync(path.join(tmpdir(), 'gpu-justify-clone-'));

@@ -1,8 +1,8 @@
 import type { Node } from 'web-tree-sitter';
 import { diagnostic } from '../../domain/index.js';
 import type { CapacityDecl, Diagnostic } from '../../domain/index.js';
-import { PRIMARY_GPU_RESOURCE } from '../gpu-resources.js';
-import { lookupInstanceType, looksLikeGpuType } from '../gpu-types/index.js';
+import { PRIMARY_GPU_RESOURCE } from '../kit/gpu-resources.js';
+import { lookupInstanceType, looksLikeGpuType } from '../kit/gpu-types/index.js';
 import type { UnresolvedDecl } from '../parser.js';
 import { BicepUnknown, evaluate } from './evaluate.js';
 import type { BicepScope, BicepValue } from './evaluate.js';

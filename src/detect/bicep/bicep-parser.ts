@@ -1,6 +1,6 @@
 import type { Node } from 'web-tree-sitter';
 import { diagnostic } from '../../domain/index.js';
-import { clampLine } from '../lines.js';
+import { clampLine } from '../kit/lines.js';
 import type { CapacityParser, ParseResult, SourceFile } from '../parser.js';
 import { readAksPools } from './aks-pools.js';
 import { BicepUnknown, evaluate } from './evaluate.js';

@@ -1,7 +1,7 @@
 import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
-import { mapGet, nodeLine, seqItems } from '../yaml-nodes.js';
-import { dirOf } from '../paths.js';
+import { mapGet, nodeLine, seqItems } from '../kit/yaml-nodes.js';
+import { dirOf } from '../kit/paths.js';
 
 /** The file names kustomize looks for in a directory, in its order. */
 export const KUSTOMIZATION_NAMES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'] as const;

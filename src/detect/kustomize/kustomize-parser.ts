@@ -1,11 +1,11 @@
 import { stringify } from 'yaml';
 import { diagnostic } from '../../domain/index.js';
 import type { CapacityDecl, CapacityKind } from '../../domain/index.js';
-import { karpenterParser } from '../karpenter.js';
-import { kueueParser } from '../kueue.js';
-import { clampLine } from '../lines.js';
+import { karpenterParser } from '../karpenter/karpenter.js';
+import { kueueParser } from '../kueue/kueue.js';
+import { clampLine } from '../kit/lines.js';
 import type { CapacityParser, SetParseResult, SourceFile } from '../parser.js';
-import { fileFormat } from '../yaml-segments.js';
+import { fileFormat } from '../kit/yaml-segments.js';
 import { isKustomizationPath, kustomizationReferences, readKustomization } from './kustomization.js';
 import { jsonText } from './patch-apply.js';
 import type { JsonObject } from './patch-apply.js';

@@ -1,4 +1,4 @@
-import { dirOf } from '../paths.js';
+import { dirOf } from '../kit/paths.js';
 import { isKustomizationPath, KUSTOMIZATION_NAMES, kustomizationReferences, patchReferences, readKustomization } from './kustomization.js';
 
 /**

@@ -1,6 +1,6 @@
 import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, Scalar } from 'yaml';
-import { isGpuResource, isWholeGpuResource } from '../gpu-resources.js';
-import { mapGet, nodeLine, scalarString, seqItems } from '../yaml-nodes.js';
+import { isGpuResource, isWholeGpuResource } from '../kit/gpu-resources.js';
+import { mapGet, nodeLine, scalarString, seqItems } from '../kit/yaml-nodes.js';
 import { isInlinePatch, itemLine, resolvePath } from './kustomization.js';
 import type { Kustomization, PatchTarget } from './kustomization.js';
 import { isObject, jsonText, pointerTokens } from './patch-apply.js';

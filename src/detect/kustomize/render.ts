@@ -1,7 +1,7 @@
 import type { Severity } from '../../domain/index.js';
-import { WHOLE_GPU_RESOURCES } from '../gpu-resources.js';
+import { WHOLE_GPU_RESOURCES } from '../kit/gpu-resources.js';
 import { isRemote, itemLine, KUSTOMIZATION_NAMES, readKustomization, resolvePath } from './kustomization.js';
-import { dirOf } from '../paths.js';
+import { dirOf } from '../kit/paths.js';
 import type { Kustomization } from './kustomization.js';
 import { applyJsonPatch, isObject, jsonText, strategicMerge } from './patch-apply.js';
 import type { JsonObject } from './patch-apply.js';

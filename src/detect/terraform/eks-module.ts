@@ -1,6 +1,6 @@
 import { chooseObject } from './chosen-object.js';
 import { nameOr } from './eks-aks.js';
-import { bottlerocketSettings, bottlerocketSharing } from '../bottlerocket-settings.js';
+import { bottlerocketSettings, bottlerocketSharing } from '../kit/bottlerocket-settings.js';
 import { evaluate } from './expr-eval.js';
 import type { Scope } from './expr-eval.js';
 import { literalString, mostGpus, stringList, typeGpus } from './gpu-shape.js';

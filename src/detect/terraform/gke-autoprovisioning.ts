@@ -1,6 +1,6 @@
 import type { CapacityDecl } from '../../domain/index.js';
-import { PRIMARY_GPU_RESOURCE } from '../gpu-resources.js';
-import { acceleratorModel } from '../gpu-types/index.js';
+import { PRIMARY_GPU_RESOURCE } from '../kit/gpu-resources.js';
+import { acceleratorModel } from '../kit/gpu-types/index.js';
 import type { Scope } from './expr-eval.js';
 import { isGkeModuleSource } from './gke-module.js';
 import type { Locator, Span } from './locator.js';

@@ -1,5 +1,5 @@
-import { gkeSharing } from '../gke-sharing.js';
-import { acceleratorModel, lookupInstanceType } from '../gpu-types/index.js';
+import { gkeSharing } from '../kit/gke-sharing.js';
+import { acceleratorModel, lookupInstanceType } from '../kit/gpu-types/index.js';
 import { evaluate } from './expr-eval.js';
 import type { Scope, Value } from './expr-eval.js';
 import { nameOr } from './eks-aks.js';

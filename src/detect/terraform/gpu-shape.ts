@@ -1,5 +1,5 @@
 import type { SharingMode } from '../../domain/index.js';
-import { looksLikeGpuType, lookupInstanceType } from '../gpu-types/index.js';
+import { looksLikeGpuType, lookupInstanceType } from '../kit/gpu-types/index.js';
 import type { PoolContext, LocPath } from './pool-context.js';
 import { Unknown } from './pool-context.js';
 

@@ -1,5 +1,5 @@
-import { PRIMARY_GPU_RESOURCE } from '../gpu-resources.js';
-import { lookupInstanceType } from '../gpu-types/index.js';
+import { PRIMARY_GPU_RESOURCE } from '../kit/gpu-resources.js';
+import { lookupInstanceType } from '../kit/gpu-types/index.js';
 import type { Scope } from './expr-eval.js';
 import type { Locator } from './locator.js';
 import { asRecord } from './module-scope.js';

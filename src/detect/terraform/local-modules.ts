@@ -1,6 +1,6 @@
 import { diagnostic } from '../../domain/index.js';
 import type { Diagnostic } from '../../domain/index.js';
-import { namesGpu } from '../gpu-signal.js';
+import { namesGpu } from '../kit/gpu-signal.js';
 import type { Unfollowed } from '../parser.js';
 import type { Scope } from './expr-eval.js';
 import { inputsFingerprint } from './inputs-fingerprint.js';

@@ -1,6 +1,6 @@
 import type { CapacityDecl, CapacityKind } from '../../domain/index.js';
-import { PRIMARY_GPU_RESOURCE } from '../gpu-resources.js';
-import { sharingOnPool } from '../pool-sharing.js';
+import { PRIMARY_GPU_RESOURCE } from '../kit/gpu-resources.js';
+import { sharingOnPool } from '../kit/pool-sharing.js';
 import type { Scope, Value } from './expr-eval.js';
 import { readAksDefaultPool, readAksPool, readEksNodeGroup } from './eks-aks.js';
 import type { PoolReading } from './gpu-shape.js';

@@ -1,6 +1,6 @@
 import { diagnostic } from '../../domain/index.js';
 import type { Diagnostic } from '../../domain/index.js';
-import { clampLine } from '../lines.js';
+import { clampLine } from '../kit/lines.js';
 import type { CapacityParser, ParseOutcome, ParseResult, SourceFile, Unfollowed } from '../parser.js';
 import { readAksModules } from './aks-module.js';
 import { readEksModules } from './eks-module.js';

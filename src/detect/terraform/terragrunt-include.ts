@@ -1,10 +1,10 @@
 import { diagnostic } from '../../domain/index.js';
 import type { Diagnostic, TreeReader } from '../../domain/index.js';
 import type { Coverage, SetParseResult, Unfollowed } from '../parser.js';
-import { changedKeys, valueAt } from '../changed-keys.js';
-import { namesGpu, sizesCapacity } from '../gpu-signal.js';
+import { changedKeys, valueAt } from '../kit/changed-keys.js';
+import { namesGpu, sizesCapacity } from '../kit/gpu-signal.js';
 import { notFollowedInputs } from '../input-files.js';
-import { dirOf } from '../paths.js';
+import { dirOf } from '../kit/paths.js';
 import { chooseObject } from './chosen-object.js';
 import { evaluate } from './expr-eval.js';
 import type { Scope, Value } from './expr-eval.js';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { TreeReader } from '../../domain/index.js';
-import { dirOf } from '../paths.js';
+import { dirOf } from '../kit/paths.js';
 import { evalExpr, Unresolved } from './expr-eval.js';
 import type { Scope } from './expr-eval.js';
 import { ExprSyntaxError, parseTemplate } from './expr-parse.js';

@@ -1,7 +1,7 @@
 import { diagnostic } from '../../domain/index.js';
 import type { Diagnostic } from '../../domain/index.js';
 import type { Unfollowed } from '../parser.js';
-import { acceleratorModel, looksLikeGpuType } from '../gpu-types/index.js';
+import { acceleratorModel, looksLikeGpuType } from '../kit/gpu-types/index.js';
 import { evaluate } from './expr-eval.js';
 import type { Scope, Value } from './expr-eval.js';
 import { isAksModuleSource } from './aks-module.js';

@@ -1,4 +1,4 @@
-import { mapGet, scalarString, seqItems } from '../../detect/yaml-nodes.js';
+import { mapGet, scalarString, seqItems } from '../../detect/kit/yaml-nodes.js';
 import { countField } from './pod-template.js';
 
 /** One group of identical pods as a kind declares it, before its GPUs are read. */

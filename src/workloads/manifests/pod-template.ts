@@ -1,8 +1,8 @@
-import { isWholeGpuResource } from '../../detect/gpu-resources.js';
-import type { NodeContext } from '../../detect/manifests.js';
-import { parseQuantity } from '../../detect/quantity.js';
+import { isWholeGpuResource } from '../../detect/kit/gpu-resources.js';
+import type { NodeContext } from '../../detect/kit/manifests.js';
+import { parseQuantity } from '../../detect/kit/quantity.js';
 import { isMap } from 'yaml';
-import { mapGet, nodeLine, scalarString, scalarValue, seqItems } from '../../detect/yaml-nodes.js';
+import { mapGet, nodeLine, scalarString, scalarValue, seqItems } from '../../detect/kit/yaml-nodes.js';
 import type { SourceRef } from '../../domain/index.js';
 
 /** The node labels that name a node pool, by the platform that sets them. */

@@ -1,7 +1,7 @@
-import { lookupInstanceType } from '../../detect/gpu-types/index.js';
-import type { Manifest } from '../../detect/manifests.js';
-import { readManifests } from '../../detect/manifests.js';
-import { mapGet, nodeLine, scalarString, scalarText, scalarValue } from '../../detect/yaml-nodes.js';
+import { lookupInstanceType } from '../../detect/kit/gpu-types/index.js';
+import type { Manifest } from '../../detect/kit/manifests.js';
+import { readManifests } from '../../detect/kit/manifests.js';
+import { mapGet, nodeLine, scalarString, scalarText, scalarValue } from '../../detect/kit/yaml-nodes.js';
 import type { DeclaredWorkload, Diagnostic, PodGroup, SourceRef } from '../../domain/index.js';
 import { diagnostic } from '../../domain/index.js';
 import { WORKLOAD_KINDS } from './kinds.js';

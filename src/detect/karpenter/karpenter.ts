@@ -1,0 +1,214 @@
+import type { CapacityDecl, CapacityPart, SharingLink } from '../../domain/index.js';
+import { readCount } from '../kit/counts.js';
+import { DEVICE_PLUGIN_CONFIG_LABEL } from '../gpu-sharing/sharing-sources.js';
+import { isWholeGpuResource, PRIMARY_GPU_RESOURCE, WHOLE_GPU_RESOURCES, wholeGpuResourceOf } from '../kit/gpu-resources.js';
+import { gpusPerNodeRange, pinnedGpusPerNode, readRequirements, requirementsModel, templatedValue } from './karpenter-requirements.js';
+import type { GpuRequirements } from './karpenter-requirements.js';
+import { readManifests } from '../kit/manifests.js';
+import type { Manifest } from '../kit/manifests.js';
+import { Findings, yamlParser } from '../kit/parser-kit.js';
+import { mapGet, nodeSource, scalarString, seqItems } from '../kit/yaml-nodes.js';
+
+const KIND = 'karpenter-nodepool' as const;
+const MARKERS = /NodePool|Provisioner|nodePool:/;
+
+/**
+ * Karpenter NodePool (karpenter.sh/v1, v1beta1), legacy v1alpha5 Provisioner, and the
+ * `nodePool:` block of Helm values that render one. The GPU ceiling is `limits["nvidia.com/gpu"]`
+ * (or `amd.com/gpu`, Intel's `gpu.intel.com/*`; summed when several are set); a static pool
+ * (`spec.replicas`) is replicas × GPUs per node when the instance type is pinned.
+ */
+export const karpenterParser = yamlParser('karpenter', MARKERS, (path, text) => {
+  const found = new Findings(path);
+  const scan = readManifests(path, text, (t) => MARKERS.test(t));
+  found.diagnostics.push(...scan.diagnostics);
+  for (const m of scan.manifests) {
+    const pool = poolOf(m);
+    if (pool) readPool(m, pool, found);
+  }
+  return found.result(text);
+});
+
+interface PoolShape {
+  label: string;
+  name: string;
+  limits: unknown;
+  requirements: unknown;
+  replicas: unknown;
+  taints: unknown;
+  /** Node labels the pool gives its nodes, and the node class they are made from. */
+  labels: unknown;
+  nodeClass: unknown;
+}
+
+function poolOf(m: Manifest): PoolShape | null {
+  const spec = mapGet(m.root, 'spec');
+  const nameNode = mapGet(mapGet(m.root, 'metadata'), 'name');
+  const name = m.name ?? (nodeSource(nameNode, m.ctx.text).trim() || '(unnamed)');
+  const api = m.apiVersion ?? '';
+  if (m.kind === 'NodePool' && api.startsWith('karpenter.sh/')) {
+    const podSpec = mapGet(mapGet(spec, 'template'), 'spec');
+    return {
+      label: 'NodePool',
+      name,
+      limits: mapGet(spec, 'limits'),
+      requirements: mapGet(podSpec, 'requirements'),
+      replicas: mapGet(spec, 'replicas'),
+      taints: mapGet(podSpec, 'taints'),
+      labels: mapGet(mapGet(mapGet(spec, 'template'), 'metadata'), 'labels'),
+      nodeClass: mapGet(mapGet(podSpec, 'nodeClassRef'), 'name'),
+    };
+  }
+  if (m.kind === 'Provisioner' && api.startsWith('karpenter.sh/')) {
+    return {
+      label: 'Provisioner',
+      name,
+      limits: mapGet(mapGet(spec, 'limits'), 'resources'),
+      requirements: mapGet(spec, 'requirements'),
+      replicas: undefined,
+      taints: mapGet(spec, 'taints'),
+      labels: mapGet(spec, 'labels'),
+      nodeClass: mapGet(mapGet(spec, 'providerRef'), 'name'),
+    };
+  }
+  const values = mapGet(m.root, 'nodePool');
+  if (m.kind === null && values && (mapGet(values, 'requirements') || mapGet(values, 'limits'))) {
+    const valuesName = scalarString(mapGet(m.root, 'name')) ?? '(unnamed)';
+    return {
+      label: 'NodePool values',
+      name: valuesName,
+      limits: mapGet(values, 'limits'),
+      requirements: mapGet(values, 'requirements'),
+      replicas: mapGet(values, 'replicas'),
+      taints: mapGet(values, 'taints'),
+      labels: mapGet(values, 'labels'),
+      nodeClass: mapGet(mapGet(values, 'nodeClassRef'), 'name'),
+    };
+  }
+  return null;
+}
+
+function taintKeys(taints: unknown): string[] {
+  return seqItems(taints).map((t) => scalarString(mapGet(t, 'key')) ?? '');
+}
+
+/** The whole-GPU limits of a pool, summed: one vendor's GPUs do not use up another's limit. */
+type GpuLimit =
+  { ok: true; value: number; line: number; parts: CapacityPart[] } | { ok: false; line: number; why: string; resource: string };
+
+function readGpuLimit(m: Manifest, limits: unknown): GpuLimit | null {
+  const parts: CapacityPart[] = [];
+  for (const resource of WHOLE_GPU_RESOURCES) {
+    const read = readCount(mapGet(limits, resource), m.ctx, m.line);
+    if (!read) continue;
+    if (!read.ok) return { ...read, resource };
+    parts.push({ label: 'limits', resource, gpus: read.value, line: read.line });
+  }
+  const [first] = parts;
+  return first ? { ok: true, value: parts.reduce((n, p) => n + p.gpus, 0), line: first.line, parts } : null;
+}
+
+function readPool(m: Manifest, pool: PoolShape, found: Findings): void {
+  const reqs = readRequirements(pool.requirements, m.ctx.text);
+  const taints = taintKeys(pool.taints);
+  // The resource named in messages: the one a limit or GPU taint uses, NVIDIA's by default.
+  const resource = wholeGpuResourceOf([...WHOLE_GPU_RESOURCES.filter((r) => mapGet(pool.limits, r) !== undefined), ...taints]);
+  const gpuPool = reqs.allowsGpu || taints.some(isWholeGpuResource);
+  const where = `${pool.label} ${pool.name}`;
+  const limit = readGpuLimit(m, pool.limits);
+  const replicas = readCount(pool.replicas, m.ctx, m.line);
+  const model = requirementsModel(reqs);
+
+  if (limit && !limit.ok) {
+    found.note(limit.line, 'warning', `${where}: the ${limit.resource} limit ${limit.why}; the GPU ceiling is not counted`);
+    found.unknown(KIND, pool.name, limit.line);
+    return;
+  }
+  if (replicas && !replicas.ok) {
+    found.note(replicas.line, 'warning', `${where}: spec.replicas ${replicas.why}; the static pool's GPUs are not counted`);
+    if (gpuPool || limit) found.unknown(KIND, pool.name, replicas.line);
+    return;
+  }
+  const perNode = pinnedGpusPerNode(reqs);
+  if (replicas?.ok && perNode !== null) {
+    const fromReplicas = replicas.value * perNode;
+    const gpus = limit?.ok ? Math.min(limit.value, fromReplicas) : fromReplicas;
+    const line = limit?.ok && limit.value < fromReplicas ? limit.line : replicas.line;
+    const parts = limit?.ok && limit.value < fromReplicas ? limit.parts : [{ label: 'replicas', resource, gpus, line }];
+    push(found, m, pool.name, model, gpus, line, parts, sharingLink(pool, limit?.ok ? limit.value : null, fromReplicas, perNode));
+    return;
+  }
+  if (limit?.ok) {
+    push(found, m, pool.name, model, limit.value, limit.line, limit.parts, sharingLink(pool, limit.value, null, perNode));
+    if (replicas?.ok) {
+      found.note(
+        replicas.line,
+        'info',
+        `${where}: static pool of ${replicas.value} nodes${rangeText(reqs)}; counted as its ${resource} limit, ${limit.value}`,
+      );
+    }
+    return;
+  }
+  if (!gpuPool) return;
+  if (replicas?.ok) {
+    const templated = templatedValue(reqs);
+    const why = templated
+      ? `the instance type is the template expression ${templated}, unknown until rendered`
+      : `the instance type is not pinned${rangeText(reqs)}`;
+    found.note(replicas.line, 'warning', `${where}: static pool of ${replicas.value} nodes, but ${why}; its GPU count is unknown`);
+    found.unknown(KIND, pool.name, replicas.line);
+    return;
+  }
+  const line = m.line;
+  found.note(line, 'warning', `${where}: no ${resource} limit: the pool can grow without bound (GPU instances allowed${choices(reqs)})`);
+  found.unknown(KIND, pool.name, line, resource);
+}
+
+function choices(r: GpuRequirements): string {
+  if (r.types.length > 0) return `: ${r.types.join(', ')}`;
+  if (r.families.length > 0) return `: families ${r.families.join(', ')}`;
+  return '';
+}
+
+function rangeText(r: GpuRequirements): string {
+  const range = gpusPerNodeRange(r);
+  if (!range) return choices(r);
+  const [lo, hi] = range;
+  return `${choices(r)}, ${lo === hi ? lo : `${lo}–${hi}`} GPUs per node`;
+}
+
+function push(
+  found: Findings,
+  m: Manifest,
+  name: string,
+  gpuModel: string | null,
+  gpus: number,
+  line: number,
+  parts: CapacityPart[],
+  link: SharingLink,
+): void {
+  // NVIDIA's sharing configs say nothing of another vendor's GPUs: such a pool is not linked.
+  const nvidiaOnly = parts.every((p) => p.resource === PRIMARY_GPU_RESOURCE);
+  const decl: CapacityDecl = {
+    file: m.ctx.file,
+    line,
+    kind: KIND,
+    name,
+    gpuModel,
+    gpus,
+    parts,
+    ...(nvidiaOnly ? { sharingLink: link } : {}),
+  };
+  found.decls.push(decl);
+}
+
+/** The device-plugin config label and node class of the pool's nodes, for linking a sharing config. */
+function sharingLink(pool: PoolShape, limit: number | null, fromNodes: number | null, gpusPerNode: number | null): SharingLink {
+  return {
+    limit,
+    fromNodes,
+    deviceConfig: scalarString(mapGet(pool.labels, DEVICE_PLUGIN_CONFIG_LABEL)),
+    nodeClass: scalarString(pool.nodeClass),
+    gpusPerNode,
+  };
+}

@@ -1,0 +1,141 @@
+import { isScalar, LineCounter, parseAllDocuments, Scalar } from 'yaml';
+import type { Document } from 'yaml';
+import { diagnostic } from '../../domain/index.js';
+import type { Diagnostic } from '../../domain/index.js';
+import { clampLine } from './lines.js';
+import { maskTemplates } from './template-mask.js';
+import { mapGet, nodeLine, nodeSource, scalarString } from './yaml-nodes.js';
+import { yamlSegments } from './yaml-segments.js';
+
+/** Where a node came from: `text` is the original (unmasked) text the node ranges index into. */
+export interface NodeContext {
+  file: string;
+  text: string;
+  lc: LineCounter;
+}
+
+/** One YAML document of a file: a Kubernetes object, a config file, Helm values … */
+export interface Manifest {
+  root: unknown;
+  kind: string | null;
+  apiVersion: string | null;
+  name: string | null;
+  /** Line of the document's first node. */
+  line: number;
+  ctx: NodeContext;
+  /** Inside Markdown, a heredoc or a string value: documentation or a script, not applied as is. */
+  embedded: boolean;
+  /** `ConfigMap <name>, data.<key>` when the document is YAML held in a string. */
+  heldIn?: string;
+  /** The ConfigMap and data key holding the document, when `heldIn` is set. */
+  holder?: { configMap: string; key: string };
+}
+
+export interface ManifestScan {
+  manifests: Manifest[];
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * The documents of a file worth reading: segments (YAML files, Markdown fences, heredocs) the
+ * `wanted` check accepts, parsed as written, or with templates masked when that fails, plus
+ * YAML held in ConfigMap `data` strings. Documents that stay unreadable get one warning each.
+ */
+export function readManifests(path: string, text: string, wanted: (text: string) => boolean): ManifestScan {
+  const scan: ManifestScan = { manifests: [], diagnostics: [] };
+  for (const seg of yamlSegments(path, text)) {
+    if (!wanted(seg.text)) continue;
+    readText(path, seg.text, seg.embedded, wanted, scan, undefined);
+  }
+  for (const d of scan.diagnostics) if (d.line !== null) d.line = clampLine(d.line, text);
+  return scan;
+}
+
+function readText(
+  file: string,
+  text: string,
+  embedded: boolean,
+  wanted: (t: string) => boolean,
+  scan: ManifestScan,
+  holder: { configMap: string; key: string } | undefined,
+): void {
+  const heldIn = holder ? `ConfigMap ${holder.configMap}, data.${holder.key}` : undefined;
+  const docs = parse(text);
+  const masked = docs.some((d) => d.errors.length > 0) ? parse(maskTemplates(text)) : null;
+  const use = masked && masked.filter((d) => d.errors.length > 0).length < docs.filter((d) => d.errors.length > 0).length ? masked : docs;
+  const lc = use.lc;
+  const ctx: NodeContext = { file, text, lc };
+  for (const doc of use) {
+    if (doc.errors.length > 0) {
+      const first = doc.errors[0];
+      const [from, to] = doc.range;
+      if (!wanted(text.slice(from, to))) continue;
+      const line = first ? lc.linePos(first.pos[0]).line : lc.linePos(from).line;
+      const message = (first?.message.split('\n')[0] ?? 'unreadable YAML').replace(/ at line \d+, column \d+:?\s*$/, '');
+      scan.diagnostics.push(
+        diagnostic(
+          file,
+          line,
+          embedded ? 'info' : 'warning',
+          `${heldIn ? `${heldIn}: ` : ''}YAML could not be read (${message}); GPU capacity in this document is not counted`,
+        ),
+      );
+      continue;
+    }
+    const root = doc.contents;
+    const manifest: Manifest = {
+      root,
+      kind: scalarString(mapGet(root, 'kind')),
+      apiVersion: scalarString(mapGet(root, 'apiVersion')),
+      name:
+        use === masked
+          ? sourceString(mapGet(mapGet(root, 'metadata'), 'name'), text)
+          : scalarString(mapGet(mapGet(root, 'metadata'), 'name')),
+      line: nodeLine(root, lc) ?? 1,
+      ctx,
+      embedded,
+    };
+    if (holder !== undefined) {
+      manifest.heldIn = heldIn ?? '';
+      manifest.holder = holder;
+    }
+    scan.manifests.push(manifest);
+    if (manifest.kind === 'ConfigMap' && heldIn === undefined) readDataStrings(manifest, wanted, scan);
+  }
+}
+
+/** A scalar as written (quotes removed), for masked parses whose values hide templates. */
+function sourceString(node: unknown, text: string): string | null {
+  const source = nodeSource(node, text)
+    .trim()
+    .replace(/^(["'])(.*)\1$/, '$2');
+  return source === '' ? null : source;
+}
+
+type ParsedDocs = Document.Parsed[] & { lc: LineCounter };
+
+function parse(text: string): ParsedDocs {
+  const lc = new LineCounter();
+  const docs = parseAllDocuments(text, { lineCounter: lc, uniqueKeys: false });
+  const list = (Array.isArray(docs) ? docs : []) as ParsedDocs;
+  list.lc = lc;
+  return list;
+}
+
+/** ConfigMap `data` values that hold YAML (device-plugin configs, manifests rendered by a hook). */
+function readDataStrings(cm: Manifest, wanted: (t: string) => boolean, scan: ManifestScan): void {
+  const data = mapGet(cm.root, 'data');
+  if (!data || typeof data !== 'object' || !('items' in data)) return;
+  for (const pair of (data as { items: { key: unknown; value: unknown }[] }).items) {
+    const key = isScalar(pair.key) ? String(pair.key.value) : null;
+    const value = pair.value;
+    if (key === null || !isScalar(value) || typeof value.value !== 'string') continue;
+    if (!wanted(value.value) || !value.value.includes(':')) continue;
+    const header = nodeLine(value, cm.ctx.lc) ?? cm.line;
+    // A literal block's lines start on the line after its `|` header; other styles cannot be
+    // mapped line by line, so their contents are placed at the value's own line.
+    const literal = value.type === Scalar.BLOCK_LITERAL;
+    const padded = '\n'.repeat(literal ? header : header - 1) + value.value;
+    readText(cm.ctx.file, padded, cm.embedded, wanted, scan, { configMap: cm.name ?? '(unnamed)', key });
+  }
+}

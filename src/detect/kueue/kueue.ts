@@ -1,0 +1,92 @@
+import { LineCounter, parseAllDocuments } from 'yaml';
+import type { Document } from 'yaml';
+import { diagnostic } from '../../domain/index.js';
+import { clampLine, splitLines } from '../kit/lines.js';
+import { flavorModels, multiKueueChecks } from './kueue-flavors.js';
+import { readClusterQueue } from './kueue-queue.js';
+import { scanBrokenDocument } from './kueue-raw-scan.js';
+import type { CapacityParser, ParseResult } from '../parser.js';
+import { mapGet, scalarString } from '../kit/yaml-nodes.js';
+import { fileFormat, yamlSegments } from '../kit/yaml-segments.js';
+
+/** Kueue ClusterQueue quotas (kueue.x-k8s.io v1beta1 / v1beta2). */
+export const kueueParser: CapacityParser = {
+  id: 'kueue',
+  acceptsPath: (path) => fileFormat(path) !== null,
+  mightContain: (path, text) => fileFormat(path) !== null && text.includes('ClusterQueue'),
+  parse(path, text) {
+    try {
+      return parseKueue(path, text);
+    } catch (err) {
+      // The readers guard every node; this only keeps the contract if one of them is wrong.
+      const message = err instanceof Error ? err.message : String(err);
+      return { decls: [], diagnostics: [diagnostic(path, null, 'error', `Kueue parser failed: ${message}`)], unresolved: [] };
+    }
+  },
+};
+
+interface ParsedSegment {
+  text: string;
+  embedded: boolean;
+  lc: LineCounter;
+  docs: Document.Parsed[];
+}
+
+function parseKueue(path: string, text: string): ParseResult {
+  const result: Required<ParseResult> = { decls: [], diagnostics: [], unresolved: [] };
+  if (!text.includes('ClusterQueue')) return result;
+
+  const segments: ParsedSegment[] = [];
+  for (const seg of yamlSegments(path, text)) {
+    if (!seg.text.includes('ClusterQueue') && !seg.text.includes('ResourceFlavor')) continue;
+    const lc = new LineCounter();
+    const docs = [...parseAllDocuments(seg.text, { lineCounter: lc })];
+    segments.push({ ...seg, lc, docs });
+  }
+
+  // Flavors may sit in another document (or another fenced block) than the queue.
+  const readable = segments.flatMap((s) => s.docs.filter((d) => d.errors.length === 0));
+  const models = flavorModels(readable);
+  const dispatchers = multiKueueChecks(readable);
+
+  for (const seg of segments) {
+    const lines = splitLines(seg.text);
+    seg.docs.forEach((doc, i) => {
+      if (doc.errors.length > 0) {
+        const first = doc.errors[0];
+        // A broken document's own range stops where the parser gave up; the raw scan wants
+        // everything up to the next document.
+        const next = seg.docs[i + 1]?.range[0];
+        const scan = scanBrokenDocument(
+          path,
+          lines,
+          {
+            fromLine: seg.lc.linePos(doc.range[0]).line,
+            toLine: next === undefined ? lines.length : Math.max(1, seg.lc.linePos(next).line - 1),
+            errorLine: clampLine(first ? seg.lc.linePos(first.pos[0]).line : 1, text),
+            errorMessage: first ? firstSentence(first.message) : 'unreadable YAML',
+          },
+          seg.embedded,
+        );
+        result.diagnostics.push(...scan.diagnostics);
+        result.unresolved.push(...scan.unresolved);
+        return;
+      }
+      if (scalarString(mapGet(doc.contents, 'kind')) !== 'ClusterQueue') return;
+      const read = readClusterQueue(doc, { file: path, text: seg.text, lc: seg.lc, flavorModels: models, multiKueueChecks: dispatchers });
+      if (read.decl) result.decls.push(read.decl);
+      if (read.unresolved) result.unresolved.push(read.unresolved);
+      result.diagnostics.push(...read.diagnostics);
+    });
+  }
+  for (const d of result.diagnostics) {
+    if (d.line !== null) d.line = clampLine(d.line, text);
+  }
+  return result;
+}
+
+/** The yaml package appends "at line X, column Y:" and a source excerpt; the line is reported apart. */
+function firstSentence(message: string): string {
+  const head = message.split('\n')[0] ?? message;
+  return head.replace(/ at line \d+, column \d+:?\s*$/, '');
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { match } from '../../../test/helpers/match.js';
+import { evaluate, evalSource } from './expr-eval.js';
+import type { Scope, Value } from './expr-eval.js';
+
+const scope = (vars: Record<string, Value>): Scope => ({
+  variable: (name) => {
+    if (!(name in vars)) throw new Error(`no ${name}`);
+    return vars[name] ?? null;
+  },
+  local: () => null,
+  bound: new Map(),
+});
+
+describe('Terraform for expressions', () => {
+  const pools = [
+    { name: 'gpu', count: 2 },
+    { name: 'cpu', count: 5 },
+  ];
+
+  it('build tuples over lists, with an if', () => {
+    expect(evalSource('[for p in var.pools : p.count * 8 if p.name == "gpu"]', scope({ pools }))).toEqual([16]);
+    expect(evalSource('[for i, p in var.pools : "${i}-${p.name}"]', scope({ pools }))).toEqual(['0-gpu', '1-cpu']);
+  });
+
+  it('build objects over maps, in key order', () => {
+    const groups = { b: { max: 2 }, a: { max: 4 } };
+    expect(evalSource('{for k, g in var.groups : k => g.max}', scope({ groups }))).toEqual({ a: 4, b: 2 });
+    expect(evalSource('[for g in var.groups : g.max]', scope({ groups }))).toEqual([4, 2]);
+  });
+
+  it('leave grouping mode unevaluated, and say so', () => {
+    const r = evaluate('${{for p in var.pools : p.name => p.count...}}', scope({ pools }));
+    expect(r).toEqual({ ok: false, culprit: match.stringContaining('a grouping for expression') });
+  });
+});
