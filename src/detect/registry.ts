@@ -1,22 +1,21 @@
-import { bicepParser } from './bicep/bicep-parser.js';
-import { capiParser } from './cluster-api/capi.js';
-import { cloudFormationParser } from './cloudformation/cloudformation.js';
-import { clusterToolkitParser } from './cluster-toolkit/cluster-toolkit.js';
-import { eksctlParser } from './eksctl/eksctl.js';
-import { gkeClusterAutoprovisioningParser } from './gke/gke-cluster-autoprovisioning.js';
-import { gkeNodePoolParser } from './gke/gke-node-pool.js';
-import { gpuSharingParser } from './gpu-sharing/gpu-sharing.js';
-import { helmValuesParser } from './helm/helm-values.js';
-import { kaitoParser } from './kaito/kaito.js';
-import { karpenterParser } from './karpenter/karpenter.js';
-import { kueuePopulatorParser } from './kueue/kueue-populator.js';
-import { kueueParser } from './kueue/kueue.js';
-import { kustomizeParser } from './kustomize/kustomize-parser.js';
-import { openshiftAutoscalerParser } from './openshift/openshift-autoscaler.js';
-import { openshiftMachinesParser } from './openshift/openshift-machines.js';
+import { bicepParser } from './bicep/index.js';
+import { cloudFormationParser } from './cloudformation/index.js';
+import { capiParser } from './cluster-api/index.js';
+import { clusterToolkitParser } from './cluster-toolkit/index.js';
+import { eksctlParser } from './eksctl/index.js';
+import { gkeClusterAutoprovisioningParser, gkeNodePoolParser } from './gke/index.js';
+import { gpuSharingParser } from './gpu-sharing/index.js';
+import { helmValuesParser } from './helm/index.js';
+import { kaitoParser } from './kaito/index.js';
+import { karpenterParser } from './karpenter/index.js';
+import { kueueParser, kueuePopulatorParser } from './kueue/index.js';
+import { kustomizeParser } from './kustomize/index.js';
+import { openshiftAutoscalerParser, openshiftMachinesParser } from './openshift/index.js';
 import type { CapacityParser } from './parser.js';
-import { terraformManifestsParser } from './terraform/manifests-parser.js';
-import { terraformParser } from './terraform/terraform-parser.js';
+import { terraformManifestsParser, terraformParser } from './terraform/index.js';
+
+// Each format is a folder of detect/ whose index.ts exports its parsers; registry.test.ts checks
+// that every folder's parsers are listed here.
 
 /** Formats read from a YAML document as it stands; also what embedded YAML is read with. */
 const MANIFEST_PARSERS: readonly CapacityParser[] = [

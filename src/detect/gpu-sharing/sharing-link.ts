@@ -1,6 +1,6 @@
 import { diagnostic } from '../../domain/index.js';
 import type { CapacityDecl, Diagnostic, PoolSharing, SharingLink, SharingMode, SharingSource } from '../../domain/index.js';
-import { DEVICE_PLUGIN_CONFIG_LABEL } from './sharing-sources.js';
+import { DEVICE_PLUGIN_CONFIG_LABEL } from '../kit/device-plugin-label.js';
 import type { SharingConfig } from './sharing-sources.js';
 
 type Resolved =

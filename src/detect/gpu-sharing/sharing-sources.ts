@@ -8,9 +8,6 @@ import { readManifests } from '../kit/manifests.js';
 import type { Manifest } from '../kit/manifests.js';
 import { nodeLine, mapGet, scalarString, scalarText, seqItems } from '../kit/yaml-nodes.js';
 
-/** The node label that picks a device-plugin config by its key (NVIDIA device plugin, GPU Operator). */
-export const DEVICE_PLUGIN_CONFIG_LABEL = 'nvidia.com/device-plugin.config';
-
 /**
  * One object in the repository that decides how many GPUs a node advertises per physical GPU.
  * `factor` null: the object is there but its factor cannot be read.

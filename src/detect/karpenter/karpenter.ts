@@ -1,6 +1,6 @@
 import type { CapacityDecl, CapacityPart, SharingLink } from '../../domain/index.js';
 import { readCount } from '../kit/counts.js';
-import { DEVICE_PLUGIN_CONFIG_LABEL } from '../gpu-sharing/sharing-sources.js';
+import { DEVICE_PLUGIN_CONFIG_LABEL } from '../kit/device-plugin-label.js';
 import { isWholeGpuResource, PRIMARY_GPU_RESOURCE, WHOLE_GPU_RESOURCES, wholeGpuResourceOf } from '../kit/gpu-resources.js';
 import { gpusPerNodeRange, pinnedGpusPerNode, readRequirements, requirementsModel, templatedValue } from './karpenter-requirements.js';
 import type { GpuRequirements } from './karpenter-requirements.js';

@@ -1,0 +1,2 @@
+/** Cluster API: MachineDeployments, MachinePools and their infrastructure templates. */
+export { capiParser } from './capi.js';

@@ -1,0 +1,2 @@
+/** eksctl ClusterConfig: managed and self-managed node groups. */
+export { eksctlParser } from './eksctl.js';

@@ -1,0 +1,2 @@
+/** GPU sharing: device-plugin time-slicing and MPS configs, MIG layouts. */
+export { gpuSharingParser } from './gpu-sharing.js';

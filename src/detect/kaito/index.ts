@@ -1,0 +1,2 @@
+/** KAITO Workspaces and InferenceSets: the GPU nodes they ask for. */
+export { kaitoParser } from './kaito.js';

@@ -1,0 +1,2 @@
+/** Karpenter NodePools (and v1alpha5 Provisioners): GPU limits and static replicas. */
+export { karpenterParser } from './karpenter.js';

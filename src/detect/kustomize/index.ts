@@ -1,0 +1,2 @@
+/** Kustomize overlays: bases patched into capacity objects. */
+export { kustomizeParser } from './kustomize-parser.js';
