@@ -47,6 +47,41 @@ export default tseslint.config(
       ],
     },
   },
+  // detect/kit/ is what several formats share: it leans on nothing of detect/ but the parser contract.
+  {
+    files: ['src/detect/kit/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^\\.\\./(?!parser\\.js$|\\.\\./domain/)', message: 'kit/ imports only detect/parser.ts and domain/' }] },
+      ],
+    },
+  },
+  {
+    files: ['src/detect/kit/*/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^\\.\\./\\.\\./(?!parser\\.js$|\\.\\./domain/)', message: 'kit/ imports only detect/parser.ts and domain/' },
+          ],
+        },
+      ],
+    },
+  },
+  // The registry takes each format through its face, index.ts (registry.test.ts checks the faces).
+  {
+    files: ['src/detect/registry.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^\\./[^/]+/(?!index\\.js$)', message: 'import a format through its index.ts' }] },
+      ],
+    },
+  },
   // Functions this helper hands to page.evaluate() run in the browser.
   { files: ['test/helpers/browser/*.mjs'], languageOptions: { globals: { ...globals.node, ...globals.browser } } },
   prettier,
