@@ -11,7 +11,7 @@ import { dirOf } from './kit/paths.js';
 /**
  * Files that hold no capacity themselves but hand values to something that does, elsewhere:
  * tfvars with no module beside them, a Terragrunt parent's inputs, Cluster Toolkit deployment
- * vars (a chart's values are rendered into its templates: chart-render.ts). Each is `not-followed` when what it changes could size GPU capacity;
+ * vars (a chart's values are rendered into its templates: helm/chart-render.ts). Each is `not-followed` when what it changes could size GPU capacity;
  * when the file names no GPU at all, or changes only what sizes nothing, it has no bearing.
  */
 export async function notFollowedInputs(
@@ -112,7 +112,7 @@ function yamlDoc(text: string | null): { ok: true; value: unknown } | { ok: fals
 
 /**
  * A values file with no chart beside it (the chart is remote, or elsewhere): what its templates
- * make of the changed values cannot be seen. A chart beside it is rendered (chart-render.ts).
+ * make of the changed values cannot be seen. A chart beside it is rendered (helm/chart-render.ts).
  */
 async function valuesWithoutChart(path: string, base: string | null, head: string, io: CoverageIo): Promise<NotFollowed[]> {
   const dir = dirOf(path);
