@@ -5,7 +5,9 @@ import type {
   InferredField,
   InferredWorkload,
   JobRun,
+  JobWorkload,
   ObservedJobRuns,
+  PartialJobWorkload,
   SourceRef,
   Workload,
 } from '../domain/index.js';
@@ -24,13 +26,17 @@ function telemetryOrigin(e: readonly Evidence[]): FieldOrigin | null {
   return { source: 'telemetry', ref, ...(first.window === undefined ? {} : { window: first.window }) };
 }
 
-/** Runs a CronJob or a Job of the manifests made: by owner name, or by the Job's own name. */
-function runsOf(entry: DraftEntry, runs: readonly JobRun[]): JobRun[] {
-  const w = entry.workload;
+/**
+ * Runs a CronJob or a Job made: by owner name, or by the Job's own name. A kind of null (a catalog
+ * entry no manifest declares) takes the CronJob's runs when there are any, else the Job's.
+ */
+function runsOf(w: { name: string; namespace: string | null; kind: string | null }, runs: readonly JobRun[]): JobRun[] {
   const sameNamespace = (r: JobRun) => w.namespace === null || r.namespace === w.namespace;
-  if (w.kind === 'CronJob') return runs.filter((r) => r.cronJob === w.name && sameNamespace(r));
-  if (w.kind === 'Job') return runs.filter((r) => r.cronJob === null && r.job === w.name && sameNamespace(r));
-  return [];
+  const owned = runs.filter((r) => r.cronJob === w.name && sameNamespace(r));
+  const alone = runs.filter((r) => r.cronJob === null && r.job === w.name && sameNamespace(r));
+  if (w.kind === 'CronJob') return owned;
+  if (w.kind === 'Job') return alone;
+  return w.kind === null ? (owned.length > 0 ? owned : alone) : [];
 }
 
 /** The longest completed run, minutes: the deadline a plan must meet is met by every run, not the average one. */
@@ -74,9 +80,10 @@ function fromCatalog(w: Workload): InferredWorkload {
     namespace,
     type: w.type,
     gpus: field(w.gpusPerJob),
-    runtimeMinutes: field(w.runtime),
+    // A field the catalog left unknown and a review filled keeps the origin it was filled from.
+    runtimeMinutes: { value: w.runtime, origin: w.filled?.runtime ?? origin },
     jobsPerDay: field(w.jobsPerDay),
-    earliestStartUtc: field(w.window.earliestStart),
+    earliestStartUtc: { value: w.window.earliestStart, origin: w.filled?.earliestStart ?? origin },
     deadlineUtc: field(w.window.deadline),
     runsObserved: 0,
   };
@@ -85,7 +92,7 @@ function fromCatalog(w: Workload): InferredWorkload {
 /** One workload from its manifest and the runs telemetry saw of it. */
 function fromManifest(entry: DraftEntry, runs: readonly JobRun[], origin: FieldOrigin | null, windowDays: number): InferredWorkload {
   const w = entry.workload;
-  const mine = runsOf(entry, runs);
+  const mine = runsOf(w, runs);
   const observed = <T>(value: T | null): InferredField<T> => (value === null || origin === null ? unknown() : { value, origin });
   const schedule = entry.schedule;
   const cron = w.schedule;
@@ -120,6 +127,67 @@ function overlay(catalog: InferredWorkload, inferred: InferredWorkload): Inferre
   };
 }
 
+/** A catalog entry and a manifest's workload are one workload: same name, and same namespace where both say. */
+const sameWorkload = (c: InferredWorkload, d: InferredWorkload): boolean =>
+  d.name === c.name && (c.namespace === null || d.namespace === null || d.namespace === c.namespace);
+
+/** A catalog entry no manifest declares, as its own runs show it (runs found by its name in its namespace). */
+function fromRuns(c: InferredWorkload, runs: readonly JobRun[], origin: FieldOrigin | null, windowDays: number): InferredWorkload {
+  const mine = runsOf({ name: c.name, namespace: c.namespace, kind: null }, runs);
+  const observed = <T>(value: T | null): InferredField<T> => (value === null || origin === null ? unknown() : { value, origin });
+  return {
+    ...c,
+    gpus: unknown(),
+    runtimeMinutes: observed(longestMinutes(mine)),
+    jobsPerDay: observed(runsPerDay(mine, windowDays)),
+    earliestStartUtc: observed(earliestStart(mine)),
+    deadlineUtc: unknown(),
+    runsObserved: mine.length,
+  };
+}
+
+/**
+ * A catalog entry whose runtime or earliest start is `unknown`, those fields taken from what is
+ * inferred of the same workload: its manifest (matched as {@link inferredWorkloads} matches), else
+ * its own observed runs. What the catalog states wins; the deadline is always the catalog's. Null
+ * when a field stays unknown, or when the runtime taken does not fit the window (the entry stays out
+ * of the need, as written). Pure.
+ */
+export function filledWorkload(
+  p: PartialJobWorkload,
+  declared: readonly DraftEntry[],
+  observed: ObservedJobRuns | null,
+  windowDays: number,
+): JobWorkload | null {
+  const origin = observed ? telemetryOrigin(observed.evidence) : null;
+  const runs = observed?.runs ?? [];
+  const catalogOrigin: FieldOrigin = { source: 'catalog', ref: at(p.source) };
+  const stated = <T>(value: T | null): InferredField<T> => (value === null ? unknown() : { value, origin: catalogOrigin });
+  const c: InferredWorkload = {
+    name: p.name,
+    namespace: p.selector?.['namespace'] ?? null,
+    type: p.type,
+    gpus: stated(p.gpusPerJob),
+    runtimeMinutes: stated(p.runtime),
+    jobsPerDay: stated(p.jobsPerDay),
+    earliestStartUtc: stated(p.window.earliestStart),
+    deadlineUtc: stated(p.window.deadline),
+    runsObserved: 0,
+  };
+  const manifestOf = declared.find((e) => sameWorkload(c, { ...c, name: e.name, namespace: e.workload.namespace }));
+  const merged = overlay(c, manifestOf ? fromManifest(manifestOf, runs, origin, windowDays) : fromRuns(c, runs, origin, windowDays));
+  const runtime = merged.runtimeMinutes;
+  const start = merged.earliestStartUtc;
+  if (runtime.value === null || start.value === null || runtime.origin === null || start.origin === null) return null;
+  const span = p.window.deadline - start.value;
+  if (runtime.value > (span > 0 ? span : span + 1440)) return null;
+  const filled = {
+    ...(p.runtime === null ? { runtime: runtime.origin } : {}),
+    ...(p.window.earliestStart === null ? { earliestStart: start.origin } : {}),
+  };
+  return { ...p, runtime: runtime.value, window: { earliestStart: start.value, deadline: p.window.deadline }, filled };
+}
+
 /**
  * One merged view of the workloads of a change: catalog entries, the manifests' workloads and
  * the Job runs telemetry saw. A workload named by several is one workload (a catalog entry and a
@@ -136,7 +204,7 @@ export function inferredWorkloads(
   const fromRepo = declared.map((e) => fromManifest(e, runs, origin, windowDays));
   const out = catalog.map((w) => {
     const c = fromCatalog(w);
-    const same = fromRepo.find((d) => d.name === w.name && (c.namespace === null || d.namespace === null || d.namespace === c.namespace));
+    const same = fromRepo.find((d) => sameWorkload(c, d));
     return same ? overlay(c, same) : c;
   });
   for (const d of fromRepo) if (!out.some((w) => w.name === d.name)) out.push(d);
