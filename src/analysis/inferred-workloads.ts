@@ -12,8 +12,7 @@ import type {
   Workload,
 } from '../domain/index.js';
 import { gpusOf } from '../domain/index.js';
-
-const DAY_SECONDS = 86_400;
+import { earliestStart, longestMinutes, runsOf, runsPerDay } from './job-runs.js';
 
 const at = (s: SourceRef): string => (s.line === null ? s.file : `${s.file}:${s.line}`);
 const manifest = <T>(value: T, s: SourceRef): InferredField<T> => ({ value, origin: { source: 'manifest', ref: at(s) } });
@@ -24,37 +23,6 @@ function telemetryOrigin(e: readonly Evidence[]): FieldOrigin | null {
   if (first === undefined) return null;
   const ref = e.map((x) => x.ref).join(' ; ');
   return { source: 'telemetry', ref, ...(first.window === undefined ? {} : { window: first.window }) };
-}
-
-/**
- * Runs a CronJob or a Job made: by owner name, or by the Job's own name. A kind of null (a catalog
- * entry no manifest declares) takes the CronJob's runs when there are any, else the Job's.
- */
-function runsOf(w: { name: string; namespace: string | null; kind: string | null }, runs: readonly JobRun[]): JobRun[] {
-  const sameNamespace = (r: JobRun) => w.namespace === null || r.namespace === w.namespace;
-  const owned = runs.filter((r) => r.cronJob === w.name && sameNamespace(r));
-  const alone = runs.filter((r) => r.cronJob === null && r.job === w.name && sameNamespace(r));
-  if (w.kind === 'CronJob') return owned;
-  if (w.kind === 'Job') return alone;
-  return w.kind === null ? (owned.length > 0 ? owned : alone) : [];
-}
-
-/** The longest completed run, minutes: the deadline a plan must meet is met by every run, not the average one. */
-function longestMinutes(runs: readonly JobRun[]): number | null {
-  const done = runs.flatMap((r) => (r.completedAt === null ? [] : [(r.completedAt - r.startedAt) / 60]));
-  return done.length === 0 ? null : Math.ceil(Math.max(...done));
-}
-
-/** Earliest time of day (UTC) a run started, minutes, on the whole minute. */
-function earliestStart(runs: readonly JobRun[]): number | null {
-  if (runs.length === 0) return null;
-  return Math.min(...runs.map((r) => Math.floor((((r.startedAt % DAY_SECONDS) + DAY_SECONDS) % DAY_SECONDS) / 60)));
-}
-
-/** Runs a day over the days the runs span, rounded: a daily CronJob seen twice in two days runs once a day. */
-function runsPerDay(runs: readonly JobRun[], windowDays: number): number | null {
-  if (runs.length === 0 || windowDays <= 0) return null;
-  return Math.max(1, Math.round(runs.length / Math.max(1, Math.round(windowDays))));
 }
 
 /** A catalog entry's fields, every one from the catalog. */

@@ -47,12 +47,11 @@ export interface JobWorkload extends WorkloadBase {
    * Where the fields the catalog left `unknown` were taken from (its manifest, or the runs
    * telemetry observed); absent when the catalog states every field.
    */
-  filled?: FilledFields;
+  filled?: Partial<Record<FillableField, FieldOrigin>>;
 }
 
 /** The fields of a batch or training entry a review may fill when the catalog says `unknown`. */
 export type FillableField = 'runtime' | 'earliestStart';
-export type FilledFields = Partial<Record<FillableField, FieldOrigin>>;
 
 /**
  * A batch or training entry of the catalog that leaves its runtime or earliest start `unknown` and
