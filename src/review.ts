@@ -153,7 +153,7 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
     workloads = [...workloads, ...fill.workloads];
     if (headWorkloads !== null) headWorkloads = [...headWorkloads, ...fill.workloads];
     rejected = fill.rejected;
-    diagnostics.splice(0, diagnostics.length, ...diagnostics.map((d) => fill.replaced.get(d) ?? d));
+    for (const [i, d] of diagnostics.entries()) diagnostics[i] = fill.replaced.get(d) ?? d;
   }
   const inferredFor = (change: CapacityChange) => {
     const observations = telemetry ? observationsFor(change, telemetry) : null;
