@@ -11,7 +11,8 @@ function observed(namespace: string, name: string, kind: 'CronJob' | 'Job', runs
     runtime: runtimeStats(runs),
     earliestStartUtc: earliestStart(runs),
     runsPerDay: runsPerDay(runs, days),
-    gpusPerRun: gpus.length === 0 ? null : Math.max(...gpus),
+    // Whole GPUs: a request is a count, and the catalog takes no fraction of one.
+    gpusPerRun: gpus.length === 0 ? null : Math.ceil(Math.max(...gpus)),
   } satisfies ObservedWorkload;
 }
 

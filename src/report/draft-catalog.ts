@@ -82,7 +82,8 @@ function observedSchedule(obs: ObservedWorkload): string[] | null {
     line(
       4,
       'jobsPerDay',
-      String(obs.runsPerDay),
+      // The catalog plans at most one run a minute.
+      String(Math.min(obs.runsPerDay, 1440)),
       `${TO_CONFIRM}: observed, ${obs.runs} run${obs.runs === 1 ? '' : 's'} over the window ${RUNS}`,
     ),
     '    window:',
