@@ -8,7 +8,18 @@ import { detectChanges } from './detect/detect-changes.js';
 import type { ParseOffload } from './detect/parse-pool.js';
 import { PARSERS } from './detect/registry.js';
 import { inferredWorkloads } from './analysis/inferred-workloads.js';
-import type { CapacityChange, CatalogDemand, ChangeSet, Diagnostic, DraftEntry, Policy, ReviewResult, Workload } from './domain/index.js';
+import { fillUnknownFields } from './fill-unknown.js';
+import type {
+  CapacityChange,
+  CatalogDemand,
+  ChangeSet,
+  Diagnostic,
+  MeasurableWorkload,
+  PartialJobWorkload,
+  Policy,
+  ReviewResult,
+  Workload,
+} from './domain/index.js';
 import { collectTelemetry, type ReviewTelemetry, type TelemetryInput } from './telemetry/collect.js';
 import { parseCatalog, type RejectedWorkload } from './workloads/catalog.js';
 import { withTrustedQueries } from './workloads/trusted-queries.js';
@@ -61,7 +72,7 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
   let workloads: Workload[] | null = null;
   let rejected: RejectedWorkload[] = [];
   let catalogError: Diagnostic | null = null;
-  let measurable: Workload[] | null = null;
+  let measurable: MeasurableWorkload[] | null = null;
   let catalogChangedInPr = false;
   let judged: JudgedCatalog | null = null;
   let headWorkloads: Workload[] | null = null;
@@ -91,17 +102,30 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
         workloads = judged.workloads;
       }
       if (input.telemetry) {
-        const trusted = withTrustedQueries(workloads, baseWorkloads, catalogFile);
+        // Entries with an `unknown` runtime or start are measured too: their runs may fill them.
+        const trusted = withTrustedQueries([...workloads, ...partialsOf(rejected)], baseWorkloads, catalogFile);
         diagnostics.push(...trusted.diagnostics);
         measurable = trusted.workloads;
       }
     }
   }
 
-  // With no catalog, the workloads come from the repository's manifests and telemetry instead.
-  const declared = noCatalog ? draftEntries(await declaredInTree(changeSet.head, paths), input.telemetry?.at ?? new Date()) : [];
+  // With no catalog, the workloads come from the repository's manifests and telemetry instead; an
+  // entry that leaves its runtime or start `unknown` is filled from them.
+  const partials = partialsOf(rejected);
+  const declared =
+    noCatalog || partials.length > 0 ? draftEntries(await declaredInTree(changeSet.head, paths), input.telemetry?.at ?? new Date()) : [];
   const linkedEntries = (change: CapacityChange) =>
     declared.filter((e) => (change.kind === 'kueue-cluster-queue' ? e.workload.clusterQueue?.name : e.workload.pool?.name) === change.name);
+  const linkedPartials = (change: CapacityChange) =>
+    partials.filter((p) => (change.kind === 'kueue-cluster-queue' ? p.queue : p.pool) === change.name);
+  const runNamespaces = (change: CapacityChange): string[] =>
+    noCatalog
+      ? linkedEntries(change).flatMap((e) => (e.workload.namespace === null ? [] : [e.workload.namespace]))
+      : linkedPartials(change).flatMap((p) => {
+          const ns = p.selector?.['namespace'] ?? declared.find((e) => e.name === p.name)?.workload.namespace;
+          return ns === undefined || ns === null ? [] : [ns];
+        });
   // Measured when there is something to judge: the catalog's workloads, or with none the changes themselves.
   const measuring = input.telemetry !== undefined && (measurable !== null || noCatalog) && changes.length > 0;
   if (measuring) input.onMeasuring?.();
@@ -112,9 +136,25 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
           workloads: measurable ?? [],
           windowMinutes: policy.window,
           repo: changeSet.head,
-          ...(noCatalog ? { inferred: jobNamespaces(changes, linkedEntries) } : {}),
+          ...(noCatalog || partials.length > 0 ? { inferred: jobNamespaces(changes, runNamespaces) } : {}),
         })
       : null;
+  if (workloads !== null && partials.length > 0) {
+    const days = (telemetry?.windowMinutes ?? policy.window) / 1440;
+    const fill = fillUnknownFields(
+      rejected,
+      declared,
+      (p) => {
+        const change = changes.find((c) => linkedPartials(c).includes(p));
+        return change && telemetry ? (observationsFor(change, telemetry).jobRuns ?? null) : null;
+      },
+      days,
+    );
+    workloads = [...workloads, ...fill.workloads];
+    if (headWorkloads !== null) headWorkloads = [...headWorkloads, ...fill.workloads];
+    rejected = fill.rejected;
+    for (const [i, d] of diagnostics.entries()) diagnostics[i] = fill.replaced.get(d) ?? d;
+  }
   const inferredFor = (change: CapacityChange) => {
     const observations = telemetry ? observationsFor(change, telemetry) : null;
     const days = (telemetry?.windowMinutes ?? policy.window) / 1440;
@@ -182,13 +222,18 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
   };
 }
 
-/** Per changed scope (`pool:<name>`, `queue:<name>`), the namespaces of the manifests' workloads linked to it. */
-function jobNamespaces(changes: readonly CapacityChange[], linked: (c: CapacityChange) => DraftEntry[]): Map<string, string[]> {
+/** The catalog entries a review may fill: an `unknown` runtime or start, the deadline stated. */
+function partialsOf(rejected: readonly RejectedWorkload[]): PartialJobWorkload[] {
+  return rejected.flatMap((r) => (r.partial ? [r.partial.workload] : []));
+}
+
+/** Per changed scope (`pool:<name>`, `queue:<name>`), the namespaces whose Job runs are asked for. */
+function jobNamespaces(changes: readonly CapacityChange[], namespaces: (c: CapacityChange) => string[]): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const c of changes) {
     const scope = scopeForChange(c);
     if (scope === null) continue;
-    const ns = linked(c).flatMap((e) => (e.workload.namespace === null ? [] : [e.workload.namespace]));
+    const ns = namespaces(c);
     out.set(`${scope.kind}:${scope.name}`, [...new Set([...(out.get(`${scope.kind}:${scope.name}`) ?? []), ...ns])].sort());
   }
   return out;

@@ -5,13 +5,14 @@ import type {
   InferredField,
   InferredWorkload,
   JobRun,
+  JobWorkload,
   ObservedJobRuns,
+  PartialJobWorkload,
   SourceRef,
   Workload,
 } from '../domain/index.js';
 import { gpusOf } from '../domain/index.js';
-
-const DAY_SECONDS = 86_400;
+import { earliestStart, longestMinutes, runsOf, runsPerDay } from './job-runs.js';
 
 const at = (s: SourceRef): string => (s.line === null ? s.file : `${s.file}:${s.line}`);
 const manifest = <T>(value: T, s: SourceRef): InferredField<T> => ({ value, origin: { source: 'manifest', ref: at(s) } });
@@ -22,33 +23,6 @@ function telemetryOrigin(e: readonly Evidence[]): FieldOrigin | null {
   if (first === undefined) return null;
   const ref = e.map((x) => x.ref).join(' ; ');
   return { source: 'telemetry', ref, ...(first.window === undefined ? {} : { window: first.window }) };
-}
-
-/** Runs a CronJob or a Job of the manifests made: by owner name, or by the Job's own name. */
-function runsOf(entry: DraftEntry, runs: readonly JobRun[]): JobRun[] {
-  const w = entry.workload;
-  const sameNamespace = (r: JobRun) => w.namespace === null || r.namespace === w.namespace;
-  if (w.kind === 'CronJob') return runs.filter((r) => r.cronJob === w.name && sameNamespace(r));
-  if (w.kind === 'Job') return runs.filter((r) => r.cronJob === null && r.job === w.name && sameNamespace(r));
-  return [];
-}
-
-/** The longest completed run, minutes: the deadline a plan must meet is met by every run, not the average one. */
-function longestMinutes(runs: readonly JobRun[]): number | null {
-  const done = runs.flatMap((r) => (r.completedAt === null ? [] : [(r.completedAt - r.startedAt) / 60]));
-  return done.length === 0 ? null : Math.ceil(Math.max(...done));
-}
-
-/** Earliest time of day (UTC) a run started, minutes, on the whole minute. */
-function earliestStart(runs: readonly JobRun[]): number | null {
-  if (runs.length === 0) return null;
-  return Math.min(...runs.map((r) => Math.floor((((r.startedAt % DAY_SECONDS) + DAY_SECONDS) % DAY_SECONDS) / 60)));
-}
-
-/** Runs a day over the days the runs span, rounded: a daily CronJob seen twice in two days runs once a day. */
-function runsPerDay(runs: readonly JobRun[], windowDays: number): number | null {
-  if (runs.length === 0 || windowDays <= 0) return null;
-  return Math.max(1, Math.round(runs.length / Math.max(1, Math.round(windowDays))));
 }
 
 /** A catalog entry's fields, every one from the catalog. */
@@ -74,9 +48,10 @@ function fromCatalog(w: Workload): InferredWorkload {
     namespace,
     type: w.type,
     gpus: field(w.gpusPerJob),
-    runtimeMinutes: field(w.runtime),
+    // A field the catalog left unknown and a review filled keeps the origin it was filled from.
+    runtimeMinutes: { value: w.runtime, origin: w.filled?.runtime ?? origin },
     jobsPerDay: field(w.jobsPerDay),
-    earliestStartUtc: field(w.window.earliestStart),
+    earliestStartUtc: { value: w.window.earliestStart, origin: w.filled?.earliestStart ?? origin },
     deadlineUtc: field(w.window.deadline),
     runsObserved: 0,
   };
@@ -85,7 +60,7 @@ function fromCatalog(w: Workload): InferredWorkload {
 /** One workload from its manifest and the runs telemetry saw of it. */
 function fromManifest(entry: DraftEntry, runs: readonly JobRun[], origin: FieldOrigin | null, windowDays: number): InferredWorkload {
   const w = entry.workload;
-  const mine = runsOf(entry, runs);
+  const mine = runsOf(w, runs);
   const observed = <T>(value: T | null): InferredField<T> => (value === null || origin === null ? unknown() : { value, origin });
   const schedule = entry.schedule;
   const cron = w.schedule;
@@ -120,6 +95,67 @@ function overlay(catalog: InferredWorkload, inferred: InferredWorkload): Inferre
   };
 }
 
+/** A catalog entry and a manifest's workload are one workload: same name, and same namespace where both say. */
+const sameWorkload = (c: InferredWorkload, d: InferredWorkload): boolean =>
+  d.name === c.name && (c.namespace === null || d.namespace === null || d.namespace === c.namespace);
+
+/** A catalog entry no manifest declares, as its own runs show it (runs found by its name in its namespace). */
+function fromRuns(c: InferredWorkload, runs: readonly JobRun[], origin: FieldOrigin | null, windowDays: number): InferredWorkload {
+  const mine = runsOf({ name: c.name, namespace: c.namespace, kind: null }, runs);
+  const observed = <T>(value: T | null): InferredField<T> => (value === null || origin === null ? unknown() : { value, origin });
+  return {
+    ...c,
+    gpus: unknown(),
+    runtimeMinutes: observed(longestMinutes(mine)),
+    jobsPerDay: observed(runsPerDay(mine, windowDays)),
+    earliestStartUtc: observed(earliestStart(mine)),
+    deadlineUtc: unknown(),
+    runsObserved: mine.length,
+  };
+}
+
+/**
+ * A catalog entry whose runtime or earliest start is `unknown`, those fields taken from what is
+ * inferred of the same workload: its manifest (matched as {@link inferredWorkloads} matches), else
+ * its own observed runs. What the catalog states wins; the deadline is always the catalog's. Null
+ * when a field stays unknown, or when the runtime taken does not fit the window (the entry stays out
+ * of the need, as written). Pure.
+ */
+export function filledWorkload(
+  p: PartialJobWorkload,
+  declared: readonly DraftEntry[],
+  observed: ObservedJobRuns | null,
+  windowDays: number,
+): JobWorkload | null {
+  const origin = observed ? telemetryOrigin(observed.evidence) : null;
+  const runs = observed?.runs ?? [];
+  const catalogOrigin: FieldOrigin = { source: 'catalog', ref: at(p.source) };
+  const stated = <T>(value: T | null): InferredField<T> => (value === null ? unknown() : { value, origin: catalogOrigin });
+  const c: InferredWorkload = {
+    name: p.name,
+    namespace: p.selector?.['namespace'] ?? null,
+    type: p.type,
+    gpus: stated(p.gpusPerJob),
+    runtimeMinutes: stated(p.runtime),
+    jobsPerDay: stated(p.jobsPerDay),
+    earliestStartUtc: stated(p.window.earliestStart),
+    deadlineUtc: stated(p.window.deadline),
+    runsObserved: 0,
+  };
+  const manifestOf = declared.find((e) => sameWorkload(c, { ...c, name: e.name, namespace: e.workload.namespace }));
+  const merged = overlay(c, manifestOf ? fromManifest(manifestOf, runs, origin, windowDays) : fromRuns(c, runs, origin, windowDays));
+  const runtime = merged.runtimeMinutes;
+  const start = merged.earliestStartUtc;
+  if (runtime.value === null || start.value === null || runtime.origin === null || start.origin === null) return null;
+  const span = p.window.deadline - start.value;
+  if (runtime.value > (span > 0 ? span : span + 1440)) return null;
+  const filled = {
+    ...(p.runtime === null ? { runtime: runtime.origin } : {}),
+    ...(p.window.earliestStart === null ? { earliestStart: start.origin } : {}),
+  };
+  return { ...p, runtime: runtime.value, window: { earliestStart: start.value, deadline: p.window.deadline }, filled };
+}
+
 /**
  * One merged view of the workloads of a change: catalog entries, the manifests' workloads and
  * the Job runs telemetry saw. A workload named by several is one workload (a catalog entry and a
@@ -136,7 +172,7 @@ export function inferredWorkloads(
   const fromRepo = declared.map((e) => fromManifest(e, runs, origin, windowDays));
   const out = catalog.map((w) => {
     const c = fromCatalog(w);
-    const same = fromRepo.find((d) => d.name === w.name && (c.namespace === null || d.namespace === null || d.namespace === c.namespace));
+    const same = fromRepo.find((d) => sameWorkload(c, d));
     return same ? overlay(c, same) : c;
   });
   for (const d of fromRepo) if (!out.some((w) => w.name === d.name)) out.push(d);

@@ -171,8 +171,11 @@ function reviewAsCounted(ctx: ChangeContext): ChangeReview {
 
   const needText = describeNeed(plan, combo.chosen.slice(1), headroom, need);
   // By completeness of the evidence alone, so that taking evidence away can only lower it.
-  // A source that answered nothing measured nothing: as low as no source at all.
-  const confidence: ChangeReview['confidence'] = m === null || m.answeredNothing ? 'low' : missingEvidence.length === 0 ? 'high' : 'medium';
+  // A source that answered nothing measured nothing: as low as no source at all. A field the
+  // catalog left unknown and the review took from a manifest or observed runs is inferred.
+  const filled = jobs.some((w) => w.filled !== undefined && Object.keys(w.filled).length > 0);
+  const confidence: ChangeReview['confidence'] =
+    m === null || m.answeredNothing ? 'low' : filled ? 'inferred' : missingEvidence.length === 0 ? 'high' : 'medium';
   const measured = m
     ? {
         ladders: r.ladders,

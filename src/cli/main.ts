@@ -36,6 +36,7 @@ Usage:
   gpu-justify demo
   gpu-justify detect  --base <dir|ref> --head <dir|ref> [--repo <git dir>] [--json]
   gpu-justify init [--dir <repo dir>] [--out <file>] [--force]
+                   [--prometheus <url>] [--at <ISO-8601 time>] [--window <duration>]
   gpu-justify review  --base <dir|ref> --head <dir|ref> [--repo <git dir>]
   gpu-justify review  --pr <owner/repo#number>
                       [--catalog <file>] [--config <file>]

@@ -107,3 +107,42 @@ export interface DeadlineLadder {
   /** The earliest deadline today's GPUs meet; null when none of the day does. */
   capacityDoneBy: number | null;
 }
+
+/** GPUs the pods of one Job requested over the window, summed over its pods. */
+export interface JobGpus {
+  namespace: string;
+  job: string;
+  gpus: number;
+}
+
+/** Every Job of the cluster whose pods requested GPUs over a window: its runs and its GPUs. */
+export interface ObservedGpuJobs {
+  /** Their runs; its evidence is the start and completion queries. */
+  runs: ObservedJobRuns;
+  gpus: JobGpus[];
+  gpuEvidence: Evidence[];
+}
+
+/** One workload as its Job runs show it: the runs of a CronJob, or one Job's own. */
+export interface ObservedWorkload {
+  namespace: string;
+  /** The CronJob's name, or the Job's when no CronJob made it. */
+  name: string;
+  kind: 'CronJob' | 'Job';
+  runs: number;
+  /** Minutes the completed runs took; null when none completed. */
+  runtime: { completed: number; median: number; p90: number; longest: number } | null;
+  /** Minutes after 00:00 UTC of the earliest start of the day. */
+  earliestStartUtc: number | null;
+  runsPerDay: number | null;
+  /** Most GPUs the pods of one run requested; null when no request was seen. */
+  gpusPerRun: number | null;
+}
+
+/** What telemetry saw of a draft catalog's workloads, and of GPU workloads no manifest declares. */
+export interface ObservedForDraft {
+  /** By draft entry name: what its runs show, for the entries telemetry saw run. */
+  declared: Map<string, ObservedWorkload>;
+  /** GPU workloads seen run that no manifest of the repository declares, by namespace and name. */
+  undeclared: ObservedWorkload[];
+}

@@ -27,7 +27,8 @@ export interface ChangeReview {
    * How complete the evidence behind the verdict is: `high` when telemetry answered everything the
    * change's levers asked, `medium` when some of it is missing (listed in `missingEvidence`),
    * `low` when the review ran from the files alone, without telemetry; `inferred` when no catalog
-   * documents the workloads and the verdict rests on what telemetry observed.
+   * documents the workloads and the verdict rests on what telemetry observed, or when a catalog
+   * entry's `unknown` runtime or earliest start was taken from its manifest or observed runs.
    */
   confidence?: 'high' | 'medium' | 'low' | 'inferred';
   /** The need with no lever applied: every run starting as its window opens, services as declared. */
@@ -42,7 +43,7 @@ export interface ChangeReview {
   runtimes?: RuntimeCheck[];
   /** Pods in no catalog entry that held GPUs of the changed pool idle over the window; absent when none. */
   idlePods?: IdlePod[];
-  /** The change's workloads from the manifests and telemetry, each field with its origin; absent with a catalog. */
+  /** The change's workloads, each field with its origin: the catalog, a manifest, or telemetry. */
   inferred?: InferredWorkload[];
   /** Observed GPU demand on the changed pool or queue; absent without telemetry or a catalog-free review. */
   demand?: DemandProfile;

@@ -1,3 +1,5 @@
+import type { FieldOrigin } from './inferred.js';
+
 /** A point of the catalog, with its source line for evidence. */
 export interface SourceRef {
   file: string;
@@ -41,6 +43,25 @@ export interface JobWorkload extends WorkloadBase {
   days?: Weekday[];
   window: DailyWindow;
   interruptible: boolean;
+  /**
+   * Where the fields the catalog left `unknown` were taken from (its manifest, or the runs
+   * telemetry observed); absent when the catalog states every field.
+   */
+  filled?: Partial<Record<FillableField, FieldOrigin>>;
+}
+
+/** The fields of a batch or training entry a review may fill when the catalog says `unknown`. */
+export type FillableField = 'runtime' | 'earliestStart';
+
+/**
+ * A batch or training entry of the catalog that leaves its runtime or earliest start `unknown` and
+ * states its deadline: a review may take those from the workload's manifest or its observed runs.
+ * Only the team can state a deadline, so an entry without one is never filled.
+ */
+export interface PartialJobWorkload extends Omit<JobWorkload, 'runtime' | 'window' | 'filled'> {
+  /** Minutes; null when the catalog says `unknown`. */
+  runtime: number | null;
+  window: { earliestStart: number | null; deadline: number };
 }
 
 export interface Slo {
@@ -72,6 +93,9 @@ export interface InferenceWorkload extends WorkloadBase {
 }
 
 export type Workload = JobWorkload | InferenceWorkload;
+
+/** What telemetry may be asked about: the catalog's entries, those with `unknown` fields too. */
+export type MeasurableWorkload = Workload | PartialJobWorkload;
 
 export function isJobWorkload(w: Workload): w is JobWorkload {
   return w.type === 'batch' || w.type === 'training';

@@ -1,7 +1,24 @@
 import { stringify } from 'yaml';
-import type { DeclaredWorkload, DraftEntry, SourceRef } from '../domain/index.js';
+import type { DeclaredWorkload, DraftEntry, ObservedForDraft, ObservedWorkload, SourceRef } from '../domain/index.js';
 import { gpusOf } from '../domain/index.js';
 import { formatClock } from '../workloads/clock.js';
+import { formatDuration } from '../workloads/duration.js';
+
+/** What `init --prometheus` adds to a draft: what telemetry saw, and the queries and window it asked. */
+export interface DraftTelemetry {
+  /** The source asked, credentials removed. */
+  source: string;
+  /** `<minutes>m to <ISO end>`: the window every observed value covers. */
+  window: string;
+  /** The PromQL of the Jobs' start and completion times. */
+  runsQueries: string[];
+  /** The PromQL of the GPUs their pods requested. */
+  gpusQueries: string[];
+  observed: ObservedForDraft;
+}
+
+const RUNS = '[runs]';
+const GPUS = '[gpus]';
 
 const TO_CONFIRM = 'TO CONFIRM';
 const at = (s: SourceRef) => (s.line === null ? s.file : `${s.file}:${s.line}`);
@@ -44,19 +61,59 @@ function selector(w: DeclaredWorkload): string[] {
   ];
 }
 
-function jobEntry(e: DraftEntry): string[] {
+/** `runtime:` from the completed runs seen, else `unknown` for the team. */
+function runtimeLine(obs: ObservedWorkload | undefined, bound: string): string {
+  const r = obs?.runtime ?? null;
+  if (obs === undefined || r === null) {
+    const seen = obs === undefined ? '' : `; ${obs.runs} run${obs.runs === 1 ? '' : 's'} seen, none completed ${RUNS}`;
+    return line(4, 'runtime', 'unknown', `${TO_CONFIRM}: how long one run takes${bound}${seen}`);
+  }
+  const stats =
+    r.completed === 1
+      ? 'its one completed run'
+      : `longest of ${r.completed} completed runs (median ${formatDuration(r.median)}, p90 ${formatDuration(r.p90)})`;
+  return line(4, 'runtime', formatDuration(r.longest), `${TO_CONFIRM}: observed, ${stats} ${RUNS}${bound}`);
+}
+
+/** `jobsPerDay:` and `earliestStart:` from the runs seen, for a workload no schedule states. */
+function observedSchedule(obs: ObservedWorkload): string[] | null {
+  if (obs.runsPerDay === null || obs.earliestStartUtc === null) return null;
+  return [
+    line(
+      4,
+      'jobsPerDay',
+      // The catalog plans at most one run a minute.
+      String(Math.min(obs.runsPerDay, 1440)),
+      `${TO_CONFIRM}: observed, ${obs.runs} run${obs.runs === 1 ? '' : 's'} over the window ${RUNS}`,
+    ),
+    '    window:',
+    line(
+      6,
+      'earliestStart',
+      `"${formatClock(obs.earliestStartUtc)}"`,
+      `${TO_CONFIRM}: observed, the earliest start of a run (UTC) ${RUNS}`,
+    ),
+  ];
+}
+
+function jobEntry(e: DraftEntry, obs?: ObservedWorkload): string[] {
   const w = e.workload;
   const bound = w.maxRuntimeMinutes
     ? `; activeDeadlineSeconds stops it after ${w.maxRuntimeMinutes.value} min (${at(w.maxRuntimeMinutes.source)})`
     : '';
+  const gpus = gpusOf(w);
+  const seenGpus = obs?.gpusPerRun ?? null;
   const out = [
     line(4, 'type', w.type, `${w.kind}: it runs and ends`),
     ...links(w),
-    line(4, 'gpusPerJob', String(gpusOf(w)), `${groupsText(w)} (${[...new Set(w.groups.map((g) => at(g.source)))].join(', ')})`),
-    line(4, 'runtime', 'unknown', `${TO_CONFIRM}: how long one run takes${bound}`),
+    line(4, 'gpusPerJob', String(gpus), `${groupsText(w)} (${[...new Set(w.groups.map((g) => at(g.source)))].join(', ')})`),
+    ...(seenGpus === null ? [] : [`    # observed: its pods requested ${seenGpus} GPU${seenGpus === 1 ? '' : 's'} a run ${GPUS}`]),
+    runtimeLine(obs, bound),
   ];
   const cron = w.schedule ? `schedule ${JSON.stringify(w.schedule.cron)} (${at(w.schedule.source)})` : null;
-  if (e.schedule && cron) {
+  const seen = obs && !(e.schedule && cron) ? observedSchedule(obs) : null;
+  if (seen) out.push(...seen);
+  else if (e.schedule && cron) {
     out.push(line(4, 'jobsPerDay', String(e.schedule.jobsPerDay), cron));
     if (e.schedule.days) out.push(line(4, 'days', `[${e.schedule.days.join(', ')}]`, cron));
     out.push('    window:');
@@ -97,24 +154,84 @@ function inferenceEntry(e: DraftEntry): string[] {
   ];
 }
 
+/** A GPU workload telemetry saw run that no manifest declares: the whole entry is to confirm. */
+function undeclaredEntry(o: ObservedWorkload & { gpusPerRun: number }, name: string, source: string): string[] {
+  const schedule = observedSchedule(o) ?? [];
+  return [
+    `  # ${o.kind} ${o.namespace}/${o.name}: seen running in ${source}, declared in no manifest of this repository. ${TO_CONFIRM}: the whole entry`,
+    `  - name: ${scalar(name)}`,
+    line(4, 'type', 'batch', `${TO_CONFIRM}: a ${o.kind} runs Jobs that end; training if it trains`),
+    `    # pool: ${TO_CONFIRM}: the node pool or queue it runs in (the metrics do not say)`,
+    line(
+      4,
+      'gpusPerJob',
+      String(o.gpusPerRun),
+      `observed: its pods requested ${o.gpusPerRun} GPU${o.gpusPerRun === 1 ? '' : 's'} a run ${GPUS}`,
+    ),
+    runtimeLine(o, ''),
+    ...schedule,
+    line(6, 'deadline', 'unknown', `${TO_CONFIRM}: when its results are needed (UTC)`),
+    line(4, 'selector', `{namespace: ${scalar(o.namespace)}}`, 'its namespace in the metrics; narrow it if the namespace runs more'),
+    '',
+  ];
+}
+
+/** The queries and window every observed value comes from, cited as [runs] and [gpus]. */
+function telemetryHead(t: DraftTelemetry): string[] {
+  const cite = (label: string, queries: readonly string[]) =>
+    queries.map((q, i) => `#   ${i === 0 ? label : ' '.repeat(label.length)} ${q}`);
+  if (t.runsQueries.length === 0 && t.gpusQueries.length === 0) {
+    return ['#', `# No Job whose pods requested GPUs was seen in ${t.source} over ${t.window}.`];
+  }
+  return [
+    '#',
+    `# Values marked "observed" come from ${t.source} over ${t.window}, asked by:`,
+    ...cite(RUNS, t.runsQueries),
+    ...cite(GPUS, t.gpusQueries),
+  ];
+}
+
+/** Names for the workloads seen but not declared, unique against the draft's own. */
+function undeclaredNames(entries: readonly DraftEntry[], seen: readonly ObservedWorkload[]): string[] {
+  const used = new Set(entries.map((e) => e.name));
+  return seen.map((o) => {
+    let name = used.has(o.name) ? `${o.namespace}-${o.name}` : o.name;
+    for (let i = 2; used.has(name); i++) name = `${o.namespace}-${o.name}-${i}`;
+    used.add(name);
+    return name;
+  });
+}
+
 /**
  * A draft `gpu-workloads.yaml`: each workload the manifests declare, every value commented with
  * where it came from, and what only the team can know left `unknown` or commented out, marked
- * TO CONFIRM. Valid against the catalog schema as written.
+ * TO CONFIRM. With telemetry, what the workloads' runs show, and the GPU workloads seen running
+ * that no manifest declares. Valid against the catalog schema as written.
  */
-export function draftCatalog(entries: readonly DraftEntry[], origin: { written: string; from: string }): string {
+export function draftCatalog(
+  entries: readonly DraftEntry[],
+  origin: { written: string; from: string },
+  telemetry?: DraftTelemetry,
+): string {
   const head = [
     `# Draft workload catalog, written by \`gpu-justify init\` from ${origin.from} on ${origin.written}.`,
     '# Every value says where it came from. What only your team knows is marked TO CONFIRM: a field set',
     '# to `unknown` keeps its entry out of the need until you write it, so a review that rests on it asks',
     '# for it instead of guessing. Field reference: docs/catalog.md.',
+    ...(telemetry ? telemetryHead(telemetry) : []),
   ];
-  if (entries.length === 0) return [...head, '#', '# No GPU workload was found in the manifests.', 'workloads: []', ''].join('\n');
+  const seen = (telemetry?.observed.undeclared ?? []).filter((o): o is ObservedWorkload & { gpusPerRun: number } => o.gpusPerRun !== null);
+  if (entries.length === 0 && seen.length === 0) {
+    const where = telemetry ? 'in the manifests or in the metrics' : 'in the manifests';
+    return [...head, '#', `# No GPU workload was found ${where}.`, 'workloads: []', ''].join('\n');
+  }
   const body = entries.flatMap((e) => [
     `  # ${e.workload.kind} ${e.workload.namespace === null ? '' : `${e.workload.namespace}/`}${e.workload.name} (${at(e.workload.source)})`,
     `  - name: ${scalar(e.name)}`,
-    ...(e.workload.type === 'inference' ? inferenceEntry(e) : jobEntry(e)),
+    ...(e.workload.type === 'inference' ? inferenceEntry(e) : jobEntry(e, telemetry?.observed.declared.get(e.name))),
     '',
   ]);
-  return [...head, 'workloads:', ...body].join('\n');
+  const names = undeclaredNames(entries, seen);
+  const extra = seen.flatMap((o, i) => undeclaredEntry(o, names[i] as string, telemetry?.source ?? 'telemetry'));
+  return [...head, 'workloads:', ...body, ...extra].join('\n');
 }

@@ -90,7 +90,11 @@ function evidenceLine(result: ReviewResult, surface: Surface): string {
   const over = `measured over ${days(telemetry.windowMinutes)} of telemetry to ${md(telemetry.at.slice(0, 10))}`;
   if (levels.includes('low')) return `⚠️ **Evidence: ${over}, confidence low:** telemetry answered too little to measure the need.`;
   if (levels.includes('inferred')) {
-    return `⚠️ **Evidence: ${over}, inferred:** no catalog documents the workloads; the verdict rests on what telemetry observed (what to confirm is listed below).`;
+    // A catalog review is inferred when it filled an entry's `unknown` fields; it then has a plan.
+    const filled = growing.some((r) => r.confidence === 'inferred' && r.plan !== undefined);
+    return filled
+      ? `⚠️ **Evidence: ${over}, inferred:** what the catalog leaves \`unknown\` is taken from the workloads' manifests and observed runs (what to confirm is listed below).`
+      : `⚠️ **Evidence: ${over}, inferred:** no catalog documents the workloads; the verdict rests on what telemetry observed (what to confirm is listed below).`;
   }
   if (levels.includes('medium')) return `⚠️ **Evidence: ${over}, confidence medium:** some telemetry is missing (the checklist below).`;
   return `**Evidence:** ${over}; confidence high.`;

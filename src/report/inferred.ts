@@ -86,12 +86,17 @@ function confirmLine(w: InferredWorkload): string | null {
 function confirmSection(review: ChangeReview): Section | null {
   const lines = (review.inferred ?? []).map(confirmLine).filter((l): l is string => l !== null);
   if (lines.length === 0) return null;
+  // With a catalog, the lines are entries it leaves `unknown`, filled: writing the values confirms them.
+  const inCatalog = review.plan !== undefined;
   return {
     summary: `To confirm in a catalog for ${md(review.change.name)} (${lines.length})`,
     body:
       `${lines.join('\n')}\n\n` +
-      'To draft the catalog, run `npx gpu-justify init` in a local checkout of this repository: ' +
-      'it writes these workloads from their manifests with every value commented by its source, and marks what to confirm.',
+      (inCatalog
+        ? 'The catalog leaves these fields `unknown`; the review uses the values shown until the catalog states them.'
+        : 'To draft the catalog, run `npx gpu-justify init` in a local checkout of this repository: ' +
+          'it writes these workloads from their manifests with every value commented by its source, and marks what to confirm; ' +
+          'with `--prometheus <url>` it adds the runtimes and start times their runs show, and the GPU jobs no manifest declares.'),
   };
 }
 

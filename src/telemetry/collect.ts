@@ -1,4 +1,4 @@
-import type { CapacityChange, MissingEvidence, TreeReader, Workload } from '../domain/index.js';
+import type { CapacityChange, MeasurableWorkload, MissingEvidence, TreeReader } from '../domain/index.js';
 import { withCircuitBreaker } from './circuit-breaker.js';
 import { gatherEvidence, type TelemetryEvidence } from './gather.js';
 import { importLoadTest, type LoadTestImport } from './loadtest/index.js';
@@ -50,7 +50,7 @@ export interface ReviewTelemetry {
 
 export interface CollectRequest {
   changes: readonly CapacityChange[];
-  workloads: readonly Workload[];
+  workloads: readonly MeasurableWorkload[];
   windowMinutes: number;
   /** The head side: load-test files live in the repo next to the catalog. */
   repo: TreeReader;
@@ -61,7 +61,7 @@ export interface CollectRequest {
   inferred?: ReadonlyMap<string, readonly string[]>;
 }
 
-function loadTestPaths(workloads: readonly Workload[]): string[] {
+function loadTestPaths(workloads: readonly MeasurableWorkload[]): string[] {
   const paths = workloads.flatMap((w) => (w.type === 'inference' ? [w.loadTest, ...w.alternatives.map((a) => a.loadTest)] : []));
   return [...new Set(paths.filter((p): p is string => p !== undefined))];
 }

@@ -1,4 +1,4 @@
-import type { Evidence, MissingEvidence, Workload } from '../domain/index.js';
+import type { Evidence, MeasurableWorkload, MissingEvidence } from '../domain/index.js';
 import { mapLimit } from '../domain/map-limit.js';
 import { asksMig, migPresenceMissing, probeMigPresence } from './mig-presence.js';
 import type { MigPresence } from './mig-presence.js';
@@ -8,7 +8,7 @@ import { toMissingEvidence } from './source.js';
 import type { QueryAnswer, QueryResult, TelemetrySource } from './source.js';
 
 export interface GatherRequest {
-  workloads: readonly Workload[];
+  workloads: readonly MeasurableWorkload[];
   /** The changed pools and ClusterQueues. */
   scopes: readonly Exclude<Scope, { kind: 'workload' }>[];
   at: Date;

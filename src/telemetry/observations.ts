@@ -93,7 +93,7 @@ function demandOf(
 
 const jobKey = (labels: Record<string, string>) => `${labels['namespace'] ?? ''}\u0000${labels['job_name'] ?? ''}`;
 
-function jobRunsOf(starts: QueryAnswer, completions: QueryAnswer | undefined): ObservedJobRuns {
+export function jobRunsOf(starts: QueryAnswer, completions: QueryAnswer | undefined): ObservedJobRuns {
   const done = new Map<string, number>();
   for (const s of completions?.series ?? []) {
     const v = s.samples.at(-1)?.v;
@@ -124,7 +124,7 @@ function jobRunsOf(starts: QueryAnswer, completions: QueryAnswer | undefined): O
 const CRONJOB_SUFFIX = /^(.+)-\d{8,}$/;
 
 /** Job runs from their pods' lifetimes: a run starts with its first pod and ends when its last completes. */
-function podRunsOf(starts: QueryAnswer, completions: QueryAnswer | undefined): ObservedJobRuns {
+export function podRunsOf(starts: QueryAnswer, completions: QueryAnswer | undefined): ObservedJobRuns {
   const podKey = (l: Record<string, string>) => `${l['namespace'] ?? ''}\u0000${l['pod'] ?? ''}`;
   const done = new Map<string, number>();
   for (const s of completions?.series ?? []) {

@@ -1,6 +1,6 @@
 import { diagnostic } from '../domain/diagnostic.js';
 import type { Diagnostic } from '../domain/diagnostic.js';
-import type { InferenceWorkload, JobWorkload, Workload } from '../domain/workload.js';
+import type { FillableField, InferenceWorkload, JobWorkload, PartialJobWorkload, Workload } from '../domain/workload.js';
 import { catalogShellSchema, workloadSchema } from './catalog-schema.js';
 import type { ParsedWorkload } from './catalog-schema.js';
 import { formatClock, formatDeadline } from './clock.js';
@@ -27,6 +27,11 @@ export interface RejectedWorkload {
   pool: string | null;
   /** The first error reported for the entry. */
   problem: Diagnostic;
+  /**
+   * Set when the entry's only gap is an `unknown` runtime or earliest start (its deadline stated):
+   * the entry as written, and the warning of each such field, for a review to fill them.
+   */
+  partial?: { workload: PartialJobWorkload; unknown: { field: FillableField; path: string; warning: Diagnostic }[] };
 }
 
 const SHAPE = 'expected a mapping with a `workloads:` list';
@@ -103,7 +108,16 @@ export function parseCatalog(file: string, text: string): CatalogResult {
         ),
       );
       diagnostics.push(...problems);
-      rejected.push(rejectedEntry(item, problems[0] as Diagnostic));
+      const entry = rejectedEntry(item, problems[0] as Diagnostic);
+      const partial = partialEntry(parsed.data, { file, line: lineOf(path) });
+      const fillable = undocumented.flatMap(({ field, fillable: f }, i) =>
+        f === null ? [] : [{ field: f, path: `workloads[${index}].${field}`, warning: problems[i] as Diagnostic }],
+      );
+      rejected.push(
+        partial !== null && fillable.length === undocumented.length
+          ? { ...entry, partial: { workload: partial, unknown: fillable } }
+          : entry,
+      );
       return;
     }
     const documented = parsed.data as DocumentedWorkload;
@@ -148,14 +162,23 @@ function nameOf(item: unknown): string | null {
 /** A parsed entry none of whose fields is `unknown`: what the planner can use. */
 type DocumentedWorkload = Omit<JobWorkload, 'source'> | Omit<InferenceWorkload, 'source'>;
 
-/** The fields a draft left `unknown`, with what the team must write there. */
-function unknownFields(w: ParsedWorkload): { field: string; what: string }[] {
+/** The fields a draft left `unknown`, with what the team must write there and whether a review may fill it. */
+function unknownFields(w: ParsedWorkload): { field: string; what: string; fillable: FillableField | null }[] {
   if (w.type === 'inference') return [];
   return [
-    ...(w.runtime === UNKNOWN ? [{ field: 'runtime', what: 'how long one run takes' }] : []),
-    ...(w.window.earliestStart === UNKNOWN ? [{ field: 'window.earliestStart', what: 'the earliest time a run may start (UTC)' }] : []),
-    ...(w.window.deadline === UNKNOWN ? [{ field: 'window.deadline', what: 'when its results are needed (UTC)' }] : []),
+    ...(w.runtime === UNKNOWN ? [{ field: 'runtime', what: 'how long one run takes', fillable: 'runtime' as const }] : []),
+    ...(w.window.earliestStart === UNKNOWN
+      ? [{ field: 'window.earliestStart', what: 'the earliest time a run may start (UTC)', fillable: 'earliestStart' as const }]
+      : []),
+    ...(w.window.deadline === UNKNOWN ? [{ field: 'window.deadline', what: 'when its results are needed (UTC)', fillable: null }] : []),
   ];
+}
+
+/** A batch or training entry whose deadline is stated, with its `unknown` fields as null; null for any other. */
+function partialEntry(w: ParsedWorkload, source: { file: string; line: number | null }): PartialJobWorkload | null {
+  if (w.type === 'inference' || w.window.deadline === UNKNOWN) return null;
+  const known = <T>(v: T | typeof UNKNOWN): T | null => (v === UNKNOWN ? null : v);
+  return { ...w, runtime: known(w.runtime), window: { earliestStart: known(w.window.earliestStart), deadline: w.window.deadline }, source };
 }
 
 function windowProblem(w: DocumentedWorkload, index: number): string | null {

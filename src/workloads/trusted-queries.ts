@@ -1,4 +1,4 @@
-import type { Diagnostic, Workload } from '../domain/index.js';
+import type { Diagnostic, MeasurableWorkload, Workload } from '../domain/index.js';
 import { diagnostic } from '../domain/index.js';
 
 /**
@@ -9,10 +9,10 @@ import { diagnostic } from '../domain/index.js';
  * Selectors stay the head's: they are label values, escaped into fixed query shapes.
  */
 export function withTrustedQueries(
-  head: readonly Workload[],
+  head: readonly MeasurableWorkload[],
   base: readonly Workload[] | null,
   catalogFile: string,
-): { workloads: Workload[]; diagnostics: Diagnostic[] } {
+): { workloads: MeasurableWorkload[]; diagnostics: Diagnostic[] } {
   const baseByName = new Map((base ?? []).map((w) => [w.name, w]));
   const diagnostics: Diagnostic[] = [];
   const workloads = head.map((w) => {

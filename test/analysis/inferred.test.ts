@@ -1,9 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { deadlineLadder } from '../../src/analysis/deadline-ladder.js';
-import { inferredWorkloads } from '../../src/analysis/inferred-workloads.js';
+import { filledWorkload, inferredWorkloads } from '../../src/analysis/inferred-workloads.js';
 import { reviewChange } from '../../src/analysis/review-change.js';
-import type { DeclaredWorkload, DraftEntry, InferredWorkload, JobWorkload, ObservedJobRuns } from '../../src/domain/index.js';
+import type {
+  DeclaredWorkload,
+  DraftEntry,
+  InferredWorkload,
+  JobWorkload,
+  ObservedJobRuns,
+  PartialJobWorkload,
+} from '../../src/domain/index.js';
 import { batch, policy, queueChange } from '../factories.js';
+import { answer, telemetry } from './measured-fixture.js';
 
 const src = (line: number) => ({ file: 'jobs/nightly.yaml', line });
 const declared: DeclaredWorkload = {
@@ -121,5 +129,86 @@ describe('a review with a catalog', () => {
         runsObserved: 0,
       },
     ]);
+  });
+});
+
+describe('a catalog entry that leaves its runtime or start unknown', () => {
+  const partial = (over: Partial<PartialJobWorkload> = {}): PartialJobWorkload => ({
+    name: 'nightly',
+    type: 'batch',
+    queue: 'batch-q',
+    gpusPerJob: 8,
+    runtime: null,
+    jobsPerDay: 1,
+    window: { earliestStart: null, deadline: 360 },
+    interruptible: false,
+    selector: { namespace: 'etl' },
+    source: { file: 'gpu-workloads.yaml', line: 3 },
+    ...over,
+  });
+  const telemetryOrigin = { source: 'telemetry', ref: 'kube_job_status_start_time', window: '2880m to 2026-12-02T00:00:00.000Z' };
+
+  it('takes the runtime from its runs and the start from its manifest; what the catalog states stays', () => {
+    const w = filledWorkload(partial(), [entry], runs, 2);
+    expect(w).toEqual({
+      ...partial(),
+      runtime: 100,
+      window: { earliestStart: 60, deadline: 360 },
+      filled: { runtime: telemetryOrigin, earliestStart: { source: 'manifest', ref: 'jobs/nightly.yaml:7' } },
+    });
+    // The GPUs and the deadline stay the catalog's, and only unknown fields are filled.
+    expect(filledWorkload(partial({ runtime: 30 }), [entry], runs, 2)).toMatchObject({
+      gpusPerJob: 8,
+      runtime: 30,
+      filled: { earliestStart: { source: 'manifest' } },
+    });
+    expect(filledWorkload(partial({ runtime: 30 }), [entry], runs, 2)?.filled?.runtime).toBeUndefined();
+  });
+
+  it('finds its runs by name in its namespace when no manifest declares it', () => {
+    const w = filledWorkload(partial(), [], runs, 2);
+    // First run at 01:00 UTC; the longest took 100 minutes.
+    expect(w).toMatchObject({
+      runtime: 100,
+      window: { earliestStart: 60 },
+      filled: { runtime: telemetryOrigin, earliestStart: telemetryOrigin },
+    });
+    expect(filledWorkload(partial({ selector: { namespace: 'other' } }), [], runs, 2)).toBeNull();
+  });
+
+  it('stays out of the need when a field is still unknown, or the runtime taken overruns its window', () => {
+    // The manifest gives the start, but no run was observed: the runtime stays unknown.
+    expect(filledWorkload(partial(), [entry], null, 2)).toBeNull();
+    expect(filledWorkload(partial({ runtime: 30 }), [entry], null, 2)).toMatchObject({ window: { earliestStart: 60 } });
+    // 01:00 to 02:00 cannot hold a run of 100 minutes.
+    expect(filledWorkload(partial({ window: { earliestStart: null, deadline: 120 } }), [entry], runs, 2)).toBeNull();
+  });
+
+  it('makes a review that plans it inferred, and shows where the filled fields came from', () => {
+    const filled = filledWorkload(partial(), [entry], runs, 2)!;
+    const t = telemetry([answer('kueue.usage:queue:batch-q', [])]);
+    const r = reviewChange({
+      change: queueChange('batch-q', 8, 16),
+      workloads: [filled],
+      catalogFile: 'gpu-workloads.yaml',
+      policy: policy(),
+      telemetry: t,
+    });
+    expect(r.confidence).toBe('inferred');
+    expect(r.inferred?.[0]).toMatchObject({
+      runtimeMinutes: { value: 100, origin: telemetryOrigin },
+      earliestStartUtc: { value: 60, origin: { source: 'manifest' } },
+      deadlineUtc: { value: 360, origin: { source: 'catalog', ref: 'gpu-workloads.yaml:3' } },
+    });
+    // The same entry stated in full is not inferred.
+    const { filled: _f, ...stated } = filled;
+    const plain = reviewChange({
+      change: queueChange('batch-q', 8, 16),
+      workloads: [stated],
+      catalogFile: 'gpu-workloads.yaml',
+      policy: policy(),
+      telemetry: t,
+    });
+    expect(plain.confidence).not.toBe('inferred');
   });
 });

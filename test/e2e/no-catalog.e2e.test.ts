@@ -295,3 +295,69 @@ describe('a review with no workload catalog, on a real Prometheus', () => {
     expect(train!.runtimeMinutes.origin!.ref).toContain('kube_pod_completion_time');
   });
 });
+
+/** A catalog that leaves nightly's runtime and start to the review: only its deadline is the team's. */
+const CATALOG = [
+  'workloads:',
+  '  - name: nightly',
+  '    type: batch',
+  '    queue: batch-q',
+  '    gpusPerJob: 8',
+  '    runtime: unknown',
+  '    window:',
+  '      earliestStart: unknown',
+  '      deadline: "06:00"',
+  '    selector: {namespace: etl}',
+  '  - name: embed',
+  '    type: batch',
+  '    queue: batch-q',
+  '    gpusPerJob: 4',
+  '    runtime: 1h',
+  '    window:',
+  '      earliestStart: "01:00"',
+  '      deadline: "06:00"',
+  '    selector: {namespace: etl}',
+  '',
+].join('\n');
+
+describe('a catalog entry that leaves its runtime unknown, on a real Prometheus', () => {
+  async function withCatalog(telemetry: boolean): Promise<ReviewResult> {
+    const files = { ...MANIFESTS, 'gpu-workloads.yaml': CATALOG };
+    const source = new PrometheusSource(prometheusConfig({ PROMETHEUS_URL: prom.url }, { retries: 0 }));
+    return runReview({
+      changes: changeSet(
+        { ...files, 'queues/batch.yaml': clusterQueue('batch-q', 8, null) },
+        { ...files, 'queues/batch.yaml': clusterQueue('batch-q', 16, null) },
+      ),
+      policy: { policy: { ...DEFAULT_POLICY, window: TWO_DAYS_MINUTES }, diagnostics: [], file: null },
+      ...(telemetry ? { telemetry: { source, at: end } } : {}),
+    });
+  }
+
+  it('takes it from the observed Job runs, and the verdict rests on the plan instead of a missing entry', async () => {
+    // From the files alone no run is seen: nightly stays out of the need and nothing can be judged.
+    const files = only(await withCatalog(false));
+    expect(files).toMatchObject({ verdict: 'insufficient-evidence', gpusNeeded: null });
+    expect(files.reason).toContain('nightly cannot be planned from the catalog');
+
+    const result = await withCatalog(true);
+    const r = only(result);
+    // nightly: 8 GPUs for 2 h from 01:00 (its CronJob's schedule), embed after it: a peak of 8, 10 with headroom.
+    expect(r).toMatchObject({ verdict: 'partially-justified', gpusNeeded: 2, need: 10, confidence: 'inferred' });
+    expect(r.workloads).toEqual(['embed', 'nightly']);
+    const nightly = r.inferred!.find((w) => w.name === 'nightly')!;
+    expect(nightly.runtimeMinutes.value).toBe(120);
+    expect(nightly.runtimeMinutes.origin).toMatchObject({ source: 'telemetry', window: `${TWO_DAYS_MINUTES}m to ${end.toISOString()}` });
+    expect(nightly.runtimeMinutes.origin!.ref).toContain('kube_job_status_completion_time');
+    expect(nightly.earliestStartUtc).toEqual({ value: 60, origin: { source: 'manifest', ref: 'jobs/nightly.yaml:7' } });
+    expect(nightly.deadlineUtc).toEqual({ value: 360, origin: { source: 'catalog', ref: 'gpu-workloads.yaml:2' } });
+    // The warning that kept it out becomes a note of what was taken.
+    expect(result.diagnostics.filter((d) => d.file === 'gpu-workloads.yaml').map((d) => [d.severity, d.message])).toEqual([
+      ['info', expect.stringMatching(/^workloads\[0\]\.runtime: "unknown": taken as 2h from the runs telemetry observed over/)],
+      ['info', 'workloads[0].window.earliestStart: "unknown": taken as "01:00" from jobs/nightly.yaml:7; write it to confirm it'],
+    ]);
+    const comment = renderComment(result);
+    expect(comment).toContain('To confirm in a catalog for batch-q (1)');
+    expect(comment).toContain('inferred:** what the catalog leaves `unknown` is taken from');
+  });
+});

@@ -487,6 +487,32 @@ describe('parseCatalog: what a draft leaves "unknown"', () => {
       ],
     ]);
     expect(result.rejected.map((r) => [r.name, r.problem])).toEqual([['nightly-eval', result.diagnostics[0]]]);
+    // No deadline: only the team can state one, so nothing may fill the entry.
+    expect(result.rejected[0]?.partial).toBeUndefined();
+  });
+
+  it('keeps an entry whose deadline is stated as written, its unknown runtime and start null, for a review to fill', () => {
+    const text = `workloads:\n${batch('    selector: {namespace: etl}').replace('runtime: 2h', 'runtime: unknown').replace('"00:00"', 'unknown')}`;
+    const result = parseCatalog('gpu-workloads.yaml', text);
+    expect(result.workloads).toEqual([]);
+    const [runtime, start] = result.diagnostics;
+    expect(result.rejected[0]?.partial).toEqual({
+      workload: {
+        name: 'nightly-eval',
+        type: 'batch',
+        gpusPerJob: 2,
+        runtime: null,
+        jobsPerDay: 1,
+        window: { earliestStart: null, deadline: 360 },
+        interruptible: false,
+        selector: { namespace: 'etl' },
+        source: { file: 'gpu-workloads.yaml', line: 2 },
+      },
+      unknown: [
+        { field: 'runtime', path: 'workloads[0].runtime', warning: runtime },
+        { field: 'earliestStart', path: 'workloads[0].window.earliestStart', warning: start },
+      ],
+    });
   });
 
   it('accepts the word only where a draft may leave it: a GPU count must be a number', () => {

@@ -1,16 +1,22 @@
 import { writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { observedForDraft } from '../../analysis/observed-workloads.js';
+import { DEFAULT_POLICY, InputError } from '../../domain/index.js';
+import type { DraftEntry } from '../../domain/index.js';
 import { MAX_FILE_CHARS } from '../../domain/limits.js';
-import { draftCatalog } from '../../report/draft-catalog.js';
+import { draftCatalog, type DraftTelemetry } from '../../report/draft-catalog.js';
+import { askGpuJobs } from '../../telemetry/gpu-jobs.js';
 import { parseCatalog } from '../../workloads/catalog.js';
 import { draftEntries } from '../../workloads/draft-entries.js';
 import { declaredWorkloads } from '../../workloads/manifests/read-workloads.js';
 import { UsageError, parseFlags } from '../args.js';
 import type { Output } from '../output.js';
+import { telemetryFromFlags } from '../telemetry-flags.js';
 import { DirReader } from '../tree-readers/dir-reader.js';
 
 export const INIT_HELP = `Usage: gpu-justify init [--dir <repo dir>] [--out <file>] [--force]
+                        [--prometheus <url>] [--at <ISO-8601 time>] [--window <duration>]
 
 Writes a draft workload catalog from the GPU workloads the repository's own manifests declare
 (CronJob, Job, JobSet, RayJob, RayCluster, PyTorchJob, TrainJob, LeaderWorkerSet, Deployment,
@@ -20,26 +26,41 @@ commented with the file and line it came from; what only your team knows (runtim
 SLOs, outcome queries) is left "unknown" or commented out and marked TO CONFIRM. The draft is valid
 against the catalog schema; an entry with an "unknown" stays out of the need until it is written.
 
+With --prometheus, the draft also carries what kube-state-metrics saw of every
+Job whose pods requested GPUs over the window: runtimes (the longest completed run, with the
+median and p90 beside it), runs a day and the earliest start where no schedule states them, the
+GPUs the pods requested, and the GPU CronJobs and Jobs no manifest declares, as entries marked
+TO CONFIRM. Each such value cites the query and window it came from. A source that answers none
+of the queries writes no draft (exit 2): run without --prometheus for the repository alone.
+
 Options:
-  --dir <repo dir>   the repository to read (default: the current directory)
-  --out <file>       where to write the draft (default: print it); an existing file is kept unless --force
-  --force            overwrite --out if it exists
+  --dir <repo dir>    the repository to read (default: the current directory)
+  --out <file>        where to write the draft (default: print it); an existing file is kept unless --force
+  --force             overwrite --out if it exists
+  --prometheus <url>  query this Prometheus-compatible API live; credentials and extra headers come
+                      from PROMETHEUS_BEARER_TOKEN / PROMETHEUS_BASIC_AUTH / PROMETHEUS_HEADERS
+  --at <time>         end of the telemetry window (default: now)
+  --window <duration> telemetry look-back, e.g. 14d or 36h (default: 14d)
 
-Exit codes: 0 written, 2 bad usage or unreadable input.
+Exit codes: 0 written, 2 bad usage, unreadable input, or telemetry that answered nothing.
 
-Example: gpu-justify init --out gpu-workloads.yaml`;
+Example: gpu-justify init --prometheus http://prometheus:9090 --out gpu-workloads.yaml`;
 
 export async function initCommand(argv: string[], out: Output): Promise<number> {
   const flags = parseFlags(argv, {
     dir: { type: 'string' },
     out: { type: 'string' },
     force: { type: 'boolean' },
+    prometheus: { type: 'string' },
+    at: { type: 'string' },
+    window: { type: 'string' },
   });
   const dir = flags.dir ?? '.';
   if (!existsSync(dir)) throw new UsageError(`--dir ${dir}: no such directory`);
   if (flags.out !== undefined && existsSync(flags.out) && flags.force !== true) {
     throw new UsageError(`${flags.out} exists; pass --force to overwrite it, or --out another file`);
   }
+  const input = await telemetryFromFlags({ prometheus: flags.prometheus, at: flags.at, window: flags.window });
   const reader = new DirReader(dir);
   const files: { path: string; text: string }[] = [];
   for (const file of await reader.listFiles()) {
@@ -48,10 +69,25 @@ export async function initCommand(argv: string[], out: Output): Promise<number> 
     if (text !== null && text.length <= MAX_FILE_CHARS) files.push({ path: file, text });
   }
   const { workloads, diagnostics } = declaredWorkloads(files);
-  const draft = draftCatalog(draftEntries(workloads, new Date()), {
-    written: new Date().toISOString().slice(0, 10),
-    from: dir === '.' ? 'this repository' : path.basename(path.resolve(dir)),
-  });
+  const entries = draftEntries(workloads, input?.at ?? new Date());
+  let telemetry: DraftTelemetry | undefined;
+  if (input !== undefined) {
+    const asked = await askGpuJobs(input, DEFAULT_POLICY.window);
+    // A draft that silently lacks what was asked for would pass for one that saw nothing run.
+    if (asked.outage) {
+      throw new InputError(
+        `${asked.outage.what}; no draft written. Check that --prometheus reaches the Prometheus HTTP API from here, and its ` +
+          'credentials (PROMETHEUS_BEARER_TOKEN, PROMETHEUS_BASIC_AUTH, PROMETHEUS_HEADERS), or run init without --prometheus for a draft from the repository alone',
+      );
+    }
+    for (const m of asked.missing) out.stderr(`telemetry: ${m.what} could not be read: ${m.how}`);
+    telemetry = draftTelemetry(entries, asked, input.at);
+  }
+  const draft = draftCatalog(
+    entries,
+    { written: new Date().toISOString().slice(0, 10), from: dir === '.' ? 'this repository' : path.basename(path.resolve(dir)) },
+    telemetry,
+  );
   // The draft must be a catalog the review accepts: anything else is a bug here, not the user's.
   const check = parseCatalog(flags.out ?? 'gpu-workloads.yaml', draft);
   const errors = check.diagnostics.filter((d) => d.severity === 'error');
@@ -64,8 +100,23 @@ export async function initCommand(argv: string[], out: Output): Promise<number> 
     return 0;
   }
   await writeFile(flags.out, draft);
+  const seen = telemetry ? telemetry.observed.undeclared.filter((o) => o.gpusPerRun !== null).length : 0;
+  const total = workloads.length + seen;
   out.stderr(
-    `wrote ${flags.out}: ${workloads.length} GPU workload${workloads.length === 1 ? '' : 's'}, ${check.rejected.length} to confirm`,
+    `wrote ${flags.out}: ${total} GPU workload${total === 1 ? '' : 's'}` +
+      (telemetry ? ` (${seen} seen in telemetry alone, ${telemetry.observed.declared.size} declared ones seen running)` : '') +
+      `, ${check.rejected.length} to confirm`,
   );
   return 0;
+}
+
+function draftTelemetry(entries: readonly DraftEntry[], asked: Awaited<ReturnType<typeof askGpuJobs>>, at: Date): DraftTelemetry {
+  const jobs = asked.jobs;
+  return {
+    source: asked.source,
+    window: `${asked.windowMinutes}m to ${at.toISOString()}`,
+    runsQueries: jobs?.runs.evidence.map((e) => e.ref) ?? [],
+    gpusQueries: jobs?.gpuEvidence.map((e) => e.ref) ?? [],
+    observed: jobs ? observedForDraft(entries, jobs, asked.windowMinutes / 1440) : { declared: new Map(), undeclared: [] },
+  };
 }

@@ -1,4 +1,4 @@
-import type { Workload } from '../../domain/index.js';
+import type { MeasurableWorkload } from '../../domain/index.js';
 import { fbUsed, gpuUtil, dramActive, smActivity, tensorActive } from './dcgm.js';
 import { podGpus } from './dcgm-pods.js';
 import { gpuAllocatable, gpuRequests } from './kube.js';
@@ -37,7 +37,7 @@ export * from './outcomes.js';
 export * from './vllm.js';
 
 /** Every query one catalog workload needs: DCGM, requests, vLLM for services, its outcomes. */
-export function workloadQueries(w: Workload, o: QueryOptions): NamedQuery[] {
+export function workloadQueries(w: MeasurableWorkload, o: QueryOptions): NamedQuery[] {
   const out: NamedQuery[] = [];
   if (w.selector !== undefined && Object.keys(w.selector).length > 0) {
     const scope = { kind: 'workload' as const, name: w.name, selector: w.selector };
