@@ -130,6 +130,7 @@ describe('a weekly plan in the demand chart', () => {
       today: today ? hourlyPeaks(today, plan.cycle) : null,
       before: 4,
       after: 8,
+      need: 4,
       cycle: plan.cycle,
     };
   }
@@ -216,7 +217,7 @@ describe('a daily plan renders as before', () => {
     const peaks = hourlyPeaks(p.schedule);
     expect(peaks).toHaveLength(24);
     expect(peaks.flatMap((g, h) => (g > 0 ? [h] : []))).toEqual([0, 23]);
-    const d: DemandInput = { proposed: peaks, today: null, before: 2, after: 4 };
+    const d: DemandInput = { proposed: peaks, today: null, before: 2, after: 4, need: null };
     expect(demandChart(d)).toContain('x-axis "Hour (UTC)" ["00", "01"');
     expect(lines(demandTable(d), /^\| \d/).map((l) => l.split('|')[1]?.trim())).toEqual(['00:00–01:00', '01:00–23:00', '23:00–24:00']);
   });
