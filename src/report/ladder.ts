@@ -73,7 +73,7 @@ export function ladderTable(ladders: readonly UtilisationLadder[]): string {
 function flagLines(l: UtilisationLadder): string {
   const flags = l.flags.map((f) => `\n  - **${f.kind}**: ${md(f.message, MAX_SENTENCE)}`).join('');
   // Bold ends only at a non-space: a name ending in a space would leave the asterisks showing.
-  return `- ${l.scope} **${md(l.name.trim()) || '(no name)'}**, busy ${pct(busy(l))} of ${num(l.allocatedGpuHours)} GPU-hours:${flags}`;
+  return `- ${l.scope} **${md(l.name.trim()) || '(no name)'}**:${flags}`;
 }
 
 /** Why each flagged ladder was flagged, the first few; empty when none is. */
