@@ -70,11 +70,13 @@ interface Series {
 
 /**
  * Padding around the chart's legend. Mermaid sizes the legend from its names as drawn, and GitHub
- * draws a chart narrower than its width, so the names come out wider than the room kept for them
- * by a share of their width that grows with the chart's: padding that grows alike keeps them
- * inside the picture when it is drawn 700 px wide or more (600 px on a week's).
+ * draws a chart narrower than its width (in a comment column of 550 px or so), so the names come
+ * out wider than the room kept for them by a share of their width that grows with the chart's:
+ * padding that grows alike keeps them inside the picture drawn 500 px wide or more. Mermaid drops
+ * a legend taller than half the chart, which the week's 77 px leaves room under.
  */
-const legendPadding = (width: number): number => Math.round(10 + 130 * (1 - 700 / width));
+const legendPadding = (width: number): number => Math.round(10 + 110 * (1 - 550 / width));
+const LEGEND_FONT_SIZE = 12;
 
 const sameSeries = (a: readonly number[], b: readonly number[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
 
@@ -144,7 +146,7 @@ export function demandChart(d: DemandInput): string {
     ? `GPUs in use per ${WEEK_BLOCK_HOURS} hours over a week (UTC) against need and capacity`
     : 'GPUs in use per hour (UTC) against need and capacity';
   const width = isWeek(d) ? WEEK_CHART_WIDTH : DAY_CHART_WIDTH;
-  const config = `{"xyChart": {"width": ${width}, "showLegend": true, "legendPadding": ${legendPadding(width)}}, "themeVariables": {"xyChart": {"plotColorPalette": "${series.map((s) => s.colour).join(', ')}"}}}`;
+  const config = `{"xyChart": {"width": ${width}, "showLegend": true, "legendPadding": ${legendPadding(width)}, "legendFontSize": ${LEGEND_FONT_SIZE}}, "themeVariables": {"xyChart": {"plotColorPalette": "${series.map((s) => s.colour).join(', ')}"}}}`;
   const lines = [
     'xychart-beta',
     `  %%{init: ${config}}%%`,

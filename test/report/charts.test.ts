@@ -73,8 +73,8 @@ describe('the demand chart', () => {
 
   it('keeps the legend padding wide enough for a chart drawn narrower than its width', () => {
     const padding = (chart: string) => Number(/"legendPadding": (\d+)/.exec(chart)?.[1]);
-    expect(padding(demandChart(day()))).toBe(39);
-    expect(padding(demandChart({ ...day(), proposed: Array<number>(168).fill(1), today: null, cycle: 7 * 1440 }))).toBe(75);
+    expect(padding(demandChart(day()))).toBe(53);
+    expect(padding(demandChart({ ...day(), proposed: Array<number>(168).fill(1), today: null, cycle: 7 * 1440 }))).toBe(77);
   });
 });
 
