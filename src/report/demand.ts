@@ -92,18 +92,21 @@ function chartSeries(d: DemandInput): Series[] {
   const points = plotted(d);
   const flat = (n: number) => points.labels.map(() => n);
   const today = todayDrawn(d) ? points.today : null;
+  const need: Series[] =
+    d.need === null
+      ? []
+      : [
+          {
+            name: `Need (${d.need})`,
+            key: `the need with headroom (${d.need})`,
+            colour: '#8250df',
+            colourName: 'purple',
+            values: flat(d.need),
+          },
+        ];
+  // Mermaid draws later lines over earlier ones: the fixed levels first, the need over a capacity
+  // of the same height, then the GPUs in use, the proposed ones (the recommendation) on top.
   return [
-    ...(today
-      ? [{ name: 'In use today', key: "GPUs in use with today's starts", colour: '#bc4c00', colourName: 'orange', values: today }]
-      : []),
-    // After today's, so where the two agree the proposed line, the recommendation, is the one on top.
-    {
-      name: 'In use, proposed',
-      key: 'GPUs in use with the proposed starts',
-      colour: '#0969da',
-      colourName: 'blue',
-      values: points.proposed,
-    },
     {
       name: `Capacity before (${d.before})`,
       key: `capacity before (${d.before})`,
@@ -118,18 +121,17 @@ function chartSeries(d: DemandInput): Series[] {
       colourName: 'red',
       values: flat(d.after),
     },
-    // Last, so the need the verdict rests on shows over a capacity line of the same height.
-    ...(d.need === null
-      ? []
-      : [
-          {
-            name: `Need (${d.need})`,
-            key: `the need with headroom (${d.need})`,
-            colour: '#8250df',
-            colourName: 'purple',
-            values: flat(d.need),
-          },
-        ]),
+    ...need,
+    ...(today
+      ? [{ name: 'In use today', key: "GPUs in use with today's starts", colour: '#bc4c00', colourName: 'orange', values: today }]
+      : []),
+    {
+      name: 'In use, proposed',
+      key: 'GPUs in use with the proposed starts',
+      colour: '#0969da',
+      colourName: 'blue',
+      values: points.proposed,
+    },
   ];
 }
 

@@ -27,13 +27,13 @@ describe('the demand chart', () => {
     const chart = demandChart(day());
     expect(plots(chart).length).toBeGreaterThan(0);
     expect(plots(chart).filter((l) => l.startsWith('  bar'))).toEqual([]);
-    expect(plots(chart)[1]).toBe(`  line "In use, proposed" [4, 4, 2, ${Array<number>(15).fill(0).join(', ')}, 4, 4, 4, 0, 0, 0]`);
+    expect(plots(chart)[4]).toBe(`  line "In use, proposed" [4, 4, 2, ${Array<number>(15).fill(0).join(', ')}, 4, 4, 4, 0, 0, 0]`);
   });
 
-  it('names every line, today first, the need the verdict rests on last, each with its own colour', () => {
+  it('names every line, capacity and the need first, the GPUs in use over them, each with its own colour', () => {
     const chart = demandChart(day());
-    expect(names(chart)).toEqual(['In use today', 'In use, proposed', 'Capacity before (6)', 'Capacity after (12)', 'Need (5)']);
-    expect(plots(chart)[4]).toBe(`  line "Need (5)" [${Array<number>(24).fill(5).join(', ')}]`);
+    expect(names(chart)).toEqual(['Capacity before (6)', 'Capacity after (12)', 'Need (5)', 'In use today', 'In use, proposed']);
+    expect(plots(chart)[2]).toBe(`  line "Need (5)" [${Array<number>(24).fill(5).join(', ')}]`);
     expect(chart).toContain('"showLegend": true');
     expect(new Set(palette(chart)).size).toBe(plots(chart).length);
   });
@@ -45,25 +45,25 @@ describe('the demand chart', () => {
     const key = demandLegend(d);
     expect([...key.matchAll(/(\w+): /g)].map((m) => m[1]).slice(1)).toEqual(named);
     expect(key).toBe(
-      "Key: orange: GPUs in use with today's starts · blue: GPUs in use with the proposed starts · grey: capacity before (6) · " +
-        'red: capacity after (12) · purple: the need with headroom (5). Each point is the busiest moment of its hour.',
+      "Key: grey: capacity before (6) · red: capacity after (12) · purple: the need with headroom (5) · orange: GPUs in use with today's starts · " +
+        'blue: GPUs in use with the proposed starts. Each point is the busiest moment of its hour.',
     );
   });
 
   it('leaves out the need when it is unknown, and today’s line when it is the proposed one again', () => {
     const d = day({ need: null, today: day().proposed });
     const chart = demandChart(d);
-    expect(names(chart)).toEqual(['In use, proposed', 'Capacity before (6)', 'Capacity after (12)']);
+    expect(names(chart)).toEqual(['Capacity before (6)', 'Capacity after (12)', 'In use, proposed']);
     expect(palette(chart)).toHaveLength(3);
     expect(demandLegend(d)).toBe(
-      'Key: blue: GPUs in use with the proposed starts · grey: capacity before (6) · red: capacity after (12). ' +
+      'Key: grey: capacity before (6) · red: capacity after (12) · blue: GPUs in use with the proposed starts. ' +
         "Each point is the busiest moment of its hour. Today's starts give the same line as the proposed ones.",
     );
     expect(names(demandChart(day({ today: null })))).toEqual([
-      'In use, proposed',
       'Capacity before (6)',
       'Capacity after (12)',
       'Need (5)',
+      'In use, proposed',
     ]);
   });
 

@@ -52,18 +52,18 @@ describe('renderComment', () => {
     const chart = mermaidBlocks(body).find((b) => b.includes('xychart-beta')) ?? '';
     const flat = (n: number) => `[${Array<number>(24).fill(n).join(', ')}]`;
     expect(chart.split('\n').filter((l) => /^ {2}(line|bar) /.test(l))).toEqual([
-      `  line "In use today" [${[8, 8, ...Array<number>(22).fill(0)].join(', ')}]`,
-      `  line "In use, proposed" [${[4, 4, 2, 2, 2, 2, ...Array<number>(18).fill(0)].join(', ')}]`,
       `  line "Capacity before (4)" ${flat(4)}`,
       `  line "Capacity after (8)" ${flat(8)}`,
       `  line "Need (4)" ${flat(4)}`,
+      `  line "In use today" [${[8, 8, ...Array<number>(22).fill(0)].join(', ')}]`,
+      `  line "In use, proposed" [${[4, 4, 2, 2, 2, 2, ...Array<number>(18).fill(0)].join(', ')}]`,
     ]);
     // Mermaid draws its legend from the names where it can; the key under the chart names the same lines by colour.
     expect(chart).toContain('"showLegend": true');
-    expect(chart).toContain('"plotColorPalette": "#bc4c00, #0969da, #6e7781, #cf222e, #8250df"');
+    expect(chart).toContain('"plotColorPalette": "#6e7781, #cf222e, #8250df, #bc4c00, #0969da"');
     expect(body).toContain(
-      "Key: orange: GPUs in use with today's starts · blue: GPUs in use with the proposed starts · grey: capacity before (4) · " +
-        'red: capacity after (8) · purple: the need with headroom (4). Each point is the busiest moment of its hour.',
+      "Key: grey: capacity before (4) · red: capacity after (8) · purple: the need with headroom (4) · orange: GPUs in use with today's starts · " +
+        'blue: GPUs in use with the proposed starts. Each point is the busiest moment of its hour.',
     );
     expect(body).toContain(
       "Capacity is 4 GPUs before this pull request and 8 after. With the proposed starts at most 4 GPUs are in use (00:00–02:00), within the 4 there before; with today's starts at most 8 GPUs are in use (00:00–02:00), over the 4 there before during 00:00–02:00.",
