@@ -58,11 +58,11 @@ describe('a weekly plan’s charts in headless Chromium', () => {
     // The week's chart is wider than the page: its legend still fits inside the picture as drawn.
     const legend = (await xychartLegends(chromium.page)).flat();
     expect(legend.map((e) => e.text)).toEqual([
-      'In use today',
-      'In use, proposed',
       'Capacity before (4)',
       'Capacity after (8)',
       'Need (4)',
+      'In use today',
+      'In use, proposed',
     ]);
     expect(legend.every((e) => e.inside)).toBe(true);
     expect(body).toContain('GPUs in use over a week in research');
