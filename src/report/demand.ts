@@ -21,15 +21,18 @@ export interface DemandInput {
   today: number[] | null;
   before: number;
   after: number;
+  /** The need with headroom the verdict rests on; null when unknown. */
+  need: number | null;
   /** The plan's cycle in minutes, which the series cover hour by hour; a day when absent. */
   cycle?: number;
 }
 
-// A week has 168 hours: a bar and a label each would run the labels into one another, so the
-// weekly chart draws a bar per block of hours (its busiest moment); the table keeps every hour.
+// A week has 168 hours: a point and a label each would run the labels into one another, so the
+// weekly chart draws a point per block of hours (its busiest moment); the table keeps every hour.
 const WEEK_BLOCK_HOURS = 6;
-// Wide enough for a week's `Mon 04` labels side by side; GitHub scales the picture to the page.
+// Wide enough for a week's `Mon 04` labels side by side and the legend; GitHub scales the picture to the page.
 const WEEK_CHART_WIDTH = 1400;
+const DAY_CHART_WIDTH = 900;
 
 const isWeek = (d: DemandInput): boolean => d.cycle === WEEK;
 const hoursOf = (d: DemandInput): number => (d.cycle ?? DAY) / 60;
@@ -44,10 +47,6 @@ function hourMark(h: number, d: DemandInput): string {
 /** A run of hours `[from, to)` as `00:00–02:00` (`Sat 00:00–Sat 02:00` on a week). */
 const hoursSpan = (from: number, to: number, d: DemandInput): string => `${hourMark(from, d)}–${hourMark(to, d)}`;
 
-// Plot colours in plot order: proposed bars, today's line, capacity before, capacity after.
-// The text legend under the chart names them, so the colours only need to differ.
-const PALETTE = ['#2f81f7', '#d29922', '#3fb950', '#cf222e'];
-
 /** The plotted points: an hour each on a day, a block of hours each on a week, with the x-axis labels. */
 function plotted(d: DemandInput): { labels: string[]; proposed: number[]; today: number[] | null } {
   if (!isWeek(d)) {
@@ -60,43 +59,117 @@ function plotted(d: DemandInput): { labels: string[]; proposed: number[]; today:
   return { labels, proposed: block(d.proposed), today: d.today ? block(d.today) : null };
 }
 
-/** GPUs in use over the cycle (a day or a week) against the capacity before and after, as a mermaid xychart. */
+/** One line of the chart: its short name in the chart's legend, its colour, and both in words for the key under it. */
+interface Series {
+  name: string;
+  key: string;
+  colour: string;
+  colourName: string;
+  values: number[];
+}
+
+/**
+ * Padding around the chart's legend. Mermaid sizes the legend from its names as drawn, and GitHub
+ * draws a chart narrower than its width (in a comment column of 550 px or so), so the names come
+ * out wider than the room kept for them by a share of their width that grows with the chart's:
+ * padding that grows alike keeps them inside the picture drawn 500 px wide or more. Mermaid drops
+ * a legend taller than half the chart, which the week's 77 px leaves room under.
+ */
+const legendPadding = (width: number): number => Math.round(10 + 110 * (1 - 550 / width));
+const LEGEND_FONT_SIZE = 12;
+
+const sameSeries = (a: readonly number[], b: readonly number[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** Today's series, unless it is the proposed one again (nothing moves): a second line would hide under the first. */
+const todayDrawn = (d: DemandInput): number[] | null => (d.today && !sameSeries(d.today, d.proposed) ? d.today : null);
+
+/**
+ * Every line in plot order. All are lines: mermaid draws a bar of 0 as a stub above the axis, and
+ * the hours with nothing running are as much the point as the busy ones. Capacity before in grey
+ * (what was), after in red (what the PR asks), the need with headroom in purple.
+ */
+function chartSeries(d: DemandInput): Series[] {
+  const points = plotted(d);
+  const flat = (n: number) => points.labels.map(() => n);
+  const today = todayDrawn(d) ? points.today : null;
+  const need: Series[] =
+    d.need === null
+      ? []
+      : [
+          {
+            name: `Need (${d.need})`,
+            key: `the need with headroom (${d.need})`,
+            colour: '#8250df',
+            colourName: 'purple',
+            values: flat(d.need),
+          },
+        ];
+  // Mermaid draws later lines over earlier ones: the fixed levels first, the need over a capacity
+  // of the same height, then the GPUs in use, the proposed ones (the recommendation) on top.
+  return [
+    {
+      name: `Capacity before (${d.before})`,
+      key: `capacity before (${d.before})`,
+      colour: '#6e7781',
+      colourName: 'grey',
+      values: flat(d.before),
+    },
+    {
+      name: `Capacity after (${d.after})`,
+      key: `capacity after (${d.after})`,
+      colour: '#cf222e',
+      colourName: 'red',
+      values: flat(d.after),
+    },
+    ...need,
+    ...(today
+      ? [{ name: 'In use today', key: "GPUs in use with today's starts", colour: '#bc4c00', colourName: 'orange', values: today }]
+      : []),
+    {
+      name: 'In use, proposed',
+      key: 'GPUs in use with the proposed starts',
+      colour: '#0969da',
+      colourName: 'blue',
+      values: points.proposed,
+    },
+  ];
+}
+
+/**
+ * GPUs in use over the cycle (a day or a week) against the need and the capacity before and
+ * after, as a mermaid xychart of named lines. Renderers with mermaid's xychart legend draw the
+ * names beside the chart; the key under it (`demandLegend`) names them for the rest.
+ */
 export function demandChart(d: DemandInput): string {
   const points = plotted(d);
-  const top = Math.max(d.before, d.after, ...d.proposed, ...(d.today ?? [])) + 1;
-  const series = (xs: number[]) => `[${xs.join(', ')}]`;
-  const flat = (n: number) => series(Array.from({ length: points.labels.length }, () => n));
-  const palette = (d.today ? PALETTE : PALETTE.filter((_, i) => i !== 1)).join(', ');
+  const series = chartSeries(d);
+  const top = Math.max(...series.flatMap((s) => s.values)) + 1;
   const title = isWeek(d)
-    ? `GPUs in use per ${WEEK_BLOCK_HOURS} hours over a week (UTC) against capacity`
-    : 'GPUs in use per hour (UTC) against capacity';
-  const width = isWeek(d) ? `"xyChart": {"width": ${WEEK_CHART_WIDTH}}, ` : '';
+    ? `GPUs in use per ${WEEK_BLOCK_HOURS} hours over a week (UTC) against need and capacity`
+    : 'GPUs in use per hour (UTC) against need and capacity';
+  const width = isWeek(d) ? WEEK_CHART_WIDTH : DAY_CHART_WIDTH;
+  const config = `{"xyChart": {"width": ${width}, "showLegend": true, "legendPadding": ${legendPadding(width)}, "legendFontSize": ${LEGEND_FONT_SIZE}}, "themeVariables": {"xyChart": {"plotColorPalette": "${series.map((s) => s.colour).join(', ')}"}}}`;
   const lines = [
     'xychart-beta',
-    `  %%{init: {${width}"themeVariables": {"xyChart": {"plotColorPalette": "${palette}"}}}}%%`,
+    `  %%{init: ${config}}%%`,
     `  title "${title}"`,
     `  accTitle: ${title}`,
     `  accDescr: ${demandSentence(d).replace(/[;#%]/g, ',')}`,
     `  x-axis "${isWeek(d) ? 'Day and hour (UTC)' : 'Hour (UTC)'}" [${points.labels.map((l) => `"${l}"`).join(', ')}]`,
     `  y-axis "GPUs" 0 --> ${top}`,
-    `  bar ${series(points.proposed)}`,
-    ...(points.today ? [`  line ${series(points.today)}`] : []),
-    `  line ${flat(d.before)}`,
-    `  line ${flat(d.after)}`,
+    ...series.map((s) => `  line "${s.name}" [${s.values.join(', ')}]`),
   ];
   return ['```mermaid', ...lines, '```'].join('\n');
 }
 
-/** The chart's key, in words: which mark is which. */
+/** The chart's key, in words: which line is which, for renderers without mermaid's legend and for every reader. */
 export function demandLegend(d: DemandInput): string {
-  const parts = [
-    'blue bars: GPUs in use with the proposed starts',
-    ...(d.today ? ["amber line: with today's starts"] : []),
-    `green line: capacity before (${d.before})`,
-    `red line: capacity after (${d.after})`,
-  ];
-  const each = isWeek(d) ? `Each bar shows the busiest moment of its ${WEEK_BLOCK_HOURS} hours` : 'Each hour shows its busiest moment';
-  return `Key: ${parts.join(' · ')}. ${each}.`;
+  const parts = chartSeries(d).map((s) => `${s.colourName}: ${s.key}`);
+  const same = d.today && !todayDrawn(d) ? " Today's starts give the same line as the proposed ones." : '';
+  const each = isWeek(d)
+    ? `Each point is the busiest moment of its ${WEEK_BLOCK_HOURS} hours`
+    : 'Each point is the busiest moment of its hour';
+  return `Key: ${parts.join(' · ')}. ${each}.${same}`;
 }
 
 /** Runs of consecutive hours where `pick` holds, as `00:00–02:00` spans. */

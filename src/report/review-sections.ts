@@ -1,6 +1,6 @@
 import { cycleWord, gpusText } from '../analysis/index.js';
 import type { ChangeReview } from '../domain/index.js';
-import { LADDER_LEGEND, ladderChart, ladderTable, ladderText, measuredLadders } from './ladder.js';
+import { LADDER_NOTE, ladderFlags, ladderTable, measuredLadders } from './ladder.js';
 import { costTable, runtimeTable, servingTable } from './measured-tables.js';
 import { num, pct } from './numbers.js';
 import { demandChart, demandLegend, demandSentence, demandTable, hourlyPeaks } from './demand.js';
@@ -45,6 +45,7 @@ function demandSection(review: ChangeReview): Section | null {
     today: today ? hourlyPeaks(today, plan.cycle) : null,
     before: review.change.gpusBefore,
     after: review.change.gpusAfter,
+    need: review.need,
     cycle: plan.cycle,
   };
   const services =
@@ -57,7 +58,7 @@ function demandSection(review: ChangeReview): Section | null {
   };
 }
 
-/** The utilisation ladder of the pool or queue and each linked workload: bars, words, table. */
+/** The utilisation ladder of the pool or queue and each linked workload: why any is flagged, then the table. */
 function ladderSection(review: ChangeReview): Section | null {
   const ladders = measuredLadders(review.ladders);
   if (ladders.length === 0) return null;
@@ -67,7 +68,7 @@ function ladderSection(review: ChangeReview): Section | null {
   const head = `Utilisation ladder of ${md(review.change.name)}: busy ${pct(busy)} of ${num(scope?.allocatedGpuHours ?? null)} allocated GPU-hours`;
   return {
     summary: flagged > 0 ? `${head}, ${flagged} flagged` : head,
-    body: `${ladderChart(ladders)}\n\n${LADDER_LEGEND}\n\n${ladderText(ladders)}\n\n${ladderTable(ladders)}`,
+    body: [ladderFlags(ladders), ladderTable(ladders), LADDER_NOTE].filter((part) => part !== '').join('\n\n'),
   };
 }
 

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { useMermaidPage } from './mermaid-page.js';
 import { renderComment } from '../../src/report/comment.js';
-import { renderMermaidBlocks, showComment } from '../helpers/browser/comment-page.mjs';
+import { renderMermaidBlocks, showComment, xychartLegends } from '../helpers/browser/comment-page.mjs';
 import { allComments, demoComment, evilMeasured, evilReview, mermaidBlocks } from './comments.js';
-import { LEVER_SCENARIOS } from './measured-scenarios.js';
 
 // One browser and one page for the file (loading mermaid is the slow part).
 const chromium = useMermaidPage();
@@ -29,14 +28,15 @@ describe('the comment rendered in headless Chromium', () => {
 
   it('draws the demo’s today-vs-proposed gantt and its demand chart', async () => {
     const charts = await draw(await demoComment());
-    // The third chart, when the demo replays telemetry, is its ladder.
-    expect(charts.map((c) => c.diagramType).slice(0, 2)).toEqual(['gantt', 'xychart']);
+    expect(charts.map((c) => c.diagramType)).toEqual(['gantt', 'xychart']);
+    const xychart = chromium.page.locator('svg[aria-roledescription="xychart"]');
     const counts = {
       tasks: await chromium.page.locator('svg[aria-roledescription="gantt"] rect.task').count(),
-      bars: await chromium.page.locator('svg[aria-roledescription="xychart"]').first().locator('.bar-plot-0 rect').count(),
+      bars: await xychart.locator('.plot rect').count(),
+      lines: await xychart.locator('.plot path').count(),
     };
-    // Five runs drawn twice (today, proposed), and a bar per hour.
-    expect(counts).toEqual({ tasks: 10, bars: 24 });
+    // Five runs drawn twice (today, proposed); no bars, five lines: in use today and proposed, capacity before and after, the need.
+    expect(counts).toEqual({ tasks: 10, bars: 0, lines: 5 });
   });
 
   it('reports a chart mermaid cannot draw, so the test above can fail', async () => {
@@ -47,14 +47,28 @@ describe('the comment rendered in headless Chromium', () => {
     expect(charts.map((c) => c.error === null).slice(0, 2)).toEqual([true, false]);
   });
 
-  it('draws the ladder as one column per pool, queue or workload, four nested bars each', async () => {
-    const charts = await draw(renderComment(LEVER_SCENARIOS['reclaim-idle']()));
-    expect(charts.map((c) => c.diagramType)).toEqual(['gantt', 'xychart', 'xychart']);
-    expect(charts.every((c) => c.svg && c.error === null)).toBe(true);
-    const ladder = chromium.page.locator('svg[aria-roledescription="xychart"]').nth(1);
-    // Training queue, train and finetune: allocated, busy, computing and tensor bars for each.
-    const bars = await Promise.all([0, 1, 2, 3].map((i) => ladder.locator(`.bar-plot-${i} rect`).count()));
-    expect(bars).toEqual([3, 3, 3, 3]);
+  it('names every line of every demand chart in mermaid’s legend inside the picture, and in the key under it', async () => {
+    let drawn = 0;
+    for (const [name, body] of await allComments()) {
+      const charts = await draw(body);
+      const legends = await xychartLegends(chromium.page);
+      const named = charts
+        .filter((c) => c.diagramType === 'xychart')
+        .map((c) => [...c.source.matchAll(/^ {2}line "([^"]*)"/gm)].map((m) => ({ text: m[1], inside: true })));
+      expect(legends, name).toEqual(named);
+      const keys = await chromium.page.locator('article p', { hasText: /^Key: / }).all();
+      expect(keys, name).toHaveLength(named.length);
+      for (const key of keys) expect(await key.isVisible(), name).toBe(true);
+      drawn += named.length;
+    }
+    expect(drawn).toBeGreaterThan(5);
+  });
+
+  it('finds a legend name that runs out of the picture, so the test above can fail', async () => {
+    const body = (await demoComment()).replace(/"legendPadding": \d+/, '"legendPadding": 10').replace(/"width": 900/, '"width": 1400');
+    await draw(body);
+    const outside = (await xychartLegends(chromium.page)).flat().some((entry) => !entry.inside);
+    expect(outside).toBe(true);
   });
 
   it.each([

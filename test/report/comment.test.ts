@@ -47,13 +47,24 @@ describe('renderComment', () => {
     );
   });
 
-  it('draws demand over the day against capacity before and after, and says it in text', async () => {
+  it('draws demand over the day as named lines: in use today and proposed, capacity before and after, the need', async () => {
     const body = renderComment(await SCENARIOS['not-justified']());
     const chart = mermaidBlocks(body).find((b) => b.includes('xychart-beta')) ?? '';
-    expect(chart).toContain(`bar [${[4, 4, 2, 2, 2, 2, ...Array<number>(18).fill(0)].join(', ')}]`);
-    expect(chart).toContain('line [8, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]');
-    expect(chart).toContain(`line [${Array(24).fill(4).join(', ')}]`);
-    expect(chart).toContain(`line [${Array(24).fill(8).join(', ')}]`);
+    const flat = (n: number) => `[${Array<number>(24).fill(n).join(', ')}]`;
+    expect(chart.split('\n').filter((l) => /^ {2}(line|bar) /.test(l))).toEqual([
+      `  line "Capacity before (4)" ${flat(4)}`,
+      `  line "Capacity after (8)" ${flat(8)}`,
+      `  line "Need (4)" ${flat(4)}`,
+      `  line "In use today" [${[8, 8, ...Array<number>(22).fill(0)].join(', ')}]`,
+      `  line "In use, proposed" [${[4, 4, 2, 2, 2, 2, ...Array<number>(18).fill(0)].join(', ')}]`,
+    ]);
+    // Mermaid draws its legend from the names where it can; the key under the chart names the same lines by colour.
+    expect(chart).toContain('"showLegend": true');
+    expect(chart).toContain('"plotColorPalette": "#6e7781, #cf222e, #8250df, #bc4c00, #0969da"');
+    expect(body).toContain(
+      "Key: grey: capacity before (4) · red: capacity after (8) · purple: the need with headroom (4) · orange: GPUs in use with today's starts · " +
+        'blue: GPUs in use with the proposed starts. Each point is the busiest moment of its hour.',
+    );
     expect(body).toContain(
       "Capacity is 4 GPUs before this pull request and 8 after. With the proposed starts at most 4 GPUs are in use (00:00–02:00), within the 4 there before; with today's starts at most 8 GPUs are in use (00:00–02:00), over the 4 there before during 00:00–02:00.",
     );

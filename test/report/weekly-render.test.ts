@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useMermaidPage } from './mermaid-page.js';
 import { renderComment } from '../../src/report/comment.js';
-import { parseMermaid, renderMermaidBlocks, showComment } from '../helpers/browser/comment-page.mjs';
+import { parseMermaid, renderMermaidBlocks, showComment, xychartLegends } from '../helpers/browser/comment-page.mjs';
 import { mermaidBlocks } from './comments.js';
 import { queueFile, review } from './scenarios.js';
 
@@ -39,7 +39,7 @@ async function weeklyComment(): Promise<string> {
 }
 
 describe('a weekly plan’s charts in headless Chromium', () => {
-  it('parse and draw, the gantt ticking each weekday and the demand chart a bar per six hours', async () => {
+  it('parse and draw, the gantt ticking each weekday and the demand chart a point per six hours', async () => {
     const body = await weeklyComment();
     const blocks = mermaidBlocks(body);
     for (const block of blocks) expect((await parseMermaid(chromium.page, block)).ok, block).toBe(true);
@@ -52,8 +52,19 @@ describe('a weekly plan’s charts in headless Chromium', () => {
     const ticks = await chromium.page.locator('svg[aria-roledescription="gantt"] .tick text').allTextContents();
     // The runs span Monday night to the next Monday: a tick at each midnight, named by weekday.
     expect(ticks).toEqual(['Tue 00:00', 'Wed 00:00', 'Thu 00:00', 'Fri 00:00', 'Sat 00:00', 'Sun 00:00', 'Mon 00:00']);
-    const bars = await chromium.page.locator('svg[aria-roledescription="xychart"] .bar-plot-0 rect').count();
-    expect(bars).toBe(28);
+    // A line each for in use today and proposed, capacity before and after, and the need; no bars.
+    const xychart = chromium.page.locator('svg[aria-roledescription="xychart"]');
+    expect([await xychart.locator('.plot path').count(), await xychart.locator('.plot rect').count()]).toEqual([5, 0]);
+    // The week's chart is wider than the page: its legend still fits inside the picture as drawn.
+    const legend = (await xychartLegends(chromium.page)).flat();
+    expect(legend.map((e) => e.text)).toEqual([
+      'Capacity before (4)',
+      'Capacity after (8)',
+      'Need (4)',
+      'In use today',
+      'In use, proposed',
+    ]);
+    expect(legend.every((e) => e.inside)).toBe(true);
     expect(body).toContain('GPUs in use over a week in research');
   });
 });

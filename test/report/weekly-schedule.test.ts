@@ -130,6 +130,7 @@ describe('a weekly plan in the demand chart', () => {
       today: today ? hourlyPeaks(today, plan.cycle) : null,
       before: 4,
       after: 8,
+      need: 4,
       cycle: plan.cycle,
     };
   }
@@ -165,13 +166,13 @@ describe('a weekly plan in the demand chart', () => {
     ]);
   });
 
-  it('draws a bar per six hours of the week, each its busiest moment', () => {
+  it('draws a point per six hours of the week, each its busiest moment', () => {
     const chart = demandChart(input());
     const axis = /x-axis "Day and hour \(UTC\)" \[(.*)\]/.exec(chart)?.[1]?.split(', ') ?? [];
     expect(axis).toHaveLength(28);
     expect([axis[0], axis[1], axis[23], axis[27]]).toEqual(['"Mon 00"', '"Mon 06"', '"Sat 18"', '"Sun 18"']);
-    const series = (kind: string) =>
-      lines(chart, new RegExp(`^ {2}${kind} \\[`)).map((l) =>
+    const series = (name: string) =>
+      lines(chart, new RegExp(`^ {2}line "${name}" \\[`)).map((l) =>
         l
           .replace(/^.*\[|\]$/g, '')
           .split(', ')
@@ -179,9 +180,11 @@ describe('a weekly plan in the demand chart', () => {
       );
     const block = (at: Record<number, number>) => Array.from({ length: 28 }, (_, b) => at[b] ?? 0);
     // Blocks: Mon 00–06 holds the wrapped hour, Sat 18–24 and Sun 00–06 the training, Sun 18–24 the job's start.
-    expect(series('bar')).toEqual([block({ 0: 2, 23: 4, 24: 4, 27: 2 })]);
-    expect(series('line')[0]).toEqual(block({ 0: 2, 23: 8, 24: 8, 27: 2 }));
+    expect(series('In use, proposed')).toEqual([block({ 0: 2, 23: 4, 24: 4, 27: 2 })]);
+    expect(series('In use today')).toEqual([block({ 0: 2, 23: 8, 24: 8, 27: 2 })]);
+    expect(series('Need \\(4\\)')).toEqual([Array<number>(28).fill(4)]);
     expect(chart).toContain('y-axis "GPUs" 0 --> 9');
+    expect(chart).not.toMatch(/^ {2}bar /m);
   });
 });
 
@@ -216,7 +219,7 @@ describe('a daily plan renders as before', () => {
     const peaks = hourlyPeaks(p.schedule);
     expect(peaks).toHaveLength(24);
     expect(peaks.flatMap((g, h) => (g > 0 ? [h] : []))).toEqual([0, 23]);
-    const d: DemandInput = { proposed: peaks, today: null, before: 2, after: 4 };
+    const d: DemandInput = { proposed: peaks, today: null, before: 2, after: 4, need: null };
     expect(demandChart(d)).toContain('x-axis "Hour (UTC)" ["00", "01"');
     expect(lines(demandTable(d), /^\| \d/).map((l) => l.split('|')[1]?.trim())).toEqual(['00:00–01:00', '01:00–23:00', '23:00–24:00']);
   });

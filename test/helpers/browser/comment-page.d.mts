@@ -26,8 +26,15 @@ export interface MermaidRender {
   error: string | null;
 }
 
+export interface LegendEntry {
+  text: string;
+  /** Drawn, and wholly inside its chart's picture. */
+  inside: boolean;
+}
+
 export declare function openMermaidPage(browser: Browser): Promise<Page>;
 export declare function showComment(page: Page, markdown: string, options?: { openDetails?: boolean }): Promise<void>;
 export declare function openCommentPage(browser: Browser, markdown: string, options?: { openDetails?: boolean }): Promise<Page>;
 export declare function parseMermaid(page: Page, text: string): Promise<MermaidParse>;
 export declare function renderMermaidBlocks(page: Page): Promise<MermaidRender[]>;
+export declare function xychartLegends(page: Page): Promise<LegendEntry[][]>;

@@ -141,3 +141,21 @@ export async function renderMermaidBlocks(page) {
     return results;
   });
 }
+
+/**
+ * The legend mermaid drew on each xychart of the page, in page order: each name, and whether it
+ * lies wholly inside its chart's picture (a name past the edge is cut off where GitHub shows it).
+ * @param {Page} page
+ * @returns {Promise<import('./comment-page.d.mts').LegendEntry[][]>}
+ */
+export async function xychartLegends(page) {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('svg[aria-roledescription="xychart"]')].map((svg) => {
+      const box = svg.getBoundingClientRect();
+      return [...svg.querySelectorAll('g.legend g.label text')].map((text) => {
+        const r = text.getBoundingClientRect();
+        return { text: text.textContent, inside: r.width > 0 && r.left >= box.left && r.right <= box.right + 1 };
+      });
+    }),
+  );
+}
