@@ -1,4 +1,5 @@
-import { nearest, type CapacityChange, type Workload } from '../domain/index.js';
+import type { CapacityChange, Workload } from '../domain/index.js';
+import { nearest } from '../domain/index.js';
 
 /** `GPU_Pool` and `gpu-pool` are one name to a reader; Terraform labels use `_`, cloud names `-`. */
 function normal(name: string): string {

@@ -1,3 +1,5 @@
+import type { Diagnostic } from './diagnostic.js';
+
 /** A point of the catalog, with its source line for evidence. */
 export interface SourceRef {
   file: string;
@@ -75,4 +77,13 @@ export type Workload = JobWorkload | InferenceWorkload;
 
 export function isJobWorkload(w: Workload): w is JobWorkload {
   return w.type === 'batch' || w.type === 'training';
+}
+
+/** A catalog entry that failed validation: what it would have linked to, and its first error. */
+export interface RejectedWorkload {
+  name: string | null;
+  queue: string | null;
+  pool: string | null;
+  /** The first error reported for the entry. */
+  problem: Diagnostic;
 }
