@@ -42,9 +42,7 @@ describe('MIG queries that fail after the probe', () => {
 
   it("a ClusterQueue's MIG usage: listed when it and the probe failed, not when it found nothing", () => {
     const q = 'research';
-    const base = [
-      answer(`queue-usage:queue:${q}`, [{ ...hourly(repeat(48, 4)), labels: { flavor: 'a100' } }]),
-    ];
+    const base = [answer(`queue-usage:queue:${q}`, [{ ...hourly(repeat(48, 4)), labels: { flavor: 'a100' } }])];
     const unknown = measuredWith([...base, rejected(`queue-mig-usage:queue:${q}`)], 'failed');
     capacityLadder(queueChange(q, 8, 16), unknown, [], 0, policy());
     expect(whats(unknown)).toContain(`what kueue.mig-usage:queue:${q}: rejected`);

@@ -3,8 +3,8 @@ import type { ReviewTelemetry } from '../../src/telemetry/collect.js';
 import type { LoadTestImport } from '../../src/telemetry/loadtest/index.js';
 import type { QueryAnswer, QueryMissing, QueryResult, Series } from '../../src/telemetry/source.js';
 
-export const AT = '2026-01-03T00:00:00.000Z';
-export const STEP = 3600;
+const AT = '2026-01-03T00:00:00.000Z';
+const STEP = 3600;
 const T0 = Date.parse(AT) / 1000 - 48 * STEP;
 
 /** Hourly points from a list of values: the i-th value at T0 + i hours. */

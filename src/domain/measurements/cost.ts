@@ -1,5 +1,5 @@
 /** GPU cost of one namespace over the window, as OpenCost allocates it. */
-export interface NamespaceCost {
+interface NamespaceCost {
   namespace: string;
   /** US dollars; null when OpenCost priced no GPU there. */
   gpuCost: number | null;

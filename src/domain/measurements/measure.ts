@@ -5,7 +5,7 @@
  */
 
 /** A catalog workload, a node pool, or a Kueue ClusterQueue. */
-export type MeasureScopeKind = 'workload' | 'pool' | 'queue';
+type MeasureScopeKind = 'workload' | 'pool' | 'queue';
 
 /** `pool:<name>`, `queue:<name>`, `workload:<name>`. */
 export type ScopeId = `${MeasureScopeKind}:${string}`;

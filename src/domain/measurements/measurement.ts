@@ -2,7 +2,7 @@ import type { Evidence, MissingEvidence } from '../verdict.js';
 import type { MeasureKey } from './measure.js';
 
 /** One point of a measured level: unix seconds and value. */
-export interface MeasuredSample {
+interface MeasuredSample {
   t: number;
   v: number;
 }

@@ -7,7 +7,7 @@ import { MIG_ACTIVITY_FAMILY, MIG_PODS_FAMILY, MIG_REQUESTS_FAMILY } from '../qu
  * The query family that takes each measure. The families' ids are what snapshots store answers
  * under, so they stay as they are; analysis knows the measures alone.
  */
-export const FAMILY_OF: Readonly<Record<MeasureName, string>> = {
+const FAMILY_OF: Readonly<Record<MeasureName, string>> = {
   'gpu-requests': 'ksm.gpu-requests',
   'gpu-allocatable': 'ksm.gpu-allocatable',
   'gpu-busy-percent': 'dcgm.gpu-util',
