@@ -1,5 +1,4 @@
-import type { CapacityChange, Workload } from '../domain/index.js';
-import { nearest } from '../domain/index.js';
+import { nearest, type CapacityChange, type Workload } from '../domain/index.js';
 
 /** `GPU_Pool` and `gpu-pool` are one name to a reader; Terraform labels use `_`, cloud names `-`. */
 function normal(name: string): string {
