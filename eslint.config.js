@@ -82,6 +82,40 @@ export default tseslint.config(
       ],
     },
   },
+  // analysis/ is pure: it reads domain/ (measurements among it) and itself, never how they were
+  // taken. The GPU type table of detect/ is reference data its prices come from.
+  {
+    files: ['src/analysis/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../*', '!../domain', '!../detect', '../detect/*', '!../detect/kit', '../detect/kit/*', '!../detect/kit/gpu-types'],
+              message: 'analysis/ imports only domain/ and itself: take what it needs as a measurement declared in domain/',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/analysis/*/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../../*', '!../../domain'],
+              message: 'analysis/ imports only domain/ and itself: take what it needs as a measurement declared in domain/',
+            },
+          ],
+        },
+      ],
+    },
+  },
   // Functions this helper hands to page.evaluate() run in the browser.
   { files: ['test/helpers/browser/*.mjs'], languageOptions: { globals: { ...globals.node, ...globals.browser } } },
   prettier,

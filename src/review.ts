@@ -21,6 +21,7 @@ import type {
   Workload,
 } from './domain/index.js';
 import { collectTelemetry, type ReviewTelemetry, type TelemetryInput } from './telemetry/collect.js';
+import { toMeasurements } from './telemetry/measure/to-measurements.js';
 import { parseCatalog, type RejectedWorkload } from './workloads/catalog.js';
 import { withTrustedQueries } from './workloads/trusted-queries.js';
 import { observationsFor } from './telemetry/observations.js';
@@ -160,13 +161,15 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
     const days = (telemetry?.windowMinutes ?? policy.window) / 1440;
     return { workloads: inferredWorkloads([], linkedEntries(change), observations?.jobRuns ?? null, days), observations };
   };
+  // Analysis reads measurements, each with its evidence, never the queries that took them.
+  const measured = telemetry === null ? null : toMeasurements(telemetry);
   const reviews = changes.map((change) =>
     reviewChange({
       change,
       workloads,
       catalogFile,
       policy,
-      telemetry,
+      telemetry: measured,
       rejected,
       catalogError,
       ...(noCatalog ? { inferred: inferredFor(change) } : {}),
@@ -183,7 +186,9 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
   const withHeadEntries = (): number | null =>
     judgePr(
       changes,
-      changes.map((change) => reviewChange({ change, workloads: headWorkloads, catalogFile, policy, telemetry, rejected, catalogError })),
+      changes.map((change) =>
+        reviewChange({ change, workloads: headWorkloads, catalogFile, policy, telemetry: measured, rejected, catalogError }),
+      ),
     ).gpusNeeded;
   const catalogDemand = judged ? demandOf(judged, withHeadEntries) : null;
   const missingEvidence = uniqueMissing([

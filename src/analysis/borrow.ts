@@ -1,5 +1,5 @@
 import type { CapacityChange, Evidence } from '../domain/index.js';
-import { evidenceOf } from '../telemetry/gather.js';
+import { measureKey } from '../domain/index.js';
 import type { Measured } from './measured.js';
 import { minOf, timelinesBy } from './series.js';
 
@@ -23,8 +23,8 @@ export function borrowableQuota(change: CapacityChange, m: Measured): Borrowable
   if (change.kind !== 'kueue-cluster-queue') return null;
   const cohort = change.after?.cohort ?? change.before?.cohort;
   if (cohort === undefined) return null;
-  const nominalAnswer = m.answer(`kueue.cohort-nominal-quota:queue:${change.name}`);
-  const usageAnswer = m.answer(`kueue.cohort-usage:queue:${change.name}`);
+  const nominalAnswer = m.answer(measureKey('cohort-nominal-quota', `queue:${change.name}`));
+  const usageAnswer = m.answer(measureKey('cohort-usage', `queue:${change.name}`));
   if (nominalAnswer === undefined || usageAnswer === undefined) return null;
   const nominal = timelinesBy(nominalAnswer, 'cluster_queue');
   const usage = timelinesBy(usageAnswer, 'cluster_queue');
@@ -41,6 +41,6 @@ export function borrowableQuota(change: CapacityChange, m: Measured): Borrowable
     cohort,
     gpus: Math.floor(total + 1e-9),
     lenders: others.map((q) => ({ queue: q, unused: Math.min(...times.map((t) => unusedAt(q, t))) })),
-    evidence: [evidenceOf(nominalAnswer), evidenceOf(usageAnswer)],
+    evidence: [nominalAnswer.evidence, usageAnswer.evidence],
   };
 }

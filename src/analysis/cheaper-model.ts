@@ -1,7 +1,6 @@
+import type { Alternative, CapacityChange, Evidence, InferenceWorkload, OutcomeCost, Policy, TakenMeasurement } from '../domain/index.js';
+import { measureKey } from '../domain/index.js';
 import { pricePerGpuHour } from '../detect/kit/gpu-types/index.js';
-import type { Alternative, CapacityChange, Evidence, InferenceWorkload, OutcomeCost, Policy } from '../domain/index.js';
-import { evidenceOf } from '../telemetry/gather.js';
-import type { QueryAnswer } from '../telemetry/source.js';
 import { verifiedOutcomes } from './ladder.js';
 import type { Measured } from './measured.js';
 import { migRequestedLine } from './mig.js';
@@ -29,8 +28,8 @@ interface Money {
  */
 function currentCost(w: InferenceWorkload, change: CapacityChange, m: Measured, policy: Policy): Money & { gpus: number | null } {
   const ns = w.selector?.['namespace'];
-  const alloc = m.telemetry.allocation;
-  const requestsId = `ksm.gpu-requests:workload:${w.name}`;
+  const alloc = m.telemetry.cost;
+  const requestsId = measureKey('gpu-requests', `workload:${w.name}`);
   // A service on MIG devices holds their share of a GPU, and costs that share of its price.
   let migMemo: ReturnType<typeof migRequestedLine> | undefined;
   const migLine = () => (migMemo === undefined ? (migMemo = migRequestedLine(m, w.name, m.peek(requestsId))) : migMemo);
@@ -38,11 +37,11 @@ function currentCost(w: InferenceWorkload, change: CapacityChange, m: Measured, 
     const a = m.peek(requestsId);
     const mig = migLine();
     if (mig === null && a === undefined) return null;
-    const line = mig?.line ?? timeline(a as QueryAnswer);
+    const line = mig?.line ?? timeline(a as TakenMeasurement);
     return line.size === 0 ? null : Math.max(...line.values());
   };
-  if (alloc?.status === 'ok' && ns !== undefined) {
-    const row = alloc.allocations.find((a) => a.key === ns);
+  if (alloc?.status === 'measured' && ns !== undefined) {
+    const row = alloc.namespaces.find((a) => a.namespace === ns);
     if (row && row.gpuCost !== null) {
       return {
         usd: row.gpuCost,
@@ -59,7 +58,7 @@ function currentCost(w: InferenceWorkload, change: CapacityChange, m: Measured, 
       what: `GPU cost from OpenCost: ${alloc.message}`,
       how: 'check OPENCOST_URL (or --opencost) and that OpenCost reaches the cluster; the catalog prices are used meanwhile',
     });
-  } else if (alloc?.status === 'ok' && ns !== undefined) {
+  } else if (alloc?.status === 'measured' && ns !== undefined) {
     m.lack({
       what: `GPU cost of namespace ${ns} from OpenCost: it reported none over the window`,
       how: `check that OpenCost prices the GPUs of ${change.name} (node_gpu_hourly_cost); the catalog prices are used meanwhile`,
@@ -81,11 +80,7 @@ function currentCost(w: InferenceWorkload, change: CapacityChange, m: Measured, 
       usd: gpuHours * price,
       gpus: gpusNow(),
       note: `${round3(gpuHours)} GPU-hours requested (MIG devices as their share of a GPU) × $${price}/GPU-hour`,
-      evidence: [
-        ...(a ? [evidenceOf(a)] : []),
-        ...mig.evidence,
-        { source: 'policy', ref: `price of ${change.gpuModel}: $${price}/GPU-hour` },
-      ],
+      evidence: [...(a ? [a.evidence] : []), ...mig.evidence, { source: 'policy', ref: `price of ${change.gpuModel}: $${price}/GPU-hour` }],
     };
   }
   const a = m.answer(requestsId);
@@ -96,7 +91,7 @@ function currentCost(w: InferenceWorkload, change: CapacityChange, m: Measured, 
     usd: gpuHours * price,
     gpus: gpusNow(),
     note: `${round3(gpuHours)} GPU-hours requested × $${price}/GPU-hour`,
-    evidence: [evidenceOf(a), { source: 'policy', ref: `price of ${change.gpuModel}: $${price}/GPU-hour` }],
+    evidence: [a.evidence, { source: 'policy', ref: `price of ${change.gpuModel}: $${price}/GPU-hour` }],
   };
 }
 
@@ -110,7 +105,7 @@ const perOutcome = (usd: number | null, outcomes: number | null): number | null 
  */
 function alternativeOutcomes(w: InferenceWorkload, alt: Alternative, verified: number | null, m: Measured): number | null {
   if (alt.quality === undefined) return null;
-  const total = w.outcomes?.total !== undefined ? m.answer(`outcomes.total:workload:${w.name}`) : undefined;
+  const total = w.outcomes?.total !== undefined ? m.answer(measureKey('total-outcomes', `workload:${w.name}`)) : undefined;
   const all = total ? scalarOf(total) : verified !== null && w.quality !== undefined && w.quality > 0 ? verified / w.quality : null;
   return all === null ? null : all * alt.quality;
 }

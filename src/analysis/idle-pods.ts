@@ -1,11 +1,8 @@
-import type { CapacityChange, IdlePod, Policy, Workload } from '../domain/index.js';
-import { evidenceOf } from '../telemetry/gather.js';
-import { HOW_POOL_DCGM } from '../telemetry/queries/dcgm.js';
-import { HOW_POD_MAPPING, POD_GPUS_FAMILY, POD_MEASURE_LABEL, POD_MEASURES } from '../telemetry/queries/dcgm-pods.js';
-import type { QueryAnswer } from '../telemetry/source.js';
+import type { CapacityChange, IdlePod, MeasureKey, Policy, TakenMeasurement, Workload } from '../domain/index.js';
+import { HOW_POD_MAPPING, HOW_POOL_DCGM, measureKey, POD_MEASURE_LABEL, POD_MEASURES } from '../domain/index.js';
 import type { Measured } from './measured.js';
 import { migMeasures, missingInstanceActivity, plus, type MigMeasures } from './mig.js';
-import { migPodQueryId, migPodsOf, type MigPods } from './mig-pods.js';
+import { migPodMeasureKey, migPodsOf, type MigPods } from './mig-pods.js';
 import { holding, maxOf, stepOf, timeline, type Timeline } from './series.js';
 
 /**
@@ -18,7 +15,7 @@ export const HELD_MOST = 0.5;
 /** The rule, as the report states it. */
 export const IDLE_POD_RULE = `counted: held GPUs over ${HELD_MOST * 100}% of the window and at its end, busy under idleBelow`;
 
-export const podQueryId = (pool: string): string => `${POD_GPUS_FAMILY}:pool:${pool}`;
+export const podMeasureKey = (pool: string): MeasureKey => measureKey('pod-gpus', `pool:${pool}`);
 
 /**
  * Whether a catalog workload's selector names this pod, on the labels DCGM carries: its namespace
@@ -43,7 +40,7 @@ interface PodLines {
   busy: Timeline;
 }
 
-function byPod(a: QueryAnswer): PodLines[] {
+function byPod(a: TakenMeasurement): PodLines[] {
   const out = new Map<string, PodLines>();
   for (const s of a.series) {
     const namespace = s.labels['namespace'] ?? '';
@@ -63,7 +60,7 @@ function byPod(a: QueryAnswer): PodLines[] {
  * Measures every pod the query found: GPUs held at the end of the window, the share of the
  * window it held any, and busy GPU-hours over held GPU-hours. Pure; no rule applied.
  */
-export function measurePods(a: QueryAnswer): IdlePod[] {
+export function measurePods(a: TakenMeasurement): IdlePod[] {
   const pods = byPod(a);
   const line = timeline(a);
   if (line.size === 0) return [];
@@ -81,7 +78,7 @@ export function measurePods(a: QueryAnswer): IdlePod[] {
       busyFraction: busySum / gpuSum,
       heldFraction: windowSeconds > 0 ? Math.min(1, (heldPoints * step) / windowSeconds) : 0,
       // The pod is named by its own fields; the evidence is the query that measured them all.
-      evidence: [evidenceOf(a)],
+      evidence: [a.evidence],
     });
   }
   return out;
@@ -96,16 +93,16 @@ const podKey = (p: { namespace: string; pod: string }) => `${p.namespace}\u0000$
  * there at once (single-strategy slices taken out); null when unknown.
  */
 function wholeGpuPods(change: CapacityChange, m: Measured, wholeRequested: () => number | null): IdlePod[] | null {
-  const id = podQueryId(change.name);
-  const result = m.telemetry.evidence.results.find((r) => r.query.id === id);
+  const id = podMeasureKey(change.name);
+  const result = m.result(id);
   if (result === undefined) return null;
   if (result.status === 'missing') {
     const requested = wholeRequested();
-    if (result.reason === 'no-data' && requested !== null) {
+    if (result.reason === 'nothing-there' && requested !== null) {
       // No pod requested GPUs there: nothing can be idle, and nothing is missing.
       if (requested > 0) {
         // Without any DCGM series on the pool's nodes, pod mapping is not what is missing.
-        const poolSeen = m.peek(`dcgm.gpu-util:pool:${change.name}`) !== undefined;
+        const poolSeen = m.peek(measureKey('gpu-busy-percent', `pool:${change.name}`)) !== undefined;
         m.lack({
           what: poolSeen
             ? `idle pods in node pool ${change.name}: pods there request GPUs, but no DCGM series names a pod`
@@ -131,9 +128,9 @@ function migPods(change: CapacityChange, m: Measured, mig: MigMeasures | null): 
   // Pods on instances without activity cannot be judged idle or busy: say what would tell.
   if (found.unmeasured.length > 0) m.lack(missingInstanceActivity(scope));
   if (found.pods.length > 0 || found.unmeasured.length > 0 || mig === null || ![...mig.requested.values()].some((v) => v > 0)) return found;
-  const id = migPodQueryId(change.name);
-  const r = m.telemetry.evidence.results.find((x) => x.query.id === id);
-  if (r?.status === 'missing' && r.reason !== 'no-data') m.answer(id);
+  const id = migPodMeasureKey(change.name);
+  const r = m.result(id);
+  if (r?.status === 'missing' && r.reason !== 'nothing-there') m.answer(id);
   else {
     m.lack({
       what: `idle MIG instances in ${scope}: pods there request MIG devices, but no DCGM series of a MIG instance names a pod`,
@@ -154,10 +151,10 @@ function migPods(change: CapacityChange, m: Measured, mig: MigMeasures | null): 
 export function idlePods(change: CapacityChange, catalog: readonly Workload[], m: Measured, policy: Policy): IdlePod[] {
   const mig = migMeasures(m, `pool:${change.name}`);
   const wholeRequested = (): number | null => {
-    const requestsId = `ksm.gpu-requests:pool:${change.name}`;
+    const requestsId = measureKey('gpu-requests', `pool:${change.name}`);
     const requests = m.peek(requestsId);
     // With MIG there, no nvidia.com/gpu request means no whole GPU requested, not an unknown.
-    const none = m.telemetry.evidence.results.some((r) => r.query.id === requestsId && r.status === 'missing' && r.reason === 'no-data');
+    const none = m.missingBecause(requestsId) === 'nothing-there';
     if (requests === undefined) return mig !== null && none ? 0 : null;
     return maxOf(mig === null ? timeline(requests) : plus(timeline(requests), mig.singleSlices, -1));
   };

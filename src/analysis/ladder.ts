@@ -1,7 +1,15 @@
-import type { CapacityChange, Evidence, LadderFlag, Policy, UtilisationLadder, Workload } from '../domain/index.js';
-import { evidenceOf } from '../telemetry/gather.js';
-import { FIELD_LABEL, SM_FIELDS } from '../telemetry/queries/dcgm.js';
-import type { QueryAnswer } from '../telemetry/source.js';
+import type {
+  CapacityChange,
+  Evidence,
+  LadderFlag,
+  MeasureKey,
+  Policy,
+  ScopeId,
+  TakenMeasurement,
+  UtilisationLadder,
+  Workload,
+} from '../domain/index.js';
+import { FIELD_LABEL, measureKey, SM_FIELDS } from '../domain/index.js';
 import type { Measured } from './measured.js';
 import { migMeasures, queueMigAllocated } from './mig.js';
 import { migRungs } from './mig-ladder.js';
@@ -19,7 +27,7 @@ type ComputeField = UtilisationLadder['computeField'];
 const scale = (line: Timeline, by: number): Timeline => new Map([...line].map(([t, v]) => [t, v * by]));
 
 /** The DCGM field that answered `smActivity` most of the time. */
-function computeFieldOf(answer: QueryAnswer): ComputeField {
+function computeFieldOf(answer: TakenMeasurement): ComputeField {
   const counts = new Map<string, number>();
   for (const s of answer.series) {
     const f = s.labels[FIELD_LABEL];
@@ -43,29 +51,29 @@ interface Rungs {
  * GPU-hours per rung from per-GPU means (DCGM `avg`) weighted by the GPUs counted at each time:
  * `count` is what the scope holds (its requests) or has (a pool's allocatable GPUs).
  */
-function rungs(m: Measured, scopeId: string, allocatedId: string, countId: string, withTensor: boolean): Rungs {
+function rungs(m: Measured, scopeId: ScopeId, allocatedId: MeasureKey, countId: MeasureKey, withTensor: boolean): Rungs {
   // Instances and whole GPUs differ in size: a scope with MIG devices is measured per instance.
   const mig = migMeasures(m, scopeId);
   if (mig !== null) return migRungs(m, scopeId, allocatedId, mig, withTensor);
   const evidence: Evidence[] = [];
-  const use = (id: string, record = true): QueryAnswer | undefined => {
+  const use = (id: MeasureKey, record = true): TakenMeasurement | undefined => {
     const a = record ? m.answer(id) : m.peek(id);
-    if (a !== undefined) evidence.push(evidenceOf(a));
+    if (a !== undefined) evidence.push(a.evidence);
     return a;
   };
   const allocatedAnswer = use(allocatedId);
   const countAnswer = countId === allocatedId ? allocatedAnswer : use(countId);
   const count = countAnswer ? timeline(countAnswer) : null;
   const step = countAnswer ? stepOf(countAnswer, count ?? undefined) : 0;
-  const weighted = (id: string, unit: number, record = true): { hours: number | null; answer?: QueryAnswer } => {
+  const weighted = (id: MeasureKey, unit: number, record = true): { hours: number | null; answer?: TakenMeasurement } => {
     const a = use(id, record);
     if (a === undefined || count === null) return { hours: null };
     return { hours: hoursOf(product(scale(timeline(a), unit), count), step), answer: a };
   };
-  const busy = weighted(`dcgm.gpu-util:${scopeId}`, 1 / 100);
-  const sm = weighted(`dcgm.sm-activity:${scopeId}`, 1);
-  const tensor = withTensor ? weighted(`dcgm.tensor-active:${scopeId}`, 1) : { hours: null };
-  const dram = withTensor ? weighted(`dcgm.dram-active:${scopeId}`, 1, false) : { hours: null };
+  const busy = weighted(measureKey('gpu-busy-percent', scopeId), 1 / 100);
+  const sm = weighted(measureKey('sm-activity', scopeId), 1);
+  const tensor = withTensor ? weighted(measureKey('tensor-activity', scopeId), 1) : { hours: null };
+  const dram = withTensor ? weighted(measureKey('dram-activity', scopeId), 1, false) : { hours: null };
   const allocatedLine = allocatedAnswer ? timeline(allocatedAnswer) : null;
   return {
     allocated: allocatedAnswer && allocatedLine ? hoursOf(allocatedLine, stepOf(allocatedAnswer, allocatedLine)) : null,
@@ -152,21 +160,27 @@ function queryRangeMinutes(promql: string): number | null {
  */
 export function verifiedOutcomes(w: Workload, m: Measured): { value: number | null; evidence: Evidence[] } {
   if (w.outcomes === undefined) return { value: null, evidence: [] };
-  const a = m.answer(`outcomes.verified:workload:${w.name}`);
+  const a = m.answer(measureKey('verified-outcomes', `workload:${w.name}`));
   if (a === undefined) return { value: null, evidence: [] };
   const value = scalarOf(a);
   const range = queryRangeMinutes(w.outcomes.verified);
   const window = m.telemetry.windowMinutes;
-  if (value === null || range === null || range <= 0 || range === window) return { value, evidence: [evidenceOf(a)] };
+  if (value === null || range === null || range <= 0 || range === window) return { value, evidence: [a.evidence] };
   const scaled = (value * window) / range;
-  return { value: scaled, evidence: [{ ...evidenceOf(a), ref: `${a.query.promql} (over ${range}m, scaled to the ${window}m window)` }] };
+  return { value: scaled, evidence: [{ ...a.evidence, ref: `${a.evidence.ref} (over ${range}m, scaled to the ${window}m window)` }] };
 }
 
 /** The ladder of one workload with a selector; null without one (nothing to measure it by). */
 export function workloadLadder(w: Workload, m: Measured, policy: Policy): UtilisationLadder | null {
   if (w.selector === undefined || Object.keys(w.selector).length === 0) return null;
-  const id = `workload:${w.name}`;
-  return ladder('workload', w.name, rungs(m, id, `ksm.gpu-requests:${id}`, `ksm.gpu-requests:${id}`, true), verifiedOutcomes(w, m), policy);
+  const id: ScopeId = `workload:${w.name}`;
+  return ladder(
+    'workload',
+    w.name,
+    rungs(m, id, measureKey('gpu-requests', id), measureKey('gpu-requests', id), true),
+    verifiedOutcomes(w, m),
+    policy,
+  );
 }
 
 function sumOutcomes(ladders: readonly UtilisationLadder[]): { value: number | null; evidence: Evidence[] } {
@@ -187,10 +201,10 @@ export function capacityLadder(
   policy: Policy,
 ): UtilisationLadder | null {
   if (change.kind === 'kueue-cluster-queue') {
-    const id = `queue:${change.name}`;
+    const id: ScopeId = `queue:${change.name}`;
     // MIG devices admitted count as their share of a GPU; a queue of MIG devices alone has no GPU usage.
     const mig = queueMigAllocated(m, change.name);
-    const usage = mig === null ? m.answer(`kueue.usage:${id}`) : m.peek(`kueue.usage:${id}`);
+    const usage = mig === null ? m.answer(measureKey('queue-usage', id)) : m.peek(measureKey('queue-usage', id));
     const line = usage ? timeline(usage) : null;
     const gpuHours = usage && line ? hoursOf(line, stepOf(usage, line)) : null;
     const all = linked.length === linkedCount && linked.length > 0;
@@ -207,13 +221,13 @@ export function capacityLadder(
       computeField: fields.size === 1 ? ([...fields][0] ?? null) : null,
       tensor: add((l) => l.tensorGpuHours),
       dram: null,
-      evidence: [...(usage ? [evidenceOf(usage)] : []), ...(mig?.evidence ?? [])],
+      evidence: [...(usage ? [usage.evidence] : []), ...(mig?.evidence ?? [])],
     };
     return ladder('queue', change.name, r, sumOutcomes(linked), policy);
   }
   if (change.kind === 'gpu-sharing') return null;
-  const id = `pool:${change.name}`;
-  if (m.telemetry.evidence.results.every((r) => r.query.id !== `ksm.gpu-allocatable:${id}`)) return null;
-  const r = rungs(m, id, `ksm.gpu-requests:${id}`, `ksm.gpu-allocatable:${id}`, false);
+  const id: ScopeId = `pool:${change.name}`;
+  if (m.result(measureKey('gpu-allocatable', id)) === undefined) return null;
+  const r = rungs(m, id, measureKey('gpu-requests', id), measureKey('gpu-allocatable', id), false);
   return ladder('pool', change.name, r, sumOutcomes(linked), policy);
 }

@@ -1,47 +1,52 @@
-import type { MissingEvidence } from '../domain/index.js';
-import type { ReviewTelemetry } from '../telemetry/collect.js';
-import type { LoadTestImport } from '../telemetry/loadtest/index.js';
-import { notFiniteNote } from '../telemetry/finite.js';
-import type { QueryAnswer } from '../telemetry/source.js';
-import { toMissingEvidence } from '../telemetry/source.js';
+import type {
+  LoadTestImport,
+  MeasureKey,
+  Measurement,
+  MissingEvidence,
+  MissingMeasurementReason,
+  ReviewMeasurements,
+  TakenMeasurement,
+} from '../domain/index.js';
 
 /**
- * The review's telemetry as the levers read it: answers by query id, and for each question that
- * went unanswered, the missing-evidence line to show — collected per change, so a change lists
+ * The review's measurements as the levers read them, and for each one that a figure needed and
+ * that was missing, the missing-evidence line to show — collected per change, so a change lists
  * only what its own levers needed.
  */
 export class Measured {
-  private readonly missingById = new Map<string, MissingEvidence>();
   private readonly wanted: MissingEvidence[] = [];
 
-  constructor(readonly telemetry: ReviewTelemetry) {
-    const outage = telemetry.evidence.outage;
-    for (const r of telemetry.evidence.results) {
-      if (r.status === 'missing') this.missingById.set(r.query.id, outage ?? toMissingEvidence(r));
-    }
+  constructor(readonly telemetry: ReviewMeasurements) {}
+
+  /** The measurement, taken or missing, noting nothing; undefined when it was not asked. */
+  result(key: MeasureKey): Measurement | undefined {
+    return this.telemetry.measurements.get(key);
   }
 
-  /** The answer to a query, or undefined; a miss is remembered as evidence this change lacks. */
-  answer(id: string): QueryAnswer | undefined {
-    const a = this.telemetry.evidence.answers.get(id);
-    if (a === undefined) this.lack(this.missingById.get(id));
-    else this.noteNotFinite(a);
-    return a;
+  /** Why an asked measurement is missing; null when it was taken or not asked. */
+  missingBecause(key: MeasureKey): MissingMeasurementReason | null {
+    const r = this.result(key);
+    return r?.status === 'missing' ? r.reason : null;
+  }
+
+  /** The measurement, or undefined; a miss is remembered as evidence this change lacks. */
+  answer(key: MeasureKey): TakenMeasurement | undefined {
+    const r = this.result(key);
+    if (r?.status === 'missing') this.lack(r.missing);
+    if (r?.status !== 'measured') return undefined;
+    this.lack(r.notFinite ?? undefined);
+    return r;
   }
 
   /**
-   * Like `answer`, without recording a miss: for optional refinements. An answer it gives is
+   * Like `answer`, without recording a miss: for optional refinements. A measurement it gives is
    * used, so its NaN or ±Inf samples are noted all the same.
    */
-  peek(id: string): QueryAnswer | undefined {
-    const a = this.telemetry.evidence.answers.get(id);
-    if (a !== undefined) this.noteNotFinite(a);
-    return a;
-  }
-
-  /** Numbers from an answer with NaN or ±Inf samples count only the finite ones: the reader is told. */
-  private noteNotFinite(a: QueryAnswer): void {
-    this.lack(notFiniteNote(a) ?? undefined);
+  peek(key: MeasureKey): TakenMeasurement | undefined {
+    const r = this.result(key);
+    if (r?.status !== 'measured') return undefined;
+    this.lack(r.notFinite ?? undefined);
+    return r;
   }
 
   loadTest(path: string): LoadTestImport | undefined {
@@ -60,7 +65,7 @@ export class Measured {
 
   /** The source answered nothing at all: what was measured is no more than the files say. */
   get answeredNothing(): boolean {
-    return this.telemetry.evidence.answers.size === 0;
+    return !this.telemetry.answeredAny;
   }
 
   get window(): string {

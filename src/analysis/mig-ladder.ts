@@ -1,6 +1,5 @@
-import type { Evidence, UtilisationLadder } from '../domain/index.js';
-import { evidenceOf } from '../telemetry/gather.js';
-import { MIG_PROFILE_LABEL } from '../telemetry/mig-profile.js';
+import type { Evidence, MeasureKey, ScopeId, UtilisationLadder } from '../domain/index.js';
+import { MIG_PROFILE_LABEL } from '../domain/index.js';
 import type { Measured } from './measured.js';
 import { migEvidence, missingInstanceActivity, plus, type MigMeasures } from './mig.js';
 import { hoursOf, stepOf, timeline, type Timeline } from './series.js';
@@ -30,12 +29,11 @@ export interface MigRungs {
  * single-strategy slices (counted through the MIG measures instead). No series means none; a
  * failed query means unknown.
  */
-function wholeRequests(m: Measured, id: string, mig: MigMeasures, evidence: Evidence[]): { line: Timeline | null; step: number } {
-  const r = m.telemetry.evidence.results.find((x) => x.query.id === id);
-  if (r?.status === 'missing' && r.reason === 'no-data') return { line: plus(new Map(), mig.singleSlices, -1), step: 0 };
+function wholeRequests(m: Measured, id: MeasureKey, mig: MigMeasures, evidence: Evidence[]): { line: Timeline | null; step: number } {
+  if (m.missingBecause(id) === 'nothing-there') return { line: plus(new Map(), mig.singleSlices, -1), step: 0 };
   const a = m.answer(id);
   if (a === undefined) return { line: null, step: 0 };
-  evidence.push(evidenceOf(a));
+  evidence.push(a.evidence);
   const line = timeline(a);
   return { line: plus(line, mig.singleSlices, -1), step: stepOf(a, line) };
 }
@@ -47,7 +45,7 @@ function wholeRequests(m: Measured, id: string, mig: MigMeasures, evidence: Evid
  * rather than averaged and scaled, as GPUs and instances differ in size. A rung is null when
  * what is held on either side went unmeasured.
  */
-export function migRungs(m: Measured, scopeId: string, requestsId: string, mig: MigMeasures, withTensor: boolean): MigRungs {
+export function migRungs(m: Measured, scopeId: ScopeId, requestsId: MeasureKey, mig: MigMeasures, withTensor: boolean): MigRungs {
   const evidence: Evidence[] = [];
   const scope = describeScopeId(scopeId);
   const whole = wholeRequests(m, requestsId, mig, evidence);

@@ -1,14 +1,10 @@
-import type { IdlePod } from '../domain/index.js';
-import { evidenceOf } from '../telemetry/gather.js';
-import { MIG_PROFILE_LABEL } from '../telemetry/mig-profile.js';
-import { POD_MEASURE_LABEL } from '../telemetry/queries/dcgm-pods.js';
-import { MIG_PODS_FAMILY, MIG_POD_MEASURES } from '../telemetry/queries/mig.js';
-import type { QueryAnswer } from '../telemetry/source.js';
+import type { IdlePod, MeasureKey, TakenMeasurement } from '../domain/index.js';
+import { measureKey, MIG_POD_MEASURES, MIG_PROFILE_LABEL, POD_MEASURE_LABEL } from '../domain/index.js';
 import type { Measured } from './measured.js';
 import { ProfileLedger, dcgmProfile } from './mig.js';
 import { holding, stepOf, timeline, type Timeline } from './series.js';
 
-export const migPodQueryId = (pool: string): string => `${MIG_PODS_FAMILY}:pool:${pool}`;
+export const migPodMeasureKey = (pool: string): MeasureKey => measureKey('mig-pods', `pool:${pool}`);
 
 interface MigPodLines {
   namespace: string;
@@ -35,7 +31,7 @@ const add = (line: Timeline, t: number, v: number) => line.set(t, (line.get(t) ?
  * at the end of the window in GPU equivalents (never rounded to a whole GPU), the share of the
  * window it held any, and busy over held, each instance weighed by its share of a GPU.
  */
-export function measureMigPods(a: QueryAnswer, window: string): MigPods {
+export function measureMigPods(a: TakenMeasurement, window: string): MigPods {
   const ledger = new ProfileLedger();
   const pods = new Map<string, MigPodLines>();
   for (const s of a.series) {
@@ -86,7 +82,7 @@ export function measureMigPods(a: QueryAnswer, window: string): MigPods {
       busyFraction: busySum / heldSum,
       heldFraction: windowSeconds > 0 ? Math.min(1, (heldPoints * step) / windowSeconds) : 0,
       slices,
-      evidence: [evidenceOf(a), ...(conversion ? [conversion] : [])],
+      evidence: [a.evidence, ...(conversion ? [conversion] : [])],
     });
   }
   return { pods: out, unmeasured };
@@ -94,9 +90,9 @@ export function measureMigPods(a: QueryAnswer, window: string): MigPods {
 
 /** The pool's pods holding MIG instances, measured; empty when the query found none or did not answer. */
 export function migPodsOf(pool: string, m: Measured): MigPods {
-  const id = migPodQueryId(pool);
-  const r = m.telemetry.evidence.results.find((x) => x.query.id === id);
-  if (r === undefined || r.status !== 'ok') return { pods: [], unmeasured: [] };
+  const id = migPodMeasureKey(pool);
+  const r = m.result(id);
+  if (r === undefined || r.status !== 'measured') return { pods: [], unmeasured: [] };
   const a = m.peek(id);
   return a === undefined ? { pods: [], unmeasured: [] } : measureMigPods(a, m.window);
 }

@@ -1,16 +1,15 @@
-import type { Evidence } from '../domain/index.js';
-import { evidenceOf } from '../telemetry/gather.js';
+import type { Evidence, MeasureKey, MigProfile, ScopeId, TakenMeasurement } from '../domain/index.js';
 import {
+  HOW_MIG_ACTIVITY,
+  measureKey,
+  MIG_ACTIVITY,
   MIG_PROFILE_LABEL,
+  MIG_REQUESTS,
   parseMigProfile,
+  POD_MEASURE_LABEL,
   profileOfKueueResource,
   profileOfResource,
-  type MigProfile,
-} from '../telemetry/mig-profile.js';
-import { POD_MEASURE_LABEL } from '../telemetry/queries/dcgm-pods.js';
-import { QUEUE_MIG_USAGE_FAMILY } from '../telemetry/queries/kueue.js';
-import { HOW_MIG_ACTIVITY, MIG_ACTIVITY, MIG_ACTIVITY_FAMILY, MIG_REQUESTS, MIG_REQUESTS_FAMILY } from '../telemetry/queries/mig.js';
-import type { QueryAnswer } from '../telemetry/source.js';
+} from '../domain/index.js';
 import type { Measured } from './measured.js';
 import { hoursOf, stepOf, timeline, type Timeline } from './series.js';
 
@@ -56,7 +55,7 @@ export class ProfileLedger {
 }
 
 /** The series of one `measure`, each weighed; series whose weight is unknown are left out. */
-function weighed(a: QueryAnswer | undefined, measure: string, weight: (l: Labels) => number | null): Timeline {
+function weighed(a: TakenMeasurement | undefined, measure: string, weight: (l: Labels) => number | null): Timeline {
   const out: Timeline = new Map();
   if (a === undefined) return out;
   for (const s of a.series) {
@@ -76,7 +75,7 @@ export function plus(a: Timeline, b: Timeline, sign = 1): Timeline {
 }
 
 const anyAbove = (line: Timeline): boolean => [...line.values()].some((v) => v > 0);
-const has = (a: QueryAnswer | undefined, measure: string): boolean =>
+const has = (a: TakenMeasurement | undefined, measure: string): boolean =>
   a !== undefined && a.series.some((s) => s.labels[POD_MEASURE_LABEL] === measure && s.samples.length > 0);
 
 /**
@@ -84,7 +83,7 @@ const has = (a: QueryAnswer | undefined, measure: string): boolean =>
  * (SM activity, else GR-engine activity), weighed; `fellBack` tells whether the fallback was used.
  */
 function preferred(
-  a: QueryAnswer | undefined,
+  a: TakenMeasurement | undefined,
   first: string,
   fallback: string,
   weight: (l: Labels) => number | null,
@@ -142,16 +141,16 @@ export interface MigMeasures {
   wholeDram: Timeline | null;
   step: number;
   ledger: ProfileLedger;
-  answers: QueryAnswer[];
+  answers: TakenMeasurement[];
 }
 
 /** The answer of a MIG query; failures other than "nothing there" are kept for when MIG turns out present. */
-function migAnswer(m: Measured, id: string, failed: string[]): QueryAnswer | undefined {
-  const r = m.telemetry.evidence.results.find((x) => x.query.id === id);
+function migAnswer(m: Measured, id: MeasureKey, failed: MeasureKey[]): TakenMeasurement | undefined {
+  const r = m.result(id);
   if (r === undefined) return undefined;
   // Read without noting anything: whether MIG is there decides if the answer is used at all.
-  if (r.status === 'ok') return r;
-  if (r.reason !== 'no-data' && r.reason !== 'not-in-snapshot') failed.push(id);
+  if (r.status === 'measured') return r;
+  if (r.reason === 'failed') failed.push(id);
   return undefined;
 }
 
@@ -159,8 +158,8 @@ function migAnswer(m: Measured, id: string, failed: string[]): QueryAnswer | und
  * When the MIG presence probe failed, the MIG queries were asked to find out instead; those of
  * them that failed too leave it unknown whether the scope has MIG devices, and the reader is told.
  */
-function noteUnknownMig(m: Measured, failed: readonly string[]): void {
-  if (m.telemetry.evidence.mig?.status !== 'failed') return;
+function noteUnknownMig(m: Measured, failed: readonly MeasureKey[]): void {
+  if (m.telemetry.migPresence !== 'failed') return;
   for (const id of failed) m.answer(id);
 }
 
@@ -168,10 +167,10 @@ function noteUnknownMig(m: Measured, failed: readonly string[]): void {
  * The MIG side of a scope (`pool:<name>`, `workload:<name>`); null when neither DCGM nor
  * kube-state-metrics shows a MIG device there, so scopes without MIG keep the whole-GPU path.
  */
-export function migMeasures(m: Measured, scopeId: string): MigMeasures | null {
-  const failed: string[] = [];
-  const act = migAnswer(m, `${MIG_ACTIVITY_FAMILY}:${scopeId}`, failed);
-  const req = migAnswer(m, `${MIG_REQUESTS_FAMILY}:${scopeId}`, failed);
+export function migMeasures(m: Measured, scopeId: ScopeId): MigMeasures | null {
+  const failed: MeasureKey[] = [];
+  const act = migAnswer(m, measureKey('mig-activity', scopeId), failed);
+  const req = migAnswer(m, measureKey('mig-requests', scopeId), failed);
   const ledger = new ProfileLedger();
   const byDcgm = (l: Labels) => ledger.weigh(dcgmProfile(l), l[MIG_PROFILE_LABEL] ?? '');
   const byKsm = (l: Labels) => ledger.weigh(ksmProfile(l), l['resource'] ?? '');
@@ -188,10 +187,10 @@ export function migMeasures(m: Measured, scopeId: string): MigMeasures | null {
     return null;
   }
   for (const id of failed) m.answer(id);
-  for (const a of [act, req]) if (a !== undefined) m.peek(a.query.id);
+  for (const a of [act, req]) if (a !== undefined) m.peek(a.key);
 
   const wholeOf = (measure: string) => (has(act, measure) ? weighed(act, measure, one) : null);
-  const answers = [act, req].filter((a): a is QueryAnswer => a !== undefined);
+  const answers = [act, req].filter((a): a is TakenMeasurement => a !== undefined);
   return {
     requested: plus(weighed(req, MIG_REQUESTS.requested, byKsm), weighed(req, MIG_REQUESTS.singleRequested, byDcgm)),
     mixedDevices: mixedRequested,
@@ -224,7 +223,7 @@ export function missingInstanceActivity(scope: string): { what: string; how: str
 /** Evidence of a MIG-aware number: the MIG answers and how slices became GPUs. */
 export function migEvidence(mig: MigMeasures, window: string): Evidence[] {
   const conversion = mig.ledger.evidence(window);
-  return [...mig.answers.map(evidenceOf), ...(conversion ? [conversion] : [])];
+  return [...mig.answers.map((a) => a.evidence), ...(conversion ? [conversion] : [])];
 }
 
 /**
@@ -235,7 +234,7 @@ export function migEvidence(mig: MigMeasures, window: string): Evidence[] {
 export function migRequestedLine(
   m: Measured,
   workload: string,
-  requests: QueryAnswer | undefined,
+  requests: TakenMeasurement | undefined,
 ): { line: Timeline; step: number; evidence: Evidence[] } | null {
   const mig = migMeasures(m, `workload:${workload}`);
   if (mig === null) return null;
@@ -249,8 +248,8 @@ export function migRequestedLine(
  * null when it admitted none, so a queue of whole GPUs keeps its ladder as it is.
  */
 export function queueMigAllocated(m: Measured, queue: string): { hours: number; evidence: Evidence[] } | null {
-  const id = `${QUEUE_MIG_USAGE_FAMILY}:queue:${queue}`;
-  const failed: string[] = [];
+  const id = measureKey('queue-mig-usage', `queue:${queue}`);
+  const failed: MeasureKey[] = [];
   const a = migAnswer(m, id, failed);
   if (a === undefined) {
     noteUnknownMig(m, failed);
@@ -272,5 +271,5 @@ export function queueMigAllocated(m: Measured, queue: string): { hours: number; 
   if (!any) return null;
   m.peek(id);
   const conversion = ledger.evidence(m.window);
-  return { hours: hoursOf(line, stepOf(a)), evidence: [evidenceOf(a), ...(conversion ? [conversion] : [])] };
+  return { hours: hoursOf(line, stepOf(a)), evidence: [a.evidence, ...(conversion ? [conversion] : [])] };
 }

@@ -1,5 +1,5 @@
 import type { CapacityChange, Evidence, Finding, IdlePod, StaggerPlan, UtilisationLadder, Workload } from '../domain/index.js';
-import { evidenceOf } from '../telemetry/gather.js';
+import { measureKey } from '../domain/index.js';
 import { IDLE_POD_RULE, unmatchable } from './idle-pods.js';
 import { pct } from './ladder.js';
 import type { Measured } from './measured.js';
@@ -25,18 +25,18 @@ export function idleHolders(linked: readonly Workload[], ladders: readonly Utili
   for (const w of linked) {
     const ladder = ladders.find((l) => l.scope === 'workload' && l.name === w.name);
     if (ladder === undefined || !ladder.flags.some((f) => f.kind === 'idle')) continue;
-    const a = m.peek(`ksm.gpu-requests:workload:${w.name}`);
+    const a = m.peek(measureKey('gpu-requests', `workload:${w.name}`));
     // MIG devices count as their share of a GPU, never rounded up to a whole one.
     const mig = migRequestedLine(m, w.name, a);
     if (mig !== null) {
       const held = maxOf(mig.line);
       if (held !== null && held > 0)
-        out.push({ workload: w, ladder, heldGpus: held, evidence: [...ladder.evidence, ...(a ? [evidenceOf(a)] : [])] });
+        out.push({ workload: w, ladder, heldGpus: held, evidence: [...ladder.evidence, ...(a ? [a.evidence] : [])] });
       continue;
     }
     const held = a === undefined ? null : maxOf(timeline(a));
     if (a === undefined || held === null || held <= 0) continue;
-    out.push({ workload: w, ladder, heldGpus: Math.round(held), evidence: [...ladder.evidence, evidenceOf(a)] });
+    out.push({ workload: w, ladder, heldGpus: Math.round(held), evidence: [...ladder.evidence, a.evidence] });
   }
   return out;
 }

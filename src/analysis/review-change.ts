@@ -11,13 +11,13 @@ import type {
   JobWorkload,
   MissingEvidence,
   Policy,
+  RejectedWorkload,
+  ReviewMeasurements,
   StaggerPlan,
   Workload,
 } from '../domain/index.js';
 import { changeSharing, isJobWorkload } from '../domain/index.js';
 import { inPhysicalGpus, inSchedulableGpus } from './sharing.js';
-import type { ReviewTelemetry } from '../telemetry/collect.js';
-import type { RejectedWorkload } from '../workloads/catalog.js';
 import { combine, type TermOption } from './combine.js';
 import { inferredReview } from './inferred-review.js';
 import { inferredWorkloads } from './inferred-workloads.js';
@@ -35,7 +35,7 @@ export interface ChangeContext {
   catalogFile: string;
   policy: Policy;
   /** What the cluster does now; null when the review runs from the files alone. */
-  telemetry?: ReviewTelemetry | null;
+  telemetry?: ReviewMeasurements | null;
   /** Catalog entries dropped for their errors: a need that leaves one out is known to be short. */
   rejected?: readonly RejectedWorkload[];
   /** Why the catalog could not be read at all, when it exists but is broken. */

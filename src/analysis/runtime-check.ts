@@ -1,7 +1,5 @@
-import { WEEKDAYS, type Evidence, type Finding, type JobWorkload, type RuntimeCheck } from '../domain/index.js';
-import { evidenceOf } from '../telemetry/gather.js';
-import type { QueryAnswer } from '../telemetry/source.js';
-import { windowLength } from '../workloads/window.js';
+import type { Evidence, Finding, JobWorkload, MeasureKey, RuntimeCheck, TakenMeasurement } from '../domain/index.js';
+import { measureKey, WEEKDAYS, windowLength } from '../domain/index.js';
 import type { Measured } from './measured.js';
 import { migMeasures, plus } from './mig.js';
 import { hoursOf, stepOf, timeline, type Timeline } from './series.js';
@@ -31,12 +29,12 @@ export function observedRuntime(w: JobWorkload, m: Measured): RuntimeCheck | nul
     });
     return null;
   }
-  const id = `ksm.gpu-requests:workload:${w.name}`;
+  const id = measureKey('gpu-requests', `workload:${w.name}`);
   const devices = migDevices(w, m, id);
   const a = devices === null ? m.answer(id) : m.peek(id);
   if (devices === null && a === undefined) return null;
-  const line = devices?.line ?? timeline(a as QueryAnswer);
-  const gpuHours = hoursOf(line, devices?.step ?? stepOf(a as QueryAnswer, line));
+  const line = devices?.line ?? timeline(a as TakenMeasurement);
+  const gpuHours = hoursOf(line, devices?.step ?? stepOf(a as TakenMeasurement, line));
   const days = runDays(w, m.telemetry.at, m.telemetry.windowMinutes);
   if (gpuHours <= 0 || days <= 0 || w.jobsPerDay <= 0) return null;
   const observedMinutes = (gpuHours / days / (w.jobsPerDay * w.gpusPerJob)) * 60;
@@ -46,7 +44,7 @@ export function observedRuntime(w: JobWorkload, m: Measured): RuntimeCheck | nul
     observedMinutes,
     differs: Math.abs(observedMinutes - w.runtime) > RUNTIME_TOLERANCE * w.runtime,
     evidence: [
-      ...(a ? [evidenceOf(a)] : []),
+      ...(a ? [a.evidence] : []),
       ...(devices?.evidence ?? []),
       { source: 'catalog', ref: `${w.source.file}${w.source.line === null ? '' : `:${w.source.line}`}` },
     ],
@@ -82,14 +80,14 @@ export function runDays(w: Pick<JobWorkload, 'days'>, at: string, windowMinutes:
  * as `gpusPerJob` counts what a run asks Kubernetes for (a single-strategy slice is already one
  * nvidia.com/gpu). Null when the job uses no MIG device.
  */
-function migDevices(w: JobWorkload, m: Measured, id: string): { line: Timeline; step: number; evidence: Evidence[] } | null {
+function migDevices(w: JobWorkload, m: Measured, id: MeasureKey): { line: Timeline; step: number; evidence: Evidence[] } | null {
   const mig = migMeasures(m, `workload:${w.name}`);
-  const r = m.telemetry.evidence.results.find((x) => x.query.id === id);
+  const why = m.missingBecause(id);
   // Whole GPUs unknown: the runtime is unknown too, and the usual path says why.
-  if (mig === null || (r?.status === 'missing' && r.reason !== 'no-data')) return null;
+  if (mig === null || (why !== null && why !== 'nothing-there')) return null;
   const a = m.peek(id);
   const line = plus(a === undefined ? new Map<number, number>() : timeline(a), mig.mixedDevices);
-  return { line, step: a === undefined ? mig.step : stepOf(a), evidence: mig.answers.map(evidenceOf) };
+  return { line, step: a === undefined ? mig.step : stepOf(a), evidence: mig.answers.map((a) => a.evidence) };
 }
 
 /**

@@ -1,17 +1,17 @@
-import type { QueryAnswer } from '../telemetry/source.js';
+import type { TakenMeasurement } from '../domain/index.js';
 
 /** A level over time: unix seconds → value, the answer's series summed at each time. */
 export type Timeline = Map<number, number>;
 
 /** The answer's series added up at each timestamp (range answers of one source share their times). */
-export function timeline(answer: QueryAnswer): Timeline {
+export function timeline(answer: TakenMeasurement): Timeline {
   const out: Timeline = new Map();
   for (const s of answer.series) for (const p of s.samples) out.set(p.t, (out.get(p.t) ?? 0) + p.v);
   return new Map([...out].sort((a, b) => a[0] - b[0]));
 }
 
 /** Each series of the answer by one label's value (`cluster_queue`, `flavor`). */
-export function timelinesBy(answer: QueryAnswer, label: string): Map<string, Timeline> {
+export function timelinesBy(answer: TakenMeasurement, label: string): Map<string, Timeline> {
   const out = new Map<string, Timeline>();
   for (const s of answer.series) {
     const key = s.labels[label] ?? '';
@@ -26,8 +26,8 @@ export function timelinesBy(answer: QueryAnswer, label: string): Map<string, Tim
  * Seconds each point stands for: the answer's step, else the most common gap between points.
  * A lone point stands for nothing measurable, so 0.
  */
-export function stepOf(answer: QueryAnswer, line: Timeline = timeline(answer)): number {
-  if (answer.step !== undefined && answer.step > 0) return answer.step;
+export function stepOf(answer: TakenMeasurement, line: Timeline = timeline(answer)): number {
+  if (answer.stepSeconds !== undefined && answer.stepSeconds > 0) return answer.stepSeconds;
   const times = [...line.keys()];
   const gaps = new Map<number, number>();
   for (let i = 1; i < times.length; i++) {
@@ -56,7 +56,7 @@ export function minOf(line: Timeline): number | null {
 }
 
 /** One number from an instant answer: the series summed; null when it holds no sample. */
-export function scalarOf(answer: QueryAnswer): number | null {
+export function scalarOf(answer: TakenMeasurement): number | null {
   const line = timeline(answer);
   if (line.size === 0) return null;
   let sum = 0;

@@ -1,6 +1,5 @@
-import type { Evidence, InferenceWorkload, MissingEvidence, Policy, ServingCapacity, Slo } from '../domain/index.js';
-import { evidenceOf } from '../telemetry/gather.js';
-import type { LoadTestRow } from '../telemetry/loadtest/index.js';
+import type { Evidence, InferenceWorkload, LoadTestRow, MissingEvidence, Policy, ScopeId, ServingCapacity, Slo } from '../domain/index.js';
+import { measureKey } from '../domain/index.js';
 import { pct } from './ladder.js';
 import type { Measured } from './measured.js';
 import { maxOf, round3, scalarOf, timeline, type Timeline } from './series.js';
@@ -112,13 +111,17 @@ export function diagnoseLimit(running: Timeline, waiting: Timeline, kv: Timeline
 }
 
 function diagnose(w: InferenceWorkload, m: Measured): { d: LimitDiagnosis; evidence: Evidence[] } {
-  const id = `workload:${w.name}`;
-  const [running, waiting, kv] = [m.answer(`vllm.running:${id}`), m.answer(`vllm.waiting:${id}`), m.answer(`vllm.kv-cache:${id}`)];
-  const pre = m.answer(`vllm.preemptions:${id}`);
+  const id: ScopeId = `workload:${w.name}`;
+  const [running, waiting, kv] = [
+    m.answer(measureKey('vllm-running', id)),
+    m.answer(measureKey('vllm-waiting', id)),
+    m.answer(measureKey('vllm-kv-cache', id)),
+  ];
+  const pre = m.answer(measureKey('vllm-preemptions', id));
   if (!running || !waiting || !kv) return { d: NO_LIMIT, evidence: [] };
   const d = diagnoseLimit(timeline(running), timeline(waiting), timeline(kv), pre ? scalarOf(pre) : null);
   const used = d.limit === null ? [] : [running, waiting, kv, ...(pre ? [pre] : [])];
-  return { d, evidence: used.map(evidenceOf) };
+  return { d, evidence: used.map((a) => a.evidence) };
 }
 
 /** The highest request rate the service carried over the window; null when unmeasured. */
@@ -130,8 +133,8 @@ function observedPeak(w: InferenceWorkload, m: Measured): { rate: number | null;
     });
     return { rate: null, evidence: [] };
   }
-  const a = m.answer(`vllm.request-rate:workload:${w.name}`);
-  return a === undefined ? { rate: null, evidence: [] } : { rate: maxOf(timeline(a)), evidence: [evidenceOf(a)] };
+  const a = m.answer(measureKey('request-rate', `workload:${w.name}`));
+  return a === undefined ? { rate: null, evidence: [] } : { rate: maxOf(timeline(a)), evidence: [a.evidence] };
 }
 
 /** The sustainable rate per replica from a load test named by the catalog, recording what is missing. */

@@ -45,7 +45,7 @@ Usage:
                       [--format markdown|json] [--fail-on not-justified|partially-justified]
                       [--allow-insufficient-evidence]
   gpu-justify stagger --catalog <file> [--queue <name> | --pool <name>] [--capacity <gpus>] [--json]
-  gpu-justify snapshot --catalog <file> --prometheus <url> [--opencost <url>]
+  gpu-justify snapshot [--catalog <file> | --dir <dir>] --prometheus <url> [--opencost <url>]
                       [--at <time>] [--window <duration>] [--step <seconds>] [--base <dir|ref> --head <dir|ref> [--repo <git dir>]]
                       --out <file>
 

@@ -15,3 +15,5 @@ export * from './map-limit.js';
 export * from './inferred.js';
 export * from './nearest.js';
 export * from './sharing.js';
+export * from './measurements/index.js';
+export * from './window.js';

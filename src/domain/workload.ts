@@ -1,3 +1,4 @@
+import type { Diagnostic } from './diagnostic.js';
 import type { FieldOrigin } from './inferred.js';
 
 /** A point of the catalog, with its source line for evidence. */
@@ -99,4 +100,18 @@ export type MeasurableWorkload = Workload | PartialJobWorkload;
 
 export function isJobWorkload(w: Workload): w is JobWorkload {
   return w.type === 'batch' || w.type === 'training';
+}
+
+/** A catalog entry that failed validation: what it would have linked to, and its first error. */
+export interface RejectedWorkload {
+  name: string | null;
+  queue: string | null;
+  pool: string | null;
+  /** The first error reported for the entry. */
+  problem: Diagnostic;
+  /**
+   * Set when the entry's only gap is an `unknown` runtime or earliest start (its deadline stated):
+   * the entry as written, and the warning of each such field, for a review to fill them.
+   */
+  partial?: { workload: PartialJobWorkload; unknown: { field: FillableField; path: string; warning: Diagnostic }[] };
 }

@@ -1,20 +1,18 @@
-import type { MissingEvidence } from '../domain/index.js';
+import type { MigPresenceState, MissingEvidence } from '../domain/index.js';
 import { migPresence } from './queries/mig-presence.js';
 import type { QueryResult, TelemetrySource } from './source.js';
 import { toMissingEvidence } from './source.js';
 
 /**
- * What the MIG presence probe said, and so whether the MIG queries were asked:
+ * What the MIG presence probe said, and so whether the MIG queries were asked (MigPresenceState):
  * - `found`: series of MIG devices exist in the window; they were asked;
  * - `none`: none exist; they were not, and nothing is missing for it;
  * - `not-recorded`: a snapshot recorded before the probe existed holds no answer to it; taken as
  *   "no MIG known", as such snapshots hold no MIG answers either, and not listed as missing;
  * - `failed`: it could not be told; they were asked all the same, and the failure is listed.
  */
-export type MigPresenceStatus = 'found' | 'none' | 'not-recorded' | 'failed';
-
 export interface MigPresence {
-  status: MigPresenceStatus;
+  status: MigPresenceState;
   /** The probe's own answer. */
   result: QueryResult;
 }

@@ -1,10 +1,10 @@
 import { diagnostic } from '../domain/diagnostic.js';
 import type { Diagnostic } from '../domain/diagnostic.js';
-import type { FillableField, InferenceWorkload, JobWorkload, PartialJobWorkload, Workload } from '../domain/workload.js';
+import type { FillableField, InferenceWorkload, JobWorkload, PartialJobWorkload, RejectedWorkload, Workload } from '../domain/workload.js';
 import { catalogShellSchema, workloadSchema } from './catalog-schema.js';
 import type { ParsedWorkload } from './catalog-schema.js';
 import { formatClock, formatDeadline } from './clock.js';
-import { windowLength } from './window.js';
+import { windowLength } from '../domain/window.js';
 import { formatDuration } from './duration.js';
 import { protoKeyPaths } from './unsafe-keys.js';
 import { UNKNOWN } from './fields.js';
@@ -20,19 +20,7 @@ export interface CatalogResult {
   unreadable: Diagnostic | null;
 }
 
-/** A catalog entry that failed validation: what it would have linked to, and its first error. */
-export interface RejectedWorkload {
-  name: string | null;
-  queue: string | null;
-  pool: string | null;
-  /** The first error reported for the entry. */
-  problem: Diagnostic;
-  /**
-   * Set when the entry's only gap is an `unknown` runtime or earliest start (its deadline stated):
-   * the entry as written, and the warning of each such field, for a review to fill them.
-   */
-  partial?: { workload: PartialJobWorkload; unknown: { field: FillableField; path: string; warning: Diagnostic }[] };
-}
+export type { RejectedWorkload } from '../domain/workload.js';
 
 const SHAPE = 'expected a mapping with a `workloads:` list';
 

@@ -26,9 +26,9 @@ function measured() {
   return new Measured(
     telemetry(
       [
-        answer('ksm.gpu-requests:workload:chat', [hourly(repeat(48, 4))]),
-        answer('outcomes.verified:workload:chat', [hourly([900])], 'instant'),
-        answer('outcomes.total:workload:chat', [hourly([1000])], 'instant'),
+        answer('gpu-requests:workload:chat', [hourly(repeat(48, 4))]),
+        answer('verified-outcomes:workload:chat', [hourly([900])], 'instant'),
+        answer('total-outcomes:workload:chat', [hourly([1000])], 'instant'),
       ],
       {
         'small.json': { ok: true, format: 'vllm-bench', rows: [row(5, 1500)] },

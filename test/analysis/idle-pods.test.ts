@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { HELD_MOST, coveredBy, idlePods, measurePods, podQueryId } from '../../src/analysis/idle-pods.js';
+import { HELD_MOST, coveredBy, idlePods, measurePods, podMeasureKey } from '../../src/analysis/idle-pods.js';
 import { reviewChange } from '../../src/analysis/review-change.js';
-import type { CapacityChange, Workload } from '../../src/domain/index.js';
-import type { Series } from '../../src/telemetry/source.js';
+import type { CapacityChange, MeasuredSeries, Workload } from '../../src/domain/index.js';
 import { batch, policy, queueChange, service } from '../factories.js';
 import { AT, STEP, answer, hourly, measured, missing, repeat, telemetry } from './measured-fixture.js';
 
@@ -13,7 +12,7 @@ const pool = (before: number, after: number): CapacityChange =>
   queueChange(POOL, before, after, { kind: 'karpenter-nodepool', file: 'pools/l4.yaml', gpuModel: 'NVIDIA L4' });
 
 /** One pod's two series: GPUs held and busy GPUs, from point `from` on. */
-function pod(namespace: string, name: string, gpus: number[], busy: number[], from = 0): Series[] {
+function pod(namespace: string, name: string, gpus: number[], busy: number[], from = 0): MeasuredSeries[] {
   const at = (values: number[]) => values.map((v, i) => ({ t: T0 + (from + i) * STEP, v }));
   return [
     { labels: { namespace, pod: name, measure: 'gpus' }, samples: at(gpus) },
@@ -21,7 +20,7 @@ function pod(namespace: string, name: string, gpus: number[], busy: number[], fr
   ];
 }
 
-const podAnswer = (...series: Series[][]) => answer(podQueryId(POOL), series.flat());
+const podAnswer = (...series: MeasuredSeries[][]) => answer(podMeasureKey(POOL), series.flat());
 
 describe('measuring pods from the per-pod DCGM answer', () => {
   it('gives GPUs held at the end, the share of the window held and busy over held GPU-hours', () => {
@@ -30,7 +29,7 @@ describe('measuring pods from the per-pod DCGM answer', () => {
     const [p] = measurePods(podAnswer(pod('ml', 'nb-0', [...repeat(24, 4), ...repeat(24, 2)], [...repeat(24, 0), ...repeat(24, 0.1)])));
     expect(p).toMatchObject({ namespace: 'ml', pod: 'nb-0', gpus: 2, heldFraction: 1 });
     expect(p!.busyFraction).toBeCloseTo(2.4 / 144, 12);
-    expect(p!.evidence).toEqual([{ source: 'prometheus', ref: `q(${podQueryId(POOL)})`, window: `${48 * 60}m to ${AT}` }]);
+    expect(p!.evidence).toEqual([{ source: 'prometheus', ref: `q(dcgm.pod-gpus:pool:${POOL})`, window: `${48 * 60}m to ${AT}` }]);
   });
 
   it('holds nothing at the end when the pod is gone before the window closes', () => {
@@ -86,29 +85,29 @@ describe('idle pods outside the catalog', () => {
   });
 
   it('says how to add the pod labels when pods request GPUs but DCGM names none, and never guesses', () => {
-    const requests = (gpus: number) => answer(`ksm.gpu-requests:pool:${POOL}`, [hourly(repeat(48, gpus))]);
+    const requests = (gpus: number) => answer(`gpu-requests:pool:${POOL}`, [hourly(repeat(48, gpus))]);
     // The pool's DCGM series answer (joined by host name), but none of them names a pod.
-    const poolUtil = answer(`dcgm.gpu-util:pool:${POOL}`, [hourly(repeat(48, 40))]);
-    const unlabelled = measured([missing(podQueryId(POOL)), requests(4), poolUtil]);
+    const poolUtil = answer(`gpu-busy-percent:pool:${POOL}`, [hourly(repeat(48, 40))]);
+    const unlabelled = measured([missing(podMeasureKey(POOL)), requests(4), poolUtil]);
     expect(idlePods(pool(4, 8), [], unlabelled, policy())).toEqual([]);
     const [lack] = unlabelled.missing();
     expect(lack?.what).toContain('no DCGM series names a pod');
     expect(lack?.how).toContain('--kubernetes');
     expect(lack?.how).toContain('DCGM_EXPORTER_KUBERNETES=true');
     // No DCGM series on the pool's nodes at all: pod mapping is not the fix, the host label is.
-    const unjoined = measured([missing(podQueryId(POOL)), requests(4)]);
+    const unjoined = measured([missing(podMeasureKey(POOL)), requests(4)]);
     expect(idlePods(pool(4, 8), [], unjoined, policy())).toEqual([]);
     const [noHost] = unjoined.missing();
     expect(noHost?.what).toContain('no DCGM series is on its nodes');
     expect(noHost?.how).toContain('must be the Kubernetes node name');
     // No pod requested GPUs there: nothing to be idle, nothing missing.
-    const empty = measured([missing(podQueryId(POOL)), requests(0)]);
+    const empty = measured([missing(podMeasureKey(POOL)), requests(0)]);
     expect(idlePods(pool(4, 8), [], empty, policy())).toEqual([]);
     expect(empty.missing()).toEqual([]);
     // Requests unknown too: the query's own missing line.
-    const unknown = measured([missing(podQueryId(POOL))]);
+    const unknown = measured([missing(podMeasureKey(POOL))]);
     idlePods(pool(4, 8), [], unknown, policy());
-    expect(unknown.missing()).toEqual([{ what: `what ${podQueryId(POOL)}: nothing`, how: `how ${podQueryId(POOL)}` }]);
+    expect(unknown.missing()).toEqual([{ what: `what dcgm.pod-gpus:pool:${POOL}: nothing`, how: `how dcgm.pod-gpus:pool:${POOL}` }]);
     // A queue asks no per-pod question.
     expect(idlePods(queueChange('research', 4, 8), [], measured([]), policy())).toEqual([]);
   });
@@ -125,10 +124,10 @@ describe('the reclaim lever with idle pods outside the catalog', () => {
       selector: { namespace: 'train' },
     };
     const t = telemetry([
-      answer('ksm.gpu-requests:workload:train', [hourly(repeat(48, 2))]),
-      answer('dcgm.gpu-util:workload:train', [hourly(repeat(48, 1))]),
-      answer('dcgm.sm-activity:workload:train', [hourly(repeat(48, 0.01), { dcgm_field: 'DCGM_FI_PROF_SM_ACTIVE' })]),
-      answer('dcgm.tensor-active:workload:train', [hourly(repeat(48, 0))]),
+      answer('gpu-requests:workload:train', [hourly(repeat(48, 2))]),
+      answer('gpu-busy-percent:workload:train', [hourly(repeat(48, 1))]),
+      answer('sm-activity:workload:train', [hourly(repeat(48, 0.01), { dcgm_field: 'DCGM_FI_PROF_SM_ACTIVE' })]),
+      answer('tensor-activity:workload:train', [hourly(repeat(48, 0))]),
       podAnswer(notebook, pod('train', 'train-0', repeat(48, 2), repeat(48, 0.02))),
     ]);
     const r = reviewChange({ change: pool(8, 12), workloads: [train], catalogFile: 'gpu-workloads.yaml', policy: policy(), telemetry: t });
@@ -139,7 +138,7 @@ describe('the reclaim lever with idle pods outside the catalog', () => {
     expect(reclaim!.summary).toContain('train (2 GPUs, busy 1%)');
     expect(reclaim!.summary).toContain('Idle pods outside the catalog hold 2 GPUs of l4-pool: notebooks/alice (2 GPUs, busy 1%)');
     expect(reclaim!.summary).toContain('held GPUs over 50% of the window and at its end');
-    expect(reclaim!.evidence.map((e) => e.ref)).toContain(`q(${podQueryId(POOL)})`);
+    expect(reclaim!.evidence.map((e) => e.ref)).toContain(`q(dcgm.pod-gpus:pool:${POOL})`);
     expect(r).toMatchObject({ verdict: 'not-justified', need: 0 });
   });
 

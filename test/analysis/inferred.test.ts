@@ -186,7 +186,7 @@ describe('a catalog entry that leaves its runtime or start unknown', () => {
 
   it('makes a review that plans it inferred, and shows where the filled fields came from', () => {
     const filled = filledWorkload(partial(), [entry], runs, 2)!;
-    const t = telemetry([answer('kueue.usage:queue:batch-q', [])]);
+    const t = telemetry([answer('queue-usage:queue:batch-q', [])]);
     const r = reviewChange({
       change: queueChange('batch-q', 8, 16),
       workloads: [filled],

@@ -11,12 +11,12 @@ describe('utilisation ladder', () => {
     // 10 hours at 4 GPUs then 10 hours at 2 GPUs: 60 GPU-hours.
     const gpus = [...repeat(10, 4), ...repeat(10, 2)];
     const m = measured([
-      answer(`ksm.gpu-requests:${id}`, [hourly(gpus)]),
-      answer(`dcgm.gpu-util:${id}`, [hourly([...repeat(10, 50), ...repeat(10, 100)])]),
-      answer(`dcgm.sm-activity:${id}`, [hourly(repeat(20, 0.25), { dcgm_field: 'DCGM_FI_PROF_GR_ENGINE_ACTIVE' })]),
-      answer(`dcgm.tensor-active:${id}`, [hourly(repeat(20, 0.1))]),
-      answer(`dcgm.dram-active:${id}`, [hourly(repeat(20, 0.1))]),
-      answer(`outcomes.verified:${id}`, [hourly([30])], 'instant'),
+      answer(`gpu-requests:${id}`, [hourly(gpus)]),
+      answer(`gpu-busy-percent:${id}`, [hourly([...repeat(10, 50), ...repeat(10, 100)])]),
+      answer(`sm-activity:${id}`, [hourly(repeat(20, 0.25), { dcgm_field: 'DCGM_FI_PROF_GR_ENGINE_ACTIVE' })]),
+      answer(`tensor-activity:${id}`, [hourly(repeat(20, 0.1))]),
+      answer(`dram-activity:${id}`, [hourly(repeat(20, 0.1))]),
+      answer(`verified-outcomes:${id}`, [hourly([30])], 'instant'),
     ]);
     const l = workloadLadder(w, m, policy())!;
     // busy: 10 h × 4 × 0.5 + 10 h × 2 × 1 = 40; computing: 60 × 0.25 = 15; tensor 6; 30 / 60 outcomes per GPU-hour.
@@ -36,10 +36,10 @@ describe('utilisation ladder', () => {
 
   it('flags an idle allocation under idleBelow and memory-bound work', () => {
     const m = measured([
-      answer(`ksm.gpu-requests:${id}`, [hourly(repeat(10, 2))]),
-      answer(`dcgm.gpu-util:${id}`, [hourly(repeat(10, 30))]),
-      answer(`dcgm.sm-activity:${id}`, [hourly(repeat(10, 0.2), { dcgm_field: 'DCGM_FI_PROF_SM_ACTIVE' })]),
-      answer(`dcgm.dram-active:${id}`, [hourly(repeat(10, 0.5))]),
+      answer(`gpu-requests:${id}`, [hourly(repeat(10, 2))]),
+      answer(`gpu-busy-percent:${id}`, [hourly(repeat(10, 30))]),
+      answer(`sm-activity:${id}`, [hourly(repeat(10, 0.2), { dcgm_field: 'DCGM_FI_PROF_SM_ACTIVE' })]),
+      answer(`dram-activity:${id}`, [hourly(repeat(10, 0.5))]),
     ]);
     expect(workloadLadder(w, m, policy({ idleBelow: 0.05 }))!.flags.map((f) => f.kind)).toEqual(['memory-bound']);
     const strict = workloadLadder(w, m, policy({ idleBelow: 0.35 }))!;
@@ -48,7 +48,7 @@ describe('utilisation ladder', () => {
   });
 
   it('leaves a rung null when its query has no answer, and records what is missing', () => {
-    const m = measured([answer(`ksm.gpu-requests:${id}`, [hourly(repeat(5, 1))]), missing(`dcgm.gpu-util:${id}`)]);
+    const m = measured([answer(`gpu-requests:${id}`, [hourly(repeat(5, 1))]), missing(`gpu-busy-percent:${id}`)]);
     const l = workloadLadder(w, m, policy())!;
     expect(l).toMatchObject({ allocatedGpuHours: 5, busyGpuHours: null, busyFraction: null, flags: [] });
     expect(m.missing().map((x) => x.what)).toContain(`what dcgm.gpu-util:${id}: nothing`);
@@ -60,9 +60,9 @@ describe('utilisation ladder', () => {
 
   it('adds the linked workloads up for a queue, and takes its allocation from Kueue usage', () => {
     const m = measured([
-      answer(`ksm.gpu-requests:${id}`, [hourly(repeat(10, 2))]),
-      answer(`dcgm.gpu-util:${id}`, [hourly(repeat(10, 50))]),
-      answer('kueue.usage:queue:research', [hourly(repeat(10, 3), { flavor: 'a' })]),
+      answer(`gpu-requests:${id}`, [hourly(repeat(10, 2))]),
+      answer(`gpu-busy-percent:${id}`, [hourly(repeat(10, 50))]),
+      answer('queue-usage:queue:research', [hourly(repeat(10, 3), { flavor: 'a' })]),
     ]);
     const linked = [workloadLadder(w, m, policy())!];
     const q = capacityLadder(queueChange('research', 4, 8), m, linked, 1, policy())!;

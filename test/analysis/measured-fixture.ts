@@ -1,64 +1,85 @@
-import type { MissingEvidence } from '../../src/domain/index.js';
+import type {
+  CostMeasurement,
+  LoadTestImport,
+  LoadTestRow,
+  MeasuredSeries,
+  Measurement,
+  MeasureKey,
+  MeasureName,
+  MigPresenceState,
+  MissingEvidence,
+  MissingMeasurement,
+  MissingMeasurementReason,
+  ReviewMeasurements,
+  ScopeId,
+  TakenMeasurement,
+} from '../../src/domain/index.js';
 import { Measured } from '../../src/analysis/measured.js';
-import type { ReviewTelemetry } from '../../src/telemetry/collect.js';
-import type { LoadTestImport, LoadTestRow } from '../../src/telemetry/loadtest/index.js';
-import type { QueryAnswer, QueryMissing, QueryResult, Series } from '../../src/telemetry/source.js';
+import { queryIdOfMeasure } from '../../src/telemetry/measure/families.js';
 
 export const AT = '2026-01-03T00:00:00.000Z';
 export const STEP = 3600;
 const T0 = Date.parse(AT) / 1000 - 48 * STEP;
+const WINDOW = 48 * 60;
 
 /** Hourly points from a list of values: the i-th value at T0 + i hours. */
-export function hourly(values: readonly number[], labels: Record<string, string> = {}): Series {
+export function hourly(values: readonly number[], labels: Record<string, string> = {}): MeasuredSeries {
   return { labels, samples: values.map((v, i) => ({ t: T0 + i * STEP, v })) };
 }
 
-export function answer(id: string, series: Series[], kind: 'range' | 'instant' = 'range'): QueryAnswer {
+/** The id of the query telemetry takes the measure with, as its evidence names it. */
+function queryIdOf(key: MeasureKey): string {
+  const [name, ...scope] = key.split(':');
+  return queryIdOfMeasure(name as MeasureName, scope.join(':') as ScopeId);
+}
+
+/** A measure taken: a level over time (`range`, hourly points) or one number (`instant`); its evidence a stand-in query. */
+export function answer(key: MeasureKey, series: MeasuredSeries[], kind: 'range' | 'instant' = 'range'): TakenMeasurement {
   return {
-    status: 'ok',
-    query: { id, kind, promql: `q(${id})`, what: id, how: 'n/a' },
-    source: 'test',
-    at: AT,
-    windowMinutes: 48 * 60,
-    resultType: kind === 'range' ? 'matrix' : 'vector',
+    status: 'measured',
+    key,
     series,
-    skipped: { nan: 0, inf: 0, blank: 0 },
-    warnings: [],
-    ...(kind === 'range' ? { step: STEP } : {}),
+    windowMinutes: WINDOW,
+    ...(kind === 'range' ? { stepSeconds: STEP } : {}),
+    evidence: { source: 'prometheus', ref: `q(${queryIdOf(key)})`, window: `${WINDOW}m to ${AT}` },
+    notFinite: null,
   };
 }
 
-export function missing(id: string): QueryMissing {
-  return {
-    status: 'missing',
-    query: { id, kind: 'range', promql: `q(${id})`, what: `what ${id}`, how: `how ${id}` },
-    source: 'test',
-    at: AT,
-    windowMinutes: 48 * 60,
-    reason: 'no-data',
-    message: 'nothing',
-  };
+/** A measure asked and not taken: by default, it matched nothing. */
+export function missing(key: MeasureKey, reason: MissingMeasurementReason = 'nothing-there', message = 'nothing'): MissingMeasurement {
+  const id = queryIdOf(key);
+  return { status: 'missing', key, reason, missing: { what: `what ${id}: ${message}`, how: `how ${id}` } };
 }
 
 export function row(rate: number, p95E2eMs: number | null, over: Partial<LoadTestRow> = {}): LoadTestRow {
   return { rate, p50E2eMs: null, p95E2eMs, p99E2eMs: null, ttftP95Ms: 50, errorRate: 0, label: `constant at ${rate}/s`, ...over };
 }
 
-/** A ReviewTelemetry over 48 hourly points holding exactly the given results. */
+export interface MeasurementsOptions {
+  migPresence?: MigPresenceState | null;
+  cost?: CostMeasurement | null;
+  /** The source answered something besides these measures (a query analysis does not read). */
+  answeredAny?: boolean;
+}
+
+/** A review's measurements over 48 hourly points holding exactly the given ones. */
 export function telemetry(
-  results: QueryResult[],
+  results: Measurement[],
   loadTests: Record<string, LoadTestImport> = {},
-  windowMinutes = 48 * 60,
-): ReviewTelemetry {
-  const answers = new Map(results.flatMap((r) => (r.status === 'ok' ? [[r.query.id, r] as const] : [])));
-  const missingList: MissingEvidence[] = results.flatMap((r) => (r.status === 'missing' ? [{ what: r.query.what, how: r.query.how }] : []));
+  windowMinutes = WINDOW,
+  options: MeasurementsOptions = {},
+): ReviewMeasurements {
+  const missingList: MissingEvidence[] = results.flatMap((r) => (r.status === 'missing' ? [r.missing] : []));
   return {
     source: 'test',
     at: AT,
     windowMinutes,
-    evidence: { results, answers, missing: missingList },
+    measurements: new Map(results.map((r) => [r.key, r])),
+    answeredAny: options.answeredAny ?? results.some((r) => r.status === 'measured'),
+    migPresence: options.migPresence ?? null,
     loadTests: new Map(Object.entries(loadTests)),
-    allocation: null,
+    cost: options.cost ?? null,
     missing: missingList,
   };
 }

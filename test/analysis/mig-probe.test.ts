@@ -1,35 +1,28 @@
 import { describe, expect, it } from 'vitest';
 import { capacityLadder, workloadLadder } from '../../src/analysis/ladder.js';
 import { Measured } from '../../src/analysis/measured.js';
-import type { MigPresenceStatus } from '../../src/telemetry/mig-presence.js';
-import type { QueryResult } from '../../src/telemetry/source.js';
+import type { Measurement, MeasureKey, MigPresenceState, MissingMeasurement, ScopeId } from '../../src/domain/index.js';
 import { batch, policy, queueChange } from '../factories.js';
 import { answer, hourly, missing, repeat, telemetry } from './measured-fixture.js';
 
 const w = batch({ name: 'job', selector: { namespace: 'ns' }, gpusPerJob: 2, runtime: 1440, jobsPerDay: 1 });
-const id = 'workload:job';
-const rejected = (qid: string): QueryResult => ({ ...missing(qid), reason: 'bad-query', message: 'rejected' });
+const id: ScopeId = 'workload:job';
+const rejected = (key: MeasureKey): MissingMeasurement => missing(key, 'failed', 'rejected');
 
-/** Telemetry whose MIG presence probe said `status` (or was never asked). */
-function measuredWith(results: QueryResult[], status?: MigPresenceStatus): Measured {
-  const t = telemetry(results);
-  if (status !== undefined)
-    t.evidence.mig = {
-      status,
-      result: status === 'failed' ? rejected('mig.presence:cluster') : answer('mig.presence:cluster', [], 'instant'),
-    };
-  return new Measured(t);
+/** Measurements whose MIG presence probe said `status` (or was never asked). */
+function measuredWith(results: Measurement[], status?: MigPresenceState): Measured {
+  return new Measured(telemetry(results, {}, undefined, { migPresence: status ?? null }));
 }
 
 const whats = (m: Measured) => m.missing().map((x) => x.what);
 
 describe('MIG queries that fail after the probe', () => {
   // Whole GPUs answered; both MIG queries of the workload rejected.
-  const wholeJob: QueryResult[] = [
-    answer(`ksm.gpu-requests:${id}`, [hourly(repeat(48, 2))]),
-    answer(`dcgm.gpu-util:${id}`, [hourly(repeat(48, 50))]),
-    rejected(`dcgm.mig-activity:${id}`),
-    rejected(`ksm.mig-requests:${id}`),
+  const wholeJob: Measurement[] = [
+    answer(`gpu-requests:${id}`, [hourly(repeat(48, 2))]),
+    answer(`gpu-busy-percent:${id}`, [hourly(repeat(48, 50))]),
+    rejected(`mig-activity:${id}`),
+    rejected(`mig-requests:${id}`),
   ];
 
   it('are listed when the probe failed too: whether the workload uses MIG devices is then unknown', () => {
@@ -49,14 +42,11 @@ describe('MIG queries that fail after the probe', () => {
 
   it("a ClusterQueue's MIG usage: listed when it and the probe failed, not when it found nothing", () => {
     const q = 'research';
-    const base = [
-      answer(`kueue.usage:queue:${q}`, [{ ...hourly(repeat(48, 4)), labels: { flavor: 'a100' } }]),
-      answer(`kueue.nominal-quota:queue:${q}`, [{ ...hourly(repeat(48, 8)), labels: { flavor: 'a100' } }]),
-    ];
-    const unknown = measuredWith([...base, rejected(`kueue.mig-usage:queue:${q}`)], 'failed');
+    const base = [answer(`queue-usage:queue:${q}`, [{ ...hourly(repeat(48, 4)), labels: { flavor: 'a100' } }])];
+    const unknown = measuredWith([...base, rejected(`queue-mig-usage:queue:${q}`)], 'failed');
     capacityLadder(queueChange(q, 8, 16), unknown, [], 0, policy());
     expect(whats(unknown)).toContain(`what kueue.mig-usage:queue:${q}: rejected`);
-    const none = measuredWith([...base, missing(`kueue.mig-usage:queue:${q}`)], 'failed');
+    const none = measuredWith([...base, missing(`queue-mig-usage:queue:${q}`)], 'failed');
     capacityLadder(queueChange(q, 8, 16), none, [], 0, policy());
     expect(whats(none).filter((x) => x.includes('mig'))).toEqual([]);
   });

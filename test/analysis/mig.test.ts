@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { match } from '../helpers/match.js';
-import { idlePods, podQueryId } from '../../src/analysis/idle-pods.js';
+import { idlePods, podMeasureKey } from '../../src/analysis/idle-pods.js';
 import { capacityLadder, workloadLadder } from '../../src/analysis/ladder.js';
-import { measureMigPods, migPodQueryId } from '../../src/analysis/mig-pods.js';
+import { measureMigPods, migPodMeasureKey } from '../../src/analysis/mig-pods.js';
 import { idleHolders, podHeldText } from '../../src/analysis/reclaim.js';
 import { observedRuntime } from '../../src/analysis/runtime-check.js';
-import type { CapacityChange } from '../../src/domain/index.js';
-import type { QueryResult, Series } from '../../src/telemetry/source.js';
+import type { CapacityChange, Measurement, MeasuredSeries, ScopeId } from '../../src/domain/index.js';
 import { batch, policy, queueChange } from '../factories.js';
 import { AT, STEP, answer, hourly, measured, missing, repeat } from './measured-fixture.js';
 
@@ -14,7 +13,7 @@ import { AT, STEP, answer, hourly, measured, missing, repeat } from './measured-
 const T0 = Date.parse(AT) / 1000 - 48 * STEP;
 const A100 = 'NVIDIA A100-SXM4-80GB';
 const w = batch({ name: 'job', selector: { namespace: 'ns' }, gpusPerJob: 2, runtime: 1440, jobsPerDay: 1 });
-const id = 'workload:job';
+const id: ScopeId = 'workload:job';
 const inst = (profile: string, measure: string, values: number[]) => hourly(values, { GPU_I_PROFILE: profile, modelName: A100, measure });
 const whole = (measure: string, values: number[]) => hourly(values, { measure });
 const mixed = (resource: string, measure: string, values: number[]) => hourly(values, { resource, measure });
@@ -23,10 +22,10 @@ const half = (a: number, b: number) => [...repeat(24, a), ...repeat(24, b)];
 describe('the ladder of a workload on MIG instances', () => {
   // Two 3g.40gb for 24 h, then one: 24 × 6/7 + 24 × 3/7 = 216/7 GPU-hours. GR-engine activity
   // sums to 1.0 then 0.5 (each instance at 50%): busy 24 × 3/7 + 24 × 1.5/7 = 108/7.
-  const mixedJob: QueryResult[] = [
-    missing(`ksm.gpu-requests:${id}`),
-    answer(`ksm.mig-requests:${id}`, [mixed('nvidia_com_mig_3g_40gb', 'requested', half(2, 1))]),
-    answer(`dcgm.mig-activity:${id}`, [
+  const mixedJob: Measurement[] = [
+    missing(`gpu-requests:${id}`),
+    answer(`mig-requests:${id}`, [mixed('nvidia_com_mig_3g_40gb', 'requested', half(2, 1))]),
+    answer(`mig-activity:${id}`, [
       inst('3g.40gb', 'slices', half(2, 1)),
       inst('3g.40gb', 'gr', half(1, 0.5)),
       inst('3g.40gb', 'tensor', half(0.4, 0.2)),
@@ -60,9 +59,9 @@ describe('the ladder of a workload on MIG instances', () => {
     // 3 nvidia.com/gpu, all 1g.10gb slices on a single-strategy node, plus 1 whole GPU elsewhere:
     // (4 − 3 + 3/7) × 48 GPU-hours. Busy: the whole GPU at 60%, the slices' GR-engine summing to 0.9.
     const m = measured([
-      answer(`ksm.gpu-requests:${id}`, [hourly(repeat(48, 4))]),
-      answer(`ksm.mig-requests:${id}`, [inst('1g.10gb', 'single-requested', repeat(48, 3))]),
-      answer(`dcgm.mig-activity:${id}`, [
+      answer(`gpu-requests:${id}`, [hourly(repeat(48, 4))]),
+      answer(`mig-requests:${id}`, [inst('1g.10gb', 'single-requested', repeat(48, 3))]),
+      answer(`mig-activity:${id}`, [
         inst('1g.10gb', 'slices', repeat(48, 3)),
         inst('1g.10gb', 'gr', repeat(48, 0.9)),
         inst('1g.10gb', 'sm', repeat(48, 0.6)),
@@ -82,9 +81,9 @@ describe('the ladder of a workload on MIG instances', () => {
 
   it('leaves busy unknown, and says which metric would tell, when DCGM shows no instance activity', () => {
     const m = measured([
-      missing(`ksm.gpu-requests:${id}`),
-      answer(`ksm.mig-requests:${id}`, [mixed('nvidia_com_mig_1g_10gb', 'requested', repeat(48, 2))]),
-      missing(`dcgm.mig-activity:${id}`),
+      missing(`gpu-requests:${id}`),
+      answer(`mig-requests:${id}`, [mixed('nvidia_com_mig_1g_10gb', 'requested', repeat(48, 2))]),
+      missing(`mig-activity:${id}`),
     ]);
     const l = workloadLadder(w, m, policy())!;
     expect(l.allocatedGpuHours).toBeCloseTo((2 / 7) * 48, 9);
@@ -105,9 +104,9 @@ describe('the ladder of a workload on MIG instances', () => {
 
   it('holds an idle MIG workload at its share of a GPU, not rounded to a whole one', () => {
     const idle = measured([
-      missing(`ksm.gpu-requests:${id}`),
-      answer(`ksm.mig-requests:${id}`, [mixed('nvidia_com_mig_1g_10gb', 'requested', repeat(48, 2))]),
-      answer(`dcgm.mig-activity:${id}`, [inst('1g.10gb', 'slices', repeat(48, 2)), inst('1g.10gb', 'gr', repeat(48, 0.01))]),
+      missing(`gpu-requests:${id}`),
+      answer(`mig-requests:${id}`, [mixed('nvidia_com_mig_1g_10gb', 'requested', repeat(48, 2))]),
+      answer(`mig-activity:${id}`, [inst('1g.10gb', 'slices', repeat(48, 2)), inst('1g.10gb', 'gr', repeat(48, 0.01))]),
     ]);
     const ladder = workloadLadder(w, idle, policy({ idleBelow: 0.05 }))!;
     expect(ladder.flags.map((f) => f.kind)).toEqual(['idle']);
@@ -118,17 +117,17 @@ describe('the ladder of a workload on MIG instances', () => {
 
 describe('a scope without MIG', () => {
   it('keeps the whole-GPU ladder exactly when the MIG queries find no instance and no MIG resource', () => {
-    const base: QueryResult[] = [
-      answer(`ksm.gpu-requests:${id}`, [hourly([...repeat(10, 4), ...repeat(10, 2)])]),
-      answer(`dcgm.gpu-util:${id}`, [hourly([...repeat(10, 50), ...repeat(10, 100)])]),
-      answer(`dcgm.sm-activity:${id}`, [hourly(repeat(20, 0.25), { dcgm_field: 'DCGM_FI_PROF_SM_ACTIVE' })]),
-      answer(`dcgm.tensor-active:${id}`, [hourly(repeat(20, 0.1))]),
+    const base: Measurement[] = [
+      answer(`gpu-requests:${id}`, [hourly([...repeat(10, 4), ...repeat(10, 2)])]),
+      answer(`gpu-busy-percent:${id}`, [hourly([...repeat(10, 50), ...repeat(10, 100)])]),
+      answer(`sm-activity:${id}`, [hourly(repeat(20, 0.25), { dcgm_field: 'DCGM_FI_PROF_SM_ACTIVE' })]),
+      answer(`tensor-activity:${id}`, [hourly(repeat(20, 0.1))]),
     ];
     // On a cluster without MIG the activity query still answers, with whole-GPU sums only.
     const withMig = [
       ...base,
-      answer(`dcgm.mig-activity:${id}`, [whole('whole-busy', repeat(20, 3)), whole('whole-sm', repeat(20, 1))]),
-      missing(`ksm.mig-requests:${id}`),
+      answer(`mig-activity:${id}`, [whole('whole-busy', repeat(20, 3)), whole('whole-sm', repeat(20, 1))]),
+      missing(`mig-requests:${id}`),
     ];
     const before = measured(base);
     const after = measured(withMig);
@@ -140,20 +139,20 @@ describe('a scope without MIG', () => {
 describe('a pool of whole GPUs and MIG instances', () => {
   const POOL = 'a100';
   const change: CapacityChange = queueChange(POOL, 4, 8, { kind: 'karpenter-nodepool', file: 'pools/a100.yaml', gpuModel: 'A100' });
-  const pid = `pool:${POOL}`;
+  const pid: ScopeId = `pool:${POOL}`;
 
   it('adds whole GPUs and instance shares rung by rung', () => {
     // 2 whole GPUs requested and seven 1g.10gb: 3 GPUs for 48 h. Busy: whole GPUs sum 1.0 (50% each),
     // instances 3.5 (7 × 50%): 1 + 3.5/7 = 1.5 per hour.
     const m = measured([
-      answer(`ksm.gpu-allocatable:${pid}`, [hourly(repeat(48, 2))]),
-      answer(`ksm.gpu-requests:${pid}`, [hourly(repeat(48, 2))]),
-      answer(`dcgm.gpu-util:${pid}`, [hourly(repeat(48, 20))]),
-      answer(`ksm.mig-requests:${pid}`, [
+      answer(`gpu-allocatable:${pid}`, [hourly(repeat(48, 2))]),
+      answer(`gpu-requests:${pid}`, [hourly(repeat(48, 2))]),
+      answer(`gpu-busy-percent:${pid}`, [hourly(repeat(48, 20))]),
+      answer(`mig-requests:${pid}`, [
         mixed('nvidia_com_mig_1g_10gb', 'requested', repeat(48, 7)),
         mixed('nvidia_com_mig_1g_10gb', 'allocatable', repeat(48, 7)),
       ]),
-      answer(`dcgm.mig-activity:${pid}`, [
+      answer(`mig-activity:${pid}`, [
         inst('1g.10gb', 'slices', repeat(48, 7)),
         inst('1g.10gb', 'gr', repeat(48, 3.5)),
         whole('whole-busy', repeat(48, 1)),
@@ -172,10 +171,10 @@ describe('a pool of whole GPUs and MIG instances', () => {
   it('does not report zero GPUs allocated where DCGM shows instances at work but no pod requests them', () => {
     // Fourteen 1g.10gb at 10% with pods on them, and kube-state-metrics showing no request at all.
     const m = measured([
-      answer(`ksm.gpu-allocatable:${pid}`, [hourly(repeat(48, 0))]),
-      missing(`ksm.gpu-requests:${pid}`),
-      answer(`ksm.mig-requests:${pid}`, [mixed('nvidia_com_mig_1g_10gb', 'allocatable', repeat(48, 14))]),
-      answer(`dcgm.mig-activity:${pid}`, [inst('1g.10gb', 'slices', repeat(48, 14)), inst('1g.10gb', 'gr', repeat(48, 1.4))]),
+      answer(`gpu-allocatable:${pid}`, [hourly(repeat(48, 0))]),
+      missing(`gpu-requests:${pid}`),
+      answer(`mig-requests:${pid}`, [mixed('nvidia_com_mig_1g_10gb', 'allocatable', repeat(48, 14))]),
+      answer(`mig-activity:${pid}`, [inst('1g.10gb', 'slices', repeat(48, 14)), inst('1g.10gb', 'gr', repeat(48, 1.4))]),
     ]);
     const l = capacityLadder(change, m, [], 0, policy())!;
     expect(l.allocatedGpuHours).toBeNull();
@@ -187,7 +186,7 @@ describe('a pool of whole GPUs and MIG instances', () => {
   });
 
   /** One pod's MIG series: instances held and their summed GR-engine activity. */
-  const migPod = (namespace: string, pod: string, profile: string, slices: number[], busy: number[] | null): Series[] => [
+  const migPod = (namespace: string, pod: string, profile: string, slices: number[], busy: number[] | null): MeasuredSeries[] => [
     {
       labels: { namespace, pod, GPU_I_PROFILE: profile, modelName: A100, measure: 'slices' },
       samples: slices.map((v, i) => ({ t: T0 + i * STEP, v })),
@@ -201,7 +200,7 @@ describe('a pool of whole GPUs and MIG instances', () => {
           },
         ]),
   ];
-  const wholePod = (namespace: string, pod: string, gpus: number, busy: number): Series[] => [
+  const wholePod = (namespace: string, pod: string, gpus: number, busy: number): MeasuredSeries[] => [
     { labels: { namespace, pod, measure: 'gpus' }, samples: repeat(48, gpus).map((v, i) => ({ t: T0 + i * STEP, v })) },
     { labels: { namespace, pod, measure: 'busy' }, samples: repeat(48, busy).map((v, i) => ({ t: T0 + i * STEP, v })) },
   ];
@@ -209,7 +208,7 @@ describe('a pool of whole GPUs and MIG instances', () => {
   it('measures pods per instance: GPU equivalents held at the end, busy over held', () => {
     // 2 × 1g.10gb for 24 h, then 1: held 24 × 2/7 + 24 × 1/7 = 72/7; busy 0.02 then 0.01 → 0.72/7 → 1%.
     const { pods, unmeasured } = measureMigPods(
-      answer(migPodQueryId(POOL), migPod('nb', 'alice', '1g.10gb', half(2, 1), half(0.02, 0.01))),
+      answer(migPodMeasureKey(POOL), migPod('nb', 'alice', '1g.10gb', half(2, 1), half(0.02, 0.01))),
       'w',
     );
     expect(unmeasured).toEqual([]);
@@ -222,10 +221,10 @@ describe('a pool of whole GPUs and MIG instances', () => {
 
   it('lists idle MIG pods as slices and drops their instances from the whole-GPU answer', () => {
     const m = measured([
-      answer(`ksm.gpu-requests:${pid}`, [hourly(repeat(48, 4))]),
+      answer(`gpu-requests:${pid}`, [hourly(repeat(48, 4))]),
       // An older exporter's GPU_UTIL of 0 on instances: bob's slices read as 2 idle GPUs, sue's as 1.
-      answer(podQueryId(POOL), [...wholePod('nb', 'carol', 1, 0.01), ...wholePod('nb', 'bob', 2, 0), ...wholePod('ml', 'sue', 1, 0)]),
-      answer(migPodQueryId(POOL), [
+      answer(podMeasureKey(POOL), [...wholePod('nb', 'carol', 1, 0.01), ...wholePod('nb', 'bob', 2, 0), ...wholePod('ml', 'sue', 1, 0)]),
+      answer(migPodMeasureKey(POOL), [
         ...migPod('nb', 'bob', '1g.10gb', repeat(48, 2), repeat(48, 0.02)),
         ...migPod('ml', 'busy', '3g.40gb', repeat(48, 1), repeat(48, 0.9)),
         // No GR-engine series: cannot be judged either way.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cheaperModels } from '../../src/analysis/cheaper-model.js';
 import { Measured } from '../../src/analysis/measured.js';
-import type { AllocationResult } from '../../src/telemetry/opencost/client.js';
+import type { CostMeasurement } from '../../src/domain/index.js';
 import { policy, queueChange, service } from '../factories.js';
 import { AT, answer, hourly, repeat, row, telemetry } from './measured-fixture.js';
 
@@ -17,26 +17,25 @@ const chat = service({
   outcomes: { verified: 'v', total: 't' },
   alternatives: [{ name: 'small', gpusPerReplica: 1, quality: 0.88, loadTest: 'small.json' }],
 });
-const query = { at: new Date(AT), windowMinutes: 48 * 60, aggregate: 'namespace' as const };
-const row_ = (key: string, gpuCost: number | null) => ({ key, gpuHours: 192, gpuCost, totalCost: 300, minutes: 2880 });
+const row_ = (namespace: string, gpuCost: number | null) => ({ namespace, gpuCost });
 
-function measured(allocation: AllocationResult | null): Measured {
+function measured(cost: CostMeasurement | null): Measured {
   const t = telemetry(
     [
-      answer('ksm.gpu-requests:workload:chat', [hourly(repeat(48, 4))]),
-      answer('outcomes.verified:workload:chat', [hourly([900])], 'instant'),
-      answer('outcomes.total:workload:chat', [hourly([1000])], 'instant'),
+      answer('gpu-requests:workload:chat', [hourly(repeat(48, 4))]),
+      answer('verified-outcomes:workload:chat', [hourly([900])], 'instant'),
+      answer('total-outcomes:workload:chat', [hourly([1000])], 'instant'),
     ],
     { 'small.json': { ok: true, format: 'vllm-bench', rows: [row(5, 1500)] } },
   );
-  return new Measured({ ...t, allocation });
+  return new Measured({ ...t, cost });
 }
 
 const current = (m: Measured) => cheaperModels(chat, change, 4, m, policy({ prices: { L4: 1 } })).costs.find((c) => c.option === 'current');
 
 describe("the service's current cost", () => {
   it("is OpenCost's GPU cost of its namespace when OpenCost has it", () => {
-    const m = measured({ status: 'ok', source: 'opencost', query, allocations: [row_('kube-system', 0), row_('chat', 150)] });
+    const m = measured({ status: 'measured', namespaces: [row_('kube-system', 0), row_('chat', 150)] });
     const c = current(m);
     expect(c).toMatchObject({ usdOverWindow: 150, verifiedOutcomes: 900, note: 'GPU cost from OpenCost' });
     expect(c?.usdPerVerifiedOutcome).toBeCloseTo(150 / 900, 12);
@@ -49,17 +48,11 @@ describe("the service's current cost", () => {
   });
 
   it('falls back to GPU-hours × the catalog price, and says why, when OpenCost failed or had no cost for it', () => {
-    const failed = measured({
-      status: 'missing',
-      source: 'opencost',
-      query,
-      reason: 'unavailable',
-      message: 'opencost at http://oc is unreachable',
-    });
+    const failed = measured({ status: 'missing', message: 'opencost at http://oc is unreachable' });
     expect(current(failed)).toMatchObject({ usdOverWindow: 192 });
     expect(failed.missing().map((x) => x.what)).toEqual(['GPU cost from OpenCost: opencost at http://oc is unreachable']);
-    for (const allocations of [[row_('kube-system', 0)], [row_('chat', null)]]) {
-      const none = measured({ status: 'ok', source: 'opencost', query, allocations });
+    for (const namespaces of [[row_('kube-system', 0)], [row_('chat', null)]]) {
+      const none = measured({ status: 'measured', namespaces });
       expect(current(none)?.usdOverWindow).toBe(192);
       expect(none.missing().map((x) => x.what)).toEqual(['GPU cost of namespace chat from OpenCost: it reported none over the window']);
     }

@@ -13,8 +13,8 @@ const chat = service({ name: 'chat', pool: POOL, queue: undefined, replicas: 4, 
 /** chat's pods held `held` GPUs all window, 1% busy. */
 function review(before: number, held: number): ChangeReview {
   const t = telemetry([
-    answer('ksm.gpu-requests:workload:chat', [hourly(repeat(48, held))]),
-    answer('dcgm.gpu-util:workload:chat', [hourly(repeat(48, 1))]),
+    answer('gpu-requests:workload:chat', [hourly(repeat(48, held))]),
+    answer('gpu-busy-percent:workload:chat', [hourly(repeat(48, 1))]),
   ]);
   return reviewChange({
     change: pool(before, before + 4),

@@ -174,9 +174,9 @@ describe('reviewChange with telemetry', () => {
 
   it('lists only the evidence its own levers lacked, and is fully trusted when nothing is missing', () => {
     const t = telemetry([
-      answer('ksm.gpu-requests:workload:nightly-eval', [hourly([...repeat(6, 4), ...repeat(18, 0), ...repeat(6, 4), ...repeat(18, 0)])]),
-      answer('dcgm.gpu-util:workload:nightly-eval', [hourly(repeat(48, 80))]),
-      missing('vllm.kv-cache:workload:elsewhere'),
+      answer('gpu-requests:workload:nightly-eval', [hourly([...repeat(6, 4), ...repeat(18, 0), ...repeat(6, 4), ...repeat(18, 0)])]),
+      answer('gpu-busy-percent:workload:nightly-eval', [hourly(repeat(48, 80))]),
+      missing('vllm-kv-cache:workload:elsewhere'),
     ]);
     const job = batch({ name: 'nightly-eval', jobsPerDay: 2, runtime: 360, selector: { namespace: 'eval' } });
     const r = reviewChange({
@@ -280,7 +280,7 @@ describe('reviewChange: the need in words', () => {
       workloads: [fourPairs],
       catalogFile: 'gpu-workloads.yaml',
       policy: policy({ headroom: 0 }),
-      telemetry: telemetry([missing('kueue.usage:queue:research'), missing('kueue.nominal-quota:queue:research')]),
+      telemetry: telemetry([missing('queue-usage:queue:research'), missing('cohort-nominal-quota:queue:research')]),
     });
     expect(r.confidence).toBe('low');
   });

@@ -8,7 +8,7 @@ import { answer, hourly, measured, missing, repeat, telemetry } from './measured
 describe('runtime cross-check', () => {
   // Two days of hourly points: 4 GPUs for 6 hours each day (two 2-GPU runs at once).
   const day = [...repeat(6, 4), ...repeat(18, 0)];
-  const m = () => measured([answer('ksm.gpu-requests:workload:eval', [hourly([...day, ...day])])]);
+  const m = () => measured([answer('gpu-requests:workload:eval', [hourly([...day, ...day])])]);
   const evalJob = (runtime: number) => batch({ name: 'eval', jobsPerDay: 2, gpusPerJob: 2, runtime, selector: { namespace: 'eval' } });
 
   it('reads the mean runtime from GPU-hours requested per day over GPUs per day of runs', () => {
@@ -54,7 +54,7 @@ describe('runtime cross-check', () => {
     const noSelector = measured([]);
     expect(observedRuntime(batch({ name: 'dark' }), noSelector)).toBeNull();
     expect(noSelector.missing()[0]?.how).toContain('selector');
-    const unanswered = measured([missing('ksm.gpu-requests:workload:eval')]);
+    const unanswered = measured([missing('gpu-requests:workload:eval')]);
     expect(observedRuntime(evalJob(240), unanswered)).toBeNull();
     expect(unanswered.missing()).toHaveLength(1);
   });
@@ -68,8 +68,8 @@ describe('borrowable cohort quota', () => {
 
   it('is the least the other queues left unused at any time', () => {
     const m = measured([
-      answer('kueue.cohort-nominal-quota:queue:research', [q('research', repeat(4, 4)), q('a', repeat(4, 4)), q('b', repeat(4, 2))]),
-      answer('kueue.cohort-usage:queue:research', [q('research', [4, 4, 4, 4]), q('a', [1, 2, 3, 2]), q('b', [0, 0, 2, 0])]),
+      answer('cohort-nominal-quota:queue:research', [q('research', repeat(4, 4)), q('a', repeat(4, 4)), q('b', repeat(4, 2))]),
+      answer('cohort-usage:queue:research', [q('research', [4, 4, 4, 4]), q('a', [1, 2, 3, 2]), q('b', [0, 0, 2, 0])]),
     ]);
     // Unused a+b per hour: 3+2, 2+2, 1+0, 2+2 → 1 at worst.
     const b = borrowableQuota(change, m)!;
@@ -82,15 +82,15 @@ describe('borrowable cohort quota', () => {
 
   it('claims nothing for a queue in no cohort, or without the cohort queries', () => {
     expect(borrowableQuota(queueChange('research', 4, 8), measured([]))).toBeNull();
-    const m = measured([missing('kueue.cohort-usage:queue:research')]);
+    const m = measured([missing('cohort-usage:queue:research')]);
     expect(borrowableQuota(change, m)).toBeNull();
     expect(m.missing().length).toBeGreaterThan(0);
   });
 
   it('tells how far the queue’s own borrowingLimit is from what the cohort leaves unused', () => {
     const cohortAnswers = [
-      answer('kueue.cohort-nominal-quota:queue:research', [q('research', repeat(4, 4)), q('a', repeat(4, 8))]),
-      answer('kueue.cohort-usage:queue:research', [q('research', repeat(4, 4)), q('a', [2, 3, 2, 2])]),
+      answer('cohort-nominal-quota:queue:research', [q('research', repeat(4, 4)), q('a', repeat(4, 8))]),
+      answer('cohort-usage:queue:research', [q('research', repeat(4, 4)), q('a', [2, 3, 2, 2])]),
     ];
     const summaryWith = (borrowingLimit?: number) => {
       const after = { ...change.after!, ...(borrowingLimit === undefined ? {} : { borrowingLimit }) };

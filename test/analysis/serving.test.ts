@@ -78,7 +78,7 @@ describe('servingCapacity', () => {
   const id = 'workload:chat';
 
   it('takes the peak request rate and the load test to size the service', () => {
-    const m = measured([answer(`vllm.request-rate:${id}`, [hourly([1, 2, 4, 3])])], {
+    const m = measured([answer(`request-rate:${id}`, [hourly([1, 2, 4, 3])])], {
       'lt.json': { ok: true, format: 'guidellm', rows: [row(2.5, 1600), row(4.44, 1940), row(6.2, 2880)] },
     });
     const s = servingCapacity(chat, m, policy({ headroom: 0.2 }));
@@ -94,7 +94,7 @@ describe('servingCapacity', () => {
   });
 
   it('lists the SLO, load test and rate it lacks, and sizes nothing', () => {
-    const m = measured([missing(`vllm.request-rate:${id}`)]);
+    const m = measured([missing(`request-rate:${id}`)]);
     const bare = servingCapacity(service({ name: 'chat', selector: { namespace: 'chat' } }), m, policy());
     expect(bare.gpusNeeded).toBeNull();
     expect(m.missing().map((x) => x.what)).toEqual(['the SLO of chat', `what vllm.request-rate:${id}: nothing`]);
@@ -104,7 +104,7 @@ describe('servingCapacity', () => {
   });
 
   it('says what the slowest step measured when no load-test step meets the SLO, and sizes nothing', () => {
-    const m = measured([answer(`vllm.request-rate:${id}`, [hourly([1, 2, 10])])], {
+    const m = measured([answer(`request-rate:${id}`, [hourly([1, 2, 10])])], {
       'lt.json': {
         ok: true,
         format: 'vllm-bench',
@@ -124,7 +124,7 @@ describe('servingCapacity', () => {
   });
 
   it('uses the workload headroom over the policy', () => {
-    const m = measured([answer(`vllm.request-rate:${id}`, [hourly(repeat(3, 4))])], {
+    const m = measured([answer(`request-rate:${id}`, [hourly(repeat(3, 4))])], {
       'lt.json': { ok: true, format: 'guidellm', rows: [row(0.61, 1470)] },
     });
     expect(servingCapacity({ ...chat, headroom: 0 }, m, policy({ headroom: 0.5 })).replicasNeeded).toBe(7);

@@ -1,8 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { reviewChange } from '../../src/analysis/review-change.js';
-import type { ChangeReview, Verdict, Workload } from '../../src/domain/index.js';
-import type { QueryResult } from '../../src/telemetry/source.js';
+import type { ChangeReview, Measurement, ScopeId, Verdict, Workload } from '../../src/domain/index.js';
 import { batch, policy, queueChange, service } from '../factories.js';
 import { answer, hourly, missing, repeat, row, telemetry } from './measured-fixture.js';
 
@@ -35,9 +34,9 @@ const scenarioArb = fc
 type Scenario = typeof scenarioArb extends fc.Arbitrary<infer T> ? T : never;
 
 /** The catalog and every answer the levers read, from one scenario. */
-function build(s: Scenario): { workloads: Workload[]; results: QueryResult[]; loadTests: Parameters<typeof telemetry>[1] } {
+function build(s: Scenario): { workloads: Workload[]; results: Measurement[]; loadTests: Parameters<typeof telemetry>[1] } {
   const workloads: Workload[] = [];
-  const results: QueryResult[] = [];
+  const results: Measurement[] = [];
   const loadTests: NonNullable<Parameters<typeof telemetry>[1]> = {};
   s.jobs.forEach((j, i) => {
     const name = `job${i}`;
@@ -51,18 +50,18 @@ function build(s: Scenario): { workloads: Workload[]; results: QueryResult[]; lo
         window: { earliestStart: j.start, deadline: j.start + j.runtime + j.slack },
       }),
     );
-    const id = `workload:${name}`;
+    const id: ScopeId = `workload:${name}`;
     // Requests that match the documented runtime, so the cross-check agrees.
     const hours = Math.round((j.runtime * j.jobsPerDay) / 60);
     const day = [...repeat(Math.min(24, hours), j.gpus), ...repeat(24 - Math.min(24, hours), 0)];
-    results.push(answer(`ksm.gpu-requests:${id}`, [hourly([...day, ...day])]), answer(`dcgm.gpu-util:${id}`, [hourly(repeat(48, j.util))]));
+    results.push(answer(`gpu-requests:${id}`, [hourly([...day, ...day])]), answer(`gpu-busy-percent:${id}`, [hourly(repeat(48, j.util))]));
   });
   s.services.forEach((v, i) => {
     const name = `svc${i}`;
     workloads.push(
       service({ name, replicas: v.replicas, selector: { namespace: name }, slo: { p95LatencyMs: 2000 }, loadTest: `${name}.json` }),
     );
-    results.push(answer(`vllm.request-rate:workload:${name}`, [hourly([v.peak / 2, v.peak])]));
+    results.push(answer(`request-rate:workload:${name}`, [hourly([v.peak / 2, v.peak])]));
     loadTests[`${name}.json`] = { ok: true, format: 'guidellm', rows: [row(v.rate, 1500)] };
   });
   return { workloads, results, loadTests };
@@ -72,7 +71,7 @@ function judge(
   s: Scenario,
   before: number,
   after: number,
-  results: QueryResult[],
+  results: Measurement[],
   loadTests: Parameters<typeof telemetry>[1],
   withTelemetry = true,
 ): ChangeReview {
@@ -120,7 +119,7 @@ describe('verdict properties', () => {
         (s, before, ask, keep, dropLoadTests) => {
           const { results, loadTests } = build(s);
           const full = judge(s, before, before + ask, results, loadTests);
-          const fewer = results.map((r, i) => (keep[i % keep.length] ? r : missing(r.query.id)));
+          const fewer = results.map((r, i) => (keep[i % keep.length] ? r : missing(r.key)));
           const partial = judge(s, before, before + ask, fewer, dropLoadTests ? {} : loadTests);
           const none = judge(s, before, before + ask, [], {}, false);
           for (const r of [full, partial, none]) {

@@ -134,6 +134,15 @@ describe('gpu-justify review', () => {
     ],
     [['review', '--base', base, '--head', head, '--prometheus', 'ftp://x'], /PROMETHEUS|http/i],
     [['snapshot', '--catalog', 'c.yaml', '--prometheus', 'http://127.0.0.1:9'], /--out is required/],
+    [
+      ['snapshot', '--catalog', 'c.yaml', '--dir', base, '--prometheus', 'http://127.0.0.1:9', '--out', 's.json'],
+      /--dir names the checkout read when there is neither --catalog nor --base\/--head/,
+    ],
+    [
+      // The demo's base side declares ClusterQueues but no workload that runs in one.
+      ['snapshot', '--dir', base, '--prometheus', 'http://127.0.0.1:9', '--out', 's.json'],
+      /no workload the manifests in .* declare names a ClusterQueue or node pool to measure; give --catalog/,
+    ],
     [['frobnicate'], /unknown command frobnicate\n/],
     [['reveiw'], /unknown command reveiw \(did you mean review\?\)/],
     [

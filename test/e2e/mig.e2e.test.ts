@@ -13,6 +13,7 @@ import { MIG_POOL, MIG_QUEUE, PODS, simulateMigPool } from './mig-cluster.js';
 import { Measured } from '../../src/analysis/measured.js';
 import { capacityLadder } from '../../src/analysis/ladder.js';
 import { gatherEvidence } from '../../src/telemetry/gather.js';
+import { toMeasurements } from '../../src/telemetry/measure/to-measurements.js';
 import { karpenterPool } from './capacity-files.js';
 
 const WINDOW = 2 * 24 * 60;
@@ -177,15 +178,17 @@ describe('a pool of MIG-partitioned A100s, on a real Prometheus', () => {
     const source = new PrometheusSource(prometheusConfig({ PROMETHEUS_URL: full.url }, { retries: 0 }), { minStepSeconds: 300 });
     const scope = { kind: 'queue' as const, name: MIG_QUEUE.name };
     const evidence = await gatherEvidence(source, { workloads: [], scopes: [scope], at, windowMinutes: WINDOW });
-    const m = new Measured({
-      source: source.description,
-      at: at.toISOString(),
-      windowMinutes: WINDOW,
-      evidence,
-      loadTests: new Map(),
-      allocation: null,
-      missing: evidence.missing,
-    });
+    const m = new Measured(
+      toMeasurements({
+        source: source.description,
+        at: at.toISOString(),
+        windowMinutes: WINDOW,
+        evidence,
+        loadTests: new Map(),
+        allocation: null,
+        missing: evidence.missing,
+      }),
+    );
     const change = {
       file: 'q.yaml',
       line: 1,

@@ -1,11 +1,17 @@
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChangeReview, ChangeSet, ReviewResult, TreeReader } from '../../src/domain/index.js';
+import type { TelemetrySource } from '../../src/telemetry/source.js';
 import { DEFAULT_POLICY } from '../../src/domain/index.js';
 import { dirsIn, filesIn } from '../../src/cli/tree-readers/dir-reader.js';
 import { renderComment } from '../../src/report/comment.js';
 import { reviewJson } from '../../src/report/json.js';
 import { runReview } from '../../src/review.js';
 import { PrometheusSource } from '../../src/telemetry/prometheus-source.js';
+import { parseSnapshot, SnapshotSource } from '../../src/telemetry/snapshot.js';
+import { runCli } from '../cli/run-cli.js';
 import { prometheusConfig } from '../../src/telemetry/prometheus/config.js';
 import { DAY, HOUR } from '../helpers/prometheus/index.js';
 import type { RunningPrometheus } from '../helpers/prometheus/index.js';
@@ -203,12 +209,11 @@ afterAll(async () => {
   await prom?.stop();
 });
 
-async function review(path: string, before: string, after: string): Promise<ReviewResult> {
-  const source = new PrometheusSource(prometheusConfig({ PROMETHEUS_URL: prom.url }, { retries: 0 }));
+async function review(path: string, before: string, after: string, source?: TelemetrySource): Promise<ReviewResult> {
   return runReview({
     changes: changeSet({ ...MANIFESTS, [path]: before }, { ...MANIFESTS, [path]: after }),
     policy: { policy: { ...DEFAULT_POLICY, window: TWO_DAYS_MINUTES }, diagnostics: [], file: null },
-    telemetry: { source, at: end },
+    telemetry: { source: source ?? new PrometheusSource(prometheusConfig({ PROMETHEUS_URL: prom.url }, { retries: 0 })), at: end },
   });
 }
 const only = (r: ReviewResult): ChangeReview => {
@@ -359,5 +364,60 @@ describe('a catalog entry that leaves its runtime unknown, on a real Prometheus'
     const comment = renderComment(result);
     expect(comment).toContain('To confirm in a catalog for batch-q (1)');
     expect(comment).toContain('inferred:** what the catalog leaves `unknown` is taken from');
+  });
+});
+
+/** Writes a tree of files under a new temporary directory. */
+async function writeTree(files: Tree): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'gj-snapshot-'));
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(dirname(join(dir, path)), { recursive: true });
+    await writeFile(join(dir, path), text);
+  }
+  return dir;
+}
+
+describe('a snapshot with no workload catalog, recorded from a real Prometheus', () => {
+  const dirs: string[] = [];
+  afterAll(async () => {
+    for (const d of dirs) await rm(d, { recursive: true, force: true });
+  });
+
+  /** Records with the CLI, then replays a review of the change offline; the live review asks at the step the CLI records at. */
+  async function replayed(args: string[], path: string, before: string, after: string): Promise<[ReviewResult, ReviewResult]> {
+    const out = await writeTree({});
+    dirs.push(out);
+    const file = join(out, 'snap.json');
+    const rec = await runCli('snapshot', ...args, '--prometheus', prom.url, '--at', end.toISOString(), '--window', '2d', '--out', file);
+    expect(rec.stderr).toMatch(/^Recorded \d+ answers/m);
+    expect(rec.code).toBe(0);
+    const snapshot = parseSnapshot(await readFile(file, 'utf8'), file);
+    const live = new PrometheusSource(prometheusConfig({ PROMETHEUS_URL: prom.url }, { retries: 0 }), { minStepSeconds: 300 });
+    return Promise.all([review(path, before, after, live), review(path, before, after, new SnapshotSource(snapshot, file))]);
+  }
+  const reviewsOf = (r: ReviewResult) => reviewJson(r).reviews;
+
+  it('holds what a review of every queue the manifests name needs, read from a checkout (--dir)', async () => {
+    const dir = await writeTree(MANIFESTS);
+    dirs.push(dir);
+    for (const queue of ['batch-q', 'ml-q']) {
+      const path = `queues/${queue}.yaml`;
+      const [live, replay] = await replayed(['--dir', dir], path, clusterQueue(queue, 4, null), clusterQueue(queue, 16, null));
+      expect(replay.missingEvidence.filter((m) => m.what.includes('holds no answer'))).toEqual([]);
+      expect(reviewsOf(replay)).toEqual(reviewsOf(live));
+      expect(only(replay).inferred?.some((w) => w.runsObserved > 0)).toBe(true);
+    }
+  });
+
+  it('holds what the review of the change between --base and --head needs', async () => {
+    const path = 'pools/a100.yaml';
+    const [before, after] = [karpenterPool(POOL, 'p4de.24xlarge', 8), karpenterPool(POOL, 'p4de.24xlarge', 12)];
+    const base = await writeTree({ ...MANIFESTS, [path]: before });
+    const head = await writeTree({ ...MANIFESTS, [path]: after });
+    dirs.push(base, head);
+    const [live, replay] = await replayed(['--base', base, '--head', head], path, before, after);
+    expect(replay.missingEvidence.filter((m) => m.what.includes('holds no answer'))).toEqual([]);
+    expect(reviewsOf(replay)).toEqual(reviewsOf(live));
+    expect(only(replay).idlePods?.map((p) => p.pod)).toEqual(['notebook-0']);
   });
 });

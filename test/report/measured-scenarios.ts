@@ -1,9 +1,17 @@
 import { reviewChange } from '../../src/analysis/review-change.js';
 import { judgePr } from '../../src/analysis/review-pr.js';
 import { uniqueMissing } from '../../src/analysis/missing.js';
-import type { CapacityChange, Policy, ReviewResult, Workload } from '../../src/domain/index.js';
-import type { ReviewTelemetry } from '../../src/telemetry/collect.js';
-import type { QueryMissing, QueryResult } from '../../src/telemetry/source.js';
+import type {
+  CapacityChange,
+  Measurement,
+  MeasureKey,
+  MissingMeasurement,
+  Policy,
+  ReviewMeasurements,
+  ReviewResult,
+  ScopeId,
+  Workload,
+} from '../../src/domain/index.js';
 import { answer, hourly, missing, repeat, row, telemetry } from '../analysis/measured-fixture.js';
 import { batch, policy, queueChange, service } from '../factories.js';
 
@@ -11,7 +19,7 @@ import { batch, policy, queueChange, service } from '../factories.js';
  * A whole review result from measured telemetry, assembled the way `runReview` does, but from
  * the analysis fixtures: no network, no Prometheus.
  */
-function measuredResult(changes: CapacityChange[], workloads: Workload[], p: Policy, t: ReviewTelemetry | null): ReviewResult {
+function measuredResult(changes: CapacityChange[], workloads: Workload[], p: Policy, t: ReviewMeasurements | null): ReviewResult {
   const reviews = changes.map((change) => reviewChange({ change, workloads, catalogFile: 'gpu-workloads.yaml', policy: p, telemetry: t }));
   return {
     ...judgePr(changes, reviews),
@@ -34,9 +42,9 @@ function measuredResult(changes: CapacityChange[], workloads: Workload[], p: Pol
   };
 }
 
-/** An unanswered query worded as the real ones are: what it measures and how to make it answer. */
-function unanswered(id: string, what: string, how: string): QueryMissing {
-  return { ...missing(id), query: { id, kind: 'range', promql: `q(${id})`, what, how } };
+/** A measure not taken, worded as the real ones are: what it measures and how to make it answer. */
+function unanswered(key: MeasureKey, what: string, how: string): MissingMeasurement {
+  return { ...missing(key), missing: { what: `${what}: nothing`, how } };
 }
 
 const HOW_DCGM = 'run NVIDIA dcgm-exporter (GPU Operator) with Kubernetes pod mapping and scrape it into this Prometheus';
@@ -52,16 +60,16 @@ function ladderOf(
   busy: number,
   sm: number,
   opts: { field?: string; tensor?: number; dram?: number; verified?: number } = {},
-): QueryResult[] {
-  const id = `workload:${name}`;
+): Measurement[] {
+  const id: ScopeId = `workload:${name}`;
   const n = gpus.length;
   return [
-    answer(`ksm.gpu-requests:${id}`, [hourly(gpus)]),
-    answer(`dcgm.gpu-util:${id}`, [hourly(repeat(n, busy))]),
-    answer(`dcgm.sm-activity:${id}`, [hourly(repeat(n, sm), { dcgm_field: opts.field ?? 'DCGM_FI_PROF_SM_ACTIVE' })]),
-    answer(`dcgm.tensor-active:${id}`, [hourly(repeat(n, opts.tensor ?? sm / 2))]),
-    answer(`dcgm.dram-active:${id}`, [hourly(repeat(n, opts.dram ?? 0.1))]),
-    ...(opts.verified === undefined ? [] : [answer(`outcomes.verified:${id}`, [hourly([opts.verified])], 'instant')]),
+    answer(`gpu-requests:${id}`, [hourly(gpus)]),
+    answer(`gpu-busy-percent:${id}`, [hourly(repeat(n, busy))]),
+    answer(`sm-activity:${id}`, [hourly(repeat(n, sm), { dcgm_field: opts.field ?? 'DCGM_FI_PROF_SM_ACTIVE' })]),
+    answer(`tensor-activity:${id}`, [hourly(repeat(n, opts.tensor ?? sm / 2))]),
+    answer(`dram-activity:${id}`, [hourly(repeat(n, opts.dram ?? 0.1))]),
+    ...(opts.verified === undefined ? [] : [answer(`verified-outcomes:${id}`, [hourly([opts.verified])], 'instant')]),
   ];
 }
 
@@ -120,16 +128,16 @@ const chatLoadTest = {
 };
 
 /** Request rate, queue, batch slots and KV cache of a service whose batches are capped. */
-function chatTelemetry(name: string): QueryResult[] {
-  const id = `workload:${name}`;
+function chatTelemetry(name: string): Measurement[] {
+  const id: ScopeId = `workload:${name}`;
   return [
     ...ladderOf(name, repeat(48, 4), 60, 0.3, { verified: 600_000 }),
-    answer(`outcomes.total:${id}`, [hourly([640_000])], 'instant'),
-    answer(`vllm.request-rate:${id}`, [hourly([...repeat(24, 2), ...repeat(24, 4)])]),
-    answer(`vllm.running:${id}`, [hourly([...repeat(20, 8), ...repeat(28, 16)])]),
-    answer(`vllm.waiting:${id}`, [hourly([...repeat(40, 0), ...repeat(8, 5)])]),
-    answer(`vllm.kv-cache:${id}`, [hourly(repeat(48, 0.4))]),
-    answer(`vllm.preemptions:${id}`, [hourly([0])], 'instant'),
+    answer(`total-outcomes:${id}`, [hourly([640_000])], 'instant'),
+    answer(`request-rate:${id}`, [hourly([...repeat(24, 2), ...repeat(24, 4)])]),
+    answer(`vllm-running:${id}`, [hourly([...repeat(20, 8), ...repeat(28, 16)])]),
+    answer(`vllm-waiting:${id}`, [hourly([...repeat(40, 0), ...repeat(8, 5)])]),
+    answer(`vllm-kv-cache:${id}`, [hourly(repeat(48, 0.4))]),
+    answer(`vllm-preemptions:${id}`, [hourly([0])], 'instant'),
   ];
 }
 
@@ -143,12 +151,12 @@ export const LEVER_SCENARIOS = {
       policy(),
       telemetry([
         ...ladderOf('nightly-eval', twoDays(6, 4), 80, 0.6, { verified: 6 }),
-        answer('kueue.usage:queue:research', [hourly(twoDays(6, 4))]),
-        answer('kueue.cohort-nominal-quota:queue:research', [
+        answer('queue-usage:queue:research', [hourly(twoDays(6, 4))]),
+        answer('cohort-nominal-quota:queue:research', [
           hourly(repeat(48, 8), { cluster_queue: 'research' }),
           hourly(repeat(48, 4), { cluster_queue: 'training' }),
         ]),
-        answer('kueue.cohort-usage:queue:research', [
+        answer('cohort-usage:queue:research', [
           hourly(twoDays(6, 4), { cluster_queue: 'research' }),
           hourly(repeat(48, 2), { cluster_queue: 'training' }),
         ]),
@@ -183,7 +191,7 @@ export const LEVER_SCENARIOS = {
       telemetry([
         ...ladderOf('train', repeat(48, 2), 25, 0.1, { field: 'DCGM_FI_PROF_GR_ENGINE_ACTIVE', dram: 0.5, tensor: 0.02 }),
         ...ladderOf('finetune', twoDays(2, 4), 90, 0.7),
-        answer('kueue.usage:queue:training', [hourly(twoDays(2, 4).map((g) => g + 2))]),
+        answer('queue-usage:queue:training', [hourly(twoDays(2, 4).map((g) => g + 2))]),
       ]),
     ),
   /** A service sized from its load test whose requests queue behind a batch-slot cap. */
@@ -213,21 +221,21 @@ export const LEVER_SCENARIOS = {
       [evalJob(), service({ name: 'chat', queue: 'research', replicas: 2, selector: { namespace: 'chat' }, slo })],
       policy(),
       telemetry([
-        answer('ksm.gpu-requests:workload:nightly-eval', [hourly(twoDays(6, 4))]),
-        unanswered('dcgm.gpu-util:workload:nightly-eval', 'GPU utilisation of workload nightly-eval (DCGM_FI_DEV_GPU_UTIL)', HOW_DCGM),
+        answer('gpu-requests:workload:nightly-eval', [hourly(twoDays(6, 4))]),
+        unanswered('gpu-busy-percent:workload:nightly-eval', 'GPU utilisation of workload nightly-eval (DCGM_FI_DEV_GPU_UTIL)', HOW_DCGM),
         unanswered(
-          'dcgm.sm-activity:workload:nightly-eval',
+          'sm-activity:workload:nightly-eval',
           'SM activity of workload nightly-eval (DCGM_FI_PROF_SM_ACTIVE, else DCGM_FI_PROF_GR_ENGINE_ACTIVE)',
           `${HOW_DCGM}; enable DCGM_FI_PROF_SM_ACTIVE in its counters CSV for the finer measure`,
         ),
         unanswered(
-          'outcomes.verified:workload:nightly-eval',
+          'verified-outcomes:workload:nightly-eval',
           'verified outcomes of nightly-eval (its outcomes.verified query)',
           'check the `outcomes.verified` PromQL of nightly-eval in the catalog',
         ),
-        unanswered('vllm.request-rate:workload:chat', 'request rate of workload chat (vllm:request_success_total)', HOW_VLLM),
+        unanswered('request-rate:workload:chat', 'request rate of workload chat (vllm:request_success_total)', HOW_VLLM),
         unanswered(
-          'ksm.gpu-requests:workload:chat',
+          'gpu-requests:workload:chat',
           'GPUs requested by workload chat (kube_pod_container_resource_requests)',
           'scrape kube-state-metrics into this Prometheus; the selector must use namespace, pod or container to match its series',
         ),

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parseMigProfile, profileOfResource } from '../../src/telemetry/mig-profile.js';
+import { parseMigProfile, profileOfResource } from '../../src/domain/index.js';
 import { migActivity, migPods, migRequests } from '../../src/telemetry/queries/mig.js';
 import { capacityQueries, queueMigUsage, workloadQueries } from '../../src/telemetry/queries/index.js';
-import { profileOfKueueResource } from '../../src/telemetry/mig-profile.js';
+import { profileOfKueueResource } from '../../src/domain/index.js';
 import { batch } from '../factories.js';
 
 describe('MIG profiles as whole-GPU equivalents', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { observationsFor } from '../../src/telemetry/observations.js';
 import { queueChange } from '../factories.js';
-import { answer, hourly, missing, repeat, telemetry } from '../analysis/measured-fixture.js';
+import { answer, hourly, missing, repeat, telemetry } from './answer-fixture.js';
 
 const one = (labels: Record<string, string>, v: number) => ({ labels, samples: [{ t: 1, v }] });
 

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PrometheusSource } from '../../src/telemetry/prometheus-source.js';
 import { prometheusConfig } from '../../src/telemetry/prometheus/config.js';
 import { eq, oneOf, selector } from '../../src/telemetry/promql.js';
+import { FIELD_LABEL } from '../../src/domain/index.js';
 import {
-  FIELD_LABEL,
   fbUsed,
   gpuAllocatable,
   gpuRequests,

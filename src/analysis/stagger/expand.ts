@@ -1,6 +1,6 @@
 import { WEEKDAYS, type JobWorkload, type StaggerJob } from '../../domain/index.js';
 import { DAY, WEEK } from './circle.js';
-import { windowLength } from '../../workloads/window.js';
+import { windowLength } from '../../domain/index.js';
 import { formatClock } from './cron.js';
 
 export interface ExpandProblem {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { LoadTestRow } from './table.js';
+import type { LoadTestRow } from '../../domain/index.js';
 
 // Lenient: GuideLLM reports carry far more than this; only what the table needs is read.
 const percentiles = z.object({ p50: z.number(), p95: z.number(), p99: z.number() });

@@ -5,7 +5,7 @@ import { byRate } from './table.js';
 import type { LoadTestImport } from './table.js';
 import { isVllmBenchResult, vllmBenchRow, vllmBenchSchema } from './vllm-bench.js';
 
-export type { LoadTestImport, LoadTestRow } from './table.js';
+export type { LoadTestImport } from './table.js';
 
 function firstIssue(error: z.ZodError): string {
   const issue = error.issues[0];

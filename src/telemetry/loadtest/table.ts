@@ -1,19 +1,5 @@
-/** One load-test step: the request rate reached and the latency and errors at that rate. */
-export interface LoadTestRow {
-  /** Achieved requests per second (not the target rate). */
-  rate: number;
-  p50E2eMs: number | null;
-  p95E2eMs: number | null;
-  p99E2eMs: number | null;
-  ttftP95Ms: number | null;
-  /** Errored / (successful + errored); null when the report does not say. */
-  errorRate: number | null;
-  /** What the step was: `constant at 4.5/s`, `throughput`, `request_rate=inf`. */
-  label: string;
-}
+import type { LoadTestRow } from '../../domain/index.js';
 
-type LoadTestFormat = 'guidellm' | 'vllm-bench';
-
-export type LoadTestImport = { ok: true; format: LoadTestFormat; rows: LoadTestRow[] } | { ok: false; message: string };
+export type { LoadTestImport } from '../../domain/index.js';
 
 export const byRate = (a: LoadTestRow, b: LoadTestRow) => a.rate - b.rate;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { LoadTestRow } from './table.js';
+import type { LoadTestRow } from '../../domain/index.js';
 
 const num = z.number().nullable().optional();
 

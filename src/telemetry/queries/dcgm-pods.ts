@@ -1,3 +1,4 @@
+import { HOW_POD_MAPPING, POD_MEASURE_LABEL, POD_MEASURES } from '../../domain/index.js';
 import { eq, quote, selector } from '../promql.js';
 import { dcgmSeries } from './dcgm.js';
 import { KSM_GPU_RESOURCE } from './kube.js';
@@ -8,18 +9,6 @@ export type PoolScope = Extract<Scope, { kind: 'pool' }>;
 
 /** The query family of `podGpus`: its ids are `dcgm.pod-gpus:pool:<pool>`. */
 export const POD_GPUS_FAMILY = 'dcgm.pod-gpus';
-
-/** The `measure` label of `podGpus`' series: GPUs a pod holds, and how many of them are busy. */
-export const POD_MEASURE_LABEL = 'measure';
-export const POD_MEASURES = { gpus: 'gpus', busy: 'busy' } as const;
-
-/**
- * dcgm-exporter's Kubernetes pod mapping: on by default in the Helm chart and the GPU Operator;
- * a standalone exporter needs the flag or the variable.
- */
-export const HOW_POD_MAPPING =
-  "turn on dcgm-exporter's Kubernetes pod mapping (`--kubernetes`, or `DCGM_EXPORTER_KUBERNETES=true`; on by default in the GPU Operator) " +
-  'and scrape kube-state-metrics into this Prometheus';
 
 /** `label_replace(x, "dst", "$1", "src", "(.+)")`: copies `src` over `dst` where `src` is set. */
 export function copyLabel(expr: string, dst: string, src: string): string {

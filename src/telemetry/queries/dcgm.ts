@@ -1,3 +1,4 @@
+import { FIELD_LABEL, HOW_POOL_DCGM, HOW_WORKLOAD_DCGM, SM_FIELDS } from '../../domain/index.js';
 import type { Matcher } from '../promql.js';
 import { matchersFrom, num, quote, selector } from '../promql.js';
 import type { NamedQuery, QueryOptions, Scope } from './named-query.js';
@@ -8,16 +9,6 @@ export const DCGM_BLANK_ABOVE = 9.2e18;
 
 /** Labels the exporter sets from pod-resources; behind a ServiceMonitor without honorLabels they gain `exported_`. */
 const POD_LABELS = new Set(['namespace', 'pod', 'container']);
-
-const HOW_DCGM = 'run NVIDIA dcgm-exporter (GPU Operator) with Kubernetes pod mapping and scrape it into this Prometheus';
-
-/**
- * A pool's GPUs are found by joining the exporter's host label to kube-state-metrics' node name:
- * an exporter that runs but reports a short host name or an IP matches no node of the pool.
- */
-export const HOW_POOL_DCGM =
-  `${HOW_DCGM}; its \`Hostname\` (or \`hostname\`) label must be the Kubernetes node name, as \`node\` in kube_node_labels ` +
-  '(when it is a short host name or an IP, relabel it from __meta_kubernetes_pod_node_name in the scrape config)';
 
 function filtered(metric: string, matchers: readonly Matcher[]): string {
   return `(${selector(metric, matchers)} < ${num(DCGM_BLANK_ABOVE)})`;
@@ -52,7 +43,7 @@ export function dcgmSeries(metric: string, scope: Scope, extra: readonly Matcher
   }
 }
 
-const howFor = (scope: Scope) => (scope.kind === 'pool' ? HOW_POOL_DCGM : HOW_DCGM);
+const howFor = (scope: Scope) => (scope.kind === 'pool' ? HOW_POOL_DCGM : HOW_WORKLOAD_DCGM);
 
 function dcgmQuery(family: string, metric: string, what: string, scope: Scope): NamedQuery {
   return {
@@ -73,10 +64,6 @@ export const dramActive = (scope: Scope, _o?: QueryOptions) =>
   dcgmQuery('dcgm.dram-active', 'DCGM_FI_PROF_DRAM_ACTIVE', 'memory bandwidth activity (0–1)', scope);
 export const fbUsed = (scope: Scope, _o?: QueryOptions) =>
   dcgmQuery('dcgm.fb-used', 'DCGM_FI_DEV_FB_USED', 'framebuffer used, MiB (mean per GPU)', scope);
-
-/** The series label telling which field answered `smActivity`. */
-export const FIELD_LABEL = 'dcgm_field';
-export const SM_FIELDS = ['DCGM_FI_PROF_SM_ACTIVE', 'DCGM_FI_PROF_GR_ENGINE_ACTIVE'] as const;
 
 /**
  * SM activity when the exporter has it (off by default), else graphics-engine activity. The

@@ -1,4 +1,11 @@
-import { KSM_MIG_RESOURCE_PREFIX, MIG_PROFILE_LABEL } from '../mig-profile.js';
+import {
+  HOW_MIG_ACTIVITY,
+  KSM_MIG_RESOURCE_PREFIX,
+  MIG_ACTIVITY,
+  MIG_POD_MEASURES,
+  MIG_PROFILE_LABEL,
+  MIG_REQUESTS,
+} from '../../domain/index.js';
 import { eq, labelList, matchersFrom, ne, re, selector } from '../promql.js';
 import { DCGM_BLANK_ABOVE, dcgmByNode, dcgmSeries } from './dcgm.js';
 import { copyLabel, tag } from './dcgm-pods.js';
@@ -22,35 +29,6 @@ export const MIG_ACTIVITY_FAMILY = 'dcgm.mig-activity';
 export const MIG_REQUESTS_FAMILY = 'ksm.mig-requests';
 export const MIG_PODS_FAMILY = 'dcgm.mig-pods';
 
-/** Values of the `measure` label in `migActivity`'s answer. */
-export const MIG_ACTIVITY = {
-  /** Instances per profile (and model). */
-  slices: 'slices',
-  gr: 'gr',
-  sm: 'sm',
-  tensor: 'tensor',
-  dram: 'dram',
-  /** Whole (non-MIG) GPUs: GPU_UTIL ÷ 100 summed, and the profiling ratios summed. */
-  wholeBusy: 'whole-busy',
-  wholeSm: 'whole-sm',
-  wholeGr: 'whole-gr',
-  wholeTensor: 'whole-tensor',
-  wholeDram: 'whole-dram',
-} as const;
-
-/** Values of the `measure` label in `migRequests`' answer. */
-export const MIG_REQUESTS = {
-  /** Mixed strategy, by `resource`. */
-  requested: 'requested',
-  allocatable: 'allocatable',
-  /** Single strategy: `nvidia_com_gpu` on nodes whose GPUs are sliced, by profile. */
-  singleRequested: 'single-requested',
-  singleAllocatable: 'single-allocatable',
-} as const;
-
-/** Values of the `measure` label in `migPods`' answer. */
-export const MIG_POD_MEASURES = { slices: 'slices', busy: 'busy' } as const;
-
 const GR = 'DCGM_FI_PROF_GR_ENGINE_ACTIVE';
 const SM = 'DCGM_FI_PROF_SM_ACTIVE';
 const UTIL = 'DCGM_FI_DEV_GPU_UTIL';
@@ -71,10 +49,6 @@ export const MIG_INSTANCE = ne(MIG_PROFILE_LABEL, '');
 export const KSM_MIG_RESOURCE = re('resource', `${KSM_MIG_RESOURCE_PREFIX}.+`);
 const REQUESTS = 'kube_pod_container_resource_requests';
 const ALLOCATABLE = 'kube_node_status_allocatable';
-
-export const HOW_MIG_ACTIVITY =
-  'run dcgm-exporter on the MIG nodes with its profiling (DCP) fields: DCGM_FI_PROF_GR_ENGINE_ACTIVE, in its default counters, ' +
-  'is the only busy measure DCGM reports per MIG instance (DCGM_FI_DEV_GPU_UTIL is not reported for MIG instances)';
 
 /**
  * Per profile, the scope's MIG instances and their activity; and the whole GPUs' activity,
