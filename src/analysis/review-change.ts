@@ -10,8 +10,10 @@ import type {
   InferredWorkload,
   JobWorkload,
   MissingEvidence,
+  NeedParts,
   Policy,
   StaggerPlan,
+  VerdictReason,
   Workload,
 } from '../domain/index.js';
 import { changeSharing, isJobWorkload } from '../domain/index.js';
@@ -80,7 +82,7 @@ function reviewAsCounted(ctx: ChangeContext): ChangeReview {
       change,
       infra,
       { what: `a readable workload catalog (${ctx.catalogFile})`, how: `fix ${ref(e.file, e.line)}: ${e.message}` },
-      `${ctx.catalogFile} cannot be read (${ref(e.file, e.line)}), so the need of ${describeTarget(change)} is unknown`,
+      { code: 'catalog-unreadable', catalogFile: ctx.catalogFile, at: ref(e.file, e.line) },
     );
   }
   if (ctx.workloads === null) {
@@ -90,7 +92,7 @@ function reviewAsCounted(ctx: ChangeContext): ChangeReview {
         `add ${ctx.catalogFile} at the repository root listing the jobs that run in ${describeTarget(change)}: ` +
         '`npx gpu-justify init` in a checkout drafts it from the repository’s own manifests (fields: docs/catalog.md)',
     };
-    const unknownReason = `no readable workload catalog, so the need of ${describeTarget(change)} is unknown`;
+    const unknownReason: VerdictReason = { code: 'no-catalog' };
     if (ctx.inferred) {
       const m = ctx.telemetry ? new Measured(ctx.telemetry) : null;
       return inferredReview(
@@ -109,12 +111,7 @@ function reviewAsCounted(ctx: ChangeContext): ChangeReview {
   }));
   if (linked.length === 0 && rejected.length > 0) {
     return {
-      ...unknownNeed(
-        change,
-        infra,
-        fixRejected[0] as MissingEvidence,
-        `every catalog entry that runs in ${describeTarget(change)} has errors, so its need is unknown`,
-      ),
+      ...unknownNeed(change, infra, fixRejected[0] as MissingEvidence, { code: 'catalog-entries-invalid' }),
       missingEvidence: fixRejected,
     };
   }
@@ -128,7 +125,7 @@ function reviewAsCounted(ctx: ChangeContext): ChangeReview {
           `document them in ${ctx.catalogFile} with \`${change.kind === 'kueue-cluster-queue' ? 'queue' : 'pool'}: ${change.name}\`${linkHint(change, ctx.workloads)}` +
           (ctx.workloads.length === 0 ? '; `npx gpu-justify init` in a checkout drafts it from the repository’s own manifests' : ''),
       },
-      `${ctx.catalogFile} documents no workload that runs in ${describeTarget(change)}`,
+      { code: 'no-linked-workloads', catalogFile: ctx.catalogFile },
     );
   }
 
@@ -169,7 +166,7 @@ function reviewAsCounted(ctx: ChangeContext): ChangeReview {
     });
   }
 
-  const needText = describeNeed(plan, combo.chosen.slice(1), headroom, need);
+  const needParts = describeNeed(plan, combo.chosen.slice(1), headroom, need);
   // By completeness of the evidence alone, so that taking evidence away can only lower it.
   // A source that answered nothing measured nothing: as low as no source at all.
   const confidence: ChangeReview['confidence'] = m === null || m.answeredNothing ? 'low' : missingEvidence.length === 0 ? 'high' : 'medium';
@@ -202,10 +199,7 @@ function reviewAsCounted(ctx: ChangeContext): ChangeReview {
       verdict: 'justified',
       gpusNeeded: 0,
       findings: [],
-      reason:
-        after >= need
-          ? `lowers capacity to ${after} GPUs; the need (${needText}) still fits`
-          : `lowers capacity to ${after} GPUs, below the need (${needText})`,
+      reason: { code: 'lowers-capacity', gpusAfter: after, need: needParts, fits: after >= need },
     };
   }
 
@@ -221,7 +215,7 @@ function reviewAsCounted(ctx: ChangeContext): ChangeReview {
       verdict: 'insufficient-evidence',
       gpusNeeded: null,
       findings: [],
-      reason: `${unplanned.join(', ')} cannot be planned from the catalog, so the need of ${describeTarget(change)} is unknown`,
+      reason: { code: 'workloads-unplanned', workloads: unplanned },
     };
   }
   const met = combo.gpusNeeded === 0;
@@ -234,7 +228,7 @@ function reviewAsCounted(ctx: ChangeContext): ChangeReview {
   ];
   const borrowed = combo.supplied.get('borrow-quota') ?? 0;
   // Staggering shows in the plan; the reason names the other levers it relies on.
-  const levers = [...combo.credited].filter((l) => l !== 'stagger').join(', ');
+  const levers = [...combo.credited].filter((l) => l !== 'stagger');
 
   if (met) {
     return {
@@ -242,22 +236,32 @@ function reviewAsCounted(ctx: ChangeContext): ChangeReview {
       verdict: 'not-justified',
       gpusNeeded: 0,
       findings,
-      reason:
-        need <= before && borrowed === 0
-          ? `the ${before} GPUs already there meet the need (${needText})${levers === '' ? '' : ` with ${levers}`}`
-          : `the ${before} GPUs already there and ${borrowed} borrowed from the cohort meet the need (${needText})${levers === '' ? '' : ` with ${levers}`}`,
+      reason: {
+        code: 'capacity-meets-need',
+        gpusBefore: before,
+        borrowed,
+        need: needParts,
+        levers,
+      },
     };
   }
   const inSteps = neededInSteps(combo.gpusNeeded, change);
   const step = gpuStep(change);
-  const stepped = inSteps > combo.gpusNeeded ? `; this pool grows in steps of ${step} GPUs, so that is ${inSteps}` : '';
   if (inSteps < change.delta) {
     return {
       ...common,
       verdict: 'partially-justified',
       gpusNeeded: inSteps,
       findings,
-      reason: `the need (${needText}) calls for ${moreGpus(combo.gpusNeeded)}${stepped}, not ${change.delta}${borrowed > 0 ? ` (${borrowed} borrowed from the cohort)` : ''}`,
+      reason: {
+        code: 'need-below-request',
+        need: needParts,
+        gpusNeeded: combo.gpusNeeded,
+        inSteps,
+        step,
+        delta: change.delta,
+        borrowed,
+      },
     };
   }
   if (combo.gpusNeeded < change.delta) {
@@ -267,7 +271,7 @@ function reviewAsCounted(ctx: ChangeContext): ChangeReview {
       verdict: 'justified',
       gpusNeeded: change.delta,
       findings,
-      reason: `the need (${needText}) calls for ${moreGpus(combo.gpusNeeded)}, and this pool grows in steps of ${step} GPUs: +${change.delta} is the least that covers it`,
+      reason: { code: 'need-rounds-to-request', need: needParts, gpusNeeded: combo.gpusNeeded, step, delta: change.delta },
     };
   }
   return {
@@ -276,8 +280,8 @@ function reviewAsCounted(ctx: ChangeContext): ChangeReview {
     gpusNeeded: change.delta,
     findings,
     reason: plan.optimal
-      ? `no schedule meets every deadline with fewer GPUs (${plan.boundReason}); the need is ${needText}`
-      : `the best schedule found needs ${needText}; the proven lower bound is ${plan.lowerBound} GPUs (${plan.boundReason})`,
+      ? { code: 'need-proven', need: needParts, bound: plan.boundReason }
+      : { code: 'need-best-found', need: needParts, lowerBound: plan.lowerBound, bound: plan.boundReason },
   };
 }
 
@@ -291,7 +295,7 @@ function sharingReview(change: CapacityChange, infra: Evidence): ChangeReview {
     workloads: [],
     findings: [],
     missingEvidence: [],
-    reason: `GPU sharing: each GPU is advertised as ${change.gpusAfter} (was ${change.gpusBefore}); no new hardware`,
+    reason: { code: 'sharing-factor-change', factorBefore: change.gpusBefore, factorAfter: change.gpusAfter },
     evidence: [infra],
   };
 }
@@ -313,15 +317,13 @@ function unknownSharing(review: ChangeReview, s: Extract<ChangeSharing, { state:
     missingEvidence: [missing, ...review.missingEvidence],
     evidence: [...review.evidence, { source: 'infra', ref: ref(s.source.file, s.source.line) }],
     confidence: 'low',
-    ...(grows
-      ? { reason: `the physical GPUs of ${describeTarget(review.change)} are unknown: its GPUs may be shared ones (${s.code})` }
-      : {}),
+    ...(grows ? { reason: { code: 'sharing-unknown', sharingCode: s.code } satisfies VerdictReason } : {}),
     sharing: s,
   };
 }
 
 /** Without the workloads the need is unknown: an increase cannot be judged, a decrease asks nothing. */
-function unknownNeed(change: CapacityChange, infra: Evidence, missing: MissingEvidence, reason: string): ChangeReview {
+function unknownNeed(change: CapacityChange, infra: Evidence, missing: MissingEvidence, reason: VerdictReason): ChangeReview {
   return {
     change,
     verdict: change.delta > 0 ? 'insufficient-evidence' : 'justified',
@@ -335,25 +337,19 @@ function unknownNeed(change: CapacityChange, infra: Evidence, missing: MissingEv
   };
 }
 
-function moreGpus(n: number): string {
-  return `${n} more GPU${n === 1 ? '' : 's'}`;
-}
-
 function describeTarget(change: CapacityChange): string {
   return change.kind === 'kueue-cluster-queue' ? `ClusterQueue ${change.name}` : `pool ${change.name}`;
 }
 
-function describeNeed(plan: StaggerPlan, services: readonly TermOption[], headroom: number, need: number): string {
-  // A pool of services alone has no runs to stagger: a "0 GPUs at the staggered peak" says nothing.
-  const parts = plan.schedule.length > 0 ? [`${plan.peakGpus} GPUs at the staggered peak`] : [];
-  const declared = services.filter((o) => !o.headroomIncluded).reduce((s, o) => s + o.gpus, 0);
-  const sized = services.filter((o) => o.headroomIncluded).reduce((s, o) => s + o.gpus, 0);
-  if (declared > 0) parts.push(`${declared} for services`);
-  // Headroom applies to the parts above; services sized at their peak carry their own.
-  if (headroom > 0 && parts.length > 0) parts.push(`${Math.round(headroom * 100)}% headroom`);
-  if (parts.length === 0 && sized > 0) return `${need} GPUs, for services sized at their observed peak`;
-  if (sized > 0) parts.push(`${sized} for services sized at their observed peak`);
-  return parts.length <= 1 ? `${need} GPUs` : `${need} GPUs: ${parts.join(' + ')}`;
+function describeNeed(plan: StaggerPlan, services: readonly TermOption[], headroom: number, need: number): NeedParts {
+  return {
+    gpus: need,
+    // A pool of services alone has no runs to stagger: a "0 GPUs at the staggered peak" says nothing.
+    staggeredPeak: plan.schedule.length > 0 ? plan.peakGpus : null,
+    declaredServices: services.filter((o) => !o.headroomIncluded).reduce((s, o) => s + o.gpus, 0),
+    sizedServices: services.filter((o) => o.headroomIncluded).reduce((s, o) => s + o.gpus, 0),
+    headroom,
+  };
 }
 
 /** The stagger lever: what starting runs apart does, compared with starting them all at once. */

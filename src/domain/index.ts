@@ -15,3 +15,4 @@ export * from './map-limit.js';
 export * from './inferred.js';
 export * from './nearest.js';
 export * from './sharing.js';
+export * from './reason.js';

@@ -6,6 +6,7 @@ import type { DeadlineLadder, DemandProfile, InferredWorkload } from './inferred
 import type { Mode, Policy } from './policy.js';
 import type { StaggerPlan } from './schedule.js';
 import type { Evidence, Finding, MissingEvidence, Verdict } from './verdict.js';
+import type { VerdictReason } from './reason.js';
 
 /** The judgement of one capacity change. */
 export interface ChangeReview {
@@ -20,8 +21,8 @@ export interface ChangeReview {
   findings: Finding[];
   missingEvidence: MissingEvidence[];
   plan?: StaggerPlan;
-  /** Why the verdict is what it is, one sentence. */
-  reason: string;
+  /** Why the verdict is what it is, as data; report/ words it (the JSON's `reason`). */
+  reason: VerdictReason;
   evidence: Evidence[];
   /**
    * How complete the evidence behind the verdict is: `high` when telemetry answered everything the

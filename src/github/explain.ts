@@ -2,6 +2,7 @@ import type { ChangeReview, ReviewResult } from '../domain/review.js';
 import type { Evidence, Finding } from '../domain/verdict.js';
 import { code, MAX_SENTENCE, md } from '../report/escape.js';
 import { headline } from '../report/headline.js';
+import { reviewReason } from '../report/reasons.js';
 import { scheduleTable } from '../report/schedule.js';
 import { diagnosticsList, diagnosticsTitle } from '../report/tables.js';
 import { COMMAND_HELP } from './command-parser.js';
@@ -53,7 +54,7 @@ function explainReview(review: ChangeReview): string[] {
     `#### ${md(c.name)} (${c.kind}) at ${code(`${c.file}:${c.line}`)}`,
     '',
     `- GPUs: ${c.gpusBefore} → ${c.gpusAfter} (${c.delta >= 0 ? '+' : ''}${c.delta})${c.gpuModel ? `, model ${md(c.gpuModel)}` : ''}`,
-    `- Verdict: **${review.verdict}**: ${md(review.reason, MAX_SENTENCE)}`,
+    `- Verdict: **${review.verdict}**: ${md(reviewReason(review), MAX_SENTENCE)}`,
     `- Need with headroom: ${review.need ?? 'unknown'} GPUs; GPUs to add: ${review.gpusNeeded ?? 'unknown'}`,
     `- Linked workloads: ${review.workloads.length > 0 ? review.workloads.map((w) => code(w)).join(', ') : 'none'}`,
   ];

@@ -4,6 +4,7 @@ import { sharedMore } from './sharing.js';
 import type { FactorChange } from './sharing.js';
 import { MAX_SENTENCE, md } from './escape.js';
 import { VERDICT_ICON, VERDICT_TITLE } from './verdict-text.js';
+import { reviewReason } from './reasons.js';
 
 /** `+6 GPUs requested`: the cost is on the line under the headline. */
 function requested(result: ReviewResult): string {
@@ -57,7 +58,7 @@ function bound(result: ReviewResult): string | null {
   const review = result.reviews.find((r) => r.change.delta > 0 && r.verdict === 'justified');
   if (!review) return null;
   const plan = review.plan;
-  if (!plan || plan.schedule.length === 0) return md(review.reason, MAX_SENTENCE);
+  if (!plan || plan.schedule.length === 0) return md(reviewReason(review), MAX_SENTENCE);
   const need =
     review.need !== null && review.need !== plan.lowerBound ? `; the need with headroom is ${review.need}${inSteps(review)}` : '';
   return `no lever reaches: no schedule meeting every deadline uses fewer than ${plan.lowerBound} GPUs (${md(plan.boundReason, MAX_SENTENCE)})${need}`;

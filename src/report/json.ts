@@ -2,6 +2,7 @@ import type { CapacityChange, ReviewResult } from '../domain/index.js';
 import { changeSharing } from '../domain/index.js';
 import { coverageJson } from './coverage.js';
 import { screenNumbers } from './screen-numbers.js';
+import { reviewReason } from './reasons.js';
 
 /** A change in the shape of `detect --json` (docs/json.md). */
 export function changeJson(c: CapacityChange) {
@@ -39,7 +40,8 @@ export function reviewJson(result: ReviewResult) {
       need: r.need,
       gpusNeeded: r.gpusNeeded,
       workloads: r.workloads,
-      reason: r.reason,
+      reason: reviewReason(r),
+      reasonCode: r.reason.code,
       evidence: r.evidence,
       ...(r.confidence === undefined ? {} : { confidence: r.confidence }),
       ...(r.needWithoutLevers === undefined ? {} : { needWithoutLevers: r.needWithoutLevers }),

@@ -4,6 +4,7 @@ import type { CapacityChange, ChangeReview, Diagnostic, Finding } from '../domai
 import { monthlyUsd, usd } from './cost.js';
 import { gpusCell, sharingSentence } from './sharing.js';
 import { code, codeCell, MAX_SENTENCE, md } from './escape.js';
+import { reviewReason } from './reasons.js';
 
 const MAX_ROWS = 50;
 
@@ -78,7 +79,7 @@ export function reviewsTable(reviews: ChangeReview[], filesOnly: boolean): strin
     r.need === null ? 'unknown' : String(r.need),
     r.gpusNeeded === null ? 'unknown' : String(r.gpusNeeded),
     ...(trusted ? [confidenceCell(r.confidence, filesOnly)] : []),
-    md(r.sharing ? `${sharingSentence(r.sharing)} ${r.reason}` : r.reason, MAX_SENTENCE),
+    md(r.sharing ? `${sharingSentence(r.sharing)} ${reviewReason(r)}` : reviewReason(r), MAX_SENTENCE),
   ]);
   const header = [
     'Pool or queue',

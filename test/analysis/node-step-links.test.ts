@@ -8,6 +8,7 @@ import type { CapacityChange, CapacityDecl } from '../../src/domain/index.js';
 import { DEFAULT_POLICY } from '../../src/domain/index.js';
 import { batch, policy, queueChange, service } from '../factories.js';
 import { detectPr, edited, loadReal } from '../detect/real-fixtures.js';
+import { reviewReason } from '../../src/report/reasons.js';
 
 /** A node pool change whose head side grows in steps of `step` GPUs. */
 function poolChange(name: string, before: number, after: number, step?: number): CapacityChange {
@@ -63,7 +64,7 @@ describe('a pool that grows by whole nodes', () => {
       policy: policy({ headroom: 0.1 }),
     });
     expect([r.verdict, r.need, r.gpusNeeded]).toEqual(['justified', 18, 8]);
-    expect(r.reason).toMatch(/calls for 2 more GPUs, and this pool grows in steps of 8 GPUs: \+8 is the least that covers it/);
+    expect(reviewReason(r)).toMatch(/calls for 2 more GPUs, and this pool grows in steps of 8 GPUs: \+8 is the least that covers it/);
     expect(judgePr([r.change], [r])).toEqual({ verdict: 'justified', gpusRequested: 8, gpusNeeded: 8 });
   });
 
@@ -83,7 +84,7 @@ describe('a pool that grows by whole nodes', () => {
       policy: policy({ headroom: 0.1 }),
     });
     expect([r.verdict, r.gpusNeeded]).toEqual(['partially-justified', 8]);
-    expect(r.reason).toContain('calls for 2 more GPUs; this pool grows in steps of 8 GPUs, so that is 8, not 16');
+    expect(reviewReason(r)).toContain('calls for 2 more GPUs; this pool grows in steps of 8 GPUs, so that is 8, not 16');
   });
 
   it('from the real terraform-aws-modules file: 2 → 3 p5 nodes for a 16-GPU job with headroom', async () => {

@@ -3,6 +3,7 @@ import { reviewChange } from '../../src/analysis/review-change.js';
 import { judgePr } from '../../src/analysis/review-pr.js';
 import { batch, policy, queueChange, service } from '../factories.js';
 import { answer, hourly, missing, repeat, telemetry } from './measured-fixture.js';
+import { reviewReason } from '../../src/report/reasons.js';
 
 // The mission's example: four 2-GPU, 2-hour jobs in a six-hour window fit on four GPUs in pairs.
 const fourPairs = batch({ name: 'nightly-eval', jobsPerDay: 4 });
@@ -49,7 +50,7 @@ describe('reviewChange', () => {
     expect(r.verdict).toBe('justified');
     expect(r.gpusNeeded).toBe(4);
     expect(r.plan?.lowerBound).toBe(8);
-    expect(r.reason).toMatch(/no schedule meets every deadline with fewer GPUs/);
+    expect(reviewReason(r)).toMatch(/no schedule meets every deadline with fewer GPUs/);
   });
 
   it('plans weekday jobs on a weekly cycle: runs on different days do not stack', () => {
@@ -102,7 +103,7 @@ describe('reviewChange', () => {
     const change = queueChange('time-slicing-config/any', 1, 4, { kind: 'gpu-sharing' });
     const r = reviewChange({ change, workloads: [fourPairs], catalogFile: 'gpu-workloads.yaml', policy: policy() });
     expect(r).toMatchObject({ verdict: 'justified', gpusNeeded: 0 });
-    expect(r.reason).toContain('no new hardware');
+    expect(reviewReason(r)).toContain('no new hardware');
     expect(judgePr([change], [r])).toEqual({ verdict: 'justified', gpusRequested: 0, gpusNeeded: 0 });
   });
 
@@ -114,7 +115,7 @@ describe('reviewChange', () => {
       policy: policy({ headroom: 0 }),
     });
     expect(r.verdict).toBe('justified');
-    expect(r.reason).toMatch(/below the need/);
+    expect(reviewReason(r)).toMatch(/below the need/);
   });
 });
 
@@ -214,7 +215,7 @@ describe('reviewChange with catalog errors', () => {
     expect(reviewChange(ctx).verdict).toBe('not-justified');
     const r = reviewChange({ ...ctx, rejected: [rejectedEtl] });
     expect(r).toMatchObject({ verdict: 'insufficient-evidence', gpusNeeded: null, findings: [] });
-    expect(r.reason).toBe('etl cannot be planned from the catalog, so the need of ClusterQueue research is unknown');
+    expect(reviewReason(r)).toBe('etl cannot be planned from the catalog, so the need of ClusterQueue research is unknown');
     expect(r.missingEvidence[0]).toEqual({
       what: 'a valid catalog entry for etl (gpu-workloads.yaml:14), which names ClusterQueue research',
       how: `fix gpu-workloads.yaml:14: ${etlProblem.message}; until then the entry is left out of the need`,
@@ -271,7 +272,7 @@ describe('reviewChange: the need in words', () => {
     });
     // 4 + 2 declared, + 20% = 7.2 → 8: the 8 GPUs there.
     expect(r).toMatchObject({ verdict: 'not-justified', need: 8 });
-    expect(r.reason).toBe('the 8 GPUs already there meet the need (8 GPUs: 6 for services + 20% headroom)');
+    expect(reviewReason(r)).toBe('the 8 GPUs already there meet the need (8 GPUs: 6 for services + 20% headroom)');
   });
 
   it('rates a review whose telemetry answered nothing as low as one without telemetry', () => {

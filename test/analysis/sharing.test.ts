@@ -3,6 +3,7 @@ import { reviewChange } from '../../src/analysis/review-change.js';
 import type { CapacityChange, CapacityDecl, PoolSharing } from '../../src/domain/index.js';
 import { gpusCell, sharedMore, sharingSentence } from '../../src/report/sharing.js';
 import { batch, policy, queueChange } from '../factories.js';
+import { reviewReason } from '../../src/report/reasons.js';
 
 const source = { file: 'karpenter/nodeclass.yaml', line: 29, name: 'EC2NodeClass/gpu' };
 
@@ -84,7 +85,7 @@ describe('reviews of pools whose GPUs are shared', () => {
       policy: policy({ headroom: 0 }),
     });
     expect([r.verdict, r.gpusNeeded, r.change.delta]).toEqual(['justified', 0, 0]);
-    expect(r.reason).toBe('GPU sharing: each GPU is advertised as 4 (was 2); no new hardware');
+    expect(reviewReason(r)).toBe('GPU sharing: each GPU is advertised as 4 (was 2); no new hardware');
     expect([r.findings, r.missingEvidence]).toEqual([[], []]);
     expect(r.sharing).toMatchObject({ factorBefore: 2, factorAfter: 4, schedulableBefore: 2, schedulableAfter: 4 });
   });
