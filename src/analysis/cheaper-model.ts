@@ -1,5 +1,5 @@
 import { pricePerGpuHour } from '../detect/gpu-types/index.js';
-import type { Alternative, CapacityChange, Evidence, InferenceWorkload, OutcomeCost, Policy } from '../domain/index.js';
+import type { Alternative, CapacityChange, Evidence, FindingDetail, InferenceWorkload, OutcomeCost, Policy } from '../domain/index.js';
 import { evidenceOf } from '../telemetry/gather.js';
 import type { QueryAnswer } from '../telemetry/source.js';
 import { verifiedOutcomes } from './ladder.js';
@@ -215,12 +215,17 @@ export function cheaperModels(
   return { costs: [current, ...options.map((o) => o.cost)], best };
 }
 
-export function cheaperSummary(w: string, current: OutcomeCost | undefined, best: CheaperOption): string {
-  const usd = (x: number | null) => (x === null ? '?' : `$${x < 0.01 ? x.toExponential(2) : x.toFixed(2)}`);
+export function cheaperDetail(w: string, current: OutcomeCost | undefined, best: CheaperOption): FindingDetail {
   const c = best.cost;
-  const where = best.sameType ? '' : ` on ${c.gpus} ${c.gpuType} GPUs elsewhere`;
-  return (
-    `${w}: ${c.option} costs ${usd(c.usdPerVerifiedOutcome)} per verified outcome against ${usd(current?.usdPerVerifiedOutcome ?? null)} now, ` +
-    `meets the quality threshold and the SLO at the observed peak with ${c.gpus} GPUs${where}, freeing ${best.gpusFreed} GPUs`
-  );
+  return {
+    code: 'cheaper-model',
+    workload: w,
+    option: c.option,
+    usdPerVerifiedOutcome: c.usdPerVerifiedOutcome,
+    currentUsdPerVerifiedOutcome: current?.usdPerVerifiedOutcome ?? null,
+    gpus: c.gpus,
+    gpuType: c.gpuType,
+    sameType: best.sameType,
+    gpusFreed: best.gpusFreed,
+  };
 }

@@ -83,19 +83,13 @@ function flagsOf(name: string, r: Pick<Rungs, 'allocated' | 'busy' | 'computing'
   if (r.allocated === null || r.allocated <= 0 || r.busy === null) return flags;
   const busy = r.busy / r.allocated;
   if (busy < policy.idleBelow) {
-    flags.push({
-      kind: 'idle',
-      message: `${name} was busy ${pct(busy)} of its ${round3(r.allocated)} allocated GPU-hours, under the policy's idleBelow (${pct(policy.idleBelow)})`,
-    });
+    flags.push({ kind: 'idle', name, busyFraction: busy, allocatedGpuHours: r.allocated, idleBelow: policy.idleBelow });
   }
   if (r.computing !== null && r.dram !== null) {
     const sm = r.computing / r.allocated;
     const dram = r.dram / r.allocated;
     if (busy >= MEMORY_BOUND.busyAtLeast && dram >= MEMORY_BOUND.dramAtLeast && dram > MEMORY_BOUND.dramOverSm * sm) {
-      flags.push({
-        kind: 'memory-bound',
-        message: `${name} is memory-bound: busy ${pct(busy)}, memory bandwidth active ${pct(dram)} but SMs only ${pct(sm)}; larger batches or fused kernels raise throughput, more GPUs do not`,
-      });
+      flags.push({ kind: 'memory-bound', name, busyFraction: busy, memoryFraction: dram, smFraction: sm });
     }
   }
   return flags;

@@ -364,16 +364,11 @@ function staggerFinding(
   if (jobs.length === 0 || plan.schedule.length === 0) return null;
   const meetsNeed = need <= before;
   const gpusFreed = Math.max(0, Math.min(delta, naiveNeed - need));
-  const runs = plan.schedule.length;
-  const summary =
-    plan.naivePeakGpus > plan.peakGpus
-      ? `Stagger the ${runs} runs: peak ${plan.peakGpus} GPUs instead of ${plan.naivePeakGpus} when all start as their windows open, every deadline met`
-      : `The ${runs} runs already peak at ${plan.peakGpus} GPUs; staggering cannot lower it`;
   return {
     lever: 'stagger',
     gpusFreed: meetsNeed ? delta : gpusFreed,
     meetsNeed,
-    summary,
+    detail: { code: 'stagger', runs: plan.schedule.length, peak: plan.peakGpus, naivePeak: plan.naivePeakGpus },
     confidence: plan.optimal ? 'high' : 'medium',
     evidence: [
       ...jobs.map((w): Evidence => ({

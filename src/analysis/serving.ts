@@ -1,4 +1,13 @@
-import type { Evidence, InferenceWorkload, MissingEvidence, Policy, ServingCapacity, Slo } from '../domain/index.js';
+import type {
+  Evidence,
+  InferenceWorkload,
+  MissingEvidence,
+  Policy,
+  ServingCapacity,
+  ServingLimitStats,
+  ServingSize,
+  Slo,
+} from '../domain/index.js';
 import { evidenceOf } from '../telemetry/gather.js';
 import type { LoadTestRow } from '../telemetry/loadtest/index.js';
 import { pct } from './ladder.js';
@@ -38,24 +47,11 @@ export function replicasFor(peakRate: number, headroom: number, ratePerReplica: 
 
 export interface LimitDiagnosis {
   limit: 'batching' | 'memory' | null;
-  advice: string | null;
-  /** The statistics the diagnosis rests on, over the samples where requests waited; null when none did. */
-  stats: LimitStats | null;
+  /** The statistics the diagnosis rests on, over the samples where requests waited; null when none did. Medians, not extremes: one noisy sample neither makes nor defeats a diagnosis. */
+  stats: ServingLimitStats | null;
 }
 
-/** Medians, not extremes: one noisy sample neither makes nor defeats a diagnosis. */
-interface LimitStats {
-  /** Samples at which requests waited. */
-  queuedSamples: number;
-  /** Median running requests at those samples, and the highest running count of the window (the cap). */
-  runningMedian: number;
-  runningCap: number;
-  /** Median and highest KV-cache usage at those samples (0–1). */
-  kvMedian: number;
-  kvMax: number;
-}
-
-const NO_LIMIT: LimitDiagnosis = { limit: null, advice: null, stats: null };
+const NO_LIMIT: LimitDiagnosis = { limit: null, stats: null };
 
 function median(values: readonly number[]): number | null {
   if (values.length === 0) return null;
@@ -81,33 +77,16 @@ export function diagnoseLimit(running: Timeline, waiting: Timeline, kv: Timeline
   if (Math.min(kvQueued.length, runQueued.length) < MIN_QUEUED_SAMPLES || cap === null || kvMedian === null || runningMedian === null) {
     return NO_LIMIT;
   }
-  const stats: LimitStats = {
+  const stats: ServingLimitStats = {
     queuedSamples: Math.min(kvQueued.length, runQueued.length),
     runningMedian,
     runningCap: cap,
     kvMedian,
     kvMax: Math.max(...kvQueued),
+    preemptions,
   };
-  const over = `over the ${stats.queuedSamples} samples where requests waited`;
-  if (kvMedian >= KV_NEAR_FULL && preemptions !== null && preemptions > 0) {
-    return {
-      limit: 'memory',
-      stats,
-      advice:
-        `${over}, the KV cache was a median ${pct(kvMedian)} full and the scheduler preempted ${Math.round(preemptions)} times: give the KV cache more memory ` +
-        '(raise `--gpu-memory-utilization`, quantise it with `--kv-cache-dtype fp8`) or shorten `--max-model-len`; add replicas only if that is not enough',
-    };
-  }
-  if (kvMedian < KV_NEAR_FULL && runningMedian >= AT_CAP * cap) {
-    return {
-      limit: 'batching',
-      stats,
-      advice:
-        `${over}, the KV cache was a median ${pct(kvMedian)} full (at most ${pct(stats.kvMax)}) while running requests held at a median ` +
-        `${round3(runningMedian)} against the window's highest, ${round3(cap)} (a fixed cap): ` +
-        'raise `--max-num-seqs` (and `--max-num-batched-tokens`) so each replica batches more; this is configuration, not hardware',
-    };
-  }
+  if (kvMedian >= KV_NEAR_FULL && preemptions !== null && preemptions > 0) return { limit: 'memory', stats };
+  if (kvMedian < KV_NEAR_FULL && runningMedian >= AT_CAP * cap) return { limit: 'batching', stats };
   return { ...NO_LIMIT, stats };
 }
 
@@ -221,19 +200,13 @@ export function servingCapacity(w: InferenceWorkload, m: Measured, policy: Polic
     gpusNeeded: replicasNeeded === null ? null : replicasNeeded * w.gpusPerReplica,
     declaredGpus: w.replicas * w.gpusPerReplica,
     limit: d.limit,
-    advice: d.advice,
     ...(d.stats === null ? {} : { limitStats: d.stats }),
     evidence: [...lt.evidence, ...peak.evidence, ...limitEvidence],
   };
 }
 
-/** One sentence on the service's size, for the batching finding. */
-export function servingSummary(s: ServingCapacity): string {
-  const sized =
-    s.gpusNeeded === null
-      ? `${s.workload}: replicas cannot be sized from measurements (${s.sustainableRatePerReplica === null ? 'no load-test step meets the SLO' : 'no observed peak'})`
-      : `${s.workload}: one replica sustains ${round3(s.sustainableRatePerReplica ?? 0)} req/s within the SLO (${s.loadTestStep}); ` +
-        `the observed peak of ${round3(s.peakRate ?? 0)} req/s with ${Math.round(s.headroom * 100)}% headroom needs ` +
-        `${s.replicasNeeded} replica${s.replicasNeeded === 1 ? '' : 's'} (${s.gpusNeeded} GPUs), against ${s.declaredGpus} declared`;
-  return s.advice === null ? sized : `${sized}. ${s.limit === 'memory' ? 'Memory limit' : 'Batching limit'}: ${s.advice}`;
+/** The numbers of the service's size, for the batching finding. */
+export function servingSize(s: ServingCapacity): ServingSize {
+  const { evidence: _evidence, gpusPerReplica: _perReplica, ...size } = s;
+  return size;
 }

@@ -16,3 +16,4 @@ export * from './inferred.js';
 export * from './nearest.js';
 export * from './sharing.js';
 export * from './reason.js';
+export * from './finding-detail.js';

@@ -7,6 +7,7 @@ import type { Mode, Policy } from './policy.js';
 import type { StaggerPlan } from './schedule.js';
 import type { Evidence, Finding, MissingEvidence, Verdict } from './verdict.js';
 import type { VerdictReason } from './reason.js';
+import type { ServingLimitStats } from './finding-detail.js';
 
 /** The judgement of one capacity change. */
 export interface ChangeReview {
@@ -77,12 +78,13 @@ export interface IdlePod {
   evidence: Evidence[];
 }
 
-/** Something the ladder shows that a reader should act on. */
-export interface LadderFlag {
-  /** `idle`: busy under the policy's `idleBelow`; `memory-bound`: busy, but waiting on memory. */
-  kind: 'idle' | 'memory-bound';
-  message: string;
-}
+/**
+ * Something the ladder shows that a reader should act on, with the numbers report/ words it by.
+ * `idle`: busy under the policy's `idleBelow`; `memory-bound`: busy, but waiting on memory.
+ */
+export type LadderFlag =
+  | { kind: 'idle'; name: string; busyFraction: number; allocatedGpuHours: number; idleBelow: number }
+  | { kind: 'memory-bound'; name: string; busyFraction: number; memoryFraction: number; smFraction: number };
 
 /** GPU time over the window, rung by rung; a rung is null when its measurement is missing. */
 export interface UtilisationLadder {
@@ -129,13 +131,8 @@ export interface ServingCapacity {
   declaredGpus: number;
   /** What holds throughput back when requests queue: batch slots, KV-cache memory, or nothing seen. */
   limit: 'batching' | 'memory' | null;
-  /** What to change for that limit. */
-  advice: string | null;
-  /**
-   * Medians over the samples where requests waited, which the limit is judged on: running requests
-   * against the window's highest count (the cap), and KV-cache usage (0–1). Absent when none waited.
-   */
-  limitStats?: { queuedSamples: number; runningMedian: number; runningCap: number; kvMedian: number; kvMax: number };
+  /** The statistics the limit is judged on (ServingLimitStats); absent when no request waited. */
+  limitStats?: ServingLimitStats;
   evidence: Evidence[];
 }
 

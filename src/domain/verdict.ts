@@ -1,3 +1,5 @@
+import type { FindingDetail } from './finding-detail.js';
+
 export type Verdict = 'not-justified' | 'partially-justified' | 'justified' | 'insufficient-evidence' | 'no-gpu-change';
 
 export type Lever = 'stagger' | 'batching' | 'cheaper-model' | 'reclaim-idle' | 'borrow-quota';
@@ -14,7 +16,8 @@ export interface Finding {
   lever: Lever;
   gpusFreed: number;
   meetsNeed: boolean;
-  summary: string;
+  /** What it found, as data; report/ words it (the JSON's `summary`). */
+  detail: FindingDetail;
   evidence: Evidence[];
   confidence?: 'high' | 'medium' | 'low';
 }

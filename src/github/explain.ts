@@ -1,6 +1,7 @@
 import type { ChangeReview, ReviewResult } from '../domain/review.js';
 import type { Evidence, Finding } from '../domain/verdict.js';
 import { code, MAX_SENTENCE, md } from '../report/escape.js';
+import { findingText } from '../report/findings.js';
 import { headline } from '../report/headline.js';
 import { reviewReason } from '../report/reasons.js';
 import { scheduleTable } from '../report/schedule.js';
@@ -78,7 +79,7 @@ function explainReview(review: ChangeReview): string[] {
 function finding(f: Finding): string[] {
   const head =
     `- Lever ${code(f.lever)}: frees ${f.gpusFreed} GPUs, ${f.meetsNeed ? 'meets' : 'does not meet'} the need` +
-    `${f.confidence ? ` (confidence ${f.confidence})` : ''}. ${md(f.summary, MAX_SENTENCE)}`;
+    `${f.confidence ? ` (confidence ${f.confidence})` : ''}. ${md(findingText(f), MAX_SENTENCE)}`;
   return [head, ...f.evidence.map((e) => `  - ${evidence(e)}`)];
 }
 

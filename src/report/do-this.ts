@@ -4,6 +4,7 @@ import { code, MAX_SENTENCE, md, prose } from './escape.js';
 import { pct, unitUsd } from './numbers.js';
 import { chronological } from './schedule.js';
 import { sharedCount } from './sharing.js';
+import { findingText, servingAdvice } from './findings.js';
 
 /** Runs, pods or missing items named on the first screen before the rest is counted. */
 const MAX_ITEMS = 4;
@@ -74,11 +75,11 @@ function modelStep(review: ChangeReview): string | null {
 }
 
 function batchingStep(review: ChangeReview): string | null {
-  const limited = (review.serving ?? []).filter((s) => s.advice !== null && s.gpusNeeded !== null && s.gpusNeeded < s.declaredGpus);
+  const limited = (review.serving ?? []).filter((s) => servingAdvice(s) !== null && s.gpusNeeded !== null && s.gpusNeeded < s.declaredGpus);
   if (limited.length === 0) return null;
   return limited
     .slice(0, MAX_ITEMS)
-    .map((s) => `- ${md(s.workload)}: ${s.gpusNeeded} GPUs instead of ${s.declaredGpus}; ${prose(s.advice ?? '')}.`)
+    .map((s) => `- ${md(s.workload)}: ${s.gpusNeeded} GPUs instead of ${s.declaredGpus}; ${prose(servingAdvice(s) ?? '')}.`)
     .join('\n');
 }
 
@@ -128,7 +129,9 @@ function capacityStep(review: ChangeReview): string | null {
 function reviewSteps(review: ChangeReview): string[] {
   if (review.change.delta <= 0) return [];
   // A lever with no step of its own to spell out (idle allocations of a catalog workload) says what it found.
-  const steps = chosenLevers(review.findings).map((f) => leverStep(review, f) ?? `- ${md(f.summary.replace(/\.$/, ''), MAX_SENTENCE)}.`);
+  const steps = chosenLevers(review.findings).map(
+    (f) => leverStep(review, f) ?? `- ${md(findingText(f).replace(/\.$/, ''), MAX_SENTENCE)}.`,
+  );
   const capacity = capacityStep(review);
   return capacity === null ? steps : [...steps, capacity];
 }

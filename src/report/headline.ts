@@ -5,6 +5,7 @@ import type { FactorChange } from './sharing.js';
 import { MAX_SENTENCE, md } from './escape.js';
 import { VERDICT_ICON, VERDICT_TITLE } from './verdict-text.js';
 import { reviewReason } from './reasons.js';
+import { findingText } from './findings.js';
 
 /** `+6 GPUs requested`: the cost is on the line under the headline. */
 function requested(result: ReviewResult): string {
@@ -38,7 +39,7 @@ export function instead(findings: Finding[]): string | null {
   const alone =
     findings.filter((f) => f.meetsNeed && f.gpusFreed > 0).sort((a, b) => b.gpusFreed - a.gpusFreed)[0] ??
     findings.find((f) => f.meetsNeed);
-  if (alone) return alone.summary.length <= SHORT_SUMMARY ? md(alone.summary, MAX_SENTENCE) : shortLever(alone);
+  if (alone) return findingText(alone).length <= SHORT_SUMMARY ? md(findingText(alone), MAX_SENTENCE) : shortLever(alone);
   const best = new Map<Finding['lever'], Finding>();
   for (const f of findings.filter((x) => x.gpusFreed > 0).sort((a, b) => b.gpusFreed - a.gpusFreed)) {
     const rival = SAME_GPUS[f.lever];
@@ -46,7 +47,7 @@ export function instead(findings: Finding[]): string | null {
   }
   const levers = [...best.values()];
   if (levers.length === 0) return null;
-  if (levers.length === 1 && levers[0] && levers[0].summary.length <= SHORT_SUMMARY) return md(levers[0].summary, MAX_SENTENCE);
+  if (levers.length === 1 && levers[0] && findingText(levers[0]).length <= SHORT_SUMMARY) return md(findingText(levers[0]), MAX_SENTENCE);
   return levers.map(shortLever).join(' + ');
 }
 

@@ -1,4 +1,5 @@
-import type { CapacityChange, ReviewResult } from '../domain/index.js';
+import type { CapacityChange, Finding, ReviewResult, ServingCapacity, UtilisationLadder } from '../domain/index.js';
+import { findingText, flagText, servingAdvice } from './findings.js';
 import { changeSharing } from '../domain/index.js';
 import { coverageJson } from './coverage.js';
 import { screenNumbers } from './screen-numbers.js';
@@ -22,6 +23,28 @@ export function changeJson(c: CapacityChange) {
   };
 }
 
+/** A finding with its sentence and its code (docs/json.md). */
+function findingJson(f: Finding) {
+  return {
+    lever: f.lever,
+    gpusFreed: f.gpusFreed,
+    meetsNeed: f.meetsNeed,
+    summary: findingText(f),
+    code: f.detail.code,
+    evidence: f.evidence,
+    ...(f.confidence === undefined ? {} : { confidence: f.confidence }),
+  };
+}
+
+function ladderJson(l: UtilisationLadder) {
+  return { ...l, flags: l.flags.map((f) => ({ kind: f.kind, message: flagText(f) })) };
+}
+
+function servingJson(s: ServingCapacity) {
+  const { evidence, limitStats, ...rest } = s;
+  return { ...rest, advice: servingAdvice(s), ...(limitStats === undefined ? {} : { limitStats }), evidence };
+}
+
 /** `review --format json` (docs/json.md); keys are only ever added. */
 export function reviewJson(result: ReviewResult) {
   return {
@@ -29,7 +52,7 @@ export function reviewJson(result: ReviewResult) {
     gpusRequested: result.gpusRequested,
     gpusNeeded: result.gpusNeeded,
     changes: result.changes.map(changeJson),
-    findings: result.findings,
+    findings: result.findings.map(findingJson),
     missingEvidence: result.missingEvidence,
     diagnostics: result.diagnostics,
     reviews: result.reviews.map((r) => ({
@@ -46,8 +69,8 @@ export function reviewJson(result: ReviewResult) {
       ...(r.confidence === undefined ? {} : { confidence: r.confidence }),
       ...(r.needWithoutLevers === undefined ? {} : { needWithoutLevers: r.needWithoutLevers }),
       screen: screenNumbers(r),
-      ...(r.ladders === undefined ? {} : { ladders: r.ladders }),
-      ...(r.serving === undefined ? {} : { serving: r.serving }),
+      ...(r.ladders === undefined ? {} : { ladders: r.ladders.map(ladderJson) }),
+      ...(r.serving === undefined ? {} : { serving: r.serving.map(servingJson) }),
       ...(r.costs === undefined ? {} : { costs: r.costs }),
       ...(r.runtimes === undefined ? {} : { runtimes: r.runtimes }),
       ...(r.inferred === undefined ? {} : { inferredWorkloads: r.inferred }),

@@ -2,6 +2,7 @@ import type { UtilisationLadder } from '../domain/index.js';
 import { MAX_SENTENCE, md, mermaidText } from './escape.js';
 import { num, pct } from './numbers.js';
 import { capped } from './tables.js';
+import { flagText } from './findings.js';
 
 /** Bars a chart draws at most: beyond this the x-axis labels stop being readable. */
 const MAX_LADDER_BARS = 8;
@@ -69,7 +70,7 @@ function ladderLine(l: UtilisationLadder): string {
     `tensor ${pct(share(l, l.tensorGpuHours))}`,
     ...(l.outcomesPerGpuHour === null ? [] : [`${num(l.outcomesPerGpuHour)} verified outcomes per GPU-hour`]),
   ];
-  const flags = l.flags.map((f) => `\n  - **${f.kind}**: ${md(f.message, MAX_SENTENCE)}`).join('');
+  const flags = l.flags.map((f) => `\n  - **${f.kind}**: ${md(flagText(f), MAX_SENTENCE)}`).join('');
   // Bold ends only at a non-space: a name ending in a space would leave the asterisks showing.
   return `- ${l.scope} **${md(l.name.trim()) || '(no name)'}**: ${rungs.join(' → ')}.${flags}`;
 }

@@ -5,6 +5,7 @@ import { monthlyUsd, usd } from './cost.js';
 import { gpusCell, sharingSentence } from './sharing.js';
 import { code, codeCell, MAX_SENTENCE, md } from './escape.js';
 import { reviewReason } from './reasons.js';
+import { findingText } from './findings.js';
 
 const MAX_ROWS = 50;
 
@@ -112,7 +113,7 @@ export function leversTable(findings: Finding[], filesOnly: boolean): string {
     gpusText(f.gpusFreed),
     f.meetsNeed ? 'yes' : 'no',
     filesOnly ? FILES_ONLY : (f.confidence ?? '—'),
-    md(f.summary, MAX_SENTENCE),
+    md(findingText(f), MAX_SENTENCE),
     evidenceCell(f),
   ]);
   return `${capped(['Lever', 'GPUs saved', 'Meets the need', 'Confidence', 'What', 'Evidence'], rows, 'findings')}\n\n${SAVED_NOTE}`;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { capacityLadder, workloadLadder } from '../../src/analysis/ladder.js';
+import { flagText } from '../../src/report/findings.js';
 import { batch, policy, queueChange } from '../factories.js';
 import { answer, hourly, measured, missing, repeat } from './measured-fixture.js';
 
@@ -44,7 +45,7 @@ describe('utilisation ladder', () => {
     expect(workloadLadder(w, m, policy({ idleBelow: 0.05 }))!.flags.map((f) => f.kind)).toEqual(['memory-bound']);
     const strict = workloadLadder(w, m, policy({ idleBelow: 0.35 }))!;
     expect(strict.flags.map((f) => f.kind)).toEqual(['idle', 'memory-bound']);
-    expect(strict.flags[0]?.message).toContain('30%');
+    expect(flagText(strict.flags[0]!)).toContain('30%');
   });
 
   it('leaves a rung null when its query has no answer, and records what is missing', () => {

@@ -4,6 +4,7 @@ import { reviewChange } from '../../src/analysis/review-change.js';
 import { observedRuntime, plannedRuntimes, runDays, runtimeFinding } from '../../src/analysis/runtime-check.js';
 import { batch, policy, queueChange } from '../factories.js';
 import { answer, hourly, measured, missing, repeat, telemetry } from './measured-fixture.js';
+import { findingText } from '../../src/report/findings.js';
 
 describe('runtime cross-check', () => {
   // Two days of hourly points: 4 GPUs for 6 hours each day (two 2-GPU runs at once).
@@ -24,7 +25,7 @@ describe('runtime cross-check', () => {
     const short = observedRuntime(evalJob(600), m())!;
     expect(short.differs).toBe(true);
     expect(plannedRuntimes([evalJob(600)], [short])[0]?.runtime).toBe(600);
-    expect(runtimeFinding([long])?.summary).toContain(
+    expect(findingText(runtimeFinding([long])!)).toContain(
       'documented at 4h but its runs took 6h on average (planned with the observed runtime)',
     );
     expect(runtimeFinding([observedRuntime(evalJob(330), m())!])).toBeNull();
@@ -101,7 +102,8 @@ describe('borrowable cohort quota', () => {
         policy: policy({ headroom: 0 }),
         telemetry: telemetry(cohortAnswers),
       });
-      return review.findings.find((f) => f.lever === 'borrow-quota')?.summary ?? '';
+      const borrow = review.findings.find((f) => f.lever === 'borrow-quota');
+      return borrow ? findingText(borrow) : '';
     };
     // Queue a leaves 8 − 3 = 5 GPUs unused at worst.
     expect(summaryWith(0)).toContain("raising research's borrowingLimit from 0 to 5 lets it use them");

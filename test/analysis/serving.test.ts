@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { demandTerms } from '../../src/analysis/levers.js';
 import type { LeverResults } from '../../src/analysis/levers.js';
 import { diagnoseLimit, meetsSlo, replicasFor, servingCapacity, sustainableRow } from '../../src/analysis/serving.js';
+import type { LimitDiagnosis } from '../../src/analysis/serving.js';
+import { servingAdvice } from '../../src/report/findings.js';
 import { policy, service } from '../factories.js';
 import { answer, hourly, measured, missing, repeat, row } from './measured-fixture.js';
 
@@ -32,18 +34,21 @@ describe('sustainable rate per replica', () => {
   });
 });
 
+/** The advice report/ words for a diagnosis. */
+const advice = (d: LimitDiagnosis) => servingAdvice({ limit: d.limit, ...(d.stats === null ? {} : { limitStats: d.stats }) });
+
 describe('batching or memory limit', () => {
   it('is batching when requests wait with the KV cache low and running at its cap', () => {
     const d = diagnoseLimit(line([8, 16, 32, 32, 16]), line([0, 0, 3, 5, 0]), line([0.2, 0.4, 0.6, 0.7, 0.4]), 0);
     expect(d.limit).toBe('batching');
-    expect(d.advice).toContain('--max-num-seqs');
-    expect(d.advice).toContain('70%');
+    expect(advice(d)).toContain('--max-num-seqs');
+    expect(advice(d)).toContain('70%');
   });
 
   it('is memory when the KV cache is near full and requests are preempted', () => {
     const d = diagnoseLimit(line([8, 20, 24, 30]), line([0, 2, 4, 0]), line([0.5, 0.95, 0.97, 0.6]), 12);
     expect(d.limit).toBe('memory');
-    expect(d.advice).toContain('--gpu-memory-utilization');
+    expect(advice(d)).toContain('--gpu-memory-utilization');
   });
 
   it('holds on noisy scrapes: judged on the medians over the samples where requests waited', () => {
@@ -54,9 +59,9 @@ describe('batching or memory limit', () => {
     const kv = line([0.05, 0.12, 0.31, 0.33, 0.93, 0.34, 0.36, 0.3, 0.29, 0.32, 0.1]);
     const d = diagnoseLimit(running, waiting, kv, 0);
     expect(d.limit).toBe('batching');
-    expect(d.stats).toEqual({ queuedSamples: 8, runningMedian: 256, runningCap: 256, kvMedian: 0.325, kvMax: 0.93 });
-    expect(d.advice).toContain('over the 8 samples where requests waited');
-    expect(d.advice).toContain('--max-num-seqs');
+    expect(d.stats).toEqual({ queuedSamples: 8, runningMedian: 256, runningCap: 256, kvMedian: 0.325, kvMax: 0.93, preemptions: 0 });
+    expect(advice(d)).toContain('over the 8 samples where requests waited');
+    expect(advice(d)).toContain('--max-num-seqs');
     // Without the cap (running well below its highest at most queued samples) it is no batching limit.
     const roomy = line([40, 120, 256, 150, 130, 140, 120, 160, 150, 140, 90]);
     expect(diagnoseLimit(roomy, waiting, kv, 0).limit).toBeNull();
@@ -144,7 +149,6 @@ describe('the batching lever', () => {
     gpusNeeded,
     declaredGpus: 4,
     limit,
-    advice: limit === null ? null : 'raise `--max-num-seqs`',
     evidence: [],
   });
   const results = (s: ReturnType<typeof serving>) =>

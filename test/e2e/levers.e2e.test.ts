@@ -10,6 +10,7 @@ import type { SimulatedPrometheus } from '../helpers/prometheus/index.js';
 import { memoryChangeSet, type Tree } from '../memory-change-set.js';
 import { clusterQueue, l4Pool } from './capacity-files.js';
 import { startTwoDays, TWO_DAYS_MINUTES } from './two-days.js';
+import { findingText, servingAdvice } from '../../src/report/findings.js';
 
 let prom: SimulatedPrometheus;
 let source: PrometheusSource;
@@ -121,8 +122,8 @@ describe('a review on a real Prometheus', () => {
     expect(check?.observedMinutes).toBeGreaterThan(355);
     expect(check?.observedMinutes).toBeLessThan(366);
     expect(check?.differs).toBe(true);
-    expect(lever(r, 'stagger')?.summary ?? '').toBeDefined();
-    expect(r.findings.some((f) => f.summary.startsWith('Runtime off by more than 25%'))).toBe(true);
+    expect(lever(r, 'stagger')?.detail.code).toBe('stagger');
+    expect(r.findings.some((f) => findingText(f).startsWith('Runtime off by more than 25%'))).toBe(true);
     // Staggered peak 4 (both runs fill the window), +20% → 5; 4 there; training leaves 4 − 2 = 2 unused.
     expect(r.need).toBe(5);
     expect(lever(r, 'borrow-quota')).toMatchObject({ gpusFreed: KUEUE.queues.training.nominal - TRAIN.gpus, meetsNeed: true });
@@ -162,7 +163,7 @@ describe('a review on a real Prometheus', () => {
       gpusNeeded: 2,
       limit: 'batching',
     });
-    expect(s?.advice).toContain('--max-num-seqs');
+    expect(servingAdvice(s!)).toContain('--max-num-seqs');
     expect(lever(r, 'batching')).toMatchObject({ gpusFreed: 2, meetsNeed: true });
     expect(r).toMatchObject({ verdict: 'not-justified', gpusNeeded: 0, need: 2, confidence: 'high' });
     expect(lever(r, 'batching')?.evidence.map((e) => e.source)).toEqual(expect.arrayContaining(['load-test', 'prometheus']));

@@ -14,6 +14,7 @@ import { Measured } from '../../src/analysis/measured.js';
 import { capacityLadder } from '../../src/analysis/ladder.js';
 import { gatherEvidence } from '../../src/telemetry/gather.js';
 import { karpenterPool } from './capacity-files.js';
+import { findingText } from '../../src/report/findings.js';
 
 const WINDOW = 2 * 24 * 60;
 const HOURS = WINDOW / 60;
@@ -147,8 +148,8 @@ describe('a pool of MIG-partitioned A100s, on a real Prometheus', () => {
     expect(bob.heldFraction).toBe(1);
     const reclaim = r.findings.find((f) => f.lever === 'reclaim-idle')!;
     expect(reclaim.gpusFreed).toBeCloseTo(1 + 3 / 7, 12);
-    expect(reclaim.summary).toContain('Idle pods outside the catalog hold 1.43 GPUs of mig-pool');
-    expect(reclaim.summary).toContain('notebooks/nb-bob (2× 1g.10gb = 0.286 GPU, busy 1%)');
+    expect(findingText(reclaim)).toContain('Idle pods outside the catalog hold 1.43 GPUs of mig-pool');
+    expect(findingText(reclaim)).toContain('notebooks/nb-bob (2× 1g.10gb = 0.286 GPU, busy 1%)');
     expect(reclaim.evidence.map((e) => e.ref)).toContainEqual(expect.stringContaining('GPU_I_PROFILE!=""'));
 
     const comment = renderComment(result);
