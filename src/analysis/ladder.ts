@@ -5,7 +5,7 @@ import type { QueryAnswer } from '../telemetry/source.js';
 import type { Measured } from './measured.js';
 import { migMeasures, queueMigAllocated } from './mig.js';
 import { migRungs } from './mig-ladder.js';
-import { hoursOf, product, round3, scalarOf, stepOf, timeline, type Timeline } from './series.js';
+import { hoursOf, product, scalarOf, stepOf, timeline, type Timeline } from './series.js';
 
 /**
  * Memory-bound: the GPU is busy, but its memory bandwidth is more active than its SMs — faster

@@ -1,10 +1,9 @@
 import type { CapacityChange, Evidence, Finding, IdlePod, StaggerPlan, UtilisationLadder, Workload } from '../domain/index.js';
 import { evidenceOf } from '../telemetry/gather.js';
 import { HELD_MOST, unmatchable } from './idle-pods.js';
-import { pct } from './ladder.js';
 import type { Measured } from './measured.js';
 import { migRequestedLine } from './mig.js';
-import { gpusText, maxOf, timeline } from './series.js';
+import { maxOf, timeline } from './series.js';
 
 /** A linked workload whose allocation sat idle over the window, and the GPUs it holds when it runs. */
 export interface IdleHolder {
