@@ -1,14 +1,23 @@
 import { reviewChange } from './analysis/review-change.js';
-import { uniqueMissing } from './analysis/missing.js';
+import { coverageEvidence, uniqueMissing } from './analysis/missing.js';
 import { judgedCatalog, type JudgedCatalog } from './analysis/catalog-demand.js';
-import { coverageEvidence } from './analysis/not-followed.js';
 import { judgePr } from './analysis/review-pr.js';
 import { withCost } from './detect/cost.js';
 import { detectChanges } from './detect/detect-changes.js';
 import type { ParseOffload } from './detect/parse-pool.js';
 import { PARSERS } from './detect/registry.js';
 import { inferredWorkloads } from './analysis/inferred-workloads.js';
-import type { CapacityChange, CatalogDemand, ChangeSet, Diagnostic, DraftEntry, Policy, ReviewResult, Workload } from './domain/index.js';
+import type {
+  CapacityChange,
+  CatalogDemand,
+  ChangeSet,
+  Diagnostic,
+  DraftEntry,
+  MissingItem,
+  Policy,
+  ReviewResult,
+  Workload,
+} from './domain/index.js';
 import { collectTelemetry, type ReviewTelemetry, type TelemetryInput } from './telemetry/collect.js';
 import { parseCatalog, type RejectedWorkload } from './workloads/catalog.js';
 import { withTrustedQueries } from './workloads/trusted-queries.js';
@@ -147,9 +156,11 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
     ).gpusNeeded;
   const catalogDemand = judged ? demandOf(judged, withHeadEntries) : null;
   const missingEvidence = uniqueMissing([
-    ...unreadable.map((d) => ({
-      what: `a readable ${d.file}`,
-      how: `fix ${d.line === null ? d.file : `${d.file}:${d.line}`}: ${d.message}`,
+    ...unreadable.map((d): MissingItem => ({
+      code: 'file-unreadable',
+      file: d.file,
+      at: d.line === null ? d.file : `${d.file}:${d.line}`,
+      message: d.message,
     })),
     // Files that could not be read have their item above.
     ...coverageEvidence(notFollowed.map((c) => ({ ...c, notFollowed: (c.notFollowed ?? []).filter((n) => n.reason !== 'unreadable') }))),

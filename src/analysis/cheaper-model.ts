@@ -55,22 +55,13 @@ function currentCost(w: InferenceWorkload, change: CapacityChange, m: Measured, 
   // OpenCost was configured but gave no cost: the catalog price stands in, and the review says so
   // (the change's own missing evidence, as the report lists only what each change's levers lacked).
   if (alloc?.status === 'missing') {
-    m.lack({
-      what: `GPU cost from OpenCost: ${alloc.message}`,
-      how: 'check OPENCOST_URL (or --opencost) and that OpenCost reaches the cluster; the catalog prices are used meanwhile',
-    });
+    m.lack({ code: 'opencost-unanswered', message: alloc.message });
   } else if (alloc?.status === 'ok' && ns !== undefined) {
-    m.lack({
-      what: `GPU cost of namespace ${ns} from OpenCost: it reported none over the window`,
-      how: `check that OpenCost prices the GPUs of ${change.name} (node_gpu_hourly_cost); the catalog prices are used meanwhile`,
-    });
+    m.lack({ code: 'opencost-no-cost', namespace: ns, target: change.name });
   }
   const price = pricePerGpuHour(change.gpuModel, policy.prices);
   if (price === null) {
-    m.lack({
-      what: `the price per GPU-hour of ${change.gpuModel ?? `the GPUs of ${change.name}`}`,
-      how: 'add it to `prices:` in .github/gpu-justify.yml, or configure OpenCost (--opencost)',
-    });
+    m.lack({ code: 'gpu-price', gpuModel: change.gpuModel, target: change.name });
     return { usd: null, gpus: gpusNow(), note: 'no price', evidence: [] };
   }
   const mig = migLine();
@@ -127,7 +118,7 @@ function alternative(
 ): CheaperOption {
   const threshold = w.qualityThreshold ?? w.outcomes?.qualityThreshold;
   const gpuType = alt.gpuType ?? change.gpuModel;
-  const lt = loadTestRate(`${w.name} alternative ${alt.name}`, alt.loadTest, w.slo, m);
+  const lt = loadTestRate({ workload: w.name, alternative: alt.name }, alt.loadTest, w.slo, m);
   const replicas = lt.row !== null && peak !== null ? replicasFor(peak, w.headroom ?? policy.headroom, lt.row.rate) : null;
   const gpus = replicas === null ? null : replicas * (alt.gpusPerReplica ?? w.gpusPerReplica);
   const price = pricePerGpuHour(gpuType, policy.prices);
@@ -137,16 +128,10 @@ function alternative(
   const why: string[] = [];
   if (threshold === undefined) {
     why.push('no quality threshold');
-    m.lack({
-      what: `the quality threshold of ${w.name}`,
-      how: `add \`qualityThreshold:\` to ${w.name} (or outcomes.qualityThreshold) in the catalog`,
-    });
+    m.lack({ code: 'quality-threshold', workload: w.name });
   } else if (alt.quality === undefined) {
     why.push('no quality measured');
-    m.lack({
-      what: `the quality of alternative ${alt.name}`,
-      how: `add \`quality:\` to alternative ${alt.name} of ${w.name} in the catalog`,
-    });
+    m.lack({ code: 'alternative-quality', workload: w.name, alternative: alt.name });
   } else if (alt.quality < threshold) {
     why.push(`quality ${alt.quality} is under the threshold ${threshold}`);
   }
@@ -185,10 +170,7 @@ export function cheaperModels(
   if (w.alternatives.length === 0) return { costs: [], best: null };
   const verified = verifiedOutcomes(w, m);
   if (w.outcomes === undefined) {
-    m.lack({
-      what: `verified outcomes of ${w.name}`,
-      how: `add \`outcomes: { verified: <PromQL> }\` to ${w.name} in the catalog so cost per verified outcome can be compared`,
-    });
+    m.lack({ code: 'verified-outcomes', workload: w.name });
   }
   const money = currentCost(w, change, m, policy);
   const currentGpus = money.gpus ?? w.replicas * w.gpusPerReplica;

@@ -46,10 +46,7 @@ export interface InferredContext {
 function toConfirm(workloads: readonly InferredWorkload[], catalogFile: string): MissingEvidence[] {
   return workloads
     .filter((w) => w.type !== 'inference' && w.deadlineUtc.value === null)
-    .map((w) => ({
-      what: `a deadline for ${w.name}`,
-      how: `state when its runs must be done (\`window.deadline\` of its entry in ${catalogFile}); the review shows what each deadline would need`,
-    }));
+    .map((w): MissingEvidence => ({ code: 'deadline', workload: w.name, catalogFile }));
 }
 
 /**

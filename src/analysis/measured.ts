@@ -1,4 +1,4 @@
-import type { MissingEvidence } from '../domain/index.js';
+import { missingKey, type MissingEvidence } from '../domain/index.js';
 import type { ReviewTelemetry } from '../telemetry/collect.js';
 import type { LoadTestImport } from '../telemetry/loadtest/index.js';
 import { notFiniteNote } from '../telemetry/finite.js';
@@ -51,7 +51,8 @@ export class Measured {
   /** Records a missing item once. */
   lack(item: MissingEvidence | undefined): void {
     if (item === undefined) return;
-    if (!this.wanted.some((w) => w.what === item.what && w.how === item.how)) this.wanted.push(item);
+    const key = missingKey(item);
+    if (!this.wanted.some((w) => missingKey(w) === key)) this.wanted.push(item);
   }
 
   missing(): MissingEvidence[] {

@@ -13,6 +13,7 @@ import type {
   NeedParts,
   Policy,
   StaggerPlan,
+  Target,
   VerdictReason,
   Workload,
 } from '../domain/index.js';
@@ -25,7 +26,7 @@ import { inferredReview } from './inferred-review.js';
 import { inferredWorkloads } from './inferred-workloads.js';
 import { demandTerms, measuredEvidence, measuredFindings, runLevers, supplyLevers } from './levers.js';
 import { Measured } from './measured.js';
-import { linkHint } from './link-hints.js';
+import { linkHints } from './link-hints.js';
 import { withHeadroom } from './need.js';
 import { gpuStep, neededInSteps } from './node-step.js';
 import { runtimeFinding } from './runtime-check.js';
@@ -81,17 +82,12 @@ function reviewAsCounted(ctx: ChangeContext): ChangeReview {
     return unknownNeed(
       change,
       infra,
-      { what: `a readable workload catalog (${ctx.catalogFile})`, how: `fix ${ref(e.file, e.line)}: ${e.message}` },
+      { code: 'catalog-unreadable', catalogFile: ctx.catalogFile, at: ref(e.file, e.line), message: e.message },
       { code: 'catalog-unreadable', catalogFile: ctx.catalogFile, at: ref(e.file, e.line) },
     );
   }
   if (ctx.workloads === null) {
-    const catalog: MissingEvidence = {
-      what: `a workload catalog (${ctx.catalogFile})`,
-      how:
-        `add ${ctx.catalogFile} at the repository root listing the jobs that run in ${describeTarget(change)}: ` +
-        '`npx gpu-justify init` in a checkout drafts it from the repository’s own manifests (fields: docs/catalog.md)',
-    };
+    const catalog: MissingEvidence = { code: 'no-catalog', catalogFile: ctx.catalogFile, target: targetOf(change) };
     const unknownReason: VerdictReason = { code: 'no-catalog' };
     if (ctx.inferred) {
       const m = ctx.telemetry ? new Measured(ctx.telemetry) : null;
@@ -106,8 +102,11 @@ function reviewAsCounted(ctx: ChangeContext): ChangeReview {
   const linked = linkedWorkloads(change, ctx.workloads);
   const rejected = (ctx.rejected ?? []).filter((w) => (change.kind === 'kueue-cluster-queue' ? w.queue : w.pool) === change.name);
   const fixRejected: MissingEvidence[] = rejected.map((w) => ({
-    what: `a valid catalog entry${w.name === null ? '' : ` for ${w.name}`} (${ref(w.problem.file, w.problem.line)}), which names ${describeTarget(change)}`,
-    how: `fix ${ref(w.problem.file, w.problem.line)}: ${w.problem.message}; until then the entry is left out of the need`,
+    code: 'catalog-entry-invalid',
+    workload: w.name,
+    at: ref(w.problem.file, w.problem.line),
+    message: w.problem.message,
+    target: targetOf(change),
   }));
   if (linked.length === 0 && rejected.length > 0) {
     return {
@@ -120,10 +119,11 @@ function reviewAsCounted(ctx: ChangeContext): ChangeReview {
       change,
       infra,
       {
-        what: `workloads that run in ${describeTarget(change)}`,
-        how:
-          `document them in ${ctx.catalogFile} with \`${change.kind === 'kueue-cluster-queue' ? 'queue' : 'pool'}: ${change.name}\`${linkHint(change, ctx.workloads)}` +
-          (ctx.workloads.length === 0 ? '; `npx gpu-justify init` in a checkout drafts it from the repository’s own manifests' : ''),
+        code: 'no-linked-workloads',
+        catalogFile: ctx.catalogFile,
+        target: targetOf(change),
+        hints: linkHints(change, ctx.workloads),
+        emptyCatalog: ctx.workloads.length === 0,
       },
       { code: 'no-linked-workloads', catalogFile: ctx.catalogFile },
     );
@@ -152,18 +152,12 @@ function reviewAsCounted(ctx: ChangeContext): ChangeReview {
   ];
   const missingEvidence: MissingEvidence[] = [
     ...fixRejected,
-    ...r.problems.map((p) => ({
-      what: `a schedulable window for ${p.workload}`,
-      how: p.message,
-    })),
+    ...r.problems.map((p): MissingEvidence => ({ code: 'schedulable-window', workload: p.workload, problem: p.message })),
   ];
   if (m) missingEvidence.push(...m.missing());
   else if (services.length > 0) {
     // Listed once for all the change's services: one telemetry source answers for all of them.
-    missingEvidence.push({
-      what: `measured capacity of ${services.map((s) => s.name).join(', ')}`,
-      how: 'the service is counted at its declared replicas; a load test (`loadTest:`) and Prometheus telemetry (docs/telemetry.md) would show whether fewer replicas meet its SLO',
-    });
+    missingEvidence.push({ code: 'service-capacity-unmeasured', services: services.map((s) => s.name) });
   }
 
   const needParts = describeNeed(plan, combo.chosen.slice(1), headroom, need);
@@ -306,8 +300,10 @@ function sharingReview(change: CapacityChange, infra: Evidence): ChangeReview {
  */
 function unknownSharing(review: ChangeReview, s: Extract<ChangeSharing, { state: 'unknown' }>): ChangeReview {
   const missing: MissingEvidence = {
-    what: `the GPU sharing factor of ${describeTarget(review.change)} (${s.code})`,
-    how: `tie ${s.source.name} (${ref(s.source.file, s.source.line)}) to the pool: a ${'`nvidia.com/device-plugin.config`'} node label, the default device-plugin config, or the node class the pool uses; docs/change-kinds.md`,
+    code: 'sharing-factor-unknown',
+    target: targetOf(review.change),
+    sharingCode: s.code,
+    source: { name: s.source.name, at: ref(s.source.file, s.source.line) },
   };
   const grows = review.change.delta > 0;
   return {
@@ -337,8 +333,8 @@ function unknownNeed(change: CapacityChange, infra: Evidence, missing: MissingEv
   };
 }
 
-function describeTarget(change: CapacityChange): string {
-  return change.kind === 'kueue-cluster-queue' ? `ClusterQueue ${change.name}` : `pool ${change.name}`;
+function targetOf(change: CapacityChange): Target {
+  return { kind: change.kind === 'kueue-cluster-queue' ? 'queue' : 'pool', name: change.name };
 }
 
 function describeNeed(plan: StaggerPlan, services: readonly TermOption[], headroom: number, need: number): NeedParts {

@@ -20,10 +20,7 @@ const SCRAPE_SLACK = 0.05;
  */
 export function observedRuntime(w: JobWorkload, m: Measured): RuntimeCheck | null {
   if (w.selector === undefined || Object.keys(w.selector).length === 0) {
-    m.lack({
-      what: `observed runtime of ${w.name}`,
-      how: `add \`selector:\` (namespace, pod or container labels) to ${w.name} in the catalog so its GPU requests can be timed`,
-    });
+    m.lack({ code: 'selector-for-runtime', workload: w.name });
     return null;
   }
   const id = `ksm.gpu-requests:workload:${w.name}`;

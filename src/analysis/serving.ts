@@ -2,6 +2,7 @@ import type {
   Evidence,
   InferenceWorkload,
   MissingEvidence,
+  Owner,
   Policy,
   ServingCapacity,
   ServingLimitStats,
@@ -10,9 +11,8 @@ import type {
 } from '../domain/index.js';
 import { evidenceOf } from '../telemetry/gather.js';
 import type { LoadTestRow } from '../telemetry/loadtest/index.js';
-import { pct } from './ladder.js';
 import type { Measured } from './measured.js';
-import { maxOf, round3, scalarOf, timeline, type Timeline } from './series.js';
+import { maxOf, scalarOf, timeline, type Timeline } from './series.js';
 
 /** KV cache this full while requests wait means memory, not batch slots, holds throughput back. */
 const KV_NEAR_FULL = 0.9;
@@ -103,10 +103,7 @@ function diagnose(w: InferenceWorkload, m: Measured): { d: LimitDiagnosis; evide
 /** The highest request rate the service carried over the window; null when unmeasured. */
 function observedPeak(w: InferenceWorkload, m: Measured): { rate: number | null; evidence: Evidence[] } {
   if (w.selector === undefined || Object.keys(w.selector).length === 0) {
-    m.lack({
-      what: `observed request rate of ${w.name}`,
-      how: `add \`selector:\` (the labels of its vLLM /metrics series) to ${w.name} in the catalog`,
-    });
+    m.lack({ code: 'selector-for-request-rate', workload: w.name });
     return { rate: null, evidence: [] };
   }
   const a = m.answer(`vllm.request-rate:workload:${w.name}`);
@@ -115,31 +112,22 @@ function observedPeak(w: InferenceWorkload, m: Measured): { rate: number | null;
 
 /** The sustainable rate per replica from a load test named by the catalog, recording what is missing. */
 export function loadTestRate(
-  owner: string,
+  owner: Owner,
   path: string | undefined,
   slo: Slo | undefined,
   m: Measured,
 ): { row: LoadTestRow | null; evidence: Evidence[] } {
   if (slo === undefined) {
-    m.lack({
-      what: `the SLO of ${owner}`,
-      how: `add \`slo: { p95LatencyMs: … }\` (and ttftP95Ms, errorRate if they matter) to ${owner} in the catalog`,
-    });
+    m.lack({ code: 'slo', owner });
     return { row: null, evidence: [] };
   }
   if (path === undefined) {
-    m.lack({
-      what: `a load test of ${owner}`,
-      how: `add \`loadTest: <path>\` to ${owner} in the catalog: a GuideLLM report or \`vllm bench serve --save-result\` output against one replica`,
-    });
+    m.lack({ code: 'load-test', owner });
     return { row: null, evidence: [] };
   }
   const lt = m.loadTest(path);
   if (lt === undefined || !lt.ok) {
-    m.lack({
-      what: `load test ${path}`,
-      how: `${lt?.message ?? `${path} was not read`}; save a GuideLLM report or \`vllm bench serve --save-result\` output there`,
-    });
+    m.lack({ code: 'load-test-unread', path, problem: lt?.message ?? null });
     return { row: null, evidence: [] };
   }
   const row = sustainableRow(lt.rows, slo);
@@ -154,36 +142,37 @@ export function loadTestRate(
  * replicas, which the test itself does not support. The reader learns what the slowest step
  * measured and what would settle it.
  */
-function noStepMeetsSlo(owner: string, path: string, rows: readonly LoadTestRow[], slo: Slo): MissingEvidence {
+function noStepMeetsSlo(owner: Owner, path: string, rows: readonly LoadTestRow[], slo: Slo): MissingEvidence {
   const slowest = [...rows].filter((r) => r.rate > 0).sort((a, b) => a.rate - b.rate)[0];
-  const ms = (v: number | null) => (v === null ? 'not reported' : `${round3(v)} ms`);
-  const wanted = [
-    `p95 ≤ ${slo.p95LatencyMs} ms`,
-    ...(slo.ttftP95Ms === undefined ? [] : [`TTFT p95 ≤ ${slo.ttftP95Ms} ms`]),
-    ...(slo.errorRate === undefined ? [] : [`errors ≤ ${pct(slo.errorRate)}`]),
-  ].join(', ');
-  const measured =
-    slowest === undefined
-      ? 'it has no step with a positive rate'
-      : `its lowest rate, ${round3(slowest.rate)} req/s (${slowest.label}), measured p95 ${ms(slowest.p95E2eMs)}` +
-        `${slo.ttftP95Ms === undefined ? '' : `, TTFT p95 ${ms(slowest.ttftP95Ms)}`}` +
-        `${slo.errorRate === undefined ? '' : `, errors ${slowest.errorRate === null ? 'not reported' : pct(slowest.errorRate)}`}`;
   return {
-    what: `a load-test step of ${owner} that meets its SLO (${wanted})`,
-    how:
-      `no step of ${path} meets it: ${measured}. Run the load test again at lower request rates against one replica; ` +
-      `if no rate meets the SLO, the SLO or the deployment (model, GPU, settings) needs changing before replicas can be sized. ` +
-      'Until then the service is counted at its declared replicas',
+    code: 'load-test-step',
+    owner,
+    path,
+    slo: {
+      p95LatencyMs: slo.p95LatencyMs,
+      ...(slo.ttftP95Ms === undefined ? {} : { ttftP95Ms: slo.ttftP95Ms }),
+      ...(slo.errorRate === undefined ? {} : { errorRate: slo.errorRate }),
+    },
+    slowest:
+      slowest === undefined
+        ? null
+        : {
+            rate: slowest.rate,
+            label: slowest.label,
+            p95E2eMs: slowest.p95E2eMs,
+            ttftP95Ms: slowest.ttftP95Ms,
+            errorRate: slowest.errorRate,
+          },
   };
 }
 
 /** Replicas the service needs at its observed peak, with the batching or memory limit seen. */
 export function servingCapacity(w: InferenceWorkload, m: Measured, policy: Policy): ServingCapacity {
   const headroom = w.headroom ?? policy.headroom;
-  const lt = loadTestRate(w.name, w.loadTest, w.slo, m);
+  const lt = loadTestRate({ workload: w.name }, w.loadTest, w.slo, m);
   if (lt.row === null && w.loadTest !== undefined && w.slo !== undefined) {
     const test = m.loadTest(w.loadTest);
-    if (test?.ok) m.lack(noStepMeetsSlo(w.name, w.loadTest, test.rows, w.slo));
+    if (test?.ok) m.lack(noStepMeetsSlo({ workload: w.name }, w.loadTest, test.rows, w.slo));
   }
   const peak = observedPeak(w, m);
   const { d, evidence: limitEvidence } = w.selector === undefined ? { d: NO_LIMIT, evidence: [] } : diagnose(w, m);

@@ -17,3 +17,4 @@ export * from './nearest.js';
 export * from './sharing.js';
 export * from './reason.js';
 export * from './finding-detail.js';
+export * from './missing.js';

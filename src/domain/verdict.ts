@@ -1,4 +1,5 @@
 import type { FindingDetail } from './finding-detail.js';
+import type { MissingItem } from './missing.js';
 
 export type Verdict = 'not-justified' | 'partially-justified' | 'justified' | 'insufficient-evidence' | 'no-gpu-change';
 
@@ -22,8 +23,17 @@ export interface Finding {
   confidence?: 'high' | 'medium' | 'low';
 }
 
-export interface MissingEvidence {
+/** Missing evidence in words: telemetry's queries and GitHub's limits state theirs so. */
+export interface MissingText {
   what: string;
   /** How to add it: the catalog field, the exporter setting, the query. */
   how: string;
+}
+
+/** Something the review lacks: in words, or (from analysis) a code report/ words for each surface. */
+export type MissingEvidence = MissingText | MissingItem;
+
+/** The same missing evidence gives the same key, however it is stated. */
+export function missingKey(m: MissingEvidence): string {
+  return 'code' in m ? JSON.stringify(m) : `${m.what}\n${m.how}`;
 }

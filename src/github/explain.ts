@@ -3,6 +3,7 @@ import type { Evidence, Finding } from '../domain/verdict.js';
 import { code, MAX_SENTENCE, md } from '../report/escape.js';
 import { findingText } from '../report/findings.js';
 import { headline } from '../report/headline.js';
+import { missingWords } from '../report/missing-words.js';
 import { reviewReason } from '../report/reasons.js';
 import { scheduleTable } from '../report/schedule.js';
 import { diagnosticsList, diagnosticsTitle } from '../report/tables.js';
@@ -41,7 +42,8 @@ export function renderExplain(result: ReviewResult): string {
   for (const review of result.reviews) lines.push(...explainReview(review));
   if (result.missingEvidence.length > 0) {
     lines.push('#### Missing evidence', '');
-    for (const m of result.missingEvidence) lines.push(`- **${md(m.what, MAX_SENTENCE)}**: ${md(m.how, MAX_SENTENCE)}`);
+    for (const m of result.missingEvidence.map((e) => missingWords(e)))
+      lines.push(`- **${md(m.what, MAX_SENTENCE)}**: ${md(m.how, MAX_SENTENCE)}`);
     lines.push('');
   }
   if (result.diagnostics.length > 0)
@@ -61,7 +63,8 @@ function explainReview(review: ChangeReview): string[] {
   ];
   if (review.evidence.length > 0) lines.push(`- Evidence:`, ...review.evidence.map((e) => `  - ${evidence(e)}`));
   for (const f of review.findings) lines.push(...finding(f));
-  for (const m of review.missingEvidence) lines.push(`- Missing: **${md(m.what, MAX_SENTENCE)}**: ${md(m.how, MAX_SENTENCE)}`);
+  for (const m of review.missingEvidence.map((e) => missingWords(e)))
+    lines.push(`- Missing: **${md(m.what, MAX_SENTENCE)}**: ${md(m.how, MAX_SENTENCE)}`);
   lines.push('');
   const plan = review.plan;
   if (plan && plan.schedule.length > 0) {

@@ -5,6 +5,8 @@ import { pct, unitUsd } from './numbers.js';
 import { chronological } from './schedule.js';
 import { sharedCount } from './sharing.js';
 import { findingText, servingAdvice } from './findings.js';
+import { missingWords } from './missing-words.js';
+import type { Surface } from './mode-line.js';
 
 /** Runs, pods or missing items named on the first screen before the rest is counted. */
 const MAX_ITEMS = 4;
@@ -141,10 +143,13 @@ function reviewSteps(review: ChangeReview): string[] {
  * the idle pods, the `borrowingLimit`, the model to switch to, the capacity to write; or the
  * evidence to add when there is too little to judge. Null when there is nothing to do.
  */
-export function doThis(result: ReviewResult): string | null {
+export function doThis(result: ReviewResult, surface: Surface = 'pull-request'): string | null {
   if (result.verdict === 'no-gpu-change') return null;
   if (result.verdict === 'insufficient-evidence') {
-    const items = result.missingEvidence.slice(0, MAX_ITEMS).map((m) => `- Add ${md(m.what, 200)}: ${prose(m.how)}`);
+    const items = result.missingEvidence
+      .slice(0, MAX_ITEMS)
+      .map((e) => missingWords(e, surface))
+      .map((m) => `- Add ${md(m.what, 200)}: ${prose(m.how)}`);
     const more =
       result.missingEvidence.length > MAX_ITEMS ? `\n- …and ${result.missingEvidence.length - MAX_ITEMS} more (the checklist below)` : '';
     return items.length > 0 ? `**Do this** so it can be judged:\n\n${items.join('\n')}${more}` : null;

@@ -6,6 +6,7 @@ import { MAX_SENTENCE, md } from './escape.js';
 import { VERDICT_ICON, VERDICT_TITLE } from './verdict-text.js';
 import { reviewReason } from './reasons.js';
 import { findingText } from './findings.js';
+import { missingWords } from './missing-words.js';
 
 /** `+6 GPUs requested`: the cost is on the line under the headline. */
 function requested(result: ReviewResult): string {
@@ -130,7 +131,7 @@ function verdictLine(result: ReviewResult): string {
         return `${title}: ${md(notFollowed[0].file)}${more} could change GPU capacity in ways this review did not follow (below).`;
       }
       const first = result.missingEvidence[0];
-      return `${title}: ${requested(result)}; missing: ${first ? md(first.what, MAX_SENTENCE) : 'the evidence to judge it'}.`;
+      return `${title}: ${requested(result)}; missing: ${first ? md(missingWords(first).what, MAX_SENTENCE) : 'the evidence to judge it'}.`;
     }
     case 'not-justified': {
       const lever = instead(result.findings) ?? `keep the ${firstGrowing(result)?.change.gpusBefore ?? 'current'} GPUs`;

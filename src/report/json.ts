@@ -1,5 +1,6 @@
-import type { CapacityChange, Finding, ReviewResult, ServingCapacity, UtilisationLadder } from '../domain/index.js';
+import type { CapacityChange, Finding, MissingEvidence, ReviewResult, ServingCapacity, UtilisationLadder } from '../domain/index.js';
 import { findingText, flagText, servingAdvice } from './findings.js';
+import { missingWords } from './missing-words.js';
 import { changeSharing } from '../domain/index.js';
 import { coverageJson } from './coverage.js';
 import { screenNumbers } from './screen-numbers.js';
@@ -21,6 +22,12 @@ export function changeJson(c: CapacityChange) {
     ...(c.usdPerMonthDelta === undefined ? {} : { usdPerMonthDelta: c.usdPerMonthDelta }),
     ...(sharing === null ? {} : { sharing }),
   };
+}
+
+/** An item of missing evidence in words, with its code when analysis found it (docs/json.md). */
+function missingJson(m: MissingEvidence) {
+  const words = missingWords(m, 'cli');
+  return { what: words.what, how: words.how, ...('code' in m ? { code: m.code } : {}) };
 }
 
 /** A finding with its sentence and its code (docs/json.md). */
@@ -53,7 +60,7 @@ export function reviewJson(result: ReviewResult) {
     gpusNeeded: result.gpusNeeded,
     changes: result.changes.map(changeJson),
     findings: result.findings.map(findingJson),
-    missingEvidence: result.missingEvidence,
+    missingEvidence: result.missingEvidence.map(missingJson),
     diagnostics: result.diagnostics,
     reviews: result.reviews.map((r) => ({
       file: r.change.file,

@@ -3,6 +3,7 @@ import { cheaperModels } from '../../src/analysis/cheaper-model.js';
 import { Measured } from '../../src/analysis/measured.js';
 import { policy, queueChange, service } from '../factories.js';
 import { answer, hourly, repeat, row, telemetry } from './measured-fixture.js';
+import { missingWords } from '../../src/report/missing-words.js';
 
 // 48 hours, 4 GPUs held all the time at $1/GPU-hour: $192 over the window.
 const change = queueChange('l4', 4, 8, { kind: 'karpenter-nodepool', gpuModel: 'L4' });
@@ -59,7 +60,7 @@ describe('cost per verified outcome', () => {
     const m = measured();
     const { best } = cheaperModels({ ...chat, qualityThreshold: undefined }, change, 4, m, policy({ prices }));
     expect(best).toBeNull();
-    expect(m.missing().map((x) => x.what)).toContain('the quality threshold of chat');
+    expect(m.missing().map((x) => missingWords(x).what)).toContain('the quality threshold of chat');
   });
 
   it('counts nothing without an observed peak to size alternatives for', () => {

@@ -6,6 +6,7 @@ import type { Series } from '../../src/telemetry/source.js';
 import { batch, policy, queueChange, service } from '../factories.js';
 import { AT, STEP, answer, hourly, measured, missing, repeat, telemetry } from './measured-fixture.js';
 import { findingText } from '../../src/report/findings.js';
+import { missingWords } from '../../src/report/missing-words.js';
 
 // 48 hourly points; the window is 48 h, so each point stands for 1/48 of it.
 const T0 = Date.parse(AT) / 1000 - 48 * STEP;
@@ -93,15 +94,15 @@ describe('idle pods outside the catalog', () => {
     const unlabelled = measured([missing(podQueryId(POOL)), requests(4), poolUtil]);
     expect(idlePods(pool(4, 8), [], unlabelled, policy())).toEqual([]);
     const [lack] = unlabelled.missing();
-    expect(lack?.what).toContain('no DCGM series names a pod');
-    expect(lack?.how).toContain('--kubernetes');
-    expect(lack?.how).toContain('DCGM_EXPORTER_KUBERNETES=true');
+    expect(missingWords(lack!).what).toContain('no DCGM series names a pod');
+    expect(missingWords(lack!).how).toContain('--kubernetes');
+    expect(missingWords(lack!).how).toContain('DCGM_EXPORTER_KUBERNETES=true');
     // No DCGM series on the pool's nodes at all: pod mapping is not the fix, the host label is.
     const unjoined = measured([missing(podQueryId(POOL)), requests(4)]);
     expect(idlePods(pool(4, 8), [], unjoined, policy())).toEqual([]);
     const [noHost] = unjoined.missing();
-    expect(noHost?.what).toContain('no DCGM series is on its nodes');
-    expect(noHost?.how).toContain('must be the Kubernetes node name');
+    expect(missingWords(noHost!).what).toContain('no DCGM series is on its nodes');
+    expect(missingWords(noHost!).how).toContain('must be the Kubernetes node name');
     // No pod requested GPUs there: nothing to be idle, nothing missing.
     const empty = measured([missing(podQueryId(POOL)), requests(0)]);
     expect(idlePods(pool(4, 8), [], empty, policy())).toEqual([]);

@@ -3,6 +3,7 @@ import { capacityLadder, workloadLadder } from '../../src/analysis/ladder.js';
 import { flagText } from '../../src/report/findings.js';
 import { batch, policy, queueChange } from '../factories.js';
 import { answer, hourly, measured, missing, repeat } from './measured-fixture.js';
+import { missingWords } from '../../src/report/missing-words.js';
 
 const w = batch({ name: 'job', selector: { namespace: 'ns' }, outcomes: { verified: 'x' } });
 const id = 'workload:job';
@@ -52,7 +53,7 @@ describe('utilisation ladder', () => {
     const m = measured([answer(`ksm.gpu-requests:${id}`, [hourly(repeat(5, 1))]), missing(`dcgm.gpu-util:${id}`)]);
     const l = workloadLadder(w, m, policy())!;
     expect(l).toMatchObject({ allocatedGpuHours: 5, busyGpuHours: null, busyFraction: null, flags: [] });
-    expect(m.missing().map((x) => x.what)).toContain(`what dcgm.gpu-util:${id}: nothing`);
+    expect(m.missing().map((x) => missingWords(x).what)).toContain(`what dcgm.gpu-util:${id}: nothing`);
   });
 
   it('has no ladder for a workload without a selector', () => {

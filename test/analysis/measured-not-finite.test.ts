@@ -3,6 +3,7 @@ import { match } from '../helpers/match.js';
 import { reviewChange } from '../../src/analysis/review-change.js';
 import { policy, queueChange, service } from '../factories.js';
 import { answer, hourly, measured, repeat, telemetry } from './measured-fixture.js';
+import { missingWords } from '../../src/report/missing-words.js';
 
 const ID = 'ksm.gpu-requests:workload:chat';
 /** 48 finite hourly points, and `nan` NaN samples the source left out. */
@@ -30,7 +31,7 @@ describe('answers used although some samples were NaN or ±Inf', () => {
   it('say how many series had no finite sample at all', () => {
     const m = measured([withNaN(48, 1)]);
     m.answer(ID);
-    expect(m.missing()[0]?.what).toContain('1 of its series had no finite sample and is left out');
+    expect(missingWords(m.missing()[0]!).what).toContain('1 of its series had no finite sample and is left out');
   });
 
   it('are not noted when every sample was finite', () => {
@@ -57,7 +58,7 @@ describe('answers used although some samples were NaN or ±Inf', () => {
       policy: policy(),
       telemetry: telemetry([withNaN(5), gpuUtil]),
     });
-    expect(clean.missingEvidence.some((e) => e.what.includes('not finite'))).toBe(false);
+    expect(clean.missingEvidence.some((e) => missingWords(e).what.includes('not finite'))).toBe(false);
     expect(noted.missingEvidence).toHaveLength(clean.missingEvidence.length + 1);
     expect(noted.missingEvidence).toEqual(
       expect.arrayContaining([...clean.missingEvidence, match.objectContaining({ what: match.stringMatching(`^${ID}: 6 of 54 samples`) })]),

@@ -5,6 +5,7 @@ import type { MigPresenceStatus } from '../../src/telemetry/mig-presence.js';
 import type { QueryResult } from '../../src/telemetry/source.js';
 import { batch, policy, queueChange } from '../factories.js';
 import { answer, hourly, missing, repeat, telemetry } from './measured-fixture.js';
+import { missingWords } from '../../src/report/missing-words.js';
 
 const w = batch({ name: 'job', selector: { namespace: 'ns' }, gpusPerJob: 2, runtime: 1440, jobsPerDay: 1 });
 const id = 'workload:job';
@@ -21,7 +22,7 @@ function measuredWith(results: QueryResult[], status?: MigPresenceStatus): Measu
   return new Measured(t);
 }
 
-const whats = (m: Measured) => m.missing().map((x) => x.what);
+const whats = (m: Measured) => m.missing().map((x) => missingWords(x).what);
 
 describe('MIG queries that fail after the probe', () => {
   // Whole GPUs answered; both MIG queries of the workload rejected.

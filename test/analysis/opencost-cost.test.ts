@@ -4,6 +4,7 @@ import { Measured } from '../../src/analysis/measured.js';
 import type { AllocationResult } from '../../src/telemetry/opencost/client.js';
 import { policy, queueChange, service } from '../factories.js';
 import { AT, answer, hourly, repeat, row, telemetry } from './measured-fixture.js';
+import { missingWords } from '../../src/report/missing-words.js';
 
 // 48 hours, 4 GPUs held all the time: $192 at the $1/GPU-hour catalog price.
 const change = queueChange('l4', 4, 8, { kind: 'karpenter-nodepool', gpuModel: 'L4' });
@@ -57,11 +58,13 @@ describe("the service's current cost", () => {
       message: 'opencost at http://oc is unreachable',
     });
     expect(current(failed)).toMatchObject({ usdOverWindow: 192 });
-    expect(failed.missing().map((x) => x.what)).toEqual(['GPU cost from OpenCost: opencost at http://oc is unreachable']);
+    expect(failed.missing().map((x) => missingWords(x).what)).toEqual(['GPU cost from OpenCost: opencost at http://oc is unreachable']);
     for (const allocations of [[row_('kube-system', 0)], [row_('chat', null)]]) {
       const none = measured({ status: 'ok', source: 'opencost', query, allocations });
       expect(current(none)?.usdOverWindow).toBe(192);
-      expect(none.missing().map((x) => x.what)).toEqual(['GPU cost of namespace chat from OpenCost: it reported none over the window']);
+      expect(none.missing().map((x) => missingWords(x).what)).toEqual([
+        'GPU cost of namespace chat from OpenCost: it reported none over the window',
+      ]);
     }
     // OpenCost not configured: the catalog price is the intended source, nothing is missing.
     const off = measured(null);

@@ -4,6 +4,7 @@ import { judgePr } from '../../src/analysis/review-pr.js';
 import { batch, policy, queueChange, service } from '../factories.js';
 import { answer, hourly, missing, repeat, telemetry } from './measured-fixture.js';
 import { reviewReason } from '../../src/report/reasons.js';
+import { missingWords } from '../../src/report/missing-words.js';
 
 // The mission's example: four 2-GPU, 2-hour jobs in a six-hour window fit on four GPUs in pairs.
 const fourPairs = batch({ name: 'nightly-eval', jobsPerDay: 4 });
@@ -78,7 +79,7 @@ describe('reviewChange', () => {
     expect(r.need).toBe(6);
     expect(r.verdict).toBe('partially-justified');
     expect(r.gpusNeeded).toBe(2);
-    expect(r.missingEvidence.map((m) => m.what)).toEqual(['measured capacity of chat']);
+    expect(r.missingEvidence.map((m) => missingWords(m).what)).toEqual(['measured capacity of chat']);
   });
 
   it('says which evidence is missing when no workload runs in the queue', () => {
@@ -90,13 +91,13 @@ describe('reviewChange', () => {
     });
     expect(r.verdict).toBe('insufficient-evidence');
     expect(r.gpusNeeded).toBeNull();
-    expect(r.missingEvidence[0]?.how).toContain('queue: other');
+    expect(missingWords(r.missingEvidence[0]!).how).toContain('queue: other');
   });
 
   it('says the catalog is missing when there is none', () => {
     const r = reviewChange({ change: queueChange('research', 4, 8), workloads: null, catalogFile: 'gpu-workloads.yaml', policy: policy() });
     expect(r.verdict).toBe('insufficient-evidence');
-    expect(r.missingEvidence[0]?.what).toContain('gpu-workloads.yaml');
+    expect(missingWords(r.missingEvidence[0]!).what).toContain('gpu-workloads.yaml');
   });
 
   it('treats GPU sharing as no request for hardware', () => {
@@ -170,7 +171,7 @@ describe('reviewChange with telemetry', () => {
       policy: policy({ headroom: 0 }),
     });
     expect(r).toMatchObject({ verdict: 'insufficient-evidence', gpusNeeded: null });
-    expect(r.missingEvidence[0]?.what).toBe('a schedulable window for too-long');
+    expect(missingWords(r.missingEvidence[0]!).what).toBe('a schedulable window for too-long');
   });
 
   it('lists only the evidence its own levers lacked, and is fully trusted when nothing is missing', () => {
@@ -233,7 +234,7 @@ describe('reviewChange with catalog errors', () => {
       rejected: [rejectedEtl],
     });
     expect(r.verdict).toBe('insufficient-evidence');
-    expect(r.missingEvidence.map((m) => m.how)).toEqual([
+    expect(r.missingEvidence.map((m) => missingWords(m).how)).toEqual([
       `fix gpu-workloads.yaml:14: ${etlProblem.message}; until then the entry is left out of the need`,
     ]);
   });

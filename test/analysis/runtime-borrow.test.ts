@@ -5,6 +5,7 @@ import { observedRuntime, plannedRuntimes, runDays, runtimeFinding } from '../..
 import { batch, policy, queueChange } from '../factories.js';
 import { answer, hourly, measured, missing, repeat, telemetry } from './measured-fixture.js';
 import { findingText } from '../../src/report/findings.js';
+import { missingWords } from '../../src/report/missing-words.js';
 
 describe('runtime cross-check', () => {
   // Two days of hourly points: 4 GPUs for 6 hours each day (two 2-GPU runs at once).
@@ -54,7 +55,7 @@ describe('runtime cross-check', () => {
   it('says what is missing instead of guessing', () => {
     const noSelector = measured([]);
     expect(observedRuntime(batch({ name: 'dark' }), noSelector)).toBeNull();
-    expect(noSelector.missing()[0]?.how).toContain('selector');
+    expect(missingWords(noSelector.missing()[0]!).how).toContain('selector');
     const unanswered = measured([missing('ksm.gpu-requests:workload:eval')]);
     expect(observedRuntime(evalJob(240), unanswered)).toBeNull();
     expect(unanswered.missing()).toHaveLength(1);

@@ -6,6 +6,7 @@ import type { LimitDiagnosis } from '../../src/analysis/serving.js';
 import { servingAdvice } from '../../src/report/findings.js';
 import { policy, service } from '../factories.js';
 import { answer, hourly, measured, missing, repeat, row } from './measured-fixture.js';
+import { missingWords } from '../../src/report/missing-words.js';
 
 const slo = { p95LatencyMs: 2000, ttftP95Ms: 500, errorRate: 0.01 };
 const line = (values: number[]) => new Map(values.map((v, i) => [i * 60, v]));
@@ -102,10 +103,10 @@ describe('servingCapacity', () => {
     const m = measured([missing(`vllm.request-rate:${id}`)]);
     const bare = servingCapacity(service({ name: 'chat', selector: { namespace: 'chat' } }), m, policy());
     expect(bare.gpusNeeded).toBeNull();
-    expect(m.missing().map((x) => x.what)).toEqual(['the SLO of chat', `what vllm.request-rate:${id}: nothing`]);
+    expect(m.missing().map((x) => missingWords(x).what)).toEqual(['the SLO of chat', `what vllm.request-rate:${id}: nothing`]);
     const m2 = measured([]);
     servingCapacity({ ...chat, loadTest: undefined }, m2, policy());
-    expect(m2.missing().map((x) => x.what)).toEqual(['a load test of chat']);
+    expect(m2.missing().map((x) => missingWords(x).what)).toEqual(['a load test of chat']);
   });
 
   it('says what the slowest step measured when no load-test step meets the SLO, and sizes nothing', () => {
@@ -118,14 +119,14 @@ describe('servingCapacity', () => {
     });
     const s = servingCapacity(chat, m, policy());
     expect(s).toMatchObject({ sustainableRatePerReplica: null, gpusNeeded: null, peakRate: 10 });
-    const lack = m.missing().find((x) => x.what.startsWith('a load-test step of chat'));
-    expect(lack?.what).toBe(
+    const lack = m.missing().find((x) => missingWords(x).what.startsWith('a load-test step of chat'));
+    expect(missingWords(lack!).what).toBe(
       `a load-test step of chat that meets its SLO (p95 ≤ ${slo.p95LatencyMs} ms, TTFT p95 ≤ ${slo.ttftP95Ms} ms, errors ≤ ${slo.errorRate * 100}%)`,
     );
-    expect(lack?.how).toMatch(
+    expect(missingWords(lack!).how).toMatch(
       /^no step of lt\.json meets it: its lowest rate, 1 req\/s \(request_rate=1\), measured p95 2500 ms, TTFT p95 300 ms, errors 0%\./,
     );
-    expect(lack?.how).toContain('counted at its declared replicas');
+    expect(missingWords(lack!).how).toContain('counted at its declared replicas');
   });
 
   it('uses the workload headroom over the policy', () => {

@@ -4,6 +4,7 @@ import type { CapacityChange, CapacityDecl, PoolSharing } from '../../src/domain
 import { gpusCell, sharedMore, sharingSentence } from '../../src/report/sharing.js';
 import { batch, policy, queueChange } from '../factories.js';
 import { reviewReason } from '../../src/report/reasons.js';
+import { missingWords } from '../../src/report/missing-words.js';
 
 const source = { file: 'karpenter/nodeclass.yaml', line: 29, name: 'EC2NodeClass/gpu' };
 
@@ -99,7 +100,7 @@ describe('reviews of pools whose GPUs are shared', () => {
       policy: policy({ headroom: 0 }),
     });
     expect([r.verdict, r.gpusNeeded, r.confidence]).toEqual(['insufficient-evidence', null, 'low']);
-    expect(r.missingEvidence[0]?.what).toBe('the GPU sharing factor of pool slices (sharing-ambiguous)');
+    expect(missingWords(r.missingEvidence[0]!).what).toBe('the GPU sharing factor of pool slices (sharing-ambiguous)');
   });
 });
 

@@ -13,6 +13,7 @@ import type { Family, SeriesPoints } from '../helpers/prometheus/openmetrics.js'
 import { clusterQueue, karpenterPool } from './capacity-files.js';
 import { startTwoDaysOf, TWO_DAYS_MINUTES } from './two-days.js';
 import { reviewReason } from '../../src/report/reasons.js';
+import { missingWords } from '../../src/report/missing-words.js';
 
 /**
  * A cluster whose repository has no workload catalog. The A100 pool holds an abandoned notebook
@@ -232,7 +233,7 @@ describe('a review with no workload catalog, on a real Prometheus', () => {
       'the 8 GPUs already there hold the observed peak (6 GPUs, 2 without the idle pods; 3 with headroom) and the 4 asked with reclaim-idle',
     );
     // Still listed: the catalog that would make the review precise.
-    expect(r.missingEvidence.map((m) => m.what)).toContain('a workload catalog (gpu-workloads.yaml)');
+    expect(r.missingEvidence.map((m) => missingWords(m).what)).toContain('a workload catalog (gpu-workloads.yaml)');
     const comment = renderComment(result);
     expect(comment).toContain('Observed GPU demand on a100-pool');
     expect(comment).toContain('`npx gpu-justify init`');
@@ -283,7 +284,9 @@ describe('a review with no workload catalog, on a real Prometheus', () => {
       capacity: 8,
       capacityDoneBy: 240,
     });
-    expect(r.missingEvidence.map((m) => m.what)).toEqual(expect.arrayContaining(['a deadline for nightly', 'a deadline for embed']));
+    expect(r.missingEvidence.map((m) => missingWords(m).what)).toEqual(
+      expect.arrayContaining(['a deadline for nightly', 'a deadline for embed']),
+    );
     const comment = renderComment(result);
     expect(comment).toContain('done by 03:00: 12 GPUs; by 04:00: 8 GPUs; the 8 there today finish by 04:00');
   });

@@ -10,6 +10,7 @@ import { memoryChangeSet } from '../memory-change-set.js';
 import { l4Pool } from './capacity-files.js';
 import { closedPort, sendJson, startServer } from '../telemetry/local-server.js';
 import type { LocalServer } from '../telemetry/local-server.js';
+import { missingWords } from '../../src/report/missing-words.js';
 
 const WINDOW = 2 * 24 * 60;
 const HOURS = WINDOW / 60;
@@ -151,9 +152,9 @@ describe('cost per verified outcome from OpenCost, end to end', () => {
       expect(cost?.usdOverWindow).toBeCloseTo(CHAT.pods.length * HOURS * LIST_PRICE, 0);
       expect(cost?.note).toMatch(/GPU-hours requested × \$0\.85\/GPU-hour$/);
       expect(cost?.evidence.map((e) => e.source)).not.toContain('opencost');
-      const lack = r.missingEvidence.find((m) => m.what.startsWith('GPU cost from OpenCost'));
-      expect(lack?.what).toContain(url === down ? 'unreachable' : 'HTTP 500');
-      expect(lack?.how).toContain('OPENCOST_URL');
+      const lack = r.missingEvidence.find((m) => missingWords(m).what.startsWith('GPU cost from OpenCost'));
+      expect(missingWords(lack!).what).toContain(url === down ? 'unreachable' : 'HTTP 500');
+      expect(missingWords(lack!).how).toContain('OPENCOST_URL');
       expect(r.confidence).toBe('medium');
     }
   }, 30_000);

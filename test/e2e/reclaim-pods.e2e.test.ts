@@ -10,6 +10,7 @@ import { memoryChangeSet } from '../memory-change-set.js';
 import { karpenterPool } from './capacity-files.js';
 import { startTwoDays, TWO_DAYS_MINUTES } from './two-days.js';
 import { findingText } from '../../src/report/findings.js';
+import { missingWords } from '../../src/report/missing-words.js';
 
 let prom: SimulatedPrometheus;
 let source: PrometheusSource;
@@ -99,9 +100,9 @@ describe('reclaiming idle GPUs of pods outside the catalog, on a real Prometheus
     const r = only(await review(POOLS.h100.name, 'p5.48xlarge', 4, 8));
     expect(r.idlePods).toBeUndefined();
     expect(reclaim(r)).toBeUndefined();
-    const lack = r.missingEvidence.find((m) => m.what.startsWith('idle pods in node pool h100-pool'));
-    expect(lack?.how).toContain('`--kubernetes`');
-    expect(lack?.how).toContain('DCGM_EXPORTER_KUBERNETES=true');
+    const lack = r.missingEvidence.find((m) => missingWords(m).what.startsWith('idle pods in node pool h100-pool'));
+    expect(missingWords(lack!).how).toContain('`--kubernetes`');
+    expect(missingWords(lack!).how).toContain('DCGM_EXPORTER_KUBERNETES=true');
     expect(r.confidence).toBe('medium');
     // The pod there is real: kube-state-metrics sees its request.
     const pool = r.ladders?.find((l) => l.scope === 'pool');
