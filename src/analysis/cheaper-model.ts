@@ -1,11 +1,21 @@
 import { pricePerGpuHour } from '../detect/gpu-types/index.js';
-import type { Alternative, CapacityChange, Evidence, FindingDetail, InferenceWorkload, OutcomeCost, Policy } from '../domain/index.js';
+import type {
+  Alternative,
+  CapacityChange,
+  CostNote,
+  Evidence,
+  FindingDetail,
+  InferenceWorkload,
+  OutcomeCost,
+  Policy,
+  Shortfall,
+} from '../domain/index.js';
 import { evidenceOf } from '../telemetry/gather.js';
 import type { QueryAnswer } from '../telemetry/source.js';
 import { verifiedOutcomes } from './ladder.js';
 import type { Measured } from './measured.js';
 import { migRequestedLine } from './mig.js';
-import { hoursOf, round3, scalarOf, stepOf, timeline } from './series.js';
+import { hoursOf, scalarOf, stepOf, timeline } from './series.js';
 import { loadTestRate, replicasFor } from './serving.js';
 
 export interface CheaperOption {
@@ -19,7 +29,7 @@ export interface CheaperOption {
 interface Money {
   usd: number | null;
   evidence: Evidence[];
-  note: string;
+  note: CostNote;
 }
 
 /**
@@ -47,7 +57,7 @@ function currentCost(w: InferenceWorkload, change: CapacityChange, m: Measured, 
       return {
         usd: row.gpuCost,
         gpus: gpusNow(),
-        note: 'GPU cost from OpenCost',
+        note: { code: 'opencost' },
         evidence: [{ source: 'opencost', ref: `allocation aggregate=namespace ${ns}: gpuCost`, window: m.window }],
       };
     }
@@ -62,7 +72,7 @@ function currentCost(w: InferenceWorkload, change: CapacityChange, m: Measured, 
   const price = pricePerGpuHour(change.gpuModel, policy.prices);
   if (price === null) {
     m.lack({ code: 'gpu-price', gpuModel: change.gpuModel, target: change.name });
-    return { usd: null, gpus: gpusNow(), note: 'no price', evidence: [] };
+    return { usd: null, gpus: gpusNow(), note: { code: 'no-price' }, evidence: [] };
   }
   const mig = migLine();
   if (mig !== null) {
@@ -71,7 +81,7 @@ function currentCost(w: InferenceWorkload, change: CapacityChange, m: Measured, 
     return {
       usd: gpuHours * price,
       gpus: gpusNow(),
-      note: `${round3(gpuHours)} GPU-hours requested (MIG devices as their share of a GPU) × $${price}/GPU-hour`,
+      note: { code: 'requested-gpu-hours', gpuHours, usdPerGpuHour: price, mig: true },
       evidence: [
         ...(a ? [evidenceOf(a)] : []),
         ...mig.evidence,
@@ -80,13 +90,13 @@ function currentCost(w: InferenceWorkload, change: CapacityChange, m: Measured, 
     };
   }
   const a = m.answer(requestsId);
-  if (a === undefined) return { usd: null, gpus: null, note: 'no GPU-hours', evidence: [] };
+  if (a === undefined) return { usd: null, gpus: null, note: { code: 'no-gpu-hours' }, evidence: [] };
   const line = timeline(a);
   const gpuHours = hoursOf(line, stepOf(a, line));
   return {
     usd: gpuHours * price,
     gpus: gpusNow(),
-    note: `${round3(gpuHours)} GPU-hours requested × $${price}/GPU-hour`,
+    note: { code: 'requested-gpu-hours', gpuHours, usdPerGpuHour: price, mig: false },
     evidence: [evidenceOf(a), { source: 'policy', ref: `price of ${change.gpuModel}: $${price}/GPU-hour` }],
   };
 }
@@ -125,19 +135,19 @@ function alternative(
   const hours = m.telemetry.windowMinutes / 60;
   const usd = gpus === null || price === null ? null : gpus * hours * price;
   const outcomes = alternativeOutcomes(w, alt, verified, m);
-  const why: string[] = [];
+  const why: Shortfall[] = [];
   if (threshold === undefined) {
-    why.push('no quality threshold');
+    why.push({ code: 'no-quality-threshold' });
     m.lack({ code: 'quality-threshold', workload: w.name });
   } else if (alt.quality === undefined) {
-    why.push('no quality measured');
+    why.push({ code: 'no-quality' });
     m.lack({ code: 'alternative-quality', workload: w.name, alternative: alt.name });
   } else if (alt.quality < threshold) {
-    why.push(`quality ${alt.quality} is under the threshold ${threshold}`);
+    why.push({ code: 'quality-under-threshold', quality: alt.quality, threshold });
   }
-  if (lt.row === null) why.push('its load test does not show it meeting the SLO');
-  if (peak === null) why.push('no observed peak to size it for');
-  if (price === null) why.push(`no price for ${gpuType ?? 'its GPU type'}`);
+  if (lt.row === null) why.push({ code: 'load-test-misses-slo' });
+  if (peak === null) why.push({ code: 'no-peak' });
+  if (price === null) why.push({ code: 'no-price', gpuType });
   const sameType = alt.gpuType === undefined || alt.gpuType === change.gpuModel;
   const qualifies = why.length === 0;
   const cost: OutcomeCost = {
@@ -149,7 +159,7 @@ function alternative(
     verifiedOutcomes: outcomes,
     usdPerVerifiedOutcome: perOutcome(usd, outcomes),
     qualifies,
-    note: qualifies ? `${replicas} replicas at the observed peak, all window, ${sameType ? 'same' : gpuType} GPUs` : why.join('; '),
+    note: qualifies ? { code: 'alternative-sized', replicas, sameType, gpuType } : { code: 'alternative-short', shortfalls: why },
     evidence: [...lt.evidence, ...(price === null ? [] : [{ source: 'policy' as const, ref: `price of ${gpuType}: $${price}/GPU-hour` }])],
   };
   return { cost, gpusFreed: gpus === null ? 0 : Math.max(0, sameType ? currentGpus - gpus : currentGpus), sameType };

@@ -200,7 +200,7 @@ function reviewAsCounted(ctx: ChangeContext): ChangeReview {
   // A job the planner had to leave out would only add to the need: short of that, a verdict
   // that finds fewer GPUs needed than asked for would rest on a need known to be too small.
   const unplanned = [
-    ...rejected.map((w) => w.name ?? `the entry at ${ref(w.problem.file, w.problem.line)}`),
+    ...rejected.map((w) => w.name ?? { entryAt: ref(w.problem.file, w.problem.line) }),
     ...r.problems.map((p) => p.workload),
   ];
   if (unplanned.length > 0 && combo.gpusNeeded < change.delta) {

@@ -85,3 +85,21 @@ export interface ServingLimitStats {
   kvMax: number;
   preemptions?: number | null;
 }
+
+/** Why an alternative does not qualify. */
+export type Shortfall =
+  | { code: 'no-quality-threshold' }
+  | { code: 'no-quality' }
+  | { code: 'quality-under-threshold'; quality: number; threshold: number }
+  | { code: 'load-test-misses-slo' }
+  | { code: 'no-peak' }
+  | { code: 'no-price'; gpuType: string | null };
+
+/** What a cost's numbers rest on, or why an alternative does not qualify (the JSON's `note`). */
+export type CostNote =
+  | { code: 'opencost' }
+  | { code: 'requested-gpu-hours'; gpuHours: number; usdPerGpuHour: number; mig: boolean }
+  | { code: 'no-price' }
+  | { code: 'no-gpu-hours' }
+  | { code: 'alternative-sized'; replicas: number | null; sameType: boolean; gpuType: string | null }
+  | { code: 'alternative-short'; shortfalls: Shortfall[] };

@@ -29,7 +29,7 @@ export type VerdictReason =
   /** The change removes GPUs; `fits` tells whether the need still fits what is left. */
   | { code: 'lowers-capacity'; gpusAfter: number; need: NeedParts; fits: boolean }
   /** Some linked workloads could not be planned, and what could be planned asks less than the change. */
-  | { code: 'workloads-unplanned'; workloads: string[] }
+  | { code: 'workloads-unplanned'; workloads: (string | { entryAt: string })[] }
   /** The capacity before (plus any borrowed) meets the need, with the levers named. */
   | { code: 'capacity-meets-need'; gpusBefore: number; borrowed: number; need: NeedParts; levers: Lever[] }
   /** Fewer GPUs than asked meet the need (`inSteps` is `gpusNeeded` rounded up to the pool's step). */

@@ -7,7 +7,7 @@ import type { Mode, Policy } from './policy.js';
 import type { StaggerPlan } from './schedule.js';
 import type { Evidence, Finding, MissingEvidence, Verdict } from './verdict.js';
 import type { VerdictReason } from './reason.js';
-import type { ServingLimitStats } from './finding-detail.js';
+import type { CostNote, ServingLimitStats } from './finding-detail.js';
 
 /** The judgement of one capacity change. */
 export interface ChangeReview {
@@ -150,8 +150,8 @@ export interface OutcomeCost {
   usdPerVerifiedOutcome: number | null;
   /** The alternative meets the quality threshold and the SLO at the observed peak. */
   qualifies: boolean;
-  /** Why it does not qualify, or what its numbers rest on. */
-  note: string;
+  /** Why it does not qualify, or what its numbers rest on; report/ words it (the JSON's `note`). */
+  note: CostNote;
   evidence: Evidence[];
 }
 

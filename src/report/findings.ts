@@ -1,5 +1,5 @@
 import { gpusText } from '../analysis/index.js';
-import type { Finding, FindingDetail, LadderFlag, ServingCapacity, ServingSize } from '../domain/index.js';
+import type { CostNote, Finding, FindingDetail, LadderFlag, ServingCapacity, ServingSize, Shortfall } from '../domain/index.js';
 
 /** A share to one decimal (`12.5%`): the findings' own precision, finer than the tables' `pct`. */
 function share(x: number): string {
@@ -150,5 +150,40 @@ export function flagText(f: LadderFlag): string {
       return `${f.name} was busy ${share(f.busyFraction)} of its ${round3(f.allocatedGpuHours)} allocated GPU-hours, under the policy's idleBelow (${share(f.idleBelow)})`;
     case 'memory-bound':
       return `${f.name} is memory-bound: busy ${share(f.busyFraction)}, memory bandwidth active ${share(f.memoryFraction)} but SMs only ${share(f.smFraction)}; larger batches or fused kernels raise throughput, more GPUs do not`;
+  }
+}
+
+function shortfallText(s: Shortfall): string {
+  switch (s.code) {
+    case 'no-quality-threshold':
+      return 'no quality threshold';
+    case 'no-quality':
+      return 'no quality measured';
+    case 'quality-under-threshold':
+      return `quality ${s.quality} is under the threshold ${s.threshold}`;
+    case 'load-test-misses-slo':
+      return 'its load test does not show it meeting the SLO';
+    case 'no-peak':
+      return 'no observed peak to size it for';
+    case 'no-price':
+      return `no price for ${s.gpuType ?? 'its GPU type'}`;
+  }
+}
+
+/** What a cost rests on, or why an alternative does not qualify (the JSON's `note`). */
+export function costNoteText(n: CostNote): string {
+  switch (n.code) {
+    case 'opencost':
+      return 'GPU cost from OpenCost';
+    case 'requested-gpu-hours':
+      return `${round3(n.gpuHours)} GPU-hours requested${n.mig ? ' (MIG devices as their share of a GPU)' : ''} × $${n.usdPerGpuHour}/GPU-hour`;
+    case 'no-price':
+      return 'no price';
+    case 'no-gpu-hours':
+      return 'no GPU-hours';
+    case 'alternative-sized':
+      return `${n.replicas} replicas at the observed peak, all window, ${n.sameType ? 'same' : n.gpuType} GPUs`;
+    case 'alternative-short':
+      return n.shortfalls.map(shortfallText).join('; ');
   }
 }

@@ -1,5 +1,13 @@
-import type { CapacityChange, Finding, MissingEvidence, ReviewResult, ServingCapacity, UtilisationLadder } from '../domain/index.js';
-import { findingText, flagText, servingAdvice } from './findings.js';
+import type {
+  CapacityChange,
+  Finding,
+  MissingEvidence,
+  OutcomeCost,
+  ReviewResult,
+  ServingCapacity,
+  UtilisationLadder,
+} from '../domain/index.js';
+import { costNoteText, findingText, flagText, servingAdvice } from './findings.js';
 import { missingWords } from './missing-words.js';
 import { changeSharing } from '../domain/index.js';
 import { coverageJson } from './coverage.js';
@@ -43,6 +51,11 @@ function findingJson(f: Finding) {
   };
 }
 
+function costJson(c: OutcomeCost) {
+  const { note, evidence, ...rest } = c;
+  return { ...rest, note: costNoteText(note), noteCode: note.code, evidence };
+}
+
 function ladderJson(l: UtilisationLadder) {
   return { ...l, flags: l.flags.map((f) => ({ kind: f.kind, message: flagText(f) })) };
 }
@@ -78,7 +91,7 @@ export function reviewJson(result: ReviewResult) {
       screen: screenNumbers(r),
       ...(r.ladders === undefined ? {} : { ladders: r.ladders.map(ladderJson) }),
       ...(r.serving === undefined ? {} : { serving: r.serving.map(servingJson) }),
-      ...(r.costs === undefined ? {} : { costs: r.costs }),
+      ...(r.costs === undefined ? {} : { costs: r.costs.map(costJson) }),
       ...(r.runtimes === undefined ? {} : { runtimes: r.runtimes }),
       ...(r.inferred === undefined ? {} : { inferredWorkloads: r.inferred }),
       ...(r.demand === undefined ? {} : { observedDemand: r.demand }),

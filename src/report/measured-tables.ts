@@ -2,7 +2,7 @@ import type { OutcomeCost, RuntimeCheck, ServingCapacity } from '../domain/index
 import { codeCell, MAX_SENTENCE, md, prose } from './escape.js';
 import { duration, num, pct, unitUsd } from './numbers.js';
 import { capped } from './tables.js';
-import { servingAdvice } from './findings.js';
+import { costNoteText, servingAdvice } from './findings.js';
 
 const rate = (r: number | null): string => (r === null ? '—' : `${num(r)} req/s`);
 
@@ -69,7 +69,7 @@ export function costTable(costs: readonly OutcomeCost[]): string {
       `**${unitUsd(c.usdPerVerifiedOutcome)}**`,
       c.option === 'current' ? '—' : c.qualifies ? 'yes' : 'no',
       freed(c, current),
-      md(c.note, MAX_SENTENCE),
+      md(costNoteText(c.note), MAX_SENTENCE),
     ];
   });
   const header = [

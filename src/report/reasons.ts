@@ -45,7 +45,7 @@ export function reasonText(reason: VerdictReason, change: CapacityChange): strin
         ? `lowers capacity to ${reason.gpusAfter} GPUs; the need (${needText(reason.need)}) still fits`
         : `lowers capacity to ${reason.gpusAfter} GPUs, below the need (${needText(reason.need)})`;
     case 'workloads-unplanned':
-      return `${reason.workloads.join(', ')} cannot be planned from the catalog, so the need of ${target} is unknown`;
+      return `${reason.workloads.map((w) => (typeof w === 'string' ? w : `the entry at ${w.entryAt}`)).join(', ')} cannot be planned from the catalog, so the need of ${target} is unknown`;
     case 'capacity-meets-need':
       return reason.need.gpus <= reason.gpusBefore && reason.borrowed === 0
         ? `the ${reason.gpusBefore} GPUs already there meet the need (${needText(reason.need)})${withLevers(reason.levers)}`

@@ -39,7 +39,7 @@ describe("the service's current cost", () => {
   it("is OpenCost's GPU cost of its namespace when OpenCost has it", () => {
     const m = measured({ status: 'ok', source: 'opencost', query, allocations: [row_('kube-system', 0), row_('chat', 150)] });
     const c = current(m);
-    expect(c).toMatchObject({ usdOverWindow: 150, verifiedOutcomes: 900, note: 'GPU cost from OpenCost' });
+    expect(c).toMatchObject({ usdOverWindow: 150, verifiedOutcomes: 900, note: { code: 'opencost' } });
     expect(c?.usdPerVerifiedOutcome).toBeCloseTo(150 / 900, 12);
     expect(c?.evidence[0]).toEqual({
       source: 'opencost',

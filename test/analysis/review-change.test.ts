@@ -217,7 +217,7 @@ describe('reviewChange with catalog errors', () => {
     const r = reviewChange({ ...ctx, rejected: [rejectedEtl] });
     expect(r).toMatchObject({ verdict: 'insufficient-evidence', gpusNeeded: null, findings: [] });
     expect(reviewReason(r)).toBe('etl cannot be planned from the catalog, so the need of ClusterQueue research is unknown');
-    expect(r.missingEvidence[0]).toEqual({
+    expect(missingWords(r.missingEvidence[0]!)).toEqual({
       what: 'a valid catalog entry for etl (gpu-workloads.yaml:14), which names ClusterQueue research',
       how: `fix gpu-workloads.yaml:14: ${etlProblem.message}; until then the entry is left out of the need`,
     });
@@ -254,9 +254,10 @@ describe('reviewChange with catalog errors', () => {
       catalogError,
     });
     expect(r.verdict).toBe('insufficient-evidence');
-    expect(r.missingEvidence).toEqual([
+    expect(r.missingEvidence.map((m) => missingWords(m))).toEqual([
       { what: 'a readable workload catalog (gpu-workloads.yaml)', how: `fix gpu-workloads.yaml:4: ${catalogError.message}` },
     ]);
+    expect(r.missingEvidence[0]).toMatchObject({ code: 'catalog-unreadable', at: 'gpu-workloads.yaml:4' });
   });
 });
 
