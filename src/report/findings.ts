@@ -57,7 +57,7 @@ export function podHeldText(p: { gpus: number; slices?: { profile: string; count
 }
 
 /** The rule idle pods are counted by, as the report states it. */
-export function idlePodRule(heldMost: number): string {
+function idlePodRule(heldMost: number): string {
   return `counted: held GPUs over ${heldMost * 100}% of the window and at its end, busy under idleBelow`;
 }
 

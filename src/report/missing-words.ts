@@ -65,7 +65,7 @@ function loadTestStep(m: Extract<MissingItem, { code: 'load-test-step' }>): Miss
 }
 
 /** One item the review lacks, worded for the surface it is read on. */
-export function missingItemWords(m: MissingItem, surface: Surface): MissingText {
+function missingItemWords(m: MissingItem, surface: Surface): MissingText {
   switch (m.code) {
     case 'catalog-unreadable':
       return { what: `a readable workload catalog (${m.catalogFile})`, how: `fix ${m.at}: ${m.message}` };

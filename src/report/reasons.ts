@@ -9,7 +9,7 @@ function moreGpus(n: number): string {
 }
 
 /** `12 GPUs: 8 GPUs at the staggered peak + 2 for services + 20% headroom`. */
-export function needText(n: NeedParts): string {
+function needText(n: NeedParts): string {
   const parts = n.staggeredPeak === null ? [] : [`${n.staggeredPeak} GPUs at the staggered peak`];
   if (n.declaredServices > 0) parts.push(`${n.declaredServices} for services`);
   // Headroom applies to the parts above; services sized at their peak carry their own.
