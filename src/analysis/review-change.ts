@@ -147,7 +147,7 @@ function reviewAsCounted(ctx: ChangeContext): ChangeReview {
   const evidence: Evidence[] = [
     infra,
     ...linked.map((w): Evidence => ({ source: 'catalog', ref: ref(w.source.file, w.source.line) })),
-    { source: 'planner', ref: plan.boundReason },
+    { source: 'planner', ref: 'lower bound', proof: plan.boundProof },
     ...measuredEvidence(r),
   ];
   const missingEvidence: MissingEvidence[] = [
@@ -274,8 +274,8 @@ function reviewAsCounted(ctx: ChangeContext): ChangeReview {
     gpusNeeded: change.delta,
     findings,
     reason: plan.optimal
-      ? { code: 'need-proven', need: needParts, bound: plan.boundReason }
-      : { code: 'need-best-found', need: needParts, lowerBound: plan.lowerBound, bound: plan.boundReason },
+      ? { code: 'need-proven', need: needParts, bound: plan.boundProof }
+      : { code: 'need-best-found', need: needParts, lowerBound: plan.lowerBound, bound: plan.boundProof },
   };
 }
 
@@ -371,7 +371,7 @@ function staggerFinding(
         source: 'catalog',
         ref: ref(w.source.file, w.source.line),
       })),
-      { source: 'planner', ref: `${plan.optimal ? 'optimal' : 'best found'}; lower bound: ${plan.boundReason}` },
+      { source: 'planner', ref: plan.optimal ? 'optimal' : 'best found', proof: plan.boundProof },
     ],
   };
 }

@@ -18,3 +18,4 @@ export * from './sharing.js';
 export * from './reason.js';
 export * from './finding-detail.js';
 export * from './missing.js';
+export * from './bound-proof.js';

@@ -1,3 +1,4 @@
+import type { BoundProof } from './bound-proof.js';
 import type { Lever } from './verdict.js';
 
 /**
@@ -45,9 +46,9 @@ export type VerdictReason =
   /** Fewer GPUs would do, but the pool's step makes the request the least that covers it. */
   | { code: 'need-rounds-to-request'; need: NeedParts; gpusNeeded: number; step: number | null; delta: number }
   /** All asked is needed, and the plan is proven optimal (`bound` in the plan's words). */
-  | { code: 'need-proven'; need: NeedParts; bound: string }
+  | { code: 'need-proven'; need: NeedParts; bound: BoundProof }
   /** All asked is needed by the best schedule found; the bound is proven. */
-  | { code: 'need-best-found'; need: NeedParts; lowerBound: number; bound: string }
+  | { code: 'need-best-found'; need: NeedParts; lowerBound: number; bound: BoundProof }
   /** The pool's GPUs may be shared ones and the factor cannot be told. */
   | { code: 'sharing-unknown'; sharingCode: string }
   /** Without a catalog: the change removes GPUs; the observed peak needs `observedNeed`. */

@@ -1,5 +1,6 @@
 import type { FindingDetail } from './finding-detail.js';
 import type { MissingItem } from './missing.js';
+import type { BoundProof } from './bound-proof.js';
 
 export type Verdict = 'not-justified' | 'partially-justified' | 'justified' | 'insufficient-evidence' | 'no-gpu-change';
 
@@ -11,6 +12,8 @@ export interface Evidence {
   /** `file:line`, a query, or a short description of the computation. */
   ref: string;
   window?: string;
+  /** The planner's proof of its lower bound, which report/ words after `ref`. */
+  proof?: BoundProof;
 }
 
 export interface Finding {

@@ -1,6 +1,7 @@
 import type { ChangeReview, ReviewResult } from '../domain/review.js';
 import type { Evidence, Finding } from '../domain/verdict.js';
 import { code, MAX_SENTENCE, md } from '../report/escape.js';
+import { boundText, evidenceRef } from '../report/bound-proof.js';
 import { findingText } from '../report/findings.js';
 import { headline } from '../report/headline.js';
 import { missingWords } from '../report/missing-words.js';
@@ -70,7 +71,7 @@ function explainReview(review: ChangeReview): string[] {
   if (plan && plan.schedule.length > 0) {
     lines.push(
       `Stagger plan: peak ${plan.peakGpus} GPUs (${plan.naivePeakGpus} if every run starts when its window opens); ` +
-        `lower bound ${plan.lowerBound}${plan.optimal ? ', optimal' : ''}: ${md(plan.boundReason, MAX_SENTENCE)}.`,
+        `lower bound ${plan.lowerBound}${plan.optimal ? ', optimal' : ''}: ${md(boundText(plan.boundProof), MAX_SENTENCE)}.`,
       '',
       scheduleTable(plan),
       '',
@@ -87,7 +88,7 @@ function finding(f: Finding): string[] {
 }
 
 function evidence(e: Evidence): string {
-  return `${e.source}: ${code(e.ref, MAX_SENTENCE)}${e.window ? ` over ${md(e.window)}` : ''}`;
+  return `${e.source}: ${code(evidenceRef(e), MAX_SENTENCE)}${e.window ? ` over ${md(e.window)}` : ''}`;
 }
 
 function fit(lines: string[]): string {

@@ -7,6 +7,7 @@ import { VERDICT_ICON, VERDICT_TITLE } from './verdict-text.js';
 import { reviewReason } from './reasons.js';
 import { findingText } from './findings.js';
 import { missingWords } from './missing-words.js';
+import { boundText } from './bound-proof.js';
 
 /** `+6 GPUs requested`: the cost is on the line under the headline. */
 function requested(result: ReviewResult): string {
@@ -63,7 +64,7 @@ function bound(result: ReviewResult): string | null {
   if (!plan || plan.schedule.length === 0) return md(reviewReason(review), MAX_SENTENCE);
   const need =
     review.need !== null && review.need !== plan.lowerBound ? `; the need with headroom is ${review.need}${inSteps(review)}` : '';
-  return `no lever reaches: no schedule meeting every deadline uses fewer than ${plan.lowerBound} GPUs (${md(plan.boundReason, MAX_SENTENCE)})${need}`;
+  return `no lever reaches: no schedule meeting every deadline uses fewer than ${plan.lowerBound} GPUs (${md(boundText(plan.boundProof), MAX_SENTENCE)})${need}`;
 }
 
 /** Why a request above the need is still the least one: the pool only grows in whole nodes. */

@@ -7,6 +7,7 @@ import type {
   ServingCapacity,
   UtilisationLadder,
 } from '../domain/index.js';
+import { evidenceJson } from './bound-proof.js';
 import { costNoteText, findingText, flagText, servingAdvice } from './findings.js';
 import { missingWords } from './missing-words.js';
 import { changeSharing } from '../domain/index.js';
@@ -46,7 +47,7 @@ function findingJson(f: Finding) {
     meetsNeed: f.meetsNeed,
     summary: findingText(f),
     code: f.detail.code,
-    evidence: f.evidence,
+    evidence: f.evidence.map(evidenceJson),
     ...(f.confidence === undefined ? {} : { confidence: f.confidence }),
   };
 }
@@ -85,7 +86,7 @@ export function reviewJson(result: ReviewResult) {
       workloads: r.workloads,
       reason: reviewReason(r),
       reasonCode: r.reason.code,
-      evidence: r.evidence,
+      evidence: r.evidence.map(evidenceJson),
       ...(r.confidence === undefined ? {} : { confidence: r.confidence }),
       ...(r.needWithoutLevers === undefined ? {} : { needWithoutLevers: r.needWithoutLevers }),
       screen: screenNumbers(r),

@@ -1,3 +1,4 @@
+import { boundText } from './bound-proof.js';
 import type { CapacityChange, ChangeReview, Lever, NeedParts, VerdictReason } from '../domain/index.js';
 
 function describeTarget(change: CapacityChange): string {
@@ -59,9 +60,9 @@ export function reasonText(reason: VerdictReason, change: CapacityChange): strin
     case 'need-rounds-to-request':
       return `the need (${needText(reason.need)}) calls for ${moreGpus(reason.gpusNeeded)}, and this pool grows in steps of ${reason.step} GPUs: +${reason.delta} is the least that covers it`;
     case 'need-proven':
-      return `no schedule meets every deadline with fewer GPUs (${reason.bound}); the need is ${needText(reason.need)}`;
+      return `no schedule meets every deadline with fewer GPUs (${boundText(reason.bound)}); the need is ${needText(reason.need)}`;
     case 'need-best-found':
-      return `the best schedule found needs ${needText(reason.need)}; the proven lower bound is ${reason.lowerBound} GPUs (${reason.bound})`;
+      return `the best schedule found needs ${needText(reason.need)}; the proven lower bound is ${reason.lowerBound} GPUs (${boundText(reason.bound)})`;
     case 'sharing-unknown':
       return `the physical GPUs of ${target} are unknown: its GPUs may be shared ones (${reason.sharingCode})`;
     case 'observed-lowers-capacity':

@@ -5,6 +5,7 @@ import { monthlyUsd, usd } from './cost.js';
 import { gpusCell, sharingSentence } from './sharing.js';
 import { code, codeCell, MAX_SENTENCE, md } from './escape.js';
 import { reviewReason } from './reasons.js';
+import { evidenceRef } from './bound-proof.js';
 import { findingText } from './findings.js';
 
 const MAX_ROWS = 50;
@@ -98,7 +99,7 @@ export function reviewsTable(reviews: ChangeReview[], filesOnly: boolean): strin
 const MAX_EVIDENCE = 4;
 
 function evidenceCell(f: Finding): string {
-  const shown = f.evidence.slice(0, MAX_EVIDENCE).map((e) => `${e.source}: ${md(e.ref, MAX_SENTENCE)}`);
+  const shown = f.evidence.slice(0, MAX_EVIDENCE).map((e) => `${e.source}: ${md(evidenceRef(e), MAX_SENTENCE)}`);
   const left = f.evidence.length - shown.length;
   return [...shown, ...(left > 0 ? [`…and ${left} more`] : [])].join('<br>');
 }
