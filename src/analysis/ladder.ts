@@ -95,10 +95,6 @@ function flagsOf(name: string, r: Pick<Rungs, 'allocated' | 'busy' | 'computing'
   return flags;
 }
 
-export function pct(x: number): string {
-  return `${Math.round(x * 1000) / 10}%`;
-}
-
 function ladder(
   scope: UtilisationLadder['scope'],
   name: string,

@@ -56,8 +56,6 @@ export type FindingDetail =
       borrowingLimit?: number;
     };
 
-export type FindingCode = FindingDetail['code'];
-
 /** The numbers a service's sizing sentence needs. */
 export interface ServingSize {
   workload: string;

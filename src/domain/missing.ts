@@ -61,5 +61,3 @@ export interface Owner {
   workload: string;
   alternative?: string;
 }
-
-export type MissingCode = MissingItem['code'];

@@ -66,5 +66,3 @@ export type VerdictReason =
     }
   /** Without a catalog: the observed peak and the request do not fit; what is added is unknown. */
   | { code: 'observed-peak-exceeds'; gpusBefore: number; borrowable: number; peak: number; need: number; delta: number };
-
-export type VerdictReasonCode = VerdictReason['code'];

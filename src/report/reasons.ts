@@ -28,7 +28,7 @@ function withLevers(levers: readonly Lever[]): string {
  * Why a change's verdict is what it is, one sentence without a final full stop. The same on every
  * surface: a reason names numbers and files, never a flag or a setting.
  */
-export function reasonText(reason: VerdictReason, change: CapacityChange): string {
+function reasonText(reason: VerdictReason, change: CapacityChange): string {
   const target = describeTarget(change);
   switch (reason.code) {
     case 'sharing-factor-change':
