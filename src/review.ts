@@ -1,7 +1,6 @@
 import { reviewChange } from './analysis/review-change.js';
-import { uniqueMissing } from './analysis/missing.js';
+import { coverageEvidence, uniqueMissing } from './analysis/missing.js';
 import { judgedCatalog, type JudgedCatalog } from './analysis/catalog-demand.js';
-import { coverageEvidence } from './analysis/not-followed.js';
 import { judgePr } from './analysis/review-pr.js';
 import { withCost } from './detect/cost.js';
 import { detectChanges } from './detect/detect-changes.js';
@@ -16,6 +15,7 @@ import type {
   Diagnostic,
   MeasurableWorkload,
   PartialJobWorkload,
+  MissingItem,
   Policy,
   ReviewResult,
   Workload,
@@ -192,9 +192,11 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
     ).gpusNeeded;
   const catalogDemand = judged ? demandOf(judged, withHeadEntries) : null;
   const missingEvidence = uniqueMissing([
-    ...unreadable.map((d) => ({
-      what: `a readable ${d.file}`,
-      how: `fix ${d.line === null ? d.file : `${d.file}:${d.line}`}: ${d.message}`,
+    ...unreadable.map((d): MissingItem => ({
+      code: 'file-unreadable',
+      file: d.file,
+      at: d.line === null ? d.file : `${d.file}:${d.line}`,
+      message: d.message,
     })),
     // Files that could not be read have their item above.
     ...coverageEvidence(notFollowed.map((c) => ({ ...c, notFollowed: (c.notFollowed ?? []).filter((n) => n.reason !== 'unreadable') }))),

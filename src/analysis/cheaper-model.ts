@@ -1,10 +1,21 @@
-import type { Alternative, CapacityChange, Evidence, InferenceWorkload, OutcomeCost, Policy, TakenMeasurement } from '../domain/index.js';
+import type {
+  Alternative,
+  CapacityChange,
+  CostNote,
+  Evidence,
+  FindingDetail,
+  InferenceWorkload,
+  OutcomeCost,
+  Policy,
+  Shortfall,
+  TakenMeasurement,
+} from '../domain/index.js';
 import { measureKey } from '../domain/index.js';
 import { pricePerGpuHour } from '../detect/kit/gpu-types/index.js';
 import { verifiedOutcomes } from './ladder.js';
 import type { Measured } from './measured.js';
 import { migRequestedLine } from './mig.js';
-import { hoursOf, round3, scalarOf, stepOf, timeline } from './series.js';
+import { hoursOf, scalarOf, stepOf, timeline } from './series.js';
 import { loadTestRate, replicasFor } from './serving.js';
 
 export interface CheaperOption {
@@ -18,7 +29,7 @@ export interface CheaperOption {
 interface Money {
   usd: number | null;
   evidence: Evidence[];
-  note: string;
+  note: CostNote;
 }
 
 /**
@@ -46,7 +57,7 @@ function currentCost(w: InferenceWorkload, change: CapacityChange, m: Measured, 
       return {
         usd: row.gpuCost,
         gpus: gpusNow(),
-        note: 'GPU cost from OpenCost',
+        note: { code: 'opencost' },
         evidence: [{ source: 'opencost', ref: `allocation aggregate=namespace ${ns}: gpuCost`, window: m.window }],
       };
     }
@@ -54,23 +65,14 @@ function currentCost(w: InferenceWorkload, change: CapacityChange, m: Measured, 
   // OpenCost was configured but gave no cost: the catalog price stands in, and the review says so
   // (the change's own missing evidence, as the report lists only what each change's levers lacked).
   if (alloc?.status === 'missing') {
-    m.lack({
-      what: `GPU cost from OpenCost: ${alloc.message}`,
-      how: 'check OPENCOST_URL (or --opencost) and that OpenCost reaches the cluster; the catalog prices are used meanwhile',
-    });
+    m.lack({ code: 'opencost-unanswered', message: alloc.message });
   } else if (alloc?.status === 'measured' && ns !== undefined) {
-    m.lack({
-      what: `GPU cost of namespace ${ns} from OpenCost: it reported none over the window`,
-      how: `check that OpenCost prices the GPUs of ${change.name} (node_gpu_hourly_cost); the catalog prices are used meanwhile`,
-    });
+    m.lack({ code: 'opencost-no-cost', namespace: ns, target: change.name });
   }
   const price = pricePerGpuHour(change.gpuModel, policy.prices);
   if (price === null) {
-    m.lack({
-      what: `the price per GPU-hour of ${change.gpuModel ?? `the GPUs of ${change.name}`}`,
-      how: 'add it to `prices:` in .github/gpu-justify.yml, or configure OpenCost (--opencost)',
-    });
-    return { usd: null, gpus: gpusNow(), note: 'no price', evidence: [] };
+    m.lack({ code: 'gpu-price', gpuModel: change.gpuModel, target: change.name });
+    return { usd: null, gpus: gpusNow(), note: { code: 'no-price' }, evidence: [] };
   }
   const mig = migLine();
   if (mig !== null) {
@@ -79,18 +81,18 @@ function currentCost(w: InferenceWorkload, change: CapacityChange, m: Measured, 
     return {
       usd: gpuHours * price,
       gpus: gpusNow(),
-      note: `${round3(gpuHours)} GPU-hours requested (MIG devices as their share of a GPU) × $${price}/GPU-hour`,
+      note: { code: 'requested-gpu-hours', gpuHours, usdPerGpuHour: price, mig: true },
       evidence: [...(a ? [a.evidence] : []), ...mig.evidence, { source: 'policy', ref: `price of ${change.gpuModel}: $${price}/GPU-hour` }],
     };
   }
   const a = m.answer(requestsId);
-  if (a === undefined) return { usd: null, gpus: null, note: 'no GPU-hours', evidence: [] };
+  if (a === undefined) return { usd: null, gpus: null, note: { code: 'no-gpu-hours' }, evidence: [] };
   const line = timeline(a);
   const gpuHours = hoursOf(line, stepOf(a, line));
   return {
     usd: gpuHours * price,
     gpus: gpusNow(),
-    note: `${round3(gpuHours)} GPU-hours requested × $${price}/GPU-hour`,
+    note: { code: 'requested-gpu-hours', gpuHours, usdPerGpuHour: price, mig: false },
     evidence: [a.evidence, { source: 'policy', ref: `price of ${change.gpuModel}: $${price}/GPU-hour` }],
   };
 }
@@ -122,32 +124,26 @@ function alternative(
 ): CheaperOption {
   const threshold = w.qualityThreshold ?? w.outcomes?.qualityThreshold;
   const gpuType = alt.gpuType ?? change.gpuModel;
-  const lt = loadTestRate(`${w.name} alternative ${alt.name}`, alt.loadTest, w.slo, m);
+  const lt = loadTestRate({ workload: w.name, alternative: alt.name }, alt.loadTest, w.slo, m);
   const replicas = lt.row !== null && peak !== null ? replicasFor(peak, w.headroom ?? policy.headroom, lt.row.rate) : null;
   const gpus = replicas === null ? null : replicas * (alt.gpusPerReplica ?? w.gpusPerReplica);
   const price = pricePerGpuHour(gpuType, policy.prices);
   const hours = m.telemetry.windowMinutes / 60;
   const usd = gpus === null || price === null ? null : gpus * hours * price;
   const outcomes = alternativeOutcomes(w, alt, verified, m);
-  const why: string[] = [];
+  const why: Shortfall[] = [];
   if (threshold === undefined) {
-    why.push('no quality threshold');
-    m.lack({
-      what: `the quality threshold of ${w.name}`,
-      how: `add \`qualityThreshold:\` to ${w.name} (or outcomes.qualityThreshold) in the catalog`,
-    });
+    why.push({ code: 'no-quality-threshold' });
+    m.lack({ code: 'quality-threshold', workload: w.name });
   } else if (alt.quality === undefined) {
-    why.push('no quality measured');
-    m.lack({
-      what: `the quality of alternative ${alt.name}`,
-      how: `add \`quality:\` to alternative ${alt.name} of ${w.name} in the catalog`,
-    });
+    why.push({ code: 'no-quality' });
+    m.lack({ code: 'alternative-quality', workload: w.name, alternative: alt.name });
   } else if (alt.quality < threshold) {
-    why.push(`quality ${alt.quality} is under the threshold ${threshold}`);
+    why.push({ code: 'quality-under-threshold', quality: alt.quality, threshold });
   }
-  if (lt.row === null) why.push('its load test does not show it meeting the SLO');
-  if (peak === null) why.push('no observed peak to size it for');
-  if (price === null) why.push(`no price for ${gpuType ?? 'its GPU type'}`);
+  if (lt.row === null) why.push({ code: 'load-test-misses-slo' });
+  if (peak === null) why.push({ code: 'no-peak' });
+  if (price === null) why.push({ code: 'no-price', gpuType });
   const sameType = alt.gpuType === undefined || alt.gpuType === change.gpuModel;
   const qualifies = why.length === 0;
   const cost: OutcomeCost = {
@@ -159,7 +155,7 @@ function alternative(
     verifiedOutcomes: outcomes,
     usdPerVerifiedOutcome: perOutcome(usd, outcomes),
     qualifies,
-    note: qualifies ? `${replicas} replicas at the observed peak, all window, ${sameType ? 'same' : gpuType} GPUs` : why.join('; '),
+    note: qualifies ? { code: 'alternative-sized', replicas, sameType, gpuType } : { code: 'alternative-short', shortfalls: why },
     evidence: [...lt.evidence, ...(price === null ? [] : [{ source: 'policy' as const, ref: `price of ${gpuType}: $${price}/GPU-hour` }])],
   };
   return { cost, gpusFreed: gpus === null ? 0 : Math.max(0, sameType ? currentGpus - gpus : currentGpus), sameType };
@@ -180,10 +176,7 @@ export function cheaperModels(
   if (w.alternatives.length === 0) return { costs: [], best: null };
   const verified = verifiedOutcomes(w, m);
   if (w.outcomes === undefined) {
-    m.lack({
-      what: `verified outcomes of ${w.name}`,
-      how: `add \`outcomes: { verified: <PromQL> }\` to ${w.name} in the catalog so cost per verified outcome can be compared`,
-    });
+    m.lack({ code: 'verified-outcomes', workload: w.name });
   }
   const money = currentCost(w, change, m, policy);
   const currentGpus = money.gpus ?? w.replicas * w.gpusPerReplica;
@@ -210,12 +203,17 @@ export function cheaperModels(
   return { costs: [current, ...options.map((o) => o.cost)], best };
 }
 
-export function cheaperSummary(w: string, current: OutcomeCost | undefined, best: CheaperOption): string {
-  const usd = (x: number | null) => (x === null ? '?' : `$${x < 0.01 ? x.toExponential(2) : x.toFixed(2)}`);
+export function cheaperDetail(w: string, current: OutcomeCost | undefined, best: CheaperOption): FindingDetail {
   const c = best.cost;
-  const where = best.sameType ? '' : ` on ${c.gpus} ${c.gpuType} GPUs elsewhere`;
-  return (
-    `${w}: ${c.option} costs ${usd(c.usdPerVerifiedOutcome)} per verified outcome against ${usd(current?.usdPerVerifiedOutcome ?? null)} now, ` +
-    `meets the quality threshold and the SLO at the observed peak with ${c.gpus} GPUs${where}, freeing ${best.gpusFreed} GPUs`
-  );
+  return {
+    code: 'cheaper-model',
+    workload: w,
+    option: c.option,
+    usdPerVerifiedOutcome: c.usdPerVerifiedOutcome,
+    currentUsdPerVerifiedOutcome: current?.usdPerVerifiedOutcome ?? null,
+    gpus: c.gpus,
+    gpuType: c.gpuType,
+    sameType: best.sameType,
+    gpusFreed: best.gpusFreed,
+  };
 }

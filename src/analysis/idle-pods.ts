@@ -12,9 +12,6 @@ import { holding, maxOf, stepOf, timeline, type Timeline } from './series.js';
  */
 export const HELD_MOST = 0.5;
 
-/** The rule, as the report states it. */
-export const IDLE_POD_RULE = `counted: held GPUs over ${HELD_MOST * 100}% of the window and at its end, busy under idleBelow`;
-
 export const podMeasureKey = (pool: string): MeasureKey => measureKey('pod-gpus', `pool:${pool}`);
 
 /**

@@ -2,13 +2,14 @@ import type {
   CapacityChange,
   ChangeObservations,
   ChangeReview,
-  DemandProfile,
   Evidence,
   Finding,
   IdlePod,
   InferredWorkload,
+  Lever,
   MissingEvidence,
   Policy,
+  VerdictReason,
 } from '../domain/index.js';
 import { borrowableQuota } from './borrow.js';
 import { deadlineLadder } from './deadline-ladder.js';
@@ -38,17 +39,14 @@ export interface InferredContext {
   /** The missing-evidence line for the catalog itself. */
   catalog: MissingEvidence;
   /** The reason when nothing but a catalog would tell the need. */
-  unknownReason: string;
+  unknownReason: VerdictReason;
 }
 
 /** The batch workloads' missing fields, as the checklist states them. */
 function toConfirm(workloads: readonly InferredWorkload[], catalogFile: string): MissingEvidence[] {
   return workloads
     .filter((w) => w.type !== 'inference' && w.deadlineUtc.value === null)
-    .map((w) => ({
-      what: `a deadline for ${w.name}`,
-      how: `state when its runs must be done (\`window.deadline\` of its entry in ${catalogFile}); the review shows what each deadline would need`,
-    }));
+    .map((w): MissingEvidence => ({ code: 'deadline', workload: w.name, catalogFile }));
 }
 
 /**
@@ -69,7 +67,7 @@ export function inferredReview(ctx: InferredContext, catalogFile: string): Chang
     inferred: ctx.workloads,
     ...(ladder ? { deadlines: ladder } : {}),
   };
-  const unknown = (reason: string, missing: MissingEvidence[], extra: Partial<ChangeReview> = {}): ChangeReview => ({
+  const unknown = (reason: VerdictReason, missing: MissingEvidence[], extra: Partial<ChangeReview> = {}): ChangeReview => ({
     ...base,
     verdict: change.delta > 0 ? 'insufficient-evidence' : 'justified',
     need: null,
@@ -98,7 +96,7 @@ export function inferredReview(ctx: InferredContext, catalogFile: string): Chang
   const spare = before - observedNeed;
   const spareReclaimed = before - needAfterReclaim;
   const covers = change.delta <= 0 || spareReclaimed + borrowed >= change.delta;
-  const credited = new Set<string>();
+  const credited = new Set<Lever>();
   if (covers && change.delta > 0 && spare < change.delta) {
     if (reclaimable > 0 && spare + borrowed < change.delta) credited.add('reclaim-idle');
     if (borrowed > 0 && spareReclaimed < change.delta) credited.add('borrow-quota');
@@ -117,12 +115,12 @@ export function inferredReview(ctx: InferredContext, catalogFile: string): Chang
       gpusNeeded: 0,
       findings,
       missingEvidence: missing,
-      reason: `lowers capacity to ${change.gpusAfter} GPUs; the observed peak needs ${observedNeed}`,
+      reason: { code: 'observed-lowers-capacity', gpusAfter: change.gpusAfter, observedNeed },
       evidence,
     };
   }
   if (covers) {
-    const levers = [...credited].join(', ');
+    const levers = [...credited];
     return {
       ...base,
       ...measured,
@@ -132,35 +130,24 @@ export function inferredReview(ctx: InferredContext, catalogFile: string): Chang
       findings,
       // The catalog and the deadlines would make the review precise; the verdict does not wait on them.
       missingEvidence: [...missing, ...deadlines, ctx.catalog],
-      reason: observedReason(demand, before, need, change.delta, credited.has('reclaim-idle') ? reclaimable : 0, borrowed, levers),
+      reason: {
+        code: 'observed-peak-fits',
+        gpusBefore: before,
+        borrowed: credited.has('borrow-quota') ? borrowed : 0,
+        peak: demand.peakDemand,
+        reclaimed: credited.has('reclaim-idle') ? reclaimable : 0,
+        need,
+        delta: change.delta,
+        levers,
+      },
       evidence,
     };
   }
   return unknown(
-    `the observed peak (${demand.peakDemand} GPUs, ${need} with headroom) and the ${change.delta} asked do not fit the ${before} GPUs there` +
-      (borrowed > 0 ? ` and ${borrowed} borrowable` : '') +
-      ', and without a catalog the need of what is added is unknown',
+    { code: 'observed-peak-exceeds', gpusBefore: before, borrowable: borrowed, peak: demand.peakDemand, need, delta: change.delta },
     missing,
     { ...measured, need, findings, evidence },
   );
-}
-
-function observedReason(
-  demand: DemandProfile,
-  before: number,
-  need: number,
-  delta: number,
-  reclaimed: number,
-  borrowed: number,
-  levers: string,
-): string {
-  const supply =
-    borrowed > 0 && levers.includes('borrow-quota')
-      ? `the ${before} GPUs already there and ${borrowed} borrowable`
-      : `the ${before} GPUs already there`;
-  const peak =
-    reclaimed > 0 ? `${demand.peakDemand} GPUs, ${demand.peakDemand - reclaimed} without the idle pods` : `${demand.peakDemand} GPUs`;
-  return `${supply} hold the observed peak (${peak}; ${need} with headroom) and the ${delta} asked${levers === '' ? '' : ` with ${levers}`}`;
 }
 
 function leverFindings(
@@ -168,7 +155,7 @@ function leverFindings(
   pods: readonly IdlePod[],
   reclaimable: number,
   borrow: ReturnType<typeof borrowableQuota>,
-  credited: ReadonlySet<string>,
+  credited: ReadonlySet<Lever>,
   met: boolean,
   need: number,
 ): Finding[] {

@@ -13,7 +13,7 @@ import { FIELD_LABEL, measureKey, SM_FIELDS } from '../domain/index.js';
 import type { Measured } from './measured.js';
 import { migMeasures, queueMigAllocated } from './mig.js';
 import { migRungs } from './mig-ladder.js';
-import { hoursOf, product, round3, scalarOf, stepOf, timeline, type Timeline } from './series.js';
+import { hoursOf, product, scalarOf, stepOf, timeline, type Timeline } from './series.js';
 
 /**
  * Memory-bound: the GPU is busy, but its memory bandwidth is more active than its SMs — faster
@@ -91,26 +91,16 @@ function flagsOf(name: string, r: Pick<Rungs, 'allocated' | 'busy' | 'computing'
   if (r.allocated === null || r.allocated <= 0 || r.busy === null) return flags;
   const busy = r.busy / r.allocated;
   if (busy < policy.idleBelow) {
-    flags.push({
-      kind: 'idle',
-      message: `${name} was busy ${pct(busy)} of its ${round3(r.allocated)} allocated GPU-hours, under the policy's idleBelow (${pct(policy.idleBelow)})`,
-    });
+    flags.push({ kind: 'idle', name, busyFraction: busy, allocatedGpuHours: r.allocated, idleBelow: policy.idleBelow });
   }
   if (r.computing !== null && r.dram !== null) {
     const sm = r.computing / r.allocated;
     const dram = r.dram / r.allocated;
     if (busy >= MEMORY_BOUND.busyAtLeast && dram >= MEMORY_BOUND.dramAtLeast && dram > MEMORY_BOUND.dramOverSm * sm) {
-      flags.push({
-        kind: 'memory-bound',
-        message: `${name} is memory-bound: busy ${pct(busy)}, memory bandwidth active ${pct(dram)} but SMs only ${pct(sm)}; larger batches or fused kernels raise throughput, more GPUs do not`,
-      });
+      flags.push({ kind: 'memory-bound', name, busyFraction: busy, memoryFraction: dram, smFraction: sm });
     }
   }
   return flags;
-}
-
-export function pct(x: number): string {
-  return `${Math.round(x * 1000) / 10}%`;
 }
 
 function ladder(

@@ -14,14 +14,14 @@ import type {
   Workload,
 } from '../domain/index.js';
 import { borrowableQuota, type Borrowable } from './borrow.js';
-import { cheaperModels, cheaperSummary, type CheaperOption } from './cheaper-model.js';
+import { cheaperDetail, cheaperModels, type CheaperOption } from './cheaper-model.js';
 import type { DemandTerm, SupplyLever, TermOption } from './combine.js';
 import { capacityLadder, workloadLadder } from './ladder.js';
 import type { Measured } from './measured.js';
 import { idlePods } from './idle-pods.js';
 import { idleHolders, reclaimFinding, serviceGpusFreed, type IdleHolder } from './reclaim.js';
 import { observedRuntime, plannedRuntimes } from './runtime-check.js';
-import { servingCapacity, servingSummary } from './serving.js';
+import { servingCapacity, servingSize } from './serving.js';
 import { jobsFromWorkloads, type ExpandProblem } from './stagger/expand.js';
 import { planStagger } from './stagger/plan.js';
 
@@ -181,7 +181,7 @@ export function measuredFindings(
       lever: 'batching',
       gpusFreed: s.gpusNeeded === null ? 0 : Math.max(0, s.declaredGpus - s.gpusNeeded),
       meetsNeed: meets('batching'),
-      summary: servingSummary(s),
+      detail: { code: 'serving-size', serving: servingSize(s) },
       evidence: s.evidence,
       confidence: s.gpusNeeded === null ? 'low' : 'high',
     });
@@ -192,7 +192,7 @@ export function measuredFindings(
       lever: 'cheaper-model',
       gpusFreed: best.gpusFreed,
       meetsNeed: meets('cheaper-model') && best.sameType,
-      summary: cheaperSummary(name, current, best),
+      detail: cheaperDetail(name, current, best),
       evidence: [...(current?.evidence ?? []), ...best.cost.evidence],
       // Its outcomes are projected from its evaluated quality, not measured in production.
       confidence: 'medium',
@@ -206,14 +206,18 @@ export function measuredFindings(
 
 /** The borrow lever: quota the cohort's other queues left unused, and what the queue must say to use it. */
 export function borrowFinding(change: CapacityChange, borrow: Borrowable, meetsNeed: boolean): Finding {
-  const lenders = borrow.lenders.filter((l) => l.unused > 0).map((l) => `${l.queue} ${l.unused}`);
   return {
     lever: 'borrow-quota',
     gpusFreed: borrow.gpus,
     meetsNeed,
-    summary:
-      `The other queues of cohort ${borrow.cohort} left ${borrow.gpus} GPUs of nominal quota unused at every point of the window (${lenders.join(', ')}); ` +
-      borrowAdvice(change, borrow.gpus),
+    detail: {
+      code: 'borrow-quota',
+      queue: change.name,
+      cohort: borrow.cohort,
+      gpus: borrow.gpus,
+      lenders: borrow.lenders.filter((l) => l.unused > 0).map((l) => ({ queue: l.queue, unused: l.unused })),
+      ...(change.after?.borrowingLimit === undefined ? {} : { borrowingLimit: change.after.borrowingLimit }),
+    },
     evidence: borrow.evidence,
     confidence: 'medium',
   };
@@ -234,14 +238,4 @@ export function measuredEvidence(r: LeverResults): Evidence[] {
     const key = `${e.source}|${e.ref}|${e.window ?? ''}`;
     return !seen.has(key) && (seen.add(key), true);
   });
-}
-
-/** What to write in the queue so it can borrow: its current limit, when the PR sets one, tells how far off it is. */
-function borrowAdvice(change: CapacityChange, gpus: number): string {
-  const limit = change.after?.borrowingLimit;
-  const lenders = 'unless their lendingLimit is lower';
-  if (limit === undefined)
-    return `with no borrowingLimit on ${change.name}'s GPU flavor it may use them (Kueue lends within a cohort), ${lenders}`;
-  if (limit >= gpus) return `${change.name}'s borrowingLimit of ${limit} already reaches them, ${lenders}`;
-  return `raising ${change.name}'s borrowingLimit from ${limit} to ${gpus} lets it use them, ${lenders}`;
 }

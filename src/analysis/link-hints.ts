@@ -1,4 +1,4 @@
-import { nearest, type CapacityChange, type Workload } from '../domain/index.js';
+import { nearest, type CapacityChange, type LinkHint, type Workload } from '../domain/index.js';
 
 /** `GPU_Pool` and `gpu-pool` are one name to a reader; Terraform labels use `_`, cloud names `-`. */
 function normal(name: string): string {
@@ -24,28 +24,21 @@ function at(w: Workload): string {
 
 /**
  * When no catalog entry links to a change, the entries that were probably meant to: a near name
- * in the right field, or the exact name in the other field (`pool:` for a ClusterQueue). Says
- * what each names and what to write instead; empty when nothing comes close.
+ * in the right field, or the exact name in the other field (`pool:` for a ClusterQueue). Empty
+ * when nothing comes close.
  */
-export function linkHint(change: CapacityChange, workloads: readonly Workload[]): string {
+export function linkHints(change: CapacityChange, workloads: readonly Workload[]): LinkHint[] {
   const field = change.kind === 'kueue-cluster-queue' ? 'queue' : 'pool';
   const other = field === 'queue' ? 'pool' : 'queue';
-  const hints: string[] = [];
+  const hints: LinkHint[] = [];
   for (const w of workloads) {
     const own = w[field];
     const wrong = w[other];
     if (own !== undefined && own !== change.name && resembles(own, change.name)) {
-      hints.push(`${at(w)} (${w.name}) has \`${field}: ${own}\``);
+      hints.push({ at: at(w), workload: w.name, field, value: own });
     } else if (own === undefined && wrong !== undefined && resembles(wrong, change.name)) {
-      hints.push(`${at(w)} (${w.name}) has \`${other}: ${wrong}\`, but a ${describe(change)} links by \`${field}:\``);
+      hints.push({ at: at(w), workload: w.name, field: other, value: wrong });
     }
   }
-  if (hints.length === 0) return '';
-  const shown = hints.slice(0, 3).join('; ');
-  const more = hints.length > 3 ? `; and ${hints.length - 3} more` : '';
-  return `. Close but not linked: ${shown}${more}. A workload links only by the exact name this change declares, \`${field}: ${change.name}\` (after any Kustomize namePrefix/nameSuffix or Terraform interpolation, not the Terraform resource label)`;
-}
-
-function describe(change: CapacityChange): string {
-  return change.kind === 'kueue-cluster-queue' ? 'ClusterQueue' : 'node pool';
+  return hints;
 }

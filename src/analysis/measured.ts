@@ -7,6 +7,7 @@ import type {
   ReviewMeasurements,
   TakenMeasurement,
 } from '../domain/index.js';
+import { missingKey } from '../domain/index.js';
 
 /**
  * The review's measurements as the levers read them, and for each one that a figure needed and
@@ -56,7 +57,8 @@ export class Measured {
   /** Records a missing item once. */
   lack(item: MissingEvidence | undefined): void {
     if (item === undefined) return;
-    if (!this.wanted.some((w) => w.what === item.what && w.how === item.how)) this.wanted.push(item);
+    const key = missingKey(item);
+    if (!this.wanted.some((w) => missingKey(w) === key)) this.wanted.push(item);
   }
 
   missing(): MissingEvidence[] {

@@ -1,10 +1,9 @@
 import type { CapacityChange, Evidence, Finding, IdlePod, StaggerPlan, UtilisationLadder, Workload } from '../domain/index.js';
 import { measureKey } from '../domain/index.js';
-import { IDLE_POD_RULE, unmatchable } from './idle-pods.js';
-import { pct } from './ladder.js';
+import { HELD_MOST, unmatchable } from './idle-pods.js';
 import type { Measured } from './measured.js';
 import { migRequestedLine } from './mig.js';
-import { gpusText, maxOf, timeline } from './series.js';
+import { maxOf, timeline } from './series.js';
 
 /** A linked workload whose allocation sat idle over the window, and the GPUs it holds when it runs. */
 export interface IdleHolder {
@@ -60,41 +59,16 @@ export interface ReclaimInput {
   catalog: readonly Workload[];
 }
 
-/** What an idle workload holds, and what its catalog entry declares when that differs. */
-function heldText(h: IdleHolder): string {
+/** What an idle service's entry declares when its pods held otherwise; null for jobs and when the same. */
+function declaredWhenDiffers(h: IdleHolder): number | null {
   const w = h.workload;
-  const declared = w.type === 'inference' ? w.replicas * w.gpusPerReplica : w.gpusPerJob;
-  const held = gpusText(h.heldGpus);
-  return w.type === 'inference' && declared !== h.heldGpus ? `${held} GPUs held of the ${declared} declared` : `${held} GPUs`;
-}
-
-/** What a pod holds: `2 GPUs`, or its MIG instances and their whole-GPU equivalent. */
-export function podHeldText(p: IdlePod): string {
-  if (p.slices === undefined || p.slices.length === 0) return `${p.gpus} GPUs`;
-  return `${p.slices.map((s) => `${s.count}× ${s.profile}`).join(' + ')} = ${gpusText(p.gpus)} GPU`;
+  if (w.type !== 'inference') return null;
+  const declared = w.replicas * w.gpusPerReplica;
+  return declared === h.heldGpus ? null : declared;
 }
 
 /** Pods named in the finding's sentence; the report's table lists the rest. */
 const NAMED_PODS = 3;
-
-function podsSentence(
-  change: CapacityChange,
-  pods: readonly IdlePod[],
-  gpus: number,
-  relies: boolean,
-  catalog: readonly Workload[],
-): string {
-  const named = pods.slice(0, NAMED_PODS).map((p) => `${p.namespace}/${p.pod} (${podHeldText(p)}, busy ${pct(p.busyFraction)})`);
-  const more = pods.length > NAMED_PODS ? ` and ${pods.length - NAMED_PODS} more` : '';
-  // The need is weighed against every GPU of the pool, these included: counting them again
-  // as added capacity would count the same GPUs twice.
-  const effect = relies
-    ? `the ${change.gpusBefore} GPUs there meet the need only once they are reclaimed`
-    : `they are among the ${change.gpusBefore} GPUs there, so the GPUs to add do not count them again`;
-  const blind = unmatchable(catalog).map((w) => w.name);
-  const caveat = blind.length > 0 ? `; ${blind.join(', ')} name no namespace in their selector, so their pods may be among these` : '';
-  return `Idle pods outside the catalog hold ${gpusText(gpus)} GPUs of ${change.name}: ${named.join(', ')}${more}; ${effect} (${IDLE_POD_RULE})${caveat}`;
-}
 
 /**
  * The reclaim lever: idle catalog workloads (their GPUs lower the need) and idle pods outside the
@@ -115,27 +89,37 @@ export function reclaimFinding(
   const podGpus = r.idlePods.reduce((s, p) => s + p.gpus, 0);
   const relies = met && podGpus > 0 && need > change.gpusBefore - podGpus;
   const gpusFreed = jobsFreed + servicesFreed + podGpus;
-  const parts: string[] = [];
-  if (r.idle.length > 0) {
-    const who = r.idle.map((h) => `${h.workload.name} (${heldText(h)}, busy ${pct(h.ladder.busyFraction ?? 0)})`);
-    parts.push(`Idle allocations in ${change.name}: ${who.join(', ')}; reclaim them (shut down or shrink) before adding GPUs`);
-  }
-  if (r.idlePods.length > 0) parts.push(podsSentence(change, r.idlePods, podGpus, relies, r.catalog));
-  // A lever that frees nothing cannot be what meets the need: say what does.
-  if (gpusFreed === 0) {
-    parts.push(
-      need <= change.gpusBefore
-        ? `Reclaiming them frees no GPU the need counts; the ${change.gpusBefore} GPUs there already meet the need (${need} GPUs) without it`
-        : 'Reclaiming them frees no GPU the need counts',
-    );
-  }
   // The idle pods rest on one query and window (two with MIG instances): cite each once.
   const podQuery = uniqueEvidence(r.idlePods.flatMap((p) => p.evidence));
   return {
     lever: 'reclaim-idle',
     gpusFreed,
     meetsNeed: gpusFreed > 0 && ((met && credited.has('reclaim-idle')) || relies),
-    summary: parts.join('. '),
+    detail: {
+      code: 'reclaim-idle',
+      target: change.name,
+      gpusBefore: change.gpusBefore,
+      idle: r.idle.map((h) => ({
+        workload: h.workload.name,
+        heldGpus: h.heldGpus,
+        declaredGpus: declaredWhenDiffers(h),
+        busyFraction: h.ladder.busyFraction ?? 0,
+      })),
+      pods: r.idlePods.slice(0, NAMED_PODS).map((p) => ({
+        namespace: p.namespace,
+        pod: p.pod,
+        gpus: p.gpus,
+        ...(p.slices === undefined ? {} : { slices: p.slices }),
+        busyFraction: p.busyFraction,
+      })),
+      podCount: r.idlePods.length,
+      podGpus,
+      relies,
+      unmatchable: unmatchable(r.catalog).map((w) => w.name),
+      heldMost: HELD_MOST,
+      gpusFreed,
+      need,
+    },
     evidence: [...r.idle.flatMap((h) => h.evidence), ...podQuery],
     confidence: 'high',
   };

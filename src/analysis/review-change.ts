@@ -10,10 +10,13 @@ import type {
   InferredWorkload,
   JobWorkload,
   MissingEvidence,
+  NeedParts,
   Policy,
   RejectedWorkload,
   ReviewMeasurements,
   StaggerPlan,
+  Target,
+  VerdictReason,
   Workload,
 } from '../domain/index.js';
 import { changeSharing, isJobWorkload } from '../domain/index.js';
@@ -23,7 +26,7 @@ import { inferredReview } from './inferred-review.js';
 import { inferredWorkloads } from './inferred-workloads.js';
 import { demandTerms, measuredEvidence, measuredFindings, runLevers, supplyLevers } from './levers.js';
 import { Measured } from './measured.js';
-import { linkHint } from './link-hints.js';
+import { linkHints } from './link-hints.js';
 import { withHeadroom } from './need.js';
 import { gpuStep, neededInSteps } from './node-step.js';
 import { runtimeFinding } from './runtime-check.js';
@@ -79,18 +82,13 @@ function reviewAsCounted(ctx: ChangeContext): ChangeReview {
     return unknownNeed(
       change,
       infra,
-      { what: `a readable workload catalog (${ctx.catalogFile})`, how: `fix ${ref(e.file, e.line)}: ${e.message}` },
-      `${ctx.catalogFile} cannot be read (${ref(e.file, e.line)}), so the need of ${describeTarget(change)} is unknown`,
+      { code: 'catalog-unreadable', catalogFile: ctx.catalogFile, at: ref(e.file, e.line), message: e.message },
+      { code: 'catalog-unreadable', catalogFile: ctx.catalogFile, at: ref(e.file, e.line) },
     );
   }
   if (ctx.workloads === null) {
-    const catalog: MissingEvidence = {
-      what: `a workload catalog (${ctx.catalogFile})`,
-      how:
-        `add ${ctx.catalogFile} at the repository root listing the jobs that run in ${describeTarget(change)}: ` +
-        '`npx gpu-justify init` in a checkout drafts it from the repository’s own manifests (fields: docs/catalog.md)',
-    };
-    const unknownReason = `no readable workload catalog, so the need of ${describeTarget(change)} is unknown`;
+    const catalog: MissingEvidence = { code: 'no-catalog', catalogFile: ctx.catalogFile, target: targetOf(change) };
+    const unknownReason: VerdictReason = { code: 'no-catalog' };
     if (ctx.inferred) {
       const m = ctx.telemetry ? new Measured(ctx.telemetry) : null;
       return inferredReview(
@@ -104,17 +102,15 @@ function reviewAsCounted(ctx: ChangeContext): ChangeReview {
   const linked = linkedWorkloads(change, ctx.workloads);
   const rejected = (ctx.rejected ?? []).filter((w) => (change.kind === 'kueue-cluster-queue' ? w.queue : w.pool) === change.name);
   const fixRejected: MissingEvidence[] = rejected.map((w) => ({
-    what: `a valid catalog entry${w.name === null ? '' : ` for ${w.name}`} (${ref(w.problem.file, w.problem.line)}), which names ${describeTarget(change)}`,
-    how: `fix ${ref(w.problem.file, w.problem.line)}: ${w.problem.message}; until then the entry is left out of the need`,
+    code: 'catalog-entry-invalid',
+    workload: w.name,
+    at: ref(w.problem.file, w.problem.line),
+    message: w.problem.message,
+    target: targetOf(change),
   }));
   if (linked.length === 0 && rejected.length > 0) {
     return {
-      ...unknownNeed(
-        change,
-        infra,
-        fixRejected[0] as MissingEvidence,
-        `every catalog entry that runs in ${describeTarget(change)} has errors, so its need is unknown`,
-      ),
+      ...unknownNeed(change, infra, fixRejected[0] as MissingEvidence, { code: 'catalog-entries-invalid' }),
       missingEvidence: fixRejected,
     };
   }
@@ -123,12 +119,13 @@ function reviewAsCounted(ctx: ChangeContext): ChangeReview {
       change,
       infra,
       {
-        what: `workloads that run in ${describeTarget(change)}`,
-        how:
-          `document them in ${ctx.catalogFile} with \`${change.kind === 'kueue-cluster-queue' ? 'queue' : 'pool'}: ${change.name}\`${linkHint(change, ctx.workloads)}` +
-          (ctx.workloads.length === 0 ? '; `npx gpu-justify init` in a checkout drafts it from the repository’s own manifests' : ''),
+        code: 'no-linked-workloads',
+        catalogFile: ctx.catalogFile,
+        target: targetOf(change),
+        hints: linkHints(change, ctx.workloads),
+        emptyCatalog: ctx.workloads.length === 0,
       },
-      `${ctx.catalogFile} documents no workload that runs in ${describeTarget(change)}`,
+      { code: 'no-linked-workloads', catalogFile: ctx.catalogFile },
     );
   }
 
@@ -150,26 +147,20 @@ function reviewAsCounted(ctx: ChangeContext): ChangeReview {
   const evidence: Evidence[] = [
     infra,
     ...linked.map((w): Evidence => ({ source: 'catalog', ref: ref(w.source.file, w.source.line) })),
-    { source: 'planner', ref: plan.boundReason },
+    { source: 'planner', ref: 'lower bound', proof: plan.boundProof },
     ...measuredEvidence(r),
   ];
   const missingEvidence: MissingEvidence[] = [
     ...fixRejected,
-    ...r.problems.map((p) => ({
-      what: `a schedulable window for ${p.workload}`,
-      how: p.message,
-    })),
+    ...r.problems.map((p): MissingEvidence => ({ code: 'schedulable-window', workload: p.workload, problem: p.message })),
   ];
   if (m) missingEvidence.push(...m.missing());
   else if (services.length > 0) {
     // Listed once for all the change's services: one telemetry source answers for all of them.
-    missingEvidence.push({
-      what: `measured capacity of ${services.map((s) => s.name).join(', ')}`,
-      how: 'the service is counted at its declared replicas; a load test (`loadTest:`) and Prometheus telemetry (docs/telemetry.md) would show whether fewer replicas meet its SLO',
-    });
+    missingEvidence.push({ code: 'service-capacity-unmeasured', services: services.map((s) => s.name) });
   }
 
-  const needText = describeNeed(plan, combo.chosen.slice(1), headroom, need);
+  const needParts = describeNeed(plan, combo.chosen.slice(1), headroom, need);
   // By completeness of the evidence alone, so that taking evidence away can only lower it.
   // A source that answered nothing measured nothing: as low as no source at all. A field the
   // catalog left unknown and the review took from a manifest or observed runs is inferred.
@@ -205,17 +196,14 @@ function reviewAsCounted(ctx: ChangeContext): ChangeReview {
       verdict: 'justified',
       gpusNeeded: 0,
       findings: [],
-      reason:
-        after >= need
-          ? `lowers capacity to ${after} GPUs; the need (${needText}) still fits`
-          : `lowers capacity to ${after} GPUs, below the need (${needText})`,
+      reason: { code: 'lowers-capacity', gpusAfter: after, need: needParts, fits: after >= need },
     };
   }
 
   // A job the planner had to leave out would only add to the need: short of that, a verdict
   // that finds fewer GPUs needed than asked for would rest on a need known to be too small.
   const unplanned = [
-    ...rejected.map((w) => w.name ?? `the entry at ${ref(w.problem.file, w.problem.line)}`),
+    ...rejected.map((w) => w.name ?? { entryAt: ref(w.problem.file, w.problem.line) }),
     ...r.problems.map((p) => p.workload),
   ];
   if (unplanned.length > 0 && combo.gpusNeeded < change.delta) {
@@ -224,7 +212,7 @@ function reviewAsCounted(ctx: ChangeContext): ChangeReview {
       verdict: 'insufficient-evidence',
       gpusNeeded: null,
       findings: [],
-      reason: `${unplanned.join(', ')} cannot be planned from the catalog, so the need of ${describeTarget(change)} is unknown`,
+      reason: { code: 'workloads-unplanned', workloads: unplanned },
     };
   }
   const met = combo.gpusNeeded === 0;
@@ -237,7 +225,7 @@ function reviewAsCounted(ctx: ChangeContext): ChangeReview {
   ];
   const borrowed = combo.supplied.get('borrow-quota') ?? 0;
   // Staggering shows in the plan; the reason names the other levers it relies on.
-  const levers = [...combo.credited].filter((l) => l !== 'stagger').join(', ');
+  const levers = [...combo.credited].filter((l) => l !== 'stagger');
 
   if (met) {
     return {
@@ -245,22 +233,32 @@ function reviewAsCounted(ctx: ChangeContext): ChangeReview {
       verdict: 'not-justified',
       gpusNeeded: 0,
       findings,
-      reason:
-        need <= before && borrowed === 0
-          ? `the ${before} GPUs already there meet the need (${needText})${levers === '' ? '' : ` with ${levers}`}`
-          : `the ${before} GPUs already there and ${borrowed} borrowed from the cohort meet the need (${needText})${levers === '' ? '' : ` with ${levers}`}`,
+      reason: {
+        code: 'capacity-meets-need',
+        gpusBefore: before,
+        borrowed,
+        need: needParts,
+        levers,
+      },
     };
   }
   const inSteps = neededInSteps(combo.gpusNeeded, change);
   const step = gpuStep(change);
-  const stepped = inSteps > combo.gpusNeeded ? `; this pool grows in steps of ${step} GPUs, so that is ${inSteps}` : '';
   if (inSteps < change.delta) {
     return {
       ...common,
       verdict: 'partially-justified',
       gpusNeeded: inSteps,
       findings,
-      reason: `the need (${needText}) calls for ${moreGpus(combo.gpusNeeded)}${stepped}, not ${change.delta}${borrowed > 0 ? ` (${borrowed} borrowed from the cohort)` : ''}`,
+      reason: {
+        code: 'need-below-request',
+        need: needParts,
+        gpusNeeded: combo.gpusNeeded,
+        inSteps,
+        step,
+        delta: change.delta,
+        borrowed,
+      },
     };
   }
   if (combo.gpusNeeded < change.delta) {
@@ -270,7 +268,7 @@ function reviewAsCounted(ctx: ChangeContext): ChangeReview {
       verdict: 'justified',
       gpusNeeded: change.delta,
       findings,
-      reason: `the need (${needText}) calls for ${moreGpus(combo.gpusNeeded)}, and this pool grows in steps of ${step} GPUs: +${change.delta} is the least that covers it`,
+      reason: { code: 'need-rounds-to-request', need: needParts, gpusNeeded: combo.gpusNeeded, step, delta: change.delta },
     };
   }
   return {
@@ -279,8 +277,8 @@ function reviewAsCounted(ctx: ChangeContext): ChangeReview {
     gpusNeeded: change.delta,
     findings,
     reason: plan.optimal
-      ? `no schedule meets every deadline with fewer GPUs (${plan.boundReason}); the need is ${needText}`
-      : `the best schedule found needs ${needText}; the proven lower bound is ${plan.lowerBound} GPUs (${plan.boundReason})`,
+      ? { code: 'need-proven', need: needParts, bound: plan.boundProof }
+      : { code: 'need-best-found', need: needParts, lowerBound: plan.lowerBound, bound: plan.boundProof },
   };
 }
 
@@ -294,7 +292,7 @@ function sharingReview(change: CapacityChange, infra: Evidence): ChangeReview {
     workloads: [],
     findings: [],
     missingEvidence: [],
-    reason: `GPU sharing: each GPU is advertised as ${change.gpusAfter} (was ${change.gpusBefore}); no new hardware`,
+    reason: { code: 'sharing-factor-change', factorBefore: change.gpusBefore, factorAfter: change.gpusAfter },
     evidence: [infra],
   };
 }
@@ -305,8 +303,10 @@ function sharingReview(change: CapacityChange, infra: Evidence): ChangeReview {
  */
 function unknownSharing(review: ChangeReview, s: Extract<ChangeSharing, { state: 'unknown' }>): ChangeReview {
   const missing: MissingEvidence = {
-    what: `the GPU sharing factor of ${describeTarget(review.change)} (${s.code})`,
-    how: `tie ${s.source.name} (${ref(s.source.file, s.source.line)}) to the pool: a ${'`nvidia.com/device-plugin.config`'} node label, the default device-plugin config, or the node class the pool uses; docs/change-kinds.md`,
+    code: 'sharing-factor-unknown',
+    target: targetOf(review.change),
+    sharingCode: s.code,
+    source: { name: s.source.name, at: ref(s.source.file, s.source.line) },
   };
   const grows = review.change.delta > 0;
   return {
@@ -316,15 +316,13 @@ function unknownSharing(review: ChangeReview, s: Extract<ChangeSharing, { state:
     missingEvidence: [missing, ...review.missingEvidence],
     evidence: [...review.evidence, { source: 'infra', ref: ref(s.source.file, s.source.line) }],
     confidence: 'low',
-    ...(grows
-      ? { reason: `the physical GPUs of ${describeTarget(review.change)} are unknown: its GPUs may be shared ones (${s.code})` }
-      : {}),
+    ...(grows ? { reason: { code: 'sharing-unknown', sharingCode: s.code } satisfies VerdictReason } : {}),
     sharing: s,
   };
 }
 
 /** Without the workloads the need is unknown: an increase cannot be judged, a decrease asks nothing. */
-function unknownNeed(change: CapacityChange, infra: Evidence, missing: MissingEvidence, reason: string): ChangeReview {
+function unknownNeed(change: CapacityChange, infra: Evidence, missing: MissingEvidence, reason: VerdictReason): ChangeReview {
   return {
     change,
     verdict: change.delta > 0 ? 'insufficient-evidence' : 'justified',
@@ -338,25 +336,19 @@ function unknownNeed(change: CapacityChange, infra: Evidence, missing: MissingEv
   };
 }
 
-function moreGpus(n: number): string {
-  return `${n} more GPU${n === 1 ? '' : 's'}`;
+function targetOf(change: CapacityChange): Target {
+  return { kind: change.kind === 'kueue-cluster-queue' ? 'queue' : 'pool', name: change.name };
 }
 
-function describeTarget(change: CapacityChange): string {
-  return change.kind === 'kueue-cluster-queue' ? `ClusterQueue ${change.name}` : `pool ${change.name}`;
-}
-
-function describeNeed(plan: StaggerPlan, services: readonly TermOption[], headroom: number, need: number): string {
-  // A pool of services alone has no runs to stagger: a "0 GPUs at the staggered peak" says nothing.
-  const parts = plan.schedule.length > 0 ? [`${plan.peakGpus} GPUs at the staggered peak`] : [];
-  const declared = services.filter((o) => !o.headroomIncluded).reduce((s, o) => s + o.gpus, 0);
-  const sized = services.filter((o) => o.headroomIncluded).reduce((s, o) => s + o.gpus, 0);
-  if (declared > 0) parts.push(`${declared} for services`);
-  // Headroom applies to the parts above; services sized at their peak carry their own.
-  if (headroom > 0 && parts.length > 0) parts.push(`${Math.round(headroom * 100)}% headroom`);
-  if (parts.length === 0 && sized > 0) return `${need} GPUs, for services sized at their observed peak`;
-  if (sized > 0) parts.push(`${sized} for services sized at their observed peak`);
-  return parts.length <= 1 ? `${need} GPUs` : `${need} GPUs: ${parts.join(' + ')}`;
+function describeNeed(plan: StaggerPlan, services: readonly TermOption[], headroom: number, need: number): NeedParts {
+  return {
+    gpus: need,
+    // A pool of services alone has no runs to stagger: a "0 GPUs at the staggered peak" says nothing.
+    staggeredPeak: plan.schedule.length > 0 ? plan.peakGpus : null,
+    declaredServices: services.filter((o) => !o.headroomIncluded).reduce((s, o) => s + o.gpus, 0),
+    sizedServices: services.filter((o) => o.headroomIncluded).reduce((s, o) => s + o.gpus, 0),
+    headroom,
+  };
 }
 
 /** The stagger lever: what starting runs apart does, compared with starting them all at once. */
@@ -371,23 +363,18 @@ function staggerFinding(
   if (jobs.length === 0 || plan.schedule.length === 0) return null;
   const meetsNeed = need <= before;
   const gpusFreed = Math.max(0, Math.min(delta, naiveNeed - need));
-  const runs = plan.schedule.length;
-  const summary =
-    plan.naivePeakGpus > plan.peakGpus
-      ? `Stagger the ${runs} runs: peak ${plan.peakGpus} GPUs instead of ${plan.naivePeakGpus} when all start as their windows open, every deadline met`
-      : `The ${runs} runs already peak at ${plan.peakGpus} GPUs; staggering cannot lower it`;
   return {
     lever: 'stagger',
     gpusFreed: meetsNeed ? delta : gpusFreed,
     meetsNeed,
-    summary,
+    detail: { code: 'stagger', runs: plan.schedule.length, peak: plan.peakGpus, naivePeak: plan.naivePeakGpus },
     confidence: plan.optimal ? 'high' : 'medium',
     evidence: [
       ...jobs.map((w): Evidence => ({
         source: 'catalog',
         ref: ref(w.source.file, w.source.line),
       })),
-      { source: 'planner', ref: `${plan.optimal ? 'optimal' : 'best found'}; lower bound: ${plan.boundReason}` },
+      { source: 'planner', ref: plan.optimal ? 'optimal' : 'best found', proof: plan.boundProof },
     ],
   };
 }

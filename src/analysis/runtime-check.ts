@@ -9,11 +9,6 @@ const RUNTIME_TOLERANCE = 0.25;
 /** Observed runtimes this far past the window are read as the window itself. */
 const SCRAPE_SLACK = 0.05;
 
-const clock = (minutes: number): string => {
-  const m = Math.round(minutes);
-  return m >= 60 ? `${Math.floor(m / 60)}h${m % 60 === 0 ? '' : `${m % 60}m`}` : `${m}m`;
-};
-
 /**
  * The mean runtime of a job's runs over the window: the GPU-hours its pods requested
  * (kube-state-metrics), divided by the GPU-hours its runs in the window should hold (jobsPerDay
@@ -23,10 +18,7 @@ const clock = (minutes: number): string => {
  */
 export function observedRuntime(w: JobWorkload, m: Measured): RuntimeCheck | null {
   if (w.selector === undefined || Object.keys(w.selector).length === 0) {
-    m.lack({
-      what: `observed runtime of ${w.name}`,
-      how: `add \`selector:\` (namespace, pod or container labels) to ${w.name} in the catalog so its GPU requests can be timed`,
-    });
+    m.lack({ code: 'selector-for-runtime', workload: w.name });
     return null;
   }
   const id = measureKey('gpu-requests', `workload:${w.name}`);
@@ -111,16 +103,15 @@ export function plannedRuntimes(jobs: readonly JobWorkload[], checks: readonly R
 export function runtimeFinding(checks: readonly RuntimeCheck[]): Finding | null {
   const off = checks.filter((c) => c.differs);
   if (off.length === 0) return null;
-  const parts = off.map(
-    (c) =>
-      `${c.workload} is documented at ${clock(c.documentedMinutes)} but its runs took ${clock(c.observedMinutes)} on average` +
-      (c.observedMinutes > c.documentedMinutes ? ' (planned with the observed runtime)' : ''),
-  );
   return {
     lever: 'stagger',
     gpusFreed: 0,
     meetsNeed: false,
-    summary: `Runtime off by more than ${RUNTIME_TOLERANCE * 100}%: ${parts.join('; ')}; update \`runtime:\` in the catalog`,
+    detail: {
+      code: 'runtime-off',
+      tolerance: RUNTIME_TOLERANCE,
+      jobs: off.map((c) => ({ workload: c.workload, documentedMinutes: c.documentedMinutes, observedMinutes: c.observedMinutes })),
+    },
     evidence: off.flatMap((c) => c.evidence),
     confidence: 'low',
   };

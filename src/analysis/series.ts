@@ -75,7 +75,7 @@ export function product(a: Timeline, b: Timeline): Timeline {
 }
 
 /** Round for display without hiding small values: 3 significant digits. */
-export function round3(x: number): number {
+function round3(x: number): number {
   return Number.parseFloat(x.toPrecision(3));
 }
 

@@ -1,8 +1,19 @@
-import type { Evidence, InferenceWorkload, LoadTestRow, MissingEvidence, Policy, ScopeId, ServingCapacity, Slo } from '../domain/index.js';
+import type {
+  Evidence,
+  InferenceWorkload,
+  LoadTestRow,
+  MissingEvidence,
+  Owner,
+  Policy,
+  ScopeId,
+  ServingCapacity,
+  ServingLimitStats,
+  ServingSize,
+  Slo,
+} from '../domain/index.js';
 import { measureKey } from '../domain/index.js';
-import { pct } from './ladder.js';
 import type { Measured } from './measured.js';
-import { maxOf, round3, scalarOf, timeline, type Timeline } from './series.js';
+import { maxOf, scalarOf, timeline, type Timeline } from './series.js';
 
 /** KV cache this full while requests wait means memory, not batch slots, holds throughput back. */
 const KV_NEAR_FULL = 0.9;
@@ -37,24 +48,11 @@ export function replicasFor(peakRate: number, headroom: number, ratePerReplica: 
 
 export interface LimitDiagnosis {
   limit: 'batching' | 'memory' | null;
-  advice: string | null;
-  /** The statistics the diagnosis rests on, over the samples where requests waited; null when none did. */
-  stats: LimitStats | null;
+  /** The statistics the diagnosis rests on, over the samples where requests waited; null when none did. Medians, not extremes: one noisy sample neither makes nor defeats a diagnosis. */
+  stats: ServingLimitStats | null;
 }
 
-/** Medians, not extremes: one noisy sample neither makes nor defeats a diagnosis. */
-interface LimitStats {
-  /** Samples at which requests waited. */
-  queuedSamples: number;
-  /** Median running requests at those samples, and the highest running count of the window (the cap). */
-  runningMedian: number;
-  runningCap: number;
-  /** Median and highest KV-cache usage at those samples (0–1). */
-  kvMedian: number;
-  kvMax: number;
-}
-
-const NO_LIMIT: LimitDiagnosis = { limit: null, advice: null, stats: null };
+const NO_LIMIT: LimitDiagnosis = { limit: null, stats: null };
 
 function median(values: readonly number[]): number | null {
   if (values.length === 0) return null;
@@ -80,33 +78,16 @@ export function diagnoseLimit(running: Timeline, waiting: Timeline, kv: Timeline
   if (Math.min(kvQueued.length, runQueued.length) < MIN_QUEUED_SAMPLES || cap === null || kvMedian === null || runningMedian === null) {
     return NO_LIMIT;
   }
-  const stats: LimitStats = {
+  const stats: ServingLimitStats = {
     queuedSamples: Math.min(kvQueued.length, runQueued.length),
     runningMedian,
     runningCap: cap,
     kvMedian,
     kvMax: Math.max(...kvQueued),
+    preemptions,
   };
-  const over = `over the ${stats.queuedSamples} samples where requests waited`;
-  if (kvMedian >= KV_NEAR_FULL && preemptions !== null && preemptions > 0) {
-    return {
-      limit: 'memory',
-      stats,
-      advice:
-        `${over}, the KV cache was a median ${pct(kvMedian)} full and the scheduler preempted ${Math.round(preemptions)} times: give the KV cache more memory ` +
-        '(raise `--gpu-memory-utilization`, quantise it with `--kv-cache-dtype fp8`) or shorten `--max-model-len`; add replicas only if that is not enough',
-    };
-  }
-  if (kvMedian < KV_NEAR_FULL && runningMedian >= AT_CAP * cap) {
-    return {
-      limit: 'batching',
-      stats,
-      advice:
-        `${over}, the KV cache was a median ${pct(kvMedian)} full (at most ${pct(stats.kvMax)}) while running requests held at a median ` +
-        `${round3(runningMedian)} against the window's highest, ${round3(cap)} (a fixed cap): ` +
-        'raise `--max-num-seqs` (and `--max-num-batched-tokens`) so each replica batches more; this is configuration, not hardware',
-    };
-  }
+  if (kvMedian >= KV_NEAR_FULL && preemptions !== null && preemptions > 0) return { limit: 'memory', stats };
+  if (kvMedian < KV_NEAR_FULL && runningMedian >= AT_CAP * cap) return { limit: 'batching', stats };
   return { ...NO_LIMIT, stats };
 }
 
@@ -127,10 +108,7 @@ function diagnose(w: InferenceWorkload, m: Measured): { d: LimitDiagnosis; evide
 /** The highest request rate the service carried over the window; null when unmeasured. */
 function observedPeak(w: InferenceWorkload, m: Measured): { rate: number | null; evidence: Evidence[] } {
   if (w.selector === undefined || Object.keys(w.selector).length === 0) {
-    m.lack({
-      what: `observed request rate of ${w.name}`,
-      how: `add \`selector:\` (the labels of its vLLM /metrics series) to ${w.name} in the catalog`,
-    });
+    m.lack({ code: 'selector-for-request-rate', workload: w.name });
     return { rate: null, evidence: [] };
   }
   const a = m.answer(measureKey('request-rate', `workload:${w.name}`));
@@ -139,31 +117,22 @@ function observedPeak(w: InferenceWorkload, m: Measured): { rate: number | null;
 
 /** The sustainable rate per replica from a load test named by the catalog, recording what is missing. */
 export function loadTestRate(
-  owner: string,
+  owner: Owner,
   path: string | undefined,
   slo: Slo | undefined,
   m: Measured,
 ): { row: LoadTestRow | null; evidence: Evidence[] } {
   if (slo === undefined) {
-    m.lack({
-      what: `the SLO of ${owner}`,
-      how: `add \`slo: { p95LatencyMs: … }\` (and ttftP95Ms, errorRate if they matter) to ${owner} in the catalog`,
-    });
+    m.lack({ code: 'slo', owner });
     return { row: null, evidence: [] };
   }
   if (path === undefined) {
-    m.lack({
-      what: `a load test of ${owner}`,
-      how: `add \`loadTest: <path>\` to ${owner} in the catalog: a GuideLLM report or \`vllm bench serve --save-result\` output against one replica`,
-    });
+    m.lack({ code: 'load-test', owner });
     return { row: null, evidence: [] };
   }
   const lt = m.loadTest(path);
   if (lt === undefined || !lt.ok) {
-    m.lack({
-      what: `load test ${path}`,
-      how: `${lt?.message ?? `${path} was not read`}; save a GuideLLM report or \`vllm bench serve --save-result\` output there`,
-    });
+    m.lack({ code: 'load-test-unread', path, problem: lt?.message ?? null });
     return { row: null, evidence: [] };
   }
   const row = sustainableRow(lt.rows, slo);
@@ -178,36 +147,37 @@ export function loadTestRate(
  * replicas, which the test itself does not support. The reader learns what the slowest step
  * measured and what would settle it.
  */
-function noStepMeetsSlo(owner: string, path: string, rows: readonly LoadTestRow[], slo: Slo): MissingEvidence {
+function noStepMeetsSlo(owner: Owner, path: string, rows: readonly LoadTestRow[], slo: Slo): MissingEvidence {
   const slowest = [...rows].filter((r) => r.rate > 0).sort((a, b) => a.rate - b.rate)[0];
-  const ms = (v: number | null) => (v === null ? 'not reported' : `${round3(v)} ms`);
-  const wanted = [
-    `p95 ≤ ${slo.p95LatencyMs} ms`,
-    ...(slo.ttftP95Ms === undefined ? [] : [`TTFT p95 ≤ ${slo.ttftP95Ms} ms`]),
-    ...(slo.errorRate === undefined ? [] : [`errors ≤ ${pct(slo.errorRate)}`]),
-  ].join(', ');
-  const measured =
-    slowest === undefined
-      ? 'it has no step with a positive rate'
-      : `its lowest rate, ${round3(slowest.rate)} req/s (${slowest.label}), measured p95 ${ms(slowest.p95E2eMs)}` +
-        `${slo.ttftP95Ms === undefined ? '' : `, TTFT p95 ${ms(slowest.ttftP95Ms)}`}` +
-        `${slo.errorRate === undefined ? '' : `, errors ${slowest.errorRate === null ? 'not reported' : pct(slowest.errorRate)}`}`;
   return {
-    what: `a load-test step of ${owner} that meets its SLO (${wanted})`,
-    how:
-      `no step of ${path} meets it: ${measured}. Run the load test again at lower request rates against one replica; ` +
-      `if no rate meets the SLO, the SLO or the deployment (model, GPU, settings) needs changing before replicas can be sized. ` +
-      'Until then the service is counted at its declared replicas',
+    code: 'load-test-step',
+    owner,
+    path,
+    slo: {
+      p95LatencyMs: slo.p95LatencyMs,
+      ...(slo.ttftP95Ms === undefined ? {} : { ttftP95Ms: slo.ttftP95Ms }),
+      ...(slo.errorRate === undefined ? {} : { errorRate: slo.errorRate }),
+    },
+    slowest:
+      slowest === undefined
+        ? null
+        : {
+            rate: slowest.rate,
+            label: slowest.label,
+            p95E2eMs: slowest.p95E2eMs,
+            ttftP95Ms: slowest.ttftP95Ms,
+            errorRate: slowest.errorRate,
+          },
   };
 }
 
 /** Replicas the service needs at its observed peak, with the batching or memory limit seen. */
 export function servingCapacity(w: InferenceWorkload, m: Measured, policy: Policy): ServingCapacity {
   const headroom = w.headroom ?? policy.headroom;
-  const lt = loadTestRate(w.name, w.loadTest, w.slo, m);
+  const lt = loadTestRate({ workload: w.name }, w.loadTest, w.slo, m);
   if (lt.row === null && w.loadTest !== undefined && w.slo !== undefined) {
     const test = m.loadTest(w.loadTest);
-    if (test?.ok) m.lack(noStepMeetsSlo(w.name, w.loadTest, test.rows, w.slo));
+    if (test?.ok) m.lack(noStepMeetsSlo({ workload: w.name }, w.loadTest, test.rows, w.slo));
   }
   const peak = observedPeak(w, m);
   const { d, evidence: limitEvidence } = w.selector === undefined ? { d: NO_LIMIT, evidence: [] } : diagnose(w, m);
@@ -224,19 +194,13 @@ export function servingCapacity(w: InferenceWorkload, m: Measured, policy: Polic
     gpusNeeded: replicasNeeded === null ? null : replicasNeeded * w.gpusPerReplica,
     declaredGpus: w.replicas * w.gpusPerReplica,
     limit: d.limit,
-    advice: d.advice,
     ...(d.stats === null ? {} : { limitStats: d.stats }),
     evidence: [...lt.evidence, ...peak.evidence, ...limitEvidence],
   };
 }
 
-/** One sentence on the service's size, for the batching finding. */
-export function servingSummary(s: ServingCapacity): string {
-  const sized =
-    s.gpusNeeded === null
-      ? `${s.workload}: replicas cannot be sized from measurements (${s.sustainableRatePerReplica === null ? 'no load-test step meets the SLO' : 'no observed peak'})`
-      : `${s.workload}: one replica sustains ${round3(s.sustainableRatePerReplica ?? 0)} req/s within the SLO (${s.loadTestStep}); ` +
-        `the observed peak of ${round3(s.peakRate ?? 0)} req/s with ${Math.round(s.headroom * 100)}% headroom needs ` +
-        `${s.replicasNeeded} replica${s.replicasNeeded === 1 ? '' : 's'} (${s.gpusNeeded} GPUs), against ${s.declaredGpus} declared`;
-  return s.advice === null ? sized : `${sized}. ${s.limit === 'memory' ? 'Memory limit' : 'Batching limit'}: ${s.advice}`;
+/** The numbers of the service's size, for the batching finding. */
+export function servingSize(s: ServingCapacity): ServingSize {
+  const { evidence: _evidence, gpusPerReplica: _perReplica, ...size } = s;
+  return size;
 }

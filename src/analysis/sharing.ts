@@ -66,7 +66,7 @@ export function inPhysicalGpus(inner: ChangeReview, change: CapacityChange, s: S
       ? {
           findings: [],
           missingEvidence: [],
-          reason: `GPU sharing: each GPU is advertised as ${s.factorAfter ?? 1} (was ${s.factorBefore ?? 1}); no new hardware`,
+          reason: { code: 'sharing-factor-change', factorBefore: s.factorBefore ?? 1, factorAfter: s.factorAfter ?? 1 } as const,
         }
       : {}),
     evidence: [...inner.evidence, sharingEvidence],

@@ -17,3 +17,7 @@ export * from './nearest.js';
 export * from './sharing.js';
 export * from './measurements/index.js';
 export * from './window.js';
+export * from './reason.js';
+export * from './finding-detail.js';
+export * from './missing.js';
+export * from './bound-proof.js';

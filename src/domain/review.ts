@@ -6,6 +6,8 @@ import type { DeadlineLadder, DemandProfile, InferredWorkload } from './inferred
 import type { Mode, Policy } from './policy.js';
 import type { StaggerPlan } from './schedule.js';
 import type { Evidence, Finding, MissingEvidence, Verdict } from './verdict.js';
+import type { VerdictReason } from './reason.js';
+import type { CostNote, ServingLimitStats } from './finding-detail.js';
 
 /** The judgement of one capacity change. */
 export interface ChangeReview {
@@ -20,8 +22,8 @@ export interface ChangeReview {
   findings: Finding[];
   missingEvidence: MissingEvidence[];
   plan?: StaggerPlan;
-  /** Why the verdict is what it is, one sentence. */
-  reason: string;
+  /** Why the verdict is what it is, as data; report/ words it (the JSON's `reason`). */
+  reason: VerdictReason;
   evidence: Evidence[];
   /**
    * How complete the evidence behind the verdict is: `high` when telemetry answered everything the
@@ -77,12 +79,13 @@ export interface IdlePod {
   evidence: Evidence[];
 }
 
-/** Something the ladder shows that a reader should act on. */
-export interface LadderFlag {
-  /** `idle`: busy under the policy's `idleBelow`; `memory-bound`: busy, but waiting on memory. */
-  kind: 'idle' | 'memory-bound';
-  message: string;
-}
+/**
+ * Something the ladder shows that a reader should act on, with the numbers report/ words it by.
+ * `idle`: busy under the policy's `idleBelow`; `memory-bound`: busy, but waiting on memory.
+ */
+export type LadderFlag =
+  | { kind: 'idle'; name: string; busyFraction: number; allocatedGpuHours: number; idleBelow: number }
+  | { kind: 'memory-bound'; name: string; busyFraction: number; memoryFraction: number; smFraction: number };
 
 /** GPU time over the window, rung by rung; a rung is null when its measurement is missing. */
 export interface UtilisationLadder {
@@ -129,13 +132,8 @@ export interface ServingCapacity {
   declaredGpus: number;
   /** What holds throughput back when requests queue: batch slots, KV-cache memory, or nothing seen. */
   limit: 'batching' | 'memory' | null;
-  /** What to change for that limit. */
-  advice: string | null;
-  /**
-   * Medians over the samples where requests waited, which the limit is judged on: running requests
-   * against the window's highest count (the cap), and KV-cache usage (0–1). Absent when none waited.
-   */
-  limitStats?: { queuedSamples: number; runningMedian: number; runningCap: number; kvMedian: number; kvMax: number };
+  /** The statistics the limit is judged on (ServingLimitStats); absent when no request waited. */
+  limitStats?: ServingLimitStats;
   evidence: Evidence[];
 }
 
@@ -153,8 +151,8 @@ export interface OutcomeCost {
   usdPerVerifiedOutcome: number | null;
   /** The alternative meets the quality threshold and the SLO at the observed peak. */
   qualifies: boolean;
-  /** Why it does not qualify, or what its numbers rest on. */
-  note: string;
+  /** Why it does not qualify, or what its numbers rest on; report/ words it (the JSON's `note`). */
+  note: CostNote;
   evidence: Evidence[];
 }
 

@@ -1,3 +1,5 @@
+import type { BoundProof } from './bound-proof.js';
+
 /**
  * One run of a job as the planner sees it; times in minutes on the plan's repeating cycle: a
  * 24-hour day, or a week from Monday 00:00 UTC when some workload runs on chosen weekdays or
@@ -40,8 +42,8 @@ export interface StaggerPlan {
   schedule: PlacedRun[];
   /** Peak when every run starts as soon as its window opens: what happens with no staggering. */
   naivePeakGpus: number;
-  /** How the lower bound was found, for the evidence line. */
-  boundReason: string;
+  /** How the lower bound was found; report/ words it (the JSON's `boundReason`). */
+  boundProof: BoundProof;
   /** Minutes in the repeating cycle: 1440 (a day) or 10080 (a week from Monday 00:00 UTC). */
   cycle: number;
 }

@@ -1,7 +1,11 @@
 import type { ChangeReview, ReviewResult } from '../domain/review.js';
 import type { Evidence, Finding } from '../domain/verdict.js';
 import { code, MAX_SENTENCE, md } from '../report/escape.js';
+import { boundText, evidenceRef } from '../report/bound-proof.js';
+import { findingText } from '../report/findings.js';
 import { headline } from '../report/headline.js';
+import { missingWords } from '../report/missing-words.js';
+import { reviewReason } from '../report/reasons.js';
 import { scheduleTable } from '../report/schedule.js';
 import { diagnosticsList, diagnosticsTitle } from '../report/tables.js';
 import { COMMAND_HELP } from './command-parser.js';
@@ -39,7 +43,8 @@ export function renderExplain(result: ReviewResult): string {
   for (const review of result.reviews) lines.push(...explainReview(review));
   if (result.missingEvidence.length > 0) {
     lines.push('#### Missing evidence', '');
-    for (const m of result.missingEvidence) lines.push(`- **${md(m.what, MAX_SENTENCE)}**: ${md(m.how, MAX_SENTENCE)}`);
+    for (const m of result.missingEvidence.map((e) => missingWords(e)))
+      lines.push(`- **${md(m.what, MAX_SENTENCE)}**: ${md(m.how, MAX_SENTENCE)}`);
     lines.push('');
   }
   if (result.diagnostics.length > 0)
@@ -53,19 +58,20 @@ function explainReview(review: ChangeReview): string[] {
     `#### ${md(c.name)} (${c.kind}) at ${code(`${c.file}:${c.line}`)}`,
     '',
     `- GPUs: ${c.gpusBefore} → ${c.gpusAfter} (${c.delta >= 0 ? '+' : ''}${c.delta})${c.gpuModel ? `, model ${md(c.gpuModel)}` : ''}`,
-    `- Verdict: **${review.verdict}**: ${md(review.reason, MAX_SENTENCE)}`,
+    `- Verdict: **${review.verdict}**: ${md(reviewReason(review), MAX_SENTENCE)}`,
     `- Need with headroom: ${review.need ?? 'unknown'} GPUs; GPUs to add: ${review.gpusNeeded ?? 'unknown'}`,
     `- Linked workloads: ${review.workloads.length > 0 ? review.workloads.map((w) => code(w)).join(', ') : 'none'}`,
   ];
   if (review.evidence.length > 0) lines.push(`- Evidence:`, ...review.evidence.map((e) => `  - ${evidence(e)}`));
   for (const f of review.findings) lines.push(...finding(f));
-  for (const m of review.missingEvidence) lines.push(`- Missing: **${md(m.what, MAX_SENTENCE)}**: ${md(m.how, MAX_SENTENCE)}`);
+  for (const m of review.missingEvidence.map((e) => missingWords(e)))
+    lines.push(`- Missing: **${md(m.what, MAX_SENTENCE)}**: ${md(m.how, MAX_SENTENCE)}`);
   lines.push('');
   const plan = review.plan;
   if (plan && plan.schedule.length > 0) {
     lines.push(
       `Stagger plan: peak ${plan.peakGpus} GPUs (${plan.naivePeakGpus} if every run starts when its window opens); ` +
-        `lower bound ${plan.lowerBound}${plan.optimal ? ', optimal' : ''}: ${md(plan.boundReason, MAX_SENTENCE)}.`,
+        `lower bound ${plan.lowerBound}${plan.optimal ? ', optimal' : ''}: ${md(boundText(plan.boundProof), MAX_SENTENCE)}.`,
       '',
       scheduleTable(plan),
       '',
@@ -77,12 +83,12 @@ function explainReview(review: ChangeReview): string[] {
 function finding(f: Finding): string[] {
   const head =
     `- Lever ${code(f.lever)}: frees ${f.gpusFreed} GPUs, ${f.meetsNeed ? 'meets' : 'does not meet'} the need` +
-    `${f.confidence ? ` (confidence ${f.confidence})` : ''}. ${md(f.summary, MAX_SENTENCE)}`;
+    `${f.confidence ? ` (confidence ${f.confidence})` : ''}. ${md(findingText(f), MAX_SENTENCE)}`;
   return [head, ...f.evidence.map((e) => `  - ${evidence(e)}`)];
 }
 
 function evidence(e: Evidence): string {
-  return `${e.source}: ${code(e.ref, MAX_SENTENCE)}${e.window ? ` over ${md(e.window)}` : ''}`;
+  return `${e.source}: ${code(evidenceRef(e), MAX_SENTENCE)}${e.window ? ` over ${md(e.window)}` : ''}`;
 }
 
 function fit(lines: string[]): string {

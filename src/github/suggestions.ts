@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { TreeReader } from '../domain/files.js';
 import type { ChangeReview, ReviewResult } from '../domain/review.js';
 import { md } from '../report/escape.js';
+import { reviewReason } from '../report/reasons.js';
 
 /** Marks our review comments so a re-run replaces them instead of adding more. */
 export const SUGGESTION_MARKER = '<!-- gpu-justify:suggestion -->';
@@ -69,7 +70,7 @@ function suggestionBody(review: ChangeReview, target: number, original: string, 
   return [
     `${SUGGESTION_MARKER}<!-- for line ${written} -->`,
     `**gpu-justify:** ${md(change.name)} meets its need with headroom at ${target} GPUs (${how}), not ${change.gpusAfter}. ` +
-      `Why: ${md(review.reason, 400)}`,
+      `Why: ${md(reviewReason(review), 400)}`,
     '',
     '```suggestion',
     line,

@@ -8,6 +8,7 @@ import { sharingSentence } from './sharing.js';
 import { code, plain } from './escape.js';
 import { duration, pct } from './numbers.js';
 import { VERDICT_TITLE } from './verdict-text.js';
+import { reviewReason } from './reasons.js';
 
 export interface CheckAnnotation {
   path: string;
@@ -55,7 +56,7 @@ export function renderCheck(result: ReviewResult, text?: string): CheckOutput {
             : 'warning'
           : 'notice',
       title: plain(`${r.change.name}: ${r.change.gpusBefore} → ${r.change.gpusAfter} GPUs (${r.verdict}), ${toAdd(r.gpusNeeded)} to add`),
-      message: plain(`${r.sharing ? `${sharingSentence(r.sharing)} ` : ''}${r.reason.replace(/\.$/, '')}.${capacityAction(r)}`),
+      message: plain(`${r.sharing ? `${sharingSentence(r.sharing)} ` : ''}${reviewReason(r).replace(/\.$/, '')}.${capacityAction(r)}`),
     }));
   for (const d of result.diagnostics) {
     if (d.line === null) continue;

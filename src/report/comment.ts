@@ -64,7 +64,10 @@ export function renderComment(result: ReviewResult, options: CommentOptions = {}
   }
   if (result.missingEvidence.length > 0) {
     folded.push(
-      details({ summary: `Missing evidence (${result.missingEvidence.length})`, body: missingEvidenceList(result.missingEvidence) }),
+      details({
+        summary: `Missing evidence (${result.missingEvidence.length})`,
+        body: missingEvidenceList(result.missingEvidence, options.surface ?? 'pull-request'),
+      }),
     );
   }
   if (result.reviews.length > 0) {

@@ -1,4 +1,4 @@
-import { notFollowedEvidence } from '../analysis/index.js';
+import { notFollowedEvidence } from './not-followed.js';
 import type { FileCoverage } from '../domain/index.js';
 import { code, prose } from './escape.js';
 

@@ -4,6 +4,9 @@ import { code, MAX_SENTENCE, md, prose } from './escape.js';
 import { pct, unitUsd } from './numbers.js';
 import { chronological } from './schedule.js';
 import { sharedCount } from './sharing.js';
+import { findingText, servingAdvice } from './findings.js';
+import { missingWords } from './missing-words.js';
+import type { Surface } from './mode-line.js';
 
 /** Runs, pods or missing items named on the first screen before the rest is counted. */
 const MAX_ITEMS = 4;
@@ -74,11 +77,11 @@ function modelStep(review: ChangeReview): string | null {
 }
 
 function batchingStep(review: ChangeReview): string | null {
-  const limited = (review.serving ?? []).filter((s) => s.advice !== null && s.gpusNeeded !== null && s.gpusNeeded < s.declaredGpus);
+  const limited = (review.serving ?? []).filter((s) => servingAdvice(s) !== null && s.gpusNeeded !== null && s.gpusNeeded < s.declaredGpus);
   if (limited.length === 0) return null;
   return limited
     .slice(0, MAX_ITEMS)
-    .map((s) => `- ${md(s.workload)}: ${s.gpusNeeded} GPUs instead of ${s.declaredGpus}; ${prose(s.advice ?? '')}.`)
+    .map((s) => `- ${md(s.workload)}: ${s.gpusNeeded} GPUs instead of ${s.declaredGpus}; ${prose(servingAdvice(s) ?? '')}.`)
     .join('\n');
 }
 
@@ -128,7 +131,9 @@ function capacityStep(review: ChangeReview): string | null {
 function reviewSteps(review: ChangeReview): string[] {
   if (review.change.delta <= 0) return [];
   // A lever with no step of its own to spell out (idle allocations of a catalog workload) says what it found.
-  const steps = chosenLevers(review.findings).map((f) => leverStep(review, f) ?? `- ${md(f.summary.replace(/\.$/, ''), MAX_SENTENCE)}.`);
+  const steps = chosenLevers(review.findings).map(
+    (f) => leverStep(review, f) ?? `- ${md(findingText(f).replace(/\.$/, ''), MAX_SENTENCE)}.`,
+  );
   const capacity = capacityStep(review);
   return capacity === null ? steps : [...steps, capacity];
 }
@@ -138,10 +143,13 @@ function reviewSteps(review: ChangeReview): string[] {
  * the idle pods, the `borrowingLimit`, the model to switch to, the capacity to write; or the
  * evidence to add when there is too little to judge. Null when there is nothing to do.
  */
-export function doThis(result: ReviewResult): string | null {
+export function doThis(result: ReviewResult, surface: Surface = 'pull-request'): string | null {
   if (result.verdict === 'no-gpu-change') return null;
   if (result.verdict === 'insufficient-evidence') {
-    const items = result.missingEvidence.slice(0, MAX_ITEMS).map((m) => `- Add ${md(m.what, 200)}: ${prose(m.how)}`);
+    const items = result.missingEvidence
+      .slice(0, MAX_ITEMS)
+      .map((e) => missingWords(e, surface))
+      .map((m) => `- Add ${md(m.what, 200)}: ${prose(m.how)}`);
     const more =
       result.missingEvidence.length > MAX_ITEMS ? `\n- …and ${result.missingEvidence.length - MAX_ITEMS} more (the checklist below)` : '';
     return items.length > 0 ? `**Do this** so it can be judged:\n\n${items.join('\n')}${more}` : null;

@@ -1,5 +1,6 @@
 import type { Diagnostic, ReviewResult } from '../domain/index.js';
 import { code, md, prose } from './escape.js';
+import { missingWords } from './missing-words.js';
 
 /** Items of a list in a check summary before the rest is counted, not shown. */
 const MAX_ITEMS = 10;
@@ -29,7 +30,10 @@ export function policyErrorsBlock(errors: readonly Diagnostic[]): string {
  */
 export function toPassBlock(result: ReviewResult): string {
   const lines: string[] = [];
-  const missing = result.missingEvidence.slice(0, MAX_ITEMS).map((m) => `- Missing ${md(m.what, 200)}: ${prose(m.how)}`);
+  const missing = result.missingEvidence
+    .slice(0, MAX_ITEMS)
+    .map((e) => missingWords(e))
+    .map((m) => `- Missing ${md(m.what, 200)}: ${prose(m.how)}`);
   if (missing.length > 0) lines.push(...missing);
   if (result.missingEvidence.length > MAX_ITEMS) lines.push(`- …and ${result.missingEvidence.length - MAX_ITEMS} more.`);
   const errors = result.diagnostics.filter((d) => d.severity === 'error' && !result.context.policyErrors?.includes(d));

@@ -118,7 +118,7 @@ export function firstScreen(result: ReviewResult, surface: Surface): string[] {
     const others = result.reviews.filter((r) => r.change.delta !== 0).length - 1;
     parts.push(numbersTable(review) + (others > 0 ? `\n\n_${others} more change(s) in the table below._` : ''));
   }
-  const todo = doThis(result);
+  const todo = doThis(result, surface);
   if (todo !== null) parts.push(todo);
   if (result.verdict !== 'no-gpu-change') parts.push(evidenceLine(result, surface));
   parts.push(modeLine(result, surface));

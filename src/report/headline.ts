@@ -4,6 +4,10 @@ import { sharedMore } from './sharing.js';
 import type { FactorChange } from './sharing.js';
 import { MAX_SENTENCE, md } from './escape.js';
 import { VERDICT_ICON, VERDICT_TITLE } from './verdict-text.js';
+import { reviewReason } from './reasons.js';
+import { findingText } from './findings.js';
+import { missingWords } from './missing-words.js';
+import { boundText } from './bound-proof.js';
 
 /** `+6 GPUs requested`: the cost is on the line under the headline. */
 function requested(result: ReviewResult): string {
@@ -37,7 +41,7 @@ export function instead(findings: Finding[]): string | null {
   const alone =
     findings.filter((f) => f.meetsNeed && f.gpusFreed > 0).sort((a, b) => b.gpusFreed - a.gpusFreed)[0] ??
     findings.find((f) => f.meetsNeed);
-  if (alone) return alone.summary.length <= SHORT_SUMMARY ? md(alone.summary, MAX_SENTENCE) : shortLever(alone);
+  if (alone) return findingText(alone).length <= SHORT_SUMMARY ? md(findingText(alone), MAX_SENTENCE) : shortLever(alone);
   const best = new Map<Finding['lever'], Finding>();
   for (const f of findings.filter((x) => x.gpusFreed > 0).sort((a, b) => b.gpusFreed - a.gpusFreed)) {
     const rival = SAME_GPUS[f.lever];
@@ -45,7 +49,7 @@ export function instead(findings: Finding[]): string | null {
   }
   const levers = [...best.values()];
   if (levers.length === 0) return null;
-  if (levers.length === 1 && levers[0] && levers[0].summary.length <= SHORT_SUMMARY) return md(levers[0].summary, MAX_SENTENCE);
+  if (levers.length === 1 && levers[0] && findingText(levers[0]).length <= SHORT_SUMMARY) return md(findingText(levers[0]), MAX_SENTENCE);
   return levers.map(shortLever).join(' + ');
 }
 
@@ -57,10 +61,10 @@ function bound(result: ReviewResult): string | null {
   const review = result.reviews.find((r) => r.change.delta > 0 && r.verdict === 'justified');
   if (!review) return null;
   const plan = review.plan;
-  if (!plan || plan.schedule.length === 0) return md(review.reason, MAX_SENTENCE);
+  if (!plan || plan.schedule.length === 0) return md(reviewReason(review), MAX_SENTENCE);
   const need =
     review.need !== null && review.need !== plan.lowerBound ? `; the need with headroom is ${review.need}${inSteps(review)}` : '';
-  return `no lever reaches: no schedule meeting every deadline uses fewer than ${plan.lowerBound} GPUs (${md(plan.boundReason, MAX_SENTENCE)})${need}`;
+  return `no lever reaches: no schedule meeting every deadline uses fewer than ${plan.lowerBound} GPUs (${md(boundText(plan.boundProof), MAX_SENTENCE)})${need}`;
 }
 
 /** Why a request above the need is still the least one: the pool only grows in whole nodes. */
@@ -128,7 +132,7 @@ function verdictLine(result: ReviewResult): string {
         return `${title}: ${md(notFollowed[0].file)}${more} could change GPU capacity in ways this review did not follow (below).`;
       }
       const first = result.missingEvidence[0];
-      return `${title}: ${requested(result)}; missing: ${first ? md(first.what, MAX_SENTENCE) : 'the evidence to judge it'}.`;
+      return `${title}: ${requested(result)}; missing: ${first ? md(missingWords(first).what, MAX_SENTENCE) : 'the evidence to judge it'}.`;
     }
     case 'not-justified': {
       const lever = instead(result.findings) ?? `keep the ${firstGrowing(result)?.change.gpusBefore ?? 'current'} GPUs`;

@@ -2,6 +2,7 @@ import type { UtilisationLadder } from '../domain/index.js';
 import { MAX_SENTENCE, md } from './escape.js';
 import { num, pct } from './numbers.js';
 import { capped } from './tables.js';
+import { flagText } from './findings.js';
 
 /** Flagged ladders whose reasons are written out; the table names the flags of the rest. */
 const MAX_FLAGGED = 8;
@@ -71,7 +72,7 @@ export function ladderTable(ladders: readonly UtilisationLadder[]): string {
 
 /** A flagged ladder in words: why each flag was raised, which the table's cell only names. */
 function flagLines(l: UtilisationLadder): string {
-  const flags = l.flags.map((f) => `\n  - **${f.kind}**: ${md(f.message, MAX_SENTENCE)}`).join('');
+  const flags = l.flags.map((f) => `\n  - **${f.kind}**: ${md(flagText(f), MAX_SENTENCE)}`).join('');
   // Bold ends only at a non-space: a name ending in a space would leave the asterisks showing.
   return `- ${l.scope} **${md(l.name.trim()) || '(no name)'}**:${flags}`;
 }

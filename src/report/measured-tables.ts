@@ -2,6 +2,7 @@ import type { OutcomeCost, RuntimeCheck, ServingCapacity } from '../domain/index
 import { codeCell, MAX_SENTENCE, md, prose } from './escape.js';
 import { duration, num, pct, unitUsd } from './numbers.js';
 import { capped } from './tables.js';
+import { costNoteText, servingAdvice } from './findings.js';
 
 const rate = (r: number | null): string => (r === null ? '—' : `${num(r)} req/s`);
 
@@ -11,9 +12,10 @@ function versus(needed: number | null, declared: number): string {
 }
 
 function diagnosis(s: ServingCapacity): string {
-  if (s.limit === null) return s.advice === null ? '—' : prose(s.advice, MAX_SENTENCE, true);
+  const advice = servingAdvice(s);
+  if (s.limit === null) return advice === null ? '—' : prose(advice, MAX_SENTENCE, true);
   const what = s.limit === 'batching' ? '**batching** (batch slots full, KV cache not)' : '**memory** (KV cache full)';
-  return s.advice === null ? what : `${what}: ${prose(s.advice, MAX_SENTENCE, true)}`;
+  return advice === null ? what : `${what}: ${prose(advice, MAX_SENTENCE, true)}`;
 }
 
 /** The load-test step goes in a code span: GFM would link text such as `name@4.5` as an e-mail address. */
@@ -67,7 +69,7 @@ export function costTable(costs: readonly OutcomeCost[]): string {
       `**${unitUsd(c.usdPerVerifiedOutcome)}**`,
       c.option === 'current' ? '—' : c.qualifies ? 'yes' : 'no',
       freed(c, current),
-      md(c.note, MAX_SENTENCE),
+      md(costNoteText(c.note), MAX_SENTENCE),
     ];
   });
   const header = [

@@ -1,4 +1,6 @@
-import type { MissingEvidence } from '../domain/index.js';
+import type { MissingEvidence, MissingText } from '../domain/index.js';
+import { missingWords } from './missing-words.js';
+import type { Surface } from './mode-line.js';
 import { MAX_SENTENCE, md, prose } from './escape.js';
 
 const MAX_ITEMS = 50;
@@ -18,11 +20,11 @@ const GROUPS = [
 ] as const;
 const OTHER = 'Other';
 
-function groupOf(m: MissingEvidence): string {
+function groupOf(m: MissingText): string {
   return GROUPS.find((g) => g.test.test(m.how) || g.test.test(m.what))?.name ?? OTHER;
 }
 
-function item(m: MissingEvidence): string {
+function item(m: MissingText): string {
   return `- [ ] **${md(m.what.trim(), MAX_SENTENCE)}**: ${prose(m.how)}`;
 }
 
@@ -30,11 +32,11 @@ function item(m: MissingEvidence): string {
  * Missing evidence as a checklist: what is missing, then how to add it (the catalog field, the
  * exporter setting, the query). A long list is grouped by where each fix is made.
  */
-export function missingEvidenceList(missing: readonly MissingEvidence[]): string {
-  const shown = missing.slice(0, MAX_ITEMS);
+export function missingEvidenceList(missing: readonly MissingEvidence[], surface: Surface = 'pull-request'): string {
+  const shown = missing.slice(0, MAX_ITEMS).map((m) => missingWords(m, surface));
   const left = missing.length - shown.length;
   const tail = left > 0 ? `\n\n…and ${left} more not shown.` : '';
-  const byGroup = new Map<string, MissingEvidence[]>();
+  const byGroup = new Map<string, MissingText[]>();
   for (const m of shown) byGroup.set(groupOf(m), [...(byGroup.get(groupOf(m)) ?? []), m]);
   if (shown.length <= FLAT_UP_TO || byGroup.size === 1) return shown.map(item).join('\n') + tail;
   const order = [...GROUPS.map((g) => g.name), OTHER];

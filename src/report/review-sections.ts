@@ -8,6 +8,7 @@ import { idlePodsBody } from './idle-pods.js';
 import { INFERRED_SECTIONS } from './inferred.js';
 import { MAX_SENTENCE, md } from './escape.js';
 import { barsLeftOut, scheduleGantt, scheduleSentence, scheduleTable, todaySchedule } from './schedule.js';
+import { boundText } from './bound-proof.js';
 
 /** A foldable part of the comment: the `<summary>` line (markdown-safe) and its body. */
 export interface Section {
@@ -22,8 +23,8 @@ function scheduleSection(review: ChangeReview): Section | null {
   const plan = review.plan;
   if (!plan || plan.schedule.length === 0) return null;
   const proof = plan.optimal
-    ? `No schedule has a lower peak: ${md(plan.boundReason, MAX_SENTENCE)}.`
-    : `Best schedule found; no schedule can go below ${plan.lowerBound} GPUs: ${md(plan.boundReason, MAX_SENTENCE)}.`;
+    ? `No schedule has a lower peak: ${md(boundText(plan.boundProof), MAX_SENTENCE)}.`
+    : `Best schedule found; no schedule can go below ${plan.lowerBound} GPUs: ${md(boundText(plan.boundProof), MAX_SENTENCE)}.`;
   const left = barsLeftOut(plan);
   const cut = left > 0 ? `\n\n_The chart draws the first runs; ${left} more are in the table only._` : '';
   const cron = 'Times are UTC: a CronJob using these schedules should set `timeZone: Etc/UTC`.';

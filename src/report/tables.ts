@@ -4,6 +4,9 @@ import type { CapacityChange, ChangeReview, Diagnostic, Finding } from '../domai
 import { monthlyUsd, usd } from './cost.js';
 import { gpusCell, sharingSentence } from './sharing.js';
 import { code, codeCell, MAX_SENTENCE, md } from './escape.js';
+import { reviewReason } from './reasons.js';
+import { evidenceRef } from './bound-proof.js';
+import { findingText } from './findings.js';
 
 const MAX_ROWS = 50;
 
@@ -78,7 +81,7 @@ export function reviewsTable(reviews: ChangeReview[], filesOnly: boolean): strin
     r.need === null ? 'unknown' : String(r.need),
     r.gpusNeeded === null ? 'unknown' : String(r.gpusNeeded),
     ...(trusted ? [confidenceCell(r.confidence, filesOnly)] : []),
-    md(r.sharing ? `${sharingSentence(r.sharing)} ${r.reason}` : r.reason, MAX_SENTENCE),
+    md(r.sharing ? `${sharingSentence(r.sharing)} ${reviewReason(r)}` : reviewReason(r), MAX_SENTENCE),
   ]);
   const header = [
     'Pool or queue',
@@ -96,7 +99,7 @@ export function reviewsTable(reviews: ChangeReview[], filesOnly: boolean): strin
 const MAX_EVIDENCE = 4;
 
 function evidenceCell(f: Finding): string {
-  const shown = f.evidence.slice(0, MAX_EVIDENCE).map((e) => `${e.source}: ${md(e.ref, MAX_SENTENCE)}`);
+  const shown = f.evidence.slice(0, MAX_EVIDENCE).map((e) => `${e.source}: ${md(evidenceRef(e), MAX_SENTENCE)}`);
   const left = f.evidence.length - shown.length;
   return [...shown, ...(left > 0 ? [`…and ${left} more`] : [])].join('<br>');
 }
@@ -111,7 +114,7 @@ export function leversTable(findings: Finding[], filesOnly: boolean): string {
     gpusText(f.gpusFreed),
     f.meetsNeed ? 'yes' : 'no',
     filesOnly ? FILES_ONLY : (f.confidence ?? '—'),
-    md(f.summary, MAX_SENTENCE),
+    md(findingText(f), MAX_SENTENCE),
     evidenceCell(f),
   ]);
   return `${capped(['Lever', 'GPUs saved', 'Meets the need', 'Confidence', 'What', 'Evidence'], rows, 'findings')}\n\n${SAVED_NOTE}`;

@@ -3,6 +3,8 @@ import { cheaperModels } from '../../src/analysis/cheaper-model.js';
 import { Measured } from '../../src/analysis/measured.js';
 import { policy, queueChange, service } from '../factories.js';
 import { answer, hourly, repeat, row, telemetry } from './measured-fixture.js';
+import { missingWords } from '../../src/report/missing-words.js';
+import { costNoteText } from '../../src/report/findings.js';
 
 // 48 hours, 4 GPUs held all the time at $1/GPU-hour: $192 over the window.
 const change = queueChange('l4', 4, 8, { kind: 'karpenter-nodepool', gpuModel: 'L4' });
@@ -49,7 +51,7 @@ describe('cost per verified outcome', () => {
     expect(by['small']).toMatchObject({ gpus: 1, usdOverWindow: 48, verifiedOutcomes: 880, qualifies: true });
     // tiny fails quality; on-t4: ceil(5 / 1.25) = 4 T4s × 48 h × $0.5 = $96 for 900.
     expect(by['tiny']).toMatchObject({ qualifies: false });
-    expect(by['tiny']?.note).toContain('under the threshold');
+    expect(costNoteText(by['tiny']!.note)).toContain('under the threshold');
     expect(by['on-t4']).toMatchObject({ gpus: 4, usdOverWindow: 96, qualifies: true });
     expect(best?.cost.option).toBe('small');
     expect(best).toMatchObject({ gpusFreed: 3, sameType: true });
@@ -59,7 +61,7 @@ describe('cost per verified outcome', () => {
     const m = measured();
     const { best } = cheaperModels({ ...chat, qualityThreshold: undefined }, change, 4, m, policy({ prices }));
     expect(best).toBeNull();
-    expect(m.missing().map((x) => x.what)).toContain('the quality threshold of chat');
+    expect(m.missing().map((x) => missingWords(x).what)).toContain('the quality threshold of chat');
   });
 
   it('counts nothing without an observed peak to size alternatives for', () => {

@@ -4,6 +4,8 @@ import { reviewChange } from '../../src/analysis/review-change.js';
 import type { CapacityChange, MeasuredSeries, Workload } from '../../src/domain/index.js';
 import { batch, policy, queueChange, service } from '../factories.js';
 import { AT, STEP, answer, hourly, measured, missing, repeat, telemetry } from './measured-fixture.js';
+import { findingText } from '../../src/report/findings.js';
+import { missingWords } from '../../src/report/missing-words.js';
 
 // 48 hourly points; the window is 48 h, so each point stands for 1/48 of it.
 const T0 = Date.parse(AT) / 1000 - 48 * STEP;
@@ -91,15 +93,15 @@ describe('idle pods outside the catalog', () => {
     const unlabelled = measured([missing(podMeasureKey(POOL)), requests(4), poolUtil]);
     expect(idlePods(pool(4, 8), [], unlabelled, policy())).toEqual([]);
     const [lack] = unlabelled.missing();
-    expect(lack?.what).toContain('no DCGM series names a pod');
-    expect(lack?.how).toContain('--kubernetes');
-    expect(lack?.how).toContain('DCGM_EXPORTER_KUBERNETES=true');
+    expect(missingWords(lack!).what).toContain('no DCGM series names a pod');
+    expect(missingWords(lack!).how).toContain('--kubernetes');
+    expect(missingWords(lack!).how).toContain('DCGM_EXPORTER_KUBERNETES=true');
     // No DCGM series on the pool's nodes at all: pod mapping is not the fix, the host label is.
     const unjoined = measured([missing(podMeasureKey(POOL)), requests(4)]);
     expect(idlePods(pool(4, 8), [], unjoined, policy())).toEqual([]);
     const [noHost] = unjoined.missing();
-    expect(noHost?.what).toContain('no DCGM series is on its nodes');
-    expect(noHost?.how).toContain('must be the Kubernetes node name');
+    expect(missingWords(noHost!).what).toContain('no DCGM series is on its nodes');
+    expect(missingWords(noHost!).how).toContain('must be the Kubernetes node name');
     // No pod requested GPUs there: nothing to be idle, nothing missing.
     const empty = measured([missing(podMeasureKey(POOL)), requests(0)]);
     expect(idlePods(pool(4, 8), [], empty, policy())).toEqual([]);
@@ -135,9 +137,9 @@ describe('the reclaim lever with idle pods outside the catalog', () => {
     // train's 2 GPUs (its plan's peak 2 → 0) + the notebook's 2; train-0 is train's, not a third pair.
     expect(reclaim).toMatchObject({ gpusFreed: 4, meetsNeed: true });
     expect(r.idlePods?.map((p) => p.pod)).toEqual(['alice']);
-    expect(reclaim!.summary).toContain('train (2 GPUs, busy 1%)');
-    expect(reclaim!.summary).toContain('Idle pods outside the catalog hold 2 GPUs of l4-pool: notebooks/alice (2 GPUs, busy 1%)');
-    expect(reclaim!.summary).toContain('held GPUs over 50% of the window and at its end');
+    expect(findingText(reclaim!)).toContain('train (2 GPUs, busy 1%)');
+    expect(findingText(reclaim!)).toContain('Idle pods outside the catalog hold 2 GPUs of l4-pool: notebooks/alice (2 GPUs, busy 1%)');
+    expect(findingText(reclaim!)).toContain('held GPUs over 50% of the window and at its end');
     expect(reclaim!.evidence.map((e) => e.ref)).toContain(`q(dcgm.pod-gpus:pool:${POOL})`);
     expect(r).toMatchObject({ verdict: 'not-justified', need: 0 });
   });
@@ -157,13 +159,13 @@ describe('the reclaim lever with idle pods outside the catalog', () => {
     expect(tight).toMatchObject({ verdict: 'not-justified', need: 4, gpusNeeded: 0 });
     const tightReclaim = tight.findings.find((f) => f.lever === 'reclaim-idle');
     expect(tightReclaim).toMatchObject({ gpusFreed: 2, meetsNeed: true });
-    expect(tightReclaim!.summary).toContain('the 4 GPUs there meet the need only once they are reclaimed');
+    expect(findingText(tightReclaim!)).toContain('the 4 GPUs there meet the need only once they are reclaimed');
     // With 6 there, 4 are left without them: the verdict does not rest on them.
     expect(review(6).findings.find((f) => f.lever === 'reclaim-idle')).toMatchObject({ gpusFreed: 2, meetsNeed: false });
     // With 2 there the need is 2 short: the notebook's GPUs are already among the 2, so still +2.
     const short = review(2);
     expect(short).toMatchObject({ verdict: 'partially-justified', gpusNeeded: 2 });
-    expect(short.findings.find((f) => f.lever === 'reclaim-idle')!.summary).toContain('the GPUs to add do not count them again');
+    expect(findingText(short.findings.find((f) => f.lever === 'reclaim-idle')!)).toContain('the GPUs to add do not count them again');
   });
 
   it('warns when a catalog workload names no namespace, so its pods cannot be told from the idle ones', () => {
@@ -176,7 +178,7 @@ describe('the reclaim lever with idle pods outside the catalog', () => {
       policy: policy(),
       telemetry: telemetry([podAnswer(notebook)]),
     });
-    expect(r.findings.find((f) => f.lever === 'reclaim-idle')!.summary).toContain(
+    expect(findingText(r.findings.find((f) => f.lever === 'reclaim-idle')!)).toContain(
       'dark-job name no namespace in their selector, so their pods may be among these',
     );
   });

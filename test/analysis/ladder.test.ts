@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { capacityLadder, workloadLadder } from '../../src/analysis/ladder.js';
+import { flagText } from '../../src/report/findings.js';
 import { batch, policy, queueChange } from '../factories.js';
 import { answer, hourly, measured, missing, repeat } from './measured-fixture.js';
+import { missingWords } from '../../src/report/missing-words.js';
 
 const w = batch({ name: 'job', selector: { namespace: 'ns' }, outcomes: { verified: 'x' } });
 const id = 'workload:job';
@@ -44,14 +46,14 @@ describe('utilisation ladder', () => {
     expect(workloadLadder(w, m, policy({ idleBelow: 0.05 }))!.flags.map((f) => f.kind)).toEqual(['memory-bound']);
     const strict = workloadLadder(w, m, policy({ idleBelow: 0.35 }))!;
     expect(strict.flags.map((f) => f.kind)).toEqual(['idle', 'memory-bound']);
-    expect(strict.flags[0]?.message).toContain('30%');
+    expect(flagText(strict.flags[0]!)).toContain('30%');
   });
 
   it('leaves a rung null when its query has no answer, and records what is missing', () => {
     const m = measured([answer(`gpu-requests:${id}`, [hourly(repeat(5, 1))]), missing(`gpu-busy-percent:${id}`)]);
     const l = workloadLadder(w, m, policy())!;
     expect(l).toMatchObject({ allocatedGpuHours: 5, busyGpuHours: null, busyFraction: null, flags: [] });
-    expect(m.missing().map((x) => x.what)).toContain(`what dcgm.gpu-util:${id}: nothing`);
+    expect(m.missing().map((x) => missingWords(x).what)).toContain(`what dcgm.gpu-util:${id}: nothing`);
   });
 
   it('has no ladder for a workload without a selector', () => {

@@ -3,6 +3,7 @@ import { reviewChange } from '../../src/analysis/review-change.js';
 import type { MeasureKey, MissingEvidence, TakenMeasurement } from '../../src/domain/index.js';
 import { policy, queueChange, service } from '../factories.js';
 import { answer, hourly, measured, repeat, telemetry } from './measured-fixture.js';
+import { missingWords } from '../../src/report/missing-words.js';
 
 const KEY: MeasureKey = 'gpu-requests:workload:chat';
 const NOTE: MissingEvidence = {
@@ -51,7 +52,7 @@ describe('measurements used although some samples were NaN or ±Inf', () => {
       policy: policy(),
       telemetry: telemetry([withNaN(), gpuUtil]),
     });
-    expect(clean.missingEvidence.some((e) => e.what.includes('not finite'))).toBe(false);
+    expect(clean.missingEvidence.some((e) => missingWords(e).what.includes('not finite'))).toBe(false);
     expect(noted.missingEvidence).toHaveLength(clean.missingEvidence.length + 1);
     expect(noted.missingEvidence).toEqual(expect.arrayContaining([...clean.missingEvidence, NOTE]));
   });

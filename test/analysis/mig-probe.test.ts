@@ -4,6 +4,7 @@ import { Measured } from '../../src/analysis/measured.js';
 import type { Measurement, MeasureKey, MigPresenceState, MissingMeasurement, ScopeId } from '../../src/domain/index.js';
 import { batch, policy, queueChange } from '../factories.js';
 import { answer, hourly, missing, repeat, telemetry } from './measured-fixture.js';
+import { missingWords } from '../../src/report/missing-words.js';
 
 const w = batch({ name: 'job', selector: { namespace: 'ns' }, gpusPerJob: 2, runtime: 1440, jobsPerDay: 1 });
 const id: ScopeId = 'workload:job';
@@ -14,7 +15,7 @@ function measuredWith(results: Measurement[], status?: MigPresenceState): Measur
   return new Measured(telemetry(results, {}, undefined, { migPresence: status ?? null }));
 }
 
-const whats = (m: Measured) => m.missing().map((x) => x.what);
+const whats = (m: Measured) => m.missing().map((x) => missingWords(x).what);
 
 describe('MIG queries that fail after the probe', () => {
   // Whole GPUs answered; both MIG queries of the workload rejected.

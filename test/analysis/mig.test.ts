@@ -3,11 +3,13 @@ import { match } from '../helpers/match.js';
 import { idlePods, podMeasureKey } from '../../src/analysis/idle-pods.js';
 import { capacityLadder, workloadLadder } from '../../src/analysis/ladder.js';
 import { measureMigPods, migPodMeasureKey } from '../../src/analysis/mig-pods.js';
-import { idleHolders, podHeldText } from '../../src/analysis/reclaim.js';
+import { idleHolders } from '../../src/analysis/reclaim.js';
+import { podHeldText } from '../../src/report/findings.js';
 import { observedRuntime } from '../../src/analysis/runtime-check.js';
 import type { CapacityChange, Measurement, MeasuredSeries, ScopeId } from '../../src/domain/index.js';
 import { batch, policy, queueChange } from '../factories.js';
 import { AT, STEP, answer, hourly, measured, missing, repeat } from './measured-fixture.js';
+import { missingWords } from '../../src/report/missing-words.js';
 
 // 48 hourly points: a point stands for one hour.
 const T0 = Date.parse(AT) / 1000 - 48 * STEP;
@@ -180,7 +182,7 @@ describe('a pool of whole GPUs and MIG instances', () => {
     expect(l.allocatedGpuHours).toBeNull();
     expect(l.busyGpuHours).toBeCloseTo((1.4 / 7) * 48, 9);
     expect(l.busyFraction).toBeNull();
-    expect(m.missing().map((x) => x.what)).toEqual([
+    expect(m.missing().map((x) => missingWords(x).what)).toEqual([
       'GPUs allocated in node pool a100: DCGM shows its GPUs or MIG instances in use, but kube-state-metrics shows no pod requesting nvidia.com/gpu or nvidia.com/mig-* there',
     ]);
   });
@@ -236,7 +238,7 @@ describe('a pool of whole GPUs and MIG instances', () => {
       ['carol', 1, null],
       ['bob', 2 / 7, [{ profile: '1g.10gb', count: 2 }]],
     ]);
-    expect(m.missing().map((x) => x.what)).toEqual([
+    expect(m.missing().map((x) => missingWords(x).what)).toEqual([
       'busy-ness of the MIG instances of node pool a100: no DCGM_FI_PROF_GR_ENGINE_ACTIVE series there carries GPU_I_PROFILE',
     ]);
   });

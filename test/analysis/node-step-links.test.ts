@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { linkHint } from '../../src/analysis/link-hints.js';
+import { linkHints } from '../../src/analysis/link-hints.js';
 import { neededInSteps } from '../../src/analysis/node-step.js';
 import { reviewChange } from '../../src/analysis/review-change.js';
 import { judgePr } from '../../src/analysis/review-pr.js';
@@ -8,6 +8,8 @@ import type { CapacityChange, CapacityDecl } from '../../src/domain/index.js';
 import { DEFAULT_POLICY } from '../../src/domain/index.js';
 import { batch, policy, queueChange, service } from '../factories.js';
 import { detectPr, edited, loadReal } from '../detect/real-fixtures.js';
+import { reviewReason } from '../../src/report/reasons.js';
+import { missingWords } from '../../src/report/missing-words.js';
 
 /** A node pool change whose head side grows in steps of `step` GPUs. */
 function poolChange(name: string, before: number, after: number, step?: number): CapacityChange {
@@ -63,7 +65,7 @@ describe('a pool that grows by whole nodes', () => {
       policy: policy({ headroom: 0.1 }),
     });
     expect([r.verdict, r.need, r.gpusNeeded]).toEqual(['justified', 18, 8]);
-    expect(r.reason).toMatch(/calls for 2 more GPUs, and this pool grows in steps of 8 GPUs: \+8 is the least that covers it/);
+    expect(reviewReason(r)).toMatch(/calls for 2 more GPUs, and this pool grows in steps of 8 GPUs: \+8 is the least that covers it/);
     expect(judgePr([r.change], [r])).toEqual({ verdict: 'justified', gpusRequested: 8, gpusNeeded: 8 });
   });
 
@@ -83,7 +85,7 @@ describe('a pool that grows by whole nodes', () => {
       policy: policy({ headroom: 0.1 }),
     });
     expect([r.verdict, r.gpusNeeded]).toEqual(['partially-justified', 8]);
-    expect(r.reason).toContain('calls for 2 more GPUs; this pool grows in steps of 8 GPUs, so that is 8, not 16');
+    expect(reviewReason(r)).toContain('calls for 2 more GPUs; this pool grows in steps of 8 GPUs, so that is 8, not 16');
   });
 
   it('from the real terraform-aws-modules file: 2 → 3 p5 nodes for a 16-GPU job with headroom', async () => {
@@ -119,8 +121,10 @@ function reader(tree: Record<string, string>) {
 }
 
 describe('when no catalog entry links to a change', () => {
-  const how = (change: CapacityChange, workloads: Parameters<typeof linkHint>[1]) =>
-    reviewChange({ change, workloads: [...workloads], catalogFile: 'gpu-workloads.yaml', policy: policy() }).missingEvidence[0]?.how ?? '';
+  const how = (change: CapacityChange, workloads: Parameters<typeof linkHints>[1]) =>
+    missingWords(
+      reviewChange({ change, workloads: [...workloads], catalogFile: 'gpu-workloads.yaml', policy: policy() }).missingEvidence[0]!,
+    ).how;
 
   it('names the entry written with the Terraform resource label instead of the pool name', () => {
     const change = { ...poolChange('mathsgpt-gpu-cluster-gpu-pool', 3, 6, 3), kind: 'gke-node-pool' as const };
@@ -156,9 +160,9 @@ describe('when no catalog entry links to a change', () => {
   });
 
   it('says nothing more when no entry comes close', () => {
-    expect(linkHint(queueChange('research', 4, 8), [batch({ name: 'x', queue: 'searcher' }), batch({ name: 'y', queue: 'prod' })])).toBe(
-      '',
-    );
+    expect(
+      linkHints(queueChange('research', 4, 8), [batch({ name: 'x', queue: 'searcher' }), batch({ name: 'y', queue: 'prod' })]),
+    ).toEqual([]);
     expect(how(queueChange('research', 4, 8), [batch({ name: 'y', queue: 'training' })])).toBe(
       'document them in gpu-workloads.yaml with `queue: research`',
     );

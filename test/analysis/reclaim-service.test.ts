@@ -3,6 +3,8 @@ import { reviewChange } from '../../src/analysis/review-change.js';
 import type { CapacityChange, ChangeReview } from '../../src/domain/index.js';
 import { policy, queueChange, service } from '../factories.js';
 import { answer, hourly, repeat, telemetry } from './measured-fixture.js';
+import { reviewReason } from '../../src/report/reasons.js';
+import { findingText } from '../../src/report/findings.js';
 
 const POOL = 'l4-pool';
 const pool = (before: number, after: number): CapacityChange =>
@@ -32,16 +34,16 @@ describe('reclaiming an idle service', () => {
     // 4 declared × 1.2 headroom → 5 GPUs > 4 there. Its pods hold 1 GPU: shrinking to one replica frees none.
     const r = review(4, 1);
     expect(reclaim(r)).toMatchObject({ gpusFreed: 0, meetsNeed: false });
-    expect(reclaim(r)!.summary).toContain('chat (1 GPUs held of the 4 declared, busy 1%)');
-    expect(reclaim(r)!.summary).toContain('Reclaiming them frees no GPU the need counts');
+    expect(findingText(reclaim(r)!)).toContain('chat (1 GPUs held of the 4 declared, busy 1%)');
+    expect(findingText(reclaim(r)!)).toContain('Reclaiming them frees no GPU the need counts');
     expect(r).toMatchObject({ verdict: 'partially-justified', need: 5, gpusNeeded: 1 });
-    expect(r.reason).not.toContain('reclaim-idle');
+    expect(reviewReason(r)).not.toContain('reclaim-idle');
   });
 
   it('says the GPUs there already meet the need when they do, instead of crediting the lever', () => {
     const r = review(6, 1);
     expect(reclaim(r)).toMatchObject({ gpusFreed: 0, meetsNeed: false });
-    expect(reclaim(r)!.summary).toContain('the 6 GPUs there already meet the need (5 GPUs) without it');
+    expect(findingText(reclaim(r)!)).toContain('the 6 GPUs there already meet the need (5 GPUs) without it');
     expect(r).toMatchObject({ verdict: 'not-justified', need: 5, gpusNeeded: 0 });
   });
 

@@ -3,6 +3,8 @@ import { reviewChange } from '../../src/analysis/review-change.js';
 import { judgePr } from '../../src/analysis/review-pr.js';
 import { batch, policy, queueChange, service } from '../factories.js';
 import { answer, hourly, missing, repeat, telemetry } from './measured-fixture.js';
+import { reviewReason } from '../../src/report/reasons.js';
+import { missingWords } from '../../src/report/missing-words.js';
 
 // The mission's example: four 2-GPU, 2-hour jobs in a six-hour window fit on four GPUs in pairs.
 const fourPairs = batch({ name: 'nightly-eval', jobsPerDay: 4 });
@@ -49,7 +51,7 @@ describe('reviewChange', () => {
     expect(r.verdict).toBe('justified');
     expect(r.gpusNeeded).toBe(4);
     expect(r.plan?.lowerBound).toBe(8);
-    expect(r.reason).toMatch(/no schedule meets every deadline with fewer GPUs/);
+    expect(reviewReason(r)).toMatch(/no schedule meets every deadline with fewer GPUs/);
   });
 
   it('plans weekday jobs on a weekly cycle: runs on different days do not stack', () => {
@@ -77,7 +79,7 @@ describe('reviewChange', () => {
     expect(r.need).toBe(6);
     expect(r.verdict).toBe('partially-justified');
     expect(r.gpusNeeded).toBe(2);
-    expect(r.missingEvidence.map((m) => m.what)).toEqual(['measured capacity of chat']);
+    expect(r.missingEvidence.map((m) => missingWords(m).what)).toEqual(['measured capacity of chat']);
   });
 
   it('says which evidence is missing when no workload runs in the queue', () => {
@@ -89,20 +91,20 @@ describe('reviewChange', () => {
     });
     expect(r.verdict).toBe('insufficient-evidence');
     expect(r.gpusNeeded).toBeNull();
-    expect(r.missingEvidence[0]?.how).toContain('queue: other');
+    expect(missingWords(r.missingEvidence[0]!).how).toContain('queue: other');
   });
 
   it('says the catalog is missing when there is none', () => {
     const r = reviewChange({ change: queueChange('research', 4, 8), workloads: null, catalogFile: 'gpu-workloads.yaml', policy: policy() });
     expect(r.verdict).toBe('insufficient-evidence');
-    expect(r.missingEvidence[0]?.what).toContain('gpu-workloads.yaml');
+    expect(missingWords(r.missingEvidence[0]!).what).toContain('gpu-workloads.yaml');
   });
 
   it('treats GPU sharing as no request for hardware', () => {
     const change = queueChange('time-slicing-config/any', 1, 4, { kind: 'gpu-sharing' });
     const r = reviewChange({ change, workloads: [fourPairs], catalogFile: 'gpu-workloads.yaml', policy: policy() });
     expect(r).toMatchObject({ verdict: 'justified', gpusNeeded: 0 });
-    expect(r.reason).toContain('no new hardware');
+    expect(reviewReason(r)).toContain('no new hardware');
     expect(judgePr([change], [r])).toEqual({ verdict: 'justified', gpusRequested: 0, gpusNeeded: 0 });
   });
 
@@ -114,7 +116,7 @@ describe('reviewChange', () => {
       policy: policy({ headroom: 0 }),
     });
     expect(r.verdict).toBe('justified');
-    expect(r.reason).toMatch(/below the need/);
+    expect(reviewReason(r)).toMatch(/below the need/);
   });
 });
 
@@ -169,7 +171,7 @@ describe('reviewChange with telemetry', () => {
       policy: policy({ headroom: 0 }),
     });
     expect(r).toMatchObject({ verdict: 'insufficient-evidence', gpusNeeded: null });
-    expect(r.missingEvidence[0]?.what).toBe('a schedulable window for too-long');
+    expect(missingWords(r.missingEvidence[0]!).what).toBe('a schedulable window for too-long');
   });
 
   it('lists only the evidence its own levers lacked, and is fully trusted when nothing is missing', () => {
@@ -214,8 +216,8 @@ describe('reviewChange with catalog errors', () => {
     expect(reviewChange(ctx).verdict).toBe('not-justified');
     const r = reviewChange({ ...ctx, rejected: [rejectedEtl] });
     expect(r).toMatchObject({ verdict: 'insufficient-evidence', gpusNeeded: null, findings: [] });
-    expect(r.reason).toBe('etl cannot be planned from the catalog, so the need of ClusterQueue research is unknown');
-    expect(r.missingEvidence[0]).toEqual({
+    expect(reviewReason(r)).toBe('etl cannot be planned from the catalog, so the need of ClusterQueue research is unknown');
+    expect(missingWords(r.missingEvidence[0]!)).toEqual({
       what: 'a valid catalog entry for etl (gpu-workloads.yaml:14), which names ClusterQueue research',
       how: `fix gpu-workloads.yaml:14: ${etlProblem.message}; until then the entry is left out of the need`,
     });
@@ -232,7 +234,7 @@ describe('reviewChange with catalog errors', () => {
       rejected: [rejectedEtl],
     });
     expect(r.verdict).toBe('insufficient-evidence');
-    expect(r.missingEvidence.map((m) => m.how)).toEqual([
+    expect(r.missingEvidence.map((m) => missingWords(m).how)).toEqual([
       `fix gpu-workloads.yaml:14: ${etlProblem.message}; until then the entry is left out of the need`,
     ]);
   });
@@ -252,9 +254,10 @@ describe('reviewChange with catalog errors', () => {
       catalogError,
     });
     expect(r.verdict).toBe('insufficient-evidence');
-    expect(r.missingEvidence).toEqual([
+    expect(r.missingEvidence.map((m) => missingWords(m))).toEqual([
       { what: 'a readable workload catalog (gpu-workloads.yaml)', how: `fix gpu-workloads.yaml:4: ${catalogError.message}` },
     ]);
+    expect(r.missingEvidence[0]).toMatchObject({ code: 'catalog-unreadable', at: 'gpu-workloads.yaml:4' });
   });
 });
 
@@ -271,7 +274,7 @@ describe('reviewChange: the need in words', () => {
     });
     // 4 + 2 declared, + 20% = 7.2 → 8: the 8 GPUs there.
     expect(r).toMatchObject({ verdict: 'not-justified', need: 8 });
-    expect(r.reason).toBe('the 8 GPUs already there meet the need (8 GPUs: 6 for services + 20% headroom)');
+    expect(reviewReason(r)).toBe('the 8 GPUs already there meet the need (8 GPUs: 6 for services + 20% headroom)');
   });
 
   it('rates a review whose telemetry answered nothing as low as one without telemetry', () => {

@@ -4,6 +4,8 @@ import { reviewChange } from '../../src/analysis/review-change.js';
 import { observedRuntime, plannedRuntimes, runDays, runtimeFinding } from '../../src/analysis/runtime-check.js';
 import { batch, policy, queueChange } from '../factories.js';
 import { answer, hourly, measured, missing, repeat, telemetry } from './measured-fixture.js';
+import { findingText } from '../../src/report/findings.js';
+import { missingWords } from '../../src/report/missing-words.js';
 
 describe('runtime cross-check', () => {
   // Two days of hourly points: 4 GPUs for 6 hours each day (two 2-GPU runs at once).
@@ -24,7 +26,7 @@ describe('runtime cross-check', () => {
     const short = observedRuntime(evalJob(600), m())!;
     expect(short.differs).toBe(true);
     expect(plannedRuntimes([evalJob(600)], [short])[0]?.runtime).toBe(600);
-    expect(runtimeFinding([long])?.summary).toContain(
+    expect(findingText(runtimeFinding([long])!)).toContain(
       'documented at 4h but its runs took 6h on average (planned with the observed runtime)',
     );
     expect(runtimeFinding([observedRuntime(evalJob(330), m())!])).toBeNull();
@@ -53,7 +55,7 @@ describe('runtime cross-check', () => {
   it('says what is missing instead of guessing', () => {
     const noSelector = measured([]);
     expect(observedRuntime(batch({ name: 'dark' }), noSelector)).toBeNull();
-    expect(noSelector.missing()[0]?.how).toContain('selector');
+    expect(missingWords(noSelector.missing()[0]!).how).toContain('selector');
     const unanswered = measured([missing('gpu-requests:workload:eval')]);
     expect(observedRuntime(evalJob(240), unanswered)).toBeNull();
     expect(unanswered.missing()).toHaveLength(1);
@@ -101,7 +103,8 @@ describe('borrowable cohort quota', () => {
         policy: policy({ headroom: 0 }),
         telemetry: telemetry(cohortAnswers),
       });
-      return review.findings.find((f) => f.lever === 'borrow-quota')?.summary ?? '';
+      const borrow = review.findings.find((f) => f.lever === 'borrow-quota');
+      return borrow ? findingText(borrow) : '';
     };
     // Queue a leaves 8 − 3 = 5 GPUs unused at worst.
     expect(summaryWith(0)).toContain("raising research's borrowingLimit from 0 to 5 lets it use them");

@@ -2,8 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { demandTerms } from '../../src/analysis/levers.js';
 import type { LeverResults } from '../../src/analysis/levers.js';
 import { diagnoseLimit, meetsSlo, replicasFor, servingCapacity, sustainableRow } from '../../src/analysis/serving.js';
+import type { LimitDiagnosis } from '../../src/analysis/serving.js';
+import { servingAdvice } from '../../src/report/findings.js';
 import { policy, service } from '../factories.js';
 import { answer, hourly, measured, missing, repeat, row } from './measured-fixture.js';
+import { missingWords } from '../../src/report/missing-words.js';
 
 const slo = { p95LatencyMs: 2000, ttftP95Ms: 500, errorRate: 0.01 };
 const line = (values: number[]) => new Map(values.map((v, i) => [i * 60, v]));
@@ -32,18 +35,21 @@ describe('sustainable rate per replica', () => {
   });
 });
 
+/** The advice report/ words for a diagnosis. */
+const advice = (d: LimitDiagnosis) => servingAdvice({ limit: d.limit, ...(d.stats === null ? {} : { limitStats: d.stats }) });
+
 describe('batching or memory limit', () => {
   it('is batching when requests wait with the KV cache low and running at its cap', () => {
     const d = diagnoseLimit(line([8, 16, 32, 32, 16]), line([0, 0, 3, 5, 0]), line([0.2, 0.4, 0.6, 0.7, 0.4]), 0);
     expect(d.limit).toBe('batching');
-    expect(d.advice).toContain('--max-num-seqs');
-    expect(d.advice).toContain('70%');
+    expect(advice(d)).toContain('--max-num-seqs');
+    expect(advice(d)).toContain('70%');
   });
 
   it('is memory when the KV cache is near full and requests are preempted', () => {
     const d = diagnoseLimit(line([8, 20, 24, 30]), line([0, 2, 4, 0]), line([0.5, 0.95, 0.97, 0.6]), 12);
     expect(d.limit).toBe('memory');
-    expect(d.advice).toContain('--gpu-memory-utilization');
+    expect(advice(d)).toContain('--gpu-memory-utilization');
   });
 
   it('holds on noisy scrapes: judged on the medians over the samples where requests waited', () => {
@@ -54,9 +60,9 @@ describe('batching or memory limit', () => {
     const kv = line([0.05, 0.12, 0.31, 0.33, 0.93, 0.34, 0.36, 0.3, 0.29, 0.32, 0.1]);
     const d = diagnoseLimit(running, waiting, kv, 0);
     expect(d.limit).toBe('batching');
-    expect(d.stats).toEqual({ queuedSamples: 8, runningMedian: 256, runningCap: 256, kvMedian: 0.325, kvMax: 0.93 });
-    expect(d.advice).toContain('over the 8 samples where requests waited');
-    expect(d.advice).toContain('--max-num-seqs');
+    expect(d.stats).toEqual({ queuedSamples: 8, runningMedian: 256, runningCap: 256, kvMedian: 0.325, kvMax: 0.93, preemptions: 0 });
+    expect(advice(d)).toContain('over the 8 samples where requests waited');
+    expect(advice(d)).toContain('--max-num-seqs');
     // Without the cap (running well below its highest at most queued samples) it is no batching limit.
     const roomy = line([40, 120, 256, 150, 130, 140, 120, 160, 150, 140, 90]);
     expect(diagnoseLimit(roomy, waiting, kv, 0).limit).toBeNull();
@@ -97,10 +103,10 @@ describe('servingCapacity', () => {
     const m = measured([missing(`request-rate:${id}`)]);
     const bare = servingCapacity(service({ name: 'chat', selector: { namespace: 'chat' } }), m, policy());
     expect(bare.gpusNeeded).toBeNull();
-    expect(m.missing().map((x) => x.what)).toEqual(['the SLO of chat', `what vllm.request-rate:${id}: nothing`]);
+    expect(m.missing().map((x) => missingWords(x).what)).toEqual(['the SLO of chat', `what vllm.request-rate:${id}: nothing`]);
     const m2 = measured([]);
     servingCapacity({ ...chat, loadTest: undefined }, m2, policy());
-    expect(m2.missing().map((x) => x.what)).toEqual(['a load test of chat']);
+    expect(m2.missing().map((x) => missingWords(x).what)).toEqual(['a load test of chat']);
   });
 
   it('says what the slowest step measured when no load-test step meets the SLO, and sizes nothing', () => {
@@ -113,14 +119,14 @@ describe('servingCapacity', () => {
     });
     const s = servingCapacity(chat, m, policy());
     expect(s).toMatchObject({ sustainableRatePerReplica: null, gpusNeeded: null, peakRate: 10 });
-    const lack = m.missing().find((x) => x.what.startsWith('a load-test step of chat'));
-    expect(lack?.what).toBe(
+    const lack = m.missing().find((x) => missingWords(x).what.startsWith('a load-test step of chat'));
+    expect(missingWords(lack!).what).toBe(
       `a load-test step of chat that meets its SLO (p95 ≤ ${slo.p95LatencyMs} ms, TTFT p95 ≤ ${slo.ttftP95Ms} ms, errors ≤ ${slo.errorRate * 100}%)`,
     );
-    expect(lack?.how).toMatch(
+    expect(missingWords(lack!).how).toMatch(
       /^no step of lt\.json meets it: its lowest rate, 1 req\/s \(request_rate=1\), measured p95 2500 ms, TTFT p95 300 ms, errors 0%\./,
     );
-    expect(lack?.how).toContain('counted at its declared replicas');
+    expect(missingWords(lack!).how).toContain('counted at its declared replicas');
   });
 
   it('uses the workload headroom over the policy', () => {
@@ -144,7 +150,6 @@ describe('the batching lever', () => {
     gpusNeeded,
     declaredGpus: 4,
     limit,
-    advice: limit === null ? null : 'raise `--max-num-seqs`',
     evidence: [],
   });
   const results = (s: ReturnType<typeof serving>) =>

@@ -3,6 +3,8 @@ import { reviewChange } from '../../src/analysis/review-change.js';
 import type { CapacityChange, CapacityDecl, PoolSharing } from '../../src/domain/index.js';
 import { gpusCell, sharedMore, sharingSentence } from '../../src/report/sharing.js';
 import { batch, policy, queueChange } from '../factories.js';
+import { reviewReason } from '../../src/report/reasons.js';
+import { missingWords } from '../../src/report/missing-words.js';
 
 const source = { file: 'karpenter/nodeclass.yaml', line: 29, name: 'EC2NodeClass/gpu' };
 
@@ -84,7 +86,7 @@ describe('reviews of pools whose GPUs are shared', () => {
       policy: policy({ headroom: 0 }),
     });
     expect([r.verdict, r.gpusNeeded, r.change.delta]).toEqual(['justified', 0, 0]);
-    expect(r.reason).toBe('GPU sharing: each GPU is advertised as 4 (was 2); no new hardware');
+    expect(reviewReason(r)).toBe('GPU sharing: each GPU is advertised as 4 (was 2); no new hardware');
     expect([r.findings, r.missingEvidence]).toEqual([[], []]);
     expect(r.sharing).toMatchObject({ factorBefore: 2, factorAfter: 4, schedulableBefore: 2, schedulableAfter: 4 });
   });
@@ -98,7 +100,7 @@ describe('reviews of pools whose GPUs are shared', () => {
       policy: policy({ headroom: 0 }),
     });
     expect([r.verdict, r.gpusNeeded, r.confidence]).toEqual(['insufficient-evidence', null, 'low']);
-    expect(r.missingEvidence[0]?.what).toBe('the GPU sharing factor of pool slices (sharing-ambiguous)');
+    expect(missingWords(r.missingEvidence[0]!).what).toBe('the GPU sharing factor of pool slices (sharing-ambiguous)');
   });
 });
 

@@ -195,6 +195,7 @@ describe('gpu-justify review', () => {
     expect(json.missingEvidence).toContainEqual({
       what: `a valid catalog entry for weekly-sweep (gpu-workloads.yaml:${line}), which names ClusterQueue research`,
       how: `fix gpu-workloads.yaml:${line}: workloads[3].jobsPerDay: must be a positive whole number, got "two"; until then the entry is left out of the need`,
+      code: 'catalog-entry-invalid',
     });
   });
 

@@ -5,6 +5,7 @@ import { renderComment } from '../../src/report/comment.js';
 import { reviewJson } from '../../src/report/json.js';
 import { runReview } from '../../src/review.js';
 import { listingPr, type Tree } from './listing-tree.js';
+import { missingWords } from '../../src/report/missing-words.js';
 
 /** The same tree at both sides but for the given files. */
 function edit(tree: Tree, changes: Tree): [Tree, Tree] {
@@ -192,7 +193,7 @@ describe('coverage of the changed files', () => {
     const [base, head] = edit({ ...ENV, 'README.md': 'a\n' }, { ...ENV_EDIT, 'README.md': 'b\n' });
     const result = await review(base, head);
     expect(result.verdict).toBe('insufficient-evidence');
-    expect(result.missingEvidence[0]?.what).toBe('the root module that reads envs/prod/terraform.tfvars');
+    expect(missingWords(result.missingEvidence[0]!).what).toBe('the root module that reads envs/prod/terraform.tfvars');
     const body = renderComment(result);
     expect(body.indexOf('#### Not followed (1 file)')).toBeGreaterThan(0);
     expect(body.indexOf('#### Not followed')).toBeLessThan(body.indexOf('<details'));

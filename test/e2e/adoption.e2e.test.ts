@@ -11,6 +11,7 @@ import type { Family } from '../helpers/prometheus/openmetrics.js';
 import { memoryChangeSet } from '../memory-change-set.js';
 import { karpenterPool } from './capacity-files.js';
 import { startTwoDaysOf } from './two-days.js';
+import { missingWords } from '../../src/report/missing-words.js';
 
 /**
  * A cluster as a team adopting gpu-justify might have it: kube-state-metrics names the L4 node by
@@ -157,11 +158,11 @@ describe('a review of a pool whose telemetry does not line up', () => {
     const chat = r.ladders?.find((l) => l.scope === 'workload' && l.name === 'chat');
     expect(chat?.busyFraction).toBeCloseTo(0.55, 2);
     const pools = r.missingEvidence.filter(
-      (m) => m.what.includes(`node pool ${POOL}`) || m.what.includes(`idle pods in node pool ${POOL}`),
+      (m) => missingWords(m).what.includes(`node pool ${POOL}`) || missingWords(m).what.includes(`idle pods in node pool ${POOL}`),
     );
     expect(pools.length).toBeGreaterThan(0);
-    for (const m of pools) expect(m.how).toContain('must be the Kubernetes node name');
-    expect(r.missingEvidence.map((m) => m.what)).toContain(
+    for (const m of pools) expect(missingWords(m).how).toContain('must be the Kubernetes node name');
+    expect(r.missingEvidence.map((m) => missingWords(m).what)).toContain(
       `idle pods in node pool ${POOL}: pods there request GPUs, but no DCGM series is on its nodes`,
     );
   });
@@ -171,8 +172,8 @@ describe('a review of a pool whose telemetry does not line up', () => {
     expect(r.serving?.[0]).toMatchObject({ workload: 'chat', sustainableRatePerReplica: null, gpusNeeded: null });
     // 4 pods at 2.5 req/s each at noon.
     expect(r.serving?.[0]?.peakRate).toBeCloseTo(4 * rate(12 * HOUR), 1);
-    const lack = r.missingEvidence.find((m) => m.what.startsWith('a load-test step of chat'));
-    expect(lack?.how).toMatch(/its lowest rate, 1 req\/s \(.*\), measured p95 2500 ms, TTFT p95 300 ms/);
+    const lack = r.missingEvidence.find((m) => missingWords(m).what.startsWith('a load-test step of chat'));
+    expect(missingWords(lack!).how).toMatch(/its lowest rate, 1 req\/s \(.*\), measured p95 2500 ms, TTFT p95 300 ms/);
     expect(r.confidence).toBe('medium');
   });
 
@@ -180,12 +181,12 @@ describe('a review of a pool whose telemetry does not line up', () => {
     const result = await review('http://127.0.0.1:1');
     const r = only(result);
     expect(r.confidence).toBe('low');
-    const prometheusLines = result.missingEvidence.filter((m) => m.what.includes('127.0.0.1:1'));
+    const prometheusLines = result.missingEvidence.filter((m) => missingWords(m).what.includes('127.0.0.1:1'));
     expect(prometheusLines).toHaveLength(1);
-    expect(prometheusLines[0]?.what).toMatch(
+    expect(missingWords(prometheusLines[0]!).what).toMatch(
       /^every measurement from prometheus at http:\/\/127\.0\.0\.1:1: none of its \d+ queries was answered \(the first: .*unreachable/,
     );
-    expect(prometheusLines[0]?.how).toContain('PROMETHEUS_URL');
+    expect(missingWords(prometheusLines[0]!).how).toContain('PROMETHEUS_URL');
     expect(renderComment(result)).toContain('confidence low:** telemetry answered too little to measure the need.');
   });
 });

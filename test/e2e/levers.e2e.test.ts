@@ -10,6 +10,8 @@ import type { SimulatedPrometheus } from '../helpers/prometheus/index.js';
 import { memoryChangeSet, type Tree } from '../memory-change-set.js';
 import { clusterQueue, l4Pool } from './capacity-files.js';
 import { startTwoDays, TWO_DAYS_MINUTES } from './two-days.js';
+import { findingText, servingAdvice } from '../../src/report/findings.js';
+import { missingWords } from '../../src/report/missing-words.js';
 
 let prom: SimulatedPrometheus;
 let source: PrometheusSource;
@@ -121,8 +123,8 @@ describe('a review on a real Prometheus', () => {
     expect(check?.observedMinutes).toBeGreaterThan(355);
     expect(check?.observedMinutes).toBeLessThan(366);
     expect(check?.differs).toBe(true);
-    expect(lever(r, 'stagger')?.summary ?? '').toBeDefined();
-    expect(r.findings.some((f) => f.summary.startsWith('Runtime off by more than 25%'))).toBe(true);
+    expect(lever(r, 'stagger')?.detail.code).toBe('stagger');
+    expect(r.findings.some((f) => findingText(f).startsWith('Runtime off by more than 25%'))).toBe(true);
     // Staggered peak 4 (both runs fill the window), +20% → 5; 4 there; training leaves 4 − 2 = 2 unused.
     expect(r.need).toBe(5);
     expect(lever(r, 'borrow-quota')).toMatchObject({ gpusFreed: KUEUE.queues.training.nominal - TRAIN.gpus, meetsNeed: true });
@@ -162,7 +164,7 @@ describe('a review on a real Prometheus', () => {
       gpusNeeded: 2,
       limit: 'batching',
     });
-    expect(s?.advice).toContain('--max-num-seqs');
+    expect(servingAdvice(s!)).toContain('--max-num-seqs');
     expect(lever(r, 'batching')).toMatchObject({ gpusFreed: 2, meetsNeed: true });
     expect(r).toMatchObject({ verdict: 'not-justified', gpusNeeded: 0, need: 2, confidence: 'high' });
     expect(lever(r, 'batching')?.evidence.map((e) => e.source)).toEqual(expect.arrayContaining(['load-test', 'prometheus']));
@@ -200,7 +202,7 @@ describe('a review on a real Prometheus', () => {
   it('never trusts a verdict more with less evidence: no load test counts the declared replicas', async () => {
     const r = only(await review({ 'pools/l4.yaml': l4Pool(4) }, { 'pools/l4.yaml': l4Pool(8) }, `\n${chatService({ loadTest: false })}`));
     expect(r).toMatchObject({ verdict: 'partially-justified', gpusNeeded: 1, need: 5, confidence: 'medium' });
-    expect(r.missingEvidence.map((m) => m.what)).toEqual(['a load test of support-chat']);
+    expect(r.missingEvidence.map((m) => missingWords(m).what)).toEqual(['a load test of support-chat']);
   });
 
   it('reclaims an idle training allocation and flags it memory-bound (training queue)', async () => {
@@ -247,6 +249,6 @@ describe('a review on a real Prometheus', () => {
   it('says which evidence is missing when the catalog links nothing to the change', async () => {
     const r = await review({ 'pools/l4.yaml': l4Pool(4) }, { 'pools/l4.yaml': l4Pool(8) }, trainJobs);
     expect(r).toMatchObject({ verdict: 'insufficient-evidence', gpusNeeded: null });
-    expect(r.missingEvidence[0]?.how).toContain(`pool: ${POOLS.l4.name}`);
+    expect(missingWords(r.missingEvidence[0]!).how).toContain(`pool: ${POOLS.l4.name}`);
   });
 });

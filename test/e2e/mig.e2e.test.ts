@@ -15,6 +15,8 @@ import { capacityLadder } from '../../src/analysis/ladder.js';
 import { gatherEvidence } from '../../src/telemetry/gather.js';
 import { toMeasurements } from '../../src/telemetry/measure/to-measurements.js';
 import { karpenterPool } from './capacity-files.js';
+import { findingText } from '../../src/report/findings.js';
+import { missingWords } from '../../src/report/missing-words.js';
 
 const WINDOW = 2 * 24 * 60;
 const HOURS = WINDOW / 60;
@@ -148,8 +150,8 @@ describe('a pool of MIG-partitioned A100s, on a real Prometheus', () => {
     expect(bob.heldFraction).toBe(1);
     const reclaim = r.findings.find((f) => f.lever === 'reclaim-idle')!;
     expect(reclaim.gpusFreed).toBeCloseTo(1 + 3 / 7, 12);
-    expect(reclaim.summary).toContain('Idle pods outside the catalog hold 1.43 GPUs of mig-pool');
-    expect(reclaim.summary).toContain('notebooks/nb-bob (2× 1g.10gb = 0.286 GPU, busy 1%)');
+    expect(findingText(reclaim)).toContain('Idle pods outside the catalog hold 1.43 GPUs of mig-pool');
+    expect(findingText(reclaim)).toContain('notebooks/nb-bob (2× 1g.10gb = 0.286 GPU, busy 1%)');
     expect(reclaim.evidence.map((e) => e.ref)).toContainEqual(expect.stringContaining('GPU_I_PROFILE!=""'));
 
     const comment = renderComment(result);
@@ -166,9 +168,11 @@ describe('a pool of MIG-partitioned A100s, on a real Prometheus', () => {
     expect(pool.busyGpuHours).toBeNull();
     expect(pool.busyFraction).toBeNull();
     expect(ladderOf(r, 'infer').busyGpuHours).toBeNull();
-    const lack = r.missingEvidence.find((m) => m.what.startsWith(`busy-ness of the MIG instances of node pool ${MIG_POOL.name}`));
-    expect(lack?.how).toContain('DCGM_FI_PROF_GR_ENGINE_ACTIVE');
-    expect(lack?.how).toContain('DCGM_FI_DEV_GPU_UTIL is not reported for MIG instances');
+    const lack = r.missingEvidence.find((m) =>
+      missingWords(m).what.startsWith(`busy-ness of the MIG instances of node pool ${MIG_POOL.name}`),
+    );
+    expect(missingWords(lack!).how).toContain('DCGM_FI_PROF_GR_ENGINE_ACTIVE');
+    expect(missingWords(lack!).how).toContain('DCGM_FI_DEV_GPU_UTIL is not reported for MIG instances');
     // The GPU_UTIL of 0 on instances is never taken for an idle slice.
     expect((r.idlePods ?? []).filter((p) => p.pod === PODS.nbDan.pod || p.pod === PODS.sweep.pod)).toEqual([]);
     expect(r.confidence).toBe('medium');
@@ -204,6 +208,6 @@ describe('a pool of MIG-partitioned A100s, on a real Prometheus', () => {
     expect(Math.abs(l.allocatedGpuHours! - (3 / 7) * HOURS)).toBeLessThanOrEqual(sampling(3 / 7));
     expect(l.evidence.map((e) => e.ref)).toContainEqual(expect.stringContaining('3g.40gb = 3/7 GPU'));
     // No nvidia.com/gpu usage is no gap when the queue's quota is in MIG devices.
-    expect(m.missing().filter((x) => x.what.startsWith('admitted usage'))).toEqual([]);
+    expect(m.missing().filter((x) => missingWords(x).what.startsWith('admitted usage'))).toEqual([]);
   });
 });

@@ -18,6 +18,8 @@ import type { RunningPrometheus } from '../helpers/prometheus/index.js';
 import type { Family, SeriesPoints } from '../helpers/prometheus/openmetrics.js';
 import { clusterQueue, karpenterPool } from './capacity-files.js';
 import { startTwoDaysOf, TWO_DAYS_MINUTES } from './two-days.js';
+import { reviewReason } from '../../src/report/reasons.js';
+import { missingWords } from '../../src/report/missing-words.js';
 
 /**
  * A cluster whose repository has no workload catalog. The A100 pool holds an abandoned notebook
@@ -232,11 +234,11 @@ describe('a review with no workload catalog, on a real Prometheus', () => {
     expect(r.idlePods?.map((p) => `${p.namespace}/${p.pod}`)).toEqual(['research/notebook-0']);
     expect(r.findings.find((f) => f.lever === 'reclaim-idle')).toMatchObject({ gpusFreed: 4, meetsNeed: true });
     expect(result.verdict).toBe('not-justified');
-    expect(r.reason).toBe(
+    expect(reviewReason(r)).toBe(
       'the 8 GPUs already there hold the observed peak (6 GPUs, 2 without the idle pods; 3 with headroom) and the 4 asked with reclaim-idle',
     );
     // Still listed: the catalog that would make the review precise.
-    expect(r.missingEvidence.map((m) => m.what)).toContain('a workload catalog (gpu-workloads.yaml)');
+    expect(r.missingEvidence.map((m) => missingWords(m).what)).toContain('a workload catalog (gpu-workloads.yaml)');
     const comment = renderComment(result);
     expect(comment).toContain('Observed GPU demand on a100-pool');
     expect(comment).toContain('`npx gpu-justify init`');
@@ -248,8 +250,8 @@ describe('a review with no workload catalog, on a real Prometheus', () => {
     expect(r).toMatchObject({ verdict: 'not-justified', gpusNeeded: 0, need: 10, confidence: 'inferred' });
     expect(r.demand).toMatchObject({ scope: 'queue', peakHeld: 8, peakDemand: 8 });
     expect(r.findings.find((f) => f.lever === 'borrow-quota')).toMatchObject({ gpusFreed: 14, meetsNeed: true });
-    expect(r.reason).toContain('14 borrowable');
-    expect(r.reason).toContain('observed peak (8 GPUs; 10 with headroom)');
+    expect(reviewReason(r)).toContain('14 borrowable');
+    expect(reviewReason(r)).toContain('observed peak (8 GPUs; 10 with headroom)');
   });
 
   it('counts a CronJob seen in the repository and in kube-state-metrics once, each field with its origin', async () => {
@@ -287,7 +289,9 @@ describe('a review with no workload catalog, on a real Prometheus', () => {
       capacity: 8,
       capacityDoneBy: 240,
     });
-    expect(r.missingEvidence.map((m) => m.what)).toEqual(expect.arrayContaining(['a deadline for nightly', 'a deadline for embed']));
+    expect(r.missingEvidence.map((m) => missingWords(m).what)).toEqual(
+      expect.arrayContaining(['a deadline for nightly', 'a deadline for embed']),
+    );
     const comment = renderComment(result);
     expect(comment).toContain('done by 03:00: 12 GPUs; by 04:00: 8 GPUs; the 8 there today finish by 04:00');
   });
@@ -403,7 +407,7 @@ describe('a snapshot with no workload catalog, recorded from a real Prometheus',
     for (const queue of ['batch-q', 'ml-q']) {
       const path = `queues/${queue}.yaml`;
       const [live, replay] = await replayed(['--dir', dir], path, clusterQueue(queue, 4, null), clusterQueue(queue, 16, null));
-      expect(replay.missingEvidence.filter((m) => m.what.includes('holds no answer'))).toEqual([]);
+      expect(replay.missingEvidence.filter((m) => missingWords(m).what.includes('holds no answer'))).toEqual([]);
       expect(reviewsOf(replay)).toEqual(reviewsOf(live));
       expect(only(replay).inferred?.some((w) => w.runsObserved > 0)).toBe(true);
     }
@@ -416,7 +420,7 @@ describe('a snapshot with no workload catalog, recorded from a real Prometheus',
     const head = await writeTree({ ...MANIFESTS, [path]: after });
     dirs.push(base, head);
     const [live, replay] = await replayed(['--base', base, '--head', head], path, before, after);
-    expect(replay.missingEvidence.filter((m) => m.what.includes('holds no answer'))).toEqual([]);
+    expect(replay.missingEvidence.filter((m) => missingWords(m).what.includes('holds no answer'))).toEqual([]);
     expect(reviewsOf(replay)).toEqual(reviewsOf(live));
     expect(only(replay).idlePods?.map((p) => p.pod)).toEqual(['notebook-0']);
   });

@@ -9,6 +9,7 @@ import type { Family } from '../helpers/prometheus/openmetrics.js';
 import { memoryChangeSet } from '../memory-change-set.js';
 import { karpenterPool } from './capacity-files.js';
 import { startTwoDaysOf } from './two-days.js';
+import { missingWords } from '../../src/report/missing-words.js';
 
 /**
  * A cluster whose kube-state-metrics exporter writes NaN and +Inf for two samples in three of the
@@ -99,8 +100,8 @@ describe('a review whose GPU requests are mostly NaN and +Inf', () => {
     const result = await review();
     const r = result.reviews[0]!;
     for (const id of ['ksm.gpu-requests:workload:chat', 'ksm.gpu-requests:pool:l4-pool']) {
-      const line = r.missingEvidence.find((m) => m.what.includes(id));
-      expect(line?.what, id).toMatch(
+      const line = r.missingEvidence.find((m) => missingWords(m).what.includes(id));
+      expect(missingWords(line!).what, id).toMatch(
         new RegExp(`most samples were not finite \\(\\d+ of \\d+: \\d+ NaN, \\d+ infinite\\) for ${id.replace(/\./g, '\\.')}`),
       );
     }

@@ -10,6 +10,8 @@ import { memoryChangeSet } from '../memory-change-set.js';
 import { l4Pool } from './capacity-files.js';
 import { closedPort, sendJson, startServer } from '../telemetry/local-server.js';
 import type { LocalServer } from '../telemetry/local-server.js';
+import { missingWords } from '../../src/report/missing-words.js';
+import { costNoteText } from '../../src/report/findings.js';
 
 const WINDOW = 2 * 24 * 60;
 const HOURS = WINDOW / 60;
@@ -125,7 +127,7 @@ describe('cost per verified outcome from OpenCost, end to end', () => {
     const r = await review(opencost.url);
     const cost = current(r);
     expect(cost?.usdOverWindow).toBeCloseTo(OPENCOST_GPU_COST, 6);
-    expect(cost?.note).toBe('GPU cost from OpenCost');
+    expect(cost?.note).toEqual({ code: 'opencost' });
     expect(cost?.usdPerVerifiedOutcome).toBeCloseTo(OPENCOST_GPU_COST / cost!.verifiedOutcomes!, 12);
     expect(cost?.evidence).toContainEqual({
       source: 'opencost',
@@ -149,11 +151,11 @@ describe('cost per verified outcome from OpenCost, end to end', () => {
       const cost = current(r);
       // 4 GPUs requested all window at the L4 list price.
       expect(cost?.usdOverWindow).toBeCloseTo(CHAT.pods.length * HOURS * LIST_PRICE, 0);
-      expect(cost?.note).toMatch(/GPU-hours requested × \$0\.85\/GPU-hour$/);
+      expect(costNoteText(cost!.note)).toMatch(/GPU-hours requested × \$0\.85\/GPU-hour$/);
       expect(cost?.evidence.map((e) => e.source)).not.toContain('opencost');
-      const lack = r.missingEvidence.find((m) => m.what.startsWith('GPU cost from OpenCost'));
-      expect(lack?.what).toContain(url === down ? 'unreachable' : 'HTTP 500');
-      expect(lack?.how).toContain('OPENCOST_URL');
+      const lack = r.missingEvidence.find((m) => missingWords(m).what.startsWith('GPU cost from OpenCost'));
+      expect(missingWords(lack!).what).toContain(url === down ? 'unreachable' : 'HTTP 500');
+      expect(missingWords(lack!).how).toContain('OPENCOST_URL');
       expect(r.confidence).toBe('medium');
     }
   }, 30_000);

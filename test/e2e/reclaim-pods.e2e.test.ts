@@ -9,6 +9,8 @@ import type { SimulatedPrometheus } from '../helpers/prometheus/index.js';
 import { memoryChangeSet } from '../memory-change-set.js';
 import { karpenterPool } from './capacity-files.js';
 import { startTwoDays, TWO_DAYS_MINUTES } from './two-days.js';
+import { findingText } from '../../src/report/findings.js';
+import { missingWords } from '../../src/report/missing-words.js';
 
 let prom: SimulatedPrometheus;
 let source: PrometheusSource;
@@ -74,7 +76,7 @@ describe('reclaiming idle GPUs of pods outside the catalog, on a real Prometheus
     // train needs 2 GPUs (+20% → 3) of the 8 there, so the verdict does not rest on the notebook.
     expect(r).toMatchObject({ verdict: 'not-justified', need: 3 });
     expect(reclaim(r)).toMatchObject({ gpusFreed: NOTEBOOK.gpus, meetsNeed: false });
-    expect(reclaim(r)!.summary).toContain(`${NOTEBOOK.namespace}/${NOTEBOOK.pod} (2 GPUs, busy 1%)`);
+    expect(findingText(reclaim(r)!)).toContain(`${NOTEBOOK.namespace}/${NOTEBOOK.pod} (2 GPUs, busy 1%)`);
     expect(r.missingEvidence).toEqual([]);
 
     const comment = renderComment(result);
@@ -89,7 +91,7 @@ describe('reclaiming idle GPUs of pods outside the catalog, on a real Prometheus
     expect(r.ladders?.find((l) => l.name === 'train')?.flags.map((f) => f.kind)).toContain('idle');
     expect(r.idlePods?.map((p) => p.pod)).toEqual([NOTEBOOK.pod]);
     expect(reclaim(r)).toMatchObject({ gpusFreed: TRAIN.gpus + NOTEBOOK.gpus });
-    expect(reclaim(r)!.summary).toContain('train (2 GPUs, busy 30%)');
+    expect(findingText(reclaim(r)!)).toContain('train (2 GPUs, busy 30%)');
     // eval's pods run at 80% and hold GPUs a quarter of the day: never idle pods.
     expect(r.idlePods?.some((p) => p.namespace === EVAL.namespace)).toBe(false);
   });
@@ -98,9 +100,9 @@ describe('reclaiming idle GPUs of pods outside the catalog, on a real Prometheus
     const r = only(await review(POOLS.h100.name, 'p5.48xlarge', 4, 8));
     expect(r.idlePods).toBeUndefined();
     expect(reclaim(r)).toBeUndefined();
-    const lack = r.missingEvidence.find((m) => m.what.startsWith('idle pods in node pool h100-pool'));
-    expect(lack?.how).toContain('`--kubernetes`');
-    expect(lack?.how).toContain('DCGM_EXPORTER_KUBERNETES=true');
+    const lack = r.missingEvidence.find((m) => missingWords(m).what.startsWith('idle pods in node pool h100-pool'));
+    expect(missingWords(lack!).how).toContain('`--kubernetes`');
+    expect(missingWords(lack!).how).toContain('DCGM_EXPORTER_KUBERNETES=true');
     expect(r.confidence).toBe('medium');
     // The pod there is real: kube-state-metrics sees its request.
     const pool = r.ladders?.find((l) => l.scope === 'pool');

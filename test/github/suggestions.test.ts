@@ -36,7 +36,7 @@ function review(over: Partial<ChangeReview>): ChangeReview {
     workloads: [],
     findings: [],
     missingEvidence: [],
-    reason: 'Staggering fits the runs in 8 GPUs.',
+    reason: { code: 'no-linked-workloads', catalogFile: 'gpu-workloads.yaml' },
     evidence: [],
     ...over,
   };

@@ -5,6 +5,7 @@ import { hourlyPeaks } from '../../src/report/demand.js';
 import { todaySchedule } from '../../src/report/schedule.js';
 import { evilReview, mermaidBlocks } from './comments.js';
 import { catalog, queueFile, review, SCENARIOS } from './scenarios.js';
+import { missingWords } from '../../src/report/missing-words.js';
 
 function headlineOf(body: string): string {
   return body.split('\n').find((l) => l.startsWith('### ')) ?? '';
@@ -197,7 +198,7 @@ describe('renderComment', () => {
     // The unreadable file might hide a GPU change, so no confident verdict.
     expect(result.verdict).toBe('insufficient-evidence');
     expect(result.gpusNeeded).toBeNull();
-    expect(result.missingEvidence[0]?.what).toBe('a readable bad.yaml');
+    expect(missingWords(result.missingEvidence[0]!).what).toBe('a readable bad.yaml');
     const body = renderComment(result);
     expect(body).toMatch(/`bad\.yaml:\d+`/);
   });

@@ -36,7 +36,12 @@ const finding = (lever: Finding['lever'], gpusFreed: number, meetsNeed = false):
   lever,
   gpusFreed,
   meetsNeed,
-  summary: `${lever} ${'x'.repeat(200)}`,
+  // A long sentence: the headline shortens it to the lever's own words.
+  detail: {
+    code: 'runtime-off',
+    tolerance: 0.25,
+    jobs: [{ workload: `${lever} ${'x'.repeat(200)}`, documentedMinutes: 60, observedMinutes: 90 }],
+  },
   evidence: [],
 });
 
@@ -199,7 +204,10 @@ describe('the comment with measured evidence', () => {
       ...evil,
       reviews: evil.reviews.map((r) => ({
         ...r,
-        ladders: r.ladders?.map((l) => ({ ...l, flags: [{ kind: 'idle' as const, message: 'idle' }] })),
+        ladders: r.ladders?.map((l) => ({
+          ...l,
+          flags: [{ kind: 'idle' as const, name: l.name, busyFraction: 0.01, allocatedGpuHours: 10, idleBelow: 0.05 }],
+        })),
       })),
     });
     tablesKeepTheirColumns(flagged);

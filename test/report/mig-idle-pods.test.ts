@@ -25,7 +25,13 @@ describe('idle MIG instances in the report', () => {
   });
 
   it('writes fractional GPUs freed to three figures and whole ones as they are', () => {
-    const finding = (gpusFreed: number): Finding => ({ lever: 'reclaim-idle', gpusFreed, meetsNeed: false, summary: 's', evidence: [] });
+    const finding = (gpusFreed: number): Finding => ({
+      lever: 'reclaim-idle',
+      gpusFreed,
+      meetsNeed: false,
+      detail: { code: 'stagger', runs: 1, peak: 1, naivePeak: 1 },
+      evidence: [],
+    });
     expect(leversTable([finding(1 + 3 / 7)], false)).toMatch(/\| reclaim-idle +\| 1\.43 +\|/);
     expect(leversTable([finding(2)], false)).toMatch(/\| reclaim-idle +\| 2 +\|/);
   });

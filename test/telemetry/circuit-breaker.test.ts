@@ -13,6 +13,7 @@ import type { TelemetryEvidence } from '../../src/telemetry/gather.js';
 import { batch, queueChange, service } from '../factories.js';
 import { closedPort, sendJson, startServer, vector } from './local-server.js';
 import type { Handler, LocalServer } from './local-server.js';
+import { missingWords } from '../../src/report/missing-words.js';
 
 const AT = new Date('2026-03-02T00:00:00Z');
 const RETRIES = 3;
@@ -74,7 +75,7 @@ describe('a telemetry source that is down costs one query its retries, not every
     expectOneOutage(t.evidence);
     // Still one line for the reader, naming the real failure.
     expect(t.missing).toHaveLength(1);
-    expect(t.evidence.outage?.what).toMatch(
+    expect(missingWords(t.evidence.outage!).what).toMatch(
       new RegExp(`none of its ${PROBE + planned.length} queries was answered \\(the first: prometheus at .* answered HTTP 503`),
     );
   });
@@ -112,7 +113,7 @@ describe('a telemetry source that is down costs one query its retries, not every
     // The probe could not tell: the MIG queries were asked all the same, and its failure is listed.
     expect(ev.mig?.status).toBe('failed');
     expect(ev.missing).toHaveLength(PROBE + planned.length);
-    expect(ev.missing[0]?.what).toMatch(/^whether the cluster has MIG devices .*: .*bad query/);
+    expect(missingWords(ev.missing[0]!).what).toMatch(/^whether the cluster has MIG devices .*: .*bad query/);
   });
 
   it("one query past Prometheus's own query timeout trips nothing: the others are answered", async () => {

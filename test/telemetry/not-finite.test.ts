@@ -7,6 +7,7 @@ import type { NamedQuery } from '../../src/telemetry/queries/named-query.js';
 import { DAY, startPrometheus } from '../helpers/prometheus/index.js';
 import type { RunningPrometheus } from '../helpers/prometheus/index.js';
 import { toOpenMetrics, type Family } from '../helpers/prometheus/openmetrics.js';
+import { missingWords } from '../../src/report/missing-words.js';
 
 const STEP = 300;
 const END = Math.floor(Date.now() / 1000 / DAY) * DAY;
@@ -73,10 +74,10 @@ describe('answers whose samples are NaN or ±Inf (real Prometheus)', () => {
     expect(r.skipped.nan).toBe(24);
     expect(r.droppedSeries).toBeUndefined();
     const note = notFiniteNote(r);
-    expect(note?.what).toBe(
+    expect(missingWords(note!).what).toBe(
       `${q.what}: 24 of ${times.length} samples of ksm.gpu-requests:workload:partly were not finite (24 NaN, 0 infinite); the numbers taken from it count only the finite ones`,
     );
-    expect(note?.how).toContain('ksm.gpu-requests:workload:partly');
+    expect(missingWords(note!).how).toContain('ksm.gpu-requests:workload:partly');
   });
 
   it('a series with no finite sample is left out of a per-pod answer, and the note counts it', async () => {
@@ -92,7 +93,7 @@ describe('answers whose samples are NaN or ±Inf (real Prometheus)', () => {
     if (r.status !== 'ok') return;
     expect(r.series.map((s) => s.labels['pod']).sort()).toEqual(['onepod-0', 'onepod-1', 'onepod-2']);
     expect(r.droppedSeries).toBe(1);
-    expect(notFiniteNote(r)?.what).toContain('1 of its series had no finite sample and is left out');
+    expect(missingWords(notFiniteNote(r)!).what).toContain('1 of its series had no finite sample and is left out');
   });
 
   it('a sound answer has no note', async () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { observationsFor } from '../../src/telemetry/observations.js';
 import { queueChange } from '../factories.js';
 import { answer, hourly, missing, repeat, telemetry } from './answer-fixture.js';
+import { missingWords } from '../../src/report/missing-words.js';
 
 const one = (labels: Record<string, string>, v: number) => ({ labels, samples: [{ t: 1, v }] });
 
@@ -50,7 +51,7 @@ describe('observations of a changed queue, from the review’s answers', () => {
     expect(o.demand).toBeNull();
     // Admitted usage is what the demand rests on: its absence is listed, the optional queries' are not.
     expect(o.missing).toHaveLength(1);
-    expect(o.missing[0]!.what).toContain('what kueue.usage:queue:research');
+    expect(missingWords(o.missing[0]!).what).toContain('what kueue.usage:queue:research');
     expect(o.jobRuns?.runs).toEqual([
       { namespace: 'etl', job: 'adhoc', cronJob: null, startedAt: 500, completedAt: 900 },
       { namespace: 'etl', job: 'nightly-1', cronJob: 'nightly', startedAt: 1000, completedAt: null },

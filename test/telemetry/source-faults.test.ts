@@ -6,6 +6,7 @@ import { toMissingEvidence } from '../../src/telemetry/source.js';
 import type { MissingReason } from '../../src/telemetry/source.js';
 import { closedPort, sendJson, startServer, vector } from './local-server.js';
 import type { Handler, LocalServer } from './local-server.js';
+import { missingWords } from '../../src/report/missing-words.js';
 
 const TOKEN = 'fault-secret-token-5150';
 const AT = new Date('2026-03-02T00:00:00Z');
@@ -77,7 +78,7 @@ describe('faults become missing evidence naming the source and the query', () =>
     expect(r.message).toMatch(message);
     expect(r.message).toContain('outcomes.verified:workload:nightly-eval');
     expect(JSON.stringify(r)).not.toContain(TOKEN);
-    expect(toMissingEvidence(r).how).toMatch(/outcomes in the catalog entry of nightly-eval/);
+    expect(missingWords(toMissingEvidence(r)).how).toMatch(/outcomes in the catalog entry of nightly-eval/);
   });
 
   it('reads DCGM blank values as missing, not as 9.22e18 MiB', async () => {

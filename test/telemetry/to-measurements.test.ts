@@ -1,3 +1,4 @@
+import { missingWords } from '../../src/report/missing-words.js';
 import { describe, expect, it } from 'vitest';
 import type { MissingEvidence } from '../../src/domain/index.js';
 import type { ReviewTelemetry } from '../../src/telemetry/collect.js';
@@ -113,7 +114,9 @@ describe('query answers as measurements', () => {
     });
     const dropped = toMeasurements(reviewTelemetry([answer(ID, { skipped: { nan: 48, inf: 1, blank: 0 }, droppedSeries: 1 })]));
     const taken = dropped.measurements.get('gpu-requests:workload:chat');
-    expect(taken?.status === 'measured' ? taken.notFinite?.what : null).toContain('1 of its series had no finite sample and is left out');
+    expect(taken?.status === 'measured' && taken.notFinite ? missingWords(taken.notFinite).what : null).toContain(
+      '1 of its series had no finite sample and is left out',
+    );
   });
 
   it("carry OpenCost's GPU cost by namespace, or why there is none", () => {

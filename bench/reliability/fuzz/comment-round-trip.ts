@@ -60,7 +60,7 @@ function hostileResult(text: string): ReviewResult {
         workloads: [text],
         findings: [],
         missingEvidence: missing,
-        reason: `no workload of ${text} is documented`,
+        reason: { code: 'no-linked-workloads', catalogFile: `${text}.yaml` },
         evidence: [],
       },
     ],

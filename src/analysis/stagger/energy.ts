@@ -1,3 +1,4 @@
+import type { PackingRule } from '../../domain/index.js';
 import type { ArcEnergy } from './arc-energy.js';
 import { packingWeights } from './packing.js';
 
@@ -11,7 +12,7 @@ export interface ArcTest {
   /** Mandatory weighted work at the root. */
   need: number;
   /** Null for the plain GPU count against the slots' caps, else what the packing weight expresses. */
-  packing: string | null;
+  packing: PackingRule | null;
 }
 
 export interface EnergyResult {

@@ -1,16 +1,14 @@
-import type { StaggerJob } from '../../domain/index.js';
+import type { BoundProof, StaggerJob } from '../../domain/index.js';
 import { arcEnergy, type ArcEnergy } from './arc-energy.js';
-import { DAY, ceilDiv, cycleWord, gcd } from './circle.js';
-import { formatWhen } from './cron.js';
+import { DAY, ceilDiv, gcd } from './circle.js';
 import { validateJobs } from './errors.js';
 import { buildModel, type GridJob, type GridModel } from './grid.js';
+import { spanOf } from './proof-reasons.js';
 import { windowSpan } from './slot-caps.js';
-
-const gpuWord = (n: number): string => `${n} GPU${n === 1 ? '' : 's'}`;
 
 export interface LowerBound {
   value: number;
-  reason: string;
+  reason: BoundProof;
 }
 
 /**
@@ -27,10 +25,13 @@ export interface LowerBound {
 export function lowerBound(jobs: StaggerJob[], prepared?: ArcEnergy, cycle: number = prepared?.model.cycle ?? DAY): LowerBound {
   validateJobs(jobs, cycle);
   const first = jobs[0];
-  if (first === undefined) return { value: 0, reason: 'there are no runs to place' };
+  if (first === undefined) return { value: 0, reason: { code: 'no-runs', value: 0 } };
 
   const largest = jobs.reduce((a, b) => (b.gpus > a.gpus ? b : a), first);
-  let best: LowerBound = { value: largest.gpus, reason: `the largest job (${largest.workload}) needs ${gpuWord(largest.gpus)}` };
+  let best: LowerBound = {
+    value: largest.gpus,
+    reason: { code: 'largest-job', value: largest.gpus, workload: largest.workload, gpus: largest.gpus },
+  };
   const arcs = prepared ?? arcEnergy(buildModel(jobs, cycle));
   const { model, sizes, energy } = arcs;
   const width = sizes.length;
@@ -39,14 +40,7 @@ export function lowerBound(jobs: StaggerJob[], prepared?: ArcEnergy, cycle: numb
     for (let i = 0; i < width; i++) work += (sizes[i] ?? 0) * (energy[x * width + i] ?? 0);
     const value = ceilDiv(work, m);
     if (value <= best.value) return;
-    const what = `${work * model.step} GPU-minutes of work: at least ${gpuWord(value)}`;
-    best = {
-      value,
-      reason:
-        m >= model.slots
-          ? `over the whole ${cycleWord(model.cycle)} the runs do ${what}`
-          : `${between(model, a, m)} the runs must do ${what}`,
-    };
+    best = { value, reason: { code: 'work', value, span: spanOf(model, a, m), gpuMinutes: work * model.step } };
   });
 
   const beside = besideCompulsory(jobs, model);
@@ -102,9 +96,7 @@ function besideCompulsory(jobs: readonly StaggerJob[], model: GridModel): LowerB
   if (job === undefined) return null;
   return {
     value,
-    reason:
-      `wherever ${job.workload} (${gpuWord(job.gpus)}) runs, other runs that cannot move out of that time already ` +
-      `hold ${gpuWord(beside)}: at least ${gpuWord(value)}`,
+    reason: { code: 'beside-compulsory', value, workload: job.workload, gpus: job.gpus, beside },
   };
 }
 
@@ -115,15 +107,18 @@ function besideCompulsory(jobs: readonly StaggerJob[], model: GridModel): LowerB
  */
 export function quickBound(jobs: readonly StaggerJob[], model: GridModel): LowerBound {
   const first = jobs[0];
-  if (first === undefined) return { value: 0, reason: 'there are no runs to place' };
+  if (first === undefined) return { value: 0, reason: { code: 'no-runs', value: 0 } };
   const largest = jobs.reduce((a, b) => (b.gpus > a.gpus ? b : a), first);
-  let best: LowerBound = { value: largest.gpus, reason: `the largest job (${largest.workload}) needs ${gpuWord(largest.gpus)}` };
+  let best: LowerBound = {
+    value: largest.gpus,
+    reason: { code: 'largest-job', value: largest.gpus, workload: largest.workload, gpus: largest.gpus },
+  };
   const work = model.jobs.reduce((sum, j) => sum + j.gpus * j.len, 0);
   const day = ceilDiv(work, model.slots);
   if (day > best.value)
     best = {
       value: day,
-      reason: `over the whole ${cycleWord(model.cycle)} the runs do ${work * model.step} GPU-minutes of work: at least ${gpuWord(day)}`,
+      reason: { code: 'work', value: day, span: { whole: true, cycle: model.cycle }, gpuMinutes: work * model.step },
     };
   const beside = besideCompulsory(jobs, model);
   if (beside !== null && beside.value > best.value) best = beside;
@@ -133,13 +128,8 @@ export function quickBound(jobs: readonly StaggerJob[], model: GridModel): Lower
 function roundToUnit(jobs: readonly StaggerJob[], best: LowerBound): LowerBound {
   const unit = jobs.reduce((g, j) => gcd(g, j.gpus), 0);
   const rounded = ceilDiv(best.value, unit) * unit;
-  return rounded > best.value
-    ? { value: rounded, reason: `${best.reason}, and every job uses a multiple of ${gpuWord(unit)}, so at least ${rounded}` }
-    : best;
+  return rounded > best.value ? { value: rounded, reason: { code: 'multiple-of', value: rounded, unit, inner: best.reason } } : best;
 }
-
-const between = (model: GridModel, a: number, m: number): string =>
-  `between ${formatWhen(a * model.step, model.cycle)} and ${formatWhen((a + m) * model.step, model.cycle)}`;
 
 /**
  * Within C GPUs no two runs of more than C/2 GPUs can run side by side, so those runs must take
@@ -163,12 +153,16 @@ function disjunctiveBound(jobs: readonly StaggerJob[], arcs: ArcEnergy, start: L
       let alone = 0;
       for (let i = 0; i < width; i++) if (2 * (sizes[i] ?? 0) > c) alone += energy[x * width + i] ?? 0;
       if (alone <= m) continue;
-      const where = m >= model.slots ? `over the whole ${cycleWord(model.cycle)}` : between(model, a, m);
       found = {
         value: 2 * smallest,
-        reason:
-          `no two runs of ${gpuWord(smallest)} or more fit side by side in ${gpuWord(2 * smallest - 1)}, and ${where} ` +
-          `they need ${alone * model.step} minutes one after another, more than the ${m * model.step} there: at least ${gpuWord(2 * smallest)}`,
+        reason: {
+          code: 'take-turns',
+          value: 2 * smallest,
+          smallest,
+          span: spanOf(model, a, m),
+          minutes: alone * model.step,
+          spanMinutes: m * model.step,
+        },
       };
     }
     if (found === null) return best;

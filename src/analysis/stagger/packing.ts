@@ -1,3 +1,5 @@
+import type { PackingRule } from '../../domain/index.js';
+
 /**
  * Dual feasible functions: f with f(x₁) + … + f(xₖ) ≤ f(C) whenever x₁ + … + xₖ ≤ C. Applied
  * to run sizes, they turn "the runs in a slot use at most C GPUs" into a weighted count that
@@ -9,8 +11,8 @@ export interface PackingWeight {
   weights: number[];
   /** Weight of the whole capacity. */
   capacity: number;
-  /** What the weighting expresses, for the bound's reason. */
-  label: string;
+  /** What the weighting expresses, for the bound's proof. */
+  label: PackingRule;
 }
 
 /**
@@ -19,7 +21,7 @@ export interface PackingWeight {
  */
 export function packingWeights(capacity: number, sizes: readonly number[]): PackingWeight[] {
   const out = new Map<string, PackingWeight>();
-  const add = (weights: number[], cap: number, label: string): void => {
+  const add = (weights: number[], cap: number, label: PackingRule): void => {
     if (cap <= 0) return;
     // No size weighs more, relative to the capacity, than under plain GPU counting: then any
     // arc this weighting overfills, plain counting overfills too, so it tells nothing new.
@@ -32,7 +34,7 @@ export function packingWeights(capacity: number, sizes: readonly number[]): Pack
     add(
       sizes.map((x) => (x > capacity - e ? capacity : x < e ? 0 : x)),
       capacity,
-      `runs of more than ${capacity - e} GPUs leave no room for runs of ${e} or more`,
+      { code: 'no-room', over: capacity - e, atLeast: e },
     );
   }
   for (let k = 1; k < capacity && k <= 64; k++) {
@@ -40,7 +42,7 @@ export function packingWeights(capacity: number, sizes: readonly number[]): Pack
     add(
       sizes.map((x) => Math.ceil((x * (k + 1)) / capacity) - 1),
       k,
-      `at most ${k} runs of more than ${Math.floor(capacity / (k + 1))} GPUs fit side by side`,
+      { code: 'side-by-side', count: k, over: Math.floor(capacity / (k + 1)) },
     );
   }
   return [...out.values()];

@@ -9,7 +9,7 @@ import { usageProfile } from './profile.js';
 import { arcEnergy } from './arc-energy.js';
 import { DAY, gcd, isCycle } from './circle.js';
 import { DUAL_ITERATIONS, dualBound, dualGpus } from './dual-bound.js';
-import { dualReason, refutationReason, searchReason } from './proof-reasons.js';
+import { dualProof, refutationProof, searchProof } from './proof-reasons.js';
 import { limitFacts, type LimitFacts } from './limit-facts.js';
 import { searchStarts } from './search.js';
 
@@ -142,7 +142,7 @@ export function planStagger(jobs: StaggerJob[], options: PlanOptions = {}): Stag
       optimal: true,
       schedule: [],
       naivePeakGpus: 0,
-      boundReason: lowerBound(jobs, undefined, cycle).reason,
+      boundProof: lowerBound(jobs, undefined, cycle).reason,
       cycle,
     };
   }
@@ -161,7 +161,7 @@ export function planStagger(jobs: StaggerJob[], options: PlanOptions = {}): Stag
       optimal: peak === lower.value || (searchProved && !canSplit),
       schedule,
       naivePeakGpus: usageProfile(toRuns(jobs, model, naive), cycle).peakGpus,
-      boundReason: lower.reason,
+      boundProof: lower.reason,
       cycle,
     };
     const violations = checkSchedule(jobs, plan);
@@ -200,7 +200,7 @@ export function planStagger(jobs: StaggerJob[], options: PlanOptions = {}): Stag
     const gpus = dualGpus(dual.value, unit);
     if (gpus > lower) {
       lower = gpus;
-      reason = dualReason(model, dual.value, dual.weights, gpus);
+      reason = dualProof(model, dual.value, dual.weights, gpus);
     }
   };
   // A peak the levelling just lowered is often optimal, and then on a small catalog the short
@@ -230,7 +230,7 @@ export function planStagger(jobs: StaggerJob[], options: PlanOptions = {}): Stag
     lastFacts = found;
     if (found.violated !== null && limit >= lower) {
       lower = limit + 1;
-      reason = refutationReason(model, limit, found.violated);
+      reason = refutationProof(model, limit, found.violated);
     }
     return found;
   };
@@ -260,7 +260,7 @@ export function planStagger(jobs: StaggerJob[], options: PlanOptions = {}): Stag
       const facts = limitFacts(arcs, found - 1);
       if (facts.violated !== null && found - 1 >= lower) {
         lower = found;
-        reason = refutationReason(model, found - 1, facts.violated);
+        reason = refutationProof(model, found - 1, facts.violated);
       } else if (!dualTried) tryDual(QUICK_DUAL_ITERATIONS, found);
       return { floor: lower, facts };
     };
@@ -273,7 +273,7 @@ export function planStagger(jobs: StaggerJob[], options: PlanOptions = {}): Stag
     searchProved = result.proved;
     // The search covers unsplit runs only, so its proof is a bound only when nothing splits.
     if (searchProved && !canSplit && peak > lower) {
-      reason = searchReason(model, peak, reason);
+      reason = searchProof(model, peak, reason);
       lower = peak;
     }
   }

@@ -1,41 +1,37 @@
-import { cycleWord } from './circle.js';
-import { formatWhen } from './cron.js';
+import type { BoundProof, CycleSpan } from '../../domain/index.js';
 import type { ArcTest } from './energy.js';
 import type { GridModel } from './grid.js';
 
-const gpuWord = (n: number): string => `${n} GPU${n === 1 ? '' : 's'}`;
+/** The span of `m` slots from slot `a`, in minutes; the whole cycle when it covers every slot. */
+export function spanOf(model: GridModel, a: number, m: number): CycleSpan {
+  return m >= model.slots
+    ? { whole: true, cycle: model.cycle }
+    : { whole: false, cycle: model.cycle, from: a * model.step, to: (a + m) * model.step };
+}
 
-/** Why no schedule stays within `limit` GPUs, from the energetic test it fails, in a sentence. */
-export function refutationReason(model: GridModel, limit: number, test: ArcTest): string {
-  const where =
-    test.m >= model.slots
-      ? `over the whole ${cycleWord(model.cycle)}`
-      : `between ${formatWhen(test.a * model.step, model.cycle)} and ${formatWhen((test.a + test.m) * model.step, model.cycle)}`;
-  if (test.packing === null) {
-    return (
-      `${where} the runs must do ${test.need * model.step} GPU-minutes of work, and with at most ${gpuWord(limit)} in use ` +
-      `only ${test.room * model.step} fit there (at some moments the runs able to be there add up to less than ${gpuWord(limit)}): at least ${gpuWord(limit + 1)}`
-    );
-  }
-  return (
-    `${where} the runs cannot be packed into ${gpuWord(limit)}: ${test.packing}, and counted that way they need ` +
-    `${test.need * model.step} of the ${test.room * model.step} places there: at least ${gpuWord(limit + 1)}`
-  );
+/** Why no schedule stays within `limit` GPUs, from the energetic test it fails. */
+export function refutationProof(model: GridModel, limit: number, test: ArcTest): BoundProof {
+  return {
+    code: 'energy',
+    value: limit + 1,
+    span: spanOf(model, test.a, test.m),
+    limit,
+    needMinutes: test.need * model.step,
+    roomMinutes: test.room * model.step,
+    packing: test.packing,
+  };
 }
 
 /** The search's proof, with the bound it went beyond. */
-export function searchReason(model: GridModel, peak: number, before: string): string {
-  return (
-    `no choice of start times on the ${model.step}-minute grid keeps every run within ${gpuWord(peak - 1)} ` +
-    `(an exhaustive search; without it: ${before})`
-  );
+export function searchProof(model: GridModel, peak: number, before: BoundProof): BoundProof {
+  return { code: 'search', value: peak, step: model.step, before };
 }
 
 /**
- * The dual bound's reason: the weights it found, described by the stretch of the day that
+ * The dual bound's proof: the weights it found, described by the stretch of the cycle that
  * carries most of them, and what they add up to.
  */
-export function dualReason(model: GridModel, value: number, weights: Float64Array, bound: number): string {
+export function dualProof(model: GridModel, value: number, weights: Float64Array, bound: number): BoundProof {
   const n = model.slots;
   // The shortest arc holding at least half the weight: where the crowd is.
   let at = 0;
@@ -51,12 +47,5 @@ export function dualReason(model: GridModel, value: number, weights: Float64Arra
       }
     }
   }
-  const where =
-    length >= n
-      ? `over the whole ${cycleWord(model.cycle)}`
-      : `mostly between ${formatWhen(at * model.step, model.cycle)} and ${formatWhen((at + length) * model.step, model.cycle)}`;
-  return (
-    `weighing the ${model.step}-minute slots of the ${cycleWord(model.cycle)} by how crowded they are (${where}), every run must cover a share ` +
-    `of that weight wherever it starts, and the shares add up to ${value.toFixed(2)} GPUs (the linear-programming bound): at least ${gpuWord(bound)}`
-  );
+  return { code: 'dual', value: bound, step: model.step, cycle: model.cycle, span: spanOf(model, at, length), total: value };
 }

@@ -6,6 +6,7 @@ import { DEFAULT_POLICY, InputError } from '../../domain/index.js';
 import type { DraftEntry } from '../../domain/index.js';
 import { MAX_FILE_CHARS } from '../../domain/limits.js';
 import { draftCatalog, type DraftTelemetry } from '../../report/draft-catalog.js';
+import { missingWords } from '../../report/missing-words.js';
 import { askGpuJobs } from '../../telemetry/gpu-jobs.js';
 import { parseCatalog } from '../../workloads/catalog.js';
 import { draftEntries } from '../../workloads/draft-entries.js';
@@ -76,11 +77,11 @@ export async function initCommand(argv: string[], out: Output): Promise<number> 
     // A draft that silently lacks what was asked for would pass for one that saw nothing run.
     if (asked.outage) {
       throw new InputError(
-        `${asked.outage.what}; no draft written. Check that --prometheus reaches the Prometheus HTTP API from here, and its ` +
+        `${missingWords(asked.outage, 'cli').what}; no draft written. Check that --prometheus reaches the Prometheus HTTP API from here, and its ` +
           'credentials (PROMETHEUS_BEARER_TOKEN, PROMETHEUS_BASIC_AUTH, PROMETHEUS_HEADERS), or run init without --prometheus for a draft from the repository alone',
       );
     }
-    for (const m of asked.missing) out.stderr(`telemetry: ${m.what} could not be read: ${m.how}`);
+    for (const m of asked.missing.map((x) => missingWords(x, 'cli'))) out.stderr(`telemetry: ${m.what} could not be read: ${m.how}`);
     telemetry = draftTelemetry(entries, asked, input.at);
   }
   const draft = draftCatalog(

@@ -10,6 +10,7 @@ import { parseFlags, required, UsageError } from '../args.js';
 import type { Output } from '../output.js';
 import { readInputFile } from '../read-input.js';
 import { leftOutEntries, leftOutMessage, type LeftOutEntry } from './stagger-left-out.js';
+import { boundText } from '../../report/bound-proof.js';
 
 export const STAGGER_HELP = `Usage: gpu-justify stagger --catalog <file> [--queue <name> | --pool <name>] [--capacity <gpus>] [--json]
 
@@ -95,7 +96,7 @@ export async function staggerCommand(argv: string[], out: Output): Promise<numbe
   out.stdout(
     `Peak ${plan.peakGpus} GPU${plan.peakGpus === 1 ? '' : 's'} (${plan.optimal ? 'optimal' : `lower bound ${plan.lowerBound}`}); all at once: ${plan.naivePeakGpus}.`,
   );
-  out.stdout(`Lower bound: ${plan.boundReason}.`);
+  out.stdout(`Lower bound: ${boundText(plan.boundProof)}.`);
   if (capacity !== null) {
     out.stdout(plan.peakGpus <= capacity ? `Fits in ${capacity} GPUs.` : `Does not fit in ${capacity} GPUs.`);
   }
@@ -129,7 +130,8 @@ function staggerJson(plan: StaggerPlan, capacity: number | null, leftOut: readon
     capacity,
     fits: capacity === null ? null : plan.peakGpus <= capacity,
     naivePeakGpus: plan.naivePeakGpus,
-    boundReason: plan.boundReason,
+    boundReason: boundText(plan.boundProof),
+    boundCode: plan.boundProof.code,
     cycle: plan.cycle === WEEK ? ('week' as const) : ('day' as const),
     schedule: chronological(plan.schedule).flatMap((run) =>
       run.pieces.map((p) => ({

@@ -9,7 +9,7 @@ const sound: StaggerPlan = {
   lowerBound: 2,
   optimal: true,
   naivePeakGpus: 3,
-  boundReason: 'the largest job (a) needs 2 GPUs',
+  boundProof: { code: 'largest-job', value: 2, workload: 'a', gpus: 2 },
   cycle: 1440,
   schedule: [
     { workload: 'a', run: 1, gpus: 2, pieces: [{ start: 23 * H, end: 25 * H }] },

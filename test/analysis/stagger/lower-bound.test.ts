@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { lowerBound } from '../../../src/analysis/stagger/lower-bound.js';
+import { lowerBound, type LowerBound } from '../../../src/analysis/stagger/lower-bound.js';
 import { mandatoryMinutes } from './minutes-reference.js';
 import { H, job, runs } from './helpers.js';
+import { boundText } from '../../../src/report/bound-proof.js';
+
+/** The bound with its proof in words, as the report states it. */
+const worded = (b: LowerBound) => ({ value: b.value, reason: boundText(b.reason) });
 
 describe('lowerBound', () => {
   it('is 0 with no runs', () => {
@@ -9,7 +13,7 @@ describe('lowerBound', () => {
   });
 
   it('names the largest job when nothing else binds', () => {
-    expect(lowerBound([job('big', 4, H, 0, 10 * H), job('small', 1, H, 0, 10 * H)])).toEqual({
+    expect(worded(lowerBound([job('big', 4, H, 0, 10 * H), job('small', 1, H, 0, 10 * H)]))).toEqual({
       value: 4,
       reason: 'the largest job (big) needs 4 GPUs',
     });
@@ -17,12 +21,15 @@ describe('lowerBound', () => {
 
   it('uses the whole day: total GPU-minutes over 1440', () => {
     const jobs = runs('train', 3, { gpus: 1, duration: 12 * H, release: 0, deadline: 24 * H, interruptible: false });
-    expect(lowerBound(jobs)).toEqual({ value: 2, reason: 'over the whole day the runs do 2160 GPU-minutes of work: at least 2 GPUs' });
+    expect(worded(lowerBound(jobs))).toEqual({
+      value: 2,
+      reason: 'over the whole day the runs do 2160 GPU-minutes of work: at least 2 GPUs',
+    });
   });
 
   it('reasons over a window and rounds up to the jobs’ GPU multiple', () => {
     const jobs = runs('nightly-eval', 4, { gpus: 2, duration: 2 * H, release: 0, deadline: 6 * H, interruptible: false });
-    expect(lowerBound(jobs)).toEqual({
+    expect(worded(lowerBound(jobs))).toEqual({
       value: 4,
       reason:
         'between 00:00 and 06:00 the runs must do 960 GPU-minutes of work: at least 3 GPUs, ' +
@@ -69,7 +76,7 @@ describe('lowerBound: runs too big to share', () => {
       ...runs('train', 3, { gpus: 8, duration: 5 * H, release: 22 * H, deadline: 34 * H, interruptible: false }),
       ...runs('fast', 20, { gpus: 1, duration: 10, release: 0, deadline: 24 * H, interruptible: false }),
     ];
-    expect(lowerBound(jobs)).toEqual({
+    expect(worded(lowerBound(jobs))).toEqual({
       value: 16,
       reason:
         'no two runs of 8 GPUs or more fit side by side in 15 GPUs, and between 22:00 and 10:00 ' +

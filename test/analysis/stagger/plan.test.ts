@@ -1,3 +1,4 @@
+import { boundText } from '../../../src/report/bound-proof.js';
 import { describe, expect, it } from 'vitest';
 import { checkSchedule } from '../../../src/analysis/stagger/check.js';
 import { lowerBound } from '../../../src/analysis/stagger/lower-bound.js';
@@ -22,7 +23,7 @@ describe('planStagger: hand-checked cases', () => {
     const jobs = [job('solo', 3, 90, 8 * H, 12 * H)];
     const plan = planStagger(jobs);
     expect(plan).toMatchObject({ peakGpus: 3, lowerBound: 3, optimal: true, naivePeakGpus: 3 });
-    expect(plan.boundReason).toBe('the largest job (solo) needs 3 GPUs');
+    expect(boundText(plan.boundProof)).toBe('the largest job (solo) needs 3 GPUs');
     expect(plan.schedule[0]?.pieces).toHaveLength(1);
     expect(checkSchedule(jobs, plan)).toEqual([]);
   });
@@ -48,11 +49,13 @@ describe('planStagger: hand-checked cases', () => {
     expect(plan.lowerBound).toBe(4);
     expect(plan.optimal).toBe(true);
     // a covers 00:00–02:00 whatever its start, and b must run inside 00:00–03:00.
-    expect(plan.boundReason).toBe(
+    expect(boundText(plan.boundProof)).toBe(
       'wherever a (2 GPUs) runs, other runs that cannot move out of that time already hold 2 GPUs: at least 4 GPUs',
     );
     // The energetic bound sees it too, over an arc around midnight.
-    expect(lowerBound(jobs).reason).toMatch(/^between \d\d:\d\d and \d\d:\d\d the runs must do \d+ GPU-minutes of work: at least 4 GPUs$/);
+    expect(boundText(lowerBound(jobs).reason)).toMatch(
+      /^between \d\d:\d\d and \d\d:\d\d the runs must do \d+ GPU-minutes of work: at least 4 GPUs$/,
+    );
   });
 
   it('spreads runs with a full-day window around the whole cycle, one crossing midnight', () => {
@@ -99,7 +102,7 @@ describe('planStagger: hand-checked cases', () => {
     expect(plan.lowerBound).toBe(4);
     expect(plan.peakGpus).toBe(4);
     expect(plan.optimal).toBe(true);
-    expect(plan.boundReason).toBe(
+    expect(boundText(plan.boundProof)).toBe(
       'over the whole day the runs must do 600 GPU-minutes of work, and with at most 3 GPUs in use only 540 fit there ' +
         '(at some moments the runs able to be there add up to less than 3 GPUs): at least 4 GPUs',
     );
@@ -115,7 +118,7 @@ describe('planStagger: hand-checked cases', () => {
     ];
     const plan = planStagger(jobs);
     expect(plan).toMatchObject({ peakGpus: 5, lowerBound: 5, optimal: true });
-    expect(plan.boundReason).toBe(
+    expect(boundText(plan.boundProof)).toBe(
       'no choice of start times on the 60-minute grid keeps every run within 4 GPUs (an exhaustive search; ' +
         'without it: the largest job (c) needs 4 GPUs)',
     );
@@ -133,7 +136,7 @@ describe('planStagger: hand-checked cases', () => {
     ];
     const plan = planStagger(jobs, { nodeBudget: 0 });
     expect(plan).toMatchObject({ peakGpus: 12, lowerBound: 12, optimal: true });
-    expect(plan.boundReason).toBe(
+    expect(boundText(plan.boundProof)).toBe(
       'wherever big (8 GPUs) runs, other runs that cannot move out of that time already hold 4 GPUs: at least 12 GPUs',
     );
   });

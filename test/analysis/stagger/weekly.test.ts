@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { boundText } from '../../../src/report/bound-proof.js';
 import { describe, expect, it } from 'vitest';
 import { checkSchedule, usageProfile } from '../../../src/analysis/stagger/check.js';
 import { jobsFromWorkloads } from '../../../src/analysis/stagger/expand.js';
@@ -37,7 +38,7 @@ describe('planStagger on a weekly cycle', () => {
     const plan = planStagger(jobs, { cycle: WEEK });
     expect(plan.peakGpus).toBe(4);
     expect(plan.optimal).toBe(true);
-    expect(plan.boundReason).toContain('between Sat 00:00 and Sat 08:00');
+    expect(boundText(plan.boundProof)).toContain('between Sat 00:00 and Sat 08:00');
   });
 
   it('plans a catalog with weekday workloads end to end', () => {

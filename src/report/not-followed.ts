@@ -1,4 +1,4 @@
-import type { FileCoverage, MissingEvidence, NotFollowed } from '../domain/index.js';
+import type { MissingText, NotFollowed } from '../domain/index.js';
 
 const at = (n: NotFollowed) => (n.line === null ? n.file : `${n.file}:${n.line}`);
 const list = (items: readonly string[] | undefined) => (items ?? []).map((i) => `\`${i}\``).join(', ');
@@ -7,7 +7,7 @@ const list = (items: readonly string[] | undefined) => (items ?? []).map((i) => 
  * What the review lacks for one thing it could not follow, and what would let it follow it.
  * Backticks mark code, as the report renders it.
  */
-export function notFollowedEvidence(n: NotFollowed): MissingEvidence {
+export function notFollowedEvidence(n: NotFollowed): MissingText {
   switch (n.reason) {
     case 'unreadable':
       return { what: `a readable ${n.file}`, how: `fix the error reported at \`${at(n)}\`; until then its GPU capacity is not followed` };
@@ -70,9 +70,4 @@ export function notFollowedEvidence(n: NotFollowed): MissingEvidence {
         how: `its inputs (${list(n.inputs)}) reach the modules of the units that include it, which are not followed from here: set them in each unit's \`inputs\`, or check those units' pools by hand`,
       };
   }
-}
-
-/** Every thing not followed in the PR, as missing evidence, in file order. */
-export function coverageEvidence(coverage: readonly FileCoverage[]): MissingEvidence[] {
-  return coverage.flatMap((c) => (c.notFollowed ?? []).map(notFollowedEvidence));
 }

@@ -1,0 +1,103 @@
+/**
+ * What a lever's finding found, as data: report/ words it (the JSON's `summary`). One code per
+ * kind of sentence; the numbers and names each needs, nothing worded.
+ */
+export type FindingDetail =
+  /** Staggering the runs lowers the peak from `naivePeak` to `peak`, or (`peak` = `naivePeak`) cannot. */
+  | { code: 'stagger'; runs: number; peak: number; naivePeak: number }
+  /** Documented runtimes that differ from the observed ones by more than `tolerance`. */
+  | {
+      code: 'runtime-off';
+      tolerance: number;
+      jobs: { workload: string; documentedMinutes: number; observedMinutes: number }[];
+    }
+  /** A service sized from its load test at its observed peak, and what holds it back. */
+  | { code: 'serving-size'; serving: ServingSize }
+  /** An alternative that costs less per verified outcome, meets the quality threshold and the SLO. */
+  | {
+      code: 'cheaper-model';
+      workload: string;
+      option: string;
+      usdPerVerifiedOutcome: number | null;
+      currentUsdPerVerifiedOutcome: number | null;
+      gpus: number | null;
+      gpuType: string | null;
+      /** The alternative runs on the change's GPU type (else elsewhere). */
+      sameType: boolean;
+      gpusFreed: number;
+    }
+  /** Idle allocations of catalog workloads and idle pods outside the catalog on the changed pool or queue. */
+  | {
+      code: 'reclaim-idle';
+      target: string;
+      gpusBefore: number;
+      /** Catalog workloads whose allocation sat idle: GPUs held, declared (services), share busy. */
+      idle: { workload: string; heldGpus: number; declaredGpus: number | null; busyFraction: number }[];
+      /** Idle pods outside the catalog: the first few named, `podCount` in all. */
+      pods: { namespace: string; pod: string; gpus: number; slices?: { profile: string; count: number }[]; busyFraction: number }[];
+      podCount: number;
+      podGpus: number;
+      /** The need fits the GPUs there only once the pods are reclaimed. */
+      relies: boolean;
+      /** Catalog workloads whose selector names no namespace, so their pods may be among these. */
+      unmatchable: string[];
+      /** Share of the window a pod must hold GPUs to count (and hold them at its end). */
+      heldMost: number;
+      gpusFreed: number;
+      need: number;
+    }
+  /** Quota the cohort's other queues left unused, and the queue's borrowingLimit (absent when unset). */
+  | {
+      code: 'borrow-quota';
+      queue: string;
+      cohort: string;
+      gpus: number;
+      lenders: { queue: string; unused: number }[];
+      borrowingLimit?: number;
+    };
+
+/** The numbers a service's sizing sentence needs. */
+export interface ServingSize {
+  workload: string;
+  sustainableRatePerReplica: number | null;
+  loadTestStep: string | null;
+  peakRate: number | null;
+  headroom: number;
+  replicasNeeded: number | null;
+  gpusNeeded: number | null;
+  declaredGpus: number;
+  limit: 'batching' | 'memory' | null;
+  limitStats?: ServingLimitStats;
+}
+
+/**
+ * Medians over the samples where requests waited, which the limit is judged on: running requests
+ * against the window's highest count (the cap), KV-cache usage (0–1), and the scheduler's
+ * preemptions over the window (null when not exported).
+ */
+export interface ServingLimitStats {
+  queuedSamples: number;
+  runningMedian: number;
+  runningCap: number;
+  kvMedian: number;
+  kvMax: number;
+  preemptions?: number | null;
+}
+
+/** Why an alternative does not qualify. */
+export type Shortfall =
+  | { code: 'no-quality-threshold' }
+  | { code: 'no-quality' }
+  | { code: 'quality-under-threshold'; quality: number; threshold: number }
+  | { code: 'load-test-misses-slo' }
+  | { code: 'no-peak' }
+  | { code: 'no-price'; gpuType: string | null };
+
+/** What a cost's numbers rest on, or why an alternative does not qualify (the JSON's `note`). */
+export type CostNote =
+  | { code: 'opencost' }
+  | { code: 'requested-gpu-hours'; gpuHours: number; usdPerGpuHour: number; mig: boolean }
+  | { code: 'no-price' }
+  | { code: 'no-gpu-hours' }
+  | { code: 'alternative-sized'; replicas: number | null; sameType: boolean; gpuType: string | null }
+  | { code: 'alternative-short'; shortfalls: Shortfall[] };
