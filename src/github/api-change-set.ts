@@ -88,8 +88,8 @@ export class ApiChangeSet implements ChangeSet {
     this.baseTree = new ApiTreeReader(octokit, target.base, target.baseSha, blobs);
     this.headTree = new ApiTreeReader(octokit, target.head, target.headSha, blobs);
     // Listings are by commit, like the reads: a directory's files as they are at that side.
-    const baseListing = new ApiTreeListing(octokit, target.base, target.baseSha);
-    const headListing = new ApiTreeListing(octokit, target.head, target.headSha);
+    const baseListing = new ApiTreeListing(octokit, target.base, target.baseSha, blobs);
+    const headListing = new ApiTreeListing(octokit, target.head, target.headSha, blobs);
     this.base = {
       label: this.baseTree.label,
       read: (path) => this.#readBase(normalise(path)),
@@ -128,18 +128,23 @@ export class ApiChangeSet implements ChangeSet {
     if (!this.blobs) return;
     const wanted: BlobAt[] = [];
     const spare: BlobAt[] = [];
+    const dirs = new Map<string, BlobAt>();
     const { base, head, baseSha, headSha } = this.target;
     for (const file of files) {
-      if (file.status !== 'removed' && anyParserAccepts(file.filename, PARSERS))
+      if (file.status !== 'removed' && anyParserAccepts(file.filename, PARSERS)) {
         wanted.push({ repo: head, ref: headSha, path: file.filename });
+        for (const dir of ancestors(file.filename)) dirs.set(dir, { repo: head, ref: headSha, path: dir });
+      }
       const before = file.previousFilename ?? file.filename;
       if (file.status !== 'added' && anyParserAccepts(before, PARSERS))
         (baseLikelyRead(file) ? wanted : spare).push({ repo: base, ref: baseSha, path: before });
     }
     this.blobs.prefetch(wanted);
     // A base side that will likely be rebuilt still rides along where a query has room: if a
-    // cheap check on its head then passes, it is already there.
-    this.blobs.prefetchIfRoom(spare);
+    // cheap check on its head then passes, it is already there. So do the head's directories
+    // above each such file, which detection lists for siblings and overlays: a listing they
+    // answer costs no call of the trees API.
+    this.blobs.prefetchIfRoom(spare, dirs.values());
   }
 
   /** Saves reads as the class comment says; `keepExact` are read as they are, always. */
@@ -308,4 +313,10 @@ function mightHoldCapacity(path: string, text: string | null): boolean {
 
 function normalise(path: string): string {
   return path.replace(/^\/+/, '');
+}
+
+/** The directories holding `path`, the root (`''`) first. */
+function ancestors(path: string): string[] {
+  const parts = path.split('/').slice(0, -1);
+  return ['', ...parts.map((_, i) => parts.slice(0, i + 1).join('/'))];
 }
