@@ -150,6 +150,8 @@ export class GraphqlBlobs {
 
   /** A directory's entries, when asked for before (see `prefetchIfRoom`); undefined otherwise. */
   knownTree(at: BlobAt): Promise<TreeAnswer> | undefined {
+    // Offered but not yet sent: asked for now, so it still joins the query about to go.
+    if (this.#spare.delete(`tree:${keyOf(at)}`)) this.#loadTree(at);
     return this.#trees.get(keyOf(at));
   }
 
