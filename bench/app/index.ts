@@ -296,7 +296,9 @@ async function jittered(
     check(repo);
     const api = fake.requests.filter((r) => !r.path.endsWith('/access_tokens'));
     const isComment = (r: FakeRequest) => r.method === 'POST' && /\/issues\/\d+\/comments$/.test(r.path);
-    const isConclusion = (r: FakeRequest) => r.method === 'PATCH' && /\/check-runs\//.test(r.path);
+    // A check run concluded by an update, or created already concluded.
+    const isConclusion = (r: FakeRequest) =>
+      /\/check-runs(\/\d+)?$/.test(r.path) && typeof (r.body as { conclusion?: unknown } | undefined)?.conclusion === 'string';
     const last = api.find(isComment) ?? api.find(isConclusion);
     if (!last) throw new Error(`${s.name}: neither a comment nor a concluded check`);
     latencies.push(last.arrivedAt - t0);
