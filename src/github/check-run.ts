@@ -16,7 +16,7 @@ const MAX_OUTPUT_CHARS = 65_535;
 const LATER_ATTEMPTS = 5;
 
 /** How long a review may run before its check is created in progress: under it, one write creates it concluded. */
-export const DEFAULT_IN_PROGRESS_AFTER_SECONDS = 10;
+const DEFAULT_IN_PROGRESS_AFTER_SECONDS = 10;
 
 /** The operator's delay: `GPU_JUSTIFY_CHECK_IN_PROGRESS_AFTER_SECONDS`, a number of seconds, else the default. */
 export function inProgressAfterSeconds(env: Record<string, string | undefined> = process.env): number {

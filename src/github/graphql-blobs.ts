@@ -20,7 +20,7 @@ export interface BlobAt {
 }
 
 /** One entry of a directory as GraphQL's `Tree.entries` gives it; `mode` is Git's, as a number. */
-export interface GraphqlTreeEntry {
+interface GraphqlTreeEntry {
   name: string;
   type: string;
   mode: number;
