@@ -64,7 +64,14 @@ function classify(requests: readonly FakeRequest[], s: AppScenario): Counts {
 }
 
 const payload = (s: AppScenario) =>
-  pullRequestPayload({ action: 'opened', installationId: INSTALLATION, number: s.pr.number, baseSha: s.pr.baseSha, headSha: s.pr.headSha });
+  pullRequestPayload({
+    action: 'opened',
+    installationId: INSTALLATION,
+    number: s.pr.number,
+    baseSha: s.pr.baseSha,
+    headSha: s.pr.headSha,
+    changedFiles: s.changedFiles,
+  });
 
 async function run(): Promise<BenchResult> {
   const sampler = new HeapSampler();

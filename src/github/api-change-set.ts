@@ -259,24 +259,41 @@ export class ApiChangeSet implements ChangeSet {
   }
 
   #listFiles(): Promise<Map<string, ListedFile>> {
-    this.#files ??= this.octokit
-      .paginate(this.octokit.rest.pulls.listFiles, { ...this.target.base, pull_number: this.target.number, per_page: 100 })
-      .then(
-        (answer: unknown) =>
-          new Map(
-            parseListedFiles(`the file list of pull request #${this.target.number}`, answer).map((f): [string, ListedFile] => [
-              f.filename,
-              {
-                filename: f.filename,
-                status: f.status,
-                sha: typeof f.sha === 'string' ? f.sha : null,
-                patch: typeof f.patch === 'string' ? f.patch : null,
-                previousFilename: f.previous_filename ?? null,
-              },
-            ]),
-          ),
-      );
+    this.#files ??= this.#listedPages().then(
+      (answer: unknown) =>
+        new Map(
+          parseListedFiles(`the file list of pull request #${this.target.number}`, answer).map((f): [string, ListedFile] => [
+            f.filename,
+            {
+              filename: f.filename,
+              status: f.status,
+              sha: typeof f.sha === 'string' ? f.sha : null,
+              patch: typeof f.patch === 'string' ? f.patch : null,
+              previousFilename: f.previous_filename ?? null,
+            },
+          ]),
+        ),
+    );
     return this.#files;
+  }
+
+  /**
+   * Every page of the file list. With the PR's count of changed files known (the webhook gives
+   * it), its pages are asked together, one round trip for all; a last page still full (files
+   * pushed since) is followed page by page, as without the count.
+   */
+  async #listedPages(): Promise<unknown[]> {
+    const params = { ...this.target.base, pull_number: this.target.number, per_page: FILES_PER_PAGE };
+    const total = this.target.changedFiles;
+    const pages = total === undefined ? 1 : Math.min(Math.max(1, Math.ceil(total / FILES_PER_PAGE)), MAX_FILE_PAGES);
+    if (pages === 1) return this.octokit.paginate(this.octokit.rest.pulls.listFiles, params);
+    const answers = await Promise.all(
+      Array.from({ length: pages }, (_, i) => this.octokit.rest.pulls.listFiles({ ...params, page: i + 1 })),
+    );
+    // GitHub says there is more as it does to any paginating client: a `next` link.
+    for (let page = pages; hasNext(answers[page - 1]?.headers.link) && page < MAX_FILE_PAGES; page++)
+      answers.push(await this.octokit.rest.pulls.listFiles({ ...params, page: page + 1 }));
+    return answers.flatMap((r) => r.data);
   }
 
   /**
@@ -296,6 +313,15 @@ export class ApiChangeSet implements ChangeSet {
     for (const path of found.paths) paths.add(path);
   }
 }
+
+function hasNext(link: string | undefined): boolean {
+  return link !== undefined && /rel="next"/.test(link);
+}
+
+/** Files per page of the pull request's file list, GitHub's most. */
+const FILES_PER_PAGE = 100;
+/** Pages of it GitHub serves at most: 3,000 files. */
+const MAX_FILE_PAGES = MAX_LISTED_FILES / FILES_PER_PAGE;
 
 /**
  * Whether the base side will be read, not rebuilt, as far as the listing shows: its diff is

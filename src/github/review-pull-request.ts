@@ -132,11 +132,11 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
       .then((author) => findMarkedComment(octokit, { repo: target.base, issueNumber: target.number, marker: COMMENT_MARKER, author })),
   );
   // The pull request as GitHub has it now (has the head moved?), read as late as the comment's
-  // write allows: beside the check's conclusion, or while telemetry is asked when there is any.
+  // write allows: beside the check's conclusion, and only when a comment may be written.
   const pullReads: { pending: Promise<Settled<PullAnswer>> | null } = { pending: null };
   const readPull = (): Promise<Settled<PullAnswer>> =>
     (pullReads.pending ??= settle(octokit.rest.pulls.get({ ...target.base, pull_number: target.number })));
-  const analysing = settle(analysePullRequest(octokit, target, options.telemetry, onPolicy, log, () => void readPull()));
+  const analysing = settle(analysePullRequest(octokit, target, options.telemetry, onPolicy, log));
   try {
     const { changes, policy, result } = unsettle(await analysing);
     const author = await options.self();
