@@ -75,7 +75,6 @@ export async function analysePullRequest(
   provider?: TelemetryProvider,
   onPolicy?: (policy: LoadedPolicy) => void,
   log?: Logger,
-  onMeasuring?: () => void,
 ): Promise<Analysis> {
   const blobs = new GraphqlBlobs(octokit, log ?? null);
   const changes = new ApiChangeSet(octokit, target, blobs);
@@ -99,7 +98,6 @@ export async function analysePullRequest(
     headSha: target.headSha,
     offload: sharedParsePool(),
     ...(telemetry ? { telemetry } : {}),
-    ...(onMeasuring ? { onMeasuring } : {}),
   });
   return { changes, policy, result: withUnlistedFiles(withRefusedFiles(reviewed, changes.refusedFiles()), await changes.unlistedFiles()) };
 }
