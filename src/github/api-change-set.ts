@@ -88,8 +88,8 @@ export class ApiChangeSet implements ChangeSet {
     this.baseTree = new ApiTreeReader(octokit, target.base, target.baseSha, blobs);
     this.headTree = new ApiTreeReader(octokit, target.head, target.headSha, blobs);
     // Listings are by commit, like the reads: a directory's files as they are at that side.
-    const baseListing = new ApiTreeListing(octokit, target.base, target.baseSha);
-    const headListing = new ApiTreeListing(octokit, target.head, target.headSha);
+    const baseListing = new ApiTreeListing(octokit, target.base, target.baseSha, blobs);
+    const headListing = new ApiTreeListing(octokit, target.head, target.headSha, blobs);
     this.base = {
       label: this.baseTree.label,
       read: (path) => this.#readBase(normalise(path)),
@@ -128,18 +128,23 @@ export class ApiChangeSet implements ChangeSet {
     if (!this.blobs) return;
     const wanted: BlobAt[] = [];
     const spare: BlobAt[] = [];
+    const dirs = new Map<string, BlobAt>();
     const { base, head, baseSha, headSha } = this.target;
     for (const file of files) {
-      if (file.status !== 'removed' && anyParserAccepts(file.filename, PARSERS))
+      if (file.status !== 'removed' && anyParserAccepts(file.filename, PARSERS)) {
         wanted.push({ repo: head, ref: headSha, path: file.filename });
+        for (const dir of ancestors(file.filename)) dirs.set(dir, { repo: head, ref: headSha, path: dir });
+      }
       const before = file.previousFilename ?? file.filename;
       if (file.status !== 'added' && anyParserAccepts(before, PARSERS))
         (baseLikelyRead(file) ? wanted : spare).push({ repo: base, ref: baseSha, path: before });
     }
     this.blobs.prefetch(wanted);
     // A base side that will likely be rebuilt still rides along where a query has room: if a
-    // cheap check on its head then passes, it is already there.
-    this.blobs.prefetchIfRoom(spare);
+    // cheap check on its head then passes, it is already there. So do the head's directories
+    // above each such file, which detection lists for siblings and overlays: a listing they
+    // answer costs no call of the trees API.
+    this.blobs.prefetchIfRoom(spare, dirs.values());
   }
 
   /** Saves reads as the class comment says; `keepExact` are read as they are, always. */
@@ -254,24 +259,41 @@ export class ApiChangeSet implements ChangeSet {
   }
 
   #listFiles(): Promise<Map<string, ListedFile>> {
-    this.#files ??= this.octokit
-      .paginate(this.octokit.rest.pulls.listFiles, { ...this.target.base, pull_number: this.target.number, per_page: 100 })
-      .then(
-        (answer: unknown) =>
-          new Map(
-            parseListedFiles(`the file list of pull request #${this.target.number}`, answer).map((f): [string, ListedFile] => [
-              f.filename,
-              {
-                filename: f.filename,
-                status: f.status,
-                sha: typeof f.sha === 'string' ? f.sha : null,
-                patch: typeof f.patch === 'string' ? f.patch : null,
-                previousFilename: f.previous_filename ?? null,
-              },
-            ]),
-          ),
-      );
+    this.#files ??= this.#listedPages().then(
+      (answer: unknown) =>
+        new Map(
+          parseListedFiles(`the file list of pull request #${this.target.number}`, answer).map((f): [string, ListedFile] => [
+            f.filename,
+            {
+              filename: f.filename,
+              status: f.status,
+              sha: typeof f.sha === 'string' ? f.sha : null,
+              patch: typeof f.patch === 'string' ? f.patch : null,
+              previousFilename: f.previous_filename ?? null,
+            },
+          ]),
+        ),
+    );
     return this.#files;
+  }
+
+  /**
+   * Every page of the file list. With the PR's count of changed files known (the webhook gives
+   * it), its pages are asked together, one round trip for all; a last page still full (files
+   * pushed since) is followed page by page, as without the count.
+   */
+  async #listedPages(): Promise<unknown[]> {
+    const params = { ...this.target.base, pull_number: this.target.number, per_page: FILES_PER_PAGE };
+    const total = this.target.changedFiles;
+    const pages = total === undefined ? 1 : Math.min(Math.max(1, Math.ceil(total / FILES_PER_PAGE)), MAX_FILE_PAGES);
+    if (pages === 1) return this.octokit.paginate(this.octokit.rest.pulls.listFiles, params);
+    const answers = await Promise.all(
+      Array.from({ length: pages }, (_, i) => this.octokit.rest.pulls.listFiles({ ...params, page: i + 1 })),
+    );
+    // GitHub says there is more as it does to any paginating client: a `next` link.
+    for (let page = pages; hasNext(answers[page - 1]?.headers.link) && page < MAX_FILE_PAGES; page++)
+      answers.push(await this.octokit.rest.pulls.listFiles({ ...params, page: page + 1 }));
+    return answers.flatMap((r) => r.data);
   }
 
   /**
@@ -292,6 +314,15 @@ export class ApiChangeSet implements ChangeSet {
   }
 }
 
+function hasNext(link: string | undefined): boolean {
+  return link !== undefined && /rel="next"/.test(link);
+}
+
+/** Files per page of the pull request's file list, GitHub's most. */
+const FILES_PER_PAGE = 100;
+/** Pages of it GitHub serves at most: 3,000 files. */
+const MAX_FILE_PAGES = MAX_LISTED_FILES / FILES_PER_PAGE;
+
 /**
  * Whether the base side will be read, not rebuilt, as far as the listing shows: its diff is
  * missing or is not a plain edit, or the diff's own lines pass a parser's cheap check (the
@@ -308,4 +339,10 @@ function mightHoldCapacity(path: string, text: string | null): boolean {
 
 function normalise(path: string): string {
   return path.replace(/^\/+/, '');
+}
+
+/** The directories holding `path`, the root (`''`) first. */
+function ancestors(path: string): string[] {
+  const parts = path.split('/').slice(0, -1);
+  return ['', ...parts.map((_, i) => parts.slice(0, i + 1).join('/'))];
 }

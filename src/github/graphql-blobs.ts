@@ -19,6 +19,27 @@ export interface BlobAt {
   path: string;
 }
 
+/** One entry of a directory as GraphQL's `Tree.entries` gives it; `mode` is Git's, as a number. */
+interface GraphqlTreeEntry {
+  name: string;
+  type: string;
+  mode: number;
+  oid: string;
+}
+
+/**
+ * What GraphQL says of a directory: `absent` (no such directory: nothing there, or a file), its
+ * `entries`, or `rest` (not asked, GraphQL failed, or too large to trust whole): the trees API answers.
+ */
+export type TreeAnswer = { kind: 'absent' } | { kind: 'tree'; entries: GraphqlTreeEntry[] } | { kind: 'rest' };
+
+/**
+ * Entries above which a directory GraphQL lists is listed again through the trees API: GitHub
+ * documents no limit on `Tree.entries` and no way to tell a cut answer, while the trees API says
+ * `truncated`. Directories a review lists hold a few dozen entries.
+ */
+const MAX_TREE_ENTRIES = 1000;
+
 /**
  * Blobs per query. GitHub's limits are on nodes (500,000, far above a query without connections)
  * and on time (10 s); each `Blob.text` is cut at 512,000 bytes. 250 blobs keep an answer of usual
@@ -46,13 +67,24 @@ const blobNode = z.object({
 /** A tree (a directory) or a commit (a submodule): no file here, which REST reports as it always has. */
 const otherNode = z.object({ __typename: z.enum(['Tree', 'Commit', 'Tag']) });
 const objectNode = z.union([blobNode, otherNode]).nullable();
+const treeNode = z.object({
+  __typename: z.literal('Tree'),
+  entries: z.array(
+    z.object({ name: z.string().min(1), type: z.string(), mode: z.number().int().nonnegative(), oid: z.string().regex(/^[0-9a-f]{40}$/) }),
+  ),
+});
+const directoryNode = z.union([treeNode, z.object({ __typename: z.enum(['Blob', 'Commit', 'Tag']) })]).nullable();
 const repositoryNode = z.record(z.string(), z.unknown()).nullable();
 const answerShape = z.record(z.string(), repositoryNode);
 
-interface Pending extends BlobAt {
-  resolve: (answer: BlobAnswer) => void;
-  reject: (err: unknown) => void;
+/** A blob asked for, or (`tree`) a directory's entries. */
+interface Asked extends BlobAt {
+  tree?: boolean;
 }
+
+type Pending =
+  | (BlobAt & { tree?: false; resolve: (answer: BlobAnswer) => void; reject: (err: unknown) => void })
+  | (BlobAt & { tree: true; resolve: (answer: TreeAnswer) => void; reject: (err: unknown) => void });
 
 /**
  * Reads files through GitHub's GraphQL API, many per request: every `load` asked in one turn of
@@ -80,8 +112,9 @@ function endpointOf(octokit: GitHubClient): string {
 
 export class GraphqlBlobs {
   readonly #answers = new Map<string, Promise<BlobAnswer>>();
+  readonly #trees = new Map<string, Promise<TreeAnswer>>();
   #queue: Pending[] = [];
-  readonly #spare = new Map<string, BlobAt>();
+  readonly #spare = new Map<string, Asked>();
   #scheduled = false;
   #failed = false;
   /** Queries sent, for the review's log. */
@@ -115,6 +148,25 @@ export class GraphqlBlobs {
     return pending;
   }
 
+  /** A directory's entries, when asked for before (see `prefetchIfRoom`); undefined otherwise. */
+  knownTree(at: BlobAt): Promise<TreeAnswer> | undefined {
+    // Offered but not yet sent: asked for now, so it still joins the query about to go.
+    if (this.#spare.delete(`tree:${keyOf(at)}`)) this.#loadTree(at);
+    return this.#trees.get(keyOf(at));
+  }
+
+  #loadTree(at: BlobAt): void {
+    const key = keyOf(at);
+    if (this.#trees.has(key)) return;
+    const pending = new Promise<TreeAnswer>((resolve, reject) => {
+      this.#queue.push({ ...at, tree: true, resolve, reject });
+      this.#schedule();
+    });
+    // A failure is reported to whoever lists the directory, not here.
+    pending.catch(() => undefined);
+    this.#trees.set(key, pending);
+  }
+
   /** Asks for blobs a review is about to read, so they share queries; their answers are kept. */
   prefetch(blobs: Iterable<BlobAt>): void {
     // A failure is reported to whoever reads the file, not here.
@@ -125,9 +177,10 @@ export class GraphqlBlobs {
    * Blobs a review may read: sent only where the next queries have room left (they cost bytes,
    * never a request of their own); one left out is asked for when it is read, like any other.
    */
-  prefetchIfRoom(blobs: Iterable<BlobAt>): void {
+  prefetchIfRoom(blobs: Iterable<BlobAt>, trees: Iterable<BlobAt> = []): void {
     if (this.#failed) return;
     for (const at of blobs) if (!this.#answers.has(keyOf(at))) this.#spare.set(keyOf(at), at);
+    for (const at of trees) if (!this.#trees.has(keyOf(at))) this.#spare.set(`tree:${keyOf(at)}`, { ...at, tree: true });
     if (this.#spare.size > 0) this.#schedule();
   }
 
@@ -138,9 +191,16 @@ export class GraphqlBlobs {
     setImmediate(() => {
       this.#scheduled = false;
       const room = (MAX_BLOBS_PER_QUERY - (this.#queue.length % MAX_BLOBS_PER_QUERY)) % MAX_BLOBS_PER_QUERY;
-      const spare = [...this.#spare.values()].filter((at) => !this.#answers.has(keyOf(at)));
+      // Directories first: a listing they answer saves a call for sure, a spare base side maybe.
+      const spare = [...this.#spare.values()]
+        .filter((at) => !(at.tree ? this.#trees : this.#answers).has(keyOf(at)))
+        .sort((a, b) => Number(b.tree ?? false) - Number(a.tree ?? false));
       this.#spare.clear();
-      if (this.#queue.length > 0) this.prefetch(spare.slice(0, room));
+      if (this.#queue.length > 0)
+        for (const at of spare.slice(0, room)) {
+          if (at.tree) this.#loadTree(at);
+          else this.prefetch([at]);
+        }
       const queue = this.#queue;
       this.#queue = [];
       for (let i = 0; i < queue.length; i += MAX_BLOBS_PER_QUERY) void this.#send(queue.slice(i, i + MAX_BLOBS_PER_QUERY));
@@ -170,7 +230,8 @@ export class GraphqlBlobs {
     chunk.forEach((p, i) => {
       const [repoAlias, blobAlias] = aliases[i] ?? ['', ''];
       try {
-        p.resolve(answerOf(p.path, parsed.data[repoAlias], blobAlias));
+        if (p.tree) p.resolve(treeOf(p.path, parsed.data[repoAlias], blobAlias));
+        else p.resolve(answerOf(p.path, parsed.data[repoAlias], blobAlias));
       } catch (err) {
         p.reject(err);
       }
@@ -187,8 +248,11 @@ export class GraphqlBlobs {
   }
 }
 
-/** One query for a chunk: a `repository` alias per repository, an `object` alias per blob, values as variables. */
-export function blobQuery(chunk: readonly BlobAt[]): {
+/**
+ * One query for a chunk: a `repository` alias per repository, an `object` alias per blob (or per
+ * directory, its entries asked through `... on Tree`), values as variables.
+ */
+export function blobQuery(chunk: readonly Asked[]): {
   query: string;
   variables: Record<string, string>;
   aliases: [string, string][];
@@ -210,7 +274,8 @@ export function blobQuery(chunk: readonly BlobAt[]): {
     }
     variables[`x${i}`] = `${at.ref ?? 'HEAD'}:${at.path}`;
     declared.push(`$x${i}: String!`);
-    repo.fields.push(`b${i}: object(expression: $x${i}) { __typename ... on Blob { oid byteSize isBinary isTruncated text } }`);
+    const fragment = at.tree ? '... on Tree { entries { name type mode oid } }' : '... on Blob { oid byteSize isBinary isTruncated text }';
+    repo.fields.push(`b${i}: object(expression: $x${i}) { __typename ${fragment} }`);
     aliases.push([repo.alias, `b${i}`]);
   });
   const body = [...repos.values()].map((r, n) => `r${n}: repository(owner: $o${n}, name: $n${n}) { ${r.fields.join(' ')} }`);
@@ -229,6 +294,17 @@ function answerOf(path: string, repository: Record<string, unknown> | null | und
   if (isTruncated || isBinary === true || text === null) return { kind: 'file', sha: oid, size: byteSize, text: null };
   if (linkShaped(text)) return { kind: 'rest' };
   return { kind: 'file', sha: oid, size: byteSize, text };
+}
+
+function treeOf(path: string, repository: Record<string, unknown> | null | undefined, alias: string): TreeAnswer {
+  if (repository === undefined) throw new GitHubAnswerError(path, 'the GraphQL answer left its repository out');
+  if (repository === null) return { kind: 'absent' };
+  if (!(alias in repository)) throw new GitHubAnswerError(path, 'the GraphQL answer left the directory out');
+  const node = directoryNode.safeParse(repository[alias]);
+  if (!node.success) throw new GitHubAnswerError(path, `unexpected GraphQL answer: ${node.error.issues[0]?.message ?? 'invalid'}`);
+  if (node.data === null || node.data.__typename !== 'Tree') return { kind: 'absent' };
+  if (node.data.entries.length > MAX_TREE_ENTRIES) return { kind: 'rest' };
+  return { kind: 'tree', entries: node.data.entries };
 }
 
 function linkShaped(text: string): boolean {

@@ -5,7 +5,7 @@ import type { ApiChangeSet } from './api-change-set.js';
 import type { CheckRun } from './check-run.js';
 import type { GitHubClient, Logger, PullRequestTarget } from './client.js';
 import { findMarkedComment, upsertComment } from './comment-poster.js';
-import type { CommentLookup, MarkedComment } from './comment-poster.js';
+import type { CommentLookup, CommentOutcome, MarkedComment } from './comment-poster.js';
 import { describeFailure } from './errors.js';
 import { overridable } from './override.js';
 import type { OverrideRecord } from './override.js';
@@ -22,6 +22,9 @@ import { planSuggestions } from './suggestions.js';
  *   writes it. An override written before that read is adopted: kept in the comment, and our
  *   check concluded again with it. One written after that read is concluded after our check. So
  *   the check concluded last on the head carries the override either way.
+ * - A plain review that found no comment of ours before creates one without that read: a comment
+ *   written meanwhile (an override's) is older than ours, so the check after creating finds it,
+ *   keeps it as the survivor with the override adopted, and concludes our check again.
  * - The plain write, sent as soon as that read answers, can still land over an override written
  *   in between. The granting review reads the comment once more after concluding and, finding the
  *   override gone, writes it again and concludes its check again.
@@ -48,8 +51,8 @@ export interface Posting {
   changes: ApiChangeSet;
   /** The comment and the check with an override applied, or with none. */
   render: (override: OverrideRecord | null) => Rendered;
-  /** The reviewed commit is still the head: only then is the comment written. */
-  current: boolean;
+  /** Whether the reviewed commit is still the head (read once): only then is the comment written. */
+  current: () => Promise<boolean>;
   /** An override granted by this review (a command), rather than carried from our comment. */
   granted: boolean;
   /** Our own login: only comments under it are ours. */
@@ -61,31 +64,38 @@ export interface Posting {
 /** Comment first, then the check that relies on it; a new grant is then made sure of. */
 export async function postOverridden(p: Posting, override: OverrideRecord, found: MarkedComment | null): Promise<OverrideRecord> {
   const rendered = p.render(override);
-  if (p.current) {
-    await post(p, rendered.body, override, found);
-    await postSuggestions(p, found !== null);
+  const current = await p.current();
+  if (current) {
+    const outcome = await post(p, rendered.body, override, found);
+    await postSuggestions(p, found !== null || outcome === 'merged');
   } else headMoved(p);
   await p.check.complete(rendered.output);
-  if (p.granted && p.current) await keepGrant(p, rendered);
+  if (p.granted && current) await keepGrant(p, rendered);
   return override;
 }
 
 /** Check first, then a fresh read of our comment, then the comment, adopting an override found there. */
 export async function postPlain(p: Posting, found: MarkedComment | null): Promise<OverrideRecord | null> {
   const plain = p.render(null);
+  const creates = found === null && worthNewComment(p.result);
+  // Whether the head moved is asked beside the conclusion, and only when a comment may be written.
+  const current = found !== null || creates || overridable(plain.output) ? p.current() : null;
+  current?.catch(() => undefined);
   await p.check.complete(plain.output);
-  if (!p.current) {
+  if (current === null) return null;
+  if (!(await current)) {
     headMoved(p);
     return null;
   }
   if (!overridable(plain.output)) {
     // A passing check has nothing an override could change: the comment read before will do.
-    await post(p, plain.body, null, found);
-    await postSuggestions(p, found !== null);
+    const outcome = await post(p, plain.body, null, found);
+    await postSuggestions(p, found !== null || outcome === 'merged');
     return null;
   }
 
-  const existing = await findMarkedComment(p.octokit, lookup(p));
+  // A first review creates its comment: the check after creating stands for the fresh read (above).
+  const existing = creates ? null : await findMarkedComment(p.octokit, lookup(p));
   // An override in the comment about to be replaced is kept, and our check concluded again with
   // it: in ours as just read, or in an older copy another replica created at the same moment as
   // ours, seen only once ours is created.
@@ -94,12 +104,12 @@ export async function postPlain(p: Posting, found: MarkedComment | null): Promis
     adopted.override = p.adopt(theirs);
     return adopted.override ? p.render(adopted.override).body : plain.body;
   };
-  await post(p, plain.body, null, existing, merge);
+  const outcome = await post(p, plain.body, null, existing, merge);
   if (adopted.override) {
     await p.check.revise(p.render(adopted.override).output);
     p.log.info({ number: p.target.number, headSha: p.target.headSha }, 'override adopted from a concurrent review');
   }
-  await postSuggestions(p, existing !== null);
+  await postSuggestions(p, existing !== null || outcome === 'merged');
   return adopted.override;
 }
 
@@ -139,7 +149,7 @@ async function post(
   override: OverrideRecord | null,
   existing: MarkedComment | null,
   merge?: (theirs: string) => string,
-): Promise<void> {
+): Promise<CommentOutcome> {
   const { octokit, log, target, result } = p;
   const outcome = await upsertComment(octokit, {
     repo: target.base,
@@ -156,6 +166,7 @@ async function post(
   });
   const pr = { repo: `${target.base.owner}/${target.base.repo}`, number: target.number, headSha: target.headSha };
   log.info({ pr, verdict: result.verdict, comment: outcome, overridden: override !== null }, 'review posted');
+  return outcome;
 }
 
 function lookup(p: Posting): CommentLookup {
@@ -167,13 +178,16 @@ function headMoved({ log, target, result }: Posting): void {
   log.info({ number: target.number, headSha: target.headSha, verdict: result.verdict }, 'head moved; comment not posted');
 }
 
-/** Suggested changes are a convenience: failing to post them never fails the review. */
+/**
+ * Suggested changes are a convenience: failing to post them never fails the review. Without an
+ * earlier review (no comment of ours before this one) there are no earlier suggestions to replace,
+ * so they are not listed; copies a race or a deleted comment leaves are removed by the next review.
+ */
 async function postSuggestions({ octokit, log, target, result, changes }: Posting, reviewedBefore: boolean): Promise<void> {
   try {
     const wanted = await planSuggestions(result, changes.head);
-    // Without an earlier review there are no earlier suggestions to replace.
     if (wanted.length === 0 && !reviewedBefore) return;
-    const outcome = await syncSuggestions(octokit, log, target, wanted);
+    const outcome = await syncSuggestions(octokit, log, target, wanted, reviewedBefore);
     if (outcome.created + outcome.deleted > 0) log.info({ number: target.number, ...outcome }, 'suggestions updated');
   } catch (err) {
     log.warn({ err: describeFailure(err), number: target.number }, 'could not update suggested changes');

@@ -11,10 +11,9 @@ import { POLICY_PATHS, runReview } from '../review.js';
 import type { LoadedPolicy } from '../review.js';
 import { ApiChangeSet } from './api-change-set.js';
 import { adaptCheckOutput } from './check-output.js';
-import { CheckRun } from './check-run.js';
+import { CheckRun, inProgressAfterSeconds } from './check-run.js';
 import type { GitHubClient, Logger, PullRequestTarget } from './client.js';
 import { findMarkedComment } from './comment-poster.js';
-import type { MarkedComment } from './comment-poster.js';
 import { describeFailure } from './errors.js';
 import { GraphqlBlobs } from './graphql-blobs.js';
 import { loadPolicy, policyCandidates } from './policy-loader.js';
@@ -76,7 +75,6 @@ export async function analysePullRequest(
   provider?: TelemetryProvider,
   onPolicy?: (policy: LoadedPolicy) => void,
   log?: Logger,
-  onMeasuring?: () => void,
 ): Promise<Analysis> {
   const blobs = new GraphqlBlobs(octokit, log ?? null);
   const changes = new ApiChangeSet(octokit, target, blobs);
@@ -100,14 +98,13 @@ export async function analysePullRequest(
     headSha: target.headSha,
     offload: sharedParsePool(),
     ...(telemetry ? { telemetry } : {}),
-    ...(onMeasuring ? { onMeasuring } : {}),
   });
   return { changes, policy, result: withUnlistedFiles(withRefusedFiles(reviewed, changes.refusedFiles()), await changes.unlistedFiles()) };
 }
 
 /**
- * Reviews one pull request at one head commit: check run in progress, read both sides through
- * the API, judge, post. Whatever fails, the check run is concluded; the failure is logged, not
+ * Reviews one pull request at one head commit: read both sides through the API, judge, post,
+ * the check run created concluded (or in progress first, when the review runs long). Whatever fails, the check run is concluded; the failure is logged, not
  * rethrown, once the check says so. A conclusion once computed is the one the check gets: a
  * write that fails after it (the comment, suggestions) is logged, never turned into a softer
  * conclusion.
@@ -123,39 +120,27 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
     // An invalid policy is judged as enforce (see runReview): so is a failure after reading it.
     mode = loaded.diagnostics.some((d) => d.severity === 'error') ? 'enforce' : loaded.policy.mode;
   };
-  // The check is created as the review starts, and the reads begin without waiting for GitHub's
-  // answer: one round trip less before the verdict. Sent first, it is in progress before any read.
-  const starting = CheckRun.start(octokit, target.base, target.headSha);
-  // The pull request and our comment, read once the verdict's inputs are in: while telemetry is
-  // asked when there is any (its round trips and GitHub's overlap), else right after the analysis.
-  const stateReads: { pending: Promise<Settled<PullState>> | null } = { pending: null };
-  const readState = (): Promise<Settled<PullState>> =>
-    (stateReads.pending ??= settle(
-      options
-        .self()
-        .then((author) =>
-          Promise.all([
-            octokit.rest.pulls.get({ ...target.base, pull_number: target.number }),
-            findMarkedComment(octokit, { repo: target.base, issueNumber: target.number, marker: COMMENT_MARKER, author }),
-          ]),
-        ),
-    ));
-  const analysing = settle(analysePullRequest(octokit, target, options.telemetry, onPolicy, log, () => void readState()));
-  let check: CheckRun;
-  try {
-    check = await starting;
-  } catch (err) {
-    // Nothing to conclude: let Probot record the failed delivery (the reads begun are let finish).
-    await analysing;
-    log.error({ err: describeFailure(err), pr }, 'could not create check run');
-    throw err;
-  }
+  // The check is created when the verdict is in, already concluded, unless the review runs long:
+  // then in progress first (see CheckRun.deferred). The reads begin at once.
+  const check = CheckRun.deferred(octokit, target.base, target.headSha, inProgressAfterSeconds() * 1000);
+  // Our comment does not depend on the files: read beside the file list.
+  const comment = settle(
+    options
+      .self()
+      .then((author) => findMarkedComment(octokit, { repo: target.base, issueNumber: target.number, marker: COMMENT_MARKER, author })),
+  );
+  // The pull request as GitHub has it now (has the head moved?), read as late as the comment's
+  // write allows: beside the check's conclusion, and only when a comment may be written.
+  const pullReads: { pending: Promise<Settled<PullAnswer>> | null } = { pending: null };
+  const readPull = (): Promise<Settled<PullAnswer>> =>
+    (pullReads.pending ??= settle(octokit.rest.pulls.get({ ...target.base, pull_number: target.number })));
+  const analysing = settle(analysePullRequest(octokit, target, options.telemetry, onPolicy, log));
   try {
     const { changes, policy, result } = unsettle(await analysing);
     const author = await options.self();
     const trust: StateTrust = { key: options.stateKey, scope: { repo: pr.repo, number: target.number } };
-    const [{ data: pull }, found] = unsettle(await readState());
-    const current = pull.head.sha === target.headSha;
+    const found = unsettle(await comment);
+    const current = async (): Promise<boolean> => unsettle(await readPull()).data.head.sha === target.headSha;
     const fingerprint = requestFingerprint(result);
     const shown = readShown(found, trust);
     const shownState = shownMarker({ headSha: target.headSha, fingerprint }, shown, trust);
@@ -195,6 +180,7 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
       // A carried override holds only while its grantor may still grant it: a role or team
       // membership taken away since ends it, whatever the comment records.
       const policyNow = policy.policy.overrides;
+      const { data: pull } = unsettle(await readPull());
       const now = await decideOverride(octokit, { repo: target.base, login: known.by, author: pull.user.login, policy: policyNow });
       // Nor does it outlive the command that granted it: deleted or edited, it grants nothing.
       const gone = now.allowed ? await commandNoLongerStands(octokit, target.base, known) : now.why;
@@ -244,8 +230,8 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
   }
 }
 
-/** The pull request as GitHub has it now, and our comment on it. */
-type PullState = [Awaited<ReturnType<GitHubClient['rest']['pulls']['get']>>, MarkedComment | null];
+/** The pull request as GitHub has it now. */
+type PullAnswer = Awaited<ReturnType<GitHubClient['rest']['pulls']['get']>>;
 
 type Settled<T> = { ok: true; value: T } | { ok: false; err: unknown };
 

@@ -25,12 +25,16 @@ export async function syncSuggestions(
   log: Logger,
   target: PullRequestTarget,
   wanted: Suggestion[],
+  /** False: no review of ours came before, so there is nothing of ours to list. */
+  earlier = true,
 ): Promise<SuggestionOutcome> {
   const repo = target.base;
   // Oldest first: when two replicas posted the same suggestion, every re-run keeps the same copy.
-  const existing = (await octokit.paginate(octokit.rest.pulls.listReviewComments, { ...repo, pull_number: target.number, per_page: 100 }))
-    .filter((c) => c.user.type === 'Bot' && c.body.includes(SUGGESTION_MARKER))
-    .sort((a, b) => a.id - b.id);
+  const existing = earlier
+    ? (await octokit.paginate(octokit.rest.pulls.listReviewComments, { ...repo, pull_number: target.number, per_page: 100 }))
+        .filter((c) => c.user.type === 'Bot' && c.body.includes(SUGGESTION_MARKER))
+        .sort((a, b) => a.id - b.id)
+    : [];
 
   const outcome: SuggestionOutcome = { kept: 0, created: 0, deleted: 0, writes: 0 };
   const keep = new Set<number>();

@@ -1,5 +1,6 @@
 import type { GitHubClient, RepoRef } from './client.js';
 import { GitHubApiError } from './errors.js';
+import type { GraphqlBlobs } from './graphql-blobs.js';
 import { statusOf } from './api-tree-reader.js';
 
 /** One entry of a Git tree as the trees API gives it. */
@@ -38,6 +39,10 @@ class TruncatedTreeError extends Error {
  * and stops at 1,000 entries). Over GitHub's limit for one answer (100,000 entries or 7 MB) the
  * answer says `truncated`; a directory is then listed on its own, walking down one tree at a time
  * from the deepest tree the cut answer did reach, so no listing is silently incomplete.
+ *
+ * Given `blobs`, a directory whose entries GraphQL already gave (asked for in the review's first
+ * query, see ApiChangeSet) is answered from them, as is one an ancestor so listed shows absent;
+ * any other directory goes through the trees API as above.
  */
 export class ApiTreeListing {
   #whole: Promise<Tree | null> | null = null;
@@ -49,6 +54,7 @@ export class ApiTreeListing {
     private readonly octokit: GitHubClient,
     private readonly repo: RepoRef,
     private readonly commit: string,
+    private readonly blobs: GraphqlBlobs | null = null,
   ) {}
 
   /** Paths of the files directly inside `dir` (`''` for the root); empty when there is no such directory. */
@@ -78,6 +84,12 @@ export class ApiTreeListing {
   }
 
   async #entries(dir: string, keep: (entry: TreeEntry) => boolean): Promise<string[]> {
+    const listed = await this.#fromGraphql(dir);
+    if (listed !== undefined)
+      return listed
+        .filter(keep)
+        .map((e) => e.path)
+        .sort();
     this.#whole ??= this.#fetch(this.commit, true);
     const whole = await this.#whole;
     if (whole === null) return [];
@@ -95,6 +107,30 @@ export class ApiTreeListing {
       .filter(keep)
       .map((e) => `${prefix}${e.path}`)
       .sort();
+  }
+
+  /**
+   * The entries of `dir` (full paths) from what GraphQL gave of it or of an ancestor; undefined
+   * when that does not tell (nothing asked, GraphQL failed, or the ancestor holds `dir` as a tree
+   * whose entries were not asked for).
+   */
+  async #fromGraphql(dir: string): Promise<TreeEntry[] | undefined> {
+    if (this.blobs === null) return undefined;
+    const parts = dir === '' ? [] : dir.split('/');
+    for (let depth = parts.length; depth >= 0; depth--) {
+      const pending = this.blobs.knownTree({ repo: this.repo, ref: this.commit, path: parts.slice(0, depth).join('/') });
+      if (pending === undefined) continue;
+      const answer = await pending.catch(() => ({ kind: 'rest' as const }));
+      if (answer.kind === 'rest') return undefined;
+      if (answer.kind === 'absent') return [];
+      if (depth === parts.length) {
+        const prefix = dir === '' ? '' : `${dir}/`;
+        // Git's mode as the trees API spells it: 100644, 100755, 120000, 40000, 160000.
+        return answer.entries.map((e) => ({ path: `${prefix}${e.name}`, mode: e.mode.toString(8), type: e.type, sha: e.oid }));
+      }
+      return answer.entries.some((e) => e.name === parts[depth] && e.type === 'tree') ? undefined : [];
+    }
+    return undefined;
   }
 
   /** The tree of `dir` alone (not recursive); null when the commit has no such directory. */

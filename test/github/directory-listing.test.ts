@@ -6,6 +6,7 @@ import { changeSetFromArgs } from '../../src/cli/tree-readers/change-set.js';
 import { detectChanges } from '../../src/detect/detect-changes.js';
 import type { CapacityChange } from '../../src/domain/index.js';
 import { analysePullRequest } from '../../src/github/review-pull-request.js';
+import { GraphqlBlobs } from '../../src/github/graphql-blobs.js';
 import { ApiTreeListing } from '../../src/github/tree-listing.js';
 import { COMMENT_MARKER } from '../../src/report/comment.js';
 import { CORPUS_ROOT } from '../detect/corpus.js';
@@ -253,17 +254,21 @@ describe('an ordinary pull request', () => {
     // Every read in one GraphQL query, none through REST.
     expect(h.fake.calls('POST', '/graphql')).toHaveLength(1);
     expect(contentReads(HEAD_SHA)).toEqual([]);
-    // BENCHMARKS.md §4's non-GPU PR: 6 calls (10 before GraphQL), token requests and the App's
-    // one `GET /app` per process aside.
+    // BENCHMARKS.md §4's non-GPU PR: 5 calls with its check in progress first (10 before GraphQL,
+    // 6 before the pull request was read only for a comment), token requests and the App's one
+    // `GET /app` per process aside; call-budget.test.ts counts the one-write path.
     const calls = h.fake.requests.filter((r) => !r.path.endsWith('/access_tokens') && r.path !== '/app');
-    expect(calls).toHaveLength(6);
+    expect(calls).toHaveLength(5);
     expect(repo.checkRuns[0]).toMatchObject({ status: 'completed', conclusion: 'success' });
   });
 });
 
 describe('listing failures', () => {
+  // Without GraphQL, whose query would list these directories: the trees API lists them.
   it('a directory missing at head (404 on the tree) is empty: the tfvars are read alone', async () => {
-    const repo = new FakeRepo(h.fake, pullRequest({ baseFiles: { ...COMMON, ...TF_BASE }, headFiles: { ...COMMON, ...TF_HEAD } })).serve();
+    const repo = new FakeRepo(h.fake, pullRequest({ baseFiles: { ...COMMON, ...TF_BASE }, headFiles: { ...COMMON, ...TF_HEAD } }))
+      .serve()
+      .withoutGraphql();
     h.fake.fail('GET', /\/git\/trees\//, { status: 404, body: { message: 'Not Found' } });
 
     await h.app.deliver('pull_request', prEvent());
@@ -274,7 +279,9 @@ describe('listing failures', () => {
   });
 
   it('a 502 on the listing ends the review as one that could not run, saying where', async () => {
-    const repo = new FakeRepo(h.fake, pullRequest({ baseFiles: { ...COMMON, ...TF_BASE }, headFiles: { ...COMMON, ...TF_HEAD } })).serve();
+    const repo = new FakeRepo(h.fake, pullRequest({ baseFiles: { ...COMMON, ...TF_BASE }, headFiles: { ...COMMON, ...TF_HEAD } }))
+      .serve()
+      .withoutGraphql();
     h.fake.fail('GET', /\/git\/trees\//, { status: 502, body: { message: 'Server Error' } }, 10);
 
     await h.app.deliver('pull_request', prEvent());
@@ -286,7 +293,9 @@ describe('listing failures', () => {
 
   it('a tree too large for one answer is listed directory by directory, with the same result', async () => {
     const files = { ...COMMON, ...TF_BASE, ...KUSTOMIZE_BASE };
-    const repo = new FakeRepo(h.fake, pullRequest({ baseFiles: files, headFiles: { ...files, ...TF_HEAD, ...KUSTOMIZE_HEAD } })).serve();
+    const repo = new FakeRepo(h.fake, pullRequest({ baseFiles: files, headFiles: { ...files, ...TF_HEAD, ...KUSTOMIZE_HEAD } }))
+      .serve()
+      .withoutGraphql();
     // The recursive answer stops after the first few entries: the listed directories are not among them.
     repo.treeEntryLimit = 3;
 
@@ -307,6 +316,49 @@ describe('listing failures', () => {
 
 describe('ApiTreeListing', () => {
   const files = { ...COMMON, ...TF_BASE, 'terraform/infra/modules/pool/main.tf': 'x = 1\n' };
+  const at = (path: string) => ({ repo: EXAMPLE_REPO, ref: HEAD_SHA, path });
+
+  it('answers from the directories GraphQL listed, as the trees API would, and asks it only below them', async () => {
+    new FakeRepo(h.fake, pullRequest({ baseFiles: files, headFiles: files })).serve();
+    const octokit = testOctokit(h.fake.url);
+    const blobs = new GraphqlBlobs(octokit);
+    // As ApiChangeSet asks: with a file, the directories above it.
+    blobs.prefetch([at(TFVARS)]);
+    blobs.prefetchIfRoom([], ['', 'terraform', 'terraform/infra'].map(at));
+    const listing = new ApiTreeListing(octokit, EXAMPLE_REPO, HEAD_SHA, blobs);
+    const dirs = ['', 'terraform', 'terraform/infra', 'terraform/nowhere', 'terraform/infra/main.tf', 'overlays', 'terraform/envs'];
+
+    const fromGraphql = [];
+    for (const dir of dirs) fromGraphql.push([await listing.list(dir), await listing.dirs(dir)]);
+
+    expect(treeCalls()).toEqual([]);
+    expect(h.fake.calls('POST', '/graphql')).toHaveLength(1);
+    const rest = new ApiTreeListing(octokit, EXAMPLE_REPO, HEAD_SHA);
+    const fromRest = [];
+    for (const dir of dirs) fromRest.push([await rest.list(dir), await rest.dirs(dir)]);
+    expect(fromGraphql).toEqual(fromRest);
+    expect(fromGraphql[2]).toEqual([
+      ['terraform/infra/main.tf', 'terraform/infra/terraform.tfvars', 'terraform/infra/variables.tf'],
+      ['terraform/infra/modules'],
+    ]);
+    // A directory GraphQL was not asked about: through the trees API.
+    const before = treeCalls().length;
+    expect(await listing.list('terraform/infra/modules/pool')).toEqual(['terraform/infra/modules/pool/main.tf']);
+    expect(treeCalls()).toHaveLength(before + 1);
+  });
+
+  it('lists a directory of more entries than GraphQL is trusted with through the trees API', async () => {
+    const many = Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`big/f${i}.yaml`, `n: ${i}\n`]));
+    new FakeRepo(h.fake, pullRequest({ baseFiles: many, headFiles: many })).serve();
+    const octokit = testOctokit(h.fake.url);
+    const blobs = new GraphqlBlobs(octokit);
+    blobs.prefetch([at('big/f0.yaml')]);
+    blobs.prefetchIfRoom([], [at('big')]);
+    const listing = new ApiTreeListing(octokit, EXAMPLE_REPO, HEAD_SHA, blobs);
+
+    expect(await listing.list('big')).toHaveLength(1001);
+    expect(treeCalls()).toHaveLength(1);
+  });
 
   it.each([100_000, 2])('lists the files directly inside a directory, whole or cut at %i entries', async (limit) => {
     new FakeRepo(h.fake, pullRequest({ baseFiles: files, headFiles: files })).serve().treeEntryLimit = limit;

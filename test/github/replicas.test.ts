@@ -34,8 +34,8 @@ describe('two replicas reviewing one pull request', () => {
   it('leave one comment when the same delivery reaches both', async () => {
     const repo = new FakeRepo(h.fake, pullRequest()).serve();
     // Neither creates its comment before both have looked for one and found none (each looks
-    // twice: before concluding its check and again just before writing).
-    h.fake.hold('POST', COMMENTS, h.fake.answered('GET', COMMENTS, 4));
+    // once, as its review starts: finding none, it creates without looking again).
+    h.fake.hold('POST', COMMENTS, h.fake.answered('GET', COMMENTS, 2));
     const event = prEvent();
     const answers = await Promise.all([
       h.app.deliver('pull_request', event, { delivery: 'same-delivery' }),
@@ -53,7 +53,7 @@ describe('two replicas reviewing one pull request', () => {
 
     // The cost of the race: one more list per creation, a delete per replica at most, and no
     // edit, as both wrote the same text.
-    expect(h.fake.calls('GET', COMMENTS)).toHaveLength(6);
+    expect(h.fake.calls('GET', COMMENTS)).toHaveLength(4);
     expect(deleted.length).toBeGreaterThanOrEqual(1);
     expect(deleted.length).toBeLessThanOrEqual(2);
     expect(h.fake.calls('PATCH', ONE_COMMENT)).toEqual([]);
@@ -63,7 +63,7 @@ describe('two replicas reviewing one pull request', () => {
   it('keep the newer push’s text when the older review created its comment first', async () => {
     const repo = new FakeRepo(h.fake, pullRequest()).serve();
     // The older review has checked that its head is current and is about to create its comment…
-    const held = h.fake.hold('POST', COMMENTS, h.fake.answered('GET', COMMENTS, 4));
+    const held = h.fake.hold('POST', COMMENTS, h.fake.answered('GET', COMMENTS, 2));
     const opened = h.app.deliver('pull_request', prEvent());
     await held.arrived;
     // …when a push lands and the other replica reviews it, looking for a comment before the
@@ -102,8 +102,11 @@ describe('two replicas reviewing one pull request', () => {
 
   it('leave duplicate suggestions for the next review to remove, keeping the oldest copy', async () => {
     const repo = new FakeRepo(h.fake, pullRequest()).serve();
-    // Both replicas look for earlier suggestions before either posts its review.
-    h.fake.hold('POST', `${REPO_PATH}/pulls/${NUMBER}/reviews`, h.fake.answered('GET', REVIEW_COMMENTS, 2));
+    // Both replicas find no comment of ours before either creates one. The one whose comment
+    // then gives way to the older copy looks for earlier suggestions; the other, a first review,
+    // does not. Neither posts its suggestions before that look: both post them.
+    h.fake.hold('POST', COMMENTS, h.fake.answered('GET', COMMENTS, 2));
+    h.fake.hold('POST', `${REPO_PATH}/pulls/${NUMBER}/reviews`, h.fake.answered('GET', REVIEW_COMMENTS, 1));
     const event = prEvent();
     await Promise.all([h.app.deliver('pull_request', event), h.other.deliver('pull_request', event)]);
     const copies = repo.reviewComments.filter((c) => c.body.includes(SUGGESTION_MARKER));
@@ -127,13 +130,14 @@ describe('two replicas reviewing one pull request', () => {
 describe('one replica alone', () => {
   it('lists the comments once more after creating its comment, and never after editing it', async () => {
     const repo = new FakeRepo(h.fake, pullRequest()).serve();
-    // A check that does not pass (neutral here) lists the comments twice before writing: once
+    // A first review lists the comments as it starts, then once after creating its comment. A
+    // later one whose check does not pass (neutral here) lists them twice before writing: once
     // for the override it carries, once after concluding for one another replica granted meanwhile.
     await h.app.deliver('pull_request', prEvent());
-    expect(h.fake.calls('GET', COMMENTS)).toHaveLength(3);
+    expect(h.fake.calls('GET', COMMENTS)).toHaveLength(2);
     repo.push(NEWER_SHA, NEWER_FILES);
     await h.other.deliver('pull_request', prEvent({ action: 'synchronize', headSha: NEWER_SHA }));
-    expect(h.fake.calls('GET', COMMENTS)).toHaveLength(5);
+    expect(h.fake.calls('GET', COMMENTS)).toHaveLength(4);
     expect(h.fake.calls('DELETE', ONE_COMMENT)).toEqual([]);
     expect(marked(repo)).toHaveLength(1);
   });

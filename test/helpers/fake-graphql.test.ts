@@ -65,7 +65,33 @@ describe('the fake GraphQL endpoint', () => {
     expect(fake.errors).toEqual([]);
   });
 
+  it("answers the App's directory entries as GitHub does: Git's mode as an Int, absent for a file or no path", async () => {
+    const { query, variables } = blobQuery([
+      { ...at(HEAD, ''), tree: true },
+      { ...at(HEAD, 'dir'), tree: true },
+      { ...at(HEAD, 'a.yaml'), tree: true },
+      { ...at(HEAD, 'nowhere'), tree: true },
+    ]);
+    const answer = await post({ query, variables });
+
+    const names = (b: string) =>
+      (answer.data?.r0?.[b] as { entries: { name: string; type: string; mode: number }[] }).entries.map((e) => [e.name, e.type, e.mode]);
+    expect(names('b0')).toEqual([
+      ['a.yaml', 'blob', 0o100644],
+      ['bin.dat', 'blob', 0o100644],
+      ['dir', 'tree', 0o40000],
+    ]);
+    expect(names('b1')).toEqual([['big.yaml', 'blob', 0o100644]]);
+    expect(answer.data?.r0).toMatchObject({ b2: { __typename: 'Blob' }, b3: null });
+    expect(fake.errors).toEqual([]);
+  });
+
   it.each([
+    [
+      'a field TreeEntry does not have',
+      'query($o: String!, $n: String!, $x: String!) { r0: repository(owner: $o, name: $n) { b0: object(expression: $x) { ... on Tree { entries { path } } } } }',
+      { o: 'a', n: 'b', x: 'c' },
+    ],
     ['a literal argument', 'query { r0: repository(owner: "o", name: "n") { b0: object(expression: "x") { ... on Blob { text } } } }', {}],
     [
       'an undeclared variable',

@@ -1,9 +1,11 @@
 import type { FakeRequest, FakeResponse } from './fake-github.js';
 import { gitBlobSha } from './fake-repo.js';
+import { directoryEntries } from './fake-repo-trees.js';
 
 /**
  * GitHub's GraphQL endpoint for the one shape of query the App sends: blobs by
  * `repository(owner:, name:) { alias: object(expression: "<ref>:<path>") { __typename ... on Blob { … } } }`,
+ * and directories by the same `object` with `... on Tree { entries { name type mode oid } }`,
  * every argument a declared `String!` variable. The `graphql` package is not a dependency, so
  * this is a small strict parser of exactly that shape: anything else (a literal argument, an
  * unknown field, an undeclared or unused variable, a duplicate alias, too many blobs) is refused
@@ -23,6 +25,8 @@ export const GRAPHQL_TEXT_LIMIT = 512_000;
 export const FAKE_MAX_OBJECTS = 250;
 
 const BLOB_FIELDS = new Set(['oid', 'byteSize', 'isBinary', 'isTruncated', 'text']);
+/** `TreeEntry` fields the fake serves: `mode` is Git's mode as an Int, as GitHub's schema has it. */
+const TREE_ENTRY_FIELDS = new Set(['name', 'type', 'mode', 'oid']);
 
 export interface GraphqlRepos {
   /** Files of a repository at a ref (`HEAD`: its default branch); undefined when there is no such ref. */
@@ -35,6 +39,8 @@ interface ObjectField {
   expression: string;
   typename: boolean;
   blobFields: string[];
+  /** Fields of each `Tree.entries` item asked for; empty when no `... on Tree` was. */
+  entryFields: string[];
 }
 
 interface RepoField {
@@ -94,8 +100,15 @@ function resolveObject(repos: GraphqlRepos, r: RepoField, o: ObjectField): unkno
   const path = o.expression.slice(colon + 1).replace(/\/+$/, '');
   const text = files[path];
   if (text === undefined) {
-    const isTree = path === '' || Object.keys(files).some((p) => p.startsWith(`${path}/`));
-    return isTree ? (o.typename ? { __typename: 'Tree' } : {}) : null;
+    const entries = directoryEntries(files, path);
+    if (entries === null) return null;
+    const tree: Record<string, unknown> = o.typename ? { __typename: 'Tree' } : {};
+    if (o.entryFields.length > 0)
+      tree.entries = entries.map((e) => {
+        const values: Record<string, unknown> = { name: e.name, type: e.type, mode: parseInt(e.mode, 8), oid: e.sha };
+        return Object.fromEntries(o.entryFields.map((f) => [f, values[f]]));
+      });
+    return tree;
   }
   const bytes = Buffer.from(text, 'utf8');
   const binary = bytes.subarray(0, 8000).includes(0);
@@ -224,16 +237,31 @@ function parseBlobQuery(query: string, variables: Record<string, unknown>): Repo
     throw new GraphqlQueryError(`This query asks for ${objectCount} objects; at most ${FAKE_MAX_OBJECTS}`);
   return repos;
 
-  function objectSelection(): { typename: boolean; blobFields: string[] } {
+  function objectSelection(): { typename: boolean; blobFields: string[]; entryFields: string[] } {
     expect('{');
     let typename = false;
     const blobFields: string[] = [];
+    const entryFields: string[] = [];
     while (peek()?.value !== '}') {
       if (peek()?.value === '...') {
         next();
         expect('on');
         const type = name();
-        if (type !== 'Blob') throw new GraphqlQueryError(`Only fragments on Blob are served, not on ${type}`);
+        if (type === 'Tree') {
+          expect('{');
+          if (name() !== 'entries') throw new GraphqlQueryError("Only the field 'entries' is served on type 'Tree'");
+          expect('{');
+          while (peek()?.value !== '}') {
+            const f = name();
+            if (!TREE_ENTRY_FIELDS.has(f)) throw new GraphqlQueryError(`Field '${f}' doesn't exist on type 'TreeEntry'`);
+            entryFields.push(f);
+          }
+          expect('}');
+          expect('}');
+          if (entryFields.length === 0) throw new GraphqlQueryError('Parse error on "}": a selection set cannot be empty');
+          continue;
+        }
+        if (type !== 'Blob') throw new GraphqlQueryError(`Only fragments on Blob and Tree are served, not on ${type}`);
         expect('{');
         while (peek()?.value !== '}') {
           const f = name();
@@ -248,7 +276,8 @@ function parseBlobQuery(query: string, variables: Record<string, unknown>): Repo
       typename = true;
     }
     expect('}');
-    if (blobFields.length === 0) throw new GraphqlQueryError('Parse error on "}": a selection set cannot be empty');
-    return { typename, blobFields };
+    if (blobFields.length === 0 && entryFields.length === 0)
+      throw new GraphqlQueryError('Parse error on "}": a selection set cannot be empty');
+    return { typename, blobFields, entryFields };
   }
 }

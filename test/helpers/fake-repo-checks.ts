@@ -2,24 +2,26 @@ import type { FakeRequest, FakeResponse } from './fake-github.js';
 import type { CheckRunState } from './fake-repo-state.js';
 
 /**
- * Check runs as GitHub keeps them: created with a status, updated in place, concluded by an
- * update carrying a conclusion; annotations accumulate across updates, the rest of the output is
+ * Check runs as GitHub keeps them: created with a status (or already concluded, with its output),
+ * updated in place, concluded by a creation or an update carrying a conclusion; annotations accumulate across updates, the rest of the output is
  * replaced. Each run keeps every request body in `history`.
  */
 
 export function createCheckRun(runs: CheckRunState[], id: number, req: FakeRequest): FakeResponse {
-  const body = req.body as Record<string, unknown>;
+  const body = req.body as Record<string, unknown> & { output?: { annotations?: unknown[] } };
+  const { annotations = [], ...output } = body.output ?? {};
+  const conclusion = typeof body.conclusion === 'string' ? body.conclusion : null;
   const run: CheckRunState = {
     id,
     head_sha: String(body.head_sha),
     name: String(body.name),
     history: [body],
-    status: typeof body.status === 'string' ? body.status : 'queued',
-    conclusion: null,
-    output: { annotations: [] },
+    status: conclusion ? 'completed' : typeof body.status === 'string' ? body.status : 'queued',
+    conclusion,
+    output: { ...output, annotations },
   };
   runs.push(run);
-  return { status: 201, body: { id: run.id, head_sha: run.head_sha, name: run.name, status: run.status } };
+  return { status: 201, body: { id: run.id, head_sha: run.head_sha, name: run.name, status: run.status, conclusion: run.conclusion } };
 }
 
 export function updateCheckRun(runs: CheckRunState[], req: FakeRequest): FakeResponse {

@@ -52,6 +52,21 @@ function gitTrees(files: Record<string, string>): Trees {
   return { root: build(''), bySha };
 }
 
+/** Trees already built, by file set: a query asks for many directories of one commit. */
+const built = new WeakMap<Record<string, string>, Trees>();
+
+/** The entries of one directory of a set of files, as Git has them; null when there is no such directory. */
+export function directoryEntries(files: Record<string, string>, dir: string): Entry[] | null {
+  let trees = built.get(files);
+  if (!trees) built.set(files, (trees = gitTrees(files)));
+  let sha: string | undefined = trees.root;
+  for (const name of dir === '' ? [] : dir.split('/')) {
+    sha = trees.bySha.get(sha)?.find((e) => e.type === 'tree' && e.name === name)?.sha;
+    if (sha === undefined) return null;
+  }
+  return trees.bySha.get(sha) ?? null;
+}
+
 export interface TreeSource {
   /** The files at a commit of the requested repository, if it is one. */
   filesAt(sha: string): Record<string, string> | undefined;

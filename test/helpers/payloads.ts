@@ -21,6 +21,8 @@ export interface PullRequestPayloadOptions {
   draft?: boolean;
   /** For `edited`: what changed (`{ base: … }` when the base branch did). */
   changes?: Record<string, unknown>;
+  /** `pull_request.changed_files`; the recorded example's (1) when absent. */
+  changedFiles?: number;
 }
 
 /** The repository every recorded pull_request example lives in. */
@@ -35,6 +37,7 @@ export function pullRequestPayload(options: PullRequestPayloadOptions): Record<s
     (payload as unknown as Record<string, unknown>).changes = options.changes ?? {};
   }
   if (options.draft !== undefined) payload.pull_request.draft = options.draft;
+  if (options.changedFiles !== undefined) payload.pull_request.changed_files = options.changedFiles;
   payload.installation.id = options.installationId;
   if (options.number !== undefined) {
     payload.number = options.number;
@@ -172,6 +175,7 @@ interface PullRequestPayload {
   pull_request: {
     number: number;
     draft?: boolean;
+    changed_files?: number;
     base: { sha: string };
     head: {
       sha: string;
