@@ -10,8 +10,7 @@ import type {
   Shortfall,
   TakenMeasurement,
 } from '../domain/index.js';
-import { measureKey } from '../domain/index.js';
-import { pricePerGpuHour } from '../detect/kit/gpu-types/index.js';
+import { measureKey, pricePerGpuHour } from '../domain/index.js';
 import { verifiedOutcomes } from './ladder.js';
 import type { Measured } from './measured.js';
 import { migRequestedLine } from './mig.js';

@@ -21,3 +21,4 @@ export * from './reason.js';
 export * from './finding-detail.js';
 export * from './missing.js';
 export * from './bound-proof.js';
+export * from './gpu-models.js';

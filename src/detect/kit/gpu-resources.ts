@@ -53,45 +53,4 @@ export const GPU_MODEL_LABELS = [
   'amd.com/gpu.product-name',
 ] as const;
 
-// Longer names first so A10G is not read as A10, nor L40S as L4.
-const KNOWN_MODELS = [
-  'GB200',
-  'B200',
-  'B100',
-  'H200',
-  'H100',
-  'H800',
-  'H20',
-  'A100',
-  'A800',
-  'A10G',
-  'A10',
-  'A30',
-  'A40',
-  'L40S',
-  'L40',
-  'L4',
-  'T4',
-  'V100',
-  'P100',
-  'P4',
-  'K80',
-  'MI355X',
-  'MI350X',
-  'MI325X',
-  'MI300X',
-  'MI300A',
-  'MI250X',
-  'MI250',
-  'MI210',
-  'MI100',
-];
-
-/** `NVIDIA-A100-SXM4-80GB`, `nvidia-tesla-a100`, `a100` → `A100`, `AMD_Instinct_MI300X_OAM` → `MI300X`; other values as written. */
-export function normaliseGpuModel(value: string): string {
-  const upper = value.toUpperCase();
-  for (const model of KNOWN_MODELS) {
-    if (new RegExp(`(?:^|[^A-Z0-9])${model}(?:$|[^A-Z0-9])`).test(upper)) return model;
-  }
-  return value;
-}
+export { normaliseGpuModel } from '../../domain/gpu-models.js';

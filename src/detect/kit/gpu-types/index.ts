@@ -1,4 +1,4 @@
-import { normaliseGpuModel } from '../gpu-resources.js';
+import { normaliseGpuModel } from '../../../domain/gpu-models.js';
 import { AWS_FAMILY_MODELS, AWS_TYPES } from './aws.js';
 import { AZURE_TYPES } from './azure.js';
 import { GCP_TYPES, GKE_ACCELERATORS } from './gcp.js';
@@ -56,46 +56,7 @@ export function acceleratorModel(acceleratorType: string): string | null {
   return model === t ? null : model;
 }
 
-/**
- * Approximate on-demand USD per GPU-hour by model, for pools that name an accelerator rather
- * than a machine type (GKE guest accelerators, Karpenter families). Medians of the list prices
- * above, rounded; defaults only, the policy's `prices` overrides them.
- */
-const MODEL_PRICES: Readonly<Record<string, number>> = {
-  K80: 0.45,
-  P4: 0.6,
-  P40: 2.07,
-  P100: 1.46,
-  V100: 3.06,
-  T4: 0.53,
-  T4G: 0.42,
-  M60: 1.14,
-  A10: 1.6,
-  A10G: 1.21,
-  L4: 0.85,
-  L40S: 2.24,
-  A100: 3.67,
-  H100: 6.88,
-  H200: 7.91,
-  B200: 14.24,
-  GB200: 16.0,
-  'RTX PRO 6000': 6.38,
-};
-
-export function defaultPricePerGpuHour(gpuModel: string): number | null {
-  return MODEL_PRICES[gpuModel] ?? MODEL_PRICES[normaliseGpuModel(gpuModel)] ?? null;
-}
-
-/**
- * The price per GPU-hour for a model: the override map first (the policy's `prices`), then the
- * default. Pure, so the review can apply the policy later with the same function.
- */
-export function pricePerGpuHour(gpuModel: string | null, overrides: Readonly<Record<string, number>> = {}): number | null {
-  if (gpuModel === null) return null;
-  const own = overrides[gpuModel];
-  if (own !== undefined) return own;
-  return defaultPricePerGpuHour(gpuModel);
-}
+export { defaultPricePerGpuHour, pricePerGpuHour } from '../../../domain/gpu-models.js';
 
 export const HOURS_PER_MONTH = 730;
 
