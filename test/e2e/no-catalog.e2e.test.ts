@@ -347,7 +347,7 @@ describe('a catalog entry that leaves its runtime unknown, on a real Prometheus'
     // From the files alone no run is seen: nightly stays out of the need and nothing can be judged.
     const files = only(await withCatalog(false));
     expect(files).toMatchObject({ verdict: 'insufficient-evidence', gpusNeeded: null });
-    expect(files.reason).toContain('nightly cannot be planned from the catalog');
+    expect(reviewReason(files)).toContain('nightly cannot be planned from the catalog');
 
     const result = await withCatalog(true);
     const r = only(result);

@@ -1,3 +1,4 @@
+import { reviewReason } from '../../src/report/reasons.js';
 import { describe, expect, it } from 'vitest';
 import { dirsIn, filesIn } from '../../src/cli/tree-readers/dir-reader.js';
 import type { ChangeSet, ReviewResult, TreeReader } from '../../src/domain/index.js';
@@ -94,7 +95,7 @@ describe('a catalog entry whose earliest start is unknown, from the files alone'
     const result = await review({ 'gpu-workloads.yaml': CATALOG });
     const r = result.reviews[0]!;
     expect(r).toMatchObject({ verdict: 'insufficient-evidence', gpusNeeded: null });
-    expect(r.reason).toBe('nightly cannot be planned from the catalog, so the need of ClusterQueue batch-q is unknown');
+    expect(reviewReason(r)).toBe('nightly cannot be planned from the catalog, so the need of ClusterQueue batch-q is unknown');
     expect(result.diagnostics.find((d) => d.file === 'gpu-workloads.yaml')?.severity).toBe('warning');
   });
 });
