@@ -1,5 +1,5 @@
 import type { CapacityChange, IdlePod, MeasureKey, Policy, TakenMeasurement, Workload } from '../domain/index.js';
-import { HOW_POD_MAPPING, HOW_POOL_DCGM, measureKey, POD_MEASURE_LABEL, POD_MEASURES } from '../domain/index.js';
+import { measureKey, POD_MEASURE_LABEL, POD_MEASURES } from '../domain/index.js';
 import type { Measured } from './measured.js';
 import { migMeasures, missingInstanceActivity, plus, type MigMeasures } from './mig.js';
 import { migPodMeasureKey, migPodsOf, type MigPods } from './mig-pods.js';
@@ -100,12 +100,7 @@ function wholeGpuPods(change: CapacityChange, m: Measured, wholeRequested: () =>
       if (requested > 0) {
         // Without any DCGM series on the pool's nodes, pod mapping is not what is missing.
         const poolSeen = m.peek(measureKey('gpu-busy-percent', `pool:${change.name}`)) !== undefined;
-        m.lack({
-          what: poolSeen
-            ? `idle pods in node pool ${change.name}: pods there request GPUs, but no DCGM series names a pod`
-            : `idle pods in node pool ${change.name}: pods there request GPUs, but no DCGM series is on its nodes`,
-          how: `${poolSeen ? HOW_POD_MAPPING : HOW_POOL_DCGM}; until then only the catalog's workloads are checked for idle GPUs`,
-        });
+        m.lack({ code: 'idle-pods-unnamed', pool: change.name, dcgmOnNodes: poolSeen });
       }
       return [];
     }
@@ -121,18 +116,14 @@ function wholeGpuPods(change: CapacityChange, m: Measured, wholeRequested: () =>
  */
 function migPods(change: CapacityChange, m: Measured, mig: MigMeasures | null): MigPods {
   const found = migPodsOf(change.name, m);
-  const scope = `node pool ${change.name}`;
   // Pods on instances without activity cannot be judged idle or busy: say what would tell.
-  if (found.unmeasured.length > 0) m.lack(missingInstanceActivity(scope));
+  if (found.unmeasured.length > 0) m.lack(missingInstanceActivity({ kind: 'pool', name: change.name }));
   if (found.pods.length > 0 || found.unmeasured.length > 0 || mig === null || ![...mig.requested.values()].some((v) => v > 0)) return found;
   const id = migPodMeasureKey(change.name);
   const r = m.result(id);
   if (r?.status === 'missing' && r.reason !== 'nothing-there') m.answer(id);
   else {
-    m.lack({
-      what: `idle MIG instances in ${scope}: pods there request MIG devices, but no DCGM series of a MIG instance names a pod`,
-      how: `${HOW_POD_MAPPING}; dcgm-exporter releases before 4.x leave namespace and pod empty on MIG instances, so run a current one`,
-    });
+    m.lack({ code: 'idle-mig-pods-unnamed', pool: change.name });
   }
   return found;
 }

@@ -1,5 +1,4 @@
-import type { Evidence, MeasureKey, ScopeId, UtilisationLadder } from '../domain/index.js';
-import { MIG_PROFILE_LABEL } from '../domain/index.js';
+import type { Evidence, MeasureKey, MigScope, ScopeId, UtilisationLadder } from '../domain/index.js';
 import type { Measured } from './measured.js';
 import { migEvidence, missingInstanceActivity, plus, type MigMeasures } from './mig.js';
 import { hoursOf, stepOf, timeline, type Timeline } from './series.js';
@@ -8,10 +7,10 @@ import { hoursOf, stepOf, timeline, type Timeline } from './series.js';
 const HELD = 1e-9;
 const anyHeld = (line: Timeline | null): boolean => line !== null && [...line.values()].some((v) => v > HELD);
 
-/** `pool:a` → `node pool a`, `workload:b` → `workload b`. */
-function describeScopeId(scopeId: string): string {
-  const [kind, ...rest] = scopeId.split(':');
-  return `${kind === 'pool' ? 'node pool' : kind} ${rest.join(':')}`;
+/** `pool:a` → `{ kind: 'pool', name: 'a' }`. */
+function migScopeOf(scopeId: ScopeId): MigScope {
+  const at = scopeId.indexOf(':');
+  return { kind: scopeId.slice(0, at) as MigScope['kind'], name: scopeId.slice(at + 1) };
 }
 
 export interface MigRungs {
@@ -47,7 +46,7 @@ function wholeRequests(m: Measured, id: MeasureKey, mig: MigMeasures, evidence: 
  */
 export function migRungs(m: Measured, scopeId: ScopeId, requestsId: MeasureKey, mig: MigMeasures, withTensor: boolean): MigRungs {
   const evidence: Evidence[] = [];
-  const scope = describeScopeId(scopeId);
+  const scope = migScopeOf(scopeId);
   const whole = wholeRequests(m, requestsId, mig, evidence);
   evidence.push(...migEvidence(mig, m.window));
   const step = whole.step > 0 ? whole.step : mig.step;
@@ -56,11 +55,7 @@ export function migRungs(m: Measured, scopeId: ScopeId, requestsId: MeasureKey, 
   const migHeld = anyHeld(mig.requested) || mig.instances;
 
   const lackInstances = () => m.lack(missingInstanceActivity(scope));
-  const lackWhole = (metric: string) => () =>
-    m.lack({
-      what: `${metric} of the whole GPUs of ${scope}: no series without ${MIG_PROFILE_LABEL} there`,
-      how: 'run NVIDIA dcgm-exporter (GPU Operator) with Kubernetes pod mapping on every GPU node and scrape it into this Prometheus',
-    });
+  const lackWhole = (field: 'gpu-util' | 'compute') => () => m.lack({ code: 'mig-whole-activity', scope, field });
   const rung = (wholeLine: Timeline | null, instLine: Timeline | null, onWhole: () => void, onInst: () => void): number | null => {
     const instMissing = migHeld && instLine === null;
     const wholeMissing = wholeHeld && wholeLine === null;
@@ -71,15 +66,10 @@ export function migRungs(m: Measured, scopeId: ScopeId, requestsId: MeasureKey, 
       : hoursOf(plus(wholeLine ?? new Map<number, number>(), instLine ?? new Map<number, number>()), step);
   };
 
-  const busy = rung(mig.wholeBusy, mig.instanceBusy, lackWhole('DCGM_FI_DEV_GPU_UTIL'), lackInstances);
+  const busy = rung(mig.wholeBusy, mig.instanceBusy, lackWhole('gpu-util'), lackInstances);
   const wc = mig.wholeCompute;
   const ic = mig.instanceCompute;
-  const computing = rung(
-    wc.used ? wc.line : null,
-    ic.used ? ic.line : null,
-    lackWhole('DCGM_FI_PROF_SM_ACTIVE or DCGM_FI_PROF_GR_ENGINE_ACTIVE'),
-    lackInstances,
-  );
+  const computing = rung(wc.used ? wc.line : null, ic.used ? ic.line : null, lackWhole('compute'), lackInstances);
   const computeField: MigRungs['computeField'] =
     computing === null || (!wc.used && !ic.used)
       ? null
@@ -93,10 +83,7 @@ export function migRungs(m: Measured, scopeId: ScopeId, requestsId: MeasureKey, 
   let allocated = allocatedLine === null ? null : hoursOf(allocatedLine, step);
   if (allocated !== null && allocated <= HELD && busy !== null && busy > HELD) {
     allocated = null;
-    m.lack({
-      what: `GPUs allocated in ${scope}: DCGM shows its GPUs or MIG instances in use, but kube-state-metrics shows no pod requesting nvidia.com/gpu or nvidia.com/mig-* there`,
-      how: 'scrape kube-state-metrics (kube_pod_container_resource_requests) into this Prometheus, with the pods of these nodes',
-    });
+    m.lack({ code: 'mig-allocation-unseen', scope });
   }
   return {
     allocated,

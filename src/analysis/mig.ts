@@ -1,6 +1,5 @@
-import type { Evidence, MeasureKey, MigProfile, ScopeId, TakenMeasurement } from '../domain/index.js';
+import type { Evidence, MeasureKey, MigProfile, MigScope, MissingItem, ScopeId, TakenMeasurement } from '../domain/index.js';
 import {
-  HOW_MIG_ACTIVITY,
   measureKey,
   MIG_ACTIVITY,
   MIG_PROFILE_LABEL,
@@ -47,10 +46,17 @@ export class ProfileLedger {
     const profiles = [...this.seen.values()].sort((a, b) => a.profile.localeCompare(b.profile));
     const names = [...new Set(profiles.map((p) => `${p.profile} = ${p.slices}/${p.slicesPerGpu} GPU`))];
     const assumed = profiles.some((p) => !p.fromModel);
-    const basis = assumed
-      ? 'compute slices of the profile over the slices of its GPU; where no model is named, 7 (A100, H100, H200, B200) is assumed, 4 for A30 profiles'
-      : 'compute slices of the profile over the slices of the GPU model DCGM names';
-    return { source: 'prometheus', ref: `MIG instances counted as whole-GPU equivalents: ${names.join(', ')} (${basis})`, window };
+    return {
+      source: 'prometheus',
+      // The conversion, stated in the reference itself (docs/json.md).
+      ref:
+        `MIG instances counted as whole-GPU equivalents: ${names.join(', ')} (` +
+        (assumed
+          ? 'compute slices of the profile over the slices of its GPU; where no model is named, 7 (A100, H100, H200, B200) is assumed, 4 for A30 profiles'
+          : 'compute slices of the profile over the slices of the GPU model DCGM names') +
+        ')',
+      window,
+    };
   }
 }
 
@@ -212,12 +218,9 @@ export function migMeasures(m: Measured, scopeId: ScopeId): MigMeasures | null {
   };
 }
 
-/** What to tell the reader when MIG devices are requested but DCGM shows no instance activity. */
-export function missingInstanceActivity(scope: string): { what: string; how: string } {
-  return {
-    what: `busy-ness of the MIG instances of ${scope}: no DCGM_FI_PROF_GR_ENGINE_ACTIVE series there carries ${MIG_PROFILE_LABEL}`,
-    how: HOW_MIG_ACTIVITY,
-  };
+/** What the review lacks when MIG devices are requested but DCGM shows no instance activity. */
+export function missingInstanceActivity(scope: MigScope): MissingItem {
+  return { code: 'mig-instance-activity', scope };
 }
 
 /** Evidence of a MIG-aware number: the MIG answers and how slices became GPUs. */

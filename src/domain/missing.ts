@@ -54,7 +54,23 @@ export type MissingItem =
   /** A changed file's capacity the review could not follow. */
   | { code: 'not-followed'; item: NotFollowed }
   /** A capacity file that could not be read (`at` is `file` or `file:line`). */
-  | { code: 'file-unreadable'; file: string; at: string; message: string };
+  | { code: 'file-unreadable'; file: string; at: string; message: string }
+  /** Pods of a pool request GPUs but no DCGM series names a pod; `dcgmOnNodes` tells whether any series is on its nodes. */
+  | { code: 'idle-pods-unnamed'; pool: string; dcgmOnNodes: boolean }
+  /** Pods of a pool request MIG devices but no MIG instance series names a pod. */
+  | { code: 'idle-mig-pods-unnamed'; pool: string }
+  /** MIG devices are held in the scope but no instance series carries GR-engine activity. */
+  | { code: 'mig-instance-activity'; scope: MigScope }
+  /** Whole GPUs are held in a MIG scope but no whole-GPU series carries `field`'s activity. */
+  | { code: 'mig-whole-activity'; scope: MigScope; field: 'gpu-util' | 'compute' }
+  /** DCGM shows the scope's GPUs or instances in use, but no pod requesting them was seen. */
+  | { code: 'mig-allocation-unseen'; scope: MigScope };
+
+/** The scope of a MIG measure (`pool:<name>` and the like), as the MIG items name it. */
+export interface MigScope {
+  kind: 'pool' | 'workload' | 'queue';
+  name: string;
+}
 
 /** A service, or an alternative of one, whose catalog entry lacks something. */
 export interface Owner {

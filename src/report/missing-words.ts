@@ -1,4 +1,5 @@
-import type { LinkHint, MissingEvidence, MissingItem, MissingText, Owner, Target } from '../domain/index.js';
+import type { LinkHint, MigScope, MissingEvidence, MissingItem, MissingText, Owner, Target } from '../domain/index.js';
+import { HOW_MIG_ACTIVITY, HOW_POD_MAPPING, HOW_POOL_DCGM, MIG_PROFILE_LABEL } from '../domain/index.js';
 import type { Surface } from './mode-line.js';
 import { notFollowedEvidence } from './not-followed.js';
 
@@ -7,6 +8,17 @@ const DRAFT = '`npx gpu-justify init` in a checkout drafts it from the repositor
 function target(t: Target): string {
   return t.kind === 'queue' ? `ClusterQueue ${t.name}` : `pool ${t.name}`;
 }
+
+/** `node pool a`, `workload b`. */
+function migScope(s: MigScope): string {
+  return `${s.kind === 'pool' ? 'node pool' : s.kind} ${s.name}`;
+}
+
+/** The DCGM fields a whole-GPU rung of a MIG scope is read from. */
+const WHOLE_FIELD: Record<'gpu-util' | 'compute', string> = {
+  'gpu-util': 'DCGM_FI_DEV_GPU_UTIL',
+  compute: 'DCGM_FI_PROF_SM_ACTIVE or DCGM_FI_PROF_GR_ENGINE_ACTIVE',
+};
 
 function owner(o: Owner): string {
   return o.alternative === undefined ? o.workload : `${o.workload} alternative ${o.alternative}`;
@@ -164,6 +176,33 @@ function missingItemWords(m: MissingItem, surface: Surface): MissingText {
       return notFollowedEvidence(m.item);
     case 'file-unreadable':
       return { what: `a readable ${m.file}`, how: `fix ${m.at}: ${m.message}` };
+    case 'idle-pods-unnamed':
+      return {
+        what: m.dcgmOnNodes
+          ? `idle pods in node pool ${m.pool}: pods there request GPUs, but no DCGM series names a pod`
+          : `idle pods in node pool ${m.pool}: pods there request GPUs, but no DCGM series is on its nodes`,
+        how: `${m.dcgmOnNodes ? HOW_POD_MAPPING : HOW_POOL_DCGM}; until then only the catalog's workloads are checked for idle GPUs`,
+      };
+    case 'idle-mig-pods-unnamed':
+      return {
+        what: `idle MIG instances in node pool ${m.pool}: pods there request MIG devices, but no DCGM series of a MIG instance names a pod`,
+        how: `${HOW_POD_MAPPING}; dcgm-exporter releases before 4.x leave namespace and pod empty on MIG instances, so run a current one`,
+      };
+    case 'mig-instance-activity':
+      return {
+        what: `busy-ness of the MIG instances of ${migScope(m.scope)}: no DCGM_FI_PROF_GR_ENGINE_ACTIVE series there carries ${MIG_PROFILE_LABEL}`,
+        how: HOW_MIG_ACTIVITY,
+      };
+    case 'mig-whole-activity':
+      return {
+        what: `${WHOLE_FIELD[m.field]} of the whole GPUs of ${migScope(m.scope)}: no series without ${MIG_PROFILE_LABEL} there`,
+        how: 'run NVIDIA dcgm-exporter (GPU Operator) with Kubernetes pod mapping on every GPU node and scrape it into this Prometheus',
+      };
+    case 'mig-allocation-unseen':
+      return {
+        what: `GPUs allocated in ${migScope(m.scope)}: DCGM shows its GPUs or MIG instances in use, but kube-state-metrics shows no pod requesting nvidia.com/gpu or nvidia.com/mig-* there`,
+        how: 'scrape kube-state-metrics (kube_pod_container_resource_requests) into this Prometheus, with the pods of these nodes',
+      };
   }
 }
 

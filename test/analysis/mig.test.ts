@@ -90,7 +90,7 @@ describe('the ladder of a workload on MIG instances', () => {
     const l = workloadLadder(w, m, policy())!;
     expect(l.allocatedGpuHours).toBeCloseTo((2 / 7) * 48, 9);
     expect(l).toMatchObject({ busyGpuHours: null, busyFraction: null, computingGpuHours: null, computeField: null });
-    expect(m.missing()).toEqual([
+    expect(m.missing().map((x) => missingWords(x))).toEqual([
       expect.objectContaining({
         what: 'busy-ness of the MIG instances of workload job: no DCGM_FI_PROF_GR_ENGINE_ACTIVE series there carries GPU_I_PROFILE',
         how: match.stringContaining('DCGM_FI_DEV_GPU_UTIL is not reported for MIG instances'),
