@@ -1,5 +1,6 @@
 import { jobsFromWorkloads } from '../../src/analysis/stagger/index.js';
 import { WEEKDAYS, type JobWorkload, type StaggerJob } from '../../src/domain/index.js';
+import { expandProblemWords } from '../../src/report/stagger-problems.js';
 import { intIn, pick, seeded } from '../lib/measure.js';
 
 const DAY = 1440;
@@ -34,7 +35,7 @@ export function smallInstances(): Instance[] {
 
 function expanded(name: string, workloads: JobWorkload[]): Instance {
   const { jobs, problems, cycle } = jobsFromWorkloads(workloads);
-  if (problems.length > 0) throw new Error(`instance ${name}: ${problems.map((p) => p.message).join('; ')}`);
+  if (problems.length > 0) throw new Error(`instance ${name}: ${problems.map((p) => expandProblemWords(p)).join('; ')}`);
   return { name, jobs, cycle };
 }
 

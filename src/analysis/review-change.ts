@@ -152,7 +152,7 @@ function reviewAsCounted(ctx: ChangeContext): ChangeReview {
   ];
   const missingEvidence: MissingEvidence[] = [
     ...fixRejected,
-    ...r.problems.map((p): MissingEvidence => ({ code: 'schedulable-window', workload: p.workload, problem: p.message })),
+    ...r.problems.map(({ workload, ...problem }): MissingEvidence => ({ code: 'schedulable-window', workload, problem })),
   ];
   if (m) missingEvidence.push(...m.missing());
   else if (services.length > 0) {

@@ -22,3 +22,4 @@ export * from './finding-detail.js';
 export * from './missing.js';
 export * from './bound-proof.js';
 export * from './gpu-models.js';
+export * from './stagger-problem.js';

@@ -1,4 +1,5 @@
 import type { NotFollowed } from './coverage.js';
+import type { ExpandProblemCode } from './stagger-problem.js';
 
 /** A ClusterQueue or a node pool, as a missing item names it. */
 export interface Target {
@@ -26,8 +27,8 @@ export type MissingItem =
   | { code: 'no-catalog'; catalogFile: string; target: Target }
   | { code: 'catalog-entry-invalid'; workload: string | null; at: string; message: string; target: Target }
   | { code: 'no-linked-workloads'; catalogFile: string; target: Target; hints: LinkHint[]; emptyCatalog: boolean }
-  /** `problem` is the planner's own message for the entry it could not place. */
-  | { code: 'schedulable-window'; workload: string; problem: string }
+  /** `problem` is why the planner could not place the entry. */
+  | { code: 'schedulable-window'; workload: string; problem: ExpandProblemCode }
   | { code: 'service-capacity-unmeasured'; services: string[] }
   | { code: 'sharing-factor-unknown'; target: Target; sharingCode: string; source: { name: string; at: string } }
   | { code: 'deadline'; workload: string; catalogFile: string }

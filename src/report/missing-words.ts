@@ -2,6 +2,7 @@ import type { LinkHint, MigScope, MissingEvidence, MissingItem, MissingText, Own
 import { HOW_MIG_ACTIVITY, HOW_POD_MAPPING, HOW_POOL_DCGM, MIG_PROFILE_LABEL } from '../domain/index.js';
 import type { Surface } from './mode-line.js';
 import { notFollowedEvidence } from './not-followed.js';
+import { expandProblemWords } from './stagger-problems.js';
 
 const DRAFT = '`npx gpu-justify init` in a checkout drafts it from the repository’s own manifests';
 
@@ -99,7 +100,7 @@ function missingItemWords(m: MissingItem, surface: Surface): MissingText {
           (m.emptyCatalog ? `; ${DRAFT}` : ''),
       };
     case 'schedulable-window':
-      return { what: `a schedulable window for ${m.workload}`, how: m.problem };
+      return { what: `a schedulable window for ${m.workload}`, how: expandProblemWords(m.problem) };
     case 'service-capacity-unmeasured':
       return {
         what: `measured capacity of ${m.services.join(', ')}`,

@@ -10,7 +10,7 @@ export const WEEK = 7 * DAY;
 export const isCycle = (minutes: number): boolean => minutes === DAY || minutes === WEEK;
 
 /** `day` or `week`, for sentences about the cycle. */
-export const cycleWord = (cycle: number): string => (cycle === DAY ? 'day' : 'week');
+export const cycleWord = (cycle: number): 'day' | 'week' => (cycle === DAY ? 'day' : 'week');
 
 /** `x` modulo `m`, always in [0, m). */
 export function mod(x: number, m: number): number {

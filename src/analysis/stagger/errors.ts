@@ -1,21 +1,31 @@
-import type { StaggerJob } from '../../domain/index.js';
+import type { JobProblem, StaggerJob, StaggerProblem } from '../../domain/index.js';
 import { DAY, cycleWord } from './circle.js';
 
-export type StaggerErrorKind = 'invalid-job' | 'invalid-option' | 'unsound-plan';
+export type StaggerErrorKind = StaggerProblem['kind'];
+
+/** The codes of a problem, for the message; report/ words `problem` for readers. */
+function codesOf(p: StaggerProblem): string {
+  switch (p.kind) {
+    case 'invalid-job':
+      return `${p.workload} run ${p.run}: ${p.problem.code}`;
+    case 'invalid-option':
+      return p.problem.code;
+    case 'unsound-plan':
+      return `unsound-plan: ${p.violations.map((v) => v.code).join(', ')}`;
+  }
+}
 
 /** The planner was given something it cannot plan, or (a bug) produced a schedule that breaks a rule. */
 export class StaggerError extends Error {
   readonly kind: StaggerErrorKind;
+  readonly problem: StaggerProblem;
 
-  constructor(kind: StaggerErrorKind, message: string) {
-    super(message);
+  constructor(problem: StaggerProblem) {
+    super(codesOf(problem));
     this.name = 'StaggerError';
-    this.kind = kind;
+    this.kind = problem.kind;
+    this.problem = problem;
   }
-}
-
-export function jobLabel(job: { workload: string; run: number }): string {
-  return `${job.workload} run ${job.run}`;
 }
 
 const isWhole = (x: number): boolean => Number.isInteger(x);
@@ -27,22 +37,21 @@ const isWhole = (x: number): boolean => Number.isInteger(x);
 export function validateJobs(jobs: readonly StaggerJob[], cycle: number = DAY): void {
   const seen = new Set<string>();
   for (const job of jobs) {
-    const label = jobLabel(job);
-    const fail = (why: string): never => {
-      throw new StaggerError('invalid-job', `${label}: ${why}`);
+    const fail = (problem: JobProblem): never => {
+      throw new StaggerError({ kind: 'invalid-job', workload: job.workload, run: job.run, problem });
     };
     const key = `${job.workload}\u0000${job.run}`;
-    if (seen.has(key)) fail('appears twice');
+    if (seen.has(key)) fail({ code: 'appears-twice' });
     seen.add(key);
-    if (!isWhole(job.gpus) || job.gpus <= 0) fail(`gpus must be a positive whole number, got ${job.gpus}`);
-    if (!isWhole(job.duration) || job.duration <= 0) fail(`duration must be a positive whole number of minutes, got ${job.duration}`);
+    if (!isWhole(job.gpus) || job.gpus <= 0) fail({ code: 'gpus-not-whole', gpus: job.gpus });
+    if (!isWhole(job.duration) || job.duration <= 0) fail({ code: 'duration-not-whole', duration: job.duration });
     if (!isWhole(job.release) || job.release < 0 || job.release >= cycle)
-      fail(`release must be a whole minute in [0, ${cycle}), got ${job.release}`);
+      fail({ code: 'release-out-of-range', release: job.release, cycle });
     if (!isWhole(job.deadline) || job.deadline <= job.release || job.deadline > job.release + cycle) {
-      fail(`deadline must be a whole minute after the release and at most a ${cycleWord(cycle)} later, got ${job.deadline}`);
+      fail({ code: 'deadline-out-of-range', deadline: job.deadline, cycle: cycleWord(cycle) });
     }
     if (job.duration > job.deadline - job.release) {
-      fail(`duration ${job.duration} min is longer than its window (${job.deadline - job.release} min)`);
+      fail({ code: 'duration-over-window', duration: job.duration, window: job.deadline - job.release });
     }
   }
 }

@@ -1,12 +1,8 @@
-import { WEEKDAYS, type JobWorkload, type StaggerJob } from '../../domain/index.js';
+import { WEEKDAYS, type ExpandProblem, type ExpandProblemCode, type JobWorkload, type StaggerJob } from '../../domain/index.js';
 import { DAY, WEEK } from './circle.js';
 import { windowLength } from '../../domain/index.js';
-import { formatClock } from './cron.js';
 
-export interface ExpandProblem {
-  workload: string;
-  message: string;
-}
+export type { ExpandProblem } from '../../domain/index.js';
 
 const isWholeIn = (x: number, lo: number, hi: number): boolean => Number.isInteger(x) && x >= lo && x < hi;
 
@@ -27,26 +23,24 @@ export function jobsFromWorkloads(
   const jobs: StaggerJob[] = [];
   const problems: ExpandProblem[] = [];
   for (const w of workloads) {
-    const problem = (message: string): void => {
-      problems.push({ workload: w.name, message });
+    const problem = (p: ExpandProblemCode): void => {
+      problems.push({ workload: w.name, ...p });
     };
     const { earliestStart, deadline } = w.window;
     if (!isWholeIn(earliestStart, 0, DAY) || !isWholeIn(deadline, 0, WEEK + DAY)) {
-      problem(
-        `window.earliestStart must be a whole minute of the day and window.deadline at most a week later, got ${earliestStart} and ${deadline}`,
-      );
+      problem({ code: 'window-out-of-range', earliestStart, deadline });
       continue;
     }
     if (!Number.isInteger(w.gpusPerJob) || w.gpusPerJob <= 0) {
-      problem(`gpusPerJob must be a positive whole number to plan start times, got ${w.gpusPerJob}`);
+      problem({ code: 'gpus-per-job-not-whole', gpusPerJob: w.gpusPerJob });
       continue;
     }
     if (!Number.isInteger(w.jobsPerDay) || w.jobsPerDay < 0) {
-      problem(`jobsPerDay must be a whole number, got ${w.jobsPerDay}`);
+      problem({ code: 'jobs-per-day-not-whole', jobsPerDay: w.jobsPerDay });
       continue;
     }
     if (!(w.runtime > 0) || !Number.isFinite(w.runtime)) {
-      problem(`runtime must be positive to plan start times, got ${w.runtime} min`);
+      problem({ code: 'runtime-not-positive', runtime: w.runtime });
       continue;
     }
     // A part-minute still holds the GPUs for that minute.
@@ -55,14 +49,11 @@ export function jobsFromWorkloads(
     const length = windowLength(w.window);
     const end = earliestStart + length;
     if (length > cycle) {
-      problem(`its window (${length} min) is longer than the ${cycle === DAY ? 'day' : 'week'} the plan repeats over`);
+      problem({ code: 'window-over-cycle', length, cycle: cycle === DAY ? 'day' : 'week' });
       continue;
     }
     if (duration > length) {
-      problem(
-        `runtime ${duration} min is longer than its window ${formatClock(earliestStart)}–${formatClock(end)} ` +
-          `(${length} min), so no start time meets the deadline`,
-      );
+      problem({ code: 'runtime-over-window', duration, earliestStart, end, length });
       continue;
     }
     const days = cycle === DAY ? [0] : (w.days ?? WEEKDAYS).map((d) => WEEKDAYS.indexOf(d));

@@ -130,10 +130,10 @@ const optionOk = (x: number | undefined): boolean => x === undefined || (Number.
  */
 export function planStagger(jobs: StaggerJob[], options: PlanOptions = {}): StaggerPlan {
   if (!optionOk(options.nodeBudget) || !optionOk(options.capacity) || !optionOk(options.levelWork)) {
-    throw new StaggerError('invalid-option', 'nodeBudget, capacity and levelWork must be whole numbers ≥ 0');
+    throw new StaggerError({ kind: 'invalid-option', problem: { code: 'option-not-whole' } });
   }
   const cycle = options.cycle ?? DAY;
-  if (!isCycle(cycle)) throw new StaggerError('invalid-option', `cycle must be a day (1440) or a week (10080) in minutes, got ${cycle}`);
+  if (!isCycle(cycle)) throw new StaggerError({ kind: 'invalid-option', problem: { code: 'cycle-not-day-or-week', cycle } });
   validateJobs(jobs, cycle);
   if (jobs.length === 0) {
     return {
@@ -165,7 +165,7 @@ export function planStagger(jobs: StaggerJob[], options: PlanOptions = {}): Stag
       cycle,
     };
     const violations = checkSchedule(jobs, plan);
-    if (violations.length > 0) throw new StaggerError('unsound-plan', `stagger plan is unsound: ${violations.join('; ')}`);
+    if (violations.length > 0) throw new StaggerError({ kind: 'unsound-plan', violations });
     return plan;
   };
   // Often a schedule already meets the bounds that need no arcs (the largest job, the day's work).

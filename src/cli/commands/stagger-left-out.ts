@@ -1,4 +1,5 @@
 import type { ExpandProblem } from '../../analysis/stagger/expand.js';
+import { expandProblemWords } from '../../report/stagger-problems.js';
 import type { RejectedWorkload } from '../../workloads/catalog.js';
 
 /** A catalog entry of the chosen queue or pool that the plan does not hold, and why. */
@@ -31,7 +32,7 @@ export function leftOutEntries(
   );
   return [
     ...inScope.map((w) => ({ workload: w.name, file: w.problem.file, line: w.problem.line, message: w.problem.message })),
-    ...problems.map((p) => ({ workload: p.workload, file, line: null, message: p.message })),
+    ...problems.map((p) => ({ workload: p.workload, file, line: null, message: expandProblemWords(p) })),
   ];
 }
 

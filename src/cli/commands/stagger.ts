@@ -2,6 +2,7 @@ import { markdownTable } from 'markdown-table';
 import { WEEK } from '../../analysis/stagger/circle.js';
 import { formatClock, weekdayOf } from '../../analysis/stagger/cron.js';
 import { jobsFromWorkloads } from '../../analysis/stagger/expand.js';
+import { StaggerError } from '../../analysis/stagger/errors.js';
 import { planStagger } from '../../analysis/stagger/plan.js';
 import { isJobWorkload, nearest, type StaggerPlan } from '../../domain/index.js';
 import { chronological } from '../../report/schedule.js';
@@ -11,6 +12,7 @@ import type { Output } from '../output.js';
 import { readInputFile } from '../read-input.js';
 import { leftOutEntries, leftOutMessage, type LeftOutEntry } from './stagger-left-out.js';
 import { boundText } from '../../report/bound-proof.js';
+import { expandProblemWords, staggerProblemWords } from '../../report/stagger-problems.js';
 
 export const STAGGER_HELP = `Usage: gpu-justify stagger --catalog <file> [--queue <name> | --pool <name>] [--capacity <gpus>] [--json]
 
@@ -76,9 +78,9 @@ export async function staggerCommand(argv: string[], out: Output): Promise<numbe
     throw new UsageError(`${file} has no batch or training workload${where}`);
   }
   const { jobs, problems, cycle } = jobsFromWorkloads(workloads);
-  for (const p of problems) out.stderr(`${file}: ${p.workload}: ${p.message}`);
+  for (const p of problems) out.stderr(`${file}: ${p.workload}: ${expandProblemWords(p)}`);
   const leftOut = leftOutEntries(file, catalog.rejected, problems, scope);
-  const plan = planStagger(jobs, capacity === null ? { cycle } : { capacity, cycle });
+  const plan = plannedOrWorded(() => planStagger(jobs, capacity === null ? { cycle } : { capacity, cycle }));
   // The plan of the entries that could be read is still worth showing; the exit code and the
   // message keep it from passing for the plan of the whole queue.
   if (leftOut.length > 0) out.stderr(`${file}: ${leftOutMessage(leftOut, scope)}`);
@@ -155,4 +157,16 @@ function didYouMean(typed: string, names: readonly (string | undefined)[]): stri
     names.filter((n): n is string => n !== undefined),
   );
   return found === null ? '' : ` (did you mean ${found}?)`;
+}
+
+/** The plan; a planner's refusal is thrown again with its problem in words (report/), for stderr. */
+function plannedOrWorded(plan: () => StaggerPlan): StaggerPlan {
+  try {
+    return plan();
+  } catch (err) {
+    if (!(err instanceof StaggerError)) throw err;
+    const worded = new Error(staggerProblemWords(err.problem), { cause: err });
+    worded.name = err.name;
+    throw worded;
+  }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkSchedule, usageAt, usageProfile } from '../../../src/analysis/stagger/check.js';
+import { scheduleProblemWords } from '../../../src/report/stagger-problems.js';
 import type { PlacedRun, StaggerPlan } from '../../../src/domain/index.js';
 import { H, job } from './helpers.js';
 
@@ -71,12 +72,12 @@ describe('checkSchedule', () => {
     ['an understated peak', { ...sound, peakGpus: 1, lowerBound: 1 }, /states a peak of 1 GPUs but the schedule reaches 2/],
     ['a bound above the peak', { ...sound, lowerBound: 3 }, /lower bound 3 is above the peak 2/],
   ])('reports %s', (_, plan, message) => {
-    expect(checkSchedule(jobs, plan)).toEqual(expect.arrayContaining([expect.stringMatching(message)]));
+    expect(checkSchedule(jobs, plan).map(scheduleProblemWords)).toEqual(expect.arrayContaining([expect.stringMatching(message)]));
   });
 
   it('sees a midnight-crossing run collide with an early one on the daily cycle', () => {
     const plan = withRun(1, { workload: 'b', run: 1, gpus: 1, pieces: [{ start: 0, end: 2 * H }] });
-    expect(checkSchedule(jobs, plan)).toEqual(['the plan states a peak of 2 GPUs but the schedule reaches 3']);
+    expect(checkSchedule(jobs, plan).map(scheduleProblemWords)).toEqual(['the plan states a peak of 2 GPUs but the schedule reaches 3']);
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { jobsFromWorkloads } from '../../../src/analysis/stagger/expand.js';
+import { expandProblemWords } from '../../../src/report/stagger-problems.js';
 import { workload } from './helpers.js';
 
 describe('jobsFromWorkloads', () => {
@@ -33,7 +34,7 @@ describe('jobsFromWorkloads', () => {
   it('leaves out a workload whose runtime does not fit its window, and says why', () => {
     const { jobs, problems } = jobsFromWorkloads([workload({ name: 'too-long', runtime: 420, jobsPerDay: 2 }), workload({ name: 'fine' })]);
     expect(jobs.map((j) => j.workload)).toEqual(['fine']);
-    expect(problems).toEqual([
+    expect(problems.map((p) => ({ workload: p.workload, message: expandProblemWords(p) }))).toEqual([
       {
         workload: 'too-long',
         message: 'runtime 420 min is longer than its window 00:00–06:00 (360 min), so no start time meets the deadline',
