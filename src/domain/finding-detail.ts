@@ -56,17 +56,25 @@ export type FindingDetail =
       borrowingLimit?: number;
     };
 
-/** The numbers a service's sizing sentence needs. */
+/** The numbers a service's sizing sentence needs: its size, without the evidence behind it. */
 export interface ServingSize {
   workload: string;
+  /** Requests per second one replica sustains within every SLO the catalog states; null when none does. */
   sustainableRatePerReplica: number | null;
+  /** The load-test step that gave it (`constant@4.5`). */
   loadTestStep: string | null;
+  /** Highest request rate the service carried over the window, requests per second. */
   peakRate: number | null;
   headroom: number;
+  /** ceil(peak × (1 + headroom) ÷ sustainable rate); null when either is unknown. */
   replicasNeeded: number | null;
+  /** replicasNeeded × GPUs per replica. */
   gpusNeeded: number | null;
+  /** replicas × GPUs per replica as the catalog declares. */
   declaredGpus: number;
+  /** What holds throughput back when requests queue: batch slots, KV-cache memory, or nothing seen. */
   limit: 'batching' | 'memory' | null;
+  /** The statistics the limit is judged on; absent when no request waited. */
   limitStats?: ServingLimitStats;
 }
 

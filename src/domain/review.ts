@@ -7,7 +7,7 @@ import type { Mode, Policy } from './policy.js';
 import type { StaggerPlan } from './schedule.js';
 import type { Evidence, Finding, MissingEvidence, Verdict } from './verdict.js';
 import type { VerdictReason } from './reason.js';
-import type { CostNote, ServingLimitStats } from './finding-detail.js';
+import type { CostNote, ServingSize } from './finding-detail.js';
 
 /** The judgement of one capacity change. */
 export interface ChangeReview {
@@ -114,26 +114,8 @@ export interface UtilisationLadder {
 }
 
 /** One service's size from its load test and its observed peak. */
-export interface ServingCapacity {
-  workload: string;
-  /** Requests per second one replica sustains within every SLO the catalog states; null when none does. */
-  sustainableRatePerReplica: number | null;
-  /** The load-test step that gave it (`constant@4.5`). */
-  loadTestStep: string | null;
-  /** Highest request rate the service carried over the window, requests per second. */
-  peakRate: number | null;
-  headroom: number;
-  /** ceil(peak × (1 + headroom) ÷ sustainable rate); null when either is unknown. */
-  replicasNeeded: number | null;
+export interface ServingCapacity extends ServingSize {
   gpusPerReplica: number;
-  /** replicasNeeded × gpusPerReplica. */
-  gpusNeeded: number | null;
-  /** replicas × gpusPerReplica as the catalog declares. */
-  declaredGpus: number;
-  /** What holds throughput back when requests queue: batch slots, KV-cache memory, or nothing seen. */
-  limit: 'batching' | 'memory' | null;
-  /** The statistics the limit is judged on (ServingLimitStats); absent when no request waited. */
-  limitStats?: ServingLimitStats;
   evidence: Evidence[];
 }
 
