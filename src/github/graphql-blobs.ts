@@ -282,29 +282,37 @@ export function blobQuery(chunk: readonly Asked[]): {
   return { query: `query GpuJustifyBlobs(${declared.join(', ')}) { ${body.join(' ')} }`, variables, aliases };
 }
 
-function answerOf(path: string, repository: Record<string, unknown> | null | undefined, alias: string): BlobAnswer {
+/** The aliased object of a repository's answer, checked; null when the repository or the object is absent. */
+function aliasedNode<T>(
+  path: string,
+  repository: Record<string, unknown> | null | undefined,
+  alias: string,
+  schema: z.ZodType<T | null>,
+  what: 'file' | 'directory',
+): T | null {
   if (repository === undefined) throw new GitHubAnswerError(path, 'the GraphQL answer left its repository out');
-  if (repository === null) return { kind: 'absent' };
-  if (!(alias in repository)) throw new GitHubAnswerError(path, 'the GraphQL answer left the file out');
-  const node = objectNode.safeParse(repository[alias]);
+  if (repository === null) return null;
+  if (!(alias in repository)) throw new GitHubAnswerError(path, `the GraphQL answer left the ${what} out`);
+  const node = schema.safeParse(repository[alias]);
   if (!node.success) throw new GitHubAnswerError(path, `unexpected GraphQL answer: ${node.error.issues[0]?.message ?? 'invalid'}`);
-  if (node.data === null) return { kind: 'absent' };
-  if (node.data.__typename !== 'Blob') return { kind: 'rest' };
-  const { oid, byteSize, isBinary, isTruncated, text } = node.data;
+  return node.data;
+}
+
+function answerOf(path: string, repository: Record<string, unknown> | null | undefined, alias: string): BlobAnswer {
+  const node = aliasedNode(path, repository, alias, objectNode, 'file');
+  if (node === null) return { kind: 'absent' };
+  if (node.__typename !== 'Blob') return { kind: 'rest' };
+  const { oid, byteSize, isBinary, isTruncated, text } = node;
   if (isTruncated || isBinary === true || text === null) return { kind: 'file', sha: oid, size: byteSize, text: null };
   if (linkShaped(text)) return { kind: 'rest' };
   return { kind: 'file', sha: oid, size: byteSize, text };
 }
 
 function treeOf(path: string, repository: Record<string, unknown> | null | undefined, alias: string): TreeAnswer {
-  if (repository === undefined) throw new GitHubAnswerError(path, 'the GraphQL answer left its repository out');
-  if (repository === null) return { kind: 'absent' };
-  if (!(alias in repository)) throw new GitHubAnswerError(path, 'the GraphQL answer left the directory out');
-  const node = directoryNode.safeParse(repository[alias]);
-  if (!node.success) throw new GitHubAnswerError(path, `unexpected GraphQL answer: ${node.error.issues[0]?.message ?? 'invalid'}`);
-  if (node.data === null || node.data.__typename !== 'Tree') return { kind: 'absent' };
-  if (node.data.entries.length > MAX_TREE_ENTRIES) return { kind: 'rest' };
-  return { kind: 'tree', entries: node.data.entries };
+  const node = aliasedNode(path, repository, alias, directoryNode, 'directory');
+  if (node === null || node.__typename !== 'Tree') return { kind: 'absent' };
+  if (node.entries.length > MAX_TREE_ENTRIES) return { kind: 'rest' };
+  return { kind: 'tree', entries: node.entries };
 }
 
 function linkShaped(text: string): boolean {
