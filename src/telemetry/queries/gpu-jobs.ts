@@ -1,5 +1,6 @@
 import { eq, minutes, selector } from '../promql.js';
 import { HOW_KSM, KSM_GPU_RESOURCE } from './kube.js';
+import { jobPodTimes, jobTimes, podJobOwner } from './jobs.js';
 import type { NamedQuery, QueryOptions } from './named-query.js';
 
 export const GPU_JOBS_FAMILY = 'ksm.gpu-jobs';
@@ -20,14 +21,11 @@ const id = (family: string) => `${family}:cluster`;
 export function gpuJobQueries(o: QueryOptions): NamedQuery[] {
   const w = minutes(o.windowMinutes);
   const podGpus = `sum by (namespace, pod) (max_over_time(${selector('kube_pod_container_resource_requests', [eq('resource', KSM_GPU_RESOURCE)])}[${w}]))`;
-  const podJob = `max by (namespace, pod, owner_name) (max_over_time(${selector('kube_pod_owner', [eq('owner_kind', 'Job')])}[${w}]))`;
-  const jobGpus = `sum by (namespace, owner_name) (${podGpus} * on (namespace, pod) group_left (owner_name) ${podJob})`;
+  const jobGpus = `sum by (namespace, owner_name) (${podGpus} * on (namespace, pod) group_left (owner_name) ${podJobOwner([], w)})`;
   const gpuJobNames = `label_replace(${jobGpus}, "job_name", "$1", "owner_name", "(.+)")`;
-  const jobOwner = `max by (namespace, job_name, owner_kind, owner_name) (max_over_time(kube_job_owner[${w}]))`;
-  const perJob = (metric: string) =>
-    `max by (namespace, job_name, owner_kind, owner_name) (max_over_time(${metric}[${w}]) * on (namespace, job_name) group_left (owner_kind, owner_name) ${jobOwner}) and on (namespace, job_name) ${gpuJobNames}`;
-  const perPod = (metric: string) =>
-    `max by (namespace, pod, owner_name) (max_over_time(${metric}[${w}]) * on (namespace, pod) group_left (owner_name) ${podJob}) and on (namespace, pod) ${podGpus}`;
+  // The times every Job (and Job pod) has, kept only for those whose pods requested GPUs.
+  const perJob = (metric: string) => `${jobTimes(metric, [], w)} and on (namespace, job_name) ${gpuJobNames}`;
+  const perPod = (metric: string) => `${jobPodTimes(metric, [], w)} and on (namespace, pod) ${podGpus}`;
   const q = (family: string, promql: string, what: string): NamedQuery => ({ id: id(family), kind: 'instant', promql, what, how: HOW_KSM });
   return [
     q(GPU_JOBS_FAMILY, jobGpus, 'GPUs requested by the pods of each Job (kube_pod_container_resource_requests, kube_pod_owner)'),

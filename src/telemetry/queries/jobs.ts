@@ -1,4 +1,4 @@
-import { eq, minutes, oneOf, selector } from '../promql.js';
+import { eq, minutes, oneOf, selector, type Matcher } from '../promql.js';
 import { HOW_KSM } from './kube.js';
 import type { NamedQuery, QueryOptions, Scope } from './named-query.js';
 import { describeScope, queryId } from './named-query.js';
@@ -10,6 +10,20 @@ export const JOB_COMPLETIONS_FAMILY = 'ksm.job-completions';
 export const QUEUE_PENDING_GPUS_FAMILY = 'kueue.pending-gpus';
 export const POD_STARTS_FAMILY = 'ksm.job-pod-starts';
 export const POD_COMPLETIONS_FAMILY = 'ksm.job-pod-completions';
+
+/** The Job owning each pod the matchers select, at its most over the window `w`. */
+export const podJobOwner = (matchers: readonly Matcher[], w: string): string =>
+  `max by (namespace, pod, owner_name) (max_over_time(${selector('kube_pod_owner', [...matchers, eq('owner_kind', 'Job')])}[${w}]))`;
+
+/** Each Job's `metric` (a time) at its most over the window `w`, with its owner's kind and name. */
+export function jobTimes(metric: string, matchers: readonly Matcher[], w: string): string {
+  const owner = `max by (namespace, job_name, owner_kind, owner_name) (max_over_time(${selector('kube_job_owner', matchers)}[${w}]))`;
+  return `max by (namespace, job_name, owner_kind, owner_name) (max_over_time(${selector(metric, matchers)}[${w}]) * on (namespace, job_name) group_left (owner_kind, owner_name) ${owner})`;
+}
+
+/** Each Job-owned pod's `metric` (a time) at its most over the window `w`, with its Job's name. */
+export const jobPodTimes = (metric: string, matchers: readonly Matcher[], w: string): string =>
+  `max by (namespace, pod, owner_name) (max_over_time(${selector(metric, matchers)}[${w}]) * on (namespace, pod) group_left (owner_name) ${podJobOwner(matchers, w)})`;
 
 /**
  * One time per Job of the namespaces, with the kind and name of its owner (`CronJob`, or
@@ -24,13 +38,10 @@ function perJob(
   namespaces: readonly string[],
   o: QueryOptions,
 ): NamedQuery {
-  const w = minutes(o.windowMinutes);
-  const ns = [oneOf('namespace', namespaces)];
-  const owner = `max by (namespace, job_name, owner_kind, owner_name) (max_over_time(${selector('kube_job_owner', ns)}[${w}]))`;
   return {
     id: queryId(family, scope),
     kind: 'instant',
-    promql: `max by (namespace, job_name, owner_kind, owner_name) (max_over_time(${selector(metric, ns)}[${w}]) * on (namespace, job_name) group_left (owner_kind, owner_name) ${owner})`,
+    promql: jobTimes(metric, [oneOf('namespace', namespaces)], minutes(o.windowMinutes)),
     what: `${what} of the Jobs in ${namespaces.join(', ')} (${metric}), for ${describeScope(scope)}`,
     how: HOW_KSM,
   };
@@ -56,13 +67,10 @@ function perJobPod(
   namespaces: readonly string[],
   o: QueryOptions,
 ): NamedQuery {
-  const w = minutes(o.windowMinutes);
-  const ns = [oneOf('namespace', namespaces)];
-  const owner = `max by (namespace, pod, owner_name) (max_over_time(${selector('kube_pod_owner', [...ns, eq('owner_kind', 'Job')])}[${w}]))`;
   return {
     id: queryId(family, scope),
     kind: 'instant',
-    promql: `max by (namespace, pod, owner_name) (max_over_time(${selector(metric, ns)}[${w}]) * on (namespace, pod) group_left (owner_name) ${owner})`,
+    promql: jobPodTimes(metric, [oneOf('namespace', namespaces)], minutes(o.windowMinutes)),
     what: `${what} of the Job pods in ${namespaces.join(', ')} (${metric}), for ${describeScope(scope)}`,
     how: HOW_KSM,
   };
