@@ -48,8 +48,6 @@ export interface ReviewInput {
   telemetry?: TelemetryInput;
   /** Where large files are parsed off this thread (the App's workers); in-process without it. */
   offload?: ParseOffload;
-  /** Told once the files are read and telemetry is about to be asked, for work that can overlap it. */
-  onMeasuring?: () => void;
 }
 
 /**
@@ -129,7 +127,6 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
         });
   // Measured when there is something to judge: the catalog's workloads, or with none the changes themselves.
   const measuring = input.telemetry !== undefined && (measurable !== null || noCatalog) && changes.length > 0;
-  if (measuring) input.onMeasuring?.();
   const telemetry: ReviewTelemetry | null =
     input.telemetry && measuring
       ? await collectTelemetry(input.telemetry, {
