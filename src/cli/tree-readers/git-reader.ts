@@ -1,5 +1,5 @@
 import { InputError } from '../../domain/errors.js';
-import { MAX_LINK_HOPS, linkTarget } from '../../domain/files.js';
+import { MAX_LINK_HOPS, UnreadablePathError, linkTarget, linkToDirectory, submoduleReason } from '../../domain/files.js';
 import type { TreeReader } from '../../domain/files.js';
 import { dirsIn, filesIn } from './dir-reader.js';
 import { git, gitOrThrow } from './git.js';
@@ -9,6 +9,8 @@ import { safeRelativePath } from './repo-path.js';
 const FILE_MODES = new Set(['100644', '100755']);
 /** A symbolic link: its blob holds the target path. */
 const LINK_MODE = '120000';
+/** A git submodule: a commit of another repository, no blob here. */
+const SUBMODULE_MODE = '160000';
 
 /** One side of a PR as a commit of a local git repository. */
 export class GitReader implements TreeReader {
@@ -16,6 +18,8 @@ export class GitReader implements TreeReader {
   private files: Promise<Map<string, string>> | undefined;
   /** Symbolic links at the commit, path → blob id of the target path. */
   private readonly links = new Map<string, string>();
+  /** Submodules at the commit, path → the commit of the other repository. */
+  private readonly submodules = new Map<string, string>();
 
   private constructor(
     readonly repo: string,
@@ -39,30 +43,68 @@ export class GitReader implements TreeReader {
 
   /**
    * The file's text. A symbolic link reads as its target inside the tree, as kustomize or Argo CD
-   * would apply it; one leading outside, to nothing, or round a loop is an input error naming it,
-   * never read as the file removed.
+   * would apply it, and so does a path through a linked directory. A link leading outside, to
+   * nothing, to a directory or round a loop, and a submodule or a path inside one, are an
+   * UnreadablePathError naming the path: there, but no file of this repository.
    */
   async read(path: string): Promise<string | null> {
     const rel = safeRelativePath(path, this.label);
+    const at = await this.resolve(rel, path);
+    if (at === null) return null;
+    const oid = (await this.listBlobs()).get(at) as string;
+    const bytes = await gitOrThrow(this.repo, ['cat-file', 'blob', oid], `cannot read ${path} at ${this.label}`);
+    return bytes.toString('utf8');
+  }
+
+  /** Why the path is there but is no file (see TreeReader.notAFile); null otherwise. */
+  async notAFile(path: string): Promise<string | null> {
+    try {
+      await this.resolve(safeRelativePath(path, this.label), path);
+      return null;
+    } catch (err) {
+      if (err instanceof UnreadablePathError) return err.why;
+      throw err;
+    }
+  }
+
+  /**
+   * The regular file `rel` stands for, links followed (in any of its directories too); null when
+   * there is nothing at `rel`. Throws UnreadablePathError for what is there but no file.
+   */
+  private async resolve(rel: string, asked: string): Promise<string | null> {
     const blobs = await this.listBlobs();
     let at = rel;
     for (let hops = 0; ; hops++) {
-      const oid = blobs.get(at);
-      if (oid !== undefined) {
-        const bytes = await gitOrThrow(this.repo, ['cat-file', 'blob', oid], `cannot read ${path} at ${this.label}`);
-        return bytes.toString('utf8');
+      if (blobs.has(at)) return at;
+      const sub = this.enclosing(at, this.submodules);
+      if (sub !== null) {
+        const why = submoduleReason(this.submodules.get(sub) ?? null);
+        throw new UnreadablePathError(asked, sub === at && hops === 0 ? why : `in ${sub}, ${why}`);
       }
-      const link = this.links.get(at);
-      if (link === undefined) {
+      const link = this.enclosing(at, this.links);
+      if (link === null) {
         if (hops === 0) return null;
-        throw new InputError(`${path} at ${this.label} is a symbolic link to ${at}, which is not a file there`, { file: path });
+        const isDir = (await this.dirs(at)).length > 0 || (await this.list(at)).length > 0;
+        throw new UnreadablePathError(asked, isDir ? linkToDirectory(at) : `a symbolic link to ${at}, which is not there`);
       }
-      if (hops >= MAX_LINK_HOPS) throw new InputError(`${path} at ${this.label} is a symbolic link that loops`, { file: path });
-      const target = (await gitOrThrow(this.repo, ['cat-file', 'blob', link], `cannot read ${path} at ${this.label}`)).toString('utf8');
-      const next = linkTarget(at, target);
-      if (next === null) throw new InputError(`${path} at ${this.label} is a symbolic link leading outside the repository`, { file: path });
-      at = next;
+      if (hops >= MAX_LINK_HOPS) throw new UnreadablePathError(asked, `a symbolic link that loops (more than ${MAX_LINK_HOPS} links)`);
+      const oid = this.links.get(link) as string;
+      const target = (await gitOrThrow(this.repo, ['cat-file', 'blob', oid], `cannot read ${asked} at ${this.label}`)).toString('utf8');
+      const next = linkTarget(link, target);
+      if (next === null) throw new UnreadablePathError(asked, 'a symbolic link leading outside the repository: what it declares cannot be read');
+      at = link === at ? next : `${next}${at.slice(link.length)}`;
     }
+  }
+
+  /** `path` itself or the nearest of its directories that is a key of `entries`; null when none is. */
+  private enclosing(path: string, entries: ReadonlyMap<string, string>): string | null {
+    if (entries.size === 0) return null;
+    if (entries.has(path)) return path;
+    for (let slash = path.lastIndexOf('/'); slash > 0; slash = path.lastIndexOf('/', slash - 1)) {
+      const dir = path.slice(0, slash);
+      if (entries.has(dir)) return dir;
+    }
+    return null;
   }
 
   /** Files directly inside `dir` at the commit (repository path, `''` for the root). */
@@ -73,6 +115,12 @@ export class GitReader implements TreeReader {
   /** Directories directly inside `dir` at the commit that hold files. */
   async dirs(dir: string): Promise<string[]> {
     return dirsIn((await this.listBlobs()).keys(), dir);
+  }
+
+  /** Symbolic links and submodules at the commit, path → the id of the link's blob or the submodule's commit. */
+  async otherEntries(): Promise<Map<string, string>> {
+    await this.listBlobs();
+    return new Map([...this.links, ...this.submodules]);
   }
 
   /** Every regular file at the commit, path → blob id; listed once per reader. */
@@ -96,6 +144,8 @@ export class GitReader implements TreeReader {
         files.set(record.slice(tab + 1), oid);
       } else if (type === 'blob' && mode === LINK_MODE && oid !== undefined) {
         this.links.set(record.slice(tab + 1), oid);
+      } else if (type === 'commit' && mode === SUBMODULE_MODE && oid !== undefined) {
+        this.submodules.set(record.slice(tab + 1), oid);
       }
     }
     return files;
