@@ -76,3 +76,69 @@ export function submoduleReason(commit: string | null): string {
 export function linkToDirectory(target: string): string {
   return `a symbolic link to the directory ${target}: the files it stands for were not read, so what it declares is unknown`;
 }
+
+/** What a tree holds at a path, for `resolvePath`: asked of one commit's entries. */
+export interface TreeEntries {
+  isFile(path: string): boolean;
+  /** The target a symbolic link at `path` names, undefined when `path` is no link. */
+  linkAt(path: string): Promise<string | undefined>;
+  /** The commit a submodule at `path` is at, undefined when `path` is no submodule. */
+  submoduleAt(path: string): string | undefined;
+  /** True when `path` is a directory holding something. */
+  isDirectory(path: string): Promise<boolean>;
+  /** True when the tree has a link or a submodule at all: none, and no path needs walking. */
+  hasSpecial: boolean;
+}
+
+/**
+ * The regular file `rel` stands for in a tree, symbolic links followed as a checkout would (in
+ * any of its directories too, at most MAX_LINK_HOPS); null when nothing is at `rel`. What is there
+ * but is no file of the tree — a submodule or a path inside one, a link leading outside, to
+ * nothing, to a directory or round a loop — is an UnreadablePathError naming `asked`.
+ */
+export async function resolvePath(rel: string, asked: string, tree: TreeEntries): Promise<string | null> {
+  let at = rel;
+  for (let hops = 0; ; hops++) {
+    if (tree.isFile(at)) return at;
+    if (!tree.hasSpecial) return null;
+    const sub = await enclosing(at, async (p) => tree.submoduleAt(p) !== undefined);
+    if (sub !== null) {
+      const why = submoduleReason(tree.submoduleAt(sub) ?? null);
+      throw new UnreadablePathError(asked, sub === at && hops === 0 ? why : `in ${sub}, ${why}`);
+    }
+    const link = await enclosing(at, async (p) => (await tree.linkAt(p)) !== undefined);
+    if (link === null) {
+      if (hops === 0) return null;
+      throw new UnreadablePathError(
+        asked,
+        (await tree.isDirectory(at)) ? linkToDirectory(at) : `a symbolic link to ${at}, which is not there`,
+      );
+    }
+    if (hops >= MAX_LINK_HOPS) throw new UnreadablePathError(asked, `a symbolic link that loops (more than ${MAX_LINK_HOPS} links)`);
+    const next = linkTarget(link, (await tree.linkAt(link)) ?? '');
+    if (next === null)
+      throw new UnreadablePathError(asked, 'a symbolic link leading outside the repository: what it declares cannot be read');
+    at = link === at ? next : `${next}${at.slice(link.length)}`;
+  }
+}
+
+/** `path` itself or the nearest of its directories for which `is` holds; null when none does. */
+async function enclosing(path: string, is: (p: string) => Promise<boolean>): Promise<string | null> {
+  if (await is(path)) return path;
+  for (let slash = path.lastIndexOf('/'); slash > 0; slash = path.lastIndexOf('/', slash - 1)) {
+    const dir = path.slice(0, slash);
+    if (await is(dir)) return dir;
+  }
+  return null;
+}
+
+/** Why `path` is there but is no file (see TreeReader.notAFile), from `resolvePath`. */
+export async function notAFileIn(rel: string, asked: string, tree: TreeEntries): Promise<string | null> {
+  try {
+    await resolvePath(rel, asked, tree);
+    return null;
+  } catch (err) {
+    if (err instanceof UnreadablePathError) return err.why;
+    throw err;
+  }
+}

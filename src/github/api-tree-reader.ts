@@ -1,6 +1,4 @@
 import type { TreeReader } from '../domain/files.js';
-import { readBlobStart, startOf } from './blob-start.js';
-import type { FileStart } from './blob-start.js';
 import type { GitHubClient, RepoRef } from './client.js';
 import { UnreadablePathError, linkToDirectory, submoduleReason } from '../domain/files.js';
 import { GitHubAnswerError, MAX_LINK_HOPS, linkTarget, parseBlobAnswer, parseContentAnswer } from './answers.js';
@@ -67,17 +65,6 @@ export class ApiTreeReader implements TreeReader {
   }
 
   /**
-   * The file's first `maxBytes` bytes, or all of it when it is no larger (see `readBlobStart`);
-   * null when there is no file. Not cached: a caller wants it once, for a file it will not read whole.
-   */
-  async readStart(path: string, maxBytes: number): Promise<FileStart | null> {
-    const entry = await this.entry(path);
-    if (entry === null) return null;
-    if (entry.text !== null) return startOf(Buffer.from(entry.text, 'utf8'), maxBytes);
-    return readBlobStart(this.octokit, this.repo, entry.sha, maxBytes);
-  }
-
-  /**
    * A symbolic link is read as its target inside the repository, what kustomize or Argo CD would
    * apply (GitHub answers with the target's content itself when it is a file). A link leaving the
    * repository, to nothing or to a directory, a chain of links too long to be anything but a loop,
@@ -109,10 +96,15 @@ export class ApiTreeReader implements TreeReader {
       if (hops === 0) return null;
       throw new UnreadablePathError(asked, linkToDirectory(path));
     }
-    if (answer.kind === 'submodule') throw new UnreadablePathError(asked, hops === 0 ? submoduleReason(answer.sha) : `a symbolic link to ${path}, ${submoduleReason(answer.sha)}`);
+    if (answer.kind === 'submodule')
+      throw new UnreadablePathError(
+        asked,
+        hops === 0 ? submoduleReason(answer.sha) : `a symbolic link to ${path}, ${submoduleReason(answer.sha)}`,
+      );
     if (answer.kind === 'symlink') {
       const target = linkTarget(path, answer.target);
-      if (target === null) throw new UnreadablePathError(asked, 'a symbolic link leading outside the repository: what it declares cannot be read');
+      if (target === null)
+        throw new UnreadablePathError(asked, 'a symbolic link leading outside the repository: what it declares cannot be read');
       if (hops + 1 > MAX_LINK_HOPS) throw new UnreadablePathError(asked, `a symbolic link that loops (more than ${MAX_LINK_HOPS} links)`);
       return this.#fetch(target, hops + 1, asked);
     }

@@ -1,5 +1,6 @@
 import { InputError } from '../../domain/errors.js';
-import { MAX_LINK_HOPS, UnreadablePathError, linkTarget, linkToDirectory, submoduleReason } from '../../domain/files.js';
+import { notAFileIn, resolvePath } from '../../domain/files.js';
+import type { TreeEntries } from '../../domain/files.js';
 import type { TreeReader } from '../../domain/files.js';
 import { dirsIn, filesIn } from './dir-reader.js';
 import { git, gitOrThrow } from './git.js';
@@ -48,8 +49,7 @@ export class GitReader implements TreeReader {
    * UnreadablePathError naming the path: there, but no file of this repository.
    */
   async read(path: string): Promise<string | null> {
-    const rel = safeRelativePath(path, this.label);
-    const at = await this.resolve(rel, path);
+    const at = await resolvePath(safeRelativePath(path, this.label), path, await this.entries());
     if (at === null) return null;
     const oid = (await this.listBlobs()).get(at) as string;
     const bytes = await gitOrThrow(this.repo, ['cat-file', 'blob', oid], `cannot read ${path} at ${this.label}`);
@@ -58,53 +58,22 @@ export class GitReader implements TreeReader {
 
   /** Why the path is there but is no file (see TreeReader.notAFile); null otherwise. */
   async notAFile(path: string): Promise<string | null> {
-    try {
-      await this.resolve(safeRelativePath(path, this.label), path);
-      return null;
-    } catch (err) {
-      if (err instanceof UnreadablePathError) return err.why;
-      throw err;
-    }
+    return notAFileIn(safeRelativePath(path, this.label), path, await this.entries());
   }
 
-  /**
-   * The regular file `rel` stands for, links followed (in any of its directories too); null when
-   * there is nothing at `rel`. Throws UnreadablePathError for what is there but no file.
-   */
-  private async resolve(rel: string, asked: string): Promise<string | null> {
+  private async entries(): Promise<TreeEntries> {
     const blobs = await this.listBlobs();
-    let at = rel;
-    for (let hops = 0; ; hops++) {
-      if (blobs.has(at)) return at;
-      const sub = this.enclosing(at, this.submodules);
-      if (sub !== null) {
-        const why = submoduleReason(this.submodules.get(sub) ?? null);
-        throw new UnreadablePathError(asked, sub === at && hops === 0 ? why : `in ${sub}, ${why}`);
-      }
-      const link = this.enclosing(at, this.links);
-      if (link === null) {
-        if (hops === 0) return null;
-        const isDir = (await this.dirs(at)).length > 0 || (await this.list(at)).length > 0;
-        throw new UnreadablePathError(asked, isDir ? linkToDirectory(at) : `a symbolic link to ${at}, which is not there`);
-      }
-      if (hops >= MAX_LINK_HOPS) throw new UnreadablePathError(asked, `a symbolic link that loops (more than ${MAX_LINK_HOPS} links)`);
-      const oid = this.links.get(link) as string;
-      const target = (await gitOrThrow(this.repo, ['cat-file', 'blob', oid], `cannot read ${asked} at ${this.label}`)).toString('utf8');
-      const next = linkTarget(link, target);
-      if (next === null) throw new UnreadablePathError(asked, 'a symbolic link leading outside the repository: what it declares cannot be read');
-      at = link === at ? next : `${next}${at.slice(link.length)}`;
-    }
-  }
-
-  /** `path` itself or the nearest of its directories that is a key of `entries`; null when none is. */
-  private enclosing(path: string, entries: ReadonlyMap<string, string>): string | null {
-    if (entries.size === 0) return null;
-    if (entries.has(path)) return path;
-    for (let slash = path.lastIndexOf('/'); slash > 0; slash = path.lastIndexOf('/', slash - 1)) {
-      const dir = path.slice(0, slash);
-      if (entries.has(dir)) return dir;
-    }
-    return null;
+    return {
+      isFile: (p) => blobs.has(p),
+      linkAt: async (p) => {
+        const oid = this.links.get(p);
+        if (oid === undefined) return undefined;
+        return (await gitOrThrow(this.repo, ['cat-file', 'blob', oid], `cannot read the link ${p} at ${this.label}`)).toString('utf8');
+      },
+      submoduleAt: (p) => this.submodules.get(p),
+      isDirectory: async (p) => (await this.dirs(p)).length > 0 || (await this.list(p)).length > 0,
+      hasSpecial: this.links.size > 0 || this.submodules.size > 0,
+    };
   }
 
   /** Files directly inside `dir` at the commit (repository path, `''` for the root). */
