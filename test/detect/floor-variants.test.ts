@@ -228,7 +228,7 @@ describe('the floor on generated variants', () => {
         kind: w.kind,
         metadata,
         spec: { replicas: w.replicas, template: { metadata: { labels: { 'gpu-workload': 'true' } }, spec: podSpec } },
-      } as { [key: string]: Value };
+      };
     });
 
   it.each(FORMATS.filter((f) => f.ext !== 'py' && f.ext !== 'go').map((f) => [f.ext, f] as const))(
