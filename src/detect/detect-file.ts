@@ -1,4 +1,5 @@
 import { diagnostic } from '../domain/index.js';
+import { mayNameGpusIn, scansPath } from './kit/signal-scan/account.js';
 import { accountedOf } from './parser.js';
 import type { AccountedLines, Accounting, CapacityParser, ParseOutcome, ParseResult, Unfollowed } from './parser.js';
 import { PARSERS } from './registry.js';
@@ -27,6 +28,19 @@ export function detectFile(path: string, text: string, parsers: readonly Capacit
     accounted.push(...accountedOf(result));
   }
   return { ...merged, accounted, ...(notFollowed.length === 0 ? {} : { notFollowed }) };
+}
+
+/**
+ * True when detection reads the file, judging by its path alone: some parser could want it, or the
+ * floor scans it for GPU names (any text that could be applied; see kit/signal-scan/).
+ */
+export function detectionReads(path: string, parsers: readonly CapacityParser[] = PARSERS): boolean {
+  return scansPath(path) || anyParserAccepts(path, parsers);
+}
+
+/** Some parser's cheap check passes on the text, or the floor's does (it may name a GPU). */
+export function mightHoldCapacity(path: string, text: string, parsers: readonly CapacityParser[] = PARSERS): boolean {
+  return mayNameGpusIn(path, text) || parsers.some((p) => (p.acceptsPath?.(path) ?? true) && p.mightContain(path, text));
 }
 
 /** True when some parser could want the file, judging by its path alone. */

@@ -1,5 +1,5 @@
 import type { NotFollowed, TreeReader } from '../domain/index.js';
-import { accountSignals } from './kit/signal-scan/account.js';
+import { accountSignals, scansPath } from './kit/signal-scan/account.js';
 import type { AccountedSignal, FileAccounting, Lines } from './kit/signal-scan/account.js';
 import { isInputFile } from './input-files.js';
 import type { Merged } from './merge-results.js';
@@ -45,7 +45,8 @@ export async function floorOf(input: FloorInput): Promise<Floor> {
   const base = byFile(input.base);
   const head = byFile(input.head);
   let chars = 0;
-  const files = input.changed.slice(0, MAX_SCANNED_FILES);
+  // Documentation, lock files and binaries are never applied: not even read.
+  const files = input.changed.filter(scansPath).slice(0, MAX_SCANNED_FILES);
   // A batch at a time, so what is held stays within the bound whatever the pull request.
   for (let i = 0; i < files.length; i += READ_CONCURRENCY) {
     const batch = files.slice(i, i + READ_CONCURRENCY);
@@ -70,7 +71,7 @@ export async function floorOf(input: FloorInput): Promise<Floor> {
       floor.notFollowed.push(...(atHead.left.length > 0 ? entries(file, atHead.left, 'head') : entries(file, atBase.left, 'base')));
     }
   }
-  for (const file of input.changed.slice(MAX_SCANNED_FILES)) {
+  for (const file of input.changed.filter(scansPath).slice(MAX_SCANNED_FILES)) {
     floor.notFollowed.push(unscanned(file, `more than ${MAX_SCANNED_FILES} changed files`));
   }
   return floor;
