@@ -1,5 +1,8 @@
 import type { NotFollowed, TreeReader } from '../domain/index.js';
-import { accountSignals, scansPath } from './kit/signal-scan/account.js';
+import { accountSignals, resolvedSpans, scansPath } from './kit/signal-scan/account.js';
+import { hclBlocks, localEntries, referenceLines, within } from './kit/signal-scan/hcl-module.js';
+import { dirOf } from './kit/paths.js';
+import { RESOURCE_KINDS } from './terraform/resources.js';
 import type { AccountedSignal, FileAccounting, Lines } from './kit/signal-scan/account.js';
 import { isInputFile } from './input-files.js';
 import type { Merged } from './merge-results.js';
@@ -13,6 +16,8 @@ export const MAX_SCANNED_FILES = 3000;
 export const MAX_SCANNED_CHARS = 64 * 1024 * 1024;
 /** GPU names named per file side when several are unaccounted for. */
 const NAMED_PER_SIDE = 5;
+/** Files of a Terraform module read to see where its variables go. */
+const MAX_MODULE_FILES = 64;
 const READ_CONCURRENCY = 8;
 const NO_SIGNAL = { named: false, left: [] };
 
@@ -23,7 +28,7 @@ export interface FloorInput {
   head: Merged;
   /** Changed files a follower read in full with what they feed (variable files with their module). */
   followed: ReadonlySet<string>;
-  sides: { base: TreeReader; head: TreeReader };
+  sides: { base: TreeReader; head: TreeReader; list: (dir: string) => Promise<string[]> };
 }
 
 export interface Floor {
@@ -64,8 +69,15 @@ export async function floorOf(input: FloorInput): Promise<Floor> {
       // full with what it feeds is accounted for as a whole.
       if ([before, after].some((text) => text !== null && isInputFile(file, text))) continue;
       const whole = input.followed.has(file);
-      const atBase = before === null ? NO_SIGNAL : unaccounted(file, before, whole ? WHOLE : (base.get(file) ?? NONE));
-      const atHead = after === null ? NO_SIGNAL : unaccounted(file, after, whole ? WHOLE : (head.get(file) ?? NONE));
+      const check = async (text: string | null, side: Map<string, FileAccounting>, reader: TreeReader) => {
+        if (text === null) return NO_SIGNAL;
+        const first = unaccounted(file, text, whole ? WHOLE : (side.get(file) ?? NONE));
+        // A Terraform file's variables and locals are accounted for by where the module uses them.
+        if (first.left.length === 0 || !file.endsWith('.tf')) return first;
+        return unaccounted(file, text, await terraformSpans(file, text, side, (p) => reader.read(p), input.sides.list));
+      };
+      const atBase = await check(before, base, input.sides.base);
+      const atHead = await check(after, head, input.sides.head);
       if (atBase.named || atHead.named) floor.named.add(file);
       // The head's names first: a name only the base side holds is named when the head has none.
       floor.notFollowed.push(...(atHead.left.length > 0 ? entries(file, atHead.left, 'head') : entries(file, atBase.left, 'base')));
@@ -120,4 +132,63 @@ function entries(file: string, left: readonly AccountedSignal[], side: 'base' | 
 
 function unscanned(file: string, why: string): NotFollowed {
   return { file, line: null, reason: 'unscanned', subject: file, needs: why };
+}
+
+/**
+ * What a Terraform module accounts for beyond its parsers' objects, for one changed `.tf` file:
+ * every block of a resource type the Terraform parser reads (it read it, GPUs or none), outputs
+ * (a value shown, no capacity), and the variables and locals whose every use lies in what is
+ * accounted for (or that nothing uses). A variable handed to a module or resource nothing reads
+ * stays unaccounted: what its GPU values feed is not followed.
+ */
+async function terraformSpans(
+  file: string,
+  text: string,
+  side: Map<string, FileAccounting>,
+  read: (path: string) => Promise<string | null>,
+  list: (dir: string) => Promise<string[]>,
+): Promise<FileAccounting> {
+  const dir = dirOf(file);
+  const others = (await list(dir)).filter((p) => p !== file && dirOf(p) === dir && p.endsWith('.tf'));
+  const texts = new Map<string, string>([[file, text]]);
+  for (const p of others.slice(0, MAX_MODULE_FILES)) {
+    const t = await read(p);
+    if (t !== null) texts.set(p, t);
+  }
+  const modules = [...texts].map(([path, t]) => {
+    const blocks = hclBlocks(t);
+    const read = blocks.filter((b) => (b.type === 'resource' && (b.labels[0] ?? '') in RESOURCE_KINDS) || b.type === 'output');
+    return { path, text: t, blocks, spans: [...resolvedSpans(path, t, side.get(path) ?? NONE), ...read] };
+  });
+  const locals = modules.flatMap((m) =>
+    m.blocks.filter((b) => b.type === 'locals').flatMap((b) => localEntries(m.text, b).map((e) => ({ ...e, path: m.path }))),
+  );
+  const variables = modules.flatMap((m) =>
+    m.blocks.filter((b) => b.type === 'variable').map((b) => ({ name: b.labels[0] ?? '', from: b.from, to: b.to, path: m.path })),
+  );
+  const accounted = new Set<string>();
+  const usedOnlyInAccounted = (what: 'var' | 'local', name: string, own: { path: string; from: number; to: number }) =>
+    modules.every((m) =>
+      referenceLines(m.text, what, name).every(
+        (line) =>
+          within(m.spans, line) ||
+          (m.path === own.path && own.from <= line && line <= own.to) ||
+          locals.some((l) => l.path === m.path && accounted.has(`local.${l.name}`) && l.from <= line && line <= l.to),
+      ),
+    );
+  // Locals read locals: grow the accounted set until it holds still.
+  for (let round = 0, grew = true; grew && round < 16; round++) {
+    grew = false;
+    for (const l of locals) {
+      if (!accounted.has(`local.${l.name}`) && usedOnlyInAccounted('local', l.name, l)) {
+        accounted.add(`local.${l.name}`);
+        grew = true;
+      }
+    }
+  }
+  const own = modules.find((m) => m.path === file);
+  const spans: Lines[] = [...(own?.spans ?? [])];
+  for (const l of locals) if (l.path === file && accounted.has(`local.${l.name}`)) spans.push(l);
+  for (const v of variables) if (v.path === file && usedOnlyInAccounted('var', v.name, v)) spans.push(v);
+  return { spans, anchors: [] };
 }

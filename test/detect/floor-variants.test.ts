@@ -53,8 +53,9 @@ const FORMATS: Format[] = [
   {
     ext: 'tf',
     keys: true,
+    // A resource of a provider no parser reads (a local nothing uses would change nothing).
     render: (t, c) =>
-      `${c === null ? '' : `# ${c}\n`}locals {\n  settings = ${braces(t, '  ', ' = ', (k) => (bare(k) ? k : quote(k)))}\n}\n`,
+      `${c === null ? '' : `# ${c}\n`}resource "example_fleet" "main" {\n  settings = ${braces(t, '  ', ' = ', (k) => (bare(k) ? k : quote(k)))}\n}\n`,
   },
   {
     ext: 'jsonnet',

@@ -77,10 +77,19 @@ export function accountSignals(path: string, text: string, accounting: FileAccou
     let by: AccountedSignal['by'];
     if (structure.masked[signal.offset] !== text[signal.offset]) by = 'comment';
     else if (span && span.from <= line) by = 'parser';
-    else by = noCapacityContext(pointAt(structure.points, signal.offset)?.path ?? null, signal.token);
+    else by = noCapacityContext(pointAt(structure.points, signal.offset)?.path ?? null, signal.token, signal.kind === 'gpu-resource');
     return { ...signal, line, by };
   });
   return { kind: syntax.kind, signals };
+}
+
+/** The lines a file's accounting covers, each declaration's line standing for its object. */
+export function resolvedSpans(path: string, text: string, accounting: FileAccounting): Lines[] {
+  if (accounting.anchors.length === 0) return mergeSpans(accounting.spans);
+  const structure = scanStructure(text, syntaxOf(path));
+  const starts = lineStarts(text);
+  const hcl = /\.(?:tf|tfvars|hcl)$/.test(path);
+  return mergeSpans([...accounting.spans, ...accounting.anchors.map((line) => objectAround(structure, starts, line, hcl))]);
 }
 
 function mergeSpans(spans: readonly Lines[]): Lines[] {

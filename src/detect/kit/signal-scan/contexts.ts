@@ -9,9 +9,12 @@ import type { PathNode } from './structure.js';
  * - `request`: what a workload asks for (`resources.requests` / `limits` of a container, Compose
  *   `resources.reservations`, a Ray node's `rayStartParams`): demand, not capacity;
  * - `scheduling`: where a workload may run (`nodeSelector`, `affinity`, `tolerations`, taints,
- *   topology spread).
+ *   topology spread);
+ * - `reference`: a GPU resource named as an item of a list of resource names, with no quantity
+ *   (Kueue's `coveredResources`, a ProvisioningRequestConfig's `managedResources`): a quantity of
+ *   it is written elsewhere, where it is a signal of its own.
  */
-export type NoCapacity = 'comment' | 'label' | 'image' | 'request' | 'scheduling';
+export type NoCapacity = 'comment' | 'label' | 'image' | 'request' | 'scheduling' | 'reference';
 
 const norm = (key: string) => key.replace(/[-_ ]/g, '');
 
@@ -60,8 +63,9 @@ function keysOf(path: PathNode | null): string[] {
 }
 
 /** The context that shows a GPU name at `path` to be no capacity, or null when nothing does. */
-export function noCapacityContext(path: PathNode | null, token: string): NoCapacity | null {
+export function noCapacityContext(path: PathNode | null, token: string, resource = false): NoCapacity | null {
   if (CAPACITY_LABEL.test(token)) return null;
+  if (resource && path?.key === '[]' && /resources|resourcenames$/.test(norm(path.parent?.key ?? ''))) return 'reference';
   for (let p = path; p; p = p.parent) if (CAPACITY_LABEL.test(p.key)) return null;
   const keys = keysOf(path);
   for (let i = 0; i < keys.length; i++) {

@@ -40,6 +40,11 @@ export function mayNameGpus(text: string): boolean {
 }
 
 const GPU_KEY = /gpu|accelerator/i;
+/**
+ * Keys that name GPUs but never size them: their drivers and software, and how a process uses the
+ * memory of the GPU it has (vLLM's `gpu-memory-utilization`).
+ */
+const NOT_SIZING_KEY = /driver|utili[sz]ation|operator|plugin|exporter|metrics|monitor|dashboard|toolkit|runtime|cuda|image|version/i;
 
 const VALUE_PATTERNS: readonly { pattern: RegExp; kind: SignalKind; group?: number }[] = [
   { pattern: GPU_RESOURCE_SIGNAL, kind: 'gpu-resource' },
@@ -64,7 +69,9 @@ export function findSignals(text: string, structure: Structure, keys: boolean): 
     }
   }
   if (keys) {
-    for (const k of structure.keys) if (GPU_KEY.test(k.key)) found.push({ offset: k.offset, token: k.key, kind: 'gpu-key' });
+    for (const k of structure.keys) {
+      if (GPU_KEY.test(k.key) && !NOT_SIZING_KEY.test(k.key)) found.push({ offset: k.offset, token: k.key, kind: 'gpu-key' });
+    }
   }
   found.sort((a, b) => a.offset - b.offset || b.token.length - a.token.length);
   const out: Signal[] = [];

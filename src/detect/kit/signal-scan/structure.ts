@@ -383,7 +383,7 @@ function scanBraces(text: string, syntax: Syntax, out: Structure, masked: string
       let node: PathNode | null = cur().node;
       let key: string | null = null;
       if (pending) {
-        node = pending.node;
+        node = c === '[' ? child(pending.node, '[]') : pending.node;
         key = pending.key;
       } else if (c === '{' && header.length > 0) {
         // An HCL block: `resource "aws_instance" "gpu" {`, `spec {`: its type and labels.

@@ -26,7 +26,8 @@ export interface Syntax {
 
 const BINARY =
   /\.(?:png|jpe?g|gif|bmp|ico|icns|webp|tiff?|psd|pdf|zip|gz|tgz|bz2|xz|zst|7z|rar|tar|jar|war|ear|whl|egg|so|dylib|dll|exe|bin|dat|o|a|lib|class|pyc|pyo|woff2?|ttf|otf|eot|mp[34]|m4a|mov|avi|mkv|webm|wav|ogg|flac|parquet|avro|orc|pkl|pickle|pt|pth|onnx|safetensors|h5|hdf5|npz|npy|tflite|gguf|ckpt|db|sqlite3?|keystore|jks|p12|pfx|der)$/i;
-const DOCS = /\.(?:md|markdown|mdx|rst|adoc|asciidoc|txt|org|textile|rdoc)$/i;
+// Examples and samples (`terraform.tfvars.example`) are documentation too: no tool applies them.
+const DOCS = /\.(?:md|markdown|mdx|rst|adoc|asciidoc|txt|org|textile|rdoc|example|sample|dist)$/i;
 const DOC_NAMES =
   /^(?:LICENSE|LICENCE|NOTICE|COPYING|AUTHORS|CONTRIBUTORS|CHANGELOG|CHANGES|CODEOWNERS|OWNERS|OWNERS_ALIASES|SECURITY|README)(?:\.[A-Za-z]+)?$/;
 const DEPENDENCY_NAMES = new Set([
