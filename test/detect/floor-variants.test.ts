@@ -64,17 +64,17 @@ const FORMATS: Format[] = [
   },
   {
     ext: 'ts',
-    keys: false,
+    keys: true,
     render: (t, c) => `${c === null ? '' : `// ${c}\n`}export const stack = ${braces(t, '', ': ', (k) => (bare(k) ? k : quote(k)))};\n`,
   },
   {
     ext: 'py',
-    keys: false,
+    keys: true,
     render: (t, c) => `${c === null ? '' : `# ${c}\n`}CLUSTER = ${braces(t, '', ': ', quote).replace(/\btrue\b/g, 'True')}\n`,
   },
   {
     ext: 'go',
-    keys: false,
+    keys: true,
     render: (t, c) => `package infra\n\n${c === null ? '' : `// ${c}\n`}var cluster = map[string]any${braces(t, '', ': ', quote)}\n`,
   },
 ];

@@ -289,6 +289,7 @@ interface BraceLevel {
 }
 
 const IDENT = /[A-Za-z0-9_$./-]/;
+const CONTROL = /^(?:if|elif|else|while|for|def|class|with|try|except|finally|lambda|case|default|return|match)$/;
 const HEREDOC = /^<<[-~]?[ \t]*(["']?)([A-Za-z_][A-Za-z0-9_]*)\1/;
 // YAML held in a heredoc (a manifest for `kubectl apply`, a `yamlencode`-free HCL string).
 const LOOKS_YAML = /^[ \t]*(?:- )?["']?[A-Za-z_][\w./-]*["']?:(?:[ \t]|$)/m;
@@ -429,7 +430,9 @@ function scanBraces(text: string, syntax: Syntax, out: Structure, masked: string
       (c === '=' && next !== '=' && next !== '>' && text[i - 1] !== '=' && !/[!<>+\-*/%&|^~]/.test(text[i - 1] ?? ''))
     ) {
       const name = header[header.length - 1];
-      if (name && !pending) {
+      // `if use_gpu:` and `case gpu:` test a name; they set nothing.
+      const control = c === ':' && CONTROL.test(header[0]?.text ?? '');
+      if (name && !pending && !control) {
         const key = name.text;
         const node = child(cur().node, key.toLowerCase());
         pending = { key: key.toLowerCase(), node };

@@ -18,8 +18,8 @@ export interface Syntax {
   /** `//` and `/* … *\/` are comments. */
   slash: boolean;
   /**
-   * Keys that name GPUs (`gpu_count =`, `acceleratorType:`) are signals. In general-purpose code
-   * (TypeScript, Python, Go …) a name is a variable, not a setting: there only values are.
+   * Keys that name GPUs (`gpu_count =`, `acceleratorType:`, Pulumi's `gpu: true`) are signals; in
+   * general-purpose code, object keys and assignments are (not the names a condition tests).
    */
   keys: boolean;
 }
@@ -83,8 +83,8 @@ export function syntaxOf(path: string): Syntax {
   if (HCL.test(inner)) return of('brace', true, true, true);
   if (JSONISH.test(inner)) return of('brace', false, true, true);
   if (JSONNET.test(inner)) return of('brace', true, true, true);
-  if (SLASH_CODE.test(inner)) return of('brace', false, true, false);
-  if (HASH_CODE.test(inner) || HASH_CODE_NAMES.test(inner)) return of('brace', true, false, false);
+  if (SLASH_CODE.test(inner)) return of('brace', false, true, true);
+  if (HASH_CODE.test(inner) || HASH_CODE_NAMES.test(inner)) return of('brace', true, false, true);
   if (INI.test(inner)) return of('plain', true, false, true);
   // A template whose inner format is unknown (`.tftpl` of cloud-init, say) and anything else.
   return of('plain', true, false, true);
