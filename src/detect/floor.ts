@@ -12,8 +12,8 @@ import type { Merged } from './merge-results.js';
  * all: a pull request past them is not scanned further, and what is left is named (`unscanned`),
  * never passed over. GitHub lists at most 3,000 files of a pull request.
  */
-export const MAX_SCANNED_FILES = 3000;
-export const MAX_SCANNED_CHARS = 64 * 1024 * 1024;
+const MAX_SCANNED_FILES = 3000;
+const MAX_SCANNED_CHARS = 64 * 1024 * 1024;
 /** GPU names named per file side when several are unaccounted for. */
 const NAMED_PER_SIDE = 5;
 /** Files of a Terraform module read to see where its variables go. */

@@ -5,7 +5,9 @@ import { GPU_INSTANCE_TYPES } from '../../src/detect/kit/gpu-types/index.js';
 import {
   AWS_GPU_FAMILIES,
   AWS_NOT_GPU_FAMILIES,
+  AZURE_GPU_SERIES,
   AZURE_NOT_GPU_SERIES,
+  GCP_GPU_FAMILIES,
   GCP_NOT_GPU_FAMILIES,
   OTHER_GPU_TYPES,
 } from '../../src/detect/kit/gpu-types/families.js';
@@ -57,6 +59,11 @@ describe('GPU machine names against the clouds published lists', () => {
     const found = gpuNames(sizes);
     expect(sizes.filter((s) => found.has(s) !== /^Standard_N[CDVG][0-9]/i.test(s))).toEqual([]);
     expect(sizes.filter((s) => found.has(s)).length).toBeGreaterThan(10);
+  });
+
+  it('every GPU family of Compute Engine and series of Azure listed is a GPU machine to the scan', () => {
+    const names = [...GCP_GPU_FAMILIES.map((f) => `${f}-highgpu-8g`), ...AZURE_GPU_SERIES.map((s) => `Standard_${s}24ads_v5`)];
+    expect([...gpuNames(names)]).toEqual(names);
   });
 
   it('every row of the instance catalogs is a GPU machine to the scan', () => {

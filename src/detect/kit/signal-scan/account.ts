@@ -49,7 +49,7 @@ export function mayNameGpusIn(path: string, text: string): boolean {
 }
 
 /** Text with a NUL in its first 8,000 characters is binary, as git judges it. */
-export function looksBinary(text: string): boolean {
+function looksBinary(text: string): boolean {
   return text.slice(0, 8000).includes('\u0000');
 }
 
@@ -124,7 +124,7 @@ function pointAt(points: readonly PathPoint[], offset: number): PathPoint | unde
  * `extraObjects` each stand alone), else a CloudFormation resource (an entry of a top-level
  * `Resources`), else an HCL top-level block, else the YAML document or the whole file.
  */
-export function objectAround(structure: Structure, starts: readonly number[], line: number, hcl: boolean): Lines {
+function objectAround(structure: Structure, starts: readonly number[], line: number, hcl: boolean): Lines {
   const lineEnd = (starts[line] ?? Number.MAX_SAFE_INTEGER) - 1;
   const point = pointAt(structure.points, lineEnd);
   const boxes = structure.containers;

@@ -20,7 +20,7 @@ import type { Structure } from './structure.js';
  * - `gpu-resource`: a GPU extended resource or label (`nvidia.com/gpu`, `amd.com/gpu`, MIG profiles);
  * - `gpu-key`: a key whose name says GPU or accelerator (`gpu_count =`, `guest_accelerator {`).
  */
-export type SignalKind = 'machine-type' | 'machine-family' | 'accelerator' | 'gpu-resource' | 'gpu-key';
+type SignalKind = 'machine-type' | 'machine-family' | 'accelerator' | 'gpu-resource' | 'gpu-key';
 
 export interface Signal {
   offset: number;

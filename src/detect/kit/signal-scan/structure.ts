@@ -24,7 +24,7 @@ export interface PathNode {
   parent: PathNode | null;
 }
 
-export interface KeyAt {
+interface KeyAt {
   offset: number;
   key: string;
 }
