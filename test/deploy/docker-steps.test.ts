@@ -59,7 +59,8 @@ describe('Dockerfile', () => {
     expect(NODE_PIN).toMatch(/^24\.\d+\.\d+$/);
     const bases = [...DOCKERFILE.matchAll(/^FROM\s+(\S+)/gm)].map((m) => m[1]);
     expect(bases.length).toBeGreaterThanOrEqual(2);
-    for (const base of bases) expect(base).toMatch(new RegExp(`^node:${NODE_PIN.replace(/\./g, '\\.')}-bookworm-slim(@sha256:[0-9a-f]{64})?$`));
+    for (const base of bases)
+      expect(base).toMatch(new RegExp(`^node:${NODE_PIN.replace(/\./g, '\\.')}-bookworm-slim(@sha256:[0-9a-f]{64})?$`));
     expect(DOCKERFILE).toMatch(/^USER\s+(?!root|0\b)\S+/m);
     expect(DOCKERFILE).toMatch(/^HEALTHCHECK [^]*?CMD \["node", "-e", .*\/ping/m);
     expect(DOCKERFILE).toMatch(/npm ci --omit=dev/);
