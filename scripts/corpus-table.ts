@@ -81,7 +81,8 @@ async function printCases(): Promise<void> {
     const found = result.changes.map((x) => `${x.name} ${x.gpusBefore} → ${x.gpusAfter}`).join('; ') || '—';
     const expected =
       c.expect === 'not-followed' ? 'not followed' : c.expect.map((r) => `${r[1]} ${r[2]} → ${r[3]}`).join('; ') || 'no change';
-    table.push([c.id.replace(/\|/g, '\\|'), expected, found, labels[outcome], outcome === wanted(c) ? '' : 'unexpected']);
+    const note = outcome !== wanted(c) ? 'unexpected' : c.today ? `today: ${c.today.reason}` : '';
+    table.push([c.id.replace(/\|/g, '\\|'), expected, found, labels[outcome], note.replace(/\|/g, '\\|')]);
   }
   process.stdout.write(`${markdownTable([['Case', 'Expected', 'Reported', 'Outcome', ''], ...table])}\n`);
   process.stdout.write(`\n${REAL_CASES.length} cases: ${[...counts].map(([l, n]) => `${n} ${l}`).join(', ')}\n`);
