@@ -165,7 +165,8 @@ export const intoModuleInputs: Rewrite = {
 /**
  * The numbers made variables with no default, their values in a tfvars file of another folder,
  * which Terraform reads only when told to (`-var-file`): what the pull request sets there cannot
- * be known to apply, so the honest answer is not followed.
+ * be known to apply, so the honest answer is not followed. Only where the pull request changes a
+ * value there: one that changes a comment beside them changes nothing either way.
  */
 export const tfvarsElsewhere: Rewrite = {
   id: 'tf-tfvars-elsewhere',
@@ -186,7 +187,12 @@ export const tfvarsElsewhere: Rewrite = {
       }
       return { files, special: { ...tree.special } };
     };
-    return { base: side(sides.base), head: side(sides.head) };
+    const out = { base: side(sides.base), head: side(sides.head) };
+    const values = (p: string) => p.endsWith('.tfvars') && p.includes('gj-env/');
+    const moved = [...Object.keys(out.head.files), ...Object.keys(out.base.files)].some(
+      (p) => values(p) && out.base.files[p] !== out.head.files[p],
+    );
+    return moved ? out : null;
   },
 };
 

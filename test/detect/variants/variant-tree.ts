@@ -6,7 +6,7 @@ import type { ChangeSet, TreeEntries, TreeReader } from '../../../src/domain/ind
 import type { Tree } from '../real-fixtures.js';
 
 /** A path that is no regular file: a symbolic link to `link`, or a submodule at commit `submodule`. */
-export type Special = { link: string } | { submodule: string };
+type Special = { link: string } | { submodule: string };
 
 /** One side of a variant: regular files by path, and links and submodules beside them. */
 export interface VariantTree {

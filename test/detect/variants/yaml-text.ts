@@ -2,7 +2,7 @@ import { parseAllDocuments } from 'yaml';
 import type { Document } from 'yaml';
 
 /** YAML files a rewrite may touch: Helm templates (not YAML until rendered) aside. */
-export function isYaml(path: string, text: string): boolean {
+function isYaml(path: string, text: string): boolean {
   return /\.ya?ml$/.test(path) && !text.includes('{{');
 }
 
@@ -24,8 +24,12 @@ function isKubeObject(doc: Document.Parsed): boolean {
   return typeof apiVersion === 'string' && typeof kind === 'string' && !apiVersion.includes('eksctl.io') && !kind.endsWith('List');
 }
 
-/** One document's text, without a leading document marker. */
+/**
+ * One document's text, without a leading document marker or the comment above it (which would
+ * otherwise sit before the marker, and a marker inside a List item is no marker).
+ */
 export function docText(doc: Document.Parsed): string {
+  doc.commentBefore = null;
   return doc.toString({ lineWidth: 0 }).replace(/^---\s*\n/, '');
 }
 
