@@ -1,4 +1,4 @@
-import { anyParserAccepts, detectionReads, mightHoldCapacity as detectionMightHold } from '../detect/detect-file.js';
+import { anyParserAccepts, detectionReads } from '../detect/detect-file.js';
 import { PARSERS } from '../detect/registry.js';
 import { UnreadablePathError, submoduleReason } from '../domain/files.js';
 import type { ChangeSet, TreeReader } from '../domain/files.js';
@@ -377,11 +377,6 @@ const MAX_FILE_PAGES = MAX_LISTED_FILES / FILES_PER_PAGE;
 function baseLikelyRead(file: ListedFile): boolean {
   if (file.patch === null || (file.status !== 'modified' && file.status !== 'removed')) return true;
   return parsersMightHold(file.filename, file.patch);
-}
-
-/** A parser's cheap check, or the floor's (it may name a GPU), passes on the text. */
-function mightHoldCapacity(path: string, text: string | null): boolean {
-  return text !== null && detectionMightHold(path, text);
 }
 
 function parsersMightHold(path: string, text: string | null): boolean {
