@@ -24,6 +24,7 @@ import { readers } from './side-readers.js';
 import type { Sides } from './side-readers.js';
 import { keepUnparsed, unknownAfter, unknownBefore } from './side-guards.js';
 import { dirOf } from './kit/paths.js';
+import { scansPath } from './kit/signal-scan/account.js';
 
 export interface DetectOptions {
   /**
@@ -161,22 +162,37 @@ export async function detectChanges(
   await linkSideSharing(base.decls, changedPaths, { list: sides.list, ...dirs, read: (p) => sides.base.read(p) });
   const sharingNotes = await linkSideSharing(head.decls, changedPaths, { list: sides.list, ...dirs, read: (p) => sides.head.read(p) });
 
-  // Reads made since (a pool's flavors, its sharing config) may have met such paths too.
+  // Every changed text file, whatever its format: a GPU name nothing accounts for is not followed.
+  const followed = [...modules.tfvars, ...deployments.followed, ...terragrunt.followed];
+  const floor = await floorOf({ changed: changedPaths, base, head, followed: new Set([...followed, ...charts.followed]), sides });
+  // Reads made since (a pool's flavors, its sharing config, the floor's scan of a file only it
+  // reads) may have met such paths too, or a changed file over the size limit: each an error.
   const lateNotFiles = await sides.notFiles([]);
-  head.diagnostics.push(...lateNotFiles);
+  head.diagnostics.push(...lateNotFiles, ...(await floorOnlyOversize(changedPaths, sides.head, parsers)));
   // A changed file too large to read is reported by each reader that takes it: once is enough.
   const diagnostics = uniqueDiagnostics([...head.diagnostics, ...sharingNotes, ...unknownBefore(base, head), ...unknownAfter(base, head)]);
   diagnostics.sort((a, b) =>
     byPosition({ file: a.file, line: a.line ?? 0, name: a.message }, { file: b.file, line: b.line ?? 0, name: b.message }),
   );
-  // Every changed text file, whatever its format: a GPU name nothing accounts for is not followed.
-  const followed = [...modules.tfvars, ...deployments.followed, ...terragrunt.followed];
-  const floor = await floorOf({ changed: changedPaths, base, head, followed: new Set([...followed, ...charts.followed]), sides });
   const coverage = await fileCoverage({ changed: [...changed], parsed, base, head, followed, floor }, io);
   return { changes: compareSides(base, head), diagnostics, coverage };
 }
 
 const EMPTY: Required<ParseResult> = { decls: [], diagnostics: [], unresolved: [] };
+
+/**
+ * A changed file only the floor reads (a Pulumi program, a Jsonnet file) is held to the limit the
+ * parsers' files are: over it at head, an error on the file, as the App, which does not download
+ * it, reports it. So the CLI and the App answer the same, and neither judges it by a part.
+ */
+async function floorOnlyOversize(changed: readonly string[], head: TreeReader, parsers: readonly CapacityParser[]): Promise<Diagnostic[]> {
+  const out: Diagnostic[] = [];
+  for (const path of changed.filter((p) => scansPath(p) && !anyParserAccepts(p, parsers))) {
+    const text = await head.read(path);
+    if (text !== null && text.length > MAX_FILE_CHARS) out.push(...oversize(path, text, parsers, true).diagnostics);
+  }
+  return out;
+}
 
 function uniqueDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   const seen = new Set<string>();

@@ -126,6 +126,19 @@ describe('files over the size limit, through the CLI', () => {
   });
 });
 
+describe('files only the floor reads, over the size limit, through the CLI', () => {
+  it('a Pulumi program over the limit is an error on its file, as the App reports it, whatever it names', async () => {
+    const dir = await repo({ [QUEUE_FILE]: clusterQueue(6) });
+    const base = commitAll(dir, 'base');
+    const pad = `// ${'x'.repeat(78)}\n`.repeat(14_000);
+    await writeFiles(dir, { 'infra/index.ts': `${pad}export const size = 3;\n` });
+    const head = commitAll(dir, 'head');
+
+    const { json } = await detectJson('--repo', dir, '--base', base, '--head', head);
+    expectUnreadable(json, 'infra/index.ts', /over the 1\.0 MB gpu-justify reads/);
+  });
+});
+
 describe('renamed files, through the CLI', () => {
   it('a capacity file renamed and raised is one change, read at both names', async () => {
     const dir = await repo({ [QUEUE_FILE]: clusterQueue(6) });

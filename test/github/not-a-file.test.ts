@@ -155,6 +155,14 @@ describe("GitHub's size limits, through the App", () => {
     expect(shown).toMatch(/clusters\/prod\/generated\.yaml[^\n]*over the 1,048,576 bytes/);
   });
 
+  it('a program only the floor reads (Pulumi), over the limit, is refused and named, never no change', async () => {
+    const program = `${PAD.replace(/^# /gm, '// ')}new eks.ManagedNodeGroup("gpu", { instanceTypes: ["p5.48xlarge"], scalingConfig: { maxSize: 64 } });\n`;
+    const { conclusion, shown } = await review(withHead({ headFiles: { ...withHead({}).headFiles, 'infra/index.ts': program } }));
+    expect(conclusion).toBe('failure');
+    expect(shown).toMatch(/infra\/index\.ts[^\n]*over the 1,048,576 bytes/);
+    expect(shown).not.toMatch(/No GPU capacity change/i);
+  });
+
   it('a file GraphQL cuts at 512,000 bytes, its queue past the cut, is read whole through REST', async () => {
     const pad = `# ${'y'.repeat(78)}\n`.repeat(8_000); // 640 KB: over GraphQL's text, within the limit
     const pr = pullRequest({}, ENFORCE_POLICY);
