@@ -9,7 +9,7 @@ import { followToolkitDeployments } from './cluster-toolkit/toolkit-deployment.j
 import { compareSides } from './compare.js';
 import { fileCoverage } from './coverage.js';
 import { floorOf } from './floor.js';
-import { anyParserAccepts, detectFile } from './detect-file.js';
+import { anyParserAccepts, detectFile, mayBeApplied } from './detect-file.js';
 import { fillModelsFromDirectory } from './kueue/flavor-lookup.js';
 import { findOverlays, MAX_CANDIDATES, patchedBesideIt } from './kustomize/overlay-discovery.js';
 import { byPosition } from './match-decls.js';
@@ -24,7 +24,6 @@ import { readers } from './side-readers.js';
 import type { Sides } from './side-readers.js';
 import { keepUnparsed, unknownAfter, unknownBefore } from './side-guards.js';
 import { dirOf } from './kit/paths.js';
-import { scansPath } from './kit/signal-scan/account.js';
 
 export interface DetectOptions {
   /**
@@ -49,9 +48,12 @@ export { MAX_FILE_CHARS };
 /**
  * A file too large to read is reported, never silently skipped: a changed one whatever it holds
  * (unread as a whole, it is not judged by a part), an unchanged one read beside it when it could
- * hold capacity.
+ * hold capacity. Documentation, lock files and binaries, which nothing applies (the floor's rule,
+ * `mayBeApplied`), are not read over the limit, and nothing is said: a 2 MB package-lock.json is no
+ * capacity, and the App does not download it either.
  */
 function oversize(path: string, text: string, parsers: readonly CapacityParser[], changed: boolean): ParseResult {
+  if (!mayBeApplied(path)) return EMPTY;
   if (!changed && !parsers.some((p) => p.mightContain(path, text))) return EMPTY;
   return {
     decls: [],
@@ -187,7 +189,7 @@ const EMPTY: Required<ParseResult> = { decls: [], diagnostics: [], unresolved: [
  */
 async function floorOnlyOversize(changed: readonly string[], head: TreeReader, parsers: readonly CapacityParser[]): Promise<Diagnostic[]> {
   const out: Diagnostic[] = [];
-  for (const path of changed.filter((p) => scansPath(p) && !anyParserAccepts(p, parsers))) {
+  for (const path of changed.filter((p) => mayBeApplied(p) && !anyParserAccepts(p, parsers))) {
     const text = await head.read(path);
     if (text !== null && text.length > MAX_FILE_CHARS) out.push(...oversize(path, text, parsers, true).diagnostics);
   }

@@ -38,6 +38,11 @@ export function detectionReads(path: string, parsers: readonly CapacityParser[] 
   return scansPath(path) || anyParserAccepts(path, parsers);
 }
 
+/** False for documentation, lock files and binaries, which nothing applies: what the floor does not scan. */
+export function mayBeApplied(path: string): boolean {
+  return scansPath(path);
+}
+
 /** True when some parser could want the file, judging by its path alone. */
 export function anyParserAccepts(path: string, parsers: readonly CapacityParser[] = PARSERS): boolean {
   return parsers.some((p) => p.acceptsPath?.(path) ?? true);

@@ -1,4 +1,4 @@
-import { anyParserAccepts, detectionReads } from '../detect/detect-file.js';
+import { anyParserAccepts, detectionReads, mayBeApplied } from '../detect/detect-file.js';
 import { PARSERS } from '../detect/registry.js';
 import { UnreadablePathError, submoduleReason } from '../domain/files.js';
 import type { ChangeSet, TreeReader } from '../domain/files.js';
@@ -224,6 +224,8 @@ export class ApiChangeSet implements ChangeSet {
     if (await this.#binaryForTheFloor(this.headTree, path)) return null;
     const read = await this.headTree.readWithin(path, MAX_FILE_CHARS);
     if ('text' in read) return read.text;
+    // Documentation, lock files and binaries are never applied: over the limit, not read, as the CLI.
+    if (!mayBeApplied(path)) return null;
     // Unread as a whole, it is not judged by a part (its start, its diff): it is unreadable.
     throw new UnreadablePathError(path, refusalMessage(read.tooLarge));
   }

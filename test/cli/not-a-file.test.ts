@@ -137,6 +137,18 @@ describe('files only the floor reads, over the size limit, through the CLI', () 
     const { json } = await detectJson('--repo', dir, '--base', base, '--head', head);
     expectUnreadable(json, 'infra/index.ts', /over the 1\.0 MB gpu-justify reads/);
   });
+
+  it('a lock file or documentation over the limit, which nothing applies, is not read and holds nothing up', async () => {
+    const dir = await repo({ [QUEUE_FILE]: clusterQueue(6) });
+    const base = commitAll(dir, 'base');
+    const pad = `# ${'x'.repeat(78)}\n`.repeat(14_000);
+    await writeFiles(dir, { 'tools/package-lock.json': `{"pad": "${'x'.repeat(1_100_000)}"}\n`, 'docs/queues.md': pad });
+    const head = commitAll(dir, 'head');
+
+    const { json } = await detectJson('--repo', dir, '--base', base, '--head', head);
+    expect(json.diagnostics).toEqual([]);
+    expect(json.coverage.filter((c) => c.state === 'not-followed')).toEqual([]);
+  });
 });
 
 describe('renamed files, through the CLI', () => {

@@ -163,6 +163,14 @@ describe("GitHub's size limits, through the App", () => {
     expect(shown).not.toMatch(/No GPU capacity change/i);
   });
 
+  it('a lock file over the limit, which nothing applies, is not downloaded and holds nothing up', async () => {
+    const lock = `{\n${'  "node_modules/x": { "version": "1.0.0" },\n'.repeat(26_000)}  "end": 1\n}\n`;
+    const { conclusion, shown } = await review(withHead({ headFiles: { ...withHead({}).headFiles, 'tools/package-lock.json': lock } }));
+    expect(conclusion).toBe('success');
+    expect(shown).not.toMatch(/package-lock\.json[^\n]*over the/);
+    expect(h.fake.requests.filter((r) => r.path.includes(gitBlobSha(Buffer.from(lock, 'utf8'))))).toEqual([]);
+  });
+
   it('a file GraphQL cuts at 512,000 bytes, its queue past the cut, is read whole through REST', async () => {
     const pad = `# ${'y'.repeat(78)}\n`.repeat(8_000); // 640 KB: over GraphQL's text, within the limit
     const pr = pullRequest({}, ENFORCE_POLICY);
