@@ -36,6 +36,11 @@ export interface LoadedPolicy {
   diagnostics: Diagnostic[];
   /** Where it was read from; null when defaults apply. */
   file: string | null;
+  /**
+   * Policy files the chain names that could not be read whole (absent, not visible to the App,
+   * refused, invalid YAML, a loop): the policy is not known, so no override is accepted under it.
+   */
+  unread?: string[];
 }
 
 export interface ReviewInput {
@@ -217,6 +222,7 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
       catalogChangedInPr,
       policyChangedInPr,
       ...(policyErrors.length > 0 ? { policyErrors } : {}),
+      ...(loaded.unread?.length ? { policyUnread: loaded.unread } : {}),
       overrides: policy.overrides,
       ...(input.headSha === undefined ? {} : { headSha: input.headSha }),
       ...(telemetry === null ? {} : { telemetry: { source: telemetry.source, at: telemetry.at, windowMinutes: telemetry.windowMinutes } }),

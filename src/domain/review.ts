@@ -196,6 +196,11 @@ export interface ReviewResult {
      * enforce mode and a PR that may grow capacity fails, so a typo never loosens the gate.
      */
     policyErrors?: Diagnostic[];
+    /**
+     * Policy files the policy names that could not be read whole (not visible to the App, refused,
+     * invalid YAML, a loop): their errors are among `policyErrors`, and no override is accepted.
+     */
+    policyUnread?: string[];
     /** Who the policy lets override a failing check, so the report can say so where it is read. */
     overrides?: Policy['overrides'];
     headSha?: string;

@@ -17,6 +17,8 @@ export interface OverrideRequest {
   author: string;
   /** The policy from the base branch: the pull request cannot grant itself the right. */
   policy: Policy['overrides'];
+  /** Policy files that could not be read whole: who may override is then not known. */
+  unreadPolicy?: readonly string[] | undefined;
 }
 
 /**
@@ -25,6 +27,14 @@ export interface OverrideRequest {
  */
 export async function decideOverride(octokit: GitHubClient, request: OverrideRequest): Promise<OverrideDecision> {
   const { repo, login, author, policy } = request;
+  const unread = request.unreadPolicy ?? [];
+  if (unread.length > 0) {
+    // An inherited file may name other teams or a higher permission: nobody is let in on a guess.
+    return {
+      allowed: false,
+      why: `the policy could not be read whole (${unread.join(', ')}), so who may override is not known; an override is accepted once it can be read`,
+    };
+  }
   if (sameLogin(login, author)) {
     return policy.allowAuthor
       ? { allowed: true, via: 'pull request author (allowAuthor)' }

@@ -181,7 +181,13 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
       // membership taken away since ends it, whatever the comment records.
       const policyNow = policy.policy.overrides;
       const { data: pull } = unsettle(await readPull());
-      const now = await decideOverride(octokit, { repo: target.base, login: known.by, author: pull.user.login, policy: policyNow });
+      const now = await decideOverride(octokit, {
+        repo: target.base,
+        login: known.by,
+        author: pull.user.login,
+        policy: policyNow,
+        unreadPolicy: policy.unread,
+      });
       // Nor does it outlive the command that granted it: deleted or edited, it grants nothing.
       const gone = now.allowed ? await commandNoLongerStands(octokit, target.base, known) : now.why;
       if (!now.allowed) log.info({ pr, by: known.by, why: now.why }, 'override dropped: its grantor may no longer override');

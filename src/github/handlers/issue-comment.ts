@@ -97,7 +97,13 @@ async function runCommand(run: CommandRun): Promise<void> {
     case 'override': {
       // The base branch's policy decides: a pull request cannot grant itself the right.
       const policy = await loadPolicy(octokit, repo, new ApiTreeReader(octokit, repo, pull.target.baseSha));
-      const decision = await decideOverride(octokit, { repo, login, author: pull.author, policy: policy.policy.overrides });
+      const decision = await decideOverride(octokit, {
+        repo,
+        login,
+        author: pull.author,
+        policy: policy.policy.overrides,
+        unreadPolicy: policy.unread,
+      });
       if (!decision.allowed) {
         log.info({ why: decision.why }, 'override refused');
         await reply(`${REPLY_MARKER}\n@${login} the override was not accepted: ${decision.why}. Nothing was changed.`);
