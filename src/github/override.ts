@@ -1,16 +1,16 @@
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import type { ReviewResult } from '../domain/review.js';
 import type { CheckOutput } from '../report/check.js';
 import { md } from '../report/escape.js';
 import { readStateMarkers, stateMarker } from './comment-state.js';
+import { newSince, summaryFrom, TOKENS_RE } from './reviewed-state.js';
+import type { ReviewedState, StateEntry } from './reviewed-state.js';
 import { signState, verifyState } from './state-signature.js';
 import type { StateKey, StateScope } from './state-signature.js';
 
 /**
  * An accepted `/gpu-justify override`: who, when, why, for which head, which command comment
- * granted it, and a fingerprint of the GPU request it was granted for. It lives in the sticky
- * comment as a hidden marker, signed with the server's key, so it survives restarts while no
+ * granted it, and the reviewed state it was granted for (see reviewed-state.ts). It lives in the
+ * sticky comment as a hidden marker, signed with the server's key, so it survives restarts while no
  * text a pull request writes into the comment can pass for one.
  */
 export interface OverrideRecord {
@@ -19,10 +19,15 @@ export interface OverrideRecord {
   at: string;
   reason: string;
   headSha: string;
-  /** What the GPU request was; the override lapses when it differs. */
+  /** The digest of the reviewed state it was granted for. */
   fingerprint: string;
   /** The grantor's `/gpu-justify override` comment: one command grants once. */
   commentId: number;
+  /**
+   * That state's entries as tokens, comma-separated; absent when there were too many to keep (only
+   * an equal digest then binds) and in records from before grants covered the whole state.
+   */
+  state?: string;
   /** HMAC over the scope and every field above; empty when the server holds no key. */
   sig: string;
 }
@@ -38,6 +43,7 @@ const RecordSchema = z.object({
   headSha: z.string().regex(/^[0-9a-f]{40}$/i),
   fingerprint: z.string().regex(/^[0-9a-f]{16,64}$/),
   commentId: z.number().int().positive(),
+  state: z.string().max(12_000).regex(TOKENS_RE).optional(),
   sig: z.string().max(128),
 });
 
@@ -48,17 +54,10 @@ export interface StateTrust {
   scope: StateScope;
 }
 
-/**
- * The GPU request the review judged: every capacity change's place and numbers. New commits that
- * leave it alone (a README fix) keep an override; any change to a quota or pool size drops it.
- */
-export function requestFingerprint(result: ReviewResult): string {
-  const parts = result.changes.map((c) => [c.file, c.kind, c.name, c.gpuModel ?? '', c.gpusBefore, c.gpusAfter].join('\u0000')).sort();
-  return createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 32);
-}
-
 function signedFields(r: UnsignedOverride): (string | number)[] {
-  return [r.by, r.at, r.reason, r.headSha, r.fingerprint, r.commentId];
+  const fields = [r.by, r.at, r.reason, r.headSha, r.fingerprint, r.commentId];
+  // A record without `state` signs the six fields records have always signed.
+  return r.state === undefined ? fields : [...fields, r.state];
 }
 
 /** The record as written: signed when the server has a key, else unsigned and never read back. */
@@ -68,15 +67,17 @@ export function signOverride(record: UnsignedOverride, trust: StateTrust): Overr
 
 /** The hidden marker; keys in one order, so a record read back writes the same text again. */
 export function overrideMarker(record: OverrideRecord): string {
-  const { by, at, reason, headSha, fingerprint, commentId, sig } = record;
-  return stateMarker(KIND, { by, at, reason, headSha, fingerprint, commentId, sig });
+  const { by, at, reason, headSha, fingerprint, commentId, state, sig } = record;
+  return stateMarker(KIND, { by, at, reason, headSha, fingerprint, commentId, ...(state === undefined ? {} : { state }), sig });
 }
 
 /** Every well-formed override record in a comment's text: candidates, not yet trusted. */
 export function parseOverrideMarkers(body: string): OverrideRecord[] {
   return readStateMarkers(body, KIND).flatMap((candidate) => {
     const parsed = RecordSchema.safeParse(candidate);
-    return parsed.success ? [parsed.data] : [];
+    if (!parsed.success) return [];
+    const { state, ...rest } = parsed.data;
+    return [state === undefined ? rest : { ...rest, state }];
   });
 }
 
@@ -95,9 +96,12 @@ export function readOverride(body: string | null, trust: StateTrust): OverrideRe
   return record ? { kind: 'verified', record } : { kind: 'unverified', count: candidates.length };
 }
 
-/** An override applies only while the GPU request is the one it was granted for. */
-export function overrideStillApplies(record: OverrideRecord | null, result: ReviewResult): boolean {
-  return record !== null && record.fingerprint === requestFingerprint(result);
+/**
+ * What the reviewed state holds that the override was not granted for: nothing while it applies;
+ * `unknown` when the record does not keep its state entry by entry and the digest differs.
+ */
+export function notCovered(record: OverrideRecord, state: ReviewedState): StateEntry[] | 'unknown' {
+  return newSince(summaryFrom(record.fingerprint, record.state), state);
 }
 
 /** Whether there is anything for an override to change: the check does not pass on its own. */
@@ -129,6 +133,7 @@ export function applyOverrideToComment(body: string, record: OverrideRecord): st
 function overrideLine(record: OverrideRecord): string {
   return (
     `**Overridden** by @${md(record.by)} at ${md(record.at)} for head \`${record.headSha.slice(0, 12)}\`: ` +
-    `${md(record.reason, 600)}. The override lapses when new commits change the GPU request.`
+    `${md(record.reason, 600)}. The override covers what this review shows; it lapses when new commits or a new policy ` +
+    'add anything that may grow capacity (a GPU change, a file not followed, missing evidence).'
   );
 }
