@@ -15,6 +15,8 @@ export interface OverrideGrant {
   commentId: number;
   /** When GitHub says the command comment was created (ISO 8601). */
   commandAt: string;
+  /** `demand`: its author may approve only the demand the pull request declares in the catalog. */
+  scope?: 'demand';
 }
 
 export interface OverrideDecision {
@@ -36,6 +38,11 @@ export interface DecisionInput {
   shown: ShownRequest | null;
   /** What this review judged, whole: what a grant binds to. */
   state: ReviewedState;
+  /**
+   * Whether approving the demand the pull request declares would make it pass: some declared demand
+   * is not measured, and counted as written the review would find the PR justified.
+   */
+  demandApprovable: boolean;
   output: CheckOutput;
   headSha: string;
   trust: StateTrust;
@@ -53,14 +60,16 @@ export function overrideInForce(input: DecisionInput): OverrideDecision {
   const reading = readOverride(input.commentBody, trust);
   const unverified = reading.kind === 'unverified' ? reading.count : 0;
   const news = reading.kind === 'verified' ? notCovered(reading.record, state) : [];
-  const recorded = reading.kind === 'verified' && news !== 'unknown' && news.length === 0 ? reading.record : null;
+  // An approval of declared demand stands only while that demand is all the PR lacks.
+  const scoped = reading.kind === 'verified' && (reading.record.scope !== 'demand' || input.demandApprovable);
+  const recorded = reading.kind === 'verified' && scoped && news !== 'unknown' && news.length === 0 ? reading.record : null;
   const lapsed = reading.kind === 'verified' && recorded === null ? { record: reading.record, news } : null;
   if (!overridable(output)) return { override: null, refused: null, unverified, lapsed: null };
   if (!grant) return { override: recorded, refused: null, unverified, lapsed };
   // The same command delivered again: already in force, granted nothing more.
   if (recorded?.commentId === grant.commentId) return { override: recorded, refused: null, unverified, lapsed: null };
   const refused = trust.key
-    ? bindingProblem(grant, input.shown, state)
+    ? (scopeProblem(grant, input.demandApprovable) ?? bindingProblem(grant, input.shown, state))
     : 'this server holds no state secret, so an override cannot be bound to the review you saw; ask the operator to set GPU_JUSTIFY_STATE_SECRET';
   if (refused) return { override: recorded, refused, unverified, lapsed };
   const record = signOverride(
@@ -71,10 +80,20 @@ export function overrideInForce(input: DecisionInput): OverrideDecision {
       headSha: input.headSha,
       ...summaryOf(state),
       commentId: grant.commentId,
+      ...(grant.scope === undefined ? {} : { scope: grant.scope }),
     },
     trust,
   );
   return { override: record, refused: null, unverified, lapsed: null };
+}
+
+/** Why an approval of declared demand cannot pass this review, or null when it can (or is no such approval). */
+function scopeProblem(grant: OverrideGrant, approvable: boolean): string | null {
+  if (grant.scope !== 'demand' || approvable) return null;
+  return (
+    'as a code owner of the catalog you may approve the demand this pull request declares there, and counted as written ' +
+    'it would still not justify the pull request (see the review); an override needs the permission or team the policy names'
+  );
 }
 
 /** Why the command cannot be bound to the state under review, or null when it can. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ReviewResult } from '../domain/review.js';
 import type { CheckOutput } from '../report/check.js';
 import { md } from '../report/escape.js';
 import { readStateMarkers, stateMarker } from './comment-state.js';
@@ -28,6 +29,11 @@ export interface OverrideRecord {
    * an equal digest then binds) and in records from before grants covered the whole state.
    */
   state?: string;
+  /**
+   * `demand`: an approval, by a code owner of the catalog, of the demand the pull request declares
+   * there; it passes the check only where that demand, counted, justifies the PR. Absent: an override.
+   */
+  scope?: 'demand';
   /** HMAC over the scope and every field above; empty when the server holds no key. */
   sig: string;
 }
@@ -44,6 +50,7 @@ const RecordSchema = z.object({
   fingerprint: z.string().regex(/^[0-9a-f]{16,64}$/),
   commentId: z.number().int().positive(),
   state: z.string().max(12_000).regex(TOKENS_RE).optional(),
+  scope: z.literal('demand').optional(),
   sig: z.string().max(128),
 });
 
@@ -57,7 +64,8 @@ export interface StateTrust {
 function signedFields(r: UnsignedOverride): (string | number)[] {
   const fields = [r.by, r.at, r.reason, r.headSha, r.fingerprint, r.commentId];
   // A record without `state` signs the six fields records have always signed.
-  return r.state === undefined ? fields : [...fields, r.state];
+  if (r.state === undefined) return fields;
+  return r.scope === undefined ? [...fields, r.state] : [...fields, r.state, r.scope];
 }
 
 /** The record as written: signed when the server has a key, else unsigned and never read back. */
@@ -67,8 +75,18 @@ export function signOverride(record: UnsignedOverride, trust: StateTrust): Overr
 
 /** The hidden marker; keys in one order, so a record read back writes the same text again. */
 export function overrideMarker(record: OverrideRecord): string {
-  const { by, at, reason, headSha, fingerprint, commentId, state, sig } = record;
-  return stateMarker(KIND, { by, at, reason, headSha, fingerprint, commentId, ...(state === undefined ? {} : { state }), sig });
+  const { by, at, reason, headSha, fingerprint, commentId, state, scope, sig } = record;
+  return stateMarker(KIND, {
+    by,
+    at,
+    reason,
+    headSha,
+    fingerprint,
+    commentId,
+    ...(state === undefined ? {} : { state }),
+    ...(scope === undefined ? {} : { scope }),
+    sig,
+  });
 }
 
 /** Every well-formed override record in a comment's text: candidates, not yet trusted. */
@@ -76,8 +94,8 @@ export function parseOverrideMarkers(body: string): OverrideRecord[] {
   return readStateMarkers(body, KIND).flatMap((candidate) => {
     const parsed = RecordSchema.safeParse(candidate);
     if (!parsed.success) return [];
-    const { state, ...rest } = parsed.data;
-    return [state === undefined ? rest : { ...rest, state }];
+    const { state, scope, ...rest } = parsed.data;
+    return [{ ...rest, ...(state === undefined ? {} : { state }), ...(scope === undefined ? {} : { scope }) }];
   });
 }
 
@@ -104,6 +122,15 @@ export function notCovered(record: OverrideRecord, state: ReviewedState): StateE
   return newSince(summaryFrom(record.fingerprint, record.state), state);
 }
 
+/**
+ * Whether approving the demand the pull request declares in the catalog would make the review pass:
+ * some of it is not measured, and counted as written the pull request would be justified.
+ */
+export function demandApprovable(result: ReviewResult): boolean {
+  const demand = result.catalogDemand;
+  return demand !== undefined && demand.declared.some((d) => d.support === null) && demand.verdictWithHeadEntries === 'justified';
+}
+
 /** Whether there is anything for an override to change: the check does not pass on its own. */
 export function overridable(output: CheckOutput): boolean {
   return output.conclusion === 'failure' || output.conclusion === 'neutral';
@@ -115,7 +142,7 @@ export function applyOverrideToCheck(output: CheckOutput, record: OverrideRecord
   return {
     ...output,
     conclusion: 'success',
-    title: `Overridden by @${record.by}: ${output.title}`.slice(0, 255),
+    title: `${record.scope === 'demand' ? 'Declared demand approved' : 'Overridden'} by @${record.by}: ${output.title}`.slice(0, 255),
     summary: `${overrideLine(record)}\n\n${output.summary}`,
   };
 }
@@ -131,9 +158,14 @@ export function applyOverrideToComment(body: string, record: OverrideRecord): st
 }
 
 function overrideLine(record: OverrideRecord): string {
+  const what = record.scope === 'demand' ? '**Declared demand approved**' : '**Overridden**';
+  const covers =
+    record.scope === 'demand'
+      ? 'The approval covers the demand this pull request declares in the catalog, as this review shows it'
+      : 'The override covers what this review shows';
   return (
-    `**Overridden** by @${md(record.by)} at ${md(record.at)} for head \`${record.headSha.slice(0, 12)}\`: ` +
-    `${md(record.reason, 600)}. The override covers what this review shows; it lapses when new commits or a new policy ` +
+    `${what} by @${md(record.by)} at ${md(record.at)} for head \`${record.headSha.slice(0, 12)}\`: ` +
+    `${md(record.reason, 600)}. ${covers}; it lapses when new commits or a new policy ` +
     'add anything that may grow capacity (a GPU change, a file not followed, missing evidence).'
   );
 }

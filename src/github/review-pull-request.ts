@@ -21,7 +21,8 @@ import type { Posting, Rendered } from './post-review.js';
 import { withRefusedFiles } from './refused-files.js';
 import { withUnlistedFiles } from './unlisted-files.js';
 import { budgetWrites, WriteBudgetExceededError } from './write-budget.js';
-import { applyOverrideToCheck, applyOverrideToComment, notCovered, readOverride } from './override.js';
+import { applyOverrideToCheck, applyOverrideToComment, demandApprovable, notCovered, readOverride } from './override.js';
+import { readCodeOwners } from './code-owners.js';
 import { applyLapseToCheck, applyLapseToComment } from './grant-lapse.js';
 import type { Lapse } from './grant-lapse.js';
 import { reviewedState } from './reviewed-state.js';
@@ -178,6 +179,7 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
       commentBody: found?.body ?? null,
       shown,
       state,
+      demandApprovable: demandApprovable(result),
       output: plain,
       headSha: target.headSha,
       trust,
@@ -207,9 +209,16 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
         author: pull.user.login,
         policy: policyNow,
         unreadPolicy: policy.unread,
+        catalog: { path: policy.policy.catalog, codeOwners: () => readCodeOwners(changes.base) },
       });
+      // An approval of declared demand does not become an override: a grantor now only a code owner keeps no override.
+      const narrowed = now.allowed && now.scope === 'demand' && known.scope !== 'demand';
       // Nor does it outlive the command that granted it: deleted or edited, it grants nothing.
-      const gone = now.allowed ? await commandNoLongerStands(octokit, target.base, known) : now.why;
+      const gone = narrowed
+        ? 'its grantor may now approve only the demand this pull request declares in the catalog'
+        : now.allowed
+          ? await commandNoLongerStands(octokit, target.base, known)
+          : now.why;
       if (!now.allowed) log.info({ pr, by: known.by, why: now.why }, 'override dropped: its grantor may no longer override');
       else if (gone)
         log.info({ pr, by: known.by, commentId: known.commentId, why: gone }, 'override dropped: its command no longer stands');
@@ -222,6 +231,7 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
     const adopt = (body: string): OverrideRecord | null => {
       const reading = readOverride(body, trust);
       if (reading.kind !== 'verified' || reading.record.commentId === revoked) return null;
+      if (reading.record.scope === 'demand' && !demandApprovable(result)) return null;
       const news = notCovered(reading.record, state);
       return news !== 'unknown' && news.length === 0 ? reading.record : null;
     };

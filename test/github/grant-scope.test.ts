@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { COMMENT_MARKER } from '../../src/report/comment.js';
 import { FakeRepo } from '../helpers/fake-repo.js';
 import { EXAMPLE_REPO } from '../helpers/payloads.js';
-import { NEWER_SHA, POLICY_FILE, commentEvent, prEvent, pullRequest, useApp } from './app-harness.js';
+import { HEAD_SHA, NEWER_SHA, POLICY_FILE, commentEvent, prEvent, pullRequest, until, useApp } from './app-harness.js';
 import { CATALOG, QUEUE_FILE, clusterQueue } from './scenarios.js';
 
 /**
@@ -179,6 +179,8 @@ for (let i = 0; i < 3; i++) {
   );
 }
 
+const ours = (repo: FakeRepo) => repo.comments.find((c) => c.body.includes(COMMENT_MARKER))?.body ?? '';
+
 /** A PR raising research from 6 to 12 under an inherited enforce policy, overridden by a maintainer. */
 async function granted(): Promise<Setup & { headFiles: Record<string, string> }> {
   const pr = pullRequest({}, '_extends: policies\n');
@@ -186,9 +188,9 @@ async function granted(): Promise<Setup & { headFiles: Record<string, string> }>
   repo.addTree(SHARED, 'HEAD', { [POLICY_FILE]: SHARED_POLICY });
   repo.roles['maintainer'] = 'maintain';
   await h.app.deliver('pull_request', prEvent());
-  expect(repo.checkRuns.at(-1)?.conclusion).toBe('failure');
+  await until(() => repo.checkRuns.at(-1)?.conclusion === 'failure' && ours(repo).includes(`blob/${HEAD_SHA}`));
   await h.app.deliver('issue_comment', commentEvent(OVERRIDE, { login: 'maintainer', commentId: 901 }));
-  expect(repo.checkRuns.at(-1)?.conclusion).toBe('success');
+  await until(() => repo.checkRuns.at(-1)?.conclusion === 'success' && ours(repo).includes('gpu-justify:override'));
   const moveBase = (files: Record<string, string>): void => {
     repo.pr.baseSha = OTHER_BASE;
     repo.pr.baseFiles = { ...repo.pr.baseFiles, ...files };
@@ -204,10 +206,12 @@ async function pushed(mutation: Mutation): Promise<FakeRepo> {
   mutation.apply(files, setup);
   setup.repo.push(NEWER_SHA, files);
   await h.app.deliver('pull_request', prEvent({ action: 'synchronize', headSha: NEWER_SHA, baseSha: setup.repo.pr.baseSha }));
-  return setup.repo;
+  const { repo } = setup;
+  await until(
+    () => repo.checkRuns.filter((r) => r.head_sha === NEWER_SHA).at(-1)?.status === 'completed' && ours(repo).includes(`blob/${NEWER_SHA}`),
+  );
+  return repo;
 }
-
-const ours = (repo: FakeRepo) => repo.comments.find((c) => c.body.includes(COMMENT_MARKER))?.body ?? '';
 
 describe('after an override, a push that may grow capacity lapses it', () => {
   it.each(growths)('$name', async (mutation) => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { COMMENT_MARKER } from '../../src/report/comment.js';
 import { FakeRepo } from '../helpers/fake-repo.js';
 import { EXAMPLE_REPO } from '../helpers/payloads.js';
-import { POLICY_FILE, commentEvent, prEvent, pullRequest, useApp } from './app-harness.js';
+import { HEAD_SHA, POLICY_FILE, commentEvent, prEvent, pullRequest, until, useApp } from './app-harness.js';
 import { QUEUE_FILE, clusterQueue } from './scenarios.js';
 
 /**
@@ -61,8 +61,15 @@ function installedOn(selection: 'all' | 'selected'): void {
   }));
 }
 
+const ours = (repo: FakeRepo) => repo.comments.find((c) => c.body.includes(COMMENT_MARKER))?.body ?? '';
+
+/** The review done: its check concluded and, unless it passes, our comment written. */
 async function reviewed(repo: FakeRepo) {
   await h.app.deliver('pull_request', prEvent());
+  await until(() => {
+    const last = repo.checkRuns.at(-1);
+    return last?.status === 'completed' && (last.conclusion === 'success' || ours(repo).includes(`blob/${HEAD_SHA}`));
+  });
   const run = repo.checkRuns.at(-1);
   if (!run) throw new Error('no check run');
   return run;
@@ -78,17 +85,17 @@ describe('an _extends the App cannot read', () => {
     expect(run.conclusion).toBe('failure');
     expect(run.output.summary).toMatch(says);
     expect(run.output.summary).toContain('could not be read whole, so the policy is not known');
-    const comment = repo.comments.find((c) => c.body.includes(COMMENT_MARKER))?.body ?? '';
-    expect(comment).toMatch(says);
+    expect(ours(repo)).toMatch(says);
   });
 
   it.each(FAULTS.slice(0, 3))('$name: nobody may override under it, whatever their role', async ({ arrange }) => {
     const repo = new FakeRepo(h.fake, pullRequest({}, `_extends: policies\n`)).serve();
     arrange(repo);
     repo.roles['maintainer'] = 'admin';
-    await h.app.deliver('pull_request', prEvent());
+    await reviewed(repo);
 
     await h.app.deliver('issue_comment', commentEvent('/gpu-justify override we need it', { login: 'maintainer', commentId: 801 }));
+    await until(() => repo.comments.some((c) => !c.body.includes(COMMENT_MARKER)));
 
     expect(repo.checkRuns.at(-1)?.conclusion).toBe('failure');
     const reply = repo.comments.find((c) => !c.body.includes(COMMENT_MARKER))?.body ?? '';
