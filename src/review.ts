@@ -146,9 +146,12 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
       : null;
   if (workloads !== null && partials.length > 0) {
     const days = (telemetry?.windowMinutes ?? policy.window) / 1440;
+    // From the manifests as the base branch has them: a manifest the PR edits cannot set the start
+    // (a CronJob's schedule) that an entry is judged by. Entries the PR adds count as its own anyway.
+    const baseDeclared = draftEntries(await declaredInTree(changeSet.base, paths), input.telemetry?.at ?? new Date());
     const fill = fillUnknownFields(
       rejected,
-      declared,
+      baseDeclared,
       (p) => {
         const change = changes.find((c) => linkedPartials(c).includes(p));
         return change && telemetry ? (observationsFor(change, telemetry).jobRuns ?? null) : null;

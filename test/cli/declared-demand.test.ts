@@ -1,4 +1,4 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -65,6 +65,37 @@ describe('review of a pull request that declares the demand that would justify i
     expect(markdown.stdout).toContain('declares demand in `gpu-workloads.yaml` that nothing measured, so it does not count');
 
     expect((await run('review', '--base', base, '--head', head, '--fail-on', 'not-justified')).code).toBe(1);
+  });
+
+  it.each([24, 396])('without a catalog, a Job manifest the PR adds declaring %i GPUs does not justify the raise', async (gpus) => {
+    await declaring(gpus);
+    await rm(join(head, 'gpu-workloads.yaml'));
+    await mkdir(join(head, 'jobs'), { recursive: true });
+    await writeFile(
+      join(head, 'jobs/big.yaml'),
+      `apiVersion: batch/v1
+kind: Job
+metadata:
+  name: big-train
+  namespace: research
+  labels:
+    kueue.x-k8s.io/queue-name: research-lq
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+        - name: main
+          image: registry.example/train:1
+          resources:
+            limits:
+              nvidia.com/gpu: ${gpus}
+`,
+    );
+    const { stdout } = await run('review', '--base', base, '--head', head, '--format', 'json');
+    expect((JSON.parse(stdout) as ReviewJson).verdict).not.toBe('justified');
+    await writeFile(join(head, 'gpu-workloads.yaml'), await readFile(join(base, 'gpu-workloads.yaml'), 'utf8'));
+    await rm(join(head, 'jobs'), { recursive: true, force: true });
   });
 
   it('a catalog given with --catalog is the reviewer’s, taken for both sides: nothing in it is declared by the pull request', async () => {
