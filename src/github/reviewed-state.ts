@@ -65,7 +65,9 @@ export function reviewedState(result: ReviewResult, policy: LoadedPolicy, key: S
   for (const missing of result.missingEvidence) {
     // A file not followed is its coverage entry above.
     if ('code' in missing && missing.code === 'not-followed') continue;
-    const text = JSON.stringify(['missing', missingKey(missing)]);
+    // What telemetry states in words may carry counts that move with the window (samples not
+    // finite, queries unanswered): the same gap is the same entry, whatever its numbers.
+    const text = JSON.stringify(['missing', 'code' in missing ? missingKey(missing) : missingKey(missing).replace(/\d+(\.\d+)?/g, '#')]);
     canon.push({ text, token: `m${mac(text).slice(0, TOKEN_HEX)}`, entry: { kind: 'missing', missing } });
   }
   // The policy as it judged: its values, its errors, and the files it could not read.

@@ -150,6 +150,16 @@ describe('the reviewed state', () => {
     expect(newSince(granted(s), state(lowered))).toBe('unknown');
   });
 
+  it('takes what telemetry states in words by its words, not the counts in them', () => {
+    const gap = (n: number): Parts => ({
+      changes: [],
+      coverage: [],
+      missing: [{ what: `${n} of ${n * 9} samples of q1 were not finite`, how: 'fix the exporter' }],
+    });
+    expect(newSince(granted(state(gap(3))), state(gap(17)))).toEqual([]);
+    expect(newSince(granted(state(gap(3))), state({ ...gap(3), missing: [{ what: 'another query failed', how: 'x' }] }))).toHaveLength(1);
+  });
+
   it('writes fractional GPUs (MIG slices) in tokens a record reads back', () => {
     const s = state({ changes: [queueChange('mig', 1 / 7, 3 / 7)], coverage: [], missing: [] });
     expect(summaryOf(s).state).toMatch(TOKENS_RE);
