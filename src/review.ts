@@ -115,11 +115,13 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
     }
   }
 
-  // With no catalog, the workloads come from the repository's manifests and telemetry instead; an
-  // entry that leaves its runtime or start `unknown` is filled from them.
+  // With no catalog, the workloads come from the repository's manifests and telemetry instead (they
+  // never justify an increase by themselves). An entry that leaves its runtime or start `unknown` is
+  // filled from the manifests as the base branch has them: a manifest the PR adds or edits cannot set
+  // the start (a CronJob's schedule) or the namespace measured for the entry it is judged by.
   const partials = partialsOf(rejected);
-  const declared =
-    noCatalog || partials.length > 0 ? draftEntries(await declaredInTree(changeSet.head, paths), input.telemetry?.at ?? new Date()) : [];
+  const declaredOn = noCatalog ? changeSet.head : partials.length > 0 ? changeSet.base : null;
+  const declared = declaredOn === null ? [] : draftEntries(await declaredInTree(declaredOn, paths), input.telemetry?.at ?? new Date());
   const linkedEntries = (change: CapacityChange) =>
     declared.filter((e) => (change.kind === 'kueue-cluster-queue' ? e.workload.clusterQueue?.name : e.workload.pool?.name) === change.name);
   const linkedPartials = (change: CapacityChange) =>
@@ -146,12 +148,9 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
       : null;
   if (workloads !== null && partials.length > 0) {
     const days = (telemetry?.windowMinutes ?? policy.window) / 1440;
-    // From the manifests as the base branch has them: a manifest the PR edits cannot set the start
-    // (a CronJob's schedule) that an entry is judged by. Entries the PR adds count as its own anyway.
-    const baseDeclared = draftEntries(await declaredInTree(changeSet.base, paths), input.telemetry?.at ?? new Date());
     const fill = fillUnknownFields(
       rejected,
-      baseDeclared,
+      declared,
       (p) => {
         const change = changes.find((c) => linkedPartials(c).includes(p));
         return change && telemetry ? (observationsFor(change, telemetry).jobRuns ?? null) : null;
