@@ -136,6 +136,13 @@ for (let i = 0; i < 3; i++) {
       names: new RegExp(`\`charts/${name}/templates/queue.yaml\` is not followed`),
     },
     {
+      name: `a Volcano Queue ${name} capping ${gpus} GPUs, a kind no reader counts`,
+      apply: (f) =>
+        void (f[`volcano/${name}.yaml`] =
+          `apiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\nmetadata:\n  name: ${name}\nspec:\n  weight: 1\n  capability:\n    nvidia.com/gpu: ${gpus}\n`),
+      names: new RegExp(`\`volcano/${name}.yaml\` is not followed`),
+    },
+    {
       name: `a capacity file ${name} that cannot be parsed`,
       apply: (f) => void (f[`clusters/prod/${name}.yaml`] = `${queueNamed(name, gpus)}  broken: [\n`),
       names: new RegExp(`clusters/prod/${name}.yaml`),
