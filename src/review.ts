@@ -8,7 +8,6 @@ import type { ParseOffload } from './detect/parse-pool.js';
 import { PARSERS } from './detect/registry.js';
 import { inferredWorkloads } from './analysis/inferred-workloads.js';
 import { fillUnknownFields } from './fill-unknown.js';
-import { withCatalogRead } from './catalog-coverage.js';
 import type {
   CapacityChange,
   CatalogDemand,
@@ -190,8 +189,7 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
   // A capacity file that cannot be read, or one whose effect was not followed, might hide a GPU
   // change: no confident verdict then.
   const unreadable = detected.diagnostics.filter((d) => d.severity === 'error');
-  const coverage = await withCatalogRead(detected.coverage, policy.catalog, changeSet);
-  const notFollowed = coverage.filter((c) => c.state === 'not-followed');
+  const notFollowed = detected.coverage.filter((c) => c.state === 'not-followed');
   const verdict = judgePr(changes, reviews);
   const pr =
     unreadable.length > 0 || notFollowed.length > 0 ? { ...verdict, verdict: 'insufficient-evidence' as const, gpusNeeded: null } : verdict;
@@ -229,7 +227,7 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
     missingEvidence,
     diagnostics,
     ...(catalogDemand ? { catalogDemand } : {}),
-    coverage,
+    coverage: detected.coverage,
     context: {
       mode: policy.mode,
       headroom: policy.headroom,

@@ -183,12 +183,3 @@ function windowProblem(w: DocumentedWorkload, index: number): string | null {
 function toWorkload(w: DocumentedWorkload, source: { file: string; line: number | null }): Workload {
   return { ...w, source };
 }
-
-/**
- * The text is a catalog and nothing else: one YAML document whose only key is its `workloads` list.
- * Such a file states demand, which the review reads whole; no tool applies it as capacity.
- */
-export function isCatalogOnly(file: string, text: string): boolean {
-  const source = loadYaml(file, text);
-  return source.kind === 'value' && catalogShellSchema.safeParse(source.value).success;
-}
