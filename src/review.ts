@@ -13,6 +13,7 @@ import type {
   CatalogDemand,
   ChangeSet,
   Diagnostic,
+  FileCoverage,
   MeasurableWorkload,
   PartialJobWorkload,
   MissingItem,
@@ -23,6 +24,7 @@ import type {
 import { collectTelemetry, type ReviewTelemetry, type TelemetryInput } from './telemetry/collect.js';
 import { toMeasurements } from './telemetry/measure/to-measurements.js';
 import { parseCatalog, type RejectedWorkload } from './workloads/catalog.js';
+import { namedLoadTests, withOwnInputs } from './workloads/own-inputs.js';
 import { withTrustedQueries } from './workloads/trusted-queries.js';
 import { observationsFor } from './telemetry/observations.js';
 import { scopeForChange } from './telemetry/scopes.js';
@@ -189,7 +191,12 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
   // A capacity file that cannot be read, or one whose effect was not followed, might hide a GPU
   // change: no confident verdict then.
   const unreadable = detected.diagnostics.filter((d) => d.severity === 'error');
-  const notFollowed = detected.coverage.filter((c) => c.state === 'not-followed');
+  const coverage = await withOwnInputs(
+    detected.coverage,
+    { catalog: catalogFile, policies: POLICY_PATHS, loadTests: await catalogLoadTests(changeSet, catalogFile, detected.coverage) },
+    changeSet,
+  );
+  const notFollowed = coverage.filter((c) => c.state === 'not-followed');
   const verdict = judgePr(changes, reviews);
   const pr =
     unreadable.length > 0 || notFollowed.length > 0 ? { ...verdict, verdict: 'insufficient-evidence' as const, gpusNeeded: null } : verdict;
@@ -227,7 +234,7 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
     missingEvidence,
     diagnostics,
     ...(catalogDemand ? { catalogDemand } : {}),
-    coverage: detected.coverage,
+    coverage,
     context: {
       mode: policy.mode,
       headroom: policy.headroom,
@@ -304,4 +311,14 @@ function unsupportedDemand(judged: JudgedCatalog, changes: readonly CapacityChan
       },
     ];
   });
+}
+
+/**
+ * The load tests the catalog names at either side, read only when a changed file is not followed
+ * (most reviews need none of this).
+ */
+async function catalogLoadTests(changeSet: ChangeSet, catalogFile: string, coverage: readonly FileCoverage[]): Promise<string[]> {
+  if (!coverage.some((c) => c.state === 'not-followed' && c.file !== catalogFile)) return [];
+  const texts = await Promise.all([changeSet.base.read(catalogFile), changeSet.head.read(catalogFile)]);
+  return texts.flatMap((t) => (t === null ? [] : namedLoadTests(parseCatalog(catalogFile, t).workloads)));
 }
