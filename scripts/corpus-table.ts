@@ -4,6 +4,9 @@
  * With `--cases`: the pull-request cases on real files (test/detect/real-cases.ts), one row per
  * case, and how many ended right, not followed with a warning, as a silent miss or a wrong count,
  * and how many negative controls ended as anything but "no change" (false alarms).
+ * With `--variants`: every case under every semantics-preserving rewrite that applies to it
+ * (test/detect/variants/), a table of rewrite × outcome (same, not followed, SILENT MISS, WRONG
+ * COUNT), and the pairs that were not the same, each marked when it is listed as expected to fail.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -14,6 +17,10 @@ import type { ChangeSet } from '../src/domain/index.js';
 
 if (process.argv[2] === '--cases') {
   await printCases();
+  process.exit(0);
+}
+if (process.argv[2] === '--variants') {
+  await printVariants();
   process.exit(0);
 }
 
@@ -74,9 +81,52 @@ async function printCases(): Promise<void> {
     const found = result.changes.map((x) => `${x.name} ${x.gpusBefore} → ${x.gpusAfter}`).join('; ') || '—';
     const expected =
       c.expect === 'not-followed' ? 'not followed' : c.expect.map((r) => `${r[1]} ${r[2]} → ${r[3]}`).join('; ') || 'no change';
-    table.push([c.id.replace(/\|/g, '\\|'), expected, found, labels[outcome], outcome === wanted(c) ? '' : 'unexpected']);
+    const note = outcome !== wanted(c) ? 'unexpected' : c.today ? `today: ${c.today.reason}` : '';
+    table.push([c.id.replace(/\|/g, '\\|'), expected, found, labels[outcome], note.replace(/\|/g, '\\|')]);
   }
   process.stdout.write(`${markdownTable([['Case', 'Expected', 'Reported', 'Outcome', ''], ...table])}\n`);
   process.stdout.write(`\n${REAL_CASES.length} cases: ${[...counts].map(([l, n]) => `${n} ${l}`).join(', ')}\n`);
   process.stdout.write(`False alarms on negative controls (no change expected, not reported as such): ${alarms} of ${controls}\n`);
+}
+
+async function printVariants(): Promise<void> {
+  const { allPairs, expectedFailure, runVariant } = await import('../test/detect/variants/metamorphic.js');
+  const { REWRITES } = await import('../test/detect/variants/rewrites.js');
+  const labels = { same: 'same', 'not-followed': 'not followed', 'silent-miss': 'SILENT MISS', wrong: 'WRONG COUNT' } as const;
+  const counts = new Map(REWRITES.map((r) => [r.id, { same: 0, 'not-followed': 0, 'silent-miss': 0, wrong: 0, listed: 0 }]));
+  const failures: string[][] = [];
+  let runs = 0;
+  for (const [c, rewrite] of allPairs()) {
+    const run = await runVariant(c, rewrite);
+    if (run === null) continue;
+    runs += 1;
+    const row = counts.get(rewrite.id);
+    if (row) row[run.outcome] += 1;
+    const listed = expectedFailure(c.id, rewrite.id) !== undefined;
+    if ((run.outcome === 'silent-miss' || run.outcome === 'wrong') && listed && row) row.listed += 1;
+    if (run.outcome !== 'same')
+      failures.push([
+        rewrite.id,
+        c.id.replace(/\|/g, '\\|'),
+        run.expected,
+        run.reported.replace(/\|/g, '\\|'),
+        labels[run.outcome],
+        listed ? 'listed' : '',
+      ]);
+  }
+  const table = [...counts].map(([id, n]) => [id, `${n.same}`, `${n['not-followed']}`, `${n['silent-miss']}`, `${n.wrong}`, `${n.listed}`]);
+  const total = (k: 'same' | 'not-followed' | 'silent-miss' | 'wrong' | 'listed') => [...counts.values()].reduce((sum, n) => sum + n[k], 0);
+  table.push([
+    '**all**',
+    `${total('same')}`,
+    `${total('not-followed')}`,
+    `${total('silent-miss')}`,
+    `${total('wrong')}`,
+    `${total('listed')}`,
+  ]);
+  process.stdout.write(
+    `${markdownTable([['Rewrite', 'same', 'not followed', 'SILENT MISS', 'WRONG COUNT', 'of which listed as expected to fail'], ...table])}\n\n`,
+  );
+  process.stdout.write(`${markdownTable([['Rewrite', 'Case', 'Expected', 'Reported', 'Outcome', ''], ...failures])}\n`);
+  process.stdout.write(`\n${runs} variants of ${new Set(allPairs().map(([c]) => c.id)).size} cases under ${REWRITES.length} rewrites\n`);
 }

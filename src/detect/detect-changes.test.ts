@@ -159,7 +159,7 @@ describe('detectFile', () => {
 });
 
 describe('files too large to read', () => {
-  it('reports a huge file that could hold capacity instead of parsing it, and passes over one that cannot', async () => {
+  it('reports every changed file over the limit instead of parsing it: unread as a whole, it is not judged by a part', async () => {
     const padding = `# ${'x'.repeat(MAX_FILE_CHARS)}\n`;
     const queue =
       'apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata:\n  name: q\nspec:\n  resourceGroups:\n  - coveredResources: ["nvidia.com/gpu"]\n    flavors:\n    - name: f\n      resources:\n      - name: nvidia.com/gpu\n        nominalQuota: 8\n';
@@ -175,8 +175,14 @@ describe('files too large to read', () => {
     );
     expect(result.changes).toEqual([]);
     expect(result.diagnostics.map((d) => [d.file, d.severity])).toEqual([
+      ['big-notes.yaml', 'error'],
       ['big-queue.yaml', 'error'],
       ['big.tf', 'error'],
+    ]);
+    expect(result.coverage.map((c) => [c.file, c.state])).toEqual([
+      ['big-notes.yaml', 'not-followed'],
+      ['big-queue.yaml', 'not-followed'],
+      ['big.tf', 'not-followed'],
     ]);
     expect(result.diagnostics[0]?.message).toMatch(/^1\.0 MB, over the 1\.0 MB gpu-justify reads: its GPU capacity was not checked$/);
   });

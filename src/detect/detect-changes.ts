@@ -9,7 +9,7 @@ import { followToolkitDeployments } from './cluster-toolkit/toolkit-deployment.j
 import { compareSides } from './compare.js';
 import { fileCoverage } from './coverage.js';
 import { floorOf } from './floor.js';
-import { anyParserAccepts, detectFile } from './detect-file.js';
+import { anyParserAccepts, detectFile, mayBeApplied } from './detect-file.js';
 import { fillModelsFromDirectory } from './kueue/flavor-lookup.js';
 import { findOverlays, MAX_CANDIDATES, patchedBesideIt } from './kustomize/overlay-discovery.js';
 import { byPosition } from './match-decls.js';
@@ -45,9 +45,16 @@ const READ_CONCURRENCY = 8;
 
 export { MAX_FILE_CHARS };
 
-/** A file too large to read is reported when it could hold capacity, never silently skipped. */
-function oversize(path: string, text: string, parsers: readonly CapacityParser[]): ParseResult {
-  if (!parsers.some((p) => p.mightContain(path, text))) return EMPTY;
+/**
+ * A file too large to read is reported, never silently skipped: a changed one whatever it holds
+ * (unread as a whole, it is not judged by a part), an unchanged one read beside it when it could
+ * hold capacity. Documentation, lock files and binaries, which nothing applies (the floor's rule,
+ * `mayBeApplied`), are not read over the limit, and nothing is said: a 2 MB package-lock.json is no
+ * capacity, and the App does not download it either.
+ */
+function oversize(path: string, text: string, parsers: readonly CapacityParser[], changed: boolean): ParseResult {
+  if (!mayBeApplied(path)) return EMPTY;
+  if (!changed && !parsers.some((p) => p.mightContain(path, text))) return EMPTY;
   return {
     decls: [],
     diagnostics: [
@@ -96,9 +103,9 @@ export async function detectChanges(
     perSet.push(
       ...(await mapLimit(dirs, READ_CONCURRENCY, async (dir) => {
         const { set, notes } = await setPaths(sides, dir, paths, parser, parsers);
-        const head = await detectDirectory(sides.head, sides.mayExist, dir, set, parser, parsed, offload);
+        const head = await detectDirectory(sides.head, sides.mayExist, dir, set, parser, parsed, offload, changed);
         return {
-          base: await detectDirectory(sides.base, sides.mayExist, dir, set, parser, parsed, offload),
+          base: await detectDirectory(sides.base, sides.mayExist, dir, set, parser, parsed, offload, changed),
           head: { ...head, diagnostics: [...head.diagnostics, ...notes] },
         };
       })),
@@ -129,6 +136,10 @@ export async function detectChanges(
   const deployments = await followToolkitDeployments([...changed].sort(), io);
   for (const path of deployments.followed) parsed.add(path);
   perSet.push({ base: deployments.base, head: deployments.head });
+  // Paths there at head that are no file (a submodule, a link leading outside): an error on each,
+  // so what their base declared is kept as unknown, never read as removed.
+  const notFiles = await sides.notFiles([...changed].sort());
+  perSet.push({ base: EMPTY, head: { ...EMPTY, diagnostics: notFiles } });
   // Whatever format a count came from, an absurd or overflowing one makes the change unreadable.
   const base = withSaneCounts(
     combine(
@@ -153,18 +164,45 @@ export async function detectChanges(
   await linkSideSharing(base.decls, changedPaths, { list: sides.list, ...dirs, read: (p) => sides.base.read(p) });
   const sharingNotes = await linkSideSharing(head.decls, changedPaths, { list: sides.list, ...dirs, read: (p) => sides.head.read(p) });
 
-  const diagnostics = [...head.diagnostics, ...sharingNotes, ...unknownBefore(base, head), ...unknownAfter(base, head)];
-  diagnostics.sort((a, b) =>
-    byPosition({ file: a.file, line: a.line ?? 0, name: a.message }, { file: b.file, line: b.line ?? 0, name: b.message }),
-  );
   // Every changed text file, whatever its format: a GPU name nothing accounts for is not followed.
   const followed = [...modules.tfvars, ...deployments.followed, ...terragrunt.followed];
   const floor = await floorOf({ changed: changedPaths, base, head, followed: new Set([...followed, ...charts.followed]), sides });
+  // Reads made since (a pool's flavors, its sharing config, the floor's scan of a file only it
+  // reads) may have met such paths too, or a changed file over the size limit: each an error.
+  const lateNotFiles = await sides.notFiles([]);
+  head.diagnostics.push(...lateNotFiles, ...(await floorOnlyOversize(changedPaths, sides.head, parsers)));
+  // A changed file too large to read is reported by each reader that takes it: once is enough.
+  const diagnostics = uniqueDiagnostics([...head.diagnostics, ...sharingNotes, ...unknownBefore(base, head), ...unknownAfter(base, head)]);
+  diagnostics.sort((a, b) =>
+    byPosition({ file: a.file, line: a.line ?? 0, name: a.message }, { file: b.file, line: b.line ?? 0, name: b.message }),
+  );
   const coverage = await fileCoverage({ changed: [...changed], parsed, base, head, followed, floor }, io);
   return { changes: compareSides(base, head), diagnostics, coverage };
 }
 
 const EMPTY: Required<ParseResult> = { decls: [], diagnostics: [], unresolved: [] };
+
+/**
+ * A changed file only the floor reads (a Pulumi program, a Jsonnet file) is held to the limit the
+ * parsers' files are: over it at head, an error on the file, as the App, which does not download
+ * it, reports it. So the CLI and the App answer the same, and neither judges it by a part.
+ */
+async function floorOnlyOversize(changed: readonly string[], head: TreeReader, parsers: readonly CapacityParser[]): Promise<Diagnostic[]> {
+  const out: Diagnostic[] = [];
+  for (const path of changed.filter((p) => mayBeApplied(p) && !anyParserAccepts(p, parsers))) {
+    const text = await head.read(path);
+    if (text !== null && text.length > MAX_FILE_CHARS) out.push(...oversize(path, text, parsers, true).diagnostics);
+  }
+  return out;
+}
+
+function uniqueDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return diagnostics.filter((d) => {
+    const key = JSON.stringify([d.file, d.line, d.severity, d.message]);
+    return !seen.has(key) && Boolean(seen.add(key));
+  });
+}
 
 async function detectSide(
   reader: TreeReader,
@@ -176,9 +214,12 @@ async function detectSide(
   if (!parsers.some((p) => p.acceptsPath?.(path) ?? true)) return EMPTY;
   const text = await reader.read(path);
   if (text === null) return EMPTY;
+  if (text.length > MAX_FILE_CHARS) {
+    parsed.add(path);
+    return oversize(path, text, parsers, true);
+  }
   const mine = parsers.some((p) => p.mightContain(path, text));
   if (mine) parsed.add(path);
-  if (text.length > MAX_FILE_CHARS) return oversize(path, text, parsers);
   if (offload && text.length >= OFFLOAD_MIN_CHARS && mine) {
     return offload.file(path, text).catch((err: unknown) => failed(path, 'the parse worker', err));
   }
@@ -294,13 +335,14 @@ async function detectDirectory(
   parser: CapacityParser,
   parsed: Set<string>,
   offload: ParseOffload | undefined,
+  changed: ReadonlySet<string>,
 ): Promise<SetParseResult & Coverage> {
   const files: SourceFile[] = [];
   const tooLarge: ParseResult[] = [];
   for (const path of paths) {
     const text = await reader.read(path);
     if (text === null) continue;
-    if (text.length > MAX_FILE_CHARS) tooLarge.push(oversize(path, text, [parser]));
+    if (text.length > MAX_FILE_CHARS) tooLarge.push(oversize(path, text, [parser], changed.has(path)));
     else files.push({ path, text });
   }
   if (parser.references) await readReferences(reader, mayExist, parser, files, tooLarge);
@@ -353,7 +395,7 @@ async function readReferences(
       if (text === null) continue;
       added++;
       if (text.length > MAX_FILE_CHARS) {
-        tooLarge.push(oversize(path, text, [parser]));
+        tooLarge.push(oversize(path, text, [parser], false));
         continue;
       }
       const ref = { path, text };

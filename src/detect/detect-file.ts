@@ -1,5 +1,5 @@
 import { diagnostic } from '../domain/index.js';
-import { mayNameGpusIn, scansPath } from './kit/signal-scan/account.js';
+import { scansPath } from './kit/signal-scan/account.js';
 import { accountedOf } from './parser.js';
 import type { AccountedLines, Accounting, CapacityParser, ParseOutcome, ParseResult, Unfollowed } from './parser.js';
 import { PARSERS } from './registry.js';
@@ -38,9 +38,9 @@ export function detectionReads(path: string, parsers: readonly CapacityParser[] 
   return scansPath(path) || anyParserAccepts(path, parsers);
 }
 
-/** Some parser's cheap check passes on the text, or the floor's does (it may name a GPU). */
-export function mightHoldCapacity(path: string, text: string, parsers: readonly CapacityParser[] = PARSERS): boolean {
-  return mayNameGpusIn(path, text) || parsers.some((p) => (p.acceptsPath?.(path) ?? true) && p.mightContain(path, text));
+/** False for documentation, lock files and binaries, which nothing applies: what the floor does not scan. */
+export function mayBeApplied(path: string): boolean {
+  return scansPath(path);
 }
 
 /** True when some parser could want the file, judging by its path alone. */

@@ -1,4 +1,5 @@
-import type { ChangeSet, TreeReader } from '../domain/index.js';
+import { UnreadablePathError, diagnostic } from '../domain/index.js';
+import type { ChangeSet, Diagnostic, TreeReader } from '../domain/index.js';
 import { dirOf } from './kit/paths.js';
 
 /** The two sides a detection reads, each read and listing made once (see readers). */
@@ -11,6 +12,11 @@ export interface Sides {
   dirs?: (dir: string) => Promise<string[]>;
   /** False only for an unchanged path a listing shows is absent: no need to try reading it. */
   mayExist: (path: string) => Promise<boolean>;
+  /**
+   * Errors on the paths that are there at head but are no file (see notFiles), each reported
+   * once: those reads met so far, and the changed paths the head reader says are none.
+   */
+  notFiles: (changed: readonly string[]) => Promise<Diagnostic[]>;
 }
 
 /**
@@ -22,14 +28,17 @@ export interface Sides {
  */
 export function readers(changes: ChangeSet, changed: ReadonlySet<string>): Sides {
   const unchanged = new Map<string, Promise<string | null>>();
-  const side = (reader: TreeReader): TreeReader => {
+  // Paths that are there at head but are no file (a submodule, a link leading outside), and why.
+  const notAFile = new Map<string, string>();
+  const reported = new Set<string>();
+  const side = (reader: TreeReader, atHead: boolean): TreeReader => {
     const own = new Map<string, Promise<string | null>>();
     return {
       label: reader.label,
       read(path) {
-        const [cache, from] = changed.has(path) ? [own, reader] : [unchanged, changes.head];
+        const [cache, from, head] = changed.has(path) ? [own, reader, atHead] : [unchanged, changes.head, true];
         let text = cache.get(path);
-        if (!text) cache.set(path, (text = from.read(path)));
+        if (!text) cache.set(path, (text = readFile(from, path, head ? notAFile : null)));
         return text;
       },
     };
@@ -44,9 +53,27 @@ export function readers(changes: ChangeSet, changed: ReadonlySet<string>): Sides
   };
   const dirListings = new Map<string, Promise<string[]>>();
   const listDirs = lister.dirs?.bind(lister);
+  const notFiles = async (paths: readonly string[]): Promise<Diagnostic[]> => {
+    const probe = changes.head.notAFile?.bind(changes.head);
+    if (probe) {
+      for (const path of paths) {
+        if (notAFile.has(path)) continue;
+        const why = await probe(path);
+        if (why !== null) notAFile.set(path, why);
+      }
+    }
+    const out: Diagnostic[] = [];
+    for (const [path, why] of notAFile) {
+      if (reported.has(path)) continue;
+      reported.add(path);
+      out.push(diagnostic(path, null, 'error', why));
+    }
+    return out;
+  };
   return {
-    base: side(changes.base),
-    head: side(changes.head),
+    base: side(changes.base, false),
+    head: side(changes.head, true),
+    notFiles,
     list,
     ...(listDirs
       ? {
@@ -57,7 +84,29 @@ export function readers(changes: ChangeSet, changed: ReadonlySet<string>): Sides
           },
         }
       : {}),
-    // A kustomization names a directory by trying each name a kustomization may have.
-    mayExist: async (path) => changed.has(path) || !lister.list || (await list(dirOf(path))).includes(path),
+    // A kustomization names a directory by trying each name a kustomization may have. A path the
+    // listing lacks may still be inside what is no directory of files (a submodule): that is noted.
+    mayExist: async (path) => {
+      if (changed.has(path) || !lister.list || (await list(dirOf(path))).includes(path)) return true;
+      const why = notAFile.has(path) ? null : ((await changes.head.notAFile?.(path)) ?? null);
+      if (why !== null) notAFile.set(path, why);
+      return false;
+    },
   };
+}
+
+/**
+ * A read that meets a path which is there but is no file reads as absent on that side, and at
+ * head the path is noted (`into`) for an error on it: what it stands for was not read, which is
+ * never the same as its objects removed. At base it was there before the pull request: what it
+ * held is not counted, so whatever head declares there counts as added.
+ */
+async function readFile(reader: TreeReader, path: string, into: Map<string, string> | null): Promise<string | null> {
+  try {
+    return await reader.read(path);
+  } catch (err) {
+    if (!(err instanceof UnreadablePathError)) throw err;
+    into?.set(path, err.why);
+    return null;
+  }
 }

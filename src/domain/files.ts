@@ -1,4 +1,5 @@
 import { posix } from 'node:path';
+import { InputError } from './errors.js';
 
 /** Reads one side of a pull request (base or head). */
 export interface TreeReader {
@@ -17,6 +18,14 @@ export interface TreeReader {
    * their folders are called. Optional: without it, overlays are looked for by the usual names.
    */
   dirs?(dir: string): Promise<string[]>;
+  /**
+   * Why `path` is there on this side but is no file `read` can give: a git submodule (its files
+   * are another repository's), a symbolic link leading outside the tree, nowhere, round a loop or
+   * to a directory. Null for a file, a link to a file inside the tree, or nothing at all. Asked
+   * of changed paths whatever their names: a submodule or a linked directory can stand for any
+   * files. Optional: a reader without it holds no such entries.
+   */
+  notAFile?(path: string): Promise<string | null>;
 }
 
 /** The two sides of a pull request and the paths that differ between them. */
@@ -39,3 +48,97 @@ export function linkTarget(path: string, target: string): string | null {
 
 /** Links followed in a chain before it counts as a loop: kustomize and Argo CD give up sooner. */
 export const MAX_LINK_HOPS = 8;
+
+/**
+ * A path that is there but cannot be read as a file: a git submodule, a symbolic link leading
+ * outside the tree (or nowhere, or round a loop, or to a directory), a file over the size limit.
+ * Detection reports it as an error on its file, never as the file removed or unchanged; elsewhere
+ * (the policy, the catalog) it is bad input naming the file.
+ */
+export class UnreadablePathError extends InputError {
+  constructor(
+    readonly path: string,
+    /** What the path is and why it was not read: "a git submodule …". */
+    readonly why: string,
+  ) {
+    super(`${path}: ${why}`, { file: path });
+    this.name = 'UnreadablePathError';
+  }
+}
+
+/** Why a git submodule is not read. */
+export function submoduleReason(commit: string | null): string {
+  const at = commit === null ? '' : ` (at commit ${commit.slice(0, 12)})`;
+  return `a git submodule${at}: its files belong to another repository and were not read, so what it declares is unknown`;
+}
+
+/** Why a symbolic link to a directory is not read. */
+export function linkToDirectory(target: string): string {
+  return `a symbolic link to the directory ${target}: the files it stands for were not read, so what it declares is unknown`;
+}
+
+/** What a tree holds at a path, for `resolvePath`: asked of one commit's entries. */
+export interface TreeEntries {
+  isFile(path: string): boolean;
+  /** The target a symbolic link at `path` names, undefined when `path` is no link. */
+  linkAt(path: string): Promise<string | undefined>;
+  /** The commit a submodule at `path` is at, undefined when `path` is no submodule. */
+  submoduleAt(path: string): string | undefined;
+  /** True when `path` is a directory holding something. */
+  isDirectory(path: string): Promise<boolean>;
+  /** True when the tree has a link or a submodule at all: none, and no path needs walking. */
+  hasSpecial: boolean;
+}
+
+/**
+ * The regular file `rel` stands for in a tree, symbolic links followed as a checkout would (in
+ * any of its directories too, at most MAX_LINK_HOPS); null when nothing is at `rel`. What is there
+ * but is no file of the tree — a submodule or a path inside one, a link leading outside, to
+ * nothing, to a directory or round a loop — is an UnreadablePathError naming `asked`.
+ */
+export async function resolvePath(rel: string, asked: string, tree: TreeEntries): Promise<string | null> {
+  let at = rel;
+  for (let hops = 0; ; hops++) {
+    if (tree.isFile(at)) return at;
+    if (!tree.hasSpecial) return null;
+    const sub = await enclosing(at, async (p) => tree.submoduleAt(p) !== undefined);
+    if (sub !== null) {
+      const why = submoduleReason(tree.submoduleAt(sub) ?? null);
+      throw new UnreadablePathError(asked, sub === at && hops === 0 ? why : `in ${sub}, ${why}`);
+    }
+    const link = await enclosing(at, async (p) => (await tree.linkAt(p)) !== undefined);
+    if (link === null) {
+      if (hops === 0) return null;
+      throw new UnreadablePathError(
+        asked,
+        (await tree.isDirectory(at)) ? linkToDirectory(at) : `a symbolic link to ${at}, which is not there`,
+      );
+    }
+    if (hops >= MAX_LINK_HOPS) throw new UnreadablePathError(asked, `a symbolic link that loops (more than ${MAX_LINK_HOPS} links)`);
+    const next = linkTarget(link, (await tree.linkAt(link)) ?? '');
+    if (next === null)
+      throw new UnreadablePathError(asked, 'a symbolic link leading outside the repository: what it declares cannot be read');
+    at = link === at ? next : `${next}${at.slice(link.length)}`;
+  }
+}
+
+/** `path` itself or the nearest of its directories for which `is` holds; null when none does. */
+async function enclosing(path: string, is: (p: string) => Promise<boolean>): Promise<string | null> {
+  if (await is(path)) return path;
+  for (let slash = path.lastIndexOf('/'); slash > 0; slash = path.lastIndexOf('/', slash - 1)) {
+    const dir = path.slice(0, slash);
+    if (await is(dir)) return dir;
+  }
+  return null;
+}
+
+/** Why `path` is there but is no file (see TreeReader.notAFile), from `resolvePath`. */
+export async function notAFileIn(rel: string, asked: string, tree: TreeEntries): Promise<string | null> {
+  try {
+    await resolvePath(rel, asked, tree);
+    return null;
+  } catch (err) {
+    if (err instanceof UnreadablePathError) return err.why;
+    throw err;
+  }
+}

@@ -20,19 +20,6 @@ export class GitHubAnswerError extends Error {
   }
 }
 
-/** A file a symbolic link leads to cannot be read inside the repository: it leaves it, or links loop. */
-export class UnreadableLinkError extends Error {
-  readonly kind = 'bad-input';
-
-  constructor(
-    readonly file: string,
-    why: string,
-  ) {
-    super(`${file} is a symbolic link ${why}; what it declares cannot be read`);
-    this.name = 'UnreadableLinkError';
-  }
-}
-
 const fileEntry = z.object({
   type: z.literal('file'),
   sha: z.string().min(1),
@@ -41,7 +28,8 @@ const fileEntry = z.object({
   content: z.string().optional(),
 });
 const linkEntry = z.object({ type: z.literal('symlink'), target: z.string() });
-const otherEntry = z.object({ type: z.enum(['dir', 'submodule']) });
+const submoduleEntry = z.object({ type: z.literal('submodule'), sha: z.string().min(1) });
+const otherEntry = z.object({ type: z.literal('dir') });
 
 export { MAX_LINK_HOPS, linkTarget } from '../domain/files.js';
 
@@ -49,6 +37,7 @@ export { MAX_LINK_HOPS, linkTarget } from '../domain/files.js';
 export type ContentAnswer =
   | { kind: 'file'; sha: string; size: number; encoding: string | null; content: string | null }
   | { kind: 'symlink'; target: string }
+  | { kind: 'submodule'; sha: string }
   | { kind: 'none' };
 
 export function parseContentAnswer(path: string, data: unknown): ContentAnswer {
@@ -62,6 +51,8 @@ export function parseContentAnswer(path: string, data: unknown): ContentAnswer {
   }
   const link = linkEntry.safeParse(data);
   if (link.success) return { kind: 'symlink', target: link.data.target };
+  const submodule = submoduleEntry.safeParse(data);
+  if (submodule.success) return { kind: 'submodule', sha: submodule.data.sha };
   if (otherEntry.safeParse(data).success) return { kind: 'none' };
   throw new GitHubAnswerError(path, describeIssue(file.error));
 }

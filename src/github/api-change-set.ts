@@ -1,12 +1,14 @@
-import { anyParserAccepts, detectionReads, mightHoldCapacity as detectionMightHold } from '../detect/detect-file.js';
+import { anyParserAccepts, detectionReads, mayBeApplied } from '../detect/detect-file.js';
 import { PARSERS } from '../detect/registry.js';
+import { UnreadablePathError, submoduleReason } from '../domain/files.js';
 import type { ChangeSet, TreeReader } from '../domain/files.js';
 import { MAX_FILE_CHARS } from '../domain/limits.js';
 import { parseListedFiles } from './answers.js';
 import { ApiTreeReader } from './api-tree-reader.js';
 import type { GitHubClient, PullRequestTarget } from './client.js';
 import type { BlobAt, GraphqlBlobs } from './graphql-blobs.js';
-import { shownAfter, textBefore } from './patch.js';
+import { textBefore } from './patch.js';
+import { refusalMessage } from './refused-files.js';
 import { ApiTreeListing } from './tree-listing.js';
 import { changedByTrees, MAX_LISTED_FILES } from './tree-diff.js';
 import type { UnlistedFiles } from './tree-diff.js';
@@ -42,14 +44,10 @@ interface ListedFile {
  *
  * By default both sides are read as they are at the base and head commits. `readSparingly`
  * (what the App does) saves reads on the changed files detection asks for:
- * - a file whose head side GitHub says is over the size limit is not downloaded whole: its head
- *   reads as absent, and when it could hold capacity `refusedFiles` names it, for the review to
- *   report, as detection reports a file too large to parse. Whether it could is judged as
- *   detection judges it, by the parsers' cheap checks and the floor's (it may name a GPU), on what can be had without the whole
- *   download: the file's first bytes up to the limit, the head lines its listed diff shows, and
- *   its base side (a file that held capacity before cannot be compared with a head unread).
- *   Capacity past the start of a file whose base held none and whose diff GitHub leaves out goes
- *   unseen: the price of a download bounded by the limit, however large the file;
+ * - a changed file whose head side GitHub says is over the size limit is not downloaded: read as a
+ *   whole it cannot be, and it is not judged by a part of it (its start, its diff), so its read is
+ *   an UnreadablePathError, which detection reports as an error on the file, never as its objects
+ *   removed or unchanged;
  * - the head side is read first; when the file's diff is listed, the base side is rebuilt from
  *   head and diff, and read only if either side could hold capacity (a parser's cheap check
  *   passes). Checking the head alone would miss a file whose base declared GPUs and whose head no
@@ -78,7 +76,6 @@ export class ApiChangeSet implements ChangeSet {
   #paths: Promise<Set<string>> | null = null;
   #exact: Set<string> | null = null;
   readonly #bases = new Map<string, Promise<string | null>>();
-  readonly #refused = new Map<string, number>();
   #unlisted: UnlistedFiles | null = null;
   readonly #refusedInputs = new Map<string, number>();
 
@@ -103,7 +100,42 @@ export class ApiChangeSet implements ChangeSet {
       read: (path) => this.#readHead(normalise(path)),
       list: (dir) => headListing.list(dir),
       dirs: (dir) => headListing.dirs(dir),
+      notAFile: (path) => this.#notAFile(headListing, normalise(path)),
     };
+  }
+
+  /**
+   * Why a path is there at head but is no file, from the mode its directory's tree gives it (a
+   * submodule: 160000; a link: 120000, read to see where it leads), or from a directory above it
+   * that is a submodule or a link. A path the file list says was removed is not there.
+   */
+  async #notAFile(listing: ApiTreeListing, path: string): Promise<string | null> {
+    const listed = (await this.#listFiles()).get(path);
+    if (listed?.status === 'removed' || [...(await this.#listFiles()).values()].some((f) => f.previousFilename === path)) return null;
+    const entry = await listing.entry(path);
+    if (entry !== null && entry.mode === SUBMODULE_MODE) return submoduleReason(entry.sha);
+    if (entry?.mode === LINK_MODE) {
+      try {
+        await this.headTree.read(path);
+        return null;
+      } catch (err) {
+        if (err instanceof UnreadablePathError) return err.why;
+        throw err;
+      }
+    }
+    if (entry !== null) return null;
+    // Nothing of that name in its directory: is the directory itself inside a submodule or a link?
+    const parts = path.split('/');
+    for (let depth = parts.length - 1; depth > 0; depth--) {
+      const dir = parts.slice(0, depth).join('/');
+      const above = await listing.entry(dir);
+      if (above === null) continue;
+      if (above.mode === SUBMODULE_MODE) return `in ${dir}, ${submoduleReason(above.sha)}`;
+      if (above.mode === LINK_MODE)
+        return `in ${dir}, a symbolic link to a directory: the files it stands for were not read, so what it declares is unknown`;
+      return null;
+    }
+    return null;
   }
 
   async changedPaths(): Promise<string[]> {
@@ -132,7 +164,12 @@ export class ApiChangeSet implements ChangeSet {
     const spare: BlobAt[] = [];
     const dirs = new Map<string, BlobAt>();
     const { base, head, baseSha, headSha } = this.target;
+    const parents = new Map<string, BlobAt>();
     for (const file of files) {
+      if (file.status !== 'removed') {
+        const parent = ancestors(file.filename).at(-1) ?? '';
+        parents.set(parent, { repo: head, ref: headSha, path: parent });
+      }
       if (file.status !== 'removed' && detectionReads(file.filename)) {
         wanted.push({ repo: head, ref: headSha, path: file.filename });
         for (const dir of ancestors(file.filename)) dirs.set(dir, { repo: head, ref: headSha, path: dir });
@@ -142,6 +179,9 @@ export class ApiChangeSet implements ChangeSet {
         (baseLikelyRead(file) ? wanted : spare).push({ repo: base, ref: baseSha, path: before });
     }
     this.blobs.prefetch(wanted);
+    // Each changed path's directory at head, whose tree says what the path is (a file, a link, a
+    // submodule): detection asks it of every changed path, and it rides in the same query.
+    this.blobs.prefetchTrees(parents.values());
     // A base side that will likely be rebuilt still rides along where a query has room: if a
     // cheap check on its head then passes, it is already there. So do the head's directories
     // above each such file, which detection lists for siblings and overlays: a listing they
@@ -154,13 +194,13 @@ export class ApiChangeSet implements ChangeSet {
     this.#exact = new Set([...keepExact].map(normalise));
   }
 
-  /** Changed files that could hold capacity, not read because their head side is over the limit. */
+  /**
+   * Inputs read as they are (the catalog, a load-test file, the policy, a kustomize base) not
+   * downloaded for their size. A changed file detection reads that is over the limit is not here:
+   * its read is an UnreadablePathError, which detection reports on the file.
+   */
   refusedFiles(): RefusedFile[] {
-    const inputs = [...this.#refusedInputs].filter(([path]) => !this.#refused.has(path));
-    return [
-      ...[...this.#refused].map(([path, bytes]) => ({ path, bytes })),
-      ...inputs.map(([path, bytes]) => ({ path, bytes, capacity: false })),
-    ].sort((a, b) => (a.path < b.path ? -1 : 1));
+    return [...this.#refusedInputs].map(([path, bytes]) => ({ path, bytes, capacity: false })).sort((a, b) => (a.path < b.path ? -1 : 1));
   }
 
   /** An input read as it is, unless GitHub's size says it is over the limit: then refused, never downloaded. */
@@ -184,25 +224,10 @@ export class ApiChangeSet implements ChangeSet {
     if (await this.#binaryForTheFloor(this.headTree, path)) return null;
     const read = await this.headTree.readWithin(path, MAX_FILE_CHARS);
     if ('text' in read) return read.text;
-    // What costs no download is asked first; the file's start, streamed, last.
-    if (!(await this.#couldHoldCapacity(path, file))) {
-      const start = await this.headTree.readStart(path, MAX_FILE_CHARS);
-      // GitHub's size said more than the blob holds: it is within the limit after all.
-      if (start?.whole) return start.text;
-      if (!mightHoldCapacity(path, start?.text ?? null)) return null;
-    }
-    this.#refused.set(path, read.tooLarge);
-    return null;
-  }
-
-  /** The cheap checks on what a head over the limit shows without a download: its diff, its base. */
-  async #couldHoldCapacity(path: string, file: ListedFile | null): Promise<boolean> {
-    const head = await this.headTree.entry(path);
-    // The listed diff is of the PR's newest head; it speaks for this side only if the blob is the same.
-    if (file?.patch && head !== null && head.sha === file.sha && mightHoldCapacity(path, shownAfter(file.patch))) return true;
-    if (file?.status === 'added') return false;
-    const before = file?.previousFilename ?? path;
-    return mightHoldCapacity(before, await this.#readBase(before));
+    // Documentation, lock files and binaries are never applied: over the limit, not read, as the CLI.
+    if (!mayBeApplied(path)) return null;
+    // Unread as a whole, it is not judged by a part (its start, its diff): it is unreadable.
+    throw new UnreadablePathError(path, refusalMessage(read.tooLarge));
   }
 
   /**
@@ -330,6 +355,10 @@ export class ApiChangeSet implements ChangeSet {
   }
 }
 
+/** Git's modes of a submodule and of a symbolic link, as the trees API spells them. */
+const SUBMODULE_MODE = '160000';
+const LINK_MODE = '120000';
+
 function hasNext(link: string | undefined): boolean {
   return link !== undefined && /rel="next"/.test(link);
 }
@@ -350,11 +379,6 @@ const MAX_FILE_PAGES = MAX_LISTED_FILES / FILES_PER_PAGE;
 function baseLikelyRead(file: ListedFile): boolean {
   if (file.patch === null || (file.status !== 'modified' && file.status !== 'removed')) return true;
   return parsersMightHold(file.filename, file.patch);
-}
-
-/** A parser's cheap check, or the floor's (it may name a GPU), passes on the text. */
-function mightHoldCapacity(path: string, text: string | null): boolean {
-  return text !== null && detectionMightHold(path, text);
 }
 
 function parsersMightHold(path: string, text: string | null): boolean {

@@ -1,8 +1,7 @@
 import type { TreeReader } from '../domain/files.js';
-import { readBlobStart, startOf } from './blob-start.js';
-import type { FileStart } from './blob-start.js';
 import type { GitHubClient, RepoRef } from './client.js';
-import { GitHubAnswerError, MAX_LINK_HOPS, UnreadableLinkError, linkTarget, parseBlobAnswer, parseContentAnswer } from './answers.js';
+import { UnreadablePathError, linkToDirectory, submoduleReason } from '../domain/files.js';
+import { GitHubAnswerError, MAX_LINK_HOPS, linkTarget, parseBlobAnswer, parseContentAnswer } from './answers.js';
 import { GitHubApiError } from './errors.js';
 import type { GraphqlBlobs } from './graphql-blobs.js';
 
@@ -66,20 +65,10 @@ export class ApiTreeReader implements TreeReader {
   }
 
   /**
-   * The file's first `maxBytes` bytes, or all of it when it is no larger (see `readBlobStart`);
-   * null when there is no file. Not cached: a caller wants it once, for a file it will not read whole.
-   */
-  async readStart(path: string, maxBytes: number): Promise<FileStart | null> {
-    const entry = await this.entry(path);
-    if (entry === null) return null;
-    if (entry.text !== null) return startOf(Buffer.from(entry.text, 'utf8'), maxBytes);
-    return readBlobStart(this.octokit, this.repo, entry.sha, maxBytes);
-  }
-
-  /**
    * A symbolic link is read as its target inside the repository, what kustomize or Argo CD would
-   * apply (GitHub answers with the target's content itself when it is a file); a link leaving the
-   * repository or a chain of links too long to be anything but a loop is unreadable, never absent.
+   * apply (GitHub answers with the target's content itself when it is a file). A link leaving the
+   * repository, to nothing or to a directory, a chain of links too long to be anything but a loop,
+   * and a submodule are an UnreadablePathError: there, never absent.
    */
   async #fetch(path: string, hops = 0, asked = path): Promise<FileEntry | null> {
     // A link's target is read through REST, as links always are (GraphQL does not say what is a link).
@@ -95,7 +84,7 @@ export class ApiTreeReader implements TreeReader {
     } catch (err) {
       if (statusOf(err) === 404) {
         if (hops === 0) return null;
-        throw new UnreadableLinkError(asked, `to ${path}, which does not exist`);
+        throw new UnreadablePathError(asked, `a symbolic link to ${path}, which is not there`);
       }
       const api = GitHubApiError.from(err);
       if (api) throw api;
@@ -103,12 +92,20 @@ export class ApiTreeReader implements TreeReader {
       throw new GitHubAnswerError(path, err instanceof Error ? err.message.slice(0, 200) : 'unparseable', { cause: err });
     }
     const answer = parseContentAnswer(path, data);
-    if (answer.kind === 'none') return null;
+    if (answer.kind === 'none') {
+      if (hops === 0) return null;
+      throw new UnreadablePathError(asked, linkToDirectory(path));
+    }
+    if (answer.kind === 'submodule')
+      throw new UnreadablePathError(
+        asked,
+        hops === 0 ? submoduleReason(answer.sha) : `a symbolic link to ${path}, ${submoduleReason(answer.sha)}`,
+      );
     if (answer.kind === 'symlink') {
       const target = linkTarget(path, answer.target);
-      if (target === null) throw new UnreadableLinkError(asked, 'leading outside the repository');
-      if (hops + 1 > MAX_LINK_HOPS)
-        throw new UnreadableLinkError(asked, `followed through ${MAX_LINK_HOPS} links without reaching a file (a loop)`);
+      if (target === null)
+        throw new UnreadablePathError(asked, 'a symbolic link leading outside the repository: what it declares cannot be read');
+      if (hops + 1 > MAX_LINK_HOPS) throw new UnreadablePathError(asked, `a symbolic link that loops (more than ${MAX_LINK_HOPS} links)`);
       return this.#fetch(target, hops + 1, asked);
     }
     const inlined = answer.encoding === 'base64' && answer.content !== null && (answer.content !== '' || answer.size === 0);

@@ -174,6 +174,12 @@ export class GraphqlBlobs {
     this.#trees.set(key, pending);
   }
 
+  /** Asks for directories a review is about to list, so they share the blobs' queries; their answers are kept. */
+  prefetchTrees(trees: Iterable<BlobAt>): void {
+    if (this.#failed) return;
+    for (const at of trees) this.#loadTree(at);
+  }
+
   /** Asks for blobs a review is about to read, so they share queries; their answers are kept. */
   prefetch(blobs: Iterable<BlobAt>): void {
     // A failure is reported to whoever reads the file, not here.

@@ -28,7 +28,7 @@ export function withRefusedFiles(result: ReviewResult, refused: readonly Refused
 }
 
 /** Why a file of `bytes` bytes was not read. */
-function refusalMessage(bytes: number, capacity = true): string {
+export function refusalMessage(bytes: number, capacity = true): string {
   const what = capacity ? 'its GPU capacity was not checked' : 'it was not downloaded, and the review cannot use it';
   return `${formatBytes(bytes)}, over the ${formatBytes(MAX_FILE_CHARS)} gpu-justify reads: ${what}`;
 }

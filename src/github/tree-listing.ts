@@ -49,6 +49,7 @@ export class ApiTreeListing {
   readonly #trees = new Map<string, Promise<Tree | null>>();
   readonly #dirs = new Map<string, Promise<string[]>>();
   readonly #subdirs = new Map<string, Promise<string[]>>();
+  readonly #all = new Map<string, Promise<TreeEntry[]>>();
 
   constructor(
     private readonly octokit: GitHubClient,
@@ -83,30 +84,45 @@ export class ApiTreeListing {
     return this.#entries(dir, isFile);
   }
 
+  /**
+   * The entry at `path` as its directory lists it, whatever its kind (a file, a link: mode 120000,
+   * a submodule: mode 160000, type `commit`); null when its directory holds nothing of that name.
+   */
+  async entry(path: string): Promise<{ mode: string; type: string; sha: string } | null> {
+    const key = path.replace(/^\/+|\/+$/g, '');
+    const slash = key.lastIndexOf('/');
+    const dir = slash < 0 ? '' : key.slice(0, slash);
+    let pending = this.#all.get(dir);
+    if (!pending) {
+      pending = this.#entriesOf(dir);
+      this.#all.set(dir, pending);
+    }
+    const found = (await pending).find((e) => e.path === key);
+    return found ? { mode: found.mode, type: found.type, sha: found.sha } : null;
+  }
+
   async #entries(dir: string, keep: (entry: TreeEntry) => boolean): Promise<string[]> {
+    return (await this.#entriesOf(dir))
+      .filter(keep)
+      .map((e) => e.path)
+      .sort();
+  }
+
+  /** Every entry directly inside `dir`, by full path. */
+  async #entriesOf(dir: string): Promise<TreeEntry[]> {
     const listed = await this.#fromGraphql(dir);
-    if (listed !== undefined)
-      return listed
-        .filter(keep)
-        .map((e) => e.path)
-        .sort();
+    if (listed !== undefined) return listed;
     this.#whole ??= this.#fetch(this.commit, true);
     const whole = await this.#whole;
     if (whole === null) return [];
     const prefix = dir === '' ? '' : `${dir}/`;
     if (!whole.truncated) {
-      return whole.entries
-        .filter((e) => keep(e) && e.path.startsWith(prefix) && !e.path.slice(prefix.length).includes('/'))
-        .map((e) => e.path)
-        .sort();
+      return whole.entries.filter((e) => e.path.startsWith(prefix) && !e.path.slice(prefix.length).includes('/'));
     }
     const tree = await this.#subtree(whole, dir);
     if (tree === null) return [];
     if (tree.truncated) throw new TruncatedTreeError(dir, this.#where());
-    return tree.entries
-      .filter(keep)
-      .map((e) => `${prefix}${e.path}`)
-      .sort();
+    return tree.entries.map((e) => ({ ...e, path: `${prefix}${e.path}` }));
   }
 
   /**

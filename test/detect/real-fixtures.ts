@@ -11,12 +11,12 @@ export const REAL_ROOT = fileURLToPath(new URL('./fixtures/real', import.meta.ur
 
 export type Tree = Record<string, string>;
 
-/** A fixture file, or every file of a fixture directory (a Terraform module), by repository path. */
+/** A fixture file, or every file of a fixture directory (a Terraform module, its local modules too), by repository path. */
 export function loadReal(target: string): Tree {
   const full = path.join(REAL_ROOT, target);
   if (!statSync(full).isDirectory()) return { [target]: readFileSync(full, 'utf8') };
   const tree: Tree = {};
-  for (const name of readdirSync(full).sort()) tree[`${target}/${name}`] = readFileSync(path.join(full, name), 'utf8');
+  for (const name of readdirSync(full).sort()) Object.assign(tree, loadReal(`${target}/${name}`));
   return tree;
 }
 

@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiChangeSet, ApiTreeReader } from '../../src/github/api-change-set.js';
 import { MAX_FILE_CHARS } from '../../src/domain/limits.js';
+import { UnreadablePathError } from '../../src/domain/files.js';
 import type { PullRequestTarget } from '../../src/github/client.js';
 import { FakeGitHub } from '../helpers/fake-github.js';
-import { CONTENTS_LIMIT, FakeRepo, gitBlobSha } from '../helpers/fake-repo.js';
+import { CONTENTS_LIMIT, FakeRepo } from '../helpers/fake-repo.js';
 import type { PullRequestState } from '../helpers/fake-repo.js';
 import { testOctokit } from '../helpers/octokit.js';
 import { clusterQueue, crdBundle } from './scenarios.js';
@@ -219,17 +220,23 @@ describe('ApiChangeSet read sparingly', () => {
     expect(reads(s.baseSha)).toEqual(['a.yaml', 'policy.yml', 'b.yaml']);
   });
 
-  it('does not download a changed head over the size limit and names it; a base over it reads as absent', async () => {
+  it('does not download a changed head over the size limit: its read is unreadable, naming it; a base over it reads as absent', async () => {
     const big = `${QUEUE}# ${'x'.repeat(MAX_FILE_CHARS)}\n`;
     const s = state({ baseFiles: { 'q.yaml': QUEUE, 'was-big.yaml': big }, headFiles: { 'q.yaml': big, 'was-big.yaml': QUEUE } });
     new FakeRepo(fake, s).serve();
     const changes = await sparing(s);
 
-    expect(await changes.head.read('q.yaml')).toBeNull();
+    await expect(changes.head.read('q.yaml')).rejects.toEqual(
+      new UnreadablePathError(
+        'q.yaml',
+        `${Buffer.byteLength(big).toLocaleString('en-US')} bytes, over the 1,048,576 bytes gpu-justify reads: its GPU capacity was not checked`,
+      ),
+    );
     expect(await changes.base.read('q.yaml')).toBe(QUEUE);
     expect(await changes.base.read('was-big.yaml')).toBeNull();
     expect(await changes.head.read('was-big.yaml')).toBe(QUEUE);
-    expect(changes.refusedFiles()).toEqual([{ path: 'q.yaml', bytes: Buffer.byteLength(big) }]);
+    // Named by detection, from the read: not among the inputs refused.
+    expect(changes.refusedFiles()).toEqual([]);
     expect(fake.calls('GET', /\/git\/blobs\//)).toEqual([]);
   });
 
@@ -237,53 +244,22 @@ describe('ApiChangeSet read sparingly', () => {
     const MiB = 1024 * 1024;
     const blobCalls = () => fake.calls('GET', /\/git\/blobs\//);
 
-    it('is refused when its listed diff shows a queue, with neither side downloaded', async () => {
-      const bundle = crdBundle(3 * MiB);
-      const s = state({ baseFiles: { 'crds.yaml': bundle }, headFiles: { 'crds.yaml': `${bundle}---\n${QUEUE}` } });
+    it.each([
+      ['its listed diff shows a queue', { 'crds.yaml': crdBundle(3 * MiB) }, { 'crds.yaml': `${crdBundle(3 * MiB)}---\n${QUEUE}` }],
+      ['its base held a queue', { 'crds.yaml': QUEUE }, { 'crds.yaml': `${crdBundle(3 * MiB)}---\n${QUEUE}` }],
+      [
+        'neither its start, its diff nor its base shows one',
+        { 'crds.yaml': crdBundle(3 * MiB) },
+        { 'crds.yaml': `${crdBundle(3 * MiB)}# more\n` },
+      ],
+      ['it is new and its queue is past its start, with no diff listed', {}, { 'crds.yaml': `${crdBundle(3 * MiB)}---\n${QUEUE}` }],
+    ])('is unreadable when %s, and nothing of it is downloaded', async (_when, baseFiles, headFiles) => {
+      const s = state({ baseFiles, headFiles });
       new FakeRepo(fake, s).serve();
       const changes = await sparing(s);
 
-      expect(await changes.base.read('crds.yaml')).toBeNull();
-      expect(await changes.head.read('crds.yaml')).toBeNull();
-      expect(changes.refusedFiles()).toEqual([{ path: 'crds.yaml', bytes: Buffer.byteLength(s.headFiles['crds.yaml'] ?? '') }]);
+      await expect(changes.head.read('crds.yaml')).rejects.toBeInstanceOf(UnreadablePathError);
       expect(blobCalls()).toEqual([]);
-    });
-
-    it('is refused when its base held a queue its start no longer shows', async () => {
-      const s = state({ baseFiles: { 'q.yaml': QUEUE }, headFiles: { 'q.yaml': `${crdBundle(3 * MiB)}---\n${QUEUE}` } });
-      const repo = new FakeRepo(fake, s).serve();
-      repo.patchLimit = 100;
-      const changes = await sparing(s);
-
-      expect(await changes.head.read('q.yaml')).toBeNull();
-      expect(changes.refusedFiles().map((f) => f.path)).toEqual(['q.yaml']);
-      expect(blobCalls()).toEqual([]);
-    });
-
-    it('is skipped silently when neither its start, its diff nor its base could hold capacity', async () => {
-      const bundle = crdBundle(3 * MiB);
-      const s = state({ baseFiles: { 'crds.yaml': bundle }, headFiles: { 'crds.yaml': `${bundle}# more\n`, 'new.yaml': bundle } });
-      new FakeRepo(fake, s).serve();
-      const changes = await sparing(s);
-
-      expect(await changes.head.read('crds.yaml')).toBeNull();
-      expect(await changes.head.read('new.yaml')).toBeNull();
-      expect(changes.refusedFiles()).toEqual([]);
-      // Only the heads' starts were downloaded; the base over the limit never was.
-      expect(blobCalls().map((r) => r.path)).toEqual([
-        `/repos/acme/infra/git/blobs/${gitBlobSha(Buffer.from(`${bundle}# more\n`))}`,
-        `/repos/acme/infra/git/blobs/${gitBlobSha(Buffer.from(bundle))}`,
-      ]);
-    });
-
-    it('is not seen to hold a queue past its start when GitHub lists no diff for it', async () => {
-      // The cost of bounding the download: only the start, the diff and the base speak for the file.
-      const s = state({ headFiles: { 'new.yaml': `${crdBundle(3 * MiB)}---\n${QUEUE}` } });
-      new FakeRepo(fake, s).serve();
-      const changes = await sparing(s);
-
-      expect(await changes.head.read('new.yaml')).toBeNull();
-      expect(changes.refusedFiles()).toEqual([]);
     });
   });
 

@@ -99,64 +99,28 @@ describe('a review reading sparingly', () => {
     const { result } = await analysePullRequest(testOctokit(h.fake.url), target);
     expect(result.verdict).toBe('insufficient-evidence');
     expect(result.diagnostics).toContainEqual({ file: QUEUE_FILE, line: null, severity: 'error', message });
-    expect(result.missingEvidence[0]).toEqual({ what: `a readable ${QUEUE_FILE}`, how: `fix ${QUEUE_FILE}: ${message}` });
+    expect(result.missingEvidence).toContainEqual({ code: 'file-unreadable', file: QUEUE_FILE, at: QUEUE_FILE, message });
   });
 
-  it('passes a 3 MiB YAML no parser wants silently, having downloaded about 1 MiB of it', async () => {
-    new FakeRepo(h.fake, pullRequest()).serve();
-    const { result: without } = await analysePullRequest(testOctokit(h.fake.url), target);
-    const bundle = crdBundle(3 * MiB);
-    // The same pull request with the bundle added; its routes replace the first one's.
-    new FakeRepo(h.fake, pullRequest({ headFiles: { ...pullRequest().headFiles, [BUNDLE]: bundle } })).serve();
-
-    const { changes, result } = await analysePullRequest(testOctokit(h.fake.url), target);
-    await h.fake.settled();
-
-    expect(changes.refusedFiles()).toEqual([]);
-    expect(result.diagnostics.filter((d) => d.file === BUNDLE)).toEqual([]);
-    expect(result.verdict).toBe(without.verdict);
-    expect(result.gpusNeeded).toBe(without.gpusNeeded);
-    expect(result.missingEvidence).toEqual(without.missingEvidence);
-    expect(h.fake.calls('GET', /\/git\/blobs\//)).toHaveLength(1);
-    expect(bytesSentFor(BUNDLE, bundle)).toBeGreaterThan(MAX_FILE_CHARS);
-    expect(bytesSentFor(BUNDLE, bundle)).toBeLessThanOrEqual(MAX_FILE_CHARS + MARGIN);
-  });
-
-  it('refuses a 3 MiB YAML whose first lines declare a ClusterQueue, with no confident verdict', async () => {
-    const bundle = crdBundle(3 * MiB, `${clusterQueue(64).replace('name: research', 'name: batch')}---\n`);
+  it.each([
+    ['no parser would want at its start', ''],
+    ['whose first lines declare a ClusterQueue', `${clusterQueue(64).replace('name: research', 'name: batch')}---\n`],
+  ])('refuses a 3 MiB YAML %s, downloading none of it: unread as a whole, it is not judged by its start', async (_what, lead) => {
+    const bundle = crdBundle(3 * MiB, lead);
     const repo = new FakeRepo(h.fake, pullRequest({ headFiles: { ...pullRequest().headFiles, [BUNDLE]: bundle } })).serve();
 
     await h.app.deliver('pull_request', prEvent());
     await h.fake.settled();
 
-    // A new file, with a diff too large for GitHub to list: only its start could tell.
-    expect(h.fake.calls('GET', /\/git\/blobs\//)).toHaveLength(1);
-    expect(bytesSentFor(BUNDLE, bundle)).toBeLessThanOrEqual(MAX_FILE_CHARS + MARGIN);
+    expect(h.fake.calls('GET', /\/git\/blobs\//)).toEqual([]);
+    expect(bytesSentFor(BUNDLE, bundle)).toBeLessThan(MARGIN);
     const message = '3,145,728 bytes, over the 1,048,576 bytes gpu-justify reads: its GPU capacity was not checked';
     expect(repo.comments.find((c) => c.body.includes(COMMENT_MARKER))?.body).toContain(message);
 
     const { result } = await analysePullRequest(testOctokit(h.fake.url), target);
     expect(result.verdict).toBe('insufficient-evidence');
     expect(result.diagnostics).toContainEqual({ file: BUNDLE, line: null, severity: 'error', message });
-    expect(result.missingEvidence).toContainEqual({ what: `a readable ${BUNDLE}`, how: `fix ${BUNDLE}: ${message}` });
-  });
-
-  it('checks the start of a file cut at the limit inside a character, without crashing', async () => {
-    // '€' is three bytes: its first byte is the limit's last.
-    const lead = (marker: string) => `# ${marker}${'y'.repeat(MAX_FILE_CHARS - 3 - marker.length)}€\n`;
-    const plain = crdBundle(3 * MiB, lead(''));
-    const queue = crdBundle(3 * MiB, lead('ClusterQueue '));
-    expect(
-      Buffer.from(plain)
-        .subarray(MAX_FILE_CHARS - 1, MAX_FILE_CHARS + 2)
-        .toString(),
-    ).toBe('€');
-    new FakeRepo(h.fake, pullRequest({ headFiles: { ...pullRequest().headFiles, [BUNDLE]: plain, 'vendor/queues.yaml': queue } })).serve();
-
-    const { changes, result } = await analysePullRequest(testOctokit(h.fake.url), target);
-
-    expect(changes.refusedFiles()).toEqual([{ path: 'vendor/queues.yaml', bytes: Buffer.byteLength(queue) }]);
-    expect(result.diagnostics.filter((d) => d.file === BUNDLE)).toEqual([]);
+    expect(result.missingEvidence).toContainEqual({ code: 'file-unreadable', file: BUNDLE, at: BUNDLE, message });
   });
 
   it('reads each side of a GPU file once and the catalog at both commits', async () => {

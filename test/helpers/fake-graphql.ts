@@ -1,6 +1,6 @@
 import type { FakeRequest, FakeResponse } from './fake-github.js';
 import { gitBlobSha } from './fake-repo.js';
-import { directoryEntries } from './fake-repo-trees.js';
+import { directoryEntries, specialOf } from './fake-repo-trees.js';
 
 /**
  * GitHub's GraphQL endpoint for the one shape of query the App sends: blobs by
@@ -12,7 +12,9 @@ import { directoryEntries } from './fake-repo-trees.js';
  * the way GitHub refuses an invalid query, with HTTP 200 and an `errors` array and no `data`, and
  * is recorded as an error of the fake. Answers follow GitHub's: `text` cut at 512,000 bytes with
  * `isTruncated`, `null` text for a binary blob, `null` for no such object, and a repository it
- * cannot see answered `null` with a NOT_FOUND error at its alias.
+ * cannot see answered `null` with a NOT_FOUND error at its alias. A symbolic link is its own blob
+ * (its target as text), and a submodule, whose commit is another repository's, is `null`; tree
+ * entries give their modes (40960 for a link, 57344 and type `commit` for a submodule).
  */
 
 /** GitHub cuts `Blob.text` here and says `isTruncated`. */
@@ -98,7 +100,13 @@ function resolveObject(repos: GraphqlRepos, r: RepoField, o: ObjectField): unkno
   const files = repos.filesAt(r.owner, r.name, o.expression.slice(0, colon));
   if (files === undefined) return null;
   const path = o.expression.slice(colon + 1).replace(/\/+$/, '');
-  const text = files[path];
+  const special = specialOf(files);
+  const entry = special[path];
+  // A submodule's commit is another repository's object: GitHub has none to give. Nor is there
+  // any object at a path inside a submodule or through a linked directory.
+  if ((entry && 'submodule' in entry) || Object.keys(special).some((p) => path.startsWith(`${p}/`))) return null;
+  // A link's own blob holds its target, which GitHub serves as the blob's text.
+  const text = entry && 'link' in entry ? entry.link : files[path];
   if (text === undefined) {
     const entries = directoryEntries(files, path);
     if (entries === null) return null;

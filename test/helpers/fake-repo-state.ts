@@ -1,3 +1,5 @@
+import type { FakeSpecial } from './fake-repo-trees.js';
+
 /** The state a FakeRepo keeps, shaped the way the REST API returns it. */
 
 export interface RepoId {
@@ -14,6 +16,10 @@ export interface PullRequestState {
   headSha: string;
   baseFiles: Record<string, string>;
   headFiles: Record<string, string>;
+  /** Symbolic links and submodules at the base commit, beside `baseFiles`. */
+  baseSpecial?: Record<string, FakeSpecial>;
+  /** Symbolic links and submodules at the head commit, beside `headFiles`. */
+  headSpecial?: Record<string, FakeSpecial>;
   /** head path → base path, for files the PR renamed. */
   renames?: Record<string, string>;
   /** Who opened the pull request. */

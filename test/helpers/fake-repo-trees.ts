@@ -9,10 +9,31 @@ import type { FakeRequest, FakeResponse } from './fake-github.js';
 
 interface Entry {
   name: string;
-  mode: '100644' | '040000';
-  type: 'blob' | 'tree';
+  /** Git's modes: a file, a directory, a symbolic link, a submodule. */
+  mode: '100644' | '040000' | '120000' | '160000';
+  type: 'blob' | 'tree' | 'commit';
   sha: string;
   size?: number;
+}
+
+/**
+ * A path of a commit that is no regular file: a symbolic link (its blob holds `link`, the target)
+ * or a submodule (a gitlink: the commit `submodule` of the repository at `url`).
+ */
+export type FakeSpecial = { link: string } | { submodule: string; url: string };
+
+/** The links and submodules of each file set, beside its regular files. */
+const specials = new WeakMap<Record<string, string>, Record<string, FakeSpecial>>();
+
+/** Declares `files`' links and submodules (see FakeSpecial); every reader of `files` sees them. */
+export function setSpecial(files: Record<string, string>, special: Record<string, FakeSpecial>): void {
+  specials.set(files, special);
+  built.delete(files);
+}
+
+/** The links and submodules of a file set; empty when it has none. */
+export function specialOf(files: Record<string, string>): Record<string, FakeSpecial> {
+  return specials.get(files) ?? {};
 }
 
 interface Trees {
@@ -21,9 +42,10 @@ interface Trees {
   bySha: Map<string, Entry[]>;
 }
 
-/** Git's trees of a set of files (every file a regular one). */
+/** Git's trees of a set of files, with its links and submodules. */
 function gitTrees(files: Record<string, string>): Trees {
   const bySha = new Map<string, Entry[]>();
+  const special = specialOf(files);
   const build = (prefix: string): string => {
     const names = new Map<string, Entry | 'dir'>();
     for (const [path, text] of Object.entries(files)) {
@@ -35,6 +57,16 @@ function gitTrees(files: Record<string, string>): Trees {
         const bytes = Buffer.from(text, 'utf8');
         names.set(rest, { name: rest, mode: '100644', type: 'blob', sha: gitObjectSha('blob', bytes), size: bytes.length });
       }
+    }
+    for (const [path, entry] of Object.entries(special)) {
+      if (!path.startsWith(prefix)) continue;
+      const rest = path.slice(prefix.length);
+      const slash = rest.indexOf('/');
+      if (slash >= 0) names.set(rest.slice(0, slash), 'dir');
+      else if ('link' in entry) {
+        const bytes = Buffer.from(entry.link, 'utf8');
+        names.set(rest, { name: rest, mode: '120000', type: 'blob', sha: gitObjectSha('blob', bytes), size: bytes.length });
+      } else names.set(rest, { name: rest, mode: '160000', type: 'commit', sha: entry.submodule });
     }
     const entries = [...names].map(([name, e]): Entry =>
       e === 'dir' ? { name, mode: '040000', type: 'tree', sha: build(`${prefix}${name}/`) } : e,

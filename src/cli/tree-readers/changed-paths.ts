@@ -18,6 +18,10 @@ async function diffDirs(base: DirReader, head: DirReader): Promise<string[]> {
   const inBase = new Set(before);
   const inHead = new Set(after);
   const changed = new Set([...after.filter((p) => !inBase.has(p)), ...before.filter((p) => !inHead.has(p))]);
+  // A link that leads to no file inside (outside, nowhere, a directory) is no file, but a change.
+  const [linksBefore, linksAfter] = await Promise.all([base.otherLinks(), head.otherLinks()]);
+  for (const path of new Set([...linksBefore.keys(), ...linksAfter.keys()]))
+    if (linksBefore.get(path) !== linksAfter.get(path)) changed.add(path);
   for (const path of before) {
     if (!inHead.has(path)) continue;
     const [a, b] = await Promise.all([base.readBytes(path), head.readBytes(path)]);
@@ -48,6 +52,13 @@ async function diffDirAndCommit(dir: DirReader, commit: GitReader): Promise<stri
   const [files, blobs] = await Promise.all([dir.listFiles(), commit.listBlobs()]);
   const onDisk = new Set(files);
   const changed = new Set<string>();
+  // Links leading to no file inside, and submodules: a link's blob is its target's bytes.
+  const [links, others] = await Promise.all([dir.otherLinks(), commit.otherEntries()]);
+  for (const [path, target] of links) {
+    const oid = others.get(path);
+    if (oid === undefined || blobId(Buffer.from(target), oid.length) !== oid) changed.add(path);
+  }
+  for (const path of others.keys()) if (!links.has(path) && !onDisk.has(path)) changed.add(path);
   for (const path of blobs.keys()) if (!onDisk.has(path)) changed.add(path);
   for (const path of files) {
     const oid = blobs.get(path);

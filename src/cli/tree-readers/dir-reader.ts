@@ -1,7 +1,8 @@
 import type { Dirent } from 'node:fs';
-import { readFile, readdir, realpath, stat } from 'node:fs/promises';
+import { lstat, readFile, readdir, readlink, realpath, stat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { InputError } from '../../domain/errors.js';
+import { UnreadablePathError, linkToDirectory } from '../../domain/files.js';
 import type { TreeReader } from '../../domain/files.js';
 import { isInside, safeRelativePath } from './repo-path.js';
 
@@ -39,7 +40,7 @@ export class DirReader implements TreeReader {
       throw this.unreadable(path, err);
     }
     if (!isInside(await this.resolvedRoot(), real)) {
-      throw new InputError(`${path} in ${this.label} is a symbolic link leading outside it`, { file: path });
+      throw new UnreadablePathError(path, `a symbolic link leading outside ${this.label}: what it declares cannot be read`);
     }
     try {
       return await readFile(real);
@@ -55,8 +56,41 @@ export class DirReader implements TreeReader {
    * entered, which also keeps link cycles out.
    */
   async listFiles(): Promise<string[]> {
+    return (await this.walk()).files;
+  }
+
+  /**
+   * The symbolic links below the root that lead to no file inside it (outside, nowhere, to a
+   * directory, round a loop), path → the target they name: no file to list, but a change all the same.
+   */
+  async otherLinks(): Promise<Map<string, string>> {
+    return (await this.walk()).others;
+  }
+
+  /** Why the path is there but is no file (see TreeReader.notAFile); null otherwise. */
+  async notAFile(path: string): Promise<string | null> {
+    const rel = safeRelativePath(path, this.label);
+    const full = join(this.root, rel);
+    try {
+      if (!(await lstat(full)).isSymbolicLink()) return null;
+    } catch {
+      return null; // nothing there
+    }
+    let real: string;
+    try {
+      real = await realpath(full);
+    } catch {
+      return 'a symbolic link to nothing, or round a loop: what it declares cannot be read';
+    }
+    if (!isInside(await this.resolvedRoot(), real)) return `a symbolic link leading outside ${this.label}: what it declares cannot be read`;
+    if ((await stat(real)).isDirectory()) return linkToDirectory(toPosix(relative(await this.resolvedRoot(), real)));
+    return null;
+  }
+
+  private async walk(): Promise<{ files: string[]; others: Map<string, string> }> {
     const realRoot = await this.resolvedRoot();
     const files: string[] = [];
+    const others = new Map<string, string>();
     const walk = async (dir: string): Promise<void> => {
       let entries: Dirent[];
       try {
@@ -69,13 +103,14 @@ export class DirReader implements TreeReader {
         const full = join(dir, entry.name);
         if (entry.isDirectory()) await walk(full);
         else if (entry.isFile()) files.push(toPosix(relative(this.root, full)));
-        else if (entry.isSymbolicLink() && (await linksToFileInside(full, realRoot))) {
-          files.push(toPosix(relative(this.root, full)));
+        else if (entry.isSymbolicLink()) {
+          if (await linksToFileInside(full, realRoot)) files.push(toPosix(relative(this.root, full)));
+          else others.set(toPosix(relative(this.root, full)), await readlink(full));
         }
       }
     };
     await walk(this.root);
-    return files.sort();
+    return { files: files.sort(), others };
   }
 
   /** Files directly inside `dir` (repository path, `''` for the root), from listFiles(). */

@@ -1,5 +1,6 @@
 import { InputError } from '../../domain/errors.js';
-import { MAX_LINK_HOPS, linkTarget } from '../../domain/files.js';
+import { notAFileIn, resolvePath } from '../../domain/files.js';
+import type { TreeEntries } from '../../domain/files.js';
 import type { TreeReader } from '../../domain/files.js';
 import { dirsIn, filesIn } from './dir-reader.js';
 import { git, gitOrThrow } from './git.js';
@@ -9,6 +10,8 @@ import { safeRelativePath } from './repo-path.js';
 const FILE_MODES = new Set(['100644', '100755']);
 /** A symbolic link: its blob holds the target path. */
 const LINK_MODE = '120000';
+/** A git submodule: a commit of another repository, no blob here. */
+const SUBMODULE_MODE = '160000';
 
 /** One side of a PR as a commit of a local git repository. */
 export class GitReader implements TreeReader {
@@ -16,6 +19,8 @@ export class GitReader implements TreeReader {
   private files: Promise<Map<string, string>> | undefined;
   /** Symbolic links at the commit, path → blob id of the target path. */
   private readonly links = new Map<string, string>();
+  /** Submodules at the commit, path → the commit of the other repository. */
+  private readonly submodules = new Map<string, string>();
 
   private constructor(
     readonly repo: string,
@@ -39,30 +44,36 @@ export class GitReader implements TreeReader {
 
   /**
    * The file's text. A symbolic link reads as its target inside the tree, as kustomize or Argo CD
-   * would apply it; one leading outside, to nothing, or round a loop is an input error naming it,
-   * never read as the file removed.
+   * would apply it, and so does a path through a linked directory. A link leading outside, to
+   * nothing, to a directory or round a loop, and a submodule or a path inside one, are an
+   * UnreadablePathError naming the path: there, but no file of this repository.
    */
   async read(path: string): Promise<string | null> {
-    const rel = safeRelativePath(path, this.label);
+    const at = await resolvePath(safeRelativePath(path, this.label), path, await this.entries());
+    if (at === null) return null;
+    const oid = (await this.listBlobs()).get(at) as string;
+    const bytes = await gitOrThrow(this.repo, ['cat-file', 'blob', oid], `cannot read ${path} at ${this.label}`);
+    return bytes.toString('utf8');
+  }
+
+  /** Why the path is there but is no file (see TreeReader.notAFile); null otherwise. */
+  async notAFile(path: string): Promise<string | null> {
+    return notAFileIn(safeRelativePath(path, this.label), path, await this.entries());
+  }
+
+  private async entries(): Promise<TreeEntries> {
     const blobs = await this.listBlobs();
-    let at = rel;
-    for (let hops = 0; ; hops++) {
-      const oid = blobs.get(at);
-      if (oid !== undefined) {
-        const bytes = await gitOrThrow(this.repo, ['cat-file', 'blob', oid], `cannot read ${path} at ${this.label}`);
-        return bytes.toString('utf8');
-      }
-      const link = this.links.get(at);
-      if (link === undefined) {
-        if (hops === 0) return null;
-        throw new InputError(`${path} at ${this.label} is a symbolic link to ${at}, which is not a file there`, { file: path });
-      }
-      if (hops >= MAX_LINK_HOPS) throw new InputError(`${path} at ${this.label} is a symbolic link that loops`, { file: path });
-      const target = (await gitOrThrow(this.repo, ['cat-file', 'blob', link], `cannot read ${path} at ${this.label}`)).toString('utf8');
-      const next = linkTarget(at, target);
-      if (next === null) throw new InputError(`${path} at ${this.label} is a symbolic link leading outside the repository`, { file: path });
-      at = next;
-    }
+    return {
+      isFile: (p) => blobs.has(p),
+      linkAt: async (p) => {
+        const oid = this.links.get(p);
+        if (oid === undefined) return undefined;
+        return (await gitOrThrow(this.repo, ['cat-file', 'blob', oid], `cannot read the link ${p} at ${this.label}`)).toString('utf8');
+      },
+      submoduleAt: (p) => this.submodules.get(p),
+      isDirectory: async (p) => (await this.dirs(p)).length > 0 || (await this.list(p)).length > 0,
+      hasSpecial: this.links.size > 0 || this.submodules.size > 0,
+    };
   }
 
   /** Files directly inside `dir` at the commit (repository path, `''` for the root). */
@@ -73,6 +84,12 @@ export class GitReader implements TreeReader {
   /** Directories directly inside `dir` at the commit that hold files. */
   async dirs(dir: string): Promise<string[]> {
     return dirsIn((await this.listBlobs()).keys(), dir);
+  }
+
+  /** Symbolic links and submodules at the commit, path → the id of the link's blob or the submodule's commit. */
+  async otherEntries(): Promise<Map<string, string>> {
+    await this.listBlobs();
+    return new Map([...this.links, ...this.submodules]);
   }
 
   /** Every regular file at the commit, path → blob id; listed once per reader. */
@@ -96,6 +113,8 @@ export class GitReader implements TreeReader {
         files.set(record.slice(tab + 1), oid);
       } else if (type === 'blob' && mode === LINK_MODE && oid !== undefined) {
         this.links.set(record.slice(tab + 1), oid);
+      } else if (type === 'commit' && mode === SUBMODULE_MODE && oid !== undefined) {
+        this.submodules.set(record.slice(tab + 1), oid);
       }
     }
     return files;

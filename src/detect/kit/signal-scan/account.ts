@@ -44,11 +44,6 @@ export function scansPath(path: string): boolean {
   return kind === 'yaml' || kind === 'brace' || kind === 'plain';
 }
 
-/** The cheap check of the floor: the path is scanned and the text may name a GPU. */
-export function mayNameGpusIn(path: string, text: string): boolean {
-  return scansPath(path) && mayNameGpus(text);
-}
-
 /** Text with a NUL in its first 8,000 characters is binary, as git judges it. */
 function looksBinary(text: string): boolean {
   return text.slice(0, 8000).includes('\u0000');

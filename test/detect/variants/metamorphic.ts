@@ -1,0 +1,217 @@
+import type { DetectedChanges } from '../../../src/detect/detect-changes.js';
+import { REAL_CASES } from '../real-cases.js';
+import type { RealCase } from '../real-cases.js';
+import { edited, loadReal } from '../real-fixtures.js';
+import type { Row, Rewrite } from './rewrite.js';
+import { REWRITES } from './rewrites.js';
+import { detectVariant, plain } from './variant-tree.js';
+
+/**
+ * The metamorphic test: every real case (real-cases.ts) under every rewrite that applies to it
+ * (rewrites.ts) must end as the case does — the same GPU counts, or not followed where the case
+ * is — or honestly not followed; never a silent miss, never a different count.
+ *
+ * - `same`: what the case wants (its counts, nothing unfollowed; or not followed where it wants that);
+ * - `not-followed`: the review names what it could not follow, where the case wanted counts;
+ * - `silent-miss`: counts missing and nothing flagged: the review would pass;
+ * - `wrong`: counts reported other than the case's.
+ */
+export type VariantOutcome = 'same' | 'not-followed' | 'silent-miss' | 'wrong';
+
+export interface VariantRun {
+  caseId: string;
+  rewrite: string;
+  outcome: VariantOutcome;
+  /** Expected and reported totals, for the table. */
+  expected: string;
+  reported: string;
+}
+
+/** GPUs before and after by kind: copies may be reported as one row or several, names by key. */
+function totals(rows: readonly Row[]): Map<string, [number, number]> {
+  const out = new Map<string, [number, number]>();
+  for (const [kind, , before, after] of rows) {
+    const [b, a] = out.get(kind) ?? [0, 0];
+    out.set(kind, [b + before, a + after]);
+  }
+  return out;
+}
+
+function describe(t: Map<string, [number, number]>): string {
+  return [...t].map(([kind, [b, a]]) => `${kind} ${b} → ${a}`).join('; ') || 'no change';
+}
+
+export function classifyVariant(
+  c: RealCase,
+  rewrite: Rewrite,
+  r: DetectedChanges,
+): { outcome: VariantOutcome; expected: string; reported: string } {
+  const wantsNotFollowed = c.expect === 'not-followed' || rewrite.expect === 'not-followed';
+  const caseRows: Row[] = c.expect === 'not-followed' ? [] : c.expect;
+  const expectedRows = typeof rewrite.expect === 'function' ? rewrite.expect(caseRows) : caseRows;
+  const want = totals(wantsNotFollowed ? [] : expectedRows);
+  const got = totals(r.changes.map((x): Row => [x.kind, x.name, x.gpusBefore, x.gpusAfter]));
+  const flagged =
+    r.coverage.some((f) => f.state === 'not-followed') ||
+    r.diagnostics.some((d) => d.severity === 'error') ||
+    (c.partial === true && r.diagnostics.some((d) => d.severity !== 'info'));
+  const expected = wantsNotFollowed ? 'not followed' : describe(want);
+  const reported = `${describe(got)}${flagged ? ' (not followed)' : ''}`;
+  const kinds = new Set([...want.keys(), ...got.keys()]);
+  const differs = [...kinds].filter((k) => JSON.stringify(want.get(k) ?? [0, 0]) !== JSON.stringify(got.get(k) ?? [0, 0]));
+  if (wantsNotFollowed) {
+    // Counts the case itself reports beside what it cannot follow are not wrong; a variant may show them.
+    return { outcome: flagged ? 'same' : 'silent-miss', expected, reported };
+  }
+  // A count reported that no reading of the case gives is wrong, whatever else is said; one left
+  // out (a copy, an object) and flagged is honestly not followed.
+  const wrong = differs.some((k) => {
+    const [gb, ga] = got.get(k) ?? [0, 0];
+    const [wb, wa] = want.get(k) ?? [0, 0];
+    return (gb !== 0 || ga !== 0) && !(flagged && gb <= wb && ga <= wa);
+  });
+  if (wrong) return { outcome: 'wrong', expected, reported };
+  if (differs.length > 0) return { outcome: flagged ? 'not-followed' : 'silent-miss', expected, reported };
+  return { outcome: c.partial === true ? (flagged ? 'same' : 'silent-miss') : flagged ? 'not-followed' : 'same', expected, reported };
+}
+
+/** A small seeded generator (mulberry32): the same variants every run. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function seedOf(text: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
+
+/** One case under one rewrite; null when the rewrite does not apply to the case's files. */
+export async function runVariant(c: RealCase, rewrite: Rewrite): Promise<VariantRun | null> {
+  const base = loadReal(c.target);
+  const sides = { base: plain(base), head: plain(edited(base, c.edits)) };
+  const variant = await rewrite.apply(sides, c, seeded(seedOf(`${c.id}\u0000${rewrite.id}`)));
+  if (variant === null) return null;
+  const result = await detectVariant(variant);
+  return { caseId: c.id, rewrite: rewrite.id, ...classifyVariant(c, rewrite, result) };
+}
+
+/**
+ * Rewrites that end as a silent miss or a wrong count on some cases today, and why; the bounded
+ * test skips exactly these pairs, and fails once one of them passes, so the entry is removed.
+ */
+export interface ExpectedFailure {
+  rewrite: string;
+  /** Case ids; all the cases it applies to when absent. */
+  cases?: readonly string[];
+  reason: string;
+}
+
+/** Cases whose node groups are a module's input (terraform-aws-modules/eks): copies of the module call copy them all. */
+const MODULE_NODE_GROUPS = [
+  'terraform-aws-eks managed group: m6i.large → g5.12xlarge',
+  'terraform-aws-eks bottlerocket group: m6i.large → g6.2xlarge, max_size 5 → 3',
+  'terraform-aws-eks self-managed group: m6i.large → p4d.24xlarge',
+  'ai-on-eks base: a GPU managed group added next to the core group',
+  'ai-on-eks triton: core group moved to g5.xlarge',
+];
+
+export const EXPECTED_TO_FAIL: readonly ExpectedFailure[] = [
+  {
+    rewrite: 'tf-for_each-two',
+    cases: [
+      ...MODULE_NODE_GROUPS,
+      'k8s-inference-demo AKS: the commented-out T4 pool enabled',
+      'eks-cluster-nodegroup: c5.2xlarge → g5.xlarge with the NVIDIA AMI',
+    ],
+    reason:
+      "Terraform plans one copy per key of a `for_each`; a module call's copies, and a resource's whose name is a literal, are counted once (WRONG COUNT: half)",
+  },
+  {
+    rewrite: 'tf-count-two',
+    cases: MODULE_NODE_GROUPS,
+    reason: '`count = 2` on a module call plans its node groups twice; they are counted once (WRONG COUNT: half)',
+  },
+  {
+    rewrite: 'tf-tfvars-elsewhere',
+    cases: [
+      'accelerated-platforms a100: total_max_node_count 1000 → 1250',
+      'accelerated-platforms h100: total_max_node_count 1000 → 2000',
+      'accelerated-platforms l4 (us-east4): total_max_node_count 1000 → 500',
+      'terraform-aws-eks managed group: max_size 5 → 10 on m6i.large (negative control)',
+      'ai-on-eks base: core group max_size 8 → 10 on m5.xlarge (negative control)',
+      'stable-diffusion-on-gcp: GPU pool max_node_count 10 → 20',
+      'k8s-inference-demo AKS: default pool node_count 2 → 3 (negative control)',
+      'eks-cluster-nodegroup: max_size 450 → 500 on c5.2xlarge (negative control)',
+    ],
+    reason:
+      'a tfvars file in a folder with no Terraform sets the variables of a module it does not name; it names no GPU, so no reader and not the floor says it is not followed (SILENT MISS)',
+  },
+  {
+    rewrite: 'yaml-1.1-numbers',
+    cases: [
+      'eksctl 44: gpu-repair-ng maxSize 8 → 16',
+      'karpenter-blueprints auto mode gpu: nvidia.com/gpu limit 5 → 8',
+      'kueue single ClusterQueue: nvidia.com/gpu quota 8 added',
+    ],
+    reason: '`010` is read as 10 (YAML 1.2), where go-yaml, which kubectl, Helm, Argo CD and eksctl use, reads 8 (YAML 1.1) (WRONG COUNT)',
+  },
+  {
+    rewrite: 'yaml-list',
+    cases: ['karpenter general-purpose: instance-category g allowed, no GPU limit', 'kueue DRA sample: example.com/gpu 8 → 16'],
+    reason:
+      'the items of a `kind: List` are not read, and these name no GPU the floor knows (instance-category g, example.com/gpu), so nothing says they are not followed (SILENT MISS)',
+  },
+  {
+    rewrite: 'yaml-merge-key',
+    cases: [
+      'karpenter-blueprints gpu-slices: nvidia.com/gpu limit 40 → 80',
+      'karpenter-blueprints auto mode gpu: nvidia.com/gpu limit 5 → 8',
+      'karpenter-blueprints static pool: replicas 1 → 2 on g6e.8xlarge',
+    ],
+    reason:
+      "a NodePool's limits or replicas behind a merge key (`<<:`) are not merged in, and the NodePool it read accounts for the GPU names the floor sees (SILENT MISS)",
+  },
+];
+
+export function expectedFailure(caseId: string, rewrite: string): ExpectedFailure | undefined {
+  return EXPECTED_TO_FAIL.find((f) => f.rewrite === rewrite && (f.cases === undefined || f.cases.includes(caseId)));
+}
+
+/** Every (case, rewrite) pair, in a fixed order. */
+export function allPairs(cases: readonly RealCase[] = REAL_CASES, rewrites: readonly Rewrite[] = REWRITES): [RealCase, Rewrite][] {
+  return cases.flatMap((c) => rewrites.map((r): [RealCase, Rewrite] => [c, r]));
+}
+
+/**
+ * The bounded sample `npm test` runs: for each rewrite, up to `perRewrite` of the cases it applies
+ * to, drawn with `seed`, so every rewrite is tried on every run and the same seed draws the same pairs.
+ */
+export async function sampleVariants(perRewrite: number, seed: number, rewrites: readonly Rewrite[] = REWRITES): Promise<VariantRun[]> {
+  const runs: VariantRun[] = [];
+  for (const rewrite of rewrites) {
+    // A stream of its own per rewrite: the sample of one does not move when another is added.
+    const random = seeded(seedOf(`${seed}\u0000${rewrite.id}`));
+    const cases = [...REAL_CASES];
+    for (let i = cases.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [cases[i], cases[j]] = [cases[j] as RealCase, cases[i] as RealCase];
+    }
+    let taken = 0;
+    for (const c of cases) {
+      if (taken >= perRewrite) break;
+      const run = await runVariant(c, rewrite);
+      if (run === null) continue;
+      runs.push(run);
+      taken += 1;
+    }
+  }
+  return runs;
+}

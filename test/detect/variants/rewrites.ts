@@ -1,0 +1,28 @@
+import type { Rewrite } from './rewrite.js';
+import { padOverLimit, renameBoth, renameInPr, replaceByLinkInside, replaceByLinkOutside, replaceBySubmodule } from './rewrites-files.js';
+import { intoHelmValues, intoKustomizePatch } from './rewrites-render.js';
+import { countTwo, forEachOneKey, forEachTwoKeys, intoModuleInputs, tfJsonTwin, tfvarsElsewhere } from './rewrites-terraform.js';
+import { numbersBehindMergeKey, quotaBehindAlias, splitDocuments, wrapInList, yaml11Numbers } from './rewrites-yaml.js';
+
+/** Every rewrite the metamorphic test applies; each says which pull requests it applies to. */
+export const REWRITES: readonly Rewrite[] = [
+  wrapInList,
+  quotaBehindAlias,
+  numbersBehindMergeKey,
+  yaml11Numbers,
+  splitDocuments,
+  intoKustomizePatch,
+  intoHelmValues,
+  forEachOneKey,
+  forEachTwoKeys,
+  countTwo,
+  intoModuleInputs,
+  tfvarsElsewhere,
+  tfJsonTwin,
+  renameBoth,
+  renameInPr,
+  padOverLimit,
+  replaceBySubmodule,
+  replaceByLinkInside,
+  replaceByLinkOutside,
+];
