@@ -1,6 +1,7 @@
-import type { Document, LineCounter } from 'yaml';
+import type { LineCounter } from 'yaml';
 import { diagnostic } from '../../domain/index.js';
 import type { CapacityDecl, CapacityPart, Diagnostic, Severity } from '../../domain/index.js';
+import type { YamlDoc } from '../kit/kube-yaml.js';
 import { isDraGpuResource, isGpuResource, isWholeGpuResource, PRIMARY_GPU_RESOURCE } from '../kit/gpu-resources.js';
 import type { UnresolvedDecl } from '../parser.js';
 import { parseQuantity } from '../kit/quantity.js';
@@ -38,7 +39,7 @@ interface GpuEntry {
 }
 
 /** Reads one `kind: ClusterQueue` document; no decl when it holds no GPU resource. */
-export function readClusterQueue(doc: Document.Parsed, ctx: QueueContext): QueueResult {
+export function readClusterQueue(doc: YamlDoc, ctx: QueueContext): QueueResult {
   const diagnostics: Diagnostic[] = [];
   const root = doc.contents;
   const docLine = nodeLine(root, ctx.lc) ?? 1;

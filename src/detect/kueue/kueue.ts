@@ -1,6 +1,7 @@
-import { LineCounter, parseAllDocuments } from 'yaml';
-import type { Document } from 'yaml';
+import { LineCounter } from 'yaml';
 import { diagnostic } from '../../domain/index.js';
+import { readYaml } from '../kit/kube-yaml.js';
+import type { YamlDoc } from '../kit/kube-yaml.js';
 import { clampLine, splitLines } from '../kit/lines.js';
 import { flavorModels, multiKueueChecks } from './kueue-flavors.js';
 import { readClusterQueue } from './kueue-queue.js';
@@ -29,7 +30,7 @@ interface ParsedSegment {
   text: string;
   embedded: boolean;
   lc: LineCounter;
-  docs: Document.Parsed[];
+  docs: YamlDoc[];
 }
 
 function parseKueue(path: string, text: string): ParseResult {
@@ -40,7 +41,7 @@ function parseKueue(path: string, text: string): ParseResult {
   for (const seg of yamlSegments(path, text)) {
     if (!seg.text.includes('ClusterQueue') && !seg.text.includes('ResourceFlavor')) continue;
     const lc = new LineCounter();
-    const docs = [...parseAllDocuments(seg.text, { lineCounter: lc })];
+    const docs = readYaml(seg.text, lc, { lists: true });
     segments.push({ ...seg, lc, docs });
   }
 
@@ -49,6 +50,7 @@ function parseKueue(path: string, text: string): ParseResult {
   const models = flavorModels(readable);
   const dispatchers = multiKueueChecks(readable);
 
+  const reported = new Set<unknown>();
   for (const seg of segments) {
     const lines = splitLines(seg.text);
     seg.docs.forEach((doc, i) => {
@@ -73,6 +75,18 @@ function parseKueue(path: string, text: string): ParseResult {
         return;
       }
       if (scalarString(mapGet(doc.contents, 'kind')) !== 'ClusterQueue') return;
+      // The objects of one List share its rejections: each is reported once.
+      for (const r of reported.has(doc.rejections) ? [] : doc.rejections) {
+        reported.add(doc.rejections);
+        result.diagnostics.push(
+          diagnostic(
+            path,
+            seg.lc.linePos(r.pos[0]).line,
+            seg.embedded ? 'warning' : 'error',
+            `kubectl would not apply this ClusterQueue as written: ${r.message}; its GPU quota cannot be taken as applied`,
+          ),
+        );
+      }
       const read = readClusterQueue(doc, { file: path, text: seg.text, lc: seg.lc, flavorModels: models, multiKueueChecks: dispatchers });
       if (read.decl) result.decls.push(read.decl);
       if (read.unresolved) result.unresolved.push(read.unresolved);

@@ -1,4 +1,5 @@
-import { LineCounter, parseDocument } from 'yaml';
+import { LineCounter } from 'yaml';
+import { readYaml, toJson } from '../kit/kube-yaml.js';
 import { z } from 'zod';
 import { mapGet, nodeLine, seqItems } from '../kit/yaml-nodes.js';
 import { dirOf } from '../kit/paths.js';
@@ -53,11 +54,11 @@ export type KustomizationRead = { ok: true; k: Kustomization } | { ok: false; li
 
 export function readKustomization(path: string, text: string): KustomizationRead {
   const lc = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lc, uniqueKeys: false });
-  const first = doc.errors[0];
+  const [doc = { contents: null, errors: [], rejections: [] }] = readYaml(text, lc, { dialect: 'kustomize' });
+  const first = doc.errors[0] ?? doc.rejections[0];
   if (first)
     return { ok: false, line: lc.linePos(first.pos[0]).line, why: `YAML could not be read (${first.message.split('\n')[0] ?? ''})` };
-  const parsed = KustomizationSchema.safeParse(doc.toJS() ?? {});
+  const parsed = KustomizationSchema.safeParse(toJson(doc.contents) ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const key = issue?.path[0];

@@ -1,8 +1,8 @@
-import { stringify } from 'yaml';
 import { diagnostic } from '../../domain/index.js';
 import type { CapacityDecl, CapacityKind } from '../../domain/index.js';
 import { karpenterParser } from '../karpenter/karpenter.js';
 import { kueueParser } from '../kueue/kueue.js';
+import { kubeStringify } from '../kit/kube-yaml.js';
 import { clampLine } from '../kit/lines.js';
 import type { CapacityParser, SetParseResult, SourceFile } from '../parser.js';
 import { fileFormat } from '../kit/yaml-segments.js';
@@ -88,7 +88,7 @@ function readOne(path: string, texts: ReadonlyMap<string, string>, out: Required
 }
 
 function count(o: RenderedObject, objects: JsonObject[], at: Hit, patched: boolean, out: Required<SetParseResult>): void {
-  const text = objects.map((obj) => stringify(obj)).join('---\n');
+  const text = objects.map((obj) => kubeStringify(obj)).join('---\n');
   const parser = o.obj.kind === 'ClusterQueue' ? kueueParser : karpenterParser;
   const r = parser.parse(RENDERED, text);
   const name = jsonText((o.obj.metadata as JsonObject | undefined)?.name);

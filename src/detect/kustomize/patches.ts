@@ -1,4 +1,5 @@
-import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, Scalar } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, Scalar } from 'yaml';
+import { readYaml, toJson } from '../kit/kube-yaml.js';
 import { isGpuResource, isWholeGpuResource } from '../kit/gpu-resources.js';
 import { mapGet, nodeLine, scalarString, seqItems } from '../kit/yaml-nodes.js';
 import { isInlinePatch, itemLine, resolvePath } from './kustomization.js';
@@ -42,11 +43,9 @@ export function gpuFieldsTouched(patch: Patch, kind: CapacityObjectKind): boolea
 
 /** Objects of a resource file, as plain data. */
 export function loadObjects(text: string): JsonObject[] {
-  const docs = parseAllDocuments(text, { uniqueKeys: false });
-  if (!Array.isArray(docs)) return [];
-  return docs
+  return readYaml(text, new LineCounter(), { dialect: 'kustomize', lists: true })
     .filter((d) => d.errors.length === 0)
-    .map((d) => d.toJS() as unknown)
+    .map((d) => toJson(d.contents))
     .filter(isObject);
 }
 
@@ -152,19 +151,18 @@ function sourceOf(
 
 function patchesIn(source: PatchSource, target: PatchTarget | undefined): Patch[] {
   const lc = new LineCounter();
-  const docs = parseAllDocuments(source.text, { lineCounter: lc, uniqueKeys: false });
-  if (!Array.isArray(docs)) return [];
+  const docs = readYaml(source.text, lc, { dialect: 'kustomize' });
   const out: Patch[] = [];
   for (const doc of docs) {
     if (doc.errors.length > 0) continue;
-    const content = doc.toJS() as unknown;
+    const content = toJson(doc.contents);
     const hit: Hit = { file: source.file, line: gpuLine(doc.contents, lc) ?? nodeLine(doc.contents, lc) ?? source.line };
     if (Array.isArray(content)) {
       if (target === undefined) continue;
       const paths = content
         .map((op: unknown) => (isObject(op) && typeof op.path === 'string' ? op.path : ''))
         .filter((p) => pointerTokens(p) !== null);
-      out.push({ type: 'json6902', content: content as Json[], target, hit, paths });
+      out.push({ type: 'json6902', content: content, target, hit, paths });
     } else if (isObject(content)) {
       const meta = isObject(content.metadata) ? content.metadata : {};
       const own: PatchTarget = {};
