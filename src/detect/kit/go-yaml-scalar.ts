@@ -6,7 +6,7 @@
  * (`.5`, `1e3`, `1.`), no sexagesimal (`1:20` stays a string), and timestamps kept as written.
  */
 
-export type GoValue = null | boolean | number | string;
+type GoValue = null | boolean | number | string;
 
 /** A resolved scalar: its value, and the Go type it has (for map keys, which JSON turns into strings). */
 export interface GoScalar {

@@ -13,7 +13,7 @@ import type { GoScalar } from './go-yaml-scalar.js';
  */
 
 /** Why a document cannot be read, at an offset of the text. */
-export interface YamlProblem {
+interface YamlProblem {
   message: string;
   pos: [number, number];
 }
@@ -72,7 +72,8 @@ export function readYaml(text: string, lc: LineCounter, options: YamlReadOptions
       out.push({ contents: doc.contents, errors, rejections: [], range });
       continue;
     }
-    const n = new Normalizer(anchorTargets(doc.contents), dialect, lc);
+    const targets = anchorTargets(doc.contents);
+    const n = new Normalizer(targets, dialect, lc);
     const version = doc.directives.yaml;
     // go-yaml v2 (libyaml) accepts only `%YAML 1.1`.
     if (dialect === 'kubectl' && version.explicit === true && version.version !== '1.1') {
@@ -81,8 +82,8 @@ export function readYaml(text: string, lc: LineCounter, options: YamlReadOptions
     const sep = badSeparators.find((p) => p >= range[0] - 4 && p < range[2]);
     if (sep !== undefined)
       n.problems.push({ message: 'invalid YAML document separator: kubectl allows only a comment after ---', pos: [sep, sep + 3] });
-    // Measured before the aliases are replaced by what they point at.
-    n.checkAliasing(doc.contents);
+    // Measured before the aliases are replaced by what they point at (a document without any needs no count).
+    if (targets.size > 0) n.checkAliasing(doc.contents);
     const contents = n.value(doc.contents, range[0]);
     const items = options.lists === true ? unwrapList(contents, dialect, n.problems, 0) : null;
     if (items === null || items.length === 0) {
@@ -393,7 +394,8 @@ export function toJson(node: unknown): Json {
     const out: { [key: string]: Json } = {};
     for (const p of node.items) {
       const k = isScalar(p.key) ? String(p.key.value) : null;
-      if (k !== null) out[k] = toJson(p.value);
+      // Defined, not assigned: a key `__proto__` is data, as it is to Go.
+      if (k !== null) Object.defineProperty(out, k, { value: toJson(p.value), enumerable: true, writable: true, configurable: true });
     }
     return out;
   }
