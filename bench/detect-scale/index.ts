@@ -14,8 +14,11 @@ import type { Benchmark, BenchResult } from '../lib/benchmark.js';
 import { fmt, HeapSampler, median, memoryReport, now, quantile, table } from '../lib/measure.js';
 import { FILE_OF, largeFile } from './generate.js';
 import type { Format } from './generate.js';
+import { largeOverlay, OVERLAY } from './kustomize-overlay.js';
+import type { OverlayShape } from './kustomize-overlay.js';
 
 const SIZES_KIB = [128, 256, 512, 1000];
+const PATCH_COUNTS = [500, 1000, 2000, 4000];
 const REPEATS = 3;
 const PING_EVERY_MS = 20;
 
@@ -58,6 +61,53 @@ async function scaling(sampler: HeapSampler) {
         fmt(perMb / first, 2),
       ]);
       data.push({ format, chars: file.head.length, decls: file.decls, changes, ms: median(times), msPerMb: perMb });
+    }
+  }
+  return { rows, data };
+}
+
+/**
+ * One kustomize overlay of growing patch counts (4,000 inline patches is 840 KiB), both sides
+ * rendered: the time per patch should stay flat. CPU time is shown beside the wall clock, which a
+ * shared machine stretches.
+ */
+async function overlays(sampler: HeapSampler) {
+  const rows: (string | number)[][] = [];
+  const data: Record<string, unknown>[] = [];
+  for (const shape of ['one patch per queue', 'every patch on one queue'] as OverlayShape[]) {
+    let first: number | null = null;
+    for (const patches of PATCH_COUNTS) {
+      const o = largeOverlay(patches, shape);
+      const set: ChangeSet = {
+        base: { label: 'base', read: (p) => Promise.resolve(o.base.get(p) ?? null) },
+        head: { label: 'head', read: (p) => Promise.resolve(o.head.get(p) ?? null) },
+        changedPaths: () => Promise.resolve([OVERLAY]),
+      };
+      const times: number[] = [];
+      const cpu: number[] = [];
+      let changes = 0;
+      for (let i = 0; i < REPEATS; i++) {
+        const start = now();
+        const used = process.cpuUsage();
+        changes = (await detectChanges(set, PARSERS)).changes.length;
+        const spent = process.cpuUsage(used);
+        times.push(now() - start);
+        cpu.push((spent.user + spent.system) / 1000);
+        sampler.mark();
+      }
+      const perPatch = median(cpu) / patches;
+      first ??= perPatch;
+      rows.push([
+        shape,
+        patches,
+        fmt(o.chars / 1024, 0),
+        changes,
+        fmt(median(times), 0),
+        fmt(median(cpu), 0),
+        fmt(perPatch, 2),
+        fmt(perPatch / first, 2),
+      ]);
+      data.push({ shape, patches, chars: o.chars, changes, ms: median(times), cpuMs: median(cpu) });
     }
   }
   return { rows, data };
@@ -210,21 +260,27 @@ async function deliver(url: string, secret: string, payload: unknown): Promise<v
 async function run(): Promise<BenchResult> {
   const sampler = new HeapSampler();
   const scale = await scaling(sampler);
+  const kustomize = await overlays(sampler);
   const ping = await pingDuringReviews(sampler);
   const markdown = [
     '#### detect-scale: one large capacity file, growing sizes (median of 3, both sides parsed)',
     '',
     table(['format', 'file KiB', 'declarations', 'changes', 'ms', 'ms per MB read', 'ms per MB vs smallest'], scale.rows),
     '',
+    '#### detect-scale: a kustomize overlay of many patches (median of 3, both sides rendered)',
+    '',
+    table(['shape', 'patches', 'overlay KiB', 'changes', 'ms', 'CPU ms', 'CPU ms per patch', 'per patch vs smallest'], kustomize.rows),
+    '',
     `#### detect-scale: \`/ping\` answered from the App's process while it reviews a 1 MB file (a ping every ${PING_EVERY_MS} ms)`,
     '',
     table(['format', 'how', 'review ms', 'pings', 'p50 ms', 'p95 ms', 'max ms', 'loop lag max ms'], ping.rows),
   ].join('\n');
-  return { markdown, memory: memoryReport(sampler), data: { scale: scale.data, ping: ping.data } };
+  return { markdown, memory: memoryReport(sampler), data: { scale: scale.data, kustomize: kustomize.data, ping: ping.data } };
 }
 
 export const detectScaleBench: Benchmark = {
   name: 'detect-scale',
-  about: 'detection time per MB of one large file at growing sizes, and /ping latency while the App reviews 1 MB files',
+  about:
+    'detection time per MB of one large file at growing sizes, per patch of a large kustomize overlay, and /ping latency while the App reviews 1 MB files',
   run,
 };

@@ -1,6 +1,6 @@
-import { parse as parseYaml } from 'yaml';
 import type { NotFollowed } from '../domain/index.js';
 import { changedKeys, valueAt } from './kit/changed-keys.js';
+import { yamlValue } from './kit/kube-yaml.js';
 import type { CoverageIo } from './coverage.js';
 import { namesGpu, sizesCapacity } from './kit/gpu-signal.js';
 import { parseHcl } from './terraform/hcl.js';
@@ -149,11 +149,8 @@ function terragruntParent(path: string, base: string | null, head: string): NotF
 
 function yamlDoc(text: string | null): { ok: true; value: unknown } | { ok: false } {
   if (text === null) return { ok: true, value: {} };
-  try {
-    return { ok: true, value: parseYaml(text, { maxAliasCount: 100 }) as unknown };
-  } catch {
-    return { ok: false };
-  }
+  const value = yamlValue(text);
+  return value === undefined ? { ok: false } : { ok: true, value };
 }
 
 /**

@@ -41,5 +41,5 @@ export const PARSERS: readonly CapacityParser[] = [
   terraformParser,
   terraformManifestsParser(MANIFEST_PARSERS),
   bicepParser,
-  kustomizeParser,
+  kustomizeParser(MANIFEST_PARSERS),
 ];

@@ -20,7 +20,8 @@ const VAR_REF_RE = /^\$\(vars\.([\w-]+)\)$/;
  */
 export const clusterToolkitParser = yamlParser('cluster-toolkit', MARKERS, (path, text) => {
   const found = new Findings(path);
-  const scan = readManifests(path, text, (t) => MARKERS.test(t) && /deployment_groups/.test(t));
+  // gcluster reads blueprints with go-yaml v3.
+  const scan = readManifests(path, text, (t) => MARKERS.test(t) && /deployment_groups/.test(t), 'go-yaml-v3');
   found.diagnostics.push(...scan.diagnostics);
   for (const m of scan.manifests) {
     for (const group of seqItems(mapGet(m.root, 'deployment_groups'))) {

@@ -1,4 +1,5 @@
-import { parse as parseYaml, parseDocument } from 'yaml';
+import { parseDocument } from 'yaml';
+import { yamlValue } from '../kit/kube-yaml.js';
 import { clusterToolkitParser } from './cluster-toolkit.js';
 import type { CoverageIo } from '../coverage.js';
 import type { SetParseResult, Unfollowed } from '../parser.js';
@@ -19,11 +20,7 @@ const dirOf = (path: string) => (path.lastIndexOf('/') < 0 ? '' : path.slice(0, 
 
 function yamlOf(text: string | null): unknown {
   if (text === null) return undefined;
-  try {
-    return parseYaml(text, { maxAliasCount: 100 }) as unknown;
-  } catch {
-    return undefined;
-  }
+  return yamlValue(text, 'go-yaml-v3') ?? undefined;
 }
 
 /** The deployment's vars, when the document is a Cluster Toolkit deployment file. */

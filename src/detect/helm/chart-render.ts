@@ -1,7 +1,7 @@
-import { parse as parseYaml } from 'yaml';
 import type { CapacityDecl } from '../../domain/index.js';
 import type { CoverageIo } from '../coverage.js';
 import { detectFile } from '../detect-file.js';
+import { yamlValue } from '../kit/kube-yaml.js';
 import { CAPACITY_KIND_RE, VALUES_REF_RE, isHelmValuesPath } from './helm-chart.js';
 import { renderTemplate } from './helm-render.js';
 import type { CapacityParser, SetParseResult, Unfollowed, UnresolvedDecl } from '../parser.js';
@@ -30,11 +30,7 @@ interface Variant {
 
 function yamlOf(text: string | null): unknown {
   if (text === null) return {};
-  try {
-    return parseYaml(text, { maxAliasCount: 100 }) as unknown;
-  } catch {
-    return undefined;
-  }
+  return yamlValue(text);
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

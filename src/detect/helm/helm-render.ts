@@ -1,4 +1,4 @@
-import { stringify } from 'yaml';
+import { kubeStringify } from '../kit/kube-yaml.js';
 
 /** A template rendered line by line: each output line knows the template line it came from. */
 export type Rendered = { ok: true; text: string; lineOf: (renderedLine: number) => number } | { ok: false; why: string; line: number };
@@ -48,7 +48,7 @@ function toText(v: unknown): string {
 function yamlOf(v: unknown): string {
   if (v === null || v === undefined) return '{}';
   if (typeof v !== 'object') return toText(v);
-  return stringify(v, { lineWidth: 0 }).replace(/\n$/, '');
+  return kubeStringify(v).replace(/\n$/, '');
 }
 
 /**

@@ -1,10 +1,11 @@
-import { LineCounter, parseAllDocuments } from 'yaml';
-import type { Document } from 'yaml';
+import { LineCounter } from 'yaml';
 import { diagnostic } from '../../domain/index.js';
 import type { CapacityDecl } from '../../domain/index.js';
 import { flavorModels } from '../kueue/kueue-flavors.js';
 import { KUEUE_KIND, queueModel } from '../kueue/kueue-queue.js';
 import { isKustomizationPath } from '../kustomize/kustomization.js';
+import { readYaml } from '../kit/kube-yaml.js';
+import type { YamlDoc } from '../kit/kube-yaml.js';
 import { clampLine } from '../kit/lines.js';
 import { embeddedYaml } from './nested-objects.js';
 import type { Embedded } from './nested-objects.js';
@@ -81,11 +82,10 @@ function parseEmbedded(path: string, text: string, inner: readonly CapacityParse
 function fillQueueModels(decls: CapacityDecl[], embedded: readonly Embedded[], text: string): void {
   const queues = decls.filter((d) => d.kind === KUEUE_KIND && d.gpuModel === null);
   if (queues.length === 0) return;
-  const docs: Document.Parsed[] = [];
+  const docs: YamlDoc[] = [];
   for (const t of [text, ...embedded.map((e) => e.text)]) {
     if (!t.includes('ResourceFlavor')) continue;
-    const parsed = parseAllDocuments(t, { lineCounter: new LineCounter() });
-    if (Array.isArray(parsed)) docs.push(...parsed.filter((d) => d.errors.length === 0));
+    docs.push(...readYaml(t, new LineCounter(), { lists: true }).filter((d) => d.errors.length === 0));
   }
   const models = flavorModels(docs);
   for (const q of queues) q.gpuModel = queueModel(q.parts, models);

@@ -1,5 +1,7 @@
-import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, parseDocument, Scalar } from 'yaml';
-import type { Document, Node } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, Scalar } from 'yaml';
+import type { Node } from 'yaml';
+import { readYaml, toJson } from '../kit/kube-yaml.js';
+import type { YamlDoc } from '../kit/kube-yaml.js';
 import { maskTemplates } from '../kit/template-mask.js';
 import { mapGet, nodeLine, scalarString } from '../kit/yaml-nodes.js';
 
@@ -84,6 +86,11 @@ function walk(node: unknown, path: string, src: Source, scan: EmbeddedScan, stat
     const object = isObject(node);
     if (object && kind !== null && TEMPLATE_KINDS.has(kind)) return;
     const label = `${kind ?? 'object'} ${objectName(node)}`;
+    // A List is read whole by the readers, which apply its items as kubectl does (kube-yaml.ts).
+    if (kind !== null && isSeq(mapGet(node, 'items')) && !state.topLevel) {
+      push(scan, src, node, 'object', path === '' ? label : path);
+      return;
+    }
     // The readers name the object in their messages; the path says where it sits.
     if (object && !state.topLevel) push(scan, src, node, 'object', path === '' ? label : path);
     const at = object ? `${path === '' ? '' : `${path} › `}${label} ›` : path;
@@ -161,6 +168,13 @@ function push(scan: EmbeddedScan, src: Source, node: Node, role: Embedded['role'
   const range = node.range;
   if (!range) return;
   const [start, end] = range;
+  const line = src.lc.linePos(start).line;
+  if (reachesOutside(node, start, end)) {
+    // Aliases or merge keys bring in values from elsewhere in the file: the text cut out would not
+    // hold them, so the object is handed over as the JSON it resolves to, on its first line.
+    scan.found.push({ text: '\n'.repeat(line - 1) + JSON.stringify(toJson(node)), role, where, line });
+    return;
+  }
   const lineStart = src.text.lastIndexOf('\n', start - 1) + 1;
   let out = '';
   for (let i = 0; i < src.text.length; i++) {
@@ -169,18 +183,34 @@ function push(scan: EmbeddedScan, src: Source, node: Node, role: Embedded['role'
     else if (i >= lineStart && i < start) out += ' ';
     else if (i >= start && i < end) out += ch;
   }
-  scan.found.push({ text: out, role, where, line: src.lc.linePos(start).line });
+  scan.found.push({ text: out, role, where, line });
+}
+
+/** Some node under `node` was written outside its text (an alias's anchor, a merged map). */
+function reachesOutside(node: unknown, start: number, end: number): boolean {
+  const stack: unknown[] = [node];
+  const seen = new Set<unknown>();
+  while (stack.length > 0) {
+    const n = stack.pop();
+    if (n === null || typeof n !== 'object' || seen.has(n)) continue;
+    seen.add(n);
+    const r = (n as Node).range;
+    if (r && (r[0] < start || r[1] > end)) return true;
+    if (isMap(n)) for (const p of n.items) stack.push(p.key, p.value);
+    else if (isSeq(n)) stack.push(...n.items);
+  }
+  return false;
 }
 
 /** Parsed as written, or with templates masked when that reads more documents. */
-function parseLenient(text: string): { docs: Document.Parsed[]; lc: LineCounter; masked: boolean } {
+function parseLenient(text: string): { docs: YamlDoc[]; lc: LineCounter; masked: boolean } {
   const parse = (t: string) => {
     const lc = new LineCounter();
-    const docs = parseAllDocuments(t, { lineCounter: lc, uniqueKeys: false });
-    return { docs: Array.isArray(docs) ? docs : [], lc, masked: t !== text };
+    // A List's items are documents of their own: the readers see them, as they see the file's documents.
+    return { docs: readYaml(t, lc, { lists: true }), lc, masked: t !== text };
   };
   const plain = parse(text);
-  const broken = (d: Document.Parsed[]) => d.filter((x) => x.errors.length > 0).length;
+  const broken = (d: YamlDoc[]) => d.filter((x) => x.errors.length > 0).length;
   if (broken(plain.docs) === 0) return plain;
   const masked = parse(maskTemplates(text));
   return broken(masked.docs) < broken(plain.docs) ? masked : plain;

@@ -1,7 +1,8 @@
-import { isScalar, LineCounter, parseAllDocuments, Scalar } from 'yaml';
-import type { Document } from 'yaml';
+import { isScalar, LineCounter, Scalar } from 'yaml';
 import { diagnostic } from '../../domain/index.js';
 import type { Diagnostic } from '../../domain/index.js';
+import { readYaml } from './kube-yaml.js';
+import type { YamlDialect, YamlDoc } from './kube-yaml.js';
 import { clampLine } from './lines.js';
 import { maskTemplates } from './template-mask.js';
 import { mapGet, nodeLine, nodeSource, scalarString } from './yaml-nodes.js';
@@ -14,7 +15,7 @@ export interface NodeContext {
   lc: LineCounter;
 }
 
-/** One YAML document of a file: a Kubernetes object, a config file, Helm values … */
+/** One YAML document of a file (a Kubernetes object, a config file, Helm values …), or one object of a `List`. */
 export interface Manifest {
   root: unknown;
   kind: string | null;
@@ -29,6 +30,8 @@ export interface Manifest {
   heldIn?: string;
   /** The ConfigMap and data key holding the document, when `heldIn` is set. */
   holder?: { configMap: string; key: string };
+  /** An item of a `List` document: the List's kind. */
+  inList?: string;
 }
 
 export interface ManifestScan {
@@ -39,13 +42,20 @@ export interface ManifestScan {
 /**
  * The documents of a file worth reading: segments (YAML files, Markdown fences, heredocs) the
  * `wanted` check accepts, parsed as written, or with templates masked when that fails, plus
- * YAML held in ConfigMap `data` strings. Documents that stay unreadable get one warning each.
+ * YAML held in ConfigMap `data` strings. They are read as kubectl reads them (kube-yaml.ts), the
+ * objects of a `List` each a manifest of its own, unless `dialect` names another reader. Documents
+ * that stay unreadable get one warning each; one the applier would refuse, an error.
  */
-export function readManifests(path: string, text: string, wanted: (text: string) => boolean): ManifestScan {
+export function readManifests(
+  path: string,
+  text: string,
+  wanted: (text: string) => boolean,
+  dialect: YamlDialect = 'kubectl',
+): ManifestScan {
   const scan: ManifestScan = { manifests: [], diagnostics: [] };
   for (const seg of yamlSegments(path, text)) {
     if (!wanted(seg.text)) continue;
-    readText(path, seg.text, seg.embedded, wanted, scan, undefined);
+    readText(path, seg.text, seg.embedded, wanted, scan, undefined, dialect);
   }
   for (const d of scan.diagnostics) if (d.line !== null) d.line = clampLine(d.line, text);
   return scan;
@@ -58,13 +68,16 @@ function readText(
   wanted: (t: string) => boolean,
   scan: ManifestScan,
   holder: { configMap: string; key: string } | undefined,
+  dialect: YamlDialect,
 ): void {
   const heldIn = holder ? `ConfigMap ${holder.configMap}, data.${holder.key}` : undefined;
-  const docs = parse(text);
-  const masked = docs.some((d) => d.errors.length > 0) ? parse(maskTemplates(text)) : null;
+  const docs = parse(text, dialect);
+  const masked = docs.some((d) => d.errors.length > 0) ? parse(maskTemplates(text), dialect) : null;
   const use = masked && masked.filter((d) => d.errors.length > 0).length < docs.filter((d) => d.errors.length > 0).length ? masked : docs;
   const lc = use.lc;
   const ctx: NodeContext = { file, text, lc };
+  // The objects of one List share its rejections: each is reported once.
+  const reported = new Set<unknown>();
   for (const doc of use) {
     if (doc.errors.length > 0) {
       const first = doc.errors[0];
@@ -82,6 +95,23 @@ function readText(
       );
       continue;
     }
+    // A masked parse is of a template, which no applier reads as it stands.
+    if (use !== masked && doc.rejections.length > 0 && !reported.has(doc.rejections)) {
+      reported.add(doc.rejections);
+      const [from, to] = doc.range;
+      if (wanted(text.slice(from, to))) {
+        for (const r of doc.rejections) {
+          scan.diagnostics.push(
+            diagnostic(
+              file,
+              lc.linePos(r.pos[0]).line,
+              embedded ? 'info' : 'error',
+              `${heldIn ? `${heldIn}: ` : ''}${APPLIER[dialect]} would not apply this document as written: ${r.message}; what it declares cannot be taken as applied`,
+            ),
+          );
+        }
+      }
+    }
     const root = doc.contents;
     const manifest: Manifest = {
       root,
@@ -95,12 +125,13 @@ function readText(
       ctx,
       embedded,
     };
+    if (doc.inList !== undefined) manifest.inList = doc.inList.kind;
     if (holder !== undefined) {
       manifest.heldIn = heldIn ?? '';
       manifest.holder = holder;
     }
     scan.manifests.push(manifest);
-    if (manifest.kind === 'ConfigMap' && heldIn === undefined) readDataStrings(manifest, wanted, scan);
+    if (manifest.kind === 'ConfigMap' && heldIn === undefined) readDataStrings(manifest, wanted, scan, dialect);
   }
 }
 
@@ -112,18 +143,19 @@ function sourceString(node: unknown, text: string): string | null {
   return source === '' ? null : source;
 }
 
-type ParsedDocs = Document.Parsed[] & { lc: LineCounter };
+const APPLIER: Record<YamlDialect, string> = { kubectl: 'kubectl', kustomize: 'kustomize', 'go-yaml-v3': 'go-yaml' };
 
-function parse(text: string): ParsedDocs {
+type ParsedDocs = YamlDoc[] & { lc: LineCounter };
+
+function parse(text: string, dialect: YamlDialect): ParsedDocs {
   const lc = new LineCounter();
-  const docs = parseAllDocuments(text, { lineCounter: lc, uniqueKeys: false });
-  const list = (Array.isArray(docs) ? docs : []) as ParsedDocs;
+  const list = readYaml(text, lc, { dialect, lists: dialect !== 'go-yaml-v3' }) as ParsedDocs;
   list.lc = lc;
   return list;
 }
 
 /** ConfigMap `data` values that hold YAML (device-plugin configs, manifests rendered by a hook). */
-function readDataStrings(cm: Manifest, wanted: (t: string) => boolean, scan: ManifestScan): void {
+function readDataStrings(cm: Manifest, wanted: (t: string) => boolean, scan: ManifestScan, dialect: YamlDialect): void {
   const data = mapGet(cm.root, 'data');
   if (!data || typeof data !== 'object' || !('items' in data)) return;
   for (const pair of (data as { items: { key: unknown; value: unknown }[] }).items) {
@@ -136,6 +168,6 @@ function readDataStrings(cm: Manifest, wanted: (t: string) => boolean, scan: Man
     // mapped line by line, so their contents are placed at the value's own line.
     const literal = value.type === Scalar.BLOCK_LITERAL;
     const padded = '\n'.repeat(literal ? header : header - 1) + value.value;
-    readText(cm.ctx.file, padded, cm.embedded, wanted, scan, { configMap: cm.name ?? '(unnamed)', key });
+    readText(cm.ctx.file, padded, cm.embedded, wanted, scan, { configMap: cm.name ?? '(unnamed)', key }, dialect);
   }
 }

@@ -1,7 +1,8 @@
-import { LineCounter, parseAllDocuments } from 'yaml';
-import type { Document } from 'yaml';
+import { LineCounter } from 'yaml';
 import { MAX_FILE_CHARS } from '../../domain/index.js';
 import type { CapacityDecl } from '../../domain/index.js';
+import { readYaml } from '../kit/kube-yaml.js';
+import type { YamlDoc } from '../kit/kube-yaml.js';
 import { flavorModels } from './kueue-flavors.js';
 import { KUEUE_KIND, queueModel } from './kueue-queue.js';
 import { fileFormat } from '../kit/yaml-segments.js';
@@ -36,16 +37,14 @@ export async function fillModelsFromDirectory(decls: readonly CapacityDecl[], io
       .filter((p) => fileFormat(p) === 'yaml')
       .sort()
       .slice(0, MAX_FLAVOR_FILES);
-    const docs = new Map<string, Document.Parsed[]>();
+    const docs = new Map<string, YamlDoc[]>();
     for (const path of files) {
       const text = await io.read(path);
       if (text === null || text.length > MAX_FILE_CHARS || !text.includes('ResourceFlavor')) continue;
-      const parsed = parseAllDocuments(text, { lineCounter: new LineCounter() });
-      if (Array.isArray(parsed))
-        docs.set(
-          path,
-          parsed.filter((d) => d.errors.length === 0),
-        );
+      docs.set(
+        path,
+        readYaml(text, new LineCounter(), { lists: true }).filter((d) => d.errors.length === 0),
+      );
     }
     if (docs.size === 0) continue;
     for (const q of queues) {

@@ -1,10 +1,10 @@
-import type { Document } from 'yaml';
+import type { YamlDoc } from '../kit/kube-yaml.js';
 import { GPU_MODEL_LABELS, normaliseGpuModel } from '../kit/gpu-resources.js';
 import { findTemplateExpression } from '../kit/template.js';
 import { mapGet, scalarString } from '../kit/yaml-nodes.js';
 
 /** GPU model per ResourceFlavor name, from node labels that name the model outright. */
-export function flavorModels(docs: readonly Document.Parsed[]): Map<string, string> {
+export function flavorModels(docs: readonly YamlDoc[]): Map<string, string> {
   const models = new Map<string, string>();
   for (const doc of docs) {
     const root = doc.contents;
@@ -25,7 +25,7 @@ export function flavorModels(docs: readonly Document.Parsed[]): Map<string, stri
 }
 
 /** Names of the AdmissionChecks that dispatch to worker clusters (MultiKueue's controller). */
-export function multiKueueChecks(docs: readonly Document.Parsed[]): Set<string> {
+export function multiKueueChecks(docs: readonly YamlDoc[]): Set<string> {
   const out = new Set<string>();
   for (const doc of docs) {
     const root = doc.contents;

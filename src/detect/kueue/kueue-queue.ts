@@ -1,6 +1,7 @@
-import type { Document, LineCounter } from 'yaml';
+import type { LineCounter } from 'yaml';
 import { diagnostic } from '../../domain/index.js';
 import type { CapacityDecl, CapacityPart, Diagnostic, Severity } from '../../domain/index.js';
+import type { YamlDoc } from '../kit/kube-yaml.js';
 import { isDraGpuResource, isGpuResource, isWholeGpuResource, PRIMARY_GPU_RESOURCE } from '../kit/gpu-resources.js';
 import type { UnresolvedDecl } from '../parser.js';
 import { parseQuantity } from '../kit/quantity.js';
@@ -35,7 +36,7 @@ export interface QueueResult {
  * one is read: counted, ruled out by its name, or reported). A GPU resource written in another
  * shape (a group without `flavors`, say) is left out, so the floor sees it and it is not followed.
  */
-export function queueLines(doc: Document.Parsed, lc: LineCounter): NodeLines[] {
+export function queueLines(doc: YamlDoc, lc: LineCounter): NodeLines[] {
   const root = doc.contents;
   const spec = mapGet(root, 'spec');
   const out = [...pairsExcept(root, ['spec'], lc), ...pairsExcept(spec, ['resourceGroups'], lc)];
@@ -75,7 +76,7 @@ interface GpuEntry {
 }
 
 /** Reads one `kind: ClusterQueue` document; no decl when it holds no GPU resource. */
-export function readClusterQueue(doc: Document.Parsed, ctx: QueueContext): QueueResult {
+export function readClusterQueue(doc: YamlDoc, ctx: QueueContext): QueueResult {
   const diagnostics: Diagnostic[] = [];
   const root = doc.contents;
   const docLine = nodeLine(root, ctx.lc) ?? 1;

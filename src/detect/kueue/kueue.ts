@@ -1,6 +1,7 @@
-import { LineCounter, parseAllDocuments } from 'yaml';
-import type { Document } from 'yaml';
+import { LineCounter } from 'yaml';
 import { diagnostic } from '../../domain/index.js';
+import { readYaml } from '../kit/kube-yaml.js';
+import type { YamlDoc } from '../kit/kube-yaml.js';
 import { clampLine, splitLines } from '../kit/lines.js';
 import { flavorModels, multiKueueChecks } from './kueue-flavors.js';
 import { queueLines, readClusterQueue } from './kueue-queue.js';
@@ -30,7 +31,7 @@ interface ParsedSegment {
   text: string;
   embedded: boolean;
   lc: LineCounter;
-  docs: Document.Parsed[];
+  docs: YamlDoc[];
 }
 
 function parseKueue(path: string, text: string): ParseResult & Accounting {
@@ -43,7 +44,7 @@ function parseKueue(path: string, text: string): ParseResult & Accounting {
   for (const seg of yamlSegments(path, text)) {
     if (!seg.text.includes('ClusterQueue') && !seg.text.includes('ResourceFlavor')) continue;
     const lc = new LineCounter();
-    const docs = [...parseAllDocuments(seg.text, { lineCounter: lc })];
+    const docs = readYaml(seg.text, lc, { lists: true });
     segments.push({ ...seg, lc, docs });
   }
 
@@ -52,6 +53,7 @@ function parseKueue(path: string, text: string): ParseResult & Accounting {
   const models = flavorModels(readable);
   const dispatchers = multiKueueChecks(readable);
 
+  const reported = new Set<unknown>();
   for (const seg of segments) {
     const lines = splitLines(seg.text);
     seg.docs.forEach((doc, i) => {
@@ -88,6 +90,18 @@ function parseKueue(path: string, text: string): ParseResult & Accounting {
         if (lines) accounted.push({ file: path, ...lines });
       }
       if (kind !== 'ClusterQueue') return;
+      // The objects of one List share its rejections: each is reported once.
+      for (const r of reported.has(doc.rejections) ? [] : doc.rejections) {
+        reported.add(doc.rejections);
+        result.diagnostics.push(
+          diagnostic(
+            path,
+            seg.lc.linePos(r.pos[0]).line,
+            seg.embedded ? 'warning' : 'error',
+            `kubectl would not apply this ClusterQueue as written: ${r.message}; its GPU quota cannot be taken as applied`,
+          ),
+        );
+      }
       for (const lines of queueLines(doc, seg.lc)) accounted.push({ file: path, ...lines });
       const read = readClusterQueue(doc, { file: path, text: seg.text, lc: seg.lc, flavorModels: models, multiKueueChecks: dispatchers });
       if (read.decl) result.decls.push(read.decl);

@@ -1,4 +1,5 @@
-import { LineCounter, parseDocument } from 'yaml';
+import { LineCounter } from 'yaml';
+import { readYaml, toJson } from '../kit/kube-yaml.js';
 import { z } from 'zod';
 import { mapGet, nodeLine, seqItems } from '../kit/yaml-nodes.js';
 import { dirOf } from '../kit/paths.js';
@@ -24,7 +25,7 @@ export type PatchTarget = z.infer<typeof Target>;
 
 const Paths = z.array(z.string()).optional();
 
-/** The fields of a kustomization that decide what a ClusterQueue or NodePool becomes. */
+/** The fields of a kustomization that decide what its capacity objects become. */
 const KustomizationSchema = z.object({
   resources: Paths,
   bases: Paths,
@@ -34,6 +35,13 @@ const KustomizationSchema = z.object({
   patchesJson6902: z.array(z.object({ target: Target, path: z.string().optional(), patch: z.string().optional() })).optional(),
   namePrefix: z.string().optional(),
   nameSuffix: z.string().optional(),
+  replicas: z.array(z.object({ name: z.string(), count: z.number().int() })).optional(),
+  // Transformer configurations: their `replicas` field specs extend where `replicas` applies.
+  configurations: Paths,
+  // Copy fields between objects: a capacity field they set is not computed.
+  replacements: z.array(z.unknown()).optional(),
+  // Objects generated from charts are not rendered.
+  helmCharts: z.array(z.unknown()).optional(),
   // Merge keys for custom resources change how lists merge: results are then not computed.
   openapi: z.unknown().optional(),
   mergeKeys: z.unknown().optional(),
@@ -53,11 +61,11 @@ export type KustomizationRead = { ok: true; k: Kustomization } | { ok: false; li
 
 export function readKustomization(path: string, text: string): KustomizationRead {
   const lc = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lc, uniqueKeys: false });
-  const first = doc.errors[0];
+  const [doc = { contents: null, errors: [], rejections: [] }] = readYaml(text, lc, { dialect: 'kustomize' });
+  const first = doc.errors[0] ?? doc.rejections[0];
   if (first)
     return { ok: false, line: lc.linePos(first.pos[0]).line, why: `YAML could not be read (${first.message.split('\n')[0] ?? ''})` };
-  const parsed = KustomizationSchema.safeParse(doc.toJS() ?? {});
+  const parsed = KustomizationSchema.safeParse(toJson(doc.contents) ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const key = issue?.path[0];
@@ -115,6 +123,10 @@ export function kustomizationReferences(k: Kustomization): string[] {
     else out.push(...KUSTOMIZATION_NAMES.map((n) => (path === '' ? n : `${path}/${n}`)));
   }
   out.push(...patchReferences(k));
+  for (const ref of spec.configurations ?? []) {
+    const path = resolvePath(k.dir, ref);
+    if (path !== null) out.push(path);
+  }
   return [...new Set(out)];
 }
 

@@ -1,58 +1,67 @@
-import { stringify } from 'yaml';
 import { diagnostic } from '../../domain/index.js';
-import type { CapacityDecl, CapacityKind } from '../../domain/index.js';
-import { karpenterParser } from '../karpenter/karpenter.js';
-import { kueueParser } from '../kueue/kueue.js';
+import type { CapacityDecl } from '../../domain/index.js';
+import { kubeStringify } from '../kit/kube-yaml.js';
 import { clampLine } from '../kit/lines.js';
-import type { CapacityParser, SetParseResult, SourceFile } from '../parser.js';
 import { fileFormat } from '../kit/yaml-segments.js';
+import type { CapacityParser, ParseOutcome, SetParseResult, SourceFile, UnresolvedDecl } from '../parser.js';
 import { isKustomizationPath, kustomizationReferences, readKustomization } from './kustomization.js';
 import { jsonText } from './patch-apply.js';
 import type { JsonObject } from './patch-apply.js';
-import { capacityKindOf } from './patches.js';
 import type { Hit } from './patches.js';
 import { render } from './render.js';
-import type { RenderedObject } from './render.js';
+import { Sources } from './sources.js';
+import type { Render, RenderedObject } from './render.js';
 
 const RENDERED = 'kustomize-rendered.yaml';
 
 /**
- * Kustomize overlays that patch a ClusterQueue's quota or a Karpenter NodePool's limits
- * (`patches`, `patchesStrategicMerge`, `patchesJson6902`, inline or in patch files). The
- * kustomization is read with the files it names (bases through `resources`), the patches are
- * applied as kustomize applies them to custom resources, and the result is counted by the
- * Kueue and Karpenter readers. A patched object is reported at the line of the GPU value the
- * patch sets; an object an overlay takes from a base unpatched is reported at its `resources`
- * entry, so adding or removing a patch compares with what the overlay rendered before. Where
- * the base cannot be read and the patch alone does not decide the count, a warning says so.
+ * Kustomize overlays: the kustomization is read with the files it names (bases through
+ * `resources`, `components`, patch files, `configurations`), its patches (`patches`,
+ * `patchesStrategicMerge`, `patchesJson6902`, inline or in files), `replicas`, `namePrefix` and
+ * `nameSuffix` are applied as kustomize applies them to custom resources, and the result is read
+ * by every manifest reader `inner` holds, so any capacity kind they count is counted as the
+ * overlay renders it. A patched object is reported at the line of the patch that set its GPU
+ * count; one an overlay takes from a base unpatched is reported at its `resources` entry, so
+ * adding or removing a patch compares with what the overlay rendered before. Where the base
+ * cannot be read and the patch alone does not decide the count, a warning says so; a build that
+ * would fail or that goes past the render's budget leaves its objects unknown, with an error.
  */
-export const kustomizeParser: CapacityParser = {
-  id: 'kustomize',
-  acceptsPath: (path) => isKustomizationPath(path) || fileFormat(path) === 'yaml',
-  acceptsSibling: isKustomizationPath,
-  mightContain: (path) => isKustomizationPath(path),
-  parse(path, text) {
-    if (!isKustomizationPath(path)) return { decls: [], diagnostics: [], unresolved: [] };
-    const { decls, diagnostics, unresolved } = parseKustomizations([{ path, text }]);
-    return { decls, diagnostics, unresolved };
-  },
-  parseSet: (files) => parseKustomizations(files),
-  references(file) {
-    if (!isKustomizationPath(file.path)) return [];
-    const read = readKustomization(file.path, file.text);
-    return read.ok ? kustomizationReferences(read.k) : [];
-  },
-};
+export function kustomizeParser(inner: readonly CapacityParser[]): CapacityParser {
+  return {
+    id: 'kustomize',
+    acceptsPath: (path) => isKustomizationPath(path) || fileFormat(path) === 'yaml',
+    acceptsSibling: isKustomizationPath,
+    mightContain: (path) => isKustomizationPath(path),
+    parse(path, text) {
+      if (!isKustomizationPath(path)) return { decls: [], diagnostics: [], unresolved: [] };
+      const { decls, diagnostics, unresolved } = parseKustomizations([{ path, text }], inner);
+      return { decls, diagnostics, unresolved };
+    },
+    parseSet: (files) => parseKustomizations(files, inner),
+    references(file) {
+      if (!isKustomizationPath(file.path)) return [];
+      const read = readKustomization(file.path, file.text);
+      return read.ok ? kustomizationReferences(read.k) : [];
+    },
+  };
+}
 
-function parseKustomizations(files: readonly SourceFile[]): Required<SetParseResult> {
+function parseKustomizations(files: readonly SourceFile[], inner: readonly CapacityParser[]): Required<SetParseResult> {
   const out: Required<SetParseResult> = { decls: [], diagnostics: [], unresolved: [], supersedes: [], replaces: [] };
   const texts = new Map(files.map((f) => [f.path, f.text]));
+  const sources = new Sources(texts);
   // Bases read for an overlay are rendered through it, not reported on their own.
-  const referenced = new Set(files.flatMap((f) => kustomizeParser.references?.(f) ?? []));
+  const referenced = new Set(
+    files.flatMap((f) => {
+      const read = isKustomizationPath(f.path) ? sources.kustomization(f.path) : undefined;
+      return read?.ok === true ? kustomizationReferences(read.k) : [];
+    }),
+  );
+  const reader = new Reader(inner);
   for (const file of files) {
     if (!isKustomizationPath(file.path) || referenced.has(file.path)) continue;
     try {
-      readOne(file.path, texts, out);
+      readOne(file.path, sources, reader, out);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       out.diagnostics.push(diagnostic(file.path, null, 'error', `kustomize parser failed: ${message}`));
@@ -69,45 +78,123 @@ function parseKustomizations(files: readonly SourceFile[]): Required<SetParseRes
   return out;
 }
 
-function readOne(path: string, texts: ReadonlyMap<string, string>, out: Required<SetParseResult>): void {
-  const result = render(path, texts);
+/** The manifest readers over rendered objects. */
+class Reader {
+  private readonly capacity = new WeakMap<JsonObject, boolean>();
+
+  constructor(private readonly inner: readonly CapacityParser[]) {}
+
+  read(text: string): ParseOutcome {
+    const out: Required<ParseOutcome> = { decls: [], diagnostics: [], unresolved: [], notFollowed: [] };
+    for (const p of this.inner) {
+      if (!p.mightContain(RENDERED, text)) continue;
+      const r = p.parse(RENDERED, text);
+      out.decls.push(...r.decls);
+      out.diagnostics.push(...r.diagnostics);
+      out.unresolved.push(...(r.unresolved ?? []));
+    }
+    return out;
+  }
+
+  /** Some reader counts the object (or finds it uncountable): it is GPU capacity. */
+  readonly isCapacity = (obj: JsonObject): boolean => {
+    const known = this.capacity.get(obj);
+    if (known !== undefined) return known;
+    const r = this.read(kubeStringify(obj));
+    const found = r.decls.length > 0 || (r.unresolved ?? []).length > 0;
+    this.capacity.set(obj, found);
+    return found;
+  };
+}
+
+/** Every rendered object in one text, and the line each starts at. */
+function renderedText(objects: readonly RenderedObject[]): { text: string; starts: number[] } {
+  const parts: string[] = [];
+  const starts: number[] = [];
+  let line = 1;
+  for (const o of objects) {
+    const text = `${kubeStringify(o.obj)}---\n`;
+    starts.push(line);
+    parts.push(text);
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) line++;
+  }
+  return { text: parts.join(''), starts };
+}
+
+/** The object whose text holds `line`. */
+function objectAt(starts: readonly number[], line: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((starts[mid] ?? 0) <= line) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+interface Found {
+  decls: CapacityDecl[];
+  unresolved: UnresolvedDecl[];
+  messages: string[];
+}
+
+function readOne(path: string, sources: Sources, reader: Reader, out: Required<SetParseResult>): void {
+  const result = render(path, sources, reader.isCapacity);
   out.supersedes.push(...result.sources);
   for (const n of result.notes) out.diagnostics.push(diagnostic(n.file, n.line, n.severity, n.message));
-  for (const u of result.unknown) out.unresolved.push({ file: u.file, line: u.line, kind: kindOf(u.kind), name: u.name });
-  const flavors = result.objects.filter((o) => o.obj.kind === 'ResourceFlavor').map((o) => o.obj);
-  for (const o of result.objects) {
-    const kind = capacityKindOf(jsonText(o.obj.kind), jsonText(o.obj.apiVersion).split('/')[0]);
-    if (kind === null) continue;
+  const { text, starts } = renderedText(result.objects);
+  const r = result.objects.length === 0 ? { decls: [], diagnostics: [], unresolved: [] } : reader.read(text);
+  const found = new Map<RenderedObject, Found>();
+  const slot = (line: number): Found | null => {
+    const o = result.objects[objectAt(starts, line)];
+    if (o === undefined) return null;
+    let f = found.get(o);
+    if (!f) found.set(o, (f = { decls: [], unresolved: [], messages: [] }));
+    return f;
+  };
+  for (const d of r.decls) slot(d.line)?.decls.push(d);
+  for (const u of r.unresolved ?? []) slot(u.line)?.unresolved.push(u);
+  for (const d of r.diagnostics) if (d.line !== null) slot(d.line)?.messages.push(`${d.severity}\u0000${d.message}`);
+  if (result.failed) reportFailure(path, result, found, out);
+  for (const [o, f] of found) {
+    if (f.decls.length === 0 && f.unresolved.length === 0) continue;
     const last = o.hits[o.hits.length - 1];
     // Unpatched objects of this kustomization's own directory are read by the other readers.
-    if (last === undefined && (o.ownDir || o.entry.file !== path)) continue;
-    count(o, kind === 'ClusterQueue' ? [...flavors, o.obj] : [o.obj], last ?? o.entry, last !== undefined, out);
+    if (result.failed === undefined && o.unknownAt === undefined && last === undefined && (o.ownDir || o.entry.file !== path)) continue;
+    const at: Hit = result.failed ?? o.unknownAt ?? last ?? o.entry;
+    const unknown = result.failed !== undefined || o.unknownAt !== undefined;
+    const patched = last !== undefined || o.unknownAt !== undefined;
+    // Diagnostics of an unpatched object belong to its own file, reported when that file changes.
+    if (patched && !unknown) {
+      for (const m of f.messages) {
+        const [severity = 'info', message = ''] = m.split('\u0000') as ['error' | 'warning' | 'info', string];
+        out.diagnostics.push(diagnostic(at.file, at.line, severity, `as patched: ${message}`));
+      }
+    }
+    const where = o.baseUnknown === undefined ? '' : ` (its base, ${o.baseUnknown}, could not be read; counted from the patch alone)`;
+    for (const d of f.decls) {
+      if (unknown) {
+        out.unresolved.push({ file: at.file, line: at.line, kind: d.kind, name: d.name });
+        continue;
+      }
+      out.decls.push({ ...d, file: at.file, line: at.line, parts: d.parts.map((p) => ({ ...p, line: at.line })) });
+      if (where !== '')
+        out.diagnostics.push(diagnostic(at.file, at.line, 'info', `${jsonText(o.obj.kind)} ${d.name}: ${d.gpus} GPUs${where}`));
+    }
+    for (const u of f.unresolved) out.unresolved.push({ ...u, file: at.file, line: at.line });
     // The resource file's own reading names the object as it is before this render renames it.
-    if (o.origin !== undefined) out.replaces.push({ file: o.origin.file, kind: kindOf(kind), name: o.origin.name });
+    if (o.origin !== undefined) {
+      for (const d of [...f.decls, ...f.unresolved]) out.replaces.push({ file: o.origin.file, kind: d.kind, name: o.origin.name });
+    }
   }
 }
 
-function count(o: RenderedObject, objects: JsonObject[], at: Hit, patched: boolean, out: Required<SetParseResult>): void {
-  const text = objects.map((obj) => stringify(obj)).join('---\n');
-  const parser = o.obj.kind === 'ClusterQueue' ? kueueParser : karpenterParser;
-  const r = parser.parse(RENDERED, text);
-  const name = jsonText((o.obj.metadata as JsonObject | undefined)?.name);
-  const where = o.baseUnknown === undefined ? '' : ` (its base, ${o.baseUnknown}, could not be read; counted from the patch alone)`;
-  // Diagnostics of an unpatched object belong to its own file, reported when that file changes.
-  if (patched) {
-    for (const d of r.diagnostics) out.diagnostics.push(diagnostic(at.file, at.line, d.severity, `as patched: ${d.message}`));
-  }
-  for (const d of r.decls) {
-    if (d.name !== name) continue;
-    const decl: CapacityDecl = { ...d, file: at.file, line: at.line, parts: d.parts.map((p) => ({ ...p, line: at.line })) };
-    out.decls.push(decl);
-    if (where !== '') out.diagnostics.push(diagnostic(at.file, at.line, 'info', `${o.obj.kind as string} ${name}: ${d.gpus} GPUs${where}`));
-  }
-  for (const u of r.unresolved ?? []) {
-    if (u.name === name) out.unresolved.push({ ...u, file: at.file, line: at.line });
-  }
-}
-
-function kindOf(kind: 'ClusterQueue' | 'NodePool' | 'Provisioner'): CapacityKind {
-  return kind === 'ClusterQueue' ? 'kueue-cluster-queue' : 'karpenter-nodepool';
+/** A build that fails, or a render past its budget: an error on every file it read, its objects unknown. */
+function reportFailure(path: string, result: Render, found: ReadonlyMap<RenderedObject, Found>, out: Required<SetParseResult>): void {
+  const failed = result.failed;
+  if (failed === undefined) return;
+  const message = `the kustomization ${path} is not followed: ${failed.why}; the GPU capacity it renders is unknown`;
+  const files = new Set([failed.file, path, ...result.sources, ...[...found.keys()].flatMap((o) => (o.origin ? [o.origin.file] : []))]);
+  for (const file of files) out.diagnostics.push(diagnostic(file, file === failed.file ? failed.line : null, 'error', message));
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { match } from '../../../test/helpers/match.js';
+import { PARSERS } from '../registry.js';
 import { kustomizeParser } from './kustomize-parser.js';
+import { RENDER_BUDGET } from './render.js';
 import { changeRows, detectPr, edited, lineIn } from '../../../test/detect/real-fixtures.js';
 import type { Tree } from '../../../test/detect/real-fixtures.js';
 
@@ -269,7 +271,7 @@ describe('kustomizeParser', () => {
   it('names the files a kustomization reads: bases, resource files, patch files; not remote ones', () => {
     const text =
       'resources:\n  - ../../base\n  - extra.yaml\n  - https://github.com/x/y//z?ref=v1\npatches:\n  - path: p.yaml\npatchesStrategicMerge:\n  - q.yaml\n  - |-\n    kind: ClusterQueue\n';
-    expect(kustomizeParser.references?.({ path: K, text })).toEqual([
+    expect(kustomizeParser([]).references?.({ path: K, text })).toEqual([
       'base/kustomization.yaml',
       'base/kustomization.yml',
       'base/Kustomization',
@@ -280,7 +282,7 @@ describe('kustomizeParser', () => {
   });
 
   it('an unreadable kustomization is one warning at its line', () => {
-    const r = kustomizeParser.parse(K, 'resources: ../../base\n');
+    const r = kustomizeParser([]).parse(K, 'resources: ../../base\n');
     expect(r.diagnostics).toEqual([
       expect.objectContaining({
         file: K,
@@ -289,5 +291,60 @@ describe('kustomizeParser', () => {
         message: match.stringContaining('kustomization could not be read: resources'),
       }),
     ]);
+  });
+});
+
+describe('a kustomization that would hold the parser', () => {
+  const parser = PARSERS.find((p) => p.id === 'kustomize');
+  const queues = (n: number) =>
+    Array.from({ length: n }, (_, i) => BASE_QUEUE.split('---\n')[1]?.replace('name: training', `name: team-${i}`) ?? '').join('---\n');
+  const errors = (files: Record<string, string>) =>
+    (parser?.parseSet?.(Object.entries(files).map(([path, text]) => ({ path, text }))).diagnostics ?? []).filter(
+      (d) => d.severity === 'error',
+    );
+
+  it(`goes past its budget (${RENDER_BUDGET.steps.toLocaleString('en-US')} steps) and is not followed, naming the budget`, () => {
+    // Each patch selects every queue by a pattern: patches × queues × patch size.
+    const patch = `  - target: {kind: ClusterQueue, name: "team-.*"}\n    patch: '[{op: replace, path: /spec/resourceGroups/0/flavors/0/resources/2/nominalQuota, value: 9}]'\n`;
+    const found = errors({
+      'base/kustomization.yaml': 'resources:\n  - queues.yaml\n',
+      'base/queues.yaml': queues(500),
+      [K]: `resources:\n  - ../../base\npatches:\n${patch.repeat(400)}`,
+    });
+    expect(found).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          file: K,
+          message: match.stringContaining(
+            `is not followed: its patches take more than ${RENDER_BUDGET.steps.toLocaleString('en-US')} steps`,
+          ),
+        }),
+      ]),
+    );
+  });
+
+  // A backtracking engine would not return from this test: vitest's timeout fails it then.
+  it('selects with a pattern Go runs in linear time, where a backtracking engine would not return', () => {
+    const found = errors({
+      'base/kustomization.yaml': 'resources:\n  - queues.yaml\n',
+      'base/queues.yaml': queues(50).replace(/team-(\d+)/g, `team-${'a'.repeat(40)}$1`),
+      [K]: `resources:\n  - ../../base\npatches:\n  - target: {kind: ClusterQueue, name: "(a+)+b"}\n    patch: '[{op: replace, path: /spec/resourceGroups/0/flavors/0/resources/2/nominalQuota, value: 9}]'\n`,
+    });
+    expect(found).toEqual([]);
+  });
+
+  it('with a target pattern kustomize rejects, or one not run here, is not followed', () => {
+    for (const name of ['team-(', '(?i)TEAM-0']) {
+      const found = errors({
+        'base/kustomization.yaml': 'resources:\n  - queues.yaml\n',
+        'base/queues.yaml': queues(2),
+        [K]: `resources:\n  - ../../base\npatches:\n  - target: {kind: ClusterQueue, name: "${name}"}\n    patch: '[{op: replace, path: /spec/resourceGroups/0/flavors/0/resources/2/nominalQuota, value: 9}]'\n`,
+      });
+      expect(found, name).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ file: K, line: 5, message: match.stringContaining(`the patch target's name ${JSON.stringify(name)}`) }),
+        ]),
+      );
+    }
   });
 });

@@ -29,11 +29,19 @@ export function strategicMerge(target: Json | undefined, patch: Json): Json | un
       delete out[key];
       continue;
     }
-    const merged = strategicMerge(out[key], value);
+    const merged = strategicMerge(Object.hasOwn(out, key) ? out[key] : undefined, value);
     if (merged === undefined) delete out[key];
-    else out[key] = merged;
+    else setOwn(out, key, merged);
   }
   return out;
+}
+
+/**
+ * Sets a key as data: a key named `__proto__` (a patch may write one) is a field like any other,
+ * never the object's prototype.
+ */
+function setOwn(obj: JsonObject, key: string, value: Json): void {
+  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 function stripNulls(value: JsonObject): JsonObject {
@@ -45,8 +53,12 @@ export type JsonPatchResult = { ok: true; value: Json } | { ok: false; why: stri
 const OpSchema = (op: unknown): op is { op: string; path: string; value?: Json; from?: string } =>
   isObject(op) && typeof op.op === 'string' && typeof op.path === 'string';
 
+/**
+ * Applies the operations in order. Containers are copied along each operation's path only, never
+ * the whole object: a patch costs what it touches, and patches over one object stay linear.
+ */
 export function applyJsonPatch(target: Json, ops: readonly unknown[]): JsonPatchResult {
-  let doc: Json = structuredClone(target);
+  let doc: Json = target;
   for (const [i, op] of ops.entries()) {
     if (!OpSchema(op)) return { ok: false, why: `operation ${i + 1} has no op or path` };
     const step = applyOne(doc, op);
@@ -61,7 +73,7 @@ function applyOne(doc: Json, op: { op: string; path: string; value?: Json; from?
     case 'add':
     case 'replace':
       if (op.value === undefined) return { ok: false, why: 'no value' };
-      return put(doc, op.path, structuredClone(op.value), op.op);
+      return put(doc, op.path, op.value, op.op);
     case 'remove':
       return put(doc, op.path, undefined, 'remove');
     case 'test': {
@@ -75,7 +87,7 @@ function applyOne(doc: Json, op: { op: string; path: string; value?: Json; from?
       const value = op.from === undefined ? undefined : get(doc, op.from);
       if (value === undefined || op.from === undefined) return { ok: false, why: `nothing at ${op.from ?? '(no from)'}` };
       const removed = op.op === 'move' ? put(doc, op.from, undefined, 'remove') : { ok: true as const, value: doc };
-      return removed.ok ? put(removed.value, op.path, structuredClone(value), 'add') : removed;
+      return removed.ok ? put(removed.value, op.path, value, 'add') : removed;
     }
     default:
       return { ok: false, why: `unknown op ${op.op}` };
@@ -97,7 +109,7 @@ function get(doc: Json, path: string): Json | undefined {
   let at: Json | undefined = doc;
   for (const t of tokens) {
     if (Array.isArray(at)) at = at[Number(t)];
-    else if (isObject(at)) at = at[t];
+    else if (isObject(at)) at = Object.hasOwn(at, t) ? at[t] : undefined;
     else return undefined;
   }
   return at;
@@ -107,29 +119,51 @@ function put(doc: Json, path: string, value: Json | undefined, mode: 'add' | 're
   const tokens = pointerTokens(path);
   if (tokens === null) return { ok: false, why: 'not a JSON pointer' };
   if (tokens.length === 0) return value === undefined ? { ok: false, why: 'cannot remove the whole object' } : { ok: true, value };
-  const parent = get(
-    doc,
-    `/${tokens
-      .slice(0, -1)
-      .map((t) => t.replace(/~/g, '~0').replace(/\//g, '~1'))
-      .join('/')}`.replace(/^\/$/, ''),
-  );
-  const last = tokens[tokens.length - 1] as string;
-  if (Array.isArray(parent)) {
-    const index = last === '-' ? parent.length : Number(last);
-    if (!Number.isInteger(index) || index < 0 || index > parent.length || (mode !== 'add' && index >= parent.length)) {
-      return { ok: false, why: `no item ${last}` };
+  return putAt(doc, tokens, 0, value, mode);
+}
+
+/** `doc` with the operation done at `tokens[i…]`: a copy of each container on the way, the rest shared. */
+function putAt(
+  doc: Json,
+  tokens: readonly string[],
+  i: number,
+  value: Json | undefined,
+  mode: 'add' | 'replace' | 'remove',
+): JsonPatchResult {
+  const token = tokens[i] as string;
+  const last = i === tokens.length - 1;
+  if (Array.isArray(doc)) {
+    const index = last && token === '-' && mode === 'add' ? doc.length : Number(token);
+    if (last) {
+      if (!Number.isInteger(index) || index < 0 || index > doc.length || (mode !== 'add' && index >= doc.length)) {
+        return { ok: false, why: `no item ${token}` };
+      }
+      const copy = doc.slice();
+      if (mode === 'remove') copy.splice(index, 1);
+      else if (mode === 'replace') copy[index] = value as Json;
+      else copy.splice(index, 0, value as Json);
+      return { ok: true, value: copy };
     }
-    if (mode === 'remove') parent.splice(index, 1);
-    else if (mode === 'replace') parent[index] = value as Json;
-    else parent.splice(index, 0, value as Json);
-    return { ok: true, value: doc };
+    const child = Number.isInteger(index) && index >= 0 ? doc[index] : undefined;
+    if (child === undefined) return { ok: false, why: 'the parent does not exist' };
+    const inner = putAt(child, tokens, i + 1, value, mode);
+    if (!inner.ok) return inner;
+    const copy = doc.slice();
+    copy[index] = inner.value;
+    return { ok: true, value: copy };
   }
-  if (isObject(parent)) {
-    if (mode !== 'add' && !(last in parent)) return { ok: false, why: `no key ${last}` };
-    if (mode === 'remove') delete parent[last];
-    else parent[last] = value as Json;
-    return { ok: true, value: doc };
+  if (isObject(doc)) {
+    if (last) {
+      if (mode !== 'add' && !Object.hasOwn(doc, token)) return { ok: false, why: `no key ${token}` };
+      const copy = { ...doc };
+      if (mode === 'remove') delete copy[token];
+      else setOwn(copy, token, value as Json);
+      return { ok: true, value: copy };
+    }
+    const child = Object.hasOwn(doc, token) ? doc[token] : undefined;
+    if (child === undefined) return { ok: false, why: 'the parent does not exist' };
+    const inner = putAt(child, tokens, i + 1, value, mode);
+    return inner.ok ? { ok: true, value: { ...doc, [token]: inner.value } } : inner;
   }
   return { ok: false, why: 'the parent does not exist' };
 }
