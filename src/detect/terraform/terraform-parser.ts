@@ -11,6 +11,7 @@ import { parseHcl } from './hcl.js';
 import { localModuleWarnings } from './local-modules.js';
 import { unreadModuleWarnings } from './unread-modules.js';
 import { isTerragruntPath, terragruntCall } from './terragrunt.js';
+import { Budget, budgetMessage } from './expr-budget.js';
 import type { Scope } from './expr-eval.js';
 import { Locator } from './locator.js';
 import { moduleScope } from './module-scope.js';
@@ -67,11 +68,18 @@ export type ParsedTerraform = ModuleFile & { text: string };
 
 /**
  * The Terraform files of a set parsed, with the module scope (variables, locals, tfvars) they
- * make together, and an error for each file that is not valid HCL.
+ * make together, and an error for each file that is not valid HCL. The other files of the set
+ * (templates, read by `references`) are what `file()` and `templatefile()` read. Evaluation in
+ * the scope spends `budget`.
  */
-export function parseModule(files: readonly SourceFile[]): { parsed: ParsedTerraform[]; scope: Scope; errors: Diagnostic[] } {
+export function parseModule(
+  files: readonly SourceFile[],
+  budget: Budget = new Budget(),
+): { parsed: ParsedTerraform[]; scope: Scope; errors: Diagnostic[] } {
   const parsed: ParsedTerraform[] = [];
   const errors: Diagnostic[] = [];
+  const byPath = new Map(files.map((f) => [f.path, f.text]));
+  const dir = moduleDir(files);
   for (const f of files) {
     if (!isTerraformPath(f.path)) continue;
     const hcl = parseHcl(f.path, f.text);
@@ -90,12 +98,60 @@ export function parseModule(files: readonly SourceFile[]): { parsed: ParsedTerra
     }
     parsed.push({ path: f.path, body: hcl.body, text: f.text });
   }
-  return { parsed, scope: moduleScope(parsed), errors };
+  const file = (rel: string): string | null => byPath.get(joinPath(dir, rel)) ?? null;
+  return { parsed, scope: moduleScope(parsed, { budget, file, bound: PATHS }), errors };
 }
 
-/** Reads every node pool in the `.tf` files of the set, resolving names across all of them. */
-export function parseTerraformSet(files: readonly SourceFile[]): ParseOutcome {
-  const { parsed, scope, errors } = parseModule(files);
+// `path.module` and the others, as paths relative to the module's folder.
+const PATHS = new Map([['path', { module: '.', root: '.', cwd: '.' }]]);
+
+/** The folder of a set's Terraform files (they share one). */
+function moduleDir(files: readonly SourceFile[]): string {
+  const first = files.find((f) => isTerraformPath(f.path))?.path ?? '';
+  return first.lastIndexOf('/') < 0 ? '' : first.slice(0, first.lastIndexOf('/'));
+}
+
+/** `dir` joined with a relative path, `.` and `..` folded; an absolute path stays as it is (unread). */
+export function joinPath(dir: string, rel: string): string {
+  if (rel.startsWith('/')) return rel;
+  const out = dir === '' ? [] : dir.split('/');
+  for (const step of rel.split('/')) {
+    if (step === '' || step === '.') continue;
+    if (step === '..') out.pop();
+    else out.push(step);
+  }
+  return out.join('/');
+}
+
+/**
+ * Reads every node pool in the `.tf` files of the set, resolving names across all of them. A set
+ * whose expressions go over the evaluation budget is not read: each of its files gets an error
+ * naming the budget, and what it declares is kept as count unknown.
+ */
+export function parseTerraformSet(files: readonly SourceFile[], budget: Budget = new Budget()): ParseOutcome {
+  const result = readTerraformSet(files, budget);
+  return budget.exceeded === null ? result : overBudget(files, result, budget.exceeded);
+}
+
+/** A reading cut short by the budget: nothing it found is trusted. */
+export function overBudget<T extends ParseOutcome>(files: readonly SourceFile[], result: T, why: string): T {
+  const message = budgetMessage(why);
+  return {
+    ...result,
+    decls: [],
+    unresolved: [
+      ...(result.unresolved ?? []),
+      ...result.decls.map((d) => ({ file: d.file, line: d.line, kind: d.kind, name: d.name })),
+    ],
+    diagnostics: [
+      ...result.diagnostics.filter((d) => d.severity === 'error'),
+      ...files.filter((f) => isTerraformPath(f.path)).map((f) => diagnostic(f.path, null, 'error', message)),
+    ],
+  };
+}
+
+function readTerraformSet(files: readonly SourceFile[], budget: Budget): ParseOutcome {
+  const { parsed, scope, errors } = parseModule(files, budget);
   const result: Collected = { decls: [], diagnostics: [...errors], unresolved: [], notFollowed: [] };
   for (const f of parsed) {
     if (isTerragruntPath(f.path)) {

@@ -234,7 +234,7 @@ async function readUnit(reader: TreeReader, unit: string): Promise<UnitRead | nu
     if (inc.expose && inc.label !== null) exposed[inc.label] = { inputs: parentInputs.known, locals: parent.locals };
   }
   const bound = new Map<string, Value>(Object.keys(exposed).length > 0 ? [['include', exposed]] : []);
-  const scope = moduleScope([{ path: unit, body: { locals: [own.localsRaw] } }], bound);
+  const scope = moduleScope([{ path: unit, body: { locals: [own.localsRaw] } }], { bound });
   const ownInputs = hcl.body.inputs;
   if (ownInputs !== undefined) {
     const chosen = chooseObject(ownInputs, scope);
