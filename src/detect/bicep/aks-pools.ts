@@ -40,8 +40,7 @@ function property(obj: Node | null, key: string): Node | null {
  * to Azure Verified Modules' AKS module. Each pool's GPUs are its node count (maxCount when it
  * autoscales) × its VM size's GPUs.
  */
-export function readAksPools(file: string, root: Node, scope: BicepScope): PoolsFound {
-  const out: PoolsFound = { decls: [], unresolved: [], diagnostics: [] };
+export function readAksPools(file: string, root: Node, scope: BicepScope, out: PoolsFound): void {
   for (const decl of root.namedChildren) {
     if (decl === null) continue;
     const [symbol, target, value] = decl.namedChildren.filter((c): c is Node => c !== null && c.type !== 'decorators');
@@ -65,7 +64,6 @@ export function readAksPools(file: string, root: Node, scope: BicepScope): Pools
       }
     }
   }
-  return out;
 }
 
 /** The object a declaration creates: itself, or the body of `if (…)` when the condition holds. */

@@ -2,7 +2,9 @@ import type { Node } from 'web-tree-sitter';
 import { diagnostic } from '../../domain/index.js';
 import { clampLine } from '../kit/lines.js';
 import type { CapacityParser, ParseResult, SourceFile } from '../parser.js';
+import { Budget, BudgetExceeded } from '../kit/eval-budget.js';
 import { readAksPools } from './aks-pools.js';
+import type { PoolsFound } from './aks-pools.js';
 import { BicepUnknown, evaluate } from './evaluate.js';
 import type { BicepScope, BicepValue } from './evaluate.js';
 import { parseBicep } from './grammar.js';
@@ -55,17 +57,35 @@ export function parseBicepSet(files: readonly SourceFile[]): ParseResult {
         ),
       );
     }
-    const found = readAksPools(f.path, root, fileScope(root, values));
+    const budget = new Budget();
+    const found: PoolsFound = { decls: [], unresolved: [], diagnostics: [] };
+    try {
+      readAksPools(f.path, root, fileScope(root, values, budget), found);
+    } catch (err) {
+      if (!(err instanceof BudgetExceeded)) throw err;
+      // Cut short: nothing read is trusted, and the pools found so far are kept as count unknown.
+      found.unresolved.push(...found.decls.map((d) => ({ file: d.file, line: d.line, kind: d.kind, name: d.name })));
+      found.decls = [];
+      found.diagnostics.push(
+        diagnostic(
+          f.path,
+          null,
+          'error',
+          `evaluating this template's expressions went over gpu-justify's budget (${err.message}); its AKS node pools are not read`,
+        ),
+      );
+    } finally {
+      parsed.tree.delete();
+    }
     result.decls.push(...found.decls);
     result.unresolved.push(...found.unresolved);
     result.diagnostics.push(...found.diagnostics);
-    parsed.tree.delete();
   }
   return result;
 }
 
 /** Parameters (the parameter file's value, else the default) and variables of one template. */
-function fileScope(root: Node, values: ReadonlyMap<string, BicepValue>): BicepScope {
+function fileScope(root: Node, values: ReadonlyMap<string, BicepValue>, budget: Budget): BicepScope {
   const defaults = new Map<string, Node | null>();
   const variables = new Map<string, Node | null>();
   for (const decl of root.namedChildren) {
@@ -79,25 +99,41 @@ function fileScope(root: Node, values: ReadonlyMap<string, BicepValue>): BicepSc
     } else if (decl.type === 'variable_declaration') variables.set(name, parts[parts.length - 1] ?? null);
   }
   const resolving = new Set<string>();
+  // Each name is evaluated once: variables reading each other twice over would otherwise double the work per level.
+  const cache = new Map<string, BicepValue | BicepUnknown>();
   const scope: BicepScope = {
+    budget,
     lookup(name) {
-      if (values.has(name)) return values.get(name) ?? null;
-      const node = defaults.get(name) ?? variables.get(name);
-      if (node === undefined || node === null) {
-        throw new BicepUnknown(
-          defaults.has(name)
-            ? `parameter ${name} has no default and no value in a parameter file beside it`
-            : `${name} is not a parameter or variable of this file`,
-        );
-      }
-      if (resolving.has(name)) throw new BicepUnknown(`${name} refers to itself`);
-      resolving.add(name);
+      const cached = cache.get(name);
+      if (cached instanceof BicepUnknown) throw cached;
+      if (cached !== undefined) return cached;
       try {
-        return evaluate(node, scope);
-      } finally {
-        resolving.delete(name);
+        const value = resolve(name);
+        cache.set(name, value);
+        return value;
+      } catch (err) {
+        if (err instanceof BicepUnknown) cache.set(name, err);
+        throw err;
       }
     },
+  };
+  const resolve = (name: string): BicepValue => {
+    if (values.has(name)) return values.get(name) ?? null;
+    const node = defaults.get(name) ?? variables.get(name);
+    if (node === undefined || node === null) {
+      throw new BicepUnknown(
+        defaults.has(name)
+          ? `parameter ${name} has no default and no value in a parameter file beside it`
+          : `${name} is not a parameter or variable of this file`,
+      );
+    }
+    if (resolving.has(name)) throw new BicepUnknown(`${name} refers to itself`);
+    resolving.add(name);
+    try {
+      return evaluate(node, scope);
+    } finally {
+      resolving.delete(name);
+    }
   };
   return scope;
 }

@@ -1,4 +1,5 @@
 import type { Node } from 'web-tree-sitter';
+import type { Budget } from '../kit/eval-budget.js';
 
 export type BicepValue = null | boolean | number | string | BicepValue[] | { [key: string]: BicepValue };
 
@@ -13,6 +14,8 @@ export class BicepUnknown extends Error {
 /** What names resolve to: parameters (a parameter file's value, else the default) and variables. */
 export interface BicepScope {
   lookup(name: string): BicepValue;
+  /** What evaluating this template may still cost (kit/eval-budget.ts): past it, BudgetExceeded. */
+  budget: Budget;
 }
 
 const MAX_DEPTH = 40;
@@ -26,6 +29,7 @@ const MAX_DEPTH = 40;
 export function evaluate(node: Node | null, scope: BicepScope, depth = 0): BicepValue {
   if (node === null) throw new BicepUnknown('a missing value');
   if (depth > MAX_DEPTH) throw new BicepUnknown(`${node.text.slice(0, 60)} is nested too deeply`);
+  scope.budget.charge();
   const at = (n: Node | null) => evaluate(n, scope, depth + 1);
   switch (node.type) {
     case 'number':
@@ -37,10 +41,11 @@ export function evaluate(node: Node | null, scope: BicepScope, depth = 0): Bicep
     case 'string':
       return stringValue(node, scope, depth);
     case 'identifier':
-      return scope.lookup(node.text);
+      return scope.budget.nested(() => scope.lookup(node.text));
     case 'parenthesized_expression':
       return at(node.namedChildren[0] ?? null);
     case 'object': {
+      scope.budget.made(node.namedChildCount, 'list');
       const out: Record<string, BicepValue> = {};
       for (const prop of node.namedChildren) {
         if (prop?.type !== 'object_property') continue;
@@ -49,10 +54,11 @@ export function evaluate(node: Node | null, scope: BicepScope, depth = 0): Bicep
         const name = key.type === 'string' ? stringValue(key, scope, depth) : key.text;
         out[String(name)] = at(value ?? null);
       }
-      return out;
+      return scope.budget.weighed(out);
     }
     case 'array':
-      return node.namedChildren.filter((c) => c !== null).map((c) => at(c));
+      scope.budget.made(node.namedChildCount, 'list');
+      return scope.budget.weighed(node.namedChildren.filter((c) => c !== null).map((c) => at(c)));
     case 'ternary_expression': {
       const cond = at(node.childForFieldName('condition'));
       return at(node.childForFieldName(cond === true ? 'consequence' : 'alternative'));
@@ -125,6 +131,7 @@ function stringValue(node: Node, scope: BicepScope, depth: number): string {
       const v = evaluate(part.namedChildren[0] ?? null, scope, depth + 1);
       out += typeof v === 'string' ? v : JSON.stringify(v);
     }
+    scope.budget.made(out.length, 'string');
   }
   return out;
 }

@@ -1,4 +1,5 @@
-import { Budget, BudgetExceeded } from './expr-budget.js';
+import { BudgetExceeded } from '../kit/eval-budget.js';
+import type { TerraformBudget } from './expr-budget.js';
 import { ExprSyntaxError, parseExpr, parseTemplate } from './expr-parse.js';
 import type { Expr, Step } from './expr-parse.js';
 import { callFunction } from './expr-functions.js';
@@ -15,7 +16,7 @@ export interface Scope {
   /** `each`, `count`, dynamic-block iterators, `path`, a Terragrunt unit's `include`, by root name. */
   bound: ReadonlyMap<string, PValue>;
   /** The cost of evaluation so far, shared by every scope of one reading. */
-  budget: Budget;
+  budget: TerraformBudget;
   /** A file of the module's folder (for `file()` and `templatefile()`), by a path relative to it; null when not read. */
   file?: (path: string) => string | null;
 }
@@ -60,18 +61,21 @@ export function evalJson(raw: unknown, scope: Scope): PValue {
   if (raw === null || typeof raw === 'boolean' || typeof raw === 'number') return raw;
   if (typeof raw === 'string') {
     if (!raw.includes('${') && !raw.includes('%{')) return raw.replace(/\$\$\{/g, '${').replace(/%%\{/g, '%{');
-    return evalExpr(parsed(`tpl:${raw}`, () => ({ t: 'tpl', parts: parseTemplate(raw) }), scope), scope);
+    return evalExpr(
+      parsed(`tpl:${raw}`, () => ({ t: 'tpl', parts: parseTemplate(raw) }), scope),
+      scope,
+    );
   }
   if (Array.isArray(raw)) {
     scope.budget.made(raw.length, 'list');
-    return raw.map((x) => partly(() => evalJson(x, scope)));
+    return scope.budget.weighed(raw.map((x) => partly(() => evalJson(x, scope))));
   }
   if (typeof raw === 'object') {
     const out: Record<string, PValue> = {};
     const list = Object.entries(raw as Record<string, unknown>);
     scope.budget.made(list.length, 'list');
     for (const [k, v] of list) out[k] = partly(() => evalJson(v, scope));
-    return out;
+    return scope.budget.weighed(out);
   }
   throw new Unresolved('a value of an unknown kind');
 }
@@ -94,7 +98,12 @@ function parsed(key: string, parse: () => Expr, scope: Scope): Expr {
 
 /** Parses and evaluates one expression's source text, to a value fully known. */
 export function evalSource(src: string, scope: Scope): Value {
-  return known(evalExpr(parsed(`expr:${src}`, () => parseExpr(src), scope), scope));
+  return known(
+    evalExpr(
+      parsed(`expr:${src}`, () => parseExpr(src), scope),
+      scope,
+    ),
+  );
 }
 
 /** An element of a tuple or object: what cannot be known stays unknown there, without spoiling the rest. */
@@ -132,13 +141,13 @@ export function evalExpr(e: Expr, scope: Scope): PValue {
       return truthy(evalExpr(e.test, scope), 'condition') ? evalExpr(e.then, scope) : evalExpr(e.else, scope);
     case 'tuple':
       scope.budget.made(e.items.length, 'list');
-      return e.items.map((x) => partly(() => evalExpr(x, scope)));
+      return scope.budget.weighed(e.items.map((x) => partly(() => evalExpr(x, scope))));
     case 'object': {
       const out: Record<string, PValue> = {};
       scope.budget.made(e.entries.length, 'list');
       // A key written twice: the last one wins, as hclsyntax evaluates object constructors.
       for (const [k, v] of e.entries) out[toText(evalExpr(k, scope))] = partly(() => evalExpr(v, scope));
-      return out;
+      return scope.budget.weighed(out);
     }
     case 'for':
       return evalFor(e, scope);
@@ -212,8 +221,8 @@ function evalFor(e: Extract<Expr, { t: 'for' }>, scope: Scope): PValue {
     else if (key in entries) throw new Unresolved(`a for expression that makes the key "${key}" twice (without "...")`, true);
     else entries[key] = value;
   }
-  if (e.key === null) return items;
-  return e.group ? groups : entries;
+  if (e.key === null) return scope.budget.weighed(items);
+  return scope.budget.weighed(e.group ? groups : entries);
 }
 
 function evalRef(e: Extract<Expr, { t: 'ref' }>, scope: Scope): PValue {
@@ -221,8 +230,20 @@ function evalRef(e: Extract<Expr, { t: 'ref' }>, scope: Scope): PValue {
   if (bound !== undefined) return walk(bound, e.steps, scope, e.text);
   const first = e.steps[0];
   const name = first && 'attr' in first ? first.attr : null;
-  if (e.root === 'var' && name) return walk(scope.budget.nested(() => scope.variable(name)), e.steps.slice(1), scope, e.text);
-  if (e.root === 'local' && name) return walk(scope.budget.nested(() => scope.local(name)), e.steps.slice(1), scope, e.text);
+  if (e.root === 'var' && name)
+    return walk(
+      scope.budget.nested(() => scope.variable(name)),
+      e.steps.slice(1),
+      scope,
+      e.text,
+    );
+  if (e.root === 'local' && name)
+    return walk(
+      scope.budget.nested(() => scope.local(name)),
+      e.steps.slice(1),
+      scope,
+      e.text,
+    );
   if (e.root === 'module') throw new Unresolved(`${e.text}, a module output`);
   if (e.root === 'data') throw new Unresolved(`${e.text}, a data source`);
   if (e.root === 'each' || e.root === 'count') throw new Unresolved(`${e.text} outside a for_each or count`);
@@ -255,7 +276,7 @@ function splat(e: Extract<Expr, { t: 'splat' }>, scope: Scope): PValue {
   if (target instanceof Unk) throw new Unresolved(target.culprit, target.error);
   const list = target === null ? [] : Array.isArray(target) ? target : [target];
   scope.budget.made(list.length, 'list');
-  return list.map((x) => partly(() => walk(x, e.steps, scope, 'a splat')));
+  return scope.budget.weighed(list.map((x) => partly(() => walk(x, e.steps, scope, 'a splat'))));
 }
 
 function binary(op: string, l: Expr, r: Expr, scope: Scope): PValue {

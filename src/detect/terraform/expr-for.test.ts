@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Budget } from './expr-budget.js';
+import { TerraformBudget } from './expr-budget.js';
 import { evaluate, evalSource } from './expr-eval.js';
 import type { Scope, Value } from './expr-eval.js';
 
@@ -10,7 +10,7 @@ const scope = (vars: Record<string, Value>): Scope => ({
   },
   local: () => null,
   bound: new Map(),
-  budget: new Budget(),
+  budget: new TerraformBudget(),
 });
 
 describe('Terraform for expressions', () => {

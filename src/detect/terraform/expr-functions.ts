@@ -1,5 +1,5 @@
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
-import type { Budget } from './expr-budget.js';
+import type { Budget } from '../kit/eval-budget.js';
 import { canonical, describe, isMap, known, num, toText, truthy, Unk, Unresolved } from './expr-values.js';
 import type { PValue, Value } from './expr-values.js';
 
@@ -185,8 +185,21 @@ const BUILTINS: Record<string, Builtin> = {
       return fail('coalescelist() with no non-empty list');
     },
   },
-  compact: { fn: ([l], ctx) => made(ctx, list(l ?? null, 'compact').filter((x) => x !== null && x !== '')) },
-  concat: { partial: true, fn: (a, ctx) => made(ctx, a.flatMap((x) => list(x, 'concat'))) },
+  compact: {
+    fn: ([l], ctx) =>
+      made(
+        ctx,
+        list(l ?? null, 'compact').filter((x) => x !== null && x !== ''),
+      ),
+  },
+  concat: {
+    partial: true,
+    fn: (a, ctx) =>
+      made(
+        ctx,
+        a.flatMap((x) => list(x, 'concat')),
+      ),
+  },
   contains: {
     fn: ([l, x]) => {
       const want = canonical(known(x ?? null));
@@ -344,7 +357,8 @@ const BUILTINS: Record<string, Builtin> = {
   transpose: {
     fn: ([m], ctx) => {
       const out: Record<string, string[]> = {};
-      for (const [key, l] of Object.entries(map(m ?? null, 'transpose'))) for (const x of list(l, 'transpose')) (out[toText(x)] ??= []).push(key);
+      for (const [key, l] of Object.entries(map(m ?? null, 'transpose')))
+        for (const x of list(l, 'transpose')) (out[toText(x)] ??= []).push(key);
       return made(ctx, out);
     },
   },
@@ -397,5 +411,5 @@ export function callFunction(name: string, args: PValue[], ctx: CallContext): PV
   if (!builtin) throw new Unresolved(`${ctx.text}, a call of ${name}() that this tool does not evaluate`);
   ctx.budget.charge(1 + args.length);
   if (!builtin.partial) for (const a of args) known(a);
-  return builtin.fn(args, ctx);
+  return ctx.budget.weighed(builtin.fn(args, ctx));
 }

@@ -298,7 +298,11 @@ class Parser {
         // A full splat (`[*]`) takes index steps too; an attribute-only one (`.*`) attributes only.
         const attrOnly = this.next().v === '.*';
         const target: Expr =
-          base.t === 'ref' ? { ...base, steps: [...base.steps, ...steps], text: this.textFrom(start) } : steps.length ? { t: 'index', target: base, steps: [...steps] } : base;
+          base.t === 'ref'
+            ? { ...base, steps: [...base.steps, ...steps], text: this.textFrom(start) }
+            : steps.length
+              ? { t: 'index', target: base, steps: [...steps] }
+              : base;
         const each: Step[] = [];
         for (let s = this.step(attrOnly); s !== null; s = this.step(attrOnly)) each.push(s);
         base = { t: 'splat', target, steps: each };

@@ -1,4 +1,4 @@
-import type { Budget } from './expr-budget.js';
+import type { Budget } from '../kit/eval-budget.js';
 import { ExprSyntaxError, parseExpr } from './expr-parse.js';
 import type { Expr } from './expr-parse.js';
 import { isMap, Unk } from './expr-values.js';
@@ -90,7 +90,9 @@ export function convert(value: PValue, type: TypeSpec, budget: Budget, evalDefau
     case 'tuple':
       return Array.isArray(value) ? value.map((x, i) => convert(x, type.items[i] ?? ANY, budget, evalDefault)) : value;
     case 'map':
-      return isMap(value) ? Object.fromEntries(Object.entries(value).map(([k, x]) => [k, convert(x, type.of, budget, evalDefault)])) : value;
+      return isMap(value)
+        ? Object.fromEntries(Object.entries(value).map(([k, x]) => [k, convert(x, type.of, budget, evalDefault)]))
+        : value;
     case 'object': {
       if (!isMap(value)) return value;
       const out: Record<string, PValue> = {};

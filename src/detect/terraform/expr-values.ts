@@ -1,4 +1,4 @@
-import type { Budget } from './expr-budget.js';
+import type { Budget } from '../kit/eval-budget.js';
 
 /** A value fully known statically. */
 export type Value = null | boolean | number | string | Value[] | { [key: string]: Value };

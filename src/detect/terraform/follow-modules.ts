@@ -125,10 +125,10 @@ const MAX_DEPTH = 3;
 const MAX_READS = 256;
 
 /** Module readings left for one side of the PR. */
-interface Budget {
+interface Readings {
   left: number;
 }
-type Budgets = Record<'base' | 'head', Budget>;
+type Budgets = Record<'base' | 'head', Readings>;
 
 /** `source = "./…"` or `"../…"`: what a local module call has, in some file of the set. */
 const LOCAL_SOURCE = /\bsource\s*=\s*"\.\.?\//;
@@ -145,7 +145,7 @@ async function readCalls(
   side: 'base' | 'head',
   dir: string,
   files: readonly SourceFile[],
-  budget: Budget,
+  budget: Readings,
   depth = 0,
 ): Promise<CallReading[]> {
   // Only local calls are followed: a set that names no local source is not parsed again here (a

@@ -1,4 +1,4 @@
-import { Budget } from './expr-budget.js';
+import { TerraformBudget } from './expr-budget.js';
 import { evalExpr, evalJson, Unresolved } from './expr-eval.js';
 import type { PValue, Scope, Value } from './expr-eval.js';
 import { convert, typeOf } from './expr-types.js';
@@ -26,7 +26,7 @@ export interface ScopeOptions {
   /** Names every expression of the module sees (a Terragrunt unit's `include`). */
   bound?: ReadonlyMap<string, PValue>;
   /** The evaluation budget of this reading; a fresh one when not given. */
-  budget?: Budget;
+  budget?: TerraformBudget;
   /** Files of the module's folder that `file()` and `templatefile()` may read, by path relative to it. */
   file?: (path: string) => string | null;
 }
@@ -39,7 +39,7 @@ export interface ScopeOptions {
  * as such: a chain of locals reading each other twice is not evaluated again and again.
  */
 export function moduleScope(files: readonly ModuleFile[], options: ScopeOptions = {}): Scope {
-  const budget = options.budget ?? new Budget();
+  const budget = options.budget ?? new TerraformBudget();
   const declared = new Map<string, { block: Record<string, unknown> }>();
   const locals = new Map<string, unknown>();
   const auto = new Map<string, unknown>();
@@ -111,7 +111,7 @@ export function moduleScope(files: readonly ModuleFile[], options: ScopeOptions 
         else throw new Unresolved(`var.${name}, which is not declared in the files read`);
         const type = typeOf(decl?.block.type);
         const value = convert(evalJson(raw, literals), type, budget, (e) => evalExpr(e, literals));
-        if (value === null && (decl?.block.nullable === false || decl?.block.nullable === 'false') && decl && 'default' in decl.block) {
+        if (value === null && decl && (decl.block.nullable === false || decl.block.nullable === 'false') && 'default' in decl.block) {
           // A non-nullable variable given null takes its default.
           return convert(evalJson(decl.block.default, literals), type, budget, (e) => evalExpr(e, literals));
         }

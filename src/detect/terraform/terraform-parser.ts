@@ -11,7 +11,7 @@ import { parseHcl } from './hcl.js';
 import { localModuleWarnings } from './local-modules.js';
 import { unreadModuleWarnings } from './unread-modules.js';
 import { isTerragruntPath, terragruntCall } from './terragrunt.js';
-import { Budget, budgetMessage } from './expr-budget.js';
+import { budgetMessage, TerraformBudget } from './expr-budget.js';
 import type { Scope } from './expr-eval.js';
 import { Locator } from './locator.js';
 import { moduleScope } from './module-scope.js';
@@ -74,7 +74,7 @@ export type ParsedTerraform = ModuleFile & { text: string };
  */
 export function parseModule(
   files: readonly SourceFile[],
-  budget: Budget = new Budget(),
+  budget: TerraformBudget = new TerraformBudget(),
 ): { parsed: ParsedTerraform[]; scope: Scope; errors: Diagnostic[] } {
   const parsed: ParsedTerraform[] = [];
   const errors: Diagnostic[] = [];
@@ -128,7 +128,7 @@ export function joinPath(dir: string, rel: string): string {
  * whose expressions go over the evaluation budget is not read: each of its files gets an error
  * naming the budget, and what it declares is kept as count unknown.
  */
-export function parseTerraformSet(files: readonly SourceFile[], budget: Budget = new Budget()): ParseOutcome {
+export function parseTerraformSet(files: readonly SourceFile[], budget: TerraformBudget = new TerraformBudget()): ParseOutcome {
   const result = readTerraformSet(files, budget);
   return budget.exceeded === null ? result : overBudget(files, result, budget.exceeded);
 }
@@ -139,10 +139,7 @@ export function overBudget<T extends ParseOutcome>(files: readonly SourceFile[],
   return {
     ...result,
     decls: [],
-    unresolved: [
-      ...(result.unresolved ?? []),
-      ...result.decls.map((d) => ({ file: d.file, line: d.line, kind: d.kind, name: d.name })),
-    ],
+    unresolved: [...(result.unresolved ?? []), ...result.decls.map((d) => ({ file: d.file, line: d.line, kind: d.kind, name: d.name }))],
     diagnostics: [
       ...result.diagnostics.filter((d) => d.severity === 'error'),
       ...files.filter((f) => isTerraformPath(f.path)).map((f) => diagnostic(f.path, null, 'error', message)),
@@ -150,7 +147,7 @@ export function overBudget<T extends ParseOutcome>(files: readonly SourceFile[],
   };
 }
 
-function readTerraformSet(files: readonly SourceFile[], budget: Budget): ParseOutcome {
+function readTerraformSet(files: readonly SourceFile[], budget: TerraformBudget): ParseOutcome {
   const { parsed, scope, errors } = parseModule(files, budget);
   const result: Collected = { decls: [], diagnostics: [...errors], unresolved: [], notFollowed: [] };
   for (const f of parsed) {
