@@ -3,6 +3,7 @@ import type { Diagnostic } from '../../domain/index.js';
 import { clampLine } from '../kit/lines.js';
 import type { CapacityParser, ParseOutcome, ParseResult, SourceFile, Unfollowed } from '../parser.js';
 import { readAksModules } from './aks-module.js';
+import { readWithCopies } from './copied-blocks.js';
 import { readEksModules } from './eks-module.js';
 import { readGkeAutoprovisioning } from './gke-autoprovisioning.js';
 import { readHyperPodClusters } from './hyperpod.js';
@@ -162,9 +163,11 @@ function readTerraformSet(files: readonly SourceFile[], budget: TerraformBudget)
     if (callsLocalModule(f.text)) add(result, localModuleWarnings(f.path, f.body, loc(), scope));
     if (callsOtherModule(f.text)) add(result, unreadModuleWarnings(f.path, f.body, loc(), scope));
     if (!declaresPools(f.text)) continue;
-    for (const out of [readResources, readEksModules, readGkeModules, readAksModules, readGkeAutoprovisioning, readHyperPodClusters].map(
-      (read) => read(f.path, f.body, loc(), scope),
-    )) {
+    const copied = [readEksModules, readGkeModules, readAksModules, readGkeAutoprovisioning, readHyperPodClusters];
+    for (const out of [
+      readResources(f.path, f.body, loc(), scope),
+      ...copied.map((read) => readWithCopies(read, f.path, f.body, loc(), scope)),
+    ]) {
       result.decls.push(...out.decls);
       result.unresolved.push(...out.unresolved);
       result.diagnostics.push(...out.diagnostics);
