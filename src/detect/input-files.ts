@@ -4,6 +4,7 @@ import { changedKeys, valueAt } from './kit/changed-keys.js';
 import type { CoverageIo } from './coverage.js';
 import { namesGpu, sizesCapacity } from './kit/gpu-signal.js';
 import { parseHcl } from './terraform/hcl.js';
+import { parseTerraformFile } from './terraform/tf-json.js';
 import { isHelmValuesPath } from './helm/helm-chart.js';
 import { deploymentVars } from './cluster-toolkit/toolkit-deployment.js';
 import { dirOf } from './kit/paths.js';
@@ -49,7 +50,7 @@ function isTfvarsPath(path: string): boolean {
 /** The top-level body of an HCL file, or null when it does not parse. */
 function hclBody(path: string, text: string | null): Record<string, unknown> | null {
   if (text === null) return {};
-  const hcl = parseHcl(path.endsWith('.json') ? path : `${path}.hcl`, text);
+  const hcl = path.endsWith('.json') ? parseTerraformFile(path, text) : parseHcl(`${path}.hcl`, text);
   return hcl.ok ? hcl.body : null;
 }
 

@@ -5,8 +5,9 @@ import { evaluate } from './expr-eval.js';
 import type { Scope, Value } from './expr-eval.js';
 import { entries } from './gke.js';
 import { inputsFingerprint } from './inputs-fingerprint.js';
-import { Locator } from './locator.js';
-import { asRecord, isAutoTfvars } from './module-scope.js';
+import type { Locator } from './locator.js';
+import { isTfFile, locatorFor } from './tf-json.js';
+import { asRecord, isAutoTfvars, isTfvarsPath } from './module-scope.js';
 import { withBound } from './resources.js';
 import { parseModule, parseTerraformSet } from './terraform-parser.js';
 
@@ -34,7 +35,7 @@ const GIVEN_TFVARS = '~given.auto.tfvars';
 
 const dirOf = (path: string) => (path.lastIndexOf('/') < 0 ? '' : path.slice(0, path.lastIndexOf('/')));
 const join = (dir: string, name: string) => (dir === '' ? name : `${dir}/${name}`);
-const isTf = (p: string) => p.endsWith('.tf');
+const isTf = isTfFile;
 
 /** `a/b` + `../c` → `a/c`; null when it leaves the repository. */
 function resolvePath(dir: string, rel: string): string | null {
@@ -166,7 +167,7 @@ async function readCalls(
       const moduleFiles = (await io.list(moduleDir)).filter((p) => dirOf(p) === moduleDir && isTf(p));
       const instances = instancesOf(raw, scope);
       if (moduleFiles.length === 0) continue;
-      loc ??= new Locator(f.text);
+      loc ??= locatorFor(f.path, f.text);
       const line = loc.path(loc.file(), [['module', label]])?.line ?? 1;
       if (instances === null || instances.length > budget.left) {
         // The module is here, but its copies cannot be read one by one: say so, unless what it is given did not change.
@@ -222,10 +223,10 @@ function withoutCalls(found: ReturnType<typeof parseTerraformSet>, calls: readon
 
 /** Local module calls in the changed Terraform directories, read through their modules. */
 async function followCalls(changed: readonly string[], io: CoverageIo, result: FollowedModules, budgets: Budgets): Promise<void> {
-  const dirs = [...new Set(changed.filter((p) => isTf(p) || p.endsWith('.tfvars')).map(dirOf))].sort();
+  const dirs = [...new Set(changed.filter((p) => isTf(p) || isTfvarsPath(p)).map(dirOf))].sort();
   for (const dir of dirs) {
     const listed = (await io.list(dir)).filter((p) => dirOf(p) === dir);
-    const paths = [...new Set([...listed, ...changed.filter((p) => dirOf(p) === dir)])].filter((p) => isTf(p) || p.endsWith('.tfvars'));
+    const paths = [...new Set([...listed, ...changed.filter((p) => dirOf(p) === dir)])].filter((p) => isTf(p) || isTfvarsPath(p));
     const read = new Set<string>();
     for (const side of ['base', 'head'] as const) {
       for (const c of await readCalls(io, side, dir, await readFiles(io, side, paths), budgets[side])) {
@@ -281,7 +282,7 @@ const MAX_UP = 3;
  * them, and what that module declares is reported at the variable file.
  */
 async function followTfvars(changed: readonly string[], io: CoverageIo, result: FollowedModules, budgets: Budgets): Promise<void> {
-  for (const path of changed.filter((p) => p.endsWith('.tfvars'))) {
+  for (const path of changed.filter(isTfvarsPath)) {
     const dir = dirOf(path);
     if ((await io.list(dir)).some((p) => dirOf(p) === dir && isTf(p))) continue;
     const headText = (await io.head.read(path)) ?? (await io.base.read(path)) ?? '';

@@ -1,11 +1,11 @@
 import type { CapacityParser, ParseResult, SourceFile } from '../parser.js';
 import { MANIFEST_RESOURCE_TYPES, readManifestResources } from './k8s-manifests.js';
-import { Locator } from './locator.js';
+import { isTfFile, locatorFor } from './tf-json.js';
 import { isTerraformPath, parseModule } from './terraform-parser.js';
 
 /** A `.tf` file that may declare a Kubernetes object as a Terraform resource (see k8s-manifests.ts). */
 function declaresManifests(path: string, text: string): boolean {
-  return path.endsWith('.tf') && MANIFEST_RESOURCE_TYPES.some((t) => text.includes(`"${t}"`));
+  return isTfFile(path) && MANIFEST_RESOURCE_TYPES.some((t) => text.includes(`"${t}"`));
 }
 
 /**
@@ -20,7 +20,7 @@ export function terraformManifestsParser(inner: readonly CapacityParser[]): Capa
     const { parsed, scope } = parseModule(files);
     for (const f of parsed) {
       if (!declaresManifests(f.path, f.text)) continue;
-      const out = readManifestResources(f.path, f.body, new Locator(f.text), scope, inner);
+      const out = readManifestResources(f.path, f.body, locatorFor(f.path, f.text), scope, inner);
       result.decls.push(...out.decls);
       result.unresolved.push(...out.unresolved);
       result.diagnostics.push(...out.diagnostics);

@@ -8,14 +8,14 @@ import { readEksModules } from './eks-module.js';
 import { readGkeAutoprovisioning } from './gke-autoprovisioning.js';
 import { readHyperPodClusters } from './hyperpod.js';
 import { readGkeModules } from './gke-module.js';
-import { parseHcl } from './hcl.js';
 import { localModuleWarnings } from './local-modules.js';
 import { unreadModuleWarnings } from './unread-modules.js';
 import { isTerragruntPath, terragruntCall } from './terragrunt.js';
 import { budgetMessage, TerraformBudget } from './expr-budget.js';
 import type { Scope } from './expr-eval.js';
-import { Locator } from './locator.js';
-import { moduleScope } from './module-scope.js';
+import type { Locator } from './locator.js';
+import { isTfFile, locatorFor, parseTerraformFile } from './tf-json.js';
+import { isTfvarsPath, moduleScope } from './module-scope.js';
 import type { ModuleFile } from './module-scope.js';
 import { RESOURCE_KINDS, readResources } from './resources.js';
 
@@ -30,7 +30,7 @@ const POOL_MARKERS = [
 ];
 
 export function isTerraformPath(path: string): boolean {
-  return path.endsWith('.tf') || path.endsWith('.tfvars') || isTerragruntPath(path);
+  return isTfFile(path) || isTfvarsPath(path) || isTerragruntPath(path);
 }
 
 /** True when the text may declare a node pool (the only files whose decls are read). */
@@ -38,14 +38,14 @@ function declaresPools(text: string): boolean {
   return POOL_MARKERS.some((m) => text.includes(m));
 }
 
-/** A call of a module in the same repository, whose GPU inputs get a warning (local-modules.ts). */
+/** A call of a module in the same repository, whose GPU inputs get a warning (local-modules.ts); JSON syntax too. */
 function callsLocalModule(text: string): boolean {
-  return /\bsource\s*=\s*"\.\.?\//.test(text);
+  return /(?:\bsource\s*=|"source"\s*:)\s*"\.\.?\//.test(text);
 }
 
 /** A call of a module from elsewhere, which is warned about when handed GPU types (unread-modules.ts). */
 function callsOtherModule(text: string): boolean {
-  return /\bmodule\s+"[^"]*"\s*\{/.test(text) && /\bsource\s*=\s*"(?!\.\.?\/)/.test(text);
+  return /\bmodule\s+"[^"]*"\s*\{|"module"\s*:/.test(text) && /(?:\bsource\s*=|"source"\s*:)\s*"(?!\.\.?\/)/.test(text);
 }
 
 /**
@@ -83,7 +83,7 @@ export function parseModule(
   const dir = moduleDir(files);
   for (const f of files) {
     if (!isTerraformPath(f.path)) continue;
-    const hcl = parseHcl(f.path, f.text);
+    const hcl = parseTerraformFile(f.path, f.text);
     if (!hcl.ok) {
       const line = hcl.line === null ? null : clampLine(hcl.line, f.text);
       // A broken sibling matters only as far as it may hold values a pool uses.
@@ -156,10 +156,10 @@ function readTerraformSet(files: readonly SourceFile[], budget: TerraformBudget)
       readTerragrunt(f, scope, result);
       continue;
     }
-    if (!f.path.endsWith('.tf')) continue;
+    if (!isTfFile(f.path)) continue;
     // One locator per file: each scans the whole text once.
     let located: Locator | null = null;
-    const loc = (): Locator => (located ??= new Locator(f.text));
+    const loc = (): Locator => (located ??= locatorFor(f.path, f.text));
     if (callsLocalModule(f.text)) add(result, localModuleWarnings(f.path, f.body, loc(), scope));
     if (callsOtherModule(f.text)) add(result, unreadModuleWarnings(f.path, f.body, loc(), scope));
     if (!declaresPools(f.text)) continue;
