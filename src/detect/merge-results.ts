@@ -26,7 +26,8 @@ export function combine(files: readonly (ParseResult & Coverage)[], sets: readon
     unresolved: [...perFile.unresolved.filter(keptObject), ...unique(own.unresolved, (u) => `${refKey(u)}\u0000${u.line}`)],
     notFollowed: [
       ...perFile.notFollowed.filter(kept),
-      ...unique(own.notFollowed, (n) => `${n.file}\u0000${n.line}\u0000${n.reason}\u0000${n.subject}`),
+      // Notes of one call differ by the input each fingerprints: a review raises those whose value changed.
+      ...unique(own.notFollowed, (n) => `${n.file}\u0000${n.line}\u0000${n.reason}\u0000${n.subject}\u0000${n.fingerprint ?? ''}`),
     ],
   };
 }

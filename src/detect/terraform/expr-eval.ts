@@ -19,6 +19,8 @@ export interface Scope {
   budget: TerraformBudget;
   /** A file of the module's folder (for `file()` and `templatefile()`), by a path relative to it; null when not read. */
   file?: (path: string) => string | null;
+  /** How a variable or local is defined, as written (a variable's block and the values files give it): to fingerprint unknowns. */
+  definition?: (root: 'var' | 'local', name: string) => unknown;
 }
 
 export type Evaluated = { ok: true; value: Value } | { ok: false; culprit: string };

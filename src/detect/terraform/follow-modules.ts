@@ -210,14 +210,17 @@ async function readCalls(
 
 /** A module's own reading less the notes about the local calls that were read through. */
 function withoutCalls(found: ReturnType<typeof parseTerraformSet>, calls: readonly CallReading[]): Collected {
-  const read = new Set(calls.filter((c) => !c.skipped).map((c) => `${c.file}\u0000module.${c.label}`));
+  // A call's notes sit on its file and on the values files of its folder (call-notes.ts).
+  const read = new Set(calls.filter((c) => !c.skipped).map((c) => `${dirOf(c.file)}\u0000module.${c.label}`));
   const warned = (file: string, message: string) =>
     calls.some((c) => !c.skipped && c.file === file && message.startsWith(`module.${c.label} (source `));
   return {
     decls: found.decls,
     unresolved: found.unresolved ?? [],
     diagnostics: found.diagnostics.filter((d) => !warned(d.file, d.message)),
-    notFollowed: (found.notFollowed ?? []).filter((n) => !(n.reason === 'local-module' && read.has(`${n.file}\u0000${n.subject}`))),
+    notFollowed: (found.notFollowed ?? []).filter(
+      (n) => !((n.reason === 'local-module' || n.reason === 'remote-module') && read.has(`${dirOf(n.file)}\u0000${n.subject}`)),
+    ),
   };
 }
 

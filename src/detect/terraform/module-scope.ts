@@ -94,6 +94,10 @@ export function moduleScope(files: readonly ModuleFile[], options: ScopeOptions 
     bound: options.bound ?? NO_BINDINGS,
     budget,
     ...(options.file ? { file: options.file } : {}),
+    definition: (root, name) =>
+      root === 'local'
+        ? (locals.get(name) ?? null)
+        : { declared: declared.get(name)?.block ?? null, auto: auto.get(name) ?? null, chosen: chosen.get(name) ?? null },
     variable(name) {
       return remembered(varCache, name, () => {
         const decl = declared.get(name);

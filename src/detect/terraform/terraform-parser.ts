@@ -3,6 +3,7 @@ import type { Diagnostic } from '../../domain/index.js';
 import { clampLine } from '../kit/lines.js';
 import type { CapacityParser, ParseOutcome, ParseResult, SourceFile, Unfollowed } from '../parser.js';
 import { readAksModules } from './aks-module.js';
+import { onValueFiles } from './call-notes.js';
 import { readWithCopies } from './copied-blocks.js';
 import { readEksModules } from './eks-module.js';
 import { readGkeAutoprovisioning } from './gke-autoprovisioning.js';
@@ -173,6 +174,11 @@ function readTerraformSet(files: readonly SourceFile[], budget: TerraformBudget)
       result.diagnostics.push(...out.diagnostics);
     }
   }
+  // What a values file changes reaches the module calls: their notes go on it too.
+  const valueFiles = parsed
+    .filter((f) => isTfvarsPath(f.path) || f.body.variable !== undefined || f.body.locals !== undefined)
+    .map((f) => f.path);
+  result.notFollowed.push(...onValueFiles(result.notFollowed, valueFiles));
   const { notFollowed, ...found } = result;
   return notFollowed.length === 0 ? found : result;
 }
