@@ -108,8 +108,11 @@ export async function detectChanges(
   const charts = await renderCharts([...changed].sort(), io, fileParsers);
   for (const path of charts.followed) parsed.add(path);
   perSet.push({ base: charts.base, head: charts.head });
-  // Local modules read through their calls, and variable files with the module they set.
-  const modules = await followModules([...changed].sort(), io);
+  // Modules of this repository (by path, or by its own URL) read through their calls, and variable files with the module they set.
+  const modules = await followModules([...changed].sort(), {
+    ...io,
+    ...(changes.repositories ? { repositories: changes.repositories } : {}),
+  });
   for (const path of modules.tfvars) parsed.add(path);
   for (const s of perSet) {
     s.base = withoutFollowed(s.base, modules);

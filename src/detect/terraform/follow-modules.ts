@@ -3,13 +3,15 @@ import type { CoverageIo } from '../coverage.js';
 import type { SetParseResult, SourceFile, Unfollowed, UnresolvedDecl } from '../parser.js';
 import { evaluate } from './expr-eval.js';
 import type { Scope, Value } from './expr-eval.js';
-import { entries } from './gke.js';
 import { inputsFingerprint } from './inputs-fingerprint.js';
 import type { Locator } from './locator.js';
 import { isTfFile, locatorFor } from './tf-json.js';
 import { asRecord, isAutoTfvars, isTfvarsPath } from './module-scope.js';
-import { withBound } from './resources.js';
 import { parseModule, parseTerraformSet } from './terraform-parser.js';
+import { TerraformBudget } from './expr-budget.js';
+import { copiesOf } from './copies.js';
+import { ownSource } from './module-source.js';
+import type { OwnSource } from './module-source.js';
 
 type Side = Required<SetParseResult> & { notFollowed: Unfollowed[] };
 
@@ -113,6 +115,8 @@ interface CallReading {
   line: number;
   source: string;
   moduleDir: string;
+  /** The `?ref=` of a module of this repository called by URL. */
+  ref: string | null;
   found: Collected;
   /** Present in the repository but not read through (its instances unknown or too many): `found` only says so. */
   skipped?: true;
@@ -128,11 +132,34 @@ const MAX_READS = 256;
 /** Module readings left for one side of the PR. */
 interface Readings {
   left: number;
+  /** What evaluating every reading of this side may cost, together. */
+  budget: TerraformBudget;
 }
 type Budgets = Record<'base' | 'head', Readings>;
 
 /** `source = "./…"` or `"../…"`: what a local module call has, in some file of the set. */
-const LOCAL_SOURCE = /\bsource\s*=\s*"\.\.?\//;
+const LOCAL_SOURCE = /(?:\bsource\s*=|"source"\s*:)\s*"\.\.?\//;
+
+/** What the follow reads: the two sides, listings, and the repository's own names (module-source.ts). */
+export interface FollowIo extends CoverageIo {
+  repositories?: readonly string[];
+}
+
+/** The folder a call's module is in, when it is in this repository: a relative path, or a URL of the repository itself. */
+function moduleFolder(source: string, dir: string, repositories: readonly string[]): { dir: string; own: OwnSource | null } | null {
+  if (source.startsWith('./') || source.startsWith('../')) {
+    const resolved = resolvePath(dir, source);
+    return resolved === null ? null : { dir: resolved, own: null };
+  }
+  const own = ownSource(source, repositories);
+  return own === null ? null : { dir: own.dir, own };
+}
+
+/** A set that names a module of this repository: read again here only then (a megabyte of HCL holds the event loop for seconds). */
+function callsOwnModules(files: readonly SourceFile[], repositories: readonly string[]): boolean {
+  const names = repositories.map((r) => r.slice(r.indexOf('/') + 1));
+  return files.some((f) => isTf(f.path) && (LOCAL_SOURCE.test(f.text) || names.some((n) => f.text.toLowerCase().includes(n))));
+}
 
 /**
  * The local module calls of a set of files (a module and the variable file it is given), each
@@ -142,17 +169,16 @@ const LOCAL_SOURCE = /\bsource\s*=\s*"\.\.?\//;
  * keeps its "not followed" note.
  */
 async function readCalls(
-  io: CoverageIo,
+  io: FollowIo,
   side: 'base' | 'head',
   dir: string,
   files: readonly SourceFile[],
   budget: Readings,
   depth = 0,
 ): Promise<CallReading[]> {
-  // Only local calls are followed: a set that names no local source is not parsed again here (a
-  // megabyte of HCL holds the event loop for seconds).
-  if (!files.some((f) => isTf(f.path) && LOCAL_SOURCE.test(f.text))) return [];
-  const { parsed, scope } = parseModule(files);
+  const repositories = io.repositories ?? [];
+  if (!callsOwnModules(files, repositories)) return [];
+  const { parsed, scope } = parseModule(files, budget.budget);
   const out: CallReading[] = [];
   for (const f of parsed) {
     if (!isTf(f.path) || f.body.module === undefined) continue;
@@ -161,9 +187,10 @@ async function readCalls(
       if (!Array.isArray(blocks)) continue;
       const raw = asRecord(blocks[blocks.length - 1]);
       const source = raw.source;
-      if (typeof source !== 'string' || !(source.startsWith('./') || source.startsWith('../'))) continue;
-      const moduleDir = resolvePath(dir, source);
-      if (moduleDir === null) continue;
+      if (typeof source !== 'string') continue;
+      const folder = moduleFolder(source, dir, repositories);
+      if (folder === null) continue;
+      const moduleDir = folder.dir;
       const moduleFiles = (await io.list(moduleDir)).filter((p) => dirOf(p) === moduleDir && isTf(p));
       const instances = instancesOf(raw, scope);
       if (moduleFiles.length === 0) continue;
@@ -179,7 +206,7 @@ async function readCalls(
           unresolved: [],
           notFollowed: [{ ...note, fingerprint: inputsFingerprint(raw, scope) }],
         };
-        out.push({ file: f.path, label, line, source, moduleDir, found, skipped: true });
+        out.push({ file: f.path, label, line, source, moduleDir, ref: folder.own?.ref ?? null, found, skipped: true });
         continue;
       }
       budget.left -= instances.length;
@@ -195,14 +222,14 @@ async function readCalls(
         const given = [...texts, { path: join(moduleDir, GIVEN_TFVARS), text: `${args.join('\n')}\n` }];
         const named = (n: string) => (inst.key === null ? n : `${n} [${inst.key}]`);
         const inner = depth + 1 < MAX_DEPTH ? await readCalls(io, side, moduleDir, given, budget, depth + 1) : [];
-        for (const r of [withoutCalls(parseTerraformSet(given), inner), ...inner.map((c) => c.found)]) {
+        for (const r of [withoutCalls(parseTerraformSet(given, budget.budget), inner), ...inner.map((c) => c.found)]) {
           found.decls.push(...r.decls.map((d) => ({ ...d, name: named(d.name) })));
           found.unresolved.push(...r.unresolved.map((u) => ({ ...u, name: named(u.name) })));
           found.diagnostics.push(...r.diagnostics);
           found.notFollowed.push(...r.notFollowed);
         }
       }
-      out.push({ file: f.path, label, line, source, moduleDir, found });
+      out.push({ file: f.path, label, line, source, moduleDir, ref: folder.own?.ref ?? null, found });
     }
   }
   return out;
@@ -225,20 +252,35 @@ function withoutCalls(found: ReturnType<typeof parseTerraformSet>, calls: readon
 }
 
 /** Local module calls in the changed Terraform directories, read through their modules. */
-async function followCalls(changed: readonly string[], io: CoverageIo, result: FollowedModules, budgets: Budgets): Promise<void> {
+async function followCalls(changed: readonly string[], io: FollowIo, result: FollowedModules, budgets: Budgets): Promise<void> {
   const dirs = [...new Set(changed.filter((p) => isTf(p) || isTfvarsPath(p)).map(dirOf))].sort();
   for (const dir of dirs) {
     const listed = (await io.list(dir)).filter((p) => dirOf(p) === dir);
     const paths = [...new Set([...listed, ...changed.filter((p) => dirOf(p) === dir)])].filter((p) => isTf(p) || isTfvarsPath(p));
     const read = new Set<string>();
+    const sources = { base: new Map<string, CallReading>(), head: new Map<string, CallReading>() };
     for (const side of ['base', 'head'] as const) {
       for (const c of await readCalls(io, side, dir, await readFiles(io, side, paths), budgets[side])) {
         if (!c.skipped) {
           read.add(`${c.file}\u0000${c.label}`);
           result.modules.push(c.moduleDir);
         }
+        sources[side].set(`${c.file}\u0000${c.label}`, c);
         place(result[side], c.found, c.file, c.line, (n) => n, `module.${c.label} (${c.source})`);
       }
+    }
+    // A module of this repository pinned by URL to another ref: what that ref holds is not the tree read here.
+    for (const [key, c] of sources.head) {
+      const before = sources.base.get(key);
+      if (c.ref === null || before === undefined || before.source === c.source) continue;
+      result.head.notFollowed.push({
+        file: c.file,
+        line: c.line,
+        reason: 'remote-module',
+        subject: `module.${c.label}`,
+        needs: c.source,
+        inputs: ['source'],
+      });
     }
     for (const key of read) {
       const [file, label] = key.split('\u0000');
@@ -247,27 +289,14 @@ async function followCalls(changed: readonly string[], io: CoverageIo, result: F
   }
 }
 
-/** The instances of a module call: one, or one per `count` index or `for_each` key; null when unknown. */
+/** The instances of a module call: one, or one per `count` index or `for_each` key; null when unknown or too many. */
 function instancesOf(raw: Record<string, unknown>, scope: Scope): { key: string | null; scope: Scope }[] | null {
-  if (raw.for_each !== undefined) {
-    const v = evaluate(raw.for_each, scope);
-    if (!v.ok) return null;
-    const list = entries(v.value);
-    if (list.length > MAX_INSTANCES) return null;
-    return list.map(([key, value]) => ({
-      key: typeof key === 'string' ? key : JSON.stringify(key),
-      scope: withBound(scope, 'each', { key, value }),
-    }));
-  }
-  if (raw.count !== undefined) {
-    const v = evaluate(raw.count, scope);
-    if (!v.ok || typeof v.value !== 'number' || v.value < 0 || v.value > MAX_INSTANCES) return null;
-    return Array.from({ length: v.value }, (_, index) => ({
-      key: v.value === 1 ? null : String(index),
-      scope: withBound(scope, 'count', { index }),
-    }));
-  }
-  return [{ key: null, scope }];
+  const copies = copiesOf(raw, scope);
+  if (copies === null) return [{ key: null, scope }];
+  if ('culprit' in copies || copies.length > MAX_INSTANCES) return null;
+  // One copy by count is the module as it is; copies by key are named by it.
+  const single = raw.for_each === undefined && copies.length === 1;
+  return copies.map((c) => ({ key: single ? null : typeof c.key === 'string' ? c.key : String(c.key), scope: c.scope }));
 }
 
 /** Declared variable names of a module's files, from their text. */
@@ -284,7 +313,7 @@ const MAX_UP = 3;
  * read with the nearest folder above that declares their variables, as `-var-file` would apply
  * them, and what that module declares is reported at the variable file.
  */
-async function followTfvars(changed: readonly string[], io: CoverageIo, result: FollowedModules, budgets: Budgets): Promise<void> {
+async function followTfvars(changed: readonly string[], io: FollowIo, result: FollowedModules, budgets: Budgets): Promise<void> {
   for (const path of changed.filter(isTfvarsPath)) {
     const dir = dirOf(path);
     if ((await io.list(dir)).some((p) => dirOf(p) === dir && isTf(p))) continue;
@@ -310,7 +339,7 @@ async function followTfvars(changed: readonly string[], io: CoverageIo, result: 
       const files = [...(await readFiles(io, side, moduleFiles)), { path: join(moduleDir, GIVEN_TFVARS), text }];
       const calls = await readCalls(io, side, moduleDir, files, budgets[side]);
       const why = `with ${moduleDir === '' ? 'the root module' : moduleDir}`;
-      for (const found of [withoutCalls(parseTerraformSet(files), calls), ...calls.map((c) => c.found)])
+      for (const found of [withoutCalls(parseTerraformSet(files, budgets[side].budget), calls), ...calls.map((c) => c.found)])
         place(result[side], found, path, 1, (n) => n, why);
     }
     result.tfvars.push(path);
@@ -318,9 +347,12 @@ async function followTfvars(changed: readonly string[], io: CoverageIo, result: 
 }
 
 /** Local module calls and free-standing variable files of the PR, each read with its module. */
-export async function followModules(changed: readonly string[], io: CoverageIo): Promise<FollowedModules> {
+export async function followModules(changed: readonly string[], io: FollowIo): Promise<FollowedModules> {
   const result: FollowedModules = { base: empty(), head: empty(), calls: [], tfvars: [], modules: [] };
-  const budgets: Budgets = { base: { left: MAX_READS }, head: { left: MAX_READS } };
+  const budgets: Budgets = {
+    base: { left: MAX_READS, budget: new TerraformBudget() },
+    head: { left: MAX_READS, budget: new TerraformBudget() },
+  };
   await followCalls(changed, io, result, budgets);
   await followTfvars(changed, io, result, budgets);
   return result;
