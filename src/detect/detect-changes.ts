@@ -111,6 +111,7 @@ export async function detectChanges(
   // Modules of this repository (by path, or by its own URL) read through their calls, and variable files with the module they set.
   const modules = await followModules([...changed].sort(), {
     ...io,
+    ...(sides.dirs ? { dirs: sides.dirs } : {}),
     ...(changes.repositories ? { repositories: changes.repositories } : {}),
   });
   for (const path of modules.tfvars) parsed.add(path);

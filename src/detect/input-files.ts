@@ -4,7 +4,7 @@ import { changedKeys, valueAt } from './kit/changed-keys.js';
 import type { CoverageIo } from './coverage.js';
 import { namesGpu, sizesCapacity } from './kit/gpu-signal.js';
 import { parseHcl } from './terraform/hcl.js';
-import { parseTerraformFile } from './terraform/tf-json.js';
+import { isTfFile, parseTerraformFile } from './terraform/tf-json.js';
 import { isHelmValuesPath } from './helm/helm-chart.js';
 import { deploymentVars } from './cluster-toolkit/toolkit-deployment.js';
 import { dirOf } from './kit/paths.js';
@@ -75,14 +75,24 @@ function lineOfKey(text: string, key: string): number | null {
   return m ? text.slice(0, m.index).split('\n').length : null;
 }
 
+/**
+ * A variable file whose module was not found (terraform/follow-modules.ts reads it with the module
+ * that declares its variables, above or beside it): what it feeds cannot be read, and the module's
+ * defaults may be GPU machines, so a changed value that sizes or picks machines is not followed,
+ * whether or not the file names a GPU.
+ */
 async function tfvarsWithoutModule(path: string, base: string | null, head: string, io: CoverageIo): Promise<NotFollowed[]> {
   const dir = dirOf(path);
   // Beside a module's .tf files, the tfvars are read with them (the Terraform parser's set).
-  if ((await io.list(dir)).some((p) => dirOf(p) === dir && p.endsWith('.tf'))) return [];
+  if ((await io.list(dir)).some((p) => dirOf(p) === dir && isTfFile(p))) return [];
   const before = hclBody(path, base);
   const after = hclBody(path, head);
   if (after === null) return [];
-  const keys = roots(gpuKeys(before ?? {}, after, [base, head]));
+  const keys = roots(
+    changedKeys(before ?? {}, after).filter(
+      (k) => sizesCapacity(k) || [valueAt(before, k), valueAt(after, k)].some((v) => typeof v === 'string' && namesGpu(v)),
+    ),
+  );
   if (keys.length === 0) return [];
   return [{ file: path, line: lineOfKey(head, keys[0] ?? ''), reason: 'tfvars-no-module', subject: path, inputs: keys }];
 }

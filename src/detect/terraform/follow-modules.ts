@@ -5,7 +5,7 @@ import { evaluate } from './expr-eval.js';
 import type { Scope, Value } from './expr-eval.js';
 import { inputsFingerprint } from './inputs-fingerprint.js';
 import type { Locator } from './locator.js';
-import { isTfFile, locatorFor } from './tf-json.js';
+import { isTfFile, locatorFor, parseTerraformFile } from './tf-json.js';
 import { asRecord, isAutoTfvars, isTfvarsPath } from './module-scope.js';
 import { parseModule, parseTerraformSet } from './terraform-parser.js';
 import { TerraformBudget } from './expr-budget.js';
@@ -143,6 +143,8 @@ const LOCAL_SOURCE = /(?:\bsource\s*=|"source"\s*:)\s*"\.\.?\//;
 /** What the follow reads: the two sides, listings, and the repository's own names (module-source.ts). */
 export interface FollowIo extends CoverageIo {
   repositories?: readonly string[];
+  /** The folders inside a folder, where the listing can tell: to find the module a variable file beside it sets. */
+  dirs?: (dir: string) => Promise<string[]>;
 }
 
 /** The folder a call's module is in, when it is in this repository: a relative path, or a URL of the repository itself. */
@@ -301,8 +303,11 @@ function instancesOf(raw: Record<string, unknown>, scope: Scope): { key: string 
 
 /** Declared variable names of a module's files, from their text. */
 function declares(texts: readonly string[], name: string): boolean {
-  const re = new RegExp(`\\bvariable\\s+"${name.replace(/[^\w-]/g, '')}"`);
-  return texts.some((t) => re.test(t));
+  const safe = name.replace(/[^\w-]/g, '');
+  const re = new RegExp(`\\bvariable\\s+"${safe}"`);
+  // In JSON syntax: a "variable" object with the name as a key (a close enough test for a search).
+  const json = new RegExp(`"${safe}"\\s*:\\s*\\{`);
+  return texts.some((t) => re.test(t) || (/"variable"\s*:/.test(t) && json.test(t)));
 }
 
 // How far up a variable file looks for the module it sets: envs/<env>/x.tfvars → the root is two up.
@@ -318,32 +323,65 @@ async function followTfvars(changed: readonly string[], io: FollowIo, result: Fo
     const dir = dirOf(path);
     if ((await io.list(dir)).some((p) => dirOf(p) === dir && isTf(p))) continue;
     const headText = (await io.head.read(path)) ?? (await io.base.read(path)) ?? '';
-    const names = [...headText.matchAll(/^[ \t]*([A-Za-z_][\w-]*)[ \t]*=/gm)].map((m) => m[1] ?? '');
-    let moduleDir: string | null = null;
-    let moduleFiles: string[] = [];
-    for (let up = 1, at = dir; up <= MAX_UP && at !== ''; up++) {
-      at = dirOf(at);
-      const tf = (await io.list(at)).filter((p) => dirOf(p) === at && (isTf(p) || isAutoTfvars(p)));
-      const texts = (await readFiles(io, 'head', tf.filter(isTf))).map((f) => f.text);
-      if (names.some((n) => declares(texts, n))) {
-        moduleDir = at;
-        moduleFiles = tf;
-        break;
-      }
-      // A shared module beside the stack: modules/<name> is not searched; only the folders above.
-    }
-    if (moduleDir === null) continue;
+    const parsed = parseTerraformFile(path, headText);
+    const names = parsed.ok ? Object.keys(parsed.body) : [];
+    if (names.length === 0) continue;
+    const found = await moduleFor(names, dir, io);
+    if (found === null) continue;
+    const { moduleDir, moduleFiles } = found;
     for (const side of ['base', 'head'] as const) {
       const text = await io[side].read(path);
       if (text === null) continue;
-      const files = [...(await readFiles(io, side, moduleFiles)), { path: join(moduleDir, GIVEN_TFVARS), text }];
+      const given = join(moduleDir, path.endsWith('.json') ? `${GIVEN_TFVARS}.json` : GIVEN_TFVARS);
+      const files = [...(await readFiles(io, side, moduleFiles)), { path: given, text }];
       const calls = await readCalls(io, side, moduleDir, files, budgets[side]);
       const why = `with ${moduleDir === '' ? 'the root module' : moduleDir}`;
-      for (const found of [withoutCalls(parseTerraformSet(files, budgets[side].budget), calls), ...calls.map((c) => c.found)])
-        place(result[side], found, path, 1, (n) => n, why);
+      for (const read of [withoutCalls(parseTerraformSet(files, budgets[side].budget), calls), ...calls.map((c) => c.found)])
+        place(result[side], read, path, 1, (n) => n, why);
     }
     result.tfvars.push(path);
   }
+}
+
+// Folders beside the way up searched for the module a variable file sets, at most.
+const MAX_SIBLINGS = 24;
+
+/**
+ * The module a free-standing variable file sets, as `-var-file` would apply it: the nearest folder
+ * above that declares some of its variables (`envs/prod/terraform.tfvars` for the root module), else
+ * the one folder beside that way up declaring all of them (`envs/prod.tfvars` for `terraform/`).
+ * Two such folders leave it unknown: reading it with the wrong one would count the wrong pools.
+ */
+async function moduleFor(
+  names: readonly string[],
+  dir: string,
+  io: FollowIo,
+): Promise<{ moduleDir: string; moduleFiles: string[] } | null> {
+  const moduleIn = async (at: string, all: boolean) => {
+    const tf = (await io.list(at)).filter((p) => dirOf(p) === at && (isTf(p) || isAutoTfvars(p)));
+    const texts = (await readFiles(io, 'head', tf.filter(isTf))).map((f) => f.text);
+    const declared = all ? names.every((n) => declares(texts, n)) : names.some((n) => declares(texts, n));
+    return declared ? { moduleDir: at, moduleFiles: tf } : null;
+  };
+  const ancestors: string[] = [];
+  for (let up = 1, at = dir; up <= MAX_UP && at !== ''; up++) {
+    at = dirOf(at);
+    ancestors.push(at);
+    const found = await moduleIn(at, false);
+    if (found) return found;
+  }
+  if (!io.dirs) return null;
+  const way = new Set([dir, ...ancestors]);
+  const candidates: string[] = [];
+  for (const at of [dir, ...ancestors]) {
+    for (const sub of await io.dirs(at)) if (!way.has(sub) && !candidates.includes(sub)) candidates.push(sub);
+  }
+  const found = [];
+  for (const sub of candidates.slice(0, MAX_SIBLINGS)) {
+    const m = await moduleIn(sub, true);
+    if (m) found.push(m);
+  }
+  return found.length === 1 ? (found[0] ?? null) : null;
 }
 
 /** Local module calls and free-standing variable files of the PR, each read with its module. */
