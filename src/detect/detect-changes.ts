@@ -3,6 +3,7 @@ import { mapLimit } from '../domain/map-limit.js';
 import type { CapacityChange, ChangeSet, Diagnostic, FileCoverage, TreeReader } from '../domain/index.js';
 import { renderCharts } from './helm/chart-render.js';
 import { followModules } from './terraform/follow-modules.js';
+import { followTemplates } from './terraform/template-follow.js';
 import { followTerragrunt, withoutUnits } from './terraform/terragrunt-include.js';
 import { withoutFollowed } from './followed.js';
 import { followToolkitDeployments } from './cluster-toolkit/toolkit-deployment.js';
@@ -120,6 +121,14 @@ export async function detectChanges(
     s.head = withoutFollowed(s.head, modules);
   }
   perSet.push({ base: modules.base, head: modules.head });
+  // Templates read through the Terraform that renders them.
+  const templates = await followTemplates(
+    [...changed].sort(),
+    io,
+    parsers.find((p) => p.id === 'terraform-manifests'),
+  );
+  for (const path of templates.followed) parsed.add(path);
+  perSet.push({ base: templates.base, head: templates.head });
   // Terragrunt units read with the files they include, and changed parents into their units.
   const terragrunt = await followTerragrunt([...changed].sort(), { ...io, ...(sides.dirs ? { dirs: sides.dirs } : {}) });
   for (const s of perSet) {

@@ -19,6 +19,11 @@ export interface Scope {
   budget: TerraformBudget;
   /** A file of the module's folder (for `file()` and `templatefile()`), by a path relative to it; null when not read. */
   file?: (path: string) => string | null;
+  /**
+   * Render what cannot be known into templates as `${?}` rather than making the whole text unknown:
+   * to read which objects a template declares when one of their values is unknown.
+   */
+  placeholders?: boolean;
   /** How a variable or local is defined, as written (a variable's block and the values files give it): to fingerprint unknowns. */
   definition?: (root: 'var' | 'local', name: string) => unknown;
 }
@@ -176,12 +181,23 @@ function template(parts: readonly (string | Expr)[], scope: Scope): PValue {
   let length = 0;
   const out: string[] = [];
   for (const p of parts) {
-    const text = typeof p === 'string' ? p : toText(evalExpr(p, scope));
+    const text =
+      typeof p === 'string' ? p : scope.placeholders ? placeholder(() => toText(evalExpr(p, scope))) : toText(evalExpr(p, scope));
     length += text.length;
     scope.budget.made(length, 'string');
     out.push(text);
   }
   return out.join('');
+}
+
+/** A template part, or `${?}` where it cannot be known. */
+function placeholder(render: () => string): string {
+  try {
+    return render();
+  } catch (err) {
+    if (err instanceof Unresolved) return '${?}';
+    throw err;
+  }
 }
 
 function bind(scope: Scope, valueVar: string, value: PValue, keyVar: string | null, key: PValue): Scope {
@@ -372,6 +388,7 @@ function fileCall(e: Extract<Expr, { t: 'call' }>, args: PValue[], scope: Scope)
     bound: new Map(Object.entries(vars)),
     budget: scope.budget,
     ...(scope.file ? { file: scope.file } : {}),
+    ...(scope.placeholders ? { placeholders: true } : {}),
   };
   const out = evalExpr(body, inner);
   return typeof out === 'string' ? out : toText(out);

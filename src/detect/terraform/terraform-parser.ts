@@ -4,6 +4,7 @@ import { clampLine } from '../kit/lines.js';
 import type { CapacityParser, ParseOutcome, ParseResult, SourceFile, Unfollowed } from '../parser.js';
 import { readAksModules } from './aks-module.js';
 import { onValueFiles } from './call-notes.js';
+import { fileReferences } from './templates.js';
 import { readWithCopies } from './copied-blocks.js';
 import { readEksModules } from './eks-module.js';
 import { readGkeAutoprovisioning } from './gke-autoprovisioning.js';
@@ -63,7 +64,9 @@ export const terraformParser: CapacityParser = {
     isTerraformPath(path) &&
     (declaresPools(text) || callsLocalModule(text) || callsOtherModule(text) || (isTerragruntPath(path) && /\binputs\s*=/.test(text))),
   parse: (path, text) => parseTerraformSet([{ path, text }]),
-  parseSet: parseTerraformSet,
+  parseSet: (files) => parseTerraformSet(files),
+  // Files `file()` and `templatefile()` read (a JSON list of instance types, a rendered template).
+  references: fileReferences,
 };
 
 export type ParsedTerraform = ModuleFile & { text: string };
