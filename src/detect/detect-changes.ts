@@ -131,10 +131,14 @@ export async function detectChanges(
   for (const path of templates.followed) parsed.add(path);
   perSet.push({ base: templates.base, head: templates.head });
   // Terragrunt units read with the files they include, and changed parents into their units.
-  const terragrunt = await followTerragrunt([...changed].sort(), { ...io, ...(sides.dirs ? { dirs: sides.dirs } : {}) });
+  const terragrunt = await followTerragrunt([...changed].sort(), {
+    ...io,
+    ...(sides.dirs ? { dirs: sides.dirs } : {}),
+    ...(changes.repositories ? { repositories: changes.repositories } : {}),
+  });
   for (const s of perSet) {
-    s.base = withoutUnits(s.base, terragrunt.units);
-    s.head = withoutUnits(s.head, terragrunt.units);
+    s.base = withoutUnits(s.base, terragrunt);
+    s.head = withoutUnits(s.head, terragrunt);
   }
   for (const path of [...terragrunt.followed, ...terragrunt.units.filter((u) => changed.has(u))]) parsed.add(path);
   perSet.push({ base: terragrunt.base, head: terragrunt.head });

@@ -215,26 +215,65 @@ async function readCalls(
       const texts = await readFiles(io, side, moduleFiles);
       const found: Collected = { decls: [], diagnostics: [], unresolved: [], notFollowed: [] };
       for (const inst of instances) {
-        const args: string[] = [];
-        for (const [name, value] of Object.entries(raw)) {
-          if (META.has(name)) continue;
-          const v = lenient(value, inst.scope);
-          if (v !== undefined) args.push(`${name} = ${hcl(v)}`);
-        }
-        const given = [...texts, { path: join(moduleDir, GIVEN_TFVARS), text: `${args.join('\n')}\n` }];
+        const args: Record<string, unknown> = {};
+        for (const [name, value] of Object.entries(raw)) if (!META.has(name)) args[name] = value;
+        const r = await readGiven(io, side, moduleDir, texts, args, inst.scope, budget, depth);
         const named = (n: string) => (inst.key === null ? n : `${n} [${inst.key}]`);
-        const inner = depth + 1 < MAX_DEPTH ? await readCalls(io, side, moduleDir, given, budget, depth + 1) : [];
-        for (const r of [withoutCalls(parseTerraformSet(given, budget.budget), inner), ...inner.map((c) => c.found)]) {
-          found.decls.push(...r.decls.map((d) => ({ ...d, name: named(d.name) })));
-          found.unresolved.push(...r.unresolved.map((u) => ({ ...u, name: named(u.name) })));
-          found.diagnostics.push(...r.diagnostics);
-          found.notFollowed.push(...r.notFollowed);
-        }
+        found.decls.push(...r.decls.map((d) => ({ ...d, name: named(d.name) })));
+        found.unresolved.push(...r.unresolved.map((u) => ({ ...u, name: named(u.name) })));
+        found.diagnostics.push(...r.diagnostics);
+        found.notFollowed.push(...r.notFollowed);
       }
       out.push({ file: f.path, label, line, source, moduleDir, ref: folder.own?.ref ?? null, found });
     }
   }
   return out;
+}
+
+/**
+ * A module's files read as a call gives them: each argument evaluated in the caller's `scope` and
+ * handed over as a variable file would set it, and the module's own local calls read in turn.
+ */
+async function readGiven(
+  io: FollowIo,
+  side: 'base' | 'head',
+  moduleDir: string,
+  texts: readonly SourceFile[],
+  args: Record<string, unknown>,
+  scope: Scope,
+  budget: Readings,
+  depth: number,
+): Promise<Collected> {
+  const lines: string[] = [];
+  for (const [name, value] of Object.entries(args)) {
+    const v = lenient(value, scope);
+    if (v !== undefined) lines.push(`${name} = ${hcl(v)}`);
+  }
+  const given = [...texts, { path: join(moduleDir, GIVEN_TFVARS), text: `${lines.join('\n')}\n` }];
+  const inner = depth + 1 < MAX_DEPTH ? await readCalls(io, side, moduleDir, given, budget, depth + 1) : [];
+  const found: Collected = { decls: [], diagnostics: [], unresolved: [], notFollowed: [] };
+  for (const r of [withoutCalls(parseTerraformSet(given, budget.budget), inner), ...inner.map((c) => c.found)]) {
+    found.decls.push(...r.decls);
+    found.unresolved.push(...r.unresolved);
+    found.diagnostics.push(...r.diagnostics);
+    found.notFollowed.push(...r.notFollowed);
+  }
+  return found;
+}
+
+/** What a module of this repository declares given `args` (a Terragrunt unit's inputs); null when its folder holds no Terraform. */
+export async function readModuleCall(
+  io: FollowIo,
+  side: 'base' | 'head',
+  moduleDir: string,
+  args: Record<string, unknown>,
+  scope: Scope,
+): Promise<Collected | null> {
+  const moduleFiles = (await io.list(moduleDir)).filter((p) => dirOf(p) === moduleDir && isTf(p));
+  if (moduleFiles.length === 0) return null;
+  const texts = await readFiles(io, side, moduleFiles);
+  if (texts.length === 0) return null;
+  return readGiven(io, side, moduleDir, texts, args, scope, { left: MAX_READS, budget: scope.budget }, 0);
 }
 
 /** A module's own reading less the notes about the local calls that were read through. */
