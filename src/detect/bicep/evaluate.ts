@@ -47,7 +47,7 @@ export function loopItems(node: Node, scope: BicepScope, depth = 0): { scope: Bi
 }
 
 /** Copies of a loop read one by one; past this, how many there are is not told. */
-export const MAX_COPIES = 256;
+const MAX_COPIES = 256;
 
 /**
  * Evaluates the expressions a pool is sized with: literals, objects and arrays, parameters and

@@ -8,12 +8,12 @@
  * files are reported as not read, naming the budget. Real modules use under a thousand steps; the
  * whole budget is spent in well under a second.
  */
-export const MAX_EVAL_STEPS = 400_000;
-export const MAX_ELEMENTS = 20_000;
+const MAX_EVAL_STEPS = 400_000;
+const MAX_ELEMENTS = 20_000;
 /** Elements of a value counted at every depth: `[local.a, local.a]` weighs twice what `local.a` does. */
-export const MAX_VALUE_WEIGHT = 100_000;
-export const MAX_STRING_CHARS = 1_048_576;
-export const MAX_REFERENCE_DEPTH = 64;
+const MAX_VALUE_WEIGHT = 100_000;
+const MAX_STRING_CHARS = 1_048_576;
+const MAX_REFERENCE_DEPTH = 64;
 // Characters of a string that count as one step.
 const CHARS_PER_STEP = 64;
 
@@ -83,7 +83,7 @@ export class Budget {
 const weights = new WeakMap<object, number>();
 
 /** Elements of a JSON-like value at every depth (long strings weigh more), each shared part counted where it appears. */
-export function weigh(v: unknown): number {
+function weigh(v: unknown): number {
   if (typeof v === 'string') return 1 + Math.floor(v.length / CHARS_PER_STEP);
   if (v === null || typeof v !== 'object') return 1;
   const known = weights.get(v);

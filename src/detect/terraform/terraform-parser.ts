@@ -117,7 +117,7 @@ function moduleDir(files: readonly SourceFile[]): string {
 }
 
 /** `dir` joined with a relative path, `.` and `..` folded; an absolute path stays as it is (unread). */
-export function joinPath(dir: string, rel: string): string {
+function joinPath(dir: string, rel: string): string {
   if (rel.startsWith('/')) return rel;
   const out = dir === '' ? [] : dir.split('/');
   for (const step of rel.split('/')) {

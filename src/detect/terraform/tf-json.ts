@@ -4,7 +4,7 @@ import { Locator } from './locator.js';
 import type { Span } from './locator.js';
 
 /** Terraform's JSON syntax: `main.tf.json` beside (or instead of) `main.tf`, `x.tfvars.json`. */
-export function isTerraformJson(path: string): boolean {
+function isTerraformJson(path: string): boolean {
   return path.endsWith('.tf.json') || path.endsWith('.tfvars.json');
 }
 
