@@ -3,6 +3,7 @@ import { mapLimit } from '../domain/map-limit.js';
 import type { CapacityChange, ChangeSet, Diagnostic, FileCoverage, TreeReader } from '../domain/index.js';
 import { renderCharts } from './helm/chart-render.js';
 import { followModules } from './terraform/follow-modules.js';
+import { followTemplates } from './terraform/template-follow.js';
 import { followTerragrunt, withoutUnits } from './terraform/terragrunt-include.js';
 import { withoutFollowed } from './followed.js';
 import { followToolkitDeployments } from './cluster-toolkit/toolkit-deployment.js';
@@ -116,19 +117,35 @@ export async function detectChanges(
   const charts = await renderCharts([...changed].sort(), io, fileParsers);
   for (const path of charts.followed) parsed.add(path);
   perSet.push({ base: charts.base, head: charts.head });
-  // Local modules read through their calls, and variable files with the module they set.
-  const modules = await followModules([...changed].sort(), io);
+  // Modules of this repository (by path, or by its own URL) read through their calls, and variable files with the module they set.
+  const modules = await followModules([...changed].sort(), {
+    ...io,
+    ...(sides.dirs ? { dirs: sides.dirs } : {}),
+    ...(changes.repositories ? { repositories: changes.repositories } : {}),
+  });
   for (const path of modules.tfvars) parsed.add(path);
   for (const s of perSet) {
     s.base = withoutFollowed(s.base, modules);
     s.head = withoutFollowed(s.head, modules);
   }
   perSet.push({ base: modules.base, head: modules.head });
+  // Templates read through the Terraform that renders them.
+  const templates = await followTemplates(
+    [...changed].sort(),
+    io,
+    parsers.find((p) => p.id === 'terraform-manifests'),
+  );
+  for (const path of templates.followed) parsed.add(path);
+  perSet.push({ base: templates.base, head: templates.head });
   // Terragrunt units read with the files they include, and changed parents into their units.
-  const terragrunt = await followTerragrunt([...changed].sort(), { ...io, ...(sides.dirs ? { dirs: sides.dirs } : {}) });
+  const terragrunt = await followTerragrunt([...changed].sort(), {
+    ...io,
+    ...(sides.dirs ? { dirs: sides.dirs } : {}),
+    ...(changes.repositories ? { repositories: changes.repositories } : {}),
+  });
   for (const s of perSet) {
-    s.base = withoutUnits(s.base, terragrunt.units);
-    s.head = withoutUnits(s.head, terragrunt.units);
+    s.base = withoutUnits(s.base, terragrunt);
+    s.head = withoutUnits(s.head, terragrunt);
   }
   for (const path of [...terragrunt.followed, ...terragrunt.units.filter((u) => changed.has(u))]) parsed.add(path);
   perSet.push({ base: terragrunt.base, head: terragrunt.head });

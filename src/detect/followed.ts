@@ -1,5 +1,6 @@
 import type { FollowedModules } from './terraform/follow-modules.js';
 import type { Coverage, SetParseResult } from './parser.js';
+import { dirOf } from './kit/paths.js';
 
 const inside = (file: string, dirs: ReadonlySet<string>) => dirs.has(file.lastIndexOf('/') < 0 ? '' : file.slice(0, file.lastIndexOf('/')));
 
@@ -11,6 +12,8 @@ const inside = (file: string, dirs: ReadonlySet<string>) => dirs.has(file.lastIn
 export function withoutFollowed<T extends SetParseResult & Coverage>(result: T, followed: FollowedModules): T {
   const dirs = new Set(followed.modules);
   const calls = new Set(followed.calls.map((c) => `${c.file}\u0000${c.subject}`));
+  // A call's notes are also on the values files of its folder (terraform/call-notes.ts).
+  const callsByDir = new Set(followed.calls.map((c) => `${dirOf(c.file)}\u0000${c.subject}`));
   const warnedCall = (file: string, message: string) =>
     [...calls].some((key) => key.startsWith(`${file}\u0000`) && message.startsWith(`${key.slice(file.length + 1)} (source `));
   return {
@@ -19,7 +22,9 @@ export function withoutFollowed<T extends SetParseResult & Coverage>(result: T, 
     unresolved: (result.unresolved ?? []).filter((u) => !inside(u.file, dirs)),
     diagnostics: result.diagnostics.filter((d) => !inside(d.file, dirs) && !warnedCall(d.file, d.message)),
     notFollowed: (result.notFollowed ?? []).filter(
-      (n) => !inside(n.file, dirs) && !(n.reason === 'local-module' && calls.has(`${n.file}\u0000${n.subject}`)),
+      (n) =>
+        !inside(n.file, dirs) &&
+        !((n.reason === 'local-module' || n.reason === 'remote-module') && callsByDir.has(`${dirOf(n.file)}\u0000${n.subject}`)),
     ),
   };
 }

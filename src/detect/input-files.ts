@@ -4,6 +4,7 @@ import { yamlValue } from './kit/kube-yaml.js';
 import type { CoverageIo } from './coverage.js';
 import { namesGpu, sizesCapacity } from './kit/gpu-signal.js';
 import { parseHcl } from './terraform/hcl.js';
+import { isTfFile, parseTerraformFile } from './terraform/tf-json.js';
 import { isHelmValuesPath } from './helm/helm-chart.js';
 import { deploymentVars } from './cluster-toolkit/toolkit-deployment.js';
 import { dirOf } from './kit/paths.js';
@@ -97,7 +98,7 @@ function isTfvarsPath(path: string): boolean {
 /** The top-level body of an HCL file, or null when it does not parse. */
 function hclBody(path: string, text: string | null): Record<string, unknown> | null {
   if (text === null) return {};
-  const hcl = parseHcl(path.endsWith('.json') ? path : `${path}.hcl`, text);
+  const hcl = path.endsWith('.json') ? parseTerraformFile(path, text) : parseHcl(`${path}.hcl`, text);
   return hcl.ok ? hcl.body : null;
 }
 
@@ -122,14 +123,24 @@ function lineOfKey(text: string, key: string): number | null {
   return m ? text.slice(0, m.index).split('\n').length : null;
 }
 
+/**
+ * A variable file whose module was not found (terraform/follow-modules.ts reads it with the module
+ * that declares its variables, above or beside it): what it feeds cannot be read, and the module's
+ * defaults may be GPU machines, so a changed value that sizes or picks machines is not followed,
+ * whether or not the file names a GPU.
+ */
 async function tfvarsWithoutModule(path: string, base: string | null, head: string, io: CoverageIo): Promise<NotFollowed[]> {
   const dir = dirOf(path);
   // Beside a module's .tf files, the tfvars are read with them (the Terraform parser's set).
-  if ((await io.list(dir)).some((p) => dirOf(p) === dir && p.endsWith('.tf'))) return [];
+  if ((await io.list(dir)).some((p) => dirOf(p) === dir && isTfFile(p))) return [];
   const before = hclBody(path, base);
   const after = hclBody(path, head);
   if (after === null) return [];
-  const keys = roots(gpuKeys(before ?? {}, after, [base, head]));
+  const keys = roots(
+    changedKeys(before ?? {}, after).filter(
+      (k) => sizesCapacity(k) || [valueAt(before, k), valueAt(after, k)].some((v) => typeof v === 'string' && namesGpu(v)),
+    ),
+  );
   if (keys.length === 0) return [];
   return [{ file: path, line: lineOfKey(head, keys[0] ?? ''), reason: 'tfvars-no-module', subject: path, inputs: keys }];
 }

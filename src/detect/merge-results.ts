@@ -30,7 +30,8 @@ export function combine(
     unresolved: [...perFile.unresolved.filter(keptObject), ...unique(own.unresolved, (u) => `${refKey(u)}\u0000${u.line}`)],
     notFollowed: [
       ...perFile.notFollowed.filter(kept),
-      ...unique(own.notFollowed, (n) => `${n.file}\u0000${n.line}\u0000${n.reason}\u0000${n.subject}`),
+      // Notes of one call differ by the input each fingerprints: a review raises those whose value changed.
+      ...unique(own.notFollowed, (n) => `${n.file}\u0000${n.line}\u0000${n.reason}\u0000${n.subject}\u0000${n.fingerprint ?? ''}`),
     ],
     // What a parser read stays read, whichever reading of the file is kept (a kustomize patch is
     // read on its own and in its overlay's render).

@@ -39,7 +39,8 @@ export const PARSERS: readonly CapacityParser[] = [
   ...MANIFEST_PARSERS,
   helmValuesParser(MANIFEST_PARSERS),
   terraformParser,
-  terraformManifestsParser(MANIFEST_PARSERS),
+  // Templates rendered into Helm values (a raw chart's `resources`) are read as values too.
+  terraformManifestsParser(MANIFEST_PARSERS, [...MANIFEST_PARSERS, helmValuesParser(MANIFEST_PARSERS)]),
   bicepParser,
   kustomizeParser(MANIFEST_PARSERS),
 ];

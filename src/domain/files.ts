@@ -33,6 +33,28 @@ export interface ChangeSet {
   base: TreeReader;
   head: TreeReader;
   changedPaths(): Promise<string[]>;
+  /**
+   * The repository's own names, `host/owner/name` in lower case (`github.com/acme/infra`), where
+   * the caller knows them (the CLI from git's remotes, the App from the pull request): a
+   * Terraform module whose source names this repository by URL is then read from the tree.
+   */
+  repositories?: readonly string[];
+}
+
+/**
+ * `host/owner/name` of a git URL (`https://github.com/Acme/Infra.git`, `git@github.com:acme/infra`,
+ * `ssh://git@github.com/acme/infra.git`), in lower case; null when it is not one.
+ */
+export function repositoryName(url: string): string | null {
+  let s = url
+    .trim()
+    .replace(/^git::/, '')
+    .replace(/[?#].*$/, '');
+  s = s.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/^[^@/]+@/, '');
+  // scp-like `host:owner/name`
+  s = s.replace(/^([^/:]+):(?!\d+\/)/, '$1/').replace(/^([^/:]+):\d+\//, '$1/');
+  const m = /^([^/]+)\/([^/]+)\/([^/]+?)(?:\.git)?\/?$/.exec(s);
+  return m ? `${m[1]}/${m[2]}/${m[3]}`.toLowerCase() : null;
 }
 
 /**

@@ -70,6 +70,8 @@ interface ListedFile {
 export class ApiChangeSet implements ChangeSet {
   readonly base: TreeReader;
   readonly head: TreeReader;
+  /** The pull request's repository, so a Terraform module naming it by URL is read from the tree. */
+  readonly repositories: readonly string[];
   readonly baseTree: ApiTreeReader;
   readonly headTree: ApiTreeReader;
   #files: Promise<Map<string, ListedFile>> | null = null;
@@ -84,6 +86,7 @@ export class ApiChangeSet implements ChangeSet {
     private readonly target: PullRequestTarget,
     private readonly blobs: GraphqlBlobs | null = null,
   ) {
+    this.repositories = [`${webHost(octokit)}/${target.base.owner}/${target.base.repo}`.toLowerCase()];
     this.baseTree = new ApiTreeReader(octokit, target.base, target.baseSha, blobs);
     this.headTree = new ApiTreeReader(octokit, target.head, target.headSha, blobs);
     // Listings are by commit, like the reads: a directory's files as they are at that side.
@@ -393,4 +396,15 @@ function normalise(path: string): string {
 function ancestors(path: string): string[] {
   const parts = path.split('/').slice(0, -1);
   return ['', ...parts.map((_, i) => parts.slice(0, i + 1).join('/'))];
+}
+
+/** The host repositories are cloned from: github.com for api.github.com, the server's own for GitHub Enterprise (`…/api/v3`). */
+function webHost(octokit: GitHubClient): string {
+  const base = (octokit.request as { endpoint?: { DEFAULTS?: { baseUrl?: unknown } } }).endpoint?.DEFAULTS?.baseUrl;
+  try {
+    const host = new URL(typeof base === 'string' ? base : 'https://api.github.com').host;
+    return host === 'api.github.com' ? 'github.com' : host.replace(/^api\./, '');
+  } catch {
+    return 'github.com';
+  }
 }

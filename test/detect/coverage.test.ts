@@ -154,10 +154,10 @@ describe('coverage of the changed files', () => {
     // The region sizes nothing.
     const [b2, h2] = edit(tree, { 'envs/prod/terraform.tfvars': ENV_TFVARS.replace('us-central1', 'us-east1') });
     expect(await coverage(b2, h2)).toEqual([['envs/prod/terraform.tfvars', 'not-capacity']]);
-    // Sizes in a file that names no GPU at all have no bearing on GPU capacity.
+    // Sizes fed to a module that was not found are not followed even where the file names no GPU: the module's defaults may.
     const cpu = 'node_count = 3\nmachine_type = "e2-standard-4"\n';
     expect(await coverage({ 'envs/dev/terraform.tfvars': cpu }, { 'envs/dev/terraform.tfvars': cpu.replace('3', '5') })).toEqual([
-      ['envs/dev/terraform.tfvars', 'not-capacity'],
+      ['envs/dev/terraform.tfvars', 'not-followed', 'tfvars-no-module'],
     ]);
   });
 

@@ -39,7 +39,7 @@ describe('the floor on Terraform modules', () => {
     const main = `module "gpu" {\n  source = "git::https://example.com/pools.git"\n  nodes  = var.gpu_nodes\n}\n`;
     const base = { 'tf/main.tf': main, 'tf/variables.tf': VARS(2) };
     expect(await coverage(base, { ...base, 'tf/variables.tf': VARS(4) })).toEqual([
-      ['tf/variables.tf', 'not-followed', 'unaccounted-signal: gpu_nodes'],
+      ['tf/variables.tf', 'not-followed', 'remote-module: module.gpu'],
     ]);
   });
 

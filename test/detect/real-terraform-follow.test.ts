@@ -48,11 +48,13 @@ describe('ai-on-gke accelerator cluster: sample tfvars → root module → local
     ]);
   });
 
-  it('a CSI driver switched on feeds no node pool: read, no change', async () => {
+  it('a CSI driver switched on reaches the remote cluster module, whose defaults are not seen: not followed, naming the input', async () => {
     const got = await detectChanges(
       pr(tree, tfvars, 'enable_gcs_fuse_csi_driver            = false', 'enable_gcs_fuse_csi_driver            = true'),
     );
     expect(got.changes).toEqual([]);
-    expect(got.coverage).toEqual([{ file: tfvars, state: 'read', objects: 0 }]);
+    expect(got.coverage.map((c) => [c.file, c.state, c.notFollowed?.map((n) => [n.reason, n.subject, n.inputs])])).toEqual([
+      [tfvars, 'not-followed', [['remote-module', 'module.cluster-standard', ['enable_addons']]]],
+    ]);
   });
 });

@@ -180,7 +180,7 @@ describe('google_container_node_pool in real files', () => {
       expect.objectContaining({
         line: lineIn(head[`${dir}/main.tf`], 'count = element(var.gpu_node_pools.*.guest_accelerator.count'),
         message: match.stringContaining(
-          'guest_accelerator.count comes from element(var.gpu_node_pools.*.guest_accelerator.count, count.index)',
+          'guest_accelerator.count = element(var.gpu_node_pools.*.guest_accelerator.count, count.index) uses var.gpu_node_pools, which has no default',
         ),
       }),
     ]);

@@ -3,9 +3,12 @@ import { diagnostic } from '../../domain/index.js';
 import type { CapacityDecl, Diagnostic } from '../../domain/index.js';
 import { PRIMARY_GPU_RESOURCE } from '../kit/gpu-resources.js';
 import { lookupInstanceType, looksLikeGpuType } from '../kit/gpu-types/index.js';
-import type { UnresolvedDecl } from '../parser.js';
-import { BicepUnknown, evaluate } from './evaluate.js';
-import type { BicepScope, BicepValue } from './evaluate.js';
+import type { AccountedLines, Unfollowed, UnresolvedDecl } from '../parser.js';
+import { groupCopies } from '../terraform/copies.js';
+import type { CopyReading } from '../terraform/copies.js';
+import { bindScope, evaluate, loopItems, loopParts } from './evaluate.js';
+import { BicepUnknown } from './values.js';
+import type { BicepScope, BicepValue } from './values.js';
 
 const KIND = 'aks-node-pool' as const;
 const CLUSTER = 'Microsoft.ContainerService/managedClusters@';
@@ -18,7 +21,25 @@ export interface PoolsFound {
   decls: CapacityDecl[];
   unresolved: UnresolvedDecl[];
   diagnostics: Diagnostic[];
+  notFollowed: Unfollowed[];
+  /** Lines of the templates read whole (accounting.ts). */
+  accounted: AccountedLines[];
 }
+
+export const noPools = (): PoolsFound => ({ decls: [], unresolved: [], diagnostics: [], notFollowed: [], accounted: [] });
+
+/** A `module` declaration other than the verified AKS module's, one copy of it: read by modules.ts. */
+export interface ModuleCall {
+  file: string;
+  symbol: string;
+  /** The module's path or registry reference, as written. */
+  target: string;
+  body: Node;
+  scope: BicepScope;
+  line: number;
+}
+
+export type ModuleReader = (call: ModuleCall) => PoolsFound;
 
 const line = (n: Node): number => n.startPosition.row + 1;
 
@@ -38,34 +59,129 @@ function property(obj: Node | null, key: string): Node | null {
  * GPU node pools of AKS clusters in one Bicep file: a managedClusters resource's
  * `properties.agentPoolProfiles`, managedClusters/agentPools resources, and the pools handed
  * to Azure Verified Modules' AKS module. Each pool's GPUs are its node count (maxCount when it
- * autoscales) × its VM size's GPUs.
+ * autoscales) × its VM size's GPUs. Other modules are `readModule`'s. A declaration copied by a
+ * loop (`[for p in pools: {…}]`) is read once per copy; copies that name a pool alike are one pool.
  */
-export function readAksPools(file: string, root: Node, scope: BicepScope): PoolsFound {
-  const out: PoolsFound = { decls: [], unresolved: [], diagnostics: [] };
+export function readAksPools(file: string, root: Node, scope: BicepScope, out: PoolsFound, readModule: ModuleReader): Node[] {
+  const read: Node[] = [];
   for (const decl of root.namedChildren) {
     if (decl === null) continue;
     const [symbol, target, value] = decl.namedChildren.filter((c): c is Node => c !== null && c.type !== 'decorators');
     if (!symbol || !target || !value) continue;
     const type = target.text.slice(1, -1);
-    const body = bodyOf(file, `${decl.type === 'module_declaration' ? 'module' : 'resource'} ${symbol.text}`, value, scope, out);
-    if (body === null) continue;
+    const isModule = decl.type === 'module_declaration';
+    const where = `${isModule ? 'module' : 'resource'} ${symbol.text}`;
+    let reader: ((body: Node, s: BicepScope, into: PoolsFound) => void) | null = null;
     if (decl.type === 'resource_declaration' && type.startsWith(CLUSTER)) {
-      const pools = property(property(body, 'properties'), 'agentPoolProfiles');
-      unreadList(file, `resource ${symbol.text}`, 'agentPoolProfiles', pools, scope, out);
-      for (const pool of arrayItems(pools)) readPool(file, `resource ${symbol.text}`, pool, pool, scope, out);
+      reader = (body, s, into) => {
+        const pools = property(property(body, 'properties'), 'agentPoolProfiles');
+        for (const pool of poolItems(file, where, 'agentPoolProfiles', pools, s, into))
+          readPool(file, where, pool.node, pool.node, pool.scope, into);
+      };
     } else if (decl.type === 'resource_declaration' && type.startsWith(AGENT_POOL)) {
-      readPool(file, `resource ${symbol.text}`, body, property(body, 'properties'), scope, out);
-    } else if (decl.type === 'module_declaration' && AVM_CLUSTER.test(type)) {
-      const params = property(body, 'params');
-      for (const key of AVM_POOL_PARAMS) {
-        const v = property(params, key);
-        unreadList(file, `module ${symbol.text}`, key, v, scope, out);
-        for (const pool of v?.type === 'array' ? arrayItems(v) : v ? [v] : [])
-          readPool(file, `module ${symbol.text}`, pool, pool, scope, out);
-      }
+      reader = (body, s, into) => readPool(file, where, body, property(body, 'properties'), s, into);
+    } else if (isModule && AVM_CLUSTER.test(type)) {
+      reader = (body, s, into) => {
+        const params = property(body, 'params');
+        for (const key of AVM_POOL_PARAMS) {
+          const v = property(params, key);
+          const pools = v?.type === 'object' ? [{ node: v, scope: s }] : poolItems(file, where, key, v, s, into);
+          for (const pool of pools) readPool(file, where, pool.node, pool.node, pool.scope, into);
+        }
+      };
+    } else if (isModule) {
+      reader = (body, s, into) => add(into, readModule({ file, symbol: symbol.text, target: type, body, scope: s, line: line(decl) }));
+    }
+    if (reader === null) continue;
+    read.push(decl);
+    if (value.type === 'for_statement') readCopies(file, where, value, scope, out, reader);
+    else {
+      const body = bodyOf(file, where, value, scope, out);
+      if (body !== null) reader(body, scope, out);
     }
   }
-  return out;
+  return read;
+}
+
+function add(into: PoolsFound, found: PoolsFound): void {
+  into.decls.push(...found.decls);
+  into.unresolved.push(...found.unresolved);
+  into.diagnostics.push(...found.diagnostics);
+  into.notFollowed.push(...found.notFollowed);
+  into.accounted.push(...found.accounted);
+}
+
+/**
+ * A declaration copied by a loop, read copy by copy (an `if` in the loop keeps the copies it holds
+ * for). Copies whose number cannot be told leave what the declaration would hold as count unknown.
+ */
+function readCopies(
+  file: string,
+  where: string,
+  loop: Node,
+  scope: BicepScope,
+  out: PoolsFound,
+  read: (body: Node, s: BicepScope, into: PoolsFound) => void,
+): void {
+  let copies: ReturnType<typeof loopItems>;
+  try {
+    copies = loopItems(loop, scope);
+  } catch (err) {
+    if (!(err instanceof BicepUnknown)) throw err;
+    // What one copy would declare, its loop variables unknown: GPU pools there have an unknown count.
+    const { item, index } = loopParts(loop);
+    const unknown = new BicepUnknown(`${item}, a copy of a loop over ${err.culprit}`);
+    const probe = noPools();
+    const body = loopParts(loop).body;
+    const object = body?.type === 'if_statement' ? (body.namedChildren[1] ?? null) : body;
+    if (object !== null) {
+      const vars = new Map<string, BicepUnknown>([[item, unknown], ...(index === null ? [] : [[index, unknown] as const])]);
+      read(object, bindScope(scope, vars), probe);
+    }
+    const all = [...probe.decls, ...probe.unresolved];
+    if (all.length === 0 && probe.diagnostics.length === 0) return;
+    out.unresolved.push(...all.map((d) => ({ file: d.file, line: d.line, kind: d.kind, name: d.name })));
+    out.notFollowed.push(...probe.notFollowed);
+    out.accounted.push(...probe.accounted);
+    out.diagnostics.push(
+      diagnostic(file, line(loop), 'warning', `${where}: its copies come from ${err.culprit}: cannot tell how many GPU pools it declares`),
+    );
+    return;
+  }
+  const readings: CopyReading[] = [];
+  const seen = new Set<string>();
+  for (const copy of copies) {
+    let body = copy.body;
+    if (body?.type === 'if_statement') {
+      const [condition, then] = body.namedChildren;
+      let holds: BicepValue;
+      try {
+        holds = evaluate(condition ?? null, copy.scope);
+      } catch (err) {
+        if (!(err instanceof BicepUnknown)) throw err;
+        holds = true;
+        out.diagnostics.push(
+          diagnostic(file, line(body), 'warning', `${where}: cannot tell whether copy ${copy.key} exists (${err.culprit}); it is counted`),
+        );
+      }
+      if (holds !== true) continue;
+      body = then ?? null;
+    }
+    if (body === null) continue;
+    const found = noPools();
+    read(body, copy.scope, found);
+    readings.push({ key: copy.key, decls: found.decls, unresolved: found.unresolved });
+    out.notFollowed.push(...found.notFollowed);
+    out.accounted.push(...found.accounted);
+    for (const d of found.diagnostics) {
+      const k = `${d.line ?? ''}\u0000${d.message}`;
+      if (!seen.has(k)) out.diagnostics.push(d);
+      seen.add(k);
+    }
+  }
+  const grouped = groupCopies(readings);
+  out.decls.push(...grouped.decls);
+  out.unresolved.push(...grouped.unresolved);
 }
 
 /** The object a declaration creates: itself, or the body of `if (…)` when the condition holds. */
@@ -87,16 +203,59 @@ function bodyOf(file: string, where: string, value: Node, scope: BicepScope, out
 }
 
 /**
- * A pool list built by a loop or a function is not read: said when it, or the list a loop runs
- * over, names a GPU VM size.
+ * The pools of a pool list, each with the scope it is read in: the items of an array, or the
+ * copies of `[for p in pools: {…}]`. A list built otherwise (a function, a variable) is evaluated
+ * and its pools read as values. A list that cannot be told is said, when it or the list a loop runs
+ * over names a GPU VM size.
  */
-function unreadList(file: string, where: string, key: string, node: Node | null, scope: BicepScope, out: PoolsFound): void {
-  if (node === null || node.type === 'array' || node.type === 'object') return;
+function poolItems(
+  file: string,
+  where: string,
+  key: string,
+  node: Node | null,
+  scope: BicepScope,
+  out: PoolsFound,
+): { node: Node; scope: BicepScope }[] {
+  if (node === null) return [];
+  if (node.type === 'array') return arrayItems(node).map((n) => ({ node: n, scope }));
+  if (node.type === 'for_statement') {
+    try {
+      const items: { node: Node; scope: BicepScope }[] = [];
+      for (const copy of loopItems(node, scope)) {
+        let body = copy.body;
+        if (body?.type === 'if_statement') {
+          if (evaluate(body.namedChildren[0] ?? null, copy.scope) !== true) continue;
+          body = body.namedChildren[1] ?? null;
+        }
+        if (body?.type === 'object') items.push({ node: body, scope: copy.scope });
+      }
+      return items;
+    } catch (err) {
+      if (!(err instanceof BicepUnknown)) throw err;
+      unreadList(file, where, key, node, scope, out, err.culprit);
+      return [];
+    }
+  }
+  unreadList(file, where, key, node, scope, out, null);
+  return [];
+}
+
+/** A pool list this tool cannot read: said when it, or the list a loop runs over, names a GPU VM size. */
+function unreadList(
+  file: string,
+  where: string,
+  key: string,
+  node: Node,
+  scope: BicepScope,
+  out: PoolsFound,
+  culprit: string | null,
+): void {
+  if (node.type === 'object') return;
   // `[for item in list: {…}]`: the initializer, the list, the body, in that order.
   const iterable = node.type === 'for_statement' ? node.namedChildren[1] : null;
   let listed: BicepValue = null;
   try {
-    if (iterable) listed = evaluate(iterable, scope);
+    listed = evaluate(iterable ?? node, scope);
   } catch (err) {
     if (!(err instanceof BicepUnknown)) throw err;
   }
@@ -106,9 +265,10 @@ function unreadList(file: string, where: string, key: string, node: Node | null,
       file,
       line(node),
       'warning',
-      `${where}: ${key} is built by an expression (${node.type.replace(/_/g, ' ')}) this tool does not evaluate; the GPUs of its pools are not counted`,
+      `${where}: ${key} is built by an expression (${node.type.replace(/_/g, ' ')}) this tool does not evaluate${culprit === null ? '' : ` (${culprit})`}; the GPUs of its pools are not counted`,
     ),
   );
+  out.unresolved.push({ file, line: line(node), kind: KIND, name: `${where.split(' ')[1] ?? 'pools'}.${key}` });
 }
 
 function namesGpuSize(v: BicepValue): boolean {

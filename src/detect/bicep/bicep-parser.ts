@@ -1,118 +1,146 @@
-import type { Node } from 'web-tree-sitter';
 import { diagnostic } from '../../domain/index.js';
-import { clampLine } from '../kit/lines.js';
-import type { CapacityParser, ParseResult, SourceFile } from '../parser.js';
-import { readAksPools } from './aks-pools.js';
-import { BicepUnknown, evaluate } from './evaluate.js';
-import type { BicepScope, BicepValue } from './evaluate.js';
-import { parseBicep } from './grammar.js';
+import { Budget, BudgetExceeded } from '../kit/eval-budget.js';
+import { dirOf } from '../kit/paths.js';
+import type { Accounting, CapacityParser, Coverage, SetParseResult, SourceFile, Unfollowed } from '../parser.js';
+import { paramLines } from './accounting.js';
+import type { PoolsFound } from './aks-pools.js';
+import { localModulePath } from './modules.js';
+import { deploymentName, readParamFile, usingOf } from './params.js';
+import type { ParamFile } from './params.js';
+import { readTemplate } from './template-read.js';
 
 const isBicep = (path: string): boolean => path.endsWith('.bicep');
 const isParams = (path: string): boolean => path.endsWith('.bicepparam');
 const MARKERS = /Microsoft\.ContainerService\/managedClusters|container-service\/managed-cluster/;
-// `param nodeCount = 3` in a parameter file: literal values only.
-const PARAM_LINE = /^\s*param\s+([A-Za-z_]\w*)\s*=\s*(.+?)\s*(?:\/\/.*)?$/;
+const MODULE = /^\s*module\s+[A-Za-z_]\w*\s+'([^']+)'/gm;
 
 /**
- * AKS GPU node pools in Bicep (see aks-pools.ts). A template is read with the parameter files
- * beside it, whose values win over the parameters' defaults; a parameter with neither, or an
- * expression this tool does not evaluate, is a warning at its line, never a guess.
+ * AKS GPU node pools in Bicep (see aks-pools.ts), read per deployment: a template with each
+ * parameter file that names it (`using './main.bicep'`; an older file naming none sets the
+ * templates beside it), and a template no parameter file or module call uses, with its defaults.
+ * Modules of the repository are read with the parameters their call gives (modules.ts). A
+ * parameter with no value is a warning at the line that reads it, never a guess.
  */
 export const bicepParser: CapacityParser = {
   id: 'bicep',
   acceptsPath: (path) => isBicep(path) || isParams(path),
-  mightContain: (path, text) => (isBicep(path) && MARKERS.test(text)) || (isParams(path) && /^\s*param\s/m.test(text)),
+  mightContain: (path, text) =>
+    (isBicep(path) && (MARKERS.test(text) || /^\s*module\s/m.test(text))) || (isParams(path) && /^\s*(param|using)\s/m.test(text)),
   parse: (path, text) => parseBicepSet([{ path, text }]),
   parseSet: parseBicepSet,
+  // The template a parameter file sets, and the modules a template calls: read with them.
+  references: (file) => {
+    if (isParams(file.path)) {
+      const using = usingOf(file);
+      return typeof using === 'string' ? [using] : [];
+    }
+    return isBicep(file.path) ? calledModules(file) : [];
+  },
 };
 
-export function parseBicepSet(files: readonly SourceFile[]): ParseResult {
-  const result: Required<ParseResult> = { decls: [], diagnostics: [], unresolved: [] };
-  const values = new Map<string, BicepValue>();
-  for (const f of files.filter((x) => isParams(x.path))) {
-    for (const l of f.text.split('\n')) {
-      const m = PARAM_LINE.exec(l);
-      const literal = m?.[2] === undefined ? undefined : paramLiteral(m[2]);
-      if (m?.[1] !== undefined && literal !== undefined) values.set(m[1], literal);
+/** Repository paths of the local modules a template calls. */
+function calledModules(file: SourceFile): string[] {
+  return [...file.text.matchAll(MODULE)]
+    .map((m) => localModulePath(file.path, m[1] ?? ''))
+    .filter((p): p is string => p !== null && p.endsWith('.bicep'));
+}
+
+interface Deployment {
+  template: string;
+  params: ParamFile | null;
+}
+
+export function parseBicepSet(files: readonly SourceFile[]): SetParseResult & Coverage & Accounting {
+  const result: Required<SetParseResult & Accounting> & { notFollowed: Unfollowed[] } = {
+    decls: [],
+    diagnostics: [],
+    unresolved: [],
+    notFollowed: [],
+    supersedes: [],
+    replaces: [],
+    accounted: [],
+  };
+  const budget = new Budget();
+  const templates = new Map(files.filter((f) => isBicep(f.path)).map((f) => [f.path, f.text]));
+  try {
+    const params = files.filter((f) => isParams(f.path)).map((f) => readParamFile(f, budget));
+    const deployments: Deployment[] = [];
+    for (const p of params) {
+      // An older parameter file that names no template sets those beside it.
+      const targets =
+        p.using === undefined ? [...templates.keys()].filter((t) => dirOf(t) === dirOf(p.path)) : p.using === null ? [] : [p.using];
+      if (typeof p.using === 'string' && !templates.has(p.using)) result.notFollowed.push(...templateNotes(p, p.using));
+      for (const template of targets) if (templates.has(template)) deployments.push({ template, params: p });
     }
-  }
-  for (const f of files) {
-    if (!isBicep(f.path) || !MARKERS.test(f.text)) continue;
-    const parsed = parseBicep(f.text);
-    if ('error' in parsed) {
-      result.diagnostics.push(diagnostic(f.path, null, 'warning', `${parsed.error}: its AKS node pools are not read`));
-      continue;
+    const called = new Set(files.filter((f) => isBicep(f.path)).flatMap(calledModules));
+    for (const template of templates.keys()) {
+      if (!called.has(template) && !deployments.some((d) => d.template === template)) deployments.push({ template, params: null });
     }
-    const root = parsed.tree.rootNode;
-    if (root.hasError) {
-      const bad = firstError(root);
+    for (const d of deployments) {
+      const several = deployments.filter((x) => x.template === d.template).length > 1;
+      const found = readDeployment(d, templates, budget);
+      const named = (n: string) => (several && d.params !== null ? `${n} [${deploymentName(d.params.path)}]` : n);
+      result.decls.push(...found.decls.map((x) => ({ ...x, name: named(x.name) })));
+      result.unresolved.push(...found.unresolved.map((x) => ({ ...x, name: named(x.name) })));
+      result.diagnostics.push(...found.diagnostics);
+      result.notFollowed.push(...found.notFollowed);
+      result.accounted.push(...found.accounted);
+      if (d.params !== null) {
+        result.notFollowed.push(...onParamFile(found, d.params));
+        const text = files.find((f) => f.path === d.params?.path)?.text ?? '';
+        result.accounted.push(...paramLines(d.params.path, text, (name) => found.params.has(name)));
+      }
+    }
+  } catch (err) {
+    if (!(err instanceof BudgetExceeded)) throw err;
+    // Cut short: nothing read is trusted, and the pools found so far are kept as count unknown.
+    result.unresolved.push(...result.decls.map((d) => ({ file: d.file, line: d.line, kind: d.kind, name: d.name })));
+    result.decls = [];
+    result.accounted = [];
+    for (const f of files) {
       result.diagnostics.push(
         diagnostic(
           f.path,
-          bad === null ? null : clampLine(bad.startPosition.row + 1, f.text),
-          'warning',
-          'Bicep syntax this tool cannot read here; the pools it declares may not all be read',
+          null,
+          'error',
+          `evaluating the Bicep read with this file went over gpu-justify's budget (${err.message}); its AKS node pools are not read`,
         ),
       );
     }
-    const found = readAksPools(f.path, root, fileScope(root, values));
-    result.decls.push(...found.decls);
-    result.unresolved.push(...found.unresolved);
-    result.diagnostics.push(...found.diagnostics);
-    parsed.tree.delete();
   }
-  return result;
+  const { notFollowed, ...found } = result;
+  return notFollowed.length === 0 ? found : result;
 }
 
-/** Parameters (the parameter file's value, else the default) and variables of one template. */
-function fileScope(root: Node, values: ReadonlyMap<string, BicepValue>): BicepScope {
-  const defaults = new Map<string, Node | null>();
-  const variables = new Map<string, Node | null>();
-  for (const decl of root.namedChildren) {
-    if (decl === null) continue;
-    const parts = decl.namedChildren.filter((c): c is Node => c !== null && c.type !== 'decorators');
-    const name = parts[0]?.text;
-    if (name === undefined) continue;
-    if (decl.type === 'parameter_declaration') {
-      const last = parts[parts.length - 1];
-      defaults.set(name, parts.length > 2 && last && last.type !== 'type' ? last : null);
-    } else if (decl.type === 'variable_declaration') variables.set(name, parts[parts.length - 1] ?? null);
-  }
-  const resolving = new Set<string>();
-  const scope: BicepScope = {
-    lookup(name) {
-      if (values.has(name)) return values.get(name) ?? null;
-      const node = defaults.get(name) ?? variables.get(name);
-      if (node === undefined || node === null) {
-        throw new BicepUnknown(
-          defaults.has(name)
-            ? `parameter ${name} has no default and no value in a parameter file beside it`
-            : `${name} is not a parameter or variable of this file`,
-        );
-      }
-      if (resolving.has(name)) throw new BicepUnknown(`${name} refers to itself`);
-      resolving.add(name);
-      try {
-        return evaluate(node, scope);
-      } finally {
-        resolving.delete(name);
-      }
-    },
-  };
-  return scope;
+function readDeployment(d: Deployment, templates: ReadonlyMap<string, string>, budget: Budget): ReturnType<typeof readTemplate> {
+  if (d.params === null)
+    return readTemplate(d.template, () => undefined, 'in a parameter file that names this template', { templates, budget, chain: [] });
+  return readTemplate(d.template, d.params.given, `in ${d.params.path}`, { templates, budget, chain: [] });
 }
 
-function paramLiteral(text: string): BicepValue | undefined {
-  if (/^-?\d+$/.test(text)) return Number(text);
-  if (text === 'true' || text === 'false') return text === 'true';
-  const quoted = /^'((?:[^'\\]|\\.)*)'$/.exec(text);
-  return quoted?.[1] !== undefined && !quoted[1].includes('${') ? quoted[1].replace(/\\(.)/g, '$1') : undefined;
+/**
+ * What a parameter file changes reaches what its template hands on: the template's notes (a module
+ * not read) land on it too, and so does a pool whose count is unknown, fingerprinted by the values
+ * the file gives, so a parameter file whose values did not change is not flagged.
+ */
+function onParamFile(found: PoolsFound, params: ParamFile): Unfollowed[] {
+  const notes: Unfollowed[] = found.notFollowed.map((n) => ({ ...n, file: params.path, line: null }));
+  const values = JSON.stringify([...params.values].map(([k, v]) => [k, v instanceof Error ? `unknown: ${v.message}` : v]));
+  for (const u of found.unresolved) {
+    notes.push({ file: params.path, line: null, reason: 'count-unknown', subject: u.name, fingerprint: values });
+  }
+  return notes;
 }
 
-function firstError(node: Node): Node | null {
-  if (node.type === 'ERROR' || node.isMissing) return node;
-  for (const c of node.children) {
-    if (c?.hasError) return firstError(c);
-  }
-  return null;
+/** A parameter file whose template is not in the tree: what its values size cannot be seen. */
+function templateNotes(params: ParamFile, template: string): Unfollowed[] {
+  return [...params.values].map(([name, v]) => ({
+    file: params.path,
+    line: null,
+    reason: 'local-module' as const,
+    subject: template,
+    needs: template,
+    inputs: [name],
+    fingerprint: JSON.stringify([name, v instanceof Error ? `unknown: ${v.message}` : v]),
+  }));
 }

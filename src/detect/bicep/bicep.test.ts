@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { match } from '../../../test/helpers/match.js';
 import { bicepParser, parseBicepSet } from './bicep-parser.js';
 import { changeRows, detectPr, lineIn } from '../../../test/detect/real-fixtures.js';
 
@@ -104,13 +105,13 @@ module cluster 'br/public:avm/res/container-service/managed-cluster:0.8.0' = {
         line: lineIn(text, 'count: nodeCountGPU'),
         severity: 'warning',
         message:
-          'resource aks, pool gpupool: count = nodeCountGPU: parameter nodeCountGPU has no default and no value in a parameter file beside it; its GPUs are not counted',
+          'resource aks, pool gpupool: count = nodeCountGPU: parameter nodeCountGPU has no default and no value in a parameter file that names this template; its GPUs are not counted',
       }),
     ]);
   });
 
-  it('warns when the pools are built by a loop over GPU sizes, and not over CPU ones', () => {
-    const loop = (size: string) => `param pools array = [ { name: 'gpu', count: 2, vmSize: '${size}' } ]
+  it('reads pools built by a loop copy by copy, and warns when the list looped over cannot be told', () => {
+    const loop = (pools: string) => `${pools}
 resource aks 'Microsoft.ContainerService/managedClusters@2024-02-01' = {
   name: 'ml'
   properties: {
@@ -122,15 +123,23 @@ resource aks 'Microsoft.ContainerService/managedClusters@2024-02-01' = {
   }
 }
 `;
-    expect(parseBicepSet([{ path: 'loop.bicep', text: loop('Standard_NC6s_v3') }]).diagnostics).toEqual([
+    const known = loop(
+      "param pools array = [ { name: 'gpu', count: 2, vmSize: 'Standard_NC6s_v3' }, { name: 'cpu', count: 3, vmSize: 'Standard_D4s_v5' } ]",
+    );
+    expect(parseBicepSet([{ path: 'loop.bicep', text: known }]).decls.map((d) => [d.name, d.gpus])).toEqual([['gpu', 2]]);
+    const gpuLoop = loop('param pools array').replace('p.vmSize', "'Standard_NC6s_v3'");
+    const unknown = parseBicepSet([{ path: 'loop.bicep', text: gpuLoop }]);
+    expect(unknown.decls).toEqual([]);
+    expect(unknown.unresolved).toEqual([expect.objectContaining({ kind: 'aks-node-pool', line: 5 })]);
+    expect(unknown.diagnostics).toEqual([
       expect.objectContaining({
         line: 5,
         severity: 'warning',
-        message:
-          'resource aks: agentPoolProfiles is built by an expression (for statement) this tool does not evaluate; the GPUs of its pools are not counted',
+        message: match.stringContaining('agentPoolProfiles is built by an expression (for statement) this tool does not evaluate'),
       }),
     ]);
-    expect(parseBicepSet([{ path: 'loop.bicep', text: loop('Standard_D4s_v5') }]).diagnostics).toEqual([]);
+    // A loop over CPU sizes that cannot be told declares no GPU pool.
+    expect(parseBicepSet([{ path: 'loop.bicep', text: gpuLoop.replace('Standard_NC6s_v3', 'Standard_D4s_v5') }]).unresolved).toEqual([]);
   });
 
   it('claims only Bicep that declares AKS clusters, and their parameter files', () => {

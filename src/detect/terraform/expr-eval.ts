@@ -1,80 +1,143 @@
+import { BudgetExceeded } from '../kit/eval-budget.js';
+import type { TerraformBudget } from './expr-budget.js';
 import { ExprSyntaxError, parseExpr, parseTemplate } from './expr-parse.js';
 import type { Expr, Step } from './expr-parse.js';
+import { callFunction } from './expr-functions.js';
+import { describe, isMap, known, num, sameValue, toText, truthy, Unk, Unresolved } from './expr-values.js';
+import type { PValue, Value } from './expr-values.js';
 
-export type Value = null | boolean | number | string | Value[] | { [key: string]: Value };
-
-/** A value that cannot be known without running Terraform; `culprit` names the cause. */
-export class Unresolved extends Error {
-  readonly kind = 'unresolved';
-  constructor(readonly culprit: string) {
-    super(culprit);
-  }
-}
+export { Unk, Unresolved } from './expr-values.js';
+export type { PValue, Value } from './expr-values.js';
 
 /** What names resolve to; each lookup throws Unresolved when the value is not static. */
 export interface Scope {
-  variable(name: string): Value;
-  local(name: string): Value;
-  /** `each`, `count`, and dynamic-block iterators, by root name. */
-  bound: ReadonlyMap<string, Value>;
+  variable(name: string): PValue;
+  local(name: string): PValue;
+  /** `each`, `count`, dynamic-block iterators, `path`, a Terragrunt unit's `include`, by root name. */
+  bound: ReadonlyMap<string, PValue>;
+  /** The cost of evaluation so far, shared by every scope of one reading. */
+  budget: TerraformBudget;
+  /** A file of the module's folder (for `file()` and `templatefile()`), by a path relative to it; null when not read. */
+  file?: (path: string) => string | null;
+  /**
+   * Render what cannot be known into templates as `${?}` rather than making the whole text unknown:
+   * to read which objects a template declares when one of their values is unknown.
+   */
+  placeholders?: boolean;
+  /** How a variable or local is defined, as written (a variable's block and the values files give it): to fingerprint unknowns. */
+  definition?: (root: 'var' | 'local', name: string) => unknown;
 }
 
 export type Evaluated = { ok: true; value: Value } | { ok: false; culprit: string };
+export type PartlyEvaluated = { ok: true; value: PValue } | { ok: false; culprit: string };
+
+/** The value fully known, or what keeps it from being known. */
+export function evaluate(raw: unknown, scope: Scope): Evaluated {
+  const r = evaluatePartly(raw, scope);
+  if (!r.ok) return r;
+  try {
+    return { ok: true, value: known(r.value) };
+  } catch (err) {
+    if (err instanceof Unresolved) return { ok: false, culprit: err.culprit };
+    throw err;
+  }
+}
+
+/**
+ * The value with what cannot be known left as `Unk` inside it: a node group whose `subnet_ids`
+ * is a module output keeps its known `max_size`. Unknown at the top, it is not ok.
+ */
+export function evaluatePartly(raw: unknown, scope: Scope): PartlyEvaluated {
+  try {
+    const value = evalJson(raw, scope);
+    return value instanceof Unk ? { ok: false, culprit: value.culprit } : { ok: true, value };
+  } catch (err) {
+    if (err instanceof Unresolved) return { ok: false, culprit: err.culprit };
+    if (err instanceof ExprSyntaxError) return { ok: false, culprit: `an expression this tool cannot read (${err.message})` };
+    if (err instanceof BudgetExceeded) return { ok: false, culprit: `gpu-justify's evaluation budget (${err.message})` };
+    throw err;
+  }
+}
 
 /**
  * Evaluates a value as hcl2json prints it: plain JSON for literals, `${…}` strings for
  * expressions (also inside lists and objects).
  */
-export function evaluate(raw: unknown, scope: Scope): Evaluated {
-  try {
-    return { ok: true, value: evalJson(raw, scope) };
-  } catch (err) {
-    if (err instanceof Unresolved) return { ok: false, culprit: err.culprit };
-    if (err instanceof ExprSyntaxError) return { ok: false, culprit: `an expression this tool cannot read (${err.message})` };
-    throw err;
-  }
-}
-
-export function evalJson(raw: unknown, scope: Scope): Value {
+export function evalJson(raw: unknown, scope: Scope): PValue {
+  scope.budget.charge();
   if (raw === null || typeof raw === 'boolean' || typeof raw === 'number') return raw;
-  if (typeof raw === 'string') return raw.includes('${') || raw.includes('%{') ? evalTemplate(raw, scope) : raw.replace(/\$\$\{/g, '${');
-  if (Array.isArray(raw)) return raw.map((x) => evalJson(x, scope));
+  if (typeof raw === 'string') {
+    if (!raw.includes('${') && !raw.includes('%{')) return raw.replace(/\$\$\{/g, '${').replace(/%%\{/g, '%{');
+    return evalExpr(
+      parsed(`tpl:${raw}`, () => ({ t: 'tpl', parts: parseTemplate(raw) }), scope),
+      scope,
+    );
+  }
+  if (Array.isArray(raw)) {
+    scope.budget.made(raw.length, 'list');
+    return scope.budget.weighed(raw.map((x) => partly(() => evalJson(x, scope))));
+  }
   if (typeof raw === 'object') {
-    const out: Record<string, Value> = {};
-    for (const [k, v] of Object.entries(raw as Record<string, unknown>)) out[k] = evalJson(v, scope);
-    return out;
+    const out: Record<string, PValue> = {};
+    const list = Object.entries(raw as Record<string, unknown>);
+    scope.budget.made(list.length, 'list');
+    for (const [k, v] of list) out[k] = partly(() => evalJson(v, scope));
+    return scope.budget.weighed(out);
   }
   throw new Unresolved('a value of an unknown kind');
 }
 
-function evalTemplate(raw: string, scope: Scope): Value {
-  const parts = parseTemplate(raw);
-  const only = parts[0];
-  // A template that is one interpolation keeps the value's type, as in Terraform.
-  if (parts.length === 1 && typeof only !== 'string' && only) return evalExpr(only, scope);
-  return parts.map((p) => (typeof p === 'string' ? p : toText(evalExpr(p, scope)))).join('');
+function parsed(key: string, parse: () => Expr, scope: Scope): Expr {
+  const cache = scope.budget.parsed;
+  let e = cache.get(key);
+  if (e === undefined) {
+    try {
+      e = parse();
+    } catch (err) {
+      if (!(err instanceof ExprSyntaxError)) throw err;
+      e = err;
+    }
+    cache.set(key, e);
+  }
+  if (e instanceof Error) throw e;
+  return e;
 }
 
-/** Parses and evaluates one expression's source text. */
+/** Parses and evaluates one expression's source text, to a value fully known. */
 export function evalSource(src: string, scope: Scope): Value {
-  return evalExpr(parseExpr(src), scope);
+  return known(
+    evalExpr(
+      parsed(`expr:${src}`, () => parseExpr(src), scope),
+      scope,
+    ),
+  );
 }
 
-export function evalExpr(e: Expr, scope: Scope): Value {
+/** An element of a tuple or object: what cannot be known stays unknown there, without spoiling the rest. */
+function partly(fn: () => PValue): PValue {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof Unresolved) return new Unk(err.culprit, err.error);
+    throw err;
+  }
+}
+
+export function evalExpr(e: Expr, scope: Scope): PValue {
+  scope.budget.charge();
   switch (e.t) {
     case 'lit':
       return e.value;
-    case 'tpl': {
-      const only = e.parts[0];
-      if (e.parts.length === 1 && typeof only !== 'string' && only) return evalExpr(only, scope);
-      return e.parts.map((p) => (typeof p === 'string' ? p : toText(evalExpr(p, scope)))).join('');
-    }
+    case 'tpl':
+      return template(e.parts, scope);
     case 'ref':
       return evalRef(e, scope);
     case 'index':
       return walk(evalExpr(e.target, scope), e.steps, scope, 'the value');
+    case 'splat':
+      return splat(e, scope);
     case 'call':
-      return callFunction(e, scope);
+      return call(e, scope);
     case 'un': {
       const v = evalExpr(e.arg, scope);
       return e.op === '!' ? !truthy(v, '!') : -num(v, '-');
@@ -84,52 +147,121 @@ export function evalExpr(e: Expr, scope: Scope): Value {
     case 'cond':
       return truthy(evalExpr(e.test, scope), 'condition') ? evalExpr(e.then, scope) : evalExpr(e.else, scope);
     case 'tuple':
-      return e.items.map((x) => evalExpr(x, scope));
+      scope.budget.made(e.items.length, 'list');
+      return scope.budget.weighed(e.items.map((x) => partly(() => evalExpr(x, scope))));
     case 'object': {
-      const out: Record<string, Value> = {};
+      const out: Record<string, PValue> = {};
+      scope.budget.made(e.entries.length, 'list');
       // A key written twice: the last one wins, as hclsyntax evaluates object constructors.
-      for (const [k, v] of e.entries) out[toText(evalExpr(k, scope))] = evalExpr(v, scope);
-      return out;
+      for (const [k, v] of e.entries) out[toText(evalExpr(k, scope))] = partly(() => evalExpr(v, scope));
+      return scope.budget.weighed(out);
     }
     case 'for':
       return evalFor(e, scope);
-    case 'opaque':
-      throw new Unresolved(`${e.what} (${e.text})`);
+    case 'tplIf':
+      return truthy(evalExpr(e.cond, scope), 'an %{if}') ? evalExpr(e.then, scope) : evalExpr(e.else, scope);
+    case 'tplFor': {
+      const out: string[] = [];
+      let length = 0;
+      for (const [k, v] of pairsOf(evalExpr(e.coll, scope), 'a %{for}')) {
+        const text = toText(evalExpr(e.body, bind(scope, e.valueVar, v, e.keyVar, k)));
+        length += text.length;
+        scope.budget.made(length, 'string');
+        out.push(text);
+      }
+      return out.join('');
+    }
   }
+}
+
+function template(parts: readonly (string | Expr)[], scope: Scope): PValue {
+  const only = parts[0];
+  // A template that is one interpolation keeps the value's type, as in Terraform.
+  if (parts.length === 1 && typeof only !== 'string' && only && only.t !== 'tplIf' && only.t !== 'tplFor') return evalExpr(only, scope);
+  let length = 0;
+  const out: string[] = [];
+  for (const p of parts) {
+    const text =
+      typeof p === 'string' ? p : scope.placeholders ? placeholder(() => toText(evalExpr(p, scope))) : toText(evalExpr(p, scope));
+    length += text.length;
+    scope.budget.made(length, 'string');
+    out.push(text);
+  }
+  return out.join('');
+}
+
+/** A template part, or `${?}` where it cannot be known. */
+function placeholder(render: () => string): string {
+  try {
+    return render();
+  } catch (err) {
+    if (err instanceof Unresolved) return '${?}';
+    throw err;
+  }
+}
+
+function bind(scope: Scope, valueVar: string, value: PValue, keyVar: string | null, key: PValue): Scope {
+  const bound = new Map(scope.bound);
+  bound.set(valueVar, value);
+  if (keyVar !== null) bound.set(keyVar, key);
+  return { ...scope, bound };
+}
+
+/** (key, value) of a list (index, item), a set of strings (the string, twice) or a map (key order). */
+function pairsOf(coll: PValue, where: string): [PValue, PValue][] {
+  if (coll instanceof Unk) throw new Unresolved(coll.culprit, coll.error);
+  if (Array.isArray(coll)) return coll.map((v, i) => [i, v]);
+  if (isMap(coll))
+    return Object.keys(coll)
+      .sort()
+      .map((k) => [k, coll[k] as PValue]);
+  throw new Unresolved(`${where} over ${describe(coll)}`, true);
 }
 
 /** A for expression over a list (index, item) or a map (key, value, in key order), as Terraform runs it. */
-function evalFor(e: Extract<Expr, { t: 'for' }>, scope: Scope): Value {
-  const coll = evalExpr(e.coll, scope);
-  const pairs: [Value, Value][] = Array.isArray(coll)
-    ? coll.map((v, i) => [i, v])
-    : coll !== null && typeof coll === 'object'
-      ? Object.keys(coll)
-          .sort()
-          .map((k) => [k, coll[k] as Value])
-      : [];
-  if (!Array.isArray(coll) && (coll === null || typeof coll !== 'object')) throw new Unresolved(`a for expression over ${describe(coll)}`);
-  const items: Value[] = [];
-  const entries: Record<string, Value> = {};
+function evalFor(e: Extract<Expr, { t: 'for' }>, scope: Scope): PValue {
+  const pairs = pairsOf(evalExpr(e.coll, scope), 'a for expression');
+  const items: PValue[] = [];
+  const entries: Record<string, PValue> = {};
+  const groups: Record<string, PValue[]> = {};
   for (const [k, v] of pairs) {
-    const bound = new Map(scope.bound);
-    bound.set(e.valueVar, v);
-    if (e.keyVar !== null) bound.set(e.keyVar, k);
-    const inner: Scope = { ...scope, bound };
+    scope.budget.charge();
+    const inner = bind(scope, e.valueVar, v, e.keyVar, k);
     if (e.cond !== null && !truthy(evalExpr(e.cond, inner), "a for expression's if")) continue;
-    if (e.key === null) items.push(evalExpr(e.body, inner));
-    else entries[toText(evalExpr(e.key, inner))] = evalExpr(e.body, inner);
+    if (e.key === null) {
+      items.push(partly(() => evalExpr(e.body, inner)));
+      scope.budget.made(items.length, 'list');
+      continue;
+    }
+    const key = toText(evalExpr(e.key, inner));
+    const value = partly(() => evalExpr(e.body, inner));
+    if (e.group) (groups[key] ??= []).push(value);
+    else if (key in entries) throw new Unresolved(`a for expression that makes the key "${key}" twice (without "...")`, true);
+    else entries[key] = value;
   }
-  return e.key === null ? items : entries;
+  if (e.key === null) return scope.budget.weighed(items);
+  return scope.budget.weighed(e.group ? groups : entries);
 }
 
-function evalRef(e: Extract<Expr, { t: 'ref' }>, scope: Scope): Value {
+function evalRef(e: Extract<Expr, { t: 'ref' }>, scope: Scope): PValue {
   const bound = scope.bound.get(e.root);
   if (bound !== undefined) return walk(bound, e.steps, scope, e.text);
   const first = e.steps[0];
   const name = first && 'attr' in first ? first.attr : null;
-  if (e.root === 'var' && name) return walk(scope.variable(name), e.steps.slice(1), scope, e.text);
-  if (e.root === 'local' && name) return walk(scope.local(name), e.steps.slice(1), scope, e.text);
+  if (e.root === 'var' && name)
+    return walk(
+      scope.budget.nested(() => scope.variable(name)),
+      e.steps.slice(1),
+      scope,
+      e.text,
+    );
+  if (e.root === 'local' && name)
+    return walk(
+      scope.budget.nested(() => scope.local(name)),
+      e.steps.slice(1),
+      scope,
+      e.text,
+    );
   if (e.root === 'module') throw new Unresolved(`${e.text}, a module output`);
   if (e.root === 'data') throw new Unresolved(`${e.text}, a data source`);
   if (e.root === 'each' || e.root === 'count') throw new Unresolved(`${e.text} outside a for_each or count`);
@@ -137,30 +269,41 @@ function evalRef(e: Extract<Expr, { t: 'ref' }>, scope: Scope): Value {
   throw new Unresolved(`${e.text}, another resource's attribute`);
 }
 
-function walk(value: Value, steps: readonly Step[], scope: Scope, text: string): Value {
+function walk(value: PValue, steps: readonly Step[], scope: Scope, text: string): PValue {
   let v = value;
   for (const step of steps) {
-    const key = 'attr' in step ? step.attr : evalExpr(step.index, scope);
-    if (Array.isArray(v) && typeof key === 'number') {
-      if (!(key in v)) throw new Unresolved(`${text}: index ${key} is out of range`);
-      v = v[key] as Value;
-    } else if (v !== null && typeof v === 'object' && !Array.isArray(v) && (typeof key === 'string' || typeof key === 'number')) {
-      if (!(String(key) in v)) throw new Unresolved(`${text}: no "${key}" in the value`);
-      v = v[String(key)] as Value;
+    if (v instanceof Unk) throw new Unresolved(v.culprit, v.error);
+    const key = 'attr' in step ? step.attr : known(evalExpr(step.index, scope));
+    if (Array.isArray(v) && (typeof key === 'number' || (typeof key === 'string' && /^\d+$/.test(key)))) {
+      const i = Number(key);
+      if (!(i in v)) throw new Unresolved(`${text}: index ${i} is out of range`, true);
+      v = v[i] as PValue;
+    } else if (isMap(v) && (typeof key === 'string' || typeof key === 'number')) {
+      if (!(String(key) in v)) throw new Unresolved(`${text}: no "${key}" in the value`, true);
+      v = v[String(key)] as PValue;
     } else {
-      throw new Unresolved(`${text}: cannot index ${describe(v)} with ${JSON.stringify(key)}`);
+      throw new Unresolved(`${text}: cannot index ${describe(v)} with ${JSON.stringify(key)}`, true);
     }
   }
   return v;
 }
 
-function binary(op: string, l: Expr, r: Expr, scope: Scope): Value {
+/** `list[*].a`: the steps over each element; a single value is a list of one, null an empty list. */
+function splat(e: Extract<Expr, { t: 'splat' }>, scope: Scope): PValue {
+  const target = evalExpr(e.target, scope);
+  if (target instanceof Unk) throw new Unresolved(target.culprit, target.error);
+  const list = target === null ? [] : Array.isArray(target) ? target : [target];
+  scope.budget.made(list.length, 'list');
+  return scope.budget.weighed(list.map((x) => partly(() => walk(x, e.steps, scope, 'a splat'))));
+}
+
+function binary(op: string, l: Expr, r: Expr, scope: Scope): PValue {
   if (op === '||') return truthy(evalExpr(l, scope), op) || truthy(evalExpr(r, scope), op);
   if (op === '&&') return truthy(evalExpr(l, scope), op) && truthy(evalExpr(r, scope), op);
   const a = evalExpr(l, scope);
   const b = evalExpr(r, scope);
-  if (op === '==') return JSON.stringify(a) === JSON.stringify(b);
-  if (op === '!=') return JSON.stringify(a) !== JSON.stringify(b);
+  if (op === '==') return sameValue(a, b, scope.budget);
+  if (op === '!=') return !sameValue(a, b, scope.budget);
   const x = num(a, op);
   const y = num(b, op);
   switch (op) {
@@ -171,8 +314,10 @@ function binary(op: string, l: Expr, r: Expr, scope: Scope): Value {
     case '*':
       return x * y;
     case '/':
+      if (y === 0) throw new Unresolved('a division by zero', true);
       return x / y;
     case '%':
+      if (y === 0) throw new Unresolved('a modulo by zero', true);
       return x % y;
     case '<':
       return x < y;
@@ -185,89 +330,66 @@ function binary(op: string, l: Expr, r: Expr, scope: Scope): Value {
   }
 }
 
-const FUNCTIONS: Record<string, (args: Value[]) => Value> = {
-  max: (a) => Math.max(...a.map((x) => num(x, 'max'))),
-  min: (a) => Math.min(...a.map((x) => num(x, 'min'))),
-  // Numeric functions pools are sized with (`pow(2, count.index)` GPUs per node, say).
-  pow: ([x, y]) => num(x, 'pow') ** num(y, 'pow'),
-  floor: ([x]) => Math.floor(num(x, 'floor')),
-  ceil: ([x]) => Math.ceil(num(x, 'ceil')),
-  abs: ([x]) => Math.abs(num(x, 'abs')),
-  tonumber: ([x]) => (x === null || x === undefined ? null : num(x, 'tonumber')),
-  tostring: ([x]) => (x === null || x === undefined ? null : toText(x)),
-  tobool: ([x]) => (x === null || x === undefined ? null : truthy(x, 'tobool')),
-  tolist: ([x]) => x ?? null,
-  toset: ([x]) => x ?? null,
-  tomap: ([x]) => x ?? null,
-  length: ([x]) =>
-    typeof x === 'string'
-      ? x.length
-      : Array.isArray(x)
-        ? x.length
-        : x && typeof x === 'object'
-          ? Object.keys(x).length
-          : num(null, 'length'),
-  coalesce: (a) => {
-    const v = a.find((x) => x !== null && x !== '');
-    if (v === undefined) throw new Unresolved('coalesce() with no non-null argument');
-    return v;
-  },
-  lookup: ([m, k, d]) => {
-    if (m === null || typeof m !== 'object' || Array.isArray(m) || typeof k !== 'string')
-      throw new Unresolved('lookup() on a value that is not a map');
-    if (k in m) return m[k] as Value;
-    if (d === undefined) throw new Unresolved(`lookup() of a missing key "${k}" with no default`);
-    return d;
-  },
-  contains: ([l, x]) => Array.isArray(l) && l.some((y) => JSON.stringify(y) === JSON.stringify(x)),
-  keys: ([m]) => (m && typeof m === 'object' && !Array.isArray(m) ? Object.keys(m).sort() : num(null, 'keys')),
-  values: ([m]) =>
-    m && typeof m === 'object' && !Array.isArray(m)
-      ? Object.keys(m)
-          .sort()
-          .map((k) => m[k] as Value)
-      : num(null, 'values'),
-  merge: (a) => Object.assign({}, ...a.filter((x) => x !== null)) as Value,
-  concat: (a) => a.flatMap((x) => (Array.isArray(x) ? x : [x])),
-  lower: ([x]) => toText(x ?? null).toLowerCase(),
-  upper: ([x]) => toText(x ?? null).toUpperCase(),
-  join: ([sep, l]) => (Array.isArray(l) ? l.map(toText).join(toText(sep ?? '')) : toText(num(null, 'join'))),
-};
-
-function callFunction(e: Extract<Expr, { t: 'call' }>, scope: Scope): Value {
+/** `try()` and `can()` take their arguments unevaluated: an error in one is their business, an unknown is not. */
+function call(e: Extract<Expr, { t: 'call' }>, scope: Scope): PValue {
   if (e.name === 'try') {
     for (const arg of e.args) {
       try {
         return evalExpr(arg, scope);
       } catch (err) {
-        if (!(err instanceof Unresolved)) throw err;
+        if (!(err instanceof Unresolved) || !err.error) throw err;
       }
     }
-    throw new Unresolved(`${e.text}, where no argument could be evaluated`);
+    throw new Unresolved(`${e.text}, where no argument could be evaluated`, true);
   }
-  const fn = FUNCTIONS[e.name];
-  if (!fn) throw new Unresolved(`${e.text}, a call of ${e.name}() that this tool does not evaluate`);
-  return fn(e.args.map((a) => evalExpr(a, scope)));
+  if (e.name === 'can') {
+    const arg = e.args[0];
+    if (arg === undefined) throw new Unresolved('can() with no argument', true);
+    try {
+      known(evalExpr(arg, scope));
+      return true;
+    } catch (err) {
+      if (err instanceof Unresolved && err.error) return false;
+      throw err;
+    }
+  }
+  const args = e.args.map((a) => evalExpr(a, scope));
+  if (e.spread) {
+    const last = args.pop();
+    if (last instanceof Unk) throw new Unresolved(last.culprit, last.error);
+    if (!Array.isArray(last)) throw new Unresolved(`${e.text}: "..." expands ${describe(last ?? null)}, not a list`, true);
+    args.push(...last);
+  }
+  if (e.name === 'file' || e.name === 'templatefile') return fileCall(e, args, scope);
+  return callFunction(e.name, args, { budget: scope.budget, text: e.text });
 }
 
-function num(v: Value | undefined, where: string): number {
-  if (typeof v === 'number') return v;
-  if (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v.trim())) return Number(v);
-  throw new Unresolved(`${describe(v ?? null)} where ${where} needs a number`);
-}
-
-function truthy(v: Value, where: string): boolean {
-  if (typeof v === 'boolean') return v;
-  if (v === 'true' || v === 'false') return v === 'true';
-  throw new Unresolved(`${describe(v)} where ${where} needs a bool`);
-}
-
-function toText(v: Value): string {
-  if (typeof v === 'string') return v;
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  throw new Unresolved(`${describe(v)} where a string is needed`);
-}
-
-function describe(v: Value): string {
-  return v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : JSON.stringify(v);
+/**
+ * `file(path)` and `templatefile(path, vars)`, for files of the module's folder that were read
+ * with it: a template is rendered with its vars alone, as Terraform renders it.
+ */
+function fileCall(e: Extract<Expr, { t: 'call' }>, args: PValue[], scope: Scope): PValue {
+  const path = toText(args[0]);
+  const text = scope.file?.(path) ?? null;
+  if (text === null) throw new Unresolved(`${e.text}, which reads ${path}, a file not read with this folder`);
+  scope.budget.made(text.length, 'string');
+  if (e.name === 'file') return text;
+  const vars = args[1] === undefined ? {} : args[1];
+  if (vars instanceof Unk) throw new Unresolved(vars.culprit, vars.error);
+  if (!isMap(vars)) throw new Unresolved(`${e.text}: its vars are ${describe(vars)}, not a map`, true);
+  const body = parsed(`tpl:${text}`, () => ({ t: 'tpl', parts: parseTemplate(text) }), scope);
+  const inner: Scope = {
+    variable: (name) => {
+      throw new Unresolved(`var.${name} inside the template ${path}, which sees only its vars`, true);
+    },
+    local: (name) => {
+      throw new Unresolved(`local.${name} inside the template ${path}, which sees only its vars`, true);
+    },
+    bound: new Map(Object.entries(vars)),
+    budget: scope.budget,
+    ...(scope.file ? { file: scope.file } : {}),
+    ...(scope.placeholders ? { placeholders: true } : {}),
+  };
+  const out = evalExpr(body, inner);
+  return typeof out === 'string' ? out : toText(out);
 }

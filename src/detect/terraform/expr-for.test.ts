@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { match } from '../../../test/helpers/match.js';
+import { TerraformBudget } from './expr-budget.js';
 import { evaluate, evalSource } from './expr-eval.js';
 import type { Scope, Value } from './expr-eval.js';
 
@@ -10,6 +10,7 @@ const scope = (vars: Record<string, Value>): Scope => ({
   },
   local: () => null,
   bound: new Map(),
+  budget: new TerraformBudget(),
 });
 
 describe('Terraform for expressions', () => {
@@ -29,8 +30,8 @@ describe('Terraform for expressions', () => {
     expect(evalSource('[for g in var.groups : g.max]', scope({ groups }))).toEqual([4, 2]);
   });
 
-  it('leave grouping mode unevaluated, and say so', () => {
-    const r = evaluate('${{for p in var.pools : p.name => p.count...}}', scope({ pools }));
-    expect(r).toEqual({ ok: false, culprit: match.stringContaining('a grouping for expression') });
+  it('group values per key with "..."', () => {
+    const r = evaluate('${{for p in var.pools : (p.count > 3 ? "big" : "small") => p.name...}}', scope({ pools }));
+    expect(r).toEqual({ ok: true, value: { big: ['cpu'], small: ['gpu'] } });
   });
 });

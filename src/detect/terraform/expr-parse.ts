@@ -1,11 +1,11 @@
 /**
- * A parser for the part of the Terraform expression language that static node-pool sizes are
- * written in: literals, traversals, calls, operators, conditionals, tuples, objects and `for`
- * expressions. Splats and grouped (`...`) `for` objects parse to an opaque node: they are
- * reported, not evaluated.
+ * A parser for Terraform's expression language as hcl2json prints it (the text inside `${…}`):
+ * literals, traversals, calls, operators, conditionals, tuples, objects, `for` expressions (also
+ * grouping ones), splats, and templates with their `%{if}` / `%{for}` directives.
  */
 export type Expr =
   | { t: 'lit'; value: null | boolean | number | string }
+  /** A template: literal text, interpolations and directives, joined into a string (one interpolation alone keeps its type). */
   | { t: 'tpl'; parts: (string | Expr)[] }
   | { t: 'ref'; root: string; steps: Step[]; text: string }
   /** `sources`: each argument's source text; `spread`: the last argument is expanded (`f(list...)`). */
@@ -17,9 +17,17 @@ export type Expr =
   /** `sources`: each value's source text, so a caller can read one field without the others. */
   | { t: 'object'; entries: [Expr, Expr][]; sources: string[] }
   | { t: 'index'; target: Expr; steps: Step[] }
-  /** `[for k, v in coll : body if cond]`, or `{for k, v in coll : key => body if cond}` when `key` is set. */
-  | { t: 'for'; keyVar: string | null; valueVar: string; coll: Expr; key: Expr | null; body: Expr; cond: Expr | null }
-  | { t: 'opaque'; what: string; text: string };
+  /** `target[*].a.b` (or `target.*.a`): the steps applied to each element. */
+  | { t: 'splat'; target: Expr; steps: Step[] }
+  /**
+   * `[for k, v in coll : body if cond]`, or `{for k, v in coll : key => body if cond}` when `key`
+   * is set; `group`: `key => body...`, which collects the bodies of each key in a list.
+   */
+  | { t: 'for'; keyVar: string | null; valueVar: string; coll: Expr; key: Expr | null; body: Expr; cond: Expr | null; group: boolean }
+  /** `%{ if cond }…%{ else }…%{ endif }` in a template. */
+  | { t: 'tplIf'; cond: Expr; then: Expr; else: Expr }
+  /** `%{ for k, v in coll }…%{ endfor }` in a template. */
+  | { t: 'tplFor'; keyVar: string | null; valueVar: string; coll: Expr; body: Expr };
 
 export type Step = { attr: string } | { index: Expr };
 
@@ -63,6 +71,8 @@ interface Tok {
   k: 'num' | 'str' | 'id' | 'p';
   v: string;
   at: number;
+  /** For a string: its offset just past the closing quote. */
+  end?: number;
   parts?: (string | Expr)[];
 }
 
@@ -74,32 +84,112 @@ export function parseExpr(src: string): Expr {
   return e;
 }
 
-/** Splits a template string into literal text and `${…}` parts; `$${` is an escaped `${`. */
+/**
+ * Splits a template into literal text, `${…}` interpolations and `%{…}` directives; `$${` and
+ * `%%{` are escapes. `~` beside a marker strips the whitespace on that side, as Terraform does.
+ */
 export function parseTemplate(src: string): (string | Expr)[] {
-  const parts: (string | Expr)[] = [];
-  let lit = '';
-  let i = 0;
-  while (i < src.length) {
-    if (src.startsWith('$${', i) || src.startsWith('%%{', i)) {
-      lit += src.slice(i + 1, i + 3);
-      i += 3;
-      continue;
-    }
-    if (src.startsWith('%{', i)) throw new ExprSyntaxError('template directive');
-    if (!src.startsWith('${', i)) {
-      lit += src[i];
-      i++;
-      continue;
-    }
-    const end = matchingBrace(src, i + 1);
-    if (end < 0) throw new ExprSyntaxError('unclosed ${');
-    if (lit) parts.push(lit);
-    lit = '';
-    parts.push(parseExpr(src.slice(i + 2, end).replace(/^~|~$/g, '')));
-    i = end + 1;
-  }
-  if (lit || parts.length === 0) parts.push(lit);
+  const t = new TemplateParser(src);
+  const { parts, stop } = t.parts(new Set());
+  if (stop !== null) throw new ExprSyntaxError(`%{${stop}} with no directive it closes`);
+  if (parts.length === 0) parts.push('');
   return parts;
+}
+
+type Keyword = 'else' | 'endif' | 'endfor';
+
+class TemplateParser {
+  private i = 0;
+  private stripNext = false;
+  constructor(private readonly src: string) {}
+
+  parts(stops: ReadonlySet<Keyword>): { parts: (string | Expr)[]; stop: Keyword | null } {
+    const parts: (string | Expr)[] = [];
+    let lit = '';
+    const flush = () => {
+      if (lit) parts.push(lit);
+      lit = '';
+    };
+    const src = this.src;
+    while (this.i < src.length) {
+      if (src.startsWith('$${', this.i) || src.startsWith('%%{', this.i)) {
+        lit += this.take(src.slice(this.i + 1, this.i + 3));
+        this.i += 3;
+        continue;
+      }
+      const interp = src.startsWith('${', this.i);
+      if (!interp && !src.startsWith('%{', this.i)) {
+        // Literal text up to the next marker, in one slice.
+        let j = this.i + 1;
+        while (j < src.length && !((src[j] === '$' || src[j] === '%') && src[j + 1] === '{')) j++;
+        lit += this.take(src.slice(this.i, j));
+        this.i = j;
+        continue;
+      }
+      const end = matchingBrace(src, this.i + 1);
+      if (end < 0) throw new ExprSyntaxError(`unclosed ${interp ? '${' : '%{'}`);
+      let inner = src.slice(this.i + 2, end);
+      if (inner.startsWith('~')) {
+        lit = lit.replace(/\s+$/, '');
+        inner = inner.slice(1);
+      }
+      const stripAfter = inner.endsWith('~');
+      if (stripAfter) inner = inner.slice(0, -1);
+      this.i = end + 1;
+      if (interp) {
+        flush();
+        parts.push(parseExpr(inner));
+        this.stripNext = stripAfter;
+        continue;
+      }
+      const m = /^\s*([A-Za-z]+)\b([\s\S]*)$/.exec(inner);
+      const word = m?.[1] ?? '';
+      const rest = m?.[2] ?? '';
+      if (word === 'else' || word === 'endif' || word === 'endfor') {
+        flush();
+        this.stripNext = stripAfter;
+        if (!stops.has(word)) throw new ExprSyntaxError(`%{${word}} with no directive it closes`);
+        return { parts, stop: word };
+      }
+      flush();
+      this.stripNext = stripAfter;
+      if (word === 'if') parts.push(this.ifDirective(rest));
+      else if (word === 'for') parts.push(this.forDirective(rest));
+      else throw new ExprSyntaxError(`unknown template directive %{${word}}`);
+    }
+    flush();
+    if (stops.size > 0) throw new ExprSyntaxError(`unclosed %{${stops.has('endfor') ? 'for' : 'if'}}`);
+    return { parts, stop: null };
+  }
+
+  /** Text after a directive that ends in `~` loses its leading whitespace. */
+  private take(text: string): string {
+    if (!this.stripNext) return text;
+    const out = text.replace(/^\s+/, '');
+    if (out !== '') this.stripNext = false;
+    return out;
+  }
+
+  private ifDirective(cond: string): Expr {
+    const test = parseExpr(cond);
+    const then = this.parts(new Set(['else', 'endif']));
+    let other: (string | Expr)[] = [];
+    if (then.stop === 'else') other = this.parts(new Set(['endif'])).parts;
+    return { t: 'tplIf', cond: test, then: { t: 'tpl', parts: then.parts }, else: { t: 'tpl', parts: other } };
+  }
+
+  private forDirective(head: string): Expr {
+    const m = /^\s*([A-Za-z_][\w-]*)\s*(?:,\s*([A-Za-z_][\w-]*)\s*)?in\b([\s\S]*)$/.exec(head);
+    if (!m) throw new ExprSyntaxError('a %{for} directive this tool cannot read');
+    const body = this.parts(new Set(['endfor']));
+    return {
+      t: 'tplFor',
+      keyVar: m[2] === undefined ? null : (m[1] ?? null),
+      valueVar: m[2] ?? m[1] ?? '',
+      coll: parseExpr(m[3] ?? ''),
+      body: { t: 'tpl', parts: body.parts },
+    };
+  }
 }
 
 function matchingBrace(src: string, open: number): number {
@@ -148,7 +238,7 @@ class Parser {
   private textFrom(start: number): string {
     const from = this.toks[start]?.at ?? 0;
     const last = this.toks[this.i - 1];
-    return this.src.slice(from, last ? last.at + rawLength(this.src, last) : from).trim();
+    return this.src.slice(from, last ? (last.end ?? last.at + last.v.length) : from).trim();
   }
 
   expr(): Expr {
@@ -181,41 +271,50 @@ class Parser {
     return this.postfix();
   }
 
+  /** `.attr`, `.0` or `[index]`, or null when the next token starts none. */
+  private step(attrOnly: boolean): Step | null {
+    if (this.isP('.')) {
+      const after = this.toks[this.i + 1];
+      if (after?.k !== 'id' && after?.k !== 'num') return null;
+      this.next();
+      const t = this.next();
+      return t.k === 'num' ? { index: { t: 'lit', value: Number(t.v) } } : { attr: t.v };
+    }
+    if (!attrOnly && this.isP('[')) {
+      this.next();
+      const index = this.expr();
+      this.eat(']');
+      return { index };
+    }
+    return null;
+  }
+
   private postfix(): Expr {
     const start = this.i;
-    const base = this.primary();
+    let base = this.primary();
     const steps: Step[] = [];
     for (;;) {
-      if (this.isP('[*]') || this.isP('.*')) return this.opaqueFrom(start, 'a splat expression');
-      if (this.isP('.')) {
-        this.next();
-        const t = this.next();
-        if (t.k !== 'id' && t.k !== 'num') throw new ExprSyntaxError('expected an attribute name');
-        steps.push(t.k === 'num' ? { index: { t: 'lit', value: Number(t.v) } } : { attr: t.v });
-      } else if (this.isP('[')) {
-        this.next();
-        steps.push({ index: this.expr() });
-        this.eat(']');
-      } else break;
+      if (this.isP('[*]') || this.isP('.*')) {
+        // A full splat (`[*]`) takes index steps too; an attribute-only one (`.*`) attributes only.
+        const attrOnly = this.next().v === '.*';
+        const target: Expr =
+          base.t === 'ref'
+            ? { ...base, steps: [...base.steps, ...steps], text: this.textFrom(start) }
+            : steps.length
+              ? { t: 'index', target: base, steps: [...steps] }
+              : base;
+        const each: Step[] = [];
+        for (let s = this.step(attrOnly); s !== null; s = this.step(attrOnly)) each.push(s);
+        base = { t: 'splat', target, steps: each };
+        steps.length = 0;
+        continue;
+      }
+      const s = this.step(false);
+      if (s === null) break;
+      steps.push(s);
     }
     if (base.t === 'ref') return { ...base, steps: [...base.steps, ...steps], text: this.textFrom(start) };
     return steps.length ? { t: 'index', target: base, steps } : base;
-  }
-
-  private opaqueFrom(start: number, what: string): Expr {
-    // Skip to the end of the enclosing expression: nothing after a splat is evaluated.
-    let depth = 0;
-    while (!this.done()) {
-      const t = this.peek() as Tok;
-      if (t.k === 'p' && ['(', '[', '{'].includes(t.v)) depth++;
-      if (t.k === 'p' && [')', ']', '}'].includes(t.v)) {
-        if (depth === 0) break;
-        depth--;
-      }
-      if (depth === 0 && t.k === 'p' && [',', '?', ':'].includes(t.v)) break;
-      this.next();
-    }
-    return { t: 'opaque', what, text: this.textFrom(start) };
   }
 
   private primary(): Expr {
@@ -242,6 +341,7 @@ class Parser {
           if (!this.isP(')')) this.eat(',');
         }
         this.eat(')');
+        // `provider::aws::arn_parse(…)` parses as a name here only up to the first `::`; such calls are unknown anyway.
         return { t: 'call', name: t.v, args, text: this.textFrom(start), sources, spread };
       }
       return { t: 'ref', root: t.v, steps: [], text: t.v };
@@ -252,7 +352,7 @@ class Parser {
       return e;
     }
     if (t.v === '[') {
-      if (this.peek()?.v === 'for') return this.forExpr(']', start);
+      if (this.peek()?.v === 'for' && this.peek()?.k === 'id') return this.forExpr(']');
       const items: Expr[] = [];
       while (!this.isP(']')) {
         items.push(this.expr());
@@ -262,7 +362,7 @@ class Parser {
       return { t: 'tuple', items };
     }
     if (t.v === '{') {
-      if (this.peek()?.v === 'for') return this.forExpr('}', start);
+      if (this.peek()?.v === 'for' && this.peek()?.k === 'id') return this.forExpr('}');
       const entries: [Expr, Expr][] = [];
       const sources: string[] = [];
       while (!this.isP('}')) {
@@ -285,7 +385,7 @@ class Parser {
   }
 
   /** After `[` or `{`, at `for`: the rest of the for expression, up to `close`. */
-  private forExpr(close: ']' | '}', start: number): Expr {
+  private forExpr(close: ']' | '}'): Expr {
     this.next();
     const first = this.next();
     if (first.k !== 'id') throw new ExprSyntaxError(`unexpected "${first.v}" after for`);
@@ -301,14 +401,14 @@ class Parser {
     this.eat(':');
     let key: Expr | null = null;
     let body = this.expr();
+    let group = false;
     if (close === '}') {
       this.eat('=>');
       key = body;
       body = this.expr();
-      // Grouping mode collects values per key: not what a pool size is written with.
       if (this.isP('...')) {
-        this.i = start;
-        return this.skipBracketed('a grouping for expression');
+        this.next();
+        group = true;
       }
     }
     let cond: Expr | null = null;
@@ -317,34 +417,23 @@ class Parser {
       cond = this.expr();
     }
     this.eat(close);
-    return { t: 'for', keyVar, valueVar, coll, key, body, cond };
-  }
-
-  private skipBracketed(what: string): Expr {
-    const start = this.i;
-    let depth = 0;
-    do {
-      const t = this.next();
-      if (t.k === 'p' && ['(', '[', '{'].includes(t.v)) depth++;
-      if (t.k === 'p' && [')', ']', '}'].includes(t.v)) depth--;
-    } while (depth > 0);
-    return { t: 'opaque', what, text: this.textFrom(start) };
+    return { t: 'for', keyVar, valueVar, coll, key, body, cond, group };
   }
 }
 
-function rawLength(src: string, tok: Tok): number {
-  if (tok.k !== 'str') return tok.v.length;
-  let i = tok.at + 1;
-  while (i < src.length && src[i] !== '"') i += src[i] === '\\' ? 2 : 1;
-  return i + 1 - tok.at;
-}
+const NUM = /\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const ID = /[A-Za-z_][\w-]*(?:::[A-Za-z_][\w-]*)*/y;
 
 function tokenize(src: string): Tok[] {
   const toks: Tok[] = [];
   let i = 0;
+  const at = (re: RegExp): string | null => {
+    re.lastIndex = i;
+    return re.exec(src)?.[0] ?? null;
+  };
   while (i < src.length) {
     const c = src[i] as string;
-    if (/\s/.test(c)) {
+    if (c === ' ' || c === '\n' || c === '\t' || c === '\r') {
       i++;
       continue;
     }
@@ -358,41 +447,31 @@ function tokenize(src: string): Tok[] {
       i = end < 0 ? src.length : end + 2;
       continue;
     }
-    const num = /^\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(src.slice(i));
+    const num = c >= '0' && c <= '9' ? at(NUM) : null;
     if (num) {
-      toks.push({ k: 'num', v: num[0], at: i });
-      i += num[0].length;
+      toks.push({ k: 'num', v: num, at: i });
+      i += num.length;
       continue;
     }
-    const id = /^[A-Za-z_][\w-]*/.exec(src.slice(i));
+    const id = at(ID);
     if (id) {
-      toks.push({ k: 'id', v: id[0], at: i });
-      i += id[0].length;
+      toks.push({ k: 'id', v: id, at: i });
+      i += id.length;
       continue;
     }
     if (c === '"') {
-      let j = i + 1;
-      let raw = '';
-      while (j < src.length && src[j] !== '"') {
-        if (src[j] === '\\') {
-          raw += unescape(src[j + 1] ?? '');
-          j += 2;
-          continue;
-        }
-        if (src.startsWith('${', j)) {
-          const end = matchingBrace(src, j + 1);
-          if (end < 0) throw new ExprSyntaxError('unclosed ${');
-          raw += src.slice(j, end + 1);
-          j = end + 1;
-          continue;
-        }
-        raw += src[j];
-        j++;
-      }
-      if (j >= src.length) throw new ExprSyntaxError('unclosed string');
-      toks.push({ k: 'str', v: raw, at: i, parts: parseTemplate(raw) });
-      i = j + 1;
+      const { raw, end } = quoted(src, i);
+      toks.push({ k: 'str', v: raw, at: i, end, parts: parseTemplate(raw) });
+      i = end;
       continue;
+    }
+    if (c === '<' && src.startsWith('<<', i)) {
+      const heredoc = heredocAt(src, i);
+      if (heredoc) {
+        toks.push({ k: 'str', v: heredoc.raw, at: i, end: heredoc.end, parts: parseTemplate(heredoc.raw) });
+        i = heredoc.end;
+        continue;
+      }
     }
     const p = PUNCT.find((x) => src.startsWith(x, i));
     if (!p) throw new ExprSyntaxError(`unexpected character "${c}"`);
@@ -402,6 +481,55 @@ function tokenize(src: string): Tok[] {
   return toks;
 }
 
-function unescape(c: string): string {
+/** A quoted string at `open`: its template text (escapes undone, `${…}` kept whole) and the offset past it. */
+function quoted(src: string, open: number): { raw: string; end: number } {
+  let j = open + 1;
+  const out: string[] = [];
+  let from = j;
+  while (j < src.length && src[j] !== '"') {
+    if (src[j] === '\\') {
+      out.push(src.slice(from, j), unescape(src, j));
+      j += src[j + 1] === 'u' ? 6 : src[j + 1] === 'U' ? 10 : 2;
+      from = j;
+      continue;
+    }
+    if ((src[j] === '$' || src[j] === '%') && src[j + 1] === '{') {
+      const end = matchingBrace(src, j + 1);
+      if (end < 0) throw new ExprSyntaxError('unclosed ${');
+      j = end + 1;
+      continue;
+    }
+    j++;
+  }
+  if (j >= src.length) throw new ExprSyntaxError('unclosed string');
+  out.push(src.slice(from, j));
+  return { raw: out.join(''), end: j + 1 };
+}
+
+/** `<<EOT` / `<<-EOT` heredoc inside an expression, as a template; null when it is not one. */
+function heredocAt(src: string, open: number): { raw: string; end: number } | null {
+  const m = /^<<(-?)([A-Za-z_][\w-]*)[ \t]*\r?\n/.exec(src.slice(open, open + 200));
+  if (!m) return null;
+  const bodyStart = open + m[0].length;
+  const closer = new RegExp(`^[ \\t]*${m[2] ?? ''}[ \\t]*$`, 'm');
+  const found = closer.exec(src.slice(bodyStart));
+  if (!found) throw new ExprSyntaxError('unclosed heredoc');
+  let raw = src.slice(bodyStart, bodyStart + found.index);
+  if (m[1] === '-') {
+    // An indented heredoc loses the least indentation of its lines.
+    const lines = raw.split('\n');
+    const indent = Math.min(...lines.filter((l) => l.trim() !== '').map((l) => /^[ \t]*/.exec(l)?.[0].length ?? 0));
+    raw = lines.map((l) => l.slice(Number.isFinite(indent) ? indent : 0)).join('\n');
+  }
+  return { raw, end: bodyStart + found.index + found[0].length };
+}
+
+function unescape(src: string, at: number): string {
+  const c = src[at + 1] ?? '';
+  if (c === 'u' || c === 'U') {
+    const hex = src.slice(at + 2, at + (c === 'u' ? 6 : 10));
+    const code = Number.parseInt(hex, 16);
+    return Number.isFinite(code) && code <= 0x10ffff ? String.fromCodePoint(code) : '';
+  }
   return c === 'n' ? '\n' : c === 't' ? '\t' : c === 'r' ? '\r' : c;
 }

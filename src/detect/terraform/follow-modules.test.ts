@@ -106,7 +106,8 @@ describe('local modules read through their calls', () => {
       ].join('\n');
     const grown = await rows({ ...MODULE, 'main.tf': many(1) }, { ...MODULE, 'main.tf': many(2) });
     expect(grown.changes).toEqual([]);
-    expect(grown.coverage).toEqual([['main.tf', 'not-followed', 'local-module']]);
+    // The copies that are not read, and the input whose value changed.
+    expect(grown.coverage).toEqual([['main.tf', 'not-followed', 'local-module', 'local-module']]);
     const same = await rows({ ...MODULE, 'main.tf': many(1) }, { ...MODULE, 'main.tf': many(1, 'output "x" {\n  value = 1\n}\n') });
     expect(same.coverage).toEqual([['main.tf', 'read']]);
   });

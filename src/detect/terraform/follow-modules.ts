@@ -3,12 +3,15 @@ import type { CoverageIo } from '../coverage.js';
 import type { SetParseResult, SourceFile, Unfollowed, UnresolvedDecl } from '../parser.js';
 import { evaluate } from './expr-eval.js';
 import type { Scope, Value } from './expr-eval.js';
-import { entries } from './gke.js';
 import { inputsFingerprint } from './inputs-fingerprint.js';
-import { Locator } from './locator.js';
-import { asRecord, isAutoTfvars } from './module-scope.js';
-import { withBound } from './resources.js';
+import type { Locator } from './locator.js';
+import { isTfFile, locatorFor, parseTerraformFile } from './tf-json.js';
+import { asRecord, isAutoTfvars, isTfvarsPath } from './module-scope.js';
 import { parseModule, parseTerraformSet } from './terraform-parser.js';
+import { TerraformBudget } from './expr-budget.js';
+import { copiesOf } from './copies.js';
+import { ownSource } from './module-source.js';
+import type { OwnSource } from './module-source.js';
 
 type Side = Required<SetParseResult> & { notFollowed: Unfollowed[] };
 
@@ -34,7 +37,7 @@ const GIVEN_TFVARS = '~given.auto.tfvars';
 
 const dirOf = (path: string) => (path.lastIndexOf('/') < 0 ? '' : path.slice(0, path.lastIndexOf('/')));
 const join = (dir: string, name: string) => (dir === '' ? name : `${dir}/${name}`);
-const isTf = (p: string) => p.endsWith('.tf');
+const isTf = isTfFile;
 
 /** `a/b` + `../c` → `a/c`; null when it leaves the repository. */
 function resolvePath(dir: string, rel: string): string | null {
@@ -112,6 +115,8 @@ interface CallReading {
   line: number;
   source: string;
   moduleDir: string;
+  /** The `?ref=` of a module of this repository called by URL. */
+  ref: string | null;
   found: Collected;
   /** Present in the repository but not read through (its instances unknown or too many): `found` only says so. */
   skipped?: true;
@@ -125,13 +130,38 @@ const MAX_DEPTH = 3;
 const MAX_READS = 256;
 
 /** Module readings left for one side of the PR. */
-interface Budget {
+interface Readings {
   left: number;
+  /** What evaluating every reading of this side may cost, together. */
+  budget: TerraformBudget;
 }
-type Budgets = Record<'base' | 'head', Budget>;
+type Budgets = Record<'base' | 'head', Readings>;
 
 /** `source = "./…"` or `"../…"`: what a local module call has, in some file of the set. */
-const LOCAL_SOURCE = /\bsource\s*=\s*"\.\.?\//;
+const LOCAL_SOURCE = /(?:\bsource\s*=|"source"\s*:)\s*"\.\.?\//;
+
+/** What the follow reads: the two sides, listings, and the repository's own names (module-source.ts). */
+export interface FollowIo extends CoverageIo {
+  repositories?: readonly string[];
+  /** The folders inside a folder, where the listing can tell: to find the module a variable file beside it sets. */
+  dirs?: (dir: string) => Promise<string[]>;
+}
+
+/** The folder a call's module is in, when it is in this repository: a relative path, or a URL of the repository itself. */
+function moduleFolder(source: string, dir: string, repositories: readonly string[]): { dir: string; own: OwnSource | null } | null {
+  if (source.startsWith('./') || source.startsWith('../')) {
+    const resolved = resolvePath(dir, source);
+    return resolved === null ? null : { dir: resolved, own: null };
+  }
+  const own = ownSource(source, repositories);
+  return own === null ? null : { dir: own.dir, own };
+}
+
+/** A set that names a module of this repository: read again here only then (a megabyte of HCL holds the event loop for seconds). */
+function callsOwnModules(files: readonly SourceFile[], repositories: readonly string[]): boolean {
+  const names = repositories.map((r) => r.slice(r.indexOf('/') + 1));
+  return files.some((f) => isTf(f.path) && (LOCAL_SOURCE.test(f.text) || names.some((n) => f.text.toLowerCase().includes(n))));
+}
 
 /**
  * The local module calls of a set of files (a module and the variable file it is given), each
@@ -141,17 +171,16 @@ const LOCAL_SOURCE = /\bsource\s*=\s*"\.\.?\//;
  * keeps its "not followed" note.
  */
 async function readCalls(
-  io: CoverageIo,
+  io: FollowIo,
   side: 'base' | 'head',
   dir: string,
   files: readonly SourceFile[],
-  budget: Budget,
+  budget: Readings,
   depth = 0,
 ): Promise<CallReading[]> {
-  // Only local calls are followed: a set that names no local source is not parsed again here (a
-  // megabyte of HCL holds the event loop for seconds).
-  if (!files.some((f) => isTf(f.path) && LOCAL_SOURCE.test(f.text))) return [];
-  const { parsed, scope } = parseModule(files);
+  const repositories = io.repositories ?? [];
+  if (!callsOwnModules(files, repositories)) return [];
+  const { parsed, scope } = parseModule(files, budget.budget);
   const out: CallReading[] = [];
   for (const f of parsed) {
     if (!isTf(f.path) || f.body.module === undefined) continue;
@@ -160,13 +189,14 @@ async function readCalls(
       if (!Array.isArray(blocks)) continue;
       const raw = asRecord(blocks[blocks.length - 1]);
       const source = raw.source;
-      if (typeof source !== 'string' || !(source.startsWith('./') || source.startsWith('../'))) continue;
-      const moduleDir = resolvePath(dir, source);
-      if (moduleDir === null) continue;
+      if (typeof source !== 'string') continue;
+      const folder = moduleFolder(source, dir, repositories);
+      if (folder === null) continue;
+      const moduleDir = folder.dir;
       const moduleFiles = (await io.list(moduleDir)).filter((p) => dirOf(p) === moduleDir && isTf(p));
       const instances = instancesOf(raw, scope);
       if (moduleFiles.length === 0) continue;
-      loc ??= new Locator(f.text);
+      loc ??= locatorFor(f.path, f.text);
       const line = loc.path(loc.file(), [['module', label]])?.line ?? 1;
       if (instances === null || instances.length > budget.left) {
         // The module is here, but its copies cannot be read one by one: say so, unless what it is given did not change.
@@ -178,63 +208,120 @@ async function readCalls(
           unresolved: [],
           notFollowed: [{ ...note, fingerprint: inputsFingerprint(raw, scope) }],
         };
-        out.push({ file: f.path, label, line, source, moduleDir, found, skipped: true });
+        out.push({ file: f.path, label, line, source, moduleDir, ref: folder.own?.ref ?? null, found, skipped: true });
         continue;
       }
       budget.left -= instances.length;
       const texts = await readFiles(io, side, moduleFiles);
       const found: Collected = { decls: [], diagnostics: [], unresolved: [], notFollowed: [] };
       for (const inst of instances) {
-        const args: string[] = [];
-        for (const [name, value] of Object.entries(raw)) {
-          if (META.has(name)) continue;
-          const v = lenient(value, inst.scope);
-          if (v !== undefined) args.push(`${name} = ${hcl(v)}`);
-        }
-        const given = [...texts, { path: join(moduleDir, GIVEN_TFVARS), text: `${args.join('\n')}\n` }];
+        const args: Record<string, unknown> = {};
+        for (const [name, value] of Object.entries(raw)) if (!META.has(name)) args[name] = value;
+        const r = await readGiven(io, side, moduleDir, texts, args, inst.scope, budget, depth);
         const named = (n: string) => (inst.key === null ? n : `${n} [${inst.key}]`);
-        const inner = depth + 1 < MAX_DEPTH ? await readCalls(io, side, moduleDir, given, budget, depth + 1) : [];
-        for (const r of [withoutCalls(parseTerraformSet(given), inner), ...inner.map((c) => c.found)]) {
-          found.decls.push(...r.decls.map((d) => ({ ...d, name: named(d.name) })));
-          found.unresolved.push(...r.unresolved.map((u) => ({ ...u, name: named(u.name) })));
-          found.diagnostics.push(...r.diagnostics);
-          found.notFollowed.push(...r.notFollowed);
-        }
+        found.decls.push(...r.decls.map((d) => ({ ...d, name: named(d.name) })));
+        found.unresolved.push(...r.unresolved.map((u) => ({ ...u, name: named(u.name) })));
+        found.diagnostics.push(...r.diagnostics);
+        found.notFollowed.push(...r.notFollowed);
       }
-      out.push({ file: f.path, label, line, source, moduleDir, found });
+      out.push({ file: f.path, label, line, source, moduleDir, ref: folder.own?.ref ?? null, found });
     }
   }
   return out;
 }
 
+/**
+ * A module's files read as a call gives them: each argument evaluated in the caller's `scope` and
+ * handed over as a variable file would set it, and the module's own local calls read in turn.
+ */
+async function readGiven(
+  io: FollowIo,
+  side: 'base' | 'head',
+  moduleDir: string,
+  texts: readonly SourceFile[],
+  args: Record<string, unknown>,
+  scope: Scope,
+  budget: Readings,
+  depth: number,
+): Promise<Collected> {
+  const lines: string[] = [];
+  for (const [name, value] of Object.entries(args)) {
+    const v = lenient(value, scope);
+    if (v !== undefined) lines.push(`${name} = ${hcl(v)}`);
+  }
+  const given = [...texts, { path: join(moduleDir, GIVEN_TFVARS), text: `${lines.join('\n')}\n` }];
+  const inner = depth + 1 < MAX_DEPTH ? await readCalls(io, side, moduleDir, given, budget, depth + 1) : [];
+  const found: Collected = { decls: [], diagnostics: [], unresolved: [], notFollowed: [] };
+  for (const r of [withoutCalls(parseTerraformSet(given, budget.budget), inner), ...inner.map((c) => c.found)]) {
+    found.decls.push(...r.decls);
+    found.unresolved.push(...r.unresolved);
+    found.diagnostics.push(...r.diagnostics);
+    found.notFollowed.push(...r.notFollowed);
+  }
+  return found;
+}
+
+/** What a module of this repository declares given `args` (a Terragrunt unit's inputs); null when its folder holds no Terraform. */
+export async function readModuleCall(
+  io: FollowIo,
+  side: 'base' | 'head',
+  moduleDir: string,
+  args: Record<string, unknown>,
+  scope: Scope,
+): Promise<Collected | null> {
+  const moduleFiles = (await io.list(moduleDir)).filter((p) => dirOf(p) === moduleDir && isTf(p));
+  if (moduleFiles.length === 0) return null;
+  const texts = await readFiles(io, side, moduleFiles);
+  if (texts.length === 0) return null;
+  return readGiven(io, side, moduleDir, texts, args, scope, { left: MAX_READS, budget: scope.budget }, 0);
+}
+
 /** A module's own reading less the notes about the local calls that were read through. */
 function withoutCalls(found: ReturnType<typeof parseTerraformSet>, calls: readonly CallReading[]): Collected {
-  const read = new Set(calls.filter((c) => !c.skipped).map((c) => `${c.file}\u0000module.${c.label}`));
+  // A call's notes sit on its file and on the values files of its folder (call-notes.ts).
+  const read = new Set(calls.filter((c) => !c.skipped).map((c) => `${dirOf(c.file)}\u0000module.${c.label}`));
   const warned = (file: string, message: string) =>
     calls.some((c) => !c.skipped && c.file === file && message.startsWith(`module.${c.label} (source `));
   return {
     decls: found.decls,
     unresolved: found.unresolved ?? [],
     diagnostics: found.diagnostics.filter((d) => !warned(d.file, d.message)),
-    notFollowed: (found.notFollowed ?? []).filter((n) => !(n.reason === 'local-module' && read.has(`${n.file}\u0000${n.subject}`))),
+    notFollowed: (found.notFollowed ?? []).filter(
+      (n) => !((n.reason === 'local-module' || n.reason === 'remote-module') && read.has(`${dirOf(n.file)}\u0000${n.subject}`)),
+    ),
   };
 }
 
 /** Local module calls in the changed Terraform directories, read through their modules. */
-async function followCalls(changed: readonly string[], io: CoverageIo, result: FollowedModules, budgets: Budgets): Promise<void> {
-  const dirs = [...new Set(changed.filter((p) => isTf(p) || p.endsWith('.tfvars')).map(dirOf))].sort();
+async function followCalls(changed: readonly string[], io: FollowIo, result: FollowedModules, budgets: Budgets): Promise<void> {
+  const dirs = [...new Set(changed.filter((p) => isTf(p) || isTfvarsPath(p)).map(dirOf))].sort();
   for (const dir of dirs) {
     const listed = (await io.list(dir)).filter((p) => dirOf(p) === dir);
-    const paths = [...new Set([...listed, ...changed.filter((p) => dirOf(p) === dir)])].filter((p) => isTf(p) || p.endsWith('.tfvars'));
+    const paths = [...new Set([...listed, ...changed.filter((p) => dirOf(p) === dir)])].filter((p) => isTf(p) || isTfvarsPath(p));
     const read = new Set<string>();
+    const sources = { base: new Map<string, CallReading>(), head: new Map<string, CallReading>() };
     for (const side of ['base', 'head'] as const) {
       for (const c of await readCalls(io, side, dir, await readFiles(io, side, paths), budgets[side])) {
         if (!c.skipped) {
           read.add(`${c.file}\u0000${c.label}`);
           result.modules.push(c.moduleDir);
         }
+        sources[side].set(`${c.file}\u0000${c.label}`, c);
         place(result[side], c.found, c.file, c.line, (n) => n, `module.${c.label} (${c.source})`);
       }
+    }
+    // A module of this repository pinned by URL to another ref: what that ref holds is not the tree read here.
+    for (const [key, c] of sources.head) {
+      const before = sources.base.get(key);
+      if (c.ref === null || before === undefined || before.source === c.source) continue;
+      result.head.notFollowed.push({
+        file: c.file,
+        line: c.line,
+        reason: 'remote-module',
+        subject: `module.${c.label}`,
+        needs: c.source,
+        inputs: ['source'],
+      });
     }
     for (const key of read) {
       const [file, label] = key.split('\u0000');
@@ -243,33 +330,23 @@ async function followCalls(changed: readonly string[], io: CoverageIo, result: F
   }
 }
 
-/** The instances of a module call: one, or one per `count` index or `for_each` key; null when unknown. */
+/** The instances of a module call: one, or one per `count` index or `for_each` key; null when unknown or too many. */
 function instancesOf(raw: Record<string, unknown>, scope: Scope): { key: string | null; scope: Scope }[] | null {
-  if (raw.for_each !== undefined) {
-    const v = evaluate(raw.for_each, scope);
-    if (!v.ok) return null;
-    const list = entries(v.value);
-    if (list.length > MAX_INSTANCES) return null;
-    return list.map(([key, value]) => ({
-      key: typeof key === 'string' ? key : JSON.stringify(key),
-      scope: withBound(scope, 'each', { key, value }),
-    }));
-  }
-  if (raw.count !== undefined) {
-    const v = evaluate(raw.count, scope);
-    if (!v.ok || typeof v.value !== 'number' || v.value < 0 || v.value > MAX_INSTANCES) return null;
-    return Array.from({ length: v.value }, (_, index) => ({
-      key: v.value === 1 ? null : String(index),
-      scope: withBound(scope, 'count', { index }),
-    }));
-  }
-  return [{ key: null, scope }];
+  const copies = copiesOf(raw, scope);
+  if (copies === null) return [{ key: null, scope }];
+  if ('culprit' in copies || copies.length > MAX_INSTANCES) return null;
+  // One copy by count is the module as it is; copies by key are named by it.
+  const single = raw.for_each === undefined && copies.length === 1;
+  return copies.map((c) => ({ key: single ? null : typeof c.key === 'string' ? c.key : String(c.key), scope: c.scope }));
 }
 
 /** Declared variable names of a module's files, from their text. */
 function declares(texts: readonly string[], name: string): boolean {
-  const re = new RegExp(`\\bvariable\\s+"${name.replace(/[^\w-]/g, '')}"`);
-  return texts.some((t) => re.test(t));
+  const safe = name.replace(/[^\w-]/g, '');
+  const re = new RegExp(`\\bvariable\\s+"${safe}"`);
+  // In JSON syntax: a "variable" object with the name as a key (a close enough test for a search).
+  const json = new RegExp(`"${safe}"\\s*:\\s*\\{`);
+  return texts.some((t) => re.test(t) || (/"variable"\s*:/.test(t) && json.test(t)));
 }
 
 // How far up a variable file looks for the module it sets: envs/<env>/x.tfvars → the root is two up.
@@ -280,43 +357,79 @@ const MAX_UP = 3;
  * read with the nearest folder above that declares their variables, as `-var-file` would apply
  * them, and what that module declares is reported at the variable file.
  */
-async function followTfvars(changed: readonly string[], io: CoverageIo, result: FollowedModules, budgets: Budgets): Promise<void> {
-  for (const path of changed.filter((p) => p.endsWith('.tfvars'))) {
+async function followTfvars(changed: readonly string[], io: FollowIo, result: FollowedModules, budgets: Budgets): Promise<void> {
+  for (const path of changed.filter(isTfvarsPath)) {
     const dir = dirOf(path);
     if ((await io.list(dir)).some((p) => dirOf(p) === dir && isTf(p))) continue;
     const headText = (await io.head.read(path)) ?? (await io.base.read(path)) ?? '';
-    const names = [...headText.matchAll(/^[ \t]*([A-Za-z_][\w-]*)[ \t]*=/gm)].map((m) => m[1] ?? '');
-    let moduleDir: string | null = null;
-    let moduleFiles: string[] = [];
-    for (let up = 1, at = dir; up <= MAX_UP && at !== ''; up++) {
-      at = dirOf(at);
-      const tf = (await io.list(at)).filter((p) => dirOf(p) === at && (isTf(p) || isAutoTfvars(p)));
-      const texts = (await readFiles(io, 'head', tf.filter(isTf))).map((f) => f.text);
-      if (names.some((n) => declares(texts, n))) {
-        moduleDir = at;
-        moduleFiles = tf;
-        break;
-      }
-      // A shared module beside the stack: modules/<name> is not searched; only the folders above.
-    }
-    if (moduleDir === null) continue;
+    const parsed = parseTerraformFile(path, headText);
+    const names = parsed.ok ? Object.keys(parsed.body) : [];
+    if (names.length === 0) continue;
+    const found = await moduleFor(names, dir, io);
+    if (found === null) continue;
+    const { moduleDir, moduleFiles } = found;
     for (const side of ['base', 'head'] as const) {
       const text = await io[side].read(path);
       if (text === null) continue;
-      const files = [...(await readFiles(io, side, moduleFiles)), { path: join(moduleDir, GIVEN_TFVARS), text }];
+      const given = join(moduleDir, path.endsWith('.json') ? `${GIVEN_TFVARS}.json` : GIVEN_TFVARS);
+      const files = [...(await readFiles(io, side, moduleFiles)), { path: given, text }];
       const calls = await readCalls(io, side, moduleDir, files, budgets[side]);
       const why = `with ${moduleDir === '' ? 'the root module' : moduleDir}`;
-      for (const found of [withoutCalls(parseTerraformSet(files), calls), ...calls.map((c) => c.found)])
-        place(result[side], found, path, 1, (n) => n, why);
+      for (const read of [withoutCalls(parseTerraformSet(files, budgets[side].budget), calls), ...calls.map((c) => c.found)])
+        place(result[side], read, path, 1, (n) => n, why);
     }
     result.tfvars.push(path);
   }
 }
 
+// Folders beside the way up searched for the module a variable file sets, at most.
+const MAX_SIBLINGS = 24;
+
+/**
+ * The module a free-standing variable file sets, as `-var-file` would apply it: the nearest folder
+ * above that declares some of its variables (`envs/prod/terraform.tfvars` for the root module), else
+ * the one folder beside that way up declaring all of them (`envs/prod.tfvars` for `terraform/`).
+ * Two such folders leave it unknown: reading it with the wrong one would count the wrong pools.
+ */
+async function moduleFor(
+  names: readonly string[],
+  dir: string,
+  io: FollowIo,
+): Promise<{ moduleDir: string; moduleFiles: string[] } | null> {
+  const moduleIn = async (at: string, all: boolean) => {
+    const tf = (await io.list(at)).filter((p) => dirOf(p) === at && (isTf(p) || isAutoTfvars(p)));
+    const texts = (await readFiles(io, 'head', tf.filter(isTf))).map((f) => f.text);
+    const declared = all ? names.every((n) => declares(texts, n)) : names.some((n) => declares(texts, n));
+    return declared ? { moduleDir: at, moduleFiles: tf } : null;
+  };
+  const ancestors: string[] = [];
+  for (let up = 1, at = dir; up <= MAX_UP && at !== ''; up++) {
+    at = dirOf(at);
+    ancestors.push(at);
+    const found = await moduleIn(at, false);
+    if (found) return found;
+  }
+  if (!io.dirs) return null;
+  const way = new Set([dir, ...ancestors]);
+  const candidates: string[] = [];
+  for (const at of [dir, ...ancestors]) {
+    for (const sub of await io.dirs(at)) if (!way.has(sub) && !candidates.includes(sub)) candidates.push(sub);
+  }
+  const found = [];
+  for (const sub of candidates.slice(0, MAX_SIBLINGS)) {
+    const m = await moduleIn(sub, true);
+    if (m) found.push(m);
+  }
+  return found.length === 1 ? (found[0] ?? null) : null;
+}
+
 /** Local module calls and free-standing variable files of the PR, each read with its module. */
-export async function followModules(changed: readonly string[], io: CoverageIo): Promise<FollowedModules> {
+export async function followModules(changed: readonly string[], io: FollowIo): Promise<FollowedModules> {
   const result: FollowedModules = { base: empty(), head: empty(), calls: [], tfvars: [], modules: [] };
-  const budgets: Budgets = { base: { left: MAX_READS }, head: { left: MAX_READS } };
+  const budgets: Budgets = {
+    base: { left: MAX_READS, budget: new TerraformBudget() },
+    head: { left: MAX_READS, budget: new TerraformBudget() },
+  };
   await followCalls(changed, io, result, budgets);
   await followTfvars(changed, io, result, budgets);
   return result;

@@ -196,7 +196,9 @@ describe('terraform-google-modules/kubernetes-engine node_pools', () => {
     // A local module read alone (its folder is followed through the call when it is in the tree).
     const local = one(gkeModule([l4(1)], '', './modules/my-gke'));
     expect(local.decls).toEqual([]);
-    expect(local.notFollowed?.map((n) => [n.reason, n.subject, n.inputs])).toEqual([['local-module', 'module.gke', ['node_pools']]]);
+    expect(local.notFollowed?.filter((n) => n.inputs?.includes('node_pools')).map((n) => [n.reason, n.subject])).toEqual([
+      ['local-module', 'module.gke'],
+    ]);
   });
 
   it("the module's own cluster.tf beside a call is not counted a second time", () => {

@@ -1,10 +1,10 @@
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, stringify } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, parseDocument, stringify } from 'yaml';
 import type { Node } from 'yaml';
 import { diagnostic } from '../../domain/index.js';
 import type { Diagnostic } from '../../domain/index.js';
 import type { CapacityParser, ParseResult } from '../parser.js';
-import { evaluate } from './expr-eval.js';
-import type { Scope, Value } from './expr-eval.js';
+import { evaluate, evaluatePartly, Unk } from './expr-eval.js';
+import type { PValue, Scope, Value } from './expr-eval.js';
 import type { Locator, Span } from './locator.js';
 import { asRecord } from './module-scope.js';
 import { entries } from './gke.js';
@@ -44,13 +44,23 @@ export function readManifestResources(
       if (!block || !Array.isArray(blocks)) continue;
       const raw = asRecord(blocks[blocks.length - 1]);
       const source = manifestSource(type, raw);
-      if (source === null || !GPU_TEXT.test(JSON.stringify(source.raw))) continue;
+      // A template's GPUs are in the template, read with the set (templates.ts).
+      if (source === null || !(GPU_TEXT.test(JSON.stringify(source.raw)) || TEMPLATED.test(JSON.stringify(source.raw)))) continue;
       const address = `${type}.${label}`;
       const at = loc.path(block, [source.key]) ?? block;
       const read = (instance: string, bound: Scope): void => {
-        const value = evaluate(source.raw, bound);
-        if (value.ok) readObject(file, instance, value.value, loc, at, out, inner);
-        else out.diagnostics.push(unknownAt(file, at.line, instance, source.key, source.raw, value.culprit));
+        let value: Value;
+        const known = evaluate(source.raw, bound);
+        if (known.ok) value = known.value;
+        else {
+          out.diagnostics.push(unknownAt(file, at.line, instance, source.key, source.raw, known.culprit));
+          // Which objects it declares may still be read, their unknown values as `${?}`: those become count unknown.
+          const partly = evaluatePartly(source.raw, { ...bound, placeholders: true });
+          if (!partly.ok) return;
+          value = withPlaceholders(partly.value);
+        }
+        if (typeof value === 'string') for (const doc of yamlDocuments(value)) readObject(file, instance, doc, loc, at, out, inner);
+        else readObject(file, instance, value, loc, at, out, inner);
       };
       const instances = copiesOf(raw, scope);
       if ('culprit' in instances) {
@@ -104,13 +114,37 @@ interface ManifestSource {
 // read where it is written (the file itself, or the heredoc in this one).
 const YAMLDECODE = /^\$\{\s*yamldecode\s*\(/;
 
+// A rendered template (`templatefile("nodepool.yaml.tftpl", { gpus = var.gpus })`): only the render shows its GPUs.
+const TEMPLATED = /\btemplatefile\s*\(/;
+
 function manifestSource(type: string, raw: Record<string, unknown>): ManifestSource | null {
   if (type === 'kubernetes_manifest' && raw.manifest !== undefined) {
-    return typeof raw.manifest === 'string' && YAMLDECODE.test(raw.manifest) ? null : { key: 'manifest', raw: raw.manifest };
+    const templated = typeof raw.manifest === 'string' && TEMPLATED.test(raw.manifest);
+    return typeof raw.manifest === 'string' && YAMLDECODE.test(raw.manifest) && !templated ? null : { key: 'manifest', raw: raw.manifest };
   }
+  if (typeof raw.yaml_body === 'string' && TEMPLATED.test(raw.yaml_body)) return { key: 'yaml_body', raw: raw.yaml_body };
   // hcl2json prints a call as one `${…}` string; its argument is the object to read.
   const body = typeof raw.yaml_body === 'string' ? YAMLENCODE.exec(raw.yaml_body) : null;
   return body?.[1] === undefined ? null : { key: 'yaml_body', raw: `\${${body[1]}}` };
+}
+
+/** A value with its unknown parts written `${?}`, as a template the readers cannot count. */
+function withPlaceholders(v: PValue): Value {
+  if (v instanceof Unk) return '${?}';
+  if (Array.isArray(v)) return v.map(withPlaceholders);
+  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, withPlaceholders(x)]));
+  return v;
+}
+
+/** The documents of a YAML text rendered by a template; none when it is not YAML. */
+function yamlDocuments(text: string): Value[] {
+  try {
+    return parseAllDocuments(text)
+      .filter((d) => d.errors.length === 0)
+      .map((d) => d.toJS({ maxAliasCount: 100 }) as Value);
+  } catch {
+    return [];
+  }
 }
 
 function readObject(

@@ -3,7 +3,7 @@ import type { Diagnostic } from '../../domain/index.js';
 import { namesGpu } from '../kit/gpu-signal.js';
 import type { Unfollowed } from '../parser.js';
 import type { Scope } from './expr-eval.js';
-import { inputsFingerprint } from './inputs-fingerprint.js';
+import { callNotes } from './call-notes.js';
 import type { Locator } from './locator.js';
 import { asRecord } from './module-scope.js';
 
@@ -26,9 +26,11 @@ function isLocalSource(source: unknown): source is string {
 }
 
 /**
- * Calls of modules in the same repository that pass what looks like a GPU pool's size. Their pools
- * are declared in the module's own directory, which is read only when its files change, so a
- * change to these inputs alone would pass unseen: say so at the call instead.
+ * Calls of modules in the same repository. Such a module is read through its call when its folder
+ * is in the tree (follow-modules.ts), which drops these notes; when it is not (an example calling
+ * `"../.."`), what it declares comes from its inputs and defaults the review cannot see, so each
+ * argument gets a note that a review raises when its value changes (call-notes.ts), and a call
+ * handed what looks like a GPU pool's size a warning too.
  */
 export function localModuleWarnings(
   file: string,
@@ -43,6 +45,7 @@ export function localModuleWarnings(
     if (!Array.isArray(blocks)) continue;
     const raw = asRecord(blocks[blocks.length - 1]);
     if (!isLocalSource(raw.source)) continue;
+    notFollowed.push(...callNotes(file, label, raw, loc, scope, 'local-module'));
     // Sizes, or whole pools (a node_pools map, an AKS module's VM size) in a file that names GPUs.
     const gpuFile = (named ??= namesGpu(JSON.stringify(body)));
     const inputs = Object.keys(raw).filter((k) => GPU_INPUT.test(k) || (gpuFile && POOL_INPUT.test(k)));
@@ -57,16 +60,6 @@ export function localModuleWarnings(
           `a change to these inputs is not counted; check the GPUs of the pools in ${raw.source} by hand`,
       ),
     );
-    notFollowed.push({
-      file,
-      line,
-      reason: 'local-module',
-      subject: `module.${label}`,
-      needs: raw.source,
-      inputs,
-      // An input that cannot be evaluated is known by its source only: the file's locals it may read go in too.
-      fingerprint: inputsFingerprint(raw, scope) + JSON.stringify(body.locals ?? null),
-    });
   }
   return { diagnostics: out, notFollowed };
 }

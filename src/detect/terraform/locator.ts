@@ -127,6 +127,11 @@ export class Locator {
     return null;
   }
 
+  /** True when the span is the inside of a list (`[ … ]`). */
+  opensList(span: Span): boolean {
+    return this.shape[span.start - 1] === '[';
+  }
+
   /** Net brace/bracket depth of `shape` between two offsets. */
   private depth(from: number, to: number): number {
     const clamp = (i: number) => Math.max(0, Math.min(i, this.shape.length));

@@ -1,11 +1,13 @@
-import type { CapacityParser, ParseResult, SourceFile } from '../parser.js';
+import type { CapacityParser, Coverage, ParseResult, SetParseResult, SourceFile, Unfollowed } from '../parser.js';
+import { TerraformBudget } from './expr-budget.js';
+import { fileReferences, readTemplateAttributes, renderedTemplates } from './templates.js';
 import { MANIFEST_RESOURCE_TYPES, readManifestResources } from './k8s-manifests.js';
-import { Locator } from './locator.js';
-import { isTerraformPath, parseModule } from './terraform-parser.js';
+import { isTfFile, locatorFor } from './tf-json.js';
+import { isTerraformPath, overBudget, parseModule } from './terraform-parser.js';
 
-/** A `.tf` file that may declare a Kubernetes object as a Terraform resource (see k8s-manifests.ts). */
+/** A `.tf` file that may declare a Kubernetes object as a Terraform resource (see k8s-manifests.ts), or render a template. */
 function declaresManifests(path: string, text: string): boolean {
-  return path.endsWith('.tf') && MANIFEST_RESOURCE_TYPES.some((t) => text.includes(`"${t}"`));
+  return isTfFile(path) && (MANIFEST_RESOURCE_TYPES.some((t) => text.includes(`"${t}"`)) || text.includes('templatefile'));
 }
 
 /**
@@ -14,18 +16,32 @@ function declaresManifests(path: string, text: string): boolean {
  * tfvars resolved. A module is a directory, so a changed file is read with its siblings. HCL
  * errors are the Terraform reader's to report.
  */
-export function terraformManifestsParser(inner: readonly CapacityParser[]): CapacityParser {
-  const parseSet = (files: readonly SourceFile[]): ParseResult => {
-    const result: Required<ParseResult> = { decls: [], diagnostics: [], unresolved: [] };
-    const { parsed, scope } = parseModule(files);
+export function terraformManifestsParser(inner: readonly CapacityParser[], renders: readonly CapacityParser[] = inner): CapacityParser {
+  const parseSet = (files: readonly SourceFile[]): SetParseResult & Coverage => {
+    const budget = new TerraformBudget();
+    const result: Required<SetParseResult> & { notFollowed: Unfollowed[] } = {
+      decls: [],
+      diagnostics: [],
+      unresolved: [],
+      notFollowed: [],
+      // A rendered template's own reading (YAML with `${…}` in it) gives way to the render.
+      supersedes: renderedTemplates(files),
+      replaces: [],
+    };
+    const { parsed, scope } = parseModule(files, budget);
     for (const f of parsed) {
       if (!declaresManifests(f.path, f.text)) continue;
-      const out = readManifestResources(f.path, f.body, new Locator(f.text), scope, inner);
-      result.decls.push(...out.decls);
-      result.unresolved.push(...out.unresolved);
-      result.diagnostics.push(...out.diagnostics);
+      const loc = locatorFor(f.path, f.text);
+      const outs: (Required<ParseResult> & Coverage)[] = [readManifestResources(f.path, f.body, loc, scope, inner)];
+      if (f.text.includes('templatefile')) outs.push(readTemplateAttributes(f.path, f.body, loc, scope, renders));
+      for (const out of outs) {
+        result.decls.push(...out.decls);
+        result.unresolved.push(...out.unresolved);
+        result.diagnostics.push(...out.diagnostics);
+        result.notFollowed.push(...(out.notFollowed ?? []));
+      }
     }
-    return result;
+    return budget.exceeded === null ? result : overBudget(files, result, budget.exceeded);
   };
   return {
     id: 'terraform-manifests',
@@ -33,5 +49,6 @@ export function terraformManifestsParser(inner: readonly CapacityParser[]): Capa
     mightContain: declaresManifests,
     parse: (path, text) => parseSet([{ path, text }]),
     parseSet,
+    references: fileReferences,
   };
 }

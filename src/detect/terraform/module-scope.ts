@@ -1,5 +1,7 @@
-import { evalJson, Unresolved } from './expr-eval.js';
-import type { Scope, Value } from './expr-eval.js';
+import { TerraformBudget } from './expr-budget.js';
+import { evalExpr, evalJson, Unresolved } from './expr-eval.js';
+import type { PValue, Scope, Value } from './expr-eval.js';
+import { convert, typeOf } from './expr-types.js';
 import type { HclBody } from './hcl.js';
 
 /** One parsed file of a Terraform module. */
@@ -10,26 +12,41 @@ export interface ModuleFile {
 
 const NO_BINDINGS: ReadonlyMap<string, Value> = new Map();
 
-/** `terraform.tfvars` and `*.auto.tfvars` are loaded by Terraform without being named. */
+/** `terraform.tfvars` and `*.auto.tfvars` (and their `.json` forms) are loaded by Terraform without being named. */
 export function isAutoTfvars(path: string): boolean {
-  const base = path.slice(path.lastIndexOf('/') + 1);
+  const base = path.slice(path.lastIndexOf('/') + 1).replace(/\.json$/, '');
   return base === 'terraform.tfvars' || base.endsWith('.auto.tfvars');
 }
 
+export function isTfvarsPath(path: string): boolean {
+  return path.endsWith('.tfvars') || path.endsWith('.tfvars.json');
+}
+
+export interface ScopeOptions {
+  /** Names every expression of the module sees (a Terragrunt unit's `include`). */
+  bound?: ReadonlyMap<string, PValue>;
+  /** The evaluation budget of this reading; a fresh one when not given. */
+  budget?: TerraformBudget;
+  /** Files of the module's folder that `file()` and `templatefile()` may read, by path relative to it. */
+  file?: (path: string) => string | null;
+}
+
 /**
- * Variables and locals of a module: `.tfvars` values win over `variable` defaults. Terraform
- * loads only the auto tfvars by itself; other `.tfvars` files are chosen with -var-file, so
- * their value is used only when every such file agrees.
+ * Variables and locals of a module: `.tfvars` values win over `variable` defaults, and each value
+ * is converted to its variable's type (`optional()` defaults applied). Terraform loads only the
+ * auto tfvars by itself; other `.tfvars` files are chosen with -var-file, so their value is used
+ * only when every such file agrees. A local or variable that cannot be evaluated is remembered
+ * as such: a chain of locals reading each other twice is not evaluated again and again.
  */
-/** `bound`: names every expression of the module sees (a Terragrunt unit's `include`). */
-export function moduleScope(files: readonly ModuleFile[], bound: ReadonlyMap<string, Value> = NO_BINDINGS): Scope {
+export function moduleScope(files: readonly ModuleFile[], options: ScopeOptions = {}): Scope {
+  const budget = options.budget ?? new TerraformBudget();
   const declared = new Map<string, { block: Record<string, unknown> }>();
   const locals = new Map<string, unknown>();
   const auto = new Map<string, unknown>();
   const chosen = new Map<string, unknown[]>();
   const chosenFiles: string[] = [];
   for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : 1))) {
-    if (f.path.endsWith('.tfvars')) {
+    if (isTfvarsPath(f.path)) {
       const into = isAutoTfvars(f.path) ? null : (chosenFiles.push(f.path), chosen);
       for (const [k, v] of Object.entries(f.body)) {
         if (into) into.set(k, [...(into.get(k) ?? []), v]);
@@ -38,95 +55,87 @@ export function moduleScope(files: readonly ModuleFile[], bound: ReadonlyMap<str
       continue;
     }
     for (const [name, blocks] of Object.entries(asRecord(f.body.variable))) {
-      const block = Array.isArray(blocks) ? asRecord(blocks[0]) : {};
+      const block = Array.isArray(blocks) ? asRecord(blocks[0]) : asRecord(blocks);
       declared.set(name, { block });
     }
-    const localBlocks = Array.isArray(f.body.locals) ? f.body.locals : [];
+    const localBlocks = Array.isArray(f.body.locals) ? f.body.locals : f.body.locals === undefined ? [] : [f.body.locals];
     for (const b of localBlocks) for (const [k, v] of Object.entries(asRecord(b))) locals.set(k, v);
   }
 
-  const empty: Scope = {
+  // Variable values and defaults are literals: they see nothing of the module.
+  const literals: Scope = {
     variable: (n) => {
-      throw new Unresolved(`var.${n} inside a variable default`);
+      throw new Unresolved(`var.${n} inside a variable value`);
     },
     local: (n) => {
-      throw new Unresolved(`local.${n} inside a variable default`);
+      throw new Unresolved(`local.${n} inside a variable value`);
     },
     bound: NO_BINDINGS,
+    budget,
   };
-  const varCache = new Map<string, Value>();
-  const localCache = new Map<string, Value>();
+  const varCache = new Map<string, PValue | Unresolved>();
+  const localCache = new Map<string, PValue | Unresolved>();
   const evaluating = new Set<string>();
+  const remembered = (cache: Map<string, PValue | Unresolved>, name: string, compute: () => PValue): PValue => {
+    const cached = cache.get(name);
+    if (cached instanceof Unresolved) throw cached;
+    if (cached !== undefined) return cached;
+    try {
+      const value = compute();
+      cache.set(name, value);
+      return value;
+    } catch (err) {
+      if (err instanceof Unresolved) cache.set(name, err);
+      throw err;
+    }
+  };
 
   const scope: Scope = {
-    bound,
+    bound: options.bound ?? NO_BINDINGS,
+    budget,
+    ...(options.file ? { file: options.file } : {}),
+    definition: (root, name) =>
+      root === 'local'
+        ? (locals.get(name) ?? null)
+        : { declared: declared.get(name)?.block ?? null, auto: auto.get(name) ?? null, chosen: chosen.get(name) ?? null },
     variable(name) {
-      const cached = varCache.get(name);
-      if (cached !== undefined) return cached;
-      const decl = declared.get(name);
-      let raw: unknown;
-      if (auto.has(name)) raw = auto.get(name);
-      else if (chosen.has(name)) {
-        const values = chosen.get(name) ?? [];
-        const same = values.every((v) => JSON.stringify(v) === JSON.stringify(values[0]));
-        if (!same || values.length < chosenFiles.length) {
-          throw new Unresolved(`var.${name}, which ${chosenFiles.join(', ')} set differently (which one applies depends on -var-file)`);
+      return remembered(varCache, name, () => {
+        const decl = declared.get(name);
+        let raw: unknown;
+        if (auto.has(name)) raw = auto.get(name);
+        else if (chosen.has(name)) {
+          const values = chosen.get(name) ?? [];
+          const same = values.every((v) => JSON.stringify(v) === JSON.stringify(values[0]));
+          if (!same || values.length < chosenFiles.length) {
+            throw new Unresolved(`var.${name}, which ${chosenFiles.join(', ')} set differently (which one applies depends on -var-file)`);
+          }
+          raw = values[0];
+        } else if (decl && 'default' in decl.block) raw = decl.block.default;
+        else if (decl) throw new Unresolved(`var.${name}, which has no default`);
+        else throw new Unresolved(`var.${name}, which is not declared in the files read`);
+        const type = typeOf(decl?.block.type);
+        const value = convert(evalJson(raw, literals), type, budget, (e) => evalExpr(e, literals));
+        if (value === null && decl && (decl.block.nullable === false || decl.block.nullable === 'false') && 'default' in decl.block) {
+          // A non-nullable variable given null takes its default.
+          return convert(evalJson(decl.block.default, literals), type, budget, (e) => evalExpr(e, literals));
         }
-        raw = values[0];
-      } else if (decl && 'default' in decl.block) raw = decl.block.default;
-      else if (decl) throw new Unresolved(`var.${name}, which has no default`);
-      else throw new Unresolved(`var.${name}, which is not declared in the files read`);
-      const value = withOptionalDefaults(evalJson(raw, empty), decl?.block.type);
-      if (value === null && decl?.block.nullable === false) throw new Unresolved(`var.${name}, which is null`);
-      varCache.set(name, value);
-      return value;
+        return value;
+      });
     },
     local(name) {
-      const cached = localCache.get(name);
-      if (cached !== undefined) return cached;
-      if (!locals.has(name)) throw new Unresolved(`local.${name}, which is not defined in the files read`);
-      if (evaluating.has(name)) throw new Unresolved(`local.${name}, which refers to itself`);
-      evaluating.add(name);
-      try {
-        const value = evalJson(locals.get(name), scope);
-        localCache.set(name, value);
-        return value;
-      } finally {
-        evaluating.delete(name);
-      }
+      return remembered(localCache, name, () => {
+        if (!locals.has(name)) throw new Unresolved(`local.${name}, which is not defined in the files read`);
+        if (evaluating.has(name)) throw new Unresolved(`local.${name}, which refers to itself`, true);
+        evaluating.add(name);
+        try {
+          return evalJson(locals.get(name), scope);
+        } finally {
+          evaluating.delete(name);
+        }
+      });
     },
   };
   return scope;
-}
-
-/**
- * Fills attributes an `object({… x = optional(type, default) …})` type leaves out, as
- * Terraform does; only scalar defaults are read, the rest become null.
- */
-function withOptionalDefaults(value: Value, type: unknown): Value {
-  if (typeof type !== 'string' || !type.includes('optional(')) return value;
-  const defaults = new Map<string, Value>();
-  const re =
-    /([A-Za-z_][\w-]*)\s*=\s*optional\(\s*((?:[^(),]|\([^()]*(?:\([^()]*\))?[^()]*\))+?)\s*(?:,\s*("[^"]*"|-?\d+(?:\.\d+)?|true|false|null|\[\]|\{\}))?\s*\)/g;
-  for (const m of type.matchAll(re)) defaults.set(m[1] ?? '', m[3] === undefined ? null : parseScalar(m[3]));
-  const fill = (obj: Value): Value => {
-    if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return obj;
-    const out = { ...obj };
-    for (const [k, d] of defaults) if (!(k in out)) out[k] = d;
-    return out;
-  };
-  const t = type.replace(/\s/g, '');
-  if (/^\$\{(map|list|set)\(object\(/.test(t)) {
-    if (Array.isArray(value)) return value.map(fill);
-    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v)]));
-  }
-  return /^\$\{object\(/.test(t) ? fill(value) : value;
-}
-
-function parseScalar(s: string): Value {
-  if (s === '[]') return [];
-  if (s === '{}') return {};
-  return JSON.parse(s) as Value;
 }
 
 export function asRecord(v: unknown): Record<string, unknown> {

@@ -1,12 +1,15 @@
 import type { CapacityDecl, CapacityKind } from '../../domain/index.js';
 import { PRIMARY_GPU_RESOURCE } from '../kit/gpu-resources.js';
 import { sharingOnPool } from '../kit/pool-sharing.js';
-import type { Scope, Value } from './expr-eval.js';
+import type { PValue, Scope } from './expr-eval.js';
 import { readAksDefaultPool, readAksPool, readEksNodeGroup } from './eks-aks.js';
 import type { PoolReading } from './gpu-shape.js';
-import { entries, readGkePool } from './gke.js';
-import type { Locator } from './locator.js';
+import { readGkePool } from './gke.js';
+import type { Locator, Span } from './locator.js';
 import { asRecord } from './module-scope.js';
+import { copiesOf, groupCopies, keyLabel } from './copies.js';
+import type { CopyReading } from './copies.js';
+import { evaluate, Unk } from './expr-eval.js';
 import { PoolContext, single, Unknown } from './pool-context.js';
 import type { PoolOutcome } from './pool-context.js';
 
@@ -27,7 +30,7 @@ export const RESOURCE_KINDS: Readonly<Record<string, ResourceKind>> = {
   azurerm_kubernetes_cluster: { kind: 'aks-node-pool', read: readAksDefaultPool, nameOf: (raw) => single(raw.default_node_pool).name },
 };
 
-/** Every node pool resource of one file, one decl per instance (`for_each` key or `count`). */
+/** Every node pool resource of one file: one decl per pool, its copies (`count`, `for_each`) counted. */
 export function readResources(file: string, body: Record<string, unknown>, loc: Locator, scope: Scope): PoolOutcome {
   const out: PoolOutcome = { decls: [], unresolved: [], diagnostics: [] };
   const resources = asRecord(body.resource);
@@ -36,67 +39,121 @@ export function readResources(file: string, body: Record<string, unknown>, loc: 
       const block = loc.path(loc.file(), [['resource', type, label]]);
       if (!block || !Array.isArray(blocks)) continue;
       const raw = asRecord(blocks[blocks.length - 1]);
-      const base = new PoolContext(file, loc, block, scope, `${type}.${label}`);
-      const record = (ctx: PoolContext, name: string, reading: () => (PoolReading & { copies?: number; each?: PoolReading[] }) | null) => {
-        try {
-          const r = reading();
-          if (r?.each) out.decls.push(...countedDecls(file, kind, r.each));
-          else if (r) out.decls.push(toDecl(file, kind, r, r.copies ?? 1));
-        } catch (err) {
-          if (!(err instanceof Unknown)) throw err;
-          out.unresolved.push({ file, line: block.line, kind, name });
-        }
-        out.diagnostics.push(...ctx.diagnostics);
-      };
-
-      let instances: { key: string | number; value: Value }[] | null = null;
-      if (raw.for_each !== undefined) {
-        try {
-          instances = entries(base.value(raw.for_each, 'for_each', ['for_each'])).map(([key, value]) => ({ key, value }));
-        } catch (err) {
-          if (!(err instanceof Unknown)) throw err;
-          out.unresolved.push({ file, line: block.line, kind, name: literalName(raw, nameOf) ?? label });
-          out.diagnostics.push(...base.diagnostics);
-          continue;
-        }
-      }
-
-      if (instances === null) {
-        const at = (index: number) => new PoolContext(file, loc, block, withBound(scope, 'count', { index }), `${type}.${label}`);
-        const ctx = at(0);
-        // count is read only for pools with GPUs: a CPU pool's count is not this tool's business.
-        record(ctx, literalName(raw, nameOf) ?? label, () => {
-          const r = read(ctx, raw, label);
-          const copies = r === null || raw.count === undefined ? 1 : (ctx.count(raw.count, 'count', ['count']) ?? 1);
-          if (r === null || copies === 0) return null;
-          if (copies === 1 || copies > MAX_COUNT_READS) return { ...r, copies };
-          // Each copy read with its own count.index: `pow(2, count.index)` GPUs per node differ.
-          const each = [r];
-          for (let i = 1; i < copies; i++) {
-            const other = at(i);
-            try {
-              const ri = read(other, raw, label);
-              if (ri) each.push(ri);
-            } finally {
-              ctx.diagnostics.push(...other.diagnostics);
-            }
-          }
-          return each.every((x) => sameReading(x, r)) ? { ...r, copies } : { ...r, each };
-        });
-        continue;
-      }
-      for (const { key, value } of instances) {
-        const address = `${type}.${label}[${JSON.stringify(key)}]`;
-        const ctx = new PoolContext(file, loc, block, withBound(scope, 'each', { key, value }), address);
-        const fallback = typeof key === 'string' ? key : `${label}[${String(key)}]`;
-        record(ctx, fallback, () => read(ctx, raw, fallback));
-      }
+      const found = readResource({ file, loc, block, scope, type, label, kind, read, raw, name: literalName(raw, nameOf) ?? label });
+      out.decls.push(...found.decls);
+      out.unresolved.push(...found.unresolved);
+      out.diagnostics.push(...found.diagnostics);
     }
   }
   return out;
 }
 
-export function withBound(scope: Scope, name: string, value: Value): Scope {
+interface Resource {
+  file: string;
+  loc: Locator;
+  block: Span;
+  scope: Scope;
+  type: string;
+  label: string;
+  kind: CapacityKind;
+  read: Reader;
+  raw: Record<string, unknown>;
+  /** The pool's name when it is a literal, else the label: what an unknown copy is called. */
+  name: string;
+}
+
+type Reading = (PoolReading & { copies?: number; each?: PoolReading[] }) | null;
+
+/** One resource block, read as many times as it is copied. */
+function readResource(r: Resource): PoolOutcome {
+  const out: PoolOutcome = { decls: [], unresolved: [], diagnostics: [] };
+  const context = (scope: Scope, address: string) => new PoolContext(r.file, r.loc, r.block, scope, address);
+  const address = `${r.type}.${r.label}`;
+  /** A reading, or null for a pool of no GPUs, or 'unknown' (its warning in the context). */
+  const attempt = (ctx: PoolContext, reading: () => Reading): Reading | 'unknown' => {
+    try {
+      return reading();
+    } catch (err) {
+      if (!(err instanceof Unknown)) throw err;
+      return 'unknown';
+    } finally {
+      out.diagnostics.push(...ctx.diagnostics);
+    }
+  };
+  const collect = (reading: Reading | 'unknown'): CopyReading['decls'] | 'unknown' => {
+    if (reading === 'unknown') return 'unknown';
+    if (reading === null) return [];
+    return reading.each ? countedDecls(r.file, r.kind, reading.each) : [toDecl(r.file, r.kind, reading, reading.copies ?? 1)];
+  };
+
+  if (r.raw.for_each === undefined) {
+    const at = (index: number) => context(withBound(r.scope, 'count', { index }), address);
+    const ctx = at(0);
+    // count is read only for pools with GPUs: a CPU pool's count is not this tool's business.
+    const reading = attempt(ctx, () => {
+      const first = r.read(ctx, r.raw, r.label);
+      const copies = first === null || r.raw.count === undefined ? 1 : (ctx.count(r.raw.count, 'count', ['count']) ?? 1);
+      if (first === null || copies === 0) return null;
+      if (copies === 1 || copies > MAX_COUNT_READS) return { ...first, copies };
+      // Each copy read with its own count.index: `pow(2, count.index)` GPUs per node differ.
+      const each = [first];
+      for (let i = 1; i < copies; i++) {
+        const other = at(i);
+        try {
+          const ri = r.read(other, r.raw, r.label);
+          if (ri) each.push(ri);
+        } finally {
+          ctx.diagnostics.push(...other.diagnostics);
+        }
+      }
+      return each.every((x) => sameReading(x, first)) ? { ...first, copies } : { ...first, each };
+    });
+    const decls = collect(reading);
+    if (decls === 'unknown') out.unresolved.push({ file: r.file, line: r.block.line, kind: r.kind, name: r.name });
+    else out.decls.push(...decls);
+    return out;
+  }
+
+  const copies = copiesOf(r.raw, r.scope);
+  if (copies === null || 'culprit' in copies) {
+    // How many copies is unknown: a pool that has no GPUs whatever its key is no business of this tool's.
+    const probe = context(withBound(r.scope, 'each', { key: new Unk('each.key'), value: new Unk('each.value') }), address);
+    const reading = attempt(probe, () => r.read(probe, r.raw, r.label));
+    out.diagnostics.length = 0;
+    if (reading === null) return out;
+    const ctx = context(r.scope, address);
+    const why = copies === null ? 'for_each' : copies.culprit;
+    ctx.warn(ctx.line(['for_each']), `for_each comes from ${why}: cannot tell how many copies of the pool there are, nor their GPUs`);
+    out.diagnostics.push(...ctx.diagnostics);
+    out.unresolved.push({ file: r.file, line: r.block.line, kind: r.kind, name: r.name });
+    return out;
+  }
+  const readings: CopyReading[] = [];
+  for (const { key, scope } of copies) {
+    const ctx = context(scope, `${address}${keyLabel(key)}`);
+    const fallback = typeof key === 'string' ? key : `${r.label}[${String(key)}]`;
+    const decls = collect(attempt(ctx, () => r.read(ctx, r.raw, fallback)));
+    readings.push(
+      decls === 'unknown'
+        ? { key, decls: [], unresolved: [{ file: r.file, line: r.block.line, kind: r.kind, name: copyName(r.raw, scope, fallback) }] }
+        : { key, decls, unresolved: [] },
+    );
+  }
+  const grouped = groupCopies(readings);
+  out.decls.push(...grouped.decls);
+  out.unresolved.push(...grouped.unresolved);
+  return out;
+}
+
+/** The name an unreadable copy goes by: its own name when that evaluates, so it pairs with the other side's. */
+function copyName(raw: Record<string, unknown>, scope: Scope, fallback: string): string {
+  const n = raw.name ?? raw.node_group_name;
+  if (n === undefined) return fallback;
+  const v = evaluate(n, scope);
+  return v.ok && typeof v.value === 'string' && v.value !== '' ? v.value : fallback;
+}
+
+export function withBound(scope: Scope, name: string, value: PValue): Scope {
   return { ...scope, bound: new Map([...scope.bound, [name, value]]) };
 }
 

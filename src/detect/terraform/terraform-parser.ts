@@ -3,17 +3,21 @@ import type { Diagnostic } from '../../domain/index.js';
 import { clampLine } from '../kit/lines.js';
 import type { CapacityParser, ParseOutcome, ParseResult, SourceFile, Unfollowed } from '../parser.js';
 import { readAksModules } from './aks-module.js';
+import { onValueFiles } from './call-notes.js';
+import { fileReferences } from './templates.js';
+import { readWithCopies } from './copied-blocks.js';
 import { readEksModules } from './eks-module.js';
 import { readGkeAutoprovisioning } from './gke-autoprovisioning.js';
 import { readHyperPodClusters } from './hyperpod.js';
 import { readGkeModules } from './gke-module.js';
-import { parseHcl } from './hcl.js';
 import { localModuleWarnings } from './local-modules.js';
 import { unreadModuleWarnings } from './unread-modules.js';
 import { isTerragruntPath, terragruntCall } from './terragrunt.js';
+import { budgetMessage, TerraformBudget } from './expr-budget.js';
 import type { Scope } from './expr-eval.js';
-import { Locator } from './locator.js';
-import { moduleScope } from './module-scope.js';
+import type { Locator } from './locator.js';
+import { isTfFile, locatorFor, parseTerraformFile } from './tf-json.js';
+import { isTfvarsPath, moduleScope } from './module-scope.js';
 import type { ModuleFile } from './module-scope.js';
 import { RESOURCE_KINDS, readResources } from './resources.js';
 
@@ -28,7 +32,7 @@ const POOL_MARKERS = [
 ];
 
 export function isTerraformPath(path: string): boolean {
-  return path.endsWith('.tf') || path.endsWith('.tfvars') || isTerragruntPath(path);
+  return isTfFile(path) || isTfvarsPath(path) || isTerragruntPath(path);
 }
 
 /** True when the text may declare a node pool (the only files whose decls are read). */
@@ -36,14 +40,14 @@ function declaresPools(text: string): boolean {
   return POOL_MARKERS.some((m) => text.includes(m));
 }
 
-/** A call of a module in the same repository, whose GPU inputs get a warning (local-modules.ts). */
+/** A call of a module in the same repository, whose GPU inputs get a warning (local-modules.ts); JSON syntax too. */
 function callsLocalModule(text: string): boolean {
-  return /\bsource\s*=\s*"\.\.?\//.test(text);
+  return /(?:\bsource\s*=|"source"\s*:)\s*"\.\.?\//.test(text);
 }
 
 /** A call of a module from elsewhere, which is warned about when handed GPU types (unread-modules.ts). */
 function callsOtherModule(text: string): boolean {
-  return /\bmodule\s+"[^"]*"\s*\{/.test(text) && /\bsource\s*=\s*"(?!\.\.?\/)/.test(text);
+  return /\bmodule\s+"[^"]*"\s*\{|"module"\s*:/.test(text) && /(?:\bsource\s*=|"source"\s*:)\s*"(?!\.\.?\/)/.test(text);
 }
 
 /**
@@ -60,21 +64,30 @@ export const terraformParser: CapacityParser = {
     isTerraformPath(path) &&
     (declaresPools(text) || callsLocalModule(text) || callsOtherModule(text) || (isTerragruntPath(path) && /\binputs\s*=/.test(text))),
   parse: (path, text) => parseTerraformSet([{ path, text }]),
-  parseSet: parseTerraformSet,
+  parseSet: (files) => parseTerraformSet(files),
+  // Files `file()` and `templatefile()` read (a JSON list of instance types, a rendered template).
+  references: fileReferences,
 };
 
 export type ParsedTerraform = ModuleFile & { text: string };
 
 /**
  * The Terraform files of a set parsed, with the module scope (variables, locals, tfvars) they
- * make together, and an error for each file that is not valid HCL.
+ * make together, and an error for each file that is not valid HCL. The other files of the set
+ * (templates, read by `references`) are what `file()` and `templatefile()` read. Evaluation in
+ * the scope spends `budget`.
  */
-export function parseModule(files: readonly SourceFile[]): { parsed: ParsedTerraform[]; scope: Scope; errors: Diagnostic[] } {
+export function parseModule(
+  files: readonly SourceFile[],
+  budget: TerraformBudget = new TerraformBudget(),
+): { parsed: ParsedTerraform[]; scope: Scope; errors: Diagnostic[] } {
   const parsed: ParsedTerraform[] = [];
   const errors: Diagnostic[] = [];
+  const byPath = new Map(files.map((f) => [f.path, f.text]));
+  const dir = moduleDir(files);
   for (const f of files) {
     if (!isTerraformPath(f.path)) continue;
-    const hcl = parseHcl(f.path, f.text);
+    const hcl = parseTerraformFile(f.path, f.text);
     if (!hcl.ok) {
       const line = hcl.line === null ? null : clampLine(hcl.line, f.text);
       // A broken sibling matters only as far as it may hold values a pool uses.
@@ -90,33 +103,85 @@ export function parseModule(files: readonly SourceFile[]): { parsed: ParsedTerra
     }
     parsed.push({ path: f.path, body: hcl.body, text: f.text });
   }
-  return { parsed, scope: moduleScope(parsed), errors };
+  const file = (rel: string): string | null => byPath.get(joinPath(dir, rel)) ?? null;
+  return { parsed, scope: moduleScope(parsed, { budget, file, bound: PATHS }), errors };
 }
 
-/** Reads every node pool in the `.tf` files of the set, resolving names across all of them. */
-export function parseTerraformSet(files: readonly SourceFile[]): ParseOutcome {
-  const { parsed, scope, errors } = parseModule(files);
+// `path.module` and the others, as paths relative to the module's folder.
+const PATHS = new Map([['path', { module: '.', root: '.', cwd: '.' }]]);
+
+/** The folder of a set's Terraform files (they share one). */
+function moduleDir(files: readonly SourceFile[]): string {
+  const first = files.find((f) => isTerraformPath(f.path))?.path ?? '';
+  return first.lastIndexOf('/') < 0 ? '' : first.slice(0, first.lastIndexOf('/'));
+}
+
+/** `dir` joined with a relative path, `.` and `..` folded; an absolute path stays as it is (unread). */
+function joinPath(dir: string, rel: string): string {
+  if (rel.startsWith('/')) return rel;
+  const out = dir === '' ? [] : dir.split('/');
+  for (const step of rel.split('/')) {
+    if (step === '' || step === '.') continue;
+    if (step === '..') out.pop();
+    else out.push(step);
+  }
+  return out.join('/');
+}
+
+/**
+ * Reads every node pool in the `.tf` files of the set, resolving names across all of them. A set
+ * whose expressions go over the evaluation budget is not read: each of its files gets an error
+ * naming the budget, and what it declares is kept as count unknown.
+ */
+export function parseTerraformSet(files: readonly SourceFile[], budget: TerraformBudget = new TerraformBudget()): ParseOutcome {
+  const result = readTerraformSet(files, budget);
+  return budget.exceeded === null ? result : overBudget(files, result, budget.exceeded);
+}
+
+/** A reading cut short by the budget: nothing it found is trusted. */
+export function overBudget<T extends ParseOutcome>(files: readonly SourceFile[], result: T, why: string): T {
+  const message = budgetMessage(why);
+  return {
+    ...result,
+    decls: [],
+    unresolved: [...(result.unresolved ?? []), ...result.decls.map((d) => ({ file: d.file, line: d.line, kind: d.kind, name: d.name }))],
+    diagnostics: [
+      ...result.diagnostics.filter((d) => d.severity === 'error'),
+      ...files.filter((f) => isTerraformPath(f.path)).map((f) => diagnostic(f.path, null, 'error', message)),
+    ],
+  };
+}
+
+function readTerraformSet(files: readonly SourceFile[], budget: TerraformBudget): ParseOutcome {
+  const { parsed, scope, errors } = parseModule(files, budget);
   const result: Collected = { decls: [], diagnostics: [...errors], unresolved: [], notFollowed: [] };
   for (const f of parsed) {
     if (isTerragruntPath(f.path)) {
       readTerragrunt(f, scope, result);
       continue;
     }
-    if (!f.path.endsWith('.tf')) continue;
+    if (!isTfFile(f.path)) continue;
     // One locator per file: each scans the whole text once.
     let located: Locator | null = null;
-    const loc = (): Locator => (located ??= new Locator(f.text));
+    const loc = (): Locator => (located ??= locatorFor(f.path, f.text));
     if (callsLocalModule(f.text)) add(result, localModuleWarnings(f.path, f.body, loc(), scope));
     if (callsOtherModule(f.text)) add(result, unreadModuleWarnings(f.path, f.body, loc(), scope));
     if (!declaresPools(f.text)) continue;
-    for (const out of [readResources, readEksModules, readGkeModules, readAksModules, readGkeAutoprovisioning, readHyperPodClusters].map(
-      (read) => read(f.path, f.body, loc(), scope),
-    )) {
+    const copied = [readEksModules, readGkeModules, readAksModules, readGkeAutoprovisioning, readHyperPodClusters];
+    for (const out of [
+      readResources(f.path, f.body, loc(), scope),
+      ...copied.map((read) => readWithCopies(read, f.path, f.body, loc(), scope)),
+    ]) {
       result.decls.push(...out.decls);
       result.unresolved.push(...out.unresolved);
       result.diagnostics.push(...out.diagnostics);
     }
   }
+  // What a values file changes reaches the module calls: their notes go on it too.
+  const valueFiles = parsed
+    .filter((f) => isTfvarsPath(f.path) || f.body.variable !== undefined || f.body.locals !== undefined)
+    .map((f) => f.path);
+  result.notFollowed.push(...onValueFiles(result.notFollowed, valueFiles));
   const { notFollowed, ...found } = result;
   return notFollowed.length === 0 ? found : result;
 }

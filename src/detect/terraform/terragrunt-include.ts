@@ -1,6 +1,6 @@
 import { diagnostic } from '../../domain/index.js';
 import type { Diagnostic, TreeReader } from '../../domain/index.js';
-import type { Coverage, SetParseResult, Unfollowed } from '../parser.js';
+import type { Coverage, ParseOutcome, SetParseResult, Unfollowed } from '../parser.js';
 import { changedKeys, valueAt } from '../kit/changed-keys.js';
 import { namesGpu, sizesCapacity } from '../kit/gpu-signal.js';
 import { notFollowedInputs } from '../input-files.js';
@@ -15,6 +15,8 @@ import { asRecord, moduleScope } from './module-scope.js';
 import { isTerragruntPath } from './terragrunt.js';
 import { readTerragruntUnit } from './terraform-parser.js';
 import { evalPath, evalPathExpr, normal } from './terragrunt-paths.js';
+import { readModuleCall } from './follow-modules.js';
+import { ownSource } from './module-source.js';
 import type { PathFs } from './terragrunt-paths.js';
 
 /** The readers of the two sides, and listings to find the units below a changed parent. */
@@ -23,6 +25,8 @@ export interface TerragruntIo {
   head: TreeReader;
   list(dir: string): Promise<string[]>;
   dirs?: (dir: string) => Promise<string[]>;
+  /** The repository's own names, for module sources that are its URL (module-source.ts). */
+  repositories?: readonly string[];
 }
 
 type Side = Required<SetParseResult> & { notFollowed: Unfollowed[] };
@@ -34,6 +38,8 @@ export interface FollowedTerragrunt {
   units: string[];
   /** Changed parent files whose inputs were followed into every unit that includes them. */
   followed: string[];
+  /** Folders of modules read through a unit: their own readings would count the pools twice. */
+  modules: string[];
 }
 
 // A live repository has one folder per unit and environment: enough for a large one, bounded still.
@@ -50,12 +56,14 @@ const MAX_UNITS = 100;
  */
 export async function followTerragrunt(changed: readonly string[], io: TerragruntIo): Promise<FollowedTerragrunt> {
   const empty = (): Side => ({ decls: [], diagnostics: [], unresolved: [], notFollowed: [], supersedes: [], replaces: [] });
-  const result: FollowedTerragrunt = { base: empty(), head: empty(), units: [], followed: [] };
+  const result: FollowedTerragrunt = { base: empty(), head: empty(), units: [], followed: [], modules: [] };
+  // Each parent followed, with the units that read it: what cannot be followed in them is the parent's too.
+  const parents = new Map<string, string[]>();
   const units = new Set<string>();
   const changedSet = new Set(changed);
   for (const p of changed.filter(isTerragruntPath)) {
     const texts = [await io.base.read(p), await io.head.read(p)];
-    if (texts.some((t) => t !== null && INCLUDES.test(t))) units.add(p);
+    if (texts.some((t) => t !== null && (INCLUDES.test(t) || MODULE_HERE.test(t)))) units.add(p);
   }
   for (const parent of changed.filter((p) => p.endsWith('.hcl'))) {
     const texts = [await io.base.read(parent), await io.head.read(parent)];
@@ -78,8 +86,10 @@ export async function followTerragrunt(changed: readonly string[], io: Terragrun
     }
     for (const u of including) units.add(u);
     // Followed only when every unit that may include it was read.
-    if (complete && including.length > 0) result.followed.push(parent);
-    else if (!complete) {
+    if (complete && including.length > 0) {
+      result.followed.push(parent);
+      parents.set(parent, including);
+    } else if (!complete) {
       // The check of parent files (input-files.ts) already flags one whose inputs name GPUs.
       if ((await notFollowedInputs([parent], io)).length === 0) {
         result.head.notFollowed.push({ file: parent, line: null, reason: 'terragrunt-include', subject: parent });
@@ -119,14 +129,61 @@ export async function followTerragrunt(changed: readonly string[], io: Terragrun
         continue;
       }
       claimed = true;
-      out.decls.push(...read.outcome.decls);
-      out.unresolved.push(...(read.outcome.unresolved ?? []));
-      out.diagnostics.push(...read.outcome.diagnostics);
-      out.notFollowed.push(...(read.outcome.notFollowed ?? []));
+      const outcome = (await throughModule(io, side, unit, read, result.modules)) ?? read.outcome;
+      out.decls.push(...outcome.decls);
+      out.unresolved.push(...(outcome.unresolved ?? []));
+      out.diagnostics.push(...outcome.diagnostics);
+      const notes = outcome.notFollowed ?? [];
+      out.notFollowed.push(...notes);
+      for (const [parent, readers] of parents) {
+        if (readers.includes(unit)) out.notFollowed.push(...notes.map((n) => ({ ...n, file: parent, line: null })));
+      }
     }
     if (claimed) result.units.push(unit);
   }
   return result;
+}
+
+// A unit's module in this repository: a relative path, or one from a Terragrunt path function.
+const MODULE_HERE = /\bsource\s*=\s*"(?:\.\.?\/|\$\{)/;
+
+/** The folder of a unit's module when it is in this repository (a relative path, the repository root's, or its own URL). */
+function moduleDirOf(source: string, unitDir: string, repositories: readonly string[]): string | null {
+  if (source.startsWith('/') || source.startsWith('./') || source.startsWith('../')) {
+    const dir = normal(source.replace(/[?#].*$/, ''), unitDir);
+    return dir === '..' || dir.startsWith('../') ? null : dir;
+  }
+  return ownSource(source, repositories)?.dir ?? null;
+}
+
+/**
+ * A unit whose module is in this repository, read through it: the module's files given the unit's
+ * merged inputs, as Terragrunt runs it. Null when the module is elsewhere or its folder holds no
+ * Terraform (the unit is then read as a call of a module not seen).
+ */
+async function throughModule(
+  io: TerragruntIo,
+  side: 'base' | 'head',
+  unit: string,
+  read: UnitRead,
+  modules: string[],
+): Promise<ParseOutcome | null> {
+  if (read.call === undefined) return null;
+  const dir = moduleDirOf(read.call.source, dirOf(unit), io.repositories ?? []);
+  if (dir === null) return null;
+  const found = await readModuleCall(io, side, dir, read.call.inputs, read.call.scope);
+  if (found === null) return null;
+  if (!modules.includes(dir)) modules.push(dir);
+  const line = read.call.line;
+  const why = `module ${dir === '' ? 'at the repository root' : dir}`;
+  return {
+    decls: found.decls.map((d) => ({ ...d, file: unit, line, parts: d.parts.map((p) => ({ ...p, line })) })),
+    unresolved: found.unresolved.map((u) => ({ ...u, file: unit, line })),
+    diagnostics: found.diagnostics
+      .filter((d) => d.severity !== 'info')
+      .map((d) => ({ ...d, file: unit, line, message: `${why}: ${d.message}` })),
+    notFollowed: found.notFollowed.map((n) => ({ ...n, file: unit, line })),
+  };
 }
 
 const INCLUDES = /^\s*include\b|read_terragrunt_config\s*\(/m;
@@ -184,6 +241,8 @@ type UnitRead = {
   invalid?: true;
   unknownInclude: UnknownInclude | null;
   outcome: ReturnType<typeof readTerragruntUnit>;
+  /** The module call the unit makes, with everything it includes merged in. */
+  call?: { source: string; inputs: Record<string, unknown>; scope: Scope; line: number };
 };
 
 /** One unit at one side, merged with what it includes. Null when it is absent or not valid HCL there. */
@@ -209,6 +268,8 @@ async function readUnit(reader: TreeReader, unit: string): Promise<UnitRead | nu
   const own = await configOf(hcl.body, fs, sources);
   if ('culprit' in own) return unknown(lineOf(text, /read_terragrunt_config/), 'read_terragrunt_config', own.expr, own.culprit);
   let source = terraformSource(hcl.body);
+  // A source taken from an included file is evaluated there: its locals and folder are its own.
+  let parentSource: string | null = null;
   let inputs: Record<string, unknown> = {};
   let deep = false;
   const exposed: Record<string, Value> = {};
@@ -223,18 +284,20 @@ async function readUnit(reader: TreeReader, unit: string): Promise<UnitRead | nu
     if (!parsed.ok) return unknown(where, subject, target.path, `it is not valid HCL (${parsed.message})`);
     sources.push(target.path);
     // An included file's functions run as the including unit's: paths from the unit's folder.
-    const parent = await configOf(parsed.body, fs, sources);
+    const inFs: PathFs = { ...fs, include: target.path };
+    const parent = await configOf(parsed.body, inFs, sources);
     if ('culprit' in parent) return unknown(where, subject, target.path, `its read_terragrunt_config uses ${parent.culprit}`);
     const parentInputs = valuesOf(parsed.body.inputs, parent.scope);
     if (inc.mergeStrategy !== 'no_merge') {
       deep ||= inc.mergeStrategy === 'deep';
       inputs = inc.mergeStrategy === 'deep' ? deepMerge(inputs, parentInputs.raw) : { ...inputs, ...parentInputs.raw };
-      source ??= terraformSource(parsed.body);
+      const theirs = source === null && parentSource === null ? terraformSource(parsed.body) : null;
+      if (theirs !== null) parentSource = await sourceValue(theirs, inFs, parent.scope);
     }
     if (inc.expose && inc.label !== null) exposed[inc.label] = { inputs: parentInputs.known, locals: parent.locals };
   }
   const bound = new Map<string, Value>(Object.keys(exposed).length > 0 ? [['include', exposed]] : []);
-  const scope = moduleScope([{ path: unit, body: { locals: [own.localsRaw] } }], bound);
+  const scope = moduleScope([{ path: unit, body: { locals: [own.localsRaw] } }], { bound });
   const ownInputs = hcl.body.inputs;
   if (ownInputs !== undefined) {
     const chosen = chooseObject(ownInputs, scope);
@@ -255,16 +318,39 @@ async function readUnit(reader: TreeReader, unit: string): Promise<UnitRead | nu
     if (!chosen.absent) inputs = deep ? deepMerge(inputs, chosen.fields) : { ...inputs, ...chosen.fields };
   }
   // `source = "${include.env.locals.source_base_url}?ref=2.5.0"`: the module is known once evaluated.
-  if (source !== null && source.includes('${')) {
-    const r = evaluate(source, scope);
-    if (r.ok && typeof r.value === 'string') source = r.value;
-  }
+  if (source !== null) source = await sourceValue(source, fs, scope);
+  source ??= parentSource;
   const body: Record<string, unknown> = {
     ...(source === null ? {} : { terraform: [{ source }] }),
     inputs,
     locals: [own.localsRaw],
   };
-  return { sources, unknownInclude: null, outcome: readTerragruntUnit(unit, body, text, scope) };
+  const line = lineOf(text, /^\s*inputs\b/) ?? lineOf(text, /^\s*include\b/) ?? 1;
+  return {
+    sources,
+    unknownInclude: null,
+    outcome: readTerragruntUnit(unit, body, text, scope),
+    ...(source === null ? {} : { call: { source, inputs, scope, line } }),
+  };
+}
+
+/** A module source as Terragrunt evaluates it (`${get_repo_root()}/modules/gpu`); as written when it cannot be. */
+async function sourceValue(raw: string, fs: PathFs, scope: Scope): Promise<string> {
+  return raw.includes('${') ? ((await pathValue(raw, fs, scope)) ?? raw) : raw;
+}
+
+const PATH_FUNCTION =
+  /\b(get_repo_root|get_terragrunt_dir|get_original_terragrunt_dir|get_parent_terragrunt_dir|get_path_to_repo_root|find_in_parent_folders|path_relative_to_include|path_relative_from_include)\s*\(/;
+
+/** A string with Terragrunt's path functions in it, evaluated; null when it cannot be. */
+async function pathValue(raw: string, fs: PathFs, scope: Scope): Promise<string | null> {
+  try {
+    const v = await evalPathExpr({ t: 'tpl', parts: parseTemplate(raw) }, fs, scope);
+    return 'culprit' in v ? null : v.path;
+  } catch (err) {
+    if (err instanceof ExprSyntaxError) return null;
+    throw err;
+  }
 }
 
 interface Include {
@@ -306,7 +392,12 @@ async function configOf(
   const plain = moduleScope([{ path: 'config.hcl', body: { locals: [localsRaw] } }]);
   for (const [name, raw] of Object.entries(localsRaw)) {
     const call = readConfigCall(raw);
-    if (call === null) continue;
+    if (call === null) {
+      // `base = "${get_repo_root()}/modules"`: Terragrunt's path functions answer as they would for the unit.
+      const path = typeof raw === 'string' && PATH_FUNCTION.test(raw) ? await pathValue(raw, fs, plain) : null;
+      if (path !== null) localsRaw[name] = literal(path);
+      continue;
+    }
     const found = await evalPathExpr(call, fs, plain);
     if ('culprit' in found) return { culprit: found.culprit, expr: String(raw) };
     const target = normal(found.path, fs.dir);
@@ -391,15 +482,16 @@ function onlyExpr(raw: string): Expr | null {
   }
 }
 
-/** Set results less the single-file readings of the units read here with what they include. */
-export function withoutUnits<T extends SetParseResult & Coverage>(result: T, units: readonly string[]): T {
-  if (units.length === 0) return result;
-  const mine = new Set(units);
+/** Set results less the single-file readings of the units read here with what they include, and of the modules read through them. */
+export function withoutUnits<T extends SetParseResult & Coverage>(result: T, followed: Pick<FollowedTerragrunt, 'units' | 'modules'>): T {
+  if (followed.units.length === 0 && followed.modules.length === 0) return result;
+  const modules = new Set(followed.modules);
+  const mine = (file: string) => followed.units.includes(file) || modules.has(dirOf(file));
   return {
     ...result,
-    decls: result.decls.filter((d) => !mine.has(d.file)),
-    unresolved: (result.unresolved ?? []).filter((u) => !mine.has(u.file)),
-    diagnostics: result.diagnostics.filter((d: Diagnostic) => !mine.has(d.file) || d.severity === 'error'),
-    notFollowed: (result.notFollowed ?? []).filter((n) => !mine.has(n.file)),
+    decls: result.decls.filter((d) => !mine(d.file)),
+    unresolved: (result.unresolved ?? []).filter((u) => !mine(u.file)),
+    diagnostics: result.diagnostics.filter((d: Diagnostic) => !mine(d.file) || d.severity === 'error'),
+    notFollowed: (result.notFollowed ?? []).filter((n) => !mine(n.file)),
   };
 }

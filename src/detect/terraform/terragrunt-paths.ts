@@ -10,6 +10,8 @@ import type { Expr } from './expr-parse.js';
 export interface PathFs {
   dir: string;
   reader: TreeReader;
+  /** The included file whose expressions are being evaluated, for the functions that answer from it. */
+  include?: string;
 }
 
 type PathResult = { path: string } | { culprit: string };
@@ -51,6 +53,19 @@ export async function evalPathExpr(e: Expr, fs: PathFs, scope: Scope): Promise<P
         return { path: `/${fs.dir}` };
       case 'get_repo_root':
         return { path: '/' };
+      // In an included file: its own folder, and the way between it and the unit that includes it.
+      case 'get_parent_terragrunt_dir':
+        return fs.include === undefined
+          ? { culprit: 'get_parent_terragrunt_dir() outside an included file' }
+          : { path: `/${dirOf(fs.include)}` };
+      case 'path_relative_to_include':
+        return fs.include === undefined
+          ? { culprit: 'path_relative_to_include() outside an included file' }
+          : { path: path.posix.relative(dirOf(fs.include), fs.dir) || '.' };
+      case 'path_relative_from_include':
+        return fs.include === undefined
+          ? { culprit: 'path_relative_from_include() outside an included file' }
+          : { path: path.posix.relative(fs.dir, dirOf(fs.include)) || '.' };
       case 'get_path_to_repo_root':
         return {
           path:

@@ -5,10 +5,11 @@ import { acceleratorModel, looksLikeGpuType } from '../kit/gpu-types/index.js';
 import { evaluate } from './expr-eval.js';
 import type { Scope, Value } from './expr-eval.js';
 import { isAksModuleSource } from './aks-module.js';
+import { callNotes } from './call-notes.js';
 import { isGkeModuleSource } from './gke-module.js';
-import { inputsFingerprint } from './inputs-fingerprint.js';
 import type { Locator } from './locator.js';
 import { asRecord } from './module-scope.js';
+import { declaresNoCompute } from './non-compute-modules.js';
 
 // Inputs the EKS module reader takes (eks-module.ts), whatever the module's source.
 const READ_INPUTS = ['eks_managed_node_groups', 'self_managed_node_groups'];
@@ -17,10 +18,12 @@ const isLocal = (source: string): boolean => source.startsWith('./') || source.s
 const MAX_NAMED = 4;
 
 /**
- * Calls of modules gpu-justify does not read (from a registry, git or another repository) that
- * are handed GPU machine types or accelerators: the pools they create are declared inside the
- * module, so a change to their inputs (a node count in tfvars, say) would pass unseen. Said at
- * the call, naming what it was given.
+ * Calls of modules gpu-justify does not read (from a registry, git or another repository): the
+ * pools they create are declared inside the module, from its inputs and its own defaults, so a
+ * change to any input (a node count in tfvars, the version) could change them unseen. Each
+ * argument gets a note (call-notes.ts) that a review raises when its value changes; a call
+ * handed GPU machine types or accelerators also gets a warning, naming them. Modules that
+ * create no compute (networks, IAM, buckets: non-compute-modules.ts) are left alone.
  */
 export function unreadModuleWarnings(
   file: string,
@@ -37,6 +40,8 @@ export function unreadModuleWarnings(
     if (source === null || isLocal(source)) continue;
     // Read by the module readers: the EKS module's node groups, the GKE and AKS modules' pools.
     if (READ_INPUTS.some((k) => raw[k] !== undefined) || isGkeModuleSource(source) || isAksModuleSource(source)) continue;
+    if (declaresNoCompute(source)) continue;
+    notFollowed.push(...callNotes(file, label, raw, loc, scope, 'remote-module'));
     const found: string[] = [];
     for (const [input, value] of Object.entries(raw)) {
       const v = evaluate(value, scope);
@@ -56,15 +61,6 @@ export function unreadModuleWarnings(
           `the GPU capacity of its pools, and any change to it, is not counted; check them by hand`,
       ),
     );
-    notFollowed.push({
-      file,
-      line,
-      reason: 'remote-module',
-      subject: `module.${label}`,
-      needs: source,
-      inputs: found.map((f) => f.slice(0, f.indexOf(':'))),
-      fingerprint: inputsFingerprint(raw, scope),
-    });
   }
   return { diagnostics: out, notFollowed };
 }

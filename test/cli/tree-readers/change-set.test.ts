@@ -59,6 +59,19 @@ describe('changeSetFromArgs', () => {
     expect(await set.head.read('gone.yaml')).toBeNull();
   });
 
+  it("names the repository by its git remotes, so modules called by the repository's own URL are read from the tree", async () => {
+    git(repo, 'remote', 'add', 'origin', 'git@github.com:Acme/Infra.git');
+    git(repo, 'remote', 'add', 'mirror', 'https://github.com/acme/infra.git');
+    try {
+      expect((await changeSetFromArgs({ base: 'main', head: 'feature', repo })).repositories).toEqual(['github.com/acme/infra']);
+      // Two directories outside a checkout name no repository.
+      expect((await changeSetFromArgs({ base: baseDir, head: headDir })).repositories).toBeUndefined();
+    } finally {
+      git(repo, 'remote', 'remove', 'origin');
+      git(repo, 'remote', 'remove', 'mirror');
+    }
+  });
+
   it('two refs: readers at each commit, changed paths from git diff', async () => {
     const set = await changeSetFromArgs({ base: 'main', head: 'feature', repo });
     expect(set.base).toBeInstanceOf(GitReader);

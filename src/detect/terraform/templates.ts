@@ -1,0 +1,160 @@
+import { diagnostic } from '../../domain/index.js';
+import type { Diagnostic } from '../../domain/index.js';
+import { namesGpu } from '../kit/gpu-signal.js';
+import { dirOf } from '../kit/paths.js';
+import type { CapacityParser, ParseResult, SourceFile, Unfollowed } from '../parser.js';
+import { evaluate } from './expr-eval.js';
+import type { Scope, Value } from './expr-eval.js';
+import { valueFingerprint } from './inputs-fingerprint.js';
+import { MANIFEST_RESOURCE_TYPES } from './k8s-manifests.js';
+import type { Locator } from './locator.js';
+import { asRecord } from './module-scope.js';
+import { isTfFile } from './tf-json.js';
+
+// `templatefile("x.tftpl", …)`, `file("x.yaml")`, `"${path.module}/x.yaml"`; in JSON syntax the quotes are escaped.
+const CALL = /\b(templatefile|file)\s*\(\s*\\?"((?:\$\{path\.(?:module|root|cwd)\}\/)?[^"\\$]+)\\?"/g;
+
+/** `dir` joined with a relative path; null when it climbs out of the repository. */
+function under(dir: string, rel: string): string | null {
+  const out = dir === '' ? [] : dir.split('/');
+  for (const step of rel.split('/')) {
+    if (step === '' || step === '.') continue;
+    if (step === '..') {
+      if (out.length === 0) return null;
+      out.pop();
+    } else out.push(step);
+  }
+  return out.join('/');
+}
+
+/** Repository paths of the files a Terraform file reads with `file()` and `templatefile()`: read with its folder. */
+export function fileReferences(file: SourceFile): string[] {
+  if (!isTfFile(file.path)) return [];
+  const out = new Set<string>();
+  for (const m of file.text.matchAll(CALL)) {
+    const rel = (m[2] ?? '').replace(/^\$\{path\.(?:module|root|cwd)\}\//, '');
+    const path = rel.startsWith('/') ? null : under(dirOf(file.path), rel);
+    if (path !== null && path !== '') out.add(path);
+  }
+  return [...out].sort();
+}
+
+/** The templates a set renders: their own readings (YAML with `${…}` in it) are replaced by the render. */
+export function renderedTemplates(files: readonly SourceFile[]): string[] {
+  const inSet = new Set(files.map((f) => f.path));
+  return [
+    ...new Set(
+      files
+        .filter((f) => isTfFile(f.path) && f.text.includes('templatefile'))
+        .flatMap((f) => [...f.text.matchAll(CALL)].filter((m) => m[1] === 'templatefile').map((m) => m[2] ?? ''))
+        .map((rel) => under(dirOf(files.find((f) => isTfFile(f.path))?.path ?? ''), rel.replace(/^\$\{path\.(?:module|root|cwd)\}\//, '')))
+        .filter((p): p is string => p !== null && inSet.has(p)),
+    ),
+  ].sort();
+}
+
+const TEMPLATED = /\btemplatefile\s*\(/;
+
+export type TemplateReading = Required<ParseResult> & { notFollowed: Unfollowed[] };
+
+/**
+ * What templates render where a resource or module is handed them (a `helm_release`'s values, a
+ * `local_file`'s content, a `null_resource` applying a manifest, a module input): the render,
+ * with its vars, read by the manifest readers `inner` at the attribute's line. The manifest
+ * resources are read in k8s-manifests.ts. A render that cannot be told (its vars are not known)
+ * of a template that names GPUs is not followed, fingerprinted by what it is given.
+ */
+export function readTemplateAttributes(
+  file: string,
+  body: Record<string, unknown>,
+  loc: Locator,
+  scope: Scope,
+  inner: readonly CapacityParser[],
+): TemplateReading {
+  const out: TemplateReading = { decls: [], diagnostics: [], unresolved: [], notFollowed: [] };
+  const blocks: { address: string; path: readonly string[]; raw: Record<string, unknown> }[] = [];
+  for (const [type, byLabel] of Object.entries(asRecord(body.resource))) {
+    if ((MANIFEST_RESOURCE_TYPES as readonly string[]).includes(type)) continue;
+    for (const [label, list] of Object.entries(asRecord(byLabel))) {
+      if (Array.isArray(list))
+        blocks.push({ address: `${type}.${label}`, path: ['resource', type, label], raw: asRecord(list[list.length - 1]) });
+    }
+  }
+  for (const [label, list] of Object.entries(asRecord(body.module))) {
+    if (Array.isArray(list)) blocks.push({ address: `module.${label}`, path: ['module', label], raw: asRecord(list[list.length - 1]) });
+  }
+  for (const { address, path, raw } of blocks) {
+    for (const [attr, value] of Object.entries(raw)) {
+      if (!TEMPLATED.test(JSON.stringify(value))) continue;
+      const block = loc.path(loc.file(), [path]);
+      const line = (block && loc.child(block, attr)?.line) ?? block?.line ?? 1;
+      const r = evaluate(value, scope);
+      if (!r.ok) {
+        if (!namesGpu(JSON.stringify(value)) && !templatesNameGpu(value, scope)) continue;
+        out.diagnostics.push(
+          diagnostic(
+            file,
+            line,
+            'warning',
+            `${address}: ${attr} renders a template from ${r.culprit}: the GPU capacity it may declare is not read`,
+          ),
+        );
+        out.notFollowed.push({
+          file,
+          line,
+          reason: 'count-unknown',
+          subject: `${address}.${attr}`,
+          fingerprint: JSON.stringify(valueFingerprint(value, scope)),
+        });
+        continue;
+      }
+      for (const text of strings(r.value)) readRendered(file, `${address}.${attr}`, text, line, inner, out);
+    }
+  }
+  return out;
+}
+
+/** Whether a template the value renders names GPUs (its text, read with the set). */
+function templatesNameGpu(value: unknown, scope: Scope): boolean {
+  for (const m of JSON.stringify(value).matchAll(CALL)) {
+    const text = scope.file?.((m[2] ?? '').replace(/^\$\{path\.(?:module|root|cwd)\}\//, '')) ?? null;
+    if (text !== null && namesGpu(text)) return true;
+  }
+  return false;
+}
+
+function strings(v: Value): string[] {
+  if (typeof v === 'string') return [v];
+  if (Array.isArray(v)) return v.flatMap(strings);
+  if (v !== null && typeof v === 'object') return Object.values(v).flatMap(strings);
+  return [];
+}
+
+/** A rendered text read by the manifest readers as YAML, every line of it at the attribute's line. */
+function readRendered(
+  file: string,
+  address: string,
+  text: string,
+  line: number,
+  inner: readonly CapacityParser[],
+  out: TemplateReading,
+): void {
+  const alias = `${file}#${address}.yaml`;
+  const before = out.decls.length + out.unresolved.length;
+  for (const parser of inner) {
+    if (!parser.mightContain(alias, text)) continue;
+    const r = parser.parse(alias, text);
+    out.decls.push(...r.decls.map((d) => ({ ...d, file, line, parts: d.parts.map((p) => ({ ...p, line })) })));
+    out.unresolved.push(...(r.unresolved ?? []).map((u) => ({ ...u, file, line })));
+    out.diagnostics.push(...r.diagnostics.map((d): Diagnostic => ({ ...d, file, line, message: `${address}: ${d.message}` })));
+  }
+  // A render that names GPU resources where no reader found capacity: what it declares is not known.
+  if (out.decls.length + out.unresolved.length === before && GPU_RESOURCE.test(text)) {
+    out.diagnostics.push(
+      diagnostic(file, line, 'warning', `${address}: renders text that names GPU resources in a shape this tool does not read`),
+    );
+    out.notFollowed.push({ file, line, reason: 'count-unknown', subject: address, fingerprint: text });
+  }
+}
+
+const GPU_RESOURCE = /nvidia\.com\/(gpu|mig-)|amd\.com\/gpu|gpu\.intel\.com\//;

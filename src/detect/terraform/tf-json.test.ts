@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { detectPr } from '../../../test/detect/real-fixtures.js';
+import { parseTerraformSet } from './terraform-parser.js';
+
+const HCL = `variable "gpu_nodes" {
+  type    = number
+  default = 2
+}
+resource "google_container_node_pool" "gpu" {
+  for_each   = toset(["a", "b"])
+  name       = "gpu"
+  location   = "us-central1-a"
+  node_count = var.gpu_nodes
+  node_config {
+    machine_type = "a2-highgpu-1g"
+    guest_accelerator {
+      type  = "nvidia-tesla-a100"
+      count = 1
+    }
+  }
+}
+`;
+
+/** The same module in Terraform's JSON syntax, as `terraform show`-style generators write it. */
+const JSON_TWIN = JSON.stringify(
+  {
+    '//': 'generated',
+    variable: { gpu_nodes: { type: 'number', default: 2 } },
+    resource: {
+      google_container_node_pool: {
+        gpu: {
+          for_each: '${toset(["a", "b"])}',
+          name: 'gpu',
+          location: 'us-central1-a',
+          node_count: '${var.gpu_nodes}',
+          node_config: [{ machine_type: 'a2-highgpu-1g', guest_accelerator: { type: 'nvidia-tesla-a100', count: 1 } }],
+        },
+      },
+    },
+  },
+  null,
+  2,
+);
+
+const rows = (path: string, text: string) => parseTerraformSet([{ path, text }]).decls.map((d) => [d.name, d.gpus, d.gpuModel]);
+
+describe('Terraform in JSON syntax', () => {
+  it('reads a .tf.json twin as its .tf, at the line of its count', () => {
+    expect(rows('infra/main.tf.json', JSON_TWIN)).toEqual(rows('infra/main.tf', HCL));
+    expect(rows('infra/main.tf.json', JSON_TWIN)).toEqual([['gpu', 4, 'A100']]);
+    const [decl] = parseTerraformSet([{ path: 'infra/main.tf.json', text: JSON_TWIN }]).decls;
+    expect(JSON_TWIN.split('\n')[(decl?.line ?? 0) - 1]).toContain('"node_count"');
+  });
+
+  it('applies a .tfvars.json, whose strings are values, never expressions', async () => {
+    const base = { 'infra/main.tf.json': JSON_TWIN, 'infra/terraform.tfvars.json': '{ "gpu_nodes": 3 }' };
+    const head = { ...base, 'infra/terraform.tfvars.json': '{ "gpu_nodes": 5 }' };
+    const r = await detectPr(base, head);
+    expect(r.changes.map((c) => [c.name, c.gpusBefore, c.gpusAfter])).toEqual([['gpu', 6, 10]]);
+    const literal = parseTerraformSet([
+      { path: 'infra/main.tf.json', text: JSON_TWIN },
+      { path: 'infra/terraform.tfvars.json', text: '{ "gpu_nodes": "${var.other}" }' },
+    ]);
+    expect(literal.unresolved?.map((u) => u.name)).toEqual(['gpu']);
+  });
+
+  it('says a .tf.json that is not JSON cannot be read', () => {
+    const r = parseTerraformSet([{ path: 'infra/main.tf.json', text: '{ "resource": ' }]);
+    expect(r.diagnostics).toEqual([
+      expect.objectContaining({ severity: 'error', message: expect.stringContaining('not valid JSON') as unknown }),
+    ]);
+  });
+});
