@@ -3,6 +3,7 @@ import type {
   ChangeObservations,
   ChangeReview,
   ChangeSharing,
+  CohortQueue,
   Diagnostic,
   Evidence,
   Finding,
@@ -45,6 +46,13 @@ export interface ChangeContext {
   catalogError?: Diagnostic | null;
   /** With no catalog: the change's workloads from its manifests and telemetry, and what telemetry observed of it. */
   inferred?: { workloads: InferredWorkload[]; observations: ChangeObservations | null };
+  /** Cohort queues the PR's files declare (their lending and borrowing limits). */
+  cohortQueues?: readonly CohortQueue[];
+}
+
+/** Every change of a review, judged. */
+export function reviewChanges(contexts: readonly ChangeContext[]): ChangeReview[] {
+  return contexts.map(reviewChange);
 }
 
 /** The workloads a change serves: same queue for a ClusterQueue, same pool for a node pool. */

@@ -1,6 +1,6 @@
 import type { TreeReader } from '../domain/index.js';
 import { DEFAULT_POLICY } from '../domain/index.js';
-import { POLICY_PATHS, type LoadedPolicy } from '../review.js';
+import { POLICY_PATHS, type LoadedPolicy } from '../review/index.js';
 import { parsePolicy } from '../workloads/policy.js';
 import { readInputFile } from './read-input.js';
 

@@ -8,7 +8,7 @@ import { DEFAULT_POLICY } from '../../src/domain/index.js';
 import { dirsIn, filesIn } from '../../src/cli/tree-readers/dir-reader.js';
 import { renderComment } from '../../src/report/comment.js';
 import { reviewJson } from '../../src/report/json.js';
-import { runReview } from '../../src/review.js';
+import { runReview } from '../../src/review/index.js';
 import { PrometheusSource } from '../../src/telemetry/prometheus-source.js';
 import { parseSnapshot, SnapshotSource } from '../../src/telemetry/snapshot.js';
 import { runCli } from '../cli/run-cli.js';
