@@ -204,7 +204,21 @@ function missingItemWords(m: MissingItem, surface: Surface): MissingText {
         what: `GPUs allocated in ${migScope(m.scope)}: DCGM shows its GPUs or MIG instances in use, but kube-state-metrics shows no pod requesting nvidia.com/gpu or nvidia.com/mig-* there`,
         how: 'scrape kube-state-metrics (kube_pod_container_resource_requests) into this Prometheus, with the pods of these nodes',
       };
+    case 'lending-limit-ambiguous':
+      return {
+        what: `the lendingLimit of ${list(m.queues)} in cohort ${m.cohort}: Kueue reports 0, which before v0.19 also meant "no limit"; taken as lending nothing`,
+        how: 'put their ClusterQueues in this repository, or run Kueue v0.19 or later (it reports an unset limit as +Inf)',
+      };
+    case 'lending-limit-unknown':
+      return {
+        what: `the lendingLimit of ${list(m.queues)} in cohort ${m.cohort}: no file of this pull request declares them and Kueue's kueue_cluster_queue_lending_limit has no series for them; taken as lending nothing`,
+        how: 'set metrics.enableClusterQueueResources: true in the Kueue configuration (it exports the lending limits with the quotas), or put their ClusterQueues in this repository',
+      };
   }
+}
+
+function list(names: readonly string[]): string {
+  return names.length === 1 ? `ClusterQueue ${names[0] ?? ''}` : `ClusterQueues ${names.join(', ')}`;
 }
 
 /** Missing evidence in words: telemetry's items as they are, analysis' worded for the surface. */

@@ -39,6 +39,10 @@ export type MeasureName =
   | 'cohort-nominal-quota'
   /** Admitted GPUs of every ClusterQueue in the queue's cohort over time, per queue. */
   | 'cohort-usage'
+  /** lendingLimit of every ClusterQueue in the queue's cohort, per queue (unset: at or above KUEUE_UNLIMITED_AT). */
+  | 'cohort-lending-limit'
+  /** borrowingLimit of every ClusterQueue in the queue's cohort, per queue (unset: at or above KUEUE_UNLIMITED_AT). */
+  | 'cohort-borrowing-limit'
   /** Verified outcomes over the catalog's own range (one number). */
   | 'verified-outcomes'
   /** All outcomes over the catalog's own range (one number). */
@@ -58,3 +62,9 @@ export type MeasureKey = `${MeasureName}:${ScopeId}`;
 export function measureKey(name: MeasureName, scope: ScopeId): MeasureKey {
   return `${name}:${scope}`;
 }
+
+/**
+ * Kueue v0.19 on reports an unset lendingLimit or borrowingLimit as +Inf; telemetry clamps it to
+ * this, so a sum over flavors stays a number, and any value at or above it means "unset".
+ */
+export const KUEUE_UNLIMITED_AT = 1e15;

@@ -22,6 +22,8 @@ const FAMILY_OF: Readonly<Record<MeasureName, string>> = {
   'queue-mig-usage': QUEUE_MIG_USAGE_FAMILY,
   'cohort-nominal-quota': 'kueue.cohort-nominal-quota',
   'cohort-usage': 'kueue.cohort-usage',
+  'cohort-lending-limit': 'kueue.cohort-lending-limit',
+  'cohort-borrowing-limit': 'kueue.cohort-borrowing-limit',
   'verified-outcomes': 'outcomes.verified',
   'total-outcomes': 'outcomes.total',
   'vllm-running': 'vllm.running',

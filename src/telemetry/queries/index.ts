@@ -4,6 +4,8 @@ import { podGpus } from './dcgm-pods.js';
 import { gpuAllocatable, gpuRequests } from './kube.js';
 import { migActivity, migPods, migRequests } from './mig.js';
 import {
+  cohortBorrowingLimit,
+  cohortLendingLimit,
   cohortNominalQuota,
   cohortUsage,
   queueAdmissionWait,
@@ -71,6 +73,8 @@ export function capacityQueries(scope: Exclude<Scope, { kind: 'workload' }>, o: 
       queueAdmissionWait(scope, o),
       cohortNominalQuota(scope),
       cohortUsage(scope),
+      cohortLendingLimit(scope),
+      cohortBorrowingLimit(scope),
       queueMigUsage(scope),
     ];
   }
