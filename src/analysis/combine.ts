@@ -49,7 +49,7 @@ const contribution = (o: TermOption): number => o.gpus * (1 + o.headroom);
  * jobs is itself staggered); batching, a cheaper model, MIG slices and reclaiming an idle service
  * all resize the same replicas, so the smallest size counts. Terms are disjoint sets of GPUs.
  */
-export function chooseOptions(terms: readonly DemandTerm[], allowed: Allowed): TermOption[] {
+function chooseOptions(terms: readonly DemandTerm[], allowed: Allowed): TermOption[] {
   return terms.map((t) => {
     const usable = t.options.filter((o) => allows(allowed, o.lever));
     let best = usable[0] ?? t.baseline;
@@ -104,16 +104,26 @@ export function outcome(terms: readonly DemandTerm[], allowed: Allowed, before: 
 
 /**
  * The fewest levers that leave as few GPUs to add as all of them together, the one combination a
- * verdict rests on (several with one lever count as that lever); [] when no lever lowers it. Sets
- * are tried by size, then in the order `candidates` lists the levers.
+ * verdict rests on; [] when no lever lowers it. Among sets of that size the one whose `need` is
+ * smallest wins (the stronger lever), then the first in the order `candidates` lists the levers.
  */
-export function smallestCombination(candidates: readonly Lever[], gpusNeededWith: (levers: ReadonlySet<Lever>) => number): Lever[] {
+export function smallestCombination(
+  candidates: readonly Lever[],
+  gpusNeededWith: (levers: ReadonlySet<Lever>) => number,
+  need: (levers: ReadonlySet<Lever>) => number = () => 0,
+): Lever[] {
   const target = gpusNeededWith(new Set(candidates));
   if (gpusNeededWith(new Set()) <= target) return [];
   const n = candidates.length;
   const subsets: Lever[][] = [];
   for (let mask = 1; mask < 1 << n; mask++) subsets.push(candidates.filter((_, i) => (mask & (1 << i)) !== 0));
   subsets.sort((a, b) => a.length - b.length);
-  for (const s of subsets) if (gpusNeededWith(new Set(s)) <= target) return s;
-  return [...candidates];
+  let best: { levers: Lever[]; need: number } | null = null;
+  for (const s of subsets) {
+    if (best !== null && s.length > best.levers.length) break;
+    if (gpusNeededWith(new Set(s)) > target) continue;
+    const size = need(new Set(s));
+    if (best === null || size < best.need) best = { levers: s, need: size };
+  }
+  return best?.levers ?? [...candidates];
 }

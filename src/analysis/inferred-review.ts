@@ -55,7 +55,15 @@ function observed(ctx: InferredContext) {
   const needAfterReclaim = withHeadroom(Math.max(0, demand.peakDemand - reclaimable), policy.headroom);
   const before = change.gpusBefore;
   // What the GPUs there leave for the request: with no lever, and with the idle pods reclaimed.
-  return { pods, demand, reclaimable, observedNeed, needAfterReclaim, spare: before - observedNeed, spareReclaimed: before - needAfterReclaim };
+  return {
+    pods,
+    demand,
+    reclaimable,
+    observedNeed,
+    needAfterReclaim,
+    spare: before - observedNeed,
+    spareReclaimed: before - needAfterReclaim,
+  };
 }
 
 /**
@@ -124,7 +132,15 @@ export function inferredReview(ctx: InferredContext, share: BorrowShare | null):
   const need = credited.has('reclaim-idle') ? needAfterReclaim : observedNeed;
   const evidence = uniqueEvidence([ctx.infra, ...demand.evidence, ...pods.flatMap((p) => p.evidence), ...(share?.supply.evidence ?? [])]);
   const alone = { reclaim: spareReclaimed >= change.delta, borrow: spare + borrowed >= change.delta };
-  const findings = leverFindings(change, pods, reclaimable, share ? { ...share, borrowed: credited.has('borrow-quota') ? borrowed : 0 } : null, alone, covers, observedNeed);
+  const findings = leverFindings(
+    change,
+    pods,
+    reclaimable,
+    share ? { ...share, borrowed: credited.has('borrow-quota') ? borrowed : 0 } : null,
+    alone,
+    covers,
+    observedNeed,
+  );
   const measured = {
     demand,
     confidence,

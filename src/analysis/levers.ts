@@ -189,7 +189,13 @@ export function demandTerms(services: InferenceWorkload[], r: LeverResults, poli
  * Findings of the measured levers. `alone(lever)` tells whether that lever alone meets the need
  * with the capacity before; `met` whether the verdict does; `need` the need the levers leave.
  */
-export function measuredFindings(change: CapacityChange, r: LeverResults, alone: (lever: Lever) => boolean, met: boolean, need: number): Finding[] {
+export function measuredFindings(
+  change: CapacityChange,
+  r: LeverResults,
+  alone: (lever: Lever) => boolean,
+  met: boolean,
+  need: number,
+): Finding[] {
   const out: Finding[] = [];
   for (const s of r.serving) {
     if (s.gpusNeeded === null && s.limit === null) continue;

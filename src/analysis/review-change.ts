@@ -259,7 +259,8 @@ function finishCatalog(st: CatalogState, share: BorrowShare | null): ChangeRevie
   const all = outcomeWith('all');
   const need = all.need;
   const met = all.gpusNeeded === 0;
-  const levers = delta > 0 ? smallestCombination(candidatesOf(terms, supply !== null, st.podGpus), gpusNeededWith) : [];
+  const levers =
+    delta > 0 ? smallestCombination(candidatesOf(terms, supply !== null, st.podGpus), gpusNeededWith, (l) => outcomeWith(l).need) : [];
   const together = levers.length > 0 ? outcomeWith(new Set(levers)) : null;
   // A lever meets the need alone when, with no other, it turns a shortfall into none: where the
   // GPUs there meet the need with no lever at all, no lever is what meets it.
@@ -326,7 +327,10 @@ function finishCatalog(st: CatalogState, share: BorrowShare | null): ChangeRevie
 
   // A job the planner had to leave out would only add to the need: short of that, a verdict
   // that finds fewer GPUs needed than asked for would rest on a need known to be too small.
-  const unplanned = [...st.rejected.map((w) => w.name ?? { entryAt: ref(w.problem.file, w.problem.line) }), ...r.problems.map((p) => p.workload)];
+  const unplanned = [
+    ...st.rejected.map((w) => w.name ?? { entryAt: ref(w.problem.file, w.problem.line) }),
+    ...r.problems.map((p) => p.workload),
+  ];
   if (unplanned.length > 0 && all.gpusNeeded < delta) {
     return {
       ...common,

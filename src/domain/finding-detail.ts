@@ -61,7 +61,12 @@ export type FindingDetail =
        * Each lender: the least it leaves free at any hour of the day, its lendingLimit (null when
        * unset) and where that was read (`unknown`: nothing tells it, so it lends nothing counted).
        */
-      lenders: { queue: string; unused: number; lendingLimit?: number | null; limitFrom?: 'file' | 'metric' | 'file-and-metric' | 'unknown' }[];
+      lenders: {
+        queue: string;
+        unused: number;
+        lendingLimit?: number | null;
+        limitFrom?: 'file' | 'metric' | 'file-and-metric' | 'unknown';
+      }[];
       borrowingLimit?: number;
       /** What the verdict borrows at the worst hour; absent when it borrows nothing. */
       borrowed?: number;

@@ -158,9 +158,7 @@ function capacityStep(review: ChangeReview): string | null {
 function reviewSteps(review: ChangeReview): string[] {
   if (review.change.delta <= 0) return [];
   // A lever with no step of its own to spell out (idle allocations of a catalog workload) says what it found.
-  const steps = chosenLevers(review).map(
-    (f) => leverStep(review, f) ?? `- ${md(findingText(f).replace(/\.$/, ''), MAX_SENTENCE)}.`,
-  );
+  const steps = chosenLevers(review).map((f) => leverStep(review, f) ?? `- ${md(findingText(f).replace(/\.$/, ''), MAX_SENTENCE)}.`);
   const capacity = capacityStep(review);
   return capacity === null ? steps : [...steps, capacity];
 }

@@ -63,7 +63,8 @@ export function instead(findings: Finding[], levers: readonly Lever[] = []): str
   }
   const freeing = [...best.values()];
   if (freeing.length === 0) return null;
-  if (freeing.length === 1 && freeing[0] && findingText(freeing[0]).length <= SHORT_SUMMARY) return md(findingText(freeing[0]), MAX_SENTENCE);
+  if (freeing.length === 1 && freeing[0] && findingText(freeing[0]).length <= SHORT_SUMMARY)
+    return md(findingText(freeing[0]), MAX_SENTENCE);
   return freeing.map(shortLever).join(' + ');
 }
 

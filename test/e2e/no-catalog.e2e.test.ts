@@ -103,6 +103,11 @@ function cluster(start: number, end: number, step: number): Family[] {
       s('kueue_cluster_queue_nominal_quota', q('batch-q', ''), () => 8),
       s('kueue_cluster_queue_nominal_quota', q('ml-q', ''), () => 4),
     ]),
+    // Kueue v0.19 on: an unset lendingLimit is +Inf, so team-b lends all it leaves unused.
+    gauge('kueue_cluster_queue_lending_limit', [
+      s('kueue_cluster_queue_lending_limit', q('team-a', 'research'), () => Number.POSITIVE_INFINITY),
+      s('kueue_cluster_queue_lending_limit', q('team-b', 'research'), () => Number.POSITIVE_INFINITY),
+    ]),
     gauge('kueue_cluster_queue_resource_usage', [
       s('kueue_cluster_queue_resource_usage', q('team-a', 'research'), () => 8),
       s('kueue_cluster_queue_resource_usage', q('team-b', 'research'), () => 2),

@@ -75,7 +75,7 @@ export function allocate(free: DayProfile, requests: readonly SupplyRequest[]): 
     const p = pass(free, order);
     if (best === null || p.total < best.total) best = p;
   }
-  return best?.drawn ?? new Map();
+  return best?.drawn ?? new Map<string, number[]>();
 }
 
 /** What is left for one change to draw at each slot once the others have drawn theirs. */

@@ -5,10 +5,10 @@ import { minOf, timelinesBy, type Timeline } from '../series.js';
 import { DAY_SLOTS, flatDay, leastByDaySlot, type DayProfile } from './day-profile.js';
 
 /** Where a lender's lendingLimit was read. */
-export type LimitSource = 'file' | 'metric' | 'file-and-metric' | 'unknown';
+type LimitSource = 'file' | 'metric' | 'file-and-metric' | 'unknown';
 
 /** One ClusterQueue of the cohort that may lend, as the review sees it. */
-export interface Lender {
+interface Lender {
   queue: string;
   nominal: number;
   /** Its lendingLimit; null when unset (it lends all its unused quota); 0 when nothing tells it (`limitFrom: unknown`). */
@@ -88,7 +88,8 @@ export function cohortSupply(req: SupplyRequest, m: Measured): CohortSupply | nu
       fileEvidence.push({ source: 'infra', ref: file.at });
       const fromFile = file.lendingLimit ?? null;
       // An unset limit in the file and a metric of 0 from an older Kueue agree: both mean unset.
-      const fromMetric = metric === undefined || metric === null || (metric === 0 && !infSeen && fromFile === null) ? null : limitOf(metric);
+      const fromMetric =
+        metric === undefined || metric === null || (metric === 0 && !infSeen && fromFile === null) ? null : limitOf(metric);
       limit = fromFile === null ? fromMetric : fromMetric === null ? fromFile : Math.min(fromFile, fromMetric);
       from = metric === undefined || metric === null ? 'file' : 'file-and-metric';
     } else if (metric !== undefined && metric !== null) {
@@ -137,7 +138,10 @@ function uniqueRefs(e: readonly Evidence[]): Evidence[] {
 
 /** Kueue v0.19 on reports an unset limit as +Inf: any such series of the cohort shows its zeros are real. */
 function reportsUnsetAsInf(m: Measured, via: string): boolean {
-  const answers = [m.peek(measureKey('cohort-lending-limit', `queue:${via}`)), m.peek(measureKey('cohort-borrowing-limit', `queue:${via}`))];
+  const answers = [
+    m.peek(measureKey('cohort-lending-limit', `queue:${via}`)),
+    m.peek(measureKey('cohort-borrowing-limit', `queue:${via}`)),
+  ];
   return answers.some((a) => (a?.series ?? []).some((s) => s.samples.some((p) => p.v >= KUEUE_UNLIMITED_AT)));
 }
 

@@ -7,7 +7,7 @@ import type { Timeline } from '../series.js';
  * Demand and supply are compared hour by hour of the UTC day, in slots of this many minutes:
  * the review's telemetry step, so each day of the window gives one sample per slot.
  */
-export const SLOT_MINUTES = 5;
+const SLOT_MINUTES = 5;
 export const DAY_SLOTS = DAY / SLOT_MINUTES;
 
 /** A level at each slot of the day, from 00:00 UTC. */
@@ -23,7 +23,7 @@ export function planDay(schedule: readonly PlacedRun[], cycle: number): number[]
   const out = flatDay(0);
   for (const step of usageProfile(schedule, cycle).steps) {
     if (step.gpus <= 0) continue;
-    for (let minute = step.from; minute < step.to; ) {
+    for (let minute = step.from; minute < step.to;) {
       const slot = Math.floor((minute % DAY) / SLOT_MINUTES);
       out[slot] = Math.max(out[slot] ?? 0, step.gpus);
       // On to the next slot's first minute.
