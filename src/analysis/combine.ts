@@ -4,6 +4,8 @@ import { DAY_SLOTS, flatDay, type DayProfile } from './supply/day-profile.js';
 /** One way to meet a part of the need: with no lever (`lever: null`), or with one lever applied. */
 export interface TermOption {
   lever: Lever | null;
+  /** Other levers the option applies too (a plan without the idle jobs, staggered); all must be allowed. */
+  also?: readonly Lever[];
   /** GPUs at its busiest. */
   gpus: number;
   /**
@@ -40,6 +42,7 @@ export interface Borrowable {
 export type Allowed = 'all' | ReadonlySet<Lever>;
 
 const allows = (allowed: Allowed, lever: Lever | null): boolean => lever === null || allowed === 'all' || allowed.has(lever);
+const allowsAll = (allowed: Allowed, o: TermOption): boolean => allows(allowed, o.lever) && (o.also ?? []).every((l) => allows(allowed, l));
 const contribution = (o: TermOption): number => o.gpus * (1 + o.headroom);
 
 /**
@@ -51,7 +54,7 @@ const contribution = (o: TermOption): number => o.gpus * (1 + o.headroom);
  */
 function chooseOptions(terms: readonly DemandTerm[], allowed: Allowed): TermOption[] {
   return terms.map((t) => {
-    const usable = t.options.filter((o) => allows(allowed, o.lever));
+    const usable = t.options.filter((o) => allowsAll(allowed, o));
     let best = usable[0] ?? t.baseline;
     for (const o of usable.slice(1)) if (contribution(o) < contribution(best) - 1e-9) best = o;
     return best;

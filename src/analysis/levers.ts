@@ -22,6 +22,7 @@ import { idlePods } from './idle-pods.js';
 import { idleHolders, reclaimFinding, serviceGpusFreed, type IdleHolder } from './reclaim.js';
 import { observedRuntime, plannedRuntimes } from './runtime-check.js';
 import { servingCapacity, servingSize } from './serving.js';
+import { sliceReplicas, type Slices } from './slices.js';
 import { jobsFromWorkloads, type ExpandProblem } from './stagger/expand.js';
 import { planStagger } from './stagger/plan.js';
 import { planDay } from './supply/day-profile.js';
@@ -43,6 +44,8 @@ export interface LeverResults {
   catalog: Workload[];
   /** The staggered plan without the idle jobs; null when no job is idle. */
   planWithoutIdle: StaggerPlan | null;
+  /** Services whose replicas could share GPUs (MIG or time-slicing), by name. */
+  slices: Map<string, Slices>;
 }
 
 /**
@@ -80,6 +83,11 @@ export function runLevers(
   const planWithoutIdle = withoutIdle ? planStagger(withoutIdle.jobs, { cycle: withoutIdle.cycle }) : null;
 
   const serving = m ? services.map((s) => servingCapacity(s, m, policy)) : [];
+  const slices = new Map<string, Slices>();
+  for (const s of m ? services : []) {
+    const found = sliceReplicas(s, m as Measured, policy);
+    if (found) slices.set(s.name, found);
+  }
   const costs: OutcomeCost[] = [];
   const cheaper = new Map<string, CheaperOption>();
   if (m) {
@@ -102,6 +110,7 @@ export function runLevers(
     idlePods: pods,
     catalog,
     planWithoutIdle,
+    slices,
   };
 }
 
@@ -128,10 +137,18 @@ export function demandTerms(services: InferenceWorkload[], r: LeverResults, poli
     options: [
       naive,
       { lever: 'stagger', gpus: r.plan.peakGpus, headroom: h, profile: planDay(r.plan.schedule, cycle) },
+      // Reclaiming the idle jobs, their runs as they start today or staggered (both levers then).
       ...(r.planWithoutIdle
         ? [
             {
               lever: 'reclaim-idle' as const,
+              gpus: r.planWithoutIdle.naivePeakGpus,
+              headroom: h,
+              profile: planDay(naiveSchedule(r.planWithoutIdle), r.planWithoutIdle.cycle),
+            },
+            {
+              lever: 'reclaim-idle' as const,
+              also: ['stagger' as const],
               gpus: r.planWithoutIdle.peakGpus,
               headroom: h,
               profile: planDay(r.planWithoutIdle.schedule, r.planWithoutIdle.cycle),
@@ -146,6 +163,7 @@ export function demandTerms(services: InferenceWorkload[], r: LeverResults, poli
     const sized = r.serving.find((x) => x.workload === s.name)?.gpusNeeded ?? null;
     const alt = r.cheaper.get(s.name);
     const idle = r.idle.find((h) => h.workload.name === s.name);
+    const slice = r.slices.get(s.name);
     // Measured, the service needs what its peak and load test say, more or less than declared.
     // When it fits in what is declared while requests queue behind a batch or memory limit, the
     // configuration change is what lets today's GPUs serve the peak: that is the lever.
@@ -167,6 +185,8 @@ export function demandTerms(services: InferenceWorkload[], r: LeverResults, poli
         ...(alt && alt.sameType && alt.cost.gpus !== null
           ? [{ lever: 'cheaper-model' as const, gpus: alt.cost.gpus, headroom: 0, sized: true }]
           : []),
+        // Its replicas as declared, several to a GPU: the slices count the service's headroom already.
+        ...(slice ? [{ lever: slice.detail.code, gpus: slice.detail.gpusSliced, headroom: 0, sized: true }] : []),
         // An idle service keeps one replica: reclaiming the rest leaves it able to answer. It
         // lowers the need by what its pods held beyond that replica, never by declared replicas
         // that were not running: a lever that frees nothing must not be what meets the need.
@@ -220,6 +240,16 @@ export function measuredFindings(
       confidence: 'medium',
     });
   }
+  for (const slice of r.slices.values()) {
+    out.push({
+      lever: slice.detail.code,
+      gpusFreed: slice.detail.gpusFreed,
+      meetsNeed: alone(slice.detail.code),
+      detail: slice.detail,
+      evidence: slice.evidence,
+      confidence: slice.confidence,
+    });
+  }
   const reclaim = reclaimFinding(change, r, alone('reclaim-idle'), met, need);
   if (reclaim) out.push(reclaim);
   return out;
@@ -262,6 +292,7 @@ export function measuredEvidence(r: LeverResults): Evidence[] {
     ...r.runtimes.flatMap((c) => c.evidence),
     ...r.serving.flatMap((s) => s.evidence),
     ...r.costs.flatMap((c) => c.evidence),
+    ...[...r.slices.values()].flatMap((x) => x.evidence),
     ...r.idlePods.flatMap((p) => p.evidence),
   ];
   const seen = new Set<string>();

@@ -9,7 +9,8 @@ export type FindingDetail =
   | {
       code: 'runtime-off';
       tolerance: number;
-      jobs: { workload: string; documentedMinutes: number; observedMinutes: number }[];
+      /** `pendingMinutes`: the mean wait Pending per run (queueing), when measured and a minute or more. */
+      jobs: { workload: string; documentedMinutes: number; observedMinutes: number; pendingMinutes?: number }[];
     }
   /** A service sized from its load test at its observed peak, and what holds it back. */
   | { code: 'serving-size'; serving: ServingSize }
@@ -99,8 +100,8 @@ export type FindingDetail =
       gpusFreed: number;
       /** The busiest replica's peaks over the window: framebuffer used, compute (share of the whole GPU) and GPU_UTIL. */
       peak: { memoryMiB: number; compute: number; computeField: string; busyPercent: number | null };
-      /** What one slice holds: memory, and its share of the GPU's compute. */
-      slice: { memoryGiB: number; computeShare: number };
+      /** What one slice holds: memory (GB, as a MIG profile's name states it), and its share of the GPU's compute. */
+      slice: { memoryGB: number; computeShare: number };
     };
 
 /** The numbers a service's sizing sentence needs: its size, without the evidence behind it. */

@@ -25,3 +25,4 @@ export * from './gpu-models.js';
 export * from './stagger-problem.js';
 export * from './served-by.js';
 export * from './cohort.js';
+export * from './mig-profiles.js';

@@ -71,6 +71,8 @@ export type MissingItem =
    * and no file of the PR declares: taken as lending nothing.
    */
   | { code: 'lending-limit-ambiguous'; cohort: string; queues: string[] }
+  /** A service's replicas have DCGM series but neither SM nor graphics-engine activity: no slice can be sized. */
+  | { code: 'replica-compute'; workload: string }
   /** Cohort queues whose lendingLimit neither a file of the PR nor Kueue's metric tells: taken as lending nothing. */
   | { code: 'lending-limit-unknown'; cohort: string; queues: string[] };
 

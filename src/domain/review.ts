@@ -149,8 +149,14 @@ export interface OutcomeCost {
 export interface RuntimeCheck {
   workload: string;
   documentedMinutes: number;
-  /** Mean minutes per run: GPU-hours requested ÷ (its runs in the window × gpusPerJob). */
+  /** Mean minutes per run: GPU-hours its Running pods held ÷ (its runs in the window × gpusPerJob). */
   observedMinutes: number;
+  /**
+   * Mean minutes per run its pods waited Pending (for a node, or admission), from the GPUs they
+   * asked for meanwhile: queueing, which is evidence of a short pool, never runtime. Null when not
+   * measured; absent from reviews recorded before it was.
+   */
+  pendingMinutes?: number | null;
   /** |observed − documented| ÷ documented above 25%. */
   differs: boolean;
   evidence: Evidence[];

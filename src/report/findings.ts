@@ -139,7 +139,7 @@ function slicesText(d: Extract<FindingDetail, { code: 'mig' | 'time-slicing' }>)
     `(${d.peak.computeField})${d.peak.busyPercent === null ? '' : `, ${round3(d.peak.busyPercent)}% busy`}`;
   const fit =
     d.code === 'mig'
-      ? `each fits a ${d.profile ?? ''} MIG instance of the ${d.gpuModel} (${gpusText(d.slice.memoryGiB)} GB, ${share(d.slice.computeShare)} of its compute; ${d.perGpu} a GPU)`
+      ? `each fits a ${d.profile ?? ''} MIG instance of the ${d.gpuModel} (${gpusText(d.slice.memoryGB)} GB, ${share(d.slice.computeShare)} of its compute; ${d.perGpu} a GPU)`
       : `their peaks add up within one ${d.gpuModel} ${d.perGpu} at a time (time-slicing: no memory or fault isolation)`;
   return `${d.workload}: ${peak}; ${fit}, so its ${d.replicas} replicas need ${d.gpusSliced} GPUs with headroom instead of ${d.gpusNow}, freeing ${d.gpusFreed}`;
 }
@@ -156,7 +156,8 @@ export function findingText(f: Pick<Finding, 'detail'>): string {
       const parts = d.jobs.map(
         (c) =>
           `${c.workload} is documented at ${clock(c.documentedMinutes)} but its runs took ${clock(c.observedMinutes)} on average` +
-          (c.observedMinutes > c.documentedMinutes ? ' (planned with the observed runtime)' : ''),
+          (c.observedMinutes > c.documentedMinutes ? ' (planned with the observed runtime)' : '') +
+          (c.pendingMinutes === undefined ? '' : `, after waiting ${clock(c.pendingMinutes)} Pending (queueing, not runtime)`),
       );
       return `Runtime off by more than ${d.tolerance * 100}%: ${parts.join('; ')}; update \`runtime:\` in the catalog`;
     }

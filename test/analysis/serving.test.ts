@@ -159,6 +159,7 @@ describe('the batching lever', () => {
       serving: [s],
       cheaper: new Map(),
       idle: [],
+      slices: new Map(),
     }) as unknown as LeverResults;
   const option = (s: ReturnType<typeof serving>) => demandTerms([chat], results(s), { headroom: 0.2 })[1]?.options[0];
 
