@@ -405,11 +405,13 @@ function candidatesOf(terms: readonly DemandTerm[], borrowing: boolean, podGpus:
 const RANK = { low: 0, medium: 1, high: 2 } as const;
 
 /**
- * A finding is never surer than the review it belongs to: a review from the files alone (`low`)
- * cannot hold a `high` finding, and one that inferred the workloads holds at most `medium`.
+ * A finding is never surer than the evidence under the review it belongs to: one from the files
+ * alone, or from a source that answered nothing (`low`), cannot hold a `high` finding, and one that
+ * inferred the workloads holds at most `medium`. A review short of some other measurement keeps
+ * each finding's own confidence: what is missing is listed, and may not concern that lever.
  */
 function withFindingConfidence(review: ChangeReview): ChangeReview {
-  const cap = review.confidence === undefined ? null : review.confidence === 'inferred' ? 'medium' : review.confidence;
+  const cap = review.confidence === 'low' ? 'low' : review.confidence === 'inferred' ? 'medium' : null;
   if (cap === null) return review;
   const findings = review.findings.map((f) =>
     f.confidence !== undefined && RANK[f.confidence] > RANK[cap] ? { ...f, confidence: cap } : f,
