@@ -411,7 +411,7 @@ const RANK = { low: 0, medium: 1, high: 2 } as const;
  * each finding's own confidence: what is missing is listed, and may not concern that lever.
  */
 function withFindingConfidence(review: ChangeReview): ChangeReview {
-  const cap = review.confidence === 'low' ? 'low' : review.confidence === 'inferred' ? 'medium' : null;
+  const cap: 'low' | 'medium' | null = review.confidence === 'low' ? 'low' : review.confidence === 'inferred' ? 'medium' : null;
   if (cap === null) return review;
   const findings = review.findings.map((f) =>
     f.confidence !== undefined && RANK[f.confidence] > RANK[cap] ? { ...f, confidence: cap } : f,

@@ -5,7 +5,7 @@
  */
 import type { Family, FamilyType, SeriesPoints } from '../helpers/prometheus/openmetrics.js';
 
-export const HOUR = 3600;
+const HOUR = 3600;
 const DAY = 86_400;
 
 /** Hour of the UTC day, fractional, with the scenario's hours moved `shift` hours later. */
@@ -14,7 +14,7 @@ const hourAt = (t: number, shift: number): number => ((((t % DAY) + DAY) % DAY) 
 type Phase = 'Pending' | 'Running' | 'Succeeded';
 const PHASES = ['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown'] as const;
 
-export interface SimPod {
+interface SimPod {
   namespace: string;
   pod: string;
   node: string;
@@ -29,7 +29,7 @@ export interface SimPod {
   fb?: (h: number) => number;
 }
 
-export interface SimQueue {
+interface SimQueue {
   cohort: string;
   queue: string;
   nominal: number;
@@ -38,7 +38,7 @@ export interface SimQueue {
   lendingMetric?: number;
 }
 
-export interface SimNode {
+interface SimNode {
   node: string;
   pool: string;
   model: string;
@@ -47,8 +47,8 @@ export interface SimNode {
   memoryMiB: number;
 }
 
-export const A100_40 = 'NVIDIA A100-SXM4-40GB';
-export const L4 = 'NVIDIA L4';
+const A100_40 = 'NVIDIA A100-SXM4-40GB';
+const L4 = 'NVIDIA L4';
 
 const always = (p: Phase) => () => p;
 
@@ -87,7 +87,7 @@ function shards(
 }
 
 /** Every pod of every scenario. */
-export const PODS: SimPod[] = [
+const PODS: SimPod[] = [
   // Item 3: two runs of 4 one-GPU shards, 2 h each; two shards of each wait an hour Pending.
   ...shards('shards', 'shard-a', 'node-s0', 0, 2, 4, 2, 1),
   ...shards('shards', 'shard-b', 'node-s0', 3, 2, 4, 2, 1),
@@ -165,7 +165,7 @@ export const PODS: SimPod[] = [
   },
 ];
 
-export const NODES: SimNode[] = [
+const NODES: SimNode[] = [
   { node: 'node-s0', pool: 'shard-pool', model: A100_40, gpus: 4, memoryMiB: 40_536 },
   { node: 'node-b0', pool: 'batch-pool', model: A100_40, gpus: 4, memoryMiB: 40_536 },
   { node: 'node-b1', pool: 'batch-pool', model: A100_40, gpus: 4, memoryMiB: 40_536 },
@@ -180,7 +180,7 @@ export const NODES: SimNode[] = [
 /** Item 1: research borrows in cohort `lend`, where `archive` declares lendingLimit: 0 (in the file), and in `lend-m`, where Kueue's metric says 0. */
 const evalHours = (h: number) => h < 6;
 /** Item 2: both teams run 00:00–06:00; the pool queue uses 2 then and 8 otherwise. */
-export const QUEUES: SimQueue[] = [
+const QUEUES: SimQueue[] = [
   { cohort: 'lend', queue: 'research', nominal: 4, usage: (h) => (evalHours(h) ? 4 : 0) },
   { cohort: 'lend', queue: 'archive', nominal: 8, usage: () => 2 },
   { cohort: 'lend-m', queue: 'research-m', nominal: 4, usage: (h) => (evalHours(h) ? 4 : 0), lendingMetric: Infinity },
