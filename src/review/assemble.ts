@@ -63,7 +63,16 @@ export function assemble(a: Assembly): ReviewResult {
       ...(a.policyErrors.length > 0 ? { policyErrors: a.policyErrors } : {}),
       overrides: policy.overrides,
       ...(a.input.headSha === undefined ? {} : { headSha: a.input.headSha }),
-      ...(telemetry === null ? {} : { telemetry: { source: telemetry.source, at: telemetry.at, windowMinutes: telemetry.windowMinutes } }),
+      ...(telemetry === null
+        ? {}
+        : {
+            telemetry: {
+              source: telemetry.source,
+              at: telemetry.at,
+              windowMinutes: telemetry.windowMinutes,
+              ...(telemetry.evidence.down === undefined ? {} : { outage: telemetry.evidence.down }),
+            },
+          }),
       baseLabel: a.input.changes.base.label,
       headLabel: a.input.changes.head.label,
     },
