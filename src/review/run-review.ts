@@ -8,6 +8,7 @@ import { readCatalogState } from './catalog-state.js';
 import { cohortQueuesOf } from './cohort-queues.js';
 import { fillCatalog, judge } from './judge.js';
 import { declaredEntries, measure } from './measure.js';
+import { ownCoverage } from './own-coverage.js';
 import type { ReviewInput } from './input.js';
 
 /**
@@ -59,7 +60,7 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
     policy,
     policyErrors,
     changes,
-    detected,
+    detected: { ...detected, coverage: await ownCoverage(changeSet, catalog.file, detected) },
     catalog: filled.catalog,
     diagnostics: filled.diagnostics,
     judged,
