@@ -28,10 +28,13 @@ export function assemble(a: Assembly): ReviewResult {
   const { detected, judged, policy, telemetry } = a;
   const unreadable = detected.diagnostics.filter((d) => d.severity === 'error');
   const notFollowed = detected.coverage.filter((c) => c.state === 'not-followed');
-  const pr =
-    unreadable.length > 0 || notFollowed.length > 0
-      ? { ...judged.pr, verdict: 'insufficient-evidence' as const, gpusNeeded: null }
-      : judged.pr;
+  const blind = unreadable.length > 0 || notFollowed.length > 0;
+  const pr = blind ? { ...judged.pr, verdict: 'insufficient-evidence' as const, gpusNeeded: null } : judged.pr;
+  // What the files leave unknown stays unknown, whatever the catalog says.
+  const catalogDemand =
+    judged.catalogDemand && blind
+      ? { ...judged.catalogDemand, gpusNeededWithHeadEntries: null, verdictWithHeadEntries: 'insufficient-evidence' as const }
+      : judged.catalogDemand;
   const missingEvidence = uniqueMissing([
     ...unreadable.map((d): MissingItem => ({
       code: 'file-unreadable',
@@ -42,6 +45,7 @@ export function assemble(a: Assembly): ReviewResult {
     // Files that could not be read have their item above.
     ...coverageEvidence(notFollowed.map((c) => ({ ...c, notFollowed: (c.notFollowed ?? []).filter((n) => n.reason !== 'unreadable') }))),
     ...judged.reviews.flatMap((r) => r.missingEvidence),
+    ...judged.unsupported,
   ]);
   const policyChangedInPr = a.paths.some((p) => (POLICY_PATHS as readonly string[]).includes(p));
   const catalogChangedInPr = (a.catalog.kind === 'read' || a.catalog.kind === 'unreadable') && a.catalog.changedInPr;
@@ -52,7 +56,7 @@ export function assemble(a: Assembly): ReviewResult {
     findings: judged.reviews.flatMap((r) => r.findings),
     missingEvidence,
     diagnostics: a.diagnostics,
-    ...(judged.catalogDemand ? { catalogDemand: judged.catalogDemand } : {}),
+    ...(catalogDemand ? { catalogDemand } : {}),
     coverage: detected.coverage,
     context: {
       mode: policy.mode,
@@ -61,6 +65,7 @@ export function assemble(a: Assembly): ReviewResult {
       catalogChangedInPr,
       policyChangedInPr,
       ...(a.policyErrors.length > 0 ? { policyErrors: a.policyErrors } : {}),
+      ...(a.input.policy.unread?.length ? { policyUnread: a.input.policy.unread } : {}),
       overrides: policy.overrides,
       ...(a.input.headSha === undefined ? {} : { headSha: a.input.headSha }),
       ...(telemetry === null

@@ -9,6 +9,11 @@ export interface LoadedPolicy {
   diagnostics: Diagnostic[];
   /** Where it was read from; null when defaults apply. */
   file: string | null;
+  /**
+   * Policy files the chain names that could not be read whole (absent, not visible to the App,
+   * refused, invalid YAML, a loop): the policy is not known, so no override is accepted under it.
+   */
+  unread?: string[];
 }
 
 export interface ReviewInput {

@@ -1,3 +1,4 @@
+import type { JudgedCatalog } from '../analysis/catalog-demand.js';
 import { inferredWorkloads } from '../analysis/inferred-workloads.js';
 import { reviewChanges, type ChangeContext } from '../analysis/review-change.js';
 import { judgePr } from '../analysis/review-pr.js';
@@ -8,6 +9,7 @@ import type {
   CohortQueue,
   Diagnostic,
   DraftEntry,
+  MissingItem,
   Policy,
   ReviewMeasurements,
   Verdict,
@@ -45,7 +47,6 @@ export function fillCatalog(
       ...catalog,
       workloads: [...catalog.workloads, ...fill.workloads],
       rejected: fill.rejected,
-      judged: catalog.judged ? { ...catalog.judged, head: [...catalog.judged.head, ...fill.workloads] } : null,
     },
     diagnostics: diagnostics.map((d) => fill.replaced.get(d) ?? d),
   };
@@ -56,6 +57,8 @@ export interface Judged {
   pr: { verdict: Verdict; gpusRequested: number; gpusNeeded: number | null };
   /** The catalog's weighing, for the report; null when the PR raised and added nothing. */
   catalogDemand: CatalogDemand | null;
+  /** Each entry the PR declares for a change that adds GPUs, which nothing measured. */
+  unsupported: MissingItem[];
 }
 
 export interface JudgeInput {
@@ -88,13 +91,37 @@ export function judge(input: JudgeInput): Judged {
   const reviews = reviewChanges(contexts(workloads));
   const pr = judgePr(changes, reviews);
   const judged = catalog.kind === 'read' ? catalog.judged : null;
-  if (judged === null || (judged.catalog.raised.length === 0 && judged.catalog.declaredInPr.length === 0)) {
-    return { reviews, pr, catalogDemand: null };
-  }
-  const { raised, declaredInPr } = judged.catalog;
-  // What the head's raised entries would have made needed, so the comment can show it.
-  const withHead = raised.length > 0 ? judgePr(changes, reviewChanges(contexts(judged.head))).gpusNeeded : null;
-  return { reviews, pr, catalogDemand: { raised, declaredInPr, gpusNeededWithHeadEntries: withHead } };
+  if (judged === null || judged.declared.length === 0) return { reviews, pr, catalogDemand: null, unsupported: [] };
+  const { raised, declaredInPr, declared } = judged;
+  // What the entries the PR declares would have made of it, taken as written, so the comment can show it.
+  const written = judgePr(changes, reviewChanges(contexts(judged.asWritten)));
+  return {
+    reviews,
+    pr,
+    catalogDemand: {
+      raised,
+      declaredInPr,
+      declared,
+      gpusNeededWithHeadEntries: written.gpusNeeded,
+      verdictWithHeadEntries: written.verdict,
+    },
+    unsupported: unsupportedDemand(judged, changes, catalog.file),
+  };
+}
+
+/**
+ * The evidence each entry the PR declares lacks, when it links to a change that adds GPUs: what
+ * nothing measured does not count, and says so where the review lists what is missing.
+ */
+function unsupportedDemand(judged: JudgedCatalog, changes: readonly CapacityChange[], catalogFile: string): MissingItem[] {
+  const growing = changes.filter((c) => c.delta > 0 && c.kind !== 'gpu-sharing');
+  const byName = new Map(judged.asWritten.map((w) => [w.name, w]));
+  return judged.declared.flatMap((d): MissingItem[] => {
+    const w = byName.get(d.workload);
+    if (d.support !== null || w === undefined || !growing.some((c) => runsIn(servedBy(c), w))) return [];
+    const type = w.type === 'inference' ? 'service' : 'job';
+    return [{ code: 'declared-demand', workload: d.workload, change: d.change, type, gpus: d.gpus, catalogFile }];
+  });
 }
 
 function inferredFor(change: CapacityChange, declared: readonly DraftEntry[], telemetry: ReviewTelemetry | null, policy: Policy) {

@@ -8,8 +8,11 @@ import { withTrustedQueries } from '../workloads/trusted-queries.js';
 import { partialsOf, type CatalogState } from './catalog-state.js';
 
 /**
- * The workloads the repository's manifests declare, for what the catalog does not say: all of them
- * when there is no catalog, else only to fill entries that leave a runtime or start `unknown`.
+ * The workloads the repository's manifests declare, for what the catalog does not say. With no
+ * catalog, all of them as the head has them (they never justify an increase by themselves). Else
+ * only to fill entries that leave a runtime or start `unknown`, and from the manifests as the base
+ * branch has them: a manifest the PR adds or edits cannot set the start (a CronJob's schedule) or
+ * the namespace measured for the entry it is judged by.
  */
 export async function declaredEntries(
   changes: ChangeSet,
@@ -17,8 +20,8 @@ export async function declaredEntries(
   catalog: CatalogState,
   at: Date,
 ): Promise<DraftEntry[]> {
-  const wanted = catalog.kind === 'absent' || partialsOf(catalog).length > 0;
-  return wanted ? draftEntries(await declaredInTree(changes.head, paths), at) : [];
+  const on = catalog.kind === 'absent' ? changes.head : partialsOf(catalog).length > 0 ? changes.base : null;
+  return on === null ? [] : draftEntries(await declaredInTree(on, paths), at);
 }
 
 /** The manifests' workloads that run in what the change serves. */
@@ -65,6 +68,8 @@ export async function measure(
     workloads: trusted.workloads,
     windowMinutes: req.policy.window,
     repo: req.repo.head,
+    // A load test the PR adds does not count, and one it edits is read as the base has it.
+    base: req.repo.base,
     ...inferred,
   });
   return { telemetry, diagnostics: trusted.diagnostics };

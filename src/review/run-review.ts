@@ -4,7 +4,7 @@ import { PARSERS } from '../detect/registry.js';
 import type { Policy, ReviewResult } from '../domain/index.js';
 import { toMeasurements } from '../telemetry/measure/to-measurements.js';
 import { assemble } from './assemble.js';
-import { readCatalogState } from './catalog-state.js';
+import { readCatalogState, weighCatalog } from './catalog-state.js';
 import { cohortQueuesOf } from './cohort-queues.js';
 import { fillCatalog, judge } from './judge.js';
 import { declaredEntries, measure } from './measure.js';
@@ -43,14 +43,16 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
     ...measured.diagnostics,
   ];
   const filled = fillCatalog(catalog, { changes, declared, telemetry: measured.telemetry, policy }, diagnostics);
+  // Analysis reads measurements, each with its evidence, never the queries that took them.
+  const measurements = measured.telemetry === null ? null : toMeasurements(measured.telemetry);
+  const weighed = weighCatalog(filled.catalog, measurements, policy);
 
   const judged = judge({
     changes,
-    catalog: filled.catalog,
+    catalog: weighed,
     declared,
     telemetry: measured.telemetry,
-    // Analysis reads measurements, each with its evidence, never the queries that took them.
-    measured: measured.telemetry === null ? null : toMeasurements(measured.telemetry),
+    measured: measurements,
     policy,
     cohortQueues: cohortQueuesOf(detected.declarations),
   });
@@ -60,8 +62,8 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
     policy,
     policyErrors,
     changes,
-    detected: { ...detected, coverage: await ownCoverage(changeSet, catalog.file, detected) },
-    catalog: filled.catalog,
+    detected: { ...detected, coverage: await ownCoverage(changeSet, policy.catalog, detected, input.catalog) },
+    catalog: weighed,
     diagnostics: filled.diagnostics,
     judged,
     telemetry: measured.telemetry,
