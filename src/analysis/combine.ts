@@ -1,12 +1,22 @@
 import type { Lever } from '../domain/index.js';
-import { withHeadroom } from './need.js';
+import { DAY_SLOTS, flatDay, type DayProfile } from './supply/day-profile.js';
 
 /** One way to meet a part of the need: with no lever (`lever: null`), or with one lever applied. */
 export interface TermOption {
   lever: Lever | null;
+  /** Other levers the option applies too (a plan without the idle jobs, staggered); all must be allowed. */
+  also?: readonly Lever[];
+  /** GPUs at its busiest. */
   gpus: number;
-  /** Already sized with headroom (a service sized at its peak × (1 + headroom)). */
-  headroomIncluded: boolean;
+  /**
+   * Headroom for bursts and failures on top of `gpus`: the policy's for jobs, a service's own
+   * where the catalog gives one; 0 for a size that already includes it (a service sized at its peak).
+   */
+  headroom: number;
+  /** GPUs at each slot of the day (a plan of runs); absent: `gpus` all day. */
+  profile?: DayProfile;
+  /** A service sized at its observed peak rather than as declared. */
+  sized?: boolean;
 }
 
 /**
@@ -22,83 +32,101 @@ export interface DemandTerm {
   options: TermOption[];
 }
 
-/** A lever that adds capacity rather than lowering demand: cohort quota to borrow. */
-export interface SupplyLever {
+/** Quota the change may borrow at each slot of the day, once the review's other changes drew theirs. */
+export interface Borrowable {
   lever: Lever;
-  gpus: number;
+  free: DayProfile;
 }
 
-export interface Combination {
-  /** GPUs needed with the demand levers applied, headroom included. */
+/** The levers a combination may use: every one, or a set. */
+export type Allowed = 'all' | ReadonlySet<Lever>;
+
+const allows = (allowed: Allowed, lever: Lever | null): boolean => lever === null || allowed === 'all' || allowed.has(lever);
+const allowsAll = (allowed: Allowed, o: TermOption): boolean => allows(allowed, o.lever) && (o.also ?? []).every((l) => allows(allowed, l));
+const contribution = (o: TermOption): number => o.gpus * (1 + o.headroom);
+
+/**
+ * For each term, the option needing the fewest GPUs among those the levers allow. Levers that act
+ * on the same GPUs are alternatives, not additions: staggering and reclaiming an idle job both
+ * lower the same peak, so the jobs' term is the lower of the two plans (the plan without the idle
+ * jobs is itself staggered); batching, a cheaper model, MIG slices and reclaiming an idle service
+ * all resize the same replicas, so the smallest size counts. Terms are disjoint sets of GPUs.
+ */
+function chooseOptions(terms: readonly DemandTerm[], allowed: Allowed): TermOption[] {
+  return terms.map((t) => {
+    const usable = t.options.filter((o) => allowsAll(allowed, o));
+    let best = usable[0] ?? t.baseline;
+    for (const o of usable.slice(1)) if (contribution(o) < contribution(best) - 1e-9) best = o;
+    return best;
+  });
+}
+
+/** GPUs the chosen options need together, each part with its own headroom, rounded up once. */
+export function needOf(chosen: readonly TermOption[]): number {
+  return Math.max(0, Math.ceil(chosen.reduce((s, o) => s + contribution(o), 0) - 1e-9));
+}
+
+/** The need at each slot of the day: what a queue is short of at each hour, beyond what it has. */
+export function needByDay(chosen: readonly TermOption[]): number[] {
+  const out = flatDay(0);
+  for (let s = 0; s < DAY_SLOTS; s++) {
+    const at = chosen.reduce((sum, o) => sum + (o.profile?.[s] ?? o.gpus) * (1 + o.headroom), 0);
+    out[s] = Math.max(0, Math.ceil(at - 1e-9));
+  }
+  return out;
+}
+
+export interface Outcome {
+  /** GPUs needed with the chosen options, headroom included. */
   need: number;
-  needWithoutLevers: number;
-  /** The fewest added GPUs over `before` that meet the need with every lever (0 for a decrease). */
-  gpusNeeded: number;
-  /** The option chosen for each term, in term order. */
   chosen: TermOption[];
-  /** GPUs each supply lever actually contributes (no more than the need left over). */
-  supplied: Map<Lever, number>;
-  /** Levers the combination relies on. */
-  credited: Set<Lever>;
-}
-
-const contribution = (o: TermOption, headroom: number): number => (o.headroomIncluded ? o.gpus : o.gpus * (1 + headroom));
-
-function needOf(options: readonly TermOption[], headroom: number): number {
-  const bare = options.filter((o) => !o.headroomIncluded).reduce((s, o) => s + o.gpus, 0);
-  const sized = options.filter((o) => o.headroomIncluded).reduce((s, o) => s + o.gpus, 0);
-  return withHeadroom(bare, headroom) + sized;
+  /** GPUs borrowed at the worst slot (0 without borrowing). */
+  borrowed: number;
+  /** The fewest added GPUs over `before` that meet the need (0 for a decrease), capped at the increase asked. */
+  gpusNeeded: number;
 }
 
 /**
- * Combines the levers without double counting.
- *
- * Levers that act on the same GPUs are alternatives, not additions: for each term (the jobs, or
- * one service) only the option needing the fewest GPUs counts — staggering and reclaiming an
- * idle job both lower the same peak, so the jobs' term is the lower of the two plans (the plan
- * without the idle jobs is itself staggered); batching, a cheaper model and reclaiming an idle
- * service all resize the same replicas, so the smallest size counts. Terms are disjoint sets of
- * GPUs, so their chosen sizes add up. Headroom is added once, to the parts not already sized
- * with it.
- *
- * Supply levers (quota borrowed from the cohort) bring GPUs the need does not hold, so they are
- * independent of every demand lever: need after levers = max(0, need − before − borrowable),
- * capped at the increase asked for.
+ * What the allowed levers leave to add. Borrowed quota brings GPUs the need does not hold, so it
+ * is independent of every demand lever: it covers, hour by hour, what the need exceeds `before`
+ * by, as far as the quota left at that hour reaches; what it leaves at the worst hour is added.
  */
-export function combine(
-  terms: readonly DemandTerm[],
-  headroom: number,
-  supply: readonly SupplyLever[],
-  before: number,
-  delta: number,
-): Combination {
-  const chosen: TermOption[] = [];
-  const baseline: TermOption[] = [];
-  for (const t of terms) {
-    baseline.push(t.baseline);
-    const [first, ...rest] = t.options;
-    let best = first ?? t.baseline;
-    for (const o of rest) if (contribution(o, headroom) < contribution(best, headroom) - 1e-9) best = o;
-    chosen.push(best);
+export function outcome(terms: readonly DemandTerm[], allowed: Allowed, before: number, delta: number, supply: Borrowable | null): Outcome {
+  const chosen = chooseOptions(terms, allowed);
+  const need = needOf(chosen);
+  const short = Math.max(0, need - before);
+  let left = short;
+  if (supply !== null && short > 0 && allows(allowed, supply.lever)) {
+    const byDay = needByDay(chosen);
+    left = 0;
+    for (let s = 0; s < DAY_SLOTS; s++) left = Math.max(left, (byDay[s] ?? 0) - before - (supply.free[s] ?? 0));
+    left = Math.min(short, Math.max(0, left));
   }
-  const need = needOf(chosen, headroom);
-  const credited = new Set<Lever>(chosen.flatMap((o) => (o.lever === null ? [] : [o.lever])));
-  let short = Math.max(0, need - before);
-  const supplied = new Map<Lever, number>();
-  for (const s of supply) {
-    const used = Math.min(short, Math.max(0, s.gpus));
-    if (used > 0) {
-      supplied.set(s.lever, (supplied.get(s.lever) ?? 0) + used);
-      credited.add(s.lever);
-      short -= used;
-    }
+  return { need, chosen, borrowed: short - left, gpusNeeded: delta <= 0 ? 0 : Math.min(delta, left) };
+}
+
+/**
+ * The fewest levers that leave as few GPUs to add as all of them together, the one combination a
+ * verdict rests on; [] when no lever lowers it. Among sets of that size the one whose `need` is
+ * smallest wins (the stronger lever), then the first in the order `candidates` lists the levers.
+ */
+export function smallestCombination(
+  candidates: readonly Lever[],
+  gpusNeededWith: (levers: ReadonlySet<Lever>) => number,
+  need: (levers: ReadonlySet<Lever>) => number = () => 0,
+): Lever[] {
+  const target = gpusNeededWith(new Set(candidates));
+  if (gpusNeededWith(new Set()) <= target) return [];
+  const n = candidates.length;
+  const subsets: Lever[][] = [];
+  for (let mask = 1; mask < 1 << n; mask++) subsets.push(candidates.filter((_, i) => (mask & (1 << i)) !== 0));
+  subsets.sort((a, b) => a.length - b.length);
+  let best: { levers: Lever[]; need: number } | null = null;
+  for (const s of subsets) {
+    if (best !== null && s.length > best.levers.length) break;
+    if (gpusNeededWith(new Set(s)) > target) continue;
+    const size = need(new Set(s));
+    if (best === null || size < best.need) best = { levers: s, need: size };
   }
-  return {
-    need,
-    needWithoutLevers: needOf(baseline, headroom),
-    gpusNeeded: delta <= 0 ? 0 : Math.min(delta, short),
-    chosen,
-    supplied,
-    credited,
-  };
+  return best?.levers ?? [...candidates];
 }

@@ -11,10 +11,10 @@ import type {
   Policy,
   VerdictReason,
 } from '../domain/index.js';
-import { borrowableQuota } from './borrow.js';
 import { deadlineLadder } from './deadline-ladder.js';
 import { idlePods } from './idle-pods.js';
 import { borrowFinding } from './levers.js';
+import type { BorrowShare } from './supply/share.js';
 import type { Measured } from './measured.js';
 import { withHeadroom } from './need.js';
 import { reclaimFinding } from './reclaim.js';
@@ -40,6 +40,40 @@ export interface InferredContext {
   catalog: MissingEvidence;
   /** The reason when nothing but a catalog would tell the need. */
   unknownReason: VerdictReason;
+  catalogFile: string;
+}
+
+/** What telemetry says of the change before any quota is borrowed; null when it says too little. */
+function observed(ctx: InferredContext) {
+  const { change, policy, m, observations: obs } = ctx;
+  if (m === null || obs === null) return null;
+  const pods = idlePods(change, [], m, policy);
+  const demand = obs.demand;
+  if (demand === null) return { pods, demand: null };
+  const reclaimable = pods.filter((p) => p.heldFraction >= HELD_THROUGH).reduce((s, p) => s + p.gpus, 0);
+  const observedNeed = withHeadroom(demand.peakDemand, policy.headroom);
+  const needAfterReclaim = withHeadroom(Math.max(0, demand.peakDemand - reclaimable), policy.headroom);
+  const before = change.gpusBefore;
+  // What the GPUs there leave for the request: with no lever, and with the idle pods reclaimed.
+  return {
+    pods,
+    demand,
+    reclaimable,
+    observedNeed,
+    needAfterReclaim,
+    spare: before - observedNeed,
+    spareReclaimed: before - needAfterReclaim,
+  };
+}
+
+/**
+ * GPUs the request leaves short once the idle pods are reclaimed: what the cohort would have to
+ * lend for the observed peak and the request to fit. Null when the observed demand is unknown.
+ */
+export function inferredShortfall(ctx: InferredContext): number | null {
+  const o = observed(ctx);
+  if (o === null || o.demand === null) return null;
+  return Math.max(0, ctx.change.delta - o.spareReclaimed);
 }
 
 /** The batch workloads' missing fields, as the checklist states them. */
@@ -56,8 +90,8 @@ function toConfirm(workloads: readonly InferredWorkload[], catalogFile: string):
  * the need is unknown, and for batch jobs without a deadline the review shows what each deadline
  * would need. Pure.
  */
-export function inferredReview(ctx: InferredContext, catalogFile: string): ChangeReview {
-  const { change, policy, m, observations: obs } = ctx;
+export function inferredReview(ctx: InferredContext, share: BorrowShare | null): ChangeReview {
+  const { change, m, observations: obs, catalogFile } = ctx;
   const ladder = deadlineLadder(ctx.workloads, change.gpusBefore);
   const deadlines = toConfirm(ctx.workloads, catalogFile);
   const base = {
@@ -77,24 +111,18 @@ export function inferredReview(ctx: InferredContext, catalogFile: string): Chang
     evidence: [ctx.infra],
     ...extra,
   });
-  if (m === null || obs === null) return unknown(ctx.unknownReason, []);
+  const o = observed(ctx);
+  if (m === null || obs === null || o === null) return unknown(ctx.unknownReason, []);
   const missing = [...obs.missing];
-  const demand = obs.demand;
-  const pods = idlePods(change, [], m, policy);
-  const borrow = borrowableQuota(change, m);
+  const { pods, demand } = o;
   missing.push(...m.missing());
   const confidence = m.answeredNothing ? ('low' as const) : ('inferred' as const);
   if (demand === null) return unknown(ctx.unknownReason, missing, { confidence, ...(pods.length > 0 ? { idlePods: pods } : {}) });
 
-  const reclaimable = pods.filter((p) => p.heldFraction >= HELD_THROUGH).reduce((s, p) => s + p.gpus, 0);
-  const borrowed = borrow?.gpus ?? 0;
-  const headroom = policy.headroom;
-  const observedNeed = withHeadroom(demand.peakDemand, headroom);
-  const needAfterReclaim = withHeadroom(Math.max(0, demand.peakDemand - reclaimable), headroom);
+  const { reclaimable, observedNeed, needAfterReclaim, spare, spareReclaimed } = o as Required<typeof o>;
+  // What the cohort lends at the request's hours, after the review's other queues drew theirs.
+  const borrowed = share?.reach ?? 0;
   const before = change.gpusBefore;
-  // What the GPUs there leave for the request: with no lever, with reclaiming, with borrowing too.
-  const spare = before - observedNeed;
-  const spareReclaimed = before - needAfterReclaim;
   const covers = change.delta <= 0 || spareReclaimed + borrowed >= change.delta;
   const credited = new Set<Lever>();
   if (covers && change.delta > 0 && spare < change.delta) {
@@ -102,9 +130,24 @@ export function inferredReview(ctx: InferredContext, catalogFile: string): Chang
     if (borrowed > 0 && spareReclaimed < change.delta) credited.add('borrow-quota');
   }
   const need = credited.has('reclaim-idle') ? needAfterReclaim : observedNeed;
-  const evidence = uniqueEvidence([ctx.infra, ...demand.evidence, ...pods.flatMap((p) => p.evidence), ...(borrow?.evidence ?? [])]);
-  const findings = leverFindings(change, pods, reclaimable, borrow, credited, covers, observedNeed);
-  const measured = { demand, confidence, ...(pods.length > 0 ? { idlePods: pods } : {}), needWithoutLevers: observedNeed };
+  const evidence = uniqueEvidence([ctx.infra, ...demand.evidence, ...pods.flatMap((p) => p.evidence), ...(share?.supply.evidence ?? [])]);
+  const alone = { reclaim: spareReclaimed >= change.delta, borrow: spare + borrowed >= change.delta };
+  const findings = leverFindings(
+    change,
+    pods,
+    reclaimable,
+    share ? { ...share, borrowed: credited.has('borrow-quota') ? borrowed : 0 } : null,
+    alone,
+    covers,
+    observedNeed,
+  );
+  const measured = {
+    demand,
+    confidence,
+    ...(pods.length > 0 ? { idlePods: pods } : {}),
+    needWithoutLevers: observedNeed,
+    ...(credited.size > 0 ? { combination: { levers: [...credited], meetsNeed: covers } } : {}),
+  };
 
   if (change.delta <= 0) {
     return {
@@ -154,8 +197,8 @@ function leverFindings(
   change: CapacityChange,
   pods: readonly IdlePod[],
   reclaimable: number,
-  borrow: ReturnType<typeof borrowableQuota>,
-  credited: ReadonlySet<Lever>,
+  share: BorrowShare | null,
+  alone: { reclaim: boolean; borrow: boolean },
   met: boolean,
   need: number,
 ): Finding[] {
@@ -163,13 +206,13 @@ function leverFindings(
   const reclaim = reclaimFinding(
     change,
     { plan: planStagger([], { cycle: DAY }), planWithoutIdle: null, idle: [], idlePods: pods, catalog: [] },
-    credited,
+    alone.reclaim,
     met,
     need,
   );
   // Only pods held through the window lower the observed peak; the finding frees what it credits.
-  if (reclaim) out.push({ ...reclaim, gpusFreed: reclaimable, meetsNeed: met && credited.has('reclaim-idle') });
-  if (borrow && borrow.gpus > 0) out.push(borrowFinding(change, borrow, met && credited.has('borrow-quota')));
+  if (reclaim) out.push({ ...reclaim, gpusFreed: reclaimable, meetsNeed: reclaimable > 0 && alone.reclaim });
+  if (share && share.reachWithoutLimit > 0) out.push(borrowFinding(change, share, alone.borrow));
   return out;
 }
 

@@ -17,8 +17,9 @@ import { hoursOf, product, scalarOf, stepOf, timeline, type Timeline } from './s
 
 /**
  * Memory-bound: the GPU is busy, but its memory bandwidth is more active than its SMs — faster
- * kernels or larger batches help; more GPUs do not. Thresholds follow NVIDIA's profiling guidance
- * loosely: DRAM activity above 40% is heavy, and well above SM activity means the SMs wait on it.
+ * kernels or larger batches raise what each GPU does (more GPUs still scale data-parallel work).
+ * Thresholds follow NVIDIA's profiling guidance loosely: DRAM activity above 40% is heavy, and
+ * well above SM activity means the SMs wait on it.
  */
 const MEMORY_BOUND = { busyAtLeast: 0.25, dramAtLeast: 0.4, dramOverSm: 1.5 } as const;
 

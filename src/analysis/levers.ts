@@ -5,6 +5,7 @@ import type {
   IdlePod,
   InferenceWorkload,
   JobWorkload,
+  Lever,
   OutcomeCost,
   Policy,
   RuntimeCheck,
@@ -13,17 +14,19 @@ import type {
   UtilisationLadder,
   Workload,
 } from '../domain/index.js';
-import { borrowableQuota, type Borrowable } from './borrow.js';
 import { cheaperDetail, cheaperModels, type CheaperOption } from './cheaper-model.js';
-import type { DemandTerm, SupplyLever, TermOption } from './combine.js';
+import type { DemandTerm, TermOption } from './combine.js';
 import { capacityLadder, workloadLadder } from './ladder.js';
 import type { Measured } from './measured.js';
 import { idlePods } from './idle-pods.js';
 import { idleHolders, reclaimFinding, serviceGpusFreed, type IdleHolder } from './reclaim.js';
 import { observedRuntime, plannedRuntimes } from './runtime-check.js';
 import { servingCapacity, servingSize } from './serving.js';
+import { sliceReplicas, type Slices } from './slices.js';
 import { jobsFromWorkloads, type ExpandProblem } from './stagger/expand.js';
 import { planStagger } from './stagger/plan.js';
+import { planDay } from './supply/day-profile.js';
+import type { BorrowShare } from './supply/share.js';
 
 /** Everything the levers found for one change; the telemetry parts are empty without telemetry. */
 export interface LeverResults {
@@ -41,7 +44,8 @@ export interface LeverResults {
   catalog: Workload[];
   /** The staggered plan without the idle jobs; null when no job is idle. */
   planWithoutIdle: StaggerPlan | null;
-  borrow: Borrowable | null;
+  /** Services whose replicas could share GPUs (MIG or time-slicing), by name. */
+  slices: Map<string, Slices>;
 }
 
 /**
@@ -79,6 +83,11 @@ export function runLevers(
   const planWithoutIdle = withoutIdle ? planStagger(withoutIdle.jobs, { cycle: withoutIdle.cycle }) : null;
 
   const serving = m ? services.map((s) => servingCapacity(s, m, policy)) : [];
+  const slices = new Map<string, Slices>();
+  for (const s of m ? services : []) {
+    const found = sliceReplicas(s, m as Measured, policy);
+    if (found) slices.set(s.name, found);
+  }
   const costs: OutcomeCost[] = [];
   const cheaper = new Map<string, CheaperOption>();
   if (m) {
@@ -89,7 +98,6 @@ export function runLevers(
       if (r.best) cheaper.set(s.name, r.best);
     }
   }
-  const borrow = m ? borrowableQuota(change, m) : null;
   return {
     plan,
     problems: expanded.problems,
@@ -102,27 +110,60 @@ export function runLevers(
     idlePods: pods,
     catalog,
     planWithoutIdle,
-    borrow,
+    slices,
   };
 }
 
-/** The need as parts levers act on: the jobs' peak, then each service. */
-export function demandTerms(services: InferenceWorkload[], r: LeverResults): DemandTerm[] {
-  const naive = { lever: null, gpus: r.plan.naivePeakGpus, headroomIncluded: false };
+/** The runs as they start today: every run as its window opens, one piece each. */
+function naiveSchedule(plan: StaggerPlan): StaggerPlan['schedule'] {
+  return plan.schedule.map((run) => {
+    const length = run.pieces.reduce((s, p) => s + p.end - p.start, 0);
+    return run.release === undefined ? run : { ...run, pieces: [{ start: run.release, end: run.release + length }] };
+  });
+}
+
+/**
+ * The need as parts levers act on: the jobs' peak, then each service. Jobs carry the policy's
+ * headroom; a service declared in the catalog its own `headroom` where it gives one (0 included),
+ * the policy's otherwise; a service sized at its observed peak already includes it.
+ */
+export function demandTerms(services: InferenceWorkload[], r: LeverResults, policy: Pick<Policy, 'headroom'>): DemandTerm[] {
+  const h = policy.headroom;
+  const cycle = r.plan.cycle;
+  const naive: TermOption = { lever: null, gpus: r.plan.naivePeakGpus, headroom: h, profile: planDay(naiveSchedule(r.plan), cycle) };
   const jobs: DemandTerm = {
     label: 'jobs',
     baseline: naive,
     options: [
       naive,
-      { lever: 'stagger', gpus: r.plan.peakGpus, headroomIncluded: false },
-      ...(r.planWithoutIdle ? [{ lever: 'reclaim-idle' as const, gpus: r.planWithoutIdle.peakGpus, headroomIncluded: false }] : []),
+      { lever: 'stagger', gpus: r.plan.peakGpus, headroom: h, profile: planDay(r.plan.schedule, cycle) },
+      // Reclaiming the idle jobs, their runs as they start today or staggered (both levers then).
+      ...(r.planWithoutIdle
+        ? [
+            {
+              lever: 'reclaim-idle' as const,
+              gpus: r.planWithoutIdle.naivePeakGpus,
+              headroom: h,
+              profile: planDay(naiveSchedule(r.planWithoutIdle), r.planWithoutIdle.cycle),
+            },
+            {
+              lever: 'reclaim-idle' as const,
+              also: ['stagger' as const],
+              gpus: r.planWithoutIdle.peakGpus,
+              headroom: h,
+              profile: planDay(r.planWithoutIdle.schedule, r.planWithoutIdle.cycle),
+            },
+          ]
+        : []),
     ],
   };
   const perService = services.map((s): DemandTerm => {
-    const declared: TermOption = { lever: null, gpus: s.replicas * s.gpusPerReplica, headroomIncluded: false };
+    const own = s.headroom ?? h;
+    const declared: TermOption = { lever: null, gpus: s.replicas * s.gpusPerReplica, headroom: own };
     const sized = r.serving.find((x) => x.workload === s.name)?.gpusNeeded ?? null;
     const alt = r.cheaper.get(s.name);
     const idle = r.idle.find((h) => h.workload.name === s.name);
+    const slice = r.slices.get(s.name);
     // Measured, the service needs what its peak and load test say, more or less than declared.
     // When it fits in what is declared while requests queue behind a batch or memory limit, the
     // configuration change is what lets today's GPUs serve the peak: that is the lever.
@@ -133,7 +174,8 @@ export function demandTerms(services: InferenceWorkload[], r: LeverResults): Dem
         : {
             lever: sized < declared.gpus || (limited !== null && sized <= declared.gpus) ? 'batching' : null,
             gpus: sized,
-            headroomIncluded: true,
+            headroom: 0,
+            sized: true,
           };
     return {
       label: s.name,
@@ -141,8 +183,10 @@ export function demandTerms(services: InferenceWorkload[], r: LeverResults): Dem
       options: [
         base,
         ...(alt && alt.sameType && alt.cost.gpus !== null
-          ? [{ lever: 'cheaper-model' as const, gpus: alt.cost.gpus, headroomIncluded: true }]
+          ? [{ lever: 'cheaper-model' as const, gpus: alt.cost.gpus, headroom: 0, sized: true }]
           : []),
+        // Its replicas as declared, several to a GPU: the slices count the service's headroom already.
+        ...(slice ? [{ lever: slice.detail.code, gpus: slice.detail.gpusSliced, headroom: 0, sized: true }] : []),
         // An idle service keeps one replica: reclaiming the rest leaves it able to answer. It
         // lowers the need by what its pods held beyond that replica, never by declared replicas
         // that were not running: a lever that frees nothing must not be what meets the need.
@@ -151,7 +195,7 @@ export function demandTerms(services: InferenceWorkload[], r: LeverResults): Dem
               {
                 lever: 'reclaim-idle' as const,
                 gpus: Math.max(s.gpusPerReplica, declared.gpus - serviceGpusFreed(idle)),
-                headroomIncluded: false,
+                headroom: own,
               },
             ]
           : []),
@@ -161,26 +205,24 @@ export function demandTerms(services: InferenceWorkload[], r: LeverResults): Dem
   return [jobs, ...perService];
 }
 
-export function supplyLevers(r: LeverResults): SupplyLever[] {
-  return r.borrow && r.borrow.gpus > 0 ? [{ lever: 'borrow-quota', gpus: r.borrow.gpus }] : [];
-}
-
-/** Findings of the measured levers; `credited` levers are the ones the verdict rests on, `need` the need they leave. */
+/**
+ * Findings of the measured levers. `alone(lever)` tells whether that lever alone meets the need
+ * with the capacity before; `met` whether the verdict does; `need` the need the levers leave.
+ */
 export function measuredFindings(
   change: CapacityChange,
   r: LeverResults,
-  credited: ReadonlySet<string>,
+  alone: (lever: Lever) => boolean,
   met: boolean,
   need: number,
 ): Finding[] {
   const out: Finding[] = [];
-  const meets = (lever: string) => met && credited.has(lever);
   for (const s of r.serving) {
     if (s.gpusNeeded === null && s.limit === null) continue;
     out.push({
       lever: 'batching',
       gpusFreed: s.gpusNeeded === null ? 0 : Math.max(0, s.declaredGpus - s.gpusNeeded),
-      meetsNeed: meets('batching'),
+      meetsNeed: alone('batching'),
       detail: { code: 'serving-size', serving: servingSize(s) },
       evidence: s.evidence,
       confidence: s.gpusNeeded === null ? 'low' : 'high',
@@ -191,34 +233,54 @@ export function measuredFindings(
     out.push({
       lever: 'cheaper-model',
       gpusFreed: best.gpusFreed,
-      meetsNeed: meets('cheaper-model') && best.sameType,
+      meetsNeed: alone('cheaper-model') && best.sameType,
       detail: cheaperDetail(name, current, best),
       evidence: [...(current?.evidence ?? []), ...best.cost.evidence],
       // Its outcomes are projected from its evaluated quality, not measured in production.
       confidence: 'medium',
     });
   }
-  const reclaim = reclaimFinding(change, r, credited, met, need);
+  for (const slice of r.slices.values()) {
+    out.push({
+      lever: slice.detail.code,
+      gpusFreed: slice.detail.gpusFreed,
+      meetsNeed: alone(slice.detail.code),
+      detail: slice.detail,
+      evidence: slice.evidence,
+      confidence: slice.confidence,
+    });
+  }
+  const reclaim = reclaimFinding(change, r, alone('reclaim-idle'), met, need);
   if (reclaim) out.push(reclaim);
-  if (r.borrow && r.borrow.gpus > 0) out.push(borrowFinding(change, r.borrow, meets('borrow-quota')));
   return out;
 }
 
-/** The borrow lever: quota the cohort's other queues left unused, and what the queue must say to use it. */
-export function borrowFinding(change: CapacityChange, borrow: Borrowable, meetsNeed: boolean): Finding {
+/** The borrow lever: quota the cohort's other queues leave unused at the hours the queue needs it, within every limit. */
+export function borrowFinding(change: CapacityChange, share: BorrowShare, meetsNeed: boolean): Finding {
+  const { supply } = share;
+  const head = change.after?.borrowingLimit;
   return {
     lever: 'borrow-quota',
-    gpusFreed: borrow.gpus,
+    gpusFreed: share.reach,
     meetsNeed,
     detail: {
       code: 'borrow-quota',
       queue: change.name,
-      cohort: borrow.cohort,
-      gpus: borrow.gpus,
-      lenders: borrow.lenders.filter((l) => l.unused > 0).map((l) => ({ queue: l.queue, unused: l.unused })),
-      ...(change.after?.borrowingLimit === undefined ? {} : { borrowingLimit: change.after.borrowingLimit }),
+      cohort: supply.cohort,
+      gpus: share.reach,
+      lenders: supply.lenders.map((l) => ({
+        queue: l.queue,
+        unused: Math.max(0, Math.min(...l.free)),
+        lendingLimit: l.lendingLimit,
+        limitFrom: l.limitFrom,
+      })),
+      ...(head === undefined ? {} : { borrowingLimit: head }),
+      ...(share.borrowed > 0 ? { borrowed: share.borrowed } : {}),
+      ...(share.limit === null ? {} : { limitJudged: share.limit }),
+      ...(share.reachWithoutLimit > share.reach ? { withoutLimit: share.reachWithoutLimit } : {}),
+      ...(share.sharedWith.length > 0 ? { sharedWith: share.sharedWith } : {}),
     },
-    evidence: borrow.evidence,
+    evidence: supply.evidence,
     confidence: 'medium',
   };
 }
@@ -230,7 +292,7 @@ export function measuredEvidence(r: LeverResults): Evidence[] {
     ...r.runtimes.flatMap((c) => c.evidence),
     ...r.serving.flatMap((s) => s.evidence),
     ...r.costs.flatMap((c) => c.evidence),
-    ...(r.borrow?.evidence ?? []),
+    ...[...r.slices.values()].flatMap((x) => x.evidence),
     ...r.idlePods.flatMap((p) => p.evidence),
   ];
   const seen = new Set<string>();

@@ -1,4 +1,4 @@
-import { nearest, type CapacityChange, type LinkHint, type Workload } from '../domain/index.js';
+import { nearest, servedBy, type CapacityChange, type LinkHint, type Workload } from '../domain/index.js';
 
 /** `GPU_Pool` and `gpu-pool` are one name to a reader; Terraform labels use `_`, cloud names `-`. */
 function normal(name: string): string {
@@ -28,7 +28,7 @@ function at(w: Workload): string {
  * when nothing comes close.
  */
 export function linkHints(change: CapacityChange, workloads: readonly Workload[]): LinkHint[] {
-  const field = change.kind === 'kueue-cluster-queue' ? 'queue' : 'pool';
+  const field = servedBy(change).kind;
   const other = field === 'queue' ? 'pool' : 'queue';
   const hints: LinkHint[] = [];
   for (const w of workloads) {

@@ -74,15 +74,10 @@ const NAMED_PODS = 3;
  * The reclaim lever: idle catalog workloads (their GPUs lower the need) and idle pods outside the
  * catalog (their GPUs are already among the pool's, so they never lower the need; the verdict
  * relies on them when the need fits the GPUs there but not without theirs). The two sets are
- * disjoint: a pod a catalog workload's selector names is never listed as outside it.
+ * disjoint: a pod a catalog workload's selector names is never listed as outside it. `alone`
+ * tells whether reclaiming alone meets the need with the GPUs there; `met` whether the verdict does.
  */
-export function reclaimFinding(
-  change: CapacityChange,
-  r: ReclaimInput,
-  credited: ReadonlySet<string>,
-  met: boolean,
-  need: number,
-): Finding | null {
+export function reclaimFinding(change: CapacityChange, r: ReclaimInput, alone: boolean, met: boolean, need: number): Finding | null {
   if (r.idle.length === 0 && r.idlePods.length === 0) return null;
   const jobsFreed = r.planWithoutIdle ? Math.max(0, r.plan.peakGpus - r.planWithoutIdle.peakGpus) : 0;
   const servicesFreed = r.idle.reduce((s, h) => s + serviceGpusFreed(h), 0);
@@ -94,7 +89,7 @@ export function reclaimFinding(
   return {
     lever: 'reclaim-idle',
     gpusFreed,
-    meetsNeed: gpusFreed > 0 && ((met && credited.has('reclaim-idle')) || relies),
+    meetsNeed: gpusFreed > 0 && alone,
     detail: {
       code: 'reclaim-idle',
       target: change.name,

@@ -3,12 +3,14 @@ import type {
   ChangeObservations,
   ChangeReview,
   ChangeSharing,
+  CohortQueue,
   Diagnostic,
   Evidence,
   Finding,
   InferenceWorkload,
   InferredWorkload,
   JobWorkload,
+  Lever,
   MissingEvidence,
   NeedParts,
   Policy,
@@ -19,17 +21,18 @@ import type {
   VerdictReason,
   Workload,
 } from '../domain/index.js';
-import { changeSharing, isJobWorkload } from '../domain/index.js';
+import { changeSharing, isJobWorkload, runsIn, servedBy } from '../domain/index.js';
 import { inPhysicalGpus, inSchedulableGpus } from './sharing.js';
-import { combine, type TermOption } from './combine.js';
-import { inferredReview } from './inferred-review.js';
+import { needByDay, needOf, outcome, smallestCombination, type Allowed, type DemandTerm, type TermOption } from './combine.js';
+import { inferredReview, inferredShortfall } from './inferred-review.js';
 import { inferredWorkloads } from './inferred-workloads.js';
-import { demandTerms, measuredEvidence, measuredFindings, runLevers, supplyLevers } from './levers.js';
+import { borrowFinding, demandTerms, measuredEvidence, measuredFindings, runLevers, type LeverResults } from './levers.js';
 import { Measured } from './measured.js';
 import { linkHints } from './link-hints.js';
-import { withHeadroom } from './need.js';
 import { gpuStep, neededInSteps } from './node-step.js';
 import { runtimeFinding } from './runtime-check.js';
+import { flatDay } from './supply/day-profile.js';
+import { shareCohorts, type BorrowRequest, type BorrowShare } from './supply/share.js';
 
 export interface ChangeContext {
   change: CapacityChange;
@@ -45,113 +48,234 @@ export interface ChangeContext {
   catalogError?: Diagnostic | null;
   /** With no catalog: the change's workloads from its manifests and telemetry, and what telemetry observed of it. */
   inferred?: { workloads: InferredWorkload[]; observations: ChangeObservations | null };
-}
-
-/** The workloads a change serves: same queue for a ClusterQueue, same pool for a node pool. */
-function linkedWorkloads(change: CapacityChange, workloads: Workload[]): Workload[] {
-  return change.kind === 'kueue-cluster-queue'
-    ? workloads.filter((w) => w.queue === change.name)
-    : workloads.filter((w) => w.pool === change.name);
+  /** Cohort queues the PR's files declare (their lending and borrowing limits). */
+  cohortQueues?: readonly CohortQueue[];
 }
 
 function ref(file: string, line: number | null): string {
   return line === null ? file : `${file}:${line}`;
 }
 
-/**
- * Judges one capacity change against the need of the workloads it serves. Pure. A pool whose GPUs
- * are shared is judged in the shared GPUs its workloads request, and told in physical GPUs; one
- * whose sharing cannot be told is not judged on a count that may be several times the hardware.
- */
-export function reviewChange(ctx: ChangeContext): ChangeReview {
-  const { change } = ctx;
-  const sharing = changeSharing(change);
-  if (sharing?.state === 'shared')
-    return inPhysicalGpus(reviewAsCounted({ ...ctx, change: inSchedulableGpus(change, sharing) }), change, sharing);
-  const review = reviewAsCounted(ctx);
-  if (sharing?.state === 'unknown') return unknownSharing(review, sharing);
-  return sharing ? { ...review, sharing } : review;
+const targetOf = (change: CapacityChange): Target => servedBy(change);
+
+/** Levers in the order a combination names them. */
+const LEVER_ORDER: readonly Lever[] = ['stagger', 'reclaim-idle', 'batching', 'cheaper-model', 'mig', 'time-slicing', 'borrow-quota'];
+
+/** A change judged up to what a shared supply gives it. */
+interface Prepared {
+  /** The change as judged (in shared GPUs for a pool of shared GPUs). */
+  change: CapacityChange;
+  m: Measured | null;
+  body:
+    | { kind: 'done'; review: ChangeReview }
+    | { kind: 'catalog'; state: CatalogState }
+    | { kind: 'inferred'; ctx: Parameters<typeof inferredReview>[0] };
+  /** Back to what the PR declares: physical GPUs, the sharing named. */
+  wrap: (review: ChangeReview) => ChangeReview;
 }
 
-function reviewAsCounted(ctx: ChangeContext): ChangeReview {
+/**
+ * Judges every change of a review. Levers that draw on a supply the changes share — quota a cohort
+ * lends — are allocated once across them: two queues short at the same hours never borrow the
+ * same GPUs. Pure.
+ */
+export function reviewChanges(contexts: readonly ChangeContext[]): ChangeReview[] {
+  const prepared = contexts.map(prepare);
+  const shares = shareCohorts(
+    prepared.map((p, i) => ({ index: i, change: p.change, m: p.m, request: requestOf(p), files: contexts[i]?.cohortQueues ?? [] })),
+  );
+  return prepared.map((p, i) => withFindingConfidence(p.wrap(finish(p, shares.get(i) ?? null))));
+}
+
+/** One change judged alone: what a review with a single change gives. */
+export function reviewChange(ctx: ChangeContext): ChangeReview {
+  const [review] = reviewChanges([ctx]);
+  return review as ChangeReview;
+}
+
+function prepare(ctx: ChangeContext): Prepared {
+  const { change } = ctx;
+  const sharing = changeSharing(change);
+  const m = ctx.telemetry ? new Measured(ctx.telemetry) : null;
+  if (sharing?.state === 'shared') {
+    const counted = inSchedulableGpus(change, sharing);
+    return { change: counted, m, body: prepareBody({ ...ctx, change: counted }, m), wrap: (r) => inPhysicalGpus(r, change, sharing) };
+  }
+  const wrap = (r: ChangeReview): ChangeReview =>
+    sharing?.state === 'unknown' ? unknownSharing(r, sharing) : sharing ? { ...r, sharing } : r;
+  return { change, m, body: prepareBody(ctx, m), wrap };
+}
+
+function finish(p: Prepared, share: BorrowShare | null): ChangeReview {
+  switch (p.body.kind) {
+    case 'done':
+      return p.body.review;
+    case 'inferred':
+      return inferredReview(p.body.ctx, share);
+    case 'catalog':
+      return finishCatalog(p.body.state, share);
+  }
+}
+
+/** What a growing ClusterQueue is short of at each hour, for its cohort to lend; null for anything else. */
+function requestOf(p: Prepared): Omit<BorrowRequest, 'key' | 'limit'> | null {
+  if (p.m === null || p.change.delta <= 0 || servedBy(p.change).kind !== 'queue') return null;
+  if (p.body.kind === 'inferred') {
+    const short = inferredShortfall(p.body.ctx);
+    return short === null ? null : { short: flatDay(short), delta: p.change.delta, allOrNothing: true };
+  }
+  if (p.body.kind !== 'catalog') return null;
+  const { terms, change } = p.body.state;
+  const byDay = needByDay(outcome(terms, 'all', change.gpusBefore, change.delta, null).chosen);
+  return { short: byDay.map((v) => Math.max(0, v - change.gpusBefore)), delta: change.delta, allOrNothing: false };
+}
+
+/** Everything a catalog review weighs before the shared supply is known. */
+interface CatalogState {
+  change: CapacityChange;
+  policy: Policy;
+  infra: Evidence;
+  catalogFile: string;
+  linked: Workload[];
+  jobs: JobWorkload[];
+  services: InferenceWorkload[];
+  rejected: RejectedWorkload[];
+  fixRejected: MissingEvidence[];
+  m: Measured | null;
+  r: LeverResults;
+  terms: DemandTerm[];
+  /** GPUs idle pods outside the catalog hold: counted in the GPUs there only once reclaimed. */
+  podGpus: number;
+}
+
+function prepareBody(ctx: ChangeContext, m: Measured | null): Prepared['body'] {
   const { change, policy } = ctx;
   const infra: Evidence = { source: 'infra', ref: ref(change.file, change.line) };
-  if (change.kind === 'gpu-sharing') return sharingReview(change, infra);
+  const done = (review: ChangeReview): Prepared['body'] => ({ kind: 'done', review });
+  if (change.kind === 'gpu-sharing') return done(sharingReview(change, infra));
   if (ctx.catalogError) {
     const e = ctx.catalogError;
-    return unknownNeed(
-      change,
-      infra,
-      { code: 'catalog-unreadable', catalogFile: ctx.catalogFile, at: ref(e.file, e.line), message: e.message },
-      { code: 'catalog-unreadable', catalogFile: ctx.catalogFile, at: ref(e.file, e.line) },
+    return done(
+      unknownNeed(
+        change,
+        infra,
+        { code: 'catalog-unreadable', catalogFile: ctx.catalogFile, at: ref(e.file, e.line), message: e.message },
+        { code: 'catalog-unreadable', catalogFile: ctx.catalogFile, at: ref(e.file, e.line) },
+      ),
     );
   }
   if (ctx.workloads === null) {
     const catalog: MissingEvidence = { code: 'no-catalog', catalogFile: ctx.catalogFile, target: targetOf(change) };
     const unknownReason: VerdictReason = { code: 'no-catalog' };
     if (ctx.inferred) {
-      const m = ctx.telemetry ? new Measured(ctx.telemetry) : null;
-      return inferredReview(
-        { change, policy, infra, m, observations: ctx.inferred.observations, workloads: ctx.inferred.workloads, catalog, unknownReason },
-        ctx.catalogFile,
-      );
+      return {
+        kind: 'inferred',
+        ctx: {
+          change,
+          policy,
+          infra,
+          m,
+          observations: ctx.inferred.observations,
+          workloads: ctx.inferred.workloads,
+          catalog,
+          unknownReason,
+          catalogFile: ctx.catalogFile,
+        },
+      };
     }
-    return unknownNeed(change, infra, catalog, unknownReason);
+    return done(unknownNeed(change, infra, catalog, unknownReason));
   }
 
-  const linked = linkedWorkloads(change, ctx.workloads);
-  const rejected = (ctx.rejected ?? []).filter((w) => (change.kind === 'kueue-cluster-queue' ? w.queue : w.pool) === change.name);
+  const target = targetOf(change);
+  const linked = ctx.workloads.filter((w) => runsIn(target, w));
+  const rejected = (ctx.rejected ?? []).filter((w) => runsIn(target, w));
   const fixRejected: MissingEvidence[] = rejected.map((w) => ({
     code: 'catalog-entry-invalid',
     workload: w.name,
     at: ref(w.problem.file, w.problem.line),
     message: w.problem.message,
-    target: targetOf(change),
+    target,
   }));
   if (linked.length === 0 && rejected.length > 0) {
-    return {
+    return done({
       ...unknownNeed(change, infra, fixRejected[0] as MissingEvidence, { code: 'catalog-entries-invalid' }),
       missingEvidence: fixRejected,
-    };
+    });
   }
   if (linked.length === 0) {
-    return unknownNeed(
-      change,
-      infra,
-      {
-        code: 'no-linked-workloads',
-        catalogFile: ctx.catalogFile,
-        target: targetOf(change),
-        hints: linkHints(change, ctx.workloads),
-        emptyCatalog: ctx.workloads.length === 0,
-      },
-      { code: 'no-linked-workloads', catalogFile: ctx.catalogFile },
+    return done(
+      unknownNeed(
+        change,
+        infra,
+        {
+          code: 'no-linked-workloads',
+          catalogFile: ctx.catalogFile,
+          target,
+          hints: linkHints(change, ctx.workloads),
+          emptyCatalog: ctx.workloads.length === 0,
+        },
+        { code: 'no-linked-workloads', catalogFile: ctx.catalogFile },
+      ),
     );
   }
-
   const jobs = linked.filter(isJobWorkload);
   const services = linked.filter((w): w is InferenceWorkload => w.type === 'inference');
-  const m = ctx.telemetry ? new Measured(ctx.telemetry) : null;
   const r = runLevers(change, linked, policy, m, ctx.workloads);
+  return {
+    kind: 'catalog',
+    state: {
+      change,
+      policy,
+      infra,
+      catalogFile: ctx.catalogFile,
+      linked,
+      jobs,
+      services,
+      rejected,
+      fixRejected,
+      m,
+      r,
+      terms: demandTerms(services, r, policy),
+      podGpus: r.idlePods.reduce((s, p) => s + p.gpus, 0),
+    },
+  };
+}
+
+/**
+ * Judges one capacity change against the need of the workloads it serves, with what its cohort
+ * lends it (`share`, allocated across the review). A pool whose GPUs are shared is judged in the
+ * shared GPUs its workloads request, and told in physical GPUs (see `prepare`).
+ */
+function finishCatalog(st: CatalogState, share: BorrowShare | null): ChangeReview {
+  const { change, policy, r, terms, m, linked, jobs, services } = st;
   const { plan } = r;
-  const headroom = policy.headroom;
   const before = change.gpusBefore;
-  const after = change.gpusAfter;
-  const combo = combine(demandTerms(services, r), headroom, supplyLevers(r), before, change.delta);
-  const need = combo.need;
-  // The stagger finding compares like with like: services as declared, with and without it.
-  const declaredServices = services.reduce((sum, s) => sum + s.gpusPerReplica * s.replicas, 0);
-  const staggerNeed = withHeadroom(plan.peakGpus + declaredServices, headroom);
-  const naiveNeed = withHeadroom(plan.naivePeakGpus + declaredServices, headroom);
+  const delta = change.delta;
+  const supply = share ? { lever: 'borrow-quota' as const, free: share.free } : null;
+  // Idle pods outside the catalog hold part of the GPUs there: without reclaiming them, that part is not free.
+  const usable = (levers: Allowed) => (levers === 'all' || levers.has('reclaim-idle') ? before : before - st.podGpus);
+  const outcomeWith = (levers: Allowed) => outcome(terms, levers, usable(levers), delta, supply);
+  const gpusNeededWith = (levers: ReadonlySet<Lever>) => outcomeWith(levers).gpusNeeded;
+  const all = outcomeWith('all');
+  const need = all.need;
+  const met = all.gpusNeeded === 0;
+  const levers =
+    delta > 0 ? smallestCombination(candidatesOf(terms, supply !== null, st.podGpus), gpusNeededWith, (l) => outcomeWith(l).need) : [];
+  const together = levers.length > 0 ? outcomeWith(new Set(levers)) : null;
+  // A lever meets the need alone when, with no other, it turns a shortfall into none: where the
+  // GPUs there meet the need with no lever at all, no lever is what meets it.
+  const short = delta > 0 && gpusNeededWith(new Set()) > 0;
+  const alone = (lever: Lever): boolean => short && gpusNeededWith(new Set([lever])) === 0;
 
   const evidence: Evidence[] = [
-    infra,
+    st.infra,
     ...linked.map((w): Evidence => ({ source: 'catalog', ref: ref(w.source.file, w.source.line) })),
     { source: 'planner', ref: 'lower bound', proof: plan.boundProof },
     ...measuredEvidence(r),
+    ...(share ? share.supply.evidence : []),
   ];
   const missingEvidence: MissingEvidence[] = [
-    ...fixRejected,
+    ...st.fixRejected,
     ...r.problems.map(({ workload, ...problem }): MissingEvidence => ({ code: 'schedulable-window', workload, problem })),
   ];
   if (m) missingEvidence.push(...m.missing());
@@ -160,7 +284,7 @@ function reviewAsCounted(ctx: ChangeContext): ChangeReview {
     missingEvidence.push({ code: 'service-capacity-unmeasured', services: services.map((s) => s.name) });
   }
 
-  const needParts = describeNeed(plan, combo.chosen.slice(1), headroom, need);
+  const needParts = describeNeed(plan, all.chosen.slice(1), policy.headroom, need);
   // By completeness of the evidence alone, so that taking evidence away can only lower it.
   // A source that answered nothing measured nothing: as low as no source at all. A field the
   // catalog left unknown and the review took from a manifest or observed runs is inferred.
@@ -184,29 +308,30 @@ function reviewAsCounted(ctx: ChangeContext): ChangeReview {
     evidence,
     missingEvidence,
     confidence,
-    needWithoutLevers: combo.needWithoutLevers,
+    needWithoutLevers: needOf(terms.map((t) => t.baseline)),
+    ...(together ? { combination: { levers, meetsNeed: together.gpusNeeded === 0 } } : {}),
     // The same per-field view a catalog-free review gives, every field from the catalog.
     inferred: inferredWorkloads(linked, [], null, 0),
     ...measured,
   };
 
-  if (change.delta <= 0) {
+  if (delta <= 0) {
     return {
       ...common,
       verdict: 'justified',
       gpusNeeded: 0,
       findings: [],
-      reason: { code: 'lowers-capacity', gpusAfter: after, need: needParts, fits: after >= need },
+      reason: { code: 'lowers-capacity', gpusAfter: change.gpusAfter, need: needParts, fits: change.gpusAfter >= need },
     };
   }
 
   // A job the planner had to leave out would only add to the need: short of that, a verdict
   // that finds fewer GPUs needed than asked for would rest on a need known to be too small.
   const unplanned = [
-    ...rejected.map((w) => w.name ?? { entryAt: ref(w.problem.file, w.problem.line) }),
+    ...st.rejected.map((w) => w.name ?? { entryAt: ref(w.problem.file, w.problem.line) }),
     ...r.problems.map((p) => p.workload),
   ];
-  if (unplanned.length > 0 && combo.gpusNeeded < change.delta) {
+  if (unplanned.length > 0 && all.gpusNeeded < delta) {
     return {
       ...common,
       verdict: 'insufficient-evidence',
@@ -215,17 +340,17 @@ function reviewAsCounted(ctx: ChangeContext): ChangeReview {
       reason: { code: 'workloads-unplanned', workloads: unplanned },
     };
   }
-  const met = combo.gpusNeeded === 0;
-  const stagger = staggerFinding(jobs, plan, before, staggerNeed, naiveNeed, change.delta);
+  const stagger = staggerFinding(jobs, plan, delta, outcomeWith(new Set()).need, outcomeWith(new Set(['stagger'])).need, alone('stagger'));
   const runtime = runtimeFinding(r.runtimes);
+  const borrowed = together !== null && levers.includes('borrow-quota') ? together.borrowed : 0;
   const findings = [
     ...(stagger ? [stagger] : []),
     ...(runtime ? [runtime] : []),
-    ...measuredFindings(change, r, combo.credited, met, need),
+    ...measuredFindings(change, r, alone, met, need),
+    ...(share && share.reachWithoutLimit > 0 ? [borrowFinding(change, { ...share, borrowed }, alone('borrow-quota'))] : []),
   ];
-  const borrowed = combo.supplied.get('borrow-quota') ?? 0;
   // Staggering shows in the plan; the reason names the other levers it relies on.
-  const levers = [...combo.credited].filter((l) => l !== 'stagger');
+  const named = levers.filter((l) => l !== 'stagger');
 
   if (met) {
     return {
@@ -233,53 +358,65 @@ function reviewAsCounted(ctx: ChangeContext): ChangeReview {
       verdict: 'not-justified',
       gpusNeeded: 0,
       findings,
-      reason: {
-        code: 'capacity-meets-need',
-        gpusBefore: before,
-        borrowed,
-        need: needParts,
-        levers,
-      },
+      reason: { code: 'capacity-meets-need', gpusBefore: before, borrowed, need: needParts, levers: named },
     };
   }
-  const inSteps = neededInSteps(combo.gpusNeeded, change);
+  const inSteps = neededInSteps(all.gpusNeeded, change);
   const step = gpuStep(change);
-  if (inSteps < change.delta) {
+  if (inSteps < delta) {
     return {
       ...common,
       verdict: 'partially-justified',
       gpusNeeded: inSteps,
       findings,
-      reason: {
-        code: 'need-below-request',
-        need: needParts,
-        gpusNeeded: combo.gpusNeeded,
-        inSteps,
-        step,
-        delta: change.delta,
-        borrowed,
-      },
+      reason: { code: 'need-below-request', need: needParts, gpusNeeded: all.gpusNeeded, inSteps, step, delta, borrowed },
     };
   }
-  if (combo.gpusNeeded < change.delta) {
+  if (all.gpusNeeded < delta) {
     // Fewer GPUs would do, but no smaller request exists: one node less falls short.
     return {
       ...common,
       verdict: 'justified',
-      gpusNeeded: change.delta,
+      gpusNeeded: delta,
       findings,
-      reason: { code: 'need-rounds-to-request', need: needParts, gpusNeeded: combo.gpusNeeded, step, delta: change.delta },
+      reason: { code: 'need-rounds-to-request', need: needParts, gpusNeeded: all.gpusNeeded, step, delta },
     };
   }
   return {
     ...common,
     verdict: 'justified',
-    gpusNeeded: change.delta,
+    gpusNeeded: delta,
     findings,
     reason: plan.optimal
       ? { code: 'need-proven', need: needParts, bound: plan.boundProof }
       : { code: 'need-best-found', need: needParts, lowerBound: plan.lowerBound, bound: plan.boundProof },
   };
+}
+
+/** The levers that could enter a combination: those some part of the need has an option for, and the supplies. */
+function candidatesOf(terms: readonly DemandTerm[], borrowing: boolean, podGpus: number): Lever[] {
+  const present = new Set<Lever>();
+  for (const t of terms) for (const o of t.options) if (o.lever !== null) present.add(o.lever);
+  if (borrowing) present.add('borrow-quota');
+  if (podGpus > 0) present.add('reclaim-idle');
+  return LEVER_ORDER.filter((l) => present.has(l));
+}
+
+const RANK = { low: 0, medium: 1, high: 2 } as const;
+
+/**
+ * A finding is never surer than the evidence under the review it belongs to: one from the files
+ * alone, or from a source that answered nothing (`low`), cannot hold a `high` finding, and one that
+ * inferred the workloads holds at most `medium`. A review short of some other measurement keeps
+ * each finding's own confidence: what is missing is listed, and may not concern that lever.
+ */
+function withFindingConfidence(review: ChangeReview): ChangeReview {
+  const cap: 'low' | 'medium' | null = review.confidence === 'low' ? 'low' : review.confidence === 'inferred' ? 'medium' : null;
+  if (cap === null) return review;
+  const findings = review.findings.map((f) =>
+    f.confidence !== undefined && RANK[f.confidence] > RANK[cap] ? { ...f, confidence: cap } : f,
+  );
+  return { ...review, findings };
 }
 
 /** Sharing changes how many schedulable GPUs each physical GPU advertises; nothing is bought. */
@@ -336,33 +473,34 @@ function unknownNeed(change: CapacityChange, infra: Evidence, missing: MissingEv
   };
 }
 
-function targetOf(change: CapacityChange): Target {
-  return { kind: change.kind === 'kueue-cluster-queue' ? 'queue' : 'pool', name: change.name };
-}
-
 function describeNeed(plan: StaggerPlan, services: readonly TermOption[], headroom: number, need: number): NeedParts {
+  const declared = services.filter((o) => o.sized !== true);
+  const own = declared.filter((o) => Math.abs(o.headroom - headroom) > 1e-9);
   return {
     gpus: need,
     // A pool of services alone has no runs to stagger: a "0 GPUs at the staggered peak" says nothing.
     staggeredPeak: plan.schedule.length > 0 ? plan.peakGpus : null,
-    declaredServices: services.filter((o) => !o.headroomIncluded).reduce((s, o) => s + o.gpus, 0),
-    sizedServices: services.filter((o) => o.headroomIncluded).reduce((s, o) => s + o.gpus, 0),
+    declaredServices: declared.filter((o) => !own.includes(o)).reduce((s, o) => s + o.gpus, 0),
+    ...(own.length > 0 ? { ownHeadroom: own.map((o) => ({ gpus: o.gpus, headroom: o.headroom })) } : {}),
+    sizedServices: services.filter((o) => o.sized === true).reduce((s, o) => s + o.gpus, 0),
     headroom,
   };
 }
 
-/** The stagger lever: what starting runs apart does, compared with starting them all at once. */
+/**
+ * The stagger lever: what starting runs apart does, compared with starting them all at once,
+ * every other lever off. `meetsNeed` is for staggering alone.
+ */
 function staggerFinding(
   jobs: JobWorkload[],
   plan: StaggerPlan,
-  before: number,
-  need: number,
-  naiveNeed: number,
   delta: number,
+  naiveNeed: number,
+  staggerNeed: number,
+  meetsNeed: boolean,
 ): Finding | null {
   if (jobs.length === 0 || plan.schedule.length === 0) return null;
-  const meetsNeed = need <= before;
-  const gpusFreed = Math.max(0, Math.min(delta, naiveNeed - need));
+  const gpusFreed = Math.max(0, Math.min(delta, naiveNeed - staggerNeed));
   return {
     lever: 'stagger',
     gpusFreed: meetsNeed ? delta : gpusFreed,

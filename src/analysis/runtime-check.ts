@@ -10,9 +10,11 @@ const RUNTIME_TOLERANCE = 0.25;
 const SCRAPE_SLACK = 0.05;
 
 /**
- * The mean runtime of a job's runs over the window: the GPU-hours its pods requested
- * (kube-state-metrics), divided by the GPU-hours its runs in the window should hold (jobsPerDay
- * × gpusPerJob on each day of the window it runs on: every day, or only the weekdays it names).
+ * The mean runtime of a job's runs over the window: the GPU-hours its Running pods held
+ * (kube-state-metrics; a pod Pending for a node, or finished and not yet deleted, holds none),
+ * divided by the GPU-hours its runs in the window should hold (jobsPerDay × gpusPerJob on each
+ * day of the window it runs on: every day, or only the weekdays it names). Time Pending is
+ * reported beside it as queueing.
  * Averaging GPU-hours rather than timing pods keeps runs that overlap from being counted as one
  * long run. Null when unmeasured, when nothing ran, or when the window holds none of its days.
  */
@@ -29,18 +31,34 @@ export function observedRuntime(w: JobWorkload, m: Measured): RuntimeCheck | nul
   const gpuHours = hoursOf(line, devices?.step ?? stepOf(a as TakenMeasurement, line));
   const days = runDays(w, m.telemetry.at, m.telemetry.windowMinutes);
   if (gpuHours <= 0 || days <= 0 || w.jobsPerDay <= 0) return null;
-  const observedMinutes = (gpuHours / days / (w.jobsPerDay * w.gpusPerJob)) * 60;
+  const perRun = (hours: number) => (hours / days / (w.jobsPerDay * w.gpusPerJob)) * 60;
+  const observedMinutes = perRun(gpuHours);
+  const pending = pendingHours(w, m);
   return {
     workload: w.name,
     documentedMinutes: w.runtime,
     observedMinutes,
+    pendingMinutes: pending === null ? null : perRun(pending.hours),
     differs: Math.abs(observedMinutes - w.runtime) > RUNTIME_TOLERANCE * w.runtime,
     evidence: [
       ...(a ? [a.evidence] : []),
       ...(devices?.evidence ?? []),
+      ...(pending?.evidence ?? []),
       { source: 'catalog', ref: `${w.source.file}${w.source.line === null ? '' : `:${w.source.line}`}` },
     ],
   };
+}
+
+/**
+ * GPU-hours the job's pods asked for while Pending: 0 when none was Pending, null when it could
+ * not be told. Read only to report queueing; it never plans.
+ */
+function pendingHours(w: JobWorkload, m: Measured): { hours: number; evidence: Evidence[] } | null {
+  const id = measureKey('gpu-requests-pending', `workload:${w.name}`);
+  const a = m.peek(id);
+  if (a === undefined) return m.missingBecause(id) === 'nothing-there' ? { hours: 0, evidence: [] } : null;
+  const line = timeline(a);
+  return { hours: hoursOf(line, stepOf(a, line)), evidence: [a.evidence] };
 }
 
 const MINUTES_PER_DAY = 1440;
@@ -110,7 +128,14 @@ export function runtimeFinding(checks: readonly RuntimeCheck[]): Finding | null 
     detail: {
       code: 'runtime-off',
       tolerance: RUNTIME_TOLERANCE,
-      jobs: off.map((c) => ({ workload: c.workload, documentedMinutes: c.documentedMinutes, observedMinutes: c.observedMinutes })),
+      jobs: off.map((c) => ({
+        workload: c.workload,
+        documentedMinutes: c.documentedMinutes,
+        observedMinutes: c.observedMinutes,
+        ...(c.pendingMinutes !== undefined && c.pendingMinutes !== null && c.pendingMinutes >= 1
+          ? { pendingMinutes: c.pendingMinutes }
+          : {}),
+      })),
     },
     evidence: off.flatMap((c) => c.evidence),
     confidence: 'low',

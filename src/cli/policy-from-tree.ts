@@ -1,6 +1,6 @@
 import type { Diagnostic, TreeReader } from '../domain/index.js';
 import { DEFAULT_POLICY, diagnostic } from '../domain/index.js';
-import { POLICY_PATHS, type LoadedPolicy } from '../review.js';
+import { POLICY_PATHS, type LoadedPolicy } from '../review/index.js';
 import { parsePolicy } from '../workloads/policy.js';
 import { loadYaml } from '../workloads/yaml-source.js';
 import { readInputFile } from './read-input.js';

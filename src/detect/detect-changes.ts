@@ -1,6 +1,6 @@
 import { MAX_FILE_CHARS, describeSize, diagnostic } from '../domain/index.js';
 import { mapLimit } from '../domain/map-limit.js';
-import type { CapacityChange, ChangeSet, Diagnostic, FileCoverage, TreeReader } from '../domain/index.js';
+import type { CapacityChange, CapacityDecl, ChangeSet, Diagnostic, FileCoverage, TreeReader } from '../domain/index.js';
 import { renderCharts } from './helm/chart-render.js';
 import { followModules } from './terraform/follow-modules.js';
 import { followTemplates } from './terraform/template-follow.js';
@@ -39,6 +39,8 @@ export interface DetectedChanges {
   diagnostics: Diagnostic[];
   /** Each changed path: read, ruled out, or not followed (and why). */
   coverage: FileCoverage[];
+  /** Every declaration the changed files hold at each side, changed or not (a cohort's other queues among them). */
+  declarations: { base: CapacityDecl[]; head: CapacityDecl[] };
 }
 
 // Readers may be API-backed: a few reads in flight, not one per changed file at once.
@@ -194,7 +196,7 @@ export async function detectChanges(
     byPosition({ file: a.file, line: a.line ?? 0, name: a.message }, { file: b.file, line: b.line ?? 0, name: b.message }),
   );
   const coverage = await fileCoverage({ changed: [...changed], parsed, base, head, followed, floor }, io);
-  return { changes: compareSides(base, head), diagnostics, coverage };
+  return { changes: compareSides(base, head), diagnostics, coverage, declarations: { base: base.decls, head: head.decls } };
 }
 
 const EMPTY: Required<ParseResult> = { decls: [], diagnostics: [], unresolved: [] };

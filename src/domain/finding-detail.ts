@@ -9,7 +9,8 @@ export type FindingDetail =
   | {
       code: 'runtime-off';
       tolerance: number;
-      jobs: { workload: string; documentedMinutes: number; observedMinutes: number }[];
+      /** `pendingMinutes`: the mean wait Pending per run (queueing), when measured and a minute or more. */
+      jobs: { workload: string; documentedMinutes: number; observedMinutes: number; pendingMinutes?: number }[];
     }
   /** A service sized from its load test at its observed peak, and what holds it back. */
   | { code: 'serving-size'; serving: ServingSize }
@@ -46,14 +47,61 @@ export type FindingDetail =
       gpusFreed: number;
       need: number;
     }
-  /** Quota the cohort's other queues left unused, and the queue's borrowingLimit (absent when unset). */
+  /**
+   * Quota the cohort's other queues leave unused at the hours the queue is short (all day when it
+   * is not), within their lendingLimits and its borrowingLimit, after the review's other queues in
+   * the cohort drew theirs; and the queue's borrowingLimit at head (absent when unset).
+   */
   | {
       code: 'borrow-quota';
       queue: string;
       cohort: string;
+      /** GPUs it can borrow at every such hour. */
       gpus: number;
-      lenders: { queue: string; unused: number }[];
+      /**
+       * Each lender: the least it leaves free at any hour of the day, its lendingLimit (null when
+       * unset) and where that was read (`unknown`: nothing tells it, so it lends nothing counted).
+       */
+      lenders: {
+        queue: string;
+        unused: number;
+        lendingLimit?: number | null;
+        limitFrom?: 'file' | 'metric' | 'file-and-metric' | 'unknown';
+      }[];
       borrowingLimit?: number;
+      /** What the verdict borrows at the worst hour; absent when it borrows nothing. */
+      borrowed?: number;
+      /** The borrowingLimit borrowing is bounded by (the base branch's, or Kueue's metric, the lower); absent when unset. */
+      limitJudged?: number;
+      /** What it could borrow at those hours without that limit; present when the limit binds. */
+      withoutLimit?: number;
+      /** The PR's other queues drawing on the same cohort's quota. */
+      sharedWith?: string[];
+    }
+  /**
+   * A service whose replicas each use a fraction of a GPU, put several to a GPU: on MIG-capable
+   * GPUs each in the smallest MIG profile that holds its peak memory and compute (`mig`), on
+   * others time-sliced as many to a GPU as their peaks add up within one (`time-slicing`).
+   */
+  | {
+      code: 'mig' | 'time-slicing';
+      workload: string;
+      /** The GPU model as DCGM names it (`NVIDIA A100-SXM4-40GB`). */
+      gpuModel: string;
+      replicas: number;
+      /** The MIG profile each replica fits (`1g.5gb`); null for time-slicing. */
+      profile: string | null;
+      /** Replicas one GPU holds so. */
+      perGpu: number;
+      /** GPUs the replicas hold today. */
+      gpusNow: number;
+      /** GPUs they need sliced, the service's headroom included. */
+      gpusSliced: number;
+      gpusFreed: number;
+      /** The busiest replica's peaks over the window: framebuffer used, compute (share of the whole GPU) and GPU_UTIL. */
+      peak: { memoryMiB: number; compute: number; computeField: string; busyPercent: number | null };
+      /** What one slice holds: memory (GB, as a MIG profile's name states it), and its share of the GPU's compute. */
+      slice: { memoryGB: number; computeShare: number };
     };
 
 /** The numbers a service's sizing sentence needs: its size, without the evidence behind it. */

@@ -23,3 +23,6 @@ export * from './missing.js';
 export * from './bound-proof.js';
 export * from './gpu-models.js';
 export * from './stagger-problem.js';
+export * from './served-by.js';
+export * from './cohort.js';
+export * from './mig-profiles.js';

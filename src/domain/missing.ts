@@ -70,7 +70,16 @@ export type MissingItem =
   /** Whole GPUs are held in a MIG scope but no whole-GPU series carries `field`'s activity. */
   | { code: 'mig-whole-activity'; scope: MigScope; field: 'gpu-util' | 'compute' }
   /** DCGM shows the scope's GPUs or instances in use, but no pod requesting them was seen. */
-  | { code: 'mig-allocation-unseen'; scope: MigScope };
+  | { code: 'mig-allocation-unseen'; scope: MigScope }
+  /**
+   * Cohort queues whose lendingLimit Kueue reports as 0, which before v0.19 also meant "unset",
+   * and no file of the PR declares: taken as lending nothing.
+   */
+  | { code: 'lending-limit-ambiguous'; cohort: string; queues: string[] }
+  /** A service's replicas have DCGM series but neither SM nor graphics-engine activity: no slice can be sized. */
+  | { code: 'replica-compute'; workload: string }
+  /** Cohort queues whose lendingLimit neither a file of the PR nor Kueue's metric tells: taken as lending nothing. */
+  | { code: 'lending-limit-unknown'; cohort: string; queues: string[] };
 
 /** The scope of a MIG measure (`pool:<name>` and the like), as the MIG items name it. */
 export interface MigScope {

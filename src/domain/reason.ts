@@ -8,8 +8,10 @@ import type { Lever } from './verdict.js';
 export interface NeedParts {
   gpus: number;
   staggeredPeak: number | null;
-  /** GPUs of services counted as the catalog declares them (headroom applies). */
+  /** GPUs of services counted as the catalog declares them, with the policy's headroom. */
   declaredServices: number;
+  /** Services counted as declared with their own headroom (the catalog's `headroom`, 0 included), when it differs from the policy's. */
+  ownHeadroom?: { gpus: number; headroom: number }[];
   /** GPUs of services sized at their observed peak (headroom already in). */
   sizedServices: number;
   headroom: number;

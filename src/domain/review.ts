@@ -5,7 +5,7 @@ import type { Diagnostic } from './diagnostic.js';
 import type { DeadlineLadder, DemandProfile, InferredWorkload } from './inferred.js';
 import type { Mode, Policy } from './policy.js';
 import type { StaggerPlan } from './schedule.js';
-import type { Evidence, Finding, MissingEvidence, Verdict } from './verdict.js';
+import type { Evidence, Finding, Lever, MissingEvidence, Verdict } from './verdict.js';
 import type { VerdictReason } from './reason.js';
 import type { CostNote, ServingSize } from './finding-detail.js';
 
@@ -35,6 +35,13 @@ export interface ChangeReview {
   confidence?: 'high' | 'medium' | 'low' | 'inferred';
   /** The need with no lever applied: every run starting as its window opens, services as declared. */
   needWithoutLevers?: number | null;
+  /**
+   * The fewest levers that, applied together, leave as few GPUs to add as all of them do: the
+   * combination the verdict rests on. `meetsNeed` tells whether together they meet the need with
+   * the capacity before (and any quota borrowed). A finding's own `meetsNeed` is for its lever
+   * alone. Absent when no lever lowers what is added.
+   */
+  combination?: { levers: Lever[]; meetsNeed: boolean };
   /** Allocated → busy → computing → productive, for the changed pool or queue and each linked workload. */
   ladders?: UtilisationLadder[];
   /** Replicas each linked service needs at its observed peak, from its load test. */
@@ -142,8 +149,14 @@ export interface OutcomeCost {
 export interface RuntimeCheck {
   workload: string;
   documentedMinutes: number;
-  /** Mean minutes per run: GPU-hours requested ÷ (its runs in the window × gpusPerJob). */
+  /** Mean minutes per run: GPU-hours its Running pods held ÷ (its runs in the window × gpusPerJob). */
   observedMinutes: number;
+  /**
+   * Mean minutes per run its pods waited Pending (for a node, or admission), from the GPUs they
+   * asked for meanwhile: queueing, which is evidence of a short pool, never runtime. Null when not
+   * measured; absent from reviews recorded before it was.
+   */
+  pendingMinutes?: number | null;
   /** |observed − documented| ÷ documented above 25%. */
   differs: boolean;
   evidence: Evidence[];

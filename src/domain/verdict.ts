@@ -4,7 +4,7 @@ import type { BoundProof } from './bound-proof.js';
 
 export type Verdict = 'not-justified' | 'partially-justified' | 'justified' | 'insufficient-evidence' | 'no-gpu-change';
 
-export type Lever = 'stagger' | 'batching' | 'cheaper-model' | 'reclaim-idle' | 'borrow-quota';
+export type Lever = 'stagger' | 'batching' | 'cheaper-model' | 'reclaim-idle' | 'borrow-quota' | 'mig' | 'time-slicing';
 
 /** Where a number came from: a file line, a query, a window. */
 export interface Evidence {

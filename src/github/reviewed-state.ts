@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { CapacityChange, FileCoverage, MissingEvidence, ReviewResult } from '../domain/index.js';
 import { missingKey } from '../domain/index.js';
-import type { LoadedPolicy } from '../review.js';
+import type { LoadedPolicy } from '../review/index.js';
 import type { StateKey } from './state-signature.js';
 
 /**

@@ -53,7 +53,9 @@ export function renderComment(result: ReviewResult, options: CommentOptions = {}
   if (result.changes.length > 0 || result.findings.length > 0) {
     const tables = [
       ...(result.changes.length > 0 ? [`#### Changes\n\n${changesTable(result.changes, options.headUrl)}`] : []),
-      ...(result.findings.length > 0 ? [`#### Levers\n\n${leversTable(result.findings, result.context.telemetry === undefined)}`] : []),
+      ...(result.findings.length > 0
+        ? [`#### Levers\n\n${leversTable(result.findings, result.context.telemetry === undefined, result.reviews)}`]
+        : []),
     ];
     const counts = [
       ...(result.changes.length > 0 ? [`Changes (${result.changes.length})`] : []),

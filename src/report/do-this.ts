@@ -48,9 +48,24 @@ function reclaimStep(review: ChangeReview): string | null {
 }
 
 function borrowStep(review: ChangeReview, finding: Finding): string {
+  const d = finding.detail;
+  const gpus = d.code === 'borrow-quota' ? (d.borrowed ?? d.gpus) : finding.gpusFreed;
   const limit = review.change.after?.borrowingLimit;
+  const hours = 'at the hours it is short, within its lenders’ lendingLimits';
+  if (limit !== undefined && limit >= gpus)
+    return `- Borrow up to ${gpus} GPUs from the cohort for ${md(review.change.name)} (its \`borrowingLimit: ${limit}\` in ${where(review)} allows it); the cohort leaves them unused ${hours}.`;
   const now = limit === undefined ? 'none set' : `now ${limit}`;
-  return `- Set \`borrowingLimit: ${finding.gpusFreed}\` on ${md(review.change.name)}'s GPU flavor in ${where(review)} (${now}); its cohort left that many GPUs unused all window.`;
+  return `- Set \`borrowingLimit: ${gpus}\` on ${md(review.change.name)}'s GPU flavor in ${where(review)} (${now}); the cohort leaves that many GPUs unused ${hours}.`;
+}
+
+function slicesStep(finding: Finding): string | null {
+  const d = finding.detail;
+  if (d.code !== 'mig' && d.code !== 'time-slicing') return null;
+  const how =
+    d.code === 'mig'
+      ? `partition ${d.gpusSliced} ${md(d.gpuModel)} GPU${d.gpusSliced === 1 ? '' : 's'} into ${code(d.profile ?? '', 40)} MIG instances (${d.perGpu} a GPU) and request \`nvidia.com/mig-${d.profile ?? ''}: 1\` per replica`
+      : `time-slice ${d.gpusSliced} ${md(d.gpuModel)} GPU${d.gpusSliced === 1 ? '' : 's'} ${d.perGpu} ways (GPU Operator \`sharing.timeSlicing\`)`;
+  return `- ${md(d.workload)}: ${how}; ${d.replicas} replicas on ${d.gpusSliced} GPUs instead of ${d.gpusNow}.`;
 }
 
 /** The qualifying alternative with the lowest cost per verified outcome, per workload. */
@@ -88,8 +103,17 @@ function batchingStep(review: ChangeReview): string | null {
 // Levers that act on the same GPUs: only the stronger of each pair is a step to take.
 const RIVAL: Partial<Record<Finding['lever'], Finding['lever']>> = { batching: 'cheaper-model', 'cheaper-model': 'batching' };
 
-/** The levers to act on: the strongest that meets the need alone, else every one that frees GPUs. */
-function chosenLevers(findings: readonly Finding[]): Finding[] {
+/**
+ * The levers to act on: those of the combination the verdict rests on, else the strongest that
+ * meets the need alone, else every one that frees GPUs.
+ */
+function chosenLevers(review: ChangeReview): Finding[] {
+  const { findings } = review;
+  const combination = (review.combination?.levers ?? []).flatMap((l) => {
+    const best = findings.filter((f) => f.lever === l).sort((a, b) => b.gpusFreed - a.gpusFreed)[0];
+    return best ? [best] : [];
+  });
+  if (combination.length > 0) return combination;
   const freeing = findings.filter((f) => f.gpusFreed > 0).sort((a, b) => b.gpusFreed - a.gpusFreed);
   const alone = freeing.find((f) => f.meetsNeed);
   if (alone) return [alone];
@@ -113,6 +137,9 @@ function leverStep(review: ChangeReview, finding: Finding): string | null {
       return modelStep(review);
     case 'batching':
       return batchingStep(review);
+    case 'mig':
+    case 'time-slicing':
+      return slicesStep(finding);
   }
 }
 
@@ -131,9 +158,7 @@ function capacityStep(review: ChangeReview): string | null {
 function reviewSteps(review: ChangeReview): string[] {
   if (review.change.delta <= 0) return [];
   // A lever with no step of its own to spell out (idle allocations of a catalog workload) says what it found.
-  const steps = chosenLevers(review.findings).map(
-    (f) => leverStep(review, f) ?? `- ${md(findingText(f).replace(/\.$/, ''), MAX_SENTENCE)}.`,
-  );
+  const steps = chosenLevers(review).map((f) => leverStep(review, f) ?? `- ${md(findingText(f).replace(/\.$/, ''), MAX_SENTENCE)}.`);
   const capacity = capacityStep(review);
   return capacity === null ? steps : [...steps, capacity];
 }

@@ -98,12 +98,50 @@ function reclaimText(d: Extract<FindingDetail, { code: 'reclaim-idle' }>): strin
 
 /** What to write in the queue so it can borrow: its current limit, when the PR sets one, tells how far off it is. */
 function borrowAdvice(d: Extract<FindingDetail, { code: 'borrow-quota' }>): string {
-  const lenders = 'unless their lendingLimit is lower';
   const limit = d.borrowingLimit;
-  if (limit === undefined)
-    return `with no borrowingLimit on ${d.queue}'s GPU flavor it may use them (Kueue lends within a cohort), ${lenders}`;
-  if (limit >= d.gpus) return `${d.queue}'s borrowingLimit of ${limit} already reaches them, ${lenders}`;
-  return `raising ${d.queue}'s borrowingLimit from ${limit} to ${d.gpus} lets it use them, ${lenders}`;
+  const wanted = d.withoutLimit ?? d.borrowed ?? d.gpus;
+  if (limit === undefined) return `with no borrowingLimit on ${d.queue}'s GPU flavor it may use them (Kueue lends within a cohort)`;
+  if (limit >= wanted) return `${d.queue}'s borrowingLimit of ${limit} already reaches them`;
+  return `raising ${d.queue}'s borrowingLimit from ${limit} to ${wanted} lets it use them`;
+}
+
+/** A lender with what it leaves unused and its lendingLimit: `training 2 (lendingLimit 4)`. */
+function lenderText(l: Extract<FindingDetail, { code: 'borrow-quota' }>['lenders'][number]): string {
+  const limit =
+    l.limitFrom === 'unknown'
+      ? ', lendingLimit unknown: counted as 0'
+      : l.lendingLimit === undefined || l.lendingLimit === null
+        ? ''
+        : `, lendingLimit ${l.lendingLimit}`;
+  return `${l.queue} ${l.unused}${limit === '' ? '' : ` (${limit.slice(2)})`}`;
+}
+
+function borrowText(d: Extract<FindingDetail, { code: 'borrow-quota' }>): string {
+  const lenders = d.lenders.map(lenderText).join(', ');
+  const borrowed = d.borrowed === undefined ? '' : `; ${d.queue} borrows ${d.borrowed} of them`;
+  const shared =
+    d.sharedWith === undefined || d.sharedWith.length === 0
+      ? ''
+      : `, after what ${d.sharedWith.join(', ')} of this pull request borrow${d.sharedWith.length === 1 ? 's' : ''} of the same quota`;
+  const capped =
+    d.withoutLimit === undefined || d.limitJudged === undefined
+      ? ''
+      : `; its borrowingLimit of ${d.limitJudged} lets it borrow ${d.gpus} of them today`;
+  return (
+    `The other queues of cohort ${d.cohort} leave ${d.withoutLimit ?? d.gpus} GPUs of nominal quota unused at every hour ${d.queue} needs them, ` +
+    `within their lendingLimits${shared} (least unused at any hour: ${lenders})${capped}${borrowed}; ${borrowAdvice(d)}`
+  );
+}
+
+function slicesText(d: Extract<FindingDetail, { code: 'mig' | 'time-slicing' }>): string {
+  const peak =
+    `its busiest replica peaked at ${gpusText(d.peak.memoryMiB / 1024)} GiB of framebuffer and ${share(d.peak.compute)} of the GPU's compute ` +
+    `(${d.peak.computeField})${d.peak.busyPercent === null ? '' : `, ${round3(d.peak.busyPercent)}% busy`}`;
+  const fit =
+    d.code === 'mig'
+      ? `each fits a ${d.profile ?? ''} MIG instance of the ${d.gpuModel} (${gpusText(d.slice.memoryGB)} GB, ${share(d.slice.computeShare)} of its compute; ${d.perGpu} a GPU)`
+      : `their peaks add up within one ${d.gpuModel} ${d.perGpu} at a time (time-slicing: no memory or fault isolation)`;
+  return `${d.workload}: ${peak}; ${fit}, so its ${d.replicas} replicas need ${d.gpusSliced} GPUs with headroom instead of ${d.gpusNow}, freeing ${d.gpusFreed}`;
 }
 
 /** A finding in one sentence (or a few, for reclaim): the JSON's `summary` and the comment's lever cell. */
@@ -118,7 +156,8 @@ export function findingText(f: Pick<Finding, 'detail'>): string {
       const parts = d.jobs.map(
         (c) =>
           `${c.workload} is documented at ${clock(c.documentedMinutes)} but its runs took ${clock(c.observedMinutes)} on average` +
-          (c.observedMinutes > c.documentedMinutes ? ' (planned with the observed runtime)' : ''),
+          (c.observedMinutes > c.documentedMinutes ? ' (planned with the observed runtime)' : '') +
+          (c.pendingMinutes === undefined ? '' : `, after waiting ${clock(c.pendingMinutes)} Pending (queueing, not runtime)`),
       );
       return `Runtime off by more than ${d.tolerance * 100}%: ${parts.join('; ')}; update \`runtime:\` in the catalog`;
     }
@@ -133,13 +172,11 @@ export function findingText(f: Pick<Finding, 'detail'>): string {
     }
     case 'reclaim-idle':
       return reclaimText(d);
-    case 'borrow-quota': {
-      const lenders = d.lenders.map((l) => `${l.queue} ${l.unused}`);
-      return (
-        `The other queues of cohort ${d.cohort} left ${d.gpus} GPUs of nominal quota unused at every point of the window (${lenders.join(', ')}); ` +
-        borrowAdvice(d)
-      );
-    }
+    case 'borrow-quota':
+      return borrowText(d);
+    case 'mig':
+    case 'time-slicing':
+      return slicesText(d);
   }
 }
 
@@ -149,7 +186,8 @@ export function flagText(f: LadderFlag): string {
     case 'idle':
       return `${f.name} was busy ${share(f.busyFraction)} of its ${round3(f.allocatedGpuHours)} allocated GPU-hours, under the policy's idleBelow (${share(f.idleBelow)})`;
     case 'memory-bound':
-      return `${f.name} is memory-bound: busy ${share(f.busyFraction)}, memory bandwidth active ${share(f.memoryFraction)} but SMs only ${share(f.smFraction)}; larger batches or fused kernels raise throughput, more GPUs do not`;
+      // Each GPU is held back, not the work: data-parallel jobs and replicas still scale with more GPUs.
+      return `${f.name} is memory-bound: busy ${share(f.busyFraction)}, memory bandwidth active ${share(f.memoryFraction)} but SMs only ${share(f.smFraction)}; larger batches, fused kernels or lower precision raise what each GPU does (more GPUs still add throughput to data-parallel work, each as held back)`;
   }
 }
 

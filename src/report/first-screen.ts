@@ -47,15 +47,19 @@ function asks(result: ReviewResult): string | null {
 }
 
 const cell = (n: number | null): string => (n === null ? '—' : String(n));
+/** The peak row's name when it is above the capacity there: demand, not use. */
+const PEAK_DEMAND = 'Peak demand, runs at window open';
 const added = (n: number | null): string => (n === null ? '—' : signed(n));
 
 /** Today / This PR / Recommended for one change: capacity, peak in use, need with headroom, GPUs to add. */
 function numbersTable(review: ChangeReview): string {
   const n = screenNumbers(review);
   const capacity = n.borrowed > 0 ? `${cell(n.capacity.recommended)} + ${n.borrowed} borrowed` : cell(n.capacity.recommended);
+  // More than the GPUs there cannot be in use: above them, the peak is what the runs would hold if all started as their windows open.
+  const overCapacity = n.peakInUse.today !== null && n.capacity.today !== null && n.peakInUse.today > n.capacity.today;
   const rows = [
     ['Capacity', cell(n.capacity.today), cell(n.capacity.thisPr), capacity],
-    ['Peak in use', cell(n.peakInUse.today), cell(n.peakInUse.thisPr), cell(n.peakInUse.recommended)],
+    [overCapacity ? PEAK_DEMAND : 'Peak in use', cell(n.peakInUse.today), cell(n.peakInUse.thisPr), cell(n.peakInUse.recommended)],
     ['Need with headroom', cell(n.needWithHeadroom.today), cell(n.needWithHeadroom.thisPr), cell(n.needWithHeadroom.recommended)],
     ['GPUs to add', added(n.gpusToAdd.today), added(n.gpusToAdd.thisPr), added(n.gpusToAdd.recommended)],
   ];

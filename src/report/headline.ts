@@ -1,5 +1,5 @@
 import { gpusText } from '../analysis/index.js';
-import type { ChangeReview, Finding, ReviewResult } from '../domain/index.js';
+import type { ChangeReview, Finding, Lever, ReviewResult } from '../domain/index.js';
 import { sharedMore } from './sharing.js';
 import type { FactorChange } from './sharing.js';
 import { MAX_SENTENCE, md } from './escape.js';
@@ -27,6 +27,10 @@ function shortLever(f: Finding): string {
       return `batch more per replica (frees ${f.gpusFreed} GPUs)`;
     case 'cheaper-model':
       return `switch to a cheaper model (frees ${f.gpusFreed} GPUs)`;
+    case 'mig':
+      return `put the replicas on MIG slices (frees ${f.gpusFreed} GPUs)`;
+    case 'time-slicing':
+      return `time-slice the replicas (frees ${f.gpusFreed} GPUs)`;
   }
 }
 
@@ -34,10 +38,20 @@ function shortLever(f: Finding): string {
 const SAME_GPUS: Partial<Record<Finding['lever'], Finding['lever']>> = { batching: 'cheaper-model', 'cheaper-model': 'batching' };
 
 /**
- * What to do instead, in one phrase: the lever that meets the need alone (its own summary when it
- * is short), else every lever that frees GPUs, strongest first, joined with `+`.
+ * What to do instead, in one phrase. With the combination the verdict rests on (`levers`): its one
+ * lever (its own summary when it is short), or its levers joined with `+`. Without one: the lever
+ * that meets the need alone, else every lever that frees GPUs, strongest first, joined with `+`.
  */
-export function instead(findings: Finding[]): string | null {
+export function instead(findings: Finding[], levers: readonly Lever[] = []): string | null {
+  const inCombination = levers.flatMap((l) => {
+    const best = findings.filter((f) => f.lever === l).sort((a, b) => b.gpusFreed - a.gpusFreed)[0];
+    return best ? [best] : [];
+  });
+  if (inCombination.length === 1) {
+    const only = inCombination[0] as Finding;
+    return findingText(only).length <= SHORT_SUMMARY ? md(findingText(only), MAX_SENTENCE) : shortLever(only);
+  }
+  if (inCombination.length > 1) return inCombination.map(shortLever).join(' + ');
   const alone =
     findings.filter((f) => f.meetsNeed && f.gpusFreed > 0).sort((a, b) => b.gpusFreed - a.gpusFreed)[0] ??
     findings.find((f) => f.meetsNeed);
@@ -47,10 +61,11 @@ export function instead(findings: Finding[]): string | null {
     const rival = SAME_GPUS[f.lever];
     if (!best.has(f.lever) && !(rival !== undefined && best.has(rival))) best.set(f.lever, f);
   }
-  const levers = [...best.values()];
-  if (levers.length === 0) return null;
-  if (levers.length === 1 && levers[0] && findingText(levers[0]).length <= SHORT_SUMMARY) return md(findingText(levers[0]), MAX_SENTENCE);
-  return levers.map(shortLever).join(' + ');
+  const freeing = [...best.values()];
+  if (freeing.length === 0) return null;
+  if (freeing.length === 1 && freeing[0] && findingText(freeing[0]).length <= SHORT_SUMMARY)
+    return md(findingText(freeing[0]), MAX_SENTENCE);
+  return freeing.map(shortLever).join(' + ');
 }
 
 /** A lever's own summary goes in the headline up to this length; longer ones are shortened. */
@@ -105,6 +120,13 @@ function sharingLine(shared: readonly FactorChange[], short: boolean): string {
     : `✅ **No new GPUs**: only GPU sharing changed (${what}); the hardware stays as it is.`;
 }
 
+/** The levers the growing changes' verdicts rest on, each once, in the order they first appear. */
+function combined(result: ReviewResult): Lever[] {
+  const out: Lever[] = [];
+  for (const r of result.reviews) if (r.change.delta > 0) for (const l of r.combination?.levers ?? []) if (!out.includes(l)) out.push(l);
+  return out;
+}
+
 function firstGrowing(result: ReviewResult): ChangeReview | undefined {
   return result.reviews.find((r) => r.change.delta > 0);
 }
@@ -135,11 +157,11 @@ function verdictLine(result: ReviewResult): string {
       return `${title}: ${requested(result)}; missing: ${first ? md(missingWords(first).what, MAX_SENTENCE) : 'the evidence to judge it'}.`;
     }
     case 'not-justified': {
-      const lever = instead(result.findings) ?? `keep the ${firstGrowing(result)?.change.gpusBefore ?? 'current'} GPUs`;
+      const lever = instead(result.findings, combined(result)) ?? `keep the ${firstGrowing(result)?.change.gpusBefore ?? 'current'} GPUs`;
       return `${title}: ${requested(result)}, 0 to add. **Instead:** ${lever}.`;
     }
     case 'partially-justified': {
-      const lever = instead(result.findings);
+      const lever = instead(result.findings, combined(result));
       const ask = gpusNeeded === null ? 'ask for what is needed' : `ask for +${gpusNeeded}`;
       const add = gpusNeeded === null ? 'GPUs to add unknown' : `+${gpusNeeded} to add`;
       return `${title}: ${requested(result)}, ${add}. **Instead:** ${ask}${lever ? `; ${lowerFirst(lever)}` : ''}.`;

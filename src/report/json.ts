@@ -89,6 +89,7 @@ export function reviewJson(result: ReviewResult) {
       evidence: r.evidence.map(evidenceJson),
       ...(r.confidence === undefined ? {} : { confidence: r.confidence }),
       ...(r.needWithoutLevers === undefined ? {} : { needWithoutLevers: r.needWithoutLevers }),
+      ...(r.combination === undefined ? {} : { combination: r.combination }),
       screen: screenNumbers(r),
       ...(r.ladders === undefined ? {} : { ladders: r.ladders.map(ladderJson) }),
       ...(r.serving === undefined ? {} : { serving: r.serving.map(servingJson) }),

@@ -87,6 +87,8 @@ export function costTable(costs: readonly OutcomeCost[]): string {
 }
 
 export function runtimeTable(runtimes: readonly RuntimeCheck[]): string {
+  // Queueing is shown when some run waited: Pending is evidence of a short pool, never runtime.
+  const queued = runtimes.some((r) => (r.pendingMinutes ?? 0) >= 1);
   const rows = runtimes.map((r) => {
     const diff = r.documentedMinutes > 0 ? (r.observedMinutes - r.documentedMinutes) / r.documentedMinutes : null;
     const signed = diff === null ? '—' : `${diff > 0 ? '+' : diff < 0 ? '−' : ''}${pct(Math.abs(diff))}`;
@@ -95,8 +97,17 @@ export function runtimeTable(runtimes: readonly RuntimeCheck[]): string {
       duration(r.documentedMinutes),
       duration(r.observedMinutes),
       signed,
+      ...(queued ? [r.pendingMinutes === undefined || r.pendingMinutes === null ? '—' : duration(r.pendingMinutes)] : []),
       r.differs ? '**update the catalog**' : 'within 25%',
     ];
   });
-  return capped(['Job', 'Documented runtime', 'Observed mean runtime', 'Difference', ''], rows, 'jobs');
+  const header = [
+    'Job',
+    'Documented runtime',
+    'Observed mean runtime (Running pods)',
+    'Difference',
+    ...(queued ? ['Mean wait Pending (queueing)'] : []),
+    '',
+  ];
+  return capped(header, rows, 'jobs');
 }

@@ -225,7 +225,26 @@ function missingItemWords(m: MissingItem, surface: Surface): MissingText {
         what: `GPUs allocated in ${migScope(m.scope)}: DCGM shows its GPUs or MIG instances in use, but kube-state-metrics shows no pod requesting nvidia.com/gpu or nvidia.com/mig-* there`,
         how: 'scrape kube-state-metrics (kube_pod_container_resource_requests) into this Prometheus, with the pods of these nodes',
       };
+    case 'lending-limit-ambiguous':
+      return {
+        what: `the lendingLimit of ${list(m.queues)} in cohort ${m.cohort}: Kueue reports 0, which before v0.19 also meant "no limit"; taken as lending nothing`,
+        how: 'put their ClusterQueues in this repository, or run Kueue v0.19 or later (it reports an unset limit as +Inf)',
+      };
+    case 'replica-compute':
+      return {
+        what: `the compute each replica of ${m.workload} uses: DCGM reports its framebuffer but neither DCGM_FI_PROF_SM_ACTIVE nor DCGM_FI_PROF_GR_ENGINE_ACTIVE for its pods, so no MIG profile or time-slice can be sized`,
+        how: 'run dcgm-exporter with its profiling (DCP) fields: DCGM_FI_PROF_GR_ENGINE_ACTIVE is in its default counters; add DCGM_FI_PROF_SM_ACTIVE to the counters CSV for the finer measure',
+      };
+    case 'lending-limit-unknown':
+      return {
+        what: `the lendingLimit of ${list(m.queues)} in cohort ${m.cohort}: no file of this pull request declares them and Kueue's kueue_cluster_queue_lending_limit has no series for them; taken as lending nothing`,
+        how: 'set metrics.enableClusterQueueResources: true in the Kueue configuration (it exports the lending limits with the quotas), or put their ClusterQueues in this repository',
+      };
   }
+}
+
+function list(names: readonly string[]): string {
+  return names.length === 1 ? `ClusterQueue ${names[0] ?? ''}` : `ClusterQueues ${names.join(', ')}`;
 }
 
 /** Missing evidence in words: telemetry's items as they are, analysis' worded for the surface. */

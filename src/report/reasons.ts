@@ -1,8 +1,10 @@
 import { boundText } from './bound-proof.js';
 import type { CapacityChange, ChangeReview, Lever, NeedParts, VerdictReason } from '../domain/index.js';
+import { servedBy } from '../domain/index.js';
 
 function describeTarget(change: CapacityChange): string {
-  return change.kind === 'kueue-cluster-queue' ? `ClusterQueue ${change.name}` : `pool ${change.name}`;
+  const t = servedBy(change);
+  return t.kind === 'queue' ? `ClusterQueue ${t.name}` : `pool ${t.name}`;
 }
 
 function moreGpus(n: number): string {

@@ -105,7 +105,7 @@ function runtimeSection(review: ChangeReview): Section | null {
   const off = runtimes.filter((r) => r.differs).length;
   return {
     summary: `Runtimes in ${md(review.change.name)}: ${off} of ${runtimes.length} off by more than 25%`,
-    body: `${runtimeTable(runtimes)}\n\nObserved: GPU-hours requested over the window ÷ (its runs in the window, on the days it runs, × GPUs per run). A longer observed runtime is what the plan uses.`,
+    body: `${runtimeTable(runtimes)}\n\nObserved: GPU-hours its Running pods held over the window ÷ (its runs in the window, on the days it runs, × GPUs per run); time Pending is queueing, not runtime. A longer observed runtime is what the plan uses.`,
   };
 }
 

@@ -43,7 +43,8 @@ export function screenNumbers(review: ChangeReview): ScreenNumbers {
   const without = review.needWithoutLevers === undefined ? review.need : review.needWithoutLevers;
   const recommended = review.gpusNeeded === null ? null : change.gpusBefore + review.gpusNeeded;
   // Borrowed quota meets part of the need without being capacity of the queue's own.
-  const lent = review.findings.find((f) => f.lever === 'borrow-quota' && f.gpusFreed > 0)?.gpusFreed ?? 0;
+  const borrow = review.findings.find((f) => f.lever === 'borrow-quota')?.detail;
+  const lent = borrow?.code === 'borrow-quota' ? (borrow.borrowed ?? 0) : 0;
   const short = recommended !== null && review.need !== null && review.need > recommended;
   const today = peakInUse(review, false);
   return {

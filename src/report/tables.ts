@@ -108,7 +108,18 @@ function evidenceCell(f: Finding): string {
 const SAVED_NOTE =
   '_GPUs saved: for stagger, how many of the GPUs to add it makes unnecessary; for the other levers, how many GPUs in use it frees._';
 
-export function leversTable(findings: Finding[], filesOnly: boolean): string {
+/** Which levers meet the need only together, per change: a finding's "alone" column cannot say it. */
+function togetherNote(reviews: readonly ChangeReview[]): string | null {
+  const lines = reviews.flatMap((r) => {
+    const c = r.combination;
+    if (c === undefined || c.levers.length < 2) return [];
+    const what = c.meetsNeed ? 'meet the need together' : `together leave ${r.gpusNeeded ?? 'unknown'} GPUs to add`;
+    return [`- ${md(r.change.name)}: ${c.levers.join(' + ')} ${what}.`];
+  });
+  return lines.length === 0 ? null : `Levers combined:\n\n${lines.join('\n')}`;
+}
+
+export function leversTable(findings: Finding[], filesOnly: boolean, reviews: readonly ChangeReview[] = []): string {
   const rows = findings.map((f) => [
     f.lever,
     gpusText(f.gpusFreed),
@@ -117,7 +128,9 @@ export function leversTable(findings: Finding[], filesOnly: boolean): string {
     md(findingText(f), MAX_SENTENCE),
     evidenceCell(f),
   ]);
-  return `${capped(['Lever', 'GPUs saved', 'Meets the need', 'Confidence', 'What', 'Evidence'], rows, 'findings')}\n\n${SAVED_NOTE}`;
+  const together = togetherNote(reviews);
+  const table = capped(['Lever', 'GPUs saved', 'Meets the need alone', 'Confidence', 'What', 'Evidence'], rows, 'findings');
+  return `${table}\n\n${together === null ? '' : `${together}\n\n`}${SAVED_NOTE}`;
 }
 
 /** Notes are not problems: a reader skips a section titled "problems" that holds only notes. */

@@ -1,4 +1,5 @@
 import type { CapacityChange, CapacityKind } from '../domain/index.js';
+import { servedBy } from '../domain/index.js';
 import type { Scope } from './queries/named-query.js';
 
 /** The node label each kind of pool puts on its nodes (exported by kube-state-metrics as `label_…`). */
@@ -19,7 +20,8 @@ export const POOL_LABELS: Partial<Record<CapacityKind, string>> = {
 
 /** What to ask Prometheus about a change: its ClusterQueue or its node pool; null when neither applies. */
 export function scopeForChange(change: CapacityChange): Exclude<Scope, { kind: 'workload' }> | null {
-  if (change.kind === 'kueue-cluster-queue') return { kind: 'queue', name: change.name };
+  const served = servedBy(change);
+  if (served.kind === 'queue') return { kind: 'queue', name: served.name };
   const poolLabel = POOL_LABELS[change.kind];
-  return poolLabel === undefined ? null : { kind: 'pool', name: change.name, poolLabel };
+  return poolLabel === undefined ? null : { kind: 'pool', name: served.name, poolLabel };
 }

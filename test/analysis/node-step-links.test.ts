@@ -3,7 +3,7 @@ import { linkHints } from '../../src/analysis/link-hints.js';
 import { neededInSteps } from '../../src/analysis/node-step.js';
 import { reviewChange } from '../../src/analysis/review-change.js';
 import { judgePr } from '../../src/analysis/review-pr.js';
-import { runReview } from '../../src/review.js';
+import { runReview } from '../../src/review/index.js';
 import type { CapacityChange, CapacityDecl } from '../../src/domain/index.js';
 import { DEFAULT_POLICY } from '../../src/domain/index.js';
 import { batch, policy, queueChange, service } from '../factories.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { borrowableQuota } from '../../src/analysis/borrow.js';
+import { cohortSupply } from '../../src/analysis/supply/cohort-supply.js';
+import { slotOf } from '../../src/analysis/supply/day-profile.js';
 import { reviewChange } from '../../src/analysis/review-change.js';
 import { observedRuntime, plannedRuntimes, runDays, runtimeFinding } from '../../src/analysis/runtime-check.js';
 import { batch, policy, queueChange } from '../factories.js';
@@ -68,24 +69,62 @@ describe('borrowable cohort quota', () => {
   });
   const q = (name: string, values: number[]) => hourly(values, { cluster_queue: name });
 
-  it('is the least the other queues left unused at any time', () => {
+  const supplyOf = (m: ReturnType<typeof measured>, files: Parameters<typeof cohortSupply>[0]['files'] = []) =>
+    cohortSupply({ cohort: 'ml', via: 'research', borrowers: new Set(['research']), changes: [change], files }, m);
+
+  it('is what the other queues leave unused at each hour of the day, the least over the window’s days', () => {
     const m = measured([
       answer('cohort-nominal-quota:queue:research', [q('research', repeat(4, 4)), q('a', repeat(4, 4)), q('b', repeat(4, 2))]),
       answer('cohort-usage:queue:research', [q('research', [4, 4, 4, 4]), q('a', [1, 2, 3, 2]), q('b', [0, 0, 2, 0])]),
+      answer('cohort-lending-limit:queue:research', [q('a', repeat(4, 1e15)), q('b', repeat(4, 1e15))]),
     ]);
-    // Unused a+b per hour: 3+2, 2+2, 1+0, 2+2 → 1 at worst.
-    const b = borrowableQuota(change, m)!;
-    expect(b).toMatchObject({ cohort: 'ml', gpus: 1 });
-    expect(b.lenders).toEqual([
-      { queue: 'a', unused: 1 },
-      { queue: 'b', unused: 0 },
+    // Unused a+b per hour: 3+2, 2+2, 1+0, 2+2; the hours after the last sample keep its value.
+    const s = supplyOf(m)!;
+    const at = (hour: number) => s.free[slotOf(hour * 3600)];
+    expect([at(0), at(1), at(2), at(3), at(12)]).toEqual([5, 4, 1, 4, 4]);
+    expect(s.lenders.map((l) => ({ queue: l.queue, least: Math.min(...l.free), limit: l.lendingLimit }))).toEqual([
+      { queue: 'a', least: 1, limit: null },
+      { queue: 'b', least: 0, limit: null },
     ]);
   });
 
+  it('bounds each lender by its lendingLimit, from the PR’s files or Kueue’s metric, the lower', () => {
+    const answers = [
+      answer('cohort-nominal-quota:queue:research', [q('research', repeat(4, 4)), q('a', repeat(4, 8))]),
+      answer('cohort-usage:queue:research', [q('research', repeat(4, 4)), q('a', repeat(4, 2))]),
+    ];
+    // a keeps 8 − 3 = 5 for itself and uses 2 of them: it lends its whole limit, 3.
+    const file = [{ queue: 'a', cohort: 'ml', nominal: 8, lendingLimit: 3, at: 'q.yaml:20' }];
+    expect(supplyOf(measured(answers), file)!.free[0]).toBe(3);
+    // Using 6 of its 8, past the 5 it keeps: it lends 3 − 1 = 2 (= 8 − 6).
+    const busy = [answers[0]!, answer('cohort-usage:queue:research', [q('research', repeat(4, 4)), q('a', repeat(4, 6))])];
+    expect(supplyOf(measured(busy), file)!.free[0]).toBe(2);
+    // A lendingLimit of 0 in the file lends nothing, whatever it leaves unused.
+    expect(supplyOf(measured(answers), [{ ...file[0]!, lendingLimit: 0 }])!.free[0]).toBe(0);
+    // Kueue's metric says 1 where the file says 3: the lower.
+    const metric = answer('cohort-lending-limit:queue:research', [q('a', repeat(4, 1))]);
+    expect(supplyOf(measured([...answers, metric]), file)!.free[0]).toBe(1);
+    // No file, a metric of 0 from a Kueue that reports no unset limit as +Inf: 0, and said to be unclear.
+    const zero = measured([...answers, answer('cohort-lending-limit:queue:research', [q('a', repeat(4, 0))])]);
+    expect(supplyOf(zero)!.free[0]).toBe(0);
+    expect(zero.missing()).toContainEqual({ code: 'lending-limit-ambiguous', cohort: 'ml', queues: ['a'] });
+    // No file and no metric: nothing counted, and said so.
+    const none = measured(answers);
+    expect(supplyOf(none)!.free[0]).toBe(0);
+    expect(none.missing()).toContainEqual({ code: 'lending-limit-unknown', cohort: 'ml', queues: ['a'] });
+  });
+
   it('claims nothing for a queue in no cohort, or without the cohort queries', () => {
-    expect(borrowableQuota(queueChange('research', 4, 8), measured([]))).toBeNull();
+    const review = reviewChange({
+      change: queueChange('research', 4, 8),
+      workloads: [batch({ name: 'eval', gpusPerJob: 4, runtime: 360 })],
+      catalogFile: 'gpu-workloads.yaml',
+      policy: policy({ headroom: 0.5 }),
+      telemetry: telemetry([]),
+    });
+    expect(review.findings.find((f) => f.lever === 'borrow-quota')).toBeUndefined();
     const m = measured([missing('cohort-usage:queue:research')]);
-    expect(borrowableQuota(change, m)).toBeNull();
+    expect(supplyOf(m)).toBeNull();
     expect(m.missing().length).toBeGreaterThan(0);
   });
 
@@ -93,6 +132,7 @@ describe('borrowable cohort quota', () => {
     const cohortAnswers = [
       answer('cohort-nominal-quota:queue:research', [q('research', repeat(4, 4)), q('a', repeat(4, 8))]),
       answer('cohort-usage:queue:research', [q('research', repeat(4, 4)), q('a', [2, 3, 2, 2])]),
+      answer('cohort-lending-limit:queue:research', [q('a', repeat(4, 1e15))]),
     ];
     const summaryWith = (borrowingLimit?: number) => {
       const after = { ...change.after!, ...(borrowingLimit === undefined ? {} : { borrowingLimit }) };

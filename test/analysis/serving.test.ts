@@ -154,23 +154,24 @@ describe('the batching lever', () => {
   });
   const results = (s: ReturnType<typeof serving>) =>
     ({
-      plan: { naivePeakGpus: 0, peakGpus: 0 },
+      plan: { naivePeakGpus: 0, peakGpus: 0, schedule: [], cycle: 1440 },
       planWithoutIdle: null,
       serving: [s],
       cheaper: new Map(),
       idle: [],
+      slices: new Map(),
     }) as unknown as LeverResults;
-  const option = (s: ReturnType<typeof serving>) => demandTerms([chat], results(s))[1]?.options[0];
+  const option = (s: ReturnType<typeof serving>) => demandTerms([chat], results(s), { headroom: 0.2 })[1]?.options[0];
 
   it('is what lets the declared GPUs serve the peak when requests queue behind a limit', () => {
     // Sized at exactly what is declared while requests queue at a fixed cap: the fix is the lever.
-    expect(option(serving(4, 'batching'))).toEqual({ lever: 'batching', gpus: 4, headroomIncluded: true });
-    expect(option(serving(4, 'memory'))).toEqual({ lever: 'batching', gpus: 4, headroomIncluded: true });
+    expect(option(serving(4, 'batching'))).toEqual({ lever: 'batching', gpus: 4, headroom: 0, sized: true });
+    expect(option(serving(4, 'memory'))).toEqual({ lever: 'batching', gpus: 4, headroom: 0, sized: true });
   });
 
   it('is no lever when the service fits without a limit seen, or needs more than declared', () => {
-    expect(option(serving(4, null))).toEqual({ lever: null, gpus: 4, headroomIncluded: true });
-    expect(option(serving(6, 'batching'))).toEqual({ lever: null, gpus: 6, headroomIncluded: true });
-    expect(option(serving(3, null))).toEqual({ lever: 'batching', gpus: 3, headroomIncluded: true });
+    expect(option(serving(4, null))).toEqual({ lever: null, gpus: 4, headroom: 0, sized: true });
+    expect(option(serving(6, 'batching'))).toEqual({ lever: null, gpus: 6, headroom: 0, sized: true });
+    expect(option(serving(3, null))).toEqual({ lever: 'batching', gpus: 3, headroom: 0, sized: true });
   });
 });

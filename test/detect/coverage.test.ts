@@ -3,7 +3,7 @@ import { detectChanges } from '../../src/detect/detect-changes.js';
 import { DEFAULT_POLICY } from '../../src/domain/index.js';
 import { renderComment } from '../../src/report/comment.js';
 import { reviewJson } from '../../src/report/json.js';
-import { runReview } from '../../src/review.js';
+import { runReview } from '../../src/review/index.js';
 import { listingPr, type Tree } from './listing-tree.js';
 import { missingWords } from '../../src/report/missing-words.js';
 

@@ -3,7 +3,7 @@ import { detectChanges } from '../../src/detect/detect-changes.js';
 import { DEFAULT_POLICY } from '../../src/domain/index.js';
 import { renderCheck } from '../../src/report/check.js';
 import { missingWords } from '../../src/report/missing-words.js';
-import { runReview } from '../../src/review.js';
+import { runReview } from '../../src/review/index.js';
 import { listingPr } from './listing-tree.js';
 import type { Tree } from './listing-tree.js';
 

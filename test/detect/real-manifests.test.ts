@@ -164,6 +164,8 @@ describe('eksctl, KAITO, Kueue and GPU sharing in real files', () => {
       ],
       // Read: a quota on GPU memory is no GPU count, and the warning says so.
       coverage: [{ file: dra, state: 'read', objects: 0 }],
+      // No ClusterQueue of GPUs is declared on either side.
+      declarations: { base: [], head: [] },
     });
     const dws = 'kueue/kueue-multikueue-gke-tas-dws-worker-setup.yaml';
     const r = await pr(dws, [

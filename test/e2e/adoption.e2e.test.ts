@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChangeReview, ReviewResult } from '../../src/domain/index.js';
 import { DEFAULT_POLICY } from '../../src/domain/index.js';
 import { renderComment } from '../../src/report/comment.js';
-import { runReview } from '../../src/review.js';
+import { runReview } from '../../src/review/index.js';
 import { PrometheusSource } from '../../src/telemetry/prometheus-source.js';
 import { prometheusConfig } from '../../src/telemetry/prometheus/config.js';
 import { HOUR, hourOf } from '../helpers/prometheus/index.js';

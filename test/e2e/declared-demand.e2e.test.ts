@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReviewResult } from '../../src/domain/index.js';
 import { DEFAULT_POLICY } from '../../src/domain/index.js';
 import { missingWords } from '../../src/report/missing-words.js';
-import { runReview } from '../../src/review.js';
+import { runReview } from '../../src/review/index.js';
 import type { PrometheusSource } from '../../src/telemetry/prometheus-source.js';
 import { CHAT, KUEUE, POOLS, TRAIN } from '../helpers/prometheus/index.js';
 import type { SimulatedPrometheus } from '../helpers/prometheus/index.js';

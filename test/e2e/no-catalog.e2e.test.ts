@@ -8,7 +8,7 @@ import { DEFAULT_POLICY } from '../../src/domain/index.js';
 import { dirsIn, filesIn } from '../../src/cli/tree-readers/dir-reader.js';
 import { renderComment } from '../../src/report/comment.js';
 import { reviewJson } from '../../src/report/json.js';
-import { runReview } from '../../src/review.js';
+import { runReview } from '../../src/review/index.js';
 import { PrometheusSource } from '../../src/telemetry/prometheus-source.js';
 import { parseSnapshot, SnapshotSource } from '../../src/telemetry/snapshot.js';
 import { runCli } from '../cli/run-cli.js';
@@ -102,6 +102,11 @@ function cluster(start: number, end: number, step: number): Family[] {
       s('kueue_cluster_queue_nominal_quota', q('team-b', 'research'), () => 16),
       s('kueue_cluster_queue_nominal_quota', q('batch-q', ''), () => 8),
       s('kueue_cluster_queue_nominal_quota', q('ml-q', ''), () => 4),
+    ]),
+    // Kueue v0.19 on: an unset lendingLimit is +Inf, so team-b lends all it leaves unused.
+    gauge('kueue_cluster_queue_lending_limit', [
+      s('kueue_cluster_queue_lending_limit', q('team-a', 'research'), () => Number.POSITIVE_INFINITY),
+      s('kueue_cluster_queue_lending_limit', q('team-b', 'research'), () => Number.POSITIVE_INFINITY),
     ]),
     gauge('kueue_cluster_queue_resource_usage', [
       s('kueue_cluster_queue_resource_usage', q('team-a', 'research'), () => 8),

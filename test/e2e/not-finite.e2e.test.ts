@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY } from '../../src/domain/index.js';
 import type { ReviewResult } from '../../src/domain/index.js';
-import { runReview } from '../../src/review.js';
+import { runReview } from '../../src/review/index.js';
 import { PrometheusSource } from '../../src/telemetry/prometheus-source.js';
 import { prometheusConfig } from '../../src/telemetry/prometheus/config.js';
 import type { RunningPrometheus } from '../helpers/prometheus/index.js';

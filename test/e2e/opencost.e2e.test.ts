@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChangeReview, Policy, ReviewResult } from '../../src/domain/index.js';
 import { DEFAULT_POLICY } from '../../src/domain/index.js';
-import { runReview } from '../../src/review.js';
+import { runReview } from '../../src/review/index.js';
 import { telemetryFromEnv } from '../../src/telemetry/from-env.js';
 import { CHAT, DAY, POOLS, startSimulatedPrometheus } from '../helpers/prometheus/index.js';
 import type { SimulatedPrometheus } from '../helpers/prometheus/index.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChangeReview, Policy, ReviewResult } from '../../src/domain/index.js';
 import { DEFAULT_POLICY } from '../../src/domain/index.js';
 import { renderComment } from '../../src/report/comment.js';
-import { runReview } from '../../src/review.js';
+import { runReview } from '../../src/review/index.js';
 import type { PrometheusSource } from '../../src/telemetry/prometheus-source.js';
 import { EVAL, NOTEBOOK, POOLS, TRAIN, UNMAPPED } from '../helpers/prometheus/index.js';
 import type { SimulatedPrometheus } from '../helpers/prometheus/index.js';

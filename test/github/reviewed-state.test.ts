@@ -5,7 +5,7 @@ import { DEFAULT_POLICY } from '../../src/domain/policy.js';
 import { newSince, reviewedState, summaryFrom, summaryOf, TOKENS_RE } from '../../src/github/reviewed-state.js';
 import type { ReviewedState } from '../../src/github/reviewed-state.js';
 import { stateKey } from '../../src/github/state-signature.js';
-import type { LoadedPolicy } from '../../src/review.js';
+import type { LoadedPolicy } from '../../src/review/index.js';
 import { queueChange } from '../factories.js';
 
 /**

@@ -1,4 +1,4 @@
-import { reviewChange } from '../../src/analysis/review-change.js';
+import { reviewChanges } from '../../src/analysis/review-change.js';
 import { judgePr } from '../../src/analysis/review-pr.js';
 import { uniqueMissing } from '../../src/analysis/missing.js';
 import type {
@@ -20,7 +20,9 @@ import { batch, policy, queueChange, service } from '../factories.js';
  * the analysis fixtures: no network, no Prometheus.
  */
 function measuredResult(changes: CapacityChange[], workloads: Workload[], p: Policy, t: ReviewMeasurements | null): ReviewResult {
-  const reviews = changes.map((change) => reviewChange({ change, workloads, catalogFile: 'gpu-workloads.yaml', policy: p, telemetry: t }));
+  const reviews = reviewChanges(
+    changes.map((change) => ({ change, workloads, catalogFile: 'gpu-workloads.yaml', policy: p, telemetry: t })),
+  );
   return {
     ...judgePr(changes, reviews),
     changes,
@@ -160,6 +162,8 @@ export const LEVER_SCENARIOS = {
           hourly(twoDays(6, 4), { cluster_queue: 'research' }),
           hourly(repeat(48, 2), { cluster_queue: 'training' }),
         ]),
+        // Kueue v0.19 on: training's unset lendingLimit reads +Inf (clamped by the query).
+        answer('cohort-lending-limit:queue:research', [hourly(repeat(48, 1e15), { cluster_queue: 'training' })]),
       ]),
     ),
   /** A training job holding 2 GPUs mostly idle and waiting on memory, next to a fine-tune. */

@@ -19,7 +19,9 @@ function screenTable(comment: string): Record<string, (number | null)[]> {
         .map((c) => c.trim()),
     );
   const value = (c: string) => (c === '—' ? null : Number(c.replace(/ \+ \d+ borrowed$/, '')));
-  return Object.fromEntries(rows.map(([label = '', ...cells]) => [label, cells.map(value)]));
+  // The peak row is named for what it is: use, or (above the capacity there) demand.
+  const name = (label: string) => (label.startsWith('Peak') ? 'Peak' : label);
+  return Object.fromEntries(rows.map(([label = '', ...cells]) => [name(label), cells.map(value)]));
 }
 
 describe('one set of numbers on every surface', () => {
@@ -42,7 +44,7 @@ describe('one set of numbers on every surface', () => {
     ];
     expect(screenTable(comment)).toEqual({
       Capacity: row(s?.capacity),
-      'Peak in use': row(s?.peakInUse),
+      Peak: row(s?.peakInUse),
       'Need with headroom': row(s?.needWithHeadroom),
       'GPUs to add': row(s?.gpusToAdd),
     });

@@ -1,5 +1,5 @@
 import { DEFAULT_POLICY, type Policy, type ReviewResult } from '../../src/domain/index.js';
-import { runReview } from '../../src/review.js';
+import { runReview } from '../../src/review/index.js';
 import { memoryChangeSet, type Tree } from '../memory-change-set.js';
 
 export function queueFile(gpus: number | string, name = 'research'): string {

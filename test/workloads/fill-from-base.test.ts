@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY } from '../../src/domain/index.js';
-import { runReview } from '../../src/review.js';
+import { runReview } from '../../src/review/index.js';
 import type { TelemetrySource } from '../../src/telemetry/source.js';
 import { memoryChangeSet, type Tree } from '../memory-change-set.js';
 

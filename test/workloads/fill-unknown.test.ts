@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { dirsIn, filesIn } from '../../src/cli/tree-readers/dir-reader.js';
 import type { ChangeSet, ReviewResult, TreeReader } from '../../src/domain/index.js';
 import { DEFAULT_POLICY } from '../../src/domain/index.js';
-import { runReview } from '../../src/review.js';
+import { runReview } from '../../src/review/index.js';
 import { clusterQueue } from '../e2e/capacity-files.js';
 
 const NIGHTLY = [

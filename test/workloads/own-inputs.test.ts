@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY } from '../../src/domain/index.js';
-import { runReview } from '../../src/review.js';
+import { runReview } from '../../src/review/index.js';
 import { memoryChangeSet, type Tree } from '../memory-change-set.js';
 
 const CATALOG = `workloads:

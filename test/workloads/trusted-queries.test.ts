@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { match } from '../helpers/match.js';
 import { DEFAULT_POLICY } from '../../src/domain/index.js';
-import { runReview } from '../../src/review.js';
+import { runReview } from '../../src/review/index.js';
 import type { TelemetrySource } from '../../src/telemetry/source.js';
 import { withTrustedQueries } from '../../src/workloads/trusted-queries.js';
 import { batch } from '../factories.js';

@@ -9,7 +9,7 @@ import { renderComment } from '../../report/comment.js';
 import { mayGrowCapacity } from '../../report/fail-closed.js';
 import { outageWords } from '../../report/first-screen.js';
 import { reviewJson } from '../../report/json.js';
-import { runReview, type LoadedPolicy } from '../../review.js';
+import { runReview, type LoadedPolicy } from '../../review/index.js';
 import { parseFlags, required, UsageError } from '../args.js';
 import type { Output } from '../output.js';
 import { loadPolicy } from '../policy-from-tree.js';

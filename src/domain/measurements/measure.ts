@@ -11,8 +11,10 @@ type MeasureScopeKind = 'workload' | 'pool' | 'queue';
 export type ScopeId = `${MeasureScopeKind}:${string}`;
 
 export type MeasureName =
-  /** GPUs (nvidia.com/gpu) requested by the scope's pods over time (kube-state-metrics). */
+  /** GPUs (nvidia.com/gpu) held by the scope's Running pods over time (kube-state-metrics requests and pod phase). */
   | 'gpu-requests'
+  /** GPUs (nvidia.com/gpu) requested by a workload's Pending pods over time: waiting, not running. */
+  | 'gpu-requests-pending'
   /** GPUs a pool's nodes can allocate over time. */
   | 'gpu-allocatable'
   /** Mean busy percentage per GPU over time, 0–100 (DCGM GPU_UTIL). */
@@ -39,6 +41,10 @@ export type MeasureName =
   | 'cohort-nominal-quota'
   /** Admitted GPUs of every ClusterQueue in the queue's cohort over time, per queue. */
   | 'cohort-usage'
+  /** lendingLimit of every ClusterQueue in the queue's cohort, per queue (unset: at or above KUEUE_UNLIMITED_AT). */
+  | 'cohort-lending-limit'
+  /** borrowingLimit of every ClusterQueue in the queue's cohort, per queue (unset: at or above KUEUE_UNLIMITED_AT). */
+  | 'cohort-borrowing-limit'
   /** Verified outcomes over the catalog's own range (one number). */
   | 'verified-outcomes'
   /** All outcomes over the catalog's own range (one number). */
@@ -50,7 +56,9 @@ export type MeasureName =
   /** vLLM preemptions over the window (one number). */
   | 'vllm-preemptions'
   /** Requests per second a service served over time. */
-  | 'request-rate';
+  | 'request-rate'
+  /** Per replica of a service on whole GPUs, its peaks over the window (parts REPLICA_PEAKS). */
+  | 'replica-peaks';
 
 /** One measure of one scope: `gpu-busy-percent:pool:a`. */
 export type MeasureKey = `${MeasureName}:${ScopeId}`;
@@ -58,3 +66,9 @@ export type MeasureKey = `${MeasureName}:${ScopeId}`;
 export function measureKey(name: MeasureName, scope: ScopeId): MeasureKey {
   return `${name}:${scope}`;
 }
+
+/**
+ * Kueue v0.19 on reports an unset lendingLimit or borrowingLimit as +Inf; telemetry clamps it to
+ * this, so a sum over flavors stays a number, and any value at or above it means "unset".
+ */
+export const KUEUE_UNLIMITED_AT = 1e15;

@@ -41,3 +41,6 @@ export const MIG_REQUESTS = {
 
 /** Parts of `mig-pods`. */
 export const MIG_POD_MEASURES = { slices: 'slices', busy: 'busy' } as const;
+
+/** Parts of `replica-peaks`: each replica's most over the window. */
+export const REPLICA_PEAKS = { fb: 'fb', sm: 'sm', gr: 'gr', util: 'util', total: 'total' } as const;

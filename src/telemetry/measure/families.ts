@@ -1,5 +1,7 @@
 import type { MeasureKey, MeasureName, ScopeId } from '../../domain/index.js';
 import { POD_GPUS_FAMILY } from '../queries/dcgm-pods.js';
+import { REPLICA_PEAKS_FAMILY } from '../queries/dcgm-replicas.js';
+import { GPU_PENDING_FAMILY } from '../queries/kube.js';
 import { QUEUE_MIG_USAGE_FAMILY } from '../queries/kueue.js';
 import { MIG_ACTIVITY_FAMILY, MIG_PODS_FAMILY, MIG_REQUESTS_FAMILY } from '../queries/mig.js';
 
@@ -9,6 +11,7 @@ import { MIG_ACTIVITY_FAMILY, MIG_PODS_FAMILY, MIG_REQUESTS_FAMILY } from '../qu
  */
 const FAMILY_OF: Readonly<Record<MeasureName, string>> = {
   'gpu-requests': 'ksm.gpu-requests',
+  'gpu-requests-pending': GPU_PENDING_FAMILY,
   'gpu-allocatable': 'ksm.gpu-allocatable',
   'gpu-busy-percent': 'dcgm.gpu-util',
   'sm-activity': 'dcgm.sm-activity',
@@ -22,6 +25,8 @@ const FAMILY_OF: Readonly<Record<MeasureName, string>> = {
   'queue-mig-usage': QUEUE_MIG_USAGE_FAMILY,
   'cohort-nominal-quota': 'kueue.cohort-nominal-quota',
   'cohort-usage': 'kueue.cohort-usage',
+  'cohort-lending-limit': 'kueue.cohort-lending-limit',
+  'cohort-borrowing-limit': 'kueue.cohort-borrowing-limit',
   'verified-outcomes': 'outcomes.verified',
   'total-outcomes': 'outcomes.total',
   'vllm-running': 'vllm.running',
@@ -29,6 +34,7 @@ const FAMILY_OF: Readonly<Record<MeasureName, string>> = {
   'vllm-kv-cache': 'vllm.kv-cache',
   'vllm-preemptions': 'vllm.preemptions',
   'request-rate': 'vllm.request-rate',
+  'replica-peaks': REPLICA_PEAKS_FAMILY,
 };
 
 const MEASURE_OF = new Map<string, MeasureName>(Object.entries(FAMILY_OF).map(([measure, family]) => [family, measure as MeasureName]));

@@ -1,9 +1,12 @@
 import type { MeasurableWorkload } from '../../domain/index.js';
 import { fbUsed, gpuUtil, dramActive, smActivity, tensorActive } from './dcgm.js';
 import { podGpus } from './dcgm-pods.js';
-import { gpuAllocatable, gpuRequests } from './kube.js';
+import { replicaPeaks } from './dcgm-replicas.js';
+import { gpuAllocatable, gpuRequests, gpuRequestsPending } from './kube.js';
 import { migActivity, migPods, migRequests } from './mig.js';
 import {
+  cohortBorrowingLimit,
+  cohortLendingLimit,
   cohortNominalQuota,
   cohortUsage,
   queueAdmissionWait,
@@ -42,6 +45,8 @@ export function workloadQueries(w: MeasurableWorkload, o: QueryOptions): NamedQu
   if (w.selector !== undefined && Object.keys(w.selector).length > 0) {
     const scope = { kind: 'workload' as const, name: w.name, selector: w.selector };
     out.push(gpuUtil(scope), smActivity(scope), tensorActive(scope), dramActive(scope), fbUsed(scope), gpuRequests(scope));
+    // Time a job's pods spent Pending is queueing, not runtime: measured apart.
+    if (w.type !== 'inference') out.push(gpuRequestsPending(scope));
     out.push(migActivity(scope), migRequests(scope));
     if (w.type === 'inference') {
       out.push(
@@ -53,6 +58,7 @@ export function workloadQueries(w: MeasurableWorkload, o: QueryOptions): NamedQu
         vllmRequestSuccess(scope, o),
         vllmRequestRate(scope, o),
         vllmPreemptions(scope, o),
+        replicaPeaks(scope, o),
       );
     }
   }
@@ -71,6 +77,8 @@ export function capacityQueries(scope: Exclude<Scope, { kind: 'workload' }>, o: 
       queueAdmissionWait(scope, o),
       cohortNominalQuota(scope),
       cohortUsage(scope),
+      cohortLendingLimit(scope),
+      cohortBorrowingLimit(scope),
       queueMigUsage(scope),
     ];
   }

@@ -1,4 +1,5 @@
 import { eq, minutes, ne, num, oneOf, re, selector } from '../promql.js';
+import { KUEUE_UNLIMITED_AT } from '../../domain/index.js';
 import type { NamedQuery, QueryOptions } from './named-query.js';
 import { describeScope, queryId } from './named-query.js';
 
@@ -79,8 +80,10 @@ export function queueAdmissionWait(scope: QueueScope, o: QueryOptions, q = 0.95)
  * `cluster_queue`): `and on (cohort)` keeps the series whose cohort is the named queue's, so the
  * cohort's name need not be known. A queue in no cohort matches nothing (`cohort!=""`).
  */
-function perCohortQueue(family: string, metric: string, what: string, scope: QueueScope, resources: string[]): NamedQuery {
-  const all = dedupe(selector(metric, [oneOf('resource', resources)]));
+function perCohortQueue(family: string, metric: string, what: string, scope: QueueScope, resources: string[], clamp = false): NamedQuery {
+  const deduped = dedupe(selector(metric, [oneOf('resource', resources)]));
+  // An unset limit is +Inf from Kueue v0.19 on: clamped, a sum over flavors stays a number.
+  const all = clamp ? `clamp_max(${deduped}, ${num(KUEUE_UNLIMITED_AT)})` : deduped;
   const own = selector('kueue_cluster_queue_nominal_quota', [eq('cluster_queue', scope.name), ne('cohort', '')]);
   return {
     id: queryId(family, scope),
@@ -97,3 +100,9 @@ export const cohortNominalQuota = (scope: QueueScope, _o?: QueryOptions, resourc
 /** The cohort's queues' admitted GPU usage over time: what they leave unused. */
 export const cohortUsage = (scope: QueueScope, _o?: QueryOptions, resources = GPU_RESOURCES) =>
   perCohortQueue('kueue.cohort-usage', 'kueue_cluster_queue_resource_usage', 'admitted usage', scope, resources);
+/** The cohort's queues' lendingLimit of GPUs: what each may lend at most (unset: KUEUE_UNLIMITED_AT or more). */
+export const cohortLendingLimit = (scope: QueueScope, _o?: QueryOptions, resources = GPU_RESOURCES) =>
+  perCohortQueue('kueue.cohort-lending-limit', 'kueue_cluster_queue_lending_limit', 'lendingLimit', scope, resources, true);
+/** The cohort's queues' borrowingLimit of GPUs (unset: KUEUE_UNLIMITED_AT or more). */
+export const cohortBorrowingLimit = (scope: QueueScope, _o?: QueryOptions, resources = GPU_RESOURCES) =>
+  perCohortQueue('kueue.cohort-borrowing-limit', 'kueue_cluster_queue_borrowing_limit', 'borrowingLimit', scope, resources, true);

@@ -9,7 +9,7 @@ import {
 import { eq, labelList, matchersFrom, ne, re, selector } from '../promql.js';
 import { DCGM_BLANK_ABOVE, dcgmByNode, dcgmSeries } from './dcgm.js';
 import { copyLabel, tag } from './dcgm-pods.js';
-import { HOW_KSM, KSM_GPU_RESOURCE, KSM_POD_LABELS, inPool } from './kube.js';
+import { HOW_KSM, KSM_GPU_RESOURCE, KSM_POD_LABELS, inPool, running } from './kube.js';
 import type { NamedQuery, QueryOptions, Scope } from './named-query.js';
 import { describeScope, queryId } from './named-query.js';
 
@@ -102,17 +102,17 @@ export function migRequests(scope: MigScope, _o?: QueryOptions): NamedQuery {
   let parts: string[];
   if (scope.kind === 'pool') {
     parts = [
-      tag(`sum by (resource) (${inPool(selector(REQUESTS, [KSM_MIG_RESOURCE]), scope)})`, MIG_REQUESTS.requested),
+      tag(`sum by (resource) (${inPool(running(selector(REQUESTS, [KSM_MIG_RESOURCE])), scope)})`, MIG_REQUESTS.requested),
       tag(`sum by (resource) (${inPool(selector(ALLOCATABLE, [KSM_MIG_RESOURCE]), scope)})`, MIG_REQUESTS.allocatable),
-      tag(onSingle(inPool(selector(REQUESTS, [gpu]), scope)), MIG_REQUESTS.singleRequested),
+      tag(onSingle(inPool(running(selector(REQUESTS, [gpu])), scope)), MIG_REQUESTS.singleRequested),
       tag(onSingle(inPool(selector(ALLOCATABLE, [gpu]), scope)), MIG_REQUESTS.singleAllocatable),
     ];
   } else {
     const keys = Object.keys(scope.selector).filter((k) => KSM_POD_LABELS.has(k));
     const picked = matchersFrom(Object.fromEntries(keys.map((k) => [k, scope.selector[k] as string])));
     parts = [
-      tag(`sum by (resource) (${selector(REQUESTS, [KSM_MIG_RESOURCE, ...picked])})`, MIG_REQUESTS.requested),
-      tag(onSingle(selector(REQUESTS, [gpu, ...picked])), MIG_REQUESTS.singleRequested),
+      tag(`sum by (resource) (${running(selector(REQUESTS, [KSM_MIG_RESOURCE, ...picked]))})`, MIG_REQUESTS.requested),
+      tag(onSingle(running(selector(REQUESTS, [gpu, ...picked]))), MIG_REQUESTS.singleRequested),
     ];
   }
   return {

@@ -1,9 +1,7 @@
-import { filledWorkload } from './analysis/inferred-workloads.js';
-import type { Diagnostic, DraftEntry, FieldOrigin, JobWorkload, ObservedJobRuns, PartialJobWorkload } from './domain/index.js';
-import { diagnostic } from './domain/index.js';
-import type { RejectedWorkload } from './workloads/catalog.js';
-import { formatClock } from './workloads/clock.js';
-import { formatDuration } from './workloads/duration.js';
+import { filledWorkload } from '../analysis/inferred-workloads.js';
+import type { Diagnostic, DraftEntry, JobWorkload, ObservedJobRuns, PartialJobWorkload, RejectedWorkload } from '../domain/index.js';
+import { diagnostic } from '../domain/index.js';
+import { filledFieldNote } from '../report/filled-fields.js';
 
 export interface FilledCatalog {
   /** The entries whose `unknown` fields were all filled, ready for the planner. */
@@ -12,10 +10,6 @@ export interface FilledCatalog {
   rejected: RejectedWorkload[];
   /** The warning of each filled field, and the note that replaces it. */
   replaced: Map<Diagnostic, Diagnostic>;
-}
-
-function from(o: FieldOrigin): string {
-  return o.source === 'telemetry' ? `the runs telemetry observed over ${o.window ?? 'the window'}` : o.ref;
 }
 
 /**
@@ -42,12 +36,9 @@ export function fillUnknownFields(
     for (const u of r.partial.unknown) {
       const origin = w.filled?.[u.field];
       if (origin === undefined) continue;
-      const value = u.field === 'runtime' ? formatDuration(w.runtime) : `"${formatClock(w.window.earliestStart)}"`;
+      const minutes = u.field === 'runtime' ? w.runtime : w.window.earliestStart;
       const { file, line } = u.warning;
-      replaced.set(
-        u.warning,
-        diagnostic(file, line, 'info', `${u.path}: "unknown": taken as ${value} from ${from(origin)}; write it to confirm it`),
-      );
+      replaced.set(u.warning, diagnostic(file, line, 'info', filledFieldNote(u.path, u.field, minutes, origin)));
     }
   }
   return { workloads, rejected: left, replaced };

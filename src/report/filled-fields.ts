@@ -1,0 +1,16 @@
+import type { FieldOrigin, FillableField } from '../domain/index.js';
+import { formatClock } from '../workloads/clock.js';
+import { formatDuration } from '../workloads/duration.js';
+
+function from(o: FieldOrigin): string {
+  return o.source === 'telemetry' ? `the runs telemetry observed over ${o.window ?? 'the window'}` : o.ref;
+}
+
+/**
+ * The note that replaces an `unknown` field's warning once a review filled it: the value taken
+ * (`minutes` of runtime, or minutes after 00:00 UTC for the earliest start) and where from.
+ */
+export function filledFieldNote(path: string, field: FillableField, minutes: number, origin: FieldOrigin): string {
+  const value = field === 'runtime' ? formatDuration(minutes) : `"${formatClock(minutes)}"`;
+  return `${path}: "unknown": taken as ${value} from ${from(origin)}; write it to confirm it`;
+}

@@ -1,0 +1,29 @@
+import type { ParseOffload } from '../detect/parse-pool.js';
+import type { ChangeSet, Diagnostic, Policy } from '../domain/index.js';
+import type { TelemetryInput } from '../telemetry/collect.js';
+
+export const POLICY_PATHS = ['.github/gpu-justify.yml', '.github/gpu-justify.yaml'] as const;
+
+export interface LoadedPolicy {
+  policy: Policy;
+  diagnostics: Diagnostic[];
+  /** Where it was read from; null when defaults apply. */
+  file: string | null;
+  /**
+   * Policy files the chain names that could not be read whole (absent, not visible to the App,
+   * refused, invalid YAML, a loop): the policy is not known, so no override is accepted under it.
+   */
+  unread?: string[];
+}
+
+export interface ReviewInput {
+  changes: ChangeSet;
+  policy: LoadedPolicy;
+  headSha?: string;
+  /** A catalog given outright (the CLI's `--catalog`), instead of the one in the head side. */
+  catalog?: { file: string; text: string };
+  /** What the cluster does now; without it the review judges from the files alone. */
+  telemetry?: TelemetryInput;
+  /** Where large files are parsed off this thread (the App's workers); in-process without it. */
+  offload?: ParseOffload;
+}
