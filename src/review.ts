@@ -48,6 +48,8 @@ export interface ReviewInput {
   telemetry?: TelemetryInput;
   /** Where large files are parsed off this thread (the App's workers); in-process without it. */
   offload?: ParseOffload;
+  /** The branch the pull request merges into, for the words that say where the policy is fixed. */
+  baseBranch?: string;
 }
 
 /**
@@ -59,9 +61,11 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
   const policyErrors = loaded.diagnostics.filter((d) => d.severity === 'error');
   // An invalid policy fails closed: whatever it meant to say, it is judged as enforce.
   const policy: Policy = policyErrors.length > 0 ? { ...loaded.policy, mode: 'enforce' } : loaded.policy;
+  // The catalog and the policy are the review's own inputs, judged by their readers, not the floor.
+  const reviewInputs = [input.catalog?.file ?? policy.catalog, ...POLICY_PATHS];
   const [paths, detected] = await Promise.all([
     changeSet.changedPaths(),
-    detectChanges(changeSet, PARSERS, input.offload ? { offload: input.offload } : {}),
+    detectChanges(changeSet, PARSERS, { ...(input.offload ? { offload: input.offload } : {}), reviewInputs }),
   ]);
   // Priced here, not in detect/, because the policy's prices override the catalog's defaults.
   const changes = detected.changes.map((c) => withCost(c, policy.prices));
@@ -231,6 +235,7 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
           }),
       baseLabel: changeSet.base.label,
       headLabel: changeSet.head.label,
+      ...(input.baseBranch === undefined ? {} : { baseBranch: input.baseBranch }),
     },
   };
 }

@@ -107,6 +107,7 @@ function reviewAsCounted(ctx: ChangeContext): ChangeReview {
     at: ref(w.problem.file, w.problem.line),
     message: w.problem.message,
     target: targetOf(change),
+    ...(w.suggestion ? { suggestion: w.suggestion } : {}),
   }));
   if (linked.length === 0 && rejected.length > 0) {
     return {

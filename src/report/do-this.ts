@@ -5,7 +5,7 @@ import { pct, unitUsd } from './numbers.js';
 import { chronological } from './schedule.js';
 import { sharedCount } from './sharing.js';
 import { findingText, servingAdvice } from './findings.js';
-import { missingWords } from './missing-words.js';
+import { fixFirst, missingWords } from './missing-words.js';
 import type { Surface } from './mode-line.js';
 
 /** Runs, pods or missing items named on the first screen before the rest is counted. */
@@ -146,10 +146,14 @@ function reviewSteps(review: ChangeReview): string[] {
 export function doThis(result: ReviewResult, surface: Surface = 'pull-request'): string | null {
   if (result.verdict === 'no-gpu-change') return null;
   if (result.verdict === 'insufficient-evidence') {
-    const items = result.missingEvidence
-      .slice(0, MAX_ITEMS)
-      .map((e) => missingWords(e, surface))
-      .map((m) => `- Add ${md(m.what, 200)}: ${prose(m.how)}`);
+    // A fix to make in a file (a typo's correction, the line to fix) before what is to be added.
+    const fixes = result.missingEvidence.filter((e) => fixFirst(e) !== null);
+    const items = [...fixes, ...result.missingEvidence.filter((e) => !fixes.includes(e))].slice(0, MAX_ITEMS).map((e) => {
+      const fix = fixFirst(e);
+      if (fix !== null) return `- ${prose(fix)}.`;
+      const m = missingWords(e, surface);
+      return `- Add ${md(m.what, 200)}: ${prose(m.how)}`;
+    });
     const more =
       result.missingEvidence.length > MAX_ITEMS ? `\n- …and ${result.missingEvidence.length - MAX_ITEMS} more (the checklist below)` : '';
     return items.length > 0 ? `**Do this** so it can be judged:\n\n${items.join('\n')}${more}` : null;

@@ -277,11 +277,7 @@ interface DraftWritten {
  * TO CONFIRM. With telemetry, what the workloads' runs show, and the GPU workloads seen running
  * that no manifest declares. Valid against the catalog schema as written.
  */
-export function draftCatalog(
-  entries: readonly DraftEntry[],
-  origin: { written: string; from: string },
-  telemetry?: DraftTelemetry,
-): Draft {
+export function draftCatalog(entries: readonly DraftEntry[], origin: { written: string; from: string }, telemetry?: DraftTelemetry): Draft {
   const head = [
     `# Draft workload catalog, written by \`gpu-justify init\` from ${origin.from} on ${origin.written}.`,
     '# Every value says where it came from. What only your team knows is marked TO CONFIRM: a field set',

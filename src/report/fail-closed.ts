@@ -1,6 +1,6 @@
 import type { Diagnostic, ReviewResult } from '../domain/index.js';
 import { code, md, prose } from './escape.js';
-import { missingWords } from './missing-words.js';
+import { fixFirst, missingWords } from './missing-words.js';
 
 /** Items of a list in a check summary before the rest is counted, not shown. */
 const MAX_ITEMS = 10;
@@ -14,13 +14,21 @@ export function mayGrowCapacity(result: ReviewResult): boolean {
   return !(result.verdict === 'justified' && result.gpusRequested === 0);
 }
 
-/** The policy's errors, listed first: until they are fixed the review runs in enforce mode. */
-export function policyErrorsBlock(errors: readonly Diagnostic[]): string {
+/**
+ * The policy's errors, listed first, with where the fix lands: the policy is read from the base
+ * branch, so a fix in the pull request itself changes nothing until it is merged. Until then the
+ * review runs in enforce mode.
+ */
+export function policyErrorsBlock(errors: readonly Diagnostic[], context: ReviewResult['context']): string {
   const items = errors.slice(0, MAX_ITEMS).map((d) => `- ${where(d)} ${md(d.message, 400)}`);
   const more = errors.length > MAX_ITEMS ? `\n- …and ${errors.length - MAX_ITEMS} more.` : '';
+  const branch = context.baseBranch === undefined ? 'the base branch' : code(context.baseBranch, 120);
+  // The repository's own file is read at the base branch; one it `_extends` (`org/.github:file`) at that repository's default branch.
+  const files = [...new Set(errors.map((d) => d.file))].map((f) => `${code(f, 120)} on ${f.includes(':') ? 'its default branch' : branch}`);
   return (
-    `**The gpu-justify policy is invalid**, so this review runs in enforce mode and fails any change that may add GPUs ` +
-    `until it is fixed:\n${items.join('\n')}${more}`
+    `**The gpu-justify policy is invalid: fix ${files.join(' and ')}**; this pull request's copy is not read ` +
+    `(a fix made here counts once it is merged). Until then this review runs in ` +
+    `enforce mode and fails any change that may add GPUs:\n${items.join('\n')}${more}`
   );
 }
 
@@ -30,10 +38,12 @@ export function policyErrorsBlock(errors: readonly Diagnostic[]): string {
  */
 export function toPassBlock(result: ReviewResult): string {
   const lines: string[] = [];
-  const missing = result.missingEvidence
-    .slice(0, MAX_ITEMS)
-    .map((e) => missingWords(e))
-    .map((m) => `- Missing ${md(m.what, 200)}: ${prose(m.how)}`);
+  const missing = result.missingEvidence.slice(0, MAX_ITEMS).map((e) => {
+    const fix = fixFirst(e);
+    if (fix !== null) return `- ${prose(fix)}.`;
+    const m = missingWords(e);
+    return `- Missing ${md(m.what, 200)}: ${prose(m.how)}`;
+  });
   if (missing.length > 0) lines.push(...missing);
   if (result.missingEvidence.length > MAX_ITEMS) lines.push(`- …and ${result.missingEvidence.length - MAX_ITEMS} more.`);
   const errors = result.diagnostics.filter((d) => d.severity === 'error' && !result.context.policyErrors?.includes(d));
