@@ -31,11 +31,6 @@ export interface DetectOptions {
    * megabytes does not hold the event loop. Used only with the registry's own parsers.
    */
   offload?: ParseOffload;
-  /**
-   * Files the review reads and judges itself (the workload catalog, the policy): their GPU names
-   * are its fields, not capacity the floor must account for. A parser still reads them as any file.
-   */
-  reviewInputs?: readonly string[];
 }
 
 export interface DetectedChanges {
@@ -164,8 +159,7 @@ export async function detectChanges(
   );
   // Every changed text file, whatever its format: a GPU name nothing accounts for is not followed.
   const followed = [...modules.tfvars, ...deployments.followed, ...terragrunt.followed];
-  const own = options.reviewInputs ?? [];
-  const floor = await floorOf({ changed: changedPaths, base, head, followed: new Set([...followed, ...charts.followed, ...own]), sides });
+  const floor = await floorOf({ changed: changedPaths, base, head, followed: new Set([...followed, ...charts.followed]), sides });
   const coverage = await fileCoverage({ changed: [...changed], parsed, base, head, followed, floor }, io);
   return { changes: compareSides(base, head), diagnostics, coverage };
 }

@@ -17,12 +17,28 @@ export function mayGrowCapacity(result: ReviewResult): boolean {
 /**
  * The policy's errors, listed first, with where the fix lands: the policy is read from the base
  * branch, so a fix in the pull request itself changes nothing until it is merged. Until then the
- * review runs in enforce mode.
+ * review runs in enforce mode. A policy some of whose files could not be read (`policyUnread`) says
+ * so first: it is not known, not just wrong.
  */
 export function policyErrorsBlock(errors: readonly Diagnostic[], context: ReviewResult['context']): string {
-  const items = errors.slice(0, MAX_ITEMS).map((d) => `- ${where(d)} ${md(d.message, 400)}`);
+  const items = errors.slice(0, MAX_ITEMS).map((d) => `- ${where(d)} ${md(d.message, 600)}`);
   const more = errors.length > MAX_ITEMS ? `\n- …and ${errors.length - MAX_ITEMS} more.` : '';
+  const unread = context.policyUnread ?? [];
   const branch = context.baseBranch === undefined ? 'the base branch' : code(context.baseBranch, 120);
+  if (unread.length > 0) {
+    // The repository's own file (no `repo:` prefix) is fixed on the base branch, like any policy error.
+    const own = unread.filter((f) => !f.includes(':'));
+    const fixHere =
+      own.length > 0 ? ` Fix ${own.map((f) => code(f, 120)).join(' and ')} on ${branch}; this pull request's copy is not read.` : '';
+    const files = unread
+      .slice(0, MAX_ITEMS)
+      .map((f) => code(f))
+      .join(', ');
+    return (
+      `**The gpu-justify policy is invalid**: ${files} could not be read whole, so the policy is not known; this review ` +
+      `runs in enforce mode, fails any change that may add GPUs and accepts no override until it can be read.${fixHere}\n${items.join('\n')}${more}`
+    );
+  }
   // The repository's own file is read at the base branch; one it `_extends` (`org/.github:file`) at that repository's default branch.
   const files = [...new Set(errors.map((d) => d.file))].map((f) => `${code(f, 120)} on ${f.includes(':') ? 'its default branch' : branch}`);
   return (
@@ -46,7 +62,12 @@ export function toPassBlock(result: ReviewResult): string {
   });
   if (missing.length > 0) lines.push(...missing);
   if (result.missingEvidence.length > MAX_ITEMS) lines.push(`- …and ${result.missingEvidence.length - MAX_ITEMS} more.`);
-  const errors = result.diagnostics.filter((d) => d.severity === 'error' && !result.context.policyErrors?.includes(d));
+  // An error a missing item already says to fix at its line is not listed twice.
+  const fixedAt = new Set(result.missingEvidence.flatMap((e) => ('at' in e && fixFirst(e) !== null ? [e.at] : [])));
+  const errors = result.diagnostics.filter(
+    (d) =>
+      d.severity === 'error' && !result.context.policyErrors?.includes(d) && !fixedAt.has(d.line === null ? d.file : `${d.file}:${d.line}`),
+  );
   for (const d of errors.slice(0, MAX_ITEMS)) lines.push(`- Fix ${where(d)} ${md(d.message, 400)}`);
   const fix = lines.length > 0 ? `${lines.join('\n')}\n\n` : '';
   return (
