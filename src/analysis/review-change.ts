@@ -195,6 +195,7 @@ function prepareBody(ctx: ChangeContext, m: Measured | null): Prepared['body'] {
     at: ref(w.problem.file, w.problem.line),
     message: w.problem.message,
     target,
+    ...(w.suggestion ? { suggestion: w.suggestion } : {}),
   }));
   if (linked.length === 0 && rejected.length > 0) {
     return done({

@@ -22,13 +22,43 @@ export interface DeclaredWorkload {
   schedule: { cron: string; timeZone: string | null; source: SourceRef } | null;
   /** The longest a run may take (`activeDeadlineSeconds`), in minutes: a bound, not a deadline of day. */
   maxRuntimeMinutes: { value: number; source: SourceRef } | null;
+  /**
+   * Where the namespace came from when the manifest names none: the `namespace:` of a kustomization
+   * that applies it. Absent when the manifest names its own, or nothing does.
+   */
+  namespaceFrom?: SourceRef;
   /** Kueue: the `kueue.x-k8s.io/queue-name` label, and the ClusterQueue its LocalQueue points at. */
   localQueue: { name: string; source: SourceRef } | null;
   clusterQueue: { name: string; source: SourceRef } | null;
+  /** How the LocalQueue was found, or why it was not; absent without a queue-name label. */
+  queueLookup?: QueueLookup;
   /** The node pool its pods are pinned to, and by which label. */
   pool: { name: string; label: string; source: SourceRef } | null;
   /** An instance type its pods are pinned to (`node.kubernetes.io/instance-type`, KAITO's `instanceType`). */
   instanceType: { name: string; source: SourceRef } | null;
+}
+
+/** A LocalQueue of the repository, as a lookup names it. */
+export interface LocalQueueSeen {
+  namespace: string | null;
+  clusterQueue: string;
+  source: SourceRef;
+}
+
+/**
+ * How a queue-name label was followed to a ClusterQueue (report/ words each code):
+ * - `namespace`: the LocalQueue of that name in the workload's namespace.
+ * - `agree`: the workload's namespace is not known, and every LocalQueue of that name leads to the same ClusterQueue.
+ * - `nearest`: of LocalQueues leading to different ClusterQueues, the one beside the workload (same file or folder).
+ * - `default-namespace`: the workload names no namespace, so it runs in `default` unless applied elsewhere; the one there.
+ * - `ambiguous`: LocalQueues of that name lead to different ClusterQueues and nothing tells which applies.
+ * - `other-namespaces`: none in the workload's namespace; `candidates` are the ones elsewhere.
+ * - `none`: no LocalQueue of that name in the repository.
+ * `candidates` are the LocalQueues of that name (for `namespace`, those that matched).
+ */
+export interface QueueLookup {
+  code: 'namespace' | 'agree' | 'nearest' | 'default-namespace' | 'ambiguous' | 'other-namespaces' | 'none';
+  candidates: LocalQueueSeen[];
 }
 
 export interface PodGroup {

@@ -1,5 +1,6 @@
 import type { NotFollowed } from './coverage.js';
 import type { ExpandProblemCode } from './stagger-problem.js';
+import type { Suggestion } from './workload.js';
 
 /** A ClusterQueue or a node pool, as a missing item names it. */
 export interface Target {
@@ -25,7 +26,8 @@ export interface LinkHint {
 export type MissingItem =
   | { code: 'catalog-unreadable'; catalogFile: string; at: string; message: string }
   | { code: 'no-catalog'; catalogFile: string; target: Target }
-  | { code: 'catalog-entry-invalid'; workload: string | null; at: string; message: string; target: Target }
+  /** `suggestion`: the typo to correct at `at`, when the error suggests one (`gpusPerJb` → `gpusPerJob`). */
+  | { code: 'catalog-entry-invalid'; workload: string | null; at: string; message: string; target: Target; suggestion?: Suggestion }
   | { code: 'no-linked-workloads'; catalogFile: string; target: Target; hints: LinkHint[]; emptyCatalog: boolean }
   /** `problem` is why the planner could not place the entry. */
   | { code: 'schedulable-window'; workload: string; problem: ExpandProblemCode }

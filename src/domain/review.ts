@@ -253,6 +253,8 @@ export interface ReviewResult {
     telemetry?: { source: string; at: string; windowMinutes: number; outage?: TelemetryOutage };
     baseLabel: string;
     headLabel: string;
+    /** The branch the pull request merges into, where the policy is read, when the caller knows it. */
+    baseBranch?: string;
   };
 }
 

@@ -102,13 +102,22 @@ export function isJobWorkload(w: Workload): w is JobWorkload {
   return w.type === 'batch' || w.type === 'training';
 }
 
+/** A mistyped field name or value of a user's file, and the one it most likely meant. */
+export interface Suggestion {
+  typed: string;
+  meant: string;
+  what: 'field' | 'value';
+}
+
 /** A catalog entry that failed validation: what it would have linked to, and its first error. */
 export interface RejectedWorkload {
   name: string | null;
   queue: string | null;
   pool: string | null;
-  /** The first error reported for the entry. */
+  /** The error to fix first: one with a likely correction (a typo), else the first by line. */
   problem: Diagnostic;
+  /** The correction `problem` suggests, when it suggests one. */
+  suggestion?: Suggestion;
   /**
    * Set when the entry's only gap is an `unknown` runtime or earliest start (its deadline stated):
    * the entry as written, and the warning of each such field, for a review to fill them.

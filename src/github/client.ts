@@ -20,6 +20,8 @@ export interface PullRequestTarget {
   number: number;
   baseSha: string;
   headSha: string;
+  /** The branch it merges into (`main`), where the policy is read: the comment says where to fix it. */
+  baseRef?: string;
   /** Blob URL of the head commit (`https://github.com/o/r/blob/<sha>`), for links in the comment. */
   headUrl?: string;
   draft?: boolean;

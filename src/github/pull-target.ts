@@ -6,7 +6,7 @@ export interface PullRequestLike {
   draft?: boolean | undefined;
   state?: string;
   user?: { login: string } | null;
-  base: { sha: string };
+  base: { sha: string; ref?: string };
   changed_files?: number | undefined;
   head: { sha: string; repo?: { name: string; html_url?: string; owner?: { login: string } | null } | null };
 }
@@ -24,6 +24,7 @@ export function targetFromPull(pr: PullRequestLike, repository: RepoRef & { html
     head,
     number: pr.number,
     baseSha: pr.base.sha,
+    ...(pr.base.ref === undefined ? {} : { baseRef: pr.base.ref }),
     headSha: pr.head.sha,
     headUrl: `${htmlUrl}/blob/${pr.head.sha}`,
     draft: pr.draft === true,

@@ -100,6 +100,7 @@ export async function analysePullRequest(
     changes,
     policy,
     headSha: target.headSha,
+    ...(target.baseRef === undefined ? {} : { baseBranch: target.baseRef }),
     offload: sharedParsePool(),
     ...(telemetry ? { telemetry } : {}),
   });

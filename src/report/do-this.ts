@@ -1,11 +1,11 @@
 import { cronLine, gpusText } from '../analysis/index.js';
-import type { ChangeReview, Finding, OutcomeCost, ReviewResult } from '../domain/index.js';
+import type { ChangeReview, Finding, OutcomeCost, PlacedRun, ReviewResult } from '../domain/index.js';
 import { code, MAX_SENTENCE, md, prose } from './escape.js';
 import { pct, unitUsd } from './numbers.js';
 import { chronological } from './schedule.js';
 import { sharedCount } from './sharing.js';
 import { findingText, servingAdvice } from './findings.js';
-import { missingWords } from './missing-words.js';
+import { fixFirst, missingWords } from './missing-words.js';
 import type { Surface } from './mode-line.js';
 
 /** Runs, pods or missing items named on the first screen before the rest is counted. */
@@ -15,21 +15,30 @@ function where(review: ChangeReview): string {
   return code(`${review.change.file}:${review.change.line}`);
 }
 
-/** The CronJob lines for the runs the plan moves, and only those (a run that keeps its start needs no edit). */
+/**
+ * The CronJob lines for the workloads whose runs the plan moves, and only those (a run that keeps its
+ * start needs no edit). One CronJob has one schedule, so a workload run several times a cycle whose
+ * runs move apart is split into one CronJob a run, each shown; "run 3" alone is no line anyone can edit.
+ */
 function staggerStep(review: ChangeReview): string | null {
   const plan = review.plan;
   if (!plan || plan.peakGpus >= plan.naivePeakGpus) return null;
-  const moved = chronological(plan.schedule).filter(
-    (r) => r.release !== undefined && (r.pieces.length > 1 || r.pieces[0]?.start !== r.release),
-  );
+  const runs = chronological(plan.schedule);
+  const moved = runs.filter((r) => r.release !== undefined && (r.pieces.length > 1 || r.pieces[0]?.start !== r.release));
   if (moved.length === 0) return null;
-  const lines = moved
-    .slice(0, MAX_ITEMS)
-    .map(
-      (r) =>
-        `  - ${md(r.workload)} run ${r.run}: ${r.pieces.map((p) => code(`schedule: "${cronLine(p.start, plan.cycle)}"`)).join(', then ')}`,
-    );
-  const more = moved.length > MAX_ITEMS ? `\n  - …and ${moved.length - MAX_ITEMS} more (the schedule below)` : '';
+  const schedules = (r: PlacedRun) => r.pieces.map((p) => code(`schedule: "${cronLine(p.start, plan.cycle)}"`)).join(', then ');
+  const workloads = [...new Set(moved.map((r) => r.workload))];
+  const lines = workloads.slice(0, MAX_ITEMS).map((w) => {
+    const own = runs.filter((r) => r.workload === w);
+    if (own.length === 1 && own[0] !== undefined) return `  - ${md(w)}: ${schedules(own[0])}`;
+    // Runs that start together stay one CronJob; each other start is a CronJob of its own.
+    const starts = new Map<string, number>();
+    for (const r of own) starts.set(schedules(r), (starts.get(schedules(r)) ?? 0) + 1);
+    const each = [...starts].map(([line, n]) => (n === 1 ? line : `${line} (${n} runs)`));
+    const per = plan.cycle === 1440 ? 'day' : 'week';
+    return `  - ${md(w)} runs ${own.length} times a ${per}; one CronJob has one schedule, so split it into ${starts.size} CronJobs: ${each.join('; ')}`;
+  });
+  const more = workloads.length > MAX_ITEMS ? `\n  - …and ${workloads.length - MAX_ITEMS} more (the schedule below)` : '';
   return (
     `- Move ${moved.length} run${moved.length === 1 ? '' : 's'} (UTC, with \`timeZone: Etc/UTC\`); peak ${plan.naivePeakGpus} → ${plan.peakGpus} GPUs:\n` +
     `${lines.join('\n')}${more}`
@@ -171,10 +180,14 @@ function reviewSteps(review: ChangeReview): string[] {
 export function doThis(result: ReviewResult, surface: Surface = 'pull-request'): string | null {
   if (result.verdict === 'no-gpu-change') return null;
   if (result.verdict === 'insufficient-evidence') {
-    const items = result.missingEvidence
-      .slice(0, MAX_ITEMS)
-      .map((e) => missingWords(e, surface))
-      .map((m) => `- Add ${md(m.what, 200)}: ${prose(m.how)}`);
+    // A fix to make in a file (a typo's correction, the line to fix) before what is to be added.
+    const fixes = result.missingEvidence.filter((e) => fixFirst(e) !== null);
+    const items = [...fixes, ...result.missingEvidence.filter((e) => !fixes.includes(e))].slice(0, MAX_ITEMS).map((e) => {
+      const fix = fixFirst(e);
+      if (fix !== null) return `- ${prose(fix)}.`;
+      const m = missingWords(e, surface);
+      return `- Add ${md(m.what, 200)}: ${prose(m.how)}`;
+    });
     const more =
       result.missingEvidence.length > MAX_ITEMS ? `\n- …and ${result.missingEvidence.length - MAX_ITEMS} more (the checklist below)` : '';
     return items.length > 0 ? `**Do this** so it can be judged:\n\n${items.join('\n')}${more}` : null;

@@ -1,5 +1,5 @@
 import { stringify } from 'yaml';
-import type { DeclaredWorkload, DraftEntry, ObservedForDraft, ObservedWorkload, SourceRef } from '../domain/index.js';
+import type { DeclaredWorkload, DraftEntry, LocalQueueSeen, ObservedForDraft, ObservedWorkload, SourceRef } from '../domain/index.js';
 import { gpusOf } from '../domain/index.js';
 import { formatClock } from '../workloads/clock.js';
 import { formatDuration } from '../workloads/duration.js';
@@ -35,16 +35,66 @@ function groupsText(w: DeclaredWorkload): string {
   return w.groups.map((g) => `${g.pods} ${g.role} pod${g.pods === 1 ? '' : 's'} × ${g.gpusPerPod} ${w.gpuResource}`).join(' + ');
 }
 
+/**
+ * The LocalQueues a lookup weighed, one per namespace and ClusterQueue (copies in versioned or
+ * overlay folders counted): `team-a → cq-a (queues.yaml:9, and 2 copies)`.
+ */
+function seenList(qs: readonly LocalQueueSeen[]): string {
+  const groups = new Map<string, LocalQueueSeen[]>();
+  for (const q of qs) {
+    const key = `${q.namespace ?? '(no namespace)'} → ${q.clusterQueue}`;
+    groups.set(key, [...(groups.get(key) ?? []), q]);
+  }
+  const named = [...groups].slice(0, 4).map(([key, [first, ...copies]]) => {
+    const more = copies.length === 0 ? '' : `, and ${copies.length} cop${copies.length === 1 ? 'y' : 'ies'}`;
+    return `${key} (${first ? at(first.source) : ''}${more})`;
+  });
+  return groups.size > 4 ? `${named.join(', ')} and ${groups.size - 4} more` : named.join(', ');
+}
+
+/** Why the queue line says what it says, from how the LocalQueue was found. */
+function queueWhy(w: DeclaredWorkload, cq: { name: string; source: SourceRef }): string {
+  const lq = w.localQueue;
+  const via = lq ? `queue-name ${lq.name} (${at(lq.source)}) → LocalQueue` : 'LocalQueue';
+  const chain = `${via} → ClusterQueue (${at(cq.source)})`;
+  const lookup = w.queueLookup;
+  const namespaces = [...new Set(lookup?.candidates.map((q) => q.namespace ?? '(no namespace)') ?? [])];
+  switch (lookup?.code) {
+    case 'agree':
+      return namespaces.length > 1
+        ? `${chain}; it names no namespace, and the LocalQueue in each of ${namespaces.join(', ')} leads there`
+        : chain;
+    case 'nearest':
+      return `${TO_CONFIRM}: ${chain}, the one beside it; LocalQueues of that name ${
+        w.namespace === null ? '' : `in namespace ${w.namespace} `
+      }elsewhere lead elsewhere: ${seenList(
+        lookup.candidates.filter((q) => q.clusterQueue !== cq.name && (w.namespace === null || q.namespace === w.namespace)),
+      )}`;
+    case 'default-namespace':
+      return `${TO_CONFIRM}: ${chain} in namespace default, where it runs when applied without one; the others: ${seenList(
+        lookup.candidates.filter((q) => q.clusterQueue !== cq.name),
+      )}`;
+    default:
+      return chain;
+  }
+}
+
 /** Where it runs: the ClusterQueue its queue-name label leads to, or the pool its pods are pinned to. */
 function links(w: DeclaredWorkload): string[] {
   const out: string[] = [];
   if (w.clusterQueue) {
-    const via = w.localQueue ? `queue-name ${w.localQueue.name} (${at(w.localQueue.source)}) → LocalQueue` : 'LocalQueue';
-    out.push(line(4, 'queue', scalar(w.clusterQueue.name), `${via} → ClusterQueue (${at(w.clusterQueue.source)})`));
+    out.push(line(4, 'queue', scalar(w.clusterQueue.name), queueWhy(w, w.clusterQueue)));
   } else if (w.localQueue) {
-    out.push(
-      `    # queue: ${TO_CONFIRM}: the ClusterQueue of LocalQueue ${w.localQueue.name} (${at(w.localQueue.source)}); no LocalQueue of that name is in the repository`,
-    );
+    const lq = `LocalQueue ${w.localQueue.name} (${at(w.localQueue.source)})`;
+    const candidates = w.queueLookup?.candidates ?? [];
+    const ns = w.namespace === null ? 'it names no namespace' : `it runs in namespace ${w.namespace}`;
+    const why =
+      w.queueLookup?.code === 'ambiguous'
+        ? `LocalQueues of that name lead to different ClusterQueues and ${ns}: ${seenList(candidates)}`
+        : w.queueLookup?.code === 'other-namespaces'
+          ? `${ns}, and the repository has that LocalQueue only elsewhere: ${seenList(candidates)}`
+          : 'no LocalQueue of that name is in the repository';
+    out.push(`    # queue: ${TO_CONFIRM}: the ClusterQueue of ${lq}; ${why}`);
   }
   if (w.pool) out.push(line(4, 'pool', scalar(w.pool.name), `nodeSelector ${w.pool.label} (${at(w.pool.source)})`));
   if (!w.clusterQueue && !w.pool) {
@@ -57,7 +107,12 @@ function links(w: DeclaredWorkload): string[] {
 function selector(w: DeclaredWorkload): string[] {
   if (w.namespace === null) return [`    # selector: ${TO_CONFIRM} (optional): the Prometheus labels of its pods, e.g. {namespace: …}`];
   return [
-    line(4, 'selector', `{namespace: ${scalar(w.namespace)}}`, `its namespace (${at(w.source)}); narrow it if the namespace runs more`),
+    line(
+      4,
+      'selector',
+      `{namespace: ${scalar(w.namespace)}}`,
+      `its namespace (${at(w.namespaceFrom ?? w.source)}${w.namespaceFrom ? ', the kustomization that applies it' : ''}); narrow it if the namespace runs more`,
+    ),
   ];
 }
 
@@ -202,17 +257,27 @@ function undeclaredNames(entries: readonly DraftEntry[], seen: readonly Observed
   });
 }
 
+/** A draft as written, and what each of its entries holds, for the summary `init` prints. */
+export interface Draft {
+  text: string;
+  entries: DraftWritten[];
+}
+
+interface DraftWritten {
+  name: string;
+  /** Declared by a manifest (else seen in telemetry alone). */
+  declared: boolean;
+  /** Some value of the entry is marked TO CONFIRM. */
+  toConfirm: boolean;
+}
+
 /**
  * A draft `gpu-workloads.yaml`: each workload the manifests declare, every value commented with
  * where it came from, and what only the team can know left `unknown` or commented out, marked
  * TO CONFIRM. With telemetry, what the workloads' runs show, and the GPU workloads seen running
  * that no manifest declares. Valid against the catalog schema as written.
  */
-export function draftCatalog(
-  entries: readonly DraftEntry[],
-  origin: { written: string; from: string },
-  telemetry?: DraftTelemetry,
-): string {
+export function draftCatalog(entries: readonly DraftEntry[], origin: { written: string; from: string }, telemetry?: DraftTelemetry): Draft {
   const head = [
     `# Draft workload catalog, written by \`gpu-justify init\` from ${origin.from} on ${origin.written}.`,
     '# Every value says where it came from. What only your team knows is marked TO CONFIRM: a field set',
@@ -223,15 +288,28 @@ export function draftCatalog(
   const seen = (telemetry?.observed.undeclared ?? []).filter((o): o is ObservedWorkload & { gpusPerRun: number } => o.gpusPerRun !== null);
   if (entries.length === 0 && seen.length === 0) {
     const where = telemetry ? 'in the manifests or in the metrics' : 'in the manifests';
-    return [...head, '#', `# No GPU workload was found ${where}.`, 'workloads: []', ''].join('\n');
+    return { text: [...head, '#', `# No GPU workload was found ${where}.`, 'workloads: []', ''].join('\n'), entries: [] };
   }
-  const body = entries.flatMap((e) => [
-    `  # ${e.workload.kind} ${e.workload.namespace === null ? '' : `${e.workload.namespace}/`}${e.workload.name} (${at(e.workload.source)})`,
-    `  - name: ${scalar(e.name)}`,
-    ...(e.workload.type === 'inference' ? inferenceEntry(e) : jobEntry(e, telemetry?.observed.declared.get(e.name))),
-    '',
-  ]);
+  // Each entry's lines, so what the summary counts is what was written.
+  const declared = entries.map((e) => ({
+    name: e.name,
+    declared: true,
+    lines: [
+      `  # ${e.workload.kind} ${e.workload.namespace === null ? '' : `${e.workload.namespace}/`}${e.workload.name} (${at(e.workload.source)})`,
+      `  - name: ${scalar(e.name)}`,
+      ...(e.workload.type === 'inference' ? inferenceEntry(e) : jobEntry(e, telemetry?.observed.declared.get(e.name))),
+      '',
+    ],
+  }));
   const names = undeclaredNames(entries, seen);
-  const extra = seen.flatMap((o, i) => undeclaredEntry(o, names[i] as string, telemetry?.source ?? 'telemetry'));
-  return [...head, 'workloads:', ...body, ...extra].join('\n');
+  const extra = seen.map((o, i) => ({
+    name: names[i] as string,
+    declared: false,
+    lines: undeclaredEntry(o, names[i] as string, telemetry?.source ?? 'telemetry'),
+  }));
+  const blocks = [...declared, ...extra];
+  return {
+    text: [...head, 'workloads:', ...blocks.flatMap((b) => b.lines)].join('\n'),
+    entries: blocks.map((b) => ({ name: b.name, declared: b.declared, toConfirm: b.lines.some((l) => l.includes(TO_CONFIRM)) })),
+  };
 }

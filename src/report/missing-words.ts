@@ -1,4 +1,4 @@
-import type { LinkHint, MigScope, MissingEvidence, MissingItem, MissingText, Owner, Target } from '../domain/index.js';
+import type { LinkHint, MigScope, MissingEvidence, MissingItem, MissingText, Owner, Suggestion, Target } from '../domain/index.js';
 import { HOW_MIG_ACTIVITY, HOW_POD_MAPPING, HOW_POOL_DCGM, MIG_PROFILE_LABEL } from '../domain/index.js';
 import type { Surface } from './mode-line.js';
 import { notFollowedEvidence } from './not-followed.js';
@@ -77,6 +77,33 @@ function loadTestStep(m: Extract<MissingItem, { code: 'load-test-step' }>): Miss
   };
 }
 
+/** `write \`gpusPerJob\`, not \`gpusPerJb\``: a typo's correction. */
+function correction(s: Suggestion): string {
+  return `write \`${s.meant}\`, not \`${s.typed}\``;
+}
+
+/**
+ * The fix itself, where an item has one to make in a file: the correction of a typo, the line to
+ * fix. The first screen leads with it ("Fix `gpu-workloads.yaml:6`: …") rather than with what
+ * is missing; null for items whose remedy is to add something.
+ */
+export function fixFirst(m: MissingEvidence): string | null {
+  if (!('code' in m)) return null;
+  switch (m.code) {
+    case 'catalog-entry-invalid': {
+      const entry = m.workload === null ? 'the entry' : m.workload;
+      const fix = m.suggestion ? correction(m.suggestion) : m.message;
+      return `Fix \`${m.at}\`: ${fix}; until then ${entry} is left out of the need of ${target(m.target)}`;
+    }
+    case 'catalog-unreadable':
+      return `Fix \`${m.at}\` in the workload catalog ${m.catalogFile}: ${m.message}`;
+    case 'file-unreadable':
+      return `Fix \`${m.at}\`: ${m.message}`;
+    default:
+      return null;
+  }
+}
+
 /** Demand a pull request declares and nothing measured: what would make it count. */
 function declaredDemandWords(m: Extract<MissingItem, { code: 'declared-demand' }>, surface: Surface): MissingText {
   const what = `measured demand of ${m.workload} (${m.gpus} GPUs at once), which this pull request ${m.change === 'added' ? 'adds to' : 'raises in'} ${m.catalogFile}`;
@@ -109,7 +136,9 @@ function missingItemWords(m: MissingItem, surface: Surface): MissingText {
     case 'catalog-entry-invalid':
       return {
         what: `a valid catalog entry${m.workload === null ? '' : ` for ${m.workload}`} (${m.at}), which names ${target(m.target)}`,
-        how: `fix ${m.at}: ${m.message}; until then the entry is left out of the need`,
+        how: m.suggestion
+          ? `at ${m.at}, ${correction(m.suggestion)}; until then the entry is left out of the need`
+          : `fix ${m.at}: ${m.message}; until then the entry is left out of the need`,
       };
     case 'no-linked-workloads':
       return {

@@ -80,6 +80,7 @@ export function assemble(a: Assembly): ReviewResult {
           }),
       baseLabel: a.input.changes.base.label,
       headLabel: a.input.changes.head.label,
+      ...(a.input.baseBranch === undefined ? {} : { baseBranch: a.input.baseBranch }),
     },
   };
 }

@@ -26,4 +26,6 @@ export interface ReviewInput {
   telemetry?: TelemetryInput;
   /** Where large files are parsed off this thread (the App's workers); in-process without it. */
   offload?: ParseOffload;
+  /** The branch the pull request merges into, for the words that say where the policy is fixed. */
+  baseBranch?: string;
 }

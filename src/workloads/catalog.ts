@@ -1,6 +1,14 @@
 import { diagnostic } from '../domain/diagnostic.js';
 import type { Diagnostic } from '../domain/diagnostic.js';
-import type { FillableField, InferenceWorkload, JobWorkload, PartialJobWorkload, RejectedWorkload, Workload } from '../domain/workload.js';
+import type {
+  FillableField,
+  InferenceWorkload,
+  JobWorkload,
+  PartialJobWorkload,
+  RejectedWorkload,
+  Suggestion,
+  Workload,
+} from '../domain/workload.js';
 import { catalogShellSchema, workloadSchema } from './catalog-schema.js';
 import type { ParsedWorkload } from './catalog-schema.js';
 import { formatClock, formatDeadline } from './clock.js';
@@ -72,16 +80,22 @@ export function parseCatalog(file: string, text: string): CatalogResult {
   items.forEach((item: unknown, index) => {
     const path = ['workloads', index];
     const parsed = workloadSchema.safeParse(item, { error: friendlyErrors, reportInput: true });
+    const suggested = new Map<Diagnostic, Suggestion>();
     const itemDiagnostics = [
       ...protoKeyDiagnostics(file, protoKeyPaths(item, path), lineOf),
-      ...(parsed.success ? [] : issuesToDiagnostics(file, parsed.error.issues, lineOf, path, { schema: workloadSchema, value: item })),
+      ...(parsed.success
+        ? []
+        : issuesToDiagnostics(file, parsed.error.issues, lineOf, path, { schema: workloadSchema, value: item }, suggested)),
     ];
     diagnostics.push(...byLine(itemDiagnostics));
     const duplicate = checkUnique(nameOf(item), index);
     if (duplicate !== null) diagnostics.push(duplicate);
-    const firstProblem = byLine(itemDiagnostics)[0] ?? duplicate;
+    // A typo is the fix to show first: `gpusPerJb` makes `gpusPerJob` "required" too, and renaming it fixes both.
+    const typo = byLine(itemDiagnostics).find((d) => suggested.has(d));
+    const firstProblem = typo ?? byLine(itemDiagnostics)[0] ?? duplicate;
     if (firstProblem !== null) {
-      rejected.push(rejectedEntry(item, firstProblem));
+      const suggestion = suggested.get(firstProblem);
+      rejected.push({ ...rejectedEntry(item, firstProblem), ...(suggestion ? { suggestion } : {}) });
       return;
     }
     if (!parsed.success) return;

@@ -1,3 +1,4 @@
+import type { Suggestion } from '../domain/workload.js';
 import type { z } from 'zod';
 import { diagnostic } from '../domain/diagnostic.js';
 import type { Diagnostic } from '../domain/diagnostic.js';
@@ -88,6 +89,7 @@ export function issuesToDiagnostics(
   lineOf: LineOf,
   prefix: FieldPath = [],
   source?: { schema: z.ZodType; value: unknown },
+  suggested?: Map<Diagnostic, Suggestion>,
 ): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const issue of issues) {
@@ -97,8 +99,11 @@ export function issuesToDiagnostics(
         // Reported on its own (see protoKeyPaths), whether zod noticed it or not.
         if (key === '__proto__') continue;
         const keyPath = [...path, key];
-        const hint = unknownKeyHint(key, source ? fieldsAt(source.schema, issue.path, source.value) : []);
-        out.push(diagnostic(file, lineOf(keyPath), 'error', withPath(keyPath, `unknown field${hint}`)));
+        const fields = source ? fieldsAt(source.schema, issue.path, source.value) : [];
+        const d = diagnostic(file, lineOf(keyPath), 'error', withPath(keyPath, `unknown field${unknownKeyHint(key, fields)}`));
+        const near = nearest(key, fields);
+        if (near !== null) suggested?.set(d, { typed: key, meant: near, what: 'field' });
+        out.push(d);
       }
       continue;
     }
@@ -106,20 +111,27 @@ export function issuesToDiagnostics(
       // The issue sits on the discriminator's path; its input is the enclosing object.
       const parent = issue.input;
       const found = parent !== null && typeof parent === 'object' ? (parent as Record<string, unknown>)[issue.discriminator] : undefined;
-      const options = ((issue as { options?: unknown[] }).options ?? []).map(String).join(', ');
-      const message = found === undefined ? `is required (one of ${options})` : `must be one of ${options}, got ${describeValue(found)}`;
-      out.push(diagnostic(file, lineOf(path), 'error', withPath(path, message)));
+      const values = ((issue as { options?: unknown[] }).options ?? []).map(String);
+      const options = values.join(', ');
+      const near = typeof found === 'string' ? nearest(found, values) : null;
+      const message =
+        found === undefined
+          ? `is required (one of ${options})`
+          : `must be one of ${options}, got ${describeValue(found)}${near === null ? '' : ` (did you mean ${near}?)`}`;
+      const d = diagnostic(file, lineOf(path), 'error', withPath(path, message));
+      if (near !== null && typeof found === 'string') suggested?.set(d, { typed: found, meant: near, what: 'value' });
+      out.push(d);
       continue;
     }
     let message = issue.message;
     if (issue.code === 'invalid_key') message = issue.issues[0]?.message ?? message;
     else if (issue.code === 'invalid_type' && issue.input === undefined) message = 'is required';
     else if (showsInput(issue)) message += `, got ${describeValue(issue.input)}`;
-    if (issue.code === 'invalid_value') {
-      const near = closest(issue.input, issue.values);
-      if (near !== null) message += ` (did you mean ${near}?)`;
-    }
-    out.push(diagnostic(file, lineOf(path), 'error', withPath(path, message)));
+    const near = issue.code === 'invalid_value' ? closest(issue.input, issue.values) : null;
+    if (near !== null) message += ` (did you mean ${near}?)`;
+    const d = diagnostic(file, lineOf(path), 'error', withPath(path, message));
+    if (near !== null && typeof issue.input === 'string') suggested?.set(d, { typed: issue.input, meant: near, what: 'value' });
+    out.push(d);
   }
   return out;
 }

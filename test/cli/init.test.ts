@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -93,6 +93,60 @@ describe('gpu-justify init', () => {
     const bare = JSON.parse((await runCli('review', '--base', base, '--head', head, '--format', 'json')).stdout) as typeof review;
     expect(bare.verdict).toBe('insufficient-evidence');
     expect(bare.missingEvidence.map((m) => m.how).join('\n')).toMatch(/`gpu-justify init` in a checkout drafts it/);
+  });
+
+  it('counts what it wrote: entries, those marked TO CONFIRM, those left out of the need', async () => {
+    const repo = path.join(dir, 'repo');
+    const { code, stderr } = await runCli('init', '--dir', repo, '--out', 'gpu-workloads.yaml');
+    expect(code).toBe(0);
+    const text = readFileSync(path.join(repo, 'gpu-workloads.yaml'), 'utf8');
+    const blocks = text.split(/\n(?= {2}# )/).filter((b) => b.includes('\n  - name: '));
+    const marked = blocks.filter((b) => b.includes('TO CONFIRM')).length;
+    const leftOut = parseCatalog('gpu-workloads.yaml', text).rejected.length;
+    expect([blocks.length, marked, leftOut]).toEqual([4, 4, 2]);
+    expect(stderr).toContain(
+      `wrote ${path.join(repo, 'gpu-workloads.yaml')}: ${blocks.length} GPU workloads; ${marked} with values marked TO CONFIRM, ${leftOut} of them left out of the need`,
+    );
+  });
+
+  it('a relative --out is inside --dir, not the current folder; an absolute one is where it says', async () => {
+    const repo = path.join(dir, 'repo');
+    const here = path.resolve('drafted-here.yaml');
+    expect((await runCli('init', '--dir', repo, '--out', 'drafted-here.yaml')).code).toBe(0);
+    expect(existsSync(path.join(repo, 'drafted-here.yaml'))).toBe(true);
+    expect(existsSync(here)).toBe(false);
+    // Kept unless --force, judged where it would be written.
+    expect((await runCli('init', '--dir', repo, '--out', 'drafted-here.yaml')).stderr).toMatch(/drafted-here\.yaml exists; pass --force/);
+    const elsewhere = path.join(dir, 'elsewhere.yaml');
+    expect((await runCli('init', '--dir', repo, '--out', elsewhere)).code).toBe(0);
+    expect(existsSync(elsewhere)).toBe(true);
+  });
+
+  it('a Job naming no namespace, its LocalQueue in three namespaces: the draft says which, or lists them', async () => {
+    const repo = path.join(dir, 'teams');
+    const job = CRONJOB.replace('  namespace: llm\n', '').replace('kueue.x-k8s.io/queue-name: lq', 'kueue.x-k8s.io/queue-name: team-queue');
+    const queue = (ns: string, cq: string) =>
+      `apiVersion: kueue.x-k8s.io/v1beta1\nkind: LocalQueue\nmetadata:\n  name: team-queue\n  namespace: ${ns}\nspec:\n  clusterQueue: ${cq}\n`;
+    const write = (cqs: string[]) => {
+      rmSync(repo, { recursive: true, force: true });
+      cpSync(path.join(dir, 'repo/workloads/local-queue.yaml'), path.join(repo, 'jobs/unrelated.yaml'));
+      writeFileSync(path.join(repo, 'jobs/nightly-eval.yaml'), job);
+      ['team-a', 'team-b', 'team-c'].forEach((ns, i) => {
+        cpSync(path.join(dir, 'repo/workloads/local-queue.yaml'), path.join(repo, `queues/${ns}.yaml`));
+        writeFileSync(path.join(repo, `queues/${ns}.yaml`), queue(ns, cqs[i] ?? ''));
+      });
+    };
+    write(['shared', 'shared', 'shared']);
+    const agree = (await runCli('init', '--dir', repo)).stdout;
+    expect(agree).toMatch(
+      /queue: shared +# queue-name team-queue \(jobs\/nightly-eval\.yaml:11\) → LocalQueue → ClusterQueue \(queues\/team-a\.yaml:7\); it names no namespace, and the LocalQueue in each of team-a, team-b, team-c leads there/,
+    );
+    write(['cq-a', 'cq-b', 'cq-c']);
+    const differ = (await runCli('init', '--dir', repo)).stdout;
+    expect(differ).not.toMatch(/no LocalQueue of that name/);
+    expect(differ).toContain(
+      '# queue: TO CONFIRM: the ClusterQueue of LocalQueue team-queue (jobs/nightly-eval.yaml:11); LocalQueues of that name lead to different ClusterQueues and it names no namespace: team-a → cq-a (queues/team-a.yaml:7), team-b → cq-b (queues/team-b.yaml:7), team-c → cq-c (queues/team-c.yaml:7)',
+    );
   });
 
   it('keeps an existing file unless --force', async () => {

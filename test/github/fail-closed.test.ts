@@ -39,7 +39,9 @@ describe('enforce mode never concludes neutral on a PR that may add GPUs', () =>
     const run = await concluded(repo);
     expect(run.conclusion).toBe('failure');
     expect(run.output.summary).toContain('To pass this check');
-    expect(run.output.summary).toContain(`Missing a readable ${QUEUE_FILE}`);
+    expect(run.output.summary).toContain(`Fix \`${QUEUE_FILE}:8\`: YAML error`);
+    // Said once: the missing item and the error it comes from are one fix.
+    expect(run.output.summary?.split('To pass this check')[1]?.split(`${QUEUE_FILE}:8`).length).toBe(2);
     expect(run.output.summary).toContain('`/gpu-justify override <reason>`');
   });
 
@@ -108,7 +110,7 @@ describe('an invalid policy fails closed', () => {
     const run = await concluded(repo);
     expect(run.conclusion).toBe('failure');
     const summary = run.output.summary ?? '';
-    expect(summary.startsWith('**The gpu-justify policy is invalid**')).toBe(true);
+    expect(summary.startsWith('**The gpu-justify policy is invalid: fix `.github/gpu-justify.yml` on ')).toBe(true);
     expect(summary).toContain('`.github/gpu-justify.yml:1`');
     expect(summary).toContain('must be one of advise, enforce');
     expect(summary).toContain('did you mean enforce?');
@@ -130,7 +132,10 @@ describe('an invalid policy fails closed', () => {
 
     const run = await concluded(repo);
     expect(run.conclusion).toBe('failure');
-    expect(run.output.summary?.startsWith('**The gpu-justify policy is invalid**')).toBe(true);
+    expect(run.output.summary?.startsWith('**The gpu-justify policy is invalid')).toBe(true);
+    // Wherever it fails, the fix lands on the base branch, not in the pull request.
+    expect(run.output.summary).toMatch(/[Ff]ix `\.github\/gpu-justify\.yml` on /);
+    expect(run.output.summary).toContain("this pull request's copy is not read");
   });
 
   it('does not block a PR that changes no GPUs, so the policy can be fixed', async () => {

@@ -58,8 +58,17 @@ describe('renderCheck', () => {
     const check = renderCheck({ ...result, context: { ...result.context, mode: 'enforce', policyErrors } });
     expect(result.gpusRequested).toBeGreaterThan(0);
     expect(check.conclusion).toBe('failure');
-    expect(check.summary.startsWith('**The gpu-justify policy is invalid**')).toBe(true);
+    // The fix first: which file, on which branch, and that the pull request's own copy is not read.
+    expect(check.summary.startsWith('**The gpu-justify policy is invalid: fix `.github/gpu-justify.yml` on the base branch**')).toBe(true);
+    expect(check.summary).toContain("this pull request's copy is not read");
     expect(check.summary).toContain('`.github/gpu-justify.yml:1`');
+    const named = renderCheck({ ...result, context: { ...result.context, mode: 'enforce', policyErrors, baseBranch: 'release/2.x' } });
+    expect(named.summary.startsWith('**The gpu-justify policy is invalid: fix `.github/gpu-justify.yml` on `release/2.x`**')).toBe(true);
+    // A file it extends is fixed in its own repository.
+    const extended = [{ ...policyErrors[0], file: 'acme/.github:gpu-justify.yml' }] as typeof policyErrors;
+    expect(renderCheck({ ...result, context: { ...result.context, mode: 'enforce', policyErrors: extended } }).summary).toMatch(
+      /^\*\*The gpu-justify policy is invalid: fix `acme\/\.github:gpu-justify\.yml` on its default branch\*\*/,
+    );
     const none = await SCENARIOS['no-gpu-change']();
     expect(renderCheck({ ...none, context: { ...none.context, mode: 'enforce', policyErrors } }).conclusion).toBe('success');
   });

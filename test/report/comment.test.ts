@@ -39,9 +39,14 @@ describe('renderComment', () => {
     expect(proposed).toEqual(['00:00', '00:00', '02:00', '04:00']);
     expect(gantt).toContain('section Today · nightly-eval');
     expect(gantt).toContain('section Proposed · nightly-eval');
-    // Four in the schedule's table, and on the first screen the two runs that move, only those.
-    expect(body.match(/schedule: "\d+ \d+ \* \* \*"/g)).toHaveLength(6);
-    expect(body).toContain('  - nightly-eval run 3: `schedule: "0 2 * * *"`\n  - nightly-eval run 4: `schedule: "0 4 * * *"`\n');
+    // Four in the schedule's table; on the first screen one CronJob per distinct start, since one
+    // CronJob cannot move "run 3" alone: runs that start together stay one.
+    expect(body.match(/schedule: "\d+ \d+ \* \* \*"/g)).toHaveLength(7);
+    expect(body).toContain(
+      '  - nightly-eval runs 4 times a day; one CronJob has one schedule, so split it into 3 CronJobs: ' +
+        '`schedule: "0 0 * * *"` (2 runs); `schedule: "0 2 * * *"`; `schedule: "0 4 * * *"`\n',
+    );
+    expect(body).not.toMatch(/nightly-eval run \d:/);
     // The same facts in text, for readers who cannot see the chart.
     expect(body).toContain(
       'Today every run starts as its window opens and they peak at 8 GPUs (from 00:00); with the proposed starts the 4 runs peak at 4 GPUs',

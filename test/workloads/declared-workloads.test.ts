@@ -125,6 +125,75 @@ describe('GPU workloads declared in real manifests', () => {
   });
 });
 
+describe('real repositories: what init got wrong before', () => {
+  it('kueue docs: each workload reaches the LocalQueue where it runs, of copies in other folders and namespaces', () => {
+    const { workloads, diagnostics } = declaredWorkloads(realFiles('kueue-site'));
+    expect(diagnostics).toEqual([]);
+    expect(
+      workloads.map((w) => [
+        w.source.file,
+        w.namespace,
+        w.clusterQueue?.name ?? null,
+        w.clusterQueue?.source.file ?? null,
+        w.queueLookup?.code,
+      ]),
+    ).toEqual([
+      // default/user-queue is in two folders, to two ClusterQueues: the one beside the Job.
+      [
+        'kueue-site/examples/provisioning/sample-job.yaml',
+        'default',
+        'cluster-queue',
+        'kueue-site/examples/provisioning/provisioning-setup.yaml',
+        'nearest',
+      ],
+      // Three LocalQueues named user-queue, one in its namespace (and its v0.18 copy, which agrees).
+      [
+        'kueue-site/examples/serving-workloads/sample-hami.yaml',
+        'kueue-test',
+        'hami-queue',
+        'kueue-site/examples/serving-workloads/sample-hami.yaml',
+        'namespace',
+      ],
+      [
+        'kueue-site/v0.18/examples/serving-workloads/sample-hami.yaml',
+        'kueue-test',
+        'hami-queue',
+        'kueue-site/v0.18/examples/serving-workloads/sample-hami.yaml',
+        'namespace',
+      ],
+    ]);
+  });
+
+  it('kuberay: a RayService at its worker group maximum', () => {
+    const { workloads } = declaredWorkloads(realFiles('kuberay'));
+    expect(workloads.map(summary)).toEqual([
+      {
+        name: 'stable-diffusion',
+        kind: 'RayService',
+        type: 'inference',
+        gpus: 10,
+        groups: ['gpu-group: 10 × 1'],
+        localQueue: null,
+        clusterQueue: null,
+        pool: null,
+      },
+    ]);
+  });
+
+  it("awsome-distributed-training: an MPIJob's workers; a templated PyTorchJob named, not dropped in silence", () => {
+    const { workloads, diagnostics } = declaredWorkloads(realFiles('awsome-distributed-training'));
+    expect(workloads.map((w) => [w.name, w.kind, gpusOf(w)])).toEqual([['nccl-tests', 'MPIJob', 16]]);
+    expect(diagnostics.map((d) => [d.file, d.line, d.severity, d.message])).toEqual([
+      [
+        'awsome-distributed-training/llama3_1_8b-fsdp.yaml',
+        45,
+        'warning',
+        "PyTorchJob llama3-1-8b-fsdp: the Worker pods' GPU count is not a number; its GPUs are not counted",
+      ],
+    ]);
+  });
+});
+
 const cronJob = (extra = '') => `apiVersion: batch/v1
 kind: CronJob
 metadata:
@@ -232,6 +301,53 @@ spec:
       template: {spec: {containers: [{resources: {limits: {nvidia.com/gpu: 8}}}]}}
 `,
     gpus: 32,
+  },
+  ...Object.fromEntries(
+    (
+      [
+        ['TFJob', 'tfReplicaSpecs', 'PS'],
+        ['MPIJob', 'mpiReplicaSpecs', 'Launcher'],
+        ['XGBoostJob', 'xgbReplicaSpecs', 'Master'],
+        ['PaddleJob', 'paddleReplicaSpecs', 'Master'],
+        ['JAXJob', 'jaxReplicaSpecs', 'Master'],
+      ] as const
+    ).map(([kind, field, first]) => [
+      kind,
+      {
+        // The first group asks for no GPU (a launcher, a parameter server): only the workers count.
+        text: `apiVersion: ${kind === 'MPIJob' ? 'kubeflow.org/v2beta1' : 'kubeflow.org/v1'}
+kind: ${kind}
+metadata: {name: ${kind.toLowerCase()}}
+spec:
+  ${field}:
+    ${first}:
+      replicas: 1
+      template: {spec: {containers: [{resources: {limits: {cpu: 2}}}]}}
+    Worker:
+      replicas: 2
+      template: {spec: {containers: [{resources: {limits: {nvidia.com/gpu: 4}}}]}}
+`,
+        gpus: 8,
+      },
+    ]),
+  ),
+  RayService: {
+    text: `apiVersion: ray.io/v1
+kind: RayService
+metadata: {name: llm}
+spec:
+  serveConfigV2: |
+    applications: []
+  rayClusterConfig:
+    headGroupSpec:
+      template: {spec: {containers: [{resources: {limits: {cpu: 4}}}]}}
+    workerGroupSpecs:
+      - groupName: gpu
+        replicas: 1
+        maxReplicas: 3
+        template: {spec: {containers: [{resources: {limits: {nvidia.com/gpu: 2}}}]}}
+`,
+    gpus: 6,
   },
   TrainJob: {
     text: `apiVersion: trainer.kubeflow.org/v1alpha1

@@ -5,7 +5,7 @@ import { observedForDraft } from '../../analysis/observed-workloads.js';
 import { DEFAULT_POLICY, InputError } from '../../domain/index.js';
 import type { DraftEntry } from '../../domain/index.js';
 import { MAX_FILE_CHARS } from '../../domain/limits.js';
-import { draftCatalog, type DraftTelemetry } from '../../report/draft-catalog.js';
+import { draftCatalog, type Draft, type DraftTelemetry } from '../../report/draft-catalog.js';
 import { missingWords } from '../../report/missing-words.js';
 import { askGpuJobs } from '../../telemetry/gpu-jobs.js';
 import { parseCatalog } from '../../workloads/catalog.js';
@@ -20,9 +20,11 @@ export const INIT_HELP = `Usage: gpu-justify init [--dir <repo dir>] [--out <fil
                         [--prometheus <url>] [--at <ISO-8601 time>] [--window <duration>]
 
 Writes a draft workload catalog from the GPU workloads the repository's own manifests declare
-(CronJob, Job, JobSet, RayJob, RayCluster, PyTorchJob, TrainJob, LeaderWorkerSet, Deployment,
-StatefulSet, KServe InferenceService, KAITO Workspace): GPUs per pod and pods, schedules, the
-ClusterQueue a Kueue queue-name label leads to, the pool a node selector pins. Every value is
+(CronJob, Job, JobSet, RayJob, RayCluster, RayService, PyTorchJob, TFJob, MPIJob, XGBoostJob,
+PaddleJob, JAXJob, TrainJob, LeaderWorkerSet, Deployment, StatefulSet, KServe InferenceService,
+KAITO Workspace): GPUs per pod and pods, schedules, the pool a node selector pins, and the
+ClusterQueue a Kueue queue-name label leads to through the LocalQueue of that name where the
+workload runs (its namespace, or the one its kustomization sets). Every value is
 commented with the file and line it came from; what only your team knows (runtimes, deadlines,
 SLOs, outcome queries) is left "unknown" or commented out and marked TO CONFIRM. The draft is valid
 against the catalog schema; an entry with an "unknown" stays out of the need until it is written.
@@ -36,7 +38,8 @@ of the queries writes no draft (exit 2): run without --prometheus for the reposi
 
 Options:
   --dir <repo dir>    the repository to read (default: the current directory)
-  --out <file>        where to write the draft (default: print it); an existing file is kept unless --force
+  --out <file>        where to write the draft (default: print it), relative to --dir unless absolute;
+                      an existing file is kept unless --force
   --force             overwrite --out if it exists
   --prometheus <url>  query this Prometheus-compatible API live; credentials and extra headers come
                       from PROMETHEUS_BEARER_TOKEN / PROMETHEUS_BASIC_AUTH / PROMETHEUS_HEADERS
@@ -58,8 +61,10 @@ export async function initCommand(argv: string[], out: Output): Promise<number> 
   });
   const dir = flags.dir ?? '.';
   if (!existsSync(dir)) throw new UsageError(`--dir ${dir}: no such directory`);
-  if (flags.out !== undefined && existsSync(flags.out) && flags.force !== true) {
-    throw new UsageError(`${flags.out} exists; pass --force to overwrite it, or --out another file`);
+  // The draft belongs to the repository it was drafted from: a relative --out is inside --dir.
+  const target = flags.out === undefined ? undefined : path.isAbsolute(flags.out) ? flags.out : path.join(dir, flags.out);
+  if (target !== undefined && existsSync(target) && flags.force !== true) {
+    throw new UsageError(`${target} exists; pass --force to overwrite it, or --out another file`);
   }
   const input = await telemetryFromFlags({ prometheus: flags.prometheus, at: flags.at, window: flags.window });
   const reader = new DirReader(dir);
@@ -90,25 +95,32 @@ export async function initCommand(argv: string[], out: Output): Promise<number> 
     telemetry,
   );
   // The draft must be a catalog the review accepts: anything else is a bug here, not the user's.
-  const check = parseCatalog(flags.out ?? 'gpu-workloads.yaml', draft);
+  const check = parseCatalog(target ?? 'gpu-workloads.yaml', draft.text);
   const errors = check.diagnostics.filter((d) => d.severity === 'error');
   if (check.unreadable !== null || errors.length > 0) {
     throw new Error(`the draft is not a valid catalog: ${(check.unreadable ?? errors[0])?.message ?? 'unreadable'}`);
   }
   for (const d of diagnostics) out.stderr(`${d.file}${d.line === null ? '' : `:${d.line}`}: ${d.severity}: ${d.message}`);
-  if (flags.out === undefined) {
-    out.stdout(draft);
+  if (target === undefined) {
+    out.stdout(draft.text);
     return 0;
   }
-  await writeFile(flags.out, draft);
-  const seen = telemetry ? telemetry.observed.undeclared.filter((o) => o.gpusPerRun !== null).length : 0;
-  const total = workloads.length + seen;
-  out.stderr(
-    `wrote ${flags.out}: ${total} GPU workload${total === 1 ? '' : 's'}` +
-      (telemetry ? ` (${seen} seen in telemetry alone, ${telemetry.observed.declared.size} declared ones seen running)` : '') +
-      `, ${check.rejected.length} to confirm`,
-  );
+  await writeFile(target, draft.text);
+  out.stderr(`wrote ${target}: ${summary(draft, check.rejected.length, telemetry)}`);
   return 0;
+}
+
+/** What the draft holds, counted from the entries as written. */
+function summary(draft: Draft, leftOut: number, telemetry: DraftTelemetry | undefined): string {
+  const total = draft.entries.length;
+  const alone = draft.entries.filter((e) => !e.declared).length;
+  const marked = draft.entries.filter((e) => e.toConfirm).length;
+  const seen = telemetry ? ` (${alone} seen in telemetry alone, ${telemetry.observed.declared.size} declared ones seen running)` : '';
+  const confirm =
+    marked === 0
+      ? 'none with a value to confirm'
+      : `${marked} with values marked TO CONFIRM${leftOut > 0 ? `, ${leftOut} of them left out of the need until their "unknown" fields are written` : ''}`;
+  return `${total} GPU workload${total === 1 ? '' : 's'}${seen}; ${confirm}`;
 }
 
 function draftTelemetry(entries: readonly DraftEntry[], asked: Awaited<ReturnType<typeof askGpuJobs>>, at: Date): DraftTelemetry {

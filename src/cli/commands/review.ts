@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { ChangeSet, ReviewResult } from '../../domain/index.js';
 import { ApiChangeSet } from '../../github/api-change-set.js';
 import { describeFailure } from '../../github/errors.js';
@@ -98,6 +99,7 @@ export async function reviewCommand(argv: string[], out: Output): Promise<number
     changes: side.changes,
     policy,
     ...(side.headSha === undefined ? {} : { headSha: side.headSha }),
+    ...(side.baseBranch === undefined ? {} : { baseBranch: side.baseBranch }),
     ...(catalog ? { catalog } : {}),
     ...(telemetry ? { telemetry } : {}),
   });
@@ -119,6 +121,8 @@ interface Sides {
   policy: () => Promise<LoadedPolicy>;
   headSha?: string;
   headUrl?: string;
+  /** The base branch or ref the policy is read from, when the base is not a directory. */
+  baseBranch?: string;
   /** What the sides add once the review has run: changed files GitHub did not list. */
   complete?: (result: ReviewResult) => Promise<ReviewResult>;
 }
@@ -128,7 +132,12 @@ function localSides(flags: { base?: string | undefined; head?: string | undefine
     base: required(flags.base, '--base'),
     head: required(flags.head, '--head'),
     ...(flags.repo === undefined ? {} : { repo: flags.repo }),
-  }).then((changes) => ({ changes, policy: () => loadPolicy(changes.base) }));
+  }).then((changes) => ({
+    changes,
+    policy: () => loadPolicy(changes.base),
+    // A ref names where the policy is read; a directory names no branch.
+    ...(flags.base !== undefined && !existsSync(flags.base) ? { baseBranch: flags.base } : {}),
+  }));
 }
 
 /**
@@ -147,6 +156,7 @@ async function pullRequestSides(ref: string, flags: { base?: string | undefined;
     changes,
     policy: () => loadPolicyFromGitHub(octokit, target.base, changes.base),
     headSha: target.headSha,
+    ...(target.baseRef === undefined ? {} : { baseBranch: target.baseRef }),
     ...(target.headUrl === undefined ? {} : { headUrl: target.headUrl }),
     complete: async (result) => withUnlistedFiles(result, await changes.unlistedFiles()),
   };

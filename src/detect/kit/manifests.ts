@@ -154,6 +154,26 @@ function parse(text: string, dialect: YamlDialect): ParsedDocs {
   return list;
 }
 
+/** Data keys named for YAML (or JSON, which YAML reads). */
+const YAML_KEY = /\.(ya?ml|json)$/i;
+/** Data keys named for another format: scripts, config languages, text. Never read as YAML. */
+const OTHER_KEY =
+  /\.(sh|bash|zsh|py|rb|pl|lua|js|mjs|ts|go|sql|toml|ini|cfg|conf|properties|env|txt|csv|tsv|xml|html?|md|j2|jinja2?|tmpl|service|cron|crontab|pem|crt|key)$/i;
+/** The first line of a YAML mapping (a key without spaces, or quoted), a list, a flow collection or a document marker. */
+const YAML_START = /^(?:---|%YAML|-(?:\s|$)|[{[]|[^\s#:{}[\],&*!|>'"%@`][^\s:#]*:(?:\s|$)|"[^"]*"\s*:(?:\s|$)|'[^']*'\s*:(?:\s|$))/;
+
+/**
+ * Whether a data value is YAML to read: its key's extension decides when it has one; otherwise its
+ * text must start as YAML does. A shell script, a Python file or a CSV of metrics is text that
+ * names GPUs, not YAML, and is never read as capacity (nor reported as YAML that would not parse).
+ */
+function heldYaml(key: string, text: string): boolean {
+  if (YAML_KEY.test(key)) return true;
+  if (OTHER_KEY.test(key) || text.startsWith('#!')) return false;
+  const first = text.split('\n').find((l) => l.trim() !== '' && !l.trimStart().startsWith('#'));
+  return first !== undefined && YAML_START.test(first.trimStart());
+}
+
 /** ConfigMap `data` values that hold YAML (device-plugin configs, manifests rendered by a hook). */
 function readDataStrings(cm: Manifest, wanted: (t: string) => boolean, scan: ManifestScan, dialect: YamlDialect): void {
   const data = mapGet(cm.root, 'data');
@@ -162,7 +182,7 @@ function readDataStrings(cm: Manifest, wanted: (t: string) => boolean, scan: Man
     const key = isScalar(pair.key) ? String(pair.key.value) : null;
     const value = pair.value;
     if (key === null || !isScalar(value) || typeof value.value !== 'string') continue;
-    if (!wanted(value.value) || !value.value.includes(':')) continue;
+    if (!wanted(value.value) || !value.value.includes(':') || !heldYaml(key, value.value)) continue;
     const header = nodeLine(value, cm.ctx.lc) ?? cm.line;
     // A literal block's lines start on the line after its `|` header; other styles cannot be
     // mapped line by line, so their contents are placed at the value's own line.

@@ -60,6 +60,18 @@ function replicaSpecGroups(specs: unknown): RawGroup[] {
   }));
 }
 
+/** A Kubeflow training job: its `<framework>ReplicaSpecs` (Master, Worker, Launcher, PS …). */
+function kubeflowJob(field: string): { groups: readonly string[]; extract: Extractor } {
+  return {
+    groups: ['kubeflow.org'],
+    extract: (root) => ({
+      type: 'training',
+      groups: replicaSpecGroups(mapGet(spec(root), field)),
+      labelHolders: [mapGet(root, 'metadata')],
+    }),
+  };
+}
+
 /** The kinds that declare GPU workloads, by `kind` (the apiVersion's group is checked too). */
 export const WORKLOAD_KINDS: Record<string, { groups: readonly string[]; extract: Extractor }> = {
   CronJob: {
@@ -107,14 +119,20 @@ export const WORKLOAD_KINDS: Record<string, { groups: readonly string[]; extract
     groups: ['ray.io'],
     extract: (root) => ({ type: 'inference', groups: rayGroups(spec(root)), labelHolders: [mapGet(root, 'metadata')] }),
   },
-  PyTorchJob: {
-    groups: ['kubeflow.org'],
+  RayService: {
+    groups: ['ray.io'],
     extract: (root) => ({
-      type: 'training',
-      groups: replicaSpecGroups(mapGet(spec(root), 'pytorchReplicaSpecs')),
+      type: 'inference',
+      groups: rayGroups(mapGet(spec(root), 'rayClusterConfig')),
       labelHolders: [mapGet(root, 'metadata')],
     }),
   },
+  PyTorchJob: kubeflowJob('pytorchReplicaSpecs'),
+  TFJob: kubeflowJob('tfReplicaSpecs'),
+  MPIJob: kubeflowJob('mpiReplicaSpecs'),
+  XGBoostJob: kubeflowJob('xgbReplicaSpecs'),
+  PaddleJob: kubeflowJob('paddleReplicaSpecs'),
+  JAXJob: kubeflowJob('jaxReplicaSpecs'),
   TrainJob: {
     groups: ['trainer.kubeflow.org'],
     extract: (root) => {

@@ -48,6 +48,24 @@ export function containerGpus(resources: unknown): { gpus: number; resource: str
   return null;
 }
 
+/**
+ * A whole-GPU resource whose count is not a number (`$GPU_PER_NODE`, a template): the node, so a
+ * workload that asks for GPUs is named rather than dropped in silence. Null when every one reads.
+ */
+export function unreadGpus(podSpec: unknown, resources?: unknown): unknown {
+  const blocks = resources !== undefined ? [resources] : seqItems(mapGet(podSpec, 'containers')).map((c) => mapGet(c, 'resources'));
+  for (const block of blocks) {
+    if (containerGpus(block)) continue;
+    for (const section of ['limits', 'requests']) {
+      for (const pair of mapOf(mapGet(block, section))?.items ?? []) {
+        const key = scalarString(pair.key);
+        if (key !== null && isWholeGpuResource(key) && parseQuantity(scalarValue(pair.value)) === null) return pair.value;
+      }
+    }
+  }
+  return null;
+}
+
 export interface Placement {
   pool: { name: string; label: string; source: SourceRef } | null;
   instanceType: { name: string; source: SourceRef } | null;

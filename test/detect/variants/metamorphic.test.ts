@@ -58,6 +58,7 @@ function result(rows: [kind: string, name: string, before: number, after: number
           },
         ]
       : [],
+    declarations: { base: [], head: [] },
   };
 }
 
