@@ -50,9 +50,10 @@ export function secretForms(secret: string): string[] {
   add(b64(secret).replace(/=+$/, ''));
   add(Buffer.from(secret).toString('base64url'));
   for (const core of base64Inside(secret)) add(core);
-  // A PEM key may be echoed a line at a time, or with its line breaks escaped.
-  if (secret.includes('\n')) {
-    for (const line of secret.split(/\r?\n/)) if (line.length >= 16 && !line.startsWith('-----')) add(line.trim());
+  // A PEM key may be echoed a line at a time, or with its line breaks escaped (as an environment
+  // variable often holds it, `\n` written out).
+  if (secret.includes('\n') || secret.includes('\\n')) {
+    for (const line of secret.split(/\r?\n|\\n/)) if (line.length >= 16 && !line.startsWith('-----')) add(line.trim());
   }
   return [...forms].sort((a, b) => b.length - a.length);
 }
@@ -163,11 +164,12 @@ function secretsOf(env: SecretEnv, into: Redactor = new Redactor()): Redactor {
     env['INPUT_GITHUB_TOKEN'],
     env['GH_TOKEN'],
     env['CLIENT_SECRET'],
+    env['GPU_JUSTIFY_STATE_SECRET'],
   );
   const basic = env['PROMETHEUS_BASIC_AUTH'];
   const colon = basic?.indexOf(':') ?? -1;
   if (basic && colon > 0) into.addBasic(basic.slice(0, colon), basic.slice(colon + 1));
-  into.addUrl(env['PROMETHEUS_URL']).addUrl(env['OPENCOST_URL']);
+  into.addUrl(env['PROMETHEUS_URL']).addUrl(env['OPENCOST_URL']).addUrl(env['REDIS_URL']);
   const headers = env['PROMETHEUS_HEADERS'];
   if (headers) {
     try {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import fc from 'fast-check';
 import { pino } from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { redactorInputs, redactorProblems, secretReadable } from '../../bench/reliability/fuzz/redactor-encodings.js';
 import { Redactor, REDACTED } from '../../src/domain/redact.js';
 import { createGpuJustifyApp } from '../../src/github/app.js';
@@ -107,6 +107,23 @@ describe('the redactor, over every escape', () => {
       }
     }
     expect(r.redact('nothing & nothing < else / here')).toBe('nothing & nothing < else / here');
+  });
+
+  it("knows the operator's every secret from the environment: state secret, Redis password, a key with its line breaks written out", async () => {
+    const key = newPrivateKey();
+    vi.resetModules();
+    vi.stubEnv('GPU_JUSTIFY_STATE_SECRET', 'state-secret-&/=9');
+    vi.stubEnv('REDIS_URL', 'redis://default:redis-pw%2F77@redis:6379');
+    vi.stubEnv('PRIVATE_KEY', key.replace(/\n/g, '\\n'));
+    try {
+      const { redactSecrets } = await import('../../src/domain/redact.js');
+      const line = key.split('\n')[3] ?? '';
+      const out = redactSecrets(`a state-secret-%26%2f%3d9 b redis-pw/77 c redis-pw%2f77 d ${line} e`);
+      for (const secret of ['state-secret-&/=9', 'redis-pw/77', line]) expect(secretReadable(out, secret), out).toBe(false);
+    } finally {
+      vi.unstubAllEnvs();
+      vi.resetModules();
+    }
   });
 
   it('fuzzed: random secrets through random chains of escapes, base64 and case never read back', () => {
