@@ -10,6 +10,7 @@ import { mayGrowCapacity } from '../../report/fail-closed.js';
 import { reviewJson } from '../../report/json.js';
 import { runReview, type LoadedPolicy } from '../../review.js';
 import { parseFlags, required, UsageError } from '../args.js';
+import { jsonOutput } from '../output.js';
 import type { Output } from '../output.js';
 import { loadPolicy } from '../policy-from-tree.js';
 import { parsePrRef } from '../pr-ref.js';
@@ -104,7 +105,7 @@ export async function reviewCommand(argv: string[], out: Output): Promise<number
   progress?.done();
   out.stdout(
     flags.format === 'json'
-      ? JSON.stringify(reviewJson(result), null, 2)
+      ? jsonOutput(reviewJson(result))
       : renderComment(result, { surface: 'cli', ...(side.headUrl === undefined ? {} : { headUrl: side.headUrl }) }),
   );
   return failOn !== undefined && failsOn(result, failOn, allowInsufficient) ? 1 : 0;
