@@ -4,7 +4,6 @@ import { judgedCatalog, type JudgedCatalog } from './analysis/catalog-demand.js'
 import { judgePr } from './analysis/review-pr.js';
 import { withCost } from './detect/cost.js';
 import { detectChanges } from './detect/detect-changes.js';
-import type { ParseOffload } from './detect/parse-pool.js';
 import { PARSERS } from './detect/registry.js';
 import { inferredWorkloads } from './analysis/inferred-workloads.js';
 import { fillUnknownFields } from './fill-unknown.js';
@@ -46,8 +45,6 @@ export interface ReviewInput {
   catalog?: { file: string; text: string };
   /** What the cluster does now; without it the review judges from the files alone. */
   telemetry?: TelemetryInput;
-  /** Where large files are parsed off this thread (the App's workers); in-process without it. */
-  offload?: ParseOffload;
 }
 
 /**
@@ -59,10 +56,7 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
   const policyErrors = loaded.diagnostics.filter((d) => d.severity === 'error');
   // An invalid policy fails closed: whatever it meant to say, it is judged as enforce.
   const policy: Policy = policyErrors.length > 0 ? { ...loaded.policy, mode: 'enforce' } : loaded.policy;
-  const [paths, detected] = await Promise.all([
-    changeSet.changedPaths(),
-    detectChanges(changeSet, PARSERS, input.offload ? { offload: input.offload } : {}),
-  ]);
+  const [paths, detected] = await Promise.all([changeSet.changedPaths(), detectChanges(changeSet, PARSERS)]);
   // Priced here, not in detect/, because the policy's prices override the catalog's defaults.
   const changes = detected.changes.map((c) => withCost(c, policy.prices));
   const diagnostics: Diagnostic[] = [...loaded.diagnostics, ...detected.diagnostics];
