@@ -77,7 +77,10 @@ function networkFailure(err: object): NetworkFailure | undefined {
   if (typeof (err as { cause?: unknown }).cause !== 'object') return undefined;
   // No code (fetch refuses some ports itself, "bad port"): the innermost message says why.
   const message = (err as { message?: unknown }).message;
-  return { code: 'unknown', words: typeof message === 'string' && message !== '' ? `no answer came back: ${message}` : 'no answer came back' };
+  return {
+    code: 'unknown',
+    words: typeof message === 'string' && message !== '' ? `no answer came back: ${message}` : 'no answer came back',
+  };
 }
 
 function tlsWords(code: string): string {

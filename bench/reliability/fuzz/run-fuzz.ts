@@ -58,9 +58,9 @@ function runWorker(
       void worker.terminate();
       resolve({ result });
     });
-    worker.once('error', (err) => {
+    worker.once('error', (err: unknown) => {
       clearInterval(watch);
-      reject(err);
+      reject(err instanceof Error ? err : new Error(String(err)));
     });
   });
 }

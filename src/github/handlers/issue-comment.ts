@@ -7,6 +7,7 @@ import { describeFailure } from '../errors.js';
 import { renderExplain, renderHelp, REPLY_MARKER } from '../explain.js';
 import { commandNoLongerStands } from '../command-comment.js';
 import { decideOverride } from '../override-permission.js';
+import { readCodeOwners } from '../code-owners.js';
 import { loadPolicy } from '../policy-loader.js';
 import { loadPull } from '../pull-target.js';
 import type { LoadedPull } from '../pull-target.js';
@@ -96,8 +97,16 @@ async function runCommand(run: CommandRun): Promise<void> {
     }
     case 'override': {
       // The base branch's policy decides: a pull request cannot grant itself the right.
-      const policy = await loadPolicy(octokit, repo, new ApiTreeReader(octokit, repo, pull.target.baseSha));
-      const decision = await decideOverride(octokit, { repo, login, author: pull.author, policy: policy.policy.overrides });
+      const base = new ApiTreeReader(octokit, repo, pull.target.baseSha);
+      const policy = await loadPolicy(octokit, repo, base);
+      const decision = await decideOverride(octokit, {
+        repo,
+        login,
+        author: pull.author,
+        policy: policy.policy.overrides,
+        unreadPolicy: policy.unread,
+        catalog: { path: policy.policy.catalog, codeOwners: () => readCodeOwners(base) },
+      });
       if (!decision.allowed) {
         log.info({ why: decision.why }, 'override refused');
         await reply(`${REPLY_MARKER}\n@${login} the override was not accepted: ${decision.why}. Nothing was changed.`);
@@ -117,7 +126,13 @@ async function runCommand(run: CommandRun): Promise<void> {
         log.info({ commentId }, 'override command already handled');
         return;
       }
-      const grant = { by: login, reason: command.reason, commentId, commandAt: createdAt };
+      const grant = {
+        by: login,
+        reason: command.reason,
+        commentId,
+        commandAt: createdAt,
+        ...(decision.scope ? { scope: decision.scope } : {}),
+      };
       const outcome = await queuedReview(deps, octokit, log, pull.target, grant).catch(async (err: unknown) => {
         await deps.commands.releaseDelivery(claim);
         throw err;
