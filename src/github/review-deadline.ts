@@ -1,10 +1,10 @@
 import type { ChangeSet, TreeReader } from '../domain/files.js';
 
 /** How long one review may read and judge before it is stopped and concluded as not finished. */
-export const DEFAULT_REVIEW_DEADLINE_SECONDS = 300;
+const DEFAULT_REVIEW_DEADLINE_SECONDS = 300;
 
 /** The operator's deadline: `GPU_JUSTIFY_REVIEW_DEADLINE_SECONDS`, a positive number of seconds, else the default. */
-export function reviewDeadlineSeconds(env: Record<string, string | undefined> = process.env): number {
+function reviewDeadlineSeconds(env: Record<string, string | undefined> = process.env): number {
   const raw = env['GPU_JUSTIFY_REVIEW_DEADLINE_SECONDS'];
   const value = raw === undefined || raw.trim() === '' ? Number.NaN : Number(raw);
   return Number.isFinite(value) && value > 0 ? value : DEFAULT_REVIEW_DEADLINE_SECONDS;

@@ -269,7 +269,7 @@ function envNumber(env: Record<string, string | undefined>, name: string): numbe
  * How the App runs its reviews, from the environment: `GPU_JUSTIFY_REVIEW_WORKERS` workers (0: in
  * the App's own thread, as the Action does), each with `GPU_JUSTIFY_REVIEW_WORKER_MEMORY_MB` of heap.
  */
-export function reviewRunnerFromEnv(env: Record<string, string | undefined> = process.env): ReviewRunner & { warm?(): void } {
+function reviewRunnerFromEnv(env: Record<string, string | undefined> = process.env): ReviewRunner & { warm?(): void } {
   const workers = envNumber(env, 'GPU_JUSTIFY_REVIEW_WORKERS') ?? defaultWorkers();
   if (workers === 0) return inThisThread;
   const memoryMb = envNumber(env, 'GPU_JUSTIFY_REVIEW_WORKER_MEMORY_MB') || DEFAULT_WORKER_MEMORY_MB;

@@ -56,29 +56,6 @@ export function hugeForEach(items = 5_000_000): HostileFile {
   return { name: `for_each over ${items.toLocaleString('en-US')} items`, path: 'infra/gke/each.tf', base: text(1), head: text(2) };
 }
 
-/** A ClusterQueue whose resource groups alias a list nine levels deep: 10^9 nodes if expanded. */
-export function aliasBomb(depth = 9): HostileFile {
-  const lines = ['x0: &x0 [{name: nvidia.com/gpu, nominalQuota: 1}, {name: nvidia.com/gpu, nominalQuota: 1}]'];
-  for (let i = 1; i <= depth; i++) lines.push(`x${i}: &x${i} [${Array.from({ length: 10 }, () => `*x${i - 1}`).join(', ')}]`);
-  const text = (gpus: number) => `apiVersion: kueue.x-k8s.io/v1beta1
-kind: ClusterQueue
-metadata:
-  name: bomb
-${lines.join('\n')}
-spec:
-  resourceGroups:
-    - coveredResources: ["nvidia.com/gpu"]
-      flavors:
-        - name: a100
-          resources:
-            - name: nvidia.com/gpu
-              nominalQuota: ${gpus}
-        - name: bomb
-          resources: *x${depth}
-`;
-  return { name: `YAML alias bomb (10^${depth})`, path: 'clusters/prod/bomb.yaml', base: text(2), head: text(4) };
-}
-
 /** A kustomize overlay of about `bytes` with thousands of strategic-merge patches on one queue. */
 export function kustomizeOverlay(bytes = 1_000_000): HostileFile {
   const base = `apiVersion: kueue.x-k8s.io/v1beta1
@@ -112,5 +89,3 @@ spec:
     shared: { 'clusters/base/queue.yaml': base, 'clusters/base/kustomization.yaml': 'resources:\n  - queue.yaml\n' },
   };
 }
-
-export const HOSTILE = [concatDoubling, hugeForEach, aliasBomb, kustomizeOverlay] as const;
