@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { detectChanges } from '../../src/detect/detect-changes.js';
-import { sharedParsePool } from '../../src/detect/parse-pool.js';
 import { PARSERS } from '../../src/detect/registry.js';
 import type { ChangeSet } from '../../src/domain/index.js';
 import { sign } from '@octokit/webhooks-methods';
@@ -195,7 +194,7 @@ async function pingDuringReviews(sampler: HeapSampler) {
       const inline = await pingLocalWhile(() => detectChanges(changeSetOf(FILE_OF[format], file.base, file.head), PARSERS));
       sampler.mark();
       for (const [how, run, lag] of [
-        ['App process, large files parsed in workers', viaApp, lagMs],
+        ['App process, the review in a worker', viaApp, lagMs],
         ['detection in the main thread (no workers)', inline, null],
       ] as const) {
         rows.push([
@@ -223,7 +222,6 @@ async function pingDuringReviews(sampler: HeapSampler) {
   } finally {
     await server.stop();
     await fake.close();
-    await sharedParsePool().close();
   }
   return { rows, data };
 }

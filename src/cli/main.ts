@@ -1,4 +1,5 @@
 import { redactSecrets } from '../domain/redact.js';
+import { visible } from '../domain/visible.js';
 import { nearest } from '../domain/nearest.js';
 import { UsageError } from './args.js';
 import { ACTION_HELP, actionCommand } from './commands/action.js';
@@ -56,7 +57,8 @@ Run gpu-justify <command> --help for what a command does and its options.`;
 /** Runs one command; returns the exit code (0 ran, 1 --fail-on matched, 2 bad usage or input). */
 export async function main(argv: string[], output: Output = processOutput): Promise<number> {
   // Whatever a command prints (a telemetry error echoing a URL, say), no known secret is in it.
-  const out: Output = { stdout: (t) => output.stdout(redactSecrets(t)), stderr: (t) => output.stderr(redactSecrets(t)) };
+  // Messages name the PR's files: what they hold invisibly (a bidi control) is written out.
+  const out: Output = { stdout: (t) => output.stdout(redactSecrets(t)), stderr: (t) => output.stderr(visible(redactSecrets(t))) };
   const [name, ...rest] = argv;
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
     out.stdout(USAGE);

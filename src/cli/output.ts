@@ -1,4 +1,5 @@
 import { redactSecrets } from '../domain/redact.js';
+import { jsonWithVisibleEscapes } from '../domain/visible.js';
 
 /** Where commands write; tests capture it instead of the process streams. */
 export interface Output {
@@ -11,3 +12,8 @@ export const processOutput: Output = {
   stdout: (text) => process.stdout.write(`${redactSecrets(text)}\n`),
   stderr: (text) => process.stderr.write(`${redactSecrets(text)}\n`),
 };
+
+/** A command's JSON answer: indented, invisible characters in PR strings written as `\uXXXX`. */
+export function jsonOutput(value: unknown): string {
+  return jsonWithVisibleEscapes(JSON.stringify(value, null, 2));
+}

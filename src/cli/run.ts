@@ -1,4 +1,5 @@
 import { redactSecrets } from '../domain/redact.js';
+import { visible } from '../domain/visible.js';
 import { main } from './main.js';
 
 // The process entry point, kept apart from main() so tests can call main() without exiting.
@@ -8,7 +9,7 @@ main(process.argv.slice(2)).then(
   },
   (err: unknown) => {
     const what = err instanceof Error ? (err.stack ?? err.message) : String(err);
-    process.stderr.write(`gpu-justify: unexpected failure: ${redactSecrets(what)}\n`);
+    process.stderr.write(`gpu-justify: unexpected failure: ${visible(redactSecrets(what))}\n`);
     process.exitCode = 2;
   },
 );

@@ -16,8 +16,6 @@ import { findOverlays, MAX_CANDIDATES, patchedBesideIt } from './kustomize/overl
 import { byPosition } from './match-decls.js';
 import { combine, merge } from './merge-results.js';
 import type { CapacityParser, Coverage, ParseResult, SetParseResult, SourceFile } from './parser.js';
-import { OFFLOAD_MIN_CHARS } from './parse-pool.js';
-import type { ParseOffload } from './parse-pool.js';
 import { PARSERS } from './registry.js';
 import { withSaneCounts } from './sane-counts.js';
 import { linkSideSharing } from './gpu-sharing/sharing-scan.js';
@@ -25,14 +23,6 @@ import { readers } from './side-readers.js';
 import type { Sides } from './side-readers.js';
 import { keepUnparsed, unknownAfter, unknownBefore } from './side-guards.js';
 import { dirOf } from './kit/paths.js';
-
-export interface DetectOptions {
-  /**
-   * Where large files are parsed instead of this thread (the App's worker pool), so a review of
-   * megabytes does not hold the event loop. Used only with the registry's own parsers.
-   */
-  offload?: ParseOffload;
-}
 
 export interface DetectedChanges {
   changes: CapacityChange[];
@@ -83,22 +73,16 @@ function oversize(path: string, text: string, parsers: readonly CapacityParser[]
  * at head, the size of the change is unknown, and a warning says so.
  * Reader failures (network, permissions) are not diagnostics; they propagate to the caller.
  */
-export async function detectChanges(
-  changes: ChangeSet,
-  parsers: readonly CapacityParser[] = PARSERS,
-  options: DetectOptions = {},
-): Promise<DetectedChanges> {
+export async function detectChanges(changes: ChangeSet, parsers: readonly CapacityParser[] = PARSERS): Promise<DetectedChanges> {
   const changed = new Set(await changes.changedPaths());
   const paths = [...changed].filter((p) => anyParserAccepts(p, parsers)).sort();
   const fileParsers = parsers.filter((p) => !p.parseSet);
   const setParsers = parsers.filter((p) => p.parseSet !== undefined);
   const sides = readers(changes, changed);
   const parsed = new Set<string>();
-  // Workers hold their own copy of the registry: only its parsers can be handed off.
-  const offload = parsers === PARSERS ? options.offload : undefined;
   const perFile = await mapLimit(paths, READ_CONCURRENCY, async (path) => ({
-    base: await detectSide(sides.base, path, fileParsers, parsed, offload),
-    head: await detectSide(sides.head, path, fileParsers, parsed, offload),
+    base: await detectSide(sides.base, path, fileParsers, parsed),
+    head: await detectSide(sides.head, path, fileParsers, parsed),
   }));
   const perSet: { base: SetParseResult & Coverage; head: SetParseResult & Coverage }[] = [];
   for (const parser of setParsers) {
@@ -106,9 +90,9 @@ export async function detectChanges(
     perSet.push(
       ...(await mapLimit(dirs, READ_CONCURRENCY, async (dir) => {
         const { set, notes } = await setPaths(sides, dir, paths, parser, parsers);
-        const head = await detectDirectory(sides.head, sides.mayExist, dir, set, parser, parsed, offload, changed);
+        const head = await detectDirectory(sides.head, sides.mayExist, dir, set, parser, parsed, changed);
         return {
-          base: await detectDirectory(sides.base, sides.mayExist, dir, set, parser, parsed, offload, changed),
+          base: await detectDirectory(sides.base, sides.mayExist, dir, set, parser, parsed, changed),
           head: { ...head, diagnostics: [...head.diagnostics, ...notes] },
         };
       })),
@@ -223,13 +207,7 @@ function uniqueDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   });
 }
 
-async function detectSide(
-  reader: TreeReader,
-  path: string,
-  parsers: readonly CapacityParser[],
-  parsed: Set<string>,
-  offload: ParseOffload | undefined,
-): Promise<ParseResult> {
+async function detectSide(reader: TreeReader, path: string, parsers: readonly CapacityParser[], parsed: Set<string>): Promise<ParseResult> {
   if (!parsers.some((p) => p.acceptsPath?.(path) ?? true)) return EMPTY;
   const text = await reader.read(path);
   if (text === null) return EMPTY;
@@ -239,16 +217,7 @@ async function detectSide(
   }
   const mine = parsers.some((p) => p.mightContain(path, text));
   if (mine) parsed.add(path);
-  if (offload && text.length >= OFFLOAD_MIN_CHARS && mine) {
-    return offload.file(path, text).catch((err: unknown) => failed(path, 'the parse worker', err));
-  }
   return detectFile(path, text, parsers);
-}
-
-/** A parse that could not finish is an error on its file: what it declares is unknown. */
-function failed(file: string, what: string, err: unknown): ParseResult {
-  const message = err instanceof Error ? err.message : String(err);
-  return { decls: [], diagnostics: [diagnostic(file, null, 'error', `${what} failed: ${message}`)], unresolved: [] };
 }
 
 /**
@@ -353,7 +322,6 @@ async function detectDirectory(
   paths: readonly string[],
   parser: CapacityParser,
   parsed: Set<string>,
-  offload: ParseOffload | undefined,
   changed: ReadonlySet<string>,
 ): Promise<SetParseResult & Coverage> {
   const files: SourceFile[] = [];
@@ -368,11 +336,7 @@ async function detectDirectory(
   if (!files.some((f) => parser.mightContain(f.path, f.text))) return merge(tooLarge);
   for (const f of files) if (parser.acceptsPath?.(f.path) ?? true) parsed.add(f.path);
   try {
-    const chars = files.reduce((n, f) => n + f.text.length, 0);
-    const result =
-      offload && chars >= OFFLOAD_MIN_CHARS
-        ? ((await offload.set(parser.id, files)) as SetParseResult & Coverage)
-        : (parser.parseSet as (f: readonly SourceFile[]) => SetParseResult & Coverage)(files);
+    const result = (parser.parseSet as (f: readonly SourceFile[]) => SetParseResult & Coverage)(files);
     return { ...merge([...tooLarge, result]), supersedes: result.supersedes ?? [], replaces: result.replaces ?? [] };
   } catch (err) {
     // Parsers must not throw; one that does must not take the other formats down with it.

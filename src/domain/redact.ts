@@ -1,8 +1,13 @@
+import { decodedOnce, fold, MAX_DEPTH, readings } from './escape-readings.js';
+
 /**
  * One redactor for every secret the process holds (telemetry credentials, the App's key and
- * webhook secret, a GitHub token) in every form it could take on the way out: as written,
- * URL-encoded, base64 (inside a longer base64 text too), JSON-escaped, and in a `Basic`
- * credential. Every output surface (comments, checks, logs, CLI output, error messages) passes
+ * webhook secret, a GitHub token) in every form it could take on the way out, in either case:
+ * as written, percent-encoded (`%2f` or `%2F`, `+` for a space, some characters only),
+ * JSON-, Go- and JavaScript-escaped (`\u0026`, `\/`), Markdown-escaped, as HTML entities (named,
+ * decimal, hex), those escapes nested in each other, and base64 or base64url (inside a longer
+ * base64 text too, and of `user:password` as a `Basic` credential carries it). Every output
+ * surface (comments, checks, logs, CLI output, error messages, GitHub request bodies) passes
  * through it.
  */
 
@@ -13,11 +18,10 @@ export const REDACTED = '***';
 const MIN_SECRET = 3;
 
 const b64 = (s: string | Buffer): string => Buffer.from(s).toString('base64');
-const b64url = (s: string): string => Buffer.from(s).toString('base64url');
 
 /**
  * The base64 characters that encode `secret` wherever it sits in a longer text, at each of the
- * three byte alignments: the characters a neighbour's bits also shape are left off.
+ * three byte alignments, in both alphabets: the characters a neighbour's bits also shape are left off.
  */
 function base64Inside(secret: string): string[] {
   const bytes = Buffer.from(secret);
@@ -28,42 +32,38 @@ function base64Inside(secret: string): string[] {
     const start = Math.ceil((pad * 8) / 6);
     const end = Math.floor(((pad + bytes.length) * 8) / 6);
     const core = encoded.slice(start, end);
-    if (core.length >= 4) out.push(core);
+    if (core.length >= 4) out.push(core, core.replace(/\+/g, '-').replace(/\//g, '_'));
   }
   return out;
 }
 
-/** Every form of one secret worth scrubbing, longest first. */
+/**
+ * The forms of one secret, longest first: as written, base64 in both alphabets (alone and inside
+ * longer base64), and a PEM key's lines. Each is then found through any escaping of its
+ * characters (escape-readings.ts): a `Basic` credential whose `/` a JSON encoder wrote `\/`, say.
+ */
 export function secretForms(secret: string): string[] {
   if (secret.length < MIN_SECRET) return [];
   const forms = new Set<string>([secret]);
   const add = (s: string) => void (s.length >= MIN_SECRET && forms.add(s));
-  add(encodeURIComponent(secret));
-  add(encodeURI(secret));
-  add(new URLSearchParams({ x: secret }).toString().slice(2));
-  add(JSON.stringify(secret).slice(1, -1));
   add(b64(secret));
   add(b64(secret).replace(/=+$/, ''));
-  add(b64url(secret));
+  add(Buffer.from(secret).toString('base64url'));
   for (const core of base64Inside(secret)) add(core);
-  // As the report's Markdown escaping writes it, should a secret ever reach the report unscrubbed.
-  add(
-    secret
-      .replace(/([\\`*_[\]#!~])/g, '\\$1')
-      .replace(/&/g, '&amp;')
-      .replace(/</g, '&lt;')
-      .replace(/>/g, '&gt;')
-      .replace(/\|/g, '\\|'),
-  );
-  // A PEM key may be echoed a line at a time, or with its line breaks escaped.
-  if (secret.includes('\n')) {
-    for (const line of secret.split(/\r?\n/)) if (line.length >= 16 && !line.startsWith('-----')) add(line.trim());
+  // A PEM key may be echoed a line at a time, or with its line breaks escaped (as an environment
+  // variable often holds it, `\n` written out).
+  if (secret.includes('\n') || secret.includes('\\n')) {
+    for (const line of secret.split(/\r?\n|\\n/)) if (line.length >= 16 && !line.startsWith('-----')) add(line.trim());
   }
   return [...forms].sort((a, b) => b.length - a.length);
 }
 
 export class Redactor {
-  #forms: string[] = [];
+  /**
+   * What is looked for in each reading of a text: every form folded (escape-readings.ts), and the
+   * form as it reads decoded, should the secret itself hold something that looks like an escape.
+   */
+  #keys: string[] = [];
   readonly #secrets = new Set<string>();
 
   /** Registers secrets (empty and short values are ignored); returns this for chaining. */
@@ -74,7 +74,13 @@ export class Redactor {
       this.#secrets.add(s);
       changed = true;
     }
-    if (changed) this.#forms = [...new Set([...this.#secrets].flatMap(secretForms))].sort((a, b) => b.length - a.length);
+    if (!changed) return this;
+    const keys = new Set<string>();
+    for (const form of new Set([...this.#secrets].flatMap(secretForms))) {
+      let decoded = form;
+      for (let d = 0; d <= MAX_DEPTH; d++, decoded = decodedOnce(decoded)) if (decoded.length >= MIN_SECRET) keys.add(fold(decoded));
+    }
+    this.#keys = [...keys].sort((a, b) => b.length - a.length);
     return this;
   }
 
@@ -109,10 +115,28 @@ export class Redactor {
     return this.#secrets.size;
   }
 
+  /** `text` with every secret masked, in any case and through any escaping of its characters. */
   redact(text: string): string {
-    let out = text;
-    for (const form of this.#forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
-    return out;
+    if (this.#keys.length === 0 || text.length < MIN_SECRET) return text;
+    const spans: [number, number][] = [];
+    for (const reading of readings(text)) {
+      const folded = fold(reading.text);
+      for (const key of this.#keys) {
+        for (let at = folded.indexOf(key); at >= 0; at = folded.indexOf(key, at + 1)) {
+          spans.push([reading.start[at] ?? 0, reading.end[at + key.length - 1] ?? 0]);
+        }
+      }
+    }
+    if (spans.length === 0) return text;
+    spans.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+    let out = '';
+    let copied = 0;
+    for (const [from, to] of spans) {
+      if (to <= copied) continue;
+      if (from >= copied) out += text.slice(copied, from) + REDACTED;
+      copied = to;
+    }
+    return out + text.slice(copied);
   }
 
   /** A copy of a JSON-like value with every string redacted (log fields, check output). */
@@ -140,11 +164,12 @@ function secretsOf(env: SecretEnv, into: Redactor = new Redactor()): Redactor {
     env['INPUT_GITHUB_TOKEN'],
     env['GH_TOKEN'],
     env['CLIENT_SECRET'],
+    env['GPU_JUSTIFY_STATE_SECRET'],
   );
   const basic = env['PROMETHEUS_BASIC_AUTH'];
   const colon = basic?.indexOf(':') ?? -1;
   if (basic && colon > 0) into.addBasic(basic.slice(0, colon), basic.slice(colon + 1));
-  into.addUrl(env['PROMETHEUS_URL']).addUrl(env['OPENCOST_URL']);
+  into.addUrl(env['PROMETHEUS_URL']).addUrl(env['OPENCOST_URL']).addUrl(env['REDIS_URL']);
   const headers = env['PROMETHEUS_HEADERS'];
   if (headers) {
     try {

@@ -6,6 +6,7 @@ import type { TelemetryProvider } from '../telemetry/from-env.js';
 import type { Logger } from './client.js';
 import { targetFromPull, type PullRequestLike } from './pull-target.js';
 import { reviewPullRequest, type ReviewOutcome } from './review-pull-request.js';
+import { inThisThread } from './review-runner.js';
 import { ACTIONS_BOT } from './self-login.js';
 import { stateKey, stateSecretFromEnv } from './state-signature.js';
 import { tokenClient } from './token-client.js';
@@ -69,5 +70,14 @@ export async function runAction(env: ActionEnv, telemetry: TelemetryProvider, lo
   // The workflow token writes as github-actions[bot]; any workflow can too, so the comment's
   // state is trusted only with a signature (a dedicated secret; the token changes every run).
   const key = stateKey(stateSecretFromEnv({ GPU_JUSTIFY_STATE_SECRET: env.GPU_JUSTIFY_STATE_SECRET }, false));
-  return reviewPullRequest({ octokit, log, target, telemetry, self: () => Promise.resolve(ACTIONS_BOT), stateKey: key });
+  // A job of its own: the review runs in this thread, bounded by the deadline and the job's timeout.
+  return reviewPullRequest({
+    octokit,
+    log,
+    target,
+    telemetry,
+    self: () => Promise.resolve(ACTIONS_BOT),
+    stateKey: key,
+    runner: inThisThread,
+  });
 }

@@ -1,11 +1,14 @@
 import { redactor } from '../domain/redact.js';
+import { visibleDeep } from '../domain/visible.js';
 import type { Logger } from './client.js';
 
 const LEVELS = new Set(['trace', 'debug', 'info', 'warn', 'error', 'fatal']);
 
 /**
  * The logger with every argument redacted (see Redactor) before pino sees it: log lines are an
- * output surface like comments and checks, and an error's message may echo a credential.
+ * output surface like comments and checks, and an error's message may echo a credential. Strings
+ * from the PR in them (paths, names) have their invisible characters written out (visible.ts), so
+ * a bidi control cannot reorder what an operator reads in a terminal.
  */
 export function redactingLogger<L extends Logger>(log: L): L {
   return new Proxy(log, {
@@ -16,7 +19,7 @@ export function redactingLogger<L extends Logger>(log: L): L {
         return (...args: unknown[]) =>
           (value as (...a: unknown[]) => unknown).apply(
             target,
-            args.map((a) => redactor().redactDeep(a)),
+            args.map((a) => visibleDeep(redactor().redactDeep(a))),
           );
       }
       if (prop === 'child') {

@@ -1,13 +1,12 @@
 import type { Mode } from '../domain/policy.js';
 import { redactSecrets, redactor } from '../domain/redact.js';
 import type { ReviewResult } from '../domain/review.js';
-import { sharedParsePool } from '../detect/parse-pool.js';
 import { renderCheck, renderFailedCheck } from '../report/check.js';
 import type { CheckOutput } from '../report/check.js';
 import { COMMENT_MARKER, renderComment } from '../report/comment.js';
 import type { TelemetryProvider } from '../telemetry/from-env.js';
 import { DEFAULT_POLICY } from '../domain/policy.js';
-import { POLICY_PATHS, runReview } from '../review/index.js';
+import { POLICY_PATHS } from '../review/index.js';
 import type { LoadedPolicy } from '../review/index.js';
 import { ApiChangeSet } from './api-change-set.js';
 import { adaptCheckOutput } from './check-output.js';
@@ -35,6 +34,9 @@ import type { StateKey } from './state-signature.js';
 import { decideOverride } from './override-permission.js';
 import { commandNoLongerStands } from './command-comment.js';
 import { postOverridden, postPlain } from './post-review.js';
+import { ReviewDeadline } from './review-deadline.js';
+import { sharedReviewRunner } from './review-pool.js';
+import type { ReviewRunner } from './review-runner.js';
 
 /** Pause before concluding again a check GitHub would not conclude for a reason other than its rate. */
 const CONCLUDE_AGAIN_MS = 5000;
@@ -53,6 +55,8 @@ export interface ReviewPullRequestOptions {
   self: SelfLogin;
   /** Signs and checks the state our comment carries; null: none is trusted. */
   stateKey: StateKey | null;
+  /** Where the review reads and judges: the App's review workers unless told (see AnalysisRun). */
+  runner?: ReviewRunner;
 }
 
 export interface ReviewOutcome {
@@ -73,9 +77,34 @@ export interface Analysis {
   result: ReviewResult;
 }
 
+/** How one analysis runs: where, and within what deadline. */
+export interface AnalysisRun {
+  /** The App's review workers (`GPU_JUSTIFY_REVIEW_WORKERS`) by default; the Action runs in its own thread. */
+  runner?: ReviewRunner;
+  /** Seconds it may take; `GPU_JUSTIFY_REVIEW_DEADLINE_SECONDS` by default. */
+  deadlineSeconds?: number;
+}
+
+/**
+ * Reads and judges the pull request within the review's deadline: past it, the review is stopped
+ * (its worker terminated) and this fails with a ReviewDeadlineError, which the check names.
+ */
 export async function analysePullRequest(
   octokit: GitHubClient,
   target: PullRequestTarget,
+  provider?: TelemetryProvider,
+  onPolicy?: (policy: LoadedPolicy) => void,
+  log?: Logger,
+  run: AnalysisRun = {},
+): Promise<Analysis> {
+  const deadline = new ReviewDeadline(run.deadlineSeconds);
+  return deadline.race(analyse(octokit, target, { runner: run.runner ?? sharedReviewRunner(), deadline }, provider, onPolicy, log));
+}
+
+async function analyse(
+  octokit: GitHubClient,
+  target: PullRequestTarget,
+  run: { runner: ReviewRunner; deadline: ReviewDeadline },
   provider?: TelemetryProvider,
   onPolicy?: (policy: LoadedPolicy) => void,
   log?: Logger,
@@ -95,15 +124,15 @@ export async function analysePullRequest(
   // The policy and the catalog decide what is trusted: always read as the base commit has them.
   changes.readSparingly([...POLICY_PATHS, policy.policy.catalog]);
   const telemetry = provider?.(policy.policy);
-  // The App serves webhooks and /ping from this thread: large files are parsed in workers.
-  const reviewed = await runReview({
-    changes,
+  // The App serves webhooks and /ping from this thread: the review itself runs in a worker.
+  const input = {
+    changes: run.deadline.track(changes),
     policy,
     headSha: target.headSha,
     ...(target.baseRef === undefined ? {} : { baseBranch: target.baseRef }),
-    offload: sharedParsePool(),
     ...(telemetry ? { telemetry } : {}),
-  });
+  };
+  const reviewed = await run.runner.run(input, run.deadline.signal);
   return { changes, policy, result: withUnlistedFiles(withRefusedFiles(reviewed, changes.refusedFiles()), await changes.unlistedFiles()) };
 }
 
@@ -139,7 +168,9 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
   const pullReads: { pending: Promise<Settled<PullAnswer>> | null } = { pending: null };
   const readPull = (): Promise<Settled<PullAnswer>> =>
     (pullReads.pending ??= settle(octokit.rest.pulls.get({ ...target.base, pull_number: target.number })));
-  const analysing = settle(analysePullRequest(octokit, target, options.telemetry, onPolicy, log));
+  const analysing = settle(
+    analysePullRequest(octokit, target, options.telemetry, onPolicy, log, options.runner ? { runner: options.runner } : {}),
+  );
   try {
     const { changes, policy, result } = unsettle(await analysing);
     const author = await options.self();

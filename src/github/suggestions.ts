@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { TreeReader } from '../domain/files.js';
 import type { ChangeReview, ReviewResult } from '../domain/review.js';
+import { hasInvisible } from '../domain/visible.js';
 import { md } from '../report/escape.js';
 import { reviewReason } from '../report/reasons.js';
 
@@ -33,6 +34,10 @@ export async function planSuggestions(result: ReviewResult, head: TreeReader): P
     const text = await head.read(review.change.file);
     const line = text?.split('\n')[review.change.line - 1]?.replace(/\r$/, '');
     if (line === undefined) continue;
+    // A suggestion applies its line as written: one holding a character the reader cannot see
+    // (a bidi control, a zero-width space) would apply what nobody saw. The check and the
+    // comment still name the change, with those characters shown.
+    if (hasInvisible(line) || hasInvisible(review.change.file)) continue;
     const rewritten = rewriteValue(line, review.change.gpusAfter, target);
     if (rewritten === null) continue;
     out.push({ path: review.change.file, line: review.change.line, body: suggestionBody(review, target, line, rewritten) });

@@ -6,6 +6,7 @@ import { firstScreen } from './first-screen.js';
 import { headline } from './headline.js';
 import { sharingSentence } from './sharing.js';
 import { code, plain } from './escape.js';
+import { visible } from '../domain/visible.js';
 import { duration, pct } from './numbers.js';
 import { VERDICT_TITLE } from './verdict-text.js';
 import { reviewReason } from './reasons.js';
@@ -98,7 +99,8 @@ export function renderCheck(result: ReviewResult, text?: string): CheckOutput {
     title,
     summary: summary.slice(0, MAX_CHECK_TEXT),
     ...(text === undefined ? {} : { text: text.slice(0, MAX_CHECK_TEXT) }),
-    annotations,
+    // A path is the PR's too: GitHub shows it beside the annotation as written.
+    annotations: annotations.map((a) => ({ ...a, path: visible(a.path) })),
   };
 }
 
@@ -178,7 +180,7 @@ export function renderFailedCheck(reason: string, mode: 'advise' | 'enforce' | n
     conclusion: closed ? 'failure' : 'neutral',
     title: 'gpu-justify could not run',
     summary:
-      `The review could not run: ${reason}. No verdict was reached; re-run the check once the cause is fixed` +
+      `The review could not run: ${visible(reason)}. No verdict was reached; re-run the check once the cause is fixed` +
       (closed
         ? ` (comment \`/gpu-justify\` or use "Re-run" on the check). Until then the check fails, since the pull request may add GPUs; ` +
           `an authorised reviewer can comment \`/gpu-justify override <reason>\` once a review has run.`

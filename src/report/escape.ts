@@ -1,8 +1,16 @@
+import { visible } from '../domain/visible.js';
+
 const MAX_NAME = 80;
 export const MAX_SENTENCE = 400;
 
+/**
+ * Every string from the PR enters the report through here: written visibly first (bidi controls,
+ * zero-width and other invisible characters as `⟨U+202E⟩`, see domain/visible.ts), so it reads as
+ * it is, in its order, then shortened.
+ */
 function shorten(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  const shown = visible(text);
+  return shown.length > max ? `${shown.slice(0, max - 1)}…` : shown;
 }
 
 /** A zero-width space as an entity: invisible, and it parts what GitHub would otherwise link. */
@@ -72,7 +80,7 @@ function noMarkers(text: string): string {
  */
 export function mermaidText(text: string, max = MAX_NAME): string {
   return shorten(
-    text
+    visible(text)
       .replace(/[:;#%<>"'`{}[\]()\\|&]/g, ' ')
       .replace(/\s+/g, ' ')
       .trim(),

@@ -1,3 +1,3 @@
 // The review core's face: what the CLI, the Action and the App call.
-export { POLICY_PATHS, type LoadedPolicy } from './input.js';
+export { POLICY_PATHS, type LoadedPolicy, type ReviewInput } from './input.js';
 export { runReview } from './run-review.js';

@@ -1,4 +1,3 @@
-import type { ParseOffload } from '../detect/parse-pool.js';
 import type { ChangeSet, Diagnostic, Policy } from '../domain/index.js';
 import type { TelemetryInput } from '../telemetry/collect.js';
 
@@ -24,8 +23,6 @@ export interface ReviewInput {
   catalog?: { file: string; text: string };
   /** What the cluster does now; without it the review judges from the files alone. */
   telemetry?: TelemetryInput;
-  /** Where large files are parsed off this thread (the App's workers); in-process without it. */
-  offload?: ParseOffload;
   /** The branch the pull request merges into, for the words that say where the policy is fixed. */
   baseBranch?: string;
 }

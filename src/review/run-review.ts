@@ -23,7 +23,7 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
 
   const [paths, detected] = await Promise.all([
     changeSet.changedPaths(),
-    detectChanges(changeSet, PARSERS, input.offload ? { offload: input.offload } : {}),
+    detectChanges(changeSet, PARSERS),
   ]);
   // Priced here, not in detect/, because the policy's prices override the catalog's defaults.
   const changes = detected.changes.map((c) => withCost(c, policy.prices));

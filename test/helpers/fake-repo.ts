@@ -69,13 +69,22 @@ export class FakeRepo {
   /** False: a GitHub Enterprise Server without the GraphQL API, answering POST /graphql with 404. */
   graphql = true;
   #nextId = 1000;
-  readonly #trees = new Map<string, Record<string, string>>();
-  readonly #blobs = new Map<string, string>();
+  readonly #trees: Map<string, Record<string, string>>;
+  readonly #blobs: Map<string, string>;
 
+  /**
+   * `sharing`: a repository already served on the same fake, whose Git data this one joins. The
+   * Git routes (contents, trees, blobs, GraphQL) are the fake's one set, so two pull requests
+   * served at once must keep their trees together; each needs its own repository, since a
+   * repository's check runs are one route.
+   */
   constructor(
     private readonly fake: FakeGitHub,
     readonly pr: PullRequestState,
+    options: { sharing?: FakeRepo } = {},
   ) {
+    this.#trees = options.sharing ? options.sharing.#trees : new Map<string, Record<string, string>>();
+    this.#blobs = options.sharing ? options.sharing.#blobs : new Map<string, string>();
     this.currentHeadSha = pr.headSha;
     this.addTree(pr.base, pr.baseSha, pr.baseFiles, pr.baseSpecial);
     this.addTree(pr.head ?? pr.base, pr.headSha, pr.headFiles, pr.headSpecial);

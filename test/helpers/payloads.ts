@@ -18,6 +18,8 @@ export interface PullRequestPayloadOptions {
   headSha: string;
   /** Makes the PR come from a fork in this repository. */
   fork?: RepoId;
+  /** The repository it is opened in; the recorded example's (EXAMPLE_REPO) when absent. */
+  repo?: RepoId;
   draft?: boolean;
   /** For `edited`: what changed (`{ base: … }` when the base branch did). */
   changes?: Record<string, unknown>;
@@ -47,6 +49,15 @@ export function pullRequestPayload(options: PullRequestPayloadOptions): Record<s
   payload.pull_request.head.sha = options.headSha;
   if (options.action === 'synchronize') {
     payload.after = options.headSha;
+  }
+  if (options.repo) {
+    const { owner, repo: name } = options.repo;
+    for (const repo of [payload.repository, payload.pull_request.base.repo, payload.pull_request.head.repo]) {
+      repo.name = name;
+      repo.full_name = `${owner}/${name}`;
+      repo.owner.login = owner;
+      repo.html_url = `https://github.com/${owner}/${name}`;
+    }
   }
   if (options.fork) {
     const repo = payload.pull_request.head.repo;
@@ -168,18 +179,24 @@ function fillCheck(payload: CheckPayload, check: CheckObject, options: CheckPayl
 }
 
 /** The parts of the payload the scenarios touch. */
+interface PayloadRepo {
+  name: string;
+  full_name: string;
+  html_url: string;
+  fork: boolean;
+  owner: { login: string };
+}
+
 interface PullRequestPayload {
   number: number;
   after?: string;
   installation: { id: number };
+  repository: PayloadRepo;
   pull_request: {
     number: number;
     draft?: boolean;
     changed_files?: number;
-    base: { sha: string };
-    head: {
-      sha: string;
-      repo: { name: string; full_name: string; html_url: string; fork: boolean; owner: { login: string } };
-    };
+    base: { sha: string; repo: PayloadRepo };
+    head: { sha: string; repo: PayloadRepo };
   };
 }

@@ -5,6 +5,7 @@ import { parseCommand } from '../../../src/github/command-parser.js';
 import { parseCatalog } from '../../../src/workloads/catalog.js';
 import { parsePolicy } from '../../../src/workloads/policy.js';
 import { commentRoundTripProblems, roundTripInputs } from './comment-round-trip.js';
+import { redactorInputs, redactorProblems } from './redactor-encodings.js';
 import { catalogTexts, commentBodies, corpusSeeds, mutatedCorpus, policyTexts, structuredHcl, structuredYaml } from './inputs.js';
 import type { Seed } from './inputs.js';
 
@@ -109,6 +110,11 @@ export function fuzzTargets(seeds: readonly Seed[] = corpusSeeds()): FuzzTarget[
       id: 'comment-round-trip',
       inputs: fc.oneof({ weight: 3, arbitrary: roundTripInputs() }, commentBodies()),
       check: commentRoundTripProblems,
+    },
+    {
+      id: 'redactor-encodings',
+      inputs: redactorInputs(),
+      check: redactorProblems,
     },
     {
       id: 'command-parser',

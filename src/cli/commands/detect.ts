@@ -3,6 +3,8 @@ import { coverageJson } from '../../report/coverage.js';
 import { changeJson } from '../../report/json.js';
 import { sharingSuffix } from '../../report/sharing.js';
 import { parseFlags, required } from '../args.js';
+import { visible } from '../../domain/visible.js';
+import { jsonOutput } from '../output.js';
 import type { Output } from '../output.js';
 import { changeSetFromArgs } from '../tree-readers/change-set.js';
 
@@ -37,17 +39,18 @@ export async function detectCommand(argv: string[], out: Output): Promise<number
   const result = await detectChanges(changes);
   if (flags.json) {
     const json = { changes: result.changes.map(changeJson), diagnostics: result.diagnostics, coverage: coverageJson(result.coverage) };
-    out.stdout(JSON.stringify(json, null, 2));
+    out.stdout(jsonOutput(json));
     return 0;
   }
   const notFollowed = coverageJson(result.coverage).flatMap((c) => (c.notFollowed ?? []).map((n) => ({ file: c.file, ...n })));
   if (result.changes.length === 0 && notFollowed.length === 0) out.stdout('No GPU capacity change.');
+  // Files and names are the PR's: what they hold invisibly (a bidi control) is written out.
   for (const c of result.changes) {
     const delta = c.delta > 0 ? `+${c.delta}` : String(c.delta);
-    out.stdout(`${c.file}:${c.line}  ${c.kind} ${c.name}: ${c.gpusBefore} → ${c.gpusAfter} GPUs (${delta})${sharingSuffix(c)}`);
+    out.stdout(visible(`${c.file}:${c.line}  ${c.kind} ${c.name}: ${c.gpusBefore} → ${c.gpusAfter} GPUs (${delta})${sharingSuffix(c)}`));
   }
   // Not a change, but not "no change" either: what could not be followed is part of the answer.
-  for (const n of notFollowed) out.stdout(`${n.file}${n.line === null ? '' : `:${n.line}`}  not followed: ${n.message}`);
+  for (const n of notFollowed) out.stdout(visible(`${n.file}${n.line === null ? '' : `:${n.line}`}  not followed: ${n.message}`));
   for (const d of result.diagnostics) {
     out.stderr(`${d.file}${d.line === null ? '' : `:${d.line}`}: ${d.severity}: ${d.message}`);
   }

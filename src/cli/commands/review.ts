@@ -12,6 +12,7 @@ import { outageWords } from '../../report/first-screen.js';
 import { reviewJson } from '../../report/json.js';
 import { runReview, type LoadedPolicy } from '../../review/index.js';
 import { parseFlags, required, UsageError } from '../args.js';
+import { jsonOutput } from '../output.js';
 import type { Output } from '../output.js';
 import { loadPolicy } from '../policy-from-tree.js';
 import { parsePrRef } from '../pr-ref.js';
@@ -110,7 +111,7 @@ export async function reviewCommand(argv: string[], out: Output): Promise<number
   if (measured?.outage !== undefined) out.stderr(`gpu-justify: not measured: ${outageWords(measured.source, measured.outage, true)}`);
   out.stdout(
     flags.format === 'json'
-      ? JSON.stringify(reviewJson(result), null, 2)
+      ? jsonOutput(reviewJson(result))
       : renderComment(result, { surface: 'cli', ...(side.headUrl === undefined ? {} : { headUrl: side.headUrl }) }),
   );
   return failOn !== undefined && failsOn(result, failOn, allowInsufficient) ? 1 : 0;

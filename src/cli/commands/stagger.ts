@@ -5,9 +5,11 @@ import { jobsFromWorkloads } from '../../analysis/stagger/expand.js';
 import { StaggerError } from '../../analysis/stagger/errors.js';
 import { planStagger } from '../../analysis/stagger/plan.js';
 import { isJobWorkload, nearest, type StaggerPlan } from '../../domain/index.js';
+import { visible } from '../../domain/visible.js';
 import { chronological } from '../../report/schedule.js';
 import { parseCatalog } from '../../workloads/catalog.js';
 import { parseFlags, required, UsageError } from '../args.js';
+import { jsonOutput } from '../output.js';
 import type { Output } from '../output.js';
 import { readInputFile } from '../read-input.js';
 import { leftOutEntries, leftOutMessage, type LeftOutEntry } from './stagger-left-out.js';
@@ -87,7 +89,7 @@ export async function staggerCommand(argv: string[], out: Output): Promise<numbe
   const code = leftOut.length > 0 ? 2 : 0;
 
   if (flags.json) {
-    out.stdout(JSON.stringify(staggerJson(plan, capacity, leftOut), null, 2));
+    out.stdout(jsonOutput(staggerJson(plan, capacity, leftOut)));
     return code;
   }
   if (leftOut.length > 0) {
@@ -98,14 +100,15 @@ export async function staggerCommand(argv: string[], out: Output): Promise<numbe
   out.stdout(
     `Peak ${plan.peakGpus} GPU${plan.peakGpus === 1 ? '' : 's'} (${plan.optimal ? 'optimal' : `lower bound ${plan.lowerBound}`}); all at once: ${plan.naivePeakGpus}.`,
   );
-  out.stdout(`Lower bound: ${boundText(plan.boundProof)}.`);
+  out.stdout(visible(`Lower bound: ${boundText(plan.boundProof)}.`));
   if (capacity !== null) {
     out.stdout(plan.peakGpus <= capacity ? `Fits in ${capacity} GPUs.` : `Does not fit in ${capacity} GPUs.`);
   }
   const weekly = plan.cycle === WEEK;
   if (weekly) out.stdout('The plan repeats weekly from Monday 00:00 UTC; Day is the weekday each run starts.');
+  // Workload names are the catalog's, which a PR may write: invisible characters are written out.
   const rows = staggerJson(plan, capacity).schedule.map((r) => [
-    r.workload,
+    visible(r.workload),
     String(r.run),
     String(r.gpus),
     ...(r.day === undefined ? [] : [`${r.day.charAt(0).toUpperCase()}${r.day.slice(1)}`]),

@@ -1,0 +1,231 @@
+import fc from 'fast-check';
+import { Redactor } from '../../../src/domain/redact.js';
+
+/**
+ * The redactor against secrets an upstream echoes back in whatever escaping it applies: random
+ * credentials from the characters that encode differently (`& < > ' " / + = % \ : @ #`, a space,
+ * non-ASCII), written through random chains of percent-encoding (either case, `+` for a space, some
+ * characters only), JSON, Go and JavaScript escapes, HTML entities (named, decimal, hex, leading
+ * zeros), Markdown escapes and case changes, or as base64 and base64url (alone, of `user:password`,
+ * inside a longer base64 text, then escaped again), inside an error text. After redaction no
+ * decoding of the text, however deep, gives the secret back; and a text holding no secret comes
+ * out as it went in.
+ */
+
+const HOSTILE = [...'&<>\'"/+=%\\:@#;?~ !*()[]{}|`$,'];
+const PLAIN = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'];
+const WIDE = ['é', 'ß', '€', '日', '😀'];
+
+const secretArb = fc
+  .tuple(
+    fc.array(fc.constantFrom(...PLAIN, ...PLAIN, ...HOSTILE, ...WIDE), { minLength: 5, maxLength: 24 }),
+    fc.constantFrom(...HOSTILE),
+    fc.nat(),
+  )
+  // At least one character that some encoding changes, so every case tests an escape.
+  .map(([chars, hostile, at]) => {
+    chars.splice(at % (chars.length + 1), 0, hostile);
+    return chars.join('');
+  });
+
+type Encoder = (s: string, mask: readonly boolean[]) => string;
+
+const bytesOf = (ch: string) => [...Buffer.from(ch)];
+const hex2 = (n: number, upper: boolean) => {
+  const h = n.toString(16).padStart(2, '0');
+  return upper ? h.toUpperCase() : h;
+};
+/** Applies `f` to the characters the mask picks (all when it is empty), the others as they are. */
+const some = (s: string, mask: readonly boolean[], f: (ch: string, i: number) => string): string =>
+  [...s].map((ch, i) => (mask.length === 0 || mask[i % mask.length] ? f(ch, i) : ch)).join('');
+const utf16 = (ch: string) => ch.split('').map((u) => u.charCodeAt(0));
+
+const ENCODERS: Readonly<Record<string, Encoder>> = {
+  percentUpper: (s) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${hex2(c.charCodeAt(0), true)}`),
+  percentLower: (s) => encodeURIComponent(s).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()),
+  percentSome: (s, mask) =>
+    some(s, mask, (ch, i) =>
+      bytesOf(ch)
+        .map((b) => `%${hex2(b, i % 2 === 0)}`)
+        .join(''),
+    ),
+  form: (s) => new URLSearchParams({ x: s }).toString().slice(2),
+  json: (s) => JSON.stringify(s).slice(1, -1),
+  goJson: (s) => JSON.stringify(s).slice(1, -1).replace(/&/g, '\\u0026').replace(/</g, '\\u003c').replace(/>/g, '\\u003e'),
+  slashes: (s) => JSON.stringify(s).slice(1, -1).replace(/\//g, '\\/'),
+  unicodeSome: (s, mask) =>
+    some(s, mask, (ch, i) =>
+      utf16(ch)
+        .map((u) => `\\u${i % 2 === 0 ? u.toString(16).padStart(4, '0') : u.toString(16).padStart(4, '0').toUpperCase()}`)
+        .join(''),
+    ),
+  hexEscapes: (s, mask) => some(s, mask, (ch) => (ch.charCodeAt(0) < 0x100 ? `\\x${hex2(ch.charCodeAt(0), false)}` : ch)),
+  htmlNamed: (s) =>
+    s
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+      .replace(/'/g, '&#39;')
+      .replace(/\//g, '&sol;'),
+  htmlDecimal: (s, mask) => some(s, mask, (ch, i) => `&#${'0'.repeat(i % 3)}${ch.codePointAt(0)};`),
+  htmlHex: (s, mask) => some(s, mask, (ch, i) => `&#${i % 2 === 0 ? 'x' : 'X'}${(ch.codePointAt(0) ?? 0).toString(16)};`),
+  markdown: (s) => s.replace(/([\\`*_[\]#!~|])/g, '\\$1'),
+  upper: (s) => s.toUpperCase(),
+  lower: (s) => s.toLowerCase(),
+};
+
+const base64Of = (s: string, url: boolean) => Buffer.from(s).toString(url ? 'base64url' : 'base64');
+
+/** One case: the secrets the process knows, and the text an upstream sent back. */
+interface RedactorCase {
+  secrets: string[];
+  user: string | null;
+  text: string;
+  /** A text with no secret in it, which must come out unchanged. */
+  innocent: string;
+}
+
+const chainArb = fc.array(fc.constantFrom(...Object.keys(ENCODERS)), { minLength: 1, maxLength: 3 });
+const maskArb = fc.array(fc.boolean(), { maxLength: 7 });
+
+const caseArb: fc.Arbitrary<RedactorCase> = fc
+  .record({
+    secret: secretArb,
+    user: fc.option(fc.stringMatching(/^[a-z][a-z0-9._-]{2,10}$/), { nil: null }),
+    base64: fc.constantFrom('none', 'none', 'secret', 'pair', 'inside'),
+    url: fc.boolean(),
+    padding: fc.string({ unit: fc.constantFrom(...PLAIN), maxLength: 4 }),
+    chain: chainArb,
+    mask: maskArb,
+    before: fc.constantFrom('error: ', '{"error":"', 'denied for ', '<p>', 'auth=', ''),
+    after: fc.constantFrom('"}', ' (401)', '</p>', '&next=1', ''),
+    innocent: fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789 .,'), maxLength: 200 }),
+  })
+  .map((c) => {
+    const pair = c.user === null ? c.secret : `${c.user}:${c.secret}`;
+    let form = c.secret;
+    if (c.base64 === 'secret') form = base64Of(c.secret, c.url);
+    else if (c.base64 === 'pair') form = base64Of(pair, c.url);
+    else if (c.base64 === 'inside') form = base64Of(`${c.padding}${pair}!`, c.url);
+    // Base64 is then escaped too (a Basic header in Go's JSON); the secret itself through the chain.
+    for (const name of c.base64 === 'none' ? c.chain : c.chain.filter((n) => !['upper', 'lower'].includes(n)).slice(0, 1)) {
+      form = (ENCODERS[name] as Encoder)(form, c.mask);
+    }
+    return { secrets: [c.secret], user: c.user, text: `${c.before}${form}${c.after}`, innocent: c.innocent };
+  });
+
+/** The fuzz harness hands text around: each case travels as JSON. */
+export function redactorInputs(): fc.Arbitrary<string> {
+  return caseArb.map((c) => JSON.stringify(c));
+}
+
+/** Every decoding the matcher claims to see through, applied until nothing changes. */
+function decodeDeep(text: string): string {
+  let out = text;
+  for (let round = 0; round < 6; round++) {
+    const next = out
+      .replace(/\\u\{([0-9a-f]+)\}/gi, (_, h: string) => safeCodePoint(Number.parseInt(h, 16)))
+      .replace(/\\u([0-9a-f]{4})/gi, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)))
+      .replace(/\\x([0-9a-f]{2})/gi, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)))
+      .replace(/\\([nrtbf])/g, (_, c: string) => ({ n: '\n', r: '\r', t: '\t', b: '\b', f: '\f' })[c] ?? c)
+      .replace(/\\([!-/:-@[-`{-~])/g, '$1')
+      .replace(/&#x([0-9a-f]+);/gi, (_, h: string) => safeCodePoint(Number.parseInt(h, 16)))
+      .replace(/&#([0-9]+);/g, (_, d: string) => safeCodePoint(Number.parseInt(d, 10)))
+      .replace(
+        /&(amp|lt|gt|quot|apos|sol|plus|equals|percnt|num|colon|commat|excl|quest|semi|bsol);/gi,
+        (_, n: string) => NAMED[n.toLowerCase()] ?? '',
+      )
+      .replace(/(?:%[0-9a-f]{2})+/gi, (m) => {
+        try {
+          return decodeURIComponent(m);
+        } catch {
+          return m;
+        }
+      });
+    if (next === out) break;
+    out = next;
+  }
+  return out;
+}
+
+const NAMED: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  sol: '/',
+  plus: '+',
+  equals: '=',
+  percnt: '%',
+  num: '#',
+  colon: ':',
+  commat: '@',
+  excl: '!',
+  quest: '?',
+  semi: ';',
+  bsol: '\\',
+};
+
+function safeCodePoint(n: number): string {
+  return Number.isInteger(n) && n >= 0 && n <= 0x10ffff ? String.fromCodePoint(n) : '';
+}
+
+/** Base64 runs of the text decoded at each alignment, in both alphabets. */
+function base64Decodings(text: string): string[] {
+  const out: string[] = [];
+  for (const run of text.match(/[A-Za-z0-9+/_-]{4,}={0,2}/g) ?? []) {
+    for (let skip = 0; skip < 4; skip++) {
+      const part = run.slice(skip);
+      out.push(
+        Buffer.from(part, 'base64').toString('utf8'),
+        Buffer.from(part.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('utf8'),
+      );
+    }
+  }
+  return out;
+}
+
+/**
+ * Whether `secret` can be read back from `text`: in any case, after any depth of the decodings the
+ * redactor claims to see through, or base64-decoded at any alignment.
+ */
+export function secretReadable(text: string, secret: string): boolean {
+  const wanted = secret.toLowerCase();
+  // Form encoding's `+` may stand for a space: neither reading may give the secret back.
+  const decoded = decodeDeep(text);
+  const all = [decoded, decoded.replace(/\+/g, ' '), ...base64Decodings(decoded), ...base64Decodings(text)];
+  return all.some((reading) => reading.toLowerCase().includes(wanted));
+}
+
+/** A case of `redactorInputs`, or any other text (the harness's fixed attacks) to redact as it is. */
+function asCase(input: string): RedactorCase {
+  try {
+    const parsed = JSON.parse(input) as Partial<RedactorCase> | null;
+    if (parsed && Array.isArray(parsed.secrets) && typeof parsed.text === 'string' && typeof parsed.innocent === 'string') {
+      return { secrets: parsed.secrets, user: parsed.user ?? null, text: parsed.text, innocent: parsed.innocent };
+    }
+  } catch {
+    // Not a case: the text itself, against a credential it does not hold.
+  }
+  return { secrets: ["p&<>'/+= x"], user: 'reader', text: input, innocent: '' };
+}
+
+/** What went wrong with one case: a secret that got through, or innocent text that changed. */
+export function redactorProblems(input: string): string[] {
+  const c = asCase(input);
+  const redactor = new Redactor();
+  for (const s of c.secrets) {
+    if (c.user === null) redactor.add(s);
+    else redactor.addBasic(c.user, s);
+  }
+  const out = redactor.redact(c.text);
+  const problems: string[] = [];
+  for (const secret of c.secrets) {
+    if (secretReadable(out, secret)) problems.push(`secret ${JSON.stringify(secret)} readable in ${JSON.stringify(out.slice(0, 300))}`);
+  }
+  const innocent = redactor.redact(c.innocent);
+  if (innocent !== c.innocent) problems.push(`innocent text changed: ${JSON.stringify(c.innocent)} → ${JSON.stringify(innocent)}`);
+  return problems;
+}

@@ -1,0 +1,242 @@
+/**
+ * The readings of a text through the escapes a secret may have gone through on the way out:
+ * percent-encoding (`%2f`, `%2F`, UTF-8 byte runs), JSON, Go and JavaScript escapes (`\u0026`,
+ * `\u{1F600}`, `\x26`, `\/`, `\n`), backslash-escaped punctuation (Markdown's `\*`) and HTML
+ * character references (`&amp;`, `&#38;`, `&#x26;`, leading zeros too). Each reading decodes every
+ * escape of the one before once, so `%2526` reads `%26` then `&`; characters written as themselves
+ * stay. Every character of a reading knows the span of the original text it came from, so what is
+ * found in a reading is masked in the original. Linear in the text's length per reading.
+ */
+
+/** One reading: its text, and for each of its UTF-16 units the original span `[start, end)`. */
+export interface Reading {
+  text: string;
+  start: Int32Array;
+  end: Int32Array;
+}
+
+/** HTML's named references for the characters a credential is likely to hold. */
+const NAMED: Readonly<Record<string, string>> = {
+  tab: '\t',
+  newline: '\n',
+  nbsp: ' ',
+  excl: '!',
+  quot: '"',
+  num: '#',
+  dollar: '$',
+  percnt: '%',
+  amp: '&',
+  apos: "'",
+  lpar: '(',
+  rpar: ')',
+  ast: '*',
+  midast: '*',
+  plus: '+',
+  comma: ',',
+  period: '.',
+  sol: '/',
+  colon: ':',
+  semi: ';',
+  lt: '<',
+  equals: '=',
+  gt: '>',
+  quest: '?',
+  commat: '@',
+  lsqb: '[',
+  lbrack: '[',
+  bsol: '\\',
+  rsqb: ']',
+  rbrack: ']',
+  hat: '^',
+  lowbar: '_',
+  underbar: '_',
+  grave: '`',
+  diacriticalgrave: '`',
+  lcub: '{',
+  lbrace: '{',
+  verbar: '|',
+  vert: '|',
+  verticalline: '|',
+  rcub: '}',
+  rbrace: '}',
+  tilde: '~',
+};
+const LONGEST_NAME = Math.max(...Object.keys(NAMED).map((n) => n.length));
+
+const SHORT: Readonly<Record<string, string>> = { n: '\n', r: '\r', t: '\t', b: '\b', f: '\f' };
+
+const HEX = /^[0-9a-fA-F]+$/;
+const isHexUnit = (c: number): boolean => (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x66);
+const PUNCTUATION = /^[!-/:-@[-`{-~]$/;
+
+/** The original text as its own first reading. */
+function identity(text: string): Reading {
+  const start = new Int32Array(text.length);
+  const end = new Int32Array(text.length);
+  for (let i = 0; i < text.length; i++) {
+    start[i] = i;
+    end[i] = i + 1;
+  }
+  return { text, start, end };
+}
+
+/** A code point spelled by `digits` in `radix`, or null if it is no character. */
+function codePoint(digits: string, radix: number): string | null {
+  const n = Number.parseInt(digits, radix);
+  return Number.isInteger(n) && n >= 0 && n <= 0x10ffff && !(n >= 0xd800 && n <= 0xdfff) ? String.fromCodePoint(n) : null;
+}
+
+/** The escape that begins at `i` of `s`: what it decodes to and its length; null when none does. */
+function escapeAt(s: string, i: number): { chars: string; length: number } | null {
+  const c = s[i];
+  if (c === '%') return percentAt(s, i);
+  if (c === '\\') {
+    const next = s[i + 1] ?? '';
+    if ((next === 'u' || next === 'U') && s[i + 2] === '{') {
+      const close = s.slice(i + 3, i + 10).indexOf('}') + i + 3;
+      const digits = close < i + 3 ? '' : s.slice(i + 3, close);
+      const ch = digits.length > 0 && digits.length <= 6 && HEX.test(digits) ? codePoint(digits, 16) : null;
+      return ch === null ? null : { chars: ch, length: close + 1 - i };
+    }
+    if (next === 'u' || next === 'U') {
+      const digits = s.slice(i + 2, i + 6);
+      return digits.length === 4 && HEX.test(digits) ? { chars: String.fromCharCode(Number.parseInt(digits, 16)), length: 6 } : null;
+    }
+    if (next === 'x' || next === 'X') {
+      const digits = s.slice(i + 2, i + 4);
+      return digits.length === 2 && HEX.test(digits) ? { chars: String.fromCharCode(Number.parseInt(digits, 16)), length: 4 } : null;
+    }
+    const short = SHORT[next];
+    if (short !== undefined) return { chars: short, length: 2 };
+    return PUNCTUATION.test(next) ? { chars: next, length: 2 } : null;
+  }
+  if (c === '&') {
+    // A reference is short: look for its `;` only that far.
+    const semi = s.slice(i + 1, i + LONGEST_NAME + 3).indexOf(';') + i + 1;
+    if (semi === i) return null;
+    const body = s.slice(i + 1, semi);
+    const ch = /^#[xX][0-9a-fA-F]{1,8}$/.test(body)
+      ? codePoint(body.slice(2), 16)
+      : /^#[0-9]{1,10}$/.test(body)
+        ? codePoint(body.slice(1), 10)
+        : (NAMED[body.toLowerCase()] ?? null);
+    return ch === null ? null : { chars: ch, length: semi + 1 - i };
+  }
+  return null;
+}
+
+/** `%XX`, or a run of them spelling one UTF-8 character. */
+function percentAt(s: string, i: number): { chars: string; length: number } | null {
+  const lead = byteAt(s, i);
+  if (lead === null) return null;
+  if (lead < 0x80) return { chars: String.fromCharCode(lead), length: 3 };
+  const size = lead >= 0xf0 && lead <= 0xf4 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc2 && lead < 0xe0 ? 2 : 0;
+  if (size === 0) return null;
+  const bytes = [lead];
+  for (let k = 1; k < size; k++) {
+    const b = byteAt(s, i + 3 * k);
+    if (b === null || b < 0x80 || b > 0xbf) return null;
+    bytes.push(b);
+  }
+  const chars = Buffer.from(bytes).toString('utf8');
+  return chars.includes('\uFFFD') ? null : { chars, length: 3 * size };
+}
+
+/** The byte a `%XX` at `at` spells, or null. */
+function byteAt(s: string, at: number): number | null {
+  return s.charCodeAt(at) === 0x25 && isHexUnit(s.charCodeAt(at + 1)) && isHexUnit(s.charCodeAt(at + 2))
+    ? Number.parseInt(s.slice(at + 1, at + 3), 16)
+    : null;
+}
+
+/**
+ * Every escape of `r` decoded once; the same reading when it holds none. Where an escape's first
+ * character is itself followed by an escape (`\\u0034`: an escaped backslash, or a backslash of
+ * the secret before an escaped `4`?), `later` takes the second reading.
+ */
+function decodeOnce(r: Reading, later = false): Reading {
+  const s = r.text;
+  // A decoded escape is never longer than the escape: the original's length bounds the reading's.
+  const start = new Int32Array(s.length);
+  const end = new Int32Array(s.length);
+  const parts: string[] = [];
+  let n = 0;
+  let copied = 0;
+  const copy = (upTo: number): void => {
+    if (upTo <= copied) return;
+    parts.push(s.slice(copied, upTo));
+    start.set(r.start.subarray(copied, upTo), n);
+    end.set(r.end.subarray(copied, upTo), n);
+    n += upTo - copied;
+    copied = upTo;
+  };
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    // Every escape begins with `%`, `\` or `&`.
+    if (c !== 0x25 && c !== 0x5c && c !== 0x26) continue;
+    if (later && escapeAt(s, i + 1) !== null) continue;
+    const esc = escapeAt(s, i);
+    if (esc === null) continue;
+    copy(i);
+    parts.push(esc.chars);
+    for (let k = 0; k < esc.chars.length; k++, n++) {
+      start[n] = r.start[i] ?? 0;
+      end[n] = r.end[i + esc.length - 1] ?? 0;
+    }
+    copied = i + esc.length;
+    i = copied - 1;
+  }
+  if (parts.length === 0) return r;
+  copy(s.length);
+  return { text: parts.join(''), start: start.subarray(0, n), end: end.subarray(0, n) };
+}
+
+/** How many times escapes may wrap each other: `%252F` is two. */
+export const MAX_DEPTH = 3;
+
+/** Readings of one text at most: each level may double them where escapes are ambiguous. */
+const MAX_READINGS = 16;
+
+/**
+ * The text as written and decoded once, twice…, up to `MAX_DEPTH` times, both ways where an escape
+ * is ambiguous; the same reading is kept once.
+ */
+export function readings(text: string): Reading[] {
+  const out = [identity(text)];
+  const seen = new Set([text]);
+  let level = out;
+  for (let d = 0; d < MAX_DEPTH && level.length > 0; d++) {
+    const next: Reading[] = [];
+    for (const r of level) {
+      for (const decoded of [decodeOnce(r), decodeOnce(r, true)]) {
+        if (seen.has(decoded.text) || out.length + next.length >= MAX_READINGS) continue;
+        seen.add(decoded.text);
+        next.push(decoded);
+      }
+    }
+    out.push(...next);
+    level = next;
+  }
+  return out;
+}
+
+/** `s` decoded once (a secret that itself looks escaped: `p%41ss`). */
+export function decodedOnce(s: string): string {
+  return decodeOnce(identity(s)).text;
+}
+
+/**
+ * The comparison key of a text, the same length: letters in lower case (so `%2f` and `%2F`,
+ * `Basic` and `basic`, are one) and a space as `+` (form encoding writes one for the other).
+ */
+export function fold(s: string): string {
+  const lower = s.toLowerCase();
+  if (lower.length === s.length) return lower.replaceAll(' ', '+');
+  let out = '';
+  for (const unit of s) {
+    const low = unit.toLowerCase();
+    const kept = low.length === unit.length ? low : unit;
+    out += kept === ' ' ? '+' : kept;
+  }
+  return out;
+}

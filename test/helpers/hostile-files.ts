@@ -1,0 +1,91 @@
+/**
+ * Pull requests built to hold a reviewer's CPU: each a small or ordinary-looking change whose
+ * reading grows far faster than its size, as issue reports and fuzzing found them.
+ */
+
+/** One changed file at base and head. */
+export interface HostileFile {
+  name: string;
+  path: string;
+  base: string;
+  head: string;
+  /** Sibling files both sides share (a kustomize base, module variables). */
+  shared?: Record<string, string>;
+}
+
+/** A list doubled by `concat()` `doublings` times: about a kilobyte that evaluates to 2^n items. */
+export function concatDoubling(doublings = 40): HostileFile {
+  const locals = [`  l0 = ["a100"]`];
+  for (let i = 1; i <= doublings; i++) locals.push(`  l${i} = concat(local.l${i - 1}, local.l${i - 1})`);
+  const text = (count: number) => `locals {
+${locals.join('\n')}
+}
+
+resource "google_container_node_pool" "gpu" {
+  name       = "gpu-\${length(local.l${doublings})}"
+  cluster    = "ml"
+  node_count = ${count}
+  node_config {
+    machine_type = "a2-highgpu-1g"
+    guest_accelerator {
+      type  = local.l${doublings}[0]
+      count = 1
+    }
+  }
+}
+`;
+  return { name: `concat() doubling ×${doublings}`, path: 'infra/gke/pools.tf', base: text(2), head: text(4) };
+}
+
+/** A `for_each` over a range of `items` elements, each a GPU node pool. */
+export function hugeForEach(items = 5_000_000): HostileFile {
+  const text = (count: number) => `resource "google_container_node_pool" "gpu" {
+  for_each   = toset([for i in range(${items}) : tostring(i)])
+  name       = "gpu-\${each.key}"
+  cluster    = "ml"
+  node_count = ${count}
+  node_config {
+    machine_type = "a2-highgpu-1g"
+    guest_accelerator {
+      type  = "nvidia-tesla-a100"
+      count = 1
+    }
+  }
+}
+`;
+  return { name: `for_each over ${items.toLocaleString('en-US')} items`, path: 'infra/gke/each.tf', base: text(1), head: text(2) };
+}
+
+/** A kustomize overlay of about `bytes` with thousands of strategic-merge patches on one queue. */
+export function kustomizeOverlay(bytes = 1_000_000): HostileFile {
+  const base = `apiVersion: kueue.x-k8s.io/v1beta1
+kind: ClusterQueue
+metadata:
+  name: research
+spec:
+  resourceGroups:
+    - coveredResources: ["nvidia.com/gpu"]
+      flavors:
+        - name: a100
+          resources:
+            - name: nvidia.com/gpu
+              nominalQuota: 4
+`;
+  const overlay = (gpus: number) => {
+    const parts = ['apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - ../../base\npatches:\n'];
+    let size = parts[0]?.length ?? 0;
+    for (let i = 0; size < bytes; i++) {
+      const patch = `  - patch: |-\n      apiVersion: kueue.x-k8s.io/v1beta1\n      kind: ClusterQueue\n      metadata:\n        name: research\n        labels:\n          p${i}: "${i}"\n      spec:\n        resourceGroups:\n          - coveredResources: ["nvidia.com/gpu"]\n            flavors:\n              - name: a100\n                resources:\n                  - name: nvidia.com/gpu\n                    nominalQuota: ${gpus + (i % 2)}\n`;
+      parts.push(patch);
+      size += patch.length;
+    }
+    return parts.join('');
+  };
+  return {
+    name: `kustomize overlay, ${Math.round(bytes / 1000)} kB of patches`,
+    path: 'clusters/overlays/prod/kustomization.yaml',
+    base: overlay(4),
+    head: overlay(8),
+    shared: { 'clusters/base/queue.yaml': base, 'clusters/base/kustomization.yaml': 'resources:\n  - queue.yaml\n' },
+  };
+}

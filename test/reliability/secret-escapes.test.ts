@@ -1,0 +1,199 @@
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import fc from 'fast-check';
+import { pino } from 'pino';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { redactorInputs, redactorProblems, secretReadable } from '../../bench/reliability/fuzz/redactor-encodings.js';
+import { Redactor, REDACTED } from '../../src/domain/redact.js';
+import { createGpuJustifyApp } from '../../src/github/app.js';
+import { telemetryFromEnv } from '../../src/telemetry/from-env.js';
+import { AppServer, newPrivateKey, WEBHOOK_SECRET } from '../helpers/app-server.js';
+import { FakeGitHub } from '../helpers/fake-github.js';
+import { FakeRepo } from '../helpers/fake-repo.js';
+import { prEvent, pullRequest } from '../github/app-harness.js';
+import { MEASURED_CATALOG, QUEUE_FILE, clusterQueue } from '../github/scenarios.js';
+import { runCli } from '../cli/run-cli.js';
+import { startServer } from '../telemetry/local-server.js';
+import type { SeenRequest } from '../telemetry/local-server.js';
+
+/**
+ * A Basic-auth password of the characters every escaping writes differently, echoed back by
+ * Prometheus in each style an upstream, a proxy or a Go program uses, must reach no comment, check,
+ * log line, GitHub request body or CLI output in any of them.
+ */
+const USER = 'reader';
+const PASSWORD = "p&<>'/+= Zq~x";
+const PAIR = `${USER}:${PASSWORD}`;
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+const goJson = (s: string) =>
+  JSON.stringify(s).slice(1, -1).replace(/&/g, '\\u0026').replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/\//g, '\\/');
+const lowerPercent = (s: string) =>
+  encodeURIComponent(s)
+    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16)}`)
+    .toLowerCase();
+const entities = (s: string) =>
+  [...s].map((c, i) => (i % 2 === 0 ? `&#${c.charCodeAt(0)};` : `&#x${c.charCodeAt(0).toString(16)};`)).join('');
+const named = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/'/g, '&apos;');
+
+/** Every style the credential comes back in: each is a way the report once let it through. */
+function echoes(credential: string): string[] {
+  const basic = Buffer.from(credential).toString('base64');
+  return [
+    goJson(credential),
+    lowerPercent(credential),
+    lowerPercent(credential).toUpperCase(),
+    new URLSearchParams({ x: credential }).toString().slice(2),
+    // Only some characters encoded, as a hand-written URL has them.
+    credential.replace(/\//g, '%2f').replace(/&/g, '%26'),
+    entities(credential),
+    named(credential),
+    // Escapes inside escapes: percent-encoded Go JSON, HTML of percent-encoding.
+    encodeURIComponent(goJson(credential)),
+    named(lowerPercent(credential)),
+    credential.toUpperCase(),
+    basic,
+    Buffer.from(credential).toString('base64url'),
+    goJson(`Basic ${basic}`),
+  ];
+}
+
+/** A Prometheus that refuses every query, echoing the credentials it got in every style. */
+async function echoingPrometheus() {
+  const echo = (req: SeenRequest) => {
+    const auth = String(req.headers.authorization ?? '');
+    const decoded = Buffer.from(auth.replace(/^Basic /, ''), 'base64').toString('utf8');
+    const password = decoded.slice(decoded.indexOf(':') + 1);
+    return [decoded, password].flatMap(echoes).join(' | ');
+  };
+  const server = await startServer((req, res) => {
+    const text = echo(req);
+    const body = JSON.stringify({ status: 'error', errorType: 'bad_data', error: `denied: ${text}`, warnings: [text] });
+    res.writeHead(400, { 'content-type': 'application/json' }).end(body);
+  });
+  closers.push(() => server.close());
+  return server;
+}
+
+function logSink() {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+  return { lines, log: pino({ level: 'trace' }, sink) };
+}
+
+function expectUnreadable(where: string, text: string, secrets: readonly string[]): void {
+  for (const secret of secrets) expect(secretReadable(text, secret), `${secret} readable in ${where}: ${text.slice(0, 600)}`).toBe(false);
+}
+
+describe('the redactor, over every escape', () => {
+  it('masks each style the issue saw, in either case', () => {
+    const r = new Redactor().addBasic(USER, PASSWORD);
+    for (const secret of [PAIR, PASSWORD]) {
+      for (const form of echoes(secret)) {
+        const out = r.redact(`<${form}>`);
+        expect(out, form).toContain(REDACTED);
+        expect(secretReadable(out, PASSWORD), `${form} → ${out}`).toBe(false);
+      }
+    }
+    expect(r.redact('nothing & nothing < else / here')).toBe('nothing & nothing < else / here');
+  });
+
+  it("knows the operator's every secret from the environment: state secret, Redis password, a key with its line breaks written out", async () => {
+    const key = newPrivateKey();
+    vi.resetModules();
+    vi.stubEnv('GPU_JUSTIFY_STATE_SECRET', 'state-secret-&/=9');
+    vi.stubEnv('REDIS_URL', 'redis://default:redis-pw%2F77@redis:6379');
+    vi.stubEnv('PRIVATE_KEY', key.replace(/\n/g, '\\n'));
+    try {
+      const { redactSecrets } = await import('../../src/domain/redact.js');
+      const line = key.split('\n')[3] ?? '';
+      const out = redactSecrets(`a state-secret-%26%2f%3d9 b redis-pw/77 c redis-pw%2f77 d ${line} e`);
+      for (const secret of ['state-secret-&/=9', 'redis-pw/77', line]) expect(secretReadable(out, secret), out).toBe(false);
+    } finally {
+      vi.unstubAllEnvs();
+      vi.resetModules();
+    }
+  });
+
+  it('fuzzed: random secrets through random chains of escapes, base64 and case never read back', () => {
+    fc.assert(
+      fc.property(redactorInputs(), (input) => {
+        expect(redactorProblems(input)).toEqual([]);
+      }),
+      { numRuns: 2_000, seed: 20_261_205 },
+    );
+  });
+});
+
+describe('a credential echoed in every escape style', () => {
+  it('through the App: reaches no comment, check, log line or GitHub request body', async () => {
+    const prometheus = await echoingPrometheus();
+    const privateKey = newPrivateKey();
+    const fake = await FakeGitHub.start();
+    closers.push(() => fake.close());
+    const pr = pullRequest();
+    pr.baseFiles['gpu-workloads.yaml'] = MEASURED_CATALOG;
+    pr.headFiles['gpu-workloads.yaml'] = MEASURED_CATALOG;
+    const repo = new FakeRepo(fake, pr).serve();
+    const { lines, log } = logSink();
+    const env = { PROMETHEUS_URL: prometheus.url, PROMETHEUS_BASIC_AUTH: PAIR };
+    const app = await AppServer.start(createGpuJustifyApp({ telemetry: telemetryFromEnv(env) }), fake.url, { log, privateKey });
+    closers.push(() => app.close());
+
+    // On a loaded machine the review can outlast the webhook's answer (202): wait for its end.
+    expect([200, 202]).toContain((await app.deliver('pull_request', prEvent())).status);
+    const done = () => repo.checkRuns.at(-1)?.status === 'completed' && repo.comments.length > 0;
+    for (let i = 0; i < 1200 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+
+    expect(prometheus.seen.some((r) => r.headers.authorization === `Basic ${Buffer.from(PAIR).toString('base64')}`)).toBe(true);
+    expect(repo.checkRuns.at(-1)?.status).toBe('completed');
+    const posted = `${repo.comments.map((c) => c.body).join('\n')}\n${JSON.stringify(repo.checkRuns)}`;
+    // The refusal is reported, its echo masked.
+    expect(posted).toMatch(/denied: (\*\*\*|\\\*\\\*\\\*)/);
+    const secrets = [PASSWORD, PAIR, WEBHOOK_SECRET];
+    expectUnreadable('the comment and check', posted, secrets);
+    for (const request of fake.requests) {
+      expectUnreadable(
+        `${request.method} ${request.path}`,
+        `${request.path}?${request.query.toString()} ${JSON.stringify(request.body ?? '')}`,
+        secrets,
+      );
+    }
+    expectUnreadable('the logs', lines.join('\n'), secrets);
+    const keyLines = privateKey.split('\n').filter((l) => !l.startsWith('-----') && l.length > 20);
+    for (const line of keyLines) expect(`${posted}\n${lines.join('\n')}`.includes(line)).toBe(false);
+  });
+
+  it('through the CLI: reaches neither stdout nor stderr', async () => {
+    const prometheus = await echoingPrometheus();
+    const dir = mkdtempSync(join(tmpdir(), 'gpu-justify-escapes-'));
+    closers.push(() => Promise.resolve(rmSync(dir, { recursive: true, force: true })));
+    for (const [side, gpus] of [
+      ['base', 6],
+      ['head', 12],
+    ] as const) {
+      mkdirSync(join(dir, side, 'clusters/prod'), { recursive: true });
+      writeFileSync(join(dir, side, QUEUE_FILE), clusterQueue(gpus));
+      writeFileSync(join(dir, side, 'gpu-workloads.yaml'), MEASURED_CATALOG);
+    }
+    const url = prometheus.url.replace('http://', `http://${encodeURIComponent(USER)}:${encodeURIComponent(PASSWORD)}@`);
+    for (const format of ['json', 'markdown']) {
+      const cli = await runCli('review', '--base', join(dir, 'base'), '--head', join(dir, 'head'), '--prometheus', url, '--format', format);
+      const output = `${cli.stdout}\n${cli.stderr}`;
+      expect(prometheus.seen.length).toBeGreaterThan(0);
+      expect(output).toMatch(/denied: (\*\*\*|\\\*\\\*\\\*)/);
+      expectUnreadable(`CLI ${format} output`, output, [PASSWORD, PAIR]);
+    }
+  });
+});
