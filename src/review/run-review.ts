@@ -21,10 +21,7 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
   // An invalid policy fails closed: whatever it meant to say, it is judged as enforce.
   const policy: Policy = policyErrors.length > 0 ? { ...loaded.policy, mode: 'enforce' } : loaded.policy;
 
-  const [paths, detected] = await Promise.all([
-    changeSet.changedPaths(),
-    detectChanges(changeSet, PARSERS),
-  ]);
+  const [paths, detected] = await Promise.all([changeSet.changedPaths(), detectChanges(changeSet, PARSERS)]);
   // Priced here, not in detect/, because the policy's prices override the catalog's defaults.
   const changes = detected.changes.map((c) => withCost(c, policy.prices));
 
