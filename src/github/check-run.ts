@@ -1,4 +1,5 @@
 import { redactor } from '../domain/redact.js';
+import { capAnnotations } from '../report/annotation-cap.js';
 import type { CheckAnnotation, CheckOutput } from '../report/check.js';
 import type { GitHubClient, Logger, RepoRef } from './client.js';
 import { describeFailure } from './errors.js';
@@ -8,6 +9,22 @@ export const CHECK_NAME = 'gpu-justify';
 
 /** GitHub takes at most 50 annotations per check-run request. */
 export const ANNOTATIONS_PER_REQUEST = 50;
+
+/**
+ * Annotations a run carries at most: one request's worth, the most important first
+ * (report/annotation-cap.ts), the rest counted in the summary. A review of thousands of changes
+ * then makes a bounded number of check-run requests (create, conclude, at most two revisions)
+ * instead of one per 50 annotations.
+ */
+export const MAX_ANNOTATIONS = ANNOTATIONS_PER_REQUEST;
+
+/** How a run is found again by a later attempt of the same job (work/queue.ts). */
+export interface RunIdentity {
+  /** Set as the run's `external_id`. */
+  externalId: string;
+  /** An earlier attempt may have created the run: adopt it rather than create another. */
+  resume: boolean;
+}
 
 /** GitHub's limit on a check run's summary and text. */
 const MAX_OUTPUT_CHARS = 65_535;
@@ -38,11 +55,14 @@ export class CheckRun {
   #id: number | null = null;
   #creating: Promise<number> | null = null;
   #timer: ReturnType<typeof setTimeout> | null = null;
+  /** The search for a run an earlier attempt created, once started. */
+  #adopting: Promise<void> | null = null;
 
   private constructor(
     private readonly octokit: GitHubClient,
     private readonly repo: RepoRef,
     private readonly headSha: string,
+    private readonly identity: RunIdentity | null = null,
   ) {}
 
   /** Created in progress now: resolves once GitHub has it. */
@@ -56,8 +76,8 @@ export class CheckRun {
    * A run created in progress after `afterMs` unless concluded first. A failure to create it in
    * progress is not thrown here: the conclusion creates it then. 0 creates it at once.
    */
-  static deferred(octokit: GitHubClient, repo: RepoRef, headSha: string, afterMs: number): CheckRun {
-    const run = new CheckRun(octokit, repo, headSha);
+  static deferred(octokit: GitHubClient, repo: RepoRef, headSha: string, afterMs: number, identity: RunIdentity | null = null): CheckRun {
+    const run = new CheckRun(octokit, repo, headSha, identity);
     const begin = (): void => void run.#inProgress().catch(() => undefined);
     if (afterMs <= 0) begin();
     else {
@@ -73,16 +93,48 @@ export class CheckRun {
     return this.#id;
   }
 
+  /** Stops the pending creation in progress: a review handed back to its queue leaves the run to the next attempt. */
+  abandon(): void {
+    this.#stopTimer();
+  }
+
+  /**
+   * Adopts the run an earlier attempt of the same job created on this head, if any: its id, and
+   * no more annotations when it already has some (GitHub would add them twice). A failed search
+   * adopts nothing: a second run is better than none.
+   */
+  #adopt(): Promise<void> {
+    const identity = this.identity;
+    if (identity === null || !identity.resume) return Promise.resolve();
+    this.#adopting ??= findRun(this.octokit, this.repo, this.headSha, identity.externalId).then(
+      (found) => {
+        if (found === null || this.#id !== null) return;
+        this.#id = found.id;
+        if (found.annotations > 0) this.#annotated = true;
+      },
+      () => undefined,
+    );
+    return this.#adopting;
+  }
+
+  /** The adopted run already carries annotations. */
+  #annotated = false;
+
   #inProgress(): Promise<number> {
     this.#stopTimer();
-    this.#creating ??= this.octokit.rest.checks
-      .create({
-        ...this.repo,
-        name: CHECK_NAME,
-        head_sha: this.headSha,
-        status: 'in_progress',
-        started_at: new Date().toISOString(),
-      })
+    this.#creating ??= this.#adopt()
+      .then(() =>
+        this.#id !== null
+          ? { data: { id: this.#id } }
+          : this.octokit.rest.checks.create({
+              ...this.repo,
+              name: CHECK_NAME,
+              head_sha: this.headSha,
+              status: 'in_progress',
+              started_at: new Date().toISOString(),
+              ...this.#external(),
+            }),
+      )
       .then(
         ({ data }) => (this.#id = data.id),
         (err: unknown) => {
@@ -110,10 +162,11 @@ export class CheckRun {
    */
   async complete(shown: CheckOutput): Promise<void> {
     // The last stop before GitHub: no known secret leaves, whichever path built the output.
-    const output = redactor().redactDeep(shown);
+    const output = redactor().redactDeep(capAnnotations(shown, MAX_ANNOTATIONS));
     const title = clip(output.title, 255);
     const summary = clip(output.summary, MAX_OUTPUT_CHARS);
-    const batches = chunk(output.annotations, ANNOTATIONS_PER_REQUEST);
+    if (this.#id === null && this.#creating === null) await this.#adopt();
+    const batches = this.#annotated ? [] : chunk(output.annotations, ANNOTATIONS_PER_REQUEST);
     const last = batches.pop() ?? [];
     // Not created yet, and every annotation fits one request: created already concluded.
     if (this.#id === null && this.#creating === null && batches.length === 0) return this.#createConcluded(output, last);
@@ -194,7 +247,7 @@ export class CheckRun {
     this.#stopTimer();
     const now = new Date().toISOString();
     const creating = this.octokit.rest.checks
-      .create({ ...this.repo, name: CHECK_NAME, head_sha: this.headSha, started_at: now, ...concluding(output, annotations) })
+      .create({ ...this.repo, name: CHECK_NAME, head_sha: this.headSha, started_at: now, ...this.#external(), ...concluding(output, annotations) })
       .then(({ data }) => (this.#id = data.id));
     this.#creating = creating;
     try {
@@ -206,6 +259,41 @@ export class CheckRun {
     }
     this.concluded = output.conclusion;
   }
+
+  #external(): { external_id?: string } {
+    return this.identity === null ? {} : { external_id: this.identity.externalId };
+  }
+}
+
+/** Our run on a head with this external id, the newest first; null when there is none. */
+async function findRun(
+  octokit: GitHubClient,
+  repo: RepoRef,
+  headSha: string,
+  externalId: string,
+): Promise<{ id: number; status: string; annotations: number } | null> {
+  const { data } = await octokit.rest.checks.listForRef({ ...repo, ref: headSha, check_name: CHECK_NAME, filter: 'all', per_page: 100 });
+  const ours = data.check_runs.filter((r) => r.external_id === externalId).sort((a, b) => b.id - a.id)[0];
+  return ours ? { id: ours.id, status: ours.status, annotations: ours.output.annotations_count } : null;
+}
+
+/**
+ * Concludes, with `output`, every run of a job still in progress on a head: what a job that
+ * failed for good leaves behind is never a check in progress.
+ */
+export async function concludeLeftInProgress(
+  octokit: GitHubClient,
+  repo: RepoRef,
+  headSha: string,
+  externalId: string,
+  output: CheckOutput,
+): Promise<number> {
+  const { data } = await octokit.rest.checks.listForRef({ ...repo, ref: headSha, check_name: CHECK_NAME, filter: 'all', per_page: 100 });
+  const open = data.check_runs.filter((r) => r.external_id === externalId && r.status !== 'completed');
+  for (const run of open) {
+    await octokit.rest.checks.update({ ...repo, check_run_id: run.id, ...concluding(redactor().redactDeep(output), []) });
+  }
+  return open.length;
 }
 
 /** The fields that conclude a run, on its creation or on an update. */
