@@ -71,7 +71,11 @@ export function createGpuJustifyApp(
     const work = startWork(
       {
         client: async (installationId, store) =>
-          paceCreations(metrics.instrument(await app.auth(installationId)), { store, installationId, perHour: settings.createsPerHour }, log),
+          paceCreations(
+            metrics.instrument(await app.auth(installationId)),
+            { store, installationId, perHour: settings.createsPerHour },
+            log,
+          ),
         telemetry,
         metrics,
         self,

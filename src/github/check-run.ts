@@ -16,7 +16,7 @@ export const ANNOTATIONS_PER_REQUEST = 50;
  * then makes a bounded number of check-run requests (create, conclude, at most two revisions)
  * instead of one per 50 annotations.
  */
-export const MAX_ANNOTATIONS = ANNOTATIONS_PER_REQUEST;
+const MAX_ANNOTATIONS = ANNOTATIONS_PER_REQUEST;
 
 /** How a run is found again by a later attempt of the same job (work/queue.ts). */
 export interface RunIdentity {
@@ -247,7 +247,14 @@ export class CheckRun {
     this.#stopTimer();
     const now = new Date().toISOString();
     const creating = this.octokit.rest.checks
-      .create({ ...this.repo, name: CHECK_NAME, head_sha: this.headSha, started_at: now, ...this.#external(), ...concluding(output, annotations) })
+      .create({
+        ...this.repo,
+        name: CHECK_NAME,
+        head_sha: this.headSha,
+        started_at: now,
+        ...this.#external(),
+        ...concluding(output, annotations),
+      })
       .then(({ data }) => (this.#id = data.id));
     this.#creating = creating;
     try {

@@ -110,7 +110,10 @@ export class AppMetrics {
    * Times a review and counts its verdict; a review that throws counts as could-not-run, unless
    * it is handed back to its queue to run again (`retried` says so).
    */
-  async timeReview<T extends { result: { verdict: Verdict } | null }>(review: () => Promise<T>, retried: (err: unknown) => boolean = () => false): Promise<T> {
+  async timeReview<T extends { result: { verdict: Verdict } | null }>(
+    review: () => Promise<T>,
+    retried: (err: unknown) => boolean = () => false,
+  ): Promise<T> {
     const end = this.reviewSeconds.startTimer();
     try {
       const outcome = await review();

@@ -14,7 +14,9 @@ const RANK: Record<CheckAnnotation['annotation_level'], number> = { failure: 0, 
  */
 export function capAnnotations(output: CheckOutput, max: number): CheckOutput {
   if (output.annotations.length <= max) return output;
-  const ranked = output.annotations.map((a, i) => ({ a, i })).sort((x, y) => RANK[x.a.annotation_level] - RANK[y.a.annotation_level] || x.i - y.i);
+  const ranked = output.annotations
+    .map((a, i) => ({ a, i }))
+    .sort((x, y) => RANK[x.a.annotation_level] - RANK[y.a.annotation_level] || x.i - y.i);
   const kept = new Set(ranked.slice(0, max).map((r) => r.i));
   const dropped = ranked.slice(max).map((r) => r.a);
   const count = (level: CheckAnnotation['annotation_level']) => dropped.filter((a) => a.annotation_level === level).length;

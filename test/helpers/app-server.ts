@@ -73,20 +73,7 @@ export class AppServer {
     options: { secret?: string; delivery?: string; settle?: boolean } = {},
   ): Promise<{ status: number; body: string }> {
     this.witness?.(event, payload);
-    const body = JSON.stringify(payload);
-    const signature = await sign(options.secret ?? WEBHOOK_SECRET, body);
-    const res = await fetch(`${this.url}${WEBHOOKS_PATH}`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-github-event': event,
-        'x-github-delivery': options.delivery ?? randomUUID(),
-        'x-hub-signature-256': signature,
-        'user-agent': 'GitHub-Hookshot/test',
-      },
-      body,
-    });
-    const answer = { status: res.status, body: await res.text() };
+    const answer = await deliverTo(this.url, event, payload, options);
     if (options.settle !== false) await this.settled();
     return answer;
   }
@@ -106,6 +93,29 @@ export class AppServer {
     await new Promise<void>((resolve, reject) => this.server.close((err) => (err ? reject(err) : resolve())));
     await closeApp(this.probot);
   }
+}
+
+/** POSTs a signed webhook to an App at `url`, the way GitHub does; resolves with its answer. */
+export async function deliverTo(
+  url: string,
+  event: string,
+  payload: unknown,
+  options: { secret?: string; delivery?: string } = {},
+): Promise<{ status: number; body: string }> {
+  const body = JSON.stringify(payload);
+  const signature = await sign(options.secret ?? WEBHOOK_SECRET, body);
+  const res = await fetch(`${url}${WEBHOOKS_PATH}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-github-event': event,
+      'x-github-delivery': options.delivery ?? randomUUID(),
+      'x-hub-signature-256': signature,
+      'user-agent': 'GitHub-Hookshot/test',
+    },
+    body,
+  });
+  return { status: res.status, body: await res.text() };
 }
 
 export function newPrivateKey(): string {

@@ -15,7 +15,13 @@ export function checkRunIntake(deps: IntakeDeps): (context: CheckRunContext) => 
     const { check_run: run, repository, installation } = context.payload;
     if (run.name !== CHECK_NAME || installation === undefined) return;
     const numbers = numbersIn(run.pull_requests, repository.url);
-    await submit(deps.work, deps.metrics, context.id, commitWork(installation.id, repository, run.head_sha, numbers, true, context.id), context.log);
+    await submit(
+      deps.work,
+      deps.metrics,
+      context.id,
+      commitWork(installation.id, repository, run.head_sha, numbers, true, context.id),
+      context.log,
+    );
   };
 }
 
@@ -29,7 +35,13 @@ export function checkSuiteIntake(deps: IntakeDeps): (context: CheckSuiteContext)
     if (installation === undefined) return;
     const numbers = numbersIn(suite.pull_requests, repository.url);
     const rerun = action === 'rerequested';
-    await submit(deps.work, deps.metrics, context.id, commitWork(installation.id, repository, suite.head_sha, numbers, rerun, context.id), context.log);
+    await submit(
+      deps.work,
+      deps.metrics,
+      context.id,
+      commitWork(installation.id, repository, suite.head_sha, numbers, rerun, context.id),
+      context.log,
+    );
   };
 }
 

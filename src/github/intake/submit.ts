@@ -32,12 +32,15 @@ export async function submit(
   log: Pick<Logger, 'info' | 'warn'>,
 ): Promise<void> {
   const { shared } = work;
-  if (shared?.ready()) {
+  if (shared && (await shared.reachable())) {
     try {
       await submitTo(shared, delivery, submissions, log);
       return;
     } catch (err) {
-      log.warn({ delivery, err: err instanceof Error ? err.message : String(err) }, 'redis did not answer; delivery queued on this replica');
+      log.warn(
+        { delivery, err: err instanceof Error ? err.message : String(err) },
+        'redis did not answer; delivery queued on this replica',
+      );
     }
   }
   if (shared) metrics.coordinationFallbacks.inc({ operation: 'enqueue' });

@@ -29,7 +29,7 @@ export async function acknowledge(octokit: GitHubClient, repo: RepoRef, commentI
   await octokit.rest.reactions.createForIssueComment({ ...repo, comment_id: commentId, content: 'eyes' });
 }
 
-export async function reply(octokit: GitHubClient, repo: RepoRef, number: number, body: string): Promise<void> {
+async function reply(octokit: GitHubClient, repo: RepoRef, number: number, body: string): Promise<void> {
   await octokit.rest.issues.createComment({ ...repo, issue_number: number, body });
 }
 

@@ -46,7 +46,16 @@ export function memoryQueue(work: JobWork, events: QueueEvents, options: QueueOp
 
   const enqueue = (data: JobData): void => {
     const key = jobKey(data);
-    const entry: Entry = { data, id: jobId(data), key, ref: `local-${++seq}`, attempt: 1, createdAt: Date.now(), state: 'waiting', timer: null };
+    const entry: Entry = {
+      data,
+      id: jobId(data),
+      key,
+      ref: `local-${++seq}`,
+      attempt: 1,
+      createdAt: Date.now(),
+      state: 'waiting',
+      timer: null,
+    };
     byId.set(entry.id, entry);
     if (key !== null) byKey.set(key, entry);
     waiting.push(entry);
@@ -83,14 +92,17 @@ export function memoryQueue(work: JobWork, events: QueueEvents, options: QueueOp
             events.retried(job, err);
             entry.state = 'delayed';
             delayed++;
-            entry.timer = setTimeout(() => {
-              delayed--;
-              entry.timer = null;
-              entry.attempt++;
-              entry.state = 'waiting';
-              waiting.push(entry);
-              pump();
-            }, backoffMs(entry.attempt, err, options.retryBaseMs));
+            entry.timer = setTimeout(
+              () => {
+                delayed--;
+                entry.timer = null;
+                entry.attempt++;
+                entry.state = 'waiting';
+                waiting.push(entry);
+                pump();
+              },
+              backoffMs(entry.attempt, err, options.retryBaseMs),
+            );
             // A job waiting to try again must not keep a stopping process alive.
             entry.timer.unref();
             return;

@@ -42,7 +42,7 @@ export interface Lane {
 }
 
 /** The `external_id` of a job's check runs: a later attempt of the job finds its run by it. */
-export function externalIdOf(job: Pick<QueueJob, 'ref'>): string {
+function externalIdOf(job: Pick<QueueJob, 'ref'>): string {
   return `gpu-justify/${createHash('sha256').update(job.ref).digest('hex').slice(0, 32)}`;
 }
 
@@ -61,13 +61,24 @@ async function runCommitJob(deps: WorkDeps, lane: Lane, job: QueueJob, data: Com
   const repo = { owner: data.owner, repo: data.repo };
   try {
     const octokit = await deps.client(data.installationId, lane.store);
-    const { data: pulls } = await octokit.rest.repos.listPullRequestsAssociatedWithCommit({ ...repo, commit_sha: data.headSha, per_page: 100 });
+    const { data: pulls } = await octokit.rest.repos.listPullRequestsAssociatedWithCommit({
+      ...repo,
+      commit_sha: data.headSha,
+      per_page: 100,
+    });
     const full = `${repo.owner}/${repo.repo}`.toLowerCase();
     const numbers = pulls
       .filter((pr) => pr.state === 'open' && pr.head.sha === data.headSha && pr.base.repo.full_name.toLowerCase() === full)
       .map((pr) => pr.number);
     for (const number of numbers) {
-      const next: JobData = { kind: 'pr', installationId: data.installationId, ...repo, number, headSha: data.headSha, delivery: data.delivery };
+      const next: JobData = {
+        kind: 'pr',
+        installationId: data.installationId,
+        ...repo,
+        number,
+        headSha: data.headSha,
+        delivery: data.delivery,
+      };
       const request: Request = data.rerun
         ? { kind: 'rerun', delivery: data.delivery, headSha: data.headSha }
         : { kind: 'review', delivery: data.delivery, event: 'check_suite', at: Date.now(), headSha: data.headSha };
@@ -114,21 +125,22 @@ async function runPullRequestJob(deps: WorkDeps, lane: Lane, job: QueueJob, data
     const review = async (grant?: OverrideGrant): Promise<ReviewOutcome> => {
       reviews++;
       const startedAt = Date.now();
-      const outcome = await deps.metrics.timeReview(() =>
-        reviewPullRequest({
-          octokit: client,
-          log,
-          target: current.target,
-          telemetry: deps.telemetry,
-          self: deps.self,
-          stateKey: deps.stateKey,
-          ...(grant ? { grant } : {}),
-          // The first review of a job picks up the run an earlier attempt left.
-          checkRun: { externalId: externalIdOf(job), resume: job.resumed && reviews === 1 },
-          retry: (err) => !last && transient(err) !== null,
-        }).catch((err: unknown) => {
-          throw transient(err) ?? err;
-        }),
+      const outcome = await deps.metrics.timeReview(
+        () =>
+          reviewPullRequest({
+            octokit: client,
+            log,
+            target: current.target,
+            telemetry: deps.telemetry,
+            self: deps.self,
+            stateKey: deps.stateKey,
+            ...(grant ? { grant } : {}),
+            // The first review of a job picks up the run an earlier attempt left.
+            checkRun: { externalId: externalIdOf(job), resume: job.resumed && reviews === 1 },
+            retry: (err) => !last && transient(err) !== null,
+          }).catch((err: unknown) => {
+            throw transient(err) ?? err;
+          }),
         (err) => err instanceof RetryLater,
       );
       await store.markReviewed(key, headSha, baseSha, { at: startedAt, verdict: outcome.result?.verdict ?? null });
@@ -144,7 +156,10 @@ async function runPullRequestJob(deps: WorkDeps, lane: Lane, job: QueueJob, data
           // Tried again with its job; anything else would fail the same way again and hold
           // every later request of the pull request behind it.
           if (transient(err)) throw err;
-          log.error({ command: request.kind, delivery: request.delivery, err: describeFailure(err) }, 'request could not be answered; dropped');
+          log.error(
+            { command: request.kind, delivery: request.delivery, err: describeFailure(err) },
+            'request could not be answered; dropped',
+          );
         }
       }
       await store.drop(key, 1);
@@ -161,7 +176,8 @@ async function runPullRequestJob(deps: WorkDeps, lane: Lane, job: QueueJob, data
 async function answer(deps: WorkDeps, c: CommandContext, key: string, request: Request): Promise<void> {
   const { octokit, repo, pull } = c;
   const log = c.log.child({ command: request.kind, delivery: request.delivery, ...('by' in request ? { by: request.by } : {}) });
-  if ('commentId' in request && request.commentId !== undefined && request.kind !== 'invalid') await acknowledge(octokit, repo, request.commentId);
+  if ('commentId' in request && request.commentId !== undefined && request.kind !== 'invalid')
+    await acknowledge(octokit, repo, request.commentId);
   if ((request.kind === 'review' || request.kind === 'rerun') && request.headSha !== undefined && request.headSha !== pull.target.headSha) {
     log.info({ headSha: request.headSha, head: pull.target.headSha }, 'commit is no longer the head of the pull request; not reviewed');
     return;

@@ -27,7 +27,8 @@ type WithTake = Redis & { gpuJustifyTakeCreation(key: string, windowMs: number, 
 /** Replicas sharing one Redis. Keys are prefixed, so several Apps can share one server. */
 export function redisStore(client: Redis, prefix: string): WorkStore {
   const redis = client as WithTake;
-  if (typeof redis.gpuJustifyTakeCreation !== 'function') redis.defineCommand('gpuJustifyTakeCreation', { numberOfKeys: 1, lua: TAKE_CREATION });
+  if (typeof redis.gpuJustifyTakeCreation !== 'function')
+    redis.defineCommand('gpuJustifyTakeCreation', { numberOfKeys: 1, lua: TAKE_CREATION });
   const head = (key: string, headSha: string, baseSha: string) => `${prefix}reviewed:${key}@${headSha}..${baseSha}`;
   const mailbox = (key: string) => `${prefix}mailbox:${key}`;
   return {
@@ -47,7 +48,9 @@ export function redisStore(client: Redis, prefix: string): WorkStore {
     peek: (key, max) => client.lrange(mailbox(key), 0, max - 1),
     drop: async (key, count) => void (count > 0 ? await client.ltrim(mailbox(key), count, -1) : undefined),
     takeCreation: async (installationId, limit, windowMs) =>
-      Number(await redis.gpuJustifyTakeCreation(`${prefix}creations:${installationId}`, windowMs, limit, Math.random().toString(36).slice(2))),
+      Number(
+        await redis.gpuJustifyTakeCreation(`${prefix}creations:${installationId}`, windowMs, limit, Math.random().toString(36).slice(2)),
+      ),
     close: () => Promise.resolve(),
   };
 }

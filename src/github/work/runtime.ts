@@ -1,6 +1,5 @@
 import { Redis } from 'ioredis';
 import { describeFailure } from '../errors.js';
-import type { AppMetrics } from '../metrics.js';
 import { bullmqQueue } from './bullmq-queue.js';
 import { memoryQueue } from './memory-queue.js';
 import { memoryStore } from './memory-store.js';
@@ -12,13 +11,15 @@ import type { WorkSettings } from './settings.js';
 
 /** Keys in Redis start with this (BullMQ's and the store's), so several Apps can share one server. */
 const PREFIX = 'gpu-justify';
+/** How long closing waits for BullMQ while Redis does not answer. */
+const CLOSE_WITHOUT_REDIS_MS = 2000;
 /** How long a command to Redis from the intake may take before the delivery is queued here instead. */
 const COMMAND_TIMEOUT_MS = 1000;
 
 /** The App's queues and workers: where the intake puts jobs, and what runs them. */
 export interface WorkRuntime {
   /** Redis and BullMQ, shared by every replica; absent without `REDIS_URL`. */
-  shared: (Lane & { ready(): boolean }) | null;
+  shared: (Lane & { ready(): boolean; reachable(): Promise<boolean> }) | null;
   /** This process's memory: the queue without `REDIS_URL`, and the fallback while Redis does not answer. */
   local: Lane;
   counts(): Promise<QueueCounts>;
@@ -29,12 +30,25 @@ export interface WorkRuntime {
 
 export function startWork(deps: WorkDeps, settings: WorkSettings, redisUrl: string | null): WorkRuntime {
   const { metrics, log } = deps;
-  const options = { concurrency: settings.concurrency, attempts: settings.attempts, lockMs: settings.lockMs, retryBaseMs: settings.retryBaseMs };
+  const options = {
+    concurrency: settings.concurrency,
+    attempts: settings.attempts,
+    lockMs: settings.lockMs,
+    retryBaseMs: settings.retryBaseMs,
+  };
   const events = (lane: () => Lane): QueueEvents => ({
     started: (_job, waitedMs) => metrics.queueWaitSeconds.observe(waitedMs / 1000),
     retried(job, err) {
       metrics.jobsRetried.inc();
-      log.warn({ job: job.ref, attempt: job.attempt, err: describeFailure(err.reason), retryAt: err.at === null ? undefined : new Date(err.at).toISOString() }, 'job failed; to be tried again');
+      log.warn(
+        {
+          job: job.ref,
+          attempt: job.attempt,
+          err: describeFailure(err.reason),
+          retryAt: err.at === null ? undefined : new Date(err.at).toISOString(),
+        },
+        'job failed; to be tried again',
+      );
     },
     failed(job, err) {
       metrics.jobsFailed.inc();
@@ -47,7 +61,11 @@ export function startWork(deps: WorkDeps, settings: WorkSettings, redisUrl: stri
 
   const localLane = {} as Lane;
   localLane.store = memoryStore();
-  localLane.queue = memoryQueue((job) => runJob(deps, localLane, job), events(() => localLane), options);
+  localLane.queue = memoryQueue(
+    (job) => runJob(deps, localLane, job),
+    events(() => localLane),
+    options,
+  );
 
   let shared: WorkRuntime['shared'] = null;
   let clients: Redis[] = [];
@@ -75,10 +93,26 @@ export function startWork(deps: WorkDeps, settings: WorkSettings, redisUrl: stri
     producer.on('error', (err) => setUp(false, err));
     producer.on('end', () => setUp(false));
     worker.on('error', () => undefined);
-    const lane = {} as Lane & { ready(): boolean };
+    const lane = {} as NonNullable<WorkRuntime['shared']>;
     lane.store = redisStore(producer, `${PREFIX}:`);
-    lane.queue = bullmqQueue({ producer, worker, prefix: PREFIX }, (job) => runJob(deps, lane, job), events(() => lane), options);
+    lane.queue = bullmqQueue(
+      { producer, worker, prefix: PREFIX },
+      (job) => runJob(deps, lane, job),
+      events(() => lane),
+      options,
+    );
     lane.ready = () => producer.status === 'ready';
+    // A replica starting up waits for its first connection a moment; one that lost Redis does not.
+    lane.reachable = () =>
+      lane.ready() || up !== null
+        ? Promise.resolve(lane.ready())
+        : new Promise<boolean>((resolve) => {
+            const timer = setTimeout(() => resolve(lane.ready()), COMMAND_TIMEOUT_MS * 2);
+            producer.once('ready', () => {
+              clearTimeout(timer);
+              resolve(true);
+            });
+          });
     shared = lane;
   }
 
@@ -104,7 +138,13 @@ export function startWork(deps: WorkDeps, settings: WorkSettings, redisUrl: stri
     },
     async close() {
       await localLane.queue.close();
-      if (shared) await shared.queue.close().catch(() => undefined);
+      if (shared) {
+        // Without Redis BullMQ cannot hand jobs back: running ones finish, and closing waits no longer.
+        const closing = shared.queue.close().catch(() => undefined);
+        await (shared.ready()
+          ? closing
+          : Promise.race([closing, new Promise((resolve) => setTimeout(resolve, CLOSE_WITHOUT_REDIS_MS).unref())]));
+      }
       for (const client of clients) client.disconnect();
     },
   };

@@ -19,7 +19,7 @@ import type { WorkStore } from '../work/store.js';
  */
 
 /** GitHub's ceiling is 500 an hour; the default leaves a margin for requests made elsewhere. */
-export const DEFAULT_CREATES_PER_HOUR = 480;
+const DEFAULT_CREATES_PER_HOUR = 480;
 const HOUR_MS = 60 * 60_000;
 /** Longest a write waits here for the allowance; past it the job is tried again when it frees up. */
 const MAX_WAIT_MS = 30_000;
@@ -31,7 +31,9 @@ export class CreationAllowanceSpent extends Error {
     readonly retryAt: number,
     limit: number,
   ) {
-    super(`this installation made ${limit} content-creating writes in the last hour, GitHub's secondary limit; the next one is possible at ${new Date(retryAt).toISOString()}`);
+    super(
+      `this installation made ${limit} content-creating writes in the last hour, GitHub's secondary limit; the next one is possible at ${new Date(retryAt).toISOString()}`,
+    );
     this.name = 'CreationAllowanceSpent';
   }
 }
@@ -60,7 +62,7 @@ export function paceCreations(
   paced.add(octokit);
   octokit.hook.before('request', async (options) => {
     if (!creates({ method: options.method, url: String(options.url) })) return;
-    for (let waited = 0; ; ) {
+    for (let waited = 0; ;) {
       const wait = await allowance.store.takeCreation(allowance.installationId, allowance.perHour, HOUR_MS);
       if (wait === 0) return;
       if (waited + wait > MAX_WAIT_MS) throw new CreationAllowanceSpent(Date.now() + wait, allowance.perHour);
