@@ -43,6 +43,11 @@ export async function closeApp(probot: Probot): Promise<void> {
   await work?.close();
 }
 
+/** Resolves once no App instance of this process has a job waiting or running. */
+export async function appsIdle(): Promise<void> {
+  await Promise.all([...runtimes.values()].map((work) => work.idle()));
+}
+
 /** Stops every App instance of this process. */
 export async function closeApps(): Promise<void> {
   await Promise.all([...runtimes.keys()].map(closeApp));

@@ -13,8 +13,8 @@ export const ANNOTATIONS_PER_REQUEST = 50;
 /**
  * Annotations a run carries at most: one request's worth, the most important first
  * (report/annotation-cap.ts), the rest counted in the summary. A review of thousands of changes
- * then makes a bounded number of check-run requests (create, conclude, at most two revisions)
- * instead of one per 50 annotations.
+ * then makes at most four check-run requests (created in progress, concluded, revised with an
+ * override, its text rewritten when the comment failed) instead of one per 50 annotations.
  */
 const MAX_ANNOTATIONS = ANNOTATIONS_PER_REQUEST;
 
@@ -50,7 +50,6 @@ export function inProgressAfterSeconds(env: Record<string, string | undefined> =
 export class CheckRun {
   /** The conclusion GitHub last accepted for this run; null while it is in progress or not created. */
   concluded: CheckOutput['conclusion'] | null = null;
-  #batchesSent = 0;
   /** The run's id once GitHub created it; the creation in flight, if any. */
   #id: number | null = null;
   #creating: Promise<number> | null = null;
@@ -157,30 +156,20 @@ export class CheckRun {
   }
 
   /**
-   * Concludes the run. Annotations beyond the first batch go in earlier updates while the run
-   * is still in progress, so a completed run already shows all of them.
+   * Concludes the run in one request, with at most one request's worth of annotations, the most
+   * important (report/annotation-cap.ts): a review of thousands of changes writes no more than one
+   * of a few.
    */
   async complete(shown: CheckOutput): Promise<void> {
     // The last stop before GitHub: no known secret leaves, whichever path built the output.
     const output = redactor().redactDeep(capAnnotations(shown, MAX_ANNOTATIONS));
-    const title = clip(output.title, 255);
-    const summary = clip(output.summary, MAX_OUTPUT_CHARS);
     if (this.#id === null && this.#creating === null) await this.#adopt();
-    const batches = this.#annotated ? [] : chunk(output.annotations, ANNOTATIONS_PER_REQUEST);
-    const last = batches.pop() ?? [];
-    // Not created yet, and every annotation fits one request: created already concluded.
-    if (this.#id === null && this.#creating === null && batches.length === 0) return this.#createConcluded(output, last);
-    const id = await this.#existing();
-    // Sent again (a conclusion tried later), GitHub would add the batches already taken twice.
-    for (const annotations of batches.slice(this.#batchesSent)) {
-      await this.octokit.rest.checks.update({
-        ...this.repo,
-        check_run_id: id,
-        output: { title, summary, annotations },
-      });
-      this.#batchesSent += 1;
-    }
-    await this.#conclude(output, last);
+    // An adopted run that has annotations keeps them: GitHub would add these to them.
+    const annotations = this.#annotated ? [] : output.annotations;
+    // Not created yet: created already concluded, one write.
+    if (this.#id === null && this.#creating === null) return this.#createConcluded(output, annotations);
+    await this.#existing();
+    await this.#conclude(output, annotations);
   }
 
   /**
@@ -316,12 +305,6 @@ function concluding(output: CheckOutput, annotations: CheckAnnotation[]) {
       ...(annotations.length > 0 ? { annotations } : {}),
     },
   };
-}
-
-function chunk(items: CheckAnnotation[], size: number): CheckAnnotation[][] {
-  const out: CheckAnnotation[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
 }
 
 function clip(text: string, max: number): string {
