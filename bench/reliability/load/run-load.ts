@@ -24,6 +24,12 @@ export interface LoadOptions {
   replicas?: number;
   /** Replicas share a real Redis (`REDIS_URL`). */
   redis?: boolean;
+  /** Each fake GitHub answer waits this long (uniform between the two, ms); absent: at once. */
+  latencyMs?: { min: number; max: number };
+  /** SIGKILL the first replica once this share of the deliveries is sent (0 < kill < 1): its jobs must be finished by the others. */
+  killAt?: number;
+  /** The replicas' job lock (`GPU_JUSTIFY_JOB_LOCK_SECONDS`): how soon a dead replica's job is taken up. */
+  lockSeconds?: number;
   log: (line: string) => void;
 }
 
@@ -34,16 +40,27 @@ export interface LoadReport {
   statuses: Record<string, number>;
   latencyMs: { p50: number; p95: number; p99: number; max: number };
   sendSeconds: number;
+  /** From the last delivery sent to the last GitHub request the App made. */
   drainSeconds: number;
   drained: boolean;
+  /** Reviews concluded (check runs completed) per second, from the first delivery to the last GitHub request. */
+  reviewsPerSecond: number;
+  /** Pull requests whose final head has no concluded check run, commands without a reaction, explain/help without a reply. */
   lostEvents: string[];
   duplicateReviewComments: string[];
   duplicateReplies: string[];
   staleFinalComments: string[];
   /** Review comments created beyond one per PR, those settled and deleted since included. */
   duplicateCommentsCreated: number;
-  /** Check runs beyond one per distinct pull_request delivery of a head. */
+  /** Check runs beyond one per head commit (a head is reviewed once, whatever asks again). */
   duplicateCheckRuns: number;
+  /** Heads pushed but superseded by a newer push before any review began: never reviewed, as meant. */
+  headsNeverReviewed: number;
+  /** Deliveries a killed replica never answered, sent again to another (as an operator redelivers a failed one). */
+  resent: number;
+  killed: { pid: number; afterDeliveries: number; reviewsInFlight: number } | null;
+  /** The surviving replicas' queue counters from /metrics, summed. */
+  queue: Record<string, number>;
   checksInProgress: number;
   checkRuns: number;
   failedReviews: number;
@@ -68,6 +85,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   fake.countMarker = COMMENT_MARKER;
   const secrets = newSecrets();
   const bearer = `prom-bearer-${Date.now()}`;
+  if (options.latencyMs) fake.latencyMs = options.latencyMs;
   const redis = options.redis ? await startRedis() : null;
   const servers: ServerProcess[] = [];
   for (let i = 0; i < (options.replicas ?? 1); i++) {
@@ -75,11 +93,22 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       await startServerProcess({
         githubHost: fake.origin,
         secrets,
-        env: { PROMETHEUS_URL: prom.url, PROMETHEUS_BEARER_TOKEN: bearer, ...(redis ? { REDIS_URL: redis.url } : {}) },
+        env: {
+          PROMETHEUS_URL: prom.url,
+          PROMETHEUS_BEARER_TOKEN: bearer,
+          ...(redis ? { REDIS_URL: redis.url } : {}),
+          ...(options.lockSeconds === undefined ? {} : { GPU_JUSTIFY_JOB_LOCK_SECONDS: String(options.lockSeconds) }),
+          ...(process.env['GPU_JUSTIFY_WORKER_CONCURRENCY']
+            ? { GPU_JUSTIFY_WORKER_CONCURRENCY: process.env['GPU_JUSTIFY_WORKER_CONCURRENCY'] }
+            : {}),
+          // With the write spacing lifted the run measures the App, not GitHub's hourly allowance either.
+          ...(options.writeSpacingMs === undefined ? {} : { GPU_JUSTIFY_CREATES_PER_HOUR: '1000000' }),
+        },
         ...(options.writeSpacingMs === undefined ? {} : { writeSpacingMs: options.writeSpacingMs }),
       }),
     );
   }
+  const dead = new Set<number>();
   const server = servers[0] as ServerProcess;
   log(
     `App processes ${servers.map((s) => `${s.pid} at ${s.url}`).join(', ')}; fake GitHub at ${fake.origin}; Prometheus at ${prom.url}` +
@@ -88,10 +117,14 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   // Round robin, as a load balancer would; a redelivery lands on another replica than the original.
   const firstReplica = new Map<string, number>();
   let turn = 0;
+  const alive = (i: number): number => {
+    for (let k = 0; k < servers.length; k++) if (!dead.has((i + k) % servers.length)) return (i + k) % servers.length;
+    return i % servers.length;
+  };
   const replicaFor = (d: Delivery): number => {
     const first = firstReplica.get(d.id);
-    if (first !== undefined) return (first + 1) % servers.length;
-    const chosen = turn++ % servers.length;
+    if (first !== undefined) return alive(first + 1);
+    const chosen = alive(turn++);
     firstReplica.set(d.id, chosen);
     return chosen;
   };
@@ -101,12 +134,14 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   const delivered: Delivery[] = [];
   const deadline = started + options.timeBudgetMs;
 
-  const deliver = async (d: Delivery) => {
+  let resent = 0;
+  const deliver = async (d: Delivery, again = false): Promise<void> => {
     const body = JSON.stringify(d.payload);
     const t0 = performance.now();
     let status: string;
+    const index = again ? alive((firstReplica.get(d.id) ?? 0) + 1) : replicaFor(d);
     try {
-      const target = servers[replicaFor(d)] ?? server;
+      const target = servers[index] ?? server;
       const res = await fetch(`${target.url}/api/github/webhooks`, {
         method: 'POST',
         headers: {
@@ -115,6 +150,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
           'x-github-delivery': d.id,
           'x-hub-signature-256': await sign(secrets.webhookSecret, body),
           'user-agent': 'GitHub-Hookshot/load',
+          // One connection per delivery, as GitHub's are: a kept-alive socket the App closed after
+          // its idle timeout would fail the next delivery on the sender's side, not the App's.
+          connection: 'close',
         },
         body,
         signal: AbortSignal.timeout(Math.max(1_000, deadline - Date.now())),
@@ -123,6 +161,11 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       status = String(res.status);
     } catch (err) {
       status = err instanceof Error && err.name === 'TimeoutError' ? 'timeout' : 'network-error';
+    }
+    // A replica killed with the delivery in flight never answered it: sent again elsewhere.
+    if (status === 'network-error' && dead.has(index) && !again) {
+      resent++;
+      return deliver(d, true);
     }
     latencies.push(performance.now() - t0);
     statuses[status] = (statuses[status] ?? 0) + 1;
@@ -133,10 +176,21 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   const sendStart = Date.now();
   const inFlight = new Set<Promise<void>>();
   let sent = 0;
+  let killed: LoadReport['killed'] = null;
+  const killAfter =
+    options.killAt === undefined ? Infinity : Math.round(options.killAt * scenario.steps.reduce((n, st) => n + st.deliveries.length, 0));
   for (const step of scenario.steps) {
     if (Date.now() > deadline) break;
     step.apply(fake);
     for (const d of step.deliveries) {
+      if (sent >= killAfter && killed === null && servers.length > 1) {
+        // Mid-review: the replica is killed while checks it created are still in progress.
+        const reviewsInFlight = [...fake.checkRuns.values()].filter((r) => r.status !== 'completed').length;
+        await servers[0]?.kill();
+        dead.add(0);
+        killed = { pid: servers[0]?.pid ?? -1, afterDeliveries: sent, reviewsInFlight };
+        log(`  killed replica ${killed.pid} (SIGKILL) after ${sent} deliveries, ${reviewsInFlight} check runs in progress`);
+      }
       while (inFlight.size >= options.concurrency) await Promise.race(inFlight);
       const p: Promise<void> = deliver(d).finally(() => inFlight.delete(p));
       inFlight.add(p);
@@ -164,8 +218,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  const drainSeconds = (Date.now() - drainStart) / 1000;
+  const drainSeconds = (quietSince - drainStart) / 1000;
+  const activeSeconds = (quietSince - sendStart) / 1000;
   const peakRssBytes = Math.max(...servers.map((s) => s.peakRss() ?? 0)) || null;
+  const queue = await queueCounters(servers.filter((_, i) => !dead.has(i)));
   for (const s of servers) await s.stop();
   const allLines = servers.flatMap((s) => s.lines);
   writeFileSync(new URL('../../../artifacts/reliability/server.log', import.meta.url), `${allLines.join('\n')}\n`);
@@ -180,12 +236,16 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   const lostEvents: string[] = [];
   const distinct = new Map<string, Delivery>();
   for (const d of delivered) distinct.set(d.id, d);
-  const deliveriesBySha = new Map<string, number>();
-  for (const d of distinct.values()) if (d.sha) deliveriesBySha.set(d.sha, (deliveriesBySha.get(d.sha) ?? 0) + 1);
-  for (const [sha, n] of deliveriesBySha) {
-    if ((runsBySha.get(sha) ?? 0) < n)
-      lostEvents.push(`pull_request for ${sha.slice(0, 7)}: ${n} deliveries, ${runsBySha.get(sha) ?? 0} check runs`);
+  // Every pull request ends with a concluded check on its final head; heads pushed over before
+  // a review began are superseded, not lost.
+  const prs = new Set([...distinct.values()].map((d) => d.pr));
+  for (const pr of prs) {
+    const head = scenario.finalHead.get(pr) ?? '';
+    if (!runs.some((r) => r.headSha === head && r.status === 'completed'))
+      lostEvents.push(`#${pr}: no concluded check run on its final head ${head.slice(0, 7)}`);
   }
+  const pushedHeads = new Set([...distinct.values()].filter((d) => d.sha !== undefined).map((d) => d.sha as string));
+  const headsNeverReviewed = [...pushedHeads].filter((sha) => !runsBySha.has(sha)).length;
   for (const d of distinct.values()) {
     if (d.event !== 'issue_comment' || !d.command?.startsWith('/gpu-justify') || d.commentId === undefined) continue;
     if (!(fake.reactions.get(d.commentId) ?? []).includes('eyes'))
@@ -212,6 +272,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     const expected = expectedByPr.get(pr) ?? 0;
     if (n > expected) duplicateReplies.push(`#${pr}: ${n} replies to ${expected} distinct commands`);
   }
+  for (const [pr, expected] of expectedByPr) {
+    const n = repliesByPr.get(pr) ?? 0;
+    if (n < expected) lostEvents.push(`#${pr}: ${n} replies to ${expected} explain/help commands`);
+  }
 
   const secretsToFind = [
     secrets.webhookSecret,
@@ -229,7 +293,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   let duplicateCommentsCreated = 0;
   for (const n of fake.markedCreated.values()) duplicateCommentsCreated += Math.max(0, n - 1);
   let duplicateCheckRuns = 0;
-  for (const [sha, n] of runsBySha) duplicateCheckRuns += Math.max(0, n - (deliveriesBySha.get(sha) ?? 0));
+  for (const n of runsBySha.values()) duplicateCheckRuns += Math.max(0, n - 1);
   const sorted = [...latencies].sort((a, b) => a - b);
   return {
     options: {
@@ -239,7 +303,15 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       seed: options.seed,
       timeBudgetMs: options.timeBudgetMs,
       ...(options.writeSpacingMs === undefined ? {} : { writeSpacingMs: options.writeSpacingMs }),
+      ...(options.latencyMs === undefined ? {} : { latencyMs: options.latencyMs }),
+      ...(options.killAt === undefined ? {} : { killAt: options.killAt }),
+      ...(options.lockSeconds === undefined ? {} : { lockSeconds: options.lockSeconds }),
     },
+    reviewsPerSecond: activeSeconds > 0 ? runs.filter((r) => r.status === 'completed').length / activeSeconds : 0,
+    headsNeverReviewed,
+    resent,
+    killed,
+    queue,
     replicas: servers.length,
     redis: redis !== null,
     duplicateCommentsCreated,
@@ -263,7 +335,30 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     openApiChecked: fake.validated,
     openApiProblems: [...new Set(fake.errors)].slice(0, 20),
     unhandled: allLines.filter((l) => l.startsWith('RELIABILITY-UNHANDLED') || l.startsWith('RELIABILITY-UNCAUGHT')).slice(0, 10),
-    serverExit: servers.map((s) => s.exited()).find((e) => e !== null) ?? null,
+    serverExit:
+      servers
+        .filter((_, i) => !dead.has(i))
+        .map((s) => s.exited())
+        .find((e) => e !== null && e.signal !== 'SIGTERM') ?? null,
     secretLeaks,
   };
+}
+
+/** The queue's counters on each replica's /metrics, summed by series. */
+async function queueCounters(servers: ServerProcess[]): Promise<Record<string, number>> {
+  const totals: Record<string, number> = {};
+  for (const s of servers) {
+    const text = await fetch(`${s.url}/metrics`).then(
+      (r) => r.text(),
+      () => '',
+    );
+    for (const m of text.matchAll(
+      /^(gpu_justify_(?:queue_[a-z_]+|reruns_coalesced_total|coordination_fallbacks_total)(?:\{[^}]*\})?) ([0-9.e+]+)$/gm,
+    )) {
+      const name = m[1] as string;
+      if (name.includes('_bucket') || name.startsWith('gpu_justify_queue_jobs{')) continue;
+      totals[name] = (totals[name] ?? 0) + Number(m[2]);
+    }
+  }
+  return totals;
 }
