@@ -2,7 +2,7 @@
 # scripts/docker-steps.sh replays these steps without Docker; keep the two in step (the test runs it).
 
 # Build: compile TypeScript with the dev dependencies; only dist/ leaves this stage.
-FROM node:20.20.2-bookworm-slim AS build
+FROM node:24.22.3-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
 COPY src ./src
@@ -10,7 +10,7 @@ COPY src ./src
 RUN npm ci --no-audit --no-fund
 
 # Run: production dependencies only, owned by root and read-only to the user that runs them.
-FROM node:20.20.2-bookworm-slim
+FROM node:24.22.3-bookworm-slim
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000

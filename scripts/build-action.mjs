@@ -1,6 +1,6 @@
 // Bundles the GitHub Action into action/dist: one ES module with every dependency inlined, plus the
 // three packages that load WebAssembly from their own folder, copied file by file. The runner
-// starts it with node directly (action.yml, runs.using: node20): no npm ci on each run.
+// starts it with node directly (action.yml, runs.using: node24): no npm ci on each run.
 // `node scripts/build-action.mjs --out <dir>` builds elsewhere (the staleness test compares).
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -26,7 +26,7 @@ const result = await build({
   bundle: true,
   platform: 'node',
   format: 'esm',
-  target: 'node20',
+  target: 'node24',
   external: Object.keys(EXTERNAL),
   // Bundled CommonJS calls require(); an ES module has none of its own.
   banner: { js: "import { createRequire as __gjCreateRequire } from 'node:module'; const require = __gjCreateRequire(import.meta.url);" },

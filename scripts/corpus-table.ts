@@ -2,7 +2,8 @@
  * Prints what gpu-justify detects in every file of a corpus directory (default test/corpus),
  * one row per declaration or diagnostic: `npm run detect:corpus [-- <dir>]`.
  * With `--cases`: the pull-request cases on real files (test/detect/real-cases.ts), one row per
- * case, and how many ended right, not followed with a warning, as a silent miss or a wrong count.
+ * case, and how many ended right, not followed with a warning, as a silent miss or a wrong count,
+ * and how many negative controls ended as anything but "no change" (false alarms).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -59,12 +60,16 @@ process.stdout.write(`${markdownTable([['File', 'Line', 'Kind', 'Name', 'GPU mod
 process.stdout.write(`\nCoverage: ${[...states].map(([state, n]) => `${n} ${state}`).join(', ')}\n`);
 
 async function printCases(): Promise<void> {
-  const { REAL_CASES, runCase, wanted } = await import('../test/detect/real-cases.js');
+  const { REAL_CASES, falseAlarm, runCase, wanted } = await import('../test/detect/real-cases.js');
   const labels = { right: 'right', 'not-followed': 'not followed (warned)', 'silent-miss': 'SILENT MISS', wrong: 'WRONG COUNT' };
   const counts = new Map<string, number>(Object.values(labels).map((l) => [l, 0]));
   const table: string[][] = [];
+  let controls = 0;
+  let alarms = 0;
   for (const c of REAL_CASES) {
     const { result, outcome } = await runCase(c);
+    if (c.expect !== 'not-followed' && c.expect.length === 0) controls++;
+    if (falseAlarm(c, outcome)) alarms++;
     counts.set(labels[outcome], (counts.get(labels[outcome]) ?? 0) + 1);
     const found = result.changes.map((x) => `${x.name} ${x.gpusBefore} → ${x.gpusAfter}`).join('; ') || '—';
     const expected =
@@ -73,4 +78,5 @@ async function printCases(): Promise<void> {
   }
   process.stdout.write(`${markdownTable([['Case', 'Expected', 'Reported', 'Outcome', ''], ...table])}\n`);
   process.stdout.write(`\n${REAL_CASES.length} cases: ${[...counts].map(([l, n]) => `${n} ${l}`).join(', ')}\n`);
+  process.stdout.write(`False alarms on negative controls (no change expected, not reported as such): ${alarms} of ${controls}\n`);
 }

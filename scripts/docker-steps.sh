@@ -11,6 +11,8 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 DOCKERFILE=${1:-$ROOT/Dockerfile}
+# The one exact Node pin of the project; the image, CI and the docs follow it.
+NODE_PIN=$(tr -d '[:space:]' <"$ROOT/.node-version")
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/gpu-justify-docker-steps.XXXXXX")
 APP_PID=''
 
@@ -95,7 +97,7 @@ for ins in "${instructions[@]}"; do
   case ${op^^} in
     FROM)
       read -r image as name extra <<<"$rest"
-      [[ $image =~ ^node:20\.[0-9]+\.[0-9]+- ]] || die "the base image $image is not pinned to a Node 20 patch release (node:20.x.y-…)"
+      [[ $image == node:$NODE_PIN-* ]] || die "the base image $image is not pinned to the Node release of .node-version (node:$NODE_PIN-…)"
       stage=$((stage + 1))
       root=$WORK/stage-$stage
       mkdir -p "$root"

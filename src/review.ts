@@ -219,7 +219,16 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
       ...(policyErrors.length > 0 ? { policyErrors } : {}),
       overrides: policy.overrides,
       ...(input.headSha === undefined ? {} : { headSha: input.headSha }),
-      ...(telemetry === null ? {} : { telemetry: { source: telemetry.source, at: telemetry.at, windowMinutes: telemetry.windowMinutes } }),
+      ...(telemetry === null
+        ? {}
+        : {
+            telemetry: {
+              source: telemetry.source,
+              at: telemetry.at,
+              windowMinutes: telemetry.windowMinutes,
+              ...(telemetry.evidence.down === undefined ? {} : { outage: telemetry.evidence.down }),
+            },
+          }),
       baseLabel: changeSet.base.label,
       headLabel: changeSet.head.label,
     },

@@ -1,4 +1,5 @@
 import type { FileCoverage, NotFollowed, TreeReader } from '../domain/index.js';
+import type { Floor } from './floor.js';
 import { notFollowedInputs } from './input-files.js';
 import { pairDecls } from './match-decls.js';
 import type { Merged } from './merge-results.js';
@@ -24,13 +25,18 @@ export interface CoverageInput {
   head: Merged;
   /** Changed files followed into what they feed (variable files read with their module). */
   followed?: readonly string[];
+  /** The floor: GPU names nothing accounts for, and the files that name GPUs, all accounted for. */
+  floor?: Floor;
 }
 
 /**
  * Every changed file in exactly one state. `not-followed` wins: a file that was read but hands
- * values to something the review could not follow may still change capacity. What the parsers
- * could not follow counts only when it differs from the base side's (a module call handed the
- * same inputs shapes the same pools); a file that could not be read counts at head.
+ * values to something the review could not follow may still change capacity, and so does one that
+ * names GPUs where nothing accounts for them (the floor). What the parsers could not follow counts
+ * only when it differs from the base side's (a module call handed the same inputs shapes the same
+ * pools); a file that could not be read counts at head. `read`: a parser took the file, or every
+ * GPU name in it is accounted for; `not-capacity`: no parser took it and it names no GPU (or it
+ * is documentation, a lock file, binary: never applied).
  */
 export async function fileCoverage(input: CoverageInput, io: CoverageIo): Promise<FileCoverage[]> {
   const changed = new Set(input.changed);
@@ -90,13 +96,15 @@ export async function fileCoverage(input: CoverageInput, io: CoverageIo): Promis
 
   const byFile = new Map<string, NotFollowed[]>();
   for (const e of unique(entries)) byFile.set(e.file, [...(byFile.get(e.file) ?? []), e]);
+  // The floor names a file only when nothing more telling already does.
+  for (const e of input.floor?.notFollowed ?? []) if (!byFile.has(e.file)) byFile.set(e.file, [e]);
   const objects = new Map<string, number>();
   for (const x of [...input.head.decls, ...input.head.unresolved]) objects.set(x.file, (objects.get(x.file) ?? 0) + 1);
 
   return [...changed].sort().map((file): FileCoverage => {
     const notFollowed = byFile.get(file);
     if (notFollowed) return { file, state: 'not-followed', notFollowed: notFollowed.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)) };
-    if (input.parsed.has(file)) return { file, state: 'read', objects: objects.get(file) ?? 0 };
+    if (input.parsed.has(file) || input.floor?.named.has(file)) return { file, state: 'read', objects: objects.get(file) ?? 0 };
     return { file, state: 'not-capacity' };
   });
 }

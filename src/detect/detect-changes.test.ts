@@ -90,16 +90,20 @@ describe('detectChanges', () => {
     expect(diagnostics[0]?.message).toMatch(/before this change .* could not be read.*16 GPUs/);
   });
 
-  it('reads only paths some parser accepts, once per side', async () => {
+  it('reads every changed path once per side: parsers take some, the floor scans all', async () => {
     const { set, base, head } = changeSet({ 'q.yaml': q('a', '1') }, { 'q.yaml': q('a', '2'), 'src/app.ts': 'const ClusterQueue = 1;' }, [
       'q.yaml',
       'src/app.ts',
       'q.yaml',
     ]);
-    const { changes } = await detectChanges(set);
+    const { changes, coverage } = await detectChanges(set);
     expect(changes.map((c) => c.delta)).toEqual([1]);
-    expect(base.reads).toEqual(['q.yaml']);
-    expect(head.reads).toEqual(['q.yaml']);
+    expect([...base.reads].sort()).toEqual(['q.yaml', 'src/app.ts']);
+    expect([...head.reads].sort()).toEqual(['q.yaml', 'src/app.ts']);
+    expect(coverage.map((c) => [c.file, c.state])).toEqual([
+      ['q.yaml', 'read'],
+      ['src/app.ts', 'not-capacity'],
+    ]);
   });
 
   it('lets reader failures propagate instead of reporting a clean result', async () => {

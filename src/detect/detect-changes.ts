@@ -8,6 +8,7 @@ import { withoutFollowed } from './followed.js';
 import { followToolkitDeployments } from './cluster-toolkit/toolkit-deployment.js';
 import { compareSides } from './compare.js';
 import { fileCoverage } from './coverage.js';
+import { floorOf } from './floor.js';
 import { anyParserAccepts, detectFile } from './detect-file.js';
 import { fillModelsFromDirectory } from './kueue/flavor-lookup.js';
 import { findOverlays, MAX_CANDIDATES, patchedBesideIt } from './kustomize/overlay-discovery.js';
@@ -156,10 +157,10 @@ export async function detectChanges(
   diagnostics.sort((a, b) =>
     byPosition({ file: a.file, line: a.line ?? 0, name: a.message }, { file: b.file, line: b.line ?? 0, name: b.message }),
   );
-  const coverage = await fileCoverage(
-    { changed: [...changed], parsed, base, head, followed: [...modules.tfvars, ...deployments.followed, ...terragrunt.followed] },
-    io,
-  );
+  // Every changed text file, whatever its format: a GPU name nothing accounts for is not followed.
+  const followed = [...modules.tfvars, ...deployments.followed, ...terragrunt.followed];
+  const floor = await floorOf({ changed: changedPaths, base, head, followed: new Set([...followed, ...charts.followed]), sides });
+  const coverage = await fileCoverage({ changed: [...changed], parsed, base, head, followed, floor }, io);
   return { changes: compareSides(base, head), diagnostics, coverage };
 }
 

@@ -32,6 +32,54 @@ export async function notFollowedInputs(
   return out;
 }
 
+/**
+ * A file that only hands values to capacity declared elsewhere, whose changes the checks here judge
+ * key by key: tfvars, a Terragrunt parent, chart values, Cluster Toolkit deployment vars. The floor
+ * (floor.ts) leaves such a file to them: a GPU name in a value that did not change changes nothing.
+ */
+export function isInputFile(path: string, text: string): boolean {
+  if (isTfvarsPath(path) || isHelmValuesPath(path)) return true;
+  if (path.endsWith('.hcl')) {
+    const body = hclBody(path, text);
+    return body !== null && !isTerragruntUnit(body) && Object.keys(body).every((k) => TERRAGRUNT_KEYS.has(k));
+  }
+  if (/\.ya?ml$/i.test(path) && /^vars[ \t]*:/m.test(text)) {
+    const doc = yamlDoc(text);
+    return doc.ok && deploymentVars(doc.value) !== null;
+  }
+  return false;
+}
+
+// Top-level blocks and attributes of a Terragrunt configuration.
+const TERRAGRUNT_KEYS = new Set([
+  'inputs',
+  'locals',
+  'include',
+  'dependency',
+  'dependencies',
+  'remote_state',
+  'generate',
+  'terraform',
+  'iam_role',
+  'iam_assume_role_duration',
+  'retryable_errors',
+  'prevent_destroy',
+  'skip',
+  'download_dir',
+  'terraform_binary',
+  'terraform_version_constraint',
+  'terragrunt_version_constraint',
+  'feature',
+  'errors',
+  'exclude',
+]);
+
+function isTerragruntUnit(body: Record<string, unknown>): boolean {
+  const terraform = body.terraform;
+  const callsModule = Array.isArray(terraform) && terraform.some((t) => t !== null && typeof t === 'object' && 'source' in t);
+  return callsModule && body.inputs !== undefined;
+}
+
 type Check = (path: string, base: string | null, head: string, io: CoverageIo) => NotFollowed[] | Promise<NotFollowed[]>;
 
 function checkFor(path: string): Check | null {
@@ -90,9 +138,7 @@ async function tfvarsWithoutModule(path: string, base: string | null, head: stri
 function terragruntParent(path: string, base: string | null, head: string): NotFollowed[] {
   const after = hclBody(path, head);
   if (after === null) return [];
-  const terraform = after.terraform;
-  const callsModule = Array.isArray(terraform) && terraform.some((t) => t !== null && typeof t === 'object' && 'source' in t);
-  if (callsModule && after.inputs !== undefined) return []; // A unit: the Terraform parser reads it.
+  if (isTerragruntUnit(after)) return []; // A unit: the Terraform parser reads it.
   const before = hclBody(path, base) ?? {};
   const pick = (b: Record<string, unknown>) => ({ inputs: b.inputs ?? {}, locals: b.locals ?? {} });
   const keys = gpuKeys(pick(before), pick(after), [base, head]);

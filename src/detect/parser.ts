@@ -25,6 +25,43 @@ export interface ParseResult {
   unresolved?: UnresolvedDecl[];
 }
 
+/** Lines of one file a parser accounts for (1-based, inclusive). */
+export interface AccountedLines {
+  file: string;
+  from: number;
+  to: number;
+  /** The object that holds these lines, rather than the lines alone: the default account. */
+  object?: true;
+}
+
+/** What a parser accounts for, beside what it found. */
+export interface Accounting {
+  /**
+   * What the parser read in full, so that GPU names there are accounted for (the floor under every
+   * format: kit/signal-scan/, docs/change-kinds.md). Absent, each declaration, unresolved
+   * declaration, thing not followed and diagnostic accounts for the object that holds its line (the Kubernetes
+   * object, CloudFormation resource, HCL top-level block or YAML document: see `accountedOf`). A
+   * parser that reads only part of an object says which lines it read, so a GPU resource it
+   * dropped in the same object (a second resource group of a ClusterQueue, a MIG limit of a
+   * NodePool) is still seen, and not followed.
+   */
+  accounted?: AccountedLines[];
+}
+
+/** What a result accounts for: its own `accounted`, or the objects of what it found (see Accounting). */
+export function accountedOf(result: ParseResult & Coverage & Accounting): AccountedLines[] {
+  if (result.accounted !== undefined) return result.accounted;
+  // A diagnostic at a line is the parser speaking of the object there (a value it could not read,
+  // a field the tool that applies it ignores): that object was read.
+  const anchors: { file: string; line: number | null }[] = [
+    ...result.decls,
+    ...(result.unresolved ?? []),
+    ...(result.notFollowed ?? []),
+    ...result.diagnostics,
+  ];
+  return anchors.flatMap((a) => (a.line === null ? [] : [{ file: a.file, from: a.line, to: a.line, object: true as const }]));
+}
+
 /** What in the files could shape GPU capacity but was not followed (a module's inputs, say). */
 export interface Coverage {
   notFollowed?: Unfollowed[];
@@ -80,14 +117,14 @@ export interface CapacityParser {
   /** Cheap check on path and raw text before any full parse ("not mine" is a normal answer). */
   mightContain(path: string, text: string): boolean;
   /** Never throws: malformed input becomes diagnostics. */
-  parse(path: string, text: string): ParseOutcome;
+  parse(path: string, text: string): ParseOutcome & Accounting;
   /**
    * For formats whose files depend on their siblings (a Terraform module is a directory):
    * reads the changed files together with the other files of the same directory that
    * `acceptsPath` takes. Callers that can list directories use it instead of `parse` for the
    * changed files this parser accepts. Never throws.
    */
-  parseSet?(files: readonly SourceFile[]): SetParseResult & Coverage;
+  parseSet?(files: readonly SourceFile[]): SetParseResult & Coverage & Accounting;
   /**
    * With `parseSet`: which unchanged files of a changed file's directory to read as well
    * (default: those `acceptsPath` takes). Kustomize reads only the kustomization there.

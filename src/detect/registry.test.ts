@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { corpusFiles } from '../../test/detect/corpus.js';
 import { loadAllReal } from '../../test/detect/real-fixtures.js';
 import { lineCount } from './kit/lines.js';
-import type { CapacityParser, ParseResult, SourceFile } from './parser.js';
+import type { Accounting, CapacityParser, ParseResult, SourceFile } from './parser.js';
 import { PARSERS } from './registry.js';
 
 /** Folders of detect/ that are not formats: what several formats share. */
@@ -66,7 +66,7 @@ const directories = (() => {
   return [...byDir];
 })();
 
-function expectWellFormed(result: ParseResult, files: readonly SourceFile[]): void {
+function expectWellFormed(result: ParseResult & Accounting, files: readonly SourceFile[]): void {
   const lines = new Map(files.map((f) => [f.path, lineCount(f.text)]));
   const inFile = (file: string, line: number) => {
     expect(lines.has(file), `${file} is one of the files read`).toBe(true);
@@ -91,6 +91,12 @@ function expectWellFormed(result: ParseResult, files: readonly SourceFile[]): vo
     if (d.line !== null) inFile(d.file, d.line);
   }
   for (const u of result.unresolved ?? []) inFile(u.file, u.line);
+  // What a parser says it read are lines of the files it was given, first to last.
+  for (const a of result.accounted ?? []) {
+    inFile(a.file, a.from);
+    inFile(a.file, a.to);
+    expect(a.to).toBeGreaterThanOrEqual(a.from);
+  }
 }
 
 const UNRELATED: [string, string][] = [

@@ -18,6 +18,10 @@ type CoverageState = 'read' | 'not-capacity' | 'not-followed';
  * - `toolkit-deployment`: Cluster Toolkit deployment `vars` for a blueprint not read with them.
  * - `terragrunt-include`: a Terragrunt parent whose inputs its units inherit, not followed into them;
  *   with `needs`, a unit's include (or inputs expression) that could not be resolved.
+ * - `unaccounted-signal`: it names GPUs (`subject`: an instance type, a GPU resource, a key) where no
+ *   format the review reads accounts for it and nothing shows it to be no capacity; `inputs` names
+ *   the next ones; a name only the base side holds has no line, and `needs` gives the base's.
+ * - `unscanned`: a changed file past the bounds of what one review scans (`needs` says which).
  */
 type NotFollowedReason =
   | 'unreadable'
@@ -29,7 +33,9 @@ type NotFollowedReason =
   | 'helm-values'
   | 'helm-template'
   | 'toolkit-deployment'
-  | 'terragrunt-include';
+  | 'terragrunt-include'
+  | 'unaccounted-signal'
+  | 'unscanned';
 
 /** One thing in a file that could shape GPU capacity and was not followed. */
 export interface NotFollowed {

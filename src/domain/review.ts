@@ -200,8 +200,23 @@ export interface ReviewResult {
     overrides?: Policy['overrides'];
     headSha?: string;
     /** Where the measurements came from, when the review had telemetry. */
-    telemetry?: { source: string; at: string; windowMinutes: number };
+    telemetry?: { source: string; at: string; windowMinutes: number; outage?: TelemetryOutage };
     baseLabel: string;
     headLabel: string;
   };
+}
+
+/**
+ * A telemetry source that answered none of the review's queries, for the same kind of reason: the
+ * review then measured nothing, whatever window it names, and says so first.
+ * - `unavailable`: it could not be reached (connection refused, DNS, TLS, timeout, 5xx);
+ * - `bad-response`: what answered is not a Prometheus HTTP API;
+ * - `config`: its settings are wrong (a bad URL, credentials or headers).
+ */
+export interface TelemetryOutage {
+  reason: 'unavailable' | 'bad-response' | 'config';
+  /** How many queries were asked, none answered. */
+  queries: number;
+  /** The first failure as the source described it (redacted). */
+  detail: string;
 }

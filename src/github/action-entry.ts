@@ -1,7 +1,7 @@
 import { main } from '../cli/main.js';
 
 /**
- * The Action's entry point (action.yml, `runs.using: node20`). The runner passes each input as
+ * The Action's entry point (action.yml, `runs.using: node24`). The runner passes each input as
  * `INPUT_<NAME>` (upper case, hyphens kept); the review reads the names the App and the CLI read.
  */
 const INPUTS: Record<string, string> = {

@@ -1,4 +1,4 @@
-import { anyParserAccepts } from '../detect/detect-file.js';
+import { anyParserAccepts, detectionReads, mightHoldCapacity as detectionMightHold } from '../detect/detect-file.js';
 import { PARSERS } from '../detect/registry.js';
 import type { ChangeSet, TreeReader } from '../domain/files.js';
 import { MAX_FILE_CHARS } from '../domain/limits.js';
@@ -45,7 +45,7 @@ interface ListedFile {
  * - a file whose head side GitHub says is over the size limit is not downloaded whole: its head
  *   reads as absent, and when it could hold capacity `refusedFiles` names it, for the review to
  *   report, as detection reports a file too large to parse. Whether it could is judged as
- *   detection judges it, by the parsers' cheap checks, on what can be had without the whole
+ *   detection judges it, by the parsers' cheap checks and the floor's (it may name a GPU), on what can be had without the whole
  *   download: the file's first bytes up to the limit, the head lines its listed diff shows, and
  *   its base side (a file that held capacity before cannot be compared with a head unread).
  *   Capacity past the start of a file whose base held none and whose diff GitHub leaves out goes
@@ -54,7 +54,8 @@ interface ListedFile {
  *   head and diff, and read only if either side could hold capacity (a parser's cheap check
  *   passes). Checking the head alone would miss a file whose base declared GPUs and whose head no
  *   longer does; the rebuilt base cannot. The rebuilt text is the merge base's; a file that could
- *   hold capacity is still read at the base commit, so its numbers are what they always were.
+ *   hold capacity is still read at the base commit, so its numbers are what they always were (the
+ *   floor's scan for GPU names makes do with the rebuilt text).
  * Paths kept exact (the policy, the catalog) are always read as they are at the base commit.
  *
  * Both sides list directories (`list`, for formats read with their siblings) through the Git
@@ -62,7 +63,8 @@ interface ListedFile {
  *
  * Given `blobs`, files are read through GitHub's GraphQL API, many per request, REST serving what
  * GraphQL cannot (see graphql-blobs.ts). As soon as the file list is known, both sides of every
- * changed file a parser accepts are asked for together: the head side of each, and the base side
+ * changed file detection reads (a parser accepts it, or the floor scans it for GPU names: any text
+ * that could be applied) are asked for together: the head side of each, and the base side
  * of those the rules above will read rather than rebuild (see `baseLikelyRead`), and the other base
  * sides where the queries have room. A base side read all the same costs another query, shared
  * with whatever else is read at that moment.
@@ -123,7 +125,7 @@ export class ApiChangeSet implements ChangeSet {
     return this.#paths;
   }
 
-  /** Both sides of the listed files a parser accepts, asked for in as few GraphQL queries as they fit. */
+  /** Both sides of the listed files detection reads, asked for in as few GraphQL queries as they fit. */
   #prefetch(files: Iterable<ListedFile>): void {
     if (!this.blobs) return;
     const wanted: BlobAt[] = [];
@@ -131,12 +133,12 @@ export class ApiChangeSet implements ChangeSet {
     const dirs = new Map<string, BlobAt>();
     const { base, head, baseSha, headSha } = this.target;
     for (const file of files) {
-      if (file.status !== 'removed' && anyParserAccepts(file.filename, PARSERS)) {
+      if (file.status !== 'removed' && detectionReads(file.filename)) {
         wanted.push({ repo: head, ref: headSha, path: file.filename });
         for (const dir of ancestors(file.filename)) dirs.set(dir, { repo: head, ref: headSha, path: dir });
       }
       const before = file.previousFilename ?? file.filename;
-      if (file.status !== 'added' && anyParserAccepts(before, PARSERS))
+      if (file.status !== 'added' && detectionReads(before))
         (baseLikelyRead(file) ? wanted : spare).push({ repo: base, ref: baseSha, path: before });
     }
     this.blobs.prefetch(wanted);
@@ -171,7 +173,7 @@ export class ApiChangeSet implements ChangeSet {
 
   /** A changed path detection reads, when reading sparingly; null otherwise. */
   async #candidate(path: string): Promise<ListedFile | null | undefined> {
-    if (this.#exact === null || this.#exact.has(path) || !anyParserAccepts(path, PARSERS)) return undefined;
+    if (this.#exact === null || this.#exact.has(path) || !detectionReads(path)) return undefined;
     if (!(await this.#changed()).has(path)) return undefined;
     return (await this.#listFiles()).get(path) ?? null;
   }
@@ -179,6 +181,7 @@ export class ApiChangeSet implements ChangeSet {
   async #readHead(path: string): Promise<string | null> {
     const file = await this.#candidate(path);
     if (file === undefined) return this.#readBounded(this.headTree, path);
+    if (await this.#binaryForTheFloor(this.headTree, path)) return null;
     const read = await this.headTree.readWithin(path, MAX_FILE_CHARS);
     if ('text' in read) return read.text;
     // What costs no download is asked first; the file's start, streamed, last.
@@ -202,6 +205,16 @@ export class ApiChangeSet implements ChangeSet {
     return mightHoldCapacity(before, await this.#readBase(before));
   }
 
+  /**
+   * A file no parser reads, which only the floor scans for GPU names, that GraphQL says is binary
+   * (no text, though within the size GraphQL serves whole): it names no GPU, and is not downloaded.
+   */
+  async #binaryForTheFloor(tree: ApiTreeReader, path: string): Promise<boolean> {
+    if (anyParserAccepts(path)) return false;
+    const entry = await tree.entry(path);
+    return entry !== null && entry.text === null && entry.size <= GRAPHQL_WHOLE_BYTES;
+  }
+
   #readBase(path: string): Promise<string | null> {
     let pending = this.#bases.get(path);
     if (!pending) {
@@ -214,6 +227,7 @@ export class ApiChangeSet implements ChangeSet {
   async #fetchBase(path: string): Promise<string | null> {
     const file = await this.#candidate(path);
     if (file === undefined) return this.#readBounded(this.baseTree, path);
+    if (await this.#binaryForTheFloor(this.baseTree, path)) return null;
     if (file !== null) {
       const rebuilt = await this.#rebuiltBase(file);
       if (rebuilt !== undefined) return rebuilt;
@@ -245,7 +259,9 @@ export class ApiChangeSet implements ChangeSet {
       base = file.patch === null ? null : textBefore(headText ?? '', file.patch);
       if (base === null) return undefined;
     }
-    if (mightHoldCapacity(path, headText) || mightHoldCapacity(path, base)) return undefined;
+    // The floor's scan makes do with the rebuilt base (the merge base's text): only a parser's
+    // numbers need the base commit's own.
+    if (parsersMightHold(path, headText) || parsersMightHold(path, base)) return undefined;
     return base;
   }
 
@@ -318,6 +334,9 @@ function hasNext(link: string | undefined): boolean {
   return link !== undefined && /rel="next"/.test(link);
 }
 
+/** GraphQL serves a blob's text whole up to this size; a smaller blob without text is binary. */
+const GRAPHQL_WHOLE_BYTES = 512_000;
+
 /** Files per page of the pull request's file list, GitHub's most. */
 const FILES_PER_PAGE = 100;
 /** Pages of it GitHub serves at most: 3,000 files. */
@@ -330,10 +349,15 @@ const MAX_FILE_PAGES = MAX_LISTED_FILES / FILES_PER_PAGE;
  */
 function baseLikelyRead(file: ListedFile): boolean {
   if (file.patch === null || (file.status !== 'modified' && file.status !== 'removed')) return true;
-  return mightHoldCapacity(file.filename, file.patch);
+  return parsersMightHold(file.filename, file.patch);
 }
 
+/** A parser's cheap check, or the floor's (it may name a GPU), passes on the text. */
 function mightHoldCapacity(path: string, text: string | null): boolean {
+  return text !== null && detectionMightHold(path, text);
+}
+
+function parsersMightHold(path: string, text: string | null): boolean {
   return text !== null && PARSERS.some((p) => (p.acceptsPath?.(path) ?? true) && p.mightContain(path, text));
 }
 

@@ -49,6 +49,8 @@ export function rateLimitWait(err: unknown, now = Date.now()): number | null {
 }
 
 function serverError(err: unknown): boolean {
+  // A request that got no answer from a client that already gave up on the host (token-client.ts).
+  if (err instanceof GitHubApiError && err.network !== undefined) return false;
   const status = (err as { status?: unknown } | null)?.status;
   return typeof status === 'number' && status >= 500 && status <= 599;
 }

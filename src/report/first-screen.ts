@@ -1,5 +1,5 @@
 import { markdownTable } from 'markdown-table';
-import type { CapacityChange, ChangeReview, ReviewResult } from '../domain/index.js';
+import type { CapacityChange, ChangeReview, ReviewResult, TelemetryOutage } from '../domain/index.js';
 import { monthlyUsd, requestedMonthlyUsd, usd } from './cost.js';
 import { doThis } from './do-this.js';
 import { code, md } from './escape.js';
@@ -76,6 +76,8 @@ function evidenceLine(result: ReviewResult, surface: Surface): string {
   const telemetry = result.context.telemetry;
   const growing = result.reviews.filter((r) => r.change.delta > 0);
   const levels = growing.map((r) => r.confidence);
+  // A source that answered nothing measured nothing, whatever window the review asked for.
+  if (telemetry?.outage !== undefined) return `⚠️ **Evidence: not measured:** ${outageWords(telemetry.source, telemetry.outage)}.`;
   if (result.verdict === 'insufficient-evidence') {
     const n = result.missingEvidence.length;
     const measured = telemetry === undefined ? 'from the files alone' : `with ${days(telemetry.windowMinutes)} of telemetry`;
@@ -98,6 +100,21 @@ function evidenceLine(result: ReviewResult, surface: Surface): string {
   }
   if (levels.includes('medium')) return `⚠️ **Evidence: ${over}, confidence medium:** some telemetry is missing (the checklist below).`;
   return `**Evidence:** ${over}; confidence high.`;
+}
+
+/**
+ * Why a telemetry source measured nothing: on the first screen in markdown (the first failure is in
+ * the checklist below it), on the CLI's stderr as plain text with the first failure.
+ */
+export function outageWords(source: string, outage: TelemetryOutage, plain = false): string {
+  const name = plain ? source : md(source);
+  const what = {
+    unavailable: `${name} could not be reached`,
+    'bad-response': `${name} did not answer as a Prometheus HTTP API`,
+    config: `the settings of ${name} are invalid`,
+  }[outage.reason];
+  const first = plain ? `; the first: ${outage.detail}` : '';
+  return `${what} (none of its ${outage.queries} queries was answered${first}); the review judged from the files alone`;
 }
 
 /** The change the numbers table shows: the first that grows, else the first that changes. */

@@ -94,7 +94,7 @@ function confirmSection(review: ChangeReview): Section | null {
       `${lines.join('\n')}\n\n` +
       (inCatalog
         ? 'The catalog leaves these fields `unknown`; the review uses the values shown until the catalog states them.'
-        : 'To draft the catalog, run `npx gpu-justify init` in a local checkout of this repository: ' +
+        : 'To draft the catalog, run `gpu-justify init` in a local checkout of this repository: ' +
           'it writes these workloads from their manifests with every value commented by its source, and marks what to confirm; ' +
           'with `--prometheus <url>` it adds the runtimes and start times their runs show, and the GPU jobs no manifest declares.'),
   };

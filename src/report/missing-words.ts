@@ -4,7 +4,7 @@ import type { Surface } from './mode-line.js';
 import { notFollowedEvidence } from './not-followed.js';
 import { expandProblemWords } from './stagger-problems.js';
 
-const DRAFT = '`npx gpu-justify init` in a checkout drafts it from the repository’s own manifests';
+const DRAFT = '`gpu-justify init` in a checkout drafts it from the repository’s own manifests';
 
 function target(t: Target): string {
   return t.kind === 'queue' ? `ClusterQueue ${t.name}` : `pool ${t.name}`;

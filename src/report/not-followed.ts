@@ -69,5 +69,21 @@ export function notFollowedEvidence(n: NotFollowed): MissingText {
         what: `the Terragrunt units that include ${n.file}`,
         how: `its inputs (${list(n.inputs)}) reach the modules of the units that include it, which are not followed from here: set them in each unit's \`inputs\`, or check those units' pools by hand`,
       };
+    case 'unaccounted-signal': {
+      const where = n.line === null ? `${n.file}, ${n.needs ?? 'before this change'}` : at(n);
+      const more = n.inputs && n.inputs.length > 0 ? ` (and ${list(n.inputs)})` : '';
+      return {
+        what: `what \`${n.subject}\` at \`${where}\` does to GPU capacity`,
+        how:
+          `it names GPUs${more} in a form no reader of gpu-justify accounts for, so the file is not followed: if it declares capacity, ` +
+          `declare it in a form the review reads (a Kueue ClusterQueue, a Karpenter NodePool, an eksctl, Cluster API or Terraform node pool: docs/change-kinds.md); ` +
+          `if it is not capacity, it passes once a maintainer records \`/gpu-justify override <reason>\` after checking it`,
+      };
+    }
+    case 'unscanned':
+      return {
+        what: `a scan of ${n.file} for GPU names`,
+        how: `the pull request has ${n.needs ?? 'more changed files than one review scans'}, so this file was not read: split the pull request, or check the file by hand`,
+      };
   }
 }

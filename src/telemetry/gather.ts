@@ -1,4 +1,4 @@
-import type { Evidence, MeasurableWorkload, MissingEvidence } from '../domain/index.js';
+import type { Evidence, MeasurableWorkload, MissingEvidence, TelemetryOutage } from '../domain/index.js';
 import { mapLimit } from '../domain/map-limit.js';
 import { asksMig, migPresenceMissing, probeMigPresence } from './mig-presence.js';
 import type { MigPresence } from './mig-presence.js';
@@ -32,6 +32,8 @@ export interface TelemetryEvidence {
    * not a Prometheus API, misconfigured): one line for the reader, not one per query.
    */
   outage?: MissingEvidence;
+  /** The same outage as data, for the first screen and the CLI's stderr. */
+  down?: TelemetryOutage;
   /**
    * What the MIG presence probe said, which decided whether the MIG queries were asked; absent
    * when the review had no MIG query to ask. The probe is not among `results`.
@@ -42,15 +44,25 @@ export interface TelemetryEvidence {
 /** Failures that say nothing about a query and everything about the source. */
 const SOURCE_FAILURES = new Set(['unavailable', 'bad-response', 'config']);
 
-/** The one missing-evidence line for a source that answered nothing; undefined when anything came back. */
-function sourceOutage(source: string, results: readonly QueryResult[]): MissingEvidence | undefined {
-  const failed = results.flatMap((r) => (r.status === 'missing' && SOURCE_FAILURES.has(r.reason) ? [r] : []));
+/** True when the result failed for a reason of the source's own (down, not a Prometheus API, misconfigured). */
+export function isSourceFailure(r: Pick<QueryResult, 'status'> & { reason?: string }): boolean {
+  return r.status === 'missing' && r.reason !== undefined && SOURCE_FAILURES.has(r.reason);
+}
+
+/** A source that answered none of `results` for a reason of its own; undefined when anything came back. */
+function sourceDown(results: readonly QueryResult[]): TelemetryOutage | undefined {
+  const failed = results.flatMap((r) => (r.status === 'missing' && isSourceFailure(r) ? [r] : []));
   const first = failed[0];
   if (first === undefined || failed.length < results.length) return undefined;
+  return { reason: first.reason as TelemetryOutage['reason'], queries: results.length, detail: first.message };
+}
+
+/** The one missing-evidence line for a source that answered nothing. */
+function sourceOutage(source: string, down: TelemetryOutage): MissingEvidence {
   return {
-    what: `every measurement from ${source}: none of its ${results.length} queries was answered (the first: ${first.message})`,
+    what: `every measurement from ${source}: none of its ${down.queries} queries was answered (the first: ${down.detail})`,
     how:
-      first.reason === 'config'
+      down.reason === 'config'
         ? 'fix the telemetry settings named above (PROMETHEUS_URL or --prometheus, and its credentials)'
         : 'check that the URL (PROMETHEUS_URL or --prometheus) reaches the Prometheus HTTP API from here, and its credentials ' +
           '(PROMETHEUS_BEARER_TOKEN, PROMETHEUS_BASIC_AUTH, PROMETHEUS_HEADERS); until then the review judges from the files alone',
@@ -99,9 +111,11 @@ export async function gatherEvidence(source: TelemetrySource, req: GatherRequest
   }
   // The probe was asked like any query, unless a snapshot recorded before it never held it.
   const asked = mig === undefined || mig.status === 'not-recorded' ? results : [mig.result, ...results];
-  const outage = sourceOutage(source.description, asked);
+  const down = sourceDown(asked);
   const withMig = mig === undefined ? {} : { mig };
-  return outage === undefined ? { results, answers, missing, ...withMig } : { results, answers, missing: [outage], outage, ...withMig };
+  if (down === undefined) return { results, answers, missing, ...withMig };
+  const outage = sourceOutage(source.description, down);
+  return { results, answers, missing: [outage], outage, down, ...withMig };
 }
 
 /** The evidence line for a number taken from an answer. */

@@ -8,7 +8,6 @@ import { DEMO_DIR } from '../../src/cli/commands/demo.js';
 import type { StaggerJson } from '../../src/cli/commands/stagger.js';
 import type { Diagnostic } from '../../src/domain/index.js';
 import type { changeJson, reviewJson } from '../../src/report/json.js';
-import { parseSnapshot } from '../../src/telemetry/snapshot.js';
 
 const run = runCli;
 
@@ -219,7 +218,7 @@ describe('gpu-justify review', () => {
 });
 
 describe('gpu-justify snapshot', () => {
-  it('records what it could not reach as missing answers, and the review replays them offline', async () => {
+  it('writes nothing and exits 2 when the source answered none of its queries', async () => {
     const dir = await tempDir();
     const file = join(dir, 'snap.json');
     // Port 9 (discard) on loopback: nothing listens, so every query is refused at once.
@@ -240,17 +239,43 @@ describe('gpu-justify snapshot', () => {
       '--out',
       file,
     );
-    expect(rec.code).toBe(0);
-    expect(rec.stderr).toMatch(/Recorded (\d+) answers \(\1 without data\)/);
-    const snapshot = parseSnapshot(await readFile(file, 'utf8'), file);
-    expect(Object.values(snapshot.answers).every((a) => a.status === 'missing')).toBe(true);
+    expect(rec.code).toBe(2);
+    expect(rec.stderr).toMatch(
+      /nothing recorded: none of the \d+ queries was answered by prometheus at http:\/\/127\.0\.0\.1:9 \(the first: .*unreachable/,
+    );
+    expect(rec.stderr).toContain(`${file} was not written`);
+    await expect(readFile(file, 'utf8')).rejects.toThrow(/ENOENT/);
+  });
+});
 
-    const replay = await run('review', '--base', base, '--head', head, '--snapshot', file, '--format', 'json');
-    expect(replay.code).toBe(0);
-    const json = reviewOut(replay.stdout);
-    // The replay asks for the time and look-back the snapshot was recorded for.
-    expect(json.telemetry).toEqual({ source: `snapshot ${file}`, at: '2026-11-01T00:00:00.000Z', windowMinutes: 1440 });
-    expect(JSON.stringify(json)).not.toMatch(/holds no answer/);
+describe('gpu-justify review with a Prometheus it cannot reach', () => {
+  it('says "not measured" on stderr and on the first screen, and in the JSON', async () => {
+    const args = [
+      'review',
+      '--base',
+      base,
+      '--head',
+      head,
+      '--prometheus',
+      'http://127.0.0.1:9',
+      '--at',
+      '2026-11-01T00:00:00Z',
+      '--window',
+      '1d',
+    ];
+    const md = await run(...args);
+    expect(md.code).toBe(0);
+    expect(md.stderr).toMatch(
+      /^gpu-justify: not measured: prometheus at http:\/\/127\.0\.0\.1:9 could not be reached \(none of its \d+ queries was answered; the first: .*connection failed/m,
+    );
+    const firstScreen = md.stdout.slice(0, md.stdout.indexOf('<details>'));
+    expect(firstScreen).toMatch(/\*\*Evidence: not measured:\*\* prometheus at http:.*127\.0\.0\.1:9 could not be reached/);
+    expect(firstScreen).not.toMatch(/measured over/);
+
+    const json = reviewOut((await run(...args, '--format', 'json')).stdout);
+    expect(json.telemetry?.windowMinutes).toBe(1440);
+    expect(json.telemetry?.outage?.reason).toBe('unavailable');
+    expect(json.telemetry?.outage?.queries).toBeGreaterThan(0);
   });
 });
 

@@ -92,7 +92,7 @@ describe('gpu-justify init', () => {
     // Without any catalog, the review says how to draft one.
     const bare = JSON.parse((await runCli('review', '--base', base, '--head', head, '--format', 'json')).stdout) as typeof review;
     expect(bare.verdict).toBe('insufficient-evidence');
-    expect(bare.missingEvidence.map((m) => m.how).join('\n')).toMatch(/`npx gpu-justify init` in a checkout drafts it/);
+    expect(bare.missingEvidence.map((m) => m.how).join('\n')).toMatch(/`gpu-justify init` in a checkout drafts it/);
   });
 
   it('keeps an existing file unless --force', async () => {

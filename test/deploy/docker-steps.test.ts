@@ -8,6 +8,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SCRIPT = join(ROOT, 'scripts/docker-steps.sh');
 const DOCKERFILE = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
+// The project's one exact Node pin: CI installs it, the image's base must be the same release.
+const NODE_PIN = readFileSync(join(ROOT, '.node-version'), 'utf8').trim();
 const tmp = mkdtempSync(join(tmpdir(), 'gpu-justify-dockerfile-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -53,10 +55,12 @@ function ignored(path: string, rules: string[]): boolean {
 }
 
 describe('Dockerfile', () => {
-  it('pins a Node 20 patch release, runs as a non-root user and checks health without curl', () => {
+  it('pins the Node release of .node-version, runs as a non-root user and checks health without curl', () => {
+    expect(NODE_PIN).toMatch(/^24\.\d+\.\d+$/);
     const bases = [...DOCKERFILE.matchAll(/^FROM\s+(\S+)/gm)].map((m) => m[1]);
     expect(bases.length).toBeGreaterThanOrEqual(2);
-    for (const base of bases) expect(base).toMatch(/^node:20\.\d+\.\d+-bookworm-slim(@sha256:[0-9a-f]{64})?$/);
+    for (const base of bases)
+      expect(base).toMatch(new RegExp(`^node:${NODE_PIN.replace(/\./g, '\\.')}-bookworm-slim(@sha256:[0-9a-f]{64})?$`));
     expect(DOCKERFILE).toMatch(/^USER\s+(?!root|0\b)\S+/m);
     expect(DOCKERFILE).toMatch(/^HEALTHCHECK [^]*?CMD \["node", "-e", .*\/ping/m);
     expect(DOCKERFILE).toMatch(/npm ci --omit=dev/);
@@ -76,10 +80,10 @@ describe('Dockerfile', () => {
   });
 
   it('the replay refuses an unpinned base and an instruction it does not know', () => {
-    const unpinned = replay(DOCKERFILE.replace(/^FROM node:20\.\d+\.\d+-bookworm-slim/m, 'FROM node:20-bookworm-slim'));
+    const unpinned = replay(DOCKERFILE.replace(/^FROM node:[\d.]+-bookworm-slim/m, 'FROM node:24-bookworm-slim'));
     expect(unpinned.status).toBe(1);
-    expect(unpinned.stderr).toMatch(/not pinned to a Node 20 patch release/);
-    const unknown = replay('FROM node:20.20.2-bookworm-slim AS build\nONBUILD RUN true\n');
+    expect(unpinned.stderr).toMatch(/not pinned to the Node release of .node-version/);
+    const unknown = replay(`FROM node:${NODE_PIN}-bookworm-slim AS build\nONBUILD RUN true\n`);
     expect(unknown.status).toBe(1);
     expect(unknown.stderr).toMatch(/ONBUILD is not replayed/);
   });

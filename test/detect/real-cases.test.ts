@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REAL_CASES, runCase, wanted } from './real-cases.js';
+import { REAL_CASES, falseAlarm, runCase, wanted } from './real-cases.js';
 import { REAL_ROOT } from './real-fixtures.js';
 import type { Outcome } from './real-cases.js';
 
@@ -19,9 +19,10 @@ describe('real files, edited as pull requests', () => {
     });
   }
 
-  it('no case is a silent miss or a wrong count', () => {
+  it('no case is a silent miss or a wrong count, and no negative control a false alarm', () => {
     expect(outcomes).toHaveLength(REAL_CASES.length);
     expect(outcomes.filter((o) => o === 'silent-miss' || o === 'wrong')).toEqual([]);
+    expect(REAL_CASES.filter((c, i) => falseAlarm(c, outcomes[i] ?? 'right')).map((c) => c.id)).toEqual([]);
   });
 
   it('covers at least 30 cases over real files of at least 10 repositories', () => {

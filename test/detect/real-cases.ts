@@ -47,6 +47,11 @@ function classify(c: RealCase, r: DetectedChanges): Outcome {
   return 'right';
 }
 
+/** A negative control (no change expected) that ended anything but right: the review would hold up a PR that grows nothing. */
+export function falseAlarm(c: RealCase, outcome: Outcome): boolean {
+  return c.expect !== 'not-followed' && c.expect.length === 0 && outcome !== 'right';
+}
+
 /** The outcome a case is written for: `right`, or `not-followed` where nothing better is possible. */
 export function wanted(c: RealCase): Outcome {
   return c.expect === 'not-followed' || c.partial ? 'not-followed' : 'right';
@@ -347,5 +352,56 @@ export const REAL_CASES: readonly RealCase[] = [
     edits: [['capz-default-machine-deployment.yaml', 'vmSize: ${AZURE_NODE_MACHINE_TYPE}', 'vmSize: Standard_NC24ads_A100_v4']],
     expect: 'not-followed',
     why: 'replicas is ${WORKER_MACHINE_COUNT:=2}: 2 × 1 A100 only if the variable is not set when the template is rendered',
+  },
+  // The floor: shapes no parser reads end not followed; GPU names that say nothing of capacity do not.
+  {
+    id: 'pulumi-eks managed node group with gpu: true given a size (Pulumi, no parser)',
+    target: 'floor/pulumi-eks-managed-ng-gpu-index.ts',
+    edits: [
+      [
+        'pulumi-eks-managed-ng-gpu-index.ts',
+        '    gpu: true\n',
+        '    gpu: true,\n    scalingConfig: { minSize: 1, desiredSize: 2, maxSize: 8 },\n',
+      ],
+    ],
+    expect: 'not-followed',
+    why: 'a GPU managed node group of up to 8 nodes, declared in TypeScript: no reader counts it, the floor sees `gpu`',
+  },
+  {
+    id: 'Volcano queue root-eng-prod given an nvidia.com/gpu capability of 16 (unknown CRD)',
+    target: 'floor/volcano-hierarchical-queues.yaml',
+    edits: [
+      ['volcano-hierarchical-queues.yaml', 'spec:\n  weight: 1\n---', 'spec:\n  weight: 1\n  capability:\n    nvidia.com/gpu: 16\n---'],
+    ],
+    expect: 'not-followed',
+    why: 'a Volcano queue caps the GPUs its jobs hold: 16 more, in a kind no reader counts',
+  },
+  {
+    id: 'Volcano queue root-sci-prod weight 1 → 2 (negative control, no GPU named)',
+    target: 'floor/volcano-hierarchical-queues.yaml',
+    edits: [['volcano-hierarchical-queues.yaml', '"1/8/8"\nspec:\n  weight: 1', '"1/8/8"\nspec:\n  weight: 2']],
+    expect: [],
+    why: 'a share of the cluster among queues, no GPU named in the file',
+  },
+  {
+    id: 'Volcano TF job on GPUs: workers 3 → 6 (negative control, a workload requesting GPUs)',
+    target: 'floor/volcano-tf-example-gpu.yaml',
+    edits: [['volcano-tf-example-gpu.yaml', '- replicas: 3', '- replicas: 6']],
+    expect: [],
+    why: 'demand, not capacity: nvidia.com/gpu only in container requests and limits, `--num_gpus` in a command',
+  },
+  {
+    id: 'karpenter-blueprints auto mode gpu pool: cpu limit 100 → 200 (negative control, CPU-only edit beside a GPU limit)',
+    target: 'karpenter/karpenter-blueprints-gpu-nodepool-automode.yaml',
+    edits: [['gpu-nodepool-automode.yaml', 'cpu: 100', 'cpu: 200']],
+    expect: [],
+    why: 'the nvidia.com/gpu limit stays 5; Karpenter accounts for every GPU name of the pool',
+  },
+  {
+    id: 'kaito MIG workspace: a label added (negative control)',
+    target: 'kaito/kaito-workspace-mig.yaml',
+    edits: [['kaito-workspace-mig.yaml', 'metadata:\n', 'metadata:\n  labels:\n    team: research\n']],
+    expect: [],
+    why: 'a label added to the object: the GPU count is the same',
   },
 ];

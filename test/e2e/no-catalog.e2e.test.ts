@@ -241,7 +241,7 @@ describe('a review with no workload catalog, on a real Prometheus', () => {
     expect(r.missingEvidence.map((m) => missingWords(m).what)).toContain('a workload catalog (gpu-workloads.yaml)');
     const comment = renderComment(result);
     expect(comment).toContain('Observed GPU demand on a100-pool');
-    expect(comment).toContain('`npx gpu-justify init`');
+    expect(comment).toContain('`gpu-justify init`');
   });
 
   it('shows the request not needed when quota the cohort leaves unused covers it', async () => {

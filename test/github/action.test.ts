@@ -126,7 +126,7 @@ describe('the GitHub Action', () => {
       inputs: Record<string, unknown>;
       runs: { using: string; main: string };
     };
-    expect(action.runs).toEqual({ using: 'node20', main: 'action/dist/index.mjs' });
+    expect(action.runs).toEqual({ using: 'node24', main: 'action/dist/index.mjs' });
     const inputs = Object.fromEntries(Object.keys(action.inputs).map((name) => [`INPUT_${name.toUpperCase()}`, `value of ${name}`]));
     const env = envWithInputs(inputs);
     expect(

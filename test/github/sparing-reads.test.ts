@@ -30,6 +30,39 @@ const contentReads = (ref: string) =>
     .filter((r) => r.query.get('ref') === ref)
     .map((r) => r.path.replace(/^.*\/contents\//, ''));
 
+describe('the floor through the API', () => {
+  const STACK =
+    "import * as eks from 'aws-cdk-lib/aws-eks';\n\ncluster.addNodegroupCapacity('gpu', { instanceTypes: [new ec2.InstanceType('p4d.24xlarge')], maxSize: 4 });\n";
+  const PNG = '\u0089PNG\r\n\u001a\n\u0000\u0000\u0000\rIHDR nvidia.com/gpu';
+
+  it('reads a changed file no parser takes through the same GraphQL query, and leaves a binary file undownloaded', async () => {
+    const s = pullRequest({
+      baseFiles: {
+        ...pullRequest().baseFiles,
+        'infra/stack.ts': STACK.replace('p4d.24xlarge', 'm5.large'),
+        'docs/pools.png': PNG,
+        'models/gpu.weights': PNG,
+      },
+      headFiles: { ...pullRequest().headFiles, 'infra/stack.ts': STACK, 'docs/pools.png': `${PNG}!`, 'models/gpu.weights': `${PNG}?` },
+    });
+    new FakeRepo(h.fake, s).serve();
+
+    const { result } = await analysePullRequest(testOctokit(h.fake.url), target);
+
+    expect(result.coverage?.find((c) => c.file === 'infra/stack.ts')).toEqual({
+      file: 'infra/stack.ts',
+      state: 'not-followed',
+      notFollowed: [{ file: 'infra/stack.ts', line: 3, reason: 'unaccounted-signal', subject: 'p4d.24xlarge' }],
+    });
+    expect(result.coverage?.find((c) => c.file === 'docs/pools.png')?.state).toBe('not-capacity');
+    // A binary of no known kind is read as GraphQL answers it: no text, so no GPU name.
+    expect(result.coverage?.find((c) => c.file === 'models/gpu.weights')?.state).toBe('not-capacity');
+    expect(result.verdict).toBe('insufficient-evidence');
+    // Nothing through REST: the text came with the query, the binaries were not downloaded.
+    expect(h.fake.calls('GET', /\/contents\/|\/git\/blobs\//)).toEqual([]);
+  });
+});
+
 describe('a review reading sparingly', () => {
   it('still sees a queue removed from a file that keeps other objects, reading that file at both sides', async () => {
     const base = `${clusterQueue(6)}---\n${CONFIG}`;

@@ -60,7 +60,7 @@ function runWorker(
     });
     worker.once('error', (err) => {
       clearInterval(watch);
-      reject(err);
+      reject(err instanceof Error ? err : new Error(String(err)));
     });
   });
 }

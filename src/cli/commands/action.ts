@@ -1,4 +1,5 @@
 import { runAction, type ActionEnv } from '../../github/action.js';
+import { describeFailure, GitHubApiError } from '../../github/errors.js';
 import { telemetryFromEnv } from '../../telemetry/from-env.js';
 import { parseFlags } from '../args.js';
 import type { Output } from '../output.js';
@@ -15,7 +16,16 @@ review could not run, 2 when the step is set up wrongly (not a pull_request even
 
 export async function actionCommand(argv: string[], out: Output): Promise<number> {
   parseFlags(argv, {});
-  const outcome = await runAction(process.env as ActionEnv, telemetryFromEnv());
+  let outcome: Awaited<ReturnType<typeof runAction>>;
+  try {
+    outcome = await runAction(process.env as ActionEnv, telemetryFromEnv());
+  } catch (err) {
+    // GitHub refused or could not be reached: one line naming the cause, no stack (the check, if it
+    // could be written at all, says the same).
+    if (GitHubApiError.from(err) === null) throw err;
+    out.stderr(`gpu-justify: the review could not run: ${describeFailure(err)}`);
+    return 1;
+  }
   if (outcome.result === null) {
     out.stderr('gpu-justify could not run; the check run says why.');
     return 1;

@@ -7,6 +7,7 @@ import { tokenClient } from '../../github/token-client.js';
 import { withUnlistedFiles } from '../../github/unlisted-files.js';
 import { renderComment } from '../../report/comment.js';
 import { mayGrowCapacity } from '../../report/fail-closed.js';
+import { outageWords } from '../../report/first-screen.js';
 import { reviewJson } from '../../report/json.js';
 import { runReview, type LoadedPolicy } from '../../review.js';
 import { parseFlags, required, UsageError } from '../args.js';
@@ -102,6 +103,9 @@ export async function reviewCommand(argv: string[], out: Output): Promise<number
   });
   const result = side.complete ? await side.complete(reviewed) : reviewed;
   progress?.done();
+  // The comment says it too, but a terminal or a CI log must not read a review that measured nothing as measured.
+  const measured = result.context.telemetry;
+  if (measured?.outage !== undefined) out.stderr(`gpu-justify: not measured: ${outageWords(measured.source, measured.outage, true)}`);
   out.stdout(
     flags.format === 'json'
       ? JSON.stringify(reviewJson(result), null, 2)

@@ -4,6 +4,7 @@ import { DEFAULT_RATE_WINDOW_MINUTES, REVIEW_STEP_SECONDS } from '../../telemetr
 import { openCostSettings } from '../../telemetry/opencost/client.js';
 import { inferredQueries } from '../../telemetry/queries/jobs.js';
 import type { NamedQuery, Scope } from '../../telemetry/queries/named-query.js';
+import { isSourceFailure } from '../../telemetry/gather.js';
 import { recordSnapshot } from '../../telemetry/record.js';
 import { openSource } from '../../telemetry/registry.js';
 import { POOL_LABELS, scopeForChange } from '../../telemetry/scopes.js';
@@ -162,9 +163,19 @@ export async function snapshotCommand(argv: string[], out: Output): Promise<numb
     ...(flags.opencost === undefined ? {} : { opencost: openCostSettings(flags.opencost) }),
   });
   progress.done();
-  await writeSnapshot(file, snapshot);
   const answers = Object.values(snapshot.answers);
   const missing = answers.filter((a) => a.status === 'missing').length;
+  // A snapshot of nothing but failures would replay as a review that measured: none is written.
+  const failed = answers.flatMap((a) => (a.status === 'missing' && isSourceFailure(a) ? [a] : []));
+  if (answers.length > 0 && failed.length === answers.length) {
+    out.stderr(
+      `gpu-justify: nothing recorded: none of the ${answers.length} queries was answered by ${snapshot.sources.join(', ')} ` +
+        `(the first: ${failed[0]?.message ?? ''}); ${file} was not written. Check that --prometheus reaches the Prometheus HTTP API ` +
+        'from here, and its credentials (PROMETHEUS_BEARER_TOKEN, PROMETHEUS_BASIC_AUTH, PROMETHEUS_HEADERS).',
+    );
+    return 2;
+  }
+  await writeSnapshot(file, snapshot);
   out.stderr(`Recorded ${answers.length} answers (${missing} without data) from ${snapshot.sources.join(', ')} into ${file}.`);
   return 0;
 }

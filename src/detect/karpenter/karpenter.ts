@@ -8,6 +8,11 @@ import { readManifests } from '../kit/manifests.js';
 import type { Manifest } from '../kit/manifests.js';
 import { Findings, yamlParser } from '../kit/parser-kit.js';
 import { mapGet, nodeSource, scalarString, seqItems } from '../kit/yaml-nodes.js';
+import { clampLine } from '../kit/lines.js';
+import { isGpuResource } from '../kit/gpu-resources.js';
+import { nodeLines, pairLines, pairOf, pairsExcept } from '../kit/node-lines.js';
+import type { NodeLines } from '../kit/node-lines.js';
+import type { AccountedLines } from '../parser.js';
 
 const KIND = 'karpenter-nodepool' as const;
 const MARKERS = /NodePool|Provisioner|nodePool:/;
@@ -22,12 +27,59 @@ export const karpenterParser = yamlParser('karpenter', MARKERS, (path, text) => 
   const found = new Findings(path);
   const scan = readManifests(path, text, (t) => MARKERS.test(t));
   found.diagnostics.push(...scan.diagnostics);
+  const accounted: AccountedLines[] = [];
   for (const m of scan.manifests) {
     const pool = poolOf(m);
-    if (pool) readPool(m, pool, found);
+    if (!pool) continue;
+    readPool(m, pool, found);
+    for (const lines of poolLines(m, pool))
+      accounted.push({ file: path, from: clampLine(lines.from, text), to: clampLine(lines.to, text) });
   }
-  return found.result(text);
+  return { ...found.result(text), accounted };
 });
+
+/**
+ * The lines of a pool this reader reads: the whole object (or the values' `nodePool:` block) but
+ * its `limits`, and there each whole-GPU limit it counts and each limit that is no GPU (cpu,
+ * memory). A GPU limit it does not count (a MIG profile, `nvidia.com/gpu.shared`) is left out, so
+ * the floor sees it and the file is not followed.
+ */
+function poolLines(m: Manifest, pool: PoolShape): NodeLines[] {
+  const lc = m.ctx.lc;
+  const spec = mapGet(m.root, 'spec');
+  const holder =
+    pool.label === 'NodePool values' ? mapGet(m.root, 'nodePool') : pool.label === 'Provisioner' ? mapGet(spec, 'limits') : spec;
+  const limitsKey = pool.label === 'Provisioner' ? 'resources' : 'limits';
+  const out: NodeLines[] = [];
+  if (pool.label === 'NodePool values') {
+    const block = pairOf(m.root, 'nodePool');
+    const key = block ? nodeLines(block.key, lc) : null;
+    if (key) out.push(key);
+    const name = pairOf(m.root, 'name');
+    const nameLines = name ? pairLines(name, lc) : null;
+    if (nameLines) out.push(nameLines);
+  } else {
+    out.push(...pairsExcept(m.root, ['spec'], lc), ...pairsExcept(spec, ['limits'], lc));
+    const specKey = pairOf(m.root, 'spec');
+    const key = specKey ? nodeLines(specKey.key, lc) : null;
+    if (key) out.push(key);
+  }
+  if (holder !== spec) out.push(...pairsExcept(holder, [limitsKey], lc));
+  const limits = pairOf(holder, limitsKey);
+  const key = limits ? nodeLines(limits.key, lc) : null;
+  if (key) out.push(key);
+  out.push(...pairsExcept(pool.limits, uncounted(pool.limits), lc));
+  return out;
+}
+
+/** Limit names that are GPUs, or may be, that this reader does not count. */
+function uncounted(limits: unknown): string[] {
+  const items = (limits as { items?: { key?: { value?: unknown } }[] } | null)?.items ?? [];
+  return items
+    .map((p) => p.key?.value)
+    .filter((k): k is string => typeof k === 'string')
+    .filter((k) => (isGpuResource(k) || /gpu|accelerator/i.test(k)) && !isWholeGpuResource(k));
+}
 
 interface PoolShape {
   label: string;

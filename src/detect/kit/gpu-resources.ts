@@ -54,3 +54,21 @@ export const GPU_MODEL_LABELS = [
 ] as const;
 
 export { normaliseGpuModel } from '../../domain/gpu-models.js';
+
+/**
+ * Any GPU extended resource or node label written in a file, for the signal scan: NVIDIA's
+ * (`nvidia.com/gpu`, `nvidia.com/gpu.shared`, `nvidia.com/mig-1g.10gb`, the `nvidia.com/gpu.product`
+ * label), AMD's and Intel's. Accelerators that are not GPUs (`aws.amazon.com/neuron`,
+ * `habana.ai/gaudi`, `google.com/tpu`) are not matched: see NOT_GPU_RESOURCES.
+ */
+export const GPU_RESOURCE_SIGNAL =
+  /\b(?:nvidia\.com\/(?:gpu[a-z0-9.-]*|mig-[a-z0-9.-]+)|amd\.com\/gpu[a-z0-9.-]*|gpu\.intel\.com\/[a-z0-9_.-]+)/gi;
+
+/** Device-plugin resources of accelerators that are not GPUs, and what they are. */
+export const NOT_GPU_RESOURCES: readonly { resource: string; carries: string }[] = [
+  { resource: 'aws.amazon.com/neuron', carries: 'AWS Inferentia and Trainium devices' },
+  { resource: 'aws.amazon.com/neuroncore', carries: 'AWS Inferentia and Trainium cores' },
+  { resource: 'habana.ai/gaudi', carries: 'Intel Gaudi accelerators' },
+  { resource: 'google.com/tpu', carries: 'Cloud TPU chips' },
+  { resource: 'xilinx.com/fpga', carries: 'Xilinx FPGAs' },
+];

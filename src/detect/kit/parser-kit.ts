@@ -1,7 +1,7 @@
 import { diagnostic } from '../../domain/index.js';
 import type { CapacityDecl, CapacityKind, Diagnostic, Severity } from '../../domain/index.js';
 import { clampLine } from './lines.js';
-import type { CapacityParser, Coverage, ParseResult, Unfollowed, UnresolvedDecl } from '../parser.js';
+import type { Accounting, CapacityParser, Coverage, ParseResult, Unfollowed, UnresolvedDecl } from '../parser.js';
 import { fileFormat } from './yaml-segments.js';
 
 /** Collects what one parse finds. */
@@ -38,7 +38,11 @@ export class Findings {
  * A YAML-based parser: path check by file format, a cheap marker check on the raw text, and a
  * parse that cannot throw (an internal fault becomes one error diagnostic).
  */
-export function yamlParser(id: string, markers: RegExp, parse: (path: string, text: string) => ParseResult & Coverage): CapacityParser {
+export function yamlParser(
+  id: string,
+  markers: RegExp,
+  parse: (path: string, text: string) => ParseResult & Coverage & Accounting,
+): CapacityParser {
   return {
     id,
     acceptsPath: (path) => fileFormat(path) !== null,

@@ -103,7 +103,7 @@ describe('Kueue parser: versions and layout', () => {
         ['g', 'nvidia.com/gpucores', '50'],
       ],
     });
-    expect(parseKueue(text)).toEqual({ decls: [], diagnostics: [], unresolved: [] });
+    expect(parseKueue(text)).toMatchObject({ decls: [], diagnostics: [], unresolved: [] });
   });
 
   it('keeps a zero quota: a borrow-only queue declares 0 GPUs', () => {
@@ -462,7 +462,7 @@ spec:
   it.each([['rdma/ib'], ['gpu_credits'], ['hugepages-2Mi'], ['ephemeral-storage']])(
     '%s is neither counted nor warned about',
     (resource) => {
-      expect(kueueParser.parse('q.yaml', queue(resource, '4'))).toEqual({ decls: [], diagnostics: [], unresolved: [] });
+      expect(kueueParser.parse('q.yaml', queue(resource, '4'))).toMatchObject({ decls: [], diagnostics: [], unresolved: [] });
     },
   );
 });

@@ -6,6 +6,8 @@ import type { UnresolvedDecl } from '../parser.js';
 import { parseQuantity } from '../kit/quantity.js';
 import { findTemplateExpression } from '../kit/template.js';
 import { mapGet, nodeLine, nodeSource, scalarString, scalarValue, seqItems } from '../kit/yaml-nodes.js';
+import { nodeLines, pairLines, pairOf, pairsExcept } from '../kit/node-lines.js';
+import type { NodeLines } from '../kit/node-lines.js';
 
 export const KUEUE_KIND = 'kueue-cluster-queue' as const;
 const KNOWN_API_VERSIONS = new Set(['kueue.x-k8s.io/v1beta1', 'kueue.x-k8s.io/v1beta2']);
@@ -25,6 +27,41 @@ export interface QueueResult {
   decl?: CapacityDecl;
   unresolved?: UnresolvedDecl;
   diagnostics: Diagnostic[];
+}
+
+/**
+ * The lines of a ClusterQueue this reader reads: all of it but `spec.resourceGroups`, and there
+ * each group's `coveredResources`, each flavor's `name` and each entry of its `resources` (every
+ * one is read: counted, ruled out by its name, or reported). A GPU resource written in another
+ * shape (a group without `flavors`, say) is left out, so the floor sees it and it is not followed.
+ */
+export function queueLines(doc: Document.Parsed, lc: LineCounter): NodeLines[] {
+  const root = doc.contents;
+  const spec = mapGet(root, 'spec');
+  const out = [...pairsExcept(root, ['spec'], lc), ...pairsExcept(spec, ['resourceGroups'], lc)];
+  const specPair = pairOf(root, 'spec');
+  const key = specPair ? nodeLines(specPair.key, lc) : null;
+  if (key) out.push(key);
+  const groups = pairOf(spec, 'resourceGroups');
+  const groupsKey = groups ? nodeLines(groups.key, lc) : null;
+  if (groupsKey) out.push(groupsKey);
+  const add = (lines: NodeLines | null) => {
+    if (lines) out.push(lines);
+  };
+  for (const group of seqItems(mapGet(spec, 'resourceGroups'))) {
+    const covered = pairOf(group, 'coveredResources');
+    if (covered) add(pairLines(covered, lc));
+    const flavors = pairOf(group, 'flavors');
+    if (flavors) add(nodeLines(flavors.key, lc));
+    for (const flavor of seqItems(mapGet(group, 'flavors'))) {
+      const name = pairOf(flavor, 'name');
+      if (name) add(pairLines(name, lc));
+      const resources = pairOf(flavor, 'resources');
+      if (resources) add(nodeLines(resources.key, lc));
+      for (const res of seqItems(mapGet(flavor, 'resources'))) add(nodeLines(res, lc));
+    }
+  }
+  return out;
 }
 
 /** One GPU resource entry of a flavor: its count, or why it has none. */

@@ -3,9 +3,10 @@ import type { Document } from 'yaml';
 import { diagnostic } from '../../domain/index.js';
 import { clampLine, splitLines } from '../kit/lines.js';
 import { flavorModels, multiKueueChecks } from './kueue-flavors.js';
-import { readClusterQueue } from './kueue-queue.js';
+import { queueLines, readClusterQueue } from './kueue-queue.js';
 import { scanBrokenDocument } from './kueue-raw-scan.js';
-import type { CapacityParser, ParseResult } from '../parser.js';
+import type { AccountedLines, Accounting, CapacityParser, ParseResult } from '../parser.js';
+import { nodeLines } from '../kit/node-lines.js';
 import { mapGet, scalarString } from '../kit/yaml-nodes.js';
 import { fileFormat, yamlSegments } from '../kit/yaml-segments.js';
 
@@ -32,8 +33,10 @@ interface ParsedSegment {
   docs: Document.Parsed[];
 }
 
-function parseKueue(path: string, text: string): ParseResult {
+function parseKueue(path: string, text: string): ParseResult & Accounting {
   const result: Required<ParseResult> = { decls: [], diagnostics: [], unresolved: [] };
+  // What this parser read, finer than whole documents (see queueLines): flavors whole, queues part by part.
+  const accounted: AccountedLines[] = [];
   if (!text.includes('ClusterQueue')) return result;
 
   const segments: ParsedSegment[] = [];
@@ -70,9 +73,22 @@ function parseKueue(path: string, text: string): ParseResult {
         );
         result.diagnostics.push(...scan.diagnostics);
         result.unresolved.push(...scan.unresolved);
+        if (scan.unresolved.length > 0)
+          accounted.push({
+            file: path,
+            from: seg.lc.linePos(doc.range[0]).line,
+            to: next === undefined ? lines.length : seg.lc.linePos(next).line,
+          });
         return;
       }
-      if (scalarString(mapGet(doc.contents, 'kind')) !== 'ClusterQueue') return;
+      const kind = scalarString(mapGet(doc.contents, 'kind'));
+      if (kind === 'ResourceFlavor') {
+        // Its node labels are read for the GPU model; nothing in a flavor sizes capacity.
+        const lines = nodeLines(doc.contents, seg.lc);
+        if (lines) accounted.push({ file: path, ...lines });
+      }
+      if (kind !== 'ClusterQueue') return;
+      for (const lines of queueLines(doc, seg.lc)) accounted.push({ file: path, ...lines });
       const read = readClusterQueue(doc, { file: path, text: seg.text, lc: seg.lc, flavorModels: models, multiKueueChecks: dispatchers });
       if (read.decl) result.decls.push(read.decl);
       if (read.unresolved) result.unresolved.push(read.unresolved);
@@ -82,7 +98,11 @@ function parseKueue(path: string, text: string): ParseResult {
   for (const d of result.diagnostics) {
     if (d.line !== null) d.line = clampLine(d.line, text);
   }
-  return result;
+  for (const a of accounted) {
+    a.from = clampLine(a.from, text);
+    a.to = clampLine(a.to, text);
+  }
+  return { ...result, accounted };
 }
 
 /** The yaml package appends "at line X, column Y:" and a source excerpt; the line is reported apart. */

@@ -1,0 +1,194 @@
+import type { NotFollowed, TreeReader } from '../domain/index.js';
+import { accountSignals, resolvedSpans, scansPath } from './kit/signal-scan/account.js';
+import { hclBlocks, localEntries, referenceLines, within } from './kit/signal-scan/hcl-module.js';
+import { dirOf } from './kit/paths.js';
+import { RESOURCE_KINDS } from './terraform/resources.js';
+import type { AccountedSignal, FileAccounting, Lines } from './kit/signal-scan/account.js';
+import { isInputFile } from './input-files.js';
+import type { Merged } from './merge-results.js';
+
+/**
+ * Changed files the floor reads beyond those some parser takes, and the characters it reads in
+ * all: a pull request past them is not scanned further, and what is left is named (`unscanned`),
+ * never passed over. GitHub lists at most 3,000 files of a pull request.
+ */
+const MAX_SCANNED_FILES = 3000;
+const MAX_SCANNED_CHARS = 64 * 1024 * 1024;
+/** GPU names named per file side when several are unaccounted for. */
+const NAMED_PER_SIDE = 5;
+/** Files of a Terraform module read to see where its variables go. */
+const MAX_MODULE_FILES = 64;
+const READ_CONCURRENCY = 8;
+const NO_SIGNAL = { named: false, left: [] };
+
+export interface FloorInput {
+  /** Every changed path, sorted. */
+  changed: readonly string[];
+  base: Merged;
+  head: Merged;
+  /** Changed files a follower read in full with what they feed (variable files with their module). */
+  followed: ReadonlySet<string>;
+  sides: { base: TreeReader; head: TreeReader; list: (dir: string) => Promise<string[]> };
+}
+
+export interface Floor {
+  /** GPU names nothing accounts for, and files past the scan's bounds. */
+  notFollowed: NotFollowed[];
+  /** Changed files that name GPUs at either side, every name accounted for: read. */
+  named: Set<string>;
+}
+
+/**
+ * The floor under every format: each changed text file is scanned for GPU names at both sides
+ * (kit/signal-scan/), and each name must be accounted for, by a parser that read the lines it is
+ * on or by a context that shows it is no capacity (a comment, a label, an image, a workload's
+ * request, where it may be scheduled). A name nothing accounts for makes its file not followed,
+ * whatever format it is written in; a file that names no GPU at either side is no capacity.
+ */
+export async function floorOf(input: FloorInput): Promise<Floor> {
+  const floor: Floor = { notFollowed: [], named: new Set() };
+  const base = byFile(input.base);
+  const head = byFile(input.head);
+  let chars = 0;
+  // Documentation, lock files and binaries are never applied: not even read.
+  const files = input.changed.filter(scansPath).slice(0, MAX_SCANNED_FILES);
+  // A batch at a time, so what is held stays within the bound whatever the pull request.
+  for (let i = 0; i < files.length; i += READ_CONCURRENCY) {
+    const batch = files.slice(i, i + READ_CONCURRENCY);
+    if (chars > MAX_SCANNED_CHARS) {
+      for (const file of batch)
+        floor.notFollowed.push(unscanned(file, `more than ${MAX_SCANNED_CHARS / 1024 / 1024} MiB of changed files`));
+      continue;
+    }
+    const read = await Promise.all(
+      batch.map(async (file) => ({ file, before: await input.sides.base.read(file), after: await input.sides.head.read(file) })),
+    );
+    for (const { file, before, after } of read) {
+      chars += (before?.length ?? 0) + (after?.length ?? 0);
+      // A file the input checks judge key by key (input-files.ts) is theirs; one a follower read in
+      // full with what it feeds is accounted for as a whole.
+      if ([before, after].some((text) => text !== null && isInputFile(file, text))) continue;
+      const whole = input.followed.has(file);
+      const check = async (text: string | null, side: Map<string, FileAccounting>, reader: TreeReader) => {
+        if (text === null) return NO_SIGNAL;
+        const first = unaccounted(file, text, whole ? WHOLE : (side.get(file) ?? NONE));
+        // A Terraform file's variables and locals are accounted for by where the module uses them.
+        if (first.left.length === 0 || !file.endsWith('.tf')) return first;
+        return unaccounted(file, text, await terraformSpans(file, text, side, (p) => reader.read(p), input.sides.list));
+      };
+      const atBase = await check(before, base, input.sides.base);
+      const atHead = await check(after, head, input.sides.head);
+      if (atBase.named || atHead.named) floor.named.add(file);
+      // The head's names first: a name only the base side holds is named when the head has none.
+      floor.notFollowed.push(...(atHead.left.length > 0 ? entries(file, atHead.left, 'head') : entries(file, atBase.left, 'base')));
+    }
+  }
+  for (const file of input.changed.filter(scansPath).slice(MAX_SCANNED_FILES)) {
+    floor.notFollowed.push(unscanned(file, `more than ${MAX_SCANNED_FILES} changed files`));
+  }
+  return floor;
+}
+
+const NONE: FileAccounting = { spans: [], anchors: [] };
+const WHOLE: FileAccounting = { spans: [{ from: 1, to: Number.MAX_SAFE_INTEGER }], anchors: [] };
+
+function unaccounted(file: string, text: string, accounting: FileAccounting): { named: boolean; left: AccountedSignal[] } {
+  const { signals } = accountSignals(file, text, accounting);
+  return { named: signals.length > 0, left: signals.filter((s) => s.by === null) };
+}
+
+/** What the parsers of one side account for, by file: explicit lines, and declarations' lines standing for their objects. */
+function byFile(side: Merged): Map<string, FileAccounting> {
+  const out = new Map<string, { spans: Lines[]; anchors: number[] }>();
+  for (const a of side.accounted) {
+    let entry = out.get(a.file);
+    if (!entry) out.set(a.file, (entry = { spans: [], anchors: [] }));
+    if (a.object) entry.anchors.push(a.from);
+    else entry.spans.push({ from: a.from, to: a.to });
+  }
+  return out;
+}
+
+/**
+ * One entry per side of a file: the first GPU name nothing accounts for, at its line (a name only
+ * the base side holds has no line at head: `line` is null and `needs` gives the base's), and the
+ * next few others in `inputs`.
+ */
+function entries(file: string, left: readonly AccountedSignal[], side: 'base' | 'head'): NotFollowed[] {
+  const [first] = left;
+  if (!first) return [];
+  const others = [...new Set(left.slice(1).map((s) => `${s.token} (line ${s.line})`))].slice(0, NAMED_PER_SIDE - 1);
+  return [
+    {
+      file,
+      line: side === 'head' ? first.line : null,
+      reason: 'unaccounted-signal',
+      subject: first.token,
+      ...(side === 'base' ? { needs: `line ${first.line} before this change` } : {}),
+      ...(others.length > 0 ? { inputs: others } : {}),
+    },
+  ];
+}
+
+function unscanned(file: string, why: string): NotFollowed {
+  return { file, line: null, reason: 'unscanned', subject: file, needs: why };
+}
+
+/**
+ * What a Terraform module accounts for beyond its parsers' objects, for one changed `.tf` file:
+ * every block of a resource type the Terraform parser reads (it read it, GPUs or none), outputs
+ * (a value shown, no capacity), and the variables and locals whose every use lies in what is
+ * accounted for (or that nothing uses). A variable handed to a module or resource nothing reads
+ * stays unaccounted: what its GPU values feed is not followed.
+ */
+async function terraformSpans(
+  file: string,
+  text: string,
+  side: Map<string, FileAccounting>,
+  read: (path: string) => Promise<string | null>,
+  list: (dir: string) => Promise<string[]>,
+): Promise<FileAccounting> {
+  const dir = dirOf(file);
+  const others = (await list(dir)).filter((p) => p !== file && dirOf(p) === dir && p.endsWith('.tf'));
+  const texts = new Map<string, string>([[file, text]]);
+  for (const p of others.slice(0, MAX_MODULE_FILES)) {
+    const t = await read(p);
+    if (t !== null) texts.set(p, t);
+  }
+  const modules = [...texts].map(([path, t]) => {
+    const blocks = hclBlocks(t);
+    const read = blocks.filter((b) => (b.type === 'resource' && (b.labels[0] ?? '') in RESOURCE_KINDS) || b.type === 'output');
+    return { path, text: t, blocks, spans: [...resolvedSpans(path, t, side.get(path) ?? NONE), ...read] };
+  });
+  const locals = modules.flatMap((m) =>
+    m.blocks.filter((b) => b.type === 'locals').flatMap((b) => localEntries(m.text, b).map((e) => ({ ...e, path: m.path }))),
+  );
+  const variables = modules.flatMap((m) =>
+    m.blocks.filter((b) => b.type === 'variable').map((b) => ({ name: b.labels[0] ?? '', from: b.from, to: b.to, path: m.path })),
+  );
+  const accounted = new Set<string>();
+  const usedOnlyInAccounted = (what: 'var' | 'local', name: string, own: { path: string; from: number; to: number }) =>
+    modules.every((m) =>
+      referenceLines(m.text, what, name).every(
+        (line) =>
+          within(m.spans, line) ||
+          (m.path === own.path && own.from <= line && line <= own.to) ||
+          locals.some((l) => l.path === m.path && accounted.has(`local.${l.name}`) && l.from <= line && line <= l.to),
+      ),
+    );
+  // Locals read locals: grow the accounted set until it holds still.
+  for (let round = 0, grew = true; grew && round < 16; round++) {
+    grew = false;
+    for (const l of locals) {
+      if (!accounted.has(`local.${l.name}`) && usedOnlyInAccounted('local', l.name, l)) {
+        accounted.add(`local.${l.name}`);
+        grew = true;
+      }
+    }
+  }
+  const own = modules.find((m) => m.path === file);
+  const spans: Lines[] = [...(own?.spans ?? [])];
+  for (const l of locals) if (l.path === file && accounted.has(`local.${l.name}`)) spans.push(l);
+  for (const v of variables) if (v.path === file && usedOnlyInAccounted('var', v.name, v)) spans.push(v);
+  return { spans, anchors: [] };
+}

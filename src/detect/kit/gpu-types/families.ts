@@ -1,0 +1,197 @@
+/**
+ * Which machine families of each cloud carry GPUs, as names written in infrastructure files. The
+ * instance catalogs beside this file (aws.ts, gcp.ts, azure.ts) give GPUs per machine and prices
+ * for the types the review counts; these lists say, for any type of the family (listed there or
+ * not), "this machine has GPUs", which is what the signal scan (kit/signal-scan/) needs to notice
+ * capacity in a format no parser reads. Accelerators that are not GPUs are listed apart, with
+ * what they are, so a test can hold that they are not taken for GPUs.
+ */
+
+/** A family of machines with accelerators that are not GPUs, and what they carry. */
+export interface NotGpuFamily {
+  family: string;
+  carries: string;
+}
+
+/**
+ * EC2 families with GPUs (NVIDIA, and AMD in g4ad, Radeon Pro V520). Source: the EC2 API's
+ * instance types (`DescribeInstanceTypes` `GpuInfo`; the `_InstanceType` enum of
+ * @aws-sdk/client-ec2, which test/detect/gpu-type-lists.test.ts checks this list against), and
+ * "Accelerated computing instances" in the EC2 user guide.
+ */
+export const AWS_GPU_FAMILIES: readonly string[] = [
+  'p2',
+  'p3',
+  'p3dn',
+  'p4d',
+  'p4de',
+  'p5',
+  'p5e',
+  'p5en',
+  'p6-b200',
+  'p6-b300',
+  'p6e-gb200',
+  'g2',
+  'g3',
+  'g3s',
+  'g4ad',
+  'g4dn',
+  'g5',
+  'g5g',
+  'g6',
+  'g6e',
+  'g6f',
+  'g7',
+  'g7e',
+  'gr6',
+  'gr6f',
+];
+
+/** EC2 families with accelerators that are not GPUs (same sources). */
+export const AWS_NOT_GPU_FAMILIES: readonly NotGpuFamily[] = [
+  { family: 'trn1', carries: 'AWS Trainium' },
+  { family: 'trn1n', carries: 'AWS Trainium' },
+  { family: 'trn2', carries: 'AWS Trainium2' },
+  { family: 'trn2u', carries: 'AWS Trainium2' },
+  { family: 'inf1', carries: 'AWS Inferentia' },
+  { family: 'inf2', carries: 'AWS Inferentia2' },
+  { family: 'dl1', carries: 'Intel Gaudi (Habana)' },
+  { family: 'dl2q', carries: 'Qualcomm Cloud AI 100' },
+  { family: 'f1', carries: 'Xilinx FPGAs' },
+  { family: 'f2', carries: 'AMD (Xilinx) FPGAs' },
+  { family: 'vt1', carries: 'Xilinx video transcoding cards' },
+];
+
+/**
+ * An EC2 instance type of a GPU family, listed above or newer (`p7`, `g8e`): p and g families from
+ * the second generation on, and the gr (graphics, ARM) ones, as `family.size`; with SageMaker's
+ * `ml.` prefix too. Sizes are `large`, `Nxlarge`, `metal` and `metal-Nxl`.
+ */
+export const AWS_GPU_TYPE =
+  /\b(?:ml\.)?(?:p[2-9][a-z]*(?:-[a-z0-9]+)?|g[2-9][a-z]*|gr[0-9][a-z]*)\.(?:[0-9]*x?large|metal(?:-[0-9]+xl)?)\b/g;
+
+/**
+ * A GPU family named on its own, as Karpenter's `instance-family` values do. Two-character names
+ * (`p3`, `g5`) are left out: alerting configs say `priority: p3`; a pool of such a family is still
+ * seen through its instance types, GPU resources or keys.
+ */
+export const AWS_GPU_FAMILY_VALUE = new RegExp(
+  `(?:^|[\\s'"\`\\[,:(=])(${AWS_GPU_FAMILIES.filter((f) => f.length > 2)
+    .sort((a, b) => b.length - a.length)
+    .join('|')})(?=$|[\\s'"\`\\],)#])`,
+  'gm',
+);
+
+/**
+ * Compute Engine machine families with GPUs attached by the machine type: A2 (A100), A3 (H100,
+ * H200), A4 (B200), A4X (GB200), G2 (L4), G4 (RTX PRO 6000). Source: "GPU machine types" and
+ * "Accelerator-optimized machine family" in the Compute Engine documentation. N1 machines take
+ * GPUs as guest accelerators instead, named below.
+ */
+export const GCP_GPU_FAMILIES: readonly string[] = ['a2', 'a3', 'a4', 'a4x', 'g2', 'g4'];
+
+/** Compute Engine machine types with TPUs: accelerators, not GPUs (same source, "TPU versions"). */
+export const GCP_NOT_GPU_FAMILIES: readonly NotGpuFamily[] = [
+  { family: 'ct3', carries: 'Cloud TPU v3' },
+  { family: 'ct3p', carries: 'Cloud TPU v3' },
+  { family: 'ct4p', carries: 'Cloud TPU v4' },
+  { family: 'ct5l', carries: 'Cloud TPU v5e' },
+  { family: 'ct5lp', carries: 'Cloud TPU v5e' },
+  { family: 'ct5p', carries: 'Cloud TPU v5p' },
+  { family: 'ct6e', carries: 'Cloud TPU v6e (Trillium)' },
+  { family: 'tpu7x', carries: 'Cloud TPU Ironwood' },
+];
+
+/** `a3-highgpu-8g`, `g2-standard-24`, `a4x-highgpu-4g`, `a3-megagpu-8g-metal`. */
+export const GCP_GPU_TYPE = /\b(?:a[234]x?|g[24])-(?:[a-z]+gpu|standard|highmem|highcpu)-[0-9]+g?(?:-[a-z]+)?\b/g;
+
+/**
+ * GPU accelerator types of Compute Engine and GKE (`guest_accelerator`, the
+ * `cloud.google.com/gke-accelerator` label): `nvidia-tesla-t4`, `nvidia-l4`, `nvidia-h100-80gb`,
+ * `nvidia-b200`, `nvidia-rtx-pro-6000`. Source: "GPU platforms" in the Compute Engine
+ * documentation (`gcloud compute accelerator-types list`). `nvidia-k8s-…` and other NVIDIA
+ * software names are not accelerators.
+ */
+export const GCP_ACCELERATOR =
+  /\bnvidia-(?:tesla-[a-z0-9]+(?:-vws)?|(?!k8s)[a-z]{1,2}[0-9]{1,4}[a-z0-9]*(?:-[a-z0-9]+)*|rtx-[a-z0-9-]+)\b/gi;
+
+/**
+ * Azure VM series with GPUs: NC, ND, NV (NVIDIA, and AMD in NVv4 and ND MI300X) and NG (AMD
+ * Radeon). Source: "GPU accelerated compute" VM sizes in the Azure documentation. NP carries FPGAs.
+ */
+export const AZURE_GPU_SERIES: readonly string[] = ['NC', 'ND', 'NV', 'NG'];
+export const AZURE_NOT_GPU_SERIES: readonly NotGpuFamily[] = [{ family: 'NP', carries: 'Xilinx FPGAs' }];
+
+/** `Standard_NC24ads_A100_v4`, `standard_nd96isr_h100_v5` (Azure reads sizes case-insensitively). */
+export const AZURE_GPU_SIZE = /\bStandard_N[CDVG][0-9][A-Za-z0-9_]*\b/gi;
+
+/**
+ * GPU machine names of other clouds, each with where it comes from. The ones here are what real
+ * infrastructure repositories write; a name of a cloud not listed is still caught through a GPU
+ * resource (`nvidia.com/gpu`) or a key naming GPUs beside it.
+ */
+export const OTHER_GPU_TYPES: readonly { cloud: string; pattern: RegExp; example: string; source: string }[] = [
+  {
+    cloud: 'OCI',
+    pattern: /\b(?:BM|VM)\.GPU[A-Za-z0-9.-]*\b/g,
+    example: 'BM.GPU.H100.8',
+    source: 'OCI Compute Shapes, GPU shapes (BM.GPU*, VM.GPU*)',
+  },
+  {
+    cloud: 'CoreWeave',
+    pattern: /\b(?:gd-[0-9]+x[a-z0-9]+(?:-[a-z0-9]+)*|gb[0-9]{3}-[0-9]+x)\b/g,
+    example: 'gd-8xh100ib-i128',
+    source: 'CoreWeave Kubernetes Service instance types (gd-*: GPU; cd-*: CPU)',
+  },
+  {
+    cloud: 'Lambda',
+    pattern: /\bgpu_[0-9]+x_[a-z0-9_]+\b/g,
+    example: 'gpu_8x_h100_sxm5',
+    source: 'Lambda Cloud API instance type names',
+  },
+  {
+    cloud: 'Nebius',
+    pattern: /\bgpu-[a-z]+[0-9]+[a-z]*-(?:sxm[0-9]?|pcie|[abc])\b/g,
+    example: 'gpu-h100-sxm',
+    source: 'Nebius AI Cloud compute platforms',
+  },
+  {
+    cloud: 'DigitalOcean',
+    pattern: /\bgpu-[a-z]+[0-9]+x[0-9]+-[0-9]+gb\b/g,
+    example: 'gpu-h100x8-640gb',
+    source: 'DigitalOcean GPU Droplet size slugs',
+  },
+  {
+    cloud: 'Linode',
+    pattern: /\bg[0-9]-gpu-[a-z0-9-]+\b/g,
+    example: 'g2-gpu-rtx4000a1-s',
+    source: 'Akamai (Linode) GPU plan type ids',
+  },
+  {
+    cloud: 'IBM Cloud',
+    pattern: /\bgx[0-9]-[0-9]+x[0-9]+x[0-9]+[a-z0-9]+\b/g,
+    example: 'gx3-16x80x1l4',
+    source: 'IBM Cloud VPC GPU profiles (gx2, gx3)',
+  },
+  {
+    cloud: 'Alibaba Cloud',
+    pattern: /\becs\.(?:ebm|sgn|vgn)?gn[a-z0-9]*-?[a-z0-9]*\.[a-z0-9]+\b/g,
+    example: 'ecs.gn7i-c8g1.2xlarge',
+    source: 'Alibaba Cloud ECS GPU-accelerated instance families (gn*, ebmgn*, sgn*, vgn*)',
+  },
+  {
+    cloud: 'Vultr',
+    pattern: /\bvcg-[a-z0-9]+-[a-z0-9-]+\b/g,
+    example: 'vcg-a100-1c-6g-4vram',
+    source: 'Vultr Cloud GPU plan ids',
+  },
+];
+
+/**
+ * SDK names of EC2 GPU types in infrastructure code: AWS CDK's `InstanceClass.P4D`,
+ * `InstanceClass.G5`, `InstanceClass.GRAPHICS5` and `PARALLEL3`; Pulumi's
+ * `InstanceType.P4d_24xlarge`, `InstanceType.G5_XLarge`. Source: aws-cdk-lib `aws_ec2.InstanceClass`
+ * and @pulumi/aws `ec2.InstanceType`.
+ */
+export const SDK_GPU_TYPE =
+  /\bInstanceClass\.(?:P[2-9][A-Z0-9_]*|G[2-9][A-Z0-9_]*|GR[0-9][A-Z0-9_]*|GRAPHICS[0-9A-Z_]*|PARALLEL[0-9A-Z_]*)\b|\bInstanceType\.(?:P[2-9][A-Za-z0-9]*|G[2-9][A-Za-z0-9]*|Gr[0-9][A-Za-z0-9]*)_[A-Za-z0-9_]+\b/g;

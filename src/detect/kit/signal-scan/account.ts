@@ -1,0 +1,149 @@
+import { noCapacityContext } from './contexts.js';
+import type { NoCapacity } from './contexts.js';
+import { findSignals, mayNameGpus } from './signals.js';
+import type { Signal } from './signals.js';
+import { lineAt, lineStarts, scanStructure } from './structure.js';
+import type { Container, PathPoint, Structure } from './structure.js';
+import { syntaxOf } from './syntax.js';
+import type { TextKind } from './syntax.js';
+
+/** Lines of one file a parser read, first to last (1-based, inclusive). */
+export interface Lines {
+  from: number;
+  to: number;
+}
+
+/**
+ * What the parsers account for in one file: `spans` they read in full (explicit accounting), and
+ * `anchors`, lines of declarations whose parser gave no finer account: each stands for the object
+ * that holds it (see objectAround).
+ */
+export interface FileAccounting {
+  spans: readonly Lines[];
+  anchors: readonly number[];
+}
+
+/** A GPU name the scan found, where, and what accounts for it (null: nothing does). */
+export interface AccountedSignal extends Signal {
+  line: number;
+  by: 'parser' | NoCapacity | null;
+}
+
+export interface FileSignals {
+  /** `docs`, `dependencies` and `binary` files are not scanned: they are never applied as capacity. */
+  kind: TextKind | 'binary';
+  signals: AccountedSignal[];
+}
+
+const EMPTY: FileAccounting = { spans: [], anchors: [] };
+
+/** A path the floor reads: text that could be applied (not documentation, a lock file or binary). */
+export function scansPath(path: string): boolean {
+  const kind = syntaxOf(path).kind;
+  return kind === 'yaml' || kind === 'brace' || kind === 'plain';
+}
+
+/** The cheap check of the floor: the path is scanned and the text may name a GPU. */
+export function mayNameGpusIn(path: string, text: string): boolean {
+  return scansPath(path) && mayNameGpus(text);
+}
+
+/** Text with a NUL in its first 8,000 characters is binary, as git judges it. */
+function looksBinary(text: string): boolean {
+  return text.slice(0, 8000).includes('\u0000');
+}
+
+/**
+ * Every GPU name in a file, each with what accounts for it: a parser that read the lines it is
+ * on, or a context that shows it to be no capacity. Linear in the text: one pass for the
+ * structure, one regular expression per kind of name, and spans and signals walked in order.
+ */
+export function accountSignals(path: string, text: string, accounting: FileAccounting = EMPTY): FileSignals {
+  const syntax = syntaxOf(path);
+  if (syntax.kind === 'binary' || looksBinary(text)) return { kind: 'binary', signals: [] };
+  if (syntax.kind === 'docs' || syntax.kind === 'dependencies') return { kind: syntax.kind, signals: [] };
+  if (!mayNameGpus(text)) return { kind: syntax.kind, signals: [] };
+  const structure = scanStructure(text, syntax);
+  const found = findSignals(text, structure, syntax.keys);
+  if (found.length === 0) return { kind: syntax.kind, signals: [] };
+  const starts = lineStarts(text);
+  const hcl = /\.(?:tf|tfvars|hcl)$/.test(path);
+  const spans = mergeSpans([...accounting.spans, ...accounting.anchors.map((line) => objectAround(structure, starts, line, hcl))]);
+  let s = 0;
+  const signals = found.map((signal): AccountedSignal => {
+    const line = lineAt(starts, signal.offset);
+    while (s < spans.length && (spans[s] as Lines).to < line) s++;
+    const span = spans[s];
+    let by: AccountedSignal['by'];
+    if (structure.masked[signal.offset] !== text[signal.offset]) by = 'comment';
+    else if (span && span.from <= line) by = 'parser';
+    else by = noCapacityContext(pointAt(structure.points, signal.offset)?.path ?? null, signal.token, signal.kind === 'gpu-resource');
+    return { ...signal, line, by };
+  });
+  return { kind: syntax.kind, signals };
+}
+
+/** The lines a file's accounting covers, each declaration's line standing for its object. */
+export function resolvedSpans(path: string, text: string, accounting: FileAccounting): Lines[] {
+  if (accounting.anchors.length === 0) return mergeSpans(accounting.spans);
+  const structure = scanStructure(text, syntaxOf(path));
+  const starts = lineStarts(text);
+  const hcl = /\.(?:tf|tfvars|hcl)$/.test(path);
+  return mergeSpans([...accounting.spans, ...accounting.anchors.map((line) => objectAround(structure, starts, line, hcl))]);
+}
+
+function mergeSpans(spans: readonly Lines[]): Lines[] {
+  const sorted = [...spans].sort((a, b) => a.from - b.from);
+  const out: Lines[] = [];
+  for (const span of sorted) {
+    const last = out[out.length - 1];
+    if (last && span.from <= last.to + 1) last.to = Math.max(last.to, span.to);
+    else out.push({ ...span });
+  }
+  return out;
+}
+
+function pointAt(points: readonly PathPoint[], offset: number): PathPoint | undefined {
+  let lo = 0;
+  let hi = points.length - 1;
+  let found: PathPoint | undefined;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const p = points[mid] as PathPoint;
+    if (p.offset <= offset) {
+      found = p;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
+}
+
+/**
+ * The object that holds a line, as the default account of a declaration there: the Kubernetes
+ * object (a mapping or list item with a `kind` of its own, so a `List`'s items or Helm values'
+ * `extraObjects` each stand alone), else a CloudFormation resource (an entry of a top-level
+ * `Resources`), else an HCL top-level block, else the YAML document or the whole file.
+ */
+function objectAround(structure: Structure, starts: readonly number[], line: number, hcl: boolean): Lines {
+  const lineEnd = (starts[line] ?? Number.MAX_SAFE_INTEGER) - 1;
+  const point = pointAt(structure.points, lineEnd);
+  const boxes = structure.containers;
+  const chain: Container[] = [];
+  for (let i = point?.container ?? -1; i >= 0; i = (boxes[i] as Container).parent) chain.push(boxes[i] as Container);
+  const span = (c: Container): Lines => ({ from: Math.min(c.start, line), to: Math.max(c.end, line) });
+  const parentOf = (c: Container) => (c.parent >= 0 ? boxes[c.parent] : undefined);
+  const kube = chain.find((c) => c.hasKind && !c.document);
+  if (kube) return span(kube);
+  const resource = chain.find((c) => {
+    const p = parentOf(c);
+    return p?.key === 'resources' && (parentOf(p)?.document ?? false);
+  });
+  if (resource) return span(resource);
+  if (hcl) {
+    const block = chain.find((c) => parentOf(c)?.document === true && parentOf(c)?.parent === -1);
+    if (block) return span(block);
+  }
+  const document = chain.find((c) => c.document);
+  if (document) return span(document);
+  return { from: 1, to: starts.length };
+}

@@ -1,0 +1,82 @@
+import type { PathNode } from './structure.js';
+
+/**
+ * Where a GPU name says nothing of how much capacity there is:
+ * - `comment`: in a comment;
+ * - `label`: an object's name, labels, annotations or tags (`metadata.labels`, a pool's
+ *   `node_labels`), or a label selector;
+ * - `image`: a container image reference;
+ * - `request`: what a workload asks for (`resources.requests` / `limits` of a container, Compose
+ *   `resources.reservations`, a Ray node's `rayStartParams`): demand, not capacity;
+ * - `scheduling`: where a workload may run (`nodeSelector`, `affinity`, `tolerations`, taints,
+ *   topology spread);
+ * - `reference`: a GPU resource named as an item of a list of resource names, with no quantity
+ *   (Kueue's `coveredResources`, a ProvisioningRequestConfig's `managedResources`): a quantity of
+ *   it is written elsewhere, where it is a signal of its own.
+ */
+export type NoCapacity = 'comment' | 'label' | 'image' | 'request' | 'scheduling' | 'reference';
+
+const norm = (key: string) => key.replace(/[-_ ]/g, '');
+
+const LABELS = new Set([
+  'labels',
+  'annotations',
+  'nodelabels',
+  'tags',
+  'matchlabels',
+  'labelselector',
+  'commonlabels',
+  'commonannotations',
+]);
+const METADATA_FIELDS = new Set(['name', 'namespace', 'generatename', 'labels', 'annotations', 'finalizers', 'ownerreferences', 'uid']);
+const SCHEDULING = new Set([
+  'nodeselector',
+  'affinity',
+  'nodeaffinity',
+  'podaffinity',
+  'podantiaffinity',
+  'tolerations',
+  'toleration',
+  'topologyspreadconstraints',
+  'nodename',
+  'taints',
+  'taint',
+  'nodetaints',
+  'runtimeclassname',
+  'priorityclassname',
+  'schedulername',
+]);
+const REQUESTS = new Set(['requests', 'limits', 'claims', 'reservations']);
+
+/**
+ * Keys and labels that size capacity although they are written as labels or annotations: the
+ * cluster autoscaler's node-template resources and capacity annotations, Cluster API's node group
+ * sizes. A GPU name there is never shown to be no capacity by its place.
+ */
+const CAPACITY_LABEL =
+  /node-template\/resources\/|capacity\.cluster-autoscaler\.kubernetes\.io\/|cluster-api-autoscaler-node-group-(?:min|max)-size/i;
+
+function keysOf(path: PathNode | null): string[] {
+  const keys: string[] = [];
+  for (let p = path; p; p = p.parent) keys.push(norm(p.key));
+  return keys.reverse();
+}
+
+/** The context that shows a GPU name at `path` to be no capacity, or null when nothing does. */
+export function noCapacityContext(path: PathNode | null, token: string, resource = false): NoCapacity | null {
+  if (CAPACITY_LABEL.test(token)) return null;
+  if (resource && path?.key === '[]' && /resources|resourcenames$/.test(norm(path.parent?.key ?? ''))) return 'reference';
+  for (let p = path; p; p = p.parent) if (CAPACITY_LABEL.test(p.key)) return null;
+  const keys = keysOf(path);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i] as string;
+    const next = keys[i + 1];
+    if (LABELS.has(k)) return 'label';
+    if (k === 'metadata' && next !== undefined && METADATA_FIELDS.has(next)) return 'label';
+    if (k === 'image' || k === 'images') return 'image';
+    if (k === 'resources' && next !== undefined && REQUESTS.has(next)) return 'request';
+    if (k === 'raystartparams') return 'request';
+    if (SCHEDULING.has(k)) return 'scheduling';
+  }
+  return null;
+}

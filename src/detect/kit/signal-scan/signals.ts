@@ -1,0 +1,85 @@
+import {
+  AWS_GPU_FAMILY_VALUE,
+  AWS_GPU_TYPE,
+  AZURE_GPU_SIZE,
+  GCP_ACCELERATOR,
+  GCP_GPU_TYPE,
+  OTHER_GPU_TYPES,
+  SDK_GPU_TYPE,
+} from '../gpu-types/families.js';
+import { GPU_RESOURCE_SIGNAL } from '../gpu-resources.js';
+import type { Structure } from './structure.js';
+
+/**
+ * What names GPUs in a text, whatever its format:
+ * - `machine-type`: a cloud's GPU instance, machine, VM type or shape (`p4d.24xlarge`,
+ *   `a3-highgpu-8g`, `Standard_NC24ads_A100_v4`, `BM.GPU.H100.8`, `gd-8xh100ib-i128`,
+ *   CDK's `InstanceClass.P4D`);
+ * - `machine-family`: an EC2 GPU family on its own (`p4d`, `g6e`);
+ * - `accelerator`: a GPU accelerator type (`nvidia-l4`, `nvidia-tesla-t4`);
+ * - `gpu-resource`: a GPU extended resource or label (`nvidia.com/gpu`, `amd.com/gpu`, MIG profiles);
+ * - `gpu-key`: a key whose name says GPU or accelerator (`gpu_count =`, `guest_accelerator {`).
+ */
+type SignalKind = 'machine-type' | 'machine-family' | 'accelerator' | 'gpu-resource' | 'gpu-key';
+
+export interface Signal {
+  offset: number;
+  token: string;
+  kind: SignalKind;
+}
+
+/**
+ * A cheap check that lets almost every text without a GPU name through in one regular
+ * expression: only a text it matches is scanned.
+ */
+const MAYBE =
+  /gpu|accelerat|nvidia|amd\.com|standard_n[cdvg][0-9]|\b(?:ml\.)?[pg]r?[0-9][a-z0-9-]*[.\s'"\],]|\b(?:a[234]x?|g[24])-[a-z]|instance(?:class|type)\.|\bgd-[0-9]|\bgb[0-9]{3}-[0-9]|\bgx[0-9]-[0-9]|ecs\.[a-z]*gn|\bvcg-/i;
+
+export function mayNameGpus(text: string): boolean {
+  return MAYBE.test(text);
+}
+
+const GPU_KEY = /gpu|accelerator/i;
+/**
+ * Keys that name GPUs but never size them: their drivers and software, and how a process uses the
+ * memory of the GPU it has (vLLM's `gpu-memory-utilization`).
+ */
+const NOT_SIZING_KEY = /driver|utili[sz]ation|operator|plugin|exporter|metrics|monitor|dashboard|toolkit|runtime|cuda|image|version/i;
+
+const VALUE_PATTERNS: readonly { pattern: RegExp; kind: SignalKind; group?: number }[] = [
+  { pattern: GPU_RESOURCE_SIGNAL, kind: 'gpu-resource' },
+  { pattern: AWS_GPU_TYPE, kind: 'machine-type' },
+  { pattern: AWS_GPU_FAMILY_VALUE, kind: 'machine-family', group: 1 },
+  { pattern: GCP_GPU_TYPE, kind: 'machine-type' },
+  { pattern: GCP_ACCELERATOR, kind: 'accelerator' },
+  { pattern: AZURE_GPU_SIZE, kind: 'machine-type' },
+  { pattern: SDK_GPU_TYPE, kind: 'machine-type' },
+  ...OTHER_GPU_TYPES.map((t) => ({ pattern: t.pattern, kind: 'machine-type' as const })),
+];
+
+/** Every GPU name of the text, first to last; one per place (a key that is also a resource is one signal). */
+export function findSignals(text: string, structure: Structure, keys: boolean): Signal[] {
+  const found: Signal[] = [];
+  for (const { pattern, kind, group } of VALUE_PATTERNS) {
+    pattern.lastIndex = 0;
+    for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
+      const token = group === undefined ? m[0] : (m[group] ?? '');
+      found.push({ offset: m.index + m[0].lastIndexOf(token), token, kind });
+      if (m[0] === '') pattern.lastIndex++;
+    }
+  }
+  if (keys) {
+    for (const k of structure.keys) {
+      if (GPU_KEY.test(k.key) && !NOT_SIZING_KEY.test(k.key)) found.push({ offset: k.offset, token: k.key, kind: 'gpu-key' });
+    }
+  }
+  found.sort((a, b) => a.offset - b.offset || b.token.length - a.token.length);
+  const out: Signal[] = [];
+  let end = -1;
+  for (const s of found) {
+    if (s.offset < end) continue;
+    out.push(s);
+    end = s.offset + s.token.length;
+  }
+  return out;
+}
