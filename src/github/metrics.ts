@@ -70,6 +70,11 @@ export class AppMetrics {
       for (const state of ['waiting', 'active', 'delayed'] as const) this.queueJobs.set({ state }, counts[state]);
     },
   });
+  readonly jobsRunning = new Gauge({
+    name: 'gpu_justify_worker_jobs_running',
+    help: 'Jobs this replica runs now (gpu_justify_queue_jobs{state="active"} counts every replica\'s with REDIS_URL)',
+    registers: [this.registry],
+  });
   readonly queueWaitSeconds = new Histogram({
     name: 'gpu_justify_queue_wait_seconds',
     help: 'Time from a job being queued to its first attempt starting',

@@ -82,6 +82,7 @@ describe('GET /metrics', () => {
     expect(metrics).toContain('gpu_justify_queue_wait_seconds_count 1');
     expect(metrics).toMatch(/^gpu_justify_queue_jobs\{state="waiting"\} 0$/m);
     expect(metrics).toMatch(/^gpu_justify_queue_jobs\{state="active"\} 0$/m);
+    expect(metrics).toMatch(/^gpu_justify_worker_jobs_running 0$/m);
     expect(metrics).toContain('gpu_justify_queue_jobs_retried_total 0');
     expect(metrics).toContain('gpu_justify_queue_jobs_failed_total 0');
     expect(metrics).toContain('gpu_justify_queue_superseded_total 0');

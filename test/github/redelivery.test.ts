@@ -45,4 +45,14 @@ describe('memoryStore', () => {
     await store.release('a');
     expect(await store.claim('a')).toBe(true);
   });
+
+  it('claims a delivery with its requests: posted the first time only, and says how far an earlier claim went', async () => {
+    const store = memoryStore();
+    const request = { kind: 'help' as const, delivery: 'd', commentId: 1, by: 'someone' };
+    expect(await store.claimDelivery('d', [{ key: 'pr', request }])).toBe('new');
+    expect(await store.claimDelivery('d', [{ key: 'pr', request }])).toBe('working');
+    await store.finish('d');
+    expect(await store.claimDelivery('d', [{ key: 'pr', request }])).toBe('done');
+    expect(await store.peek('pr', 10)).toEqual([JSON.stringify(request)]);
+  });
 });

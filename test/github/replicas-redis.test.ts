@@ -5,12 +5,14 @@ import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createGpuJustifyApp } from '../../src/github/app.js';
 import { AppMetrics } from '../../src/github/metrics.js';
+import { prKey } from '../../src/github/work/jobs.js';
+import { redisStore } from '../../src/github/work/redis-store.js';
 import { COMMENT_MARKER } from '../../src/report/comment.js';
 import { startAppProcess } from '../helpers/app-process.js';
 import { AppServer, WEBHOOK_SECRET, deliverTo, newPrivateKey } from '../helpers/app-server.js';
 import { FakeGitHub } from '../helpers/fake-github.js';
 import { FakeRepo } from '../helpers/fake-repo.js';
-import { checkRunPayload } from '../helpers/payloads.js';
+import { EXAMPLE_REPO, checkRunPayload } from '../helpers/payloads.js';
 import { startRedis } from '../helpers/redis/server.js';
 import type { RunningRedis } from '../helpers/redis/server.js';
 import { CATALOG, QUEUE_FILE, README, clusterQueue } from './scenarios.js';
@@ -118,6 +120,30 @@ describe('replicas sharing Redis', () => {
     expect(replicas.flatMap((r) => r.logged).filter((l) => l.includes('redelivered webhook skipped'))).toHaveLength(1);
   });
 
+  it('queue a redelivery whose first replica died after claiming it, before queueing its job', async () => {
+    const repo = new FakeRepo(fake, pullRequest()).serve();
+    // What the dead replica left: the delivery claimed and its request posted, in one step; no job.
+    const client = new Redis(redis.url);
+    const store = redisStore(client, 'gpu-justify:');
+    const request = {
+      kind: 'review' as const,
+      delivery: 'died-mid-way',
+      event: 'pull_request' as const,
+      at: Date.now(),
+      headSha: HEAD_SHA,
+    };
+    expect(await store.claimDelivery('died-mid-way', [{ key: prKey(EXAMPLE_REPO.owner, EXAMPLE_REPO.repo, NUMBER), request }])).toBe('new');
+    expect(await store.claimDelivery('died-mid-way', [{ key: 'other', request }])).toBe('working');
+    client.disconnect();
+
+    await replicas[1]?.server.deliver('pull_request', prEvent(), { delivery: 'died-mid-way' });
+    expect(repo.checkRuns).toEqual([expect.objectContaining({ head_sha: HEAD_SHA, status: 'completed' })]);
+    // The request was posted once: one review, and a redelivery now finds the delivery done.
+    await replicas[0]?.server.deliver('pull_request', prEvent(), { delivery: 'died-mid-way' });
+    expect(repo.checkRuns).toHaveLength(1);
+    expect(replicas.flatMap((r) => r.logged).filter((l) => l.includes('its jobs queued again in case its replica died'))).toHaveLength(1);
+  });
+
   it('answer webhooks before reviewing: the answer does not wait for a review held by GitHub', async () => {
     new FakeRepo(fake, pullRequest()).serve();
     let release = (): void => undefined;
@@ -128,8 +154,12 @@ describe('replicas sharing Redis', () => {
     expect(answer.status).toBe(200);
     expect(Date.now() - started).toBeLessThan(1000);
     await held.arrived;
+    // The replica running the job says so; the other runs nothing.
+    expect(await metric([a], 'gpu_justify_worker_jobs_running')).toBe(1);
+    expect(await metric(replicas, 'gpu_justify_worker_jobs_running')).toBe(1);
     release();
     await a.server.settled();
+    expect(await metric([a], 'gpu_justify_worker_jobs_running')).toBe(0);
   });
 
   it('review one pull request at a time, and fold pushes made during a review into one more, of the newest head', async () => {

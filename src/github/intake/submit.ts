@@ -48,20 +48,20 @@ export async function submit(
 }
 
 async function submitTo(lane: Lane, delivery: string, submissions: Submission[], log: Pick<Logger, 'info'>): Promise<void> {
-  if (!(await lane.store.claim(delivery))) {
+  const posts = submissions.flatMap(({ data, requests }) => {
+    const key = jobKey(data);
+    return key === null ? [] : requests.map((request) => ({ key, request }));
+  });
+  // Claimed and posted in one step, before the jobs are queued: the job that runs next reads them.
+  const state = await lane.store.claimDelivery(delivery, posts);
+  if (state === 'done') {
     log.info({ delivery }, 'redelivered webhook skipped');
     return;
   }
-  try {
-    for (const { data, requests } of submissions) {
-      const key = jobKey(data);
-      // Posted before the job is queued: the job that runs next reads them.
-      if (key !== null) for (const request of requests) await lane.store.post(key, request);
-      await lane.queue.add(data);
-    }
-  } catch (err) {
-    await lane.store.release(delivery).catch(() => undefined);
-    throw err;
-  }
+  // Claimed but never finished: the replica that took it may have died before queueing its jobs.
+  // Queueing them again costs nothing (one job per id, one waiting per pull request) and its
+  // requests, already posted, are not posted twice.
+  if (state === 'working') log.info({ delivery }, 'redelivered webhook skipped; its jobs queued again in case its replica died');
+  for (const { data } of submissions) await lane.queue.add(data);
   await lane.store.finish(delivery);
 }

@@ -27,18 +27,29 @@ class Recent<V> {
 
 /** One process alone: the same contract as Redis, in this process's memory. */
 export function memoryStore(): WorkStore {
-  const ids = new Recent<true>(REMEMBERED_IDS);
+  const ids = new Recent<'working' | 'done'>(REMEMBERED_IDS);
   const heads = new Recent<ReviewedRecord>(REMEMBERED_HEADS);
   const mailboxes = new Map<string, string[]>();
   const creations = new Map<number, number[]>();
+  const post = (key: string, request: Request) => mailboxes.set(key, [...(mailboxes.get(key) ?? []), JSON.stringify(request)]);
   return {
     scope: 'local',
     claim(id) {
       if (ids.get(id)) return Promise.resolve(false);
-      ids.set(id, true);
+      ids.set(id, 'working');
       return Promise.resolve(true);
     },
-    finish: () => Promise.resolve(),
+    claimDelivery(id, posts) {
+      const state = ids.get(id);
+      if (state !== undefined) return Promise.resolve(state);
+      ids.set(id, 'working');
+      for (const { key, request } of posts) post(key, request);
+      return Promise.resolve('new');
+    },
+    finish(id) {
+      if (ids.get(id)) ids.set(id, 'done');
+      return Promise.resolve();
+    },
     release(id) {
       ids.delete(id);
       return Promise.resolve();
@@ -49,7 +60,7 @@ export function memoryStore(): WorkStore {
     },
     reviewed: (key, headSha, baseSha) => Promise.resolve(heads.get(`${key}@${headSha}..${baseSha}`) ?? null),
     post(key, request: Request) {
-      mailboxes.set(key, [...(mailboxes.get(key) ?? []), JSON.stringify(request)]);
+      post(key, request);
       return Promise.resolve();
     },
     peek: (key, max) => Promise.resolve((mailboxes.get(key) ?? []).slice(0, max)),

@@ -22,18 +22,51 @@ local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 return math.max(1, tonumber(oldest[2]) + window - now)
 `;
 
-type WithTake = Redis & { gpuJustifyTakeCreation(key: string, windowMs: number, limit: number, nonce: string): Promise<number> };
+/**
+ * Claims a delivery (KEYS[1]) unless it is claimed already, and then only, appends each request
+ * (ARGV[3 …]) to its mailbox (KEYS[2 …]): one step, so a replica dying between the two leaves
+ * neither. ARGV[1] and ARGV[2]: how long the claim and the mailboxes live, seconds.
+ */
+const CLAIM_DELIVERY = `
+local state = redis.call('GET', KEYS[1])
+if state then return state end
+redis.call('SET', KEYS[1], 'working', 'EX', ARGV[1])
+for i = 2, #KEYS do
+  redis.call('RPUSH', KEYS[i], ARGV[i + 1])
+  redis.call('EXPIRE', KEYS[i], ARGV[2])
+end
+return 'new'
+`;
+
+type Scripted = Redis & {
+  gpuJustifyTakeCreation(key: string, windowMs: number, limit: number, nonce: string): Promise<number>;
+  gpuJustifyClaimDelivery(...keysThenArgs: (string | number)[]): Promise<string>;
+};
 
 /** Replicas sharing one Redis. Keys are prefixed, so several Apps can share one server. */
 export function redisStore(client: Redis, prefix: string): WorkStore {
-  const redis = client as WithTake;
+  const redis = client as Scripted;
   if (typeof redis.gpuJustifyTakeCreation !== 'function')
     redis.defineCommand('gpuJustifyTakeCreation', { numberOfKeys: 1, lua: TAKE_CREATION });
+  // The number of keys varies with the requests: given first on each call.
+  if (typeof redis.gpuJustifyClaimDelivery !== 'function') redis.defineCommand('gpuJustifyClaimDelivery', { lua: CLAIM_DELIVERY });
   const head = (key: string, headSha: string, baseSha: string) => `${prefix}reviewed:${key}@${headSha}..${baseSha}`;
   const mailbox = (key: string) => `${prefix}mailbox:${key}`;
   return {
     scope: 'shared',
     claim: async (id) => (await client.set(`${prefix}delivery:${id}`, 'working', 'EX', IN_PROGRESS_SECONDS, 'NX')) === 'OK',
+    async claimDelivery(id, posts) {
+      const state = await redis.gpuJustifyClaimDelivery(
+        1 + posts.length,
+        `${prefix}delivery:${id}`,
+        ...posts.map((p) => mailbox(p.key)),
+        IN_PROGRESS_SECONDS,
+        MAILBOX_SECONDS,
+        ...posts.map((p) => JSON.stringify(p.request)),
+      );
+      if (state === 'new' || state === 'working' || state === 'done') return state;
+      throw new Error(`unexpected delivery state in Redis: ${state}`);
+    },
     finish: async (id) => void (await client.set(`${prefix}delivery:${id}`, 'done', 'EX', DONE_SECONDS)),
     release: async (id) => void (await client.del(`${prefix}delivery:${id}`)),
     markReviewed: async (key, headSha, baseSha, record) =>

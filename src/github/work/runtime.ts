@@ -5,7 +5,7 @@ import { memoryQueue } from './memory-queue.js';
 import { memoryStore } from './memory-store.js';
 import { abandonJob, runJob } from './pull-request-job.js';
 import type { Lane, WorkDeps } from './pull-request-job.js';
-import type { QueueCounts, QueueEvents } from './queue.js';
+import type { QueueCounts, QueueEvents, QueueJob } from './queue.js';
 import { redisStore } from './redis-store.js';
 import type { WorkSettings } from './settings.js';
 
@@ -59,10 +59,20 @@ export function startWork(deps: WorkDeps, settings: WorkSettings, redisUrl: stri
     folded: () => metrics.superseded.inc(),
   });
 
+  // Counted for this replica's /metrics whichever lane the job came from.
+  const run = (lane: Lane) => async (job: QueueJob) => {
+    metrics.jobsRunning.inc();
+    try {
+      await runJob(deps, lane, job);
+    } finally {
+      metrics.jobsRunning.dec();
+    }
+  };
+
   const localLane = {} as Lane;
   localLane.store = memoryStore();
   localLane.queue = memoryQueue(
-    (job) => runJob(deps, localLane, job),
+    run(localLane),
     events(() => localLane),
     options,
   );
@@ -97,7 +107,7 @@ export function startWork(deps: WorkDeps, settings: WorkSettings, redisUrl: stri
     lane.store = redisStore(producer, `${PREFIX}:`);
     lane.queue = bullmqQueue(
       { producer, worker, prefix: PREFIX },
-      (job) => runJob(deps, lane, job),
+      run(lane),
       events(() => lane),
       options,
     );

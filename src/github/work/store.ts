@@ -18,6 +18,14 @@ export interface WorkStore {
   readonly scope: 'shared' | 'local';
   /** True the first time an id is claimed anywhere; false for a redelivery. */
   claim(id: string): Promise<boolean>;
+  /**
+   * Claims a webhook delivery and posts its requests to their mailboxes in one step, so a
+   * replica that dies in between cannot leave the delivery claimed with its requests unposted.
+   * `new` the first time (the requests are posted); else nothing is posted and the answer says
+   * how far the delivery went: `done` when queued to the end, `working` when a replica claimed it
+   * and has not finished (it is queueing it now, or died doing so).
+   */
+  claimDelivery(id: string, posts: readonly Post[]): Promise<'new' | 'working' | 'done'>;
   /** Handled to the end: remembered as long as GitHub lets a delivery be redelivered. */
   finish(id: string): Promise<void>;
   /** Not handled after all: a redelivery may try again. */
@@ -36,6 +44,12 @@ export interface WorkStore {
    */
   takeCreation(installationId: number, limit: number, windowMs: number): Promise<number>;
   close(): Promise<void>;
+}
+
+/** A request for one pull request's mailbox. */
+export interface Post {
+  key: string;
+  request: Request;
 }
 
 /** A delivery being handled: if its replica dies before queueing it, a redelivery after this long is taken again. */
