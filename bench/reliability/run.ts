@@ -16,6 +16,7 @@ import { runLoad } from './load/run-load.js';
  *   --cases 10000         fuzz cases per target
  *   --replicas 2          App processes behind a round-robin proxy (redeliveries go to another one)
  *   --redis               the replicas share a real Redis (REDIS_URL)
+ *   --installations 4     pull requests spread over that many installations (writes are paced per installation)
  *   --latency-ms 50-300   each fake GitHub answer waits a seeded time in that range
  *   --kill 0.4            SIGKILL the first replica once 40% of the deliveries are sent
  *   --lock-seconds 10     the replicas' job lock: a killed replica's jobs run again within twice this
@@ -32,6 +33,7 @@ const { values } = parseArgs({
     cases: { type: 'string', default: '10000' },
     replicas: { type: 'string', default: '1' },
     redis: { type: 'boolean', default: false },
+    installations: { type: 'string', default: '1' },
     'latency-ms': { type: 'string' },
     kill: { type: 'string' },
     'lock-seconds': { type: 'string' },
@@ -62,6 +64,7 @@ if (values.only === undefined || values.only === 'load') {
     ...(values['lock-seconds'] === undefined ? {} : { lockSeconds: Number(values['lock-seconds']) }),
     deliveries: Number(values.deliveries),
     prs: Number(values.prs),
+    installations: Number(values.installations),
     concurrency: Number(values.concurrency),
     seed: Number(values.seed),
     timeBudgetMs: Number(values['load-budget-s']) * 1000,

@@ -52,6 +52,9 @@ export class LoadFakeGitHub {
   /** Every request body and query, for the secrets search. */
   readonly sent: string[] = [];
   requests = 0;
+  /** When each content-creating or changing write arrived (epoch ms), by installation (known by its token): GraphQL reads and token requests are not writes. */
+  readonly writeTimes = new Map<number, number[]>();
+  readonly #tokens = new Map<string, number>();
   validated = 0;
   /** Each `validateEvery`-th request is checked against the OpenAPI description (0: none). */
   validateEvery = 10;
@@ -93,6 +96,10 @@ export class LoadFakeGitHub {
     this.requests++;
     this.sent.push(`${url.pathname}${url.search} ${raw}`);
     const path = decodeURIComponent(url.pathname.startsWith(PREFIX) ? url.pathname.slice(PREFIX.length) : url.pathname);
+    if (method !== 'GET' && path !== '/api/graphql' && !path.endsWith('/access_tokens')) {
+      const installation = this.#tokens.get(String(req.headers.authorization).replace(/^(token|bearer) /i, '')) ?? 0;
+      this.writeTimes.set(installation, [...(this.writeTimes.get(installation) ?? []), Date.now()]);
+    }
     let body: unknown;
     try {
       body = raw === '' ? undefined : JSON.parse(raw);
@@ -121,8 +128,11 @@ export class LoadFakeGitHub {
     query: URLSearchParams,
     body: Record<string, unknown> | undefined,
   ): { status: number; body?: unknown } {
-    if (method === 'POST' && /^\/app\/installations\/\d+\/access_tokens$/.test(path)) {
-      return { status: 201, body: { token: `ghs_load${this.#nextId++}`, expires_at: new Date(Date.now() + 3_600_000).toISOString() } };
+    let m: RegExpExecArray | null;
+    if (method === 'POST' && (m = /^\/app\/installations\/(\d+)\/access_tokens$/.exec(path))) {
+      const token = `ghs_load${this.#nextId++}`;
+      this.#tokens.set(token, Number(m[1]));
+      return { status: 201, body: { token, expires_at: new Date(Date.now() + 3_600_000).toISOString() } };
     }
     // File reads go through GraphQL, at /api/graphql on GitHub Enterprise Server (Probot's GHE_HOST).
     if (method === 'POST' && path === '/api/graphql') {
@@ -144,7 +154,6 @@ export class LoadFakeGitHub {
     if (!path.startsWith('/repos/')) return { status: 599, body: { message: 'unexpected' } };
     if (!path.startsWith(`${repoPrefix}/`)) return notFound(); // other repositories (an org's .github) hold nothing
     const rest = path.slice(repoPrefix.length);
-    let m: RegExpExecArray | null;
     if (method === 'GET' && (m = /^\/contents\/(.+)$/.exec(rest))) return this.#contents(m[1] ?? '', query.get('ref') ?? 'HEAD');
     if (method === 'GET' && (m = /^\/pulls\/(\d+)\/files$/.exec(rest))) return this.#files(Number(m[1]));
     if (method === 'GET' && (m = /^\/pulls\/(\d+)$/.exec(rest))) {

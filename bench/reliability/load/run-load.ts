@@ -24,6 +24,8 @@ export interface LoadOptions {
   replicas?: number;
   /** Replicas share a real Redis (`REDIS_URL`). */
   redis?: boolean;
+  /** Installations the pull requests are spread over (default 1): GitHub paces writes per installation. */
+  installations?: number;
   /** Each fake GitHub answer waits this long (uniform between the two, ms); absent: at once. */
   latencyMs?: { min: number; max: number };
   /** SIGKILL the first replica once this share of the deliveries is sent (0 < kill < 1): its jobs must be finished by the others. */
@@ -38,7 +40,10 @@ export interface LoadReport {
   counts: Record<string, number>;
   sent: number;
   statuses: Record<string, number>;
+  /** Webhook answers as the sender saw them: connection, the App's handling, and the sender's own waits. */
   latencyMs: { p50: number; p95: number; p99: number; max: number };
+  /** The same answers as the App timed them (Probot's request log, `responseTime`), from request to response. */
+  appLatencyMs: { p50: number; p95: number; p99: number; max: number; count: number };
   sendSeconds: number;
   /** From the last delivery sent to the last GitHub request the App made. */
   drainSeconds: number;
@@ -58,8 +63,18 @@ export interface LoadReport {
   headsNeverReviewed: number;
   /** Deliveries a killed replica never answered, sent again to another (as an operator redelivers a failed one). */
   resent: number;
-  killed: { pid: number; afterDeliveries: number; reviewsInFlight: number } | null;
-  /** The surviving replicas' queue counters from /metrics, summed. */
+  killed: {
+    pid: number;
+    afterDeliveries: number;
+    /** Jobs the killed replica was running (its /metrics just before the kill). */
+    jobsRunning: number;
+    /** Check runs in progress on GitHub at the kill, and how many of them ended concluded. */
+    checksInProgress: number;
+    checksConcludedSince: number;
+  } | null;
+  /** Content-creating or changing writes to GitHub as it saw them, per installation: their spacing and busiest minute, the worst installation's. */
+  writes: { count: number; installations: number; minGapMs: number | null; p5GapMs: number | null; busiestMinute: number };
+  /** The surviving replicas' queue counters from /metrics, summed; event-loop delay, the worst replica's. */
   queue: Record<string, number>;
   checksInProgress: number;
   checkRuns: number;
@@ -177,6 +192,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   const inFlight = new Set<Promise<void>>();
   let sent = 0;
   let killed: LoadReport['killed'] = null;
+  let inProgressAtKill: number[] = [];
   const killAfter =
     options.killAt === undefined ? Infinity : Math.round(options.killAt * scenario.steps.reduce((n, st) => n + st.deliveries.length, 0));
   for (const step of scenario.steps) {
@@ -184,12 +200,26 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     step.apply(fake);
     for (const d of step.deliveries) {
       if (sent >= killAfter && killed === null && servers.length > 1) {
-        // Mid-review: the replica is killed while checks it created are still in progress.
-        const reviewsInFlight = [...fake.checkRuns.values()].filter((r) => r.status !== 'completed').length;
-        await servers[0]?.kill();
+        const victim = servers[0] as ServerProcess;
+        // Mid-review: killed once it runs a job (waiting at most 10 s for one to start).
+        let jobsRunning = 0;
+        for (const until = Date.now() + 10_000; Date.now() < until; await new Promise((r) => setTimeout(r, 50))) {
+          jobsRunning = await runningJobs(victim);
+          if (jobsRunning > 0) break;
+        }
+        inProgressAtKill = [...fake.checkRuns.values()].filter((r) => r.status !== 'completed').map((r) => r.id);
+        await victim.kill();
         dead.add(0);
-        killed = { pid: servers[0]?.pid ?? -1, afterDeliveries: sent, reviewsInFlight };
-        log(`  killed replica ${killed.pid} (SIGKILL) after ${sent} deliveries, ${reviewsInFlight} check runs in progress`);
+        killed = {
+          pid: victim.pid,
+          afterDeliveries: sent,
+          jobsRunning,
+          checksInProgress: inProgressAtKill.length,
+          checksConcludedSince: 0,
+        };
+        log(
+          `  killed replica ${victim.pid} (SIGKILL) after ${sent} deliveries: ${jobsRunning} jobs running on it, ${inProgressAtKill.length} check runs in progress`,
+        );
       }
       while (inFlight.size >= options.concurrency) await Promise.race(inFlight);
       const p: Promise<void> = deliver(d).finally(() => inFlight.delete(p));
@@ -231,6 +261,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
 
   // What every delivery should have left behind.
   const runs = [...fake.checkRuns.values()];
+  if (killed) killed.checksConcludedSince = inProgressAtKill.filter((id) => fake.checkRuns.get(id)?.status === 'completed').length;
   const runsBySha = new Map<string, number>();
   for (const r of runs) runsBySha.set(r.headSha, (runsBySha.get(r.headSha) ?? 0) + 1);
   const lostEvents: string[] = [];
@@ -295,10 +326,18 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   let duplicateCheckRuns = 0;
   for (const n of runsBySha.values()) duplicateCheckRuns += Math.max(0, n - 1);
   const sorted = [...latencies].sort((a, b) => a - b);
+  const appTimes = allLines
+    .flatMap((l) => {
+      if (!l.includes('"responseTime"') || !l.includes('POST /api/github/webhooks')) return [];
+      const t = (JSON.parse(l) as { responseTime?: unknown }).responseTime;
+      return typeof t === 'number' ? [t] : [];
+    })
+    .sort((a, b) => a - b);
   return {
     options: {
       deliveries: options.deliveries,
       prs: options.prs,
+      ...(options.installations === undefined ? {} : { installations: options.installations }),
       concurrency: options.concurrency,
       seed: options.seed,
       timeBudgetMs: options.timeBudgetMs,
@@ -307,6 +346,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       ...(options.killAt === undefined ? {} : { killAt: options.killAt }),
       ...(options.lockSeconds === undefined ? {} : { lockSeconds: options.lockSeconds }),
     },
+    writes: writeSpacing(fake.writeTimes),
     reviewsPerSecond: activeSeconds > 0 ? runs.filter((r) => r.status === 'completed').length / activeSeconds : 0,
     headsNeverReviewed,
     resent,
@@ -320,6 +360,13 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     sent,
     statuses,
     latencyMs: { p50: quantile(sorted, 0.5), p95: quantile(sorted, 0.95), p99: quantile(sorted, 0.99), max: sorted.at(-1) ?? 0 },
+    appLatencyMs: {
+      p50: quantile(appTimes, 0.5),
+      p95: quantile(appTimes, 0.95),
+      p99: quantile(appTimes, 0.99),
+      max: appTimes.at(-1) ?? 0,
+      count: appTimes.length,
+    },
     sendSeconds,
     drainSeconds,
     drained,
@@ -344,7 +391,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   };
 }
 
-/** The queue's counters on each replica's /metrics, summed by series. */
+/** The queue's counters on each replica's /metrics, summed by series; the event loop's delay, the worst replica's. */
 async function queueCounters(servers: ServerProcess[]): Promise<Record<string, number>> {
   const totals: Record<string, number> = {};
   for (const s of servers) {
@@ -353,12 +400,50 @@ async function queueCounters(servers: ServerProcess[]): Promise<Record<string, n
       () => '',
     );
     for (const m of text.matchAll(
-      /^(gpu_justify_(?:queue_[a-z_]+|reruns_coalesced_total|coordination_fallbacks_total)(?:\{[^}]*\})?) ([0-9.e+]+)$/gm,
+      /^(gpu_justify_(?:queue_[a-z_]+|reruns_coalesced_total|coordination_fallbacks_total|nodejs_eventloop_lag_(?:p99|max)_seconds)(?:\{[^}]*\})?) ([0-9.e+-]+)$/gm,
     )) {
       const name = m[1] as string;
       if (name.includes('_bucket') || name.startsWith('gpu_justify_queue_jobs{')) continue;
-      totals[name] = (totals[name] ?? 0) + Number(m[2]);
+      // Delay is per process: the worst one tells what a webhook waited behind.
+      totals[name] = name.includes('eventloop') ? Math.max(totals[name] ?? 0, Number(m[2])) : (totals[name] ?? 0) + Number(m[2]);
     }
   }
   return totals;
+}
+
+/** Jobs a replica runs now, from its /metrics (0 when it does not answer). */
+async function runningJobs(server: ServerProcess): Promise<number> {
+  const text = await fetch(`${server.url}/metrics`).then(
+    (r) => r.text(),
+    () => '',
+  );
+  return Number(/^gpu_justify_worker_jobs_running ([0-9.]+)$/m.exec(text)?.[1] ?? 0);
+}
+
+/** How far apart one installation's writes reached GitHub, and the most in any 60 s; the worst installation's. */
+function writeSpacing(byInstallation: Map<number, number[]>): LoadReport['writes'] {
+  const each = [...byInstallation.values()].map(installationWrites);
+  const low = (values: (number | null)[]) => {
+    const known = values.filter((v): v is number => v !== null);
+    return known.length > 0 ? Math.min(...known) : null;
+  };
+  return {
+    count: each.reduce((n, w) => n + w.count, 0),
+    installations: each.length,
+    minGapMs: low(each.map((w) => w.minGapMs)),
+    p5GapMs: low(each.map((w) => w.p5GapMs)),
+    busiestMinute: Math.max(0, ...each.map((w) => w.busiestMinute)),
+  };
+}
+
+function installationWrites(times: number[]): Omit<LoadReport['writes'], 'installations'> {
+  const sorted = [...times].sort((a, b) => a - b);
+  const gaps = sorted.slice(1).map((t, i) => t - (sorted[i] as number));
+  gaps.sort((a, b) => a - b);
+  let busiestMinute = 0;
+  for (let i = 0, j = 0; i < sorted.length; i++) {
+    while ((sorted[i] as number) - (sorted[j] as number) >= 60_000) j++;
+    busiestMinute = Math.max(busiestMinute, i - j + 1);
+  }
+  return { count: sorted.length, minGapMs: gaps[0] ?? null, p5GapMs: gaps.length > 0 ? quantile(gaps, 0.05) : null, busiestMinute };
 }
