@@ -1,6 +1,6 @@
 import { reviewChange } from './analysis/review-change.js';
 import { coverageEvidence, uniqueMissing } from './analysis/missing.js';
-import { judgedCatalog, type JudgedCatalog } from './analysis/catalog-demand.js';
+import { judgeCatalog, measuredEntries, splitCatalog, type CatalogSplit, type JudgedCatalog } from './analysis/catalog-demand.js';
 import { judgePr } from './analysis/review-pr.js';
 import { withCost } from './detect/cost.js';
 import { detectChanges } from './detect/detect-changes.js';
@@ -13,6 +13,7 @@ import type {
   CatalogDemand,
   ChangeSet,
   Diagnostic,
+  FileCoverage,
   MeasurableWorkload,
   PartialJobWorkload,
   MissingItem,
@@ -23,6 +24,7 @@ import type {
 import { collectTelemetry, type ReviewTelemetry, type TelemetryInput } from './telemetry/collect.js';
 import { toMeasurements } from './telemetry/measure/to-measurements.js';
 import { parseCatalog, type RejectedWorkload } from './workloads/catalog.js';
+import { namedLoadTests, withOwnInputs } from './workloads/own-inputs.js';
 import { withTrustedQueries } from './workloads/trusted-queries.js';
 import { observationsFor } from './telemetry/observations.js';
 import { scopeForChange } from './telemetry/scopes.js';
@@ -36,6 +38,11 @@ export interface LoadedPolicy {
   diagnostics: Diagnostic[];
   /** Where it was read from; null when defaults apply. */
   file: string | null;
+  /**
+   * Policy files the chain names that could not be read whole (absent, not visible to the App,
+   * refused, invalid YAML, a loop): the policy is not known, so no override is accepted under it.
+   */
+  unread?: string[];
 }
 
 export interface ReviewInput {
@@ -73,8 +80,11 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
   let catalogError: Diagnostic | null = null;
   let measurable: MeasurableWorkload[] | null = null;
   let catalogChangedInPr = false;
+  let split: CatalogSplit | null = null;
   let judged: JudgedCatalog | null = null;
   let headWorkloads: Workload[] | null = null;
+  /** Entries the base branch's catalog has, whole or with `unknown` fields: a filled one of these is not the PR's. */
+  let baseNames = new Set<string>();
   let noCatalog = false;
   // The catalog is read only when there is something to judge: most PRs touch no GPUs.
   if (changes.length > 0) {
@@ -89,16 +99,14 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
       workloads = catalog.workloads;
       rejected = catalog.rejected;
       catalogError = catalog.unreadable;
-      const baseWorkloads = !catalogChangedInPr
-        ? catalog.workloads
-        : baseText === null
-          ? null
-          : parseCatalog(catalogFile, baseText).workloads;
-      if (policy.mode === 'enforce' && catalogChangedInPr) {
-        // The PR may document new workloads, not inflate the ones it is judged against.
-        judged = judgedCatalog(baseWorkloads ?? [], catalog.workloads);
-        headWorkloads = catalog.workloads;
-        workloads = judged.workloads;
+      const baseCatalog = !catalogChangedInPr ? catalog : baseText === null ? null : parseCatalog(catalogFile, baseText);
+      const baseWorkloads = baseCatalog?.workloads ?? null;
+      baseNames = new Set([...(baseWorkloads ?? []), ...partialsOf(baseCatalog?.rejected ?? [])].map((w) => w.name));
+      if (catalogChangedInPr) {
+        // The PR may document new workloads, not write the demand that justifies it: what it adds
+        // or raises is measured, as the base has it where it has it, and judged once measured.
+        split = splitCatalog(baseWorkloads ?? [], catalog.workloads);
+        workloads = measuredEntries(split);
       }
       if (input.telemetry) {
         // Entries with an `unknown` runtime or start are measured too: their runs may fill them.
@@ -109,11 +117,13 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
     }
   }
 
-  // With no catalog, the workloads come from the repository's manifests and telemetry instead; an
-  // entry that leaves its runtime or start `unknown` is filled from them.
+  // With no catalog, the workloads come from the repository's manifests and telemetry instead (they
+  // never justify an increase by themselves). An entry that leaves its runtime or start `unknown` is
+  // filled from the manifests as the base branch has them: a manifest the PR adds or edits cannot set
+  // the start (a CronJob's schedule) or the namespace measured for the entry it is judged by.
   const partials = partialsOf(rejected);
-  const declared =
-    noCatalog || partials.length > 0 ? draftEntries(await declaredInTree(changeSet.head, paths), input.telemetry?.at ?? new Date()) : [];
+  const declaredOn = noCatalog ? changeSet.head : partials.length > 0 ? changeSet.base : null;
+  const declared = declaredOn === null ? [] : draftEntries(await declaredInTree(declaredOn, paths), input.telemetry?.at ?? new Date());
   const linkedEntries = (change: CapacityChange) =>
     declared.filter((e) => (change.kind === 'kueue-cluster-queue' ? e.workload.clusterQueue?.name : e.workload.pool?.name) === change.name);
   const linkedPartials = (change: CapacityChange) =>
@@ -134,6 +144,7 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
           workloads: measurable ?? [],
           windowMinutes: policy.window,
           repo: changeSet.head,
+          base: changeSet.base,
           ...(noCatalog || partials.length > 0 ? { inferred: jobNamespaces(changes, runNamespaces) } : {}),
         })
       : null;
@@ -149,17 +160,22 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
       days,
     );
     workloads = [...workloads, ...fill.workloads];
-    if (headWorkloads !== null) headWorkloads = [...headWorkloads, ...fill.workloads];
     rejected = fill.rejected;
     for (const [i, d] of diagnostics.entries()) diagnostics[i] = fill.replaced.get(d) ?? d;
+  }
+  // Analysis reads measurements, each with its evidence, never the queries that took them.
+  const measured = telemetry === null ? null : toMeasurements(telemetry);
+  if (split !== null && workloads !== null) {
+    const filled = workloads.slice(split.entries.length);
+    judged = judgeCatalog(split, measured, policy, { workloads: filled, baseNames });
+    workloads = judged.workloads;
+    headWorkloads = judged.asWritten;
   }
   const inferredFor = (change: CapacityChange) => {
     const observations = telemetry ? observationsFor(change, telemetry) : null;
     const days = (telemetry?.windowMinutes ?? policy.window) / 1440;
     return { workloads: inferredWorkloads([], linkedEntries(change), observations?.jobRuns ?? null, days), observations };
   };
-  // Analysis reads measurements, each with its evidence, never the queries that took them.
-  const measured = telemetry === null ? null : toMeasurements(telemetry);
   const reviews = changes.map((change) =>
     reviewChange({
       change,
@@ -175,18 +191,26 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
   // A capacity file that cannot be read, or one whose effect was not followed, might hide a GPU
   // change: no confident verdict then.
   const unreadable = detected.diagnostics.filter((d) => d.severity === 'error');
-  const notFollowed = detected.coverage.filter((c) => c.state === 'not-followed');
+  const coverage = await withOwnInputs(
+    detected.coverage,
+    { catalog: catalogFile, policies: POLICY_PATHS, loadTests: await catalogLoadTests(changeSet, catalogFile, detected.coverage) },
+    changeSet,
+  );
+  const notFollowed = coverage.filter((c) => c.state === 'not-followed');
   const verdict = judgePr(changes, reviews);
   const pr =
     unreadable.length > 0 || notFollowed.length > 0 ? { ...verdict, verdict: 'insufficient-evidence' as const, gpusNeeded: null } : verdict;
-  // What the head's raised entries would have made needed, so the comment can show it.
-  const withHeadEntries = (): number | null =>
-    judgePr(
+  // What the entries the PR declares would have made of it, taken as written, so the comment can show it.
+  const withHeadEntries = (): { verdict: ReviewResult['verdict']; gpusNeeded: number | null } => {
+    const written = judgePr(
       changes,
       changes.map((change) =>
         reviewChange({ change, workloads: headWorkloads, catalogFile, policy, telemetry: measured, rejected, catalogError }),
       ),
-    ).gpusNeeded;
+    );
+    // What the files leave unknown stays unknown, whatever the catalog says.
+    return unreadable.length > 0 || notFollowed.length > 0 ? { verdict: 'insufficient-evidence', gpusNeeded: null } : written;
+  };
   const catalogDemand = judged ? demandOf(judged, withHeadEntries) : null;
   const missingEvidence = uniqueMissing([
     ...unreadable.map((d): MissingItem => ({
@@ -198,6 +222,7 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
     // Files that could not be read have their item above.
     ...coverageEvidence(notFollowed.map((c) => ({ ...c, notFollowed: (c.notFollowed ?? []).filter((n) => n.reason !== 'unreadable') }))),
     ...reviews.flatMap((r) => r.missingEvidence),
+    ...(judged ? unsupportedDemand(judged, changes, catalogFile) : []),
   ]);
   const policyChangedInPr = paths.some((p) => (POLICY_PATHS as readonly string[]).includes(p));
 
@@ -209,7 +234,7 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
     missingEvidence,
     diagnostics,
     ...(catalogDemand ? { catalogDemand } : {}),
-    coverage: detected.coverage,
+    coverage,
     context: {
       mode: policy.mode,
       headroom: policy.headroom,
@@ -217,6 +242,7 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
       catalogChangedInPr,
       policyChangedInPr,
       ...(policyErrors.length > 0 ? { policyErrors } : {}),
+      ...(loaded.unread?.length ? { policyUnread: loaded.unread } : {}),
       overrides: policy.overrides,
       ...(input.headSha === undefined ? {} : { headSha: input.headSha }),
       ...(telemetry === null
@@ -253,8 +279,46 @@ function jobNamespaces(changes: readonly CapacityChange[], namespaces: (c: Capac
 }
 
 /** The catalog's weighing, for the report; null when the PR raised and added nothing. */
-function demandOf(judged: JudgedCatalog, withHeadEntries: () => number | null): CatalogDemand | null {
-  if (judged.raised.length === 0 && judged.declaredInPr.length === 0) return null;
-  const { raised, declaredInPr } = judged;
-  return { raised, declaredInPr, gpusNeededWithHeadEntries: raised.length > 0 ? withHeadEntries() : null };
+function demandOf(
+  judged: JudgedCatalog,
+  withHeadEntries: () => { verdict: ReviewResult['verdict']; gpusNeeded: number | null },
+): CatalogDemand | null {
+  if (judged.declared.length === 0) return null;
+  const { raised, declaredInPr, declared } = judged;
+  const written = withHeadEntries();
+  return { raised, declaredInPr, declared, gpusNeededWithHeadEntries: written.gpusNeeded, verdictWithHeadEntries: written.verdict };
+}
+
+/**
+ * The evidence each entry the PR declares lacks, when it links to a change that adds GPUs: what
+ * nothing measured does not count, and says so where the review lists what is missing.
+ */
+function unsupportedDemand(judged: JudgedCatalog, changes: readonly CapacityChange[], catalogFile: string): MissingItem[] {
+  const growing = changes.filter((c) => c.delta > 0 && c.kind !== 'gpu-sharing');
+  const linked = (w: Workload): boolean => growing.some((c) => (c.kind === 'kueue-cluster-queue' ? w.queue : w.pool) === c.name);
+  const byName = new Map(judged.asWritten.map((w) => [w.name, w]));
+  return judged.declared.flatMap((d): MissingItem[] => {
+    const w = byName.get(d.workload);
+    if (d.support !== null || w === undefined || !linked(w)) return [];
+    return [
+      {
+        code: 'declared-demand',
+        workload: d.workload,
+        change: d.change,
+        type: w.type === 'inference' ? 'service' : 'job',
+        gpus: d.gpus,
+        catalogFile,
+      },
+    ];
+  });
+}
+
+/**
+ * The load tests the catalog names at either side, read only when a changed file is not followed
+ * (most reviews need none of this).
+ */
+async function catalogLoadTests(changeSet: ChangeSet, catalogFile: string, coverage: readonly FileCoverage[]): Promise<string[]> {
+  if (!coverage.some((c) => c.state === 'not-followed' && c.file !== catalogFile)) return [];
+  const texts = await Promise.all([changeSet.base.read(catalogFile), changeSet.head.read(catalogFile)]);
+  return texts.flatMap((t) => (t === null ? [] : namedLoadTests(parseCatalog(catalogFile, t).workloads)));
 }

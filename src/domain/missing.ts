@@ -52,6 +52,11 @@ export type MissingItem =
   | { code: 'quality-threshold'; workload: string }
   | { code: 'alternative-quality'; workload: string; alternative: string }
   | { code: 'verified-outcomes'; workload: string }
+  /**
+   * A catalog entry the PR adds or raises whose demand nothing measured: it does not count until
+   * telemetry or a load test on the base branch shows it, or an authorised reviewer overrides.
+   */
+  | { code: 'declared-demand'; workload: string; change: 'added' | 'raised'; type: 'job' | 'service'; gpus: number; catalogFile: string }
   /** A changed file's capacity the review could not follow. */
   | { code: 'not-followed'; item: NotFollowed }
   /** A capacity file that could not be read (`at` is `file` or `file:line`). */

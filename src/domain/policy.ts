@@ -13,6 +13,11 @@ export interface Policy {
     minPermission: Permission;
     teams: string[];
     allowAuthor: boolean;
+    /**
+     * Whether the catalog's code owners (CODEOWNERS on the base branch) may approve the demand a
+     * pull request declares in the catalog, and that alone, with `/gpu-justify override`.
+     */
+    catalogOwners: boolean;
   };
   /** USD per GPU-hour by GPU model. */
   prices: Record<string, number>;
@@ -25,7 +30,7 @@ export const DEFAULT_POLICY: Policy = {
   window: 14 * 24 * 60,
   headroom: 0.2,
   idleBelow: 0.05,
-  overrides: { minPermission: 'maintain', teams: [], allowAuthor: false },
+  overrides: { minPermission: 'maintain', teams: [], allowAuthor: false, catalogOwners: false },
   prices: {},
   telemetry: 'default',
 };

@@ -157,16 +157,48 @@ export interface RaisedDemand {
 }
 
 /**
- * How the head's catalog was weighed: entries whose demand the PR raises (judged as the base
- * branch has them), entries it adds (which count, as declared by this PR), and the GPUs the head's
- * entries would have made needed instead.
+ * What measured the demand of an entry the PR declares, so that it counts as the PR writes it:
+ * telemetry of its runs (a job: the GPUs its pods requested at their peak and per day, at least
+ * what the entry declares), or its observed request rate against a load test the base branch holds
+ * (a service: then sized from them, not from its declared replicas).
+ */
+export type DemandSupport =
+  | { by: 'telemetry'; peakGpus: number; gpuHoursPerDay: number; evidence: Evidence[] }
+  | { by: 'load-test'; gpusNeeded: number; evidence: Evidence[] };
+
+/** Demand the PR declares in the catalog: an entry it adds, or one whose demand it raises. */
+export interface DeclaredDemand {
+  workload: string;
+  change: 'added' | 'raised';
+  /** GPUs the entry asks for at once as the PR writes it: `gpusPerJob`, or replicas × `gpusPerReplica`. */
+  gpus: number;
+  /** For a job: GPU-hours a day as the PR writes it (runs × GPUs × runtime); null for a service. */
+  gpuHoursPerDay: number | null;
+  /** What measured it; null when nothing did, and then it does not count (see CatalogDemand). */
+  support: DemandSupport | null;
+  /**
+   * Another entry whose selector may pick the same pods: their measured use is that entry's, so it
+   * supports nothing here.
+   */
+  sharesSelectorWith?: string;
+}
+
+/**
+ * How the head's catalog was weighed. A pull request cannot write the demand that justifies it:
+ * an entry it raises is judged as the base branch has it, and an entry it adds is left out, unless
+ * measured support (DemandSupport) shows the demand it declares; then it counts as written. An
+ * authorised reviewer's override stands in for the measurement.
  */
 export interface CatalogDemand {
   raised: RaisedDemand[];
   /** Names of entries only the head's catalog has. */
   declaredInPr: string[];
-  /** The PR's GPUs needed had the head's raised entries been taken as they are; null when unknown. */
+  /** The PR's GPUs needed had every entry it declares been taken as written; null when unknown. */
   gpusNeededWithHeadEntries: number | null;
+  /** Every entry the PR declares (added or raised), with what measured it. */
+  declared: DeclaredDemand[];
+  /** The PR's verdict had every entry it declares been taken as written. */
+  verdictWithHeadEntries: Verdict;
 }
 
 /** Everything a review produced: data only, rendered by report/ and posted by github/. */
@@ -179,7 +211,7 @@ export interface ReviewResult {
   findings: Finding[];
   missingEvidence: MissingEvidence[];
   diagnostics: Diagnostic[];
-  /** Present when the PR changes the catalog in enforce mode (see CatalogDemand). */
+  /** Present when the PR adds catalog entries or raises the demand of some (see CatalogDemand). */
   catalogDemand?: CatalogDemand;
   /** Each changed file: read, ruled out, or not followed; a file not followed rules out a confident verdict. */
   coverage?: FileCoverage[];
@@ -196,6 +228,11 @@ export interface ReviewResult {
      * enforce mode and a PR that may grow capacity fails, so a typo never loosens the gate.
      */
     policyErrors?: Diagnostic[];
+    /**
+     * Policy files the policy names that could not be read whole (not visible to the App, refused,
+     * invalid YAML, a loop): their errors are among `policyErrors`, and no override is accepted.
+     */
+    policyUnread?: string[];
     /** Who the policy lets override a failing check, so the report can say so where it is read. */
     overrides?: Policy['overrides'];
     headSha?: string;

@@ -5,7 +5,7 @@
  */
 
 /** Longest marker payload read back: far above any record we write. */
-const MAX_JSON = 4_000;
+const MAX_JSON = 16_000;
 
 export function stateMarker(kind: string, data: Record<string, unknown>): string {
   // `<` and `>` escaped, so no field can close the HTML comment early.

@@ -115,6 +115,8 @@ export class GraphqlBlobs {
   readonly #trees = new Map<string, Promise<TreeAnswer>>();
   #queue: Pending[] = [];
   readonly #spare = new Map<string, Asked>();
+  /** Repositories an answer has shown (true) or answered null for, GitHub's 404 (false). */
+  readonly #repositories = new Map<string, boolean>();
   #scheduled = false;
   #failed = false;
   /** Queries sent, for the review's log. */
@@ -126,6 +128,11 @@ export class GraphqlBlobs {
     private readonly log: Logger | null = null,
   ) {
     this.#failed = (failedUntil.get(endpointOf(octokit)) ?? 0) > Date.now();
+  }
+
+  /** Whether an answer showed the repository (false: GitHub answered it as not found); undefined when none said. */
+  repositorySeen(repo: RepoRef): boolean | undefined {
+    return this.#repositories.get(`${repo.owner}/${repo.repo}`.toLowerCase());
   }
 
   /** Whether GraphQL has failed in this review: every read then goes through REST. */
@@ -229,6 +236,8 @@ export class GraphqlBlobs {
     }
     chunk.forEach((p, i) => {
       const [repoAlias, blobAlias] = aliases[i] ?? ['', ''];
+      const repository = parsed.data[repoAlias];
+      if (repository !== undefined) this.#repositories.set(`${p.repo.owner}/${p.repo.repo}`.toLowerCase(), repository !== null);
       try {
         if (p.tree) p.resolve(treeOf(p.path, parsed.data[repoAlias], blobAlias));
         else p.resolve(answerOf(p.path, parsed.data[repoAlias], blobAlias));

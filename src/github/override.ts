@@ -1,16 +1,17 @@
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { ReviewResult } from '../domain/review.js';
 import type { CheckOutput } from '../report/check.js';
 import { md } from '../report/escape.js';
 import { readStateMarkers, stateMarker } from './comment-state.js';
+import { newSince, summaryFrom, TOKENS_RE } from './reviewed-state.js';
+import type { ReviewedState, StateEntry } from './reviewed-state.js';
 import { signState, verifyState } from './state-signature.js';
 import type { StateKey, StateScope } from './state-signature.js';
 
 /**
  * An accepted `/gpu-justify override`: who, when, why, for which head, which command comment
- * granted it, and a fingerprint of the GPU request it was granted for. It lives in the sticky
- * comment as a hidden marker, signed with the server's key, so it survives restarts while no
+ * granted it, and the reviewed state it was granted for (see reviewed-state.ts). It lives in the
+ * sticky comment as a hidden marker, signed with the server's key, so it survives restarts while no
  * text a pull request writes into the comment can pass for one.
  */
 export interface OverrideRecord {
@@ -19,10 +20,20 @@ export interface OverrideRecord {
   at: string;
   reason: string;
   headSha: string;
-  /** What the GPU request was; the override lapses when it differs. */
+  /** The digest of the reviewed state it was granted for. */
   fingerprint: string;
   /** The grantor's `/gpu-justify override` comment: one command grants once. */
   commentId: number;
+  /**
+   * That state's entries as tokens, comma-separated; absent when there were too many to keep (only
+   * an equal digest then binds) and in records from before grants covered the whole state.
+   */
+  state?: string;
+  /**
+   * `demand`: an approval, by a code owner of the catalog, of the demand the pull request declares
+   * there; it passes the check only where that demand, counted, justifies the PR. Absent: an override.
+   */
+  scope?: 'demand';
   /** HMAC over the scope and every field above; empty when the server holds no key. */
   sig: string;
 }
@@ -38,6 +49,8 @@ const RecordSchema = z.object({
   headSha: z.string().regex(/^[0-9a-f]{40}$/i),
   fingerprint: z.string().regex(/^[0-9a-f]{16,64}$/),
   commentId: z.number().int().positive(),
+  state: z.string().max(12_000).regex(TOKENS_RE).optional(),
+  scope: z.literal('demand').optional(),
   sig: z.string().max(128),
 });
 
@@ -48,17 +61,11 @@ export interface StateTrust {
   scope: StateScope;
 }
 
-/**
- * The GPU request the review judged: every capacity change's place and numbers. New commits that
- * leave it alone (a README fix) keep an override; any change to a quota or pool size drops it.
- */
-export function requestFingerprint(result: ReviewResult): string {
-  const parts = result.changes.map((c) => [c.file, c.kind, c.name, c.gpuModel ?? '', c.gpusBefore, c.gpusAfter].join('\u0000')).sort();
-  return createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 32);
-}
-
 function signedFields(r: UnsignedOverride): (string | number)[] {
-  return [r.by, r.at, r.reason, r.headSha, r.fingerprint, r.commentId];
+  const fields = [r.by, r.at, r.reason, r.headSha, r.fingerprint, r.commentId];
+  // A record without `state` signs the six fields records have always signed.
+  if (r.state === undefined) return fields;
+  return r.scope === undefined ? [...fields, r.state] : [...fields, r.state, r.scope];
 }
 
 /** The record as written: signed when the server has a key, else unsigned and never read back. */
@@ -68,15 +75,27 @@ export function signOverride(record: UnsignedOverride, trust: StateTrust): Overr
 
 /** The hidden marker; keys in one order, so a record read back writes the same text again. */
 export function overrideMarker(record: OverrideRecord): string {
-  const { by, at, reason, headSha, fingerprint, commentId, sig } = record;
-  return stateMarker(KIND, { by, at, reason, headSha, fingerprint, commentId, sig });
+  const { by, at, reason, headSha, fingerprint, commentId, state, scope, sig } = record;
+  return stateMarker(KIND, {
+    by,
+    at,
+    reason,
+    headSha,
+    fingerprint,
+    commentId,
+    ...(state === undefined ? {} : { state }),
+    ...(scope === undefined ? {} : { scope }),
+    sig,
+  });
 }
 
 /** Every well-formed override record in a comment's text: candidates, not yet trusted. */
 export function parseOverrideMarkers(body: string): OverrideRecord[] {
   return readStateMarkers(body, KIND).flatMap((candidate) => {
     const parsed = RecordSchema.safeParse(candidate);
-    return parsed.success ? [parsed.data] : [];
+    if (!parsed.success) return [];
+    const { state, scope, ...rest } = parsed.data;
+    return [{ ...rest, ...(state === undefined ? {} : { state }), ...(scope === undefined ? {} : { scope }) }];
   });
 }
 
@@ -95,9 +114,21 @@ export function readOverride(body: string | null, trust: StateTrust): OverrideRe
   return record ? { kind: 'verified', record } : { kind: 'unverified', count: candidates.length };
 }
 
-/** An override applies only while the GPU request is the one it was granted for. */
-export function overrideStillApplies(record: OverrideRecord | null, result: ReviewResult): boolean {
-  return record !== null && record.fingerprint === requestFingerprint(result);
+/**
+ * What the reviewed state holds that the override was not granted for: nothing while it applies;
+ * `unknown` when the record does not keep its state entry by entry and the digest differs.
+ */
+export function notCovered(record: OverrideRecord, state: ReviewedState): StateEntry[] | 'unknown' {
+  return newSince(summaryFrom(record.fingerprint, record.state), state);
+}
+
+/**
+ * Whether approving the demand the pull request declares in the catalog would make the review pass:
+ * some of it is not measured, and counted as written the pull request would be justified.
+ */
+export function demandApprovable(result: ReviewResult): boolean {
+  const demand = result.catalogDemand;
+  return demand !== undefined && demand.declared.some((d) => d.support === null) && demand.verdictWithHeadEntries === 'justified';
 }
 
 /** Whether there is anything for an override to change: the check does not pass on its own. */
@@ -111,7 +142,7 @@ export function applyOverrideToCheck(output: CheckOutput, record: OverrideRecord
   return {
     ...output,
     conclusion: 'success',
-    title: `Overridden by @${record.by}: ${output.title}`.slice(0, 255),
+    title: `${record.scope === 'demand' ? 'Declared demand approved' : 'Overridden'} by @${record.by}: ${output.title}`.slice(0, 255),
     summary: `${overrideLine(record)}\n\n${output.summary}`,
   };
 }
@@ -127,8 +158,14 @@ export function applyOverrideToComment(body: string, record: OverrideRecord): st
 }
 
 function overrideLine(record: OverrideRecord): string {
+  const what = record.scope === 'demand' ? '**Declared demand approved**' : '**Overridden**';
+  const covers =
+    record.scope === 'demand'
+      ? 'The approval covers the demand this pull request declares in the catalog, as this review shows it'
+      : 'The override covers what this review shows';
   return (
-    `**Overridden** by @${md(record.by)} at ${md(record.at)} for head \`${record.headSha.slice(0, 12)}\`: ` +
-    `${md(record.reason, 600)}. The override lapses when new commits change the GPU request.`
+    `${what} by @${md(record.by)} at ${md(record.at)} for head \`${record.headSha.slice(0, 12)}\`: ` +
+    `${md(record.reason, 600)}. ${covers}; it lapses when new commits or a new policy ` +
+    'add anything that may grow capacity (a GPU change, a file not followed, missing evidence).'
   );
 }

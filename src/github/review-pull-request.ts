@@ -22,7 +22,11 @@ import type { Posting, Rendered } from './post-review.js';
 import { withRefusedFiles } from './refused-files.js';
 import { withUnlistedFiles } from './unlisted-files.js';
 import { budgetWrites, WriteBudgetExceededError } from './write-budget.js';
-import { applyOverrideToCheck, applyOverrideToComment, overrideStillApplies, readOverride, requestFingerprint } from './override.js';
+import { applyOverrideToCheck, applyOverrideToComment, demandApprovable, notCovered, readOverride } from './override.js';
+import { readCodeOwners } from './code-owners.js';
+import { applyLapseToCheck, applyLapseToComment } from './grant-lapse.js';
+import type { Lapse } from './grant-lapse.js';
+import { reviewedState } from './reviewed-state.js';
 import type { OverrideRecord, StateTrust } from './override.js';
 import { overrideInForce } from './override-decision.js';
 import type { OverrideGrant } from './override-decision.js';
@@ -149,9 +153,12 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
     const trust: StateTrust = { key: options.stateKey, scope: { repo: pr.repo, number: target.number } };
     const found = unsettle(await comment);
     const current = async (): Promise<boolean> => unsettle(await readPull()).data.head.sha === target.headSha;
-    const fingerprint = requestFingerprint(result);
+    // Everything the review judged, whole: what a grant binds to.
+    const state = reviewedState(result, policy, trust.key);
     const shown = readShown(found, trust);
-    const shownState = shownMarker({ headSha: target.headSha, fingerprint }, shown, trust);
+    const shownState = shownMarker({ headSha: target.headSha, state }, shown, trust);
+    // An override our comment carried that this review no longer falls under, said where it is read.
+    let lapse: Lapse | null = null;
     const render = (override: OverrideRecord | null): Rendered => {
       const plain = withShown(
         // What GitHub shows carries no secret of the process, in any encoding, whatever echoed it.
@@ -163,9 +170,15 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
         ),
         shownState,
       );
-      const body = override ? applyOverrideToComment(plain, override) : plain;
+      const shownLapse = override === null ? lapse : null;
+      const body = override ? applyOverrideToComment(plain, override) : shownLapse ? applyLapseToComment(plain, shownLapse, state) : plain;
       const output = adaptCheckOutput(renderCheck(result, body), policy.diagnostics);
-      return { body, output: redactor().redactDeep(override ? applyOverrideToCheck(output, override) : output) };
+      const applied = override
+        ? applyOverrideToCheck(output, override)
+        : shownLapse
+          ? applyLapseToCheck(output, shownLapse, state)
+          : output;
+      return { body, output: redactor().redactDeep(applied) };
     };
     const plain = render(null).output;
     computed = { result, output: plain };
@@ -173,14 +186,23 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
       grant: options.grant,
       commentBody: found?.body ?? null,
       shown,
-      result,
+      state,
+      demandApprovable: demandApprovable(result),
       output: plain,
       headSha: target.headSha,
       trust,
       now: new Date(),
     });
     if (decision.unverified > 0) log.warn({ pr, records: decision.unverified }, 'override record failed verification; ignored');
-    if (decision.refused) log.info({ pr, why: decision.refused }, 'override not bound to the reviewed request');
+    if (decision.refused) log.info({ pr, why: decision.refused }, 'override not bound to the reviewed state');
+    lapse = decision.lapsed;
+    if (decision.lapsed) {
+      const { record, news } = decision.lapsed;
+      log.info(
+        { pr, by: record.by, news: news === 'unknown' ? 'unknown' : news.length },
+        'override lapsed: the review holds what it was not granted for',
+      );
+    }
     const granted = options.grant !== undefined && decision.override !== null && decision.override.commentId === options.grant.commentId;
     let known = decision.override;
     let revoked: number | null = null;
@@ -189,21 +211,37 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
       // membership taken away since ends it, whatever the comment records.
       const policyNow = policy.policy.overrides;
       const { data: pull } = unsettle(await readPull());
-      const now = await decideOverride(octokit, { repo: target.base, login: known.by, author: pull.user.login, policy: policyNow });
+      const now = await decideOverride(octokit, {
+        repo: target.base,
+        login: known.by,
+        author: pull.user.login,
+        policy: policyNow,
+        unreadPolicy: policy.unread,
+        catalog: { path: policy.policy.catalog, codeOwners: () => readCodeOwners(changes.base) },
+      });
+      // An approval of declared demand does not become an override: a grantor now only a code owner keeps no override.
+      const narrowed = now.allowed && now.scope === 'demand' && known.scope !== 'demand';
       // Nor does it outlive the command that granted it: deleted or edited, it grants nothing.
-      const gone = now.allowed ? await commandNoLongerStands(octokit, target.base, known) : now.why;
+      const gone = narrowed
+        ? 'its grantor may now approve only the demand this pull request declares in the catalog'
+        : now.allowed
+          ? await commandNoLongerStands(octokit, target.base, known)
+          : now.why;
       if (!now.allowed) log.info({ pr, by: known.by, why: now.why }, 'override dropped: its grantor may no longer override');
       else if (gone)
         log.info({ pr, by: known.by, commentId: known.commentId, why: gone }, 'override dropped: its command no longer stands');
       if (gone) {
         revoked = known.commentId;
+        lapse = { record: known, why: gone };
         known = null;
       }
     }
     const adopt = (body: string): OverrideRecord | null => {
       const reading = readOverride(body, trust);
       if (reading.kind !== 'verified' || reading.record.commentId === revoked) return null;
-      return overrideStillApplies(reading.record, result) ? reading.record : null;
+      if (reading.record.scope === 'demand' && !demandApprovable(result)) return null;
+      const news = notCovered(reading.record, state);
+      return news !== 'unknown' && news.length === 0 ? reading.record : null;
     };
     // The check belongs to the reviewed commit, so it concludes with that commit's result even
     // when the head moved; see post-review.ts for the order of comment and check.

@@ -88,7 +88,7 @@ export function renderCheck(result: ReviewResult, text?: string): CheckOutput {
   // Policy errors first: they decide the conclusion. What would pass a failing check, last.
   const errors = result.context.policyErrors ?? [];
   const summary = [
-    ...(errors.length > 0 ? [policyErrorsBlock(errors)] : []),
+    ...(errors.length > 0 ? [policyErrorsBlock(errors, result.context.policyUnread)] : []),
     body,
     ...(result.catalogDemand ? [catalogDemandBlock(result.catalogDemand, result.context.catalogFile)] : []),
     ...(conclusion === 'failure' ? [toPassBlock(result)] : []),

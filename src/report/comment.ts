@@ -36,7 +36,7 @@ export function renderComment(result: ReviewResult, options: CommentOptions = {}
   // github/ inserts override notes right under the first `### ` line: keep it the headline.
   const top: string[] = [COMMENT_MARKER, `### ${headline(result)}`];
   // An invalid policy decides the outcome (enforce mode, fail closed): it is read first.
-  if (result.context.policyErrors?.length) top.push(policyErrorsBlock(result.context.policyErrors));
+  if (result.context.policyErrors?.length) top.push(policyErrorsBlock(result.context.policyErrors, result.context.policyUnread));
   if (options.draft) top.push('_This pull request is a draft; the review will run again as it changes._');
   if (result.context.policyChangedInPr) {
     top.push("_This pull request edits the gpu-justify policy; it was judged by the base branch's version._");

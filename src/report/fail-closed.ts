@@ -14,14 +14,23 @@ export function mayGrowCapacity(result: ReviewResult): boolean {
   return !(result.verdict === 'justified' && result.gpusRequested === 0);
 }
 
-/** The policy's errors, listed first: until they are fixed the review runs in enforce mode. */
-export function policyErrorsBlock(errors: readonly Diagnostic[]): string {
-  const items = errors.slice(0, MAX_ITEMS).map((d) => `- ${where(d)} ${md(d.message, 400)}`);
+/**
+ * The policy's errors, listed first: until they are fixed the review runs in enforce mode. A policy
+ * some of whose files could not be read (`unread`) says so first: it is not known, not just wrong.
+ */
+export function policyErrorsBlock(errors: readonly Diagnostic[], unread: readonly string[] = []): string {
+  const items = errors.slice(0, MAX_ITEMS).map((d) => `- ${where(d)} ${md(d.message, 600)}`);
   const more = errors.length > MAX_ITEMS ? `\n- …and ${errors.length - MAX_ITEMS} more.` : '';
-  return (
-    `**The gpu-justify policy is invalid**, so this review runs in enforce mode and fails any change that may add GPUs ` +
-    `until it is fixed:\n${items.join('\n')}${more}`
-  );
+  const what =
+    unread.length > 0
+      ? `**The gpu-justify policy is invalid**: ${unread
+          .slice(0, MAX_ITEMS)
+          .map((f) => code(f))
+          .join(', ')} could not be read whole, ` +
+        `so the policy is not known; this review runs in enforce mode, fails any change that may add GPUs and accepts no ` +
+        `override until it can be read`
+      : `**The gpu-justify policy is invalid**, so this review runs in enforce mode and fails any change that may add GPUs until it is fixed`;
+  return `${what}:\n${items.join('\n')}${more}`;
 }
 
 /**

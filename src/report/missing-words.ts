@@ -77,6 +77,25 @@ function loadTestStep(m: Extract<MissingItem, { code: 'load-test-step' }>): Miss
   };
 }
 
+/** Demand a pull request declares and nothing measured: what would make it count. */
+function declaredDemandWords(m: Extract<MissingItem, { code: 'declared-demand' }>, surface: Surface): MissingText {
+  const what = `measured demand of ${m.workload} (${m.gpus} GPUs at once), which this pull request ${m.change === 'added' ? 'adds to' : 'raises in'} ${m.catalogFile}`;
+  const measured =
+    m.type === 'job'
+      ? "telemetry of its runs through its entry's `selector` (the GPUs its pods requested, at their peak and per day, reaching what it declares)"
+      : 'its observed request rate (`selector:`) against a load test already on the base branch (`loadTest:`)';
+  const approval =
+    surface === 'cli'
+      ? 'or, on the pull request, an approval by someone the policy lets override'
+      : 'or an approval: `/gpu-justify override <reason>` by someone the policy lets override';
+  return {
+    what,
+    how:
+      `a pull request cannot write the demand that justifies it, so it is ${m.change === 'added' ? 'left out of the need' : 'judged as the base branch has it'} ` +
+      `until ${measured} shows it, ${approval}; or merge the catalog entry first`,
+  };
+}
+
 /** One item the review lacks, worded for the surface it is read on. */
 function missingItemWords(m: MissingItem, surface: Surface): MissingText {
   switch (m.code) {
@@ -101,6 +120,8 @@ function missingItemWords(m: MissingItem, surface: Surface): MissingText {
       };
     case 'schedulable-window':
       return { what: `a schedulable window for ${m.workload}`, how: expandProblemWords(m.problem) };
+    case 'declared-demand':
+      return declaredDemandWords(m, surface);
     case 'service-capacity-unmeasured':
       return {
         what: `measured capacity of ${m.services.join(', ')}`,

@@ -35,7 +35,8 @@ function checkEffect(result: ReviewResult): string {
  * markdown names its own flags instead of commands only the App and the Action answer.
  */
 export function modeLine(result: ReviewResult, surface: Surface): string {
-  const mode = `**Mode: ${result.context.policyErrors?.length ? 'enforce (the policy is invalid)' : result.context.mode}**`;
+  const forced = result.context.policyUnread?.length ? 'enforce (the policy could not be read)' : 'enforce (the policy is invalid)';
+  const mode = `**Mode: ${result.context.policyErrors?.length ? forced : result.context.mode}**`;
   if (surface === 'cli') {
     const exit = checkPasses(result) ? '`gpu-justify review` exits 0' : '`gpu-justify review` exits 0 unless `--fail-on` is given';
     return `${mode}: on the pull request ${checkEffect(result)}; ${exit}.`;

@@ -55,6 +55,11 @@ export interface CollectRequest {
   /** The head side: load-test files live in the repo next to the catalog. */
   repo: TreeReader;
   /**
+   * The base side. When given, a load test the pull request adds does not count and one it edits
+   * is read as the base branch has it: a PR cannot write the measurement that sizes its services.
+   */
+  base?: TreeReader;
+  /**
    * Set when no catalog documents the workloads: per changed scope (`pool:<name>`, `queue:<name>`),
    * the namespaces of the workloads the manifests link to it, whose Job runs are asked for.
    */
@@ -71,6 +76,7 @@ export async function collectTelemetry(input: TelemetryInput, req: CollectReques
   const windowMinutes = input.windowMinutes ?? req.windowMinutes;
   const scopes = req.changes.map(scopeForChange).filter((s): s is Exclude<Scope, { kind: 'workload' }> => s !== null);
   const paths = loadTestPaths(req.workloads);
+  const notes: MissingEvidence[] = [];
   const inferred = req.inferred;
   const extra =
     inferred === undefined ? [] : scopes.flatMap((s) => inferredQueries(s, inferred.get(`${s.kind}:${s.name}`) ?? [], { windowMinutes }));
@@ -84,10 +90,10 @@ export async function collectTelemetry(input: TelemetryInput, req: CollectReques
       rateWindowMinutes: input.rateWindowMinutes ?? DEFAULT_RATE_WINDOW_MINUTES,
       extra,
     }),
-    Promise.all(paths.map(async (p) => [p, await readLoadTestFrom(req.repo, p)] as const)),
+    Promise.all(paths.map(async (p) => [p, await readLoadTestFrom(req.repo, p, req.base, notes)] as const)),
     input.allocation ? input.allocation({ at: input.at, windowMinutes, aggregate: 'namespace' }) : Promise.resolve(null),
   ]);
-  const missing = [...evidence.missing];
+  const missing = [...evidence.missing, ...notes];
   for (const [path, imported] of loadTests) {
     if (!imported.ok)
       missing.push({
@@ -112,7 +118,24 @@ export async function collectTelemetry(input: TelemetryInput, req: CollectReques
   };
 }
 
-async function readLoadTestFrom(repo: TreeReader, path: string): Promise<LoadTestImport> {
+async function readLoadTestFrom(
+  repo: TreeReader,
+  path: string,
+  base: TreeReader | undefined,
+  notes: MissingEvidence[],
+): Promise<LoadTestImport> {
   const text = await repo.read(path);
-  return text === null ? { ok: false, message: `${path} is not in the repository` } : importLoadTest(text, path);
+  const before = base === undefined ? text : await base.read(path);
+  if (text === before) return text === null ? { ok: false, message: `${path} is not in the repository` } : importLoadTest(text, path);
+  if (before === null) {
+    return {
+      ok: false,
+      message: `${path} is added by this pull request, and a load test the pull request writes counts once it is merged`,
+    };
+  }
+  notes.push({
+    what: `load test ${path} as this pull request changes it`,
+    how: "a load test the pull request writes counts once it is merged; the base branch's is used until then",
+  });
+  return importLoadTest(before, path);
 }

@@ -33,6 +33,10 @@ export const overridesSchema = z.strictObject({
   minPermission: z.enum(['write', 'maintain', 'admin']).optional(),
   teams: z.array(nonEmptyString()).optional().describe('Org team slugs whose members may override'),
   allowAuthor: z.boolean().optional(),
+  catalogOwners: z
+    .boolean()
+    .optional()
+    .describe("The catalog's code owners (CODEOWNERS) may approve demand a pull request declares in the catalog, and that alone"),
 });
 
 export const policySchema = z.strictObject({

@@ -69,6 +69,7 @@ function withDefaults(p: ParsedPolicy): Policy {
       minPermission: p.overrides?.minPermission ?? DEFAULT_POLICY.overrides.minPermission,
       teams: p.overrides?.teams ?? [...DEFAULT_POLICY.overrides.teams],
       allowAuthor: p.overrides?.allowAuthor ?? DEFAULT_POLICY.overrides.allowAuthor,
+      catalogOwners: p.overrides?.catalogOwners ?? DEFAULT_POLICY.overrides.catalogOwners,
     },
     prices: p.prices ?? { ...DEFAULT_POLICY.prices },
     telemetry: p.telemetry ?? DEFAULT_POLICY.telemetry,
@@ -87,6 +88,7 @@ function salvage(raw: Record<string, unknown>): Policy {
       minPermission: keep(sub.minPermission, o.minPermission),
       teams: keep(sub.teams, o.teams),
       allowAuthor: keep(sub.allowAuthor, o.allowAuthor),
+      catalogOwners: keep(sub.catalogOwners, o.catalogOwners),
     };
   }
   let prices: Record<string, number> | undefined;

@@ -54,6 +54,16 @@ describe('review --fail-on', () => {
     expect(stdout).toContain(`${policy}:1`);
   });
 
+  it('takes a policy that _extends another as not known whole: enforce, saying how to give it', async () => {
+    const policy = join(dir, 'inherits.yml');
+    await writeFile(policy, 'mode: advise\n_extends: acme/.github\n');
+    const demoHead = join(DEMO_DIR, 'head');
+    const { stdout } = await run('review', '--base', base, '--head', demoHead, '--config', policy);
+    expect(stdout).toContain('Mode: enforce (the policy could not be read)');
+    expect(stdout).toContain(`${policy}:2`);
+    expect(stdout).toContain('review with --pr');
+  });
+
   it('still passes a change that adds no GPUs', async () => {
     const { code } = await run('review', '--base', base, '--head', base, '--fail-on', 'not-justified');
     expect(code).toBe(0);

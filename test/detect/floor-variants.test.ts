@@ -62,20 +62,36 @@ const FORMATS: Format[] = [
     keys: true,
     render: (t, c) => `${c === null ? '' : `// ${c}\n`}${braces(t, '', ': ', (k) => (bare(k) ? k : quote(k)))}\n`,
   },
+  // Programs that declare infrastructure through an SDK: their keys are settings.
   {
     ext: 'ts',
     keys: true,
-    render: (t, c) => `${c === null ? '' : `// ${c}\n`}export const stack = ${braces(t, '', ': ', (k) => (bare(k) ? k : quote(k)))};\n`,
+    render: (t, c) =>
+      `import * as pulumi from '@pulumi/pulumi';\n${c === null ? '' : `// ${c}\n`}export const stack = ${braces(t, '', ': ', (k) => (bare(k) ? k : quote(k)))};\n`,
   },
   {
     ext: 'py',
     keys: true,
-    render: (t, c) => `${c === null ? '' : `# ${c}\n`}CLUSTER = ${braces(t, '', ': ', quote).replace(/\btrue\b/g, 'True')}\n`,
+    render: (t, c) =>
+      `import aws_cdk as cdk\n${c === null ? '' : `# ${c}\n`}CLUSTER = ${braces(t, '', ': ', quote).replace(/\btrue\b/g, 'True')}\n`,
   },
   {
     ext: 'go',
     keys: true,
-    render: (t, c) => `package infra\n\n${c === null ? '' : `// ${c}\n`}var cluster = map[string]any${braces(t, '', ': ', quote)}\n`,
+    render: (t, c) =>
+      `package infra\n\nimport "github.com/pulumi/pulumi/sdk/v3/go/pulumi"\n\n${c === null ? '' : `// ${c}\n`}var cluster = map[string]any${braces(t, '', ': ', quote)}\n`,
+  },
+  // Programs of no infrastructure SDK (a serving app, a training script): only names of machines,
+  // accelerators and GPU resources count, not the GPU words of their identifiers.
+  {
+    ext: 'app.ts',
+    keys: false,
+    render: (t, c) => `${c === null ? '' : `// ${c}\n`}export const settings = ${braces(t, '', ': ', quote)};\n`,
+  },
+  {
+    ext: 'app.py',
+    keys: false,
+    render: (t, c) => `${c === null ? '' : `# ${c}\n`}SETTINGS = ${braces(t, '', ': ', quote).replace(/\btrue\b/g, 'True')}\n`,
   },
 ];
 
@@ -248,6 +264,51 @@ describe('the floor on generated variants', () => {
       );
     },
   );
+
+  it.each(FORMATS.filter((f) => !f.keys).map((f) => [f.ext, f] as const))(
+    'GPU words in the identifiers of a %s program of no infrastructure SDK: no false alarm',
+    async (_ext, format) => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.dictionary(fc.constantFrom(...GPU_KEYS, 'gpu_id', 'gpus', 'accelerator', 'use_gpu'), fc.integer({ min: 0, max: 64 }), {
+            minKeys: 1,
+          }),
+          fc.integer({ min: 1, max: 64 }),
+          async (settings, changed) => {
+            const path = `serve/model.${format.ext}`;
+            const { file } = await coverageOf(path, format.render(settings, null), format.render({ ...settings, batch: changed }, null));
+            expect(file?.state).not.toBe('not-followed');
+          },
+        ),
+        { numRuns: 20 },
+      );
+    },
+  );
+
+  it('GPU names anywhere in a workload kind (args, env, a Ray serve config) are its demand: no false alarm', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('Deployment', 'Job', 'RayService', 'RayJob', 'PyTorchJob', 'InferenceService', 'NIMCache'),
+        fc.constantFrom(...INSTANCE_TYPES, ...ACCELERATORS, ...RESOURCES),
+        fc.constantFrom(...GPU_KEYS),
+        fc.integer({ min: 1, max: 8 }),
+        async (kind, signal, key, n) => {
+          const doc = (count: number) =>
+            `apiVersion: example.io/v1\nkind: ${kind}\nmetadata:\n  name: serve\nspec:\n  config:\n    ${key}: ${count}\n    target: ${signal}\n  args: ["--tensor-parallel-size=${count}", "--device=${signal}"]\n`;
+          const { file } = await coverageOf('apps/serve.yaml', doc(n), doc(n + 1));
+          expect(file?.state).not.toBe('not-followed');
+        },
+      ),
+      { numRuns: 30 },
+    );
+  });
+
+  it('a capacity controller deployed as a workload keeps its GPU names: the cluster autoscaler sizes pools', async () => {
+    const doc = (max: number) =>
+      `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: cluster-autoscaler\nspec:\n  template:\n    spec:\n      containers:\n        - name: cluster-autoscaler\n          command: ["./cluster-autoscaler", "--nodes=0:${max}:gpu-p4d.24xlarge-asg"]\n`;
+    const { file } = await coverageOf('kube-system/cluster-autoscaler.yaml', doc(4), doc(16));
+    expect(file?.state).toBe('not-followed');
+  });
 
   it('documentation naming GPUs anywhere is never applied: not capacity', async () => {
     await fc.assert(

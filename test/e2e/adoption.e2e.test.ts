@@ -187,6 +187,7 @@ describe('a review of a pool whose telemetry does not line up', () => {
       /^every measurement from prometheus at http:\/\/127\.0\.0\.1:1: none of its \d+ queries was answered \(the first: .*unreachable/,
     );
     expect(missingWords(prometheusLines[0]!).how).toContain('PROMETHEUS_URL');
-    expect(renderComment(result)).toContain('confidence low:** telemetry answered too little to measure the need.');
+    expect(result.context.telemetry?.outage?.reason).toBe('unavailable');
+    expect(renderComment(result)).toMatch(/\*\*Evidence: not measured:\*\* prometheus at .*127\.0\.0\.1:1 could not be reached/);
   });
 });

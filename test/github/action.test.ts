@@ -45,6 +45,8 @@ describe('the GitHub Action', () => {
 
   it('reviews the pull request with the workflow token and posts the comment and the check', async () => {
     const repo = new FakeRepo(fake, pullRequest()).serve();
+    // The organisation's public .github repository, which the workflow token sees: no policy there.
+    repo.addTree({ owner: 'Codertocat', repo: '.github' }, 'HEAD', { 'profile/README.md': '# Codertocat\n' });
     const outcome = await runAction(env(), noTelemetry, silent);
     expect(outcome.result?.verdict).toBe('not-justified');
     expect(repo.comments).toHaveLength(1);
@@ -53,6 +55,16 @@ describe('the GitHub Action', () => {
       expect.objectContaining({ name: 'gpu-justify', head_sha: HEAD_SHA, status: 'completed', conclusion: 'neutral' }),
     ]);
     expect(fake.requests.every((r) => r.headers['authorization'] === `token ${TOKEN}`)).toBe(true);
+  });
+
+  it('without a policy in the repository, and an organisation .github its token cannot see, fails closed', async () => {
+    // The workflow token sees its own repository only: whether a private .github holds a policy cannot be told.
+    const repo = new FakeRepo(fake, pullRequest()).serve();
+
+    await runAction(env(), noTelemetry, silent);
+
+    expect(repo.checkRuns.at(-1)?.conclusion).toBe('failure');
+    expect(repo.checkRuns.at(-1)?.output.summary).toContain('Codertocat/.github:.github/gpu-justify.yml');
   });
 
   it('fails the job when the enforce-mode check fails', async () => {

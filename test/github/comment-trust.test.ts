@@ -1,13 +1,12 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { overrideMarker, parseOverrideMarkers, requestFingerprint, signOverride } from '../../src/github/override.js';
+import { overrideMarker, parseOverrideMarkers, signOverride } from '../../src/github/override.js';
 import { stateKey } from '../../src/github/state-signature.js';
 import { COMMENT_MARKER } from '../../src/report/comment.js';
 import { AppServer, WEBHOOK_SECRET } from '../helpers/app-server.js';
 import { FakeRepo } from '../helpers/fake-repo.js';
 import { EXAMPLE_REPO } from '../helpers/payloads.js';
-import { queueChange } from '../factories.js';
 import {
   ENFORCE_POLICY,
   HEAD_SHA,
@@ -92,15 +91,16 @@ describe('state read back from our comment', () => {
     await h.app.deliver('pull_request', prEvent());
     const comment = ours(repo)[0];
     if (!comment) throw new Error('no comment');
-    // Well-formed, for this head and request, but signed with a key the server does not hold.
-    const result = { changes: [queueChange('research', 6, 12, { file: QUEUE_FILE })] } as never;
+    // Well-formed, for this head and the state the comment shows, but signed with a key the server does not hold.
+    const shown = /"fingerprint":"([0-9a-f]+)","state":"([^"]*)"/.exec(comment.body);
     const forged = signOverride(
       {
         by: 'maintainer',
         at: new Date().toISOString(),
         reason: 'x',
         headSha: HEAD_SHA,
-        fingerprint: requestFingerprint(result),
+        fingerprint: shown?.[1] ?? '',
+        state: shown?.[2] ?? '',
         commentId: 9,
       },
       { key: stateKey('guessed'), scope: { repo: `${EXAMPLE_REPO.owner}/${EXAMPLE_REPO.repo}`, number: NUMBER } },
@@ -233,7 +233,22 @@ describe('a grant binds to what the approver saw', () => {
     const onNewer = repo.checkRuns.filter((r) => r.head_sha === NEWER_SHA);
     expect(onNewer.map((r) => r.conclusion)).toEqual(['failure', 'failure']);
     expect(ours(repo)[0]?.body).not.toContain('gpu-justify:override');
-    expect(replies(repo)[0]?.body).toContain('@maintainer the override was not recorded: the GPU request changed after the review');
+    expect(replies(repo)[0]?.body).toContain('@maintainer the override was not recorded: you commented before the review showed');
+  });
+
+  it('names what grew when the push lands before its own review is posted', async () => {
+    const { repo, headFiles } = setUp();
+    await h.app.deliver('pull_request', prEvent());
+    const command = commentEvent(OVERRIDE, { login: 'maintainer', commentId: 603 });
+    // The author pushes 64; the command is handled before the push's own webhook.
+    repo.push(NEWER_SHA, { ...headFiles, [QUEUE_FILE]: clusterQueue(64) });
+    await h.app.deliver('issue_comment', command);
+
+    expect(repo.checkRuns.filter((r) => r.head_sha === NEWER_SHA).map((r) => r.conclusion)).toEqual(['failure']);
+    expect(ours(repo)[0]?.body).not.toContain('gpu-justify:override');
+    const reply = replies(repo)[0]?.body ?? '';
+    expect(reply).toContain('the override was not recorded: the review changed after the one you commented on');
+    expect(reply).toContain('`research` (kueue-cluster-queue, `clusters/prod/queues.yaml`) now 6 → 64 GPUs, beyond the 12 shown');
   });
 
   it('grants nothing for a command written before our comment showed the request', async () => {

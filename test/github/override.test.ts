@@ -5,22 +5,24 @@ import {
   applyOverrideToCheck,
   applyOverrideToComment,
   overrideMarker,
-  overrideStillApplies,
+  notCovered,
   parseOverrideMarkers,
   readOverride,
-  requestFingerprint,
   signOverride,
 } from '../../src/github/override.js';
 import type { OverrideRecord, StateTrust, UnsignedOverride } from '../../src/github/override.js';
+import { reviewedState, summaryOf } from '../../src/github/reviewed-state.js';
 import { stateKey } from '../../src/github/state-signature.js';
+import { DEFAULT_POLICY } from '../../src/domain/policy.js';
 import type { CheckOutput } from '../../src/report/check.js';
 import { queueChange } from '../factories.js';
 
 function result(changes = [queueChange('research', 6, 12)]): ReviewResult {
-  return { changes } as unknown as ReviewResult;
+  return { changes, missingEvidence: [], coverage: [] } as unknown as ReviewResult;
 }
 
 const trust: StateTrust = { key: stateKey('server secret'), scope: { repo: 'acme/infra', number: 7 } };
+const state = (r: ReviewResult) => reviewedState(r, { policy: DEFAULT_POLICY, diagnostics: [], file: null }, trust.key);
 
 function unsigned(over: Partial<UnsignedOverride> = {}): UnsignedOverride {
   return {
@@ -28,7 +30,7 @@ function unsigned(over: Partial<UnsignedOverride> = {}): UnsignedOverride {
     at: '2025-03-01T10:00:00.000Z',
     reason: 'launch week',
     headSha: 'c'.repeat(40),
-    fingerprint: requestFingerprint(result()),
+    ...summaryOf(state(result())),
     commentId: 77,
     ...over,
   };
@@ -69,7 +71,8 @@ describe('override records', () => {
       { at: '2030-01-01T00:00:00.000Z' },
       { reason: 'other' },
       { headSha: 'd'.repeat(40) },
-      { fingerprint: requestFingerprint(result([queueChange('research', 6, 64)])) },
+      { fingerprint: state(result([queueChange('research', 6, 64)])).digest },
+      { state: summaryOf(state(result([queueChange('research', 6, 64)]))).state },
       { commentId: 78 },
       { sig: '0'.repeat(64) },
       { sig: '' },
@@ -92,13 +95,20 @@ describe('override records', () => {
     expect(readOverride(null, trust)).toEqual({ kind: 'none' });
   });
 
-  it('lapses when the GPU request changes, not when other things do', () => {
+  it('lapses when the request grows, not when it moves a line or shrinks', () => {
     const granted = record();
-    expect(overrideStillApplies(granted, result())).toBe(true);
-    expect(overrideStillApplies(granted, result([queueChange('research', 6, 12, { line: 40 })]))).toBe(true);
-    expect(overrideStillApplies(granted, result([queueChange('research', 6, 10)]))).toBe(false);
-    expect(overrideStillApplies(granted, result([queueChange('research', 6, 12), queueChange('train', 0, 8)]))).toBe(false);
-    expect(overrideStillApplies(null, result())).toBe(false);
+    expect(notCovered(granted, state(result()))).toEqual([]);
+    expect(notCovered(granted, state(result([queueChange('research', 6, 12, { line: 40 })])))).toEqual([]);
+    expect(notCovered(granted, state(result([queueChange('research', 6, 10)])))).toEqual([]);
+    expect(notCovered(granted, state(result([queueChange('research', 6, 16)])))).toHaveLength(1);
+    expect(notCovered(granted, state(result([queueChange('research', 6, 12), queueChange('train', 0, 8)])))).toHaveLength(1);
+  });
+
+  it('a record from before grants kept their state lapses on any other state, and still verifies', () => {
+    const { state: _kept, ...old } = unsigned();
+    const legacy = signOverride(old, trust);
+    expect(readOverride(overrideMarker(legacy), trust)).toEqual({ kind: 'verified', record: legacy });
+    expect(notCovered(legacy, state(result([queueChange('research', 6, 10)])))).toBe('unknown');
   });
 
   it('turns a failing check to success, saying who, when, why and for which head', () => {

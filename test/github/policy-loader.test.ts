@@ -3,9 +3,11 @@ import { match } from '../helpers/match.js';
 import { ApiTreeReader } from '../../src/github/api-change-set.js';
 import { loadPolicy } from '../../src/github/policy-loader.js';
 import { DEFAULT_POLICY } from '../../src/domain/policy.js';
+import { GraphqlBlobs } from '../../src/github/graphql-blobs.js';
 import { FakeGitHub } from '../helpers/fake-github.js';
 import { FakeRepo } from '../helpers/fake-repo.js';
 import { testOctokit } from '../helpers/octokit.js';
+import { tokenClient } from '../../src/github/token-client.js';
 
 const REPO = { owner: 'acme', repo: 'infra' };
 const ORG = { owner: 'acme', repo: '.github' };
@@ -33,9 +35,10 @@ function serve(baseFiles: Record<string, string>): void {
   }).serve();
 }
 
-function load() {
-  const octokit = testOctokit(fake.url);
-  return loadPolicy(octokit, REPO, new ApiTreeReader(octokit, REPO, BASE_SHA));
+function load(selection: 'all' | 'selected' = 'all', graphql = false) {
+  const octokit = testOctokit(fake.url, selection);
+  const blobs = graphql ? new GraphqlBlobs(octokit) : null;
+  return loadPolicy(octokit, REPO, new ApiTreeReader(octokit, REPO, BASE_SHA, blobs), blobs);
 }
 
 describe('loadPolicy', () => {
@@ -99,22 +102,14 @@ describe('loadPolicy', () => {
     expect(loaded.diagnostics).toEqual([expect.objectContaining({ file: 'platform/policies:gpu/base.yml', line: 3, severity: 'error' })]);
   });
 
-  it('a missing or looping _extends is reported, not fatal', async () => {
-    serve({ [POLICY]: 'mode: enforce\n_extends: gone\n' });
-
-    const missing = await load();
-
-    expect(missing.policy.mode).toBe('enforce');
-    expect(missing.diagnostics).toEqual([
-      match.objectContaining({ file: POLICY, line: 2, severity: 'warning', message: match.stringContaining('acme/gone') }),
-    ]);
-
+  it('a looping _extends is an error naming the file, and the policy is unread', async () => {
     serve({ [POLICY]: '_extends: .github\n' });
     repo.addTree(ORG, 'HEAD', { [POLICY]: '_extends: acme/.github\nheadroom: 0.4\n' });
     const looping = await load();
 
     expect(looping.policy.headroom).toBe(0.4);
     expect(looping.diagnostics).toEqual([expect.objectContaining({ file: `acme/.github:${POLICY}`, line: 1, severity: 'error' })]);
+    expect(looping.unread).toEqual([`acme/.github:${POLICY}`]);
   });
 
   it('an _extends value of the wrong shape is an error on its line', async () => {
@@ -124,5 +119,155 @@ describe('loadPolicy', () => {
 
     expect(loaded.policy.mode).toBe('enforce');
     expect(loaded.diagnostics).toEqual([expect.objectContaining({ file: POLICY, line: 2, severity: 'error' })]);
+  });
+});
+
+/**
+ * A policy the chain names but that cannot be read is not "no policy": every way a shared file can
+ * fail to be read, at each place of the chain, over GraphQL and over REST, is an error naming that
+ * file, and the policy is unread (so the review runs as in enforce mode and nobody may override).
+ */
+describe('an inherited policy that cannot be read', () => {
+  const SHARED = { owner: 'platform', repo: 'policies' };
+  const LABEL = `platform/policies:${POLICY}`;
+  const ENFORCE = 'mode: enforce\noverrides:\n  minPermission: admin\n';
+
+  type Fault = { name: string; arrange: () => void; says: RegExp };
+  const faults: Fault[] = [
+    {
+      name: 'a repository the installation does not include (404)',
+      arrange: () => undefined,
+      says: /GitHub answers 404 for platform\/policies.*add it to the installation \(repository permission Contents: read\)/,
+    },
+    {
+      name: 'no such file in a repository it sees',
+      arrange: () => repo.addTree(SHARED, 'HEAD', { 'README.md': '#\n' }),
+      says: /does not exist/,
+    },
+    { name: 'a 403', arrange: () => refuse(403), says: /refused the App \(403\).*Contents: read/ },
+    { name: 'a 502 after retries', arrange: () => refuse(502), says: /GitHub failed \(502\) after retries/ },
+    { name: 'invalid YAML', arrange: () => repo.addTree(SHARED, 'HEAD', { [POLICY]: 'mode: [enforce\n' }), says: /invalid YAML/ },
+    {
+      name: 'a loop',
+      arrange: () => repo.addTree(SHARED, 'HEAD', { [POLICY]: '_extends: platform/policies\n' }),
+      says: /loop/,
+    },
+    { name: 'a chain too long', arrange: () => chain(6), says: /more than 5 files chained/ },
+  ];
+
+  function refuse(status: number): void {
+    repo.addTree(SHARED, 'HEAD', { [POLICY]: ENFORCE });
+    // GraphQL refused too (a FORBIDDEN error fails its query), the read goes to REST.
+    fake.fail('POST', '/graphql', { status, body: { message: 'no' } }, 10);
+    fake.fail('GET', `/repos/platform/policies/contents/${POLICY}`, { status, body: { message: 'no' } }, 10);
+  }
+
+  /** platform/policies → p1 → p2 … each extending the next. */
+  function chain(length: number): void {
+    repo.addTree(SHARED, 'HEAD', { [POLICY]: '_extends: platform/p1\n' });
+    for (let i = 1; i < length; i++)
+      repo.addTree({ owner: 'platform', repo: `p${i}` }, 'HEAD', { [POLICY]: `_extends: platform/p${i + 1}\n` });
+    repo.addTree({ owner: 'platform', repo: `p${length}` }, 'HEAD', { [POLICY]: ENFORCE });
+  }
+
+  describe.each([
+    ['the repository file', (): void => serve({ [POLICY]: '_extends: platform/policies\nheadroom: 0.3\n' })],
+    [
+      "the organisation's default",
+      (): void => {
+        serve({});
+        repo.addTree(ORG, 'HEAD', { [POLICY]: '_extends: platform/policies\n' });
+      },
+    ],
+  ])('named by _extends in %s', (_where, arrangeFirst) => {
+    for (const graphql of [true, false]) {
+      it.each(faults)(`$name is an error naming the file (${graphql ? 'GraphQL' : 'REST'})`, async (fault) => {
+        arrangeFirst();
+        if (!graphql) repo.withoutGraphql();
+        fault.arrange();
+
+        const loaded = await load('all', graphql);
+
+        const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
+        expect(errors.length).toBeGreaterThan(0);
+        expect(errors.map((d) => d.message).join('\n')).toMatch(fault.says);
+        expect(loaded.unread?.length).toBeGreaterThan(0);
+        // The inherited `admin` is never silently replaced by the default `maintain`: nobody may override.
+        expect(loaded.unread?.join(' ')).toMatch(/platform\/(policies|p\d)/);
+      });
+    }
+
+    it('read whole, it applies and nothing is unread', async () => {
+      arrangeFirst();
+      repo.addTree(SHARED, 'HEAD', { [POLICY]: ENFORCE });
+
+      const loaded = await load();
+
+      expect(loaded.diagnostics).toEqual([]);
+      expect(loaded.unread).toBeUndefined();
+      expect(loaded.policy.mode).toBe('enforce');
+      expect(loaded.policy.overrides.minPermission).toBe('admin');
+      expect(loaded.file).not.toBe(LABEL);
+    });
+  });
+
+  describe("the organisation's default, for a repository without a policy", () => {
+    for (const graphql of [true, false]) {
+      const via = graphql ? 'GraphQL' : 'REST';
+
+      it(`is none when the App sees the .github repository and it has no policy (${via})`, async () => {
+        serve({});
+        if (!graphql) repo.withoutGraphql();
+        repo.addTree(ORG, 'HEAD', { 'profile/README.md': '#\n' });
+
+        expect(await load('selected', graphql)).toEqual({ policy: DEFAULT_POLICY, diagnostics: [], file: null });
+      });
+
+      it(`is none when the App cannot see .github but is installed on every repository (${via})`, async () => {
+        serve({});
+        if (!graphql) repo.withoutGraphql();
+
+        expect(await load('all', graphql)).toEqual({ policy: DEFAULT_POLICY, diagnostics: [], file: null });
+      });
+
+      it(`cannot be told when the installation is on selected repositories: unread, naming the file and the access (${via})`, async () => {
+        serve({});
+        if (!graphql) repo.withoutGraphql();
+
+        const loaded = await load('selected', graphql);
+
+        expect(loaded.unread).toEqual([`acme/.github:${POLICY}`]);
+        expect(loaded.diagnostics).toEqual([
+          match.objectContaining({
+            file: `acme/.github:${POLICY}`,
+            severity: 'error',
+            message: match.stringMatching(
+              /404 for acme\/\.github.*add acme\/\.github to the App's installation \(repository permission Contents: read\)/,
+            ),
+          }),
+        ]);
+      });
+    }
+
+    it.each([403, 500, 503])('a %i for its file is an error, whatever the installation', async (status) => {
+      serve({});
+      repo.withoutGraphql();
+      repo.addTree(ORG, 'HEAD', { [POLICY]: 'mode: enforce\n' });
+      fake.fail('GET', `/repos/acme/.github/contents/${POLICY}`, { status, body: { message: 'no' } }, 10);
+
+      const loaded = await load('all');
+
+      expect(loaded.unread).toEqual([`acme/.github:${POLICY}`]);
+      expect(loaded.diagnostics[0]?.message).toMatch(new RegExp(`\\(${status}\\)`));
+    });
+
+    it('a token that is no installation (the Action, a person) cannot tell either', async () => {
+      serve({});
+      const octokit = tokenClient({ GITHUB_TOKEN: 'ghp_person', GITHUB_API_URL: fake.url });
+
+      const loaded = await loadPolicy(octokit, REPO, new ApiTreeReader(octokit, REPO, BASE_SHA));
+
+      expect(loaded.unread).toEqual([`acme/.github:${POLICY}`]);
+    });
   });
 });

@@ -105,10 +105,10 @@ describe('an override granted while the other replica reviews the same head', ()
     expect(sticky(repo)).not.toContain('gpu-justify:override');
     expect(repo.checkRuns.map((r) => r.conclusion)).toEqual(['failure', 'failure']);
     const reply = repo.comments.find((c) => c.body.includes('the override was not recorded'));
-    expect(reply?.body).toMatch(/no review of this GPU request had been posted|the GPU request changed after the review/);
+    expect(reply?.body).toMatch(/no review of this GPU request had been posted|the review changed after the one you commented on/);
   });
 
-  it('is not adopted by a review of a push that changes the GPU request', async () => {
+  it('is not adopted by a review of a push that grows the GPU request', async () => {
     const { repo, conclusions, headFiles } = setUp();
     await h.app.deliver('pull_request', prEvent());
 
@@ -118,7 +118,7 @@ describe('an override granted while the other replica reviews the same head', ()
     const held = h.fake.hold('PATCH', ONE_COMMENT, h.fake.answered('PATCH', ONE_CHECK_RUN, before + 1));
     const granted = h.app.deliver('issue_comment', commentEvent(OVERRIDE, { login: 'maintainer' }));
     await held.arrived;
-    repo.push(NEWER_SHA, { ...headFiles, [QUEUE_FILE]: clusterQueue(10) });
+    repo.push(NEWER_SHA, { ...headFiles, [QUEUE_FILE]: clusterQueue(16) });
     await Promise.all([h.other.deliver('pull_request', prEvent({ action: 'synchronize', headSha: NEWER_SHA })), granted]);
 
     // The grant was written, for the old request…

@@ -88,6 +88,7 @@ export class FakeRepo {
     const { base, number } = this.pr;
     const prefix = `/repos/${base.owner}/${base.repo}`;
     this.fake
+      .on('GET', '/repos/:owner/:repo', (req) => this.#repository(req))
       .on('GET', '/repos/:owner/:repo/contents/*path', (req) => this.#contents(req))
       .on('GET', '/repos/:owner/:repo/git/blobs/:sha', (req) => this.#blob(req))
       .on('GET', '/repos/:owner/:repo/git/trees/:sha', (req) => this.#tree(req))
@@ -141,6 +142,13 @@ export class FakeRepo {
     const comment = { id: this.#nextId++, body, user: { login, type }, created_at: at, updated_at: at };
     this.comments.push(comment);
     return comment;
+  }
+
+  /** A repository is there for the App to see when some commit of it is: else GitHub's 404. */
+  #repository(req: FakeRequest): FakeResponse {
+    const { owner = '', repo = '' } = req.params;
+    if (![...this.#trees.keys()].some((key) => key.startsWith(treeKey({ owner, repo }, '')))) return notFound();
+    return { body: { id: 1, name: repo, full_name: `${owner}/${repo}`, owner: { login: owner }, private: true, default_branch: 'main' } };
   }
 
   #contents(req: FakeRequest): FakeResponse {

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readStateMarkers } from '../../src/github/comment-state.js';
-import { applyOverrideToCheck, applyOverrideToComment, readOverride, requestFingerprint, signOverride } from '../../src/github/override.js';
+import { applyOverrideToCheck, applyOverrideToComment, readOverride, signOverride } from '../../src/github/override.js';
+import { reviewedState, summaryOf } from '../../src/github/reviewed-state.js';
+import { DEFAULT_POLICY } from '../../src/domain/policy.js';
 import { readShown } from '../../src/github/shown-request.js';
 import { stateKey } from '../../src/github/state-signature.js';
 import { renderCheck } from '../../src/report/check.js';
@@ -133,7 +135,7 @@ describe('PR-controlled strings in the comment and the check', () => {
             at: '2026-01-01T00:00:00.000Z',
             reason: quoted,
             headSha: 'c'.repeat(40),
-            fingerprint: requestFingerprint(result),
+            ...summaryOf(reviewedState(result, { policy: DEFAULT_POLICY, diagnostics: [], file: null }, trust.key)),
             commentId: 5,
           },
           trust,

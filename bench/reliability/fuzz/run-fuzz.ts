@@ -58,7 +58,7 @@ function runWorker(
       void worker.terminate();
       resolve({ result });
     });
-    worker.once('error', (err) => {
+    worker.once('error', (err: unknown) => {
       clearInterval(watch);
       reject(err instanceof Error ? err : new Error(String(err)));
     });

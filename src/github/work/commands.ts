@@ -3,6 +3,7 @@ import type { GitHubClient, Logger, RepoRef } from '../client.js';
 import { commandNoLongerStands } from '../command-comment.js';
 import { describeFailure } from '../errors.js';
 import { renderExplain, renderHelp, REPLY_MARKER } from '../explain.js';
+import { readCodeOwners } from '../code-owners.js';
 import { decideOverride } from '../override-permission.js';
 import { loadPolicy } from '../policy-loader.js';
 import type { LoadedPull } from '../pull-target.js';
@@ -69,8 +70,16 @@ export async function override(c: CommandContext, request: Extract<Request, { ki
   const { by: login, reason, commentId, createdAt } = request;
   const answer = (text: string) => reply(octokit, repo, pull.target.number, `${REPLY_MARKER}\n@${login} ${text}`);
   // The base branch's policy decides: a pull request cannot grant itself the right.
-  const policy = await loadPolicy(octokit, repo, new ApiTreeReader(octokit, repo, pull.target.baseSha));
-  const decision = await decideOverride(octokit, { repo, login, author: pull.author, policy: policy.policy.overrides });
+  const base = new ApiTreeReader(octokit, repo, pull.target.baseSha);
+  const policy = await loadPolicy(octokit, repo, base);
+  const decision = await decideOverride(octokit, {
+    repo,
+    login,
+    author: pull.author,
+    policy: policy.policy.overrides,
+    unreadPolicy: policy.unread,
+    catalog: { path: policy.policy.catalog, codeOwners: () => readCodeOwners(base) },
+  });
   if (!decision.allowed) {
     log.info({ why: decision.why }, 'override refused');
     await answer(`the override was not accepted: ${decision.why}. Nothing was changed.`);
@@ -89,7 +98,7 @@ export async function override(c: CommandContext, request: Extract<Request, { ki
     log.info({ commentId }, 'override command already handled');
     return;
   }
-  const grant = { by: login, reason, commentId, commandAt: createdAt };
+  const grant = { by: login, reason, commentId, commandAt: createdAt, ...(decision.scope ? { scope: decision.scope } : {}) };
   const outcome = await c.review(grant).catch(async (err: unknown) => {
     await c.store.release(claim);
     throw err;

@@ -4,7 +4,8 @@ import { findSignals, mayNameGpus } from './signals.js';
 import type { Signal } from './signals.js';
 import { lineAt, lineStarts, scanStructure } from './structure.js';
 import type { Container, PathPoint, Structure } from './structure.js';
-import { syntaxOf } from './syntax.js';
+import { declaresInfrastructure, syntaxOf } from './syntax.js';
+import { workloadDocuments } from './workload-kinds.js';
 import type { TextKind } from './syntax.js';
 
 /** Lines of one file a parser read, first to last (1-based, inclusive). */
@@ -26,7 +27,7 @@ export interface FileAccounting {
 /** A GPU name the scan found, where, and what accounts for it (null: nothing does). */
 export interface AccountedSignal extends Signal {
   line: number;
-  by: 'parser' | NoCapacity | null;
+  by: 'parser' | 'workload' | NoCapacity | null;
 }
 
 export interface FileSignals {
@@ -64,11 +65,15 @@ export function accountSignals(path: string, text: string, accounting: FileAccou
   if (syntax.kind === 'docs' || syntax.kind === 'dependencies') return { kind: syntax.kind, signals: [] };
   if (!mayNameGpus(text)) return { kind: syntax.kind, signals: [] };
   const structure = scanStructure(text, syntax);
-  const found = findSignals(text, structure, syntax.keys);
+  // In programs, keys naming GPUs (`num_gpus=`, `gpu_id`) are everywhere and size nothing an applier
+  // reads, unless the program declares infrastructure through an SDK (Pulumi's `gpu: true`).
+  const keys = syntax.keys && (!syntax.code || declaresInfrastructure(text));
+  const found = findSignals(text, structure, keys);
   if (found.length === 0) return { kind: syntax.kind, signals: [] };
   const starts = lineStarts(text);
   const hcl = /\.(?:tf|tfvars|hcl)$/.test(path);
   const spans = mergeSpans([...accounting.spans, ...accounting.anchors.map((line) => objectAround(structure, starts, line, hcl))]);
+  const workloads = syntax.kind === 'yaml' ? workloadDocuments(structure.masked) : [];
   let s = 0;
   const signals = found.map((signal): AccountedSignal => {
     const line = lineAt(starts, signal.offset);
@@ -77,6 +82,7 @@ export function accountSignals(path: string, text: string, accounting: FileAccou
     let by: AccountedSignal['by'];
     if (structure.masked[signal.offset] !== text[signal.offset]) by = 'comment';
     else if (span && span.from <= line) by = 'parser';
+    else if (workloads.some((w) => w.from <= line && line <= w.to)) by = 'workload';
     else by = noCapacityContext(pointAt(structure.points, signal.offset)?.path ?? null, signal.token, signal.kind === 'gpu-resource');
     return { ...signal, line, by };
   });

@@ -44,7 +44,8 @@ const GPU_KEY = /gpu|accelerator/i;
  * Keys that name GPUs but never size them: their drivers and software, and how a process uses the
  * memory of the GPU it has (vLLM's `gpu-memory-utilization`).
  */
-const NOT_SIZING_KEY = /driver|utili[sz]ation|operator|plugin|exporter|metrics|monitor|dashboard|toolkit|runtime|cuda|image|version/i;
+// TPU keys (`cloud.google.com/gke-tpu-accelerator`) name accelerators that are not GPUs.
+const NOT_SIZING_KEY = /driver|utili[sz]ation|operator|plugin|exporter|metrics|monitor|dashboard|toolkit|runtime|cuda|image|version|tpu/i;
 
 const VALUE_PATTERNS: readonly { pattern: RegExp; kind: SignalKind; group?: number }[] = [
   { pattern: GPU_RESOURCE_SIGNAL, kind: 'gpu-resource' },

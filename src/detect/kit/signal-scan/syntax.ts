@@ -22,6 +22,8 @@ export interface Syntax {
    * general-purpose code, object keys and assignments are (not the names a condition tests).
    */
   keys: boolean;
+  /** A program or script (not configuration): its keys count only where it declares infrastructure. */
+  code: boolean;
 }
 
 const BINARY =
@@ -71,7 +73,22 @@ const HASH_CODE_NAMES =
   /^(?:Dockerfile|Containerfile|Makefile|GNUmakefile|Rakefile|Vagrantfile|Tiltfile|Jenkinsfile|BUILD|WORKSPACE)(?:\..+)?$/;
 const INI = /\.(?:toml|ini|cfg|conf|properties|env|editorconfig|gitignore|dockerignore|helmignore)$/i;
 
-const of = (kind: TextKind, hash: boolean, slash: boolean, keys: boolean): Syntax => ({ kind, hash, slash, keys });
+const of = (kind: TextKind, hash: boolean, slash: boolean, keys: boolean, code = false): Syntax => ({ kind, hash, slash, keys, code });
+
+// Model and notebook files of ML frameworks: programs and their settings, never applied as capacity.
+const MODEL_CONFIG = /\.(?:ipynb|pbtxt|prototxt)$/i;
+
+/**
+ * Infrastructure SDKs a program imports to declare cloud or cluster resources: Pulumi, the AWS CDK,
+ * CDK for Terraform, cdk8s, and the CDK's construct library, in the languages they ship for.
+ */
+const IAC_SDK =
+  /@pulumi\/|\bpulumi(?:_[a-z]+)?\b|github\.com\/pulumi\/|\bPulumi\.|aws-cdk-lib|@aws-cdk\/|\baws_cdk\b|software\.amazon\.awscdk|aws-cdk-go|Amazon\.CDK|\bcdktf\b|@cdktf\/|\bcdk8s\b|\bconstructs\b/;
+
+/** True when a program declares infrastructure through one of the SDKs above. */
+export function declaresInfrastructure(text: string): boolean {
+  return IAC_SDK.test(text);
+}
 
 export function syntaxOf(path: string): Syntax {
   const name = path.slice(path.lastIndexOf('/') + 1);
@@ -83,8 +100,9 @@ export function syntaxOf(path: string): Syntax {
   if (HCL.test(inner)) return of('brace', true, true, true);
   if (JSONISH.test(inner)) return of('brace', false, true, true);
   if (JSONNET.test(inner)) return of('brace', true, true, true);
-  if (SLASH_CODE.test(inner)) return of('brace', false, true, true);
-  if (HASH_CODE.test(inner) || HASH_CODE_NAMES.test(inner)) return of('brace', true, false, true);
+  if (MODEL_CONFIG.test(inner)) return of('brace', true, true, true, true);
+  if (SLASH_CODE.test(inner)) return of('brace', false, true, true, true);
+  if (HASH_CODE.test(inner) || HASH_CODE_NAMES.test(inner)) return of('brace', true, false, true, true);
   if (INI.test(inner)) return of('plain', true, false, true);
   // A template whose inner format is unknown (`.tftpl` of cloud-init, say) and anything else.
   return of('plain', true, false, true);
