@@ -208,8 +208,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
           if (jobsRunning > 0) break;
         }
         inProgressAtKill = [...fake.checkRuns.values()].filter((r) => r.status !== 'completed').map((r) => r.id);
-        await victim.kill();
+        // Marked dead first: a delivery in flight fails during the kill and must be sent elsewhere.
         dead.add(0);
+        await victim.kill();
         killed = {
           pid: victim.pid,
           afterDeliveries: sent,
