@@ -47,7 +47,7 @@ export interface WorkStore {
 }
 
 /** A request for one pull request's mailbox. */
-export interface Post {
+interface Post {
   key: string;
   request: Request;
 }
