@@ -8,6 +8,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Check runs created in progress at once, as a slow review has them: tests on a loaded
     // machine then take one path. Tests of the one-write creation set their own delay.
-    env: { GPU_JUSTIFY_CHECK_IN_PROGRESS_AFTER_SECONDS: '0' },
+    // Jobs tried again after GitHub's 5xx wait 50 ms, not 2 s, so a test of retries takes a moment.
+    env: { GPU_JUSTIFY_CHECK_IN_PROGRESS_AFTER_SECONDS: '0', GPU_JUSTIFY_RETRY_BASE_MS: '50' },
   },
 });

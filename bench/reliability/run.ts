@@ -16,6 +16,10 @@ import { runLoad } from './load/run-load.js';
  *   --cases 10000         fuzz cases per target
  *   --replicas 2          App processes behind a round-robin proxy (redeliveries go to another one)
  *   --redis               the replicas share a real Redis (REDIS_URL)
+ *   --installations 4     pull requests spread over that many installations (writes are paced per installation)
+ *   --latency-ms 50-300   each fake GitHub answer waits a seeded time in that range
+ *   --kill 0.4            SIGKILL the first replica once 40% of the deliveries are sent
+ *   --lock-seconds 10     the replicas' job lock: a killed replica's jobs run again within twice this
  */
 const { values } = parseArgs({
   options: {
@@ -29,6 +33,10 @@ const { values } = parseArgs({
     cases: { type: 'string', default: '10000' },
     replicas: { type: 'string', default: '1' },
     redis: { type: 'boolean', default: false },
+    installations: { type: 'string', default: '1' },
+    'latency-ms': { type: 'string' },
+    kill: { type: 'string' },
+    'lock-seconds': { type: 'string' },
     'deadline-ms': { type: 'string', default: '10000' },
     'big-bytes': { type: 'string', default: String(10 * 1024 * 1024) },
   },
@@ -49,9 +57,14 @@ let failed = false;
 
 if (values.only === undefined || values.only === 'load') {
   log(`load: ${values.deliveries} deliveries`);
+  const latency = /^(\d+)-(\d+)$/.exec(values['latency-ms'] ?? '');
   const report = await runLoad({
+    ...(latency ? { latencyMs: { min: Number(latency[1]), max: Number(latency[2]) } } : {}),
+    ...(values.kill === undefined ? {} : { killAt: Number(values.kill) }),
+    ...(values['lock-seconds'] === undefined ? {} : { lockSeconds: Number(values['lock-seconds']) }),
     deliveries: Number(values.deliveries),
     prs: Number(values.prs),
+    installations: Number(values.installations),
     concurrency: Number(values.concurrency),
     seed: Number(values.seed),
     timeBudgetMs: Number(values['load-budget-s']) * 1000,
@@ -60,15 +73,18 @@ if (values.only === undefined || values.only === 'load') {
     ...(values['write-spacing-ms'] === undefined ? {} : { writeSpacingMs: Number(values['write-spacing-ms']) }),
     log,
   });
-  const name = report.replicas === 1 ? 'load.json' : `load-${report.replicas}-replicas${report.redis ? '-redis' : ''}.json`;
+  const name =
+    report.replicas === 1 && !report.redis
+      ? 'load.json'
+      : `load-${report.replicas}-replicas${report.redis ? '-redis' : ''}${report.killed ? '-killed' : ''}.json`;
   writeFileSync(new URL(name, out), `${JSON.stringify({ machine, ...report }, null, 2)}\n`);
   log(JSON.stringify(report, null, 2));
   failed ||=
     report.lostEvents.length + report.duplicateReviewComments.length + report.duplicateReplies.length + report.staleFinalComments.length >
       0 ||
     report.checksInProgress > 0 ||
-    // One replica, or replicas sharing Redis, never create a second comment; without Redis they may.
-    ((report.replicas === 1 || report.redis) && report.duplicateCommentsCreated > 0) ||
+    // One replica, or replicas sharing Redis, never create a second comment or review a head twice; without Redis they may.
+    ((report.replicas === 1 || report.redis) && report.duplicateCommentsCreated + report.duplicateCheckRuns > 0) ||
     report.unhandled.length > 0 ||
     report.secretLeaks.length > 0 ||
     !report.drained;

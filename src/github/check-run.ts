@@ -1,4 +1,5 @@
 import { redactor } from '../domain/redact.js';
+import { capAnnotations } from '../report/annotation-cap.js';
 import type { CheckAnnotation, CheckOutput } from '../report/check.js';
 import type { GitHubClient, Logger, RepoRef } from './client.js';
 import { describeFailure } from './errors.js';
@@ -8,6 +9,22 @@ export const CHECK_NAME = 'gpu-justify';
 
 /** GitHub takes at most 50 annotations per check-run request. */
 export const ANNOTATIONS_PER_REQUEST = 50;
+
+/**
+ * Annotations a run carries at most: one request's worth, the most important first
+ * (report/annotation-cap.ts), the rest counted in the summary. A review of thousands of changes
+ * then makes at most four check-run requests (created in progress, concluded, revised with an
+ * override, its text rewritten when the comment failed) instead of one per 50 annotations.
+ */
+const MAX_ANNOTATIONS = ANNOTATIONS_PER_REQUEST;
+
+/** How a run is found again by a later attempt of the same job (work/queue.ts). */
+export interface RunIdentity {
+  /** Set as the run's `external_id`. */
+  externalId: string;
+  /** An earlier attempt may have created the run: adopt it rather than create another. */
+  resume: boolean;
+}
 
 /** GitHub's limit on a check run's summary and text. */
 const MAX_OUTPUT_CHARS = 65_535;
@@ -33,16 +50,18 @@ export function inProgressAfterSeconds(env: Record<string, string | undefined> =
 export class CheckRun {
   /** The conclusion GitHub last accepted for this run; null while it is in progress or not created. */
   concluded: CheckOutput['conclusion'] | null = null;
-  #batchesSent = 0;
   /** The run's id once GitHub created it; the creation in flight, if any. */
   #id: number | null = null;
   #creating: Promise<number> | null = null;
   #timer: ReturnType<typeof setTimeout> | null = null;
+  /** The search for a run an earlier attempt created, once started. */
+  #adopting: Promise<void> | null = null;
 
   private constructor(
     private readonly octokit: GitHubClient,
     private readonly repo: RepoRef,
     private readonly headSha: string,
+    private readonly identity: RunIdentity | null = null,
   ) {}
 
   /** Created in progress now: resolves once GitHub has it. */
@@ -56,8 +75,8 @@ export class CheckRun {
    * A run created in progress after `afterMs` unless concluded first. A failure to create it in
    * progress is not thrown here: the conclusion creates it then. 0 creates it at once.
    */
-  static deferred(octokit: GitHubClient, repo: RepoRef, headSha: string, afterMs: number): CheckRun {
-    const run = new CheckRun(octokit, repo, headSha);
+  static deferred(octokit: GitHubClient, repo: RepoRef, headSha: string, afterMs: number, identity: RunIdentity | null = null): CheckRun {
+    const run = new CheckRun(octokit, repo, headSha, identity);
     const begin = (): void => void run.#inProgress().catch(() => undefined);
     if (afterMs <= 0) begin();
     else {
@@ -73,16 +92,48 @@ export class CheckRun {
     return this.#id;
   }
 
+  /** Stops the pending creation in progress: a review handed back to its queue leaves the run to the next attempt. */
+  abandon(): void {
+    this.#stopTimer();
+  }
+
+  /**
+   * Adopts the run an earlier attempt of the same job created on this head, if any: its id, and
+   * no more annotations when it already has some (GitHub would add them twice). A failed search
+   * adopts nothing: a second run is better than none.
+   */
+  #adopt(): Promise<void> {
+    const identity = this.identity;
+    if (identity === null || !identity.resume) return Promise.resolve();
+    this.#adopting ??= findRun(this.octokit, this.repo, this.headSha, identity.externalId).then(
+      (found) => {
+        if (found === null || this.#id !== null) return;
+        this.#id = found.id;
+        if (found.annotations > 0) this.#annotated = true;
+      },
+      () => undefined,
+    );
+    return this.#adopting;
+  }
+
+  /** The adopted run already carries annotations. */
+  #annotated = false;
+
   #inProgress(): Promise<number> {
     this.#stopTimer();
-    this.#creating ??= this.octokit.rest.checks
-      .create({
-        ...this.repo,
-        name: CHECK_NAME,
-        head_sha: this.headSha,
-        status: 'in_progress',
-        started_at: new Date().toISOString(),
-      })
+    this.#creating ??= this.#adopt()
+      .then(() =>
+        this.#id !== null
+          ? { data: { id: this.#id } }
+          : this.octokit.rest.checks.create({
+              ...this.repo,
+              name: CHECK_NAME,
+              head_sha: this.headSha,
+              status: 'in_progress',
+              started_at: new Date().toISOString(),
+              ...this.#external(),
+            }),
+      )
       .then(
         ({ data }) => (this.#id = data.id),
         (err: unknown) => {
@@ -105,29 +156,20 @@ export class CheckRun {
   }
 
   /**
-   * Concludes the run. Annotations beyond the first batch go in earlier updates while the run
-   * is still in progress, so a completed run already shows all of them.
+   * Concludes the run in one request, with at most one request's worth of annotations, the most
+   * important (report/annotation-cap.ts): a review of thousands of changes writes no more than one
+   * of a few.
    */
   async complete(shown: CheckOutput): Promise<void> {
     // The last stop before GitHub: no known secret leaves, whichever path built the output.
-    const output = redactor().redactDeep(shown);
-    const title = clip(output.title, 255);
-    const summary = clip(output.summary, MAX_OUTPUT_CHARS);
-    const batches = chunk(output.annotations, ANNOTATIONS_PER_REQUEST);
-    const last = batches.pop() ?? [];
-    // Not created yet, and every annotation fits one request: created already concluded.
-    if (this.#id === null && this.#creating === null && batches.length === 0) return this.#createConcluded(output, last);
-    const id = await this.#existing();
-    // Sent again (a conclusion tried later), GitHub would add the batches already taken twice.
-    for (const annotations of batches.slice(this.#batchesSent)) {
-      await this.octokit.rest.checks.update({
-        ...this.repo,
-        check_run_id: id,
-        output: { title, summary, annotations },
-      });
-      this.#batchesSent += 1;
-    }
-    await this.#conclude(output, last);
+    const output = redactor().redactDeep(capAnnotations(shown, MAX_ANNOTATIONS));
+    if (this.#id === null && this.#creating === null) await this.#adopt();
+    // An adopted run that has annotations keeps them: GitHub would add these to them.
+    const annotations = this.#annotated ? [] : output.annotations;
+    // Not created yet: created already concluded, one write.
+    if (this.#id === null && this.#creating === null) return this.#createConcluded(output, annotations);
+    await this.#existing();
+    await this.#conclude(output, annotations);
   }
 
   /**
@@ -194,7 +236,14 @@ export class CheckRun {
     this.#stopTimer();
     const now = new Date().toISOString();
     const creating = this.octokit.rest.checks
-      .create({ ...this.repo, name: CHECK_NAME, head_sha: this.headSha, started_at: now, ...concluding(output, annotations) })
+      .create({
+        ...this.repo,
+        name: CHECK_NAME,
+        head_sha: this.headSha,
+        started_at: now,
+        ...this.#external(),
+        ...concluding(output, annotations),
+      })
       .then(({ data }) => (this.#id = data.id));
     this.#creating = creating;
     try {
@@ -206,6 +255,41 @@ export class CheckRun {
     }
     this.concluded = output.conclusion;
   }
+
+  #external(): { external_id?: string } {
+    return this.identity === null ? {} : { external_id: this.identity.externalId };
+  }
+}
+
+/** Our run on a head with this external id, the newest first; null when there is none. */
+async function findRun(
+  octokit: GitHubClient,
+  repo: RepoRef,
+  headSha: string,
+  externalId: string,
+): Promise<{ id: number; status: string; annotations: number } | null> {
+  const { data } = await octokit.rest.checks.listForRef({ ...repo, ref: headSha, check_name: CHECK_NAME, filter: 'all', per_page: 100 });
+  const ours = data.check_runs.filter((r) => r.external_id === externalId).sort((a, b) => b.id - a.id)[0];
+  return ours ? { id: ours.id, status: ours.status, annotations: ours.output.annotations_count } : null;
+}
+
+/**
+ * Concludes, with `output`, every run of a job still in progress on a head: what a job that
+ * failed for good leaves behind is never a check in progress.
+ */
+export async function concludeLeftInProgress(
+  octokit: GitHubClient,
+  repo: RepoRef,
+  headSha: string,
+  externalId: string,
+  output: CheckOutput,
+): Promise<number> {
+  const { data } = await octokit.rest.checks.listForRef({ ...repo, ref: headSha, check_name: CHECK_NAME, filter: 'all', per_page: 100 });
+  const open = data.check_runs.filter((r) => r.external_id === externalId && r.status !== 'completed');
+  for (const run of open) {
+    await octokit.rest.checks.update({ ...repo, check_run_id: run.id, ...concluding(redactor().redactDeep(output), []) });
+  }
+  return open.length;
 }
 
 /** The fields that conclude a run, on its creation or on an update. */
@@ -221,12 +305,6 @@ function concluding(output: CheckOutput, annotations: CheckAnnotation[]) {
       ...(annotations.length > 0 ? { annotations } : {}),
     },
   };
-}
-
-function chunk(items: CheckAnnotation[], size: number): CheckAnnotation[][] {
-  const out: CheckAnnotation[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
 }
 
 function clip(text: string, max: number): string {

@@ -46,13 +46,59 @@ export class AppMetrics {
 
   readonly redisUp = new Gauge({
     name: 'gpu_justify_redis_up',
-    help: 'Whether the Redis that replicas coordinate through answers (1) or not (0); absent without REDIS_URL',
+    help: 'Whether the Redis that replicas share the queue through answers (1) or not (0); absent without REDIS_URL',
     registers: [this.registry],
   });
   readonly coordinationFallbacks = new Counter({
     name: 'gpu_justify_coordination_fallbacks_total',
-    help: 'Coordination steps run on this replica alone because Redis did not answer, by operation',
+    help: 'Deliveries queued on this replica alone because Redis did not answer (operation="enqueue")',
     labelNames: ['operation'] as const,
+    registers: [this.registry],
+  });
+
+  /** What the queues hold now, asked when /metrics is read. */
+  #queueCounts: (() => Promise<{ waiting: number; active: number; delayed: number }>) | null = null;
+  readonly queueJobs = new Gauge({
+    name: 'gpu_justify_queue_jobs',
+    help: 'Jobs in the review queue by state (waiting, active, delayed for a retry): shared by every replica with REDIS_URL',
+    labelNames: ['state'] as const,
+    registers: [this.registry],
+    collect: async () => {
+      if (this.#queueCounts === null) return;
+      const counts = await this.#queueCounts().catch(() => null);
+      if (counts === null) return;
+      for (const state of ['waiting', 'active', 'delayed'] as const) this.queueJobs.set({ state }, counts[state]);
+    },
+  });
+  readonly jobsRunning = new Gauge({
+    name: 'gpu_justify_worker_jobs_running',
+    help: 'Jobs this replica runs now (gpu_justify_queue_jobs{state="active"} counts every replica\'s with REDIS_URL)',
+    registers: [this.registry],
+  });
+  readonly queueWaitSeconds = new Histogram({
+    name: 'gpu_justify_queue_wait_seconds',
+    help: 'Time from a job being queued to its first attempt starting',
+    buckets: [0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+    registers: [this.registry],
+  });
+  readonly jobsRetried = new Counter({
+    name: 'gpu_justify_queue_jobs_retried_total',
+    help: 'Job attempts that failed for a passing reason (GitHub 5xx, a rate limit) and will run again',
+    registers: [this.registry],
+  });
+  readonly jobsFailed = new Counter({
+    name: 'gpu_justify_queue_jobs_failed_total',
+    help: 'Jobs that ended without success: attempts spent, an error not worth retrying, or stalled too often',
+    registers: [this.registry],
+  });
+  readonly superseded = new Counter({
+    name: 'gpu_justify_queue_superseded_total',
+    help: 'Events for a pull request taken in by its job already waiting or running, instead of a job of their own',
+    registers: [this.registry],
+  });
+  readonly rerunsCoalesced = new Counter({
+    name: 'gpu_justify_reruns_coalesced_total',
+    help: 'Re-runs answered by a review of the same head and base that had just concluded',
     registers: [this.registry],
   });
 
@@ -60,15 +106,26 @@ export class AppMetrics {
     if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'gpu_justify_' });
   }
 
-  /** Times a review and counts its verdict; a review that throws counts as could-not-run. */
-  async timeReview<T extends { result: { verdict: Verdict } | null }>(review: () => Promise<T>): Promise<T> {
+  /** Where the queue gauge reads its counts. */
+  watchQueue(counts: () => Promise<{ waiting: number; active: number; delayed: number }>): void {
+    this.#queueCounts = counts;
+  }
+
+  /**
+   * Times a review and counts its verdict; a review that throws counts as could-not-run, unless
+   * it is handed back to its queue to run again (`retried` says so).
+   */
+  async timeReview<T extends { result: { verdict: Verdict } | null }>(
+    review: () => Promise<T>,
+    retried: (err: unknown) => boolean = () => false,
+  ): Promise<T> {
     const end = this.reviewSeconds.startTimer();
     try {
       const outcome = await review();
       this.reviews.inc({ verdict: outcome.result?.verdict ?? 'could-not-run' });
       return outcome;
     } catch (err) {
-      this.reviews.inc({ verdict: 'could-not-run' });
+      if (!retried(err)) this.reviews.inc({ verdict: 'could-not-run' });
       throw err;
     } finally {
       end();

@@ -11,6 +11,7 @@ import type { LoadedPolicy } from '../review/index.js';
 import { ApiChangeSet } from './api-change-set.js';
 import { adaptCheckOutput } from './check-output.js';
 import { CheckRun, inProgressAfterSeconds } from './check-run.js';
+import type { RunIdentity } from './check-run.js';
 import type { GitHubClient, Logger, PullRequestTarget } from './client.js';
 import { findMarkedComment } from './comment-poster.js';
 import { describeFailure } from './errors.js';
@@ -57,6 +58,13 @@ export interface ReviewPullRequestOptions {
   stateKey: StateKey | null;
   /** Where the review reads and judges: the App's review workers unless told (see AnalysisRun). */
   runner?: ReviewRunner;
+  /** How a later attempt of the same queued job finds this review's check run (work/queue.ts). */
+  checkRun?: RunIdentity;
+  /**
+   * Whether the caller runs this review again for a failure (GitHub's 5xx, a rate limit): the
+   * failure is then thrown and the check left to that run, never concluded "could not run" here.
+   */
+  retry?: (err: unknown) => boolean;
 }
 
 export interface ReviewOutcome {
@@ -156,7 +164,7 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
   };
   // The check is created when the verdict is in, already concluded, unless the review runs long:
   // then in progress first (see CheckRun.deferred). The reads begin at once.
-  const check = CheckRun.deferred(octokit, target.base, target.headSha, inProgressAfterSeconds() * 1000);
+  const check = CheckRun.deferred(octokit, target.base, target.headSha, inProgressAfterSeconds() * 1000, options.checkRun ?? null);
   // Our comment does not depend on the files: read beside the file list.
   const comment = settle(
     options
@@ -279,6 +287,12 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
       log.error({ err: reason, pr, conclusion: check.concluded }, 'review concluded, but posting the rest failed');
       if (check.concluded === computed.output.conclusion) await noteUnposted(check, computed.output, reason, log);
       return { result: computed.result, conclusion: computed.output.conclusion, override: null, refused: null };
+    }
+    if (options.retry?.(err)) {
+      // Tried again by the queue: that run adopts this check (created in progress or not yet).
+      check.abandon();
+      log.warn({ err: reason, pr }, 'review failed; to be tried again');
+      throw err;
     }
     log.error({ err: reason, pr }, 'review failed');
     // A review that reached a verdict concludes with it, never with the softer "could not run".

@@ -1,5 +1,5 @@
 import { run } from 'probot';
-import { gpuJustifyApp } from './app.js';
+import { closeApps, gpuJustifyApp } from './app.js';
 import { ProductionOctokit } from './production-octokit.js';
 
 /**
@@ -7,4 +7,21 @@ import { ProductionOctokit } from './production-octokit.js';
  * configured from the environment like `probot run`, with the Octokit that keeps rate-limit waits
  * within the review's budget.
  */
-await run(gpuJustifyApp, { Octokit: ProductionOctokit });
+const server = await run(gpuJustifyApp, { Octokit: ProductionOctokit });
+
+/**
+ * Stopped (a rollout, a scale-down): no more webhooks, no new job, and the jobs running here
+ * finish before the process ends. Jobs queued in Redis wait for the other replicas; a job cut
+ * short by a SIGKILL is taken up again by one of them (work/queue.ts).
+ */
+let stopping = false;
+const stop = (): void => {
+  if (stopping) return;
+  stopping = true;
+  void (async () => {
+    await server.stop().catch(() => undefined);
+    await closeApps().catch(() => undefined);
+    process.exit(0);
+  })();
+};
+process.once('SIGTERM', stop);

@@ -8,7 +8,8 @@ import { INSTALLATION, useApp } from './app-harness.js';
 
 /**
  * What one first review costs GitHub, counted at the fake: every call, and the writes among
- * them. A change that adds a call or a write to these reviews fails here.
+ * them. A change that adds a call or a write to these reviews fails here. Each job reads the
+ * pull request once as it starts (which head to review: the newest, whatever the events said).
  */
 
 const h = useApp();
@@ -39,11 +40,13 @@ describe('a first review, its verdict in before the check is due in progress', (
   beforeEach(() => vi.stubEnv('GPU_JUSTIFY_CHECK_IN_PROGRESS_AFTER_SECONDS', '600'));
   afterEach(() => vi.unstubAllEnvs());
 
-  it('of a one-queue GPU PR makes 8 calls, 3 of them writes, and lists no tree', async () => {
+  it('of a one-queue GPU PR makes 9 calls, 3 of them writes, and lists no tree', async () => {
     const repo = await review(gpuPr(21));
 
     expect(calls().sort()).toEqual(
       [
+        // The job's read of the pull request: its current head.
+        'GET /pulls/{pull_number}',
         'GET /pulls/{pull_number}/files',
         'GET /issues/{issue_number}/comments',
         'POST /graphql',
@@ -64,12 +67,12 @@ describe('a first review, its verdict in before the check is due in progress', (
     expect(repo.reviewComments).toHaveLength(1);
   });
 
-  it('of a 250-file PR makes at most 11 calls, 3 of them writes, its file list in one round trip', async () => {
+  it('of a 250-file PR makes at most 12 calls, 3 of them writes, its file list in one round trip', async () => {
     // Every answer a moment late, as over a network: pages asked together all arrive before it.
     h.fake.delay = () => 300;
     await review(bigPr(22));
 
-    expect(calls().length).toBeLessThanOrEqual(11);
+    expect(calls().length).toBeLessThanOrEqual(12);
     expect(writes()).toEqual(['POST /check-runs', 'POST /issues/{issue_number}/comments', 'POST /pulls/{pull_number}/reviews']);
     expect(calls().filter((c) => c.startsWith('GET /git/trees'))).toEqual([]);
     // Its three pages asked together: each sent before any was answered.
@@ -78,11 +81,17 @@ describe('a first review, its verdict in before the check is due in progress', (
     expect(Math.max(...pages.map((r) => r.arrivedAt))).toBeLessThan(Math.min(...pages.map((r) => r.answeredAt ?? Infinity)));
   });
 
-  it('of a PR with no GPU change makes 4 calls: the check its one write, the pull request not read', async () => {
+  it('of a PR with no GPU change makes 5 calls: the check its one write, the pull request read once, by the job', async () => {
     const repo = await review(nonGpuPr(23));
 
     expect(calls().sort()).toEqual(
-      ['GET /pulls/{pull_number}/files', 'GET /issues/{issue_number}/comments', 'POST /graphql', 'POST /check-runs'].sort(),
+      [
+        'GET /pulls/{pull_number}',
+        'GET /pulls/{pull_number}/files',
+        'GET /issues/{issue_number}/comments',
+        'POST /graphql',
+        'POST /check-runs',
+      ].sort(),
     );
     expect(repo.checkRuns[0]).toMatchObject({ status: 'completed', conclusion: 'success' });
     expect(repo.comments).toEqual([]);

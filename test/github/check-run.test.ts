@@ -38,19 +38,43 @@ describe('CheckRun', () => {
     expect(repo.checkRuns[0]).toMatchObject({ name: 'gpu-justify', head_sha: HEAD, status: 'in_progress' });
   });
 
-  it.each([0, 1, 50, 51, 120])('sends %i annotations at most 50 a request, concluding last', async (n) => {
+  it.each([0, 1, 50])('sends %i annotations with the conclusion, in one request', async (n) => {
     const check = await CheckRun.start(testOctokit(fake.url), REPO, HEAD);
 
     await check.complete({ conclusion: 'failure', title: 'Not justified', summary: 'Stagger instead.', annotations: annotations(n) });
 
     const run = repo.checkRuns[0];
-    const updates = run?.history.slice(1) ?? [];
-    expect(updates).toHaveLength(Math.max(1, Math.ceil(n / ANNOTATIONS_PER_REQUEST)));
-    // Only the last update concludes, so a completed run already shows every annotation.
-    expect(updates.map((u) => u.conclusion ?? null)).toEqual([...updates.slice(1).map(() => null), 'failure']);
+    expect(run?.history.slice(1)).toHaveLength(1);
     expect(run?.output.annotations).toEqual(annotations(n));
     expect(run).toMatchObject({ status: 'completed', conclusion: 'failure' });
     expect(run?.output).toMatchObject({ title: 'Not justified', summary: 'Stagger instead.' });
+  });
+
+  it.each([51, 120, 5200])('keeps the %i annotations to the 50 that matter most, in one request, and says how many more', async (n) => {
+    const check = await CheckRun.start(testOctokit(fake.url), REPO, HEAD);
+    // Every tenth one fails the check, every seventh is a warning, the rest notices.
+    const mixed = annotations(n).map((a, i) => ({
+      ...a,
+      annotation_level: i % 10 === 9 ? ('failure' as const) : i % 7 === 6 ? ('warning' as const) : ('notice' as const),
+    }));
+
+    await check.complete({ conclusion: 'failure', title: 'Not justified', summary: 'Stagger instead.', annotations: mixed });
+
+    const run = repo.checkRuns[0];
+    // Created in progress, then one update: never one request per 50 annotations.
+    expect(run?.history.slice(1)).toHaveLength(1);
+    expect(run).toMatchObject({ status: 'completed', conclusion: 'failure' });
+    const kept = run?.output.annotations as CheckAnnotation[];
+    expect(kept).toHaveLength(ANNOTATIONS_PER_REQUEST);
+    const rank = { failure: 0, warning: 1, notice: 2 };
+    const expected = mixed
+      .map((a, i) => ({ a, i }))
+      .sort((x, y) => rank[x.a.annotation_level] - rank[y.a.annotation_level] || x.i - y.i)
+      .slice(0, ANNOTATIONS_PER_REQUEST)
+      .sort((x, y) => x.i - y.i)
+      .map((x) => x.a);
+    expect(kept).toEqual(expected);
+    expect(run?.output.summary).toMatch(new RegExp(`^Stagger instead\\.\\n\\n_${n - ANNOTATIONS_PER_REQUEST} more annotations? \\(`));
   });
 
   it('concludes again with another outcome, sending no annotation twice', async () => {

@@ -255,10 +255,11 @@ describe('an ordinary pull request', () => {
     expect(h.fake.calls('POST', '/graphql')).toHaveLength(1);
     expect(contentReads(HEAD_SHA)).toEqual([]);
     // BENCHMARKS.md §4's non-GPU PR: 5 calls with its check in progress first (10 before GraphQL,
-    // 6 before the pull request was read only for a comment), token requests and the App's one
-    // `GET /app` per process aside; call-budget.test.ts counts the one-write path.
+    // 6 before the pull request was read only for a comment), and the queued job's read of the
+    // pull request (which head to review), token requests and the App's one `GET /app` per
+    // process aside; call-budget.test.ts counts the one-write path.
     const calls = h.fake.requests.filter((r) => !r.path.endsWith('/access_tokens') && r.path !== '/app');
-    expect(calls).toHaveLength(5);
+    expect(calls).toHaveLength(6);
     expect(repo.checkRuns[0]).toMatchObject({ status: 'completed', conclusion: 'success' });
   });
 });

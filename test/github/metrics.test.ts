@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { sign } from '@octokit/webhooks-methods';
 import { Probot, ProbotOctokit, Server } from 'probot';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createGpuJustifyApp } from '../../src/github/app.js';
+import { appsIdle, closeApps, createGpuJustifyApp } from '../../src/github/app.js';
 import { AppMetrics } from '../../src/github/metrics.js';
 import { SnapshotSource, emptySnapshot } from '../../src/telemetry/snapshot.js';
 import { FakeGitHub } from '../helpers/fake-github.js';
@@ -55,6 +55,7 @@ describe('GET /metrics', () => {
   });
   afterEach(async () => {
     await running.server.stop();
+    await closeApps();
     await fake.close();
     expect(fake.errors).toEqual([]);
   });
@@ -73,9 +74,19 @@ describe('GET /metrics', () => {
       body,
     });
     expect(res.status).toBe(200);
+    await appsIdle();
 
     const metrics = await (await get(`${running.url}/metrics`)).text();
     expect(metrics).toContain('gpu_justify_reviews_total{verdict="not-justified"} 1');
+    // The queue: one job waited and ran, none is left, none was tried again or failed.
+    expect(metrics).toContain('gpu_justify_queue_wait_seconds_count 1');
+    expect(metrics).toMatch(/^gpu_justify_queue_jobs\{state="waiting"\} 0$/m);
+    expect(metrics).toMatch(/^gpu_justify_queue_jobs\{state="active"\} 0$/m);
+    expect(metrics).toMatch(/^gpu_justify_worker_jobs_running 0$/m);
+    expect(metrics).toContain('gpu_justify_queue_jobs_retried_total 0');
+    expect(metrics).toContain('gpu_justify_queue_jobs_failed_total 0');
+    expect(metrics).toContain('gpu_justify_queue_superseded_total 0');
+    expect(metrics).toContain('gpu_justify_reruns_coalesced_total 0');
     expect(metrics).toContain('gpu_justify_review_duration_seconds_count 1');
     // Every request of the installation client is counted once, whatever its status (the
     // policy's 404s too), its token request included.

@@ -4,30 +4,34 @@ import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createGpuJustifyApp } from '../../src/github/app.js';
-import type { Coordination } from '../../src/github/coordination.js';
-import { coordinationFromEnv } from '../../src/github/coordination-from-env.js';
 import { AppMetrics } from '../../src/github/metrics.js';
+import { prKey } from '../../src/github/work/jobs.js';
+import { redisStore } from '../../src/github/work/redis-store.js';
 import { COMMENT_MARKER } from '../../src/report/comment.js';
-import { AppServer, newPrivateKey } from '../helpers/app-server.js';
+import { startAppProcess } from '../helpers/app-process.js';
+import { AppServer, WEBHOOK_SECRET, deliverTo, newPrivateKey } from '../helpers/app-server.js';
 import { FakeGitHub } from '../helpers/fake-github.js';
 import { FakeRepo } from '../helpers/fake-repo.js';
-import { checkSuitePayload } from '../helpers/payloads.js';
+import { EXAMPLE_REPO, checkRunPayload } from '../helpers/payloads.js';
 import { startRedis } from '../helpers/redis/server.js';
 import type { RunningRedis } from '../helpers/redis/server.js';
-import { HEAD_SHA, INSTALLATION, NUMBER, REPO_PATH, prEvent, pullRequest } from './app-harness.js';
+import { CATALOG, QUEUE_FILE, README, clusterQueue } from './scenarios.js';
+import { HEAD_SHA, INSTALLATION, NEWER_SHA, NUMBER, REPO_PATH, commentEvent, prEvent, pullRequest } from './app-harness.js';
 
 /**
- * Replicas that share a real Redis (`REDIS_URL`): a delivery is handled once wherever it lands,
- * one pull request is reviewed by one replica at a time, and a Redis that goes away slows no
- * review down — each replica then coordinates through GitHub alone, and says so.
+ * Replicas that share a real Redis (`REDIS_URL`) share one queue (BullMQ): a delivery is one
+ * job wherever it lands, one pull request runs one job at a time across replicas, pushes during a
+ * review fold into one more, re-runs of a reviewed head are answered by its review, a replica
+ * killed mid-review has its job finished by another, and a Redis that goes away loses no review.
  */
 
 const COMMENTS = `${REPO_PATH}/issues/${NUMBER}/comments`;
 const CHECK_RUNS = `${REPO_PATH}/check-runs`;
+/** Short locks: a job whose replica died is taken up within seconds, not a minute. */
+const LOCK_SECONDS = 2;
 
 interface Replica {
   server: AppServer;
-  coordination: Coordination;
   metrics: AppMetrics;
   logged: string[];
 }
@@ -35,6 +39,7 @@ interface Replica {
 let redis: RunningRedis;
 let fake: FakeGitHub;
 let replicas: Replica[];
+let key: string;
 
 beforeAll(async () => {
   redis = await startRedis();
@@ -43,7 +48,7 @@ afterAll(async () => {
   await redis.stop();
 });
 
-async function startReplica(key: string, env: NodeJS.ProcessEnv): Promise<Replica> {
+async function startReplica(redisUrl: string): Promise<Replica> {
   const logged: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -53,15 +58,18 @@ async function startReplica(key: string, env: NodeJS.ProcessEnv): Promise<Replic
   });
   const log = pino({ level: 'info' }, sink);
   const metrics = new AppMetrics({ processMetrics: false });
-  const coordination = coordinationFromEnv(env, log, metrics);
-  const server = await AppServer.start(createGpuJustifyApp({ metrics, coordination, telemetry: () => undefined }), fake.url, {
-    privateKey: key,
-    log,
+  const app = createGpuJustifyApp({
+    metrics,
+    redisUrl,
+    stateSecret: WEBHOOK_SECRET,
+    telemetry: () => undefined,
+    work: { lockMs: LOCK_SECONDS * 1000 },
   });
-  return { server, coordination, metrics, logged };
+  const server = await AppServer.start(app, fake.url, { privateKey: key, log });
+  return { server, metrics, logged };
 }
 
-/** Waits until every replica's client has connected, so the test races reviews, not connects. */
+/** Waits until every replica has connected, so the test races reviews, not connects. */
 async function connected(replica: Replica): Promise<void> {
   const deadline = Date.now() + 5000;
   while ((await replica.metrics.registry.getSingleMetricAsString('gpu_justify_redis_up')).endsWith(' 1') === false) {
@@ -70,29 +78,36 @@ async function connected(replica: Replica): Promise<void> {
   }
 }
 
+async function metric(replicas: Replica[], name: string): Promise<number> {
+  let total = 0;
+  for (const r of replicas) {
+    const text = await r.metrics.registry.getSingleMetricAsString(name);
+    total += Number(/ (\d+(?:\.\d+)?)$/m.exec(text)?.[1] ?? 0);
+  }
+  return total;
+}
+
+async function flush(url: string): Promise<void> {
+  const admin = new Redis(url);
+  await admin.flushall();
+  admin.disconnect();
+}
+
 describe('replicas sharing Redis', () => {
-  let redisEnv: NodeJS.ProcessEnv;
   beforeEach(async () => {
     fake = await FakeGitHub.start();
-    // Each test its own database-wide namespace: flush between tests instead of sharing keys.
-    const admin = new Redis(redis.url);
-    await admin.flushall();
-    admin.disconnect();
-    redisEnv = { REDIS_URL: redis.url };
-    const key = newPrivateKey();
-    replicas = [await startReplica(key, redisEnv), await startReplica(key, redisEnv)];
+    await flush(redis.url);
+    key = newPrivateKey();
+    replicas = [await startReplica(redis.url), await startReplica(redis.url)];
     await Promise.all(replicas.map(connected));
   });
   afterEach(async () => {
-    for (const r of replicas) {
-      await r.server.close();
-      await r.coordination.close();
-    }
+    for (const r of replicas) await r.server.close();
     await fake.close();
     expect(fake.errors).toEqual([]);
   });
 
-  it('handle a delivery that reaches both once: one check run, one comment, nothing to settle', async () => {
+  it('queue a delivery that reaches both once: one check run, one comment, nothing to settle', async () => {
     const repo = new FakeRepo(fake, pullRequest()).serve();
     const event = prEvent();
     const answers = await Promise.all(replicas.map((r) => r.server.deliver('pull_request', event, { delivery: 'same-delivery' })));
@@ -105,35 +120,160 @@ describe('replicas sharing Redis', () => {
     expect(replicas.flatMap((r) => r.logged).filter((l) => l.includes('redelivered webhook skipped'))).toHaveLength(1);
   });
 
-  it('review one pull request one at a time: a push and its check suite at the same moment give one check run', async () => {
+  it('queue a redelivery whose first replica died after claiming it, before queueing its job', async () => {
     const repo = new FakeRepo(fake, pullRequest()).serve();
-    const [a, b] = replicas as [Replica, Replica];
-    // Both events arrive while neither replica has written anything.
-    const answers = await Promise.all([
-      a.server.deliver('pull_request', prEvent()),
-      b.server.deliver(
-        'check_suite',
-        checkSuitePayload('requested', { installationId: INSTALLATION, headSha: HEAD_SHA, pullNumbers: [NUMBER] }),
-      ),
-    ]);
-    expect(answers.map((x) => x.status)).toEqual([200, 200]);
+    // What the dead replica left: the delivery claimed and its request posted, in one step; no job.
+    const client = new Redis(redis.url);
+    const store = redisStore(client, 'gpu-justify:');
+    const request = {
+      kind: 'review' as const,
+      delivery: 'died-mid-way',
+      event: 'pull_request' as const,
+      at: Date.now(),
+      headSha: HEAD_SHA,
+    };
+    expect(await store.claimDelivery('died-mid-way', [{ key: prKey(EXAMPLE_REPO.owner, EXAMPLE_REPO.repo, NUMBER), request }])).toBe('new');
+    expect(await store.claimDelivery('died-mid-way', [{ key: 'other', request }])).toBe('working');
+    client.disconnect();
+
+    await replicas[1]?.server.deliver('pull_request', prEvent(), { delivery: 'died-mid-way' });
+    expect(repo.checkRuns).toEqual([expect.objectContaining({ head_sha: HEAD_SHA, status: 'completed' })]);
+    // The request was posted once: one review, and a redelivery now finds the delivery done.
+    await replicas[0]?.server.deliver('pull_request', prEvent(), { delivery: 'died-mid-way' });
     expect(repo.checkRuns).toHaveLength(1);
-    expect(repo.checkRuns[0]).toMatchObject({ head_sha: HEAD_SHA, status: 'completed' });
-    expect(fake.calls('POST', COMMENTS)).toHaveLength(1);
+    expect(replicas.flatMap((r) => r.logged).filter((l) => l.includes('its jobs queued again in case its replica died'))).toHaveLength(1);
   });
 
-  it('never let a dead replica hold a pull request: its lock expires', async () => {
-    const repo = new FakeRepo(fake, pullRequest()).serve();
-    // A replica that took the lock and died: nobody extends or releases it.
-    const dead = new Redis(redis.url);
-    await dead.set(`gpu-justify:pr:${'codertocat/hello-world'}#${NUMBER}`, 'dead-replica', 'PX', 1500, 'NX');
-    dead.disconnect();
+  it('answer webhooks before reviewing: the answer does not wait for a review held by GitHub', async () => {
+    new FakeRepo(fake, pullRequest()).serve();
+    let release = (): void => undefined;
+    const held = fake.hold('POST', '/graphql', new Promise<void>((r) => (release = r)));
+    const [a] = replicas as [Replica, Replica];
     const started = Date.now();
-    const answer = await replicas[0]?.server.deliver('pull_request', prEvent());
-    expect(answer?.status).toBe(200);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
-    expect(repo.checkRuns).toEqual([expect.objectContaining({ status: 'completed' })]);
+    const answer = await a.server.deliver('pull_request', prEvent(), { settle: false });
+    expect(answer.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(1000);
+    await held.arrived;
+    // The replica running the job says so; the other runs nothing.
+    expect(await metric([a], 'gpu_justify_worker_jobs_running')).toBe(1);
+    expect(await metric(replicas, 'gpu_justify_worker_jobs_running')).toBe(1);
+    release();
+    await a.server.settled();
+    expect(await metric([a], 'gpu_justify_worker_jobs_running')).toBe(0);
   });
+
+  it('review one pull request at a time, and fold pushes made during a review into one more, of the newest head', async () => {
+    const repo = new FakeRepo(fake, pullRequest()).serve();
+    const [a, b] = replicas as [Replica, Replica];
+    // The first review is held mid-way (its file reads) while three pushes arrive, on both replicas.
+    let release = (): void => undefined;
+    const held = fake.hold('POST', '/graphql', new Promise<void>((r) => (release = r)));
+    await a.server.deliver('pull_request', prEvent(), { settle: false });
+    await held.arrived;
+    const heads = ['1', '2', '3'].map((d) => d.repeat(40));
+    for (const [i, head] of heads.entries()) {
+      repo.push(head, { [QUEUE_FILE]: clusterQueue(8 + i), 'gpu-workloads.yaml': CATALOG, 'README.md': README });
+      await (i % 2 === 0 ? b : a).server.deliver('pull_request', prEvent({ action: 'synchronize', headSha: head }), { settle: false });
+    }
+    release();
+    await a.server.settled();
+
+    // One review of the first head, one of the newest: the two pushes between were never reviewed.
+    expect(repo.checkRuns.map((r) => r.head_sha)).toEqual([HEAD_SHA, heads[2]]);
+    expect(repo.checkRuns.every((r) => r.status === 'completed')).toBe(true);
+    // Never two at once: the second review's check run was created after the first concluded.
+    const [first, second] = repo.checkRuns;
+    expect(second?.id).toBeGreaterThan(first?.id ?? Infinity);
+    expect(await metric(replicas, 'gpu_justify_queue_superseded_total')).toBeGreaterThanOrEqual(2);
+    const ours = repo.comments.filter((c) => c.body.includes(COMMENT_MARKER));
+    expect(ours).toHaveLength(1);
+    expect(ours[0]?.body).toContain(`blob/${heads[2] ?? ''}`);
+  });
+
+  it('coalesce re-runs of a reviewed head: fifteen /gpu-justify comments give one review, each still acknowledged', async () => {
+    const repo = new FakeRepo(fake, pullRequest()).serve();
+    await replicas[0]?.server.deliver('pull_request', prEvent());
+    expect(repo.checkRuns).toHaveLength(1);
+    const ids = Array.from({ length: 15 }, () => repo.addComment('/gpu-justify', 'User').id);
+    await Promise.all(
+      ids.map((id, i) => (replicas[i % 2] as Replica).server.deliver('issue_comment', commentEvent('/gpu-justify', { commentId: id }))),
+    );
+    // Re-run from the Checks tab too.
+    await replicas[1]?.server.deliver(
+      'check_run',
+      checkRunPayload({ installationId: INSTALLATION, headSha: HEAD_SHA, pullNumbers: [NUMBER] }),
+    );
+
+    expect(repo.checkRuns).toHaveLength(1);
+    expect(repo.reactions.map((r) => r.commentId).sort()).toEqual([...ids].sort());
+    expect(await metric(replicas, 'gpu_justify_reruns_coalesced_total')).toBe(16);
+  });
+
+  it('re-run a head whose review could not run, once', async () => {
+    const repo = new FakeRepo(fake, pullRequest()).serve();
+    // Every attempt of the first review is refused its reads: it concludes "could not run".
+    fake.fail('POST', '/graphql', { status: 403, body: { message: 'Resource not accessible by integration' } }, 1000);
+    fake.on('GET', '/repos/:owner/:repo/contents/*path', () => ({
+      status: 403,
+      body: { message: 'Resource not accessible by integration' },
+    }));
+    await replicas[0]?.server.deliver('pull_request', prEvent());
+    expect(repo.checkRuns[0]?.output.title).toContain('could not run');
+    const ids = [repo.addComment('/gpu-justify', 'User').id, repo.addComment('/gpu-justify', 'User').id];
+    for (const id of ids) await replicas[1]?.server.deliver('issue_comment', commentEvent('/gpu-justify', { commentId: id }));
+    // Each re-run of a review that reached no verdict runs; none is coalesced.
+    expect(repo.checkRuns).toHaveLength(3);
+    expect(await metric(replicas, 'gpu_justify_reruns_coalesced_total')).toBe(0);
+  });
+});
+
+describe('a replica killed mid-review', () => {
+  beforeEach(async () => {
+    fake = await FakeGitHub.start();
+    await flush(redis.url);
+    key = newPrivateKey();
+    replicas = [];
+  });
+  afterEach(async () => {
+    for (const r of replicas) await r.server.close();
+    await fake.close();
+  });
+
+  it('has its job finished by another replica: its check concluded, not left in progress, and no second one', async () => {
+    const repo = new FakeRepo(fake, pullRequest()).serve();
+    const doomed = await startAppProcess(fake.url, key, {
+      REDIS_URL: redis.url,
+      GPU_JUSTIFY_JOB_LOCK_SECONDS: String(LOCK_SECONDS),
+      GPU_JUSTIFY_CHECK_IN_PROGRESS_AFTER_SECONDS: '0',
+      GPU_JUSTIFY_WORKER_CONCURRENCY: '1',
+    });
+    try {
+      let release = (): void => undefined;
+      const held = fake.hold('POST', '/graphql', new Promise<void>((r) => (release = r)));
+      const answer = await deliverTo(doomed.url, 'pull_request', prEvent(), { delivery: randomUUID() });
+      expect(answer.status).toBe(200);
+      await held.arrived;
+      await fake.answered('POST', CHECK_RUNS, 1);
+      expect(repo.checkRuns).toEqual([expect.objectContaining({ status: 'in_progress' })]);
+      // The other replica starts once the doomed one holds the job, so it cannot have taken it first.
+      const survivor = await startReplica(redis.url);
+      replicas.push(survivor);
+      await connected(survivor);
+      const killedAt = Date.now();
+      await doomed.kill();
+      release();
+
+      await survivor.server.settled();
+      const tookMs = Date.now() - killedAt;
+      expect(repo.checkRuns).toHaveLength(1);
+      expect(repo.checkRuns[0]).toMatchObject({ head_sha: HEAD_SHA, status: 'completed', conclusion: 'neutral' });
+      expect(repo.comments.filter((c) => c.body.includes(COMMENT_MARKER))).toHaveLength(1);
+      // Taken up within the lock time plus one stall check, and some slack for a loaded machine.
+      expect(tookMs).toBeLessThan((2 * LOCK_SECONDS + 10) * 1000);
+    } finally {
+      await doomed.kill();
+    }
+  }, 60_000);
 });
 
 describe('replicas whose Redis goes away', () => {
@@ -141,36 +281,46 @@ describe('replicas whose Redis goes away', () => {
   beforeEach(async () => {
     fake = await FakeGitHub.start();
     lost = await startRedis();
-    const key = newPrivateKey();
-    replicas = [await startReplica(key, { REDIS_URL: lost.url }), await startReplica(key, { REDIS_URL: lost.url })];
+    key = newPrivateKey();
+    replicas = [await startReplica(lost.url), await startReplica(lost.url)];
     await Promise.all(replicas.map(connected));
   });
   afterEach(async () => {
-    for (const r of replicas) {
-      await r.server.close();
-      await r.coordination.close();
-    }
+    for (const r of replicas) await r.server.close();
     await lost.stop();
     await fake.close();
     expect(fake.errors).toEqual([]);
   });
 
-  it('go on without it, each settling on one comment through GitHub, and say so in the log and on /metrics', async () => {
+  it('queue on each replica instead, so no review is lost, settle on one comment through GitHub, and say so', async () => {
     const repo = new FakeRepo(fake, pullRequest()).serve();
     await lost.stop({ crash: true });
     const event = prEvent();
     const started = Date.now();
     const answers = await Promise.all(replicas.map((r) => r.server.deliver('pull_request', event, { delivery: randomUUID() })));
     expect(answers.map((a) => a.status)).toEqual([200, 200]);
-    // No review waited for Redis: both ran, and the comment settled to one.
+    // No answer waited for Redis: both queued here and reviewed, and the comment settled to one.
     expect(Date.now() - started).toBeLessThan(10_000);
+    expect(repo.checkRuns.length).toBeGreaterThanOrEqual(1);
     expect(repo.checkRuns.every((c) => c.status === 'completed')).toBe(true);
     expect(repo.comments.filter((c) => c.body.includes(COMMENT_MARKER))).toHaveLength(1);
     for (const r of replicas) {
-      expect(r.logged.some((l) => l.includes('redis unavailable: coordinating locally'))).toBe(true);
+      expect(r.logged.some((l) => l.includes('redis unavailable: queueing on this replica'))).toBe(true);
       const text = await r.metrics.registry.metrics();
       expect(text).toMatch(/^gpu_justify_redis_up 0$/m);
-      expect(text).toMatch(/^gpu_justify_coordination_fallbacks_total\{operation="claim-delivery"\} [1-9]/m);
+      expect(text).toMatch(/^gpu_justify_coordination_fallbacks_total\{operation="enqueue"\} [1-9]/m);
     }
+  });
+
+  it('a push after Redis went away is still reviewed, with the newest head', async () => {
+    const repo = new FakeRepo(fake, pullRequest()).serve();
+    await replicas[0]?.server.deliver('pull_request', prEvent());
+    await lost.stop({ crash: true });
+    repo.push(NEWER_SHA, { [QUEUE_FILE]: clusterQueue(10), 'gpu-workloads.yaml': CATALOG, 'README.md': README });
+    await replicas[1]?.server.deliver('pull_request', prEvent({ action: 'synchronize', headSha: NEWER_SHA }));
+    expect(repo.checkRuns.map((r) => [r.head_sha, r.status])).toEqual([
+      [HEAD_SHA, 'completed'],
+      [NEWER_SHA, 'completed'],
+    ]);
   });
 });

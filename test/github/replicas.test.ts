@@ -57,7 +57,8 @@ describe('two replicas reviewing one pull request', () => {
     expect(deleted.length).toBeGreaterThanOrEqual(1);
     expect(deleted.length).toBeLessThanOrEqual(2);
     expect(h.fake.calls('PATCH', ONE_COMMENT)).toEqual([]);
-    expect(h.fake.calls('GET', PULL)).toHaveLength(2);
+    // Each replica's job reads the pull request as it starts, and again before writing.
+    expect(h.fake.calls('GET', PULL)).toHaveLength(4);
   });
 
   it('keep the newer push’s text when the older review created its comment first', async () => {

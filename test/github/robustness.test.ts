@@ -28,18 +28,20 @@ const isCheckCompletion = (r: { method: string; path: string; body: unknown }) =
 const COMMENTS = `${REPO_PATH}/issues/7/comments`;
 
 describe('concurrent deliveries', () => {
-  it('for one pull request run one after the other: a push and a command never interleave', async () => {
+  it('for one pull request run one job at a time: a push and a re-run at once take one review, never two interleaved', async () => {
     const repo = new FakeRepo(h.fake, pullRequest()).serve();
     h.fake.latencyMs = 15;
 
     const results = await h.app.deliverAll([
       { event: 'pull_request', payload: prEvent({ action: 'synchronize' }) },
-      { event: 'issue_comment', payload: commentEvent('/gpu-justify') },
+      { event: 'issue_comment', payload: commentEvent('/gpu-justify', { commentId: 77 }) },
     ]);
 
     expect(results.map((r) => r.status)).toEqual([200, 200]);
     const steps = h.fake.requests.filter((r) => r.path === `${REPO_PATH}/check-runs` || isCheckCompletion(r));
-    expect(steps.map((r) => (r.method === 'POST' ? 'start' : 'done'))).toEqual(['start', 'done', 'start', 'done']);
+    expect(steps.map((r) => (r.method === 'POST' ? 'start' : 'done'))).toEqual(['start', 'done']);
+    // The re-run was seen, and answered by the review of the same head.
+    expect(repo.reactions).toEqual([{ commentId: 77, content: 'eyes' }]);
     expect(repo.comments.filter((c) => c.body.includes(COMMENT_MARKER))).toHaveLength(1);
   });
 });

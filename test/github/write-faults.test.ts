@@ -98,10 +98,13 @@ describe('rate limits on writes', () => {
     // Every conclusion the review itself sends is refused; the one sent later is taken.
     h.fake.fail('PATCH', CHECK_UPDATE, secondary(2), 2);
 
-    await h.app.deliver('pull_request', prEvent());
+    await h.app.deliver('pull_request', prEvent(), { settle: false });
+    await until(() => h.fake.calls('PATCH', CHECK_UPDATE).length >= 2);
     expect(repo.checkRuns[0]?.status).toBe('in_progress');
 
-    await until(() => repo.checkRuns[0]?.status === 'completed');
+    // The job runs again once the limit lifts, and concludes the same run.
+    await h.app.settled();
+    expect(repo.checkRuns).toHaveLength(1);
     expect(repo.checkRuns[0]?.conclusion).toBe('failure');
     expect(repo.checkRuns[0]?.output.title).toContain('not justified');
   });
@@ -125,10 +128,14 @@ describe('a conclusion GitHub keeps refusing', () => {
     // Every try the review makes, and the ones the client makes for it, fail.
     h.fake.fail('PATCH', CHECK_UPDATE, { status: 502, body: { message: 'Server Error' } }, 6);
 
-    await h.app.deliver('pull_request', prEvent());
+    await h.app.deliver('pull_request', prEvent(), { settle: false });
+    await until(() => h.fake.calls('PATCH', CHECK_UPDATE).length >= 3);
     expect(repo.checkRuns[0]?.status).toBe('in_progress');
 
-    await until(() => repo.checkRuns[0]?.status === 'completed');
+    // The job runs again after a backoff, and concludes the same run.
+    await h.app.settled();
+    expect(repo.checkRuns).toHaveLength(1);
+    expect(repo.checkRuns[0]?.status).toBe('completed');
     expect(repo.checkRuns[0]?.conclusion).toBe('failure');
   });
 });

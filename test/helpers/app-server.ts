@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { sign } from '@octokit/webhooks-methods';
 import { createNodeMiddleware, Probot, ProbotOctokit } from 'probot';
 import type { ApplicationFunction, Logger } from 'probot';
+import { closeApp, workOf } from '../../src/github/app.js';
 import { ProductionOctokit } from '../../src/github/production-octokit.js';
 
 export interface AppServerOptions {
@@ -28,6 +29,7 @@ export class AppServer {
   private constructor(
     private readonly server: Server,
     readonly url: string,
+    private readonly probot: Probot,
     private readonly witness?: (event: string, payload: unknown) => void,
   ) {}
 
@@ -58,30 +60,27 @@ export class AppServer {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    return new AppServer(server, `http://127.0.0.1:${port}`, options.witness);
+    return new AppServer(server, `http://127.0.0.1:${port}`, probot, options.witness);
   }
 
-  /** POSTs a webhook the way GitHub does; resolves once the App has answered. */
+  /**
+   * POSTs a webhook the way GitHub does; resolves once the App has answered and (unless `settle`
+   * is false) its queue has run every job, retries included: what the delivery set off is done.
+   */
   async deliver(
     event: string,
     payload: unknown,
-    options: { secret?: string; delivery?: string } = {},
+    options: { secret?: string; delivery?: string; settle?: boolean } = {},
   ): Promise<{ status: number; body: string }> {
     this.witness?.(event, payload);
-    const body = JSON.stringify(payload);
-    const signature = await sign(options.secret ?? WEBHOOK_SECRET, body);
-    const res = await fetch(`${this.url}${WEBHOOKS_PATH}`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-github-event': event,
-        'x-github-delivery': options.delivery ?? randomUUID(),
-        'x-hub-signature-256': signature,
-        'user-agent': 'GitHub-Hookshot/test',
-      },
-      body,
-    });
-    return { status: res.status, body: await res.text() };
+    const answer = await deliverTo(this.url, event, payload, options);
+    if (options.settle !== false) await this.settled();
+    return answer;
+  }
+
+  /** Resolves once the App's queue holds no job waiting, running or due to run again. */
+  async settled(): Promise<void> {
+    await workOf(this.probot)?.idle();
   }
 
   /** Delivers several webhooks at once, as GitHub does after a push. */
@@ -89,10 +88,34 @@ export class AppServer {
     return Promise.all(deliveries.map((d) => this.deliver(d.event, d.payload)));
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
     this.server.closeAllConnections();
-    return new Promise((resolve, reject) => this.server.close((err) => (err ? reject(err) : resolve())));
+    await new Promise<void>((resolve, reject) => this.server.close((err) => (err ? reject(err) : resolve())));
+    await closeApp(this.probot);
   }
+}
+
+/** POSTs a signed webhook to an App at `url`, the way GitHub does; resolves with its answer. */
+export async function deliverTo(
+  url: string,
+  event: string,
+  payload: unknown,
+  options: { secret?: string; delivery?: string } = {},
+): Promise<{ status: number; body: string }> {
+  const body = JSON.stringify(payload);
+  const signature = await sign(options.secret ?? WEBHOOK_SECRET, body);
+  const res = await fetch(`${url}${WEBHOOKS_PATH}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-github-event': event,
+      'x-github-delivery': options.delivery ?? randomUUID(),
+      'x-hub-signature-256': signature,
+      'user-agent': 'GitHub-Hookshot/test',
+    },
+    body,
+  });
+  return { status: res.status, body: await res.text() };
 }
 
 export function newPrivateKey(): string {

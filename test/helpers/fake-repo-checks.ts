@@ -17,6 +17,7 @@ export function createCheckRun(runs: CheckRunState[], id: number, req: FakeReque
     name: String(body.name),
     history: [body],
     status: conclusion ? 'completed' : typeof body.status === 'string' ? body.status : 'queued',
+    external_id: typeof body.external_id === 'string' ? body.external_id : '',
     conclusion,
     output: { ...output, annotations },
   };
@@ -44,4 +45,22 @@ export function updateCheckRun(runs: CheckRunState[], req: FakeRequest): FakeRes
     run.output = { ...run.output, ...rest, annotations: [...run.output.annotations, ...annotations] };
   }
   return { body: { id: run.id, status: run.status, conclusion: run.conclusion } };
+}
+
+/** `GET /repos/{owner}/{repo}/commits/{ref}/check-runs`: the runs on a commit, newest first, by name when asked. */
+export function listCheckRuns(runs: CheckRunState[], req: FakeRequest): FakeResponse {
+  const name = req.query.get('check_name');
+  const found = runs
+    .filter((r) => r.head_sha === req.params.ref && (name === null || r.name === name))
+    .sort((a, b) => b.id - a.id)
+    .map((r) => ({
+      id: r.id,
+      head_sha: r.head_sha,
+      name: r.name,
+      external_id: r.external_id,
+      status: r.status,
+      conclusion: r.conclusion,
+      output: { title: r.output.title ?? null, summary: r.output.summary ?? null, annotations_count: r.output.annotations.length },
+    }));
+  return { body: { total_count: found.length, check_runs: found } };
 }

@@ -72,5 +72,7 @@ export interface CheckRunState {
   history: Record<string, unknown>[];
   status: string;
   conclusion: string | null;
+  /** What the App set to find the run again ('' when none). */
+  external_id: string;
   output: { title?: string; summary?: string; text?: string; annotations: unknown[] };
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FakeGitHub, FakeRequest, FakeResponse } from './fake-github.js';
-import { createCheckRun, updateCheckRun } from './fake-repo-checks.js';
+import { createCheckRun, listCheckRuns, updateCheckRun } from './fake-repo-checks.js';
 import { customMediaType } from './fake-media-types.js';
 import { unifiedPatch } from './fake-repo-diff.js';
 import { createReview, createReviewComment, deleteReviewComment } from './fake-repo-reviews.js';
@@ -120,6 +120,7 @@ export class FakeRepo {
       .on('DELETE', `${prefix}/issues/comments/:id`, (req) => this.#deleteComment(req))
       .on('POST', `${prefix}/check-runs`, (req) => createCheckRun(this.checkRuns, this.#nextId++, req))
       .on('PATCH', `${prefix}/check-runs/:id`, (req) => updateCheckRun(this.checkRuns, req))
+      .on('GET', `${prefix}/commits/:ref/check-runs`, (req) => listCheckRuns(this.checkRuns, req))
       .on('GET', `${prefix}/pulls/${number}/comments`, (req) => this.#page(req, this.reviewComments))
       .on('POST', `${prefix}/pulls/${number}/comments`, (req) => createReviewComment(this.#reviewContext(), req))
       .on('POST', `${prefix}/pulls/${number}/reviews`, (req) => createReview(this.#reviewContext(), req))

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { FakeRequest } from '../../../test/helpers/fake-github.js';
 import { graphqlAnswer } from '../../../test/helpers/fake-graphql.js';
 import { checkRequest } from '../../../test/helpers/openapi.js';
+import { seeded } from '../../lib/measure.js';
 
 /**
  * GitHub's REST API for many pull requests of one repository, on 127.0.0.1, under `/api/v3` as
@@ -31,6 +32,8 @@ export interface LoadCheckRun {
   status: string;
   conclusion: string | null;
   title: string;
+  externalId: string;
+  annotations: number;
 }
 
 const PREFIX = '/api/v3';
@@ -49,9 +52,15 @@ export class LoadFakeGitHub {
   /** Every request body and query, for the secrets search. */
   readonly sent: string[] = [];
   requests = 0;
+  /** When each content-creating or changing write arrived (epoch ms), by installation (known by its token): GraphQL reads and token requests are not writes. */
+  readonly writeTimes = new Map<number, number[]>();
+  readonly #tokens = new Map<string, number>();
   validated = 0;
   /** Each `validateEvery`-th request is checked against the OpenAPI description (0: none). */
   validateEvery = 10;
+  /** Each answer waits between these many ms (uniform, seeded), as GitHub over a network does; null: at once. */
+  latencyMs: { min: number; max: number } | null = null;
+  #random = seeded(7);
   #nextId = 5000;
 
   private constructor(
@@ -87,6 +96,10 @@ export class LoadFakeGitHub {
     this.requests++;
     this.sent.push(`${url.pathname}${url.search} ${raw}`);
     const path = decodeURIComponent(url.pathname.startsWith(PREFIX) ? url.pathname.slice(PREFIX.length) : url.pathname);
+    if (method !== 'GET' && path !== '/api/graphql' && !path.endsWith('/access_tokens')) {
+      const installation = this.#tokens.get(String(req.headers.authorization).replace(/^(token|bearer) /i, '')) ?? 0;
+      this.writeTimes.set(installation, [...(this.writeTimes.get(installation) ?? []), Date.now()]);
+    }
     let body: unknown;
     try {
       body = raw === '' ? undefined : JSON.parse(raw);
@@ -102,7 +115,11 @@ export class LoadFakeGitHub {
     }
     const reply = this.#route(method, path, url.searchParams, body as Record<string, unknown> | undefined);
     if (reply.status === 599) this.errors.push(`${method} ${path}: unexpected request`);
-    send(res, reply.status, reply.body);
+    if (this.latencyMs) {
+      const { min, max } = this.latencyMs;
+      await new Promise((r) => setTimeout(r, min + this.#random() * (max - min)));
+    }
+    if (!res.destroyed) send(res, reply.status, reply.body);
   }
 
   #route(
@@ -111,8 +128,11 @@ export class LoadFakeGitHub {
     query: URLSearchParams,
     body: Record<string, unknown> | undefined,
   ): { status: number; body?: unknown } {
-    if (method === 'POST' && /^\/app\/installations\/\d+\/access_tokens$/.test(path)) {
-      return { status: 201, body: { token: `ghs_load${this.#nextId++}`, expires_at: new Date(Date.now() + 3_600_000).toISOString() } };
+    let m: RegExpExecArray | null;
+    if (method === 'POST' && (m = /^\/app\/installations\/(\d+)\/access_tokens$/.exec(path))) {
+      const token = `ghs_load${this.#nextId++}`;
+      this.#tokens.set(token, Number(m[1]));
+      return { status: 201, body: { token, expires_at: new Date(Date.now() + 3_600_000).toISOString() } };
     }
     // File reads go through GraphQL, at /api/graphql on GitHub Enterprise Server (Probot's GHE_HOST).
     if (method === 'POST' && path === '/api/graphql') {
@@ -134,7 +154,6 @@ export class LoadFakeGitHub {
     if (!path.startsWith('/repos/')) return { status: 599, body: { message: 'unexpected' } };
     if (!path.startsWith(`${repoPrefix}/`)) return notFound(); // other repositories (an org's .github) hold nothing
     const rest = path.slice(repoPrefix.length);
-    let m: RegExpExecArray | null;
     if (method === 'GET' && (m = /^\/contents\/(.+)$/.exec(rest))) return this.#contents(m[1] ?? '', query.get('ref') ?? 'HEAD');
     if (method === 'GET' && (m = /^\/pulls\/(\d+)\/files$/.exec(rest))) return this.#files(Number(m[1]));
     if (method === 'GET' && (m = /^\/pulls\/(\d+)$/.exec(rest))) {
@@ -177,12 +196,16 @@ export class LoadFakeGitHub {
       return { status: 201, body: { id: this.#nextId++, content: body?.content } };
     }
     if (method === 'POST' && rest === '/check-runs') {
+      const output = body?.output as { title?: string; annotations?: unknown[] } | undefined;
+      const concluded = typeof body?.conclusion === 'string';
       const run: LoadCheckRun = {
         id: this.#nextId++,
         headSha: String(body?.head_sha),
-        status: typeof body?.status === 'string' ? body.status : 'queued',
-        conclusion: null,
-        title: '',
+        status: concluded ? 'completed' : typeof body?.status === 'string' ? body.status : 'queued',
+        conclusion: concluded ? String(body.conclusion) : null,
+        title: output?.title ?? '',
+        externalId: typeof body?.external_id === 'string' ? body.external_id : '',
+        annotations: output?.annotations?.length ?? 0,
       };
       this.checkRuns.set(run.id, run);
       return { status: 201, body: { id: run.id, head_sha: run.headSha, status: run.status } };
@@ -194,9 +217,25 @@ export class LoadFakeGitHub {
         run.status = 'completed';
         run.conclusion = body.conclusion;
       }
-      const output = body?.output as { title?: string } | undefined;
+      const output = body?.output as { title?: string; annotations?: unknown[] } | undefined;
       if (output?.title) run.title = output.title;
+      run.annotations += output?.annotations?.length ?? 0;
       return { status: 200, body: { id: run.id, status: run.status, conclusion: run.conclusion } };
+    }
+    if (method === 'GET' && (m = /^\/commits\/([0-9a-f]+)\/check-runs$/.exec(rest))) {
+      const runs = [...this.checkRuns.values()]
+        .filter((r) => r.headSha === m?.[1])
+        .sort((a, b) => b.id - a.id)
+        .map((r) => ({
+          id: r.id,
+          head_sha: r.headSha,
+          name: 'gpu-justify',
+          external_id: r.externalId,
+          status: r.status,
+          conclusion: r.conclusion,
+          output: { title: r.title, summary: null, annotations_count: r.annotations },
+        }));
+      return { status: 200, body: { total_count: runs.length, check_runs: runs } };
     }
     if (method === 'GET' && /^\/pulls\/\d+\/comments$/.test(rest)) return { status: 200, body: [] };
     if (method === 'POST' && /^\/pulls\/\d+\/comments$/.test(rest)) {

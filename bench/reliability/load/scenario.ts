@@ -10,7 +10,8 @@ import { seeded } from '../../lib/measure.js';
  * earlier deliveries (same `x-github-delivery`, same body).
  */
 
-const INSTALLATION = 4242;
+/** The first installation; with several, pull request n belongs to installation FIRST + n mod count. */
+const FIRST_INSTALLATION = 4242;
 const QUEUE_FILE = 'clusters/prod/queues.yaml';
 const CATALOG_FILE = 'gpu-workloads.yaml';
 
@@ -49,7 +50,9 @@ const POLICY = 'window: 2d\n';
 
 const sha = (text: string) => createHash('sha1').update(text).digest('hex');
 
-export function buildScenario(options: { deliveries: number; prs: number; seed: number }): Scenario {
+export function buildScenario(options: { deliveries: number; prs: number; seed: number; installations?: number }): Scenario {
+  // Each installation has its own write pacing (GitHub limits writes per installation).
+  const installationOf = (pr: number) => FIRST_INSTALLATION + (pr % Math.max(1, options.installations ?? 1));
   const random = seeded(options.seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   const baseSha = sha('base');
@@ -73,7 +76,7 @@ export function buildScenario(options: { deliveries: number; prs: number; seed: 
   const prDelivery = (pr: number, action: 'opened' | 'synchronize', head: string): Delivery => ({
     id: randomUUID(),
     event: 'pull_request',
-    payload: pullRequestPayload({ action, installationId: INSTALLATION, number: pr, baseSha, headSha: head }),
+    payload: pullRequestPayload({ action, installationId: installationOf(pr), number: pr, baseSha, headSha: head }),
     pr,
     sha: head,
     redelivery: false,
@@ -110,7 +113,7 @@ export function buildScenario(options: { deliveries: number; prs: number; seed: 
           {
             id: randomUUID(),
             event: 'issue_comment',
-            payload: issueCommentPayload({ installationId: INSTALLATION, number: pr, body: command, commentId: id }),
+            payload: issueCommentPayload({ installationId: installationOf(pr), number: pr, body: command, commentId: id }),
             pr,
             command,
             commentId: id,

@@ -3,7 +3,8 @@
 //    (listening also keeps one from ending the process, so every one of them is seen).
 // 2. With BENCH_WRITE_SPACING_MS set, changes the spacing octokit's throttling plugin keeps
 //    between write requests (1,000 ms) and between writes that notify people (3,000 ms: new
-//    issue and PR comments, PR reviews), both shared by every installation of the process.
+//    issue and PR comments, PR reviews), both kept per installation (Probot keys them so) and,
+//    with REDIS_URL, shared by every replica through Redis.
 //    Writes stay one at a time; only the wait between them changes, so 2,000 deliveries fit a
 //    bench.
 import { createRequire } from 'node:module';
@@ -17,18 +18,25 @@ process.on('uncaughtException', report('UNCAUGHT-EXCEPTION'));
 
 const spacing = process.env.BENCH_WRITE_SPACING_MS;
 if (spacing !== undefined && spacing !== '') {
-  const require = createRequire(createRequire(import.meta.url).resolve('@octokit/plugin-throttling'));
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- require() is untyped; the cast names the module's type.
-  const Bottleneck = /** @type {typeof import('bottleneck').default} */ (require('bottleneck/light.js'));
-  const Group = Bottleneck.Group;
   const SPACED = new Set(['octokit-write', 'octokit-notifications']);
-  class SpacedGroup extends Group {
-    /** @param {import('bottleneck').default.ConstructorOptions} options */
-    constructor(options = {}) {
-      super(SPACED.has(options.id) ? { ...options, minTime: Number(spacing) } : options);
+  /** @param {{ Group: typeof import('bottleneck').default.Group, prototype: { Group: unknown } }} Bottleneck */
+  const space = (Bottleneck) => {
+    const Group = Bottleneck.Group;
+    class SpacedGroup extends Group {
+      /** @param {import('bottleneck').default.ConstructorOptions} options */
+      constructor(options = {}) {
+        super(SPACED.has(options.id) ? { ...options, minTime: Number(spacing) } : options);
+      }
     }
-  }
-  Bottleneck.Group = SpacedGroup;
-  Bottleneck.prototype.Group = SpacedGroup;
+    Bottleneck.Group = SpacedGroup;
+    Bottleneck.prototype.Group = SpacedGroup;
+  };
+  // The light build without Redis; with REDIS_URL Probot hands the plugin the full build, clustered.
+  const throttling = createRequire(createRequire(import.meta.url).resolve('@octokit/plugin-throttling'));
+  const probot = createRequire(createRequire(import.meta.url).resolve('probot'));
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- require() is untyped.
+  space(throttling('bottleneck/light.js'));
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- require() is untyped.
+  space(probot('bottleneck'));
   process.stderr.write(`RELIABILITY-WRITE-SPACING ${Number(spacing)}\n`);
 }

@@ -27,6 +27,8 @@ export interface ServerProcess {
   rssSamples: number[];
   exited(): { code: number | null; signal: string | null } | null;
   stop(): Promise<void>;
+  /** SIGKILL: the process ends at once, finishing and releasing nothing, as a crashed pod. */
+  kill(): Promise<void>;
 }
 
 export function newSecrets(): ServerSecrets {
@@ -141,5 +143,10 @@ export async function startServerProcess(options: {
     peakRss: () => procStatus(pid, 'VmHWM') ?? (rssSamples.length > 0 ? Math.max(...rssSamples) : null),
     exited: () => exit,
     stop,
+    async kill() {
+      clearInterval(sampler);
+      if (exit === null) child.kill('SIGKILL');
+      await exitedPromise;
+    },
   };
 }

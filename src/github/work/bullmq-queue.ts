@@ -1,0 +1,127 @@
+import { Queue, UnrecoverableError, Worker } from 'bullmq';
+import type { Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { JobData, jobId, jobKey } from './jobs.js';
+import { backoffMs, RetryLater } from './queue.js';
+import type { JobQueue, JobWork, QueueEvents, QueueJob, QueueOptions } from './queue.js';
+
+/** The queue's name under the BullMQ prefix: its keys are `<prefix>:reviews:…`. */
+const QUEUE_NAME = 'reviews';
+
+/** Finished jobs kept for operators to look at, by age (s) and count; failed ones longer. */
+const KEEP_COMPLETED = { age: 60 * 60, count: 1000 };
+const KEEP_FAILED = { age: 7 * 24 * 60 * 60, count: 5000 };
+
+/** How often `idle()` asks Redis for the counts. */
+const IDLE_POLL_MS = 50;
+
+export interface BullmqConnections {
+  /** For adding jobs and counting them: fails at once when Redis does not answer. */
+  producer: Redis;
+  /** For the worker: waits for Redis to come back rather than failing (BullMQ's advice). */
+  worker: Redis;
+  /** BullMQ's key prefix. */
+  prefix: string;
+}
+
+/**
+ * The queue on Redis, shared by every replica (BullMQ). One pull request runs one job at a time
+ * through BullMQ's deduplication keyed by the pull request with `keepLastIfActive`: an add while
+ * the key's job waits is dropped in its favour (that job reads the pull request when it starts),
+ * an add while it runs is stored, the latest only, and queued when it ends. A worker that dies
+ * stops renewing its jobs' locks; BullMQ's stalled-job check (every `lockMs`) moves them back to
+ * wait for another worker, and fails one that stalls twice.
+ */
+export function bullmqQueue(connections: BullmqConnections, work: JobWork, events: QueueEvents, options: QueueOptions): JobQueue {
+  const queue = new Queue(QUEUE_NAME, { connection: connections.producer, prefix: connections.prefix });
+  // Errors are logged by whoever owns the connection; unhandled they would end the process.
+  queue.on('error', () => undefined);
+  const worker = new Worker(QUEUE_NAME, (job: Job) => process(job), {
+    connection: connections.worker,
+    prefix: connections.prefix,
+    concurrency: options.concurrency,
+    lockDuration: options.lockMs,
+    stalledInterval: options.lockMs,
+    maxStalledCount: 1,
+    settings: { backoffStrategy: (failed: number, _type?: string, err?: Error) => backoffMs(failed, err, options.retryBaseMs) },
+  });
+  worker.on('error', () => undefined);
+  worker.on('failed', (job: Job | undefined, err: Error) => {
+    if (!job) return;
+    const view = viewOf(job, jobData(job) ?? null);
+    if (view === null) return;
+    // Every failed attempt is reported; one with no attempt to come has finished.
+    if (job.finishedOn !== undefined) events.failed(view, err);
+    else if (err instanceof RetryLater) events.retried(view, err);
+  });
+
+  async function process(job: Job): Promise<void> {
+    const data = jobData(job);
+    if (data === null) throw new UnrecoverableError('job data is not a gpu-justify job');
+    const view = viewOf(job, data) as QueueJob;
+    if (job.attemptsStarted <= 1) events.started(view, Math.max(0, Date.now() - job.timestamp - (job.delay || 0)));
+    try {
+      await work(view);
+    } catch (err) {
+      if (err instanceof RetryLater) throw err;
+      // Anything else would fail the same way again.
+      throw new UnrecoverableError(err instanceof Error ? err.message : String(err));
+    }
+  }
+
+  const viewOf = (job: Job, data: JobData | null): QueueJob | null =>
+    data === null
+      ? null
+      : {
+          data,
+          ref: `${job.id ?? 'job'}@${job.timestamp}`,
+          attempt: job.attemptsMade + 1,
+          attempts: options.attempts,
+          resumed: job.attemptsMade > 0 || job.attemptsStarted > 1 || job.stalledCounter > 0,
+        };
+
+  const counts = async () => {
+    const c = await queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'waiting-children');
+    return {
+      waiting: (c['waiting'] ?? 0) + (c['prioritized'] ?? 0) + (c['waiting-children'] ?? 0),
+      active: c['active'] ?? 0,
+      delayed: c['delayed'] ?? 0,
+    };
+  };
+
+  return {
+    scope: 'shared',
+    async add(data) {
+      const id = jobId(data);
+      const key = jobKey(data);
+      const job = await queue.add(data.kind, data, {
+        jobId: id,
+        attempts: options.attempts,
+        backoff: { type: 'github' },
+        removeOnComplete: KEEP_COMPLETED,
+        removeOnFail: KEEP_FAILED,
+        ...(key === null ? {} : { deduplication: { id: key, keepLastIfActive: true } }),
+      });
+      if (job.id === id) return 'queued';
+      events.folded(data);
+      return 'folded';
+    },
+    counts,
+    async idle() {
+      for (;;) {
+        const c = await counts();
+        if (c.waiting + c.active + c.delayed === 0) return;
+        await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
+      }
+    },
+    async close() {
+      await worker.close();
+      await queue.close();
+    },
+  };
+}
+
+function jobData(job: Job): JobData | null {
+  const parsed = JobData.safeParse(job.data);
+  return parsed.success ? parsed.data : null;
+}

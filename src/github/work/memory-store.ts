@@ -1,0 +1,86 @@
+import type { Request } from './requests.js';
+import type { ReviewedRecord, WorkStore } from './store.js';
+
+/** Enough to catch GitHub's redeliveries and the duplicate events of one push, bounded. */
+const REMEMBERED_IDS = 10_000;
+const REMEMBERED_HEADS = 1000;
+
+/** A bounded map: the oldest entries are forgotten first. */
+class Recent<V> {
+  private readonly entries = new Map<string, V>();
+  constructor(private readonly limit: number) {}
+  get(key: string): V | undefined {
+    return this.entries.get(key);
+  }
+  set(key: string, value: V): void {
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    if (this.entries.size > this.limit) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+  }
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
+}
+
+/** One process alone: the same contract as Redis, in this process's memory. */
+export function memoryStore(): WorkStore {
+  const ids = new Recent<'working' | 'done'>(REMEMBERED_IDS);
+  const heads = new Recent<ReviewedRecord>(REMEMBERED_HEADS);
+  const mailboxes = new Map<string, string[]>();
+  const creations = new Map<number, number[]>();
+  const post = (key: string, request: Request) => mailboxes.set(key, [...(mailboxes.get(key) ?? []), JSON.stringify(request)]);
+  return {
+    scope: 'local',
+    claim(id) {
+      if (ids.get(id)) return Promise.resolve(false);
+      ids.set(id, 'working');
+      return Promise.resolve(true);
+    },
+    claimDelivery(id, posts) {
+      const state = ids.get(id);
+      if (state !== undefined) return Promise.resolve(state);
+      ids.set(id, 'working');
+      for (const { key, request } of posts) post(key, request);
+      return Promise.resolve('new');
+    },
+    finish(id) {
+      if (ids.get(id)) ids.set(id, 'done');
+      return Promise.resolve();
+    },
+    release(id) {
+      ids.delete(id);
+      return Promise.resolve();
+    },
+    markReviewed(key, headSha, baseSha, record) {
+      heads.set(`${key}@${headSha}..${baseSha}`, record);
+      return Promise.resolve();
+    },
+    reviewed: (key, headSha, baseSha) => Promise.resolve(heads.get(`${key}@${headSha}..${baseSha}`) ?? null),
+    post(key, request: Request) {
+      post(key, request);
+      return Promise.resolve();
+    },
+    peek: (key, max) => Promise.resolve((mailboxes.get(key) ?? []).slice(0, max)),
+    drop(key, count) {
+      const rest = (mailboxes.get(key) ?? []).slice(count);
+      if (rest.length === 0) mailboxes.delete(key);
+      else mailboxes.set(key, rest);
+      return Promise.resolve();
+    },
+    takeCreation(installationId, limit, windowMs) {
+      const now = Date.now();
+      const recent = (creations.get(installationId) ?? []).filter((t) => t > now - windowMs);
+      if (recent.length < limit) {
+        recent.push(now);
+        creations.set(installationId, recent);
+        return Promise.resolve(0);
+      }
+      creations.set(installationId, recent);
+      return Promise.resolve(Math.max(1, (recent[0] ?? now) + windowMs - now));
+    },
+    close: () => Promise.resolve(),
+  };
+}

@@ -1,0 +1,101 @@
+import type { Redis } from 'ioredis';
+import type { Request } from './requests.js';
+import { DONE_SECONDS, IN_PROGRESS_SECONDS, MAILBOX_SECONDS, REVIEWED_SECONDS } from './store.js';
+import type { ReviewedRecord, WorkStore } from './store.js';
+
+/**
+ * A sliding window of content-creating writes per installation, on Redis's clock so replicas
+ * with drifting clocks agree: drop entries older than the window, then take one if fewer than
+ * the limit remain, else answer how long until the oldest leaves it.
+ */
+const TAKE_CREATION = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local window = tonumber(ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+if redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[2]) then
+  redis.call('ZADD', KEYS[1], now, now .. ':' .. ARGV[3])
+  redis.call('PEXPIRE', KEYS[1], window)
+  return 0
+end
+local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+return math.max(1, tonumber(oldest[2]) + window - now)
+`;
+
+/**
+ * Claims a delivery (KEYS[1]) unless it is claimed already, and then only, appends each request
+ * (ARGV[3 …]) to its mailbox (KEYS[2 …]): one step, so a replica dying between the two leaves
+ * neither. ARGV[1] and ARGV[2]: how long the claim and the mailboxes live, seconds.
+ */
+const CLAIM_DELIVERY = `
+local state = redis.call('GET', KEYS[1])
+if state then return state end
+redis.call('SET', KEYS[1], 'working', 'EX', ARGV[1])
+for i = 2, #KEYS do
+  redis.call('RPUSH', KEYS[i], ARGV[i + 1])
+  redis.call('EXPIRE', KEYS[i], ARGV[2])
+end
+return 'new'
+`;
+
+type Scripted = Redis & {
+  gpuJustifyTakeCreation(key: string, windowMs: number, limit: number, nonce: string): Promise<number>;
+  gpuJustifyClaimDelivery(...keysThenArgs: (string | number)[]): Promise<string>;
+};
+
+/** Replicas sharing one Redis. Keys are prefixed, so several Apps can share one server. */
+export function redisStore(client: Redis, prefix: string): WorkStore {
+  const redis = client as Scripted;
+  if (typeof redis.gpuJustifyTakeCreation !== 'function')
+    redis.defineCommand('gpuJustifyTakeCreation', { numberOfKeys: 1, lua: TAKE_CREATION });
+  // The number of keys varies with the requests: given first on each call.
+  if (typeof redis.gpuJustifyClaimDelivery !== 'function') redis.defineCommand('gpuJustifyClaimDelivery', { lua: CLAIM_DELIVERY });
+  const head = (key: string, headSha: string, baseSha: string) => `${prefix}reviewed:${key}@${headSha}..${baseSha}`;
+  const mailbox = (key: string) => `${prefix}mailbox:${key}`;
+  return {
+    scope: 'shared',
+    claim: async (id) => (await client.set(`${prefix}delivery:${id}`, 'working', 'EX', IN_PROGRESS_SECONDS, 'NX')) === 'OK',
+    async claimDelivery(id, posts) {
+      const state = await redis.gpuJustifyClaimDelivery(
+        1 + posts.length,
+        `${prefix}delivery:${id}`,
+        ...posts.map((p) => mailbox(p.key)),
+        IN_PROGRESS_SECONDS,
+        MAILBOX_SECONDS,
+        ...posts.map((p) => JSON.stringify(p.request)),
+      );
+      if (state === 'new' || state === 'working' || state === 'done') return state;
+      throw new Error(`unexpected delivery state in Redis: ${state}`);
+    },
+    finish: async (id) => void (await client.set(`${prefix}delivery:${id}`, 'done', 'EX', DONE_SECONDS)),
+    release: async (id) => void (await client.del(`${prefix}delivery:${id}`)),
+    markReviewed: async (key, headSha, baseSha, record) =>
+      void (await client.set(head(key, headSha, baseSha), JSON.stringify(record), 'EX', REVIEWED_SECONDS)),
+    async reviewed(key, headSha, baseSha) {
+      const text = await client.get(head(key, headSha, baseSha));
+      return text === null ? null : readRecord(text);
+    },
+    async post(key, request: Request) {
+      await client.multi().rpush(mailbox(key), JSON.stringify(request)).expire(mailbox(key), MAILBOX_SECONDS).exec();
+    },
+    peek: (key, max) => client.lrange(mailbox(key), 0, max - 1),
+    drop: async (key, count) => void (count > 0 ? await client.ltrim(mailbox(key), count, -1) : undefined),
+    takeCreation: async (installationId, limit, windowMs) =>
+      Number(
+        await redis.gpuJustifyTakeCreation(`${prefix}creations:${installationId}`, windowMs, limit, Math.random().toString(36).slice(2)),
+      ),
+    close: () => Promise.resolve(),
+  };
+}
+
+function readRecord(text: string): ReviewedRecord | null {
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (typeof value !== 'object' || value === null) return null;
+    const { at, verdict } = value as { at?: unknown; verdict?: unknown };
+    if (typeof at !== 'number' || (verdict !== null && typeof verdict !== 'string')) return null;
+    return { at, verdict };
+  } catch {
+    return null;
+  }
+}
