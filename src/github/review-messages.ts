@@ -55,6 +55,8 @@ export interface ErrorShape {
   name: string;
   message: string;
   ref?: number;
+  /** For a path there but no file (UnreadablePathError), what the worker rebuilds it from. */
+  unreadable?: { path: string; why: string };
 }
 
 export type ToWorker =

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_POLICY, type ChangeSet } from '../domain/index.js';
+import { DEFAULT_POLICY, UnreadablePathError, type ChangeSet } from '../domain/index.js';
 import { runReview, type ReviewInput } from '../review/index.js';
 import { memoryChangeSet, type Tree } from '../../test/memory-change-set.js';
 import { concatDoubling } from '../../test/helpers/hostile-files.js';
@@ -70,6 +70,21 @@ describe('the review pool', () => {
     expect(inWorker).toEqual(await runReview(input));
     expect(JSON.stringify(inWorker)).toContain('submodule');
     expect(inWorker.context.baseBranch).toBe('main');
+  });
+
+  it('reads a path that is no file as detection does in the App thread: an error on the file, not a failed review', async () => {
+    const changes: ChangeSet = {
+      base: { label: 'base', read: () => Promise.resolve(null) },
+      head: {
+        label: 'head',
+        read: (path) =>
+          path === 'clusters/q.yaml' ? Promise.reject(new UnreadablePathError(path, 'over the size limit')) : Promise.resolve(null),
+      },
+      changedPaths: () => Promise.resolve(['clusters/q.yaml']),
+    };
+    const inWorker = await pool.run(inputOf(changes), never);
+    expect(inWorker).toEqual(await runReview(inputOf(changes)));
+    expect(inWorker.diagnostics).toContainEqual(expect.objectContaining({ file: 'clusters/q.yaml', severity: 'error' }));
   });
 
   it("fails a review with its port's own error, the very object", async () => {

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { ReviewResult } from '../domain/review.js';
+import { UnreadablePathError } from '../domain/files.js';
 import type { ReviewInput } from '../review/index.js';
 import type { FromWorker, PortCall, ReviewJob, ToWorker } from './review-messages.js';
 import { inThisThread, type ReviewRunner } from './review-runner.js';
@@ -152,7 +153,8 @@ export class ReviewPool implements ReviewRunner {
       const ref = job.errors.size + 1;
       job.errors.set(ref, err);
       const { name, message } = err instanceof Error ? err : { name: 'Error', message: String(err) };
-      answer = { kind: 'answer', call, ok: false, error: { name, message, ref } };
+      const unreadable = err instanceof UnreadablePathError ? { unreadable: { path: err.path, why: err.why } } : {};
+      answer = { kind: 'answer', call, ok: false, error: { name, message, ref, ...unreadable } };
     }
     // A review stopped meanwhile has no one to answer.
     if (slot.job === job) this.#post(slot, answer);

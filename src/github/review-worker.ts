@@ -1,7 +1,7 @@
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
-import type { ChangeSet, TreeReader } from '../domain/files.js';
+import { UnreadablePathError, type ChangeSet, type TreeReader } from '../domain/files.js';
 import { runReview, type ReviewInput } from '../review/index.js';
 import type { TelemetryInput } from '../telemetry/collect.js';
 import type { ErrorShape, FromWorker, PortCall, ReviewJob, Side, ToWorker } from './review-messages.js';
@@ -22,6 +22,22 @@ class PortError extends Error {
     super(message);
     this.name = name;
   }
+}
+
+/** The App thread's number for each error a port threw, for errors rebuilt as their own class. */
+const refs = new WeakMap<Error, number>();
+
+/**
+ * The port's error as the review knows it: a path there but no file (a submodule, a link leading
+ * out, a file over the size limit) is an UnreadablePathError again, which detection reports on the
+ * file, as it does in the App's thread; anything else a PortError.
+ */
+function portError(shape: ErrorShape): Error {
+  const ref = shape.ref ?? 0;
+  if (!shape.unreadable) return new PortError(ref, shape.name, shape.message);
+  const err = new UnreadablePathError(shape.unreadable.path, shape.unreadable.why);
+  refs.set(err, ref);
+  return err;
 }
 
 const pending = new Map<number, { resolve(value: unknown): void; reject(err: Error): void }>();
@@ -83,6 +99,8 @@ function shapeOf(err: unknown): ErrorShape {
   let at: unknown = err;
   for (let depth = 0; depth < 5 && at instanceof Error; depth++, at = at.cause) {
     if (at instanceof PortError) return { name: at.name, message: at.message, ref: at.ref };
+    const ref = refs.get(at);
+    if (ref !== undefined) return { name: at.name, message: at.message, ref };
   }
   return err instanceof Error ? { name: err.name, message: err.message } : { name: 'Error', message: String(err) };
 }
@@ -119,5 +137,5 @@ parentPort?.on('message', (message: ToWorker) => {
   if (!waiting) return;
   pending.delete(message.call);
   if (message.ok) waiting.resolve(message.value);
-  else waiting.reject(new PortError(message.error.ref ?? 0, message.error.name, message.error.message));
+  else waiting.reject(portError(message.error));
 });

@@ -70,7 +70,7 @@ describe('symbolic links, through the CLI', () => {
   });
 
   it.each([
-    ['leading outside the repository', '../../../../etc/hosts', /symbolic link leading outside/],
+    ['leading outside the repository', '../../../../etc/hosts', /symbolic link leading outside/], // hostile link target: data, never read
     ['to nothing', 'nowhere.yaml', /which is not there/],
     ['to a directory', '../shared', /symbolic link to the directory/],
   ])('git refs: a new link %s is an error on its file, never "no GPU change"', async (_what, target, why) => {

@@ -103,7 +103,7 @@ describe('symbolic links, through the App', () => {
   });
 
   it.each([
-    ['outside the repository', '../../../../etc/gpu.yaml', /symbolic link leading outside the repository/], // hostile target: data, never read
+    ['outside the repository', '../../../../etc/gpu.yaml', /symbolic link leading outside the repository/], // hostile link target: data, never read
     ['to nothing', 'missing.yaml', /symbolic link to clusters\/prod\/missing\.yaml, which is not there/],
     ['to itself', 'queues.yaml', /symbolic link that loops/],
     ['to a directory', '../shared', /symbolic link to the directory clusters\/shared/],

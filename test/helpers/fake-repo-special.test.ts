@@ -26,7 +26,7 @@ const SUB = 'a'.repeat(40);
 const files = { 'clusters/shared/queues.yaml': 'kind: ClusterQueue\n', 'clusters/prod/settings.yaml': 'kind: ConfigMap\n' };
 const special = {
   'clusters/prod/queues.yaml': { link: '../shared/queues.yaml' },
-  'clusters/prod/escape.yaml': { link: '../../../etc/passwd' },
+  'clusters/prod/escape.yaml': { link: '../../../etc/passwd' }, // hostile link target: data, never read
   'clusters/prod/shared': { link: '../shared' },
   'vendor/quotas': { submodule: SUB, url: 'https://github.com/o/quotas.git' },
 };
@@ -90,7 +90,7 @@ describe('FakeRepo links and submodules', () => {
     const at = (p: string) => get(`/repos/o/r/contents/${p}?ref=${'2'.repeat(40)}`);
     const cases: [string, Record<string, unknown>][] = [
       ['clusters/prod/queues.yaml', { type: 'file', path: 'clusters/shared/queues.yaml' }],
-      ['clusters/prod/escape.yaml', { type: 'symlink', target: '../../../etc/passwd' }],
+      ['clusters/prod/escape.yaml', { type: 'symlink', target: '../../../etc/passwd' }], // hostile link target: data, never read
       ['clusters/prod/shared', { type: 'symlink', target: '../shared' }],
       ['vendor/quotas', { type: 'submodule', sha: SUB, submodule_git_url: 'https://github.com/o/quotas.git' }],
     ];
@@ -148,7 +148,7 @@ describe('FakeRepo links and submodules', () => {
     expect(listed['vendor/quotas']).toMatchObject({ status: 'added', sha: SUB, patch: `@@ -0,0 +1 @@\n+Subproject commit ${SUB}` });
     expect(listed['clusters/prod/escape.yaml']).toMatchObject({
       status: 'added',
-      patch: '@@ -0,0 +1 @@\n+../../../etc/passwd\n\\ No newline at end of file',
+      patch: '@@ -0,0 +1 @@\n+../../../etc/passwd\n\\ No newline at end of file', // hostile link target: data, never read
     });
     expect(listed['new/name.yaml']).toMatchObject({ status: 'renamed', previous_filename: 'old/name.yaml' });
   });
