@@ -46,6 +46,7 @@ export function assemble(a: Assembly): ReviewResult {
     ...coverageEvidence(notFollowed.map((c) => ({ ...c, notFollowed: (c.notFollowed ?? []).filter((n) => n.reason !== 'unreadable') }))),
     ...judged.reviews.flatMap((r) => r.missingEvidence),
     ...judged.unsupported,
+    ...(telemetry?.loadTestNotes ?? []),
   ]);
   const policyChangedInPr = a.paths.some((p) => (POLICY_PATHS as readonly string[]).includes(p));
   const catalogChangedInPr = (a.catalog.kind === 'read' || a.catalog.kind === 'unreadable') && a.catalog.changedInPr;

@@ -46,6 +46,11 @@ export interface ReviewTelemetry {
   allocation: AllocationResult | null;
   /** Everything that could not be measured, as the report lists it. */
   missing: MissingEvidence[];
+  /**
+   * Load tests the pull request edits, read as the base branch has them: said in the review's
+   * missing evidence whatever uses them, since the PR's own numbers were set aside.
+   */
+  loadTestNotes: MissingEvidence[];
 }
 
 export interface CollectRequest {
@@ -115,6 +120,7 @@ export async function collectTelemetry(input: TelemetryInput, req: CollectReques
     loadTests: new Map(loadTests),
     allocation,
     missing,
+    loadTestNotes: notes,
   };
 }
 

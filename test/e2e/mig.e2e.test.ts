@@ -191,6 +191,7 @@ describe('a pool of MIG-partitioned A100s, on a real Prometheus', () => {
         loadTests: new Map(),
         allocation: null,
         missing: evidence.missing,
+        loadTestNotes: [],
       }),
     );
     const change = {

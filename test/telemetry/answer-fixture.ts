@@ -55,6 +55,7 @@ export function telemetry(
     loadTests: new Map(Object.entries(loadTests)),
     allocation: null,
     missing: missingList,
+    loadTestNotes: [],
   };
 }
 

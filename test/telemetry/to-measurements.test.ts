@@ -48,6 +48,7 @@ function reviewTelemetry(results: QueryResult[], outage?: MissingEvidence): Revi
     loadTests: new Map(),
     allocation: null,
     missing: [],
+    loadTestNotes: [],
   };
 }
 
