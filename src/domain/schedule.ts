@@ -1,4 +1,5 @@
 import type { BoundProof } from './bound-proof.js';
+import type { SourceRef } from './workload.js';
 
 /**
  * One run of a job as the planner sees it; times in minutes on the plan's repeating cycle: a
@@ -46,4 +47,22 @@ export interface StaggerPlan {
   boundProof: BoundProof;
   /** Minutes in the repeating cycle: 1440 (a day) or 10080 (a week from Monday 00:00 UTC). */
   cycle: number;
+  /**
+   * Where the workloads whose runs the plan moves are declared in the repository's manifests, for
+   * the edit it asks: only those one manifest of that name declares. Absent when none was looked for.
+   */
+  manifests?: PlannedManifest[];
+}
+
+/** A planned workload's manifest: its kind and where it is, and its schedule's line for a CronJob. */
+export interface PlannedManifest {
+  workload: string;
+  kind: string;
+  source: SourceRef;
+  schedule: SourceRef | null;
+}
+
+/** The runs a plan starts other than at their window's opening: the ones someone has to move. */
+export function movedRuns(plan: StaggerPlan): PlacedRun[] {
+  return plan.schedule.filter((r) => r.release !== undefined && (r.pieces.length > 1 || r.pieces[0]?.start !== r.release));
 }

@@ -1,5 +1,6 @@
-import { cronLine, gpusText } from '../analysis/index.js';
-import type { ChangeReview, Finding, OutcomeCost, PlacedRun, ReviewResult } from '../domain/index.js';
+import { cronLine, formatWhen, gpusText } from '../analysis/index.js';
+import { movedRuns } from '../domain/index.js';
+import type { ChangeReview, Finding, OutcomeCost, PlacedRun, PlannedManifest, ReviewResult, StaggerPlan } from '../domain/index.js';
 import { code, MAX_SENTENCE, md, prose } from './escape.js';
 import { pct, unitUsd } from './numbers.js';
 import { chronological } from './schedule.js';
@@ -15,28 +16,50 @@ function where(review: ChangeReview): string {
   return code(`${review.change.file}:${review.change.line}`);
 }
 
+/** Where a workload's edit lands: its CronJob's `schedule:` line, else its manifest. */
+function manifestAt(m: PlannedManifest | undefined): string {
+  if (m === undefined) return '';
+  const at = m.schedule ?? m.source;
+  return ` (${code(at.line === null ? at.file : `${at.file}:${at.line}`)})`;
+}
+
+/**
+ * A workload whose manifest has no schedule (a Job, a RayJob …) starts when it is created: say when
+ * to create each run, and the CronJob that would do it.
+ */
+function unscheduledLine(w: string, m: PlannedManifest, own: readonly PlacedRun[], plan: StaggerPlan): string {
+  const starts = [...new Set(own.flatMap((r) => r.pieces.map((p) => p.start)))];
+  const when = starts.map((s) => `${formatWhen(s, plan.cycle)} UTC`).join(', ');
+  const crons = starts.map((s) => code(`schedule: "${cronLine(s, plan.cycle)}"`)).join(', ');
+  return `  - ${md(w)} is a ${md(m.kind)}${manifestAt(m)}, which has no schedule: create it at ${when}, or run it from ${starts.length === 1 ? 'a CronJob' : 'CronJobs'} with ${crons}`;
+}
+
 /**
  * The CronJob lines for the workloads whose runs the plan moves, and only those (a run that keeps its
- * start needs no edit). One CronJob has one schedule, so a workload run several times a cycle whose
- * runs move apart is split into one CronJob a run, each shown; "run 3" alone is no line anyone can edit.
+ * start needs no edit), each at its manifest's line where one manifest declares it. One CronJob has
+ * one schedule, so a workload run several times a cycle whose runs move apart is split into one
+ * CronJob a run, each shown; "run 3" alone is no line anyone can edit. A Job has no schedule: it is
+ * told when to be created.
  */
 function staggerStep(review: ChangeReview): string | null {
   const plan = review.plan;
   if (!plan || plan.peakGpus >= plan.naivePeakGpus) return null;
   const runs = chronological(plan.schedule);
-  const moved = runs.filter((r) => r.release !== undefined && (r.pieces.length > 1 || r.pieces[0]?.start !== r.release));
+  const moved = movedRuns({ ...plan, schedule: runs });
   if (moved.length === 0) return null;
   const schedules = (r: PlacedRun) => r.pieces.map((p) => code(`schedule: "${cronLine(p.start, plan.cycle)}"`)).join(', then ');
   const workloads = [...new Set(moved.map((r) => r.workload))];
   const lines = workloads.slice(0, MAX_ITEMS).map((w) => {
     const own = runs.filter((r) => r.workload === w);
-    if (own.length === 1 && own[0] !== undefined) return `  - ${md(w)}: ${schedules(own[0])}`;
+    const m = plan.manifests?.find((x) => x.workload === w);
+    if (m !== undefined && m.schedule === null && m.kind !== 'CronJob') return unscheduledLine(w, m, own, plan);
+    if (own.length === 1 && own[0] !== undefined) return `  - ${md(w)}${manifestAt(m)}: ${schedules(own[0])}`;
     // Runs that start together stay one CronJob; each other start is a CronJob of its own.
     const starts = new Map<string, number>();
     for (const r of own) starts.set(schedules(r), (starts.get(schedules(r)) ?? 0) + 1);
     const each = [...starts].map(([line, n]) => (n === 1 ? line : `${line} (${n} runs)`));
     const per = plan.cycle === 1440 ? 'day' : 'week';
-    return `  - ${md(w)} runs ${own.length} times a ${per}; one CronJob has one schedule, so split it into ${starts.size} CronJobs: ${each.join('; ')}`;
+    return `  - ${md(w)}${manifestAt(m)} runs ${own.length} times a ${per}; one CronJob has one schedule, so split it into ${starts.size} CronJobs: ${each.join('; ')}`;
   });
   const more = workloads.length > MAX_ITEMS ? `\n  - …and ${workloads.length - MAX_ITEMS} more (the schedule below)` : '';
   return (

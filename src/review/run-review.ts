@@ -1,3 +1,4 @@
+import { withManifestLocations } from './manifest-locations.js';
 import { withCost } from '../detect/cost.js';
 import { detectChanges } from '../detect/detect-changes.js';
 import { PARSERS } from '../detect/registry.js';
@@ -53,7 +54,7 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
     policy,
     cohortQueues: cohortQueuesOf(detected.declarations),
   });
-  return assemble({
+  const assembled = assemble({
     input,
     paths,
     policy,
@@ -65,4 +66,5 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
     judged,
     telemetry: measured.telemetry,
   });
+  return withManifestLocations(assembled, changeSet.head, paths);
 }
