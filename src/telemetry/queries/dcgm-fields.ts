@@ -5,10 +5,10 @@
  * (1001, 1002, 1004, 1005) to `*_UTIL_RATIO`, so a CSV written with the new names yields series
  * under them. Both are DCGM_FT_DOUBLE ratios, 0–1: no unit changes between the two.
  *
- * DCGM_FI_DEV_GPU_UTIL (percent) has no second name read here: the renamed
- * DCGM_FI_DEV_GPU_UTIL_RATIO is an INT64 percent on field 203 in one DCGM release and is
- * described as a 0–1 double elsewhere, so a series under that name cannot be read in a known unit.
- * Framebuffer fields keep their names (MiB) in every release read.
+ * DCGM_FI_DEV_GPU_UTIL (percent) has no second name read here: its new name,
+ * DCGM_FI_DEV_GPU_UTIL_RATIO, says ratio while DCGM keeps field 203 an INT64 percent, so a series
+ * under that name has no unit to trust. Framebuffer fields keep their names (MiB) in every
+ * release read.
  */
 export const DCGM_PROF = {
   gr: ['DCGM_FI_PROF_GR_ENGINE_ACTIVE', 'DCGM_FI_PROF_GR_ENGINE_UTIL_RATIO'],
