@@ -48,8 +48,7 @@ export function dcgmSeries(metric: string, scope: Scope, extra: readonly Matcher
 const howFor = (scope: Scope) => (scope.kind === 'pool' ? HOW_POOL_DCGM : HOW_WORKLOAD_DCGM);
 
 /** The scope's series of a field under any of its names, one per GPU. */
-export const dcgmField = (names: DcgmNames, scope: Scope, extra: readonly Matcher[] = []) =>
-  eitherName(names, (m) => dcgmSeries(m, scope, extra));
+const dcgmField = (names: DcgmNames, scope: Scope, extra: readonly Matcher[] = []) => eitherName(names, (m) => dcgmSeries(m, scope, extra));
 
 function dcgmQuery(family: string, names: DcgmNames, what: string, scope: Scope, how = howFor(scope)): NamedQuery {
   return {
