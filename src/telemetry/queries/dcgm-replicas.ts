@@ -1,6 +1,7 @@
 import { HOW_POD_MAPPING, MIG_PROFILE_LABEL, REPLICA_PEAKS } from '../../domain/index.js';
 import { eq, labelList, minutes } from '../promql.js';
 import { DCGM_BLANK_ABOVE, dcgmSeries } from './dcgm.js';
+import { DCGM_PROF } from './dcgm-fields.js';
 import { copyLabel, tag } from './dcgm-pods.js';
 import type { NamedQuery, QueryOptions } from './named-query.js';
 import { describeScope, queryId } from './named-query.js';
@@ -8,15 +9,12 @@ import type { WorkloadScope } from './vllm.js';
 
 export const REPLICA_PEAKS_FAMILY = 'dcgm.replica-peaks';
 
-/**
- * Each DCGM field under both of its names: the name dcgm-exporter's default counters use, and
- * the one DCGM 4.6 gave the same field (`*_UTIL_RATIO`, same 0–1 unit for the profiling fields).
- */
+/** Each DCGM field under every name it has been exported by (dcgm-fields.ts). */
 const FIELDS = {
   fb: ['DCGM_FI_DEV_FB_USED'],
   free: ['DCGM_FI_DEV_FB_FREE'],
-  sm: ['DCGM_FI_PROF_SM_ACTIVE', 'DCGM_FI_PROF_SM_UTIL_RATIO'],
-  gr: ['DCGM_FI_PROF_GR_ENGINE_ACTIVE', 'DCGM_FI_PROF_GR_ENGINE_UTIL_RATIO'],
+  sm: DCGM_PROF.sm,
+  gr: DCGM_PROF.gr,
   util: ['DCGM_FI_DEV_GPU_UTIL'],
 } as const;
 
@@ -44,7 +42,7 @@ export function replicaPeaks(scope: WorkloadScope, o: QueryOptions): NamedQuery 
     id: queryId(REPLICA_PEAKS_FAMILY, scope),
     kind: 'instant',
     promql: parts.join(' or '),
-    what: `peak framebuffer, SM and graphics-engine activity of each replica of ${describeScope(scope)} over the window (DCGM_FI_DEV_FB_USED, DCGM_FI_PROF_SM_ACTIVE, DCGM_FI_PROF_GR_ENGINE_ACTIVE by pod)`,
+    what: `peak framebuffer, SM and graphics-engine activity of each replica of ${describeScope(scope)} over the window (DCGM_FI_DEV_FB_USED, ${FIELDS.sm.join(' or ')}, ${FIELDS.gr.join(' or ')} by pod)`,
     how: `${HOW_POD_MAPPING}; SM activity needs DCGM_FI_PROF_SM_ACTIVE in the exporter's counters CSV`,
     blankAbove: DCGM_BLANK_ABOVE,
   };

@@ -1,6 +1,8 @@
 import { FIELD_LABEL, HOW_POOL_DCGM, HOW_WORKLOAD_DCGM, SM_FIELDS } from '../../domain/index.js';
 import type { Matcher } from '../promql.js';
 import { matchersFrom, num, quote, selector } from '../promql.js';
+import { DCGM_PROF, eitherName, namesOf } from './dcgm-fields.js';
+import type { DcgmNames } from './dcgm-fields.js';
 import type { NamedQuery, QueryOptions, Scope } from './named-query.js';
 import { describeScope, poolNodeMatcher, queryId } from './named-query.js';
 
@@ -45,39 +47,49 @@ export function dcgmSeries(metric: string, scope: Scope, extra: readonly Matcher
 
 const howFor = (scope: Scope) => (scope.kind === 'pool' ? HOW_POOL_DCGM : HOW_WORKLOAD_DCGM);
 
-function dcgmQuery(family: string, metric: string, what: string, scope: Scope): NamedQuery {
+/** The scope's series of a field under any of its names, one per GPU. */
+const dcgmField = (names: DcgmNames, scope: Scope, extra: readonly Matcher[] = []) => eitherName(names, (m) => dcgmSeries(m, scope, extra));
+
+function dcgmQuery(family: string, names: DcgmNames, what: string, scope: Scope, how = howFor(scope)): NamedQuery {
   return {
     id: queryId(family, scope),
     kind: 'range',
-    promql: `avg(${dcgmSeries(metric, scope)})`,
-    what: `${what} of ${describeScope(scope)} (${metric})`,
-    how: howFor(scope),
+    promql: `avg(${dcgmField(names, scope)})`,
+    what: `${what} of ${describeScope(scope)} (${namesOf(names)})`,
+    how,
     blankAbove: DCGM_BLANK_ABOVE,
   };
 }
 
+/** Profiling fields are in the default counters CSV; a CSV without them leaves them unmeasured. */
+const profHow = (scope: Scope, names: DcgmNames) =>
+  `${howFor(scope)}, with ${names[0] ?? ''} in its counters CSV (dcp-metrics-included.csv)`;
+
 export const gpuUtil = (scope: Scope, _o?: QueryOptions) =>
-  dcgmQuery('dcgm.gpu-util', 'DCGM_FI_DEV_GPU_UTIL', 'GPU busy % (mean over GPUs)', scope);
+  dcgmQuery('dcgm.gpu-util', ['DCGM_FI_DEV_GPU_UTIL'], 'GPU busy % (mean over GPUs)', scope);
 export const tensorActive = (scope: Scope, _o?: QueryOptions) =>
-  dcgmQuery('dcgm.tensor-active', 'DCGM_FI_PROF_PIPE_TENSOR_ACTIVE', 'tensor pipe activity (0–1)', scope);
+  dcgmQuery('dcgm.tensor-active', DCGM_PROF.tensor, 'tensor pipe activity (0–1)', scope, profHow(scope, DCGM_PROF.tensor));
 export const dramActive = (scope: Scope, _o?: QueryOptions) =>
-  dcgmQuery('dcgm.dram-active', 'DCGM_FI_PROF_DRAM_ACTIVE', 'memory bandwidth activity (0–1)', scope);
+  dcgmQuery('dcgm.dram-active', DCGM_PROF.dram, 'memory bandwidth activity (0–1)', scope, profHow(scope, DCGM_PROF.dram));
 export const fbUsed = (scope: Scope, _o?: QueryOptions) =>
-  dcgmQuery('dcgm.fb-used', 'DCGM_FI_DEV_FB_USED', 'framebuffer used, MiB (mean per GPU)', scope);
+  dcgmQuery('dcgm.fb-used', ['DCGM_FI_DEV_FB_USED'], 'framebuffer used, MiB (mean per GPU)', scope);
 
 /**
- * SM activity when the exporter has it (off by default), else graphics-engine activity. The
+ * SM activity when the exporter has it (off by default), else graphics-engine activity, each under
+ * either of its names (dcgm-fields.ts). The
  * answer carries `dcgm_field` naming the one used; `or on ()` takes the fallback only when the
  * first field has no series at that time.
  */
 export function smActivity(scope: Scope, _o?: QueryOptions): NamedQuery {
   const [sm, gr] = SM_FIELDS;
-  const tagged = (metric: string) => `label_replace(avg(${dcgmSeries(metric, scope)}), ${quote(FIELD_LABEL)}, ${quote(metric)}, "", "")`;
+  // The tag keeps the legacy name whichever name the series carried: it names the field, not the series.
+  const tagged = (field: string, names: DcgmNames) =>
+    `label_replace(avg(${dcgmField(names, scope)}), ${quote(FIELD_LABEL)}, ${quote(field)}, "", "")`;
   return {
     id: queryId('dcgm.sm-activity', scope),
     kind: 'range',
-    promql: `${tagged(sm)} or on () ${tagged(gr)}`,
-    what: `SM activity of ${describeScope(scope)} (${sm}, else ${gr})`,
+    promql: `${tagged(sm, DCGM_PROF.sm)} or on () ${tagged(gr, DCGM_PROF.gr)}`,
+    what: `SM activity of ${describeScope(scope)} (${namesOf(DCGM_PROF.sm)}, else ${namesOf(DCGM_PROF.gr)})`,
     how: `${howFor(scope)}; enable ${sm} in its counters CSV for the finer measure`,
     blankAbove: DCGM_BLANK_ABOVE,
   };

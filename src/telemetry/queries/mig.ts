@@ -8,6 +8,8 @@ import {
 } from '../../domain/index.js';
 import { eq, labelList, matchersFrom, ne, re, selector } from '../promql.js';
 import { DCGM_BLANK_ABOVE, dcgmByNode, dcgmSeries } from './dcgm.js';
+import { DCGM_PROF, eitherName } from './dcgm-fields.js';
+import type { DcgmNames } from './dcgm-fields.js';
 import { copyLabel, tag } from './dcgm-pods.js';
 import { HOW_KSM, KSM_GPU_RESOURCE, KSM_POD_LABELS, inPool, running } from './kube.js';
 import type { NamedQuery, QueryOptions, Scope } from './named-query.js';
@@ -29,18 +31,18 @@ export const MIG_ACTIVITY_FAMILY = 'dcgm.mig-activity';
 export const MIG_REQUESTS_FAMILY = 'ksm.mig-requests';
 export const MIG_PODS_FAMILY = 'dcgm.mig-pods';
 
-const GR = 'DCGM_FI_PROF_GR_ENGINE_ACTIVE';
-const SM = 'DCGM_FI_PROF_SM_ACTIVE';
-const UTIL = 'DCGM_FI_DEV_GPU_UTIL';
-const TENSOR = 'DCGM_FI_PROF_PIPE_TENSOR_ACTIVE';
-const DRAM = 'DCGM_FI_PROF_DRAM_ACTIVE';
+const GR = DCGM_PROF.gr;
+const SM = DCGM_PROF.sm;
+const UTIL = ['DCGM_FI_DEV_GPU_UTIL'] as const;
+const TENSOR = DCGM_PROF.tensor;
+const DRAM = DCGM_PROF.dram;
 
 /**
  * An instance is there when any of these has a series for it: GR-engine activity needs DCGM's
  * profiling fields, framebuffer use is a default counter, and older exporters write a GPU_UTIL
  * of 0. `or` keeps one series per instance, as it ignores the metric name.
  */
-export const MIG_PRESENCE_METRICS: readonly string[] = [GR, 'DCGM_FI_DEV_FB_USED', UTIL];
+export const MIG_PRESENCE_METRICS: readonly string[] = [...GR, 'DCGM_FI_DEV_FB_USED', ...UTIL];
 
 const BY_PROFILE = labelList([MIG_PROFILE_LABEL, 'modelName']);
 /** Matches the DCGM series of MIG instances only. */
@@ -56,10 +58,10 @@ const ALLOCATABLE = 'kube_node_status_allocatable';
  * the whole GPUs: its own series would count the instances' time again.
  */
 export function migActivity(scope: MigScope, _o?: QueryOptions): NamedQuery {
-  const inst = (metric: string) => dcgmSeries(metric, scope, [MIG_INSTANCE]);
-  const present = `(${MIG_PRESENCE_METRICS.map(inst).join(' or ')})`;
-  const whole = (metric: string) => {
-    const w = dcgmSeries(metric, scope, [eq(MIG_PROFILE_LABEL, '')]);
+  const inst = (names: DcgmNames) => eitherName(names, (m) => dcgmSeries(m, scope, [MIG_INSTANCE]));
+  const present = `(${MIG_PRESENCE_METRICS.map((m) => dcgmSeries(m, scope, [MIG_INSTANCE])).join(' or ')})`;
+  const whole = (names: DcgmNames) => {
+    const w = eitherName(names, (m) => dcgmSeries(m, scope, [eq(MIG_PROFILE_LABEL, '')]));
     return scope.kind === 'pool' ? `(${w} unless on (node, gpu) ${inst(GR)})` : w;
   };
   const parts = [
@@ -78,7 +80,7 @@ export function migActivity(scope: MigScope, _o?: QueryOptions): NamedQuery {
     id: queryId(MIG_ACTIVITY_FAMILY, scope),
     kind: 'range',
     promql: parts.join(' or '),
-    what: `MIG instances of ${describeScope(scope)} and their activity (${GR} by ${MIG_PROFILE_LABEL})`,
+    what: `MIG instances of ${describeScope(scope)} and their activity (${GR.join(' or ')} by ${MIG_PROFILE_LABEL})`,
     how: HOW_MIG_ACTIVITY,
     blankAbove: DCGM_BLANK_ABOVE,
   };
@@ -134,8 +136,8 @@ export function migPods(scope: Extract<Scope, { kind: 'pool' }>, _o?: QueryOptio
   return {
     id: queryId(MIG_PODS_FAMILY, scope),
     kind: 'range',
-    promql: `${tag(`count by ${by} (${held(present)})`, MIG_POD_MEASURES.slices)} or ${tag(`sum by ${by} (${held(dcgmSeries(GR, scope, [MIG_INSTANCE]))})`, MIG_POD_MEASURES.busy)}`,
-    what: `MIG instances held and their activity per pod in ${describeScope(scope)} (${GR} by pod and ${MIG_PROFILE_LABEL})`,
+    promql: `${tag(`count by ${by} (${held(present)})`, MIG_POD_MEASURES.slices)} or ${tag(`sum by ${by} (${held(eitherName(GR, (m) => dcgmSeries(m, scope, [MIG_INSTANCE])))})`, MIG_POD_MEASURES.busy)}`,
+    what: `MIG instances held and their activity per pod in ${describeScope(scope)} (${GR.join(' or ')} by pod and ${MIG_PROFILE_LABEL})`,
     how: HOW_MIG_ACTIVITY,
     blankAbove: DCGM_BLANK_ABOVE,
   };

@@ -25,7 +25,11 @@ export const vllmRunning = (scope: WorkloadScope, _o?: QueryOptions) =>
 export const vllmWaiting = (scope: WorkloadScope, _o?: QueryOptions) =>
   gauge('vllm.waiting', 'vllm:num_requests_waiting', 'requests waiting', scope);
 
-/** vLLM renamed the gauge; a replica exporting both keeps the new name (`or` prefers the left side). */
+/**
+ * vLLM renamed the gauge `vllm:gpu_cache_usage_perc` to `vllm:kv_cache_usage_perc` (both 0–1 despite
+ * the name; the old one removed in 0.12); a replica exporting both keeps the new name (`or`
+ * prefers the left side).
+ */
 export function vllmKvCache(scope: WorkloadScope, _o?: QueryOptions): NamedQuery {
   return {
     id: queryId('vllm.kv-cache', scope),
