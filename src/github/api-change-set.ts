@@ -306,7 +306,12 @@ export class ApiChangeSet implements ChangeSet {
     this.#files ??= this.#listedPages().then(
       (answer: unknown) =>
         new Map(
-          parseListedFiles(this.target.compared ? `the files changed by the merge group of pull request #${this.target.number}` : `the file list of pull request #${this.target.number}`, answer).map((f): [string, ListedFile] => [
+          parseListedFiles(
+            this.target.compared
+              ? `the files changed by the merge group of pull request #${this.target.number}`
+              : `the file list of pull request #${this.target.number}`,
+            answer,
+          ).map((f): [string, ListedFile] => [
             f.filename,
             {
               filename: f.filename,
@@ -358,11 +363,7 @@ export class ApiChangeSet implements ChangeSet {
    */
   async #completeListing(paths: Set<string>, listed: number): Promise<void> {
     const total = this.target.changedFiles;
-    const cut = this.target.compared
-      ? listed >= MAX_COMPARED_FILES
-      : total === undefined
-        ? listed >= MAX_LISTED_FILES
-        : listed < total;
+    const cut = this.target.compared ? listed >= MAX_COMPARED_FILES : total === undefined ? listed >= MAX_LISTED_FILES : listed < total;
     if (!cut) return;
     const found = await changedByTrees(this.octokit, this.target);
     if ('reason' in found) {
