@@ -121,7 +121,7 @@ describe('merge queue (merge_group.checks_requested)', () => {
       output: { title: 'All good', summary: 'trust me', annotations: [] },
       app: 'github-actions',
     });
-    repo.addComment(`${COMMENT_MARKER}\nlooks fine`, 'github-actions[bot]');
+    repo.addComment(`${COMMENT_MARKER}\nlooks fine`, 'Bot', 'github-actions[bot]');
     repo.addMergeGroup(GROUP_BASE, groupBase(), GROUP_HEAD, { ...groupBase(), [QUEUE_FILE]: clusterQueue(12) });
 
     await h.app.deliver('merge_group', groupDelivery());

@@ -23,7 +23,7 @@ import { transient } from './transient.js';
 /** `refs/heads/gh-readonly-queue/<base>/pr-<N>-<sha>`: the group's last pull request. */
 const QUEUE_REF = /(?:^|\/)gh-readonly-queue\/.+\/pr-(\d+)-[0-9a-f]{40}$/;
 
-export function pullOfGroup(headRef: string): number | null {
+function pullOfGroup(headRef: string): number | null {
   const n = Number(QUEUE_REF.exec(headRef)?.[1]);
   return Number.isSafeInteger(n) && n > 0 ? n : null;
 }
