@@ -306,7 +306,12 @@ export class ApiChangeSet implements ChangeSet {
     this.#files ??= this.#listedPages().then(
       (answer: unknown) =>
         new Map(
-          parseListedFiles(`the file list of pull request #${this.target.number}`, answer).map((f): [string, ListedFile] => [
+          parseListedFiles(
+            this.target.compared
+              ? `the files changed by the merge group of pull request #${this.target.number}`
+              : `the file list of pull request #${this.target.number}`,
+            answer,
+          ).map((f): [string, ListedFile] => [
             f.filename,
             {
               filename: f.filename,
@@ -327,6 +332,7 @@ export class ApiChangeSet implements ChangeSet {
    * pushed since) is followed page by page, as without the count.
    */
   async #listedPages(): Promise<unknown[]> {
+    if (this.target.compared) return this.#comparedFiles();
     const params = { ...this.target.base, pull_number: this.target.number, per_page: FILES_PER_PAGE };
     const total = this.target.changedFiles;
     const pages = total === undefined ? 1 : Math.min(Math.max(1, Math.ceil(total / FILES_PER_PAGE)), MAX_FILE_PAGES);
@@ -340,6 +346,16 @@ export class ApiChangeSet implements ChangeSet {
     return answers.flatMap((r) => r.data);
   }
 
+  /** A comparison's files, all on its first page (GitHub lists at most 300; the trees find the rest). */
+  async #comparedFiles(): Promise<unknown[]> {
+    const { data } = await this.octokit.rest.repos.compareCommitsWithBasehead({
+      ...this.target.base,
+      basehead: `${this.target.baseSha}...${this.target.headSha}`,
+      per_page: 1,
+    });
+    return data.files ?? [];
+  }
+
   /**
    * GitHub lists at most 3,000 files of a pull request. A list shorter than the PR's count (or at
    * that cap when the count is unknown) is completed from the trees of the merge base and the
@@ -347,7 +363,7 @@ export class ApiChangeSet implements ChangeSet {
    */
   async #completeListing(paths: Set<string>, listed: number): Promise<void> {
     const total = this.target.changedFiles;
-    const cut = total === undefined ? listed >= MAX_LISTED_FILES : listed < total;
+    const cut = this.target.compared ? listed >= MAX_COMPARED_FILES : total === undefined ? listed >= MAX_LISTED_FILES : listed < total;
     if (!cut) return;
     const found = await changedByTrees(this.octokit, this.target);
     if ('reason' in found) {
@@ -371,6 +387,8 @@ const GRAPHQL_WHOLE_BYTES = 512_000;
 
 /** Files per page of the pull request's file list, GitHub's most. */
 const FILES_PER_PAGE = 100;
+/** Files a comparison of two commits lists at most. */
+const MAX_COMPARED_FILES = 300;
 /** Pages of it GitHub serves at most: 3,000 files. */
 const MAX_FILE_PAGES = MAX_LISTED_FILES / FILES_PER_PAGE;
 

@@ -4,6 +4,7 @@ import { redactor } from '../domain/redact.js';
 import { telemetryFromEnv, type TelemetryProvider } from '../telemetry/from-env.js';
 import { CHECK_EVENTS, checkRunIntake, checkSuiteIntake } from './intake/check-events.js';
 import { COMMENT_EVENTS, issueCommentIntake } from './intake/issue-comment.js';
+import { MERGE_GROUP_EVENTS, mergeGroupIntake } from './intake/merge-group.js';
 import { PULL_REQUEST_EVENTS, pullRequestIntake } from './intake/pull-request.js';
 import { AppMetrics } from './metrics.js';
 import { redactingLogger, withRedactedLog } from './redacting-log.js';
@@ -16,7 +17,7 @@ import type { WorkSettings } from './work/settings.js';
 import { paceCreations } from './writers/pacing.js';
 
 /** Every event the App subscribes to (app.yml's `default_events` lists their families). */
-export const HANDLED_EVENTS = [...PULL_REQUEST_EVENTS, ...COMMENT_EVENTS, ...CHECK_EVENTS] as const;
+export const HANDLED_EVENTS = [...PULL_REQUEST_EVENTS, ...COMMENT_EVENTS, ...CHECK_EVENTS, ...MERGE_GROUP_EVENTS] as const;
 
 export interface GpuJustifyAppOptions {
   telemetry?: TelemetryProvider;
@@ -102,6 +103,7 @@ export function createGpuJustifyApp(
     app.on([...COMMENT_EVENTS], withRedactedLog(issueCommentIntake(deps)));
     app.on('check_run.rerequested', withRedactedLog(checkRunIntake(deps)));
     app.on(['check_suite.requested', 'check_suite.rerequested'], withRedactedLog(checkSuiteIntake(deps)));
+    app.on([...MERGE_GROUP_EVENTS], withRedactedLog(mergeGroupIntake(deps)));
   };
 }
 

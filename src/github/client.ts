@@ -27,4 +27,9 @@ export interface PullRequestTarget {
   draft?: boolean;
   /** How many files GitHub counts as changed (`changed_files`); its file list stops at 3,000. */
   changedFiles?: number;
+  /**
+   * A merge queue's group rather than a pull request: its changed files are GitHub's comparison
+   * of the two commits (`number` then names the group's last pull request, for messages only).
+   */
+  compared?: true;
 }

@@ -12,7 +12,7 @@ const manifest = parse(readFileSync(new URL('../../app.yml', import.meta.url), '
 describe('app.yml', () => {
   it('subscribes to every event the App handles', () => {
     const handled = new Set(HANDLED_EVENTS.map((e) => e.split('.')[0]));
-    expect([...handled].sort()).toEqual(['check_run', 'check_suite', 'issue_comment', 'pull_request']);
+    expect([...handled].sort()).toEqual(['check_run', 'check_suite', 'issue_comment', 'merge_group', 'pull_request']);
     expect([...manifest.default_events].sort()).toEqual([...handled].sort());
   });
 
@@ -25,6 +25,7 @@ describe('app.yml', () => {
       issues: 'write',
       metadata: 'read',
       members: 'read',
+      merge_queues: 'read',
     });
   });
 });

@@ -60,6 +60,7 @@ export function listCheckRuns(runs: CheckRunState[], req: FakeRequest): FakeResp
       external_id: r.external_id,
       status: r.status,
       conclusion: r.conclusion,
+      app: { id: 12345, slug: r.app ?? 'gpu-justify', name: r.app ?? 'gpu-justify', owner: { login: 'Codertocat' } },
       output: { title: r.output.title ?? null, summary: r.output.summary ?? null, annotations_count: r.output.annotations.length },
     }));
   return { body: { total_count: found.length, check_runs: found } };

@@ -75,4 +75,6 @@ export interface CheckRunState {
   /** What the App set to find the run again ('' when none). */
   external_id: string;
   output: { title?: string; summary?: string; text?: string; annotations: unknown[] };
+  /** The slug of the App that wrote it: the App under test (`gpu-justify`) unless a test says another. */
+  app?: string;
 }

@@ -68,6 +68,8 @@ export class FakeRepo {
   listedFilesLimit = 3000;
   /** False: a GitHub Enterprise Server without the GraphQL API, answering POST /graphql with 404. */
   graphql = true;
+  /** Merge queue groups by head commit: what the comparison of their base and head lists. */
+  readonly #groups = new Map<string, { baseSha: string; baseFiles: Record<string, string>; headFiles: Record<string, string> }>();
   #nextId = 1000;
   readonly #trees: Map<string, Record<string, string>>;
   readonly #blobs: Map<string, string>;
@@ -97,6 +99,14 @@ export class FakeRepo {
     // A blob is GitHub's by its id whichever API named it (a GraphQL `oid` as much as a contents `sha`).
     const blobs = [...Object.values(files), ...Object.values(special).flatMap((e) => ('link' in e ? [e.link] : []))];
     for (const text of blobs) this.#blobs.set(`${repo.owner}/${repo.repo}/${gitBlobSha(Buffer.from(text, 'utf8'))}`, text);
+    return this;
+  }
+
+  /** A merge queue's group: its base and head commits, as trees of the base repository. */
+  addMergeGroup(baseSha: string, baseFiles: Record<string, string>, headSha: string, headFiles: Record<string, string>): this {
+    this.addTree(this.pr.base, baseSha, baseFiles);
+    this.addTree(this.pr.base, headSha, headFiles);
+    this.#groups.set(headSha, { baseSha, baseFiles, headFiles });
     return this;
   }
 
@@ -288,8 +298,15 @@ export class FakeRepo {
    * `Subproject commit` line), a path whose kind changed (a file turned link or submodule) listed
    * `changed`, and the patch left out past GitHub's limits for one file's diff.
    */
-  #changedFiles(): Record<string, unknown>[] {
-    const { baseFiles, headFiles, renames = {} } = this.pr;
+  #changedFiles(
+    sides: {
+      baseFiles: Record<string, string>;
+      headFiles: Record<string, string>;
+      headSha: string;
+      renames?: Record<string, string>;
+    } = this.pr,
+  ): Record<string, unknown>[] {
+    const { baseFiles, headFiles, renames = {} } = sides;
     const base = sideView(baseFiles);
     const head = sideView(headFiles);
     const renamedFrom = new Set(Object.values(renames));
@@ -316,9 +333,9 @@ export class FakeRepo {
       out.push({
         sha: (after ?? before)?.sha ?? null,
         filename: path,
-        blob_url: `${web}/blob/${this.pr.headSha}/${path}`,
-        raw_url: `${web}/raw/${this.pr.headSha}/${path}`,
-        contents_url: `https://api.github.com/repos/${this.pr.base.owner}/${this.pr.base.repo}/contents/${path}?ref=${this.pr.headSha}`,
+        blob_url: `${web}/blob/${sides.headSha}/${path}`,
+        raw_url: `${web}/raw/${sides.headSha}/${path}`,
+        contents_url: `https://api.github.com/repos/${this.pr.base.owner}/${this.pr.base.repo}/contents/${path}?ref=${sides.headSha}`,
         status,
         additions: 1,
         deletions: 1,
@@ -334,6 +351,23 @@ export class FakeRepo {
   /** The comparison of two commits; the base commit stands for the merge base, as in these scenarios. */
   #compare(req: FakeRequest): FakeResponse {
     const [from = '', to = ''] = (req.params.basehead ?? '').split('...');
+    const group = this.#groups.get(to);
+    if (group && from === group.baseSha) {
+      // A group's head is built on its base: the base is the merge base, and GitHub lists the files (300 at most).
+      const files = this.#changedFiles({ ...group, headSha: to }).slice(0, 300);
+      return {
+        body: {
+          status: 'ahead',
+          ahead_by: 1,
+          behind_by: 0,
+          total_commits: 1,
+          merge_base_commit: { sha: from },
+          base_commit: { sha: from },
+          commits: [],
+          files,
+        },
+      };
+    }
     const { baseSha } = this.pr;
     if (from !== baseSha || to !== this.pr.headSha) return notFound();
     return {

@@ -200,3 +200,32 @@ interface PullRequestPayload {
     head: { sha: string; repo: PayloadRepo };
   };
 }
+
+export interface MergeGroupPayloadOptions {
+  installationId: number;
+  /** The group's last pull request, named by its branch. */
+  number: number;
+  baseSha: string;
+  headSha: string;
+  /** The branch the group merges into; `main` when absent. */
+  base?: string;
+  /** The branch as GitHub names it; `gh-readonly-queue/<base>/pr-<number>-<baseSha>` when absent. */
+  headRef?: string;
+}
+
+/** `merge_group.checks_requested`, moved to the scenarios' repository. */
+export function mergeGroupPayload(options: MergeGroupPayloadOptions): Record<string, unknown> {
+  const payload = recordedExample<
+    CheckPayload & { merge_group: { head_sha: string; head_ref: string; base_sha: string; base_ref: string; head_commit: { id: string } } }
+  >('merge_group', 'checks_requested');
+  fillCheck(payload, { head_sha: '', pull_requests: [] }, { installationId: options.installationId, headSha: options.headSha });
+  const base = options.base ?? 'main';
+  Object.assign(payload.merge_group, {
+    head_sha: options.headSha,
+    head_ref: options.headRef ?? `refs/heads/gh-readonly-queue/${base}/pr-${options.number}-${options.baseSha}`,
+    base_sha: options.baseSha,
+    base_ref: `refs/heads/${base}`,
+  });
+  payload.merge_group.head_commit.id = options.headSha;
+  return payload as unknown as Record<string, unknown>;
+}

@@ -41,7 +41,23 @@ export const CommitJobData = z.object({
 });
 export type CommitJobData = z.infer<typeof CommitJobData>;
 
-export const JobData = z.discriminatedUnion('kind', [PrJobData, CommitJobData]);
+/**
+ * A merge queue's group (`merge_group.checks_requested`): the check on its head commit, carried
+ * from the pull request's review where the group changes the same capacity, reviewed otherwise.
+ */
+export const MergeGroupJobData = z.object({
+  kind: z.literal('merge-group'),
+  ...Repo,
+  headSha: z.string().regex(/^[0-9a-f]{40}$/),
+  baseSha: z.string().regex(/^[0-9a-f]{40}$/),
+  /** `refs/heads/main`: the branch whose policy judges the group. */
+  baseRef: z.string().min(1),
+  /** `refs/heads/gh-readonly-queue/main/pr-<N>-<sha>`: names the group's last pull request. */
+  headRef: z.string().min(1),
+});
+export type MergeGroupJobData = z.infer<typeof MergeGroupJobData>;
+
+export const JobData = z.discriminatedUnion('kind', [PrJobData, CommitJobData, MergeGroupJobData]);
 export type JobData = z.infer<typeof JobData>;
 
 /** The key of a pull request: its jobs run one at a time, its mailbox is read in order. */
@@ -58,11 +74,21 @@ export function prKey(owner: string, repo: string, number: number): string {
  */
 export function jobId(data: JobData): string {
   const repo = `${data.owner}/${data.repo}`.toLowerCase();
-  const at = data.kind === 'pr' ? `pr|${repo}#${data.number}@${data.headSha ?? 'head'}` : `commit|${repo}@${data.headSha}`;
+  const at =
+    data.kind === 'pr'
+      ? `pr|${repo}#${data.number}@${data.headSha ?? 'head'}`
+      : data.kind === 'merge-group'
+        ? `group|${repo}@${data.headSha}`
+        : `commit|${repo}@${data.headSha}`;
   return `${at}|${data.delivery.replaceAll(':', '-')}`;
 }
 
-/** The serialisation key of a job: pull request jobs share one per pull request; a commit job runs alone. */
+/**
+ * The serialisation key of a job: pull request jobs share one per pull request, a merge group's
+ * one per group head (a second request for it folds in); a commit job runs alone.
+ */
 export function jobKey(data: JobData): string | null {
-  return data.kind === 'pr' ? prKey(data.owner, data.repo, data.number) : null;
+  if (data.kind === 'pr') return prKey(data.owner, data.repo, data.number);
+  if (data.kind === 'merge-group') return `${data.owner}/${data.repo}@${data.headSha}`.toLowerCase();
+  return null;
 }

@@ -21,6 +21,7 @@ import { MAILBOX_BATCH, readRequest } from './requests.js';
 import type { Request } from './requests.js';
 import type { WorkStore } from './store.js';
 import { transient } from './transient.js';
+import { runMergeGroupJob } from './merge-group-job.js';
 
 /** What a job needs besides its queue and store. */
 export interface WorkDeps {
@@ -42,7 +43,7 @@ export interface Lane {
 }
 
 /** The `external_id` of a job's check runs: a later attempt of the job finds its run by it. */
-function externalIdOf(job: Pick<QueueJob, 'ref'>): string {
+export function externalIdOf(job: Pick<QueueJob, 'ref'>): string {
   return `gpu-justify/${createHash('sha256').update(job.ref).digest('hex').slice(0, 32)}`;
 }
 
@@ -50,6 +51,7 @@ function externalIdOf(job: Pick<QueueJob, 'ref'>): string {
 export async function runJob(deps: WorkDeps, lane: Lane, job: QueueJob): Promise<void> {
   const { data } = job;
   if (data.kind === 'commit') return runCommitJob(deps, lane, job, data);
+  if (data.kind === 'merge-group') return runMergeGroupJob(deps, lane, job, data);
   return runPullRequestJob(deps, lane, job, data);
 }
 
@@ -234,6 +236,16 @@ async function concludeChecks(
 /** Concludes what a job left in progress when it fails without running (too many stalls). */
 export async function abandonJob(deps: WorkDeps, lane: Lane, job: QueueJob, err: unknown): Promise<void> {
   const { data } = job;
+  if (data.kind === 'merge-group') {
+    try {
+      const octokit = await deps.client(data.installationId, lane.store);
+      const repo = { owner: data.owner, repo: data.repo };
+      await concludeChecks(octokit, repo, [data.headSha], externalIdOf(job), describeFailure(err), deps.log);
+    } catch (e) {
+      deps.log.error({ err: describeFailure(e) }, 'could not reach GitHub to conclude a failed merge group job');
+    }
+    return;
+  }
   if (data.kind !== 'pr') return;
   const log = deps.log.child({ pr: prKey(data.owner, data.repo, data.number), job: job.ref });
   try {
