@@ -76,7 +76,7 @@ async function readFeeds(
   for (const f of files) {
     for (const c of f.calls) {
       if (c.dir === null || called.has(c.dir)) continue;
-      called.set(c.dir, depth + 1 < MAX_DEPTH ? await moduleFeeds(c.dir, io, cache, undefined, depth + 1) : null);
+      called.set(c.dir, depth < MAX_DEPTH ? await moduleFeeds(c.dir, io, cache, undefined, depth + 1) : null);
     }
   }
   const argFed = (c: ModuleFile['calls'][number], line: number): boolean => {
