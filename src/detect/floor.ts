@@ -3,7 +3,8 @@ import { accountSignals, scansPath } from './kit/signal-scan/account.js';
 import { dirOf } from './kit/paths.js';
 import type { AccountedSignal, FileAccounting, Lines } from './kit/signal-scan/account.js';
 import { moduleFeeds } from './terraform-feeds.js';
-import type { ModuleFeeds } from './terraform-feeds.js';
+import { tfvarsNotFed } from './tfvars-feeds.js';
+import type { TfvarsSide } from './tfvars-feeds.js';
 import { isInputFile } from './input-files.js';
 import type { Merged } from './merge-results.js';
 
@@ -28,6 +29,8 @@ export interface FloorInput {
   head: Merged;
   /** Changed files a follower read in full with what they feed (variable files with their module). */
   followed: ReadonlySet<string>;
+  /** Variable files with no module beside them, and the folder of the module they were read with. */
+  tfvarsModules?: ReadonlyMap<string, string>;
   sides: { base: TreeReader; head: TreeReader; list: (dir: string) => Promise<string[]> };
 }
 
@@ -51,10 +54,13 @@ export async function floorOf(input: FloorInput): Promise<Floor> {
   const head = byFile(input.head);
   let chars = 0;
   // What each folder's modules feed, read once per side.
-  const cache = new Map<TreeReader, Map<string, Promise<ModuleFeeds>>>([
-    [input.sides.base, new Map()],
-    [input.sides.head, new Map()],
-  ]);
+  const feedSide = (reader: TreeReader, side: Map<string, FileAccounting>): TfvarsSide => ({
+    read: (p) => reader.read(p),
+    list: input.sides.list,
+    side,
+    cache: new Map(),
+  });
+  const feedSides = { base: feedSide(input.sides.base, base), head: feedSide(input.sides.head, head) };
   // Documentation, lock files and binaries are never applied: not even read.
   const files = input.changed.filter(scansPath).slice(0, MAX_SCANNED_FILES);
   // A batch at a time, so what is held stays within the bound whatever the pull request.
@@ -70,9 +76,14 @@ export async function floorOf(input: FloorInput): Promise<Floor> {
     );
     for (const { file, before, after } of read) {
       chars += (before?.length ?? 0) + (after?.length ?? 0);
-      // A file the input checks judge key by key (input-files.ts) is theirs; one a follower read in
-      // full with what it feeds is accounted for as a whole.
-      if ([before, after].some((text) => text !== null && isInputFile(file, text))) continue;
+      // A file the input checks judge key by key (input-files.ts) is theirs, but for a variable
+      // file read with its module: what each changed GPU value feeds there; one a follower read
+      // in full with what it feeds is accounted for as a whole.
+      if ([before, after].some((text) => text !== null && isInputFile(file, text))) {
+        const notFed = await tfvarsNotFed(file, { before, after }, input.tfvarsModules?.get(file), feedSides);
+        floor.notFollowed.push(...notFed);
+        continue;
+      }
       const whole = input.followed.has(file);
       const check = async (text: string | null, side: Map<string, FileAccounting>, reader: TreeReader) => {
         if (text === null) return NO_SIGNAL;
@@ -80,8 +91,8 @@ export async function floorOf(input: FloorInput): Promise<Floor> {
         // A Terraform file's variables and locals are accounted for by where the module uses them,
         // and what a local module call is given by what it feeds there (terraform-feeds.ts).
         if (whole || !file.endsWith('.tf') || (first.left.length === 0 && !(first.named && LOCAL_CALL.test(text)))) return first;
-        const io = { read: (p: string) => reader.read(p), list: input.sides.list, side };
-        const feeds = await moduleFeeds(dirOf(file), io, cache.get(reader) ?? new Map(), { path: file, text });
+        const io = reader === input.sides.base ? feedSides.base : feedSides.head;
+        const feeds = await moduleFeeds(dirOf(file), io, io.cache, { path: file, text });
         return unaccounted(file, text, { spans: feeds.spansOf(file), anchors: [] });
       };
       const atBase = await check(before, base, input.sides.base);

@@ -21,6 +21,8 @@ const NAMES = ['instance_type', 'node_type', 'machine', 'worker_size', 'type'];
 interface Chain {
   levels: { name: string; viaLocal: boolean }[];
   sink: 'node-group' | 'launch-template' | 'template-file';
+  /** Where the value is set: the root variable's default, a variable file beside the root, or one of an environment's folder. */
+  where: 'default' | 'tfvars' | 'env-tfvars';
   gpu: boolean;
   before: string;
   after: string;
@@ -31,15 +33,17 @@ const chain: fc.Arbitrary<Chain> = fc
   .record({
     levels: fc.array(fc.record({ name: fc.constantFrom(...NAMES), viaLocal: fc.boolean() }), { minLength: 2, maxLength: 4 }),
     sink: fc.constantFrom('node-group' as const, 'launch-template' as const, 'template-file' as const),
+    where: fc.constantFrom('default' as const, 'tfvars' as const, 'env-tfvars' as const),
     gpu: fc.boolean(),
     cpu: fc.constantFrom(...CPU),
     other: fc.constantFrom(...CPU, ...GPU),
     gpuType: fc.constantFrom(...GPU),
     maxSize: fc.integer({ min: 1, max: 20 }),
   })
-  .map(({ levels, sink, gpu, cpu, other, gpuType, maxSize }) => ({
+  .map(({ levels, sink, where, gpu, cpu, other, gpuType, maxSize }) => ({
     levels,
     sink,
+    where,
     gpu,
     before: cpu,
     after: gpu ? gpuType : other === cpu || GPU.includes(other) ? (CPU.find((c) => c !== cpu) ?? cpu) : other,
@@ -61,12 +65,16 @@ function sinkOf(c: Chain, value: string): string {
   return `data "template_file" "nodepool" {\n  template = file("\${path.module}/nodepool.tpl")\n  vars = {\n    instance_type = ${value}\n  }\n}\n`;
 }
 
+/** The file that sets the value, and its line there. */
+const SET_AT = { default: 'infra/variables.tf', tfvars: 'infra/terraform.tfvars', 'env-tfvars': 'infra/envs/prod/terraform.tfvars' };
+const LINE_AT = { default: 3, tfvars: 2, 'env-tfvars': 2 };
+
 /** The repository of a chain, with the root default set to `value`. */
 function tree(c: Chain, value: string): Tree {
   const [root, ...inner] = c.levels;
   if (root === undefined) return {};
   const out: Tree = {
-    'infra/variables.tf': `variable "${root.name}" {\n  type        = string\n  default     = "${value}"\n  description = "what the workers run on"\n}\n\nvariable "region" {\n  type    = string\n  default = "us-east-1"\n}\n`,
+    'infra/variables.tf': `variable "${root.name}" {\n  type        = string\n  default     = "${c.where === 'default' ? value : 'm5.large'}"\n  description = "what the workers run on"\n}\n\nvariable "region" {\n  type    = string\n  default = "us-east-1"\n}\n`,
   };
   let dir = 'infra';
   let parent = root;
@@ -80,6 +88,7 @@ function tree(c: Chain, value: string): Tree {
   });
   out[`${dir}/main.tf`] = sinkOf(c, use(parent));
   if (root.viaLocal) out['infra/locals.tf'] = `locals {\n  ${root.name}_v = var.${root.name}\n}\n`;
+  if (c.where !== 'default') out[SET_AT[c.where]] = `region = "us-east-1"\n${root.name} = "${value}"\n`;
   out[`${dir}/nodepool.tpl`] = 'apiVersion: karpenter.sh/v1\nkind: NodePool\n';
   return out;
 }
@@ -89,7 +98,7 @@ describe('what a changed variable feeds, through local modules', () => {
     await fc.assert(
       fc.asyncProperty(chain, async (c) => {
         const result = await detectChanges(listingPr(tree(c, c.before), tree(c, c.after)));
-        const file = result.coverage.find((f) => f.file === 'infra/variables.tf');
+        const file = result.coverage.find((f) => f.file === SET_AT[c.where]);
         if (!c.gpu) {
           expect(file?.state).not.toBe('not-followed');
           expect(result.changes).toEqual([]);
@@ -101,10 +110,10 @@ describe('what a changed variable feeds, through local modules', () => {
           expect(result.changes).toEqual([]);
           // The GPU name on the changed default is not followed, at its line: never a silent "no change".
           expect(file?.state).toBe('not-followed');
-          expect(file?.notFollowed?.[0]).toMatchObject({ reason: 'unaccounted-signal', subject: c.after, line: 3 });
+          expect(file?.notFollowed?.[0]).toMatchObject({ reason: 'unaccounted-signal', subject: c.after, line: LINE_AT[c.where] });
         }
       }),
-      { numRuns: 40 },
+      { numRuns: 60 },
     );
   });
 });

@@ -166,7 +166,10 @@ function moduleFile(dir: string, path: string, text: string, accounting: FileAcc
       // reads are the types above, and a registry module, read by its module reader or noted at the call.
       (called && b.type === 'module' && !calls.some((c) => c.block === b)),
   );
-  const spans = without([...resolvedSpans(path, text, accounting), ...read], calls.map((c) => c.block));
+  const spans = without(
+    [...resolvedSpans(path, text, accounting), ...read],
+    calls.map((c) => c.block),
+  );
   return { path, text, spans, calls };
 }
 

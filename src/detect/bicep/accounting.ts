@@ -74,5 +74,7 @@ export function paramLines(file: string, text: string, accounted: (name: string)
     const m = /^\s*param\s+([A-Za-z_]\w*)\s*=/.exec(l);
     if (m?.[1] !== undefined) starts.push({ name: m[1], line: i + 1 });
   });
-  return starts.flatMap((s, i) => (accounted(s.name) ? [{ file, from: s.line, to: Math.max(s.line, (starts[i + 1]?.line ?? last + 1) - 1) }] : []));
+  return starts.flatMap((s, i) =>
+    accounted(s.name) ? [{ file, from: s.line, to: Math.max(s.line, (starts[i + 1]?.line ?? last + 1) - 1) }] : [],
+  );
 }
