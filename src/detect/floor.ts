@@ -4,6 +4,7 @@ import { dirOf } from './kit/paths.js';
 import type { AccountedSignal, FileAccounting, Lines } from './kit/signal-scan/account.js';
 import { moduleFeeds } from './terraform-feeds.js';
 import { tfvarsNotFed } from './tfvars-feeds.js';
+import { isLocalUnit, unitSpans } from './terragrunt-feeds.js';
 import type { TfvarsSide } from './tfvars-feeds.js';
 import { isInputFile } from './input-files.js';
 import type { Merged } from './merge-results.js';
@@ -88,6 +89,11 @@ export async function floorOf(input: FloorInput): Promise<Floor> {
       const check = async (text: string | null, side: Map<string, FileAccounting>, reader: TreeReader) => {
         if (text === null) return NO_SIGNAL;
         const first = unaccounted(file, text, whole ? WHOLE : (side.get(file) ?? NONE));
+        // A Terragrunt unit's inputs are accounted for by what they feed in its module.
+        if (!whole && file.endsWith('.hcl') && first.named && isLocalUnit(text)) {
+          const io = reader === input.sides.base ? feedSides.base : feedSides.head;
+          return unaccounted(file, text, { spans: await unitSpans(file, text, side.get(file) ?? NONE, io), anchors: [] });
+        }
         // A Terraform file's variables and locals are accounted for by where the module uses them,
         // and what a local module call is given by what it feeds there (terraform-feeds.ts).
         if (whole || !file.endsWith('.tf') || (first.left.length === 0 && !(first.named && LOCAL_CALL.test(text)))) return first;

@@ -1,8 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { detectChanges } from './detect-changes.js';
-import { listingPr } from '../../test/detect/listing-tree.js';
-import type { Tree } from '../../test/detect/listing-tree.js';
+import { detectPr } from '../../test/detect/real-fixtures.js';
+import type { Tree } from '../../test/detect/real-fixtures.js';
 
 /**
  * What a changed variable feeds, on generated module chains: a root variable handed through 1–3
@@ -22,7 +21,7 @@ interface Chain {
   levels: { name: string; viaLocal: boolean }[];
   sink: 'node-group' | 'launch-template' | 'template-file';
   /** Where the value is set: the root variable's default, a variable file beside the root, or one of an environment's folder. */
-  where: 'default' | 'tfvars' | 'env-tfvars';
+  where: 'default' | 'tfvars' | 'env-tfvars' | 'terragrunt';
   gpu: boolean;
   before: string;
   after: string;
@@ -33,7 +32,7 @@ const chain: fc.Arbitrary<Chain> = fc
   .record({
     levels: fc.array(fc.record({ name: fc.constantFrom(...NAMES), viaLocal: fc.boolean() }), { minLength: 2, maxLength: 4 }),
     sink: fc.constantFrom('node-group' as const, 'launch-template' as const, 'template-file' as const),
-    where: fc.constantFrom('default' as const, 'tfvars' as const, 'env-tfvars' as const),
+    where: fc.constantFrom('default' as const, 'tfvars' as const, 'env-tfvars' as const, 'terragrunt' as const),
     gpu: fc.boolean(),
     cpu: fc.constantFrom(...CPU),
     other: fc.constantFrom(...CPU, ...GPU),
@@ -41,7 +40,8 @@ const chain: fc.Arbitrary<Chain> = fc
     maxSize: fc.integer({ min: 1, max: 20 }),
   })
   .map(({ levels, sink, where, gpu, cpu, other, gpuType, maxSize }) => ({
-    levels,
+    // A unit's module is a call itself: two more levels below it are read.
+    levels: where === 'terragrunt' ? levels.slice(0, 3) : levels,
     sink,
     where,
     gpu,
@@ -66,8 +66,13 @@ function sinkOf(c: Chain, value: string): string {
 }
 
 /** The file that sets the value, and its line there. */
-const SET_AT = { default: 'infra/variables.tf', tfvars: 'infra/terraform.tfvars', 'env-tfvars': 'infra/envs/prod/terraform.tfvars' };
-const LINE_AT = { default: 3, tfvars: 2, 'env-tfvars': 2 };
+const SET_AT = {
+  default: 'infra/variables.tf',
+  tfvars: 'infra/terraform.tfvars',
+  'env-tfvars': 'infra/envs/prod/terraform.tfvars',
+  terragrunt: 'infra/live/prod/terragrunt.hcl',
+};
+const LINE_AT = { default: 3, tfvars: 2, 'env-tfvars': 2, terragrunt: 7 };
 
 /** The repository of a chain, with the root default set to `value`. */
 function tree(c: Chain, value: string): Tree {
@@ -88,7 +93,9 @@ function tree(c: Chain, value: string): Tree {
   });
   out[`${dir}/main.tf`] = sinkOf(c, use(parent));
   if (root.viaLocal) out['infra/locals.tf'] = `locals {\n  ${root.name}_v = var.${root.name}\n}\n`;
-  if (c.where !== 'default') out[SET_AT[c.where]] = `region = "us-east-1"\n${root.name} = "${value}"\n`;
+  if (c.where === 'terragrunt')
+    out[SET_AT.terragrunt] = `terraform {\n  source = "../.."\n}\n\ninputs = {\n  region = "us-east-1"\n  ${root.name} = "${value}"\n}\n`;
+  else if (c.where !== 'default') out[SET_AT[c.where]] = `region = "us-east-1"\n${root.name} = "${value}"\n`;
   out[`${dir}/nodepool.tpl`] = 'apiVersion: karpenter.sh/v1\nkind: NodePool\n';
   return out;
 }
@@ -97,7 +104,7 @@ describe('what a changed variable feeds, through local modules', () => {
   it('counts what reaches a counted node group, names what reaches nothing read, and leaves CPU values alone', async () => {
     await fc.assert(
       fc.asyncProperty(chain, async (c) => {
-        const result = await detectChanges(listingPr(tree(c, c.before), tree(c, c.after)));
+        const result = await detectPr(tree(c, c.before), tree(c, c.after));
         const file = result.coverage.find((f) => f.file === SET_AT[c.where]);
         if (!c.gpu) {
           expect(file?.state).not.toBe('not-followed');
@@ -113,7 +120,7 @@ describe('what a changed variable feeds, through local modules', () => {
           expect(file?.notFollowed?.[0]).toMatchObject({ reason: 'unaccounted-signal', subject: c.after, line: LINE_AT[c.where] });
         }
       }),
-      { numRuns: 60 },
+      { numRuns: 80 },
     );
   });
 });

@@ -182,7 +182,7 @@ const readType = (type: string, called: boolean) =>
   type in RESOURCE_KINDS || (called && (MANIFEST_RESOURCE_TYPES as readonly string[]).includes(type));
 
 /** `spans` less the lines of `holes`. */
-function without(spans: readonly Lines[], holes: readonly Lines[]): Lines[] {
+export function without(spans: readonly Lines[], holes: readonly Lines[]): Lines[] {
   let out: Lines[] = [...spans];
   for (const h of holes) {
     out = out.flatMap((s) => {
@@ -197,7 +197,7 @@ function without(spans: readonly Lines[], holes: readonly Lines[]): Lines[] {
 }
 
 /** `a/b` + `../c` → `a/c`; null when it leaves the repository. */
-function resolvePath(dir: string, rel: string): string | null {
+export function resolvePath(dir: string, rel: string): string | null {
   const out = dir === '' ? [] : dir.split('/');
   for (const step of rel.split('/')) {
     if (step === '' || step === '.') continue;
