@@ -34,6 +34,8 @@ interface ModuleFile {
 export interface ModuleFeeds {
   spansOf: (path: string) => Lines[];
   variableFed: (name: string) => boolean;
+  /** The module declares this variable. */
+  declares: (name: string) => boolean;
 }
 
 /**
@@ -141,7 +143,7 @@ async function readFeeds(
     for (const v of variables) if (v.path === path && variableFed(v.name)) spans.push(v);
     return spans;
   };
-  return { spansOf, variableFed };
+  return { spansOf, variableFed, declares: (name) => variables.some((v) => v.name === name) };
 }
 
 /** `source = "./x"` or `"../x"`: a module of this repository, by its folder. */

@@ -43,7 +43,8 @@ export async function tfvarsNotFed(
     const atHead = key in after;
     const side = atHead ? sides.head : sides.base;
     const feeds = await moduleFeeds(dir, side, side.cache);
-    if (feeds.variableFed(key)) continue;
+    // A value for a variable the module does not declare sets nothing (Terraform warns and passes over it).
+    if (feeds.variableFed(key) || !feeds.declares(key)) continue;
     const text = (atHead ? texts.after : texts.before) ?? '';
     const line = lineOfKey(text, key);
     const token = accountSignals(path, text).signals.find((s) => line === null || s.line >= line)?.token ?? key;
