@@ -169,7 +169,14 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
 
   // Every changed text file, whatever its format: a GPU name nothing accounts for is not followed.
   const followed = [...modules.tfvars, ...deployments.followed, ...terragrunt.followed];
-  const floor = await floorOf({ changed: changedPaths, base, head, followed: new Set([...followed, ...charts.followed]), sides });
+  const floor = await floorOf({
+    changed: changedPaths,
+    base,
+    head,
+    followed: new Set([...followed, ...charts.followed]),
+    tfvarsModules: modules.tfvarsModules,
+    sides,
+  });
   // Reads made since (a pool's flavors, its sharing config, the floor's scan of a file only it
   // reads) may have met such paths too, or a changed file over the size limit: each an error.
   const lateNotFiles = await sides.notFiles([]);

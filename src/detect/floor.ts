@@ -1,9 +1,11 @@
 import type { NotFollowed, TreeReader } from '../domain/index.js';
-import { accountSignals, resolvedSpans, scansPath } from './kit/signal-scan/account.js';
-import { hclBlocks, localEntries, referenceLines, within } from './kit/signal-scan/hcl-module.js';
+import { accountSignals, scansPath } from './kit/signal-scan/account.js';
 import { dirOf } from './kit/paths.js';
-import { RESOURCE_KINDS } from './terraform/resources.js';
 import type { AccountedSignal, FileAccounting, Lines } from './kit/signal-scan/account.js';
+import { moduleFeeds } from './terraform-feeds.js';
+import { tfvarsNotFed } from './tfvars-feeds.js';
+import { isLocalUnit, unitSpans } from './terragrunt-feeds.js';
+import type { TfvarsSide } from './tfvars-feeds.js';
 import { isInputFile } from './input-files.js';
 import type { Merged } from './merge-results.js';
 
@@ -16,8 +18,8 @@ const MAX_SCANNED_FILES = 3000;
 const MAX_SCANNED_CHARS = 64 * 1024 * 1024;
 /** GPU names named per file side when several are unaccounted for. */
 const NAMED_PER_SIDE = 5;
-/** Files of a Terraform module read to see where its variables go. */
-const MAX_MODULE_FILES = 64;
+/** A module block calling a module of this repository by path: what its arguments feed is judged. */
+const LOCAL_CALL = /^[ \t]*source[ \t]*=[ \t]*"\.\.?\//m;
 const READ_CONCURRENCY = 8;
 const NO_SIGNAL = { named: false, left: [] };
 
@@ -28,6 +30,8 @@ export interface FloorInput {
   head: Merged;
   /** Changed files a follower read in full with what they feed (variable files with their module). */
   followed: ReadonlySet<string>;
+  /** Variable files with no module beside them, and the folder of the module they were read with. */
+  tfvarsModules?: ReadonlyMap<string, string>;
   sides: { base: TreeReader; head: TreeReader; list: (dir: string) => Promise<string[]> };
 }
 
@@ -50,6 +54,14 @@ export async function floorOf(input: FloorInput): Promise<Floor> {
   const base = byFile(input.base);
   const head = byFile(input.head);
   let chars = 0;
+  // What each folder's modules feed, read once per side.
+  const feedSide = (reader: TreeReader, side: Map<string, FileAccounting>): TfvarsSide => ({
+    read: (p) => reader.read(p),
+    list: input.sides.list,
+    side,
+    cache: new Map(),
+  });
+  const feedSides = { base: feedSide(input.sides.base, base), head: feedSide(input.sides.head, head) };
   // Documentation, lock files and binaries are never applied: not even read.
   const files = input.changed.filter(scansPath).slice(0, MAX_SCANNED_FILES);
   // A batch at a time, so what is held stays within the bound whatever the pull request.
@@ -65,16 +77,29 @@ export async function floorOf(input: FloorInput): Promise<Floor> {
     );
     for (const { file, before, after } of read) {
       chars += (before?.length ?? 0) + (after?.length ?? 0);
-      // A file the input checks judge key by key (input-files.ts) is theirs; one a follower read in
-      // full with what it feeds is accounted for as a whole.
-      if ([before, after].some((text) => text !== null && isInputFile(file, text))) continue;
+      // A file the input checks judge key by key (input-files.ts) is theirs, but for a variable
+      // file read with its module: what each changed GPU value feeds there; one a follower read
+      // in full with what it feeds is accounted for as a whole.
+      if ([before, after].some((text) => text !== null && isInputFile(file, text))) {
+        const notFed = await tfvarsNotFed(file, { before, after }, input.tfvarsModules?.get(file), feedSides);
+        floor.notFollowed.push(...notFed);
+        continue;
+      }
       const whole = input.followed.has(file);
       const check = async (text: string | null, side: Map<string, FileAccounting>, reader: TreeReader) => {
         if (text === null) return NO_SIGNAL;
         const first = unaccounted(file, text, whole ? WHOLE : (side.get(file) ?? NONE));
-        // A Terraform file's variables and locals are accounted for by where the module uses them.
-        if (first.left.length === 0 || !file.endsWith('.tf')) return first;
-        return unaccounted(file, text, await terraformSpans(file, text, side, (p) => reader.read(p), input.sides.list));
+        // A Terragrunt unit's inputs are accounted for by what they feed in its module.
+        if (!whole && file.endsWith('.hcl') && first.named && isLocalUnit(text)) {
+          const io = reader === input.sides.base ? feedSides.base : feedSides.head;
+          return unaccounted(file, text, { spans: await unitSpans(file, text, side.get(file) ?? NONE, io), anchors: [] });
+        }
+        // A Terraform file's variables and locals are accounted for by where the module uses them,
+        // and what a local module call is given by what it feeds there (terraform-feeds.ts).
+        if (whole || !file.endsWith('.tf') || (first.left.length === 0 && !(first.named && LOCAL_CALL.test(text)))) return first;
+        const io = reader === input.sides.base ? feedSides.base : feedSides.head;
+        const feeds = await moduleFeeds(dirOf(file), io, io.cache, { path: file, text });
+        return unaccounted(file, text, { spans: feeds.spansOf(file), anchors: [] });
       };
       const atBase = await check(before, base, input.sides.base);
       const atHead = await check(after, head, input.sides.head);
@@ -132,63 +157,4 @@ function entries(file: string, left: readonly AccountedSignal[], side: 'base' | 
 
 function unscanned(file: string, why: string): NotFollowed {
   return { file, line: null, reason: 'unscanned', subject: file, needs: why };
-}
-
-/**
- * What a Terraform module accounts for beyond its parsers' objects, for one changed `.tf` file:
- * every block of a resource type the Terraform parser reads (it read it, GPUs or none), outputs
- * (a value shown, no capacity), and the variables and locals whose every use lies in what is
- * accounted for (or that nothing uses). A variable handed to a module or resource nothing reads
- * stays unaccounted: what its GPU values feed is not followed.
- */
-async function terraformSpans(
-  file: string,
-  text: string,
-  side: Map<string, FileAccounting>,
-  read: (path: string) => Promise<string | null>,
-  list: (dir: string) => Promise<string[]>,
-): Promise<FileAccounting> {
-  const dir = dirOf(file);
-  const others = (await list(dir)).filter((p) => p !== file && dirOf(p) === dir && p.endsWith('.tf'));
-  const texts = new Map<string, string>([[file, text]]);
-  for (const p of others.slice(0, MAX_MODULE_FILES)) {
-    const t = await read(p);
-    if (t !== null) texts.set(p, t);
-  }
-  const modules = [...texts].map(([path, t]) => {
-    const blocks = hclBlocks(t);
-    const read = blocks.filter((b) => (b.type === 'resource' && (b.labels[0] ?? '') in RESOURCE_KINDS) || b.type === 'output');
-    return { path, text: t, blocks, spans: [...resolvedSpans(path, t, side.get(path) ?? NONE), ...read] };
-  });
-  const locals = modules.flatMap((m) =>
-    m.blocks.filter((b) => b.type === 'locals').flatMap((b) => localEntries(m.text, b).map((e) => ({ ...e, path: m.path }))),
-  );
-  const variables = modules.flatMap((m) =>
-    m.blocks.filter((b) => b.type === 'variable').map((b) => ({ name: b.labels[0] ?? '', from: b.from, to: b.to, path: m.path })),
-  );
-  const accounted = new Set<string>();
-  const usedOnlyInAccounted = (what: 'var' | 'local', name: string, own: { path: string; from: number; to: number }) =>
-    modules.every((m) =>
-      referenceLines(m.text, what, name).every(
-        (line) =>
-          within(m.spans, line) ||
-          (m.path === own.path && own.from <= line && line <= own.to) ||
-          locals.some((l) => l.path === m.path && accounted.has(`local.${l.name}`) && l.from <= line && line <= l.to),
-      ),
-    );
-  // Locals read locals: grow the accounted set until it holds still.
-  for (let round = 0, grew = true; grew && round < 16; round++) {
-    grew = false;
-    for (const l of locals) {
-      if (!accounted.has(`local.${l.name}`) && usedOnlyInAccounted('local', l.name, l)) {
-        accounted.add(`local.${l.name}`);
-        grew = true;
-      }
-    }
-  }
-  const own = modules.find((m) => m.path === file);
-  const spans: Lines[] = [...(own?.spans ?? [])];
-  for (const l of locals) if (l.path === file && accounted.has(`local.${l.name}`)) spans.push(l);
-  for (const v of variables) if (v.path === file && usedOnlyInAccounted('var', v.name, v)) spans.push(v);
-  return { spans, anchors: [] };
 }

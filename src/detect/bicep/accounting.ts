@@ -1,5 +1,6 @@
 import type { Node } from 'web-tree-sitter';
 import type { AccountedLines } from '../parser.js';
+import { lineCount } from '../kit/lines.js';
 
 const DECLARATIONS = new Set(['parameter_declaration', 'variable_declaration']);
 // Parameters and variables reading each other: grown this many rounds at most.
@@ -64,13 +65,16 @@ function isName(n: Node): boolean {
   return parent.type === 'for_loop_parameters' || parent.type === 'loop_variable' || parent.type === 'loop_enumerator';
 }
 
-/** The lines of a parameter file's `param x = …` statements, each up to the next statement. */
+/** The lines of a parameter file's `param x = …` statements, each up to the next statement (the last to the file's last line). */
 export function paramLines(file: string, text: string, accounted: (name: string) => boolean): AccountedLines[] {
   const lines = text.split('\n');
+  const last = lineCount(text);
   const starts: { name: string; line: number }[] = [];
   lines.forEach((l, i) => {
     const m = /^\s*param\s+([A-Za-z_]\w*)\s*=/.exec(l);
     if (m?.[1] !== undefined) starts.push({ name: m[1], line: i + 1 });
   });
-  return starts.flatMap((s, i) => (accounted(s.name) ? [{ file, from: s.line, to: (starts[i + 1]?.line ?? lines.length + 1) - 1 }] : []));
+  return starts.flatMap((s, i) =>
+    accounted(s.name) ? [{ file, from: s.line, to: Math.max(s.line, (starts[i + 1]?.line ?? last + 1) - 1) }] : [],
+  );
 }

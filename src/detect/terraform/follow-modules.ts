@@ -22,6 +22,8 @@ export interface FollowedModules {
   calls: { file: string; subject: string }[];
   /** Variable files read with the module that declares their variables. */
   tfvars: string[];
+  /** The folder of the module each of those files was read with. */
+  tfvarsModules: Map<string, string>;
   /** Folders of the modules read through a call: their own readings would count the pools twice. */
   modules: string[];
 }
@@ -379,6 +381,7 @@ async function followTfvars(changed: readonly string[], io: FollowIo, result: Fo
         place(result[side], read, path, 1, (n) => n, why);
     }
     result.tfvars.push(path);
+    result.tfvarsModules.set(path, moduleDir);
   }
 }
 
@@ -425,7 +428,7 @@ async function moduleFor(
 
 /** Local module calls and free-standing variable files of the PR, each read with its module. */
 export async function followModules(changed: readonly string[], io: FollowIo): Promise<FollowedModules> {
-  const result: FollowedModules = { base: empty(), head: empty(), calls: [], tfvars: [], modules: [] };
+  const result: FollowedModules = { base: empty(), head: empty(), calls: [], tfvars: [], tfvarsModules: new Map(), modules: [] };
   const budgets: Budgets = {
     base: { left: MAX_READS, budget: new TerraformBudget() },
     head: { left: MAX_READS, budget: new TerraformBudget() },

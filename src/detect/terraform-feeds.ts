@@ -1,0 +1,212 @@
+import { resolvedSpans } from './kit/signal-scan/account.js';
+import { hclBlocks, localEntries, referenceLines, within } from './kit/signal-scan/hcl-module.js';
+import type { HclBlock } from './kit/signal-scan/hcl-module.js';
+import { dirOf } from './kit/paths.js';
+import { RESOURCE_KINDS } from './terraform/resources.js';
+import { MANIFEST_RESOURCE_TYPES } from './terraform/k8s-manifests.js';
+import type { FileAccounting, Lines } from './kit/signal-scan/account.js';
+
+/** Files of a Terraform module read to see where its variables go. */
+const MAX_MODULE_FILES = 64;
+/** Modules calling modules: followed this deep (as follow-modules reads them); past it, what a call is given feeds nothing known. */
+const MAX_DEPTH = 3;
+// Arguments of a module block that are Terraform's, not the module's variables.
+const META = new Set(['source', 'version', 'count', 'for_each', 'providers', 'depends_on']);
+const NONE: FileAccounting = { spans: [], anchors: [] };
+
+/** What the feed reads: one side of the pull request, and what its parsers account for, by file. */
+export interface FeedIo {
+  read: (path: string) => Promise<string | null>;
+  list: (dir: string) => Promise<string[]>;
+  side: ReadonlyMap<string, FileAccounting>;
+}
+
+interface ModuleFile {
+  path: string;
+  text: string;
+  /** What the parsers read or that is no capacity, less the local module calls (judged argument by argument). */
+  spans: Lines[];
+  /** Calls of modules of this folder's repository by relative path, with their arguments. */
+  calls: { block: HclBlock; dir: string | null; args: { name: string; from: number; to: number }[] }[];
+}
+
+/** What a module accounts for: each file's lines, and which of its variables feed only what is read. */
+export interface ModuleFeeds {
+  spansOf: (path: string) => Lines[];
+  variableFed: (name: string) => boolean;
+  /** The module declares this variable. */
+  declares: (name: string) => boolean;
+}
+
+/**
+ * Where a Terraform module's values go: a variable or local is accounted for when every use lies
+ * in what is read (a resource the Terraform parser reads, an output, a local itself accounted for),
+ * and an argument of a local module call only when the variable it sets is, inside the called
+ * module, accounted for in turn (bounded by MAX_DEPTH). So a GPU value handed down to a launch
+ * template or a rendered template nothing reads stays unaccounted, on the line that sets it.
+ * `own` is the changed file's text at this side; one cache per side holds each folder read once.
+ */
+export function moduleFeeds(
+  dir: string,
+  io: FeedIo,
+  cache: Map<string, Promise<ModuleFeeds>>,
+  own?: { path: string; text: string },
+  depth = 0,
+): Promise<ModuleFeeds> {
+  const key = `${depth}\u0000${dir}\u0000${own?.path ?? ''}`;
+  let found = cache.get(key);
+  if (found === undefined) cache.set(key, (found = readFeeds(dir, io, cache, own, depth)));
+  return found;
+}
+
+async function readFeeds(
+  dir: string,
+  io: FeedIo,
+  cache: Map<string, Promise<ModuleFeeds>>,
+  own: { path: string; text: string } | undefined,
+  depth: number,
+): Promise<ModuleFeeds> {
+  const listed = (await io.list(dir)).filter((p) => p !== own?.path && dirOf(p) === dir && p.endsWith('.tf'));
+  const texts = new Map<string, string>(own ? [[own.path, own.text]] : []);
+  for (const p of listed.slice(0, MAX_MODULE_FILES)) {
+    const t = await io.read(p);
+    if (t !== null) texts.set(p, t);
+  }
+  const files = [...texts].map(([path, text]) => moduleFile(dir, path, text, io.side.get(path) ?? NONE, depth > 0));
+  // What each call's module feeds, read before judging this one (a call's argument is judged by it).
+  const called = new Map<string, ModuleFeeds | null>();
+  for (const f of files) {
+    for (const c of f.calls) {
+      if (c.dir === null || called.has(c.dir)) continue;
+      called.set(c.dir, depth < MAX_DEPTH ? await moduleFeeds(c.dir, io, cache, undefined, depth + 1) : null);
+    }
+  }
+  const argFed = (c: ModuleFile['calls'][number], line: number): boolean => {
+    const arg = c.args.find((a) => a.from <= line && line <= a.to);
+    if (arg === undefined || META.has(arg.name)) return true;
+    const feeds = c.dir === null ? null : (called.get(c.dir) ?? null);
+    return feeds !== null && feeds.variableFed(arg.name);
+  };
+  const locals = files.flatMap((m) =>
+    hclBlocks(m.text)
+      .filter((b) => b.type === 'locals')
+      .flatMap((b) => localEntries(m.text, b).map((e) => ({ ...e, path: m.path }))),
+  );
+  const accounted = new Set<string>();
+  const read = (m: ModuleFile, line: number): boolean => {
+    const call = m.calls.find((c) => c.block.from <= line && line <= c.block.to);
+    if (call !== undefined) return argFed(call, line);
+    return within(m.spans, line) || locals.some((l) => l.path === m.path && accounted.has(l.name) && l.from <= line && line <= l.to);
+  };
+  const usedOnlyInRead = (what: 'var' | 'local', name: string, at: { path: string; from: number; to: number }) =>
+    files.every((m) =>
+      referenceLines(m.text, what, name).every((line) => (m.path === at.path && at.from <= line && line <= at.to) || read(m, line)),
+    );
+  // Locals read locals: grow the accounted set until it holds still.
+  for (let round = 0, grew = true; grew && round < 16; round++) {
+    grew = false;
+    for (const l of locals) {
+      if (!accounted.has(l.name) && usedOnlyInRead('local', l.name, l)) {
+        accounted.add(l.name);
+        grew = true;
+      }
+    }
+  }
+  const variables = files.flatMap((m) =>
+    hclBlocks(m.text)
+      .filter((b) => b.type === 'variable')
+      .map((b) => ({ name: b.labels[0] ?? '', from: b.from, to: b.to, path: m.path })),
+  );
+  const fed = new Map<string, boolean>();
+  const variableFed = (name: string): boolean => {
+    let known = fed.get(name);
+    if (known === undefined) {
+      const v = variables.find((x) => x.name === name);
+      // A variable the module does not declare is an error where it is set: nothing known is fed.
+      fed.set(name, (known = v !== undefined && usedOnlyInRead('var', name, v)));
+    }
+    return known;
+  };
+  const spansOf = (path: string): Lines[] => {
+    const m = files.find((f) => f.path === path);
+    if (m === undefined) return [];
+    const spans: Lines[] = [...m.spans];
+    for (const c of m.calls) {
+      // The call's own lines (its header, source, count) are read with it; each argument by what it feeds.
+      const args = c.args.filter((a) => !META.has(a.name));
+      for (let line = c.block.from; line <= c.block.to; line++) {
+        const arg = args.find((a) => a.from <= line && line <= a.to);
+        if (arg === undefined || argFed(c, line)) spans.push({ from: line, to: line });
+      }
+    }
+    for (const l of locals) if (l.path === path && accounted.has(l.name)) spans.push(l);
+    for (const v of variables) if (v.path === path && variableFed(v.name)) spans.push(v);
+    return spans;
+  };
+  return { spansOf, variableFed, declares: (name) => variables.some((v) => v.name === name) };
+}
+
+/** `source = "./x"` or `"../x"`: a module of this repository, by its folder. */
+const LOCAL_SOURCE = /^[ \t]*source[ \t]*=[ \t]*"(\.\.?\/[^"]*)"/m;
+
+function moduleFile(dir: string, path: string, text: string, accounting: FileAccounting, called: boolean): ModuleFile {
+  const blocks = hclBlocks(text);
+  const lines = text.split('\n');
+  const calls: ModuleFile['calls'] = [];
+  for (const block of blocks.filter((b) => b.type === 'module')) {
+    const body = lines.slice(block.from, block.to - 1).join('\n');
+    const source = LOCAL_SOURCE.exec(body)?.[1];
+    // A module called from a registry or by URL is read by what reads its inputs (registry-module-inputs).
+    if (source === undefined) continue;
+    calls.push({ block, dir: resolvePath(dir, source), args: localEntries(text, block) });
+  }
+  const read = blocks.filter(
+    (b) =>
+      (b.type === 'resource' && readType(b.labels[0] ?? '', called)) ||
+      b.type === 'output' ||
+      // A called module's findings and notes are placed at its call, not here: what its reading
+      // reads are the types above, and a registry module, read by its module reader or noted at the call.
+      (called && b.type === 'module' && !calls.some((c) => c.block === b)),
+  );
+  const spans = without(
+    [...resolvedSpans(path, text, accounting), ...read],
+    calls.map((c) => c.block),
+  );
+  return { path, text, spans, calls };
+}
+
+/**
+ * Resources the Terraform parser reads: node pools and groups, and in a called module (whose
+ * findings are placed at the call) Kubernetes objects written in Terraform; in the changed
+ * folder, those are what the parsers' own accounting says they read.
+ */
+const readType = (type: string, called: boolean) =>
+  type in RESOURCE_KINDS || (called && (MANIFEST_RESOURCE_TYPES as readonly string[]).includes(type));
+
+/** `spans` less the lines of `holes`. */
+export function without(spans: readonly Lines[], holes: readonly Lines[]): Lines[] {
+  let out: Lines[] = [...spans];
+  for (const h of holes) {
+    out = out.flatMap((s) => {
+      if (s.to < h.from || h.to < s.from) return [s];
+      const parts: Lines[] = [];
+      if (s.from < h.from) parts.push({ from: s.from, to: h.from - 1 });
+      if (h.to < s.to) parts.push({ from: h.to + 1, to: s.to });
+      return parts;
+    });
+  }
+  return out;
+}
+
+/** `a/b` + `../c` → `a/c`; null when it leaves the repository. */
+export function resolvePath(dir: string, rel: string): string | null {
+  const out = dir === '' ? [] : dir.split('/');
+  for (const step of rel.split('/')) {
+    if (step === '' || step === '.') continue;
+    if (step === '..') {
+      if (out.length === 0) return null;
+      out.pop();
+    } else out.push(step);
+  }
+  return out.join('/');
+}

@@ -1,0 +1,49 @@
+import { resolvedSpans } from './kit/signal-scan/account.js';
+import type { FileAccounting, Lines } from './kit/signal-scan/account.js';
+import { localEntries } from './kit/signal-scan/hcl-module.js';
+import { dirOf } from './kit/paths.js';
+import { moduleFeeds, resolvePath, without } from './terraform-feeds.js';
+import type { TfvarsSide } from './tfvars-feeds.js';
+
+/** A unit's `terraform { source = "../…" }`: a module of this repository by path (`//` marks a folder inside it). */
+const UNIT_SOURCE = /^[ \t]*source[ \t]*=[ \t]*"(\.\.?\/[^"?]*)/m;
+const INPUTS = /^inputs[ \t]*=[ \t]*\{/;
+
+/** True when a Terragrunt file calls a module of this repository by path and hands it inputs. */
+export function isLocalUnit(text: string): boolean {
+  return UNIT_SOURCE.test(text) && text.split('\n').some((l) => INPUTS.test(l));
+}
+
+/**
+ * What a Terragrunt unit accounts for, its `inputs` judged entry by entry: an input is accounted
+ * only when the variable it sets feeds, in the unit's module, only what is read
+ * (terraform-feeds.ts), as an argument of a module call is. What its includes add is theirs.
+ */
+export async function unitSpans(file: string, text: string, accounting: FileAccounting, side: TfvarsSide): Promise<Lines[]> {
+  const spans = resolvedSpans(file, text, accounting);
+  const source = UNIT_SOURCE.exec(text)?.[1];
+  const lines = text.split('\n');
+  const from = lines.findIndex((l) => INPUTS.test(l)) + 1;
+  if (source === undefined || from === 0) return spans;
+  const to = closing(lines, from);
+  const moduleDir = resolvePath(dirOf(file), source.replace(/\/\/+/g, '/').replace(/\/$/, ''));
+  const block = { type: 'inputs', labels: [], from, to };
+  // The unit's module is itself a call (readModuleCall reads the modules it calls one level less deep).
+  const feeds = moduleDir === null ? null : await moduleFeeds(moduleDir, side, side.cache, undefined, 1);
+  const fed = localEntries(text, block).filter((e) => feeds?.variableFed(e.name) === true);
+  return [...without(spans, [block]), { from, to: from }, { from: to, to }, ...fed];
+}
+
+/** The line that closes what opens on line `from` (1-based), by brackets outside strings and comments. */
+function closing(lines: readonly string[], from: number): number {
+  let depth = 0;
+  for (let n = from; n <= lines.length; n++) {
+    const line = (lines[n - 1] ?? '').replace(/"(?:[^"\\]|\\.)*"/g, '""').replace(/(?:#|\/\/).*$/, '');
+    for (const c of line) {
+      if (c === '{' || c === '[' || c === '(') depth++;
+      else if (c === '}' || c === ']' || c === ')') depth--;
+    }
+    if (depth <= 0) return n;
+  }
+  return lines.length;
+}

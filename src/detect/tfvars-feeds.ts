@@ -1,0 +1,69 @@
+import type { NotFollowed } from '../domain/index.js';
+import { accountSignals } from './kit/signal-scan/account.js';
+import { namesGpu } from './kit/gpu-signal.js';
+import { dirOf } from './kit/paths.js';
+import { isTfvarsPath } from './terraform/module-scope.js';
+import { isTfFile, parseTerraformFile } from './terraform/tf-json.js';
+import { moduleFeeds } from './terraform-feeds.js';
+import type { FeedIo, ModuleFeeds } from './terraform-feeds.js';
+
+/** One side of the pull request for the feed: its reader, and the folders already judged. */
+export interface TfvarsSide extends FeedIo {
+  cache: Map<string, Promise<ModuleFeeds>>;
+}
+
+/**
+ * A variable file read with its module (beside it, or found above by follow-modules): each
+ * changed value that names a GPU must feed, in that module, only what is read (terraform-feeds.ts),
+ * else it is not followed at its key. A value that did not change changes nothing, as the input
+ * checks (input-files.ts) judge such files; a file whose module is not known is theirs alone.
+ */
+export async function tfvarsNotFed(
+  path: string,
+  texts: { before: string | null; after: string | null },
+  moduleDir: string | undefined,
+  sides: { base: TfvarsSide; head: TfvarsSide },
+): Promise<NotFollowed[]> {
+  if (!isTfvarsPath(path)) return [];
+  const dir = moduleDir ?? ((await sides.head.list(dirOf(path))).some((p) => dirOf(p) === dirOf(path) && isTfFile(p)) ? dirOf(path) : null);
+  if (dir === null) return [];
+  const body = (text: string | null): Record<string, unknown> | null => {
+    if (text === null) return {};
+    const parsed = parseTerraformFile(path, text);
+    return parsed.ok ? parsed.body : null;
+  };
+  const before = body(texts.before);
+  const after = body(texts.after);
+  // A side that does not parse is the Terraform parser's to report.
+  if (before === null || after === null) return [];
+  const out: NotFollowed[] = [];
+  for (const key of [...new Set([...Object.keys(after), ...Object.keys(before)])]) {
+    const [b, a] = [JSON.stringify(before[key] ?? null), JSON.stringify(after[key] ?? null)];
+    if (a === b || !namesGpu(`${a} ${b}`)) continue;
+    const atHead = key in after;
+    const side = atHead ? sides.head : sides.base;
+    const feeds = await moduleFeeds(dir, side, side.cache);
+    // A value for a variable the module does not declare sets nothing (Terraform warns and passes over it).
+    if (feeds.variableFed(key) || !feeds.declares(key)) continue;
+    const text = (atHead ? texts.after : texts.before) ?? '';
+    const line = lineOfKey(text, key);
+    const token = accountSignals(path, text).signals.find((s) => line === null || s.line >= line)?.token ?? key;
+    out.push({
+      file: path,
+      line: atHead ? line : null,
+      reason: 'unaccounted-signal',
+      subject: token,
+      ...(atHead ? {} : { needs: `line ${line ?? 1} before this change` }),
+      inputs: [key],
+    });
+  }
+  // One entry per file, at its first such key, naming every key.
+  const [first] = out.sort((x, y) => (x.line ?? 0) - (y.line ?? 0));
+  return first === undefined ? [] : [{ ...first, inputs: out.flatMap((n) => n.inputs ?? []) }];
+}
+
+function lineOfKey(text: string, key: string): number | null {
+  const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const m = new RegExp(`^[ \\t]*["']?${escaped}["']?[ \\t]*[=:]`, 'm').exec(text);
+  return m ? text.slice(0, m.index).split('\n').length : null;
+}
