@@ -1,6 +1,7 @@
 import type { NotFollowed, TreeReader } from '../domain/index.js';
 import { accountSignals, resolvedSpans, scansPath } from './kit/signal-scan/account.js';
 import { hclBlocks, localEntries, referenceLines, within } from './kit/signal-scan/hcl-module.js';
+import type { HclBlock } from './kit/signal-scan/hcl-module.js';
 import { dirOf } from './kit/paths.js';
 import { RESOURCE_KINDS } from './terraform/resources.js';
 import type { AccountedSignal, FileAccounting, Lines } from './kit/signal-scan/account.js';
@@ -134,12 +135,144 @@ function unscanned(file: string, why: string): NotFollowed {
   return { file, line: null, reason: 'unscanned', subject: file, needs: why };
 }
 
+/** A folder of Terraform read for where its variables go. */
+interface ModuleView {
+  modules: { path: string; text: string; blocks: HclBlock[]; spans: Lines[] }[];
+  locals: { name: string; from: number; to: number; path: string }[];
+  variables: { name: string; from: number; to: number; path: string }[];
+  /** Module calls whose module is a folder of this repository: `source = "./…"`, with their arguments' lines. */
+  calls: { path: string; from: number; to: number; dir: string; args: { name: string; from: number; to: number }[] }[];
+  /** Locals whose every use is accounted for. */
+  accounted: Set<string>;
+}
+
+interface ModuleReader {
+  side: Map<string, FileAccounting>;
+  read: (path: string) => Promise<string | null>;
+  list: (dir: string) => Promise<string[]>;
+  /** Each module variable judged once per changed file, however many calls reach it. */
+  judged: Map<string, Promise<boolean>>;
+}
+
+// Module calls followed into their module this deep, as the module follow reads them.
+const MAX_CALL_DEPTH = 3;
+// Arguments of a module call that are Terraform's own: the follow reads the copies they make.
+const CALL_META = new Set(['source', 'version', 'count', 'for_each', 'providers', 'depends_on']);
+
+/** `a/b` + `../c` → `a/c`; null when it leaves the repository. */
+function resolveDir(dir: string, rel: string): string | null {
+  const out = dir === '' ? [] : dir.split('/');
+  for (const step of rel.split('/')) {
+    if (step === '' || step === '.') continue;
+    if (step === '..') {
+      if (out.length === 0) return null;
+      out.pop();
+    } else out.push(step);
+  }
+  return out.join('/');
+}
+
+async function viewOf(dir: string, given: Map<string, string>, io: ModuleReader, depth: number): Promise<ModuleView> {
+  const others = (await io.list(dir)).filter((p) => !given.has(p) && dirOf(p) === dir && p.endsWith('.tf'));
+  const texts = new Map(given);
+  for (const p of others.slice(0, MAX_MODULE_FILES)) {
+    const t = await io.read(p);
+    if (t !== null) texts.set(p, t);
+  }
+  const modules = [...texts].map(([path, t]) => {
+    const blocks = hclBlocks(t);
+    const read = blocks.filter((b) => (b.type === 'resource' && (b.labels[0] ?? '') in RESOURCE_KINDS) || b.type === 'output');
+    return { path, text: t, blocks, spans: [...resolvedSpans(path, t, io.side.get(path) ?? NONE), ...read] };
+  });
+  const calls: ModuleView['calls'] = [];
+  if (depth < MAX_CALL_DEPTH) {
+    for (const m of modules) {
+      for (const b of m.blocks.filter((x) => x.type === 'module')) {
+        const args = localEntries(m.text, b);
+        const source = args.find((a) => a.name === 'source');
+        const rel = source ? /=\s*"(\.\.?\/[^"]*)"/.exec(m.text.split('\n')[source.from - 1] ?? '')?.[1] : undefined;
+        const target = rel === undefined ? null : resolveDir(dir, rel);
+        if (target === null) continue;
+        calls.push({ path: m.path, from: b.from, to: b.to, dir: target, args });
+      }
+    }
+  }
+  const view: ModuleView = {
+    modules,
+    locals: modules.flatMap((m) =>
+      m.blocks.filter((b) => b.type === 'locals').flatMap((b) => localEntries(m.text, b).map((e) => ({ ...e, path: m.path }))),
+    ),
+    variables: modules.flatMap((m) =>
+      m.blocks.filter((b) => b.type === 'variable').map((b) => ({ name: b.labels[0] ?? '', from: b.from, to: b.to, path: m.path })),
+    ),
+    calls,
+    accounted: new Set(),
+  };
+  // Locals read locals: grow the accounted set until it holds still.
+  for (let round = 0, grew = true; grew && round < 16; round++) {
+    grew = false;
+    for (const l of view.locals) {
+      if (!view.accounted.has(`local.${l.name}`) && (await usedOnlyInAccounted(view, 'local', l.name, l, io, depth))) {
+        view.accounted.add(`local.${l.name}`);
+        grew = true;
+      }
+    }
+  }
+  return view;
+}
+
+/**
+ * True when every use of `var.name` or `local.name` in the folder lies in what is accounted for.
+ * A use in a call of a module of this repository is accounted for only when the module's own
+ * variable is, read the same way: the call's lines being read says nothing of what the module
+ * does with the value (a template it renders, a launch template no parser reads).
+ */
+async function usedOnlyInAccounted(
+  view: ModuleView,
+  what: 'var' | 'local',
+  name: string,
+  own: { path: string; from: number; to: number },
+  io: ModuleReader,
+  depth: number,
+): Promise<boolean> {
+  for (const m of view.modules) {
+    for (const line of referenceLines(m.text, what, name)) {
+      if (m.path === own.path && own.from <= line && line <= own.to) continue;
+      if (view.locals.some((l) => l.path === m.path && view.accounted.has(`local.${l.name}`) && l.from <= line && line <= l.to)) continue;
+      const call = view.calls.find((c) => c.path === m.path && c.from <= line && line <= c.to);
+      const arg = call?.args.find((a) => a.from <= line && line <= a.to);
+      if (call && arg && !CALL_META.has(arg.name)) {
+        if (!(await variableAccounted(call.dir, arg.name, io, depth + 1))) return false;
+        continue;
+      }
+      if (!within(m.spans, line)) return false;
+    }
+  }
+  return true;
+}
+
+/** True when a module's variable goes only where its module accounts for it; false when the module is not in the tree. */
+function variableAccounted(dir: string, name: string, io: ModuleReader, depth: number): Promise<boolean> {
+  const key = `${dir}\u0000${name}`;
+  let judged = io.judged.get(key);
+  if (!judged) io.judged.set(key, (judged = judgeVariable(dir, name, io, depth)));
+  return judged;
+}
+
+async function judgeVariable(dir: string, name: string, io: ModuleReader, depth: number): Promise<boolean> {
+  const view = await viewOf(dir, new Map(), io, depth);
+  const v = view.variables.find((x) => x.name === name);
+  if (!v) return view.modules.length > 0;
+  return usedOnlyInAccounted(view, 'var', name, v, io, depth);
+}
+
 /**
  * What a Terraform module accounts for beyond its parsers' objects, for one changed `.tf` file:
  * every block of a resource type the Terraform parser reads (it read it, GPUs or none), outputs
  * (a value shown, no capacity), and the variables and locals whose every use lies in what is
- * accounted for (or that nothing uses). A variable handed to a module or resource nothing reads
- * stays unaccounted: what its GPU values feed is not followed.
+ * accounted for (or that nothing uses), following calls of the repository's own modules into
+ * them. A variable handed to a module or resource nothing reads stays unaccounted: what its GPU
+ * values feed is not followed.
  */
 async function terraformSpans(
   file: string,
@@ -148,47 +281,11 @@ async function terraformSpans(
   read: (path: string) => Promise<string | null>,
   list: (dir: string) => Promise<string[]>,
 ): Promise<FileAccounting> {
-  const dir = dirOf(file);
-  const others = (await list(dir)).filter((p) => p !== file && dirOf(p) === dir && p.endsWith('.tf'));
-  const texts = new Map<string, string>([[file, text]]);
-  for (const p of others.slice(0, MAX_MODULE_FILES)) {
-    const t = await read(p);
-    if (t !== null) texts.set(p, t);
-  }
-  const modules = [...texts].map(([path, t]) => {
-    const blocks = hclBlocks(t);
-    const read = blocks.filter((b) => (b.type === 'resource' && (b.labels[0] ?? '') in RESOURCE_KINDS) || b.type === 'output');
-    return { path, text: t, blocks, spans: [...resolvedSpans(path, t, side.get(path) ?? NONE), ...read] };
-  });
-  const locals = modules.flatMap((m) =>
-    m.blocks.filter((b) => b.type === 'locals').flatMap((b) => localEntries(m.text, b).map((e) => ({ ...e, path: m.path }))),
-  );
-  const variables = modules.flatMap((m) =>
-    m.blocks.filter((b) => b.type === 'variable').map((b) => ({ name: b.labels[0] ?? '', from: b.from, to: b.to, path: m.path })),
-  );
-  const accounted = new Set<string>();
-  const usedOnlyInAccounted = (what: 'var' | 'local', name: string, own: { path: string; from: number; to: number }) =>
-    modules.every((m) =>
-      referenceLines(m.text, what, name).every(
-        (line) =>
-          within(m.spans, line) ||
-          (m.path === own.path && own.from <= line && line <= own.to) ||
-          locals.some((l) => l.path === m.path && accounted.has(`local.${l.name}`) && l.from <= line && line <= l.to),
-      ),
-    );
-  // Locals read locals: grow the accounted set until it holds still.
-  for (let round = 0, grew = true; grew && round < 16; round++) {
-    grew = false;
-    for (const l of locals) {
-      if (!accounted.has(`local.${l.name}`) && usedOnlyInAccounted('local', l.name, l)) {
-        accounted.add(`local.${l.name}`);
-        grew = true;
-      }
-    }
-  }
-  const own = modules.find((m) => m.path === file);
+  const io: ModuleReader = { side, read, list, judged: new Map() };
+  const view = await viewOf(dirOf(file), new Map([[file, text]]), io, 0);
+  const own = view.modules.find((m) => m.path === file);
   const spans: Lines[] = [...(own?.spans ?? [])];
-  for (const l of locals) if (l.path === file && accounted.has(`local.${l.name}`)) spans.push(l);
-  for (const v of variables) if (v.path === file && usedOnlyInAccounted('var', v.name, v)) spans.push(v);
+  for (const l of view.locals) if (l.path === file && view.accounted.has(`local.${l.name}`)) spans.push(l);
+  for (const v of view.variables) if (v.path === file && (await usedOnlyInAccounted(view, 'var', v.name, v, io, 0))) spans.push(v);
   return { spans, anchors: [] };
 }
