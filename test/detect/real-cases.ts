@@ -469,7 +469,6 @@ export const REAL_CASES: readonly RealCase[] = [
     target: 'bicep/aks-kueue-sample',
     edits: [['main.bicepparam', 'param gpuNodeCount = 1', 'param gpuNodeCount = 2']],
     expect: [['aks-node-pool', 'gpu', 8, 16]],
-    today: { outcome: 'not-followed', reason: 'Bicep parameters handed to a local module (modules/gpu-nodepool.bicep) are not followed' },
     why: 'main.bicep hands gpuNodeCount and gpuVmSize to modules/gpu-nodepool.bicep, whose pool `gpu` has count: gpuNodeCount; Standard_ND96isr_H100_v5 has 8 H100: 1 × 8 → 2 × 8',
   },
   {
@@ -477,11 +476,6 @@ export const REAL_CASES: readonly RealCase[] = [
     target: 'bicep/aks-kueue-sample',
     edits: [['main.bicepparam', 'param systemNodeCount = 2', 'param systemNodeCount = 3']],
     expect: [],
-    today: {
-      outcome: 'not-followed',
-      reason:
-        'a false alarm: the GPU parameters of the same file feed a local module call that is not followed, so the file is not followed',
-    },
     why: 'the system pool is Standard_D4s_v5, no GPU',
   },
   // Northo/k8s-webserver-with-inference-job-demo: an AKS cluster whose GPU pool is commented out.
