@@ -6,7 +6,8 @@
  * and how many negative controls ended as anything but "no change" (false alarms).
  * With `--variants`: every case under every semantics-preserving rewrite that applies to it
  * (test/detect/variants/), a table of rewrite × outcome (same, not followed, SILENT MISS, WRONG
- * COUNT), and the pairs that were not the same, each marked when it is listed as expected to fail.
+ * COUNT), the pairs that were not the same, each marked when it is listed as expected to fail, and
+ * how many variants of negative controls ended as anything but "no change" (false alarms).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -96,10 +97,17 @@ async function printVariants(): Promise<void> {
   const counts = new Map(REWRITES.map((r) => [r.id, { same: 0, 'not-followed': 0, 'silent-miss': 0, wrong: 0, listed: 0 }]));
   const failures: string[][] = [];
   let runs = 0;
+  // Negative controls (no change expected, by the case and the rewrite) reported as anything else.
+  const alarms = new Map<string, number>();
+  let controls = 0;
   for (const [c, rewrite] of allPairs()) {
     const run = await runVariant(c, rewrite);
     if (run === null) continue;
     runs += 1;
+    if (run.expected === 'no change') {
+      controls += 1;
+      if (run.outcome !== 'same') alarms.set(rewrite.id, (alarms.get(rewrite.id) ?? 0) + 1);
+    }
     const row = counts.get(rewrite.id);
     if (row) row[run.outcome] += 1;
     const listed = expectedFailure(c.id, rewrite.id) !== undefined;
@@ -128,5 +136,9 @@ async function printVariants(): Promise<void> {
     `${markdownTable([['Rewrite', 'same', 'not followed', 'SILENT MISS', 'WRONG COUNT', 'of which listed as expected to fail'], ...table])}\n\n`,
   );
   process.stdout.write(`${markdownTable([['Rewrite', 'Case', 'Expected', 'Reported', 'Outcome', ''], ...failures])}\n`);
-  process.stdout.write(`\n${runs} variants of ${new Set(allPairs().map(([c]) => c.id)).size} cases under ${REWRITES.length} rewrites\n`);
+  const alarmed = [...alarms].map(([id, n]) => `${n} ${id}`).join(', ');
+  process.stdout.write(
+    `\nFalse alarms on variants of negative controls (no change expected, not reported as such): ${[...alarms.values()].reduce((a, b) => a + b, 0)} of ${controls}${alarmed ? ` (${alarmed})` : ''}\n`,
+  );
+  process.stdout.write(`${runs} variants of ${new Set(allPairs().map(([c]) => c.id)).size} cases under ${REWRITES.length} rewrites\n`);
 }

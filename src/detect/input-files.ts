@@ -126,8 +126,8 @@ function lineOfKey(text: string, key: string): number | null {
 /**
  * A variable file whose module was not found (terraform/follow-modules.ts reads it with the module
  * that declares its variables, above or beside it): what it feeds cannot be read, and the module's
- * defaults may be GPU machines, so a changed value that sizes or picks machines is not followed,
- * whether or not the file names a GPU.
+ * defaults may be GPU machines, so a changed value that sizes or picks machines (a sizing key, any
+ * number, a GPU name) is not followed, whether or not the file names a GPU.
  */
 async function tfvarsWithoutModule(path: string, base: string | null, head: string, io: CoverageIo): Promise<NotFollowed[]> {
   const dir = dirOf(path);
@@ -136,9 +136,12 @@ async function tfvarsWithoutModule(path: string, base: string | null, head: stri
   const before = hclBody(path, base);
   const after = hclBody(path, head);
   if (after === null) return [];
+  // A number may size a pool whatever its name (`replicas`, `n`): the module that reads it is unknown.
   const keys = roots(
     changedKeys(before ?? {}, after).filter(
-      (k) => sizesCapacity(k) || [valueAt(before, k), valueAt(after, k)].some((v) => typeof v === 'string' && namesGpu(v)),
+      (k) =>
+        sizesCapacity(k) ||
+        [valueAt(before, k), valueAt(after, k)].some((v) => typeof v === 'number' || (typeof v === 'string' && namesGpu(v))),
     ),
   );
   if (keys.length === 0) return [];

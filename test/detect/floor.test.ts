@@ -43,6 +43,24 @@ describe('the floor on Terraform modules', () => {
     ]);
   });
 
+  it("a variable handed to a module of this repository is read as far as the module's own variable is", async () => {
+    const vars = (type: string) => `variable "node_type" {\n  default = "${type}"\n}\n`;
+    const main = `module "gpu" {\n  source        = "./modules/gpu"\n  instance_type = var.node_type\n}\n`;
+    // The module renders the type into a template no reader follows: the call being read says nothing of it.
+    const templated = `variable "instance_type" {}\ndata "template_file" "pool" {\n  template = file("pool.tpl")\n  vars = {\n    type = var.instance_type\n  }\n}\n`;
+    const base = { 'tf/main.tf': main, 'tf/variables.tf': vars('t3.medium'), 'tf/modules/gpu/main.tf': templated };
+    expect(await coverage(base, { ...base, 'tf/variables.tf': vars('g5.xlarge') })).toEqual([
+      ['tf/variables.tf', 'not-followed', 'unaccounted-signal: g5.xlarge'],
+    ]);
+    // The module gives it to a node group the reader counts: read, through a second call as well.
+    const group = `variable "instance_type" {}\nresource "aws_eks_node_group" "gpu" {\n  instance_types = [var.instance_type]\n  scaling_config {\n    desired_size = 1\n    max_size     = 2\n    min_size     = 0\n  }\n}\n`;
+    const nested = `variable "instance_type" {}\nmodule "inner" {\n  source        = "../inner"\n  instance_type = var.instance_type\n}\n`;
+    const counted = { ...base, 'tf/modules/gpu/main.tf': nested, 'tf/modules/inner/main.tf': group };
+    const result = await detectChanges(listingPr(counted, { ...counted, 'tf/variables.tf': vars('g5.xlarge') }));
+    expect(result.coverage.map((c) => [c.file, c.state])).toEqual([['tf/variables.tf', 'read']]);
+    expect(result.changes.map((c) => [c.gpusBefore, c.gpusAfter])).toEqual([[0, 2]]);
+  });
+
   it('a variable nothing uses, or a local only an output reads, changes nothing', async () => {
     const main = `${POOL.replace('var.gpu_nodes', '2')}locals {\n  gpu_type = "nvidia-l4"\n}\noutput "gpu" {\n  value = local.gpu_type\n}\n`;
     const base = { 'tf/main.tf': main, 'tf/variables.tf': VARS(2) };

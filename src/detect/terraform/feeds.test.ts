@@ -47,6 +47,19 @@ describe('what a variable file feeds', () => {
     expect(r.coverage).toEqual([['envs/prod.tfvars', 'not-followed', 'tfvars-no-module envs/prod.tfvars node_count']]);
   });
 
+  it('with no module found, a changed number is not followed whatever its key, a changed name is not', async () => {
+    const module = POOL_MODULE.replace(/node_count/g, 'n');
+    const tree = (n: number, region = 'x') => ({
+      'a/main.tf': module,
+      'b/main.tf': module,
+      'envs/prod.tfvars': `n = ${n}\nregion = "${region}"\n`,
+    });
+    expect((await review(tree(2), tree(4))).coverage).toEqual([
+      ['envs/prod.tfvars', 'not-followed', 'tfvars-no-module envs/prod.tfvars n'],
+    ]);
+    expect((await review(tree(2), tree(2, 'y'))).coverage).toEqual([['envs/prod.tfvars', 'not-capacity']]);
+  });
+
   const REMOTE = `variable "gpu_nodes" {
   type    = number
   default = 2

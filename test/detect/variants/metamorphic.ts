@@ -114,72 +114,9 @@ export interface ExpectedFailure {
   reason: string;
 }
 
-/** Cases whose node groups are a module's input (terraform-aws-modules/eks): copies of the module call copy them all. */
-const MODULE_NODE_GROUPS = [
-  'terraform-aws-eks managed group: m6i.large → g5.12xlarge',
-  'terraform-aws-eks bottlerocket group: m6i.large → g6.2xlarge, max_size 5 → 3',
-  'terraform-aws-eks self-managed group: m6i.large → p4d.24xlarge',
-  'ai-on-eks base: a GPU managed group added next to the core group',
-  'ai-on-eks triton: core group moved to g5.xlarge',
-];
-
-export const EXPECTED_TO_FAIL: readonly ExpectedFailure[] = [
-  {
-    rewrite: 'tf-for_each-two',
-    cases: [
-      ...MODULE_NODE_GROUPS,
-      'k8s-inference-demo AKS: the commented-out T4 pool enabled',
-      'eks-cluster-nodegroup: c5.2xlarge → g5.xlarge with the NVIDIA AMI',
-    ],
-    reason:
-      "Terraform plans one copy per key of a `for_each`; a module call's copies, and a resource's whose name is a literal, are counted once (WRONG COUNT: half)",
-  },
-  {
-    rewrite: 'tf-count-two',
-    cases: MODULE_NODE_GROUPS,
-    reason: '`count = 2` on a module call plans its node groups twice; they are counted once (WRONG COUNT: half)',
-  },
-  {
-    rewrite: 'tf-tfvars-elsewhere',
-    cases: [
-      'accelerated-platforms a100: total_max_node_count 1000 → 1250',
-      'accelerated-platforms h100: total_max_node_count 1000 → 2000',
-      'accelerated-platforms l4 (us-east4): total_max_node_count 1000 → 500',
-      'terraform-aws-eks managed group: max_size 5 → 10 on m6i.large (negative control)',
-      'ai-on-eks base: core group max_size 8 → 10 on m5.xlarge (negative control)',
-      'stable-diffusion-on-gcp: GPU pool max_node_count 10 → 20',
-      'k8s-inference-demo AKS: default pool node_count 2 → 3 (negative control)',
-      'eks-cluster-nodegroup: max_size 450 → 500 on c5.2xlarge (negative control)',
-    ],
-    reason:
-      'a tfvars file in a folder with no Terraform sets the variables of a module it does not name; it names no GPU, so no reader and not the floor says it is not followed (SILENT MISS)',
-  },
-  {
-    rewrite: 'yaml-1.1-numbers',
-    cases: [
-      'eksctl 44: gpu-repair-ng maxSize 8 → 16',
-      'karpenter-blueprints auto mode gpu: nvidia.com/gpu limit 5 → 8',
-      'kueue single ClusterQueue: nvidia.com/gpu quota 8 added',
-    ],
-    reason: '`010` is read as 10 (YAML 1.2), where go-yaml, which kubectl, Helm, Argo CD and eksctl use, reads 8 (YAML 1.1) (WRONG COUNT)',
-  },
-  {
-    rewrite: 'yaml-list',
-    cases: ['karpenter general-purpose: instance-category g allowed, no GPU limit', 'kueue DRA sample: example.com/gpu 8 → 16'],
-    reason:
-      'the items of a `kind: List` are not read, and these name no GPU the floor knows (instance-category g, example.com/gpu), so nothing says they are not followed (SILENT MISS)',
-  },
-  {
-    rewrite: 'yaml-merge-key',
-    cases: [
-      'karpenter-blueprints gpu-slices: nvidia.com/gpu limit 40 → 80',
-      'karpenter-blueprints auto mode gpu: nvidia.com/gpu limit 5 → 8',
-      'karpenter-blueprints static pool: replicas 1 → 2 on g6e.8xlarge',
-    ],
-    reason:
-      "a NodePool's limits or replicas behind a merge key (`<<:`) are not merged in, and the NodePool it read accounts for the GPU names the floor sees (SILENT MISS)",
-  },
-];
+// Empty: every rewrite ends as its case does, or honestly not followed. A rewrite added for a class
+// the review does not read yet is listed here with its cases and why, until it does.
+export const EXPECTED_TO_FAIL: readonly ExpectedFailure[] = [];
 
 export function expectedFailure(caseId: string, rewrite: string): ExpectedFailure | undefined {
   return EXPECTED_TO_FAIL.find((f) => f.rewrite === rewrite && (f.cases === undefined || f.cases.includes(caseId)));

@@ -168,32 +168,46 @@ export const intoModuleInputs: Rewrite = {
  * be known to apply, so the honest answer is not followed. Only where the pull request changes a
  * value there: one that changes a comment beside them changes nothing either way.
  */
+/** The numbers lifted into variables whose values are in a tfvars file of another folder; `twin` adds a second folder declaring them. */
+function tfvarsIn(sides: Sides, twin: boolean): Sides | null {
+  const dirs = tfDirs(sides);
+  if (dirs === null) return null;
+  const side = (tree: VariantTree): VariantTree => {
+    const files: Tree = { ...tree.files };
+    for (const dir of dirs) {
+      const lifted = liftNumbers(Object.entries(tree.files).filter(([p]) => dirOf(p) === dir && isTf(p)));
+      Object.assign(files, lifted.files);
+      const inputs = lifted.values.map(([name]) => `variable "${name}" {}\n`).join('');
+      files[join(dir, 'gj-inputs.tf')] = inputs;
+      const parent = dir === '' ? '' : dirOf(dir);
+      if (twin) files[join(join(parent, `gj-twin-${dir.replace(/\//g, '-') || 'root'}`), 'variables.tf')] = inputs;
+      files[join(join(parent, 'gj-env'), `${dir.replace(/\//g, '-') || 'root'}.tfvars`)] = lifted.values
+        .map(([name, v]) => `${name} = ${v}\n`)
+        .join('');
+    }
+    return { files, special: { ...tree.special } };
+  };
+  const out = { base: side(sides.base), head: side(sides.head) };
+  const values = (p: string) => p.endsWith('.tfvars') && p.includes('gj-env/');
+  const moved = [...Object.keys(out.head.files), ...Object.keys(out.base.files)].some(
+    (p) => values(p) && out.base.files[p] !== out.head.files[p],
+  );
+  return moved ? out : null;
+}
+
 export const tfvarsElsewhere: Rewrite = {
   id: 'tf-tfvars-elsewhere',
+  // Read with the one folder beside that declares all its variables, as `-var-file` would set them.
   what: 'the numbers variables, their values in a tfvars file of another folder',
+  apply: (sides) => tfvarsIn(sides, false),
+};
+
+export const tfvarsAmbiguous: Rewrite = {
+  id: 'tf-tfvars-two-modules',
+  // Two folders beside declare them all: which one `-var-file` sets is not in the repository.
+  what: 'the same tfvars file elsewhere, with a second folder declaring its variables',
   expect: 'not-followed',
-  apply: (sides) => {
-    const dirs = tfDirs(sides);
-    if (dirs === null) return null;
-    const side = (tree: VariantTree): VariantTree => {
-      const files: Tree = { ...tree.files };
-      for (const dir of dirs) {
-        const lifted = liftNumbers(Object.entries(tree.files).filter(([p]) => dirOf(p) === dir && isTf(p)));
-        Object.assign(files, lifted.files);
-        files[join(dir, 'gj-inputs.tf')] = lifted.values.map(([name]) => `variable "${name}" {}\n`).join('');
-        files[join(dir === '' ? 'gj-env' : join(dirOf(dir), 'gj-env'), `${dir.replace(/\//g, '-') || 'root'}.tfvars`)] = lifted.values
-          .map(([name, v]) => `${name} = ${v}\n`)
-          .join('');
-      }
-      return { files, special: { ...tree.special } };
-    };
-    const out = { base: side(sides.base), head: side(sides.head) };
-    const values = (p: string) => p.endsWith('.tfvars') && p.includes('gj-env/');
-    const moved = [...Object.keys(out.head.files), ...Object.keys(out.base.files)].some(
-      (p) => values(p) && out.base.files[p] !== out.head.files[p],
-    );
-    return moved ? out : null;
-  },
+  apply: (sides) => tfvarsIn(sides, true),
 };
 
 /** Terraform's JSON syntax for a file, from its HCL (expressions as `${…}` strings, as the syntax has them). */

@@ -1,7 +1,15 @@
 import type { Rewrite } from './rewrite.js';
 import { padOverLimit, renameBoth, renameInPr, replaceByLinkInside, replaceByLinkOutside, replaceBySubmodule } from './rewrites-files.js';
 import { intoHelmValues, intoKustomizePatch } from './rewrites-render.js';
-import { countTwo, forEachOneKey, forEachTwoKeys, intoModuleInputs, tfJsonTwin, tfvarsElsewhere } from './rewrites-terraform.js';
+import {
+  countTwo,
+  forEachOneKey,
+  forEachTwoKeys,
+  intoModuleInputs,
+  tfJsonTwin,
+  tfvarsAmbiguous,
+  tfvarsElsewhere,
+} from './rewrites-terraform.js';
 import { numbersBehindMergeKey, quotaBehindAlias, splitDocuments, wrapInList, yaml11Numbers } from './rewrites-yaml.js';
 
 /** Every rewrite the metamorphic test applies; each says which pull requests it applies to. */
@@ -18,6 +26,7 @@ export const REWRITES: readonly Rewrite[] = [
   countTwo,
   intoModuleInputs,
   tfvarsElsewhere,
+  tfvarsAmbiguous,
   tfJsonTwin,
   renameBoth,
   renameInPr,
