@@ -12,6 +12,8 @@ export function notFollowedEvidence(n: NotFollowed): MissingText {
     case 'unreadable':
       return { what: `a readable ${n.file}`, how: `fix the error reported at \`${at(n)}\`; until then its GPU capacity is not followed` };
     case 'count-unknown':
+      // `needs`, when set, is what bounds the count, written by the reader that knows the format.
+      if (n.needs !== undefined) return { what: `the GPU count of ${n.subject} (${at(n)})`, how: `it is not followed: ${n.needs}` };
       return {
         what: `the GPU count of ${n.subject} (${at(n)})`,
         how: `it is not followed: give the value it reads a literal or a default in the repository (see the warning at \`${at(n)}\`)`,

@@ -39,7 +39,9 @@ describe('CoreWeave instance types', () => {
 describe('CoreWeave NodePool', () => {
   it('without autoscaling counts targetNodes × the GPUs of its instance type', () => {
     const r = coreWeaveNodePoolParser.parse(FILE, pool({ target: 3 }));
-    expect(r.decls.map((d) => [d.kind, d.name, d.gpus, d.gpuModel, d.gpuStep, d.line])).toEqual([['coreweave-nodepool', 'train-h100', 24, 'H100', 8, 9]]);
+    expect(r.decls.map((d) => [d.kind, d.name, d.gpus, d.gpuModel, d.gpuStep, d.line])).toEqual([
+      ['coreweave-nodepool', 'train-h100', 24, 'H100', 8, 9],
+    ]);
     expect(r.diagnostics).toEqual([]);
   });
 
@@ -70,7 +72,9 @@ describe('CoreWeave NodePool', () => {
     ] as const) {
       const head = pool({ target: to });
       const result = await detectPr({ [FILE]: pool({ target: from }) }, { [FILE]: head });
-      expect(changeRows(result)).toEqual([['coreweave-nodepool', 'train-h100', from * 8, to * 8, 'H100', FILE, lineIn(head, 'targetNodes')]]);
+      expect(changeRows(result)).toEqual([
+        ['coreweave-nodepool', 'train-h100', from * 8, to * 8, 'H100', FILE, lineIn(head, 'targetNodes')],
+      ]);
       expect(result.coverage).toEqual([expect.objectContaining({ file: FILE, state: 'read' })]);
     }
   });
@@ -99,7 +103,8 @@ describe('CoreWeave NodePool', () => {
       'cw/base/kustomization.yaml': 'resources:\n  - pool.yaml\n',
       'cw/base/pool.yaml': pool({ target: 2 }),
       'cw/prod/kustomization.yaml': 'resources:\n  - ../base\npatches:\n  - path: more.yaml\n',
-      'cw/prod/more.yaml': 'apiVersion: compute.coreweave.com/v1alpha1\nkind: NodePool\nmetadata:\n  name: train-h100\nspec:\n  targetNodes: 3\n',
+      'cw/prod/more.yaml':
+        'apiVersion: compute.coreweave.com/v1alpha1\nkind: NodePool\nmetadata:\n  name: train-h100\nspec:\n  targetNodes: 3\n',
     };
     const head = { ...base, 'cw/prod/more.yaml': base['cw/prod/more.yaml'].replace('targetNodes: 3', 'targetNodes: 6') };
     const rows = changeRows(await detectPr(base, head)).map((r) => r.slice(0, 4));

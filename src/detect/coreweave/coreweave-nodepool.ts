@@ -38,7 +38,11 @@ function readPool(m: Manifest, found: Findings): void {
   const shape = coreWeaveShape(type.value);
   if (shape === 'cpu') return;
   if (shape === null) {
-    found.note(m.line, 'warning', `CoreWeave NodePool ${name}: the instance type ${type.value} is not one whose GPUs are known; its GPUs are not counted`);
+    found.note(
+      m.line,
+      'warning',
+      `CoreWeave NodePool ${name}: the instance type ${type.value} is not one whose GPUs are known; its GPUs are not counted`,
+    );
     found.unknown(KIND, name, m.line);
     return;
   }
@@ -53,7 +57,11 @@ function readPool(m: Manifest, found: Findings): void {
     return;
   }
   if (!Number.isInteger(nodes.value)) {
-    found.note(nodes.line, 'warning', `CoreWeave NodePool ${name}: ${field} ${nodes.value} is not a whole number of nodes; its GPUs are not counted`);
+    found.note(
+      nodes.line,
+      'warning',
+      `CoreWeave NodePool ${name}: ${field} ${nodes.value} is not a whole number of nodes; its GPUs are not counted`,
+    );
     found.unknown(KIND, name, nodes.line);
     return;
   }
@@ -66,6 +74,8 @@ function readPool(m: Manifest, found: Findings): void {
     gpuModel: shape.model,
     gpus,
     gpuStep: shape.gpus,
-    parts: [{ label: `NodePool ${name}: ${nodes.value} × ${type.value} (${field})`, resource: PRIMARY_GPU_RESOURCE, gpus, line: nodes.line }],
+    parts: [
+      { label: `NodePool ${name}: ${nodes.value} × ${type.value} (${field})`, resource: PRIMARY_GPU_RESOURCE, gpus, line: nodes.line },
+    ],
   });
 }

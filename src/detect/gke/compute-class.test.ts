@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { detectPr } from '../../../test/detect/real-fixtures.js';
+import { gkeComputeClassParser } from './compute-class.js';
+
+/** The shape of GKE's ComputeClass reference, with GPU priorities that create node pools. */
+const klass = (
+  o: { count?: number; type?: string; creation?: boolean | null; consolidation?: number } = {},
+) => `apiVersion: cloud.google.com/v1
+kind: ComputeClass
+metadata:
+  name: batch-gpu
+spec:
+${o.creation === null ? '' : `  nodePoolAutoCreation:\n    enabled: ${String(o.creation ?? true)}\n`}  autoscalingPolicy:
+    consolidationDelayMinutes: ${o.consolidation ?? 5}
+  priorities:
+  - machineType: g2-standard-4
+    spot: true
+    gpu:
+      type: ${o.type ?? 'nvidia-l4'}
+      count: ${o.count ?? 1}
+  - machineType: a3-highgpu-8g
+  - nodepools: [l4-reserved]
+  whenUnsatisfiable: ScaleUpAnyway
+`;
+const FILE = 'gke/compute-classes/batch-gpu.yaml';
+
+describe('GKE ComputeClass', () => {
+  it('that creates node pools for GPU priorities is not followed: it sets no node count', () => {
+    const r = gkeComputeClassParser.parse(FILE, klass());
+    expect(r.decls).toEqual([]);
+    expect(r.notFollowed).toEqual([
+      expect.objectContaining({
+        file: FILE,
+        line: 11,
+        reason: 'count-unknown',
+        subject: 'ComputeClass batch-gpu',
+        inputs: ['priorities', 'nodePoolAutoCreation'],
+      }),
+    ]);
+    const autopilot = gkeComputeClassParser.parse(
+      FILE,
+      klass({ creation: null }).replace('spec:\n', 'spec:\n  autopilot:\n    enabled: true\n'),
+    );
+    expect(autopilot.notFollowed).toEqual([expect.objectContaining({ inputs: ['priorities', 'autopilot'] })]);
+  });
+
+  it('that only picks among existing pools, or has no GPU priority, is read with no capacity', () => {
+    for (const text of [
+      klass({ creation: false }),
+      klass({ creation: null }),
+      klass().replace(/ {2}- machineType: g2[\s\S]*?- nodepools/, '  - machineFamily: n4\n  - nodepools'),
+    ]) {
+      const r = gkeComputeClassParser.parse(FILE, text);
+      expect(r.decls).toEqual([]);
+      expect(r.notFollowed).toBeUndefined();
+      expect(r.accounted).toEqual([expect.objectContaining({ file: FILE, from: 1, object: true })]);
+    }
+  });
+
+  it('a change of its GPU priorities or of what it creates holds the PR; a change elsewhere in it passes', async () => {
+    for (const head of [
+      klass({ count: 2 }),
+      klass({ type: 'nvidia-h100-80gb' }),
+      klass({ creation: null }).replace('spec:\n', 'spec:\n  nodePoolAutoCreation: {enabled: true}\n'),
+    ]) {
+      const result = await detectPr({ [FILE]: klass({ creation: false }) }, { [FILE]: head });
+      expect(result.coverage).toEqual([expect.objectContaining({ file: FILE, state: 'not-followed' })]);
+    }
+    const count = await detectPr({ [FILE]: klass() }, { [FILE]: klass({ count: 2 }) });
+    expect(count.coverage).toEqual([expect.objectContaining({ file: FILE, state: 'not-followed' })]);
+    const elsewhere = await detectPr({ [FILE]: klass() }, { [FILE]: klass({ consolidation: 10 }) });
+    expect(elsewhere.changes).toEqual([]);
+    expect(elsewhere.coverage).toEqual([expect.objectContaining({ file: FILE, state: 'read' })]);
+  });
+});
