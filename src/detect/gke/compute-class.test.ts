@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectPr } from '../../../test/detect/real-fixtures.js';
+import { detectPr, edited, loadReal } from '../../../test/detect/real-fixtures.js';
 import { gkeComputeClassParser } from './compute-class.js';
 
 /** The shape of GKE's ComputeClass reference, with GPU priorities that create node pools. */
@@ -71,5 +71,33 @@ describe('GKE ComputeClass', () => {
     const elsewhere = await detectPr({ [FILE]: klass() }, { [FILE]: klass({ consolidation: 10 }) });
     expect(elsewhere.changes).toEqual([]);
     expect(elsewhere.coverage).toEqual([expect.objectContaining({ file: FILE, state: 'read' })]);
+  });
+
+  describe("on accelerated-platforms' L4 ComputeClass", () => {
+    const REAL = loadReal('gke-compute-class');
+    const PATH = 'gke-compute-class/accelerated-platforms-gpu-l4-24gb-x2.yaml';
+
+    it('is not followed at its first live priority, not at the commented-out one', () => {
+      const r = gkeComputeClassParser.parse(PATH, REAL[PATH] ?? '');
+      expect(r.notFollowed).toEqual([expect.objectContaining({ line: 41, subject: 'ComputeClass gpu-l4-24gb-x2' })]);
+    });
+
+    it('a GPU count raised in any priority holds the PR; a comment or migration setting does not', async () => {
+      for (const at of [0, 2, 4]) {
+        let seen = -1;
+        const text = (REAL[PATH] ?? '').replace(/ {8}count: 2\n/g, (m) => (++seen === at ? '        count: 4\n' : m));
+        const result = await detectPr(REAL, { ...REAL, [PATH]: text });
+        expect(result.coverage).toEqual([expect.objectContaining({ file: PATH, state: 'not-followed' })]);
+      }
+      for (const edit of [
+        [PATH, '# Use spot', '# Use spot capacity last'],
+        [PATH, 'optimizeRulePriority: true', 'optimizeRulePriority: false'],
+        [PATH, '    #     count: 2', '    #     count: 8'],
+      ] as const) {
+        const result = await detectPr(REAL, edited(REAL, [edit]));
+        expect(result.changes).toEqual([]);
+        expect(result.coverage).toEqual([expect.objectContaining({ file: PATH, state: 'read' })]);
+      }
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changeRows, detectPr, lineIn } from '../../../test/detect/real-fixtures.js';
+import { changeRows, detectPr, edited, lineIn, loadReal } from '../../../test/detect/real-fixtures.js';
 import { kaiQueueParser } from './kai-queue.js';
 
 /** The shape of KAI Scheduler's quick-start queues, with a GPU quota and limit. */
@@ -84,5 +84,29 @@ describe('KAI Scheduler Queue', () => {
     };
     const head = { ...base, 'kai/prod/kustomization.yaml': base['kai/prod/kustomization.yaml'].replace('value: 8', 'value: 12') };
     expect(changeRows(await detectPr(base, head)).map((r) => r.slice(0, 4))).toEqual([['kai-queue', 'team-llm', 8, 12]]);
+  });
+
+  describe("on KAI Scheduler's quick-start queues", () => {
+    const REAL = loadReal('kai-scheduler');
+    const PATH = 'kai-scheduler/kai-default-queues.yaml';
+
+    it('reads both queues at a quota of 0, with no limit on borrowing', () => {
+      const r = kaiQueueParser.parse(PATH, REAL[PATH] ?? '');
+      expect(r.decls.map((d) => [d.name, d.gpus, d.borrowingLimit])).toEqual([
+        ['default-parent-queue', 0, undefined],
+        ['default-queue', 0, undefined],
+      ]);
+      expect(r.diagnostics).toEqual([]);
+    });
+
+    it('counts a quota given to the child queue, and holds an unbounded one as unknown', async () => {
+      const raise = edited(REAL, [[PATH, /(name: default-queue[\s\S]*?gpu:\n {6}limit: -1\n {6}overQuotaWeight: 1\n {6}quota: )0/, '$18']]);
+      expect(changeRows(await detectPr(REAL, raise)).map((r) => r.slice(0, 4))).toEqual([['kai-queue', 'default-queue', 0, 8]]);
+      const unbounded = edited(REAL, [
+        [PATH, /(name: default-queue[\s\S]*?gpu:\n {6}limit: -1\n {6}overQuotaWeight: 1\n {6}quota: )0/, '$1-1'],
+      ]);
+      const result = await detectPr(REAL, unbounded);
+      expect(result.coverage).toEqual([expect.objectContaining({ file: PATH, state: 'not-followed' })]);
+    });
   });
 });
