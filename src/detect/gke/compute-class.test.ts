@@ -73,6 +73,26 @@ describe('GKE ComputeClass', () => {
     expect(elsewhere.coverage).toEqual([expect.objectContaining({ file: FILE, state: 'read' })]);
   });
 
+  it('raised through a kustomize patch is not followed at the patch; a patch elsewhere in it passes', async () => {
+    const base = {
+      'gke/base/kustomization.yaml': 'resources:\n  - batch-gpu.yaml\n',
+      'gke/base/batch-gpu.yaml': klass(),
+      'gke/prod/kustomization.yaml': 'resources:\n  - ../base\npatches:\n  - path: patch.yaml\n',
+      'gke/prod/patch.yaml':
+        'apiVersion: cloud.google.com/v1\nkind: ComputeClass\nmetadata:\n  name: batch-gpu\nspec:\n  autoscalingPolicy:\n    consolidationDelayMinutes: 5\n',
+    };
+    const raise = {
+      ...base,
+      'gke/prod/patch.yaml': `${base['gke/prod/patch.yaml']}  priorities:\n  - machineType: a3-highgpu-8g\n    gpu:\n      type: nvidia-h100-80gb\n      count: 8\n`,
+    };
+    const raised = await detectPr(base, raise);
+    expect(raised.coverage).toEqual([expect.objectContaining({ file: 'gke/prod/patch.yaml', state: 'not-followed' })]);
+    const other = { ...base, 'gke/prod/patch.yaml': base['gke/prod/patch.yaml'].replace('Minutes: 5', 'Minutes: 10') };
+    const passed = await detectPr(base, other);
+    expect(passed.changes).toEqual([]);
+    expect(passed.coverage).toEqual([expect.objectContaining({ file: 'gke/prod/patch.yaml', state: 'read' })]);
+  });
+
   describe("on accelerated-platforms' L4 ComputeClass", () => {
     const REAL = loadReal('gke-compute-class');
     const PATH = 'gke-compute-class/accelerated-platforms-gpu-l4-24gb-x2.yaml';
@@ -93,7 +113,7 @@ describe('GKE ComputeClass', () => {
         [PATH, '# Use spot', '# Use spot capacity last'],
         [PATH, 'optimizeRulePriority: true', 'optimizeRulePriority: false'],
         [PATH, '    #     count: 2', '    #     count: 8'],
-      ] as const) {
+      ] as [string, string, string][]) {
         const result = await detectPr(REAL, edited(REAL, [edit]));
         expect(result.changes).toEqual([]);
         expect(result.coverage).toEqual([expect.objectContaining({ file: PATH, state: 'read' })]);

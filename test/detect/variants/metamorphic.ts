@@ -156,11 +156,7 @@ export const EXPECTED_TO_FAIL: readonly ExpectedFailure[] = [
   },
   {
     rewrite: 'yaml-1.1-numbers',
-    cases: [
-      'eksctl 44: gpu-repair-ng maxSize 8 → 16',
-      'karpenter-blueprints auto mode gpu: nvidia.com/gpu limit 5 → 8',
-      'kueue single ClusterQueue: nvidia.com/gpu quota 8 added',
-    ],
+    cases: ['eksctl 44: gpu-repair-ng maxSize 8 → 16', 'kueue single ClusterQueue: nvidia.com/gpu quota 8 added'],
     reason: '`010` is read as 10 (YAML 1.2), where go-yaml, which kubectl, Helm, Argo CD and eksctl use, reads 8 (YAML 1.1) (WRONG COUNT)',
   },
   {
@@ -172,7 +168,6 @@ export const EXPECTED_TO_FAIL: readonly ExpectedFailure[] = [
   {
     rewrite: 'yaml-merge-key',
     cases: [
-      'karpenter-blueprints gpu-slices: nvidia.com/gpu limit 40 → 80',
       'karpenter-blueprints auto mode gpu: nvidia.com/gpu limit 5 → 8',
       'karpenter-blueprints static pool: replicas 1 → 2 on g6e.8xlarge',
     ],
