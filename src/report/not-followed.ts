@@ -71,6 +71,11 @@ export function notFollowedEvidence(n: NotFollowed): MissingText {
         what: `the Terragrunt units that include ${n.file}`,
         how: `its inputs (${list(n.inputs)}) reach the modules of the units that include it, which are not followed from here: set them in each unit's \`inputs\`, or check those units' pools by hand`,
       };
+    case 'gitops-install':
+      return {
+        what: `what ${n.subject} in ${n.file} installs (the chart \`${n.needs ?? ''}\`)`,
+        how: `its values are not followed into the chart (${list(n.inputs)}): keep the chart and its values in this repository (a chart folder the Application or HelmRelease points to, values in Git rather than a Secret), or check the GPU objects it renders by hand (\`helm template\`)`,
+      };
     case 'unaccounted-signal': {
       const where = n.line === null ? `${n.file}, ${n.needs ?? 'before this change'}` : at(n);
       const more = n.inputs && n.inputs.length > 0 ? ` (and ${list(n.inputs)})` : '';
