@@ -2,10 +2,12 @@ import { bicepParser } from './bicep/index.js';
 import { cloudFormationParser } from './cloudformation/index.js';
 import { capiParser } from './cluster-api/index.js';
 import { clusterToolkitParser } from './cluster-toolkit/index.js';
+import { coreWeaveNodePoolParser } from './coreweave/index.js';
 import { eksctlParser } from './eksctl/index.js';
-import { gkeClusterAutoprovisioningParser, gkeNodePoolParser } from './gke/index.js';
+import { gkeClusterAutoprovisioningParser, gkeComputeClassParser, gkeNodePoolParser } from './gke/index.js';
 import { gpuSharingParser } from './gpu-sharing/index.js';
 import { helmValuesParser } from './helm/index.js';
+import { kaiQueueParser } from './kai-scheduler/index.js';
 import { kaitoParser } from './kaito/index.js';
 import { karpenterParser } from './karpenter/index.js';
 import { kueueParser, kueuePopulatorParser } from './kueue/index.js';
@@ -13,6 +15,7 @@ import { kustomizeParser } from './kustomize/index.js';
 import { openshiftAutoscalerParser, openshiftMachinesParser } from './openshift/index.js';
 import type { CapacityParser } from './parser.js';
 import { terraformManifestsParser, terraformParser } from './terraform/index.js';
+import { volcanoQueueParser } from './volcano/index.js';
 
 // Each format is a folder of detect/ whose index.ts exports its parsers; registry.test.ts checks
 // that every folder's parsers are listed here.
@@ -32,6 +35,10 @@ const MANIFEST_PARSERS: readonly CapacityParser[] = [
   openshiftAutoscalerParser,
   openshiftMachinesParser,
   cloudFormationParser,
+  coreWeaveNodePoolParser,
+  gkeComputeClassParser,
+  kaiQueueParser,
+  volcanoQueueParser,
 ];
 
 /** Every capacity format the detector knows; a new format is one more entry. */

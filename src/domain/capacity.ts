@@ -11,6 +11,9 @@ export type CapacityKind =
   | 'openshift-machineset'
   | 'gke-autoprovisioning'
   | 'sagemaker-hyperpod-group'
+  | 'coreweave-nodepool'
+  | 'kai-queue'
+  | 'volcano-queue'
   | 'gpu-sharing';
 
 /** One GPU quantity inside a declaration, e.g. one flavor's nominalQuota of nvidia.com/gpu. */

@@ -18,6 +18,9 @@ type CoverageState = 'read' | 'not-capacity' | 'not-followed';
  * - `toolkit-deployment`: Cluster Toolkit deployment `vars` for a blueprint not read with them.
  * - `terragrunt-include`: a Terragrunt parent whose inputs its units inherit, not followed into them;
  *   with `needs`, a unit's include (or inputs expression) that could not be resolved.
+ * - `gitops-install`: an Argo CD Application or Flux HelmRelease whose chart is not in the repository
+ *   (`needs`: where it is) while its values name GPUs, or whose values come from where the review cannot
+ *   read (`inputs`: a Secret, a values file not in the tree) for a chart here that renders capacity.
  * - `unaccounted-signal`: it names GPUs (`subject`: an instance type, a GPU resource, a key) where no
  *   format the review reads accounts for it and nothing shows it to be no capacity; `inputs` names
  *   the next ones; a name only the base side holds has no line, and `needs` gives the base's.
@@ -34,6 +37,7 @@ type NotFollowedReason =
   | 'helm-template'
   | 'toolkit-deployment'
   | 'terragrunt-include'
+  | 'gitops-install'
   | 'unaccounted-signal'
   | 'unscanned';
 

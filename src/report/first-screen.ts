@@ -21,6 +21,9 @@ const KIND_LABEL: Record<CapacityChange['kind'], string> = {
   'openshift-machineset': 'OpenShift MachineSet',
   'gke-autoprovisioning': 'GKE node auto-provisioning',
   'sagemaker-hyperpod-group': 'SageMaker HyperPod group',
+  'coreweave-nodepool': 'CoreWeave NodePool',
+  'kai-queue': 'KAI Scheduler Queue',
+  'volcano-queue': 'Volcano Queue',
   'gpu-sharing': 'GPU sharing',
 };
 

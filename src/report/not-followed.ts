@@ -12,6 +12,8 @@ export function notFollowedEvidence(n: NotFollowed): MissingText {
     case 'unreadable':
       return { what: `a readable ${n.file}`, how: `fix the error reported at \`${at(n)}\`; until then its GPU capacity is not followed` };
     case 'count-unknown':
+      // `needs`, when set, is what bounds the count, written by the reader that knows the format.
+      if (n.needs !== undefined) return { what: `the GPU count of ${n.subject} (${at(n)})`, how: `it is not followed: ${n.needs}` };
       return {
         what: `the GPU count of ${n.subject} (${at(n)})`,
         how: `it is not followed: give the value it reads a literal or a default in the repository (see the warning at \`${at(n)}\`)`,
@@ -68,6 +70,11 @@ export function notFollowedEvidence(n: NotFollowed): MissingText {
       return {
         what: `the Terragrunt units that include ${n.file}`,
         how: `its inputs (${list(n.inputs)}) reach the modules of the units that include it, which are not followed from here: set them in each unit's \`inputs\`, or check those units' pools by hand`,
+      };
+    case 'gitops-install':
+      return {
+        what: `what ${n.subject} in ${n.file} installs (the chart \`${n.needs ?? ''}\`)`,
+        how: `its values are not followed into the chart (${list(n.inputs)}): keep the chart and its values in this repository (a chart folder the Application or HelmRelease points to, values in Git rather than a Secret), or check the GPU objects it renders by hand (\`helm template\`)`,
       };
     case 'unaccounted-signal': {
       const where = n.line === null ? `${n.file}, ${n.needs ?? 'before this change'}` : at(n);

@@ -16,6 +16,8 @@ export const POOL_LABELS: Partial<Record<CapacityKind, string>> = {
   'gke-autoprovisioning': 'cloud.google.com/gke-accelerator',
   // HyperPod's EKS nodes carry their instance group's name.
   'sagemaker-hyperpod-group': 'sagemaker.amazonaws.com/instance-group-name',
+  // CKS labels each node with the Node Pool it belongs to.
+  'coreweave-nodepool': 'compute.coreweave.com/node-pool',
 };
 
 /** What to ask Prometheus about a change: its ClusterQueue or its node pool; null when neither applies. */

@@ -377,13 +377,68 @@ export const REAL_CASES: readonly RealCase[] = [
     why: 'a GPU managed node group of up to 8 nodes, declared in TypeScript: no reader counts it, the floor sees `gpu`',
   },
   {
-    id: 'Volcano queue root-eng-prod given an nvidia.com/gpu capability of 16 (unknown CRD)',
+    id: 'Volcano queue root-eng-prod given an nvidia.com/gpu capability of 16',
     target: 'floor/volcano-hierarchical-queues.yaml',
     edits: [
       ['volcano-hierarchical-queues.yaml', 'spec:\n  weight: 1\n---', 'spec:\n  weight: 1\n  capability:\n    nvidia.com/gpu: 16\n---'],
     ],
+    expect: [['volcano-queue', 'root-eng-prod', 0, 16]],
+    why: 'a Volcano queue caps the GPUs its jobs hold: with no deserved or guarantee, its capability is what it counts',
+  },
+  {
+    id: 'Volcano queue root-eng-prod given nvidia.com/gpu deserved 4 under a capability of 16',
+    target: 'floor/volcano-hierarchical-queues.yaml',
+    edits: [
+      [
+        'volcano-hierarchical-queues.yaml',
+        'spec:\n  weight: 1\n---',
+        'spec:\n  weight: 1\n  capability:\n    nvidia.com/gpu: 16\n  deserved:\n    nvidia.com/gpu: 4\n---',
+      ],
+    ],
+    expect: [['volcano-queue', 'root-eng-prod', 0, 4]],
+    why: "a Volcano queue's deserved GPUs are its share, as a ClusterQueue's nominal quota; the capability above it is what it may borrow",
+  },
+  // NVIDIA/KAI-Scheduler quick-start queues: a parent and a child, GPU quota 0, no limit.
+  {
+    id: 'KAI default-queue: gpu quota 0 → 8',
+    target: 'kai-scheduler/kai-default-queues.yaml',
+    edits: [['kai-default-queues.yaml', /(name: default-queue[\s\S]*?gpu:\n {6}limit: -1\n {6}overQuotaWeight: 1\n {6}quota: )0/, '$18']],
+    expect: [['kai-queue', 'default-queue', 0, 8]],
+    why: 'a KAI queue is guaranteed its GPU quota',
+  },
+  {
+    id: 'KAI default-parent-queue: cpu quota 0 → 16000 (negative control)',
+    target: 'kai-scheduler/kai-default-queues.yaml',
+    edits: [
+      [
+        'kai-default-queues.yaml',
+        /(name: default-parent-queue\nspec:\n {2}resources:\n {4}cpu:\n {6}limit: -1\n {6}overQuotaWeight: 1\n {6}quota: )0/,
+        '$116000',
+      ],
+    ],
+    expect: [],
+    why: 'a CPU quota beside a GPU quota that stays 0',
+  },
+  // GoogleCloudPlatform/accelerated-platforms: a ComputeClass creating L4 node pools.
+  {
+    id: 'accelerated-platforms ComputeClass gpu-l4-24gb-x2: spot priority 2 → 4 L4 per node',
+    target: 'gke-compute-class/accelerated-platforms-gpu-l4-24gb-x2.yaml',
+    edits: [
+      [
+        'accelerated-platforms-gpu-l4-24gb-x2.yaml',
+        /( {8}count: )2(\n {8}driverVersion: latest\n {8}type: nvidia-l4\n {6}machineType: g2-standard-24\n {6}maxPodsPerNode: 32\n {6}spot: true)/,
+        '$14$2',
+      ],
+    ],
     expect: 'not-followed',
-    why: 'a Volcano queue caps the GPUs its jobs hold: 16 more, in a kind no reader counts',
+    why: 'a ComputeClass that creates node pools sets no node count: its GPU nodes are bounded by nothing it declares',
+  },
+  {
+    id: 'accelerated-platforms ComputeClass gpu-l4-24gb-x2: active migration off (negative control)',
+    target: 'gke-compute-class/accelerated-platforms-gpu-l4-24gb-x2.yaml',
+    edits: [['accelerated-platforms-gpu-l4-24gb-x2.yaml', 'optimizeRulePriority: true', 'optimizeRulePriority: false']],
+    expect: [],
+    why: 'its GPU priorities and what it creates are the same',
   },
   {
     id: 'Volcano queue root-sci-prod weight 1 → 2 (negative control, no GPU named)',

@@ -3,7 +3,11 @@ import type { CoverageIo } from '../coverage.js';
 import { detectFile } from '../detect-file.js';
 import { yamlValue } from '../kit/kube-yaml.js';
 import { CAPACITY_KIND_RE, VALUES_REF_RE, isHelmValuesPath } from './helm-chart.js';
+import { gitopsInstalls } from './gitops-installs.js';
 import { renderTemplate } from './helm-render.js';
+import { accountSignals } from '../kit/signal-scan/account.js';
+import { kubeStringify } from '../kit/kube-yaml.js';
+import { fileFormat } from '../kit/yaml-segments.js';
 import type { CapacityParser, SetParseResult, Unfollowed, UnresolvedDecl } from '../parser.js';
 
 /** What rendering the charts a PR touches found at one side. */
@@ -92,7 +96,82 @@ export async function renderCharts(changed: readonly string[], io: CoverageIo, p
     }
     if (followedAny) result.followed.push(v.changed);
   }
+  for (const path of changed) if (fileFormat(path) === 'yaml') await renderInstalls(path, io, parsers, result);
   return result;
+}
+
+/** The chart's capacity templates that read values: what a render of it could count. */
+async function capacityTemplates(chart: string, reader: CoverageIo['head'], io: CoverageIo, parsers: readonly CapacityParser[]) {
+  const out: { template: string; text: string; refs: string[] }[] = [];
+  for (const template of (await io.list(join(chart, 'templates'))).filter((p) => /\.ya?ml$/i.test(p))) {
+    const text = await reader.read(template);
+    if (text === null || !(CAPACITY_KIND_RE.test(text) || parsers.some((p) => p.mightContain(template, text)))) continue;
+    const refs = [...text.matchAll(VALUES_REF_RE)].map((m) => (m[1] ?? '').slice(1));
+    if (refs.length > 0) out.push({ template, text, refs });
+  }
+  return out;
+}
+
+/**
+ * An Argo CD Application or Flux HelmRelease the PR changes, installing a chart with values: a
+ * chart in this repository is rendered with them at each side, its objects reported on the
+ * changed file; a chart elsewhere, or values the review cannot read (a Secret), is not followed
+ * there when what it is given names GPUs (or the chart here renders capacity from values).
+ */
+async function renderInstalls(path: string, io: CoverageIo, parsers: readonly CapacityParser[], result: ChartRenders): Promise<void> {
+  const at = { base: gitopsInstalls((await io.base.read(path)) ?? ''), head: gitopsInstalls((await io.head.read(path)) ?? '') };
+  const keys = [...new Set([...at.base, ...at.head].map((i) => i.key))];
+  let followed = false;
+  for (const key of keys) {
+    const sides = { base: at.base.find((i) => i.key === key), head: at.head.find((i) => i.key === key) };
+    const chart = (sides.head ?? sides.base)?.chart;
+    if (chart === undefined) continue;
+    const local = 'local' in chart && (await isChart(chart.local, io)) ? chart.local : null;
+    for (const side of ['base', 'head'] as const) {
+      const install = sides[side];
+      if (install === undefined) continue;
+      const reader = io[side];
+      const files = await Promise.all(install.valueFiles.map(async (f) => ({ f, text: await reader.read(f) })));
+      const given = [...files.map((f) => yamlOf(f.text)), ...install.inline];
+      if (local === null) {
+        const shown = kubeStringify(given);
+        if (accountSignals('values.yaml', shown).signals.length === 0) continue;
+        const needs = 'remote' in chart ? chart.remote : `${chart.local} (no Chart.yaml there)`;
+        const fingerprint = JSON.stringify([needs, given]);
+        result[side].notFollowed.push({
+          file: path,
+          line: null,
+          reason: 'gitops-install',
+          subject: key,
+          needs,
+          inputs: ['the chart is not in this repository'],
+          fingerprint,
+        });
+        followed = true;
+        continue;
+      }
+      const templates = await capacityTemplates(local, reader, io, parsers);
+      if (templates.length === 0) continue;
+      followed = true;
+      const missing = [...install.unread, ...files.filter((f) => f.text === null).map((f) => `valueFiles ${f.f} (not in the repository)`)];
+      if (missing.length > 0) {
+        result[side].notFollowed.push({
+          file: path,
+          line: null,
+          reason: 'gitops-install',
+          subject: key,
+          needs: local,
+          inputs: missing,
+          fingerprint: JSON.stringify([local, missing, given]),
+        });
+      }
+      let values = yamlOf(await reader.read(join(local, 'values.yaml')));
+      for (const layer of given) values = overlay(values, layer);
+      const v: Variant = { chart: local, values: path, changed: path, templateChanged: false };
+      for (const t of templates) readRender(result[side], v, false, t.template, t.text, values, t.refs, parsers);
+    }
+  }
+  if (followed) result.followed.push(path);
 }
 
 function readRender(

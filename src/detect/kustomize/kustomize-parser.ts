@@ -3,7 +3,7 @@ import type { CapacityDecl } from '../../domain/index.js';
 import { kubeStringify } from '../kit/kube-yaml.js';
 import { clampLine } from '../kit/lines.js';
 import { fileFormat } from '../kit/yaml-segments.js';
-import type { CapacityParser, ParseOutcome, SetParseResult, SourceFile, UnresolvedDecl } from '../parser.js';
+import type { CapacityParser, Coverage, ParseOutcome, SetParseResult, SourceFile, Unfollowed, UnresolvedDecl } from '../parser.js';
 import { isKustomizationPath, kustomizationReferences, readKustomization } from './kustomization.js';
 import { jsonText } from './patch-apply.js';
 import type { JsonObject } from './patch-apply.js';
@@ -34,8 +34,8 @@ export function kustomizeParser(inner: readonly CapacityParser[]): CapacityParse
     mightContain: (path) => isKustomizationPath(path),
     parse(path, text) {
       if (!isKustomizationPath(path)) return { decls: [], diagnostics: [], unresolved: [] };
-      const { decls, diagnostics, unresolved } = parseKustomizations([{ path, text }], inner);
-      return { decls, diagnostics, unresolved };
+      const { decls, diagnostics, unresolved, notFollowed } = parseKustomizations([{ path, text }], inner);
+      return notFollowed.length === 0 ? { decls, diagnostics, unresolved } : { decls, diagnostics, unresolved, notFollowed };
     },
     parseSet: (files) => parseKustomizations(files, inner),
     references(file) {
@@ -46,8 +46,15 @@ export function kustomizeParser(inner: readonly CapacityParser[]): CapacityParse
   };
 }
 
-function parseKustomizations(files: readonly SourceFile[], inner: readonly CapacityParser[]): Required<SetParseResult> {
-  const out: Required<SetParseResult> = { decls: [], diagnostics: [], unresolved: [], supersedes: [], replaces: [] };
+function parseKustomizations(files: readonly SourceFile[], inner: readonly CapacityParser[]): Required<SetParseResult & Coverage> {
+  const out: Required<SetParseResult & Coverage> = {
+    decls: [],
+    diagnostics: [],
+    unresolved: [],
+    supersedes: [],
+    replaces: [],
+    notFollowed: [],
+  };
   const texts = new Map(files.map((f) => [f.path, f.text]));
   const sources = new Sources(texts);
   // Bases read for an overlay are rendered through it, not reported on their own.
@@ -74,6 +81,7 @@ function parseKustomizations(files: readonly SourceFile[], inner: readonly Capac
     for (const p of d.parts) p.line = d.line;
   }
   for (const u of out.unresolved) u.line = clamp(u.file, u.line);
+  for (const n of out.notFollowed) if (n.line !== null) n.line = clamp(n.file, n.line);
   out.supersedes = [...new Set(out.supersedes)].sort();
   return out;
 }
@@ -92,6 +100,7 @@ class Reader {
       out.decls.push(...r.decls);
       out.diagnostics.push(...r.diagnostics);
       out.unresolved.push(...(r.unresolved ?? []));
+      out.notFollowed.push(...(r.notFollowed ?? []));
     }
     return out;
   }
@@ -101,7 +110,8 @@ class Reader {
     const known = this.capacity.get(obj);
     if (known !== undefined) return known;
     const r = this.read(kubeStringify(obj));
-    const found = r.decls.length > 0 || (r.unresolved ?? []).length > 0;
+    // An object a reader declines to count (a ComputeClass that creates GPU node pools) is capacity too.
+    const found = r.decls.length > 0 || (r.unresolved ?? []).length > 0 || (r.notFollowed ?? []).length > 0;
     this.capacity.set(obj, found);
     return found;
   };
@@ -136,29 +146,31 @@ function objectAt(starts: readonly number[], line: number): number {
 interface Found {
   decls: CapacityDecl[];
   unresolved: UnresolvedDecl[];
+  notFollowed: Unfollowed[];
   messages: string[];
 }
 
-function readOne(path: string, sources: Sources, reader: Reader, out: Required<SetParseResult>): void {
+function readOne(path: string, sources: Sources, reader: Reader, out: Required<SetParseResult & Coverage>): void {
   const result = render(path, sources, reader.isCapacity);
   out.supersedes.push(...result.sources);
   for (const n of result.notes) out.diagnostics.push(diagnostic(n.file, n.line, n.severity, n.message));
   const { text, starts } = renderedText(result.objects);
-  const r = result.objects.length === 0 ? { decls: [], diagnostics: [], unresolved: [] } : reader.read(text);
+  const r: ParseOutcome = result.objects.length === 0 ? { decls: [], diagnostics: [], unresolved: [] } : reader.read(text);
   const found = new Map<RenderedObject, Found>();
   const slot = (line: number): Found | null => {
     const o = result.objects[objectAt(starts, line)];
     if (o === undefined) return null;
     let f = found.get(o);
-    if (!f) found.set(o, (f = { decls: [], unresolved: [], messages: [] }));
+    if (!f) found.set(o, (f = { decls: [], unresolved: [], notFollowed: [], messages: [] }));
     return f;
   };
   for (const d of r.decls) slot(d.line)?.decls.push(d);
   for (const u of r.unresolved ?? []) slot(u.line)?.unresolved.push(u);
+  for (const n of r.notFollowed ?? []) if (n.line !== null) slot(n.line)?.notFollowed.push(n);
   for (const d of r.diagnostics) if (d.line !== null) slot(d.line)?.messages.push(`${d.severity}\u0000${d.message}`);
   if (result.failed) reportFailure(path, result, found, out);
   for (const [o, f] of found) {
-    if (f.decls.length === 0 && f.unresolved.length === 0) continue;
+    if (f.decls.length === 0 && f.unresolved.length === 0 && f.notFollowed.length === 0) continue;
     const last = o.hits[o.hits.length - 1];
     // Unpatched objects of this kustomization's own directory are read by the other readers.
     if (result.failed === undefined && o.unknownAt === undefined && last === undefined && (o.ownDir || o.entry.file !== path)) continue;
@@ -183,6 +195,8 @@ function readOne(path: string, sources: Sources, reader: Reader, out: Required<S
         out.diagnostics.push(diagnostic(at.file, at.line, 'info', `${jsonText(o.obj.kind)} ${d.name}: ${d.gpus} GPUs${where}`));
     }
     for (const u of f.unresolved) out.unresolved.push({ ...u, file: at.file, line: at.line });
+    // What a reader does not follow in the rendered object is not followed where the render changes it.
+    for (const n of f.notFollowed) out.notFollowed.push({ ...n, file: at.file, line: at.line });
     // The resource file's own reading names the object as it is before this render renames it.
     if (o.origin !== undefined) {
       for (const d of [...f.decls, ...f.unresolved]) out.replaces.push({ file: o.origin.file, kind: d.kind, name: o.origin.name });
@@ -191,7 +205,12 @@ function readOne(path: string, sources: Sources, reader: Reader, out: Required<S
 }
 
 /** A build that fails, or a render past its budget: an error on every file it read, its objects unknown. */
-function reportFailure(path: string, result: Render, found: ReadonlyMap<RenderedObject, Found>, out: Required<SetParseResult>): void {
+function reportFailure(
+  path: string,
+  result: Render,
+  found: ReadonlyMap<RenderedObject, Found>,
+  out: Required<SetParseResult & Coverage>,
+): void {
   const failed = result.failed;
   if (failed === undefined) return;
   const message = `the kustomization ${path} is not followed: ${failed.why}; the GPU capacity it renders is unknown`;

@@ -1,0 +1,2 @@
+/** CoreWeave Kubernetes Service Node Pools. */
+export { coreWeaveNodePoolParser } from './coreweave-nodepool.js';

@@ -1,0 +1,2 @@
+/** KAI Scheduler (Run:ai) Queues. */
+export { kaiQueueParser } from './kai-queue.js';

@@ -1,0 +1,2 @@
+/** Volcano Queues. */
+export { volcanoQueueParser } from './volcano-queue.js';
