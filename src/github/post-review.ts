@@ -1,3 +1,4 @@
+import type { CommentWhen } from '../domain/policy.js';
 import type { ReviewResult } from '../domain/review.js';
 import type { CheckOutput } from '../report/check.js';
 import { COMMENT_MARKER } from '../report/comment.js';
@@ -59,6 +60,8 @@ export interface Posting {
   author: string;
   /** The override a comment's text records, when its signature holds and it still applies. */
   adopt: (body: string) => OverrideRecord | null;
+  /** The base policy's `comment`: when a review without an override may create our comment. */
+  when: CommentWhen;
 }
 
 /** Comment first, then the check that relies on it; a new grant is then made sure of. */
@@ -77,7 +80,7 @@ export async function postOverridden(p: Posting, override: OverrideRecord, found
 /** Check first, then a fresh read of our comment, then the comment, adopting an override found there. */
 export async function postPlain(p: Posting, found: MarkedComment | null): Promise<OverrideRecord | null> {
   const plain = p.render(null);
-  const creates = found === null && worthNewComment(p.result);
+  const creates = found === null && worthNewComment(p);
   // Whether the head moved is asked beside the conclusion, and only when a comment may be written.
   const current = found !== null || creates || overridable(plain.output) ? p.current() : null;
   current?.catch(() => undefined);
@@ -157,7 +160,7 @@ async function post(
     marker: COMMENT_MARKER,
     author: p.author,
     body,
-    createIfAbsent: worthNewComment(result) || override !== null,
+    createIfAbsent: worthNewComment(p) || override !== null,
     existing,
     // Asked only when another replica's comment won a creation race, before writing over it.
     stillCurrent: () => headIsCurrent(octokit, target),
@@ -183,9 +186,10 @@ function headMoved({ log, target, result }: Posting): void {
  * earlier review (no comment of ours before this one) there are no earlier suggestions to replace,
  * so they are not listed; copies a race or a deleted comment leaves are removed by the next review.
  */
-async function postSuggestions({ octokit, log, target, result, changes }: Posting, reviewedBefore: boolean): Promise<void> {
+async function postSuggestions({ octokit, log, target, result, changes, when }: Posting, reviewedBefore: boolean): Promise<void> {
   try {
-    const wanted = await planSuggestions(result, changes.head);
+    // `never` posts no suggestion either; copies an earlier policy left are removed.
+    const wanted = when === 'never' ? [] : await planSuggestions(result, changes.head);
     if (wanted.length === 0 && !reviewedBefore) return;
     const outcome = await syncSuggestions(octokit, log, target, wanted, reviewedBefore);
     if (outcome.created + outcome.deleted > 0) log.info({ number: target.number, ...outcome }, 'suggestions updated');
@@ -195,10 +199,14 @@ async function postSuggestions({ octokit, log, target, result, changes }: Postin
 }
 
 /**
- * Most pull requests touch no GPUs and deserve no comment; one whose capacity files could not be
- * read does, so the author learns why.
+ * Whether a review may create our comment (one already there is always kept up to date, so it
+ * never shows a stale verdict or loses a grant it records). By default most pull requests touch
+ * no GPUs and deserve no comment; one whose capacity files could not be read does, so the author
+ * learns why. `never` leaves the check alone: a comment is then created only to record an
+ * override, which lives in it.
  */
-function worthNewComment(result: ReviewResult): boolean {
+function worthNewComment({ when, result }: Posting): boolean {
+  if (when !== 'changes') return when === 'always';
   return result.verdict !== 'no-gpu-change' || result.diagnostics.some((d) => d.severity !== 'info');
 }
 

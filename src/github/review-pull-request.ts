@@ -277,7 +277,20 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
     };
     // The check belongs to the reviewed commit, so it concludes with that commit's result even
     // when the head moved; see post-review.ts for the order of comment and check.
-    const posting: Posting = { octokit, log, target, check, result, changes, render, current, granted, author, adopt };
+    const posting: Posting = {
+      octokit,
+      log,
+      target,
+      check,
+      result,
+      changes,
+      render,
+      current,
+      granted,
+      author,
+      adopt,
+      when: policy.policy.comment,
+    };
     const override = known ? await postOverridden(posting, known, found) : await postPlain(posting, found);
     return { result, conclusion: plain.conclusion, override, refused: decision.refused };
   } catch (err) {
