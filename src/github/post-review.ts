@@ -1,17 +1,17 @@
 import type { CommentWhen } from '../domain/policy.js';
 import type { ReviewResult } from '../domain/review.js';
 import type { CheckOutput } from '../report/check.js';
-import { COMMENT_MARKER } from '../report/comment.js';
 import type { ApiChangeSet } from './api-change-set.js';
 import type { CheckRun } from './check-run.js';
 import type { GitHubClient, Logger, PullRequestTarget } from './client.js';
 import { findMarkedComment, upsertComment } from './comment-poster.js';
 import type { CommentLookup, CommentOutcome, MarkedComment } from './comment-poster.js';
 import { describeFailure } from './errors.js';
+import type { Instance } from './instance.js';
 import { overridable } from './override.js';
 import type { OverrideRecord } from './override.js';
 import { syncSuggestions } from './suggestion-poster.js';
-import { planSuggestions } from './suggestions.js';
+import { planSuggestions, SUGGESTION_MARKER } from './suggestions.js';
 
 /**
  * Posting a review's comment and concluding its check so that an accepted override survives
@@ -62,6 +62,8 @@ export interface Posting {
   adopt: (body: string) => OverrideRecord | null;
   /** The base policy's `comment`: when a review without an override may create our comment. */
   when: CommentWhen;
+  /** Whose comment and suggestions these are: their markers. */
+  instance: Instance;
 }
 
 /** Comment first, then the check that relies on it; a new grant is then made sure of. */
@@ -131,7 +133,7 @@ async function keepGrant(p: Posting, rendered: Rendered): Promise<void> {
     await upsertComment(octokit, {
       repo: target.base,
       issueNumber: target.number,
-      marker: COMMENT_MARKER,
+      marker: p.instance.commentMarker,
       author: p.author,
       body: rendered.body,
       createIfAbsent: true,
@@ -157,7 +159,7 @@ async function post(
   const outcome = await upsertComment(octokit, {
     repo: target.base,
     issueNumber: target.number,
-    marker: COMMENT_MARKER,
+    marker: p.instance.commentMarker,
     author: p.author,
     body,
     createIfAbsent: worthNewComment(p) || override !== null,
@@ -173,7 +175,7 @@ async function post(
 }
 
 function lookup(p: Posting): CommentLookup {
-  return { repo: p.target.base, issueNumber: p.target.number, marker: COMMENT_MARKER, author: p.author };
+  return { repo: p.target.base, issueNumber: p.target.number, marker: p.instance.commentMarker, author: p.author };
 }
 
 function headMoved({ log, target, result }: Posting): void {
@@ -186,12 +188,14 @@ function headMoved({ log, target, result }: Posting): void {
  * earlier review (no comment of ours before this one) there are no earlier suggestions to replace,
  * so they are not listed; copies a race or a deleted comment leaves are removed by the next review.
  */
-async function postSuggestions({ octokit, log, target, result, changes, when }: Posting, reviewedBefore: boolean): Promise<void> {
+async function postSuggestions({ octokit, log, target, result, changes, when, instance }: Posting, reviewedBefore: boolean): Promise<void> {
   try {
     // `never` posts no suggestion either; copies an earlier policy left are removed.
-    const wanted = when === 'never' ? [] : await planSuggestions(result, changes.head);
+    const planned = when === 'never' ? [] : await planSuggestions(result, changes.head);
+    const marker = instance.suggestionMarker;
+    const wanted = planned.map((s) => ({ ...s, body: s.body.replace(SUGGESTION_MARKER, () => marker) }));
     if (wanted.length === 0 && !reviewedBefore) return;
-    const outcome = await syncSuggestions(octokit, log, target, wanted, reviewedBefore);
+    const outcome = await syncSuggestions(octokit, log, target, wanted, reviewedBefore, marker);
     if (outcome.created + outcome.deleted > 0) log.info({ number: target.number, ...outcome }, 'suggestions updated');
   } catch (err) {
     log.warn({ err: describeFailure(err), number: target.number }, 'could not update suggested changes');

@@ -21,6 +21,7 @@ import { MAILBOX_BATCH, readRequest } from './requests.js';
 import type { Request } from './requests.js';
 import type { WorkStore } from './store.js';
 import { transient } from './transient.js';
+import type { Instance } from '../instance.js';
 
 /** What a job needs besides its queue and store. */
 export interface WorkDeps {
@@ -30,6 +31,8 @@ export interface WorkDeps {
   metrics: AppMetrics;
   self: SelfLogin;
   stateKey: StateKey | null;
+  /** Whose comment, suggestions and check runs these are (instance.ts). */
+  instance: Instance;
   log: Logger;
   /** A re-run within this long of a review of the same head and base is answered by that review. */
   rerunWindowMs: number;
@@ -134,6 +137,7 @@ async function runPullRequestJob(deps: WorkDeps, lane: Lane, job: QueueJob, data
             telemetry: deps.telemetry,
             self: deps.self,
             stateKey: deps.stateKey,
+            instance: deps.instance,
             ...(grant ? { grant } : {}),
             // The first review of a job picks up the run an earlier attempt left.
             checkRun: { externalId: externalIdOf(job), resume: job.resumed && reviews === 1 },
@@ -168,7 +172,16 @@ async function runPullRequestJob(deps: WorkDeps, lane: Lane, job: QueueJob, data
     const retry = transient(err);
     if (retry && !last) throw retry;
     // Failed for good: no check of this job stays in progress, on the head it reviewed or was queued for.
-    if (octokit) await concludeChecks(octokit, repo, [pull?.target.headSha, data.headSha], externalIdOf(job), describeFailure(err), log);
+    if (octokit)
+      await concludeChecks(
+        octokit,
+        repo,
+        [pull?.target.headSha, data.headSha],
+        externalIdOf(job),
+        describeFailure(err),
+        log,
+        deps.instance.checkName,
+      );
     throw err;
   }
 }
@@ -220,10 +233,11 @@ async function concludeChecks(
   externalId: string,
   reason: string,
   log: Logger,
+  checkName: string,
 ): Promise<void> {
   for (const head of new Set(heads.filter((h): h is string => h !== undefined))) {
     try {
-      const n = await concludeLeftInProgress(octokit, repo, head, externalId, renderFailedCheck(reason, null));
+      const n = await concludeLeftInProgress(octokit, repo, head, externalId, renderFailedCheck(reason, null), checkName);
       if (n > 0) log.warn({ headSha: head, runs: n, err: reason }, 'job failed for good; its check concluded');
     } catch (err) {
       log.error({ headSha: head, err: describeFailure(err) }, 'job failed for good, and its check could not be concluded');
@@ -244,7 +258,7 @@ export async function abandonJob(deps: WorkDeps, lane: Lane, job: QueueJob, err:
       (p) => p.target.headSha,
       () => undefined,
     );
-    await concludeChecks(octokit, repo, [now, data.headSha], externalIdOf(job), describeFailure(err), log);
+    await concludeChecks(octokit, repo, [now, data.headSha], externalIdOf(job), describeFailure(err), log, deps.instance.checkName);
   } catch (e) {
     log.error({ err: describeFailure(e) }, 'could not reach GitHub to conclude a failed job');
   }
