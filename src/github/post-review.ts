@@ -62,6 +62,8 @@ export interface Posting {
   adopt: (body: string) => OverrideRecord | null;
   /** The base policy's `comment`: when a review without an override may create our comment. */
   when: CommentWhen;
+  /** An override was asked for (a command), granted or not. */
+  asked: boolean;
   /** Whose comment and suggestions these are: their markers. */
   instance: Instance;
 }
@@ -206,11 +208,14 @@ async function postSuggestions({ octokit, log, target, result, changes, when, in
  * Whether a review may create our comment (one already there is always kept up to date, so it
  * never shows a stale verdict or loses a grant it records). By default most pull requests touch
  * no GPUs and deserve no comment; one whose capacity files could not be read does, so the author
- * learns why. `never` leaves the check alone: a comment is then created only to record an
- * override, which lives in it.
+ * learns why. `never` leaves the check alone: a comment is then created only for an override,
+ * which lives in it and binds to the review it shows. A command asking for one before any
+ * review was shown is refused (override-decision.ts) and the comment created, so the grantor
+ * reads what they approve and sends the command again.
  */
-function worthNewComment({ when, result }: Posting): boolean {
-  if (when !== 'changes') return when === 'always';
+function worthNewComment({ when, result, asked }: Posting): boolean {
+  if (when === 'never') return asked;
+  if (when === 'always') return true;
   return result.verdict !== 'no-gpu-change' || result.diagnostics.some((d) => d.severity !== 'info');
 }
 

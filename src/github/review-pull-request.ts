@@ -305,6 +305,7 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
       author,
       adopt,
       when: policy.policy.comment,
+      asked: options.grant !== undefined,
       instance,
     };
     const override = known ? await postOverridden(posting, known, found) : await postPlain(posting, found);
