@@ -78,12 +78,14 @@ describe('instance namespace', () => {
       witness: witnessFor(h.fake),
     });
     try {
-      const repo = new FakeRepo(h.fake, pullRequest({}, 'mode: enforce\n')).serve();
+      const state = pullRequest({}, 'mode: enforce\n');
+      const repo = new FakeRepo(h.fake, state).serve();
       await h.app.deliver('pull_request', prEvent());
       await staging.deliver('pull_request', prEvent());
-      // Each again: each finds and edits its own comment, never the other's.
-      await h.app.deliver('pull_request', prEvent({ action: 'reopened' }));
-      await staging.deliver('pull_request', prEvent({ action: 'reopened' }));
+      // A new push: each reviews again, and finds and edits its own comment, never the other's.
+      repo.push(NEWER_SHA, { ...state.headFiles, 'README.md': '# infra\nNotes.\n' });
+      await h.app.deliver('pull_request', prEvent({ action: 'synchronize', headSha: NEWER_SHA }));
+      await staging.deliver('pull_request', prEvent({ action: 'synchronize', headSha: NEWER_SHA }));
 
       const unnamed = repo.comments.filter((c) => c.body.startsWith(`${COMMENT_MARKER}\n`));
       const named = repo.comments.filter((c) => c.body.startsWith('<!-- gpu-justify:comment:staging -->\n'));
@@ -91,6 +93,7 @@ describe('instance namespace', () => {
       expect(named).toHaveLength(1);
       expect(repo.comments).toHaveLength(2);
       expect(named[0]?.body).not.toContain(COMMENT_MARKER);
+      for (const c of [...unnamed, ...named]) expect(c.body).toContain(NEWER_SHA.slice(0, 12));
 
       expect(repo.checkRuns.filter((r) => r.name === 'gpu-justify')).toHaveLength(2);
       expect(repo.checkRuns.filter((r) => r.name === 'gpu-justify (staging)')).toHaveLength(2);
