@@ -1,4 +1,6 @@
 export type Mode = 'advise' | 'enforce';
+/** When the review writes its comment on a pull request (docs/policy.md). */
+export type CommentWhen = 'always' | 'changes' | 'never';
 type Permission = 'write' | 'maintain' | 'admin';
 
 /** `.github/gpu-justify.yml` after validation and defaults (docs/policy.md). */
@@ -22,6 +24,7 @@ export interface Policy {
   /** USD per GPU-hour by GPU model. */
   prices: Record<string, number>;
   telemetry: string;
+  comment: CommentWhen;
 }
 
 export const DEFAULT_POLICY: Policy = {
@@ -33,4 +36,5 @@ export const DEFAULT_POLICY: Policy = {
   overrides: { minPermission: 'maintain', teams: [], allowAuthor: false, catalogOwners: false },
   prices: {},
   telemetry: 'default',
+  comment: 'changes',
 };

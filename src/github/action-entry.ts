@@ -10,6 +10,7 @@ const INPUTS: Record<string, string> = {
   'INPUT_PROMETHEUS-BEARER-TOKEN': 'PROMETHEUS_BEARER_TOKEN',
   'INPUT_PROMETHEUS-HEADERS': 'PROMETHEUS_HEADERS',
   'INPUT_OPENCOST-URL': 'OPENCOST_URL',
+  INPUT_INSTANCE: 'GPU_JUSTIFY_INSTANCE',
 };
 
 /** The environment with each non-empty input under the name the review reads; inputs win. */

@@ -10,6 +10,8 @@ import { inThisThread } from './review-runner.js';
 import { ACTIONS_BOT } from './self-login.js';
 import { stateKey, stateSecretFromEnv } from './state-signature.js';
 import { tokenClient } from './token-client.js';
+import { instanceFromEnv, InstanceNameError } from './instance.js';
+import type { Instance } from './instance.js';
 
 /** What the Actions runner tells a step about its run (a subset of the documented variables). */
 export interface ActionEnv {
@@ -20,6 +22,8 @@ export interface ActionEnv {
   GITHUB_API_URL?: string | undefined;
   /** Signs the state kept in the comment; without it the Action reads none back. */
   GPU_JUSTIFY_STATE_SECRET?: string | undefined;
+  /** The `instance` input: this workflow's own comment, suggestions and check (instance.ts). */
+  GPU_JUSTIFY_INSTANCE?: string | undefined;
 }
 
 /** The Action could not start: a wrong event, no token, an unreadable event file. */
@@ -32,6 +36,15 @@ const PR_EVENTS = new Set(['pull_request', 'pull_request_target']);
 interface PullRequestEvent {
   pull_request?: PullRequestLike;
   repository?: { name: string; owner: { login: string }; html_url?: string };
+}
+
+function readInstance(env: ActionEnv): Instance {
+  try {
+    return instanceFromEnv({ GPU_JUSTIFY_INSTANCE: env.GPU_JUSTIFY_INSTANCE });
+  } catch (err) {
+    if (err instanceof InstanceNameError) throw new ActionSetupError(`instance: ${err.message}`);
+    throw err;
+  }
 }
 
 function actionLogger(): Logger {
@@ -69,6 +82,7 @@ export async function runAction(env: ActionEnv, telemetry: TelemetryProvider, lo
   const octokit = tokenClient(env);
   // The workflow token writes as github-actions[bot]; any workflow can too, so the comment's
   // state is trusted only with a signature (a dedicated secret; the token changes every run).
+  const instance = readInstance(env);
   const key = stateKey(stateSecretFromEnv({ GPU_JUSTIFY_STATE_SECRET: env.GPU_JUSTIFY_STATE_SECRET }, false));
   // A job of its own: the review runs in this thread, bounded by the deadline and the job's timeout.
   return reviewPullRequest({
@@ -78,6 +92,7 @@ export async function runAction(env: ActionEnv, telemetry: TelemetryProvider, lo
     telemetry,
     self: () => Promise.resolve(ACTIONS_BOT),
     stateKey: key,
+    instance,
     runner: inThisThread,
   });
 }

@@ -10,6 +10,7 @@ import { AppMetrics } from './metrics.js';
 import { redactingLogger, withRedactedLog } from './redacting-log.js';
 import { appSelfLogin } from './self-login.js';
 import { stateKey, stateSecretFromEnv } from './state-signature.js';
+import { instanceFromEnv, namedInstance } from './instance.js';
 import { startWork } from './work/runtime.js';
 import type { WorkRuntime } from './work/runtime.js';
 import { workSettings } from './work/settings.js';
@@ -27,6 +28,8 @@ export interface GpuJustifyAppOptions {
   redisUrl?: string | null;
   /** Worker settings over the environment's (work/settings.ts). */
   work?: Partial<WorkSettings>;
+  /** The operator's instance name (instance.ts); default `GPU_JUSTIFY_INSTANCE`; null: none. */
+  instance?: string | null;
 }
 
 /** Each App instance's queues and workers, by the Probot that loaded it. */
@@ -68,6 +71,8 @@ export function createGpuJustifyApp(
   return (app, appOptions) => {
     const metrics = options.metrics ?? new AppMetrics();
     const telemetry = metrics.instrumentTelemetry(options.telemetry ?? telemetryFromEnv());
+    // A name that is not valid stops the App at load, before any review is written under it.
+    const instance = options.instance === undefined ? instanceFromEnv(process.env) : namedInstance(options.instance);
     const key = stateKey(options.stateSecret ?? stateSecretFromEnv(process.env, true));
     if (!key) app.log.warn('no state secret: overrides cannot be granted or carried between reviews');
     const self = appSelfLogin(async () => metrics.instrument(await app.auth()));
@@ -86,6 +91,7 @@ export function createGpuJustifyApp(
         metrics,
         self,
         stateKey: key,
+        instance,
         log,
         rerunWindowMs: settings.rerunWindowMs,
       },
@@ -98,7 +104,7 @@ export function createGpuJustifyApp(
     // Probot reads the key from a file when PRIVATE_KEY_PATH names one; it is a secret all the same.
     const keyPath = process.env['PRIVATE_KEY_PATH'];
     if (keyPath && existsSync(keyPath)) redactor().add(readFileSync(keyPath, 'utf8'));
-    const deps = { work, metrics };
+    const deps = { work, metrics, instance };
     app.on([...PULL_REQUEST_EVENTS], withRedactedLog(pullRequestIntake(deps)));
     app.on([...COMMENT_EVENTS], withRedactedLog(issueCommentIntake(deps)));
     app.on('check_run.rerequested', withRedactedLog(checkRunIntake(deps)));

@@ -62,6 +62,7 @@ export class CheckRun {
     private readonly repo: RepoRef,
     private readonly headSha: string,
     private readonly identity: RunIdentity | null = null,
+    private readonly name: string = CHECK_NAME,
   ) {}
 
   /** Created in progress now: resolves once GitHub has it. */
@@ -75,8 +76,15 @@ export class CheckRun {
    * A run created in progress after `afterMs` unless concluded first. A failure to create it in
    * progress is not thrown here: the conclusion creates it then. 0 creates it at once.
    */
-  static deferred(octokit: GitHubClient, repo: RepoRef, headSha: string, afterMs: number, identity: RunIdentity | null = null): CheckRun {
-    const run = new CheckRun(octokit, repo, headSha, identity);
+  static deferred(
+    octokit: GitHubClient,
+    repo: RepoRef,
+    headSha: string,
+    afterMs: number,
+    identity: RunIdentity | null = null,
+    name: string = CHECK_NAME,
+  ): CheckRun {
+    const run = new CheckRun(octokit, repo, headSha, identity, name);
     const begin = (): void => void run.#inProgress().catch(() => undefined);
     if (afterMs <= 0) begin();
     else {
@@ -105,7 +113,7 @@ export class CheckRun {
   #adopt(): Promise<void> {
     const identity = this.identity;
     if (identity === null || !identity.resume) return Promise.resolve();
-    this.#adopting ??= findRun(this.octokit, this.repo, this.headSha, identity.externalId).then(
+    this.#adopting ??= findRun(this.octokit, this.repo, this.headSha, identity.externalId, this.name).then(
       (found) => {
         if (found === null || this.#id !== null) return;
         this.#id = found.id;
@@ -127,7 +135,7 @@ export class CheckRun {
           ? { data: { id: this.#id } }
           : this.octokit.rest.checks.create({
               ...this.repo,
-              name: CHECK_NAME,
+              name: this.name,
               head_sha: this.headSha,
               status: 'in_progress',
               started_at: new Date().toISOString(),
@@ -238,7 +246,7 @@ export class CheckRun {
     const creating = this.octokit.rest.checks
       .create({
         ...this.repo,
-        name: CHECK_NAME,
+        name: this.name,
         head_sha: this.headSha,
         started_at: now,
         ...this.#external(),
@@ -267,8 +275,9 @@ async function findRun(
   repo: RepoRef,
   headSha: string,
   externalId: string,
+  name: string,
 ): Promise<{ id: number; status: string; annotations: number } | null> {
-  const { data } = await octokit.rest.checks.listForRef({ ...repo, ref: headSha, check_name: CHECK_NAME, filter: 'all', per_page: 100 });
+  const { data } = await octokit.rest.checks.listForRef({ ...repo, ref: headSha, check_name: name, filter: 'all', per_page: 100 });
   const ours = data.check_runs.filter((r) => r.external_id === externalId).sort((a, b) => b.id - a.id)[0];
   return ours ? { id: ours.id, status: ours.status, annotations: ours.output.annotations_count } : null;
 }
@@ -283,8 +292,9 @@ export async function concludeLeftInProgress(
   headSha: string,
   externalId: string,
   output: CheckOutput,
+  name: string = CHECK_NAME,
 ): Promise<number> {
-  const { data } = await octokit.rest.checks.listForRef({ ...repo, ref: headSha, check_name: CHECK_NAME, filter: 'all', per_page: 100 });
+  const { data } = await octokit.rest.checks.listForRef({ ...repo, ref: headSha, check_name: name, filter: 'all', per_page: 100 });
   const open = data.check_runs.filter((r) => r.external_id === externalId && r.status !== 'completed');
   for (const run of open) {
     await octokit.rest.checks.update({ ...repo, check_run_id: run.id, ...concluding(redactor().redactDeep(output), []) });

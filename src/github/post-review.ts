@@ -1,16 +1,17 @@
+import type { CommentWhen } from '../domain/policy.js';
 import type { ReviewResult } from '../domain/review.js';
 import type { CheckOutput } from '../report/check.js';
-import { COMMENT_MARKER } from '../report/comment.js';
 import type { ApiChangeSet } from './api-change-set.js';
 import type { CheckRun } from './check-run.js';
 import type { GitHubClient, Logger, PullRequestTarget } from './client.js';
 import { findMarkedComment, upsertComment } from './comment-poster.js';
 import type { CommentLookup, CommentOutcome, MarkedComment } from './comment-poster.js';
 import { describeFailure } from './errors.js';
+import type { Instance } from './instance.js';
 import { overridable } from './override.js';
 import type { OverrideRecord } from './override.js';
 import { syncSuggestions } from './suggestion-poster.js';
-import { planSuggestions } from './suggestions.js';
+import { planSuggestions, SUGGESTION_MARKER } from './suggestions.js';
 
 /**
  * Posting a review's comment and concluding its check so that an accepted override survives
@@ -59,6 +60,12 @@ export interface Posting {
   author: string;
   /** The override a comment's text records, when its signature holds and it still applies. */
   adopt: (body: string) => OverrideRecord | null;
+  /** The base policy's `comment`: when a review without an override may create our comment. */
+  when: CommentWhen;
+  /** An override was asked for (a command), granted or not. */
+  asked: boolean;
+  /** Whose comment and suggestions these are: their markers. */
+  instance: Instance;
 }
 
 /** Comment first, then the check that relies on it; a new grant is then made sure of. */
@@ -77,7 +84,7 @@ export async function postOverridden(p: Posting, override: OverrideRecord, found
 /** Check first, then a fresh read of our comment, then the comment, adopting an override found there. */
 export async function postPlain(p: Posting, found: MarkedComment | null): Promise<OverrideRecord | null> {
   const plain = p.render(null);
-  const creates = found === null && worthNewComment(p.result);
+  const creates = found === null && worthNewComment(p);
   // Whether the head moved is asked beside the conclusion, and only when a comment may be written.
   const current = found !== null || creates || overridable(plain.output) ? p.current() : null;
   current?.catch(() => undefined);
@@ -128,7 +135,7 @@ async function keepGrant(p: Posting, rendered: Rendered): Promise<void> {
     await upsertComment(octokit, {
       repo: target.base,
       issueNumber: target.number,
-      marker: COMMENT_MARKER,
+      marker: p.instance.commentMarker,
       author: p.author,
       body: rendered.body,
       createIfAbsent: true,
@@ -154,10 +161,10 @@ async function post(
   const outcome = await upsertComment(octokit, {
     repo: target.base,
     issueNumber: target.number,
-    marker: COMMENT_MARKER,
+    marker: p.instance.commentMarker,
     author: p.author,
     body,
-    createIfAbsent: worthNewComment(result) || override !== null,
+    createIfAbsent: worthNewComment(p) || override !== null,
     existing,
     // Asked only when another replica's comment won a creation race, before writing over it.
     stillCurrent: () => headIsCurrent(octokit, target),
@@ -170,7 +177,7 @@ async function post(
 }
 
 function lookup(p: Posting): CommentLookup {
-  return { repo: p.target.base, issueNumber: p.target.number, marker: COMMENT_MARKER, author: p.author };
+  return { repo: p.target.base, issueNumber: p.target.number, marker: p.instance.commentMarker, author: p.author };
 }
 
 function headMoved({ log, target, result }: Posting): void {
@@ -183,11 +190,14 @@ function headMoved({ log, target, result }: Posting): void {
  * earlier review (no comment of ours before this one) there are no earlier suggestions to replace,
  * so they are not listed; copies a race or a deleted comment leaves are removed by the next review.
  */
-async function postSuggestions({ octokit, log, target, result, changes }: Posting, reviewedBefore: boolean): Promise<void> {
+async function postSuggestions({ octokit, log, target, result, changes, when, instance }: Posting, reviewedBefore: boolean): Promise<void> {
   try {
-    const wanted = await planSuggestions(result, changes.head);
+    // `never` posts no suggestion either; copies an earlier policy left are removed.
+    const planned = when === 'never' ? [] : await planSuggestions(result, changes.head);
+    const marker = instance.suggestionMarker;
+    const wanted = planned.map((s) => ({ ...s, body: s.body.replace(SUGGESTION_MARKER, () => marker) }));
     if (wanted.length === 0 && !reviewedBefore) return;
-    const outcome = await syncSuggestions(octokit, log, target, wanted, reviewedBefore);
+    const outcome = await syncSuggestions(octokit, log, target, wanted, reviewedBefore, marker);
     if (outcome.created + outcome.deleted > 0) log.info({ number: target.number, ...outcome }, 'suggestions updated');
   } catch (err) {
     log.warn({ err: describeFailure(err), number: target.number }, 'could not update suggested changes');
@@ -195,10 +205,17 @@ async function postSuggestions({ octokit, log, target, result, changes }: Postin
 }
 
 /**
- * Most pull requests touch no GPUs and deserve no comment; one whose capacity files could not be
- * read does, so the author learns why.
+ * Whether a review may create our comment (one already there is always kept up to date, so it
+ * never shows a stale verdict or loses a grant it records). By default most pull requests touch
+ * no GPUs and deserve no comment; one whose capacity files could not be read does, so the author
+ * learns why. `never` leaves the check alone: a comment is then created only for an override,
+ * which lives in it and binds to the review it shows. A command asking for one before any
+ * review was shown is refused (override-decision.ts) and the comment created, so the grantor
+ * reads what they approve and sends the command again.
  */
-function worthNewComment(result: ReviewResult): boolean {
+function worthNewComment({ when, result, asked }: Posting): boolean {
+  if (when === 'never') return asked;
+  if (when === 'always') return true;
   return result.verdict !== 'no-gpu-change' || result.diagnostics.some((d) => d.severity !== 'info');
 }
 

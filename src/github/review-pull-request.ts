@@ -33,6 +33,8 @@ import type { SelfLogin } from './self-login.js';
 import { readShown, shownMarker } from './shown-request.js';
 import type { StateKey } from './state-signature.js';
 import { decideOverride } from './override-permission.js';
+import { DEFAULT_INSTANCE } from './instance.js';
+import type { Instance } from './instance.js';
 import { commandNoLongerStands } from './command-comment.js';
 import { postOverridden, postPlain } from './post-review.js';
 import { ReviewDeadline } from './review-deadline.js';
@@ -65,6 +67,8 @@ export interface ReviewPullRequestOptions {
    * failure is then thrown and the check left to that run, never concluded "could not run" here.
    */
   retry?: (err: unknown) => boolean;
+  /** Whose comment, suggestions and check run these are (instance.ts); the unnamed one unless told. */
+  instance?: Instance;
 }
 
 export interface ReviewOutcome {
@@ -153,6 +157,7 @@ async function analyse(
  */
 export async function reviewPullRequest(options: ReviewPullRequestOptions): Promise<ReviewOutcome> {
   const { log, target } = options;
+  const instance = options.instance ?? DEFAULT_INSTANCE;
   const octokit = budgetWrites(options.octokit, log);
   const pr = { repo: `${target.base.owner}/${target.base.repo}`, number: target.number, headSha: target.headSha };
   // What is known when something fails: the policy's mode, and the conclusion the review reached.
@@ -164,12 +169,21 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
   };
   // The check is created when the verdict is in, already concluded, unless the review runs long:
   // then in progress first (see CheckRun.deferred). The reads begin at once.
-  const check = CheckRun.deferred(octokit, target.base, target.headSha, inProgressAfterSeconds() * 1000, options.checkRun ?? null);
+  const check = CheckRun.deferred(
+    octokit,
+    target.base,
+    target.headSha,
+    inProgressAfterSeconds() * 1000,
+    options.checkRun ?? null,
+    instance.checkName,
+  );
   // Our comment does not depend on the files: read beside the file list.
   const comment = settle(
     options
       .self()
-      .then((author) => findMarkedComment(octokit, { repo: target.base, issueNumber: target.number, marker: COMMENT_MARKER, author })),
+      .then((author) =>
+        findMarkedComment(octokit, { repo: target.base, issueNumber: target.number, marker: instance.commentMarker, author }),
+      ),
   );
   // The pull request as GitHub has it now (has the head moved?), read as late as the comment's
   // write allows: beside the check's conclusion, and only when a comment may be written.
@@ -201,6 +215,7 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
           }),
         ),
         shownState,
+        instance.commentMarker,
       );
       const shownLapse = override === null ? lapse : null;
       const body = override ? applyOverrideToComment(plain, override) : shownLapse ? applyLapseToComment(plain, shownLapse, state) : plain;
@@ -277,7 +292,22 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
     };
     // The check belongs to the reviewed commit, so it concludes with that commit's result even
     // when the head moved; see post-review.ts for the order of comment and check.
-    const posting: Posting = { octokit, log, target, check, result, changes, render, current, granted, author, adopt };
+    const posting: Posting = {
+      octokit,
+      log,
+      target,
+      check,
+      result,
+      changes,
+      render,
+      current,
+      granted,
+      author,
+      adopt,
+      when: policy.policy.comment,
+      asked: options.grant !== undefined,
+      instance,
+    };
     const override = known ? await postOverridden(posting, known, found) : await postPlain(posting, found);
     return { result, conclusion: plain.conclusion, override, refused: decision.refused };
   } catch (err) {
@@ -341,7 +371,10 @@ async function noteUnposted(check: CheckRun, output: CheckOutput, reason: string
   }
 }
 
-/** Our comment with the signed record of what it shows, right after the comment's marker. */
-function withShown(body: string, marker: string): string {
-  return marker === '' ? body : body.replace(COMMENT_MARKER, () => `${COMMENT_MARKER}\n${marker}`);
+/**
+ * Our comment under this instance's marker, with the signed record of what it shows right after
+ * the marker.
+ */
+function withShown(body: string, shown: string, marker: string): string {
+  return body.replace(COMMENT_MARKER, () => (shown === '' ? marker : `${marker}\n${shown}`));
 }

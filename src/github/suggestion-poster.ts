@@ -27,12 +27,14 @@ export async function syncSuggestions(
   wanted: Suggestion[],
   /** False: no review of ours came before, so there is nothing of ours to list. */
   earlier = true,
+  /** Marks ours: an instance's own (instance.ts). */
+  marker = SUGGESTION_MARKER,
 ): Promise<SuggestionOutcome> {
   const repo = target.base;
   // Oldest first: when two replicas posted the same suggestion, every re-run keeps the same copy.
   const existing = earlier
     ? (await octokit.paginate(octokit.rest.pulls.listReviewComments, { ...repo, pull_number: target.number, per_page: 100 }))
-        .filter((c) => c.user.type === 'Bot' && c.body.includes(SUGGESTION_MARKER))
+        .filter((c) => c.user.type === 'Bot' && c.body.includes(marker))
         .sort((a, b) => a.id - b.id)
     : [];
 

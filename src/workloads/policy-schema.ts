@@ -49,4 +49,10 @@ export const policySchema = z.strictObject({
   overrides: overridesSchema.optional(),
   prices: z.record(gpuModel, positiveNumber()).optional().describe('USD per GPU-hour'),
   telemetry: telemetryName().optional(),
+  comment: z
+    .enum(['always', 'changes', 'never'])
+    .optional()
+    .describe(
+      'When the review comments: on every pull request, when GPU capacity changes or a file could not be read, or never (the check alone)',
+    ),
 });

@@ -73,6 +73,7 @@ function withDefaults(p: ParsedPolicy): Policy {
     },
     prices: p.prices ?? { ...DEFAULT_POLICY.prices },
     telemetry: p.telemetry ?? DEFAULT_POLICY.telemetry,
+    comment: p.comment ?? DEFAULT_POLICY.comment,
   };
 }
 
@@ -109,6 +110,7 @@ function salvage(raw: Record<string, unknown>): Policy {
     overrides,
     prices,
     telemetry: keep(shape.telemetry, raw.telemetry),
+    comment: keep(shape.comment, raw.comment),
   });
 }
 

@@ -124,10 +124,29 @@ describe('the GitHub Action', () => {
     expect(repo.checkRuns[0]?.conclusion).toBe('failure');
   });
 
+  it('a named workflow keeps its own comment and check beside the unnamed one, and comment: never posts neither', async () => {
+    const repo = new FakeRepo(fake, pullRequest({}, 'mode: enforce\n')).serve();
+    repo.commentAuthor = 'github-actions[bot]';
+    await runAction(env(), noTelemetry, silent);
+    await runAction({ ...env(), GPU_JUSTIFY_INSTANCE: 'nightly' }, noTelemetry, silent);
+    await runAction({ ...env(), GPU_JUSTIFY_INSTANCE: 'nightly' }, noTelemetry, silent);
+    expect(repo.comments.map((c) => c.body.split('\n')[0])).toEqual([COMMENT_MARKER, '<!-- gpu-justify:comment:nightly -->']);
+    expect(repo.checkRuns.map((r) => r.name)).toEqual(['gpu-justify', 'gpu-justify (nightly)', 'gpu-justify (nightly)']);
+
+    const quiet = new FakeRepo(fake, { ...pullRequest({}, 'mode: enforce\ncomment: never\n'), number: NUMBER }).serve();
+    quiet.commentAuthor = 'github-actions[bot]';
+    quiet.comments.length = 0;
+    quiet.checkRuns.length = 0;
+    await runAction({ ...env(), GPU_JUSTIFY_INSTANCE: 'other' }, noTelemetry, silent);
+    expect(quiet.comments).toEqual([]);
+    expect(quiet.checkRuns).toEqual([expect.objectContaining({ name: 'gpu-justify (other)', conclusion: 'failure' })]);
+  });
+
   it.each([
     [{ GITHUB_EVENT_NAME: 'push' }, /reviews pull requests; this workflow ran on "push"/],
     [{ GITHUB_TOKEN: '' }, /GITHUB_TOKEN is not set/],
     [{ GITHUB_EVENT_PATH: '/nonexistent/event.json' }, /cannot read the event at \/nonexistent\/event\.json/],
+    [{ GPU_JUSTIFY_INSTANCE: 'Staging' }, /instance: GPU_JUSTIFY_INSTANCE must be 1 to 32 of a-z/],
   ])('refuses to start without what it needs: %j', async (over, message) => {
     await expect(runAction({ ...env(), ...over }, noTelemetry, silent)).rejects.toThrow(message);
     expect(fake.requests).toEqual([]);
@@ -143,7 +162,9 @@ describe('the GitHub Action', () => {
     const env = envWithInputs(inputs);
     expect(
       Object.fromEntries(
-        ['GITHUB_TOKEN', 'PROMETHEUS_URL', 'PROMETHEUS_BEARER_TOKEN', 'PROMETHEUS_HEADERS', 'OPENCOST_URL'].map((k) => [k, env[k]]),
+        ['GITHUB_TOKEN', 'PROMETHEUS_URL', 'PROMETHEUS_BEARER_TOKEN', 'PROMETHEUS_HEADERS', 'OPENCOST_URL', 'GPU_JUSTIFY_INSTANCE'].map(
+          (k) => [k, env[k]],
+        ),
       ),
     ).toEqual({
       GITHUB_TOKEN: 'value of github-token',
@@ -151,6 +172,7 @@ describe('the GitHub Action', () => {
       PROMETHEUS_BEARER_TOKEN: 'value of prometheus-bearer-token',
       PROMETHEUS_HEADERS: 'value of prometheus-headers',
       OPENCOST_URL: 'value of opencost-url',
+      GPU_JUSTIFY_INSTANCE: 'value of instance',
     });
     // An input left empty leaves the operator's own variable alone.
     expect(envWithInputs({ 'INPUT_PROMETHEUS-URL': '', PROMETHEUS_URL: 'http://prom:9090' }).PROMETHEUS_URL).toBe('http://prom:9090');

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { createGpuJustifyApp } from '../../src/github/app.js';
 import { COMMENT_MARKER } from '../../src/report/comment.js';
+import { AppServer, WEBHOOK_SECRET } from '../helpers/app-server.js';
 import { FakeRepo } from '../helpers/fake-repo.js';
 import { mergeGroupPayload } from '../helpers/payloads.js';
 import {
@@ -13,6 +15,7 @@ import {
   prEvent,
   pullRequest,
   useApp,
+  witnessFor,
 } from './app-harness.js';
 import { CATALOG, QUEUE_FILE, README, clusterQueue } from './scenarios.js';
 
@@ -63,6 +66,27 @@ describe('merge queue (merge_group.checks_requested)', () => {
     expect(more).toEqual([]);
     expect(run).toMatchObject({ name: 'gpu-justify', status: 'completed', conclusion: 'failure' });
     expect(run?.output.summary).toContain(`same GPU capacity as pull request #${NUMBER}`);
+  });
+
+  it('a named instance carries its own verdict, from its own comment and check, under its own check name', async () => {
+    const staging = await AppServer.start(createGpuJustifyApp({ stateSecret: WEBHOOK_SECRET, instance: 'staging' }), h.fake.url, {
+      witness: witnessFor(h.fake),
+    });
+    try {
+      const repo = new FakeRepo(h.fake, pullRequest({}, ENFORCE_POLICY)).serve();
+      await staging.deliver('pull_request', prEvent());
+      expect(repo.checkRuns.at(-1)).toMatchObject({ name: 'gpu-justify (staging)', conclusion: 'failure' });
+      repo.addMergeGroup(GROUP_BASE, groupBase(), GROUP_HEAD, { ...groupBase(), [QUEUE_FILE]: clusterQueue(12) });
+
+      await staging.deliver('merge_group', groupDelivery());
+
+      const [run, ...more] = groupChecks(repo);
+      expect(more).toEqual([]);
+      expect(run).toMatchObject({ name: 'gpu-justify (staging)', status: 'completed', conclusion: 'failure' });
+      expect(run?.output.summary).toContain(`same GPU capacity as pull request #${NUMBER}`);
+    } finally {
+      await staging.close();
+    }
   });
 
   it('carries an override granted on the pull request only while the group changes the same capacity', async () => {

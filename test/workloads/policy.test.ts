@@ -28,6 +28,7 @@ describe('parsePolicy', () => {
       '  H100: 4.0',
       '  A100-80GB: 2.5',
       'telemetry: prod-eu',
+      'comment: never',
     ].join('\n');
     const expected: Policy = {
       mode: 'enforce',
@@ -38,6 +39,7 @@ describe('parsePolicy', () => {
       overrides: { minPermission: 'admin', teams: ['gpu-platform', 'sre'], allowAuthor: true, catalogOwners: true },
       prices: { H100: 4, 'A100-80GB': 2.5 },
       telemetry: 'prod-eu',
+      comment: 'never',
     };
     expect(parsePolicy(FILE, text)).toEqual({ policy: expected, diagnostics: [] });
   });
@@ -60,6 +62,18 @@ describe('parsePolicy', () => {
     expect(policy).toEqual({ ...DEFAULT_POLICY, window: 30 * 1440, headroom: 0.5 });
   });
 
+  it.each(['always', 'changes', 'never'] as const)('reads comment: %s', (when) => {
+    expect(parsePolicy(FILE, `comment: ${when}\n`)).toEqual({ policy: { ...DEFAULT_POLICY, comment: when }, diagnostics: [] });
+  });
+
+  it.each(['sometimes', 'true', 'Never', '[never]'])('a bad comment (%s) is an error at its line and falls back to changes', (bad) => {
+    const { policy, diagnostics } = parsePolicy(FILE, `mode: enforce\ncomment: ${bad}\n`);
+    expect(diagnostics).toHaveLength(1);
+    expect(diagnostics[0]).toMatchObject({ file: FILE, line: 2, severity: 'error' });
+    expect(diagnostics[0]!.message).toMatch(/^comment: /);
+    expect(policy).toEqual({ ...DEFAULT_POLICY, mode: 'enforce', comment: 'changes' });
+  });
+
   it.each(['https://prometheus.example.com', 'http://user:secret@prom:9090', 'prom.internal:9090', 'www.example.com'])(
     'refuses a URL as telemetry (%s) without echoing it',
     (url) => {
@@ -78,7 +92,7 @@ describe('parsePolicy', () => {
       'unknown key',
       'mode: advise\nthreshold: 3\n',
       2,
-      'threshold: unknown field; the fields here are _extends, mode, catalog, window, headroom, idleBelow, overrides, prices, telemetry',
+      'threshold: unknown field; the fields here are _extends, mode, catalog, window, headroom, idleBelow, overrides, prices, telemetry, comment',
     ],
     [
       'unknown nested key',

@@ -1,5 +1,4 @@
 import type { Context } from 'probot';
-import { CHECK_NAME } from '../check-run.js';
 import type { Submission } from './submit.js';
 import type { IntakeDeps } from './deps.js';
 import { submit } from './submit.js';
@@ -13,7 +12,7 @@ type CheckSuiteContext = Context<'check_suite.requested' | 'check_suite.rereques
 export function checkRunIntake(deps: IntakeDeps): (context: CheckRunContext) => Promise<void> {
   return async (context) => {
     const { check_run: run, repository, installation } = context.payload;
-    if (run.name !== CHECK_NAME || installation === undefined) return;
+    if (run.name !== deps.instance.checkName || installation === undefined) return;
     const numbers = numbersIn(run.pull_requests, repository.url);
     await submit(
       deps.work,

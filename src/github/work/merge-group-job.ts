@@ -1,11 +1,11 @@
 import { renderCheck, renderFailedCheck } from '../../report/check.js';
 import type { CheckOutput } from '../../report/check.js';
-import { COMMENT_MARKER, renderComment } from '../../report/comment.js';
+import { renderComment } from '../../report/comment.js';
 import { noteGroupReview, renderCarriedCheck, renderUnnamedGroup } from '../../report/merge-group.js';
 import type { GroupReviewReason } from '../../report/merge-group.js';
 import { redactSecrets } from '../../domain/redact.js';
 import { adaptCheckOutput } from '../check-output.js';
-import { CHECK_NAME, CheckRun, inProgressAfterSeconds } from '../check-run.js';
+import { CheckRun, inProgressAfterSeconds } from '../check-run.js';
 import type { GitHubClient, Logger, PullRequestTarget, RepoRef } from '../client.js';
 import { findMarkedComment } from '../comment-poster.js';
 import { describeFailure } from '../errors.js';
@@ -45,10 +45,14 @@ export async function runMergeGroupJob(deps: WorkDeps, lane: Lane, job: QueueJob
   const octokit = await deps.client(data.installationId, lane.store).catch((err: unknown) => {
     throw transient(err) ?? err;
   });
-  const check = CheckRun.deferred(octokit, repo, data.headSha, inProgressAfterSeconds() * 1000, {
-    externalId: externalIdOf(job),
-    resume: job.resumed,
-  });
+  const check = CheckRun.deferred(
+    octokit,
+    repo,
+    data.headSha,
+    inProgressAfterSeconds() * 1000,
+    { externalId: externalIdOf(job), resume: job.resumed },
+    deps.instance.checkName,
+  );
   try {
     const number = pullOfGroup(data.headRef);
     if (number === null) {
@@ -110,11 +114,17 @@ async function pullVerdict(
   const pull = await loadPull(octokit, repo, number);
   const headSha = pull.target.headSha;
   const author = await deps.self();
-  const comment = await findMarkedComment(octokit, { repo, issueNumber: number, marker: COMMENT_MARKER, author });
+  const comment = await findMarkedComment(octokit, { repo, issueNumber: number, marker: deps.instance.commentMarker, author });
   const shown = readShown(comment, { key: deps.stateKey, scope: { repo: `${repo.owner}/${repo.repo}`, number } });
   if (shown === null || shown.headSha !== headSha) return { why: 'no-verdict' };
   if (shown.fingerprint !== state.digest) return { why: 'changed' };
-  const { data } = await octokit.rest.checks.listForRef({ ...repo, ref: headSha, check_name: CHECK_NAME, filter: 'latest', per_page: 100 });
+  const { data } = await octokit.rest.checks.listForRef({
+    ...repo,
+    ref: headSha,
+    check_name: deps.instance.checkName,
+    filter: 'latest',
+    per_page: 100,
+  });
   // Newest first; only a run our App wrote, and only once it has concluded.
   const ours = data.check_runs.find((r) => r.app !== null && `${r.app.slug ?? ''}[bot]` === author);
   const conclusion = ours?.status === 'completed' ? ours.conclusion : null;

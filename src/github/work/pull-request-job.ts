@@ -22,6 +22,7 @@ import type { Request } from './requests.js';
 import type { WorkStore } from './store.js';
 import { transient } from './transient.js';
 import { runMergeGroupJob } from './merge-group-job.js';
+import type { Instance } from '../instance.js';
 
 /** What a job needs besides its queue and store. */
 export interface WorkDeps {
@@ -31,6 +32,8 @@ export interface WorkDeps {
   metrics: AppMetrics;
   self: SelfLogin;
   stateKey: StateKey | null;
+  /** Whose comment, suggestions and check runs these are (instance.ts). */
+  instance: Instance;
   log: Logger;
   /** A re-run within this long of a review of the same head and base is answered by that review. */
   rerunWindowMs: number;
@@ -136,6 +139,7 @@ async function runPullRequestJob(deps: WorkDeps, lane: Lane, job: QueueJob, data
             telemetry: deps.telemetry,
             self: deps.self,
             stateKey: deps.stateKey,
+            instance: deps.instance,
             ...(grant ? { grant } : {}),
             // The first review of a job picks up the run an earlier attempt left.
             checkRun: { externalId: externalIdOf(job), resume: job.resumed && reviews === 1 },
@@ -170,7 +174,16 @@ async function runPullRequestJob(deps: WorkDeps, lane: Lane, job: QueueJob, data
     const retry = transient(err);
     if (retry && !last) throw retry;
     // Failed for good: no check of this job stays in progress, on the head it reviewed or was queued for.
-    if (octokit) await concludeChecks(octokit, repo, [pull?.target.headSha, data.headSha], externalIdOf(job), describeFailure(err), log);
+    if (octokit)
+      await concludeChecks(
+        octokit,
+        repo,
+        [pull?.target.headSha, data.headSha],
+        externalIdOf(job),
+        describeFailure(err),
+        log,
+        deps.instance.checkName,
+      );
     throw err;
   }
 }
@@ -222,10 +235,11 @@ async function concludeChecks(
   externalId: string,
   reason: string,
   log: Logger,
+  checkName: string,
 ): Promise<void> {
   for (const head of new Set(heads.filter((h): h is string => h !== undefined))) {
     try {
-      const n = await concludeLeftInProgress(octokit, repo, head, externalId, renderFailedCheck(reason, null));
+      const n = await concludeLeftInProgress(octokit, repo, head, externalId, renderFailedCheck(reason, null), checkName);
       if (n > 0) log.warn({ headSha: head, runs: n, err: reason }, 'job failed for good; its check concluded');
     } catch (err) {
       log.error({ headSha: head, err: describeFailure(err) }, 'job failed for good, and its check could not be concluded');
@@ -240,7 +254,7 @@ export async function abandonJob(deps: WorkDeps, lane: Lane, job: QueueJob, err:
     try {
       const octokit = await deps.client(data.installationId, lane.store);
       const repo = { owner: data.owner, repo: data.repo };
-      await concludeChecks(octokit, repo, [data.headSha], externalIdOf(job), describeFailure(err), deps.log);
+      await concludeChecks(octokit, repo, [data.headSha], externalIdOf(job), describeFailure(err), deps.log, deps.instance.checkName);
     } catch (e) {
       deps.log.error({ err: describeFailure(e) }, 'could not reach GitHub to conclude a failed merge group job');
     }
@@ -256,7 +270,7 @@ export async function abandonJob(deps: WorkDeps, lane: Lane, job: QueueJob, err:
       (p) => p.target.headSha,
       () => undefined,
     );
-    await concludeChecks(octokit, repo, [now, data.headSha], externalIdOf(job), describeFailure(err), log);
+    await concludeChecks(octokit, repo, [now, data.headSha], externalIdOf(job), describeFailure(err), log, deps.instance.checkName);
   } catch (e) {
     log.error({ err: describeFailure(e) }, 'could not reach GitHub to conclude a failed job');
   }
