@@ -82,7 +82,9 @@ export async function startServerProcess(options: {
       PORT: String(port),
       LOG_LEVEL: 'info',
       LOG_FORMAT: 'json',
-      ...(options.writeSpacingMs === undefined ? {} : { BENCH_WRITE_SPACING_MS: String(options.writeSpacingMs) }),
+      ...(options.writeSpacingMs === undefined
+        ? {}
+        : { BENCH_WRITE_SPACING_MS: String(options.writeSpacingMs), GPU_JUSTIFY_WRITE_SPACING_MS: String(options.writeSpacingMs) }),
       ...options.env,
     },
   });

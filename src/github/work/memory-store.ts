@@ -31,6 +31,8 @@ export function memoryStore(): WorkStore {
   const heads = new Recent<ReviewedRecord>(REMEMBERED_HEADS);
   const mailboxes = new Map<string, string[]>();
   const creations = new Map<number, number[]>();
+  /** Per write line: when its next turn starts, epoch ms. */
+  const turns = new Map<string, number>();
   const post = (key: string, request: Request) => mailboxes.set(key, [...(mailboxes.get(key) ?? []), JSON.stringify(request)]);
   return {
     scope: 'local',
@@ -80,6 +82,15 @@ export function memoryStore(): WorkStore {
       }
       creations.set(installationId, recent);
       return Promise.resolve(Math.max(1, (recent[0] ?? now) + windowMs - now));
+    },
+    takeWriteTurn(key, spacingMs, maxWaitMs) {
+      const now = Date.now();
+      const at = Math.max(now, turns.get(key) ?? 0);
+      if (at - now > maxWaitMs) return Promise.resolve({ taken: false, waitMs: at - now });
+      turns.set(key, at + spacingMs);
+      // Lines whose last turn has passed hold nothing: forgotten, so the map stays small.
+      for (const [k, next] of turns) if (next < now) turns.delete(k);
+      return Promise.resolve({ taken: true, waitMs: at - now });
     },
     close: () => Promise.resolve(),
   };

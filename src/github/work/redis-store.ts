@@ -23,6 +23,21 @@ return math.max(1, tonumber(oldest[2]) + window - now)
 `;
 
 /**
+ * Reserves the next turn of a write line (KEYS[1] holds when it starts, on Redis's clock, so
+ * replicas with drifting clocks agree): the later of now and that, unless it is more than ARGV[2]
+ * ms away; the line then moves ARGV[1] ms on. Answers {1 taken or 0, ms until the turn}.
+ */
+const TAKE_WRITE_TURN = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local at = math.max(now, tonumber(redis.call('GET', KEYS[1]) or '0'))
+if at - now > tonumber(ARGV[2]) then return {0, at - now} end
+local after = at + tonumber(ARGV[1])
+redis.call('SET', KEYS[1], string.format('%d', after), 'PX', math.max(1, after - now))
+return {1, at - now}
+`;
+
+/**
  * Claims a delivery (KEYS[1]) unless it is claimed already, and then only, appends each request
  * (ARGV[3 …]) to its mailbox (KEYS[2 …]): one step, so a replica dying between the two leaves
  * neither. ARGV[1] and ARGV[2]: how long the claim and the mailboxes live, seconds.
@@ -41,6 +56,7 @@ return 'new'
 type Scripted = Redis & {
   gpuJustifyTakeCreation(key: string, windowMs: number, limit: number, nonce: string): Promise<number>;
   gpuJustifyClaimDelivery(...keysThenArgs: (string | number)[]): Promise<string>;
+  gpuJustifyTakeWriteTurn(key: string, spacingMs: number, maxWaitMs: number): Promise<[number, number]>;
 };
 
 /** Replicas sharing one Redis. Keys are prefixed, so several Apps can share one server. */
@@ -48,6 +64,8 @@ export function redisStore(client: Redis, prefix: string): WorkStore {
   const redis = client as Scripted;
   if (typeof redis.gpuJustifyTakeCreation !== 'function')
     redis.defineCommand('gpuJustifyTakeCreation', { numberOfKeys: 1, lua: TAKE_CREATION });
+  if (typeof redis.gpuJustifyTakeWriteTurn !== 'function')
+    redis.defineCommand('gpuJustifyTakeWriteTurn', { numberOfKeys: 1, lua: TAKE_WRITE_TURN });
   // The number of keys varies with the requests: given first on each call.
   if (typeof redis.gpuJustifyClaimDelivery !== 'function') redis.defineCommand('gpuJustifyClaimDelivery', { lua: CLAIM_DELIVERY });
   const head = (key: string, headSha: string, baseSha: string) => `${prefix}reviewed:${key}@${headSha}..${baseSha}`;
@@ -84,6 +102,10 @@ export function redisStore(client: Redis, prefix: string): WorkStore {
       Number(
         await redis.gpuJustifyTakeCreation(`${prefix}creations:${installationId}`, windowMs, limit, Math.random().toString(36).slice(2)),
       ),
+    async takeWriteTurn(key, spacingMs, maxWaitMs) {
+      const [taken, waitMs] = await redis.gpuJustifyTakeWriteTurn(`${prefix}writes:${key}`, spacingMs, maxWaitMs);
+      return { taken: taken === 1, waitMs: Number(waitMs) };
+    },
     close: () => Promise.resolve(),
   };
 }

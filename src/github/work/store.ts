@@ -43,7 +43,19 @@ export interface WorkStore {
    * 0 when taken, else how many ms until one is free (nothing taken then).
    */
   takeCreation(installationId: number, limit: number, windowMs: number): Promise<number>;
+  /**
+   * Reserves the next turn in one of an installation's write lines (`key`), turns `spacingMs`
+   * apart: `taken` with the wait until the turn, or not taken (nothing reserved) when the turn
+   * would be more than `maxWaitMs` away, with that wait.
+   */
+  takeWriteTurn(key: string, spacingMs: number, maxWaitMs: number): Promise<WriteTurn>;
   close(): Promise<void>;
+}
+
+/** A reserved turn to write, or the wait that was too long to reserve. */
+export interface WriteTurn {
+  taken: boolean;
+  waitMs: number;
 }
 
 /** A request for one pull request's mailbox. */
