@@ -23,18 +23,18 @@ return math.max(1, tonumber(oldest[2]) + window - now)
 `;
 
 /**
- * Reserves the next turn of a write line (KEYS[1] holds when it starts, on Redis's clock, so
- * replicas with drifting clocks agree): the later of now and that, unless it is more than ARGV[2]
- * ms away; the line then moves ARGV[1] ms on. Answers {1 taken or 0, ms until the turn}.
+ * Takes a write line's turn (KEYS[1] holds when its last turn was taken, on Redis's clock, so
+ * replicas with drifting clocks agree) if that was at least ARGV[1] ms ago: answers 0, else the
+ * ms until it will have been.
  */
 const TAKE_WRITE_TURN = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local at = math.max(now, tonumber(redis.call('GET', KEYS[1]) or '0'))
-if at - now > tonumber(ARGV[2]) then return {0, at - now} end
-local after = at + tonumber(ARGV[1])
-redis.call('SET', KEYS[1], string.format('%d', after), 'PX', math.max(1, after - now))
-return {1, at - now}
+local spacing = tonumber(ARGV[1])
+local last = redis.call('GET', KEYS[1])
+if last and now - tonumber(last) < spacing then return spacing - (now - tonumber(last)) end
+redis.call('SET', KEYS[1], string.format('%d', now), 'PX', spacing)
+return 0
 `;
 
 /**
@@ -56,7 +56,7 @@ return 'new'
 type Scripted = Redis & {
   gpuJustifyTakeCreation(key: string, windowMs: number, limit: number, nonce: string): Promise<number>;
   gpuJustifyClaimDelivery(...keysThenArgs: (string | number)[]): Promise<string>;
-  gpuJustifyTakeWriteTurn(key: string, spacingMs: number, maxWaitMs: number): Promise<[number, number]>;
+  gpuJustifyTakeWriteTurn(key: string, spacingMs: number): Promise<number>;
 };
 
 /** Replicas sharing one Redis. Keys are prefixed, so several Apps can share one server. */
@@ -102,10 +102,7 @@ export function redisStore(client: Redis, prefix: string): WorkStore {
       Number(
         await redis.gpuJustifyTakeCreation(`${prefix}creations:${installationId}`, windowMs, limit, Math.random().toString(36).slice(2)),
       ),
-    async takeWriteTurn(key, spacingMs, maxWaitMs) {
-      const [taken, waitMs] = await redis.gpuJustifyTakeWriteTurn(`${prefix}writes:${key}`, spacingMs, maxWaitMs);
-      return { taken: taken === 1, waitMs: Number(waitMs) };
-    },
+    takeWriteTurn: async (key, spacingMs) => Number(await redis.gpuJustifyTakeWriteTurn(`${prefix}writes:${key}`, spacingMs)),
     close: () => Promise.resolve(),
   };
 }

@@ -44,18 +44,13 @@ export interface WorkStore {
    */
   takeCreation(installationId: number, limit: number, windowMs: number): Promise<number>;
   /**
-   * Reserves the next turn in one of an installation's write lines (`key`), turns `spacingMs`
-   * apart: `taken` with the wait until the turn, or not taken (nothing reserved) when the turn
-   * would be more than `maxWaitMs` away, with that wait.
+   * Takes a turn to write now in one of an installation's write lines (`key`) if its last write
+   * took one at least `spacingMs` ago: 0 when taken, else how many ms until one is free (nothing
+   * taken then). Taken just before the request is sent, so the spacing holds at GitHub however
+   * long the writer waited before.
    */
-  takeWriteTurn(key: string, spacingMs: number, maxWaitMs: number): Promise<WriteTurn>;
+  takeWriteTurn(key: string, spacingMs: number): Promise<number>;
   close(): Promise<void>;
-}
-
-/** A reserved turn to write, or the wait that was too long to reserve. */
-export interface WriteTurn {
-  taken: boolean;
-  waitMs: number;
 }
 
 /** A request for one pull request's mailbox. */

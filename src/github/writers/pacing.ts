@@ -11,9 +11,9 @@ import type { WorkStore } from '../work/store.js';
  * (https://docs.github.com/en/rest/using-the-rest-api/rate-limits-for-the-rest-api#about-secondary-rate-limits).
  *
  * - Writes a turn apart: every write of an installation (POST, PATCH, PUT, DELETE but GraphQL
- *   queries and tokens) takes the next turn of that installation's write line, turns
- *   `GPU_JUSTIFY_WRITE_SPACING_MS` (1,000) apart; notifying writes (comments, reviews) first take
- *   a turn of a second line, three times as far apart. The lines live in the work store: in Redis
+ *   queries and tokens) waits until that installation's write line had no write for
+ *   `GPU_JUSTIFY_WRITE_SPACING_MS` (1,000) and takes its turn just before it is sent; notifying
+ *   writes (comments, reviews) first take a turn of a second line, three times as far apart. The lines live in the work store: in Redis
  *   when replicas share one, so every job of every replica waits its turn; in memory otherwise.
  *   A second apart keeps writes under 60 a minute, and as GitHub answers a write well within a
  *   second they reach it one at a time. (Octokit's throttling plugin spaces writes only within
@@ -21,8 +21,8 @@ import type { WorkStore } from '../work/store.js';
  * - At most `GPU_JUSTIFY_CREATES_PER_HOUR` content-creating writes (every POST but a GraphQL
  *   query or a token) per installation in any hour, counted in the same store.
  *
- * A write whose turn is further away than MAX_WAIT_MS takes none and fails its job with a time to
- * try again (work/transient.ts): a burst of one installation waits in the queue, not in memory.
+ * A write that has waited MAX_WAIT_MS for its turn fails its job with a time to try again
+ * (work/transient.ts): a burst of one installation waits in the queue, not in memory.
  */
 
 /** GitHub's ceiling is 500 an hour; the default leaves a margin for requests made elsewhere. */
@@ -108,11 +108,21 @@ export function paceWrites(octokit: GitHubClient, pacing: WritePacing, log: Pick
     if (creates(request)) await takeCreation(pacing, log);
     if (pacing.spacingMs === 0) return;
     const lines = notifies(request) ? ['notify', 'write'] : ['write'];
-    for (const line of lines) {
+    // Taken last of all, just before the request goes: a turn taken earlier and waited for here
+    // would reach GitHub as late as this thread was held meanwhile, next to another's turn.
+    for (let waited = 0, i = 0; i < lines.length;) {
+      const line = lines[i] as string;
       const spacing = line === 'notify' ? pacing.spacingMs * NOTIFYING_FACTOR : pacing.spacingMs;
-      const turn = await pacing.store.takeWriteTurn(`${pacing.installationId}:${line}`, spacing, MAX_WAIT_MS);
-      if (!turn.taken) throw new WriteTurnsTaken(Date.now() + turn.waitMs);
-      if (turn.waitMs > 0) await new Promise((resolve) => setTimeout(resolve, turn.waitMs));
+      const wait = await pacing.store.takeWriteTurn(`${pacing.installationId}:${line}`, spacing);
+      if (wait === 0) {
+        i++;
+        continue;
+      }
+      if (waited + wait > MAX_WAIT_MS) throw new WriteTurnsTaken(Date.now() + wait);
+      // A little later than the line frees up, by chance: writers that wait together do not all ask at once.
+      const pause = wait + Math.floor(Math.random() * Math.min(100, spacing / 4));
+      await new Promise((resolve) => setTimeout(resolve, pause));
+      waited += pause;
     }
   });
   return octokit;
