@@ -16,7 +16,7 @@ export interface LoadOptions {
   prs: number;
   concurrency: number;
   seed: number;
-  /** Undefined: octokit's own spacing, 1,000 ms between writes and 3,000 ms between notifying ones. */
+  /** Undefined: the App's own spacing (GPU_JUSTIFY_WRITE_SPACING_MS), 1,000 ms between writes and 3,000 ms between notifying ones. */
   writeSpacingMs?: number;
   /** The whole run, sending and draining, stops after this. */
   timeBudgetMs: number;
