@@ -11,8 +11,8 @@ import { runLoad } from './load/run-load.js';
  *
  *   --only load|fuzz      one phase
  *   --deliveries 2000     webhook deliveries in the load run
- *   --write-spacing-ms 0  spacing between GitHub writes and between notifying writes (omit the
- *                         flag for octokit's 1,000 ms and 3,000 ms)
+ *   --write-spacing-ms 0  spacing between an installation's writes and its notifying writes (omit the
+ *                         flag for the App's 1,000 ms and 3,000 ms)
  *   --cases 10000         fuzz cases per target
  *   --replicas 2          App processes behind a round-robin proxy (redeliveries go to another one)
  *   --redis               the replicas share a real Redis (REDIS_URL)

@@ -15,7 +15,7 @@ import { startWork } from './work/runtime.js';
 import type { WorkRuntime } from './work/runtime.js';
 import { workSettings } from './work/settings.js';
 import type { WorkSettings } from './work/settings.js';
-import { paceCreations } from './writers/pacing.js';
+import { paceWrites } from './writers/pacing.js';
 
 /** Every event the App subscribes to (app.yml's `default_events` lists their families). */
 export const HANDLED_EVENTS = [...PULL_REQUEST_EVENTS, ...COMMENT_EVENTS, ...CHECK_EVENTS, ...MERGE_GROUP_EVENTS] as const;
@@ -82,9 +82,9 @@ export function createGpuJustifyApp(
     const work = startWork(
       {
         client: async (installationId, store) =>
-          paceCreations(
+          paceWrites(
             metrics.instrument(await app.auth(installationId)),
-            { store, installationId, perHour: settings.createsPerHour },
+            { store, installationId, perHour: settings.createsPerHour, spacingMs: settings.writeSpacingMs },
             log,
           ),
         telemetry,

@@ -28,6 +28,14 @@ function throttleMayWait(budgetSeconds: number) {
 }
 
 /**
+ * Lets every request through at once. Stands in for the throttling plugin's per-installation
+ * write and notification limiters, which the App's own pacing replaces (writers/pacing.ts): it
+ * spaces an installation's writes across jobs and replicas, and a second limiter of this process
+ * inside it would hold a write past the turn it took, next to another job's.
+ */
+const UNLIMITED = { key: () => ({ schedule: <T>(_options: unknown, task: () => T) => Promise.resolve(task()) }) };
+
+/**
  * Probot's Octokit as the App runs it in production: retries and throttling on, except that
  * rate limits are waited out within the operator's budget (`GPU_JUSTIFY_WRITE_BUDGET_SECONDS`),
  * not for as long as GitHub says. Probot's own handlers would wait out a spent primary limit
@@ -38,6 +46,12 @@ export const ProductionOctokit = ProbotOctokit.defaults((options: Record<string,
   const mayWait = throttleMayWait(writeBudgetSeconds());
   return {
     ...options,
-    throttle: { ...(options['throttle'] as object | undefined), onRateLimit: mayWait, onSecondaryRateLimit: mayWait },
+    throttle: {
+      ...(options['throttle'] as object | undefined),
+      onRateLimit: mayWait,
+      onSecondaryRateLimit: mayWait,
+      write: UNLIMITED,
+      notifications: UNLIMITED,
+    },
   };
 });

@@ -54,6 +54,8 @@ export class LoadFakeGitHub {
   requests = 0;
   /** When each content-creating or changing write arrived (epoch ms), by installation (known by its token): GraphQL reads and token requests are not writes. */
   readonly writeTimes = new Map<number, number[]>();
+  /** Each write as it arrived: which installation, when, what (to name the closest ones). */
+  readonly writeLog: { installation: number; at: number; what: string }[] = [];
   readonly #tokens = new Map<string, number>();
   validated = 0;
   /** Each `validateEvery`-th request is checked against the OpenAPI description (0: none). */
@@ -99,6 +101,7 @@ export class LoadFakeGitHub {
     if (method !== 'GET' && path !== '/api/graphql' && !path.endsWith('/access_tokens')) {
       const installation = this.#tokens.get(String(req.headers.authorization).replace(/^(token|bearer) /i, '')) ?? 0;
       this.writeTimes.set(installation, [...(this.writeTimes.get(installation) ?? []), Date.now()]);
+      this.writeLog.push({ installation, at: Date.now(), what: `${method} ${path}` });
     }
     let body: unknown;
     try {

@@ -16,7 +16,7 @@ export interface LoadOptions {
   prs: number;
   concurrency: number;
   seed: number;
-  /** Undefined: octokit's own spacing, 1,000 ms between writes and 3,000 ms between notifying ones. */
+  /** Undefined: the App's own spacing (GPU_JUSTIFY_WRITE_SPACING_MS), 1,000 ms between writes and 3,000 ms between notifying ones. */
   writeSpacingMs?: number;
   /** The whole run, sending and draining, stops after this. */
   timeBudgetMs: number;
@@ -113,6 +113,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
           PROMETHEUS_BEARER_TOKEN: bearer,
           ...(redis ? { REDIS_URL: redis.url } : {}),
           ...(options.lockSeconds === undefined ? {} : { GPU_JUSTIFY_JOB_LOCK_SECONDS: String(options.lockSeconds) }),
+          ...(process.env['GPU_JUSTIFY_CHECK_IN_PROGRESS_AFTER_SECONDS']
+            ? { GPU_JUSTIFY_CHECK_IN_PROGRESS_AFTER_SECONDS: process.env['GPU_JUSTIFY_CHECK_IN_PROGRESS_AFTER_SECONDS'] }
+            : {}),
           ...(process.env['GPU_JUSTIFY_WORKER_CONCURRENCY']
             ? { GPU_JUSTIFY_WORKER_CONCURRENCY: process.env['GPU_JUSTIFY_WORKER_CONCURRENCY'] }
             : {}),
@@ -201,11 +204,13 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     for (const d of step.deliveries) {
       if (sent >= killAfter && killed === null && servers.length > 1) {
         const victim = servers[0] as ServerProcess;
-        // Mid-review: killed once it runs a job (waiting at most 10 s for one to start).
+        // Mid-review: killed once it runs a job and a check run is in progress on GitHub (waiting at
+        // most 20 s for both). With GPU_JUSTIFY_CHECK_IN_PROGRESS_AFTER_SECONDS=0 each job starts
+        // its check in progress at once, so the victim's running jobs hold checks in progress.
         let jobsRunning = 0;
-        for (const until = Date.now() + 10_000; Date.now() < until; await new Promise((r) => setTimeout(r, 50))) {
+        for (const until = Date.now() + 20_000; Date.now() < until; await new Promise((r) => setTimeout(r, 50))) {
           jobsRunning = await runningJobs(victim);
-          if (jobsRunning > 0) break;
+          if (jobsRunning > 0 && [...fake.checkRuns.values()].some((r) => r.status !== 'completed')) break;
         }
         inProgressAtKill = [...fake.checkRuns.values()].filter((r) => r.status !== 'completed').map((r) => r.id);
         // Marked dead first: a delivery in flight fails during the kill and must be sent elsewhere.
@@ -259,6 +264,15 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   await prom.stop();
   await redis?.stop();
   await fake.close();
+
+  // The closest writes of one installation, named: what to look at when the spacing is short.
+  const closest = fake.writeLog
+    .map((w, i) => ({ w, prev: fake.writeLog.slice(0, i).findLast((p) => p.installation === w.installation) }))
+    .filter((x) => x.prev !== undefined)
+    .map((x) => ({ gap: x.w.at - (x.prev?.at ?? 0), text: `${x.w.installation}: ${x.prev?.what} → ${x.w.what}` }))
+    .sort((a, b) => a.gap - b.gap)
+    .slice(0, 5);
+  for (const c of closest) log(`  closest writes ${c.gap} ms apart, installation ${c.text}`);
 
   // What every delivery should have left behind.
   const runs = [...fake.checkRuns.values()];

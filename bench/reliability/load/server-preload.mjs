@@ -1,7 +1,8 @@
 // Loaded with `node --import` into the App's server process by the load bench, before Probot.
 // 1. Records unhandled rejections and uncaught exceptions on stderr, so the bench can count them
 //    (listening also keeps one from ending the process, so every one of them is seen).
-// 2. With BENCH_WRITE_SPACING_MS set, changes the spacing octokit's throttling plugin keeps
+// 2. With BENCH_WRITE_SPACING_MS set (the App's own spacing comes from GPU_JUSTIFY_WRITE_SPACING_MS,
+//    set beside it; the production client stands these limiters down), changes the spacing octokit's throttling plugin keeps
 //    between write requests (1,000 ms) and between writes that notify people (3,000 ms: new
 //    issue and PR comments, PR reviews), both kept per installation (Probot keys them so) and,
 //    with REDIS_URL, shared by every replica through Redis.

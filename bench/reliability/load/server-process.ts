@@ -67,7 +67,9 @@ export async function startServerProcess(options: {
   const root = fileURLToPath(new URL('../../../', import.meta.url));
   const port = await freePort();
   const preload = fileURLToPath(new URL('./server-preload.mjs', import.meta.url));
-  const child: ChildProcess = spawn(process.execPath, ['--import', preload, 'dist/github/server.js'], {
+  // BENCH_CPU_PROF_DIR: each App process writes a CPU profile there when it stops (where the webhook path's time goes).
+  const profile = process.env['BENCH_CPU_PROF_DIR'] ? ['--cpu-prof', `--cpu-prof-dir=${process.env['BENCH_CPU_PROF_DIR']}`] : [];
+  const child: ChildProcess = spawn(process.execPath, [...profile, '--import', preload, 'dist/github/server.js'], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
@@ -82,7 +84,9 @@ export async function startServerProcess(options: {
       PORT: String(port),
       LOG_LEVEL: 'info',
       LOG_FORMAT: 'json',
-      ...(options.writeSpacingMs === undefined ? {} : { BENCH_WRITE_SPACING_MS: String(options.writeSpacingMs) }),
+      ...(options.writeSpacingMs === undefined
+        ? {}
+        : { BENCH_WRITE_SPACING_MS: String(options.writeSpacingMs), GPU_JUSTIFY_WRITE_SPACING_MS: String(options.writeSpacingMs) }),
       ...options.env,
     },
   });

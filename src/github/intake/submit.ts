@@ -4,6 +4,7 @@ import { jobKey } from '../work/jobs.js';
 import type { JobData } from '../work/jobs.js';
 import type { Lane } from '../work/pull-request-job.js';
 import type { Request } from '../work/requests.js';
+import { INTAKE_TIMEOUT_MS } from '../work/runtime.js';
 import type { WorkRuntime } from '../work/runtime.js';
 
 /** One job to queue, with the requests to post to its pull request's mailbox first. */
@@ -34,7 +35,7 @@ export async function submit(
   const { shared } = work;
   if (shared && (await shared.reachable())) {
     try {
-      await submitTo(shared, delivery, submissions, log);
+      await within(submitTo(shared, delivery, submissions, log), INTAKE_TIMEOUT_MS);
       return;
     } catch (err) {
       log.warn(
@@ -64,4 +65,49 @@ async function submitTo(lane: Lane, delivery: string, submissions: Submission[],
   if (state === 'working') log.info({ delivery }, 'redelivered webhook skipped; its jobs queued again in case its replica died');
   for (const { data } of submissions) await lane.queue.add(data);
   await lane.store.finish(delivery);
+}
+
+/** A timer this late means the thread was held, not that Redis was slow. */
+const LATE_MS = 100;
+/** However held the thread, the intake gives Redis no more than this many times its limit. */
+const MAX_FACTOR = 5;
+
+/**
+ * `op`, or a failure once it has had `ms` of this thread's time without answering. Judged after
+ * the event loop has read its sockets (setImmediate runs after I/O), and a timer that fired late
+ * (other work held the loop) gives Redis its time again, up to MAX_FACTOR times: a timer alone
+ * fires before a reply that arrived meanwhile, and the delivery would be queued here although
+ * Redis took it, and its pull request reviewed twice.
+ */
+export function within<T>(op: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    let timer: NodeJS.Timeout | undefined;
+    const started = performance.now();
+    const arm = (due: number): void => {
+      timer = setTimeout(
+        () =>
+          setImmediate(() => {
+            if (settled) return;
+            const now = performance.now();
+            if (now - due > LATE_MS && now + ms - started <= ms * MAX_FACTOR) arm(now + ms);
+            else reject(new Error(`redis did not answer within ${ms} ms`));
+          }),
+        Math.max(0, due - performance.now()),
+      );
+    };
+    arm(started + ms);
+    op.then(
+      (value) => {
+        settled = true;
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (err: unknown) => {
+        settled = true;
+        clearTimeout(timer);
+        reject(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
+  });
 }

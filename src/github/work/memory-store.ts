@@ -31,6 +31,8 @@ export function memoryStore(): WorkStore {
   const heads = new Recent<ReviewedRecord>(REMEMBERED_HEADS);
   const mailboxes = new Map<string, string[]>();
   const creations = new Map<number, number[]>();
+  /** Per write line: when its last turn was taken, epoch ms. */
+  const turns = new Map<string, number>();
   const post = (key: string, request: Request) => mailboxes.set(key, [...(mailboxes.get(key) ?? []), JSON.stringify(request)]);
   return {
     scope: 'local',
@@ -80,6 +82,15 @@ export function memoryStore(): WorkStore {
       }
       creations.set(installationId, recent);
       return Promise.resolve(Math.max(1, (recent[0] ?? now) + windowMs - now));
+    },
+    takeWriteTurn(key, spacingMs) {
+      const now = Date.now();
+      const wait = (turns.get(key) ?? -Infinity) + spacingMs - now;
+      if (wait > 0) return Promise.resolve(wait);
+      turns.set(key, now);
+      // Lines whose last turn is older than any spacing hold nothing: forgotten, so the map stays small.
+      for (const [k, at] of turns) if (at < now - 60_000) turns.delete(k);
+      return Promise.resolve(0);
     },
     close: () => Promise.resolve(),
   };

@@ -170,6 +170,11 @@ async function runPullRequestJob(deps: WorkDeps, lane: Lane, job: QueueJob, data
       }
       await store.drop(key, 1);
     }
+    // Taken up after its replica died: that replica may have left a check in progress on the head
+    // it was queued for, which a newer push has since replaced. The newer head was reviewed here;
+    // the older one's check is concluded rather than left in progress for good.
+    if (job.resumed && data.headSha !== headSha)
+      await concludeChecks(client, repo, [data.headSha], externalIdOf(job), SUPERSEDED_WHILE_STOPPED, log, deps.instance.checkName);
   } catch (err) {
     const retry = transient(err);
     if (retry && !last) throw retry;
@@ -227,6 +232,9 @@ async function answer(deps: WorkDeps, c: CommandContext, key: string, request: R
   }
 }
 
+const SUPERSEDED_WHILE_STOPPED =
+  'the App replica reviewing this commit stopped before it finished, and a newer commit was pushed meanwhile: the newer commit is reviewed instead';
+
 /** Concludes the job's checks left in progress, on each head named; best effort, logged. */
 async function concludeChecks(
   octokit: GitHubClient,
@@ -240,7 +248,7 @@ async function concludeChecks(
   for (const head of new Set(heads.filter((h): h is string => h !== undefined))) {
     try {
       const n = await concludeLeftInProgress(octokit, repo, head, externalId, renderFailedCheck(reason, null), checkName);
-      if (n > 0) log.warn({ headSha: head, runs: n, err: reason }, 'job failed for good; its check concluded');
+      if (n > 0) log.warn({ headSha: head, runs: n, err: reason }, 'check left in progress concluded');
     } catch (err) {
       log.error({ headSha: head, err: describeFailure(err) }, 'job failed for good, and its check could not be concluded');
     }

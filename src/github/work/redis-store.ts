@@ -23,6 +23,21 @@ return math.max(1, tonumber(oldest[2]) + window - now)
 `;
 
 /**
+ * Takes a write line's turn (KEYS[1] holds when its last turn was taken, on Redis's clock, so
+ * replicas with drifting clocks agree) if that was at least ARGV[1] ms ago: answers 0, else the
+ * ms until it will have been.
+ */
+const TAKE_WRITE_TURN = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local spacing = tonumber(ARGV[1])
+local last = redis.call('GET', KEYS[1])
+if last and now - tonumber(last) < spacing then return spacing - (now - tonumber(last)) end
+redis.call('SET', KEYS[1], string.format('%d', now), 'PX', spacing)
+return 0
+`;
+
+/**
  * Claims a delivery (KEYS[1]) unless it is claimed already, and then only, appends each request
  * (ARGV[3 …]) to its mailbox (KEYS[2 …]): one step, so a replica dying between the two leaves
  * neither. ARGV[1] and ARGV[2]: how long the claim and the mailboxes live, seconds.
@@ -41,6 +56,7 @@ return 'new'
 type Scripted = Redis & {
   gpuJustifyTakeCreation(key: string, windowMs: number, limit: number, nonce: string): Promise<number>;
   gpuJustifyClaimDelivery(...keysThenArgs: (string | number)[]): Promise<string>;
+  gpuJustifyTakeWriteTurn(key: string, spacingMs: number): Promise<number>;
 };
 
 /** Replicas sharing one Redis. Keys are prefixed, so several Apps can share one server. */
@@ -48,6 +64,8 @@ export function redisStore(client: Redis, prefix: string): WorkStore {
   const redis = client as Scripted;
   if (typeof redis.gpuJustifyTakeCreation !== 'function')
     redis.defineCommand('gpuJustifyTakeCreation', { numberOfKeys: 1, lua: TAKE_CREATION });
+  if (typeof redis.gpuJustifyTakeWriteTurn !== 'function')
+    redis.defineCommand('gpuJustifyTakeWriteTurn', { numberOfKeys: 1, lua: TAKE_WRITE_TURN });
   // The number of keys varies with the requests: given first on each call.
   if (typeof redis.gpuJustifyClaimDelivery !== 'function') redis.defineCommand('gpuJustifyClaimDelivery', { lua: CLAIM_DELIVERY });
   const head = (key: string, headSha: string, baseSha: string) => `${prefix}reviewed:${key}@${headSha}..${baseSha}`;
@@ -84,6 +102,7 @@ export function redisStore(client: Redis, prefix: string): WorkStore {
       Number(
         await redis.gpuJustifyTakeCreation(`${prefix}creations:${installationId}`, windowMs, limit, Math.random().toString(36).slice(2)),
       ),
+    takeWriteTurn: async (key, spacingMs) => Number(await redis.gpuJustifyTakeWriteTurn(`${prefix}writes:${key}`, spacingMs)),
     close: () => Promise.resolve(),
   };
 }

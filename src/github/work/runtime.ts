@@ -13,8 +13,14 @@ import type { WorkSettings } from './settings.js';
 const PREFIX = 'gpu-justify';
 /** How long closing waits for BullMQ while Redis does not answer. */
 const CLOSE_WITHOUT_REDIS_MS = 2000;
-/** How long a command to Redis from the intake may take before the delivery is queued here instead. */
-const COMMAND_TIMEOUT_MS = 1000;
+/** How long the intake's commands to Redis may take before the delivery is queued here instead (intake/submit.ts). */
+export const INTAKE_TIMEOUT_MS = 1000;
+/**
+ * Any one command's limit: a Redis that accepts connections but does not answer fails the command
+ * rather than hanging it. Longer than the intake's, which is judged after the event loop has read
+ * its sockets: ioredis's own timer fires before a reply that arrived while the loop was held.
+ */
+const COMMAND_TIMEOUT_MS = 5000;
 
 /** The App's queues and workers: where the intake puts jobs, and what runs them. */
 export interface WorkRuntime {
@@ -85,7 +91,7 @@ export function startWork(deps: WorkDeps, settings: WorkSettings, redisUrl: stri
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
       commandTimeout: COMMAND_TIMEOUT_MS,
-      connectTimeout: COMMAND_TIMEOUT_MS * 2,
+      connectTimeout: INTAKE_TIMEOUT_MS * 2,
       retryStrategy: (times) => Math.min(200 * times, 5000),
     });
     // The worker waits for Redis to come back rather than failing (BullMQ's advice for workers).
@@ -117,7 +123,7 @@ export function startWork(deps: WorkDeps, settings: WorkSettings, redisUrl: stri
       lane.ready() || up !== null
         ? Promise.resolve(lane.ready())
         : new Promise<boolean>((resolve) => {
-            const timer = setTimeout(() => resolve(lane.ready()), COMMAND_TIMEOUT_MS * 2);
+            const timer = setTimeout(() => resolve(lane.ready()), INTAKE_TIMEOUT_MS * 2);
             producer.once('ready', () => {
               clearTimeout(timer);
               resolve(true);

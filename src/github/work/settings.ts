@@ -1,4 +1,4 @@
-import { createsPerHour } from '../writers/pacing.js';
+import { createsPerHour, writeSpacingMs } from '../writers/pacing.js';
 
 /** How the App's workers run, from the operator's environment (docs: README, "More than one replica"). */
 export interface WorkSettings {
@@ -17,6 +17,8 @@ export interface WorkSettings {
   rerunWindowMs: number;
   /** `GPU_JUSTIFY_CREATES_PER_HOUR`: content-creating writes per installation and hour (default 480). */
   createsPerHour: number;
+  /** `GPU_JUSTIFY_WRITE_SPACING_MS`: between two writes of one installation, across replicas (default 1000; 0: not spaced). */
+  writeSpacingMs: number;
 }
 
 export function workSettings(env: Record<string, string | undefined> = process.env): WorkSettings {
@@ -27,6 +29,7 @@ export function workSettings(env: Record<string, string | undefined> = process.e
     retryBaseMs: integer(env['GPU_JUSTIFY_RETRY_BASE_MS'], 2000, 1),
     rerunWindowMs: integer(env['GPU_JUSTIFY_RERUN_COALESCE_SECONDS'], 600, 0) * 1000,
     createsPerHour: createsPerHour(env),
+    writeSpacingMs: writeSpacingMs(env),
   };
 }
 

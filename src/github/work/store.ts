@@ -43,6 +43,13 @@ export interface WorkStore {
    * 0 when taken, else how many ms until one is free (nothing taken then).
    */
   takeCreation(installationId: number, limit: number, windowMs: number): Promise<number>;
+  /**
+   * Takes a turn to write now in one of an installation's write lines (`key`) if its last write
+   * took one at least `spacingMs` ago: 0 when taken, else how many ms until one is free (nothing
+   * taken then). Taken just before the request is sent, so the spacing holds at GitHub however
+   * long the writer waited before.
+   */
+  takeWriteTurn(key: string, spacingMs: number): Promise<number>;
   close(): Promise<void>;
 }
 

@@ -1,4 +1,4 @@
-import { CreationAllowanceSpent } from '../writers/pacing.js';
+import { CreationAllowanceSpent, WriteTurnsTaken } from '../writers/pacing.js';
 import { rateLimitWait, WriteBudgetExceededError } from '../write-budget.js';
 import { RetryLater } from './queue.js';
 
@@ -11,7 +11,8 @@ import { RetryLater } from './queue.js';
  */
 export function transient(err: unknown, now = Date.now()): RetryLater | null {
   if (err instanceof RetryLater) return err;
-  if (err instanceof WriteBudgetExceededError || err instanceof CreationAllowanceSpent) return new RetryLater(err, err.retryAt);
+  if (err instanceof WriteBudgetExceededError || err instanceof CreationAllowanceSpent || err instanceof WriteTurnsTaken)
+    return new RetryLater(err, err.retryAt);
   const limited = rateLimitWait(err, now);
   if (limited !== null) return new RetryLater(err, now + limited);
   const status = statusOf(err);

@@ -1,0 +1,94 @@
+import { Socket } from 'node:net';
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { within } from './submit.js';
+
+/**
+ * An echo server on loopback in a process of its own, as Redis is: it answers while this thread is
+ * held, and the reply waits in the socket.
+ */
+const ECHO = `
+const { createServer } = require('node:net');
+const server = createServer((socket) => {
+  socket.on('error', () => undefined);
+  socket.on('data', (data) => setTimeout(() => socket.destroyed || socket.write(data), Number(data.toString())));
+});
+server.listen(0, '127.0.0.1', () => process.stdout.write(server.address().port + '\\n'));
+`;
+let echo: ChildProcess;
+let port: number;
+beforeAll(async () => {
+  echo = spawn(process.execPath, ['-e', ECHO], { stdio: ['ignore', 'pipe', 'inherit'] });
+  port = await new Promise<number>((resolve) => echo.stdout?.once('data', (data: Buffer) => resolve(Number(data.toString().trim()))));
+});
+afterAll(() => {
+  echo.kill();
+});
+
+/** Resolves with the echo of `delayMs` after that long, as a Redis command resolves with its reply. */
+async function command(delayMs: number): Promise<{ reply: Promise<string>; socket: Socket }> {
+  const socket = new Socket();
+  await new Promise<void>((resolve) => socket.connect(port, '127.0.0.1', resolve));
+  const reply = new Promise<string>((resolve) => socket.once('data', (data) => resolve(data.toString())));
+  socket.write(String(delayMs));
+  return { reply, socket };
+}
+
+/** Holds the event loop, as a review's work on the main thread did under load. */
+function hold(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+}
+
+describe('the intake waits for Redis within a limit of its own thread time', () => {
+  it('takes a reply that arrived while the loop was held past the limit', async () => {
+    const { reply, socket } = await command(0);
+    const answer = within(reply, 50);
+    hold(150);
+    await expect(answer).resolves.toBe('0');
+    socket.destroy();
+  });
+
+  it('where a bare timer gives up on the same reply', async () => {
+    const { reply, socket } = await command(0);
+    const timer = new Promise<string>((_, reject) => setTimeout(() => reject(new Error('timed out')), 50));
+    const answer = Promise.race([reply, timer]);
+    hold(150);
+    await expect(answer).rejects.toThrow('timed out');
+    socket.destroy();
+  });
+
+  it('gives a command sent after the loop was held its own time again', async () => {
+    // The first reply comes while the loop is held; the second command, sent after, needs 30 ms.
+    // Held 600 ms: the limit's timer fires 400 ms late, long after the first reply arrived.
+    const first = await command(0);
+    let second: Socket | undefined;
+    const answer = within(
+      first.reply.then(async () => {
+        const next = await command(30);
+        second = next.socket;
+        return next.reply;
+      }),
+      200,
+    );
+    hold(600);
+    await expect(answer).resolves.toBe('30');
+    first.socket.destroy();
+    second?.destroy();
+  });
+
+  it('fails once the limit passes with no reply', async () => {
+    await expect(within(new Promise<string>(() => undefined), 30)).rejects.toThrow('redis did not answer within 30 ms');
+  });
+
+  it('fails a command slower than the limit', async () => {
+    const { reply, socket } = await command(200);
+    await expect(within(reply, 50)).rejects.toThrow('redis did not answer within 50 ms');
+    socket.destroy();
+  });
+
+  it('passes a failure on as it came', async () => {
+    await expect(within(Promise.reject(new Error('READONLY')), 30)).rejects.toThrow('READONLY');
+  });
+});
