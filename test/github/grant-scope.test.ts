@@ -136,11 +136,18 @@ for (let i = 0; i < 3; i++) {
       names: new RegExp(`\`charts/${name}/templates/queue.yaml\` is not followed`),
     },
     {
-      name: `a Volcano Queue ${name} capping ${gpus} GPUs, a kind no reader counts`,
+      name: `a Volcano Queue ${name} capping ${gpus} GPUs`,
       apply: (f) =>
         void (f[`volcano/${name}.yaml`] =
           `apiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\nmetadata:\n  name: ${name}\nspec:\n  weight: 1\n  capability:\n    nvidia.com/gpu: ${gpus}\n`),
-      names: new RegExp(`\`volcano/${name}.yaml\` is not followed`),
+      names: new RegExp(`a new GPU change: \`${name}\``),
+    },
+    {
+      name: `a GPU quota ${name} of ${gpus} GPUs in a kind no reader counts`,
+      apply: (f) =>
+        void (f[`quotas/${name}.yaml`] =
+          `apiVersion: quota.example.com/v1\nkind: GpuQuota\nmetadata:\n  name: ${name}\nspec:\n  limits:\n    nvidia.com/gpu: ${gpus}\n`),
+      names: new RegExp(`\`quotas/${name}.yaml\` is not followed`),
     },
     {
       name: `a capacity file ${name} that cannot be parsed`,
