@@ -25,6 +25,24 @@ ${o.creation === null ? '' : `  nodePoolAutoCreation:\n    enabled: ${String(o.c
 const FILE = 'gke/compute-classes/batch-gpu.yaml';
 
 describe('GKE ComputeClass', () => {
+  it('rendered from a Helm chart whose values the pull request changes, is still not followed', async () => {
+    const chart = (count: number) => ({
+      'charts/gpu-classes/Chart.yaml': 'apiVersion: v2\nname: gpu-classes\nversion: 0.1.0\n',
+      'charts/gpu-classes/values.yaml': `gpuCount: ${count}\n`,
+      'charts/gpu-classes/templates/class.yaml': klass().replace(/count: \d+/, 'count: {{ .Values.gpuCount }}'),
+    });
+    const r = await detectPr(chart(1), chart(2));
+    expect(r.changes).toEqual([]);
+    const flagged = r.coverage.filter((c) => c.state === 'not-followed').map((c) => c.file);
+    expect(flagged).toContain('charts/gpu-classes/values.yaml');
+    // Values the class does not read: the same fingerprint at both sides, nothing to follow.
+    const same = await detectPr(
+      { ...chart(1), 'charts/gpu-classes/values.yaml': 'gpuCount: 1\nother: 1\n' },
+      { ...chart(1), 'charts/gpu-classes/values.yaml': 'gpuCount: 1\nother: 2\n' },
+    );
+    expect(same.coverage.filter((c) => c.state === 'not-followed')).toEqual([]);
+  });
+
   it('that creates node pools for GPU priorities is not followed: it sets no node count', () => {
     const r = gkeComputeClassParser.parse(FILE, klass());
     expect(r.decls).toEqual([]);

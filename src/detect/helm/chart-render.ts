@@ -210,6 +210,9 @@ function readRender(
     ),
   );
   if (own) out.supersedes.push(template);
+  // What a reader of the rendered objects could not follow (a ComputeClass that creates GPU pools,
+  // say) stays not followed, on the changed file, with the reader's own fingerprint.
+  for (const n of found.notFollowed ?? []) out.notFollowed.push({ ...n, file: v.changed, line: null });
   for (const u of found.unresolved ?? []) {
     if (u.unboundedBy !== undefined) continue;
     out.notFollowed.push({
