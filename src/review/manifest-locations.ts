@@ -1,4 +1,5 @@
-import { movedRuns, type ChangeReview, type PlannedManifest, type ReviewResult, type TreeReader } from '../domain/index.js';
+import { movedRuns } from '../domain/index.js';
+import type { ChangeReview, DeclaredWorkload, PlannedManifest, ReviewResult, TreeReader } from '../domain/index.js';
 import { declaredInTree } from '../workloads/manifests/read-tree.js';
 
 /**
@@ -8,12 +9,15 @@ import { declaredInTree } from '../workloads/manifests/read-tree.js';
  * declare is left untied rather than guessed. The manifests only point at lines: a read that fails
  * leaves the plan as it was, never the review.
  */
-export async function withManifestLocations(result: ReviewResult, head: TreeReader, paths: readonly string[]): Promise<ReviewResult> {
+export async function withManifestLocations(
+  result: ReviewResult,
+  from: { head: TreeReader; paths: readonly string[]; read: readonly DeclaredWorkload[] | null },
+): Promise<ReviewResult> {
   const moved = new Set(result.reviews.flatMap((r) => (r.plan ? movedRuns(r.plan).map((run) => run.workload) : [])));
   if (moved.size === 0) return result;
-  let declared;
+  let declared = from.read;
   try {
-    declared = await declaredInTree(head, paths);
+    declared ??= await declaredInTree(from.head, from.paths);
   } catch {
     return result;
   }

@@ -66,5 +66,7 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
     judged,
     telemetry: measured.telemetry,
   });
-  return withManifestLocations(assembled, changeSet.head, paths);
+  // With no catalog the head's manifests were read already (declaredEntries): not read again.
+  const headManifests = catalog.kind === 'absent' ? declared.map((e) => e.workload) : null;
+  return withManifestLocations(assembled, { head: changeSet.head, paths, read: headManifests });
 }
