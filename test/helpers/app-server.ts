@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { sign } from '@octokit/webhooks-methods';
 import { createNodeMiddleware, Probot, ProbotOctokit } from 'probot';
 import type { ApplicationFunction, Logger } from 'probot';
-import { closeApp, workOf } from '../../src/github/app.js';
-import { ProductionOctokit } from '../../src/github/production-octokit.js';
+import { closeApp, workOf } from '../../src/github/app/app.js';
+import { ProductionOctokit } from '../../src/github/app/production-octokit.js';
 
 export interface AppServerOptions {
   /**
