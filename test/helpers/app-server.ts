@@ -10,7 +10,7 @@ import { ProductionOctokit } from '../../src/github/app/production-octokit.js';
 
 export interface AppServerOptions {
   /**
-   * The Octokit production runs (src/github/server.ts): retries and throttling on. Tests leave them off
+   * The Octokit production runs (src/github/app/server.ts): retries and throttling on. Tests leave them off
    * unless they are what is being tested, since each retry and each throttled write waits.
    */
   production?: boolean;
