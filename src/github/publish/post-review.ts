@@ -1,16 +1,14 @@
 import type { CommentWhen } from '../../domain/policy.js';
 import type { ReviewResult } from '../../domain/review.js';
 import type { CheckOutput } from '../../report/check.js';
-import type { ApiChangeSet } from '../api/change-set.js';
-import type { CheckRun } from './check-run.js';
-import type { GitHubClient, Logger, PullRequestTarget } from '../api/client.js';
-import { findMarkedComment, upsertComment } from './comment-poster.js';
-import type { CommentLookup, CommentOutcome, MarkedComment } from './comment-poster.js';
+import type { ChangeSet } from '../../domain/files.js';
+import type { Logger, PullRequestTarget } from '../api/client.js';
+import type { CommentOutcome, MarkedComment } from './comment-poster.js';
 import { describeFailure } from '../api/errors.js';
 import type { Instance } from './instance.js';
 import { overridable } from '../overrides/override.js';
 import type { OverrideRecord } from '../overrides/override.js';
-import { syncSuggestions } from './suggestion-poster.js';
+import type { ReviewPublisher } from './publisher.js';
 import { planSuggestions, SUGGESTION_MARKER } from './suggestions.js';
 
 /**
@@ -44,16 +42,18 @@ export interface Rendered {
 
 /** One review's result on its way to the pull request. */
 export interface Posting {
-  octokit: GitHubClient;
+  /** Where the check, the comment and the suggestions are written. */
+  publisher: ReviewPublisher;
   log: Logger;
   target: PullRequestTarget;
-  check: CheckRun;
   result: ReviewResult;
-  changes: ApiChangeSet;
+  changes: ChangeSet;
   /** The comment and the check with an override applied, or with none. */
   render: (override: OverrideRecord | null) => Rendered;
   /** Whether the reviewed commit is still the head (read once): only then is the comment written. */
   current: () => Promise<boolean>;
+  /** Whether it is still the head, asked afresh. */
+  headIsCurrent: () => Promise<boolean>;
   /** An override granted by this review (a command), rather than carried from our comment. */
   granted: boolean;
   /** Our own login: only comments under it are ours. */
@@ -76,7 +76,7 @@ export async function postOverridden(p: Posting, override: OverrideRecord, found
     const outcome = await post(p, rendered.body, override, found);
     await postSuggestions(p, found !== null || outcome === 'merged');
   } else headMoved(p);
-  await p.check.complete(rendered.output);
+  await p.publisher.check.complete(rendered.output);
   if (p.granted && current) await keepGrant(p, rendered);
   return override;
 }
@@ -88,7 +88,7 @@ export async function postPlain(p: Posting, found: MarkedComment | null): Promis
   // Whether the head moved is asked beside the conclusion, and only when a comment may be written.
   const current = found !== null || creates || overridable(plain.output) ? p.current() : null;
   current?.catch(() => undefined);
-  await p.check.complete(plain.output);
+  await p.publisher.check.complete(plain.output);
   if (current === null) return null;
   if (!(await current)) {
     headMoved(p);
@@ -102,7 +102,7 @@ export async function postPlain(p: Posting, found: MarkedComment | null): Promis
   }
 
   // A first review creates its comment: the check after creating stands for the fresh read (above).
-  const existing = creates ? null : await findMarkedComment(p.octokit, lookup(p));
+  const existing = creates ? null : await p.publisher.findComment(p.author);
   // An override in the comment about to be replaced is kept, and our check concluded again with
   // it: in ours as just read, or in an older copy another replica created at the same moment as
   // ours, seen only once ours is created.
@@ -113,7 +113,7 @@ export async function postPlain(p: Posting, found: MarkedComment | null): Promis
   };
   const outcome = await post(p, plain.body, null, existing, merge);
   if (adopted.override) {
-    await p.check.revise(p.render(adopted.override).output);
+    await p.publisher.check.revise(p.render(adopted.override).output);
     p.log.info({ number: p.target.number, headSha: p.target.headSha }, 'override adopted from a concurrent review');
   }
   await postSuggestions(p, existing !== null || outcome === 'merged');
@@ -127,23 +127,19 @@ export async function postPlain(p: Posting, found: MarkedComment | null): Promis
  * already recorded and concluded, so a failure here is logged, not turned into a failed check.
  */
 async function keepGrant(p: Posting, rendered: Rendered): Promise<void> {
-  const { octokit, log, target } = p;
+  const { publisher, log, target } = p;
   try {
-    const now = await findMarkedComment(octokit, lookup(p));
+    const now = await publisher.findComment(p.author);
     if (now && p.adopt(now.body)) return;
-    if (!(await headIsCurrent(octokit, target))) return;
-    await upsertComment(octokit, {
-      repo: target.base,
-      issueNumber: target.number,
-      marker: p.instance.commentMarker,
+    if (!(await p.headIsCurrent())) return;
+    await publisher.writeComment({
       author: p.author,
       body: rendered.body,
       createIfAbsent: true,
       existing: now,
-      stillCurrent: () => headIsCurrent(octokit, target),
-      log,
+      stillCurrent: p.headIsCurrent,
     });
-    await p.check.revise(rendered.output);
+    await p.publisher.check.revise(rendered.output);
     log.info({ number: target.number, headSha: target.headSha }, 'override written again over a concurrent review');
   } catch (err) {
     log.warn({ err: describeFailure(err), number: target.number }, 'could not make sure the override was kept');
@@ -157,27 +153,19 @@ async function post(
   existing: MarkedComment | null,
   merge?: (theirs: string) => string,
 ): Promise<CommentOutcome> {
-  const { octokit, log, target, result } = p;
-  const outcome = await upsertComment(octokit, {
-    repo: target.base,
-    issueNumber: target.number,
-    marker: p.instance.commentMarker,
+  const { log, target, result } = p;
+  const outcome = await p.publisher.writeComment({
     author: p.author,
     body,
     createIfAbsent: worthNewComment(p) || override !== null,
     existing,
     // Asked only when another replica's comment won a creation race, before writing over it.
-    stillCurrent: () => headIsCurrent(octokit, target),
-    log,
+    stillCurrent: p.headIsCurrent,
     ...(merge ? { merge } : {}),
   });
   const pr = { repo: `${target.base.owner}/${target.base.repo}`, number: target.number, headSha: target.headSha };
   log.info({ pr, verdict: result.verdict, comment: outcome, overridden: override !== null }, 'review posted');
   return outcome;
-}
-
-function lookup(p: Posting): CommentLookup {
-  return { repo: p.target.base, issueNumber: p.target.number, marker: p.instance.commentMarker, author: p.author };
 }
 
 function headMoved({ log, target, result }: Posting): void {
@@ -190,14 +178,17 @@ function headMoved({ log, target, result }: Posting): void {
  * earlier review (no comment of ours before this one) there are no earlier suggestions to replace,
  * so they are not listed; copies a race or a deleted comment leaves are removed by the next review.
  */
-async function postSuggestions({ octokit, log, target, result, changes, when, instance }: Posting, reviewedBefore: boolean): Promise<void> {
+async function postSuggestions(
+  { publisher, log, target, result, changes, when, instance }: Posting,
+  reviewedBefore: boolean,
+): Promise<void> {
   try {
     // `never` posts no suggestion either; copies an earlier policy left are removed.
     const planned = when === 'never' ? [] : await planSuggestions(result, changes.head);
     const marker = instance.suggestionMarker;
     const wanted = planned.map((s) => ({ ...s, body: s.body.replace(SUGGESTION_MARKER, () => marker) }));
     if (wanted.length === 0 && !reviewedBefore) return;
-    const outcome = await syncSuggestions(octokit, log, target, wanted, reviewedBefore, marker);
+    const outcome = await publisher.syncSuggestions(wanted, reviewedBefore);
     if (outcome.created + outcome.deleted > 0) log.info({ number: target.number, ...outcome }, 'suggestions updated');
   } catch (err) {
     log.warn({ err: describeFailure(err), number: target.number }, 'could not update suggested changes');
@@ -217,9 +208,4 @@ function worthNewComment({ when, result, asked }: Posting): boolean {
   if (when === 'never') return asked;
   if (when === 'always') return true;
   return result.verdict !== 'no-gpu-change' || result.diagnostics.some((d) => d.severity !== 'info');
-}
-
-async function headIsCurrent(octokit: GitHubClient, target: PullRequestTarget): Promise<boolean> {
-  const { data } = await octokit.rest.pulls.get({ ...target.base, pull_number: target.number });
-  return data.head.sha === target.headSha;
 }
