@@ -11,7 +11,7 @@ import type { Judged, PullNow, ReviewReads } from '../../src/github/review-reads
 export type Refusal = (() => Error) | null;
 
 /** The check run as a list of what was written to it. */
-export class MemoryCheck implements ReviewCheck {
+class MemoryCheck implements ReviewCheck {
   concluded: CheckOutput['conclusion'] | null = null;
   /** Every conclusion accepted, first to last (`complete`, then `revise`). */
   readonly conclusions: CheckOutput[] = [];
