@@ -29,4 +29,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=15s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/ping', { signal: AbortSignal.timeout(4000) }).then(async (r) => process.exit(r.ok && (await r.text()) === 'PONG' ? 0 : 1), () => process.exit(1))"]
 # APP_ID, PRIVATE_KEY (or PRIVATE_KEY_PATH) and WEBHOOK_SECRET come from the environment;
 # `docker run IMAGE node bin/gpu-justify.js demo` runs the CLI instead.
-CMD ["node", "dist/github/server.js"]
+CMD ["node", "dist/github/app/server.js"]

@@ -8,7 +8,7 @@ import { fmt, HeapSampler, memoryReport, table } from './lib/measure.js';
 export async function baselineResult(): Promise<BenchResult> {
   const sampler = new HeapSampler();
   await import('../src/detect/detect-changes.js');
-  await import('../src/github/app.js');
+  await import('../src/github/app/app.js');
   await import('probot');
   sampler.mark();
   return { markdown: '', memory: memoryReport(sampler), data: {} };

@@ -21,7 +21,7 @@ const EXTERNAL = {
 
 rmSync(out, { recursive: true, force: true });
 const result = await build({
-  entryPoints: [join(root, 'src/github/action-bin.ts')],
+  entryPoints: [join(root, 'src/action/bin.ts')],
   outfile: join(out, 'index.mjs'),
   bundle: true,
   platform: 'node',

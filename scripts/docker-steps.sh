@@ -143,7 +143,7 @@ done
 [[ -n $user && ${user%%:*} != root && ${user%%:*} != 0 ]] || die "the image must run as a non-root USER"
 [[ -n $cmd_json && -n $health_json ]] || die "the image needs a CMD and a HEALTHCHECK"
 app=$(in_stage .)
-[[ -f $app/dist/github/server.js ]] || die "the image has no dist/github/server.js"
+[[ -f $app/dist/github/app/server.js ]] || die "the image has no dist/github/app/server.js"
 node -e '
   const lock = require(process.argv[1]);
   const dev = Object.keys(lock.packages).filter((p) => lock.packages[p].dev);

@@ -1,4 +1,4 @@
-import { createGpuJustifyApp, gpuJustifyApp } from '../../src/github/app.js';
+import { createGpuJustifyApp, gpuJustifyApp } from '../../src/github/app/app.js';
 import { REVIEW_STEP_SECONDS } from '../../src/telemetry/collect.js';
 import { prometheusConfig } from '../../src/telemetry/prometheus/config.js';
 import { PrometheusSource } from '../../src/telemetry/prometheus-source.js';

@@ -145,7 +145,7 @@ async function pingLocalWhile(during: () => Promise<unknown>): Promise<{ latenci
 }
 
 /**
- * The App as operators run it (`node dist/github/server.js`, its own process) reviewing pull
+ * The App as operators run it (`node dist/github/app/server.js`, its own process) reviewing pull
  * requests of 1 MB capacity files over signed webhooks, while its own `/ping` is asked. The fake
  * GitHub runs here, so its request checking is not counted against the App's event loop.
  */

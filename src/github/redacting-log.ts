@@ -1,6 +1,6 @@
 import { redactor } from '../domain/redact.js';
 import { visibleDeep } from '../domain/visible.js';
-import type { Logger } from './client.js';
+import type { Logger } from './api/client.js';
 
 const LEVELS = new Set(['trace', 'debug', 'info', 'warn', 'error', 'fatal']);
 

@@ -1,50 +1,30 @@
-import type { Mode } from '../domain/policy.js';
-import { redactSecrets, redactor } from '../domain/redact.js';
 import type { ReviewResult } from '../domain/review.js';
-import { renderCheck, renderFailedCheck } from '../report/check.js';
-import type { CheckOutput } from '../report/check.js';
-import { COMMENT_MARKER, renderComment } from '../report/comment.js';
 import type { TelemetryProvider } from '../telemetry/from-env.js';
 import { DEFAULT_POLICY } from '../domain/policy.js';
 import { POLICY_PATHS } from '../review/index.js';
 import type { LoadedPolicy } from '../review/index.js';
-import { ApiChangeSet } from './api-change-set.js';
-import { adaptCheckOutput } from './check-output.js';
-import { CheckRun, inProgressAfterSeconds } from './check-run.js';
-import type { RunIdentity } from './check-run.js';
-import type { GitHubClient, Logger, PullRequestTarget } from './client.js';
-import { findMarkedComment } from './comment-poster.js';
-import { describeFailure } from './errors.js';
-import { GraphqlBlobs } from './graphql-blobs.js';
-import { loadPolicy, policyCandidates } from './policy-loader.js';
-import type { Posting, Rendered } from './post-review.js';
-import { withRefusedFiles } from './refused-files.js';
-import { withUnlistedFiles } from './unlisted-files.js';
-import { budgetWrites, WriteBudgetExceededError } from './write-budget.js';
-import { applyOverrideToCheck, applyOverrideToComment, demandApprovable, notCovered, readOverride } from './override.js';
-import { readCodeOwners } from './code-owners.js';
-import { applyLapseToCheck, applyLapseToComment } from './grant-lapse.js';
-import type { Lapse } from './grant-lapse.js';
-import { reviewedState } from './reviewed-state.js';
-import type { OverrideRecord, StateTrust } from './override.js';
-import { overrideInForce } from './override-decision.js';
-import type { OverrideGrant } from './override-decision.js';
-import type { SelfLogin } from './self-login.js';
-import { readShown, shownMarker } from './shown-request.js';
-import type { StateKey } from './state-signature.js';
-import { decideOverride } from './override-permission.js';
-import { DEFAULT_INSTANCE } from './instance.js';
-import type { Instance } from './instance.js';
-import { commandNoLongerStands } from './command-comment.js';
-import { postOverridden, postPlain } from './post-review.js';
+import { ApiChangeSet } from './api/change-set.js';
+import type { RunIdentity } from './publish/check-run.js';
+import type { GitHubClient, Logger, PullRequestTarget } from './api/client.js';
+import { GraphqlBlobs } from './api/graphql-blobs.js';
+import { loadPolicy, policyCandidates } from './api/policy-loader.js';
+import { withRefusedFiles } from './api/refused-files.js';
+import { withUnlistedFiles } from './api/unlisted-files.js';
+import { budgetWrites } from './publish/write-budget.js';
+import type { OverrideGrant } from './overrides/override-decision.js';
+import type { SelfLogin } from './api/self-login.js';
+import type { StateKey } from './overrides/state-signature.js';
+import { DEFAULT_INSTANCE } from './publish/instance.js';
+import type { Instance } from './publish/instance.js';
+import { githubPublisher } from './publish/github-publisher.js';
+import { reviewAndPublish } from './review-and-publish.js';
+import type { ReviewOutcome } from './review-and-publish.js';
+import { githubReads } from './review-reads.js';
 import { ReviewDeadline } from './review-deadline.js';
 import { sharedReviewRunner } from './review-pool.js';
 import type { ReviewRunner } from './review-runner.js';
 
-/** Pause before concluding again a check GitHub would not conclude for a reason other than its rate. */
-const CONCLUDE_AGAIN_MS = 5000;
-
-export type { OverrideGrant };
+export type { OverrideGrant, ReviewOutcome };
 
 export interface ReviewPullRequestOptions {
   octokit: GitHubClient;
@@ -69,17 +49,6 @@ export interface ReviewPullRequestOptions {
   retry?: (err: unknown) => boolean;
   /** Whose comment, suggestions and check run these are (instance.ts); the unnamed one unless told. */
   instance?: Instance;
-}
-
-export interface ReviewOutcome {
-  /** Null when the review could not run (the check says why). */
-  result: ReviewResult | null;
-  /** The check's conclusion before any override. */
-  conclusion: CheckOutput['conclusion'];
-  /** The override in force after this review, new or kept. */
-  override: OverrideRecord | null;
-  /** Why a grant asked for was not recorded; null otherwise. */
-  refused: string | null;
 }
 
 /** One review's analysis: both sides read through the API, judged by the base policy. */
@@ -149,232 +118,26 @@ async function analyse(
 }
 
 /**
- * Reviews one pull request at one head commit: read both sides through the API, judge, post,
- * the check run created concluded (or in progress first, when the review runs long). Whatever fails, the check run is concluded; the failure is logged, not
- * rethrown, once the check says so. A conclusion once computed is the one the check gets: a
- * write that fails after it (the comment, suggestions) is logged, never turned into a softer
- * conclusion.
+ * Reviews one pull request at one head commit through GitHub: reads both sides through the API,
+ * judges, renders, and publishes the check run, our comment and suggestions (review-and-publish.ts
+ * holds the rules; this wires it to GitHub). Every write is within the review's write budget.
  */
 export async function reviewPullRequest(options: ReviewPullRequestOptions): Promise<ReviewOutcome> {
   const { log, target } = options;
   const instance = options.instance ?? DEFAULT_INSTANCE;
   const octokit = budgetWrites(options.octokit, log);
-  const pr = { repo: `${target.base.owner}/${target.base.repo}`, number: target.number, headSha: target.headSha };
-  // What is known when something fails: the policy's mode, and the conclusion the review reached.
-  let mode: Mode | null = null;
-  let computed: { result: ReviewResult; output: CheckOutput } | null = null;
-  const onPolicy = (loaded: LoadedPolicy): void => {
-    // An invalid policy is judged as enforce (see runReview): so is a failure after reading it.
-    mode = loaded.diagnostics.some((d) => d.severity === 'error') ? 'enforce' : loaded.policy.mode;
-  };
-  // The check is created when the verdict is in, already concluded, unless the review runs long:
-  // then in progress first (see CheckRun.deferred). The reads begin at once.
-  const check = CheckRun.deferred(
-    octokit,
-    target.base,
-    target.headSha,
-    inProgressAfterSeconds() * 1000,
-    options.checkRun ?? null,
-    instance.checkName,
-  );
-  // Our comment does not depend on the files: read beside the file list.
-  const comment = settle(
-    options
-      .self()
-      .then((author) =>
-        findMarkedComment(octokit, { repo: target.base, issueNumber: target.number, marker: instance.commentMarker, author }),
-      ),
-  );
-  // The pull request as GitHub has it now (has the head moved?), read as late as the comment's
-  // write allows: beside the check's conclusion, and only when a comment may be written.
-  const pullReads: { pending: Promise<Settled<PullAnswer>> | null } = { pending: null };
-  const readPull = (): Promise<Settled<PullAnswer>> =>
-    (pullReads.pending ??= settle(octokit.rest.pulls.get({ ...target.base, pull_number: target.number })));
-  const analysing = settle(
-    analysePullRequest(octokit, target, options.telemetry, onPolicy, log, options.runner ? { runner: options.runner } : {}),
-  );
-  try {
-    const { changes, policy, result } = unsettle(await analysing);
-    const author = await options.self();
-    const trust: StateTrust = { key: options.stateKey, scope: { repo: pr.repo, number: target.number } };
-    const found = unsettle(await comment);
-    const current = async (): Promise<boolean> => unsettle(await readPull()).data.head.sha === target.headSha;
-    // Everything the review judged, whole: what a grant binds to.
-    const state = reviewedState(result, policy, trust.key);
-    const shown = readShown(found, trust);
-    const shownState = shownMarker({ headSha: target.headSha, state }, shown, trust);
-    // An override our comment carried that this review no longer falls under, said where it is read.
-    let lapse: Lapse | null = null;
-    const render = (override: OverrideRecord | null): Rendered => {
-      const plain = withShown(
-        // What GitHub shows carries no secret of the process, in any encoding, whatever echoed it.
-        redactSecrets(
-          renderComment(result, {
-            ...(target.headUrl === undefined ? {} : { headUrl: target.headUrl }),
-            ...(target.draft ? { draft: true } : {}),
-          }),
-        ),
-        shownState,
-        instance.commentMarker,
-      );
-      const shownLapse = override === null ? lapse : null;
-      const body = override ? applyOverrideToComment(plain, override) : shownLapse ? applyLapseToComment(plain, shownLapse, state) : plain;
-      const output = adaptCheckOutput(renderCheck(result, body), policy.diagnostics);
-      const applied = override
-        ? applyOverrideToCheck(output, override)
-        : shownLapse
-          ? applyLapseToCheck(output, shownLapse, state)
-          : output;
-      return { body, output: redactor().redactDeep(applied) };
-    };
-    const plain = render(null).output;
-    computed = { result, output: plain };
-    const decision = overrideInForce({
-      grant: options.grant,
-      commentBody: found?.body ?? null,
-      shown,
-      state,
-      demandApprovable: demandApprovable(result),
-      output: plain,
-      headSha: target.headSha,
-      trust,
-      now: new Date(),
-    });
-    if (decision.unverified > 0) log.warn({ pr, records: decision.unverified }, 'override record failed verification; ignored');
-    if (decision.refused) log.info({ pr, why: decision.refused }, 'override not bound to the reviewed state');
-    lapse = decision.lapsed;
-    if (decision.lapsed) {
-      const { record, news } = decision.lapsed;
-      log.info(
-        { pr, by: record.by, news: news === 'unknown' ? 'unknown' : news.length },
-        'override lapsed: the review holds what it was not granted for',
-      );
-    }
-    const granted = options.grant !== undefined && decision.override !== null && decision.override.commentId === options.grant.commentId;
-    let known = decision.override;
-    let revoked: number | null = null;
-    if (known && !granted) {
-      // A carried override holds only while its grantor may still grant it: a role or team
-      // membership taken away since ends it, whatever the comment records.
-      const policyNow = policy.policy.overrides;
-      const { data: pull } = unsettle(await readPull());
-      const now = await decideOverride(octokit, {
-        repo: target.base,
-        login: known.by,
-        author: pull.user.login,
-        policy: policyNow,
-        unreadPolicy: policy.unread,
-        catalog: { path: policy.policy.catalog, codeOwners: () => readCodeOwners(changes.base) },
-      });
-      // An approval of declared demand does not become an override: a grantor now only a code owner keeps no override.
-      const narrowed = now.allowed && now.scope === 'demand' && known.scope !== 'demand';
-      // Nor does it outlive the command that granted it: deleted or edited, it grants nothing.
-      const gone = narrowed
-        ? 'its grantor may now approve only the demand this pull request declares in the catalog'
-        : now.allowed
-          ? await commandNoLongerStands(octokit, target.base, known)
-          : now.why;
-      if (!now.allowed) log.info({ pr, by: known.by, why: now.why }, 'override dropped: its grantor may no longer override');
-      else if (gone)
-        log.info({ pr, by: known.by, commentId: known.commentId, why: gone }, 'override dropped: its command no longer stands');
-      if (gone) {
-        revoked = known.commentId;
-        lapse = { record: known, why: gone };
-        known = null;
-      }
-    }
-    const adopt = (body: string): OverrideRecord | null => {
-      const reading = readOverride(body, trust);
-      if (reading.kind !== 'verified' || reading.record.commentId === revoked) return null;
-      if (reading.record.scope === 'demand' && !demandApprovable(result)) return null;
-      const news = notCovered(reading.record, state);
-      return news !== 'unknown' && news.length === 0 ? reading.record : null;
-    };
-    // The check belongs to the reviewed commit, so it concludes with that commit's result even
-    // when the head moved; see post-review.ts for the order of comment and check.
-    const posting: Posting = {
-      octokit,
-      log,
-      target,
-      check,
-      result,
-      changes,
-      render,
-      current,
-      granted,
-      author,
-      adopt,
-      when: policy.policy.comment,
-      asked: options.grant !== undefined,
-      instance,
-    };
-    const override = known ? await postOverridden(posting, known, found) : await postPlain(posting, found);
-    return { result, conclusion: plain.conclusion, override, refused: decision.refused };
-  } catch (err) {
-    const reason = describeFailure(err);
-    if (computed && check.concluded !== null) {
-      // The check already says what the review found; only a later write (the comment) failed.
-      log.error({ err: reason, pr, conclusion: check.concluded }, 'review concluded, but posting the rest failed');
-      if (check.concluded === computed.output.conclusion) await noteUnposted(check, computed.output, reason, log);
-      return { result: computed.result, conclusion: computed.output.conclusion, override: null, refused: null };
-    }
-    if (options.retry?.(err)) {
-      // Tried again by the queue: that run adopts this check (created in progress or not yet).
-      check.abandon();
-      log.warn({ err: reason, pr }, 'review failed; to be tried again');
-      throw err;
-    }
-    log.error({ err: reason, pr }, 'review failed');
-    // A review that reached a verdict concludes with it, never with the softer "could not run".
-    const output = computed ? computed.output : renderFailedCheck(reason, mode);
-    try {
-      await check.complete(output);
-    } catch (concludeErr) {
-      // Never left in progress: tried again later, when the rate limit lifts or after a pause.
-      const limited = concludeErr instanceof WriteBudgetExceededError;
-      const at = limited ? concludeErr.retryAt : Date.now() + CONCLUDE_AGAIN_MS;
-      check.concludeLater(output, at, log);
-      log.warn({ pr, err: describeFailure(concludeErr), retryAt: new Date(at).toISOString() }, 'check run to be concluded later');
-      // A rate limit is waited out; anything else also marks the delivery failed, for Probot to record.
-      if (!limited) throw concludeErr;
-    }
-    return computed
-      ? { result: computed.result, conclusion: computed.output.conclusion, override: null, refused: null }
-      : { result: null, conclusion: output.conclusion, override: null, refused: null };
-  }
-}
-
-/** The pull request as GitHub has it now. */
-type PullAnswer = Awaited<ReturnType<GitHubClient['rest']['pulls']['get']>>;
-
-type Settled<T> = { ok: true; value: T } | { ok: false; err: unknown };
-
-/** A promise that never rejects, so work begun before it is awaited cannot fail unhandled. */
-function settle<T>(pending: Promise<T>): Promise<Settled<T>> {
-  return pending.then(
-    (value) => ({ ok: true, value }),
-    (err: unknown) => ({ ok: false, err }),
-  );
-}
-
-function unsettle<T>(settled: Settled<T>): T {
-  if (settled.ok) return settled.value;
-  throw settled.err;
-}
-
-/** Says on the check, its conclusion unchanged, that the comment could not be posted. Best effort. */
-async function noteUnposted(check: CheckRun, output: CheckOutput, reason: string, log: Logger): Promise<void> {
-  try {
-    await check.rewriteText({ ...output, summary: `${output.summary}\n\n_The comment could not be posted: ${reason}._` });
-  } catch (err) {
-    log.warn({ err: describeFailure(err) }, 'could not note on the check that the comment was not posted');
-  }
-}
-
-/**
- * Our comment under this instance's marker, with the signed record of what it shows right after
- * the marker.
- */
-function withShown(body: string, shown: string, marker: string): string {
-  return body.replace(COMMENT_MARKER, () => (shown === '' ? marker : `${marker}\n${shown}`));
+  // The check is set up first: in progress once the review runs long (see CheckRun.deferred).
+  const publisher = githubPublisher({ octokit, log, target, instance, checkRun: options.checkRun ?? null });
+  const judge = (onPolicy: (policy: LoadedPolicy) => void): Promise<Analysis> =>
+    analysePullRequest(octokit, target, options.telemetry, onPolicy, log, options.runner ? { runner: options.runner } : {});
+  return reviewAndPublish({
+    log,
+    target,
+    reads: githubReads(octokit, target, options.self, judge),
+    publisher,
+    grant: options.grant,
+    stateKey: options.stateKey,
+    instance,
+    retry: options.retry,
+  });
 }

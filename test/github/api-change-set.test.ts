@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ApiChangeSet, ApiTreeReader } from '../../src/github/api-change-set.js';
+import { ApiChangeSet, ApiTreeReader } from '../../src/github/api/change-set.js';
 import { MAX_FILE_CHARS } from '../../src/domain/limits.js';
 import { UnreadablePathError } from '../../src/domain/files.js';
-import type { PullRequestTarget } from '../../src/github/client.js';
+import type { PullRequestTarget } from '../../src/github/api/client.js';
 import { FakeGitHub } from '../helpers/fake-github.js';
 import { CONTENTS_LIMIT, FakeRepo } from '../helpers/fake-repo.js';
 import type { PullRequestState } from '../helpers/fake-repo.js';

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
-import { createGpuJustifyApp } from '../../src/github/app.js';
+import { createGpuJustifyApp } from '../../src/github/app/app.js';
 import { AppServer, WEBHOOK_SECRET } from '../helpers/app-server.js';
 import type { AppServerOptions } from '../helpers/app-server.js';
 import { FakeGitHub } from '../helpers/fake-github.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { HANDLED_EVENTS } from '../../src/github/app.js';
+import { HANDLED_EVENTS } from '../../src/github/app/app.js';
 
 const manifest = parse(readFileSync(new URL('../../app.yml', import.meta.url), 'utf8')) as {
   name: string;

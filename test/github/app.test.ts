@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { gpuJustifyApp } from '../../src/github/app.js';
+import { gpuJustifyApp } from '../../src/github/app/app.js';
 import { COMMENT_MARKER } from '../../src/report/comment.js';
 import { VERDICT_TITLE } from '../../src/report/verdict-text.js';
 import { AppServer } from '../helpers/app-server.js';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ANNOTATIONS_PER_REQUEST, CheckRun } from '../../src/github/check-run.js';
+import { ANNOTATIONS_PER_REQUEST, CheckRun } from '../../src/github/publish/check-run.js';
 import type { CheckAnnotation } from '../../src/report/check.js';
 import { FakeGitHub } from '../helpers/fake-github.js';
 import { FakeRepo } from '../helpers/fake-repo.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_REASON, parseCommand } from '../../src/github/command-parser.js';
+import { MAX_REASON, parseCommand } from '../../src/github/overrides/command-parser.js';
 
 describe('parseCommand', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { upsertComment } from '../../src/github/comment-poster.js';
-import type { UpsertCommentOptions } from '../../src/github/comment-poster.js';
+import { upsertComment } from '../../src/github/publish/comment-poster.js';
+import type { UpsertCommentOptions } from '../../src/github/publish/comment-poster.js';
 import { FakeGitHub } from '../helpers/fake-github.js';
 import { FakeRepo } from '../helpers/fake-repo.js';
 import { testOctokit } from '../helpers/octokit.js';

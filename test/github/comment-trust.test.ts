@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { overrideMarker, parseOverrideMarkers, signOverride } from '../../src/github/override.js';
-import { stateKey } from '../../src/github/state-signature.js';
+import { overrideMarker, parseOverrideMarkers, signOverride } from '../../src/github/overrides/override.js';
+import { stateKey } from '../../src/github/overrides/state-signature.js';
 import { COMMENT_MARKER } from '../../src/report/comment.js';
 import { AppServer, WEBHOOK_SECRET } from '../helpers/app-server.js';
 import { FakeRepo } from '../helpers/fake-repo.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeFailure } from '../../src/github/errors.js';
+import { describeFailure } from '../../src/github/api/errors.js';
 
 describe('describeFailure', () => {
   it('names the status and request of a GitHub refusal, without host or query', () => {

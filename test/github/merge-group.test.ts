@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createGpuJustifyApp } from '../../src/github/app.js';
+import { createGpuJustifyApp } from '../../src/github/app/app.js';
 import { COMMENT_MARKER } from '../../src/report/comment.js';
 import { AppServer, WEBHOOK_SECRET } from '../helpers/app-server.js';
 import { FakeRepo } from '../helpers/fake-repo.js';

@@ -9,10 +9,10 @@ import {
   parseOverrideMarkers,
   readOverride,
   signOverride,
-} from '../../src/github/override.js';
-import type { OverrideRecord, StateTrust, UnsignedOverride } from '../../src/github/override.js';
-import { reviewedState, summaryOf } from '../../src/github/reviewed-state.js';
-import { stateKey } from '../../src/github/state-signature.js';
+} from '../../src/github/overrides/override.js';
+import type { OverrideRecord, StateTrust, UnsignedOverride } from '../../src/github/overrides/override.js';
+import { reviewedState, summaryOf } from '../../src/github/overrides/reviewed-state.js';
+import { stateKey } from '../../src/github/overrides/state-signature.js';
 import { DEFAULT_POLICY } from '../../src/domain/policy.js';
 import type { CheckOutput } from '../../src/report/check.js';
 import { queueChange } from '../factories.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { shownAfter, textBefore } from '../../src/github/patch.js';
+import { shownAfter, textBefore } from '../../src/github/api/patch.js';
 import { unifiedPatch } from '../helpers/fake-repo-diff.js';
 
 describe('textBefore', () => {

@@ -1,13 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { match } from '../helpers/match.js';
-import { ApiTreeReader } from '../../src/github/api-change-set.js';
-import { loadPolicy } from '../../src/github/policy-loader.js';
+import { ApiTreeReader } from '../../src/github/api/change-set.js';
+import { loadPolicy } from '../../src/github/api/policy-loader.js';
 import { DEFAULT_POLICY } from '../../src/domain/policy.js';
-import { GraphqlBlobs } from '../../src/github/graphql-blobs.js';
+import { GraphqlBlobs } from '../../src/github/api/graphql-blobs.js';
 import { FakeGitHub } from '../helpers/fake-github.js';
 import { FakeRepo } from '../helpers/fake-repo.js';
 import { testOctokit } from '../helpers/octokit.js';
-import { tokenClient } from '../../src/github/token-client.js';
+import { tokenClient } from '../../src/github/api/token-client.js';
 
 const REPO = { owner: 'acme', repo: 'infra' };
 const ORG = { owner: 'acme', repo: '.github' };

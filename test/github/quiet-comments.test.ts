@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createGpuJustifyApp } from '../../src/github/app.js';
-import { SUGGESTION_MARKER } from '../../src/github/suggestions.js';
+import { createGpuJustifyApp } from '../../src/github/app/app.js';
+import { SUGGESTION_MARKER } from '../../src/github/publish/suggestions.js';
 import { COMMENT_MARKER } from '../../src/report/comment.js';
 import { AppServer, WEBHOOK_SECRET } from '../helpers/app-server.js';
 import { FakeRepo } from '../helpers/fake-repo.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { memoryStore } from '../../src/github/work/memory-store.js';
+import { memoryStore } from '../../src/github/app/work/memory-store.js';
 import { FakeRepo } from '../helpers/fake-repo.js';
 import { REPO_PATH, commentEvent, prEvent, pullRequest, useApp } from './app-harness.js';
 

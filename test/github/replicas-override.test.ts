@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseOverrideMarkers } from '../../src/github/override.js';
+import { parseOverrideMarkers } from '../../src/github/overrides/override.js';
 import { COMMENT_MARKER } from '../../src/report/comment.js';
 import { FakeRepo } from '../helpers/fake-repo.js';
 import { checkRunPayload } from '../helpers/payloads.js';

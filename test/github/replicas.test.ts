@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SUGGESTION_MARKER } from '../../src/github/suggestions.js';
+import { SUGGESTION_MARKER } from '../../src/github/publish/suggestions.js';
 import { COMMENT_MARKER } from '../../src/report/comment.js';
 import { FakeRepo } from '../helpers/fake-repo.js';
 import { CATALOG, README, QUEUE_FILE, clusterQueue } from './scenarios.js';

@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CapacityChange, FileCoverage, MissingEvidence, ReviewResult } from '../../src/domain/index.js';
 import { DEFAULT_POLICY } from '../../src/domain/policy.js';
-import { newSince, reviewedState, summaryFrom, summaryOf, TOKENS_RE } from '../../src/github/reviewed-state.js';
-import type { ReviewedState } from '../../src/github/reviewed-state.js';
-import { stateKey } from '../../src/github/state-signature.js';
+import { newSince, reviewedState, summaryFrom, summaryOf, TOKENS_RE } from '../../src/github/overrides/reviewed-state.js';
+import type { ReviewedState } from '../../src/github/overrides/reviewed-state.js';
+import { stateKey } from '../../src/github/overrides/state-signature.js';
 import type { LoadedPolicy } from '../../src/review/index.js';
 import { queueChange } from '../factories.js';
 

@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { gpuJustifyApp } from '../../src/github/app.js';
+import { gpuJustifyApp } from '../../src/github/app/app.js';
 import { COMMENT_MARKER } from '../../src/report/comment.js';
 import { AppServer, WEBHOOK_SECRET } from '../helpers/app-server.js';
 import type { AppServerOptions } from '../helpers/app-server.js';

@@ -1,7 +1,7 @@
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { syncSuggestions } from '../../src/github/suggestion-poster.js';
-import { SUGGESTION_MARKER } from '../../src/github/suggestions.js';
+import { syncSuggestions } from '../../src/github/publish/suggestion-poster.js';
+import { SUGGESTION_MARKER } from '../../src/github/publish/suggestions.js';
 import { FakeGitHub } from '../helpers/fake-github.js';
 import { FakeRepo } from '../helpers/fake-repo.js';
 import { testOctokit } from '../helpers/octokit.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChangeReview, ReviewResult } from '../../src/domain/review.js';
-import { planSuggestions, rewriteValue, SUGGESTION_MARKER } from '../../src/github/suggestions.js';
+import { planSuggestions, rewriteValue, SUGGESTION_MARKER } from '../../src/github/publish/suggestions.js';
 import { queueChange } from '../factories.js';
 import { memoryChangeSet } from '../memory-change-set.js';
 import { clusterQueue, QUEUE_FILE } from './scenarios.js';

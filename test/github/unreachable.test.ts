@@ -1,8 +1,8 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { describeFailure, GitHubApiError } from '../../src/github/errors.js';
-import { tokenClient } from '../../src/github/token-client.js';
+import { describeFailure, GitHubApiError } from '../../src/github/api/errors.js';
+import { tokenClient } from '../../src/github/api/token-client.js';
 
 /** What Octokit throws when fetch got no answer: status 500, no response, the socket's error two causes deep. */
 function noAnswer(cause: object): Error {

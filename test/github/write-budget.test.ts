@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_WRITE_BUDGET_SECONDS, rateLimitWait, writeBudgetSeconds } from '../../src/github/write-budget.js';
+import { DEFAULT_WRITE_BUDGET_SECONDS, rateLimitWait, writeBudgetSeconds } from '../../src/github/publish/write-budget.js';
 
 const refusal = (status: number, headers: Record<string, string>, message = 'refused') => ({ status, message, response: { headers } });
 

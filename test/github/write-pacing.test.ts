@@ -1,13 +1,13 @@
 import { Redis } from 'ioredis';
 import { ProbotOctokit } from 'probot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GitHubClient } from '../../src/github/client.js';
-import { memoryStore } from '../../src/github/work/memory-store.js';
-import { RetryLater } from '../../src/github/work/queue.js';
-import { redisStore } from '../../src/github/work/redis-store.js';
-import type { WorkStore } from '../../src/github/work/store.js';
-import { transient } from '../../src/github/work/transient.js';
-import { paceWrites, WriteTurnsTaken, writeSpacingMs } from '../../src/github/writers/pacing.js';
+import type { GitHubClient } from '../../src/github/api/client.js';
+import { memoryStore } from '../../src/github/app/work/memory-store.js';
+import { RetryLater } from '../../src/github/app/work/queue.js';
+import { redisStore } from '../../src/github/app/work/redis-store.js';
+import type { WorkStore } from '../../src/github/app/work/store.js';
+import { transient } from '../../src/github/app/work/transient.js';
+import { paceWrites, WriteTurnsTaken, writeSpacingMs } from '../../src/github/app/writers/pacing.js';
 import { startRedis } from '../helpers/redis/server.js';
 import type { RunningRedis } from '../helpers/redis/server.js';
 

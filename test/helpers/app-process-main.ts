@@ -1,4 +1,4 @@
-import { createGpuJustifyApp } from '../../src/github/app.js';
+import { createGpuJustifyApp } from '../../src/github/app/app.js';
 import { AppServer, WEBHOOK_SECRET } from './app-server.js';
 
 // Run by app-process.ts: one App replica, configured from the environment (REDIS_URL and the

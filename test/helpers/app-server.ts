@@ -5,12 +5,12 @@ import type { AddressInfo } from 'node:net';
 import { sign } from '@octokit/webhooks-methods';
 import { createNodeMiddleware, Probot, ProbotOctokit } from 'probot';
 import type { ApplicationFunction, Logger } from 'probot';
-import { closeApp, workOf } from '../../src/github/app.js';
-import { ProductionOctokit } from '../../src/github/production-octokit.js';
+import { closeApp, workOf } from '../../src/github/app/app.js';
+import { ProductionOctokit } from '../../src/github/app/production-octokit.js';
 
 export interface AppServerOptions {
   /**
-   * The Octokit production runs (src/github/server.ts): retries and throttling on. Tests leave them off
+   * The Octokit production runs (src/github/app/server.ts): retries and throttling on. Tests leave them off
    * unless they are what is being tested, since each retry and each throttled write waits.
    */
   production?: boolean;

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { forgetGraphqlFailures } from '../../src/github/graphql-blobs.js';
+import { forgetGraphqlFailures } from '../../src/github/api/graphql-blobs.js';
 import { mediaTypeProblem } from './fake-media-types.js';
 import { checkRequest } from './openapi.js';
 

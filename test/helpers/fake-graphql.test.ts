@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { blobQuery } from '../../src/github/graphql-blobs.js';
+import { blobQuery } from '../../src/github/api/graphql-blobs.js';
 import { FakeGitHub } from './fake-github.js';
 import { FAKE_MAX_OBJECTS, GRAPHQL_TEXT_LIMIT } from './fake-graphql.js';
 import { FakeRepo, gitBlobSha } from './fake-repo.js';

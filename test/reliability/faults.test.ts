@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGpuJustifyApp } from '../../src/github/app.js';
+import { createGpuJustifyApp } from '../../src/github/app/app.js';
 import { COMMENT_MARKER } from '../../src/report/comment.js';
 import type { TelemetryProvider } from '../../src/telemetry/from-env.js';
 import { PrometheusSource } from '../../src/telemetry/prometheus-source.js';

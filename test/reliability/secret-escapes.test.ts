@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { redactorInputs, redactorProblems, secretReadable } from '../../bench/reliability/fuzz/redactor-encodings.js';
 import { Redactor, REDACTED } from '../../src/domain/redact.js';
-import { createGpuJustifyApp } from '../../src/github/app.js';
+import { createGpuJustifyApp } from '../../src/github/app/app.js';
 import { telemetryFromEnv } from '../../src/telemetry/from-env.js';
 import { AppServer, newPrivateKey, WEBHOOK_SECRET } from '../helpers/app-server.js';
 import { FakeGitHub } from '../helpers/fake-github.js';

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readStateMarkers } from '../../src/github/comment-state.js';
-import { applyOverrideToCheck, applyOverrideToComment, readOverride, signOverride } from '../../src/github/override.js';
-import { reviewedState, summaryOf } from '../../src/github/reviewed-state.js';
+import { readStateMarkers } from '../../src/github/overrides/comment-state.js';
+import { applyOverrideToCheck, applyOverrideToComment, readOverride, signOverride } from '../../src/github/overrides/override.js';
+import { reviewedState, summaryOf } from '../../src/github/overrides/reviewed-state.js';
 import { DEFAULT_POLICY } from '../../src/domain/policy.js';
-import { readShown } from '../../src/github/shown-request.js';
-import { stateKey } from '../../src/github/state-signature.js';
+import { readShown } from '../../src/github/overrides/shown-request.js';
+import { stateKey } from '../../src/github/overrides/state-signature.js';
 import { renderCheck } from '../../src/report/check.js';
 import { COMMENT_MARKER, renderComment } from '../../src/report/comment.js';
 import { code, codeCell, md, plain, prose } from '../../src/report/escape.js';

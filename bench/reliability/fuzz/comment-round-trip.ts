@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import type { ReviewResult } from '../../../src/domain/review.js';
-import { readStateMarkers } from '../../../src/github/comment-state.js';
-import { readOverride } from '../../../src/github/override.js';
-import { stateKey } from '../../../src/github/state-signature.js';
+import { readStateMarkers } from '../../../src/github/overrides/comment-state.js';
+import { readOverride } from '../../../src/github/overrides/override.js';
+import { stateKey } from '../../../src/github/overrides/state-signature.js';
 import { renderCheck } from '../../../src/report/check.js';
 import { COMMENT_MARKER, renderComment } from '../../../src/report/comment.js';
 

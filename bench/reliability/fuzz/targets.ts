@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { ParseResult } from '../../../src/detect/parser.js';
 import { PARSERS } from '../../../src/detect/registry.js';
-import { parseCommand } from '../../../src/github/command-parser.js';
+import { parseCommand } from '../../../src/github/overrides/command-parser.js';
 import { parseCatalog } from '../../../src/workloads/catalog.js';
 import { parsePolicy } from '../../../src/workloads/policy.js';
 import { commentRoundTripProblems, roundTripInputs } from './comment-round-trip.js';

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { sign } from '@octokit/webhooks-methods';
 import { COMMENT_MARKER } from '../../../src/report/comment.js';
-import { REPLY_MARKER } from '../../../src/github/explain.js';
+import { REPLY_MARKER } from '../../../src/github/overrides/explain.js';
 import { startSimulatedPrometheus } from '../../../test/helpers/prometheus/index.js';
 import { startRedis } from '../../../test/helpers/redis/server.js';
 import { EXAMPLE_REPO } from '../../../test/helpers/payloads.js';

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 /**
- * The App as operators run it: `node dist/github/server.js` (Probot's `run`) in its own process, configured
+ * The App as operators run it: `node dist/github/app/server.js` (Probot's `run`) in its own process, configured
  * from the environment only, on loopback.
  */
 
@@ -69,7 +69,7 @@ export async function startServerProcess(options: {
   const preload = fileURLToPath(new URL('./server-preload.mjs', import.meta.url));
   // BENCH_CPU_PROF_DIR: each App process writes a CPU profile there when it stops (where the webhook path's time goes).
   const profile = process.env['BENCH_CPU_PROF_DIR'] ? ['--cpu-prof', `--cpu-prof-dir=${process.env['BENCH_CPU_PROF_DIR']}`] : [];
-  const child: ChildProcess = spawn(process.execPath, [...profile, '--import', preload, 'dist/github/server.js'], {
+  const child: ChildProcess = spawn(process.execPath, [...profile, '--import', preload, 'dist/github/app/server.js'], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {

@@ -1,5 +1,5 @@
-import { runAction, type ActionEnv } from '../../github/action.js';
-import { describeFailure, GitHubApiError } from '../../github/errors.js';
+import { runAction, type ActionEnv } from '../../action/run.js';
+import { describeFailure, GitHubApiError } from '../../github/api/errors.js';
 import { telemetryFromEnv } from '../../telemetry/from-env.js';
 import { parseFlags } from '../args.js';
 import type { Output } from '../output.js';

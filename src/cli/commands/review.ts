@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import type { ChangeSet, ReviewResult } from '../../domain/index.js';
-import { ApiChangeSet } from '../../github/api-change-set.js';
-import { describeFailure } from '../../github/errors.js';
-import { loadPolicy as loadPolicyFromGitHub } from '../../github/policy-loader.js';
-import { loadPull } from '../../github/pull-target.js';
-import { tokenClient } from '../../github/token-client.js';
-import { withUnlistedFiles } from '../../github/unlisted-files.js';
+import { ApiChangeSet } from '../../github/api/change-set.js';
+import { describeFailure } from '../../github/api/errors.js';
+import { loadPolicy as loadPolicyFromGitHub } from '../../github/api/policy-loader.js';
+import { loadPull } from '../../github/api/pull-target.js';
+import { tokenClient } from '../../github/api/token-client.js';
+import { withUnlistedFiles } from '../../github/api/unlisted-files.js';
 import { renderComment } from '../../report/comment.js';
 import { mayGrowCapacity } from '../../report/fail-closed.js';
 import { outageWords } from '../../report/first-screen.js';

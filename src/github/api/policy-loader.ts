@@ -1,0 +1,284 @@
+import { diagnostic } from '../../domain/diagnostic.js';
+import type { Diagnostic } from '../../domain/diagnostic.js';
+import type { TreeReader } from '../../domain/files.js';
+import { DEFAULT_POLICY } from '../../domain/policy.js';
+import { POLICY_PATHS } from '../../review/index.js';
+import type { LoadedPolicy } from '../../review/index.js';
+import { policyFromObject } from '../../workloads/policy.js';
+import { loadYaml } from '../../workloads/yaml-source.js';
+import { ApiTreeReader } from './change-set.js';
+import { statusOf } from './tree-reader.js';
+import type { GitHubClient, RepoRef } from './client.js';
+import { describeFailure } from './errors.js';
+import type { BlobAt, GraphqlBlobs } from './graphql-blobs.js';
+
+/** Organisations keep shared settings in a repository of this name (Probot's convention). */
+const ORG_CONFIG_REPO = '.github';
+
+/** An `_extends` chain longer than this is a mistake, not a design. */
+const MAX_EXTENDS = 5;
+
+/** Probot's `_extends` syntax: `repo`, `owner/repo` or `owner/repo:path.yml`. */
+const EXTENDS_RE = /^(?:([a-z\d](?:[a-z\d]|-(?=[a-z\d])){0,38})\/)?([-_.\w\d]+)(?::([-_./\w\d]+\.ya?ml))?$/i;
+
+interface PolicyFile {
+  /** The name used in diagnostics: the path for the repo's own file, `owner/repo:path` otherwise. */
+  label: string;
+  repo: RepoRef;
+  path: string;
+  text: string;
+}
+
+interface ParsedFile {
+  file: PolicyFile;
+  /** The file's keys without `_extends`; null when it is not a YAML mapping. */
+  keys: Record<string, unknown> | null;
+  extendsValue: unknown;
+  extendsLine: number | null;
+}
+
+/**
+ * Loads the policy the way @probot/octokit-plugin-config (behind Probot's `context.config`) finds
+ * it: the repository's file at the base commit, else the organisation's `.github` repository; then
+ * each `_extends` in turn, the nearer file's top-level keys winning. Each file is validated on its
+ * own so a diagnostic names the file and line it comes from.
+ *
+ * Where Probot reads a 404 as "no file", this fails closed: a policy file that the chain names but
+ * that cannot be read (absent, a repository the installation does not include, 403, 5xx after the
+ * client's retries, an odd answer, invalid YAML, a loop, a chain too long) is an error, so the
+ * review runs as in enforce mode and no override is accepted. No policy anywhere means the
+ * defaults only when the App can tell there is none (see `readOrgDefault`).
+ */
+export async function loadPolicy(
+  octokit: GitHubClient,
+  repo: RepoRef,
+  base: TreeReader,
+  blobs: GraphqlBlobs | null = null,
+): Promise<LoadedPolicy> {
+  const remote: Remote = { octokit, blobs };
+  const local = await readLocal(repo, base);
+  const org = local ? null : await readOrgDefault(remote, repo);
+  if (org?.kind === 'unread') return { policy: DEFAULT_POLICY, diagnostics: [org.problem], file: null, unread: [org.problem.file] };
+  const first = local ?? (org?.kind === 'file' ? org.file : null);
+  if (!first) return { policy: DEFAULT_POLICY, diagnostics: [], file: null };
+
+  const diagnostics: Diagnostic[] = [];
+  const unread: string[] = [];
+  const chain: ParsedFile[] = [];
+  let next: PolicyFile | null = first;
+  while (next) {
+    const parsed = parseFile(next, diagnostics);
+    if (parsed.keys === null) unread.push(next.label);
+    chain.push(parsed);
+    next = await followExtends(remote, parsed, chain, diagnostics, unread);
+  }
+
+  // Each file's diagnostics are already in; the merged object only yields the policy.
+  const { policy } = policyFromObject(first.label, mergeKeys(chain));
+  return { policy, diagnostics, file: first.label, ...(unread.length > 0 ? { unread } : {}) };
+}
+
+async function readLocal(repo: RepoRef, base: TreeReader): Promise<PolicyFile | null> {
+  for (const path of POLICY_PATHS) {
+    const text = await base.read(path);
+    if (text !== null) return { label: path, repo, path, text };
+  }
+  return null;
+}
+
+/** How files outside the pull request's repository are read. */
+interface Remote {
+  octokit: GitHubClient;
+  blobs: GraphqlBlobs | null;
+}
+
+/**
+ * The policy files a review may read, at the base commit and in the organisation's repository:
+ * asked for ahead of `loadPolicy`, they share one GraphQL query with whatever else is asked then.
+ */
+export function policyCandidates(repo: RepoRef, baseSha: string): BlobAt[] {
+  const local = POLICY_PATHS.map((path) => ({ repo, ref: baseSha, path }));
+  const org = orgConfigRepo(repo);
+  return org === null ? local : [...local, { repo: org, ref: null, path: POLICY_PATHS[0] }];
+}
+
+function orgConfigRepo(repo: RepoRef): RepoRef | null {
+  return repo.repo === ORG_CONFIG_REPO ? null : { owner: repo.owner, repo: ORG_CONFIG_REPO };
+}
+
+/**
+ * The organisation's default, for a repository without a policy of its own. GitHub answers 404
+ * alike for a `.github` repository that does not exist and for one the installation does not
+ * include, so a 404 for the repository means "no policy" only where the installation covers every
+ * repository of the owner; elsewhere (an installation on selected repositories, the Action's or a
+ * person's token) the App cannot tell, and the policy is unread.
+ */
+async function readOrgDefault(
+  remote: Remote,
+  repo: RepoRef,
+): Promise<{ kind: 'file'; file: PolicyFile } | { kind: 'unread'; problem: Diagnostic } | null> {
+  const orgRepo = orgConfigRepo(repo);
+  if (orgRepo === null) return null;
+  const read = await readRemote(remote, orgRepo, POLICY_PATHS[0]);
+  const label = labelOf(orgRepo, POLICY_PATHS[0]);
+  switch (read.kind) {
+    case 'file':
+      return read;
+    case 'absent':
+      return null;
+    case 'unseen': {
+      if ((await repositorySelection(remote.octokit)) === 'all') return null;
+      const problem =
+        `this repository has no ${POLICY_PATHS[0]}, and GitHub answers 404 for ${orgRepo.owner}/${orgRepo.repo} both when it does not ` +
+        `exist and when the App's installation does not include it: add ${POLICY_PATHS[0]} here (\`mode: advise\` for advice only), ` +
+        `or add ${orgRepo.owner}/${orgRepo.repo} to the App's installation (repository permission Contents: read)`;
+      return { kind: 'unread', problem: diagnostic(label, null, 'error', problem) };
+    }
+    case 'failed':
+      return { kind: 'unread', problem: diagnostic(label, null, 'error', `${label} cannot be read: ${read.why}`) };
+  }
+}
+
+/** What reading a policy file outside the pull request's repository found. */
+type RemoteRead =
+  | { kind: 'file'; file: PolicyFile }
+  /** The repository is there for the App to see, and has no such file. */
+  | { kind: 'absent' }
+  /** GitHub answers 404 for the repository itself: not there, or not in the installation. */
+  | { kind: 'unseen' }
+  /** GitHub refused (403), failed (5xx, after the client's retries) or answered oddly. */
+  | { kind: 'failed'; why: string };
+
+async function readRemote(remote: Remote, repo: RepoRef, path: string): Promise<RemoteRead> {
+  const { octokit, blobs } = remote;
+  try {
+    // Shared configuration is read from its repository's default branch, as Probot does.
+    const text = await new ApiTreeReader(octokit, repo, null, blobs).read(path);
+    if (text !== null) return { kind: 'file', file: { label: labelOf(repo, path), repo, path, text } };
+    return (await repositoryVisible(remote, repo)) ? { kind: 'absent' } : { kind: 'unseen' };
+  } catch (err) {
+    return { kind: 'failed', why: refusal(err, repo) };
+  }
+}
+
+/** Whether GitHub shows the App the repository: the GraphQL answer that read the file knows, else REST. */
+async function repositoryVisible({ octokit, blobs }: Remote, repo: RepoRef): Promise<boolean> {
+  const seen = blobs?.repositorySeen(repo);
+  if (seen !== undefined) return seen;
+  try {
+    await octokit.rest.repos.get({ ...repo });
+    return true;
+  } catch (err) {
+    if (statusOf(err) === 404) return false;
+    throw err;
+  }
+}
+
+/** `all` when the installation covers every repository of its owner; null when the client is no installation. */
+async function repositorySelection(octokit: GitHubClient): Promise<'all' | 'selected' | null> {
+  try {
+    // The installation token's own answer (cached by the App's auth), not another request.
+    const auth = (await octokit.auth({ type: 'installation' })) as { repositorySelection?: unknown };
+    return auth.repositorySelection === 'all' || auth.repositorySelection === 'selected' ? auth.repositorySelection : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Why a policy file could not be read, and what access the App needs to read it. */
+function refusal(err: unknown, repo: RepoRef): string {
+  const status = statusOf(err);
+  const name = `${repo.owner}/${repo.repo}`;
+  if (status === 401 || status === 403) {
+    return `GitHub refused the App (${status}); it needs read access to ${name} (repository permission Contents: read, the repository in its installation)`;
+  }
+  if (status !== undefined && status >= 500)
+    return `GitHub failed (${status}) after retries; the review runs as in enforce mode until it can be read`;
+  return describeFailure(err);
+}
+
+function labelOf(repo: RepoRef, path: string): string {
+  return `${repo.owner}/${repo.repo}:${path}`;
+}
+
+function parseFile(file: PolicyFile, diagnostics: Diagnostic[]): ParsedFile {
+  const source = loadYaml(file.label, file.text);
+  diagnostics.push(...source.diagnostics);
+  if (source.kind !== 'value') {
+    return { file, keys: source.kind === 'empty' ? {} : null, extendsValue: undefined, extendsLine: null };
+  }
+  const value = source.value;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    diagnostics.push(...policyFromObject(file.label, value, source.lineOf).diagnostics);
+    return { file, keys: null, extendsValue: undefined, extendsLine: null };
+  }
+  const { _extends: extendsValue, ...keys } = value as Record<string, unknown>;
+  diagnostics.push(...policyFromObject(file.label, keys, source.lineOf).diagnostics);
+  return { file, keys, extendsValue, extendsLine: source.lineOf(['_extends']) };
+}
+
+/** The file `_extends` names, read; null at the chain's end or where it cannot go on (an error, and `unread`). */
+async function followExtends(
+  remote: Remote,
+  parsed: ParsedFile,
+  chain: ParsedFile[],
+  diagnostics: Diagnostic[],
+  unread: string[],
+): Promise<PolicyFile | null> {
+  const { file, extendsValue, extendsLine } = parsed;
+  if (extendsValue === undefined || extendsValue === null) return null;
+  const problem = (target: string, message: string): null => {
+    diagnostics.push(
+      diagnostic(file.label, extendsLine, 'error', `${message}; the policy is not known whole, so the review runs as in enforce mode`),
+    );
+    unread.push(target);
+    return null;
+  };
+  const match = typeof extendsValue === 'string' ? EXTENDS_RE.exec(extendsValue) : null;
+  if (!match) {
+    return problem(file.label, `_extends must be "repo", "owner/repo" or "owner/repo:path.yml", not ${JSON.stringify(extendsValue)}`);
+  }
+  const repo = { owner: match[1] ?? file.repo.owner, repo: match[2] ?? '' };
+  const path = match[3] ?? POLICY_PATHS[0];
+  const label = labelOf(repo, path);
+  if (chain.some((p) => sameFile(p.file, repo, path))) return problem(label, `_extends: ${label} was already loaded (a loop)`);
+  if (chain.length >= MAX_EXTENDS) return problem(label, `_extends: more than ${MAX_EXTENDS} files chained at ${label}`);
+  const target = await readRemote(remote, repo, path);
+  switch (target.kind) {
+    case 'file':
+      return target.file;
+    case 'absent':
+      return problem(label, `_extends: ${label} does not exist (${repo.owner}/${repo.repo} has no such file on its default branch)`);
+    case 'unseen':
+      return problem(
+        label,
+        `_extends: ${label} cannot be read: GitHub answers 404 for ${repo.owner}/${repo.repo}, as it does for a repository that does ` +
+          `not exist or that the App's installation does not include; add it to the installation (repository permission Contents: read)`,
+      );
+    case 'failed':
+      return problem(label, `_extends: ${label} cannot be read: ${target.why}`);
+  }
+}
+
+function sameFile(file: PolicyFile, repo: RepoRef, path: string): boolean {
+  return (
+    file.repo.owner.toLowerCase() === repo.owner.toLowerCase() &&
+    file.repo.repo.toLowerCase() === repo.repo.toLowerCase() &&
+    file.path === path
+  );
+}
+
+/** Probot's merge: shallow, the nearer file's top-level keys winning. */
+function mergeKeys(chain: ParsedFile[]): Record<string, unknown> {
+  const merged: Record<string, unknown> = {};
+  for (const { keys } of [...chain].reverse()) {
+    for (const [key, value] of Object.entries(keys ?? {})) {
+      // Assigning `__proto__` would swap the object's prototype; such keys are reported per file.
+      if (UNSAFE_KEYS.has(key)) continue;
+      merged[key] = value;
+    }
+  }
+  return merged;
+}
+
+const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);

@@ -1,0 +1,212 @@
+import type { GitHubClient, RepoRef } from './client.js';
+import { GitHubApiError } from './errors.js';
+import type { GraphqlBlobs } from './graphql-blobs.js';
+import { statusOf } from './tree-reader.js';
+
+/** One entry of a Git tree as the trees API gives it. */
+interface TreeEntry {
+  path: string;
+  mode: string;
+  type: string;
+  sha: string;
+}
+
+interface Tree {
+  sha: string;
+  entries: TreeEntry[];
+  truncated: boolean;
+}
+
+// Regular and executable files, as the CLI's git reader lists them: not links, not submodules.
+const FILE_MODES = new Set(['100644', '100755']);
+
+/** GitHub cut short the listing of a single directory, which the trees API never should. */
+class TruncatedTreeError extends Error {
+  readonly kind = 'github-truncated-tree';
+
+  constructor(
+    readonly dir: string,
+    readonly where: string,
+  ) {
+    super(`GitHub's listing of ${dir === '' ? 'the root directory' : dir} at ${where} is truncated; its files cannot all be known`);
+    this.name = 'TruncatedTreeError';
+  }
+}
+
+/**
+ * The files of one commit, directory by directory, from the Git trees API: one recursive call
+ * lists every directory a review asks about (the contents API would take a call per directory,
+ * and stops at 1,000 entries). Over GitHub's limit for one answer (100,000 entries or 7 MB) the
+ * answer says `truncated`; a directory is then listed on its own, walking down one tree at a time
+ * from the deepest tree the cut answer did reach, so no listing is silently incomplete.
+ *
+ * Given `blobs`, a directory whose entries GraphQL already gave (asked for in the review's first
+ * query, see ApiChangeSet) is answered from them, as is one an ancestor so listed shows absent;
+ * any other directory goes through the trees API as above.
+ */
+export class ApiTreeListing {
+  #whole: Promise<Tree | null> | null = null;
+  readonly #trees = new Map<string, Promise<Tree | null>>();
+  readonly #dirs = new Map<string, Promise<string[]>>();
+  readonly #subdirs = new Map<string, Promise<string[]>>();
+  readonly #all = new Map<string, Promise<TreeEntry[]>>();
+
+  constructor(
+    private readonly octokit: GitHubClient,
+    private readonly repo: RepoRef,
+    private readonly commit: string,
+    private readonly blobs: GraphqlBlobs | null = null,
+  ) {}
+
+  /** Paths of the files directly inside `dir` (`''` for the root); empty when there is no such directory. */
+  list(dir: string): Promise<string[]> {
+    const key = dir.replace(/^\/+|\/+$/g, '');
+    let pending = this.#dirs.get(key);
+    if (!pending) {
+      pending = this.#list(key);
+      this.#dirs.set(key, pending);
+    }
+    return pending;
+  }
+
+  /** Paths of the directories directly inside `dir`; empty when there is no such directory. */
+  dirs(dir: string): Promise<string[]> {
+    const key = dir.replace(/^\/+|\/+$/g, '');
+    let pending = this.#subdirs.get(key);
+    if (!pending) {
+      pending = this.#entries(key, (e) => e.type === 'tree');
+      this.#subdirs.set(key, pending);
+    }
+    return pending;
+  }
+
+  #list(dir: string): Promise<string[]> {
+    return this.#entries(dir, isFile);
+  }
+
+  /**
+   * The entry at `path` as its directory lists it, whatever its kind (a file, a link: mode 120000,
+   * a submodule: mode 160000, type `commit`); null when its directory holds nothing of that name.
+   */
+  async entry(path: string): Promise<{ mode: string; type: string; sha: string } | null> {
+    const key = path.replace(/^\/+|\/+$/g, '');
+    const slash = key.lastIndexOf('/');
+    const dir = slash < 0 ? '' : key.slice(0, slash);
+    let pending = this.#all.get(dir);
+    if (!pending) {
+      pending = this.#entriesOf(dir);
+      this.#all.set(dir, pending);
+    }
+    const found = (await pending).find((e) => e.path === key);
+    return found ? { mode: found.mode, type: found.type, sha: found.sha } : null;
+  }
+
+  async #entries(dir: string, keep: (entry: TreeEntry) => boolean): Promise<string[]> {
+    return (await this.#entriesOf(dir))
+      .filter(keep)
+      .map((e) => e.path)
+      .sort();
+  }
+
+  /** Every entry directly inside `dir`, by full path. */
+  async #entriesOf(dir: string): Promise<TreeEntry[]> {
+    const listed = await this.#fromGraphql(dir);
+    if (listed !== undefined) return listed;
+    this.#whole ??= this.#fetch(this.commit, true);
+    const whole = await this.#whole;
+    if (whole === null) return [];
+    const prefix = dir === '' ? '' : `${dir}/`;
+    if (!whole.truncated) {
+      return whole.entries.filter((e) => e.path.startsWith(prefix) && !e.path.slice(prefix.length).includes('/'));
+    }
+    const tree = await this.#subtree(whole, dir);
+    if (tree === null) return [];
+    if (tree.truncated) throw new TruncatedTreeError(dir, this.#where());
+    return tree.entries.map((e) => ({ ...e, path: `${prefix}${e.path}` }));
+  }
+
+  /**
+   * The entries of `dir` (full paths) from what GraphQL gave of it or of an ancestor; undefined
+   * when that does not tell (nothing asked, GraphQL failed, or the ancestor holds `dir` as a tree
+   * whose entries were not asked for).
+   */
+  async #fromGraphql(dir: string): Promise<TreeEntry[] | undefined> {
+    if (this.blobs === null) return undefined;
+    const parts = dir === '' ? [] : dir.split('/');
+    for (let depth = parts.length; depth >= 0; depth--) {
+      const pending = this.blobs.knownTree({ repo: this.repo, ref: this.commit, path: parts.slice(0, depth).join('/') });
+      if (pending === undefined) continue;
+      const answer = await pending.catch(() => ({ kind: 'rest' as const }));
+      if (answer.kind === 'rest') return undefined;
+      if (answer.kind === 'absent') return [];
+      if (depth === parts.length) {
+        const prefix = dir === '' ? '' : `${dir}/`;
+        // Git's mode as the trees API spells it: 100644, 100755, 120000, 40000, 160000.
+        return answer.entries.map((e) => ({ path: `${prefix}${e.name}`, mode: e.mode.toString(8), type: e.type, sha: e.oid }));
+      }
+      return answer.entries.some((e) => e.name === parts[depth] && e.type === 'tree') ? undefined : [];
+    }
+    return undefined;
+  }
+
+  /** The tree of `dir` alone (not recursive); null when the commit has no such directory. */
+  async #subtree(whole: Tree, dir: string): Promise<Tree | null> {
+    const parts = dir === '' ? [] : dir.split('/');
+    // From the deepest ancestor (or the directory itself) the cut answer names, else the root.
+    let sha = whole.sha;
+    let depth = 0;
+    for (let d = parts.length; d > 0; d--) {
+      const known = whole.entries.find((e) => e.type === 'tree' && e.path === parts.slice(0, d).join('/'));
+      if (known) {
+        sha = known.sha;
+        depth = d;
+        break;
+      }
+    }
+    for (const name of parts.slice(depth)) {
+      const tree = await this.#tree(sha);
+      const next = tree?.entries.find((e) => e.type === 'tree' && e.path === name)?.sha;
+      if (next === undefined && tree?.truncated) throw new TruncatedTreeError(dir, this.#where());
+      if (next === undefined) return null;
+      sha = next;
+    }
+    return this.#tree(sha);
+  }
+
+  #where(): string {
+    return `${this.repo.owner}/${this.repo.repo}@${this.commit}`;
+  }
+
+  #tree(sha: string): Promise<Tree | null> {
+    let pending = this.#trees.get(sha);
+    if (!pending) {
+      pending = this.#fetch(sha, false);
+      this.#trees.set(sha, pending);
+    }
+    return pending;
+  }
+
+  async #fetch(treeSha: string, recursive: boolean): Promise<Tree | null> {
+    try {
+      const { data } = await this.octokit.rest.git.getTree({ ...this.repo, tree_sha: treeSha, ...(recursive ? { recursive: '1' } : {}) });
+      return {
+        sha: data.sha,
+        truncated: data.truncated,
+        entries: data.tree.flatMap((e) =>
+          typeof e.path === 'string' && typeof e.mode === 'string' && typeof e.type === 'string' && typeof e.sha === 'string'
+            ? [{ path: e.path, mode: e.mode, type: e.type, sha: e.sha }]
+            : [],
+        ),
+      };
+    } catch (err) {
+      // As for a file: nothing there is an empty listing. 409 is GitHub's answer for an empty repository.
+      const status = statusOf(err);
+      if (status === 404 || status === 409) return null;
+      throw GitHubApiError.from(err) ?? err;
+    }
+  }
+}
+
+function isFile(entry: TreeEntry): boolean {
+  return entry.type === 'blob' && FILE_MODES.has(entry.mode);
+}

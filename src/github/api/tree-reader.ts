@@ -1,0 +1,145 @@
+import type { TreeReader } from '../../domain/files.js';
+import type { GitHubClient, RepoRef } from './client.js';
+import { UnreadablePathError, linkToDirectory, submoduleReason } from '../../domain/files.js';
+import { GitHubAnswerError, MAX_LINK_HOPS, linkTarget, parseBlobAnswer, parseContentAnswer } from './answers.js';
+import { GitHubApiError } from './errors.js';
+import type { GraphqlBlobs } from './graphql-blobs.js';
+
+/** What the contents API says of a file: its blob, its size in bytes, its text when inlined. */
+export interface FileEntry {
+  sha: string;
+  size: number;
+  /** Null when GitHub left it out (over 1 MB): the blob API serves it. */
+  text: string | null;
+}
+
+/** A file's text, or why it was not downloaded. */
+export type BoundedRead = { text: string | null } | { tooLarge: number };
+
+/**
+ * One side of a pull request read through the contents API at a fixed commit. PR code is never
+ * checked out or run; each path is fetched at most once per reader.
+ */
+export class ApiTreeReader implements TreeReader {
+  readonly label: string;
+  readonly #entries = new Map<string, Promise<FileEntry | null>>();
+  readonly #texts = new Map<string, Promise<string | null>>();
+
+  constructor(
+    private readonly octokit: GitHubClient,
+    private readonly repo: RepoRef,
+    /** A commit SHA; null reads the default branch (an organisation's shared config). */
+    private readonly ref: string | null,
+    /** When given, files are asked of GitHub's GraphQL API first, many per request; REST serves the rest. */
+    private readonly blobs: GraphqlBlobs | null = null,
+  ) {
+    this.label = ref === null ? `${repo.owner}/${repo.repo}` : `${repo.owner}/${repo.repo}@${ref}`;
+  }
+
+  read(path: string): Promise<string | null> {
+    const key = normalise(path);
+    let pending = this.#texts.get(key);
+    if (!pending) {
+      pending = this.entry(key).then((entry) => (entry === null ? null : (entry.text ?? this.#blob(entry))));
+      this.#texts.set(key, pending);
+    }
+    return pending;
+  }
+
+  /** The file's metadata (and text up to 1 MB), from one contents call; null when there is no file. */
+  entry(path: string): Promise<FileEntry | null> {
+    const key = normalise(path);
+    let pending = this.#entries.get(key);
+    if (!pending) {
+      pending = this.#fetch(key);
+      this.#entries.set(key, pending);
+    }
+    return pending;
+  }
+
+  /** The text, unless GitHub's size says it is over `maxBytes`: such a file is never downloaded. */
+  async readWithin(path: string, maxBytes: number): Promise<BoundedRead> {
+    const entry = await this.entry(path);
+    if (entry !== null && entry.text === null && entry.size > maxBytes) return { tooLarge: entry.size };
+    return { text: await this.read(path) };
+  }
+
+  /**
+   * A symbolic link is read as its target inside the repository, what kustomize or Argo CD would
+   * apply (GitHub answers with the target's content itself when it is a file). A link leaving the
+   * repository, to nothing or to a directory, a chain of links too long to be anything but a loop,
+   * and a submodule are an UnreadablePathError: there, never absent.
+   */
+  async #fetch(path: string, hops = 0, asked = path): Promise<FileEntry | null> {
+    // A link's target is read through REST, as links always are (GraphQL does not say what is a link).
+    if (hops === 0 && this.blobs) {
+      const answer = await this.blobs.load({ repo: this.repo, ref: this.ref, path });
+      if (answer.kind === 'absent') return null;
+      if (answer.kind === 'file') return { sha: answer.sha, size: answer.size, text: answer.text };
+    }
+    let data: unknown;
+    try {
+      const ref = this.ref === null ? {} : { ref: this.ref };
+      ({ data } = await this.octokit.rest.repos.getContent({ ...this.repo, path, ...ref }));
+    } catch (err) {
+      if (statusOf(err) === 404) {
+        if (hops === 0) return null;
+        throw new UnreadablePathError(asked, `a symbolic link to ${path}, which is not there`);
+      }
+      const api = GitHubApiError.from(err);
+      if (api) throw api;
+      // Octokit could not parse the answer (a body too large or not JSON): an odd answer, named.
+      throw new GitHubAnswerError(path, err instanceof Error ? err.message.slice(0, 200) : 'unparseable', { cause: err });
+    }
+    const answer = parseContentAnswer(path, data);
+    if (answer.kind === 'none') {
+      if (hops === 0) return null;
+      throw new UnreadablePathError(asked, linkToDirectory(path));
+    }
+    if (answer.kind === 'submodule')
+      throw new UnreadablePathError(
+        asked,
+        hops === 0 ? submoduleReason(answer.sha) : `a symbolic link to ${path}, ${submoduleReason(answer.sha)}`,
+      );
+    if (answer.kind === 'symlink') {
+      const target = linkTarget(path, answer.target);
+      if (target === null)
+        throw new UnreadablePathError(asked, 'a symbolic link leading outside the repository: what it declares cannot be read');
+      if (hops + 1 > MAX_LINK_HOPS) throw new UnreadablePathError(asked, `a symbolic link that loops (more than ${MAX_LINK_HOPS} links)`);
+      return this.#fetch(target, hops + 1, asked);
+    }
+    const inlined = answer.encoding === 'base64' && answer.content !== null && (answer.content !== '' || answer.size === 0);
+    return { sha: answer.sha, size: answer.size, text: inlined ? decodeBase64(answer.content ?? '') : null };
+  }
+
+  async #blob(entry: FileEntry): Promise<string> {
+    // Over 1 MB the contents API leaves `content` empty (encoding "none"); the blob API serves
+    // files up to 100 MB.
+    if (entry.size === 0) return '';
+    const data: unknown = await this.octokit.rest.git.getBlob({ ...this.repo, file_sha: entry.sha }).then(
+      (res) => res.data,
+      (err: unknown) => {
+        throw (
+          GitHubApiError.from(err) ??
+          new GitHubAnswerError(`blob ${entry.sha}`, err instanceof Error ? err.message.slice(0, 200) : 'unparseable')
+        );
+      },
+    );
+    const blob = parseBlobAnswer(`blob ${entry.sha}`, data);
+    return blob.encoding === 'base64' ? decodeBase64(blob.content) : blob.content;
+  }
+}
+
+function normalise(path: string): string {
+  return path.replace(/^\/+/, '');
+}
+
+function decodeBase64(content: string): string {
+  return Buffer.from(content, 'base64').toString('utf8');
+}
+
+export function statusOf(err: unknown): number | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const status = (err as { status?: unknown }).status;
+  return typeof status === 'number' ? status : undefined;
+}

@@ -1,0 +1,113 @@
+import type { Logger } from '../../api/client.js';
+import type { AppMetrics } from '../metrics.js';
+import { jobKey } from '../work/jobs.js';
+import type { JobData } from '../work/jobs.js';
+import type { Lane } from '../work/pull-request-job.js';
+import type { Request } from '../work/requests.js';
+import { INTAKE_TIMEOUT_MS } from '../work/runtime.js';
+import type { WorkRuntime } from '../work/runtime.js';
+
+/** One job to queue, with the requests to post to its pull request's mailbox first. */
+export interface Submission {
+  data: JobData;
+  requests: Request[];
+}
+
+/**
+ * What a webhook handler does with a delivery: claim its id (a redelivery, wherever it lands, is
+ * skipped), post its requests, queue its jobs, and answer. No GitHub request, no review: the
+ * answer goes back in milliseconds, Redis or not.
+ *
+ * Jobs go to Redis when it is configured and answers. When it does not, the delivery is queued on
+ * this replica instead, and the log and /metrics say so: GitHub does not redeliver a webhook
+ * whose delivery failed on its own, so refusing it would lose the review, while a local job
+ * reviews it now (the sticky comment's settling keeps one comment if another replica reviews the
+ * same pull request meanwhile). What such a job loses is the shared queue's guarantees: it dies
+ * with its replica, and may run beside another replica's job for the same pull request.
+ */
+export async function submit(
+  work: WorkRuntime,
+  metrics: AppMetrics,
+  delivery: string,
+  submissions: Submission[],
+  log: Pick<Logger, 'info' | 'warn'>,
+): Promise<void> {
+  const { shared } = work;
+  if (shared && (await shared.reachable())) {
+    try {
+      await within(submitTo(shared, delivery, submissions, log), INTAKE_TIMEOUT_MS);
+      return;
+    } catch (err) {
+      log.warn(
+        { delivery, err: err instanceof Error ? err.message : String(err) },
+        'redis did not answer; delivery queued on this replica',
+      );
+    }
+  }
+  if (shared) metrics.coordinationFallbacks.inc({ operation: 'enqueue' });
+  await submitTo(work.local, delivery, submissions, log);
+}
+
+async function submitTo(lane: Lane, delivery: string, submissions: Submission[], log: Pick<Logger, 'info'>): Promise<void> {
+  const posts = submissions.flatMap(({ data, requests }) => {
+    const key = jobKey(data);
+    return key === null ? [] : requests.map((request) => ({ key, request }));
+  });
+  // Claimed and posted in one step, before the jobs are queued: the job that runs next reads them.
+  const state = await lane.store.claimDelivery(delivery, posts);
+  if (state === 'done') {
+    log.info({ delivery }, 'redelivered webhook skipped');
+    return;
+  }
+  // Claimed but never finished: the replica that took it may have died before queueing its jobs.
+  // Queueing them again costs nothing (one job per id, one waiting per pull request) and its
+  // requests, already posted, are not posted twice.
+  if (state === 'working') log.info({ delivery }, 'redelivered webhook skipped; its jobs queued again in case its replica died');
+  for (const { data } of submissions) await lane.queue.add(data);
+  await lane.store.finish(delivery);
+}
+
+/** A timer this late means the thread was held, not that Redis was slow. */
+const LATE_MS = 100;
+/** However held the thread, the intake gives Redis no more than this many times its limit. */
+const MAX_FACTOR = 5;
+
+/**
+ * `op`, or a failure once it has had `ms` of this thread's time without answering. Judged after
+ * the event loop has read its sockets (setImmediate runs after I/O), and a timer that fired late
+ * (other work held the loop) gives Redis its time again, up to MAX_FACTOR times: a timer alone
+ * fires before a reply that arrived meanwhile, and the delivery would be queued here although
+ * Redis took it, and its pull request reviewed twice.
+ */
+export function within<T>(op: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    let timer: NodeJS.Timeout | undefined;
+    const started = performance.now();
+    const arm = (due: number): void => {
+      timer = setTimeout(
+        () =>
+          setImmediate(() => {
+            if (settled) return;
+            const now = performance.now();
+            if (now - due > LATE_MS && now + ms - started <= ms * MAX_FACTOR) arm(now + ms);
+            else reject(new Error(`redis did not answer within ${ms} ms`));
+          }),
+        Math.max(0, due - performance.now()),
+      );
+    };
+    arm(started + ms);
+    op.then(
+      (value) => {
+        settled = true;
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (err: unknown) => {
+        settled = true;
+        clearTimeout(timer);
+        reject(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
+  });
+}

@@ -1,0 +1,140 @@
+import type { GitHubClient, Logger } from '../../api/client.js';
+import type { WorkStore } from '../work/store.js';
+
+/**
+ * How the App keeps its writes within GitHub's secondary rate limits, per installation.
+ *
+ * GitHub's published guidance: make requests for one installation serially, and wait at least a
+ * second between POST, PATCH, PUT or DELETE requests
+ * (https://docs.github.com/en/rest/using-the-rest-api/best-practices-for-using-the-rest-api#avoid-concurrent-requests);
+ * in general no more than 80 content-generating requests a minute and no more than 500 an hour
+ * (https://docs.github.com/en/rest/using-the-rest-api/rate-limits-for-the-rest-api#about-secondary-rate-limits).
+ *
+ * - Writes a turn apart: every write of an installation (POST, PATCH, PUT, DELETE but GraphQL
+ *   queries and tokens) waits until that installation's write line had no write for
+ *   `GPU_JUSTIFY_WRITE_SPACING_MS` (1,000) and takes its turn just before it is sent; notifying
+ *   writes (comments, reviews) first take a turn of a second line, three times as far apart. The lines live in the work store: in Redis
+ *   when replicas share one, so every job of every replica waits its turn; in memory otherwise.
+ *   A second apart keeps writes under 60 a minute, and as GitHub answers a write well within a
+ *   second they reach it one at a time. (Octokit's throttling plugin spaces writes only within
+ *   one client, that is one job: jobs running at once did not wait for each other.)
+ * - At most `GPU_JUSTIFY_CREATES_PER_HOUR` content-creating writes (every POST but a GraphQL
+ *   query or a token) per installation in any hour, counted in the same store.
+ *
+ * A write that has waited MAX_WAIT_MS for its turn fails its job with a time to try again
+ * (work/transient.ts): a burst of one installation waits in the queue, not in memory.
+ */
+
+/** GitHub's ceiling is 500 an hour; the default leaves a margin for requests made elsewhere. */
+const DEFAULT_CREATES_PER_HOUR = 480;
+const HOUR_MS = 60 * 60_000;
+/** Longest a write waits here for the allowance or its turn; past it the job is tried again when it frees up. */
+const MAX_WAIT_MS = 30_000;
+const DEFAULT_SPACING_MS = 1000;
+/** GitHub counts comments and reviews (writes that notify people) more strictly: octokit spaces them 3 s. */
+const NOTIFYING_FACTOR = 3;
+
+/** The installation has spent its hourly allowance of content-creating writes; `retryAt` is when one frees up. */
+export class CreationAllowanceSpent extends Error {
+  readonly kind = 'github-creation-allowance';
+  constructor(
+    readonly retryAt: number,
+    limit: number,
+  ) {
+    super(
+      `this installation made ${limit} content-creating writes in the last hour, GitHub's secondary limit; the next one is possible at ${new Date(retryAt).toISOString()}`,
+    );
+    this.name = 'CreationAllowanceSpent';
+  }
+}
+
+/** The installation's writes are queued further ahead than a job should wait; `retryAt` is its turn. */
+export class WriteTurnsTaken extends Error {
+  readonly kind = 'github-write-turns';
+  constructor(readonly retryAt: number) {
+    super(`this installation's writes are queued until ${new Date(retryAt).toISOString()}; the review is tried again then`);
+    this.name = 'WriteTurnsTaken';
+  }
+}
+
+/** `GPU_JUSTIFY_WRITE_SPACING_MS`: ms between an installation's writes, 0 or more (0: not spaced), else 1,000. */
+export function writeSpacingMs(env: Record<string, string | undefined> = process.env): number {
+  const raw = env['GPU_JUSTIFY_WRITE_SPACING_MS'];
+  const value = raw === undefined || raw.trim() === '' ? Number.NaN : Number(raw);
+  return Number.isInteger(value) && value >= 0 ? value : DEFAULT_SPACING_MS;
+}
+
+/** The operator's allowance: `GPU_JUSTIFY_CREATES_PER_HOUR`, a positive integer, else the default. */
+export function createsPerHour(env: Record<string, string | undefined> = process.env): number {
+  const value = Number(env['GPU_JUSTIFY_CREATES_PER_HOUR']);
+  return Number.isInteger(value) && value > 0 ? value : DEFAULT_CREATES_PER_HOUR;
+}
+
+/** A request that changes something on GitHub: every method but reads, GraphQL queries and tokens. */
+function writes(options: { method: string; url: string }): boolean {
+  if (options.method === 'GET' || options.method === 'HEAD') return false;
+  return !/\/graphql$/.test(options.url) && !/\/access_tokens$/.test(options.url);
+}
+
+/** A request that creates content on GitHub. */
+function creates(options: { method: string; url: string }): boolean {
+  return options.method === 'POST' && writes(options);
+}
+
+/** A write that notifies people: a new issue or pull-request comment, a review or a review comment. */
+function notifies(options: { method: string; url: string }): boolean {
+  return options.method === 'POST' && /\/(issues|pulls)\/[^/]+\/(comments|reviews)$/.test(options.url);
+}
+
+const paced = new WeakSet<object>();
+
+/** How one installation's client paces its writes. */
+export interface WritePacing {
+  store: WorkStore;
+  installationId: number;
+  /** Content-creating writes an hour. */
+  perHour: number;
+  /** Between two writes, ms (0: not spaced). */
+  spacingMs: number;
+}
+
+/** Every write of this installation client waits for the shared allowance and its turn first. */
+export function paceWrites(octokit: GitHubClient, pacing: WritePacing, log: Pick<Logger, 'warn'>): GitHubClient {
+  if (paced.has(octokit)) return octokit;
+  paced.add(octokit);
+  octokit.hook.before('request', async (options) => {
+    const request = { method: options.method, url: String(options.url) };
+    if (!writes(request)) return;
+    if (creates(request)) await takeCreation(pacing, log);
+    if (pacing.spacingMs === 0) return;
+    const lines = notifies(request) ? ['notify', 'write'] : ['write'];
+    // Taken last of all, just before the request goes: a turn taken earlier and waited for here
+    // would reach GitHub as late as this thread was held meanwhile, next to another's turn.
+    for (let waited = 0, i = 0; i < lines.length;) {
+      const line = lines[i] as string;
+      const spacing = line === 'notify' ? pacing.spacingMs * NOTIFYING_FACTOR : pacing.spacingMs;
+      const wait = await pacing.store.takeWriteTurn(`${pacing.installationId}:${line}`, spacing);
+      if (wait === 0) {
+        i++;
+        continue;
+      }
+      if (waited + wait > MAX_WAIT_MS) throw new WriteTurnsTaken(Date.now() + wait);
+      // A little later than the line frees up, by chance: writers that wait together do not all ask at once.
+      const pause = wait + Math.floor(Math.random() * Math.min(100, spacing / 4));
+      await new Promise((resolve) => setTimeout(resolve, pause));
+      waited += pause;
+    }
+  });
+  return octokit;
+}
+
+async function takeCreation(pacing: WritePacing, log: Pick<Logger, 'warn'>): Promise<void> {
+  for (let waited = 0; ;) {
+    const wait = await pacing.store.takeCreation(pacing.installationId, pacing.perHour, HOUR_MS);
+    if (wait === 0) return;
+    if (waited + wait > MAX_WAIT_MS) throw new CreationAllowanceSpent(Date.now() + wait, pacing.perHour);
+    log.warn({ installation: pacing.installationId, waitMs: wait }, 'hourly allowance of content-creating writes spent; waiting');
+    await new Promise((resolve) => setTimeout(resolve, wait));
+    waited += wait;
+  }
+}
