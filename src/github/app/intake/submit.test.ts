@@ -2,7 +2,10 @@ import { Socket } from 'node:net';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { within } from './submit.js';
+import { AppMetrics } from '../metrics.js';
+import { memoryStore } from '../work/memory-store.js';
+import { INTAKE_TIMEOUT_MS } from '../work/runtime.js';
+import { submit, within } from './submit.js';
 
 /**
  * An echo server on loopback in a process of its own, as Redis is: it answers while this thread is
@@ -90,5 +93,50 @@ describe('the intake waits for Redis within a limit of its own thread time', () 
 
   it('passes a failure on as it came', async () => {
     await expect(within(Promise.reject(new Error('READONLY')), 30)).rejects.toThrow('READONLY');
+  });
+});
+
+describe('a delivery whose Redis answers after the limit', () => {
+  const data = { kind: 'pr' as const, installationId: 1, owner: 'o', repo: 'r', number: 1, delivery: 'd' };
+  const request = { kind: 'help' as const, delivery: 'd', commentId: 1, by: 'u' };
+  function runtime(claimDelivery: () => Promise<'new'>) {
+    const added: string[] = [];
+    const queue = (scope: 'shared' | 'local') => ({
+      scope,
+      add: () => (added.push(scope), Promise.resolve('queued' as const)),
+      counts: () => Promise.resolve({ waiting: 0, active: 0, delayed: 0 }),
+      idle: () => Promise.resolve(),
+      close: () => Promise.resolve(),
+    });
+    const sharedStore = { ...memoryStore(), scope: 'shared' as const, claimDelivery };
+    const pending: Promise<void>[] = [];
+    const work = {
+      shared: { queue: queue('shared'), store: sharedStore, ready: () => true, reachable: () => Promise.resolve(true) },
+      local: { queue: queue('local'), store: memoryStore() },
+      counts: () => Promise.resolve({ waiting: 0, active: 0, delayed: 0 }),
+      track: (p: Promise<void>) => void pending.push(p),
+      idle: async () => void (await Promise.all(pending)),
+      close: () => Promise.resolve(),
+    };
+    return { work, added };
+  }
+  const log = { info: () => undefined, warn: () => undefined };
+  const late = <T>(value: T, ms: number, fail = false) =>
+    new Promise<T>((resolve, reject) => setTimeout(() => (fail ? reject(new Error('down')) : resolve(value)), ms));
+
+  it('is queued in Redis alone once Redis takes it late: not here too, or it would be answered twice', async () => {
+    const { work, added } = runtime(() => late('new' as const, INTAKE_TIMEOUT_MS + 300));
+    const started = performance.now();
+    await submit(work, new AppMetrics({ processMetrics: false }), 'd', [{ data, requests: [request] }], log);
+    expect(performance.now() - started).toBeLessThan(INTAKE_TIMEOUT_MS + 250);
+    await work.idle();
+    expect(added).toEqual(['shared']);
+  });
+
+  it('is queued here once Redis fails it', async () => {
+    const { work, added } = runtime(() => late('new' as const, INTAKE_TIMEOUT_MS + 300, true));
+    await submit(work, new AppMetrics({ processMetrics: false }), 'd', [{ data, requests: [request] }], log);
+    await work.idle();
+    expect(added).toEqual(['local']);
   });
 });

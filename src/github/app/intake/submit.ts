@@ -4,7 +4,7 @@ import { jobKey } from '../work/jobs.js';
 import type { JobData } from '../work/jobs.js';
 import type { Lane } from '../work/pull-request-job.js';
 import type { Request } from '../work/requests.js';
-import { INTAKE_TIMEOUT_MS } from '../work/runtime.js';
+import { COMMAND_TIMEOUT_MS, INTAKE_TIMEOUT_MS } from '../work/runtime.js';
 import type { WorkRuntime } from '../work/runtime.js';
 
 /** One job to queue, with the requests to post to its pull request's mailbox first. */
@@ -18,8 +18,8 @@ export interface Submission {
  * skipped), post its requests, queue its jobs, and answer. No GitHub request, no review: the
  * answer goes back in milliseconds, Redis or not.
  *
- * Jobs go to Redis when it is configured and answers. When it does not, the delivery is queued on
- * this replica instead, and the log and /metrics say so: GitHub does not redeliver a webhook
+ * Jobs go to Redis when it is configured and answers. When it does not (it is down, or has failed
+ * or not answered the commands sent), the delivery is queued on this replica instead, and the log and /metrics say so: GitHub does not redeliver a webhook
  * whose delivery failed on its own, so refusing it would lose the review, while a local job
  * reviews it now (the sticky comment's settling keeps one comment if another replica reviews the
  * same pull request meanwhile). What such a job loses is the shared queue's guarantees: it dies
@@ -34,18 +34,58 @@ export async function submit(
 ): Promise<void> {
   const { shared } = work;
   if (shared && (await shared.reachable())) {
+    const attempt = submitTo(shared, delivery, submissions, log);
     try {
-      await within(submitTo(shared, delivery, submissions, log), INTAKE_TIMEOUT_MS);
+      await within(attempt, INTAKE_TIMEOUT_MS);
       return;
     } catch (err) {
+      // Redis may still take it: the command was sent. Queued here only once Redis has failed
+      // it, or has not answered within LATE_ANSWER_MS: a delivery queued both here and in Redis
+      // would be answered twice (a second check run, a command replied to twice).
       log.warn(
         { delivery, err: err instanceof Error ? err.message : String(err) },
-        'redis did not answer; delivery queued on this replica',
+        'redis did not answer; waiting for it in the background',
       );
+      work.track(
+        settledWithin(attempt, LATE_ANSWER_MS).then(async (taken) => {
+          if (taken) {
+            log.info({ delivery }, 'redis answered late; delivery queued there');
+            return;
+          }
+          log.warn({ delivery }, 'redis did not take the delivery; queued on this replica');
+          metrics.coordinationFallbacks.inc({ operation: 'enqueue' });
+          await submitTo(work.local, delivery, submissions, log);
+        }),
+      );
+      return;
     }
   }
   if (shared) metrics.coordinationFallbacks.inc({ operation: 'enqueue' });
   await submitTo(work.local, delivery, submissions, log);
+}
+
+/**
+ * How long a delivery whose Redis commands outlived the intake's limit waits for them before it is
+ * queued on this replica: longer than ioredis's own limit on any one command, so Redis has either
+ * answered or failed them by then unless it hangs.
+ */
+const LATE_ANSWER_MS = 4 * COMMAND_TIMEOUT_MS;
+
+/** True once `op` resolves within `ms`; false when it fails or takes longer. */
+async function settledWithin(op: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([
+      op.then(
+        () => true,
+        () => false,
+      ),
+      late,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 async function submitTo(lane: Lane, delivery: string, submissions: Submission[], log: Pick<Logger, 'info'>): Promise<void> {

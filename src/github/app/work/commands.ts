@@ -34,6 +34,34 @@ async function reply(octokit: GitHubClient, repo: RepoRef, number: number, body:
   await octokit.rest.issues.createComment({ ...repo, issue_number: number, body });
 }
 
+/**
+ * Answers one comment's command once, wherever and however often its mailbox entry is read (a job
+ * taken up again after a stall, one comment reaching two replicas): claimed by comment id in the
+ * store the replicas share, released when the answer fails, so a later attempt answers it.
+ */
+export async function onceForComment(
+  c: Pick<CommandContext, 'store' | 'repo' | 'log'>,
+  commentId: number,
+  answer: () => Promise<void>,
+): Promise<void> {
+  const claim = commandClaim(c.repo, commentId);
+  if (!(await c.store.claim(claim))) {
+    c.log.info({ commentId }, 'command already answered');
+    return;
+  }
+  try {
+    await answer();
+  } catch (err) {
+    await c.store.release(claim).catch(() => undefined);
+    throw err;
+  }
+  await c.store.finish(claim);
+}
+
+function commandClaim(repo: RepoRef, commentId: number): string {
+  return `command:${repo.owner}/${repo.repo}#${commentId}`.toLowerCase();
+}
+
 /** `help`, or a command that was not understood: the command list, without a review. */
 export async function answerWithoutReview(
   octokit: GitHubClient,
@@ -93,7 +121,7 @@ export async function override(c: CommandContext, request: Extract<Request, { ki
     return;
   }
   // One command grants once: the same comment queued again (another delivery) grants nothing twice.
-  const claim = `command:${repo.owner}/${repo.repo}#${commentId}`.toLowerCase();
+  const claim = commandClaim(repo, commentId);
   if (!(await c.store.claim(claim))) {
     log.info({ commentId }, 'override command already handled');
     return;

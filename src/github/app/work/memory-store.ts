@@ -25,14 +25,21 @@ class Recent<V> {
   }
 }
 
+interface WriteLine {
+  holder: string | null;
+  heldUntil: number;
+  next: number;
+  notifyNext: number;
+}
+
 /** One process alone: the same contract as Redis, in this process's memory. */
 export function memoryStore(): WorkStore {
   const ids = new Recent<'working' | 'done'>(REMEMBERED_IDS);
   const heads = new Recent<ReviewedRecord>(REMEMBERED_HEADS);
   const mailboxes = new Map<string, string[]>();
   const creations = new Map<number, number[]>();
-  /** Per write line: when its last turn was taken, epoch ms. */
-  const turns = new Map<string, number>();
+  /** Per write line: its holder while a write is on its way, and when it is free again (epoch ms). */
+  const lines = new Map<string, WriteLine>();
   const post = (key: string, request: Request) => mailboxes.set(key, [...(mailboxes.get(key) ?? []), JSON.stringify(request)]);
   return {
     scope: 'local',
@@ -83,14 +90,33 @@ export function memoryStore(): WorkStore {
       creations.set(installationId, recent);
       return Promise.resolve(Math.max(1, (recent[0] ?? now) + windowMs - now));
     },
-    takeWriteTurn(key, spacingMs) {
+    takeWriteLine(key, holder, holdMs, spacingMs, notifying) {
       const now = Date.now();
-      const wait = (turns.get(key) ?? -Infinity) + spacingMs - now;
+      const line = lines.get(key) ?? { holder: null, heldUntil: 0, next: 0, notifyNext: 0 };
+      if (line.holder !== null && line.heldUntil > now) return Promise.resolve(Math.max(1, spacingMs));
+      const wait = Math.max(line.next, notifying ? line.notifyNext : 0) - now;
       if (wait > 0) return Promise.resolve(wait);
-      turns.set(key, now);
-      // Lines whose last turn is older than any spacing hold nothing: forgotten, so the map stays small.
-      for (const [k, at] of turns) if (at < now - 60_000) turns.delete(k);
+      lines.set(key, { ...line, holder, heldUntil: now + holdMs });
+      // Lines free for longer than any spacing hold nothing: forgotten, so the map stays small.
+      for (const [k, l] of lines)
+        if ((l.holder === null || l.heldUntil < now) && Math.max(l.next, l.notifyNext) < now - 60_000) lines.delete(k);
       return Promise.resolve(0);
+    },
+    holdWriteLine(key, holder, holdMs) {
+      const line = lines.get(key);
+      if (line?.holder === holder) line.heldUntil = Date.now() + holdMs;
+      return Promise.resolve();
+    },
+    freeWriteLine(key, holder, spacingMs, notifyingMs) {
+      const now = Date.now();
+      const line = lines.get(key) ?? { holder: null, heldUntil: 0, next: 0, notifyNext: 0 };
+      lines.set(key, {
+        holder: line.holder === holder ? null : line.holder,
+        heldUntil: line.holder === holder ? 0 : line.heldUntil,
+        next: Math.max(line.next, now + spacingMs),
+        notifyNext: notifyingMs > 0 ? Math.max(line.notifyNext, now + notifyingMs) : line.notifyNext,
+      });
+      return Promise.resolve();
     },
     close: () => Promise.resolve(),
   };

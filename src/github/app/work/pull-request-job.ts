@@ -11,7 +11,7 @@ import { reviewPullRequest } from '../../review-pull-request.js';
 import type { OverrideGrant, ReviewOutcome } from '../../review-pull-request.js';
 import type { SelfLogin } from '../../api/self-login.js';
 import type { StateKey } from '../../overrides/state-signature.js';
-import { acknowledge, answerWithoutReview, explain, override } from './commands.js';
+import { acknowledge, answerWithoutReview, explain, onceForComment, override } from './commands.js';
 import type { CommandContext } from './commands.js';
 import type { CommitJobData, JobData, PrJobData } from './jobs.js';
 import { prKey } from './jobs.js';
@@ -205,9 +205,9 @@ async function answer(deps: WorkDeps, c: CommandContext, key: string, request: R
   switch (request.kind) {
     case 'help':
     case 'invalid':
-      return answerWithoutReview(octokit, repo, pull.target.number, request);
+      return onceForComment({ ...c, log }, request.commentId, () => answerWithoutReview(octokit, repo, pull.target.number, request));
     case 'explain':
-      return explain({ ...c, log });
+      return onceForComment({ ...c, log }, request.commentId, () => explain({ ...c, log }));
     case 'override':
       return override({ ...c, log }, request);
     case 'review': {

@@ -23,17 +23,31 @@ return math.max(1, tonumber(oldest[2]) + window - now)
 `;
 
 /**
- * Takes a write line's turn (KEYS[1] holds when its last turn was taken, on Redis's clock, so
- * replicas with drifting clocks agree) if that was at least ARGV[1] ms ago: answers 0, else the
- * ms until it will have been.
+ * Takes a write line: KEYS[1] names its holder while a write is on its way, KEYS[2] and KEYS[3]
+ * live as long as the spacing after the last write and the last notifying write (their expiry is
+ * Redis's clock, so replicas with drifting clocks agree). ARGV: holder, hold ms, a spacing (the
+ * least wait while the line is held: its holder frees it a spacing ahead), notifying (1 or 0).
  */
-const TAKE_WRITE_TURN = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local spacing = tonumber(ARGV[1])
-local last = redis.call('GET', KEYS[1])
-if last and now - tonumber(last) < spacing then return spacing - (now - tonumber(last)) end
-redis.call('SET', KEYS[1], string.format('%d', now), 'PX', spacing)
+const TAKE_WRITE_LINE = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return math.max(1, tonumber(ARGV[3])) end
+local wait = redis.call('PTTL', KEYS[2])
+if ARGV[4] == '1' then wait = math.max(wait, redis.call('PTTL', KEYS[3])) end
+if wait > 0 then return wait end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 0
+`;
+
+/** Frees a write line its holder (ARGV[1]) took, and starts its spacings: ARGV[2] and ARGV[3] ms (0: none). */
+const FREE_WRITE_LINE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+if tonumber(ARGV[2]) > 0 then redis.call('SET', KEYS[2], '1', 'PX', ARGV[2]) end
+if tonumber(ARGV[3]) > 0 then redis.call('SET', KEYS[3], '1', 'PX', ARGV[3]) end
+return 0
+`;
+
+/** Keeps a write line held by ARGV[1] another ARGV[2] ms. */
+const HOLD_WRITE_LINE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 0
 `;
 
@@ -56,7 +70,9 @@ return 'new'
 type Scripted = Redis & {
   gpuJustifyTakeCreation(key: string, windowMs: number, limit: number, nonce: string): Promise<number>;
   gpuJustifyClaimDelivery(...keysThenArgs: (string | number)[]): Promise<string>;
-  gpuJustifyTakeWriteTurn(key: string, spacingMs: number): Promise<number>;
+  gpuJustifyTakeWriteLine(holderKey: string, nextKey: string, notifyKey: string, ...args: (string | number)[]): Promise<number>;
+  gpuJustifyFreeWriteLine(holderKey: string, nextKey: string, notifyKey: string, ...args: (string | number)[]): Promise<number>;
+  gpuJustifyHoldWriteLine(holderKey: string, holder: string, holdMs: number): Promise<number>;
 };
 
 /** Replicas sharing one Redis. Keys are prefixed, so several Apps can share one server. */
@@ -64,12 +80,16 @@ export function redisStore(client: Redis, prefix: string): WorkStore {
   const redis = client as Scripted;
   if (typeof redis.gpuJustifyTakeCreation !== 'function')
     redis.defineCommand('gpuJustifyTakeCreation', { numberOfKeys: 1, lua: TAKE_CREATION });
-  if (typeof redis.gpuJustifyTakeWriteTurn !== 'function')
-    redis.defineCommand('gpuJustifyTakeWriteTurn', { numberOfKeys: 1, lua: TAKE_WRITE_TURN });
+  if (typeof redis.gpuJustifyTakeWriteLine !== 'function') {
+    redis.defineCommand('gpuJustifyTakeWriteLine', { numberOfKeys: 3, lua: TAKE_WRITE_LINE });
+    redis.defineCommand('gpuJustifyFreeWriteLine', { numberOfKeys: 3, lua: FREE_WRITE_LINE });
+    redis.defineCommand('gpuJustifyHoldWriteLine', { numberOfKeys: 1, lua: HOLD_WRITE_LINE });
+  }
   // The number of keys varies with the requests: given first on each call.
   if (typeof redis.gpuJustifyClaimDelivery !== 'function') redis.defineCommand('gpuJustifyClaimDelivery', { lua: CLAIM_DELIVERY });
   const head = (key: string, headSha: string, baseSha: string) => `${prefix}reviewed:${key}@${headSha}..${baseSha}`;
   const mailbox = (key: string) => `${prefix}mailbox:${key}`;
+  const line = (key: string) => [`${prefix}writes:${key}:holder`, `${prefix}writes:${key}:next`, `${prefix}writes:${key}:notify`] as const;
   return {
     scope: 'shared',
     claim: async (id) => (await client.set(`${prefix}delivery:${id}`, 'working', 'EX', IN_PROGRESS_SECONDS, 'NX')) === 'OK',
@@ -102,7 +122,11 @@ export function redisStore(client: Redis, prefix: string): WorkStore {
       Number(
         await redis.gpuJustifyTakeCreation(`${prefix}creations:${installationId}`, windowMs, limit, Math.random().toString(36).slice(2)),
       ),
-    takeWriteTurn: async (key, spacingMs) => Number(await redis.gpuJustifyTakeWriteTurn(`${prefix}writes:${key}`, spacingMs)),
+    takeWriteLine: async (key, holder, holdMs, spacingMs, notifying) =>
+      Number(await redis.gpuJustifyTakeWriteLine(...line(key), holder, holdMs, spacingMs, notifying ? 1 : 0)),
+    holdWriteLine: async (key, holder, holdMs) => void (await redis.gpuJustifyHoldWriteLine(line(key)[0], holder, holdMs)),
+    freeWriteLine: async (key, holder, spacingMs, notifyingMs) =>
+      void (await redis.gpuJustifyFreeWriteLine(...line(key), holder, spacingMs, notifyingMs)),
     close: () => Promise.resolve(),
   };
 }

@@ -20,7 +20,7 @@ export const INTAKE_TIMEOUT_MS = 1000;
  * rather than hanging it. Longer than the intake's, which is judged after the event loop has read
  * its sockets: ioredis's own timer fires before a reply that arrived while the loop was held.
  */
-const COMMAND_TIMEOUT_MS = 5000;
+export const COMMAND_TIMEOUT_MS = 5000;
 
 /** The App's queues and workers: where the intake puts jobs, and what runs them. */
 export interface WorkRuntime {
@@ -29,7 +29,9 @@ export interface WorkRuntime {
   /** This process's memory: the queue without `REDIS_URL`, and the fallback while Redis does not answer. */
   local: Lane;
   counts(): Promise<QueueCounts>;
-  /** Resolves once no job waits or runs in either lane. */
+  /** Work of the intake that outlives its webhook's answer (a delivery waiting for a late Redis): `idle` waits for it. */
+  track(work: Promise<void>): void;
+  /** Resolves once no job waits or runs in either lane, and no tracked work is pending. */
   idle(): Promise<void>;
   close(): Promise<void>;
 }
@@ -141,11 +143,19 @@ export function startWork(deps: WorkDeps, settings: WorkSettings, redisUrl: stri
     };
   };
   metrics.watchQueue(counts);
+  const pending = new Set<Promise<void>>();
   return {
     shared,
     local: localLane,
     counts,
+    track(work) {
+      const settled = work
+        .catch((err: unknown) => log.error({ err: describeFailure(err) }, 'intake work failed'))
+        .finally(() => pending.delete(settled));
+      pending.add(settled);
+    },
     async idle() {
+      while (pending.size > 0) await Promise.all(pending);
       // A job of one lane may queue another (a commit job its pull requests): settle both twice.
       for (let i = 0; i < 2; i++) {
         await localLane.queue.idle();
@@ -153,6 +163,7 @@ export function startWork(deps: WorkDeps, settings: WorkSettings, redisUrl: stri
       }
     },
     async close() {
+      while (pending.size > 0) await Promise.all(pending);
       await localLane.queue.close();
       if (shared) {
         // Without Redis BullMQ cannot hand jobs back: running ones finish, and closing waits no longer.

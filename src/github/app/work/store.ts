@@ -44,12 +44,20 @@ export interface WorkStore {
    */
   takeCreation(installationId: number, limit: number, windowMs: number): Promise<number>;
   /**
-   * Takes a turn to write now in one of an installation's write lines (`key`) if its last write
-   * took one at least `spacingMs` ago: 0 when taken, else how many ms until one is free (nothing
-   * taken then). Taken just before the request is sent, so the spacing holds at GitHub however
-   * long the writer waited before.
+   * Takes an installation's write line (`key`) for one write, held by `holder` until it frees the
+   * line or `holdMs` pass: 0 when taken, else how many ms at least until it may be free (nothing
+   * taken then; `spacingMs` while another write holds it, as it starts a spacing when freed). The
+   * line is free when no write holds it and the spacing its last write started has passed; a
+   * `notifying` write also waits out the longer spacing of the last notifying write.
    */
-  takeWriteTurn(key: string, spacingMs: number): Promise<number>;
+  takeWriteLine(key: string, holder: string, holdMs: number, spacingMs: number, notifying: boolean): Promise<number>;
+  /** Keeps the line held by `holder` another `holdMs`, while its write is still on its way. */
+  holdWriteLine(key: string, holder: string, holdMs: number): Promise<void>;
+  /**
+   * Frees the line once GitHub answered `holder`'s write: the next write may take it `spacingMs`
+   * from now, the next notifying write `notifyingMs` from now (0: this write did not notify).
+   */
+  freeWriteLine(key: string, holder: string, spacingMs: number, notifyingMs: number): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { GitHubClient, Logger } from '../../api/client.js';
 import type { WorkStore } from '../work/store.js';
 
@@ -10,14 +11,16 @@ import type { WorkStore } from '../work/store.js';
  * in general no more than 80 content-generating requests a minute and no more than 500 an hour
  * (https://docs.github.com/en/rest/using-the-rest-api/rate-limits-for-the-rest-api#about-secondary-rate-limits).
  *
- * - Writes a turn apart: every write of an installation (POST, PATCH, PUT, DELETE but GraphQL
- *   queries and tokens) waits until that installation's write line had no write for
- *   `GPU_JUSTIFY_WRITE_SPACING_MS` (1,000) and takes its turn just before it is sent; notifying
- *   writes (comments, reviews) first take a turn of a second line, three times as far apart. The lines live in the work store: in Redis
- *   when replicas share one, so every job of every replica waits its turn; in memory otherwise.
- *   A second apart keeps writes under 60 a minute, and as GitHub answers a write well within a
- *   second they reach it one at a time. (Octokit's throttling plugin spaces writes only within
- *   one client, that is one job: jobs running at once did not wait for each other.)
+ * - Writes one at a time, a spacing apart: each write of an installation (POST, PATCH, PUT, DELETE
+ *   but GraphQL queries and tokens) takes the installation's write line where it is sent (the
+ *   client's fetch, so a retry of Octokit's plugins takes it again), holds it until GitHub has
+ *   answered, and frees it for the next write `GPU_JUSTIFY_WRITE_SPACING_MS` (1,000) after that
+ *   answer; a notifying write (comment, review) also waits three spacings after the last
+ *   notifying write's answer. The answer comes after GitHub received the write, so two writes
+ *   reach GitHub at least the spacing apart however long a thread is held between taking the line
+ *   and sending (turns taken by time alone reached GitHub 19 ms apart when a replica's event loop
+ *   stalled between the two). The line lives in the work store: in Redis when replicas share
+ *   one, so every job of every replica waits for it; in memory otherwise.
  * - At most `GPU_JUSTIFY_CREATES_PER_HOUR` content-creating writes (every POST but a GraphQL
  *   query or a token) per installation in any hour, counted in the same store.
  *
@@ -88,44 +91,84 @@ function notifies(options: { method: string; url: string }): boolean {
 
 const paced = new WeakSet<object>();
 
+/** How long a write holds its line without renewing it: a replica that died mid-write frees it after this. */
+const HOLD_MS = 15_000;
+
 /** How one installation's client paces its writes. */
 export interface WritePacing {
   store: WorkStore;
   installationId: number;
   /** Content-creating writes an hour. */
   perHour: number;
-  /** Between two writes, ms (0: not spaced). */
+  /** Between one write's answer and the next write, ms (0: not spaced). */
   spacingMs: number;
 }
 
-/** Every write of this installation client waits for the shared allowance and its turn first. */
+type Fetch = typeof globalThis.fetch;
+
+/**
+ * Every request of this installation client passes through here, the outermost step of Octokit's
+ * request, for the App's requests and those its plugins retry alike. A write takes the line
+ * first (an error here reaches the job as it is, not as a failed request Octokit would retry),
+ * holds it through Octokit's retries, and frees it once GitHub has answered.
+ */
 export function paceWrites(octokit: GitHubClient, pacing: WritePacing, log: Pick<Logger, 'warn'>): GitHubClient {
   if (paced.has(octokit)) return octokit;
   paced.add(octokit);
-  octokit.hook.before('request', async (options) => {
+  octokit.hook.wrap('request', async (send, options) => {
     const request = { method: options.method, url: String(options.url) };
-    if (!writes(request)) return;
+    if (!writes(request)) return send(options);
     if (creates(request)) await takeCreation(pacing, log);
-    if (pacing.spacingMs === 0) return;
-    const lines = notifies(request) ? ['notify', 'write'] : ['write'];
-    // Taken last of all, just before the request goes: a turn taken earlier and waited for here
-    // would reach GitHub as late as this thread was held meanwhile, next to another's turn.
-    for (let waited = 0, i = 0; i < lines.length;) {
-      const line = lines[i] as string;
-      const spacing = line === 'notify' ? pacing.spacingMs * NOTIFYING_FACTOR : pacing.spacingMs;
-      const wait = await pacing.store.takeWriteTurn(`${pacing.installationId}:${line}`, spacing);
-      if (wait === 0) {
-        i++;
-        continue;
-      }
-      if (waited + wait > MAX_WAIT_MS) throw new WriteTurnsTaken(Date.now() + wait);
-      // A little later than the line frees up, by chance: writers that wait together do not all ask at once.
-      const pause = wait + Math.floor(Math.random() * Math.min(100, spacing / 4));
-      await new Promise((resolve) => setTimeout(resolve, pause));
-      waited += pause;
+    if (pacing.spacingMs === 0) return send(options);
+    const line = String(pacing.installationId);
+    const holder = randomUUID();
+    const notifying = notifies(request);
+    await takeLine(pacing, line, holder, notifying);
+    // A slow answer, or retries, keep the line: renewed while the write is on its way.
+    const renew = setInterval(() => void pacing.store.holdWriteLine(line, holder, HOLD_MS).catch(() => undefined), HOLD_MS / 3);
+    renew.unref();
+    try {
+      options.request = {
+        ...options.request,
+        fetch: spacedAttempts((options.request.fetch as Fetch | undefined) ?? globalThis.fetch, pacing),
+      };
+      return await send(options);
+    } finally {
+      clearInterval(renew);
+      const notifyingMs = notifying ? pacing.spacingMs * NOTIFYING_FACTOR : 0;
+      await pacing.store.freeWriteLine(line, holder, pacing.spacingMs, notifyingMs).catch((err: unknown) => {
+        // Not freed: the line frees itself once its hold lapses.
+        log.warn({ installation: pacing.installationId, err: err instanceof Error ? err.message : String(err) }, 'write line not freed');
+      });
     }
   });
   return octokit;
+}
+
+/** The fetch of one write holding the line: a retry of Octokit's plugins leaves a spacing after the last answer too. */
+function spacedAttempts(fetch: Fetch, pacing: WritePacing): Fetch {
+  let answered: number | null = null;
+  return async (input, init) => {
+    const wait = answered === null ? 0 : answered + pacing.spacingMs - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    try {
+      return await fetch(input, init);
+    } finally {
+      answered = Date.now();
+    }
+  };
+}
+
+async function takeLine(pacing: WritePacing, line: string, holder: string, notifying: boolean): Promise<void> {
+  for (let waited = 0; ;) {
+    const wait = await pacing.store.takeWriteLine(line, holder, HOLD_MS, pacing.spacingMs, notifying);
+    if (wait === 0) return;
+    if (waited + wait > MAX_WAIT_MS) throw new WriteTurnsTaken(Date.now() + wait);
+    // A little later than the line frees up, by chance: writers that wait together do not all ask at once.
+    const pause = wait + Math.floor(Math.random() * Math.min(100, pacing.spacingMs / 4));
+    await new Promise((resolve) => setTimeout(resolve, pause));
+    waited += pause;
+  }
 }
 
 async function takeCreation(pacing: WritePacing, log: Pick<Logger, 'warn'>): Promise<void> {
