@@ -42,8 +42,10 @@ export async function fileCoverage(input: CoverageInput, io: CoverageIo): Promis
   const changed = new Set(input.changed);
   const entries: NotFollowed[] = [];
   const atBase = new Set(input.base.notFollowed.map(unfollowedKey));
+  const moved = await movedAtBase(input, io);
   for (const n of input.head.notFollowed) {
-    if (!changed.has(n.file) || (n.fingerprint !== undefined && atBase.has(unfollowedKey(n)))) continue;
+    if (!changed.has(n.file)) continue;
+    if (n.fingerprint !== undefined && (atBase.has(unfollowedKey(n)) || (await movedHere(n, moved, io)))) continue;
     entries.push(withoutFingerprint(n));
   }
   for (const d of input.head.diagnostics) {
@@ -121,6 +123,28 @@ async function changesValues(file: string, io: CoverageIo): Promise<boolean> {
   const a = values(before);
   const b = values(after);
   return a === null || b === null || a !== b;
+}
+
+/** A note's key less its file's name: the same note of a file renamed within its folder. */
+const movedKey = (n: Unfollowed) => JSON.stringify([dirOf(n.file), n.reason, n.subject, n.fingerprint ?? null]);
+
+/** The keys of base notes whose files the pull request removed (or renamed): gone at head. */
+async function movedAtBase(input: CoverageInput, io: CoverageIo): Promise<Set<string>> {
+  const out = new Set<string>();
+  const changed = new Set(input.changed);
+  for (const n of input.base.notFollowed) {
+    if (n.fingerprint !== undefined && changed.has(n.file) && (await io.head.read(n.file)) === null) out.add(movedKey(n));
+  }
+  return out;
+}
+
+/**
+ * A note of a file the pull request added, given the same inputs as one of a file it removed in
+ * the same folder: the file renamed (git tells a rename by a removal and an addition), what it
+ * declares read the same as before. Across folders, or beside a file still there, it is new.
+ */
+async function movedHere(n: Unfollowed, moved: ReadonlySet<string>, io: CoverageIo): Promise<boolean> {
+  return moved.has(movedKey(n)) && (await io.base.read(n.file)) === null;
 }
 
 function unfollowedKey(n: Unfollowed): string {

@@ -23,6 +23,7 @@ import { readers } from './side-readers.js';
 import type { Sides } from './side-readers.js';
 import { keepUnparsed, unknownAfter, unknownBefore } from './side-guards.js';
 import { dirOf } from './kit/paths.js';
+import { isTfFile } from './terraform/tf-json.js';
 
 export interface DetectedChanges {
   changes: CapacityChange[];
@@ -104,11 +105,15 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
   for (const path of charts.followed) parsed.add(path);
   perSet.push({ base: charts.base, head: charts.head });
   // Modules of this repository (by path, or by its own URL) read through their calls, and variable files with the module they set.
-  const modules = await followModules([...changed].sort(), {
-    ...io,
-    ...(sides.dirs ? { dirs: sides.dirs } : {}),
-    ...(changes.repositories ? { repositories: changes.repositories } : {}),
-  });
+  const modules = await followModules(
+    [...changed].sort(),
+    {
+      ...io,
+      ...(sides.dirs ? { dirs: sides.dirs } : {}),
+      ...(changes.repositories ? { repositories: changes.repositories } : {}),
+    },
+    unknownModules(perSet, changed),
+  );
   for (const path of modules.tfvars) parsed.add(path);
   for (const s of perSet) {
     s.base = withoutFollowed(s.base, modules);
@@ -176,6 +181,7 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
     followed: new Set([...followed, ...charts.followed]),
     tfvarsModules: modules.tfvarsModules,
     sides,
+    ...(changes.repositories ? { repositories: changes.repositories } : {}),
   });
   // Reads made since (a pool's flavors, its sharing config, the floor's scan of a file only it
   // reads) may have met such paths too, or a changed file over the size limit: each an error.
@@ -191,6 +197,15 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
 }
 
 const EMPTY: Required<ParseResult> = { decls: [], diagnostics: [], unresolved: [] };
+
+/** Folders of changed Terraform files whose own reading leaves a pool's count unknown at either side. */
+function unknownModules(perSet: readonly { base: SetParseResult; head: SetParseResult }[], changed: ReadonlySet<string>): string[] {
+  const dirs = new Set<string>();
+  for (const s of perSet)
+    for (const u of [...(s.base.unresolved ?? []), ...(s.head.unresolved ?? [])])
+      if (u.unboundedBy === undefined && changed.has(u.file) && isTfFile(u.file)) dirs.add(dirOf(u.file));
+  return [...dirs].sort();
+}
 
 /**
  * A changed file only the floor reads (a Pulumi program, a Jsonnet file) is held to the limit the

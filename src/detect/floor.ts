@@ -2,7 +2,7 @@ import type { NotFollowed, TreeReader } from '../domain/index.js';
 import { accountSignals, scansPath } from './kit/signal-scan/account.js';
 import { dirOf } from './kit/paths.js';
 import type { AccountedSignal, FileAccounting, Lines } from './kit/signal-scan/account.js';
-import { moduleFeeds } from './terraform-feeds.js';
+import { moduleFeeds, ownModuleDir } from './terraform-feeds.js';
 import { tfvarsNotFed } from './tfvars-feeds.js';
 import { isLocalUnit, unitSpans } from './terragrunt-feeds.js';
 import type { TfvarsSide } from './tfvars-feeds.js';
@@ -18,8 +18,8 @@ const MAX_SCANNED_FILES = 3000;
 const MAX_SCANNED_CHARS = 64 * 1024 * 1024;
 /** GPU names named per file side when several are unaccounted for. */
 const NAMED_PER_SIDE = 5;
-/** A module block calling a module of this repository by path: what its arguments feed is judged. */
-const LOCAL_CALL = /^[ \t]*source[ \t]*=[ \t]*"\.\.?\//m;
+/** A module block's source: one of this repository (by path or its own URL) has what its arguments feed judged. */
+const SOURCES = /^[ \t]*source[ \t]*=[ \t]*"([^"]*)"/gm;
 const READ_CONCURRENCY = 8;
 const NO_SIGNAL = { named: false, left: [] };
 
@@ -33,6 +33,8 @@ export interface FloorInput {
   /** Variable files with no module beside them, and the folder of the module they were read with. */
   tfvarsModules?: ReadonlyMap<string, string>;
   sides: { base: TreeReader; head: TreeReader; list: (dir: string) => Promise<string[]> };
+  /** The repository's own names, where known: a module called by its URL is one of this tree. */
+  repositories?: readonly string[];
 }
 
 export interface Floor {
@@ -54,13 +56,17 @@ export async function floorOf(input: FloorInput): Promise<Floor> {
   const base = byFile(input.base);
   const head = byFile(input.head);
   let chars = 0;
+  const scanned: Scanned[] = [];
   // What each folder's modules feed, read once per side.
   const feedSide = (reader: TreeReader, side: Map<string, FileAccounting>): TfvarsSide => ({
     read: (p) => reader.read(p),
     list: input.sides.list,
     side,
     cache: new Map(),
+    ...(input.repositories ? { repositories: input.repositories } : {}),
   });
+  const callsOwn = (file: string, text: string) =>
+    [...text.matchAll(SOURCES)].some((m) => ownModuleDir(m[1] ?? '', dirOf(file), input.repositories ?? []) !== undefined);
   const feedSides = { base: feedSide(input.sides.base, base), head: feedSide(input.sides.head, head) };
   // Documentation, lock files and binaries are never applied: not even read.
   const files = input.changed.filter(scansPath).slice(0, MAX_SCANNED_FILES);
@@ -90,28 +96,71 @@ export async function floorOf(input: FloorInput): Promise<Floor> {
         if (text === null) return NO_SIGNAL;
         const first = unaccounted(file, text, whole ? WHOLE : (side.get(file) ?? NONE));
         // A Terragrunt unit's inputs are accounted for by what they feed in its module.
-        if (!whole && file.endsWith('.hcl') && first.named && isLocalUnit(text)) {
+        if (!whole && file.endsWith('.hcl') && first.named && isLocalUnit(file, text, input.repositories)) {
           const io = reader === input.sides.base ? feedSides.base : feedSides.head;
           return unaccounted(file, text, { spans: await unitSpans(file, text, side.get(file) ?? NONE, io), anchors: [] });
         }
         // A Terraform file's variables and locals are accounted for by where the module uses them,
         // and what a local module call is given by what it feeds there (terraform-feeds.ts).
-        if (whole || !file.endsWith('.tf') || (first.left.length === 0 && !(first.named && LOCAL_CALL.test(text)))) return first;
+        if (whole || !file.endsWith('.tf') || (first.left.length === 0 && !(first.named && callsOwn(file, text)))) return first;
         const io = reader === input.sides.base ? feedSides.base : feedSides.head;
         const feeds = await moduleFeeds(dirOf(file), io, io.cache, { path: file, text });
         return unaccounted(file, text, { spans: feeds.spansOf(file), anchors: [] });
       };
-      const atBase = await check(before, base, input.sides.base);
-      const atHead = await check(after, head, input.sides.head);
-      if (atBase.named || atHead.named) floor.named.add(file);
-      // The head's names first: a name only the base side holds is named when the head has none.
-      floor.notFollowed.push(...(atHead.left.length > 0 ? entries(file, atHead.left, 'head') : entries(file, atBase.left, 'base')));
+      scanned.push({
+        file,
+        before,
+        after,
+        atBase: await check(before, base, input.sides.base),
+        atHead: await check(after, head, input.sides.head),
+      });
     }
+  }
+  const sameText = readElsewhere(scanned);
+  for (const { file, atBase, atHead } of scanned) {
+    if (atBase.named || atHead.named) floor.named.add(file);
+    const baseLeft = sameText.base.has(file) ? [] : atBase.left;
+    const headLeft = sameText.head.has(file) ? [] : atHead.left;
+    // The head's names first: a name only the base side holds is named when the head has none.
+    floor.notFollowed.push(...(headLeft.length > 0 ? entries(file, headLeft, 'head') : entries(file, baseLeft, 'base')));
   }
   for (const file of input.changed.filter(scansPath).slice(MAX_SCANNED_FILES)) {
     floor.notFollowed.push(unscanned(file, `more than ${MAX_SCANNED_FILES} changed files`));
   }
   return floor;
+}
+
+interface Scanned {
+  file: string;
+  before: string | null;
+  after: string | null;
+  atBase: { named: boolean; left: AccountedSignal[] };
+  atHead: { named: boolean; left: AccountedSignal[] };
+}
+
+/**
+ * The files, per side, whose text is also what another changed path reads at that side, where
+ * every GPU name was accounted for: a symbolic link at the old name read as its target (as a
+ * checkout and the tool applying it do), the target's own name one no reader takes. The text was
+ * read, under the name that applies it; the same objects under a second name are the same objects.
+ */
+function readElsewhere(scanned: readonly Scanned[]): { base: Set<string>; head: Set<string> } {
+  const out = { base: new Set<string>(), head: new Set<string>() };
+  for (const side of ['base', 'head'] as const) {
+    const text = (s: Scanned) => (side === 'base' ? s.before : s.after);
+    const result = (s: Scanned) => (side === 'base' ? s.atBase : s.atHead);
+    const accounted = new Map<string, string>();
+    for (const s of scanned) {
+      const t = text(s);
+      if (t !== null && result(s).named && result(s).left.length === 0) accounted.set(t, s.file);
+    }
+    for (const s of scanned) {
+      const t = text(s);
+      const by = t === null ? undefined : accounted.get(t);
+      if (by !== undefined && by !== s.file && result(s).left.length > 0) out[side].add(s.file);
+    }
+  }
+  return out;
 }
 
 const NONE: FileAccounting = { spans: [], anchors: [] };

@@ -9,6 +9,8 @@ import type { Tree } from '../../test/detect/real-fixtures.js';
  * either a node group the Terraform parser counts or a launch template or rendered template
  * nothing reads. A GPU value into what is counted is counted; into what is not read, it is not
  * followed on the line that sets it (never a silent "no change"); a CPU value is no change either way.
+ * Each call (and the Terragrunt unit's source) names its module by path or by the repository's own
+ * URL: both are modules of this tree, judged by the same rule.
  */
 
 /** GPU instance types and the GPUs each holds. */
@@ -17,8 +19,10 @@ const GPU = Object.keys(GPUS_PER);
 const CPU = ['t3.medium', 'm5.large', 'c5.2xlarge'];
 const NAMES = ['instance_type', 'node_type', 'machine', 'worker_size', 'type'];
 
+const REPO = 'github.com/acme/infra';
+
 interface Chain {
-  levels: { name: string; viaLocal: boolean }[];
+  levels: { name: string; viaLocal: boolean; byUrl: boolean }[];
   sink: 'node-group' | 'launch-template' | 'template-file';
   /** Where the value is set: the root variable's default, a variable file beside the root, or one of an environment's folder. */
   where: 'default' | 'tfvars' | 'env-tfvars' | 'terragrunt';
@@ -30,7 +34,10 @@ interface Chain {
 
 const chain: fc.Arbitrary<Chain> = fc
   .record({
-    levels: fc.array(fc.record({ name: fc.constantFrom(...NAMES), viaLocal: fc.boolean() }), { minLength: 2, maxLength: 4 }),
+    levels: fc.array(fc.record({ name: fc.constantFrom(...NAMES), viaLocal: fc.boolean(), byUrl: fc.boolean() }), {
+      minLength: 2,
+      maxLength: 4,
+    }),
     sink: fc.constantFrom('node-group' as const, 'launch-template' as const, 'template-file' as const),
     where: fc.constantFrom('default' as const, 'tfvars' as const, 'env-tfvars' as const, 'terragrunt' as const),
     gpu: fc.boolean(),
@@ -84,7 +91,11 @@ function tree(c: Chain, value: string): Tree {
   let dir = 'infra';
   let parent = root;
   inner.forEach((level, i) => {
-    const source = i === 0 ? './modules/l1' : `../l${i + 1}`;
+    const source = level.byUrl
+      ? `git::https://github.com/acme/infra.git//infra/modules/l${i + 1}?ref=v1`
+      : i === 0
+        ? './modules/l1'
+        : `../l${i + 1}`;
     const call = `module "l${i + 1}" {\n  source = "${source}"\n  region = var.region\n  ${level.name} = ${use(parent)}\n}\n`;
     out[`${dir}/${i === 0 ? 'main' : 'calls'}.tf`] = `${call}`;
     dir = `infra/modules/l${i + 1}`;
@@ -94,7 +105,8 @@ function tree(c: Chain, value: string): Tree {
   out[`${dir}/main.tf`] = sinkOf(c, use(parent));
   if (root.viaLocal) out['infra/locals.tf'] = `locals {\n  ${root.name}_v = var.${root.name}\n}\n`;
   if (c.where === 'terragrunt')
-    out[SET_AT.terragrunt] = `terraform {\n  source = "../.."\n}\n\ninputs = {\n  region = "us-east-1"\n  ${root.name} = "${value}"\n}\n`;
+    out[SET_AT.terragrunt] =
+      `terraform {\n  source = "${root.byUrl ? `${REPO}//infra?ref=v1` : '../..'}"\n}\n\ninputs = {\n  region = "us-east-1"\n  ${root.name} = "${value}"\n}\n`;
   else if (c.where !== 'default') out[SET_AT[c.where]] = `region = "us-east-1"\n${root.name} = "${value}"\n`;
   out[`${dir}/nodepool.tpl`] = 'apiVersion: karpenter.sh/v1\nkind: NodePool\n';
   return out;
@@ -104,7 +116,7 @@ describe('what a changed variable feeds, through local modules', () => {
   it('counts what reaches a counted node group, names what reaches nothing read, and leaves CPU values alone', async () => {
     await fc.assert(
       fc.asyncProperty(chain, async (c) => {
-        const result = await detectPr(tree(c, c.before), tree(c, c.after));
+        const result = await detectPr(tree(c, c.before), tree(c, c.after), true, [REPO]);
         const file = result.coverage.find((f) => f.file === SET_AT[c.where]);
         if (!c.gpu) {
           expect(file?.state).not.toBe('not-followed');

@@ -4,6 +4,7 @@ import type { HclBlock } from './kit/signal-scan/hcl-module.js';
 import { dirOf } from './kit/paths.js';
 import { RESOURCE_KINDS } from './terraform/resources.js';
 import { MANIFEST_RESOURCE_TYPES } from './terraform/k8s-manifests.js';
+import { ownSource } from './terraform/module-source.js';
 import type { FileAccounting, Lines } from './kit/signal-scan/account.js';
 
 /** Files of a Terraform module read to see where its variables go. */
@@ -19,6 +20,8 @@ export interface FeedIo {
   read: (path: string) => Promise<string | null>;
   list: (dir: string) => Promise<string[]>;
   side: ReadonlyMap<string, FileAccounting>;
+  /** The repository's own names (`github.com/acme/infra`): a module called by its URL is one of this tree. */
+  repositories?: readonly string[];
 }
 
 interface ModuleFile {
@@ -72,7 +75,7 @@ async function readFeeds(
     const t = await io.read(p);
     if (t !== null) texts.set(p, t);
   }
-  const files = [...texts].map(([path, text]) => moduleFile(dir, path, text, io.side.get(path) ?? NONE, depth > 0));
+  const files = [...texts].map(([path, text]) => moduleFile(dir, path, text, io.side.get(path) ?? NONE, depth > 0, io.repositories ?? []));
   // What each call's module feeds, read before judging this one (a call's argument is judged by it).
   const called = new Map<string, ModuleFeeds | null>();
   for (const f of files) {
@@ -146,19 +149,36 @@ async function readFeeds(
   return { spansOf, variableFed, declares: (name) => variables.some((v) => v.name === name) };
 }
 
-/** `source = "./x"` or `"../x"`: a module of this repository, by its folder. */
-const LOCAL_SOURCE = /^[ \t]*source[ \t]*=[ \t]*"(\.\.?\/[^"]*)"/m;
+const SOURCE = /^[ \t]*source[ \t]*=[ \t]*"([^"]*)"/m;
 
-function moduleFile(dir: string, path: string, text: string, accounting: FileAccounting, called: boolean): ModuleFile {
+/**
+ * The folder of this repository a module source names: `./x` or `../x` from `dir`, or the
+ * repository's own URL (`github.com/acme/infra//modules/x?ref=v1`, read from the tree as the
+ * module follow reads it); undefined for any other source, null for a path leaving the repository.
+ */
+export function ownModuleDir(source: string, dir: string, repositories: readonly string[]): string | null | undefined {
+  if (source.startsWith('./') || source.startsWith('../')) return resolvePath(dir, source);
+  return ownSource(source, repositories)?.dir;
+}
+
+function moduleFile(
+  dir: string,
+  path: string,
+  text: string,
+  accounting: FileAccounting,
+  called: boolean,
+  repositories: readonly string[],
+): ModuleFile {
   const blocks = hclBlocks(text);
   const lines = text.split('\n');
   const calls: ModuleFile['calls'] = [];
   for (const block of blocks.filter((b) => b.type === 'module')) {
     const body = lines.slice(block.from, block.to - 1).join('\n');
-    const source = LOCAL_SOURCE.exec(body)?.[1];
-    // A module called from a registry or by URL is read by what reads its inputs (registry-module-inputs).
-    if (source === undefined) continue;
-    calls.push({ block, dir: resolvePath(dir, source), args: localEntries(text, block) });
+    const source = SOURCE.exec(body)?.[1];
+    const moduleDir = source === undefined ? undefined : ownModuleDir(source, dir, repositories);
+    // A module called from a registry or another repository is read by what reads its inputs (registry-module-inputs).
+    if (moduleDir === undefined) continue;
+    calls.push({ block, dir: moduleDir, args: localEntries(text, block) });
   }
   const read = blocks.filter(
     (b) =>

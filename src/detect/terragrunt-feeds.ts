@@ -2,16 +2,34 @@ import { resolvedSpans } from './kit/signal-scan/account.js';
 import type { FileAccounting, Lines } from './kit/signal-scan/account.js';
 import { localEntries } from './kit/signal-scan/hcl-module.js';
 import { dirOf } from './kit/paths.js';
-import { moduleFeeds, resolvePath, without } from './terraform-feeds.js';
+import { moduleFeeds, ownModuleDir, resolvePath, without } from './terraform-feeds.js';
 import type { TfvarsSide } from './tfvars-feeds.js';
 
-/** A unit's `terraform { source = "../…" }`: a module of this repository by path (`//` marks a folder inside it). */
-const UNIT_SOURCE = /^[ \t]*source[ \t]*=[ \t]*"(\.\.?\/[^"?]*)/m;
+/** A unit's `terraform { source = "…" }`. */
+const UNIT_SOURCE = /^[ \t]*source[ \t]*=[ \t]*"([^"]*)"/m;
 const INPUTS = /^inputs[ \t]*=[ \t]*\{/;
 
-/** True when a Terragrunt file calls a module of this repository by path and hands it inputs. */
-export function isLocalUnit(text: string): boolean {
-  return UNIT_SOURCE.test(text) && text.split('\n').some((l) => INPUTS.test(l));
+/**
+ * The folder of this repository a unit's source names: `../…` by path (`//` marks a folder inside
+ * it), or the repository's own URL (`git::https://github.com/acme/infra.git//modules/x?ref=v1`).
+ */
+function unitModule(file: string, text: string, repositories: readonly string[]): string | null {
+  const source = UNIT_SOURCE.exec(text)?.[1];
+  if (source === undefined) return null;
+  if (source.startsWith('./') || source.startsWith('../'))
+    return resolvePath(
+      dirOf(file),
+      source
+        .replace(/[?#].*$/, '')
+        .replace(/\/\/+/g, '/')
+        .replace(/\/$/, ''),
+    );
+  return ownModuleDir(source, dirOf(file), repositories) ?? null;
+}
+
+/** True when a Terragrunt file calls a module of this repository (by path or its own URL) and hands it inputs. */
+export function isLocalUnit(file: string, text: string, repositories: readonly string[] = []): boolean {
+  return unitModule(file, text, repositories) !== null && text.split('\n').some((l) => INPUTS.test(l));
 }
 
 /**
@@ -21,16 +39,15 @@ export function isLocalUnit(text: string): boolean {
  */
 export async function unitSpans(file: string, text: string, accounting: FileAccounting, side: TfvarsSide): Promise<Lines[]> {
   const spans = resolvedSpans(file, text, accounting);
-  const source = UNIT_SOURCE.exec(text)?.[1];
+  const moduleDir = unitModule(file, text, side.repositories ?? []);
   const lines = text.split('\n');
   const from = lines.findIndex((l) => INPUTS.test(l)) + 1;
-  if (source === undefined || from === 0) return spans;
+  if (moduleDir === null || from === 0) return spans;
   const to = closing(lines, from);
-  const moduleDir = resolvePath(dirOf(file), source.replace(/\/\/+/g, '/').replace(/\/$/, ''));
   const block = { type: 'inputs', labels: [], from, to };
   // The unit's module is itself a call (readModuleCall reads the modules it calls one level less deep).
-  const feeds = moduleDir === null ? null : await moduleFeeds(moduleDir, side, side.cache, undefined, 1);
-  const fed = localEntries(text, block).filter((e) => feeds?.variableFed(e.name) === true);
+  const feeds = await moduleFeeds(moduleDir, side, side.cache, undefined, 1);
+  const fed = localEntries(text, block).filter((e) => feeds.variableFed(e.name));
   return [...without(spans, [block]), { from, to: from }, { from: to, to }, ...fed];
 }
 

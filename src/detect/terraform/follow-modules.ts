@@ -11,6 +11,7 @@ import { parseModule, parseTerraformSet } from './terraform-parser.js';
 import { TerraformBudget } from './expr-budget.js';
 import { copiesOf } from './copies.js';
 import { ownSource } from './module-source.js';
+import { callersOf } from './module-callers.js';
 import type { OwnSource } from './module-source.js';
 
 type Side = Required<SetParseResult> & { notFollowed: Unfollowed[] };
@@ -295,8 +296,14 @@ function withoutCalls(found: ReturnType<typeof parseTerraformSet>, calls: readon
 }
 
 /** Local module calls in the changed Terraform directories, read through their modules. */
-async function followCalls(changed: readonly string[], io: FollowIo, result: FollowedModules, budgets: Budgets): Promise<void> {
-  const dirs = [...new Set(changed.filter((p) => isTf(p) || isTfvarsPath(p)).map(dirOf))].sort();
+async function followCalls(
+  changed: readonly string[],
+  io: FollowIo,
+  result: FollowedModules,
+  budgets: Budgets,
+  callers: readonly string[],
+): Promise<void> {
+  const dirs = [...new Set([...changed.filter((p) => isTf(p) || isTfvarsPath(p)).map(dirOf), ...callers])].sort();
   for (const dir of dirs) {
     const listed = (await io.list(dir)).filter((p) => dirOf(p) === dir);
     const paths = [...new Set([...listed, ...changed.filter((p) => dirOf(p) === dir)])].filter((p) => isTf(p) || isTfvarsPath(p));
@@ -426,14 +433,21 @@ async function moduleFor(
   return found.length === 1 ? (found[0] ?? null) : null;
 }
 
-/** Local module calls and free-standing variable files of the PR, each read with its module. */
-export async function followModules(changed: readonly string[], io: FollowIo): Promise<FollowedModules> {
+/**
+ * Local module calls and free-standing variable files of the PR, each read with its module. A
+ * changed module of this repository whose own reading leaves a pool's count unknown (`unknownIn`:
+ * its variables have no defaults) is read through the calls near it that give them values
+ * (module-callers.ts), as the root modules applying it do; with none found it stays unknown.
+ */
+export async function followModules(changed: readonly string[], io: FollowIo, unknownIn: readonly string[] = []): Promise<FollowedModules> {
   const result: FollowedModules = { base: empty(), head: empty(), calls: [], tfvars: [], tfvarsModules: new Map(), modules: [] };
   const budgets: Budgets = {
     base: { left: MAX_READS, budget: new TerraformBudget() },
     head: { left: MAX_READS, budget: new TerraformBudget() },
   };
-  await followCalls(changed, io, result, budgets);
+  const callers: string[] = [];
+  for (const dir of unknownIn) callers.push(...(await callersOf(dir, io)));
+  await followCalls(changed, io, result, budgets, callers);
   await followTfvars(changed, io, result, budgets);
   return result;
 }

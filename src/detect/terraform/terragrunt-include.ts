@@ -63,7 +63,8 @@ export async function followTerragrunt(changed: readonly string[], io: Terragrun
   const changedSet = new Set(changed);
   for (const p of changed.filter(isTerragruntPath)) {
     const texts = [await io.base.read(p), await io.head.read(p)];
-    if (texts.some((t) => t !== null && (INCLUDES.test(t) || MODULE_HERE.test(t)))) units.add(p);
+    if (texts.some((t) => t !== null && (INCLUDES.test(t) || MODULE_HERE.test(t) || namesOwnModule(t, io.repositories ?? []))))
+      units.add(p);
   }
   for (const parent of changed.filter((p) => p.endsWith('.hcl'))) {
     const texts = [await io.base.read(parent), await io.head.read(parent)];
@@ -146,6 +147,13 @@ export async function followTerragrunt(changed: readonly string[], io: Terragrun
 
 // A unit's module in this repository: a relative path, or one from a Terragrunt path function.
 const MODULE_HERE = /\bsource\s*=\s*"(?:\.\.?\/|\$\{)/;
+
+const SOURCES = /\bsource\s*=\s*"([^"]*)"/g;
+
+/** A unit whose source is this repository's own URL (`github.com/acme/infra//modules/x?ref=v1`): its module is in the tree. */
+function namesOwnModule(text: string, repositories: readonly string[]): boolean {
+  return repositories.length > 0 && [...text.matchAll(SOURCES)].some((m) => ownSource(m[1] ?? '', repositories) !== null);
+}
 
 /** The folder of a unit's module when it is in this repository (a relative path, the repository root's, or its own URL). */
 function moduleDirOf(source: string, unitDir: string, repositories: readonly string[]): string | null {

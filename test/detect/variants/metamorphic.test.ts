@@ -9,7 +9,8 @@ import { REWRITES } from './rewrites.js';
 
 /**
  * The metamorphic test, bounded: every rewrite (rewrites.ts) on a seeded sample of the real cases
- * it applies to must end as the case does or honestly not followed. A pair listed in
+ * it applies to must end as the case does or honestly not followed (a negative control as "no
+ * change", never a false alarm). A pair listed in
  * EXPECTED_TO_FAIL must still fail, so an entry goes once its class is read. The whole cross
  * product: `npm run detect:corpus -- --variants`. Another seed: VARIANTS_SEED=<n>.
  */
@@ -26,6 +27,8 @@ describe('semantics-preserving variants of the real cases, a seeded sample', () 
         const listed = expectedFailure(run.caseId, run.rewrite);
         const seen = `${run.caseId}: expected ${run.expected}, reported ${run.reported} (${run.outcome})`;
         if (listed) expect(['silent-miss', 'wrong'], `${seen}; it passes now: remove it from EXPECTED_TO_FAIL`).toContain(run.outcome);
+        // A negative control ("no change", by the case and the rewrite) must say no change: anything else is a false alarm.
+        else if (run.expected === 'no change') expect(run.outcome, `${seen}: a false alarm`).toBe('same');
         else expect(['same', 'not-followed'], seen).toContain(run.outcome);
       }
     });

@@ -1,0 +1,80 @@
+import { dirOf } from '../kit/paths.js';
+import type { CoverageIo } from '../coverage.js';
+import { ownSource } from './module-source.js';
+import { isTfFile } from './tf-json.js';
+
+/** Folders above a module searched for its callers: `modules/gpu` is called from the root, `envs/prod`. */
+const MAX_UP = 3;
+/** Folders below each of those searched too: `envs/prod/main.tf` calls `../../modules/gpu`. */
+const MAX_DOWN = 2;
+/** Folders looked into per module, at most: past that, callers further away are not found. */
+const MAX_FOLDERS = 48;
+
+/** What the search reads: listings of files and folders, and the repository's own names. */
+export interface CallerIo extends CoverageIo {
+  dirs?: (dir: string) => Promise<string[]>;
+  repositories?: readonly string[];
+}
+
+const SOURCE = /(?:\bsource\s*=|"source"\s*:)\s*"([^"]+)"/g;
+
+/** `a/b` + `../c` → `a/c`; null when it leaves the repository. */
+function joinPath(dir: string, rel: string): string | null {
+  const out = dir === '' ? [] : dir.split('/');
+  for (const step of rel.split('/')) {
+    if (step === '' || step === '.') continue;
+    if (step === '..') {
+      if (out.length === 0) return null;
+      out.pop();
+    } else out.push(step);
+  }
+  return out.join('/');
+}
+
+/** The folder a module source names in this repository, or null. */
+function sourceDir(source: string, dir: string, repositories: readonly string[]): string | null {
+  if (source.startsWith('./') || source.startsWith('../')) return joinPath(dir, source);
+  return ownSource(source, repositories)?.dir ?? null;
+}
+
+/**
+ * The folders near a module of this repository whose Terraform calls it (by a relative path or by
+ * the repository's own URL), as a root module that applies it would: the module's own variables
+ * without defaults have their values there. Searched up to MAX_UP folders above it and MAX_DOWN
+ * below each of those (MAX_FOLDERS in all), at the head side; a caller further away is not found.
+ */
+export async function callersOf(moduleDir: string, io: CallerIo): Promise<string[]> {
+  const repositories = io.repositories ?? [];
+  const candidates: string[] = [];
+  const add = (d: string) => {
+    if (d !== moduleDir && !candidates.includes(d) && candidates.length < MAX_FOLDERS) candidates.push(d);
+  };
+  const ancestors: string[] = [];
+  for (let up = 1, at = moduleDir; up <= MAX_UP && at !== ''; up++) {
+    at = dirOf(at);
+    ancestors.push(at);
+  }
+  for (const a of ancestors) add(a);
+  if (io.dirs) {
+    let level = ancestors;
+    for (let down = 1; down <= MAX_DOWN && candidates.length < MAX_FOLDERS; down++) {
+      const next: string[] = [];
+      for (const d of level) for (const sub of await io.dirs(d)) if (!sub.startsWith(`${moduleDir}/`)) next.push(sub);
+      for (const d of next) add(d);
+      level = next;
+    }
+  }
+  const out: string[] = [];
+  for (const dir of candidates) {
+    for (const path of (await io.list(dir)).filter((p) => dirOf(p) === dir && isTfFile(p))) {
+      const text = (await io.head.read(path)) ?? '';
+      if (!/\bmodule\b/.test(text)) continue;
+      const names = [...text.matchAll(SOURCE)].map((m) => sourceDir(m[1] ?? '', dir, repositories));
+      if (names.includes(moduleDir)) {
+        out.push(dir);
+        break;
+      }
+    }
+  }
+  return out;
+}
