@@ -127,13 +127,31 @@ function readNodeGpus(ctx: PoolContext, config: Record<string, unknown>): NodeGp
   return machine === null ? null : typeGpus(ctx, machine, 'machine_type', [...NODE_CONFIG, 'machine_type']);
 }
 
-/** `gpu_sharing_config` of one guest accelerator; undefined when it sets none. */
+/**
+ * `gpu_sharing_config` of one guest accelerator, as a block or a `dynamic` block (one made only
+ * for the pools that share, `for_each = each.value.share_gpu ? [1] : []`); undefined when it sets none.
+ */
 function gpuSharing(ctx: PoolContext, accel: Record<string, unknown>, path: LocPath, scope: Scope): PoolReadingSharing | undefined {
-  if (accel.gpu_sharing_config === undefined) return undefined;
-  const config = single(accel.gpu_sharing_config);
+  const dyn = single(single(accel.dynamic).gpu_sharing_config);
+  if (accel.gpu_sharing_config === undefined && Object.keys(dyn).length === 0) return undefined;
+  let config = single(accel.gpu_sharing_config);
+  let at: LocPath = [...path, 'gpu_sharing_config'];
+  if (accel.gpu_sharing_config === undefined) {
+    at = [...path, ['dynamic', 'gpu_sharing_config'], 'content'];
+    const forEach = evaluate(dyn.for_each, scope);
+    const line = ctx.line([...path, ['dynamic', 'gpu_sharing_config'], 'for_each']);
+    // Whether the block is made is unknown: the GPUs may be shared, by a factor not known.
+    if (!forEach.ok) return { ...gkeSharing(undefined, undefined), line, setting: 'gpu_sharing_config' };
+    const items = entries(forEach.value);
+    const last = items[items.length - 1];
+    if (last === undefined) return undefined;
+    const iterator = typeof dyn.iterator === 'string' ? dyn.iterator.replace(/^\$\{|\}$/g, '') : 'gpu_sharing_config';
+    scope = { ...scope, bound: new Map([...scope.bound, [iterator, { key: last[0], value: last[1] }]]) };
+    config = single(dyn.content);
+  }
   const strategy = evaluate(config.gpu_sharing_strategy, scope);
   const clients = evaluate(config.max_shared_clients_per_gpu, scope);
-  const line = ctx.line([...path, 'gpu_sharing_config', 'max_shared_clients_per_gpu']);
+  const line = ctx.line([...at, 'max_shared_clients_per_gpu']);
   return {
     ...gkeSharing(strategy.ok ? strategy.value : undefined, clients.ok ? clients.value : undefined),
     line,
