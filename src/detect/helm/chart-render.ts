@@ -97,7 +97,7 @@ export async function renderCharts(changed: readonly string[], io: InstallIo, pa
         const text = await reader.read(template);
         // Capacity objects only: a workload asking for GPUs is no capacity, whatever its values.
         if (text === null || !(CAPACITY_KIND_RE.test(text) || parsers.some((p) => p.mightContain(template, text)))) continue;
-        const refs = [...text.matchAll(VALUES_REF_RE)].map((m) => (m[1] ?? '').slice(1));
+        const refs = valuesRead(text);
         if (refs.length === 0) continue;
         followedAny = true;
         readRender(result[side], v, own, template, text, values, refs, parsers);
@@ -114,7 +114,7 @@ async function capacityTemplates(chart: string, reader: CoverageIo['head'], io: 
   for (const template of (await io.list(join(chart, 'templates'))).filter((p) => /\.ya?ml$/i.test(p))) {
     const text = await reader.read(template);
     if (text === null || !(CAPACITY_KIND_RE.test(text) || parsers.some((p) => p.mightContain(template, text)))) continue;
-    const refs = [...text.matchAll(VALUES_REF_RE)].map((m) => (m[1] ?? '').slice(1));
+    const refs = valuesRead(text);
     if (refs.length > 0) out.push({ template, text, refs });
   }
   return out;
@@ -343,6 +343,14 @@ function readRender(
     out.notFollowed.push({ file: v.changed, line: null, reason, subject: template, needs: template, inputs: [why], fingerprint });
     return;
   }
+  // A named template left unrendered may write any field, a GPU limit among them: what it
+  // renders is unknown, unless what the template reads is the same at both sides.
+  const left = rendered.text.split('\n').findIndex((l) => INDIRECT_RE.test(l));
+  if (left >= 0) {
+    const fingerprint = JSON.stringify([text, refs.map((r) => valueAt(values, r))]);
+    const why = `${(rendered.text.split('\n')[left] ?? '').trim()} at line ${rendered.lineOf(left + 1)} is not rendered`;
+    out.notFollowed.push({ file: v.changed, line: null, reason, subject: template, needs: template, inputs: [why], fingerprint });
+  }
   const found = detectFile(template, rendered.text, parsers);
   // The chart's own values render the objects of the template; another values file, its own copies.
   const place = <T extends { file: string; line: number }>(x: T): T =>
@@ -378,7 +386,20 @@ function readRender(
   }
 }
 
+// A named template (`include`, `template`) or `tpl` may read any value, from another file of the chart.
+const INDIRECT_RE = /\{\{-?\s*(?:[^}]*[\s(|])?(?:include|template|tpl)\s/;
+
+/**
+ * The values a template reads, as paths (`queue.gpus`); `''` stands for all of them where it
+ * reads through a named template or `tpl`, so a change to any value is a change to what it renders.
+ */
+function valuesRead(text: string): string[] {
+  const refs = [...text.matchAll(VALUES_REF_RE)].map((m) => (m[1] ?? '').slice(1));
+  return INDIRECT_RE.test(text) ? [...refs, ''] : refs;
+}
+
 function valueAt(values: unknown, path: string): unknown {
+  if (path === '') return values;
   let at = values;
   for (const step of path.split('.')) at = isObject(at) ? at[step] : undefined;
   return at ?? null;
