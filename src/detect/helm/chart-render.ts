@@ -263,7 +263,8 @@ async function followValues(
   const candidates: string[] = [];
   const followed: string[] = [];
   for (const path of changed) {
-    if (fileFormat(path) !== 'yaml' || /(^|\/)templates\//.test(path) || result.followed.includes(path)) continue;
+    // Not a chart's templates, nor a tool's own folder (`.github/workflows`): no install reads those.
+    if (fileFormat(path) !== 'yaml' || /(^|\/)(templates\/|\.)/.test(path) || result.followed.includes(path)) continue;
     // Beside a chart, its own values.yaml is every install's; another values file there is
     // rendered over it (variantsOf) unless an install names it.
     const besideChart = await isChart(dirOf(path), io);

@@ -35,13 +35,14 @@ export async function installsInTree(
   while (queue.length > 0) {
     const dir = queue.shift() as string;
     if (++dirs > MAX_DIRS) return { ...found, truncated: true };
-    for (const path of await io.list(dir)) {
-      if (!/\.ya?ml$/i.test(path) || skip.has(path)) continue;
-      if (++files > MAX_FILES) return { ...found, truncated: true };
-      const text = await io.head.read(path);
-      if (text === null) continue;
-      for (const install of gitopsInstalls(text)) found.installs.push({ file: path, install });
-    }
+    const yaml = (await io.list(dir)).filter((p) => /\.ya?ml$/i.test(p) && !skip.has(p));
+    files += yaml.length;
+    // A folder's files read together: where reads are API calls, they share a query.
+    const texts = await Promise.all(yaml.slice(0, Math.max(0, MAX_FILES - (files - yaml.length))).map((p) => io.head.read(p)));
+    texts.forEach((text, i) => {
+      for (const install of gitopsInstalls(text ?? '')) found.installs.push({ file: yaml[i] ?? '', install });
+    });
+    if (files > MAX_FILES) return { ...found, truncated: true };
     queue.push(...(await io.dirs(dir)).filter((d) => !SKIP_DIR.test(d) && !/(^|\/)templates$/.test(d)).sort());
   }
   return found;
