@@ -101,7 +101,11 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
   }
   const io = { base: sides.base, head: sides.head, list: (dir: string) => sides.list(dir) };
   // Charts are rendered from their values: what a values file changes shows in the templates.
-  const charts = await renderCharts([...changed].sort(), io, fileParsers);
+  const charts = await renderCharts(
+    [...changed].sort(),
+    { ...io, ...(sides.dirs ? { dirs: sides.dirs } : {}), ...(changes.repositories ? { repositories: changes.repositories } : {}) },
+    fileParsers,
+  );
   for (const path of charts.followed) parsed.add(path);
   perSet.push({ base: charts.base, head: charts.head });
   // Modules of this repository (by path, or by its own URL) read through their calls, and variable files with the module they set.
@@ -192,7 +196,10 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
   diagnostics.sort((a, b) =>
     byPosition({ file: a.file, line: a.line ?? 0, name: a.message }, { file: b.file, line: b.line ?? 0, name: b.message }),
   );
-  const coverage = await fileCoverage({ changed: [...changed], parsed, base, head, followed, floor }, io);
+  const coverage = await fileCoverage(
+    { changed: [...changed], parsed, base, head, followed: [...followed, ...charts.followed], floor },
+    io,
+  );
   return { changes: compareSides(base, head), diagnostics, coverage, declarations: { base: base.decls, head: head.decls } };
 }
 

@@ -62,7 +62,8 @@ function reader(label: string, tree: Tree, listsDirs: boolean): TreeReader {
 
 /**
  * Runs detection the way a review does: only the paths whose text differs are changed. The
- * readers list directories as the CLI's and the App's do, unless `listsDirs` is false.
+ * readers list directories as the CLI's and the App's do, unless `listsDirs` is false; `repositories`
+ * are the repository's own names, as the CLI takes them from git's remotes.
  */
 export function detectPr(base: Tree, head: Tree, listsDirs = true, repositories?: readonly string[]): Promise<DetectedChanges> {
   const changed = [...new Set([...Object.keys(base), ...Object.keys(head)])].filter((p) => base[p] !== head[p]).sort();

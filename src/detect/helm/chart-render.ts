@@ -1,10 +1,15 @@
+import { repositoryName } from '../../domain/index.js';
 import type { CapacityDecl } from '../../domain/index.js';
 import type { CoverageIo } from '../coverage.js';
 import { detectFile } from '../detect-file.js';
 import { yamlValue } from '../kit/kube-yaml.js';
 import { CAPACITY_KIND_RE, VALUES_REF_RE, isHelmValuesPath } from './helm-chart.js';
 import { gitopsInstalls } from './gitops-installs.js';
+import type { GitopsInstall } from './gitops-installs.js';
 import { renderTemplate } from './helm-render.js';
+import { installsInTree } from './installs-in-tree.js';
+import { changedKeys, valueAt as leafAt } from '../kit/changed-keys.js';
+import { namesGpu, sizesCapacity } from '../kit/gpu-signal.js';
 import { accountSignals } from '../kit/signal-scan/account.js';
 import { kubeStringify } from '../kit/kube-yaml.js';
 import { fileFormat } from '../kit/yaml-segments.js';
@@ -73,10 +78,14 @@ async function variantsOf(changed: readonly string[], io: CoverageIo): Promise<V
  * template is read with the chart's values. A template that does not render, or whose GPU count
  * stays an expression, is not followed, unless it renders the same at both sides.
  */
-export async function renderCharts(changed: readonly string[], io: CoverageIo, parsers: readonly CapacityParser[]): Promise<ChartRenders> {
+export async function renderCharts(changed: readonly string[], io: InstallIo, parsers: readonly CapacityParser[]): Promise<ChartRenders> {
   const empty = (): Side => ({ decls: [], diagnostics: [], unresolved: [], notFollowed: [], supersedes: [], replaces: [] });
   const result: ChartRenders = { base: empty(), head: empty(), followed: [] };
+  for (const path of changed) if (fileFormat(path) === 'yaml') await renderInstalls(path, io, parsers, result);
+  // Values files read as the installs that name them install the chart, rather than alone over its defaults.
+  const byInstalls = new Set(await followValues(changed, io, parsers, result));
   for (const v of await variantsOf(changed, io)) {
+    if (!v.templateChanged && byInstalls.has(v.changed)) continue;
     const templates = (await io.list(join(v.chart, 'templates'))).filter((p) => /\.(ya?ml|tpl)$/i.test(p) && !p.endsWith('.tpl'));
     const own = v.values === join(v.chart, 'values.yaml');
     let followedAny = false;
@@ -88,7 +97,7 @@ export async function renderCharts(changed: readonly string[], io: CoverageIo, p
         const text = await reader.read(template);
         // Capacity objects only: a workload asking for GPUs is no capacity, whatever its values.
         if (text === null || !(CAPACITY_KIND_RE.test(text) || parsers.some((p) => p.mightContain(template, text)))) continue;
-        const refs = [...text.matchAll(VALUES_REF_RE)].map((m) => (m[1] ?? '').slice(1));
+        const refs = valuesRead(text);
         if (refs.length === 0) continue;
         followedAny = true;
         readRender(result[side], v, own, template, text, values, refs, parsers);
@@ -96,7 +105,6 @@ export async function renderCharts(changed: readonly string[], io: CoverageIo, p
     }
     if (followedAny) result.followed.push(v.changed);
   }
-  for (const path of changed) if (fileFormat(path) === 'yaml') await renderInstalls(path, io, parsers, result);
   return result;
 }
 
@@ -106,10 +114,38 @@ async function capacityTemplates(chart: string, reader: CoverageIo['head'], io: 
   for (const template of (await io.list(join(chart, 'templates'))).filter((p) => /\.ya?ml$/i.test(p))) {
     const text = await reader.read(template);
     if (text === null || !(CAPACITY_KIND_RE.test(text) || parsers.some((p) => p.mightContain(template, text)))) continue;
-    const refs = [...text.matchAll(VALUES_REF_RE)].map((m) => (m[1] ?? '').slice(1));
+    const refs = valuesRead(text);
     if (refs.length > 0) out.push({ template, text, refs });
   }
   return out;
+}
+
+/** What following GitOps installs needs beyond the coverage's reads: the tree's folders, the repository's names. */
+export interface InstallIo extends CoverageIo {
+  dirs?: (dir: string) => Promise<string[]>;
+  /** `host/owner/name` of this repository, where known: a Git source naming another is not read from the tree. */
+  repositories?: readonly string[];
+}
+
+/**
+ * The chart folder of an install when it is a chart of this repository: a Git source naming this
+ * repository (or, where the repository's names are not known, or for a Flux `GitRepository`
+ * defined elsewhere, any Git source whose path holds a chart here). Null for a chart elsewhere.
+ */
+async function localChart(chart: GitopsInstall['chart'], io: InstallIo): Promise<string | null> {
+  if (!('local' in chart) || !(await isChart(chart.local, io))) return null;
+  const own = io.repositories ?? [];
+  if (own.length === 0 || chart.repo === null) return chart.local;
+  return own.includes(chart.repo) ? chart.local : null;
+}
+
+/** A values file an Argo CD source takes from another source's root (`$<ref>/…`) that is another repository. */
+function foreignFile(install: GitopsInstall, file: string, io: InstallIo): boolean {
+  const url = install.from?.[file];
+  const own = io.repositories ?? [];
+  if (url === undefined || own.length === 0) return false;
+  const repo = repositoryName(url);
+  return repo === null || !own.includes(repo);
 }
 
 /**
@@ -118,60 +154,175 @@ async function capacityTemplates(chart: string, reader: CoverageIo['head'], io: 
  * changed file; a chart elsewhere, or values the review cannot read (a Secret), is not followed
  * there when what it is given names GPUs (or the chart here renders capacity from values).
  */
-async function renderInstalls(path: string, io: CoverageIo, parsers: readonly CapacityParser[], result: ChartRenders): Promise<void> {
+async function renderInstalls(path: string, io: InstallIo, parsers: readonly CapacityParser[], result: ChartRenders): Promise<void> {
   const at = { base: gitopsInstalls((await io.base.read(path)) ?? ''), head: gitopsInstalls((await io.head.read(path)) ?? '') };
   const keys = [...new Set([...at.base, ...at.head].map((i) => i.key))];
   let followed = false;
   for (const key of keys) {
     const sides = { base: at.base.find((i) => i.key === key), head: at.head.find((i) => i.key === key) };
-    const chart = (sides.head ?? sides.base)?.chart;
-    if (chart === undefined) continue;
-    const local = 'local' in chart && (await isChart(chart.local, io)) ? chart.local : null;
-    for (const side of ['base', 'head'] as const) {
-      const install = sides[side];
-      if (install === undefined) continue;
-      const reader = io[side];
-      const files = await Promise.all(install.valueFiles.map(async (f) => ({ f, text: await reader.read(f) })));
-      const given = [...files.map((f) => yamlOf(f.text)), ...install.inline];
-      if (local === null) {
-        const shown = kubeStringify(given);
-        if (accountSignals('values.yaml', shown).signals.length === 0) continue;
-        const needs = 'remote' in chart ? chart.remote : `${chart.local} (no Chart.yaml there)`;
-        const fingerprint = JSON.stringify([needs, given]);
-        result[side].notFollowed.push({
-          file: path,
-          line: null,
-          reason: 'gitops-install',
-          subject: key,
-          needs,
-          inputs: ['the chart is not in this repository'],
-          fingerprint,
-        });
-        followed = true;
-        continue;
-      }
-      const templates = await capacityTemplates(local, reader, io, parsers);
-      if (templates.length === 0) continue;
-      followed = true;
-      const missing = [...install.unread, ...files.filter((f) => f.text === null).map((f) => `valueFiles ${f.f} (not in the repository)`)];
-      if (missing.length > 0) {
-        result[side].notFollowed.push({
-          file: path,
-          line: null,
-          reason: 'gitops-install',
-          subject: key,
-          needs: local,
-          inputs: missing,
-          fingerprint: JSON.stringify([local, missing, given]),
-        });
-      }
-      let values = yamlOf(await reader.read(join(local, 'values.yaml')));
-      for (const layer of given) values = overlay(values, layer);
-      const v: Variant = { chart: local, values: path, changed: path, templateChanged: false };
-      for (const t of templates) readRender(result[side], v, false, t.template, t.text, values, t.refs, parsers);
-    }
+    if (await renderInstall(sides, path, io, parsers, result)) followed = true;
   }
   if (followed) result.followed.push(path);
+}
+
+/**
+ * One install at each side (absent where it is not there), rendered or named not followed on
+ * `at`: the changed Application, or a changed values file it names. True when it was followed
+ * (its chart renders capacity from values, or what it is given had to be named).
+ */
+async function renderInstall(
+  sides: { base: GitopsInstall | undefined; head: GitopsInstall | undefined },
+  at: string,
+  io: InstallIo,
+  parsers: readonly CapacityParser[],
+  result: ChartRenders,
+): Promise<boolean> {
+  const chart = (sides.head ?? sides.base)?.chart;
+  if (chart === undefined) return false;
+  const local = await localChart(chart, io);
+  let followed = false;
+  for (const side of ['base', 'head'] as const) {
+    const install = sides[side];
+    if (install === undefined) continue;
+    const key = install.key;
+    const reader = io[side];
+    const files = await Promise.all(
+      install.valueFiles.map(async (f) =>
+        foreignFile(install, f, io) ? { f, text: null, foreign: true } : { f, text: await reader.read(f), foreign: false },
+      ),
+    );
+    const given = [...files.filter((f) => f.text !== null || !install.optionalFiles).map((f) => yamlOf(f.text)), ...install.inline];
+    const templates = local === null ? [] : await capacityTemplates(local, reader, io, parsers);
+    if (local === null || install.templated) {
+      // What a chart not in view, or the Applications an ApplicationSet generates, make of the
+      // values cannot be read: named when the values name GPUs or the chart here renders capacity.
+      if (templates.length === 0 && accountSignals('values.yaml', kubeStringify(given)).signals.length === 0) continue;
+      const needs = 'remote' in chart ? chart.remote : local === null ? `${chart.url} ${chart.local}` : local;
+      const why = install.templated
+        ? 'an ApplicationSet: the Applications its generators make, and their parameters, are not worked out'
+        : 'local' in chart && !(await isChart(chart.local, io))
+          ? `no chart at ${chart.local} in this repository`
+          : 'the chart is not in this repository';
+      result[side].notFollowed.push({
+        file: at,
+        line: null,
+        reason: 'gitops-install',
+        subject: key,
+        needs,
+        inputs: [why],
+        fingerprint: JSON.stringify([needs, given]),
+      });
+      followed = true;
+      continue;
+    }
+    if (templates.length === 0) continue;
+    followed = true;
+    const absent = files
+      .filter((f) => f.foreign || (f.text === null && !install.optionalFiles))
+      .map((f) => `valueFiles ${f.f} (${f.foreign ? `from ${install.from?.[f.f] ?? '?'}, not this repository` : 'not in the repository'})`);
+    const missing = [...install.unread, ...absent];
+    if (missing.length > 0) {
+      result[side].notFollowed.push({
+        file: at,
+        line: null,
+        reason: 'gitops-install',
+        subject: key,
+        needs: local,
+        inputs: missing,
+        fingerprint: JSON.stringify([local, missing, given]),
+      });
+    }
+    let values = yamlOf(await reader.read(join(local, 'values.yaml')));
+    for (const layer of given) values = overlay(values, layer);
+    const v: Variant = { chart: local, values: at, changed: at, templateChanged: false };
+    for (const t of templates) readRender(result[side], v, false, t.template, t.text, values, t.refs, parsers);
+  }
+  return followed;
+}
+
+/** Plain values: a YAML mapping that is no Kubernetes object. */
+function isValuesMap(text: string | null): boolean {
+  if (text === null) return false;
+  const value = yamlValue(text);
+  return isObject(value) && !(typeof value.apiVersion === 'string' && typeof value.kind === 'string');
+}
+
+/**
+ * Values files the PR changes away from any chart (no Chart.yaml beside them, no Application in
+ * the diff naming them), followed to every Application, ApplicationSet and HelmRelease of the tree
+ * that names them, and read as those install their charts, reported on the values file. A values
+ * file the search did not get to the end of the tree for, that nothing found names, is not
+ * followed when it changes what could size capacity (a sizing key, a number, a GPU name).
+ */
+async function followValues(
+  changed: readonly string[],
+  io: InstallIo,
+  parsers: readonly CapacityParser[],
+  result: ChartRenders,
+): Promise<string[]> {
+  const candidates: string[] = [];
+  const followed: string[] = [];
+  for (const path of changed) {
+    // Not a chart's templates, nor a tool's own folder (`.github/workflows`): no install reads those.
+    if (fileFormat(path) !== 'yaml' || /(^|\/)(templates\/|\.)/.test(path) || result.followed.includes(path)) continue;
+    // Beside a chart, its own values.yaml is every install's; another values file there is
+    // rendered over it (variantsOf) unless an install names it.
+    const besideChart = await isChart(dirOf(path), io);
+    if (besideChart && (path === join(dirOf(path), 'values.yaml') || !isHelmValuesPath(path))) continue;
+    const texts = { base: await io.base.read(path), head: await io.head.read(path) };
+    if (isValuesMap(texts.base) || isValuesMap(texts.head)) candidates.push(path);
+  }
+  if (candidates.length === 0) return followed;
+  const tree = await installsInTree(new Set(changed), io);
+  for (const path of candidates) {
+    const naming = tree.installs.filter(({ install }) => install.valueFiles.includes(path) && !foreignFile(install, path, io));
+    const rendering: string[] = [];
+    for (const { file, install } of naming) {
+      if (await renderInstall({ base: install, head: install }, path, io, parsers, result)) rendering.push(`${install.key} in ${file}`);
+    }
+    // Each install makes its own copy of the objects (one per cluster, say), under the same names:
+    // they are reported once, and the copies are named here rather than counted as one.
+    if (rendering.length > 1) {
+      result.head.notFollowed.push({
+        file: path,
+        line: null,
+        reason: 'gitops-install',
+        subject: path,
+        needs: 'one count per install',
+        inputs: rendering.sort(),
+      });
+    }
+    if (naming.length > 0) {
+      result.followed.push(path);
+      followed.push(path);
+      continue;
+    }
+    if (!tree.truncated || !isHelmValuesPath(path) || (await isChart(dirOf(path), io))) continue;
+    const texts = [await io.base.read(path), await io.head.read(path)];
+    const [before, after] = texts.map(yamlOf);
+    const keys = sizingKeys(before, after);
+    // Where it names GPUs, the check of values with no chart (input-files.ts) names those keys already.
+    const named = texts.some((t) => t !== null && namesGpu(t)) && keys.some((k) => sizesCapacity(k));
+    if (keys.length === 0 || named) continue;
+    result.head.notFollowed.push({
+      file: path,
+      line: null,
+      reason: 'helm-values',
+      subject: path,
+      needs: 'the Application or HelmRelease that installs a chart with it',
+      inputs: [`the tree was searched for them only in part; changed: ${keys.slice(0, 5).join(', ')}`],
+    });
+  }
+  return followed;
+}
+
+/** Changed leaves that could size capacity whatever chart reads them: a sizing key, a number, a GPU name. */
+function sizingKeys(before: unknown, after: unknown): string[] {
+  return changedKeys(before, after).filter(
+    (k) =>
+      sizesCapacity(k) ||
+      [leafAt(before, k), leafAt(after, k)].some((v) => typeof v === 'number' || (typeof v === 'string' && namesGpu(v))),
+  );
 }
 
 function readRender(
@@ -192,6 +343,14 @@ function readRender(
     const why = rendered === null ? `${v.values} is not valid YAML` : `${rendered.why} at line ${rendered.line}`;
     out.notFollowed.push({ file: v.changed, line: null, reason, subject: template, needs: template, inputs: [why], fingerprint });
     return;
+  }
+  // A named template left unrendered may write any field, a GPU limit among them: what it
+  // renders is unknown, unless what the template reads is the same at both sides.
+  const left = rendered.text.split('\n').findIndex((l) => INDIRECT_RE.test(l));
+  if (left >= 0) {
+    const fingerprint = JSON.stringify([text, refs.map((r) => valueAt(values, r))]);
+    const why = `${(rendered.text.split('\n')[left] ?? '').trim()} at line ${rendered.lineOf(left + 1)} is not rendered`;
+    out.notFollowed.push({ file: v.changed, line: null, reason, subject: template, needs: template, inputs: [why], fingerprint });
   }
   const found = detectFile(template, rendered.text, parsers);
   // The chart's own values render the objects of the template; another values file, its own copies.
@@ -228,7 +387,20 @@ function readRender(
   }
 }
 
+// A named template (`include`, `template`) or `tpl` may read any value, from another file of the chart.
+const INDIRECT_RE = /\{\{-?\s*(?:[^}]*[\s(|])?(?:include|template|tpl)\s/;
+
+/**
+ * The values a template reads, as paths (`queue.gpus`); `''` stands for all of them where it
+ * reads through a named template or `tpl`, so a change to any value is a change to what it renders.
+ */
+function valuesRead(text: string): string[] {
+  const refs = [...text.matchAll(VALUES_REF_RE)].map((m) => (m[1] ?? '').slice(1));
+  return INDIRECT_RE.test(text) ? [...refs, ''] : refs;
+}
+
 function valueAt(values: unknown, path: string): unknown {
+  if (path === '') return values;
   let at = values;
   for (const step of path.split('.')) at = isObject(at) ? at[step] : undefined;
   return at ?? null;

@@ -85,7 +85,7 @@ describe('GitOps installs of a chart', () => {
     ).toEqual([
       {
         key: 'Application/queues-prod#0',
-        chart: { local: 'charts/queues' },
+        chart: { local: 'charts/queues', repo: 'github.com/acme/platform', url: 'https://github.com/acme/platform.git' },
         valueFiles: ['charts/queues/values-prod.yaml'],
         inline: [{ queue: { gpus: 12 } }],
         unread: [],
@@ -99,7 +99,7 @@ describe('GitOps installs of a chart', () => {
     ).toEqual([
       {
         key: 'HelmRelease/queues',
-        chart: { local: 'charts/queues' },
+        chart: { local: 'charts/queues', repo: null, url: 'GitRepository/platform' },
         valueFiles: [],
         inline: [{ queue: { gpus: 2 } }],
         unread: ['valuesFrom Secret/queue-values'],

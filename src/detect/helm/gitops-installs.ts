@@ -1,4 +1,5 @@
 import { LineCounter } from 'yaml';
+import { repositoryName } from '../../domain/index.js';
 import { readYaml, toJson, yamlValue } from '../kit/kube-yaml.js';
 
 /**
@@ -8,13 +9,26 @@ import { readYaml, toJson, yamlValue } from '../kit/kube-yaml.js';
 export interface GitopsInstall {
   /** `Application/<name>#<source>` or `HelmRelease/<name>`: the same install at both sides. */
   key: string;
-  chart: { local: string } | { remote: string };
+  /**
+   * A folder of a Git repository (`repo`: its `host/owner/name`, null when the source does not say
+   * which, as a Flux `GitRepository` named elsewhere), or a chart of a Helm or OCI repository.
+   */
+  chart: { local: string; repo: string | null; url: string } | { remote: string };
   /** Values files, as repository paths, lowest precedence first (after the chart's values.yaml). */
   valueFiles: string[];
+  /** The Git repository URL of a values file taken from another source's root (`$<ref>/…`). */
+  from?: Record<string, string>;
   /** Inline values over the files, lowest precedence first. */
   inline: unknown[];
   /** Values from elsewhere the review cannot read (a Secret, a ConfigMap of the cluster). */
   unread: string[];
+  /** Values files Argo CD skips when absent (`ignoreMissingValueFiles`). */
+  optionalFiles?: true;
+  /**
+   * An ApplicationSet's template: how many Applications its generators make, and what their
+   * parameters make of the chart and values files, is not worked out here.
+   */
+  templated?: true;
 }
 
 type Obj = Record<string, unknown>;
@@ -46,7 +60,10 @@ export function gitopsInstalls(text: string): GitopsInstall[] {
     if (!isObj(obj) || !isObj(obj.metadata) || !isObj(obj.spec)) continue;
     const name = str(obj.metadata.name) ?? '(unnamed)';
     const api = str(obj.apiVersion) ?? '';
-    if (api.startsWith('argoproj.io/') && obj.kind === 'Application') out.push(...argoInstalls(name, obj.spec));
+    if (api.startsWith('argoproj.io/') && obj.kind === 'Application') out.push(...argoInstalls(`Application/${name}`, obj.spec));
+    if (api.startsWith('argoproj.io/') && obj.kind === 'ApplicationSet' && isObj(obj.spec.template) && isObj(obj.spec.template.spec)) {
+      out.push(...argoInstalls(`ApplicationSet/${name}`, obj.spec.template.spec).map((i) => ({ ...i, templated: true as const })));
+    }
     if (api.startsWith('helm.toolkit.fluxcd.io/') && obj.kind === 'HelmRelease') out.push(...fluxInstalls(name, obj.spec));
   }
   return out;
@@ -55,12 +72,13 @@ export function gitopsInstalls(text: string): GitopsInstall[] {
 /**
  * Argo CD: a source with `path` is a folder of its Git repository, one with `chart` a chart of a
  * Helm repository. `helm.valueFiles` are relative to the source's path, or `$<ref>/…` from the root
- * of the source with that `ref`; `values` and then `valuesObject` go over them. A Git source is
- * taken to be this repository when the folder holds a chart here.
+ * of the source with that `ref`; `valuesObject` (else `values`) and then `parameters` go over them.
  */
-function argoInstalls(name: string, spec: Obj): GitopsInstall[] {
+function argoInstalls(owner: string, spec: Obj): GitopsInstall[] {
   const sources: unknown[] = Array.isArray(spec.sources) ? spec.sources : isObj(spec.source) ? [spec.source] : [];
-  const refs = new Set(sources.flatMap((s) => (isObj(s) && str(s.ref) !== null ? [str(s.ref) as string] : [])));
+  const refs = new Map(
+    sources.flatMap((s) => (isObj(s) && str(s.ref) !== null ? [[str(s.ref) as string, str(s.repoURL) ?? '?'] as const] : [])),
+  );
   const out: GitopsInstall[] = [];
   sources.forEach((source, i) => {
     if (!isObj(source) || !isObj(source.helm)) return;
@@ -68,31 +86,50 @@ function argoInstalls(name: string, spec: Obj): GitopsInstall[] {
     const path = str(source.path);
     const chartName = str(source.chart);
     const root = path === null ? null : normal(path);
+    const url = str(source.repoURL) ?? '?';
     const chart =
       root !== null && chartName === null
-        ? { local: root }
-        : { remote: `${str(source.repoURL) ?? '?'}${chartName === null ? '' : ` ${chartName}`}` };
+        ? { local: root, repo: repositoryName(url), url }
+        : { remote: `${url}${chartName === null ? '' : ` ${chartName}`}` };
     const valueFiles: string[] = [];
     const unread: string[] = [];
+    const from: Record<string, string> = {};
     for (const f of Array.isArray(helm.valueFiles) ? helm.valueFiles : []) {
       const file = str(f);
       if (file === null) continue;
       const ref = /^\$([A-Za-z0-9_-]+)\/(.*)$/.exec(file);
-      const resolved = ref ? (refs.has(ref[1] ?? '') ? normal(ref[2] ?? '') : null) : root === null ? null : normal(`${root}/${file}`);
+      const refUrl = ref ? refs.get(ref[1] ?? '') : undefined;
+      const resolved = ref ? (refUrl !== undefined ? normal(ref[2] ?? '') : null) : root === null ? null : normal(`${root}/${file}`);
       if (resolved === null) unread.push(`valueFiles ${file}`);
       else valueFiles.push(resolved);
+      if (resolved !== null && refUrl !== undefined) from[resolved] = refUrl;
     }
     const inline: unknown[] = [];
+    // Argo CD hands Helm `valuesObject` when it is set, and `values` only when it is not.
     const values = str(helm.values);
-    if (values !== null) inline.push(yamlValue(values) ?? {});
-    else if (isObj(helm.values)) inline.push(helm.values);
     if (isObj(helm.valuesObject)) inline.push(helm.valuesObject);
-    // `parameters` set single values over everything else, as `--set` does.
+    else if (values !== null) inline.push(yamlValue(values) ?? {});
+    else if (isObj(helm.values)) inline.push(helm.values);
+    // `parameters` set single values over everything else, as `--set` (`--set-string`) does.
     for (const p of Array.isArray(helm.parameters) ? helm.parameters : []) {
       const key = isObj(p) ? str(p.name) : null;
-      if (key !== null && isObj(p)) inline.push(setPath(key, p.value));
+      if (key === null || !isObj(p)) continue;
+      const set = setPath(key, p.forceString === true ? forced(p.value) : setValue(p.value));
+      if (set === null) unread.push(`parameters ${key}`);
+      else inline.push(set);
     }
-    out.push({ key: `Application/${name}#${String(i)}`, chart, valueFiles, inline, unread });
+    for (const p of Array.isArray(helm.fileParameters) ? helm.fileParameters : []) {
+      unread.push(`fileParameters ${isObj(p) ? (str(p.name) ?? '?') : '?'}`);
+    }
+    out.push({
+      key: `${owner}#${String(i)}`,
+      chart,
+      valueFiles,
+      ...(Object.keys(from).length > 0 ? { from } : {}),
+      inline,
+      unread,
+      ...(helm.ignoreMissingValueFiles === true ? { optionalFiles: true as const } : {}),
+    });
   });
   return out;
 }
@@ -110,10 +147,12 @@ function fluxInstalls(name: string, spec: Obj): GitopsInstall[] {
   const root = sourceKind === 'GitRepository' && chartPath !== null ? normal(chartPath) : null;
   const chart =
     root !== null
-      ? { local: root }
+      ? { local: root, repo: null, url: `GitRepository/${str((chartSpec?.sourceRef as Obj).name) ?? '?'}` }
       : { remote: chartPath ?? (isObj(spec.chartRef) ? `${str(spec.chartRef.kind) ?? '?'}/${str(spec.chartRef.name) ?? '?'}` : '?') };
   const valueFiles: string[] = [];
-  for (const f of chartSpec !== null && Array.isArray(chartSpec.valuesFiles) ? chartSpec.valuesFiles : []) {
+  const files: unknown[] =
+    chartSpec === null ? [] : [...(Array.isArray(chartSpec.valuesFiles) ? (chartSpec.valuesFiles as unknown[]) : []), chartSpec.valuesFile];
+  for (const f of files) {
     const file = str(f);
     const resolved = file === null ? null : normal(file);
     if (resolved !== null) valueFiles.push(resolved);
@@ -125,9 +164,32 @@ function fluxInstalls(name: string, spec: Obj): GitopsInstall[] {
   return [{ key: `HelmRelease/${name}`, chart, valueFiles, inline, unread }];
 }
 
-function setPath(path: string, value: unknown): Obj {
+/**
+ * `--set a.b=v` as a values tree; null for what Helm's strvals reads in ways not worked out here
+ * (list indices `a[0]`, escaped dots, several values in one).
+ */
+function setPath(path: string, value: unknown): Obj | null {
+  if (/[[\]\\,=]/.test(path)) return null;
   const steps = path.split('.');
+  if (steps.some((s) => s === '')) return null;
   let out: unknown = value;
   for (let i = steps.length - 1; i >= 0; i--) out = { [steps[i] ?? '']: out };
   return out as Obj;
+}
+
+/** `--set-string`: the value as text. */
+function forced(v: unknown): string {
+  return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : '';
+}
+
+/** The type `--set` gives a value (Helm's strvals): booleans, null, integers; anything else a string. */
+function setValue(v: unknown): unknown {
+  if (typeof v !== 'string') return v ?? null;
+  const lower = v.toLowerCase();
+  if (lower === 'true' || lower === 'false') return lower === 'true';
+  if (lower === 'null') return null;
+  // An integer that does not start with 0 (so `010` stays a string), or 0 itself.
+  const integer = v === '0' || (/^[+-]?\d+$/.test(v) && !v.startsWith('0'));
+  if (integer && Number.isSafeInteger(Number(v))) return Number(v);
+  return v;
 }
