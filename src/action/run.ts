@@ -12,6 +12,7 @@ import { stateKey, stateSecretFromEnv } from '../github/overrides/state-signatur
 import { tokenClient } from '../github/api/token-client.js';
 import { instanceFromEnv, InstanceNameError } from '../github/publish/instance.js';
 import type { Instance } from '../github/publish/instance.js';
+import { GpuJustifyError } from '../domain/errors.js';
 
 /** What the Actions runner tells a step about its run (a subset of the documented variables). */
 export interface ActionEnv {
@@ -27,8 +28,8 @@ export interface ActionEnv {
 }
 
 /** The Action could not start: a wrong event, no token, an unreadable event file. */
-class ActionSetupError extends Error {
-  readonly kind = 'bad-input';
+class ActionSetupError extends GpuJustifyError {
+  override readonly kind = 'bad-input';
 }
 
 const PR_EVENTS = new Set(['pull_request', 'pull_request_target']);

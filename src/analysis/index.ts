@@ -1,7 +1,12 @@
-// What report/ may use of analysis/: the findings' helpers for words and times. report/ imports
-// analysis/ through this file only (eslint.config.js), so what it leans on stays in one list.
+// analysis/'s API: the judgements review/ runs and the stagger planner the CLI runs (codes and
+// numbers only), and what report/ needs to word them. Callers import analysis/ through this file
+// (report/ must: eslint.config.js), so what other stages lean on stays in one list.
+export { judgeCatalog, measuredEntries, splitCatalog, type CatalogSplit, type JudgedCatalog } from './catalog-demand.js';
 export { HELD_MOST } from './idle-pods.js';
-export { gpusText } from './series.js';
-export { usageProfile } from './stagger/check.js';
+export { filledWorkload, inferredWorkloads } from './inferred-workloads.js';
+export { coverageEvidence, uniqueMissing } from './missing.js';
+export { observedForDraft } from './observed-workloads.js';
+export { reviewChanges, type ChangeContext } from './review-change.js';
+export { judgePr } from './review-pr.js';
 export { cycleWord, DAY, WEEK } from './stagger/circle.js';
-export { cronLine, formatClock, formatWhen } from './stagger/cron.js';
+export { jobsFromWorkloads, planStagger, StaggerError, usageProfile, type ExpandProblem } from './stagger/index.js';

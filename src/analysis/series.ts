@@ -74,16 +74,6 @@ export function product(a: Timeline, b: Timeline): Timeline {
   return out;
 }
 
-/** Round for display without hiding small values: 3 significant digits. */
-function round3(x: number): number {
-  return Number.parseFloat(x.toPrecision(3));
-}
-
-/** A GPU count for text: whole numbers as they are, GPU equivalents of MIG slices to 3 significant digits. */
-export function gpusText(x: number): string {
-  return Number.isInteger(x) ? String(x) : String(round3(x));
-}
-
 /** Over the sample times at which a pod held GPUs: how many, the GPUs summed, and `busy` summed. */
 export function holding(
   held: ReadonlyMap<number, number>,

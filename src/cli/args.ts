@@ -1,9 +1,10 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { nearest } from '../domain/index.js';
+import { GpuJustifyError } from '../domain/errors.js';
 
 /** The command line was wrong: exit 2 with the message. */
-export class UsageError extends Error {
-  readonly kind = 'usage';
+export class UsageError extends GpuJustifyError {
+  override readonly kind = 'usage';
 }
 
 type Options = NonNullable<ParseArgsConfig['options']>;

@@ -1,3 +1,4 @@
+import { GpuJustifyError } from '../domain/errors.js';
 import { redactSecrets } from '../domain/redact.js';
 import { visible } from '../domain/visible.js';
 import { nearest } from '../domain/nearest.js';
@@ -83,7 +84,7 @@ export async function main(argv: string[], output: Output = processOutput): Prom
     return await command.run(rest, out);
   } catch (err) {
     if (err instanceof UsageError || isInputError(err)) {
-      out.stderr(`gpu-justify ${name}: ${(err as Error).message}`);
+      out.stderr(`gpu-justify ${name}: ${err.message}`);
       return 2;
     }
     throw err;
@@ -91,7 +92,6 @@ export async function main(argv: string[], output: Output = processOutput): Prom
 }
 
 /** Errors that are the user's input, not a bug: bad files, bad telemetry settings. */
-function isInputError(err: unknown): boolean {
-  const kind = err instanceof Error ? (err as { kind?: unknown }).kind : undefined;
-  return kind === 'bad-input' || kind === 'telemetry-config';
+function isInputError(err: unknown): err is GpuJustifyError {
+  return err instanceof GpuJustifyError && (err.kind === 'bad-input' || err.kind === 'telemetry-config');
 }

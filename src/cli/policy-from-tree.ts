@@ -1,8 +1,7 @@
 import type { Diagnostic, TreeReader } from '../domain/index.js';
 import { DEFAULT_POLICY, diagnostic } from '../domain/index.js';
 import { POLICY_PATHS, type LoadedPolicy } from '../review/index.js';
-import { parsePolicy } from '../workloads/policy.js';
-import { loadYaml } from '../workloads/yaml-source.js';
+import { loadYaml, parsePolicy } from '../workloads/index.js';
 import { readInputFile } from './read-input.js';
 
 /** The policy from `--config`, else from the base side (a PR cannot loosen its own rules). */

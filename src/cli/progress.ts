@@ -1,4 +1,4 @@
-import type { TelemetrySource } from '../telemetry/source.js';
+import type { TelemetrySource } from '../telemetry/index.js';
 
 /** Where progress goes: a terminal's stderr, rewritten in place; nowhere when not a terminal. */
 export interface ProgressSink {

@@ -1,9 +1,15 @@
-import { openCostSettings, fetchAllocation } from '../telemetry/opencost/client.js';
-import { openSource } from '../telemetry/registry.js';
-import { replayAllocation } from '../telemetry/record.js';
-import { SnapshotSource, readSnapshot, type Snapshot } from '../telemetry/snapshot.js';
-import { REVIEW_STEP_SECONDS, type TelemetryInput } from '../telemetry/collect.js';
-import { parseDuration } from '../workloads/duration.js';
+import {
+  fetchAllocation,
+  openCostSettings,
+  openSource,
+  readSnapshot,
+  replayAllocation,
+  REVIEW_STEP_SECONDS,
+  type Snapshot,
+  SnapshotSource,
+  type TelemetryInput,
+} from '../telemetry/index.js';
+import { parseDuration } from '../workloads/index.js';
 import { UsageError } from './args.js';
 
 export interface TelemetryFlags {

@@ -1,9 +1,18 @@
 /**
+ * What every error this project throws on purpose shares: a `kind` that says what failed (bad
+ * input, telemetry unavailable, GitHub refused, …), read with `instanceof` by the CLI's exit code
+ * and the check's failure line. An error without one is a bug, and is labelled as unexpected.
+ */
+export abstract class GpuJustifyError extends Error {
+  abstract readonly kind: string;
+}
+
+/**
  * Input the user gave cannot be used: a missing directory, an unknown git ref, a path leaving the
  * repository. The CLI reports it on stderr and exits 2.
  */
-export class InputError extends Error {
-  readonly kind = 'bad-input';
+export class InputError extends GpuJustifyError {
+  override readonly kind = 'bad-input';
   readonly file?: string;
   readonly line?: number;
 

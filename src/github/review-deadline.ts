@@ -1,4 +1,5 @@
 import type { ChangeSet, TreeReader } from '../domain/files.js';
+import { GpuJustifyError } from '../domain/errors.js';
 
 /** How long one review may read and judge before it is stopped and concluded as not finished. */
 const DEFAULT_REVIEW_DEADLINE_SECONDS = 300;
@@ -15,8 +16,8 @@ function reviewDeadlineSeconds(env: Record<string, string | undefined> = process
  * stopped (its worker terminated), and no verdict was reached. Says which file it read last, the
  * likeliest to be what held it.
  */
-export class ReviewDeadlineError extends Error {
-  readonly kind = 'deadline';
+export class ReviewDeadlineError extends GpuJustifyError {
+  override readonly kind = 'deadline';
 
   constructor(
     readonly seconds: number,

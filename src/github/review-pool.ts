@@ -5,13 +5,14 @@ import { UnreadablePathError } from '../domain/files.js';
 import type { ReviewInput } from '../review/index.js';
 import type { FromWorker, PortCall, ReviewJob, ToWorker } from './review-messages.js';
 import { inThisThread, type ReviewRunner } from './review-runner.js';
+import { GpuJustifyError } from '../domain/errors.js';
 
 /**
  * A review's worker stopped before the review finished: it ran out of the memory it may use, or
  * failed. The review reached no verdict.
  */
-export class ReviewWorkerError extends Error {
-  readonly kind = 'review-worker';
+export class ReviewWorkerError extends GpuJustifyError {
+  override readonly kind = 'review-worker';
 
   constructor(message: string, options: { cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });

@@ -1,4 +1,5 @@
-import { cycleWord, formatWhen } from '../analysis/index.js';
+import { cycleWord } from '../analysis/index.js';
+import { formatWhen } from './clock.js';
 import type { BoundProof, CycleSpan, Evidence, PackingRule } from '../domain/index.js';
 
 const gpuWord = (n: number): string => `${n} GPU${n === 1 ? '' : 's'}`;

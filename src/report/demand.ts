@@ -1,4 +1,5 @@
-import { DAY, formatWhen, usageProfile, WEEK } from '../analysis/index.js';
+import { DAY, usageProfile, WEEK } from '../analysis/index.js';
+import { formatWhen } from './clock.js';
 import { markdownTable } from 'markdown-table';
 import type { PlacedRun } from '../domain/index.js';
 

@@ -1,8 +1,8 @@
-import { cronLine, formatWhen, gpusText } from '../analysis/index.js';
+import { cronLine, formatWhen } from './clock.js';
 import { movedRuns } from '../domain/index.js';
 import type { ChangeReview, Finding, OutcomeCost, PlacedRun, PlannedManifest, ReviewResult, StaggerPlan } from '../domain/index.js';
 import { code, MAX_SENTENCE, md, prose } from './escape.js';
-import { pct, unitUsd } from './numbers.js';
+import { gpusText, pct, unitUsd } from './numbers.js';
 import { chronological } from './schedule.js';
 import { sharedCount } from './sharing.js';
 import { findingText, servingAdvice } from './findings.js';

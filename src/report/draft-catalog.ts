@@ -1,8 +1,7 @@
 import { stringify } from 'yaml';
 import type { DeclaredWorkload, DraftEntry, LocalQueueSeen, ObservedForDraft, ObservedWorkload, SourceRef } from '../domain/index.js';
 import { gpusOf } from '../domain/index.js';
-import { formatClock } from '../workloads/clock.js';
-import { formatDuration } from '../workloads/duration.js';
+import { formatClock, formatDuration } from '../workloads/index.js';
 
 /** What `init --prometheus` adds to a draft: what telemetry saw, and the queries and window it asked. */
 export interface DraftTelemetry {

@@ -1,6 +1,5 @@
 import type { FieldOrigin, FillableField } from '../domain/index.js';
-import { formatClock } from '../workloads/clock.js';
-import { formatDuration } from '../workloads/duration.js';
+import { formatClock, formatDuration } from '../workloads/index.js';
 
 function from(o: FieldOrigin): string {
   return o.source === 'telemetry' ? `the runs telemetry observed over ${o.window ?? 'the window'}` : o.ref;

@@ -1,4 +1,4 @@
-import { gpusText } from '../analysis/index.js';
+import { gpusText } from './numbers.js';
 import type { CostNote, Finding, FindingDetail, LadderFlag, ServingCapacity, ServingSize, Shortfall } from '../domain/index.js';
 
 /** A share to one decimal (`12.5%`): the findings' own precision, finer than the tables' `pct`. */

@@ -1,4 +1,4 @@
-import { gpusText } from '../analysis/index.js';
+import { gpusText } from './numbers.js';
 import type { ChangeReview, Finding, Lever, ReviewResult } from '../domain/index.js';
 import { sharedMore } from './sharing.js';
 import type { FactorChange } from './sharing.js';

@@ -1,8 +1,8 @@
-import { gpusText, HELD_MOST } from '../analysis/index.js';
+import { HELD_MOST } from '../analysis/index.js';
 import { markdownTable } from 'markdown-table';
 import type { ChangeReview, IdlePod } from '../domain/index.js';
 import { code, md } from './escape.js';
-import { pct } from './numbers.js';
+import { gpusText, pct } from './numbers.js';
 
 /** Rows of the idle-pod table; the rest are counted under it. */
 export const MAX_IDLE_POD_ROWS = 10;

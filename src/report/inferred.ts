@@ -1,5 +1,5 @@
 import type { ChangeReview, DeadlineLadder, DemandProfile, FieldOrigin, InferredField, InferredWorkload } from '../domain/index.js';
-import { formatClock } from '../analysis/index.js';
+import { formatClock } from './clock.js';
 import { MAX_SENTENCE, md } from './escape.js';
 import { duration, num } from './numbers.js';
 import type { Section } from './review-sections.js';

@@ -28,3 +28,8 @@ export function duration(minutes: number): string {
   const rest = m % 60;
   return h === 0 ? `${rest}m` : rest === 0 ? `${h}h` : `${h}h ${rest}m`;
 }
+
+/** A GPU count for text: whole numbers as they are, GPU equivalents of MIG slices to 3 significant digits. */
+export function gpusText(x: number): string {
+  return Number.isInteger(x) ? String(x) : String(Number.parseFloat(x.toPrecision(3)));
+}

@@ -1,8 +1,8 @@
-import { cycleWord, gpusText } from '../analysis/index.js';
+import { cycleWord } from '../analysis/index.js';
 import type { ChangeReview } from '../domain/index.js';
 import { LADDER_NOTE, ladderFlags, ladderTable, measuredLadders } from './ladder.js';
 import { costTable, runtimeTable, servingTable } from './measured-tables.js';
-import { num, pct } from './numbers.js';
+import { gpusText, num, pct } from './numbers.js';
 import { demandChart, demandLegend, demandSentence, demandTable, hourlyPeaks } from './demand.js';
 import { idlePodsBody } from './idle-pods.js';
 import { INFERRED_SECTIONS } from './inferred.js';

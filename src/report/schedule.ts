@@ -1,4 +1,5 @@
-import { cronLine, DAY, formatClock, formatWhen, usageProfile, WEEK } from '../analysis/index.js';
+import { DAY, usageProfile, WEEK } from '../analysis/index.js';
+import { cronLine, formatClock, formatWhen } from './clock.js';
 import { markdownTable } from 'markdown-table';
 import type { PlacedRun, StaggerPlan } from '../domain/index.js';
 import { codeCell, md, mermaidText } from './escape.js';

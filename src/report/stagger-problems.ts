@@ -1,4 +1,4 @@
-import { formatClock } from '../analysis/index.js';
+import { formatClock } from './clock.js';
 import type { ExpandProblemCode, JobProblem, RunRef, ScheduleProblem, StaggerProblem } from '../domain/index.js';
 
 /** Why the planner left a workload out, as the catalog's author reads it. */

@@ -1,4 +1,4 @@
-import { gpusText } from '../analysis/index.js';
+import { gpusText } from './numbers.js';
 import { markdownTable } from 'markdown-table';
 import type { CapacityChange, ChangeReview, Diagnostic, Finding } from '../domain/index.js';
 import { monthlyUsd, usd } from './cost.js';

@@ -1,7 +1,7 @@
-import { coverageEvidence, uniqueMissing } from '../analysis/missing.js';
+import { coverageEvidence, uniqueMissing } from '../analysis/index.js';
 import type { DetectedChanges } from '../detect/detect-changes.js';
 import type { CapacityChange, Diagnostic, MissingItem, Policy, ReviewResult } from '../domain/index.js';
-import type { ReviewTelemetry } from '../telemetry/collect.js';
+import type { ReviewTelemetry } from '../telemetry/index.js';
 import type { CatalogState } from './catalog-state.js';
 import type { Judged } from './judge.js';
 import { POLICY_PATHS, type ReviewInput } from './input.js';

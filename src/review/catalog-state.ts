@@ -1,6 +1,6 @@
-import { judgeCatalog, measuredEntries, splitCatalog, type CatalogSplit, type JudgedCatalog } from '../analysis/catalog-demand.js';
+import { type CatalogSplit, judgeCatalog, type JudgedCatalog, measuredEntries, splitCatalog } from '../analysis/index.js';
 import type { ChangeSet, Diagnostic, PartialJobWorkload, Policy, RejectedWorkload, ReviewMeasurements, Workload } from '../domain/index.js';
-import { parseCatalog } from '../workloads/catalog.js';
+import { parseCatalog } from '../workloads/index.js';
 
 /**
  * What the review knows of the workload catalog, worked out once and read by every later step:

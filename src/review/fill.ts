@@ -1,7 +1,7 @@
-import { filledWorkload } from '../analysis/inferred-workloads.js';
+import { filledWorkload } from '../analysis/index.js';
 import type { Diagnostic, DraftEntry, JobWorkload, ObservedJobRuns, PartialJobWorkload, RejectedWorkload } from '../domain/index.js';
 import { diagnostic } from '../domain/index.js';
-import { filledFieldNote } from '../report/filled-fields.js';
+import { filledFieldNote } from '../report/index.js';
 
 export interface FilledCatalog {
   /** The entries whose `unknown` fields were all filled, ready for the planner. */

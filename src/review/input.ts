@@ -1,5 +1,5 @@
 import type { ChangeSet, Diagnostic, Policy } from '../domain/index.js';
-import type { TelemetryInput } from '../telemetry/collect.js';
+import type { TelemetryInput } from '../telemetry/index.js';
 
 export const POLICY_PATHS = ['.github/gpu-justify.yml', '.github/gpu-justify.yaml'] as const;
 

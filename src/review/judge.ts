@@ -1,7 +1,4 @@
-import type { JudgedCatalog } from '../analysis/catalog-demand.js';
-import { inferredWorkloads } from '../analysis/inferred-workloads.js';
-import { reviewChanges, type ChangeContext } from '../analysis/review-change.js';
-import { judgePr } from '../analysis/review-pr.js';
+import { type ChangeContext, inferredWorkloads, type JudgedCatalog, judgePr, reviewChanges } from '../analysis/index.js';
 import type {
   CapacityChange,
   CatalogDemand,
@@ -15,8 +12,7 @@ import type {
   Verdict,
 } from '../domain/index.js';
 import { runsIn, servedBy } from '../domain/index.js';
-import type { ReviewTelemetry } from '../telemetry/collect.js';
-import { observationsFor } from '../telemetry/observations.js';
+import { observationsFor, type ReviewTelemetry } from '../telemetry/index.js';
 import { partialsOf, type CatalogState } from './catalog-state.js';
 import { fillUnknownFields } from './fill.js';
 import { entriesServing } from './measure.js';

@@ -1,6 +1,6 @@
 import { movedRuns } from '../domain/index.js';
 import type { ChangeReview, DeclaredWorkload, PlannedManifest, ReviewResult, TreeReader } from '../domain/index.js';
-import { declaredInTree } from '../workloads/manifests/read-tree.js';
+import { declaredInTree } from '../workloads/index.js';
 
 /**
  * Ties each workload a stagger plan moves to the manifest that declares it, so "Do this" names the

@@ -1,10 +1,7 @@
 import type { CapacityChange, ChangeSet, DraftEntry, MeasurableWorkload, Policy, Diagnostic } from '../domain/index.js';
 import { runsIn, servedBy } from '../domain/index.js';
-import { collectTelemetry, type ReviewTelemetry, type TelemetryInput } from '../telemetry/collect.js';
-import { scopeForChange } from '../telemetry/scopes.js';
-import { draftEntries } from '../workloads/draft-entries.js';
-import { declaredInTree } from '../workloads/manifests/read-tree.js';
-import { withTrustedQueries } from '../workloads/trusted-queries.js';
+import { collectTelemetry, type ReviewTelemetry, scopeForChange, type TelemetryInput } from '../telemetry/index.js';
+import { declaredInTree, draftEntries, withTrustedQueries } from '../workloads/index.js';
 import { partialsOf, type CatalogState } from './catalog-state.js';
 
 /**

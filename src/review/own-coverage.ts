@@ -1,7 +1,6 @@
 import type { DetectedChanges } from '../detect/detect-changes.js';
 import type { ChangeSet, FileCoverage } from '../domain/index.js';
-import { parseCatalog } from '../workloads/catalog.js';
-import { namedLoadTests, withOwnInputs } from '../workloads/own-inputs.js';
+import { namedLoadTests, parseCatalog, withOwnInputs } from '../workloads/index.js';
 import { POLICY_PATHS } from './input.js';
 
 /**

@@ -3,7 +3,7 @@ import { withCost } from '../detect/cost.js';
 import { detectChanges } from '../detect/detect-changes.js';
 import { PARSERS } from '../detect/registry.js';
 import type { Policy, ReviewResult } from '../domain/index.js';
-import { toMeasurements } from '../telemetry/measure/to-measurements.js';
+import { toMeasurements } from '../telemetry/index.js';
 import { assemble } from './assemble.js';
 import { readCatalogState, weighCatalog } from './catalog-state.js';
 import { cohortQueuesOf } from './cohort-queues.js';

@@ -1,4 +1,5 @@
 import { Redactor, redactor } from '../domain/redact.js';
+import { GpuJustifyError } from '../domain/errors.js';
 
 /**
  * Why a telemetry answer could not be had. Each error names the source and the query, and never
@@ -17,8 +18,8 @@ interface TelemetryErrorOptions {
   queryOnly?: boolean;
 }
 
-export abstract class TelemetryError extends Error {
-  abstract readonly kind: TelemetryErrorKind;
+export abstract class TelemetryError extends GpuJustifyError {
+  abstract override readonly kind: TelemetryErrorKind;
   readonly source: string;
   readonly query: string;
   readonly status?: number;
@@ -35,25 +36,25 @@ export abstract class TelemetryError extends Error {
 
 /** Unreachable, timed out, or 5xx/429 after the retries ran out. */
 export class TelemetryUnavailableError extends TelemetryError {
-  readonly kind = 'telemetry-unavailable';
+  override readonly kind = 'telemetry-unavailable';
   override readonly name = 'TelemetryUnavailableError';
 }
 
 /** The server refused the query itself (400, 422): retrying will not help. */
 export class TelemetryQueryError extends TelemetryError {
-  readonly kind = 'telemetry-bad-query';
+  override readonly kind = 'telemetry-bad-query';
   override readonly name = 'TelemetryQueryError';
 }
 
 /** The server answered with something that is not the API's JSON (an HTML login page, say). */
 export class TelemetryResponseError extends TelemetryError {
-  readonly kind = 'telemetry-bad-response';
+  override readonly kind = 'telemetry-bad-response';
   override readonly name = 'TelemetryResponseError';
 }
 
 /** The operator's environment does not describe a usable source. */
 export class TelemetryConfigError extends TelemetryError {
-  readonly kind = 'telemetry-config';
+  override readonly kind = 'telemetry-config';
   override readonly name = 'TelemetryConfigError';
 }
 

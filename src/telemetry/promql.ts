@@ -1,3 +1,5 @@
+import { GpuJustifyError } from '../domain/errors.js';
+
 /**
  * PromQL is built here and only here: label values from the catalog and the PR are quoted and
  * escaped, label and metric names are checked, so no value can change a query's shape.
@@ -14,8 +16,8 @@ export interface Matcher {
 const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
 const METRIC_NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
 
-export class PromQLBuildError extends Error {
-  readonly kind = 'promql-build';
+export class PromQLBuildError extends GpuJustifyError {
+  override readonly kind = 'promql-build';
   override readonly name = 'PromQLBuildError';
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeFailure } from '../../src/github/api/errors.js';
+import { TelemetryUnavailableError } from '../../src/telemetry/errors.js';
 
 describe('describeFailure', () => {
   it('names the status and request of a GitHub refusal, without host or query', () => {
@@ -15,7 +16,7 @@ describe('describeFailure', () => {
   });
 
   it("uses a typed error's kind", () => {
-    const err = Object.assign(new Error('Prometheus answered 503'), { kind: 'telemetry-unavailable' });
+    const err = new TelemetryUnavailableError('Prometheus answered 503', { source: 'prometheus', query: 'up' });
     expect(describeFailure(err)).toBe('telemetry-unavailable: Prometheus answered 503');
   });
 

@@ -1,4 +1,4 @@
-import type { JobProblem, StaggerJob, StaggerProblem } from '../../domain/index.js';
+import { GpuJustifyError, type JobProblem, type StaggerJob, type StaggerProblem } from '../../domain/index.js';
 import { DAY, cycleWord } from './circle.js';
 
 export type StaggerErrorKind = StaggerProblem['kind'];
@@ -16,8 +16,8 @@ function codesOf(p: StaggerProblem): string {
 }
 
 /** The planner was given something it cannot plan, or (a bug) produced a schedule that breaks a rule. */
-export class StaggerError extends Error {
-  readonly kind: StaggerErrorKind;
+export class StaggerError extends GpuJustifyError {
+  override readonly kind: StaggerErrorKind;
   readonly problem: StaggerProblem;
 
   constructor(problem: StaggerProblem) {

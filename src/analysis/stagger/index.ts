@@ -1,5 +1,4 @@
 export { checkSchedule, usageAt, usageProfile, type UsageProfile, type UsageStep } from './check.js';
-export { cronLine, formatClock } from './cron.js';
 export { StaggerError, type StaggerErrorKind } from './errors.js';
 export { jobsFromWorkloads, type ExpandProblem } from './expand.js';
 export { lowerBound, type LowerBound } from './lower-bound.js';

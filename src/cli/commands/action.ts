@@ -1,6 +1,6 @@
 import { runAction, type ActionEnv } from '../../action/run.js';
 import { describeFailure, GitHubApiError } from '../../github/api/errors.js';
-import { telemetryFromEnv } from '../../telemetry/from-env.js';
+import { telemetryFromEnv } from '../../telemetry/index.js';
 import { parseFlags } from '../args.js';
 import type { Output } from '../output.js';
 

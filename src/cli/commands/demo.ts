@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ReviewResult } from '../../domain/index.js';
-import { renderComment } from '../../report/comment.js';
+import { renderComment } from '../../report/index.js';
 import { runReview } from '../../review/index.js';
 import { parseFlags } from '../args.js';
 import type { Output } from '../output.js';

@@ -1,7 +1,5 @@
 import { detectChanges } from '../../detect/detect-changes.js';
-import { coverageJson } from '../../report/coverage.js';
-import { changeJson } from '../../report/json.js';
-import { sharingSuffix } from '../../report/sharing.js';
+import { changeJson, coverageJson, sharingSuffix } from '../../report/index.js';
 import { parseFlags, required } from '../args.js';
 import { visible } from '../../domain/visible.js';
 import { jsonOutput } from '../output.js';

@@ -6,10 +6,7 @@ import { loadPolicy as loadPolicyFromGitHub } from '../../github/api/policy-load
 import { loadPull } from '../../github/api/pull-target.js';
 import { tokenClient } from '../../github/api/token-client.js';
 import { withUnlistedFiles } from '../../github/api/unlisted-files.js';
-import { renderComment } from '../../report/comment.js';
-import { mayGrowCapacity } from '../../report/fail-closed.js';
-import { outageWords } from '../../report/first-screen.js';
-import { reviewJson } from '../../report/json.js';
+import { mayGrowCapacity, outageWords, renderComment, reviewJson } from '../../report/index.js';
 import { runReview, type LoadedPolicy } from '../../review/index.js';
 import { parseFlags, required, UsageError } from '../args.js';
 import { jsonOutput } from '../output.js';

@@ -1,17 +1,20 @@
 import { detectChanges } from '../../detect/detect-changes.js';
 import { DEFAULT_POLICY, type CapacityChange, type DraftEntry, type TreeReader, type Workload } from '../../domain/index.js';
-import { DEFAULT_RATE_WINDOW_MINUTES, REVIEW_STEP_SECONDS } from '../../telemetry/collect.js';
-import { openCostSettings } from '../../telemetry/opencost/client.js';
-import { inferredQueries } from '../../telemetry/queries/jobs.js';
-import type { NamedQuery, Scope } from '../../telemetry/queries/named-query.js';
-import { isSourceFailure } from '../../telemetry/gather.js';
-import { recordSnapshot } from '../../telemetry/record.js';
-import { openSource } from '../../telemetry/registry.js';
-import { POOL_LABELS, scopeForChange } from '../../telemetry/scopes.js';
-import { writeSnapshot } from '../../telemetry/snapshot.js';
-import { parseCatalog } from '../../workloads/catalog.js';
-import { draftEntries } from '../../workloads/draft-entries.js';
-import { declaredInTree } from '../../workloads/manifests/read-tree.js';
+import {
+  DEFAULT_RATE_WINDOW_MINUTES,
+  inferredQueries,
+  isSourceFailure,
+  type NamedQuery,
+  openCostSettings,
+  openSource,
+  POOL_LABELS,
+  recordSnapshot,
+  REVIEW_STEP_SECONDS,
+  type Scope,
+  scopeForChange,
+  writeSnapshot,
+} from '../../telemetry/index.js';
+import { declaredInTree, draftEntries, parseCatalog } from '../../workloads/index.js';
 import { parseFlags, required, UsageError } from '../args.js';
 import type { Output } from '../output.js';
 import { terminalProgress, withProgress } from '../progress.js';

@@ -1,6 +1,6 @@
-import type { ExpandProblem } from '../../analysis/stagger/expand.js';
-import { expandProblemWords } from '../../report/stagger-problems.js';
-import type { RejectedWorkload } from '../../workloads/catalog.js';
+import type { ExpandProblem } from '../../analysis/index.js';
+import { expandProblemWords } from '../../report/index.js';
+import type { RejectedWorkload } from '../../workloads/index.js';
 
 /** A catalog entry of the chosen queue or pool that the plan does not hold, and why. */
 export interface LeftOutEntry {

@@ -1,20 +1,14 @@
 import { markdownTable } from 'markdown-table';
-import { WEEK } from '../../analysis/stagger/circle.js';
-import { formatClock, weekdayOf } from '../../analysis/stagger/cron.js';
-import { jobsFromWorkloads } from '../../analysis/stagger/expand.js';
-import { StaggerError } from '../../analysis/stagger/errors.js';
-import { planStagger } from '../../analysis/stagger/plan.js';
+import { jobsFromWorkloads, planStagger, StaggerError, WEEK } from '../../analysis/index.js';
 import { isJobWorkload, nearest, type StaggerPlan } from '../../domain/index.js';
 import { visible } from '../../domain/visible.js';
-import { chronological } from '../../report/schedule.js';
-import { parseCatalog } from '../../workloads/catalog.js';
+import { boundText, chronological, expandProblemWords, formatClock, staggerProblemWords, weekdayOf } from '../../report/index.js';
+import { parseCatalog } from '../../workloads/index.js';
 import { parseFlags, required, UsageError } from '../args.js';
 import { jsonOutput } from '../output.js';
 import type { Output } from '../output.js';
 import { readInputFile } from '../read-input.js';
 import { leftOutEntries, leftOutMessage, type LeftOutEntry } from './stagger-left-out.js';
-import { boundText } from '../../report/bound-proof.js';
-import { expandProblemWords, staggerProblemWords } from '../../report/stagger-problems.js';
 
 export const STAGGER_HELP = `Usage: gpu-justify stagger --catalog <file> [--queue <name> | --pool <name>] [--capacity <gpus>] [--json]
 

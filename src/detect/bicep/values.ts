@@ -1,10 +1,11 @@
 import type { Budget } from '../kit/eval-budget.js';
+import { GpuJustifyError } from '../../domain/errors.js';
 
 export type BicepValue = null | boolean | number | string | BicepValue[] | { [key: string]: BicepValue };
 
 /** A value that cannot be known without deploying; `culprit` names the expression. */
-export class BicepUnknown extends Error {
-  readonly kind = 'bicep-unknown';
+export class BicepUnknown extends GpuJustifyError {
+  override readonly kind = 'bicep-unknown';
   constructor(readonly culprit: string) {
     super(culprit);
   }

@@ -1,3 +1,5 @@
+import { GpuJustifyError } from '../../domain/errors.js';
+
 /**
  * What evaluating the expressions of one reading (a Terraform folder, a Bicep template) may cost.
  * A pull request writes these expressions: a few lines can double a list thirty times
@@ -18,8 +20,8 @@ const MAX_REFERENCE_DEPTH = 64;
 const CHARS_PER_STEP = 64;
 
 /** Thrown once a budget is spent; never caught by `try()` or `can()`, and never taken for an unknown value. */
-export class BudgetExceeded extends Error {
-  readonly kind = 'budget-exceeded';
+export class BudgetExceeded extends GpuJustifyError {
+  override readonly kind = 'budget-exceeded';
 }
 
 export class Budget {

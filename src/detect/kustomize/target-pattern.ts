@@ -1,3 +1,5 @@
+import { GpuJustifyError } from '../../domain/errors.js';
+
 /**
  * Kustomize selects patch targets with Go regular expressions anchored at both ends (`^(?:p)$`,
  * api/types/selector.go). Go's engine (RE2) runs in time linear in the text; JavaScript's
@@ -35,9 +37,9 @@ const MAX_REPEAT = 1000;
 /** Program size past which a pattern is not run (Go refuses large programs too). */
 const MAX_PROGRAM = 10_000;
 
-class PatternError extends Error {
+class PatternError extends GpuJustifyError {
   constructor(
-    readonly kind: 'invalid' | 'unsupported',
+    override readonly kind: 'invalid' | 'unsupported',
     message: string,
   ) {
     super(message);

@@ -1,3 +1,5 @@
+import { GpuJustifyError } from '../../domain/errors.js';
+
 /**
  * A parser for Terraform's expression language as hcl2json prints it (the text inside `${…}`):
  * literals, traversals, calls, operators, conditionals, tuples, objects, `for` expressions (also
@@ -31,8 +33,8 @@ export type Expr =
 
 export type Step = { attr: string } | { index: Expr };
 
-export class ExprSyntaxError extends Error {
-  readonly kind = 'expr-syntax';
+export class ExprSyntaxError extends GpuJustifyError {
+  override readonly kind = 'expr-syntax';
 }
 
 const PUNCT = [

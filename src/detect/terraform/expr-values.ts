@@ -1,4 +1,5 @@
 import type { Budget } from '../kit/eval-budget.js';
+import { GpuJustifyError } from '../../domain/errors.js';
 
 /** A value fully known statically. */
 export type Value = null | boolean | number | string | Value[] | { [key: string]: Value };
@@ -23,8 +24,8 @@ export type PValue = null | boolean | number | string | PValue[] | { [key: strin
  * an evaluation error Terraform would report (a missing key, a type mismatch), which `try()`
  * skips; otherwise the value is unknown here, and `try()` cannot choose either.
  */
-export class Unresolved extends Error {
-  readonly kind = 'unresolved';
+export class Unresolved extends GpuJustifyError {
+  override readonly kind = 'unresolved';
   constructor(
     readonly culprit: string,
     readonly error = false,

@@ -4,12 +4,13 @@ import type { UnresolvedDecl } from '../parser.js';
 import { evaluate } from './expr-eval.js';
 import type { Scope, Value } from './expr-eval.js';
 import type { Locator, Span } from './locator.js';
+import { GpuJustifyError } from '../../domain/errors.js';
 
 /** A key path into the block, for the locator: `'name'` or `['dynamic', 'guest_accelerator']`. */
 export type LocPath = readonly (string | readonly string[])[];
 
-export class Unknown extends Error {
-  readonly kind = 'unknown-value';
+export class Unknown extends GpuJustifyError {
+  override readonly kind = 'unknown-value';
 }
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { GpuJustifyError } from '../../domain/errors.js';
 
 /**
  * GitHub answered with something its API does not document (a string where JSON was expected, a
@@ -6,8 +7,8 @@ import { z } from 'zod';
  * or listing it was for, so the review says which input it could not read, never crashes, and
  * never takes the odd answer for "no such file".
  */
-export class GitHubAnswerError extends Error {
-  readonly kind = 'github-bad-answer';
+export class GitHubAnswerError extends GpuJustifyError {
+  override readonly kind = 'github-bad-answer';
 
   constructor(
     /** The file or listing the answer was for. */

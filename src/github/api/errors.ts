@@ -1,4 +1,5 @@
 import { redactSecrets } from '../../domain/redact.js';
+import { GpuJustifyError } from '../../domain/errors.js';
 
 /**
  * GitHub answered a request with an error status ("GitHub refused"), or could not be reached at all
@@ -6,8 +7,8 @@ import { redactSecrets } from '../../domain/redact.js';
  * status 500 with no response; it keeps status 500 here, so retries and fail-closed paths treat it
  * as the transient failure it may be, while its message names the cause instead of a 500.
  */
-export class GitHubApiError extends Error {
-  readonly kind = 'github-api';
+export class GitHubApiError extends GpuJustifyError {
+  override readonly kind = 'github-api';
 
   constructor(
     readonly status: number,
@@ -94,11 +95,8 @@ function tlsWords(code: string): string {
 export function describeFailure(err: unknown): string {
   const http = GitHubApiError.from(err);
   if (http) return redactSecrets(http.message);
-  if (err instanceof Error) {
-    const kind = (err as { kind?: unknown }).kind;
-    const label = typeof kind === 'string' ? kind : `unexpected ${err.name}`;
-    return redact(`${label}: ${err.message}`);
-  }
+  if (err instanceof GpuJustifyError) return redact(`${err.kind}: ${err.message}`);
+  if (err instanceof Error) return redact(`unexpected ${err.name}: ${err.message}`);
   return 'unexpected failure';
 }
 

@@ -2,6 +2,7 @@ import type { GitHubClient, RepoRef } from './client.js';
 import { GitHubApiError } from './errors.js';
 import type { GraphqlBlobs } from './graphql-blobs.js';
 import { statusOf } from './tree-reader.js';
+import { GpuJustifyError } from '../../domain/errors.js';
 
 /** One entry of a Git tree as the trees API gives it. */
 interface TreeEntry {
@@ -21,8 +22,8 @@ interface Tree {
 const FILE_MODES = new Set(['100644', '100755']);
 
 /** GitHub cut short the listing of a single directory, which the trees API never should. */
-class TruncatedTreeError extends Error {
-  readonly kind = 'github-truncated-tree';
+class TruncatedTreeError extends GpuJustifyError {
+  override readonly kind = 'github-truncated-tree';
 
   constructor(
     readonly dir: string,

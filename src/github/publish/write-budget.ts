@@ -1,5 +1,6 @@
 import type { GitHubClient, Logger } from '../api/client.js';
 import { GitHubApiError } from '../api/errors.js';
+import { GpuJustifyError } from '../../domain/errors.js';
 
 /** Seconds a review may spend waiting out rate limits on its writes, unless the operator says otherwise. */
 export const DEFAULT_WRITE_BUDGET_SECONDS = 120;
@@ -11,8 +12,8 @@ const SECONDARY_FALLBACK_SECONDS = 60;
 const SERVER_ERROR_WAITS_SECONDS = [1, 2];
 
 /** A write refused for a rate limit whose wait no longer fits the budget; `retryAt` is when it would. */
-export class WriteBudgetExceededError extends Error {
-  readonly kind = 'github-write-budget';
+export class WriteBudgetExceededError extends GpuJustifyError {
+  override readonly kind = 'github-write-budget';
 
   constructor(
     readonly retryAt: number,

@@ -1,4 +1,5 @@
 import type { JobData } from './jobs.js';
+import { GpuJustifyError } from '../../../domain/errors.js';
 
 /**
  * The App's job queue, as the intake and the workers see it. Two engines keep one contract:
@@ -69,8 +70,8 @@ export interface QueueOptions {
 }
 
 /** A failure worth another attempt (GitHub's 5xx, a rate limit, a network error). */
-export class RetryLater extends Error {
-  readonly kind = 'retry-later';
+export class RetryLater extends GpuJustifyError {
+  override readonly kind = 'retry-later';
   constructor(
     readonly reason: unknown,
     /** When it could succeed (a rate limit's reset), epoch ms; null: use the backoff. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { GitHubClient, Logger } from '../../api/client.js';
 import type { WorkStore } from '../work/store.js';
+import { GpuJustifyError } from '../../../domain/errors.js';
 
 /**
  * How the App keeps its writes within GitHub's secondary rate limits, per installation.
@@ -38,8 +39,8 @@ const DEFAULT_SPACING_MS = 1000;
 const NOTIFYING_FACTOR = 3;
 
 /** The installation has spent its hourly allowance of content-creating writes; `retryAt` is when one frees up. */
-export class CreationAllowanceSpent extends Error {
-  readonly kind = 'github-creation-allowance';
+export class CreationAllowanceSpent extends GpuJustifyError {
+  override readonly kind = 'github-creation-allowance';
   constructor(
     readonly retryAt: number,
     limit: number,
@@ -52,8 +53,8 @@ export class CreationAllowanceSpent extends Error {
 }
 
 /** The installation's writes are queued further ahead than a job should wait; `retryAt` is its turn. */
-export class WriteTurnsTaken extends Error {
-  readonly kind = 'github-write-turns';
+export class WriteTurnsTaken extends GpuJustifyError {
+  override readonly kind = 'github-write-turns';
   constructor(readonly retryAt: number) {
     super(`this installation's writes are queued until ${new Date(retryAt).toISOString()}; the review is tried again then`);
     this.name = 'WriteTurnsTaken';

@@ -1,15 +1,20 @@
-import { WEEKDAYS, type Weekday } from '../../domain/index.js';
-import { DAY, mod } from './circle.js';
+import { DAY } from '../analysis/index.js';
+import { WEEKDAYS, type Weekday } from '../domain/index.js';
+
+// Times of the planner's cycle as readers (and cron) write them.
+
+/** `x` modulo `m`, always in [0, m). */
+const wrap = (x: number, m: number): number => ((x % m) + m) % m;
 
 /** Minute of the day as `HH:MM`; minutes past midnight of the next day wrap (1530 → `01:30`). */
 export function formatClock(minute: number): string {
-  const m = mod(Math.floor(minute), DAY);
+  const m = wrap(Math.floor(minute), DAY);
   return `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
 }
 
 /** The weekday of a minute of a weekly cycle (minute 0 is Monday 00:00). */
 export function weekdayOf(minute: number, cycle: number): Weekday {
-  return WEEKDAYS[Math.floor(mod(Math.floor(minute), cycle) / DAY) % 7] ?? 'mon';
+  return WEEKDAYS[Math.floor(wrap(Math.floor(minute), cycle) / DAY) % 7] ?? 'mon';
 }
 
 /** A moment of the cycle as a reader wants it: `02:30` on a daily cycle, `Sat 02:30` on a weekly one. */
@@ -25,7 +30,7 @@ export function formatWhen(minute: number, cycle: number = DAY): string {
  * like the catalog's windows: a CronJob using it should set `timeZone: Etc/UTC`.
  */
 export function cronLine(startMinute: number, cycle: number = DAY): string {
-  const m = mod(Math.floor(startMinute), DAY);
+  const m = wrap(Math.floor(startMinute), DAY);
   const dow = cycle === DAY ? '*' : String((WEEKDAYS.indexOf(weekdayOf(startMinute, cycle)) + 1) % 7);
   return `${m % 60} ${Math.floor(m / 60)} * * ${dow}`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cronLine, formatClock, formatWhen } from '../../../src/analysis/stagger/cron.js';
+import { cronLine, formatClock, formatWhen } from '../../src/report/clock.js';
 
 describe('cron', () => {
   it.each([
