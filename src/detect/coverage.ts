@@ -1,5 +1,6 @@
-import type { FileCoverage, NotFollowed, TreeReader } from '../domain/index.js';
+import type { FileCoverage, NotFollowed } from '../domain/index.js';
 import type { Floor } from './floor.js';
+import type { CoverageIo } from './side-readers.js';
 import { notFollowedInputs } from './input-files.js';
 import { pairDecls } from './match-decls.js';
 import type { Merged } from './merge-results.js';
@@ -8,13 +9,6 @@ import { dirOf } from './kit/paths.js';
 import { parseHcl } from './terraform/hcl.js';
 
 const TERRAFORM_INPUT = /\.(tf|tfvars|tfvars\.json)$/;
-
-/** What the coverage needs of the two sides: reads, and a directory's files when listable. */
-export interface CoverageIo {
-  base: TreeReader;
-  head: TreeReader;
-  list(dir: string): Promise<string[]>;
-}
 
 export interface CoverageInput {
   /** Every path the PR changes. */

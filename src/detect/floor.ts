@@ -1,7 +1,8 @@
 import type { NotFollowed, TreeReader } from '../domain/index.js';
 import { accountSignals, scansPath } from './kit/signal-scan/account.js';
 import { dirOf } from './kit/paths.js';
-import type { AccountedSignal, FileAccounting, Lines } from './kit/signal-scan/account.js';
+import type { AccountedSignal, FileAccounting } from './kit/signal-scan/account.js';
+import type { Lines } from './kit/lines.js';
 import { moduleFeeds, ownModuleDir } from './terraform-feeds.js';
 import { tfvarsNotFed } from './tfvars-feeds.js';
 import { isLocalUnit, unitSpans } from './terragrunt-feeds.js';

@@ -1,7 +1,7 @@
 import type { NotFollowed } from '../domain/index.js';
 import { changedKeys, valueAt } from './kit/changed-keys.js';
 import { yamlValue } from './kit/kube-yaml.js';
-import type { CoverageIo } from './coverage.js';
+import type { CoverageIo } from './side-readers.js';
 import { namesGpu, sizesCapacity } from './kit/gpu-signal.js';
 import { parseHcl } from './terraform/hcl.js';
 import { isTfFile, parseTerraformFile } from './terraform/tf-json.js';

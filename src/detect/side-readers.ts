@@ -2,6 +2,13 @@ import { UnreadablePathError, diagnostic } from '../domain/index.js';
 import type { ChangeSet, Diagnostic, TreeReader } from '../domain/index.js';
 import { dirOf } from './kit/paths.js';
 
+/** What the coverage and the inputs it follows need of the two sides: reads, and a directory's files when listable. */
+export interface CoverageIo {
+  base: TreeReader;
+  head: TreeReader;
+  list(dir: string): Promise<string[]>;
+}
+
 /** The two sides a detection reads, each read and listing made once (see readers). */
 export interface Sides {
   base: TreeReader;

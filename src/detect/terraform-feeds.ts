@@ -5,7 +5,8 @@ import { dirOf } from './kit/paths.js';
 import { RESOURCE_KINDS } from './terraform/resources.js';
 import { MANIFEST_RESOURCE_TYPES } from './terraform/k8s-manifests.js';
 import { ownSource } from './terraform/module-source.js';
-import type { FileAccounting, Lines } from './kit/signal-scan/account.js';
+import type { FileAccounting } from './kit/signal-scan/account.js';
+import type { Lines } from './kit/lines.js';
 
 /** Files of a Terraform module read to see where its variables go. */
 const MAX_MODULE_FILES = 64;

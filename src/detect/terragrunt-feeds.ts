@@ -1,5 +1,6 @@
 import { resolvedSpans } from './kit/signal-scan/account.js';
-import type { FileAccounting, Lines } from './kit/signal-scan/account.js';
+import type { FileAccounting } from './kit/signal-scan/account.js';
+import type { Lines } from './kit/lines.js';
 import { localEntries } from './kit/signal-scan/hcl-module.js';
 import { dirOf } from './kit/paths.js';
 import { moduleFeeds, ownModuleDir, resolvePath, without } from './terraform-feeds.js';

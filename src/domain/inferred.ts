@@ -1,16 +1,5 @@
 import type { Evidence, MissingEvidence } from './verdict.js';
-
-/**
- * Where one value of a workload was read: its catalog entry, a manifest of the repository
- * (`file:line`), or a query over a window of telemetry.
- */
-export interface FieldOrigin {
-  source: 'catalog' | 'manifest' | 'telemetry';
-  /** `file:line`, or the PromQL asked. */
-  ref: string;
-  /** Telemetry only: `<minutes>m to <ISO end>`. */
-  window?: string;
-}
+import type { FieldOrigin } from './workload.js';
 
 /** One value and where it came from; `value` null means nothing states it. */
 export interface InferredField<T> {

@@ -1,5 +1,16 @@
 import type { Diagnostic } from './diagnostic.js';
-import type { FieldOrigin } from './inferred.js';
+
+/**
+ * Where one value of a workload was read: its catalog entry, a manifest of the repository
+ * (`file:line`), or a query over a window of telemetry.
+ */
+export interface FieldOrigin {
+  source: 'catalog' | 'manifest' | 'telemetry';
+  /** `file:line`, or the PromQL asked. */
+  ref: string;
+  /** Telemetry only: `<minutes>m to <ISO end>`. */
+  window?: string;
+}
 
 /** A point of the catalog, with its source line for evidence. */
 export interface SourceRef {

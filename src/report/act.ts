@@ -1,6 +1,6 @@
 import type { Evidence, ReviewResult } from '../domain/index.js';
 import { code, md } from './escape.js';
-import type { Surface } from './mode-line.js';
+import type { Surface } from './surface.js';
 
 /**
  * What else a reader can do: fix the evidence, re-run, ask for detail. The change to make, the

@@ -1,14 +1,15 @@
 import type { ReviewResult } from '../domain/index.js';
 import { footer, howToAct } from './act.js';
 import { firstScreen } from './first-screen.js';
-import type { Surface } from './mode-line.js';
+import type { Surface } from './surface.js';
 import { notFollowedSection } from './coverage.js';
 import { md } from './escape.js';
 import { catalogDemandBlock } from './catalog-demand.js';
 import { policyErrorsBlock } from './fail-closed.js';
 import { headline } from './headline.js';
 import { missingEvidenceList } from './missing.js';
-import { REVIEW_SECTIONS, type Section } from './review-sections.js';
+import { REVIEW_SECTIONS } from './review-sections.js';
+import type { Section } from './section.js';
 import { changesTable, diagnosticsList, diagnosticsTitle, leversTable, reviewsTable } from './tables.js';
 
 export const COMMENT_MARKER = '<!-- gpu-justify:comment -->';

@@ -7,7 +7,7 @@ import { chronological } from './schedule.js';
 import { sharedCount } from './sharing.js';
 import { findingText, servingAdvice } from './findings.js';
 import { fixFirst, missingWords } from './missing-words.js';
-import type { Surface } from './mode-line.js';
+import type { Surface } from './surface.js';
 
 /** Runs, pods or missing items named on the first screen before the rest is counted. */
 const MAX_ITEMS = 4;

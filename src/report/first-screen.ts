@@ -3,7 +3,8 @@ import type { CapacityChange, ChangeReview, ReviewResult, TelemetryOutage } from
 import { monthlyUsd, requestedMonthlyUsd, usd } from './cost.js';
 import { doThis } from './do-this.js';
 import { code, md } from './escape.js';
-import { modeLine, type Surface } from './mode-line.js';
+import { modeLine } from './mode-line.js';
+import type { Surface } from './surface.js';
 import { screenNumbers } from './screen-numbers.js';
 
 /** Changes the first screen names one by one before counting the rest. */

@@ -2,7 +2,7 @@ import type { ChangeReview, DeadlineLadder, DemandProfile, FieldOrigin, Inferred
 import { formatClock } from './clock.js';
 import { MAX_SENTENCE, md } from './escape.js';
 import { duration, num } from './numbers.js';
-import type { Section } from './review-sections.js';
+import type { Section } from './section.js';
 
 /** `done by 03:00: 12 GPUs; by 04:00: 8 GPUs; the 8 there today finish by 04:00`. */
 function deadlineSentence(l: DeadlineLadder): string {

@@ -1,6 +1,6 @@
 import type { LinkHint, MigScope, MissingEvidence, MissingItem, MissingText, Owner, Suggestion, Target } from '../domain/index.js';
 import { HOW_MIG_ACTIVITY, HOW_POD_MAPPING, HOW_POOL_DCGM, MIG_PROFILE_LABEL } from '../domain/index.js';
-import type { Surface } from './mode-line.js';
+import type { Surface } from './surface.js';
 import { notFollowedEvidence } from './not-followed.js';
 import { expandProblemWords } from './stagger-problems.js';
 

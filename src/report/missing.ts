@@ -1,6 +1,6 @@
 import type { MissingEvidence, MissingText } from '../domain/index.js';
 import { missingWords } from './missing-words.js';
-import type { Surface } from './mode-line.js';
+import type { Surface } from './surface.js';
 import { MAX_SENTENCE, md, prose } from './escape.js';
 
 const MAX_ITEMS = 50;

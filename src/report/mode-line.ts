@@ -1,12 +1,6 @@
 import type { ReviewResult } from '../domain/index.js';
 import { mayGrowCapacity, OVERRIDE_COMMAND } from './fail-closed.js';
-
-/**
- * Where a review is read: on the pull request (the comment and check the App or the Action
- * posts, which answer `/gpu-justify` commands), or in the markdown `gpu-justify review` prints.
- * Each names only what its reader can use: a PR never a CLI flag, the CLI its flags.
- */
-export type Surface = 'pull-request' | 'cli';
+import type { Surface } from './surface.js';
 
 /** Whether the check concludes `success`: nothing to judge, or shown justified. */
 export function checkPasses(result: ReviewResult): boolean {

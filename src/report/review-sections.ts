@@ -9,12 +9,7 @@ import { INFERRED_SECTIONS } from './inferred.js';
 import { MAX_SENTENCE, md } from './escape.js';
 import { barsLeftOut, scheduleGantt, scheduleSentence, scheduleTable, todaySchedule } from './schedule.js';
 import { boundText } from './bound-proof.js';
-
-/** A foldable part of the comment: the `<summary>` line (markdown-safe) and its body. */
-export interface Section {
-  summary: string;
-  body: string;
-}
+import type { Section } from './section.js';
 
 /** One picture of a reviewed change, with its facts in text; null when it has nothing to show. */
 export type ReviewSection = (review: ChangeReview) => Section | null;

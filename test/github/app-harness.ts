@@ -94,15 +94,3 @@ export function writes(fake: FakeGitHub): string[] {
     .filter((r) => r.method !== 'GET' && r.path !== '/graphql' && !r.path.endsWith('/access_tokens'))
     .map((r) => `${r.method} ${r.path}`);
 }
-
-/**
- * Resolves once `done` holds. On a loaded machine GitHub's webhook call is answered (202) before a
- * long review ends, so a test waits for what the review writes rather than for the answer.
- */
-export async function until(done: () => boolean, timeoutMs = 60_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > end) throw new Error('timed out waiting for the review');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

@@ -5,6 +5,7 @@ import { FakeRepo } from '../helpers/fake-repo.js';
 import type { FakeRequest } from '../helpers/fake-github.js';
 import { pullRequestPayload } from '../helpers/payloads.js';
 import { INSTALLATION, useApp } from './app-harness.js';
+import { eventually } from '../helpers/eventually.js';
 
 /**
  * What one first review costs GitHub, counted at the fake: every call, and the writes among
@@ -30,8 +31,7 @@ async function review(s: AppScenario): Promise<FakeRepo> {
   );
   expect([200, 202]).toContain(res.status);
   const done = () => repo.checkRuns[0]?.status === 'completed' && (s.gpuFiles.length === 0 || repo.reviews.length > 0);
-  for (let i = 0; i < 600 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-  expect(done()).toBe(true);
+  await eventually(done, { what: 'the check concluded and the review posted', timeoutMs: 30_000, state: () => repo.checkRuns });
   return repo;
 }
 

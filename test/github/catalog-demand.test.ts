@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { COMMENT_MARKER } from '../../src/report/comment.js';
 import { FakeRepo } from '../helpers/fake-repo.js';
 import { EXAMPLE_REPO } from '../helpers/payloads.js';
-import { HEAD_SHA, NEWER_SHA, POLICY_FILE, commentEvent, prEvent, pullRequest, until, useApp } from './app-harness.js';
+import { HEAD_SHA, NEWER_SHA, POLICY_FILE, commentEvent, prEvent, pullRequest, useApp } from './app-harness.js';
+import { eventually } from '../helpers/eventually.js';
 import { CATALOG, QUEUE_FILE, clusterQueue } from './scenarios.js';
 
 /**
@@ -124,13 +125,20 @@ const replies = (repo: FakeRepo) => repo.comments.filter((c) => !c.body.includes
 
 /** The review of `sha` done: its check concluded and our comment written for it. */
 async function reviewed(repo: FakeRepo, sha = HEAD_SHA): Promise<void> {
-  await until(() => repo.checkRuns.filter((r) => r.head_sha === sha).at(-1)?.status === 'completed' && ours(repo).includes(`blob/${sha}`));
+  await eventually(
+    () => repo.checkRuns.filter((r) => r.head_sha === sha).at(-1)?.status === 'completed' && ours(repo).includes(`blob/${sha}`),
+    {
+      what: `the review of ${sha}`,
+      state: () => repo.checkRuns,
+    },
+  );
 }
 
 /** A command handled. Refused: a reply, after the review it re-ran; granted: a new check that passes, and no reply. */
 async function handled(repo: FakeRepo, runsBefore: number, repliesBefore: number): Promise<void> {
-  await until(
+  await eventually(
     () => replies(repo).length > repliesBefore || (repo.checkRuns.length > runsBefore && repo.checkRuns.at(-1)?.conclusion === 'success'),
+    { what: 'the command handled: a reply, or a new check that passes', state: () => repo.checkRuns },
   );
 }
 

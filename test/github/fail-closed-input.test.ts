@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { COMMENT_MARKER } from '../../src/report/comment.js';
 import type { FakeRequest } from '../helpers/fake-github.js';
-import { FakeRepo, gitBlobSha } from '../helpers/fake-repo.js';
+import { FakeRepo } from '../helpers/fake-repo.js';
+import { gitBlobSha } from '../helpers/fake-repo-trees.js';
 import { BASE_SHA, ENFORCE_POLICY, HEAD_SHA, REPO_PATH, prEvent, pullRequest, useApp } from './app-harness.js';
 import { QUEUE_FILE, clusterQueue } from './scenarios.js';
 

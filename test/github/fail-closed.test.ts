@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { COMMENT_MARKER } from '../../src/report/comment.js';
 import { FakeRepo } from '../helpers/fake-repo.js';
+import { eventually } from '../helpers/eventually.js';
 import { ENFORCE_POLICY, POLICY_FILE, REPO_PATH, prEvent, pullRequest, useApp } from './app-harness.js';
 import { CATALOG, MALFORMED_QUEUE, QUEUE_FILE, README, clusterQueue } from './scenarios.js';
 
@@ -13,18 +14,10 @@ const h = useApp();
 
 const ADVISE_POLICY = 'mode: advise\n';
 
-/** Resolves once `done` holds; GitHub's webhook answer may come before a long review ends. */
-async function until(done: () => boolean, timeoutMs = 60_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 /** The review's check run, once concluded (a busy machine can answer the webhook first). */
 async function concluded(repo: FakeRepo) {
-  await until(() => repo.checkRuns.at(-1)?.status === 'completed');
+  // GitHub's webhook answer may come before a long review ends.
+  await eventually(() => repo.checkRuns.at(-1)?.status === 'completed', { what: 'the check concluded', state: () => repo.checkRuns });
   return repo.checkRuns.at(-1)!;
 }
 

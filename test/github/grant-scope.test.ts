@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { COMMENT_MARKER } from '../../src/report/comment.js';
 import { FakeRepo } from '../helpers/fake-repo.js';
 import { EXAMPLE_REPO } from '../helpers/payloads.js';
-import { HEAD_SHA, NEWER_SHA, POLICY_FILE, commentEvent, prEvent, pullRequest, until, useApp } from './app-harness.js';
+import { HEAD_SHA, NEWER_SHA, POLICY_FILE, commentEvent, prEvent, pullRequest, useApp } from './app-harness.js';
+import { eventually } from '../helpers/eventually.js';
 import { CATALOG, QUEUE_FILE, clusterQueue } from './scenarios.js';
 
 /**
@@ -202,9 +203,15 @@ async function granted(): Promise<Setup & { headFiles: Record<string, string> }>
   repo.addTree(SHARED, 'HEAD', { [POLICY_FILE]: SHARED_POLICY });
   repo.roles['maintainer'] = 'maintain';
   await h.app.deliver('pull_request', prEvent());
-  await until(() => repo.checkRuns.at(-1)?.conclusion === 'failure' && ours(repo).includes(`blob/${HEAD_SHA}`));
+  await eventually(() => repo.checkRuns.at(-1)?.conclusion === 'failure' && ours(repo).includes(`blob/${HEAD_SHA}`), {
+    what: 'the review failing the check',
+    state: () => repo.checkRuns,
+  });
   await h.app.deliver('issue_comment', commentEvent(OVERRIDE, { login: 'maintainer', commentId: 901 }));
-  await until(() => repo.checkRuns.at(-1)?.conclusion === 'success' && ours(repo).includes('gpu-justify:override'));
+  await eventually(() => repo.checkRuns.at(-1)?.conclusion === 'success' && ours(repo).includes('gpu-justify:override'), {
+    what: 'the override granted',
+    state: () => repo.checkRuns,
+  });
   const moveBase = (files: Record<string, string>): void => {
     repo.pr.baseSha = OTHER_BASE;
     repo.pr.baseFiles = { ...repo.pr.baseFiles, ...files };
@@ -221,8 +228,9 @@ async function pushed(mutation: Mutation): Promise<FakeRepo> {
   setup.repo.push(NEWER_SHA, files);
   await h.app.deliver('pull_request', prEvent({ action: 'synchronize', headSha: NEWER_SHA, baseSha: setup.repo.pr.baseSha }));
   const { repo } = setup;
-  await until(
+  await eventually(
     () => repo.checkRuns.filter((r) => r.head_sha === NEWER_SHA).at(-1)?.status === 'completed' && ours(repo).includes(`blob/${NEWER_SHA}`),
+    { what: 'the review of the push', state: () => repo.checkRuns },
   );
   return repo;
 }

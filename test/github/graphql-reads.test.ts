@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bigPr, gpuPr } from '../../bench/app/scenarios.js';
-import { FakeRepo, gitBlobSha } from '../helpers/fake-repo.js';
+import { FakeRepo } from '../helpers/fake-repo.js';
+import { gitBlobSha } from '../helpers/fake-repo-trees.js';
 import type { FakeRequest } from '../helpers/fake-github.js';
 import { GRAPHQL_TEXT_LIMIT } from '../helpers/fake-graphql.js';
 import { pullRequestPayload } from '../helpers/payloads.js';

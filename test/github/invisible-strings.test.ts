@@ -6,6 +6,7 @@ import { FakeRepo } from '../helpers/fake-repo.js';
 import { runCli } from '../cli/run-cli.js';
 import { ENFORCE_POLICY, prEvent, pullRequest, useApp } from './app-harness.js';
 import { clusterQueue, QUEUE_FILE } from './scenarios.js';
+import { eventually } from '../helpers/eventually.js';
 
 /**
  * Bidi controls and invisible characters in the names a PR chooses, through the real App over
@@ -51,8 +52,7 @@ describe('invisible characters in PR names', () => {
 
     expect([200, 202]).toContain((await h.app.deliver('pull_request', prEvent())).status);
     const done = () => repo.checkRuns.at(-1)?.status === 'completed' && repo.comments.length > 0;
-    for (let i = 0; i < 600 && !done(); i++) await new Promise((r) => setTimeout(r, 50));
-    expect(done()).toBe(true);
+    await eventually(done, { what: 'the check concluded and the comment written', timeoutMs: 30_000, state: () => repo.checkRuns });
 
     // Reads name the file as it is (GitHub must find it); everything written shows it.
     const written = h.fake.requests.filter((r) => r.method !== 'GET' && r.path !== '/graphql' && !r.path.endsWith('/access_tokens'));

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { COMMENT_MARKER } from '../../src/report/comment.js';
-import { FakeRepo, gitBlobSha } from '../helpers/fake-repo.js';
+import { FakeRepo } from '../helpers/fake-repo.js';
+import { gitBlobSha } from '../helpers/fake-repo-trees.js';
 import type { PullRequestState } from '../helpers/fake-repo.js';
 import { ENFORCE_POLICY, POLICY_FILE, prEvent, pullRequest, useApp } from './app-harness.js';
 import { QUEUE_FILE, clusterQueue } from './scenarios.js';

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { COMMENT_MARKER } from '../../src/report/comment.js';
 import { FakeRepo } from '../helpers/fake-repo.js';
 import { EXAMPLE_REPO } from '../helpers/payloads.js';
-import { HEAD_SHA, POLICY_FILE, commentEvent, prEvent, pullRequest, until, useApp } from './app-harness.js';
+import { HEAD_SHA, POLICY_FILE, commentEvent, prEvent, pullRequest, useApp } from './app-harness.js';
+import { eventually } from '../helpers/eventually.js';
 import { QUEUE_FILE, clusterQueue } from './scenarios.js';
 
 /**
@@ -66,10 +67,13 @@ const ours = (repo: FakeRepo) => repo.comments.find((c) => c.body.includes(COMME
 /** The review done: its check concluded and, unless it passes, our comment written. */
 async function reviewed(repo: FakeRepo) {
   await h.app.deliver('pull_request', prEvent());
-  await until(() => {
-    const last = repo.checkRuns.at(-1);
-    return last?.status === 'completed' && (last.conclusion === 'success' || ours(repo).includes(`blob/${HEAD_SHA}`));
-  });
+  await eventually(
+    () => {
+      const last = repo.checkRuns.at(-1);
+      return last?.status === 'completed' && (last.conclusion === 'success' || ours(repo).includes(`blob/${HEAD_SHA}`));
+    },
+    { what: 'the review done', state: () => repo.checkRuns },
+  );
   const run = repo.checkRuns.at(-1);
   if (!run) throw new Error('no check run');
   return run;
@@ -95,7 +99,7 @@ describe('an _extends the App cannot read', () => {
     await reviewed(repo);
 
     await h.app.deliver('issue_comment', commentEvent('/gpu-justify override we need it', { login: 'maintainer', commentId: 801 }));
-    await until(() => repo.comments.some((c) => !c.body.includes(COMMENT_MARKER)));
+    await eventually(() => repo.comments.some((c) => !c.body.includes(COMMENT_MARKER)), { what: 'a reply to the command' });
 
     expect(repo.checkRuns.at(-1)?.conclusion).toBe('failure');
     const reply = repo.comments.find((c) => !c.body.includes(COMMENT_MARKER))?.body ?? '';

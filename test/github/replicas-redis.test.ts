@@ -17,6 +17,7 @@ import { startRedis } from '../helpers/redis/server.js';
 import type { RunningRedis } from '../helpers/redis/server.js';
 import { CATALOG, QUEUE_FILE, README, clusterQueue } from './scenarios.js';
 import { HEAD_SHA, INSTALLATION, NEWER_SHA, NUMBER, REPO_PATH, commentEvent, prEvent, pullRequest } from './app-harness.js';
+import { eventually } from '../helpers/eventually.js';
 
 /**
  * Replicas that share a real Redis (`REDIS_URL`) share one queue (BullMQ): a delivery is one
@@ -71,11 +72,11 @@ async function startReplica(redisUrl: string): Promise<Replica> {
 
 /** Waits until every replica has connected, so the test races reviews, not connects. */
 async function connected(replica: Replica): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while ((await replica.metrics.registry.getSingleMetricAsString('gpu_justify_redis_up')).endsWith(' 1') === false) {
-    if (Date.now() > deadline) throw new Error(`replica never connected to Redis: ${replica.logged.join('')}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await eventually(async () => (await replica.metrics.registry.getSingleMetricAsString('gpu_justify_redis_up')).endsWith(' 1'), {
+    what: 'the replica connected to Redis',
+    timeoutMs: 5000,
+    state: () => replica.logged.join(''),
+  });
 }
 
 async function metric(replicas: Replica[], name: string): Promise<number> {

@@ -9,6 +9,7 @@ import type { AppServerOptions } from '../helpers/app-server.js';
 import { FakeRepo } from '../helpers/fake-repo.js';
 import { ENFORCE_POLICY, REPO_PATH, commentEvent, prEvent, pullRequest, useApp, witnessFor } from './app-harness.js';
 import { QUEUE_FILE } from './scenarios.js';
+import { eventually } from '../helpers/eventually.js';
 
 const h = useApp();
 
@@ -75,7 +76,7 @@ describe('GitHub faults', () => {
       const res = await app.deliver('pull_request', prEvent());
       // Waiting out the limit can outlast the webhook's answer (202: still processing).
       expect([200, 202]).toContain(res.status);
-      for (let i = 0; i < 600 && repo.comments.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      await eventually(() => repo.comments.length > 0, { what: 'the comment written', timeoutMs: 30_000 });
 
       // The retry plugin asked again after the 502; the review read the file and got on.
       expect(h.fake.calls('GET', queueRead).length).toBeGreaterThanOrEqual(3);

@@ -4,6 +4,7 @@ import { FakeRepo } from '../helpers/fake-repo.js';
 import { concatDoubling, hugeForEach, kustomizeOverlay, type HostileFile } from '../helpers/hostile-files.js';
 import { pullRequestPayload } from '../helpers/payloads.js';
 import { ENFORCE_POLICY, INSTALLATION, POLICY_FILE, pullRequest, useApp } from './app-harness.js';
+import { eventually } from '../helpers/eventually.js';
 
 /**
  * Nothing a pull request sends stalls the App: through the real App over HTTP against the strict
@@ -56,11 +57,6 @@ function hostileFiles(f: HostileFile) {
 
 const concluded = (repo: FakeRepo) => repo.checkRuns.at(-1)?.status === 'completed';
 
-async function until(what: () => boolean, ms: number): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end && !what();) await new Promise((r) => setTimeout(r, 25));
-  return what();
-}
-
 describe('hostile files', () => {
   it("hold neither the App's thread nor another pull request's review, and conclude at their deadline, named", async () => {
     const hostile = [concatDoubling(), hugeForEach(), kustomizeOverlay()];
@@ -73,18 +69,21 @@ describe('hostile files', () => {
     const delay = monitorEventLoopDelay({ resolution: 10 });
     delay.enable();
     const answers = held.map((p) => p.deliver());
-    expect(await until(() => held.every((p) => p.repo.checkRuns.length > 0), 60_000)).toBe(true);
+    await eventually(() => held.every((p) => p.repo.checkRuns.length > 0), { what: 'a check run on every held pull request' });
 
     // Another pull request meanwhile: its review runs in the worker the hostile ones left.
     const started = Date.now();
     expect([200, 202]).toContain((await ordinary.deliver()).status);
-    expect(await until(() => concluded(ordinary.repo), DEADLINE_SECONDS * 1000)).toBe(true);
+    await eventually(() => concluded(ordinary.repo), { what: 'the ordinary review concluded', timeoutMs: DEADLINE_SECONDS * 1000 });
     const ordinaryMs = Date.now() - started;
     expect(ordinary.repo.checkRuns.at(-1)?.output.title).not.toBe('gpu-justify could not run');
 
     // Each hostile review fails in enforce mode: an evaluator's own budget makes its file not
     // followed, or the review is stopped at its deadline, naming the cause and the file.
-    expect(await until(() => held.every((p) => concluded(p.repo)), (DEADLINE_SECONDS + 30) * 1000)).toBe(true);
+    await eventually(() => held.every((p) => concluded(p.repo)), {
+      what: 'every held review concluded at its deadline',
+      timeoutMs: (DEADLINE_SECONDS + 30) * 1000,
+    });
     delay.disable();
     const stopped = held.filter((p) => p.repo.checkRuns.at(-1)?.output.title === 'gpu-justify could not run');
     for (const [i, p] of held.entries()) {

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { COMMENT_MARKER } from '../../src/report/comment.js';
 import { FakeRepo } from '../helpers/fake-repo.js';
 import { ENFORCE_POLICY, REPO_PATH, prEvent, pullRequest, useApp } from './app-harness.js';
+import { eventually } from '../helpers/eventually.js';
 
 /**
  * Writes GitHub refuses (rate limits, server errors, a comment deleted under the review): waited
@@ -16,20 +17,12 @@ const CHECK_UPDATE = /\/check-runs\/\d+$/;
 
 afterEach(() => vi.unstubAllEnvs());
 
-async function until(done: () => boolean, timeoutMs = 60_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 /**
  * Until the App has gone quiet: the check concluded and no request for half a second. A busy
  * machine can answer the webhook (202) before the review ends.
  */
 async function quiet(repo: FakeRepo): Promise<void> {
-  await until(() => repo.checkRuns[0]?.status === 'completed');
+  await eventually(() => repo.checkRuns[0]?.status === 'completed', { what: 'the check concluded', state: () => repo.checkRuns });
   for (let seen = -1; seen !== h.fake.requests.length;) {
     seen = h.fake.requests.length;
     await new Promise((r) => setTimeout(r, 500));
@@ -99,7 +92,7 @@ describe('rate limits on writes', () => {
     h.fake.fail('PATCH', CHECK_UPDATE, secondary(2), 2);
 
     await h.app.deliver('pull_request', prEvent(), { settle: false });
-    await until(() => h.fake.calls('PATCH', CHECK_UPDATE).length >= 2);
+    await eventually(() => h.fake.calls('PATCH', CHECK_UPDATE).length >= 2, { what: 'two check updates' });
     expect(repo.checkRuns[0]?.status).toBe('in_progress');
 
     // The job runs again once the limit lifts, and concludes the same run.
@@ -129,7 +122,7 @@ describe('a conclusion GitHub keeps refusing', () => {
     h.fake.fail('PATCH', CHECK_UPDATE, { status: 502, body: { message: 'Server Error' } }, 6);
 
     await h.app.deliver('pull_request', prEvent(), { settle: false });
-    await until(() => h.fake.calls('PATCH', CHECK_UPDATE).length >= 3);
+    await eventually(() => h.fake.calls('PATCH', CHECK_UPDATE).length >= 3, { what: 'three check updates' });
     expect(repo.checkRuns[0]?.status).toBe('in_progress');
 
     // The job runs again after a backoff, and concludes the same run.

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeGitHub, RAW_CHUNK_BYTES, UNEXPECTED_STATUS } from './fake-github.js';
-import { FakeRepo, gitBlobSha } from './fake-repo.js';
+import { FakeRepo } from './fake-repo.js';
+import { gitBlobSha } from './fake-repo-trees.js';
 import { checkResponse, openApiToJsonSchema } from './openapi.js';
 
 /** The fake is what every App test trusts: it must flag what GitHub would refuse. */

@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { blobQuery } from '../../src/github/api/graphql-blobs.js';
 import { FakeGitHub } from './fake-github.js';
 import { FAKE_MAX_OBJECTS, GRAPHQL_TEXT_LIMIT } from './fake-graphql.js';
-import { FakeRepo, gitBlobSha } from './fake-repo.js';
+import { FakeRepo } from './fake-repo.js';
+import { gitBlobSha } from './fake-repo-trees.js';
 import { EXAMPLE_REPO } from './payloads.js';
 
 /** The fake's GraphQL endpoint: GitHub's answers for the App's query, refusals for anything else. */

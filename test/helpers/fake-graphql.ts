@@ -1,6 +1,5 @@
 import type { FakeRequest, FakeResponse } from './fake-github.js';
-import { gitBlobSha } from './fake-repo.js';
-import { directoryEntries, specialOf } from './fake-repo-trees.js';
+import { directoryEntries, gitBlobSha, specialOf } from './fake-repo-trees.js';
 
 /**
  * GitHub's GraphQL endpoint for the one shape of query the App sends: blobs by

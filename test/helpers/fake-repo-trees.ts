@@ -7,6 +7,11 @@ import type { FakeRequest, FakeResponse } from './fake-github.js';
  * recursive answer over the limit cut short and marked `truncated`, as GitHub does.
  */
 
+/** Git's blob id, so SHAs look and behave like GitHub's. */
+export function gitBlobSha(bytes: Buffer): string {
+  return gitObjectSha('blob', bytes);
+}
+
 interface Entry {
   name: string;
   /** Git's modes: a file, a directory, a symbolic link, a submodule. */

@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto';
 import type { FakeGitHub, FakeRequest, FakeResponse } from './fake-github.js';
 import { createCheckRun, listCheckRuns, updateCheckRun } from './fake-repo-checks.js';
 import { customMediaType } from './fake-media-types.js';
 import { unifiedPatch } from './fake-repo-diff.js';
 import { createReview, createReviewComment, deleteReviewComment } from './fake-repo-reviews.js';
 import type { ReviewContext } from './fake-repo-reviews.js';
-import { directoryEntries, setSpecial, specialOf, treeAnswer } from './fake-repo-trees.js';
+import { directoryEntries, gitBlobSha, setSpecial, specialOf, treeAnswer } from './fake-repo-trees.js';
 import type { FakeSpecial } from './fake-repo-trees.js';
 import { linkTarget } from '../../src/domain/files.js';
 import { graphqlAnswer } from './fake-graphql.js';
@@ -489,11 +488,6 @@ function treeKey(repo: RepoId, ref: string): string {
 
 function notFound(): FakeResponse {
   return { status: 404, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' } };
-}
-
-/** Git's blob id, so SHAs look and behave like GitHub's. */
-export function gitBlobSha(bytes: Buffer): string {
-  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
 }
 
 /** One side of a path as the file list compares it: its kind, what its diff shows, its id. */

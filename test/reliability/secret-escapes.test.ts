@@ -17,6 +17,7 @@ import { MEASURED_CATALOG, QUEUE_FILE, clusterQueue } from '../github/scenarios.
 import { runCli } from '../cli/run-cli.js';
 import { startServer } from '../telemetry/local-server.js';
 import type { SeenRequest } from '../telemetry/local-server.js';
+import { eventually } from '../helpers/eventually.js';
 
 /**
  * A Basic-auth password of the characters every escaping writes differently, echoed back by
@@ -154,7 +155,7 @@ describe('a credential echoed in every escape style', () => {
     // On a loaded machine the review can outlast the webhook's answer (202): wait for its end.
     expect([200, 202]).toContain((await app.deliver('pull_request', prEvent())).status);
     const done = () => repo.checkRuns.at(-1)?.status === 'completed' && repo.comments.length > 0;
-    for (let i = 0; i < 1200 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    await eventually(done, { what: 'the check concluded and the comment written', state: () => repo.checkRuns });
 
     expect(prometheus.seen.some((r) => r.headers.authorization === `Basic ${Buffer.from(PAIR).toString('base64')}`)).toBe(true);
     expect(repo.checkRuns.at(-1)?.status).toBe('completed');

@@ -5,7 +5,7 @@ import type { Unfollowed } from '../parser.js';
 import { noPools } from './aks-pools.js';
 import type { ModuleCall, ModuleReader, PoolsFound } from './aks-pools.js';
 import { evaluate } from './evaluate.js';
-import type { Given, ReadContext, readTemplate } from './template-read.js';
+import type { Given, ReadContext, TemplateReader } from './reading.js';
 import { BicepUnknown } from './values.js';
 import type { BicepValue } from './values.js';
 
@@ -72,7 +72,7 @@ function properties(obj: Node | null): [string, Node][] {
  * (other than those that create no compute), makes each parameter a note that a review raises when
  * its value changes: its defaults may be GPU machines.
  */
-export function moduleReader(ctx: ReadContext, read: typeof readTemplate): ModuleReader {
+export function moduleReader(ctx: ReadContext, read: TemplateReader): ModuleReader {
   return (call) => {
     const path = localModulePath(call.file, call.target);
     if (path !== null && ctx.templates.has(path) && !ctx.chain.includes(path) && ctx.chain.length <= MAX_DEPTH) {

@@ -4,7 +4,7 @@ import type { SourceFile } from '../parser.js';
 import { parseBicep } from './grammar.js';
 import { localModulePath } from './modules.js';
 import { fileScope } from './template-read.js';
-import type { Given } from './template-read.js';
+import type { Given } from './reading.js';
 import { BicepUnknown } from './values.js';
 import type { BicepValue } from './values.js';
 

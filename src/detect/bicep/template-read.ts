@@ -10,17 +10,7 @@ import { templateAccounting } from './accounting.js';
 import { moduleReader } from './modules.js';
 import { BicepUnknown } from './values.js';
 import type { BicepScope, BicepValue } from './values.js';
-
-/** What a parameter is given: a value, a value that cannot be known, or nothing (undefined: its default applies). */
-export type Given = (name: string) => BicepValue | BicepUnknown | undefined;
-
-/** One reading of templates: the Bicep files of the set by path, the budget they share, and the modules being read. */
-export interface ReadContext {
-  templates: ReadonlyMap<string, string>;
-  budget: Budget;
-  /** Templates being read, outermost first: a module that calls itself is not read again. */
-  chain: readonly string[];
-}
+import type { Given, ReadContext } from './reading.js';
 
 /**
  * The GPU pools one template declares given its parameters' values (from a parameter file or a

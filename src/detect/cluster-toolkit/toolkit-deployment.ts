@@ -1,7 +1,7 @@
 import { parseDocument } from 'yaml';
 import { yamlValue } from '../kit/kube-yaml.js';
 import { clusterToolkitParser } from './cluster-toolkit.js';
-import type { CoverageIo } from '../coverage.js';
+import type { CoverageIo } from '../side-readers.js';
 import type { SetParseResult, Unfollowed } from '../parser.js';
 
 type Side = Required<SetParseResult> & { notFollowed: Unfollowed[] };

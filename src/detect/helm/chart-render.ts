@@ -1,6 +1,6 @@
 import { repositoryName } from '../../domain/index.js';
 import type { CapacityDecl } from '../../domain/index.js';
-import type { CoverageIo } from '../coverage.js';
+import type { CoverageIo } from '../side-readers.js';
 import { detectFile } from '../detect-file.js';
 import { yamlValue } from '../kit/kube-yaml.js';
 import { CAPACITY_KIND_RE, VALUES_REF_RE, isHelmValuesPath } from './helm-chart.js';

@@ -1,3 +1,9 @@
+/** Lines of one file a parser read, first to last (1-based, inclusive). */
+export interface Lines {
+  from: number;
+  to: number;
+}
+
 /** Lines of a text, without line terminators. */
 export function splitLines(text: string): string[] {
   return text.split(/\r?\n/);

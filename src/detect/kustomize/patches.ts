@@ -7,7 +7,7 @@ import { isInlinePatch, itemLine, resolvePath } from './kustomization.js';
 import type { Kustomization, PatchTarget } from './kustomization.js';
 import { isObject, jsonText, pointerTokens } from './patch-apply.js';
 import type { Json, JsonObject } from './patch-apply.js';
-import type { RenderNote } from './render.js';
+import type { RenderNote } from './render-note.js';
 
 /** A place in a file. */
 export interface Hit {

@@ -1,4 +1,3 @@
-import type { Severity } from '../../domain/index.js';
 import { WHOLE_GPU_RESOURCES } from '../kit/gpu-resources.js';
 import { dirOf } from '../kit/paths.js';
 import { capacityFields, touchesCapacity } from './capacity-fields.js';
@@ -11,6 +10,7 @@ import { collectPatches, targetMatches, targetProblem } from './patches.js';
 import type { Hit, Patch } from './patches.js';
 import { replicaFieldSpecs } from './replicas.js';
 import type { Sources } from './sources.js';
+import type { RenderNote } from './render-note.js';
 
 /** One object of a kustomization's output, with what the kustomization did to it. */
 export interface RenderedObject {
@@ -27,13 +27,6 @@ export interface RenderedObject {
   origin?: { file: string; name: string };
   /** A patch whose effect could not be worked out: what the object declares after it is unknown. */
   unknownAt?: Hit;
-}
-
-export interface RenderNote {
-  file: string;
-  line: number;
-  severity: Severity;
-  message: string;
 }
 
 export interface Render {

@@ -3,7 +3,7 @@ import { readYaml, toJson } from '../kit/kube-yaml.js';
 import { resolvePath } from './kustomization.js';
 import type { Kustomization } from './kustomization.js';
 import { isObject, jsonText } from './patch-apply.js';
-import type { RenderNote } from './render.js';
+import type { RenderNote } from './render-note.js';
 
 /** Where a `replicas` entry writes its count: a kind (and group) and a slash-separated path. */
 interface ReplicaFieldSpec {

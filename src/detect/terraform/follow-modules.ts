@@ -1,5 +1,5 @@
 import type { CapacityDecl, Diagnostic } from '../../domain/index.js';
-import type { CoverageIo } from '../coverage.js';
+import type { CoverageIo } from '../side-readers.js';
 import type { SetParseResult, SourceFile, Unfollowed, UnresolvedDecl } from '../parser.js';
 import { evaluate } from './expr-eval.js';
 import type { Scope, Value } from './expr-eval.js';

@@ -1,5 +1,5 @@
 import { dirOf } from '../kit/paths.js';
-import type { CoverageIo } from '../coverage.js';
+import type { CoverageIo } from '../side-readers.js';
 import { ownSource } from './module-source.js';
 import { isTfFile } from './tf-json.js';
 

@@ -1,4 +1,4 @@
-import type { CoverageIo } from '../coverage.js';
+import type { CoverageIo } from '../side-readers.js';
 import { dirOf } from '../kit/paths.js';
 import type { CapacityParser, SetParseResult, SourceFile, Unfollowed } from '../parser.js';
 import { isTfvarsPath } from './module-scope.js';

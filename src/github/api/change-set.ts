@@ -9,24 +9,12 @@ import type { GitHubClient, PullRequestTarget } from './client.js';
 import type { BlobAt, GraphqlBlobs } from './graphql-blobs.js';
 import { textBefore } from './patch.js';
 import { refusalMessage } from './refused-files.js';
+import type { RefusedFile } from './refused-files.js';
 import { ApiTreeListing } from './tree-listing.js';
 import { changedByTrees, MAX_LISTED_FILES } from './tree-diff.js';
 import type { UnlistedFiles } from './tree-diff.js';
 
 export { ApiTreeReader } from './tree-reader.js';
-
-/**
- * A file not downloaded whole for its size: a changed file whose head side could hold capacity,
- * or an input the review reads as it is (the catalog, a load-test file, the policy, a kustomize
- * base), refused by GitHub's size before any download.
- */
-export interface RefusedFile {
-  path: string;
-  /** Its size in bytes, as GitHub gives it. */
-  bytes: number;
-  /** False for an input read as it is: its message then does not speak of GPU capacity. */
-  capacity?: boolean;
-}
 
 /** One entry of the pull request's file list. */
 interface ListedFile {

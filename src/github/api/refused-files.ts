@@ -1,7 +1,19 @@
 import { uniqueMissing } from '../../analysis/missing.js';
 import { MAX_FILE_CHARS, diagnostic } from '../../domain/index.js';
 import type { ReviewResult } from '../../domain/index.js';
-import type { RefusedFile } from './change-set.js';
+
+/**
+ * A file not downloaded whole for its size: a changed file whose head side could hold capacity,
+ * or an input the review reads as it is (the catalog, a load-test file, the policy, a kustomize
+ * base), refused by GitHub's size before any download.
+ */
+export interface RefusedFile {
+  path: string;
+  /** Its size in bytes, as GitHub gives it. */
+  bytes: number;
+  /** False for an input read as it is: its message then does not speak of GPU capacity. */
+  capacity?: boolean;
+}
 
 /**
  * The review with the changed files it did not read for their size, each of which could hold

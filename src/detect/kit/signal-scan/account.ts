@@ -7,12 +7,7 @@ import type { Container, PathPoint, Structure } from './structure.js';
 import { declaresInfrastructure, syntaxOf } from './syntax.js';
 import { workloadDocuments } from './workload-kinds.js';
 import type { TextKind } from './syntax.js';
-
-/** Lines of one file a parser read, first to last (1-based, inclusive). */
-export interface Lines {
-  from: number;
-  to: number;
-}
+import type { Lines } from '../lines.js';
 
 /**
  * What the parsers account for in one file: `spans` they read in full (explicit accounting), and

@@ -1,4 +1,4 @@
-import type { Lines } from './account.js';
+import type { Lines } from '../lines.js';
 import { lineStarts, scanStructure } from './structure.js';
 import type { Structure } from './structure.js';
 import { syntaxOf } from './syntax.js';

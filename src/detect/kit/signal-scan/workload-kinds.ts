@@ -1,4 +1,4 @@
-import type { Lines } from './account.js';
+import type { Lines } from '../lines.js';
 
 /**
  * Kubernetes kinds that run workloads: whatever GPU name they carry (a container's limits, Ray's

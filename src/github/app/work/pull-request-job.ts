@@ -21,7 +21,6 @@ import { MAILBOX_BATCH, readRequest } from './requests.js';
 import type { Request } from './requests.js';
 import type { WorkStore } from './store.js';
 import { transient } from './transient.js';
-import { runMergeGroupJob } from './merge-group-job.js';
 import type { Instance } from '../../publish/instance.js';
 
 /** What a job needs besides its queue and store. */
@@ -50,19 +49,11 @@ export function externalIdOf(job: Pick<QueueJob, 'ref'>): string {
   return `gpu-justify/${createHash('sha256').update(job.ref).digest('hex').slice(0, 32)}`;
 }
 
-/** Runs one job of the lane's queue. */
-export async function runJob(deps: WorkDeps, lane: Lane, job: QueueJob): Promise<void> {
-  const { data } = job;
-  if (data.kind === 'commit') return runCommitJob(deps, lane, job, data);
-  if (data.kind === 'merge-group') return runMergeGroupJob(deps, lane, job, data);
-  return runPullRequestJob(deps, lane, job, data);
-}
-
 /**
  * A commit's check event that listed no pull request (GitHub leaves fork pull requests out):
  * the open pull requests whose head it is get a job each.
  */
-async function runCommitJob(deps: WorkDeps, lane: Lane, job: QueueJob, data: CommitJobData): Promise<void> {
+export async function runCommitJob(deps: WorkDeps, lane: Lane, job: QueueJob, data: CommitJobData): Promise<void> {
   const repo = { owner: data.owner, repo: data.repo };
   try {
     const octokit = await deps.client(data.installationId, lane.store);
@@ -105,7 +96,7 @@ async function runCommitJob(deps: WorkDeps, lane: Lane, job: QueueJob, data: Com
  * failures are handed back to the queue; on the last attempt a review concludes its check
  * whatever happens, and a job that fails for good leaves none of its checks in progress.
  */
-async function runPullRequestJob(deps: WorkDeps, lane: Lane, job: QueueJob, data: PrJobData): Promise<void> {
+export async function runPullRequestJob(deps: WorkDeps, lane: Lane, job: QueueJob, data: PrJobData): Promise<void> {
   const { store } = lane;
   const key = prKey(data.owner, data.repo, data.number);
   const repo: RepoRef = { owner: data.owner, repo: data.repo };

@@ -1,0 +1,86 @@
+// The layers of src/ and what each may import, checked by `npm run lint` (ARCHITECTURE.md draws
+// them). One row per top-level folder of src/: a folder imports itself and the folders its row
+// names, nothing else. Rules match folders, never file names, so files may move inside a folder.
+/** @type {Record<string, string[]>} */
+const LAYERS = {
+  // The shared vocabulary: types, codes and the few rules every stage agrees on.
+  domain: [],
+  // Pure: codes and numbers from measurements declared in domain/, never how they were taken.
+  analysis: ['domain'],
+  // Reads capacity files; kit/ holds what several formats share.
+  detect: ['domain'],
+  // Asks Prometheus, OpenCost and load-test files; answers in domain/'s measurements.
+  telemetry: ['domain'],
+  // The catalog and policy, and workloads read from manifests (with detect/kit's YAML and HCL readers).
+  workloads: ['domain', 'detect'],
+  // Every sentence: what analysis/ found, in words (and catalog times as the catalog writes them).
+  report: ['domain', 'analysis', 'workloads'],
+  // The core shared by CLI, Action and App: reads, measures, judges, assembles the result.
+  review: ['domain', 'detect', 'workloads', 'telemetry', 'analysis', 'report'],
+  // The surfaces. The CLI's `review` reads a pull request through github/'s reader, and its
+  // `action` command runs the Action's step.
+  cli: ['domain', 'detect', 'workloads', 'telemetry', 'analysis', 'report', 'review', 'github', 'action'],
+  // The Action's step: one review of the event's pull request through github/, entered by the CLI's main.
+  action: ['domain', 'detect', 'workloads', 'telemetry', 'analysis', 'report', 'review', 'github', 'cli'],
+  github: ['domain', 'detect', 'workloads', 'telemetry', 'analysis', 'report', 'review', 'cli'],
+};
+
+const TEST = '\\.test\\.ts$';
+
+const layerRules = Object.entries(LAYERS).map(([layer, may]) => ({
+  name: `layer-${layer}`,
+  comment: `src/${layer}/ imports only ${may.length === 0 ? 'itself' : `itself and ${may.join(', ')}`} (the layer table in .dependency-cruiser.cjs)`,
+  severity: 'error',
+  from: { path: `^src/${layer}/` },
+  to: { path: '^src/', pathNot: `^src/(${[layer, ...may].join('|')})/` },
+}));
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'no import cycles, type-only imports included: move the shared type to the file that owns it',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'layer-unknown',
+      comment: 'every file of src/ belongs to a layer of the table in .dependency-cruiser.cjs',
+      severity: 'error',
+      from: { path: '^src/', pathNot: `^src/(${Object.keys(LAYERS).join('|')})/` },
+      to: {},
+    },
+    ...layerRules,
+    {
+      name: 'report-through-analysis-index',
+      comment: 'report/ writes what analysis/ found through its public face, src/analysis/index.ts',
+      severity: 'error',
+      from: { path: '^src/report/' },
+      to: { path: '^src/analysis/', pathNot: '^src/analysis/index\\.ts$' },
+    },
+    {
+      name: 'detect-kit-stands-alone',
+      comment: 'detect/kit/ is what several formats share: it leans on nothing of detect/ but the parser contract',
+      severity: 'error',
+      from: { path: '^src/detect/kit/', pathNot: TEST },
+      to: { path: '^src/detect/', pathNot: '^src/detect/(kit/|parser\\.ts$)' },
+    },
+    {
+      name: 'registry-through-faces',
+      comment: 'the registry takes each format through its face, index.ts (registry.test.ts checks the faces)',
+      severity: 'error',
+      from: { path: '^src/detect/registry\\.ts$' },
+      to: { path: '^src/detect/[^/]+/', pathNot: '^src/detect/[^/]+/index\\.ts$' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)fixtures/' },
+    // Type-only imports are edges too: a cycle through `import type` still ties the files together.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    cache: { folder: 'node_modules/.cache/dependency-cruiser', strategy: 'content' },
+  },
+};
