@@ -21,6 +21,7 @@ import { withSaneCounts } from './sane-counts.js';
 import { linkSideSharing } from './gpu-sharing/sharing-scan.js';
 import { readers } from './side-readers.js';
 import type { Sides } from './side-readers.js';
+import { needsSiblings, takesSibling } from './siblings.js';
 import { keepUnparsed, unknownAfter, unknownBefore } from './side-guards.js';
 import { dirOf } from './kit/paths.js';
 import { isTfFile } from './terraform/tf-json.js';
@@ -301,43 +302,6 @@ async function setPaths(
     }
   }
   return { set: [...new Set([...own, ...siblings, ...overlays])].sort(), notes };
-}
-
-function takesSibling(parser: CapacityParser, path: string): boolean {
-  return parser.acceptsSibling ? parser.acceptsSibling(path) : (parser.acceptsPath?.(path) ?? true);
-}
-
-// A JSON patch names neither kind nor object (its target is in the kustomization): its operations show it.
-const JSON_PATCH_OP = /["']?\bop["']?[ \t]*:[ \t]*["']?(?:add|remove|replace|move|copy|test)\b/;
-const GPU_WORD = /gpu|nvidia\.com\/mig-/i;
-
-/**
- * Listing a directory is an API call where the reader is GitHub's, so a directory is listed only
- * where its other files could change what is found:
- * - a changed file is one the parser reads with its siblings (`acceptsSibling`, by default all
- *   it accepts): every file of a Terraform module, a kustomization;
- * - or a changed file that a sibling may take in (a kustomize patch or resource) could shape
- *   capacity: at either side, a parser's cheap check passes on it, it names a GPU resource, or
- *   it is a JSON patch.
- * Any other changed file (a Deployment, a ConfigMap) is no input to a capacity object: whatever
- * kustomization sits beside it renders the same capacity at both sides, but for inputs changed
- * elsewhere (a base's queue), which are read in their own directory.
- */
-async function needsSiblings(
-  sides: Sides,
-  own: readonly string[],
-  parser: CapacityParser,
-  parsers: readonly CapacityParser[],
-): Promise<boolean> {
-  if (own.some((p) => takesSibling(parser, p))) return true;
-  for (const path of own) {
-    for (const text of [await sides.base.read(path), await sides.head.read(path)]) {
-      if (text === null) continue;
-      if (GPU_WORD.test(text) || JSON_PATCH_OP.test(text)) return true;
-      if (parsers.some((p) => (p.acceptsPath?.(path) ?? true) && p.mightContain(path, text))) return true;
-    }
-  }
-  return false;
 }
 
 /**

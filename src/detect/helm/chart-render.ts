@@ -1,22 +1,18 @@
 import { repositoryName } from '../../domain/index.js';
-import type { CapacityDecl } from '../../domain/index.js';
 import type { CoverageIo } from '../side-readers.js';
-import { detectFile } from '../detect-file.js';
 import { yamlValue } from '../kit/kube-yaml.js';
-import { CAPACITY_KIND_RE, VALUES_REF_RE, isHelmValuesPath } from './helm-chart.js';
+import { CAPACITY_KIND_RE, isHelmValuesPath } from './helm-chart.js';
 import { gitopsInstalls } from './gitops-installs.js';
 import type { GitopsInstall } from './gitops-installs.js';
-import { renderTemplate } from './helm-render.js';
 import { installsInTree } from './installs-in-tree.js';
 import { changedKeys, valueAt as leafAt } from '../kit/changed-keys.js';
 import { namesGpu, sizesCapacity } from '../kit/gpu-signal.js';
 import { accountSignals } from '../kit/signal-scan/account.js';
 import { kubeStringify } from '../kit/kube-yaml.js';
 import { fileFormat } from '../kit/yaml-segments.js';
-import type { CapacityParser, SetParseResult, Unfollowed, UnresolvedDecl } from '../parser.js';
-
-/** What rendering the charts a PR touches found at one side. */
-type Side = Required<SetParseResult> & { notFollowed: Unfollowed[] };
+import type { CapacityParser } from '../parser.js';
+import { isObject, readRender, valuesRead } from './read-render.js';
+import type { Side, Variant } from './read-render.js';
 
 export interface ChartRenders {
   base: Side;
@@ -28,22 +24,9 @@ export interface ChartRenders {
 const join = (dir: string, name: string) => (dir === '' ? name : `${dir}/${name}`);
 const dirOf = (path: string) => (path.lastIndexOf('/') < 0 ? '' : path.slice(0, path.lastIndexOf('/')));
 
-/** One way the chart is installed: with its own values.yaml, or with another values file over it. */
-interface Variant {
-  chart: string;
-  values: string;
-  /** The changed file this render answers for. */
-  changed: string;
-  templateChanged: boolean;
-}
-
 function yamlOf(text: string | null): unknown {
   if (text === null) return {};
   return yamlValue(text);
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 /** Helm's merge of a values file over the chart's defaults: maps merge, anything else replaces. */
@@ -323,85 +306,4 @@ function sizingKeys(before: unknown, after: unknown): string[] {
       sizesCapacity(k) ||
       [leafAt(before, k), leafAt(after, k)].some((v) => typeof v === 'number' || (typeof v === 'string' && namesGpu(v))),
   );
-}
-
-function readRender(
-  out: Side,
-  v: Variant,
-  own: boolean,
-  template: string,
-  text: string,
-  values: unknown,
-  refs: readonly string[],
-  parsers: readonly CapacityParser[],
-): void {
-  const reason = v.templateChanged ? 'helm-template' : 'helm-values';
-  const rendered = values === undefined ? null : renderTemplate(text, values);
-  if (rendered === null || !rendered.ok) {
-    // Same template, same values it reads: whatever it renders did not change.
-    const fingerprint = JSON.stringify([text, refs.map((r) => valueAt(values, r))]);
-    const why = rendered === null ? `${v.values} is not valid YAML` : `${rendered.why} at line ${rendered.line}`;
-    out.notFollowed.push({ file: v.changed, line: null, reason, subject: template, needs: template, inputs: [why], fingerprint });
-    return;
-  }
-  // A named template left unrendered may write any field, a GPU limit among them: what it
-  // renders is unknown, unless what the template reads is the same at both sides.
-  const left = rendered.text.split('\n').findIndex((l) => INDIRECT_RE.test(l));
-  if (left >= 0) {
-    const fingerprint = JSON.stringify([text, refs.map((r) => valueAt(values, r))]);
-    const why = `${(rendered.text.split('\n')[left] ?? '').trim()} at line ${rendered.lineOf(left + 1)} is not rendered`;
-    out.notFollowed.push({ file: v.changed, line: null, reason, subject: template, needs: template, inputs: [why], fingerprint });
-  }
-  const found = detectFile(template, rendered.text, parsers);
-  // The chart's own values render the objects of the template; another values file, its own copies.
-  const place = <T extends { file: string; line: number }>(x: T): T =>
-    own ? { ...x, line: rendered.lineOf(x.line) } : { ...x, file: v.values, line: 1 };
-  out.decls.push(
-    ...found.decls.map((d): CapacityDecl => ({
-      ...place(d),
-      parts: d.parts.map((p) => (own ? { ...p, line: rendered.lineOf(p.line) } : { ...p, line: 1 })),
-    })),
-  );
-  out.unresolved.push(...(found.unresolved ?? []).map((u): UnresolvedDecl => place(u)));
-  out.diagnostics.push(
-    ...found.diagnostics.map((d) =>
-      own ? { ...d, line: d.line === null ? null : rendered.lineOf(d.line) } : { ...d, file: v.values, line: null },
-    ),
-  );
-  if (own) out.supersedes.push(template);
-  // What a reader of the rendered objects could not follow (a ComputeClass that creates GPU pools,
-  // say) stays not followed, on the changed file, with the reader's own fingerprint.
-  for (const n of found.notFollowed ?? []) out.notFollowed.push({ ...n, file: v.changed, line: null });
-  for (const u of found.unresolved ?? []) {
-    if (u.unboundedBy !== undefined) continue;
-    out.notFollowed.push({
-      file: v.changed,
-      line: null,
-      reason,
-      subject: template,
-      needs: template,
-      inputs: [`the GPU count of ${u.name}`],
-      // The expression left in the GPU field reads values the render did not substitute.
-      fingerprint: JSON.stringify([rendered.text, refs.map((r) => valueAt(values, r))]),
-    });
-  }
-}
-
-// A named template (`include`, `template`) or `tpl` may read any value, from another file of the chart.
-const INDIRECT_RE = /\{\{-?\s*(?:[^}]*[\s(|])?(?:include|template|tpl)\s/;
-
-/**
- * The values a template reads, as paths (`queue.gpus`); `''` stands for all of them where it
- * reads through a named template or `tpl`, so a change to any value is a change to what it renders.
- */
-function valuesRead(text: string): string[] {
-  const refs = [...text.matchAll(VALUES_REF_RE)].map((m) => (m[1] ?? '').slice(1));
-  return INDIRECT_RE.test(text) ? [...refs, ''] : refs;
-}
-
-function valueAt(values: unknown, path: string): unknown {
-  if (path === '') return values;
-  let at = values;
-  for (const step of path.split('.')) at = isObject(at) ? at[step] : undefined;
-  return at ?? null;
 }
