@@ -93,20 +93,21 @@ export async function floorOf(input: FloorInput): Promise<Floor> {
         continue;
       }
       const whole = input.followed.has(file);
+      const relabelled = changedMigLabels(before, after);
       const check = async (text: string | null, side: Map<string, FileAccounting>, reader: TreeReader) => {
         if (text === null) return NO_SIGNAL;
-        const first = unaccounted(file, text, whole ? WHOLE : (side.get(file) ?? NONE));
+        const first = unaccounted(file, text, whole ? WHOLE : (side.get(file) ?? NONE), relabelled);
         // A Terragrunt unit's inputs are accounted for by what they feed in its module.
         if (!whole && file.endsWith('.hcl') && first.named && isLocalUnit(file, text, input.repositories)) {
           const io = reader === input.sides.base ? feedSides.base : feedSides.head;
-          return unaccounted(file, text, { spans: await unitSpans(file, text, side.get(file) ?? NONE, io), anchors: [] });
+          return unaccounted(file, text, { spans: await unitSpans(file, text, side.get(file) ?? NONE, io), anchors: [] }, relabelled);
         }
         // A Terraform file's variables and locals are accounted for by where the module uses them,
         // and what a local module call is given by what it feeds there (terraform-feeds.ts).
         if (whole || !file.endsWith('.tf') || (first.left.length === 0 && !(first.named && callsOwn(file, text)))) return first;
         const io = reader === input.sides.base ? feedSides.base : feedSides.head;
         const feeds = await moduleFeeds(dirOf(file), io, io.cache, { path: file, text });
-        return unaccounted(file, text, { spans: feeds.spansOf(file), anchors: [] });
+        return unaccounted(file, text, { spans: feeds.spansOf(file), anchors: [] }, relabelled);
       };
       scanned.push({
         file,
@@ -167,9 +168,36 @@ function readElsewhere(scanned: readonly Scanned[]): { base: Set<string>; head: 
 const NONE: FileAccounting = { spans: [], anchors: [] };
 const WHOLE: FileAccounting = { spans: [{ from: 1, to: Number.MAX_SAFE_INTEGER }], anchors: [] };
 
-function unaccounted(file: string, text: string, accounting: FileAccounting): { named: boolean; left: AccountedSignal[] } {
+/** The MIG layout label of the GPU Operator: a node's value picks how many devices each GPU becomes. */
+const MIG_LABEL = /\bnvidia\.com\/mig\.config(?![\w.-])/i;
+
+/**
+ * The lines, trimmed, that set a MIG layout label at one side and not the other. No reader links a
+ * pool's MIG layout to its count, so a pool read by a parser whose label is added, removed or
+ * given another layout is not followed; one whose label stands as it was is read.
+ */
+function changedMigLabels(before: string | null, after: string | null): Set<string> {
+  const labelled = (text: string | null) =>
+    new Set(
+      (text ?? '')
+        .split('\n')
+        .filter((l) => MIG_LABEL.test(l))
+        .map((l) => l.trim()),
+    );
+  const [b, a] = [labelled(before), labelled(after)];
+  return new Set([...b, ...a].filter((l) => !(b.has(l) && a.has(l))));
+}
+
+function unaccounted(
+  file: string,
+  text: string,
+  accounting: FileAccounting,
+  relabelled: ReadonlySet<string> = new Set(),
+): { named: boolean; left: AccountedSignal[] } {
   const { signals } = accountSignals(file, text, accounting);
-  return { named: signals.length > 0, left: signals.filter((s) => s.by === null) };
+  const lines = relabelled.size > 0 ? text.split('\n') : [];
+  const moved = (s: AccountedSignal) => s.by === 'parser' && MIG_LABEL.test(s.token) && relabelled.has((lines[s.line - 1] ?? '').trim());
+  return { named: signals.length > 0, left: signals.filter((s) => s.by === null || moved(s)) };
 }
 
 /** What the parsers of one side account for, by file: explicit lines, and declarations' lines standing for their objects. */

@@ -37,14 +37,19 @@ async function diffCommits(base: GitReader, head: GitReader): Promise<string[]> 
     ['diff', '--name-only', '-z', '--no-renames', '--no-ext-diff', '--no-textconv', base.commit, head.commit, '--'],
     `cannot compare ${base.label} with ${head.label}`,
   );
-  return [
-    ...new Set(
-      out
-        .toString('utf8')
-        .split('\0')
-        .filter((p) => p !== ''),
-    ),
-  ].sort();
+  const changed = new Set(
+    out
+      .toString('utf8')
+      .split('\0')
+      .filter((p) => p !== ''),
+  );
+  // A link's blob stays the same when the file it leads to changes, yet whatever reads the link
+  // (Terraform reading `variables.tf -> ../variables.tf` in its module, kustomize) reads the new
+  // text: the link is a changed path too, at either side.
+  for (const reader of [base, head]) {
+    for (const [link, file] of await reader.linksToFiles()) if (changed.has(file)) changed.add(link);
+  }
+  return [...changed].sort();
 }
 
 /** Compares file contents with blob ids by hashing them as git would, without reading blobs. */

@@ -1,5 +1,5 @@
 import { InputError } from '../../domain/errors.js';
-import { notAFileIn, resolvePath } from '../../domain/files.js';
+import { notAFileIn, resolvePath, UnreadablePathError } from '../../domain/files.js';
 import type { TreeEntries } from '../../domain/files.js';
 import type { TreeReader } from '../../domain/files.js';
 import { dirsIn, filesIn } from './dir-reader.js';
@@ -84,6 +84,25 @@ export class GitReader implements TreeReader {
   /** Directories directly inside `dir` at the commit that hold files. */
   async dirs(dir: string): Promise<string[]> {
     return dirsIn((await this.listBlobs()).keys(), dir);
+  }
+
+  /**
+   * The symbolic links at the commit that lead to a file inside the tree, link path → that file's
+   * path. A link to nothing, outside, to a directory or round a loop leads to no file: not listed.
+   */
+  async linksToFiles(): Promise<Map<string, string>> {
+    await this.listBlobs();
+    const entries = await this.entries();
+    const out = new Map<string, string>();
+    for (const link of this.links.keys()) {
+      try {
+        const file = await resolvePath(link, link, entries);
+        if (file !== null) out.set(link, file);
+      } catch (err) {
+        if (!(err instanceof UnreadablePathError)) throw err;
+      }
+    }
+    return out;
   }
 
   /** Symbolic links and submodules at the commit, path → the id of the link's blob or the submodule's commit. */

@@ -64,6 +64,16 @@ export { normaliseGpuModel } from '../../domain/gpu-models.js';
 export const GPU_RESOURCE_SIGNAL =
   /\b(?:nvidia\.com\/(?:gpu[a-z0-9.-]*|mig-[a-z0-9.-]+)|amd\.com\/gpu[a-z0-9.-]*|gpu\.intel\.com\/[a-z0-9_.-]+)/gi;
 
+/**
+ * Node labels that choose how each GPU of a node is partitioned or shared, and so how many GPUs the
+ * node advertises: the GPU Operator's MIG layout (`nvidia.com/mig.config: all-1g.5gb` makes one
+ * A100 seven) and the device plugin's config (`nvidia.com/device-plugin.config`, time-slicing
+ * replicas). They are set wherever nodes get labels (an NFD NodeFeatureRule, a pool's labels, a
+ * `kubectl label` script), so a label there sizes capacity. The status the MIG manager writes back
+ * (`nvidia.com/mig.config.state`) is not one of them.
+ */
+export const GPU_PARTITION_LABEL = /\bnvidia\.com\/(?:mig\.config|device-plugin\.config)(?![\w.-])/gi;
+
 /** Device-plugin resources of accelerators that are not GPUs, and what they are. */
 export const NOT_GPU_RESOURCES: readonly { resource: string; carries: string }[] = [
   { resource: 'aws.amazon.com/neuron', carries: 'AWS Inferentia and Trainium devices' },

@@ -51,10 +51,11 @@ const REQUESTS = new Set(['requests', 'limits', 'claims', 'reservations']);
 /**
  * Keys and labels that size capacity although they are written as labels or annotations: the
  * cluster autoscaler's node-template resources and capacity annotations, Cluster API's node group
- * sizes. A GPU name there is never shown to be no capacity by its place.
+ * sizes, the labels that pick a node's MIG layout or device-plugin config. A GPU name there is
+ * never shown to be no capacity by its place.
  */
 const CAPACITY_LABEL =
-  /node-template\/resources\/|capacity\.cluster-autoscaler\.kubernetes\.io\/|cluster-api-autoscaler-node-group-(?:min|max)-size/i;
+  /node-template\/resources\/|capacity\.cluster-autoscaler\.kubernetes\.io\/|cluster-api-autoscaler-node-group-(?:min|max)-size|nvidia\.com\/(?:mig\.config|device-plugin\.config)(?![\w.-])/i;
 
 function keysOf(path: PathNode | null): string[] {
   const keys: string[] = [];

@@ -7,7 +7,7 @@ import {
   OTHER_GPU_TYPES,
   SDK_GPU_TYPE,
 } from '../gpu-types/families.js';
-import { GPU_RESOURCE_SIGNAL } from '../gpu-resources.js';
+import { GPU_PARTITION_LABEL, GPU_RESOURCE_SIGNAL } from '../gpu-resources.js';
 import type { Structure } from './structure.js';
 
 /**
@@ -17,7 +17,8 @@ import type { Structure } from './structure.js';
  *   CDK's `InstanceClass.P4D`);
  * - `machine-family`: an EC2 GPU family on its own (`p4d`, `g6e`);
  * - `accelerator`: a GPU accelerator type (`nvidia-l4`, `nvidia-tesla-t4`);
- * - `gpu-resource`: a GPU extended resource or label (`nvidia.com/gpu`, `amd.com/gpu`, MIG profiles);
+ * - `gpu-resource`: a GPU extended resource or label (`nvidia.com/gpu`, `amd.com/gpu`, MIG profiles),
+ *   or a node label that picks how GPUs are partitioned or shared (`nvidia.com/mig.config`);
  * - `gpu-key`: a key whose name says GPU or accelerator (`gpu_count =`, `guest_accelerator {`).
  */
 type SignalKind = 'machine-type' | 'machine-family' | 'accelerator' | 'gpu-resource' | 'gpu-key';
@@ -49,6 +50,7 @@ const NOT_SIZING_KEY = /driver|utili[sz]ation|operator|plugin|exporter|metrics|m
 
 const VALUE_PATTERNS: readonly { pattern: RegExp; kind: SignalKind; group?: number }[] = [
   { pattern: GPU_RESOURCE_SIGNAL, kind: 'gpu-resource' },
+  { pattern: GPU_PARTITION_LABEL, kind: 'gpu-resource' },
   { pattern: AWS_GPU_TYPE, kind: 'machine-type' },
   { pattern: AWS_GPU_FAMILY_VALUE, kind: 'machine-family', group: 1 },
   { pattern: GCP_GPU_TYPE, kind: 'machine-type' },
