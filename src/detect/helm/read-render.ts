@@ -44,7 +44,7 @@ export function readRender(
     const why =
       rendered === null
         ? `${v.values} is not valid YAML`
-        : `${rendered.fn === null ? '' : `${rendered.fn}: `}${rendered.why} at line ${rendered.line}`;
+        : `${rendered.fn === null || rendered.why.includes(`"${rendered.fn}"`) ? '' : `${rendered.fn}: `}${rendered.why} at line ${rendered.line}`;
     out.notFollowed.push({ file: v.changed, line: null, reason, subject: template, needs: template, inputs: [why], fingerprint });
     return;
   }
