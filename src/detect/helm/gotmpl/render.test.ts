@@ -70,6 +70,12 @@ describe('Go templates as Helm renders them', () => {
     ['{{ int "8" }} {{ int64 "0x10" }} {{ mul 2 .Values.gpus }} {{ div 9 2 }} {{ max 1 5 3 }}', '8 16 16 4 5'],
     ['{{ ternary "a" "b" true }} {{ coalesce .Values.missing "" "c" }} {{ kindOf .Values.gpus }}', 'a c float64'],
     ['{{ range until 3 }}{{ . }}{{ end }}', '012'],
+    ['{{ `raw \\n` }}|{{ "esc\\t" | quote }}|{{ 0x10 }}|{{ 1e3 }}|{{ \'a\' }}', 'raw \\n|"esc\\t"|16|1000|97'],
+    ['{{ (index .Values.pools 0).name }}|{{ (dict "a" (dict "b" 2)).a.b }}', 'a|2'],
+    ['{{ define "x" }}in{{ end }}{{ template "x" }}|{{ block "y" . }}blk{{ end }}', 'in|blk'],
+    ['{{ range $i, $p := .Values.pools }}{{ if eq $i 0 }}{{ continue }}{{ end }}{{ $p.name }}{{ end }}', 'b'],
+    ['x  {{- /* c */ -}}  y', 'xy'],
+    ['{{ $m := dict }}{{ $_ := set $m "k" 1 }}{{ $m.k }} {{ get $m "nope" | quote }}', '1 ""'],
   ])('%s', (template, expected) => {
     expect(text(template, { chart: { name: 'c', version: '1' } })).toBe(expected);
   });
