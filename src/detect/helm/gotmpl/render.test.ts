@@ -122,3 +122,31 @@ describe('what the renderer does not render is named, never half rendered', () =
     expect(failure('{{ range until 100 }}x{{ end }}', { limits: { steps: 50 } }).why).toMatch(/more than 50 steps/);
   });
 });
+
+describe('any text', () => {
+  it('renders or says why, and never throws', () => {
+    const seeds = [
+      '{{ range $k, $v := .Values.byName }}{{ $k }}: {{ $v.gpus | int | quote }}{{ end }}',
+      '{{- include "x" (dict "a" (list 1 2.5 0x1f \'c\' `r`)) | nindent 4 -}}',
+      '{{ if and (eq .Values.name "a") (gt (len .Values.pools) 1) }}{{ else if .Values.on }}{{ end }}',
+      '{{ printf "%05.2f %q %x %-4d|" 3.14159 "s" 255 7 }}',
+    ];
+    let seed = 11;
+    const rand = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 16) % n;
+    };
+    const chars = '{}()|$.-"`\'/* \n0xe_9aZ:=,';
+    for (let i = 0; i < 3000; i++) {
+      const base = seeds[i % seeds.length] ?? '';
+      const at = rand(base.length + 1);
+      const mutated =
+        i % 3 === 0
+          ? base.slice(0, at)
+          : base.slice(0, at) + Array.from({ length: 1 + rand(4) }, () => chars[rand(chars.length)]).join('') + base.slice(at + rand(3));
+      const r = renderChartTemplate({ text: mutated, values });
+      expect(typeof r.ok).toBe('boolean');
+    }
+    expect(renderChartTemplate({ text: `{{ ${'('.repeat(20000)}1${')'.repeat(20000)} }}`, values }).ok).toBe(false);
+  });
+});

@@ -74,6 +74,7 @@ export function renderChartTemplate(t: ChartTemplate): GoRender {
       line = e.line ?? line;
       return { ok: false, why: e.message, line, fn: e.fn };
     }
-    throw e;
+    // Whatever else stops a render (a literal out of range, nesting past the stack) is a render not done.
+    return { ok: false, why: `the template could not be rendered: ${e instanceof Error ? e.message : String(e)}`, line, fn: null };
   }
 }
