@@ -44,6 +44,8 @@ function numberLit(text: string, line: number): bigint | number {
     const neg = s.startsWith('-');
     const body = s.replace(/^[+-]/, '');
     const octal = /^0\d/.test(body) ? `0o${body.slice(1)}` : body;
+    // `09` is no number in Go: a leading 0 is octal.
+    if (/^0o.*[89]/.test(octal)) throw new TemplateSyntaxError(`bad number syntax: ${text}`, line);
     const v = BigInt(octal);
     return neg ? -v : v;
   }

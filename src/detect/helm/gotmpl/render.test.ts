@@ -104,6 +104,7 @@ describe('what the renderer does not render is named, never half rendered', () =
     ['{{ .Files.Get "x" }}', '.Files is outside what the renderer reads', null],
     ['{{ include "nope" . }}', 'no such template "nope"', null],
     ['{{ if .Values.on }}', 'the template does not parse: unexpected EOF: a block is not closed', null],
+    ['{{ 09 }}', 'the template does not parse: bad number syntax: 09', null],
   ])('%s', (template, why, fn) => {
     const r = failure(template);
     expect([r.why, r.fn]).toEqual([why, fn]);

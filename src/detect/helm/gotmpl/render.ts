@@ -41,8 +41,8 @@ export function renderChartTemplate(t: ChartTemplate): GoRender {
   try {
     for (const h of t.helpers ?? []) for (const [k, v] of parseTemplate(h).defines) defines.set(k, v);
   } catch (e) {
-    if (e instanceof TemplateSyntaxError) return { ok: false, why: `a helper template does not parse: ${e.message}`, line: 1, fn: null };
-    throw e;
+    // Helm parses every template of the chart first: one that does not parse fails them all.
+    return { ok: false, why: `a helper template does not parse: ${e instanceof Error ? e.message : String(e)}`, line: 1, fn: null };
   }
   let line = 1;
   try {
