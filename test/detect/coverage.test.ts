@@ -115,11 +115,15 @@ describe('coverage of the changed files', () => {
   });
 
   it('values that feed a GPU field through what is not rendered are not followed, unless they did not change', async () => {
-    const queue = (CHART['charts/queues/templates/cluster-queue.yaml'] ?? '').replace(
-      '{{ .Values.queue.gpus | int }}',
-      '{{ mul .Values.queue.gpus 2 }}',
-    );
-    const tree = { ...CHART, 'charts/queues/templates/cluster-queue.yaml': queue };
+    const withGpus = (expr: string) => ({
+      ...CHART,
+      'charts/queues/templates/cluster-queue.yaml': (CHART['charts/queues/templates/cluster-queue.yaml'] ?? '').replace(
+        '{{ .Values.queue.gpus | int }}',
+        expr,
+      ),
+    });
+    // `floor` is a Sprig function outside the renderer's set.
+    const tree = withGpus('{{ .Values.queue.gpus | float64 | floor }}');
     const values = CHART['charts/queues/values.yaml'] ?? '';
     const [base, head] = edit(tree, { 'charts/queues/values.yaml': values.replace('gpus: 8', 'gpus: 16') });
     const got = await detectChanges(listingPr(base, head));
@@ -127,23 +131,33 @@ describe('coverage of the changed files', () => {
       [
         'charts/queues/values.yaml',
         'not-followed',
-        [['helm-values', 'charts/queues/templates/cluster-queue.yaml', ['the GPU count of research']]],
+        [
+          [
+            'helm-values',
+            'charts/queues/templates/cluster-queue.yaml',
+            [expect.stringMatching(/^function "floor" is outside the renderer's set at line \d+$/)],
+          ],
+        ],
       ],
     ]);
     const [b2, h2] = edit(tree, { 'charts/queues/values.yaml': values.replace('tag: v1', 'tag: v2') });
     expect(await coverage(b2, h2)).toEqual([['charts/queues/values.yaml', 'read']]);
-    // A range over the values is not rendered at all.
+    // What the renderer knows is rendered: Sprig's arithmetic, a range over the values.
+    const [b3, h3] = edit(withGpus('{{ mul .Values.queue.gpus 2 }}'), {
+      'charts/queues/values.yaml': values.replace('gpus: 8', 'gpus: 16'),
+    });
+    expect((await detectChanges(listingPr(b3, h3))).changes.map((c) => [c.gpusBefore, c.gpusAfter])).toEqual([[16, 32]]);
     const ranged = [
       '{{- range .Values.queues }}',
       '---',
       (CHART['charts/queues/templates/cluster-queue.yaml'] ?? '').replace(/\.Values\.queue\./g, '.'),
       '{{- end }}',
     ].join('\n');
-    const [b3, h3] = edit(
+    const [b4, h4] = edit(
       { ...CHART, 'charts/queues/templates/cluster-queue.yaml': ranged },
       { 'charts/queues/values.yaml': 'queues:\n  - name: a\n    gpus: 4\n' },
     );
-    expect(await coverage(b3, h3)).toEqual([['charts/queues/values.yaml', 'not-followed', 'helm-values']]);
+    expect((await detectChanges(listingPr(b4, h4))).changes.map((c) => [c.name, c.gpusBefore, c.gpusAfter])).toEqual([['a', 0, 4]]);
   });
 
   it('tfvars with no module beside them are not followed when they change what sizes GPU pools', async () => {

@@ -26,8 +26,19 @@ const chart = (gpus: number, helper: string): Tree => ({
 });
 
 describe('a chart whose capacity template reads values through a named template', () => {
-  it('is not followed when its values change, never passed as no change', async () => {
-    for (const helper of ['{{ .Values.gpu.limit }}', '{{ $.Values.gpu.limit | int }}']) {
+  it('renders the named template with the values, as Helm does', async () => {
+    for (const helper of ['{{ .Values.gpu.limit }}', '{{ $.Values.gpu.limit | int }}', '{{ default 2 .Values.gpu.limit }}']) {
+      const result = await detectPr(chart(8, helper), chart(16, helper));
+      expect(result.changes.map((c) => [c.kind, c.gpusBefore, c.gpusAfter])).toEqual([['karpenter-nodepool', 8, 16]]);
+      expect(result.coverage.map((c) => c.state)).not.toContain('not-followed');
+    }
+  });
+
+  it('is not followed when the named template uses what the renderer does not know, never passed as no change', async () => {
+    for (const helper of [
+      '{{ lookup "v1" "ConfigMap" "" "x" | len }}{{ .Values.gpu.limit }}',
+      '{{ .Capabilities.KubeVersion.Minor }}{{ .Values.gpu.limit }}',
+    ]) {
       const result = await detectPr(chart(8, helper), chart(16, helper));
       expect(result.coverage).toEqual([expect.objectContaining({ file: 'charts/pools/values.yaml', state: 'not-followed' })]);
     }

@@ -11,6 +11,7 @@ import { accountSignals } from '../kit/signal-scan/account.js';
 import { kubeStringify } from '../kit/kube-yaml.js';
 import { fileFormat } from '../kit/yaml-segments.js';
 import type { CapacityParser } from '../parser.js';
+import { chartFiles } from './chart-files.js';
 import { isObject, readRender, valuesRead } from './read-render.js';
 import type { Side, Variant } from './read-render.js';
 
@@ -56,7 +57,7 @@ async function variantsOf(changed: readonly string[], io: CoverageIo): Promise<V
 }
 
 /**
- * Charts of the PR rendered at both sides, as far as plain substitutions go (helm-render.ts):
+ * Charts of the PR rendered at both sides as Helm renders them (gotmpl/render.ts):
  * a changed values file is followed into the GPU fields of its chart's templates, and a changed
  * template is read with the chart's values. A template that does not render, or whose GPU count
  * stays an expression, is not followed, unless it renders the same at both sides.
@@ -76,6 +77,7 @@ export async function renderCharts(changed: readonly string[], io: InstallIo, pa
       const reader = io[side];
       const defaults = yamlOf(await reader.read(join(v.chart, 'values.yaml')));
       const values = own ? defaults : overlay(defaults, yamlOf(await reader.read(v.values)));
+      const files = await chartFiles(v.chart, reader, io);
       for (const template of templates) {
         const text = await reader.read(template);
         // Capacity objects only: a workload asking for GPUs is no capacity, whatever its values.
@@ -83,7 +85,7 @@ export async function renderCharts(changed: readonly string[], io: InstallIo, pa
         const refs = valuesRead(text);
         if (refs.length === 0) continue;
         followedAny = true;
-        readRender(result[side], v, own, template, text, values, refs, parsers);
+        readRender(result[side], v, own, template, text, values, refs, parsers, files);
       }
     }
     if (followedAny) result.followed.push(v.changed);
@@ -218,9 +220,15 @@ async function renderInstall(
     let values = yamlOf(await reader.read(join(local, 'values.yaml')));
     for (const layer of given) values = overlay(values, layer);
     const v: Variant = { chart: local, values: at, changed: at, templateChanged: false };
-    for (const t of templates) readRender(result[side], v, false, t.template, t.text, values, t.refs, parsers);
+    const context = await chartFiles(local, reader, io, releaseName(key));
+    for (const t of templates) readRender(result[side], v, false, t.template, t.text, values, t.refs, parsers, context);
   }
   return followed;
+}
+
+/** The release an install names: an Application's or HelmRelease's own name (their default). */
+function releaseName(key: string): string {
+  return /^[^/]+\/([^#]+)/.exec(key)?.[1] ?? 'release-name';
 }
 
 /** Plain values: a YAML mapping that is no Kubernetes object. */

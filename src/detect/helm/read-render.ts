@@ -2,7 +2,8 @@ import type { CapacityDecl } from '../../domain/index.js';
 import { detectFile } from '../detect-file.js';
 import type { CapacityParser, SetParseResult, Unfollowed, UnresolvedDecl } from '../parser.js';
 import { VALUES_REF_RE } from './helm-chart.js';
-import { renderTemplate } from './helm-render.js';
+import { renderChartTemplate } from './gotmpl/render.js';
+import type { ChartTemplate } from './gotmpl/render.js';
 
 /** What rendering the charts a PR touches found at one side. */
 export type Side = Required<SetParseResult> & { notFollowed: Unfollowed[] };
@@ -15,6 +16,9 @@ export interface Variant {
   changed: string;
   templateChanged: boolean;
 }
+
+/** What a chart's template renders with besides values (chart-files.ts). */
+export type ChartFiles = Pick<ChartTemplate, 'helpers' | 'chart' | 'release'>;
 
 export function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -30,13 +34,17 @@ export function readRender(
   values: unknown,
   refs: readonly string[],
   parsers: readonly CapacityParser[],
+  files: ChartFiles,
 ): void {
   const reason = v.templateChanged ? 'helm-template' : 'helm-values';
-  const rendered = values === undefined ? null : renderTemplate(text, values);
+  const rendered = values === undefined ? null : renderChartTemplate({ ...files, text, values, path: template });
   if (rendered === null || !rendered.ok) {
     // Same template, same values it reads: whatever it renders did not change.
     const fingerprint = JSON.stringify([text, refs.map((r) => valueAt(values, r))]);
-    const why = rendered === null ? `${v.values} is not valid YAML` : `${rendered.why} at line ${rendered.line}`;
+    const why =
+      rendered === null
+        ? `${v.values} is not valid YAML`
+        : `${rendered.fn === null || rendered.why.includes(`"${rendered.fn}"`) ? '' : `${rendered.fn}: `}${rendered.why} at line ${rendered.line}`;
     out.notFollowed.push({ file: v.changed, line: null, reason, subject: template, needs: template, inputs: [why], fingerprint });
     return;
   }

@@ -1,0 +1,80 @@
+import { Exec, UNKNOWABLE } from './exec.js';
+import type { Limits } from './exec.js';
+import { TemplateSyntaxError } from './lex.js';
+import { parseTemplate } from './parse.js';
+import type { Node } from './parse.js';
+import { RenderError } from './values.js';
+
+/** A template rendered: each output line knows the template line it came from. Or why not, and where. */
+export type GoRender =
+  { ok: true; text: string; lineOf: (renderedLine: number) => number } | { ok: false; why: string; line: number; fn: string | null };
+
+export interface ChartTemplate {
+  /** The template's text. */
+  text: string;
+  /** Texts of the chart's other templates, read for their `define`s (`_helpers.tpl`). */
+  helpers?: readonly string[];
+  /** The values the chart is rendered with (the chart's values.yaml under the install's). */
+  values: unknown;
+  release?: { name: string; namespace: string };
+  chart?: { name: string; version: string; appVersion?: string };
+  /** The template's path, as `.Template.Name` gives it. */
+  path?: string;
+  limits?: Partial<Limits>;
+}
+
+/**
+ * Real charts' capacity templates render in a few thousand steps and a few KiB; a template that
+ * needs more loops over what a pull request may make as large as it likes.
+ */
+const LIMITS: Limits = { steps: 200_000, outputBytes: 1_048_576, depth: 64 };
+
+/**
+ * Renders one chart template as `helm template` does (text/template with missingkey=zero, Sprig
+ * and Helm's functions, `<no value>` removed), within the limits. A template that uses a function
+ * outside the renderer's set, reads what only the cluster knows (`.Capabilities`, `lookup`, `.Files`),
+ * fails as Helm would fail, or passes a limit is not rendered: the answer names the line and why.
+ */
+export function renderChartTemplate(t: ChartTemplate): GoRender {
+  const limits = { ...LIMITS, ...t.limits };
+  const defines = new Map<string, Node[]>();
+  try {
+    for (const h of t.helpers ?? []) for (const [k, v] of parseTemplate(h).defines) defines.set(k, v);
+  } catch (e) {
+    // Helm parses every template of the chart first: one that does not parse fails them all.
+    return { ok: false, why: `a helper template does not parse: ${e instanceof Error ? e.message : String(e)}`, line: 1, fn: null };
+  }
+  let line = 1;
+  try {
+    const parsed = parseTemplate(t.text);
+    for (const [k, v] of parsed.defines) defines.set(k, v);
+    const root = {
+      Values: t.values ?? {},
+      Release: {
+        Name: t.release?.name ?? 'release-name',
+        Namespace: t.release?.namespace ?? 'default',
+        Service: 'Helm',
+        IsInstall: true,
+        IsUpgrade: false,
+        Revision: 1n,
+      },
+      Chart: { Name: t.chart?.name ?? '', Version: t.chart?.version ?? '', AppVersion: t.chart?.appVersion ?? '' },
+      Template: { Name: t.path ?? '', BasePath: (t.path ?? '').replace(/\/[^/]*$/, '') },
+      Capabilities: UNKNOWABLE,
+      Files: UNKNOWABLE,
+    };
+    const exec = new Exec(defines, limits, parseTemplate);
+    const out = exec.run(parsed.root, root);
+    // Helm removes what text/template prints for a missing value.
+    const text = out.text.replaceAll('<no value>', '');
+    return { ok: true, text, lineOf: (n) => out.lines[n - 1] ?? n };
+  } catch (e) {
+    if (e instanceof TemplateSyntaxError) return { ok: false, why: `the template does not parse: ${e.message}`, line: e.line, fn: null };
+    if (e instanceof RenderError) {
+      line = e.line ?? line;
+      return { ok: false, why: e.message, line, fn: e.fn };
+    }
+    // Whatever else stops a render (a literal out of range, nesting past the stack) is a render not done.
+    return { ok: false, why: `the template could not be rendered: ${e instanceof Error ? e.message : String(e)}`, line, fn: null };
+  }
+}
