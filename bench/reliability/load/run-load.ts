@@ -32,26 +32,37 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   if (options.latencyMs) fake.latencyMs = options.latencyMs;
   const redis = options.redis ? await startRedis() : null;
   const servers: ServerProcess[] = [];
+  // A replica that does not start ends the run without leaving the others, Redis or Prometheus running.
+  const stopAll = async () => {
+    for (const s of servers) await s.stop();
+    await prom.stop();
+    await redis?.stop();
+    await fake.close();
+  };
   for (let i = 0; i < (options.replicas ?? 1); i++) {
+    const started = startServerProcess({
+      githubHost: fake.origin,
+      secrets,
+      env: {
+        PROMETHEUS_URL: prom.url,
+        PROMETHEUS_BEARER_TOKEN: bearer,
+        ...(redis ? { REDIS_URL: redis.url } : {}),
+        ...(options.lockSeconds === undefined ? {} : { GPU_JUSTIFY_JOB_LOCK_SECONDS: String(options.lockSeconds) }),
+        ...(process.env['GPU_JUSTIFY_CHECK_IN_PROGRESS_AFTER_SECONDS']
+          ? { GPU_JUSTIFY_CHECK_IN_PROGRESS_AFTER_SECONDS: process.env['GPU_JUSTIFY_CHECK_IN_PROGRESS_AFTER_SECONDS'] }
+          : {}),
+        ...(process.env['GPU_JUSTIFY_WORKER_CONCURRENCY']
+          ? { GPU_JUSTIFY_WORKER_CONCURRENCY: process.env['GPU_JUSTIFY_WORKER_CONCURRENCY'] }
+          : {}),
+        // With the write spacing lifted the run measures the App, not GitHub's hourly allowance either.
+        ...(options.writeSpacingMs === undefined ? {} : { GPU_JUSTIFY_CREATES_PER_HOUR: '1000000' }),
+      },
+      ...(options.writeSpacingMs === undefined ? {} : { writeSpacingMs: options.writeSpacingMs }),
+    });
     servers.push(
-      await startServerProcess({
-        githubHost: fake.origin,
-        secrets,
-        env: {
-          PROMETHEUS_URL: prom.url,
-          PROMETHEUS_BEARER_TOKEN: bearer,
-          ...(redis ? { REDIS_URL: redis.url } : {}),
-          ...(options.lockSeconds === undefined ? {} : { GPU_JUSTIFY_JOB_LOCK_SECONDS: String(options.lockSeconds) }),
-          ...(process.env['GPU_JUSTIFY_CHECK_IN_PROGRESS_AFTER_SECONDS']
-            ? { GPU_JUSTIFY_CHECK_IN_PROGRESS_AFTER_SECONDS: process.env['GPU_JUSTIFY_CHECK_IN_PROGRESS_AFTER_SECONDS'] }
-            : {}),
-          ...(process.env['GPU_JUSTIFY_WORKER_CONCURRENCY']
-            ? { GPU_JUSTIFY_WORKER_CONCURRENCY: process.env['GPU_JUSTIFY_WORKER_CONCURRENCY'] }
-            : {}),
-          // With the write spacing lifted the run measures the App, not GitHub's hourly allowance either.
-          ...(options.writeSpacingMs === undefined ? {} : { GPU_JUSTIFY_CREATES_PER_HOUR: '1000000' }),
-        },
-        ...(options.writeSpacingMs === undefined ? {} : { writeSpacingMs: options.writeSpacingMs }),
+      await started.catch(async (err: unknown) => {
+        await stopAll();
+        throw err;
       }),
     );
   }
