@@ -9,6 +9,7 @@ import { newSecrets, startServerProcess } from '../reliability/load/server-proce
 import { FakeGitHub } from '../../test/helpers/fake-github.js';
 import { FakeRepo } from '../../test/helpers/fake-repo.js';
 import { EXAMPLE_REPO, pullRequestPayload } from '../../test/helpers/payloads.js';
+import { concatDoubling, hugeForEach, kustomizeOverlay } from '../../test/helpers/hostile-files.js';
 import type { Benchmark, BenchResult } from '../lib/benchmark.js';
 import { fmt, HeapSampler, median, memoryReport, now, quantile, table } from '../lib/measure.js';
 import { FILE_OF, largeFile } from './generate.js';
@@ -160,15 +161,29 @@ async function pingDuringReviews(sampler: HeapSampler) {
   const data: Record<string, unknown>[] = [];
   try {
     let number = 1;
-    for (const format of ['kueue', 'terraform'] as Format[]) {
-      const file = largeFile(format, 1000 * 1024);
+    // The generated 1 MB files, each also parsed in this thread for comparison; then files built
+    // to hold a reviewer (test/helpers/hostile-files.ts), reviewed by the App only.
+    const reviewed = [
+      ...(['kueue', 'terraform'] as Format[]).map((format) => {
+        const file = largeFile(format, 1000 * 1024);
+        return { label: format, path: FILE_OF[format], base: file.base, head: file.head, shared: {}, inline: true };
+      }),
+      ...[concatDoubling(), hugeForEach(), kustomizeOverlay()].map((h) => ({
+        ...h,
+        label: `hostile: ${h.name}`,
+        shared: h.shared ?? {},
+        inline: false,
+      })),
+    ];
+    for (const file of reviewed) {
+      const format = file.label;
       const pr = {
         base: EXAMPLE_REPO,
         number: number++,
         baseSha: `${number}`.padStart(40, 'b'),
         headSha: `${number}`.padStart(40, 'c'),
-        baseFiles: { [FILE_OF[format]]: file.base },
-        headFiles: { [FILE_OF[format]]: file.head },
+        baseFiles: { ...file.shared, [file.path]: file.base },
+        headFiles: { ...file.shared, [file.path]: file.head },
       };
       const repo = new FakeRepo(fake, pr).serve();
       const payload = pullRequestPayload({
@@ -191,12 +206,11 @@ async function pingDuringReviews(sampler: HeapSampler) {
       sampler.mark();
       const conclusion = repo.checkRuns.at(-1)?.conclusion ?? 'none';
       // The same detection in this thread, for comparison: what the event loop would suffer.
-      const inline = await pingLocalWhile(() => detectChanges(changeSetOf(FILE_OF[format], file.base, file.head), PARSERS));
+      const inline = file.inline ? await pingLocalWhile(() => detectChanges(changeSetOf(file.path, file.base, file.head), PARSERS)) : null;
       sampler.mark();
-      for (const [how, run, lag] of [
-        ['App process, the review in a worker', viaApp, lagMs],
-        ['detection in the main thread (no workers)', inline, null],
-      ] as const) {
+      const runs: [string, { latencies: number[]; ms: number }, number | null][] = [['App process, the review in a worker', viaApp, lagMs]];
+      if (inline) runs.push(['detection in the main thread (no workers)', inline, null]);
+      for (const [how, run, lag] of runs) {
         rows.push([
           format,
           how,
@@ -215,6 +229,7 @@ async function pingDuringReviews(sampler: HeapSampler) {
           maxPingMs: Math.max(...run.latencies),
           loopLagMaxMs: lag,
           conclusion,
+          title: repo.checkRuns.at(-1)?.output.title ?? null,
         });
       }
       if (conclusion === 'none') throw new Error(`the App did not conclude the ${format} review: ${server.lines.slice(-10).join('\n')}`);
@@ -269,7 +284,7 @@ async function run(): Promise<BenchResult> {
     '',
     table(['shape', 'patches', 'overlay KiB', 'changes', 'ms', 'CPU ms', 'CPU ms per patch', 'per patch vs smallest'], kustomize.rows),
     '',
-    `#### detect-scale: \`/ping\` answered from the App's process while it reviews a 1 MB file (a ping every ${PING_EVERY_MS} ms)`,
+    `#### detect-scale: \`/ping\` answered from the App's process while it reviews a 1 MB file or a hostile one (a ping every ${PING_EVERY_MS} ms)`,
     '',
     table(['format', 'how', 'review ms', 'pings', 'p50 ms', 'p95 ms', 'max ms', 'loop lag max ms'], ping.rows),
   ].join('\n');
@@ -279,6 +294,6 @@ async function run(): Promise<BenchResult> {
 export const detectScaleBench: Benchmark = {
   name: 'detect-scale',
   about:
-    'detection time per MB of one large file at growing sizes, per patch of a large kustomize overlay, and /ping latency while the App reviews 1 MB files',
+    'detection time per MB of one large file at growing sizes, per patch of a large kustomize overlay, and /ping latency while the App reviews 1 MB and hostile files',
   run,
 };

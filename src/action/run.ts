@@ -28,7 +28,7 @@ export interface ActionEnv {
 }
 
 /** The Action could not start: a wrong event, no token, an unreadable event file. */
-class ActionSetupError extends GpuJustifyError {
+export class ActionSetupError extends GpuJustifyError {
   override readonly kind = 'bad-input';
 }
 
@@ -39,7 +39,7 @@ interface PullRequestEvent {
   repository?: { name: string; owner: { login: string }; html_url?: string };
 }
 
-function readInstance(env: ActionEnv): Instance {
+export function readInstance(env: ActionEnv): Instance {
   try {
     return instanceFromEnv({ GPU_JUSTIFY_INSTANCE: env.GPU_JUSTIFY_INSTANCE });
   } catch (err) {
@@ -48,7 +48,7 @@ function readInstance(env: ActionEnv): Instance {
   }
 }
 
-function actionLogger(): Logger {
+export function actionLogger(): Logger {
   // Structured lines on stderr; the step's stdout stays for the summary.
   return redactingLogger(pino({ level: process.env['LOG_LEVEL'] ?? 'info', base: null }, pino.destination(2)));
 }
@@ -60,21 +60,13 @@ function actionLogger(): Logger {
 export async function runAction(env: ActionEnv, telemetry: TelemetryProvider, log: Logger = actionLogger()): Promise<ReviewOutcome> {
   if (!PR_EVENTS.has(env.GITHUB_EVENT_NAME ?? '')) {
     throw new ActionSetupError(
-      `gpu-justify reviews pull requests; this workflow ran on "${env.GITHUB_EVENT_NAME ?? 'no event'}" (use on: pull_request)`,
+      `gpu-justify reviews pull requests and merge groups; this workflow ran on "${env.GITHUB_EVENT_NAME ?? 'no event'}" (use on: pull_request, merge_group)`,
     );
   }
-  if (!env.GITHUB_TOKEN) throw new ActionSetupError('GITHUB_TOKEN is not set: pass github-token (the default is the workflow token)');
-  redactor().add(env.GITHUB_TOKEN);
-  if (!env.GITHUB_EVENT_PATH) throw new ActionSetupError('GITHUB_EVENT_PATH is not set: run gpu-justify action inside GitHub Actions');
-  let event: PullRequestEvent;
-  try {
-    event = JSON.parse(await readFile(env.GITHUB_EVENT_PATH, 'utf8')) as PullRequestEvent;
-  } catch (err) {
-    throw new ActionSetupError(`cannot read the event at ${env.GITHUB_EVENT_PATH}: ${err instanceof Error ? err.message : String(err)}`);
-  }
+  const event = await readEvent<PullRequestEvent>(env);
   const pr = event.pull_request;
   const repository = event.repository;
-  if (!pr || !repository) throw new ActionSetupError(`${env.GITHUB_EVENT_PATH} holds no pull_request and repository`);
+  if (!pr || !repository) throw new ActionSetupError(`${env.GITHUB_EVENT_PATH ?? 'the event'} holds no pull_request and repository`);
   const target = targetFromPull(pr, {
     owner: repository.owner.login,
     repo: repository.name,
@@ -96,4 +88,16 @@ export async function runAction(env: ActionEnv, telemetry: TelemetryProvider, lo
     instance,
     runner: inThisThread,
   });
+}
+
+/** The token (registered as a secret) and the event the workflow ran on, or why the step cannot start. */
+export async function readEvent<T>(env: ActionEnv): Promise<T> {
+  if (!env.GITHUB_TOKEN) throw new ActionSetupError('GITHUB_TOKEN is not set: pass github-token (the default is the workflow token)');
+  redactor().add(env.GITHUB_TOKEN);
+  if (!env.GITHUB_EVENT_PATH) throw new ActionSetupError('GITHUB_EVENT_PATH is not set: run gpu-justify action inside GitHub Actions');
+  try {
+    return JSON.parse(await readFile(env.GITHUB_EVENT_PATH, 'utf8')) as T;
+  } catch (err) {
+    throw new ActionSetupError(`cannot read the event at ${env.GITHUB_EVENT_PATH}: ${err instanceof Error ? err.message : String(err)}`);
+  }
 }

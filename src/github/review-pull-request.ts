@@ -49,6 +49,8 @@ export interface ReviewPullRequestOptions {
   retry?: (err: unknown) => boolean;
   /** Whose comment, suggestions and check run these are (instance.ts); the unnamed one unless told. */
   instance?: Instance;
+  /** Taken before our comment is created: reviews of one pull request running at once create it once. */
+  claimComment?: () => Promise<boolean>;
 }
 
 /** One review's analysis: both sides read through the API, judged by the base policy. */
@@ -127,7 +129,14 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
   const instance = options.instance ?? DEFAULT_INSTANCE;
   const octokit = budgetWrites(options.octokit, log);
   // The check is set up first: in progress once the review runs long (see CheckRun.deferred).
-  const publisher = githubPublisher({ octokit, log, target, instance, checkRun: options.checkRun ?? null });
+  const publisher = githubPublisher({
+    octokit,
+    log,
+    target,
+    instance,
+    checkRun: options.checkRun ?? null,
+    ...(options.claimComment ? { claimComment: options.claimComment } : {}),
+  });
   const judge = (onPolicy: (policy: LoadedPolicy) => void): Promise<Analysis> =>
     analysePullRequest(octokit, target, options.telemetry, onPolicy, log, options.runner ? { runner: options.runner } : {});
   return reviewAndPublish({

@@ -143,7 +143,7 @@ describe('the GitHub Action', () => {
   });
 
   it.each([
-    [{ GITHUB_EVENT_NAME: 'push' }, /reviews pull requests; this workflow ran on "push"/],
+    [{ GITHUB_EVENT_NAME: 'push' }, /reviews pull requests and merge groups; this workflow ran on "push"/],
     [{ GITHUB_TOKEN: '' }, /GITHUB_TOKEN is not set/],
     [{ GITHUB_EVENT_PATH: '/nonexistent/event.json' }, /cannot read the event at \/nonexistent\/event\.json/],
     [{ GPU_JUSTIFY_INSTANCE: 'Staging' }, /instance: GPU_JUSTIFY_INSTANCE must be 1 to 32 of a-z/],

@@ -13,6 +13,12 @@ describe('parseCommand', () => {
     ['\uFEFF/gpu-justify help', { kind: 'help' }],
     ['/gpu-justify override launch freeze needs the headroom', { kind: 'override', reason: 'launch freeze needs the headroom' }],
     ['/gpu-justify Override\t  two   spaces  ', { kind: 'override', reason: 'two spaces' }],
+    // Addressed to one named instance: only it answers (docs/check-run.md).
+    ['/gpu-justify@staging', { kind: 'rerun', to: 'staging' }],
+    ['/gpu-justify@Prod explain', { kind: 'explain', to: 'prod' }],
+    ['/gpu-justify@staging override hot fix', { kind: 'override', reason: 'hot fix', to: 'staging' }],
+    ['/gpu-justify@staging approve', { kind: 'invalid', given: 'approve', problem: 'unknown command', to: 'staging' }],
+    ['/gpu-justify@ help', { kind: 'invalid', given: '@ help', problem: 'name the instance after `@`' }],
   ])('%j is %j', (body, expected) => {
     expect(parseCommand(body)).toEqual(expected);
   });

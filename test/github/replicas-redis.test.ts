@@ -108,7 +108,8 @@ describe('replicas sharing Redis', () => {
     expect(fake.errors).toEqual([]);
   });
 
-  it('queue a delivery that reaches both once: one check run, one comment, nothing to settle', async () => {
+  // The file's first review pays the workers' start, and a job whose lock lapses on a loaded machine runs twice.
+  it('queue a delivery that reaches both once: one check run, one comment, nothing to settle', { timeout: 90_000 }, async () => {
     const repo = new FakeRepo(fake, pullRequest()).serve();
     const event = prEvent();
     const answers = await Promise.all(replicas.map((r) => r.server.deliver('pull_request', event, { delivery: 'same-delivery' })));

@@ -1,97 +1,26 @@
 import { writeFileSync } from 'node:fs';
 import { sign } from '@octokit/webhooks-methods';
 import { COMMENT_MARKER } from '../../../src/report/comment.js';
-import { REPLY_MARKER } from '../../../src/github/overrides/explain.js';
 import { startSimulatedPrometheus } from '../../../test/helpers/prometheus/index.js';
 import { startRedis } from '../../../test/helpers/redis/server.js';
 import { EXAMPLE_REPO } from '../../../test/helpers/payloads.js';
 import { LoadFakeGitHub } from './fake-github-server.js';
+import { quantile, writeSpacing } from './load-report.js';
+import type { LoadOptions, LoadReport } from './load-report.js';
+import { findSecretLeaks, judgeOutcome } from './outcome.js';
+import { queueCounters, runningJobs } from './replica-metrics.js';
 import { buildScenario } from './scenario.js';
 import type { Delivery } from './scenario.js';
 import { newSecrets, startServerProcess } from './server-process.js';
 import type { ServerProcess } from './server-process.js';
 
-export interface LoadOptions {
-  deliveries: number;
-  prs: number;
-  concurrency: number;
-  seed: number;
-  /** Undefined: the App's own spacing (GPU_JUSTIFY_WRITE_SPACING_MS), 1,000 ms between writes and 3,000 ms between notifying ones. */
-  writeSpacingMs?: number;
-  /** The whole run, sending and draining, stops after this. */
-  timeBudgetMs: number;
-  /** App processes behind a round-robin proxy (default 1); a redelivery goes to another replica. */
-  replicas?: number;
-  /** Replicas share a real Redis (`REDIS_URL`). */
-  redis?: boolean;
-  /** Installations the pull requests are spread over (default 1): GitHub paces writes per installation. */
-  installations?: number;
-  /** Each fake GitHub answer waits this long (uniform between the two, ms); absent: at once. */
-  latencyMs?: { min: number; max: number };
-  /** SIGKILL the first replica once this share of the deliveries is sent (0 < kill < 1): its jobs must be finished by the others. */
-  killAt?: number;
-  /** The replicas' job lock (`GPU_JUSTIFY_JOB_LOCK_SECONDS`): how soon a dead replica's job is taken up. */
-  lockSeconds?: number;
-  log: (line: string) => void;
-}
+export type { LoadOptions, LoadReport };
 
-export interface LoadReport {
-  options: Omit<LoadOptions, 'log'>;
-  counts: Record<string, number>;
-  sent: number;
-  statuses: Record<string, number>;
-  /** Webhook answers as the sender saw them: connection, the App's handling, and the sender's own waits. */
-  latencyMs: { p50: number; p95: number; p99: number; max: number };
-  /** The same answers as the App timed them (Probot's request log, `responseTime`), from request to response. */
-  appLatencyMs: { p50: number; p95: number; p99: number; max: number; count: number };
-  sendSeconds: number;
-  /** From the last delivery sent to the last GitHub request the App made. */
-  drainSeconds: number;
-  drained: boolean;
-  /** Reviews concluded (check runs completed) per second, from the first delivery to the last GitHub request. */
-  reviewsPerSecond: number;
-  /** Pull requests whose final head has no concluded check run, commands without a reaction, explain/help without a reply. */
-  lostEvents: string[];
-  duplicateReviewComments: string[];
-  duplicateReplies: string[];
-  staleFinalComments: string[];
-  /** Review comments created beyond one per PR, those settled and deleted since included. */
-  duplicateCommentsCreated: number;
-  /** Check runs beyond one per head commit (a head is reviewed once, whatever asks again). */
-  duplicateCheckRuns: number;
-  /** Heads pushed but superseded by a newer push before any review began: never reviewed, as meant. */
-  headsNeverReviewed: number;
-  /** Deliveries a killed replica never answered, sent again to another (as an operator redelivers a failed one). */
-  resent: number;
-  killed: {
-    pid: number;
-    afterDeliveries: number;
-    /** Jobs the killed replica was running (its /metrics just before the kill). */
-    jobsRunning: number;
-    /** Check runs in progress on GitHub at the kill, and how many of them ended concluded. */
-    checksInProgress: number;
-    checksConcludedSince: number;
-  } | null;
-  /** Content-creating or changing writes to GitHub as it saw them, per installation: their spacing and busiest minute, the worst installation's. */
-  writes: { count: number; installations: number; minGapMs: number | null; p5GapMs: number | null; busiestMinute: number };
-  /** The surviving replicas' queue counters from /metrics, summed; event-loop delay, the worst replica's. */
-  queue: Record<string, number>;
-  checksInProgress: number;
-  checkRuns: number;
-  failedReviews: number;
-  peakRssBytes: number | null;
-  githubRequests: number;
-  openApiChecked: number;
-  openApiProblems: string[];
-  unhandled: string[];
-  serverExit: { code: number | null; signal: string | null } | null;
-  replicas: number;
-  redis: boolean;
-  secretLeaks: string[];
-}
-
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-
+/**
+ * One load run: the App's processes (and Redis) started, the scenario's deliveries sent with
+ * `concurrency` in flight (a replica killed on the way when asked), the queue drained, and what
+ * GitHub was left with judged (outcome.ts).
+ */
 export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   const { log } = options;
   const started = Date.now();
@@ -103,26 +32,37 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   if (options.latencyMs) fake.latencyMs = options.latencyMs;
   const redis = options.redis ? await startRedis() : null;
   const servers: ServerProcess[] = [];
+  // A replica that does not start ends the run without leaving the others, Redis or Prometheus running.
+  const stopAll = async () => {
+    for (const s of servers) await s.stop();
+    await prom.stop();
+    await redis?.stop();
+    await fake.close();
+  };
   for (let i = 0; i < (options.replicas ?? 1); i++) {
+    const started = startServerProcess({
+      githubHost: fake.origin,
+      secrets,
+      env: {
+        PROMETHEUS_URL: prom.url,
+        PROMETHEUS_BEARER_TOKEN: bearer,
+        ...(redis ? { REDIS_URL: redis.url } : {}),
+        ...(options.lockSeconds === undefined ? {} : { GPU_JUSTIFY_JOB_LOCK_SECONDS: String(options.lockSeconds) }),
+        ...(process.env['GPU_JUSTIFY_CHECK_IN_PROGRESS_AFTER_SECONDS']
+          ? { GPU_JUSTIFY_CHECK_IN_PROGRESS_AFTER_SECONDS: process.env['GPU_JUSTIFY_CHECK_IN_PROGRESS_AFTER_SECONDS'] }
+          : {}),
+        ...(process.env['GPU_JUSTIFY_WORKER_CONCURRENCY']
+          ? { GPU_JUSTIFY_WORKER_CONCURRENCY: process.env['GPU_JUSTIFY_WORKER_CONCURRENCY'] }
+          : {}),
+        // With the write spacing lifted the run measures the App, not GitHub's hourly allowance either.
+        ...(options.writeSpacingMs === undefined ? {} : { GPU_JUSTIFY_CREATES_PER_HOUR: '1000000' }),
+      },
+      ...(options.writeSpacingMs === undefined ? {} : { writeSpacingMs: options.writeSpacingMs }),
+    });
     servers.push(
-      await startServerProcess({
-        githubHost: fake.origin,
-        secrets,
-        env: {
-          PROMETHEUS_URL: prom.url,
-          PROMETHEUS_BEARER_TOKEN: bearer,
-          ...(redis ? { REDIS_URL: redis.url } : {}),
-          ...(options.lockSeconds === undefined ? {} : { GPU_JUSTIFY_JOB_LOCK_SECONDS: String(options.lockSeconds) }),
-          ...(process.env['GPU_JUSTIFY_CHECK_IN_PROGRESS_AFTER_SECONDS']
-            ? { GPU_JUSTIFY_CHECK_IN_PROGRESS_AFTER_SECONDS: process.env['GPU_JUSTIFY_CHECK_IN_PROGRESS_AFTER_SECONDS'] }
-            : {}),
-          ...(process.env['GPU_JUSTIFY_WORKER_CONCURRENCY']
-            ? { GPU_JUSTIFY_WORKER_CONCURRENCY: process.env['GPU_JUSTIFY_WORKER_CONCURRENCY'] }
-            : {}),
-          // With the write spacing lifted the run measures the App, not GitHub's hourly allowance either.
-          ...(options.writeSpacingMs === undefined ? {} : { GPU_JUSTIFY_CREATES_PER_HOUR: '1000000' }),
-        },
-        ...(options.writeSpacingMs === undefined ? {} : { writeSpacingMs: options.writeSpacingMs }),
+      await started.catch(async (err: unknown) => {
+        await stopAll();
+        throw err;
       }),
     );
   }
@@ -274,55 +214,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     .slice(0, 5);
   for (const c of closest) log(`  closest writes ${c.gap} ms apart, installation ${c.text}`);
 
-  // What every delivery should have left behind.
-  const runs = [...fake.checkRuns.values()];
   if (killed) killed.checksConcludedSince = inProgressAtKill.filter((id) => fake.checkRuns.get(id)?.status === 'completed').length;
-  const runsBySha = new Map<string, number>();
-  for (const r of runs) runsBySha.set(r.headSha, (runsBySha.get(r.headSha) ?? 0) + 1);
-  const lostEvents: string[] = [];
-  const distinct = new Map<string, Delivery>();
-  for (const d of delivered) distinct.set(d.id, d);
-  // Every pull request ends with a concluded check on its final head; heads pushed over before
-  // a review began are superseded, not lost.
-  const prs = new Set([...distinct.values()].map((d) => d.pr));
-  for (const pr of prs) {
-    const head = scenario.finalHead.get(pr) ?? '';
-    if (!runs.some((r) => r.headSha === head && r.status === 'completed'))
-      lostEvents.push(`#${pr}: no concluded check run on its final head ${head.slice(0, 7)}`);
-  }
-  const pushedHeads = new Set([...distinct.values()].filter((d) => d.sha !== undefined).map((d) => d.sha as string));
-  const headsNeverReviewed = [...pushedHeads].filter((sha) => !runsBySha.has(sha)).length;
-  for (const d of distinct.values()) {
-    if (d.event !== 'issue_comment' || !d.command?.startsWith('/gpu-justify') || d.commentId === undefined) continue;
-    if (!(fake.reactions.get(d.commentId) ?? []).includes('eyes'))
-      lostEvents.push(`command "${d.command}" on #${d.pr} (comment ${d.commentId}) got no reaction`);
-  }
-  const duplicateReviewComments: string[] = [];
-  const staleFinalComments: string[] = [];
-  for (const pr of scenario.gpuPrs) {
-    const ours = fake.commentsOf(pr).filter((c) => c.body.includes(COMMENT_MARKER));
-    if (ours.length > 1) duplicateReviewComments.push(`#${pr}: ${ours.length} review comments`);
-    const head = scenario.finalHead.get(pr) ?? '';
-    const last = ours.at(-1);
-    if (!last || !last.body.includes(`/blob/${head}`))
-      staleFinalComments.push(`#${pr}: final comment ${last ? 'is for another commit' : 'missing'}`);
-  }
-  const duplicateReplies: string[] = [];
-  const replyCommands = [...distinct.values()].filter((d) => d.command === '/gpu-justify explain' || d.command === '/gpu-justify help');
-  const repliesByPr = new Map<number, number>();
-  for (const c of fake.comments)
-    if (c.body.includes(REPLY_MARKER) && !c.body.includes(COMMENT_MARKER)) repliesByPr.set(c.issue, (repliesByPr.get(c.issue) ?? 0) + 1);
-  const expectedByPr = new Map<number, number>();
-  for (const d of replyCommands) expectedByPr.set(d.pr, (expectedByPr.get(d.pr) ?? 0) + 1);
-  for (const [pr, n] of repliesByPr) {
-    const expected = expectedByPr.get(pr) ?? 0;
-    if (n > expected) duplicateReplies.push(`#${pr}: ${n} replies to ${expected} distinct commands`);
-  }
-  for (const [pr, expected] of expectedByPr) {
-    const n = repliesByPr.get(pr) ?? 0;
-    if (n < expected) lostEvents.push(`#${pr}: ${n} replies to ${expected} explain/help commands`);
-  }
-
+  const runs = [...fake.checkRuns.values()];
+  const outcome = judgeOutcome(fake, scenario, delivered);
   const secretsToFind = [
     secrets.webhookSecret,
     bearer,
@@ -331,15 +225,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       .filter((l) => l.length > 40)
       .slice(0, 3),
   ];
-  const secretLeaks: string[] = [];
-  for (const s of secretsToFind) {
-    if (fake.sent.some((r) => r.includes(s))) secretLeaks.push(`a request to GitHub carried ${s.slice(0, 8)}…`);
-    if (allLines.some((l) => l.includes(s))) secretLeaks.push(`a log line carried ${s.slice(0, 8)}…`);
-  }
-  let duplicateCommentsCreated = 0;
-  for (const n of fake.markedCreated.values()) duplicateCommentsCreated += Math.max(0, n - 1);
-  let duplicateCheckRuns = 0;
-  for (const n of runsBySha.values()) duplicateCheckRuns += Math.max(0, n - 1);
+  const secretLeaks = findSecretLeaks(fake, allLines, secretsToFind);
   const sorted = [...latencies].sort((a, b) => a - b);
   const appTimes = allLines
     .flatMap((l) => {
@@ -363,14 +249,14 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     },
     writes: writeSpacing(fake.writeTimes),
     reviewsPerSecond: activeSeconds > 0 ? runs.filter((r) => r.status === 'completed').length / activeSeconds : 0,
-    headsNeverReviewed,
+    headsNeverReviewed: outcome.headsNeverReviewed,
     resent,
     killed,
     queue,
     replicas: servers.length,
     redis: redis !== null,
-    duplicateCommentsCreated,
-    duplicateCheckRuns,
+    duplicateCommentsCreated: outcome.duplicateCommentsCreated,
+    duplicateCheckRuns: outcome.duplicateCheckRuns,
     counts: scenario.counts,
     sent,
     statuses,
@@ -385,10 +271,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     sendSeconds,
     drainSeconds,
     drained,
-    lostEvents,
-    duplicateReviewComments,
-    duplicateReplies,
-    staleFinalComments,
+    lostEvents: outcome.lostEvents,
+    duplicateReviewComments: outcome.duplicateReviewComments,
+    duplicateReplies: outcome.duplicateReplies,
+    staleFinalComments: outcome.staleFinalComments,
     checksInProgress: runs.filter((r) => r.status !== 'completed').length,
     checkRuns: runs.length,
     failedReviews: runs.filter((r) => /could not run/i.test(r.title)).length,
@@ -404,61 +290,4 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
         .find((e) => e !== null && e.signal !== 'SIGTERM') ?? null,
     secretLeaks,
   };
-}
-
-/** The queue's counters on each replica's /metrics, summed by series; the event loop's delay, the worst replica's. */
-async function queueCounters(servers: ServerProcess[]): Promise<Record<string, number>> {
-  const totals: Record<string, number> = {};
-  for (const s of servers) {
-    const text = await fetch(`${s.url}/metrics`).then(
-      (r) => r.text(),
-      () => '',
-    );
-    for (const m of text.matchAll(
-      /^(gpu_justify_(?:queue_[a-z_]+|reruns_coalesced_total|coordination_fallbacks_total|nodejs_eventloop_lag_(?:p99|max)_seconds)(?:\{[^}]*\})?) ([0-9.e+-]+)$/gm,
-    )) {
-      const name = m[1] as string;
-      if (name.includes('_bucket') || name.startsWith('gpu_justify_queue_jobs{')) continue;
-      // Delay is per process: the worst one tells what a webhook waited behind.
-      totals[name] = name.includes('eventloop') ? Math.max(totals[name] ?? 0, Number(m[2])) : (totals[name] ?? 0) + Number(m[2]);
-    }
-  }
-  return totals;
-}
-
-/** Jobs a replica runs now, from its /metrics (0 when it does not answer). */
-async function runningJobs(server: ServerProcess): Promise<number> {
-  const text = await fetch(`${server.url}/metrics`).then(
-    (r) => r.text(),
-    () => '',
-  );
-  return Number(/^gpu_justify_worker_jobs_running ([0-9.]+)$/m.exec(text)?.[1] ?? 0);
-}
-
-/** How far apart one installation's writes reached GitHub, and the most in any 60 s; the worst installation's. */
-function writeSpacing(byInstallation: Map<number, number[]>): LoadReport['writes'] {
-  const each = [...byInstallation.values()].map(installationWrites);
-  const low = (values: (number | null)[]) => {
-    const known = values.filter((v): v is number => v !== null);
-    return known.length > 0 ? Math.min(...known) : null;
-  };
-  return {
-    count: each.reduce((n, w) => n + w.count, 0),
-    installations: each.length,
-    minGapMs: low(each.map((w) => w.minGapMs)),
-    p5GapMs: low(each.map((w) => w.p5GapMs)),
-    busiestMinute: Math.max(0, ...each.map((w) => w.busiestMinute)),
-  };
-}
-
-function installationWrites(times: number[]): Omit<LoadReport['writes'], 'installations'> {
-  const sorted = [...times].sort((a, b) => a - b);
-  const gaps = sorted.slice(1).map((t, i) => t - (sorted[i] as number));
-  gaps.sort((a, b) => a - b);
-  let busiestMinute = 0;
-  for (let i = 0, j = 0; i < sorted.length; i++) {
-    while ((sorted[i] as number) - (sorted[j] as number) >= 60_000) j++;
-    busiestMinute = Math.max(busiestMinute, i - j + 1);
-  }
-  return { count: sorted.length, minGapMs: gaps[0] ?? null, p5GapMs: gaps.length > 0 ? quantile(gaps, 0.05) : null, busiestMinute };
 }

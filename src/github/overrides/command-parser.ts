@@ -9,7 +9,7 @@ const COMMAND = '/gpu-justify';
 /** Longest override reason kept: enough for a sentence or two, not a paste of logs. */
 export const MAX_REASON = 500;
 
-export type Command =
+type Command =
   | { kind: 'rerun' }
   | { kind: 'explain' }
   | { kind: 'help' }
@@ -27,14 +27,28 @@ export const COMMAND_HELP: readonly { usage: string; does: string }[] = [
 /** Zero-width characters and a byte-order mark some editors put before text. */
 const INVISIBLE = /^[\uFEFF\u200B-\u200D\u2060]+/;
 
-export function parseCommand(body: string): Command | null {
+/**
+ * A command, and the instance it is addressed to when it names one (`/gpu-justify@staging explain`,
+ * docs/check-run.md): only that instance answers it. Unaddressed, every instance answers it once.
+ */
+export type AddressedCommand = Command & { to?: string };
+
+export function parseCommand(body: string): AddressedCommand | null {
   const raw = body.replace(INVISIBLE, '').split(/\r\n|\r|\n/, 1)[0] ?? '';
   // Four spaces or a tab open an indented code block; `>` a quote; fences a fenced block.
   if (/^(?: {4}|\t)/.test(raw)) return null;
   const line = raw.trim();
-  const match = /^\/gpu-justify(?=$|\s)(.*)$/i.exec(line);
+  const match = /^\/gpu-justify(?:@(\S*))?(?=$|\s)(.*)$/i.exec(line);
   if (!match) return null;
-  const rest = (match[1] ?? '').trim();
+  const command = parseWords((match[2] ?? '').trim());
+  const to = match[1]?.toLowerCase();
+  if (to === undefined) return command;
+  // An empty name addresses nobody: said so, by every instance, rather than ignored by all.
+  if (to === '') return { kind: 'invalid', given: clip(`@${match[2] ?? ''}`.trimEnd()), problem: 'name the instance after `@`' };
+  return { ...command, to };
+}
+
+function parseWords(rest: string): Command {
   if (rest === '') return { kind: 'rerun' };
   const word = rest.split(/\s/, 1)[0] ?? '';
   const args = rest.slice(word.length).trim();

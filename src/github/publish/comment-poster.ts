@@ -2,11 +2,16 @@ import { redactSecrets } from '../../domain/redact.js';
 import type { GitHubClient, Logger, RepoRef } from '../api/client.js';
 import { deleteComments, isMarkedBotComment, sameText, settleCreatedComment } from './comment-duplicates.js';
 import { describeFailure } from '../api/errors.js';
+import { claimOrFind, createOnce } from './comment-creation.js';
+import type { CreationClaim } from './comment-creation.js';
 
 /** GitHub's limit on an issue comment's body. */
 const MAX_COMMENT_CHARS = 65_536;
 
-/** `merged`: created, then folded into an older copy another replica created at the same moment. */
+/**
+ * `merged`: folded into a copy another review created at the same moment: an older one found
+ * after creating ours, or the one whose creation claim beat ours (then ours is never created).
+ */
 export type CommentOutcome = 'created' | 'merged' | 'updated' | 'unchanged' | 'skipped';
 
 export interface UpsertCommentOptions {
@@ -29,6 +34,8 @@ export interface UpsertCommentOptions {
    * read, whether that is our comment found before editing or an older copy found after creating.
    */
   merge?: (theirs: string) => string;
+  /** Taken before creating; when another review holds it, its comment is awaited and written instead (comment-creation.ts). */
+  claimCreation?: CreationClaim;
   /** Where a failed clean-up of duplicates is reported; it never fails the upsert. */
   log?: Pick<Logger, 'warn'>;
 }
@@ -42,22 +49,27 @@ export async function upsertComment(octokit: GitHubClient, options: UpsertCommen
   const { repo, issueNumber, marker, author } = options;
   // The last stop before GitHub: no known secret leaves in a comment.
   const body = clip(redactSecrets(options.body), MAX_COMMENT_CHARS, marker);
-  const existing =
-    options.existing === undefined ? await findMarkedComment(octokit, { repo, issueNumber, marker, author }) : options.existing;
+  const find = () => findMarkedComment(octokit, { repo, issueNumber, marker, author });
+  let existing = options.existing === undefined ? await find() : options.existing;
+  // Another review creating ours at this moment: its comment is written instead of a second one.
+  const joined = !existing && options.createIfAbsent ? await claimOrFind(options.claimCreation, find, options.log) : null;
+  if (joined) existing = joined;
   if (existing) {
     const text = merged(options, existing.body, body);
     const changed = !sameText(existing.body, text);
+    // As after a lost creation race: a review no longer current leaves the winner's text alone.
+    if (joined && changed && !(await (options.stillCurrent?.() ?? true))) return 'merged';
     const gone = changed && (await editGone(octokit, repo, existing.id, text));
     if (!gone) {
       // Duplicates an earlier race left behind, seen for free on the page that held ours.
       if (existing.duplicates?.length) await bestEffort(options, () => deleteComments(octokit, repo, existing.duplicates ?? []));
+      if (joined) return 'merged';
       return changed ? 'updated' : 'unchanged';
     }
     // Deleted since it was read: the review is still owed a comment, so it is created again.
     options.log?.warn({ commentId: existing.id, number: issueNumber }, 'our comment was deleted during the review; creating it again');
   } else if (!options.createIfAbsent) return 'skipped';
-  const { data } = await octokit.rest.issues.createComment({ ...repo, issue_number: issueNumber, body });
-  const created = { id: data.id, login: data.user?.login ?? author };
+  const created = await createOnce(octokit, { repo, issueNumber, body, author, find });
   const settled = await bestEffort(options, () =>
     settleCreatedComment(octokit, {
       repo,

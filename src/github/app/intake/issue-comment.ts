@@ -23,6 +23,8 @@ export function issueCommentIntake(deps: IntakeDeps): (context: CommentContext) 
     if (!user || user.type === 'Bot' || user.login.endsWith('[bot]') || comment.performed_via_github_app) return;
     const command = parseCommand(comment.body);
     if (!command) return;
+    // Addressed to another instance (`/gpu-justify@staging …`): that one answers, not we.
+    if (command.to !== undefined && command.to !== deps.instance.name) return;
     const installationId = context.payload.installation?.id;
     if (installationId === undefined) return;
     const common = { delivery: context.id, commentId: comment.id, by: user.login };

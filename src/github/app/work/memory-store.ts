@@ -40,6 +40,8 @@ export function memoryStore(): WorkStore {
   const creations = new Map<number, number[]>();
   /** Per write line: its holder while a write is on its way, and when it is free again (epoch ms). */
   const lines = new Map<string, WriteLine>();
+  /** Leases by key: until when each is held (epoch ms). */
+  const leases = new Recent<number>(REMEMBERED_HEADS);
   const post = (key: string, request: Request) => mailboxes.set(key, [...(mailboxes.get(key) ?? []), JSON.stringify(request)]);
   return {
     scope: 'local',
@@ -117,6 +119,12 @@ export function memoryStore(): WorkStore {
         notifyNext: notifyingMs > 0 ? Math.max(line.notifyNext, now + notifyingMs) : line.notifyNext,
       });
       return Promise.resolve();
+    },
+    lease(key, ms) {
+      const now = Date.now();
+      if ((leases.get(key) ?? 0) > now) return Promise.resolve(false);
+      leases.set(key, now + ms);
+      return Promise.resolve(true);
     },
     close: () => Promise.resolve(),
   };

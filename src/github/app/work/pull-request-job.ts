@@ -23,6 +23,13 @@ import type { WorkStore } from './store.js';
 import { transient } from './transient.js';
 import type { Instance } from '../../publish/instance.js';
 
+/**
+ * How long creating our comment on a pull request stays claimed by the review that created it: a
+ * review of the same pull request running at the same moment (a job taken up by another replica
+ * while its first runner still runs) finds that comment instead of creating a second.
+ */
+const COMMENT_CLAIM_MS = 60_000;
+
 /** What a job needs besides its queue and store. */
 export interface WorkDeps {
   /** The installation's client: instrumented and paced (writers/pacing.ts). */
@@ -135,6 +142,7 @@ export async function runPullRequestJob(deps: WorkDeps, lane: Lane, job: QueueJo
             // The first review of a job picks up the run an earlier attempt left.
             checkRun: { externalId: externalIdOf(job), resume: job.resumed && reviews === 1 },
             retry: (err) => !last && transient(err) !== null,
+            claimComment: () => store.lease(`comment:${key}|${deps.instance.checkName}`, COMMENT_CLAIM_MS),
           }).catch((err: unknown) => {
             throw transient(err) ?? err;
           }),

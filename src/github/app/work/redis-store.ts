@@ -127,6 +127,7 @@ export function redisStore(client: Redis, prefix: string): WorkStore {
     holdWriteLine: async (key, holder, holdMs) => void (await redis.gpuJustifyHoldWriteLine(line(key)[0], holder, holdMs)),
     freeWriteLine: async (key, holder, spacingMs, notifyingMs) =>
       void (await redis.gpuJustifyFreeWriteLine(...line(key), holder, spacingMs, notifyingMs)),
+    lease: async (key, ms) => (await client.set(`${prefix}lease:${key}`, '1', 'PX', Math.max(1, Math.round(ms)), 'NX')) === 'OK',
     close: () => Promise.resolve(),
   };
 }

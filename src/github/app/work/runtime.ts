@@ -12,6 +12,15 @@ import type { WorkSettings } from './settings.js';
 
 /** Keys in Redis start with this (BullMQ's and the store's), so several Apps can share one server. */
 const PREFIX = 'gpu-justify';
+
+/**
+ * A named instance keeps its own queue, mailboxes and claims: two instances sharing one Redis
+ * would otherwise run each other's jobs under the wrong name and answer a command only once
+ * between them, the first to claim it. The unnamed one keeps the keys it always had.
+ */
+function prefixOf(instance: WorkDeps['instance']): string {
+  return instance.name === null ? PREFIX : `${PREFIX}@${instance.name}`;
+}
 /** How long closing waits for BullMQ while Redis does not answer. */
 const CLOSE_WITHOUT_REDIS_MS = 2000;
 /** How long the intake's commands to Redis may take before the delivery is queued here instead (intake/submit.ts). */
@@ -113,9 +122,10 @@ export function startWork(deps: WorkDeps, settings: WorkSettings, redisUrl: stri
     producer.on('end', () => setUp(false));
     worker.on('error', () => undefined);
     const lane = {} as NonNullable<WorkRuntime['shared']>;
-    lane.store = redisStore(producer, `${PREFIX}:`);
+    const prefix = prefixOf(deps.instance);
+    lane.store = redisStore(producer, `${prefix}:`);
     lane.queue = bullmqQueue(
-      { producer, worker, prefix: PREFIX },
+      { producer, worker, prefix },
       run(lane),
       events(() => lane),
       options,

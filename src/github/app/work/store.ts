@@ -58,6 +58,11 @@ export interface WorkStore {
    * from now, the next notifying write `notifyingMs` from now (0: this write did not notify).
    */
   freeWriteLine(key: string, holder: string, spacingMs: number, notifyingMs: number): Promise<void>;
+  /**
+   * Takes `key` for `ms` unless it is taken already: true when taken. Nothing frees it early, so
+   * whoever did something under it is found by a later taker that looks (our comment's creation).
+   */
+  lease(key: string, ms: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
