@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clusterQueue, QUEUE_FILE } from '../github/scenarios.js';
 import { runCli } from './run-cli.js';
+import { startServer } from '../telemetry/local-server.js';
 import { commitAll, git, tempDir, writeFiles } from './tree-readers/helpers.js';
 
 /**
@@ -106,5 +107,41 @@ describe('review goes on past links that are no file of the repository', () => {
     execFileSync('cp', ['-a', `${head}/.`, repo.path]);
     const headRef = commitAll(repo.path, 'head');
     await expectVerdict(['--repo', repo.path, '--base', baseRef, '--head', headRef], shape.names);
+  });
+});
+
+describe('a load test that is no file of the repository', () => {
+  it('is named as missing evidence, and the review still reaches a verdict', async () => {
+    const prometheus = await startServer((req, res) => {
+      const resultType = req.path.endsWith('query_range') ? 'matrix' : 'vector';
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ status: 'success', data: { resultType, result: [] } }));
+    });
+    cleanups.push(() => prometheus.close());
+    const tmp = await tempDir();
+    cleanups.push(tmp.cleanup);
+    const catalog = `workloads:\n  - name: chat\n    type: inference\n    queue: research\n    gpusPerReplica: 1\n    replicas: 40\n    slo: { p95LatencyMs: 2000 }\n    selector: { namespace: chat }\n    loadTest: loadtests/chat.json\n`;
+    await writeFile(join(tmp.path, 'outside.json'), '[]');
+    for (const [side, gpus] of [
+      ['base', 6],
+      ['head', 60],
+    ] as const) {
+      await writeFiles(join(tmp.path, side), { [QUEUE_FILE]: clusterQueue(gpus), [CATALOG]: catalog });
+      await mkdir(join(tmp.path, side, 'loadtests'), { recursive: true });
+      await symlink(join(tmp.path, 'outside.json'), join(tmp.path, side, 'loadtests/chat.json'));
+    }
+    const { code, stdout, stderr } = await runCli(
+      'review',
+      ...['--base', join(tmp.path, 'base'), '--head', join(tmp.path, 'head'), '--prometheus', prometheus.url],
+      ...['--format', 'json', '--fail-on', 'not-justified'],
+    );
+    // A verdict (the replicas measure nothing here), never a review that stopped (exit 2).
+    expect({ stopped: code === 2, stderr }).toEqual({ stopped: false, stderr: '' });
+    expect(prometheus.seen.length).toBeGreaterThan(0);
+    const review = JSON.parse(stdout) as { verdict: string; missingEvidence: { what: string; how: string }[] };
+    expect(review.verdict).not.toBe('justified');
+    const named = review.missingEvidence.filter((m) => m.what === 'load test loadtests/chat.json').map((m) => m.how);
+    expect(named).toEqual([expect.stringMatching(/^loadtests\/chat\.json: a symbolic link leading outside/)]);
   });
 });
