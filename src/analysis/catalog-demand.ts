@@ -8,7 +8,7 @@ import type {
   ReviewMeasurements,
   Workload,
 } from '../domain/index.js';
-import { measureKey } from '../domain/index.js';
+import { WEEKDAYS, measureKey } from '../domain/index.js';
 import { Measured } from './measured.js';
 import { runDays } from './runtime-check.js';
 import { hoursOf, maxOf, stepOf, timeline } from './series.js';
@@ -179,6 +179,9 @@ function grown(old: Workload, now: Workload): string[] {
     more('jobsPerDay', old.jobsPerDay, now.jobsPerDay);
     more('runtime (minutes)', old.runtime, now.runtime);
     more('days', (old.days ?? ALL_DAYS).length, (now.days ?? ALL_DAYS).length);
+    // As many days, but others: its runs may now meet other runs, as a moved window may.
+    const [before, after] = [old.days ?? ALL_DAYS, now.days ?? ALL_DAYS];
+    if (after.length <= before.length && after.some((d) => !before.includes(d))) out.push('days: moved');
     const [was, is] = [windowMinutes(old), windowMinutes(now)];
     if (is < was) out.push(`window: ${was} → ${is} minutes`);
     else if (old.window.earliestStart !== now.window.earliestStart || old.window.deadline !== now.window.deadline) {
@@ -201,10 +204,26 @@ function grown(old: Workload, now: Workload): string[] {
     // A different load test measures another replica: what it says is the PR's to prove.
     if (a.loadTest !== b.loadTest) out.push(`loadTest: ${a.loadTest ?? 'none'} → ${b.loadTest ?? 'none'}`);
   }
+  // A field no rule above weighs may still grow demand: changed is not "no more".
+  for (const key of new Set([...Object.keys(old), ...Object.keys(now)])) {
+    if (WEIGHED.has(key)) continue;
+    const [was, is] = [(old as unknown as Record<string, unknown>)[key], (now as unknown as Record<string, unknown>)[key]];
+    if (JSON.stringify(was) !== JSON.stringify(is)) out.push(`${key}: changed`);
+  }
   return out;
 }
 
-const ALL_DAYS = [0, 1, 2, 3, 4, 5, 6];
+/**
+ * The fields `grown` weighs, and those that never size demand (where it was written, what a review
+ * filled, outcome queries taken from the base, what alternatives cost). Any other is compared whole.
+ */
+const WEIGHED = new Set([
+  ...['name', 'type', 'queue', 'pool', 'selector', 'source', 'filled', 'outcomes'],
+  ...['gpusPerJob', 'jobsPerDay', 'runtime', 'days', 'window', 'interruptible'],
+  ...['replicas', 'gpusPerReplica', 'headroom', 'slo', 'loadTest', 'model', 'quality', 'qualityThreshold', 'alternatives'],
+]);
+
+const ALL_DAYS: readonly string[] = WEEKDAYS;
 
 function isJob(w: Workload): w is JobWorkload {
   return w.type === 'batch' || w.type === 'training';

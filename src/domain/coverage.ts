@@ -62,4 +62,9 @@ export interface FileCoverage {
   objects?: number;
   /** For `not-followed`: each thing not followed, first by line. */
   notFollowed?: NotFollowed[];
+  /**
+   * For `not-followed`: a digest of the file as both sides hold it. What the review cannot read
+   * it cannot describe either, so an approval of the file binds to its bytes (see src/review).
+   */
+  content?: string;
 }

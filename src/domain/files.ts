@@ -88,6 +88,19 @@ export class UnreadablePathError extends InputError {
   }
 }
 
+/**
+ * A side's text; null when nothing is there; the UnreadablePathError when the path is there but no
+ * file (detection names it on its file): for the review's own inputs, read beside detection.
+ */
+export async function readOrWhy(tree: TreeReader, path: string): Promise<string | null | UnreadablePathError> {
+  try {
+    return await tree.read(path);
+  } catch (err) {
+    if (err instanceof UnreadablePathError) return err;
+    throw err;
+  }
+}
+
 /** Why a git submodule is not read. */
 export function submoduleReason(commit: string | null): string {
   const at = commit === null ? '' : ` (at commit ${commit.slice(0, 12)})`;

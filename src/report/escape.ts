@@ -1,3 +1,4 @@
+import { redactSecrets } from '../domain/redact.js';
 import { visible } from '../domain/visible.js';
 
 const MAX_NAME = 80;
@@ -6,10 +7,12 @@ export const MAX_SENTENCE = 400;
 /**
  * Every string from the PR enters the report through here: written visibly first (bidi controls,
  * zero-width and other invisible characters as `⟨U+202E⟩`, see domain/visible.ts), so it reads as
- * it is, in its order, then shortened.
+ * it is, in its order, then shortened. The process's secrets are masked first (domain/redact.ts).
  */
 function shorten(text: string, max: number): string {
-  const shown = visible(text);
+  // Secrets go before the cut and before any escape: half a secret, or one with a zero-width
+  // space inside, is no longer found by the redactor every surface applies at the end.
+  const shown = visible(redactSecrets(text));
   return shown.length > max ? `${shown.slice(0, max - 1)}…` : shown;
 }
 
@@ -80,7 +83,7 @@ function noMarkers(text: string): string {
  */
 export function mermaidText(text: string, max = MAX_NAME): string {
   return shorten(
-    visible(text)
+    visible(redactSecrets(text))
       .replace(/[:;#%<>"'`{}[\]()\\|&]/g, ' ')
       .replace(/\s+/g, ' ')
       .trim(),

@@ -1,5 +1,6 @@
 import { type CatalogSplit, judgeCatalog, type JudgedCatalog, measuredEntries, splitCatalog } from '../analysis/index.js';
 import type { ChangeSet, Diagnostic, PartialJobWorkload, Policy, RejectedWorkload, ReviewMeasurements, Workload } from '../domain/index.js';
+import { diagnostic, readOrWhy, UnreadablePathError } from '../domain/index.js';
 import { parseCatalog } from '../workloads/index.js';
 
 /**
@@ -49,12 +50,21 @@ export async function readCatalogState(src: CatalogSource): Promise<CatalogState
   if (!src.needed) return { kind: 'not-read', file };
   const [headText, baseText] = src.given
     ? [src.given.text, src.given.text]
-    : await Promise.all([src.changes.head.read(file), src.changes.base.read(file)]);
+    : await Promise.all([readOrWhy(src.changes.head, file), readOrWhy(src.changes.base, file)]);
+  if (headText instanceof UnreadablePathError) {
+    // A catalog that is no file of the repository (a link leading out, a submodule) is no catalog to judge by.
+    const error = diagnostic(file, null, 'error', headText.why);
+    return { kind: 'unreadable', file, changedInPr: true, error, diagnostics: [error] };
+  }
   if (headText === null) return { kind: 'absent', file };
   const changedInPr = headText !== baseText;
   const head = parseCatalog(file, headText);
   if (head.unreadable !== null) return { kind: 'unreadable', file, changedInPr, error: head.unreadable, diagnostics: head.diagnostics };
-  const baseCatalog = !changedInPr ? head : baseText === null ? null : parseCatalog(file, baseText);
+  const baseCatalog = !changedInPr
+    ? head
+    : baseText === null || baseText instanceof UnreadablePathError
+      ? null
+      : parseCatalog(file, baseText);
   const base = baseCatalog?.workloads ?? null;
   const split = changedInPr ? splitCatalog(base ?? [], head.workloads) : null;
   return {

@@ -1,5 +1,6 @@
 import type { DetectedChanges } from '../detect/detect-changes.js';
 import type { ChangeSet, FileCoverage } from '../domain/index.js';
+import { readOrWhy } from '../domain/index.js';
 import { namedLoadTests, parseCatalog, withOwnInputs } from '../workloads/index.js';
 import { POLICY_PATHS } from './input.js';
 
@@ -31,6 +32,6 @@ async function catalogLoadTests(
   given: { text: string } | undefined,
 ): Promise<string[]> {
   if (!coverage.some((c) => c.state === 'not-followed' && c.file !== catalogFile)) return [];
-  const texts = given ? [given.text] : await Promise.all([changes.base.read(catalogFile), changes.head.read(catalogFile)]);
-  return texts.flatMap((t) => (t === null ? [] : namedLoadTests(parseCatalog(catalogFile, t).workloads)));
+  const texts = given ? [given.text] : await Promise.all([readOrWhy(changes.base, catalogFile), readOrWhy(changes.head, catalogFile)]);
+  return texts.flatMap((t) => (typeof t !== 'string' ? [] : namedLoadTests(parseCatalog(catalogFile, t).workloads)));
 }

@@ -10,6 +10,7 @@ import { cohortQueuesOf } from './cohort-queues.js';
 import { fillCatalog, judge } from './judge.js';
 import { declaredEntries, measure } from './measure.js';
 import { ownCoverage } from './own-coverage.js';
+import { withContentDigests } from './content-digest.js';
 import type { ReviewInput } from './input.js';
 
 /**
@@ -60,7 +61,10 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
     policy,
     policyErrors,
     changes,
-    detected: { ...detected, coverage: await ownCoverage(changeSet, policy.catalog, detected, input.catalog) },
+    detected: {
+      ...detected,
+      coverage: await withContentDigests(changeSet, await ownCoverage(changeSet, policy.catalog, detected, input.catalog)),
+    },
     catalog: weighed,
     diagnostics: filled.diagnostics,
     judged,

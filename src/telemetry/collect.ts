@@ -1,4 +1,5 @@
 import type { CapacityChange, MeasurableWorkload, MissingEvidence, TreeReader } from '../domain/index.js';
+import { readOrWhy, UnreadablePathError } from '../domain/index.js';
 import { withCircuitBreaker } from './circuit-breaker.js';
 import { gatherEvidence, type TelemetryEvidence } from './gather.js';
 import { importLoadTest, type LoadTestImport } from './loadtest/index.js';
@@ -130,8 +131,11 @@ async function readLoadTestFrom(
   base: TreeReader | undefined,
   notes: MissingEvidence[],
 ): Promise<LoadTestImport> {
-  const text = await repo.read(path);
-  const before = base === undefined ? text : await base.read(path);
+  const text = await readOrWhy(repo, path);
+  const before = base === undefined ? text : await readOrWhy(base, path);
+  // A load test that is no file of the repository (a link leading out, a submodule) measures nothing.
+  if (text instanceof UnreadablePathError) return { ok: false, message: text.message };
+  if (before instanceof UnreadablePathError) return { ok: false, message: before.message };
   if (text === before) return text === null ? { ok: false, message: `${path} is not in the repository` } : importLoadTest(text, path);
   if (before === null) {
     return {

@@ -1,5 +1,6 @@
 import { parseAllDocuments } from 'yaml';
 import type { FileCoverage, TreeReader, Workload } from '../domain/index.js';
+import { readOrWhy } from '../domain/index.js';
 import { catalogShellSchema } from './catalog-schema.js';
 import { policySchema } from './policy-schema.js';
 
@@ -36,8 +37,9 @@ export async function withOwnInputs(
       if (shape === undefined || c.state !== 'not-followed') return c;
       // Only names the floor could not place: a quota the file declares unreadably stays not followed.
       if (!(c.notFollowed ?? []).every((n) => n.reason === 'unaccounted-signal')) return c;
-      const texts = await Promise.all([sides.base.read(c.file), sides.head.read(c.file)]);
-      const whole = texts.every((t) => t === null || hasShape(shape, t));
+      const texts = await Promise.all([readOrWhy(sides.base, c.file), readOrWhy(sides.head, c.file)]);
+      // A side that is no file (a link leading out) stays not followed, as detection named it.
+      const whole = texts.every((t) => t === null || (typeof t === 'string' && hasShape(shape, t)));
       return whole ? { file: c.file, state: 'read', objects: 0 } : c;
     }),
   );

@@ -54,6 +54,8 @@ describe('the floor through the API', () => {
       file: 'infra/stack.ts',
       state: 'not-followed',
       notFollowed: [{ file: 'infra/stack.ts', line: 3, reason: 'unaccounted-signal', subject: 'p4d.24xlarge' }],
+      // What a grant binds to of a file not followed: its text, read once (see below).
+      content: expect.stringMatching(/^[0-9a-f]{32}$/) as string,
     });
     expect(result.coverage?.find((c) => c.file === 'docs/pools.png')?.state).toBe('not-capacity');
     // A binary of no known kind is read as GraphQL answers it: no text, so no GPU name.

@@ -11,6 +11,8 @@ const SKIPPED = new Set(['.git', 'node_modules']);
 
 const MISSING = new Set(['ENOENT', 'ENOTDIR', 'EISDIR']);
 
+const LOOP = 'a symbolic link to nothing, or round a loop: what it declares cannot be read';
+
 /** One side of a PR as a directory on disk. Symbolic links may not lead outside it. */
 export class DirReader implements TreeReader {
   readonly kind = 'dir';
@@ -37,6 +39,8 @@ export class DirReader implements TreeReader {
       real = await realpath(join(this.root, rel));
     } catch (err) {
       if (MISSING.has(errorCode(err))) return null;
+      // As notAFile says of it: a path there but no file, an error on its own file, not on the run.
+      if (errorCode(err) === 'ELOOP') throw new UnreadablePathError(path, LOOP);
       throw this.unreadable(path, err);
     }
     if (!isInside(await this.resolvedRoot(), real)) {
@@ -80,7 +84,7 @@ export class DirReader implements TreeReader {
     try {
       real = await realpath(full);
     } catch {
-      return 'a symbolic link to nothing, or round a loop: what it declares cannot be read';
+      return LOOP;
     }
     if (!isInside(await this.resolvedRoot(), real)) return `a symbolic link leading outside ${this.label}: what it declares cannot be read`;
     if ((await stat(real)).isDirectory()) return linkToDirectory(toPosix(relative(await this.resolvedRoot(), real)));

@@ -59,7 +59,8 @@ export function reviewedState(result: ReviewResult, policy: LoadedPolicy, key: S
   }
   for (const coverage of result.coverage ?? []) {
     if (coverage.state !== 'not-followed') continue;
-    const text = JSON.stringify(['not-followed', coverage.file, coverage.notFollowed ?? []]);
+    // Its bytes too: an edit that keeps every name and line of a file not followed is still new.
+    const text = JSON.stringify(['not-followed', coverage.file, coverage.notFollowed ?? [], coverage.content ?? null]);
     canon.push({ text, token: `n${mac(text).slice(0, TOKEN_HEX)}`, entry: { kind: 'not-followed', coverage } });
   }
   for (const missing of result.missingEvidence) {

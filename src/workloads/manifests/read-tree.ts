@@ -1,3 +1,4 @@
+import { readOrWhy, UnreadablePathError } from '../../domain/index.js';
 import type { DeclaredWorkload, TreeReader } from '../../domain/index.js';
 import { MAX_FILE_CHARS } from '../../domain/limits.js';
 import { mapLimit } from '../../domain/map-limit.js';
@@ -30,7 +31,9 @@ async function yamlPaths(tree: TreeReader): Promise<string[]> {
 export async function declaredInTree(tree: TreeReader, changed: readonly string[]): Promise<DeclaredWorkload[]> {
   const paths = [...new Set([...changed.filter((p) => /\.ya?ml$/i.test(p)), ...(await yamlPaths(tree))])];
   const texts = await mapLimit(paths, 8, async (path) => {
-    const text = await tree.read(path);
+    const read = await readOrWhy(tree, path);
+    // A path there but no file (a link leading out, a submodule) is named by detection on its file.
+    const text = read instanceof UnreadablePathError ? null : read;
     return text === null || text.length > MAX_FILE_CHARS ? null : { path, text };
   });
   return declaredWorkloads(texts.filter((t): t is { path: string; text: string } => t !== null)).workloads;

@@ -12,6 +12,7 @@ import type { OverrideGrant, ReviewOutcome } from '../../review-pull-request.js'
 import type { TelemetryProvider } from '../../../telemetry/from-env.js';
 import type { Request } from './requests.js';
 import type { WorkStore } from './store.js';
+import { code } from '../../../report/escape.js';
 
 /** A pull request's commands, answered by its job one after another (pull-request-job.ts). */
 export interface CommandContext {
@@ -70,7 +71,9 @@ export async function answerWithoutReview(
   request: Extract<Request, { kind: 'help' | 'invalid' }>,
 ): Promise<void> {
   if (request.kind === 'help') return reply(octokit, repo, number, renderHelp());
-  await reply(octokit, repo, number, renderHelp(`@${request.by} \`/gpu-justify ${request.given}\`: ${request.problem}.`));
+  // What the commenter wrote is theirs: a backtick would end the code span and free mentions,
+  // references and markers after it, and bidi controls would reorder the reply.
+  await reply(octokit, repo, number, renderHelp(`@${request.by} ${code(`/gpu-justify ${request.given}`)}: ${request.problem}.`));
 }
 
 /** `explain`: the evidence behind the current head's verdict, as a reply. */

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { COMMENT_MARKER } from '../../src/report/comment.js';
+import { FakeRepo } from '../helpers/fake-repo.js';
+import { eventually } from '../helpers/eventually.js';
+import { HEAD_SHA, NEWER_SHA, commentEvent, prEvent, pullRequest, useApp } from './app-harness.js';
+
+/**
+ * A grant covers a file the review could not follow as the approver saw it: its content, not only
+ * what the review could say of it. Through the real App over signed webhooks, a maintainer
+ * overrides a PR holding a file not followed; the author then edits that file alone, so that
+ * nothing the review can name moves (same subject, reason and line), in generated variants. Each
+ * edit lapses the grant; a push that leaves the file as it was keeps it.
+ */
+
+const h = useApp();
+const OVERRIDE = '/gpu-justify override the quarterly eval needs it';
+const POLICY = 'mode: enforce\noverrides:\n  minPermission: maintain\n';
+
+interface Variant {
+  name: string;
+  file: string;
+  text: (n: number) => string;
+}
+
+const variants: Variant[] = [
+  {
+    name: 'a remote Terraform module given a GPU count',
+    file: 'tf/pool.tf',
+    text: (n) => `module "gpu_pool" {\n  source    = "git::https://example.com/pools.git?ref=v1"\n  gpu_count = ${n}\n}\n`,
+  },
+  {
+    name: 'a GPU quota in a kind no reader counts',
+    file: 'quotas/team.yaml',
+    text: (n) => `apiVersion: quota.example.com/v1\nkind: GpuQuota\nmetadata:\n  name: team\nspec:\n  limits:\n    nvidia.com/gpu: ${n}\n`,
+  },
+  {
+    name: 'a pool sized by a variable with no default',
+    file: 'tf/gke.tf',
+    text: (n) => `variable "gpu_nodes" {}
+resource "google_container_node_pool" "gpu" {
+  name       = "gpu"
+  cluster    = "c"
+  node_count = var.gpu_nodes * ${n}
+  node_config {
+    machine_type = "a2-highgpu-1g"
+    guest_accelerator {
+      type  = "nvidia-tesla-a100"
+      count = 1
+    }
+  }
+}
+`,
+  },
+  {
+    name: 'a capacity file that cannot be parsed',
+    file: 'clusters/prod/broken.yaml',
+    text: (n) => `apiVersion: kueue.x-k8s.io/v1beta1\nkind: ClusterQueue\nmetadata:\n  name: broken\nspec: [\n  nvidia.com/gpu: ${n}\n`,
+  },
+];
+
+const ours = (repo: FakeRepo) => repo.comments.find((c) => c.body.includes(COMMENT_MARKER))?.body ?? '';
+
+async function grantedThenPushed(v: Variant, after: number): Promise<FakeRepo> {
+  const base = pullRequest({}, POLICY);
+  const pr = pullRequest({ headFiles: { ...base.headFiles, [v.file]: v.text(4) } }, POLICY);
+  const repo = new FakeRepo(h.fake, pr).serve();
+  repo.roles['maintainer'] = 'maintain';
+  await h.app.deliver('pull_request', prEvent());
+  await eventually(() => repo.checkRuns.at(-1)?.conclusion === 'failure' && ours(repo).includes(`blob/${HEAD_SHA}`), {
+    what: 'the review failing the check',
+    state: () => repo.checkRuns,
+  });
+  await h.app.deliver('issue_comment', commentEvent(OVERRIDE, { login: 'maintainer', commentId: 901 }));
+  await eventually(() => repo.checkRuns.at(-1)?.conclusion === 'success' && ours(repo).includes('gpu-justify:override'), {
+    what: 'the override granted',
+    state: () => repo.checkRuns,
+  });
+  repo.push(NEWER_SHA, { ...pr.headFiles, [v.file]: v.text(after), 'README.md': '# infra, edited\n' });
+  await h.app.deliver('pull_request', prEvent({ action: 'synchronize', headSha: NEWER_SHA }));
+  await eventually(
+    () => repo.checkRuns.filter((r) => r.head_sha === NEWER_SHA).at(-1)?.status === 'completed' && ours(repo).includes(`blob/${NEWER_SHA}`),
+    { what: 'the review of the push', state: () => repo.checkRuns },
+  );
+  return repo;
+}
+
+describe('after an override, an edit to a file not followed lapses it', () => {
+  it.each(variants)('$name', async (v) => {
+    const repo = await grantedThenPushed(v, 400 + v.name.length);
+    const run = repo.checkRuns.filter((r) => r.head_sha === NEWER_SHA).at(-1);
+    expect(run?.conclusion).toBe('failure');
+    expect(run?.output.title).toMatch(/^Override lapsed: /);
+    expect(run?.output.summary).toContain(`\`${v.file}\``);
+    expect(ours(repo)).not.toContain('gpu-justify:override');
+  });
+
+  it('a push leaving the file as it was keeps it', async () => {
+    const v = variants[0] as Variant;
+    const repo = await grantedThenPushed(v, 4);
+    const run = repo.checkRuns.filter((r) => r.head_sha === NEWER_SHA).at(-1);
+    expect(run?.conclusion).toBe('success');
+    expect(ours(repo)).toContain('gpu-justify:override');
+  });
+});
