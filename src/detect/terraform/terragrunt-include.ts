@@ -15,7 +15,7 @@ import { asRecord, moduleScope } from './module-scope.js';
 import { isTerragruntPath } from './terragrunt.js';
 import { readTerragruntUnit } from './terraform-parser.js';
 import { evalPath, evalPathExpr, normal } from './terragrunt-paths.js';
-import { readModuleCall } from './follow-modules.js';
+import { readModuleCall } from './module-reading.js';
 import { ownSource } from './module-source.js';
 import type { PathFs } from './terragrunt-paths.js';
 
