@@ -187,6 +187,7 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
     head,
     followed: new Set([...followed, ...charts.followed]),
     tfvarsModules: modules.tfvarsModules,
+    terragruntParents: terragrunt.parents,
     sides,
     ...(changes.repositories ? { repositories: changes.repositories } : {}),
   });
