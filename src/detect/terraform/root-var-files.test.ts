@@ -130,6 +130,14 @@ describe('a root module applied with variable files kept elsewhere', () => {
     expect(got.changes).toEqual([]);
   });
 
+  it('a variable file another root near it declares too is applied to neither', async () => {
+    const twin = { 'terraform/gcp-twin/variables.tf': root(0)['terraform/gcp/variables.tf'] ?? '' };
+    const around: Tree = { ...twin, 'terraform/environments/two-eye.tfvars': HCL_VALUES };
+    const got = await review({ ...root(10), ...around }, { ...root(16), ...around });
+    // Which root `-var-file` sets it with is not in the repository (tfvars-follow.ts says the same of a changed one).
+    expect(got.changes).toEqual([]);
+  });
+
   it('changed together, the root and its variable file are one reading', async () => {
     const path = 'terraform/gcp/projects/a.tfvars';
     const got = await review({ ...root(10), [path]: HCL_VALUES }, { ...root(16), [path]: HCL_VALUES.replace('count = 1', 'count = 2') });

@@ -39,11 +39,16 @@ export function declaredIn(texts: readonly string[]): (name: string) => boolean 
  * `-var-file projects/<cluster>.tfvars`): the `-var-file`s that workflows, Makefiles, scripts and
  * Atlantis configs name for it, else the tfvars files that Terraform does not load by itself in
  * the root's folder, below it and beside it (MAX_DOWN deep, in folders holding no Terraform of
- * their own), each setting only variables the root declares. Each set is one application of the
- * root; a file a runner names with others is read in that set only.
+ * their own), each setting only variables the root declares and that no other Terraform folder
+ * near it declares all of (which one it is applied to is then not in the repository, as
+ * tfvars-follow.ts finds). Each set is one application of the root; a file a runner names with
+ * others is read in that set only.
  */
 export async function rootVarFiles(root: string, declares: (name: string) => boolean, io: FollowIo): Promise<RootVarFiles> {
   const budget = { bytes: MAX_VAR_BYTES, past: null as string | null };
+  const folders = await nearFolders(root, io);
+  let near: Promise<((name: string) => boolean)[]> | null = null;
+  const others = () => (near ??= otherModules(root, folders, io));
   const fits = async (path: string): Promise<boolean> => {
     const text = (await io.head.read(path)) ?? (await io.base.read(path));
     if (text === null) return false;
@@ -54,7 +59,10 @@ export async function rootVarFiles(root: string, declares: (name: string) => boo
     }
     const parsed = parseTerraformFile(path, text);
     const names = parsed.ok ? Object.keys(parsed.body) : [];
-    return names.length > 0 && names.every(declares);
+    if (names.length === 0 || !names.every(declares)) return false;
+    // Another module near it declaring them all: which one it is applied to is not in the repository.
+    for (const other of await others()) if (names.every(other)) return false;
+    return true;
   };
   const sets: string[][] = [];
   const taken = new Set<string>();
@@ -65,7 +73,7 @@ export async function rootVarFiles(root: string, declares: (name: string) => boo
     ok.forEach((p) => taken.add(p));
     sets.push(ok);
   }
-  for (const folder of await nearFolders(root, io)) {
+  for (const folder of folders) {
     const files = (await io.list(folder)).filter((p) => dirOf(p) === folder);
     if (folder !== root && files.some(isTfFile)) continue;
     for (const p of files.filter((f) => isTfvarsPath(f) && !(folder === root && isAutoTfvars(f))).sort()) {
@@ -76,6 +84,19 @@ export async function rootVarFiles(root: string, declares: (name: string) => boo
   }
   if (sets.length > MAX_VAR_SETS) budget.past ??= `more than ${MAX_VAR_SETS} variable files for ${root || 'the root module'}`;
   return { sets: sets.slice(0, MAX_VAR_SETS), past: budget.past };
+}
+
+/** What each other Terraform folder near the root declares. */
+async function otherModules(root: string, folders: readonly string[], io: FollowIo): Promise<((name: string) => boolean)[]> {
+  const out: ((name: string) => boolean)[] = [];
+  for (const folder of folders) {
+    if (folder === root) continue;
+    const tf = (await io.list(folder)).filter((p) => dirOf(p) === folder && isTfFile(p));
+    const texts: string[] = [];
+    for (const p of tf) texts.push((await io.head.read(p)) ?? '');
+    if (texts.length > 0) out.push(declaredIn(texts));
+  }
+  return out;
 }
 
 /** The root's folder, those below it, and those beside it and below them: MAX_DOWN deep, MAX_FOLDERS in all. */
