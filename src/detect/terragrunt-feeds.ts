@@ -74,7 +74,7 @@ function closing(lines: readonly string[], from: number): number {
  * are: a changed value naming a GPU that a unit does not set itself must feed, in that unit's
  * module, only what is read (terraform-feeds.ts); else it is not followed at its key. A unit whose
  * module is not in this repository is judged by its own reading (its notes are the parent's too);
- * one naming no module of its own (it takes the parent's) cannot be told, and so is not followed.
+ * one naming no module takes the parent's; a module path that cannot be told leaves it not followed.
  */
 export async function parentInputsNotFed(
   parent: string,
@@ -98,10 +98,12 @@ export async function parentInputsNotFed(
     for (const unit of units) {
       const text = await side.read(unit);
       if (text === null || key in inputsOf(unit, text)) continue;
-      const moduleDir = unitModule(unit, text, side.repositories ?? []);
       const source = UNIT_SOURCE.test(text);
-      // A module elsewhere is its unit's reading's to judge; none named, the parent's, is not told here.
-      if (moduleDir === null && source) continue;
+      // A unit naming no module takes the parent's, its path taken from the unit as Terragrunt merges it.
+      const from = source ? text : ((key in after ? texts.after : texts.before) ?? '');
+      const moduleDir = unitModule(unit, from, side.repositories ?? []);
+      // A module elsewhere is its unit's reading's to judge; one that cannot be told, not followed.
+      if (moduleDir === null && UNIT_SOURCE.test(from) && !/\$\{/.test(UNIT_SOURCE.exec(from)?.[1] ?? '')) continue;
       const feeds = moduleDir === null ? null : await moduleFeeds(moduleDir, side, side.cache, undefined, 1);
       if (feeds === null || (feeds.declares(key) && !feeds.variableFed(key))) {
         keys.push(key);

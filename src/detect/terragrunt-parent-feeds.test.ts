@@ -70,4 +70,17 @@ describe("a Terragrunt parent's inputs judged in each unit by what they feed", (
       });
     }
   }
+
+  for (const [sink, body] of Object.entries(SINKS)) {
+    it(`a unit taking its module from the parent → ${sink}`, async () => {
+      const parent = 'live/_envcommon/workers.hcl';
+      const unit = 'include "common" {\n  path = find_in_parent_folders("_envcommon/workers.hcl")\n}\n';
+      // Terragrunt merges the parent's source into the unit: its path is taken from the unit's folder.
+      const common = (type: string) => `terraform {\n  source = "../../../modules/workers"\n}\n${inputs(type)}`;
+      const tree = { 'modules/workers/main.tf': VARIABLE + body, 'live/prod/workers/terragrunt.hcl': unit };
+      const got = await detectPr({ ...tree, [parent]: common('t3.medium') }, { ...tree, [parent]: common('g5.xlarge') });
+      const state = got.coverage.find((c) => c.file === parent)?.state;
+      expect(state).toBe(sink === 'node-group' ? 'read' : 'not-followed');
+    });
+  }
 });
