@@ -1,14 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { detectChanges } from '../detect-changes.js';
-import { dirsIn } from '../../cli/tree-readers/dir-reader.js';
-import { listingPr, type Tree } from '../../../test/detect/listing-tree.js';
+import { detectPr } from '../../../test/detect/real-fixtures.js';
+import type { Tree } from '../../../test/detect/real-fixtures.js';
 import { MAX_VAR_SETS } from './root-var-files.js';
 
 /** A PR between two trees whose readers list folders too, as the CLI's and the App's do. */
 const review = async (base: Tree, head: Tree) => {
-  const pr = listingPr(base, head);
-  const withDirs = (tree: Tree, side: typeof pr.base) => ({ ...side, dirs: (d: string) => Promise.resolve(dirsIn(Object.keys(tree), d)) });
-  const got = await detectChanges({ ...pr, base: withDirs(base, pr.base), head: withDirs(head, pr.head) });
+  const got = await detectPr(base, head);
   return {
     changes: got.changes.map((c) => [c.name, c.gpusBefore, c.gpusAfter]).sort(),
     states: got.coverage.map((c) => [c.file, c.state, ...(c.notFollowed ?? []).map((n) => n.reason)]),

@@ -10,7 +10,7 @@ const MAX_FOLDERS = 48;
 /** Variable-file sets a root is read with, at most: past it the root is not followed. */
 export const MAX_VAR_SETS = 16;
 /** Bytes of candidate variable files read per root, at most: past it the root is not followed. */
-export const MAX_VAR_BYTES = 1024 * 1024;
+const MAX_VAR_BYTES = 1024 * 1024;
 /** Files a CI workflow, Makefile, script or Atlantis config may name `-var-file`s in, beside the root and at the top. */
 const RUNNERS = /(^|\/)(Makefile|GNUmakefile|atlantis\.ya?ml|[^/]+\.sh|[^/]+\.mk)$/;
 const WORKFLOWS = ['.github/workflows', '.gitlab', '.circleci', 'scripts', 'bin', 'ci'];
