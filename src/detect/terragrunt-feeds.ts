@@ -74,7 +74,7 @@ function closing(lines: readonly string[], from: number): number {
  * are: a changed value naming a GPU that a unit does not set itself must feed, in that unit's
  * module, only what is read (terraform-feeds.ts); else it is not followed at its key. A unit whose
  * module is not in this repository is judged by its own reading (its notes are the parent's too);
- * one naming no module takes the parent's; a module path that cannot be told leaves it not followed.
+ * one naming no module takes the parent's; with no module named in either, it is not followed.
  */
 export async function parentInputsNotFed(
   parent: string,
@@ -102,8 +102,8 @@ export async function parentInputsNotFed(
       // A unit naming no module takes the parent's, its path taken from the unit as Terragrunt merges it.
       const from = source ? text : ((key in after ? texts.after : texts.before) ?? '');
       const moduleDir = unitModule(unit, from, side.repositories ?? []);
-      // A module elsewhere is its unit's reading's to judge; one that cannot be told, not followed.
-      if (moduleDir === null && UNIT_SOURCE.test(from) && !/\$\{/.test(UNIT_SOURCE.exec(from)?.[1] ?? '')) continue;
+      // A module elsewhere, or named by an expression, is its unit's reading's to judge; none named at all, not followed.
+      if (moduleDir === null && UNIT_SOURCE.test(from)) continue;
       const feeds = moduleDir === null ? null : await moduleFeeds(moduleDir, side, side.cache, undefined, 1);
       if (feeds === null || (feeds.declares(key) && !feeds.variableFed(key))) {
         keys.push(key);
