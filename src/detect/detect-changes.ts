@@ -87,18 +87,20 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
     head: await detectSide(sides.head, path, fileParsers, parsed),
   }));
   const perSet: { base: SetParseResult & Coverage; head: SetParseResult & Coverage }[] = [];
+  // The Terraform parser's readings: a root read with its variable files replaces them.
+  const terraformSets = new Set<object>();
   for (const parser of setParsers) {
     const dirs = [...new Set(paths.filter((p) => parser.acceptsPath?.(p) ?? true).map(dirOf))].sort();
-    perSet.push(
-      ...(await mapLimit(dirs, READ_CONCURRENCY, async (dir) => {
-        const { set, notes } = await setPaths(sides, dir, paths, parser, parsers);
-        const head = await detectDirectory(sides.head, sides.mayExist, dir, set, parser, parsed, changed);
-        return {
-          base: await detectDirectory(sides.base, sides.mayExist, dir, set, parser, parsed, changed),
-          head: { ...head, diagnostics: [...head.diagnostics, ...notes] },
-        };
-      })),
-    );
+    const read = await mapLimit(dirs, READ_CONCURRENCY, async (dir) => {
+      const { set, notes } = await setPaths(sides, dir, paths, parser, parsers);
+      const head = await detectDirectory(sides.head, sides.mayExist, dir, set, parser, parsed, changed);
+      return {
+        base: await detectDirectory(sides.base, sides.mayExist, dir, set, parser, parsed, changed),
+        head: { ...head, diagnostics: [...head.diagnostics, ...notes] },
+      };
+    });
+    if (parser.id === 'terraform') read.forEach((r) => terraformSets.add(r));
+    perSet.push(...read);
   }
   const io = { base: sides.base, head: sides.head, list: (dir: string) => sides.list(dir) };
   // Charts are rendered from their values: what a values file changes shows in the templates.
@@ -121,8 +123,8 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
   );
   for (const path of modules.tfvars) parsed.add(path);
   for (const s of perSet) {
-    s.base = withoutFollowed(s.base, modules);
-    s.head = withoutFollowed(s.head, modules);
+    s.base = withoutFollowed(s.base, modules, terraformSets.has(s));
+    s.head = withoutFollowed(s.head, modules, terraformSets.has(s));
   }
   perSet.push({ base: modules.base, head: modules.head });
   // Templates read through the Terraform that renders them.
@@ -185,6 +187,7 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
     head,
     followed: new Set([...followed, ...charts.followed]),
     tfvarsModules: modules.tfvarsModules,
+    terragruntParents: terragrunt.parents,
     sides,
     ...(changes.repositories ? { repositories: changes.repositories } : {}),
   });

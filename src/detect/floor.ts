@@ -5,7 +5,7 @@ import type { AccountedSignal, FileAccounting } from './kit/signal-scan/account.
 import type { Lines } from './kit/lines.js';
 import { moduleFeeds, ownModuleDir } from './terraform-feeds.js';
 import { tfvarsNotFed } from './tfvars-feeds.js';
-import { isLocalUnit, unitSpans } from './terragrunt-feeds.js';
+import { isLocalUnit, parentInputsNotFed, unitSpans } from './terragrunt-feeds.js';
 import type { TfvarsSide } from './tfvars-feeds.js';
 import { isInputFile } from './input-files.js';
 import type { Merged } from './merge-results.js';
@@ -33,6 +33,8 @@ export interface FloorInput {
   followed: ReadonlySet<string>;
   /** Variable files with no module beside them, and the folder of the module they were read with. */
   tfvarsModules?: ReadonlyMap<string, string>;
+  /** Terragrunt parents followed into their units, with those units. */
+  terragruntParents?: ReadonlyMap<string, readonly string[]>;
   sides: { base: TreeReader; head: TreeReader; list: (dir: string) => Promise<string[]> };
   /** The repository's own names, where known: a module called by its URL is one of this tree. */
   repositories?: readonly string[];
@@ -87,6 +89,9 @@ export async function floorOf(input: FloorInput): Promise<Floor> {
       // A file the input checks judge key by key (input-files.ts) is theirs, but for a variable
       // file read with its module: what each changed GPU value feeds there; one a follower read
       // in full with what it feeds is accounted for as a whole.
+      // A Terragrunt parent's changed inputs, by what they feed in each unit including it.
+      const units = input.terragruntParents?.get(file);
+      if (units !== undefined) floor.notFollowed.push(...(await parentInputsNotFed(file, { before, after }, units, feedSides)));
       if ([before, after].some((text) => text !== null && isInputFile(file, text))) {
         const notFed = await tfvarsNotFed(file, { before, after }, input.tfvarsModules?.get(file), feedSides);
         floor.notFollowed.push(...notFed);

@@ -7,10 +7,11 @@ const inside = (file: string, dirs: ReadonlySet<string>) => dirs.has(file.lastIn
 /**
  * A set result less what the module follow replaces: the readings of a module's own folder
  * (its pools are counted through the call instead), and the "not followed" notes and warnings of
- * the calls that were followed.
+ * the calls that were followed. The Terraform parser's reading of a root read with its variable
+ * files (`terraform`) goes too: each application of the root is counted instead.
  */
-export function withoutFollowed<T extends SetParseResult & Coverage>(result: T, followed: FollowedModules): T {
-  const dirs = new Set(followed.modules);
+export function withoutFollowed<T extends SetParseResult & Coverage>(result: T, followed: FollowedModules, terraform = false): T {
+  const dirs = new Set([...followed.modules, ...(terraform ? followed.roots : [])]);
   const calls = new Set(followed.calls.map((c) => `${c.file}\u0000${c.subject}`));
   // A call's notes are also on the values files of its folder (terraform/call-notes.ts).
   const callsByDir = new Set(followed.calls.map((c) => `${dirOf(c.file)}\u0000${c.subject}`));

@@ -5,6 +5,8 @@ import { dirOf } from './kit/paths.js';
 import { RESOURCE_KINDS } from './terraform/resources.js';
 import { MANIFEST_RESOURCE_TYPES } from './terraform/k8s-manifests.js';
 import { ownSource } from './terraform/module-source.js';
+import { isTfFile } from './terraform/tf-json.js';
+import { jsonVariables } from './terraform-json-feeds.js';
 import type { FileAccounting } from './kit/signal-scan/account.js';
 import type { Lines } from './kit/lines.js';
 
@@ -70,7 +72,8 @@ async function readFeeds(
   own: { path: string; text: string } | undefined,
   depth: number,
 ): Promise<ModuleFeeds> {
-  const listed = (await io.list(dir)).filter((p) => p !== own?.path && dirOf(p) === dir && p.endsWith('.tf'));
+  // `.tf.json` files too: a variable they declare or use is judged there, its uses by what the parsers read of them.
+  const listed = (await io.list(dir)).filter((p) => p !== own?.path && dirOf(p) === dir && isTfFile(p));
   const texts = new Map<string, string>(own ? [[own.path, own.text]] : []);
   for (const p of listed.slice(0, MAX_MODULE_FILES)) {
     const t = await io.read(p);
@@ -117,9 +120,11 @@ async function readFeeds(
     }
   }
   const variables = files.flatMap((m) =>
-    hclBlocks(m.text)
-      .filter((b) => b.type === 'variable')
-      .map((b) => ({ name: b.labels[0] ?? '', from: b.from, to: b.to, path: m.path })),
+    m.path.endsWith('.json')
+      ? jsonVariables(m.text).map((v) => ({ ...v, path: m.path }))
+      : hclBlocks(m.text)
+          .filter((b) => b.type === 'variable')
+          .map((b) => ({ name: b.labels[0] ?? '', from: b.from, to: b.to, path: m.path })),
   );
   const fed = new Map<string, boolean>();
   const variableFed = (name: string): boolean => {

@@ -1,4 +1,7 @@
-import { resolvedSpans } from './kit/signal-scan/account.js';
+import type { NotFollowed } from '../domain/index.js';
+import { accountSignals, resolvedSpans } from './kit/signal-scan/account.js';
+import { namesGpu } from './kit/gpu-signal.js';
+import { parseTerraformFile } from './terraform/tf-json.js';
 import type { FileAccounting } from './kit/signal-scan/account.js';
 import type { Lines } from './kit/lines.js';
 import { localEntries } from './kit/signal-scan/hcl-module.js';
@@ -64,4 +67,70 @@ function closing(lines: readonly string[], from: number): number {
     if (depth <= 0) return n;
   }
   return lines.length;
+}
+
+/**
+ * A changed Terragrunt parent's inputs, judged in every unit that includes it as a unit's own
+ * are: a changed value naming a GPU that a unit does not set itself must feed, in that unit's
+ * module, only what is read (terraform-feeds.ts); else it is not followed at its key. A unit whose
+ * module is not in this repository is judged by its own reading (its notes are the parent's too);
+ * one naming no module takes the parent's; with no module named in either, it is not followed.
+ */
+export async function parentInputsNotFed(
+  parent: string,
+  texts: { before: string | null; after: string | null },
+  units: readonly string[],
+  sides: { base: TfvarsSide; head: TfvarsSide },
+): Promise<NotFollowed[]> {
+  const inputsOf = (path: string, text: string | null): Record<string, unknown> => {
+    if (text === null) return {};
+    const parsed = parseTerraformFile(path, text);
+    const inputs = parsed.ok ? parsed.body.inputs : undefined;
+    return inputs !== null && typeof inputs === 'object' && !Array.isArray(inputs) ? (inputs as Record<string, unknown>) : {};
+  };
+  const before = inputsOf(parent, texts.before);
+  const after = inputsOf(parent, texts.after);
+  const keys: string[] = [];
+  for (const key of [...new Set([...Object.keys(after), ...Object.keys(before)])]) {
+    const [b, a] = [JSON.stringify(before[key] ?? null), JSON.stringify(after[key] ?? null)];
+    if (a === b || !namesGpu(`${a} ${b}`)) continue;
+    const side = key in after ? sides.head : sides.base;
+    for (const unit of units) {
+      const text = await side.read(unit);
+      if (text === null || key in inputsOf(unit, text)) continue;
+      const source = UNIT_SOURCE.test(text);
+      // A unit naming no module takes the parent's, its path taken from the unit as Terragrunt merges it.
+      const from = source ? text : ((key in after ? texts.after : texts.before) ?? '');
+      const moduleDir = unitModule(unit, from, side.repositories ?? []);
+      // A module elsewhere, or named by an expression, is its unit's reading's to judge; none named at all, not followed.
+      if (moduleDir === null && UNIT_SOURCE.test(from)) continue;
+      const feeds = moduleDir === null ? null : await moduleFeeds(moduleDir, side, side.cache, undefined, 1);
+      if (feeds === null || (feeds.declares(key) && !feeds.variableFed(key))) {
+        keys.push(key);
+        break;
+      }
+    }
+  }
+  const [first] = keys;
+  if (first === undefined) return [];
+  const atHead = first in after;
+  const text = (atHead ? texts.after : texts.before) ?? '';
+  const line = lineOfInput(text, first);
+  const token = accountSignals(parent, text).signals.find((s) => line === null || s.line >= line)?.token ?? first;
+  return [
+    {
+      file: parent,
+      line: atHead ? line : null,
+      reason: 'unaccounted-signal',
+      subject: token,
+      ...(atHead ? {} : { needs: `line ${line ?? 1} before this change` }),
+      inputs: keys,
+    },
+  ];
+}
+
+function lineOfInput(text: string, key: string): number | null {
+  const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const m = new RegExp(`^[ \\t]*["']?${escaped}["']?[ \\t]*[=:]`, 'm').exec(text);
+  return m ? text.slice(0, m.index).split('\n').length : null;
 }

@@ -1,299 +1,15 @@
-import type { CapacityDecl, Diagnostic } from '../../domain/index.js';
-import type { CoverageIo } from '../side-readers.js';
-import type { SetParseResult, SourceFile, Unfollowed, UnresolvedDecl } from '../parser.js';
-import { evaluate } from './expr-eval.js';
-import type { Scope, Value } from './expr-eval.js';
-import { inputsFingerprint } from './inputs-fingerprint.js';
-import type { Locator } from './locator.js';
-import { isTfFile, locatorFor, parseTerraformFile } from './tf-json.js';
-import { asRecord, isAutoTfvars, isTfvarsPath } from './module-scope.js';
-import { parseModule, parseTerraformSet } from './terraform-parser.js';
 import { TerraformBudget } from './expr-budget.js';
-import { copiesOf } from './copies.js';
-import { ownSource } from './module-source.js';
+import { isTfvarsPath } from './module-scope.js';
 import { callersOf } from './module-callers.js';
-import type { OwnSource } from './module-source.js';
+import { MAX_READS, dirOf, empty, place, readCalls, readFiles } from './module-reading.js';
+import type { Budgets, CallReading, FollowedModules, FollowIo } from './module-reading.js';
+import { isTfFile } from './tf-json.js';
+import { followTfvars } from './tfvars-follow.js';
+import { followRoots } from './root-follow.js';
 
-type Side = Required<SetParseResult> & { notFollowed: Unfollowed[] };
+export type { FollowedModules } from './module-reading.js';
 
-export interface FollowedModules {
-  base: Side;
-  head: Side;
-  /** Module calls read through their module: `file` and `module.<label>`. */
-  calls: { file: string; subject: string }[];
-  /** Variable files read with the module that declares their variables. */
-  tfvars: string[];
-  /** The folder of the module each of those files was read with. */
-  tfvarsModules: Map<string, string>;
-  /** Folders of the modules read through a call: their own readings would count the pools twice. */
-  modules: string[];
-}
-
-// Arguments of a module block that are Terraform's, not the module's variables.
-const META = new Set(['source', 'version', 'count', 'for_each', 'providers', 'depends_on']);
-// Copies of a module (count, for_each) read one by one; a longer list is not followed.
-const MAX_INSTANCES = 64;
-// Values only known once applied (ids, ARNs) stand in as this text, so the rest still evaluates.
-const AFTER_APPLY = '(known after apply)';
-// A variable file read as the one Terraform applies last (-var-file wins over the auto files).
-const GIVEN_TFVARS = '~given.auto.tfvars';
-
-const dirOf = (path: string) => (path.lastIndexOf('/') < 0 ? '' : path.slice(0, path.lastIndexOf('/')));
-const join = (dir: string, name: string) => (dir === '' ? name : `${dir}/${name}`);
 const isTf = isTfFile;
-
-/** `a/b` + `../c` → `a/c`; null when it leaves the repository. */
-function resolvePath(dir: string, rel: string): string | null {
-  const out = dir === '' ? [] : dir.split('/');
-  for (const step of rel.split('/')) {
-    if (step === '' || step === '.') continue;
-    if (step === '..') {
-      if (out.length === 0) return null;
-      out.pop();
-    } else out.push(step);
-  }
-  return out.join('/');
-}
-
-/** An argument's value, with what is known only after apply left as a placeholder; undefined when none of it is known. */
-function lenient(raw: unknown, scope: Scope, depth = 0): Value | undefined {
-  const v = evaluate(raw, scope);
-  if (v.ok) return v.value;
-  if (depth > 16) return undefined;
-  if (Array.isArray(raw)) return raw.map((x) => lenient(x, scope, depth + 1) ?? AFTER_APPLY);
-  if (raw !== null && typeof raw === 'object') {
-    const out: Record<string, Value> = {};
-    for (const [k, x] of Object.entries(raw as Record<string, unknown>)) out[k] = lenient(x, scope, depth + 1) ?? AFTER_APPLY;
-    return out;
-  }
-  return undefined;
-}
-
-/** A value in HCL's own syntax, for a variable file. */
-function hcl(v: Value): string {
-  if (v === null || typeof v === 'boolean' || typeof v === 'number') return String(v);
-  if (typeof v === 'string') return JSON.stringify(v).replace(/\$\{/g, '$${').replace(/%\{/g, '%%{');
-  if (Array.isArray(v)) return `[${v.map(hcl).join(', ')}]`;
-  return `{\n${Object.entries(v)
-    .map(([k, x]) => `${JSON.stringify(k)} = ${hcl(x)}`)
-    .join('\n')}\n}`;
-}
-
-async function readFiles(io: CoverageIo, side: 'base' | 'head', paths: readonly string[]): Promise<SourceFile[]> {
-  const out: SourceFile[] = [];
-  for (const path of paths) {
-    const text = await io[side].read(path);
-    if (text !== null) out.push({ path, text });
-  }
-  return out;
-}
-
-const empty = (): Side => ({ decls: [], diagnostics: [], unresolved: [], notFollowed: [], supersedes: [], replaces: [] });
-
-/** A module's findings moved to where they were asked for: the call, or the variable file. */
-function place(
-  out: Side,
-  found: ReturnType<typeof parseTerraformSet>,
-  file: string,
-  line: number,
-  label: (name: string) => string,
-  why: string,
-): void {
-  out.decls.push(
-    ...found.decls.map((d): CapacityDecl => ({ ...d, file, line, name: label(d.name), parts: d.parts.map((p) => ({ ...p, line })) })),
-  );
-  out.unresolved.push(...(found.unresolved ?? []).map((u): UnresolvedDecl => ({ ...u, file, line, name: label(u.name) })));
-  out.diagnostics.push(
-    ...found.diagnostics
-      .filter((d) => d.severity !== 'info')
-      .map((d): Diagnostic => ({ ...d, file, line, message: `${why}: ${d.message}` })),
-  );
-  out.notFollowed.push(...(found.notFollowed ?? []).map((n) => ({ ...n, file, line })));
-}
-
-/** What one local module call declares, read through the module. */
-interface CallReading {
-  file: string;
-  label: string;
-  line: number;
-  source: string;
-  moduleDir: string;
-  /** The `?ref=` of a module of this repository called by URL. */
-  ref: string | null;
-  found: Collected;
-  /** Present in the repository but not read through (its instances unknown or too many): `found` only says so. */
-  skipped?: true;
-}
-
-type Collected = Required<ReturnType<typeof parseTerraformSet>> & { notFollowed: Unfollowed[] };
-
-// Modules calling modules: followed this deep.
-const MAX_DEPTH = 3;
-// Module readings per PR and side: instances times depth could grow without bound; past this a call is not followed.
-const MAX_READS = 256;
-
-/** Module readings left for one side of the PR. */
-interface Readings {
-  left: number;
-  /** What evaluating every reading of this side may cost, together. */
-  budget: TerraformBudget;
-}
-type Budgets = Record<'base' | 'head', Readings>;
-
-/** `source = "./…"` or `"../…"`: what a local module call has, in some file of the set. */
-const LOCAL_SOURCE = /(?:\bsource\s*=|"source"\s*:)\s*"\.\.?\//;
-
-/** What the follow reads: the two sides, listings, and the repository's own names (module-source.ts). */
-export interface FollowIo extends CoverageIo {
-  repositories?: readonly string[];
-  /** The folders inside a folder, where the listing can tell: to find the module a variable file beside it sets. */
-  dirs?: (dir: string) => Promise<string[]>;
-}
-
-/** The folder a call's module is in, when it is in this repository: a relative path, or a URL of the repository itself. */
-function moduleFolder(source: string, dir: string, repositories: readonly string[]): { dir: string; own: OwnSource | null } | null {
-  if (source.startsWith('./') || source.startsWith('../')) {
-    const resolved = resolvePath(dir, source);
-    return resolved === null ? null : { dir: resolved, own: null };
-  }
-  const own = ownSource(source, repositories);
-  return own === null ? null : { dir: own.dir, own };
-}
-
-/** A set that names a module of this repository: read again here only then (a megabyte of HCL holds the event loop for seconds). */
-function callsOwnModules(files: readonly SourceFile[], repositories: readonly string[]): boolean {
-  const names = repositories.map((r) => r.slice(r.indexOf('/') + 1));
-  return files.some((f) => isTf(f.path) && (LOCAL_SOURCE.test(f.text) || names.some((n) => f.text.toLowerCase().includes(n))));
-}
-
-/**
- * The local module calls of a set of files (a module and the variable file it is given), each
- * read through its module: the call's arguments bound to the module's variables (as a variable
- * file would set them), once per `count` or `for_each` instance, and the modules it calls in turn.
- * A call that cannot be read (its module is missing, its instances unknown) is left out, and so
- * keeps its "not followed" note.
- */
-async function readCalls(
-  io: FollowIo,
-  side: 'base' | 'head',
-  dir: string,
-  files: readonly SourceFile[],
-  budget: Readings,
-  depth = 0,
-): Promise<CallReading[]> {
-  const repositories = io.repositories ?? [];
-  if (!callsOwnModules(files, repositories)) return [];
-  const { parsed, scope } = parseModule(files, budget.budget);
-  const out: CallReading[] = [];
-  for (const f of parsed) {
-    if (!isTf(f.path) || f.body.module === undefined) continue;
-    let loc: Locator | null = null;
-    for (const [label, blocks] of Object.entries(asRecord(f.body.module))) {
-      if (!Array.isArray(blocks)) continue;
-      const raw = asRecord(blocks[blocks.length - 1]);
-      const source = raw.source;
-      if (typeof source !== 'string') continue;
-      const folder = moduleFolder(source, dir, repositories);
-      if (folder === null) continue;
-      const moduleDir = folder.dir;
-      const moduleFiles = (await io.list(moduleDir)).filter((p) => dirOf(p) === moduleDir && isTf(p));
-      const instances = instancesOf(raw, scope);
-      if (moduleFiles.length === 0) continue;
-      loc ??= locatorFor(f.path, f.text);
-      const line = loc.path(loc.file(), [['module', label]])?.line ?? 1;
-      if (instances === null || instances.length > budget.left) {
-        // The module is here, but its copies cannot be read one by one: say so, unless what it is given did not change.
-        const inputs = [raw.for_each === undefined ? (raw.count === undefined ? 'instances' : 'count') : 'for_each'];
-        const note: Unfollowed = { file: f.path, line, reason: 'local-module', subject: `module.${label}`, needs: source, inputs };
-        const found: Collected = {
-          decls: [],
-          diagnostics: [],
-          unresolved: [],
-          notFollowed: [{ ...note, fingerprint: inputsFingerprint(raw, scope) }],
-        };
-        out.push({ file: f.path, label, line, source, moduleDir, ref: folder.own?.ref ?? null, found, skipped: true });
-        continue;
-      }
-      budget.left -= instances.length;
-      const texts = await readFiles(io, side, moduleFiles);
-      const found: Collected = { decls: [], diagnostics: [], unresolved: [], notFollowed: [] };
-      for (const inst of instances) {
-        const args: Record<string, unknown> = {};
-        for (const [name, value] of Object.entries(raw)) if (!META.has(name)) args[name] = value;
-        const r = await readGiven(io, side, moduleDir, texts, args, inst.scope, budget, depth);
-        const named = (n: string) => (inst.key === null ? n : `${n} [${inst.key}]`);
-        found.decls.push(...r.decls.map((d) => ({ ...d, name: named(d.name) })));
-        found.unresolved.push(...r.unresolved.map((u) => ({ ...u, name: named(u.name) })));
-        found.diagnostics.push(...r.diagnostics);
-        found.notFollowed.push(...r.notFollowed);
-      }
-      out.push({ file: f.path, label, line, source, moduleDir, ref: folder.own?.ref ?? null, found });
-    }
-  }
-  return out;
-}
-
-/**
- * A module's files read as a call gives them: each argument evaluated in the caller's `scope` and
- * handed over as a variable file would set it, and the module's own local calls read in turn.
- */
-async function readGiven(
-  io: FollowIo,
-  side: 'base' | 'head',
-  moduleDir: string,
-  texts: readonly SourceFile[],
-  args: Record<string, unknown>,
-  scope: Scope,
-  budget: Readings,
-  depth: number,
-): Promise<Collected> {
-  const lines: string[] = [];
-  for (const [name, value] of Object.entries(args)) {
-    const v = lenient(value, scope);
-    if (v !== undefined) lines.push(`${name} = ${hcl(v)}`);
-  }
-  const given = [...texts, { path: join(moduleDir, GIVEN_TFVARS), text: `${lines.join('\n')}\n` }];
-  const inner = depth + 1 < MAX_DEPTH ? await readCalls(io, side, moduleDir, given, budget, depth + 1) : [];
-  const found: Collected = { decls: [], diagnostics: [], unresolved: [], notFollowed: [] };
-  for (const r of [withoutCalls(parseTerraformSet(given, budget.budget), inner), ...inner.map((c) => c.found)]) {
-    found.decls.push(...r.decls);
-    found.unresolved.push(...r.unresolved);
-    found.diagnostics.push(...r.diagnostics);
-    found.notFollowed.push(...r.notFollowed);
-  }
-  return found;
-}
-
-/** What a module of this repository declares given `args` (a Terragrunt unit's inputs); null when its folder holds no Terraform. */
-export async function readModuleCall(
-  io: FollowIo,
-  side: 'base' | 'head',
-  moduleDir: string,
-  args: Record<string, unknown>,
-  scope: Scope,
-): Promise<Collected | null> {
-  const moduleFiles = (await io.list(moduleDir)).filter((p) => dirOf(p) === moduleDir && isTf(p));
-  if (moduleFiles.length === 0) return null;
-  const texts = await readFiles(io, side, moduleFiles);
-  if (texts.length === 0) return null;
-  return readGiven(io, side, moduleDir, texts, args, scope, { left: MAX_READS, budget: scope.budget }, 0);
-}
-
-/** A module's own reading less the notes about the local calls that were read through. */
-function withoutCalls(found: ReturnType<typeof parseTerraformSet>, calls: readonly CallReading[]): Collected {
-  // A call's notes sit on its file and on the values files of its folder (call-notes.ts).
-  const read = new Set(calls.filter((c) => !c.skipped).map((c) => `${dirOf(c.file)}\u0000module.${c.label}`));
-  const warned = (file: string, message: string) =>
-    calls.some((c) => !c.skipped && c.file === file && message.startsWith(`module.${c.label} (source `));
-  return {
-    decls: found.decls,
-    unresolved: found.unresolved ?? [],
-    diagnostics: found.diagnostics.filter((d) => !warned(d.file, d.message)),
-    notFollowed: (found.notFollowed ?? []).filter(
-      (n) => !((n.reason === 'local-module' || n.reason === 'remote-module') && read.has(`${dirOf(n.file)}\u0000${n.subject}`)),
-    ),
-  };
-}
 
 /** Local module calls in the changed Terraform directories, read through their modules. */
 async function followCalls(
@@ -303,7 +19,10 @@ async function followCalls(
   budgets: Budgets,
   callers: readonly string[],
 ): Promise<void> {
-  const dirs = [...new Set([...changed.filter((p) => isTf(p) || isTfvarsPath(p)).map(dirOf), ...callers])].sort();
+  // A root read with its variable files (root-follow.ts) has had its calls read there.
+  const dirs = [...new Set([...changed.filter((p) => isTf(p) || isTfvarsPath(p)).map(dirOf), ...callers])]
+    .filter((d) => !result.roots.includes(d))
+    .sort();
   for (const dir of dirs) {
     const listed = (await io.list(dir)).filter((p) => dirOf(p) === dir);
     const paths = [...new Set([...listed, ...changed.filter((p) => dirOf(p) === dir)])].filter((p) => isTf(p) || isTfvarsPath(p));
@@ -339,100 +58,6 @@ async function followCalls(
   }
 }
 
-/** The instances of a module call: one, or one per `count` index or `for_each` key; null when unknown or too many. */
-function instancesOf(raw: Record<string, unknown>, scope: Scope): { key: string | null; scope: Scope }[] | null {
-  const copies = copiesOf(raw, scope);
-  if (copies === null) return [{ key: null, scope }];
-  if ('culprit' in copies || copies.length > MAX_INSTANCES) return null;
-  // One copy by count is the module as it is; copies by key are named by it.
-  const single = raw.for_each === undefined && copies.length === 1;
-  return copies.map((c) => ({ key: single ? null : typeof c.key === 'string' ? c.key : String(c.key), scope: c.scope }));
-}
-
-/** Declared variable names of a module's files, from their text. */
-function declares(texts: readonly string[], name: string): boolean {
-  const safe = name.replace(/[^\w-]/g, '');
-  const re = new RegExp(`\\bvariable\\s+"${safe}"`);
-  // In JSON syntax: a "variable" object with the name as a key (a close enough test for a search).
-  const json = new RegExp(`"${safe}"\\s*:\\s*\\{`);
-  return texts.some((t) => re.test(t) || (/"variable"\s*:/.test(t) && json.test(t)));
-}
-
-// How far up a variable file looks for the module it sets: envs/<env>/x.tfvars → the root is two up.
-const MAX_UP = 3;
-
-/**
- * Variable files with no module beside them (`envs/prod/terraform.tfvars`, a stack's tfvars):
- * read with the nearest folder above that declares their variables, as `-var-file` would apply
- * them, and what that module declares is reported at the variable file.
- */
-async function followTfvars(changed: readonly string[], io: FollowIo, result: FollowedModules, budgets: Budgets): Promise<void> {
-  for (const path of changed.filter(isTfvarsPath)) {
-    const dir = dirOf(path);
-    if ((await io.list(dir)).some((p) => dirOf(p) === dir && isTf(p))) continue;
-    const headText = (await io.head.read(path)) ?? (await io.base.read(path)) ?? '';
-    const parsed = parseTerraformFile(path, headText);
-    const names = parsed.ok ? Object.keys(parsed.body) : [];
-    if (names.length === 0) continue;
-    const found = await moduleFor(names, dir, io);
-    if (found === null) continue;
-    const { moduleDir, moduleFiles } = found;
-    for (const side of ['base', 'head'] as const) {
-      const text = await io[side].read(path);
-      if (text === null) continue;
-      const given = join(moduleDir, path.endsWith('.json') ? `${GIVEN_TFVARS}.json` : GIVEN_TFVARS);
-      const files = [...(await readFiles(io, side, moduleFiles)), { path: given, text }];
-      const calls = await readCalls(io, side, moduleDir, files, budgets[side]);
-      const why = `with ${moduleDir === '' ? 'the root module' : moduleDir}`;
-      for (const read of [withoutCalls(parseTerraformSet(files, budgets[side].budget), calls), ...calls.map((c) => c.found)])
-        place(result[side], read, path, 1, (n) => n, why);
-    }
-    result.tfvars.push(path);
-    result.tfvarsModules.set(path, moduleDir);
-  }
-}
-
-// Folders beside the way up searched for the module a variable file sets, at most.
-const MAX_SIBLINGS = 24;
-
-/**
- * The module a free-standing variable file sets, as `-var-file` would apply it: the nearest folder
- * above that declares some of its variables (`envs/prod/terraform.tfvars` for the root module), else
- * the one folder beside that way up declaring all of them (`envs/prod.tfvars` for `terraform/`).
- * Two such folders leave it unknown: reading it with the wrong one would count the wrong pools.
- */
-async function moduleFor(
-  names: readonly string[],
-  dir: string,
-  io: FollowIo,
-): Promise<{ moduleDir: string; moduleFiles: string[] } | null> {
-  const moduleIn = async (at: string, all: boolean) => {
-    const tf = (await io.list(at)).filter((p) => dirOf(p) === at && (isTf(p) || isAutoTfvars(p)));
-    const texts = (await readFiles(io, 'head', tf.filter(isTf))).map((f) => f.text);
-    const declared = all ? names.every((n) => declares(texts, n)) : names.some((n) => declares(texts, n));
-    return declared ? { moduleDir: at, moduleFiles: tf } : null;
-  };
-  const ancestors: string[] = [];
-  for (let up = 1, at = dir; up <= MAX_UP && at !== ''; up++) {
-    at = dirOf(at);
-    ancestors.push(at);
-    const found = await moduleIn(at, false);
-    if (found) return found;
-  }
-  if (!io.dirs) return null;
-  const way = new Set([dir, ...ancestors]);
-  const candidates: string[] = [];
-  for (const at of [dir, ...ancestors]) {
-    for (const sub of await io.dirs(at)) if (!way.has(sub) && !candidates.includes(sub)) candidates.push(sub);
-  }
-  const found = [];
-  for (const sub of candidates.slice(0, MAX_SIBLINGS)) {
-    const m = await moduleIn(sub, true);
-    if (m) found.push(m);
-  }
-  return found.length === 1 ? (found[0] ?? null) : null;
-}
-
 /**
  * Local module calls and free-standing variable files of the PR, each read with its module. A
  * changed module of this repository whose own reading leaves a pool's count unknown (`unknownIn`:
@@ -440,13 +65,14 @@ async function moduleFor(
  * (module-callers.ts), as the root modules applying it do; with none found it stays unknown.
  */
 export async function followModules(changed: readonly string[], io: FollowIo, unknownIn: readonly string[] = []): Promise<FollowedModules> {
-  const result: FollowedModules = { base: empty(), head: empty(), calls: [], tfvars: [], tfvarsModules: new Map(), modules: [] };
+  const result: FollowedModules = { base: empty(), head: empty(), calls: [], tfvars: [], tfvarsModules: new Map(), modules: [], roots: [] };
   const budgets: Budgets = {
     base: { left: MAX_READS, budget: new TerraformBudget() },
     head: { left: MAX_READS, budget: new TerraformBudget() },
   };
   const callers: string[] = [];
   for (const dir of unknownIn) callers.push(...(await callersOf(dir, io)));
+  result.roots.push(...(await followRoots(changed, io, result, budgets)));
   await followCalls(changed, io, result, budgets, callers);
   await followTfvars(changed, io, result, budgets);
   return result;

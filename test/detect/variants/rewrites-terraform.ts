@@ -96,7 +96,7 @@ const NO_VARIABLES = /^(variable|output|terraform|provider)\b/;
  * (not in variable, output, terraform or provider blocks) made `var.gj_<n>`, numbered in the
  * order met; the values, by name.
  */
-function liftNumbers(files: [string, string][]): { files: Tree; values: [string, number][] } {
+export function liftNumbers(files: [string, string][]): { files: Tree; values: [string, number][] } {
   const values: [string, number][] = [];
   const out: Tree = {};
   for (const [path, text] of files) {
@@ -121,7 +121,7 @@ function liftNumbers(files: [string, string][]): { files: Tree; values: [string,
 }
 
 /** The directories of the case's changed Terraform files, when none of them holds tfvars (a child module reads none). */
-function tfDirs(sides: Sides): string[] | null {
+export function tfDirs(sides: Sides): string[] | null {
   const dirs = [...new Set(changedFiles(sides).filter(isTf).map(dirOf))];
   if (dirs.length === 0) return null;
   const all = [...Object.keys(sides.base.files), ...Object.keys(sides.head.files)];

@@ -10,6 +10,7 @@ import {
   tfvarsAmbiguous,
   tfvarsElsewhere,
 } from './rewrites-terraform.js';
+import { rootVarFile } from './rewrites-root-var-file.js';
 import { numbersBehindMergeKey, quotaBehindAlias, splitDocuments, wrapInList, yaml11Numbers } from './rewrites-yaml.js';
 
 /** Every rewrite the metamorphic test applies; each says which pull requests it applies to. */
@@ -27,6 +28,7 @@ export const REWRITES: readonly Rewrite[] = [
   intoModuleInputs,
   tfvarsElsewhere,
   tfvarsAmbiguous,
+  rootVarFile,
   tfJsonTwin,
   renameBoth,
   renameInPr,

@@ -1,0 +1,151 @@
+import { describe, expect, it } from 'vitest';
+import { detectPr } from '../../../test/detect/real-fixtures.js';
+import type { Tree } from '../../../test/detect/real-fixtures.js';
+import { MAX_VAR_SETS } from './root-var-files.js';
+
+/** A PR between two trees whose readers list folders too, as the CLI's and the App's do. */
+const review = async (base: Tree, head: Tree) => {
+  const got = await detectPr(base, head);
+  return {
+    changes: got.changes.map((c) => [c.name, c.gpusBefore, c.gpusAfter]).sort(),
+    states: got.coverage.map((c) => [c.file, c.state, ...(c.notFollowed ?? []).map((n) => n.reason)]),
+  };
+};
+
+/**
+ * A root module in the shape of 2i2c-org/infrastructure's `terraform/gcp`: one GKE pool per entry
+ * of `var.notebook_nodes` (empty by default), its GPUs from `lookup(each.value, "gpu", {})`.
+ */
+const root = (max: number): Tree => ({
+  'terraform/gcp/variables.tf': [
+    'variable "notebook_nodes" {',
+    '  type    = map(object({ min : number, max : number, machine_type : string, gpu : optional(object({ enabled : bool, type : string, count : number }), { enabled = false, type = "", count = 0 }) }))',
+    '  default = {}',
+    '}',
+    'variable "project_id" {',
+    '  type = string',
+    '}',
+    '',
+  ].join('\n'),
+  'terraform/gcp/cluster.tf': [
+    'resource "google_container_node_pool" "notebook" {',
+    '  for_each = var.notebook_nodes',
+    '  name     = "nb-${each.key}"',
+    '  project  = var.project_id',
+    '  cluster  = "hub"',
+    '  autoscaling {',
+    '    min_node_count = each.value.min',
+    `    max_node_count = min(each.value.max, ${max})`,
+    '  }',
+    '  node_config {',
+    '    machine_type = each.value.machine_type',
+    '    dynamic "guest_accelerator" {',
+    '      for_each = each.value.gpu.enabled ? [each.value.gpu] : []',
+    '      content {',
+    '        type  = guest_accelerator.value.type',
+    '        count = guest_accelerator.value.count',
+    '      }',
+    '    }',
+    '  }',
+    '}',
+    '',
+  ].join('\n'),
+});
+
+/** A project's values: a T4 pool of up to 20 nodes, one GPU each. */
+const HCL_VALUES = [
+  'project_id = "two-eye-two-see"',
+  'notebook_nodes = {',
+  '  "gpu-t4" = { min = 0, max = 20, machine_type = "n1-standard-8", gpu = { enabled = true, type = "nvidia-tesla-t4", count = 1 } }',
+  '}',
+  '',
+].join('\n');
+const JSON_VALUES = `${JSON.stringify({
+  project_id: 'two-eye-two-see',
+  notebook_nodes: {
+    'gpu-t4': { min: 0, max: 20, machine_type: 'n1-standard-8', gpu: { enabled: true, type: 'nvidia-tesla-t4', count: 1 } },
+  },
+})}\n`;
+
+/** Where the variable file is, and what (if anything) names it: every place the root is applied from. */
+const PLACES: { where: string; file: string; runner?: [string, (file: string) => string] }[] = [
+  { where: 'projects/ below the root', file: 'terraform/gcp/projects/two-eye.tfvars' },
+  { where: 'envs/<env>/ below the root', file: 'terraform/gcp/envs/prod/values.tfvars' },
+  { where: 'a folder beside the root', file: 'terraform/environments/two-eye.tfvars' },
+  { where: 'beside the root, not auto-loaded', file: 'terraform/gcp/two-eye.tfvars' },
+  {
+    where: 'named by a workflow with a matrix placeholder',
+    file: 'config/clusters/two-eye/cluster.tfvars',
+    runner: [
+      '.github/workflows/deploy.yaml',
+      (file) =>
+        `run: terraform -chdir=terraform/gcp apply -var-file=../../config/clusters/\${{ matrix.cluster }}/${file.slice(file.lastIndexOf('/') + 1)}`,
+    ],
+  },
+  {
+    where: 'named by a Makefile',
+    file: 'deploy/vars/hub.tfvars',
+    runner: ['Makefile', (file) => `plan:\n\tcd terraform/gcp && terraform plan -var-file ../../${file}`],
+  },
+];
+
+describe('a root module applied with variable files kept elsewhere', () => {
+  for (const place of PLACES) {
+    for (const json of [false, true]) {
+      it(`reads the root with its values: ${place.where}${json ? ', in JSON' : ''}`, async () => {
+        const file = json ? `${place.file}.json` : place.file;
+        const around: Tree = {
+          [file]: json ? JSON_VALUES : HCL_VALUES,
+          ...(place.runner ? { [place.runner[0]]: place.runner[1](file) } : {}),
+        };
+        // The change is in the root only: the cap on every pool's nodes, 10 → 16 (20 wanted, 1 T4 each).
+        const got = await review({ ...root(10), ...around }, { ...root(16), ...around });
+        expect(got.changes).toEqual([['nb-gpu-t4', 10, 16]]);
+        expect(got.states).toEqual([['terraform/gcp/cluster.tf', 'read']]);
+      });
+    }
+  }
+
+  it('reads the root once per variable file, each pool named by its file', async () => {
+    const other = HCL_VALUES.replace('max = 20', 'max = 4').replace('two-eye-two-see', 'other');
+    const around: Tree = { 'terraform/gcp/projects/a.tfvars': HCL_VALUES, 'terraform/gcp/projects/b.tfvars': other };
+    const got = await review({ ...root(10), ...around }, { ...root(16), ...around });
+    expect(got.changes).toEqual([['nb-gpu-t4 [terraform/gcp/projects/a.tfvars]', 10, 16]]);
+  });
+
+  it('a change in the root that leaves every application alone is no change', async () => {
+    const around: Tree = { 'terraform/gcp/projects/a.tfvars': HCL_VALUES };
+    const got = await review({ ...root(30), ...around }, { ...root(40), ...around });
+    expect(got.changes).toEqual([]);
+    expect(got.states).toEqual([['terraform/gcp/cluster.tf', 'read']]);
+  });
+
+  it('a variable file that sets what the root does not declare is not applied to it', async () => {
+    const around: Tree = { 'terraform/gcp/projects/backend.tfvars': 'bucket = "state"\nprefix = "gcp"\n' };
+    const got = await review({ ...root(10), ...around }, { ...root(16), ...around });
+    // Read with the defaults: no pool at all, as Terraform plans it without a var-file.
+    expect(got.changes).toEqual([]);
+  });
+
+  it('a variable file another root near it declares too is applied to neither', async () => {
+    const twin = { 'terraform/gcp-twin/variables.tf': root(0)['terraform/gcp/variables.tf'] ?? '' };
+    const around: Tree = { ...twin, 'terraform/environments/two-eye.tfvars': HCL_VALUES };
+    const got = await review({ ...root(10), ...around }, { ...root(16), ...around });
+    // Which root `-var-file` sets it with is not in the repository (tfvars-follow.ts says the same of a changed one).
+    expect(got.changes).toEqual([]);
+  });
+
+  it('changed together, the root and its variable file are one reading', async () => {
+    const path = 'terraform/gcp/projects/a.tfvars';
+    const got = await review({ ...root(10), [path]: HCL_VALUES }, { ...root(16), [path]: HCL_VALUES.replace('count = 1', 'count = 2') });
+    expect(got.changes).toEqual([['nb-gpu-t4', 10, 32]]);
+    expect(got.states.map((s) => s[1])).toEqual(['read', 'read']);
+  });
+
+  it(`past ${MAX_VAR_SETS} variable files the root is not followed`, async () => {
+    const around: Tree = {};
+    for (let i = 0; i <= MAX_VAR_SETS; i++) around[`terraform/gcp/projects/p${i}.tfvars`] = HCL_VALUES;
+    const got = await review({ ...root(10), ...around }, { ...root(16), ...around });
+    expect(got.states).toEqual([['terraform/gcp/cluster.tf', 'not-followed', 'unscanned']]);
+  });
+});
