@@ -39,6 +39,14 @@ export function scansPath(path: string): boolean {
   return kind === 'yaml' || kind === 'brace' || kind === 'plain';
 }
 
+/**
+ * CRLF line ends read as LF ones, as YAML, HCL and JSON parsers read them: the `\r` becomes a
+ * blank, so offsets and lines stay the text's own.
+ */
+function lf(text: string): string {
+  return text.includes('\r') ? text.replace(/\r(?=\n)/g, ' ') : text;
+}
+
 /** Text with a NUL in its first 8,000 characters is binary, as git judges it. */
 function looksBinary(text: string): boolean {
   return text.slice(0, 8000).includes('\u0000');
@@ -49,8 +57,9 @@ function looksBinary(text: string): boolean {
  * on, or a context that shows it to be no capacity. Linear in the text: one pass for the
  * structure, one regular expression per kind of name, and spans and signals walked in order.
  */
-export function accountSignals(path: string, text: string, accounting: FileAccounting = EMPTY): FileSignals {
+export function accountSignals(path: string, raw: string, accounting: FileAccounting = EMPTY): FileSignals {
   const syntax = syntaxOf(path);
+  const text = lf(raw);
   if (syntax.kind === 'binary' || looksBinary(text)) return { kind: 'binary', signals: [] };
   if (syntax.kind === 'docs' || syntax.kind === 'dependencies') return { kind: syntax.kind, signals: [] };
   if (!mayNameGpus(text)) return { kind: syntax.kind, signals: [] };
@@ -80,8 +89,9 @@ export function accountSignals(path: string, text: string, accounting: FileAccou
 }
 
 /** The lines a file's accounting covers, each declaration's line standing for its object. */
-export function resolvedSpans(path: string, text: string, accounting: FileAccounting): Lines[] {
+export function resolvedSpans(path: string, raw: string, accounting: FileAccounting): Lines[] {
   if (accounting.anchors.length === 0) return mergeSpans(accounting.spans);
+  const text = lf(raw);
   const structure = scanStructure(text, syntaxOf(path));
   const starts = lineStarts(text);
   const hcl = /\.(?:tf|tfvars|hcl)$/.test(path);
