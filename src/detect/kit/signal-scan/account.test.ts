@@ -23,4 +23,8 @@ describe('accountSignals', () => {
     ]);
     expect(accountSignals('flavor.yaml', FLAVOR.replace(/\n/g, '\r\n')).signals.map((s) => [s.token, s.line, s.by])).toEqual(lf);
   });
+
+  it('reads a file with no extension holding objects as YAML: a label is a label', () => {
+    expect(accountSignals('kueue/gpu-flavor', FLAVOR).signals.map((s) => s.by)).toEqual(['label', 'scheduling']);
+  });
 });
