@@ -10,6 +10,7 @@ import {
   tfvarsAmbiguous,
   tfvarsElsewhere,
 } from './rewrites-terraform.js';
+import { SHAPES } from './shapes/index.js';
 import { numbersBehindMergeKey, quotaBehindAlias, splitDocuments, wrapInList, yaml11Numbers } from './rewrites-yaml.js';
 
 /** Every rewrite the metamorphic test applies; each says which pull requests it applies to. */
@@ -34,4 +35,5 @@ export const REWRITES: readonly Rewrite[] = [
   replaceBySubmodule,
   replaceByLinkInside,
   replaceByLinkOutside,
+  ...SHAPES,
 ];
