@@ -332,14 +332,8 @@ describe('Kueue parser: cheap check and embedded YAML', () => {
     ['q.txt', false],
     ['q.py', false],
     ['Makefile', false],
-    // A name with no extension holding objects: kustomize reads it when a kustomization names it.
-    ['gpu-queues', true],
   ])('mightContain(%s) is %s for a ClusterQueue text', (path, expected) => {
     expect(kueueParser.mightContain(path, queue)).toBe(expected);
-  });
-
-  it('reads a file with no extension only when it holds objects', () => {
-    expect(kueueParser.mightContain('gpu-queues', 'ClusterQueue: see the docs\n')).toBe(false);
   });
 
   it('rejects YAML that never mentions ClusterQueue', () => {
