@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { detectPr, edited, loadReal } from '../../../test/detect/real-fixtures.js';
 import { gkeComputeClassParser } from './compute-class.js';
 
@@ -72,6 +73,26 @@ describe('GKE ComputeClass', () => {
       expect(r.decls).toEqual([]);
       expect(r.notFollowed).toBeUndefined();
       expect(r.accounted).toEqual([expect.objectContaining({ file: FILE, from: 1, object: true })]);
+    }
+  });
+
+  it('is read the same with its keys quoted, or written as JSON', () => {
+    const quoted = (text: string) => text.replace(/^(\s*(?:- )?)([A-Za-z]+):/gm, '$1"$2":');
+    const json = (text: string) => JSON.stringify(parse(text), null, 2);
+    for (const creation of [true, false]) {
+      const text = klass({ creation });
+      const plain = gkeComputeClassParser.parse(FILE, text);
+      for (const [path, other] of [
+        [FILE, quoted(text)],
+        [FILE.replace(/yaml$/, 'json'), json(text)],
+      ] as const) {
+        const r = gkeComputeClassParser.parse(path, other);
+        expect(
+          r.notFollowed?.map((n) => [n.reason, n.subject, n.inputs]),
+          other,
+        ).toEqual(plain.notFollowed?.map((n) => [n.reason, n.subject, n.inputs]));
+        expect(r.accounted, other).toHaveLength(1);
+      }
     }
   });
 

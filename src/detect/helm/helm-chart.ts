@@ -3,7 +3,7 @@ const VALUES_RE = /(^|\/)([\w.-]*[-.])?values([-.][\w.-]*)?\.ya?ml$/i;
 
 /** Objects that declare GPU capacity, as a chart's templates spell them. */
 export const CAPACITY_KIND_RE =
-  /^\s*kind:\s*["']?(ClusterQueue|NodePool|ResourceFlavor|MachineDeployment|MachinePool|Workspace|ClusterAutoscaler|MachineSet)\b/m;
+  /^\s*["']?kind["']?\s*:\s*["']?(ClusterQueue|NodePool|ResourceFlavor|MachineDeployment|MachinePool|Workspace|ClusterAutoscaler|MachineSet)\b/m;
 
 /** `.Values.a.b` in an expression; `$.Values` from inside a range. */
 export const VALUES_REF_RE = /\$?\.Values((?:\.[A-Za-z_][\w-]*)+)/g;

@@ -29,10 +29,10 @@ export function helmValuesParser(inner: readonly CapacityParser[]): CapacityPars
     id: 'helm-values',
     acceptsPath: (path) => fileFormat(path) !== null,
     // A kustomization's inline patches look like objects but are parts of one (see kustomize/).
-    mightContain: (path, text) => fileFormat(path) !== null && !isKustomizationPath(path) && MARKERS.test(text),
+    mightContain: (path, text) => fileFormat(path, text) !== null && !isKustomizationPath(path) && MARKERS.test(text),
     parse(path, text) {
       try {
-        if (fileFormat(path) === null || isKustomizationPath(path) || !MARKERS.test(text))
+        if (fileFormat(path, text) === null || isKustomizationPath(path) || !MARKERS.test(text))
           return { decls: [], diagnostics: [], unresolved: [] };
         return parseEmbedded(path, text, inner);
       } catch (err) {

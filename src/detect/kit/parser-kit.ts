@@ -46,10 +46,10 @@ export function yamlParser(
   return {
     id,
     acceptsPath: (path) => fileFormat(path) !== null,
-    mightContain: (path, text) => fileFormat(path) !== null && markers.test(text),
+    mightContain: (path, text) => fileFormat(path, text) !== null && markers.test(text),
     parse(path, text) {
       try {
-        if (fileFormat(path) === null || !markers.test(text)) return { decls: [], diagnostics: [], unresolved: [] };
+        if (fileFormat(path, text) === null || !markers.test(text)) return { decls: [], diagnostics: [], unresolved: [] };
         return parse(path, text);
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);

@@ -17,15 +17,29 @@ const MARKDOWN_EXT = /\.(md|markdown)$/i;
 // Scripts and Terraform carry manifests in heredocs (`kubectl apply -f- <<EOF`, `<<-YAML`).
 const HEREDOC_EXT = /\.(sh|bash|tf)$/i;
 
-export function fileFormat(path: string): FileFormat | null {
+/** A file name with no extension (`queues`, not `Makefile.am`), but the names of build and container files. */
+const NO_EXT = /(^|\/)[^./]+$/;
+const NOT_YAML =
+  /(^|\/)(Makefile|GNUmakefile|Dockerfile|Containerfile|Jenkinsfile|Vagrantfile|Tiltfile|Earthfile|Procfile|Gemfile|Rakefile|Brewfile|Justfile|LICENSE|NOTICE|COPYING|AUTHORS|CODEOWNERS|OWNERS)$/i;
+/** Kubernetes objects in YAML: an `apiVersion` and a `kind` at the start of lines (each looked for once: linear). */
+const API_VERSION = /^["']?apiVersion["']?[ \t]*:[ \t]*\S/m;
+const KIND = /^["']?kind["']?[ \t]*:[ \t]*\S/m;
+
+/**
+ * How a file is read, by its name and, for a name with no extension, its text: kustomize reads
+ * any file a kustomization names and kubectl one named on its command line, so one with no
+ * extension holding Kubernetes objects is YAML. Without the text, such a name may be YAML.
+ */
+export function fileFormat(path: string, text?: string): FileFormat | null {
   if (YAML_EXT.test(path)) return 'yaml';
+  if (NO_EXT.test(path) && !NOT_YAML.test(path) && (text === undefined || (API_VERSION.test(text) && KIND.test(text)))) return 'yaml';
   if (MARKDOWN_EXT.test(path)) return 'markdown';
   if (HEREDOC_EXT.test(path)) return 'heredoc-host';
   return null;
 }
 
 export function yamlSegments(path: string, text: string): YamlSegment[] {
-  const format = fileFormat(path);
+  const format = fileFormat(path, text);
   if (format === 'yaml') return [{ text, embedded: false }];
   const lines = splitLines(text);
   if (format === 'markdown') return markdownSegments(lines);

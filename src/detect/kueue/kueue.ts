@@ -15,7 +15,7 @@ import { fileFormat, yamlSegments } from '../kit/yaml-segments.js';
 export const kueueParser: CapacityParser = {
   id: 'kueue',
   acceptsPath: (path) => fileFormat(path) !== null,
-  mightContain: (path, text) => fileFormat(path) !== null && text.includes('ClusterQueue'),
+  mightContain: (path, text) => fileFormat(path, text) !== null && text.includes('ClusterQueue'),
   parse(path, text) {
     try {
       return parseKueue(path, text);

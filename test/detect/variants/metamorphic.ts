@@ -104,8 +104,9 @@ export async function runVariant(c: RealCase, rewrite: Rewrite): Promise<Variant
 }
 
 /**
- * Rewrites that end as a silent miss or a wrong count on some cases today, and why; the bounded
- * test skips exactly these pairs, and fails once one of them passes, so the entry is removed.
+ * Rewrites that end as a silent miss or a wrong count on some cases today, or as a false alarm (a
+ * negative control not followed), and why; the bounded test skips exactly these pairs, and fails
+ * once one of them passes, so the entry is removed.
  */
 export interface ExpectedFailure {
   rewrite: string;
@@ -114,9 +115,29 @@ export interface ExpectedFailure {
   reason: string;
 }
 
-// Empty: every rewrite ends as its case does, or honestly not followed. A rewrite added for a class
-// the review does not read yet is listed here with its cases and why, until it does.
-export const EXPECTED_TO_FAIL: readonly ExpectedFailure[] = [];
+// A rewrite added for a class the review does not read yet is listed here with its cases and why, until it does.
+export const EXPECTED_TO_FAIL: readonly ExpectedFailure[] = [
+  {
+    rewrite: 'yaml-flow-style',
+    cases: [
+      'Volcano TF job on GPUs: workers 3 → 6 (negative control, a workload requesting GPUs)',
+      'openshift-batch gpu-flavor: taint effect NoSchedule → NoExecute (negative control)',
+    ],
+    reason:
+      'false alarm: the floor reads YAML structure by indentation, so in a flow mapping (`{nodeLabels: {nvidia.com/gpu.present: …}}`) a label or a container request is not seen as one',
+  },
+  {
+    rewrite: 'yaml-duplicate-keys',
+    cases: ['karpenter-blueprints auto mode gpu pool: cpu limit 100 → 200 (negative control, CPU-only edit beside a GPU limit)'],
+    reason:
+      'false alarm: Karpenter accounts its limits line by line, so the first of a repeated `nvidia.com/gpu` limit (which kubectl drops, and strict validation refuses) is left to the floor',
+  },
+];
+
+/** A run that fails as an entry of EXPECTED_TO_FAIL says: a silent miss, a wrong count, or a false alarm. */
+export function failsAsListed(run: VariantRun): boolean {
+  return run.outcome === 'silent-miss' || run.outcome === 'wrong' || (run.expected === 'no change' && run.outcome !== 'same');
+}
 
 export function expectedFailure(caseId: string, rewrite: string): ExpectedFailure | undefined {
   return EXPECTED_TO_FAIL.find((f) => f.rewrite === rewrite && (f.cases === undefined || f.cases.includes(caseId)));

@@ -38,7 +38,7 @@ function topBlocks(lines: readonly string[], head: RegExp): [number, number][] {
 }
 
 /** Adds `meta` as the first line of every pool block without `for_each` or `count`; null when none was found. */
-function copyBlocks(text: string, meta: string): string | null {
+export function copyBlocks(text: string, meta: string): string | null {
   const lines = text.split('\n');
   const blocks = topBlocks(lines, POOL_BLOCK).filter(([s, e]) => {
     const body = lines.slice(s + 1, e).join('\n');

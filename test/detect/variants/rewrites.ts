@@ -11,6 +11,7 @@ import {
   tfvarsElsewhere,
 } from './rewrites-terraform.js';
 import { rootVarFile } from './rewrites-root-var-file.js';
+import { SHAPES } from './shapes/index.js';
 import { numbersBehindMergeKey, quotaBehindAlias, splitDocuments, wrapInList, yaml11Numbers } from './rewrites-yaml.js';
 
 /** Every rewrite the metamorphic test applies; each says which pull requests it applies to. */
@@ -36,4 +37,5 @@ export const REWRITES: readonly Rewrite[] = [
   replaceBySubmodule,
   replaceByLinkInside,
   replaceByLinkOutside,
+  ...SHAPES,
 ];

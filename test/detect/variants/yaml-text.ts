@@ -37,7 +37,7 @@ export function docText(doc: Document.Parsed): string {
  * Each plain decimal integer value (`key: 8`, `- 8`) outside block scalars passed through `fn`,
  * which returns its new spelling; `path` is the keys above it, by indentation.
  */
-export function mapPlainIntegers(text: string, fn: (value: number, keys: readonly string[]) => string | null): string {
+export function mapPlainIntegers(text: string, fn: (value: number, keys: readonly string[], commented: boolean) => string | null): string {
   const lines = text.split('\n');
   let blockIndent: number | null = null;
   const stack: { indent: number; key: string }[] = [];
@@ -60,7 +60,7 @@ export function mapPlainIntegers(text: string, fn: (value: number, keys: readonl
         }
         const keys = [...stack.map((s) => s.key), key.replace(/^["']|["']$/g, '')];
         if (/^(0|[1-9][0-9]*)$/.test(value)) {
-          const out = fn(Number(value), keys);
+          const out = fn(Number(value), keys, comment !== '');
           if (out !== null) return `${lead}${key}:${space}${out}${comment}`;
         }
         if (value === '') stack.push({ indent: keyIndent, key: key.replace(/^["']|["']$/g, '') });
@@ -71,6 +71,7 @@ export function mapPlainIntegers(text: string, fn: (value: number, keys: readonl
         const out = fn(
           Number(item[2]),
           stack.map((s) => s.key),
+          item[3] !== undefined,
         );
         if (out !== null) return `${item[1] ?? ''}${out}${item[3] ?? ''}`;
       }

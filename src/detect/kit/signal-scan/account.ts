@@ -8,6 +8,7 @@ import { declaresInfrastructure, syntaxOf } from './syntax.js';
 import { workloadDocuments } from './workload-kinds.js';
 import type { TextKind } from './syntax.js';
 import type { Lines } from '../lines.js';
+import { fileFormat } from '../yaml-segments.js';
 
 /**
  * What the parsers account for in one file: `spans` they read in full (explicit accounting), and
@@ -39,6 +40,20 @@ export function scansPath(path: string): boolean {
   return kind === 'yaml' || kind === 'brace' || kind === 'plain';
 }
 
+/**
+ * CRLF line ends read as LF ones, as YAML, HCL and JSON parsers read them: the `\r` becomes a
+ * blank, so offsets and lines stay the text's own.
+ */
+function lf(text: string): string {
+  return text.includes('\r') ? text.replace(/\r(?=\n)/g, ' ') : text;
+}
+
+/** A file with no extension that holds Kubernetes objects is YAML, as the readers take it (yaml-segments.ts). */
+function syntaxFor(path: string, text: string): ReturnType<typeof syntaxOf> {
+  const syntax = syntaxOf(path);
+  return syntax.kind === 'plain' && fileFormat(path, text) === 'yaml' ? syntaxOf(`${path}.yaml`) : syntax;
+}
+
 /** Text with a NUL in its first 8,000 characters is binary, as git judges it. */
 function looksBinary(text: string): boolean {
   return text.slice(0, 8000).includes('\u0000');
@@ -49,8 +64,9 @@ function looksBinary(text: string): boolean {
  * on, or a context that shows it to be no capacity. Linear in the text: one pass for the
  * structure, one regular expression per kind of name, and spans and signals walked in order.
  */
-export function accountSignals(path: string, text: string, accounting: FileAccounting = EMPTY): FileSignals {
-  const syntax = syntaxOf(path);
+export function accountSignals(path: string, raw: string, accounting: FileAccounting = EMPTY): FileSignals {
+  const text = lf(raw);
+  const syntax = syntaxFor(path, text);
   if (syntax.kind === 'binary' || looksBinary(text)) return { kind: 'binary', signals: [] };
   if (syntax.kind === 'docs' || syntax.kind === 'dependencies') return { kind: syntax.kind, signals: [] };
   if (!mayNameGpus(text)) return { kind: syntax.kind, signals: [] };
@@ -80,9 +96,10 @@ export function accountSignals(path: string, text: string, accounting: FileAccou
 }
 
 /** The lines a file's accounting covers, each declaration's line standing for its object. */
-export function resolvedSpans(path: string, text: string, accounting: FileAccounting): Lines[] {
+export function resolvedSpans(path: string, raw: string, accounting: FileAccounting): Lines[] {
   if (accounting.anchors.length === 0) return mergeSpans(accounting.spans);
-  const structure = scanStructure(text, syntaxOf(path));
+  const text = lf(raw);
+  const structure = scanStructure(text, syntaxFor(path, text));
   const starts = lineStarts(text);
   const hcl = /\.(?:tf|tfvars|hcl)$/.test(path);
   return mergeSpans([...accounting.spans, ...accounting.anchors.map((line) => objectAround(structure, starts, line, hcl))]);

@@ -1,0 +1,19 @@
+import { parseAllDocuments } from 'yaml';
+import type { Rewrite } from '../rewrite.js';
+import { freeKubeFiles, moveFiles } from './kube-files.js';
+
+/** The objects of a YAML file as go-yaml reads them (YAML 1.1, merge keys and aliases resolved), in JSON. */
+function asJson(text: string): string {
+  const objects = parseAllDocuments(text, { version: '1.1', merge: true })
+    .map((d) => d.toJS({ maxAliasCount: -1 }) as unknown)
+    .filter((o) => o !== null);
+  const body = objects.length === 1 ? objects[0] : { apiVersion: 'v1', kind: 'List', items: objects };
+  return `${JSON.stringify(body, null, 2)}\n`;
+}
+
+/** Each changed file of Kubernetes objects that nothing names written as a `.json` manifest, which kubectl applies the same. */
+export const yamlAsJson: Rewrite = {
+  id: 'yaml-as-json',
+  what: 'each file of Kubernetes objects as a `.json` manifest',
+  apply: (sides) => moveFiles(sides, freeKubeFiles(sides), (p) => p.replace(/\.ya?ml$/, '.json'), asJson),
+};
