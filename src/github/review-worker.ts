@@ -3,7 +3,7 @@ import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { UnreadablePathError, type ChangeSet, type TreeReader } from '../domain/files.js';
 import { runReview, type ReviewInput } from '../review/index.js';
-import type { TelemetryInput } from '../telemetry/collect.js';
+import type { TelemetryInput } from '../telemetry/index.js';
 import type { ErrorShape, FromWorker, PortCall, ReviewJob, Side, ToWorker } from './review-messages.js';
 
 /**

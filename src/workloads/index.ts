@@ -8,6 +8,6 @@ export { formatDuration, parseDuration } from './duration.js';
 export { declaredInTree } from './manifests/read-tree.js';
 export { declaredWorkloads } from './manifests/read-workloads.js';
 export { namedLoadTests, withOwnInputs } from './own-inputs.js';
-export { parsePolicy } from './policy.js';
+export { parsePolicy, policyFromObject } from './policy.js';
 export { withTrustedQueries } from './trusted-queries.js';
 export { loadYaml } from './yaml-source.js';

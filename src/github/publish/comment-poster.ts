@@ -1,7 +1,7 @@
 import { redactSecrets } from '../../domain/redact.js';
-import type { GitHubClient, Logger, RepoRef } from '../api/client.js';
+import type { GitHubClient, Logger, RepoRef } from '../api/index.js';
 import { deleteComments, isMarkedBotComment, sameText, settleCreatedComment } from './comment-duplicates.js';
-import { describeFailure } from '../api/errors.js';
+import { describeFailure } from '../api/index.js';
 
 /** GitHub's limit on an issue comment's body. */
 const MAX_COMMENT_CHARS = 65_536;

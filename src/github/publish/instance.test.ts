@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COMMENT_MARKER } from '../../report/comment.js';
+import { COMMENT_MARKER } from '../../report/index.js';
 import { CHECK_NAME } from './check-run.js';
 import { DEFAULT_INSTANCE, instanceFromEnv, InstanceNameError, namedInstance } from './instance.js';
 import { SUGGESTION_MARKER } from './suggestions.js';

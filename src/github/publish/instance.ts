@@ -1,4 +1,4 @@
-import { COMMENT_MARKER } from '../../report/comment.js';
+import { COMMENT_MARKER } from '../../report/index.js';
 import { CHECK_NAME } from './check-run.js';
 import { SUGGESTION_MARKER } from './suggestions.js';
 
