@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { pino } from 'pino';
-import { redactor } from '../domain/redact.js';
+import { redactor } from '../util/redact.js';
 import { redactingLogger } from '../github/index.js';
 import type { TelemetryProvider } from '../telemetry/index.js';
 import type { Logger } from '../github/index.js';

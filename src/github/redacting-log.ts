@@ -1,4 +1,4 @@
-import { redactor } from '../domain/redact.js';
+import { redactor } from '../util/redact.js';
 import { visibleDeep } from '../domain/visible.js';
 import type { Logger } from './api/index.js';
 

@@ -1,5 +1,5 @@
 import type { Mode } from '../domain/policy.js';
-import { redactSecrets, redactor } from '../domain/redact.js';
+import { redactSecrets, redactor } from '../util/redact.js';
 import type { ReviewResult } from '../domain/review.js';
 import { renderCheck, renderFailedCheck } from '../report/index.js';
 import type { CheckOutput } from '../report/index.js';

@@ -1,6 +1,7 @@
 import { markdownTable } from 'markdown-table';
 import { jobsFromWorkloads, planStagger, StaggerError, WEEK } from '../../analysis/index.js';
-import { isJobWorkload, nearest, type StaggerPlan } from '../../domain/index.js';
+import { isJobWorkload, type StaggerPlan } from '../../domain/index.js';
+import { nearest } from '../../util/nearest.js';
 import { visible } from '../../domain/visible.js';
 import { boundText, chronological, expandProblemWords, formatClock, staggerProblemWords, weekdayOf } from '../../report/index.js';
 import { parseCatalog } from '../../workloads/index.js';

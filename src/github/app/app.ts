@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { ApplicationFunctionOptions, Probot } from 'probot';
-import { redactor } from '../../domain/redact.js';
+import { redactor } from '../../util/redact.js';
 import { telemetryFromEnv, type TelemetryProvider } from '../../telemetry/index.js';
 import { CHECK_EVENTS, checkRunIntake, checkSuiteIntake } from './intake/check-events.js';
 import { COMMENT_EVENTS, issueCommentIntake } from './intake/issue-comment.js';

@@ -1,4 +1,4 @@
-import { redactor } from '../../domain/redact.js';
+import { redactor } from '../../util/redact.js';
 import { capAnnotations } from '../../report/index.js';
 import type { CheckAnnotation, CheckOutput } from '../../report/index.js';
 import type { GitHubClient, Logger, RepoRef } from '../api/index.js';

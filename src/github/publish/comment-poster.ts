@@ -1,4 +1,4 @@
-import { redactSecrets } from '../../domain/redact.js';
+import { redactSecrets } from '../../util/redact.js';
 import type { GitHubClient, Logger, RepoRef } from '../api/index.js';
 import { deleteComments, isMarkedBotComment, sameText, settleCreatedComment } from './comment-duplicates.js';
 import { describeFailure } from '../api/index.js';

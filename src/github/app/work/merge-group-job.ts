@@ -3,7 +3,7 @@ import type { CheckOutput } from '../../../report/index.js';
 import { renderComment } from '../../../report/index.js';
 import { noteGroupReview, renderCarriedCheck, renderUnnamedGroup } from '../../../report/index.js';
 import type { GroupReviewReason } from '../../../report/index.js';
-import { redactSecrets } from '../../../domain/redact.js';
+import { redactSecrets } from '../../../util/redact.js';
 import { adaptCheckOutput } from '../../publish/index.js';
 import { CheckRun, inProgressAfterSeconds } from '../../publish/index.js';
 import type { GitHubClient, Logger, PullRequestTarget, RepoRef } from '../../api/index.js';
