@@ -4,7 +4,7 @@
 export { capAnnotations } from './annotation-cap.js';
 export { boundText, evidenceRef } from './bound-proof.js';
 export { type CheckAnnotation, type CheckOutput, renderCheck, renderFailedCheck } from './check.js';
-export { formatClock, weekdayOf } from './clock.js';
+export { weekdayOf } from './clock.js';
 export { COMMENT_MARKER, renderComment } from './comment.js';
 export { coverageJson } from './coverage.js';
 export { type Draft, draftCatalog, type DraftTelemetry } from './draft-catalog.js';

@@ -1,8 +1,7 @@
 // workloads/'s API: the catalog and policy the repository holds, the workloads its manifests
-// declare, and the catalog's written forms (times of day, durations) both ways. Other stages import
+// declare, and the catalog's durations written both ways. Other stages import
 // workloads/ through this file.
 export { parseCatalog, type RejectedWorkload } from './catalog.js';
-export { formatClock } from './clock.js';
 export { draftEntries } from './draft-entries.js';
 export { formatDuration, parseDuration } from './duration.js';
 export { declaredInTree } from './manifests/read-tree.js';
