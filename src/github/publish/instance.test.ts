@@ -36,6 +36,7 @@ describe('instance names', () => {
 
   it.each(['Staging', 'a_b', '-x', 'x-', 'x'.repeat(33), 'prod env', 'x-->', 'ü', 'a:b', '../x'])('refuses %j', (name) => {
     expect(() => namedInstance(name)).toThrow(InstanceNameError);
+    expect(() => namedInstance(name)).toThrow(expect.objectContaining({ kind: 'bad-input' }));
     expect(() => instanceFromEnv({ GPU_JUSTIFY_INSTANCE: name })).toThrow(/GPU_JUSTIFY_INSTANCE must be/);
   });
 });
