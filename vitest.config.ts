@@ -13,7 +13,7 @@ const TESTS = ['src', 'test'].flatMap((root) =>
 // `integration`: the fake GitHub, Prometheus, Chromium, Redis, git, the CLI and the App as
 // processes, end to end. Every test file is in exactly one project: what is not unit is integration.
 const UNIT_FOLDERS =
-  /^(?:src\/(?:domain|detect|workloads|analysis|report|telemetry|review)|test\/(?:analysis|detect|report|workloads|schemas))\//;
+  /^(?:src\/(?:util|domain|detect|workloads|analysis|report|telemetry|review)|test\/(?:analysis|detect|report|workloads|schemas))\//;
 /** Tests inside the unit folders that draw the comment in Chromium. */
 const NEEDS_PROGRAMS = new Set([
   'test/report/comment-render.test.ts',

@@ -1,12 +1,8 @@
-import type { CheckOutput } from '../report/check.js';
-import type { TelemetryProvider } from '../telemetry/from-env.js';
-import type { Logger } from '../github/api/client.js';
-import { ACTIONS_BOT } from '../github/api/self-login.js';
-import { stateKey, stateSecretFromEnv } from '../github/overrides/state-signature.js';
-import { tokenClient } from '../github/api/token-client.js';
-import { reviewMergeGroup } from '../github/review-merge-group.js';
-import { inThisThread } from '../github/review-runner.js';
-import { ActionSetupError, actionLogger, readEvent, readInstance } from './run.js';
+import type { CheckOutput } from '../report/index.js';
+import type { TelemetryProvider } from '../telemetry/index.js';
+import type { Logger } from '../github/index.js';
+import { ACTIONS_BOT, inThisThread, reviewMergeGroup, stateKey, stateSecretFromEnv, tokenClient } from '../github/index.js';
+import { actionLogger, ActionSetupError, readEvent, readInstance } from './run.js';
 import type { ActionEnv } from './run.js';
 
 interface MergeGroupEvent {

@@ -1,17 +1,17 @@
 import { readFile } from 'node:fs/promises';
 import { pino } from 'pino';
-import { redactor } from '../domain/redact.js';
-import { redactingLogger } from '../github/redacting-log.js';
-import type { TelemetryProvider } from '../telemetry/from-env.js';
-import type { Logger } from '../github/api/client.js';
-import { targetFromPull, type PullRequestLike } from '../github/api/pull-target.js';
-import { reviewPullRequest, type ReviewOutcome } from '../github/review-pull-request.js';
-import { inThisThread } from '../github/review-runner.js';
-import { ACTIONS_BOT } from '../github/api/self-login.js';
-import { stateKey, stateSecretFromEnv } from '../github/overrides/state-signature.js';
-import { tokenClient } from '../github/api/token-client.js';
-import { instanceFromEnv, InstanceNameError } from '../github/publish/instance.js';
-import type { Instance } from '../github/publish/instance.js';
+import { redactor } from '../util/redact.js';
+import { redactingLogger } from '../github/index.js';
+import type { TelemetryProvider } from '../telemetry/index.js';
+import type { Logger } from '../github/index.js';
+import { targetFromPull, type PullRequestLike } from '../github/index.js';
+import { reviewPullRequest, type ReviewOutcome } from '../github/index.js';
+import { inThisThread } from '../github/index.js';
+import { ACTIONS_BOT } from '../github/index.js';
+import { stateKey, stateSecretFromEnv } from '../github/index.js';
+import { tokenClient } from '../github/index.js';
+import { instanceFromEnv, InstanceNameError } from '../github/index.js';
+import type { Instance } from '../github/index.js';
 import { GpuJustifyError } from '../domain/errors.js';
 
 /** What the Actions runner tells a step about its run (a subset of the documented variables). */

@@ -1,4 +1,5 @@
-import { nearest, servedBy, type CapacityChange, type LinkHint, type Workload } from '../domain/index.js';
+import { servedBy, type CapacityChange, type LinkHint, type Workload } from '../domain/index.js';
+import { nearest } from '../util/nearest.js';
 
 /** `GPU_Pool` and `gpu-pool` are one name to a reader; Terraform labels use `_`, cloud names `-`. */
 function normal(name: string): string {

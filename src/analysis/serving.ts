@@ -132,10 +132,10 @@ export function loadTestRate(
   }
   const lt = m.loadTest(path);
   if (lt === undefined || !lt.ok) {
-    m.lack({ code: 'load-test-unread', path, problem: lt?.message ?? null });
+    m.lack({ code: 'load-test-unread', path, problem: lt?.error ?? null });
     return { row: null, evidence: [] };
   }
-  const row = sustainableRow(lt.rows, slo);
+  const row = sustainableRow(lt.value.rows, slo);
   return {
     row,
     evidence: [{ source: 'load-test', ref: row === null ? `${path}: no step meets the SLO` : `${path} (${row.label}: ${row.rate} req/s)` }],
@@ -177,7 +177,7 @@ export function servingCapacity(w: InferenceWorkload, m: Measured, policy: Polic
   const lt = loadTestRate({ workload: w.name }, w.loadTest, w.slo, m);
   if (lt.row === null && w.loadTest !== undefined && w.slo !== undefined) {
     const test = m.loadTest(w.loadTest);
-    if (test?.ok) m.lack(noStepMeetsSlo({ workload: w.name }, w.loadTest, test.rows, w.slo));
+    if (test?.ok) m.lack(noStepMeetsSlo({ workload: w.name }, w.loadTest, test.value.rows, w.slo));
   }
   const peak = observedPeak(w, m);
   const { d, evidence: limitEvidence } = w.selector === undefined ? { d: NO_LIMIT, evidence: [] } : diagnose(w, m);

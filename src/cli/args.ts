@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { nearest } from '../domain/index.js';
+import { nearest } from '../util/nearest.js';
 import { GpuJustifyError } from '../domain/errors.js';
 
 /** The command line was wrong: exit 2 with the message. */

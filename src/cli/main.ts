@@ -1,7 +1,7 @@
 import { GpuJustifyError } from '../domain/errors.js';
-import { redactSecrets } from '../domain/redact.js';
+import { redactSecrets } from '../util/redact.js';
 import { visible } from '../domain/visible.js';
-import { nearest } from '../domain/nearest.js';
+import { nearest } from '../util/nearest.js';
 import { UsageError } from './args.js';
 import { ACTION_HELP, actionCommand } from './commands/action.js';
 import { DEMO_HELP, demoCommand } from './commands/demo.js';

@@ -1,4 +1,4 @@
-import { redactSecrets } from '../domain/redact.js';
+import { redactSecrets } from '../util/redact.js';
 import { jsonWithVisibleEscapes } from '../domain/visible.js';
 
 /** Where commands write; tests capture it instead of the process streams. */

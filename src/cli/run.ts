@@ -1,4 +1,4 @@
-import { redactSecrets } from '../domain/redact.js';
+import { redactSecrets } from '../util/redact.js';
 import { visible } from '../domain/visible.js';
 import { main } from './main.js';
 

@@ -1,5 +1,5 @@
 import { MAX_FILE_CHARS, describeSize, diagnostic } from '../domain/index.js';
-import { mapLimit } from '../domain/map-limit.js';
+import { mapLimit } from '../util/map-limit.js';
 import type { CapacityChange, CapacityDecl, ChangeSet, Diagnostic, FileCoverage, TreeReader } from '../domain/index.js';
 import { renderCharts } from './helm/chart-render.js';
 import { followModules } from './terraform/follow-modules.js';

@@ -1,6 +1,6 @@
-import { redactor } from '../domain/redact.js';
+import { redactor } from '../util/redact.js';
 import { visibleDeep } from '../domain/visible.js';
-import type { Logger } from './api/client.js';
+import type { Logger } from './api/index.js';
 
 const LEVELS = new Set(['trace', 'debug', 'info', 'warn', 'error', 'fatal']);
 

@@ -6,18 +6,18 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY, type Policy } from '../domain/index.js';
-import { renderFailedCheck } from '../report/check.js';
+import { renderFailedCheck } from '../report/index.js';
 import { runReview, type LoadedPolicy } from '../review/index.js';
 import { memoryChangeSet, type Tree } from '../../test/memory-change-set.js';
 import { catalog, queueFile } from '../../test/report/scenarios.js';
 import { MemoryPublisher, memoryReads, type MemoryReadsOptions } from '../../test/github/memory-review.js';
-import type { PullRequestTarget } from './api/client.js';
-import { GitHubApiError } from './api/errors.js';
-import type { OverrideGrant } from './overrides/override-decision.js';
-import { parseOverrideMarkers } from './overrides/override.js';
-import { stateKey } from './overrides/state-signature.js';
-import { DEFAULT_INSTANCE } from './publish/instance.js';
-import { WriteBudgetExceededError } from './publish/write-budget.js';
+import type { PullRequestTarget } from './api/index.js';
+import { GitHubApiError } from './api/index.js';
+import type { OverrideGrant } from './overrides/index.js';
+import { parseOverrideMarkers } from './overrides/index.js';
+import { stateKey } from './overrides/index.js';
+import { DEFAULT_INSTANCE } from './publish/index.js';
+import { WriteBudgetExceededError } from './publish/index.js';
 import { reviewAndPublish, type ReviewOutcome } from './review-and-publish.js';
 import type { Judged } from './review-reads.js';
 

@@ -1,25 +1,15 @@
-import { renderCheck, renderFailedCheck } from '../report/check.js';
-import type { CheckOutput } from '../report/check.js';
-import { renderComment } from '../report/comment.js';
-import { noteGroupReview, renderCarriedCheck, renderUnnamedGroup } from '../report/merge-group.js';
-import type { GroupReviewReason } from '../report/merge-group.js';
-import { redactSecrets } from '../domain/redact.js';
-import type { TelemetryProvider } from '../telemetry/from-env.js';
-import { adaptCheckOutput } from './publish/check-output.js';
-import { CheckRun, inProgressAfterSeconds } from './publish/check-run.js';
-import type { RunIdentity } from './publish/check-run.js';
-import type { GitHubClient, Logger, PullRequestTarget, RepoRef } from './api/client.js';
-import { findMarkedComment } from './publish/comment-poster.js';
-import { describeFailure } from './api/errors.js';
-import { loadPull } from './api/pull-target.js';
-import type { SelfLogin } from './api/self-login.js';
-import type { Instance } from './publish/instance.js';
+import { noteGroupReview, renderCarriedCheck, renderCheck, renderComment, renderFailedCheck, renderUnnamedGroup } from '../report/index.js';
+import type { CheckOutput, GroupReviewReason } from '../report/index.js';
+import { redactSecrets } from '../util/redact.js';
+import type { TelemetryProvider } from '../telemetry/index.js';
+import { adaptCheckOutput, CheckRun, findMarkedComment, inProgressAfterSeconds } from './publish/index.js';
+import type { Instance, RunIdentity } from './publish/index.js';
+import type { GitHubClient, Logger, PullRequestTarget, RepoRef, SelfLogin } from './api/index.js';
+import { describeFailure, loadPull } from './api/index.js';
 import { analysePullRequest } from './review-pull-request.js';
 import type { ReviewRunner } from './review-runner.js';
-import { reviewedState } from './overrides/reviewed-state.js';
-import type { ReviewedState } from './overrides/reviewed-state.js';
-import type { StateKey } from './overrides/state-signature.js';
-import { readShown } from './overrides/shown-request.js';
+import { readShown, reviewedState } from './overrides/index.js';
+import type { ReviewedState, StateKey } from './overrides/index.js';
 
 /** A merge group as GitHub's `merge_group` event names it. */
 interface MergeGroup {

@@ -1,7 +1,7 @@
 import type { ReviewResult } from '../domain/review.js';
 import type { LoadedPolicy } from '../review/index.js';
-import type { AllocationQuery } from '../telemetry/opencost/client.js';
-import type { NamedQuery } from '../telemetry/queries/named-query.js';
+import type { AllocationQuery } from '../telemetry/index.js';
+import type { NamedQuery } from '../telemetry/index.js';
 
 /**
  * What passes between the App's thread and a review worker (review-pool.ts, review-worker.ts).

@@ -1,12 +1,12 @@
 import type { ChangeSet } from '../domain/files.js';
 import type { ReviewResult } from '../domain/review.js';
 import type { LoadedPolicy } from '../review/index.js';
-import type { GitHubClient, PullRequestTarget } from './api/client.js';
-import type { SelfLogin } from './api/self-login.js';
-import { commandNoLongerStands } from './overrides/command-comment.js';
-import type { GrantedCommand } from './overrides/command-comment.js';
-import { decideOverride } from './overrides/override-permission.js';
-import type { OverrideDecision, OverrideRequest } from './overrides/override-permission.js';
+import type { GitHubClient, PullRequestTarget } from './api/index.js';
+import type { SelfLogin } from './api/index.js';
+import { commandNoLongerStands } from './overrides/index.js';
+import type { GrantedCommand } from './overrides/index.js';
+import { decideOverride } from './overrides/index.js';
+import type { OverrideDecision, OverrideRequest } from './overrides/index.js';
 
 /** What one review judged: the files as read, the base policy, the result. */
 export interface Judged {

@@ -1,9 +1,10 @@
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
+import { GpuJustifyError } from '../domain/errors.js';
 import { UnreadablePathError, type ChangeSet, type TreeReader } from '../domain/files.js';
 import { runReview, type ReviewInput } from '../review/index.js';
-import type { TelemetryInput } from '../telemetry/collect.js';
+import type { TelemetryInput } from '../telemetry/index.js';
 import type { ErrorShape, FromWorker, PortCall, ReviewJob, Side, ToWorker } from './review-messages.js';
 
 /**
@@ -12,8 +13,13 @@ import type { ErrorShape, FromWorker, PortCall, ReviewJob, Side, ToWorker } from
  * of the pull request and every telemetry query is a message there and back (review-messages.ts).
  */
 
-/** An error a port threw in the App's thread, known there by `ref`. */
-class PortError extends Error {
+/**
+ * An error a port threw in the App's thread, known there by `ref`: it carries that error's name and
+ * message here, and the App's thread answers with the error itself.
+ */
+class PortError extends GpuJustifyError {
+  override readonly kind = 'review-port';
+
   constructor(
     readonly ref: number,
     name: string,

@@ -1,16 +1,11 @@
 import { DAY } from '../analysis/index.js';
 import { WEEKDAYS, type Weekday } from '../domain/index.js';
+import { formatClockDown } from '../util/clock.js';
 
 // Times of the planner's cycle as readers (and cron) write them.
 
 /** `x` modulo `m`, always in [0, m). */
 const wrap = (x: number, m: number): number => ((x % m) + m) % m;
-
-/** Minute of the day as `HH:MM`; minutes past midnight of the next day wrap (1530 → `01:30`). */
-export function formatClock(minute: number): string {
-  const m = wrap(Math.floor(minute), DAY);
-  return `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
-}
 
 /** The weekday of a minute of a weekly cycle (minute 0 is Monday 00:00). */
 export function weekdayOf(minute: number, cycle: number): Weekday {
@@ -19,9 +14,9 @@ export function weekdayOf(minute: number, cycle: number): Weekday {
 
 /** A moment of the cycle as a reader wants it: `02:30` on a daily cycle, `Sat 02:30` on a weekly one. */
 export function formatWhen(minute: number, cycle: number = DAY): string {
-  if (cycle === DAY) return formatClock(minute);
+  if (cycle === DAY) return formatClockDown(minute);
   const day = weekdayOf(minute, cycle);
-  return `${day.charAt(0).toUpperCase()}${day.slice(1)} ${formatClock(minute)}`;
+  return `${day.charAt(0).toUpperCase()}${day.slice(1)} ${formatClockDown(minute)}`;
 }
 
 /**

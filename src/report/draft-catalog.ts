@@ -1,7 +1,8 @@
 import { stringify } from 'yaml';
 import type { DeclaredWorkload, DraftEntry, LocalQueueSeen, ObservedForDraft, ObservedWorkload, SourceRef } from '../domain/index.js';
 import { gpusOf } from '../domain/index.js';
-import { formatClock, formatDuration } from '../workloads/index.js';
+import { formatDuration } from '../workloads/index.js';
+import { formatClockNearest } from '../util/clock.js';
 
 /** What `init --prometheus` adds to a draft: what telemetry saw, and the queries and window it asked. */
 export interface DraftTelemetry {
@@ -144,7 +145,7 @@ function observedSchedule(obs: ObservedWorkload): string[] | null {
     line(
       6,
       'earliestStart',
-      `"${formatClock(obs.earliestStartUtc)}"`,
+      `"${formatClockNearest(obs.earliestStartUtc)}"`,
       `${TO_CONFIRM}: observed, the earliest start of a run (UTC) ${RUNS}`,
     ),
   ];
@@ -172,7 +173,7 @@ function jobEntry(e: DraftEntry, obs?: ObservedWorkload): string[] {
     if (e.schedule.days) out.push(line(4, 'days', `[${e.schedule.days.join(', ')}]`, cron));
     out.push('    window:');
     // Quoted: YAML 1.1 readers take an unquoted 06:30 for a number of minutes.
-    out.push(line(6, 'earliestStart', `"${formatClock(e.schedule.earliestStartUtc)}"`, `${cron}, ${e.schedule.how}`));
+    out.push(line(6, 'earliestStart', `"${formatClockNearest(e.schedule.earliestStartUtc)}"`, `${cron}, ${e.schedule.how}`));
   } else {
     out.push(
       cron

@@ -1,4 +1,4 @@
-import { redactSecrets } from '../domain/redact.js';
+import { redactSecrets } from '../util/redact.js';
 import { visible } from '../domain/visible.js';
 
 const MAX_NAME = 80;

@@ -1,16 +1,16 @@
 import type { ChangeReview, DeadlineLadder, DemandProfile, FieldOrigin, InferredField, InferredWorkload } from '../domain/index.js';
-import { formatClock } from './clock.js';
+import { formatClockDown } from '../util/clock.js';
 import { MAX_SENTENCE, md } from './escape.js';
 import { duration, num } from './numbers.js';
 import type { Section } from './section.js';
 
 /** `done by 03:00: 12 GPUs; by 04:00: 8 GPUs; the 8 there today finish by 04:00`. */
 function deadlineSentence(l: DeadlineLadder): string {
-  const rungs = l.rungs.map((r, i) => `${i === 0 ? 'done by' : 'by'} ${formatClock(r.deadlineUtc)}: ${r.gpus} GPUs`);
+  const rungs = l.rungs.map((r, i) => `${i === 0 ? 'done by' : 'by'} ${formatClockDown(r.deadlineUtc)}: ${r.gpus} GPUs`);
   const today =
     l.capacityDoneBy === null
       ? `the ${l.capacity} there today finish by no time of the day`
-      : `the ${l.capacity} there today finish by ${formatClock(l.capacityDoneBy)}`;
+      : `the ${l.capacity} there today finish by ${formatClockDown(l.capacityDoneBy)}`;
   return [...rungs, today].join('; ');
 }
 
@@ -57,7 +57,7 @@ const FIELDS: readonly [keyof InferredWorkload, string][] = [
 
 function valueText(key: keyof InferredWorkload, v: number): string {
   if (key === 'runtimeMinutes') return duration(v);
-  if (key === 'earliestStartUtc' || key === 'deadlineUtc') return `${formatClock(v)} UTC`;
+  if (key === 'earliestStartUtc' || key === 'deadlineUtc') return `${formatClockDown(v)} UTC`;
   return String(v);
 }
 

@@ -1,5 +1,6 @@
 import { DAY, usageProfile, WEEK } from '../analysis/index.js';
-import { cronLine, formatClock, formatWhen } from './clock.js';
+import { cronLine, formatWhen } from './clock.js';
+import { formatClockDown } from '../util/clock.js';
 import { markdownTable } from 'markdown-table';
 import type { PlacedRun, StaggerPlan } from '../domain/index.js';
 import { codeCell, md, mermaidText } from './escape.js';
@@ -21,7 +22,7 @@ const WEEKLY_DATES = Array.from({ length: 15 }, (_, i) => `2000-01-${String(3 + 
 function stamp(minute: number, cycle: number): string {
   const dates = cycle === WEEK ? WEEKLY_DATES : DAILY_DATES;
   const day = dates[Math.min(Math.max(Math.floor(minute / DAY), 0), dates.length - 1)];
-  return `${day} ${formatClock(minute)}`;
+  return `${day} ${formatClockDown(minute)}`;
 }
 
 const firstStart = (r: PlacedRun): number => Math.min(...r.pieces.map((p) => p.start));
@@ -135,7 +136,7 @@ export function scheduleSentence(plan: StaggerPlan): string {
 function span(start: number, end: number, cycle: number): string {
   if (cycle === WEEK) return `${formatWhen(start, cycle)}–${formatWhen(end, cycle)}`;
   const days = Math.floor(end / DAY) - Math.floor(start / DAY);
-  return `${formatClock(start)}–${formatClock(end)}${days > 0 && end % DAY !== 0 ? ' (+1 day)' : ''}`;
+  return `${formatClockDown(start)}–${formatClockDown(end)}${days > 0 && end % DAY !== 0 ? ' (+1 day)' : ''}`;
 }
 
 /** The same schedule as text: today's and the proposed times, and start times to paste into CronJobs. */

@@ -1,4 +1,4 @@
-import { formatClock } from './clock.js';
+import { formatClockDown } from '../util/clock.js';
 import type { ExpandProblemCode, JobProblem, RunRef, ScheduleProblem, StaggerProblem } from '../domain/index.js';
 
 /** Why the planner left a workload out, as the catalog's author reads it. */
@@ -16,7 +16,7 @@ export function expandProblemWords(p: ExpandProblemCode): string {
       return `its window (${p.length} min) is longer than the ${p.cycle} the plan repeats over`;
     case 'runtime-over-window':
       return (
-        `runtime ${p.duration} min is longer than its window ${formatClock(p.earliestStart)}–${formatClock(p.end)} ` +
+        `runtime ${p.duration} min is longer than its window ${formatClockDown(p.earliestStart)}–${formatClockDown(p.end)} ` +
         `(${p.length} min), so no start time meets the deadline`
       );
   }

@@ -2,6 +2,7 @@ import type { CapacityChange, MeasurableWorkload, MissingEvidence, TreeReader } 
 import { readOrWhy, UnreadablePathError } from '../domain/index.js';
 import { withCircuitBreaker } from './circuit-breaker.js';
 import { gatherEvidence, type TelemetryEvidence } from './gather.js';
+import { fail } from '../domain/result.js';
 import { importLoadTest, type LoadTestImport } from './loadtest/index.js';
 import type { AllocationQuery, AllocationResult } from './opencost/client.js';
 import { inferredQueries } from './queries/jobs.js';
@@ -104,7 +105,7 @@ export async function collectTelemetry(input: TelemetryInput, req: CollectReques
     if (!imported.ok)
       missing.push({
         what: `load test ${path}`,
-        how: `${imported.message}; save a GuideLLM report or \`vllm bench serve --save-result\` output there`,
+        how: `${imported.error}; save a GuideLLM report or \`vllm bench serve --save-result\` output there`,
       });
   }
   if (allocation?.status === 'missing') {
@@ -134,14 +135,11 @@ async function readLoadTestFrom(
   const text = await readOrWhy(repo, path);
   const before = base === undefined ? text : await readOrWhy(base, path);
   // A load test that is no file of the repository (a link leading out, a submodule) measures nothing.
-  if (text instanceof UnreadablePathError) return { ok: false, message: text.message };
-  if (before instanceof UnreadablePathError) return { ok: false, message: before.message };
-  if (text === before) return text === null ? { ok: false, message: `${path} is not in the repository` } : importLoadTest(text, path);
+  if (text instanceof UnreadablePathError) return fail(text.message);
+  if (before instanceof UnreadablePathError) return fail(before.message);
+  if (text === before) return text === null ? fail(`${path} is not in the repository`) : importLoadTest(text, path);
   if (before === null) {
-    return {
-      ok: false,
-      message: `${path} is added by this pull request, and a load test the pull request writes counts once it is merged`,
-    };
+    return fail(`${path} is added by this pull request, and a load test the pull request writes counts once it is merged`);
   }
   notes.push({
     what: `load test ${path} as this pull request changes it`,

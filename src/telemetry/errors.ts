@@ -1,4 +1,4 @@
-import { Redactor, redactor } from '../domain/redact.js';
+import { Redactor, redactor } from '../util/redact.js';
 import { GpuJustifyError } from '../domain/errors.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { Evidence, MeasurableWorkload, MissingEvidence, TelemetryOutage } from '../domain/index.js';
-import { mapLimit } from '../domain/map-limit.js';
+import { mapLimit } from '../util/map-limit.js';
 import { asksMig, migPresenceMissing, probeMigPresence } from './mig-presence.js';
 import type { MigPresence } from './mig-presence.js';
 import { capacityQueries, isMigQuery, workloadQueries } from './queries/index.js';

@@ -11,7 +11,8 @@ import type {
 } from '../domain/workload.js';
 import { catalogShellSchema, workloadSchema } from './catalog-schema.js';
 import type { ParsedWorkload } from './catalog-schema.js';
-import { formatClock, formatDeadline } from './clock.js';
+import { formatDeadline } from './clock.js';
+import { formatClockNearest } from '../util/clock.js';
 import { windowLength } from '../domain/window.js';
 import { formatDuration } from './duration.js';
 import { protoKeyPaths } from './unsafe-keys.js';
@@ -187,7 +188,7 @@ function windowProblem(w: DocumentedWorkload, index: number): string | null {
   if (w.type === 'inference') return null;
   const length = windowLength(w.window);
   if (w.runtime <= length) return null;
-  const window = `${formatClock(w.window.earliestStart)}–${formatDeadline(w.window.deadline)}`;
+  const window = `${formatClockNearest(w.window.earliestStart)}–${formatDeadline(w.window.deadline)}`;
   return (
     `workloads[${index}].runtime: workload "${w.name}" runs ${formatDuration(w.runtime)}, ` +
     `longer than its window ${window} (${formatDuration(length)})`

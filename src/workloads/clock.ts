@@ -1,3 +1,5 @@
+import { formatClockNearest } from '../util/clock.js';
+
 /**
  * Times of day as `HH:MM` (UTC). One-digit hours (`9:00`) are accepted because people write
  * them; `24:00` is accepted as the end of the day (1440), which a daily window reads as the
@@ -41,11 +43,5 @@ export function parseDeadline(text: string): number | null {
 /** A deadline as written: `06:00`, or `06:00 +2d` when it lies more than a day after 00:00 of the opening day. */
 export function formatDeadline(minutes: number): string {
   const days = Math.floor(minutes / 1440);
-  return days >= 1 && minutes !== 1440 ? `${formatClock(minutes)} +${days}d` : formatClock(minutes);
-}
-
-/** 1080 → `18:00`; wraps around the day, so 1500 → `01:00`. */
-export function formatClock(minutes: number): string {
-  const m = ((Math.round(minutes) % 1440) + 1440) % 1440;
-  return `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+  return days >= 1 && minutes !== 1440 ? `${formatClockNearest(minutes)} +${days}d` : formatClockNearest(minutes);
 }

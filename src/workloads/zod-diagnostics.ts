@@ -2,7 +2,7 @@ import type { Suggestion } from '../domain/workload.js';
 import type { z } from 'zod';
 import { diagnostic } from '../domain/diagnostic.js';
 import type { Diagnostic } from '../domain/diagnostic.js';
-import { nearest } from '../domain/nearest.js';
+import { nearest } from '../util/nearest.js';
 import { fieldsAt } from './schema-fields.js';
 import type { FieldPath, LineOf } from './yaml-source.js';
 

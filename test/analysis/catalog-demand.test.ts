@@ -144,7 +144,7 @@ describe('an entry only the head has', () => {
       loadTest: 'lt.json',
     });
     const t = telemetry([answer('request-rate:workload:chat', [hourly([1, 2, 4, 3])])], {
-      'lt.json': { ok: true, format: 'guidellm', rows: [row(4.44, 1940)] },
+      'lt.json': { ok: true, value: { format: 'guidellm', rows: [row(4.44, 1940)] } },
     });
     const judged = judge(base, [...base, chat], t);
     expect(judged.declared[0]?.support).toMatchObject({ by: 'load-test', gpusNeeded: 2 });

@@ -33,8 +33,8 @@ function measured() {
         answer('total-outcomes:workload:chat', [hourly([1000])], 'instant'),
       ],
       {
-        'small.json': { ok: true, format: 'vllm-bench', rows: [row(5, 1500)] },
-        't4.json': { ok: true, format: 'vllm-bench', rows: [row(1.25, 1900)] },
+        'small.json': { ok: true, value: { format: 'vllm-bench', rows: [row(5, 1500)] } },
+        't4.json': { ok: true, value: { format: 'vllm-bench', rows: [row(1.25, 1900)] } },
       },
     ),
   );

@@ -27,7 +27,7 @@ function measured(cost: CostMeasurement | null): Measured {
       answer('verified-outcomes:workload:chat', [hourly([900])], 'instant'),
       answer('total-outcomes:workload:chat', [hourly([1000])], 'instant'),
     ],
-    { 'small.json': { ok: true, format: 'vllm-bench', rows: [row(5, 1500)] } },
+    { 'small.json': { ok: true, value: { format: 'vllm-bench', rows: [row(5, 1500)] } } },
   );
   return new Measured({ ...t, cost });
 }

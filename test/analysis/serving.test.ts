@@ -85,7 +85,7 @@ describe('servingCapacity', () => {
 
   it('takes the peak request rate and the load test to size the service', () => {
     const m = measured([answer(`request-rate:${id}`, [hourly([1, 2, 4, 3])])], {
-      'lt.json': { ok: true, format: 'guidellm', rows: [row(2.5, 1600), row(4.44, 1940), row(6.2, 2880)] },
+      'lt.json': { ok: true, value: { format: 'guidellm', rows: [row(2.5, 1600), row(4.44, 1940), row(6.2, 2880)] } },
     });
     const s = servingCapacity(chat, m, policy({ headroom: 0.2 }));
     expect(s).toMatchObject({
@@ -113,8 +113,10 @@ describe('servingCapacity', () => {
     const m = measured([answer(`request-rate:${id}`, [hourly([1, 2, 10])])], {
       'lt.json': {
         ok: true,
-        format: 'vllm-bench',
-        rows: [row(2, 4000, { label: 'request_rate=2' }), row(1, 2500, { label: 'request_rate=1', ttftP95Ms: 300 })],
+        value: {
+          format: 'vllm-bench',
+          rows: [row(2, 4000, { label: 'request_rate=2' }), row(1, 2500, { label: 'request_rate=1', ttftP95Ms: 300 })],
+        },
       },
     });
     const s = servingCapacity(chat, m, policy());
@@ -131,7 +133,7 @@ describe('servingCapacity', () => {
 
   it('uses the workload headroom over the policy', () => {
     const m = measured([answer(`request-rate:${id}`, [hourly(repeat(3, 4))])], {
-      'lt.json': { ok: true, format: 'guidellm', rows: [row(0.61, 1470)] },
+      'lt.json': { ok: true, value: { format: 'guidellm', rows: [row(0.61, 1470)] } },
     });
     expect(servingCapacity({ ...chat, headroom: 0 }, m, policy({ headroom: 0.5 })).replicasNeeded).toBe(7);
   });

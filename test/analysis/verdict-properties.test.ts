@@ -62,7 +62,7 @@ function build(s: Scenario): { workloads: Workload[]; results: Measurement[]; lo
       service({ name, replicas: v.replicas, selector: { namespace: name }, slo: { p95LatencyMs: 2000 }, loadTest: `${name}.json` }),
     );
     results.push(answer(`request-rate:workload:${name}`, [hourly([v.peak / 2, v.peak])]));
-    loadTests[`${name}.json`] = { ok: true, format: 'guidellm', rows: [row(v.rate, 1500)] };
+    loadTests[`${name}.json`] = { ok: true, value: { format: 'guidellm', rows: [row(v.rate, 1500)] } };
   });
   return { workloads, results, loadTests };
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startAppProcess } from '../helpers/app-process.js';
 import type { AppProcess } from '../helpers/app-process.js';
+import { eventually } from '../helpers/eventually.js';
 import { deliverTo, newPrivateKey } from '../helpers/app-server.js';
 import { FakeGitHub } from '../helpers/fake-github.js';
 import { FakeRepo } from '../helpers/fake-repo.js';
@@ -74,7 +75,12 @@ it("keeps one installation's writes a spacing apart at GitHub across two App pro
   expect(answers.map((a) => a.status)).toEqual(prs.map(() => 200));
   // Every pull request concluded and commented on.
   const concluded = () => prs.every((p) => p.repo.checkRuns.some((c) => c.status === 'completed') && p.repo.comments.length > 0);
-  for (const end = Date.now() + 90_000; Date.now() < end && !concluded();) await new Promise((r) => setTimeout(r, 100));
+  await eventually(concluded, {
+    what: 'every pull request concluded and commented on',
+    timeoutMs: 90_000,
+    everyMs: 100,
+    state: () => apps.map((app) => app.output()).join('\n'),
+  });
   await fake.settled();
   expect(concluded(), apps.map((app) => app.output()).join('\n')).toBe(true);
   expect(fake.errors).toEqual([]);

@@ -24,7 +24,7 @@ async function withSecret() {
   vi.resetModules();
   vi.stubEnv('GPU_JUSTIFY_STATE_SECRET', SECRET);
   const escape = await import('../../src/report/escape.js');
-  const { redactSecrets } = await import('../../src/domain/redact.js');
+  const { redactSecrets } = await import('../../src/util/redact.js');
   return { escape, redactSecrets };
 }
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Redactor, REDACTED, secretForms } from '../../src/domain/redact.js';
+import { Redactor, REDACTED, secretForms } from '../../src/util/redact.js';
 import { createGpuJustifyApp } from '../../src/github/app/app.js';
 import { telemetryFromEnv } from '../../src/telemetry/from-env.js';
 import { AppServer, WEBHOOK_SECRET } from '../helpers/app-server.js';

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { redactorInputs, redactorProblems, secretReadable } from '../../bench/reliability/fuzz/redactor-encodings.js';
-import { Redactor, REDACTED } from '../../src/domain/redact.js';
+import { Redactor, REDACTED } from '../../src/util/redact.js';
 import { createGpuJustifyApp } from '../../src/github/app/app.js';
 import { telemetryFromEnv } from '../../src/telemetry/from-env.js';
 import { AppServer, newPrivateKey, WEBHOOK_SECRET } from '../helpers/app-server.js';
@@ -117,7 +117,7 @@ describe('the redactor, over every escape', () => {
     vi.stubEnv('REDIS_URL', 'redis://default:redis-pw%2F77@redis:6379');
     vi.stubEnv('PRIVATE_KEY', key.replace(/\n/g, '\\n'));
     try {
-      const { redactSecrets } = await import('../../src/domain/redact.js');
+      const { redactSecrets } = await import('../../src/util/redact.js');
       const line = key.split('\n')[3] ?? '';
       const out = redactSecrets(`a state-secret-%26%2f%3d9 b redis-pw/77 c redis-pw%2f77 d ${line} e`);
       for (const secret of ['state-secret-&/=9', 'redis-pw/77', line]) expect(secretReadable(out, secret), out).toBe(false);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cronLine, formatClock, formatWhen } from '../../src/report/clock.js';
+import { cronLine, formatWhen } from '../../src/report/clock.js';
+import { formatClockDown } from '../../src/util/clock.js';
 
 describe('cron', () => {
   it.each([
@@ -9,7 +10,7 @@ describe('cron', () => {
     [1440, '00:00', '0 0 * * *'],
     [1530, '01:30', '30 1 * * *'],
   ])('minute %i is %s, cron %s', (minute, clock, cron) => {
-    expect(formatClock(minute)).toBe(clock);
+    expect(formatClockDown(minute)).toBe(clock);
     expect(cronLine(minute)).toBe(cron);
   });
 

@@ -124,8 +124,7 @@ const chat = (name = 'support-chat', over: Partial<Parameters<typeof service>[0]
 const chatLoadTest = {
   'loadtests/chat-l4.json': {
     ok: true as const,
-    format: 'guidellm' as const,
-    rows: [row(2.5, 1600), row(4.44, 1940, { label: 'constant at 4.5/s' }), row(6.2, 2880)],
+    value: { format: 'guidellm' as const, rows: [row(2.5, 1600), row(4.44, 1940, { label: 'constant at 4.5/s' }), row(6.2, 2880)] },
   },
 };
 
@@ -215,7 +214,7 @@ export const LEVER_SCENARIOS = {
       policy({ prices: { ...policy().prices, L4: 0.85 } }),
       telemetry(chatTelemetry('support-chat'), {
         ...chatLoadTest,
-        'loadtests/chat-3b.json': { ok: true, format: 'vllm-bench', rows: [row(9.5, 1500)] },
+        'loadtests/chat-3b.json': { ok: true, value: { format: 'vllm-bench', rows: [row(9.5, 1500)] } },
       }),
     ),
   /** Telemetry that answered only part of the questions: the checklist says which and how, grouped. */

@@ -21,27 +21,27 @@ describe('load-test importers', () => {
     async (file) => {
       const report = JSON.parse(text(file)) as { benchmarks: Bench[] };
       const r = await readLoadTest(`${FIXTURES}${file}`, file);
-      expect(r.ok && r.format).toBe('guidellm');
+      expect(r.ok && r.value.format).toBe('guidellm');
       if (!r.ok) return;
-      expect(r.rows).toHaveLength(report.benchmarks.length);
-      expect(r.rows.map((x) => x.rate)).toEqual([...r.rows.map((x) => x.rate)].sort((a, b) => a - b));
+      expect(r.value.rows).toHaveLength(report.benchmarks.length);
+      expect(r.value.rows.map((x) => x.rate)).toEqual([...r.value.rows.map((x) => x.rate)].sort((a, b) => a - b));
       for (const b of report.benchmarks) {
         const m = b.metrics;
-        const row = r.rows.find((x) => x.rate === m.requests_per_second.successful.mean)!;
+        const row = r.value.rows.find((x) => x.rate === m.requests_per_second.successful.mean)!;
         expect(row.p95E2eMs).toBeCloseTo(m.request_latency.successful.percentiles['p95']! * 1000, 6);
         expect(row.p50E2eMs).toBeCloseTo(m.request_latency.successful.percentiles['p50']! * 1000, 6);
         expect(row.ttftP95Ms).toBe(m.time_to_first_token_ms.successful.percentiles['p95']);
         expect(row.errorRate).toBeCloseTo(m.request_totals.errored / (m.request_totals.successful + m.request_totals.errored), 9);
       }
       // Latency grows with load in these sweeps: a sanity check on units (seconds → ms).
-      expect(r.rows[0]!.p95E2eMs).toBeGreaterThan(1000);
+      expect(r.value.rows[0]!.p95E2eMs).toBeGreaterThan(1000);
     },
   );
 
   it('reads one vllm bench serve result', () => {
     const raw = JSON.parse(text('vllm-bench-chat-l4.json')) as Record<string, number>;
     const r = importLoadTest(text('vllm-bench-chat-l4.json'), 'x.json');
-    expect(r.ok && r.rows).toEqual([
+    expect(r.ok && r.value.rows).toEqual([
       expect.objectContaining({
         rate: raw['request_throughput'],
         p50E2eMs: raw['median_e2el_ms'],
@@ -62,11 +62,11 @@ describe('load-test importers', () => {
     const r = importLoadTest(text('vllm-bench-chat-l4-sweep.jsonl'), 'sweep.jsonl');
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.rows.map((x) => x.label)).toEqual(['request_rate=2', 'request_rate=4', 'request_rate=inf']);
-    const first = r.rows[0] as (typeof r.rows)[number] & { goodput: number | null };
+    expect(r.value.rows.map((x) => x.label)).toEqual(['request_rate=2', 'request_rate=4', 'request_rate=inf']);
+    const first = r.value.rows[0] as (typeof r.value.rows)[number] & { goodput: number | null };
     expect(first.goodput).toBe(lines[0]!['request_goodput:']);
     expect(first.errorRate).toBe(0);
-    expect(r.rows[2]!.errorRate).toBeCloseTo(22 / 1022, 9);
+    expect(r.value.rows[2]!.errorRate).toBeCloseTo(22 / 1022, 9);
   });
 
   it.each([
@@ -77,13 +77,13 @@ describe('load-test importers', () => {
   ])('explains why %j cannot be read', (input, message) => {
     const r = importLoadTest(input, 'lt.json');
     expect(r.ok).toBe(false);
-    expect(!r.ok && r.message).toMatch(message);
+    expect(!r.ok && r.error).toMatch(message);
   });
 
   it('says when the file cannot be read', async () => {
     expect(await readLoadTest(`${FIXTURES}missing.json`, 'loadtests/missing.json')).toEqual({
       ok: false,
-      message: 'loadtests/missing.json: cannot be read',
+      error: 'loadtests/missing.json: cannot be read',
     });
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatClock, parseClock } from '../../src/workloads/clock.js';
+import { parseClock } from '../../src/workloads/clock.js';
+import { formatClockNearest } from '../../src/util/clock.js';
 import { formatDuration, parseDuration } from '../../src/workloads/duration.js';
 
 describe('parseDuration', () => {
@@ -65,7 +66,7 @@ describe('parseClock', () => {
     [545, '09:05'],
     [1440, '00:00'],
     [1500, '01:00'],
-  ])('formatClock(%i) → %s', (minutes, text) => {
-    expect(formatClock(minutes)).toBe(text);
+  ])('formatClockNearest(%i) → %s', (minutes, text) => {
+    expect(formatClockNearest(minutes)).toBe(text);
   });
 });

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { Redactor } from '../../../src/domain/redact.js';
+import { Redactor } from '../../../src/util/redact.js';
 
 /**
  * The redactor against secrets an upstream echoes back in whatever escaping it applies: random

@@ -1,6 +1,6 @@
 import { runAction, type ActionEnv } from '../../action/run.js';
 import { runMergeGroupAction } from '../../action/merge-group.js';
-import { describeFailure, GitHubApiError } from '../../github/api/errors.js';
+import { describeFailure, GitHubApiError } from '../../github/index.js';
 import { telemetryFromEnv } from '../../telemetry/index.js';
 import { parseFlags } from '../args.js';
 import type { Output } from '../output.js';

@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import type { ChangeSet, ReviewResult } from '../../domain/index.js';
-import { ApiChangeSet } from '../../github/api/change-set.js';
-import { describeFailure } from '../../github/api/errors.js';
-import { loadPolicy as loadPolicyFromGitHub } from '../../github/api/policy-loader.js';
-import { loadPull } from '../../github/api/pull-target.js';
-import { tokenClient } from '../../github/api/token-client.js';
-import { withUnlistedFiles } from '../../github/api/unlisted-files.js';
+import { ApiChangeSet } from '../../github/index.js';
+import { describeFailure } from '../../github/index.js';
+import { loadPolicy as loadPolicyFromGitHub } from '../../github/index.js';
+import { loadPull } from '../../github/index.js';
+import { tokenClient } from '../../github/index.js';
+import { withUnlistedFiles } from '../../github/index.js';
 import { mayGrowCapacity, outageWords, renderComment, reviewJson } from '../../report/index.js';
 import { runReview, type LoadedPolicy } from '../../review/index.js';
 import { parseFlags, required, UsageError } from '../args.js';

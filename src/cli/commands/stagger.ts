@@ -1,8 +1,10 @@
 import { markdownTable } from 'markdown-table';
 import { jobsFromWorkloads, planStagger, StaggerError, WEEK } from '../../analysis/index.js';
-import { isJobWorkload, nearest, type StaggerPlan } from '../../domain/index.js';
+import { isJobWorkload, type StaggerPlan } from '../../domain/index.js';
+import { nearest } from '../../util/nearest.js';
 import { visible } from '../../domain/visible.js';
-import { boundText, chronological, expandProblemWords, formatClock, staggerProblemWords, weekdayOf } from '../../report/index.js';
+import { boundText, chronological, expandProblemWords, staggerProblemWords, weekdayOf } from '../../report/index.js';
+import { formatClockDown } from '../../util/clock.js';
 import { parseCatalog } from '../../workloads/index.js';
 import { parseFlags, required, UsageError } from '../args.js';
 import { jsonOutput } from '../output.js';
@@ -137,8 +139,8 @@ function staggerJson(plan: StaggerPlan, capacity: number | null, leftOut: readon
         workload: run.workload,
         run: run.run,
         ...(plan.cycle === WEEK ? { day: weekdayOf(p.start, plan.cycle) } : {}),
-        start: formatClock(p.start),
-        end: formatClock(p.end),
+        start: formatClockDown(p.start),
+        end: formatClockDown(p.end),
         gpus: run.gpus,
       })),
     ),

@@ -1,3 +1,5 @@
+import type { Result } from '../result.js';
+
 /** One load-test step: the request rate reached and the latency and errors at that rate. */
 export interface LoadTestRow {
   /** Achieved requests per second (not the target rate). */
@@ -14,5 +16,11 @@ export interface LoadTestRow {
 
 type LoadTestFormat = 'guidellm' | 'vllm-bench';
 
-/** A load test named by the catalog, read: its steps by rate, or why it could not be read. */
-export type LoadTestImport = { ok: true; format: LoadTestFormat; rows: LoadTestRow[] } | { ok: false; message: string };
+/** A load test read: the tool that wrote it and its steps by rate. */
+interface LoadTestTable {
+  format: LoadTestFormat;
+  rows: LoadTestRow[];
+}
+
+/** A load test named by the catalog, read: its steps by rate, or a sentence saying why it could not be read. */
+export type LoadTestImport = Result<LoadTestTable, string>;

@@ -1,4 +1,4 @@
-import { redactSecrets } from '../../domain/redact.js';
+import { redactSecrets } from '../../util/redact.js';
 import { GpuJustifyError } from '../../domain/errors.js';
 
 /**

@@ -1,4 +1,4 @@
-import { uniqueMissing } from '../../analysis/missing.js';
+import { uniqueMissing } from '../../analysis/index.js';
 import { MAX_FILE_CHARS, diagnostic } from '../../domain/index.js';
 import type { ReviewResult } from '../../domain/index.js';
 

@@ -1,4 +1,4 @@
-import { uniqueMissing } from '../../analysis/missing.js';
+import { uniqueMissing } from '../../analysis/index.js';
 import { diagnostic } from '../../domain/index.js';
 import type { ReviewResult } from '../../domain/index.js';
 import type { UnlistedFiles } from './tree-diff.js';

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Verdict } from '../../domain/index.js';
-import type { TelemetryProvider } from '../../telemetry/from-env.js';
-import type { TelemetrySource } from '../../telemetry/source.js';
-import type { GitHubClient } from '../api/client.js';
+import type { TelemetryProvider } from '../../telemetry/index.js';
+import type { TelemetrySource } from '../../telemetry/index.js';
+import type { GitHubClient } from '../api/index.js';
 
 const METRICS_PATH = '/metrics';
 

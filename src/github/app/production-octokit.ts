@@ -1,5 +1,5 @@
 import { ProbotOctokit } from 'probot';
-import { writeBudgetSeconds } from '../publish/write-budget.js';
+import { writeBudgetSeconds } from '../publish/index.js';
 
 interface ThrottledRequest {
   method: string;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { statusOf } from '../api/tree-reader.js';
-import type { GitHubClient, RepoRef } from '../api/client.js';
+import { statusOf } from '../api/index.js';
+import type { GitHubClient, RepoRef } from '../api/index.js';
 import { parseCommand } from './command-parser.js';
-import { GitHubApiError } from '../api/errors.js';
+import { GitHubApiError } from '../api/index.js';
 
 /** An override command as granted: the comment that said it, by whom, and what it said. */
 export interface GrantedCommand {

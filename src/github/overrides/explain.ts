@@ -1,13 +1,13 @@
 import type { ChangeReview, ReviewResult } from '../../domain/review.js';
 import type { Evidence, Finding } from '../../domain/verdict.js';
-import { code, MAX_SENTENCE, md } from '../../report/escape.js';
-import { boundText, evidenceRef } from '../../report/bound-proof.js';
-import { findingText } from '../../report/findings.js';
-import { headline } from '../../report/headline.js';
-import { missingWords } from '../../report/missing-words.js';
-import { reviewReason } from '../../report/reasons.js';
-import { scheduleTable } from '../../report/schedule.js';
-import { diagnosticsList, diagnosticsTitle } from '../../report/tables.js';
+import { code, MAX_SENTENCE, md } from '../../report/index.js';
+import { boundText, evidenceRef } from '../../report/index.js';
+import { findingText } from '../../report/index.js';
+import { headline } from '../../report/index.js';
+import { missingWords } from '../../report/index.js';
+import { reviewReason } from '../../report/index.js';
+import { scheduleTable } from '../../report/index.js';
+import { diagnosticsList, diagnosticsTitle } from '../../report/index.js';
 import { COMMAND_HELP } from './command-parser.js';
 
 /** Marks replies, so they are never taken for the sticky review comment. */

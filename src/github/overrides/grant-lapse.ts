@@ -1,8 +1,8 @@
-import type { CheckOutput } from '../../report/check.js';
-import { code, md, prose } from '../../report/escape.js';
-import { missingWords } from '../../report/missing-words.js';
-import { notFollowedEvidence } from '../../report/not-followed.js';
-import { num } from '../../report/numbers.js';
+import type { CheckOutput } from '../../report/index.js';
+import { code, md, prose } from '../../report/index.js';
+import { missingWords } from '../../report/index.js';
+import { notFollowedEvidence } from '../../report/index.js';
+import { num } from '../../report/index.js';
 import type { OverrideRecord } from './override.js';
 import type { CapacityChange } from '../../domain/index.js';
 import { grantedFor, summaryFrom } from './reviewed-state.js';

@@ -1,4 +1,4 @@
-import type { CheckOutput } from '../../report/check.js';
+import type { CheckOutput } from '../../report/index.js';
 import { describeNew } from './grant-lapse.js';
 import type { GrantOutgrown } from './grant-lapse.js';
 import { notCovered, overridable, readOverride, signOverride } from './override.js';

@@ -1,9 +1,9 @@
 import type { Policy } from '../../domain/policy.js';
-import { statusOf } from '../api/tree-reader.js';
-import { ownersOf } from '../api/code-owners.js';
-import type { CodeOwners } from '../api/code-owners.js';
-import type { GitHubClient, RepoRef } from '../api/client.js';
-import { GitHubApiError } from '../api/errors.js';
+import { statusOf } from '../api/index.js';
+import { ownersOf } from '../api/index.js';
+import type { CodeOwners } from '../api/index.js';
+import type { GitHubClient, RepoRef } from '../api/index.js';
+import { GitHubApiError } from '../api/index.js';
 
 /** Repository roles from least to most; custom roles fall back to their base permission. */
 const ROLE_ORDER = ['none', 'read', 'triage', 'write', 'maintain', 'admin'] as const;

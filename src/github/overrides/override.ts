@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ReviewResult } from '../../domain/review.js';
-import type { CheckOutput } from '../../report/check.js';
-import { md } from '../../report/escape.js';
+import type { CheckOutput } from '../../report/index.js';
+import { md } from '../../report/index.js';
 import { readStateMarkers, stateMarker } from './comment-state.js';
 import { newSince, summaryFrom, TOKENS_RE } from './reviewed-state.js';
 import type { ReviewedState, StateEntry } from './reviewed-state.js';

@@ -1,6 +1,6 @@
 import type { Diagnostic } from '../../domain/diagnostic.js';
-import type { CheckOutput } from '../../report/check.js';
-import { code, md } from '../../report/escape.js';
+import type { CheckOutput } from '../../report/index.js';
+import { code, md } from '../../report/index.js';
 
 /** `owner/repo:path`: a policy file read from another repository (an `_extends` or org default). */
 const REMOTE_LABEL = /^[\w.-]+\/[\w.-]+:/;

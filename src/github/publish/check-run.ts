@@ -1,8 +1,8 @@
-import { redactor } from '../../domain/redact.js';
-import { capAnnotations } from '../../report/annotation-cap.js';
-import type { CheckAnnotation, CheckOutput } from '../../report/check.js';
-import type { GitHubClient, Logger, RepoRef } from '../api/client.js';
-import { describeFailure } from '../api/errors.js';
+import { redactor } from '../../util/redact.js';
+import { capAnnotations } from '../../report/index.js';
+import type { CheckAnnotation, CheckOutput } from '../../report/index.js';
+import type { GitHubClient, Logger, RepoRef } from '../api/index.js';
+import { describeFailure } from '../api/index.js';
 import { WriteBudgetExceededError } from './write-budget.js';
 
 export const CHECK_NAME = 'gpu-justify';

@@ -1,5 +1,5 @@
-import type { GitHubClient, Logger, RepoRef } from '../api/client.js';
-import { describeFailure } from '../api/errors.js';
+import type { GitHubClient, Logger, RepoRef } from '../api/index.js';
+import { describeFailure } from '../api/index.js';
 
 /**
  * Creating our comment once, though the same review may run twice at the same moment (a queued

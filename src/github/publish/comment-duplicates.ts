@@ -1,4 +1,4 @@
-import type { GitHubClient, RepoRef } from '../api/client.js';
+import type { GitHubClient, RepoRef } from '../api/index.js';
 
 /**
  * Two replicas of the App can review the same pull request at the same moment (a redelivery

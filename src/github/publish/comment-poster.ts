@@ -1,7 +1,7 @@
-import { redactSecrets } from '../../domain/redact.js';
-import type { GitHubClient, Logger, RepoRef } from '../api/client.js';
+import { redactSecrets } from '../../util/redact.js';
+import type { GitHubClient, Logger, RepoRef } from '../api/index.js';
 import { deleteComments, isMarkedBotComment, sameText, settleCreatedComment } from './comment-duplicates.js';
-import { describeFailure } from '../api/errors.js';
+import { describeFailure } from '../api/index.js';
 import { claimOrFind, createOnce } from './comment-creation.js';
 import type { CreationClaim } from './comment-creation.js';
 

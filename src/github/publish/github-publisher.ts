@@ -1,4 +1,4 @@
-import type { GitHubClient, Logger, PullRequestTarget } from '../api/client.js';
+import type { GitHubClient, Logger, PullRequestTarget } from '../api/index.js';
 import type { Instance } from './instance.js';
 import { CheckRun, inProgressAfterSeconds } from './check-run.js';
 import type { RunIdentity } from './check-run.js';

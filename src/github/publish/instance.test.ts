@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COMMENT_MARKER } from '../../report/comment.js';
+import { COMMENT_MARKER } from '../../report/index.js';
 import { CHECK_NAME } from './check-run.js';
 import { DEFAULT_INSTANCE, instanceFromEnv, InstanceNameError, namedInstance } from './instance.js';
 import { SUGGESTION_MARKER } from './suggestions.js';
@@ -36,6 +36,7 @@ describe('instance names', () => {
 
   it.each(['Staging', 'a_b', '-x', 'x-', 'x'.repeat(33), 'prod env', 'x-->', 'ü', 'a:b', '../x'])('refuses %j', (name) => {
     expect(() => namedInstance(name)).toThrow(InstanceNameError);
+    expect(() => namedInstance(name)).toThrow(expect.objectContaining({ kind: 'bad-input' }));
     expect(() => instanceFromEnv({ GPU_JUSTIFY_INSTANCE: name })).toThrow(/GPU_JUSTIFY_INSTANCE must be/);
   });
 });

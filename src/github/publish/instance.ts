@@ -1,4 +1,5 @@
-import { COMMENT_MARKER } from '../../report/comment.js';
+import { GpuJustifyError } from '../../domain/errors.js';
+import { COMMENT_MARKER } from '../../report/index.js';
 import { CHECK_NAME } from './check-run.js';
 import { SUGGESTION_MARKER } from './suggestions.js';
 
@@ -21,7 +22,10 @@ export interface Instance {
 /** Short, lower case, digits and inner hyphens: it goes into HTML comments and a check's name. */
 const NAME = /^[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?$/;
 
-export class InstanceNameError extends Error {
+/** The operator's instance name cannot be used: bad input, as the Action reports it. */
+export class InstanceNameError extends GpuJustifyError {
+  override readonly kind = 'bad-input';
+
   constructor(value: string) {
     super(`GPU_JUSTIFY_INSTANCE must be 1 to 32 of a-z, 0-9 and inner hyphens, got ${JSON.stringify(value.slice(0, 40))}`);
     this.name = 'InstanceNameError';

@@ -1,13 +1,13 @@
 import type { CommentWhen } from '../../domain/policy.js';
 import type { ReviewResult } from '../../domain/review.js';
-import type { CheckOutput } from '../../report/check.js';
+import type { CheckOutput } from '../../report/index.js';
 import type { ChangeSet } from '../../domain/files.js';
-import type { Logger, PullRequestTarget } from '../api/client.js';
+import type { Logger, PullRequestTarget } from '../api/index.js';
 import type { CommentOutcome, MarkedComment } from './comment-poster.js';
-import { describeFailure } from '../api/errors.js';
+import { describeFailure } from '../api/index.js';
 import type { Instance } from './instance.js';
-import { overridable } from '../overrides/override.js';
-import type { OverrideRecord } from '../overrides/override.js';
+import { overridable } from '../overrides/index.js';
+import type { OverrideRecord } from '../overrides/index.js';
 import type { ReviewPublisher } from './publisher.js';
 import { planSuggestions, SUGGESTION_MARKER } from './suggestions.js';
 

@@ -1,5 +1,5 @@
-import type { CheckOutput } from '../../report/check.js';
-import type { Logger } from '../api/client.js';
+import type { CheckOutput } from '../../report/index.js';
+import type { Logger } from '../api/index.js';
 import type { CommentOutcome, MarkedComment } from './comment-poster.js';
 import type { SuggestionOutcome } from './suggestion-poster.js';
 import type { Suggestion } from './suggestions.js';

@@ -1,4 +1,4 @@
-import type { GitHubClient, Logger, PullRequestTarget } from '../api/client.js';
+import type { GitHubClient, Logger, PullRequestTarget } from '../api/index.js';
 import { isGone } from './comment-duplicates.js';
 import { SUGGESTION_MARKER } from './suggestions.js';
 import type { Suggestion } from './suggestions.js';

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import type { TreeReader } from '../../domain/files.js';
 import type { ChangeReview, ReviewResult } from '../../domain/review.js';
 import { hasInvisible } from '../../domain/visible.js';
-import { md } from '../../report/escape.js';
-import { reviewReason } from '../../report/reasons.js';
+import { md } from '../../report/index.js';
+import { reviewReason } from '../../report/index.js';
 
 /** Marks our review comments so a re-run replaces them instead of adding more. */
 export const SUGGESTION_MARKER = '<!-- gpu-justify:suggestion -->';

@@ -1,5 +1,5 @@
-import type { GitHubClient, Logger } from '../api/client.js';
-import { GitHubApiError } from '../api/errors.js';
+import type { GitHubClient, Logger } from '../api/index.js';
+import { GitHubApiError } from '../api/index.js';
 import { GpuJustifyError } from '../../domain/errors.js';
 
 /** Seconds a review may spend waiting out rate limits on its writes, unless the operator says otherwise. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { redactor } from '../../domain/redact.js';
+import { redactor } from '../../util/redact.js';
 import { TelemetryConfigError } from '../errors.js';
 import type { HttpSettings } from './http.js';
 

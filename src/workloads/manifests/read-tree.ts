@@ -1,7 +1,7 @@
 import { readOrWhy, UnreadablePathError } from '../../domain/index.js';
 import type { DeclaredWorkload, TreeReader } from '../../domain/index.js';
 import { MAX_FILE_CHARS } from '../../domain/limits.js';
-import { mapLimit } from '../../domain/map-limit.js';
+import { mapLimit } from '../../util/map-limit.js';
 import { declaredWorkloads } from './read-workloads.js';
 
 /** Directories walked and YAML files read at most: a review reads manifests, not a monorepo. */

@@ -1,6 +1,6 @@
 import type { AppMetrics } from '../metrics.js';
 import type { WorkRuntime } from '../work/runtime.js';
-import type { Instance } from '../../publish/instance.js';
+import type { Instance } from '../../publish/index.js';
 
 /** What every webhook handler shares: where jobs go, and the App's metrics. */
 export interface IntakeDeps {

@@ -1,5 +1,5 @@
 import type { Context } from 'probot';
-import { parseCommand } from '../../overrides/command-parser.js';
+import { parseCommand } from '../../overrides/index.js';
 import type { Request } from '../work/requests.js';
 import type { IntakeDeps } from './deps.js';
 import { submit } from './submit.js';

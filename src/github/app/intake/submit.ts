@@ -1,4 +1,4 @@
-import type { Logger } from '../../api/client.js';
+import type { Logger } from '../../api/index.js';
 import type { AppMetrics } from '../metrics.js';
 import { jobKey } from '../work/jobs.js';
 import type { JobData } from '../work/jobs.js';

@@ -1,18 +1,18 @@
-import { ApiTreeReader } from '../../api/change-set.js';
-import type { GitHubClient, Logger, RepoRef } from '../../api/client.js';
-import { commandNoLongerStands } from '../../overrides/command-comment.js';
-import { describeFailure } from '../../api/errors.js';
-import { renderExplain, renderHelp, REPLY_MARKER } from '../../overrides/explain.js';
-import { readCodeOwners } from '../../api/code-owners.js';
-import { decideOverride } from '../../overrides/override-permission.js';
-import { loadPolicy } from '../../api/policy-loader.js';
-import type { LoadedPull } from '../../api/pull-target.js';
+import { ApiTreeReader } from '../../api/index.js';
+import type { GitHubClient, Logger, RepoRef } from '../../api/index.js';
+import { commandNoLongerStands } from '../../overrides/index.js';
+import { describeFailure } from '../../api/index.js';
+import { renderExplain, renderHelp, REPLY_MARKER } from '../../overrides/index.js';
+import { readCodeOwners } from '../../api/index.js';
+import { decideOverride } from '../../overrides/index.js';
+import { loadPolicy } from '../../api/index.js';
+import type { LoadedPull } from '../../api/index.js';
 import { analysePullRequest } from '../../review-pull-request.js';
 import type { OverrideGrant, ReviewOutcome } from '../../review-pull-request.js';
-import type { TelemetryProvider } from '../../../telemetry/from-env.js';
+import type { TelemetryProvider } from '../../../telemetry/index.js';
 import type { Request } from './requests.js';
 import type { WorkStore } from './store.js';
-import { code } from '../../../report/escape.js';
+import { code } from '../../../report/index.js';
 
 /** A pull request's commands, answered by its job one after another (pull-request-job.ts). */
 export interface CommandContext {

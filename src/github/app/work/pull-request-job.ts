@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
-import { renderFailedCheck } from '../../../report/check.js';
-import type { TelemetryProvider } from '../../../telemetry/from-env.js';
-import { concludeLeftInProgress } from '../../publish/check-run.js';
-import type { GitHubClient, Logger, RepoRef } from '../../api/client.js';
-import { describeFailure } from '../../api/errors.js';
+import { renderFailedCheck } from '../../../report/index.js';
+import type { TelemetryProvider } from '../../../telemetry/index.js';
+import { concludeLeftInProgress } from '../../publish/index.js';
+import type { GitHubClient, Logger, RepoRef } from '../../api/index.js';
+import { describeFailure } from '../../api/index.js';
 import type { AppMetrics } from '../metrics.js';
-import { loadPull } from '../../api/pull-target.js';
-import type { LoadedPull } from '../../api/pull-target.js';
+import { loadPull } from '../../api/index.js';
+import type { LoadedPull } from '../../api/index.js';
 import { reviewPullRequest } from '../../review-pull-request.js';
 import type { OverrideGrant, ReviewOutcome } from '../../review-pull-request.js';
-import type { SelfLogin } from '../../api/self-login.js';
-import type { StateKey } from '../../overrides/state-signature.js';
+import type { SelfLogin } from '../../api/index.js';
+import type { StateKey } from '../../overrides/index.js';
 import { acknowledge, answerWithoutReview, explain, onceForComment, override } from './commands.js';
 import type { CommandContext } from './commands.js';
 import type { CommitJobData, JobData, PrJobData } from './jobs.js';
@@ -21,7 +21,7 @@ import { MAILBOX_BATCH, readRequest } from './requests.js';
 import type { Request } from './requests.js';
 import type { WorkStore } from './store.js';
 import { transient } from './transient.js';
-import type { Instance } from '../../publish/instance.js';
+import type { Instance } from '../../publish/index.js';
 
 /**
  * How long creating our comment on a pull request stays claimed by the review that created it: a

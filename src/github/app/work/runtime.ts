@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { describeFailure } from '../../api/errors.js';
+import { describeFailure } from '../../api/index.js';
 import { bullmqQueue } from './bullmq-queue.js';
 import { memoryQueue } from './memory-queue.js';
 import { memoryStore } from './memory-store.js';

@@ -1,5 +1,5 @@
 import { CreationAllowanceSpent, WriteTurnsTaken } from '../writers/pacing.js';
-import { rateLimitWait, WriteBudgetExceededError } from '../../publish/write-budget.js';
+import { rateLimitWait, WriteBudgetExceededError } from '../../publish/index.js';
 import { RetryLater } from './queue.js';
 
 /**

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { GitHubClient, Logger } from '../../api/client.js';
+import type { GitHubClient, Logger } from '../../api/index.js';
 import type { WorkStore } from '../work/store.js';
 import { GpuJustifyError } from '../../../domain/errors.js';
 
