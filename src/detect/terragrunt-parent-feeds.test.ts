@@ -76,7 +76,7 @@ describe("a Terragrunt parent's inputs judged in each unit by what they feed", (
       const parent = 'live/_envcommon/workers.hcl';
       const unit = 'include "common" {\n  path = find_in_parent_folders("_envcommon/workers.hcl")\n}\n';
       // Terragrunt merges the parent's source into the unit: its path is taken from the unit's folder.
-      const common = (type: string) => `terraform {\n  source = "../../../modules/workers"\n}\n${inputs(type)}`;
+      const common = (type: string) => `terraform {\n  source = "../../../modules/workers"\n}\n${inputs(type)}`; // fixture path: data, never read
       const tree = { 'modules/workers/main.tf': VARIABLE + body, 'live/prod/workers/terragrunt.hcl': unit };
       const got = await detectPr({ ...tree, [parent]: common('t3.medium') }, { ...tree, [parent]: common('g5.xlarge') });
       const state = got.coverage.find((c) => c.file === parent)?.state;

@@ -26,8 +26,9 @@ function escapingPaths(rel: string): string[] {
   const text = readFileSync(path.join(ROOT, rel), 'utf8');
   const dir = path.dirname(path.join(ROOT, rel));
   const out: string[] = [];
-  // A test may hand a hostile path to the code as data (a symlink's target); it says so on its line.
-  const lines = text.split('\n').filter((line) => !line.includes('hostile link target: data, never read'));
+  // A test may hand a path to the code as data (a symlink's target, a path inside a fixture tree); it
+  // says so on its line.
+  const lines = text.split('\n').filter((line) => !/(hostile link target|fixture path): data, never read/.test(line));
   for (const match of lines.join('\n').matchAll(/['"`]((?:\.\.\/)+[^'"`\s]*)['"`]/g)) {
     const literal = match[1] ?? '';
     const target = path.resolve(dir, literal);
