@@ -40,7 +40,7 @@ describe('a first review, its verdict in before the check is due in progress', (
   beforeEach(() => vi.stubEnv('GPU_JUSTIFY_CHECK_IN_PROGRESS_AFTER_SECONDS', '600'));
   afterEach(() => vi.unstubAllEnvs());
 
-  it('of a one-queue GPU PR makes 9 calls, 3 of them writes, and lists no tree', async () => {
+  it('of a one-queue GPU PR makes 10 calls, 3 of them writes, and lists the head tree once', async () => {
     const repo = await review(gpuPr(21));
 
     expect(calls().sort()).toEqual(
@@ -48,6 +48,8 @@ describe('a first review, its verdict in before the check is due in progress', (
         // The job's read of the pull request: its current head.
         'GET /pulls/{pull_number}',
         'GET /pulls/{pull_number}/files',
+        // The head's links, any of which may lead to a changed file: one recursive listing.
+        'GET /git/trees/{tree_sha}',
         'GET /issues/{issue_number}/comments',
         'POST /graphql',
         'GET /pulls/{pull_number}',
@@ -67,27 +69,28 @@ describe('a first review, its verdict in before the check is due in progress', (
     expect(repo.reviewComments).toHaveLength(1);
   });
 
-  it('of a 250-file PR makes at most 12 calls, 3 of them writes, its file list in one round trip', async () => {
+  it('of a 250-file PR makes at most 13 calls, 3 of them writes, its file list in one round trip', async () => {
     // Every answer a moment late, as over a network: pages asked together all arrive before it.
     h.fake.delay = () => 300;
     await review(bigPr(22));
 
-    expect(calls().length).toBeLessThanOrEqual(12);
+    expect(calls().length).toBeLessThanOrEqual(13);
     expect(writes()).toEqual(['POST /check-runs', 'POST /issues/{issue_number}/comments', 'POST /pulls/{pull_number}/reviews']);
-    expect(calls().filter((c) => c.startsWith('GET /git/trees'))).toEqual([]);
+    expect(calls().filter((c) => c.startsWith('GET /git/trees'))).toEqual(['GET /git/trees/{tree_sha}']);
     // Its three pages asked together: each sent before any was answered.
     const pages = h.fake.calls('GET', /\/pulls\/\d+\/files$/);
     expect(pages.map((r) => r.query.get('page'))).toEqual(['1', '2', '3']);
     expect(Math.max(...pages.map((r) => r.arrivedAt))).toBeLessThan(Math.min(...pages.map((r) => r.answeredAt ?? Infinity)));
   });
 
-  it('of a PR with no GPU change makes 5 calls: the check its one write, the pull request read once, by the job', async () => {
+  it('of a PR with no GPU change makes 6 calls: the check its one write, the pull request read once, by the job', async () => {
     const repo = await review(nonGpuPr(23));
 
     expect(calls().sort()).toEqual(
       [
         'GET /pulls/{pull_number}',
         'GET /pulls/{pull_number}/files',
+        'GET /git/trees/{tree_sha}',
         'GET /issues/{issue_number}/comments',
         'POST /graphql',
         'POST /check-runs',

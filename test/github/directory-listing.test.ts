@@ -239,7 +239,7 @@ describe('an ordinary pull request', () => {
     'apps/web/deployment.yaml': deployment(replicas),
   });
 
-  it('in a kustomize directory costs what it did: no listing, no read of the kustomization', async () => {
+  it('in a kustomize directory costs what it did: one listing (the links), no read of the kustomization', async () => {
     const repo = new FakeRepo(
       h.fake,
       pullRequest({
@@ -250,16 +250,17 @@ describe('an ordinary pull request', () => {
 
     await h.app.deliver('pull_request', prEvent());
 
-    expect(treeCalls()).toEqual([]);
+    // The head's one recursive listing, for the links that may lead to a changed file.
+    expect(treeCalls().map((r) => r.path)).toEqual([`${REPO_PATH}/git/trees/${HEAD_SHA}`]);
     // Every read in one GraphQL query, none through REST.
     expect(h.fake.calls('POST', '/graphql')).toHaveLength(1);
     expect(contentReads(HEAD_SHA)).toEqual([]);
-    // BENCHMARKS.md §4's non-GPU PR: 5 calls with its check in progress first (10 before GraphQL,
+    // BENCHMARKS.md §4's non-GPU PR: 6 calls (5 before the head's links were listed) with its check in progress first (10 before GraphQL,
     // 6 before the pull request was read only for a comment), and the queued job's read of the
     // pull request (which head to review), token requests and the App's one `GET /app` per
     // process aside; call-budget.test.ts counts the one-write path.
     const calls = h.fake.requests.filter((r) => !r.path.endsWith('/access_tokens') && r.path !== '/app');
-    expect(calls).toHaveLength(6);
+    expect(calls).toHaveLength(7);
     expect(repo.checkRuns[0]).toMatchObject({ status: 'completed', conclusion: 'success' });
   });
 });
@@ -309,8 +310,9 @@ describe('listing failures', () => {
     const recursive = treeCalls().filter((r) => r.query.has('recursive'));
     expect(recursive).toHaveLength(1);
     // Then one tree per level below the deepest the cut answer names, each asked once: kueue (it
-    // names it), overlays, prod and base (the overlay's base); the root, terraform, infra.
-    expect(treeCalls().filter((r) => !r.query.has('recursive'))).toHaveLength(7);
+    // names it), overlays, prod and base (the overlay's base); the root, terraform, infra. The
+    // head's links are found walking every tree of the commit, the same calls serving both: 8.
+    expect(treeCalls().filter((r) => !r.query.has('recursive'))).toHaveLength(8);
     expect(new Set(treeCalls().map((r) => r.path)).size).toBe(treeCalls().length);
   });
 });

@@ -7,6 +7,7 @@ import { parseListedFiles } from './answers.js';
 import { ApiTreeReader } from './tree-reader.js';
 import type { GitHubClient, PullRequestTarget } from './client.js';
 import type { BlobAt, GraphqlBlobs } from './graphql-blobs.js';
+import { linkedPaths } from './linked-changes.js';
 import { textBefore } from './patch.js';
 import { refusalMessage } from './refused-files.js';
 import type { RefusedFile } from './refused-files.js';
@@ -68,6 +69,7 @@ export class ApiChangeSet implements ChangeSet {
   readonly #bases = new Map<string, Promise<string | null>>();
   #unlisted: UnlistedFiles | null = null;
   readonly #refusedInputs = new Map<string, number>();
+  readonly #headListing: ApiTreeListing;
 
   constructor(
     private readonly octokit: GitHubClient,
@@ -80,6 +82,7 @@ export class ApiChangeSet implements ChangeSet {
     // Listings are by commit, like the reads: a directory's files as they are at that side.
     const baseListing = new ApiTreeListing(octokit, target.base, target.baseSha, blobs);
     const headListing = new ApiTreeListing(octokit, target.head, target.headSha, blobs);
+    this.#headListing = headListing;
     this.base = {
       label: this.baseTree.label,
       read: (path) => this.#readBase(normalise(path)),
@@ -134,6 +137,8 @@ export class ApiChangeSet implements ChangeSet {
   }
 
   #changed(): Promise<Set<string>> {
+    // The head's links, listed while the file list is asked: a link to a changed file is a changed path.
+    const addLinked = this.#paths ? null : linkedPaths(this.#headListing, this.headTree.label);
     this.#paths ??= this.#listFiles().then(async (files) => {
       const paths = new Set<string>();
       for (const file of files.values()) {
@@ -143,6 +148,7 @@ export class ApiChangeSet implements ChangeSet {
       }
       this.#prefetch(files.values());
       await this.#completeListing(paths, files.size);
+      await addLinked?.(paths);
       return paths;
     });
     return this.#paths;

@@ -1,6 +1,8 @@
 import type { GitHubClient, RepoRef } from './client.js';
+import { GitHubAnswerError, parseBlobAnswer } from './answers.js';
 import { GitHubApiError } from './errors.js';
 import type { GraphqlBlobs } from './graphql-blobs.js';
+import type { TreeLinks } from './linked-changes.js';
 import { statusOf } from './tree-reader.js';
 import { GpuJustifyError } from '../../domain/errors.js';
 
@@ -20,6 +22,9 @@ interface Tree {
 
 // Regular and executable files, as the CLI's git reader lists them: not links, not submodules.
 const FILE_MODES = new Set(['100644', '100755']);
+const LINK_MODE = '120000';
+/** Trees listed one by one, at most, to find a commit's links when its recursive answer is cut short. */
+const MAX_WALKED_TREES = 100;
 
 /** GitHub cut short the listing of a single directory, which the trees API never should. */
 class TruncatedTreeError extends GpuJustifyError {
@@ -28,8 +33,14 @@ class TruncatedTreeError extends GpuJustifyError {
   constructor(
     readonly dir: string,
     readonly where: string,
+    /** Why the walk below a cut answer stopped, when it did. */
+    stopped?: string,
   ) {
-    super(`GitHub's listing of ${dir === '' ? 'the root directory' : dir} at ${where} is truncated; its files cannot all be known`);
+    super(
+      stopped === undefined
+        ? `GitHub's listing of ${dir === '' ? 'the root directory' : dir} at ${where} is truncated; its files cannot all be known`
+        : `GitHub's listing of ${where} is truncated and it holds ${stopped}: its symbolic links cannot all be known, so a link leading to a changed file would not be reviewed`,
+    );
     this.name = 'TruncatedTreeError';
   }
 }
@@ -100,6 +111,60 @@ export class ApiTreeListing {
     }
     const found = (await pending).find((e) => e.path === key);
     return found ? { mode: found.mode, type: found.type, sha: found.sha } : null;
+  }
+
+  /**
+   * Every symbolic link of the commit (mode 120000), from the one recursive listing `list` shares,
+   * and a reader of where each leads (its blob's text, one blob call each). A listing GitHub cut
+   * short cannot say which links there are: a TruncatedTreeError, never a silent part.
+   */
+  async links(): Promise<TreeLinks> {
+    const entries = await this.#everyEntry();
+    const links = new Map(entries.filter((e) => e.mode === LINK_MODE && e.type === 'blob').map((e) => [e.path, e.sha]));
+    return { links, target: (sha) => this.#linkText(sha) };
+  }
+
+  /**
+   * Every entry of the commit, by full path. When the recursive answer is cut short, every tree is
+   * listed on its own, level by level, at most MAX_WALKED_TREES of them: over that, what the commit
+   * holds cannot all be known, and that is an error naming it, never a silent part.
+   */
+  async #everyEntry(): Promise<TreeEntry[]> {
+    this.#whole ??= this.#fetch(this.commit, true);
+    const whole = await this.#whole;
+    if (whole === null) return [];
+    if (!whole.truncated) return whole.entries;
+    const out: TreeEntry[] = [];
+    let level = [{ sha: whole.sha, dir: '' }];
+    let walked = 0;
+    while (level.length > 0) {
+      walked += level.length;
+      if (walked > MAX_WALKED_TREES) throw new TruncatedTreeError('', this.#where(), `more than ${MAX_WALKED_TREES} directories`);
+      const trees = await Promise.all(level.map(async (t) => ({ ...t, tree: await this.#tree(t.sha) })));
+      level = [];
+      for (const { dir, tree } of trees) {
+        if (tree?.truncated) throw new TruncatedTreeError(dir, this.#where());
+        for (const e of tree?.entries ?? []) {
+          const path = dir === '' ? e.path : `${dir}/${e.path}`;
+          out.push({ ...e, path });
+          if (e.type === 'tree') level.push({ sha: e.sha, dir: path });
+        }
+      }
+    }
+    return out;
+  }
+
+  async #linkText(sha: string): Promise<string> {
+    const data: unknown = await this.octokit.rest.git.getBlob({ ...this.repo, file_sha: sha }).then(
+      (res) => res.data,
+      (err: unknown) => {
+        throw (
+          GitHubApiError.from(err) ?? new GitHubAnswerError(`blob ${sha}`, err instanceof Error ? err.message.slice(0, 200) : 'unparseable')
+        );
+      },
+    );
+    const blob = parseBlobAnswer(`blob ${sha}`, data);
+    return blob.encoding === 'base64' ? Buffer.from(blob.content, 'base64').toString('utf8') : blob.content;
   }
 
   async #entries(dir: string, keep: (entry: TreeEntry) => boolean): Promise<string[]> {
