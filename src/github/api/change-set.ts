@@ -1,5 +1,4 @@
 import { anyParserAccepts, detectionReads, mayBeApplied } from '../../detect/detect-file.js';
-import { PARSERS } from '../../detect/registry.js';
 import { UnreadablePathError, submoduleReason } from '../../domain/files.js';
 import type { ChangeSet, TreeReader } from '../../domain/files.js';
 import { MAX_FILE_CHARS } from '../../domain/limits.js';
@@ -8,6 +7,21 @@ import { ApiTreeReader } from './tree-reader.js';
 import type { GitHubClient, PullRequestTarget } from './client.js';
 import type { BlobAt, GraphqlBlobs } from './graphql-blobs.js';
 import { linkedPaths } from './linked-changes.js';
+import {
+  ancestors,
+  baseLikelyRead,
+  FILES_PER_PAGE,
+  GRAPHQL_WHOLE_BYTES,
+  hasNext,
+  LINK_MODE,
+  MAX_COMPARED_FILES,
+  MAX_FILE_PAGES,
+  normalise,
+  parsersMightHold,
+  SUBMODULE_MODE,
+  webHost,
+} from './listed-file.js';
+import type { ListedFile } from './listed-file.js';
 import { textBefore } from './patch.js';
 import { refusalMessage } from './refused-files.js';
 import type { RefusedFile } from './refused-files.js';
@@ -16,17 +30,6 @@ import { changedByTrees, MAX_LISTED_FILES } from './tree-diff.js';
 import type { UnlistedFiles } from './tree-diff.js';
 
 export { ApiTreeReader } from './tree-reader.js';
-
-/** One entry of the pull request's file list. */
-interface ListedFile {
-  filename: string;
-  status: string;
-  /** The head side's blob. */
-  sha: string | null;
-  /** Unified diff, merge base → head; GitHub leaves it out for large or binary diffs. */
-  patch: string | null;
-  previousFilename: string | null;
-}
 
 /**
  * The pull request's two sides and the paths its diff touches (old names of renames too).
@@ -365,58 +368,5 @@ export class ApiChangeSet implements ChangeSet {
       return;
     }
     for (const path of found.paths) paths.add(path);
-  }
-}
-
-/** Git's modes of a submodule and of a symbolic link, as the trees API spells them. */
-const SUBMODULE_MODE = '160000';
-const LINK_MODE = '120000';
-
-function hasNext(link: string | undefined): boolean {
-  return link !== undefined && /rel="next"/.test(link);
-}
-
-/** GraphQL serves a blob's text whole up to this size; a smaller blob without text is binary. */
-const GRAPHQL_WHOLE_BYTES = 512_000;
-
-/** Files per page of the pull request's file list, GitHub's most. */
-const FILES_PER_PAGE = 100;
-/** Files a comparison of two commits lists at most. */
-const MAX_COMPARED_FILES = 300;
-/** Pages of it GitHub serves at most: 3,000 files. */
-const MAX_FILE_PAGES = MAX_LISTED_FILES / FILES_PER_PAGE;
-
-/**
- * Whether the base side will be read, not rebuilt, as far as the listing shows: its diff is
- * missing or is not a plain edit, or the diff's own lines pass a parser's cheap check (the
- * declarations it touches). A guess for prefetching only: what is read is decided as always.
- */
-function baseLikelyRead(file: ListedFile): boolean {
-  if (file.patch === null || (file.status !== 'modified' && file.status !== 'removed')) return true;
-  return parsersMightHold(file.filename, file.patch);
-}
-
-function parsersMightHold(path: string, text: string | null): boolean {
-  return text !== null && PARSERS.some((p) => (p.acceptsPath?.(path) ?? true) && p.mightContain(path, text));
-}
-
-function normalise(path: string): string {
-  return path.replace(/^\/+/, '');
-}
-
-/** The directories holding `path`, the root (`''`) first. */
-function ancestors(path: string): string[] {
-  const parts = path.split('/').slice(0, -1);
-  return ['', ...parts.map((_, i) => parts.slice(0, i + 1).join('/'))];
-}
-
-/** The host repositories are cloned from: github.com for api.github.com, the server's own for GitHub Enterprise (`…/api/v3`). */
-function webHost(octokit: GitHubClient): string {
-  const base = (octokit.request as { endpoint?: { DEFAULTS?: { baseUrl?: unknown } } }).endpoint?.DEFAULTS?.baseUrl;
-  try {
-    const host = new URL(typeof base === 'string' ? base : 'https://api.github.com').host;
-    return host === 'api.github.com' ? 'github.com' : host.replace(/^api\./, '');
-  } catch {
-    return 'github.com';
   }
 }
