@@ -2,6 +2,8 @@ import { mkdir, symlink } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clusterQueue } from '../github/scenarios.js';
+import { LAYOUTS, pool, variables } from '../helpers/linked-layouts.js';
+import type { Layout } from '../helpers/linked-layouts.js';
 import { detectJson } from './detect-json.js';
 import { commitAll, git, tempDir, writeFiles } from './tree-readers/helpers.js';
 
@@ -15,50 +17,6 @@ const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0)) await c();
 });
-
-const pool = (at: string) =>
-  [
-    'resource "google_container_node_pool" "l4" {',
-    '  name       = "l4"',
-    '  cluster    = "lab"',
-    '  location   = "us-central1-a"',
-    '  node_count = var.gpu_nodes',
-    `  # read through ${at}`,
-    '  node_config {',
-    '    machine_type = "g2-standard-8"',
-    '    guest_accelerator {',
-    '      type  = "nvidia-l4"',
-    '      count = 1',
-    '    }',
-    '  }',
-    '}',
-    '',
-  ].join('\n');
-
-const variables = (gpuNodes: number, cpuNodes: number) =>
-  `variable "gpu_nodes" {\n  default = ${gpuNodes}\n}\n\nvariable "cpu_nodes" {\n  default = ${cpuNodes}\n}\n`;
-
-/** A module folder whose `variables.tf` is a link, through `hops` links, to the shared file. */
-interface Layout {
-  name: string;
-  shared: string;
-  /** Links, each [path, the path it leads to]; the first is the module's `variables.tf`. */
-  links: [string, string][];
-}
-
-const LAYOUTS: Layout[] = [
-  { name: 'a sibling folder', shared: 'shared/variables.tf', links: [['gke/variables.tf', 'shared/variables.tf']] },
-  { name: 'the parent folder', shared: 'envs/gcp/variables.tf', links: [['envs/gcp/gke/variables.tf', 'envs/gcp/variables.tf']] },
-  { name: 'three folders up', shared: 'common/vars.tf', links: [['envs/prod/gcp/gke/shared_variables.tf', 'common/vars.tf']] },
-  {
-    name: 'a chain of two links',
-    shared: 'common/vars.tf',
-    links: [
-      ['envs/prod/gke/variables.tf', 'envs/prod/variables.tf'],
-      ['envs/prod/variables.tf', 'common/vars.tf'],
-    ],
-  },
-];
 
 async function repoWith(layout: Layout, before: string, after: string) {
   const tmp = await tempDir();
@@ -94,11 +52,11 @@ describe('a file read through symbolic links, in git-ref mode', () => {
     cleanups.push(tmp.cleanup);
     const dir = tmp.path;
     git(dir, 'init', '-q');
-    await writeFiles(dir, { 'clusters/shared/queues.src': clusterQueue(6) });
+    await writeFiles(dir, { 'clusters/common/queues.src': clusterQueue(6) });
     await mkdir(join(dir, 'clusters/prod'), { recursive: true });
-    await symlink('../shared/queues.src', join(dir, 'clusters/prod/queues.yaml'));
+    await symlink('../common/queues.src', join(dir, 'clusters/prod/queues.yaml'));
     const base = commitAll(dir, 'base');
-    await writeFiles(dir, { 'clusters/shared/queues.src': clusterQueue(12) });
+    await writeFiles(dir, { 'clusters/common/queues.src': clusterQueue(12) });
     const head = commitAll(dir, 'head');
     const { json } = await detectJson('--repo', dir, '--base', base, '--head', head);
     expect(json.changes.map((c) => [c.file, c.gpusBefore, c.gpusAfter])).toEqual([['clusters/prod/queues.yaml', 6, 12]]);

@@ -2,6 +2,8 @@ import { dirname, posix } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { COMMENT_MARKER } from '../../src/report/comment.js';
 import { FakeRepo } from '../helpers/fake-repo.js';
+import { LAYOUTS, pool, variables } from '../helpers/linked-layouts.js';
+import type { Layout } from '../helpers/linked-layouts.js';
 import type { FakeSpecial } from '../helpers/fake-repo-trees.js';
 import type { PullRequestState } from '../helpers/fake-repo.js';
 import { ENFORCE_POLICY, prEvent, pullRequest, useApp } from './app-harness.js';
@@ -15,50 +17,6 @@ import { QUEUE_FILE, clusterQueue } from './scenarios.js';
  * not followed), never "no GPU change"; a CPU-only change stays no GPU change.
  */
 const h = useApp();
-
-const pool = (at: string) =>
-  [
-    'resource "google_container_node_pool" "l4" {',
-    '  name       = "l4"',
-    '  cluster    = "lab"',
-    '  location   = "us-central1-a"',
-    '  node_count = var.gpu_nodes',
-    `  # read through ${at}`,
-    '  node_config {',
-    '    machine_type = "g2-standard-8"',
-    '    guest_accelerator {',
-    '      type  = "nvidia-l4"',
-    '      count = 1',
-    '    }',
-    '  }',
-    '}',
-    '',
-  ].join('\n');
-
-const variables = (gpuNodes: number, cpuNodes: number) =>
-  `variable "gpu_nodes" {\n  default = ${gpuNodes}\n}\n\nvariable "cpu_nodes" {\n  default = ${cpuNodes}\n}\n`;
-
-/** A module folder whose `variables.tf` is a link, through `links`, to the shared file. */
-interface Layout {
-  name: string;
-  shared: string;
-  /** Links, each [path, the path it leads to]; the first is the module's `variables.tf`. */
-  links: [string, string][];
-}
-
-const LAYOUTS: Layout[] = [
-  { name: 'a sibling folder', shared: 'shared/variables.tf', links: [['gke/variables.tf', 'shared/variables.tf']] },
-  { name: 'the parent folder', shared: 'envs/gcp/variables.tf', links: [['envs/gcp/gke/variables.tf', 'envs/gcp/variables.tf']] },
-  { name: 'three folders up', shared: 'common/vars.tf', links: [['envs/prod/gcp/gke/shared_variables.tf', 'common/vars.tf']] },
-  {
-    name: 'a chain of two links',
-    shared: 'common/vars.tf',
-    links: [
-      ['envs/prod/gke/variables.tf', 'envs/prod/variables.tf'],
-      ['envs/prod/variables.tf', 'common/vars.tf'],
-    ],
-  },
-];
 
 function linksOf(layout: Layout): Record<string, FakeSpecial> {
   return Object.fromEntries(layout.links.map(([link, to]) => [link, { link: posix.relative(dirname(link), to) }]));
@@ -112,9 +70,9 @@ describe('a file read through symbolic links, through the App', () => {
   });
 
   it('a queue file changed under a name no parser reads is judged at the link that applies it', async () => {
-    const shared = 'clusters/shared/queues.src';
+    const shared = 'clusters/common/queues.src';
     const pr = pullRequest({}, ENFORCE_POLICY);
-    const special = { 'clusters/prod/queues.yaml': { link: '../shared/queues.src' } };
+    const special = { 'clusters/prod/queues.yaml': { link: '../common/queues.src' } };
     const { conclusion, shown } = await review({
       ...pr,
       baseFiles: { ...pr.baseFiles, [QUEUE_FILE]: clusterQueue(6), [shared]: clusterQueue(6) },
@@ -129,17 +87,17 @@ describe('a file read through symbolic links, through the App', () => {
 
   it('a file changed in a linked directory is named at the path that reads it, never passed', async () => {
     const pr = pullRequest({}, ENFORCE_POLICY);
-    const special = { 'gke/shared': { link: '../shared' } };
-    const same = { [QUEUE_FILE]: clusterQueue(6), 'gke/main.tf': pool('gke/shared/variables.tf') };
+    const special = { 'gke/common': { link: '../common' } };
+    const same = { [QUEUE_FILE]: clusterQueue(6), 'gke/main.tf': pool('gke/common/variables.tf') };
     const { conclusion, shown } = await review({
       ...pr,
-      baseFiles: { ...pr.baseFiles, ...same, 'shared/variables.tf': variables(2, 3) },
-      headFiles: { ...pr.headFiles, ...same, 'shared/variables.tf': variables(5, 3) },
+      baseFiles: { ...pr.baseFiles, ...same, 'common/variables.tf': variables(2, 3) },
+      headFiles: { ...pr.headFiles, ...same, 'common/variables.tf': variables(5, 3) },
       baseSpecial: special,
       headSpecial: special,
     });
     expect(conclusion).toBe('failure');
-    expect(shown).toContain('gke/shared/variables.tf');
+    expect(shown).toContain('gke/common/variables.tf');
     expect(shown).not.toMatch(/No GPU capacity change/i);
   });
 

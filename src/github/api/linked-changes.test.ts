@@ -21,10 +21,10 @@ const WHERE = 'the tree of o/r@c';
 
 describe('linksToChanged', () => {
   it.each([
-    ['a sibling folder', { 'gke/variables.tf': '../shared/variables.tf' }, 'shared/variables.tf', ['gke/variables.tf']],
+    ['a sibling folder', { 'gke/variables.tf': '../common/variables.tf' }, 'common/variables.tf', ['gke/variables.tf']],
     ['the parent folder', { 'envs/gcp/gke/variables.tf': '../variables.tf' }, 'envs/gcp/variables.tf', ['envs/gcp/gke/variables.tf']],
     ['a chain of two', { 'a/b/v.tf': '../v.tf', 'a/v.tf': '../common/v.tf' }, 'common/v.tf', ['a/b/v.tf', 'a/v.tf']],
-    ['a linked directory', { 'gke/shared': '../shared' }, 'shared/variables.tf', ['gke/shared/variables.tf']],
+    ['a linked directory', { 'gke/common': '../common' }, 'common/variables.tf', ['gke/common/variables.tf']],
     ['a chain through a linked directory', { 'gke/v.tf': 'lib/v.tf', 'gke/lib': '../lib' }, 'lib/v.tf', ['gke/lib/v.tf', 'gke/v.tf']],
   ])('names what reads a changed file through %s', async (_, links, changed, expected) => {
     expect(await linksToChanged(treeOf(links).tree, new Set([changed]), WHERE)).toEqual(expected);
@@ -41,7 +41,7 @@ describe('linksToChanged', () => {
     ['round a loop', { 'a/v.tf': '../b/v.tf', 'b/v.tf': '../a/v.tf' }],
     ['to another file', { 'gke/v.tf': '../other/v.tf' }],
   ])('a link leading %s leads to no changed file', async (_, links) => {
-    expect(await linksToChanged(treeOf(links).tree, new Set(['shared/v.tf']), WHERE)).toEqual([]);
+    expect(await linksToChanged(treeOf(links).tree, new Set(['common/v.tf']), WHERE)).toEqual([]);
   });
 
   it('a chain longer than the hops followed leads to no changed file', async () => {
@@ -52,14 +52,14 @@ describe('linksToChanged', () => {
   });
 
   it('a path detection never reads is left out, as are paths already changed', async () => {
-    const { tree } = treeOf({ 'docs/logo.png': '../shared/logo.png', 'gke/v.tf': '../shared/v.tf' });
-    expect(await linksToChanged(tree, new Set(['shared/logo.png', 'shared/v.tf', 'gke/v.tf']), WHERE)).toEqual([]);
+    const { tree } = treeOf({ 'docs/logo.png': '../common/logo.png', 'gke/v.tf': '../common/v.tf' });
+    expect(await linksToChanged(tree, new Set(['common/logo.png', 'common/v.tf', 'gke/v.tf']), WHERE)).toEqual([]);
   });
 
   it('reads each link blob once, however many links share it', async () => {
-    const { tree, reads } = treeOf({ 'a/v.tf': '../shared/v.tf', 'b/v.tf': '../shared/v.tf', 'c/v.tf': '../shared/v.tf' });
-    expect(await linksToChanged(tree, new Set(['shared/v.tf']), WHERE)).toEqual(['a/v.tf', 'b/v.tf', 'c/v.tf']);
-    expect(reads).toEqual(['sha:../shared/v.tf']);
+    const { tree, reads } = treeOf({ 'a/v.tf': '../common/v.tf', 'b/v.tf': '../common/v.tf', 'c/v.tf': '../common/v.tf' });
+    expect(await linksToChanged(tree, new Set(['common/v.tf']), WHERE)).toEqual(['a/v.tf', 'b/v.tf', 'c/v.tf']);
+    expect(reads).toEqual(['sha:../common/v.tf']);
   });
 
   it('more link blobs than it reads is an error naming the tree, never a silent part', async () => {

@@ -46,7 +46,7 @@ export function linkedPaths(listing: { links(): Promise<TreeLinks> }, label: str
  * The paths that read a changed file through a symbolic link, and are not changed paths already.
  *
  * A link's blob stays the same when the file it leads to changes, so GitHub's file list names only
- * that file; yet Terraform reading `variables.tf -> ../shared/variables.tf` in its module, or
+ * that file; yet Terraform reading `variables.tf -> ../common/variables.tf` in its module, or
  * kustomize applying a linked queue file, reads the new text. A link (or a file under a linked
  * directory) whose way passes through a changed path — its target, a link of its chain, a file
  * below a linked directory — is a changed path too, read like any other: both its sides through
