@@ -1,34 +1,10 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { DetectedChanges } from '../../src/detect/detect-changes.js';
 import { detectPr, edited, loadReal } from './real-fixtures.js';
-import type { Edit } from './real-fixtures.js';
+import { MODULE_CASES } from './real-cases-modules.js';
+import type { RealCase, Row } from './real-case.js';
 
-/** [kind, name, GPUs before, GPUs after] of one reported change. */
-type Row = [kind: string, name: string, before: number, after: number];
-
-/**
- * A pull request on a real public file (fixtures/real/SOURCES.md): the file as published is the
- * base, `edits` make the head. `expect` is worked out by hand from the file and the cloud's
- * GPUs per machine (`why` shows the arithmetic): the changes a review must report (none, for a
- * negative control), or `not-followed` where the capacity cannot be known from the repository
- * (a module that is not in it, values that come from elsewhere).
- */
-export interface RealCase {
-  id: string;
-  /** Fixture file or directory under fixtures/real. */
-  target: string;
-  edits: Edit[];
-  expect: Row[] | 'not-followed';
-  /** The rows are a lower bound the review reports with a warning that says so (a per-zone count, zones unknown). */
-  partial?: true;
-  /**
-   * Where the review falls short of `expect` today, honestly: it says not followed (never a silent
-   * miss, never another count), for the reason given. The case then fails once the review reads
-   * it, so this is removed; `--cases` prints it, and a negative control with it counts as a false alarm.
-   */
-  today?: { outcome: 'not-followed'; reason: string };
-  why: string;
-}
+export type { RealCase } from './real-case.js';
 
 /**
  * - `right`: exactly the expected changes, nothing left unfollowed (for a negative control: no change).
@@ -640,4 +616,5 @@ export const REAL_CASES: readonly RealCase[] = [
     today: { outcome: 'not-followed', reason: 'Pulumi programs are not parsed; the floor names g5.xlarge' },
     why: 'maxSize 2 × 1 A10G',
   },
+  ...MODULE_CASES,
 ];

@@ -28,3 +28,83 @@ describe('accountSignals', () => {
     expect(accountSignals('kueue/gpu-flavor', FLAVOR).signals.map((s) => s.by)).toEqual(['label', 'scheduling']);
   });
 });
+
+/** The contexts of the GPU-named keys of a Terraform file, in order. */
+const keyContexts = (text: string) =>
+  accountSignals('main.tf', text)
+    .signals.filter((s) => s.kind === 'gpu-key')
+    .map((s) => [s.token, s.by]);
+
+describe('names that say GPU but size nothing', () => {
+  const GPU_NAMES = ['gpu', 'eks_gpu_node', 'attach-cloudwatch-to-gpu-ng', 'GpuNodes', 'accelerator_pool'];
+  const DATA_TYPES = [
+    'aws_ami',
+    'aws_iam_policy',
+    'google_container_engine_versions',
+    'aws_ec2_instance_types',
+    'azurerm_kubernetes_cluster',
+  ];
+  const GRANTS = [
+    'aws_iam_role',
+    'aws_iam_role_policy_attachment',
+    'aws_iam_policy',
+    'google_project_iam_member',
+    'google_service_account_iam_binding',
+    'azurerm_role_assignment',
+    'kubernetes_cluster_role_binding',
+  ];
+  const CREATES = ['aws_autoscaling_group', 'aws_launch_template', 'google_container_node_pool', 'aws_eks_node_group', 'acme_gpu_fleet'];
+
+  it('the name of a data source or of a grant is a name, however it is spaced', () => {
+    for (const name of GPU_NAMES)
+      for (const [type, kind] of [...DATA_TYPES.map((t) => [t, 'data']), ...GRANTS.map((t) => [t, 'resource'])] as const)
+        for (const gap of [' ', '  ', '\t']) {
+          const text = `${kind}${gap}"${type}"${gap}"${name}" {\n  name = "x"\n}\n`;
+          expect(keyContexts(text), text).toEqual([[name, 'label']]);
+        }
+  });
+
+  it('a resource that may create machines, named for GPUs, stays unaccounted: its name may be all that says GPU', () => {
+    for (const name of GPU_NAMES)
+      for (const type of CREATES) {
+        const text = `resource "${type}" "${name}" {\n  max_size = 10\n}\n`;
+        const found = keyContexts(text);
+        expect(found, text).toContainEqual([name, null]);
+        expect(
+          found.every(([, by]) => by === null),
+          text,
+        ).toBe(true);
+      }
+  });
+
+  it('what the body of a data source or grant sets is still judged where it is written', () => {
+    const text = `data "aws_ami" "gpu" {\n  gpu_count = 8\n}\nresource "aws_iam_role" "gpu" {\n  accelerator_type = "x"\n}\n`;
+    expect(keyContexts(text)).toEqual([
+      ['gpu', 'label'],
+      ['gpu_count', null],
+      ['gpu', 'label'],
+      ['accelerator_type', null],
+    ]);
+  });
+
+  it('a key naming a machine image or a request is no GPU name, as a word of the key only', () => {
+    const none = [
+      'gpu_ami_id',
+      'gpu_ami_name_pattern',
+      'ami_gpu',
+      'gpuAmiId',
+      'requestGPU',
+      'requestsGpu',
+      'gpu_requests',
+      'gpu-request',
+      'gpuRequest',
+    ];
+    const kept = ['dynamic_gpu', 'gpu_amigos', 'gpuAmigo', 'requested_gpus', 'gpu_requestor', 'max_gpu', 'gpuCount'];
+    for (const key of [...none, ...kept]) {
+      const found = keyContexts(`locals {\n  ${key} = 4\n}\n`).map(([token]) => token);
+      expect(found, key).toEqual(none.includes(key) ? [] : [key]);
+      const yaml = accountSignals('values.yaml', `${key}: 4\n`).signals.map((s) => s.token);
+      expect(yaml, key).toEqual(none.includes(key) ? [] : [key]);
+    }
+  });
+});

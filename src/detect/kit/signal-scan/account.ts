@@ -1,4 +1,4 @@
-import { noCapacityContext } from './contexts.js';
+import { inNameOnlyHeader, noCapacityContext } from './contexts.js';
 import type { NoCapacity } from './contexts.js';
 import { findSignals, mayNameGpus } from './signals.js';
 import type { Signal } from './signals.js';
@@ -89,10 +89,21 @@ export function accountSignals(path: string, raw: string, accounting: FileAccoun
     if (structure.masked[signal.offset] !== text[signal.offset]) by = 'comment';
     else if (span && span.from <= line) by = 'parser';
     else if (workloads.some((w) => w.from <= line && line <= w.to)) by = 'workload';
+    else if (hcl && signal.kind === 'gpu-key' && inNameOnlyHeader(lineText(text, starts, line), signal.offset - (starts[line - 1] ?? 0)))
+      by = 'label';
     else by = noCapacityContext(pointAt(structure.points, signal.offset)?.path ?? null, signal.token, signal.kind === 'gpu-resource');
     return { ...signal, line, by };
   });
   return { kind: syntax.kind, signals };
+}
+
+/** A block header is short: a line is read this far at most, so the scan stays linear however long the line. */
+const HEADER_CHARS = 512;
+
+function lineText(text: string, starts: readonly number[], line: number): string {
+  const head = text.slice(starts[line - 1] ?? 0, (starts[line - 1] ?? 0) + HEADER_CHARS);
+  const end = head.indexOf('\n');
+  return end < 0 ? head : head.slice(0, end);
 }
 
 /** The lines a file's accounting covers, each declaration's line standing for its object. */

@@ -81,3 +81,20 @@ export function noCapacityContext(path: PathNode | null, token: string, resource
   }
   return null;
 }
+
+/**
+ * The header of an HCL block that creates no capacity whatever it is called: a data source (it
+ * reads, and creates nothing), or a resource that grants permissions (IAM roles, policies and
+ * their attachments, role assignments and bindings). A GPU name in its type or labels
+ * (`data "aws_ami" "eks_gpu_node"`, `resource "aws_iam_role_policy_attachment" "gpu-ng"`) is the
+ * object's name; what its body sets is judged where it is written. Any other resource named for
+ * GPUs (an autoscaling group, an unknown type) is no such header: its name may be all that says GPU.
+ */
+const NAME_ONLY_HEADER =
+  /^[ \t]*(?:data[ \t]+"[^"\n]*"|resource[ \t]+"(?:[a-z0-9]+_)+?(?:iam|role|policy_attachment|role_assignment|role_binding)(?:_[a-z0-9_]*)?")(?:[ \t]+"[^"\n]*")?[ \t]*\{/;
+
+/** True when `column` of the HCL line `line` lies in the header of a block that creates no capacity (NAME_ONLY_HEADER). */
+export function inNameOnlyHeader(line: string, column: number): boolean {
+  const m = NAME_ONLY_HEADER.exec(line);
+  return m !== null && column < m[0].length - 1;
+}

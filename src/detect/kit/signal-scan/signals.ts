@@ -47,6 +47,13 @@ const GPU_KEY = /gpu|accelerator/i;
  */
 // TPU keys (`cloud.google.com/gke-tpu-accelerator`) name accelerators that are not GPUs.
 const NOT_SIZING_KEY = /driver|utili[sz]ation|operator|plugin|exporter|metrics|monitor|dashboard|toolkit|runtime|cuda|image|version|tpu/i;
+/**
+ * Keys naming a machine image (`gpu_ami_id`, `gpuAmiName`: an image, like `image` above) or what a
+ * workload asks for (`requestGPU`, `gpu_requests`: demand, like a container's `resources.requests`),
+ * as a word of the key, so `dynamic_gpu` or `requested_gpus_total` are not caught by a fragment.
+ */
+const IMAGE_OR_DEMAND_KEY = /(?:^|[_.-])(?:ami|requests?)(?:[_.-]|$)|^(?:ami|requests?)[A-Z]|[a-z0-9](?:Ami|Requests?)(?:[A-Z0-9]|$)/;
+const sizes = (key: string) => !NOT_SIZING_KEY.test(key) && !IMAGE_OR_DEMAND_KEY.test(key);
 
 const VALUE_PATTERNS: readonly { pattern: RegExp; kind: SignalKind; group?: number }[] = [
   { pattern: GPU_RESOURCE_SIGNAL, kind: 'gpu-resource' },
@@ -73,7 +80,7 @@ export function findSignals(text: string, structure: Structure, keys: boolean): 
   }
   if (keys) {
     for (const k of structure.keys) {
-      if (GPU_KEY.test(k.key) && !NOT_SIZING_KEY.test(k.key)) found.push({ offset: k.offset, token: k.key, kind: 'gpu-key' });
+      if (GPU_KEY.test(k.key) && sizes(k.key)) found.push({ offset: k.offset, token: k.key, kind: 'gpu-key' });
     }
   }
   found.sort((a, b) => a.offset - b.offset || b.token.length - a.token.length);
