@@ -29,6 +29,20 @@ export async function runningJobs(server: ServerProcess): Promise<number> {
   return Number(/^gpu_justify_worker_jobs_running ([0-9.]+)$/m.exec(text)?.[1] ?? 0);
 }
 
+/** True when no replica runs a job and their queues hold none waiting, running or delayed (a replica that does not answer holds work). */
+export async function idleReplicas(servers: ServerProcess[]): Promise<boolean> {
+  for (const s of servers) {
+    const text = await fetch(`${s.url}/metrics`).then(
+      (r) => r.text(),
+      () => null,
+    );
+    if (text === null) return false;
+    const held = [...text.matchAll(/^gpu_justify_(?:queue_jobs\{state="[a-z]+"\}|worker_jobs_running) ([0-9.e+-]+)$/gm)];
+    if (held.some((m) => Number(m[1]) > 0)) return false;
+  }
+  return true;
+}
+
 /** One stage of the webhook's answer, over every replica: count, mean and quantiles from the histogram's buckets, ms. */
 export interface StageFigures {
   count: number;

@@ -9,7 +9,7 @@ import { LoadFakeGitHub } from './fake-github-server.js';
 import { quantile, writeSpacing } from './load-report.js';
 import type { LoadOptions, LoadReport } from './load-report.js';
 import { findSecretLeaks, judgeOutcome } from './outcome.js';
-import { queueCounters, runningJobs, webhookStages } from './replica-metrics.js';
+import { idleReplicas, queueCounters, runningJobs, webhookStages } from './replica-metrics.js';
 import { buildScenario } from './scenario.js';
 import type { Delivery } from './scenario.js';
 import { newSecrets, startServerProcess } from './server-process.js';
@@ -193,8 +193,12 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       lastRequests = fake.requests;
       quietSince = Date.now();
     } else if (!inProgress && Date.now() - quietSince > 3_000) {
-      drained = true;
-      break;
+      // Quiet is not idle: a job waiting its installation's write turn (up to 30 s when
+      // notifying writes queue up) makes no request meanwhile. Drained once no replica holds work.
+      if (await idleReplicas(servers.filter((_, i) => !dead.has(i)))) {
+        drained = true;
+        break;
+      }
     }
     await new Promise((r) => setTimeout(r, 250));
   }
