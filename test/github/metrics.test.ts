@@ -88,6 +88,12 @@ describe('GET /metrics', () => {
     expect(metrics).toContain('gpu_justify_queue_superseded_total 0');
     expect(metrics).toContain('gpu_justify_reruns_coalesced_total 0');
     expect(metrics).toContain('gpu_justify_review_duration_seconds_count 1');
+    // The webhook's answer, stage by stage: each timed once, the handler's within the whole.
+    const stage = (name: string, part: 'count' | 'sum') =>
+      Number(new RegExp(`^gpu_justify_webhook_stage_seconds_${part}\\{stage="${name}"\\} ([0-9.e+-]+)$`, 'm').exec(metrics)?.[1]);
+    for (const name of ['verify', 'record', 'enqueue', 'handler', 'webhook', 'finish']) expect(stage(name, 'count')).toBe(1);
+    expect(stage('record', 'sum') + stage('enqueue', 'sum')).toBeLessThanOrEqual(stage('handler', 'sum'));
+    expect(stage('verify', 'sum') + stage('handler', 'sum')).toBeLessThanOrEqual(stage('webhook', 'sum') + 1e-6);
     // Every request of the installation client is counted once, whatever its status (the
     // policy's 404s too), its token request included.
     const counted = [...metrics.matchAll(/^gpu_justify_github_requests_total\{[^}]*\} (\d+)$/gm)].reduce((sum, m) => sum + Number(m[1]), 0);

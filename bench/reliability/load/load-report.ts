@@ -1,4 +1,5 @@
 /** What a load run is given and what it reports (bench/reliability/load). */
+import type { StageFigures } from './replica-metrics.js';
 
 export interface LoadOptions {
   deliveries: number;
@@ -65,6 +66,10 @@ export interface LoadReport {
   writes: { count: number; installations: number; minGapMs: number | null; p5GapMs: number | null; busiestMinute: number };
   /** The surviving replicas' queue counters from /metrics, summed; event-loop delay, the worst replica's. */
   queue: Record<string, number>;
+  /** Each stage of the webhook's answer as the surviving replicas timed it (gpu_justify_webhook_stage_seconds). */
+  webhookStages: Record<string, StageFigures>;
+  /** The machine's 1-minute load average, sampled every 5 s from the first delivery to the drain's end. */
+  loadAverage: { min: number; mean: number; max: number };
   checksInProgress: number;
   checkRuns: number;
   failedReviews: number;

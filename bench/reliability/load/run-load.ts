@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { sign } from '@octokit/webhooks-methods';
 import { COMMENT_MARKER } from '../../../src/report/comment.js';
 import { startSimulatedPrometheus } from '../../../test/helpers/prometheus/index.js';
@@ -8,7 +9,7 @@ import { LoadFakeGitHub } from './fake-github-server.js';
 import { quantile, writeSpacing } from './load-report.js';
 import type { LoadOptions, LoadReport } from './load-report.js';
 import { findSecretLeaks, judgeOutcome } from './outcome.js';
-import { queueCounters, runningJobs } from './replica-metrics.js';
+import { idleReplicas, queueCounters, runningJobs, webhookStages } from './replica-metrics.js';
 import { buildScenario } from './scenario.js';
 import type { Delivery } from './scenario.js';
 import { newSecrets, startServerProcess } from './server-process.js';
@@ -130,6 +131,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     delivered.push(d);
   };
 
+  // The machine's 1-minute load average through the run: the figures are read beside it.
+  const loads: number[] = [loadavg()[0] ?? 0];
+  const loadSampler = setInterval(() => loads.push(loadavg()[0] ?? 0), 5_000).unref();
   // Steps go out in order, `concurrency` deliveries in flight; a step's pushes happen as it starts.
   const sendStart = Date.now();
   const inFlight = new Set<Promise<void>>();
@@ -189,15 +193,23 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       lastRequests = fake.requests;
       quietSince = Date.now();
     } else if (!inProgress && Date.now() - quietSince > 3_000) {
-      drained = true;
-      break;
+      // Quiet is not idle: a job waiting its installation's write turn (up to 30 s when
+      // notifying writes queue up) makes no request meanwhile. Drained once no replica holds work.
+      if (await idleReplicas(servers.filter((_, i) => !dead.has(i)))) {
+        drained = true;
+        break;
+      }
     }
     await new Promise((r) => setTimeout(r, 250));
   }
   const drainSeconds = (quietSince - drainStart) / 1000;
   const activeSeconds = (quietSince - sendStart) / 1000;
   const peakRssBytes = Math.max(...servers.map((s) => s.peakRss() ?? 0)) || null;
+  clearInterval(loadSampler);
   const queue = await queueCounters(servers.filter((_, i) => !dead.has(i)));
+  const stages = await webhookStages(servers.filter((_, i) => !dead.has(i)));
+  for (const [name, f] of Object.entries(stages))
+    log(`  webhook stage ${name}: ${f.count} × mean ${f.meanMs} ms, p50 ${f.p50Ms} ms, p95 ${f.p95Ms} ms, p99 ${f.p99Ms} ms`);
   for (const s of servers) await s.stop();
   const allLines = servers.flatMap((s) => s.lines);
   writeFileSync(new URL('../../../artifacts/reliability/server.log', import.meta.url), `${allLines.join('\n')}\n`);
@@ -253,6 +265,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     resent,
     killed,
     queue,
+    webhookStages: stages,
+    loadAverage: { min: Math.min(...loads), mean: loads.reduce((a, b) => a + b, 0) / loads.length, max: Math.max(...loads) },
     replicas: servers.length,
     redis: redis !== null,
     duplicateCommentsCreated: outcome.duplicateCommentsCreated,

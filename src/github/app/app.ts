@@ -6,6 +6,7 @@ import { CHECK_EVENTS, checkRunIntake, checkSuiteIntake } from './intake/check-e
 import { COMMENT_EVENTS, issueCommentIntake } from './intake/issue-comment.js';
 import { MERGE_GROUP_EVENTS, mergeGroupIntake } from './intake/merge-group.js';
 import { PULL_REQUEST_EVENTS, pullRequestIntake } from './intake/pull-request.js';
+import { timedHandler, timeWebhooks } from './intake/timing.js';
 import { AppMetrics } from './metrics.js';
 import { redactingLogger, withRedactedLog } from '../redacting-log.js';
 import { appSelfLogin } from '../api/index.js';
@@ -105,11 +106,14 @@ export function createGpuJustifyApp(
     const keyPath = process.env['PRIVATE_KEY_PATH'];
     if (keyPath && existsSync(keyPath)) redactor().add(readFileSync(keyPath, 'utf8'));
     const deps = { work, metrics, instance };
-    app.on([...PULL_REQUEST_EVENTS], withRedactedLog(pullRequestIntake(deps)));
-    app.on([...COMMENT_EVENTS], withRedactedLog(issueCommentIntake(deps)));
-    app.on('check_run.rerequested', withRedactedLog(checkRunIntake(deps)));
-    app.on(['check_suite.requested', 'check_suite.rerequested'], withRedactedLog(checkSuiteIntake(deps)));
-    app.on([...MERGE_GROUP_EVENTS], withRedactedLog(mergeGroupIntake(deps)));
+    // Each stage of the answer on /metrics (gpu_justify_webhook_stage_seconds).
+    timeWebhooks(app, metrics);
+    const timed = <C>(handler: (context: C) => Promise<void>) => timedHandler(metrics, handler);
+    app.on([...PULL_REQUEST_EVENTS], timed(withRedactedLog(pullRequestIntake(deps))));
+    app.on([...COMMENT_EVENTS], timed(withRedactedLog(issueCommentIntake(deps))));
+    app.on('check_run.rerequested', timed(withRedactedLog(checkRunIntake(deps))));
+    app.on(['check_suite.requested', 'check_suite.rerequested'], timed(withRedactedLog(checkSuiteIntake(deps))));
+    app.on([...MERGE_GROUP_EVENTS], timed(withRedactedLog(mergeGroupIntake(deps))));
   };
 }
 

@@ -8,6 +8,17 @@ import type { GitHubClient } from '../api/index.js';
 const METRICS_PATH = '/metrics';
 
 /**
+ * The stages of a webhook's answer, each a series of `gpu_justify_webhook_stage_seconds`
+ * (intake/timing.ts): `verify` from the delivery handed to Probot's webhooks (its body read) to
+ * our handler starting (the signature checked, the body parsed, Probot's context made); `record`
+ * the delivery id claimed and its requests posted; `enqueue` its jobs queued; `handler` ours,
+ * start to end; `webhook` verify and handler together, up to the answer. `finish`, the delivery
+ * marked done, is written after the answer. What Probot's `responseTime` adds to `webhook` is the
+ * body read and the wait for the event loop before it.
+ */
+export type WebhookStage = 'verify' | 'record' | 'enqueue' | 'finish' | 'handler' | 'webhook';
+
+/**
  * The App's own numbers for Prometheus. Each App instance has its own registry, so two Apps in
  * one process (tests, several installations) never share or double-register series.
  */
@@ -96,6 +107,14 @@ export class AppMetrics {
     help: 'Events for a pull request taken in by its job already waiting or running, instead of a job of their own',
     registers: [this.registry],
   });
+  readonly webhookStageSeconds = new Histogram({
+    name: 'gpu_justify_webhook_stage_seconds',
+    help: 'Time each stage of answering a webhook took (verify, record, enqueue, handler, webhook; finish after the answer)',
+    labelNames: ['stage'] as const,
+    // Fine at the low end: the answer is meant to take milliseconds, and its p95 to stay under 0.2 s.
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.2, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
   readonly rerunsCoalesced = new Counter({
     name: 'gpu_justify_reruns_coalesced_total',
     help: 'Re-runs answered by a review of the same head and base that had just concluded',
@@ -104,6 +123,11 @@ export class AppMetrics {
 
   constructor(options: { processMetrics?: boolean } = {}) {
     if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'gpu_justify_' });
+  }
+
+  /** One stage of a webhook's answer took `ms` (intake/timing.ts). */
+  observeWebhookStage(stage: WebhookStage, ms: number): void {
+    this.webhookStageSeconds.observe({ stage }, ms / 1000);
   }
 
   /** Where the queue gauge reads its counts. */

@@ -44,10 +44,16 @@ const UNLIMITED = { key: () => ({ schedule: <T>(_options: unknown, task: () => T
  */
 export const ProductionOctokit = ProbotOctokit.defaults((options: Record<string, unknown>) => {
   const mayWait = throttleMayWait(writeBudgetSeconds());
+  // With REDIS_URL Probot clusters octokit's limiters on Redis: every GitHub request would then
+  // cost several Redis round trips (submit, register, free) on the thread that answers webhooks
+  // and on the Redis the queue shares. What those limiters keep across replicas, the App keeps
+  // itself (writes paced per installation through Redis); the rest (at most 10 requests at once
+  // per installation) is kept per process.
+  const { connection: _connection, Bottleneck: _bottleneck, ...throttle } = (options['throttle'] ?? {}) as Record<string, unknown>;
   return {
     ...options,
     throttle: {
-      ...(options['throttle'] as object | undefined),
+      ...throttle,
       onRateLimit: mayWait,
       onSecondaryRateLimit: mayWait,
       write: UNLIMITED,

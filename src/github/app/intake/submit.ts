@@ -6,6 +6,7 @@ import type { Lane } from '../work/pull-request-job.js';
 import type { Request } from '../work/requests.js';
 import { COMMAND_TIMEOUT_MS, INTAKE_TIMEOUT_MS } from '../work/runtime.js';
 import type { WorkRuntime } from '../work/runtime.js';
+import { stage } from './timing.js';
 
 /** One job to queue, with the requests to post to its pull request's mailbox first. */
 export interface Submission {
@@ -15,7 +16,7 @@ export interface Submission {
 
 /**
  * What a webhook handler does with a delivery: claim its id (a redelivery, wherever it lands, is
- * skipped), post its requests, queue its jobs, and answer. No GitHub request, no review: the
+ * skipped), post its requests, queue its jobs, and answer; the delivery is marked done after. No GitHub request, no review: the
  * answer goes back in milliseconds, Redis or not.
  *
  * Jobs go to Redis when it is configured and answers. When it does not (it is down, or has failed
@@ -34,7 +35,7 @@ export async function submit(
 ): Promise<void> {
   const { shared } = work;
   if (shared && (await shared.reachable())) {
-    const attempt = submitTo(shared, delivery, submissions, log);
+    const attempt = submitTo(shared, delivery, submissions, { log, metrics, work });
     try {
       await within(attempt, INTAKE_TIMEOUT_MS);
       return;
@@ -54,14 +55,14 @@ export async function submit(
           }
           log.warn({ delivery }, 'redis did not take the delivery; queued on this replica');
           metrics.coordinationFallbacks.inc({ operation: 'enqueue' });
-          await submitTo(work.local, delivery, submissions, log);
+          await submitTo(work.local, delivery, submissions, { log, metrics, work });
         }),
       );
       return;
     }
   }
   if (shared) metrics.coordinationFallbacks.inc({ operation: 'enqueue' });
-  await submitTo(work.local, delivery, submissions, log);
+  await submitTo(work.local, delivery, submissions, { log, metrics, work });
 }
 
 /**
@@ -88,13 +89,28 @@ async function settledWithin(op: Promise<unknown>, ms: number): Promise<boolean>
   }
 }
 
-async function submitTo(lane: Lane, delivery: string, submissions: Submission[], log: Pick<Logger, 'info'>): Promise<void> {
+async function submitTo(
+  lane: Lane,
+  delivery: string,
+  submissions: Submission[],
+  { log, metrics, work }: { log: Pick<Logger, 'info'>; metrics: AppMetrics; work: Pick<WorkRuntime, 'track'> },
+): Promise<void> {
   const posts = submissions.flatMap(({ data, requests }) => {
     const key = jobKey(data);
     return key === null ? [] : requests.map((request) => ({ key, request }));
   });
   // Claimed and posted in one step, before the jobs are queued: the job that runs next reads them.
-  const state = await lane.store.claimDelivery(delivery, posts);
+  const claimed = stage(metrics, 'record', () => lane.store.claimDelivery(delivery, posts));
+  // In Redis the jobs are queued in the same write as the claim, not a round trip later: one
+  // connection's commands run in the order sent, so no worker sees a job before its requests are
+  // posted, and the answer waits for one round trip instead of two (each a turn of a loaded
+  // machine's scheduler). A redelivery of a delivery already done thus queues its job again: its
+  // id is taken (one job per id) or its pull request's job is waiting (one waiting per pull
+  // request), and a job that runs finds no request of it left to answer.
+  const together = lane.store.scope === 'shared';
+  const enqueue = () => stage(metrics, 'enqueue', () => Promise.all(submissions.map(({ data }) => lane.queue.add(data))));
+  const queued = together ? enqueue() : null;
+  const [state] = await Promise.all([claimed, queued]);
   if (state === 'done') {
     log.info({ delivery }, 'redelivered webhook skipped');
     return;
@@ -103,8 +119,10 @@ async function submitTo(lane: Lane, delivery: string, submissions: Submission[],
   // Queueing them again costs nothing (one job per id, one waiting per pull request) and its
   // requests, already posted, are not posted twice.
   if (state === 'working') log.info({ delivery }, 'redelivered webhook skipped; its jobs queued again in case its replica died');
-  for (const { data } of submissions) await lane.queue.add(data);
-  await lane.store.finish(delivery);
+  if (!together) await enqueue();
+  // Marked done after the answer, not before it: a redelivery meanwhile finds the delivery
+  // `working` and queues its jobs again, which changes nothing, so the answer need not wait for it.
+  work.track(stage(metrics, 'finish', () => lane.store.finish(delivery)));
 }
 
 /** A timer this late means the thread was held, not that Redis was slow. */
