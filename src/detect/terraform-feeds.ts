@@ -94,27 +94,39 @@ async function readFeeds(
     const feeds = c.dir === null ? null : (called.get(c.dir) ?? null);
     return feeds !== null && feeds.variableFed(arg.name);
   };
+  // Locals, and `data "template_file"` blocks (a render is a value like a local): each accounted
+  // for when every use of it is.
+  type Valued = { name: string; from: number; to: number; what: 'local' | 'data.template_file'; path: string };
   const locals = files.flatMap((m) =>
-    hclBlocks(m.text)
-      .filter((b) => b.type === 'locals')
-      .flatMap((b) => localEntries(m.text, b).map((e) => ({ ...e, path: m.path }))),
+    hclBlocks(m.text).flatMap((b): Valued[] =>
+      b.type === 'locals'
+        ? localEntries(m.text, b).map((e) => ({ ...e, what: 'local' as const, path: m.path }))
+        : b.type === 'data' && b.labels[0] === 'template_file' && b.labels[1] !== undefined
+          ? [{ name: b.labels[1], from: b.from, to: b.to, what: 'data.template_file' as const, path: m.path }]
+          : [],
+    ),
   );
+  const keyOf = (l: Valued) => `${l.what}.${l.name}`;
   const accounted = new Set<string>();
   const read = (m: ModuleFile, line: number): boolean => {
     const call = m.calls.find((c) => c.block.from <= line && line <= c.block.to);
     if (call !== undefined) return argFed(call, line);
-    return within(m.spans, line) || locals.some((l) => l.path === m.path && accounted.has(l.name) && l.from <= line && line <= l.to);
+    return within(m.spans, line) || locals.some((l) => l.path === m.path && accounted.has(keyOf(l)) && l.from <= line && line <= l.to);
   };
-  const usedOnlyInRead = (what: 'var' | 'local', name: string, at: { path: string; from: number; to: number }) =>
+  const usedOnlyInRead = (what: 'var' | 'local' | 'data.template_file', name: string, at: { path: string; from: number; to: number }) =>
     files.every((m) =>
       referenceLines(m.text, what, name).every((line) => (m.path === at.path && at.from <= line && line <= at.to) || read(m, line)),
     );
+  // A render is read where the module is read as it stands (the changed folder's manifests and
+  // templated values); a called module is read through its call without them. A render nothing
+  // here reads may be read where this tree does not show: neither is known as no capacity.
+  const used = (l: Valued) => depth === 0 && files.some((m) => referenceLines(m.text, l.what, l.name).length > 0);
   // Locals read locals: grow the accounted set until it holds still.
   for (let round = 0, grew = true; grew && round < 16; round++) {
     grew = false;
     for (const l of locals) {
-      if (!accounted.has(l.name) && usedOnlyInRead('local', l.name, l)) {
-        accounted.add(l.name);
+      if (!accounted.has(keyOf(l)) && usedOnlyInRead(l.what, l.name, l) && (l.what === 'local' || used(l))) {
+        accounted.add(keyOf(l));
         grew = true;
       }
     }
@@ -148,7 +160,7 @@ async function readFeeds(
         if (arg === undefined || argFed(c, line)) spans.push({ from: line, to: line });
       }
     }
-    for (const l of locals) if (l.path === path && accounted.has(l.name)) spans.push(l);
+    for (const l of locals) if (l.path === path && accounted.has(keyOf(l))) spans.push(l);
     for (const v of variables) if (v.path === path && variableFed(v.name)) spans.push(v);
     return spans;
   };

@@ -569,7 +569,8 @@ export const REAL_CASES: readonly RealCase[] = [
     expect: [['karpenter-nodepool', 'default', 0, 250]],
     today: {
       outcome: 'not-followed',
-      reason: 'the NodePool is a template (templates/nodepool_default.tpl) rendered by a `template_file` data source, which is not read',
+      reason:
+        'the NodePool (templates/nodepool_default.tpl, rendered by a `template_file` data source) is in a local module whose Kubernetes manifests are not read through its call, and its only limit is cpu',
     },
     why: 'the module hands the variable to nodepool_default.tpl (`values: [${instance_type}]`), whose only limit is cpu: 1000: 1000 / 4 vCPU = 250 g5.xlarge × 1 A10G',
   },

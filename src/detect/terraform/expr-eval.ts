@@ -1,32 +1,14 @@
 import { BudgetExceeded } from '../kit/eval-budget.js';
-import type { TerraformBudget } from './expr-budget.js';
 import { ExprSyntaxError, parseExpr, parseTemplate } from './expr-parse.js';
 import type { Expr, Step } from './expr-parse.js';
 import { callFunction } from './expr-functions.js';
 import { describe, isMap, known, num, sameValue, toText, truthy, Unk, Unresolved } from './expr-values.js';
 import type { PValue, Value } from './expr-values.js';
+import type { Scope } from './expr-scope.js';
 
 export { Unk, Unresolved } from './expr-values.js';
 export type { PValue, Value } from './expr-values.js';
-
-/** What names resolve to; each lookup throws Unresolved when the value is not static. */
-export interface Scope {
-  variable(name: string): PValue;
-  local(name: string): PValue;
-  /** `each`, `count`, dynamic-block iterators, `path`, a Terragrunt unit's `include`, by root name. */
-  bound: ReadonlyMap<string, PValue>;
-  /** The cost of evaluation so far, shared by every scope of one reading. */
-  budget: TerraformBudget;
-  /** A file of the module's folder (for `file()` and `templatefile()`), by a path relative to it; null when not read. */
-  file?: (path: string) => string | null;
-  /**
-   * Render what cannot be known into templates as `${?}` rather than making the whole text unknown:
-   * to read which objects a template declares when one of their values is unknown.
-   */
-  placeholders?: boolean;
-  /** How a variable or local is defined, as written (a variable's block and the values files give it): to fingerprint unknowns. */
-  definition?: (root: 'var' | 'local', name: string) => unknown;
-}
+export type { Scope } from './expr-scope.js';
 
 export type Evaluated = { ok: true; value: Value } | { ok: false; culprit: string };
 export type PartlyEvaluated = { ok: true; value: PValue } | { ok: false; culprit: string };
@@ -263,7 +245,16 @@ function evalRef(e: Extract<Expr, { t: 'ref' }>, scope: Scope): PValue {
       e.text,
     );
   if (e.root === 'module') throw new Unresolved(`${e.text}, a module output`);
-  if (e.root === 'data') throw new Unresolved(`${e.text}, a data source`);
+  if (e.root === 'data') {
+    const [data, label] = [scope.data, e.steps[1]];
+    if (!data || !name || !label || !('attr' in label)) throw new Unresolved(`${e.text}, a data source`);
+    return walk(
+      scope.budget.nested(() => data(name, label.attr)),
+      e.steps.slice(2),
+      scope,
+      e.text,
+    );
+  }
   if (e.root === 'each' || e.root === 'count') throw new Unresolved(`${e.text} outside a for_each or count`);
   if (e.root === 'path' || e.root === 'terraform' || e.root === 'self') throw new Unresolved(e.text);
   throw new Unresolved(`${e.text}, another resource's attribute`);
@@ -374,16 +365,20 @@ function fileCall(e: Extract<Expr, { t: 'call' }>, args: PValue[], scope: Scope)
   if (text === null) throw new Unresolved(`${e.text}, which reads ${path}, a file not read with this folder`);
   scope.budget.made(text.length, 'string');
   if (e.name === 'file') return text;
-  const vars = args[1] === undefined ? {} : args[1];
+  return renderTemplate(text, args[1] === undefined ? {} : args[1], path, scope);
+}
+
+/** A template's text rendered with its vars alone, as Terraform renders it; `name` says which template. */
+export function renderTemplate(text: string, vars: PValue, name: string, scope: Scope): string {
   if (vars instanceof Unk) throw new Unresolved(vars.culprit, vars.error);
-  if (!isMap(vars)) throw new Unresolved(`${e.text}: its vars are ${describe(vars)}, not a map`, true);
+  if (!isMap(vars)) throw new Unresolved(`the template ${name}: its vars are ${describe(vars)}, not a map`, true);
   const body = parsed(`tpl:${text}`, () => ({ t: 'tpl', parts: parseTemplate(text) }), scope);
   const inner: Scope = {
-    variable: (name) => {
-      throw new Unresolved(`var.${name} inside the template ${path}, which sees only its vars`, true);
+    variable: (v) => {
+      throw new Unresolved(`var.${v} inside the template ${name}, which sees only its vars`, true);
     },
-    local: (name) => {
-      throw new Unresolved(`local.${name} inside the template ${path}, which sees only its vars`, true);
+    local: (v) => {
+      throw new Unresolved(`local.${v} inside the template ${name}, which sees only its vars`, true);
     },
     bound: new Map(Object.entries(vars)),
     budget: scope.budget,

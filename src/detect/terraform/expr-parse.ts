@@ -121,9 +121,13 @@ class TemplateParser {
       }
       const interp = src.startsWith('${', this.i);
       if (!interp && !src.startsWith('%{', this.i)) {
-        // Literal text up to the next marker, in one slice.
+        // Literal text up to the next marker or escape (`$${`, `%%{`), in one slice.
         let j = this.i + 1;
-        while (j < src.length && !((src[j] === '$' || src[j] === '%') && src[j + 1] === '{')) j++;
+        while (
+          j < src.length &&
+          !((src[j] === '$' || src[j] === '%') && (src[j + 1] === '{' || (src[j + 1] === src[j] && src[j + 2] === '{')))
+        )
+          j++;
         lit += this.take(src.slice(this.i, j));
         this.i = j;
         continue;

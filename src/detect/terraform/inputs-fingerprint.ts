@@ -23,10 +23,11 @@ function definitionsRead(raw: unknown, scope: Scope): Record<string, unknown> {
   const queue = [raw];
   while (queue.length > 0 && Object.keys(out).length < MAX_DEFINITIONS) {
     const text = JSON.stringify(queue.shift() ?? null);
-    for (const m of text.matchAll(/\b(var|local)\.([A-Za-z_][\w-]*)/g)) {
+    for (const m of text.matchAll(/\b(var|local|data\.template_file)\.([A-Za-z_][\w-]*)/g)) {
       const key = `${m[1] ?? ''}.${m[2] ?? ''}`;
       if (key in out) continue;
-      const def = scope.definition?.(m[1] === 'var' ? 'var' : 'local', m[2] ?? '') ?? null;
+      const root = m[1] === 'var' || m[1] === 'local' ? m[1] : 'data.template_file';
+      const def = scope.definition?.(root, m[2] ?? '') ?? null;
       out[key] = def;
       queue.push(def);
     }

@@ -2,14 +2,16 @@ import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, parseDocument, 
 import type { Node } from 'yaml';
 import { diagnostic } from '../../domain/index.js';
 import type { Diagnostic } from '../../domain/index.js';
-import type { CapacityParser, ParseResult } from '../parser.js';
+import type { CapacityParser, ParseResult, Unfollowed } from '../parser.js';
 import { evaluate, evaluatePartly, Unk } from './expr-eval.js';
 import type { PValue, Scope, Value } from './expr-eval.js';
 import type { Locator, Span } from './locator.js';
 import { asRecord } from './module-scope.js';
 import { entries } from './gke.js';
+import { valueFingerprint } from './inputs-fingerprint.js';
 import { exprText } from './pool-context.js';
 import { withBound } from './resources.js';
+import { RENDERS_TEMPLATE } from './template-data.js';
 
 /**
  * Kubernetes objects written in Terraform: the `manifest` object of a `kubernetes_manifest`
@@ -35,8 +37,8 @@ export function readManifestResources(
   loc: Locator,
   scope: Scope,
   inner: readonly CapacityParser[],
-): Required<ParseResult> {
-  const out: Required<ParseResult> = { decls: [], diagnostics: [], unresolved: [] };
+): Required<ParseResult> & { notFollowed: Unfollowed[] } {
+  const out: Required<ParseResult> & { notFollowed: Unfollowed[] } = { decls: [], diagnostics: [], unresolved: [], notFollowed: [] };
   const resources = asRecord(body.resource);
   for (const type of MANIFEST_RESOURCE_TYPES) {
     for (const [label, blocks] of Object.entries(asRecord(resources[type]))) {
@@ -56,7 +58,12 @@ export function readManifestResources(
           out.diagnostics.push(unknownAt(file, at.line, instance, source.key, source.raw, known.culprit));
           // Which objects it declares may still be read, their unknown values as `${?}`: those become count unknown.
           const partly = evaluatePartly(source.raw, { ...bound, placeholders: true });
-          if (!partly.ok) return;
+          if (!partly.ok) {
+            // Not even which objects it declares can be told (a template missing or unreadable): not followed, never "removed".
+            const fingerprint = JSON.stringify([known.culprit, valueFingerprint(source.raw, bound)]);
+            out.notFollowed.push({ file, line: at.line, reason: 'count-unknown', subject: instance, fingerprint });
+            return;
+          }
           value = withPlaceholders(partly.value);
         }
         if (typeof value === 'string') for (const doc of yamlDocuments(value)) readObject(file, instance, doc, loc, at, out, inner);
@@ -114,8 +121,9 @@ interface ManifestSource {
 // read where it is written (the file itself, or the heredoc in this one).
 const YAMLDECODE = /^\$\{\s*yamldecode\s*\(/;
 
-// A rendered template (`templatefile("nodepool.yaml.tftpl", { gpus = var.gpus })`): only the render shows its GPUs.
-const TEMPLATED = /\btemplatefile\s*\(/;
+// A rendered template (`templatefile("nodepool.yaml.tftpl", { gpus = var.gpus })`, `data.template_file.x.rendered`):
+// only the render shows its GPUs.
+const TEMPLATED = RENDERS_TEMPLATE;
 
 function manifestSource(type: string, raw: Record<string, unknown>): ManifestSource | null {
   if (type === 'kubernetes_manifest' && raw.manifest !== undefined) {

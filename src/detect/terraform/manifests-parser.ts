@@ -1,13 +1,14 @@
 import type { CapacityParser, Coverage, ParseResult, SetParseResult, SourceFile, Unfollowed } from '../parser.js';
 import { TerraformBudget } from './expr-budget.js';
-import { fileReferences, readTemplateAttributes, renderedTemplates } from './templates.js';
+import { mayRenderTemplates } from './template-data.js';
+import { dataRenderedTemplates, fileReferences, readTemplateAttributes, renderedTemplates } from './templates.js';
 import { MANIFEST_RESOURCE_TYPES, readManifestResources } from './k8s-manifests.js';
 import { isTfFile, locatorFor } from './tf-json.js';
 import { isTerraformPath, overBudget, parseModule } from './terraform-parser.js';
 
 /** A `.tf` file that may declare a Kubernetes object as a Terraform resource (see k8s-manifests.ts), or render a template. */
 function declaresManifests(path: string, text: string): boolean {
-  return isTfFile(path) && (MANIFEST_RESOURCE_TYPES.some((t) => text.includes(`"${t}"`)) || text.includes('templatefile'));
+  return isTfFile(path) && (MANIFEST_RESOURCE_TYPES.some((t) => text.includes(`"${t}"`)) || mayRenderTemplates(text));
 }
 
 /**
@@ -29,11 +30,12 @@ export function terraformManifestsParser(inner: readonly CapacityParser[], rende
       replaces: [],
     };
     const { parsed, scope } = parseModule(files, budget);
+    result.supersedes.push(...dataRenderedTemplates(parsed, files));
     for (const f of parsed) {
       if (!declaresManifests(f.path, f.text)) continue;
       const loc = locatorFor(f.path, f.text);
       const outs: (Required<ParseResult> & Coverage)[] = [readManifestResources(f.path, f.body, loc, scope, inner)];
-      if (f.text.includes('templatefile')) outs.push(readTemplateAttributes(f.path, f.body, loc, scope, renders));
+      if (mayRenderTemplates(f.text)) outs.push(readTemplateAttributes(f.path, f.body, loc, scope, renders));
       for (const out of outs) {
         result.decls.push(...out.decls);
         result.unresolved.push(...out.unresolved);

@@ -3,6 +3,7 @@ import { evalExpr, evalJson, Unresolved } from './expr-eval.js';
 import type { PValue, Scope, Value } from './expr-eval.js';
 import { convert, typeOf } from './expr-types.js';
 import type { HclBody } from './hcl.js';
+import { templateFileData, TREE_DATA_SOURCES } from './template-data.js';
 
 /** One parsed file of a Terraform module. */
 export interface ModuleFile {
@@ -42,6 +43,7 @@ export function moduleScope(files: readonly ModuleFile[], options: ScopeOptions 
   const budget = options.budget ?? new TerraformBudget();
   const declared = new Map<string, { block: Record<string, unknown> }>();
   const locals = new Map<string, unknown>();
+  const dataBlocks = new Map<string, Record<string, unknown>>();
   const auto = new Map<string, unknown>();
   const chosen = new Map<string, unknown[]>();
   const chosenFiles: string[] = [];
@@ -60,6 +62,11 @@ export function moduleScope(files: readonly ModuleFile[], options: ScopeOptions 
     }
     const localBlocks = Array.isArray(f.body.locals) ? f.body.locals : f.body.locals === undefined ? [] : [f.body.locals];
     for (const b of localBlocks) for (const [k, v] of Object.entries(asRecord(b))) locals.set(k, v);
+    for (const type of TREE_DATA_SOURCES) {
+      for (const [label, blocks] of Object.entries(asRecord(asRecord(f.body.data)[type]))) {
+        dataBlocks.set(`${type}.${label}`, asRecord(Array.isArray(blocks) ? blocks[blocks.length - 1] : blocks));
+      }
+    }
   }
 
   // Variable values and defaults are literals: they see nothing of the module.
@@ -75,6 +82,7 @@ export function moduleScope(files: readonly ModuleFile[], options: ScopeOptions 
   };
   const varCache = new Map<string, PValue | Unresolved>();
   const localCache = new Map<string, PValue | Unresolved>();
+  const dataCache = new Map<string, PValue | Unresolved>();
   const evaluating = new Set<string>();
   const remembered = (cache: Map<string, PValue | Unresolved>, name: string, compute: () => PValue): PValue => {
     const cached = cache.get(name);
@@ -90,14 +98,25 @@ export function moduleScope(files: readonly ModuleFile[], options: ScopeOptions 
     }
   };
 
+  // A data source is known by its block and by what it renders from (its template's text, its vars as far as known).
+  const dataDefinition = (label: string): unknown => {
+    const block = dataBlocks.get(`template_file.${label}`) ?? null;
+    try {
+      return { block, value: JSON.parse(JSON.stringify(scope.data?.('template_file', label) ?? null)) as unknown };
+    } catch (err) {
+      if (err instanceof Unresolved) return { block, unknown: err.culprit };
+      throw err;
+    }
+  };
   const scope: Scope = {
     bound: options.bound ?? NO_BINDINGS,
     budget,
     ...(options.file ? { file: options.file } : {}),
-    definition: (root, name) =>
-      root === 'local'
-        ? (locals.get(name) ?? null)
-        : { declared: declared.get(name)?.block ?? null, auto: auto.get(name) ?? null, chosen: chosen.get(name) ?? null },
+    definition: (root, name) => {
+      if (root === 'local') return locals.get(name) ?? null;
+      if (root === 'data.template_file') return dataDefinition(name);
+      return { declared: declared.get(name)?.block ?? null, auto: auto.get(name) ?? null, chosen: chosen.get(name) ?? null };
+    },
     variable(name) {
       return remembered(varCache, name, () => {
         const decl = declared.get(name);
@@ -120,6 +139,20 @@ export function moduleScope(files: readonly ModuleFile[], options: ScopeOptions 
           return convert(evalJson(decl.block.default, literals), type, budget, (e) => evalExpr(e, literals));
         }
         return value;
+      });
+    },
+    data(type, label) {
+      const address = `data.${type}.${label}`;
+      return remembered(dataCache, address, () => {
+        const block = dataBlocks.get(`${type}.${label}`);
+        if (block === undefined) throw new Unresolved(`${address}, a data source`);
+        if (evaluating.has(address)) throw new Unresolved(`${address}, which refers to itself`, true);
+        evaluating.add(address);
+        try {
+          return templateFileData(address, block, scope);
+        } finally {
+          evaluating.delete(address);
+        }
       });
     },
     local(name) {

@@ -2,6 +2,7 @@ import type { CoverageIo } from '../side-readers.js';
 import { dirOf } from '../kit/paths.js';
 import type { CapacityParser, SetParseResult, SourceFile, Unfollowed } from '../parser.js';
 import { isTfvarsPath } from './module-scope.js';
+import { mayRenderTemplates } from './template-data.js';
 import { fileReferences } from './templates.js';
 import { isTfFile } from './tf-json.js';
 
@@ -56,12 +57,12 @@ export async function followTemplates(
   return result;
 }
 
-/** The folder (the changed file's, or one or two above) whose Terraform renders the file with templatefile(). */
+/** The folder (the changed file's, or one or two above) whose Terraform renders the file (templatefile(), a template_file data source). */
 async function rendererOf(path: string, io: CoverageIo): Promise<string | null> {
   for (let up = 0, dir = dirOf(path); up <= MAX_UP; up++, dir = dirOf(dir)) {
     for (const tf of (await io.list(dir)).filter((p) => dirOf(p) === dir && isTfFile(p))) {
       const text = (await io.head.read(tf)) ?? (await io.base.read(tf));
-      if (text?.includes('templatefile') && fileReferences({ path: tf, text }).includes(path)) return dir;
+      if (text && mayRenderTemplates(text) && fileReferences({ path: tf, text }).includes(path)) return dir;
     }
     if (dir === '') break;
   }

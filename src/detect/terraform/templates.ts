@@ -9,6 +9,7 @@ import { valueFingerprint } from './inputs-fingerprint.js';
 import { MANIFEST_RESOURCE_TYPES } from './k8s-manifests.js';
 import type { Locator } from './locator.js';
 import { asRecord } from './module-scope.js';
+import { RENDERS_TEMPLATE } from './template-data.js';
 import { isTfFile } from './tf-json.js';
 
 // `templatefile("x.tftpl", …)`, `file("x.yaml")`, `"${path.module}/x.yaml"`; in JSON syntax the quotes are escaped.
@@ -53,7 +54,38 @@ export function renderedTemplates(files: readonly SourceFile[]): string[] {
   ].sort();
 }
 
-const TEMPLATED = /\btemplatefile\s*\(/;
+/**
+ * The templates of a set that its `data "template_file"` blocks render (`template = file("x.tpl")`)
+ * into a resource or module argument, where the render is read: those are read as rendered. One
+ * whose render goes elsewhere first (a local) keeps its own reading, so what it declares is not lost.
+ */
+export function dataRenderedTemplates(
+  parsed: readonly { path: string; body: Record<string, unknown> }[],
+  files: readonly SourceFile[],
+): string[] {
+  const inSet = new Set(files.map((f) => f.path));
+  const handed = new Set(
+    parsed.flatMap((f) =>
+      [...JSON.stringify([f.body.resource ?? null, f.body.module ?? null]).matchAll(/\bdata\.template_file\.([\w-]+)/g)].map((m) => m[1]),
+    ),
+  );
+  const out = new Set<string>();
+  for (const f of parsed) {
+    for (const [label, blocks] of Object.entries(asRecord(asRecord(f.body.data).template_file))) {
+      if (!handed.has(label)) continue;
+      for (const block of Array.isArray(blocks) ? blocks : [blocks]) {
+        const template = asRecord(block).template;
+        for (const m of typeof template === 'string' ? template.matchAll(CALL) : []) {
+          const path = under(dirOf(f.path), (m[2] ?? '').replace(/^\$\{path\.(?:module|root|cwd)\}\//, ''));
+          if (path !== null && inSet.has(path)) out.add(path);
+        }
+      }
+    }
+  }
+  return [...out].sort();
+}
+
+const TEMPLATED = RENDERS_TEMPLATE;
 
 export type TemplateReading = Required<ParseResult> & { notFollowed: Unfollowed[] };
 
@@ -114,11 +146,17 @@ export function readTemplateAttributes(
   return out;
 }
 
-/** Whether a template the value renders names GPUs (its text, read with the set). */
+/** Whether a template the value renders names GPUs (its text, read with the set); a template_file whose text is not known may. */
 function templatesNameGpu(value: unknown, scope: Scope): boolean {
-  for (const m of JSON.stringify(value).matchAll(CALL)) {
+  const json = JSON.stringify(value);
+  for (const m of json.matchAll(CALL)) {
     const text = scope.file?.((m[2] ?? '').replace(/^\$\{path\.(?:module|root|cwd)\}\//, '')) ?? null;
     if (text !== null && namesGpu(text)) return true;
+  }
+  for (const m of json.matchAll(/\bdata\.template_file\.([\w-]+)/g)) {
+    const label = m[1] ?? '';
+    const text = evaluate(`\${data.template_file.${label}.template}`, scope);
+    if (!text.ok || typeof text.value !== 'string' || namesGpu(text.value)) return true;
   }
   return false;
 }

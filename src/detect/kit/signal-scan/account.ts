@@ -1,4 +1,5 @@
 import { inNameOnlyHeader, noCapacityContext } from './contexts.js';
+import { helmSetContext, inHelmSet } from './helm-set.js';
 import type { NoCapacity } from './contexts.js';
 import { findSignals, mayNameGpus } from './signals.js';
 import type { Signal } from './signals.js';
@@ -81,6 +82,7 @@ export function accountSignals(path: string, raw: string, accounting: FileAccoun
   const spans = mergeSpans([...accounting.spans, ...accounting.anchors.map((line) => objectAround(structure, starts, line, hcl))]);
   const workloads = syntax.kind === 'yaml' ? workloadDocuments(structure.masked) : [];
   let s = 0;
+  let lines: string[] | undefined;
   const signals = found.map((signal): AccountedSignal => {
     const line = lineAt(starts, signal.offset);
     while (s < spans.length && (spans[s] as Lines).to < line) s++;
@@ -91,7 +93,12 @@ export function accountSignals(path: string, raw: string, accounting: FileAccoun
     else if (workloads.some((w) => w.from <= line && line <= w.to)) by = 'workload';
     else if (hcl && signal.kind === 'gpu-key' && inNameOnlyHeader(lineText(text, starts, line), signal.offset - (starts[line - 1] ?? 0)))
       by = 'label';
-    else by = noCapacityContext(pointAt(structure.points, signal.offset)?.path ?? null, signal.token, signal.kind === 'gpu-resource');
+    else {
+      const point = pointAt(structure.points, signal.offset);
+      by = inHelmSet(point?.path ?? null)
+        ? helmSetContext(point, structure.containers, (lines ??= text.split('\n')), signal.token)
+        : noCapacityContext(point?.path ?? null, signal.token, signal.kind === 'gpu-resource');
+    }
     return { ...signal, line, by };
   });
   return { kind: syntax.kind, signals };

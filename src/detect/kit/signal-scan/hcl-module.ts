@@ -47,9 +47,9 @@ export function localEntries(text: string, block: HclBlock): { name: string; fro
 }
 
 /** Lines of a text where `var.name` or `local.name` is read. */
-export function referenceLines(text: string, what: 'var' | 'local', name: string): number[] {
+export function referenceLines(text: string, what: 'var' | 'local' | 'data.template_file', name: string): number[] {
   const starts = lineStarts(text);
-  const re = new RegExp(`\\b${what}\\.${name.replace(/[-]/g, '\\-')}\\b`, 'g');
+  const re = new RegExp(`\\b${what.replace(/\./g, '\\.')}\\.${name.replace(/[-]/g, '\\-')}\\b`, 'g');
   const out: number[] = [];
   let s = 0;
   for (let m = re.exec(text); m; m = re.exec(text)) {

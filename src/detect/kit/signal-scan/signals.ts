@@ -55,8 +55,13 @@ const NOT_SIZING_KEY = /driver|utili[sz]ation|operator|plugin|exporter|metrics|m
 const IMAGE_OR_DEMAND_KEY = /(?:^|[_.-])(?:ami|requests?)(?:[_.-]|$)|^(?:ami|requests?)[A-Z]|[a-z0-9](?:Ami|Requests?)(?:[A-Z0-9]|$)/;
 const sizes = (key: string) => !NOT_SIZING_KEY.test(key) && !IMAGE_OR_DEMAND_KEY.test(key);
 
+// A GPU resource with its dots escaped, as a Helm `--set` path writes a key holding dots
+// (`nodeSelector.nvidia\.com/gpu\.present`; `\\.` inside an HCL or JSON string).
+const ESCAPED_GPU_RESOURCE = /\b(?:nvidia\\{1,2}\.com\/(?:gpu|mig-)|amd\\{1,2}\.com\/gpu|gpu\\{1,2}\.intel\\{1,2}\.com\/)[a-z0-9_.\\-]*/gi;
+
 const VALUE_PATTERNS: readonly { pattern: RegExp; kind: SignalKind; group?: number }[] = [
   { pattern: GPU_RESOURCE_SIGNAL, kind: 'gpu-resource' },
+  { pattern: ESCAPED_GPU_RESOURCE, kind: 'gpu-resource' },
   { pattern: GPU_PARTITION_LABEL, kind: 'gpu-resource' },
   { pattern: AWS_GPU_TYPE, kind: 'machine-type' },
   { pattern: AWS_GPU_FAMILY_VALUE, kind: 'machine-family', group: 1 },
