@@ -21,7 +21,7 @@ function closed(value: string): boolean {
  * `autoscaling`, `scaling_config`, a `taint`), written as a `dynamic` block over a literal list
  * (or, `asMap`, a map) of one element that holds its attributes: Terraform makes exactly the one block.
  */
-export function dynamicBlocks(text: string, asMap: boolean): string | null {
+function dynamicBlocks(text: string, asMap: boolean): string | null {
   const lines = text.split('\n');
   const out: string[] = [];
   let inPool = false;
