@@ -8,7 +8,7 @@ import { isKustomizationPath, kustomizationReferences, readKustomization } from 
 import { jsonText } from './patch-apply.js';
 import type { JsonObject } from './patch-apply.js';
 import type { Hit } from './patches.js';
-import { render } from './render.js';
+import { nameOf, render } from './render.js';
 import { Sources } from './sources.js';
 import type { Render, RenderedObject } from './render.js';
 
@@ -195,6 +195,7 @@ function readOne(path: string, sources: Sources, reader: Reader, out: Required<S
         out.diagnostics.push(diagnostic(at.file, at.line, 'info', `${jsonText(o.obj.kind)} ${d.name}: ${d.gpus} GPUs${where}`));
     }
     for (const u of f.unresolved) out.unresolved.push({ ...u, file: at.file, line: at.line });
+    if (o.replacedFrom !== undefined) notFollowedReplaced(o, o.replacedFrom, out);
     // What a reader does not follow in the rendered object is not followed where the render changes it.
     for (const n of f.notFollowed) out.notFollowed.push({ ...n, file: at.file, line: at.line });
     // The resource file's own reading names the object as it is before this render renames it.
@@ -202,6 +203,30 @@ function readOne(path: string, sources: Sources, reader: Reader, out: Required<S
       for (const d of [...f.decls, ...f.unresolved]) out.replaces.push({ file: o.origin.file, kind: d.kind, name: o.origin.name });
     }
   }
+}
+
+/**
+ * An object whose GPU fields `replacements` write is unknown; its unresolved declaration sits on
+ * the kustomization, which a pull request changing only a replaced value leaves alone. So each file
+ * the replacement reads (the object's, the sources', the kustomization) is not followed where it
+ * changes what the replacement is given, the fingerprint telling a change from none.
+ */
+function notFollowedReplaced(
+  o: RenderedObject,
+  from: { inputs: unknown[]; files: string[] },
+  out: Required<SetParseResult & Coverage>,
+): void {
+  const subject = `${jsonText(o.obj.kind)} ${nameOf(o.obj)}`;
+  const fingerprint = JSON.stringify(from.inputs);
+  for (const file of new Set(from.files))
+    out.notFollowed.push({
+      file,
+      line: null,
+      reason: 'count-unknown',
+      subject,
+      needs: 'kustomize `replacements` that write GPU fields are not computed: check the rendered object (`kustomize build`) by hand',
+      fingerprint,
+    });
 }
 
 /** A build that fails, or a render past its budget: an error on every file it read, its objects unknown. */

@@ -348,3 +348,30 @@ describe('a kustomization that would hold the parser', () => {
     }
   });
 });
+
+describe('replacements writing GPU fields', () => {
+  const values = (gpus: string) =>
+    `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: sizes\n  annotations:\n    config.kubernetes.io/local-config: "true"\ndata:\n  gpus: "${gpus}"\n  cpus: "200"\n`;
+  const kustomization = `resources:\n  - queue.yaml\n  - sizes.yaml\nreplacements:\n  - source: {kind: ConfigMap, name: sizes, fieldPath: data.gpus}\n    targets:\n      - select: {kind: ClusterQueue, name: training}\n        fieldPaths: [spec.resourceGroups.0.flavors.0.resources.2.nominalQuota]\n`;
+  const tree = (queue: string, gpus: string): Tree => ({
+    'q/kustomization.yaml': kustomization,
+    'q/queue.yaml': queue,
+    'q/sizes.yaml': values(gpus),
+  });
+  const notFollowed = (r: Awaited<ReturnType<typeof detectPr>>) =>
+    r.coverage.filter((c) => c.state === 'not-followed').map((c) => [c.file, c.notFollowed?.map((n) => n.reason)]);
+
+  it('a changed object they write is not followed, not "no change", whatever its own quota says', async () => {
+    const base = tree(BASE_QUEUE, '8');
+    const head = edited(base, [['q/queue.yaml', 'nominalQuota: 8', 'nominalQuota: 16']]);
+    const result = await detectPr(base, head);
+    expect(changeRows(result)).toEqual([]);
+    expect(notFollowed(result)).toEqual([['q/queue.yaml', ['count-unknown']]]);
+  });
+
+  it('a file the object is not in that is no input of them, changed, is left alone', async () => {
+    const base = { ...tree(BASE_QUEUE, '8'), 'q/notes.yaml': 'a: 1\n' };
+    const result = await detectPr(base, { ...base, 'q/notes.yaml': 'a: 2\n' });
+    expect(notFollowed(result)).toEqual([]);
+  });
+});

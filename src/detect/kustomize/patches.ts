@@ -35,6 +35,16 @@ export function loadObjects(text: string): { objects: JsonObject[]; problems: { 
 
 const PATTERN_FIELDS = ['kind', 'name', 'group', 'version', 'namespace'] as const;
 
+/** The objects a replacement's `source` selects (all of them when it names none: which it takes is not worked out). */
+export function replacementSources<T extends { obj: JsonObject }>(r: unknown, objects: readonly T[]): T[] {
+  const source = isObject(r) && isObject(r.source) ? r.source : null;
+  if (source === null) return isObject(r) && r.sourceValue !== undefined ? [] : [...objects];
+  const target: PatchTarget = {};
+  for (const key of ['kind', 'name', 'group', 'version', 'namespace'] as const)
+    if (typeof source[key] === 'string') target[key] = source[key];
+  return objects.filter((o) => targetMatches(o.obj, target));
+}
+
 /**
  * Kustomize target selection: kind, name (the current or the original one), group, version and
  * namespace as anchored Go regular expressions, then label and annotation selectors.

@@ -6,7 +6,7 @@ import type { Kustomization, PatchTarget } from './kustomization.js';
 import { applyJsonPatch, isObject, jsonText, strategicMerge } from './patch-apply.js';
 import type { JsonObject } from './patch-apply.js';
 import { ObjectIndex } from './object-index.js';
-import { collectPatches, targetMatches, targetProblem } from './patches.js';
+import { collectPatches, replacementSources, targetMatches, targetProblem } from './patches.js';
 import type { Hit, Patch } from './patches.js';
 import { replicaFieldSpecs } from './replicas.js';
 import type { Sources } from './sources.js';
@@ -27,6 +27,12 @@ export interface RenderedObject {
   origin?: { file: string; name: string };
   /** A patch whose effect could not be worked out: what the object declares after it is unknown. */
   unknownAt?: Hit;
+  /**
+   * `replacements` write its GPU fields from other objects, which are not computed: what they are
+   * given (this object as its resources have it, the source objects or values), and the files
+   * those come from, so a change to any of them is not followed.
+   */
+  replacedFrom?: { inputs: unknown[]; files: string[] };
 }
 
 export interface Render {
@@ -234,7 +240,7 @@ function groupOf(obj: JsonObject): string {
   return apiVersion.includes('/') ? (apiVersion.split('/')[0] ?? '') : '';
 }
 
-function nameOf(obj: JsonObject): string {
+export function nameOf(obj: JsonObject): string {
   return jsonText((obj.metadata as JsonObject | undefined)?.name) || '(unnamed)';
 }
 
@@ -404,6 +410,13 @@ function markReplacements(ctx: Ctx): void {
         });
       if (!selected || !ctx.isCapacity(o.obj)) continue;
       o.unknownAt = hit;
+      const from = o.replacedFrom ?? { inputs: [o.obj], files: [hit.file, o.origin?.file ?? o.entry.file] };
+      for (const source of replacementSources(r, out.objects)) {
+        from.inputs.push(source.obj);
+        from.files.push(source.origin?.file ?? source.entry.file);
+      }
+      if (isObject(r) && r.sourceValue !== undefined) from.inputs.push(r.sourceValue);
+      o.replacedFrom = from;
       out.notes.push({
         file: hit.file,
         line: hit.line,

@@ -132,6 +132,58 @@ export const EXPECTED_TO_FAIL: readonly ExpectedFailure[] = [
     reason:
       'false alarm: Karpenter accounts its limits line by line, so the first of a repeated `nvidia.com/gpu` limit (which kubectl drops, and strict validation refuses) is left to the floor',
   },
+  {
+    rewrite: 'yaml-anchored-objects',
+    cases: ['openshift-batch gpu-flavor: taint effect NoSchedule → NoExecute (negative control)'],
+    reason:
+      'false alarm: the floor reads YAML structure by indentation, so under `nodeLabels: &gj4` (an anchor before a block mapping) the `nvidia.com/gpu.present` label is not seen as a label',
+  },
+  {
+    rewrite: 'helm-two-value-files',
+    cases: [
+      'Volcano queue root-eng-prod given an nvidia.com/gpu capability of 16',
+      'Volcano queue root-eng-prod given nvidia.com/gpu deserved 4 under a capability of 16',
+    ],
+    reason:
+      'wrong count (0 → 32 for 0 → 16): value files beside a chart that an Argo CD Application names are each rendered alone over values.yaml as well as through the Application, and the renders of the one queue are added up',
+  },
+  {
+    rewrite: 'kustomize-replacements',
+    cases: [
+      'karpenter-blueprints gpu-slices: nvidia.com/gpu limit 40 → 80',
+      'karpenter-blueprints auto mode gpu: nvidia.com/gpu limit 5 → 8',
+      'kueue TAS: tas-cluster-queue nvidia.com/gpu 16 → 32',
+      'kueue DRA sample: example.com/gpu 8 → 16',
+      'aks-kueue-sample team-a-cq: nvidia.com/gpu quota 2 → 4',
+      'aks-kueue-sample shared-cq: nvidia.com/gpu quota 4 → 8, lending limit kept',
+    ],
+    reason:
+      'silent miss: only the ConfigMap the replacements copy from changes, and a changed file naming no GPU and passing no cheap check never has the kustomization beside it read (needsSiblings: "a ConfigMap is no input to a capacity object")',
+  },
+  ...['tf-manifest-object', 'tf-manifest-yamlencode'].flatMap((rewrite): ExpectedFailure[] => [
+    {
+      rewrite,
+      cases: ['karpenter general-purpose: instance-category g allowed, no GPU limit'],
+      reason:
+        'silent miss: a manifest written as an HCL object is read only when its text names a GPU (`GPU_TEXT` in terraform/k8s-manifests.ts), and a NodePool allowing instance category `g` with no GPU limit names none; as YAML the Karpenter reader says it is unbounded',
+    },
+    {
+      rewrite,
+      cases: ['accelerated-platforms ComputeClass gpu-l4-24gb-x2: active migration off (negative control)'],
+      reason:
+        'false alarm: a ComputeClass written as an HCL object is left to the floor, which names its GPU priorities; as YAML (or a heredoc) it is read, count unknown at both sides, no change',
+    },
+  ]),
+  {
+    rewrite: 'tf-manifest-named',
+    cases: [
+      'Volcano TF job on GPUs: workers 3 → 6 (negative control, a workload requesting GPUs)',
+      'karpenter-blueprints auto mode gpu pool: cpu limit 100 → 200 (negative control, CPU-only edit beside a GPU limit)',
+      'openshift-batch gpu-flavor: taint effect NoSchedule → NoExecute (negative control)',
+    ],
+    reason:
+      'false alarm: the floor takes a resource label naming a GPU (`kubectl_manifest.gpu_flavor_1`) as a signal nothing accounts for, though the manifest in it is read (labelled `gj_1`, the same files end "no change")',
+  },
 ];
 
 /** A run that fails as an entry of EXPECTED_TO_FAIL says: a silent miss, a wrong count, or a false alarm. */

@@ -14,7 +14,7 @@ const baseName = (p: string) => p.slice(p.lastIndexOf('/') + 1);
 const join = (dir: string, name: string) => (dir === '' ? name : `${dir}/${name}`);
 
 /** Changed files of Kubernetes objects at both sides, in a directory with no kustomization or chart. */
-function movable(sides: Sides): string[] {
+export function movable(sides: Sides): string[] {
   return changedFiles(sides).filter((p) => {
     const before = sides.base.files[p];
     const after = sides.head.files[p];

@@ -211,7 +211,7 @@ export const tfvarsAmbiguous: Rewrite = {
 };
 
 /** Terraform's JSON syntax for a file, from its HCL (expressions as `${…}` strings, as the syntax has them). */
-async function toJson(path: string, text: string): Promise<string | null> {
+export async function toJson(path: string, text: string): Promise<string | null> {
   let body: Record<string, unknown>;
   try {
     body = (await parse(path, text)) as Record<string, unknown>;

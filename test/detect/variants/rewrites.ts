@@ -1,6 +1,7 @@
 import type { Rewrite } from './rewrite.js';
 import { padOverLimit, renameBoth, renameInPr, replaceByLinkInside, replaceByLinkOutside, replaceBySubmodule } from './rewrites-files.js';
 import { intoHelmValues, intoKustomizePatch } from './rewrites-render.js';
+import { helmTwoValueFiles, kustomizeMoved, kustomizeReplacements } from './rewrites-gitops.js';
 import {
   countTwo,
   forEachOneKey,
@@ -23,6 +24,9 @@ export const REWRITES: readonly Rewrite[] = [
   splitDocuments,
   intoKustomizePatch,
   intoHelmValues,
+  helmTwoValueFiles,
+  kustomizeMoved,
+  kustomizeReplacements,
   forEachOneKey,
   forEachTwoKeys,
   countTwo,

@@ -31,6 +31,13 @@ import { tfMoved } from './tf-moved.js';
 import { tfTerraformTfvars } from './tf-terraform-tfvars.js';
 import { tfAutoTfvars } from './tf-auto-tfvars.js';
 import { tfTfvarsJson } from './tf-tfvars-json.js';
+import { yamlDocumentsReordered } from './yaml-documents-reordered.js';
+import { yamlMixedQuotedKeys } from './yaml-mixed-quoted-keys.js';
+import { yamlBlockScalarNames } from './yaml-block-scalar-names.js';
+import { yamlAnchoredObjects } from './yaml-anchored-objects.js';
+import { tfDynamic } from './tf-dynamic.js';
+import { tfJsonInterpolated } from './tf-json-interpolated.js';
+import { TF_MANIFESTS } from './tf-manifest.js';
 
 /** Shapes of the same objects and pools that the appliers read alike (or refuse, which is not followed): one file each. */
 export const SHAPES: readonly Rewrite[] = [
@@ -66,4 +73,11 @@ export const SHAPES: readonly Rewrite[] = [
   tfTerraformTfvars,
   tfAutoTfvars,
   tfTfvarsJson,
+  yamlDocumentsReordered,
+  yamlMixedQuotedKeys,
+  yamlBlockScalarNames,
+  yamlAnchoredObjects,
+  tfDynamic,
+  tfJsonInterpolated,
+  ...TF_MANIFESTS,
 ];
