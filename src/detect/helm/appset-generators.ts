@@ -4,7 +4,7 @@ import { yamlValue } from '../kit/kube-yaml.js';
 import { renderGoString } from './gotmpl/render.js';
 
 type Obj = Record<string, unknown>;
-export const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The folders and files of the tree a parameter set was made from: the Application is there only while they are. */
 export const ELEMENT: unique symbol = Symbol('element');
@@ -71,7 +71,7 @@ function listParams(list: Obj, goTemplate: boolean): Generated {
 }
 
 /** Without goTemplate, parameters are text under dotted keys (`cluster.name`). */
-export function flatten(value: Obj, prefix = '', out: Params = {}): Params {
+function flatten(value: Obj, prefix = '', out: Params = {}): Params {
   for (const [k, v] of Object.entries(value)) {
     const key = prefix === '' ? k : `${prefix}.${k}`;
     if (isObj(v)) flatten(v, key, out);
