@@ -10,7 +10,12 @@ const join = (dir: string, name: string) => (dir === '' ? name : `${dir}/${name}
  * templates (`_helpers.tpl`, as Helm parses every template of the chart before rendering one), the
  * chart's name and version from Chart.yaml, and the release, as the install names it.
  */
-export async function chartFiles(chart: string, reader: CoverageIo['head'], io: CoverageIo, release?: string): Promise<ChartFiles> {
+export async function chartFiles(
+  chart: string,
+  reader: CoverageIo['head'],
+  io: CoverageIo,
+  release?: { name: string; namespace: string },
+): Promise<ChartFiles> {
   const helpers: string[] = [];
   for (const path of (await io.list(join(chart, 'templates'))).sort()) {
     if (!/\.(ya?ml|tpl|txt)$/i.test(path)) continue;
@@ -23,6 +28,6 @@ export async function chartFiles(chart: string, reader: CoverageIo['head'], io: 
   return {
     helpers,
     chart: { name: field('name'), version: field('version'), appVersion: field('appVersion') },
-    ...(release === undefined ? {} : { release: { name: release, namespace: 'default' } }),
+    ...(release === undefined ? {} : { release }),
   };
 }

@@ -2,7 +2,9 @@ import { repositoryName } from '../../domain/index.js';
 import type { CoverageIo } from '../side-readers.js';
 import { yamlValue } from '../kit/kube-yaml.js';
 import { CAPACITY_KIND_RE, isHelmValuesPath } from './helm-chart.js';
-import { gitopsInstalls } from './gitops-installs.js';
+import { isHelmfilePath } from './helmfile-installs.js';
+import { installsOf } from './installs-of.js';
+import { present } from './appset-generators.js';
 import type { GitopsInstall } from './gitops-installs.js';
 import { installsInTree } from './installs-in-tree.js';
 import { changedKeys, valueAt as leafAt } from '../kit/changed-keys.js';
@@ -63,9 +65,8 @@ async function variantsOf(changed: readonly string[], io: CoverageIo): Promise<V
  * stays an expression, is not followed, unless it renders the same at both sides.
  */
 export async function renderCharts(changed: readonly string[], io: InstallIo, parsers: readonly CapacityParser[]): Promise<ChartRenders> {
-  const empty = (): Side => ({ decls: [], diagnostics: [], unresolved: [], notFollowed: [], supersedes: [], replaces: [] });
-  const result: ChartRenders = { base: empty(), head: empty(), followed: [] };
-  for (const path of changed) if (fileFormat(path) === 'yaml') await renderInstalls(path, io, parsers, result);
+  const result: ChartRenders = { base: emptySide(), head: emptySide(), followed: [] };
+  for (const path of changed) if (fileFormat(path) === 'yaml' || isHelmfilePath(path)) await renderInstalls(path, io, parsers, result);
   // Values files read as the installs that name them install the chart, rather than alone over its defaults.
   const byInstalls = new Set(await followValues(changed, io, parsers, result));
   for (const v of await variantsOf(changed, io)) {
@@ -140,7 +141,17 @@ function foreignFile(install: GitopsInstall, file: string, io: InstallIo): boole
  * there when what it is given names GPUs (or the chart here renders capacity from values).
  */
 async function renderInstalls(path: string, io: InstallIo, parsers: readonly CapacityParser[], result: ChartRenders): Promise<void> {
-  const at = { base: gitopsInstalls((await io.base.read(path)) ?? ''), head: gitopsInstalls((await io.head.read(path)) ?? '') };
+  const of = async (side: 'base' | 'head') => {
+    const reader = io[side];
+    const gen = {
+      read: (p: string) => reader.read(p),
+      list: (d: string) => io.list(d),
+      ...(io.dirs ? { dirs: io.dirs } : {}),
+      ...(io.repositories ? { repositories: io.repositories } : {}),
+    };
+    return installsOf(path, (await reader.read(path)) ?? '', gen);
+  };
+  const at = { base: await of('base'), head: await of('head') };
   const keys = [...new Set([...at.base, ...at.head].map((i) => i.key))];
   let followed = false;
   for (const key of keys) {
@@ -168,7 +179,7 @@ async function renderInstall(
   let followed = false;
   for (const side of ['base', 'head'] as const) {
     const install = sides[side];
-    if (install === undefined) continue;
+    if (install === undefined || !(await elementsThere(install, io[side], io))) continue;
     const key = install.key;
     const reader = io[side];
     const files = await Promise.all(
@@ -183,11 +194,11 @@ async function renderInstall(
       // values cannot be read: named when the values name GPUs or the chart here renders capacity.
       if (templates.length === 0 && accountSignals('values.yaml', kubeStringify(given)).signals.length === 0) continue;
       const needs = 'remote' in chart ? chart.remote : local === null ? `${chart.url} ${chart.local}` : local;
-      const why = install.templated
-        ? 'an ApplicationSet: the Applications its generators make, and their parameters, are not worked out'
-        : 'local' in chart && !(await isChart(chart.local, io))
+      const why =
+        install.templated ??
+        ('local' in chart && !(await isChart(chart.local, io))
           ? `no chart at ${chart.local} in this repository`
-          : 'the chart is not in this repository';
+          : 'the chart is not in this repository');
       result[side].notFollowed.push({
         file: at,
         line: null,
@@ -220,15 +231,40 @@ async function renderInstall(
     let values = yamlOf(await reader.read(join(local, 'values.yaml')));
     for (const layer of given) values = overlay(values, layer);
     const v: Variant = { chart: local, values: at, changed: at, templateChanged: false };
-    const context = await chartFiles(local, reader, io, releaseName(key));
-    for (const t of templates) readRender(result[side], v, false, t.template, t.text, values, t.refs, parsers, context);
+    const context = await chartFiles(local, reader, io, install.release);
+    const into = install.copy === undefined ? result[side] : emptySide();
+    for (const t of templates) readRender(into, v, false, t.template, t.text, values, t.refs, parsers, context);
+    if (install.copy !== undefined) addCopy(result[side], into, install.copy);
   }
   return followed;
 }
 
-/** The release an install names: an Application's or HelmRelease's own name (their default). */
-function releaseName(key: string): string {
-  return /^[^/]+\/([^#]+)/.exec(key)?.[1] ?? 'release-name';
+/** An Application a Git generator made from folders or files that this side of the change does not have is not there. */
+async function elementsThere(install: GitopsInstall, reader: CoverageIo['head'], io: CoverageIo): Promise<boolean> {
+  for (const e of install.element ?? []) {
+    const there =
+      (await reader.read(e)) !== null ||
+      ((await io.list(e)).length > 0 && (await present(e, { read: (p) => reader.read(p), list: (d) => io.list(d) })));
+    if (!there) return false;
+  }
+  return true;
+}
+
+function emptySide(): Side {
+  return { decls: [], diagnostics: [], unresolved: [], notFollowed: [], supersedes: [], replaces: [] };
+}
+
+/**
+ * The objects one of an ApplicationSet's Applications renders: each Application makes its own copy
+ * (in its own cluster or namespace), counted apart under the Application's name.
+ */
+function addCopy(out: Side, copy: Side, label: string): void {
+  const named = <T extends { name: string }>(x: T): T => ({ ...x, name: `${x.name} [${label}]` });
+  out.decls.push(...copy.decls.map(named));
+  out.unresolved.push(...copy.unresolved.map(named));
+  out.diagnostics.push(...copy.diagnostics);
+  out.notFollowed.push(...copy.notFollowed);
+  out.replaces.push(...copy.replaces);
 }
 
 /** Plain values: a YAML mapping that is no Kubernetes object. */
@@ -266,14 +302,24 @@ async function followValues(
   if (candidates.length === 0) return followed;
   const tree = await installsInTree(new Set(changed), io);
   for (const path of candidates) {
-    const naming = tree.installs.filter(({ install }) => install.valueFiles.includes(path) && !foreignFile(install, path, io));
+    const naming = tree.installs
+      .filter(({ install }) => names(install, path) && !foreignFile(install, path, io))
+      // A templated path that could be this file reads as this file: what it gives then differs between the sides.
+      .map(({ file, install }) => ({
+        file,
+        install: { ...install, valueFiles: install.valueFiles.map((f) => (names({ ...install, valueFiles: [f] }, path) ? path : f)) },
+      }));
     const rendering: string[] = [];
+    let copies = 0;
     for (const { file, install } of naming) {
-      if (await renderInstall({ base: install, head: install }, path, io, parsers, result)) rendering.push(`${install.key} in ${file}`);
+      if (!(await renderInstall({ base: install, head: install }, path, io, parsers, result))) continue;
+      rendering.push(`${install.key} in ${file}`);
+      if (install.copy !== undefined) copies++;
     }
     // Each install makes its own copy of the objects (one per cluster, say), under the same names:
-    // they are reported once, and the copies are named here rather than counted as one.
-    if (rendering.length > 1) {
+    // an ApplicationSet's are counted apart under their Applications' names; those of installs
+    // written apart are named here rather than counted as one.
+    if (rendering.length > 1 && copies < rendering.length) {
       result.head.notFollowed.push({
         file: path,
         line: null,
@@ -305,6 +351,21 @@ async function followValues(
     });
   }
   return followed;
+}
+
+/**
+ * An install names the values file; one not worked out (an ApplicationSet whose generators need the
+ * cluster) names every file its templated paths could become (`clusters/{{name}}/values.yaml`).
+ */
+function names(install: GitopsInstall, path: string): boolean {
+  if (install.valueFiles.includes(path)) return true;
+  if (install.templated === undefined) return false;
+  return install.valueFiles.some((f) => f.includes('{{') && templatedPath(f).test(path));
+}
+
+function templatedPath(file: string): RegExp {
+  const parts = file.split(/\{\{.*?\}\}/);
+  return new RegExp(`^${parts.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+')}$`);
 }
 
 /** Changed leaves that could size capacity whatever chart reads them: a sizing key, a number, a GPU name. */

@@ -89,6 +89,7 @@ describe('GitOps installs of a chart', () => {
         valueFiles: ['charts/queues/values-prod.yaml'],
         inline: [{ queue: { gpus: 12 } }],
         unread: [],
+        release: { name: 'queues-prod', namespace: 'default' },
       },
     ]);
     expect(gitopsInstalls(multi('envs/prod/queues.yaml', 1))[0]).toEqual(
@@ -103,6 +104,7 @@ describe('GitOps installs of a chart', () => {
         valueFiles: [],
         inline: [{ queue: { gpus: 2 } }],
         unread: ['valuesFrom Secret/queue-values'],
+        release: { name: 'queues', namespace: 'default' },
       },
     ]);
     expect(gitopsInstalls(flux('    a: 1\n', 'HelmRepository'))[0]?.chart).toEqual({ remote: './charts/queues' });

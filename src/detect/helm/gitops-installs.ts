@@ -24,19 +24,25 @@ export interface GitopsInstall {
   unread: string[];
   /** Values files Argo CD skips when absent (`ignoreMissingValueFiles`). */
   optionalFiles?: true;
+  /** The release the chart is rendered as: `.Release.Name` and `.Release.Namespace`. */
+  release: { name: string; namespace: string };
   /**
-   * An ApplicationSet's template: how many Applications its generators make, and what their
-   * parameters make of the chart and values files, is not worked out here.
+   * Why the chart and values files are not known as given: an ApplicationSet whose generators are
+   * not worked out, a templated helmfile. The install is then only named, never rendered.
    */
-  templated?: true;
+  templated?: string;
+  /** One of the Applications an ApplicationSet makes: its name, which tells its objects apart. */
+  copy?: string;
+  /** The folders or files of the tree a generator made that Application from: it is there only while they are. */
+  element?: string[];
 }
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
+export const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+export const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
 
 /** `a/./b/../c` → `a/c`; null when it climbs out of the repository. */
-function normal(path: string): string | null {
+export function normal(path: string): string | null {
   const out: string[] = [];
   for (const part of path.split('/')) {
     if (part === '' || part === '.') continue;
@@ -50,21 +56,31 @@ function normal(path: string): string | null {
 
 const MARKERS = /argoproj\.io\/|helm\.toolkit\.fluxcd\.io\//;
 
-/** The chart installs a file declares; none when it holds no Application or HelmRelease. */
-export function gitopsInstalls(text: string): GitopsInstall[] {
+/** The Kubernetes objects of a file that may install charts: Argo CD's and Flux's. */
+export function gitopsObjects(text: string): Obj[] {
   if (!MARKERS.test(text)) return [];
-  const out: GitopsInstall[] = [];
+  const out: Obj[] = [];
   for (const doc of readYaml(text, new LineCounter())) {
     if (doc.errors.length > 0) continue;
     const obj = toJson(doc.contents);
-    if (!isObj(obj) || !isObj(obj.metadata) || !isObj(obj.spec)) continue;
-    const name = str(obj.metadata.name) ?? '(unnamed)';
+    if (isObj(obj) && isObj(obj.metadata) && isObj(obj.spec)) out.push(obj);
+  }
+  return out;
+}
+
+/**
+ * The chart installs a file's Applications and HelmReleases declare; ApplicationSets are expanded
+ * into Applications elsewhere (appset.ts), as they need the tree.
+ */
+export function gitopsInstalls(text: string): GitopsInstall[] {
+  const out: GitopsInstall[] = [];
+  for (const obj of gitopsObjects(text)) {
+    const meta = obj.metadata as Obj;
+    const spec = obj.spec as Obj;
+    const name = str(meta.name) ?? '(unnamed)';
     const api = str(obj.apiVersion) ?? '';
-    if (api.startsWith('argoproj.io/') && obj.kind === 'Application') out.push(...argoInstalls(`Application/${name}`, obj.spec));
-    if (api.startsWith('argoproj.io/') && obj.kind === 'ApplicationSet' && isObj(obj.spec.template) && isObj(obj.spec.template.spec)) {
-      out.push(...argoInstalls(`ApplicationSet/${name}`, obj.spec.template.spec).map((i) => ({ ...i, templated: true as const })));
-    }
-    if (api.startsWith('helm.toolkit.fluxcd.io/') && obj.kind === 'HelmRelease') out.push(...fluxInstalls(name, obj.spec));
+    if (api.startsWith('argoproj.io/') && obj.kind === 'Application') out.push(...argoInstalls(`Application/${name}`, spec, name));
+    if (api.startsWith('helm.toolkit.fluxcd.io/') && obj.kind === 'HelmRelease') out.push(...fluxInstalls(name, str(meta.namespace), spec));
   }
   return out;
 }
@@ -74,7 +90,10 @@ export function gitopsInstalls(text: string): GitopsInstall[] {
  * Helm repository. `helm.valueFiles` are relative to the source's path, or `$<ref>/…` from the root
  * of the source with that `ref`; `valuesObject` (else `values`) and then `parameters` go over them.
  */
-function argoInstalls(owner: string, spec: Obj): GitopsInstall[] {
+export function argoInstalls(owner: string, spec: Obj, appName: string): GitopsInstall[] {
+  // Argo CD installs the release under the Application's name unless `helm.releaseName` says
+  // otherwise, into the destination's namespace.
+  const namespace = (isObj(spec.destination) ? str(spec.destination.namespace) : null) ?? 'default';
   const sources: unknown[] = Array.isArray(spec.sources) ? spec.sources : isObj(spec.source) ? [spec.source] : [];
   const refs = new Map(
     sources.flatMap((s) => (isObj(s) && str(s.ref) !== null ? [[str(s.ref) as string, str(s.repoURL) ?? '?'] as const] : [])),
@@ -128,6 +147,7 @@ function argoInstalls(owner: string, spec: Obj): GitopsInstall[] {
       ...(Object.keys(from).length > 0 ? { from } : {}),
       inline,
       unread,
+      release: { name: str(helm.releaseName) ?? appName, namespace },
       ...(helm.ignoreMissingValueFiles === true ? { optionalFiles: true as const } : {}),
     });
   });
@@ -140,7 +160,7 @@ function argoInstalls(owner: string, spec: Obj): GitopsInstall[] {
  * names an `OCIRepository` or `HelmChart`. `valuesFrom` (ConfigMaps and Secrets of the cluster)
  * come first, `spec.values` over them.
  */
-function fluxInstalls(name: string, spec: Obj): GitopsInstall[] {
+function fluxInstalls(name: string, ownNamespace: string | null, spec: Obj): GitopsInstall[] {
   const chartSpec = isObj(spec.chart) && isObj(spec.chart.spec) ? spec.chart.spec : null;
   const sourceKind = chartSpec !== null && isObj(chartSpec.sourceRef) ? str(chartSpec.sourceRef.kind) : null;
   const chartPath = chartSpec === null ? null : str(chartSpec.chart);
@@ -161,14 +181,20 @@ function fluxInstalls(name: string, spec: Obj): GitopsInstall[] {
     isObj(v) ? `valuesFrom ${str(v.kind) ?? '?'}/${str(v.name) ?? '?'}` : 'valuesFrom',
   );
   const inline = isObj(spec.values) ? [spec.values] : [];
-  return [{ key: `HelmRelease/${name}`, chart, valueFiles, inline, unread }];
+  // Flux names the release `<targetNamespace>-<name>` when it installs into another namespace.
+  const target = str(spec.targetNamespace);
+  const release = {
+    name: str(spec.releaseName) ?? (target === null ? name : `${target}-${name}`),
+    namespace: target ?? ownNamespace ?? 'default',
+  };
+  return [{ key: `HelmRelease/${name}`, chart, valueFiles, inline, unread, release }];
 }
 
 /**
  * `--set a.b=v` as a values tree; null for what Helm's strvals reads in ways not worked out here
  * (list indices `a[0]`, escaped dots, several values in one).
  */
-function setPath(path: string, value: unknown): Obj | null {
+export function setPath(path: string, value: unknown): Obj | null {
   if (/[[\]\\,=]/.test(path)) return null;
   const steps = path.split('.');
   if (steps.some((s) => s === '')) return null;
@@ -178,12 +204,12 @@ function setPath(path: string, value: unknown): Obj | null {
 }
 
 /** `--set-string`: the value as text. */
-function forced(v: unknown): string {
+export function forced(v: unknown): string {
   return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : '';
 }
 
 /** The type `--set` gives a value (Helm's strvals): booleans, null, integers; anything else a string. */
-function setValue(v: unknown): unknown {
+export function setValue(v: unknown): unknown {
   if (typeof v !== 'string') return v ?? null;
   const lower = v.toLowerCase();
   if (lower === 'true' || lower === 'false') return lower === 'true';

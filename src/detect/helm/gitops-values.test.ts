@@ -171,7 +171,7 @@ spec:
     ]);
   });
 
-  it('of an ApplicationSet is not followed when its chart renders capacity', async () => {
+  it('of an ApplicationSet is counted once per Application it makes', async () => {
     const set = `apiVersion: argoproj.io/v1alpha1
 kind: ApplicationSet
 metadata: {name: queues}
@@ -190,14 +190,11 @@ spec:
 `;
     const tree = { ...CHART, [APP]: set };
     const result = await detectPr({ ...tree, [VALUES]: values(6) }, { ...tree, [VALUES]: values(10) });
-    expect(result.changes).toEqual([]);
-    expect(result.coverage).toEqual([
-      expect.objectContaining({
-        file: VALUES,
-        state: 'not-followed',
-        notFollowed: [expect.objectContaining({ reason: 'gitops-install' })],
-      }),
+    expect(changeRows(result).map((r) => r.slice(0, 4))).toEqual([
+      ['kueue-cluster-queue', 'research [queues-eu]', 6, 10],
+      ['kueue-cluster-queue', 'research [queues-prod]', 6, 10],
     ]);
+    expect(result.coverage).toEqual([expect.objectContaining({ file: VALUES, state: 'read' })]);
   });
 
   it('named by nothing in a tree that could not be searched is not followed when it changes a number', async () => {

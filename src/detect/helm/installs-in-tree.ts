@@ -1,5 +1,6 @@
 import type { TreeReader } from '../../domain/index.js';
-import { gitopsInstalls } from './gitops-installs.js';
+import { isHelmfilePath } from './helmfile-installs.js';
+import { installsOf } from './installs-of.js';
 import type { GitopsInstall } from './gitops-installs.js';
 
 /**
@@ -25,7 +26,12 @@ export interface TreeInstalls {
  */
 export async function installsInTree(
   skip: ReadonlySet<string>,
-  io: { head: TreeReader; list: (dir: string) => Promise<string[]>; dirs?: (dir: string) => Promise<string[]> },
+  io: {
+    head: TreeReader;
+    list: (dir: string) => Promise<string[]>;
+    dirs?: (dir: string) => Promise<string[]>;
+    repositories?: readonly string[];
+  },
 ): Promise<TreeInstalls> {
   const found: TreeInstalls = { installs: [], truncated: io.dirs === undefined };
   if (!io.dirs) return found;
@@ -35,13 +41,19 @@ export async function installsInTree(
   while (queue.length > 0) {
     const dir = queue.shift() as string;
     if (++dirs > MAX_DIRS) return { ...found, truncated: true };
-    const yaml = (await io.list(dir)).filter((p) => /\.ya?ml$/i.test(p) && !skip.has(p));
+    const yaml = (await io.list(dir)).filter((p) => (/\.ya?ml$/i.test(p) || isHelmfilePath(p)) && !skip.has(p));
     files += yaml.length;
     // A folder's files read together: where reads are API calls, they share a query.
     const texts = await Promise.all(yaml.slice(0, Math.max(0, MAX_FILES - (files - yaml.length))).map((p) => io.head.read(p)));
-    texts.forEach((text, i) => {
-      for (const install of gitopsInstalls(text ?? '')) found.installs.push({ file: yaml[i] ?? '', install });
-    });
+    const gen = {
+      read: (p: string) => io.head.read(p),
+      list: io.list,
+      dirs: io.dirs,
+      ...(io.repositories ? { repositories: io.repositories } : {}),
+    };
+    for (const [i, text] of texts.entries()) {
+      for (const install of await installsOf(yaml[i] ?? '', text ?? '', gen)) found.installs.push({ file: yaml[i] ?? '', install });
+    }
     if (files > MAX_FILES) return { ...found, truncated: true };
     queue.push(...(await io.dirs(dir)).filter((d) => !SKIP_DIR.test(d) && !/(^|\/)templates$/.test(d)).sort());
   }

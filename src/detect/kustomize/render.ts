@@ -112,7 +112,7 @@ function renderOne(
       line: itemLine(k, 'helmCharts', 0),
       severity: 'info',
       message:
-        'objects this kustomization generates from Helm charts (helmCharts) are not rendered; GPU capacity they declare is not counted here',
+        'objects this kustomization generates from Helm charts (helmCharts) are read where the chart is a folder of this repository (rendered on its own, without the kustomization), not in this render',
     });
   }
   return out;

@@ -78,3 +78,18 @@ export function renderChartTemplate(t: ChartTemplate): GoRender {
     return { ok: false, why: `the template could not be rendered: ${e instanceof Error ? e.message : String(e)}`, line, fn: null };
   }
 }
+
+/**
+ * Renders a short Go template against `data` as its dot, as Argo CD renders an ApplicationSet's
+ * template fields with `goTemplate: true` (text/template and Sprig; a missing key prints
+ * `<no value>`, which then names no folder). Null when it does not render within the limits.
+ */
+export function renderGoString(text: string, data: unknown): string | null {
+  try {
+    const parsed = parseTemplate(text);
+    return new Exec(parsed.defines, { steps: 20_000, outputBytes: 65_536, depth: 16 }, parseTemplate).run(parsed.root, data).text;
+  } catch {
+    // Whatever stops a render here leaves the field unknown: the caller names it not followed.
+    return null;
+  }
+}
