@@ -147,19 +147,6 @@ export const EXPECTED_TO_FAIL: readonly ExpectedFailure[] = [
     reason:
       'wrong count (0 → 32 for 0 → 16): value files beside a chart that an Argo CD Application names are each rendered alone over values.yaml as well as through the Application, and the renders of the one queue are added up',
   },
-  {
-    rewrite: 'kustomize-replacements',
-    cases: [
-      'karpenter-blueprints gpu-slices: nvidia.com/gpu limit 40 → 80',
-      'karpenter-blueprints auto mode gpu: nvidia.com/gpu limit 5 → 8',
-      'kueue TAS: tas-cluster-queue nvidia.com/gpu 16 → 32',
-      'kueue DRA sample: example.com/gpu 8 → 16',
-      'aks-kueue-sample team-a-cq: nvidia.com/gpu quota 2 → 4',
-      'aks-kueue-sample shared-cq: nvidia.com/gpu quota 4 → 8, lending limit kept',
-    ],
-    reason:
-      'silent miss: only the ConfigMap the replacements copy from changes, and a changed file naming no GPU and passing no cheap check never has the kustomization beside it read (needsSiblings: "a ConfigMap is no input to a capacity object")',
-  },
   ...['tf-manifest-object', 'tf-manifest-yamlencode'].flatMap((rewrite): ExpectedFailure[] => [
     {
       rewrite,
