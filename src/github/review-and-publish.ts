@@ -1,6 +1,8 @@
 import type { Mode } from '../domain/policy.js';
 import { redactSecrets, redactor } from '../util/redact.js';
 import type { ReviewResult } from '../domain/review.js';
+import { fail, ok } from '../domain/result.js';
+import type { Result } from '../domain/result.js';
 import { renderCheck, renderFailedCheck } from '../report/index.js';
 import type { CheckOutput } from '../report/index.js';
 import { COMMENT_MARKER, renderComment } from '../report/index.js';
@@ -230,19 +232,20 @@ export async function reviewAndPublish(run: ReviewAndPublish): Promise<ReviewOut
   }
 }
 
-type Settled<T> = { ok: true; value: T } | { ok: false; err: unknown };
+/** A promise's outcome as data: its value, or what it was rejected with. */
+type Settled<T> = Result<T, unknown>;
 
 /** A promise that never rejects, so work begun before it is awaited cannot fail unhandled. */
 function settle<T>(pending: Promise<T>): Promise<Settled<T>> {
   return pending.then(
-    (value) => ({ ok: true, value }),
-    (err: unknown) => ({ ok: false, err }),
+    (value) => ok(value),
+    (err: unknown) => fail(err),
   );
 }
 
 function unsettle<T>(settled: Settled<T>): T {
   if (settled.ok) return settled.value;
-  throw settled.err;
+  throw settled.error;
 }
 
 /** Says on the check, its conclusion unchanged, that the comment could not be posted. Best effort. */

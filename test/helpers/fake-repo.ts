@@ -1,12 +1,13 @@
 import type { FakeGitHub, FakeRequest, FakeResponse } from './fake-github.js';
 import { createCheckRun, listCheckRuns, updateCheckRun } from './fake-repo-checks.js';
 import { customMediaType } from './fake-media-types.js';
-import { unifiedPatch } from './fake-repo-diff.js';
+import { contentsAnswer, notFound } from './fake-repo-contents.js';
+import { changedFiles, PATCH_LIMIT } from './fake-repo-files.js';
+import type { Sides } from './fake-repo-files.js';
 import { createReview, createReviewComment, deleteReviewComment } from './fake-repo-reviews.js';
 import type { ReviewContext } from './fake-repo-reviews.js';
-import { directoryEntries, gitBlobSha, setSpecial, specialOf, treeAnswer } from './fake-repo-trees.js';
+import { gitBlobSha, setSpecial, treeAnswer } from './fake-repo-trees.js';
 import type { FakeSpecial } from './fake-repo-trees.js';
-import { linkTarget } from '../../src/domain/files.js';
 import { graphqlAnswer } from './fake-graphql.js';
 
 /**
@@ -35,14 +36,7 @@ import type {
   StoredReviewComment,
 } from './fake-repo-state.js';
 
-/** The contents API leaves `content` empty above this size. */
-export const CONTENTS_LIMIT = 1024 * 1024;
-/**
- * GitHub's documented limits on one file's diff ("Repository limits": 500 KB of raw diff data or
- * 20,000 lines), past which the file list leaves its patch out.
- */
-const PATCH_LIMIT = 500 * 1024;
-const PATCH_LINE_LIMIT = 20_000;
+export { CONTENTS_LIMIT } from './fake-repo-contents.js';
 
 export class FakeRepo {
   readonly comments: StoredComment[] = [];
@@ -178,88 +172,6 @@ export class FakeRepo {
     return { body: { id: 1, name: repo, full_name: `${owner}/${repo}`, owner: { login: owner }, private: true, default_branch: 'main' } };
   }
 
-  /**
-   * The contents API: a file's object (base64 up to 1 MB, `encoding: none` and empty content past
-   * it), a directory's entries (a submodule among them typed `file`, as GitHub still does), and
-   * for a path that is itself a link or a submodule what GitHub gives: a link to a file of the
-   * repository answers with that file, any other link with the link itself (`type: symlink`,
-   * its `target`), a submodule with `type: submodule`. Nothing is served inside a submodule or
-   * through a linked directory.
-   */
-  #contents(req: FakeRequest): FakeResponse {
-    const { owner = '', repo = '', path: asked = '' } = req.params;
-    const tree = this.#trees.get(treeKey({ owner, repo }, req.query.get('ref') ?? 'HEAD'));
-    if (tree === undefined) return notFound();
-    const special = specialOf(tree);
-    let path = asked;
-    const entry = special[path];
-    const base = `https://api.github.com/repos/${owner}/${repo}`;
-    if (entry && 'submodule' in entry) {
-      return {
-        body: {
-          type: 'submodule',
-          submodule_git_url: entry.url,
-          name: path.split('/').pop(),
-          path,
-          sha: entry.submodule,
-          size: 0,
-          ...urls(base, owner, repo, path, `git/trees/${entry.submodule}`, false),
-        },
-      };
-    }
-    if (entry && 'link' in entry) {
-      const target = linkTarget(path, entry.link);
-      if (target === null || tree[target] === undefined) {
-        const sha = gitBlobSha(Buffer.from(entry.link, 'utf8'));
-        return {
-          body: {
-            type: 'symlink',
-            target: entry.link,
-            name: path.split('/').pop(),
-            path,
-            sha,
-            size: Buffer.byteLength(entry.link),
-            ...urls(base, owner, repo, path, `git/blobs/${sha}`),
-          },
-        };
-      }
-      path = target;
-    }
-    if (Object.keys(special).some((p) => path.startsWith(`${p}/`))) return notFound();
-    const text = tree[path];
-    if (text === undefined) {
-      const listed = directoryEntries(tree, path);
-      if (listed === null || path === '') return notFound();
-      return {
-        body: listed.map((e) => ({
-          type: e.type === 'tree' ? 'dir' : 'file',
-          name: e.name,
-          path: `${path}/${e.name}`,
-          sha: e.sha,
-          size: e.size ?? 0,
-          ...urls(base, owner, repo, `${path}/${e.name}`, `git/${e.type === 'tree' ? 'trees' : 'blobs'}/${e.sha}`, e.type === 'blob'),
-        })),
-      };
-    }
-    const bytes = Buffer.from(text, 'utf8');
-    const sha = gitBlobSha(bytes);
-    this.#blobs.set(`${owner}/${repo}/${sha}`, text);
-    const large = bytes.length > CONTENTS_LIMIT;
-    return {
-      body: {
-        type: 'file',
-        name: path.split('/').pop(),
-        path,
-        sha,
-        size: bytes.length,
-        encoding: large ? 'none' : 'base64',
-        // GitHub wraps base64 at 60 characters.
-        content: large ? '' : (bytes.toString('base64').match(/.{1,60}/g) ?? []).join('\n'),
-        ...urls(base, owner, repo, path, `git/blobs/${sha}`),
-      },
-    };
-  }
-
   #graphql(req: FakeRequest): FakeResponse {
     if (!this.graphql) return notFound();
     return graphqlAnswer(
@@ -291,60 +203,16 @@ export class FakeRepo {
     });
   }
 
-  /**
-   * The PR's file list: a path per change (a rename under its new name with `previous_filename`),
-   * a link or a submodule as the path it is (a link's patch is its target, a submodule's a
-   * `Subproject commit` line), a path whose kind changed (a file turned link or submodule) listed
-   * `changed`, and the patch left out past GitHub's limits for one file's diff.
-   */
-  #changedFiles(
-    sides: {
-      baseFiles: Record<string, string>;
-      headFiles: Record<string, string>;
-      headSha: string;
-      renames?: Record<string, string>;
-    } = this.pr,
-  ): Record<string, unknown>[] {
-    const { baseFiles, headFiles, renames = {} } = sides;
-    const base = sideView(baseFiles);
-    const head = sideView(headFiles);
-    const renamedFrom = new Set(Object.values(renames));
-    const out: Record<string, unknown>[] = [];
-    for (const path of new Set([...base.keys(), ...head.keys()])) {
-      if (renamedFrom.has(path)) continue;
-      const before = base.get(renames[path] ?? path);
-      const after = head.get(path);
-      // A pure rename is still listed, as GitHub does.
-      if (before?.key === after?.key && renames[path] === undefined) continue;
-      const status =
-        renames[path] !== undefined
-          ? 'renamed'
-          : before === undefined
-            ? 'added'
-            : after === undefined
-              ? 'removed'
-              : before.kind !== after.kind
-                ? 'changed'
-                : 'modified';
-      const patch = unifiedPatch(before?.text, after?.text);
-      const tooLarge = patch === undefined || Buffer.byteLength(patch) > this.patchLimit || patch.split('\n').length > PATCH_LINE_LIMIT;
-      const web = `https://github.com/${this.pr.base.owner}/${this.pr.base.repo}`;
-      out.push({
-        sha: (after ?? before)?.sha ?? null,
-        filename: path,
-        blob_url: `${web}/blob/${sides.headSha}/${path}`,
-        raw_url: `${web}/raw/${sides.headSha}/${path}`,
-        contents_url: `https://api.github.com/repos/${this.pr.base.owner}/${this.pr.base.repo}/contents/${path}?ref=${sides.headSha}`,
-        status,
-        additions: 1,
-        deletions: 1,
-        changes: 2,
-        // GitHub leaves the patch out of a diff too large to show.
-        ...(tooLarge ? {} : { patch }),
-        ...(renames[path] === undefined ? {} : { previous_filename: renames[path] }),
-      });
-    }
-    return out;
+  /** Contents of a path at a ref ([`contentsAnswer`](./fake-repo-contents.ts)); a blob it serves is one `#blob` answers. */
+  #contents(req: FakeRequest): FakeResponse {
+    const { owner = '', repo = '' } = req.params;
+    const tree = this.#trees.get(treeKey({ owner, repo }, req.query.get('ref') ?? 'HEAD'));
+    return contentsAnswer(req, tree, (key, text) => this.#blobs.set(key, text));
+  }
+
+  /** The PR's file list ([`changedFiles`](./fake-repo-files.ts)), or a merge group's. */
+  #changedFiles(sides: Sides = this.pr): Record<string, unknown>[] {
+    return changedFiles(sides, this.pr.base, this.patchLimit);
   }
 
   /** The comparison of two commits; the base commit stands for the merge base, as in these scenarios. */
@@ -484,42 +352,4 @@ export class FakeRepo {
 
 function treeKey(repo: RepoId, ref: string): string {
   return `${repo.owner}/${repo.repo}@${ref}`;
-}
-
-function notFound(): FakeResponse {
-  return { status: 404, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' } };
-}
-
-/** One side of a path as the file list compares it: its kind, what its diff shows, its id. */
-interface SideEntry {
-  kind: 'file' | 'link' | 'submodule';
-  /** The text its patch is made of. */
-  text: string;
-  sha: string;
-  /** Equal at both sides when the path did not change. */
-  key: string;
-}
-
-function sideView(files: Record<string, string>): Map<string, SideEntry> {
-  const out = new Map<string, SideEntry>();
-  for (const [path, text] of Object.entries(files))
-    out.set(path, { kind: 'file', text, sha: gitBlobSha(Buffer.from(text, 'utf8')), key: `file:${text}` });
-  for (const [path, e] of Object.entries(specialOf(files))) {
-    if ('link' in e) out.set(path, { kind: 'link', text: e.link, sha: gitBlobSha(Buffer.from(e.link, 'utf8')), key: `link:${e.link}` });
-    else
-      out.set(path, { kind: 'submodule', text: `Subproject commit ${e.submodule}\n`, sha: e.submodule, key: `submodule:${e.submodule}` });
-  }
-  return out;
-}
-
-/** The URLs a contents answer carries for an entry; a submodule has no web page or download. */
-function urls(api: string, owner: string, repo: string, path: string, git: string, downloadable = true): Record<string, unknown> {
-  const html = downloadable ? `https://github.com/${owner}/${repo}/blob/HEAD/${path}` : null;
-  return {
-    url: `${api}/contents/${path}`,
-    git_url: `${api}/${git}`,
-    html_url: html,
-    download_url: downloadable ? `https://raw.githubusercontent.com/${owner}/${repo}/HEAD/${path}` : null,
-    _links: { self: `${api}/contents/${path}`, git: `${api}/${git}`, html },
-  };
 }

@@ -6,7 +6,8 @@ import { parseCatalog } from '../../../src/workloads/catalog.js';
 import { parsePolicy } from '../../../src/workloads/policy.js';
 import { commentRoundTripProblems, roundTripInputs } from './comment-round-trip.js';
 import { redactorInputs, redactorProblems } from './redactor-encodings.js';
-import { catalogTexts, commentBodies, corpusSeeds, mutatedCorpus, policyTexts, structuredHcl, structuredYaml } from './inputs.js';
+import { corpusSeeds, mutatedCorpus } from './inputs.js';
+import { catalogTexts, commentBodies, policyTexts, structuredHcl, structuredYaml } from './structured-inputs.js';
 import type { Seed } from './inputs.js';
 
 /**

@@ -1,82 +1,16 @@
-import { GpuJustifyError } from '../../domain/errors.js';
+import { ExprSyntaxError } from './expr-ast.js';
+import type { Expr, Step } from './expr-ast.js';
+import { matchingBrace, tokenize } from './expr-tokens.js';
+import type { Tok } from './expr-tokens.js';
 
 /**
  * A parser for Terraform's expression language as hcl2json prints it (the text inside `${…}`):
  * literals, traversals, calls, operators, conditionals, tuples, objects, `for` expressions (also
- * grouping ones), splats, and templates with their `%{if}` / `%{for}` directives.
+ * grouping ones), splats, and templates with their `%{if}` / `%{for}` directives. The tree it
+ * returns is in `expr-ast.ts`, its tokens in `expr-tokens.ts`.
  */
-export type Expr =
-  | { t: 'lit'; value: null | boolean | number | string }
-  /** A template: literal text, interpolations and directives, joined into a string (one interpolation alone keeps its type). */
-  | { t: 'tpl'; parts: (string | Expr)[] }
-  | { t: 'ref'; root: string; steps: Step[]; text: string }
-  /** `sources`: each argument's source text; `spread`: the last argument is expanded (`f(list...)`). */
-  | { t: 'call'; name: string; args: Expr[]; text: string; sources: string[]; spread: boolean }
-  | { t: 'un'; op: string; arg: Expr }
-  | { t: 'bin'; op: string; left: Expr; right: Expr }
-  | { t: 'cond'; test: Expr; then: Expr; else: Expr }
-  | { t: 'tuple'; items: Expr[] }
-  /** `sources`: each value's source text, so a caller can read one field without the others. */
-  | { t: 'object'; entries: [Expr, Expr][]; sources: string[] }
-  | { t: 'index'; target: Expr; steps: Step[] }
-  /** `target[*].a.b` (or `target.*.a`): the steps applied to each element. */
-  | { t: 'splat'; target: Expr; steps: Step[] }
-  /**
-   * `[for k, v in coll : body if cond]`, or `{for k, v in coll : key => body if cond}` when `key`
-   * is set; `group`: `key => body...`, which collects the bodies of each key in a list.
-   */
-  | { t: 'for'; keyVar: string | null; valueVar: string; coll: Expr; key: Expr | null; body: Expr; cond: Expr | null; group: boolean }
-  /** `%{ if cond }…%{ else }…%{ endif }` in a template. */
-  | { t: 'tplIf'; cond: Expr; then: Expr; else: Expr }
-  /** `%{ for k, v in coll }…%{ endfor }` in a template. */
-  | { t: 'tplFor'; keyVar: string | null; valueVar: string; coll: Expr; body: Expr };
-
-export type Step = { attr: string } | { index: Expr };
-
-export class ExprSyntaxError extends GpuJustifyError {
-  override readonly kind = 'expr-syntax';
-}
-
-const PUNCT = [
-  '==',
-  '!=',
-  '<=',
-  '>=',
-  '&&',
-  '||',
-  '=>',
-  '...',
-  '[*]',
-  '.*',
-  '+',
-  '-',
-  '*',
-  '/',
-  '%',
-  '<',
-  '>',
-  '!',
-  '?',
-  ':',
-  '.',
-  ',',
-  '(',
-  ')',
-  '[',
-  ']',
-  '{',
-  '}',
-  '=',
-];
-
-interface Tok {
-  k: 'num' | 'str' | 'id' | 'p';
-  v: string;
-  at: number;
-  /** For a string: its offset just past the closing quote. */
-  end?: number;
-  parts?: (string | Expr)[];
-}
+export type { Expr, Step } from './expr-ast.js';
+export { ExprSyntaxError } from './expr-ast.js';
 
 /** Parses one expression (the text inside `${…}` as hcl2json prints it). */
 export function parseExpr(src: string): Expr {
@@ -198,28 +132,11 @@ class TemplateParser {
   }
 }
 
-function matchingBrace(src: string, open: number): number {
-  let depth = 0;
-  let quote = false;
-  for (let i = open; i < src.length; i++) {
-    const c = src[i];
-    if (quote) {
-      if (c === '\\') i++;
-      else if (c === '"') quote = false;
-      continue;
-    }
-    if (c === '"') quote = true;
-    else if (c === '{') depth++;
-    else if (c === '}' && --depth === 0) return i;
-  }
-  return -1;
-}
-
 class Parser {
   private toks: Tok[];
   private i = 0;
   constructor(private readonly src: string) {
-    this.toks = tokenize(src);
+    this.toks = tokenize(src, parseTemplate);
   }
 
   done(): boolean {
@@ -425,117 +342,4 @@ class Parser {
     this.eat(close);
     return { t: 'for', keyVar, valueVar, coll, key, body, cond, group };
   }
-}
-
-const NUM = /\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-const ID = /[A-Za-z_][\w-]*(?:::[A-Za-z_][\w-]*)*/y;
-
-function tokenize(src: string): Tok[] {
-  const toks: Tok[] = [];
-  let i = 0;
-  const at = (re: RegExp): string | null => {
-    re.lastIndex = i;
-    return re.exec(src)?.[0] ?? null;
-  };
-  while (i < src.length) {
-    const c = src[i] as string;
-    if (c === ' ' || c === '\n' || c === '\t' || c === '\r') {
-      i++;
-      continue;
-    }
-    // Comments survive inside multi-line expressions as hcl2json prints them.
-    if (c === '#' || src.startsWith('//', i)) {
-      while (i < src.length && src[i] !== '\n') i++;
-      continue;
-    }
-    if (src.startsWith('/*', i)) {
-      const end = src.indexOf('*/', i + 2);
-      i = end < 0 ? src.length : end + 2;
-      continue;
-    }
-    const num = c >= '0' && c <= '9' ? at(NUM) : null;
-    if (num) {
-      toks.push({ k: 'num', v: num, at: i });
-      i += num.length;
-      continue;
-    }
-    const id = at(ID);
-    if (id) {
-      toks.push({ k: 'id', v: id, at: i });
-      i += id.length;
-      continue;
-    }
-    if (c === '"') {
-      const { raw, end } = quoted(src, i);
-      toks.push({ k: 'str', v: raw, at: i, end, parts: parseTemplate(raw) });
-      i = end;
-      continue;
-    }
-    if (c === '<' && src.startsWith('<<', i)) {
-      const heredoc = heredocAt(src, i);
-      if (heredoc) {
-        toks.push({ k: 'str', v: heredoc.raw, at: i, end: heredoc.end, parts: parseTemplate(heredoc.raw) });
-        i = heredoc.end;
-        continue;
-      }
-    }
-    const p = PUNCT.find((x) => src.startsWith(x, i));
-    if (!p) throw new ExprSyntaxError(`unexpected character "${c}"`);
-    toks.push({ k: 'p', v: p, at: i });
-    i += p.length;
-  }
-  return toks;
-}
-
-/** A quoted string at `open`: its template text (escapes undone, `${…}` kept whole) and the offset past it. */
-function quoted(src: string, open: number): { raw: string; end: number } {
-  let j = open + 1;
-  const out: string[] = [];
-  let from = j;
-  while (j < src.length && src[j] !== '"') {
-    if (src[j] === '\\') {
-      out.push(src.slice(from, j), unescape(src, j));
-      j += src[j + 1] === 'u' ? 6 : src[j + 1] === 'U' ? 10 : 2;
-      from = j;
-      continue;
-    }
-    if ((src[j] === '$' || src[j] === '%') && src[j + 1] === '{') {
-      const end = matchingBrace(src, j + 1);
-      if (end < 0) throw new ExprSyntaxError('unclosed ${');
-      j = end + 1;
-      continue;
-    }
-    j++;
-  }
-  if (j >= src.length) throw new ExprSyntaxError('unclosed string');
-  out.push(src.slice(from, j));
-  return { raw: out.join(''), end: j + 1 };
-}
-
-/** `<<EOT` / `<<-EOT` heredoc inside an expression, as a template; null when it is not one. */
-function heredocAt(src: string, open: number): { raw: string; end: number } | null {
-  const m = /^<<(-?)([A-Za-z_][\w-]*)[ \t]*\r?\n/.exec(src.slice(open, open + 200));
-  if (!m) return null;
-  const bodyStart = open + m[0].length;
-  const closer = new RegExp(`^[ \\t]*${m[2] ?? ''}[ \\t]*$`, 'm');
-  const found = closer.exec(src.slice(bodyStart));
-  if (!found) throw new ExprSyntaxError('unclosed heredoc');
-  let raw = src.slice(bodyStart, bodyStart + found.index);
-  if (m[1] === '-') {
-    // An indented heredoc loses the least indentation of its lines.
-    const lines = raw.split('\n');
-    const indent = Math.min(...lines.filter((l) => l.trim() !== '').map((l) => /^[ \t]*/.exec(l)?.[0].length ?? 0));
-    raw = lines.map((l) => l.slice(Number.isFinite(indent) ? indent : 0)).join('\n');
-  }
-  return { raw, end: bodyStart + found.index + found[0].length };
-}
-
-function unescape(src: string, at: number): string {
-  const c = src[at + 1] ?? '';
-  if (c === 'u' || c === 'U') {
-    const hex = src.slice(at + 2, at + (c === 'u' ? 6 : 10));
-    const code = Number.parseInt(hex, 16);
-    return Number.isFinite(code) && code <= 0x10ffff ? String.fromCodePoint(code) : '';
-  }
-  return c === 'n' ? '\n' : c === 't' ? '\t' : c === 'r' ? '\r' : c;
 }

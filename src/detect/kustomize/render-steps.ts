@@ -1,0 +1,221 @@
+import { WHOLE_GPU_RESOURCES } from '../kit/gpu-resources.js';
+import { capacityFields, touchesCapacity } from './capacity-fields.js';
+import { itemLine } from './kustomization.js';
+import type { PatchTarget } from './kustomization.js';
+import { applyJsonPatch, isObject, jsonText, strategicMerge } from './patch-apply.js';
+import type { JsonObject } from './patch-apply.js';
+import { replacementSources, targetMatches, targetProblem } from './patches.js';
+import type { Hit, Patch } from './patches.js';
+import { spend } from './render-context.js';
+import type { Ctx } from './render-context.js';
+import { replicaFieldSpecs } from './replicas.js';
+
+/**
+ * What a kustomization does to the objects it loaded, in kustomize's order: patches, namePrefix and
+ * nameSuffix, `replicas`, then `replacements` (marked, not applied). `render.ts` loads the objects
+ * and calls these in turn.
+ */
+
+function groupOf(obj: JsonObject): string {
+  const apiVersion = jsonText(obj.apiVersion);
+  return apiVersion.includes('/') ? (apiVersion.split('/')[0] ?? '') : '';
+}
+
+export function nameOf(obj: JsonObject): string {
+  return jsonText((obj.metadata as JsonObject | undefined)?.name) || '(unnamed)';
+}
+
+export function applyPatches(ctx: Ctx, patches: readonly Patch[]): void {
+  for (const patch of patches) {
+    if (ctx.out.failed !== undefined) return;
+    ctx.out.sources.push(patch.hit.file);
+    const problem = targetProblem(patch.target);
+    if (problem !== null) ctx.out.failed = { ...patch.hit, why: `${problem}, so what the patch selects is not known` };
+    else applyPatch(ctx, patch);
+  }
+}
+
+function applyPatch(ctx: Ctx, patch: Patch): void {
+  const { k, out } = ctx;
+  const { objects: matched, scanned } = ctx.index.select(patch.target);
+  if (!spend(ctx, 1 + scanned + matched.length * patch.cost, 0, patch.hit)) return;
+  for (const o of matched) {
+    const kind = jsonText(o.obj.kind);
+    const touches = touchesCapacity(patch.paths, kind, groupOf(o.obj));
+    if (touches && (k.spec.openapi !== undefined || k.spec.mergeKeys !== undefined) && patch.type === 'smp') {
+      out.notes.push({
+        file: patch.hit.file,
+        line: patch.hit.line,
+        severity: 'warning',
+        message: `${kind} ${nameOf(o.obj)}: the kustomization sets openapi or mergeKeys, so lists in this patch may merge rather than replace; the GPU count after the patch is not computed`,
+      });
+      o.unknownAt = patch.hit;
+      continue;
+    }
+    if (patch.type === 'smp') {
+      const merged = strategicMerge(o.obj, patch.content);
+      if (merged === undefined || !isObject(merged)) {
+        ctx.index.remove(o);
+        continue;
+      }
+      o.obj = merged;
+      ctx.index.update(o);
+    } else {
+      const result = applyJsonPatch(o.obj, patch.content);
+      if (!result.ok || !isObject(result.value)) {
+        if (touches || ctx.isCapacity(o.obj)) {
+          out.notes.push({
+            file: patch.hit.file,
+            line: patch.hit.line,
+            severity: 'warning',
+            message: `${kind} ${nameOf(o.obj)}: the JSON patch does not apply (${result.ok ? 'not an object' : result.why}); the GPU count after the patch is unknown`,
+          });
+          o.unknownAt = patch.hit;
+        }
+        continue;
+      }
+      o.obj = result.value;
+      ctx.index.update(o);
+    }
+    if (touches) o.hits.push(patch.hit);
+  }
+  if (matched.length > 0 || patch.target.name === undefined || patch.target.kind === undefined) return;
+  patchWithoutBase(ctx, patch, patch.target.kind, patch.target.name);
+}
+
+/** A patch for an object no resource of this kustomization holds: counted from the patch alone when it says everything, else unknown. */
+function patchWithoutBase(ctx: Ctx, patch: Patch, kind: string, name: string): void {
+  const { out } = ctx;
+  const fields = capacityFields(kind, patch.target.group);
+  const identity = withIdentity(patch.type === 'smp' ? patch.content : {}, kind, name, patch.target, fields?.groups[0]);
+  if (fields === null && !ctx.isCapacity(identity)) return;
+  if (!touchesCapacity(patch.paths, kind, patch.target.group)) return;
+  const base = out.missing.length > 0 ? out.missing.join(', ') : 'no resource of this kustomization';
+  if (patch.type === 'smp' && out.missing.length > 0 && decidesAlone(patch.content, kind)) {
+    // The base is out of reach; what the patch says alone may still decide the GPU count.
+    ctx.index.add({ obj: identity, entry: patch.hit, ownDir: false, hits: [patch.hit], baseUnknown: base });
+    return;
+  }
+  out.notes.push({
+    file: patch.hit.file,
+    line: patch.hit.line,
+    severity: 'warning',
+    message: `${kind} ${name}: this patch changes its GPU ${fields?.noun ?? 'capacity'}, but its base (${base}) could not be read, so the GPU count after the patch is unknown`,
+  });
+  ctx.index.add({ obj: identity, entry: patch.hit, ownDir: false, hits: [patch.hit], unknownAt: patch.hit });
+}
+
+/**
+ * A ClusterQueue patch replaces `resourceGroups` whole (custom resources have no merge keys), so
+ * it states every quota; a NodePool patch that sets a GPU limit states the pool's ceiling. Any
+ * other patch needs its base to be counted.
+ */
+function decidesAlone(content: JsonObject, kind: string): boolean {
+  const spec = isObject(content.spec) ? content.spec : {};
+  if (kind === 'ClusterQueue') return Array.isArray(spec.resourceGroups);
+  if (kind !== 'NodePool' && kind !== 'Provisioner') return false;
+  const limits = kind === 'NodePool' ? spec.limits : isObject(spec.limits) ? spec.limits.resources : undefined;
+  return isObject(limits) && WHOLE_GPU_RESOURCES.some((r) => r in limits) && spec.replicas === undefined;
+}
+
+const DEFAULT_VERSIONS: Record<string, string> = {
+  'kueue.x-k8s.io': 'v1beta1',
+  'karpenter.sh': 'v1',
+  'cluster.x-k8s.io': 'v1beta1',
+};
+
+function withIdentity(content: JsonObject, kind: string, name: string, target: PatchTarget, group: string | undefined): JsonObject {
+  const g = target.group ?? group ?? '';
+  const version = target.version ?? DEFAULT_VERSIONS[g] ?? 'v1';
+  const apiVersion = typeof content.apiVersion === 'string' ? content.apiVersion : g === '' ? version : `${g}/${version}`;
+  const metadata = isObject(content.metadata) ? content.metadata : {};
+  return { ...content, apiVersion, kind, metadata: { ...metadata, name } };
+}
+
+/**
+ * `replicas`: kustomize sets `spec/replicas` of the named Deployments, StatefulSets, ReplicaSets
+ * and ReplicationControllers, and of kinds the kustomization's `configurations` add field specs
+ * for (a MachineDeployment, a static NodePool); a name that matches none fails the build.
+ */
+export function applyReplicas(ctx: Ctx): void {
+  const { k, out } = ctx;
+  const entries = k.spec.replicas ?? [];
+  if (entries.length === 0) return;
+  const { specs, incomplete } = replicaFieldSpecs(k, ctx.sources.files, out.notes);
+  entries.forEach((entry, i) => {
+    const hit: Hit = { file: k.path, line: itemLine(k, 'replicas', i) };
+    let found = false;
+    for (const spec of specs) {
+      for (const o of ctx.index.named(spec.kind, entry.name)) {
+        if (spec.group !== undefined && groupOf(o.obj) !== spec.group) continue;
+        found = true;
+        const result = applyJsonPatch(o.obj, [{ op: 'add', path: `/${spec.path}`, value: entry.count }]);
+        if (result.ok && isObject(result.value)) {
+          o.obj = result.value;
+          if (touchesCapacity([`/${spec.path}`], spec.kind, groupOf(o.obj))) o.hits.push(hit);
+        } else o.unknownAt = hit;
+      }
+    }
+    if (found) return;
+    if (incomplete || out.missing.length > 0) {
+      // A configuration not read, or a base not read, may make this entry scale a capacity object.
+      for (const o of ctx.index.withName(entry.name)) if (ctx.isCapacity(o.obj)) o.unknownAt = hit;
+      return;
+    }
+    out.failed ??= {
+      file: k.path,
+      line: hit.line,
+      why: `replicas names ${entry.name}, which matches no object kustomize scales (${specs.map((s) => s.kind).join(', ')}), so kustomize build fails`,
+    };
+  });
+}
+
+/** `replacements` copy fields from one object into others: a capacity field they write is not computed. */
+export function markReplacements(ctx: Ctx): void {
+  const { k, out } = ctx;
+  (k.spec.replacements ?? []).forEach((r, i) => {
+    const hit: Hit = { file: k.path, line: itemLine(k, 'replacements', i) };
+    const targets = isObject(r) && Array.isArray(r.targets) ? r.targets : null;
+    // Each replacement looks at every object for each of its targets.
+    if (!spend(ctx, out.objects.length * (targets?.length ?? 1), 0, hit)) return;
+    for (const o of out.objects) {
+      const selected =
+        targets === null ||
+        targets.some((t) => {
+          const select = isObject(t) && isObject(t.select) ? t.select : {};
+          const target: PatchTarget = {};
+          for (const key of ['kind', 'name', 'group', 'version', 'namespace'] as const)
+            if (typeof select[key] === 'string') target[key] = select[key];
+          const paths = isObject(t) && Array.isArray(t.fieldPaths) ? t.fieldPaths.map((p) => `/${jsonText(p).replace(/\./g, '/')}`) : [''];
+          return targetMatches(o.obj, target) && touchesCapacity(paths, jsonText(o.obj.kind), groupOf(o.obj));
+        });
+      if (!selected || !ctx.isCapacity(o.obj)) continue;
+      o.unknownAt = hit;
+      const from = o.replacedFrom ?? { inputs: [o.obj], files: [hit.file, o.origin?.file ?? o.entry.file] };
+      for (const source of replacementSources(r, out.objects)) {
+        from.inputs.push(source.obj);
+        from.files.push(source.origin?.file ?? source.entry.file);
+      }
+      if (isObject(r) && r.sourceValue !== undefined) from.inputs.push(r.sourceValue);
+      o.replacedFrom = from;
+      out.notes.push({
+        file: hit.file,
+        line: hit.line,
+        severity: 'warning',
+        message: `${jsonText(o.obj.kind)} ${nameOf(o.obj)}: replacements write its GPU fields from another object; the GPU count is not computed`,
+      });
+    }
+  });
+}
+
+/** namePrefix / nameSuffix rename every object, capacity objects included. */
+export function renameAll(ctx: Ctx): void {
+  const { namePrefix = '', nameSuffix = '' } = ctx.k.spec;
+  if (namePrefix === '' && nameSuffix === '') return;
+  for (const o of ctx.index.all()) {
+    const meta = o.obj.metadata;
+    if (!isObject(meta) || typeof meta.name !== 'string') continue;
+    o.obj = { ...o.obj, metadata: { ...meta, name: `${namePrefix}${meta.name}${nameSuffix}` } };
+    ctx.index.update(o);
+  }
+}

@@ -1,0 +1,181 @@
+import type { RealCase } from './real-case.js';
+
+/**
+ * Real cases (real-cases.ts) on a directory of a repository: Kueue queues in several files, Bicep,
+ * Terraform with local modules and templates, Pulumi programs.
+ */
+export const REPO_CASES: readonly RealCase[] = [
+  // redhat-hpc/openshift-batch: Kueue ClusterQueues of two teams and a shared pool, one file each, quotas quoted.
+  {
+    id: 'openshift-batch team-a-cq: nvidia.com/gpu quota "4" → "8"',
+    target: 'kueue/openshift-batch',
+    edits: [['team-a-cq.yaml', 'nominalQuota: "4"', 'nominalQuota: "8"']],
+    expect: [['kueue-cluster-queue', 'team-a-cq', 4, 8]],
+    why: 'a quoted quantity is the same number: 4 → 8 GPUs of nominal quota on gpu-flavor',
+  },
+  {
+    id: 'openshift-batch team-b-cq: nvidia.com/gpu quota "0" → "2", borrowing limit "0" kept',
+    target: 'kueue/openshift-batch',
+    edits: [['team-b-cq.yaml', 'nominalQuota: "0"', 'nominalQuota: "2"']],
+    expect: [['kueue-cluster-queue', 'team-b-cq', 0, 2]],
+    why: 'the first nominalQuota of the file is the GPU one (its resource group comes first): 0 → 2',
+  },
+  {
+    id: 'openshift-batch shared-cq: cpu quota 10 → 20 (negative control)',
+    target: 'kueue/openshift-batch',
+    edits: [['shared-cq.yaml', 'nominalQuota: 10', 'nominalQuota: 20']],
+    expect: [],
+    why: 'the shared queue covers cpu and memory only',
+  },
+  {
+    id: 'openshift-batch gpu-flavor: taint effect NoSchedule → NoExecute (negative control)',
+    target: 'kueue/openshift-batch',
+    edits: [['gpu-flavor.yaml', 'effect: NoSchedule', 'effect: NoExecute']],
+    expect: [],
+    why: "a flavor's toleration says where admitted pods may run, not how many GPUs any queue holds",
+  },
+  // Azure-Samples/aks-kueue-sample: one multi-document file of Kueue queues over one H100 node, and its Bicep.
+  {
+    id: 'aks-kueue-sample team-a-cq: nvidia.com/gpu quota 2 → 4',
+    target: 'kueue/aks-kueue-sample',
+    edits: [['cluster-queues.yaml', '"nvidia.com/gpu"\n              nominalQuota: 2', '"nvidia.com/gpu"\n              nominalQuota: 4']],
+    expect: [['kueue-cluster-queue', 'team-a-cq', 2, 4]],
+    why: "the first GPU quota of the file is team-a-cq's (team-b-cq, the same text, follows): 2 → 4",
+  },
+  {
+    id: 'aks-kueue-sample shared-cq: nvidia.com/gpu quota 4 → 8, lending limit kept',
+    target: 'kueue/aks-kueue-sample',
+    edits: [['cluster-queues.yaml', 'nominalQuota: 4\n              lendingLimit: 4', 'nominalQuota: 8\n              lendingLimit: 4']],
+    expect: [['kueue-cluster-queue', 'shared-cq', 4, 8]],
+    why: "the burst pool's nominal quota: 4 → 8 H100",
+  },
+  {
+    id: 'aks-kueue-sample team-a-cq: cpu quota 24 → 32 (negative control, a GPU quota beside it)',
+    target: 'kueue/aks-kueue-sample',
+    edits: [['cluster-queues.yaml', 'nominalQuota: 24', 'nominalQuota: 32']],
+    expect: [],
+    why: 'cpu of team-a-cq only; its nvidia.com/gpu quota stays 2',
+  },
+  {
+    id: 'aks-kueue-sample Bicep: gpuNodeCount 1 → 2 in main.bicepparam',
+    target: 'bicep/aks-kueue-sample',
+    edits: [['main.bicepparam', 'param gpuNodeCount = 1', 'param gpuNodeCount = 2']],
+    expect: [['aks-node-pool', 'gpu', 8, 16]],
+    why: 'main.bicep hands gpuNodeCount and gpuVmSize to modules/gpu-nodepool.bicep, whose pool `gpu` has count: gpuNodeCount; Standard_ND96isr_H100_v5 has 8 H100: 1 × 8 → 2 × 8',
+  },
+  {
+    id: 'aks-kueue-sample Bicep: systemNodeCount 2 → 3 (negative control)',
+    target: 'bicep/aks-kueue-sample',
+    edits: [['main.bicepparam', 'param systemNodeCount = 2', 'param systemNodeCount = 3']],
+    expect: [],
+    why: 'the system pool is Standard_D4s_v5, no GPU',
+  },
+  // Northo/k8s-webserver-with-inference-job-demo: an AKS cluster whose GPU pool is commented out.
+  {
+    id: 'k8s-inference-demo AKS: the commented-out T4 pool enabled',
+    target: 'terraform-aks/k8s-inference-demo',
+    edits: [
+      [
+        'aks.tf',
+        /# resource "azurerm_kubernetes_cluster_node_pool" "gpu" \{[\s\S]*# \}\n$/,
+        'resource "azurerm_kubernetes_cluster_node_pool" "gpu" {\n  name                  = "gpu"\n  kubernetes_cluster_id = azurerm_kubernetes_cluster.aks.id\n  vm_size               = "standard_nc4as_t4_v3"\n  node_count            = 0\n  auto_scaling_enabled  = true\n  min_count             = 0\n  max_count             = 3\n  tags = {\n    environment = "development"\n  }\n\n  node_taints = [\n    "key=gpu:NoSchedule",\n  ]\n}\n',
+      ],
+    ],
+    expect: [['aks-node-pool', 'gpu', 0, 3]],
+    why: 'Standard_NC4as_T4_v3 (Azure sizes are case-blind) has 1 T4; autoscaling up to max_count 3: 0 → 3',
+  },
+  {
+    id: "k8s-inference-demo AKS: the commented-out pool's max_count 3 → 4, still a comment (negative control)",
+    target: 'terraform-aks/k8s-inference-demo',
+    edits: [['aks.tf', '#   max_count             = 3', '#   max_count             = 4']],
+    expect: [],
+    why: 'a comment: nothing is created',
+  },
+  {
+    id: 'k8s-inference-demo AKS: default pool node_count 2 → 3 (negative control)',
+    target: 'terraform-aks/k8s-inference-demo',
+    edits: [['aks.tf', 'node_count = 2', 'node_count = 3']],
+    expect: [],
+    why: 'Standard_D2_v2 has no GPU',
+  },
+  // kevinchevreuil/eks-cluster-nodegroup: a plain aws_eks_node_group (its network module is a git submodule).
+  {
+    id: 'eks-cluster-nodegroup: c5.2xlarge → g5.xlarge with the NVIDIA AMI',
+    target: 'terraform-eks/eks-cluster-nodegroup',
+    edits: [
+      ['eks_node_group.tf', 'instance_types  = ["c5.2xlarge"]', 'instance_types  = ["g5.xlarge"]'],
+      ['eks_node_group.tf', 'AL2023_x86_64_STANDARD', 'AL2023_x86_64_NVIDIA'],
+    ],
+    expect: [['eks-node-group', 'Kdzdo-EKS-NodeGroup', 0, 450]],
+    why: 'max_size 450 × 1 A10G per g5.xlarge; the group is named by node_group_name',
+  },
+  {
+    id: 'eks-cluster-nodegroup: max_size 450 → 500 on c5.2xlarge (negative control)',
+    target: 'terraform-eks/eks-cluster-nodegroup',
+    edits: [['eks_node_group.tf', 'max_size     = 450', 'max_size     = 500']],
+    expect: [],
+    why: 'c5.2xlarge has no GPU',
+  },
+  // minasaeedbasta/terraform-eks-karpenter: local modules, a launch template, Karpenter NodePools rendered from templates.
+  {
+    id: "terraform-eks-karpenter: the default NodePool's instance type t3.medium → g5.xlarge",
+    target: 'karpenter/terraform-eks-karpenter',
+    edits: [
+      [
+        'terraform-eks-karpenter/variables.tf',
+        'default     = "t3.medium"\n  description = "The EC2 instance type to be used for the default karpenter nodepool"',
+        'default     = "g5.xlarge"\n  description = "The EC2 instance type to be used for the default karpenter nodepool"',
+      ],
+    ],
+    expect: [['karpenter-nodepool', 'default', 0, 250]],
+    today: {
+      outcome: 'not-followed',
+      reason:
+        'the NodePool (templates/nodepool_default.tpl, rendered by a `template_file` data source) is in a local module whose Kubernetes manifests are not read through its call, and its only limit is cpu',
+    },
+    why: 'the module hands the variable to nodepool_default.tpl (`values: [${instance_type}]`), whose only limit is cpu: 1000: 1000 / 4 vCPU = 250 g5.xlarge × 1 A10G',
+  },
+  {
+    id: "terraform-eks-karpenter: the controller node group's instance type t3.medium → g4dn.xlarge",
+    target: 'karpenter/terraform-eks-karpenter',
+    edits: [
+      [
+        'terraform-eks-karpenter/variables.tf',
+        'default     = "t3.medium"\n  description = "The EC2 instance type to be used for the EKS worker nodes"',
+        'default     = "g4dn.xlarge"\n  description = "The EC2 instance type to be used for the EKS worker nodes"',
+      ],
+    ],
+    expect: [['eks-node-group', 'karpenter', 0, 2]],
+    today: {
+      outcome: 'not-followed',
+      reason: 'an instance type given to a node group through its launch template (aws_launch_template.karpenter) is not read',
+    },
+    why: 'module eks sets aws_launch_template.karpenter instance_type = var.instance_type, the template of aws_eks_node_group.karpenter, max_size 2: 2 × 1 T4',
+  },
+  {
+    id: 'terraform-eks-karpenter: node_group_scaling max_size 2 → 3 (negative control)',
+    target: 'karpenter/terraform-eks-karpenter',
+    edits: [['terraform-eks-karpenter/variables.tf', 'max_size         = 2', 'max_size         = 3']],
+    expect: [],
+    why: "the variable is handed to module eks, which sizes nothing with it (the node group's sizes are literals), and the instances are t3.medium",
+  },
+  // pulumi/pulumi-eks examples: managed node groups in TypeScript, which only the floor reads.
+  {
+    id: "pulumi-eks efa: the GPU group's max size 2 → 4 (instance types from the stack config)",
+    target: 'pulumi/pulumi-eks-efa',
+    edits: [
+      ['index.ts', 'maxSize: 2', 'maxSize: 4'],
+      ['index.ts', 'desiredSize: 2', 'desiredSize: 4'],
+    ],
+    expect: 'not-followed',
+    why: 'instanceTypes come from `config.require("instanceTypes")`, a stack setting not in the repository: GPUs per node unknown',
+  },
+  {
+    id: 'pulumi-eks managed node groups: aws-managed-ng2 t3.medium → g5.xlarge',
+    target: 'pulumi/pulumi-eks-managed-nodegroups',
+    edits: [['index.ts', 'instanceTypes: ["t3.medium"]', 'instanceTypes: ["g5.xlarge"]']],
+    expect: [['eks-node-group', 'aws-managed-ng2', 0, 2]],
+    today: { outcome: 'not-followed', reason: 'Pulumi programs are not parsed; the floor names g5.xlarge' },
+    why: 'maxSize 2 × 1 A10G',
+  },
+];
