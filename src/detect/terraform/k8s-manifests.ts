@@ -28,6 +28,14 @@ const YAMLENCODE = /^\$\{\s*yamlencode\s*\(([\s\S]*)\)\s*\}$/;
 type YamlPath = (string | number)[];
 
 /**
+ * Whether a manifest's source may declare capacity: it names a GPU, is templated, or holds a kind
+ * a manifest reader takes (a Karpenter pool allowing GPU instance families names no GPU).
+ */
+function mayDeclare(file: string, raw: string, inner: readonly CapacityParser[]): boolean {
+  return GPU_TEXT.test(raw) || TEMPLATED.test(raw) || inner.some((p) => p.mightContain(`${file}#manifest.yaml`, raw));
+}
+
+/**
  * The objects of the manifest resources of one file, read by the manifest readers (`inner`) as
  * the YAML they render to, with lines mapped back to the keys in the `.tf` file.
  */
@@ -47,7 +55,7 @@ export function readManifestResources(
       const raw = asRecord(blocks[blocks.length - 1]);
       const source = manifestSource(type, raw);
       // A template's GPUs are in the template, read with the set (templates.ts).
-      if (source === null || !(GPU_TEXT.test(JSON.stringify(source.raw)) || TEMPLATED.test(JSON.stringify(source.raw)))) continue;
+      if (source === null || !mayDeclare(file, JSON.stringify(source.raw), inner)) continue;
       const address = `${type}.${label}`;
       const at = loc.path(block, [source.key]) ?? block;
       const read = (instance: string, bound: Scope): void => {

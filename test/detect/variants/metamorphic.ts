@@ -150,12 +150,6 @@ export const EXPECTED_TO_FAIL: readonly ExpectedFailure[] = [
   ...['tf-manifest-object', 'tf-manifest-yamlencode'].flatMap((rewrite): ExpectedFailure[] => [
     {
       rewrite,
-      cases: ['karpenter general-purpose: instance-category g allowed, no GPU limit'],
-      reason:
-        'silent miss: a manifest written as an HCL object is read only when its text names a GPU (`GPU_TEXT` in terraform/k8s-manifests.ts), and a NodePool allowing instance category `g` with no GPU limit names none; as YAML the Karpenter reader says it is unbounded',
-    },
-    {
-      rewrite,
       cases: ['accelerated-platforms ComputeClass gpu-l4-24gb-x2: active migration off (negative control)'],
       reason:
         'false alarm: a ComputeClass written as an HCL object is left to the floor, which names its GPU priorities; as YAML (or a heredoc) it is read, count unknown at both sides, no change',
