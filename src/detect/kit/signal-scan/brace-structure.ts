@@ -1,7 +1,7 @@
 import { blank, child, lineAt, scanPlain } from './structure.js';
 import type { PathNode, Structure } from './structure.js';
 import type { Syntax } from './syntax.js';
-import { scanYaml } from './yaml-structure.js';
+import { scanYamlText } from './parsed-yaml-structure.js';
 
 interface BraceLevel {
   close: string;
@@ -93,7 +93,7 @@ export function scanBraces(text: string, syntax: Syntax, out: Structure, masked:
           const node = pending?.node ?? cur().node;
           const body = text.slice(bodyStart, bodyEnd);
           if (LOOKS_YAML.test(body))
-            scanYaml(text, bodyStart, bodyEnd, node, cur().container, { ...syntax, kind: 'yaml', hash: true }, out, masked, starts, true);
+            scanYamlText(text, bodyStart, bodyEnd, node, cur().container, { ...syntax, kind: 'yaml', hash: true }, out, masked, starts);
           else scanPlain(text, bodyStart, bodyEnd, { ...syntax, hash: false }, out, masked, starts, node, cur().container);
           out.points.push({ offset: bodyEnd, path: pending?.node ?? cur().node, container: cur().container });
         }

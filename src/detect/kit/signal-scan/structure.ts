@@ -1,21 +1,27 @@
 import type { Syntax } from './syntax.js';
 
 /**
- * The shape of a text as far as the signal scan needs it, read in one pass without parsing the
- * format (so templates, broken files and unknown languages are read alike):
+ * The shape of a text as far as the signal scan needs it, read in one pass: YAML by its parsed
+ * structure where it parses, and otherwise (templates, broken files, other formats and unknown
+ * languages) by indentation, braces or lines, without parsing:
  * - `masked`: the text with comments blanked (same offsets), so a signal seen in the text but not
  *   in `masked` is in a comment;
  * - `keys`: where each key is written (`gpu_count =`, `acceleratorType:`), for keys that name GPUs;
  * - `points`: the key path at each offset (`spec.template.spec.containers.[].resources.limits`),
  *   for the contexts that show a GPU name to be no capacity (a label, a container's request);
  * - `containers`: the objects the text nests (YAML documents, mappings and items, braced blocks),
- *   with their lines, for the object a parser's declaration stands in.
+ *   with their lines, for the object a parser's declaration stands in;
+ * - `overridden`: offsets of YAML pairs whose key the same mapping sets again later. Every reader
+ *   that accepts such a mapping keeps the last one (go-yaml v2 behind kubectl, Helm, Argo CD and
+ *   Flux; PyYAML); the others refuse the file (kustomize, strict decoding): what these pairs say
+ *   is never applied.
  */
 export interface Structure {
   masked: string;
   keys: KeyAt[];
   points: PathPoint[];
   containers: Container[];
+  overridden: { from: number; to: number }[];
 }
 
 /** One element of a key path; `[]` is an item of a list. Shared by every path below it. */
@@ -81,7 +87,7 @@ export function blank(masked: string[], from: number, to: number): void {
  */
 const PLAIN_KEY = /(?:^|[\s{,[(])(["']?)([A-Za-z_][A-Za-z0-9_./-]*)\1[ \t]*(?::(?![:=])|=(?![=>~]))|^[ \t]*\[\[?()([^\]\n]+)\]/gm;
 
-export function plainKeys(line: string, offset: number, out: Structure): void {
+export function plainKeys(line: string, offset: number, out: Pick<Structure, 'keys'>): void {
   PLAIN_KEY.lastIndex = 0;
   for (let m = PLAIN_KEY.exec(line); m; m = PLAIN_KEY.exec(line)) {
     const key = m[2] ?? m[4] ?? '';
