@@ -12,9 +12,11 @@ import type { Syntax } from './syntax.js';
  * - `containers`: the objects the text nests (YAML documents, mappings and items, braced blocks),
  *   with their lines, for the object a parser's declaration stands in;
  * - `overridden`: offsets of YAML pairs whose key the same mapping sets again later. Every reader
- *   that accepts such a mapping keeps the last one (go-yaml v2 behind kubectl, Helm, Argo CD and
- *   Flux; PyYAML); the others refuse the file (kustomize, strict decoding): what these pairs say
- *   is never applied.
+ *   that accepts such a mapping keeps the last one, the others refuse the file: what these pairs
+ *   say is never applied. sigs.k8s.io/yaml (yaml.go at aadfabb7), which kubectl, Helm, Argo CD and
+ *   Flux decode with: YAMLToJSON unmarshals through go-yaml v2, which sets a mapping's keys in turn
+ *   ("Duplicate fields are case-sensitively ignored"), while YAMLToJSONStrict and UnmarshalStrict
+ *   use go-yaml's strict mode and fail with "key … already set in map"; kustomize (kyaml) refuses too.
  */
 export interface Structure {
   masked: string;
