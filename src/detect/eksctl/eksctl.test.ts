@@ -34,7 +34,10 @@ describe('eksctl', () => {
     for (const size of ['"4"', '4.5']) {
       const r = detectFile('cluster.yaml', eksctl(`maxSize: ${size}`));
       expect(counts(r), size).toEqual([]);
-      expect(r.unresolved?.map((u) => u.name), size).toEqual(['gpu']);
+      expect(
+        r.unresolved?.map((u) => u.name),
+        size,
+      ).toEqual(['gpu']);
     }
   });
 
