@@ -37,6 +37,16 @@ function yaml(v: Value, indent: string): string {
   return typeof v === 'string' ? quote(v) : String(v);
 }
 
+/** YAML's flow style, `{key: value, list: [a, b]}`: the same mappings and lists as the block style. */
+function flow(v: Value): string {
+  if (Array.isArray(v)) return `[${v.map(flow).join(', ')}]`;
+  if (typeof v === 'object')
+    return `{${Object.entries(v)
+      .map(([k, x]) => `${/[:#\s,[\]{}]/.test(k) ? quote(k) : k}: ${flow(x)}`)
+      .join(', ')}}`;
+  return typeof v === 'string' ? quote(v) : String(v);
+}
+
 function braces(v: Value, indent: string, sep: string, key: (k: string) => string): string {
   if (Array.isArray(v)) return `[${v.map((x) => `\n${indent}  ${braces(x, `${indent}  `, sep, key)},`).join('')}\n${indent}]`;
   if (typeof v === 'object') {
@@ -49,6 +59,16 @@ function braces(v: Value, indent: string, sep: string, key: (k: string) => strin
 
 const FORMATS: Format[] = [
   { ext: 'yaml', keys: true, render: (t, c) => `${c === null ? '' : `# ${c}\n`}${yaml(t, '').slice(1)}\n` },
+  { ext: 'flow.yaml', keys: true, render: (t, c) => `${c === null ? '' : `# ${c}\n`}${flow(t)}\n` },
+  // Block style at the top, flow style below: `spec: {limits: {nvidia.com/gpu: 1}}`.
+  {
+    ext: 'mixed.yaml',
+    keys: true,
+    render: (t, c) =>
+      `${c === null ? '' : `# ${c}\n`}${Object.entries(t)
+        .map(([k, x]) => `${/[:#\s,[\]{}]/.test(k) ? quote(k) : k}: ${flow(x)}\n`)
+        .join('')}`,
+  },
   { ext: 'json', keys: true, render: (t) => `${JSON.stringify(t, null, 2)}\n` },
   {
     ext: 'tf',

@@ -1,5 +1,5 @@
 import type { CapacityDecl } from '../../domain/index.js';
-import { envsubstDefault, readCount } from '../kit/counts.js';
+import { envsubstDefault, readCount, readWholeCount } from '../kit/counts.js';
 import type { CountRead } from '../kit/counts.js';
 import { isWholeGpuResource, PRIMARY_GPU_RESOURCE } from '../kit/gpu-resources.js';
 import { readManifests } from '../kit/manifests.js';
@@ -154,8 +154,8 @@ function readPool(m: Manifest, pool: Pool, topologyGpus: number | null, gpuFile:
   }
   const max = readCount(mapGet(pool.annotations, MAX_SIZE), m.ctx, pool.line);
   // A managed pool (EKS, AKS, GKE) scales itself between its scaling bounds; replicas is only the start.
-  const managedMax = max ? null : readCount(pool.infra?.max, m.ctx, pool.line);
-  const nodes: CountRead | null = max ?? managedMax ?? readCount(pool.replicas, m.ctx, pool.line);
+  const managedMax = max ? null : readWholeCount(pool.infra?.max, m.ctx, pool.line);
+  const nodes: CountRead | null = max ?? managedMax ?? readWholeCount(pool.replicas, m.ctx, pool.line);
   const field = max ? `the ${MAX_SIZE} annotation` : managedMax ? `${pool.infra?.kind} scaling maximum` : 'replicas';
   if (!nodes || !nodes.ok) {
     const why = nodes ? nodes.why : 'is not set';

@@ -27,7 +27,18 @@ const eksctl = (size: string, type = 'instanceType: p4d.24xlarge') => yaml`
 
 describe('eksctl', () => {
   it('counts maxSize × GPUs per instance, skipping CPU and commented-out groups', () => {
-    expect(counts(detectFile('cluster.yaml', eksctl('maxSize: "4"')))).toEqual([['eksctl-nodegroup', 'gpu', 32]]);
+    expect(counts(detectFile('cluster.yaml', eksctl('maxSize: 4')))).toEqual([['eksctl-nodegroup', 'gpu', 32]]);
+  });
+
+  it('does not count a size eksctl refuses: a string or a fraction where its Go type is an int', () => {
+    for (const size of ['"4"', '4.5']) {
+      const r = detectFile('cluster.yaml', eksctl(`maxSize: ${size}`));
+      expect(counts(r), size).toEqual([]);
+      expect(
+        r.unresolved?.map((u) => u.name),
+        size,
+      ).toEqual(['gpu']);
+    }
   });
 
   it('falls back to desiredCapacity', () => {

@@ -1,7 +1,7 @@
 import { bottlerocketSharing } from '../kit/bottlerocket-settings.js';
 import { PRIMARY_GPU_RESOURCE } from '../kit/gpu-resources.js';
 import { sharingOnPool } from '../kit/pool-sharing.js';
-import { readCount } from '../kit/counts.js';
+import { readWholeCount } from '../kit/counts.js';
 import type { CountRead } from '../kit/counts.js';
 import { readManifests } from '../kit/manifests.js';
 import type { Manifest } from '../kit/manifests.js';
@@ -71,8 +71,8 @@ function readGroup(m: Manifest, group: unknown, found: Findings): void {
     found.unknown(KIND, name, groupLine);
     return;
   }
-  const max = readCount(mapGet(group, 'maxSize'), m.ctx, groupLine);
-  const desired = readCount(mapGet(group, 'desiredCapacity'), m.ctx, groupLine);
+  const max = readWholeCount(mapGet(group, 'maxSize'), m.ctx, groupLine);
+  const desired = readWholeCount(mapGet(group, 'desiredCapacity'), m.ctx, groupLine);
   const size: CountRead | null = max ?? desired;
   const field = max ? 'maxSize' : 'desiredCapacity';
   if (size && !size.ok) {

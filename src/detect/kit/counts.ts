@@ -32,6 +32,23 @@ export function readCount(node: unknown, ctx: NodeContext, fallbackLine: number)
   return { ok: true, value, line };
 }
 
+/**
+ * Reads a count the applier decodes into a Go integer (eksctl's maxSize, a MachineDeployment's
+ * replicas): YAML resolved to JSON by sigs.k8s.io/yaml, then decoded as an int, so only a JSON
+ * number with no fraction is taken. A string (`"4"`, even `"010"`) or a fraction makes the
+ * applier refuse the object, so there is nothing to count; null when the node is absent.
+ */
+export function readWholeCount(node: unknown, ctx: NodeContext, fallbackLine: number): CountRead | null {
+  const read = readCount(node, ctx, fallbackLine);
+  if (read === null || !read.ok) return read;
+  const raw = scalarValue(node);
+  const source = nodeSource(node, ctx.text).trim();
+  if (typeof raw === 'string')
+    return { ok: false, line: read.line, why: `is the string ${source}, which the applier refuses for a whole number` };
+  if (typeof raw !== 'number' || !Number.isInteger(raw)) return { ok: false, line: read.line, why: `${source} is not a whole number` };
+  return read;
+}
+
 /** The default an envsubst expression carries, as a string, or null. */
 export function envsubstDefault(source: string): string | null {
   const expr = findTemplateExpression(source);

@@ -118,21 +118,6 @@ export interface ExpectedFailure {
 // A rewrite added for a class the review does not read yet is listed here with its cases and why, until it does.
 export const EXPECTED_TO_FAIL: readonly ExpectedFailure[] = [
   {
-    rewrite: 'yaml-flow-style',
-    cases: [
-      'Volcano TF job on GPUs: workers 3 → 6 (negative control, a workload requesting GPUs)',
-      'openshift-batch gpu-flavor: taint effect NoSchedule → NoExecute (negative control)',
-    ],
-    reason:
-      'false alarm: the floor reads YAML structure by indentation, so in a flow mapping (`{nodeLabels: {nvidia.com/gpu.present: …}}`) a label or a container request is not seen as one',
-  },
-  {
-    rewrite: 'yaml-duplicate-keys',
-    cases: ['karpenter-blueprints auto mode gpu pool: cpu limit 100 → 200 (negative control, CPU-only edit beside a GPU limit)'],
-    reason:
-      'false alarm: Karpenter accounts its limits line by line, so the first of a repeated `nvidia.com/gpu` limit (which kubectl drops, and strict validation refuses) is left to the floor',
-  },
-  {
     rewrite: 'yaml-anchored-objects',
     cases: ['openshift-batch gpu-flavor: taint effect NoSchedule → NoExecute (negative control)'],
     reason:

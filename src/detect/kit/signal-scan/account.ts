@@ -3,7 +3,8 @@ import { helmSetContext, inHelmSet } from './helm-set.js';
 import type { NoCapacity } from './contexts.js';
 import { findSignals, mayNameGpus } from './signals.js';
 import type { Signal } from './signals.js';
-import { lineAt, lineStarts, scanStructure } from './structure.js';
+import { lineAt, lineStarts } from './structure.js';
+import { scanStructure } from './scan-structure.js';
 import type { Container, PathPoint, Structure } from './structure.js';
 import { declaresInfrastructure, syntaxOf } from './syntax.js';
 import { workloadDocuments } from './workload-kinds.js';
@@ -24,7 +25,8 @@ export interface FileAccounting {
 /** A GPU name the scan found, where, and what accounts for it (null: nothing does). */
 export interface AccountedSignal extends Signal {
   line: number;
-  by: 'parser' | 'workload' | NoCapacity | null;
+  /** `overridden`: in a YAML pair its mapping sets again later, which no applier keeps (Structure.overridden). */
+  by: 'parser' | 'workload' | 'overridden' | NoCapacity | null;
 }
 
 export interface FileSignals {
@@ -81,14 +83,18 @@ export function accountSignals(path: string, raw: string, accounting: FileAccoun
   const hcl = /\.(?:tf|tfvars|hcl)$/.test(path);
   const spans = mergeSpans([...accounting.spans, ...accounting.anchors.map((line) => objectAround(structure, starts, line, hcl))]);
   const workloads = syntax.kind === 'yaml' ? workloadDocuments(structure.masked) : [];
+  const dropped = mergeRanges(structure.overridden);
   let s = 0;
   let lines: string[] | undefined;
+  let d = 0;
   const signals = found.map((signal): AccountedSignal => {
     const line = lineAt(starts, signal.offset);
     while (s < spans.length && (spans[s] as Lines).to < line) s++;
+    while (d < dropped.length && (dropped[d] as Range).to <= signal.offset) d++;
     const span = spans[s];
     let by: AccountedSignal['by'];
     if (structure.masked[signal.offset] !== text[signal.offset]) by = 'comment';
+    else if ((dropped[d]?.from ?? Infinity) <= signal.offset) by = 'overridden';
     else if (span && span.from <= line) by = 'parser';
     else if (workloads.some((w) => w.from <= line && line <= w.to)) by = 'workload';
     else if (hcl && signal.kind === 'gpu-key' && inNameOnlyHeader(lineText(text, starts, line), signal.offset - (starts[line - 1] ?? 0)))
@@ -130,6 +136,22 @@ function mergeSpans(spans: readonly Lines[]): Lines[] {
     const last = out[out.length - 1];
     if (last && span.from <= last.to + 1) last.to = Math.max(last.to, span.to);
     else out.push({ ...span });
+  }
+  return out;
+}
+
+interface Range {
+  from: number;
+  to: number;
+}
+
+/** Offset ranges (end exclusive) sorted and merged where they overlap: disjoint, in order. */
+function mergeRanges(ranges: readonly Range[]): Range[] {
+  const out: Range[] = [];
+  for (const r of [...ranges].sort((a, b) => a.from - b.from)) {
+    const last = out[out.length - 1];
+    if (last && r.from <= last.to) last.to = Math.max(last.to, r.to);
+    else out.push({ ...r });
   }
   return out;
 }

@@ -1,5 +1,6 @@
 import type { Lines } from '../lines.js';
-import { lineStarts, scanStructure } from './structure.js';
+import { lineStarts } from './structure.js';
+import { scanStructure } from './scan-structure.js';
 import type { Structure } from './structure.js';
 import { syntaxOf } from './syntax.js';
 
