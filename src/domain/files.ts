@@ -26,6 +26,13 @@ export interface TreeReader {
    * files. Optional: a reader without it holds no such entries.
    */
   notAFile?(path: string): Promise<string | null>;
+  /**
+   * A hash of the file's content that the host gives without the file being downloaded (git's
+   * blob id), or null when there is no file or none is given. Asked of a side the review could not
+   * read (over the size limit, refused), so that what a grant binds to is its content, never only
+   * its size. Optional: without it, such a side is known by why it was not read.
+   */
+  contentId?(path: string): Promise<string | null>;
 }
 
 /** The two sides of a pull request and the paths that differ between them. */
