@@ -6,7 +6,7 @@ import { createReview, createReviewComment, deleteReviewComment } from './fake-r
 import type { ReviewContext } from './fake-repo-reviews.js';
 import { directoryEntries, gitBlobSha, setSpecial, specialOf, treeAnswer } from './fake-repo-trees.js';
 import type { FakeSpecial } from './fake-repo-trees.js';
-import { linkTarget } from '../../src/domain/files.js';
+import { asksForDirectory, linkTarget } from '../../src/domain/files.js';
 import { graphqlAnswer } from './fake-graphql.js';
 
 /**
@@ -209,7 +209,8 @@ export class FakeRepo {
     }
     if (entry && 'link' in entry) {
       const target = linkTarget(path, entry.link);
-      if (target === null || tree[target] === undefined) {
+      // GitHub answers with the file a link leads to; one spelt `file/` leads to no file.
+      if (target === null || tree[target] === undefined || asksForDirectory(entry.link)) {
         const sha = gitBlobSha(Buffer.from(entry.link, 'utf8'));
         return {
           body: {
