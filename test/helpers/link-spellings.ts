@@ -31,8 +31,8 @@ export const FILE_LINKS: Spelling[] = [
   fileLink('../prod/queues.yaml//', false),
   fileLink('../prod/queues.yaml/.', false),
   fileLink('/clusters/prod/queues.yaml', false),
-  fileLink('../../../clusters/prod/queues.yaml', false),
-  fileLink('../../../../etc/queues.yaml', false),
+  fileLink('../../../clusters/prod/queues.yaml', false), // hostile link target: data, never read
+  fileLink('../../../../etc/queues.yaml', false), // hostile link target: data, never read
 ];
 
 const dirLink = (target: string, reads: boolean): Spelling => ({
