@@ -26,6 +26,13 @@ export interface TreeReader {
    * files. Optional: a reader without it holds no such entries.
    */
   notAFile?(path: string): Promise<string | null>;
+  /**
+   * A hash of the file's content that the host gives without the file being downloaded (git's
+   * blob id), or null when there is no file or none is given. Asked of a side the review could not
+   * read (over the size limit, refused), so that what a grant binds to is its content, never only
+   * its size. Optional: without it, such a side is known by why it was not read.
+   */
+  contentId?(path: string): Promise<string | null>;
 }
 
 /** The two sides of a pull request and the paths that differ between them. */
@@ -66,6 +73,15 @@ export function linkTarget(path: string, target: string): string | null {
   const joined = posix.normalize(posix.join(posix.dirname(path), target));
   if (joined === '..' || joined.startsWith('../') || joined === '.') return null;
   return joined.replace(/\/+$/, '');
+}
+
+/**
+ * True when a link's target can only be a directory: it ends in `/` or in a `.` or `..` part
+ * (`queues.yaml/`, `prod/.`). A checkout reads no file through such a link, whatever `linkTarget`
+ * (which drops the trailing `/`) says it leads to: a file there is ENOTDIR, not the file.
+ */
+export function asksForDirectory(target: string): boolean {
+  return /(?:^|\/)(?:\.\.?)?$/.test(target);
 }
 
 /** Links followed in a chain before it counts as a loop: kustomize and Argo CD give up sooner. */
@@ -112,6 +128,11 @@ export function linkToDirectory(target: string): string {
   return `a symbolic link to the directory ${target}: the files it stands for were not read, so what it declares is unknown`;
 }
 
+/** Why a link whose target asks for a directory (`queues.yaml/`) and finds a file is not read. */
+export function linkToFileAsDirectory(file: string): string {
+  return `a symbolic link to ${file}/, a file where the link asks for a directory: a checkout reads nothing there`;
+}
+
 /** What a tree holds at a path, for `resolvePath`: asked of one commit's entries. */
 export interface TreeEntries {
   isFile(path: string): boolean;
@@ -133,7 +154,10 @@ export interface TreeEntries {
  */
 export async function resolvePath(rel: string, asked: string, tree: TreeEntries): Promise<string | null> {
   let at = rel;
+  // Whether the path reached must be a directory: a link's target spelt with a trailing `/`.
+  let dirOnly = false;
   for (let hops = 0; ; hops++) {
+    if (tree.isFile(at) && dirOnly) throw new UnreadablePathError(asked, linkToFileAsDirectory(at));
     if (tree.isFile(at)) return at;
     if (!tree.hasSpecial) return null;
     const sub = await enclosing(at, async (p) => tree.submoduleAt(p) !== undefined);
@@ -150,9 +174,12 @@ export async function resolvePath(rel: string, asked: string, tree: TreeEntries)
       );
     }
     if (hops >= MAX_LINK_HOPS) throw new UnreadablePathError(asked, `a symbolic link that loops (more than ${MAX_LINK_HOPS} links)`);
-    const next = linkTarget(link, (await tree.linkAt(link)) ?? '');
+    const target = (await tree.linkAt(link)) ?? '';
+    const next = linkTarget(link, target);
     if (next === null)
       throw new UnreadablePathError(asked, 'a symbolic link leading outside the repository: what it declares cannot be read');
+    // Below a linked directory, the rest of the path follows its target: a directory by then.
+    if (link === at) dirOnly ||= asksForDirectory(target);
     at = link === at ? next : `${next}${at.slice(link.length)}`;
   }
 }

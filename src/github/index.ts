@@ -6,12 +6,14 @@ export {
   ApiChangeSet,
   describeFailure,
   GitHubApiError,
+  linksToChanged,
   loadPolicy,
   loadPull,
   type Logger,
   type PullRequestLike,
   targetFromPull,
   tokenClient,
+  type TreeLinks,
   withUnlistedFiles,
 } from './api/index.js';
 export { stateKey, stateSecretFromEnv } from './overrides/index.js';

@@ -81,6 +81,7 @@ export class ReviewDeadline {
       if (reader.list) tracked.list = reader.list.bind(reader);
       if (reader.dirs) tracked.dirs = reader.dirs.bind(reader);
       if (reader.notAFile) tracked.notAFile = reader.notAFile.bind(reader);
+      if (reader.contentId) tracked.contentId = reader.contentId.bind(reader);
       return tracked;
     };
     return {

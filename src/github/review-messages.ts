@@ -16,6 +16,7 @@ interface SideShape {
   list: boolean;
   dirs: boolean;
   notAFile: boolean;
+  contentId: boolean;
 }
 
 /** A review to run: the data of `ReviewInput`, its ports replaced by their shapes. */
@@ -44,6 +45,7 @@ export type PortCall =
   | { op: 'list'; side: Side; dir: string }
   | { op: 'dirs'; side: Side; dir: string }
   | { op: 'notAFile'; side: Side; path: string }
+  | { op: 'contentId'; side: Side; path: string }
   | { op: 'query'; query: NamedQuery; at: Date; windowMinutes: number }
   | { op: 'allocation'; query: AllocationQuery };
 

@@ -215,6 +215,7 @@ function jobOf(input: ReviewInput): ReviewJob {
     list: reader.list !== undefined,
     dirs: reader.dirs !== undefined,
     notAFile: reader.notAFile !== undefined,
+    contentId: reader.contentId !== undefined,
   });
   const t = input.telemetry;
   return {
@@ -254,6 +255,8 @@ async function perform(input: ReviewInput, request: PortCall): Promise<unknown> 
       return (await input.changes[request.side].dirs?.(request.dir)) ?? [];
     case 'notAFile':
       return (await input.changes[request.side].notAFile?.(request.path)) ?? null;
+    case 'contentId':
+      return (await input.changes[request.side].contentId?.(request.path)) ?? null;
     case 'query':
       if (!input.telemetry) throw new Error('this review has no telemetry');
       return input.telemetry.source.query(request.query, request.at, request.windowMinutes);

@@ -67,6 +67,7 @@ function side(job: ReviewJob, which: Side): TreeReader {
   if (shape.list) reader.list = (dir) => call({ op: 'list', side: which, dir });
   if (shape.dirs) reader.dirs = (dir) => call({ op: 'dirs', side: which, dir });
   if (shape.notAFile) reader.notAFile = (path) => call({ op: 'notAFile', side: which, path });
+  if (shape.contentId) reader.contentId = (path) => call({ op: 'contentId', side: which, path });
   return reader;
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_FILE_CHARS } from '../../src/domain/limits.js';
 import { COMMENT_MARKER } from '../../src/report/comment.js';
 import { FakeRepo } from '../helpers/fake-repo.js';
 import { eventually } from '../helpers/eventually.js';
@@ -56,7 +57,22 @@ resource "google_container_node_pool" "gpu" {
     file: 'clusters/prod/broken.yaml',
     text: (n) => `apiVersion: kueue.x-k8s.io/v1beta1\nkind: ClusterQueue\nmetadata:\n  name: broken\nspec: [\n  nvidia.com/gpu: ${n}\n`,
   },
+  {
+    // Never downloaded, so never read: the swap keeps the size GitHub gives to the byte.
+    name: 'a queue file over the size limit, swapped for one of the same size',
+    file: 'clusters/prod/generated.yaml',
+    text: (n) => padTo(MAX_FILE_CHARS + 4096, clusterQueueText('generated', n)),
+  },
 ];
+
+function clusterQueueText(name: string, n: number): string {
+  return `apiVersion: kueue.x-k8s.io/v1beta1\nkind: ClusterQueue\nmetadata:\n  name: ${name}\nspec:\n  resourceGroups:\n  - coveredResources: [nvidia.com/gpu]\n    flavors:\n    - name: a100\n      resources:\n      - name: nvidia.com/gpu\n        nominalQuota: ${n}\n`;
+}
+
+/** `text` followed by a comment filling it to exactly `bytes` bytes. */
+function padTo(bytes: number, text: string): string {
+  return `${text}# ${'x'.repeat(bytes - Buffer.byteLength(text) - 3)}\n`;
+}
 
 const ours = (repo: FakeRepo) => repo.comments.find((c) => c.body.includes(COMMENT_MARKER))?.body ?? '';
 
@@ -94,8 +110,7 @@ describe('after an override, an edit to a file not followed lapses it', () => {
     expect(ours(repo)).not.toContain('gpu-justify:override');
   });
 
-  it('a push leaving the file as it was keeps it', async () => {
-    const v = variants[0] as Variant;
+  it.each([variants[0], variants.at(-1)] as Variant[])('a push leaving the file as it was keeps it: $name', async (v) => {
     const repo = await grantedThenPushed(v, 4);
     const run = repo.checkRuns.filter((r) => r.head_sha === NEWER_SHA).at(-1);
     expect(run?.conclusion).toBe('success');

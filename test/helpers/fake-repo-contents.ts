@@ -1,4 +1,4 @@
-import { linkTarget } from '../../src/domain/files.js';
+import { asksForDirectory, linkTarget } from '../../src/domain/files.js';
 import type { FakeRequest, FakeResponse } from './fake-github.js';
 import { directoryEntries, gitBlobSha, specialOf } from './fake-repo-trees.js';
 
@@ -45,7 +45,8 @@ export function contentsAnswer(
   }
   if (entry && 'link' in entry) {
     const target = linkTarget(path, entry.link);
-    if (target === null || tree[target] === undefined) {
+    // GitHub answers with the file a link leads to; one spelt `file/` leads to no file.
+    if (target === null || tree[target] === undefined || asksForDirectory(entry.link)) {
       const sha = gitBlobSha(Buffer.from(entry.link, 'utf8'));
       return {
         body: {

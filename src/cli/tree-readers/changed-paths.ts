@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DirReader } from './dir-reader.js';
+import { linksToChanged } from '../../github/index.js';
 import { gitOrThrow } from './git.js';
 import type { GitReader } from './git-reader.js';
 
@@ -45,9 +46,11 @@ async function diffCommits(base: GitReader, head: GitReader): Promise<string[]> 
   );
   // A link's blob stays the same when the file it leads to changes, yet whatever reads the link
   // (Terraform reading `variables.tf -> ../variables.tf` in its module, kustomize) reads the new
-  // text: the link is a changed path too, at either side.
+  // text: the link, or the file below a linked directory, is a changed path too, at either side,
+  // found as the App finds it.
+  const listed = new Set(changed);
   for (const reader of [base, head]) {
-    for (const [link, file] of await reader.linksToFiles()) if (changed.has(file)) changed.add(link);
+    for (const path of await linksToChanged(await reader.treeLinks(), listed, `the tree of ${reader.label}`, Infinity)) changed.add(path);
   }
   return [...changed].sort();
 }

@@ -1,7 +1,8 @@
 import { InputError } from '../../domain/errors.js';
-import { notAFileIn, resolvePath, UnreadablePathError } from '../../domain/files.js';
+import { notAFileIn, resolvePath } from '../../domain/files.js';
 import type { TreeEntries } from '../../domain/files.js';
 import type { TreeReader } from '../../domain/files.js';
+import type { TreeLinks } from '../../github/index.js';
 import { dirsIn, filesIn } from './dir-reader.js';
 import { git, gitOrThrow } from './git.js';
 import { safeRelativePath } from './repo-path.js';
@@ -86,23 +87,14 @@ export class GitReader implements TreeReader {
     return dirsIn((await this.listBlobs()).keys(), dir);
   }
 
-  /**
-   * The symbolic links at the commit that lead to a file inside the tree, link path → that file's
-   * path. A link to nothing, outside, to a directory or round a loop leads to no file: not listed.
-   */
-  async linksToFiles(): Promise<Map<string, string>> {
+  /** The symbolic links at the commit, and a way to read where each leads, for `linksToChanged`. */
+  async treeLinks(): Promise<TreeLinks> {
     await this.listBlobs();
-    const entries = await this.entries();
-    const out = new Map<string, string>();
-    for (const link of this.links.keys()) {
-      try {
-        const file = await resolvePath(link, link, entries);
-        if (file !== null) out.set(link, file);
-      } catch (err) {
-        if (!(err instanceof UnreadablePathError)) throw err;
-      }
-    }
-    return out;
+    return {
+      links: this.links,
+      target: async (oid) =>
+        (await gitOrThrow(this.repo, ['cat-file', 'blob', oid], `cannot read a link at ${this.label}`)).toString('utf8'),
+    };
   }
 
   /** Symbolic links and submodules at the commit, path → the id of the link's blob or the submodule's commit. */

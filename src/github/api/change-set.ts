@@ -91,6 +91,7 @@ export class ApiChangeSet implements ChangeSet {
       read: (path) => this.#readBase(normalise(path)),
       list: (dir) => baseListing.list(dir),
       dirs: (dir) => baseListing.dirs(dir),
+      contentId: (path) => blobId(this.baseTree, normalise(path)),
     };
     this.head = {
       label: this.headTree.label,
@@ -98,6 +99,7 @@ export class ApiChangeSet implements ChangeSet {
       list: (dir) => headListing.list(dir),
       dirs: (dir) => headListing.dirs(dir),
       notAFile: (path) => this.#notAFile(headListing, normalise(path)),
+      contentId: (path) => blobId(this.headTree, normalise(path)),
     };
   }
 
@@ -368,5 +370,18 @@ export class ApiChangeSet implements ChangeSet {
       return;
     }
     for (const path of found.paths) paths.add(path);
+  }
+}
+
+/**
+ * The git blob id GitHub gives for a path on one side (a hash of its content, known without the
+ * file being downloaded); null when there is none. A failure to ask is null too: a side once known
+ * by its id then differs, so a grant bound to it lapses rather than holds on nothing.
+ */
+async function blobId(tree: ApiTreeReader, path: string): Promise<string | null> {
+  try {
+    return (await tree.entry(path))?.sha ?? null;
+  } catch {
+    return null;
   }
 }

@@ -1,6 +1,6 @@
 import { detectionReads } from '../../detect/detect-file.js';
 import { GpuJustifyError } from '../../domain/errors.js';
-import { MAX_LINK_HOPS, linkTarget } from '../../domain/files.js';
+import { MAX_LINK_HOPS, asksForDirectory, linkTarget } from '../../domain/files.js';
 
 /** Distinct link blobs read to learn where links lead, at most, per review. */
 export const MAX_LINK_READS = 100;
@@ -57,10 +57,16 @@ export function linkedPaths(listing: { links(): Promise<TreeLinks> }, label: str
  * One side's links suffice, the head's: a link the PR did not change is at both sides with the same
  * text, and a link it changed, added or removed is in the file list already.
  */
-export async function linksToChanged(tree: TreeLinks, changed: ReadonlySet<string>, where: string): Promise<string[]> {
+export async function linksToChanged(
+  tree: TreeLinks,
+  changed: ReadonlySet<string>,
+  where: string,
+  /** Link blobs read at most; a local checkout, where each costs no call, reads all. */
+  maxReads = MAX_LINK_READS,
+): Promise<string[]> {
   if (tree.links.size === 0 || changed.size === 0) return [];
   const blobs = new Set(tree.links.values());
-  if (blobs.size > MAX_LINK_READS) throw new LinksUnfollowedError(tree.links.size, where);
+  if (blobs.size > maxReads) throw new LinksUnfollowedError(tree.links.size, where);
   const targets = new Map<string, Promise<string>>();
   const targetOf = (sha: string): Promise<string> => {
     let pending = targets.get(sha);
@@ -89,17 +95,22 @@ async function changedThrough(
   targetOf: (sha: string) => Promise<string>,
 ): Promise<string[]> {
   let at = link;
+  // Whether `at` must be a directory (a target spelt `queues.yaml/`): then a changed file there is
+  // read through no link, and only changed files below it are.
+  let dirOnly = false;
   for (let hops = 0; ; hops++) {
     // The link standing at `at` or at one of its directories (a linked directory on the way).
     const via = enclosingLink(at, links);
     if (via === null) break;
     // Round a loop: it leads to no file.
     if (hops >= MAX_LINK_HOPS) return [];
-    const next = linkTarget(via, await targetOf(links.get(via) ?? ''));
+    const target = await targetOf(links.get(via) ?? '');
+    const next = linkTarget(via, target);
     if (next === null) return [];
+    if (via === at) dirOnly ||= asksForDirectory(target);
     at = via === at ? next : `${next}${at.slice(via.length)}`;
     // A changed link on the way, or the file at its end.
-    if (changed.has(at)) return [link];
+    if (changed.has(at) && (!dirOnly || links.has(at))) return [link];
   }
   // A linked directory: each changed file below its target is read at the matching path below the link.
   const prefix = `${at}/`;

@@ -1,6 +1,6 @@
 import type { TreeReader } from '../../domain/files.js';
 import type { GitHubClient, RepoRef } from './client.js';
-import { UnreadablePathError, linkToDirectory, submoduleReason } from '../../domain/files.js';
+import { UnreadablePathError, asksForDirectory, linkToDirectory, linkToFileAsDirectory, submoduleReason } from '../../domain/files.js';
 import { GitHubAnswerError, MAX_LINK_HOPS, linkTarget, parseBlobAnswer, parseContentAnswer } from './answers.js';
 import { GitHubApiError } from './errors.js';
 import type { GraphqlBlobs } from './graphql-blobs.js';
@@ -70,7 +70,7 @@ export class ApiTreeReader implements TreeReader {
    * repository, to nothing or to a directory, a chain of links too long to be anything but a loop,
    * and a submodule are an UnreadablePathError: there, never absent.
    */
-  async #fetch(path: string, hops = 0, asked = path): Promise<FileEntry | null> {
+  async #fetch(path: string, hops = 0, asked = path, dirOnly = false): Promise<FileEntry | null> {
     // A link's target is read through REST, as links always are (GraphQL does not say what is a link).
     if (hops === 0 && this.blobs) {
       const answer = await this.blobs.load({ repo: this.repo, ref: this.ref, path });
@@ -106,8 +106,10 @@ export class ApiTreeReader implements TreeReader {
       if (target === null)
         throw new UnreadablePathError(asked, 'a symbolic link leading outside the repository: what it declares cannot be read');
       if (hops + 1 > MAX_LINK_HOPS) throw new UnreadablePathError(asked, `a symbolic link that loops (more than ${MAX_LINK_HOPS} links)`);
-      return this.#fetch(target, hops + 1, asked);
+      return this.#fetch(target, hops + 1, asked, dirOnly || asksForDirectory(answer.target));
     }
+    // A link spelt `queues.yaml/` asks for a directory: a checkout reads nothing through it.
+    if (dirOnly) throw new UnreadablePathError(asked, linkToFileAsDirectory(path));
     const inlined = answer.encoding === 'base64' && answer.content !== null && (answer.content !== '' || answer.size === 0);
     return { sha: answer.sha, size: answer.size, text: inlined ? decodeBase64(answer.content ?? '') : null };
   }
