@@ -301,6 +301,8 @@ async function followValues(
   }
   if (candidates.length === 0) return followed;
   const tree = await installsInTree(new Set(changed), io);
+  // An install that names two changed values files renders once: both are in that one render.
+  const rendered = new Set<string>();
   for (const path of candidates) {
     const naming = tree.installs
       .filter(({ install }) => names(install, path) && !foreignFile(install, path, io))
@@ -312,7 +314,11 @@ async function followValues(
     const rendering: string[] = [];
     let copies = 0;
     for (const { file, install } of naming) {
-      if (!(await renderInstall({ base: install, head: install }, path, io, parsers, result))) continue;
+      const once = JSON.stringify([file, install.key, install.copy ?? null, install.valueFiles]);
+      if (!rendered.has(once)) {
+        if (!(await renderInstall({ base: install, head: install }, path, io, parsers, result))) continue;
+        rendered.add(once);
+      }
       rendering.push(`${install.key} in ${file}`);
       if (install.copy !== undefined) copies++;
     }
