@@ -1,29 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { changeRows, detectPr } from '../../../test/detect/real-fixtures.js';
 import type { Tree } from '../../../test/detect/real-fixtures.js';
+import { QUEUE_CHART } from '../../../test/detect/queue-chart.js';
 import { gitopsInstalls } from './gitops-installs.js';
 
-/** A chart of this repository whose ClusterQueue takes its GPUs from values. */
-const CHART: Tree = {
-  'charts/queues/Chart.yaml': 'apiVersion: v2\nname: queues\nversion: 0.1.0\n',
-  'charts/queues/values.yaml': 'queue:\n  name: research\n  gpus: 4\n  flavor: a100\n',
-  'charts/queues/values-prod.yaml': 'queue:\n  gpus: 8\n',
-  'charts/queues/templates/cluster-queue.yaml': [
-    'apiVersion: kueue.x-k8s.io/v1beta1',
-    'kind: ClusterQueue',
-    'metadata:',
-    '  name: {{ .Values.queue.name }}',
-    'spec:',
-    '  resourceGroups:',
-    '    - coveredResources: ["nvidia.com/gpu"]',
-    '      flavors:',
-    '        - name: {{ .Values.queue.flavor }}',
-    '          resources:',
-    '            - name: nvidia.com/gpu',
-    '              nominalQuota: {{ .Values.queue.gpus }}',
-    '',
-  ].join('\n'),
-};
+/** The queue chart, with a production values file beside its defaults. */
+const CHART: Tree = { ...QUEUE_CHART, 'charts/queues/values-prod.yaml': 'queue:\n  gpus: 8\n' };
 
 const argo = (helm: string, source = '    repoURL: https://github.com/acme/platform.git\n    path: charts/queues\n') =>
   `apiVersion: argoproj.io/v1alpha1
