@@ -43,13 +43,60 @@ function emojiPart(char: string, text: string, offset: number): boolean {
 }
 
 /**
+ * Right-to-left characters: every code point whose bidi class is R or AL, assigned or not (the
+ * blocks Unicode reserves for right-to-left scripts: Hebrew, Arabic, Syriac, Thaana, NKo …, their
+ * presentation forms, and the historic and Adlam planes). One in a name makes a browser lay out
+ * the numbers and punctuation that follow it right to left too: `קו: 8 → 4` shows as `4 → 8 :קו`
+ * with no control character at all.
+ */
+const RTL = '\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFE\u{10800}-\u{10FFF}\u{1E800}-\u{1EFFF}';
+/**
+ * A run of right-to-left text: its characters and what lies between them short of a letter, a
+ * digit or a line break, so a phrase keeps its own order but a number beside it stays outside.
+ */
+const RTL_RUN = new RegExp(`[${RTL}](?:[^\\p{L}\\p{N}\\r\\n]*[${RTL}])*`, 'gu');
+/** First strong isolate and pop directional isolate: Unicode's way to keep a run's direction in. */
+const FSI = '\u2068';
+const PDI = '\u2069';
+/** A run as `visible` writes it: kept whole when met again, so `visible` is idempotent. */
+const ISOLATED = new RegExp(`${FSI}(${RTL_RUN.source})${PDI}`, 'gu');
+
+/**
  * `text` with every invisible character written visibly (`⟨U+202E⟩`), so what the reader sees is
- * what the text holds, in the order it holds it. Visible characters are untouched.
+ * what the text holds, in the order it holds it, and each run of right-to-left text isolated
+ * (`⁨…⁩`, U+2068 … U+2069) so it cannot carry what follows it into its own direction. Other
+ * visible characters are untouched.
  */
 export function visible(text: string): string {
-  return text.replace(INVISIBLE, (char: string, offset: number) =>
-    KEPT_CONTROLS.has(char) || emojiPart(char, text, offset) ? char : codePointLabel(char),
-  );
+  let out = '';
+  let at = 0;
+  // Runs isolated already (this text was made visible before) stay as they are.
+  for (const m of text.matchAll(ISOLATED)) {
+    out += visibleRuns(text.slice(at, m.index)) + m[0];
+    at = m.index + m[0].length;
+  }
+  return out + visibleRuns(text.slice(at));
+}
+
+/**
+ * `text`, cut from a longer one made visible, with each isolate the cut left open closed: an open
+ * one would take in everything after it to the end of its paragraph.
+ */
+export function closeIsolates(text: string): string {
+  let open = 0;
+  for (const ch of text) {
+    if (ch === FSI) open++;
+    else if (ch === PDI && open > 0) open--;
+  }
+  return text + PDI.repeat(open);
+}
+
+function visibleRuns(text: string): string {
+  return text
+    .replace(INVISIBLE, (char: string, offset: number) =>
+      KEPT_CONTROLS.has(char) || emojiPart(char, text, offset) ? char : codePointLabel(char),
+    )
+    .replace(RTL_RUN, (run) => `${FSI}${run}${PDI}`);
 }
 
 /**

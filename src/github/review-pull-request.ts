@@ -38,6 +38,8 @@ export interface ReviewPullRequestOptions {
   self: SelfLogin;
   /** Signs and checks the state our comment carries; null: none is trusted. */
   stateKey: StateKey | null;
+  /** Told the policy that judges, once it is read (a job keeps its digest beside the head it reviewed). */
+  onPolicy?: (policy: LoadedPolicy) => void;
   /** Where the review reads and judges: the App's review workers unless told (see AnalysisRun). */
   runner?: ReviewRunner;
   /** How a later attempt of the same queued job finds this review's check run (work/queue.ts). */
@@ -138,7 +140,17 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
     ...(options.claimComment ? { claimComment: options.claimComment } : {}),
   });
   const judge = (onPolicy: (policy: LoadedPolicy) => void): Promise<Analysis> =>
-    analysePullRequest(octokit, target, options.telemetry, onPolicy, log, options.runner ? { runner: options.runner } : {});
+    analysePullRequest(
+      octokit,
+      target,
+      options.telemetry,
+      (policy) => {
+        onPolicy(policy);
+        options.onPolicy?.(policy);
+      },
+      log,
+      options.runner ? { runner: options.runner } : {},
+    );
   return reviewAndPublish({
     log,
     target,

@@ -6,7 +6,7 @@ import { firstScreen } from './first-screen.js';
 import { headline } from './headline.js';
 import { sharingSentence } from './sharing.js';
 import { code, plain } from './escape.js';
-import { visible } from '../domain/visible.js';
+import { closeIsolates, visible } from '../domain/visible.js';
 import { duration, pct } from './numbers.js';
 import { VERDICT_TITLE } from './verdict-text.js';
 import { reviewReason } from './reasons.js';
@@ -97,8 +97,8 @@ export function renderCheck(result: ReviewResult, text?: string): CheckOutput {
   return {
     conclusion,
     title,
-    summary: summary.slice(0, MAX_CHECK_TEXT),
-    ...(text === undefined ? {} : { text: text.slice(0, MAX_CHECK_TEXT) }),
+    summary: closeIsolates(summary.slice(0, MAX_CHECK_TEXT)),
+    ...(text === undefined ? {} : { text: closeIsolates(text.slice(0, MAX_CHECK_TEXT)) }),
     // A path is the PR's too: GitHub shows it beside the annotation as written.
     annotations: annotations.map((a) => ({ ...a, path: visible(a.path) })),
   };

@@ -1,5 +1,5 @@
 import { redactSecrets } from '../util/redact.js';
-import { visible } from '../domain/visible.js';
+import { closeIsolates, visible } from '../domain/visible.js';
 
 const MAX_NAME = 80;
 export const MAX_SENTENCE = 400;
@@ -13,7 +13,7 @@ function shorten(text: string, max: number): string {
   // Secrets go before the cut and before any escape: half a secret, or one with a zero-width
   // space inside, is no longer found by the redactor every surface applies at the end.
   const shown = visible(redactSecrets(text));
-  return shown.length > max ? `${shown.slice(0, max - 1)}…` : shown;
+  return shown.length > max ? `${closeIsolates(shown.slice(0, max - 1))}…` : shown;
 }
 
 /** A zero-width space as an entity: invisible, and it parts what GitHub would otherwise link. */

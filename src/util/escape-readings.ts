@@ -217,7 +217,37 @@ export function readings(text: string): Reading[] {
     out.push(...next);
     level = next;
   }
+  // An upstream may wrap what it echoes (base64 at 76 columns, a long line broken for a log): the
+  // text and its last decoding are read again with their line breaks, and the indentation after
+  // them, left out (every reading would double the cost of redacting a long comment).
+  for (const r of new Set([out[0], out.at(-1)])) {
+    const joined = r && unwrapped(r);
+    if (joined && joined !== r && !seen.has(joined.text)) {
+      seen.add(joined.text);
+      out.push(joined);
+    }
+  }
   return out;
+}
+
+/** `r` without its line breaks and the spaces or tabs after each; `r` itself when it has none. */
+function unwrapped(r: Reading): Reading {
+  const s = r.text;
+  const breaks = [...s.matchAll(/\r?\n[\r\n \t]*|\r[\r\n \t]*/g)];
+  if (breaks.length === 0) return r;
+  const start = new Int32Array(s.length);
+  const end = new Int32Array(s.length);
+  const parts: string[] = [];
+  let n = 0;
+  let copied = 0;
+  for (const b of [...breaks, { index: s.length, 0: '' }]) {
+    parts.push(s.slice(copied, b.index));
+    start.set(r.start.subarray(copied, b.index), n);
+    end.set(r.end.subarray(copied, b.index), n);
+    n += b.index - copied;
+    copied = b.index + b[0].length;
+  }
+  return { text: parts.join(''), start: start.subarray(0, n), end: end.subarray(0, n) };
 }
 
 /** `s` decoded once (a secret that itself looks escaped: `p%41ss`). */

@@ -14,6 +14,9 @@ import { decodedOnce, fold, MAX_DEPTH, readings } from './escape-readings.js';
 /** What a secret becomes in output. */
 export const REDACTED = '***';
 
+/** A query parameter named like a credential. */
+const SECRET_PARAM = /key|token|secret|pass|auth|sig|cred|session|jwt/i;
+
 /** Shorter values are too common to scrub (a `:`, a digit) and protect nothing. */
 const MIN_SECRET = 3;
 
@@ -99,7 +102,6 @@ export class Redactor {
     } catch {
       return this;
     }
-    if (url.username === '' && url.password === '') return this;
     const decode = (s: string) => {
       try {
         return decodeURIComponent(s);
@@ -107,8 +109,36 @@ export class Redactor {
         return s;
       }
     };
+    this.#addQuery(url);
+    if (url.username === '' && url.password === '') return this;
     this.add(url.password, decode(url.password), `${url.username}:${url.password}@`);
     return url.password === '' ? this.add(decode(url.username)) : this.addBasic(decode(url.username), decode(url.password));
+  }
+
+  /**
+   * A credential some endpoints take in the query (`?api_key=…`, a signed URL's `sig`): the value
+   * of each parameter named like one, and any long enough to be one (found through any escaping).
+   */
+  #addQuery(url: URL): void {
+    for (const [name, value] of url.searchParams) {
+      if (!SECRET_PARAM.test(name) && value.length < 16) continue;
+      this.add(value);
+    }
+  }
+
+  /**
+   * A header's value, and the credential after its scheme (`Bearer <token>`, `Token <key>`), which
+   * an upstream echoes alone; a `Basic` one decoded as the pair and password it carries.
+   */
+  addHeader(value: string): this {
+    this.add(value);
+    const m = /^\s*([A-Za-z][\w-]*)\s+(\S.*?)\s*$/.exec(value);
+    if (!m?.[1] || !m[2]) return this;
+    this.add(m[2]);
+    if (m[1].toLowerCase() !== 'basic') return this;
+    const pair = Buffer.from(m[2], 'base64').toString('utf8');
+    const colon = pair.indexOf(':');
+    return colon > 0 && !pair.includes('\uFFFD') ? this.addBasic(pair.slice(0, colon), pair.slice(colon + 1)) : this;
   }
 
   get size(): number {
@@ -174,7 +204,7 @@ function secretsOf(env: SecretEnv, into: Redactor = new Redactor()): Redactor {
   if (headers) {
     try {
       const parsed: unknown = JSON.parse(headers);
-      if (parsed && typeof parsed === 'object') for (const v of Object.values(parsed)) if (typeof v === 'string') into.add(v);
+      if (parsed && typeof parsed === 'object') for (const v of Object.values(parsed)) if (typeof v === 'string') into.addHeader(v);
     } catch {
       // Invalid JSON is refused by the telemetry settings, saying so without echoing it.
     }

@@ -2,8 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { COMMENT_MARKER } from '../../src/report/comment.js';
 import { FakeRepo } from '../helpers/fake-repo.js';
 import { eventually } from '../helpers/eventually.js';
-import { checkRunPayload } from '../helpers/payloads.js';
-import { ENFORCE_POLICY, HEAD_SHA, INSTALLATION, NUMBER, commentEvent, prEvent, pullRequest, useApp, writes } from './app-harness.js';
+import { EXAMPLE_REPO, checkRunPayload } from '../helpers/payloads.js';
+import {
+  ENFORCE_POLICY,
+  HEAD_SHA,
+  INSTALLATION,
+  NUMBER,
+  POLICY_FILE,
+  commentEvent,
+  prEvent,
+  pullRequest,
+  useApp,
+  writes,
+} from './app-harness.js';
 import { clusterQueue } from './scenarios.js';
 
 /**
@@ -59,10 +70,54 @@ describe('a burst of re-runs on a head already reviewed', () => {
     expect(writes(h.fake).filter((w) => !w.includes('/reactions'))).toEqual(before);
     expect(repo.reactions.map((r) => r.commentId).sort()).toEqual([...ids].sort());
   });
+});
 
-  // Reproduces today: a `synchronize` for the head just reviewed, arriving after its review, runs
-  // it again (a `review` request carries no action to tell it from `ready_for_review`).
-  it.todo('synchronize redeliveries of the reviewed head give one review');
+/**
+ * GitHub sends one `synchronize` per new head, so one for a head already reviewed (against the same
+ * base and policy, its check written) is a redelivery under a new id: it is answered by that
+ * review. What may have changed what the review reads is reviewed again: the inherited policy, a
+ * check of ours that is gone. Re-runs keep their own window (above).
+ */
+describe('pushes redelivered for a head already reviewed', () => {
+  const SHARED = { owner: EXAMPLE_REPO.owner, repo: 'policies' };
+
+  async function reviewedOnce(policy = ENFORCE_POLICY): Promise<FakeRepo> {
+    const repo = new FakeRepo(h.fake, pullRequest({}, policy)).serve();
+    repo.addTree(SHARED, 'HEAD', { [POLICY_FILE]: 'headroom: 0.1\n' });
+    await h.app.deliver('pull_request', prEvent());
+    await eventually(() => repo.checkRuns.at(-1)?.status === 'completed', { what: 'the first review' });
+    await settled();
+    return repo;
+  }
+
+  const syncs = (n: number) =>
+    Promise.all(Array.from({ length: n }, () => h.app.deliver('pull_request', prEvent({ action: 'synchronize' }))));
+
+  it.each([1, 3, 12])('%i synchronize redeliveries, one after another and at once, write nothing', async (n) => {
+    const repo = await reviewedOnce();
+    const before = writes(h.fake);
+    await syncs(n);
+    await settled();
+    await syncs(1);
+    await settled();
+    expect(repo.checkRuns).toHaveLength(1);
+    expect(writes(h.fake)).toEqual(before);
+  });
+
+  it('an inherited policy changed since the review: reviewed again', async () => {
+    const repo = await reviewedOnce(`_extends: policies\n${ENFORCE_POLICY}`);
+    repo.addTree(SHARED, 'HEAD', { [POLICY_FILE]: 'headroom: 0.3\n' });
+    await syncs(1);
+    await eventually(() => repo.checkRuns.length === 2 && repo.checkRuns[1]?.status === 'completed', { what: 'the second review' });
+  });
+
+  it('no check of ours on the head any more (another App writes one of the same name): reviewed again', async () => {
+    const repo = await reviewedOnce();
+    const ours = repo.checkRuns.splice(0);
+    repo.checkRuns.push(...ours.map((r) => ({ ...r, app: 'someone-else' })));
+    await syncs(1);
+    await eventually(() => repo.checkRuns.some((r) => r.app !== 'someone-else' && r.status === 'completed'), { what: 'a check of ours' });
+  });
 });
 
 describe('a review of many changes', () => {

@@ -37,6 +37,18 @@ function raw(text: string): string[] {
   });
 }
 
+/** Right-to-left characters outside an isolate (U+2068 … U+2069), and isolates left open. */
+function bareRtl(text: string): string[] {
+  let depth = 0;
+  const out: string[] = [];
+  for (const ch of text) {
+    if (ch === '\u2068') depth++;
+    else if (ch === '\u2069') depth = Math.max(0, depth - 1);
+    else if (depth === 0 && /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFE]/u.test(ch)) out.push(ch);
+  }
+  return depth > 0 ? [...out, 'open isolate'] : out;
+}
+
 function queueNamed(gpus: number, name: string): string {
   return clusterQueue(gpus).replace('name: research', `name: ${JSON.stringify(name)}`);
 }
@@ -70,6 +82,24 @@ describe('invisible characters in PR names', () => {
     const suggested = repo.reviews.flatMap((r) => r.comments).map((c) => c.path);
     expect(suggested).toContain(QUEUE_FILE);
     expect(suggested).not.toContain(FILE);
+  });
+
+  it('through the App: a right-to-left name reaches GitHub only inside an isolate, so nothing beside it turns round', async () => {
+    const queue = 'קו-ב';
+    const file = 'clusters/צוות 2/queues.yaml';
+    const state = pullRequest({}, ENFORCE_POLICY);
+    const repo = new FakeRepo(h.fake, {
+      ...state,
+      baseFiles: { ...state.baseFiles, [file]: queueNamed(2, queue) },
+      headFiles: { ...state.headFiles, [file]: queueNamed(8, queue) },
+    }).serve();
+    await h.app.deliver('pull_request', prEvent());
+    const done = () => repo.checkRuns.at(-1)?.status === 'completed' && repo.comments.length > 0;
+    await eventually(done, { what: 'the check concluded and the comment written', timeoutMs: 30_000, state: () => repo.checkRuns });
+    const written = h.fake.requests.filter((r) => r.method !== 'GET' && r.path !== '/graphql' && !r.path.endsWith('/access_tokens'));
+    for (const r of written) expect(bareRtl(JSON.stringify(r.body ?? '')), `${r.method} ${r.path}`).toEqual([]);
+    const annotations = (repo.checkRuns.at(-1)?.output.annotations ?? []) as { title?: string }[];
+    expect(annotations.some((a) => (a.title ?? '').startsWith('\u2068קו-ב\u2069: 2 → 8 GPUs'))).toBe(true);
   });
 
   it('through the CLI: JSON keeps the names as data with the characters escaped; text, tables and stderr show them', async () => {

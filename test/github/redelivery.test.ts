@@ -11,8 +11,11 @@ describe('a redelivered webhook', () => {
     await h.app.deliver('pull_request', prEvent(), { delivery: 'delivery-1' });
     await h.app.deliver('pull_request', prEvent(), { delivery: 'delivery-1' });
     expect(repo.checkRuns).toHaveLength(1);
-    // A new delivery for the same head is a new request, reviewed again.
-    await h.app.deliver('pull_request', prEvent({ action: 'synchronize' }), { delivery: 'delivery-2' });
+    // A new delivery for the same head is a new request, reviewed again (a reopening); a push for
+    // it is not, since GitHub sends one push per head (bursts.test.ts).
+    await h.app.deliver('pull_request', prEvent({ action: 'reopened' }), { delivery: 'delivery-2' });
+    expect(repo.checkRuns).toHaveLength(2);
+    await h.app.deliver('pull_request', prEvent({ action: 'synchronize' }), { delivery: 'delivery-4' });
     expect(repo.checkRuns).toHaveLength(2);
   });
 

@@ -1,4 +1,5 @@
 import { redactor } from '../../util/redact.js';
+import { closeIsolates } from '../../domain/visible.js';
 import { capAnnotations } from '../../report/index.js';
 import type { CheckAnnotation, CheckOutput } from '../../report/index.js';
 import type { GitHubClient, Logger, RepoRef } from '../api/index.js';
@@ -320,5 +321,7 @@ function concluding(output: CheckOutput, annotations: CheckAnnotation[]) {
 function clip(text: string, max: number): string {
   if (text.length <= max) return text;
   const note = '\n\n… (truncated)';
-  return text.slice(0, max - note.length) + note;
+  const cut = text.slice(0, max - note.length);
+  // A cut inside a right-to-left run closes its isolate (domain/visible.ts), one character earlier.
+  return (closeIsolates(cut) === cut ? cut : closeIsolates(cut.slice(0, -1))) + note;
 }

@@ -99,6 +99,8 @@ export function prometheusConfig(
   const kept = secrets.filter((s) => s.length >= 3);
   // Settings may come from a flag, not only the environment: every output surface must know them.
   redactor().add(...kept);
+  // A header's credential may be echoed without its scheme (`Bearer …`), a Basic one decoded.
+  for (const value of Object.values(extra)) redactor().addHeader(value);
   if (userinfo !== null) {
     const colon = userinfo.indexOf(':');
     redactor().addBasic(userinfo.slice(0, colon), userinfo.slice(colon + 1));

@@ -31,7 +31,14 @@ export function pullRequestIntake(deps: IntakeDeps): (context: PullRequestContex
       headSha: pr.head.sha,
       delivery: context.id,
     };
-    const request = { kind: 'review' as const, delivery: context.id, event: 'pull_request' as const, at: Date.now(), headSha: pr.head.sha };
+    const request = {
+      kind: 'review' as const,
+      delivery: context.id,
+      event: 'pull_request' as const,
+      at: Date.now(),
+      headSha: pr.head.sha,
+      ...(payload.action === 'synchronize' ? { push: true } : {}),
+    };
     await submit(deps.work, deps.metrics, context.id, [{ data, requests: [request] }], context.log);
   };
 }

@@ -21,6 +21,7 @@ import { MAILBOX_BATCH, readRequest } from './requests.js';
 import type { Request } from './requests.js';
 import type { WorkStore } from './store.js';
 import { transient } from './transient.js';
+import { policyDigest, pushAlreadyReviewed } from './reviewed-head.js';
 import type { Instance } from '../../publish/index.js';
 
 /**
@@ -128,6 +129,7 @@ export async function runPullRequestJob(deps: WorkDeps, lane: Lane, job: QueueJo
     const review = async (grant?: OverrideGrant): Promise<ReviewOutcome> => {
       reviews++;
       const startedAt = Date.now();
+      let policy: string | undefined;
       const outcome = await deps.metrics.timeReview(
         () =>
           reviewPullRequest({
@@ -138,6 +140,7 @@ export async function runPullRequestJob(deps: WorkDeps, lane: Lane, job: QueueJo
             self: deps.self,
             stateKey: deps.stateKey,
             instance: deps.instance,
+            onPolicy: (loaded) => (policy = policyDigest(loaded)),
             ...(grant ? { grant } : {}),
             // The first review of a job picks up the run an earlier attempt left.
             checkRun: { externalId: externalIdOf(job), resume: job.resumed && reviews === 1 },
@@ -148,7 +151,11 @@ export async function runPullRequestJob(deps: WorkDeps, lane: Lane, job: QueueJo
           }),
         (err) => err instanceof RetryLater,
       );
-      await store.markReviewed(key, headSha, baseSha, { at: startedAt, verdict: outcome.result?.verdict ?? null });
+      await store.markReviewed(key, headSha, baseSha, {
+        at: startedAt,
+        verdict: outcome.result?.verdict ?? null,
+        ...(policy === undefined ? {} : { policy }),
+      });
       return outcome;
     };
     const context: CommandContext = { octokit: client, log, repo, pull: current, telemetry: deps.telemetry, store, review };
@@ -212,7 +219,14 @@ async function answer(deps: WorkDeps, c: CommandContext, key: string, request: R
     case 'review': {
       const done = await c.store.reviewed(key, pull.target.headSha, pull.target.baseSha);
       // Events that arrived together are answered by one review: the first runs it, the rest find it.
-      const answered = request.event === 'check_suite' ? done !== null : done !== null && done.at >= request.at;
+      // A push for a head already reviewed and checked is a redelivery (reviewed-head.ts).
+      const answered =
+        request.event === 'check_suite'
+          ? done !== null
+          : done !== null &&
+            (done.at >= request.at ||
+              (request.push === true &&
+                (await pushAlreadyReviewed({ octokit, repo, pull, self: deps.self, checkName: deps.instance.checkName }, done))));
       if (answered) log.debug({ headSha: pull.target.headSha }, 'event answered by a review of the same head');
       else await c.review();
       return;

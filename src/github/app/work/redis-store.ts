@@ -136,9 +136,9 @@ function readRecord(text: string): ReviewedRecord | null {
   try {
     const value = JSON.parse(text) as unknown;
     if (typeof value !== 'object' || value === null) return null;
-    const { at, verdict } = value as { at?: unknown; verdict?: unknown };
+    const { at, verdict, policy } = value as { at?: unknown; verdict?: unknown; policy?: unknown };
     if (typeof at !== 'number' || (verdict !== null && typeof verdict !== 'string')) return null;
-    return { at, verdict };
+    return { at, verdict, ...(typeof policy === 'string' ? { policy } : {}) };
   } catch {
     return null;
   }

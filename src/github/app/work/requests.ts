@@ -31,7 +31,18 @@ export const Request = z.discriminatedUnion('kind', [
    * for review, a new base) is answered by a review that started after it arrived (`at`, epoch
    * ms); a new commit's check suite by any review of the head.
    */
-  z.object({ kind: z.literal('review'), ...Common, event: z.enum(['pull_request', 'check_suite']), at: z.number(), headSha: Sha }),
+  z.object({
+    kind: z.literal('review'),
+    ...Common,
+    event: z.enum(['pull_request', 'check_suite']),
+    at: z.number(),
+    headSha: Sha,
+    /**
+     * A push (`synchronize`): GitHub sends one per new head, so one for a head already reviewed
+     * against the same base and policy, its check written, is a redelivery and asks for nothing.
+     */
+    push: z.boolean().optional(),
+  }),
   /** `/gpu-justify` (any head), or "Re-run" on the check of one head (no comment then). */
   z.object({
     kind: z.literal('rerun'),

@@ -6,6 +6,8 @@ export interface ReviewedRecord {
   at: number;
   /** The verdict; null when the review could not run (a re-run then always runs). */
   verdict: string | null;
+  /** A digest of the policy that judged it (reviewed-head.ts); absent when the review did not read one. */
+  policy?: string;
 }
 
 /**
