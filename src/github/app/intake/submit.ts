@@ -15,9 +15,11 @@ export interface Submission {
 }
 
 /**
- * What a webhook handler does with a delivery: claim its id (a redelivery, wherever it lands, is
- * skipped), post its requests, queue its jobs, and answer; the delivery is marked done after. No GitHub request, no review: the
- * answer goes back in milliseconds, Redis or not.
+ * What a webhook handler does with a delivery: claim its id and post its requests (one step),
+ * queue its jobs, and answer; the delivery is marked done after. A redelivery of one marked done
+ * answers without queueing anything; one whose replica died before finishing, or whose job failed
+ * for good, is queued again. No GitHub request, no review: the answer goes back in milliseconds,
+ * Redis or not.
  *
  * Jobs go to Redis when it is configured and answers. When it does not (it is down, or has failed
  * or not answered the commands sent), the delivery is queued on this replica instead, and the log and /metrics say so: GitHub does not redeliver a webhook
@@ -100,18 +102,11 @@ async function submitTo(
     return key === null ? [] : requests.map((request) => ({ key, request }));
   });
   // Claimed and posted in one step, before the jobs are queued: the job that runs next reads them.
-  const claimed = stage(metrics, 'record', () => lane.store.claimDelivery(delivery, posts));
-  // In Redis the jobs are queued in the same write as the claim, not a round trip later: one
-  // connection's commands run in the order sent, so no worker sees a job before its requests are
-  // posted, and the answer waits for one round trip instead of two (each a turn of a loaded
-  // machine's scheduler). A redelivery of a delivery already done thus queues its job again: its
-  // id is taken (one job per id) or its pull request's job is waiting (one waiting per pull
-  // request), and a job that runs finds no request of it left to answer.
-  const together = lane.store.scope === 'shared';
-  const enqueue = () => stage(metrics, 'enqueue', () => Promise.all(submissions.map(({ data }) => lane.queue.add(data))));
-  const queued = together ? enqueue() : null;
-  const [state] = await Promise.all([claimed, queued]);
+  const state = await stage(metrics, 'record', () => lane.store.claimDelivery(delivery, posts));
   if (state === 'done') {
+    // Queued to the end before, and its job not failed since (a failed job frees its delivery,
+    // runtime.ts): nothing to queue again.
+    metrics.redeliveriesSkipped.inc();
     log.info({ delivery }, 'redelivered webhook skipped');
     return;
   }
@@ -119,7 +114,7 @@ async function submitTo(
   // Queueing them again costs nothing (one job per id, one waiting per pull request) and its
   // requests, already posted, are not posted twice.
   if (state === 'working') log.info({ delivery }, 'redelivered webhook skipped; its jobs queued again in case its replica died');
-  if (!together) await enqueue();
+  await stage(metrics, 'enqueue', () => Promise.all(submissions.map(({ data }) => lane.queue.add(data))));
   // Marked done after the answer, not before it: a redelivery meanwhile finds the delivery
   // `working` and queues its jobs again, which changes nothing, so the answer need not wait for it.
   work.track(stage(metrics, 'finish', () => lane.store.finish(delivery)));

@@ -8,9 +8,12 @@ import type { JobQueue, JobWork, QueueEvents, QueueJob, QueueOptions } from './q
 /** The queue's name under the BullMQ prefix: its keys are `<prefix>:reviews:…`. */
 const QUEUE_NAME = 'reviews';
 
-/** Finished jobs kept for operators to look at, by age (s) and count; failed ones longer. */
+/**
+ * Completed jobs kept for operators to look at, by age (s) and count. A job that failed for good
+ * is not kept: the log and /metrics record it, and its id must be free for the redelivery that
+ * takes its delivery up again (one job per id while it exists; runtime.ts frees the delivery).
+ */
 const KEEP_COMPLETED = { age: 60 * 60, count: 1000 };
-const KEEP_FAILED = { age: 7 * 24 * 60 * 60, count: 5000 };
 
 /** How often `idle()` asks Redis for the counts. */
 const IDLE_POLL_MS = 50;
@@ -99,7 +102,7 @@ export function bullmqQueue(connections: BullmqConnections, work: JobWork, event
         attempts: options.attempts,
         backoff: { type: 'github' },
         removeOnComplete: KEEP_COMPLETED,
-        removeOnFail: KEEP_FAILED,
+        removeOnFail: true,
         ...(key === null ? {} : { deduplication: { id: key, keepLastIfActive: true } }),
       });
       if (job.id === id) return 'queued';

@@ -113,7 +113,8 @@ export function redisStore(client: Redis, prefix: string): WorkStore {
       if (state === 'new' || state === 'working' || state === 'done') return state;
       throw new Error(`unexpected delivery state in Redis: ${state}`);
     },
-    finish: async (id) => void (await client.set(`${prefix}delivery:${id}`, 'done', 'EX', DONE_SECONDS)),
+    // Only a delivery still claimed: one whose job has failed for good since (released) stays free.
+    finish: async (id) => void (await client.set(`${prefix}delivery:${id}`, 'done', 'EX', DONE_SECONDS, 'XX')),
     release: async (id) => void (await client.del(`${prefix}delivery:${id}`)),
     markReviewed: async (key, headSha, baseSha, record) =>
       void (await client.set(head(key, headSha, baseSha), JSON.stringify(record), 'EX', REVIEWED_SECONDS)),
