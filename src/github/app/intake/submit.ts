@@ -102,10 +102,20 @@ async function submitTo(
     return key === null ? [] : requests.map((request) => ({ key, request }));
   });
   // Claimed and posted in one step, before the jobs are queued: the job that runs next reads them.
-  const state = await stage(metrics, 'record', () => lane.store.claimDelivery(delivery, posts));
+  const claimed = stage(metrics, 'record', () => lane.store.claimDelivery(delivery, posts));
+  // In Redis the jobs are queued in the same write as the claim, not a round trip later: one
+  // connection's commands run in the order sent, so no worker sees a job before its requests are
+  // posted, and the answer waits for one round trip instead of two (each a turn of a loaded
+  // machine's scheduler). A redelivery of a delivery done queues nothing all the same: its job's
+  // id is kept as long as the delivery is remembered (bullmq-queue.ts), and BullMQ adds no job
+  // under an id it holds.
+  const together = lane.store.scope === 'shared';
+  const enqueue = () => stage(metrics, 'enqueue', () => Promise.all(submissions.map(({ data }) => lane.queue.add(data))));
+  const queued = together ? enqueue() : null;
+  const [state] = await Promise.all([claimed, queued]);
   if (state === 'done') {
-    // Queued to the end before, and its job not failed since (a failed job frees its delivery,
-    // runtime.ts): nothing to queue again.
+    // Queued to the end before, and its job not failed since (a failed job frees its delivery
+    // and its id, runtime.ts): nothing is queued again.
     metrics.redeliveriesSkipped.inc();
     log.info({ delivery }, 'redelivered webhook skipped');
     return;
@@ -114,7 +124,7 @@ async function submitTo(
   // Queueing them again costs nothing (one job per id, one waiting per pull request) and its
   // requests, already posted, are not posted twice.
   if (state === 'working') log.info({ delivery }, 'redelivered webhook skipped; its jobs queued again in case its replica died');
-  await stage(metrics, 'enqueue', () => Promise.all(submissions.map(({ data }) => lane.queue.add(data))));
+  if (!together) await enqueue();
   // Marked done after the answer, not before it: a redelivery meanwhile finds the delivery
   // `working` and queues its jobs again, which changes nothing, so the answer need not wait for it.
   work.track(stage(metrics, 'finish', () => lane.store.finish(delivery)));

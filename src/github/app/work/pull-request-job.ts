@@ -113,9 +113,15 @@ export async function runPullRequestJob(deps: WorkDeps, lane: Lane, job: QueueJo
   let pull: LoadedPull | null = null;
   let reviews = 0;
   try {
+    const entries = await store.peek(key, MAILBOX_BATCH);
+    // Nothing asked since the last job answered (a redelivery queued again, a fold after the
+    // mailbox was read): no GitHub request. A job run before may have a check to conclude.
+    if (entries.length === 0 && !job.resumed) {
+      log.debug({}, 'mailbox empty; nothing to do');
+      return;
+    }
     octokit = await deps.client(data.installationId, store);
     const client = octokit;
-    const entries = await store.peek(key, MAILBOX_BATCH);
     const requests = entries.map(readRequest);
     pull = await loadPull(client, repo, data.number);
     const current = pull;
