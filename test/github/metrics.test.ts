@@ -87,6 +87,7 @@ describe('GET /metrics', () => {
     expect(metrics).toContain('gpu_justify_queue_jobs_failed_total 0');
     expect(metrics).toContain('gpu_justify_queue_superseded_total 0');
     expect(metrics).toContain('gpu_justify_reruns_coalesced_total 0');
+    expect(metrics).toContain('gpu_justify_redeliveries_skipped_total 0');
     expect(metrics).toContain('gpu_justify_review_duration_seconds_count 1');
     // The webhook's answer, stage by stage: each timed once, the handler's within the whole.
     const stage = (name: string, part: 'count' | 'sum') =>

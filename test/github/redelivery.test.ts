@@ -40,6 +40,43 @@ describe('a redelivered webhook', () => {
   });
 });
 
+describe('a redelivered webhook, in this process alone', () => {
+  const PULL = `${REPO_PATH}/pulls/7`;
+
+  it('of a delivery queued to the end queues nothing: no job, not one GitHub request', async () => {
+    for (const [event, payload] of [
+      ['pull_request', prEvent()],
+      ['pull_request', prEvent({ action: 'synchronize' })],
+      ['issue_comment', commentEvent('/gpu-justify help')],
+      ['issue_comment', commentEvent('/gpu-justify')],
+    ] as const) {
+      const delivery = `finished-${event}-${h.fake.requests.length}`;
+      new FakeRepo(h.fake, pullRequest()).serve();
+      const first = await h.app.deliver(event, payload, { delivery });
+      expect(first.status).toBe(200);
+      const before = h.fake.requests.length;
+      expect(before).toBeGreaterThan(0);
+      const again = await h.app.deliver(event, payload, { delivery });
+      expect(again.status).toBe(200);
+      expect(h.fake.requests.slice(before)).toEqual([]);
+    }
+  });
+
+  it('of a delivery whose job failed for good is taken up again', async () => {
+    const repo = new FakeRepo(h.fake, pullRequest()).serve();
+    // Not worth another attempt: the job fails for good at once.
+    h.fake.fail('GET', PULL, { status: 404, body: { message: 'Not Found' } }, 1);
+    await h.app.deliver('pull_request', prEvent(), { delivery: 'failed-for-good' });
+    expect(repo.checkRuns).toEqual([]);
+
+    await h.app.deliver('pull_request', prEvent(), { delivery: 'failed-for-good' });
+    expect(repo.checkRuns).toEqual([expect.objectContaining({ status: 'completed' })]);
+    // Done now: a third delivery of it changes nothing.
+    await h.app.deliver('pull_request', prEvent(), { delivery: 'failed-for-good' });
+    expect(repo.checkRuns).toHaveLength(1);
+  });
+});
+
 describe('memoryStore', () => {
   it('claims a delivery once, and again after it is released', async () => {
     const store = memoryStore();

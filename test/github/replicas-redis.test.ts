@@ -149,6 +149,40 @@ describe('replicas sharing Redis', () => {
     expect(replicas.flatMap((r) => r.logged).filter((l) => l.includes('its jobs queued again in case its replica died'))).toHaveLength(1);
   });
 
+  it('answer a redelivery of a delivery queued to the end without queueing: no job, not one GitHub request', async () => {
+    for (const [event, payload] of [
+      ['pull_request', prEvent()],
+      ['issue_comment', commentEvent('/gpu-justify help')],
+      ['issue_comment', commentEvent('/gpu-justify')],
+    ] as const) {
+      const delivery = randomUUID();
+      new FakeRepo(fake, pullRequest()).serve();
+      await replicas[0]?.server.deliver(event, payload, { delivery });
+      const before = fake.requests.length;
+      expect(before).toBeGreaterThan(0);
+      // Wherever it lands: the replica that took it, or the other.
+      for (const replica of replicas) expect((await replica.server.deliver(event, payload, { delivery })).status).toBe(200);
+      expect(fake.requests.slice(before)).toEqual([]);
+    }
+    expect(await metric(replicas, 'gpu_justify_redeliveries_skipped_total')).toBe(6);
+  });
+
+  it('take up a redelivery of a delivery whose job failed for good, on either replica', async () => {
+    const repo = new FakeRepo(fake, pullRequest()).serve();
+    // Not worth another attempt: the job fails for good at once.
+    fake.fail('GET', `${REPO_PATH}/pulls/${NUMBER}`, { status: 404, body: { message: 'Not Found' } }, 1);
+    await replicas[0]?.server.deliver('pull_request', prEvent(), { delivery: 'failed-for-good' });
+    await eventually(async () => (await metric(replicas, 'gpu_justify_queue_jobs_failed_total')) === 1, {
+      what: 'the job failed for good',
+    });
+    expect(repo.checkRuns).toEqual([]);
+
+    await replicas[1]?.server.deliver('pull_request', prEvent(), { delivery: 'failed-for-good' });
+    expect(repo.checkRuns).toEqual([expect.objectContaining({ head_sha: HEAD_SHA, status: 'completed' })]);
+    await replicas[0]?.server.deliver('pull_request', prEvent(), { delivery: 'failed-for-good' });
+    expect(repo.checkRuns).toHaveLength(1);
+  });
+
   it('answer webhooks before reviewing: the answer does not wait for a review held by GitHub', async () => {
     new FakeRepo(fake, pullRequest()).serve();
     let release = (): void => undefined;

@@ -107,6 +107,11 @@ export class AppMetrics {
     help: 'Events for a pull request taken in by its job already waiting or running, instead of a job of their own',
     registers: [this.registry],
   });
+  readonly redeliveriesSkipped = new Counter({
+    name: 'gpu_justify_redeliveries_skipped_total',
+    help: 'Redelivered webhooks answered without queueing anything: their delivery was queued to the end before',
+    registers: [this.registry],
+  });
   readonly webhookStageSeconds = new Histogram({
     name: 'gpu_justify_webhook_stage_seconds',
     help: 'Time each stage of answering a webhook took (verify, record, enqueue, handler, webhook; finish after the answer)',

@@ -15,9 +15,11 @@ export interface Submission {
 }
 
 /**
- * What a webhook handler does with a delivery: claim its id (a redelivery, wherever it lands, is
- * skipped), post its requests, queue its jobs, and answer; the delivery is marked done after. No GitHub request, no review: the
- * answer goes back in milliseconds, Redis or not.
+ * What a webhook handler does with a delivery: claim its id and post its requests (one step),
+ * queue its jobs, and answer; the delivery is marked done after. A redelivery of one marked done
+ * answers without queueing anything; one whose replica died before finishing, or whose job failed
+ * for good, is queued again. No GitHub request, no review: the answer goes back in milliseconds,
+ * Redis or not.
  *
  * Jobs go to Redis when it is configured and answers. When it does not (it is down, or has failed
  * or not answered the commands sent), the delivery is queued on this replica instead, and the log and /metrics say so: GitHub does not redeliver a webhook
@@ -104,14 +106,17 @@ async function submitTo(
   // In Redis the jobs are queued in the same write as the claim, not a round trip later: one
   // connection's commands run in the order sent, so no worker sees a job before its requests are
   // posted, and the answer waits for one round trip instead of two (each a turn of a loaded
-  // machine's scheduler). A redelivery of a delivery already done thus queues its job again: its
-  // id is taken (one job per id) or its pull request's job is waiting (one waiting per pull
-  // request), and a job that runs finds no request of it left to answer.
+  // machine's scheduler). A redelivery of a delivery done queues nothing all the same: its job's
+  // id is kept as long as the delivery is remembered (bullmq-queue.ts), and BullMQ adds no job
+  // under an id it holds.
   const together = lane.store.scope === 'shared';
   const enqueue = () => stage(metrics, 'enqueue', () => Promise.all(submissions.map(({ data }) => lane.queue.add(data))));
   const queued = together ? enqueue() : null;
   const [state] = await Promise.all([claimed, queued]);
   if (state === 'done') {
+    // Queued to the end before, and its job not failed since (a failed job frees its delivery
+    // and its id, runtime.ts): nothing is queued again.
+    metrics.redeliveriesSkipped.inc();
     log.info({ delivery }, 'redelivered webhook skipped');
     return;
   }

@@ -2,15 +2,21 @@ import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import type { Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { JobData, jobId, jobKey } from './jobs.js';
+import { DONE_SECONDS } from './store.js';
 import { backoffMs, RetryLater } from './queue.js';
 import type { JobQueue, JobWork, QueueEvents, QueueJob, QueueOptions } from './queue.js';
 
 /** The queue's name under the BullMQ prefix: its keys are `<prefix>:reviews:…`. */
 const QUEUE_NAME = 'reviews';
 
-/** Finished jobs kept for operators to look at, by age (s) and count; failed ones longer. */
-const KEEP_COMPLETED = { age: 60 * 60, count: 1000 };
-const KEEP_FAILED = { age: 7 * 24 * 60 * 60, count: 5000 };
+/**
+ * Completed jobs are kept as long as their delivery is remembered (store.ts): a redelivery's add,
+ * sent with its claim (intake/submit.ts), then finds the job's id taken and queues nothing. The
+ * count bounds Redis's memory (a job is well under 2 KiB). A job that failed for good is not kept:
+ * the log and /metrics record it, and its id must be free for the redelivery that takes its
+ * delivery up again (runtime.ts frees the delivery).
+ */
+const KEEP_COMPLETED = { age: DONE_SECONDS, count: 50_000 };
 
 /** How often `idle()` asks Redis for the counts. */
 const IDLE_POLL_MS = 50;
@@ -99,7 +105,7 @@ export function bullmqQueue(connections: BullmqConnections, work: JobWork, event
         attempts: options.attempts,
         backoff: { type: 'github' },
         removeOnComplete: KEEP_COMPLETED,
-        removeOnFail: KEEP_FAILED,
+        removeOnFail: true,
         ...(key === null ? {} : { deduplication: { id: key, keepLastIfActive: true } }),
       });
       if (job.id === id) return 'queued';

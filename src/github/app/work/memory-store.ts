@@ -40,8 +40,8 @@ export function memoryStore(): WorkStore {
   const creations = new Map<number, number[]>();
   /** Per write line: its holder while a write is on its way, and when it is free again (epoch ms). */
   const lines = new Map<string, WriteLine>();
-  /** Leases by key: until when each is held (epoch ms). */
-  const leases = new Recent<number>(REMEMBERED_HEADS);
+  /** Leases by key: who holds each, and until when (epoch ms). */
+  const leases = new Recent<{ holder: string; until: number }>(REMEMBERED_HEADS);
   const post = (key: string, request: Request) => mailboxes.set(key, [...(mailboxes.get(key) ?? []), JSON.stringify(request)]);
   return {
     scope: 'local',
@@ -120,11 +120,15 @@ export function memoryStore(): WorkStore {
       });
       return Promise.resolve();
     },
-    lease(key, ms) {
+    lease(key, ms, holder) {
       const now = Date.now();
-      if ((leases.get(key) ?? 0) > now) return Promise.resolve(false);
-      leases.set(key, now + ms);
+      if ((leases.get(key)?.until ?? 0) > now) return Promise.resolve(false);
+      leases.set(key, { holder, until: now + ms });
       return Promise.resolve(true);
+    },
+    unlease(key, holder) {
+      if (leases.get(key)?.holder === holder) leases.delete(key);
+      return Promise.resolve();
     },
     close: () => Promise.resolve(),
   };

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { renderFailedCheck } from '../../../report/index.js';
 import type { TelemetryProvider } from '../../../telemetry/index.js';
 import { concludeLeftInProgress } from '../../publish/index.js';
@@ -114,9 +114,15 @@ export async function runPullRequestJob(deps: WorkDeps, lane: Lane, job: QueueJo
   let pull: LoadedPull | null = null;
   let reviews = 0;
   try {
+    const entries = await store.peek(key, MAILBOX_BATCH);
+    // Nothing asked since the last job answered (a redelivery queued again, a fold after the
+    // mailbox was read): no GitHub request. A job run before may have a check to conclude.
+    if (entries.length === 0 && !job.resumed) {
+      log.debug({}, 'mailbox empty; nothing to do');
+      return;
+    }
     octokit = await deps.client(data.installationId, store);
     const client = octokit;
-    const entries = await store.peek(key, MAILBOX_BATCH);
     const requests = entries.map(readRequest);
     pull = await loadPull(client, repo, data.number);
     const current = pull;
@@ -130,6 +136,7 @@ export async function runPullRequestJob(deps: WorkDeps, lane: Lane, job: QueueJo
       reviews++;
       const startedAt = Date.now();
       let policy: string | undefined;
+      const claim = { key: `comment:${key}|${deps.instance.checkName}`, holder: randomUUID() };
       const outcome = await deps.metrics.timeReview(
         () =>
           reviewPullRequest({
@@ -145,9 +152,13 @@ export async function runPullRequestJob(deps: WorkDeps, lane: Lane, job: QueueJo
             // The first review of a job picks up the run an earlier attempt left.
             checkRun: { externalId: externalIdOf(job), resume: job.resumed && reviews === 1 },
             retry: (err) => !last && transient(err) !== null,
-            claimComment: () => store.lease(`comment:${key}|${deps.instance.checkName}`, COMMENT_CLAIM_MS),
-          }).catch((err: unknown) => {
-            throw transient(err) ?? err;
+            claimComment: () => store.lease(claim.key, COMMENT_CLAIM_MS, claim.holder),
+          }).catch(async (err: unknown) => {
+            const retry = transient(err);
+            // Handed back to the queue: its next attempt reads our comment before creating one,
+            // so it need not wait out the claim this attempt took (a comment that failed to post).
+            if (retry) await store.unlease(claim.key, claim.holder).catch(() => undefined);
+            throw retry ?? err;
           }),
         (err) => err instanceof RetryLater,
       );

@@ -45,6 +45,12 @@ if tonumber(ARGV[3]) > 0 then redis.call('SET', KEYS[3], '1', 'PX', ARGV[3]) end
 return 0
 `;
 
+/** Deletes a lease (KEYS[1]) held by ARGV[1], and no other's. */
+const UNLEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 0
+`;
+
 /** Keeps a write line held by ARGV[1] another ARGV[2] ms. */
 const HOLD_WRITE_LINE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
@@ -73,6 +79,7 @@ type Scripted = Redis & {
   gpuJustifyTakeWriteLine(holderKey: string, nextKey: string, notifyKey: string, ...args: (string | number)[]): Promise<number>;
   gpuJustifyFreeWriteLine(holderKey: string, nextKey: string, notifyKey: string, ...args: (string | number)[]): Promise<number>;
   gpuJustifyHoldWriteLine(holderKey: string, holder: string, holdMs: number): Promise<number>;
+  gpuJustifyUnlease(key: string, holder: string): Promise<number>;
 };
 
 /** Replicas sharing one Redis. Keys are prefixed, so several Apps can share one server. */
@@ -85,6 +92,7 @@ export function redisStore(client: Redis, prefix: string): WorkStore {
     redis.defineCommand('gpuJustifyFreeWriteLine', { numberOfKeys: 3, lua: FREE_WRITE_LINE });
     redis.defineCommand('gpuJustifyHoldWriteLine', { numberOfKeys: 1, lua: HOLD_WRITE_LINE });
   }
+  if (typeof redis.gpuJustifyUnlease !== 'function') redis.defineCommand('gpuJustifyUnlease', { numberOfKeys: 1, lua: UNLEASE });
   // The number of keys varies with the requests: given first on each call.
   if (typeof redis.gpuJustifyClaimDelivery !== 'function') redis.defineCommand('gpuJustifyClaimDelivery', { lua: CLAIM_DELIVERY });
   const head = (key: string, headSha: string, baseSha: string) => `${prefix}reviewed:${key}@${headSha}..${baseSha}`;
@@ -105,7 +113,8 @@ export function redisStore(client: Redis, prefix: string): WorkStore {
       if (state === 'new' || state === 'working' || state === 'done') return state;
       throw new Error(`unexpected delivery state in Redis: ${state}`);
     },
-    finish: async (id) => void (await client.set(`${prefix}delivery:${id}`, 'done', 'EX', DONE_SECONDS)),
+    // Only a delivery still claimed: one whose job has failed for good since (released) stays free.
+    finish: async (id) => void (await client.set(`${prefix}delivery:${id}`, 'done', 'EX', DONE_SECONDS, 'XX')),
     release: async (id) => void (await client.del(`${prefix}delivery:${id}`)),
     markReviewed: async (key, headSha, baseSha, record) =>
       void (await client.set(head(key, headSha, baseSha), JSON.stringify(record), 'EX', REVIEWED_SECONDS)),
@@ -127,7 +136,8 @@ export function redisStore(client: Redis, prefix: string): WorkStore {
     holdWriteLine: async (key, holder, holdMs) => void (await redis.gpuJustifyHoldWriteLine(line(key)[0], holder, holdMs)),
     freeWriteLine: async (key, holder, spacingMs, notifyingMs) =>
       void (await redis.gpuJustifyFreeWriteLine(...line(key), holder, spacingMs, notifyingMs)),
-    lease: async (key, ms) => (await client.set(`${prefix}lease:${key}`, '1', 'PX', Math.max(1, Math.round(ms)), 'NX')) === 'OK',
+    lease: async (key, ms, holder) => (await client.set(`${prefix}lease:${key}`, holder, 'PX', Math.max(1, Math.round(ms)), 'NX')) === 'OK',
+    unlease: async (key, holder) => void (await redis.gpuJustifyUnlease(`${prefix}lease:${key}`, holder)),
     close: () => Promise.resolve(),
   };
 }

@@ -71,6 +71,10 @@ export function startWork(deps: WorkDeps, settings: WorkSettings, redisUrl: stri
     failed(job, err) {
       metrics.jobsFailed.inc();
       log.error({ job: job.ref, attempt: job.attempt, err: describeFailure(err) }, 'job failed for good');
+      // Its delivery is no longer done: a redelivery (GitHub's "Redeliver", by hand) queues it again.
+      lane()
+        .store.release(job.data.delivery)
+        .catch((e: unknown) => log.warn({ delivery: job.data.delivery, err: describeFailure(e) }, 'failed job left its delivery done'));
       // A job that stalled too often never ran again: what it left in progress is concluded here.
       if (err instanceof Error && /stalled more than allowable limit/.test(err.message)) void abandonJob(deps, lane(), job, err);
     },

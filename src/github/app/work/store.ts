@@ -61,10 +61,13 @@ export interface WorkStore {
    */
   freeWriteLine(key: string, holder: string, spacingMs: number, notifyingMs: number): Promise<void>;
   /**
-   * Takes `key` for `ms` unless it is taken already: true when taken. Nothing frees it early, so
-   * whoever did something under it is found by a later taker that looks (our comment's creation).
+   * Takes `key` for `ms`, for `holder`, unless it is taken already: true when taken. Only its
+   * holder frees it early (`unlease`), so whoever did something under it is found by a later
+   * taker that looks (our comment's creation).
    */
-  lease(key: string, ms: number): Promise<boolean>;
+  lease(key: string, ms: number, holder: string): Promise<boolean>;
+  /** Frees `key` if `holder` holds it: what it did under it is known not to need finding. */
+  unlease(key: string, holder: string): Promise<void>;
   close(): Promise<void>;
 }
 
