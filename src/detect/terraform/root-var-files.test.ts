@@ -198,3 +198,40 @@ describe('a variable-file set added or removed: every other application keeps it
           expect(got.coverage.every((c) => c.state === 'read')).toBe(true);
         });
 });
+
+describe('terraform -chdir=DIR: the line applies DIR, its variable files taken from there', () => {
+  const twin = { 'terraform/gcp-twin/variables.tf': root(0)['terraform/gcp/variables.tf'] ?? '' };
+  const RUNNERS: [where: string, path: string, chdir: string][] = [
+    ['a workflow, from the top', '.github/workflows/plan.yaml', 'terraform/gcp'],
+    ['a workflow, quoted', '.github/workflows/plan.yaml', '"terraform/gcp"'],
+    ['a workflow, with ./ and a trailing slash', '.github/workflows/plan.yaml', './terraform/gcp/'],
+    ['a script, from its folder', 'scripts/plan.sh', '../terraform/gcp'],
+    ['a workflow, a placeholder for the root', '.github/workflows/plan.yaml', 'terraform/${{ matrix.cloud }}'],
+  ];
+  const FILES: [where: string, file: string, named: string][] = [
+    ['below the root', 'terraform/gcp/envs/prod.tfvars', 'envs/prod.tfvars'],
+    ['elsewhere, up from the root', 'config/prod/cluster.tfvars', '../../config/prod/cluster.tfvars'],
+  ];
+  for (const [where, runner, chdir] of RUNNERS)
+    for (const [at, file, named] of FILES)
+      it(`${where}; the file ${at}`, async () => {
+        // A twin root declares the same variables: only -chdir says which root the file is for.
+        const around: Tree = { ...twin, [file]: HCL_VALUES, [runner]: `run: terraform -chdir=${chdir} plan -var-file=${named}\n` };
+        const got = await review({ ...root(10), ...around }, { ...root(16), ...around });
+        expect(got.changes).toEqual([['nb-gpu-t4', 10, 16]]);
+        expect(got.states).toEqual([['terraform/gcp/cluster.tf', 'read']]);
+      });
+
+  it("another root's line is not this root's", async () => {
+    const around: Tree = {
+      'terraform/gcp/envs/prod.tfvars': HCL_VALUES,
+      '.github/workflows/plan.yaml': 'run: terraform -chdir=terraform/aws plan -var-file=../gcp/envs/prod.tfvars\n',
+    };
+    const got = await review({ ...root(10), ...around }, { ...root(16), ...around });
+    // Still found beside the root (root-var-files.ts), once, as its own application.
+    expect(got.changes).toEqual([['nb-gpu-t4', 10, 16]]);
+    const twinAround: Tree = { ...twin, ...around };
+    // With a twin, nothing says which root it is for: read with the defaults (no pool).
+    expect((await review({ ...root(10), ...twinAround }, { ...root(16), ...twinAround })).changes).toEqual([]);
+  });
+});
