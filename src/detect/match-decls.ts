@@ -1,4 +1,4 @@
-import type { CapacityDecl, CapacityKind } from '../domain/index.js';
+import type { CapacityDecl, CapacityKind, ObjectAddress } from '../domain/index.js';
 import type { ParseResult } from './parser.js';
 
 /** One declaration on one side; `decl` is absent when its GPU count could not be read. */
@@ -10,6 +10,7 @@ interface SideEntry {
   decl?: CapacityDecl;
   /** Unknown because unbounded: the GPU resource no limit is set for. */
   unboundedBy?: string;
+  address?: ObjectAddress;
 }
 
 /** The same declaration at base and head; a side is absent when it was added or removed. */
@@ -19,7 +20,14 @@ export interface DeclPair {
 }
 
 function entries(result: ParseResult): SideEntry[] {
-  const known: SideEntry[] = result.decls.map((d) => ({ kind: d.kind, name: d.name, file: d.file, line: d.line, decl: d }));
+  const known: SideEntry[] = result.decls.map((d) => ({
+    kind: d.kind,
+    name: d.name,
+    file: d.file,
+    line: d.line,
+    decl: d,
+    ...(d.address ? { address: d.address } : {}),
+  }));
   const unknown: SideEntry[] = (result.unresolved ?? []).map((u) => ({ ...u }));
   return [...known, ...unknown].sort(byPosition);
 }
@@ -40,11 +48,48 @@ export function byPosition(a: Positioned, b: Positioned): number {
 
 const keyOf = (e: SideEntry) => `${e.kind}\u0000${e.name}`;
 
+const folderOf = (file: string) => (file.lastIndexOf('/') < 0 ? '' : file.slice(0, file.lastIndexOf('/')));
+
+/**
+ * What is left unpaired by name, paired by the address the applying tool tracks it by (Terraform's,
+ * in one folder): a pool whose name comes from a value that changed is the same resource, and one a
+ * `moved` block renames is too. The head's address, or one it had before, is the base's.
+ */
+function pairByAddress(
+  before: readonly SideEntry[],
+  after: readonly SideEntry[],
+  usedBefore: Set<SideEntry>,
+  usedAfter: Set<SideEntry>,
+  pairs: DeclPair[],
+): void {
+  const addressKey = (e: SideEntry, at: string) => `${e.kind}\u0000${folderOf(e.file)}\u0000${at}`;
+  const byAddress = new Map<string, SideEntry>();
+  for (const b of before) {
+    if (usedBefore.has(b) || !b.address) continue;
+    const key = addressKey(b, b.address.at);
+    // Two of one address on one side (an unreadable reading beside a read one) pair by name alone.
+    byAddress.set(key, byAddress.has(key) ? DUPLICATE : b);
+  }
+  for (const a of after) {
+    if (usedAfter.has(a) || !a.address) continue;
+    for (const at of [a.address.at, ...a.address.formerly]) {
+      const b = byAddress.get(addressKey(a, at));
+      if (!b || b === DUPLICATE || usedBefore.has(b)) continue;
+      usedBefore.add(b);
+      usedAfter.add(a);
+      pairs.push({ before: b, after: a });
+      break;
+    }
+  }
+}
+
+const DUPLICATE: SideEntry = { kind: 'gpu-sharing', name: '', file: '', line: 0 };
+
 /**
  * Pairs declarations by kind and name. Same-file pairs come first, because one queue name
  * often exists once per cluster overlay (clusters/prod/…, clusters/staging/…); what is left
- * pairs across files, which is how a queue moved between files is recognised. Leftovers on
- * either side are additions or removals. Pairing follows (file, line) order, so it is stable.
+ * pairs across files, which is how a queue moved between files is recognised; what is left then
+ * pairs by address (pairByAddress). Leftovers on either side are additions or removals. Pairing follows (file, line) order, so it is stable.
  */
 export function pairDecls(base: ParseResult, head: ParseResult): DeclPair[] {
   const before = entries(base);
@@ -72,6 +117,7 @@ export function pairDecls(base: ParseResult, head: ParseResult): DeclPair[] {
   };
   pairWhere((b, a) => b.file === a.file);
   pairWhere(() => true);
+  pairByAddress(before, after, usedBefore, usedAfter, pairs);
 
   for (const b of before) if (!usedBefore.has(b)) pairs.push({ before: b });
   for (const a of after) if (!usedAfter.has(a)) pairs.push({ after: a });

@@ -1,4 +1,4 @@
-import type { CapacityDecl, CapacityKind, Diagnostic, NotFollowed } from '../domain/index.js';
+import type { CapacityDecl, CapacityKind, Diagnostic, NotFollowed, ObjectAddress } from '../domain/index.js';
 
 /**
  * An object that declares GPU capacity whose GPU count could not be read (a template
@@ -16,6 +16,8 @@ export interface UnresolvedDecl {
    * this GPU resource. Messages then say "unbounded", which is what it means.
    */
   unboundedBy?: string;
+  /** Terraform: the resource's address, as on a declaration (CapacityDecl.address). */
+  address?: ObjectAddress;
 }
 
 export interface ParseResult {

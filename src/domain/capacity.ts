@@ -75,6 +75,17 @@ export interface SharingLink {
   gpusPerNode: number | null;
 }
 
+/**
+ * The address the tool that applies an object tracks it by (Terraform's
+ * `module.gpu["a"].google_container_node_pool.pool`), within the folder of the file it is placed
+ * at: what pairs the two sides of a change when the object's name is not the same at both.
+ */
+export interface ObjectAddress {
+  at: string;
+  /** Addresses it had before, as `moved` blocks say (`from` → `to`, chains followed). */
+  formerly: readonly string[];
+}
+
 /** The GPU capacity one object in one file declares. */
 export interface CapacityDecl {
   file: string;
@@ -106,6 +117,8 @@ export interface CapacityDecl {
   sharing?: PoolSharing;
   /** Karpenter: what links the pool to a sharing config in another object. */
   sharingLink?: SharingLink;
+  /** Terraform: the resource's address, when it is known (see ObjectAddress). */
+  address?: ObjectAddress;
 }
 
 /** The difference between base and head for one declaration (`detect --json`, docs/json.md). */

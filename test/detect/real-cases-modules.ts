@@ -3,6 +3,7 @@ import type { RealCase } from './real-case.js';
 const NV_EKS = 'terraform-eks/nvidia-terraform-modules-eks';
 const NV_AKS = 'terraform-aks/nvidia-terraform-modules-aks';
 const P6 = 'terraform-eks/aws-do-eks-p6-b200';
+const NV_GKE = 'terraform-gke/nvidia-terraform-modules-gke';
 
 /**
  * Pull requests on whole Terraform root modules (a folder: main.tf with its variables.tf and
@@ -61,6 +62,14 @@ export const MODULE_CASES: readonly RealCase[] = [
     edits: [['variables.tf', '"v25.3.0"', '"v25.10.0"']],
     expect: [],
     why: 'the operator that installs drivers and the device plugin, not the pool',
+  },
+  // NVIDIA/nvidia-terraform-modules gke/: the pool named "tf-${var.cluster_name}-gpu-pool", called from examples/cnpack.
+  {
+    id: 'nvidia-terraform-modules gke cnpack: the tfvars values commented out, the pool name with them (negative control)',
+    target: NV_GKE,
+    edits: [['examples/cnpack/terraform.tfvars', /^(\w)/gm, '# $1']],
+    expect: [],
+    why: 'upstream commit 77f3156: the GPU pool loses the name cluster_name gave it, and stays the same resource (module.holoscan-ready-gke.google_container_node_pool.gpu_nodes) of the same size',
   },
   // aws-samples/aws-do-eks wd/conf/terraform/eks-p6-b200: a p6-b200 group, managed or self-managed by a variable.
   {

@@ -95,9 +95,11 @@ export function groupCopies(copies: readonly CopyReading[]): { decls: CapacityDe
 
 function labelled(first: CapacityDecl, list: readonly { key: string | number; decl: CapacityDecl }[]): CapacityDecl {
   const same = <T>(f: (d: CapacityDecl) => T): boolean => list.every((x) => JSON.stringify(f(x.decl)) === JSON.stringify(f(first)));
-  const { gpuStep, sharing, ...common } = first;
+  const { gpuStep, sharing, address, ...common } = first;
   return {
     ...common,
+    // Several copies are no one copy's address: the caller gives the resource's own.
+    ...(address !== undefined && list.length === 1 ? { address } : {}),
     gpuModel: same((d) => d.gpuModel) ? first.gpuModel : null,
     gpus: list.reduce((sum, x) => sum + x.decl.gpus, 0),
     // One more node in one copy adds a step; copies that differ in it leave it unknown.

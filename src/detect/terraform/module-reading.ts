@@ -1,4 +1,5 @@
-import type { CapacityDecl, Diagnostic } from '../../domain/index.js';
+import type { CapacityDecl, Diagnostic, ObjectAddress } from '../../domain/index.js';
+import { callAddress, inModule, mapAddress, movesIn, withMoves } from './addresses.js';
 import type { CoverageIo } from '../side-readers.js';
 import type { SetParseResult, SourceFile, Unfollowed, UnresolvedDecl } from '../parser.js';
 import { evaluate } from './expr-eval.js';
@@ -105,10 +106,14 @@ export function place(
   label: (name: string) => string,
   why: string,
 ): void {
+  // An address is labelled as the name is: one per application of a root (root-follow.ts).
+  const at = (a: ObjectAddress): ObjectAddress => ({ at: label(a.at), formerly: a.formerly.map(label) });
   out.decls.push(
-    ...found.decls.map((d): CapacityDecl => ({ ...d, file, line, name: label(d.name), parts: d.parts.map((p) => ({ ...p, line })) })),
+    ...found.decls.map((d): CapacityDecl =>
+      mapAddress({ ...d, file, line, name: label(d.name), parts: d.parts.map((p) => ({ ...p, line })) }, at),
+    ),
   );
-  out.unresolved.push(...(found.unresolved ?? []).map((u): UnresolvedDecl => ({ ...u, file, line, name: label(u.name) })));
+  out.unresolved.push(...(found.unresolved ?? []).map((u): UnresolvedDecl => mapAddress({ ...u, file, line, name: label(u.name) }, at)));
   out.diagnostics.push(
     ...found.diagnostics
       .filter((d) => d.severity !== 'info')
@@ -190,6 +195,8 @@ export async function readCalls(
   const repositories = io.repositories ?? [];
   if (!callsOwnModules(files, repositories)) return [];
   const { parsed, scope } = parseModule(files, budget.budget);
+  // The caller's `moved` blocks (`module.a` → `module.b`) reach into what its calls declare.
+  const moves = movesIn(parsed.filter((f) => isTf(f.path)).map((f) => f.body));
   const out: CallReading[] = [];
   for (const f of parsed) {
     if (!isTf(f.path) || f.body.module === undefined) continue;
@@ -203,7 +210,7 @@ export async function readCalls(
       if (folder === null) continue;
       const moduleDir = folder.dir;
       const moduleFiles = (await io.list(moduleDir)).filter((p) => dirOf(p) === moduleDir && isTf(p));
-      const instances = instancesOf(raw, scope);
+      const instances = instancesOf(raw, scope, label);
       if (moduleFiles.length === 0) continue;
       loc ??= locatorFor(f.path, f.text);
       const line = loc.path(loc.file(), [['module', label]])?.line ?? 1;
@@ -228,8 +235,10 @@ export async function readCalls(
         for (const [name, value] of Object.entries(raw)) if (!META.has(name)) args[name] = value;
         const r = await readGiven(io, side, moduleDir, texts, args, inst.scope, budget, depth);
         const named = (n: string) => (inst.key === null ? n : `${n} [${inst.key}]`);
-        found.decls.push(...r.decls.map((d) => ({ ...d, name: named(d.name) })));
-        found.unresolved.push(...r.unresolved.map((u) => ({ ...u, name: named(u.name) })));
+        const placed = <T extends { name: string; address?: ObjectAddress }>(x: T): T =>
+          mapAddress({ ...x, name: named(x.name) }, (a) => withMoves(inModule(a, inst.at), moves));
+        found.decls.push(...r.decls.map(placed));
+        found.unresolved.push(...r.unresolved.map(placed));
         found.diagnostics.push(...r.diagnostics);
         found.notFollowed.push(...r.notFollowed);
       }
@@ -302,11 +311,16 @@ export function withoutCalls(found: ReturnType<typeof parseTerraformSet>, calls:
 }
 
 /** The instances of a module call: one, or one per `count` index or `for_each` key; null when unknown or too many. */
-function instancesOf(raw: Record<string, unknown>, scope: Scope): { key: string | null; scope: Scope }[] | null {
+function instancesOf(raw: Record<string, unknown>, scope: Scope, label: string): { key: string | null; at: string; scope: Scope }[] | null {
   const copies = copiesOf(raw, scope);
-  if (copies === null) return [{ key: null, scope }];
+  if (copies === null) return [{ key: null, at: callAddress(label, null), scope }];
   if ('culprit' in copies || copies.length > MAX_INSTANCES) return null;
   // One copy by count is the module as it is; copies by key are named by it.
   const single = raw.for_each === undefined && copies.length === 1;
-  return copies.map((c) => ({ key: single ? null : typeof c.key === 'string' ? c.key : String(c.key), scope: c.scope }));
+  return copies.map((c) => ({
+    key: single ? null : typeof c.key === 'string' ? c.key : String(c.key),
+    // Terraform's own address: `module.a[0]` even for one copy by count.
+    at: callAddress(label, c.key),
+    scope: c.scope,
+  }));
 }

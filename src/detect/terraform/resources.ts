@@ -80,10 +80,15 @@ function readResource(r: Resource): PoolOutcome {
       out.diagnostics.push(...ctx.diagnostics);
     }
   };
-  const collect = (reading: Reading | 'unknown'): CopyReading['decls'] | 'unknown' => {
+  // Copies counted apart under one name are one declaration of several addresses: the resource's own.
+  const addressed = (key?: string | number) => ({
+    address: { at: key === undefined ? address : `${address}${keyLabel(key)}`, formerly: [] },
+  });
+  const collect = (reading: Reading | 'unknown', key?: string | number): CopyReading['decls'] | 'unknown' => {
     if (reading === 'unknown') return 'unknown';
     if (reading === null) return [];
-    return reading.each ? countedDecls(r.file, r.kind, reading.each) : [toDecl(r.file, r.kind, reading, reading.copies ?? 1)];
+    const decls = reading.each ? countedDecls(r.file, r.kind, reading.each) : [toDecl(r.file, r.kind, reading, reading.copies ?? 1)];
+    return decls.length === 1 ? decls.map((d) => ({ ...d, ...addressed(key) })) : decls;
   };
 
   if (r.raw.for_each === undefined) {
@@ -108,8 +113,10 @@ function readResource(r: Resource): PoolOutcome {
       }
       return each.every((x) => sameReading(x, first)) ? { ...first, copies } : { ...first, each };
     });
-    const decls = collect(reading);
-    if (decls === 'unknown') out.unresolved.push({ file: r.file, line: r.block.line, kind: r.kind, name: r.name });
+    // One copy by `count` is Terraform's `[0]`; more, counted as one, stand at the resource's address.
+    const one = r.raw.count !== undefined && reading !== 'unknown' && reading !== null && reading.copies === 1;
+    const decls = collect(reading, one ? 0 : undefined);
+    if (decls === 'unknown') out.unresolved.push({ file: r.file, line: r.block.line, kind: r.kind, name: r.name, ...addressed() });
     else out.decls.push(...decls);
     return out;
   }
@@ -125,22 +132,23 @@ function readResource(r: Resource): PoolOutcome {
     const why = copies === null ? 'for_each' : copies.culprit;
     ctx.warn(ctx.line(['for_each']), `for_each comes from ${why}: cannot tell how many copies of the pool there are, nor their GPUs`);
     out.diagnostics.push(...ctx.diagnostics);
-    out.unresolved.push({ file: r.file, line: r.block.line, kind: r.kind, name: r.name });
+    out.unresolved.push({ file: r.file, line: r.block.line, kind: r.kind, name: r.name, ...addressed() });
     return out;
   }
   const readings: CopyReading[] = [];
   for (const { key, scope } of copies) {
     const ctx = context(scope, `${address}${keyLabel(key)}`);
     const fallback = typeof key === 'string' ? key : `${r.label}[${String(key)}]`;
-    const decls = collect(attempt(ctx, () => r.read(ctx, r.raw, fallback)));
-    readings.push(
-      decls === 'unknown'
-        ? { key, decls: [], unresolved: [{ file: r.file, line: r.block.line, kind: r.kind, name: copyName(r.raw, scope, fallback) }] }
-        : { key, decls, unresolved: [] },
+    const decls = collect(
+      attempt(ctx, () => r.read(ctx, r.raw, fallback)),
+      key,
     );
+    const unknown = { file: r.file, line: r.block.line, kind: r.kind, name: copyName(r.raw, scope, fallback), ...addressed(key) };
+    readings.push(decls === 'unknown' ? { key, decls: [], unresolved: [unknown] } : { key, decls, unresolved: [] });
   }
   const grouped = groupCopies(readings);
-  out.decls.push(...grouped.decls);
+  // Copies grouped under one name stand at the resource's address.
+  out.decls.push(...grouped.decls.map((d) => (d.address === undefined ? { ...d, ...addressed() } : d)));
   out.unresolved.push(...grouped.unresolved);
   return out;
 }

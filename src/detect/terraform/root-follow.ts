@@ -1,5 +1,6 @@
-import type { CapacityDecl, Diagnostic } from '../../domain/index.js';
+import type { CapacityDecl, Diagnostic, ObjectAddress } from '../../domain/index.js';
 import type { Unfollowed, UnresolvedDecl } from '../parser.js';
+import { mapAddress } from './addresses.js';
 import { dirOf, join, place, readCalls, readFiles, withoutCalls } from './module-reading.js';
 import type { Budgets, FollowedModules, FollowIo } from './module-reading.js';
 import { isAutoTfvars } from './module-scope.js';
@@ -45,8 +46,12 @@ export async function followRoots(changed: readonly string[], io: FollowIo, resu
         const mine = withoutCalls(parseTerraformSet(read, budgets[side].budget), calls);
         const label = named(set);
         const out = result[side];
-        out.decls.push(...mine.decls.map((d): CapacityDecl => ({ ...d, file: at(d.file), name: label(d.name) })));
-        out.unresolved.push(...mine.unresolved.map((u): UnresolvedDecl => ({ ...u, file: at(u.file), name: label(u.name) })));
+        // Each application is its own set of resources: its addresses are labelled as its names are.
+        const address = (a: ObjectAddress): ObjectAddress => ({ at: label(a.at), formerly: a.formerly.map(label) });
+        out.decls.push(...mine.decls.map((d): CapacityDecl => mapAddress({ ...d, file: at(d.file), name: label(d.name) }, address)));
+        out.unresolved.push(
+          ...mine.unresolved.map((u): UnresolvedDecl => mapAddress({ ...u, file: at(u.file), name: label(u.name) }, address)),
+        );
         out.diagnostics.push(...mine.diagnostics.map((d): Diagnostic => ({ ...d, file: at(d.file) })));
         out.notFollowed.push(...mine.notFollowed.map((n): Unfollowed => ({ ...n, file: at(n.file) })));
         for (const c of calls) {

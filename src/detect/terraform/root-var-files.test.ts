@@ -149,3 +149,89 @@ describe('a root module applied with variable files kept elsewhere', () => {
     expect(got.states).toEqual([['terraform/gcp/cluster.tf', 'not-followed', 'unscanned']]);
   });
 });
+
+describe('a variable-file set added or removed: every other application keeps its pools', () => {
+  /** A root whose GPU pool's nodes come from `var.max`; `gpus` per node (a2-highgpu-1g or -2g). */
+  const sized = (gpus: 1 | 2, note = ''): Tree => ({
+    'infra/gke/main.tf': [
+      `# ${note}`,
+      'variable "max" {',
+      '  type    = number',
+      '  default = 1',
+      '}',
+      'resource "google_container_node_pool" "gpu" {',
+      '  name     = "gpu"',
+      '  location = "us-central1-a"',
+      '  cluster  = "hub"',
+      '  autoscaling {',
+      '    max_node_count = var.max',
+      '  }',
+      '  node_config {',
+      `    machine_type = "a2-highgpu-${gpus}g"`,
+      '  }',
+      '}',
+      '',
+    ].join('\n'),
+  });
+  const SETS = ['dev', 'prod', 'staging', 'test'];
+  const maxOf = (env: string) => 2 ** (SETS.indexOf(env) + 1);
+  const sets = (envs: readonly string[]): Tree =>
+    Object.fromEntries(envs.map((e) => [`infra/gke/envs/${e}.tfvars`, `max = ${maxOf(e)}\n`]));
+  const total = (envs: readonly string[], gpus: number) => envs.reduce((n, e) => n + maxOf(e) * gpus, 0);
+  const ROOT: [what: string, base: Tree, head: Tree, gpus: [number, number]][] = [
+    ['the root unchanged', sized(1), sized(1), [1, 1]],
+    ['the root changed elsewhere', sized(1), sized(1, 'a comment'), [1, 1]],
+    ['the root given 2 GPUs a node', sized(1), sized(2), [1, 2]],
+  ];
+  for (const n of [1, 2, 3])
+    for (const [what, baseRoot, headRoot, [before, after]] of ROOT)
+      for (const [change, baseEnvs, headEnvs] of [
+        ['added', SETS.slice(0, n), SETS.slice(0, n + 1)],
+        ['removed', SETS.slice(0, n + 1), SETS.slice(0, n)],
+      ] as const)
+        it(`${n} set(s), one ${change}, ${what}: the net is what the applications plan`, async () => {
+          const got = await detectPr({ ...baseRoot, ...sets(baseEnvs) }, { ...headRoot, ...sets(headEnvs) });
+          expect(got.changes.reduce((sum, c) => sum + c.delta, 0)).toBe(total(headEnvs, after) - total(baseEnvs, before));
+          // One row per application whose GPUs changed: none for a set left alone by a root left alone.
+          const moving = before === after ? 1 : Math.max(baseEnvs.length, headEnvs.length);
+          expect(got.changes).toHaveLength(moving);
+          expect(got.coverage.every((c) => c.state === 'read')).toBe(true);
+        });
+});
+
+describe('terraform -chdir=DIR: the line applies DIR, its variable files taken from there', () => {
+  const twin = { 'terraform/gcp-twin/variables.tf': root(0)['terraform/gcp/variables.tf'] ?? '' };
+  const RUNNERS: [where: string, path: string, chdir: string][] = [
+    ['a workflow, from the top', '.github/workflows/plan.yaml', 'terraform/gcp'],
+    ['a workflow, quoted', '.github/workflows/plan.yaml', '"terraform/gcp"'],
+    ['a workflow, with ./ and a trailing slash', '.github/workflows/plan.yaml', './terraform/gcp/'],
+    ['a script, from its folder', 'scripts/plan.sh', '../terraform/gcp'],
+    ['a workflow, a placeholder for the root', '.github/workflows/plan.yaml', 'terraform/${{ matrix.cloud }}'],
+  ];
+  const FILES: [where: string, file: string, named: string][] = [
+    ['below the root', 'terraform/gcp/envs/prod.tfvars', 'envs/prod.tfvars'],
+    ['elsewhere, up from the root', 'config/prod/cluster.tfvars', '../../config/prod/cluster.tfvars'],
+  ];
+  for (const [where, runner, chdir] of RUNNERS)
+    for (const [at, file, named] of FILES)
+      it(`${where}; the file ${at}`, async () => {
+        // A twin root declares the same variables: only -chdir says which root the file is for.
+        const around: Tree = { ...twin, [file]: HCL_VALUES, [runner]: `run: terraform -chdir=${chdir} plan -var-file=${named}\n` };
+        const got = await review({ ...root(10), ...around }, { ...root(16), ...around });
+        expect(got.changes).toEqual([['nb-gpu-t4', 10, 16]]);
+        expect(got.states).toEqual([['terraform/gcp/cluster.tf', 'read']]);
+      });
+
+  it("another root's line is not this root's", async () => {
+    const around: Tree = {
+      'terraform/gcp/envs/prod.tfvars': HCL_VALUES,
+      '.github/workflows/plan.yaml': 'run: terraform -chdir=terraform/aws plan -var-file=../gcp/envs/prod.tfvars\n',
+    };
+    const got = await review({ ...root(10), ...around }, { ...root(16), ...around });
+    // Still found beside the root (root-var-files.ts), once, as its own application.
+    expect(got.changes).toEqual([['nb-gpu-t4', 10, 16]]);
+    const twinAround: Tree = { ...twin, ...around };
+    // With a twin, nothing says which root it is for: read with the defaults (no pool).
+    expect((await review({ ...root(10), ...twinAround }, { ...root(16), ...twinAround })).changes).toEqual([]);
+  });
+});

@@ -15,6 +15,8 @@ const MAX_VAR_BYTES = 1024 * 1024;
 const RUNNERS = /(^|\/)(Makefile|GNUmakefile|atlantis\.ya?ml|[^/]+\.sh|[^/]+\.mk)$/;
 const WORKFLOWS = ['.github/workflows', '.gitlab', '.circleci', 'scripts', 'bin', 'ci'];
 const VAR_FILE = /-var-file(?:=|\s+)["']?([^\s"';|&)]+)/g;
+/** `terraform -chdir=DIR …`: the line applies DIR, and its `-var-file`s are taken from there. */
+const CHDIR = /-chdir=["']?([^\s"';|&)]+)/;
 /** A shell or CI variable in a path (`$ENV`, `${CLUSTER}`, `${{ matrix.env }}`): any one folder or file name there. */
 const PLACEHOLDER = /\$\{\{[^}]*\}\}|\$\{[^}]*\}|\$\(?[A-Za-z_]\w*\)?|\{\{[^}]*\}\}/g;
 
@@ -42,14 +44,15 @@ export function declaredIn(texts: readonly string[]): (name: string) => boolean 
  * their own), each setting only variables the root declares and that no other Terraform folder
  * near it declares all of (which one it is applied to is then not in the repository, as
  * tfvars-follow.ts finds). Each set is one application of the root; a file a runner names with
- * others is read in that set only.
+ * others is read in that set only. A runner's line with `-chdir=DIR` applies DIR alone, its files
+ * taken from there, whatever other root declares their variables too.
  */
 export async function rootVarFiles(root: string, declares: (name: string) => boolean, io: FollowIo): Promise<RootVarFiles> {
   const budget = { bytes: MAX_VAR_BYTES, past: null as string | null };
   const folders = await nearFolders(root, io);
   let near: Promise<((name: string) => boolean)[]> | null = null;
   const others = () => (near ??= otherModules(root, folders, io));
-  const fits = async (path: string): Promise<boolean> => {
+  const fits = async (path: string, pinned = false): Promise<boolean> => {
     const text = (await io.head.read(path)) ?? (await io.base.read(path));
     if (text === null) return false;
     budget.bytes -= text.length;
@@ -60,15 +63,15 @@ export async function rootVarFiles(root: string, declares: (name: string) => boo
     const parsed = parseTerraformFile(path, text);
     const names = parsed.ok ? Object.keys(parsed.body) : [];
     if (names.length === 0 || !names.every(declares)) return false;
-    // Another module near it declaring them all: which one it is applied to is not in the repository.
-    for (const other of await others()) if (names.every(other)) return false;
+    // Another module near it declaring them all: which one it is applied to is not in the repository (unless `-chdir` says).
+    if (!pinned) for (const other of await others()) if (names.every(other)) return false;
     return true;
   };
   const sets: string[][] = [];
   const taken = new Set<string>();
-  for (const set of await namedByRunners(root, io)) {
+  for (const { paths: set, pinned } of await namedByRunners(root, io)) {
     const ok: string[] = [];
-    for (const p of set) if (!taken.has(p) && (await fits(p))) ok.push(p);
+    for (const p of set) if (!taken.has(p) && (await fits(p, pinned))) ok.push(p);
     if (ok.length === 0) continue;
     ok.forEach((p) => taken.add(p));
     sets.push(ok);
@@ -119,28 +122,47 @@ async function nearFolders(root: string, io: FollowIo): Promise<string[]> {
  * the root, from the top of the repository or from the runner's folder, whichever exists; a
  * placeholder in it (`projects/${CLUSTER}.tfvars`) stands for every file its folder holds there.
  */
-async function namedByRunners(root: string, io: FollowIo): Promise<string[][]> {
+async function namedByRunners(root: string, io: FollowIo): Promise<{ paths: string[]; pinned: boolean }[]> {
   const runners: string[] = [];
   for (const dir of [...new Set([root, dirOf(root), ''])])
     runners.push(...(await io.list(dir)).filter((p) => dirOf(p) === dir && RUNNERS.test(p)));
   for (const dir of WORKFLOWS) runners.push(...(await io.list(dir)).filter((p) => dirOf(p) === dir && /\.(ya?ml|sh|mk)$/.test(p)));
-  const out: string[][] = [];
+  const out: { paths: string[]; pinned: boolean }[] = [];
   for (const runner of [...new Set(runners)].slice(0, MAX_FOLDERS)) {
     const text = (await io.head.read(runner)) ?? '';
     if (!text.includes('-var-file')) continue;
     for (const line of text.split('\n')) {
       // A placeholder may hold spaces (`${{ matrix.env }}`): one word before the path is taken.
-      const named = [...line.replace(PLACEHOLDER, '$${X}').matchAll(VAR_FILE)].map((m) => m[1] ?? '');
+      const plain = line.replace(PLACEHOLDER, '$${X}');
+      const named = [...plain.matchAll(VAR_FILE)].map((m) => m[1] ?? '');
       if (named.length === 0) continue;
+      const chdir = CHDIR.exec(plain)?.[1];
+      // `-chdir=` names the root the line applies: another root's line is not this one's.
+      if (chdir !== undefined && !appliesTo(chdir, root, dirOf(runner))) continue;
+      const bases = chdir === undefined ? [root, '', dirOf(runner)] : [root];
       const paths: string[][] = [];
-      for (const n of named) paths.push(await resolveNamed(n, [root, '', dirOf(runner)], io));
+      for (const n of named) paths.push(await resolveNamed(n, bases, io));
+      const pinned = chdir !== undefined;
       // A line whose every file is one fixed path is one set; a placeholder makes one set per file it stands for.
       const fixed = paths.every((p) => p.length === 1);
-      if (fixed) out.push(paths.flat());
-      else for (const p of paths.flat()) out.push([p]);
+      if (fixed) out.push({ paths: paths.flat(), pinned });
+      else for (const p of paths.flat()) out.push({ paths: [p], pinned });
     }
   }
   return out;
+}
+
+/** Whether `-chdir=DIR` (from the top of the repository or the runner's folder, a placeholder any one name) is `root`. */
+function appliesTo(chdir: string, root: string, runnerDir: string): boolean {
+  const rel = chdir.replace(PLACEHOLDER, '\u0000').replace(/\/+$/, '');
+  for (const base of new Set(['', runnerDir])) {
+    const full = resolvePath(base, rel);
+    if (full === null) continue;
+    const steps = full === '' ? [] : full.split('/');
+    const want = root === '' ? [] : root.split('/');
+    if (steps.length === want.length && steps.every((step, i) => matches(step, want[i] ?? ''))) return true;
+  }
+  return false;
 }
 
 /** The files a `-var-file` argument names from one of `bases`, a placeholder matching any one name there (folder or file). */

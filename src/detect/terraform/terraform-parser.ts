@@ -1,7 +1,8 @@
 import { diagnostic } from '../../domain/index.js';
-import type { Diagnostic } from '../../domain/index.js';
+import type { Diagnostic, ObjectAddress } from '../../domain/index.js';
 import { clampLine } from '../kit/lines.js';
 import type { CapacityParser, ParseOutcome, ParseResult, SourceFile, Unfollowed } from '../parser.js';
+import { mapAddress, movesIn, withMoves } from './addresses.js';
 import { readAksModules } from './aks-module.js';
 import { onValueFiles } from './call-notes.js';
 import { fileReferences } from './templates.js';
@@ -177,6 +178,11 @@ function readTerraformSet(files: readonly SourceFile[], budget: TerraformBudget)
       result.diagnostics.push(...out.diagnostics);
     }
   }
+  // `moved` blocks in the module's files: each address found also had the ones they name.
+  const moves = movesIn(parsed.filter((f) => isTfFile(f.path)).map((f) => f.body));
+  const moved = <T extends { address?: ObjectAddress }>(x: T) => mapAddress(x, (a) => withMoves(a, moves));
+  result.decls = result.decls.map(moved);
+  result.unresolved = result.unresolved.map(moved);
   // What a values file changes reaches the module calls: their notes go on it too.
   const valueFiles = parsed
     .filter((f) => isTfvarsPath(f.path) || f.body.variable !== undefined || f.body.locals !== undefined)

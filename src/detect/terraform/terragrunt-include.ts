@@ -7,6 +7,7 @@ import { notFollowedInputs } from '../input-files.js';
 import { dirOf } from '../kit/paths.js';
 import { parseHcl } from './hcl.js';
 import { isTerragruntPath } from './terragrunt.js';
+import { isTfvarsPath } from './module-scope.js';
 import { normal } from './terragrunt-paths.js';
 import { readModuleCall } from './module-reading.js';
 import { ownSource } from './module-source.js';
@@ -105,6 +106,21 @@ export async function followTerragrunt(changed: readonly string[], io: Terragrun
       );
     }
   }
+  // A changed variable file that units' extra_arguments name: read into each unit that names it.
+  for (const file of changed.filter(isTfvarsPath)) {
+    if (!(await nearUnits(file, io))) continue;
+    const found = await unitsBelow(dirOf(dirOf(file)), io);
+    const naming: string[] = [];
+    for (const unit of found.units)
+      for (const side of ['base', 'head'] as const) {
+        const read = await readUnit(io[side], unit);
+        if (read !== null && read.sources.includes(file) && !naming.includes(unit)) naming.push(unit);
+      }
+    if (naming.length === 0) continue;
+    for (const u of naming) units.add(u);
+    result.followed.push(file);
+    parents.set(file, naming);
+  }
   for (const unit of [...units].sort()) {
     let claimed = false;
     for (const side of ['base', 'head'] as const) {
@@ -190,7 +206,8 @@ async function throughModule(
   };
 }
 
-const INCLUDES = /^\s*include\b|read_terragrunt_config\s*\(/m;
+// Includes, read configs, and the variable files extra_arguments hand the module.
+const INCLUDES = /^\s*include\b|read_terragrunt_config\s*\(|\bextra_arguments\b/m;
 
 /**
  * A change to what a parent hands its units (inputs, locals, the module source) that could size
@@ -213,6 +230,20 @@ function sizingChange(path: string, base: string | null, head: string | null): b
       sizesCapacity(k) ||
       [valueAt(before, k), valueAt(after, k)].some((v) => typeof v === 'string' && namesGpu(v)),
   );
+}
+
+/**
+ * Terragrunt near a variable file: an `.hcl` config in its folder or one above it, or a unit in a
+ * folder just below it. Only then are units searched for one naming it (a search lists folders).
+ */
+async function nearUnits(file: string, io: TerragruntIo): Promise<boolean> {
+  const hcl = (dir: string) => async () => (await io.list(dir)).some((p) => dirOf(p) === dir && p.endsWith('.hcl'));
+  for (let dir = dirOf(file), up = 0; up < 16; dir = dirOf(dir), up++) {
+    if (await hcl(dir)()) return true;
+    if (dir === '') break;
+  }
+  for (const sub of io.dirs ? (await io.dirs(dirOf(file))).slice(0, 16) : []) if (await hcl(sub)()) return true;
+  return false;
 }
 
 /** Every `terragrunt.hcl` in `root` and below, breadth first, bounded. */

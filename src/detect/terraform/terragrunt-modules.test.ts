@@ -102,3 +102,33 @@ describe('what a parent reads for its units', () => {
     });
   });
 });
+
+describe("a parent's module source written with Terragrunt's path functions", () => {
+  // The parent is live/root.hcl; the unit live/<env>/gpu/terragrunt.hcl; the module modules/pool.
+  const SOURCES: [string, string][] = [
+    ['get_repo_root()', '${get_repo_root()}/modules/pool'],
+    ['get_parent_terragrunt_dir()', '${get_parent_terragrunt_dir()}/../modules/pool'],
+    ['get_terragrunt_dir() and path_relative_from_include()', '${get_terragrunt_dir()}/${path_relative_from_include()}/../modules/pool'],
+    ['get_terragrunt_dir() alone', '${get_terragrunt_dir()}/../../../modules/pool'],
+  ];
+  const parent = (source: string, n: number) => `terraform {\n  source = "${source}"\n}\n\ninputs = {\n  max_nodes = ${n}\n}\n`;
+  const child = (inputs: string) =>
+    `include "root" {\n  path = find_in_parent_folders("root.hcl")\n}\n${inputs === '' ? '' : `\ninputs = {\n  ${inputs}\n}\n`}`;
+  for (const [what, source] of SOURCES)
+    for (const env of ['prod', 'staging'])
+      for (const [change, base, head, gpus] of [
+        ['the parent inputs', [2, ''], [5, ''], [2, 5]],
+        ['the unit inputs, over the parent', [2, 'max_nodes = 3'], [2, 'max_nodes = 4'], [3, 4]],
+      ] as const)
+        it(`${what}, unit ${env}: a change to ${change} reaches the module`, async () => {
+          const unitPath = `live/${env}/gpu/terragrunt.hcl`;
+          const tree = (t: readonly [number, string]): Tree => ({
+            'live/root.hcl': parent(source, t[0]),
+            [unitPath]: child(t[1]),
+            [POOL]: MODULE,
+          });
+          const got = await review(tree(base), tree(head));
+          expect(got.changes).toEqual([[unitPath, 'gpu', gpus[0], gpus[1]]]);
+          expect(got.coverage.every((c) => c[1] === 'read')).toBe(true);
+        });
+});

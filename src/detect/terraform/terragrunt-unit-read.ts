@@ -10,6 +10,8 @@ import { parseHcl } from './hcl.js';
 import { asRecord, moduleScope } from './module-scope.js';
 import { readTerragruntUnit } from './terraform-parser.js';
 import { evalPath, evalPathExpr, normal } from './terragrunt-paths.js';
+import { extraArgumentsOf, varFileValues } from './terragrunt-var-files.js';
+import type { ExtraArguments } from './terragrunt-var-files.js';
 
 /* How Terragrunt reads one unit: its includes and `read_terragrunt_config` locals merged into its inputs and module. */
 
@@ -58,6 +60,7 @@ export async function readUnit(reader: TreeReader, unit: string): Promise<UnitRe
   let inputs: Record<string, unknown> = {};
   let deep = false;
   const exposed: Record<string, Value> = {};
+  const extra: ExtraArguments[] = [];
   for (const inc of includesOf(hcl.body)) {
     const where = lineOf(text, new RegExp(`^\\s*include\\b${inc.label === null ? '' : `\\s*"${inc.label}"`}`));
     const subject = inc.label === null ? 'include' : `include.${inc.label}`;
@@ -76,6 +79,7 @@ export async function readUnit(reader: TreeReader, unit: string): Promise<UnitRe
     if (inc.mergeStrategy !== 'no_merge') {
       deep ||= inc.mergeStrategy === 'deep';
       inputs = inc.mergeStrategy === 'deep' ? deepMerge(inputs, parentInputs.raw) : { ...inputs, ...parentInputs.raw };
+      extra.push(...extraArgumentsOf(parsed.body, inFs, parent.scope));
       const theirs = source === null && parentSource === null ? terraformSource(parsed.body) : null;
       if (theirs !== null) parentSource = await sourceValue(theirs, inFs, parent.scope);
     }
@@ -102,6 +106,17 @@ export async function readUnit(reader: TreeReader, unit: string): Promise<UnitRe
     // The unit's own inputs win; with a deep merge, map by map.
     if (!chosen.absent) inputs = deep ? deepMerge(inputs, chosen.fields) : { ...inputs, ...chosen.fields };
   }
+  // Variable files `extra_arguments` hand the module: over the inputs, as -var-file is over TF_VAR_.
+  const varFiles = await varFileValues([...extra, ...extraArgumentsOf(hcl.body, fs, scope)]);
+  if ('culprit' in varFiles)
+    return unknown(
+      lineOf(text, /^\s*extra_arguments\b/) ?? lineOf(text, /^\s*include\b/),
+      varFiles.subject,
+      varFiles.needs,
+      varFiles.culprit,
+    );
+  sources.push(...varFiles.files);
+  inputs = { ...inputs, ...varFiles.values };
   // `source = "${include.env.locals.source_base_url}?ref=2.5.0"`: the module is known once evaluated.
   if (source !== null) source = await sourceValue(source, fs, scope);
   source ??= parentSource;

@@ -15,8 +15,8 @@ export function isTfFile(path: string): boolean {
 
 // Blocks with two labels (`resource "type" "name"`) and with one.
 const TWO_LABELS = new Set(['resource', 'data', 'ephemeral']);
-const ONE_LABEL = new Set(['module', 'variable', 'output', 'provider', 'check', 'import', 'moved', 'removed']);
-const NO_LABEL = new Set(['locals', 'terraform']);
+const ONE_LABEL = new Set(['module', 'variable', 'output', 'provider', 'check']);
+const NO_LABEL = new Set(['locals', 'terraform', 'import', 'moved', 'removed']);
 
 /**
  * A Terraform file parsed to hcl2json's shape, whichever syntax it is written in: a `.tf.json`
