@@ -14,6 +14,7 @@ import { kubeStringify } from '../kit/kube-yaml.js';
 import { fileFormat } from '../kit/yaml-segments.js';
 import type { CapacityParser } from '../parser.js';
 import { chartFiles } from './chart-files.js';
+import { asSubchart, overlay, renderSubcharts } from './subcharts.js';
 import { isObject, readRender, valuesRead } from './read-render.js';
 import type { Side, Variant } from './read-render.js';
 
@@ -30,14 +31,6 @@ const dirOf = (path: string) => (path.lastIndexOf('/') < 0 ? '' : path.slice(0, 
 function yamlOf(text: string | null): unknown {
   if (text === null) return {};
   return yamlValue(text);
-}
-
-/** Helm's merge of a values file over the chart's defaults: maps merge, anything else replaces. */
-function overlay(base: unknown, top: unknown): unknown {
-  if (!isObject(base) || !isObject(top)) return top === undefined ? base : top;
-  const out: Record<string, unknown> = { ...base };
-  for (const [k, v] of Object.entries(top)) out[k] = overlay(base[k], v);
-  return out;
 }
 
 async function isChart(dir: string, io: CoverageIo): Promise<boolean> {
@@ -74,10 +67,12 @@ export async function renderCharts(changed: readonly string[], io: InstallIo, pa
     const templates = (await io.list(join(v.chart, 'templates'))).filter((p) => /\.(ya?ml|tpl)$/i.test(p) && !p.endsWith('.tpl'));
     const own = v.values === join(v.chart, 'values.yaml');
     let followedAny = false;
+    const parentValues: { base: unknown; head: unknown } = { base: {}, head: {} };
     for (const side of ['base', 'head'] as const) {
       const reader = io[side];
       const defaults = yamlOf(await reader.read(join(v.chart, 'values.yaml')));
-      const values = own ? defaults : overlay(defaults, yamlOf(await reader.read(v.values)));
+      const values = await asSubchart(v.chart, own ? defaults : overlay(defaults, yamlOf(await reader.read(v.values))), reader, io);
+      parentValues[side] = values;
       const files = await chartFiles(v.chart, reader, io);
       for (const template of templates) {
         const text = await reader.read(template);
@@ -89,6 +84,8 @@ export async function renderCharts(changed: readonly string[], io: InstallIo, pa
         readRender(result[side], v, own, template, text, values, refs, parsers, files);
       }
     }
+    // The chart's values are its subcharts' too, under their keys.
+    if (!v.templateChanged && (await renderSubcharts(v, parentValues, changed, io, parsers, result))) followedAny = true;
     if (followedAny) result.followed.push(v.changed);
   }
   return result;

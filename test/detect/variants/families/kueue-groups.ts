@@ -1,5 +1,5 @@
-import { isMap, isScalar, isSeq, parseAllDocuments, Scalar, YAMLMap, YAMLSeq } from 'yaml';
-import type { Document } from 'yaml';
+import { isMap, isScalar, isSeq, parseAllDocuments, Scalar, YAMLSeq } from 'yaml';
+import type { Document, YAMLMap } from 'yaml';
 import type { Tree } from '../../real-fixtures.js';
 import type { Rewrite } from '../rewrite.js';
 import { dirOf, freeKubeFiles, join, mapKubeFiles } from '../shapes/kube-files.js';
@@ -89,7 +89,10 @@ export const kueueFlavorsSplit: Rewrite = {
               ] as const) {
                 const res = flavor.get('resources');
                 if (!isSeq(res)) continue;
-                for (const r of res.items) if (isMap(r)) for (const key of ['nominalQuota', 'borrowingLimit', 'lendingLimit']) if (r.has(key)) r.set(key, half(r.get(key, true), first));
+                for (const r of res.items)
+                  if (isMap(r))
+                    for (const key of ['nominalQuota', 'borrowingLimit', 'lendingLimit'])
+                      if (r.has(key)) r.set(key, half(r.get(key, true), first));
               }
               out.items.push(f, copy);
               copied.add(name);

@@ -30,8 +30,7 @@ function overBase(
       byDir.set(dirOf(path), [...(byDir.get(dirOf(path)) ?? []), baseName(path)]);
       heads.set(baseName(path), (kubeDocuments(path, tree.files[path] ?? '') ?? []).map(docText));
     }
-    for (const [dir, names] of byDir)
-      for (const [p, text] of Object.entries(make(dir, names, heads, name))) files[join(dir, p)] = text;
+    for (const [dir, names] of byDir) for (const [p, text] of Object.entries(make(dir, names, heads, name))) files[join(dir, p)] = text;
     return { files, special: { ...tree.special } };
   };
   return { base: side(sides.base, 'base'), head: side(sides.head, 'head') };
@@ -77,7 +76,8 @@ export const kustomizeComponent: Rewrite = {
 };
 
 /** A JSON pointer segment: `~` and `/` escaped (`nvidia.com~1gpu`). */
-const pointer = (segments: readonly (string | number)[]) => segments.map((s) => `/${String(s).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+const pointer = (segments: readonly (string | number)[]) =>
+  segments.map((s) => `/${String(s).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 
 type Op = { op: 'replace' | 'add' | 'remove'; path: string; base: unknown; head: unknown };
 
