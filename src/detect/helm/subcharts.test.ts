@@ -75,4 +75,27 @@ describe("a parent chart's values read through its subcharts, as Helm renders th
     // A label changed under it sizes nothing, whatever the dependency is called.
     expect(flagged(await detectPr(tree(2), tree(2, 'ai')))).toBe(false);
   });
+
+  it('reads an Argo CD Application installing the parent chart through its subcharts', async () => {
+    const app = (n: number) =>
+      [
+        'apiVersion: argoproj.io/v1alpha1',
+        'kind: Application',
+        'metadata:',
+        '  name: platform',
+        'spec:',
+        '  source:',
+        '    repoURL: https://github.com/acme/platform.git',
+        '    path: charts/platform',
+        '    helm:',
+        '      valuesObject:',
+        '        queues:',
+        `          gpus: ${n}`,
+        '',
+      ].join('\n');
+    const base = { ...umbrella('queues: {}\n'), 'apps/platform.yaml': app(8) };
+    const result = await detectPr(base, { ...base, 'apps/platform.yaml': app(16) });
+    expect(counts(result)).toEqual([['kueue-cluster-queue', 8, 16]]);
+    expect(flagged(result)).toBe(false);
+  });
 });

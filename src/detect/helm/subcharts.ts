@@ -6,7 +6,7 @@ import type { CoverageIo } from '../side-readers.js';
 import { chartFiles } from './chart-files.js';
 import { CAPACITY_KIND_RE } from './helm-chart.js';
 import { isObject, readRender, valuesRead } from './read-render.js';
-import type { Side, Variant } from './read-render.js';
+import type { ChartFiles, Side, Variant } from './read-render.js';
 
 /*
  * Subcharts: Helm renders each chart under a chart's `charts/` (and each dependency its Chart.yaml
@@ -121,6 +121,43 @@ export async function asSubchart(chart: string, values: unknown, reader: Coverag
   return subchartValues(values, yamlValue((await reader.read(join(parent, 'values.yaml'))) ?? ''), key);
 }
 
+/** A capacity template of a subchart, and how it gets its values from its parent's (null: the subchart is off). */
+export interface SubchartTemplate {
+  template: string;
+  text: string;
+  refs: string[];
+  files: ChartFiles;
+  values: (parent: unknown) => unknown;
+}
+
+/**
+ * The capacity templates that read values of the subcharts of `chart` in the tree at one side (but
+ * `skip`, read as changed templates), each with its chart's context and values.
+ */
+export async function subchartTemplates(
+  chart: string,
+  reader: CoverageIo['head'],
+  io: SubchartIo,
+  parsers: readonly CapacityParser[],
+  skip: readonly string[] = [],
+  release?: { name: string; namespace: string },
+): Promise<SubchartTemplate[]> {
+  const out: SubchartTemplate[] = [];
+  for (const dep of await dependencies(chart, reader, io)) {
+    if (dep.dir === null) continue;
+    const own = yamlValue((await reader.read(join(dep.dir, 'values.yaml'))) ?? '');
+    const files = await chartFiles(dep.dir, reader, io, release);
+    const values = (parent: unknown) => (enabled(dep, parent) ? subchartValues(own, parent, dep.key) : null);
+    for (const template of (await io.list(join(dep.dir, 'templates'))).filter((p) => /\.ya?ml$/i.test(p))) {
+      const text = skip.includes(template) ? null : await reader.read(template);
+      if (text === null || !(CAPACITY_KIND_RE.test(text) || parsers.some((p) => p.mightContain(template, text)))) continue;
+      const refs = valuesRead(text);
+      if (refs.length > 0) out.push({ template, text, refs, files, values });
+    }
+  }
+  return out;
+}
+
 /**
  * A changed values file of a chart read through the chart's subcharts at each side (`values`, the
  * parent's at that side): their capacity templates rendered with it (but those the change touches,
@@ -136,36 +173,23 @@ export async function renderSubcharts(
   result: { base: Side; head: Side },
 ): Promise<boolean> {
   let followed = false;
+  for (const dep of await dependencies(v.chart, io.head, io)) {
+    if (dep.dir !== null || !sizes(values, dep.key)) continue;
+    result.head.notFollowed.push({
+      file: v.changed,
+      line: null,
+      reason: 'helm-values',
+      subject: dep.key,
+      needs: `the chart of the dependency ${dep.key}, not in this repository`,
+      inputs: sizingKeys(values, dep.key).slice(0, 5),
+    });
+    followed = true;
+  }
   for (const side of ['base', 'head'] as const) {
-    const reader = io[side];
-    for (const dep of await dependencies(v.chart, reader, io)) {
-      if (dep.dir === null) {
-        if (side === 'head' && sizes(values, dep.key)) {
-          result.head.notFollowed.push({
-            file: v.changed,
-            line: null,
-            reason: 'helm-values',
-            subject: dep.key,
-            needs: `the chart of the dependency ${dep.key}, not in this repository`,
-            inputs: sizingKeys(values, dep.key).slice(0, 5),
-          });
-          followed = true;
-        }
-        continue;
-      }
-      if (!enabled(dep, values[side])) continue;
-      const own = yamlValue((await reader.read(join(dep.dir, 'values.yaml'))) ?? '');
-      const merged = subchartValues(own, values[side], dep.key);
-      const files = await chartFiles(dep.dir, reader, io);
-      for (const template of (await io.list(join(dep.dir, 'templates'))).filter((p) => /\.ya?ml$/i.test(p))) {
-        // A changed template is read as such, with these values (asSubchart): rendered once.
-        const text = changed.includes(template) ? null : await reader.read(template);
-        if (text === null || !(CAPACITY_KIND_RE.test(text) || parsers.some((p) => p.mightContain(template, text)))) continue;
-        const refs = valuesRead(text);
-        if (refs.length === 0) continue;
-        followed = true;
-        readRender(result[side], { ...v, chart: dep.dir }, false, template, text, merged, refs, parsers, files);
-      }
+    for (const t of await subchartTemplates(v.chart, io[side], io, parsers, changed)) {
+      followed = true;
+      const merged = t.values(values[side]);
+      if (merged !== null) readRender(result[side], v, false, t.template, t.text, merged, t.refs, parsers, t.files);
     }
   }
   return followed;

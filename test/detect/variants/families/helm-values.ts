@@ -131,3 +131,30 @@ export const ARGO_HELM: readonly Rewrite[] = [
     values.length === 0 ? ['values: "{}"'] : ['values: |', ...values.map(([k, v]) => `  ${k}: ${v}`)],
   ),
 ];
+
+/**
+ * The changed file the template of a subchart (its own values 0) of an umbrella chart with no
+ * templates of its own, which an Argo CD Application installs with the numbers under the
+ * subchart's key of its `helm.valuesObject`: Helm renders the subchart with them.
+ */
+export const argoSubchartValues: Rewrite = {
+  id: 'argocd-subchart-values',
+  what: "the changed file a subchart's template, its numbers under its key in an Application's `valuesObject`",
+  apply: (sides) =>
+    replaceEach(sides, (path, text) => {
+      const chart = join(dirOf(path), `gj-chart-${stem(path)}`);
+      const t = template(text, (n) => `.Values.${n}`);
+      return {
+        [`${chart}/Chart.yaml`]: chartYaml(`gj-${stem(path)}`),
+        [`${chart}/values.yaml`]: 'gjsub: {}\n',
+        [`${chart}/charts/gjsub/Chart.yaml`]: chartYaml('gjsub'),
+        [`${chart}/charts/gjsub/values.yaml`]: t.values.map(([k]) => `${k}: 0\n`).join('') || '{}\n',
+        [`${chart}/charts/gjsub/templates/${baseName(path)}`]: t.text,
+        [join(dirOf(path), `gj-app-${stem(path)}.yaml`)]: application(
+          `gj-${stem(path)}`,
+          chart,
+          t.values.length === 0 ? ['valuesObject: {}'] : ['valuesObject:', '  gjsub:', ...t.values.map(([k, v]) => `    ${k}: ${v}`)],
+        ),
+      };
+    }),
+};

@@ -1,5 +1,5 @@
 import type { Rewrite } from '../rewrite.js';
-import { ARGO_HELM, helmGlobalValues, helmSubchartValues } from './helm-values.js';
+import { ARGO_HELM, argoSubchartValues, helmGlobalValues, helmSubchartValues } from './helm-values.js';
 import { kueueCoveredReordered, kueueFlavorsSplit } from './kueue-groups.js';
 import { kustomizeComponent, kustomizeJson6902, kustomizeNestedBases, kustomizePsm } from './kustomize.js';
 import { TF_COPIES } from './tf-copies.js';
@@ -31,6 +31,7 @@ export const FAMILIES: readonly Rewrite[] = [
   helmGlobalValues,
   helmSubchartValues,
   ...ARGO_HELM,
+  argoSubchartValues,
   kustomizePsm,
   kustomizeComponent,
   kustomizeJson6902,
