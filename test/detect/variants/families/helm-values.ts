@@ -5,14 +5,14 @@ import { baseName, dirOf, join } from '../shapes/kube-files.js';
 import type { Sides, VariantTree } from '../variant-tree.js';
 import { mapPlainIntegers } from '../yaml-text.js';
 
-const stem = (p: string) =>
+export const stem = (p: string) =>
   baseName(p)
     .replace(/\.ya?ml$/, '')
     .toLowerCase()
     .replace(/[^a-z0-9-]/g, '-');
 
 /** The file's numbers outside `metadata` as template references made by `ref` (the value's name), and the values by name. */
-function template(text: string, ref: (name: string) => string): { text: string; values: [string, number][] } {
+export function template(text: string, ref: (name: string) => string): { text: string; values: [string, number][] } {
   const values: [string, number][] = [];
   const out = mapPlainIntegers(text, (v, keys) => {
     if (keys[0] === 'metadata') return null;
@@ -22,10 +22,10 @@ function template(text: string, ref: (name: string) => string): { text: string; 
   return { text: out, values };
 }
 
-const chartYaml = (name: string, extra = '') => `apiVersion: v2\nname: ${name}\nversion: 0.1.0\n${extra}`;
+export const chartYaml = (name: string, extra = '') => `apiVersion: v2\nname: ${name}\nversion: 0.1.0\n${extra}`;
 
 /** Each changed file of objects replaced by the files `make` writes from its path and text; null when none applies. */
-function replaceEach(sides: Sides, make: (path: string, text: string) => Tree): Sides | null {
+export function replaceEach(sides: Sides, make: (path: string, text: string) => Tree): Sides | null {
   const paths = movable(sides);
   if (paths.length === 0) return null;
   const side = (tree: VariantTree): VariantTree => {

@@ -1,9 +1,11 @@
 import type { Rewrite } from '../rewrite.js';
 import { ARGO_HELM, argoSubchartValues, helmGlobalValues, helmSubchartValues } from './helm-values.js';
+import { fluxHelmReleaseValues, kustomizeHelmCharts } from './installs.js';
 import { kueueCoveredReordered, kueueFlavorsSplit } from './kueue-groups.js';
 import { kustomizeComponent, kustomizeJson6902, kustomizeNestedBases, kustomizePsm } from './kustomize.js';
 import { TF_COPIES } from './tf-copies.js';
 import { tfDefaultsAutoTfvars } from './tf-defaults-auto-tfvars.js';
+import { tfModuleWrapped } from './tf-module-wrapped.js';
 import { tfProviderAlias } from './tf-provider-alias.js';
 import { TF_STRINGS } from './tf-strings.js';
 import { TF_WRAPPERS } from './tf-wrappers.js';
@@ -28,10 +30,13 @@ export const FAMILIES: readonly Rewrite[] = [
   ...TF_COPIES,
   tfProviderAlias,
   tfDefaultsAutoTfvars,
+  tfModuleWrapped,
   helmGlobalValues,
   helmSubchartValues,
   ...ARGO_HELM,
   argoSubchartValues,
+  fluxHelmReleaseValues,
+  kustomizeHelmCharts,
   kustomizePsm,
   kustomizeComponent,
   kustomizeJson6902,
