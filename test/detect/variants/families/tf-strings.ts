@@ -12,7 +12,7 @@ const LITERAL_ONLY = new Set(['source', 'version', 'provider']);
  * or locals block of a `.tf` file, spelt by `spell` (the string and the line's indentation); heredoc
  * bodies are left alone.
  */
-export function spellTfStrings(text: string, spell: (value: string, indent: string) => string): { text: string; n: number } {
+function spellTfStrings(text: string, spell: (value: string, indent: string) => string): { text: string; n: number } {
   let n = 0;
   let block: string | null = null;
   let depth = 0;
