@@ -10,7 +10,7 @@ import { tfProviderAlias } from './tf-provider-alias.js';
 import { TF_STRINGS } from './tf-strings.js';
 import { TF_WRAPPERS } from './tf-wrappers.js';
 import { YAML_QUANTITIES } from './yaml-quantities.js';
-import { yamlComplexKeys, yamlExplicitTags, yamlFlowTabs } from './yaml-syntax.js';
+import { yamlComplexKeys, yamlExplicitTags, yamlFlowTabs, yamlTaggedKeys } from './yaml-syntax.js';
 
 /**
  * Rewrite families the first tables lacked (issue 26, §3): YAML syntax the core schema reads
@@ -20,6 +20,7 @@ import { yamlComplexKeys, yamlExplicitTags, yamlFlowTabs } from './yaml-syntax.j
  */
 export const FAMILIES: readonly Rewrite[] = [
   yamlExplicitTags,
+  yamlTaggedKeys,
   yamlComplexKeys,
   yamlFlowTabs,
   ...YAML_QUANTITIES,

@@ -28,6 +28,23 @@ export const yamlExplicitTags: Rewrite = {
     }),
 };
 
+/** Every key tagged `!!str` (`!!str spec:`), which is the string key it was; a merge key `<<` is left a merge key. */
+export const yamlTaggedKeys: Rewrite = {
+  id: 'yaml-tagged-keys',
+  what: 'every key tagged `!!str`',
+  apply: (sides) =>
+    mapKubeFiles(sides, (docs) => {
+      for (const doc of docs)
+        visit(doc, {
+          Pair(_, pair) {
+            const k = pair.key;
+            if (isScalar(k) && typeof k.value === 'string' && k.value !== '<<' && k.tag === undefined) k.tag = 'tag:yaml.org,2002:str';
+          },
+        });
+      return docs.map(docText).join('---\n');
+    }),
+};
+
 /** A block mapping's `key: value` line, its value on the line (no block scalar, nothing carried to the next line). */
 const PAIR = /^(\s*)((?:- )?)([A-Za-z_][\w./-]*|"[^"]*"|'[^']*'):( +)([^|>\s&*!].*)$/;
 
