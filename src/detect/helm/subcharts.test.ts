@@ -73,7 +73,7 @@ describe("a parent chart's values read through its subcharts, as Helm renders th
     const result = await detectPr(tree(2), tree(4));
     expect(result.coverage).toEqual([expect.objectContaining({ file: 'charts/platform/values.yaml', state: 'not-followed' })]);
     // A label changed under it sizes nothing, whatever the dependency is called.
-    expect(flagged(await detectPr(tree(2), tree(2, 'ai')))).toBe(false);
+    expect(flagged(await detectPr(tree(2), tree(2, 'research')))).toBe(false);
   });
 
   it('reads an Argo CD Application installing the parent chart through its subcharts', async () => {

@@ -41,7 +41,7 @@ export const kueueCoveredReordered: Rewrite = {
     }),
 };
 
-/** Half of a whole quota, rounded up for the first flavor; a quota that is no whole number stays whole in the first, 0 in the second. */
+/** Half of a whole quota, the larger half for the first flavor; a quota that is no whole number stays whole in the first, 0 in the second. */
 function half(node: unknown, first: boolean): Scalar {
   const raw = isScalar(node) ? node.value : null;
   const whole = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : null;
