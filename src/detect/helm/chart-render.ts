@@ -14,6 +14,8 @@ import { kubeStringify } from '../kit/kube-yaml.js';
 import { fileFormat } from '../kit/yaml-segments.js';
 import type { CapacityParser } from '../parser.js';
 import { chartFiles } from './chart-files.js';
+import { asSubchart, overlay, renderSubcharts, subchartTemplates } from './subcharts.js';
+import type { SubchartTemplate } from './subcharts.js';
 import { isObject, readRender, valuesRead } from './read-render.js';
 import type { Side, Variant } from './read-render.js';
 
@@ -30,14 +32,6 @@ const dirOf = (path: string) => (path.lastIndexOf('/') < 0 ? '' : path.slice(0, 
 function yamlOf(text: string | null): unknown {
   if (text === null) return {};
   return yamlValue(text);
-}
-
-/** Helm's merge of a values file over the chart's defaults: maps merge, anything else replaces. */
-function overlay(base: unknown, top: unknown): unknown {
-  if (!isObject(base) || !isObject(top)) return top === undefined ? base : top;
-  const out: Record<string, unknown> = { ...base };
-  for (const [k, v] of Object.entries(top)) out[k] = overlay(base[k], v);
-  return out;
 }
 
 async function isChart(dir: string, io: CoverageIo): Promise<boolean> {
@@ -74,10 +68,12 @@ export async function renderCharts(changed: readonly string[], io: InstallIo, pa
     const templates = (await io.list(join(v.chart, 'templates'))).filter((p) => /\.(ya?ml|tpl)$/i.test(p) && !p.endsWith('.tpl'));
     const own = v.values === join(v.chart, 'values.yaml');
     let followedAny = false;
+    const parentValues: { base: unknown; head: unknown } = { base: {}, head: {} };
     for (const side of ['base', 'head'] as const) {
       const reader = io[side];
       const defaults = yamlOf(await reader.read(join(v.chart, 'values.yaml')));
-      const values = own ? defaults : overlay(defaults, yamlOf(await reader.read(v.values)));
+      const values = await asSubchart(v.chart, own ? defaults : overlay(defaults, yamlOf(await reader.read(v.values))), reader, io);
+      parentValues[side] = values;
       const files = await chartFiles(v.chart, reader, io);
       for (const template of templates) {
         const text = await reader.read(template);
@@ -89,21 +85,30 @@ export async function renderCharts(changed: readonly string[], io: InstallIo, pa
         readRender(result[side], v, own, template, text, values, refs, parsers, files);
       }
     }
+    // The chart's values are its subcharts' too, under their keys.
+    if (!v.templateChanged && (await renderSubcharts(v, parentValues, changed, io, parsers, result))) followedAny = true;
     if (followedAny) result.followed.push(v.changed);
   }
   return result;
 }
 
 /** The chart's capacity templates that read values: what a render of it could count. */
-async function capacityTemplates(chart: string, reader: CoverageIo['head'], io: CoverageIo, parsers: readonly CapacityParser[]) {
-  const out: { template: string; text: string; refs: string[] }[] = [];
+async function capacityTemplates(
+  chart: string,
+  reader: CoverageIo['head'],
+  io: InstallIo,
+  parsers: readonly CapacityParser[],
+  release?: { name: string; namespace: string },
+) {
+  const out: (Omit<SubchartTemplate, 'files' | 'values'> & Partial<SubchartTemplate>)[] = [];
   for (const template of (await io.list(join(chart, 'templates'))).filter((p) => /\.ya?ml$/i.test(p))) {
     const text = await reader.read(template);
     if (text === null || !(CAPACITY_KIND_RE.test(text) || parsers.some((p) => p.mightContain(template, text)))) continue;
     const refs = valuesRead(text);
     if (refs.length > 0) out.push({ template, text, refs });
   }
-  return out;
+  // Its subcharts' too, which render with its values under their keys.
+  return [...out, ...(await subchartTemplates(chart, reader, io, parsers, [], release))];
 }
 
 /** What following GitOps installs needs beyond the coverage's reads: the tree's folders, the repository's names. */
@@ -188,7 +193,7 @@ async function renderInstall(
       ),
     );
     const given = [...files.filter((f) => f.text !== null || !install.optionalFiles).map((f) => yamlOf(f.text)), ...install.inline];
-    const templates = local === null ? [] : await capacityTemplates(local, reader, io, parsers);
+    const templates = local === null ? [] : await capacityTemplates(local, reader, io, parsers, install.release);
     if (local === null || install.templated) {
       // What a chart not in view, or the Applications an ApplicationSet generates, make of the
       // values cannot be read: named when the values name GPUs or the chart here renders capacity.
@@ -233,7 +238,10 @@ async function renderInstall(
     const v: Variant = { chart: local, values: at, changed: at, templateChanged: false };
     const context = await chartFiles(local, reader, io, install.release);
     const into = install.copy === undefined ? result[side] : emptySide();
-    for (const t of templates) readRender(into, v, false, t.template, t.text, values, t.refs, parsers, context);
+    for (const t of templates) {
+      const given = t.values ? t.values(values) : values;
+      if (given !== null) readRender(into, v, false, t.template, t.text, given, t.refs, parsers, t.files ?? context);
+    }
     if (install.copy !== undefined) addCopy(result[side], into, install.copy);
   }
   return followed;

@@ -12,6 +12,7 @@ import {
   tfvarsElsewhere,
 } from './rewrites-terraform.js';
 import { rootVarFile } from './rewrites-root-var-file.js';
+import { FAMILIES } from './families/index.js';
 import { SHAPES } from './shapes/index.js';
 import { numbersBehindMergeKey, quotaBehindAlias, splitDocuments, wrapInList, yaml11Numbers } from './rewrites-yaml.js';
 
@@ -42,4 +43,5 @@ export const REWRITES: readonly Rewrite[] = [
   replaceByLinkInside,
   replaceByLinkOutside,
   ...SHAPES,
+  ...FAMILIES,
 ];

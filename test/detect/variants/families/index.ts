@@ -1,0 +1,45 @@
+import type { Rewrite } from '../rewrite.js';
+import { ARGO_HELM, argoSubchartValues, helmGlobalValues, helmSubchartValues } from './helm-values.js';
+import { fluxHelmReleaseValues, kustomizeHelmCharts } from './installs.js';
+import { kueueCoveredReordered, kueueFlavorsSplit } from './kueue-groups.js';
+import { kustomizeComponent, kustomizeJson6902, kustomizeNestedBases, kustomizePsm } from './kustomize.js';
+import { TF_COPIES } from './tf-copies.js';
+import { tfDefaultsAutoTfvars } from './tf-defaults-auto-tfvars.js';
+import { tfModuleWrapped } from './tf-module-wrapped.js';
+import { tfProviderAlias } from './tf-provider-alias.js';
+import { TF_STRINGS } from './tf-strings.js';
+import { TF_WRAPPERS } from './tf-wrappers.js';
+import { YAML_QUANTITIES } from './yaml-quantities.js';
+import { yamlComplexKeys, yamlExplicitTags, yamlFlowTabs, yamlTaggedKeys } from './yaml-syntax.js';
+
+/**
+ * Rewrite families the first tables lacked (issue 26, §3): YAML syntax the core schema reads
+ * alike, quantities as `resource.Quantity` parses them, Kueue groups reshaped, Terraform
+ * expressions folded before a plan and copies spelt otherwise, Helm values set from elsewhere,
+ * and kustomize patches in their other forms.
+ */
+export const FAMILIES: readonly Rewrite[] = [
+  yamlExplicitTags,
+  yamlTaggedKeys,
+  yamlComplexKeys,
+  yamlFlowTabs,
+  ...YAML_QUANTITIES,
+  kueueCoveredReordered,
+  kueueFlavorsSplit,
+  ...TF_WRAPPERS,
+  ...TF_STRINGS,
+  ...TF_COPIES,
+  tfProviderAlias,
+  tfDefaultsAutoTfvars,
+  tfModuleWrapped,
+  helmGlobalValues,
+  helmSubchartValues,
+  ...ARGO_HELM,
+  argoSubchartValues,
+  fluxHelmReleaseValues,
+  kustomizeHelmCharts,
+  kustomizePsm,
+  kustomizeComponent,
+  kustomizeJson6902,
+  kustomizeNestedBases,
+];
