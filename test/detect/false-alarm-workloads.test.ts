@@ -6,7 +6,7 @@ import { listingPr } from './listing-tree.js';
 /**
  * CPU-only changes in files that also declare a GPU pool, of the classes that once alarmed: a
  * workload's own GPU request (KubeRay with its in-tree autoscaler, Substratus, KubeAI, Seldon), a
- * helm-unittest suite, a chart's values schema, a CI job's runner labels. Each is generated (which
+ * helm-unittest suite, a chart's values schema, a CI job's runner labels, a program a ConfigMap carries. Each is generated (which
  * CPU-only edit, where the pool sits, how the GPU is spelt) and must end "no change" with every file
  * read; the pool beside it must still be counted, and real capacity written in the same shapes
  * (a cluster autoscaler in the workload, a lookalike with a key of its own, a script step) must
@@ -331,5 +331,53 @@ describe("a CI job's runner labels", () => {
     const step = (n: number) => `eksctl create nodegroup --node-type p4d.24xlarge --nodes ${n}`;
     const r = await detectChanges(listingPr({ [path]: WORKFLOW('linux', step(1)) }, { [path]: WORKFLOW('linux', step(4)) }));
     expect(states(r)).toEqual([[path, 'not-followed']]);
+  });
+});
+
+describe('a program carried in a ConfigMap, beside a GPU pool', () => {
+  const CONFIG_MAP = (key: string, body: string) =>
+    `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: code\ndata:\n  ${key}: |\n${body
+      .split('\n')
+      .map((l) => `    ${l}`)
+      .join('\n')}\n`;
+  const PROGRAMS: Record<string, (gpus: number, note: string) => string> = {
+    'task.py': (g, n) =>
+      `import ray\n# ${n}\n@ray.remote(num_gpus=${g}, label_selector={"ray.io/accelerator-type": "A100"})\ndef f():\n    pass`,
+    'run.sh': (g, n) => `#!/bin/sh\n# ${n}\nGPU_COUNT=${g}\npython train.py --num_gpus=$GPU_COUNT`,
+    'main.js': (g, n) => `// ${n}\nconst opts = { gpuCount: ${g} };\nrun(opts);`,
+  };
+  const side = (key: string, g: number, n: string) => ({
+    'k8s/app.yaml': [POOL(16, 'p4d.24xlarge'), CONFIG_MAP(key, (PROGRAMS[key] as (g: number, n: string) => string)(g, n))].join('---\n'),
+  });
+
+  it('is a program: its GPU-named keys size nothing, whatever it asks for', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...Object.keys(PROGRAMS)),
+        fc.integer({ min: 1, max: 8 }),
+        fc.integer({ min: 1, max: 8 }),
+        async (key, a, b) => {
+          const r = await detectChanges(listingPr(side(key, a, 'v1'), side(key, b, 'v2')));
+          expect(r.changes).toEqual([]);
+          expect(states(r)).toEqual([['k8s/app.yaml', 'read']]);
+        },
+      ),
+      { numRuns: 12 },
+    );
+  });
+
+  it('the same lines under a key of a config format, in a program that imports an IaC SDK, or naming a GPU type, stay not followed', async () => {
+    const py = (PROGRAMS['task.py'] as (g: number, n: string) => string)(1, 'x');
+    const shapes: [string, string][] = [
+      ['settings.yaml', 'gpu_count: 4\nnum_gpus: 4'],
+      ['app.properties', 'gpu_count=4'],
+      ['stack.py', `import pulumi_aws as aws\n${py}\ngpu_count = 4`],
+      ['task.py', `${py}\ninstance_type = "p4d.24xlarge"`],
+    ];
+    for (const [key, body] of shapes) {
+      const tree = (b: string) => ({ 'k8s/app.yaml': [POOL(16, 'g5.12xlarge'), CONFIG_MAP(key, b)].join('---\n') });
+      const r = await detectChanges(listingPr(tree(`# v1\n${body}`), tree(`# v2\n${body.replace(/4/g, '8')}`)));
+      expect([key, states(r)]).toEqual([key, [['k8s/app.yaml', 'not-followed']]]);
+    }
   });
 });
