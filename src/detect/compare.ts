@@ -27,14 +27,17 @@ function toChange({ before, after }: DeclPair): CapacityChange | null {
   const gpusBefore = from?.gpus ?? 0;
   const gpusAfter = to?.gpus ?? 0;
   // A pool whose sharing factor changed (GKE `max_shared_clients_per_gpu` 2 → 4) changes the GPUs
-  // the scheduler sees with none bought: a change, of 0 physical GPUs.
-  if (gpusBefore === gpusAfter && factorOf(from) === factorOf(to)) return null;
+  // the scheduler sees with none bought: a change, of 0 physical GPUs. So does one whose GPU model
+  // changed at the same count (`g5.12xlarge` → `g6.12xlarge`): as many GPUs, other hardware and price.
+  const swapped = from?.gpuModel && to?.gpuModel && from.gpuModel !== to.gpuModel ? from.gpuModel : null;
+  if (gpusBefore === gpusAfter && factorOf(from) === factorOf(to) && swapped === null) return null;
   const change: CapacityChange = {
     file: at.file,
     line: at.line,
     kind: at.kind,
     name: at.name,
     gpuModel: to?.gpuModel ?? from?.gpuModel ?? null,
+    ...(swapped !== null ? { gpuModelBefore: swapped } : {}),
     gpusBefore,
     gpusAfter,
     delta: gpusAfter - gpusBefore,

@@ -11,13 +11,21 @@ export interface ChangeCost {
  * the catalog default. GPU sharing buys no hardware, so it has no price.
  */
 export function costOf(
-  change: Pick<CapacityChange, 'kind' | 'gpuModel' | 'delta'>,
+  change: Pick<CapacityChange, 'kind' | 'gpuModel' | 'delta'> &
+    Partial<Pick<CapacityChange, 'gpuModelBefore' | 'gpusBefore' | 'gpusAfter'>>,
   prices: Readonly<Record<string, number>> = {},
 ): ChangeCost {
   if (change.kind === 'gpu-sharing') return { usdPerGpuHour: null, usdPerMonthDelta: null };
   const usdPerGpuHour = pricePerGpuHour(change.gpuModel, prices);
   if (usdPerGpuHour === null) return { usdPerGpuHour: null, usdPerMonthDelta: null };
-  return { usdPerGpuHour, usdPerMonthDelta: Math.round(change.delta * usdPerGpuHour * HOURS_PER_MONTH * 100) / 100 };
+  const month = (usdPerHour: number) => Math.round(usdPerHour * HOURS_PER_MONTH * 100) / 100;
+  // Another model: the head's GPUs at their price less the base's at theirs, never the delta alone.
+  if (change.gpuModelBefore !== undefined && change.gpusBefore !== undefined && change.gpusAfter !== undefined) {
+    const before = pricePerGpuHour(change.gpuModelBefore, prices);
+    if (before === null) return { usdPerGpuHour, usdPerMonthDelta: null };
+    return { usdPerGpuHour, usdPerMonthDelta: month(change.gpusAfter * usdPerGpuHour - change.gpusBefore * before) };
+  }
+  return { usdPerGpuHour, usdPerMonthDelta: month(change.delta * usdPerGpuHour) };
 }
 
 /** The change with its cost fields filled in from `prices` (and the catalog defaults). */

@@ -128,6 +128,11 @@ export interface CapacityChange {
   kind: CapacityKind;
   name: string;
   gpuModel: string | null;
+  /**
+   * The GPU model at the base side, where both sides name a model and they differ (`A10G` → `L4`):
+   * the GPUs may stay as many, what they are and cost does not. Absent otherwise.
+   */
+  gpuModelBefore?: string;
   gpusBefore: number;
   gpusAfter: number;
   delta: number;
@@ -136,6 +141,10 @@ export interface CapacityChange {
   after?: CapacityDecl;
   /** Default list price per GPU-hour of the GPU model; null when unknown or not hardware (sharing). */
   usdPerGpuHour?: number | null;
-  /** delta × usdPerGpuHour × 730 hours; null when the price is unknown. */
+  /**
+   * delta × usdPerGpuHour × 730 hours; with `gpuModelBefore`, what the head's GPUs cost less what
+   * the base's cost (gpusAfter × price after − gpusBefore × price before, × 730). Null when a price
+   * it needs is unknown.
+   */
   usdPerMonthDelta?: number | null;
 }

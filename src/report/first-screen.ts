@@ -32,16 +32,21 @@ function signed(n: number): string {
   return n > 0 ? `+${n}` : String(n);
 }
 
-/** `research (Kueue ClusterQueue, A100): 6 → 12 GPUs (+6), +$16,075/month` */
+/**
+ * `research (Kueue ClusterQueue, A100): 6 → 12 GPUs (+6), +$16,075/month`; another model at the same
+ * count: `gpu (Karpenter NodePool, A10G → L4): 16 → 16 GPUs (0), …`.
+ */
 function ask(c: CapacityChange): string {
   const cost = monthlyUsd(c);
-  const what = [KIND_LABEL[c.kind], ...(c.gpuModel ? [md(c.gpuModel)] : [])].join(', ');
+  const model =
+    c.gpuModelBefore !== undefined && c.gpuModel ? `${md(c.gpuModelBefore)} → ${md(c.gpuModel)}` : c.gpuModel ? md(c.gpuModel) : null;
+  const what = [KIND_LABEL[c.kind], ...(model !== null ? [model] : [])].join(', ');
   return `${code(c.name, 80)} (${what}): ${c.gpusBefore} → ${c.gpusAfter} GPUs (${signed(c.delta)})${cost === null ? '' : `, ${usd(cost, true)}/month`}`;
 }
 
 /** What the PR asks for: each changed pool or queue, before → after, the GPU model and the cost. */
 function asks(result: ReviewResult): string | null {
-  const changed = result.changes.filter((c) => c.delta !== 0 || c.kind === 'gpu-sharing');
+  const changed = result.changes.filter((c) => c.delta !== 0 || c.kind === 'gpu-sharing' || c.gpuModelBefore !== undefined);
   if (changed.length === 0) return null;
   const more = changed.length > MAX_ASKS ? `; and ${changed.length - MAX_ASKS} more (below)` : '';
   // Several growing changes: their sum, when every one is priced (a partial sum would understate it).

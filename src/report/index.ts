@@ -22,5 +22,6 @@ export { num } from './numbers.js';
 export { reviewReason } from './reasons.js';
 export { chronological, scheduleTable } from './schedule.js';
 export { sharingSuffix } from './sharing.js';
+export { modelSuffix } from './model-change.js';
 export { expandProblemWords, staggerProblemWords } from './stagger-problems.js';
 export { diagnosticsList, diagnosticsTitle } from './tables.js';

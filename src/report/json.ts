@@ -24,6 +24,7 @@ export function changeJson(c: CapacityChange) {
     kind: c.kind,
     name: c.name,
     gpuModel: c.gpuModel,
+    ...(c.gpuModelBefore === undefined ? {} : { gpuModelBefore: c.gpuModelBefore }),
     gpusBefore: c.gpusBefore,
     gpusAfter: c.gpusAfter,
     delta: c.delta,

@@ -211,6 +211,19 @@ export const YAML_CASES: readonly RealCase[] = [
     why: 'demand, not capacity: nvidia.com/gpu only in container requests and limits, `--num_gpus` in a command',
   },
   {
+    id: 'KubeRay autoscaled cluster: the CPU worker group maxReplicas 10 → 20 (negative control, beside a GPU group)',
+    target: 'floor/kuberay-ray-cluster-label-selector.yaml',
+    edits: [
+      [
+        'kuberay-ray-cluster-label-selector.yaml',
+        '    maxReplicas: 10\n    groupName: large-cpu-group',
+        '    maxReplicas: 20\n    groupName: large-cpu-group',
+      ],
+    ],
+    expect: [],
+    why: "a RayCluster asks for pods (its accelerator group's `resources: GPU`); the Ray autoscaler adds pods, not nodes",
+  },
+  {
     id: 'karpenter-blueprints auto mode gpu pool: cpu limit 100 → 200 (negative control, CPU-only edit beside a GPU limit)',
     target: 'karpenter/karpenter-blueprints-gpu-nodepool-automode.yaml',
     edits: [['gpu-nodepool-automode.yaml', 'cpu: 100', 'cpu: 200']],

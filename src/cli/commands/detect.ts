@@ -1,5 +1,5 @@
 import { detectChanges } from '../../detect/detect-changes.js';
-import { changeJson, coverageJson, sharingSuffix } from '../../report/index.js';
+import { changeJson, coverageJson, modelSuffix, sharingSuffix } from '../../report/index.js';
 import { parseFlags, required } from '../args.js';
 import { visible } from '../../domain/visible.js';
 import { jsonOutput } from '../output.js';
@@ -45,7 +45,11 @@ export async function detectCommand(argv: string[], out: Output): Promise<number
   // Files and names are the PR's: what they hold invisibly (a bidi control) is written out.
   for (const c of result.changes) {
     const delta = c.delta > 0 ? `+${c.delta}` : String(c.delta);
-    out.stdout(visible(`${c.file}:${c.line}  ${c.kind} ${c.name}: ${c.gpusBefore} → ${c.gpusAfter} GPUs (${delta})${sharingSuffix(c)}`));
+    out.stdout(
+      visible(
+        `${c.file}:${c.line}  ${c.kind} ${c.name}: ${c.gpusBefore} → ${c.gpusAfter} GPUs (${delta})${modelSuffix(c)}${sharingSuffix(c)}`,
+      ),
+    );
   }
   // Not a change, but not "no change" either: what could not be followed is part of the answer.
   for (const n of notFollowed) out.stdout(visible(`${n.file}${n.line === null ? '' : `:${n.line}`}  not followed: ${n.message}`));

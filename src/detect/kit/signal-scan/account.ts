@@ -1,6 +1,8 @@
 import { inNameOnlyHeader, noCapacityContext } from './contexts.js';
 import { helmSetContext, inHelmSet } from './helm-set.js';
 import type { NoCapacity } from './contexts.js';
+import { notApplied } from './not-applied.js';
+import type { NotApplied } from './not-applied.js';
 import { findSignals, mayNameGpus } from './signals.js';
 import type { Signal } from './signals.js';
 import { lineAt, lineStarts } from './structure.js';
@@ -25,8 +27,11 @@ export interface FileAccounting {
 /** A GPU name the scan found, where, and what accounts for it (null: nothing does). */
 export interface AccountedSignal extends Signal {
   line: number;
-  /** `overridden`: in a YAML pair its mapping sets again later, which no applier keeps (Structure.overridden). */
-  by: 'parser' | 'workload' | 'overridden' | NoCapacity | null;
+  /**
+   * `overridden`: in a YAML pair its mapping sets again later, which no applier keeps (Structure.overridden);
+   * a `NotApplied` kind: in a file no tool applies (not-applied.ts).
+   */
+  by: 'parser' | 'workload' | 'overridden' | NoCapacity | NotApplied | null;
 }
 
 export interface FileSignals {
@@ -84,6 +89,7 @@ export function accountSignals(path: string, raw: string, accounting: FileAccoun
   const spans = mergeSpans([...accounting.spans, ...accounting.anchors.map((line) => objectAround(structure, starts, line, hcl))]);
   const workloads = syntax.kind === 'yaml' ? workloadDocuments(structure.masked) : [];
   const dropped = mergeRanges(structure.overridden);
+  const inert = notApplied(path, text);
   let s = 0;
   let lines: string[] | undefined;
   let d = 0;
@@ -96,6 +102,7 @@ export function accountSignals(path: string, raw: string, accounting: FileAccoun
     if (structure.masked[signal.offset] !== text[signal.offset]) by = 'comment';
     else if ((dropped[d]?.from ?? Infinity) <= signal.offset) by = 'overridden';
     else if (span && span.from <= line) by = 'parser';
+    else if (inert !== null) by = inert;
     else if (workloads.some((w) => w.from <= line && line <= w.to)) by = 'workload';
     else if (hcl && signal.kind === 'gpu-key' && inNameOnlyHeader(lineText(text, starts, line), signal.offset - (starts[line - 1] ?? 0)))
       by = 'label';

@@ -9,7 +9,7 @@ import type { PathNode } from './structure.js';
  * - `request`: what a workload asks for (`resources.requests` / `limits` of a container, Compose
  *   `resources.reservations`, a Ray node's `rayStartParams`): demand, not capacity;
  * - `scheduling`: where a workload may run (`nodeSelector`, `affinity`, `tolerations`, taints,
- *   topology spread);
+ *   topology spread, a CI job's `runs-on`);
  * - `reference`: a GPU resource named as an item of a list of resource names, with no quantity
  *   (Kueue's `coveredResources`, a ProvisioningRequestConfig's `managedResources`): a quantity of
  *   it is written elsewhere, where it is a signal of its own.
@@ -45,6 +45,8 @@ const SCHEDULING = new Set([
   'runtimeclassname',
   'priorityclassname',
   'schedulername',
+  // A CI job's runner labels (GitHub, Gitea and Forgejo Actions' `runs-on`): where the job runs.
+  'runson',
 ]);
 const REQUESTS = new Set(['requests', 'limits', 'claims', 'reservations']);
 

@@ -1,6 +1,7 @@
 import { CST, Parser } from 'yaml';
 import { blank, child, lineAt, plainKeys } from './structure.js';
 import type { PathNode, Structure } from './structure.js';
+import { declaresInfrastructure, syntaxOf } from './syntax.js';
 import type { Syntax } from './syntax.js';
 import { scanYaml } from './yaml-structure.js';
 
@@ -87,11 +88,13 @@ function parsedStructure(
       else if (t.type === 'error' || t.type === 'flow-error-end') throw new Unread();
     }
   };
-  const scalar = (token: Token) => {
+  const scalar = (token: Token, owner: string | null = null) => {
     if (token.type === 'block-scalar') {
       sources(token.props);
       // A block scalar's lines are text another reader may take as keys (a ConfigMap's embedded config).
-      if (!syntax.keys) return;
+      // One a key names as a program (a ConfigMap's `task.py`, `run.sh`) is judged as a program file
+      // is: its keys (`num_gpus=`) count only where it declares infrastructure through an SDK.
+      if (!syntax.keys || (owner !== null && syntaxOf(owner).code && !declaresInfrastructure(token.source))) return;
       let offset = endOf(token) - token.source.length;
       for (const text of token.source.split('\n')) {
         plainKeys(text, at + offset, out);
@@ -167,7 +170,7 @@ function parsedStructure(
     if (item.value && CST.isCollection(item.value)) {
       const inner = open(line(keyStart), lastLine(keyStart, end), container, key.toLowerCase());
       walk(item.value, own, inner, depth + 1);
-    } else if (item.value) scalar(item.value);
+    } else if (item.value) scalar(item.value, name);
     point(end, path, container);
   };
 
