@@ -147,7 +147,7 @@ function objectWith(key: string, value: Json): JsonObject {
 }
 
 /** Sets a key as data: `__proto__` is a field like any other. */
-export function setKey(obj: JsonObject, key: string, value: Json): void {
+function setKey(obj: JsonObject, key: string, value: Json): void {
   Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
