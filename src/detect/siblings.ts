@@ -9,8 +9,18 @@ export function takesSibling(parser: CapacityParser, path: string): boolean {
 // A JSON patch names neither kind nor object (its target is in the kustomization): its operations show it.
 const JSON_PATCH_OP = /["']?\bop["']?[ \t]*:[ \t]*["']?(?:add|remove|replace|move|copy|test)\b/;
 const GPU_WORD = /gpu|nvidia\.com\/mig-/i;
-// Kustomize copies values out of objects (`replacements`, `vars`): a ConfigMap or Secret is their usual source.
-const VALUE_SOURCE = /^kind:[ \t]*["']?(?:ConfigMap|Secret)["']?[ \t]*$/m;
+// Kustomize copies values out of objects (`replacements`, `vars`): a ConfigMap or Secret is their
+// usual source, an object marked local-config exists only to be one, and a custom resource may hold any value.
+const VALUE_SOURCE = /^kind:[ \t]*["']?(?:ConfigMap|Secret)["']?[ \t]*$|config\.kubernetes\.io\/local-config/m;
+const API_VERSION = /^apiVersion:[ \t]*["']?([^"'\s#]+)/gm;
+// Kubernetes' own APIs (core, apps, batch, …, *.k8s.io but the x-k8s.io projects): the objects a cluster runs.
+const BUILT_IN = /^(?:v1|(?:apps|batch|autoscaling|policy|extensions)\/[a-z0-9]+|(?:[a-z0-9-]+\.)*(?<!x-)k8s\.io\/[a-z0-9]+)$/;
+
+/** Whether an object of the text could be where a kustomization's `replacements` copy a value from. */
+function mayBeValueSource(text: string): boolean {
+  if (VALUE_SOURCE.test(text)) return true;
+  return [...text.matchAll(API_VERSION)].some((m) => !BUILT_IN.test(m[1] ?? ''));
+}
 
 /**
  * Listing a directory is an API call where the reader is GitHub's, so a directory is listed only
@@ -20,9 +30,10 @@ const VALUE_SOURCE = /^kind:[ \t]*["']?(?:ConfigMap|Secret)["']?[ \t]*$/m;
  * - or a changed file that a sibling may take in (a kustomize patch or resource) could shape
  *   capacity: at either side, a parser's cheap check passes on it, it names a GPU resource, or
  *   it is a JSON patch.
- * - or a changed file holds a ConfigMap or Secret, the usual source a kustomization copies values
- *   from into a capacity object (`replacements`, `vars`). Any object can be such a source, but
- *   reading every kustomization beside every changed manifest would cost each ordinary PR a read.
+ * - or a changed file holds an object a kustomization may copy values from into a capacity object
+ *   (`replacements`, `vars`): a ConfigMap or Secret, an object marked local-config, or a custom
+ *   resource (an API group not Kubernetes' own). Any object can be such a source, but reading every
+ *   kustomization beside every changed Deployment or Service would cost each ordinary PR a read.
  * Any other changed file (a Deployment) is taken as no input to a capacity object: whatever kustomization
  * sits beside it renders the same capacity at both sides, but for inputs changed elsewhere (a
  * base's queue), which are read in their own directory.
@@ -37,7 +48,7 @@ export async function needsSiblings(
   for (const path of own) {
     for (const text of [await sides.base.read(path), await sides.head.read(path)]) {
       if (text === null) continue;
-      if (GPU_WORD.test(text) || JSON_PATCH_OP.test(text) || VALUE_SOURCE.test(text)) return true;
+      if (GPU_WORD.test(text) || JSON_PATCH_OP.test(text) || mayBeValueSource(text)) return true;
       if (parsers.some((p) => (p.acceptsPath?.(path) ?? true) && p.mightContain(path, text))) return true;
     }
   }

@@ -179,3 +179,20 @@ describe('the release a chart is rendered as', () => {
     });
   }
 });
+
+describe('an ApplicationSet whose Git generator element the pull request removes', () => {
+  const GIT_SHAPES = Object.entries(SHAPES).filter(([shape]) => shape.startsWith('git') || shape.startsWith('matrix'));
+  for (const [shape, { set, extra }] of GIT_SHAPES) {
+    const tree = { ...CHART, ...CLUSTERS, ...extra, 'argocd/queues.yaml': set };
+    const without = (drop: readonly string[]) => Object.fromEntries(Object.entries(tree).filter(([p]) => !drop.includes(p)));
+
+    it(`loses the Application it made, and its capacity (${shape})`, async () => {
+      for (const drop of [[PROD, 'clusters/prod/config.yaml'], [PROD]]) {
+        // The values file alone removed leaves the folder, and its Application, with the chart's own 4.
+        const r = await detectPr(tree, without(drop));
+        const after = drop.length === 1 ? 4 : 0;
+        expect(changeRows(r).map((x) => x.slice(0, 4))).toEqual([['kueue-cluster-queue', 'research [queues-prod]', 6, after]]);
+      }
+    });
+  }
+});

@@ -7,6 +7,7 @@ import { installsOf } from './installs-of.js';
 import { present } from './appset-generators.js';
 import type { GitopsInstall } from './gitops-installs.js';
 import { installsInTree } from './installs-in-tree.js';
+import { withChangedPaths } from './changed-listing.js';
 import { changedKeys, valueAt as leafAt } from '../kit/changed-keys.js';
 import { namesGpu, sizesCapacity } from '../kit/gpu-signal.js';
 import { accountSignals } from '../kit/signal-scan/account.js';
@@ -58,7 +59,12 @@ async function variantsOf(changed: readonly string[], io: CoverageIo): Promise<V
  * template is read with the chart's values. A template that does not render, or whose GPU count
  * stays an expression, is not followed, unless it renders the same at both sides.
  */
-export async function renderCharts(changed: readonly string[], io: InstallIo, parsers: readonly CapacityParser[]): Promise<ChartRenders> {
+export async function renderCharts(
+  changed: readonly string[],
+  given: InstallIo,
+  parsers: readonly CapacityParser[],
+): Promise<ChartRenders> {
+  const io = withChangedPaths(given, changed);
   const result: ChartRenders = { base: emptySide(), head: emptySide(), followed: [] };
   for (const path of changed) if (fileFormat(path) === 'yaml' || isHelmfilePath(path)) await renderInstalls(path, io, parsers, result);
   // Values files read as the installs that name them install the chart, rather than alone over its defaults.
@@ -309,6 +315,13 @@ async function followValues(
   }
   if (candidates.length === 0) return followed;
   const tree = await installsInTree(new Set(changed), io);
+  // An Application only the base makes (a Git generator's folder the PR removes) is found walking the base.
+  if ((await Promise.all(candidates.map((p) => io.head.read(p)))).includes(null)) {
+    const atBase = await installsInTree(new Set(changed), { ...io, head: io.base });
+    const key = (i: { file: string; install: GitopsInstall }) => JSON.stringify([i.file, i.install.key, i.install.copy ?? null]);
+    const known = new Set(tree.installs.map(key));
+    tree.installs.push(...atBase.installs.filter((i) => !known.has(key(i))));
+  }
   // An install that names two changed values files renders once: both are in that one render.
   const rendered = new Set<string>();
   for (const path of candidates) {

@@ -25,19 +25,23 @@ export function helmfileInstalls(path: string, text: string): GitopsInstall[] {
     // The values files it may name, each a candidate: enough to find the helmfile from a changed one.
     const files = [...text.matchAll(/[\w./-]+\.ya?ml(?:\.gotmpl)?\b/g)].flatMap((m) => at(dir, m[0]) ?? []);
     const why = 'a helmfile rendered as a Go template (.gotmpl or `{{`): what its environment makes of its releases is not worked out';
-    return [
-      {
-        key: `helmfile/${path}`,
-        chart: { remote: path },
-        valueFiles: [...new Set(files)],
-        inline: [],
-        unread: [],
-        release: { name: 'release-name', namespace: 'default' },
-        templated: why,
-      },
-    ];
+    // The charts of this repository it installs (`chart: ./charts/x`, written plainly): what their
+    // templates count is then what the named files may change.
+    const locals = [...text.matchAll(/^\s*-?\s*chart:\s*["']?(\.{1,2}\/[^\s"'{}]+)["']?\s*$/gm)].flatMap((m) => at(dir, m[1] ?? '') ?? []);
+    const charts: GitopsInstall['chart'][] =
+      locals.length > 0 ? [...new Set(locals)].map((local) => ({ local, repo: null, url: path })) : [{ remote: path }];
+    return charts.map((chart) => ({
+      key: `helmfile/${path}${'local' in chart ? `#${chart.local}` : ''}`,
+      chart,
+      valueFiles: [...new Set(files)],
+      inline: [],
+      unread: [],
+      release: { name: 'release-name', namespace: 'default' },
+      templated: why,
+    }));
   }
   const out: GitopsInstall[] = [];
+  const state = stateFiles(text, dir);
   for (const doc of readYaml(text, new LineCounter())) {
     if (doc.errors.length > 0) continue;
     const obj = toJson(doc.contents);
@@ -71,15 +75,53 @@ export function helmfileInstalls(path: string, text: string): GitopsInstall[] {
         else inline.push(set);
       }
       for (const k of ['secrets', 'valuesTemplate', 'setTemplate', 'condition'] as const) if (r[k] !== undefined) unread.push(k);
-      out.push({
-        key: `helmfile/${name}`,
-        chart: local === null ? { remote: chartRef } : { local, repo: null, url: path },
-        valueFiles,
-        inline,
-        unread,
-        release: { name, namespace: str(r.namespace) ?? 'default' },
-      });
+      const chart = local === null ? { remote: chartRef } : { local, repo: null, url: path };
+      const release = { name, namespace: str(r.namespace) ?? 'default' };
+      out.push({ key: `helmfile/${name}`, chart, valueFiles, inline, unread, release });
+      // What reads the environment's values (a `.gotmpl` values file, valuesTemplate, setTemplate)
+      // is a template not worked out: each file of the state feeds this release, and is only named.
+      const templated = unread.some((u) => /^(values .*\.gotmpl|valuesTemplate|setTemplate)$/i.test(u));
+      const feeding = [...(templated ? state.environments : []), ...state.bases];
+      if (feeding.length > 0)
+        out.push({
+          key: `helmfile/${name}#state`,
+          chart,
+          valueFiles: feeding,
+          inline: [],
+          unread: [],
+          release,
+          templated: `helmfile ${templated ? 'environment values (`environments`) and ' : ''}state files (\`bases\`) that the release's templates read are not worked out for each environment`,
+        });
     }
   }
   return out;
+}
+
+/**
+ * The files of a helmfile's state beside its releases: `environments.<name>.values` (and
+ * `secrets`) files, which only templates read (`{{ .Environment.Values.x }}`, `.StateValues`), and
+ * `bases`, merged into the state whole (their environments, defaults, even releases).
+ */
+function stateFiles(text: string, dir: string): { environments: string[]; bases: string[] } {
+  const environments = new Set<string>();
+  const bases = new Set<string>();
+  for (const doc of readYaml(text, new LineCounter())) {
+    if (doc.errors.length > 0) continue;
+    const obj = toJson(doc.contents);
+    if (!isObj(obj)) continue;
+    for (const env of isObj(obj.environments) ? Object.values(obj.environments) : []) {
+      if (!isObj(env)) continue;
+      for (const v of [...(Array.isArray(env.values) ? env.values : []), ...(Array.isArray(env.secrets) ? env.secrets : [])]) {
+        const file = str(v);
+        const resolved = file === null ? null : at(dir, file);
+        if (resolved !== null) environments.add(resolved);
+      }
+    }
+    for (const b of Array.isArray(obj.bases) ? obj.bases : []) {
+      const file = str(b);
+      const resolved = file === null ? null : at(dir, file);
+      if (resolved !== null) bases.add(resolved);
+    }
+  }
+  return { environments: [...environments].sort(), bases: [...bases].sort() };
 }

@@ -38,8 +38,10 @@ const KustomizationSchema = z.object({
   replicas: z.array(z.object({ name: z.string(), count: z.number().int() })).optional(),
   // Transformer configurations: their `replicas` field specs extend where `replicas` applies.
   configurations: Paths,
-  // Copy fields between objects: a capacity field they set is not computed.
+  // Copy fields between objects (replacements.ts), inline or from a file (`path`).
   replacements: z.array(z.unknown()).optional(),
+  // `$(VAR)` references substituted from other objects' fields: in a capacity object, not computed.
+  vars: z.array(z.unknown()).optional(),
   // Objects generated from charts are not rendered.
   helmCharts: z.array(z.unknown()).optional(),
   // Merge keys for custom resources change how lists merge: results are then not computed.
@@ -123,7 +125,11 @@ export function kustomizationReferences(k: Kustomization): string[] {
     else out.push(...KUSTOMIZATION_NAMES.map((n) => (path === '' ? n : `${path}/${n}`)));
   }
   out.push(...patchReferences(k));
-  for (const ref of spec.configurations ?? []) {
+  // Transformer configurations, and replacement files (`replacements: [{path: r.yaml}]`).
+  const replacementFiles = (spec.replacements ?? []).flatMap((r) =>
+    typeof r === 'object' && r !== null && 'path' in r && typeof r.path === 'string' ? [r.path] : [],
+  );
+  for (const ref of [...(spec.configurations ?? []), ...replacementFiles]) {
     const path = resolvePath(k.dir, ref);
     if (path !== null) out.push(path);
   }

@@ -3,7 +3,18 @@ import type { CapacityDecl } from '../../domain/index.js';
 import { kubeStringify } from '../kit/kube-yaml.js';
 import { clampLine } from '../kit/lines.js';
 import { fileFormat } from '../kit/yaml-segments.js';
-import type { CapacityParser, Coverage, ParseOutcome, SetParseResult, SourceFile, Unfollowed, UnresolvedDecl } from '../parser.js';
+import { accountedOf } from '../parser.js';
+import type {
+  AccountedLines,
+  Accounting,
+  CapacityParser,
+  Coverage,
+  ParseOutcome,
+  SetParseResult,
+  SourceFile,
+  Unfollowed,
+  UnresolvedDecl,
+} from '../parser.js';
 import { isKustomizationPath, kustomizationReferences, readKustomization } from './kustomization.js';
 import { jsonText } from './patch-apply.js';
 import type { JsonObject } from './patch-apply.js';
@@ -34,8 +45,14 @@ export function kustomizeParser(inner: readonly CapacityParser[]): CapacityParse
     mightContain: (path) => isKustomizationPath(path),
     parse(path, text) {
       if (!isKustomizationPath(path)) return { decls: [], diagnostics: [], unresolved: [] };
-      const { decls, diagnostics, unresolved, notFollowed } = parseKustomizations([{ path, text }], inner);
-      return notFollowed.length === 0 ? { decls, diagnostics, unresolved } : { decls, diagnostics, unresolved, notFollowed };
+      const { decls, diagnostics, unresolved, notFollowed, accounted } = parseKustomizations([{ path, text }], inner);
+      return {
+        decls,
+        diagnostics,
+        unresolved,
+        ...(notFollowed.length === 0 ? {} : { notFollowed }),
+        ...(accounted === undefined ? {} : { accounted }),
+      };
     },
     parseSet: (files) => parseKustomizations(files, inner),
     references(file) {
@@ -46,8 +63,10 @@ export function kustomizeParser(inner: readonly CapacityParser[]): CapacityParse
   };
 }
 
-function parseKustomizations(files: readonly SourceFile[], inner: readonly CapacityParser[]): Required<SetParseResult & Coverage> {
-  const out: Required<SetParseResult & Coverage> = {
+type Result = Required<SetParseResult & Coverage> & Accounting;
+
+function parseKustomizations(files: readonly SourceFile[], inner: readonly CapacityParser[]): Result {
+  const out: Result = {
     decls: [],
     diagnostics: [],
     unresolved: [],
@@ -65,10 +84,11 @@ function parseKustomizations(files: readonly SourceFile[], inner: readonly Capac
     }),
   );
   const reader = new Reader(inner);
+  const read: AccountedLines[] = [];
   for (const file of files) {
     if (!isKustomizationPath(file.path) || referenced.has(file.path)) continue;
     try {
-      readOne(file.path, sources, reader, out);
+      read.push(...readOne(file.path, sources, reader, out));
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       out.diagnostics.push(diagnostic(file.path, null, 'error', `kustomize parser failed: ${message}`));
@@ -83,6 +103,8 @@ function parseKustomizations(files: readonly SourceFile[], inner: readonly Capac
   for (const u of out.unresolved) u.line = clamp(u.file, u.line);
   for (const n of out.notFollowed) if (n.line !== null) n.line = clamp(n.file, n.line);
   out.supersedes = [...new Set(out.supersedes)].sort();
+  // The fields replacements copied from are read, beside the objects of what was found.
+  if (read.length > 0) out.accounted = [...accountedOf(out), ...read];
   return out;
 }
 
@@ -150,7 +172,8 @@ interface Found {
   messages: string[];
 }
 
-function readOne(path: string, sources: Sources, reader: Reader, out: Required<SetParseResult & Coverage>): void {
+/** Reads one kustomization's render into `out`; returns the lines its replacements copied from. */
+function readOne(path: string, sources: Sources, reader: Reader, out: Required<SetParseResult & Coverage>): AccountedLines[] {
   const result = render(path, sources, reader.isCapacity);
   out.supersedes.push(...result.sources);
   for (const n of result.notes) out.diagnostics.push(diagnostic(n.file, n.line, n.severity, n.message));
@@ -196,6 +219,7 @@ function readOne(path: string, sources: Sources, reader: Reader, out: Required<S
     }
     for (const u of f.unresolved) out.unresolved.push({ ...u, file: at.file, line: at.line });
     if (o.replacedFrom !== undefined) notFollowedReplaced(o, o.replacedFrom, out);
+    else if (o.fedFrom !== undefined && (unknown || f.unresolved.length > 0 || f.notFollowed.length > 0)) notFollowedFed(o, o.fedFrom, out);
     // What a reader does not follow in the rendered object is not followed where the render changes it.
     for (const n of f.notFollowed) out.notFollowed.push({ ...n, file: at.file, line: at.line });
     // The resource file's own reading names the object as it is before this render renames it.
@@ -203,6 +227,7 @@ function readOne(path: string, sources: Sources, reader: Reader, out: Required<S
       for (const d of [...f.decls, ...f.unresolved]) out.replaces.push({ file: o.origin.file, kind: d.kind, name: o.origin.name });
     }
   }
+  return result.read;
 }
 
 /**
@@ -226,6 +251,23 @@ function notFollowedReplaced(
       subject,
       needs: 'kustomize `replacements` that write GPU fields are not computed: check the rendered object (`kustomize build`) by hand',
       fingerprint,
+    });
+}
+
+/**
+ * An object whose GPU count is not known, with values `replacements` copied into its GPU fields:
+ * each file they came from is not followed where what it gave changes (the fingerprint).
+ */
+function notFollowedFed(o: RenderedObject, fed: { file: string; value: unknown }[], out: Required<SetParseResult & Coverage>): void {
+  const subject = `${jsonText(o.obj.kind)} ${nameOf(o.obj)}`;
+  for (const file of new Set(fed.map((f) => f.file)))
+    out.notFollowed.push({
+      file,
+      line: null,
+      reason: 'count-unknown',
+      subject,
+      needs: `a kustomize replacement copies a value from here into the GPU fields of ${subject}, whose GPU count is not known: check the rendered object (\`kustomize build\`) by hand`,
+      fingerprint: JSON.stringify(fed.filter((f) => f.file === file).map((f) => f.value)),
     });
 }
 

@@ -349,7 +349,7 @@ describe('a kustomization that would hold the parser', () => {
   });
 });
 
-describe('replacements writing GPU fields', () => {
+describe('replacements writing GPU fields (variants: replacements.test.ts)', () => {
   const values = (gpus: string) =>
     `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: sizes\n  annotations:\n    config.kubernetes.io/local-config: "true"\ndata:\n  gpus: "${gpus}"\n  cpus: "200"\n`;
   const kustomization = `resources:\n  - queue.yaml\n  - sizes.yaml\nreplacements:\n  - source: {kind: ConfigMap, name: sizes, fieldPath: data.gpus}\n    targets:\n      - select: {kind: ClusterQueue, name: training}\n        fieldPaths: [spec.resourceGroups.0.flavors.0.resources.2.nominalQuota]\n`;
@@ -361,12 +361,18 @@ describe('replacements writing GPU fields', () => {
   const notFollowed = (r: Awaited<ReturnType<typeof detectPr>>) =>
     r.coverage.filter((c) => c.state === 'not-followed').map((c) => [c.file, c.notFollowed?.map((n) => n.reason)]);
 
-  it('a changed object they write is not followed, not "no change", whatever its own quota says', async () => {
+  it('a changed quota they overwrite is no change: the object renders with the copied value', async () => {
     const base = tree(BASE_QUEUE, '8');
     const head = edited(base, [['q/queue.yaml', 'nominalQuota: 8', 'nominalQuota: 16']]);
     const result = await detectPr(base, head);
     expect(changeRows(result)).toEqual([]);
-    expect(notFollowed(result)).toEqual([['q/queue.yaml', ['count-unknown']]]);
+    expect(notFollowed(result)).toEqual([]);
+  });
+
+  it("a changed value they copy is the object's change, at the replacement", async () => {
+    const result = await detectPr(tree(BASE_QUEUE, '8'), tree(BASE_QUEUE, '24'));
+    expect(changeRows(result).map((r) => [r[1], r[2], r[3], r[5], r[6]])).toEqual([['training', 8, 24, 'q/kustomization.yaml', 5]]);
+    expect(notFollowed(result)).toEqual([]);
   });
 
   it('a file the object is not in that is no input of them, changed, is left alone', async () => {

@@ -19,31 +19,33 @@ export type Patch =
   | { type: 'smp'; content: JsonObject; target: PatchTarget; hit: Hit; paths: string[]; cost: number }
   | { type: 'json6902'; content: Json[]; target: PatchTarget; hit: Hit; paths: string[]; cost: number };
 
-/** Objects of a resource file, as plain data; what kustomize would refuse in it, by line. */
-export function loadObjects(text: string): { objects: JsonObject[]; problems: { line: number; message: string }[] } {
+/**
+ * Objects of a resource file, as plain data, with the lines each spans; what kustomize would
+ * refuse in it, by line.
+ */
+export function loadObjects(text: string): {
+  objects: JsonObject[];
+  spans: { from: number; to: number }[];
+  problems: { line: number; message: string }[];
+} {
   const lc = new LineCounter();
   const docs = readYaml(text, lc, { dialect: 'kustomize', lists: true });
   const problems = docs
     .flatMap((d) => [...d.errors, ...d.rejections])
     .map((p) => ({ line: lc.linePos(p.pos[0]).line, message: p.message.split('\n')[0] ?? '' }));
-  const objects = docs
-    .filter((d) => d.errors.length === 0)
-    .map((d) => toJson(d.contents))
-    .filter(isObject);
-  return { objects, problems: [...new Map(problems.map((p) => [`${p.line} ${p.message}`, p])).values()] };
+  const objects: JsonObject[] = [];
+  const spans: { from: number; to: number }[] = [];
+  for (const d of docs) {
+    if (d.errors.length > 0) continue;
+    const json = toJson(d.contents);
+    if (!isObject(json)) continue;
+    objects.push(json);
+    spans.push({ from: lc.linePos(d.range[0]).line, to: lc.linePos(Math.max(d.range[0], d.range[1] - 1)).line });
+  }
+  return { objects, spans, problems: [...new Map(problems.map((p) => [`${p.line} ${p.message}`, p])).values()] };
 }
 
 const PATTERN_FIELDS = ['kind', 'name', 'group', 'version', 'namespace'] as const;
-
-/** The objects a replacement's `source` selects (all of them when it names none: which it takes is not worked out). */
-export function replacementSources<T extends { obj: JsonObject }>(r: unknown, objects: readonly T[]): T[] {
-  const source = isObject(r) && isObject(r.source) ? r.source : null;
-  if (source === null) return isObject(r) && r.sourceValue !== undefined ? [] : [...objects];
-  const target: PatchTarget = {};
-  for (const key of ['kind', 'name', 'group', 'version', 'namespace'] as const)
-    if (typeof source[key] === 'string') target[key] = source[key];
-  return objects.filter((o) => targetMatches(o.obj, target));
-}
 
 /**
  * Kustomize target selection: kind, name (the current or the original one), group, version and

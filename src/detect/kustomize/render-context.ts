@@ -21,8 +21,8 @@ export interface RenderedObject {
   hits: Hit[];
   /** Built from a patch alone: why its base could not be read. */
   baseUnknown?: string;
-  /** The resource file the object was loaded from, and its name there (before any rename). */
-  origin?: { file: string; name: string };
+  /** The resource file the object was loaded from, its name there (before any rename) and its lines. */
+  origin?: { file: string; name: string; from: number; to: number };
   /** A patch whose effect could not be worked out: what the object declares after it is unknown. */
   unknownAt?: Hit;
   /**
@@ -31,6 +31,11 @@ export interface RenderedObject {
    * those come from, so a change to any of them is not followed.
    */
   replacedFrom?: { inputs: unknown[]; files: string[] };
+  /**
+   * The files `replacements` copied values from into its GPU fields, and the values: where the
+   * object's count is not known, a change to one of them is not followed.
+   */
+  fedFrom?: { file: string; value: unknown }[];
 }
 
 export interface Render {
@@ -40,6 +45,8 @@ export interface Render {
   missing: string[];
   /** The kustomizations and patch files read: their objects are only parts of the result. */
   sources: string[];
+  /** Lines of resource files a replacement copied a value from: read, for the floor. */
+  read: { file: string; from: number; to: number }[];
   /** The build would fail, or the render went past its budget: what it declares is unknown. */
   failed?: { file: string; line: number; why: string };
 }

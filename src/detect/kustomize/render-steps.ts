@@ -4,7 +4,7 @@ import { itemLine } from './kustomization.js';
 import type { PatchTarget } from './kustomization.js';
 import { applyJsonPatch, isObject, jsonText, strategicMerge } from './patch-apply.js';
 import type { JsonObject } from './patch-apply.js';
-import { replacementSources, targetMatches, targetProblem } from './patches.js';
+import { targetProblem } from './patches.js';
 import type { Hit, Patch } from './patches.js';
 import { spend } from './render-context.js';
 import type { Ctx } from './render-context.js';
@@ -12,11 +12,11 @@ import { replicaFieldSpecs } from './replicas.js';
 
 /**
  * What a kustomization does to the objects it loaded, in kustomize's order: patches, namePrefix and
- * nameSuffix, `replicas`, then `replacements` (marked, not applied). `render.ts` loads the objects
- * and calls these in turn.
+ * nameSuffix, `replicas`; `replacements.ts` applies `replacements` last. `render.ts` loads the
+ * objects and calls these in turn.
  */
 
-function groupOf(obj: JsonObject): string {
+export function groupOf(obj: JsonObject): string {
   const apiVersion = jsonText(obj.apiVersion);
   return apiVersion.includes('/') ? (apiVersion.split('/')[0] ?? '') : '';
 }
@@ -167,44 +167,6 @@ export function applyReplicas(ctx: Ctx): void {
       line: hit.line,
       why: `replicas names ${entry.name}, which matches no object kustomize scales (${specs.map((s) => s.kind).join(', ')}), so kustomize build fails`,
     };
-  });
-}
-
-/** `replacements` copy fields from one object into others: a capacity field they write is not computed. */
-export function markReplacements(ctx: Ctx): void {
-  const { k, out } = ctx;
-  (k.spec.replacements ?? []).forEach((r, i) => {
-    const hit: Hit = { file: k.path, line: itemLine(k, 'replacements', i) };
-    const targets = isObject(r) && Array.isArray(r.targets) ? r.targets : null;
-    // Each replacement looks at every object for each of its targets.
-    if (!spend(ctx, out.objects.length * (targets?.length ?? 1), 0, hit)) return;
-    for (const o of out.objects) {
-      const selected =
-        targets === null ||
-        targets.some((t) => {
-          const select = isObject(t) && isObject(t.select) ? t.select : {};
-          const target: PatchTarget = {};
-          for (const key of ['kind', 'name', 'group', 'version', 'namespace'] as const)
-            if (typeof select[key] === 'string') target[key] = select[key];
-          const paths = isObject(t) && Array.isArray(t.fieldPaths) ? t.fieldPaths.map((p) => `/${jsonText(p).replace(/\./g, '/')}`) : [''];
-          return targetMatches(o.obj, target) && touchesCapacity(paths, jsonText(o.obj.kind), groupOf(o.obj));
-        });
-      if (!selected || !ctx.isCapacity(o.obj)) continue;
-      o.unknownAt = hit;
-      const from = o.replacedFrom ?? { inputs: [o.obj], files: [hit.file, o.origin?.file ?? o.entry.file] };
-      for (const source of replacementSources(r, out.objects)) {
-        from.inputs.push(source.obj);
-        from.files.push(source.origin?.file ?? source.entry.file);
-      }
-      if (isObject(r) && r.sourceValue !== undefined) from.inputs.push(r.sourceValue);
-      o.replacedFrom = from;
-      out.notes.push({
-        file: hit.file,
-        line: hit.line,
-        severity: 'warning',
-        message: `${jsonText(o.obj.kind)} ${nameOf(o.obj)}: replacements write its GPU fields from another object; the GPU count is not computed`,
-      });
-    }
   });
 }
 

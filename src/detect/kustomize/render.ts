@@ -6,7 +6,8 @@ import { collectPatches } from './patches.js';
 import type { Hit } from './patches.js';
 import { spend } from './render-context.js';
 import type { Budget, Ctx, IsCapacity, Render, RenderedObject } from './render-context.js';
-import { applyPatches, applyReplicas, markReplacements, renameAll } from './render-steps.js';
+import { applyPatches, applyReplicas, renameAll } from './render-steps.js';
+import { applyReplacements } from './replacements.js';
 import type { Sources } from './sources.js';
 
 /**
@@ -33,7 +34,7 @@ function renderOne(
   budget: Budget,
   input: readonly RenderedObject[],
 ): Render {
-  const out: Render = { objects: [...input], notes: [], missing: [], sources: [path] };
+  const out: Render = { objects: [...input], notes: [], missing: [], sources: [path], read: [] };
   const read = sources.kustomization(path);
   if (read === undefined) return { ...out, missing: [path] };
   if (!read.ok) {
@@ -61,7 +62,7 @@ function renderOne(
     out.objects = ctx.index.all();
   }
   if (out.failed === undefined) applyReplicas(ctx);
-  markReplacements(ctx);
+  if (out.failed === undefined) applyReplacements(ctx);
   if (k.spec.helmCharts !== undefined && k.spec.helmCharts.length > 0) {
     out.notes.push({
       file: path,
@@ -97,16 +98,17 @@ function loadResources(ctx: Ctx): void {
           });
         }
         if (!spend(ctx, loaded.objects.length, loaded.objects.length, entry)) return;
-        for (const obj of loaded.objects) {
+        loaded.objects.forEach((obj, j) => {
           const name = (obj.metadata as JsonObject | undefined)?.name;
+          const span = loaded.spans[j] ?? { from: 1, to: 1 };
           out.objects.push({
             obj,
             entry,
             ownDir: dirOf(path) === k.dir,
             hits: [],
-            ...(typeof name === 'string' ? { origin: { file: path, name } } : {}),
+            ...(typeof name === 'string' ? { origin: { file: path, name, ...span } } : {}),
           });
-        }
+        });
         return;
       }
       const base = renderDirectory(ctx, path, []);
@@ -159,6 +161,7 @@ function renderDirectory(ctx: Ctx, path: string, input: readonly RenderedObject[
   const r = renderOne(sub, ctx.sources, ctx.isCapacity, ctx.stack, ctx.budget, input);
   out.missing.push(...r.missing);
   out.sources.push(...r.sources);
+  out.read.push(...r.read);
   out.notes.push(...r.notes);
   if (r.failed !== undefined) out.failed ??= r.failed;
   return r;
