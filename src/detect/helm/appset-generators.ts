@@ -1,3 +1,4 @@
+import { GpuJustifyError } from '../../domain/errors.js';
 import { repositoryName } from '../../domain/index.js';
 import type { TreeReader } from '../../domain/index.js';
 import { yamlValue } from '../kit/kube-yaml.js';
@@ -268,7 +269,9 @@ function lookup(p: Params, key: string, goTemplate: boolean): unknown {
 }
 
 /** A template field that does not render: the ApplicationSet's Applications are then not worked out. */
-export class TemplateFieldError extends Error {}
+export class TemplateFieldError extends GpuJustifyError {
+  override readonly kind = 'appset-template-field';
+}
 
 /** Every string of a value with its `{{…}}` filled from the parameters, as Argo CD fills them. */
 export function substitute(value: unknown, params: Params, goTemplate: boolean): unknown {
