@@ -1,3 +1,4 @@
+import type { Result } from '../domain/result.js';
 import type { ReviewResult } from '../domain/review.js';
 import type { LoadedPolicy } from '../review/index.js';
 import type { AllocationQuery } from '../telemetry/index.js';
@@ -61,12 +62,8 @@ export interface ErrorShape {
   unreadable?: { path: string; why: string };
 }
 
-export type ToWorker =
-  | { kind: 'review'; job: ReviewJob }
-  | { kind: 'answer'; call: number; ok: true; value: unknown }
-  | { kind: 'answer'; call: number; ok: false; error: ErrorShape };
+/** The review to run, or the answer to one of the worker's calls: what the port returned, or what it threw. */
+export type ToWorker = { kind: 'review'; job: ReviewJob } | ({ kind: 'answer'; call: number } & Result<unknown, ErrorShape>);
 
-export type FromWorker =
-  | { kind: 'call'; call: number; request: PortCall }
-  | { kind: 'done'; ok: true; result: ReviewResult }
-  | { kind: 'done'; ok: false; error: ErrorShape };
+/** A call to one of the review's ports, or the review done: its result, or what it threw. */
+export type FromWorker = { kind: 'call'; call: number; request: PortCall } | ({ kind: 'done' } & Result<ReviewResult, ErrorShape>);

@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { ReviewResult } from '../domain/review.js';
 import { UnreadablePathError } from '../domain/files.js';
+import { fail, ok } from '../domain/result.js';
 import type { ReviewInput } from '../review/index.js';
 import type { FromWorker, PortCall, ReviewJob, ToWorker } from './review-messages.js';
 import { inThisThread, type ReviewRunner } from './review-runner.js';
@@ -138,7 +139,7 @@ export class ReviewPool implements ReviewRunner {
     slot.job = null;
     slot.worker.unref();
     job.detach();
-    if (message.ok) job.resolve(message.result);
+    if (message.ok) job.resolve(message.value);
     else {
       const { ref, name, text } = { ref: message.error.ref, name: message.error.name, text: message.error.message };
       job.reject(ref !== undefined && job.errors.has(ref) ? job.errors.get(ref) : new ReviewWorkerError(`${name}: ${text}`));
@@ -149,13 +150,13 @@ export class ReviewPool implements ReviewRunner {
   async #answer(slot: Slot, job: Job, call: number, request: PortCall): Promise<void> {
     let answer: ToWorker;
     try {
-      answer = { kind: 'answer', call, ok: true, value: await perform(job.input, request) };
+      answer = { kind: 'answer', call, ...ok(await perform(job.input, request)) };
     } catch (err) {
       const ref = job.errors.size + 1;
       job.errors.set(ref, err);
       const { name, message } = err instanceof Error ? err : { name: 'Error', message: String(err) };
       const unreadable = err instanceof UnreadablePathError ? { unreadable: { path: err.path, why: err.why } } : {};
-      answer = { kind: 'answer', call, ok: false, error: { name, message, ref, ...unreadable } };
+      answer = { kind: 'answer', call, ...fail({ name, message, ref, ...unreadable }) };
     }
     // A review stopped meanwhile has no one to answer.
     if (slot.job === job) this.#post(slot, answer);

@@ -3,6 +3,7 @@ import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { GpuJustifyError } from '../domain/errors.js';
 import { UnreadablePathError, type ChangeSet, type TreeReader } from '../domain/files.js';
+import { fail, ok } from '../domain/result.js';
 import { runReview, type ReviewInput } from '../review/index.js';
 import type { TelemetryInput } from '../telemetry/index.js';
 import type { ErrorShape, FromWorker, PortCall, ReviewJob, Side, ToWorker } from './review-messages.js';
@@ -115,9 +116,9 @@ function shapeOf(err: unknown): ErrorShape {
 async function review(job: ReviewJob): Promise<void> {
   try {
     const result = await runReview(inputOf(job));
-    post({ kind: 'done', ok: true, result });
+    post({ kind: 'done', ...ok(result) });
   } catch (err) {
-    post({ kind: 'done', ok: false, error: shapeOf(err) });
+    post({ kind: 'done', ...fail(shapeOf(err)) });
   }
 }
 

@@ -1,232 +1,24 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChangeReview, ChangeSet, ReviewResult, TreeReader } from '../../src/domain/index.js';
-import type { TelemetrySource } from '../../src/telemetry/source.js';
+/**
+ * Reviews of a repository with no workload catalog (or a catalog that leaves a runtime unknown) on
+ * a real Prometheus holding no-catalog-cluster.ts: demand observed, workloads inferred from the
+ * manifests and kube-state-metrics. no-catalog-snapshot.e2e.test.ts records and replays them.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ReviewResult } from '../../src/domain/index.js';
 import { DEFAULT_POLICY } from '../../src/domain/index.js';
-import { dirsIn, filesIn } from '../../src/cli/tree-readers/dir-reader.js';
 import { renderComment } from '../../src/report/comment.js';
 import { reviewJson } from '../../src/report/json.js';
+import { missingWords } from '../../src/report/missing-words.js';
+import { reviewReason } from '../../src/report/reasons.js';
 import { runReview } from '../../src/review/index.js';
 import { PrometheusSource } from '../../src/telemetry/prometheus-source.js';
-import { parseSnapshot, SnapshotSource } from '../../src/telemetry/snapshot.js';
-import { runCli } from '../cli/run-cli.js';
 import { prometheusConfig } from '../../src/telemetry/prometheus/config.js';
-import { DAY, HOUR } from '../helpers/prometheus/index.js';
-import type { RunningPrometheus } from '../helpers/prometheus/index.js';
-import type { Family, SeriesPoints } from '../helpers/prometheus/openmetrics.js';
 import { clusterQueue, karpenterPool } from './capacity-files.js';
-import { startTwoDaysOf, TWO_DAYS_MINUTES } from './two-days.js';
-import { reviewReason } from '../../src/report/reasons.js';
-import { missingWords } from '../../src/report/missing-words.js';
+import { changeSet, MANIFESTS, noCatalogCluster, only, POOL, reviewOn } from './no-catalog-cluster.js';
+import { twoDaysPerFile, TWO_DAYS_MINUTES } from './two-days.js';
 
-/**
- * A cluster whose repository has no workload catalog. The A100 pool holds an abandoned notebook
- * (4 GPUs at 1%, all window) and a busy service (2 GPUs); team-a uses all its 8 GPUs of quota while
- * team-b, in the same cohort, uses 2 of its 16; batch-q runs two CronJobs from 01:00 UTC (nightly,
- * 8 GPUs for 2 h; embed, 4 GPUs for 1 h, pending until nightly is done) on a quota of 8.
- */
-const NODE = 'gpu-node-1';
-const POOL = 'a100-pool';
-const at = (start: number, hour: number, day: number) => start + day * DAY + hour * HOUR;
-
-function cluster(start: number, end: number, step: number): Family[] {
-  const times: number[] = [];
-  for (let t = start; t <= end; t += step) times.push(t);
-  const clock = (t: number) => (t % DAY) / HOUR;
-  const s = (name: string, labels: Record<string, string>, v: (t: number) => number | null): SeriesPoints => ({
-    name,
-    labels,
-    points: times.flatMap((t): [number, number][] => {
-      const x = v(t);
-      return x === null ? [] : [[t, x]];
-    }),
-  });
-  const gauge = (name: string, series: SeriesPoints[]): Family => ({ name, type: 'gauge', series });
-  const pods = [
-    { namespace: 'research', pod: 'notebook-0', gpus: 4, util: 1 },
-    { namespace: 'prod', pod: 'serve-0', gpus: 2, util: 70 },
-  ];
-  const q = (cluster_queue: string, cohort: string, resource = 'nvidia.com/gpu') => ({
-    cluster_queue,
-    cohort,
-    flavor: 'a100',
-    resource,
-    replica_role: 'standalone',
-  });
-  const nightly = (t: number) => clock(t) >= 1 && clock(t) < 3;
-  const embed = (t: number) => clock(t) >= 3 && clock(t) < 4;
-  // Each Job as kube-state-metrics reports it while it exists: its start, then its completion.
-  const jobs = [0, 1].flatMap((day) => [
-    { name: `nightly-${day}`, owner: 'nightly', start: at(start, 1, day), end: at(start, 3, day) },
-    { name: `embed-${day}`, owner: 'embed', start: at(start, 3, day), end: at(start, 4, day) },
-  ]);
-  const job = (j: (typeof jobs)[number]) => ({ namespace: 'etl', job_name: j.name });
-  // ml exports no Job series (kube-state-metrics' jobs collector off): only its pods, two per run, 02:00–02:45.
-  const mlPods = [0, 1].flatMap((day) => {
-    const begin = at(start, 2, day);
-    const owner = `train-${Math.floor(begin / 60)}`;
-    return [0, 1].map((i) => ({ pod: `${owner}-${i}`, owner, start: begin + i * 60, end: begin + 45 * 60 }));
-  });
-  const pod = (p: (typeof mlPods)[number]) => ({ namespace: 'ml', pod: p.pod, uid: p.pod });
-  return [
-    gauge('kube_node_labels', [s('kube_node_labels', { node: NODE, label_karpenter_sh_nodepool: POOL }, () => 1)]),
-    gauge('kube_node_status_allocatable', [
-      s('kube_node_status_allocatable', { node: NODE, resource: 'nvidia_com_gpu', unit: 'integer' }, () => 8),
-    ]),
-    gauge(
-      'kube_pod_container_resource_requests',
-      pods.map((p) =>
-        s(
-          'kube_pod_container_resource_requests',
-          { namespace: p.namespace, pod: p.pod, uid: p.pod, container: 'main', node: NODE, resource: 'nvidia_com_gpu', unit: 'integer' },
-          () => p.gpus,
-        ),
-      ),
-    ),
-    gauge(
-      'DCGM_FI_DEV_GPU_UTIL',
-      pods.flatMap((p, i) =>
-        Array.from({ length: p.gpus }, (_, g) =>
-          s(
-            'DCGM_FI_DEV_GPU_UTIL',
-            { gpu: String(i * 4 + g), modelName: 'NVIDIA A100-SXM4-80GB', Hostname: NODE, namespace: p.namespace, pod: p.pod },
-            () => p.util,
-          ),
-        ),
-      ),
-    ),
-    gauge('kueue_cluster_queue_nominal_quota', [
-      s('kueue_cluster_queue_nominal_quota', q('team-a', 'research'), () => 8),
-      s('kueue_cluster_queue_nominal_quota', q('team-b', 'research'), () => 16),
-      s('kueue_cluster_queue_nominal_quota', q('batch-q', ''), () => 8),
-      s('kueue_cluster_queue_nominal_quota', q('ml-q', ''), () => 4),
-    ]),
-    // Kueue v0.19 on: an unset lendingLimit is +Inf, so team-b lends all it leaves unused.
-    gauge('kueue_cluster_queue_lending_limit', [
-      s('kueue_cluster_queue_lending_limit', q('team-a', 'research'), () => Number.POSITIVE_INFINITY),
-      s('kueue_cluster_queue_lending_limit', q('team-b', 'research'), () => Number.POSITIVE_INFINITY),
-    ]),
-    gauge('kueue_cluster_queue_resource_usage', [
-      s('kueue_cluster_queue_resource_usage', q('team-a', 'research'), () => 8),
-      s('kueue_cluster_queue_resource_usage', q('team-b', 'research'), () => 2),
-      s('kueue_cluster_queue_resource_usage', q('batch-q', ''), (t) => (nightly(t) ? 8 : embed(t) ? 4 : 0)),
-    ]),
-    gauge('kueue_cluster_queue_resource_pending', [
-      s(
-        'kueue_cluster_queue_resource_pending',
-        { cluster_queue: 'batch-q', resource: 'nvidia.com/gpu', replica_role: 'standalone' },
-        (t) => (nightly(t) ? 4 : 0),
-      ),
-    ]),
-    gauge(
-      'kube_job_owner',
-      jobs.map((j) =>
-        s('kube_job_owner', { ...job(j), owner_kind: 'CronJob', owner_name: j.owner, owner_is_controller: 'true' }, (t) =>
-          t >= j.start ? 1 : null,
-        ),
-      ),
-    ),
-    gauge(
-      'kube_job_status_start_time',
-      jobs.map((j) => s('kube_job_status_start_time', job(j), (t) => (t >= j.start ? j.start : null))),
-    ),
-    gauge(
-      'kube_job_status_completion_time',
-      jobs.map((j) => s('kube_job_status_completion_time', job(j), (t) => (t >= j.end ? j.end : null))),
-    ),
-    gauge(
-      'kube_pod_owner',
-      mlPods.map((p) =>
-        s('kube_pod_owner', { ...pod(p), owner_kind: 'Job', owner_name: p.owner, owner_is_controller: 'true' }, (t) =>
-          t >= p.start ? 1 : null,
-        ),
-      ),
-    ),
-    gauge(
-      'kube_pod_start_time',
-      mlPods.map((p) => s('kube_pod_start_time', pod(p), (t) => (t >= p.start ? p.start : null))),
-    ),
-    gauge(
-      'kube_pod_completion_time',
-      mlPods.map((p) => s('kube_pod_completion_time', pod(p), (t) => (t >= p.end ? p.end : null))),
-    ),
-  ];
-}
-
-/** The repository's own manifests: a LocalQueue and the two CronJobs that use it. */
-const cronJob = (name: string, gpus: number) =>
-  [
-    'apiVersion: batch/v1',
-    'kind: CronJob',
-    'metadata:',
-    `  name: ${name}`,
-    '  namespace: etl',
-    'spec:',
-    '  schedule: "0 1 * * *"',
-    '  jobTemplate:',
-    '    metadata:',
-    '      labels:',
-    '        kueue.x-k8s.io/queue-name: batch-lq',
-    '    spec:',
-    '      template:',
-    '        spec:',
-    '          restartPolicy: Never',
-    '          containers:',
-    '            - name: main',
-    '              image: registry.example/etl:1',
-    '              resources:',
-    '                limits:',
-    `                  nvidia.com/gpu: ${gpus}`,
-    '',
-  ].join('\n');
-const MANIFESTS = {
-  'ml/queue.yaml':
-    'apiVersion: kueue.x-k8s.io/v1beta1\nkind: LocalQueue\nmetadata:\n  name: batch-lq\n  namespace: ml\nspec:\n  clusterQueue: ml-q\n',
-  'ml/train.yaml': cronJob('train', 4).replace('namespace: etl', 'namespace: ml').replace('"0 1 * * *"', '"0 2 * * *"'),
-  'jobs/queue.yaml':
-    'apiVersion: kueue.x-k8s.io/v1beta1\nkind: LocalQueue\nmetadata:\n  name: batch-lq\n  namespace: etl\nspec:\n  clusterQueue: batch-q\n',
-  'jobs/nightly.yaml': cronJob('nightly', 8),
-  'jobs/embed.yaml': cronJob('embed', 4),
-};
-
-type Tree = Record<string, string>;
-function tree(label: string, files: Tree): TreeReader {
-  const paths = Object.keys(files);
-  return {
-    label,
-    read: (p) => Promise.resolve(Object.hasOwn(files, p) ? (files[p] ?? null) : null),
-    list: (dir) => Promise.resolve(filesIn(paths, dir)),
-    dirs: (dir) => Promise.resolve(dirsIn(paths, dir)),
-  };
-}
-function changeSet(base: Tree, head: Tree): ChangeSet {
-  const changed = [...new Set([...Object.keys(base), ...Object.keys(head)])].filter((p) => base[p] !== head[p]);
-  return { base: tree('base', base), head: tree('head', head), changedPaths: () => Promise.resolve(changed) };
-}
-
-let prom: RunningPrometheus;
-let end: Date;
-beforeAll(async () => {
-  ({ prom, at: end } = await startTwoDaysOf(cluster));
-}, 60_000);
-afterAll(async () => {
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when beforeAll was skipped or failed.
-  await prom?.stop();
-});
-
-async function review(path: string, before: string, after: string, source?: TelemetrySource): Promise<ReviewResult> {
-  return runReview({
-    changes: changeSet({ ...MANIFESTS, [path]: before }, { ...MANIFESTS, [path]: after }),
-    policy: { policy: { ...DEFAULT_POLICY, window: TWO_DAYS_MINUTES }, diagnostics: [], file: null },
-    telemetry: { source: source ?? new PrometheusSource(prometheusConfig({ PROMETHEUS_URL: prom.url }, { retries: 0 })), at: end },
-  });
-}
-const only = (r: ReviewResult): ChangeReview => {
-  expect(r.reviews).toHaveLength(1);
-  return r.reviews[0]!;
-};
+const live = twoDaysPerFile(noCatalogCluster);
+const review = (path: string, before: string, after: string) => reviewOn(live.started, path, before, after);
 
 describe('a review with no workload catalog, on a real Prometheus', () => {
   it('shows the request not needed when reclaiming the idle notebook covers it', async () => {
@@ -260,6 +52,7 @@ describe('a review with no workload catalog, on a real Prometheus', () => {
   });
 
   it('counts a CronJob seen in the repository and in kube-state-metrics once, each field with its origin', async () => {
+    const end = live.started.at;
     const result = await review('queues/batch.yaml', clusterQueue('batch-q', 8, null), clusterQueue('batch-q', 16, null));
     const r = only(result);
     expect(r.inferred?.map((w) => [w.name, w.runsObserved])).toEqual([
@@ -337,6 +130,7 @@ const CATALOG = [
 describe('a catalog entry that leaves its runtime unknown, on a real Prometheus', () => {
   async function withCatalog(telemetry: boolean): Promise<ReviewResult> {
     const files = { ...MANIFESTS, 'gpu-workloads.yaml': CATALOG };
+    const { prom, at: end } = live.started;
     const source = new PrometheusSource(prometheusConfig({ PROMETHEUS_URL: prom.url }, { retries: 0 }));
     return runReview({
       changes: changeSet(
@@ -349,6 +143,7 @@ describe('a catalog entry that leaves its runtime unknown, on a real Prometheus'
   }
 
   it('takes it from the observed Job runs, and the verdict rests on the plan instead of a missing entry', async () => {
+    const end = live.started.at;
     // From the files alone no run is seen: nightly stays out of the need and nothing can be judged.
     const files = only(await withCatalog(false));
     expect(files).toMatchObject({ verdict: 'insufficient-evidence', gpusNeeded: null });
@@ -373,60 +168,5 @@ describe('a catalog entry that leaves its runtime unknown, on a real Prometheus'
     const comment = renderComment(result);
     expect(comment).toContain('To confirm in a catalog for batch-q (1)');
     expect(comment).toContain('inferred:** what the catalog leaves `unknown` is taken from');
-  });
-});
-
-/** Writes a tree of files under a new temporary directory. */
-async function writeTree(files: Tree): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'gj-snapshot-'));
-  for (const [path, text] of Object.entries(files)) {
-    await mkdir(dirname(join(dir, path)), { recursive: true });
-    await writeFile(join(dir, path), text);
-  }
-  return dir;
-}
-
-describe('a snapshot with no workload catalog, recorded from a real Prometheus', () => {
-  const dirs: string[] = [];
-  afterAll(async () => {
-    for (const d of dirs) await rm(d, { recursive: true, force: true });
-  });
-
-  /** Records with the CLI, then replays a review of the change offline; the live review asks at the step the CLI records at. */
-  async function replayed(args: string[], path: string, before: string, after: string): Promise<[ReviewResult, ReviewResult]> {
-    const out = await writeTree({});
-    dirs.push(out);
-    const file = join(out, 'snap.json');
-    const rec = await runCli('snapshot', ...args, '--prometheus', prom.url, '--at', end.toISOString(), '--window', '2d', '--out', file);
-    expect(rec.stderr).toMatch(/^Recorded \d+ answers/m);
-    expect(rec.code).toBe(0);
-    const snapshot = parseSnapshot(await readFile(file, 'utf8'), file);
-    const live = new PrometheusSource(prometheusConfig({ PROMETHEUS_URL: prom.url }, { retries: 0 }), { minStepSeconds: 300 });
-    return Promise.all([review(path, before, after, live), review(path, before, after, new SnapshotSource(snapshot, file))]);
-  }
-  const reviewsOf = (r: ReviewResult) => reviewJson(r).reviews;
-
-  it('holds what a review of every queue the manifests name needs, read from a checkout (--dir)', async () => {
-    const dir = await writeTree(MANIFESTS);
-    dirs.push(dir);
-    for (const queue of ['batch-q', 'ml-q']) {
-      const path = `queues/${queue}.yaml`;
-      const [live, replay] = await replayed(['--dir', dir], path, clusterQueue(queue, 4, null), clusterQueue(queue, 16, null));
-      expect(replay.missingEvidence.filter((m) => missingWords(m).what.includes('holds no answer'))).toEqual([]);
-      expect(reviewsOf(replay)).toEqual(reviewsOf(live));
-      expect(only(replay).inferred?.some((w) => w.runsObserved > 0)).toBe(true);
-    }
-  });
-
-  it('holds what the review of the change between --base and --head needs', async () => {
-    const path = 'pools/a100.yaml';
-    const [before, after] = [karpenterPool(POOL, 'p4de.24xlarge', 8), karpenterPool(POOL, 'p4de.24xlarge', 12)];
-    const base = await writeTree({ ...MANIFESTS, [path]: before });
-    const head = await writeTree({ ...MANIFESTS, [path]: after });
-    dirs.push(base, head);
-    const [live, replay] = await replayed(['--base', base, '--head', head], path, before, after);
-    expect(replay.missingEvidence.filter((m) => missingWords(m).what.includes('holds no answer'))).toEqual([]);
-    expect(reviewsOf(replay)).toEqual(reviewsOf(live));
-    expect(only(replay).idlePods?.map((p) => p.pod)).toEqual(['notebook-0']);
   });
 });

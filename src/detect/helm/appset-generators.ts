@@ -1,4 +1,6 @@
+import { GpuJustifyError } from '../../domain/errors.js';
 import { repositoryName } from '../../domain/index.js';
+import { fail, ok, type Result } from '../../domain/result.js';
 import type { TreeReader } from '../../domain/index.js';
 import { yamlValue } from '../kit/kube-yaml.js';
 import { renderGoString } from './gotmpl/render.js';
@@ -21,7 +23,7 @@ export interface GeneratorIo {
 }
 
 /** Parameter sets, or why the generators' output cannot be worked out from the repository. */
-export type Generated = { ok: true; params: Params[] } | { ok: false; why: string };
+export type Generated = Result<Params[], string>;
 
 /**
  * Bounds on one ApplicationSet: the Applications it may make and the folders its Git generators
@@ -32,8 +34,6 @@ const MAX_WALK = 1000;
 
 // Generators whose elements only the cluster or an outside service knows.
 const OUTSIDE = ['clusters', 'clusterDecisionResource', 'scmProvider', 'pullRequest', 'plugin'];
-
-const fail = (why: string): Generated => ({ ok: false, why });
 
 /** Argo CD's `basenameNormalized`: what a Kubernetes name cannot hold becomes `-`. */
 const normalized = (s: string): string => s.replace(/[^a-zA-Z0-9.-]+/g, '-');
@@ -67,7 +67,7 @@ function listParams(list: Obj, goTemplate: boolean): Generated {
     if (!isObj(e)) return fail('a list element that is not a mapping');
     params.push(goTemplate ? e : flatten(e));
   }
-  return { ok: true, params };
+  return ok(params);
 }
 
 /** Without goTemplate, parameters are text under dotted keys (`cluster.name`). */
@@ -138,7 +138,7 @@ async function gitParams(git: Obj, goTemplate: boolean, io: GeneratorIo): Promis
       }
     }
   }
-  return params.length > MAX_APPS ? fail(`more than ${MAX_APPS} parameter sets`) : { ok: true, params };
+  return params.length > MAX_APPS ? fail(`more than ${MAX_APPS} parameter sets`) : ok(params);
 }
 
 /**
@@ -225,7 +225,7 @@ async function matrixParams(matrix: Obj, goTemplate: boolean, io: GeneratorIo, d
   const first = await generate(gens[0], goTemplate, io, depth + 1);
   if (!first.ok) return first;
   const params: Params[] = [];
-  for (const a of first.params) {
+  for (const a of first.value) {
     let made: unknown;
     try {
       made = substitute(gens[1], a, goTemplate);
@@ -235,10 +235,10 @@ async function matrixParams(matrix: Obj, goTemplate: boolean, io: GeneratorIo, d
     }
     const second = await generate(made, goTemplate, io, depth + 1);
     if (!second.ok) return second;
-    for (const b of second.params) params.push({ ...a, ...b, [ELEMENT]: [...(a[ELEMENT] ?? []), ...(b[ELEMENT] ?? [])] });
+    for (const b of second.value) params.push({ ...a, ...b, [ELEMENT]: [...(a[ELEMENT] ?? []), ...(b[ELEMENT] ?? [])] });
     if (params.length > MAX_APPS) return fail(`more than ${MAX_APPS} parameter sets`);
   }
-  return { ok: true, params };
+  return ok(params);
 }
 
 /** The first generator's sets, each overridden by the sets of the others whose `mergeKeys` match. */
@@ -250,14 +250,14 @@ async function mergeParams(merge: Obj, goTemplate: boolean, io: GeneratorIo, dep
   for (const g of gens) {
     const r = await generate(g, goTemplate, io, depth + 1);
     if (!r.ok) return r;
-    all.push(r.params);
+    all.push(r.value);
   }
   const keyOf = (p: Params) => JSON.stringify(keys.map((k) => lookup(p, k, goTemplate)));
   const base = (all[0] ?? []).map((p) => ({ ...p }));
   for (const more of all.slice(1)) {
     for (const p of more) for (const b of base) if (keyOf(b) === keyOf(p)) Object.assign(b, p);
   }
-  return { ok: true, params: base };
+  return ok(base);
 }
 
 function lookup(p: Params, key: string, goTemplate: boolean): unknown {
@@ -268,7 +268,9 @@ function lookup(p: Params, key: string, goTemplate: boolean): unknown {
 }
 
 /** A template field that does not render: the ApplicationSet's Applications are then not worked out. */
-export class TemplateFieldError extends Error {}
+export class TemplateFieldError extends GpuJustifyError {
+  override readonly kind = 'appset-template-field';
+}
 
 /** Every string of a value with its `{{…}}` filled from the parameters, as Argo CD fills them. */
 export function substitute(value: unknown, params: Params, goTemplate: boolean): unknown {

@@ -24,8 +24,8 @@ export async function appSetInstalls(set: Obj, io: GeneratorIo): Promise<GitopsI
   const params: Params[] = [];
   for (const gen of Array.isArray(spec.generators) ? spec.generators : []) {
     const made = await generate(gen, goTemplate, io);
-    if (!made.ok) return unworked(`an ApplicationSet: ${made.why}`);
-    params.push(...made.params);
+    if (!made.ok) return unworked(`an ApplicationSet: ${made.error}`);
+    params.push(...made.value);
   }
   if (params.length > MAX_APPS) return unworked(`an ApplicationSet of more than ${MAX_APPS} Applications`);
   const apps: { name: string; spec: Obj; element: string[] }[] = [];

@@ -1,3 +1,4 @@
+import { GpuJustifyError } from '../../../domain/errors.js';
 import type { Node, Operand, Parsed, Pipe } from './parse.js';
 import { FUNCS } from './funcs.js';
 import type { Call } from './funcs.js';
@@ -18,8 +19,12 @@ interface OutLine {
 }
 
 /** `{{break}}` and `{{continue}}`, unwinding to their `range`. */
-class Break extends Error {}
-class Continue extends Error {}
+class Break extends GpuJustifyError {
+  override readonly kind = 'template-break';
+}
+class Continue extends GpuJustifyError {
+  override readonly kind = 'template-continue';
+}
 
 /** Stops on what only the cluster or the chart's other files hold (`.Capabilities`, `.Files`): never guessed. */
 export const UNKNOWABLE = Symbol('unknowable');

@@ -5,13 +5,17 @@
  * its line.
  */
 
+import { GpuJustifyError } from '../../../domain/errors.js';
+
 export type Token =
   | { t: 'ident' | 'field' | 'var' | 'str' | 'num' | 'char' | 'bool'; v: string; space: boolean }
   | { t: 'dot' | 'nil' | 'lparen' | 'rparen' | 'pipe' | 'declare' | 'assign' | 'comma'; v: string; space: boolean };
 
 export type Piece = { k: 'text'; text: string; line: number } | { k: 'action'; tokens: Token[]; line: number };
 
-export class TemplateSyntaxError extends Error {
+export class TemplateSyntaxError extends GpuJustifyError {
+  override readonly kind = 'template-syntax';
+
   constructor(
     message: string,
     readonly line: number,

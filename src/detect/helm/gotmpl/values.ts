@@ -4,7 +4,11 @@
  * (a JS bigint). nil is null or undefined; maps are plain objects, slices arrays.
  */
 
-export class RenderError extends Error {
+import { GpuJustifyError } from '../../../domain/errors.js';
+
+export class RenderError extends GpuJustifyError {
+  override readonly kind = 'template-render';
+
   constructor(
     message: string,
     /** The function that failed or is outside the renderer's set, where one did. */

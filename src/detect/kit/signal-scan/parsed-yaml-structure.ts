@@ -1,4 +1,5 @@
 import { CST, Parser } from 'yaml';
+import { GpuJustifyError } from '../../../domain/errors.js';
 import { blank, child, lineAt, plainKeys } from './structure.js';
 import type { PathNode, Structure } from './structure.js';
 import { declaresInfrastructure, syntaxOf } from './syntax.js';
@@ -14,7 +15,9 @@ const TEMPLATE = /\{\{|\{%|%\{/;
 const MAX_DEPTH = 256;
 
 /** The text cannot be read by its structure here: the indentation scan reads it. */
-class Unread extends Error {}
+class Unread extends GpuJustifyError {
+  override readonly kind = 'yaml-unread';
+}
 
 /**
  * YAML from `from` to `to`, as the tools that apply it read it: by the parsed structure, so a flow
