@@ -55,6 +55,11 @@ const NOT_SIZING_KEY = /driver|utili[sz]ation|operator|plugin|exporter|metrics|m
 const IMAGE_OR_DEMAND_KEY = /(?:^|[_.-])(?:ami|requests?)(?:[_.-]|$)|^(?:ami|requests?)[A-Z]|[a-z0-9](?:Ami|Requests?)(?:[A-Z0-9]|$)/;
 const sizes = (key: string) => !NOT_SIZING_KEY.test(key) && !IMAGE_OR_DEMAND_KEY.test(key);
 
+/** A key the scan takes for a GPU name (`gpu_nodes_count`, `guest_accelerator`): one that says GPU and may size them. */
+export function isGpuKey(key: string): boolean {
+  return GPU_KEY.test(key) && sizes(key);
+}
+
 // A GPU resource with its dots escaped, as a Helm `--set` path writes a key holding dots
 // (`nodeSelector.nvidia\.com/gpu\.present`; `\\.` inside an HCL or JSON string).
 const ESCAPED_GPU_RESOURCE = /\b(?:nvidia\\{1,2}\.com\/(?:gpu|mig-)|amd\\{1,2}\.com\/gpu|gpu\\{1,2}\.intel\\{1,2}\.com\/)[a-z0-9_.\\-]*/gi;
@@ -85,7 +90,7 @@ export function findSignals(text: string, structure: Structure, keys: boolean): 
   }
   if (keys) {
     for (const k of structure.keys) {
-      if (GPU_KEY.test(k.key) && sizes(k.key)) found.push({ offset: k.offset, token: k.key, kind: 'gpu-key' });
+      if (isGpuKey(k.key)) found.push({ offset: k.offset, token: k.key, kind: 'gpu-key' });
     }
   }
   found.sort((a, b) => a.offset - b.offset || b.token.length - a.token.length);
