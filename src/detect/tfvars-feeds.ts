@@ -1,5 +1,6 @@
 import type { NotFollowed } from '../domain/index.js';
 import { accountSignals } from './kit/signal-scan/account.js';
+import { isGpuKey } from './kit/signal-scan/signals.js';
 import { namesGpu } from './kit/gpu-signal.js';
 import { dirOf } from './kit/paths.js';
 import { isTfvarsPath } from './terraform/module-scope.js';
@@ -14,7 +15,8 @@ export interface TfvarsSide extends FeedIo {
 
 /**
  * A variable file read with its module (beside it, or found above by follow-modules): each
- * changed value that names a GPU must feed, in that module, only what is read (terraform-feeds.ts),
+ * changed value that names a GPU, or is set under a key that does (`gpu_nodes_count = 4`: the
+ * floor's GPU key), must feed, in that module, only what is read (terraform-feeds.ts),
  * else it is not followed at its key. A value that did not change changes nothing, as the input
  * checks (input-files.ts) judge such files; a file whose module is not known is theirs alone.
  */
@@ -39,7 +41,7 @@ export async function tfvarsNotFed(
   const out: NotFollowed[] = [];
   for (const key of [...new Set([...Object.keys(after), ...Object.keys(before)])]) {
     const [b, a] = [JSON.stringify(before[key] ?? null), JSON.stringify(after[key] ?? null)];
-    if (a === b || !namesGpu(`${a} ${b}`)) continue;
+    if (a === b || !(namesGpu(`${a} ${b}`) || isGpuKey(key))) continue;
     const atHead = key in after;
     const side = atHead ? sides.head : sides.base;
     const feeds = await moduleFeeds(dir, side, side.cache);

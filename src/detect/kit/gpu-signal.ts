@@ -1,4 +1,5 @@
 import { looksLikeGpuType } from './gpu-types/index.js';
+import { OTHER_GPU_TYPES } from './gpu-types/families.js';
 
 // Words that only GPU capacity, its resources or its machines use.
 const GPU_WORD_RE = /gpu|nvidia|accelerator|amd\.com|habana|neuron|\btpu/i;
@@ -6,9 +7,12 @@ const GPU_WORD_RE = /gpu|nvidia|accelerator|amd\.com|habana|neuron|\btpu/i;
 // Underscores too: Azure VM sizes are Standard_NC24ads_A100_v4.
 const TYPE_TOKEN_RE = /[A-Za-z][\w]*[._-][\w.-]*\w/g;
 
+// The GPU machine names of other clouds (CoreWeave `gd-8xh100ib-i128`, Crusoe `a100-80gb.1x`), one at a time.
+const OTHER_TYPES_RE = OTHER_GPU_TYPES.map((t) => new RegExp(t.pattern.source));
+
 /** True when a value names a GPU: a GPU word, or a GPU machine type. */
 export function namesGpu(text: string): boolean {
-  if (GPU_WORD_RE.test(text)) return true;
+  if (GPU_WORD_RE.test(text) || OTHER_TYPES_RE.some((re) => re.test(text))) return true;
   for (const m of text.matchAll(TYPE_TOKEN_RE)) if (looksLikeGpuType(m[0])) return true;
   return false;
 }

@@ -1,4 +1,14 @@
-import type { CapacityParser, Coverage, ParseResult, SetParseResult, SourceFile, Unfollowed } from '../parser.js';
+import { accountedOf } from '../parser.js';
+import type {
+  AccountedLines,
+  Accounting,
+  CapacityParser,
+  Coverage,
+  ParseResult,
+  SetParseResult,
+  SourceFile,
+  Unfollowed,
+} from '../parser.js';
 import { TerraformBudget } from './expr-budget.js';
 import { mayRenderTemplates } from './template-data.js';
 import { dataRenderedTemplates, fileReferences, readTemplateAttributes, renderedTemplates } from './templates.js';
@@ -18,9 +28,9 @@ function declaresManifests(path: string, text: string): boolean {
  * errors are the Terraform reader's to report.
  */
 export function terraformManifestsParser(inner: readonly CapacityParser[], renders: readonly CapacityParser[] = inner): CapacityParser {
-  const parseSet = (files: readonly SourceFile[]): SetParseResult & Coverage => {
+  const parseSet = (files: readonly SourceFile[]): SetParseResult & Coverage & Accounting => {
     const budget = new TerraformBudget();
-    const result: Required<SetParseResult> & { notFollowed: Unfollowed[] } = {
+    const result: Required<SetParseResult> & { notFollowed: Unfollowed[]; accounted: AccountedLines[] } = {
       decls: [],
       diagnostics: [],
       unresolved: [],
@@ -28,14 +38,22 @@ export function terraformManifestsParser(inner: readonly CapacityParser[], rende
       // A rendered template's own reading (YAML with `${…}` in it) gives way to the render.
       supersedes: renderedTemplates(files),
       replaces: [],
+      accounted: [],
     };
     const { parsed, scope } = parseModule(files, budget);
     result.supersedes.push(...dataRenderedTemplates(parsed, files));
     for (const f of parsed) {
       if (!declaresManifests(f.path, f.text)) continue;
       const loc = locatorFor(f.path, f.text);
-      const outs: (Required<ParseResult> & Coverage)[] = [readManifestResources(f.path, f.body, loc, scope, inner)];
-      if (mayRenderTemplates(f.text)) outs.push(readTemplateAttributes(f.path, f.body, loc, scope, renders));
+      const manifests = readManifestResources(f.path, f.body, loc, scope, inner);
+      const outs: (Required<ParseResult> & Coverage)[] = [manifests];
+      // Manifests stand for their objects; a template attribute of a resource says which lines it read (templates.ts).
+      result.accounted.push(...accountedOf(manifests));
+      if (mayRenderTemplates(f.text)) {
+        const templates = readTemplateAttributes(f.path, f.body, loc, scope, renders);
+        outs.push(templates);
+        result.accounted.push(...templates.accounted);
+      }
       for (const out of outs) {
         result.decls.push(...out.decls);
         result.unresolved.push(...out.unresolved);

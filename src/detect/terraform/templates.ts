@@ -1,8 +1,8 @@
 import { diagnostic } from '../../domain/index.js';
 import type { Diagnostic } from '../../domain/index.js';
-import { namesGpu } from '../kit/gpu-signal.js';
+import { namesGpu, sizesCapacity } from '../kit/gpu-signal.js';
 import { dirOf } from '../kit/paths.js';
-import type { CapacityParser, ParseResult, SourceFile, Unfollowed } from '../parser.js';
+import type { AccountedLines, CapacityParser, ParseResult, SourceFile, Unfollowed } from '../parser.js';
 import { evaluate } from './expr-eval.js';
 import type { Scope, Value } from './expr-eval.js';
 import { valueFingerprint } from './inputs-fingerprint.js';
@@ -87,7 +87,18 @@ export function dataRenderedTemplates(
 
 const TEMPLATED = RENDERS_TEMPLATE;
 
-export type TemplateReading = Required<ParseResult> & { notFollowed: Unfollowed[] };
+export type TemplateReading = Required<ParseResult> & { notFollowed: Unfollowed[]; accounted: AccountedLines[] };
+
+/**
+ * Resources that carry a render to what applies it (a chart's values, a file, a command): what
+ * they are besides the render is no capacity, so what is found in the render stands for the whole
+ * block. Any other resource (a node group of a provider no reader knows) is its own capacity: the
+ * render accounts for its attribute alone, and what sizes the resource beside it is part of what
+ * the render is given.
+ */
+const CARRIERS = new Set(['helm_release', 'local_file', 'local_sensitive_file', 'null_resource', 'terraform_data']);
+// Terraform's own arguments that copy a resource.
+const COPIES = new Set(['count', 'for_each']);
 
 /**
  * What templates render where a resource or module is handed them (a `helm_release`'s values, a
@@ -103,47 +114,85 @@ export function readTemplateAttributes(
   scope: Scope,
   inner: readonly CapacityParser[],
 ): TemplateReading {
-  const out: TemplateReading = { decls: [], diagnostics: [], unresolved: [], notFollowed: [] };
-  const blocks: { address: string; path: readonly string[]; raw: Record<string, unknown> }[] = [];
+  const out: TemplateReading = { decls: [], diagnostics: [], unresolved: [], notFollowed: [], accounted: [] };
+  const blocks: { address: string; path: readonly string[]; raw: Record<string, unknown>; carrier: boolean }[] = [];
   for (const [type, byLabel] of Object.entries(asRecord(body.resource))) {
     if ((MANIFEST_RESOURCE_TYPES as readonly string[]).includes(type)) continue;
     for (const [label, list] of Object.entries(asRecord(byLabel))) {
       if (Array.isArray(list))
-        blocks.push({ address: `${type}.${label}`, path: ['resource', type, label], raw: asRecord(list[list.length - 1]) });
+        blocks.push({
+          address: `${type}.${label}`,
+          path: ['resource', type, label],
+          raw: asRecord(list[list.length - 1]),
+          carrier: CARRIERS.has(type),
+        });
     }
   }
   for (const [label, list] of Object.entries(asRecord(body.module))) {
-    if (Array.isArray(list)) blocks.push({ address: `module.${label}`, path: ['module', label], raw: asRecord(list[list.length - 1]) });
+    if (Array.isArray(list))
+      blocks.push({ address: `module.${label}`, path: ['module', label], raw: asRecord(list[list.length - 1]), carrier: true });
   }
-  for (const { address, path, raw } of blocks) {
+  for (const { address, path, raw, carrier } of blocks) {
     for (const [attr, value] of Object.entries(raw)) {
       if (!TEMPLATED.test(JSON.stringify(value))) continue;
       const block = loc.path(loc.file(), [path]);
-      const line = (block && loc.child(block, attr)?.line) ?? block?.line ?? 1;
-      const r = evaluate(value, scope);
-      if (!r.ok) {
-        if (!namesGpu(JSON.stringify(value)) && !templatesNameGpu(value, scope)) continue;
-        out.diagnostics.push(
-          diagnostic(
-            file,
-            line,
-            'warning',
-            `${address}: ${attr} renders a template from ${r.culprit}: the GPU capacity it may declare is not read`,
-          ),
-        );
-        out.notFollowed.push({
-          file,
-          line,
-          reason: 'count-unknown',
-          subject: `${address}.${attr}`,
-          fingerprint: JSON.stringify(valueFingerprint(value, scope)),
-        });
-        continue;
-      }
-      for (const text of strings(r.value)) readRendered(file, `${address}.${attr}`, text, line, inner, out);
+      const span = block && loc.child(block, attr);
+      const line = span?.line ?? block?.line ?? 1;
+      const found = size(out);
+      readAttribute(file, address, attr, value, line, carrier ? {} : sizing(raw, attr), scope, inner, out);
+      // A carrier's findings stand for its block (accountedOf's default); any other resource's for the attribute's lines.
+      if (size(out) === found) continue;
+      out.accounted.push(carrier || !span ? { file, from: line, to: line, object: true } : { file, from: line, to: loc.lineAt(span.end) });
     }
   }
   return out;
+}
+
+const size = (o: TemplateReading) => o.decls.length + o.unresolved.length + o.notFollowed.length + o.diagnostics.length;
+
+/** A resource's arguments beside `attr` that copy or size it: `count`, `for_each`, `fixed_node_count`, `max_size`. */
+function sizing(raw: Record<string, unknown>, attr: string): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(raw).filter(([k]) => k !== attr && (COPIES.has(k) || sizesCapacity(k))));
+}
+
+/** One templated attribute: its render read by `inner`, or, when it cannot be told, not followed (with what it is given). */
+function readAttribute(
+  file: string,
+  address: string,
+  attr: string,
+  value: unknown,
+  line: number,
+  beside: Record<string, unknown>,
+  scope: Scope,
+  inner: readonly CapacityParser[],
+  out: TemplateReading,
+): void {
+  const r = evaluate(value, scope);
+  if (!r.ok) {
+    if (!namesGpu(JSON.stringify(value)) && !templatesNameGpu(value, scope)) return;
+    out.diagnostics.push(
+      diagnostic(
+        file,
+        line,
+        'warning',
+        `${address}: ${attr} renders a template from ${r.culprit}: the GPU capacity it may declare is not read`,
+      ),
+    );
+    out.notFollowed.push({
+      file,
+      line,
+      reason: 'count-unknown',
+      subject: `${address}.${attr}`,
+      // What sizes the resource beside the render is part of what it is given: a change there is not the same render.
+      fingerprint: JSON.stringify(
+        Object.keys(beside).length === 0
+          ? valueFingerprint(value, scope)
+          : [valueFingerprint(value, scope), valueFingerprint(beside, scope)],
+      ),
+    });
+    return;
+  }
+  for (const text of strings(r.value)) readRendered(file, `${address}.${attr}`, text, line, inner, out);
 }
 
 /** Whether a template the value renders names GPUs (its text, read with the set); a template_file whose text is not known may. */

@@ -185,6 +185,13 @@ export const OTHER_GPU_TYPES: readonly { cloud: string; pattern: RegExp; example
     example: 'vcg-a100-1c-6g-4vram',
     source: 'Vultr Cloud GPU plan ids',
   },
+  {
+    cloud: 'Crusoe',
+    // `<GPU>[-<memory>gb][-<form>…].<GPUs>x`; CPU types are `c1a.16x`, `s1a.80x`: a GPU model leads.
+    pattern: /\b(?:[abhl][0-9]{2,3}s?|gb[0-9]{3}|mi[0-9]{3}x|rtx[a-z0-9]*)(?:-[0-9]+gb)?(?:-[a-z0-9]+)*\.[0-9]+x\b/g,
+    example: 'h100-80gb-sxm-ib.8x',
+    source: 'Crusoe Cloud instance types (terraform-provider-crusoe examples: a100-80gb.1x, a100-80gb-sxm-ib.8x; CPU: c1a, s1a)',
+  },
 ];
 
 /**

@@ -34,7 +34,7 @@ export interface Signal {
  * expression: only a text it matches is scanned.
  */
 const MAYBE =
-  /gpu|accelerat|nvidia|amd\.com|standard_n[cdvg][0-9]|\b(?:ml\.)?[pg]r?[0-9][a-z0-9-]*[.\s'"\],]|\b(?:a[234]x?|g[24])-[a-z]|instance(?:class|type)\.|\bgd-[0-9]|\bgb[0-9]{3}-[0-9]|\bgx[0-9]-[0-9]|ecs\.[a-z]*gn|\bvcg-/i;
+  /gpu|accelerat|nvidia|amd\.com|standard_n[cdvg][0-9]|\b(?:ml\.)?[pg]r?[0-9][a-z0-9-]*[.\s'"\],]|\b(?:a[234]x?|g[24])-[a-z]|instance(?:class|type)\.|\bgd-[0-9]|\bgb[0-9]{3}-[0-9]|\bgx[0-9]-[0-9]|ecs\.[a-z]*gn|\bvcg-|\b(?:[abhl][0-9]{2,3}s?|gb[0-9]{3}|mi[0-9]{3}x)[a-z0-9-]*\.[0-9]+x\b/i;
 
 export function mayNameGpus(text: string): boolean {
   return MAYBE.test(text);
@@ -54,6 +54,11 @@ const NOT_SIZING_KEY = /driver|utili[sz]ation|operator|plugin|exporter|metrics|m
  */
 const IMAGE_OR_DEMAND_KEY = /(?:^|[_.-])(?:ami|requests?)(?:[_.-]|$)|^(?:ami|requests?)[A-Z]|[a-z0-9](?:Ami|Requests?)(?:[A-Z0-9]|$)/;
 const sizes = (key: string) => !NOT_SIZING_KEY.test(key) && !IMAGE_OR_DEMAND_KEY.test(key);
+
+/** A key the scan takes for a GPU name (`gpu_nodes_count`, `guest_accelerator`): one that says GPU and may size them. */
+export function isGpuKey(key: string): boolean {
+  return GPU_KEY.test(key) && sizes(key);
+}
 
 // A GPU resource with its dots escaped, as a Helm `--set` path writes a key holding dots
 // (`nodeSelector.nvidia\.com/gpu\.present`; `\\.` inside an HCL or JSON string).
@@ -85,7 +90,7 @@ export function findSignals(text: string, structure: Structure, keys: boolean): 
   }
   if (keys) {
     for (const k of structure.keys) {
-      if (GPU_KEY.test(k.key) && sizes(k.key)) found.push({ offset: k.offset, token: k.key, kind: 'gpu-key' });
+      if (isGpuKey(k.key)) found.push({ offset: k.offset, token: k.key, kind: 'gpu-key' });
     }
   }
   found.sort((a, b) => a.offset - b.offset || b.token.length - a.token.length);
