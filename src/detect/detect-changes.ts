@@ -118,6 +118,7 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
       ...io,
       ...(sides.dirs ? { dirs: sides.dirs } : {}),
       ...(changes.repositories ? { repositories: changes.repositories } : {}),
+      manifests: parsers.find((p) => p.id === 'terraform-manifests'),
     },
     unknownModules(perSet, changed),
   );
@@ -132,6 +133,7 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
     [...changed].sort(),
     io,
     parsers.find((p) => p.id === 'terraform-manifests'),
+    modules.modules,
   );
   for (const path of templates.followed) parsed.add(path);
   perSet.push({ base: templates.base, head: templates.head });

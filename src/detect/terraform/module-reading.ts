@@ -1,7 +1,9 @@
 import type { CapacityDecl, Diagnostic, ObjectAddress } from '../../domain/index.js';
 import { callAddress, inModule, mapAddress, movesIn, withMoves } from './addresses.js';
 import type { CoverageIo } from '../side-readers.js';
-import type { SetParseResult, SourceFile, Unfollowed, UnresolvedDecl } from '../parser.js';
+import type { CapacityParser, SetParseResult, SourceFile, Unfollowed, UnresolvedDecl } from '../parser.js';
+import { fileReferences } from './templates.js';
+import { namesGpu } from '../kit/gpu-signal.js';
 import { evaluate } from './expr-eval.js';
 import type { Scope, Value } from './expr-eval.js';
 import { inputsFingerprint } from './inputs-fingerprint.js';
@@ -100,7 +102,7 @@ export const empty = (): Side => ({ decls: [], diagnostics: [], unresolved: [], 
 /** A module's findings moved to where they were asked for: the call, or the variable file. */
 export function place(
   out: Side,
-  found: ReturnType<typeof parseTerraformSet>,
+  found: ReturnType<typeof parseTerraformSet> & { supersedes?: string[] },
   file: string,
   line: number,
   label: (name: string) => string,
@@ -120,6 +122,7 @@ export function place(
       .map((d): Diagnostic => ({ ...d, file, line, message: `${why}: ${d.message}` })),
   );
   out.notFollowed.push(...(found.notFollowed ?? []).map((n) => ({ ...n, file, line })));
+  out.supersedes.push(...(found.supersedes ?? []));
 }
 
 /** What one local module call declares, read through the module. */
@@ -136,7 +139,11 @@ export interface CallReading {
   skipped?: true;
 }
 
-export type Collected = Required<ReturnType<typeof parseTerraformSet>> & { notFollowed: Unfollowed[] };
+export type Collected = Required<ReturnType<typeof parseTerraformSet>> & {
+  notFollowed: Unfollowed[];
+  /** Templates rendered through the module: their own readings (YAML with `${…}`) give way. */
+  supersedes?: string[];
+};
 
 // Modules calling modules: followed this deep.
 const MAX_DEPTH = 3;
@@ -157,6 +164,11 @@ const LOCAL_SOURCE = /(?:\bsource\s*=|"source"\s*:)\s*"\.\.?\//;
 /** What the follow reads: the two sides, listings, and the repository's own names (module-source.ts). */
 export interface FollowIo extends CoverageIo {
   repositories?: readonly string[];
+  /**
+   * The reader of Kubernetes objects declared in Terraform (manifests-parser.ts): a module read
+   * through its call declares those too, with the call's values, and its own reading is dropped.
+   */
+  manifests?: CapacityParser | undefined;
   /** The folders inside a folder, where the listing can tell: to find the module a variable file beside it sets. */
   dirs?: (dir: string) => Promise<string[]>;
 }
@@ -229,7 +241,7 @@ export async function readCalls(
       }
       budget.left -= instances.length;
       const texts = await readFiles(io, side, moduleFiles);
-      const found: Collected = { decls: [], diagnostics: [], unresolved: [], notFollowed: [] };
+      const found: Collected = { decls: [], diagnostics: [], unresolved: [], notFollowed: [], supersedes: [] };
       for (const inst of instances) {
         const args: Record<string, unknown> = {};
         for (const [name, value] of Object.entries(raw)) if (!META.has(name)) args[name] = value;
@@ -240,7 +252,16 @@ export async function readCalls(
         found.decls.push(...r.decls.map(placed));
         found.unresolved.push(...r.unresolved.map(placed));
         found.diagnostics.push(...r.diagnostics);
-        found.notFollowed.push(...r.notFollowed);
+        found.supersedes?.push(...(r.supersedes ?? []));
+        // An object the readers left unread in the module is raised when what the call gives changed.
+        const given = inputsFingerprint(raw, scope);
+        found.notFollowed.push(
+          ...r.notFollowed.map((n) =>
+            n.subject === UNREAD_MANIFEST
+              ? { ...n, subject: `module.${label}`, needs: source, inputs: Object.keys(args).sort(), fingerprint: given }
+              : n,
+          ),
+        );
       }
       out.push({ file: f.path, label, line, source, moduleDir, ref: folder.own?.ref ?? null, found });
     }
@@ -269,15 +290,41 @@ async function readGiven(
   }
   const given = [...texts, { path: join(moduleDir, GIVEN_TFVARS), text: `${lines.join('\n')}\n` }];
   const inner = depth + 1 < MAX_DEPTH ? await readCalls(io, side, moduleDir, given, budget, depth + 1) : [];
-  const found: Collected = { decls: [], diagnostics: [], unresolved: [], notFollowed: [] };
-  for (const r of [withoutCalls(parseTerraformSet(given, budget.budget), inner), ...inner.map((c) => c.found)]) {
+  const found: Collected = { decls: [], diagnostics: [], unresolved: [], notFollowed: [], supersedes: [] };
+  const manifests = await readManifests(io, side, given);
+  for (const r of [withoutCalls(parseTerraformSet(given, budget.budget), inner), ...manifests, ...inner.map((c) => c.found)]) {
     found.decls.push(...r.decls);
     found.unresolved.push(...r.unresolved);
     found.diagnostics.push(...r.diagnostics);
     found.notFollowed.push(...r.notFollowed);
+    found.supersedes?.push(...(r.supersedes ?? []));
   }
   return found;
 }
+
+/** The Kubernetes objects a module declares given its values, with the templates it renders. */
+async function readManifests(io: FollowIo, side: 'base' | 'head', given: readonly SourceFile[]): Promise<Collected[]> {
+  const parseSet = io.manifests?.parseSet?.bind(io.manifests);
+  if (parseSet === undefined || !given.some((f) => io.manifests?.mightContain(f.path, f.text))) return [];
+  const files = [...given];
+  for (const ref of [...new Set(given.flatMap((f) => fileReferences(f)))]) {
+    const text = await io[side].read(ref);
+    if (text !== null && !files.some((f) => f.path === ref)) files.push({ path: ref, text });
+  }
+  const r = parseSet(files);
+  const notFollowed = [...(r.notFollowed ?? [])];
+  // An object the readers leave unread (a heredoc with `${var.x}` in it) is the floor's when its
+  // file changes; read through a call it is not followed, raised when what the call gives changes.
+  const found = new Set([...r.decls, ...(r.unresolved ?? []), ...notFollowed].map((d) => d.file));
+  for (const f of given)
+    if (io.manifests?.mightContain(f.path, f.text) && VARIABLE.test(f.text) && namesGpu(f.text) && !found.has(f.path))
+      notFollowed.push({ file: f.path, line: null, reason: 'local-module', subject: UNREAD_MANIFEST, fingerprint: '' });
+  return [{ decls: r.decls, diagnostics: r.diagnostics, unresolved: r.unresolved ?? [], notFollowed, supersedes: r.supersedes ?? [] }];
+}
+
+const VARIABLE = /\bvar\.[A-Za-z_]/;
+// The subject of such a note until the call that reads the module names it.
+const UNREAD_MANIFEST = '~unread manifest';
 
 /** What a module of this repository declares given `args` (a Terragrunt unit's inputs); null when its folder holds no Terraform. */
 export async function readModuleCall(

@@ -30,12 +30,14 @@ export async function followTemplates(
   changed: readonly string[],
   io: CoverageIo,
   parser: CapacityParser | undefined,
+  readThroughCalls: readonly string[] = [],
 ): Promise<FollowedTemplates> {
   const empty = (): Side => ({ decls: [], diagnostics: [], unresolved: [], notFollowed: [], supersedes: [], replaces: [] });
   const result: FollowedTemplates = { base: empty(), head: empty(), followed: [] };
   if (!parser?.parseSet) return result;
   const parseSet = parser.parseSet.bind(parser);
-  const done = new Set(changed.filter((p) => isTfFile(p)).map(dirOf));
+  // A module read through its calls (module-reading.ts) has rendered its templates there, with the calls' values.
+  const done = new Set([...changed.filter((p) => isTfFile(p)).map(dirOf), ...readThroughCalls]);
   for (const path of changed.filter((p) => TEMPLATE_LIKE.test(p) && !isTfvarsPath(p))) {
     const moduleDir = await rendererOf(path, io);
     // A module whose own files changed is read with its templates already.
