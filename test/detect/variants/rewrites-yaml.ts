@@ -151,7 +151,7 @@ export const splitDocuments: Rewrite = {
   apply: (sides) =>
     mapFiles(sides, (path, text) => {
       if (!/\.ya?ml$/.test(path) || text.includes('{{')) return null;
-      const docs = parseAllDocuments(text);
+      const docs = parseAllDocuments(text, { version: '1.1' });
       if (!Array.isArray(docs) || docs.some((d) => d.errors.length > 0)) return null;
       const objects = docs.filter((d) => d.contents !== null);
       if (objects.length < 2) return null;

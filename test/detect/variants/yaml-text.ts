@@ -9,7 +9,7 @@ function isYaml(path: string, text: string): boolean {
 /** The file's documents, or null when any fails to parse or the file is no YAML of Kubernetes objects. */
 export function kubeDocuments(path: string, text: string): Document.Parsed[] | null {
   if (!isYaml(path, text)) return null;
-  const docs = parseAllDocuments(text);
+  const docs = parseAllDocuments(text, { version: '1.1' });
   if (!Array.isArray(docs) || docs.length === 0) return null;
   if (docs.some((d) => d.errors.length > 0)) return null;
   const objects = docs.filter((d) => d.contents !== null);

@@ -117,7 +117,7 @@ export const kueueFlavorsSplit: Rewrite = {
 function flavorCopy(files: Tree, name: string): string {
   for (const [path, text] of Object.entries(files)) {
     if (!/\.ya?ml$/.test(path) || !text.includes('ResourceFlavor')) continue;
-    for (const d of parseAllDocuments(text)) {
+    for (const d of parseAllDocuments(text, { version: '1.1' })) {
       if (d.errors.length > 0 || d.get('kind') !== 'ResourceFlavor' || d.getIn(['metadata', 'name']) !== name) continue;
       d.setIn(['metadata', 'name'], `${name}-gj`);
       d.commentBefore = null;
