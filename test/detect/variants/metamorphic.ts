@@ -158,6 +158,12 @@ export const EXPECTED_TO_FAIL: readonly ExpectedFailure[] = [
       "false alarm: a patch in a kustomize Component is read with the Component's own kustomization, which has no resources, so its base is unknown; the kustomization in the folder above that includes the Component is not searched for (only the usual overlay folders are)",
   },
   {
+    rewrite: 'symlink-inside',
+    cases: ['nebius k8s-training tfvars: cpu_nodes_count 2 → 3 (negative control)'],
+    reason:
+      'false alarm: the link target (`gj-moved/…/terraform.tfvars.src`) is a file no reader takes, new at head, whose keys name GPUs (`gpu_nodes_count_per_group`): the floor cannot tell it only feeds the root through the link, so it is not followed',
+  },
+  {
     rewrite: 'tf-defaults-auto-tfvars',
     cases: ['aws-do-eks p6-b200: the GPU AMI name pattern 1.35 → 1.36 (negative control)'],
     reason:
