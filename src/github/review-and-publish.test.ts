@@ -149,20 +149,6 @@ describe('reviewAndPublish: the conclusion', () => {
     }
   });
 
-  it('a comment that fails in a way the queue retries is handed back to it, the conclusion kept and the check saying so', async () => {
-    for (const kind of ['not justified', 'insufficient evidence']) {
-      for (const mode of ['enforce', 'advise'] as const) {
-        const publisher = new MemoryPublisher();
-        const err = new GitHubApiError(502, 'POST', '/repos/acme/infra/issues/7/comments');
-        publisher.refuseComment = () => err;
-        await expect(review(publisher, { judged: await judge(kind, mode), retry: () => true })).rejects.toBe(err);
-        const expected = mode === 'enforce' ? 'failure' : 'neutral';
-        expect(publisher.check.conclusions.map((c) => c.conclusion)).toEqual([expected]);
-        expect(publisher.check.rewrites.at(-1)?.summary).toMatch(/The comment could not be posted yet: .*502.* It is tried again/);
-      }
-    }
-  });
-
   it('a conclusion GitHub will not take is concluded later, never left in progress; only a rate limit is not thrown', async () => {
     const retryAt = Date.now() + 3_600_000;
     const limited = new MemoryPublisher();

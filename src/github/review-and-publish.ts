@@ -202,16 +202,8 @@ export async function reviewAndPublish(run: ReviewAndPublish): Promise<ReviewOut
     const reason = describeFailure(err);
     if (computed && check.concluded !== null) {
       // The check already says what the review found; only a later write (the comment) failed.
-      // Worth another attempt (GitHub's 5xx, a rate limit, write turns taken): handed back to the
-      // queue, whose next run concludes the same check again and writes the comment, found by its
-      // marker rather than created twice. Meanwhile the check says the comment is still to come.
-      const again = run.retry?.(err) === true;
-      log.error(
-        { err: reason, pr, conclusion: check.concluded },
-        again ? 'review concluded, but posting the rest failed; to be tried again' : 'review concluded, but posting the rest failed',
-      );
-      if (check.concluded === computed.output.conclusion) await noteUnposted(check, computed.output, reason, log, again);
-      if (again) throw err;
+      log.error({ err: reason, pr, conclusion: check.concluded }, 'review concluded, but posting the rest failed');
+      if (check.concluded === computed.output.conclusion) await noteUnposted(check, computed.output, reason, log);
       return { result: computed.result, conclusion: computed.output.conclusion, override: null, refused: null };
     }
     if (run.retry?.(err)) {
@@ -256,16 +248,10 @@ function unsettle<T>(settled: Settled<T>): T {
   throw settled.error;
 }
 
-/**
- * Says on the check, its conclusion unchanged, that the comment could not be posted, and whether
- * it is tried again. Best effort.
- */
-async function noteUnposted(check: ReviewCheck, output: CheckOutput, reason: string, log: Logger, again: boolean): Promise<void> {
-  const note = again
-    ? `_The comment could not be posted yet: ${reason}. It is tried again shortly, unless a newer commit is reviewed first._`
-    : `_The comment could not be posted: ${reason}._`;
+/** Says on the check, its conclusion unchanged, that the comment could not be posted. Best effort. */
+async function noteUnposted(check: ReviewCheck, output: CheckOutput, reason: string, log: Logger): Promise<void> {
   try {
-    await check.rewriteText({ ...output, summary: `${output.summary}\n\n${note}` });
+    await check.rewriteText({ ...output, summary: `${output.summary}\n\n_The comment could not be posted: ${reason}._` });
   } catch (err) {
     log.warn({ err: describeFailure(err) }, 'could not note on the check that the comment was not posted');
   }

@@ -49,7 +49,7 @@ function pullRequest(over: Partial<PullRequestState> = {}): PullRequestState {
   };
 }
 
-function opened(over: { action?: 'opened' | 'synchronize'; fork?: { owner: string; repo: string } } = {}) {
+function opened(over: { action?: 'opened' | 'synchronize' | 'reopened'; fork?: { owner: string; repo: string } } = {}) {
   return pullRequestPayload({
     action: over.action ?? 'opened',
     installationId: INSTALLATION,
@@ -108,7 +108,7 @@ describe('pull_request webhooks', () => {
     const first = repo.comments.map((c) => ({ ...c }));
     const writesAfterFirst = commentWrites().length;
 
-    const res = await app.deliver('pull_request', opened({ action: 'synchronize' }));
+    const res = await app.deliver('pull_request', opened({ action: 'reopened' }));
 
     expect(res.status).toBe(200);
     expect(writesAfterFirst).toBe(1);

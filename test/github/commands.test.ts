@@ -189,7 +189,7 @@ describe('/gpu-justify override', () => {
     repo.comments.length = 0;
     repo.addComment(genuine, 'User');
 
-    await h.app.deliver('pull_request', prEvent({ action: 'synchronize' }));
+    await h.app.deliver('pull_request', prEvent({ action: 'reopened' }));
 
     expect(repo.checkRuns[2]?.conclusion).toBe('failure');
     expect(repo.checkRuns[2]?.output.title).not.toContain('Overridden');

@@ -71,7 +71,7 @@ describe('only our own comment', () => {
     repo.comments.length = 0;
     const copy = repo.addComment(genuine, 'Bot', 'github-actions[bot]');
 
-    await h.app.deliver('pull_request', prEvent({ action: 'synchronize' }));
+    await h.app.deliver('pull_request', prEvent({ action: 'reopened' }));
 
     expect(repo.checkRuns.at(-1)).toMatchObject({ conclusion: 'failure' });
     expect(repo.checkRuns.at(-1)?.output.title).not.toContain('Overridden');
@@ -107,7 +107,7 @@ describe('state read back from our comment', () => {
     );
     comment.body = comment.body.replace(COMMENT_MARKER, `${COMMENT_MARKER}\n${overrideMarker(forged)}`);
 
-    await h.app.deliver('pull_request', prEvent({ action: 'synchronize' }));
+    await h.app.deliver('pull_request', prEvent({ action: 'reopened' }));
 
     expect(repo.checkRuns.at(-1)).toMatchObject({ conclusion: 'failure' });
     expect(repo.checkRuns.at(-1)?.output.title).not.toContain('Overridden');
@@ -120,7 +120,7 @@ describe('state read back from our comment', () => {
     // The maintainer's role is taken away; the record in our comment is as genuine as before.
     repo.roles.maintainer = 'read';
 
-    await h.app.deliver('pull_request', prEvent({ action: 'synchronize' }));
+    await h.app.deliver('pull_request', prEvent({ action: 'reopened' }));
 
     expect(repo.checkRuns.at(-1)).toMatchObject({ conclusion: 'failure' });
     expect(repo.checkRuns.at(-1)?.output.title).not.toContain('Overridden');
@@ -138,7 +138,7 @@ describe('state read back from our comment', () => {
       command.body = '/gpu-justify override something else entirely';
     }
 
-    await h.app.deliver('pull_request', prEvent({ action: 'synchronize' }));
+    await h.app.deliver('pull_request', prEvent({ action: 'reopened' }));
 
     expect(repo.checkRuns.at(-1)).toMatchObject({ conclusion: 'failure' });
     expect(ours(repo)[0]?.body).not.toContain('gpu-justify:override');
@@ -148,7 +148,7 @@ describe('state read back from our comment', () => {
   it('a record whose command comment stands untouched is carried, read back each time', async () => {
     const { repo } = setUp();
     await granted(repo);
-    await h.app.deliver('pull_request', prEvent({ action: 'synchronize' }));
+    await h.app.deliver('pull_request', prEvent({ action: 'reopened' }));
     expect(repo.checkRuns.at(-1)).toMatchObject({ conclusion: 'success' });
     // Once when the command was delivered, once when the next review carried its grant.
     expect(h.fake.calls('GET', `${REPO_PATH}/issues/comments/501`)).toHaveLength(2);
@@ -180,7 +180,7 @@ describe('state read back from our comment', () => {
     if (!comment) throw new Error('no comment');
     comment.body = comment.body.replace(overrideMarker(record), overrideMarker(elsewhere));
 
-    await h.app.deliver('pull_request', prEvent({ action: 'synchronize' }));
+    await h.app.deliver('pull_request', prEvent({ action: 'reopened' }));
 
     expect(repo.checkRuns.at(-1)).toMatchObject({ conclusion: 'failure' });
     expect(logged.some((l) => l.includes('override record failed verification; ignored'))).toBe(true);
@@ -198,7 +198,7 @@ describe('state read back from our comment', () => {
     }).serve();
 
     await h.app.deliver('pull_request', prEvent());
-    await h.app.deliver('pull_request', prEvent({ action: 'synchronize' }));
+    await h.app.deliver('pull_request', prEvent({ action: 'reopened' }));
 
     const body = ours(repo)[0]?.body ?? '';
     expect(body).toContain('acme/admins');

@@ -119,7 +119,7 @@ describe('two replicas reviewing one pull request', () => {
     // copy, one of them after it is gone.
     const listed = h.fake.calls('GET', REVIEW_COMMENTS).length;
     h.fake.hold('DELETE', ONE_REVIEW_COMMENT, h.fake.answered('GET', REVIEW_COMMENTS, listed + 2));
-    const again = prEvent({ action: 'synchronize' });
+    const again = prEvent({ action: 'reopened' });
     await Promise.all([h.app.deliver('pull_request', again), h.other.deliver('pull_request', again)]);
 
     expect(repo.reviewComments.filter((c) => c.body.includes(SUGGESTION_MARKER)).map((c) => c.id)).toEqual([oldest]);
