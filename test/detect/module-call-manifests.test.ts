@@ -94,7 +94,7 @@ const SHAPES: Shape[] = [
 
 const PLACES = [
   { dir: 'infra/modules/queues', source: './modules/queues' },
-  { dir: 'shared/queues', source: '../shared/queues' },
+  { dir: 'platform/queues', source: '../platform/queues' },
 ];
 
 function tree(
