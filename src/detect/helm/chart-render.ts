@@ -8,13 +8,13 @@ import { present } from './appset-generators.js';
 import type { GitopsInstall } from './gitops-installs.js';
 import { installsInTree } from './installs-in-tree.js';
 import { withChangedPaths } from './changed-listing.js';
-import { changedKeys, valueAt as leafAt } from '../kit/changed-keys.js';
-import { namesGpu, sizesCapacity } from '../kit/gpu-signal.js';
 import { accountSignals } from '../kit/signal-scan/account.js';
 import { kubeStringify } from '../kit/kube-yaml.js';
 import { fileFormat } from '../kit/yaml-segments.js';
 import type { CapacityParser } from '../parser.js';
 import { chartFiles } from './chart-files.js';
+import { namesGpu, sizesCapacity } from '../kit/gpu-signal.js';
+import { names, sizingKeys } from './install-values.js';
 import { asSubchart, overlay, renderSubcharts, subchartTemplates } from './subcharts.js';
 import type { SubchartTemplate } from './subcharts.js';
 import { isObject, readRender, valuesRead } from './read-render.js';
@@ -378,28 +378,4 @@ async function followValues(
     });
   }
   return followed;
-}
-
-/**
- * An install names the values file; one not worked out (an ApplicationSet whose generators need the
- * cluster) names every file its templated paths could become (`clusters/{{name}}/values.yaml`).
- */
-function names(install: GitopsInstall, path: string): boolean {
-  if (install.valueFiles.includes(path)) return true;
-  if (install.templated === undefined) return false;
-  return install.valueFiles.some((f) => f.includes('{{') && templatedPath(f).test(path));
-}
-
-function templatedPath(file: string): RegExp {
-  const parts = file.split(/\{\{.*?\}\}/);
-  return new RegExp(`^${parts.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+')}$`);
-}
-
-/** Changed leaves that could size capacity whatever chart reads them: a sizing key, a number, a GPU name. */
-function sizingKeys(before: unknown, after: unknown): string[] {
-  return changedKeys(before, after).filter(
-    (k) =>
-      sizesCapacity(k) ||
-      [leafAt(before, k), leafAt(after, k)].some((v) => typeof v === 'number' || (typeof v === 'string' && namesGpu(v))),
-  );
 }
