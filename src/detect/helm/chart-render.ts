@@ -217,7 +217,7 @@ async function renderInstall(
         subject: key,
         needs,
         inputs: [why],
-        fingerprint: JSON.stringify([needs, given]),
+        fingerprint: JSON.stringify([needs, given, install.unreadWritten ?? []]),
       });
       followed = true;
       continue;
@@ -236,7 +236,7 @@ async function renderInstall(
         subject: key,
         needs: local,
         inputs: missing,
-        fingerprint: JSON.stringify([local, missing, given]),
+        fingerprint: JSON.stringify([local, missing, given, install.unreadWritten ?? []]),
       });
     }
     let values = yamlOf(await reader.read(join(local, 'values.yaml')));
