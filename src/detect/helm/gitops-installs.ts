@@ -197,7 +197,15 @@ function fluxInstalls(name: string, ownNamespace: string | null, spec: Obj): Git
     namespace: target ?? ownNamespace ?? 'default',
   };
   return [
-    { key: `HelmRelease/${name}`, chart, valueFiles, inline, unread, ...(valuesFrom.length > 0 ? { unreadWritten: valuesFrom } : {}), release },
+    {
+      key: `HelmRelease/${name}`,
+      chart,
+      valueFiles,
+      inline,
+      unread,
+      ...(valuesFrom.length > 0 ? { unreadWritten: valuesFrom } : {}),
+      release,
+    },
   ];
 }
 

@@ -86,7 +86,15 @@ export function helmfileInstalls(path: string, text: string): GitopsInstall[] {
       }
       const chart = local === null ? { remote: chartRef } : { local, repo: null, url: path };
       const release = { name, namespace: str(r.namespace) ?? 'default' };
-      out.push({ key: `helmfile/${name}`, chart, valueFiles, inline, unread, ...(unreadWritten.length > 0 ? { unreadWritten } : {}), release });
+      out.push({
+        key: `helmfile/${name}`,
+        chart,
+        valueFiles,
+        inline,
+        unread,
+        ...(unreadWritten.length > 0 ? { unreadWritten } : {}),
+        release,
+      });
       // What reads the environment's values (a `.gotmpl` values file, valuesTemplate, setTemplate)
       // is a template not worked out: each file of the state feeds this release, and is only named.
       const templated = unread.some((u) => /^(values .*\.gotmpl|valuesTemplate|setTemplate)$/i.test(u));

@@ -78,7 +78,10 @@ describe('--set keys as Helm reads them', () => {
     'Argo CD parameters, forceString': {
       file: APP,
       text: (n) =>
-        argo('charts/gpu-pool', `      parameters:\n        - name: limits.nvidia\\.com/gpu\n          value: "${n}"\n          forceString: true\n`),
+        argo(
+          'charts/gpu-pool',
+          `      parameters:\n        - name: limits.nvidia\\.com/gpu\n          value: "${n}"\n          forceString: true\n`,
+        ),
     },
     'Argo CD parameters over valuesObject': {
       file: APP,
@@ -90,18 +93,22 @@ describe('--set keys as Helm reads them', () => {
     },
     'helmfile set': {
       file: 'helmfile.yaml',
-      text: (n) => `releases:\n  - name: gpu\n    chart: ./charts/gpu-pool\n    set:\n      - name: limits.nvidia\\.com/gpu\n        value: ${n}\n`,
+      text: (n) =>
+        `releases:\n  - name: gpu\n    chart: ./charts/gpu-pool\n    set:\n      - name: limits.nvidia\\.com/gpu\n        value: ${n}\n`,
     },
     'helmfile setString': {
       file: 'helmfile.yaml',
-      text: (n) => `releases:\n  - name: gpu\n    chart: ./charts/gpu-pool\n    setString:\n      - name: limits.nvidia\\.com/gpu\n        value: "${n}"\n`,
+      text: (n) =>
+        `releases:\n  - name: gpu\n    chart: ./charts/gpu-pool\n    setString:\n      - name: limits.nvidia\\.com/gpu\n        value: "${n}"\n`,
     },
   };
   for (const [shape, { file, text }] of Object.entries(SHAPES)) {
     it(`${shape}: the limit is counted`, async () => {
       for (const [from, to] of PAIRS) {
         const result = await detectPr({ ...POOL_CHART, [file]: text(from) }, { ...POOL_CHART, [file]: text(to) });
-        expect(changeRows(result).map((r) => [r[0], r[1], r[2], r[3], r[5]])).toEqual([['karpenter-nodepool', 'gpu-workloads', from, to, file]]);
+        expect(changeRows(result).map((r) => [r[0], r[1], r[2], r[3], r[5]])).toEqual([
+          ['karpenter-nodepool', 'gpu-workloads', from, to, file],
+        ]);
       }
     });
   }
