@@ -142,6 +142,61 @@ describe('Karpenter limits of amd.com/gpu', () => {
   });
 });
 
+describe("Karpenter: another vendor's limit is no ceiling for NVIDIA instances", () => {
+  const pool = (requirement: string, limits: string) => yaml`
+    apiVersion: karpenter.sh/v1
+    kind: NodePool
+    metadata:
+      name: gpu
+    spec:
+      template:
+        spec:
+          requirements:
+            - ${requirement}
+      limits:
+        cpu: "1000"
+  ${limits}
+  `;
+  // Requirements that let the pool launch NVIDIA GPU instances, with each other vendor's limit.
+  const NVIDIA = [
+    '{key: karpenter.k8s.aws/instance-family, operator: In, values: [g5]}',
+    '{key: karpenter.k8s.aws/instance-family, operator: In, values: [g4dn, p4d, p5]}',
+    '{key: eks.amazonaws.com/instance-family, operator: In, values: [g6e]}',
+    '{key: node.kubernetes.io/instance-type, operator: In, values: [p5.48xlarge]}',
+    '{key: karpenter.k8s.aws/instance-type, operator: In, values: [g5.xlarge, g5.12xlarge]}',
+  ];
+  const OTHERS = ['amd.com/gpu', 'gpu.intel.com/i915', 'gpu.intel.com/xe'];
+
+  it('leaves the pool unbounded on nvidia.com/gpu, whatever the requirement and the other limit', () => {
+    for (const requirement of NVIDIA) {
+      for (const other of OTHERS) {
+        for (const n of [1, 8, 64]) {
+          const r = detectFile('pool.yaml', pool(requirement, `      ${other}: ${n}`));
+          expect(r.decls).toEqual([]);
+          expect(r.unresolved?.map((u) => [u.name, u.unboundedBy])).toEqual([['gpu', 'nvidia.com/gpu']]);
+          expect(r.diagnostics.map((d) => d.message)).toEqual([expect.stringContaining('no nvidia.com/gpu limit')]);
+        }
+      }
+    }
+  });
+
+  it('still counts the NVIDIA limit, and another vendor limit where the pool allows no NVIDIA instance', () => {
+    for (const requirement of NVIDIA) {
+      const r = detectFile('pool.yaml', pool(requirement, '      nvidia.com/gpu: 16'));
+      expect(r.decls.map((d) => d.gpus)).toEqual([16]);
+    }
+    for (const other of OTHERS) {
+      for (const requirement of [
+        '{key: karpenter.k8s.aws/instance-family, operator: In, values: [g4ad]}',
+        '{key: karpenter.k8s.aws/instance-gpu-count, operator: Gt, values: ["0"]}',
+      ]) {
+        const r = detectFile('pool.yaml', pool(requirement, `      ${other}: 4`));
+        expect(r.decls.map((d) => d.gpus)).toEqual([4]);
+      }
+    }
+  });
+});
+
 describe('Cluster API gpu-type annotation', () => {
   const md = (type: string) => yaml`
     apiVersion: cluster.x-k8s.io/v1beta1

@@ -12,7 +12,7 @@ import { accountSignals } from '../kit/signal-scan/account.js';
 import { kubeStringify } from '../kit/kube-yaml.js';
 import { fileFormat } from '../kit/yaml-segments.js';
 import type { CapacityParser } from '../parser.js';
-import { chartFiles } from './chart-files.js';
+import { chartFiles, templateFiles } from './chart-files.js';
 import { namesGpu, sizesCapacity } from '../kit/gpu-signal.js';
 import { names, sizingKeys } from './install-values.js';
 import { asSubchart, overlay, renderSubcharts, subchartTemplates } from './subcharts.js';
@@ -42,15 +42,25 @@ async function isChart(dir: string, io: CoverageIo): Promise<boolean> {
 async function variantsOf(changed: readonly string[], io: CoverageIo): Promise<Variant[]> {
   const out: Variant[] = [];
   for (const path of changed) {
-    const templates = /^(.*?)\/?templates\/[^/]+$/.exec(path);
-    if (templates && (await isChart(templates[1] ?? '', io))) {
-      const chart = templates[1] ?? '';
+    const chart = await templateChart(path, io);
+    if (chart !== null) {
       out.push({ chart, values: join(chart, 'values.yaml'), changed: path, templateChanged: true });
     } else if (isHelmValuesPath(path) && (await isChart(dirOf(path), io))) {
       out.push({ chart: dirOf(path), values: path, changed: path, templateChanged: false });
     }
   }
   return out;
+}
+
+/** The chart a file under its `templates/` (in a subfolder too) belongs to: the nearest folder with a Chart.yaml above a `templates`. */
+async function templateChart(path: string, io: CoverageIo): Promise<string | null> {
+  const steps = path.split('/');
+  for (let i = steps.length - 2; i >= 0; i--) {
+    if (steps[i] !== 'templates') continue;
+    const chart = steps.slice(0, i).join('/');
+    if (await isChart(chart, io)) return chart;
+  }
+  return null;
 }
 
 /**
@@ -71,7 +81,7 @@ export async function renderCharts(
   const byInstalls = new Set(await followValues(changed, io, parsers, result));
   for (const v of await variantsOf(changed, io)) {
     if (!v.templateChanged && byInstalls.has(v.changed)) continue;
-    const templates = (await io.list(join(v.chart, 'templates'))).filter((p) => /\.(ya?ml|tpl)$/i.test(p) && !p.endsWith('.tpl'));
+    const templates = (await templateFiles(v.chart, io)).filter((p) => /\.(ya?ml|tpl)$/i.test(p) && !p.endsWith('.tpl'));
     const own = v.values === join(v.chart, 'values.yaml');
     let followedAny = false;
     const parentValues: { base: unknown; head: unknown } = { base: {}, head: {} };
@@ -107,7 +117,7 @@ async function capacityTemplates(
   release?: { name: string; namespace: string },
 ) {
   const out: (Omit<SubchartTemplate, 'files' | 'values'> & Partial<SubchartTemplate>)[] = [];
-  for (const template of (await io.list(join(chart, 'templates'))).filter((p) => /\.ya?ml$/i.test(p))) {
+  for (const template of (await templateFiles(chart, io)).filter((p) => /\.ya?ml$/i.test(p))) {
     const text = await reader.read(template);
     if (text === null || !(CAPACITY_KIND_RE.test(text) || parsers.some((p) => p.mightContain(template, text)))) continue;
     const refs = valuesRead(text);
@@ -217,7 +227,7 @@ async function renderInstall(
         subject: key,
         needs,
         inputs: [why],
-        fingerprint: JSON.stringify([needs, given]),
+        fingerprint: JSON.stringify([needs, given, install.unreadWritten ?? []]),
       });
       followed = true;
       continue;
@@ -236,7 +246,7 @@ async function renderInstall(
         subject: key,
         needs: local,
         inputs: missing,
-        fingerprint: JSON.stringify([local, missing, given]),
+        fingerprint: JSON.stringify([local, missing, given, install.unreadWritten ?? []]),
       });
     }
     let values = yamlOf(await reader.read(join(local, 'values.yaml')));

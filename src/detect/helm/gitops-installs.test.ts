@@ -86,6 +86,7 @@ describe('GitOps installs of a chart', () => {
         valueFiles: [],
         inline: [{ queue: { gpus: 2 } }],
         unread: ['valuesFrom Secret/queue-values'],
+        unreadWritten: [{ kind: 'Secret', name: 'queue-values' }],
         release: { name: 'queues', namespace: 'default' },
       },
     ]);

@@ -22,6 +22,11 @@ export interface GitopsInstall {
   inline: unknown[];
   /** Values from elsewhere the review cannot read (a Secret, a ConfigMap of the cluster). */
   unread: string[];
+  /**
+   * Those inputs as written (a `parameters` entry with its value, a `valuesFrom` with its key): a
+   * change to them changes what the chart is given, though the review cannot read how.
+   */
+  unreadWritten?: unknown[];
   /** Values files Argo CD skips when absent (`ignoreMissingValueFiles`). */
   optionalFiles?: true;
   /** The release the chart is rendered as: `.Release.Name` and `.Release.Namespace`. */
@@ -112,6 +117,7 @@ export function argoInstalls(owner: string, spec: Obj, appName: string): GitopsI
         : { remote: `${url}${chartName === null ? '' : ` ${chartName}`}` };
     const valueFiles: string[] = [];
     const unread: string[] = [];
+    const unreadWritten: unknown[] = [];
     const from: Record<string, string> = {};
     for (const f of Array.isArray(helm.valueFiles) ? helm.valueFiles : []) {
       const file = str(f);
@@ -134,11 +140,14 @@ export function argoInstalls(owner: string, spec: Obj, appName: string): GitopsI
       const key = isObj(p) ? str(p.name) : null;
       if (key === null || !isObj(p)) continue;
       const set = setPath(key, p.forceString === true ? forced(p.value) : setValue(p.value));
-      if (set === null) unread.push(`parameters ${key}`);
-      else inline.push(set);
+      if (set === null) {
+        unread.push(`parameters ${key}`);
+        unreadWritten.push(p);
+      } else inline.push(set);
     }
     for (const p of Array.isArray(helm.fileParameters) ? helm.fileParameters : []) {
       unread.push(`fileParameters ${isObj(p) ? (str(p.name) ?? '?') : '?'}`);
+      unreadWritten.push(p);
     }
     out.push({
       key: `${owner}#${String(i)}`,
@@ -147,6 +156,7 @@ export function argoInstalls(owner: string, spec: Obj, appName: string): GitopsI
       ...(Object.keys(from).length > 0 ? { from } : {}),
       inline,
       unread,
+      ...(unreadWritten.length > 0 ? { unreadWritten } : {}),
       release: { name: str(helm.releaseName) ?? appName, namespace },
       ...(helm.ignoreMissingValueFiles === true ? { optionalFiles: true as const } : {}),
     });
@@ -177,9 +187,8 @@ function fluxInstalls(name: string, ownNamespace: string | null, spec: Obj): Git
     const resolved = file === null ? null : normal(file);
     if (resolved !== null) valueFiles.push(resolved);
   }
-  const unread = (Array.isArray(spec.valuesFrom) ? spec.valuesFrom : []).map((v) =>
-    isObj(v) ? `valuesFrom ${str(v.kind) ?? '?'}/${str(v.name) ?? '?'}` : 'valuesFrom',
-  );
+  const valuesFrom: unknown[] = Array.isArray(spec.valuesFrom) ? spec.valuesFrom : [];
+  const unread = valuesFrom.map((v) => (isObj(v) ? `valuesFrom ${str(v.kind) ?? '?'}/${str(v.name) ?? '?'}` : 'valuesFrom'));
   const inline = isObj(spec.values) ? [spec.values] : [];
   // Flux names the release `<targetNamespace>-<name>` when it installs into another namespace.
   const target = str(spec.targetNamespace);
@@ -187,20 +196,48 @@ function fluxInstalls(name: string, ownNamespace: string | null, spec: Obj): Git
     name: str(spec.releaseName) ?? (target === null ? name : `${target}-${name}`),
     namespace: target ?? ownNamespace ?? 'default',
   };
-  return [{ key: `HelmRelease/${name}`, chart, valueFiles, inline, unread, release }];
+  return [
+    {
+      key: `HelmRelease/${name}`,
+      chart,
+      valueFiles,
+      inline,
+      unread,
+      ...(valuesFrom.length > 0 ? { unreadWritten: valuesFrom } : {}),
+      release,
+    },
+  ];
 }
 
 /**
  * `--set a.b=v` as a values tree; null for what Helm's strvals reads in ways not worked out here
- * (list indices `a[0]`, escaped dots, several values in one).
+ * (list indices `a[0]`, several values in one). A backslash takes the next character as it is, as
+ * strvals does (`runesUntil`): `nvidia\.com/gpu` is one key, the usual way to set a GPU limit.
  */
 export function setPath(path: string, value: unknown): Obj | null {
-  if (/[[\]\\,=]/.test(path)) return null;
-  const steps = path.split('.');
-  if (steps.some((s) => s === '')) return null;
+  const steps = setKeySteps(path);
+  if (steps === null || steps.some((s) => s === '')) return null;
   let out: unknown = value;
   for (let i = steps.length - 1; i >= 0; i--) out = { [steps[i] ?? '']: out };
   return out as Obj;
+}
+
+/** The keys of a `--set` path, split at dots no backslash escapes; null for an index, a list or a dangling backslash. */
+function setKeySteps(path: string): string[] | null {
+  const steps: string[] = [];
+  let step = '';
+  for (let i = 0; i < path.length; i++) {
+    const c = path.charAt(i);
+    if (c === '\\') {
+      if (i + 1 >= path.length) return null;
+      step += path.charAt(++i);
+    } else if (c === '.') {
+      steps.push(step);
+      step = '';
+    } else if ('[],='.includes(c)) return null;
+    else step += c;
+  }
+  return [...steps, step];
 }
 
 /** `--set-string`: the value as text. */

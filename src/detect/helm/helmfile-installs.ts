@@ -54,6 +54,7 @@ export function helmfileInstalls(path: string, text: string): GitopsInstall[] {
       const valueFiles: string[] = [];
       const inline: unknown[] = [];
       const unread: string[] = [];
+      const unreadWritten: unknown[] = [];
       for (const v of Array.isArray(r.values) ? r.values : []) {
         const file = str(v);
         if (file !== null) {
@@ -65,19 +66,35 @@ export function helmfileInstalls(path: string, text: string): GitopsInstall[] {
       for (const s of Array.isArray(r.set) ? r.set : []) {
         const key = isObj(s) ? str(s.name) : null;
         const set = key === null || !isObj(s) || !('value' in s) ? null : setPath(key, setValue(s.value));
-        if (set === null) unread.push(`set ${key ?? '?'}`);
-        else inline.push(set);
+        if (set === null) {
+          unread.push(`set ${key ?? '?'}`);
+          unreadWritten.push(s);
+        } else inline.push(set);
       }
       for (const s of Array.isArray(r.setString) ? r.setString : []) {
         const key = isObj(s) ? str(s.name) : null;
         const set = key === null || !isObj(s) ? null : setPath(key, forced(s.value));
-        if (set === null) unread.push(`setString ${key ?? '?'}`);
-        else inline.push(set);
+        if (set === null) {
+          unread.push(`setString ${key ?? '?'}`);
+          unreadWritten.push(s);
+        } else inline.push(set);
       }
-      for (const k of ['secrets', 'valuesTemplate', 'setTemplate', 'condition'] as const) if (r[k] !== undefined) unread.push(k);
+      for (const k of ['secrets', 'valuesTemplate', 'setTemplate', 'condition'] as const) {
+        if (r[k] === undefined) continue;
+        unread.push(k);
+        unreadWritten.push({ [k]: r[k] });
+      }
       const chart = local === null ? { remote: chartRef } : { local, repo: null, url: path };
       const release = { name, namespace: str(r.namespace) ?? 'default' };
-      out.push({ key: `helmfile/${name}`, chart, valueFiles, inline, unread, release });
+      out.push({
+        key: `helmfile/${name}`,
+        chart,
+        valueFiles,
+        inline,
+        unread,
+        ...(unreadWritten.length > 0 ? { unreadWritten } : {}),
+        release,
+      });
       // What reads the environment's values (a `.gotmpl` values file, valuesTemplate, setTemplate)
       // is a template not worked out: each file of the state feeds this release, and is only named.
       const templated = unread.some((u) => /^(values .*\.gotmpl|valuesTemplate|setTemplate)$/i.test(u));

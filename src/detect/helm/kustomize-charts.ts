@@ -59,6 +59,8 @@ export function kustomizeChartInstalls(path: string, text: string): GitopsInstal
         valueFiles,
         inline: isObj(c.valuesInline) ? [c.valuesInline] : [],
         unread,
+        // The transforms' own text: a patch over the chart's objects that changes changes them.
+        ...(after.length > 0 ? { unreadWritten: after.map((t) => ({ [t]: k[t] })) } : {}),
         // kustomize's inflator renders as `release-name` unless told otherwise.
         release: { name: str(c.releaseName) ?? 'release-name', namespace: str(c.namespace) ?? 'default' },
       },

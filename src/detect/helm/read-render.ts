@@ -77,7 +77,21 @@ export function readRender(
   // say) stays not followed, on the changed file, with the reader's own fingerprint.
   for (const n of found.notFollowed ?? []) out.notFollowed.push({ ...n, file: v.changed, line: null });
   for (const u of found.unresolved ?? []) {
-    if (u.unboundedBy !== undefined) continue;
+    if (u.unboundedBy !== undefined) {
+      // A pool the values leave with no GPU limit: the comparison sees it on the template, which
+      // this change may not touch, so the changed file names it unless the other side has it too.
+      if (own && v.changed !== template) {
+        out.notFollowed.push({
+          file: v.changed,
+          line: null,
+          reason: 'count-unknown',
+          subject: u.name,
+          needs: `the values render ${template} with no ${u.unboundedBy} limit on it, so the pool can grow without bound: set one in the values`,
+          fingerprint: JSON.stringify(['unbounded', u.kind, u.name, u.unboundedBy]),
+        });
+      }
+      continue;
+    }
     out.notFollowed.push({
       file: v.changed,
       line: null,

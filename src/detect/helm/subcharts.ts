@@ -3,7 +3,7 @@ import { namesGpu, sizesCapacity } from '../kit/gpu-signal.js';
 import { yamlValue } from '../kit/kube-yaml.js';
 import type { CapacityParser } from '../parser.js';
 import type { CoverageIo } from '../side-readers.js';
-import { chartFiles } from './chart-files.js';
+import { chartFiles, templateFiles } from './chart-files.js';
 import { CAPACITY_KIND_RE } from './helm-chart.js';
 import { isObject, readRender, valuesRead } from './read-render.js';
 import type { ChartFiles, Side, Variant } from './read-render.js';
@@ -148,7 +148,7 @@ export async function subchartTemplates(
     const own = yamlValue((await reader.read(join(dep.dir, 'values.yaml'))) ?? '');
     const files = await chartFiles(dep.dir, reader, io, release);
     const values = (parent: unknown) => (enabled(dep, parent) ? subchartValues(own, parent, dep.key) : null);
-    for (const template of (await io.list(join(dep.dir, 'templates'))).filter((p) => /\.ya?ml$/i.test(p))) {
+    for (const template of (await templateFiles(dep.dir, io)).filter((p) => /\.ya?ml$/i.test(p))) {
       const text = skip.includes(template) ? null : await reader.read(template);
       if (text === null || !(CAPACITY_KIND_RE.test(text) || parsers.some((p) => p.mightContain(template, text)))) continue;
       const refs = valuesRead(text);

@@ -1,5 +1,6 @@
 import type { CapacityDecl, CapacityPart, SharingLink } from '../../domain/index.js';
 import { readCount } from '../kit/counts.js';
+import { looksLikeGpuFamily, looksLikeGpuType } from '../kit/gpu-types/index.js';
 import { DEVICE_PLUGIN_CONFIG_LABEL } from '../kit/device-plugin-label.js';
 import { isWholeGpuResource, PRIMARY_GPU_RESOURCE, WHOLE_GPU_RESOURCES, wholeGpuResourceOf } from '../kit/gpu-resources.js';
 import { gpusPerNodeRange, pinnedGpusPerNode, readRequirements, requirementsModel, templatedValue } from './karpenter-requirements.js';
@@ -164,10 +165,16 @@ function readPool(m: Manifest, pool: PoolShape, found: Findings): void {
   const reqs = readRequirements(pool.requirements, m.ctx.text);
   const taints = taintKeys(pool.taints);
   // The resource named in messages: the one a limit or GPU taint uses, NVIDIA's by default.
-  const resource = wholeGpuResourceOf([...WHOLE_GPU_RESOURCES.filter((r) => mapGet(pool.limits, r) !== undefined), ...taints]);
   const gpuPool = reqs.allowsGpu || taints.some(isWholeGpuResource);
   const where = `${pool.label} ${pool.name}`;
-  const limit = readGpuLimit(m, pool.limits);
+  const read = readGpuLimit(m, pool.limits);
+  // Karpenter bounds each resource by its own limit: another vendor's limit leaves the NVIDIA
+  // instances the requirements allow unbounded, so it is no ceiling for them.
+  const otherVendor = read?.ok === true && allowsNvidia(reqs) && !read.parts.some((p) => p.resource === PRIMARY_GPU_RESOURCE);
+  const limit = otherVendor ? null : read;
+  const resource = otherVendor
+    ? PRIMARY_GPU_RESOURCE
+    : wholeGpuResourceOf([...WHOLE_GPU_RESOURCES.filter((r) => mapGet(pool.limits, r) !== undefined), ...taints]);
   const replicas = readCount(pool.replicas, m.ctx, m.line);
   const model = requirementsModel(reqs);
 
@@ -214,6 +221,11 @@ function readPool(m: Manifest, pool: PoolShape, found: Findings): void {
   const line = m.line;
   found.note(line, 'warning', `${where}: no ${resource} limit: the pool can grow without bound (GPU instances allowed${choices(reqs)})`);
   found.unknown(KIND, pool.name, line, resource);
+}
+
+/** The requirements name NVIDIA GPU instances: a family or type of the clouds' NVIDIA GPUs. */
+function allowsNvidia(r: GpuRequirements): boolean {
+  return r.families.some(looksLikeGpuFamily) || r.types.some(looksLikeGpuType);
 }
 
 function choices(r: GpuRequirements): string {

@@ -222,6 +222,8 @@ export const FUNCS: Record<string, Fn> = {
     const [prefix, s] = [asString(a, 'trimPrefix'), asString(b, 'trimPrefix')];
     return s.startsWith(prefix) ? s.slice(prefix.length) : s;
   }),
+  // sprig: strings.Split(orig, sep), a list of the parts.
+  splitList: fixed('splitList', 2, (sep, s) => asString(s, 'splitList').split(asString(sep, 'splitList'))),
   replace: fixed('replace', 3, (o, n, s) => asString(s, 'replace').replaceAll(asString(o, 'replace'), asString(n, 'replace'))),
   contains: fixed('contains', 2, (sub, s) => asString(s, 'contains').includes(asString(sub, 'contains'))),
   hasPrefix: fixed('hasPrefix', 2, (p, s) => asString(s, 'hasPrefix').startsWith(asString(p, 'hasPrefix'))),

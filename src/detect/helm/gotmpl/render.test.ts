@@ -110,6 +110,12 @@ describe('what the renderer does not render is named, never half rendered', () =
     expect([r.why, r.fn]).toEqual([why, fn]);
   });
 
+  it('splits text as sprig splitList does', () => {
+    expect(text('{{ splitList "." "al2023@latest.x" | last }}')).toBe('x');
+    expect(text('{{ range splitList "," "g5,p5" }}[{{ . }}]{{ end }}')).toBe('[g5][p5]');
+    expect(text('{{ splitList "," .Values.empty | len }}')).toBe('1');
+  });
+
   it('names the line of the action that failed', () => {
     expect(failure('a: 1\nb: 2\nc: {{ sha256sum "x" }}\n').line).toBe(3);
   });
