@@ -62,6 +62,17 @@ export async function fileCoverage(input: CoverageInput, io: CoverageIo): Promis
       if (await valuesChanged.get(f)) entries.push({ file: f, line: null, reason: 'count-unknown', subject: u.name });
     }
   }
+  // A pool read through a call to a changed module of this repository, its count unknown there:
+  // what the module's changed files do to it cannot be told either.
+  const bodyChanged = new Map<string, Promise<boolean>>();
+  for (const u of input.head.unresolved) {
+    if (u.unboundedBy !== undefined || u.declaredIn === undefined || changed.has(u.file)) continue;
+    for (const f of changed) {
+      if (!TERRAFORM_INPUT.test(f) || dirOf(f) !== dirOf(u.declaredIn)) continue;
+      if (!bodyChanged.has(f)) bodyChanged.set(f, changesBody(f, io));
+      if (await bodyChanged.get(f)) entries.push({ file: f, line: null, reason: 'count-unknown', subject: u.name });
+    }
+  }
   for (const { before, after } of pairDecls(input.base, input.head)) {
     // Unbounded now, bounded (or absent) before: the PR lets the pool grow by any number of GPUs.
     if (after && !after.decl && after.unboundedBy !== undefined && (!before || before.decl) && changed.has(after.file)) {
@@ -103,6 +114,19 @@ export async function fileCoverage(input: CoverageInput, io: CoverageIo): Promis
     if (input.parsed.has(file) || input.floor?.named.has(file)) return { file, state: 'read', objects: objects.get(file) ?? 0 };
     return { file, state: 'not-capacity' };
   });
+}
+
+/** What a Terraform file says differs between the sides (not only its comments or layout). */
+async function changesBody(file: string, io: CoverageIo): Promise<boolean> {
+  const body = (text: string | null): string | null => {
+    if (text === null) return JSON.stringify({});
+    const hcl = parseHcl(file, text);
+    return hcl.ok ? JSON.stringify(hcl.body) : null;
+  };
+  const [before, after] = await Promise.all([io.base.read(file), io.head.read(file)]);
+  const a = body(before);
+  const b = body(after);
+  return a === null || b === null || a !== b;
 }
 
 /** The variables, locals (or, for tfvars, the values) a Terraform file gives its module differ between the sides. */

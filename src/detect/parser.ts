@@ -18,6 +18,11 @@ export interface UnresolvedDecl {
   unboundedBy?: string;
   /** Terraform: the resource's address, as on a declaration (CapacityDecl.address). */
   address?: ObjectAddress;
+  /**
+   * Terraform: the module file that declares it, when it was read through a local module call and
+   * placed at the call. A change to that module's files shapes this count too.
+   */
+  declaredIn?: string;
 }
 
 export interface ParseResult {

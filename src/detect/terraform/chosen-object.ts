@@ -13,8 +13,10 @@ import type { Expr } from './expr-parse.js';
 export type ChosenObject =
   { ok: true; absent: true } | { ok: true; absent: false; fields: Record<string, unknown> } | { ok: false; culprit: string };
 
-export function chooseObject(raw: unknown, scope: Scope): ChosenObject {
+export function chooseObject(raw: unknown, scope: Scope, depth = 0): ChosenObject {
   if (raw === null) return { ok: true, absent: true };
+  const viaLocal = depth < LOCAL_HOPS ? localDefinition(raw, scope) : undefined;
+  if (viaLocal !== undefined) return chooseObject(viaLocal, scope, depth + 1);
   if (typeof raw !== 'string')
     return isRecord(raw) ? { ok: true, absent: false, fields: raw } : { ok: false, culprit: 'a value that is not an object' };
   let expr: Expr | null = null;
@@ -34,7 +36,7 @@ export function chooseObject(raw: unknown, scope: Scope): ChosenObject {
     throw err;
   }
   if (expr?.t === 'lit' && expr.value === null) return { ok: true, absent: true };
-  if (expr?.t === 'call' && expr.name === 'merge') return merged(expr, raw, scope);
+  if (expr?.t === 'call' && expr.name === 'merge') return merged(expr, raw, scope, depth);
   if (expr?.t === 'object') {
     const fields: Record<string, unknown> = {};
     for (const [i, [key, value]] of expr.entries.entries()) {
@@ -50,15 +52,30 @@ export function chooseObject(raw: unknown, scope: Scope): ChosenObject {
  * `merge(local.defaults, { gpu = {…} })`: each argument read as its own object (a literal keeps
  * its fields as sources), later keys winning as merge() does; a null argument adds nothing.
  */
-function merged(call: Extract<Expr, { t: 'call' }>, raw: string, scope: Scope): ChosenObject {
+function merged(call: Extract<Expr, { t: 'call' }>, raw: string, scope: Scope, depth: number): ChosenObject {
   if (call.spread) return whole(raw, scope);
   const fields: Record<string, unknown> = {};
   for (const source of call.sources) {
-    const part = chooseObject(`\${${source}}`, scope);
+    const part = chooseObject(`\${${source}}`, scope, depth);
     if (!part.ok) return part;
     if (!part.absent) Object.assign(fields, part.fields);
   }
   return { ok: true, absent: false, fields };
+}
+
+/** Locals followed into their definitions, at most this many in a row (a local naming itself stops). */
+const LOCAL_HOPS = 4;
+
+/**
+ * `local.groups` alone: the local as written, so a literal map there keeps its fields as sources
+ * and one field the review cannot evaluate (a key name, say) spoils only itself.
+ */
+function localDefinition(raw: unknown, scope: Scope): unknown {
+  if (typeof raw !== 'string') return undefined;
+  const m = /^\$\{\s*local\.([A-Za-z_][\w-]*)\s*\}$/.exec(raw);
+  if (!m?.[1] || !scope.definition) return undefined;
+  const def = scope.definition('local', m[1]);
+  return def === null || def === undefined ? undefined : def;
 }
 
 function whole(raw: string, scope: Scope): ChosenObject {

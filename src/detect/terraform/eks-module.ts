@@ -55,7 +55,13 @@ function readGroups(
   const groups = objectOf(moduleCtx, raw[map.attr], map.attr);
   const defaults = objectOf(moduleCtx, raw[map.defaults] ?? {}, map.defaults);
   out.diagnostics.push(...moduleCtx.diagnostics);
-  if (!groups) return;
+  if (groups === ABSENT) return;
+  // A map (or its defaults) the review cannot evaluate may hold GPU groups: unknown, never none.
+  if (groups === null || defaults === null) {
+    const line = moduleCtx.line([groups === null ? map.attr : map.defaults]);
+    out.unresolved.push({ file, line, kind: 'eks-node-group', name: `module.${label}.${map.attr}` });
+    return;
+  }
   const groupsSpan = loc.child(block, map.attr);
   for (const [key, groupRaw] of Object.entries(groups)) {
     const span: Span = (groupsSpan && (loc.child(groupsSpan, key) ?? loc.descendant(groupsSpan, key))) ?? block;
@@ -67,7 +73,7 @@ function readGroups(
       const own = objectOf(ctx, groupRaw, key, []);
       if (own === null) throw new Unknown(key);
       if (own === ABSENT) continue;
-      const group = { ...(defaults === ABSENT ? {} : (defaults ?? {})), ...own };
+      const group = { ...(defaults === ABSENT ? {} : defaults), ...own };
       name = nameOr(ctx, group.name, 'name', key);
       const node = nodeGpus(ctx, group, map);
       if (node !== null) {

@@ -115,7 +115,11 @@ export function place(
       mapAddress({ ...d, file, line, name: label(d.name), parts: d.parts.map((p) => ({ ...p, line })) }, at),
     ),
   );
-  out.unresolved.push(...(found.unresolved ?? []).map((u): UnresolvedDecl => mapAddress({ ...u, file, line, name: label(u.name) }, at)));
+  out.unresolved.push(
+    ...(found.unresolved ?? []).map((u): UnresolvedDecl =>
+      mapAddress({ ...u, file, line, name: label(u.name), declaredIn: u.declaredIn ?? u.file }, at),
+    ),
+  );
   out.diagnostics.push(
     ...found.diagnostics
       .filter((d) => d.severity !== 'info')
