@@ -43,7 +43,9 @@ export function readNebiusNodeGroup(ctx: PoolContext, body: Record<string, unkno
   if (nodes === null) {
     ctx.warn(
       ctx.line(path),
-      path[0] === 'autoscaling' ? 'autoscales with no max_node_count: cannot tell the GPU count' : 'sets no fixed_node_count nor autoscaling: cannot tell the GPU count',
+      path[0] === 'autoscaling'
+        ? 'autoscales with no max_node_count: cannot tell the GPU count'
+        : 'sets no fixed_node_count nor autoscaling: cannot tell the GPU count',
     );
     throw new Unknown(path.join('.'));
   }
@@ -86,9 +88,14 @@ export function readOciPool(ctx: PoolContext, body: Record<string, unknown>, lab
   if (size !== null) return reading(ctx, body, label, shape, size, sizePath);
   const perSubnet = ctx.count(body.quantity_per_subnet, 'quantity_per_subnet', ['quantity_per_subnet']);
   if (perSubnet !== null) {
-    const subnets = body.subnet_ids === undefined ? null : ctx.value(body.subnet_ids, 'subnet_ids', ['subnet_ids']);
+    // A list written out has as many subnets as items, whatever their ids (other resources' attributes).
+    const raw = body.subnet_ids;
+    const subnets = raw === undefined ? null : Array.isArray(raw) ? raw : ctx.value(raw, 'subnet_ids', ['subnet_ids']);
     if (Array.isArray(subnets)) {
-      return { ...reading(ctx, body, label, shape, perSubnet * subnets.length, ['quantity_per_subnet']), note: `per subnet × ${subnets.length}` };
+      return {
+        ...reading(ctx, body, label, shape, perSubnet * subnets.length, ['quantity_per_subnet']),
+        note: `per subnet × ${subnets.length}`,
+      };
     }
     ctx.warn(ctx.line(['subnet_ids']), 'quantity_per_subnet is per subnet and subnet_ids is not a list: cannot tell the GPU count');
     throw new Unknown('subnet_ids');
@@ -97,11 +104,28 @@ export function readOciPool(ctx: PoolContext, body: Record<string, unknown>, lab
   throw new Unknown('size');
 }
 
-function reading(ctx: PoolContext, body: Record<string, unknown>, label: string, shape: NodeShape, nodes: number, path: string[]): PoolReading {
-  return { name: nameOr(ctx, body.name, 'name', label), gpusPerNode: shape.gpus, gpuModel: shape.model, maxNodes: nodes, line: ctx.line(path) };
+function reading(
+  ctx: PoolContext,
+  body: Record<string, unknown>,
+  label: string,
+  shape: NodeShape,
+  nodes: number,
+  path: string[],
+): PoolReading {
+  return {
+    name: nameOr(ctx, body.name, 'name', label),
+    gpusPerNode: shape.gpus,
+    gpuModel: shape.model,
+    maxNodes: nodes,
+    line: ctx.line(path),
+  };
 }
 
 type RawAt = { kind: 'raw'; raw: unknown } | { kind: 'absent' } | { kind: 'expr'; raw: unknown; depth: number };
+
+// `${local.gpu_template}`: a bare reference, which the rest of the path can follow without
+// evaluating what else the object holds (a boot script rendered from another resource's attribute).
+const REFERENCE = /^\$\{\s*((?:local|var)\.[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*)\s*\}$/;
 
 /**
  * Where an attribute nested in object attributes (`template = { resources = { preset = … } }`) or
@@ -113,7 +137,13 @@ function rawAt(body: Record<string, unknown>, path: readonly string[]): RawAt {
   for (let i = 0; i < path.length; i++) {
     if (Array.isArray(cur)) cur = cur[cur.length - 1];
     if (cur === undefined || cur === null) return { kind: 'absent' };
-    if (typeof cur !== 'object') return { kind: 'expr', raw: cur, depth: i };
+    if (typeof cur !== 'object') {
+      const ref = typeof cur === 'string' ? REFERENCE.exec(cur) : null;
+      const rest = path.slice(i);
+      if (ref?.[1] !== undefined && rest.every((k) => /^[A-Za-z_][\w-]*$/.test(k)))
+        return { kind: 'raw', raw: `\${${ref[1]}.${rest.join('.')}}` };
+      return { kind: 'expr', raw: cur, depth: i };
+    }
     cur = (cur as Record<string, unknown>)[path[i] as string];
   }
   return cur === undefined ? { kind: 'absent' } : { kind: 'raw', raw: cur };

@@ -110,7 +110,11 @@ const BOOT_DATA = new Set(['cloud_init_user_data', 'user_data', 'user_data_base6
 function withoutBootData(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutBootData);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).filter(([k]) => !BOOT_DATA.has(k)).map(([k, v]) => [k, withoutBootData(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([k]) => !BOOT_DATA.has(k))
+      .map(([k, v]) => [k, withoutBootData(v)]),
+  );
 }
 
 /**
