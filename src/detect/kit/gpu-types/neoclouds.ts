@@ -75,9 +75,6 @@ export function crusoeShape(type: string): NodeShape | 'cpu' | null {
   return { gpus, model: model === m[1] ? m[1].toUpperCase() : model };
 }
 
-/** True when a Crusoe type is not a CPU type: one not listed then earns a warning, not a pass. */
-export const looksLikeCrusoeGpuType = (type: string): boolean => crusoeShape(type) !== 'cpu';
-
 /**
  * OCI Compute GPU shapes: `[shape, GPUs, model]`. Source: Oracle Cloud Infrastructure
  * documentation, "Compute Shapes", GPU shapes (bare metal `BM.GPU*`, virtual machine `VM.GPU*`).
