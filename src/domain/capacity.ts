@@ -12,6 +12,9 @@ export type CapacityKind =
   | 'gke-autoprovisioning'
   | 'sagemaker-hyperpod-group'
   | 'coreweave-nodepool'
+  | 'nebius-node-group'
+  | 'crusoe-node-pool'
+  | 'oci-node-pool'
   | 'kai-queue'
   | 'volcano-queue'
   | 'gpu-sharing';

@@ -5,9 +5,11 @@ import { listingPr } from './listing-tree.js';
 
 /**
  * Crusoe Cloud's instance types (crusoecloud/terraform-provider-crusoe's examples: a node pool of
- * `a100-80gb.1x`, instances of `a100-80gb-sxm-ib.8x`), generated: no reader knows a
- * `crusoe_kubernetes_node_pool`, so a change to a file that sizes one of GPU type must end not
- * followed, never "no change"; the same pool of a CPU type (`c1a.16x`) is no capacity.
+ * `a100-80gb.1x`, instances of `a100-80gb-sxm-ib.8x`), generated: a `crusoe_kubernetes_node_pool`
+ * of a GPU type resized is counted, `instance_count` × the GPUs its type names (`.8x`: eight),
+ * written in the resource or given by a variable's default; the same pool of a CPU type
+ * (`c1a.16x`) is no capacity, and a type that is neither a CPU type nor a GPU type the names tell
+ * is not followed, never "no change".
  */
 
 const GPUS = ['a100', 'a40', 'l40s', 'h100', 'h200', 'b200', 'gb200', 'mi300x'];
@@ -39,14 +41,18 @@ async function coverageOf(before: string, after: string) {
   return { changes: result.changes, state: result.coverage.find((c) => c.file === 'infra/main.tf')?.state };
 }
 
+const gpusOf = (type: string): number => Number(/\.([0-9]+)x$/.exec(type)?.[1]);
+
 describe('Crusoe instance types', () => {
-  it('a pool of a GPU type resized is not followed', async () => {
+  it('a pool of a GPU type resized is counted: instance_count × the GPUs of its type', async () => {
     await fc.assert(
       fc.asyncProperty(gpuType, fc.integer({ min: 0, max: 32 }), fc.integer({ min: 0, max: 32 }), fc.boolean(), async (type, a, b, v) => {
         fc.pre(a !== b);
         const { changes, state } = await coverageOf(pool(type, a, v), pool(type, b, v));
-        expect(changes).toEqual([]);
-        expect(state).toBe('not-followed');
+        expect(changes.map((c) => [c.kind, c.name, c.gpusBefore, c.gpusAfter])).toEqual([
+          ['crusoe-node-pool', 'workers', a * gpusOf(type), b * gpusOf(type)],
+        ]);
+        expect(state).toBe('read');
       }),
       { numRuns: 30 },
     );
@@ -57,9 +63,21 @@ describe('Crusoe instance types', () => {
       fc.asyncProperty(cpuType, fc.integer({ min: 0, max: 32 }), fc.boolean(), async (type, a, v) => {
         const { changes, state } = await coverageOf(pool(type, a, v), pool(type, a + 1, v));
         expect(changes).toEqual([]);
-        expect(state).toBe('not-capacity');
+        expect(state).not.toBe('not-followed');
       }),
       { numRuns: 30 },
+    );
+  });
+
+  it('a pool of a type whose GPUs cannot be told resized is not followed', async () => {
+    const odd = fc.constantFrom('gpu.h100-80gb.hgx.8x', 'h100-80gb-sxm-ib', 'x9z.8x', 'h100-80gb.0x');
+    await fc.assert(
+      fc.asyncProperty(odd, fc.integer({ min: 0, max: 32 }), fc.boolean(), async (type, a, v) => {
+        const { changes, state } = await coverageOf(pool(type, a, v), pool(type, a + 1, v));
+        expect(changes).toEqual([]);
+        expect(state).toBe('not-followed');
+      }),
+      { numRuns: 20 },
     );
   });
 });

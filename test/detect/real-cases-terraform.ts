@@ -181,14 +181,13 @@ export const TERRAFORM_CASES: readonly RealCase[] = [
     partial: true,
     why: 'max_node_count is per zone (1 nvidia-tesla-t4 per node), and the pool runs in the zones of var.cluster_location, which has no value ("a zone or region"): 10 → 20 T4 in one zone, more if a region',
   },
-  // nebius/nebius-solution-library k8s-training: a Nebius node group, which no reader knows, whose
-  // `template` renders a cloud-init templatefile() given another resource's attribute.
+  // nebius/nebius-solution-library k8s-training: Nebius node groups whose `template` also renders
+  // a cloud-init templatefile() given another resource's attribute (a boot script: no capacity).
   {
     id: 'nebius k8s-training tfvars: gpu_nodes_count_per_group 2 → 4',
     target: 'terraform-nebius/k8s-training',
     edits: [['terraform.tfvars', 'gpu_nodes_count_per_group  = 2', 'gpu_nodes_count_per_group  = 4']],
     expect: [['nebius-node-group', 'gpu', 16, 32]],
-    today: { outcome: 'not-followed', reason: 'Nebius node groups are not read; the tfvars key names GPUs and feeds the unread group' },
     why: 'fixed_node_count = var.gpu_nodes_count_per_group, count = var.gpu_node_groups (1); preset 8gpu-128vcpu-1600gb has 8 H200: 2 × 8 → 4 × 8',
   },
   {
@@ -196,7 +195,6 @@ export const TERRAFORM_CASES: readonly RealCase[] = [
     target: 'terraform-nebius/k8s-training',
     edits: [['main.tf', 'fixed_node_count = var.gpu_nodes_count_per_group', 'fixed_node_count = 4']],
     expect: [['nebius-node-group', 'gpu', 16, 32]],
-    today: { outcome: 'not-followed', reason: "Nebius node groups are not read; the group's render is given its sizes" },
     why: 'the tfvars give 2 nodes of 8 H200; written 4: 32',
   },
   {
@@ -204,7 +202,6 @@ export const TERRAFORM_CASES: readonly RealCase[] = [
     target: 'terraform-nebius/k8s-training',
     edits: [['terraform.tfvars', 'gpu_node_groups            = 1', 'gpu_node_groups            = 2']],
     expect: [['nebius-node-group', 'gpu', 16, 32]],
-    today: { outcome: 'not-followed', reason: 'Nebius node groups are not read; the tfvars key names GPUs and feeds the unread group' },
     why: 'count = var.gpu_node_groups copies the group of 2 × 8 H200',
   },
   {

@@ -5,15 +5,16 @@ import { listingPr } from './listing-tree.js';
 import type { Tree } from './listing-tree.js';
 
 /**
- * A node group of a provider no reader knows (nebius/nebius-solution-library's
- * `nebius_mk8s_v1_node_group`: its GPU platform and settings in a `template` argument that also
- * renders a cloud-init `templatefile()`), generated in many shapes. The render cannot be told, so
+ * A node group of a provider no reader knows, shaped as nebius/nebius-solution-library's
+ * `nebius_mk8s_v1_node_group` (read since: neocloud-pools.test.ts) is: its GPU platform and
+ * settings in a `template` argument that also renders a cloud-init `templatefile()`, generated in
+ * many shapes. The render cannot be told, so
  * the review cannot read the group: a change that sizes it, in the `.tf` file or through a
  * `.tfvars` value under a GPU key, must end not followed, never "no change", whether the render
  * can be told or not. A CPU group's count changed beside it stays "no change", the tfvars read.
  */
 
-const TYPES = ['nebius_mk8s_v1_node_group', 'acme_kubernetes_node_pool', 'cloudco_k8s_worker_group'];
+const TYPES = ['nimbus_mk8s_v1_node_group', 'acme_kubernetes_node_pool', 'cloudco_k8s_worker_group'];
 const HOLDERS = ['template', 'spec', 'node_template'];
 const COUNTS = ['fixed_node_count', 'node_count', 'size', 'max_size'];
 const PLATFORMS = ['gpu-h100-sxm', 'gpu-h200-sxm', 'gpu-l40s-a'];

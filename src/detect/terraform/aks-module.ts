@@ -1,3 +1,4 @@
+import { evaluate } from './expr-eval.js';
 import { literalString, typeGpus } from './gpu-shape.js';
 import type { PoolReading } from './gpu-shape.js';
 import type { Scope } from './expr-eval.js';
@@ -101,6 +102,7 @@ function readExtraPools(file: string, loc: Locator, block: Span, scope: Scope, l
   for (const [key, poolRaw] of Object.entries(pools)) {
     const span: Span = (poolsSpan && (loc.child(poolsSpan, key) ?? loc.descendant(poolsSpan, key))) ?? poolsSpan ?? block;
     const ctx = new PoolContext(file, loc, span, scope, `module.${label}.node_pools.${key}`);
+    const address = { address: { at: `module.${label}.${poolAddress(ctx, poolRaw, key)}`, formerly: [] } };
     // Named as the decl would be, so an unreadable count reads as unknown, not as a removal.
     let name = key;
     try {
@@ -109,13 +111,25 @@ function readExtraPools(file: string, loc: Locator, block: Span, scope: Scope, l
       if (pool === ABSENT) continue;
       name = nameOr(ctx, pool.name, 'name', key);
       const reading = readExtraPool(ctx, pool, key);
-      if (reading) out.decls.push(toDecl(file, 'aks-node-pool', reading));
+      if (reading) out.decls.push({ ...toDecl(file, 'aks-node-pool', reading), ...address });
     } catch (err) {
       if (!(err instanceof Unknown)) throw err;
-      out.unresolved.push({ file, line: span.line, kind: 'aks-node-pool', name });
+      out.unresolved.push({ file, line: span.line, kind: 'aks-node-pool', name, ...address });
     }
     out.diagnostics.push(...ctx.diagnostics);
   }
+}
+
+/**
+ * The address Azure/terraform-azurerm-aks gives a `node_pools` entry (extra_node_pool.tf): one
+ * resource per key, `node_pool_create_before_destroy` unless the entry sets
+ * `create_before_destroy = false`. It pairs a pool by its key when its name changes.
+ */
+function poolAddress(ctx: PoolContext, poolRaw: unknown, key: string): string {
+  const flag = poolRaw !== null && typeof poolRaw === 'object' ? (poolRaw as Record<string, unknown>).create_before_destroy : undefined;
+  const r = flag === undefined ? null : evaluate(flag, ctx.scope);
+  const after = r?.ok === true && (r.value === false || r.value === 'false');
+  return `azurerm_kubernetes_cluster_node_pool.node_pool_create_${after ? 'after' : 'before'}_destroy[${JSON.stringify(key)}]`;
 }
 
 /** One `node_pools` entry, read as the module hands it to azurerm_kubernetes_cluster_node_pool. */

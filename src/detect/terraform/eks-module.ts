@@ -14,10 +14,24 @@ import { toDecl } from './resources.js';
 // The submodules' own default for max_size (modules/{eks,self}-managed-node-group/variables.tf).
 const MODULE_MAX_SIZE_DEFAULT = 3;
 
-/** The two node-group maps of terraform-aws-modules/eks and how each names its machine types. */
+/**
+ * The two node-group maps of terraform-aws-modules/eks, how each names its machine types, and the
+ * address Terraform tracks each group's resource by: the submodule called per key (main.tf's
+ * `module "eks_managed_node_group" { for_each = … }`), so a group pairs by its key when its name changes.
+ */
 const GROUP_MAPS = [
-  { attr: 'eks_managed_node_groups', defaults: 'eks_managed_node_group_defaults', types: 'instance_types' },
-  { attr: 'self_managed_node_groups', defaults: 'self_managed_node_group_defaults', types: 'instance_type' },
+  {
+    attr: 'eks_managed_node_groups',
+    defaults: 'eks_managed_node_group_defaults',
+    types: 'instance_types',
+    address: (key: string) => `module.eks_managed_node_group[${JSON.stringify(key)}].aws_eks_node_group.this[0]`,
+  },
+  {
+    attr: 'self_managed_node_groups',
+    defaults: 'self_managed_node_group_defaults',
+    types: 'instance_type',
+    address: (key: string) => `module.self_managed_node_group[${JSON.stringify(key)}].aws_autoscaling_group.this[0]`,
+  },
 ] as const;
 type GroupMap = (typeof GROUP_MAPS)[number];
 
@@ -66,6 +80,7 @@ function readGroups(
   for (const [key, groupRaw] of Object.entries(groups)) {
     const span: Span = (groupsSpan && (loc.child(groupsSpan, key) ?? loc.descendant(groupsSpan, key))) ?? block;
     const ctx = new PoolContext(file, loc, span, scope, `module.${label}.${map.attr}.${key}`);
+    const address = { address: { at: `module.${label}.${map.address(key)}`, formerly: [] } };
     // The group as the base names it: an unreadable count must match that name, or the group
     // would read as removed rather than unknown.
     let name = key;
@@ -78,8 +93,8 @@ function readGroups(
       const node = nodeGpus(ctx, group, map);
       if (node !== null) {
         const max = ctx.count(group.max_size, 'max_size', ['max_size']);
-        out.decls.push(
-          toDecl(file, 'eks-node-group', {
+        out.decls.push({
+          ...toDecl(file, 'eks-node-group', {
             name,
             gpusPerNode: node.gpus,
             gpuModel: node.model,
@@ -89,11 +104,12 @@ function readGroups(
             ...(node.mixed ? { mixed: true } : {}),
             ...bottlerocketArgs(ctx, group),
           }),
-        );
+          ...address,
+        });
       }
     } catch (err) {
       if (!(err instanceof Unknown)) throw err;
-      out.unresolved.push({ file, line: span.line, kind: 'eks-node-group', name });
+      out.unresolved.push({ file, line: span.line, kind: 'eks-node-group', name, ...address });
     }
     out.diagnostics.push(...ctx.diagnostics);
   }

@@ -344,7 +344,9 @@ function call(e: Extract<Expr, { t: 'call' }>, scope: Scope): PValue {
       throw err;
     }
   }
-  const args = e.args.map((a) => evalExpr(a, scope));
+  // coalesce() answers its first non-null argument: one after it that is unknown (a map indexed by a
+  // variable with no value) changes nothing, unless it fails the apply, which grows no capacity.
+  const args = e.args.map((a) => (e.name === 'coalesce' && !e.spread ? partly(() => evalExpr(a, scope)) : evalExpr(a, scope)));
   if (e.spread) {
     const last = args.pop();
     if (last instanceof Unk) throw new Unresolved(last.culprit, last.error);

@@ -5,6 +5,7 @@ import type { PValue, Scope } from './expr-eval.js';
 import { readAksDefaultPool, readAksPool, readEksNodeGroup } from './eks-aks.js';
 import type { PoolReading } from './gpu-shape.js';
 import { readGkePool } from './gke.js';
+import { readCrusoePool, readNebiusNodeGroup, readOciPool } from './neocloud-pools.js';
 import type { Locator, Span } from './locator.js';
 import { asRecord } from './module-scope.js';
 import { copiesOf, groupCopies, keyLabel } from './copies.js';
@@ -28,6 +29,9 @@ export const RESOURCE_KINDS: Readonly<Record<string, ResourceKind>> = {
   azurerm_kubernetes_cluster_node_pool: { kind: 'aks-node-pool', read: readAksPool },
   // The cluster's name is not its default pool's.
   azurerm_kubernetes_cluster: { kind: 'aks-node-pool', read: readAksDefaultPool, nameOf: (raw) => single(raw.default_node_pool).name },
+  nebius_mk8s_v1_node_group: { kind: 'nebius-node-group', read: readNebiusNodeGroup },
+  crusoe_kubernetes_node_pool: { kind: 'crusoe-node-pool', read: readCrusoePool },
+  oci_containerengine_node_pool: { kind: 'oci-node-pool', read: readOciPool },
 };
 
 /** Every node pool resource of one file: one decl per pool, its copies (`count`, `for_each`) counted. */

@@ -7,6 +7,7 @@ import { evaluate } from './expr-eval.js';
 import type { Scope, Value } from './expr-eval.js';
 import { valueFingerprint } from './inputs-fingerprint.js';
 import { MANIFEST_RESOURCE_TYPES } from './k8s-manifests.js';
+import { RESOURCE_KINDS } from './resources.js';
 import type { Locator } from './locator.js';
 import { asRecord } from './module-scope.js';
 import { RENDERS_TEMPLATE } from './template-data.js';
@@ -101,6 +102,22 @@ const CARRIERS = new Set(['helm_release', 'local_file', 'local_sensitive_file', 
 const COPIES = new Set(['count', 'for_each']);
 
 /**
+ * What boots a node of a pool that is read (a cloud-init script): the pool's GPUs come from its
+ * type and counts, which its reader reads; a boot script adds no node and no GPU.
+ */
+const BOOT_DATA = new Set(['cloud_init_user_data', 'user_data', 'user_data_base64', 'custom_data']);
+
+function withoutBootData(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutBootData);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([k]) => !BOOT_DATA.has(k))
+      .map(([k, v]) => [k, withoutBootData(v)]),
+  );
+}
+
+/**
  * What templates render where a resource or module is handed them (a `helm_release`'s values, a
  * `local_file`'s content, a `null_resource` applying a manifest, a module input): the render,
  * with its vars, read by the manifest readers `inner` at the attribute's line. The manifest
@@ -133,7 +150,10 @@ export function readTemplateAttributes(
       blocks.push({ address: `module.${label}`, path: ['module', label], raw: asRecord(list[list.length - 1]), carrier: true });
   }
   for (const { address, path, raw, carrier } of blocks) {
-    for (const [attr, value] of Object.entries(raw)) {
+    const pool = Object.hasOwn(RESOURCE_KINDS, path[1] ?? '') && path[0] === 'resource';
+    for (const [attr, whole] of Object.entries(raw)) {
+      if (pool && BOOT_DATA.has(attr)) continue;
+      const value = pool ? withoutBootData(whole) : whole;
       if (!TEMPLATED.test(JSON.stringify(value))) continue;
       const block = loc.path(loc.file(), [path]);
       const span = block && loc.child(block, attr);

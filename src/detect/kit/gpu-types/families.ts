@@ -151,7 +151,7 @@ export const OTHER_GPU_TYPES: readonly { cloud: string; pattern: RegExp; example
   },
   {
     cloud: 'Nebius',
-    pattern: /\bgpu-[a-z]+[0-9]+[a-z]*-(?:sxm[0-9]?|pcie|[abc])\b/g,
+    pattern: /\bgpu-[a-z]+[0-9]+[a-z]*-(?:sxm[0-9]?|pcie|[a-d])\b/g,
     example: 'gpu-h100-sxm',
     source: 'Nebius AI Cloud compute platforms',
   },
