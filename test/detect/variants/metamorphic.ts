@@ -169,24 +169,6 @@ export const EXPECTED_TO_FAIL: readonly ExpectedFailure[] = [
     reason:
       "false alarm: a changed `*.auto.tfvars` value naming a GPU (an AMI name pattern) that feeds a data source no reader follows is not followed, where the same value as the variable's default in `variables.tf` is read as no change",
   },
-  ...[
-    'yaml-list',
-    'yaml-nested-list',
-    'yaml-as-json',
-    'yaml-flow-style',
-    'yaml-quoted-keys',
-    'yaml-mixed-quoted-keys',
-    'tf-manifest-object',
-    'tf-manifest-yamlencode',
-    'tf-manifest-heredoc',
-    'tf-manifest-yamldecode',
-    'tf-manifest-named',
-  ].map((rewrite): ExpectedFailure => ({
-    rewrite,
-    cases: ['KubeRay autoscaled cluster: the CPU worker group maxReplicas 10 → 20 (negative control, beside a GPU group)'],
-    reason:
-      'false alarm: a workload is told by a `kind:` line at the start of a YAML document (workload-kinds.ts), so a RayCluster inside a `List`, written as JSON or flow style, with a quoted `kind` key or in an HCL manifest is not known as one, and its `resources: GPU` is left unaccounted',
-  })),
 ];
 
 /** A run that fails as an entry of EXPECTED_TO_FAIL says: a silent miss, a wrong count, or a false alarm. */

@@ -9,7 +9,7 @@ import { lineAt, lineStarts } from './structure.js';
 import { scanStructure } from './scan-structure.js';
 import type { Container, PathPoint, Structure } from './structure.js';
 import { declaresInfrastructure, syntaxOf } from './syntax.js';
-import { workloadDocuments } from './workload-kinds.js';
+import { workloadSpans } from './workload-kinds.js';
 import type { TextKind } from './syntax.js';
 import type { Lines } from '../lines.js';
 import { fileFormat } from '../yaml-segments.js';
@@ -87,7 +87,7 @@ export function accountSignals(path: string, raw: string, accounting: FileAccoun
   const starts = lineStarts(text);
   const hcl = /\.(?:tf|tfvars|hcl)$/.test(path);
   const spans = mergeSpans([...accounting.spans, ...accounting.anchors.map((line) => objectAround(structure, starts, line, hcl))]);
-  const workloads = syntax.kind === 'yaml' ? workloadDocuments(structure.masked) : [];
+  const workloads = workloadSpans(structure);
   const dropped = mergeRanges(structure.overridden);
   const inert = notApplied(path, text);
   let s = 0;
