@@ -132,16 +132,6 @@ export const EXPECTED_TO_FAIL: readonly ExpectedFailure[] = [
     },
   ]),
   {
-    rewrite: 'tf-manifest-named',
-    cases: [
-      'Volcano TF job on GPUs: workers 3 → 6 (negative control, a workload requesting GPUs)',
-      'karpenter-blueprints auto mode gpu pool: cpu limit 100 → 200 (negative control, CPU-only edit beside a GPU limit)',
-      'openshift-batch gpu-flavor: taint effect NoSchedule → NoExecute (negative control)',
-    ],
-    reason:
-      'false alarm: the floor takes a resource label naming a GPU (`kubectl_manifest.gpu_flavor_1`) as a signal nothing accounts for, though the manifest in it is read (labelled `gj_1`, the same files end "no change")',
-  },
-  {
     rewrite: 'kustomize-component',
     cases: [
       'KAI default-parent-queue: cpu quota 0 → 16000 (negative control)',

@@ -117,7 +117,29 @@ export function accountSignals(path: string, raw: string, accounting: FileAccoun
     }
     return { ...signal, line, by };
   });
+  if (hcl) manifestLabels(signals, structure, starts, (lines ??= text.split('\n')));
   return { kind: syntax.kind, signals };
+}
+
+/** The header of a Terraform resource holding a Kubernetes manifest: its label is the object's name in Terraform. */
+const MANIFEST_HEADER = /^[ \t]*resource[ \t]+"(?:kubernetes_manifest|kubectl_manifest)"[ \t]+"[^"\n]*"[ \t]*\{/;
+
+/**
+ * A manifest resource's label naming GPUs (`resource "kubectl_manifest" "gpu_flavor"`) says what
+ * the body already says: where the body names GPUs too and every one of those is accounted for
+ * (read, or shown to be no capacity), the label is a name, like an object's `metadata.name`. A
+ * body that names none leaves the label the only word of GPUs there: it stays a signal.
+ */
+function manifestLabels(signals: AccountedSignal[], structure: Structure, starts: readonly number[], lines: readonly string[]): void {
+  for (const label of signals) {
+    if (label.by !== null || label.kind !== 'gpu-key') continue;
+    const header = lines[label.line - 1] ?? '';
+    const m = MANIFEST_HEADER.exec(header.slice(0, HEADER_CHARS));
+    if (m === null || label.offset - (starts[label.line - 1] ?? 0) >= m[0].length) continue;
+    const block = objectAround(structure, starts, label.line, 'hcl');
+    const body = signals.filter((s) => s.line > label.line && s.line <= block.to);
+    if (body.length > 0 && body.every((s) => s.by !== null)) label.by = 'label';
+  }
 }
 
 /** A block header is short: a line is read this far at most, so the scan stays linear however long the line. */
