@@ -8,7 +8,7 @@ import type { Unfollowed } from './parser.js';
 import { dirOf } from './kit/paths.js';
 import { parseHcl } from './terraform/hcl.js';
 
-const TERRAFORM_INPUT = /\.(tf|tfvars|tfvars\.json)$/;
+const TERRAFORM_INPUT = /\.(tf|tf\.json|tfvars|tfvars\.json)$/;
 
 export interface CoverageInput {
   /** Every path the PR changes. */
@@ -135,7 +135,9 @@ async function changesValues(file: string, io: CoverageIo): Promise<boolean> {
     if (text === null) return JSON.stringify({});
     const hcl = parseHcl(file, text);
     if (!hcl.ok) return null;
-    return JSON.stringify(file.endsWith('.tf') ? { variable: hcl.body.variable ?? null, locals: hcl.body.locals ?? null } : hcl.body);
+    return JSON.stringify(
+      /\.tf(?:\.json)?$/.test(file) ? { variable: hcl.body.variable ?? null, locals: hcl.body.locals ?? null } : hcl.body,
+    );
   };
   const [before, after] = await Promise.all([io.base.read(file), io.head.read(file)]);
   const a = values(before);

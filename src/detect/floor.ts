@@ -8,6 +8,7 @@ import { tfvarsNotFed } from './tfvars-feeds.js';
 import { isLocalUnit, parentInputsNotFed, unitSpans } from './terragrunt-feeds.js';
 import type { TfvarsSide } from './tfvars-feeds.js';
 import { isInputFile } from './input-files.js';
+import { isTfFile } from './terraform/tf-json.js';
 import type { Merged } from './merge-results.js';
 
 /**
@@ -109,7 +110,7 @@ export async function floorOf(input: FloorInput): Promise<Floor> {
         }
         // A Terraform file's variables and locals are accounted for by where the module uses them,
         // and what a local module call is given by what it feeds there (terraform-feeds.ts).
-        if (whole || !file.endsWith('.tf') || (first.left.length === 0 && !(first.named && callsOwn(file, text)))) return first;
+        if (whole || !isTfFile(file) || (first.left.length === 0 && !(first.named && callsOwn(file, text)))) return first;
         const io = reader === input.sides.base ? feedSides.base : feedSides.head;
         const feeds = await moduleFeeds(dirOf(file), io, io.cache, { path: file, text });
         return unaccounted(file, text, { spans: feeds.spansOf(file), anchors: [] }, relabelled);

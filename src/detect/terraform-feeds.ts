@@ -6,7 +6,8 @@ import { RESOURCE_KINDS } from './terraform/resources.js';
 import { MANIFEST_RESOURCE_TYPES } from './terraform/k8s-manifests.js';
 import { ownSource } from './terraform/module-source.js';
 import { isTfFile } from './terraform/tf-json.js';
-import { jsonVariables } from './terraform-json-feeds.js';
+import { jsonBlocks, jsonModuleCalls, jsonVariables } from './terraform-json-feeds.js';
+import type { JsonBlock } from './terraform-json-feeds.js';
 import type { FileAccounting } from './kit/signal-scan/account.js';
 import type { Lines } from './kit/lines.js';
 
@@ -88,19 +89,21 @@ async function readFeeds(
       called.set(c.dir, depth < MAX_DEPTH ? await moduleFeeds(c.dir, io, cache, undefined, depth + 1) : null);
     }
   }
-  const argFed = (c: ModuleFile['calls'][number], line: number): boolean => {
-    const arg = c.args.find((a) => a.from <= line && line <= a.to);
-    if (arg === undefined || META.has(arg.name)) return true;
-    const feeds = c.dir === null ? null : (called.get(c.dir) ?? null);
-    return feeds !== null && feeds.variableFed(arg.name);
-  };
+  // Every argument on the line (a `.tf.json` call may hold several on one) must feed only what is read.
+  const argFed = (c: ModuleFile['calls'][number], line: number): boolean =>
+    c.args
+      .filter((a) => a.from <= line && line <= a.to && !META.has(a.name))
+      .every((a) => {
+        const feeds = c.dir === null ? null : (called.get(c.dir) ?? null);
+        return feeds !== null && feeds.variableFed(a.name);
+      });
   // Locals, and `data "template_file"` blocks (a render is a value like a local): each accounted
   // for when every use of it is.
   type Valued = { name: string; from: number; to: number; what: 'local' | 'data.template_file'; path: string };
   const locals = files.flatMap((m) =>
-    hclBlocks(m.text).flatMap((b): Valued[] =>
+    blocksOf(m.path, m.text).flatMap((b): Valued[] =>
       b.type === 'locals'
-        ? localEntries(m.text, b).map((e) => ({ ...e, what: 'local' as const, path: m.path }))
+        ? (b.entries ?? localEntries(m.text, b)).map((e) => ({ ...e, what: 'local' as const, path: m.path }))
         : b.type === 'data' && b.labels[0] === 'template_file' && b.labels[1] !== undefined
           ? [{ name: b.labels[1], from: b.from, to: b.to, what: 'data.template_file' as const, path: m.path }]
           : [],
@@ -162,10 +165,18 @@ async function readFeeds(
     }
     for (const l of locals) if (l.path === path && accounted.has(keyOf(l))) spans.push(l);
     for (const v of variables) if (v.path === path && variableFed(v.name)) spans.push(v);
-    return spans;
+    // A line holding a variable that feeds what is not read stays unaccounted, whatever else is on it (JSON on one line).
+    return without(
+      spans,
+      variables.filter((v) => v.path === path && !variableFed(v.name)),
+    );
   };
   return { spansOf, variableFed, declares: (name) => variables.some((v) => v.name === name) };
 }
+
+/** A module file's top-level blocks, in HCL or Terraform's JSON syntax (whose `locals` carry their entries). */
+const blocksOf = (path: string, text: string): (HclBlock & { entries?: JsonBlock['entries'] })[] =>
+  path.endsWith('.json') ? jsonBlocks(text) : hclBlocks(text);
 
 const SOURCE = /^[ \t]*source[ \t]*=[ \t]*"([^"]*)"/m;
 
@@ -187,9 +198,15 @@ function moduleFile(
   called: boolean,
   repositories: readonly string[],
 ): ModuleFile {
-  const blocks = hclBlocks(text);
+  const blocks = blocksOf(path, text);
   const lines = text.split('\n');
   const calls: ModuleFile['calls'] = [];
+  // In JSON syntax too: a call's arguments are judged by what they feed, never read with the call as a whole.
+  for (const call of path.endsWith('.json') ? jsonModuleCalls(text) : []) {
+    const moduleDir = call.source === undefined ? undefined : ownModuleDir(call.source, dir, repositories);
+    if (moduleDir === undefined) continue;
+    calls.push({ block: { type: 'module', labels: [call.name], from: call.from, to: call.to }, dir: moduleDir, args: call.args });
+  }
   for (const block of blocks.filter((b) => b.type === 'module')) {
     const body = lines.slice(block.from, block.to - 1).join('\n');
     const source = SOURCE.exec(body)?.[1];

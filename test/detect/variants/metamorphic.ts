@@ -119,15 +119,9 @@ export interface ExpectedFailure {
 export const EXPECTED_TO_FAIL: readonly ExpectedFailure[] = [
   ...['tf-json', 'tf-json-interpolated'].map((rewrite): ExpectedFailure => ({
     rewrite,
-    cases: [
-      'aws-do-eks p6-b200: the GPU AMI name pattern 1.35 → 1.36 (negative control)',
-      'aws-do-eks p6-b200: the GPU group moved from managed to self-managed (negative control)',
-      'nvidia-terraform-modules aks: GPU Operator v25.3.0 → v25.10.0 (negative control)',
-      'nvidia-terraform-modules aks: the CPU pool max count 5 → 8 (negative control)',
-      'nvidia-terraform-modules eks: cluster_version 1.32 → 1.33, beside gpu_ami_id (negative control)',
-    ],
+    cases: ['nvidia-terraform-modules eks: cluster_version 1.32 → 1.33, beside gpu_ami_id (negative control)'],
     reason:
-      'false alarm: in `variables.tf.json` a variable whose default names a GPU (`gpu_machine_type`) is left to the floor, which the same variable in `variables.tf` is not: the JSON twin is not accounted by the variables a read pool takes',
+      'false alarm: the `eks_managed_node_groups` of a registry `terraform-aws-modules/eks` call in JSON syntax are not read (the same call in HCL is), so the GPU variables they take (`gpu_instance_type`, `desired_count_gpu_nodes`) feed nothing read and `variables.tf.json` is not followed; the positives of this module are not followed the same way, never silent',
   })),
   ...['tf-manifest-object', 'tf-manifest-yamlencode'].flatMap((rewrite): ExpectedFailure[] => [
     {
@@ -137,16 +131,6 @@ export const EXPECTED_TO_FAIL: readonly ExpectedFailure[] = [
         'false alarm: a ComputeClass written as an HCL object is left to the floor, which names its GPU priorities; as YAML (or a heredoc) it is read, count unknown at both sides, no change',
     },
   ]),
-  {
-    rewrite: 'tf-manifest-named',
-    cases: [
-      'Volcano TF job on GPUs: workers 3 → 6 (negative control, a workload requesting GPUs)',
-      'karpenter-blueprints auto mode gpu pool: cpu limit 100 → 200 (negative control, CPU-only edit beside a GPU limit)',
-      'openshift-batch gpu-flavor: taint effect NoSchedule → NoExecute (negative control)',
-    ],
-    reason:
-      'false alarm: the floor takes a resource label naming a GPU (`kubectl_manifest.gpu_flavor_1`) as a signal nothing accounts for, though the manifest in it is read (labelled `gj_1`, the same files end "no change")',
-  },
   {
     rewrite: 'kustomize-component',
     cases: [
@@ -169,24 +153,6 @@ export const EXPECTED_TO_FAIL: readonly ExpectedFailure[] = [
     reason:
       "false alarm: a changed `*.auto.tfvars` value naming a GPU (an AMI name pattern) that feeds a data source no reader follows is not followed, where the same value as the variable's default in `variables.tf` is read as no change",
   },
-  ...[
-    'yaml-list',
-    'yaml-nested-list',
-    'yaml-as-json',
-    'yaml-flow-style',
-    'yaml-quoted-keys',
-    'yaml-mixed-quoted-keys',
-    'tf-manifest-object',
-    'tf-manifest-yamlencode',
-    'tf-manifest-heredoc',
-    'tf-manifest-yamldecode',
-    'tf-manifest-named',
-  ].map((rewrite): ExpectedFailure => ({
-    rewrite,
-    cases: ['KubeRay autoscaled cluster: the CPU worker group maxReplicas 10 → 20 (negative control, beside a GPU group)'],
-    reason:
-      'false alarm: a workload is told by a `kind:` line at the start of a YAML document (workload-kinds.ts), so a RayCluster inside a `List`, written as JSON or flow style, with a quoted `kind` key or in an HCL manifest is not known as one, and its `resources: GPU` is left unaccounted',
-  })),
 ];
 
 /** A run that fails as an entry of EXPECTED_TO_FAIL says: a silent miss, a wrong count, or a false alarm. */

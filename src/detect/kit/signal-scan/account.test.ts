@@ -113,7 +113,7 @@ describe('accountSignals on YAML by its parsed structure', () => {
   const at = (path: string, text: string) => accountSignals(path, text).signals.map((s) => [s.token, s.line, s.by]);
 
   it('reads a flow mapping as the block one: a label, a toleration, a request', () => {
-    const flow = `{kind: ResourceFlavor, spec: {nodeLabels: {nvidia.com/gpu.present: "true"},\n  tolerations: [{key: nvidia.com/gpu, operator: Exists}]}}\n---\n{kind: Pod, spec: {containers: [{name: a, resources: {limits: {nvidia.com/gpu: 1}}}]}}\n`;
+    const flow = `{kind: ResourceFlavor, spec: {nodeLabels: {nvidia.com/gpu.present: "true"},\n  tolerations: [{key: nvidia.com/gpu, operator: Exists}]}}\n---\n{kind: DaemonSet, spec: {containers: [{name: a, resources: {limits: {nvidia.com/gpu: 1}}}]}}\n`;
     expect(at('flavor.yaml', flow)).toEqual([
       ['nvidia.com/gpu.present', 1, 'label'],
       ['nvidia.com/gpu', 2, 'scheduling'],
@@ -148,7 +148,7 @@ describe('accountSignals on YAML by its parsed structure', () => {
 
   it('a heredoc of YAML in HCL is read by its parsed structure too', () => {
     const hcl =
-      'resource "kubectl_manifest" "x" {\n  yaml_body = <<EOT\nkind: Pod\nspec: {containers: [{resources: {limits: {nvidia.com/gpu: 1}}}]}\nEOT\n}\n';
+      'resource "kubectl_manifest" "x" {\n  yaml_body = <<EOT\nkind: DaemonSet\nspec: {containers: [{resources: {limits: {nvidia.com/gpu: 1}}}]}\nEOT\n}\n';
     expect(at('main.tf', hcl)).toEqual([['nvidia.com/gpu', 4, 'request']]);
   });
 });

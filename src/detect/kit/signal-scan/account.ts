@@ -9,7 +9,7 @@ import { lineAt, lineStarts } from './structure.js';
 import { scanStructure } from './scan-structure.js';
 import type { Container, PathPoint, Structure } from './structure.js';
 import { declaresInfrastructure, syntaxOf } from './syntax.js';
-import { workloadDocuments } from './workload-kinds.js';
+import { workloadSpans } from './workload-kinds.js';
 import type { TextKind } from './syntax.js';
 import type { Lines } from '../lines.js';
 import { fileFormat } from '../yaml-segments.js';
@@ -86,8 +86,11 @@ export function accountSignals(path: string, raw: string, accounting: FileAccoun
   if (found.length === 0) return { kind: syntax.kind, signals: [] };
   const starts = lineStarts(text);
   const hcl = /\.(?:tf|tfvars|hcl)$/.test(path);
-  const spans = mergeSpans([...accounting.spans, ...accounting.anchors.map((line) => objectAround(structure, starts, line, hcl))]);
-  const workloads = syntax.kind === 'yaml' ? workloadDocuments(structure.masked) : [];
+  const spans = mergeSpans([
+    ...accounting.spans,
+    ...accounting.anchors.map((line) => objectAround(structure, starts, line, blocksOf(path))),
+  ]);
+  const workloads = workloadSpans(structure);
   const dropped = mergeRanges(structure.overridden);
   const inert = notApplied(path, text);
   let s = 0;
@@ -114,7 +117,29 @@ export function accountSignals(path: string, raw: string, accounting: FileAccoun
     }
     return { ...signal, line, by };
   });
+  if (hcl) manifestLabels(signals, structure, starts, (lines ??= text.split('\n')));
   return { kind: syntax.kind, signals };
+}
+
+/** The header of a Terraform resource holding a Kubernetes manifest: its label is the object's name in Terraform. */
+const MANIFEST_HEADER = /^[ \t]*resource[ \t]+"(?:kubernetes_manifest|kubectl_manifest)"[ \t]+"[^"\n]*"[ \t]*\{/;
+
+/**
+ * A manifest resource's label naming GPUs (`resource "kubectl_manifest" "gpu_flavor"`) says what
+ * the body already says: where the body names GPUs too and every one of those is accounted for
+ * (read, or shown to be no capacity), the label is a name, like an object's `metadata.name`. A
+ * body that names none leaves the label the only word of GPUs there: it stays a signal.
+ */
+function manifestLabels(signals: AccountedSignal[], structure: Structure, starts: readonly number[], lines: readonly string[]): void {
+  for (const label of signals) {
+    if (label.by !== null || label.kind !== 'gpu-key') continue;
+    const header = lines[label.line - 1] ?? '';
+    const m = MANIFEST_HEADER.exec(header.slice(0, HEADER_CHARS));
+    if (m === null || label.offset - (starts[label.line - 1] ?? 0) >= m[0].length) continue;
+    const block = objectAround(structure, starts, label.line, 'hcl');
+    const body = signals.filter((s) => s.line > label.line && s.line <= block.to);
+    if (body.length > 0 && body.every((s) => s.by !== null)) label.by = 'label';
+  }
 }
 
 /** A block header is short: a line is read this far at most, so the scan stays linear however long the line. */
@@ -132,8 +157,7 @@ export function resolvedSpans(path: string, raw: string, accounting: FileAccount
   const text = lf(raw);
   const structure = scanStructure(text, syntaxFor(path, text));
   const starts = lineStarts(text);
-  const hcl = /\.(?:tf|tfvars|hcl)$/.test(path);
-  return mergeSpans([...accounting.spans, ...accounting.anchors.map((line) => objectAround(structure, starts, line, hcl))]);
+  return mergeSpans([...accounting.spans, ...accounting.anchors.map((line) => objectAround(structure, starts, line, blocksOf(path)))]);
 }
 
 function mergeSpans(spans: readonly Lines[]): Lines[] {
@@ -178,13 +202,34 @@ function pointAt(points: readonly PathPoint[], offset: number): PathPoint | unde
   return found;
 }
 
+/** How a path's Terraform blocks are written: HCL (`resource "t" "n" {`), JSON syntax (`.tf.json`), or not at all. */
+type Blocks = 'hcl' | 'json' | null;
+
+const blocksOf = (path: string): Blocks => (/\.(?:tf|tfvars|hcl)$/.test(path) ? 'hcl' : path.endsWith('.tf.json') ? 'json' : null);
+
+/** Keys above a block's body in Terraform's JSON syntax: `resource.<type>.<name>`, `module.<name>`, `locals`. */
+const JSON_BLOCK_DEPTH: Readonly<Record<string, number>> = { resource: 3, data: 3, ephemeral: 3, locals: 1, terraform: 1 };
+
+/**
+ * The block of a `.tf.json` file holding a line: the object under its block type and labels
+ * (`{"resource": {"aws_eks_node_group": {"gpu": {…}}}}`), arrays of blocks between them or not.
+ * Never the whole file: a declaration read in one block says nothing of the variables beside it.
+ */
+function jsonBlock(chain: readonly Container[]): Container | undefined {
+  const keyed = [...chain].reverse().filter((c) => c.key !== null && c.document !== true);
+  const type = keyed[0]?.key;
+  if (type === undefined || type === null) return undefined;
+  return keyed[(JSON_BLOCK_DEPTH[type] ?? 2) - 1];
+}
+
 /**
  * The object that holds a line, as the default account of a declaration there: the Kubernetes
  * object (a mapping or list item with a `kind` of its own, so a `List`'s items or Helm values'
  * `extraObjects` each stand alone), else a CloudFormation resource (an entry of a top-level
- * `Resources`), else an HCL top-level block, else the YAML document or the whole file.
+ * `Resources`), else a Terraform top-level block (HCL or JSON syntax), else the YAML document or
+ * the whole file.
  */
-function objectAround(structure: Structure, starts: readonly number[], line: number, hcl: boolean): Lines {
+function objectAround(structure: Structure, starts: readonly number[], line: number, blocks: Blocks): Lines {
   const lineEnd = (starts[line] ?? Number.MAX_SAFE_INTEGER) - 1;
   const point = pointAt(structure.points, lineEnd);
   const boxes = structure.containers;
@@ -199,9 +244,13 @@ function objectAround(structure: Structure, starts: readonly number[], line: num
     return p?.key === 'resources' && (parentOf(p)?.document ?? false);
   });
   if (resource) return span(resource);
-  if (hcl) {
+  if (blocks === 'hcl') {
     const block = chain.find((c) => parentOf(c)?.document === true && parentOf(c)?.parent === -1);
     if (block) return span(block);
+  }
+  if (blocks === 'json') {
+    const block = jsonBlock(chain);
+    return block ? span(block) : { from: line, to: line };
   }
   const document = chain.find((c) => c.document);
   if (document) return span(document);

@@ -1,4 +1,4 @@
-import { blank, child, lineAt, scanPlain } from './structure.js';
+import { blank, child, lineAt, noteType, scanPlain } from './structure.js';
 import type { PathNode, Structure } from './structure.js';
 import type { Syntax } from './syntax.js';
 import { scanYamlText } from './parsed-yaml-structure.js';
@@ -27,11 +27,14 @@ export function scanBraces(text: string, syntax: Syntax, out: Structure, masked:
   /** Names and strings of the statement so far at this level (an HCL block header). */
   let header: { text: string; offset: number; quoted: boolean }[] = [];
   let pending: { key: string; node: PathNode } | null = null;
+  /** A `kind` or `apiVersion` key just set, whose value (a string first thing after it) types its container. */
+  let typed: { key: string; container: number } | null = null;
   const point = (offset: number) => out.points.push({ offset, path: pending?.node ?? cur().node, container: cur().container });
   const addKey = (key: string, offset: number) => {
     if (syntax.keys) out.keys.push({ offset, key });
   };
   const endValue = (offset: number) => {
+    typed = null;
     if (pending) {
       pending = null;
       point(offset);
@@ -75,6 +78,8 @@ export function scanBraces(text: string, syntax: Syntax, out: Structure, masked:
         else j++;
       }
       const stop = Math.min(n, j + quote.length);
+      if (typed !== null && header.length === 0) noteType(out.containers[typed.container], typed.key, text.slice(i + quote.length, j));
+      typed = null;
       header.push({ text: text.slice(i + quote.length, j), offset: i + quote.length, quoted: true });
       i = stop;
       continue;
@@ -102,6 +107,7 @@ export function scanBraces(text: string, syntax: Syntax, out: Structure, masked:
       }
     }
     if (c === '{' || c === '[' || c === '(') {
+      typed = null;
       let node: PathNode | null = cur().node;
       let key: string | null = null;
       if (pending) {
@@ -158,10 +164,8 @@ export function scanBraces(text: string, syntax: Syntax, out: Structure, masked:
         const node = child(cur().node, key.toLowerCase());
         pending = { key: key.toLowerCase(), node };
         addKey(key, name.offset);
-        if (key === 'kind') {
-          const box = out.containers[cur().container];
-          if (box) box.hasKind = true;
-        }
+        if (key === 'kind') noteType(out.containers[cur().container], key, '');
+        if (key === 'kind' || key === 'apiVersion') typed = { key, container: cur().container };
         out.points.push({ offset: name.offset, path: node, container: cur().container });
       }
       header = [];
@@ -169,6 +173,7 @@ export function scanBraces(text: string, syntax: Syntax, out: Structure, masked:
       continue;
     }
     if (IDENT.test(c)) {
+      typed = null;
       let j = i + 1;
       while (j < n && IDENT.test(text[j] as string)) j++;
       header.push({ text: text.slice(i, j), offset: i, quoted: false });

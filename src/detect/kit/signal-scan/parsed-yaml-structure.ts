@@ -1,6 +1,6 @@
 import { CST, Parser } from 'yaml';
 import { GpuJustifyError } from '../../../domain/errors.js';
-import { blank, child, lineAt, plainKeys } from './structure.js';
+import { blank, child, lineAt, noteType, plainKeys } from './structure.js';
 import type { PathNode, Structure } from './structure.js';
 import { declaresInfrastructure, syntaxOf } from './syntax.js';
 import type { Syntax } from './syntax.js';
@@ -160,10 +160,7 @@ function parsedStructure(
       const quoted = item.key.type === 'single-quoted-scalar' || item.key.type === 'double-quoted-scalar';
       out.keys.push({ offset: at + keyStart + (quoted ? 1 : 0), key: name });
     }
-    if (name === 'kind') {
-      const c = out.containers[container - first];
-      if (c) c.hasKind = true;
-    }
+    if (name === 'kind' || name === 'apiVersion') noteType(out.containers[container - first], name, scalarValue(item.value) ?? '');
     const own = child(path, key.toLowerCase());
     point(keyStart, own, container);
     const end = endOfItem(item);
@@ -208,6 +205,12 @@ function keyName(item: Item): string | null {
   if (key === null) return item.sep?.some((t) => t.type === 'map-value-ind') === true ? '' : null;
   if (key.type !== 'scalar' && key.type !== 'single-quoted-scalar' && key.type !== 'double-quoted-scalar') return null;
   return CST.resolveAsScalar(key).value;
+}
+
+/** A plain or quoted scalar's value; undefined for anything else (an alias, a collection). */
+function scalarValue(token: Token | undefined): string | undefined {
+  if (token?.type !== 'scalar' && token?.type !== 'single-quoted-scalar' && token?.type !== 'double-quoted-scalar') return undefined;
+  return CST.resolveAsScalar(token).value;
 }
 
 /** Where an item's last token ends. */

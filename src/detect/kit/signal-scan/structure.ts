@@ -54,8 +54,23 @@ export interface Container {
   key: string | null;
   /** It holds a `kind` key of its own: a Kubernetes object. */
   hasKind: boolean;
+  /**
+   * What its own `kind` and `apiVersion` keys say, where they are plain strings: the object's type,
+   * however it is written (a `List`'s item, JSON, flow style, quoted keys, an HCL object).
+   */
+  kindName?: string;
+  apiVersion?: string;
   /** A YAML document, or the whole of a file of another kind. */
   document?: true;
+}
+
+/** Notes a container's own `kind` or `apiVersion` (keys as written, values unquoted). */
+export function noteType(box: Container | undefined, key: string, value: string): void {
+  if (box === undefined) return;
+  if (key === 'kind') {
+    box.hasKind = true;
+    box.kindName = value;
+  } else if (key === 'apiVersion' || key === 'apiversion') box.apiVersion = value;
 }
 
 export const child = (parent: PathNode | null, key: string): PathNode => ({ key, parent });

@@ -1,4 +1,5 @@
 import type { Lines } from '../lines.js';
+import type { Structure } from './structure.js';
 
 /**
  * Kubernetes kinds that run workloads: whatever GPU name they carry (a container's limits, Ray's
@@ -64,26 +65,27 @@ const WORKLOAD_GROUPS = /^(?:ray\.io|substratus\.ai|kubeai\.org|machinelearning\
 const SIZES_POOLS = /cluster-autoscaler|--nodes[= ]|node-group-auto-discovery|--cloud-provider[= ]/i;
 
 /**
- * The lines of each YAML document (in text with comments masked) whose top-level `kind` runs a
- * workload and that configures no autoscaler.
+ * The lines of each object (a YAML document, a `List`'s item, a JSON or HCL object) whose own
+ * `kind` runs a workload and that configures no autoscaler: the object's type is read from the
+ * structure (structure.ts), so it is the same however the object is written. An object that is
+ * not a whole document must say its `apiVersion` too, as every Kubernetes object does: a nested
+ * `kind` alone (an HPA's `scaleTargetRef`, an owner reference) names another object, never this one.
+ * Objects inside one already taken (or refused) are not tried again, so the scan stays linear.
  */
-export function workloadDocuments(masked: string): Lines[] {
+export function workloadSpans(structure: Pick<Structure, 'containers' | 'masked'>): Lines[] {
   const out: Lines[] = [];
-  const lines = masked.split('\n');
-  let from = 1;
-  const close = (to: number) => {
-    const doc = lines.slice(from - 1, to).join('\n');
-    const kind = /^kind:[ \t]*["']?([A-Za-z]+)["']?[ \t]*$/m.exec(doc)?.[1];
-    const group = /^apiVersion:[ \t]*["']?([A-Za-z0-9./-]+?)["']?[ \t]*$/m.exec(doc)?.[1] ?? '';
-    const runs = kind !== undefined && (WORKLOAD_KINDS.has(kind) || WORKLOAD_GROUPS.test(group));
-    if (runs && !SIZES_POOLS.test(doc)) out.push({ from, to });
-  };
-  lines.forEach((line, i) => {
-    if (/^---/.test(line)) {
-      close(i);
-      from = i + 2;
-    }
-  });
-  close(lines.length);
+  let lines: string[] | undefined;
+  let covered = 0;
+  const typed = structure.containers.filter((c) => c.kindName !== undefined).sort((a, b) => a.start - b.start);
+  for (const c of typed) {
+    if (c.end <= covered) continue;
+    const kind = c.kindName ?? '';
+    const group = c.apiVersion ?? '';
+    if (c.document !== true && group === '') continue;
+    if (!WORKLOAD_KINDS.has(kind) && !WORKLOAD_GROUPS.test(group)) continue;
+    covered = c.end;
+    const text = (lines ??= structure.masked.split('\n')).slice(c.start - 1, c.end).join('\n');
+    if (!SIZES_POOLS.test(text)) out.push({ from: c.start, to: c.end });
+  }
   return out;
 }

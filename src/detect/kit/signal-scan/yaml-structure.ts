@@ -1,4 +1,4 @@
-import { blank, child, lineAt, plainKeys } from './structure.js';
+import { blank, child, lineAt, noteType, plainKeys } from './structure.js';
 import type { PathNode, Structure } from './structure.js';
 import type { Syntax } from './syntax.js';
 
@@ -120,11 +120,8 @@ export function scanYaml(
       const parent = top();
       const node = child(parent.node, key.toLowerCase());
       out.keys.push({ offset: offset + pos + (m[1] ?? '').indexOf(key), key });
-      if (key === 'kind') {
-        const c = out.containers[parent.container];
-        if (c) c.hasKind = true;
-      }
       const value = rest.slice(m[0].length).trim();
+      if (key === 'kind' || key === 'apiVersion') noteType(out.containers[parent.container], key, unquote(value));
       out.points.push({ offset, path: node, container: parent.container });
       if (value === '') {
         stack.push({ indent: pos, node, container: open(lineNo, parent.container, key.toLowerCase()), item: false });
