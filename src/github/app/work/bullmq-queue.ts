@@ -3,7 +3,7 @@ import type { Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { JobData, jobId, jobKey } from './jobs.js';
 import { DONE_SECONDS } from './store.js';
-import { backoffMs, RetryLater } from './queue.js';
+import { backoffMs, KEEP_FAILED, RetryLater } from './queue.js';
 import type { JobQueue, JobWork, QueueEvents, QueueJob, QueueOptions } from './queue.js';
 
 /** The queue's name under the BullMQ prefix: its keys are `<prefix>:reviews:…`. */
@@ -12,9 +12,9 @@ const QUEUE_NAME = 'reviews';
 /**
  * Completed jobs are kept as long as their delivery is remembered (store.ts): a redelivery's add,
  * sent with its claim (intake/submit.ts), then finds the job's id taken and queues nothing. The
- * count bounds Redis's memory (a job is well under 2 KiB). A job that failed for good is not kept:
- * the log and /metrics record it, and its id must be free for the redelivery that takes its
- * delivery up again (runtime.ts frees the delivery).
+ * count bounds Redis's memory (a job is well under 2 KiB). A job that failed for good is kept
+ * too, bounded (KEEP_FAILED in queue.ts); a redelivery that takes its delivery up again removes
+ * it first (retake), since it holds the id.
  */
 const KEEP_COMPLETED = { age: DONE_SECONDS, count: 50_000 };
 
@@ -87,16 +87,23 @@ export function bullmqQueue(connections: BullmqConnections, work: JobWork, event
         };
 
   const counts = async () => {
-    const c = await queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'waiting-children');
+    const c = await queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'waiting-children', 'failed');
     return {
       waiting: (c['waiting'] ?? 0) + (c['prioritized'] ?? 0) + (c['waiting-children'] ?? 0),
       active: c['active'] ?? 0,
       delayed: c['delayed'] ?? 0,
+      failed: c['failed'] ?? 0,
     };
   };
 
-  return {
+  const api: JobQueue = {
     scope: 'shared',
+    async retake(data) {
+      const kept = await queue.getJob(jobId(data));
+      // Only a failed copy: one the add sent with the claim queued just now is left to run.
+      if (kept && (await kept.isFailed())) await kept.remove();
+      return api.add(data);
+    },
     async add(data) {
       const id = jobId(data);
       const key = jobKey(data);
@@ -105,7 +112,7 @@ export function bullmqQueue(connections: BullmqConnections, work: JobWork, event
         attempts: options.attempts,
         backoff: { type: 'github' },
         removeOnComplete: KEEP_COMPLETED,
-        removeOnFail: true,
+        removeOnFail: KEEP_FAILED,
         ...(key === null ? {} : { deduplication: { id: key, keepLastIfActive: true } }),
       });
       if (job.id === id) return 'queued';
@@ -125,6 +132,7 @@ export function bullmqQueue(connections: BullmqConnections, work: JobWork, event
       await queue.close();
     },
   };
+  return api;
 }
 
 function jobData(job: Job): JobData | null {
