@@ -370,6 +370,9 @@ describe('a replica killed mid-review', () => {
         await survivor.server.settled();
         expect(repo.checkRuns).toHaveLength(1);
         expect(repo.checkRuns[0]).toMatchObject({ head_sha: HEAD_SHA, status: 'completed', conclusion: 'neutral' });
+        // Concluded once, by the survivor: the killed replica never got as far.
+        expect(repo.checkRuns[0]?.history.filter((b) => b.conclusion !== undefined).map((b) => b.conclusion)).toEqual(['neutral']);
+        expect(fake.calls('POST', COMMENTS)).toHaveLength(1);
         expect(repo.comments.filter((c) => c.body.includes(COMMENT_MARKER))).toHaveLength(1);
       } finally {
         await events.close();
