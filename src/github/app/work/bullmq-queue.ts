@@ -1,6 +1,7 @@
 import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import type { Job } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { describeFailure } from '../../api/index.js';
 import { JobData, jobId, jobKey } from './jobs.js';
 import { DONE_SECONDS } from './store.js';
 import { backoffMs, KEEP_FAILED, RetryLater } from './queue.js';
@@ -70,8 +71,9 @@ export function bullmqQueue(connections: BullmqConnections, work: JobWork, event
       await work(view);
     } catch (err) {
       if (err instanceof RetryLater) throw err;
-      // Anything else would fail the same way again.
-      throw new UnrecoverableError(err instanceof Error ? err.message : String(err));
+      // Anything else would fail the same way again. Kept with the failed job in Redis, where an
+      // operator reads it: described as the log has it, redacted.
+      throw new UnrecoverableError(describeFailure(err));
     }
   }
 
@@ -113,6 +115,8 @@ export function bullmqQueue(connections: BullmqConnections, work: JobWork, event
         backoff: { type: 'github' },
         removeOnComplete: KEEP_COMPLETED,
         removeOnFail: KEEP_FAILED,
+        // One stack, the last attempt's: the reason is in its first line, the frames are ours.
+        stackTraceLimit: 1,
         ...(key === null ? {} : { deduplication: { id: key, keepLastIfActive: true } }),
       });
       if (job.id === id) return 'queued';
