@@ -53,6 +53,8 @@ export interface ReviewPullRequestOptions {
   instance?: Instance;
   /** Taken before our comment is created: reviews of one pull request running at once create it once. */
   claimComment?: () => Promise<boolean>;
+  /** The first wait before our comment, failed after the check concluded, is written again; 1 s unless told. */
+  commentRetryBaseMs?: number;
 }
 
 /** One review's analysis: both sides read through the API, judged by the base policy. */
@@ -138,6 +140,7 @@ export async function reviewPullRequest(options: ReviewPullRequestOptions): Prom
     instance,
     checkRun: options.checkRun ?? null,
     ...(options.claimComment ? { claimComment: options.claimComment } : {}),
+    ...(options.commentRetryBaseMs === undefined ? {} : { commentRetryBaseMs: options.commentRetryBaseMs }),
   });
   const judge = (onPolicy: (policy: LoadedPolicy) => void): Promise<Analysis> =>
     analysePullRequest(

@@ -9,7 +9,7 @@ import { SnapshotSource, emptySnapshot } from '../../src/telemetry/snapshot.js';
 import { FakeGitHub } from '../helpers/fake-github.js';
 import { FakeRepo } from '../helpers/fake-repo.js';
 import { newPrivateKey, WEBHOOK_SECRET, WEBHOOKS_PATH } from '../helpers/app-server.js';
-import { prEvent, pullRequest } from './app-harness.js';
+import { NUMBER, REPO_PATH, prEvent, pullRequest } from './app-harness.js';
 
 // Each test stops its server; a pooled keep-alive socket must not outlive it into the next test.
 const get = (url: string, init: RequestInit = {}) =>
@@ -43,6 +43,21 @@ async function startServer(githubUrl: string, metrics: AppMetrics) {
   );
   const http = await server.start();
   return { server, url: `http://127.0.0.1:${(http.address() as AddressInfo).port}` };
+}
+
+/** A signed delivery to the App's webhook route. */
+async function deliver(url: string, payload: unknown): Promise<Response> {
+  const body = JSON.stringify(payload);
+  return get(`${url}${WEBHOOKS_PATH}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-github-event': 'pull_request',
+      'x-github-delivery': randomUUID(),
+      'x-hub-signature-256': await sign(WEBHOOK_SECRET, body),
+    },
+    body,
+  });
 }
 
 describe('GET /metrics', () => {
@@ -101,6 +116,53 @@ describe('GET /metrics', () => {
     expect(counted).toBe(fake.requests.length);
     expect(metrics).toMatch(/gpu_justify_github_requests_total\{method="GET",status="4xx"\} [1-9]/);
     expect(metrics).toMatch(/gpu_justify_telemetry_queries_total\{outcome="not-in-snapshot"\} [1-9]/);
+  });
+
+  it('exports the queue as Prometheus reads it: depth, wait, retried, failed and superseded, typed and explained', async () => {
+    new FakeRepo(fake, pullRequest()).serve().withoutGraphql();
+    const pull = `${REPO_PATH}/pulls/${NUMBER}`;
+    // The first job: its first attempt meets a 502 (tried again), its second is held while two more
+    // events arrive: both taken in by it, the latest kept to run once it ends (queue.ts).
+    fake.fail('GET', pull, { status: 502, body: { message: 'Server Error' } }, 1);
+    let release = (): void => undefined;
+    const held = fake.hold('GET', pull, new Promise<void>((r) => (release = r)));
+    expect((await deliver(running.url, prEvent())).status).toBe(200);
+    await held.arrived;
+    expect((await deliver(running.url, prEvent({ action: 'reopened' }))).status).toBe(200);
+    expect((await deliver(running.url, prEvent({ action: 'reopened' }))).status).toBe(200);
+    release();
+    await appsIdle();
+    // A job that fails for good: the pull request is gone.
+    fake.fail('GET', pull, { status: 404, body: { message: 'Not Found' } }, 1);
+    expect((await deliver(running.url, prEvent({ action: 'reopened' }))).status).toBe(200);
+    await appsIdle();
+
+    const text = await (await get(`${running.url}/metrics`)).text();
+    const family = (name: string) => ({
+      type: new RegExp(`^# TYPE ${name} (\\w+)$`, 'm').exec(text)?.[1],
+      help: new RegExp(`^# HELP ${name} (.+)$`, 'm').exec(text)?.[1] ?? '',
+    });
+    const value = (series: string) =>
+      Number(new RegExp(`^${series.replace(/[{}"=]/g, (c) => `\\${c}`)} ([0-9.e+-]+)$`, 'm').exec(text)?.[1]);
+    const expected: [string, string, RegExp][] = [
+      ['gpu_justify_queue_jobs', 'gauge', /waiting.*active.*delayed.*failed/],
+      ['gpu_justify_queue_wait_seconds', 'histogram', /queued/],
+      ['gpu_justify_queue_jobs_retried_total', 'counter', /run again/],
+      ['gpu_justify_queue_jobs_failed_total', 'counter', /without success/],
+      ['gpu_justify_queue_superseded_total', 'counter', /taken in by its job/],
+      ['gpu_justify_worker_jobs_running', 'gauge', /runs now/],
+    ];
+    for (const [name, type, help] of expected) {
+      expect(family(name).type, name).toBe(type);
+      expect(family(name).help, name).toMatch(help);
+    }
+    for (const state of ['waiting', 'active', 'delayed']) expect(value(`gpu_justify_queue_jobs{state="${state}"}`)).toBe(0);
+    expect(value('gpu_justify_queue_jobs{state="failed"}')).toBe(1);
+    expect(value('gpu_justify_queue_jobs_retried_total')).toBe(1);
+    expect(value('gpu_justify_queue_jobs_failed_total')).toBe(1);
+    expect(value('gpu_justify_queue_superseded_total')).toBe(2);
+    // Three jobs started: the first, the one kept behind it, the one that failed.
+    expect(value('gpu_justify_queue_wait_seconds_count')).toBe(3);
   });
 
   it('leaves the webhook route and Probot’s own ping alone', async () => {

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { QueueEvents } from 'bullmq';
+import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createGpuJustifyApp } from '../../src/github/app/app.js';
 import { AppMetrics } from '../../src/github/app/metrics.js';
 import { prKey } from '../../src/github/app/work/jobs.js';
+import { KEEP_FAILED } from '../../src/github/app/work/queue.js';
 import { redisStore } from '../../src/github/app/work/redis-store.js';
 import { COMMENT_MARKER } from '../../src/report/comment.js';
 import { startAppProcess } from '../helpers/app-process.js';
@@ -176,11 +177,52 @@ describe('replicas sharing Redis', () => {
       what: 'the job failed for good',
     });
     expect(repo.checkRuns).toEqual([]);
+    // Kept for an operator to read: what it was for and why it failed, counted on /metrics.
+    const queue = new Queue('reviews', {
+      connection: { host: new URL(redis.url).hostname, port: Number(new URL(redis.url).port) },
+      prefix: 'gpu-justify',
+    });
+    try {
+      const [kept, ...others] = await queue.getFailed();
+      expect(others).toEqual([]);
+      expect(kept?.data).toMatchObject({ kind: 'pr', number: NUMBER, delivery: 'failed-for-good' });
+      expect(kept?.failedReason).toContain('404');
+      expect(await replicas[0]?.metrics.registry.getSingleMetricAsString('gpu_justify_queue_jobs')).toMatch(/state="failed"\} 1$/m);
 
-    await replicas[1]?.server.deliver('pull_request', prEvent(), { delivery: 'failed-for-good' });
-    expect(repo.checkRuns).toEqual([expect.objectContaining({ head_sha: HEAD_SHA, status: 'completed' })]);
-    await replicas[0]?.server.deliver('pull_request', prEvent(), { delivery: 'failed-for-good' });
-    expect(repo.checkRuns).toHaveLength(1);
+      await replicas[1]?.server.deliver('pull_request', prEvent(), { delivery: 'failed-for-good' });
+      expect(repo.checkRuns).toEqual([expect.objectContaining({ head_sha: HEAD_SHA, status: 'completed' })]);
+      // Its failed copy made way for the job that reviewed it.
+      expect(await queue.getFailedCount()).toBe(0);
+      await replicas[0]?.server.deliver('pull_request', prEvent(), { delivery: 'failed-for-good' });
+      expect(repo.checkRuns).toHaveLength(1);
+    } finally {
+      await queue.close();
+    }
+  });
+
+  it('keep failed jobs within their bounds: each one, until KEEP_FAILED.count', async () => {
+    new FakeRepo(fake, pullRequest()).serve();
+    const failures = 3;
+    fake.fail('GET', `${REPO_PATH}/pulls/${NUMBER}`, { status: 404, body: { message: 'Not Found' } }, failures);
+    for (let i = 0; i < failures; i++) {
+      await replicas[i % 2]?.server.deliver('pull_request', prEvent(), { delivery: `fails-${i}` });
+      await eventually(async () => (await metric(replicas, 'gpu_justify_queue_jobs_failed_total')) === i + 1, { what: 'a job failed' });
+    }
+    const queue = new Queue('reviews', {
+      connection: { host: new URL(redis.url).hostname, port: Number(new URL(redis.url).port) },
+      prefix: 'gpu-justify',
+    });
+    try {
+      expect((await queue.getFailed()).map((j) => (j.data as { delivery: string }).delivery).sort()).toEqual([
+        'fails-0',
+        'fails-1',
+        'fails-2',
+      ]);
+      // BullMQ trims by the options each job was added with: the App's bounds.
+      for (const job of await queue.getFailed()) expect(job.opts.removeOnFail).toEqual(KEEP_FAILED);
+    } finally {
+      await queue.close();
+    }
   });
 
   it('answer webhooks before reviewing: the answer does not wait for a review held by GitHub', async () => {
@@ -328,6 +370,9 @@ describe('a replica killed mid-review', () => {
         await survivor.server.settled();
         expect(repo.checkRuns).toHaveLength(1);
         expect(repo.checkRuns[0]).toMatchObject({ head_sha: HEAD_SHA, status: 'completed', conclusion: 'neutral' });
+        // Concluded once, by the survivor: the killed replica never got as far.
+        expect(repo.checkRuns[0]?.history.filter((b) => b.conclusion !== undefined).map((b) => b.conclusion)).toEqual(['neutral']);
+        expect(fake.calls('POST', COMMENTS)).toHaveLength(1);
         expect(repo.comments.filter((c) => c.body.includes(COMMENT_MARKER))).toHaveLength(1);
       } finally {
         await events.close();

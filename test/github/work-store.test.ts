@@ -46,6 +46,25 @@ describe.each(Object.keys(engines))('the %s store', (engine) => {
     }
   });
 
+  it('takes a delivery whose job failed for good up again, once, with its requests; finishing never hides the failure', async () => {
+    const store = open();
+    const request = { kind: 'help' as const, delivery: 'f', commentId: 1, by: 'someone' };
+    const posts = [{ key: 'acme/infra#7', request }];
+    expect(await store.claimDelivery('f', posts)).toBe('new');
+    // The job failed for good before the intake marked its delivery done: done must not cover it.
+    await store.failDelivery('f');
+    await store.finish('f');
+    expect(await store.claimDelivery('f', posts)).toBe('failed');
+    expect(await store.claimDelivery('f', posts)).toBe('working');
+    await store.finish('f');
+    expect(await store.claimDelivery('f', posts)).toBe('done');
+    // Posted by the first delivery and by the redelivery that took it up, by no other.
+    expect(await store.peek('acme/infra#7', 10)).toEqual([JSON.stringify(request), JSON.stringify(request)]);
+    // A delivery never claimed here (its claim expired) is failed all the same, and taken up.
+    await store.failDelivery('g');
+    expect(await store.claimDelivery('g', [])).toBe('failed');
+  });
+
   it('lets a lease lapse by itself', async () => {
     const store = open();
     expect(await store.lease('k', 30, 'a')).toBe(true);

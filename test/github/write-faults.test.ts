@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { COMMENT_MARKER } from '../../src/report/comment.js';
 import { FakeRepo } from '../helpers/fake-repo.js';
-import { ENFORCE_POLICY, REPO_PATH, prEvent, pullRequest, useApp } from './app-harness.js';
+import { COMMENT_RETRIES } from '../../src/github/publish/comment-retry.js';
+import { ENFORCE_POLICY, NEWER_SHA, REPO_PATH, prEvent, pullRequest, useApp } from './app-harness.js';
 import { eventually } from '../helpers/eventually.js';
 
 /**
@@ -150,19 +151,23 @@ describe('the comment', () => {
     expect(marked[0]?.body).toContain('not justified');
   });
 
-  it('that cannot be written leaves a computed failure a failure', async () => {
+  it('that cannot be written leaves a computed failure a failure, concluded once, and the check says so', async () => {
     const repo = new FakeRepo(h.fake, pullRequest({}, ENFORCE_POLICY)).serve();
-    h.fake.fail('POST', COMMENTS, { status: 500, body: { message: 'Server Error' } }, 10);
+    h.fake.fail('POST', COMMENTS, { status: 500, body: { message: 'Server Error' } }, 20);
 
     await h.app.deliver('pull_request', prEvent());
     await quiet(repo);
 
     expect(repo.comments).toHaveLength(0);
+    // Each try POSTs, finds no comment of ours, and POSTs once more (comment-creation.ts): four tries.
+    expect(h.fake.calls('POST', COMMENTS)).toHaveLength(2 * (COMMENT_RETRIES + 1));
+    expect(repo.checkRuns).toHaveLength(1);
     expect(repo.checkRuns[0]).toMatchObject({ status: 'completed', conclusion: 'failure' });
-    expect(repo.checkRuns[0]?.history.filter((b) => b.conclusion !== undefined).map((b) => b.conclusion)).toEqual(['failure']);
+    expect(concluded(repo)).toEqual(['failure']);
+    expect(repo.checkRuns[0]?.output.summary).toMatch(/The comment could not be posted: .*500/);
   });
 
-  it('rate-limited past the budget leaves a computed failure a failure', async () => {
+  it('rate-limited past the budget leaves a computed failure a failure: not waited for, not tried again, said on the check', async () => {
     vi.stubEnv('GPU_JUSTIFY_WRITE_BUDGET_SECONDS', '0');
     const repo = new FakeRepo(h.fake, pullRequest({}, ENFORCE_POLICY)).serve();
     h.fake.fail('POST', COMMENTS, secondary(60), 10);
@@ -172,5 +177,112 @@ describe('the comment', () => {
 
     expect(h.fake.calls('POST', COMMENTS)).toHaveLength(1);
     expect(repo.checkRuns[0]).toMatchObject({ status: 'completed', conclusion: 'failure' });
+    expect(concluded(repo)).toEqual(['failure']);
+    expect(repo.checkRuns[0]?.output.summary).toContain('The comment could not be posted: ');
+  });
+});
+
+/** Every conclusion the check run was sent, in order. */
+const concluded = (repo: FakeRepo) => repo.checkRuns[0]?.history.filter((b) => b.conclusion !== undefined).map((b) => b.conclusion);
+
+describe('a comment that fails after its check concluded', () => {
+  for (const status of [500, 502, 503, 504])
+    it(`a ${status} creating it: only the comment is written again, once, the check concluded once`, async () => {
+      const repo = new FakeRepo(h.fake, pullRequest({}, ENFORCE_POLICY)).serve();
+      // Both POSTs of the first try (the POST, and once more after finding no comment of ours).
+      h.fake.fail('POST', COMMENTS, { status, body: { message: 'Server Error' } }, 2);
+
+      await h.app.deliver('pull_request', prEvent());
+      await quiet(repo);
+
+      expect(h.fake.calls('POST', COMMENTS)).toHaveLength(3);
+      expect(repo.comments.filter((c) => c.body.includes(COMMENT_MARKER))).toHaveLength(1);
+      expect(repo.comments[0]?.body).toContain('not justified');
+      expect(repo.checkRuns).toHaveLength(1);
+      expect(concluded(repo)).toEqual(['failure']);
+      expect(repo.checkRuns[0]?.output.summary).not.toContain('could not be posted');
+    });
+
+  it('a creation GitHub made but answered with a 502: found on the next try and edited, not made twice', async () => {
+    const repo = new FakeRepo(h.fake, pullRequest({}, ENFORCE_POLICY)).serve();
+    h.fake.fail('POST', COMMENTS, { status: 502, body: { message: 'Server Error' } }, 2);
+    // The second POST of the first try lands all the same (GitHub holds our comment) though its
+    // answer is a 502: made here once the first try has looked for ours (its second listing).
+    void h.fake.answered('GET', COMMENTS, 2).then(() => repo.addComment(`${COMMENT_MARKER}\nwritten, answer lost`));
+
+    await h.app.deliver('pull_request', prEvent());
+    await quiet(repo);
+
+    expect(h.fake.calls('POST', COMMENTS)).toHaveLength(2);
+    const marked = repo.comments.filter((c) => c.body.includes(COMMENT_MARKER));
+    expect(marked).toHaveLength(1);
+    expect(marked[0]?.body).toContain('not justified');
+    expect(concluded(repo)).toEqual(['failure']);
+  });
+
+  it('a 502 on every edit of it within one try: the next try edits it; the check concluded once', async () => {
+    const repo = new FakeRepo(h.fake, pullRequest({}, ENFORCE_POLICY)).serve();
+    const ours = repo.addComment(`${COMMENT_MARKER}\nan older review`);
+    const edit = `${REPO_PATH}/issues/comments/${ours.id}`;
+    // The edit and the client's two tries after 1 s and 2 s (write-budget.ts).
+    h.fake.fail('PATCH', edit, { status: 502, body: { message: 'Server Error' } }, 3);
+
+    await h.app.deliver('pull_request', prEvent());
+    await quiet(repo);
+
+    expect(h.fake.calls('PATCH', edit)).toHaveLength(4);
+    expect(ours.body).toContain('not justified');
+    expect(concluded(repo)).toEqual(['failure']);
+    expect(repo.checkRuns[0]?.output.summary).not.toContain('could not be posted');
+  });
+
+  it('a 5xx, then a secondary limit within the budget: waited out, written once', async () => {
+    const repo = new FakeRepo(h.fake, pullRequest({}, ENFORCE_POLICY)).serve();
+    h.fake.fail('POST', COMMENTS, { status: 503, body: { message: 'Unavailable' } }, 2);
+    h.fake.fail('POST', COMMENTS, secondary(1), 1);
+
+    await h.app.deliver('pull_request', prEvent());
+    await quiet(repo);
+
+    expect(h.fake.calls('POST', COMMENTS)).toHaveLength(4);
+    expect(repo.comments.filter((c) => c.body.includes(COMMENT_MARKER))).toHaveLength(1);
+    expect(concluded(repo)).toEqual(['failure']);
+  });
+
+  it('never waits past the write budget: a 5xx on every try stops when the next wait would not fit', async () => {
+    vi.stubEnv('GPU_JUSTIFY_WRITE_BUDGET_SECONDS', '2');
+    const repo = new FakeRepo(h.fake, pullRequest({}, ENFORCE_POLICY)).serve();
+    const ours = repo.addComment(`${COMMENT_MARKER}\nan older review`);
+    const edit = `${REPO_PATH}/issues/comments/${ours.id}`;
+    h.fake.fail('PATCH', edit, { status: 502, body: { message: 'Server Error' } }, 50);
+
+    const started = Date.now();
+    await h.app.deliver('pull_request', prEvent());
+    await quiet(repo);
+
+    // The client's first wait (1 s) fits, its second (2 s) does not; each later try's first wait
+    // of 1 s no longer fits either, so the tries end with the budget, not with their count.
+    const edits = h.fake.calls('PATCH', edit).length;
+    expect(edits).toBeGreaterThanOrEqual(2);
+    expect(edits).toBeLessThan(2 * (COMMENT_RETRIES + 1));
+    expect(ours.body).toContain('an older review');
+    expect(concluded(repo)).toEqual(['failure']);
+    expect(repo.checkRuns[0]?.output.summary).toMatch(/The comment could not be posted: .*502/);
+    expect(Date.now() - started).toBeLessThan(20_000);
+  });
+
+  it('is not written when the head moved while it waited: a newer review writes its own', async () => {
+    const repo = new FakeRepo(h.fake, pullRequest({}, ENFORCE_POLICY)).serve();
+    h.fake.fail('POST', COMMENTS, { status: 502, body: { message: 'Server Error' } }, 2);
+    // A push lands during the first try (after it looked for our comment a second time).
+    void h.fake.answered('GET', COMMENTS, 2).then(() => (repo.currentHeadSha = NEWER_SHA));
+
+    await h.app.deliver('pull_request', prEvent());
+    await quiet(repo);
+
+    expect(h.fake.calls('POST', COMMENTS)).toHaveLength(2);
+    expect(repo.comments).toHaveLength(0);
+    expect(concluded(repo)).toEqual(['failure']);
+    expect(repo.checkRuns[0]?.output.summary).not.toContain('could not be posted');
   });
 });

@@ -95,6 +95,7 @@ export function createGpuJustifyApp(
         instance,
         log,
         rerunWindowMs: settings.rerunWindowMs,
+        retryBaseMs: settings.retryBaseMs,
       },
       settings,
       redisUrl,

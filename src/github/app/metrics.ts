@@ -5,6 +5,14 @@ import type { TelemetryProvider } from '../../telemetry/index.js';
 import type { TelemetrySource } from '../../telemetry/index.js';
 import type { GitHubClient } from '../api/index.js';
 
+/** What the queues hold (work/queue.ts's QueueCounts). */
+interface QueueCounts {
+  waiting: number;
+  active: number;
+  delayed: number;
+  failed: number;
+}
+
 const METRICS_PATH = '/metrics';
 
 /**
@@ -68,17 +76,17 @@ export class AppMetrics {
   });
 
   /** What the queues hold now, asked when /metrics is read. */
-  #queueCounts: (() => Promise<{ waiting: number; active: number; delayed: number }>) | null = null;
+  #queueCounts: (() => Promise<QueueCounts>) | null = null;
   readonly queueJobs = new Gauge({
     name: 'gpu_justify_queue_jobs',
-    help: 'Jobs in the review queue by state (waiting, active, delayed for a retry): shared by every replica with REDIS_URL',
+    help: 'Jobs in the review queue by state (waiting, active, delayed for a retry, failed: kept for inspection): shared by every replica with REDIS_URL',
     labelNames: ['state'] as const,
     registers: [this.registry],
     collect: async () => {
       if (this.#queueCounts === null) return;
       const counts = await this.#queueCounts().catch(() => null);
       if (counts === null) return;
-      for (const state of ['waiting', 'active', 'delayed'] as const) this.queueJobs.set({ state }, counts[state]);
+      for (const state of ['waiting', 'active', 'delayed', 'failed'] as const) this.queueJobs.set({ state }, counts[state]);
     },
   });
   readonly jobsRunning = new Gauge({
@@ -136,7 +144,7 @@ export class AppMetrics {
   }
 
   /** Where the queue gauge reads its counts. */
-  watchQueue(counts: () => Promise<{ waiting: number; active: number; delayed: number }>): void {
+  watchQueue(counts: () => Promise<QueueCounts>): void {
     this.#queueCounts = counts;
   }
 

@@ -49,14 +49,45 @@ export function rateLimitWait(err: unknown, now = Date.now()): number | null {
   return null;
 }
 
-function serverError(err: unknown): boolean {
+/** A 5xx from GitHub (Octokit also reports a request that got no answer as 500). */
+export function serverError(err: unknown): boolean {
   // A request that got no answer from a client that already gave up on the host (token-client.ts).
   if (err instanceof GitHubApiError && err.network !== undefined) return false;
   const status = (err as { status?: unknown } | null)?.status;
   return typeof status === 'number' && status >= 500 && status <= 599;
 }
 
-const wrapped = new WeakSet<object>();
+/**
+ * What one client may still spend waiting before its writes are tried again: the waits for rate
+ * limits and server errors here, and the retries of a comment written after its check concluded
+ * (comment-retry.ts), draw on the same budget.
+ */
+export class WriteBudget {
+  private left: number;
+
+  constructor(seconds: number) {
+    this.left = seconds * 1000;
+  }
+
+  /** Milliseconds left. */
+  get leftMs(): number {
+    return this.left;
+  }
+
+  /** Takes `ms` from the budget: false, and nothing taken, when it does not fit. */
+  take(ms: number): boolean {
+    if (ms > this.left) return false;
+    this.left -= ms;
+    return true;
+  }
+}
+
+const budgets = new WeakMap<object, WriteBudget>();
+
+/** The budget `budgetWrites` gave this client; null when its writes are not budgeted. */
+export function writeBudgetOf(octokit: GitHubClient): WriteBudget | null {
+  return budgets.get(octokit) ?? null;
+}
 
 /**
  * Every write of this client waits out a rate limit (`retry-after`, or `x-ratelimit-reset` when
@@ -67,9 +98,9 @@ const wrapped = new WeakSet<object>();
  * a creation might have been made before the error.
  */
 export function budgetWrites(octokit: GitHubClient, log: Pick<Logger, 'warn'>, budgetSeconds = writeBudgetSeconds()): GitHubClient {
-  if (wrapped.has(octokit)) return octokit;
-  wrapped.add(octokit);
-  let left = budgetSeconds * 1000;
+  if (budgets.has(octokit)) return octokit;
+  const budget = new WriteBudget(budgetSeconds);
+  budgets.set(octokit, budget);
   octokit.hook.wrap('request', async (request, options) => {
     // A GraphQL query reads: refused, it falls back to REST (a separate rate limit) rather than wait.
     if (options.method === 'GET' || options.method === 'HEAD' || /\/graphql$/.test(String(options.url))) return request(options);
@@ -81,11 +112,10 @@ export function budgetWrites(octokit: GitHubClient, log: Pick<Logger, 'warn'>, b
         const wait = limited ?? (options.method === 'PATCH' && serverError(err) ? SERVER_ERROR_WAITS_SECONDS[attempt] : undefined);
         if (wait === undefined) throw err;
         const ms = limited === null ? wait * 1000 : wait;
-        if (ms > left) {
+        if (!budget.take(ms)) {
           if (limited === null) throw err;
           throw new WriteBudgetExceededError(Date.now() + ms, { cause: err });
         }
-        left -= ms;
         log.warn({ method: options.method, url: options.url, waitMs: ms }, 'write refused by GitHub; waiting to try again');
         await new Promise((resolve) => setTimeout(resolve, ms));
       }

@@ -104,7 +104,8 @@ describe('a delivery whose Redis answers after the limit', () => {
     const queue = (scope: 'shared' | 'local') => ({
       scope,
       add: () => (added.push(scope), Promise.resolve('queued' as const)),
-      counts: () => Promise.resolve({ waiting: 0, active: 0, delayed: 0 }),
+      retake: () => (added.push(scope), Promise.resolve('queued' as const)),
+      counts: () => Promise.resolve({ waiting: 0, active: 0, delayed: 0, failed: 0 }),
       idle: () => Promise.resolve(),
       close: () => Promise.resolve(),
     });
@@ -113,7 +114,7 @@ describe('a delivery whose Redis answers after the limit', () => {
     const work = {
       shared: { queue: queue('shared'), store: sharedStore, ready: () => true, reachable: () => Promise.resolve(true) },
       local: { queue: queue('local'), store: memoryStore() },
-      counts: () => Promise.resolve({ waiting: 0, active: 0, delayed: 0 }),
+      counts: () => Promise.resolve({ waiting: 0, active: 0, delayed: 0, failed: 0 }),
       track: (p: Promise<void>) => void pending.push(p),
       idle: async () => void (await Promise.all(pending)),
       close: () => Promise.resolve(),

@@ -124,7 +124,13 @@ async function submitTo(
   // Queueing them again costs nothing (one job per id, one waiting per pull request) and its
   // requests, already posted, are not posted twice.
   if (state === 'working') log.info({ delivery }, 'redelivered webhook skipped; its jobs queued again in case its replica died');
-  if (!together) await enqueue();
+  if (state === 'failed') {
+    // Its job failed for good and is kept under the same id (KEEP_FAILED): the add sent with the
+    // claim was dropped for it, so it is removed and the job queued again, a round trip later.
+    // Only a redelivery by hand of a failed delivery pays for it.
+    log.info({ delivery }, 'redelivered webhook of a failed job; queued again');
+    await stage(metrics, 'enqueue', () => Promise.all(submissions.map(({ data }) => lane.queue.retake(data))));
+  } else if (!together) await enqueue();
   // Marked done after the answer, not before it: a redelivery meanwhile finds the delivery
   // `working` and queues its jobs again, which changes nothing, so the answer need not wait for it.
   work.track(stage(metrics, 'finish', () => lane.store.finish(delivery)));

@@ -1,9 +1,10 @@
 import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import type { Job } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { describeFailure } from '../../api/index.js';
 import { JobData, jobId, jobKey } from './jobs.js';
 import { DONE_SECONDS } from './store.js';
-import { backoffMs, RetryLater } from './queue.js';
+import { backoffMs, KEEP_FAILED, RetryLater } from './queue.js';
 import type { JobQueue, JobWork, QueueEvents, QueueJob, QueueOptions } from './queue.js';
 
 /** The queue's name under the BullMQ prefix: its keys are `<prefix>:reviews:…`. */
@@ -12,9 +13,9 @@ const QUEUE_NAME = 'reviews';
 /**
  * Completed jobs are kept as long as their delivery is remembered (store.ts): a redelivery's add,
  * sent with its claim (intake/submit.ts), then finds the job's id taken and queues nothing. The
- * count bounds Redis's memory (a job is well under 2 KiB). A job that failed for good is not kept:
- * the log and /metrics record it, and its id must be free for the redelivery that takes its
- * delivery up again (runtime.ts frees the delivery).
+ * count bounds Redis's memory (a job is well under 2 KiB). A job that failed for good is kept
+ * too, bounded (KEEP_FAILED in queue.ts); a redelivery that takes its delivery up again removes
+ * it first (retake), since it holds the id.
  */
 const KEEP_COMPLETED = { age: DONE_SECONDS, count: 50_000 };
 
@@ -70,8 +71,9 @@ export function bullmqQueue(connections: BullmqConnections, work: JobWork, event
       await work(view);
     } catch (err) {
       if (err instanceof RetryLater) throw err;
-      // Anything else would fail the same way again.
-      throw new UnrecoverableError(err instanceof Error ? err.message : String(err));
+      // Anything else would fail the same way again. Kept with the failed job in Redis, where an
+      // operator reads it: described as the log has it, redacted.
+      throw new UnrecoverableError(describeFailure(err));
     }
   }
 
@@ -87,16 +89,23 @@ export function bullmqQueue(connections: BullmqConnections, work: JobWork, event
         };
 
   const counts = async () => {
-    const c = await queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'waiting-children');
+    const c = await queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'waiting-children', 'failed');
     return {
       waiting: (c['waiting'] ?? 0) + (c['prioritized'] ?? 0) + (c['waiting-children'] ?? 0),
       active: c['active'] ?? 0,
       delayed: c['delayed'] ?? 0,
+      failed: c['failed'] ?? 0,
     };
   };
 
-  return {
+  const api: JobQueue = {
     scope: 'shared',
+    async retake(data) {
+      const kept = await queue.getJob(jobId(data));
+      // Only a failed copy: one the add sent with the claim queued just now is left to run.
+      if (kept && (await kept.isFailed())) await kept.remove();
+      return api.add(data);
+    },
     async add(data) {
       const id = jobId(data);
       const key = jobKey(data);
@@ -105,7 +114,9 @@ export function bullmqQueue(connections: BullmqConnections, work: JobWork, event
         attempts: options.attempts,
         backoff: { type: 'github' },
         removeOnComplete: KEEP_COMPLETED,
-        removeOnFail: true,
+        removeOnFail: KEEP_FAILED,
+        // One stack, the last attempt's: the reason is in its first line, the frames are ours.
+        stackTraceLimit: 1,
         ...(key === null ? {} : { deduplication: { id: key, keepLastIfActive: true } }),
       });
       if (job.id === id) return 'queued';
@@ -125,6 +136,7 @@ export function bullmqQueue(connections: BullmqConnections, work: JobWork, event
       await queue.close();
     },
   };
+  return api;
 }
 
 function jobData(job: Job): JobData | null {

@@ -1,6 +1,7 @@
 import { jobId, jobKey } from './jobs.js';
 import type { JobData } from './jobs.js';
 import { backoffMs, RetryLater } from './queue.js';
+import { KEEP_FAILED } from './queue.js';
 import type { JobQueue, JobWork, QueueEvents, QueueJob, QueueOptions } from './queue.js';
 
 interface Entry {
@@ -28,6 +29,13 @@ export function memoryQueue(work: JobWork, events: QueueEvents, options: QueueOp
   const next = new Map<string, JobData>();
   let active = 0;
   let delayed = 0;
+  /** When each job kept as failed failed (epoch ms), oldest first: counted as Redis would keep them. */
+  let failedAt: number[] = [];
+  const keptFailed = (): number => {
+    const since = Date.now() - KEEP_FAILED.age * 1000;
+    failedAt = failedAt.filter((at) => at > since).slice(-KEEP_FAILED.count);
+    return failedAt.length;
+  };
   let closed = false;
   let seq = 0;
   let idleWaiters: (() => void)[] = [];
@@ -107,6 +115,7 @@ export function memoryQueue(work: JobWork, events: QueueEvents, options: QueueOp
             entry.timer.unref();
             return;
           }
+          failedAt.push(Date.now());
           events.failed(job, err);
           end(entry);
         },
@@ -122,8 +131,10 @@ export function memoryQueue(work: JobWork, events: QueueEvents, options: QueueOp
     while (!closed && active < options.concurrency && waiting.length > 0) run(waiting.shift() as Entry);
   }
 
-  return {
+  const api: JobQueue = {
     scope: 'local',
+    // A failed job leaves nothing behind here but its count: its id is free already.
+    retake: (data) => api.add(data),
     add(data) {
       const key = jobKey(data);
       const current = byId.get(jobId(data)) ?? (key === null ? undefined : byKey.get(key));
@@ -135,7 +146,7 @@ export function memoryQueue(work: JobWork, events: QueueEvents, options: QueueOp
       enqueue(data);
       return Promise.resolve('queued');
     },
-    counts: () => Promise.resolve({ waiting: waiting.length, active, delayed }),
+    counts: () => Promise.resolve({ waiting: waiting.length, active, delayed, failed: keptFailed() }),
     idle: () => (isIdle() ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve))),
     async close() {
       closed = true;
@@ -143,4 +154,5 @@ export function memoryQueue(work: JobWork, events: QueueEvents, options: QueueOp
       if (active > 0) await new Promise<void>((resolve) => drainWaiters.push(resolve));
     },
   };
+  return api;
 }

@@ -34,7 +34,7 @@ interface WriteLine {
 
 /** One process alone: the same contract as Redis, in this process's memory. */
 export function memoryStore(): WorkStore {
-  const ids = new Recent<'working' | 'done'>(REMEMBERED_IDS);
+  const ids = new Recent<'working' | 'done' | 'failed'>(REMEMBERED_IDS);
   const heads = new Recent<ReviewedRecord>(REMEMBERED_HEADS);
   const mailboxes = new Map<string, string[]>();
   const creations = new Map<number, number[]>();
@@ -52,13 +52,17 @@ export function memoryStore(): WorkStore {
     },
     claimDelivery(id, posts) {
       const state = ids.get(id);
-      if (state !== undefined) return Promise.resolve(state);
+      if (state !== undefined && state !== 'failed') return Promise.resolve(state);
       ids.set(id, 'working');
       for (const { key, request } of posts) post(key, request);
-      return Promise.resolve('new');
+      return Promise.resolve(state ?? 'new');
     },
     finish(id) {
-      if (ids.get(id)) ids.set(id, 'done');
+      if (ids.get(id) === 'working') ids.set(id, 'done');
+      return Promise.resolve();
+    },
+    failDelivery(id) {
+      ids.set(id, 'failed');
       return Promise.resolve();
     },
     release(id) {

@@ -44,6 +44,8 @@ export interface WorkDeps {
   log: Logger;
   /** A re-run within this long of a review of the same head and base is answered by that review. */
   rerunWindowMs: number;
+  /** The first wait before a failed job runs again, and before a comment that failed after its check concluded is written again. */
+  retryBaseMs: number;
 }
 
 /** Where a job runs: its queue and the store beside it (both Redis, or both this process's memory). */
@@ -153,6 +155,7 @@ export async function runPullRequestJob(deps: WorkDeps, lane: Lane, job: QueueJo
             checkRun: { externalId: externalIdOf(job), resume: job.resumed && reviews === 1 },
             retry: (err) => !last && transient(err) !== null,
             claimComment: () => store.lease(claim.key, COMMENT_CLAIM_MS, claim.holder),
+            commentRetryBaseMs: deps.retryBaseMs,
           }).catch(async (err: unknown) => {
             const retry = transient(err);
             // Handed back to the queue: its next attempt reads our comment before creating one,

@@ -19,6 +19,11 @@ export interface JobQueue {
   readonly scope: 'shared' | 'local';
   /** `folded` when a job already waiting or running for its key (or its id) takes it in. */
   add(data: JobData): Promise<'queued' | 'folded'>;
+  /**
+   * Adds a job whose earlier copy under the same id failed for good: that copy, kept for
+   * inspection (KEEP_FAILED), is removed first, else it would hold the id and the add be dropped.
+   */
+  retake(data: JobData): Promise<'queued' | 'folded'>;
   counts(): Promise<QueueCounts>;
   /** Resolves once nothing waits, runs or is scheduled to run again (this queue's jobs anywhere). */
   idle(): Promise<void>;
@@ -31,7 +36,18 @@ export interface QueueCounts {
   active: number;
   /** Waiting out a backoff before their next attempt. */
   delayed: number;
+  /** Failed for good, kept for inspection (KEEP_FAILED): not work to do. */
+  failed: number;
 }
+
+/**
+ * Jobs that failed for good are kept this long, at most this many, so an operator can see what
+ * failed and why (BullMQ keeps each one's data, error and attempts; `gpu_justify_queue_jobs{state="failed"}`
+ * counts them) without Redis growing with every failure: a week covers a weekend's failures
+ * read on Monday, and a thousand failed jobs (each a few KiB with its stack trace) stay within a
+ * few MiB. `gpu_justify_queue_jobs_failed_total` counts every failure, kept or not.
+ */
+export const KEEP_FAILED = { age: 7 * 24 * 60 * 60, count: 1000 };
 
 export interface QueueJob {
   data: JobData;

@@ -64,13 +64,19 @@ return 0
  */
 const CLAIM_DELIVERY = `
 local state = redis.call('GET', KEYS[1])
-if state then return state end
+if state and state ~= 'failed' then return state end
 redis.call('SET', KEYS[1], 'working', 'EX', ARGV[1])
 for i = 2, #KEYS do
   redis.call('RPUSH', KEYS[i], ARGV[i + 1])
   redis.call('EXPIRE', KEYS[i], ARGV[2])
 end
-return 'new'
+return state or 'new'
+`;
+
+/** Marks a delivery (KEYS[1]) done for ARGV[1] seconds, only while it is still claimed: a failed one stays failed. */
+const FINISH_DELIVERY = `
+if redis.call('GET', KEYS[1]) == 'working' then redis.call('SET', KEYS[1], 'done', 'EX', ARGV[1]) end
+return 0
 `;
 
 type Scripted = Redis & {
@@ -80,6 +86,7 @@ type Scripted = Redis & {
   gpuJustifyFreeWriteLine(holderKey: string, nextKey: string, notifyKey: string, ...args: (string | number)[]): Promise<number>;
   gpuJustifyHoldWriteLine(holderKey: string, holder: string, holdMs: number): Promise<number>;
   gpuJustifyUnlease(key: string, holder: string): Promise<number>;
+  gpuJustifyFinishDelivery(key: string, seconds: number): Promise<number>;
 };
 
 /** Replicas sharing one Redis. Keys are prefixed, so several Apps can share one server. */
@@ -93,6 +100,8 @@ export function redisStore(client: Redis, prefix: string): WorkStore {
     redis.defineCommand('gpuJustifyHoldWriteLine', { numberOfKeys: 1, lua: HOLD_WRITE_LINE });
   }
   if (typeof redis.gpuJustifyUnlease !== 'function') redis.defineCommand('gpuJustifyUnlease', { numberOfKeys: 1, lua: UNLEASE });
+  if (typeof redis.gpuJustifyFinishDelivery !== 'function')
+    redis.defineCommand('gpuJustifyFinishDelivery', { numberOfKeys: 1, lua: FINISH_DELIVERY });
   // The number of keys varies with the requests: given first on each call.
   if (typeof redis.gpuJustifyClaimDelivery !== 'function') redis.defineCommand('gpuJustifyClaimDelivery', { lua: CLAIM_DELIVERY });
   const head = (key: string, headSha: string, baseSha: string) => `${prefix}reviewed:${key}@${headSha}..${baseSha}`;
@@ -110,11 +119,12 @@ export function redisStore(client: Redis, prefix: string): WorkStore {
         MAILBOX_SECONDS,
         ...posts.map((p) => JSON.stringify(p.request)),
       );
-      if (state === 'new' || state === 'working' || state === 'done') return state;
+      if (state === 'new' || state === 'working' || state === 'done' || state === 'failed') return state;
       throw new Error(`unexpected delivery state in Redis: ${state}`);
     },
-    // Only a delivery still claimed: one whose job has failed for good since (released) stays free.
-    finish: async (id) => void (await client.set(`${prefix}delivery:${id}`, 'done', 'EX', DONE_SECONDS, 'XX')),
+    // Only a delivery still claimed: one whose job has failed for good since stays failed.
+    finish: async (id) => void (await redis.gpuJustifyFinishDelivery(`${prefix}delivery:${id}`, DONE_SECONDS)),
+    failDelivery: async (id) => void (await client.set(`${prefix}delivery:${id}`, 'failed', 'EX', DONE_SECONDS)),
     release: async (id) => void (await client.del(`${prefix}delivery:${id}`)),
     markReviewed: async (key, headSha, baseSha, record) =>
       void (await client.set(head(key, headSha, baseSha), JSON.stringify(record), 'EX', REVIEWED_SECONDS)),

@@ -73,7 +73,7 @@ export function startWork(deps: WorkDeps, settings: WorkSettings, redisUrl: stri
       log.error({ job: job.ref, attempt: job.attempt, err: describeFailure(err) }, 'job failed for good');
       // Its delivery is no longer done: a redelivery (GitHub's "Redeliver", by hand) queues it again.
       lane()
-        .store.release(job.data.delivery)
+        .store.failDelivery(job.data.delivery)
         .catch((e: unknown) => log.warn({ delivery: job.data.delivery, err: describeFailure(e) }, 'failed job left its delivery done'));
       // A job that stalled too often never ran again: what it left in progress is concluded here.
       if (err instanceof Error && /stalled more than allowable limit/.test(err.message)) void abandonJob(deps, lane(), job, err);
@@ -155,6 +155,7 @@ export function startWork(deps: WorkDeps, settings: WorkSettings, redisUrl: stri
       waiting: all.reduce((n, c) => n + c.waiting, 0),
       active: all.reduce((n, c) => n + c.active, 0),
       delayed: all.reduce((n, c) => n + c.delayed, 0),
+      failed: all.reduce((n, c) => n + c.failed, 0),
     };
   };
   metrics.watchQueue(counts);

@@ -25,11 +25,15 @@ export interface WorkStore {
    * replica that dies in between cannot leave the delivery claimed with its requests unposted.
    * `new` the first time (the requests are posted); else nothing is posted and the answer says
    * how far the delivery went: `done` when queued to the end, `working` when a replica claimed it
-   * and has not finished (it is queueing it now, or died doing so).
+   * and has not finished (it is queueing it now, or died doing so). `failed` when its job failed
+   * for good since (`failDelivery`): claimed again and its requests posted, as the first time; its
+   * failed job is kept for inspection under the same id, so the caller queues it again (retake).
    */
-  claimDelivery(id: string, posts: readonly Post[]): Promise<'new' | 'working' | 'done'>;
-  /** Handled to the end: remembered as long as GitHub lets a delivery be redelivered. */
+  claimDelivery(id: string, posts: readonly Post[]): Promise<'new' | 'working' | 'done' | 'failed'>;
+  /** Handled to the end: remembered as long as GitHub lets a delivery be redelivered. Only a delivery still `working`. */
   finish(id: string): Promise<void>;
+  /** Its job failed for good: a redelivery takes it up again (claimDelivery answers `failed`). */
+  failDelivery(id: string): Promise<void>;
   /** Not handled after all: a redelivery may try again. */
   release(id: string): Promise<void>;
   markReviewed(key: string, headSha: string, baseSha: string, record: ReviewedRecord): Promise<void>;

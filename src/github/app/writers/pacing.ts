@@ -56,7 +56,8 @@ export class CreationAllowanceSpent extends GpuJustifyError {
 export class WriteTurnsTaken extends GpuJustifyError {
   override readonly kind = 'github-write-turns';
   constructor(readonly retryAt: number) {
-    super(`this installation's writes are queued until ${new Date(retryAt).toISOString()}; the review is tried again then`);
+    // Also shown on a check whose comment it stopped: what is tried again is for the caller to say.
+    super(`this installation's writes are queued until ${new Date(retryAt).toISOString()}`);
     this.name = 'WriteTurnsTaken';
   }
 }
