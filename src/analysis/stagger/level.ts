@@ -148,7 +148,8 @@ export function levelPeak(
     work += n;
     if (current > 0) {
       // Stuck: make the crowded slots costlier so the next sweep moves runs out of them.
-      for (let k = 0; k < n; k++) if (itemAt(usage, k, SIZED) > target) weight[k] = Math.min(itemAt(weight, k, SIZED) * WEIGHT_GROWTH + 1, MAX_WEIGHT);
+      for (let k = 0; k < n; k++)
+        if (itemAt(usage, k, SIZED) > target) weight[k] = Math.min(itemAt(weight, k, SIZED) * WEIGHT_GROWTH + 1, MAX_WEIGHT);
       current = overflow();
     }
   }

@@ -41,7 +41,8 @@ function pass(free: DayProfile, order: readonly SupplyRequest[]): { drawn: Alloc
   let total = 0;
   for (const r of order) {
     let floor = 0;
-    for (let s = 0; s < DAY_SLOTS; s++) floor = Math.max(floor, itemAt(r.short, s, SIZED) - Math.min(r.limit, Math.max(0, itemAt(left, s, SIZED))));
+    for (let s = 0; s < DAY_SLOTS; s++)
+      floor = Math.max(floor, itemAt(r.short, s, SIZED) - Math.min(r.limit, Math.max(0, itemAt(left, s, SIZED))));
     const draw = flatDay(0);
     for (let s = 0; s < DAY_SLOTS; s++) draw[s] = Math.max(0, itemAt(r.short, s, SIZED) - floor);
     const helps = r.allOrNothing ? floor === 0 && leftShort(r, draw) === 0 : toAdd(r, draw) < toAdd(r, flatDay(0));
