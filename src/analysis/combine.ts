@@ -3,7 +3,7 @@ import { DAY_SLOTS, flatDay, type DayProfile } from './supply/day-profile.js';
 import { itemAt } from '../util/indexed.js';
 
 /** Day profiles (flatDay) hold one item per slot of the day. */
-const SIZED = 'a day profile has DAY_SLOTS items';
+const SIZED = 'a-day-profile-has-day-slots-items';
 
 /** One way to meet a part of the need: with no lever (`lever: null`), or with one lever applied. */
 export interface TermOption {

@@ -19,8 +19,10 @@ export class IndexInvariantError extends Error {
 /**
  * `items[index]` where the caller's invariant says it exists (an array sized by the loop that
  * reads it, a map of one text's characters): the read is typed `T`, and a broken invariant throws
- * naming it instead of reading on with a made-up `0`. Where a missing item has a meaning (a count
- * never started is zero), the caller writes its default beside the read, not this.
+ * naming it instead of reading on with a made-up `0`. `invariant` is a phrase, or a kebab-case
+ * code in analysis/, which writes no sentences (a doc comment beside it says it in words). Where a
+ * missing item has a meaning (a count never started is zero), the caller writes its default beside
+ * the read, not this.
  */
 export function itemAt<T>(items: ArrayLike<T>, index: number, invariant: string): T {
   const item = items[index];

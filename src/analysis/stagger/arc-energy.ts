@@ -2,7 +2,7 @@ import type { GridJob, GridModel } from './grid.js';
 import { windowSpan } from './slot-caps.js';
 import { itemAt } from '../../util/indexed.js';
 
-const SIZED = 'spread points and size counts are read below their length';
+const SIZED = 'spread-points-and-size-counts-are-read-below-their-length';
 
 /**
  * Slots of [x, x + len) inside the arc [0, m) of a cycle of n slots, with x the start measured

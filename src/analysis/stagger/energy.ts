@@ -21,9 +21,9 @@ export interface ArcTest {
  * of two cycles and one more; `energy` has one row of `sizes.length` per arc, as do `room`/`need`
  * one item and `wNeed` one per arc and weighting; a packing weighs each size.
  */
-const SIZED = 'arrays sized by the slots, the arcs and the GPU sizes of the model';
+const SIZED = 'arrays-sized-by-the-slots-the-arcs-and-the-gpu-sizes-of-the-model';
 /** The sorted list of the tightest tests holds `size` of at most `keep` items. */
-const KEPT = 'the tightest tests are read below their count';
+const KEPT = 'the-tightest-tests-are-read-below-their-count';
 
 export interface EnergyResult {
   /** A test the runs fail: no schedule keeps every slot within the limit. */

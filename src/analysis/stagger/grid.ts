@@ -2,7 +2,7 @@ import type { StaggerJob } from '../../domain/index.js';
 import { DAY, gcd } from './circle.js';
 import { itemAt } from '../../util/indexed.js';
 
-const SIZED = 'group and profile indices stay below their length';
+const SIZED = 'group-and-profile-indices-stay-below-their-length';
 
 /**
  * Jobs measured in slots of `step` minutes, the gcd of every release, deadline, duration and

@@ -1,7 +1,7 @@
 import { addPieces, better, objectiveOf, profileOf, type GridJob, type GridModel, type Placement, type SlotPiece } from './grid.js';
 import { itemAt } from '../../util/indexed.js';
 
-const SIZED = 'the profile has one item per slot of the cycle';
+const SIZED = 'the-profile-has-one-item-per-slot-of-the-cycle';
 
 // Local search stops after this many passes without needing to converge; each pass is
 // O(jobs × slots), so the heuristic stays fast on large catalogs.

@@ -2,7 +2,7 @@ import type { GridModel, Placement } from './grid.js';
 import { itemAt } from '../../util/indexed.js';
 
 /** The per-slot arrays cover one cycle (cost and load two, for windows that wrap); one start per run. */
-const SIZED = 'arrays sized by the slots and the runs of the model';
+const SIZED = 'arrays-sized-by-the-slots-and-the-runs-of-the-model';
 
 /**
  * Work the levelling may do, in slot visits (one run's move visits its window and, three times,

@@ -8,7 +8,7 @@ import { windowSpan } from './slot-caps.js';
 import { itemAt } from '../../util/indexed.js';
 
 /** Per-slot arrays cover the cycle, energies one row of the GPU sizes per arc; a window holds its run. */
-const SIZED = 'arrays sized by the slots, arcs and GPU sizes of the model';
+const SIZED = 'arrays-sized-by-the-slots-arcs-and-gpu-sizes-of-the-model';
 
 export interface LowerBound {
   value: number;

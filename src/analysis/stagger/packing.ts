@@ -1,7 +1,7 @@
 import type { PackingRule } from '../../domain/index.js';
 import { itemAt } from '../../util/indexed.js';
 
-const SIZED = 'a packing weight has one item per GPU size';
+const SIZED = 'a-packing-weight-has-one-item-per-gpu-size';
 
 /**
  * Dual feasible functions: f with f(x₁) + … + f(xₖ) ≤ f(C) whenever x₁ + … + xₖ ≤ C. Applied

@@ -3,7 +3,7 @@ import type { ArcTest } from './energy.js';
 import type { GridModel } from './grid.js';
 import { itemAt } from '../../util/indexed.js';
 
-const SIZED = 'the dual weights have one item per slot of the cycle';
+const SIZED = 'the-dual-weights-have-one-item-per-slot-of-the-cycle';
 
 /** The span of `m` slots from slot `a`, in minutes; the whole cycle when it covers every slot. */
 export function spanOf(model: GridModel, a: number, m: number): CycleSpan {

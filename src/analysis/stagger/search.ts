@@ -4,7 +4,7 @@ import type { GridModel } from './grid.js';
 import { limitFacts, type LimitFacts } from './limit-facts.js';
 import { itemAt } from '../../util/indexed.js';
 
-const SIZED = 'usage has one item per slot of the cycle';
+const SIZED = 'usage-has-one-item-per-slot-of-the-cycle';
 
 // Far above the bound (a gap of more than JUMP_GAP), the search asks for a limit halfway
 // (rounded up) rather than one below the incumbent: finding a schedule is usually quick, and

@@ -1,7 +1,7 @@
 import type { GridModel } from './grid.js';
 import { itemAt } from '../../util/indexed.js';
 
-const SIZED = 'arrays sized by the slots of the cycle, the sizes and the limit';
+const SIZED = 'arrays-sized-by-the-slots-of-the-cycle-the-sizes-and-the-limit';
 
 /** Slots of the cycle a run's window covers, counted from its first start: [lo, lo + span) modulo the cycle. */
 export const windowSpan = (job: { lo: number; hi: number; len: number }, slots: number): number =>

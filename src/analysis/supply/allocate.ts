@@ -2,7 +2,7 @@ import { DAY_SLOTS, flatDay, type DayProfile } from './day-profile.js';
 import { itemAt } from '../../util/indexed.js';
 
 /** Day profiles (flatDay) hold one item per slot of the day. */
-const SIZED = 'a day profile has DAY_SLOTS items';
+const SIZED = 'a-day-profile-has-day-slots-items';
 
 /** What one change asks of a shared supply: the GPUs it is short of at each slot of the day. */
 export interface SupplyRequest {

@@ -5,7 +5,7 @@ import type { Timeline } from '../series.js';
 import { itemAt } from '../../util/indexed.js';
 
 /** Day profiles (flatDay) hold one item per slot of the day. */
-const SIZED = 'a day profile has DAY_SLOTS items';
+const SIZED = 'a-day-profile-has-day-slots-items';
 
 /**
  * Demand and supply are compared hour by hour of the UTC day, in slots of this many minutes:

@@ -6,7 +6,7 @@ import { DAY_SLOTS } from './day-profile.js';
 import { itemAt } from '../../util/indexed.js';
 
 /** Day profiles (flatDay) hold one item per slot of the day. */
-const SIZED = 'a day profile has DAY_SLOTS items';
+const SIZED = 'a-day-profile-has-day-slots-items';
 
 export type BorrowRequest = SupplyRequest;
 

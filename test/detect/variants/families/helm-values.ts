@@ -12,7 +12,7 @@ export const stem = (p: string) =>
     .replace(/[^a-z0-9-]/g, '-');
 
 /** The file's numbers outside `metadata` as template references made by `ref` (the value's name), and the values by name. */
-export function template(text: string, ref: (name: string) => string): { text: string; values: [string, number][] } {
+function template(text: string, ref: (name: string) => string): { text: string; values: [string, number][] } {
   const values: [string, number][] = [];
   const out = mapPlainIntegers(text, (v, keys) => {
     if (keys[0] === 'metadata') return null;
@@ -22,7 +22,7 @@ export function template(text: string, ref: (name: string) => string): { text: s
   return { text: out, values };
 }
 
-export const chartYaml = (name: string, extra = '') => `apiVersion: v2\nname: ${name}\nversion: 0.1.0\n${extra}`;
+const chartYaml = (name: string, extra = '') => `apiVersion: v2\nname: ${name}\nversion: 0.1.0\n${extra}`;
 
 /**
  * The changed file at `path` as the template of chart `name` at `chart`, whose values.yaml sets
