@@ -4,7 +4,7 @@
 /** @type {Record<string, string[]>} */
 const LAYERS = {
   // Helpers that are not vocabulary and know nothing of GPUs: bounded concurrency, the nearest name,
-  // secrets redacted. Every other folder may import it.
+  // secrets redacted, indexed reads. Every other folder may import it.
   util: [],
   // The shared vocabulary: types, codes and the few rules every stage agrees on.
   domain: [],

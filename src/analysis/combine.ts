@@ -1,5 +1,9 @@
 import type { Lever } from '../domain/index.js';
 import { DAY_SLOTS, flatDay, type DayProfile } from './supply/day-profile.js';
+import { itemAt } from '../util/indexed.js';
+
+/** Day profiles (flatDay) hold one item per slot of the day. */
+const SIZED = 'a-day-profile-has-day-slots-items';
 
 /** One way to meet a part of the need: with no lever (`lever: null`), or with one lever applied. */
 export interface TermOption {
@@ -99,7 +103,7 @@ export function outcome(terms: readonly DemandTerm[], allowed: Allowed, before: 
   if (supply !== null && short > 0 && allows(allowed, supply.lever)) {
     const byDay = needByDay(chosen);
     left = 0;
-    for (let s = 0; s < DAY_SLOTS; s++) left = Math.max(left, (byDay[s] ?? 0) - before - (supply.free[s] ?? 0));
+    for (let s = 0; s < DAY_SLOTS; s++) left = Math.max(left, itemAt(byDay, s, SIZED) - before - itemAt(supply.free, s, SIZED));
     left = Math.min(short, Math.max(0, left));
   }
   return { need, chosen, borrowed: short - left, gpusNeeded: delta <= 0 ? 0 : Math.min(delta, left) };

@@ -2,6 +2,10 @@ import { DAY, usageProfile, WEEK } from '../analysis/index.js';
 import { formatWhen } from './clock.js';
 import { markdownTable } from 'markdown-table';
 import type { PlacedRun } from '../domain/index.js';
+import { itemAt } from '../util/indexed.js';
+
+/** hourlyPeaks gives one number per hour of the cycle, as many as hoursOf counts. */
+const SIZED = 'an hourly series has one number per hour of the cycle';
 
 /**
  * The most GPUs in use at any moment of each hour of the repeating cycle: 24 hours from 00 on a
@@ -190,7 +194,7 @@ function spans(pick: (h: number) => boolean, d: DemandInput): string[] {
 function compare(label: string, series: number[], before: number, d: DemandInput): string {
   const peak = Math.max(0, ...series);
   const at = spans((h) => series[h] === peak && peak > 0, d);
-  const over = spans((h) => (series[h] ?? 0) > before, d);
+  const over = spans((h) => itemAt(series, h, SIZED) > before, d);
   const where = over.length > 0 ? `over the ${before} there before during ${over.join(', ')}` : `within the ${before} there before`;
   return `${label} at most ${peak} GPUs are in use${at.length > 0 ? ` (${at.join(', ')})` : ''}, ${where}`;
 }
@@ -209,11 +213,11 @@ const lower = (text: string): string => `${text.charAt(0).toLowerCase()}${text.s
 export function demandTable(d: DemandInput): string {
   const hours = hoursOf(d);
   const rows: string[][] = [];
-  const key = (h: number) => `${d.proposed[h] ?? 0}/${d.today?.[h] ?? ''}`;
+  const key = (h: number) => `${itemAt(d.proposed, h, SIZED)}/${d.today?.[h] ?? ''}`;
   for (let h = 0; h < hours; h++) {
     let end = h;
     while (end + 1 < hours && key(end + 1) === key(h)) end++;
-    rows.push([hoursSpan(h, end + 1, d), String(d.proposed[h] ?? 0), ...(d.today ? [String(d.today[h] ?? 0)] : [])]);
+    rows.push([hoursSpan(h, end + 1, d), String(itemAt(d.proposed, h, SIZED)), ...(d.today ? [String(itemAt(d.today, h, SIZED))] : [])]);
     h = end;
   }
   const header = ['Hours (UTC)', 'GPUs in use, proposed', ...(d.today ? ['GPUs in use, today'] : [])];

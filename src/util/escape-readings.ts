@@ -8,12 +8,17 @@
  * found in a reading is masked in the original. Linear in the text's length per reading.
  */
 
+import { itemAt } from './indexed.js';
+
 /** One reading: its text, and for each of its UTF-16 units the original span `[start, end)`. */
 export interface Reading {
   text: string;
   start: Int32Array;
   end: Int32Array;
 }
+
+/** What a read of `start`/`end` at a unit of the text (or of its `fold`) relies on. */
+export const MAPPED = 'a reading has one start and one end per UTF-16 unit of its text';
 
 /** HTML's named references for the characters a credential is likely to hold. */
 const NAMED: Readonly<Record<string, string>> = {
@@ -180,8 +185,8 @@ function decodeOnce(r: Reading, later = false): Reading {
     copy(i);
     parts.push(esc.chars);
     for (let k = 0; k < esc.chars.length; k++, n++) {
-      start[n] = r.start[i] ?? 0;
-      end[n] = r.end[i + esc.length - 1] ?? 0;
+      start[n] = itemAt(r.start, i, MAPPED);
+      end[n] = itemAt(r.end, i + esc.length - 1, MAPPED);
     }
     copied = i + esc.length;
     i = copied - 1;

@@ -1,14 +1,19 @@
+import { itemAt } from './indexed.js';
+
+/** Both rows hold one cell per character of `b` and one more. */
+const ROW = 'a row has b.length + 1 cells';
+
 /** Levenshtein distance, one row at a time. */
 function editDistance(a: string, b: string): number {
   let row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const next = [i];
     for (let j = 1; j <= b.length; j++) {
-      next.push(Math.min((row[j] ?? 0) + 1, (next[j - 1] ?? 0) + 1, (row[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1)));
+      next.push(Math.min(itemAt(row, j, ROW) + 1, itemAt(next, j - 1, ROW) + 1, itemAt(row, j - 1, ROW) + (a[i - 1] === b[j - 1] ? 0 : 1)));
     }
     row = next;
   }
-  return row[b.length] ?? 0;
+  return itemAt(row, b.length, ROW);
 }
 
 /**

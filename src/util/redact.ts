@@ -1,4 +1,5 @@
-import { decodedOnce, fold, MAX_DEPTH, readings } from './escape-readings.js';
+import { decodedOnce, fold, MAPPED, MAX_DEPTH, readings } from './escape-readings.js';
+import { itemAt } from './indexed.js';
 
 /**
  * One redactor for every secret the process holds (telemetry credentials, the App's key and
@@ -153,7 +154,7 @@ export class Redactor {
       const folded = fold(reading.text);
       for (const key of this.#keys) {
         for (let at = folded.indexOf(key); at >= 0; at = folded.indexOf(key, at + 1)) {
-          spans.push([reading.start[at] ?? 0, reading.end[at + key.length - 1] ?? 0]);
+          spans.push([itemAt(reading.start, at, MAPPED), itemAt(reading.end, at + key.length - 1, MAPPED)]);
         }
       }
     }

@@ -3,16 +3,13 @@ import fc from 'fast-check';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { visible } from '../../src/domain/visible.js';
-import { adaptCheckOutput } from '../../src/github/publish/check-output.js';
-import { renderExplain } from '../../src/github/overrides/explain.js';
 import { redactingLogger } from '../../src/github/redacting-log.js';
 import { planSuggestions } from '../../src/github/publish/suggestions.js';
-import { renderCheck, renderFailedCheck } from '../../src/report/check.js';
-import { renderComment } from '../../src/report/comment.js';
 import { code, codeCell, md, mermaidText, plain, prose } from '../../src/report/escape.js';
 import { reviewJson } from '../../src/report/json.js';
 import { jsonOutput } from '../../src/cli/output.js';
 import { memoryChangeSet } from '../memory-change-set.js';
+import { quotedQueueFile, reviewSurfaces } from './pr-string-surfaces.js';
 import { review } from './scenarios.js';
 
 /**
@@ -65,22 +62,6 @@ function raw(text: string): string[] {
   return out;
 }
 
-function queueFile(name: string, gpus: number, comment: string): string {
-  return `apiVersion: kueue.x-k8s.io/v1beta2
-kind: ClusterQueue
-metadata:
-  name: ${JSON.stringify(name)}
-spec:
-  resourceGroups:
-    - coveredResources: ["nvidia.com/gpu"]
-      flavors:
-        - name: a100
-          resources:
-            - name: nvidia.com/gpu
-              nominalQuota: ${gpus}${comment}
-`;
-}
-
 function catalog(workload: string, queue: string): string {
   return `workloads:
   - name: ${JSON.stringify(workload)}
@@ -111,27 +92,16 @@ describe('invisible characters in PR strings', () => {
     await fc.assert(
       fc.asyncProperty(cases, async ({ queue, workload, file, comment, quoted }) => {
         const path = `clusters/${file}.yaml`;
-        const base = { [path]: queueFile(queue, 4, comment), 'gpu-workloads.yaml': catalog(workload, queue) };
+        const base = { [path]: quotedQueueFile(queue, 4, comment), 'gpu-workloads.yaml': catalog(workload, queue) };
         const broken = `kind: ClusterQueue\nmetadata:\n  name: ${quoted}\n  - [ ${quoted}`;
-        const head = { ...base, [path]: queueFile(queue, 12, comment), 'broken.yaml': broken };
+        const head = { ...base, [path]: quotedQueueFile(queue, 12, comment), 'broken.yaml': broken };
         const result = await review(base, head, { headroom: 0 });
         expect(result.changes.map((c) => c.name)).toEqual([queue]);
 
-        const body = renderComment(result, { headUrl: 'https://github.com/acme/infra/blob/0123456789abcdef0123456789abcdef01234567' });
-        const check = adaptCheckOutput(renderCheck(result, body), []);
+        const { body, check, surfaces: written } = reviewSurfaces(result, path, { annotationPaths: true });
         const suggestions = await planSuggestions(result, memoryChangeSet(base, head).head);
         const surfaces: [string, string][] = [
-          ['comment', body],
-          ['check title', check.title],
-          ['check summary', check.summary],
-          ['check text', check.text ?? ''],
-          ['explain', renderExplain(result)],
-          ['failed check', renderFailedCheck(`could not read ${path}`, 'enforce').summary],
-          ...check.annotations.flatMap((a): [string, string][] => [
-            ['annotation path', a.path],
-            ['annotation title', a.title ?? ''],
-            ['annotation message', a.message],
-          ]),
+          ...written,
           ...suggestions.flatMap((s): [string, string][] => [
             ['suggestion path', s.path],
             ['suggestion', s.body],

@@ -9,6 +9,7 @@ import { stateKey } from '../../src/github/overrides/state-signature.js';
 import { renderCheck } from '../../src/report/check.js';
 import { COMMENT_MARKER, renderComment } from '../../src/report/comment.js';
 import { code, codeCell, md, plain, prose } from '../../src/report/escape.js';
+import { HEAD_URL, quotedQueueFile } from './pr-string-surfaces.js';
 import { review } from './scenarios.js';
 
 /**
@@ -47,22 +48,6 @@ const hostile = fc
 
 const trust = { key: stateKey('server secret'), scope: { repo: 'acme/infra', number: 7 } };
 
-function queueFile(gpus: number, name: string): string {
-  return `apiVersion: kueue.x-k8s.io/v1beta2
-kind: ClusterQueue
-metadata:
-  name: ${JSON.stringify(name)}
-spec:
-  resourceGroups:
-    - coveredResources: ["nvidia.com/gpu"]
-      flavors:
-        - name: a100
-          resources:
-            - name: nvidia.com/gpu
-              nominalQuota: ${gpus}
-`;
-}
-
 function catalog(workload: string): string {
   return `workloads:
   - name: ${JSON.stringify(workload)}
@@ -94,10 +79,10 @@ function expectInert(text: string, where: string): void {
 }
 
 async function hostileReview(name: string, workload: string, file: string, quoted: string) {
-  const base = { [`${file}.yaml`]: queueFile(4, name), 'gpu-workloads.yaml': catalog(workload) };
+  const base = { [`${file}.yaml`]: quotedQueueFile(name, 4), 'gpu-workloads.yaml': catalog(workload) };
   // A file that does not parse: its diagnostic may quote the content.
   const broken = `kind: ClusterQueue\nmetadata:\n  name: ${quoted}\n  - [ ${quoted}`;
-  return review(base, { ...base, [`${file}.yaml`]: queueFile(12, name), 'broken.yaml': broken }, { headroom: 0 });
+  return review(base, { ...base, [`${file}.yaml`]: quotedQueueFile(name, 12), 'broken.yaml': broken }, { headroom: 0 });
 }
 
 describe('PR-controlled strings in the comment and the check', () => {
@@ -105,7 +90,7 @@ describe('PR-controlled strings in the comment and the check', () => {
     await fc.assert(
       fc.asyncProperty(hostile, hostile, hostile, hostile, async (name, workload, file, quoted) => {
         const result = await hostileReview(name, workload, file.replace(/\//g, '-'), quoted);
-        const body = renderComment(result, { headUrl: 'https://github.com/acme/infra/blob/0123456789abcdef0123456789abcdef01234567' });
+        const body = renderComment(result, { headUrl: HEAD_URL });
         const check = renderCheck(result, body);
         for (const [where, text] of [
           ['comment', body],

@@ -1,11 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { visible } from '../../src/domain/visible.js';
-import { adaptCheckOutput } from '../../src/github/publish/check-output.js';
-import { renderExplain } from '../../src/github/overrides/explain.js';
-import { renderCheck, renderFailedCheck } from '../../src/report/check.js';
-import { renderComment } from '../../src/report/comment.js';
 import { code, md, plain, prose } from '../../src/report/escape.js';
+import { quotedQueueFile, reviewSurfaces } from './pr-string-surfaces.js';
 import { review } from './scenarios.js';
 
 /**
@@ -48,22 +45,6 @@ const rtlName = fc
   .filter((parts) => parts.some((p) => RTL.test(p)))
   .map((parts) => parts.join(''));
 
-function queueFile(name: string, gpus: number): string {
-  return `apiVersion: kueue.x-k8s.io/v1beta2
-kind: ClusterQueue
-metadata:
-  name: ${JSON.stringify(name)}
-spec:
-  resourceGroups:
-    - coveredResources: ["nvidia.com/gpu"]
-      flavors:
-        - name: a100
-          resources:
-            - name: nvidia.com/gpu
-              nominalQuota: ${gpus}
-`;
-}
-
 describe('right-to-left letters in PR strings', () => {
   it('every escape isolates each run, cut or not, and leaves the characters as they are', () => {
     fc.assert(
@@ -81,24 +62,11 @@ describe('right-to-left letters in PR strings', () => {
     await fc.assert(
       fc.asyncProperty(rtlName, fc.constantFrom('team', 'ק', 'بحث 2'), async (queue, dir) => {
         const path = `clusters/${dir}/queues.yaml`;
-        const base = { [path]: queueFile(queue, 4) };
-        const head = { [path]: queueFile(queue, 12), 'broken.yaml': `kind: ClusterQueue\nmetadata:\n  name: ${queue}\n  - [` };
+        const base = { [path]: quotedQueueFile(queue, 4) };
+        const head = { [path]: quotedQueueFile(queue, 12), 'broken.yaml': `kind: ClusterQueue\nmetadata:\n  name: ${queue}\n  - [` };
         const result = await review(base, head, { headroom: 0 });
         expect(result.changes.map((c) => c.name)).toEqual([queue]);
-        const body = renderComment(result, { headUrl: 'https://github.com/acme/infra/blob/0123456789abcdef0123456789abcdef01234567' });
-        const check = adaptCheckOutput(renderCheck(result, body), []);
-        const surfaces: [string, string][] = [
-          ['comment', body],
-          ['check title', check.title],
-          ['check summary', check.summary],
-          ['check text', check.text ?? ''],
-          ['explain', renderExplain(result)],
-          ['failed check', renderFailedCheck(`could not read ${path}`, 'enforce').summary],
-          ...check.annotations.flatMap((a): [string, string][] => [
-            ['annotation title', a.title ?? ''],
-            ['annotation message', a.message],
-          ]),
-        ];
+        const { check, surfaces } = reviewSurfaces(result, path);
         for (const [where, text] of surfaces) expect(bare(text), `${where}: ${JSON.stringify(text.slice(0, 300))}`).toEqual([]);
         // The numbers beside the name are ours, outside its isolate.
         expect(check.annotations.some((a) => (a.title ?? '').startsWith(`${visible(queue)}: 4 → 12 GPUs`))).toBe(true);

@@ -1,5 +1,8 @@
 import type { GridJob, GridModel } from './grid.js';
 import { windowSpan } from './slot-caps.js';
+import { itemAt } from '../../util/indexed.js';
+
+const SIZED = 'spread-points-and-size-counts-are-read-below-their-length';
 
 /**
  * Slots of [x, x + len) inside the arc [0, m) of a cycle of n slots, with x the start measured
@@ -87,7 +90,7 @@ function arcsOf(model: GridModel): [number, number][] {
   let spread = all.length > MAX_POINTS ? unique(model.jobs.flatMap((j) => [j.lo, j.hi + j.len])) : all;
   if (spread.length > MAX_POINTS) {
     const ends = spread;
-    spread = Array.from({ length: MAX_POINTS }, (_, i) => ends[Math.floor((i * ends.length) / MAX_POINTS)] ?? 0);
+    spread = Array.from({ length: MAX_POINTS }, (_, i) => itemAt(ends, Math.floor((i * ends.length) / MAX_POINTS), SIZED));
   }
   for (const a of spread) for (const b of spread) if (b !== a) arcs.push([a, mod(b - a, n)]);
   if (all.length > spread.length) {
@@ -128,7 +131,7 @@ export function arcEnergy(model: GridModel): ArcEnergy {
       kinds.set(key, kind);
     }
     const i = sizeIndex.get(job.gpus) ?? 0;
-    kind.counts[i] = (kind.counts[i] ?? 0) + 1;
+    kind.counts[i] = itemAt(kind.counts, i, SIZED) + 1;
   }
   // Kinds as flat arrays: this loop runs arcs × kinds times.
   const kindList = [...kinds.values()];

@@ -1,4 +1,5 @@
 import type { PackingRule } from '../../domain/index.js';
+import { itemAt } from '../../util/indexed.js';
 import type { ArcEnergy } from './arc-energy.js';
 import { packingWeights } from './packing.js';
 
@@ -14,6 +15,15 @@ export interface ArcTest {
   /** Null for the plain GPU count against the slots' caps, else what the packing weight expresses. */
   packing: PackingRule | null;
 }
+
+/**
+ * What the reads below rely on: `caps` has a slot per slot of the cycle and `prefix` one per slot
+ * of two cycles and one more; `energy` has one row of `sizes.length` per arc, as do `room`/`need`
+ * one item and `wNeed` one per arc and weighting; a packing weighs each size.
+ */
+const SIZED = 'arrays-sized-by-the-slots-the-arcs-and-the-gpu-sizes-of-the-model';
+/** The sorted list of the tightest tests holds `size` of at most `keep` items. */
+const KEPT = 'the-tightest-tests-are-read-below-their-count';
 
 export interface EnergyResult {
   /** A test the runs fail: no schedule keeps every slot within the limit. */
@@ -36,7 +46,7 @@ export function energeticTest(arcs: ArcEnergy, limit: number, caps: Int32Array, 
   const count = arcs.arcs.length;
   const arcList = arcs.arcs;
   const prefix = new Float64Array(2 * n + 1);
-  for (let t = 0; t < 2 * n; t++) prefix[t + 1] = (prefix[t] ?? 0) + (caps[t % n] ?? 0);
+  for (let t = 0; t < 2 * n; t++) prefix[t + 1] = itemAt(prefix, t, SIZED) + itemAt(caps, t % n, SIZED);
 
   // Pass 1: GPU-slots against the slots' caps.
   const room = new Float64Array(count);
@@ -45,10 +55,11 @@ export function energeticTest(arcs: ArcEnergy, limit: number, caps: Int32Array, 
     const [a, m] = arcList[x] as [number, number];
     const base = x * width;
     let total = 0;
-    for (let i = 0; i < width; i++) total += (sizes[i] ?? 0) * (energy[base + i] ?? 0);
+    for (let i = 0; i < width; i++) total += itemAt(sizes, i, SIZED) * itemAt(energy, base + i, SIZED);
     need[x] = total;
-    room[x] = (prefix[a + m] ?? 0) - (prefix[a] ?? 0);
-    if (total > (room[x] ?? 0)) return { violated: { a, m, weights: sizes, room: room[x] ?? 0, need: total, packing: null }, tightest: [] };
+    const roomX = itemAt(prefix, a + m, SIZED) - itemAt(prefix, a, SIZED);
+    room[x] = roomX;
+    if (total > roomX) return { violated: { a, m, weights: sizes, room: roomX, need: total, packing: null }, tightest: [] };
   }
 
   // Pass 2: the same energies under each packing weight.
@@ -60,7 +71,7 @@ export function energeticTest(arcs: ArcEnergy, limit: number, caps: Int32Array, 
     for (let x = 0; x < count; x++) {
       const base = x * width;
       let total = 0;
-      for (let i = 0; i < width; i++) total += (weights[i] ?? 0) * (energy[base + i] ?? 0);
+      for (let i = 0; i < width; i++) total += itemAt(weights, i, SIZED) * itemAt(energy, base + i, SIZED);
       wNeed[w * count + x] = total;
       const m = (arcList[x] as [number, number])[1];
       if (total > pw.capacity * m) {
@@ -80,12 +91,12 @@ export function energeticTest(arcs: ArcEnergy, limit: number, caps: Int32Array, 
   const topSlack = new Float64Array(keep);
   let size = 0;
   const offer = (x: number, w: number, slack: number): void => {
-    if (keep === 0 || (size === keep && (topSlack[size - 1] ?? 0) <= slack)) return;
+    if (keep === 0 || (size === keep && itemAt(topSlack, size - 1, KEPT) <= slack)) return;
     let i = size < keep ? size++ : keep - 1;
-    while (i > 0 && (topSlack[i - 1] ?? 0) > slack) {
-      topX[i] = topX[i - 1] ?? 0;
-      topW[i] = topW[i - 1] ?? 0;
-      topSlack[i] = topSlack[i - 1] ?? 0;
+    while (i > 0 && itemAt(topSlack, i - 1, KEPT) > slack) {
+      topX[i] = itemAt(topX, i - 1, KEPT);
+      topW[i] = itemAt(topW, i - 1, KEPT);
+      topSlack[i] = itemAt(topSlack, i - 1, KEPT);
       i--;
     }
     topX[i] = x;
@@ -94,21 +105,24 @@ export function energeticTest(arcs: ArcEnergy, limit: number, caps: Int32Array, 
   };
   for (let x = 0; x < count; x++) {
     const m = (arcList[x] as [number, number])[1];
-    if ((need[x] ?? 0) > 0) offer(x, -1, 1 - (need[x] ?? 0) / ((room[x] ?? 0) || 1));
+    const needX = itemAt(need, x, SIZED);
+    if (needX > 0) offer(x, -1, 1 - needX / (itemAt(room, x, SIZED) || 1));
     for (let w = 0; w < weighted.length; w++) {
-      const v = wNeed[w * count + x] ?? 0;
+      const v = itemAt(wNeed, w * count + x, SIZED);
       if (v > 0) offer(x, w, 1 - v / ((weighted[w]?.capacity ?? 1) * m));
     }
   }
   const tightest: ArcTest[] = [];
   for (let i = 0; i < size; i++) {
-    const x = topX[i] ?? 0;
+    const x = itemAt(topX, i, KEPT);
     const [a, m] = arcList[x] as [number, number];
-    const pw = weighted[topW[i] ?? -1];
+    const w = itemAt(topW, i, KEPT);
+    // −1 marks the plain GPU count, which has no packing weight.
+    const pw = weighted[w];
     tightest.push(
       pw === undefined
-        ? { a, m, weights: sizes, room: room[x] ?? 0, need: need[x] ?? 0, packing: null }
-        : { a, m, weights: pw.weights, room: pw.capacity * m, need: wNeed[(topW[i] ?? 0) * count + x] ?? 0, packing: pw.label },
+        ? { a, m, weights: sizes, room: itemAt(room, x, SIZED), need: itemAt(need, x, SIZED), packing: null }
+        : { a, m, weights: pw.weights, room: pw.capacity * m, need: itemAt(wNeed, w * count + x, SIZED), packing: pw.label },
     );
   }
   return { violated: null, tightest };

@@ -1,5 +1,8 @@
 import type { StaggerJob } from '../../domain/index.js';
 import { DAY, gcd } from './circle.js';
+import { itemAt } from '../../util/indexed.js';
+
+const SIZED = 'group-and-profile-indices-stay-below-their-length';
 
 /**
  * Jobs measured in slots of `step` minutes, the gcd of every release, deadline, duration and
@@ -83,7 +86,7 @@ function chainInterchangeable(jobs: GridJob[]): void {
     group.forEach((i, k) => {
       // The latest run before it that ends its range no later and has no successor yet.
       for (let b = k - 1; b >= 0; b--) {
-        const before = group[b] ?? -1;
+        const before = itemAt(group, b, SIZED);
         if (hasNext.has(before) || at(before).hi > at(i).hi) continue;
         at(i).prev = before;
         hasNext.add(before);
@@ -98,7 +101,7 @@ export function addPieces(profile: Int32Array, pieces: readonly SlotPiece[], gpu
   for (const piece of pieces) {
     for (let k = 0; k < piece.len; k++) {
       const i = (piece.start + k) % n;
-      profile[i] = (profile[i] ?? 0) + gpus;
+      profile[i] = itemAt(profile, i, SIZED) + gpus;
     }
   }
 }

@@ -1,4 +1,7 @@
 import { addPieces, better, objectiveOf, profileOf, type GridJob, type GridModel, type Placement, type SlotPiece } from './grid.js';
+import { itemAt } from '../../util/indexed.js';
+
+const SIZED = 'the-profile-has-one-item-per-slot-of-the-cycle';
 
 // Local search stops after this many passes without needing to converge; each pass is
 // O(jobs × slots), so the heuristic stays fast on large catalogs.
@@ -59,7 +62,7 @@ function bestStart(profile: Int32Array, job: GridJob, deque: Int32Array): Choice
 function bestSplit(profile: Int32Array, job: GridJob): Choice {
   const n = profile.length;
   const slots = Array.from({ length: job.winHi - job.winLo }, (_, k) => job.winLo + k);
-  const use = (s: number): number => profile[s % n] ?? 0;
+  const use = (s: number): number => itemAt(profile, s % n, SIZED);
   const threshold = use([...slots].sort((x, y) => use(x) - use(y) || x - y)[job.len - 1] ?? job.winLo);
   const taken = new Set(slots.filter((s) => use(s) < threshold));
   const ties = slots.filter((s) => use(s) === threshold);

@@ -5,6 +5,10 @@ import { validateJobs } from './errors.js';
 import { buildModel, type GridJob, type GridModel } from './grid.js';
 import { spanOf } from './proof-reasons.js';
 import { windowSpan } from './slot-caps.js';
+import { itemAt } from '../../util/indexed.js';
+
+/** Per-slot arrays cover the cycle, energies one row of the GPU sizes per arc; a window holds its run. */
+const SIZED = 'arrays-sized-by-the-slots-arcs-and-gpu-sizes-of-the-model';
 
 export interface LowerBound {
   value: number;
@@ -37,7 +41,7 @@ export function lowerBound(jobs: StaggerJob[], prepared?: ArcEnergy, cycle: numb
   const width = sizes.length;
   arcs.arcs.forEach(([a, m], x) => {
     let work = 0;
-    for (let i = 0; i < width; i++) work += (sizes[i] ?? 0) * (energy[x * width + i] ?? 0);
+    for (let i = 0; i < width; i++) work += itemAt(sizes, i, SIZED) * itemAt(energy, x * width + i, SIZED);
     const value = ceilDiv(work, m);
     if (value <= best.value) return;
     best = { value, reason: { code: 'work', value, span: spanOf(model, a, m), gpuMinutes: work * model.step } };
@@ -65,14 +69,14 @@ function besideCompulsory(jobs: readonly StaggerJob[], model: GridModel): LowerB
   for (const j of model.jobs) {
     const part = compulsory(j);
     if (part === null) continue;
-    for (let t = part[0]; t < part[1]; t++) crowd[t % n] = (crowd[t % n] ?? 0) + j.gpus;
+    for (let t = part[0]; t < part[1]; t++) crowd[t % n] = itemAt(crowd, t % n, SIZED) + j.gpus;
   }
   let best: { value: number; index: number; beside: number } | null = null;
   for (const [index, j] of model.jobs.entries()) {
     const own = compulsory(j);
     const others = (t: number): number => {
       const mine = own !== null && (((t - own[0]) % n) + n) % n < own[1] - own[0] ? j.gpus : 0;
-      return (crowd[t % n] ?? 0) - mine;
+      return itemAt(crowd, t % n, SIZED) - mine;
     };
     let least = Infinity;
     if (j.splittable) {
@@ -80,7 +84,7 @@ function besideCompulsory(jobs: readonly StaggerJob[], model: GridModel): LowerB
       const seen: number[] = [];
       for (let t = j.lo; t < j.lo + windowSpan(j, n); t++) seen.push(others(t));
       seen.sort((x, y) => x - y);
-      least = seen[j.len - 1] ?? 0;
+      least = itemAt(seen, j.len - 1, SIZED);
     } else {
       for (let s = j.lo; s <= j.hi && least > 0; s++) {
         let top = 0;
@@ -151,7 +155,7 @@ function disjunctiveBound(jobs: readonly StaggerJob[], arcs: ArcEnergy, start: L
       const [a, m] = arcs.arcs[x] as [number, number];
       // Here each run counts once, whatever its GPUs: the energy per size counts runs × slots.
       let alone = 0;
-      for (let i = 0; i < width; i++) if (2 * (sizes[i] ?? 0) > c) alone += energy[x * width + i] ?? 0;
+      for (let i = 0; i < width; i++) if (2 * itemAt(sizes, i, SIZED) > c) alone += itemAt(energy, x * width + i, SIZED);
       if (alone <= m) continue;
       found = {
         value: 2 * smallest,

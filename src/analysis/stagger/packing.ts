@@ -1,4 +1,7 @@
 import type { PackingRule } from '../../domain/index.js';
+import { itemAt } from '../../util/indexed.js';
+
+const SIZED = 'a-packing-weight-has-one-item-per-gpu-size';
 
 /**
  * Dual feasible functions: f with f(x₁) + … + f(xₖ) ≤ f(C) whenever x₁ + … + xₖ ≤ C. Applied
@@ -25,7 +28,7 @@ export function packingWeights(capacity: number, sizes: readonly number[]): Pack
     if (cap <= 0) return;
     // No size weighs more, relative to the capacity, than under plain GPU counting: then any
     // arc this weighting overfills, plain counting overfills too, so it tells nothing new.
-    if (weights.every((w, i) => w * capacity <= (sizes[i] ?? 0) * cap)) return;
+    if (weights.every((w, i) => w * capacity <= itemAt(sizes, i, SIZED) * cap)) return;
     const key = `${weights.join(',')}/${cap}`;
     if (!out.has(key)) out.set(key, { weights, capacity: cap, label });
   };

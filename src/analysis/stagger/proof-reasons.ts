@@ -1,6 +1,9 @@
 import type { BoundProof, CycleSpan } from '../../domain/index.js';
 import type { ArcTest } from './energy.js';
 import type { GridModel } from './grid.js';
+import { itemAt } from '../../util/indexed.js';
+
+const SIZED = 'the-dual-weights-have-one-item-per-slot-of-the-cycle';
 
 /** The span of `m` slots from slot `a`, in minutes; the whole cycle when it covers every slot. */
 export function spanOf(model: GridModel, a: number, m: number): CycleSpan {
@@ -39,7 +42,7 @@ export function dualProof(model: GridModel, value: number, weights: Float64Array
   for (let a = 0; a < n; a++) {
     let sum = 0;
     for (let m = 1; m <= n && m < length; m++) {
-      sum += weights[(a + m - 1) % n] ?? 0;
+      sum += itemAt(weights, (a + m - 1) % n, SIZED);
       if (sum >= 0.5) {
         at = a;
         length = m;

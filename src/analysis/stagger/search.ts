@@ -2,6 +2,9 @@ import { arcEnergy, type ArcEnergy } from './arc-energy.js';
 import { fitWithin } from './fit-within.js';
 import type { GridModel } from './grid.js';
 import { limitFacts, type LimitFacts } from './limit-facts.js';
+import { itemAt } from '../../util/indexed.js';
+
+const SIZED = 'usage-has-one-item-per-slot-of-the-cycle';
 
 // Far above the bound (a gap of more than JUMP_GAP), the search asks for a limit halfway
 // (rounded up) rather than one below the incumbent: finding a schedule is usually quick, and
@@ -25,8 +28,8 @@ function peakOf(model: GridModel, starts: readonly number[]): number {
   model.jobs.forEach((job, i) => {
     for (let k = 0; k < job.len; k++) {
       const t = ((starts[i] ?? job.lo) + k) % model.slots;
-      usage[t] = (usage[t] ?? 0) + job.gpus;
-      peak = Math.max(peak, usage[t] ?? 0);
+      usage[t] = itemAt(usage, t, SIZED) + job.gpus;
+      peak = Math.max(peak, itemAt(usage, t, SIZED));
     }
   });
   return peak;

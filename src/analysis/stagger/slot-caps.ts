@@ -1,4 +1,7 @@
 import type { GridModel } from './grid.js';
+import { itemAt } from '../../util/indexed.js';
+
+const SIZED = 'arrays-sized-by-the-slots-of-the-cycle-the-sizes-and-the-limit';
 
 /** Slots of the cycle a run's window covers, counted from its first start: [lo, lo + span) modulo the cycle. */
 export const windowSpan = (job: { lo: number; hi: number; len: number }, slots: number): number =>
@@ -23,7 +26,7 @@ export function slotCaps(model: GridModel, limit: number): Int32Array {
     const span = windowSpan(job, n);
     for (let k = 0; k < span; k++) {
       const t = (job.lo + k) % n;
-      row[t] = (row[t] ?? 0) + 1;
+      row[t] = itemAt(row, t, SIZED) + 1;
     }
   }
   const caps = new Int32Array(n);
@@ -53,13 +56,13 @@ export function slotCaps(model: GridModel, limit: number): Int32Array {
     reach.fill(0);
     reach[0] = 1;
     sizes.forEach((g, i) => {
-      const c = key[i] ?? 0;
+      const c = itemAt(key, i, SIZED);
       if (c === 0) return;
       for (let v = 0; v <= limit; v++) {
         if (reach[v] === 1) run[v] = 0;
         else if (v >= g && (run[v - g] ?? c) < c) {
           reach[v] = 1;
-          run[v] = (run[v - g] ?? 0) + 1;
+          run[v] = itemAt(run, v - g, SIZED) + 1;
         } else run[v] = c;
       }
     });

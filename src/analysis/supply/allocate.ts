@@ -1,4 +1,8 @@
 import { DAY_SLOTS, flatDay, type DayProfile } from './day-profile.js';
+import { itemAt } from '../../util/indexed.js';
+
+/** Day profiles (flatDay) hold one item per slot of the day. */
+const SIZED = 'a-day-profile-has-day-slots-items';
 
 /** What one change asks of a shared supply: the GPUs it is short of at each slot of the day. */
 export interface SupplyRequest {
@@ -19,7 +23,7 @@ export type Allocation = Map<string, number[]>;
 /** GPUs still to add after drawing `drawn`: the shortfall left at its worst slot. */
 function leftShort(r: SupplyRequest, drawn: DayProfile): number {
   let worst = 0;
-  for (let s = 0; s < DAY_SLOTS; s++) worst = Math.max(worst, (r.short[s] ?? 0) - (drawn[s] ?? 0));
+  for (let s = 0; s < DAY_SLOTS; s++) worst = Math.max(worst, itemAt(r.short, s, SIZED) - itemAt(drawn, s, SIZED));
   return worst;
 }
 
@@ -37,15 +41,16 @@ function pass(free: DayProfile, order: readonly SupplyRequest[]): { drawn: Alloc
   let total = 0;
   for (const r of order) {
     let floor = 0;
-    for (let s = 0; s < DAY_SLOTS; s++) floor = Math.max(floor, (r.short[s] ?? 0) - Math.min(r.limit, Math.max(0, left[s] ?? 0)));
+    for (let s = 0; s < DAY_SLOTS; s++)
+      floor = Math.max(floor, itemAt(r.short, s, SIZED) - Math.min(r.limit, Math.max(0, itemAt(left, s, SIZED))));
     const draw = flatDay(0);
-    for (let s = 0; s < DAY_SLOTS; s++) draw[s] = Math.max(0, (r.short[s] ?? 0) - floor);
+    for (let s = 0; s < DAY_SLOTS; s++) draw[s] = Math.max(0, itemAt(r.short, s, SIZED) - floor);
     const helps = r.allOrNothing ? floor === 0 && leftShort(r, draw) === 0 : toAdd(r, draw) < toAdd(r, flatDay(0));
     if (!helps || draw.every((v) => v === 0)) {
       total += toAdd(r, flatDay(0));
       continue;
     }
-    for (let s = 0; s < DAY_SLOTS; s++) left[s] = (left[s] ?? 0) - (draw[s] ?? 0);
+    for (let s = 0; s < DAY_SLOTS; s++) left[s] = itemAt(left, s, SIZED) - itemAt(draw, s, SIZED);
     drawn.set(r.key, draw);
     total += toAdd(r, draw);
   }
@@ -82,8 +87,8 @@ export function allocate(free: DayProfile, requests: readonly SupplyRequest[]): 
 export function leftFor(free: DayProfile, drawn: Allocation, key: string, limit: number): number[] {
   const out = flatDay(0);
   for (let s = 0; s < DAY_SLOTS; s++) {
-    let left = free[s] ?? 0;
-    for (const [k, d] of drawn) if (k !== key) left -= d[s] ?? 0;
+    let left = itemAt(free, s, SIZED);
+    for (const [k, d] of drawn) if (k !== key) left -= itemAt(d, s, SIZED);
     out[s] = Math.max(0, Math.min(limit, left));
   }
   return out;

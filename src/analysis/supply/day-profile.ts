@@ -2,6 +2,10 @@ import type { PlacedRun } from '../../domain/index.js';
 import { DAY } from '../stagger/circle.js';
 import { usageProfile } from '../stagger/profile.js';
 import type { Timeline } from '../series.js';
+import { itemAt } from '../../util/indexed.js';
+
+/** Day profiles (flatDay) hold one item per slot of the day. */
+const SIZED = 'a-day-profile-has-day-slots-items';
 
 /**
  * Demand and supply are compared hour by hour of the UTC day, in slots of this many minutes:
@@ -25,7 +29,7 @@ export function planDay(schedule: readonly PlacedRun[], cycle: number): number[]
     if (step.gpus <= 0) continue;
     for (let minute = step.from; minute < step.to;) {
       const slot = Math.floor((minute % DAY) / SLOT_MINUTES);
-      out[slot] = Math.max(out[slot] ?? 0, step.gpus);
+      out[slot] = Math.max(itemAt(out, slot, SIZED), step.gpus);
       // On to the next slot's first minute.
       minute = (Math.floor(minute / SLOT_MINUTES) + 1) * SLOT_MINUTES;
     }

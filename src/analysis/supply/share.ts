@@ -3,6 +3,10 @@ import type { Measured } from '../measured.js';
 import { allocate, leftFor, type SupplyRequest } from './allocate.js';
 import { borrowingLimitOf, cohortSupply, type CohortSupply } from './cohort-supply.js';
 import { DAY_SLOTS } from './day-profile.js';
+import { itemAt } from '../../util/indexed.js';
+
+/** Day profiles (flatDay) hold one item per slot of the day. */
+const SIZED = 'a-day-profile-has-day-slots-items';
 
 export type BorrowRequest = SupplyRequest;
 
@@ -75,14 +79,14 @@ export function shareCohorts(items: readonly ShareItem[]): Map<number, BorrowSha
       const limit = limits.get(key) ?? null;
       const free = leftFor(supply.free, drawn, key, limit ?? Infinity);
       const short = it.request?.short ?? [];
-      const shortSlots = [...Array(DAY_SLOTS).keys()].filter((s) => (short[s] ?? 0) > 0);
+      const shortSlots = [...Array(DAY_SLOTS).keys()].filter((s) => itemAt(short, s, SIZED) > 0);
       const slots = shortSlots.length > 0 ? shortSlots : [...Array(DAY_SLOTS).keys()];
       const unbounded = leftFor(supply.free, drawn, key, Infinity);
       out.set(it.index, {
         supply,
         free,
-        reach: Math.min(...slots.map((s) => free[s] ?? 0)),
-        reachWithoutLimit: Math.min(...slots.map((s) => unbounded[s] ?? 0)),
+        reach: Math.min(...slots.map((s) => itemAt(free, s, SIZED))),
+        reachWithoutLimit: Math.min(...slots.map((s) => itemAt(unbounded, s, SIZED))),
         borrowed: 0,
         limit,
         sharedWith: sorted.filter((o) => o !== it).map((o) => o.change.name),

@@ -1,4 +1,4 @@
-import { parseAllDocuments } from 'yaml';
+import { isCollection, parseAllDocuments, visit } from 'yaml';
 import type { Document } from 'yaml';
 
 /** YAML files a rewrite may touch: Helm templates (not YAML until rendered) aside. */
@@ -31,6 +31,17 @@ function isKubeObject(doc: Document.Parsed): boolean {
 export function docText(doc: Document.Parsed): string {
   doc.commentBefore = null;
   return doc.toString({ lineWidth: 0 }).replace(/^---\s*\n/, '');
+}
+
+/** Each document's text with every mapping and sequence in flow style (`{kind: Queue, spec: {…}}`, `[…]`). */
+export function flowStyleTexts(docs: Document.Parsed[]): string[] {
+  for (const doc of docs)
+    visit(doc, {
+      Node(_, node) {
+        if (isCollection(node)) node.flow = true;
+      },
+    });
+  return docs.map(docText);
 }
 
 /**

@@ -12,7 +12,7 @@ export const stem = (p: string) =>
     .replace(/[^a-z0-9-]/g, '-');
 
 /** The file's numbers outside `metadata` as template references made by `ref` (the value's name), and the values by name. */
-export function template(text: string, ref: (name: string) => string): { text: string; values: [string, number][] } {
+function template(text: string, ref: (name: string) => string): { text: string; values: [string, number][] } {
   const values: [string, number][] = [];
   const out = mapPlainIntegers(text, (v, keys) => {
     if (keys[0] === 'metadata') return null;
@@ -22,7 +22,23 @@ export function template(text: string, ref: (name: string) => string): { text: s
   return { text: out, values };
 }
 
-export const chartYaml = (name: string, extra = '') => `apiVersion: v2\nname: ${name}\nversion: 0.1.0\n${extra}`;
+const chartYaml = (name: string, extra = '') => `apiVersion: v2\nname: ${name}\nversion: 0.1.0\n${extra}`;
+
+/**
+ * The changed file at `path` as the template of chart `name` at `chart`, whose values.yaml sets
+ * every number 0: the chart's files, and the numbers by name for what installs it to give.
+ */
+export function zeroedChart(path: string, text: string, chart: string, name: string): { files: Tree; values: [string, number][] } {
+  const t = template(text, (n) => `.Values.${n}`);
+  return {
+    files: {
+      [`${chart}/Chart.yaml`]: chartYaml(name),
+      [`${chart}/values.yaml`]: t.values.map(([k]) => `${k}: 0\n`).join('') || '{}\n',
+      [`${chart}/templates/${baseName(path)}`]: t.text,
+    },
+    values: t.values,
+  };
+}
 
 /** Each changed file of objects replaced by the files `make` writes from its path and text; null when none applies. */
 export function replaceEach(sides: Sides, make: (path: string, text: string) => Tree): Sides | null {
@@ -110,13 +126,8 @@ const argoValues = (id: string, what: string, helm: (values: [string, number][])
   apply: (sides) =>
     replaceEach(sides, (path, text) => {
       const chart = join(dirOf(path), `gj-chart-${stem(path)}`);
-      const t = template(text, (n) => `.Values.${n}`);
-      return {
-        [`${chart}/Chart.yaml`]: chartYaml(`gj-${stem(path)}`),
-        [`${chart}/values.yaml`]: t.values.map(([k]) => `${k}: 0\n`).join('') || '{}\n',
-        [`${chart}/templates/${baseName(path)}`]: t.text,
-        [join(dirOf(path), `gj-app-${stem(path)}.yaml`)]: application(`gj-${stem(path)}`, chart, helm(t.values)),
-      };
+      const z = zeroedChart(path, text, chart, `gj-${stem(path)}`);
+      return { ...z.files, [join(dirOf(path), `gj-app-${stem(path)}.yaml`)]: application(`gj-${stem(path)}`, chart, helm(z.values)) };
     }),
 });
 
@@ -143,17 +154,15 @@ export const argoSubchartValues: Rewrite = {
   apply: (sides) =>
     replaceEach(sides, (path, text) => {
       const chart = join(dirOf(path), `gj-chart-${stem(path)}`);
-      const t = template(text, (n) => `.Values.${n}`);
+      const sub = zeroedChart(path, text, `${chart}/charts/gjsub`, 'gjsub');
       return {
         [`${chart}/Chart.yaml`]: chartYaml(`gj-${stem(path)}`),
         [`${chart}/values.yaml`]: 'gjsub: {}\n',
-        [`${chart}/charts/gjsub/Chart.yaml`]: chartYaml('gjsub'),
-        [`${chart}/charts/gjsub/values.yaml`]: t.values.map(([k]) => `${k}: 0\n`).join('') || '{}\n',
-        [`${chart}/charts/gjsub/templates/${baseName(path)}`]: t.text,
+        ...sub.files,
         [join(dirOf(path), `gj-app-${stem(path)}.yaml`)]: application(
           `gj-${stem(path)}`,
           chart,
-          t.values.length === 0 ? ['valuesObject: {}'] : ['valuesObject:', '  gjsub:', ...t.values.map(([k, v]) => `    ${k}: ${v}`)],
+          sub.values.length === 0 ? ['valuesObject: {}'] : ['valuesObject:', '  gjsub:', ...sub.values.map(([k, v]) => `    ${k}: ${v}`)],
         ),
       };
     }),

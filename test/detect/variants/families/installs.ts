@@ -1,6 +1,6 @@
 import type { Rewrite } from '../rewrite.js';
-import { baseName, dirOf, join } from '../shapes/kube-files.js';
-import { chartYaml, replaceEach, stem, template } from './helm-values.js';
+import { dirOf, join } from '../shapes/kube-files.js';
+import { replaceEach, stem, zeroedChart } from './helm-values.js';
 
 /*
  * The changed file a chart's template whose values.yaml sets every number 0, installed with the
@@ -15,11 +15,9 @@ export const fluxHelmReleaseValues: Rewrite = {
   apply: (sides) =>
     replaceEach(sides, (path, text) => {
       const chart = join(dirOf(path), `gj-chart-${stem(path)}`);
-      const t = template(text, (n) => `.Values.${n}`);
+      const t = zeroedChart(path, text, chart, `gj-${stem(path)}`);
       return {
-        [`${chart}/Chart.yaml`]: chartYaml(`gj-${stem(path)}`),
-        [`${chart}/values.yaml`]: t.values.map(([k]) => `${k}: 0\n`).join('') || '{}\n',
-        [`${chart}/templates/${baseName(path)}`]: t.text,
+        ...t.files,
         [join(dirOf(path), `gj-release-${stem(path)}.yaml`)]: [
           'apiVersion: helm.toolkit.fluxcd.io/v2',
           'kind: HelmRelease',
@@ -51,11 +49,9 @@ export const kustomizeHelmCharts: Rewrite = {
       const name = `gj-${stem(path)}`;
       const dir = join(dirOf(path), `gj-inflate-${stem(path)}`);
       const chart = join(dir, `charts/${name}`);
-      const t = template(text, (n) => `.Values.${n}`);
+      const t = zeroedChart(path, text, chart, name);
       return {
-        [`${chart}/Chart.yaml`]: chartYaml(name),
-        [`${chart}/values.yaml`]: t.values.map(([k]) => `${k}: 0\n`).join('') || '{}\n',
-        [`${chart}/templates/${baseName(path)}`]: t.text,
+        ...t.files,
         [join(dir, 'kustomization.yaml')]: [
           'apiVersion: kustomize.config.k8s.io/v1beta1',
           'kind: Kustomization',

@@ -1,6 +1,6 @@
 import type { Rewrite } from '../rewrite.js';
-import type { Sides, VariantTree } from '../variant-tree.js';
-import type { Tree } from '../../real-fixtures.js';
+import { mapTfLines } from '../tf-lines.js';
+import { mapFiles, type Sides } from '../variant-tree.js';
 
 /** Blocks whose strings must stay literals (a variable's default, a module's source) or that plan nothing. */
 const KEEP = /^(variable|output|terraform|provider|moved|import|removed|check)\b/;
@@ -14,20 +14,7 @@ const LITERAL_ONLY = new Set(['source', 'version', 'provider']);
  */
 function spellTfStrings(text: string, spell: (value: string, indent: string) => string): { text: string; n: number } {
   let n = 0;
-  let block: string | null = null;
-  let depth = 0;
-  let heredoc: string | null = null;
-  const out = text.split('\n').map((line) => {
-    if (heredoc !== null) {
-      if (line.trim() === heredoc) heredoc = null;
-      return line;
-    }
-    if (depth === 0) block = line.trimStart();
-    const stripped = line.replace(/"(?:[^"\\]|\\.)*"/g, '""').replace(/(#|\/\/).*$/, '');
-    const inside = depth > 0;
-    depth += (stripped.match(/\{/g) ?? []).length - (stripped.match(/\}/g) ?? []).length;
-    const marker = /<<-?\s*([A-Za-z_]\w*)\s*$/.exec(stripped);
-    if (marker) heredoc = marker[1] ?? null;
+  const out = mapTfLines(text, (line, { block, inside }) => {
     const m = /^(\s*)([a-z_][a-z0-9_]*)(\s*=\s*)"([^"\\$%]+)"(\s*(?:#.*)?)$/.exec(line);
     if (!inside || !m || (block !== null && KEEP.test(block)) || LITERAL_ONLY.has(m[2] ?? '')) return line;
     const [, indent = '', key = '', eq = '', value = '', rest = ''] = m;
@@ -35,27 +22,16 @@ function spellTfStrings(text: string, spell: (value: string, indent: string) => 
     n++;
     return `${indent}${key}${eq}${spell(value, indent)}${rest}`;
   });
-  return { text: out.join('\n'), n };
+  return { text: out, n };
 }
 
-function mapTfStrings(sides: Sides, spell: (value: string, indent: string) => string): Sides | null {
-  const seen = { touched: false };
-  const side = (tree: VariantTree): VariantTree => {
-    const files: Tree = {};
-    for (const [path, text] of Object.entries(tree.files)) {
-      if (!path.endsWith('.tf')) {
-        files[path] = text;
-        continue;
-      }
-      const out = spellTfStrings(text, spell);
-      if (out.n > 0) seen.touched = true;
-      files[path] = out.text;
-    }
-    return { files, special: { ...tree.special } };
-  };
-  const out = { base: side(sides.base), head: side(sides.head) };
-  return seen.touched ? out : null;
-}
+/** Every `.tf` file of both sides with its strings spelt by `spell`; null when no file has one. */
+const mapTfStrings = (sides: Sides, spell: (value: string, indent: string) => string): Sides | null =>
+  mapFiles(sides, (path, text) => {
+    if (!path.endsWith('.tf')) return null;
+    const out = spellTfStrings(text, spell);
+    return out.n > 0 ? { [path]: out.text } : null;
+  });
 
 const strings = (id: string, what: string, spell: (value: string, indent: string) => string): Rewrite => ({
   id,

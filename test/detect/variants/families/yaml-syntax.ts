@@ -1,7 +1,7 @@
-import { isCollection, isMap, isScalar, isSeq, visit } from 'yaml';
+import { isMap, isScalar, isSeq, visit } from 'yaml';
 import type { Rewrite } from '../rewrite.js';
 import { mapKubeFiles } from '../shapes/kube-files.js';
-import { docText } from '../yaml-text.js';
+import { docText, flowStyleTexts } from '../yaml-text.js';
 
 /**
  * Every string value tagged `!!str`, every mapping `!!map` and every sequence `!!seq`: the core
@@ -113,14 +113,5 @@ function tabbed(text: string): string {
 export const yamlFlowTabs: Rewrite = {
   id: 'yaml-flow-tabs',
   what: 'every object in flow style, a tab after each `,` and `:`',
-  apply: (sides) =>
-    mapKubeFiles(sides, (docs) => {
-      for (const doc of docs)
-        visit(doc, {
-          Node(_, node) {
-            if (isCollection(node)) node.flow = true;
-          },
-        });
-      return docs.map((d) => tabbed(docText(d))).join('---\n');
-    }),
+  apply: (sides) => mapKubeFiles(sides, (docs) => flowStyleTexts(docs).map(tabbed).join('---\n')),
 };
