@@ -189,12 +189,12 @@ export class Redactor {
   }
 }
 
-/** A value as JSON, or as a string where JSON cannot write it (a cycle, a BigInt). */
+/** A value as JSON; a placeholder where JSON cannot write it (a cycle, a BigInt). */
 function textOf(value: object): string {
   try {
-    return JSON.stringify(value) ?? String(value);
+    return JSON.stringify(value);
   } catch {
-    return String(value);
+    return '[a value JSON cannot write]';
   }
 }
 

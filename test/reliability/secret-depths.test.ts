@@ -64,7 +64,7 @@ describe('a credential in an error chain, a redirect or an HTML page', () => {
       `<html><body><p>Unauthorized: oc:${s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}</p></body></html>`,
     ],
   ])('%s', (_name, value) => {
-    const out = JSON.stringify(r.redactDeep(value)) ?? '';
+    const out = JSON.stringify(r.redactDeep(value));
     expect(out).not.toMatch(/o9rd|ss.{0,8}w.{0,8}o9/);
   });
 });
