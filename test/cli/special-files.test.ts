@@ -33,7 +33,7 @@ const shapes: [string, Arrange][] = [
   // fixture path: data, never read
   [
     'a link climbing out to /proc/self',
-    (head) => symlink('../../../../../../../../../../proc/self/cwd/queues.yaml', join(head, QUEUE_FILE)),
+    (head) => symlink('../../../../../../../../../../proc/self/cwd/queues.yaml', join(head, QUEUE_FILE)), // hostile link target: data, never read
   ],
   ['a link to /dev/zero', (head) => symlink('/dev/zero', join(head, QUEUE_FILE))],
   [
@@ -52,7 +52,7 @@ const shapes: [string, Arrange][] = [
       // hostile link target: data, never read
       await symlink('../head/clusters/prod/big.src', join(root, 'out/hop.src'));
       // hostile link target: data, never read
-      await symlink('../../../out/hop.src', join(head, QUEUE_FILE));
+      await symlink('../../../out/hop.src', join(head, QUEUE_FILE)); // hostile link target: data, never read
     },
   ],
 ];

@@ -61,7 +61,7 @@ const lapsing: Shape[] = [
   {
     name: 'the queue file a link out of the tree',
     files: (r) => headWithout(r, QUEUE_FILE),
-    special: { [QUEUE_FILE]: { link: '../../../q.yaml' } },
+    special: { [QUEUE_FILE]: { link: '../../../q.yaml' } }, // hostile link target: data, never read
   },
   { name: 'the queue file a link to nothing', files: (r) => headWithout(r, QUEUE_FILE), special: { [QUEUE_FILE]: { link: 'gone.yaml' } } },
   {

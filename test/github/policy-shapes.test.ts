@@ -57,7 +57,7 @@ const shapes: Shape[] = [
     extra: { 'config/policy.yml': ENFORCE },
     readable: true,
   },
-  { name: 'a link out of the tree', policy: null, special: { [POLICY_FILE]: { link: '../../../etc/policy.yml' } } },
+  { name: 'a link out of the tree', policy: null, special: { [POLICY_FILE]: { link: '../../../etc/policy.yml' } } }, // hostile link target: data, never read
   { name: 'a link to nothing', policy: null, special: { [POLICY_FILE]: { link: 'missing.yml' } } },
   { name: 'a link loop', policy: null, special: { [POLICY_FILE]: { link: 'b.yml' }, '.github/b.yml': { link: 'gpu-justify.yml' } } },
   { name: 'a submodule', policy: null, special: { [POLICY_FILE]: { submodule: 'e'.repeat(40), url: 'https://github.com/x/y.git' } } },
