@@ -1,6 +1,6 @@
 import type { Diagnostic, TreeReader } from '../domain/index.js';
 import { DEFAULT_POLICY, diagnostic } from '../domain/index.js';
-import { POLICY_PATHS, type LoadedPolicy } from '../review/index.js';
+import { readLocalPolicy, type LoadedPolicy } from '../review/index.js';
 import { loadYaml, parsePolicy } from '../workloads/index.js';
 import { readInputFile } from './read-input.js';
 
@@ -10,11 +10,9 @@ export async function loadPolicy(base: TreeReader, configFile?: string): Promise
     const text = await readInputFile('--config', configFile);
     return local(configFile, text);
   }
-  for (const path of POLICY_PATHS) {
-    const text = await base.read(path);
-    if (text !== null) return local(path, text);
-  }
-  return { policy: DEFAULT_POLICY, diagnostics: [], file: null };
+  const found = await readLocalPolicy(base);
+  if (found.kind === 'unread') return found.loaded;
+  return found.kind === 'file' ? local(found.path, found.text) : { policy: DEFAULT_POLICY, diagnostics: [], file: null };
 }
 
 /**

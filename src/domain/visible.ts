@@ -5,11 +5,12 @@
  * U+180E, the Hangul fillers), which hide or join what looks apart; tag characters (U+E0000–
  * U+E007F); variation selectors; every other format character (Cf) and control character (Cc),
  * and the line and paragraph separators. That is Unicode's `Default_Ignorable_Code_Point` with
- * `Cf` and `Cc`: none of them belongs in a name a reviewer must read as it is.
+ * `Cf` and `Cc`: none of them belongs in a name a reviewer must read as it is. Braille's blank
+ * pattern (U+2800), a graphic character that every font draws as nothing, hides alike.
  *
  * Tab, line feed and carriage return are left to the caller (Markdown and logs treat them).
  */
-const INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}\p{Cc}\u2028\u2029]/gu;
+const INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}\p{Cc}\u2028\u2029\u2800]/gu;
 const KEPT_CONTROLS = new Set(['\t', '\n', '\r']);
 
 /** An emoji a variation selector may follow, or that a zero-width joiner may join. */

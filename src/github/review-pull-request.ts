@@ -106,6 +106,11 @@ async function analyse(
     { repo: target.base, ref: target.baseSha, path: DEFAULT_POLICY.catalog },
     { repo: target.head, ref: target.headSha, path: DEFAULT_POLICY.catalog },
   ]);
+  // The policy's directories too: a policy path that gives no text is asked what stands there
+  // (a submodule, a link, or inside one), and its directory's and the root's entries ride in the
+  // same query.
+  const policyDirs = new Set(['', ...POLICY_PATHS.map((p) => p.slice(0, Math.max(0, p.lastIndexOf('/'))))]);
+  blobs.prefetchTrees([...policyDirs].map((path) => ({ repo: target.base, ref: target.baseSha, path })));
   const policy = await loadPolicy(octokit, target.base, changes.base, blobs);
   onPolicy?.(policy);
   // The policy and the catalog decide what is trusted: always read as the base commit has them.

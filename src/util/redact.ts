@@ -21,6 +21,9 @@ const SECRET_PARAM = /key|token|secret|pass|auth|sig|cred|session|jwt/i;
 /** Shorter values are too common to scrub (a `:`, a digit) and protect nothing. */
 const MIN_SECRET = 3;
 
+/** Shorter secrets are not looked for as hex: 16 hex digits and more do not occur by chance. */
+const MIN_HEX_SECRET = 8;
+
 const b64 = (s: string | Buffer): string => Buffer.from(s).toString('base64');
 
 /**
@@ -54,6 +57,9 @@ export function secretForms(secret: string): string[] {
   add(b64(secret).replace(/=+$/, ''));
   add(Buffer.from(secret).toString('base64url'));
   for (const core of base64Inside(secret)) add(core);
+  // As hex, which a byte dump or Go's `%x` writes: only for secrets long enough that their hex
+  // cannot turn up by chance in a commit id or a digest (case is folded when compared).
+  if (secret.length >= MIN_HEX_SECRET) add(Buffer.from(secret).toString('hex'));
   // A PEM key may be echoed a line at a time, or with its line breaks escaped (as an environment
   // variable often holds it, `\n` written out).
   if (secret.includes('\n') || secret.includes('\\n')) {
@@ -173,12 +179,23 @@ export class Redactor {
   /** A copy of a JSON-like value with every string redacted (log fields, check output). */
   redactDeep<T>(value: T, depth = 0): T {
     if (typeof value === 'string') return this.redact(value) as T;
-    if (depth > 8 || value === null || typeof value !== 'object') return value;
+    if (value === null || typeof value !== 'object') return value;
+    // Deeper than this, the rest is written out whole and redacted as text, never handed on as it is.
+    if (depth > 8) return this.redact(textOf(value)) as T;
     if (value instanceof Error) return this.redact(value.message) as T;
     if (Array.isArray(value)) return value.map((v: unknown) => this.redactDeep(v, depth + 1)) as T;
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = this.redactDeep(v, depth + 1);
     return out as T;
+  }
+}
+
+/** A value as JSON; a placeholder where JSON cannot write it (a cycle, a BigInt). */
+function textOf(value: object): string {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return '[a value JSON cannot write]';
   }
 }
 

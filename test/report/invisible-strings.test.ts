@@ -26,10 +26,11 @@ const INVISIBLES = [
   ...['\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2067', '\u2068', '\u2069', '\u200E', '\u200F', '\u061C'],
   ...['\u200B', '\u200C', '\u200D', '\u2060', '\u2061', '\u2062', '\u2063', '\u2064', '\uFEFF', '\u180E', '\u3164', '\u115F'],
   ...['\u{E0001}', '\u{E0041}', '\u{E007F}', '\uFE0F', '\uFE00', '\u{E0100}', '\u00AD', '\u2028', '\u2029', '\u0007', '\u001B', '\u0600'],
+  ...['\u034F', '\u1160', '\uFFA0', '\u{1D173}', '\u0085', '\u2800'],
 ];
 
 /** Characters of the class under test, the newline family aside (the escapes fold those). */
-const RAW = /[\p{Cf}\p{Default_Ignorable_Code_Point}\p{Cc}\u2028\u2029]/u;
+const RAW = /[\p{Cf}\p{Default_Ignorable_Code_Point}\p{Cc}\u2028\u2029\u2800]/u;
 
 const VISIBLE_UNITS = [...'abcdefghijklmnopqrstuvwxyz0123456789-'];
 

@@ -1,6 +1,6 @@
 import type { Dirent } from 'node:fs';
 import { lstat, readFile, readdir, readlink, realpath, stat } from 'node:fs/promises';
-import { join, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { InputError } from '../../domain/errors.js';
 import { UnreadablePathError, linkToDirectory } from '../../domain/files.js';
 import type { TreeReader } from '../../domain/files.js';
@@ -11,7 +11,11 @@ const SKIPPED = new Set(['.git', 'node_modules']);
 
 const MISSING = new Set(['ENOENT', 'ENOTDIR', 'EISDIR']);
 
+/** Links followed hop by hop to see where a chain passes; the system's own limit ends longer ones. */
+const MAX_HOPS = 40;
 const LOOP = 'a symbolic link to nothing, or round a loop: what it declares cannot be read';
+/** A named pipe, a socket or a device: there, but no file to read. */
+const NOT_REGULAR = 'a named pipe, socket or device, not a file: it was not read, so what it declares is unknown';
 
 /** One side of a PR as a directory on disk. Symbolic links may not lead outside it. */
 export class DirReader implements TreeReader {
@@ -43,12 +47,16 @@ export class DirReader implements TreeReader {
       if (errorCode(err) === 'ELOOP') throw new UnreadablePathError(path, LOOP);
       throw this.unreadable(path, err);
     }
-    if (!isInside(await this.resolvedRoot(), real)) {
+    if (!isInside(await this.resolvedRoot(), real) || (await this.leavesOnTheWay(join(this.root, rel)))) {
       throw new UnreadablePathError(path, `a symbolic link leading outside ${this.label}: what it declares cannot be read`);
     }
     try {
+      // A named pipe would block the read for ever, a device stream without end: neither is a file.
+      const kind = await stat(real);
+      if (!kind.isFile() && !kind.isDirectory()) throw new UnreadablePathError(path, NOT_REGULAR);
       return await readFile(real);
     } catch (err) {
+      if (err instanceof UnreadablePathError) throw err;
       if (MISSING.has(errorCode(err))) return null;
       throw this.unreadable(path, err);
     }
@@ -76,7 +84,8 @@ export class DirReader implements TreeReader {
     const rel = safeRelativePath(path, this.label);
     const full = join(this.root, rel);
     try {
-      if (!(await lstat(full)).isSymbolicLink()) return null;
+      const entry = await lstat(full);
+      if (!entry.isSymbolicLink()) return entry.isFile() || entry.isDirectory() ? null : NOT_REGULAR;
     } catch {
       return null; // nothing there
     }
@@ -86,9 +95,29 @@ export class DirReader implements TreeReader {
     } catch {
       return LOOP;
     }
-    if (!isInside(await this.resolvedRoot(), real)) return `a symbolic link leading outside ${this.label}: what it declares cannot be read`;
+    if (!isInside(await this.resolvedRoot(), real) || (await this.leavesOnTheWay(full)))
+      return `a symbolic link leading outside ${this.label}: what it declares cannot be read`;
     if ((await stat(real)).isDirectory()) return linkToDirectory(toPosix(relative(await this.resolvedRoot(), real)));
     return null;
+  }
+
+  /**
+   * Whether a chain of links starting at `full` passes outside the root before it ends inside:
+   * a hop outside is not the repository's (a git checkout's link there reads whatever the machine
+   * holds), so the chain leads outside wherever it ends, as a git tree reads it.
+   */
+  private async leavesOnTheWay(full: string): Promise<boolean> {
+    let at = full;
+    for (let hop = 0; hop < MAX_HOPS; hop++) {
+      try {
+        if (!(await lstat(at)).isSymbolicLink()) return false;
+        at = resolve(dirname(at), await readlink(at));
+      } catch {
+        return false;
+      }
+      if (!isInside(this.root, at)) return true;
+    }
+    return false;
   }
 
   private async walk(): Promise<{ files: string[]; others: Map<string, string> }> {
@@ -108,7 +137,8 @@ export class DirReader implements TreeReader {
         if (entry.isDirectory()) await walk(full);
         else if (entry.isFile()) files.push(toPosix(relative(this.root, full)));
         else if (entry.isSymbolicLink()) {
-          if (await linksToFileInside(full, realRoot)) files.push(toPosix(relative(this.root, full)));
+          if ((await linksToFileInside(full, realRoot)) && !(await this.leavesOnTheWay(full)))
+            files.push(toPosix(relative(this.root, full)));
           else others.set(toPosix(relative(this.root, full)), await readlink(full));
         }
       }

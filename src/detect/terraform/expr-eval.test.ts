@@ -36,6 +36,9 @@ describe('Terraform functions, as Terraform evaluates them', () => {
     ['can({ a = 1 }.b)', false],
     ['true ? 1 : 0', 1],
     ['format("%s-%d", "a", 2)', 'a-2'],
+    // Width, zero padding, left justification, a sign and a cut string, as Go's fmt gives them.
+    ['format("%05d|%-4d|%+d|%4s|%.2s|%08.3f", 42, 7, 3, "ab", "xyz", -1.5)', '00042|7   |+3|  ab|xy|-001.500'],
+    ['length(format("%0999d", 1))', 999],
     ['jsondecode("{\\"a\\": [1]}").a[0]', 1],
     ['yamldecode("a: 2").a', 2],
     ['max([1, 5, 2]...)', 5],
@@ -56,6 +59,13 @@ describe('Terraform functions, as Terraform evaluates them', () => {
     expect(value('length(merge(local.g, { x = 1 }))', text)).toEqual({ ok: true, value: 3 });
     expect(value('local.g', text)).toEqual({ ok: false, culprit: 'module.vpc.private, a module output' });
   });
+
+  it.each(['length(format("%0999999999d", 1))', 'length(format("%#x", 255))', 'length(format("% d", 5))', 'length(format("%.3d", 5))'])(
+    'a format it cannot tell exactly is not followed, never a wrong length: %s',
+    (expr) => {
+      expect(value(expr)).toMatchObject({ ok: false });
+    },
+  );
 });
 
 describe("a variable's type", () => {

@@ -65,28 +65,66 @@ export function numbers(args: PValue[], where: string): number[] {
   return args.map((x) => num(x, where));
 }
 
+/** Widths above this are not a name or a label but a way to make huge strings: not followed. */
+const MAX_FORMAT_WIDTH = 1024;
+
+/**
+ * Terraform's `format`, for the verbs and flags it can be told exactly: a width pads (with zeros
+ * under `0`, on the right under `-`), `+` signs a number, a precision cuts a `%s` or fixes a `%f`.
+ * Anything else (`#`, a space flag, a precision on an integer, a width over MAX_FORMAT_WIDTH) is
+ * not followed: ignoring a flag would give a wrong string, and `length()` of it a wrong count.
+ */
 export function format(spec: string, args: PValue[]): string {
   let i = 0;
-  return spec.replace(/%(%|[-+ #0]*\d*(?:\.(\d+))?([sdvqfxX]))/g, (_m, whole: string, precision: string | undefined, verb: string) => {
-    if (whole === '%') return '%';
-    const v = args[i++];
-    if (v === undefined) return fail(`format() has fewer arguments than its "${spec}" asks for`);
-    switch (verb) {
-      case 'd':
-        return String(Math.trunc(num(v, 'format %d')));
-      case 'f':
-        return num(v, 'format %f').toFixed(precision === undefined ? 6 : Number(precision));
-      case 'x':
-      case 'X': {
-        const hex = Math.trunc(num(v, 'format %x')).toString(16);
-        return verb === 'X' ? hex.toUpperCase() : hex;
-      }
-      case 'q':
-        return JSON.stringify(toText(v));
-      default:
-        return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(known(v));
+  return spec.replace(
+    /%(%|([-+ #0]*)(\d*)(?:\.(\d+))?([sdvqfxX]))/g,
+    (_m, whole: string, flags: string, width: string, precision: string | undefined, verb: string) => {
+      if (whole === '%') return '%';
+      const v = args[i++];
+      if (v === undefined) return fail(`format() has fewer arguments than its "${spec}" asks for`);
+      const wide = width === '' ? 0 : Number(width);
+      if (wide > MAX_FORMAT_WIDTH) return fail(`format() with a width of ${width}, over ${MAX_FORMAT_WIDTH}`);
+      if (/[ #]/.test(flags)) return fail(`format() with the flags "${flags}", which gpu-justify does not apply`);
+      if (precision !== undefined && verb !== 's' && verb !== 'f') return fail(`format() with a precision on %${verb}`);
+      const text = formatVerb(verb, v, precision, flags.includes('+'));
+      return pad(text, wide, flags.includes('-'), flags.includes('0') && 'dfxX'.includes(verb));
+    },
+  );
+}
+
+function formatVerb(verb: string, v: PValue, precision: string | undefined, plus: boolean): string {
+  const signed = (n: number, text: string): string => (plus && n >= 0 ? `+${text}` : text);
+  switch (verb) {
+    case 'd': {
+      const n = Math.trunc(num(v, 'format %d'));
+      return signed(n, String(n));
     }
-  });
+    case 'f': {
+      const n = num(v, 'format %f');
+      return signed(n, n.toFixed(precision === undefined ? 6 : Math.min(Number(precision), 100)));
+    }
+    case 'x':
+    case 'X': {
+      const hex = Math.trunc(num(v, 'format %x')).toString(16);
+      return verb === 'X' ? hex.toUpperCase() : hex;
+    }
+    case 'q':
+      return JSON.stringify(toText(v));
+    default: {
+      const text = typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(known(v));
+      return verb === 's' && precision !== undefined ? [...text].slice(0, Number(precision)).join('') : text;
+    }
+  }
+}
+
+/** Pads to `width` characters as Go's fmt does: zeros after a sign, or spaces on either side. */
+function pad(text: string, width: number, left: boolean, zeros: boolean): string {
+  const short = width - [...text].length;
+  if (short <= 0) return text;
+  if (left) return text + ' '.repeat(short);
+  if (!zeros) return ' '.repeat(short) + text;
+  const sign = /^[+-]/.test(text) ? text.slice(0, 1) : '';
+  return sign + '0'.repeat(short) + text.slice(sign.length);
 }
 
 export function flatten(v: PValue, ctx: CallContext, out: PValue[] = []): PValue[] {

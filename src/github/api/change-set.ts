@@ -91,6 +91,7 @@ export class ApiChangeSet implements ChangeSet {
       read: (path) => this.#readBase(normalise(path)),
       list: (dir) => baseListing.list(dir),
       dirs: (dir) => baseListing.dirs(dir),
+      notAFile: (path) => notAFileAt(baseListing, this.baseTree, normalise(path)),
       contentId: (path) => blobId(this.baseTree, normalise(path)),
     };
     this.head = {
@@ -111,30 +112,7 @@ export class ApiChangeSet implements ChangeSet {
   async #notAFile(listing: ApiTreeListing, path: string): Promise<string | null> {
     const listed = (await this.#listFiles()).get(path);
     if (listed?.status === 'removed' || [...(await this.#listFiles()).values()].some((f) => f.previousFilename === path)) return null;
-    const entry = await listing.entry(path);
-    if (entry !== null && entry.mode === SUBMODULE_MODE) return submoduleReason(entry.sha);
-    if (entry?.mode === LINK_MODE) {
-      try {
-        await this.headTree.read(path);
-        return null;
-      } catch (err) {
-        if (err instanceof UnreadablePathError) return err.why;
-        throw err;
-      }
-    }
-    if (entry !== null) return null;
-    // Nothing of that name in its directory: is the directory itself inside a submodule or a link?
-    const parts = path.split('/');
-    for (let depth = parts.length - 1; depth > 0; depth--) {
-      const dir = parts.slice(0, depth).join('/');
-      const above = await listing.entry(dir);
-      if (above === null) continue;
-      if (above.mode === SUBMODULE_MODE) return `in ${dir}, ${submoduleReason(above.sha)}`;
-      if (above.mode === LINK_MODE)
-        return `in ${dir}, a symbolic link to a directory: the files it stands for were not read, so what it declares is unknown`;
-      return null;
-    }
-    return null;
+    return notAFileAt(listing, this.headTree, path);
   }
 
   async changedPaths(): Promise<string[]> {
@@ -378,6 +356,34 @@ export class ApiChangeSet implements ChangeSet {
  * file being downloaded); null when there is none. A failure to ask is null too: a side once known
  * by its id then differs, so a grant bound to it lapses rather than holds on nothing.
  */
+/** Why a path is there on a side but is no file (see ApiChangeSet's #notAFile); null for a file or nothing. */
+async function notAFileAt(listing: ApiTreeListing, tree: ApiTreeReader, path: string): Promise<string | null> {
+  const entry = await listing.entry(path);
+  if (entry !== null && entry.mode === SUBMODULE_MODE) return submoduleReason(entry.sha);
+  if (entry?.mode === LINK_MODE) {
+    try {
+      await tree.read(path);
+      return null;
+    } catch (err) {
+      if (err instanceof UnreadablePathError) return err.why;
+      throw err;
+    }
+  }
+  if (entry !== null) return null;
+  // Nothing of that name in its directory: is the directory itself inside a submodule or a link?
+  const parts = path.split('/');
+  for (let depth = parts.length - 1; depth > 0; depth--) {
+    const dir = parts.slice(0, depth).join('/');
+    const above = await listing.entry(dir);
+    if (above === null) continue;
+    if (above.mode === SUBMODULE_MODE) return `in ${dir}, ${submoduleReason(above.sha)}`;
+    if (above.mode === LINK_MODE)
+      return `in ${dir}, a symbolic link to a directory: the files it stands for were not read, so what it declares is unknown`;
+    return null;
+  }
+  return null;
+}
+
 async function blobId(tree: ApiTreeReader, path: string): Promise<string | null> {
   try {
     return (await tree.entry(path))?.sha ?? null;

@@ -2,7 +2,7 @@ import { diagnostic } from '../../domain/diagnostic.js';
 import type { Diagnostic } from '../../domain/diagnostic.js';
 import type { TreeReader } from '../../domain/files.js';
 import { DEFAULT_POLICY } from '../../domain/policy.js';
-import { POLICY_PATHS } from '../../review/index.js';
+import { POLICY_PATHS, readLocalPolicy } from '../../review/index.js';
 import type { LoadedPolicy } from '../../review/index.js';
 import { policyFromObject } from '../../workloads/index.js';
 import { loadYaml } from '../../workloads/index.js';
@@ -56,7 +56,9 @@ export async function loadPolicy(
   blobs: GraphqlBlobs | null = null,
 ): Promise<LoadedPolicy> {
   const remote: Remote = { octokit, blobs };
-  const local = await readLocal(repo, base);
+  const found = await readLocalPolicy(base);
+  if (found.kind === 'unread') return found.loaded;
+  const local: PolicyFile | null = found.kind === 'file' ? { label: found.path, repo, path: found.path, text: found.text } : null;
   const org = local ? null : await readOrgDefault(remote, repo);
   if (org?.kind === 'unread') return { policy: DEFAULT_POLICY, diagnostics: [org.problem], file: null, unread: [org.problem.file] };
   const first = local ?? (org?.kind === 'file' ? org.file : null);
@@ -76,14 +78,6 @@ export async function loadPolicy(
   // Each file's diagnostics are already in; the merged object only yields the policy.
   const { policy } = policyFromObject(first.label, mergeKeys(chain));
   return { policy, diagnostics, file: first.label, ...(unread.length > 0 ? { unread } : {}) };
-}
-
-async function readLocal(repo: RepoRef, base: TreeReader): Promise<PolicyFile | null> {
-  for (const path of POLICY_PATHS) {
-    const text = await base.read(path);
-    if (text !== null) return { label: path, repo, path, text };
-  }
-  return null;
 }
 
 /** How files outside the pull request's repository are read. */

@@ -1,4 +1,7 @@
-import { goFloat, goQuote, goString, goType, isNil } from './values.js';
+import { RenderError, goFloat, goQuote, goString, goType, isNil } from './values.js';
+
+/** The largest width or precision rendered. */
+const MAX_WIDTH = 10_000n;
 
 /**
  * Go's fmt.Sprintf for the verbs templates use (%s %v %d %q %f %g %e %x %t %%) with flags `-`,
@@ -17,14 +20,24 @@ export function goPrintf(format: string, args: readonly unknown[]): string {
       out += '%';
       continue;
     }
-    const star = (t: string | undefined): number | null => {
+    // Go takes a `*` only from an int: a float64 (every number of a values file) is
+    // `%!(BADWIDTH)` or `%!(BADPREC)` in the output, the argument spent.
+    const star = (t: string | undefined, bad: string): number | null => {
       if (t === undefined) return null;
-      if (t !== '*') return Number(t);
-      const a = args[next++];
-      return typeof a === 'bigint' ? Number(a) : null;
+      const n = t === '*' ? args[next++] : BigInt(t);
+      if (typeof n !== 'bigint') {
+        out += bad;
+        return null;
+      }
+      // A width of millions is a way to make huge strings, not a label: the render stops there.
+      if (n > MAX_WIDTH || n < -MAX_WIDTH) throw new RenderError(`printf with a width or precision of ${n}, over ${MAX_WIDTH}`, 'printf');
+      return Number(n);
     };
-    const width = star(widthText);
-    const prec = m[0].includes('.') ? (star(precText) ?? 0) : null;
+    const given = star(widthText, '%!(BADWIDTH)');
+    // A negative `*` width pads on the right, as the `-` flag does.
+    const width = given === null ? null : Math.abs(given);
+    const left = flags.includes('-') || (given !== null && given < 0);
+    const prec = m[0].includes('.') ? (star(precText, '%!(BADPREC)') ?? 0) : null;
     if (next >= args.length) {
       out += `%!${verb}(MISSING)`;
       continue;
@@ -33,7 +46,7 @@ export function goPrintf(format: string, args: readonly unknown[]): string {
     const body = formatOne(verb, arg, flags, prec);
     const pad = width !== null && body.length < width ? width - body.length : 0;
     if (pad === 0) out += body;
-    else if (flags.includes('-')) out += body + ' '.repeat(pad);
+    else if (left) out += body + ' '.repeat(pad);
     else if (flags.includes('0') && /[dfgexX]/.test(verb) && (typeof arg === 'bigint' || typeof arg === 'number')) {
       const sign = /^[+-]/.test(body) ? body.slice(0, 1) : '';
       out += sign + '0'.repeat(pad) + body.slice(sign.length);

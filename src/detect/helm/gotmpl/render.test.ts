@@ -59,6 +59,9 @@ describe('Go templates as Helm renders them', () => {
     ['{{ (dict "a" 1 "b" (list 1 2)).b }}', '[1 2]'],
     ['{{ printf "%s-%d-%v-%05.1f" .Values.name 3 .Values.gpus 2.25 }}', 'pool-3-8-002.2'],
     ['{{ printf "%d" .Values.gpus }}', '%!d(float64=8)'],
+    // A `*` width must be an int: a values number is float64 in Go, so BADWIDTH, the argument spent.
+    ['{{ printf "%0*d" .Values.gpus 1 }}', '%!(BADWIDTH)1'],
+    ['{{ printf "%0*d|%*d|" 4 1 -3 2 }}', '0001|2  |'],
     ['{{ required "gpus" .Values.gpus }}', '8'],
     ['{{ len .Values.pools }} {{ index .Values.pools 1 "name" }}', '2 b'],
     ['{{ tpl "{{ .Values.name }}-x" . }}', 'pool-x'],
@@ -122,6 +125,8 @@ describe('what the renderer does not render is named, never half rendered', () =
 
   it('stops past its budget of steps, output or nesting', () => {
     expect(failure('{{ range until 1000 }}{{ range until 1000 }}x{{ end }}{{ end }}').why).toMatch(/more than \d+ steps/);
+    for (const spec of ['%0*d', '%-*s', '%.*f', '%0400000000d'])
+      expect(failure(`{{ len (printf "${spec}" 400000000 1) }}`).why).toMatch(/printf with a width or precision of \d+/);
     expect(failure('{{ range until 50000 }}xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx{{ end }}').why).toMatch(
       /more than \d+ bytes|steps/,
     );
