@@ -9,7 +9,7 @@ import { mapGet, nodeLine, nodeSource, scalarValue, seqItems } from '../kit/yaml
 import type { AccountedLines } from '../parser.js';
 
 // The key may be quoted (`"kind": "ComputeClass"` in JSON or YAML), the value tagged (`!!str ComputeClass`).
-const MARKERS = /kind["']?\s*:\s*(?:!\S*\s+)?["']?ComputeClass\b/;
+const MARKERS = /kind["']?\s*:\s*(?:[!&]\S*\s+)*["']?ComputeClass\b/;
 
 /**
  * GKE custom ComputeClasses (`cloud.google.com/v1` ComputeClass). A class ranks the machine shapes
