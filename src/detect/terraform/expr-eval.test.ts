@@ -28,6 +28,8 @@ describe('Terraform functions, as Terraform evaluates them', () => {
     ['[for k, v in { a = 1, b = 2 } : v * 2 if k != "a"]', [4]],
     ['{ for p in [{ n = "a", c = 1 }, { n = "b", c = 2 }] : p.n => p.c }', { a: 1, b: 2 }],
     ['[{ c = 1 }, { c = 2 }][*].c', [1, 2]],
+    ['base64decode("ZzUueGxhcmdl")', 'g5.xlarge'],
+    ['base64decode(base64encode("Standard_NC24ads_A100_v4"))', 'Standard_NC24ads_A100_v4'],
     ['sum([for p in [{ c = 1 }, { c = 2 }] : p.c])', 3],
     ['length(range(2, 10, 2))', 4],
     ['element(["a", "b"], 3)', 'b'],
@@ -55,6 +57,20 @@ describe('Terraform functions, as Terraform evaluates them', () => {
     expect(value('local.g.max', text)).toEqual({ ok: true, value: 4 });
     expect(value('length(merge(local.g, { x = 1 }))', text)).toEqual({ ok: true, value: 3 });
     expect(value('local.g', text)).toEqual({ ok: false, culprit: 'module.vpc.private, a module output' });
+  });
+
+  it('base64decode() of what is not base64, or not UTF-8 once decoded, is an error', () => {
+    expect(value('base64decode("g5.x")')).toMatchObject({ ok: false });
+    expect(value('base64decode("/w==")')).toMatchObject({ ok: false });
+  });
+
+  it('a condition not known here gives a value only when both branches are that value', () => {
+    expect(value('terraform.workspace == "prod" ? 2 : 2')).toEqual({ ok: true, value: 2 });
+    expect(value('module.x.on ? { n = 1 } : { n = 1 }')).toEqual({ ok: true, value: { n: 1 } });
+    expect(value('terraform.workspace == "prod" ? 3 : 1')).toMatchObject({ ok: false });
+    expect(value('terraform.workspace == "prod" ? module.x.n : module.x.n')).toMatchObject({ ok: false });
+    // A condition that is an error stays one, whatever the branches.
+    expect(value('"x" ? 2 : 2')).toMatchObject({ ok: false });
   });
 });
 

@@ -38,7 +38,7 @@ function spellTfStrings(text: string, spell: (value: string, indent: string) => 
   return { text: out.join('\n'), n };
 }
 
-function mapTfStrings(sides: Sides, spell: (value: string, indent: string) => string): Sides | null {
+export function mapTfStrings(sides: Sides, spell: (value: string, indent: string) => string): Sides | null {
   const seen = { touched: false };
   const side = (tree: VariantTree): VariantTree => {
     const files: Tree = {};
