@@ -9,6 +9,7 @@ import { yamlMergeOverridden, yamlMergeSequence } from './yaml-merges.js';
 import {
   yamlDirectives,
   yamlIndentedSeparator,
+  yamlLongLine,
   yamlManyDocuments,
   yamlNullDocuments,
   yamlTagDirective,
@@ -32,6 +33,7 @@ export const ODD_SHAPES: readonly Rewrite[] = [
   yamlNullDocuments,
   yamlUnusedAnchors,
   yamlIndentedSeparator,
+  yamlLongLine,
   yamlManyDocuments,
   yamlMergeOverridden,
   yamlMergeSequence,

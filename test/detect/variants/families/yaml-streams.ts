@@ -131,3 +131,22 @@ export const yamlManyDocuments: Rewrite = {
     return { base: side(sides.base), head: side(sides.head) };
   },
 };
+
+/** One line of a quarter of a MiB: an annotation of the first object, a plain string nothing reads (the file stays under the limit). */
+export const yamlLongLine: Rewrite = {
+  id: 'yaml-long-line',
+  what: 'an annotation of the first object a single line of 256 KiB',
+  apply: (sides) =>
+    mapKubeFiles(sides, (docs) => {
+      const pad = 'gj-'.repeat(87_382);
+      for (const doc of docs.slice(0, 1)) {
+        const metadata = doc.get('metadata', true);
+        if (!isMap(metadata)) continue;
+        const found: unknown = metadata.get('annotations', true);
+        const annotations = isMap(found) ? found : new YAMLMap();
+        if (!isMap(found)) metadata.set('annotations', annotations);
+        annotations.set('gpu-justify.test/pad', pad);
+      }
+      return docs.map(docText).join('---\n');
+    }),
+};
