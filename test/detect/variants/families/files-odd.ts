@@ -51,7 +51,7 @@ function padLines(path: string, text: string): string | null {
       if (line.trim() !== '' && indent <= block) block = null;
       else return line;
     }
-    if (yaml && /(^|[:\-]\s)[|>][-+0-9]*\s*(#.*)?$/.test(line)) block = indent;
+    if (yaml && /(^|[:-]\s)[|>][-+0-9]*\s*(#.*)?$/.test(line)) block = indent;
     const marker = !yaml ? /<<-?\s*"?([A-Za-z_]\w*)"?\s*$/.exec(line) : null;
     if (marker) heredoc = marker[1] ?? null;
     return line === '' || line.trimEnd() !== line || marker || block === indent ? line : `${line}   `;

@@ -1,5 +1,5 @@
 import { isScalar, visit } from 'yaml';
-import type { Document, Scalar } from 'yaml';
+import type { Document } from 'yaml';
 import type { Rewrite } from '../rewrite.js';
 import { docText } from '../yaml-text.js';
 import { mapObjectFiles } from './yaml-objects.js';
@@ -40,8 +40,8 @@ function respell(docs: Document.Parsed[], pick: 'keys' | 'values' | 'identity', 
     const text = node.value;
     if (text === '' || text === '<<' || text.includes('\n') || (pick !== 'identity' && IDENTITY.has(text))) return;
     spellings.push(spell(text));
-    (node as Scalar).value = `gjspelt${spellings.length - 1}x`;
-    (node as Scalar).type = 'PLAIN';
+    node.value = `gjspelt${spellings.length - 1}x`;
+    node.type = 'PLAIN';
     node.tag = undefined;
   };
   for (const doc of docs)
