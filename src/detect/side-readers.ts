@@ -1,6 +1,7 @@
 import { UnreadablePathError, diagnostic } from '../domain/index.js';
 import type { ChangeSet, Diagnostic, TreeReader } from '../domain/index.js';
 import { dirOf } from './kit/paths.js';
+import { withPlainEscapes } from './kit/yaml-escapes.js';
 
 /** What the coverage and the inputs it follows need of the two sides: reads, and a directory's files when listable. */
 export interface CoverageIo {
@@ -110,7 +111,9 @@ export function readers(changes: ChangeSet, changed: ReadonlySet<string>): Sides
  */
 async function readFile(reader: TreeReader, path: string, into: Map<string, string> | null): Promise<string | null> {
   try {
-    return await reader.read(path);
+    const text = await reader.read(path);
+    // Every reader (the parsers, the floor, the followers) sees a name spelt with escapes as written plainly.
+    return text === null ? null : withPlainEscapes(path, text);
   } catch (err) {
     if (!(err instanceof UnreadablePathError)) throw err;
     into?.set(path, err.why);

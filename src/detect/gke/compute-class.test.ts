@@ -76,8 +76,9 @@ describe('GKE ComputeClass', () => {
     }
   });
 
-  it('is read the same with its keys quoted, or written as JSON', () => {
-    const quoted = (text: string) => text.replace(/^(\s*(?:- )?)([A-Za-z]+):/gm, '$1"$2":');
+  it('is read the same with its keys quoted, its kind anchored and tagged, or written as JSON', () => {
+    const quoted = (text: string) =>
+      text.replace(/^(\s*(?:- )?)([A-Za-z]+):/gm, '$1"$2":').replace(/^"kind": ComputeClass$/m, '"kind": &k !!str ComputeClass');
     const json = (text: string) => JSON.stringify(parse(text), null, 2);
     for (const creation of [true, false]) {
       const text = klass({ creation });

@@ -5,11 +5,12 @@ import { looksLikeGpuType } from '../kit/gpu-types/index.js';
 import { readManifests } from '../kit/manifests.js';
 import type { Manifest } from '../kit/manifests.js';
 import { Findings, yamlParser } from '../kit/parser-kit.js';
-import { mapGet, nodeLine, nodeSource, scalarValue, seqItems } from '../kit/yaml-nodes.js';
+import { toJson } from '../kit/kube-yaml-normalize.js';
+import { mapGet, nodeLine, scalarValue, seqItems } from '../kit/yaml-nodes.js';
 import type { AccountedLines } from '../parser.js';
 
 // The key may be quoted (`"kind": "ComputeClass"` in JSON or YAML), the value tagged (`!!str ComputeClass`).
-const MARKERS = /kind["']?\s*:\s*(?:!\S*\s+)?["']?ComputeClass\b/;
+const MARKERS = /kind["']?\s*:\s*(?:[!&]\S*\s+)*["']?ComputeClass\b/;
 
 /**
  * GKE custom ComputeClasses (`cloud.google.com/v1` ComputeClass). A class ranks the machine shapes
@@ -61,7 +62,8 @@ function readClass(m: Manifest, found: Findings): void {
   if (!enabled(creation) && !enabled(autopilot)) return;
   const name = m.name ?? '(unnamed)';
   const line = nodeLine(rules[0], m.ctx.lc) ?? m.line;
-  const shapes = rules.map((r) => nodeSource(r, m.ctx.text).replace(/\s+/g, ' ').trim());
+  // By value as the applier reads it: a priority respelt (`2` as `0o2`, a comment added) is the same priority.
+  const shapes = rules.map((r) => JSON.stringify(toJson(r)));
   found.notFollowed.push({
     file: m.ctx.file,
     line,

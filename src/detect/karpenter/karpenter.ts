@@ -11,7 +11,7 @@ import { Findings, yamlParser } from '../kit/parser-kit.js';
 import { mapGet, nodeSource, scalarString, seqItems } from '../kit/yaml-nodes.js';
 import { clampLine } from '../kit/lines.js';
 import { isGpuResource } from '../kit/gpu-resources.js';
-import { nodeLines, pairLines, pairOf, pairsExcept } from '../kit/node-lines.js';
+import { deadLines, nodeLines, pairLines, pairOf, pairsExcept } from '../kit/node-lines.js';
 import type { NodeLines } from '../kit/node-lines.js';
 import type { AccountedLines } from '../parser.js';
 
@@ -42,7 +42,8 @@ export const karpenterParser = yamlParser('karpenter', MARKERS, (path, text) => 
 /**
  * The lines of a pool this reader reads: the whole object (or the values' `nodePool:` block) but
  * its `limits`, and there each whole-GPU limit it counts and each limit that is no GPU (cpu,
- * memory). A GPU limit it does not count (a MIG profile, `nvidia.com/gpu.shared`) is left out, so
+ * memory), and the lines there no limit the applier reads sits on (a merge key its own keys
+ * override). A GPU limit it does not count (a MIG profile, `nvidia.com/gpu.shared`) is left out, so
  * the floor sees it and the file is not followed.
  */
 function poolLines(m: Manifest, pool: PoolShape): NodeLines[] {
@@ -69,7 +70,7 @@ function poolLines(m: Manifest, pool: PoolShape): NodeLines[] {
   const limits = pairOf(holder, limitsKey);
   const key = limits ? nodeLines(limits.key, lc) : null;
   if (key) out.push(key);
-  out.push(...pairsExcept(pool.limits, uncounted(pool.limits), lc));
+  out.push(...pairsExcept(pool.limits, uncounted(pool.limits), lc), ...deadLines(pool.limits, lc));
   return out;
 }
 

@@ -50,3 +50,21 @@ export function pairOf(map: unknown, key: string): Pair | null {
   }
   return null;
 }
+
+/**
+ * The lines of a mapping that no pair the applier reads sits on, once merge keys are applied
+ * (kube-yaml-normalize.ts): a merge key whose values the map's own keys all override, a key
+ * written twice, a comment. What is there is not applied, so a reader of the mapping has read it.
+ */
+export function deadLines(map: unknown, lc: LineCounter): NodeLines[] {
+  const whole = nodeLines(map, lc);
+  if (!whole || !isMap(map)) return [];
+  const live = new Set<number>();
+  for (const pair of map.items) {
+    const lines = isPair(pair) ? pairLines(pair, lc) : null;
+    if (lines) for (let line = lines.from; line <= lines.to; line++) live.add(line);
+  }
+  const out: NodeLines[] = [];
+  for (let line = whole.from; line <= whole.to; line++) if (!live.has(line)) out.push({ from: line, to: line });
+  return out;
+}

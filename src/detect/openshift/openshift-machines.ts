@@ -9,7 +9,7 @@ import { mapGet, nodeLine, seqItems } from '../kit/yaml-nodes.js';
 
 const KIND = 'openshift-machineset' as const;
 // The kind may be quoted or tagged (`kind: !!str MachineAutoscaler`), as YAML reads alike.
-const MARKERS = /machine\.openshift\.io\/|kind["']?\s*:\s*(?:!\S*\s+)?["']?MachineAutoscaler/;
+const MARKERS = /machine\.openshift\.io\/|kind["']?\s*:\s*(?:[!&]\S*\s+)*["']?MachineAutoscaler/;
 
 /**
  * OpenShift Machine API: a MachineSet's machines (`spec.replicas`, or the `maxReplicas` of a

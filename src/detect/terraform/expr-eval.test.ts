@@ -28,6 +28,8 @@ describe('Terraform functions, as Terraform evaluates them', () => {
     ['[for k, v in { a = 1, b = 2 } : v * 2 if k != "a"]', [4]],
     ['{ for p in [{ n = "a", c = 1 }, { n = "b", c = 2 }] : p.n => p.c }', { a: 1, b: 2 }],
     ['[{ c = 1 }, { c = 2 }][*].c', [1, 2]],
+    ['base64decode("ZzUueGxhcmdl")', 'g5.xlarge'],
+    ['base64decode(base64encode("Standard_NC24ads_A100_v4"))', 'Standard_NC24ads_A100_v4'],
     ['sum([for p in [{ c = 1 }, { c = 2 }] : p.c])', 3],
     ['length(range(2, 10, 2))', 4],
     ['element(["a", "b"], 3)', 'b'],
@@ -60,12 +62,28 @@ describe('Terraform functions, as Terraform evaluates them', () => {
     expect(value('local.g', text)).toEqual({ ok: false, culprit: 'module.vpc.private, a module output' });
   });
 
+<<<<<<< HEAD
   it.each(['length(format("%0999999999d", 1))', 'length(format("%#x", 255))', 'length(format("% d", 5))', 'length(format("%.3d", 5))'])(
     'a format it cannot tell exactly is not followed, never a wrong length: %s',
     (expr) => {
       expect(value(expr)).toMatchObject({ ok: false });
     },
   );
+=======
+  it('base64decode() of what is not base64, or not UTF-8 once decoded, is an error', () => {
+    expect(value('base64decode("g5.x")')).toMatchObject({ ok: false });
+    expect(value('base64decode("/w==")')).toMatchObject({ ok: false });
+  });
+
+  it('a condition not known here gives a value only when both branches are that value', () => {
+    expect(value('terraform.workspace == "prod" ? 2 : 2')).toEqual({ ok: true, value: 2 });
+    expect(value('module.x.on ? { n = 1 } : { n = 1 }')).toEqual({ ok: true, value: { n: 1 } });
+    expect(value('terraform.workspace == "prod" ? 3 : 1')).toMatchObject({ ok: false });
+    expect(value('terraform.workspace == "prod" ? module.x.n : module.x.n')).toMatchObject({ ok: false });
+    // A condition that is an error stays one, whatever the branches.
+    expect(value('"x" ? 2 : 2')).toMatchObject({ ok: false });
+  });
+>>>>>>> variants3
 });
 
 describe("a variable's type", () => {

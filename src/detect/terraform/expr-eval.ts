@@ -105,6 +105,22 @@ function partly(fn: () => PValue): PValue {
   }
 }
 
+/**
+ * `test ? then : else`: the branch the condition picks. A condition that cannot be known here
+ * (`terraform.workspace`, a value computed at apply) still gives a value when both branches are
+ * the same known value, which Terraform plans whichever way it goes; otherwise it stays unknown.
+ * Evaluating both is charged to the budget like any other step.
+ */
+function conditional(e: Extract<Expr, { t: 'cond' }>, scope: Scope): PValue {
+  const test = partly(() => evalExpr(e.test, scope));
+  if (test instanceof Unk && !test.error) {
+    const then = partly(() => known(evalExpr(e.then, scope)));
+    const other = partly(() => known(evalExpr(e.else, scope)));
+    if (!(then instanceof Unk) && !(other instanceof Unk) && sameValue(then, other, scope.budget)) return then;
+  }
+  return truthy(test, 'condition') ? evalExpr(e.then, scope) : evalExpr(e.else, scope);
+}
+
 export function evalExpr(e: Expr, scope: Scope): PValue {
   scope.budget.charge();
   switch (e.t) {
@@ -127,7 +143,7 @@ export function evalExpr(e: Expr, scope: Scope): PValue {
     case 'bin':
       return binary(e.op, e.left, e.right, scope);
     case 'cond':
-      return truthy(evalExpr(e.test, scope), 'condition') ? evalExpr(e.then, scope) : evalExpr(e.else, scope);
+      return conditional(e, scope);
     case 'tuple':
       scope.budget.made(e.items.length, 'list');
       return scope.budget.weighed(e.items.map((x) => partly(() => evalExpr(x, scope))));

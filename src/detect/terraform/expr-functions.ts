@@ -34,6 +34,19 @@ const BUILTINS: Record<string, Builtin> = {
           .join(toText(sep)),
       ),
   },
+  base64encode: { fn: ([s], ctx) => made(ctx, Buffer.from(toText(s), 'utf8').toString('base64')) },
+  // Terraform refuses text that is not base64, or bytes that are not UTF-8: an error, not a value.
+  base64decode: {
+    fn: ([s], ctx) => {
+      const text = toText(s);
+      if (text.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(text)) throw new Unresolved(`${ctx.text}: not base64`, true);
+      try {
+        return made(ctx, new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(text, 'base64')));
+      } catch {
+        throw new Unresolved(`${ctx.text}: the decoded bytes are not UTF-8`, true);
+      }
+    },
+  },
   lower: { fn: ([s]) => toText(s).toLowerCase() },
   upper: { fn: ([s]) => toText(s).toUpperCase() },
   title: { fn: ([s]) => toText(s).replace(/\b\w/g, (c) => c.toUpperCase()) },

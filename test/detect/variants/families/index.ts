@@ -2,6 +2,7 @@ import type { Rewrite } from '../rewrite.js';
 import { ARGO_HELM, argoSubchartValues, helmGlobalValues, helmSubchartValues } from './helm-values.js';
 import { fluxHelmReleaseValues, kustomizeHelmCharts } from './installs.js';
 import { kueueCoveredReordered, kueueFlavorsSplit } from './kueue-groups.js';
+import { ODD_SHAPES } from './odd-shapes.js';
 import { kustomizeComponent, kustomizeJson6902, kustomizeNestedBases, kustomizePsm } from './kustomize.js';
 import { TF_COPIES } from './tf-copies.js';
 import { tfDefaultsAutoTfvars } from './tf-defaults-auto-tfvars.js';
@@ -42,4 +43,5 @@ export const FAMILIES: readonly Rewrite[] = [
   kustomizeComponent,
   kustomizeJson6902,
   kustomizeNestedBases,
+  ...ODD_SHAPES,
 ];

@@ -26,7 +26,7 @@ function spellTfStrings(text: string, spell: (value: string, indent: string) => 
 }
 
 /** Every `.tf` file of both sides with its strings spelt by `spell`; null when no file has one. */
-const mapTfStrings = (sides: Sides, spell: (value: string, indent: string) => string): Sides | null =>
+export const mapTfStrings = (sides: Sides, spell: (value: string, indent: string) => string): Sides | null =>
   mapFiles(sides, (path, text) => {
     if (!path.endsWith('.tf')) return null;
     const out = spellTfStrings(text, spell);
