@@ -62,14 +62,13 @@ describe('Terraform functions, as Terraform evaluates them', () => {
     expect(value('local.g', text)).toEqual({ ok: false, culprit: 'module.vpc.private, a module output' });
   });
 
-<<<<<<< HEAD
   it.each(['length(format("%0999999999d", 1))', 'length(format("%#x", 255))', 'length(format("% d", 5))', 'length(format("%.3d", 5))'])(
     'a format it cannot tell exactly is not followed, never a wrong length: %s',
     (expr) => {
       expect(value(expr)).toMatchObject({ ok: false });
     },
   );
-=======
+
   it('base64decode() of what is not base64, or not UTF-8 once decoded, is an error', () => {
     expect(value('base64decode("g5.x")')).toMatchObject({ ok: false });
     expect(value('base64decode("/w==")')).toMatchObject({ ok: false });
@@ -83,7 +82,6 @@ describe('Terraform functions, as Terraform evaluates them', () => {
     // A condition that is an error stays one, whatever the branches.
     expect(value('"x" ? 2 : 2')).toMatchObject({ ok: false });
   });
->>>>>>> variants3
 });
 
 describe("a variable's type", () => {
