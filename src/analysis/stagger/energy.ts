@@ -1,7 +1,10 @@
 import type { PackingRule } from '../../domain/index.js';
-import { itemAt } from '../../util/indexed.js';
 import type { ArcEnergy } from './arc-energy.js';
 import { packingWeights } from './packing.js';
+
+// Indexed reads here keep `?? 0` (never taken: every array is sized by the model's slots and runs)
+// rather than util/indexed.ts's `itemAt`: this is the planner's hot loop, and with the helper the
+// planner benchmark's one day of 2,000 runs took 1,000 ms against 248 ms (BENCHMARKS §3).
 
 /** One energetic test: in the arc, the runs' weighted mandatory work against the weighted room. */
 export interface ArcTest {
@@ -15,15 +18,6 @@ export interface ArcTest {
   /** Null for the plain GPU count against the slots' caps, else what the packing weight expresses. */
   packing: PackingRule | null;
 }
-
-/**
- * What the reads below rely on: `caps` has a slot per slot of the cycle and `prefix` one per slot
- * of two cycles and one more; `energy` has one row of `sizes.length` per arc, as do `room`/`need`
- * one item and `wNeed` one per arc and weighting; a packing weighs each size.
- */
-const SIZED = 'arrays-sized-by-the-slots-the-arcs-and-the-gpu-sizes-of-the-model';
-/** The sorted list of the tightest tests holds `size` of at most `keep` items. */
-const KEPT = 'the-tightest-tests-are-read-below-their-count';
 
 export interface EnergyResult {
   /** A test the runs fail: no schedule keeps every slot within the limit. */
@@ -46,7 +40,7 @@ export function energeticTest(arcs: ArcEnergy, limit: number, caps: Int32Array, 
   const count = arcs.arcs.length;
   const arcList = arcs.arcs;
   const prefix = new Float64Array(2 * n + 1);
-  for (let t = 0; t < 2 * n; t++) prefix[t + 1] = itemAt(prefix, t, SIZED) + itemAt(caps, t % n, SIZED);
+  for (let t = 0; t < 2 * n; t++) prefix[t + 1] = (prefix[t] ?? 0) + (caps[t % n] ?? 0);
 
   // Pass 1: GPU-slots against the slots' caps.
   const room = new Float64Array(count);
@@ -55,11 +49,10 @@ export function energeticTest(arcs: ArcEnergy, limit: number, caps: Int32Array, 
     const [a, m] = arcList[x] as [number, number];
     const base = x * width;
     let total = 0;
-    for (let i = 0; i < width; i++) total += itemAt(sizes, i, SIZED) * itemAt(energy, base + i, SIZED);
+    for (let i = 0; i < width; i++) total += (sizes[i] ?? 0) * (energy[base + i] ?? 0);
     need[x] = total;
-    const roomX = itemAt(prefix, a + m, SIZED) - itemAt(prefix, a, SIZED);
-    room[x] = roomX;
-    if (total > roomX) return { violated: { a, m, weights: sizes, room: roomX, need: total, packing: null }, tightest: [] };
+    room[x] = (prefix[a + m] ?? 0) - (prefix[a] ?? 0);
+    if (total > (room[x] ?? 0)) return { violated: { a, m, weights: sizes, room: room[x] ?? 0, need: total, packing: null }, tightest: [] };
   }
 
   // Pass 2: the same energies under each packing weight.
@@ -71,7 +64,7 @@ export function energeticTest(arcs: ArcEnergy, limit: number, caps: Int32Array, 
     for (let x = 0; x < count; x++) {
       const base = x * width;
       let total = 0;
-      for (let i = 0; i < width; i++) total += itemAt(weights, i, SIZED) * itemAt(energy, base + i, SIZED);
+      for (let i = 0; i < width; i++) total += (weights[i] ?? 0) * (energy[base + i] ?? 0);
       wNeed[w * count + x] = total;
       const m = (arcList[x] as [number, number])[1];
       if (total > pw.capacity * m) {
@@ -91,12 +84,12 @@ export function energeticTest(arcs: ArcEnergy, limit: number, caps: Int32Array, 
   const topSlack = new Float64Array(keep);
   let size = 0;
   const offer = (x: number, w: number, slack: number): void => {
-    if (keep === 0 || (size === keep && itemAt(topSlack, size - 1, KEPT) <= slack)) return;
+    if (keep === 0 || (size === keep && (topSlack[size - 1] ?? 0) <= slack)) return;
     let i = size < keep ? size++ : keep - 1;
-    while (i > 0 && itemAt(topSlack, i - 1, KEPT) > slack) {
-      topX[i] = itemAt(topX, i - 1, KEPT);
-      topW[i] = itemAt(topW, i - 1, KEPT);
-      topSlack[i] = itemAt(topSlack, i - 1, KEPT);
+    while (i > 0 && (topSlack[i - 1] ?? 0) > slack) {
+      topX[i] = topX[i - 1] ?? 0;
+      topW[i] = topW[i - 1] ?? 0;
+      topSlack[i] = topSlack[i - 1] ?? 0;
       i--;
     }
     topX[i] = x;
@@ -105,24 +98,21 @@ export function energeticTest(arcs: ArcEnergy, limit: number, caps: Int32Array, 
   };
   for (let x = 0; x < count; x++) {
     const m = (arcList[x] as [number, number])[1];
-    const needX = itemAt(need, x, SIZED);
-    if (needX > 0) offer(x, -1, 1 - needX / (itemAt(room, x, SIZED) || 1));
+    if ((need[x] ?? 0) > 0) offer(x, -1, 1 - (need[x] ?? 0) / ((room[x] ?? 0) || 1));
     for (let w = 0; w < weighted.length; w++) {
-      const v = itemAt(wNeed, w * count + x, SIZED);
+      const v = wNeed[w * count + x] ?? 0;
       if (v > 0) offer(x, w, 1 - v / ((weighted[w]?.capacity ?? 1) * m));
     }
   }
   const tightest: ArcTest[] = [];
   for (let i = 0; i < size; i++) {
-    const x = itemAt(topX, i, KEPT);
+    const x = topX[i] ?? 0;
     const [a, m] = arcList[x] as [number, number];
-    const w = itemAt(topW, i, KEPT);
-    // −1 marks the plain GPU count, which has no packing weight.
-    const pw = weighted[w];
+    const pw = weighted[topW[i] ?? -1];
     tightest.push(
       pw === undefined
-        ? { a, m, weights: sizes, room: itemAt(room, x, SIZED), need: itemAt(need, x, SIZED), packing: null }
-        : { a, m, weights: pw.weights, room: pw.capacity * m, need: itemAt(wNeed, w * count + x, SIZED), packing: pw.label },
+        ? { a, m, weights: sizes, room: room[x] ?? 0, need: need[x] ?? 0, packing: null }
+        : { a, m, weights: pw.weights, room: pw.capacity * m, need: wNeed[(topW[i] ?? 0) * count + x] ?? 0, packing: pw.label },
     );
   }
   return { violated: null, tightest };
