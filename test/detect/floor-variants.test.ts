@@ -305,11 +305,13 @@ describe('the floor on generated variants', () => {
     },
   );
 
+  // A machine type in `args`/`env`/`command` is the exception: a provisioning script takes it
+  // (test/detect/workload-program-inputs.test.ts), so it is tried here in the config only.
   it('GPU names anywhere in a workload kind (args, env, a Ray serve config) are its demand: no false alarm', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom('Deployment', 'Job', 'RayService', 'RayJob', 'PyTorchJob', 'InferenceService', 'NIMCache'),
-        fc.constantFrom(...INSTANCE_TYPES, ...ACCELERATORS, ...RESOURCES),
+        fc.constantFrom(...ACCELERATORS, ...RESOURCES),
         fc.constantFrom(...GPU_KEYS),
         fc.integer({ min: 1, max: 8 }),
         async (kind, signal, key, n) => {
@@ -320,6 +322,23 @@ describe('the floor on generated variants', () => {
         },
       ),
       { numRuns: 30 },
+    );
+  });
+
+  it("a machine type in a workload kind's config is its demand: no false alarm", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('Deployment', 'Job', 'RayService', 'RayJob', 'PyTorchJob', 'InferenceService', 'NIMCache'),
+        fc.constantFrom(...INSTANCE_TYPES),
+        fc.integer({ min: 1, max: 8 }),
+        async (kind, signal, n) => {
+          const doc = (count: number) =>
+            `apiVersion: example.io/v1\nkind: ${kind}\nmetadata:\n  name: serve\nspec:\n  config:\n    replicas: ${count}\n    target: ${signal}\n`;
+          const { file } = await coverageOf('apps/serve.yaml', doc(n), doc(n + 1));
+          expect(file?.state).not.toBe('not-followed');
+        },
+      ),
+      { numRuns: 20 },
     );
   });
 

@@ -1,4 +1,4 @@
-import { inNameOnlyHeader, noCapacityContext } from './contexts.js';
+import { inNameOnlyHeader, noCapacityContext, passedToProgram } from './contexts.js';
 import { helmSetContext, inHelmSet } from './helm-set.js';
 import type { NoCapacity } from './contexts.js';
 import { notApplied } from './not-applied.js';
@@ -106,7 +106,11 @@ export function accountSignals(path: string, raw: string, accounting: FileAccoun
     else if ((dropped[d]?.from ?? Infinity) <= signal.offset) by = 'overridden';
     else if (span && span.from <= line) by = 'parser';
     else if (inert !== null) by = inert;
-    else if (workloads.some((w) => w.from <= line && line <= w.to)) by = 'workload';
+    else if (
+      workloads.some((w) => w.from <= line && line <= w.to) &&
+      !passedToProgram(pointAt(structure.points, signal.offset)?.path ?? null, signal.kind)
+    )
+      by = 'workload';
     else if (hcl && signal.kind === 'gpu-key' && inNameOnlyHeader(lineText(text, starts, line), signal.offset - (starts[line - 1] ?? 0)))
       by = 'label';
     else {

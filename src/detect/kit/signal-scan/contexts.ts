@@ -84,6 +84,21 @@ export function noCapacityContext(path: PathNode | null, token: string, resource
   return null;
 }
 
+/** A container's fields that pass text to the program it runs: what they hold, the pod does not request. */
+const PROGRAM_INPUTS = new Set(['env', 'args', 'command']);
+
+/**
+ * True when a machine type or family sits in what a workload passes to its program (`env`, `args`,
+ * `command`): a script given `INSTANCE_TYPE=g6e.48xlarge` may create nodes of that type (a Job
+ * that applies a MachineSet, like the cluster autoscaler's `--nodes`), so the workload around it
+ * does not account for it. An accelerator or resource name there (`--device=nvidia-l4`) is what
+ * the program runs on: its demand.
+ */
+export function passedToProgram(path: PathNode | null, kind: string): boolean {
+  if (kind !== 'machine-type' && kind !== 'machine-family') return false;
+  return keysOf(path).some((k) => PROGRAM_INPUTS.has(k));
+}
+
 /**
  * The header of an HCL block that creates no capacity whatever it is called: a data source (it
  * reads, and creates nothing), or a resource that grants permissions (IAM roles, policies and
