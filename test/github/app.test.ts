@@ -227,7 +227,13 @@ describe('pull_request webhooks', () => {
     expect(heads.every((r) => r.path.startsWith('/repos/forker/Hello-World/'))).toBe(true);
     // Files, and the names in the head's tree: no archive or clone of the fork's code is ever asked for.
     expect(fake.requests.filter((r) => /\/(tarball|zipball|git\/refs)\b/.test(r.path))).toEqual([]);
-    expect(fake.calls('GET', /\/git\/trees\//).map((r) => r.path)).toEqual([`/repos/forker/Hello-World/git/trees/${HEAD_SHA}`]);
+    // The head is listed from the fork; the base's root, where the policy paths are asked what
+    // stands there (without GraphQL), from the base repository.
+    const trees = fake.calls('GET', /\/git\/trees\//).map((r) => r.path);
+    expect(trees.filter((p) => p.startsWith('/repos/forker/'))).toEqual([`/repos/forker/Hello-World/git/trees/${HEAD_SHA}`]);
+    expect(
+      trees.filter((p) => !p.startsWith('/repos/forker/')).every((p) => p.startsWith('/repos/Codertocat/Hello-World/git/trees/')),
+    ).toBe(true);
     expect(repo.checkRuns[0]?.conclusion).toBe('neutral');
     expect(repo.comments[0]?.body).toContain(`https://github.com/forker/Hello-World/blob/${HEAD_SHA}/`);
   });

@@ -120,7 +120,9 @@ const contentReads = (ref: string) =>
     .filter((r) => r.query.get('ref') === ref)
     .map((r) => r.path.replace(/^.*\/contents\//, ''))
     .sort();
-const treeCalls = () => h.fake.calls('GET', /\/git\/trees\//);
+// Listings for detection: the base root's is the policy's (without GraphQL, a policy path that
+// gives no text is asked what stands there, a submodule or a link), counted in policy-shapes.test.ts.
+const treeCalls = () => h.fake.calls('GET', /\/git\/trees\//).filter((r) => r.path !== `${REPO_PATH}/git/trees/${BASE_SHA}`);
 
 describe('a Terraform module changed only in its tfvars', () => {
   it('is read with its other files: the App finds the pool the CLI finds', async () => {
@@ -284,7 +286,7 @@ describe('listing failures', () => {
     const repo = new FakeRepo(h.fake, pullRequest({ baseFiles: { ...COMMON, ...TF_BASE }, headFiles: { ...COMMON, ...TF_HEAD } }))
       .serve()
       .withoutGraphql();
-    h.fake.fail('GET', /\/git\/trees\//, { status: 502, body: { message: 'Server Error' } }, 10);
+    h.fake.fail('GET', new RegExp(`/git/trees/${HEAD_SHA}`), { status: 502, body: { message: 'Server Error' } }, 10);
 
     await h.app.deliver('pull_request', prEvent());
 
@@ -311,8 +313,9 @@ describe('listing failures', () => {
     expect(recursive).toHaveLength(1);
     // Then one tree per level below the deepest the cut answer names, each asked once: kueue (it
     // names it), overlays, prod and base (the overlay's base); the root, terraform, infra. The
-    // head's links are found walking every tree of the commit, the same calls serving both: 8.
-    expect(treeCalls().filter((r) => !r.query.has('recursive'))).toHaveLength(8);
+    // head's links are found walking every tree of the commit, the same calls serving both: 8;
+    // and the base's `.github`, where the policy paths are asked what stands there: 9.
+    expect(treeCalls().filter((r) => !r.query.has('recursive'))).toHaveLength(9);
     expect(new Set(treeCalls().map((r) => r.path)).size).toBe(treeCalls().length);
   });
 });
