@@ -208,9 +208,13 @@ function readOne(path: string, sources: Sources, reader: Reader, out: Required<S
       }
     }
     const where = o.baseUnknown === undefined ? '' : ` (its base, ${o.baseUnknown}, could not be read; counted from the patch alone)`;
+    // An object whose count is unknown is unknown at every patch that touched it too: a changed
+    // patch applied after the one that lost the count (a Component over a nested Component) is
+    // not followed, never read as no change.
+    const unknownAt = unknown ? [at, ...o.hits.filter((h) => h.file !== at.file)] : [];
     for (const d of f.decls) {
       if (unknown) {
-        out.unresolved.push({ file: at.file, line: at.line, kind: d.kind, name: d.name });
+        for (const h of unknownAt) out.unresolved.push({ file: h.file, line: h.line, kind: d.kind, name: d.name });
         continue;
       }
       out.decls.push({ ...d, file: at.file, line: at.line, parts: d.parts.map((p) => ({ ...p, line: at.line })) });
