@@ -71,8 +71,8 @@ const lapsing: Shape[] = [
   },
   {
     name: 'a new link to a directory beside it',
-    files: (r) => ({ ...headWithout(r, 'x'), 'shared/q.yaml': clusterQueue(64).replace('name: research', 'name: shared') }),
-    special: { 'clusters/prod/more': { link: '../../shared' } },
+    files: (r) => ({ ...headWithout(r, 'x'), 'common/q.yaml': clusterQueue(64).replace('name: research', 'name: shared') }),
+    special: { 'clusters/prod/more': { link: '../../common' } },
   },
   {
     name: 'a new submodule beside it',
@@ -81,8 +81,8 @@ const lapsing: Shape[] = [
   },
   {
     name: 'the queue file a link to a larger queue',
-    files: (r) => ({ ...headWithout(r, QUEUE_FILE), 'clusters/shared/q.yaml': clusterQueue(40) }),
-    special: { [QUEUE_FILE]: { link: '../shared/q.yaml' } },
+    files: (r) => ({ ...headWithout(r, QUEUE_FILE), 'clusters/common/q.yaml': clusterQueue(40) }),
+    special: { [QUEUE_FILE]: { link: '../common/q.yaml' } },
   },
 ];
 
