@@ -2,6 +2,7 @@ import type { CapacityDecl } from '../../domain/index.js';
 import type { UnresolvedDecl } from '../parser.js';
 import { evaluatePartly, Unk } from './expr-eval.js';
 import type { PValue, Scope } from './expr-eval.js';
+import { withBound } from './expr-scope.js';
 import { isMap } from './expr-values.js';
 
 /** Copies of one block (`for_each` keys, `count` indexes) read one by one; past this, the block's count is unknown. */
@@ -27,7 +28,7 @@ export function copiesOf(raw: Record<string, unknown>, scope: Scope): Copy[] | {
     if ('culprit' in pairs) return { culprit: pairs.culprit, what: 'for_each' };
     if (pairs.length > MAX_COPIES)
       return { culprit: `${pairs.length} copies, more than the ${MAX_COPIES} read one by one`, what: 'for_each' };
-    return pairs.map(([key, value]) => ({ key, scope: bind(scope, 'each', { key, value }) }));
+    return pairs.map(([key, value]) => ({ key, scope: withBound(scope, ['each', { key, value }]) }));
   }
   if (raw.count === undefined) return null;
   const r = evaluatePartly(raw.count, scope);
@@ -35,7 +36,7 @@ export function copiesOf(raw: Record<string, unknown>, scope: Scope): Copy[] | {
   const n = typeof r.value === 'number' ? r.value : typeof r.value === 'string' && /^\s*\d+\s*$/.test(r.value) ? Number(r.value) : NaN;
   if (!Number.isInteger(n) || n < 0) return { culprit: `a count of ${JSON.stringify(r.value)}`, what: 'count' };
   if (n > MAX_COPIES) return { culprit: `count = ${n}, more than the ${MAX_COPIES} copies read one by one`, what: 'count' };
-  return Array.from({ length: n }, (_, index) => ({ key: index, scope: bind(scope, 'count', { index }) }));
+  return Array.from({ length: n }, (_, index) => ({ key: index, scope: withBound(scope, ['count', { index }]) }));
 }
 
 /** A for_each collection's (key, value) pairs: a map's keys in order, or a set's strings; keys must be known. */
@@ -55,10 +56,6 @@ function keyed(v: PValue): [string, PValue][] | { culprit: string } {
       .map((k) => [k, v[k] as PValue]);
   if (v === null) return { culprit: 'a for_each of null' };
   return { culprit: 'a for_each over a value that is neither a map nor a set' };
-}
-
-function bind(scope: Scope, name: string, value: PValue): Scope {
-  return { ...scope, bound: new Map([...scope.bound, [name, value]]) };
 }
 
 /** What one copy of a block declares. */

@@ -2,8 +2,9 @@ import { BudgetExceeded } from '../kit/eval-budget.js';
 import { ExprSyntaxError, parseExpr, parseTemplate } from './expr-parse.js';
 import type { Expr, Step } from './expr-parse.js';
 import { callFunction } from './expr-functions.js';
-import { describe, isMap, known, num, sameValue, toText, truthy, Unk, Unresolved } from './expr-values.js';
+import { describe, isMap, known, num, pairsOf, sameValue, toText, truthy, Unk, Unresolved } from './expr-values.js';
 import type { PValue, Value } from './expr-values.js';
+import { withBound } from './expr-scope.js';
 import type { Scope } from './expr-scope.js';
 
 export { Unk, Unresolved } from './expr-values.js';
@@ -199,21 +200,7 @@ function placeholder(render: () => string): string {
 }
 
 function bind(scope: Scope, valueVar: string, value: PValue, keyVar: string | null, key: PValue): Scope {
-  const bound = new Map(scope.bound);
-  bound.set(valueVar, value);
-  if (keyVar !== null) bound.set(keyVar, key);
-  return { ...scope, bound };
-}
-
-/** (key, value) of a list (index, item), a set of strings (the string, twice) or a map (key order). */
-function pairsOf(coll: PValue, where: string): [PValue, PValue][] {
-  if (coll instanceof Unk) throw new Unresolved(coll.culprit, coll.error);
-  if (Array.isArray(coll)) return coll.map((v, i) => [i, v]);
-  if (isMap(coll))
-    return Object.keys(coll)
-      .sort()
-      .map((k) => [k, coll[k] as PValue]);
-  throw new Unresolved(`${where} over ${describe(coll)}`, true);
+  return keyVar === null ? withBound(scope, [valueVar, value]) : withBound(scope, [valueVar, value], [keyVar, key]);
 }
 
 /** A for expression over a list (index, item) or a map (key, value, in key order), as Terraform runs it. */

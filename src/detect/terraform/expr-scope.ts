@@ -24,3 +24,10 @@ export interface Scope {
    */
   definition?: (root: 'var' | 'local' | 'data.template_file', name: string) => unknown;
 }
+
+/** `scope` with `names` bound (a for expression's variables, `each`, `count`), shadowing outer ones. */
+export function withBound(scope: Scope, ...names: (readonly [string, PValue])[]): Scope {
+  const bound = new Map(scope.bound);
+  for (const [name, value] of names) bound.set(name, value);
+  return { ...scope, bound };
+}

@@ -100,3 +100,14 @@ export function canonical(v: Value): string {
       .join(',')}}`;
   return JSON.stringify(v);
 }
+
+/** (key, value) of a list (index, item), a set of strings (the string, twice) or a map (key order). */
+export function pairsOf(coll: PValue, where: string): [PValue, PValue][] {
+  if (coll instanceof Unk) throw new Unresolved(coll.culprit, coll.error);
+  if (Array.isArray(coll)) return coll.map((v, i) => [i, v]);
+  if (isMap(coll))
+    return Object.keys(coll)
+      .sort()
+      .map((k) => [k, coll[k] as PValue]);
+  throw new Unresolved(`${where} over ${describe(coll)}`, true);
+}
