@@ -227,13 +227,15 @@ describe('pull_request webhooks', () => {
     expect(heads.every((r) => r.path.startsWith('/repos/forker/Hello-World/'))).toBe(true);
     // Files, and the names in the head's tree: no archive or clone of the fork's code is ever asked for.
     expect(fake.requests.filter((r) => /\/(tarball|zipball|git\/refs)\b/.test(r.path))).toEqual([]);
-    // The head is listed from the fork; the base's root, where the policy paths are asked what
-    // stands there (without GraphQL), from the base repository.
-    const trees = fake.calls('GET', /\/git\/trees\//).map((r) => r.path);
-    expect(trees.filter((p) => p.startsWith('/repos/forker/'))).toEqual([`/repos/forker/Hello-World/git/trees/${HEAD_SHA}`]);
-    expect(
-      trees.filter((p) => !p.startsWith('/repos/forker/')).every((p) => p.startsWith('/repos/Codertocat/Hello-World/git/trees/')),
-    ).toBe(true);
+    // The head is listed from the fork, and nothing else is: the policy's paths at the base are
+    // asked of the contents API (without GraphQL), in the base repository.
+    expect(fake.calls('GET', /\/git\/trees\//).map((r) => r.path)).toEqual([`/repos/forker/Hello-World/git/trees/${HEAD_SHA}`]);
+    // The first path, then its directory, whose names answer the second path with no call.
+    const policyReads = fake.calls('GET', CONTENTS).filter((r) => r.query.get('ref') === BASE_SHA && r.path.includes('/contents/.github'));
+    expect(policyReads.map((r) => r.path)).toEqual([
+      '/repos/Codertocat/Hello-World/contents/.github/gpu-justify.yml',
+      '/repos/Codertocat/Hello-World/contents/.github',
+    ]);
     expect(repo.checkRuns[0]?.conclusion).toBe('neutral');
     expect(repo.comments[0]?.body).toContain(`https://github.com/forker/Hello-World/blob/${HEAD_SHA}/`);
   });

@@ -120,9 +120,9 @@ const contentReads = (ref: string) =>
     .filter((r) => r.query.get('ref') === ref)
     .map((r) => r.path.replace(/^.*\/contents\//, ''))
     .sort();
-// Listings for detection: the base root's is the policy's (without GraphQL, a policy path that
-// gives no text is asked what stands there, a submodule or a link), counted in policy-shapes.test.ts.
-const treeCalls = () => h.fake.calls('GET', /\/git\/trees\//).filter((r) => r.path !== `${REPO_PATH}/git/trees/${BASE_SHA}`);
+// Every listing: the policy's paths add none (without GraphQL, what stands above a path that gives
+// no text is asked of the contents API, see not-a-file.ts).
+const treeCalls = () => h.fake.calls('GET', /\/git\/trees\//);
 
 describe('a Terraform module changed only in its tfvars', () => {
   it('is read with its other files: the App finds the pool the CLI finds', async () => {
@@ -313,9 +313,8 @@ describe('listing failures', () => {
     expect(recursive).toHaveLength(1);
     // Then one tree per level below the deepest the cut answer names, each asked once: kueue (it
     // names it), overlays, prod and base (the overlay's base); the root, terraform, infra. The
-    // head's links are found walking every tree of the commit, the same calls serving both: 8;
-    // and the base's `.github`, where the policy paths are asked what stands there: 9.
-    expect(treeCalls().filter((r) => !r.query.has('recursive'))).toHaveLength(9);
+    // head's links are found walking every tree of the commit, the same calls serving both: 8.
+    expect(treeCalls().filter((r) => !r.query.has('recursive'))).toHaveLength(8);
     expect(new Set(treeCalls().map((r) => r.path)).size).toBe(treeCalls().length);
   });
 });

@@ -58,6 +58,43 @@ export function parseContentAnswer(path: string, data: unknown): ContentAnswer {
   throw new GitHubAnswerError(path, describeIssue(file.error));
 }
 
+/**
+ * What the contents API says stands at a directory's path: the names it lists, or what is there
+ * instead. `link`: a symbolic link (GitHub answers one leading to a file with that file, under
+ * the file's own path); `other`: a file, or nothing GitHub lists. Nothing is served below any
+ * but a directory.
+ */
+export type DirectoryAnswer =
+  { kind: 'dir'; names: ReadonlySet<string> } | { kind: 'submodule'; sha: string } | { kind: 'link' } | { kind: 'other' };
+
+const listedEntry = z.object({ name: z.string().min(1) });
+const answeredPath = z.object({ path: z.string() });
+
+export function parseDirectoryAnswer(dir: string, data: unknown): DirectoryAnswer {
+  if (Array.isArray(data)) {
+    const names = new Set<string>();
+    for (const item of data) {
+      const entry = listedEntry.safeParse(item);
+      if (!entry.success) throw new GitHubAnswerError(dir, describeIssue(entry.error));
+      names.add(entry.data.name);
+    }
+    return { kind: 'dir', names };
+  }
+  const answer = parseContentAnswer(dir, data);
+  switch (answer.kind) {
+    case 'submodule':
+      return { kind: 'submodule', sha: answer.sha };
+    case 'symlink':
+      return { kind: 'link' };
+    case 'file': {
+      const at = answeredPath.safeParse(data);
+      return at.success && at.data.path.replace(/^\/+/, '') !== dir ? { kind: 'link' } : { kind: 'other' };
+    }
+    case 'none':
+      return { kind: 'other' };
+  }
+}
+
 const blobAnswer = z.object({ content: z.string(), encoding: z.string() });
 
 export function parseBlobAnswer(path: string, data: unknown): { content: string; encoding: string } {

@@ -1,5 +1,5 @@
 import { anyParserAccepts, detectionReads, mayBeApplied } from '../../detect/detect-file.js';
-import { UnreadablePathError, submoduleReason } from '../../domain/files.js';
+import { UnreadablePathError } from '../../domain/files.js';
 import type { ChangeSet, TreeReader } from '../../domain/files.js';
 import { MAX_FILE_CHARS } from '../../domain/limits.js';
 import { parseListedFiles } from './answers.js';
@@ -13,12 +13,10 @@ import {
   FILES_PER_PAGE,
   GRAPHQL_WHOLE_BYTES,
   hasNext,
-  LINK_MODE,
   MAX_COMPARED_FILES,
   MAX_FILE_PAGES,
   normalise,
   parsersMightHold,
-  SUBMODULE_MODE,
   webHost,
 } from './listed-file.js';
 import type { ListedFile } from './listed-file.js';
@@ -26,6 +24,7 @@ import { textBefore } from './patch.js';
 import { refusalMessage } from './refused-files.js';
 import type { RefusedFile } from './refused-files.js';
 import { ApiTreeListing } from './tree-listing.js';
+import { blobId, notAFileAt, notAFileOfBase } from './not-a-file.js';
 import { changedByTrees, MAX_LISTED_FILES } from './tree-diff.js';
 import type { UnlistedFiles } from './tree-diff.js';
 
@@ -91,7 +90,9 @@ export class ApiChangeSet implements ChangeSet {
       read: (path) => this.#readBase(normalise(path)),
       list: (dir) => baseListing.list(dir),
       dirs: (dir) => baseListing.dirs(dir),
-      notAFile: (path) => notAFileAt(baseListing, this.baseTree, normalise(path)),
+      // The policy's paths are asked here (review/policy-file.ts): without GraphQL's listing, from
+      // their directory's contents, which then answers its other paths too, not from a listing of the base.
+      notAFile: (path) => notAFileOfBase(baseListing, this.baseTree, normalise(path)),
       contentId: (path) => blobId(this.baseTree, normalise(path)),
     };
     this.head = {
@@ -348,46 +349,5 @@ export class ApiChangeSet implements ChangeSet {
       return;
     }
     for (const path of found.paths) paths.add(path);
-  }
-}
-
-/**
- * The git blob id GitHub gives for a path on one side (a hash of its content, known without the
- * file being downloaded); null when there is none. A failure to ask is null too: a side once known
- * by its id then differs, so a grant bound to it lapses rather than holds on nothing.
- */
-/** Why a path is there on a side but is no file (see ApiChangeSet's #notAFile); null for a file or nothing. */
-async function notAFileAt(listing: ApiTreeListing, tree: ApiTreeReader, path: string): Promise<string | null> {
-  const entry = await listing.entry(path);
-  if (entry !== null && entry.mode === SUBMODULE_MODE) return submoduleReason(entry.sha);
-  if (entry?.mode === LINK_MODE) {
-    try {
-      await tree.read(path);
-      return null;
-    } catch (err) {
-      if (err instanceof UnreadablePathError) return err.why;
-      throw err;
-    }
-  }
-  if (entry !== null) return null;
-  // Nothing of that name in its directory: is the directory itself inside a submodule or a link?
-  const parts = path.split('/');
-  for (let depth = parts.length - 1; depth > 0; depth--) {
-    const dir = parts.slice(0, depth).join('/');
-    const above = await listing.entry(dir);
-    if (above === null) continue;
-    if (above.mode === SUBMODULE_MODE) return `in ${dir}, ${submoduleReason(above.sha)}`;
-    if (above.mode === LINK_MODE)
-      return `in ${dir}, a symbolic link to a directory: the files it stands for were not read, so what it declares is unknown`;
-    return null;
-  }
-  return null;
-}
-
-async function blobId(tree: ApiTreeReader, path: string): Promise<string | null> {
-  try {
-    return (await tree.entry(path))?.sha ?? null;
-  } catch {
-    return null;
   }
 }

@@ -113,6 +113,12 @@ export class ApiTreeListing {
     return found ? { mode: found.mode, type: found.type, sha: found.sha } : null;
   }
 
+  /** True when the entries of `dir` are known with no call: GraphQL gave them, or they were asked already. */
+  async listsWithoutCall(dir: string): Promise<boolean> {
+    const key = dir.replace(/^\/+|\/+$/g, '');
+    return this.#all.has(key) || (await this.#fromGraphql(key)) !== undefined;
+  }
+
   /**
    * Every symbolic link of the commit (mode 120000), from the one recursive listing `list` shares,
    * and a reader of where each leads (its blob's text, one blob call each). A listing GitHub cut

@@ -1,7 +1,8 @@
 import type { TreeReader } from '../../domain/files.js';
 import type { GitHubClient, RepoRef } from './client.js';
 import { UnreadablePathError, asksForDirectory, linkToDirectory, linkToFileAsDirectory, submoduleReason } from '../../domain/files.js';
-import { GitHubAnswerError, MAX_LINK_HOPS, linkTarget, parseBlobAnswer, parseContentAnswer } from './answers.js';
+import { GitHubAnswerError, MAX_LINK_HOPS, linkTarget, parseBlobAnswer, parseContentAnswer, parseDirectoryAnswer } from './answers.js';
+import type { DirectoryAnswer } from './answers.js';
 import { GitHubApiError } from './errors.js';
 import type { GraphqlBlobs } from './graphql-blobs.js';
 
@@ -24,6 +25,7 @@ export class ApiTreeReader implements TreeReader {
   readonly label: string;
   readonly #entries = new Map<string, Promise<FileEntry | null>>();
   readonly #texts = new Map<string, Promise<string | null>>();
+  readonly #dirs = new Map<string, Promise<DirectoryAnswer | null>>();
 
   constructor(
     private readonly octokit: GitHubClient,
@@ -65,6 +67,53 @@ export class ApiTreeReader implements TreeReader {
   }
 
   /**
+   * What the contents API says stands at `dir`: one call, the directory's names with it; null
+   * when nothing is there. A path below a directory so asked is then answered from its names
+   * when they do not hold it, with no call of its own.
+   */
+  directory(dir: string): Promise<DirectoryAnswer | null> {
+    const key = normalise(dir);
+    let pending = this.#dirs.get(key);
+    if (!pending) {
+      pending = this.#directory(key);
+      this.#dirs.set(key, pending);
+    }
+    return pending;
+  }
+
+  async #directory(dir: string): Promise<DirectoryAnswer | null> {
+    try {
+      const ref = this.ref === null ? {} : { ref: this.ref };
+      const { data } = await this.octokit.rest.repos.getContent({ ...this.repo, path: dir, ...ref });
+      return parseDirectoryAnswer(dir, data);
+    } catch (err) {
+      if (statusOf(err) === 404) return null;
+      if (err instanceof GitHubAnswerError) throw err;
+      const api = GitHubApiError.from(err);
+      if (api) throw api;
+      throw new GitHubAnswerError(dir, err instanceof Error ? err.message.slice(0, 200) : 'unparseable', { cause: err });
+    }
+  }
+
+  /**
+   * True when the directory of `path` was asked of the contents API (`directory`) and GitHub
+   * would serve nothing at `path`: the directory is not there, is no directory (nothing is served
+   * below a file, a link or a submodule), or does not list its name. A failed ask tells nothing.
+   */
+  async #knownAbsent(path: string): Promise<boolean> {
+    const slash = path.lastIndexOf('/');
+    if (slash < 0) return false;
+    const pending = this.#dirs.get(path.slice(0, slash));
+    if (!pending) return false;
+    const dir = await pending.then(
+      (answer) => ({ answer }),
+      () => null,
+    );
+    if (dir === null) return false;
+    return dir.answer === null || dir.answer.kind !== 'dir' || !dir.answer.names.has(path.slice(slash + 1));
+  }
+
+  /**
    * A symbolic link is read as its target inside the repository, what kustomize or Argo CD would
    * apply (GitHub answers with the target's content itself when it is a file). A link leaving the
    * repository, to nothing or to a directory, a chain of links too long to be anything but a loop,
@@ -77,6 +126,7 @@ export class ApiTreeReader implements TreeReader {
       if (answer.kind === 'absent') return null;
       if (answer.kind === 'file') return { sha: answer.sha, size: answer.size, text: answer.text };
     }
+    if (hops === 0 && (await this.#knownAbsent(path))) return null;
     let data: unknown;
     try {
       const ref = this.ref === null ? {} : { ref: this.ref };
