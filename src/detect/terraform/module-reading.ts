@@ -147,6 +147,8 @@ export type Collected = Required<ReturnType<typeof parseTerraformSet>> & {
   notFollowed: Unfollowed[];
   /** Templates rendered through the module: their own readings (YAML with `${…}`) give way. */
   supersedes?: string[];
+  /** Folders of the modules its own calls were read through: their own readings give way too. */
+  within?: string[];
 };
 
 // Modules calling modules: followed this deep.
@@ -245,7 +247,7 @@ export async function readCalls(
       }
       budget.left -= instances.length;
       const texts = await readFiles(io, side, moduleFiles);
-      const found: Collected = { decls: [], diagnostics: [], unresolved: [], notFollowed: [], supersedes: [] };
+      const found: Collected = { decls: [], diagnostics: [], unresolved: [], notFollowed: [], supersedes: [], within: [] };
       for (const inst of instances) {
         const args: Record<string, unknown> = {};
         for (const [name, value] of Object.entries(raw)) if (!META.has(name)) args[name] = value;
@@ -257,6 +259,7 @@ export async function readCalls(
         found.unresolved.push(...r.unresolved.map(placed));
         found.diagnostics.push(...r.diagnostics);
         found.supersedes?.push(...(r.supersedes ?? []));
+        found.within?.push(...(r.within ?? []));
         // An object the readers left unread in the module is raised when what the call gives changed.
         const given = inputsFingerprint(raw, scope);
         found.notFollowed.push(
@@ -294,7 +297,8 @@ async function readGiven(
   }
   const given = [...texts, { path: join(moduleDir, GIVEN_TFVARS), text: `${lines.join('\n')}\n` }];
   const inner = depth + 1 < MAX_DEPTH ? await readCalls(io, side, moduleDir, given, budget, depth + 1) : [];
-  const found: Collected = { decls: [], diagnostics: [], unresolved: [], notFollowed: [], supersedes: [] };
+  const found: Collected = { decls: [], diagnostics: [], unresolved: [], notFollowed: [], supersedes: [], within: [] };
+  for (const c of inner) if (!c.skipped) found.within?.push(c.moduleDir, ...(c.found.within ?? []));
   const manifests = await readManifests(io, side, given);
   for (const r of [withoutCalls(parseTerraformSet(given, budget.budget), inner), ...manifests, ...inner.map((c) => c.found)]) {
     found.decls.push(...r.decls);
