@@ -10,11 +10,11 @@ const MAX_DOWN = 2;
 /** Folders looked into per module, at most: past that, callers further away are not found. */
 const MAX_FOLDERS = 48;
 /**
- * Wrapping modules followed outwards, at most: a module called by a module called by a root is
- * read from the root. Module reading follows calls 3 deep (module-reading.ts), so the root and
- * two modules under it are as far as a reading from the outermost caller reaches the changed one.
+ * Wrapping modules followed outwards, at most: a module called by a wrapper (or by a wrapper of a
+ * wrapper) is read from the root above them. Module reading follows calls 3 deep
+ * (module-reading.ts): a root and two wrappers are as far as its reading reaches the changed module.
  */
-const MAX_WRAPS = 1;
+const MAX_WRAPS = 2;
 
 /** What the search reads: listings of files and folders, and the repository's own names. */
 export interface CallerIo extends CoverageIo {
@@ -91,7 +91,12 @@ export async function callersOf(moduleDir: string, io: CallerIo): Promise<string
  * the root applying both does, where the wrapper's variables have their values. A caller no one
  * calls stays: read on its own, it gives what it can.
  */
-export async function outerCallersOf(moduleDir: string, io: CallerIo, wraps = 0, seen: Set<string> = new Set([moduleDir])): Promise<string[]> {
+export async function outerCallersOf(
+  moduleDir: string,
+  io: CallerIo,
+  wraps = 0,
+  seen: Set<string> = new Set([moduleDir]),
+): Promise<string[]> {
   const out: string[] = [];
   for (const caller of await callersOf(moduleDir, io)) {
     if (seen.has(caller)) continue;
