@@ -162,13 +162,14 @@ export const TERRAFORM_CASES: readonly RealCase[] = [
     expect: [],
     why: 'the three pools stay on Standard_D2s_v3, which has no GPU',
   },
-  // GoogleCloudPlatform/ai-on-gke: terraform-google-modules/kubernetes-engine with pools from variables.
+  // GoogleCloudPlatform/ai-on-gke: terraform-google-modules/kubernetes-engine with pools from variables;
+  // infrastructure/ calls the cluster modules by path, its values in platform.tfvars.
   {
     id: 'ai-on-gke private cluster module: enable_gpu default true → false',
-    target: 'terraform-gke/ai-on-gke-standard-private',
+    target: 'terraform-gke/ai-on-gke/modules/gke-standard-private-cluster',
     edits: [
       [
-        'ai-on-gke-standard-private/variables.tf',
+        'gke-standard-private-cluster/variables.tf',
         'description = "Set to true to create TPU node pool"\n  default     = true',
         'description = "Set to true to create TPU node pool"\n  default     = false',
       ],
@@ -178,10 +179,10 @@ export const TERRAFORM_CASES: readonly RealCase[] = [
   },
   {
     id: 'ai-on-gke public cluster module: a default GPU pool list',
-    target: 'terraform-gke/ai-on-gke-standard-public',
+    target: 'terraform-gke/ai-on-gke/modules/gke-standard-public-cluster',
     edits: [
       [
-        'ai-on-gke-standard-public/variables.tf',
+        'gke-standard-public-cluster/variables.tf',
         'variable "gpu_pools" {\n  type = list(map(any))\n}',
         'variable "gpu_pools" {\n  type = list(map(any))\n  default = [{\n    name              = "gpu-pool-l4"\n    machine_type      = "g2-standard-24"\n    node_locations    = "us-central1-a"\n    autoscaling       = true\n    max_count         = 3\n    accelerator_count = 2\n    accelerator_type  = "nvidia-l4"\n  }]\n}',
       ],
@@ -191,10 +192,17 @@ export const TERRAFORM_CASES: readonly RealCase[] = [
   },
   {
     id: 'ai-on-gke platform.tfvars: gpu-pool-l4 max_count 3 → 6',
-    target: 'terraform-gke/ai-on-gke-infrastructure-platform.tfvars',
+    target: 'terraform-gke/ai-on-gke',
     edits: [['platform.tfvars', 'max_count          = 3', 'max_count          = 6']],
-    expect: 'not-followed',
-    why: 'the values of infrastructure/, whose module is not beside the tfvars here',
+    expect: [['gke-node-pool', 'gpu-pool-l4', 6, 12]],
+    why: 'infrastructure/ read with its variable file: a public standard cluster (private_cluster = false) whose module hands gpu_pools to the GKE module; node_locations "us-central1-a" is one zone: 3 × 2 L4 → 6 × 2',
+  },
+  {
+    id: 'ai-on-gke platform.tfvars: gpu-pool-l4 disk_size_gb 100 → 200 (negative control)',
+    target: 'terraform-gke/ai-on-gke',
+    edits: [['platform.tfvars', 'disk_size_gb       = 100', 'disk_size_gb       = 200']],
+    expect: [],
+    why: 'a boot disk size sizes no GPU',
   },
   // GoogleCloudPlatform/stable-diffusion-on-gcp.
   {
