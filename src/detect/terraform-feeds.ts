@@ -116,9 +116,20 @@ async function readFeeds(
     if (call !== undefined) return argFed(call, line);
     return within(m.spans, line) || locals.some((l) => l.path === m.path && accounted.has(keyOf(l)) && l.from <= line && line <= l.to);
   };
+  const variables = files.flatMap((m) =>
+    m.path.endsWith('.json')
+      ? jsonVariables(m.text).map((v) => ({ ...v, path: m.path }))
+      : hclBlocks(m.text)
+          .filter((b) => b.type === 'variable')
+          .map((b) => ({ name: b.labels[0] ?? '', from: b.from, to: b.to, path: m.path })),
+  );
+  // A variable block passes no value anywhere: a name in its description or validation feeds nothing.
+  const inVariable = (m: ModuleFile, line: number) => variables.some((v) => v.path === m.path && v.from <= line && line <= v.to);
   const usedOnlyInRead = (what: 'var' | 'local' | 'data.template_file', name: string, at: { path: string; from: number; to: number }) =>
     files.every((m) =>
-      referenceLines(m.text, what, name).every((line) => (m.path === at.path && at.from <= line && line <= at.to) || read(m, line)),
+      referenceLines(m.text, what, name).every(
+        (line) => (m.path === at.path && at.from <= line && line <= at.to) || read(m, line) || inVariable(m, line),
+      ),
     );
   // A render is read where the module is read as it stands (the changed folder's manifests and
   // templated values); a called module is read through its call without them. A render nothing
@@ -134,13 +145,6 @@ async function readFeeds(
       }
     }
   }
-  const variables = files.flatMap((m) =>
-    m.path.endsWith('.json')
-      ? jsonVariables(m.text).map((v) => ({ ...v, path: m.path }))
-      : hclBlocks(m.text)
-          .filter((b) => b.type === 'variable')
-          .map((b) => ({ name: b.labels[0] ?? '', from: b.from, to: b.to, path: m.path })),
-  );
   const fed = new Map<string, boolean>();
   const variableFed = (name: string): boolean => {
     let known = fed.get(name);

@@ -117,34 +117,59 @@ export const TERRAFORM_CASES: readonly RealCase[] = [
     expect: [['eks-node-group', 'core-node-group', 0, 8]],
     why: 'max_size 8 × 1 A10G; the group is named by its `name`',
   },
-  // Azure/terraform-azurerm-aks examples call the module by a path ("../..") that is not in the PR's tree.
+  // Azure/terraform-azurerm-aks examples call the module by a path ("../..") that holds the module's
+  // own files: the default pool (two `dynamic "default_node_pool"` shapes) and the `node_pools` map.
   {
     id: 'azurerm-aks startup: the default pool given a GPU agents_size',
-    target: 'terraform-aks/azurerm-aks-example-startup.tf',
+    target: 'terraform-aks/azurerm-aks',
     edits: [
       [
-        'startup.tf',
+        'startup/main.tf',
         '  agents_count              = 2\n',
         '  agents_count              = 2\n  agents_size               = "Standard_NC24ads_A100_v4"\n',
       ],
     ],
-    expect: 'not-followed',
-    why: 'the module is read from ../.., outside the files read: its pools cannot be counted',
+    expect: [['aks-node-pool', 'testnodepool', 0, 2]],
+    why: 'auto_scaling_enabled = false picks the manually scaled default pool: agents_count 2 × 1 A100 per Standard_NC24ads_A100_v4',
   },
   {
     id: 'azurerm-aks multiple node pools: the pools moved to Standard_NC4as_T4_v3',
-    target: 'terraform-aks/azurerm-aks-example-multiple-node-pools.tf',
-    edits: [['multiple-node-pools.tf', 'vm_size               = "Standard_D2s_v3"', 'vm_size               = "Standard_NC4as_T4_v3"']],
-    expect: 'not-followed',
-    why: 'the module is read from ../..: 3 × 1 T4 would be created, which cannot be seen from here',
+    target: 'terraform-aks/azurerm-aks',
+    edits: [['multiple_node_pools/main.tf', 'vm_size               = "Standard_D2s_v3"', 'vm_size               = "Standard_NC4as_T4_v3"']],
+    expect: [
+      ['aks-node-pool', 'worker0', 0, 1],
+      ['aks-node-pool', 'worker1', 0, 1],
+      ['aks-node-pool', 'worker2', 0, 1],
+    ],
+    today: {
+      outcome: 'not-followed',
+      reason:
+        "counted, but the module also hands `node_pools` to a `null_resource`'s triggers and an `azapi_update_resource`, which no reader takes: the T4 size is not accounted for there",
+    },
+    why: 'a for expression makes 3 pools (their names from a random id, known after apply), node_count 1 × 1 T4 each',
   },
-  // GoogleCloudPlatform/ai-on-gke: terraform-google-modules/kubernetes-engine with pools from variables.
+  {
+    id: 'azurerm-aks startup: agents_count 2 → 3 on the default Standard_D2s_v3 (negative control)',
+    target: 'terraform-aks/azurerm-aks',
+    edits: [['startup/main.tf', '  agents_count              = 2\n', '  agents_count              = 3\n']],
+    expect: [],
+    why: 'agents_size is not set: the module default Standard_D2s_v3 has no GPU',
+  },
+  {
+    id: 'azurerm-aks multiple node pools: node_count 1 → 2 on Standard_D2s_v3 (negative control)',
+    target: 'terraform-aks/azurerm-aks',
+    edits: [['multiple_node_pools/main.tf', 'node_count            = 1', 'node_count            = 2']],
+    expect: [],
+    why: 'the three pools stay on Standard_D2s_v3, which has no GPU',
+  },
+  // GoogleCloudPlatform/ai-on-gke: terraform-google-modules/kubernetes-engine with pools from variables;
+  // infrastructure/ calls the cluster modules by path, its values in platform.tfvars.
   {
     id: 'ai-on-gke private cluster module: enable_gpu default true → false',
-    target: 'terraform-gke/ai-on-gke-standard-private',
+    target: 'terraform-gke/ai-on-gke/modules/gke-standard-private-cluster',
     edits: [
       [
-        'ai-on-gke-standard-private/variables.tf',
+        'gke-standard-private-cluster/variables.tf',
         'description = "Set to true to create TPU node pool"\n  default     = true',
         'description = "Set to true to create TPU node pool"\n  default     = false',
       ],
@@ -154,10 +179,10 @@ export const TERRAFORM_CASES: readonly RealCase[] = [
   },
   {
     id: 'ai-on-gke public cluster module: a default GPU pool list',
-    target: 'terraform-gke/ai-on-gke-standard-public',
+    target: 'terraform-gke/ai-on-gke/modules/gke-standard-public-cluster',
     edits: [
       [
-        'ai-on-gke-standard-public/variables.tf',
+        'gke-standard-public-cluster/variables.tf',
         'variable "gpu_pools" {\n  type = list(map(any))\n}',
         'variable "gpu_pools" {\n  type = list(map(any))\n  default = [{\n    name              = "gpu-pool-l4"\n    machine_type      = "g2-standard-24"\n    node_locations    = "us-central1-a"\n    autoscaling       = true\n    max_count         = 3\n    accelerator_count = 2\n    accelerator_type  = "nvidia-l4"\n  }]\n}',
       ],
@@ -167,10 +192,17 @@ export const TERRAFORM_CASES: readonly RealCase[] = [
   },
   {
     id: 'ai-on-gke platform.tfvars: gpu-pool-l4 max_count 3 → 6',
-    target: 'terraform-gke/ai-on-gke-infrastructure-platform.tfvars',
+    target: 'terraform-gke/ai-on-gke',
     edits: [['platform.tfvars', 'max_count          = 3', 'max_count          = 6']],
-    expect: 'not-followed',
-    why: 'the values of infrastructure/, whose module is not beside the tfvars here',
+    expect: [['gke-node-pool', 'gpu-pool-l4', 6, 12]],
+    why: 'infrastructure/ read with its variable file: a public standard cluster (private_cluster = false) whose module hands gpu_pools to the GKE module; node_locations "us-central1-a" is one zone: 3 × 2 L4 → 6 × 2',
+  },
+  {
+    id: 'ai-on-gke platform.tfvars: gpu-pool-l4 disk_size_gb 100 → 200 (negative control)',
+    target: 'terraform-gke/ai-on-gke',
+    edits: [['platform.tfvars', 'disk_size_gb       = 100', 'disk_size_gb       = 200']],
+    expect: [],
+    why: 'a boot disk size sizes no GPU',
   },
   // GoogleCloudPlatform/stable-diffusion-on-gcp.
   {

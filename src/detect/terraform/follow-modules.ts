@@ -1,6 +1,6 @@
 import { TerraformBudget } from './expr-budget.js';
 import { isTfvarsPath } from './module-scope.js';
-import { callersOf } from './module-callers.js';
+import { outerCallersOf } from './module-callers.js';
 import { MAX_READS, dirOf, empty, place, readCalls, readFiles } from './module-reading.js';
 import type { Budgets, CallReading, FollowedModules, FollowIo } from './module-reading.js';
 import { isTfFile } from './tf-json.js';
@@ -32,7 +32,8 @@ async function followCalls(
       for (const c of await readCalls(io, side, dir, await readFiles(io, side, paths), budgets[side])) {
         if (!c.skipped) {
           read.add(`${c.file}\u0000${c.label}`);
-          result.modules.push(c.moduleDir);
+          // The modules it calls in turn are counted through it too.
+          result.modules.push(c.moduleDir, ...new Set(c.found.within));
         }
         sources[side].set(`${c.file}\u0000${c.label}`, c);
         place(result[side], c.found, c.file, c.line, (n) => n, `module.${c.label} (${c.source})`);
@@ -62,7 +63,8 @@ async function followCalls(
  * Local module calls and free-standing variable files of the PR, each read with its module. A
  * changed module of this repository whose own reading leaves a pool's count unknown (`unknownIn`:
  * its variables have no defaults) is read through the calls near it that give them values
- * (module-callers.ts), as the root modules applying it do; with none found it stays unknown.
+ * (module-callers.ts), as the root modules applying it do, through the modules wrapping it; with
+ * none found it stays unknown.
  */
 export async function followModules(changed: readonly string[], io: FollowIo, unknownIn: readonly string[] = []): Promise<FollowedModules> {
   const result: FollowedModules = { base: empty(), head: empty(), calls: [], tfvars: [], tfvarsModules: new Map(), modules: [], roots: [] };
@@ -71,7 +73,7 @@ export async function followModules(changed: readonly string[], io: FollowIo, un
     head: { left: MAX_READS, budget: new TerraformBudget() },
   };
   const callers: string[] = [];
-  for (const dir of unknownIn) callers.push(...(await callersOf(dir, io)));
+  for (const dir of unknownIn) callers.push(...(await outerCallersOf(dir, io)));
   result.roots.push(...(await followRoots(changed, io, result, budgets)));
   await followCalls(changed, io, result, budgets, callers);
   await followTfvars(changed, io, result, budgets);

@@ -9,6 +9,12 @@ const MAX_UP = 3;
 const MAX_DOWN = 2;
 /** Folders looked into per module, at most: past that, callers further away are not found. */
 const MAX_FOLDERS = 48;
+/**
+ * Wrapping modules followed outwards, at most: a module called by a wrapper (or by a wrapper of a
+ * wrapper) is read from the root above them. Module reading follows calls 3 deep
+ * (module-reading.ts): a root and two wrappers are as far as its reading reaches the changed module.
+ */
+const MAX_WRAPS = 2;
 
 /** What the search reads: listings of files and folders, and the repository's own names. */
 export interface CallerIo extends CoverageIo {
@@ -43,7 +49,7 @@ function sourceDir(source: string, dir: string, repositories: readonly string[])
  * without defaults have their values there. Searched up to MAX_UP folders above it and MAX_DOWN
  * below each of those (MAX_FOLDERS in all), at the head side; a caller further away is not found.
  */
-export async function callersOf(moduleDir: string, io: CallerIo): Promise<string[]> {
+async function callersOf(moduleDir: string, io: CallerIo): Promise<string[]> {
   const repositories = io.repositories ?? [];
   const candidates: string[] = [];
   const add = (d: string) => {
@@ -77,4 +83,26 @@ export async function callersOf(moduleDir: string, io: CallerIo): Promise<string
     }
   }
   return out;
+}
+
+/**
+ * The callers a module is read through: a caller that is itself a module called from near it (a
+ * platform team's wrapper handing its own variables down) is read through its callers in turn, as
+ * the root applying both does, where the wrapper's variables have their values. A caller no one
+ * calls stays: read on its own, it gives what it can.
+ */
+export async function outerCallersOf(
+  moduleDir: string,
+  io: CallerIo,
+  wraps = 0,
+  seen: Set<string> = new Set([moduleDir]),
+): Promise<string[]> {
+  const out: string[] = [];
+  for (const caller of await callersOf(moduleDir, io)) {
+    if (seen.has(caller)) continue;
+    seen.add(caller);
+    const outer = wraps < MAX_WRAPS ? await outerCallersOf(caller, io, wraps + 1, seen) : [];
+    out.push(...(outer.length > 0 ? outer : [caller]));
+  }
+  return [...new Set(out)];
 }

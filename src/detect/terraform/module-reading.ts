@@ -4,8 +4,10 @@ import type { CoverageIo } from '../side-readers.js';
 import type { CapacityParser, SetParseResult, SourceFile, Unfollowed, UnresolvedDecl } from '../parser.js';
 import { fileReferences } from './templates.js';
 import { namesGpu } from '../kit/gpu-signal.js';
-import { evaluate } from './expr-eval.js';
+import { evaluate, evaluatePartly } from './expr-eval.js';
 import type { Scope, Value } from './expr-eval.js';
+import { Unk } from './expr-values.js';
+import type { PValue } from './expr-values.js';
 import { inputsFingerprint } from './inputs-fingerprint.js';
 import type { Locator } from './locator.js';
 import { isTfFile, locatorFor } from './tf-json.js';
@@ -13,6 +15,7 @@ import { asRecord } from './module-scope.js';
 import { parseModule, parseTerraformSet } from './terraform-parser.js';
 import type { TerraformBudget } from './expr-budget.js';
 import { copiesOf } from './copies.js';
+import { AFTER_APPLY } from './pool-context.js';
 import { ownSource } from './module-source.js';
 import type { OwnSource } from './module-source.js';
 
@@ -42,8 +45,6 @@ export interface FollowedModules {
 const META = new Set(['source', 'version', 'count', 'for_each', 'providers', 'depends_on']);
 // Copies of a module (count, for_each) read one by one; a longer list is not followed.
 const MAX_INSTANCES = 64;
-// Values only known once applied (ids, ARNs) stand in as this text, so the rest still evaluates.
-const AFTER_APPLY = '(known after apply)';
 // A variable file read as the one Terraform applies last (-var-file wins over the auto files).
 export const GIVEN_TFVARS = '~given.auto.tfvars';
 
@@ -75,7 +76,28 @@ function lenient(raw: unknown, scope: Scope, depth = 0): Value | undefined {
     for (const [k, x] of Object.entries(raw as Record<string, unknown>)) out[k] = lenient(x, scope, depth + 1) ?? AFTER_APPLY;
     return out;
   }
-  return undefined;
+  // An expression known but for what is known after apply (a map of pools built by a for
+  // expression, each named after a random id): those parts stand in as the placeholder too. Left
+  // out, the module would read its variable's default instead (no pools) where the call gives some.
+  const partly = evaluatePartly(raw, scope);
+  return partly.ok && afterApplyOnly(partly.value) ? withPlaceholders(partly.value) : undefined;
+}
+
+// What an unknown part names when it is only known once applied (expr-eval.ts).
+const AFTER_APPLY_CULPRIT = /, (?:another resource's attribute|a module output|a data source)$/;
+
+function afterApplyOnly(v: PValue): boolean {
+  if (v instanceof Unk) return !v.error && AFTER_APPLY_CULPRIT.test(v.culprit);
+  if (Array.isArray(v)) return v.every(afterApplyOnly);
+  if (v !== null && typeof v === 'object') return Object.values(v).every(afterApplyOnly);
+  return true;
+}
+
+function withPlaceholders(v: PValue): Value {
+  if (v instanceof Unk) return AFTER_APPLY;
+  if (Array.isArray(v)) return v.map(withPlaceholders);
+  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, withPlaceholders(x)]));
+  return v;
 }
 
 /** A value in HCL's own syntax, for a variable file. */
@@ -147,6 +169,8 @@ export type Collected = Required<ReturnType<typeof parseTerraformSet>> & {
   notFollowed: Unfollowed[];
   /** Templates rendered through the module: their own readings (YAML with `${…}`) give way. */
   supersedes?: string[];
+  /** Folders of the modules its own calls were read through: their own readings give way too. */
+  within?: string[];
 };
 
 // Modules calling modules: followed this deep.
@@ -245,7 +269,7 @@ export async function readCalls(
       }
       budget.left -= instances.length;
       const texts = await readFiles(io, side, moduleFiles);
-      const found: Collected = { decls: [], diagnostics: [], unresolved: [], notFollowed: [], supersedes: [] };
+      const found: Collected = { decls: [], diagnostics: [], unresolved: [], notFollowed: [], supersedes: [], within: [] };
       for (const inst of instances) {
         const args: Record<string, unknown> = {};
         for (const [name, value] of Object.entries(raw)) if (!META.has(name)) args[name] = value;
@@ -257,6 +281,7 @@ export async function readCalls(
         found.unresolved.push(...r.unresolved.map(placed));
         found.diagnostics.push(...r.diagnostics);
         found.supersedes?.push(...(r.supersedes ?? []));
+        found.within?.push(...(r.within ?? []));
         // An object the readers left unread in the module is raised when what the call gives changed.
         const given = inputsFingerprint(raw, scope);
         found.notFollowed.push(
@@ -294,7 +319,8 @@ async function readGiven(
   }
   const given = [...texts, { path: join(moduleDir, GIVEN_TFVARS), text: `${lines.join('\n')}\n` }];
   const inner = depth + 1 < MAX_DEPTH ? await readCalls(io, side, moduleDir, given, budget, depth + 1) : [];
-  const found: Collected = { decls: [], diagnostics: [], unresolved: [], notFollowed: [], supersedes: [] };
+  const found: Collected = { decls: [], diagnostics: [], unresolved: [], notFollowed: [], supersedes: [], within: [] };
+  for (const c of inner) if (!c.skipped) found.within?.push(c.moduleDir, ...(c.found.within ?? []));
   const manifests = await readManifests(io, side, given);
   for (const r of [withoutCalls(parseTerraformSet(given, budget.budget), inner), ...manifests, ...inner.map((c) => c.found)]) {
     found.decls.push(...r.decls);

@@ -9,6 +9,9 @@ import { GpuJustifyError } from '../../domain/errors.js';
 /** A key path into the block, for the locator: `'name'` or `['dynamic', 'guest_accelerator']`. */
 export type LocPath = readonly (string | readonly string[])[];
 
+/** What a module call's argument known only once applied (an id, a module output) stands in as, so the rest still evaluates. */
+export const AFTER_APPLY = '(known after apply)';
+
 export class Unknown extends GpuJustifyError {
   override readonly kind = 'unknown-value';
 }
