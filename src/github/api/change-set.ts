@@ -1,6 +1,6 @@
 import { anyParserAccepts, detectionReads, mayBeApplied } from '../../detect/detect-file.js';
-import { UnreadablePathError, submoduleReason } from '../../domain/files.js';
-import type { ChangeSet, TreeReader } from '../../domain/files.js';
+import { UnreadablePathError } from '../../domain/files.js';
+import type { ChangeSet } from '../../domain/files.js';
 import { MAX_FILE_CHARS } from '../../domain/limits.js';
 import { parseListedFiles } from './answers.js';
 import { ApiTreeReader } from './tree-reader.js';
@@ -13,12 +13,10 @@ import {
   FILES_PER_PAGE,
   GRAPHQL_WHOLE_BYTES,
   hasNext,
-  LINK_MODE,
   MAX_COMPARED_FILES,
   MAX_FILE_PAGES,
   normalise,
   parsersMightHold,
-  SUBMODULE_MODE,
   webHost,
 } from './listed-file.js';
 import type { ListedFile } from './listed-file.js';
@@ -26,6 +24,8 @@ import { textBefore } from './patch.js';
 import { refusalMessage } from './refused-files.js';
 import type { RefusedFile } from './refused-files.js';
 import { ApiTreeListing } from './tree-listing.js';
+import { blobId, notAFileAt } from './side-probes.js';
+import type { SideReader } from './side-probes.js';
 import { changedByTrees, MAX_LISTED_FILES } from './tree-diff.js';
 import type { UnlistedFiles } from './tree-diff.js';
 
@@ -60,8 +60,8 @@ export { ApiTreeReader } from './tree-reader.js';
  * with whatever else is read at that moment.
  */
 export class ApiChangeSet implements ChangeSet {
-  readonly base: TreeReader;
-  readonly head: TreeReader;
+  readonly base: SideReader;
+  readonly head: SideReader;
   /** The pull request's repository, so a Terraform module naming it by URL is read from the tree. */
   readonly repositories: readonly string[];
   readonly baseTree: ApiTreeReader;
@@ -348,46 +348,5 @@ export class ApiChangeSet implements ChangeSet {
       return;
     }
     for (const path of found.paths) paths.add(path);
-  }
-}
-
-/**
- * The git blob id GitHub gives for a path on one side (a hash of its content, known without the
- * file being downloaded); null when there is none. A failure to ask is null too: a side once known
- * by its id then differs, so a grant bound to it lapses rather than holds on nothing.
- */
-/** Why a path is there on a side but is no file (see ApiChangeSet's #notAFile); null for a file or nothing. */
-async function notAFileAt(listing: ApiTreeListing, tree: ApiTreeReader, path: string): Promise<string | null> {
-  const entry = await listing.entry(path);
-  if (entry !== null && entry.mode === SUBMODULE_MODE) return submoduleReason(entry.sha);
-  if (entry?.mode === LINK_MODE) {
-    try {
-      await tree.read(path);
-      return null;
-    } catch (err) {
-      if (err instanceof UnreadablePathError) return err.why;
-      throw err;
-    }
-  }
-  if (entry !== null) return null;
-  // Nothing of that name in its directory: is the directory itself inside a submodule or a link?
-  const parts = path.split('/');
-  for (let depth = parts.length - 1; depth > 0; depth--) {
-    const dir = parts.slice(0, depth).join('/');
-    const above = await listing.entry(dir);
-    if (above === null) continue;
-    if (above.mode === SUBMODULE_MODE) return `in ${dir}, ${submoduleReason(above.sha)}`;
-    if (above.mode === LINK_MODE)
-      return `in ${dir}, a symbolic link to a directory: the files it stands for were not read, so what it declares is unknown`;
-    return null;
-  }
-  return null;
-}
-
-async function blobId(tree: ApiTreeReader, path: string): Promise<string | null> {
-  try {
-    return (await tree.entry(path))?.sha ?? null;
-  } catch {
-    return null;
   }
 }

@@ -9,6 +9,7 @@ export { linksToChanged, type TreeLinks } from './linked-changes.js';
 export { loadPolicy, policyCandidates } from './policy-loader.js';
 export { type LoadedPull, loadPull, type PullRequestLike, targetFromPull } from './pull-target.js';
 export { withRefusedFiles } from './refused-files.js';
+export { sideReader } from './side-probes.js';
 export { ACTIONS_BOT, appSelfLogin, type SelfLogin } from './self-login.js';
 export { tokenClient } from './token-client.js';
 export { statusOf } from './tree-reader.js';

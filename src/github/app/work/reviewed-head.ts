@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { LoadedPolicy } from '../../../review/index.js';
-import { ApiTreeReader, loadPolicy } from '../../api/index.js';
+import { loadPolicy, sideReader } from '../../api/index.js';
 import type { GitHubClient, LoadedPull, RepoRef, SelfLogin } from '../../api/index.js';
 import type { ReviewedRecord } from './store.js';
 
@@ -33,7 +33,7 @@ interface Reviewed {
 export async function pushAlreadyReviewed(r: Reviewed, done: ReviewedRecord | null): Promise<boolean> {
   if (done === null || done.verdict === null || done.policy === undefined) return false;
   const { octokit, repo, pull } = r;
-  const policy = await loadPolicy(octokit, repo, new ApiTreeReader(octokit, repo, pull.target.baseSha));
+  const policy = await loadPolicy(octokit, repo, sideReader(octokit, repo, pull.target.baseSha));
   if (policyDigest(policy) !== done.policy) return false;
   const author = await r.self();
   const { data } = await octokit.rest.checks.listForRef({
