@@ -42,6 +42,12 @@ export const Request = z.discriminatedUnion('kind', [
      * against the same base and policy, its check written, is a redelivery and asks for nothing.
      */
     push: z.boolean().optional(),
+    /**
+     * The head the push moved from (GitHub's `before`). A push back to a head reviewed earlier
+     * (a force-push to a commit already judged) comes after the review of the head it left: it is
+     * a new push, not a redelivery, and is reviewed again.
+     */
+    before: Sha.optional(),
   }),
   /** `/gpu-justify` (any head), or "Re-run" on the check of one head (no comment then). */
   z.object({
