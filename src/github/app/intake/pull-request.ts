@@ -38,6 +38,9 @@ export function pullRequestIntake(deps: IntakeDeps): (context: PullRequestContex
       at: Date.now(),
       headSha: pr.head.sha,
       ...(payload.action === 'synchronize' ? { push: true, ...movedFrom(payload.before) } : {}),
+      // A new base names the head and base a review reads as a push does: a burst of them (or a
+      // redelivery) for a head and base already reviewed and checked is answered by that review.
+      ...(payload.action === 'edited' ? { push: true } : {}),
     };
     await submit(deps.work, deps.metrics, context.id, [{ data, requests: [request] }], context.log);
   };

@@ -38,8 +38,9 @@ export const Request = z.discriminatedUnion('kind', [
     at: z.number(),
     headSha: Sha,
     /**
-     * A push (`synchronize`): GitHub sends one per new head, so one for a head already reviewed
-     * against the same base and policy, its check written, is a redelivery and asks for nothing.
+     * A push (`synchronize`), or a new base (`edited`): GitHub sends one per new head or base, so
+     * one for a head already reviewed against the same base and policy, its check written, is a
+     * redelivery and asks for nothing.
      */
     push: z.boolean().optional(),
     /**
