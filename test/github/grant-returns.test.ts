@@ -9,8 +9,8 @@ import { QUEUE_FILE, clusterQueue } from './scenarios.js';
  * A grant covers what the approver saw, through pushes that come back to it: through the real App
  * over signed webhooks, after a maintainer's override, a push that lapses it and a force-push back
  * to the granted commit is a new push, reviewed again (never answered by the granted commit's old
- * check, as a redelivery would be); the queue file grown past the size limit with the same queue
- * lapses it; the queue file renamed with the same content holds nothing new.
+ * check, as a redelivery would be); the queue file grown past the size limit with the same queue,
+ * or renamed with the same content (a change at a file the approver did not see), lapses it.
  */
 
 const h = useApp();
@@ -72,6 +72,17 @@ describe('after an override, pushes that come back to it', () => {
     const padded = `${clusterQueue(12)}# ${'x'.repeat(1024 * 1024 + 16)}\n`;
     const run = await pushed(repo, NEWER_SHA, { ...repo.pr.headFiles, [QUEUE_FILE]: padded }, repo.checkRuns.length);
     expect(run?.conclusion).toBe('failure');
+    expect(ours(repo)).not.toContain('gpu-justify:override');
+  });
+
+  it('the queue file renamed with the same content lapses it: a change at a file the approver did not see', async () => {
+    const repo = await granted();
+    const { [QUEUE_FILE]: queue, ...rest } = repo.pr.headFiles;
+    const renamed = 'clusters/prod/queues-renamed.yaml';
+    repo.pr.renames = { [renamed]: QUEUE_FILE };
+    const run = await pushed(repo, NEWER_SHA, { ...rest, [renamed]: queue ?? '' }, repo.checkRuns.length);
+    expect(run?.conclusion).toBe('failure');
+    expect(run?.output.title).toMatch(/^Override lapsed/);
     expect(ours(repo)).not.toContain('gpu-justify:override');
   });
 
