@@ -33,7 +33,10 @@ export function loadYaml(file: string, text: string): YamlSource {
     };
   }
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  // Merge keys (`<<: *base`) are resolved as YAML 1.1, kubectl and Probot's own loader read them:
+  // an entry built through one is read as written, never dropped as malformed, so demand a pull
+  // request declares that way is judged as declared demand like any other entry.
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, merge: true });
   const lineAt = (offset: number): number => lineCounter.linePos(offset).line;
   const warnings = doc.warnings.map((w) => diagnostic(file, lineAt(w.pos[0]), 'warning', `YAML: ${w.message}`));
   if (doc.errors.length > 0) {

@@ -59,8 +59,7 @@ const shapes: Shape[] = [
   },
   {
     name: 'a new entry through a YAML merge key on the existing one',
-    // Enforce mode fails it (below); advise mode does not yet name it as declared demand: the
-    // entry built through `<<: *base` is not among the catalog's judged entries (open, SECURITY.md).
+    declared: true,
     head: (f) =>
       void (f[CATALOG_FILE] =
         `${CATALOG.replace('  - name: nightly-eval', '  - &base\n    name: nightly-eval')}  - <<: *base\n    name: eval-large\n    gpusPerJob: ${G}\n`),

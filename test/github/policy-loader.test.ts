@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { match } from '../helpers/match.js';
-import { ApiTreeReader } from '../../src/github/api/change-set.js';
+import { sideReader } from '../../src/github/api/side-probes.js';
 import { loadPolicy } from '../../src/github/api/policy-loader.js';
 import { DEFAULT_POLICY } from '../../src/domain/policy.js';
 import { GraphqlBlobs } from '../../src/github/api/graphql-blobs.js';
@@ -38,7 +38,7 @@ function serve(baseFiles: Record<string, string>): void {
 function load(selection: 'all' | 'selected' = 'all', graphql = false) {
   const octokit = testOctokit(fake.url, selection);
   const blobs = graphql ? new GraphqlBlobs(octokit) : null;
-  return loadPolicy(octokit, REPO, new ApiTreeReader(octokit, REPO, BASE_SHA, blobs), blobs);
+  return loadPolicy(octokit, REPO, sideReader(octokit, REPO, BASE_SHA, blobs), blobs);
 }
 
 describe('loadPolicy', () => {
@@ -265,7 +265,7 @@ describe('an inherited policy that cannot be read', () => {
       serve({});
       const octokit = tokenClient({ GITHUB_TOKEN: 'ghp_person', GITHUB_API_URL: fake.url });
 
-      const loaded = await loadPolicy(octokit, REPO, new ApiTreeReader(octokit, REPO, BASE_SHA));
+      const loaded = await loadPolicy(octokit, REPO, sideReader(octokit, REPO, BASE_SHA));
 
       expect(loaded.unread).toEqual([`acme/.github:${POLICY}`]);
     });

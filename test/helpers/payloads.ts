@@ -25,6 +25,8 @@ export interface PullRequestPayloadOptions {
   changes?: Record<string, unknown>;
   /** `pull_request.changed_files`; the recorded example's (1) when absent. */
   changedFiles?: number;
+  /** For `synchronize`: the head the push moved from; the recorded example's when absent. */
+  before?: string;
 }
 
 /** The repository every recorded pull_request example lives in. */
@@ -49,6 +51,7 @@ export function pullRequestPayload(options: PullRequestPayloadOptions): Record<s
   payload.pull_request.head.sha = options.headSha;
   if (options.action === 'synchronize') {
     payload.after = options.headSha;
+    if (options.before !== undefined) (payload as unknown as Record<string, unknown>).before = options.before;
   }
   if (options.repo) {
     const { owner, repo: name } = options.repo;

@@ -1,6 +1,6 @@
 import { anyParserAccepts, detectionReads, mayBeApplied } from '../../detect/detect-file.js';
 import { UnreadablePathError } from '../../domain/files.js';
-import type { ChangeSet, TreeReader } from '../../domain/files.js';
+import type { ChangeSet } from '../../domain/files.js';
 import { MAX_FILE_CHARS } from '../../domain/limits.js';
 import { parseListedFiles } from './answers.js';
 import { ApiTreeReader } from './tree-reader.js';
@@ -25,6 +25,7 @@ import { refusalMessage } from './refused-files.js';
 import type { RefusedFile } from './refused-files.js';
 import { ApiTreeListing } from './tree-listing.js';
 import { blobId, notAFileAt, notAFileOfBase } from './not-a-file.js';
+import type { SideReader } from './side-probes.js';
 import { changedByTrees, MAX_LISTED_FILES } from './tree-diff.js';
 import type { UnlistedFiles } from './tree-diff.js';
 
@@ -59,8 +60,8 @@ export { ApiTreeReader } from './tree-reader.js';
  * with whatever else is read at that moment.
  */
 export class ApiChangeSet implements ChangeSet {
-  readonly base: TreeReader;
-  readonly head: TreeReader;
+  readonly base: SideReader;
+  readonly head: SideReader;
   /** The pull request's repository, so a Terraform module naming it by URL is read from the tree. */
   readonly repositories: readonly string[];
   readonly baseTree: ApiTreeReader;

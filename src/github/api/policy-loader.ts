@@ -1,6 +1,5 @@
 import { diagnostic } from '../../domain/diagnostic.js';
 import type { Diagnostic } from '../../domain/diagnostic.js';
-import type { TreeReader } from '../../domain/files.js';
 import { DEFAULT_POLICY } from '../../domain/policy.js';
 import { POLICY_PATHS, readLocalPolicy } from '../../review/index.js';
 import type { LoadedPolicy } from '../../review/index.js';
@@ -8,6 +7,7 @@ import { policyFromObject } from '../../workloads/index.js';
 import { loadYaml } from '../../workloads/index.js';
 import { ApiTreeReader } from './change-set.js';
 import { statusOf } from './tree-reader.js';
+import type { SideReader } from './side-probes.js';
 import type { GitHubClient, RepoRef } from './client.js';
 import { describeFailure } from './errors.js';
 import type { BlobAt, GraphqlBlobs } from './graphql-blobs.js';
@@ -52,7 +52,7 @@ interface ParsedFile {
 export async function loadPolicy(
   octokit: GitHubClient,
   repo: RepoRef,
-  base: TreeReader,
+  base: SideReader,
   blobs: GraphqlBlobs | null = null,
 ): Promise<LoadedPolicy> {
   const remote: Remote = { octokit, blobs };

@@ -37,8 +37,16 @@ export function pullRequestIntake(deps: IntakeDeps): (context: PullRequestContex
       event: 'pull_request' as const,
       at: Date.now(),
       headSha: pr.head.sha,
-      ...(payload.action === 'synchronize' ? { push: true } : {}),
+      ...(payload.action === 'synchronize' ? { push: true, ...movedFrom(payload.before) } : {}),
+      // A new base names the head and base a review reads as a push does: a burst of them (or a
+      // redelivery) for a head and base already reviewed and checked is answered by that review.
+      ...(payload.action === 'edited' ? { push: true } : {}),
     };
     await submit(deps.work, deps.metrics, context.id, [{ data, requests: [request] }], context.log);
   };
+}
+
+/** The head a push moved from, when GitHub names one as a commit id (a request holding another would be dropped whole). */
+function movedFrom(before: unknown): { before?: string } {
+  return typeof before === 'string' && /^[0-9a-f]{40}$/.test(before) ? { before } : {};
 }

@@ -1,4 +1,4 @@
-import { ApiTreeReader } from '../../api/index.js';
+import { sideReader } from '../../api/index.js';
 import type { GitHubClient, Logger, RepoRef } from '../../api/index.js';
 import { commandNoLongerStands } from '../../overrides/index.js';
 import { describeFailure } from '../../api/index.js';
@@ -101,7 +101,7 @@ export async function override(c: CommandContext, request: Extract<Request, { ki
   const { by: login, reason, commentId, createdAt } = request;
   const answer = (text: string) => reply(octokit, repo, pull.target.number, `${REPLY_MARKER}\n@${login} ${text}`);
   // The base branch's policy decides: a pull request cannot grant itself the right.
-  const base = new ApiTreeReader(octokit, repo, pull.target.baseSha);
+  const base = sideReader(octokit, repo, pull.target.baseSha);
   const policy = await loadPolicy(octokit, repo, base);
   const decision = await decideOverride(octokit, {
     repo,

@@ -240,7 +240,11 @@ async function answer(deps: WorkDeps, c: CommandContext, key: string, request: R
           : done !== null &&
             (done.at >= request.at ||
               (request.push === true &&
-                (await pushAlreadyReviewed({ octokit, repo, pull, self: deps.self, checkName: deps.instance.checkName }, done))));
+                (await pushAlreadyReviewed(
+                  { octokit, repo, pull, self: deps.self, checkName: deps.instance.checkName },
+                  done,
+                  request.before === undefined ? null : await c.store.reviewed(key, request.before, pull.target.baseSha),
+                ))));
       if (answered) log.debug({ headSha: pull.target.headSha }, 'event answered by a review of the same head');
       else await c.review();
       return;

@@ -38,10 +38,17 @@ export const Request = z.discriminatedUnion('kind', [
     at: z.number(),
     headSha: Sha,
     /**
-     * A push (`synchronize`): GitHub sends one per new head, so one for a head already reviewed
-     * against the same base and policy, its check written, is a redelivery and asks for nothing.
+     * A push (`synchronize`), or a new base (`edited`): GitHub sends one per new head or base, so
+     * one for a head already reviewed against the same base and policy, its check written, is a
+     * redelivery and asks for nothing.
      */
     push: z.boolean().optional(),
+    /**
+     * The head the push moved from (GitHub's `before`). A push back to a head reviewed earlier
+     * (a force-push to a commit already judged) comes after the review of the head it left: it is
+     * a new push, not a redelivery, and is reviewed again.
+     */
+    before: Sha.optional(),
   }),
   /** `/gpu-justify` (any head), or "Re-run" on the check of one head (no comment then). */
   z.object({

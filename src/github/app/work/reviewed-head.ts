@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { LoadedPolicy } from '../../../review/index.js';
-import { ApiTreeReader, loadPolicy } from '../../api/index.js';
+import { loadPolicy, sideReader } from '../../api/index.js';
 import type { GitHubClient, LoadedPull, RepoRef, SelfLogin } from '../../api/index.js';
 import type { ReviewedRecord } from './store.js';
 
@@ -28,12 +28,16 @@ interface Reviewed {
  * review reached a verdict against the same base, the policy read now digests as the one that
  * judged then (an organisation's or `_extends` file may have changed since), and the head carries
  * a completed check of ours. Anything else reviews again; a re-run (`/gpu-justify`, the check's
- * "Re-run") is not asked here and forces a review past its window.
+ * "Re-run") is not asked here and forces a review past its window. GitHub's redelivery of a push
+ * names the head it moved from, reviewed (if at all) before this one; a force-push back to a head
+ * already judged names one reviewed since (`left`), and that head's old check, which may carry a
+ * grant since lapsed or a grantor since gone, does not answer for it.
  */
-export async function pushAlreadyReviewed(r: Reviewed, done: ReviewedRecord | null): Promise<boolean> {
+export async function pushAlreadyReviewed(r: Reviewed, done: ReviewedRecord | null, left: ReviewedRecord | null = null): Promise<boolean> {
   if (done === null || done.verdict === null || done.policy === undefined) return false;
+  if (left !== null && left.at >= done.at) return false;
   const { octokit, repo, pull } = r;
-  const policy = await loadPolicy(octokit, repo, new ApiTreeReader(octokit, repo, pull.target.baseSha));
+  const policy = await loadPolicy(octokit, repo, sideReader(octokit, repo, pull.target.baseSha));
   if (policyDigest(policy) !== done.policy) return false;
   const author = await r.self();
   const { data } = await octokit.rest.checks.listForRef({
