@@ -58,7 +58,7 @@ const CPU_EDIT = "param upgradeChannel string = 'stable'";
 async function review(base: Tree, head: Tree) {
   const r = await detectPr(base, head);
   return {
-    delta: r.changes.reduce((n, c) => n + (c.gpusAfter ?? 0) - (c.gpusBefore ?? 0), 0),
+    delta: r.changes.reduce((n, c) => n + c.gpusAfter - c.gpusBefore, 0),
     changes: r.changes.length,
     notFollowed: r.coverage.some((c) => c.state === 'not-followed'),
   };
