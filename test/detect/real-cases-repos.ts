@@ -5,6 +5,40 @@ import type { RealCase } from './real-case.js';
  * Terraform with local modules and templates, Pulumi programs.
  */
 export const REPO_CASES: readonly RealCase[] = [
+  // Azure/AKS-Construction: one VM size parameter sizes the system pool (properties: aksProperties, a
+  // union() holding network outputs) and the user pool (a module whose pool properties are union({…}, …)).
+  {
+    id: 'AKS-Construction Bicep: agentVMSize Standard_D4ds_v5 → Standard_NC24ads_A100_v4',
+    target: 'bicep/aks-construction',
+    edits: [['main.bicep', "param agentVMSize string = 'Standard_D4ds_v5'", "param agentVMSize string = 'Standard_NC24ads_A100_v4'"]],
+    expect: [['aks-node-pool', 'userpool01', 0, 3]],
+    today: {
+      outcome: 'not-followed',
+      reason:
+        "the system pool sits in properties: aksProperties, a union() that also holds another resource's outputs; the floor names the size",
+    },
+    why: 'the user pool (aksagentpool.bicep, module userNodePool) has count: agentCount, 3 by default, × 1 A100 of Standard_NC24ads_A100_v4',
+  },
+  {
+    id: 'AKS-Construction Bicep: upgradeChannel none → stable (negative control)',
+    target: 'bicep/aks-construction',
+    edits: [['main.bicep', "param upgradeChannel string = 'none'", "param upgradeChannel string = 'stable'"]],
+    expect: [],
+    why: 'no pool is GPU-sized and no size or count changes',
+  },
+  // unionai-oss/deploy-flyte: EKS managed node groups built by a for over locals merged with defaults
+  // whose subnet_ids is a module output.
+  {
+    id: 'deploy-flyte EKS: worker-gpu-on-demand max_size 3 → 6',
+    target: 'terraform-eks/deploy-flyte-eks',
+    edits: [['eks.tf', /(gpu_count {11}= 8\n {6}max_size {12}= )3/, '$16']],
+    expect: [['eks-node-group', 'worker-gpu-on-demand', 24, 48]],
+    today: {
+      outcome: 'not-followed',
+      reason: 'the node-group locals also feed the autoscaling-group tags (nvidia.com/gpu), which no reader accounts for',
+    },
+    why: 'g4dn.metal has 8 T4; max_size 3 × 8 → 6 × 8',
+  },
   // redhat-hpc/openshift-batch: Kueue ClusterQueues of two teams and a shared pool, one file each, quotas quoted.
   {
     id: 'openshift-batch team-a-cq: nvidia.com/gpu quota "4" → "8"',

@@ -7,6 +7,8 @@ import type { AccountedLines, Unfollowed, UnresolvedDecl } from '../parser.js';
 import { groupCopies } from '../terraform/copies.js';
 import type { CopyReading } from '../terraform/copies.js';
 import { bindScope, evaluate, loopItems, loopParts } from './evaluate.js';
+import { arrayItemFields, fieldsOf, literalFields, property, valueFields } from './fields.js';
+import type { Field, Fields } from './fields.js';
 import { BicepUnknown } from './values.js';
 import type { BicepScope, BicepValue } from './values.js';
 
@@ -43,18 +45,6 @@ export type ModuleReader = (call: ModuleCall) => PoolsFound;
 
 const line = (n: Node): number => n.startPosition.row + 1;
 
-/** `{ key: value }` → the value node of `key`, or null. */
-function property(obj: Node | null, key: string): Node | null {
-  if (obj?.type !== 'object') return null;
-  for (const prop of obj.namedChildren) {
-    if (prop?.type !== 'object_property') continue;
-    const [k, v] = prop.namedChildren;
-    const name = k?.type === 'string' ? k.text.slice(1, -1) : k?.text;
-    if (name === key) return v ?? null;
-  }
-  return null;
-}
-
 /**
  * GPU node pools of AKS clusters in one Bicep file: a managedClusters resource's
  * `properties.agentPoolProfiles`, managedClusters/agentPools resources, and the pools handed
@@ -71,34 +61,47 @@ export function readAksPools(file: string, root: Node, scope: BicepScope, out: P
     const type = target.text.slice(1, -1);
     const isModule = decl.type === 'module_declaration';
     const where = `${isModule ? 'module' : 'resource'} ${symbol.text}`;
-    let reader: ((body: Node, s: BicepScope, into: PoolsFound) => void) | null = null;
+    // Each reader says whether it read the declaration whole: one it could not (properties built by an
+    // expression it cannot evaluate) is left out of what is accounted for, so the floor names its GPU lines.
+    let reader: ((body: Node, s: BicepScope, into: PoolsFound) => boolean) | null = null;
     if (decl.type === 'resource_declaration' && type.startsWith(CLUSTER)) {
       reader = (body, s, into) => {
-        const pools = property(property(body, 'properties'), 'agentPoolProfiles');
-        for (const pool of poolItems(file, where, 'agentPoolProfiles', pools, s, into))
-          readPool(file, where, pool.node, pool.node, pool.scope, into);
+        const props = fieldsOf(property(body, 'properties'), s);
+        if (props instanceof BicepUnknown) return unreadObject(file, where, 'properties', body, into, props.culprit);
+        const pools = poolItems(file, where, 'agentPoolProfiles', props?.get('agentPoolProfiles') ?? null, s, into);
+        return pools !== null && readPools(file, where, pools, into);
       };
     } else if (decl.type === 'resource_declaration' && type.startsWith(AGENT_POOL)) {
-      reader = (body, s, into) => readPool(file, where, body, property(body, 'properties'), s, into);
+      reader = (body, s, into) => {
+        const props = fieldsOf(property(body, 'properties'), s);
+        if (props instanceof BicepUnknown) return unreadObject(file, where, 'properties', body, into, props.culprit);
+        return readPool(file, where, literalFields(body, s), props, into);
+      };
     } else if (isModule && AVM_CLUSTER.test(type)) {
       reader = (body, s, into) => {
-        const params = property(body, 'params');
+        const params = fieldsOf(property(body, 'params'), s);
+        if (params instanceof BicepUnknown) return unreadObject(file, where, 'params', body, into, params.culprit);
+        let whole = true;
         for (const key of AVM_POOL_PARAMS) {
-          const v = property(params, key);
-          const pools = v?.type === 'object' ? [{ node: v, scope: s }] : poolItems(file, where, key, v, s, into);
-          for (const pool of pools) readPool(file, where, pool.node, pool.node, pool.scope, into);
+          const pools = poolItems(file, where, key, params?.get(key) ?? null, s, into);
+          whole = pools !== null && readPools(file, where, pools, into) && whole;
         }
+        return whole;
       };
     } else if (isModule) {
-      reader = (body, s, into) => add(into, readModule({ file, symbol: symbol.text, target: type, body, scope: s, line: line(decl) }));
+      reader = (body, s, into) => {
+        add(into, readModule({ file, symbol: symbol.text, target: type, body, scope: s, line: line(decl) }));
+        return true;
+      };
     }
     if (reader === null) continue;
-    read.push(decl);
-    if (value.type === 'for_statement') readCopies(file, where, value, scope, out, reader);
+    let whole = true;
+    if (value.type === 'for_statement') whole = readCopies(file, where, value, scope, out, reader);
     else {
       const body = bodyOf(file, where, value, scope, out);
-      if (body !== null) reader(body, scope, out);
+      if (body !== null) whole = reader(body, scope, out);
     }
+    if (whole) read.push(decl);
   }
   return read;
 }
@@ -121,8 +124,8 @@ function readCopies(
   loop: Node,
   scope: BicepScope,
   out: PoolsFound,
-  read: (body: Node, s: BicepScope, into: PoolsFound) => void,
-): void {
+  read: (body: Node, s: BicepScope, into: PoolsFound) => boolean,
+): boolean {
   let copies: ReturnType<typeof loopItems>;
   try {
     copies = loopItems(loop, scope);
@@ -139,17 +142,18 @@ function readCopies(
       read(object, bindScope(scope, vars), probe);
     }
     const all = [...probe.decls, ...probe.unresolved];
-    if (all.length === 0 && probe.diagnostics.length === 0) return;
+    if (all.length === 0 && probe.diagnostics.length === 0) return true;
     out.unresolved.push(...all.map((d) => ({ file: d.file, line: d.line, kind: d.kind, name: d.name })));
     out.notFollowed.push(...probe.notFollowed);
     out.accounted.push(...probe.accounted);
     out.diagnostics.push(
       diagnostic(file, line(loop), 'warning', `${where}: its copies come from ${err.culprit}: cannot tell how many GPU pools it declares`),
     );
-    return;
+    return true;
   }
   const readings: CopyReading[] = [];
   const seen = new Set<string>();
+  let whole = true;
   for (const copy of copies) {
     let body = copy.body;
     if (body?.type === 'if_statement') {
@@ -169,7 +173,7 @@ function readCopies(
     }
     if (body === null) continue;
     const found = noPools();
-    read(body, copy.scope, found);
+    whole = read(body, copy.scope, found) && whole;
     readings.push({ key: copy.key, decls: found.decls, unresolved: found.unresolved });
     out.notFollowed.push(...found.notFollowed);
     out.accounted.push(...found.accounted);
@@ -182,6 +186,7 @@ function readCopies(
   const grouped = groupCopies(readings);
   out.decls.push(...grouped.decls);
   out.unresolved.push(...grouped.unresolved);
+  return whole;
 }
 
 /** The object a declaration creates: itself, or the body of `if (…)` when the condition holds. */
@@ -203,54 +208,56 @@ function bodyOf(file: string, where: string, value: Node, scope: BicepScope, out
 }
 
 /**
- * The pools of a pool list, each with the scope it is read in: the items of an array, or the
- * copies of `[for p in pools: {…}]`. A list built otherwise (a function, a variable) is evaluated
- * and its pools read as values. A list that cannot be told is said, when it or the list a loop runs
- * over names a GPU VM size.
+ * The pools of a pool list, each read in its scope: the items of an array (each an object literal or
+ * an expression that builds one), the copies of `[for p in pools: {…}]`, or the items of a list an
+ * expression builds (a variable, `concat(…)`, `array(union(…))`); AVM's single-pool parameters are
+ * one object. Null when the list cannot be told: said when it, or the list a loop runs over, names a
+ * GPU VM size, and never read as no pools.
  */
-function poolItems(
-  file: string,
-  where: string,
-  key: string,
-  node: Node | null,
-  scope: BicepScope,
-  out: PoolsFound,
-): { node: Node; scope: BicepScope }[] {
-  if (node === null) return [];
-  if (node.type === 'array') return arrayItems(node).map((n) => ({ node: n, scope }));
-  if (node.type === 'for_statement') {
+function poolItems(file: string, where: string, key: string, field: Field | null, scope: BicepScope, out: PoolsFound): Fields[] | null {
+  if (field === null) return [];
+  const node = field.node;
+  if (node?.type === 'array') {
+    const items: Fields[] = [];
+    for (const fields of arrayItemFields(node, scope)) {
+      if (fields instanceof BicepUnknown) return unreadList(file, where, key, node, scope, out, fields.culprit);
+      if (fields !== null) items.push(fields);
+    }
+    return items;
+  }
+  if (node?.type === 'for_statement') {
     try {
-      const items: { node: Node; scope: BicepScope }[] = [];
+      const items: Fields[] = [];
       for (const copy of loopItems(node, scope)) {
         let body = copy.body;
         if (body?.type === 'if_statement') {
           if (evaluate(body.namedChildren[0] ?? null, copy.scope) !== true) continue;
           body = body.namedChildren[1] ?? null;
         }
-        if (body?.type === 'object') items.push({ node: body, scope: copy.scope });
+        const fields = fieldsOf(body, copy.scope);
+        if (fields instanceof BicepUnknown) throw fields;
+        if (fields !== null) items.push(fields);
       }
       return items;
     } catch (err) {
       if (!(err instanceof BicepUnknown)) throw err;
-      unreadList(file, where, key, node, scope, out, err.culprit);
-      return [];
+      return unreadList(file, where, key, node, scope, out, err.culprit);
     }
   }
-  unreadList(file, where, key, node, scope, out, null);
-  return [];
+  if (node?.type === 'object') return [literalFields(node, scope)];
+  let listed: BicepValue;
+  try {
+    listed = field.value();
+  } catch (err) {
+    if (!(err instanceof BicepUnknown)) throw err;
+    return unreadList(file, where, key, field.at, scope, out, err.culprit);
+  }
+  const values = Array.isArray(listed) ? listed : [listed];
+  return values.flatMap((v) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? [valueFields(field.at, v)] : []));
 }
 
 /** A pool list this tool cannot read: said when it, or the list a loop runs over, names a GPU VM size. */
-function unreadList(
-  file: string,
-  where: string,
-  key: string,
-  node: Node,
-  scope: BicepScope,
-  out: PoolsFound,
-  culprit: string | null,
-): void {
-  if (node.type === 'object') return;
+function unreadList(file: string, where: string, key: string, node: Node, scope: BicepScope, out: PoolsFound, culprit: string): null {
   // `[for item in list: {…}]`: the initializer, the list, the body, in that order.
   const iterable = node.type === 'for_statement' ? node.namedChildren[1] : null;
   let listed: BicepValue = null;
@@ -259,16 +266,37 @@ function unreadList(
   } catch (err) {
     if (!(err instanceof BicepUnknown)) throw err;
   }
-  if (!/gpu|standard_n[cdv]/i.test(node.text) && !namesGpuSize(listed)) return;
+  if (!/gpu|standard_n[cdv]/i.test(node.text) && !namesGpuSize(listed)) return null;
   out.diagnostics.push(
     diagnostic(
       file,
       line(node),
       'warning',
-      `${where}: ${key} is built by an expression (${node.type.replace(/_/g, ' ')}) this tool does not evaluate${culprit === null ? '' : ` (${culprit})`}; the GPUs of its pools are not counted`,
+      `${where}: ${key} is built by an expression (${node.type.replace(/_/g, ' ')}) this tool does not evaluate (${culprit}); the GPUs of its pools are not counted`,
     ),
   );
   out.unresolved.push({ file, line: line(node), kind: KIND, name: `${where.split(' ')[1] ?? 'pools'}.${key}` });
+  return null;
+}
+
+/** An object holding pools (a cluster's properties, a module's params) built by an expression that cannot be told. */
+function unreadObject(file: string, where: string, key: string, body: Node, out: PoolsFound, culprit: string): false {
+  if (/gpu|standard_n[cdv]/i.test(body.text))
+    out.diagnostics.push(
+      diagnostic(
+        file,
+        line(body),
+        'warning',
+        `${where}: ${key} is built by an expression this tool cannot evaluate (${culprit}); the GPUs of its pools are not counted`,
+      ),
+    );
+  return false;
+}
+
+function readPools(file: string, where: string, pools: readonly Fields[], out: PoolsFound): boolean {
+  let whole = true;
+  for (const pool of pools) whole = readPool(file, where, pool, pool, out) && whole;
+  return whole;
 }
 
 function namesGpuSize(v: BicepValue): boolean {
@@ -277,15 +305,11 @@ function namesGpuSize(v: BicepValue): boolean {
   return v !== null && typeof v === 'object' && Object.values(v).some(namesGpuSize);
 }
 
-function arrayItems(node: Node | null): Node[] {
-  return node?.type === 'array' ? node.namedChildren.filter((c): c is Node => c !== null && c.type === 'object') : [];
-}
-
-function readPool(file: string, where: string, pool: Node, props: Node | null, scope: BicepScope, out: PoolsFound): void {
-  const nameNode = property(pool, 'name');
+/** One pool; false when its VM size cannot be told (the declaration is then not read whole). */
+function readPool(file: string, where: string, pool: Fields, props: Fields | null, out: PoolsFound): boolean {
   let name = `${where.split(' ')[1] ?? 'pool'}`;
   try {
-    const v = nameNode ? evaluate(nameNode, scope) : null;
+    const v = pool.get('name')?.value() ?? null;
     // `cluster/pool`, the older way to name a child resource.
     if (typeof v === 'string' && v !== '') name = v.split('/').pop() ?? v;
   } catch (err) {
@@ -294,30 +318,31 @@ function readPool(file: string, where: string, pool: Node, props: Node | null, s
   const label = `${where}, pool ${name}`;
   const warn = (at: Node, why: string) =>
     out.diagnostics.push(diagnostic(file, line(at), 'warning', `${label}: ${why}; its GPUs are not counted`));
-  const sizeNode = property(props, 'vmSize');
-  if (sizeNode === null) return;
+  const sizeField = props?.get('vmSize') ?? null;
+  if (sizeField === null) return true;
   let size: BicepValue;
   try {
-    size = evaluate(sizeNode, scope);
+    size = sizeField.value();
   } catch (err) {
     if (!(err instanceof BicepUnknown)) throw err;
     // A system pool's size from a parameter is almost always a CPU size: only a pool that says GPU is warned about.
-    if (/gpu/i.test(pool.text)) warn(sizeNode, `vmSize = ${sizeNode.text}: ${err.culprit}`);
-    return;
+    if (/gpu/i.test(pool.text)) warn(sizeField.at, `vmSize = ${sizeField.text}: ${err.culprit}`);
+    return false;
   }
-  if (typeof size !== 'string') return;
+  if (typeof size !== 'string') return true;
   const row = lookupInstanceType(size);
   if (row === null) {
-    if (looksLikeGpuType(size)) warn(sizeNode, `VM size ${size} is not in the GPU catalog`);
-    return;
+    if (!looksLikeGpuType(size)) return true;
+    warn(sizeField.at, `VM size ${size} is not in the GPU catalog`);
+    return false;
   }
-  const counted = nodeCount(props, scope);
+  const counted = nodeCount(props);
   if ('unknown' in counted) {
-    warn(counted.at ?? pool, counted.unknown);
-    out.unresolved.push({ file, line: line(counted.at ?? pool), kind: KIND, name });
-    return;
+    warn(counted.at ?? pool.at, counted.unknown);
+    out.unresolved.push({ file, line: line(counted.at ?? pool.at), kind: KIND, name });
+    return true;
   }
-  const at = counted.at ?? pool;
+  const at = counted.at ?? pool.at;
   const gpus = counted.nodes * row.gpus;
   out.decls.push({
     file,
@@ -336,30 +361,33 @@ function readPool(file: string, where: string, pool: Node, props: Node | null, s
       },
     ],
   });
+  return true;
 }
 
 type Counted = { nodes: number; at: Node | null; note?: string } | { unknown: string; at: Node | null };
 
 /** maxCount when the pool autoscales, else count (1 when not set, as AKS creates one node). */
-function nodeCount(props: Node | null, scope: BicepScope): Counted {
-  const flagNode = property(props, 'enableAutoScaling');
+function nodeCount(props: Fields | null): Counted {
+  const flag = props?.get('enableAutoScaling') ?? null;
   let autoscaled: boolean;
   try {
-    autoscaled = flagNode !== null && evaluate(flagNode, scope) === true;
+    autoscaled = flag !== null && flag.value() === true;
   } catch (err) {
     if (!(err instanceof BicepUnknown)) throw err;
-    return { unknown: `enableAutoScaling = ${flagNode?.text ?? ''}: ${err.culprit}`, at: flagNode };
+    return { unknown: `enableAutoScaling = ${flag?.text ?? ''}: ${err.culprit}`, at: flag?.at ?? null };
   }
   const key = autoscaled ? 'maxCount' : 'count';
-  const node = property(props, key);
-  if (node === null)
-    return autoscaled ? { unknown: 'autoscales but maxCount is not set', at: flagNode } : { nodes: 1, at: null, note: 'count not set: 1' };
+  const field = props?.get(key) ?? null;
+  if (field === null)
+    return autoscaled
+      ? { unknown: 'autoscales but maxCount is not set', at: flag?.at ?? null }
+      : { nodes: 1, at: null, note: 'count not set: 1' };
   try {
-    const v = evaluate(node, scope);
-    if (typeof v === 'number' && Number.isInteger(v) && v >= 0) return { nodes: v, at: node };
-    return { unknown: `${key} is ${JSON.stringify(v)}, not a whole number`, at: node };
+    const v = field.value();
+    if (typeof v === 'number' && Number.isInteger(v) && v >= 0) return { nodes: v, at: field.at };
+    return { unknown: `${key} is ${JSON.stringify(v)}, not a whole number`, at: field.at };
   } catch (err) {
     if (!(err instanceof BicepUnknown)) throw err;
-    return { unknown: `${key} = ${node.text}: ${err.culprit}`, at: node };
+    return { unknown: `${key} = ${field.text}: ${err.culprit}`, at: field.at };
   }
 }

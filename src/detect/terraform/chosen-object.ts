@@ -1,4 +1,5 @@
-import { evalExpr, evaluate, Unresolved } from './expr-eval.js';
+import { evalExpr, evaluatePartly, Unresolved } from './expr-eval.js';
+import { Unk } from './expr-values.js';
 import type { Scope } from './expr-eval.js';
 import { ExprSyntaxError, parseTemplate } from './expr-parse.js';
 import type { Expr } from './expr-parse.js';
@@ -15,6 +16,7 @@ export type ChosenObject =
 
 export function chooseObject(raw: unknown, scope: Scope, depth = 0): ChosenObject {
   if (raw === null) return { ok: true, absent: true };
+  if (raw instanceof Unk) return { ok: false, culprit: raw.culprit };
   const viaLocal = depth < LOCAL_HOPS ? localDefinition(raw, scope) : undefined;
   if (viaLocal !== undefined) return chooseObject(viaLocal, scope, depth + 1);
   if (typeof raw !== 'string')
@@ -78,8 +80,13 @@ function localDefinition(raw: unknown, scope: Scope): unknown {
   return def === null || def === undefined ? undefined : def;
 }
 
+/**
+ * Any other expression (`{ for k, v in local.groups : k => {…} }`), evaluated partly: a field
+ * known only once applied (subnet_ids from a module output) stays unknown inside its group and
+ * spoils only what reads it, never the groups' sizes beside it.
+ */
 function whole(raw: string, scope: Scope): ChosenObject {
-  const r = evaluate(raw, scope);
+  const r = evaluatePartly(raw, scope);
   if (!r.ok) return { ok: false, culprit: r.culprit };
   if (r.value === null) return { ok: true, absent: true };
   return isRecord(r.value) ? { ok: true, absent: false, fields: r.value } : { ok: false, culprit: 'a value that is not an object' };
@@ -92,5 +99,5 @@ function truthy(v: unknown): boolean {
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
+  return v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Unk);
 }

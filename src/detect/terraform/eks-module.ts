@@ -1,7 +1,7 @@
 import { chooseObject } from './chosen-object.js';
 import { nameOr } from './eks-aks.js';
 import { bottlerocketSettings, bottlerocketSharing } from '../kit/bottlerocket-settings.js';
-import { evaluate } from './expr-eval.js';
+import { evaluate, Unk } from './expr-eval.js';
 import type { Scope } from './expr-eval.js';
 import { literalString, mostGpus, stringList, typeGpus } from './gpu-shape.js';
 import type { NodeGpus, PoolReadingSharing } from './gpu-shape.js';
@@ -144,7 +144,7 @@ export function objectOf(
   what: string,
   path: readonly string[] = [what],
 ): Record<string, unknown> | typeof ABSENT | null {
-  if (typeof raw !== 'string' && raw !== null) return asRecord(raw);
+  if (typeof raw !== 'string' && raw !== null && !(raw instanceof Unk)) return asRecord(raw);
   const chosen = chooseObject(raw, ctx.scope);
   if (!chosen.ok) {
     ctx.warn(ctx.line(path), `${what} comes from ${chosen.culprit}: cannot tell the GPU count`);

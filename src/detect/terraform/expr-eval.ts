@@ -49,6 +49,8 @@ export function evaluatePartly(raw: unknown, scope: Scope): PartlyEvaluated {
 export function evalJson(raw: unknown, scope: Scope): PValue {
   scope.budget.charge();
   if (raw === null || typeof raw === 'boolean' || typeof raw === 'number') return raw;
+  // A part already found unknown (an object evaluated partly, chosen-object.ts) stays unknown where read.
+  if (raw instanceof Unk) return raw;
   if (typeof raw === 'string') {
     if (!raw.includes('${') && !raw.includes('%{')) return raw.replace(/\$\$\{/g, '${').replace(/%%\{/g, '%{');
     return evalExpr(

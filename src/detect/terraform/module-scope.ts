@@ -1,6 +1,7 @@
 import { TerraformBudget } from './expr-budget.js';
 import { evalExpr, evalJson, Unresolved } from './expr-eval.js';
 import type { PValue, Scope, Value } from './expr-eval.js';
+import { Unk } from './expr-values.js';
 import { convert, typeOf } from './expr-types.js';
 import type { HclBody } from './hcl.js';
 import { templateFileData, TREE_DATA_SOURCES } from './template-data.js';
@@ -172,5 +173,5 @@ export function moduleScope(files: readonly ModuleFile[], options: ScopeOptions 
 }
 
 export function asRecord(v: unknown): Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  return v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Unk) ? (v as Record<string, unknown>) : {};
 }
