@@ -138,16 +138,6 @@ export const EXPECTED_TO_FAIL: readonly ExpectedFailure[] = [
     },
   ]),
   {
-    rewrite: 'kustomize-component',
-    cases: [
-      'KAI default-parent-queue: cpu quota 0 → 16000 (negative control)',
-      'karpenter-blueprints auto mode gpu pool: cpu limit 100 → 200 (negative control, CPU-only edit beside a GPU limit)',
-      'aks-kueue-sample team-a-cq: cpu quota 24 → 32 (negative control, a GPU quota beside it)',
-    ],
-    reason:
-      "false alarm: a patch in a kustomize Component is read with the Component's own kustomization, which has no resources, so its base is unknown; the kustomization in the folder above that includes the Component is not searched for (only the usual overlay folders are)",
-  },
-  {
     rewrite: 'symlink-inside',
     cases: ['nebius k8s-training tfvars: cpu_nodes_count 2 → 3 (negative control)'],
     reason:
