@@ -123,12 +123,6 @@ export const EXPECTED_TO_FAIL: readonly ExpectedFailure[] = [
     reason:
       "false alarm: wrapped in a local module whose call leaves the pools' counts unknown, a changed module file whose parsed content differs is not followed (module-unknown-call.test.ts: a count doubled there was a silent pass); that rule cannot tell a CPU-only field (`location_policy`) from a count, so this control is not followed too",
   },
-  ...['tf-json', 'tf-json-interpolated'].map((rewrite): ExpectedFailure => ({
-    rewrite,
-    cases: ['nvidia-terraform-modules eks: cluster_version 1.32 → 1.33, beside gpu_ami_id (negative control)'],
-    reason:
-      'false alarm: the `eks_managed_node_groups` of a registry `terraform-aws-modules/eks` call in JSON syntax are not read (the same call in HCL is), so the GPU variables they take (`gpu_instance_type`, `desired_count_gpu_nodes`) feed nothing read and `variables.tf.json` is not followed; the positives of this module are not followed the same way, never silent',
-  })),
   ...['tf-manifest-object', 'tf-manifest-yamlencode'].flatMap((rewrite): ExpectedFailure[] => [
     {
       rewrite,
