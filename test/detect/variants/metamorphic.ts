@@ -123,14 +123,6 @@ export const EXPECTED_TO_FAIL: readonly ExpectedFailure[] = [
     reason:
       "false alarm: wrapped in a local module whose call leaves the pools' counts unknown, a changed module file whose parsed content differs is not followed (module-unknown-call.test.ts: a count doubled there was a silent pass); that rule cannot tell a CPU-only field (`location_policy`) from a count, so this control is not followed too",
   },
-  ...['tf-manifest-object', 'tf-manifest-yamlencode'].flatMap((rewrite): ExpectedFailure[] => [
-    {
-      rewrite,
-      cases: ['accelerated-platforms ComputeClass gpu-l4-24gb-x2: active migration off (negative control)'],
-      reason:
-        'false alarm: a ComputeClass written as an HCL object is left to the floor, which names its GPU priorities; as YAML (or a heredoc) it is read, count unknown at both sides, no change',
-    },
-  ]),
   {
     rewrite: 'symlink-inside',
     cases: ['nebius k8s-training tfvars: cpu_nodes_count 2 → 3 (negative control)'],
