@@ -7,6 +7,8 @@ import type { AccountedLines, Unfollowed, UnresolvedDecl } from '../parser.js';
 import { groupCopies } from '../terraform/copies.js';
 import type { CopyReading } from '../terraform/copies.js';
 import { bindScope, evaluate, loopItems, loopParts } from './evaluate.js';
+import { nodeFields, objectItem, poolItems, property } from './pool-lists.js';
+import type { Fields, PoolItem } from './pool-lists.js';
 import { BicepUnknown } from './values.js';
 import type { BicepScope, BicepValue } from './values.js';
 
@@ -43,18 +45,6 @@ export type ModuleReader = (call: ModuleCall) => PoolsFound;
 
 const line = (n: Node): number => n.startPosition.row + 1;
 
-/** `{ key: value }` → the value node of `key`, or null. */
-function property(obj: Node | null, key: string): Node | null {
-  if (obj?.type !== 'object') return null;
-  for (const prop of obj.namedChildren) {
-    if (prop?.type !== 'object_property') continue;
-    const [k, v] = prop.namedChildren;
-    const name = k?.type === 'string' ? k.text.slice(1, -1) : k?.text;
-    if (name === key) return v ?? null;
-  }
-  return null;
-}
-
 /**
  * GPU node pools of AKS clusters in one Bicep file: a managedClusters resource's
  * `properties.agentPoolProfiles`, managedClusters/agentPools resources, and the pools handed
@@ -75,18 +65,18 @@ export function readAksPools(file: string, root: Node, scope: BicepScope, out: P
     if (decl.type === 'resource_declaration' && type.startsWith(CLUSTER)) {
       reader = (body, s, into) => {
         const pools = property(property(body, 'properties'), 'agentPoolProfiles');
-        for (const pool of poolItems(file, where, 'agentPoolProfiles', pools, s, into))
-          readPool(file, where, pool.node, pool.node, pool.scope, into);
+        for (const pool of poolItems(file, where, 'agentPoolProfiles', pools, s, into)) readPool(file, where, pool, into);
       };
     } else if (decl.type === 'resource_declaration' && type.startsWith(AGENT_POOL)) {
-      reader = (body, s, into) => readPool(file, where, body, property(body, 'properties'), s, into);
+      reader = (body, s, into) =>
+        readPool(file, where, { ...objectItem(body, s), props: nodeFields(property(body, 'properties'), s) }, into);
     } else if (isModule && AVM_CLUSTER.test(type)) {
       reader = (body, s, into) => {
         const params = property(body, 'params');
         for (const key of AVM_POOL_PARAMS) {
           const v = property(params, key);
-          const pools = v?.type === 'object' ? [{ node: v, scope: s }] : poolItems(file, where, key, v, s, into);
-          for (const pool of pools) readPool(file, where, pool.node, pool.node, pool.scope, into);
+          const pools = v?.type === 'object' ? [objectItem(v, s)] : poolItems(file, where, key, v, s, into);
+          for (const pool of pools) readPool(file, where, pool, into);
         }
       };
     } else if (isModule) {
@@ -202,90 +192,11 @@ function bodyOf(file: string, where: string, value: Node, scope: BicepScope, out
   }
 }
 
-/**
- * The pools of a pool list, each with the scope it is read in: the items of an array, or the
- * copies of `[for p in pools: {…}]`. A list built otherwise (a function, a variable) is evaluated
- * and its pools read as values. A list that cannot be told is said, when it or the list a loop runs
- * over names a GPU VM size.
- */
-function poolItems(
-  file: string,
-  where: string,
-  key: string,
-  node: Node | null,
-  scope: BicepScope,
-  out: PoolsFound,
-): { node: Node; scope: BicepScope }[] {
-  if (node === null) return [];
-  if (node.type === 'array') return arrayItems(node).map((n) => ({ node: n, scope }));
-  if (node.type === 'for_statement') {
-    try {
-      const items: { node: Node; scope: BicepScope }[] = [];
-      for (const copy of loopItems(node, scope)) {
-        let body = copy.body;
-        if (body?.type === 'if_statement') {
-          if (evaluate(body.namedChildren[0] ?? null, copy.scope) !== true) continue;
-          body = body.namedChildren[1] ?? null;
-        }
-        if (body?.type === 'object') items.push({ node: body, scope: copy.scope });
-      }
-      return items;
-    } catch (err) {
-      if (!(err instanceof BicepUnknown)) throw err;
-      unreadList(file, where, key, node, scope, out, err.culprit);
-      return [];
-    }
-  }
-  unreadList(file, where, key, node, scope, out, null);
-  return [];
-}
-
-/** A pool list this tool cannot read: said when it, or the list a loop runs over, names a GPU VM size. */
-function unreadList(
-  file: string,
-  where: string,
-  key: string,
-  node: Node,
-  scope: BicepScope,
-  out: PoolsFound,
-  culprit: string | null,
-): void {
-  if (node.type === 'object') return;
-  // `[for item in list: {…}]`: the initializer, the list, the body, in that order.
-  const iterable = node.type === 'for_statement' ? node.namedChildren[1] : null;
-  let listed: BicepValue = null;
-  try {
-    listed = evaluate(iterable ?? node, scope);
-  } catch (err) {
-    if (!(err instanceof BicepUnknown)) throw err;
-  }
-  if (!/gpu|standard_n[cdv]/i.test(node.text) && !namesGpuSize(listed)) return;
-  out.diagnostics.push(
-    diagnostic(
-      file,
-      line(node),
-      'warning',
-      `${where}: ${key} is built by an expression (${node.type.replace(/_/g, ' ')}) this tool does not evaluate${culprit === null ? '' : ` (${culprit})`}; the GPUs of its pools are not counted`,
-    ),
-  );
-  out.unresolved.push({ file, line: line(node), kind: KIND, name: `${where.split(' ')[1] ?? 'pools'}.${key}` });
-}
-
-function namesGpuSize(v: BicepValue): boolean {
-  if (typeof v === 'string') return looksLikeGpuType(v);
-  if (Array.isArray(v)) return v.some(namesGpuSize);
-  return v !== null && typeof v === 'object' && Object.values(v).some(namesGpuSize);
-}
-
-function arrayItems(node: Node | null): Node[] {
-  return node?.type === 'array' ? node.namedChildren.filter((c): c is Node => c !== null && c.type === 'object') : [];
-}
-
-function readPool(file: string, where: string, pool: Node, props: Node | null, scope: BicepScope, out: PoolsFound): void {
-  const nameNode = property(pool, 'name');
+function readPool(file: string, where: string, pool: PoolItem, out: PoolsFound): void {
+  const nameField = pool.name('name');
   let name = `${where.split(' ')[1] ?? 'pool'}`;
   try {
-    const v = nameNode ? evaluate(nameNode, scope) : null;
+    const v = nameField ? nameField.value() : null;
     // `cluster/pool`, the older way to name a child resource.
     if (typeof v === 'string' && v !== '') name = v.split('/').pop() ?? v;
   } catch (err) {
@@ -294,30 +205,30 @@ function readPool(file: string, where: string, pool: Node, props: Node | null, s
   const label = `${where}, pool ${name}`;
   const warn = (at: Node, why: string) =>
     out.diagnostics.push(diagnostic(file, line(at), 'warning', `${label}: ${why}; its GPUs are not counted`));
-  const sizeNode = property(props, 'vmSize');
-  if (sizeNode === null) return;
+  const sizeField = pool.props('vmSize');
+  if (sizeField === null) return;
   let size: BicepValue;
   try {
-    size = evaluate(sizeNode, scope);
+    size = sizeField.value();
   } catch (err) {
     if (!(err instanceof BicepUnknown)) throw err;
     // A system pool's size from a parameter is almost always a CPU size: only a pool that says GPU is warned about.
-    if (/gpu/i.test(pool.text)) warn(sizeNode, `vmSize = ${sizeNode.text}: ${err.culprit}`);
+    if (/gpu/i.test(pool.text)) warn(sizeField.at, `vmSize = ${sizeField.text}: ${err.culprit}`);
     return;
   }
   if (typeof size !== 'string') return;
   const row = lookupInstanceType(size);
   if (row === null) {
-    if (looksLikeGpuType(size)) warn(sizeNode, `VM size ${size} is not in the GPU catalog`);
+    if (looksLikeGpuType(size)) warn(sizeField.at, `VM size ${size} is not in the GPU catalog`);
     return;
   }
-  const counted = nodeCount(props, scope);
+  const counted = nodeCount(pool.props);
   if ('unknown' in counted) {
-    warn(counted.at ?? pool, counted.unknown);
-    out.unresolved.push({ file, line: line(counted.at ?? pool), kind: KIND, name });
+    warn(counted.at ?? pool.at, counted.unknown);
+    out.unresolved.push({ file, line: line(counted.at ?? pool.at), kind: KIND, name });
     return;
   }
-  const at = counted.at ?? pool;
+  const at = counted.at ?? pool.at;
   const gpus = counted.nodes * row.gpus;
   out.decls.push({
     file,
@@ -341,25 +252,27 @@ function readPool(file: string, where: string, pool: Node, props: Node | null, s
 type Counted = { nodes: number; at: Node | null; note?: string } | { unknown: string; at: Node | null };
 
 /** maxCount when the pool autoscales, else count (1 when not set, as AKS creates one node). */
-function nodeCount(props: Node | null, scope: BicepScope): Counted {
-  const flagNode = property(props, 'enableAutoScaling');
+function nodeCount(props: Fields): Counted {
+  const flag = props('enableAutoScaling');
   let autoscaled: boolean;
   try {
-    autoscaled = flagNode !== null && evaluate(flagNode, scope) === true;
+    autoscaled = flag !== null && flag.value() === true;
   } catch (err) {
     if (!(err instanceof BicepUnknown)) throw err;
-    return { unknown: `enableAutoScaling = ${flagNode?.text ?? ''}: ${err.culprit}`, at: flagNode };
+    return { unknown: `enableAutoScaling = ${flag?.text ?? ''}: ${err.culprit}`, at: flag?.at ?? null };
   }
   const key = autoscaled ? 'maxCount' : 'count';
-  const node = property(props, key);
-  if (node === null)
-    return autoscaled ? { unknown: 'autoscales but maxCount is not set', at: flagNode } : { nodes: 1, at: null, note: 'count not set: 1' };
+  const field = props(key);
+  if (field === null)
+    return autoscaled
+      ? { unknown: 'autoscales but maxCount is not set', at: flag?.at ?? null }
+      : { nodes: 1, at: null, note: 'count not set: 1' };
   try {
-    const v = evaluate(node, scope);
-    if (typeof v === 'number' && Number.isInteger(v) && v >= 0) return { nodes: v, at: node };
-    return { unknown: `${key} is ${JSON.stringify(v)}, not a whole number`, at: node };
+    const v = field.value();
+    if (typeof v === 'number' && Number.isInteger(v) && v >= 0) return { nodes: v, at: field.at };
+    return { unknown: `${key} is ${JSON.stringify(v)}, not a whole number`, at: field.at };
   } catch (err) {
     if (!(err instanceof BicepUnknown)) throw err;
-    return { unknown: `${key} = ${node.text}: ${err.culprit}`, at: node };
+    return { unknown: `${key} = ${field.text}: ${err.culprit}`, at: field.at };
   }
 }
