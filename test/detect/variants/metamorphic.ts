@@ -129,12 +129,6 @@ export const EXPECTED_TO_FAIL: readonly ExpectedFailure[] = [
     reason:
       'false alarm: the link target (`gj-moved/…/terraform.tfvars.src`) is a file no reader takes, new at head, whose keys name GPUs (`gpu_nodes_count_per_group`): the floor cannot tell it only feeds the root through the link, so it is not followed',
   },
-  {
-    rewrite: 'tf-defaults-auto-tfvars',
-    cases: ['aws-do-eks p6-b200: the GPU AMI name pattern 1.35 → 1.36 (negative control)'],
-    reason:
-      "false alarm: a changed `*.auto.tfvars` value naming a GPU (an AMI name pattern) that feeds a data source no reader follows is not followed, where the same value as the variable's default in `variables.tf` is read as no change",
-  },
 ];
 
 /** A run that fails as an entry of EXPECTED_TO_FAIL says: a silent miss, a wrong count, or a false alarm. */
