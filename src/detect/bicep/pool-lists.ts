@@ -16,7 +16,7 @@ interface ListNotes {
 }
 
 /** One field of a pool: where it is written, and its value (BicepUnknown when it cannot be known). */
-export interface Field {
+interface Field {
   at: Node;
   text: string;
   value(): BicepValue;
