@@ -12,7 +12,7 @@ import { fileCoverage } from './coverage.js';
 import { floorOf } from './floor.js';
 import { anyParserAccepts, detectFile, mayBeApplied } from './detect-file.js';
 import { fillModelsFromDirectory } from './kueue/flavor-lookup.js';
-import { findOverlays, MAX_CANDIDATES, patchedBesideIt } from './kustomize/overlay-discovery.js';
+import { findOverlays, MAX_CANDIDATES, takenBesideIt } from './kustomize/overlay-discovery.js';
 import { byPosition } from './match-decls.js';
 import { combine, merge } from './merge-results.js';
 import type { CapacityParser, Coverage, ParseResult, SetParseResult, SourceFile } from './parser.js';
@@ -280,9 +280,13 @@ async function setPaths(
       ...(sides.dirs ? { dirs: sides.dirs } : {}),
       read: async (p: string) => (await sides.head.read(p)) ?? sides.base.read(p),
     };
-    for (const path of own.filter((p) => !takesSibling(parser, p))) {
-      if (await patchedBesideIt(path, io)) continue;
-      const found = await findOverlays(path, io);
+    for (const path of own) {
+      // A patch its own directory's kustomization applies is rendered by it, and a kustomization
+      // renders itself, unless that is a Component: it is rendered only through the
+      // kustomizations that include it.
+      const beside = await takenBesideIt(path, io);
+      if ((beside.patched || takesSibling(parser, path)) && !beside.component) continue;
+      const found = await findOverlays(path, io, beside.component);
       overlays.push(...found.overlays);
       if (found.truncated) {
         notes.push(

@@ -11,6 +11,8 @@ interface SideEntry {
   /** Unknown because unbounded: the GPU resource no limit is set for. */
   unboundedBy?: string;
   address?: ObjectAddress;
+  /** Stands for a whole list whose items could not be told (UnresolvedDecl.wholeList). */
+  wholeList?: true;
 }
 
 /** The same declaration at base and head; a side is absent when it was added or removed. */
@@ -83,6 +85,36 @@ function pairByAddress(
   }
 }
 
+/**
+ * What is left of one side in a file where the other side could not tell a list's items (a pool
+ * list built by an expression) pairs with that list's unknown: the declaration may be in it, so
+ * its count is unknown there, never added or removed. One list's unknown may stand for several.
+ */
+function pairWithLists(
+  before: readonly SideEntry[],
+  after: readonly SideEntry[],
+  usedBefore: Set<SideEntry>,
+  usedAfter: Set<SideEntry>,
+  pairs: DeclPair[],
+): void {
+  const listIn = (side: readonly SideEntry[], used: Set<SideEntry>, e: SideEntry) =>
+    side.find((x) => x.wholeList === true && !used.has(x) && x.kind === e.kind && x.file === e.file);
+  const found: [SideEntry, SideEntry][] = [];
+  for (const b of before) {
+    const list = usedBefore.has(b) || b.wholeList ? undefined : listIn(after, usedAfter, b);
+    if (list) found.push([b, list]);
+  }
+  for (const a of after) {
+    const list = usedAfter.has(a) || a.wholeList ? undefined : listIn(before, usedBefore, a);
+    if (list) found.push([list, a]);
+  }
+  for (const [b, a] of found) {
+    usedBefore.add(b);
+    usedAfter.add(a);
+    pairs.push({ before: b, after: a });
+  }
+}
+
 const DUPLICATE: SideEntry = { kind: 'gpu-sharing', name: '', file: '', line: 0 };
 
 /**
@@ -118,6 +150,7 @@ export function pairDecls(base: ParseResult, head: ParseResult): DeclPair[] {
   pairWhere((b, a) => b.file === a.file);
   pairWhere(() => true);
   pairByAddress(before, after, usedBefore, usedAfter, pairs);
+  pairWithLists(before, after, usedBefore, usedAfter, pairs);
 
   for (const b of before) if (!usedBefore.has(b)) pairs.push({ before: b });
   for (const a of after) if (!usedAfter.has(a)) pairs.push({ after: a });

@@ -19,6 +19,12 @@ export interface UnresolvedDecl {
   /** Terraform: the resource's address, as on a declaration (CapacityDecl.address). */
   address?: ObjectAddress;
   /**
+   * Set when it stands for a whole list whose items could not be told (a pool list built by an
+   * expression): a declaration of its kind and file the other side read is unknown here, never
+   * added or removed.
+   */
+  wholeList?: true;
+  /**
    * Terraform: the module file that declares it, when it was read through a local module call and
    * placed at the call. A change to that module's files shapes this count too.
    */

@@ -1,7 +1,6 @@
 import type { NotFollowed } from '../domain/index.js';
 import { accountSignals } from './kit/signal-scan/account.js';
 import { isGpuKey } from './kit/signal-scan/signals.js';
-import { namesGpu } from './kit/gpu-signal.js';
 import { dirOf } from './kit/paths.js';
 import { isTfvarsPath } from './terraform/module-scope.js';
 import { isTfFile, parseTerraformFile } from './terraform/tf-json.js';
@@ -15,7 +14,7 @@ export interface TfvarsSide extends FeedIo {
 
 /**
  * A variable file read with its module (beside it, or found above by follow-modules): each
- * changed value that names a GPU, or is set under a key that does (`gpu_nodes_count = 4`: the
+ * changed value that names a GPU as the floor does (namesGpuAsFloor), or is set under a key that does (`gpu_nodes_count = 4`: the
  * floor's GPU key), must feed, in that module, only what is read (terraform-feeds.ts),
  * else it is not followed at its key. A value that did not change changes nothing, as the input
  * checks (input-files.ts) judge such files; a file whose module is not known is theirs alone.
@@ -41,7 +40,7 @@ export async function tfvarsNotFed(
   const out: NotFollowed[] = [];
   for (const key of [...new Set([...Object.keys(after), ...Object.keys(before)])]) {
     const [b, a] = [JSON.stringify(before[key] ?? null), JSON.stringify(after[key] ?? null)];
-    if (a === b || !(namesGpu(`${a} ${b}`) || isGpuKey(key))) continue;
+    if (a === b || !(isGpuKey(key) || namesGpuAsFloor(path, key, a) || namesGpuAsFloor(path, key, b))) continue;
     const atHead = key in after;
     const side = atHead ? sides.head : sides.base;
     const feeds = await moduleFeeds(dir, side, side.cache);
@@ -62,6 +61,16 @@ export async function tfvarsNotFed(
   // One entry per file, at its first such key, naming every key.
   const [first] = out.sort((x, y) => (x.line ?? 0) - (y.line ?? 0));
   return first === undefined ? [] : [{ ...first, inputs: out.flatMap((n) => n.inputs ?? []) }];
+}
+
+/**
+ * The value names a GPU as the floor reads GPU names (kit/signal-scan): a machine type, an
+ * accelerator, a GPU resource, a GPU key. A word such as `nvidia` in a machine image's name
+ * (`amazon-eks-node-al2023-x86_64-nvidia-1.35-*`) sizes nothing, as it does not where the same
+ * value is a variable's default.
+ */
+function namesGpuAsFloor(path: string, key: string, json: string): boolean {
+  return json !== 'null' && accountSignals(path, `${key} = ${json}\n`).signals.length > 0;
 }
 
 function lineOfKey(text: string, key: string): number | null {

@@ -266,7 +266,7 @@ function unreadList(file: string, where: string, key: string, node: Node, scope:
   } catch (err) {
     if (!(err instanceof BicepUnknown)) throw err;
   }
-  if (!/gpu|standard_n[cdv]/i.test(node.text) && !namesGpuSize(listed)) return null;
+  if (!/gpu|standard_n[cdv]/i.test(node.text) && !namesGpuSize(listed) && !readsGpuSize(node, scope)) return null;
   out.diagnostics.push(
     diagnostic(
       file,
@@ -275,8 +275,27 @@ function unreadList(file: string, where: string, key: string, node: Node, scope:
       `${where}: ${key} is built by an expression (${node.type.replace(/_/g, ' ')}) this tool does not evaluate (${culprit}); the GPUs of its pools are not counted`,
     ),
   );
-  out.unresolved.push({ file, line: line(node), kind: KIND, name: `${where.split(' ')[1] ?? 'pools'}.${key}` });
+  // One unknown for the whole list: a pool the other side read there is unknown now, never removed.
+  out.unresolved.push({ file, line: line(node), kind: KIND, name: `${where.split(' ')[1] ?? 'pools'}.${key}`, wholeList: true });
   return null;
+}
+
+/** A name the expression reads (a variable, a parameter) whose value names a GPU VM size: `concat(gpuPools, extra)`. */
+function readsGpuSize(node: Node, scope: BicepScope): boolean {
+  const names = new Set<string>();
+  const walk = (n: Node): void => {
+    if (n.type === 'identifier') names.add(n.text);
+    for (const c of n.namedChildren) if (c !== null) walk(c);
+  };
+  walk(node);
+  return [...names].some((name) => {
+    try {
+      return namesGpuSize(scope.lookup(name));
+    } catch (err) {
+      if (!(err instanceof BicepUnknown)) throw err;
+      return false;
+    }
+  });
 }
 
 /** An object holding pools (a cluster's properties, a module's params) built by an expression that cannot be told. */

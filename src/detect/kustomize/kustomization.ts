@@ -27,6 +27,8 @@ const Paths = z.array(z.string()).optional();
 
 /** The fields of a kustomization that decide what its capacity objects become. */
 const KustomizationSchema = z.object({
+  // `Component` (kustomize.config.k8s.io/v1alpha1): built only through a kustomization that lists it in `components`.
+  kind: z.string().optional(),
   resources: Paths,
   bases: Paths,
   components: Paths,

@@ -41,6 +41,17 @@ export function overlayCandidates(file: string): string[] {
   return overlayParents(file).flatMap((parent) => OVERLAY_NAMES.map((name) => `${parent}/${name}`));
 }
 
+/** The directories above the file's own, nearest first: where a kustomization including a Component usually sits. */
+function ancestors(file: string): string[] {
+  const out: string[] = [];
+  let dir: string | null = dirOf(file);
+  for (let level = 0; dir !== '' && level < MAX_LEVELS; level++) {
+    dir = dirOf(dir);
+    out.push(dir);
+  }
+  return out;
+}
+
 /** `<dir>/overlays`, `<dir>/envs`, … for the file's directory and its ancestors, nearest first. */
 function overlayParents(file: string): string[] {
   const out: string[] = [];
@@ -56,23 +67,29 @@ function overlayParents(file: string): string[] {
  * Folders that may hold an overlay: with a directory listing, every folder under the usual
  * overlay folders and the folders one level below those; without one, the usual names.
  */
-async function candidates(file: string, io: OverlayIo): Promise<string[]> {
+async function candidates(file: string, io: OverlayIo, inComponent: boolean): Promise<string[]> {
+  // A Component is built by the kustomization that lists it, most often in a folder above it.
+  const above = inComponent ? ancestors(file) : [];
   // Bound: an OverlayIo may be a class whose dirs() reads its own fields.
   const dirs = io.dirs?.bind(io);
-  if (!dirs) return overlayCandidates(file);
-  const out: string[] = [];
+  if (!dirs) return [...above, ...overlayCandidates(file)];
+  const out: string[] = [...above];
   for (const parent of overlayParents(file)) {
     for (const child of await dirs(parent)) out.push(child, ...(await dirs(child)));
   }
   return out;
 }
 
-/** The overlays, found in the usual overlay folders, whose build reads `file` (as a resource, a base's resource or a patch). */
-export async function findOverlays(file: string, io: OverlayIo): Promise<FoundOverlays> {
+/**
+ * The overlays, found in the usual overlay folders, whose build reads `file` (as a resource, a
+ * base's resource or a patch); for a file of a kustomize Component (`inComponent`), also the
+ * kustomizations in the folders above it, which include the Component in their build.
+ */
+export async function findOverlays(file: string, io: OverlayIo, inComponent = false): Promise<FoundOverlays> {
   const found: string[] = [];
   let tried = 0;
   let unchecked = 0;
-  for (const dir of await candidates(file, io)) {
+  for (const dir of await candidates(file, io, inComponent)) {
     const path = await kustomizationIn(dir, io);
     if (path === null) continue;
     // Past the bound only counted (listings are cheap, reading each overlay's chain is not).
@@ -88,15 +105,17 @@ export async function findOverlays(file: string, io: OverlayIo): Promise<FoundOv
 }
 
 /**
- * A patch file its own directory's kustomization applies is rendered by that overlay already:
- * looking further for overlays would cost reads for a case that is rare (a patch shared by overlays).
+ * How the kustomization in a file's own directory takes it: `patched` when it applies the file as
+ * a patch, and `component` when that kustomization is a kustomize Component (which builds nothing
+ * alone: only a kustomization listing it in `components` applies its patches).
  */
-export async function patchedBesideIt(file: string, io: OverlayIo): Promise<boolean> {
+export async function takenBesideIt(file: string, io: OverlayIo): Promise<{ patched: boolean; component: boolean }> {
   const path = await kustomizationIn(dirOf(file), io);
   const text = path === null ? null : await io.read(path);
-  if (path === null || text === null) return false;
+  if (path === null || text === null) return { patched: false, component: false };
   const read = readKustomization(path, text);
-  return read.ok && patchReferences(read.k).includes(file);
+  if (!read.ok) return { patched: false, component: false };
+  return { patched: patchReferences(read.k).includes(file), component: read.k.spec.kind === 'Component' };
 }
 
 async function kustomizationIn(dir: string, io: OverlayIo): Promise<string | null> {

@@ -169,7 +169,7 @@ function readObject(
   value: Value,
   loc: Locator,
   at: Span,
-  out: Required<ParseResult>,
+  out: Required<ParseResult> & { notFollowed: Unfollowed[] },
   inner: readonly CapacityParser[],
 ): void {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return;
@@ -183,6 +183,9 @@ function readObject(
     for (const d of r.decls)
       out.decls.push({ ...d, file, line: lines(d.line), parts: d.parts.map((p) => ({ ...p, line: lines(p.line) })) });
     for (const u of r.unresolved ?? []) out.unresolved.push({ ...u, file, line: lines(u.line) });
+    // What a reader does not follow (a ComputeClass's GPU priorities, fingerprinted) is not
+    // followed here as in the YAML form: a change to it is named, an edit beside it passes.
+    for (const n of r.notFollowed ?? []) out.notFollowed.push({ ...n, file, line: n.line === null ? null : lines(n.line) });
     for (const d of r.diagnostics) out.diagnostics.push(relocated(d, file, address, lines));
   }
 }

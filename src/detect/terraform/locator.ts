@@ -22,8 +22,9 @@ export class Locator {
   /** Children found per span and key, with their labels (see `children`). */
   private readonly scans = new Map<string, { labels: string; span: Span }[]>();
 
-  constructor(text: string) {
-    [this.code, this.shape] = mask(text);
+  /** `json`: the text is JSON (a `.tf.json` file), whose strings end at the first unescaped quote, `${` or not. */
+  constructor(text: string, json = false) {
+    [this.code, this.shape] = mask(text, json);
     for (let i = 0; i < text.length; i++) if (text[i] === '\n') this.lineStarts.push(i + 1);
     this.depthBefore = new Int32Array(this.shape.length + 1);
     let d = 0;
@@ -171,7 +172,7 @@ function escape(s: string): string {
 }
 
 /** Returns [code, shape]: see Locator. Both keep every newline so offsets map to lines. */
-function mask(text: string): [string, string] {
+function mask(text: string, json: boolean): [string, string] {
   const code = text.split('');
   const shape = text.split('');
   const blank = (arr: string[], from: number, to: number) => {
@@ -208,7 +209,7 @@ function mask(text: string): [string, string] {
       blank(shape, i, end);
       i = end;
     } else if (c === '"') {
-      const end = stringEnd(text, i);
+      const end = json ? jsonStringEnd(text, i) : stringEnd(text, i);
       blank(shape, i + 1, end - 1);
       i = end;
     } else {
@@ -216,6 +217,18 @@ function mask(text: string): [string, string] {
     }
   }
   return [code.join(''), shape.join('')];
+}
+
+/**
+ * Offset just after the closing quote of a JSON string opening at `open`: an interpolation inside
+ * it escapes its quotes (`"${x == \"\" ? a : b}"`), so it is no nesting to follow.
+ */
+function jsonStringEnd(text: string, open: number): number {
+  for (let i = open + 1; i < text.length; i++) {
+    if (text[i] === '\\') i++;
+    else if (text[i] === '"') return i + 1;
+  }
+  return text.length;
 }
 
 /** Offset just after the closing quote of the string opening at `open`, `${…}` included. */

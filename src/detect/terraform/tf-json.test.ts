@@ -71,3 +71,44 @@ describe('Terraform in JSON syntax', () => {
     ]);
   });
 });
+
+/**
+ * Strings of JSON syntax escape the quotes of the expressions they interpolate; the braces and
+ * quotes those expressions hold must not hide the blocks after them.
+ */
+const INTERPOLATIONS = [
+  '${var.ami == \\"\\" ? data.aws_ami.x.id : var.ami}',
+  '${format(\\"%s-{gpu}\\", var.name)}',
+  '${jsonencode({\\"a\\" = \\"}\\"})}',
+  '${replace(var.path, \\"\\\\\\\\\\", \\"/\\")}',
+  'plain \\"quoted\\" {text}',
+  '%{ if var.on }\\"on\\"%{ endif }',
+];
+
+describe('Terraform in JSON syntax, interpolations that escape their quotes', () => {
+  const subsets = INTERPOLATIONS.flatMap((_, i) => [[i], [i, (i + 1) % INTERPOLATIONS.length, (i + 3) % INTERPOLATIONS.length]]);
+  it.each(subsets.map((s) => [s.join(',')]))('before the pool and inside it (%s): the pool is still found, at its count', (ids) => {
+    const exprs = ids.split(',').map((i) => INTERPOLATIONS[Number(i)] ?? '');
+    const attrs = exprs.map((e, i) => `"noise_${i}": "${e}"`).join(',\n          ');
+    const text = `{
+  "locals": [{ ${exprs.map((e, i) => `"l${i}": "${e}"`).join(', ')} }],
+  "resource": {
+    "google_container_node_pool": {
+      "gpu": {
+          ${attrs},
+          "for_each": "\${toset([\\"a\\", \\"b\\"])}",
+          "name": "gpu",
+          "location": "us-central1-a",
+          "node_count": "\${var.gpu_nodes}",
+          "node_config": [{ "machine_type": "a2-highgpu-1g", "guest_accelerator": { "type": "nvidia-tesla-a100", "count": 1 } }]
+      }
+    }
+  },
+  "variable": { "gpu_nodes": { "type": "number", "default": 2 } }
+}`;
+    expect(() => JSON.parse(text) as unknown).not.toThrow();
+    const [decl] = parseTerraformSet([{ path: 'infra/main.tf.json', text }]).decls;
+    expect([decl?.name, decl?.gpus, decl?.gpuModel]).toEqual(['gpu', 4, 'A100']);
+    expect(text.split('\n')[(decl?.line ?? 0) - 1]).toContain('"node_count"');
+  });
+});

@@ -76,6 +76,10 @@ function literal(v: unknown): unknown {
  * key inside a key, and a block written as a list of one object is read as that object.
  */
 class JsonLocator extends Locator {
+  constructor(text: string) {
+    super(text, true);
+  }
+
   /** The top-level object's inside: its keys are the file's blocks. */
   override file(): Span {
     const whole = super.file();

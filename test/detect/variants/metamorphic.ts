@@ -117,41 +117,11 @@ export interface ExpectedFailure {
 
 // A rewrite added for a class the review does not read yet is listed here with its cases and why, until it does.
 export const EXPECTED_TO_FAIL: readonly ExpectedFailure[] = [
-  ...['tf-json', 'tf-json-interpolated'].map((rewrite): ExpectedFailure => ({
-    rewrite,
-    cases: ['nvidia-terraform-modules eks: cluster_version 1.32 → 1.33, beside gpu_ami_id (negative control)'],
-    reason:
-      'false alarm: the `eks_managed_node_groups` of a registry `terraform-aws-modules/eks` call in JSON syntax are not read (the same call in HCL is), so the GPU variables they take (`gpu_instance_type`, `desired_count_gpu_nodes`) feed nothing read and `variables.tf.json` is not followed; the positives of this module are not followed the same way, never silent',
-  })),
-  ...['tf-manifest-object', 'tf-manifest-yamlencode'].flatMap((rewrite): ExpectedFailure[] => [
-    {
-      rewrite,
-      cases: ['accelerated-platforms ComputeClass gpu-l4-24gb-x2: active migration off (negative control)'],
-      reason:
-        'false alarm: a ComputeClass written as an HCL object is left to the floor, which names its GPU priorities; as YAML (or a heredoc) it is read, count unknown at both sides, no change',
-    },
-  ]),
-  {
-    rewrite: 'kustomize-component',
-    cases: [
-      'KAI default-parent-queue: cpu quota 0 → 16000 (negative control)',
-      'karpenter-blueprints auto mode gpu pool: cpu limit 100 → 200 (negative control, CPU-only edit beside a GPU limit)',
-      'aks-kueue-sample team-a-cq: cpu quota 24 → 32 (negative control, a GPU quota beside it)',
-    ],
-    reason:
-      "false alarm: a patch in a kustomize Component is read with the Component's own kustomization, which has no resources, so its base is unknown; the kustomization in the folder above that includes the Component is not searched for (only the usual overlay folders are)",
-  },
   {
     rewrite: 'symlink-inside',
     cases: ['nebius k8s-training tfvars: cpu_nodes_count 2 → 3 (negative control)'],
     reason:
       'false alarm: the link target (`gj-moved/…/terraform.tfvars.src`) is a file no reader takes, new at head, whose keys name GPUs (`gpu_nodes_count_per_group`): the floor cannot tell it only feeds the root through the link, so it is not followed',
-  },
-  {
-    rewrite: 'tf-defaults-auto-tfvars',
-    cases: ['aws-do-eks p6-b200: the GPU AMI name pattern 1.35 → 1.36 (negative control)'],
-    reason:
-      "false alarm: a changed `*.auto.tfvars` value naming a GPU (an AMI name pattern) that feeds a data source no reader follows is not followed, where the same value as the variable's default in `variables.tf` is read as no change",
   },
 ];
 
