@@ -9,6 +9,7 @@ import type { CopyReading } from '../terraform/copies.js';
 import { bindScope, evaluate, loopItems, loopParts } from './evaluate.js';
 import { arrayItemFields, fieldsOf, literalFields, property, valueFields } from './fields.js';
 import type { Field, Fields } from './fields.js';
+import { unreadList, unreadObject } from './unread-pools.js';
 import { BicepUnknown } from './values.js';
 import type { BicepScope, BicepValue } from './values.js';
 
@@ -256,72 +257,10 @@ function poolItems(file: string, where: string, key: string, field: Field | null
   return values.flatMap((v) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? [valueFields(field.at, v)] : []));
 }
 
-/** A pool list this tool cannot read: said when it, or the list a loop runs over, names a GPU VM size. */
-function unreadList(file: string, where: string, key: string, node: Node, scope: BicepScope, out: PoolsFound, culprit: string): null {
-  // `[for item in list: {…}]`: the initializer, the list, the body, in that order.
-  const iterable = node.type === 'for_statement' ? node.namedChildren[1] : null;
-  let listed: BicepValue = null;
-  try {
-    listed = evaluate(iterable ?? node, scope);
-  } catch (err) {
-    if (!(err instanceof BicepUnknown)) throw err;
-  }
-  if (!/gpu|standard_n[cdv]/i.test(node.text) && !namesGpuSize(listed) && !readsGpuSize(node, scope)) return null;
-  out.diagnostics.push(
-    diagnostic(
-      file,
-      line(node),
-      'warning',
-      `${where}: ${key} is built by an expression (${node.type.replace(/_/g, ' ')}) this tool does not evaluate (${culprit}); the GPUs of its pools are not counted`,
-    ),
-  );
-  // One unknown for the whole list: a pool the other side read there is unknown now, never removed.
-  out.unresolved.push({ file, line: line(node), kind: KIND, name: `${where.split(' ')[1] ?? 'pools'}.${key}`, wholeList: true });
-  return null;
-}
-
-/** A name the expression reads (a variable, a parameter) whose value names a GPU VM size: `concat(gpuPools, extra)`. */
-function readsGpuSize(node: Node, scope: BicepScope): boolean {
-  const names = new Set<string>();
-  const walk = (n: Node): void => {
-    if (n.type === 'identifier') names.add(n.text);
-    for (const c of n.namedChildren) if (c !== null) walk(c);
-  };
-  walk(node);
-  return [...names].some((name) => {
-    try {
-      return namesGpuSize(scope.lookup(name));
-    } catch (err) {
-      if (!(err instanceof BicepUnknown)) throw err;
-      return false;
-    }
-  });
-}
-
-/** An object holding pools (a cluster's properties, a module's params) built by an expression that cannot be told. */
-function unreadObject(file: string, where: string, key: string, body: Node, out: PoolsFound, culprit: string): false {
-  if (/gpu|standard_n[cdv]/i.test(body.text))
-    out.diagnostics.push(
-      diagnostic(
-        file,
-        line(body),
-        'warning',
-        `${where}: ${key} is built by an expression this tool cannot evaluate (${culprit}); the GPUs of its pools are not counted`,
-      ),
-    );
-  return false;
-}
-
 function readPools(file: string, where: string, pools: readonly Fields[], out: PoolsFound): boolean {
   let whole = true;
   for (const pool of pools) whole = readPool(file, where, pool, pool, out) && whole;
   return whole;
-}
-
-function namesGpuSize(v: BicepValue): boolean {
-  if (typeof v === 'string') return looksLikeGpuType(v);
-  if (Array.isArray(v)) return v.some(namesGpuSize);
-  return v !== null && typeof v === 'object' && Object.values(v).some(namesGpuSize);
 }
 
 /** One pool; false when its VM size cannot be told (the declaration is then not read whole). */
