@@ -1,3 +1,4 @@
+import { isMap } from 'yaml';
 import type { Tree } from '../../../real-fixtures.js';
 import type { Rewrite } from '../../rewrite.js';
 import { movable } from '../../rewrites-render.js';
@@ -78,6 +79,56 @@ export const kustomizePatchTarget: Rewrite = {
           entry.patches.push(
             `  - path: ${file}\n    target:\n      kind: ${JSON.stringify(kind)}\n      name: ${JSON.stringify(name)}\n${ns}`,
           );
+        });
+      }
+      for (const [dir, { resources, patches }] of byDir)
+        files[join(dir, 'kustomization.yaml')] =
+          `${KUSTOMIZATION}resources:\n${resources.map((r) => `  - ${r}\n`).join('')}patches:\n${patches.join('')}`;
+      return { files, special: { ...tree.special } };
+    };
+    return { base: side(sides.base), head: side(sides.head) };
+  },
+};
+
+/**
+ * The changed objects whole in strategic-merge patches that select their object by a
+ * `labelSelector` only (no kind, no name), each patch named `not-important`; the base objects
+ * carry the label at both sides, which changes no GPU.
+ */
+export const kustomizeLabelTarget: Rewrite = {
+  id: 'kustomize-label-target',
+  what: 'the changed objects whole in kustomize patches selected by a `labelSelector` alone, the objects labelled',
+  apply: (sides) => {
+    const paths = movable(sides);
+    if (paths.length === 0) return null;
+    const label = (path: string, i: number) => `${baseName(path).replace(/[^A-Za-z0-9]/g, '-')}-${i + 1}`;
+    const labelled = (path: string, text: string) =>
+      (kubeDocuments(path, text) ?? [])
+        .map((d, i) => {
+          // A new map made from a plain object: `setIn` alone makes a YAML 1.1 document's new map an `!!omap`.
+          const labels = d.getIn(['metadata', 'labels'], true);
+          if (isMap(labels)) labels.set('gj-patch', label(path, i));
+          else d.setIn(['metadata', 'labels'], d.createNode({ 'gj-patch': label(path, i) }));
+          d.commentBefore = null;
+          return `---\n${d.toString({ lineWidth: 0 }).replace(/^---\s*\n/, '')}`;
+        })
+        .join('');
+    const side = (tree: VariantTree): VariantTree => {
+      const files: Tree = { ...tree.files };
+      const byDir = new Map<string, { resources: string[]; patches: string[] }>();
+      for (const path of paths) {
+        const dir = dirOf(path);
+        const entry = byDir.get(dir) ?? { resources: [], patches: [] };
+        byDir.set(dir, entry);
+        entry.resources.push(baseName(path));
+        files[path] = labelled(path, sides.base.files[path] ?? '');
+        (kubeDocuments(path, tree.files[path] ?? '') ?? []).forEach((d, i) => {
+          d.setIn(['metadata', 'name'], 'not-important');
+          d.deleteIn(['metadata', 'namespace']);
+          d.commentBefore = null;
+          const file = `gj-label-${baseName(path).replace(/\.ya?ml$/, '')}-${i + 1}.yaml`;
+          files[join(dir, file)] = d.toString({ lineWidth: 0 });
+          entry.patches.push(`  - path: ${file}\n    target:\n      labelSelector: ${JSON.stringify(`gj-patch=${label(path, i)}`)}\n`);
         });
       }
       for (const [dir, { resources, patches }] of byDir)

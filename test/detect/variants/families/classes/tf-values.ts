@@ -65,3 +65,12 @@ export const TF_FOLDED: readonly Rewrite[] = [
   ),
   wrapper('tf-can-guard', 'each Terraform number `can(tonumber(n)) ? n : 0`', (v) => `can(tonumber("${v}")) ? ${v} : 0`),
 ];
+
+/** Each number of the pools behind arithmetic and list functions Terraform folds: a sum, a length, a parse, a rounding. */
+export const TF_FOLDED_MORE: readonly Rewrite[] = [
+  wrapper('tf-tolist-index', 'each Terraform number `tolist([n])[0]`', (v) => `tolist([${v}])[0]`),
+  wrapper('tf-sum', 'each Terraform number `sum([n, 0])`', (v) => `sum([${v}, 0])`),
+  wrapper('tf-length-range', 'each Terraform number `length(range(n))`', (v) => `length(range(${v}))`),
+  wrapper('tf-parseint', 'each Terraform number `parseint("n", 10)`', (v) => `parseint("${v}", 10)`),
+  wrapper('tf-ceil-min', 'each Terraform number `ceil(min(n, n + 1))`', (v) => `ceil(min(${v}, ${v + 1}))`),
+];
