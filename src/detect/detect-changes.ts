@@ -25,6 +25,7 @@ import { needsSiblings, takesSibling } from './siblings.js';
 import { keepUnparsed, unknownAfter, unknownBefore } from './side-guards.js';
 import { dirOf } from './kit/paths.js';
 import { isTfFile } from './terraform/tf-json.js';
+import { overrideFileErrors } from './terraform/override-files.js';
 
 export interface DetectedChanges {
   changes: CapacityChange[];
@@ -196,7 +197,11 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
   // Reads made since (a pool's flavors, its sharing config, the floor's scan of a file only it
   // reads) may have met such paths too, or a changed file over the size limit: each an error.
   const lateNotFiles = await sides.notFiles([]);
-  head.diagnostics.push(...lateNotFiles, ...(await floorOnlyOversize(changedPaths, sides.head, parsers)));
+  head.diagnostics.push(
+    ...lateNotFiles,
+    ...(await floorOnlyOversize(changedPaths, sides.head, parsers)),
+    ...(await overrideFileErrors(changedPaths, sides.list)),
+  );
   // A changed file too large to read is reported by each reader that takes it: once is enough.
   const diagnostics = uniqueDiagnostics([...head.diagnostics, ...sharingNotes, ...unknownBefore(base, head), ...unknownAfter(base, head)]);
   diagnostics.sort((a, b) =>

@@ -18,6 +18,7 @@ import { names, sizingKeys } from './install-values.js';
 import { asSubchart, overlay, renderSubcharts, subchartTemplates } from './subcharts.js';
 import type { SubchartTemplate } from './subcharts.js';
 import { isObject, readRender, valuesRead } from './read-render.js';
+import { unreadInputs } from './values-from.js';
 import type { Side, Variant } from './read-render.js';
 
 export interface ChartRenders {
@@ -227,7 +228,7 @@ async function renderInstall(
         subject: key,
         needs,
         inputs: [why],
-        fingerprint: JSON.stringify([needs, given, install.unreadWritten ?? []]),
+        fingerprint: JSON.stringify([needs, given, ...(await unreadInputs(install, at, reader, io))]),
       });
       followed = true;
       continue;
@@ -246,7 +247,7 @@ async function renderInstall(
         subject: key,
         needs: local,
         inputs: missing,
-        fingerprint: JSON.stringify([local, missing, given, install.unreadWritten ?? []]),
+        fingerprint: JSON.stringify([local, missing, given, ...(await unreadInputs(install, at, reader, io))]),
       });
     }
     let values = yamlOf(await reader.read(join(local, 'values.yaml')));

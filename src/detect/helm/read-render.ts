@@ -108,13 +108,17 @@ export function readRender(
 // A named template (`include`, `template`) or `tpl` may read any value, from another file of the chart.
 const INDIRECT_RE = /\{\{-?\s*(?:[^}]*[\s(|])?(?:include|template|tpl)\s/;
 
+// `.Values` taken whole (`index .Values "gpu-pool" "a"`, `toYaml .Values`, `$v := .Values`): no path tells what it reads.
+const WHOLE_VALUES_RE = /\$?\.Values(?![.\w])/;
+
 /**
  * The values a template reads, as paths (`queue.gpus`); `''` stands for all of them where it
- * reads through a named template or `tpl`, so a change to any value is a change to what it renders.
+ * reads through a named template or `tpl`, or takes `.Values` whole, so a change to any value is
+ * a change to what it renders.
  */
 export function valuesRead(text: string): string[] {
   const refs = [...text.matchAll(VALUES_REF_RE)].map((m) => (m[1] ?? '').slice(1));
-  return INDIRECT_RE.test(text) ? [...refs, ''] : refs;
+  return INDIRECT_RE.test(text) || WHOLE_VALUES_RE.test(text) ? [...refs, ''] : refs;
 }
 
 function valueAt(values: unknown, path: string): unknown {

@@ -53,7 +53,7 @@ function applyPatch(ctx: Ctx, patch: Patch): void {
       continue;
     }
     if (patch.type === 'smp') {
-      const merged = strategicMerge(o.obj, patch.content);
+      const merged = strategicMerge(o.obj, asPatchOf(patch.content, o.obj));
       if (merged === undefined || !isObject(merged)) {
         ctx.index.remove(o);
         continue;
@@ -81,6 +81,24 @@ function applyPatch(ctx: Ctx, patch: Patch): void {
   }
   if (matched.length > 0 || patch.target.name === undefined || patch.target.kind === undefined) return;
   patchWithoutBase(ctx, patch, patch.target.kind, patch.target.name);
+}
+
+/**
+ * A strategic-merge patch as kustomize applies it to one object it selects: with the object's
+ * apiVersion, kind, name and namespace (PatchTransformer copies them onto the patch), so a patch
+ * named `not-important` and selected by a target patches the object and does not rename it.
+ */
+function asPatchOf(content: JsonObject, obj: JsonObject): JsonObject {
+  const own = isObject(obj.metadata) ? obj.metadata : {};
+  const { name: _name, namespace: _namespace, ...meta } = isObject(content.metadata) ? content.metadata : {};
+  const identity: JsonObject = {};
+  for (const key of ['name', 'namespace'] as const) if (own[key] !== undefined) identity[key] = own[key];
+  return {
+    ...content,
+    ...(obj.apiVersion !== undefined ? { apiVersion: obj.apiVersion } : {}),
+    ...(obj.kind !== undefined ? { kind: obj.kind } : {}),
+    metadata: { ...meta, ...identity },
+  };
 }
 
 /** A patch for an object no resource of this kustomization holds: counted from the patch alone when it says everything, else unknown. */

@@ -19,6 +19,7 @@ import type { Scope } from './expr-eval.js';
 import type { Locator } from './locator.js';
 import { isTfFile, locatorFor, parseTerraformFile } from './tf-json.js';
 import { isTfvarsPath, moduleScope } from './module-scope.js';
+import { isOverrideFile } from './override-files.js';
 import type { ModuleFile } from './module-scope.js';
 import { RESOURCE_KINDS, readResources } from './resources.js';
 
@@ -87,7 +88,8 @@ export function parseModule(
   const byPath = new Map(files.map((f) => [f.path, f.text]));
   const dir = moduleDir(files);
   for (const f of files) {
-    if (!isTerraformPath(f.path)) continue;
+    // An override file is merged into the blocks it names, not read as blocks of its own (override-files.ts).
+    if (!isTerraformPath(f.path) || isOverrideFile(f.path)) continue;
     const hcl = parseTerraformFile(f.path, f.text);
     if (!hcl.ok) {
       const line = hcl.line === null ? null : clampLine(hcl.line, f.text);

@@ -46,9 +46,13 @@ export function flowStyleTexts(docs: Document.Parsed[]): string[] {
 
 /**
  * Each plain decimal integer value (`key: 8`, `- 8`) outside block scalars passed through `fn`,
- * which returns its new spelling; `path` is the keys above it, by indentation.
+ * which returns its new spelling; `keys` are the keys above it, by indentation, and `column` where
+ * its key (or, in a list, the value itself) begins.
  */
-export function mapPlainIntegers(text: string, fn: (value: number, keys: readonly string[], commented: boolean) => string | null): string {
+export function mapPlainIntegers(
+  text: string,
+  fn: (value: number, keys: readonly string[], commented: boolean, column: number) => string | null,
+): string {
   const lines = text.split('\n');
   let blockIndent: number | null = null;
   const stack: { indent: number; key: string }[] = [];
@@ -71,7 +75,7 @@ export function mapPlainIntegers(text: string, fn: (value: number, keys: readonl
         }
         const keys = [...stack.map((s) => s.key), key.replace(/^["']|["']$/g, '')];
         if (/^(0|[1-9][0-9]*)$/.test(value)) {
-          const out = fn(Number(value), keys, comment !== '');
+          const out = fn(Number(value), keys, comment !== '', keyIndent);
           if (out !== null) return `${lead}${key}:${space}${out}${comment}`;
         }
         if (value === '') stack.push({ indent: keyIndent, key: key.replace(/^["']|["']$/g, '') });
@@ -83,6 +87,7 @@ export function mapPlainIntegers(text: string, fn: (value: number, keys: readonl
           Number(item[2]),
           stack.map((s) => s.key),
           item[3] !== undefined,
+          (item[1] ?? '').length,
         );
         if (out !== null) return `${item[1] ?? ''}${out}${item[3] ?? ''}`;
       }

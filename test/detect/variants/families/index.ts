@@ -1,4 +1,5 @@
 import type { Rewrite } from '../rewrite.js';
+import { CLASS_FAMILIES } from './classes/index.js';
 import { ARGO_HELM, argoSubchartValues, helmGlobalValues, helmSubchartValues } from './helm-values.js';
 import { fluxHelmReleaseValues, kustomizeHelmCharts } from './installs.js';
 import { kueueCoveredReordered, kueueFlavorsSplit } from './kueue-groups.js';
@@ -44,4 +45,5 @@ export const FAMILIES: readonly Rewrite[] = [
   kustomizeJson6902,
   kustomizeNestedBases,
   ...ODD_SHAPES,
+  ...CLASS_FAMILIES,
 ];

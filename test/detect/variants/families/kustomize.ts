@@ -79,7 +79,7 @@ export const kustomizeComponent: Rewrite = {
 const pointer = (segments: readonly (string | number)[]) =>
   segments.map((s) => `/${String(s).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 
-type Op = { op: 'replace' | 'add' | 'remove'; path: string; base: unknown; head: unknown };
+export type Op = { op: 'replace' | 'add' | 'remove'; path: string; base: unknown; head: unknown };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -101,15 +101,23 @@ const goYaml = (text: string) =>
     .map((d) => d.toJS({ maxAliasCount: -1 }) as unknown)
     .filter(isObject);
 
+/** One operation written as the YAML lines of JSON 6902 operations that do it; `n` numbers it in its patch. */
+export type SpellOp = (op: Op, value: unknown, n: number) => string[];
+
+const plainOp: SpellOp = (x, value) =>
+  x.op === 'remove'
+    ? [`- op: remove\n  path: ${JSON.stringify(x.path)}`]
+    : [`- op: ${x.op}\n  path: ${JSON.stringify(x.path)}\n  value: ${JSON.stringify(value)}`];
+
 /**
  * Each changed object of a file kept as the base has it and taken to the head's by JSON 6902
  * operations inline in the kustomization (`replace`, `add`, `remove` at JSON pointers, `/`
- * escaped as `~1`), led by a `test` of its name. At base the operations set the base's values
- * (and add nothing), so both sides build to the case's objects.
+ * escaped as `~1`, each written by `spell`), led by a `test` of its name. At base the operations
+ * set the base's values (and add nothing), so both sides build to the case's objects.
  */
-export const kustomizeJson6902: Rewrite = {
-  id: 'kustomize-json6902',
-  what: 'the changed objects as JSON 6902 operations over the base files',
+export const json6902 = (id: string, what: string, spell: SpellOp): Rewrite => ({
+  id,
+  what,
   apply: (sides) => {
     const paths = movable(sides);
     const ops = new Map<string, { target: Record<string, unknown>; ops: Op[] }[]>();
@@ -134,11 +142,7 @@ export const kustomizeJson6902: Rewrite = {
         (ops.get(join(dir, n)) ?? []).map(({ target, ops: o }) => {
           const lines = [
             `- op: test\n  path: /metadata/name\n  value: ${JSON.stringify(target.name)}`,
-            ...o.flatMap((x) => {
-              if (side === 'base' && x.op !== 'replace') return [];
-              if (x.op === 'remove') return [`- op: remove\n  path: ${JSON.stringify(x.path)}`];
-              return [`- op: ${x.op}\n  path: ${JSON.stringify(x.path)}\n  value: ${JSON.stringify(side === 'base' ? x.base : x.head)}`];
-            }),
+            ...o.flatMap((x, i) => (side === 'base' && x.op !== 'replace' ? [] : spell(x, side === 'base' ? x.base : x.head, i + 1))),
           ];
           return `  - target:\n${Object.entries(target)
             .map(([k, v]) => `      ${k}: ${JSON.stringify(v)}\n`)
@@ -152,7 +156,9 @@ export const kustomizeJson6902: Rewrite = {
       return { 'kustomization.yaml': `${KUSTOMIZATION}${list('resources', names)}patches:\n${patches.join('')}` };
     });
   },
-};
+});
+
+export const kustomizeJson6902 = json6902('kustomize-json6902', 'the changed objects as JSON 6902 operations over the base files', plainOp);
 
 /**
  * The changed files of objects moved two bases down (`gj-base/gj-inner/`), each folder's
