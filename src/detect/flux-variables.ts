@@ -1,6 +1,7 @@
 import type { NotFollowed, TreeReader } from '../domain/index.js';
 import { detectFile } from './detect-file.js';
 import { namesGpu } from './kit/gpu-signal.js';
+import { isGpuKey } from './kit/signal-scan/signals.js';
 import { dirOf } from './kit/paths.js';
 import {
   isKustomizationPath,
@@ -80,25 +81,34 @@ export async function followFluxVariables(
   const fed = new Map<string, string>();
   for (const path of changed.filter((p) => /\.ya?ml$/i.test(p))) {
     const [before, after] = [await io.base.read(path), await io.head.read(path)];
-    const changedKeys = changedVariables(sources(before), sources(after));
-    if (changedKeys.size === 0) continue;
+    const [atBase, atHead] = [sources(before), sources(after)];
+    const changedKeys = changedVariables(atBase, atHead);
+    // The variables that name GPUs are followed too, changed or not: the floor asks it of the file.
+    const named = gpuNamed([...atBase, ...atHead]);
+    if (changedKeys.size === 0 && named.size === 0) continue;
     const applied = await kustomizationsNear(path, io, budget);
-    for (const [id, keys] of changedKeys) {
+    const seen = new Set<string>();
+    let counted = false;
+    for (const id of new Set([...changedKeys.keys(), ...named.keys()])) {
+      const moved = changedKeys.get(id) ?? new Set<string>();
+      const keys = new Set([...moved, ...(named.get(id) ?? [])]);
       for (const k of applied.filter((k) => k.from.has(id) || `Kustomization/${k.name}` === id)) {
         for (const file of await appliedFiles(k, io, budget)) {
           // A changed file is read at each side as it is (its references then unknown to its parsers).
           const text = changed.includes(file) ? null : await io.head.read(file);
-          if (text === null || !references(text, keys)) continue;
-          const where = { file: path, line: lineOfKey(after ?? '', [...keys][0] ?? '') };
+          if (text === null) continue;
+          for (const key of referenced(text, keys)) seen.add(`${id} ${key}`);
+          if (referenced(text, moved).length === 0) continue;
+          const where = { file: path, line: lineOfKey(after ?? '', [...moved][0] ?? '') };
           // One file set by two changed sources, or applied twice: which values it gets is not followed.
           if (fed.has(file) && fed.get(file) !== id) {
-            out.notFollowed.push(notFed(where, keys, `${file} is set by more than one changed source of variables`));
+            out.notFollowed.push(notFed(where, moved, `${file} is set by more than one changed source of variables`));
             continue;
           }
           fed.set(file, id);
-          const unsupported = unsupportedRef(text, keys, varsOf(id, before), varsOf(id, after));
+          const unsupported = unsupportedRef(text, moved, varsOf(id, before), varsOf(id, after));
           if (unsupported !== null) {
-            out.notFollowed.push(notFed(where, keys, `${file} reads ${unsupported}, which is not followed`));
+            out.notFollowed.push(notFed(where, moved, `${file} reads ${unsupported}, which is not followed`));
             continue;
           }
           const own: Vars = id === `Kustomization/${k.name}` ? new Map<string, { raw: string; value: string | null }>() : k.substitute;
@@ -109,19 +119,22 @@ export async function followFluxVariables(
           const found = (r: ParseResult) => r.decls.length + (r.unresolved?.length ?? 0) > 0;
           if (!found(sides.base) && !found(sides.head)) {
             // Set in a GPU field of a form no parser reads: the floor's rule, on the line it sets.
-            const line = refLines(text, keys).find((l) => namesGpu(l));
-            if (line !== undefined) out.notFollowed.push(notFed(where, keys, `${file} sets GPUs with it (\`${line.trim()}\`)`));
+            const line = refLines(text, moved).find((l) => namesGpu(l));
+            if (line !== undefined) out.notFollowed.push(notFed(where, moved, `${file} sets GPUs with it (\`${line.trim()}\`)`));
             continue;
           }
+          counted = true;
           for (const side of ['base', 'head'] as const) {
             out[side].decls.push(...sides[side].decls);
             out[side].unresolved?.push(...(sides[side].unresolved ?? []));
             if (side === 'head') out.head.diagnostics.push(...sides.head.diagnostics);
           }
-          if (!out.followed.includes(path)) out.followed.push(path);
         }
       }
     }
+    // Read as a whole where what it changed was counted, or where each GPU-named variable was found where it is used.
+    const everyNamed = [...named].every(([id, keys]) => [...keys].every((key) => seen.has(`${id} ${key}`)));
+    if (everyNamed && (counted || named.size > 0)) out.followed.push(path);
   }
   return out;
 }
@@ -197,8 +210,17 @@ function withOwn(from: Vars, own: Vars): Vars {
   return new Map([...from, ...own]);
 }
 
-function references(text: string, keys: ReadonlySet<string>): boolean {
-  return [...text.matchAll(ANY_REF)].some((m) => keys.has(m[1] ?? ''));
+/** The variables of `keys` the text references. */
+function referenced(text: string, keys: ReadonlySet<string>): string[] {
+  return [...new Set([...text.matchAll(ANY_REF)].map((m) => m[1] ?? '').filter((k) => keys.has(k)))];
+}
+
+/** The variables, by source, whose name or value names a GPU (the floor's signals). */
+function gpuNamed(list: readonly Source[]): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const s of list)
+    for (const [key, v] of s.vars) if (isGpuKey(key) || namesGpu(v.raw)) out.set(s.id, new Set([...(out.get(s.id) ?? []), key]));
+  return out;
 }
 
 function refLines(text: string, keys: ReadonlySet<string>): string[] {
