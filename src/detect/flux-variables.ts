@@ -30,9 +30,12 @@ import type { CapacityParser, ParseResult } from './parser.js';
  * otherwise is not looked for.
  */
 
-/** Kustomizations read to find the Flux Kustomizations, and then what each applies. */
+/**
+ * Reads of one review, whatever the pull request: kustomizations walked, and files searched for
+ * Flux Kustomizations and for the variables. Reads are API calls for the App; a plain ConfigMap
+ * change in a large kustomize tree must not cost more than these.
+ */
 const MAX_READS = 128;
-/** Files searched for Flux Kustomizations, and for the variables, per changed file and Kustomization. */
 const MAX_FILES = 256;
 const FLUX_GROUP = 'kustomize.toolkit.fluxcd.io/';
 // Flux's variable names (drone/envsubst, as Flux validates them).
@@ -63,6 +66,11 @@ interface Source {
   vars: Vars;
 }
 
+interface Budget {
+  reads: number;
+  files: number;
+}
+
 interface FluxKustomization {
   name: string;
   path: string | null;
@@ -77,7 +85,7 @@ export async function followFluxVariables(
   parsers: readonly CapacityParser[],
 ): Promise<FluxVariables> {
   const out: FluxVariables = { base: empty(), head: empty(), followed: [], notFollowed: [] };
-  const budget = { reads: MAX_READS };
+  const budget: Budget = { reads: MAX_READS, files: MAX_FILES };
   const fed = new Map<string, string>();
   for (const path of changed.filter((p) => /\.ya?ml$/i.test(p))) {
     const [before, after] = [await io.base.read(path), await io.head.read(path)];
@@ -250,7 +258,7 @@ export function substitute(text: string, vars: Vars): string {
 }
 
 /** The Flux Kustomizations the kustomization of the file's folder applies, with what patches there add. */
-async function kustomizationsNear(path: string, io: FluxVariablesIo, budget: { reads: number }): Promise<FluxKustomization[]> {
+async function kustomizationsNear(path: string, io: FluxVariablesIo, budget: Budget): Promise<FluxKustomization[]> {
   const found = new Map<string, FluxKustomization>();
   const add = (obj: JsonObject) => {
     const name = isObject(obj.metadata) ? jsonText(obj.metadata.name) : '';
@@ -264,7 +272,8 @@ async function kustomizationsNear(path: string, io: FluxVariablesIo, budget: { r
     for (const [k, v] of substituteOf(obj)) entry.substitute.set(k, v);
     found.set(name, entry);
   };
-  for (const file of (await buildFiles(dirOf(path), io, budget, [path])).slice(0, MAX_FILES)) {
+  for (const file of await buildFiles(dirOf(path), io, budget, [path])) {
+    if (--budget.files < 0) break;
     const text = await io.head.read(file);
     if (text !== null) for (const obj of loadObjects(text).objects) if (isFlux(obj)) add(obj);
   }
@@ -272,19 +281,22 @@ async function kustomizationsNear(path: string, io: FluxVariablesIo, budget: { r
 }
 
 /** The files a Flux Kustomization applies: its path's build, and its components (relative to the path). */
-async function appliedFiles(k: FluxKustomization, io: FluxVariablesIo, budget: { reads: number }): Promise<string[]> {
+async function appliedFiles(k: FluxKustomization, io: FluxVariablesIo, budget: Budget): Promise<string[]> {
   const root = k.path ?? '';
   const components = k.components.map((c) => resolvePath(root, c)).filter((c): c is string => c !== null);
   const out: string[] = [];
   for (const dir of [root, ...components]) out.push(...(await buildFiles(dir, io, budget, [])));
-  return [...new Set(out)].slice(0, MAX_FILES);
+  const files = [...new Set(out)];
+  const taken = files.slice(0, Math.max(0, budget.files));
+  budget.files -= taken.length;
+  return taken;
 }
 
 /**
  * The files a build of `dir` reads: its kustomization's resources, components and patches, and
  * theirs; a folder without a kustomization gives its YAML files, as Flux generates one for it.
  */
-async function buildFiles(dir: string, io: FluxVariablesIo, budget: { reads: number }, seed: readonly string[]): Promise<string[]> {
+async function buildFiles(dir: string, io: FluxVariablesIo, budget: Budget, seed: readonly string[]): Promise<string[]> {
   const out = new Set<string>(seed);
   const queue = [dir];
   const seenDirs = new Set<string>();
