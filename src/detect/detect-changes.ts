@@ -8,6 +8,7 @@ import { followTerragrunt, withoutUnits } from './terraform/terragrunt-include.j
 import { withoutFollowed } from './followed.js';
 import { followToolkitDeployments } from './cluster-toolkit/toolkit-deployment.js';
 import { followFluxVariables } from './flux-variables.js';
+import { followFluxComponents } from './flux-components.js';
 import { compareSides } from './compare.js';
 import { fileCoverage } from './coverage.js';
 import { floorOf } from './floor.js';
@@ -157,6 +158,7 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
   // Flux post-build variables, read into the manifests that use them.
   const flux = await followFluxVariables([...changed].sort(), { ...io, ...(sides.dirs ? { dirs: sides.dirs } : {}) }, fileParsers);
   perSet.push({ base: flux.base, head: flux.head });
+  perSet.push(await followFluxComponents([...changed].sort(), { ...io, ...(sides.dirs ? { dirs: sides.dirs } : {}) }, fileParsers));
   // Paths there at head that are no file (a submodule, a link leading outside): an error on each,
   // so what their base declared is kept as unknown, never read as removed.
   const notFiles = await sides.notFiles([...changed].sort());

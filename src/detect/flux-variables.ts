@@ -66,12 +66,12 @@ interface Source {
   vars: Vars;
 }
 
-interface Budget {
+export interface Budget {
   reads: number;
   files: number;
 }
 
-interface FluxKustomization {
+export interface FluxKustomization {
   name: string;
   path: string | null;
   components: string[];
@@ -85,7 +85,7 @@ export async function followFluxVariables(
   parsers: readonly CapacityParser[],
 ): Promise<FluxVariables> {
   const out: FluxVariables = { base: empty(), head: empty(), followed: [], notFollowed: [] };
-  const budget: Budget = { reads: MAX_READS, files: MAX_FILES };
+  const budget = newBudget();
   const fed = new Map<string, string>();
   for (const path of changed.filter((p) => /\.ya?ml$/i.test(p))) {
     const [before, after] = [await io.base.read(path), await io.head.read(path)];
@@ -147,7 +147,11 @@ export async function followFluxVariables(
   return out;
 }
 
-function empty(): ParseResult {
+export function newBudget(): Budget {
+  return { reads: MAX_READS, files: MAX_FILES };
+}
+
+export function empty(): ParseResult {
   return { decls: [], diagnostics: [], unresolved: [] };
 }
 
@@ -184,7 +188,7 @@ function held(raw: string, base64: boolean): { raw: string; value: string | null
   return { raw, value: ok ? Buffer.from(raw.trim(), 'base64').toString('utf8') : null };
 }
 
-function isFlux(obj: JsonObject): boolean {
+export function isFlux(obj: JsonObject): boolean {
   return jsonText(obj.apiVersion).startsWith(FLUX_GROUP) && jsonText(obj.kind) === 'Kustomization';
 }
 
@@ -258,7 +262,12 @@ export function substitute(text: string, vars: Vars): string {
 }
 
 /** The Flux Kustomizations the kustomization of the file's folder applies, with what patches there add. */
-async function kustomizationsNear(path: string, io: FluxVariablesIo, budget: Budget): Promise<FluxKustomization[]> {
+export async function kustomizationsNear(
+  path: string,
+  io: FluxVariablesIo,
+  budget: Budget,
+  side: TreeReader = io.head,
+): Promise<FluxKustomization[]> {
   const found = new Map<string, FluxKustomization>();
   const add = (obj: JsonObject) => {
     const name = isObject(obj.metadata) ? jsonText(obj.metadata.name) : '';
@@ -272,20 +281,25 @@ async function kustomizationsNear(path: string, io: FluxVariablesIo, budget: Bud
     for (const [k, v] of substituteOf(obj)) entry.substitute.set(k, v);
     found.set(name, entry);
   };
-  for (const file of await buildFiles(dirOf(path), io, budget, [path])) {
+  for (const file of await buildFiles(dirOf(path), io, budget, [path], side)) {
     if (--budget.files < 0) break;
-    const text = await io.head.read(file);
+    const text = await side.read(file);
     if (text !== null) for (const obj of loadObjects(text).objects) if (isFlux(obj)) add(obj);
   }
   return [...found.values()].filter((k) => k.path !== null);
 }
 
 /** The files a Flux Kustomization applies: its path's build, and its components (relative to the path). */
-async function appliedFiles(k: FluxKustomization, io: FluxVariablesIo, budget: Budget): Promise<string[]> {
+export async function appliedFiles(
+  k: FluxKustomization,
+  io: FluxVariablesIo,
+  budget: Budget,
+  side: TreeReader = io.head,
+): Promise<string[]> {
   const root = k.path ?? '';
   const components = k.components.map((c) => resolvePath(root, c)).filter((c): c is string => c !== null);
   const out: string[] = [];
-  for (const dir of [root, ...components]) out.push(...(await buildFiles(dir, io, budget, [])));
+  for (const dir of [root, ...components]) out.push(...(await buildFiles(dir, io, budget, [], side)));
   const files = [...new Set(out)];
   const taken = files.slice(0, Math.max(0, budget.files));
   budget.files -= taken.length;
@@ -296,7 +310,7 @@ async function appliedFiles(k: FluxKustomization, io: FluxVariablesIo, budget: B
  * The files a build of `dir` reads: its kustomization's resources, components and patches, and
  * theirs; a folder without a kustomization gives its YAML files, as Flux generates one for it.
  */
-async function buildFiles(dir: string, io: FluxVariablesIo, budget: Budget, seed: readonly string[]): Promise<string[]> {
+async function buildFiles(dir: string, io: FluxVariablesIo, budget: Budget, seed: readonly string[], side: TreeReader): Promise<string[]> {
   const out = new Set<string>(seed);
   const queue = [dir];
   const seenDirs = new Set<string>();
@@ -311,7 +325,7 @@ async function buildFiles(dir: string, io: FluxVariablesIo, budget: Budget, seed
       continue;
     }
     budget.reads--;
-    const text = await io.head.read(kfile);
+    const text = await side.read(kfile);
     const read = text === null ? null : readKustomization(kfile, text);
     if (read === null || !read.ok) continue;
     for (const ref of kustomizationReferences(read.k)) {
