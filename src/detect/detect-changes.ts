@@ -7,6 +7,8 @@ import { followTemplates } from './terraform/template-follow.js';
 import { followTerragrunt, withoutUnits } from './terraform/terragrunt-include.js';
 import { withoutFollowed } from './followed.js';
 import { followToolkitDeployments } from './cluster-toolkit/toolkit-deployment.js';
+import { followFluxVariables } from './flux-variables.js';
+import { followFluxComponents } from './flux-components.js';
 import { compareSides } from './compare.js';
 import { fileCoverage } from './coverage.js';
 import { floorOf } from './floor.js';
@@ -154,6 +156,10 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
   const deployments = await followToolkitDeployments([...changed].sort(), io);
   for (const path of deployments.followed) parsed.add(path);
   perSet.push({ base: deployments.base, head: deployments.head });
+  // Flux post-build variables, read into the manifests that use them.
+  const flux = await followFluxVariables([...changed].sort(), { ...io, ...(sides.dirs ? { dirs: sides.dirs } : {}) }, fileParsers);
+  perSet.push({ base: flux.base, head: flux.head });
+  perSet.push(await followFluxComponents([...changed].sort(), { ...io, ...(sides.dirs ? { dirs: sides.dirs } : {}) }, fileParsers));
   // Paths there at head that are no file (a submodule, a link leading outside): an error on each,
   // so what their base declared is kept as unknown, never read as removed.
   const notFiles = await sides.notFiles([...changed].sort());
@@ -183,7 +189,7 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
   const sharingNotes = await linkSideSharing(head.decls, changedPaths, { list: sides.list, ...dirs, read: (p) => sides.head.read(p) });
 
   // Every changed text file, whatever its format: a GPU name nothing accounts for is not followed.
-  const followed = [...modules.tfvars, ...deployments.followed, ...terragrunt.followed];
+  const followed = [...modules.tfvars, ...deployments.followed, ...terragrunt.followed, ...flux.followed];
   const floor = await floorOf({
     changed: changedPaths,
     base,
@@ -194,6 +200,7 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
     sides,
     ...(changes.repositories ? { repositories: changes.repositories } : {}),
   });
+  floor.notFollowed.push(...flux.notFollowed);
   // Reads made since (a pool's flavors, its sharing config, the floor's scan of a file only it
   // reads) may have met such paths too, or a changed file over the size limit: each an error.
   const lateNotFiles = await sides.notFiles([]);

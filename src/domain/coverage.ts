@@ -38,6 +38,7 @@ type NotFollowedReason =
   | 'toolkit-deployment'
   | 'terragrunt-include'
   | 'gitops-install'
+  | 'gitops-variables'
   | 'unaccounted-signal'
   | 'unscanned';
 

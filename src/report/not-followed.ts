@@ -76,6 +76,11 @@ export function notFollowedEvidence(n: NotFollowed): MissingText {
         what: `what ${n.subject} in ${n.file} installs (the chart \`${n.needs ?? ''}\`)`,
         how: `its values are not followed into the chart (${list(n.inputs)}): keep the chart and its values in this repository (a chart folder the Application or HelmRelease points to, values in Git rather than a Secret), or check the GPU objects it renders by hand (\`helm template\`)`,
       };
+    case 'gitops-variables':
+      return {
+        what: `what the Flux variables ${list(n.inputs)} (${at(n)}) set`,
+        how: `Flux substitutes them into the manifests its Kustomizations apply, and ${n.needs ?? 'where they land is not followed'}: write the value where it is used, or use the plain \`\${var}\` or \`\${var:=default}\` forms, or check the substituted objects by hand (\`flux build kustomization\`)`,
+      };
     case 'unaccounted-signal': {
       const where = n.line === null ? `${n.file}, ${n.needs ?? 'before this change'}` : at(n);
       const more = n.inputs && n.inputs.length > 0 ? ` (and ${list(n.inputs)})` : '';

@@ -14,6 +14,11 @@ export interface RealCase {
   id: string;
   /** Fixture file or directory under fixtures/real. */
   target: string;
+  /**
+   * The target directory is the repository's root: paths its files give from the root (a Flux
+   * Kustomization's `spec.path`) are read there, so the tree is taken without the target's prefix.
+   */
+  root?: true;
   edits: Edit[];
   expect: Row[] | 'not-followed';
   /** The rows are a lower bound the review reports with a warning that says so (a per-zone count, zones unknown). */

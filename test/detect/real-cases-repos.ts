@@ -39,6 +39,24 @@ export const REPO_CASES: readonly RealCase[] = [
     },
     why: 'g4dn.metal has 8 T4; max_size 3 × 8 → 6 × 8',
   },
+  // jesse-gonzalez/nai-llm-fleet-infra: Flux GitOps; a cluster's ConfigMap of post-build variables sets the
+  // time-slicing replicas of the GPU Operator's config, a Component the profile's patch adds to the Flux Kustomization.
+  {
+    id: 'nai-llm-fleet-infra dragon-dev01-w01: Flux variable gpu_time_slicing_replica_count "2" → "4"',
+    target: 'gpu-sharing/nai-llm-fleet-infra',
+    root: true,
+    edits: [['cluster-configs.yaml', 'gpu_time_slicing_replica_count: "2"', 'gpu_time_slicing_replica_count: "4"']],
+    expect: [['gpu-sharing', 'time-slicing-config/any', 2, 4]],
+    why: 'the Flux Kustomization gpu-operator substitutes cluster-configs into platform/gpu-operator/enable-time-slicing (added by the non-prod profile): each GPU advertised as 4, was 2',
+  },
+  {
+    id: 'nai-llm-fleet-infra dragon-dev01-w01: Flux variable kafka_version bumped (negative control)',
+    target: 'gpu-sharing/nai-llm-fleet-infra',
+    root: true,
+    edits: [['cluster-configs.yaml', 'kafka_version: "26.8.5"', 'kafka_version: "26.8.6"']],
+    expect: [],
+    why: 'kafka_version sets no GPU field; the GPU-named variables beside it are unchanged',
+  },
   // redhat-hpc/openshift-batch: Kueue ClusterQueues of two teams and a shared pool, one file each, quotas quoted.
   {
     id: 'openshift-batch team-a-cq: nvidia.com/gpu quota "4" → "8"',

@@ -46,9 +46,14 @@ export function wanted(c: RealCase): Outcome {
 }
 
 export async function runCase(c: RealCase): Promise<{ result: DetectedChanges; outcome: Outcome }> {
-  const base = loadReal(c.target);
+  const base = c.root ? rooted(loadReal(c.target), c.target) : loadReal(c.target);
   const result = await detectPr(base, edited(base, c.edits));
   return { result, outcome: classify(c, result) };
+}
+
+/** The tree with `target/` taken off each path: the fixture directory as the repository's root. */
+function rooted(tree: Readonly<Record<string, string>>, target: string): Record<string, string> {
+  return Object.fromEntries(Object.entries(tree).map(([p, text]) => [p.slice(target.length + 1), text]));
 }
 
 /** In the order the table of `npm run detect:corpus -- --cases` lists them. */
