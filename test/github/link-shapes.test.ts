@@ -48,7 +48,7 @@ const SHAPES: Shape[] = [
   {
     name: 'a link climbing out to /proc/self',
     files: {},
-    links: { [QUEUE_FILE]: '../../../../../../proc/self/cwd/q.yaml' },
+    links: { [QUEUE_FILE]: '../../../../../../proc/self/cwd/q.yaml' }, // hostile link target: data, never read
     checkout: null,
   },
   { name: 'a link loop', files: {}, links: { [QUEUE_FILE]: 'b.src', 'clusters/prod/b.src': 'queues.yaml' }, checkout: null },
@@ -57,7 +57,7 @@ const SHAPES: Shape[] = [
     name: 'a link leaving the tree and coming back by the folder name',
     files: { 'clusters/big.src': clusterQueue(600) },
     // hostile link target: data, never read
-    links: { [QUEUE_FILE]: '../../../repo/clusters/big.src' },
+    links: { [QUEUE_FILE]: '../../../repo/clusters/big.src' }, // hostile link target: data, never read
     checkout: null,
   },
   {
