@@ -175,6 +175,8 @@ export async function resolvePath(rel: string, asked: string, tree: TreeEntries)
     }
     if (hops >= MAX_LINK_HOPS) throw new UnreadablePathError(asked, `a symbolic link that loops (more than ${MAX_LINK_HOPS} links)`);
     const target = (await tree.linkAt(link)) ?? '';
+    const through = await dotDotThroughLink(link, target, tree);
+    if (through !== null) throw new UnreadablePathError(asked, dotDotThrough(through));
     const next = linkTarget(link, target);
     if (next === null)
       throw new UnreadablePathError(asked, 'a symbolic link leading outside the repository: what it declares cannot be read');
@@ -182,6 +184,35 @@ export async function resolvePath(rel: string, asked: string, tree: TreeEntries)
     if (link === at) dirOnly ||= asksForDirectory(target);
     at = link === at ? next : `${next}${at.slice(link.length)}`;
   }
+}
+
+/** Why a link whose target takes `..` out of a linked directory is not read. */
+function dotDotThrough(linked: string): string {
+  return `a symbolic link whose target takes \`..\` through the linked directory ${linked}: a checkout goes to the parent of where that link leads, which was not followed, so what it declares is unknown`;
+}
+
+/**
+ * The linked directory a `..` of `target` (read from the link at `link`) climbs out of, or null.
+ * A checkout takes `lnk/..` as the parent of where `lnk` leads, while `linkTarget` takes it
+ * lexically, as the folder holding `lnk`: the two part wherever the `..` leaves a link or a path
+ * below one.
+ */
+async function dotDotThroughLink(link: string, target: string, tree: TreeEntries): Promise<string | null> {
+  if (!target.split('/').includes('..')) return null;
+  const stack = posix.dirname(link) === '.' ? [] : posix.dirname(link).split('/');
+  for (const part of target.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part !== '..') {
+      stack.push(part);
+      continue;
+    }
+    // Above the root: `linkTarget` names it a link leading outside.
+    if (stack.length === 0) return null;
+    const linked = await enclosing(stack.join('/'), async (p) => (await tree.linkAt(p)) !== undefined);
+    if (linked !== null) return linked;
+    stack.pop();
+  }
+  return null;
 }
 
 /** `path` itself or the nearest of its directories for which `is` holds; null when none does. */

@@ -15,6 +15,8 @@ export interface Reading {
   text: string;
   start: Int32Array;
   end: Int32Array;
+  /** The text as written or plainly decoded: a secret may be found split over two of its lines. */
+  lines?: boolean;
 }
 
 /** What a read of `start`/`end` at a unit of the text (or of its `fold`) relies on. */
@@ -91,12 +93,23 @@ function codePoint(digits: string, radix: number): string | null {
   return Number.isInteger(n) && n >= 0 && n <= 0x10ffff && !(n >= 0xd800 && n <= 0xdfff) ? String.fromCodePoint(n) : null;
 }
 
+/**
+ * How a backslash before digits reads: as an octal byte (C, Python, Go, PHP: `\046`), or as CSS
+ * writes a code point (`\26 `, `\000026`: up to six hex digits and one optional space after).
+ */
+type Digits = 'octal' | 'css';
+
 /** The escape that begins at `i` of `s`: what it decodes to and its length; null when none does. */
-function escapeAt(s: string, i: number): { chars: string; length: number } | null {
+function escapeAt(s: string, i: number, digits: Digits = 'octal'): { chars: string; length: number } | null {
   const c = s[i];
   if (c === '%') return percentAt(s, i);
   if (c === '\\') {
     const next = s[i + 1] ?? '';
+    if (digits === 'css' && isHexUnit(next.charCodeAt(0))) return cssAt(s, i);
+    // Octal takes three digits, as Go, git's quoted paths and C's byte dumps write it: a shorter
+    // run (`\1` in a regular expression's replacement) is too common to read as a byte.
+    const octal = /^[0-3][0-7]{2}/.exec(s.slice(i + 1, i + 4))?.[0];
+    if (octal !== undefined) return { chars: String.fromCharCode(Number.parseInt(octal, 8)), length: 4 };
     if ((next === 'u' || next === 'U') && s[i + 2] === '{') {
       const close = s.slice(i + 3, i + 10).indexOf('}') + i + 3;
       const digits = close < i + 3 ? '' : s.slice(i + 3, close);
@@ -130,6 +143,16 @@ function escapeAt(s: string, i: number): { chars: string; length: number } | nul
   return null;
 }
 
+/** A CSS escape at `i`: a backslash, one to six hex digits, and one whitespace that ends it. */
+function cssAt(s: string, i: number): { chars: string; length: number } | null {
+  const run = /^[0-9a-fA-F]{1,6}/.exec(s.slice(i + 1, i + 7))?.[0] ?? '';
+  const ch = run === '' ? null : codePoint(run, 16);
+  if (ch === null) return null;
+  const after = s[i + 1 + run.length];
+  const space = after === ' ' || after === '\t' || after === '\n' ? 1 : after === '\r' ? (s[i + 2 + run.length] === '\n' ? 2 : 1) : 0;
+  return { chars: ch, length: 1 + run.length + space };
+}
+
 /** `%XX`, or a run of them spelling one UTF-8 character. */
 function percentAt(s: string, i: number): { chars: string; length: number } | null {
   const lead = byteAt(s, i);
@@ -159,7 +182,7 @@ function byteAt(s: string, at: number): number | null {
  * character is itself followed by an escape (`\\u0034`: an escaped backslash, or a backslash of
  * the secret before an escaped `4`?), `later` takes the second reading.
  */
-function decodeOnce(r: Reading, later = false): Reading {
+function decodeOnce(r: Reading, later = false, digits: Digits = 'octal'): Reading {
   const s = r.text;
   // A decoded escape is never longer than the escape: the original's length bounds the reading's.
   const start = new Int32Array(s.length);
@@ -179,8 +202,8 @@ function decodeOnce(r: Reading, later = false): Reading {
     const c = s.charCodeAt(i);
     // Every escape begins with `%`, `\` or `&`.
     if (c !== 0x25 && c !== 0x5c && c !== 0x26) continue;
-    if (later && escapeAt(s, i + 1) !== null) continue;
-    const esc = escapeAt(s, i);
+    if (later && escapeAt(s, i + 1, digits) !== null) continue;
+    const esc = escapeAt(s, i, digits);
     if (esc === null) continue;
     copy(i);
     parts.push(esc.chars);
@@ -212,9 +235,14 @@ export function readings(text: string): Reading[] {
   let level = out;
   for (let d = 0; d < MAX_DEPTH && level.length > 0; d++) {
     const next: Reading[] = [];
-    for (const r of level) {
-      for (const decoded of [decodeOnce(r), decodeOnce(r, true)]) {
-        if (seen.has(decoded.text) || out.length + next.length >= MAX_READINGS) continue;
+    // Every reading decoded plainly comes first, so the cap never cuts the plain chain: then the
+    // second reading of ambiguous escapes, then a backslash before digits read as CSS writes it.
+    const ways = [(r: Reading) => decodeOnce(r), (r: Reading) => decodeOnce(r, true), (r: Reading) => decodeOnce(r, false, 'css')];
+    for (const way of ways) {
+      for (const r of level) {
+        if (out.length + next.length >= MAX_READINGS) break;
+        const decoded = way(r);
+        if (seen.has(decoded.text)) continue;
         seen.add(decoded.text);
         next.push(decoded);
       }
@@ -222,23 +250,47 @@ export function readings(text: string): Reading[] {
     out.push(...next);
     level = next;
   }
-  // An upstream may wrap what it echoes (base64 at 76 columns, a long line broken for a log): the
-  // text and its last decoding are read again with their line breaks, and the indentation after
-  // them, left out (every reading would double the cost of redacting a long comment).
-  for (const r of new Set([out[0], out.at(-1)])) {
-    const joined = r && unwrapped(r);
-    if (joined && joined !== r && !seen.has(joined.text)) {
-      seen.add(joined.text);
-      out.push(joined);
+  // An upstream may wrap what it echoes (base64 at 76 columns, a long line broken for a log), or
+  // colour it or slip something invisible inside (ANSI sequences, a zero-width space, a soft hyphen):
+  // each reading is read again without what draws nothing; the text and its plain decoding, which
+  // are also searched for a secret split over two lines, again without line breaks and the
+  // indentation after them (every reading would double the cost of redacting a long comment).
+  let plain = out[0] ?? identity(text);
+  for (let d = 0; d < MAX_DEPTH; d++) plain = decodeOnce(plain);
+  const lined = new Set([text, plain.text]);
+  for (const r of [...out]) {
+    const visible = left(r, DRAWS_NOTHING_G);
+    const wrapped = lined.has(r.text);
+    for (const variant of [visible, ...(wrapped ? [left(r, BREAKS_AND_NOTHING)] : [])]) {
+      if (variant === r || seen.has(variant.text)) continue;
+      seen.add(variant.text);
+      out.push(variant);
+    }
+    if (wrapped) {
+      r.lines = true;
+      visible.lines = true;
     }
   }
   return out;
 }
 
-/** `r` without its line breaks and the spaces or tabs after each; `r` itself when it has none. */
-function unwrapped(r: Reading): Reading {
+/**
+ * What a terminal or a browser draws as nothing: ANSI escape sequences (CSI such as a colour, OSC
+ * such as a title or a link, and two-character ones), other C0 and C1 controls but tab and line
+ * breaks, and format and default-ignorable characters (zero-width, bidi, soft hyphen, variation
+ * selectors, tags).
+ */
+const DRAWS_NOTHING =
+  // eslint-disable-next-line no-control-regex -- the escape sequences and controls are what this finds.
+  /\x1b\[[0-?]*[ -/]*[@-~]|\x9b[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[ -/]*[0-~]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\p{Cf}\p{Default_Ignorable_Code_Point}]+/u;
+const DRAWS_NOTHING_G = new RegExp(DRAWS_NOTHING.source, 'gu');
+/** Line breaks and the spaces or tabs after each, and what draws nothing. */
+const BREAKS_AND_NOTHING = new RegExp(`\\r?\\n[\\r\\n \\t]*|\\r[\\r\\n \\t]*|${DRAWS_NOTHING.source}`, 'gu');
+
+/** `r` without what `pattern` (global) matches; `r` itself when it matches nothing. */
+function left(r: Reading, pattern: RegExp): Reading {
   const s = r.text;
-  const breaks = [...s.matchAll(/\r?\n[\r\n \t]*|\r[\r\n \t]*/g)];
+  const breaks = [...s.matchAll(pattern)];
   if (breaks.length === 0) return r;
   const start = new Int32Array(s.length);
   const end = new Int32Array(s.length);
@@ -260,16 +312,21 @@ export function decodedOnce(s: string): string {
   return decodeOnce(identity(s)).text;
 }
 
+/** Fullwidth forms of ASCII (`ｐａｓｓ`, U+FF01–U+FF5E) and the ideographic space. */
+const FULLWIDTH = /[\uff01-\uff5e\u3000]/g;
+const halfwidth = (c: string): string => (c === '\u3000' ? ' ' : String.fromCharCode(c.charCodeAt(0) - 0xfee0));
+
 /**
  * The comparison key of a text, the same length: letters in lower case (so `%2f` and `%2F`,
- * `Basic` and `basic`, are one) and a space as `+` (form encoding writes one for the other).
+ * `Basic` and `basic`, are one), fullwidth forms as the ASCII they stand for (one UTF-16 unit
+ * each), and a space as `+` (form encoding writes one for the other).
  */
 export function fold(s: string): string {
-  const lower = s.toLowerCase();
+  const lower = s.toLowerCase().replace(FULLWIDTH, halfwidth);
   if (lower.length === s.length) return lower.replaceAll(' ', '+');
   let out = '';
   for (const unit of s) {
-    const low = unit.toLowerCase();
+    const low = unit.toLowerCase().replace(FULLWIDTH, halfwidth);
     const kept = low.length === unit.length ? low : unit;
     out += kept === ' ' ? '+' : kept;
   }

@@ -1,4 +1,5 @@
 import { decodedOnce, fold, MAPPED, MAX_DEPTH, readings } from './escape-readings.js';
+import type { Reading } from './escape-readings.js';
 import { itemAt } from './indexed.js';
 
 /**
@@ -20,6 +21,10 @@ const SECRET_PARAM = /key|token|secret|pass|auth|sig|cred|session|jwt/i;
 
 /** Shorter values are too common to scrub (a `:`, a digit) and protect nothing. */
 const MIN_SECRET = 3;
+
+/** A key split over two lines is looked for by its first `HEAD` characters, when it has `MIN_SPLIT`. */
+const HEAD = 4;
+const MIN_SPLIT = 8;
 
 /** Shorter secrets are not looked for as hex: 16 hex digits and more do not occur by chance. */
 const MIN_HEX_SECRET = 8;
@@ -57,6 +62,12 @@ export function secretForms(secret: string): string[] {
   add(b64(secret).replace(/=+$/, ''));
   add(Buffer.from(secret).toString('base64url'));
   for (const core of base64Inside(secret)) add(core);
+  // Base64 of the base64 (a Basic credential or a token an upstream encodes once more, a secret
+  // manifest's data echoed encoded): alone and inside longer base64 text.
+  const twice = b64(b64(secret));
+  add(twice);
+  add(twice.replace(/=+$/, ''));
+  for (const core of base64Inside(b64(secret))) add(core);
   // As hex, which a byte dump or Go's `%x` writes: only for secrets long enough that their hex
   // cannot turn up by chance in a commit id or a digest (case is folded when compared).
   if (secret.length >= MIN_HEX_SECRET) add(Buffer.from(secret).toString('hex'));
@@ -74,6 +85,9 @@ export class Redactor {
    * form as it reads decoded, should the secret itself hold something that looks like an escape.
    */
   #keys: string[] = [];
+  /** Keys long enough to be found split over two lines, by their first `HEAD` characters. */
+  #byHead = new Map<string, string[]>();
+  #longest = 0;
   readonly #secrets = new Set<string>();
 
   /** Registers secrets (empty and short values are ignored); returns this for chaining. */
@@ -91,6 +105,12 @@ export class Redactor {
       for (let d = 0; d <= MAX_DEPTH; d++, decoded = decodedOnce(decoded)) if (decoded.length >= MIN_SECRET) keys.add(fold(decoded));
     }
     this.#keys = [...keys].sort((a, b) => b.length - a.length);
+    this.#byHead = new Map();
+    for (const key of this.#keys.filter((k) => k.length >= MIN_SPLIT)) {
+      const head = key.slice(0, HEAD);
+      this.#byHead.set(head, [...(this.#byHead.get(head) ?? []), key]);
+    }
+    this.#longest = this.#keys[0]?.length ?? 0;
     return this;
   }
 
@@ -163,6 +183,7 @@ export class Redactor {
           spans.push([itemAt(reading.start, at, MAPPED), itemAt(reading.end, at + key.length - 1, MAPPED)]);
         }
       }
+      if (reading.lines === true && /[\r\n]/.test(folded)) this.#splitOverLines(folded, reading, spans);
     }
     if (spans.length === 0) return text;
     spans.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
@@ -174,6 +195,45 @@ export class Redactor {
       copied = to;
     }
     return out + text.slice(copied);
+  }
+
+  /**
+   * A secret an upstream split over two lines with something of its own before the rest (an error
+   * wrapped and prefixed again, `error: ` or a timestamp): a line ending with a key's first
+   * characters, at least `HEAD` of them, and the next line holding the rest of that key. Linear in
+   * the text: each place of a line's tail is looked up once by its first characters.
+   */
+  #splitOverLines(folded: string, reading: Reading, spans: [number, number][]): void {
+    const span = (from: number, to: number): [number, number] => [itemAt(reading.start, from, MAPPED), itemAt(reading.end, to - 1, MAPPED)];
+    let lineStart = 0;
+    for (const brk of folded.matchAll(/[ \t]*(?:\r\n|\n|\r)/g)) {
+      const next = brk.index + brk[0].length;
+      const lineEnd = folded.slice(next).search(/[\r\n]/);
+      const nextLine = folded.slice(next, lineEnd < 0 ? folded.length : next + lineEnd);
+      for (let p = Math.max(lineStart, brk.index - this.#longest + 1); p <= brk.index - HEAD; p++) {
+        for (const key of this.#byHead.get(folded.slice(p, p + HEAD)) ?? []) {
+          const head = folded.slice(p, brk.index);
+          if (head.length >= key.length || !key.startsWith(head)) continue;
+          const at = nextLine.indexOf(key.slice(head.length));
+          if (at < 0) continue;
+          spans.push(span(p, brk.index), span(next + at, next + at + key.length - head.length));
+        }
+      }
+      lineStart = next;
+    }
+    // A head shorter than `HEAD`: the rest of the key, found, and the line before ending with its head.
+    for (const keys of this.#byHead.values()) {
+      for (const k of keys) {
+        for (let cut = 1; cut < HEAD; cut++) {
+          const rest = k.slice(cut);
+          for (let at = folded.indexOf(rest); at >= 0; at = folded.indexOf(rest, at + 1)) {
+            const lineEnd = folded.slice(0, folded.lastIndexOf('\n', at) + 1).search(/[ \t]*\r?\n$/);
+            if (lineEnd < cut || folded.slice(lineEnd - cut, lineEnd) !== k.slice(0, cut)) continue;
+            spans.push(span(lineEnd - cut, lineEnd), span(at, at + rest.length));
+          }
+        }
+      }
+    }
   }
 
   /** A copy of a JSON-like value with every string redacted (log fields, check output). */

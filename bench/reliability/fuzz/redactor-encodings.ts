@@ -6,8 +6,11 @@ import { Redactor } from '../../../src/util/redact.js';
  * credentials from the characters that encode differently (`& < > ' " / + = % \ : @ #`, a space,
  * non-ASCII), written through random chains of percent-encoding (either case, `+` for a space, some
  * characters only), JSON, Go and JavaScript escapes, HTML entities (named, decimal, hex, leading
- * zeros), Markdown escapes and case changes, or as base64 and base64url (alone, of `user:password`,
- * inside a longer base64 text, then escaped again), inside an error text. After redaction no
+ * zeros), Markdown escapes, octal and CSS escapes (`\\046`, `\\26 `), fullwidth forms, invisible
+ * characters or ANSI colours between its characters and case changes, or as base64 and base64url
+ * (alone, of `user:password`, inside a longer base64 text, of its own base64, then escaped again),
+ * broken over two lines with a logger's prefix before the rest (8 characters and more), inside an
+ * error text. After redaction no
  * decoding of the text, however deep, gives the secret back; and a text holding no secret comes
  * out as it went in.
  */
@@ -29,6 +32,12 @@ const secretArb = fc
   });
 
 type Encoder = (s: string, mask: readonly boolean[]) => string;
+
+/** What draws nothing, slipped between a secret's characters: zero-width and format characters, ANSI colours. */
+const INVISIBLE = ['\u200b', '\u2060', '\ufeff', '\u00ad', '\u200d', '\u{e0041}', '\x1b[31m', '\x1b[0m', '\x1b[1;32m'];
+
+/** What a logger or an upstream writes before the rest of a line it wrapped. */
+const LINE_PREFIXES = ['', '    ', 'error: ', '2026-12-07T05:00:00Z ERROR ', 'level=error msg="'];
 
 const bytesOf = (ch: string) => [...Buffer.from(ch)];
 const hex2 = (n: number, upper: boolean) => {
@@ -71,6 +80,18 @@ const ENCODERS: Readonly<Record<string, Encoder>> = {
   htmlDecimal: (s, mask) => some(s, mask, (ch, i) => `&#${'0'.repeat(i % 3)}${ch.codePointAt(0)};`),
   htmlHex: (s, mask) => some(s, mask, (ch, i) => `&#${i % 2 === 0 ? 'x' : 'X'}${(ch.codePointAt(0) ?? 0).toString(16)};`),
   markdown: (s) => s.replace(/([\\`*_[\]#!~|])/g, '\\$1'),
+  octal: (s, mask) => some(s, mask, (ch) => (ch.charCodeAt(0) < 0x100 ? `\\${ch.charCodeAt(0).toString(8).padStart(3, '0')}` : ch)),
+  // CSS escapes a backslash always (a bare one would start an escape): the others as the mask picks.
+  css: (s, mask) =>
+    [...s]
+      .map((ch, i) => {
+        if (ch !== '\\' && mask.length > 0 && !mask[i % mask.length]) return ch;
+        const h = (ch.codePointAt(0) ?? 0).toString(16);
+        return i % 2 === 0 ? `\\${h} ` : `\\${h.padStart(6, '0')}`;
+      })
+      .join(''),
+  fullwidth: (s) => s.replace(/[!-~]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0)).replace(/ /g, '\u3000'),
+  invisible: (s, mask) => some(s, mask, (ch, i) => `${INVISIBLE[i % INVISIBLE.length] ?? ''}${ch}`),
   upper: (s) => s.toUpperCase(),
   lower: (s) => s.toLowerCase(),
 };
@@ -93,7 +114,8 @@ const caseArb: fc.Arbitrary<RedactorCase> = fc
   .record({
     secret: secretArb,
     user: fc.option(fc.stringMatching(/^[a-z][a-z0-9._-]{2,10}$/), { nil: null }),
-    base64: fc.constantFrom('none', 'none', 'secret', 'pair', 'inside'),
+    base64: fc.constantFrom('none', 'none', 'secret', 'pair', 'inside', 'twice'),
+    split: fc.option(fc.tuple(fc.nat(), fc.constantFrom(...LINE_PREFIXES)), { nil: null, freq: 3 }),
     url: fc.boolean(),
     padding: fc.string({ unit: fc.constantFrom(...PLAIN), maxLength: 4 }),
     chain: chainArb,
@@ -104,12 +126,25 @@ const caseArb: fc.Arbitrary<RedactorCase> = fc
   })
   .map((c) => {
     const pair = c.user === null ? c.secret : `${c.user}:${c.secret}`;
+    // A secret under 8 characters is not looked for in two parts (they would be too common), nor is
+    // one holding a backslash (which of its escapes is the upstream's is then ambiguous); and a
+    // stylesheet's escapes are not a wrapped log line.
+    const split = c.split !== null && c.secret.length >= 8 && !c.secret.includes('\\') && c.chain[0] !== 'css';
     let form = c.secret;
     if (c.base64 === 'secret') form = base64Of(c.secret, c.url);
     else if (c.base64 === 'pair') form = base64Of(pair, c.url);
     else if (c.base64 === 'inside') form = base64Of(`${c.padding}${pair}!`, c.url);
-    // Base64 is then escaped too (a Basic header in Go's JSON); the secret itself through the chain.
-    for (const name of c.base64 === 'none' ? c.chain : c.chain.filter((n) => !['upper', 'lower'].includes(n)).slice(0, 1)) {
+    else if (c.base64 === 'twice') form = base64Of(base64Of(pair, false), c.url);
+    // Broken over two lines, the second begun with what the upstream writes there, before any escape.
+    const chars = [...form];
+    if (split && c.split !== null) {
+      const at = 1 + (c.split[0] % (chars.length - 1));
+      form = `${chars.slice(0, at).join('')}\n${c.split[1]}${chars.slice(at).join('')}`;
+    }
+    // Base64 is then escaped too (a Basic header in Go's JSON); the secret itself through the chain;
+    // a secret split over lines through one escape (it is looked for in its plain decoding).
+    const chain = split ? c.chain.slice(0, 1) : c.chain;
+    for (const name of c.base64 === 'none' ? chain : chain.filter((n) => !['upper', 'lower'].includes(n)).slice(0, 1)) {
       form = (ENCODERS[name] as Encoder)(form, c.mask);
     }
     return { secrets: [c.secret], user: c.user, text: `${c.before}${form}${c.after}`, innocent: c.innocent };
@@ -120,33 +155,58 @@ export function redactorInputs(): fc.Arbitrary<string> {
   return caseArb.map((c) => JSON.stringify(c));
 }
 
-/** Every decoding the matcher claims to see through, applied until nothing changes. */
-function decodeDeep(text: string): string {
-  let out = text;
-  for (let round = 0; round < 6; round++) {
-    const next = out
-      .replace(/\\u\{([0-9a-f]+)\}/gi, (_, h: string) => safeCodePoint(Number.parseInt(h, 16)))
-      .replace(/\\u([0-9a-f]{4})/gi, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)))
-      .replace(/\\x([0-9a-f]{2})/gi, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)))
-      .replace(/\\([nrtbf])/g, (_, c: string) => ({ n: '\n', r: '\r', t: '\t', b: '\b', f: '\f' })[c] ?? c)
-      .replace(/\\([!-/:-@[-`{-~])/g, '$1')
-      .replace(/&#x([0-9a-f]+);/gi, (_, h: string) => safeCodePoint(Number.parseInt(h, 16)))
-      .replace(/&#([0-9]+);/g, (_, d: string) => safeCodePoint(Number.parseInt(d, 10)))
-      .replace(
-        /&(amp|lt|gt|quot|apos|sol|plus|equals|percnt|num|colon|commat|excl|quest|semi|bsol);/gi,
-        (_, n: string) => NAMED[n.toLowerCase()] ?? '',
-      )
-      .replace(/(?:%[0-9a-f]{2})+/gi, (m) => {
-        try {
-          return decodeURIComponent(m);
-        } catch {
-          return m;
-        }
-      });
-    if (next === out) break;
-    out = next;
+/**
+ * Every decoding the matcher claims to see through, applied until nothing changes: each round reads
+ * a backslash before digits as octal and, apart, as CSS writes a code point.
+ */
+function decodeDeep(text: string): string[] {
+  let level = new Set([text]);
+  const all = new Set([text]);
+  for (let round = 0; round < 6 && all.size < 64; round++) {
+    const next = new Set<string>();
+    for (const t of level) for (const d of [decodeRound(t, false), decodeRound(t, true)]) if (!all.has(d)) next.add(d);
+    for (const d of next) all.add(d);
+    level = next;
   }
-  return out;
+  // What draws nothing left out, fullwidth forms read as ASCII, and lines joined past what a logger adds.
+  return [...all].flatMap((t) => {
+    const plain = t
+      // eslint-disable-next-line no-control-regex -- the ANSI sequences and controls an upstream slips in.
+      .replace(/\x1b\[[0-?]*[ -/]*[@-~]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\p{Cf}\p{Default_Ignorable_Code_Point}]/gu, '')
+      .replace(/[\uff01-\uff5e]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0))
+      .replace(/\u3000/g, ' ');
+    const joined = LINE_PREFIXES.filter((p) => p !== '').reduce(
+      (j, p) => j.split(`\n${p}`).join(''),
+      plain.replace(/\n[ \t]*(?=\n)/g, '\n'),
+    );
+    return [t, plain, joined.replace(/\r?\n[ \t]*/g, '')];
+  });
+}
+
+/** One round of every decoding, a backslash before digits read as octal or, with `css`, as CSS. */
+function decodeRound(out: string, css: boolean): string {
+  const cssFirst = css
+    ? out.replace(/\\([0-9a-f]{1,6})(?:\r\n|[ \t\n\r])?/gi, (_, h: string) => safeCodePoint(Number.parseInt(h, 16)))
+    : out.replace(/\\([0-7]{1,3})/g, (m, o: string) => (Number.parseInt(o, 8) > 0xff ? m : String.fromCharCode(Number.parseInt(o, 8))));
+  return cssFirst
+    .replace(/\\u\{([0-9a-f]+)\}/gi, (_, h: string) => safeCodePoint(Number.parseInt(h, 16)))
+    .replace(/\\u([0-9a-f]{4})/gi, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)))
+    .replace(/\\x([0-9a-f]{2})/gi, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)))
+    .replace(/\\([nrtbf])/g, (_, c: string) => ({ n: '\n', r: '\r', t: '\t', b: '\b', f: '\f' })[c] ?? c)
+    .replace(/\\([!-/:-@[-`{-~])/g, '$1')
+    .replace(/&#x([0-9a-f]+);/gi, (_, h: string) => safeCodePoint(Number.parseInt(h, 16)))
+    .replace(/&#([0-9]+);/g, (_, d: string) => safeCodePoint(Number.parseInt(d, 10)))
+    .replace(
+      /&(amp|lt|gt|quot|apos|sol|plus|equals|percnt|num|colon|commat|excl|quest|semi|bsol);/gi,
+      (_, n: string) => NAMED[n.toLowerCase()] ?? '',
+    )
+    .replace(/(?:%[0-9a-f]{2})+/gi, (m) => {
+      try {
+        return decodeURIComponent(m);
+      } catch {
+        return m;
+      }
+    });
 }
 
 const NAMED: Record<string, string> = {
@@ -194,8 +254,11 @@ function base64Decodings(text: string): string[] {
 export function secretReadable(text: string, secret: string): boolean {
   const wanted = secret.toLowerCase();
   // Form encoding's `+` may stand for a space: neither reading may give the secret back.
-  const decoded = decodeDeep(text);
-  const all = [decoded, decoded.replace(/\+/g, ' '), ...base64Decodings(decoded), ...base64Decodings(text)];
+  const all = decodeDeep(text).flatMap((decoded) => {
+    const once = base64Decodings(decoded);
+    // Base64 of base64: each decoding read as base64 again.
+    return [decoded, decoded.replace(/\+/g, ' '), ...once, ...once.flatMap(base64Decodings)];
+  });
   return all.some((reading) => reading.toLowerCase().includes(wanted));
 }
 

@@ -79,8 +79,35 @@ function applyPatch(ctx: Ctx, patch: Patch): void {
     }
     if (touches) o.hits.push(patch.hit);
   }
-  if (matched.length > 0 || patch.target.name === undefined || patch.target.kind === undefined) return;
-  patchWithoutBase(ctx, patch, patch.target.kind, patch.target.name);
+  if (matched.length > 0) return;
+  if (patch.target.name !== undefined && patch.target.kind !== undefined) {
+    patchWithoutBase(ctx, patch, patch.target.kind, patch.target.name);
+    return;
+  }
+  // A patch selecting by kind, label or pattern alone, with a resource out of reach (remote, not in
+  // the tree, or past the depth followed): what it selects there is not known, so neither is the
+  // GPU count it may set.
+  if (out.missing.length > 0 && mayPatchCapacity(ctx, patch)) {
+    out.failed ??= {
+      ...patch.hit,
+      why: `this patch selects objects by ${patch.target.kind === undefined ? 'a selector without a kind' : `kind ${patch.target.kind} without a name`}, and resources it may select (${out.missing.slice(0, 3).join(', ')}${out.missing.length > 3 ? ', …' : ''}) could not be read`,
+    };
+  }
+}
+
+/** Whether a patch that matched nothing may set GPU capacity on an object of its target's kind. */
+function mayPatchCapacity(ctx: Ctx, patch: Patch): boolean {
+  const { kind, group } = patch.target;
+  if (kind === undefined) return touchesCapacity(patch.paths, '', group);
+  const identity = withIdentity(
+    patch.type === 'smp' ? patch.content : {},
+    kind,
+    '(selected)',
+    patch.target,
+    capacityFields(kind, group)?.groups[0],
+  );
+  if (capacityFields(kind, group) === null && !ctx.isCapacity(identity)) return false;
+  return touchesCapacity(patch.paths, kind, group);
 }
 
 /**
