@@ -92,7 +92,7 @@ describe('what stands at the policy directory of the base', () => {
       // Each path on a fresh side, as the policy loader asks it: its read first.
       const changes = new ApiChangeSet(octokit, { base: REPO, head: REPO, number: 1, baseSha: BASE_SHA, headSha: HEAD_SHA }, null);
       const viaContents = await changes.base.read(path).then(
-        async () => changes.base.notAFile?.(path),
+        async () => changes.base.notAFile(path),
         (err: unknown) => (err instanceof Error ? err.message : String(err)),
       );
       const reader = new ApiTreeReader(octokit, REPO, BASE_SHA, null);
