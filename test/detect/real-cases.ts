@@ -46,9 +46,14 @@ export function wanted(c: RealCase): Outcome {
 }
 
 export async function runCase(c: RealCase): Promise<{ result: DetectedChanges; outcome: Outcome }> {
-  const base = c.root ? rooted(loadReal(c.target), c.target) : loadReal(c.target);
+  const base = caseTree(c);
   const result = await detectPr(base, edited(base, c.edits));
   return { result, outcome: classify(c, result) };
+}
+
+/** The base tree a case is read on: its fixture, made the repository's root where the case says so. */
+export function caseTree(c: RealCase): Record<string, string> {
+  return c.root ? rooted(loadReal(c.target), c.target) : { ...loadReal(c.target) };
 }
 
 /** The tree with `target/` taken off each path: the fixture directory as the repository's root. */

@@ -1,7 +1,7 @@
 import type { DetectedChanges } from '../../../src/detect/detect-changes.js';
-import { REAL_CASES } from '../real-cases.js';
+import { caseTree, REAL_CASES } from '../real-cases.js';
 import type { RealCase } from '../real-cases.js';
-import { edited, loadReal } from '../real-fixtures.js';
+import { edited } from '../real-fixtures.js';
 import type { Row, Rewrite } from './rewrite.js';
 import { REWRITES } from './rewrites.js';
 import { detectVariant, plain } from './variant-tree.js';
@@ -95,7 +95,7 @@ function seedOf(text: string): number {
 
 /** One case under one rewrite; null when the rewrite does not apply to the case's files. */
 export async function runVariant(c: RealCase, rewrite: Rewrite): Promise<VariantRun | null> {
-  const base = loadReal(c.target);
+  const base = caseTree(c);
   const sides = { base: plain(base), head: plain(edited(base, c.edits)) };
   const variant = await rewrite.apply(sides, c, seeded(seedOf(`${c.id}\u0000${rewrite.id}`)));
   if (variant === null) return null;

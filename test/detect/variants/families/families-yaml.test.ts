@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { REAL_CASES } from '../../real-cases.js';
-import { edited, loadReal } from '../../real-fixtures.js';
+import { caseTree, REAL_CASES } from '../../real-cases.js';
+import { edited } from '../../real-fixtures.js';
 import type { Tree } from '../../real-fixtures.js';
 import { seeded } from '../metamorphic.js';
 import { plain } from '../variant-tree.js';
@@ -34,7 +34,7 @@ describe.each([yamlExplicitTags, yamlTaggedKeys, yamlComplexKeys, yamlFlowTabs])
   it('keeps the objects of every real case, as go-yaml reads them', async () => {
     let applied = 0;
     for (const c of REAL_CASES) {
-      const base = loadReal(c.target);
+      const base = caseTree(c);
       const sides = { base: plain(base), head: plain(edited(base, c.edits)) };
       const out = await rewrite.apply(sides, c, seeded(3));
       if (out === null) continue;
