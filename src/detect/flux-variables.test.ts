@@ -176,6 +176,28 @@ describe('Flux post-build variables', () => {
     );
   });
 
+  it('a variable file moved or deleted by the pull request gives its values to no default: no count, not followed', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        shape.filter((s) => s.source !== 'own-substitute'),
+        fc.integer({ min: 1, max: 16 }),
+        fc.constantFrom('moved', 'deleted'),
+        async (s, n, how) => {
+          const base = tree(s, String(n));
+          const head = { ...base.files };
+          const text = head[base.changed];
+          delete head[base.changed];
+          if (how === 'moved' && text !== undefined) head['clusters/c1/renamed-vars.yml'] = text;
+          const r = await detectChanges(listingPr(base.files, head));
+          // Whatever Flux then does (the values from elsewhere, or a failed build), no count is read from a default.
+          expect(r.changes).toEqual([]);
+          expect(r.coverage.find((c) => c.file === base.changed)?.state).toBe('not-followed');
+        },
+      ),
+      { numRuns: 24 },
+    );
+  });
+
   it('a form the review does not substitute, or an encrypted value, is not followed', async () => {
     for (const ref of [(n: string) => `\${${n}:0:2}`, (n: string) => `\${${n}/1/2}`]) {
       const s: Shape = { source: 'configmap', consumer: 'cluster-queue', reach: 'path', name: 'quota', ref };

@@ -108,6 +108,15 @@ export async function followFluxVariables(
           for (const key of referenced(text, keys)) seen.add(`${id} ${key}`);
           if (referenced(text, moved).length === 0) continue;
           const where = { file: path, line: lineOfKey(after ?? '', [...moved][0] ?? '') };
+          // A source this file holds at one side only (moved, renamed, deleted, added): its values at the
+          // other side come from elsewhere or from nowhere (Flux then fails), never from the defaults.
+          const gone = !atBase.some((s) => s.id === id) ? 'base' : !atHead.some((s) => s.id === id) ? 'head' : null;
+          if (gone !== null) {
+            out.notFollowed.push(
+              notFed(where, moved, `${id} is not in ${path} at ${gone}, so the values ${file} gets there are not known`),
+            );
+            continue;
+          }
           // One file set by two changed sources, or applied twice: which values it gets is not followed.
           if (fed.has(file) && fed.get(file) !== id) {
             out.notFollowed.push(notFed(where, moved, `${file} is set by more than one changed source of variables`));

@@ -117,17 +117,30 @@ export interface ExpectedFailure {
 
 // A rewrite added for a class the review does not read yet is listed here with its cases and why, until it does.
 export const EXPECTED_TO_FAIL: readonly ExpectedFailure[] = [
+  ...['yaml-list', 'yaml-document-markers', 'yaml-nested-list', 'yaml-typed-list', 'yaml-null-documents', 'yaml-list-last'].map(
+    (rewrite): ExpectedFailure => ({
+      rewrite,
+      cases: ['nai-llm-fleet-infra dragon-dev01-w01: Flux variable kafka_version bumped (negative control)'],
+      reason:
+        "false alarm: with the files' documents rewritten this way the Flux variables reader does not find every place a GPU-named variable of the cluster's ConfigMap (`gpu_time_slicing_replica_count`) is used, so that line is left to the floor and the ConfigMap is not followed; the cause is not traced yet",
+    }),
+  ),
   {
     rewrite: 'symlink-inside',
-    cases: ['nebius k8s-training tfvars: cpu_nodes_count 2 → 3 (negative control)'],
+    cases: [
+      'nebius k8s-training tfvars: cpu_nodes_count 2 → 3 (negative control)',
+      'ai-on-gke platform.tfvars: gpu-pool-l4 disk_size_gb 100 → 200 (negative control)',
+    ],
     reason:
-      'false alarm: the link target (`gj-moved/…/terraform.tfvars.src`) is a file no reader takes, new at head, whose keys name GPUs (`gpu_nodes_count_per_group`): the floor cannot tell it only feeds the root through the link, so it is not followed',
+      'false alarm: the link target (`gj-moved/…/*.src`) is a file no reader takes, new at head, whose keys name GPUs (`gpu_nodes_count_per_group`, a `gpu-pool-l4` key): the floor cannot tell it only feeds the root through the link, so it is not followed',
   },
   ...['tf-override-file', 'tf-override-dir'].map((rewrite): ExpectedFailure => ({
     rewrite,
     cases: [
       'nebius k8s-training tfvars: cpu_nodes_count 2 → 3 (negative control)',
       'nvidia-terraform-modules eks: cluster_version 1.32 → 1.33, beside gpu_ami_id (negative control)',
+      'azurerm-aks startup: agents_count 2 → 3 on the default Standard_D2s_v3 (negative control)',
+      'azurerm-aks multiple node pools: node_count 1 → 2 on Standard_D2s_v3 (negative control)',
     ],
     reason:
       'false alarm: Terraform merges `override.tf` and `*_override.tf` into the blocks they name before it plans, and no reader applies that merge, so every changed Terraform file or tfvars of a folder holding one is not followed (override-files.ts), a CPU-only change too',
