@@ -117,6 +117,12 @@ export interface ExpectedFailure {
 
 // A rewrite added for a class the review does not read yet is listed here with its cases and why, until it does.
 export const EXPECTED_TO_FAIL: readonly ExpectedFailure[] = [
+  {
+    rewrite: 'rename-in-pr',
+    cases: ['nai-llm-fleet-infra dragon-dev01-w01: Flux variable kafka_version bumped (negative control)'],
+    reason:
+      "false alarm: the ConfigMap of post-build variables is renamed while the folder's kustomization still lists its old name, so at head its values come from elsewhere or from nowhere (a failed build); a source moved by the pull request gives no default, so it is not followed",
+  },
   ...['yaml-list', 'yaml-document-markers', 'yaml-nested-list', 'yaml-typed-list', 'yaml-null-documents', 'yaml-list-last'].map(
     (rewrite): ExpectedFailure => ({
       rewrite,
