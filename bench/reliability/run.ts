@@ -20,6 +20,8 @@ import { runLoad } from './load/run-load.js';
  *   --latency-ms 50-300   each fake GitHub answer waits a seeded time in that range
  *   --kill 0.4            SIGKILL the first replica once 40% of the deliveries are sent
  *   --lock-seconds 10     the replicas' job lock: a killed replica's jobs run again within twice this
+ *   --nice 10             once the App and Redis run, the bench's own threads (sender, fake GitHub) at this nice
+ *   --own-sessions        each App process and Redis in a session of its own (its own scheduling group)
  */
 const { values } = parseArgs({
   options: {
@@ -37,6 +39,8 @@ const { values } = parseArgs({
     'latency-ms': { type: 'string' },
     kill: { type: 'string' },
     'lock-seconds': { type: 'string' },
+    nice: { type: 'string' },
+    'own-sessions': { type: 'boolean', default: false },
     'deadline-ms': { type: 'string', default: '10000' },
     'big-bytes': { type: 'string', default: String(10 * 1024 * 1024) },
   },
@@ -62,6 +66,8 @@ if (values.only === undefined || values.only === 'load') {
     ...(latency ? { latencyMs: { min: Number(latency[1]), max: Number(latency[2]) } } : {}),
     ...(values.kill === undefined ? {} : { killAt: Number(values.kill) }),
     ...(values['lock-seconds'] === undefined ? {} : { lockSeconds: Number(values['lock-seconds']) }),
+    ...(values.nice === undefined ? {} : { nice: Number(values.nice) }),
+    ...(values['own-sessions'] ? { ownSessions: true } : {}),
     deliveries: Number(values.deliveries),
     prs: Number(values.prs),
     installations: Number(values.installations),

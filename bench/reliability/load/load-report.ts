@@ -22,6 +22,10 @@ export interface LoadOptions {
   killAt?: number;
   /** The replicas' job lock (`GPU_JUSTIFY_JOB_LOCK_SECONDS`): how soon a dead replica's job is taken up. */
   lockSeconds?: number;
+  /** Once the App's processes and Redis run, the bench's own threads (sender, fake GitHub) drop to this nice (priority.ts). */
+  nice?: number;
+  /** Each App process and Redis in a session of its own: their own scheduling group under Linux's autogroup, as containers have their own. */
+  ownSessions?: boolean;
   log: (line: string) => void;
 }
 
@@ -32,6 +36,8 @@ export interface LoadReport {
   statuses: Record<string, number>;
   /** Webhook answers as the sender saw them: connection, the App's handling, and the sender's own waits. */
   latencyMs: { p50: number; p95: number; p99: number; max: number };
+  /** How late the bench's own event loop ran (the sender's and the fake GitHub's callbacks). */
+  benchLoopDelayMs: { p99Ms: number; maxMs: number };
   /** The same answers as the App timed them (Probot's request log, `responseTime`), from request to response. */
   appLatencyMs: { p50: number; p95: number; p99: number; max: number; count: number };
   sendSeconds: number;

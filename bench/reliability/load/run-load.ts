@@ -10,6 +10,7 @@ import { quantile, writeSpacing } from './load-report.js';
 import type { LoadOptions, LoadReport } from './load-report.js';
 import { findSecretLeaks, judgeOutcome } from './outcome.js';
 import { idleReplicas, queueCounters, runningJobs, webhookStages } from './replica-metrics.js';
+import { lowerOwnPriority, watchOwnLoop } from './priority.js';
 import { buildScenario } from './scenario.js';
 import type { Delivery } from './scenario.js';
 import { newSecrets, startServerProcess } from './server-process.js';
@@ -31,7 +32,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   const secrets = newSecrets();
   const bearer = `prom-bearer-${Date.now()}`;
   if (options.latencyMs) fake.latencyMs = options.latencyMs;
-  const redis = options.redis ? await startRedis() : null;
+  const ownSession = options.ownSessions === true;
+  const redis = options.redis ? await startRedis({ ownSession }) : null;
   const servers: ServerProcess[] = [];
   // A replica that does not start ends the run without leaving the others, Redis or Prometheus running.
   const stopAll = async () => {
@@ -59,6 +61,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
         ...(options.writeSpacingMs === undefined ? {} : { GPU_JUSTIFY_CREATES_PER_HOUR: '1000000' }),
       },
       ...(options.writeSpacingMs === undefined ? {} : { writeSpacingMs: options.writeSpacingMs }),
+      ownSession,
     });
     servers.push(
       await started.catch(async (err: unknown) => {
@@ -67,6 +70,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       }),
     );
   }
+  if (options.nice !== undefined)
+    log(`  the bench's ${lowerOwnPriority(options.nice)} threads now at nice ${options.nice}; the App and Redis as started`);
+  const benchLoop = watchOwnLoop();
   const dead = new Set<number>();
   const server = servers[0] as ServerProcess;
   log(
@@ -204,6 +210,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   }
   const drainSeconds = (quietSince - drainStart) / 1000;
   const activeSeconds = (quietSince - sendStart) / 1000;
+  const benchLoopDelayMs = benchLoop();
+  log(`  the bench's own event loop: delay p99 ${benchLoopDelayMs.p99Ms} ms, max ${benchLoopDelayMs.maxMs} ms`);
   const peakRssBytes = Math.max(...servers.map((s) => s.peakRss() ?? 0)) || null;
   clearInterval(loadSampler);
   const queue = await queueCounters(servers.filter((_, i) => !dead.has(i)));
@@ -227,6 +235,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   for (const c of closest) log(`  closest writes ${c.gap} ms apart, installation ${c.text}`);
 
   if (killed) killed.checksConcludedSince = inProgressAtKill.filter((id) => fake.checkRuns.get(id)?.status === 'completed').length;
+  fake.checkSampled();
   const runs = [...fake.checkRuns.values()];
   const outcome = judgeOutcome(fake, scenario, delivered);
   const secretsToFind = [
@@ -258,6 +267,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       ...(options.latencyMs === undefined ? {} : { latencyMs: options.latencyMs }),
       ...(options.killAt === undefined ? {} : { killAt: options.killAt }),
       ...(options.lockSeconds === undefined ? {} : { lockSeconds: options.lockSeconds }),
+      ...(options.nice === undefined ? {} : { nice: options.nice }),
+      ...(options.ownSessions === undefined ? {} : { ownSessions: options.ownSessions }),
     },
     writes: writeSpacing(fake.writeTimes),
     reviewsPerSecond: activeSeconds > 0 ? runs.filter((r) => r.status === 'completed').length / activeSeconds : 0,
@@ -274,6 +285,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     counts: scenario.counts,
     sent,
     statuses,
+    benchLoopDelayMs,
     latencyMs: { p50: quantile(sorted, 0.5), p95: quantile(sorted, 0.95), p99: quantile(sorted, 0.99), max: sorted.at(-1) ?? 0 },
     appLatencyMs: {
       p50: quantile(appTimes, 0.5),

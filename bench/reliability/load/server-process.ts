@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -19,8 +21,8 @@ export interface ServerSecrets {
 export interface ServerProcess {
   url: string;
   pid: number;
-  /** Every line the process wrote, stdout and stderr. */
-  lines: string[];
+  /** Every line the process wrote so far, stdout and stderr (read from its log file). */
+  readonly lines: string[];
   /** Highest resident set size so far (VmHWM), bytes; null off Linux. */
   peakRss(): number | null;
   /** Resident set size sampled every 250 ms, bytes. */
@@ -63,15 +65,29 @@ export async function startServerProcess(options: {
   env?: Record<string, string>;
   /** Milliseconds between GitHub writes, notifying ones too; undefined keeps octokit's 1,000 / 3,000 ms. */
   writeSpacingMs?: number;
+  /**
+   * In a session of its own (setsid), as a replica in its own container runs: under Linux's
+   * autogroup scheduling each session is one group sharing the CPUs fairly with the others, so the
+   * App no longer shares the bench's group (its sender and fake GitHub) for CPU time.
+   */
+  ownSession?: boolean;
 }): Promise<ServerProcess> {
   const root = fileURLToPath(new URL('../../../', import.meta.url));
   const port = await freePort();
   const preload = fileURLToPath(new URL('./server-preload.mjs', import.meta.url));
   // BENCH_CPU_PROF_DIR: each App process writes a CPU profile there when it stops (where the webhook path's time goes).
   const profile = process.env['BENCH_CPU_PROF_DIR'] ? ['--cpu-prof', `--cpu-prof-dir=${process.env['BENCH_CPU_PROF_DIR']}`] : [];
+  // The App's stdout and stderr go to a file, not a pipe the bench reads: pino writes each line
+  // synchronously, so a pipe left full by a busy (or lowered) bench would hold the App's thread,
+  // and the bench would time its own reading as the App's answers. The file is read when asked.
+  const logDir = mkdtempSync(join(tmpdir(), 'gpu-justify-app-'));
+  process.once('exit', () => rmSync(logDir, { recursive: true, force: true }));
+  const logFile = join(logDir, 'app.log');
+  const logFd = openSync(logFile, 'a');
   const child: ChildProcess = spawn(process.execPath, [...profile, '--import', preload, 'dist/github/app/server.js'], {
     cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', logFd, logFd],
+    detached: options.ownSession === true,
     env: {
       PATH: process.env.PATH ?? '',
       NODE_ENV: 'production',
@@ -90,16 +106,16 @@ export async function startServerProcess(options: {
       ...options.env,
     },
   });
-  const lines: string[] = [];
-  let partial = { out: '', err: '' };
-  const collect = (key: 'out' | 'err') => (chunk: Buffer) => {
-    const text = partial[key] + chunk.toString('utf8');
-    const parts = text.split('\n');
-    partial = { ...partial, [key]: parts.pop() ?? '' };
-    lines.push(...parts);
+  closeSync(logFd);
+  const readLines = (): string[] => {
+    try {
+      const parts = readFileSync(logFile, 'utf8').split('\n');
+      if (parts.at(-1) === '') parts.pop();
+      return parts;
+    } catch {
+      return [];
+    }
   };
-  child.stdout?.on('data', collect('out'));
-  child.stderr?.on('data', collect('err'));
   let exit: { code: number | null; signal: string | null } | null = null;
   const exitedPromise = new Promise<void>((resolve) =>
     child.once('exit', (code, signal) => {
@@ -127,7 +143,7 @@ export async function startServerProcess(options: {
   const deadline = Date.now() + 60_000;
   for (;;) {
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- the child's exit handler sets exit while this loop waits.
-    if (exit !== null) throw new Error(`the App exited at start-up: ${lines.slice(-20).join('\n')}`);
+    if (exit !== null) throw new Error(`the App exited at start-up: ${readLines().slice(-20).join('\n')}`);
     try {
       const res = await fetch(`${url}/ping`, { signal: AbortSignal.timeout(1_000) });
       if (res.ok) break;
@@ -136,14 +152,16 @@ export async function startServerProcess(options: {
     }
     if (Date.now() > deadline) {
       await stop();
-      throw new Error(`the App did not listen within 60 s: ${lines.slice(-20).join('\n')}`);
+      throw new Error(`the App did not listen within 60 s: ${readLines().slice(-20).join('\n')}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
     url,
     pid,
-    lines,
+    get lines() {
+      return readLines();
+    },
     rssSamples,
     peakRss: () => procStatus(pid, 'VmHWM') ?? (rssSamples.length > 0 ? Math.max(...rssSamples) : null),
     exited: () => exit,

@@ -34,17 +34,27 @@ function ping(port: number): Promise<boolean> {
   });
 }
 
+export interface RedisOptions {
+  /**
+   * In a session of its own (setsid), as a Redis on its own host or container runs: under Linux's
+   * autogroup scheduling a session is one group sharing the CPUs fairly with the others, so the
+   * server no longer shares one group's time with whoever started it (a load run's sender).
+   */
+  ownSession?: boolean;
+}
+
 /**
  * A throwaway redis-server on a free loopback port: no persistence, no config file. Fails loudly
  * (never skips) when the binary is missing: CI installs it.
  */
-export async function startRedis(): Promise<RunningRedis> {
+export async function startRedis(options: RedisOptions = {}): Promise<RunningRedis> {
   if (spawnSync('sh', ['-c', 'command -v redis-server'], { stdio: 'ignore' }).status !== 0) {
     throw new Error(`redis-server not found on PATH: ${INSTALL_HINT}`);
   }
   const port = await freePort();
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.ownSession === true,
   });
   let log = '';
   child.stdout.on('data', (d: Buffer) => (log += d.toString()));
