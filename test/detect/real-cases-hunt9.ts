@@ -1,0 +1,83 @@
+import type { RealCase } from './real-case.js';
+
+/**
+ * Real cases (real-cases.ts) on OpenShift GitOps repositories: ClusterAutoscaler GPU limits (as
+ * written and through kustomize patches), MachineAutoscalers and KEDA ScaledObjects that scale a
+ * MachineSet defined somewhere the review cannot see.
+ */
+export const HUNT9_CASES: readonly RealCase[] = [
+  // redhat-na-ssa/demo-ocp-autoscale-gpu: a Job clones the worker MachineSet into gpu-l4 (g6.xlarge) and
+  // gpu-a10 (g5.xlarge); MachineAutoscalers and a ClusterAutoscaler with per-type GPU limits bound them.
+  {
+    id: 'demo-ocp-autoscale-gpu: ClusterAutoscaler nvidia-a10 max 4 → 8',
+    target: 'openshift/demo-ocp-autoscale-gpu',
+    edits: [
+      ['cluster-autoscaler.yaml', 'type: nvidia-a10\n        min: 0\n        max: 4', 'type: nvidia-a10\n        min: 0\n        max: 8'],
+    ],
+    expect: [['openshift-cluster-autoscaler', 'nvidia-a10', 4, 8]],
+    why: 'the cluster-wide limit on GPUs of the nvidia-a10 accelerator label',
+  },
+  {
+    id: 'demo-ocp-autoscale-gpu: ClusterAutoscaler cores max 176 → 240 (negative control)',
+    target: 'openshift/demo-ocp-autoscale-gpu',
+    edits: [['cluster-autoscaler.yaml', 'max: 176', 'max: 240']],
+    expect: [],
+    why: 'CPU cores only; the GPU limits are unchanged',
+  },
+  {
+    id: 'demo-ocp-autoscale-gpu: MachineAutoscaler gpu-a10 maxReplicas 4 → 8',
+    target: 'openshift/demo-ocp-autoscale-gpu',
+    edits: [['a10-autoscaler.yaml', 'maxReplicas: 4', 'maxReplicas: 8']],
+    expect: 'not-followed',
+    why: 'the MachineSet gpu-a10 is made by a Job (g5.xlarge, 1 A10G) and is in no manifest: up to 8 machines of a type the repository does not declare',
+  },
+  {
+    id: 'demo-ocp-autoscale-gpu: KEDA ScaledObject on MachineSet gpu-keda maxReplicaCount 3 → 6',
+    target: 'openshift/demo-ocp-autoscale-gpu',
+    edits: [['gpu-ms-scaled.yaml', 'maxReplicaCount: 3', 'maxReplicaCount: 6']],
+    expect: 'not-followed',
+    why: 'KEDA scales the MachineSet gpu-keda up to maxReplicaCount machines; the MachineSet is not in the repository, so its GPUs per machine are unknown',
+  },
+  {
+    id: 'demo-ocp-autoscale-gpu: KEDA ScaledObject cooldownPeriod 300 → 600 (negative control)',
+    target: 'openshift/demo-ocp-autoscale-gpu',
+    edits: [['gpu-ms-scaled.yaml', 'cooldownPeriod: 300', 'cooldownPeriod: 600']],
+    expect: [],
+    why: 'how long KEDA waits before scaling down: no bound on machines changes',
+  },
+  // redhat-na-ssa/demo-ai-gitops-catalog: a ClusterAutoscaler base and overlays that patch its GPU limits.
+  {
+    id: 'demo-ai-gitops-catalog: autoscale overlay gpus patch nvidia.com/gpu max 8 → 16',
+    target: 'openshift/demo-ai-gitops-catalog',
+    edits: [
+      [
+        'overlays/gpus/kustomization.yaml',
+        'path: /spec/resourceLimits/gpus/0/max\n        value: 8',
+        'path: /spec/resourceLimits/gpus/0/max\n        value: 16',
+      ],
+    ],
+    expect: [['openshift-cluster-autoscaler', 'nvidia.com/gpu', 8, 16]],
+    why: 'the overlay replaces the first GPU limit of the base (nvidia.com/gpu, max 1) with 8, now 16',
+  },
+  {
+    id: 'demo-ai-gitops-catalog: autoscale base amd.com/gpu max 1 → 4',
+    target: 'openshift/demo-ai-gitops-catalog',
+    edits: [
+      ['base/autoscaling.yaml', 'type: amd.com/gpu\n        min: 0\n        max: 1', 'type: amd.com/gpu\n        min: 0\n        max: 4'],
+    ],
+    expect: [
+      ['openshift-cluster-autoscaler', 'amd.com/gpu', 1, 4],
+      ['openshift-cluster-autoscaler', 'amd.com/gpu', 1, 4],
+      ['openshift-cluster-autoscaler', 'amd.com/gpu', 1, 4],
+      ['openshift-cluster-autoscaler', 'amd.com/gpu', 1, 4],
+    ],
+    why: 'no overlay patches the AMD limit: each rendering of the limit carries 1 → 4, one row per kustomization that renders it',
+  },
+  {
+    id: 'demo-ai-gitops-catalog: autoscale overlay workshop-50 maxNodesTotal 33 → 40 (negative control)',
+    target: 'openshift/demo-ai-gitops-catalog',
+    edits: [['workshop-50/kustomization.yaml', 'value: 33', 'value: 40']],
+    expect: [],
+    why: 'a node total, not a GPU limit',
+  },
+];
