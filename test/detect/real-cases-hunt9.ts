@@ -80,4 +80,44 @@ export const HUNT9_CASES: readonly RealCase[] = [
     expect: [],
     why: 'a node total, not a GPU limit',
   },
+  // kubermatic/machine-controller: MachineDeployments of the cluster.k8s.io/v1alpha1 API (Kubermatic, KubeOne),
+  // one per cloud, the machine type in providerSpec.value.cloudProviderSpec.
+  {
+    id: 'machine-controller AWS: instanceType t2.micro → p3.8xlarge',
+    target: 'machine-controller/machine-controller-aws-machinedeployment.yaml',
+    edits: [['machine-controller-aws-machinedeployment.yaml', 'instanceType: "t2.micro"', 'instanceType: "p3.8xlarge"']],
+    expect: [['capi-machinedeployment', 'aws-machinedeployment', 0, 4]],
+    why: 'replicas 1 × 4 V100 of p3.8xlarge',
+  },
+  {
+    id: 'machine-controller AWS: replicas 1 → 3 on p3.8xlarge',
+    target: 'machine-controller/machine-controller-aws-machinedeployment.yaml',
+    edits: [
+      ['machine-controller-aws-machinedeployment.yaml', 'instanceType: "t2.micro"', 'instanceType: "p3.8xlarge"'],
+      ['machine-controller-aws-machinedeployment.yaml', 'replicas: 1', 'replicas: 3'],
+    ],
+    expect: [['capi-machinedeployment', 'aws-machinedeployment', 0, 12]],
+    why: 'the PR makes the deployment GPU and grows it: 3 × 4 V100',
+  },
+  {
+    id: 'machine-controller AWS: replicas 1 → 3 on t2.micro (negative control)',
+    target: 'machine-controller/machine-controller-aws-machinedeployment.yaml',
+    edits: [['machine-controller-aws-machinedeployment.yaml', 'replicas: 1', 'replicas: 3']],
+    expect: [],
+    why: 't2.micro has no GPU',
+  },
+  {
+    id: 'machine-controller Azure: vmSize Standard_F2s_v2 → Standard_NC24ads_A100_v4',
+    target: 'machine-controller/machine-controller-azure-machinedeployment.yaml',
+    edits: [['machine-controller-azure-machinedeployment.yaml', 'vmSize: "Standard_F2s_v2"', 'vmSize: "Standard_NC24ads_A100_v4"']],
+    expect: [['capi-machinedeployment', 'azure-machinedeployment', 0, 1]],
+    why: 'replicas 1 × 1 A100',
+  },
+  {
+    id: 'machine-controller GCE: machineType n1-standard-2 → a2-highgpu-2g',
+    target: 'machine-controller/machine-controller-gce-machinedeployment.yaml',
+    edits: [['machine-controller-gce-machinedeployment.yaml', 'machineType: "n1-standard-2"', 'machineType: "a2-highgpu-2g"']],
+    expect: [['capi-machinedeployment', 'gce-machinedeployment', 0, 2]],
+    why: 'replicas 1 × 2 A100 of a2-highgpu-2g',
+  },
 ];
