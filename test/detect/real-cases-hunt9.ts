@@ -120,4 +120,20 @@ export const HUNT9_CASES: readonly RealCase[] = [
     expect: [['capi-machinedeployment', 'gce-machinedeployment', 0, 2]],
     why: 'replicas 1 × 2 A100 of a2-highgpu-2g',
   },
+  // upbound/configuration-gcp-gke: a Crossplane GKE composite resource; its composition function (KCL)
+  // makes a NodePool of nodes.count machines of nodes.instanceType (autoscaling min = max = count).
+  {
+    id: 'configuration-gcp-gke XR: nodes.instanceType e2-standard-2 → a2-highgpu-1g',
+    target: 'crossplane/configuration-gcp-gke-xr.yaml',
+    edits: [['configuration-gcp-gke-xr.yaml', 'instanceType: e2-standard-2', 'instanceType: a2-highgpu-1g']],
+    expect: 'not-followed',
+    why: 'the NodePool is made by a KCL function the review does not run: 1 × 1 A100, named only by the machine type in the claim',
+  },
+  {
+    id: 'configuration-gcp-gke XR: nodes.count 1 → 3 on e2-standard-2 (negative control)',
+    target: 'crossplane/configuration-gcp-gke-xr.yaml',
+    edits: [['configuration-gcp-gke-xr.yaml', 'count: 1', 'count: 3']],
+    expect: [],
+    why: 'e2-standard-2 has no GPU',
+  },
 ];
