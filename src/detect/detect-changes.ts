@@ -10,6 +10,8 @@ import { followToolkitDeployments } from './cluster-toolkit/toolkit-deployment.j
 import { followFluxVariables } from './flux-variables.js';
 import { followFluxComponents } from './flux-components.js';
 import { compareSides } from './compare.js';
+import { contextOf, ownPart, withContext } from './context-objects.js';
+import type { ContextIo } from './context-objects.js';
 import { fileCoverage } from './coverage.js';
 import { floorOf } from './floor.js';
 import { anyParserAccepts, detectFile, mayBeApplied } from './detect-file.js';
@@ -85,9 +87,14 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
   const setParsers = parsers.filter((p) => p.parseSet !== undefined);
   const sides = readers(changes, changed);
   const parsed = new Set<string>();
+  const near = (reader: TreeReader) => ({
+    read: (p: string) => reader.read(p),
+    list: sides.list,
+    ...(sides.dirs ? { dirs: sides.dirs } : {}),
+  });
   const perFile = await mapLimit(paths, READ_CONCURRENCY, async (path) => ({
-    base: await detectSide(sides.base, path, fileParsers, parsed),
-    head: await detectSide(sides.head, path, fileParsers, parsed),
+    base: await detectSide(sides.base, path, fileParsers, parsed, near(sides.base)),
+    head: await detectSide(sides.head, path, fileParsers, parsed, near(sides.head)),
   }));
   const perSet: { base: SetParseResult & Coverage; head: SetParseResult & Coverage }[] = [];
   // The Terraform parser's readings: a root read with its variable files replaces them.
@@ -254,7 +261,13 @@ function uniqueDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   });
 }
 
-async function detectSide(reader: TreeReader, path: string, parsers: readonly CapacityParser[], parsed: Set<string>): Promise<ParseResult> {
+async function detectSide(
+  reader: TreeReader,
+  path: string,
+  parsers: readonly CapacityParser[],
+  parsed: Set<string>,
+  near: ContextIo,
+): Promise<ParseResult> {
   if (!parsers.some((p) => p.acceptsPath?.(path) ?? true)) return EMPTY;
   const text = await reader.read(path);
   if (text === null) return EMPTY;
@@ -264,7 +277,11 @@ async function detectSide(reader: TreeReader, path: string, parsers: readonly Ca
   }
   const mine = parsers.some((p) => p.mightContain(path, text));
   if (mine) parsed.add(path);
-  return detectFile(path, text, parsers);
+  // Objects it names that sit in files beside it (a scaler's MachineSet, a MachineDeployment's
+  // template) are read with it; what it reports is still its own.
+  const context = mine ? await contextOf(path, text, near) : [];
+  if (context.length === 0) return detectFile(path, text, parsers);
+  return ownPart(detectFile(path, withContext(text, context), parsers), text);
 }
 
 /**

@@ -12,6 +12,8 @@ import { kaitoParser } from './kaito/index.js';
 import { karpenterParser } from './karpenter/index.js';
 import { kueueParser, kueuePopulatorParser } from './kueue/index.js';
 import { kustomizeParser } from './kustomize/index.js';
+import { machineControllerParser } from './kubermatic/index.js';
+import { machineScalersParser } from './machine-scalers/index.js';
 import { openshiftAutoscalerParser, openshiftMachinesParser } from './openshift/index.js';
 import type { CapacityParser } from './parser.js';
 import { terraformManifestsParser, terraformParser } from './terraform/index.js';
@@ -34,6 +36,8 @@ const MANIFEST_PARSERS: readonly CapacityParser[] = [
   kueuePopulatorParser,
   openshiftAutoscalerParser,
   openshiftMachinesParser,
+  machineScalersParser,
+  machineControllerParser,
   cloudFormationParser,
   coreWeaveNodePoolParser,
   gkeComputeClassParser,

@@ -80,6 +80,8 @@ spec:
 kind: RayService
 metadata:
   name: llm
+  labels:
+    team: ${e.label}
 spec:
   serveConfigV2: |
     applications:
@@ -134,6 +136,8 @@ spec:
 kind: Model
 metadata:
   name: llama
+  labels:
+    team: ${e.label}
 spec:
   features: [TextGeneration]
   url: hf://meta-llama/Llama-3.1-8B-Instruct

@@ -59,7 +59,7 @@ export const capiParser = yamlParser('cluster-api', MARKERS, (path, text) => {
         line: m.line,
         infra: templateRef(scan.manifests, infra, m),
       };
-      readPool(m, pool, null, gpuFile, found);
+      if (!readPool(m, pool, null, gpuFile, found)) templateElsewhere(m, pool, infra, found);
     } else if (m.kind === 'Cluster') {
       readTopology(m, scan.manifests, gpuFile, found);
     }
@@ -138,19 +138,45 @@ function perNodeOf(m: Manifest, pool: Pool, topologyGpus: number | null): PerNod
   return null;
 }
 
-function readPool(m: Manifest, pool: Pool, topologyGpus: number | null, gpuFile: boolean, found: Findings): void {
+/**
+ * A MachineDeployment or MachinePool whose machine template is not in the file (nor read with it
+ * from the files beside it: context-objects.ts): its machines' type is unknown, so a change to how
+ * many it runs, or to the template it names, is not followed. The fingerprint lets the same count
+ * and template at both sides pass.
+ */
+function templateElsewhere(m: Manifest, pool: Pool, ref: unknown, found: Findings): void {
+  const kind = scalarString(mapGet(ref, 'kind'));
+  if (kind === null || INFRA[kind] === undefined || pool.infra !== null) return;
+  const template = `${kind} ${nameOf(m, mapGet(ref, 'name'))}`;
+  const size = mapGet(pool.annotations, MAX_SIZE) ?? pool.replicas;
+  found.notFollowed.push({
+    file: m.ctx.file,
+    line: nodeLine(size, m.ctx.lc) ?? pool.line,
+    reason: 'count-unknown',
+    subject: `${pool.label} ${pool.name}`,
+    needs: `its machines are of ${template}, which is neither in this file nor in a file beside it: keep the template with its ${pool.label}, or check its machine type by hand`,
+    fingerprint: JSON.stringify([
+      nodeSource(pool.replicas, m.ctx.text),
+      nodeSource(pool.annotations, m.ctx.text),
+      nodeSource(ref, m.ctx.text),
+    ]),
+  });
+}
+
+/** Reads one pool; false when nothing in view says its machines have GPUs. */
+function readPool(m: Manifest, pool: Pool, topologyGpus: number | null, gpuFile: boolean, found: Findings): boolean {
   const perNode = perNodeOf(m, pool, topologyGpus);
-  if (perNode === null) return;
+  if (perNode === null) return false;
   const where = `${pool.label} ${pool.name}`;
   if ('unknown' in perNode) {
     // A templated machine type in a file that never mentions GPUs is most likely a CPU pool.
     if (!gpuFile) {
       found.note(pool.line, 'info', `${where}: ${perNode.unknown}; not counted as GPUs`);
-      return;
+      return true;
     }
     found.note(pool.line, 'warning', `${where}: ${perNode.unknown}; its GPUs per node are unknown`);
     found.unknown(KIND, pool.name, pool.line);
-    return;
+    return true;
   }
   const max = readCount(mapGet(pool.annotations, MAX_SIZE), m.ctx, pool.line);
   // A managed pool (EKS, AKS, GKE) scales itself between its scaling bounds; replicas is only the start.
@@ -165,7 +191,7 @@ function readPool(m: Manifest, pool: Pool, topologyGpus: number | null, gpuFile:
       `${where}: ${field} ${why}; with ${perNode.gpus} GPUs per node (${perNode.via}) its GPUs are not counted`,
     );
     found.unknown(KIND, pool.name, nodes?.line ?? pool.line);
-    return;
+    return true;
   }
   if (perNode.via.includes('topology')) {
     found.note(nodes.line, 'info', `${where}: ${perNode.gpus} GPUs per node taken from ${perNode.via}`);
@@ -182,6 +208,7 @@ function readPool(m: Manifest, pool: Pool, topologyGpus: number | null, gpuFile:
     parts: [{ label: `${nodes.value} nodes × ${perNode.gpus}`, resource: gpuResource(pool.annotations), gpus, line: nodes.line }],
   };
   found.decls.push(decl);
+  return true;
 }
 
 function readTopology(m: Manifest, all: readonly Manifest[], gpuFile: boolean, found: Findings): void {

@@ -5,18 +5,22 @@ import { acceleratorModel, lookupInstanceType, looksLikeGpuType } from '../kit/g
 import { readManifests } from '../kit/manifests.js';
 import type { Manifest } from '../kit/manifests.js';
 import { Findings, yamlParser } from '../kit/parser-kit.js';
+import { accountedOf } from '../parser.js';
+import type { AccountedLines } from '../parser.js';
 import { mapGet, nodeLine, seqItems } from '../kit/yaml-nodes.js';
+import { scalerBound } from '../machine-scalers/machine-scalers.js';
 
 const KIND = 'openshift-machineset' as const;
 // The kind may be quoted or tagged (`kind: !!str MachineAutoscaler`), as YAML reads alike.
 const MARKERS = /machine\.openshift\.io\/|kind["']?\s*:\s*(?:[!&]\S*\s+)*["']?MachineAutoscaler/;
 
 /**
- * OpenShift Machine API: a MachineSet's machines (`spec.replicas`, or the `maxReplicas` of a
- * MachineAutoscaler in the same file that scales it) × the GPUs of its instance type
+ * OpenShift Machine API: a MachineSet's machines (`spec.replicas`, or the bound of a scaler in the
+ * same file that scales it: a MachineAutoscaler's `maxReplicas`, a KEDA ScaledObject's
+ * `maxReplicaCount`, a HorizontalPodAutoscaler's `maxReplicas`) × the GPUs of its instance type
  * (`providerSpec.value.instanceType` on AWS, `vmSize` on Azure, `machineType` or `gpus` on
- * GCP). A MachineAutoscaler whose MachineSet is not in the file cannot say how many GPUs a
- * machine has: when its target looks like a GPU set, a warning says its change is not counted.
+ * GCP). A scaler whose MachineSet is not in the file cannot say how many GPUs a machine has:
+ * the machine scalers' reader (machine-scalers/) leaves it not followed.
  */
 export const openshiftMachinesParser = yamlParser('openshift-machines', MARKERS, (path, text) => {
   const found = new Findings(path);
@@ -24,49 +28,51 @@ export const openshiftMachinesParser = yamlParser('openshift-machines', MARKERS,
   found.diagnostics.push(...scan.diagnostics);
   const autoscalers = new Map<string, Manifest>();
   for (const m of scan.manifests) {
-    if (m.kind !== 'MachineAutoscaler' || !(m.apiVersion ?? '').startsWith('autoscaling.openshift.io/')) continue;
-    const target = readString(mapGet(mapGet(mapGet(m.root, 'spec'), 'scaleTargetRef'), 'name'), m.ctx);
+    if (scalerBound(m.kind, m.apiVersion) === null) continue;
+    const ref = mapGet(mapGet(m.root, 'spec'), 'scaleTargetRef');
+    const kind = readString(mapGet(ref, 'kind'), m.ctx);
+    const target = readString(mapGet(ref, 'name'), m.ctx);
+    if (kind === null || !('value' in kind) || kind.value !== 'MachineSet') continue;
     if (target !== null && 'value' in target) autoscalers.set(target.value, m);
   }
-  const sets = new Set<string>();
+  // A set counted by its scaler's bound is anchored at the scaler: the set's own object is read too.
+  const linked: AccountedLines[] = [];
   for (const m of scan.manifests) {
     if (m.kind !== 'MachineSet' || !(m.apiVersion ?? '').startsWith('machine.openshift.io/')) continue;
-    if (m.name) sets.add(m.name);
-    readMachineSet(m, m.name ? autoscalers.get(m.name) : undefined, found);
+    const autoscaler = m.name ? autoscalers.get(m.name) : undefined;
+    if (readMachineSet(m, autoscaler, found) && autoscaler)
+      linked.push(...[m.line, autoscaler.line].map((line) => ({ file: path, from: line, to: line, object: true as const })));
   }
-  for (const [target, m] of autoscalers) {
-    if (sets.has(target) || !/gpu|nvidia|\b[gp][3-9]/i.test(`${target} ${m.name ?? ''}`)) continue;
-    const line = nodeLine(mapGet(mapGet(m.root, 'spec'), 'maxReplicas'), m.ctx.lc) ?? m.line;
-    found.note(
-      line,
-      'warning',
-      `MachineAutoscaler ${m.name ?? '(unnamed)'} scales MachineSet ${target}, which is not in this file: the GPUs of its machines are unknown, so a change to its maxReplicas is not counted`,
-    );
-  }
-  return found.result(text);
+  const result = found.result(text);
+  return linked.length === 0 ? result : { ...result, accounted: [...accountedOf(result), ...linked] };
 });
 
-function readMachineSet(m: Manifest, autoscaler: Manifest | undefined, found: Findings): void {
+/** Reads one MachineSet; true when it declares GPUs (counted or not). */
+function readMachineSet(m: Manifest, autoscaler: Manifest | undefined, found: Findings): boolean {
   const name = m.name ?? '(unnamed)';
   const value = mapGet(mapGet(mapGet(mapGet(mapGet(m.root, 'spec'), 'template'), 'spec'), 'providerSpec'), 'value');
   const perMachine = gpusPerMachine(m, value);
-  if (perMachine === null) return;
+  if (perMachine === null) return false;
   if ('why' in perMachine) {
     found.note(perMachine.line, 'warning', `MachineSet ${name}: ${perMachine.why}; its GPUs are not counted`);
     found.unknown(KIND, name, perMachine.line);
-    return;
+    return true;
   }
-  const scaled = autoscaler ? readCount(mapGet(mapGet(autoscaler.root, 'spec'), 'maxReplicas'), autoscaler.ctx, autoscaler.line) : null;
+  const bound = autoscaler ? scalerBound(autoscaler.kind, autoscaler.apiVersion) : null;
+  const scaled =
+    autoscaler && bound
+      ? (readCount(mapGet(mapGet(autoscaler.root, 'spec'), bound.field), autoscaler.ctx, autoscaler.line) ??
+        (bound.default === null
+          ? ({ ok: false, line: autoscaler.line, why: 'is not set' } as const)
+          : { ok: true as const, value: bound.default, line: autoscaler.line }))
+      : null;
+  const by = autoscaler ? `the ${autoscaler.kind ?? 'scaler'}'s ${bound?.field ?? 'maxReplicas'}` : 'replicas';
   const count: CountRead = scaled ??
     readCount(mapGet(mapGet(m.root, 'spec'), 'replicas'), m.ctx, m.line) ?? { ok: true, value: 1, line: m.line };
   if (!count.ok) {
-    found.note(
-      count.line,
-      'warning',
-      `MachineSet ${name}: ${scaled ? "the MachineAutoscaler's maxReplicas" : 'replicas'} ${count.why}; its GPUs are not counted`,
-    );
+    found.note(count.line, 'warning', `MachineSet ${name}: ${by} ${count.why}; its GPUs are not counted`);
     found.unknown(KIND, name, count.line);
-    return;
+    return true;
   }
   const gpus = count.value * perMachine.gpus;
   found.decls.push({
@@ -79,13 +85,14 @@ function readMachineSet(m: Manifest, autoscaler: Manifest | undefined, found: Fi
     gpuStep: perMachine.gpus,
     parts: [
       {
-        label: `${count.value} × ${perMachine.type}${scaled ? ' (MachineAutoscaler maxReplicas)' : ''}`,
+        label: `${count.value} × ${perMachine.type}${autoscaler ? ` (${autoscaler.kind ?? 'scaler'} ${bound?.field ?? 'maxReplicas'})` : ''}`,
         resource: PRIMARY_GPU_RESOURCE,
         gpus,
         line: count.line,
       },
     ],
   });
+  return true;
 }
 
 type PerMachine = { gpus: number; model: string | null; type: string } | { why: string; line: number };

@@ -146,6 +146,18 @@ describe('accountSignals on YAML by its parsed structure', () => {
     expect(at('pool.yaml', broken).map(([, , by]) => by)).toEqual([null, 'label']);
   });
 
+  it('an object ends at its last entry, not at comments indented under its last list after it', () => {
+    // A commented-out item closing a list is an item of comments alone to the YAML parser.
+    for (const tail of ['  # - type: cpu\n  #   value: "1"\n', '    # disabled\n', '# the end\n', '  #\n']) {
+      const text = `kind: ScaledObject\nspec:\n  maxReplicaCount: 3\n  triggers:\n  - type: prometheus\n    metadata:\n      query: |\n        sum(kube_pod_resource_request{resource="nvidia.com/gpu"})\n      threshold: '1'\n${tail}`;
+      // The reader of the object read it (its line 3): the query inside it is accounted for.
+      expect(
+        accountSignals('scaled.yaml', text, { spans: [], anchors: [3] }).signals.map((s) => [s.line, s.by]),
+        tail,
+      ).toEqual([[8, 'parser']]);
+    }
+  });
+
   it('a heredoc of YAML in HCL is read by its parsed structure too', () => {
     const hcl =
       'resource "kubectl_manifest" "x" {\n  yaml_body = <<EOT\nkind: DaemonSet\nspec: {containers: [{resources: {limits: {nvidia.com/gpu: 1}}}]}\nEOT\n}\n';

@@ -222,6 +222,19 @@ function endOfItem(item: Item): number {
   return last ? last.offset + last.source.length : 0;
 }
 
+/**
+ * The last item of a block collection that holds anything but comments: comments indented under a
+ * collection after its last entry (a commented-out list item) are an item of their own to the parser,
+ * with no token that ends anywhere, and would end the collection at its first line.
+ */
+function lastItem(items: readonly Item[]): Item | undefined {
+  for (let i = items.length - 1; i >= 0; i--) {
+    const item = items[i] as Item;
+    if (item.key || item.value || endOfItem(item) > 0) return item;
+  }
+  return undefined;
+}
+
 /** Where a token's text ends (its trailing comments and line ends left out); a loop, whatever the nesting. */
 function endOf(token: Token): number {
   let t: Token = token;
@@ -234,7 +247,7 @@ function endOf(token: Token): number {
       return endOfItem(item);
     }
     if (t.type === 'block-map' || t.type === 'block-seq') {
-      const item = t.items[t.items.length - 1] as Item | undefined;
+      const item = lastItem(t.items);
       if (!item) return t.offset;
       const next = item.value ?? item.key;
       if (!next) return endOfItem(item);

@@ -22,6 +22,8 @@ export function freeKubeFiles(sides: Sides): string[] {
     if (kubeDocuments(p, before) === null || kubeDocuments(p, after) === null) return false;
     const dir = dirOf(p);
     const name = baseName(p);
+    // A kustomization is what kustomize builds from, not an object the cluster is given.
+    if (/^(kustomization\.ya?ml|Kustomization)$/.test(name)) return false;
     return !Object.entries(all).some(
       ([f, text]) =>
         f !== p && ((dirOf(f) === dir && /^(kustomization\.ya?ml|Kustomization|Chart\.yaml)$/.test(baseName(f))) || text.includes(name)),
