@@ -22,7 +22,7 @@ export async function readLocalPolicy(base: TreeReader): Promise<LocalPolicy> {
 }
 
 /** Why a plain directory where a policy file should be is not read as "no policy". */
-export const POLICY_DIRECTORY =
+const POLICY_DIRECTORY =
   'a directory, not a file: no policy can be read from it, and a file inside it is no policy gpu-justify reads';
 
 /**
