@@ -33,6 +33,12 @@ export interface TreeReader {
    * its size. Optional: without it, such a side is known by why it was not read.
    */
   contentId?(path: string): Promise<string | null>;
+  /**
+   * Whether `path` is a plain directory on this side (not a link to one, not a submodule). Asked
+   * only of the policy's paths, after `read` gave no text: a directory where the policy should be
+   * is not "no policy". Optional: without it, such a path reads as nothing there.
+   */
+  isDirectory?(path: string): Promise<boolean>;
 }
 
 /** The two sides of a pull request and the paths that differ between them. */

@@ -82,6 +82,7 @@ export class ReviewDeadline {
       if (reader.dirs) tracked.dirs = reader.dirs.bind(reader);
       if (reader.notAFile) tracked.notAFile = reader.notAFile.bind(reader);
       if (reader.contentId) tracked.contentId = reader.contentId.bind(reader);
+      if (reader.isDirectory) tracked.isDirectory = reader.isDirectory.bind(reader);
       return tracked;
     };
     return {

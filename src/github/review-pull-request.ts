@@ -7,7 +7,7 @@ import { ApiChangeSet } from './api/index.js';
 import type { RunIdentity } from './publish/index.js';
 import type { GitHubClient, Logger, PullRequestTarget } from './api/index.js';
 import { GraphqlBlobs } from './api/index.js';
-import { loadPolicy, policyCandidates } from './api/index.js';
+import { loadPolicy, policyCandidates, policyTrees } from './api/index.js';
 import { withRefusedFiles } from './api/index.js';
 import { withUnlistedFiles } from './api/index.js';
 import { budgetWrites } from './publish/index.js';
@@ -106,11 +106,10 @@ async function analyse(
     { repo: target.base, ref: target.baseSha, path: DEFAULT_POLICY.catalog },
     { repo: target.head, ref: target.headSha, path: DEFAULT_POLICY.catalog },
   ]);
-  // The policy's directories too: a policy path that gives no text is asked what stands there
-  // (a submodule, a link, or inside one), and its directory's and the root's entries ride in the
-  // same query.
-  const policyDirs = new Set(['', ...POLICY_PATHS.map((p) => p.slice(0, Math.max(0, p.lastIndexOf('/'))))]);
-  blobs.prefetchTrees([...policyDirs].map((path) => ({ repo: target.base, ref: target.baseSha, path })));
+  // The policy's directories too, here and in the organisation's `.github`: a policy path that
+  // gives no text is asked what stands there (a submodule, a link, a directory, or inside one),
+  // and its directory's and the root's entries ride in the same query.
+  blobs.prefetchTrees(policyTrees(target.base, target.baseSha));
   const policy = await loadPolicy(octokit, target.base, changes.base, blobs);
   onPolicy?.(policy);
   // The policy and the catalog decide what is trusted: always read as the base commit has them.

@@ -79,6 +79,15 @@ export class DirReader implements TreeReader {
     return (await this.walk()).others;
   }
 
+  /** Whether the path is a directory itself, not a link to one (see TreeReader.isDirectory). */
+  async isDirectory(path: string): Promise<boolean> {
+    const full = join(this.root, safeRelativePath(path, this.label));
+    return lstat(full).then(
+      (entry) => entry.isDirectory(),
+      () => false,
+    );
+  }
+
   /** Why the path is there but is no file (see TreeReader.notAFile); null otherwise. */
   async notAFile(path: string): Promise<string | null> {
     const rel = safeRelativePath(path, this.label);

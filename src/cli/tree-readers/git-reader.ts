@@ -62,6 +62,11 @@ export class GitReader implements TreeReader {
     return notAFileIn(safeRelativePath(path, this.label), path, await this.entries());
   }
 
+  /** Whether the path is a directory of the commit holding files (see TreeReader.isDirectory). */
+  async isDirectory(path: string): Promise<boolean> {
+    return (await this.entries()).isDirectory(safeRelativePath(path, this.label));
+  }
+
   private async entries(): Promise<TreeEntries> {
     const blobs = await this.listBlobs();
     return {

@@ -24,8 +24,8 @@ import { textBefore } from './patch.js';
 import { refusalMessage } from './refused-files.js';
 import type { RefusedFile } from './refused-files.js';
 import { ApiTreeListing } from './tree-listing.js';
-import { blobId, notAFileAt, notAFileOfBase } from './not-a-file.js';
-import type { SideReader } from './side-probes.js';
+import { blobId, isDirectoryOfBase, notAFileAt, notAFileOfBase } from './not-a-file.js';
+import type { PolicySide, SideReader } from './side-probes.js';
 import { changedByTrees, MAX_LISTED_FILES } from './tree-diff.js';
 import type { UnlistedFiles } from './tree-diff.js';
 
@@ -60,7 +60,7 @@ export { ApiTreeReader } from './tree-reader.js';
  * with whatever else is read at that moment.
  */
 export class ApiChangeSet implements ChangeSet {
-  readonly base: SideReader;
+  readonly base: PolicySide;
   readonly head: SideReader;
   /** The pull request's repository, so a Terraform module naming it by URL is read from the tree. */
   readonly repositories: readonly string[];
@@ -95,6 +95,7 @@ export class ApiChangeSet implements ChangeSet {
       // their directory's contents, which then answers its other paths too, not from a listing of the base.
       notAFile: (path) => notAFileOfBase(baseListing, this.baseTree, normalise(path)),
       contentId: (path) => blobId(this.baseTree, normalise(path)),
+      isDirectory: (path) => isDirectoryOfBase(baseListing, this.baseTree, normalise(path)),
     };
     this.head = {
       label: this.headTree.label,

@@ -6,7 +6,7 @@ export { type CodeOwners, ownersOf, readCodeOwners } from './code-owners.js';
 export { describeFailure, GitHubApiError } from './errors.js';
 export { GraphqlBlobs } from './graphql-blobs.js';
 export { linksToChanged, type TreeLinks } from './linked-changes.js';
-export { loadPolicy, policyCandidates } from './policy-loader.js';
+export { loadPolicy, policyCandidates, policyTrees } from './policy-loader.js';
 export { type LoadedPull, loadPull, type PullRequestLike, targetFromPull } from './pull-target.js';
 export { withRefusedFiles } from './refused-files.js';
 export { sideReader } from './side-probes.js';

@@ -55,6 +55,22 @@ export async function notAFileOfBase(listing: ApiTreeListing, tree: ApiTreeReade
   return null;
 }
 
+/**
+ * Whether a path of the base is a plain directory, asked of the policy's paths once their read gave
+ * no text: from GraphQL's listing of its directory when it holds one, else from the contents API's
+ * answer for its directory (asked already by `notAFileOfBase`), where the name is listed yet reads
+ * as no file. No call of its own beyond those.
+ */
+export async function isDirectoryOfBase(listing: ApiTreeListing, tree: ApiTreeReader, path: string): Promise<boolean> {
+  const slash = path.lastIndexOf('/');
+  const dir = slash < 0 ? '' : path.slice(0, slash);
+  if (await listing.listsWithoutCall(dir)) return (await listing.entry(path))?.type === 'tree';
+  const above = await tree.directory(dir);
+  if (above?.kind !== 'dir' || !above.names.has(path.slice(slash + 1))) return false;
+  // Listed, yet no file, no link and no submodule: the contents API answered it with a listing.
+  return (await tree.read(path).catch(() => undefined)) === null;
+}
+
 /** Null when the path reads as a file; why not when its read says (a link leading nowhere it can follow). */
 async function whyNoText(tree: ApiTreeReader, path: string): Promise<string | null> {
   try {

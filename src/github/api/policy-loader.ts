@@ -1,13 +1,13 @@
 import { diagnostic } from '../../domain/diagnostic.js';
 import type { Diagnostic } from '../../domain/diagnostic.js';
 import { DEFAULT_POLICY } from '../../domain/policy.js';
-import { POLICY_PATHS, readLocalPolicy } from '../../review/index.js';
+import { POLICY_PATHS, readLocalPolicy, readPolicyPath } from '../../review/index.js';
 import type { LoadedPolicy } from '../../review/index.js';
 import { policyFromObject } from '../../workloads/index.js';
 import { loadYaml } from '../../workloads/index.js';
-import { ApiTreeReader } from './change-set.js';
 import { statusOf } from './tree-reader.js';
-import type { SideReader } from './side-probes.js';
+import { defaultBranchReader } from './side-probes.js';
+import type { PolicySide } from './side-probes.js';
 import type { GitHubClient, RepoRef } from './client.js';
 import { describeFailure } from './errors.js';
 import type { BlobAt, GraphqlBlobs } from './graphql-blobs.js';
@@ -52,7 +52,7 @@ interface ParsedFile {
 export async function loadPolicy(
   octokit: GitHubClient,
   repo: RepoRef,
-  base: SideReader,
+  base: PolicySide,
   blobs: GraphqlBlobs | null = null,
 ): Promise<LoadedPolicy> {
   const remote: Remote = { octokit, blobs };
@@ -93,7 +93,19 @@ interface Remote {
 export function policyCandidates(repo: RepoRef, baseSha: string): BlobAt[] {
   const local = POLICY_PATHS.map((path) => ({ repo, ref: baseSha, path }));
   const org = orgConfigRepo(repo);
-  return org === null ? local : [...local, { repo: org, ref: null, path: POLICY_PATHS[0] }];
+  return org === null ? local : [...local, ...POLICY_PATHS.map((path) => ({ repo: org, ref: null, path }))];
+}
+
+/**
+ * The directories whose entries tell what stands at each policy path (a file, a directory, a link
+ * or a submodule), asked in the same query as `policyCandidates`: GraphQL answers a submodule at
+ * a file's path with nothing, as if no file were there.
+ */
+export function policyTrees(repo: RepoRef, baseSha: string): BlobAt[] {
+  const dirs = [...new Set(['', ...POLICY_PATHS.map((p) => p.slice(0, Math.max(0, p.lastIndexOf('/'))))])];
+  const org = orgConfigRepo(repo);
+  const local = dirs.map((path) => ({ repo, ref: baseSha, path }));
+  return org === null ? local : [...local, ...dirs.map((path) => ({ repo: org, ref: null, path }))];
 }
 
 function orgConfigRepo(repo: RepoRef): RepoRef | null {
@@ -105,7 +117,8 @@ function orgConfigRepo(repo: RepoRef): RepoRef | null {
  * alike for a `.github` repository that does not exist and for one the installation does not
  * include, so a 404 for the repository means "no policy" only where the installation covers every
  * repository of the owner; elsewhere (an installation on selected repositories, the Action's or a
- * person's token) the App cannot tell, and the policy is unread.
+ * person's token) the App cannot tell, and the policy is unread. Both spellings are looked for,
+ * as in the repository itself: an organisation's `gpu-justify.yaml` is no less its policy.
  */
 async function readOrgDefault(
   remote: Remote,
@@ -113,8 +126,20 @@ async function readOrgDefault(
 ): Promise<{ kind: 'file'; file: PolicyFile } | { kind: 'unread'; problem: Diagnostic } | null> {
   const orgRepo = orgConfigRepo(repo);
   if (orgRepo === null) return null;
-  const read = await readRemote(remote, orgRepo, POLICY_PATHS[0]);
-  const label = labelOf(orgRepo, POLICY_PATHS[0]);
+  for (const path of POLICY_PATHS) {
+    const found = await readOrgPath(remote, orgRepo, path);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+async function readOrgPath(
+  remote: Remote,
+  orgRepo: RepoRef,
+  path: string,
+): Promise<{ kind: 'file'; file: PolicyFile } | { kind: 'unread'; problem: Diagnostic } | null> {
+  const read = await readRemote(remote, orgRepo, path);
+  const label = labelOf(orgRepo, path);
   switch (read.kind) {
     case 'file':
       return read;
@@ -146,9 +171,12 @@ type RemoteRead =
 async function readRemote(remote: Remote, repo: RepoRef, path: string): Promise<RemoteRead> {
   const { octokit, blobs } = remote;
   try {
-    // Shared configuration is read from its repository's default branch, as Probot does.
-    const text = await new ApiTreeReader(octokit, repo, null, blobs).read(path);
-    if (text !== null) return { kind: 'file', file: { label: labelOf(repo, path), repo, path, text } };
+    // Shared configuration is read from its repository's default branch, as Probot does, through
+    // the probes the base's own policy is read with: a path there that gives no text (a submodule,
+    // a link, a directory) is a file that cannot be read, never "no file".
+    const read = await readPolicyPath(defaultBranchReader(octokit, repo, blobs), path);
+    if (typeof read === 'string') return { kind: 'failed', why: read };
+    if (read !== null) return { kind: 'file', file: { label: labelOf(repo, path), repo, path, text: read.text } };
     return (await repositoryVisible(remote, repo)) ? { kind: 'absent' } : { kind: 'unseen' };
   } catch (err) {
     return { kind: 'failed', why: refusal(err, repo) };
@@ -235,6 +263,10 @@ async function followExtends(
   const repo = { owner: match[1] ?? file.repo.owner, repo: match[2] ?? '' };
   const path = match[3] ?? POLICY_PATHS[0];
   const label = labelOf(repo, path);
+  // A path that climbs or is spelt round (`../x.yml`, `a//b.yml`) names no file GitHub would serve as asked.
+  if (path.split('/').some((part) => part === '' || part === '.' || part === '..')) {
+    return problem(label, `_extends: ${label} is no plain path inside ${repo.owner}/${repo.repo} (no \`.\`, \`..\` or empty part)`);
+  }
   if (chain.some((p) => sameFile(p.file, repo, path))) return problem(label, `_extends: ${label} was already loaded (a loop)`);
   if (chain.length >= MAX_EXTENDS) return problem(label, `_extends: more than ${MAX_EXTENDS} files chained at ${label}`);
   const target = await readRemote(remote, repo, path);

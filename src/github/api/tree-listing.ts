@@ -66,7 +66,8 @@ export class ApiTreeListing {
   constructor(
     private readonly octokit: GitHubClient,
     private readonly repo: RepoRef,
-    private readonly commit: string,
+    /** A commit SHA; null for the default branch (an inherited policy's repository). */
+    private readonly commit: string | null,
     private readonly blobs: GraphqlBlobs | null = null,
   ) {}
 
@@ -136,7 +137,7 @@ export class ApiTreeListing {
    * holds cannot all be known, and that is an error naming it, never a silent part.
    */
   async #everyEntry(): Promise<TreeEntry[]> {
-    this.#whole ??= this.#fetch(this.commit, true);
+    this.#whole ??= this.#fetch(this.#treeish(), true);
     const whole = await this.#whole;
     if (whole === null) return [];
     if (!whole.truncated) return whole.entries;
@@ -184,7 +185,7 @@ export class ApiTreeListing {
   async #entriesOf(dir: string): Promise<TreeEntry[]> {
     const listed = await this.#fromGraphql(dir);
     if (listed !== undefined) return listed;
-    this.#whole ??= this.#fetch(this.commit, true);
+    this.#whole ??= this.#fetch(this.#treeish(), true);
     const whole = await this.#whole;
     if (whole === null) return [];
     const prefix = dir === '' ? '' : `${dir}/`;
@@ -246,7 +247,12 @@ export class ApiTreeListing {
   }
 
   #where(): string {
-    return `${this.repo.owner}/${this.repo.repo}@${this.commit}`;
+    return `${this.repo.owner}/${this.repo.repo}@${this.#treeish()}`;
+  }
+
+  /** What the trees API is asked for: the commit, or the default branch as git names it. */
+  #treeish(): string {
+    return this.commit ?? 'HEAD';
   }
 
   #tree(sha: string): Promise<Tree | null> {

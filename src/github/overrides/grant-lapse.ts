@@ -4,7 +4,6 @@ import { missingWords } from '../../report/index.js';
 import { notFollowedEvidence } from '../../report/index.js';
 import { num } from '../../report/index.js';
 import type { OverrideRecord } from './override.js';
-import type { CapacityChange } from '../../domain/index.js';
 import { grantedFor, summaryFrom } from './reviewed-state.js';
 import type { ReviewedState, StateEntry, StateSummary } from './reviewed-state.js';
 
@@ -29,20 +28,27 @@ const MAX_NAMED = 5;
  */
 export function describeNew(news: StateEntry[] | 'unknown', prior: StateSummary, state: ReviewedState, priorWord: string): string {
   if (news === 'unknown') return `what the review covers changed (what was ${priorWord} is not recorded entry by entry)`;
-  const named = news.slice(0, MAX_NAMED).map((e) => phrase(e, (c) => grantedFor(prior, state, c), priorWord));
+  const named = news.slice(0, MAX_NAMED).map((e) => phrase(e, grantedFor(prior, state, e), priorWord));
   const more = news.length > MAX_NAMED ? `; and ${news.length - MAX_NAMED} more` : '';
   return `${named.join('; ')}${more}`;
 }
 
-function phrase(entry: StateEntry, prior: (c: CapacityChange) => { after: number } | null, priorWord: string): string {
+function phrase(entry: StateEntry, was: { after: number } | null, priorWord: string): string {
   switch (entry.kind) {
     case 'change': {
       const c = entry.change;
       const where = `${code(c.name)} (${c.kind}, ${code(c.file)})`;
-      const was = prior(c);
       return was
         ? `${where} now ${num(c.gpusBefore)} → ${num(c.gpusAfter)} GPUs, beyond the ${num(was.after)} ${priorWord}`
         : `a new GPU change: ${where} ${num(c.gpusBefore)} → ${num(c.gpusAfter)} GPUs`;
+    }
+    case 'part': {
+      const c = entry.change;
+      const where = `${code(c.name)} (${c.kind}, ${code(c.file)}) in ${code(entry.part.label)} (${code(entry.part.resource)})`;
+      const counts = `${num(entry.before)} → ${num(entry.part.gpus)} GPUs`;
+      return was
+        ? `${where} now ${counts}, beyond the ${num(was.after)} ${priorWord}`
+        : `GPUs where none were ${priorWord}: ${where} ${counts}`;
     }
     case 'not-followed': {
       const first = entry.coverage.notFollowed?.[0];

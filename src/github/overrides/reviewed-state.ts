@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { CapacityChange, FileCoverage, MissingEvidence, ReviewResult } from '../../domain/index.js';
+import type { CapacityChange, CapacityPart, FileCoverage, MissingEvidence, ReviewResult } from '../../domain/index.js';
 import { missingKey } from '../../domain/index.js';
 import type { LoadedPolicy } from '../../review/index.js';
 import type { StateKey } from './state-signature.js';
@@ -13,6 +13,8 @@ import type { StateKey } from './state-signature.js';
  */
 export type StateEntry =
   | { kind: 'change'; change: CapacityChange }
+  /** One part of a change at head (a Kueue flavor, a node group), its GPUs and increase on their own. */
+  | { kind: 'part'; change: CapacityChange; part: CapacityPart; before: number }
   | { kind: 'not-followed'; coverage: FileCoverage }
   | { kind: 'missing'; missing: MissingEvidence }
   | { kind: 'policy' };
@@ -56,6 +58,15 @@ export function reviewedState(result: ReviewResult, policy: LoadedPolicy, key: S
     const text = JSON.stringify(['change', identity, change.gpusBefore, change.gpusAfter]);
     const token = `c${mac(identity).slice(0, TOKEN_HEX)}:${num(change.gpusAfter)}:${num(change.delta)}`;
     canon.push({ text, token, entry: { kind: 'change', change } });
+    // Each part on its own too: GPUs moved to another flavor or node group (`a100` → `h100`, a
+    // total no larger) are GPUs the approver did not see there, never a smaller change.
+    for (const part of change.after?.parts ?? []) {
+      const before = sumOf((change.before?.parts ?? []).filter((p) => samePart(p, part)));
+      const partIdentity = JSON.stringify([change.file, change.kind, change.name, change.gpuModel ?? '', part.label, part.resource]);
+      const partText = JSON.stringify(['part', partIdentity, before, part.gpus]);
+      const partToken = `c${mac(partIdentity).slice(0, TOKEN_HEX)}:${num(part.gpus)}:${num(part.gpus - before)}`;
+      canon.push({ text: partText, token: partToken, entry: { kind: 'part', change, part, before } });
+    }
   }
   for (const coverage of result.coverage ?? []) {
     if (coverage.state !== 'not-followed') continue;
@@ -124,13 +135,21 @@ export function summaryFrom(fingerprint: string, state: string | undefined): Sta
   return { digest: fingerprint, tokens: state === undefined ? null : state === '' ? [] : state.split(',') };
 }
 
-/** What a grant covered of a change that grew: its GPUs after and its increase, for the lapse note. */
-export function grantedFor(granted: StateSummary, now: ReviewedState, change: CapacityChange): { after: number; delta: number } | null {
-  const token = now.entries.find((e) => e.entry.kind === 'change' && e.entry.change === change)?.token;
+/** What a grant covered of a change or part that grew: its GPUs after and its increase, for the lapse note. */
+export function grantedFor(granted: StateSummary, now: ReviewedState, entry: StateEntry): { after: number; delta: number } | null {
+  const token = now.entries.find((e) => e.entry === entry)?.token;
   const id = token ? parseChangeToken(token)?.id : undefined;
   if (id === undefined || granted.tokens === null) return null;
   const found = granted.tokens.map(parseChangeToken).find((c) => c?.id === id);
   return found ? { after: found.after, delta: found.delta } : null;
+}
+
+function samePart(a: CapacityPart, b: CapacityPart): boolean {
+  return a.label === b.label && a.resource === b.resource;
+}
+
+function sumOf(parts: readonly CapacityPart[]): number {
+  return parts.reduce((sum, p) => sum + p.gpus, 0);
 }
 
 /** A GPU count as a token writes it: whole, or to four decimals (MIG slices), never in exponent form. */
