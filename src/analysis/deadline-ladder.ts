@@ -2,6 +2,7 @@ import type { DeadlineLadder, DeadlineRung, InferredWorkload, JobWorkload } from
 import { DAY, mod } from './stagger/circle.js';
 import { jobsFromWorkloads } from './stagger/expand.js';
 import { planStagger } from './stagger/plan.js';
+import { itemAt } from '../util/indexed.js';
 
 /** Rungs shown at most: the tightest deadline, the loosest, and the drops between. */
 const MAX_RUNGS = 4;
@@ -62,8 +63,9 @@ export function deadlineLadder(workloads: readonly InferredWorkload[], capacity:
     const gpus = peakBy(jobs, deadlineUtc);
     if (gpus !== null && !all.some((r) => r.deadlineUtc === deadlineUtc)) all.push({ deadlineUtc, gpus });
   }
-  const drops = all.filter((r, i) => i === 0 || r.gpus < (all[i - 1] as DeadlineRung).gpus);
-  const rungs = drops.length <= MAX_RUNGS ? drops : [...drops.slice(0, MAX_RUNGS - 1), drops.at(-1) as DeadlineRung];
+  const drops = all.filter((r, i) => i === 0 || r.gpus < itemAt(all, i - 1, 'a-rung-after-the-first-has-one-before').gpus);
+  const rungs =
+    drops.length <= MAX_RUNGS ? drops : [...drops.slice(0, MAX_RUNGS - 1), itemAt(drops, drops.length - 1, 'more-drops-than-rungs')];
   const met = all.find((r) => r.gpus <= capacity);
   return { workloads: jobs.map((w) => w.name), rungs, capacity, capacityDoneBy: met?.deadlineUtc ?? null };
 }

@@ -1,4 +1,5 @@
 import type { JobRun } from '../domain/index.js';
+import { itemAt } from '../util/indexed.js';
 
 const DAY_SECONDS = 86_400;
 
@@ -30,8 +31,9 @@ export function longestMinutes(runs: readonly JobRun[]): number | null {
 export function runtimeStats(runs: readonly JobRun[]): { completed: number; median: number; p90: number; longest: number } | null {
   const done = completedMinutes(runs).sort((a, b) => a - b);
   if (done.length === 0) return null;
-  const rank = (p: number) => Math.ceil(done[Math.max(0, Math.ceil(p * done.length) - 1)] as number);
-  return { completed: done.length, median: rank(0.5), p90: rank(0.9), longest: Math.ceil(done.at(-1) as number) };
+  const at = (i: number) => itemAt(done, i, 'ranks-of-completed-runs-not-empty');
+  const rank = (p: number) => Math.ceil(at(Math.max(0, Math.ceil(p * done.length) - 1)));
+  return { completed: done.length, median: rank(0.5), p90: rank(0.9), longest: Math.ceil(at(done.length - 1)) };
 }
 
 /** Earliest time of day (UTC) a run started, minutes, on the whole minute. */

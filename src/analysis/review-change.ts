@@ -27,6 +27,7 @@ import { flatDay } from './supply/day-profile.js';
 import { finishCatalog, type CatalogState } from './catalog-review.js';
 import { ref } from './file-ref.js';
 import { shareCohorts, type BorrowRequest, type BorrowShare } from './supply/share.js';
+import { itemAt } from '../util/indexed.js';
 
 export interface ChangeContext {
   change: CapacityChange;
@@ -168,7 +169,7 @@ function prepareBody(ctx: ChangeContext, m: Measured | null): Prepared['body'] {
   }));
   if (linked.length === 0 && rejected.length > 0) {
     return done({
-      ...unknownNeed(change, infra, fixRejected[0] as MissingEvidence, { code: 'catalog-entries-invalid' }),
+      ...unknownNeed(change, infra, itemAt(fixRejected, 0, 'rejected-entries-not-empty'), { code: 'catalog-entries-invalid' }),
       missingEvidence: fixRejected,
     });
   }

@@ -1,4 +1,5 @@
 import type { TakenMeasurement } from '../domain/index.js';
+import { itemAt } from '../util/indexed.js';
 
 /** A level over time: unix seconds → value, the answer's series summed at each time. */
 export type Timeline = Map<number, number>;
@@ -31,7 +32,7 @@ export function stepOf(answer: TakenMeasurement, line: Timeline = timeline(answe
   const times = [...line.keys()];
   const gaps = new Map<number, number>();
   for (let i = 1; i < times.length; i++) {
-    const gap = (times[i] as number) - (times[i - 1] as number);
+    const gap = itemAt(times, i, 'i-within-the-loop') - itemAt(times, i - 1, 'i-within-the-loop');
     gaps.set(gap, (gaps.get(gap) ?? 0) + 1);
   }
   let best = 0;

@@ -14,6 +14,7 @@ import type {
 import { measureKey } from '../domain/index.js';
 import type { Measured } from './measured.js';
 import { maxOf, scalarOf, timeline, type Timeline } from './series.js';
+import { itemAt } from '../util/indexed.js';
 
 /** KV cache this full while requests wait means memory, not batch slots, holds throughput back. */
 const KV_NEAR_FULL = 0.9;
@@ -58,7 +59,8 @@ function median(values: readonly number[]): number | null {
   if (values.length === 0) return null;
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  const at = (i: number) => itemAt(sorted, i, 'median-of-a-list-not-empty');
+  return sorted.length % 2 === 1 ? at(mid) : (at(mid - 1) + at(mid)) / 2;
 }
 
 /**

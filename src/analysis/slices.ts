@@ -1,6 +1,7 @@
 import type { Evidence, FindingDetail, InferenceWorkload, Policy } from '../domain/index.js';
 import { measureKey, migGpuFor, POD_MEASURE_LABEL, REPLICA_PEAKS } from '../domain/index.js';
 import type { Measured } from './measured.js';
+import { itemAt } from '../util/indexed.js';
 
 type SlicesDetail = Extract<FindingDetail, { code: 'mig' | 'time-slicing' }>;
 
@@ -76,7 +77,7 @@ export function sliceReplicas(s: InferenceWorkload, m: Measured, policy: Pick<Po
   const models = [...new Set(pods.map((r) => r.model).filter((x) => x !== ''))];
   // Replicas on different GPU models could not be given one profile.
   if (models.length !== 1) return null;
-  const model = models[0] as string;
+  const model = itemAt(models, 0, 'one-model-checked-above');
   const util = most(pods.map((r) => r.util));
   const headroom = s.headroom ?? policy.headroom;
   const wanted = Math.ceil(s.replicas * (1 + headroom) - 1e-9);

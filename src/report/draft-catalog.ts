@@ -3,6 +3,7 @@ import type { DeclaredWorkload, DraftEntry, LocalQueueSeen, ObservedForDraft, Ob
 import { gpusOf } from '../domain/index.js';
 import { formatDuration } from '../workloads/index.js';
 import { formatClockNearest } from '../util/clock.js';
+import { itemAt } from '../util/indexed.js';
 
 /** What `init --prometheus` adds to a draft: what telemetry saw, and the queries and window it asked. */
 export interface DraftTelemetry {
@@ -302,11 +303,10 @@ export function draftCatalog(entries: readonly DraftEntry[], origin: { written: 
     ],
   }));
   const names = undeclaredNames(entries, seen);
-  const extra = seen.map((o, i) => ({
-    name: names[i] as string,
-    declared: false,
-    lines: undeclaredEntry(o, names[i] as string, telemetry?.source ?? 'telemetry'),
-  }));
+  const extra = seen.map((o, i) => {
+    const name = itemAt(names, i, 'one name for each workload seen');
+    return { name, declared: false, lines: undeclaredEntry(o, name, telemetry?.source ?? 'telemetry') };
+  });
   const blocks = [...declared, ...extra];
   return {
     text: [...head, 'workloads:', ...blocks.flatMap((b) => b.lines)].join('\n'),

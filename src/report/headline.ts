@@ -8,6 +8,7 @@ import { reviewReason } from './reasons.js';
 import { findingText } from './findings.js';
 import { missingWords } from './missing-words.js';
 import { boundText } from './bound-proof.js';
+import { itemAt } from '../util/indexed.js';
 
 /** `+6 GPUs requested`: the cost is on the line under the headline. */
 function requested(result: ReviewResult): string {
@@ -48,7 +49,7 @@ export function instead(findings: Finding[], levers: readonly Lever[] = []): str
     return best ? [best] : [];
   });
   if (inCombination.length === 1) {
-    const only = inCombination[0] as Finding;
+    const only = itemAt(inCombination, 0, 'one finding, checked above');
     return findingText(only).length <= SHORT_SUMMARY ? md(findingText(only), MAX_SENTENCE) : shortLever(only);
   }
   if (inCombination.length > 1) return inCombination.map(shortLever).join(' + ');
@@ -112,7 +113,7 @@ function withShortfalls(line: string, result: ReviewResult): string {
 
 /** Sharing more finely buys nothing: say what grew without calling it a cut. */
 function sharingLine(shared: readonly FactorChange[], short: boolean): string {
-  const first = shared[0] as FactorChange;
+  const first = itemAt(shared, 0, 'called with sharing changes only');
   const more = shared.length > 1 ? ` and ${shared.length - 1} more sharing profile${shared.length === 2 ? '' : 's'}` : '';
   const what = `${md(first.name)}: each GPU advertised as ${first.after}, was ${first.before}${more}`;
   return short

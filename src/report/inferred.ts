@@ -1,4 +1,4 @@
-import type { ChangeReview, DeadlineLadder, DemandProfile, FieldOrigin, InferredField, InferredWorkload } from '../domain/index.js';
+import type { ChangeReview, DeadlineLadder, DemandProfile, FieldOrigin, InferredWorkload } from '../domain/index.js';
 import { formatClockDown } from '../util/clock.js';
 import { MAX_SENTENCE, md } from './escape.js';
 import { duration, num } from './numbers.js';
@@ -47,7 +47,10 @@ function demandSection(review: ChangeReview): Section | null {
   return { summary, body: [...(d ? [demandSentence(d, c.gpusBefore)] : []), ...(ladder ? [ladder] : [])].join('\n\n') };
 }
 
-const FIELDS: readonly [keyof InferredWorkload, string][] = [
+/** The fields a checklist line names, each an `InferredField<number>`. */
+type NumberField = 'gpus' | 'runtimeMinutes' | 'jobsPerDay' | 'earliestStartUtc' | 'deadlineUtc';
+
+const FIELDS: readonly [NumberField, string][] = [
   ['gpus', 'GPUs'],
   ['runtimeMinutes', 'runtime'],
   ['jobsPerDay', 'runs a day'],
@@ -55,7 +58,7 @@ const FIELDS: readonly [keyof InferredWorkload, string][] = [
   ['deadlineUtc', 'deadline'],
 ];
 
-function valueText(key: keyof InferredWorkload, v: number): string {
+function valueText(key: NumberField, v: number): string {
   if (key === 'runtimeMinutes') return duration(v);
   if (key === 'earliestStartUtc' || key === 'deadlineUtc') return `${formatClockDown(v)} UTC`;
   return String(v);
@@ -72,7 +75,7 @@ function confirmLine(w: InferredWorkload): string | null {
   const unknown: string[] = [];
   for (const [key, label] of FIELDS) {
     if (w.type === 'inference' && key !== 'gpus') continue;
-    const f = w[key] as InferredField<number>;
+    const f = w[key];
     if (f.value === null || f.origin === null) unknown.push(label);
     else if (f.origin.source !== 'catalog') given.push(`${label} ${valueText(key, f.value)} (${originText(f.origin)})`);
   }

@@ -10,6 +10,7 @@ import {
 } from './queries/jobs.js';
 import { scopeForChange } from './scopes.js';
 import { toMissingEvidence, type QueryAnswer } from './source.js';
+import { itemAt } from '../util/indexed.js';
 
 type Line = Map<number, number>;
 
@@ -25,7 +26,7 @@ function stepSeconds(a: QueryAnswer, line: Line): number {
   const times = [...line.keys()].sort((x, y) => x - y);
   let best = 0;
   for (let i = 1; i < times.length; i++) {
-    const gap = (times[i] as number) - (times[i - 1] as number);
+    const gap = itemAt(times, i, 'i within the loop') - itemAt(times, i - 1, 'i within the loop');
     if (gap > 0 && (best === 0 || gap < best)) best = gap;
   }
   return best;

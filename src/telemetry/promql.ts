@@ -79,9 +79,9 @@ export const oneOf = (name: string, values: readonly string[]): Matcher => ({
 export const re = (name: string, pattern: string): Matcher => ({ name, op: '=~', value: pattern });
 
 export function matchersFrom(labels: Readonly<Record<string, string>>): Matcher[] {
-  return Object.keys(labels)
-    .sort()
-    .map((k) => eq(k, labels[k] as string));
+  return Object.entries(labels)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([k, v]) => eq(k, v));
 }
 
 /** `metric{a="x",b!="y"}`. */

@@ -19,6 +19,7 @@ import { protoKeyPaths } from './unsafe-keys.js';
 import { UNKNOWN } from './fields.js';
 import { describeValue, friendlyErrors, issuesToDiagnostics, protoKeyDiagnostics } from './zod-diagnostics.js';
 import { loadYaml } from './yaml-source.js';
+import { itemAt } from '../util/indexed.js';
 
 export interface CatalogResult {
   workloads: Workload[];
@@ -111,10 +112,12 @@ export function parseCatalog(file: string, text: string): CatalogResult {
         ),
       );
       diagnostics.push(...problems);
-      const entry = rejectedEntry(item, problems[0] as Diagnostic);
+      const entry = rejectedEntry(item, itemAt(problems, 0, 'one problem for each undocumented field, some found'));
       const partial = partialEntry(parsed.data, { file, line: lineOf(path) });
       const fillable = undocumented.flatMap(({ field, fillable: f }, i) =>
-        f === null ? [] : [{ field: f, path: `workloads[${index}].${field}`, warning: problems[i] as Diagnostic }],
+        f === null
+          ? []
+          : [{ field: f, path: `workloads[${index}].${field}`, warning: itemAt(problems, i, 'one problem for each undocumented field') }],
       );
       rejected.push(
         partial !== null && fillable.length === undocumented.length

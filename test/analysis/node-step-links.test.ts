@@ -48,42 +48,33 @@ describe('a pool that grows by whole nodes', () => {
     expect(neededInSteps(needed, poolChange('g', before, after, step))).toBe(least);
   });
 
-  it('two more GPUs of p5.48xlarge nodes is one more node: the +8 is justified, not "ask for +2"', () => {
-    // A 16-GPU job with 10% headroom needs 18 GPUs: 2 over the 16 there.
-    const pretrain = batch({
-      name: 'pretrain',
-      queue: undefined,
-      pool: 'nvidia-efa',
-      gpusPerJob: 16,
-      runtime: 1200,
-      window: { earliestStart: 0, deadline: 0 },
-    });
-    const r = reviewChange({
-      change: poolChange('nvidia-efa', 16, 24, 8),
-      workloads: [pretrain],
+  /** A 16-GPU job with 10% headroom needs 18 GPUs: 2 over the 16 there, on a pool of 8-GPU nodes. */
+  const pretrainOn = (after: number) =>
+    reviewChange({
+      change: poolChange('nvidia-efa', 16, after, 8),
+      workloads: [
+        batch({
+          name: 'pretrain',
+          queue: undefined,
+          pool: 'nvidia-efa',
+          gpusPerJob: 16,
+          runtime: 1200,
+          window: { earliestStart: 0, deadline: 0 },
+        }),
+      ],
       catalogFile: 'gpu-workloads.yaml',
       policy: policy({ headroom: 0.1 }),
     });
+
+  it('two more GPUs of p5.48xlarge nodes is one more node: the +8 is justified, not "ask for +2"', () => {
+    const r = pretrainOn(24);
     expect([r.verdict, r.need, r.gpusNeeded]).toEqual(['justified', 18, 8]);
     expect(reviewReason(r)).toMatch(/calls for 2 more GPUs, and this pool grows in steps of 8 GPUs: \+8 is the least that covers it/);
     expect(judgePr([r.change], [r])).toEqual({ verdict: 'justified', gpusRequested: 8, gpusNeeded: 8 });
   });
 
   it('asking two nodes where one covers the need is partly justified by one node', () => {
-    const pretrain = batch({
-      name: 'pretrain',
-      queue: undefined,
-      pool: 'nvidia-efa',
-      gpusPerJob: 16,
-      runtime: 1200,
-      window: { earliestStart: 0, deadline: 0 },
-    });
-    const r = reviewChange({
-      change: poolChange('nvidia-efa', 16, 32, 8),
-      workloads: [pretrain],
-      catalogFile: 'gpu-workloads.yaml',
-      policy: policy({ headroom: 0.1 }),
-    });
+    const r = pretrainOn(32);
     expect([r.verdict, r.gpusNeeded]).toEqual(['partially-justified', 8]);
     expect(reviewReason(r)).toContain('calls for 2 more GPUs; this pool grows in steps of 8 GPUs, so that is 8, not 16');
   });

@@ -74,22 +74,26 @@ describe('gpu-justify stagger with a broken catalog entry', () => {
     expect(staggerOut(stdout)).toMatchObject({ peakGpus: 2, complete: true, leftOut: [] });
   });
 
-  it('counts every broken entry when no queue or pool is chosen', async () => {
-    const { file } = await catalog('all.yaml', [entry('nightly-eval', 'queue: research', 2, 2), entry('etl', 'queue: batch', 1, 0)]);
-    const { code, stdout } = await runCli('stagger', '--catalog', file, '--json');
+  it.each([
+    {
+      what: 'counts every broken entry when no queue or pool is chosen',
+      name: 'all.yaml',
+      entries: [entry('nightly-eval', 'queue: research', 2, 2), entry('etl', 'queue: batch', 1, 0)],
+      chosen: [],
+      leftOut: ['etl'],
+    },
+    {
+      what: 'matches a pool the same way',
+      name: 'pool.yaml',
+      entries: [entry('train', 'pool: a100', 4, 1), entry('tune', 'pool: a100', 4, -1), entry('etl', 'pool: cpu', 1, 0)],
+      chosen: ['--pool', 'a100'],
+      leftOut: ['tune'],
+    },
+  ])('$what', async ({ name, entries, chosen, leftOut }) => {
+    const { file } = await catalog(name, entries);
+    const { code, stdout } = await runCli('stagger', '--catalog', file, ...chosen, '--json');
     expect(code).toBe(2);
-    expect(staggerOut(stdout).leftOut.map((e) => e.workload)).toEqual(['etl']);
-  });
-
-  it('matches a pool the same way', async () => {
-    const { file } = await catalog('pool.yaml', [
-      entry('train', 'pool: a100', 4, 1),
-      entry('tune', 'pool: a100', 4, -1),
-      entry('etl', 'pool: cpu', 1, 0),
-    ]);
-    const { code, stdout } = await runCli('stagger', '--catalog', file, '--pool', 'a100', '--json');
-    expect(code).toBe(2);
-    expect(staggerOut(stdout).leftOut.map((e) => e.workload)).toEqual(['tune']);
+    expect(staggerOut(stdout).leftOut.map((e) => e.workload)).toEqual(leftOut);
   });
 
   it('plans nothing when every entry of the queue is broken, and says which', async () => {

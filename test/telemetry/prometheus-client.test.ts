@@ -207,26 +207,27 @@ describe('PrometheusClient', () => {
     expect((err as Error).message).toMatch(/stalled while answering up \(HTTP 200\)/);
   });
 
-  it('never shows the credentials in an error, whatever failed', async () => {
-    const secrets = { PROMETHEUS_BEARER_TOKEN: TOKEN, PROMETHEUS_HEADERS: '{"X-Scope-OrgID":"tenant-secret-99"}' };
-    const answers: Handler[] = [
-      (_req, res) => sendJson(res, 500, { status: 'error', error: `bad token ${TOKEN}` }),
+  it.each<[string, Handler]>([
+    ['a 500 quoting the token', (_req, res) => sendJson(res, 500, { status: 'error', error: `bad token ${TOKEN}` })],
+    [
+      'a 422 quoting the tenant and the token',
       (_req, res) => sendJson(res, 422, { status: 'error', error: `no tenant tenant-secret-99 for ${TOKEN}` }),
+    ],
+    [
+      'an HTML page holding the token',
       (_req, res) => {
         res.writeHead(200);
         res.end(`<html>${TOKEN}</html>`);
       },
-    ];
-    for (const handler of answers) {
-      const client = await clientFor(handler, secrets);
-      const err = (await client.instant(`up{t="${TOKEN}"}`, AT).catch((e: unknown) => e)) as Error & { source: string; query: string };
-      const shown = `${err.message} ${err.source} ${err.query} ${err.stack ?? ''} ${JSON.stringify(err)}`;
-      expect(shown).not.toContain(TOKEN);
-      expect(shown).not.toContain('tenant-secret-99');
-      expect(shown).toContain('***');
-      await server!.close();
-      server = null;
-    }
+    ],
+  ])('never shows the credentials in an error, whatever failed: %s', async (_what, handler) => {
+    const secrets = { PROMETHEUS_BEARER_TOKEN: TOKEN, PROMETHEUS_HEADERS: '{"X-Scope-OrgID":"tenant-secret-99"}' };
+    const client = await clientFor(handler, secrets);
+    const err = (await client.instant(`up{t="${TOKEN}"}`, AT).catch((e: unknown) => e)) as Error & { source: string; query: string };
+    const shown = `${err.message} ${err.source} ${err.query} ${err.stack ?? ''} ${JSON.stringify(err)}`;
+    expect(shown).not.toContain(TOKEN);
+    expect(shown).not.toContain('tenant-secret-99');
+    expect(shown).toContain('***');
   });
 });
 

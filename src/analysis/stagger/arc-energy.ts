@@ -130,7 +130,8 @@ export function arcEnergy(model: GridModel): ArcEnergy {
       kind = { job, counts: new Float64Array(width) };
       kinds.set(key, kind);
     }
-    const i = sizeIndex.get(job.gpus) ?? 0;
+    // Every run's size is in the index: a size outside it reads at -1 and throws, never counts as another.
+    const i = sizeIndex.get(job.gpus) ?? -1;
     kind.counts[i] = itemAt(kind.counts, i, SIZED) + 1;
   }
   // Kinds as flat arrays: this loop runs arcs × kinds times.

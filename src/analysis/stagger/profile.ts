@@ -1,5 +1,6 @@
 import type { PlacedRun } from '../../domain/index.js';
 import { DAY, mod } from './circle.js';
+import { itemAt } from '../../util/indexed.js';
 
 /** GPUs in use from minute `from` to minute `to` of the cycle (0 ≤ from < to ≤ cycle). */
 export interface UsageStep {
@@ -53,8 +54,8 @@ export function usageProfile(schedule: readonly PlacedRun[], cycle: number = DAY
   const steps: UsageStep[] = [];
   let level = base;
   for (let i = 0; i + 1 < points.length; i++) {
-    const from = points[i] ?? 0;
-    const to = points[i + 1] ?? cycle;
+    const from = itemAt(points, i, 'i-and-the-next-within-the-loop');
+    const to = itemAt(points, i + 1, 'i-and-the-next-within-the-loop');
     level += delta.get(from) ?? 0;
     const last = steps[steps.length - 1];
     if (last && last.gpus === level) last.to = to;

@@ -21,8 +21,8 @@ export function slotCaps(model: GridModel, limit: number): Int32Array {
   const index = new Map(sizes.map((g, i) => [g, i]));
   const counts = sizes.map(() => new Int32Array(n));
   for (const job of model.jobs) {
-    const row = counts[index.get(job.gpus) ?? 0];
-    if (row === undefined) continue;
+    // Every run's size is in the index: a size outside it reads at -1 and throws, never counts as another.
+    const row = itemAt(counts, index.get(job.gpus) ?? -1, SIZED);
     const span = windowSpan(job, n);
     for (let k = 0; k < span; k++) {
       const t = (job.lo + k) % n;
@@ -37,7 +37,7 @@ export function slotCaps(model: GridModel, limit: number): Int32Array {
     let total = 0;
     const key: number[] = [];
     sizes.forEach((g, i) => {
-      const c = counts[i]?.[t] ?? 0;
+      const c = itemAt(itemAt(counts, i, SIZED), t, SIZED);
       total += g * c;
       key.push(c);
     });

@@ -55,7 +55,7 @@ export function shareCohorts(items: readonly ShareItem[]): Map<number, BorrowSha
   }
   for (const [cohort, group] of byCohort) {
     const sorted = [...group].sort((a, b) => keyOf(a.change).localeCompare(keyOf(b.change)));
-    const first = sorted[0] as ShareItem;
+    const first = itemAt(sorted, 0, 'a-cohort-group-holds-the-item-that-made-it');
     const supply = cohortSupply(
       {
         cohort,

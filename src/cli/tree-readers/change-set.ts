@@ -54,7 +54,7 @@ async function openSide(flag: string, value: string, repo: string): Promise<Loca
 async function ownNames(dir: string): Promise<string[]> {
   const result = await git(dir, ['remote', '-v']).catch(() => null);
   if (!result?.ok) return [];
-  const names = result.stdout
+  const names = result.value
     .toString('utf8')
     .split('\n')
     .map((line) => repositoryName(line.split(/\s+/)[1] ?? ''))

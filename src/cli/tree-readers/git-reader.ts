@@ -36,8 +36,8 @@ export class GitReader implements TreeReader {
       throw new InputError(`"${ref}" is not a git ref`);
     }
     const result = await git(repo, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
-    const commit = result.stdout.toString('utf8').trim();
-    if (result.ok && /^[0-9a-f]{40,64}$/.test(commit)) return new GitReader(repo, ref, commit);
+    const commit = result.ok ? result.value.toString('utf8').trim() : '';
+    if (/^[0-9a-f]{40,64}$/.test(commit)) return new GitReader(repo, ref, commit);
     const inRepo = await git(repo, ['rev-parse', '--git-dir']);
     if (!inRepo.ok) throw new InputError(`${repo} is not a git repository, so "${ref}" cannot be read from it`);
     throw new InputError(`"${ref}" is not a commit, branch or tag of the git repository ${repo}`);

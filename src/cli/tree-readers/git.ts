@@ -1,11 +1,9 @@
 import { execFile } from 'node:child_process';
 import { InputError } from '../../domain/errors.js';
+import { fail, ok, type Result } from '../../domain/result.js';
 
-export interface GitResult {
-  ok: boolean;
-  stdout: Buffer;
-  stderr: string;
-}
+/** What git printed: its output when it exited 0, else its own words on stderr. */
+export type GitResult = Result<Buffer, string>;
 
 /** Trees of real infra repos are large; a cat-file of a big file must not be cut short. */
 const MAX_BUFFER = 256 * 1024 * 1024;
@@ -35,7 +33,7 @@ export function git(repo: string, args: readonly string[]): Promise<GitResult> {
           reject(new InputError(`git ${args[0] ?? ''} failed: ${error.message}`, { cause: error }));
           return;
         }
-        resolve({ ok: error === null, stdout, stderr: stderr.toString('utf8').trim() });
+        resolve(error === null ? ok(stdout) : fail(stderr.toString('utf8').trim()));
       },
     );
   });
@@ -44,6 +42,6 @@ export function git(repo: string, args: readonly string[]): Promise<GitResult> {
 /** Like `git`, but a failure is an input error carrying git's own words. */
 export async function gitOrThrow(repo: string, args: readonly string[], what: string): Promise<Buffer> {
   const result = await git(repo, args);
-  if (!result.ok) throw new InputError(`${what}: ${result.stderr || 'git failed'}`);
-  return result.stdout;
+  if (!result.ok) throw new InputError(`${what}: ${result.error || 'git failed'}`);
+  return result.value;
 }

@@ -1,3 +1,5 @@
+import { itemAt } from '../../util/indexed.js';
+
 /**
  * The DCGM profiling fields under both of their names. dcgm-exporter's counters CSVs (every tag
  * through 4.5.3-4.8.2 and main) write the legacy names (`DCGM_FI_PROF_*_ACTIVE`), and the series
@@ -24,7 +26,7 @@ export type DcgmNames = readonly string[];
  * without the metric name, so a GPU exported under both names counts once, by the legacy name.
  */
 export function eitherName(names: DcgmNames, series: (metric: string) => string): string {
-  return names.length === 1 ? series(names[0] as string) : `(${names.map(series).join(' or ')})`;
+  return names.length === 1 ? series(itemAt(names, 0, 'one name, checked')) : `(${names.map(series).join(' or ')})`;
 }
 
 /** `legacy` or `new`, for a query's `what`. */

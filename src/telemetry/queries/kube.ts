@@ -37,8 +37,7 @@ export function inPool(expr: string, scope: { name: string; poolLabel: string })
 
 /** The GPU requests of a workload's containers, by the selector keys kube-state-metrics labels carry. */
 function workloadRequests(scope: Extract<Scope, { kind: 'workload' }>): string {
-  const keys = Object.keys(scope.selector).filter((k) => KSM_POD_LABELS.has(k));
-  const picked = Object.fromEntries(keys.map((k) => [k, scope.selector[k] as string]));
+  const picked = Object.fromEntries(Object.entries(scope.selector).filter(([k]) => KSM_POD_LABELS.has(k)));
   return selector('kube_pod_container_resource_requests', [eq('resource', KSM_GPU_RESOURCE), ...matchersFrom(picked)]);
 }
 

@@ -110,8 +110,7 @@ export function migRequests(scope: MigScope, _o?: QueryOptions): NamedQuery {
       tag(onSingle(inPool(selector(ALLOCATABLE, [gpu]), scope)), MIG_REQUESTS.singleAllocatable),
     ];
   } else {
-    const keys = Object.keys(scope.selector).filter((k) => KSM_POD_LABELS.has(k));
-    const picked = matchersFrom(Object.fromEntries(keys.map((k) => [k, scope.selector[k] as string])));
+    const picked = matchersFrom(Object.fromEntries(Object.entries(scope.selector).filter(([k]) => KSM_POD_LABELS.has(k))));
     parts = [
       tag(`sum by (resource) (${running(selector(REQUESTS, [KSM_MIG_RESOURCE, ...picked]))})`, MIG_REQUESTS.requested),
       tag(onSingle(running(selector(REQUESTS, [gpu, ...picked]))), MIG_REQUESTS.singleRequested),

@@ -12,29 +12,29 @@ describe('lowerBound', () => {
     expect(lowerBound([]).value).toBe(0);
   });
 
-  it('names the largest job when nothing else binds', () => {
-    expect(worded(lowerBound([job('big', 4, H, 0, 10 * H), job('small', 1, H, 0, 10 * H)]))).toEqual({
+  it.each([
+    {
+      what: 'names the largest job when nothing else binds',
+      jobs: () => [job('big', 4, H, 0, 10 * H), job('small', 1, H, 0, 10 * H)],
       value: 4,
       reason: 'the largest job (big) needs 4 GPUs',
-    });
-  });
-
-  it('uses the whole day: total GPU-minutes over 1440', () => {
-    const jobs = runs('train', 3, { gpus: 1, duration: 12 * H, release: 0, deadline: 24 * H, interruptible: false });
-    expect(worded(lowerBound(jobs))).toEqual({
+    },
+    {
+      what: 'uses the whole day: total GPU-minutes over 1440',
+      jobs: () => runs('train', 3, { gpus: 1, duration: 12 * H, release: 0, deadline: 24 * H, interruptible: false }),
       value: 2,
       reason: 'over the whole day the runs do 2160 GPU-minutes of work: at least 2 GPUs',
-    });
-  });
-
-  it('reasons over a window and rounds up to the jobs’ GPU multiple', () => {
-    const jobs = runs('nightly-eval', 4, { gpus: 2, duration: 2 * H, release: 0, deadline: 6 * H, interruptible: false });
-    expect(worded(lowerBound(jobs))).toEqual({
+    },
+    {
+      what: 'reasons over a window and rounds up to the jobs’ GPU multiple',
+      jobs: () => runs('nightly-eval', 4, { gpus: 2, duration: 2 * H, release: 0, deadline: 6 * H, interruptible: false }),
       value: 4,
       reason:
         'between 00:00 and 06:00 the runs must do 960 GPU-minutes of work: at least 3 GPUs, ' +
         'and every job uses a multiple of 2 GPUs, so at least 4',
-    });
+    },
+  ])('$what', ({ jobs, value, reason }) => {
+    expect(worded(lowerBound(jobs()))).toEqual({ value, reason });
   });
 
   it('counts work forced across midnight', () => {

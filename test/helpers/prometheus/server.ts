@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eventually } from '../eventually.js';
 
 const INSTALL_HINT =
   'the telemetry tests need a real Prometheus: install it with ' +
@@ -43,19 +44,20 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
-async function waitReady(url: string, child: ChildProcess, log: () => string, deadlineMs: number): Promise<void> {
-  const deadline = Date.now() + deadlineMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`prometheus exited with ${child.exitCode}: ${log()}`);
-    try {
-      const res = await fetch(`${url}/-/ready`, { signal: AbortSignal.timeout(1_000) });
-      if (res.ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`prometheus was not ready within ${deadlineMs} ms: ${log()}`);
+/** Ready once `/-/ready` answers 200; an exit before that fails at once, with the process's output. */
+async function waitReady(url: string, child: ChildProcess, log: () => string, timeoutMs: number): Promise<void> {
+  await eventually(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`prometheus exited with ${child.exitCode}: ${log()}`);
+      try {
+        const res = await fetch(`${url}/-/ready`, { signal: AbortSignal.timeout(1_000) });
+        return res.ok;
+      } catch {
+        return false; // Not listening yet.
+      }
+    },
+    { what: `prometheus at ${url} ready`, timeoutMs, everyMs: 100, state: log },
+  );
 }
 
 /**

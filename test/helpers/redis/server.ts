@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer, Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { eventually } from '../eventually.js';
 
 const INSTALL_HINT =
   'the replica tests need a real Redis: install it with `sudo apt-get install -y --no-install-recommends redis-server` (Debian/Ubuntu)';
@@ -60,14 +61,17 @@ export async function startRedis(options: RedisOptions = {}): Promise<RunningRed
   child.stdout.on('data', (d: Buffer) => (log += d.toString()));
   child.stderr.on('data', (d: Buffer) => (log += d.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const deadline = Date.now() + 10_000;
-  while (!(await ping(port))) {
-    if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode}: ${log}`);
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`redis-server did not answer within 10 s: ${log}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
+  try {
+    await eventually(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode}: ${log}`);
+        return ping(port);
+      },
+      { what: `redis-server on port ${port} to answer PING`, timeoutMs: 10_000, everyMs: 50, state: () => log },
+    );
+  } catch (err) {
+    child.kill('SIGKILL');
+    throw err;
   }
   return {
     url: `redis://127.0.0.1:${port}`,
