@@ -16,8 +16,8 @@ export type SideReader = TreeReader & Required<Pick<TreeReader, 'notAFile' | 'co
  * the same way, as the review that follows (see review/policy-file.ts).
  */
 export function sideReader(octokit: GitHubClient, repo: RepoRef, sha: string, blobs: GraphqlBlobs | null = null): SideReader {
-  const tree = new ApiTreeReader(octokit, repo, sha, blobs);
   const listing = new ApiTreeListing(octokit, repo, sha, blobs);
+  const tree = new ApiTreeReader(octokit, repo, sha, blobs, listing);
   return {
     label: tree.label,
     read: (path) => tree.read(normalise(path)),
