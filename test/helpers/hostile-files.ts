@@ -105,7 +105,7 @@ ${extra}spec:
 `;
 
 /** A billion laughs: `levels` anchors, each a list of ten aliases of the one before (10^levels nodes). */
-export function aliasBomb(levels = 12, indent = ''): string {
+function aliasBomb(levels = 12, indent = ''): string {
   const lines = [`${indent}l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]`];
   for (let i = 1; i < levels; i++)
     lines.push(
