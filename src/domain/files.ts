@@ -181,7 +181,7 @@ export async function resolvePath(rel: string, asked: string, tree: TreeEntries)
     }
     if (hops >= MAX_LINK_HOPS) throw new UnreadablePathError(asked, `a symbolic link that loops (more than ${MAX_LINK_HOPS} links)`);
     const target = (await tree.linkAt(link)) ?? '';
-    const through = await dotDotThroughLink(link, target, tree);
+    const through = await dotDotThroughLink(link, target, async (p) => (await tree.linkAt(p)) !== undefined);
     if (through !== null) throw new UnreadablePathError(asked, dotDotThrough(through));
     const next = linkTarget(link, target);
     if (next === null)
@@ -193,7 +193,7 @@ export async function resolvePath(rel: string, asked: string, tree: TreeEntries)
 }
 
 /** Why a link whose target takes `..` out of a linked directory is not read. */
-function dotDotThrough(linked: string): string {
+export function dotDotThrough(linked: string): string {
   return `a symbolic link whose target takes \`..\` through the linked directory ${linked}: a checkout goes to the parent of where that link leads, which was not followed, so what it declares is unknown`;
 }
 
@@ -201,11 +201,14 @@ function dotDotThrough(linked: string): string {
  * The linked directory a `..` of `target` (read from the link at `link`) climbs out of, or null.
  * A checkout takes `lnk/..` as the parent of where `lnk` leads, while `linkTarget` takes it
  * lexically, as the folder holding `lnk`: the two part wherever the `..` leaves a link or a path
- * below one.
+ * below one. The folders holding the link are directories of the tree (no entry stands below a
+ * link), so only a `..` out of a folder the target itself names is asked about.
  */
-async function dotDotThroughLink(link: string, target: string, tree: TreeEntries): Promise<string | null> {
+export async function dotDotThroughLink(link: string, target: string, isLink: (path: string) => Promise<boolean>): Promise<string | null> {
   if (!target.split('/').includes('..')) return null;
   const stack = posix.dirname(link) === '.' ? [] : posix.dirname(link).split('/');
+  // The first `real` parts of `stack` are known directories of the tree.
+  let real = stack.length;
   for (const part of target.split('/')) {
     if (part === '' || part === '.') continue;
     if (part !== '..') {
@@ -214,9 +217,12 @@ async function dotDotThroughLink(link: string, target: string, tree: TreeEntries
     }
     // Above the root: `linkTarget` names it a link leading outside.
     if (stack.length === 0) return null;
-    const linked = await enclosing(stack.join('/'), async (p) => (await tree.linkAt(p)) !== undefined);
-    if (linked !== null) return linked;
+    for (let depth = stack.length; depth > real; depth--) {
+      const dir = stack.slice(0, depth).join('/');
+      if (await isLink(dir)) return dir;
+    }
     stack.pop();
+    real = Math.min(real, stack.length);
   }
   return null;
 }

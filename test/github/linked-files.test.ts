@@ -57,8 +57,10 @@ describe('a file read through symbolic links, through the App', () => {
     expect(shown).toContain(`${module}/main.tf:5`);
     expect(shown).toMatch(/`l4` \(GKE node pool, L4\): 2 → 5 GPUs \(\+3\)/);
     expect(shown).not.toMatch(/No GPU capacity change/i);
-    // Measured: the head's one recursive listing, and one read of each link's blob.
-    expect(treeCalls()).toHaveLength(1);
+    // Measured: one recursive listing of each side (GitHub answered the link with the file its
+    // target reaches lexically, so the link's own target is read from the tree to check its `..`),
+    // and one read of each link's blob, shared by both sides.
+    expect(treeCalls().length).toBeLessThanOrEqual(2);
     expect(blobCalls()).toHaveLength(layout.links.length);
   });
 

@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createGpuJustifyApp } from '../../src/github/app/app.js';
 import { AppServer, WEBHOOK_SECRET } from './app-server.js';
 
@@ -12,4 +13,15 @@ if (stallMs > 0)
   setInterval(() => {
     for (const end = Date.now() + stallMs; Date.now() < end;);
   }, 2 * stallMs).unref();
+// TEST_LOOP_REPORT_MS: the process's own event-loop delay, printed that often as
+// `loop <epoch ms> <max ms> <p99 ms>` over the period since the last (npm run bench -- app-stall).
+const reportMs = Number(process.env['TEST_LOOP_REPORT_MS'] ?? 0);
+if (reportMs > 0) {
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  setInterval(() => {
+    process.stdout.write(`loop ${Date.now()} ${(delay.max / 1e6).toFixed(1)} ${(delay.percentile(99) / 1e6).toFixed(1)}\n`);
+    delay.reset();
+  }, reportMs).unref();
+}
 process.stdout.write(`listening ${server.url}\n`);

@@ -22,9 +22,11 @@ export async function startAppProcess(githubUrl: string, privateKey: string, env
   });
   let out = '';
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  // Lines it reports after it listens (the loop delay it measures) are part of its output too.
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the App process did not start within 30 s: ${out}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`the App process did not start within 120 s: ${out}`)), 120_000);
     let buffered = '';
     child.stdout?.on('data', (d: Buffer) => {
       buffered += d.toString();

@@ -56,6 +56,8 @@ export class AppServer {
     // createNodeMiddleware loads the app itself.
     const middleware = await createNodeMiddleware(app, { probot, webhooksPath: WEBHOOKS_PATH });
     const server = createServer((req, res) => {
+      // Probot's own server answers this, and nothing else, on the App's thread.
+      if (req.method === 'GET' && req.url === '/ping') return void res.writeHead(200).end('PONG');
       void middleware(req, res, () => res.writeHead(404).end());
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -89,3 +89,70 @@ spec:
     shared: { 'clusters/base/queue.yaml': base, 'clusters/base/kustomization.yaml': 'resources:\n  - queue.yaml\n' },
   };
 }
+
+const QUEUE = (gpus: number, extra = '') => `apiVersion: kueue.x-k8s.io/v1beta1
+kind: ClusterQueue
+metadata:
+  name: research
+${extra}spec:
+  resourceGroups:
+    - coveredResources: ["nvidia.com/gpu"]
+      flavors:
+        - name: a100
+          resources:
+            - name: nvidia.com/gpu
+              nominalQuota: ${gpus}
+`;
+
+/** A billion laughs: `levels` anchors, each a list of ten aliases of the one before (10^levels nodes). */
+function aliasBomb(levels = 12, indent = ''): string {
+  const lines = [`${indent}l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]`];
+  for (let i = 1; i < levels; i++)
+    lines.push(
+      `${indent}l${i}: &l${i} [${Array(10)
+        .fill(`*l${i - 1}`)
+        .join(', ')}]`,
+    );
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * YAML that costs a reader exponential or quadratic time and each file reader of it (a queue's
+ * labels, a document of its own beside the queue, a kustomization, a Helm chart's values), and
+ * flow collections nested 200,000 deep. `gpus`: what the head's queue, or its chart, declares.
+ */
+export function yamlBombs(): HostileFile[] {
+  const chart = {
+    'charts/pool/Chart.yaml': 'apiVersion: v2\nname: pool\nversion: 0.1.0\n',
+    'charts/pool/templates/q.yaml': QUEUE(0).replace('nominalQuota: 0', 'nominalQuota: {{ .Values.gpus }}'),
+  };
+  const base = QUEUE(4);
+  return [
+    {
+      name: 'an alias bomb in a queue’s labels',
+      path: 'clusters/prod/queues.yaml',
+      base: QUEUE(6),
+      head: QUEUE(8, `  labels:\n${aliasBomb(12, '    ')}`),
+    },
+    {
+      name: 'an alias bomb in a kustomization',
+      path: 'clusters/overlays/prod/kustomization.yaml',
+      base: 'resources:\n  - ../../base\n',
+      head: `${aliasBomb(12, 'x')}resources:\n  - ../../base\n`,
+      shared: { 'clusters/base/queue.yaml': base, 'clusters/base/kustomization.yaml': 'resources:\n  - queue.yaml\n' },
+    },
+    {
+      name: 'an alias bomb in Helm values',
+      path: 'charts/pool/values.yaml',
+      base: 'gpus: 4\n',
+      head: `${aliasBomb(12)}gpus: 8\n`,
+      shared: chart,
+    },
+    {
+      name: 'flow collections nested 200,000 deep',
+      path: 'clusters/prod/queues.yaml',
+      base: QUEUE(6),
+      head: QUEUE(8).replace('nominalQuota: 8', `nominalQuota: 8\n  x: ${'['.repeat(200_000)}${']'.repeat(200_000)}`),
+    },
+  ];
+}

@@ -4,7 +4,7 @@ import type { TreeEntries } from '../../domain/files.js';
 import type { TreeReader } from '../../domain/files.js';
 import type { TreeLinks } from '../../github/index.js';
 import { dirsIn, filesIn } from './dir-reader.js';
-import { git, gitOrThrow } from './git.js';
+import { git, gitBlobs, gitOrThrow } from './git.js';
 import { safeRelativePath } from './repo-path.js';
 
 /** Regular files, executable or not; submodules are not files to read. */
@@ -22,6 +22,8 @@ export class GitReader implements TreeReader {
   private readonly links = new Map<string, string>();
   /** Submodules at the commit, path → the commit of the other repository. */
   private readonly submodules = new Map<string, string>();
+  /** What every link of the commit names, blob id → target, read at once on first need. */
+  private linkTexts: Promise<Map<string, string>> | undefined;
 
   private constructor(
     readonly repo: string,
@@ -73,8 +75,7 @@ export class GitReader implements TreeReader {
       isFile: (p) => blobs.has(p),
       linkAt: async (p) => {
         const oid = this.links.get(p);
-        if (oid === undefined) return undefined;
-        return (await gitOrThrow(this.repo, ['cat-file', 'blob', oid], `cannot read the link ${p} at ${this.label}`)).toString('utf8');
+        return oid === undefined ? undefined : this.linkText(oid);
       },
       submoduleAt: (p) => this.submodules.get(p),
       isDirectory: async (p) => (await this.dirs(p)).length > 0 || (await this.list(p)).length > 0,
@@ -97,9 +98,22 @@ export class GitReader implements TreeReader {
     await this.listBlobs();
     return {
       links: this.links,
-      target: async (oid) =>
-        (await gitOrThrow(this.repo, ['cat-file', 'blob', oid], `cannot read a link at ${this.label}`)).toString('utf8'),
+      target: (oid) => this.linkText(oid),
     };
+  }
+
+  /**
+   * Where the link whose blob is `oid` leads. Every link of the commit is read in one git call the
+   * first time one is asked: a chain or a tree of thousands of links costs one process.
+   */
+  private async linkText(oid: string): Promise<string> {
+    this.linkTexts ??= gitBlobs(this.repo, [...new Set(this.links.values())], `cannot read the links at ${this.label}`).then(
+      (blobs) => new Map([...blobs].map(([id, bytes]) => [id, bytes.toString('utf8')])),
+    );
+    this.linkTexts.catch(() => (this.linkTexts = undefined));
+    const text = (await this.linkTexts).get(oid);
+    if (text === undefined) throw new InputError(`cannot read the link blob ${oid} at ${this.label}`);
+    return text;
   }
 
   /** Symbolic links and submodules at the commit, path → the id of the link's blob or the submodule's commit. */

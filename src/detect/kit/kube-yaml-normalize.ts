@@ -248,12 +248,14 @@ export class Normalizer {
     return [];
   }
 
-  /** go-yaml v2's guard against alias bombs, over the whole document. */
-  checkAliasing(root: unknown): void {
+  /** go-yaml v2's guard against alias bombs, over the whole document: true (and a problem noted) when it trips. */
+  checkAliasing(root: unknown): boolean {
     const [decodes, aliased] = this.size(root, new WeakSet());
     if (aliased > 100 && decodes > 1000 && aliased / decodes > allowedAliasRatio(decodes)) {
       this.problem(root, 0, 'document contains excessive aliasing');
+      return true;
     }
+    return false;
   }
 
   /** Nodes go-yaml decodes for this one, and how many of them through an alias. */

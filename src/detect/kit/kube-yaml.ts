@@ -2,6 +2,7 @@ import { Document, LineCounter, parseAllDocuments, Scalar, visit } from 'yaml';
 import type { Node } from 'yaml';
 import { resolvePlain } from './go-yaml-scalar.js';
 import { anchorTargets, Normalizer, toJson } from './kube-yaml-normalize.js';
+import { flowDepthPast } from './yaml-depth.js';
 import type { Json, YamlDialect, YamlProblem } from './kube-yaml-normalize.js';
 import { unwrapList } from './kube-yaml-list.js';
 
@@ -43,6 +44,18 @@ export interface YamlReadOptions {
 /** Every document of a text, read as `dialect` reads it; line numbers come from `lc`. */
 export function readYaml(text: string, lc: LineCounter, options: YamlReadOptions = {}): YamlDoc[] {
   const dialect = options.dialect ?? 'kubectl';
+  // go-yaml refuses flow collections nested deeper than it allows; the parser here would take
+  // time growing with the square of the depth first (200,000 brackets: a minute per reader).
+  const tooDeep = flowDepthPast(text, MAX_FLOW_DEPTH);
+  if (tooDeep !== null)
+    return [
+      {
+        contents: null,
+        errors: [{ message: `exceeded max depth of ${MAX_FLOW_DEPTH}`, pos: [tooDeep, tooDeep + 1] }],
+        rejections: [],
+        range: [0, text.length, text.length],
+      },
+    ];
   const parsed = parseAllDocuments(text, { lineCounter: lc, uniqueKeys: false, schema: 'failsafe', merge: false, strict: false });
   const docs = Array.isArray(parsed) ? parsed : [];
   const badSeparators = dialect === 'kubectl' && options.lists === true ? separatorErrors(text) : [];
@@ -65,7 +78,12 @@ export function readYaml(text: string, lc: LineCounter, options: YamlReadOptions
     if (sep !== undefined)
       n.problems.push({ message: 'invalid YAML document separator: kubectl allows only a comment after ---', pos: [sep, sep + 3] });
     // Measured before the aliases are replaced by what they point at (a document without any needs no count).
-    if (targets.size > 0) n.checkAliasing(doc.contents);
+    // go-yaml refuses such a document whole, as a parse error: it is left unexpanded, since each
+    // reader of the expanded tree (its JSON, a patch, a walk) would take exponential time over it.
+    if (targets.size > 0 && n.checkAliasing(doc.contents)) {
+      out.push({ contents: doc.contents, errors: n.problems, rejections: [], range });
+      continue;
+    }
     const contents = n.value(doc.contents, range[0]);
     const items = options.lists === true ? unwrapList(contents, dialect, n.problems, 0) : null;
     if (items === null || items.length === 0) {
@@ -78,6 +96,9 @@ export function readYaml(text: string, lc: LineCounter, options: YamlReadOptions
   }
   return out;
 }
+
+/** go-yaml's max_flow_level (yaml.v2 2.2.8 and later, yaml.v3): deeper flow nesting is an error. */
+const MAX_FLOW_DEPTH = 10_000;
 
 function rangeOf(node: unknown, fallback: [number, number, number]): [number, number, number] {
   const r = (node as Node).range;

@@ -281,13 +281,13 @@ describe('kustomizeParser', () => {
     ]);
   });
 
-  it('an unreadable kustomization is one warning at its line', () => {
+  it('an unreadable kustomization is one error at its line', () => {
     const r = kustomizeParser([]).parse(K, 'resources: ../../base\n');
     expect(r.diagnostics).toEqual([
       expect.objectContaining({
         file: K,
         line: 1,
-        severity: 'warning',
+        severity: 'error',
         message: match.stringContaining('kustomization could not be read: resources'),
       }),
     ]);

@@ -41,7 +41,7 @@ function renderOne(
     out.notes.push({
       file: path,
       line: read.line,
-      severity: 'warning',
+      severity: 'error',
       message: `kustomization could not be read: ${read.why}; GPU capacity it patches is not computed`,
     });
     out.missing.push(path);

@@ -80,11 +80,12 @@ export class ApiChangeSet implements ChangeSet {
     private readonly blobs: GraphqlBlobs | null = null,
   ) {
     this.repositories = [`${webHost(octokit)}/${target.base.owner}/${target.base.repo}`.toLowerCase()];
-    this.baseTree = new ApiTreeReader(octokit, target.base, target.baseSha, blobs);
-    this.headTree = new ApiTreeReader(octokit, target.head, target.headSha, blobs);
     // Listings are by commit, like the reads: a directory's files as they are at that side.
-    const baseListing = new ApiTreeListing(octokit, target.base, target.baseSha, blobs);
-    const headListing = new ApiTreeListing(octokit, target.head, target.headSha, blobs);
+    const linkTexts = new Map<string, Promise<string>>();
+    const baseListing = new ApiTreeListing(octokit, target.base, target.baseSha, blobs, linkTexts);
+    const headListing = new ApiTreeListing(octokit, target.head, target.headSha, blobs, linkTexts);
+    this.baseTree = new ApiTreeReader(octokit, target.base, target.baseSha, blobs, baseListing);
+    this.headTree = new ApiTreeReader(octokit, target.head, target.headSha, blobs, headListing);
     this.#headListing = headListing;
     this.base = {
       label: this.baseTree.label,

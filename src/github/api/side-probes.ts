@@ -19,8 +19,8 @@ export type PolicySide = SideReader & Required<Pick<TreeReader, 'isDirectory'>>;
  * the same way, as the review that follows (see review/policy-file.ts).
  */
 export function sideReader(octokit: GitHubClient, repo: RepoRef, sha: string, blobs: GraphqlBlobs | null = null): PolicySide {
-  const tree = new ApiTreeReader(octokit, repo, sha, blobs);
   const listing = new ApiTreeListing(octokit, repo, sha, blobs);
+  const tree = new ApiTreeReader(octokit, repo, sha, blobs, listing);
   return {
     label: tree.label,
     read: (path) => tree.read(normalise(path)),

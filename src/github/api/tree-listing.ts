@@ -69,6 +69,8 @@ export class ApiTreeListing {
     /** A commit SHA; null for the default branch (an inherited policy's repository). */
     private readonly commit: string | null,
     private readonly blobs: GraphqlBlobs | null = null,
+    /** Link texts by blob id, shared by the listings of one review: a link unchanged by the PR is one blob at both sides. */
+    private readonly linkTexts: Map<string, Promise<string>> = new Map(),
   ) {}
 
   /** Paths of the files directly inside `dir` (`''` for the root); empty when there is no such directory. */
@@ -128,7 +130,7 @@ export class ApiTreeListing {
   async links(): Promise<TreeLinks> {
     const entries = await this.#everyEntry();
     const links = new Map(entries.filter((e) => e.mode === LINK_MODE && e.type === 'blob').map((e) => [e.path, e.sha]));
-    return { links, target: (sha) => this.#linkText(sha) };
+    return { links, target: (sha) => this.linkText(sha) };
   }
 
   /**
@@ -159,6 +161,16 @@ export class ApiTreeListing {
       }
     }
     return out;
+  }
+
+  /** The text of a link's blob: the path it names, relative to the link; each blob read once. */
+  linkText(sha: string): Promise<string> {
+    let pending = this.linkTexts.get(sha);
+    if (!pending) {
+      pending = this.#linkText(sha);
+      this.linkTexts.set(sha, pending);
+    }
+    return pending;
   }
 
   async #linkText(sha: string): Promise<string> {

@@ -1,6 +1,14 @@
 import type { TreeReader } from '../../domain/files.js';
 import type { GitHubClient, RepoRef } from './client.js';
-import { UnreadablePathError, asksForDirectory, linkToDirectory, linkToFileAsDirectory, submoduleReason } from '../../domain/files.js';
+import {
+  UnreadablePathError,
+  asksForDirectory,
+  dotDotThrough,
+  dotDotThroughLink,
+  linkToDirectory,
+  linkToFileAsDirectory,
+  submoduleReason,
+} from '../../domain/files.js';
 import { GitHubAnswerError, MAX_LINK_HOPS, linkTarget, parseBlobAnswer, parseContentAnswer, parseDirectoryAnswer } from './answers.js';
 import type { DirectoryAnswer } from './answers.js';
 import { GitHubApiError } from './errors.js';
@@ -13,6 +21,17 @@ export interface FileEntry {
   /** Null when GitHub left it out (over 1 MB): the blob API serves it. */
   text: string | null;
 }
+
+/**
+ * The modes of a side's tree entries and the text of a link's blob (ApiTreeListing): what a link's
+ * target says, where GitHub answered with the file it leads to and not the link.
+ */
+export interface TreeModes {
+  entry(path: string): Promise<{ mode: string; sha: string } | null>;
+  linkText(sha: string): Promise<string>;
+}
+
+const LINK_MODE = '120000';
 
 /** A file's text, or why it was not downloaded. */
 export type BoundedRead = { text: string | null } | { tooLarge: number };
@@ -34,6 +53,8 @@ export class ApiTreeReader implements TreeReader {
     private readonly ref: string | null,
     /** When given, files are asked of GitHub's GraphQL API first, many per request; REST serves the rest. */
     private readonly blobs: GraphqlBlobs | null = null,
+    /** The side's tree, to tell where a checkout's reading of a link parts from GitHub's (below). */
+    private readonly modes: TreeModes | null = null,
   ) {
     this.label = ref === null ? `${repo.owner}/${repo.repo}` : `${repo.owner}/${repo.repo}@${ref}`;
   }
@@ -152,16 +173,40 @@ export class ApiTreeReader implements TreeReader {
         hops === 0 ? submoduleReason(answer.sha) : `a symbolic link to ${path}, ${submoduleReason(answer.sha)}`,
       );
     if (answer.kind === 'symlink') {
+      await this.#climbsThroughLink(path, answer.target, asked);
       const target = linkTarget(path, answer.target);
       if (target === null)
         throw new UnreadablePathError(asked, 'a symbolic link leading outside the repository: what it declares cannot be read');
       if (hops + 1 > MAX_LINK_HOPS) throw new UnreadablePathError(asked, `a symbolic link that loops (more than ${MAX_LINK_HOPS} links)`);
       return this.#fetch(target, hops + 1, asked, dirOnly || asksForDirectory(answer.target));
     }
+    const at = answered(data);
+    if (at !== null && at !== path) await this.#followedByGitHub(path, asked);
     // A link spelt `queues.yaml/` asks for a directory: a checkout reads nothing through it.
     if (dirOnly) throw new UnreadablePathError(asked, linkToFileAsDirectory(path));
     const inlined = answer.encoding === 'base64' && answer.content !== null && (answer.content !== '' || answer.size === 0);
     return { sha: answer.sha, size: answer.size, text: inlined ? decodeBase64(answer.content ?? '') : null };
+  }
+
+  /**
+   * GitHub answers a link to a file with that file, having taken the target's `..` lexically, as
+   * the folder holding the part before it. A checkout takes `lnk/..` as the parent of where the
+   * linked directory `lnk` leads: where the two part, the link is an error on the file asked,
+   * never the file GitHub's reading reaches. The link's own text is read from the tree only then.
+   */
+  async #followedByGitHub(link: string, asked: string): Promise<void> {
+    if (this.modes === null) return;
+    const entry = await this.modes.entry(link);
+    if (entry?.mode !== LINK_MODE) return;
+    await this.#climbsThroughLink(link, await this.modes.linkText(entry.sha), asked);
+  }
+
+  /** An UnreadablePathError on `asked` when the target of the link at `link` takes `..` out of a linked directory. */
+  async #climbsThroughLink(link: string, target: string, asked: string): Promise<void> {
+    if (this.modes === null || !target.split('/').includes('..')) return;
+    const modes = this.modes;
+    const through = await dotDotThroughLink(link, target, async (p) => (await modes.entry(p))?.mode === LINK_MODE);
+    if (through !== null) throw new UnreadablePathError(asked, dotDotThrough(through));
   }
 
   async #blob(entry: FileEntry): Promise<string> {
@@ -180,6 +225,13 @@ export class ApiTreeReader implements TreeReader {
     const blob = parseBlobAnswer(`blob ${entry.sha}`, data);
     return blob.encoding === 'base64' ? decodeBase64(blob.content) : blob.content;
   }
+}
+
+/** The path a contents answer is for: another than the one asked when GitHub followed a link. */
+function answered(data: unknown): string | null {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return null;
+  const path = (data as { path?: unknown }).path;
+  return typeof path === 'string' ? normalise(path) : null;
 }
 
 function normalise(path: string): string {

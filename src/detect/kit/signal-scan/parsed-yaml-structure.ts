@@ -5,6 +5,7 @@ import type { PathNode, Structure } from './structure.js';
 import { declaresInfrastructure, syntaxOf } from './syntax.js';
 import type { Syntax } from './syntax.js';
 import { scanYaml } from './yaml-structure.js';
+import { flowDepthPast } from '../yaml-depth.js';
 
 /**
  * Templates (Helm, Jinja, HCL's `%{ }`) parse as something else than what they render, or not at
@@ -37,7 +38,8 @@ export function scanYamlText(
   starts: readonly number[],
 ): void {
   const source = text.slice(from, to);
-  if (!TEMPLATE.test(source)) {
+  // Flow collections nested past MAX_DEPTH: the parser's time grows with the square of the depth.
+  if (!TEMPLATE.test(source) && flowDepthPast(source, MAX_DEPTH) === null) {
     const parsed = parsedStructure(source, from, root, rootContainer, syntax, starts, out.containers.length);
     if (parsed !== null) {
       // One at a time: a spread of a large file's points would pass more arguments than a call takes.
