@@ -1,4 +1,6 @@
 import type { Rewrite } from '../rewrite.js';
+import { BICEP_STRUCTURE } from './bicep-structure.js';
+import { BICEP_VALUES } from './bicep-values.js';
 import { CLASS_FAMILIES } from './classes/index.js';
 import { ARGO_HELM, argoSubchartValues, helmGlobalValues, helmSubchartValues } from './helm-values.js';
 import { fluxHelmReleaseValues, kustomizeHelmCharts } from './installs.js';
@@ -46,4 +48,6 @@ export const FAMILIES: readonly Rewrite[] = [
   kustomizeNestedBases,
   ...ODD_SHAPES,
   ...CLASS_FAMILIES,
+  ...BICEP_VALUES,
+  ...BICEP_STRUCTURE,
 ];
