@@ -12,6 +12,7 @@ import { tfDefaultsAutoTfvars } from './tf-defaults-auto-tfvars.js';
 import { tfModuleWrapped } from './tf-module-wrapped.js';
 import { tfProviderAlias } from './tf-provider-alias.js';
 import { TF_STRINGS } from './tf-strings.js';
+import { TF_TWINS } from './tf-twins.js';
 import { TF_WRAPPERS } from './tf-wrappers.js';
 import { YAML_QUANTITIES } from './yaml-quantities.js';
 import { yamlComplexKeys, yamlExplicitTags, yamlFlowTabs, yamlTaggedKeys } from './yaml-syntax.js';
@@ -50,4 +51,5 @@ export const FAMILIES: readonly Rewrite[] = [
   ...CLASS_FAMILIES,
   ...BICEP_VALUES,
   ...BICEP_STRUCTURE,
+  ...TF_TWINS,
 ];
