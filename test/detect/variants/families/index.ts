@@ -15,6 +15,7 @@ import { TF_STRINGS } from './tf-strings.js';
 import { TF_TWINS } from './tf-twins.js';
 import { TF_WRAPPERS } from './tf-wrappers.js';
 import { YAML_QUANTITIES } from './yaml-quantities.js';
+import { yamlListAnchors } from './yaml-list-anchors.js';
 import { yamlComplexKeys, yamlExplicitTags, yamlFlowTabs, yamlTaggedKeys } from './yaml-syntax.js';
 
 /**
@@ -52,4 +53,5 @@ export const FAMILIES: readonly Rewrite[] = [
   ...BICEP_VALUES,
   ...BICEP_STRUCTURE,
   ...TF_TWINS,
+  yamlListAnchors,
 ];
