@@ -30,6 +30,7 @@ import { keepUnparsed, unknownAfter, unknownBefore } from './side-guards.js';
 import { dirOf } from './kit/paths.js';
 import { isTfFile } from './terraform/tf-json.js';
 import { overrideFileErrors } from './terraform/override-files.js';
+import { openTofuErrors } from './terraform/opentofu-files.js';
 
 export interface DetectedChanges {
   changes: CapacityChange[];
@@ -215,6 +216,7 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
     ...lateNotFiles,
     ...(await floorOnlyOversize(changedPaths, sides.head, parsers)),
     ...(await overrideFileErrors(changedPaths, sides.list)),
+    ...(await openTofuErrors(changedPaths, io)),
   );
   // A changed file too large to read is reported by each reader that takes it: once is enough.
   const diagnostics = uniqueDiagnostics([...head.diagnostics, ...sharingNotes, ...unknownBefore(base, head), ...unknownAfter(base, head)]);

@@ -2,6 +2,7 @@ import { UnreadablePathError, diagnostic } from '../domain/index.js';
 import type { ChangeSet, Diagnostic, TreeReader } from '../domain/index.js';
 import { dirOf } from './kit/paths.js';
 import { withPlainEscapes } from './kit/yaml-escapes.js';
+import { withoutShadowedTf } from './terraform/opentofu-files.js';
 
 /** What the coverage and the inputs it follows need of the two sides: reads, and a directory's files when listable. */
 export interface CoverageIo {
@@ -56,7 +57,7 @@ export function readers(changes: ChangeSet, changed: ReadonlySet<string>): Sides
   const list = (dir: string): Promise<string[]> => {
     if (!lister.list) return Promise.resolve([]);
     let listing = listings.get(dir);
-    if (!listing) listings.set(dir, (listing = lister.list(dir)));
+    if (!listing) listings.set(dir, (listing = lister.list(dir).then(withoutShadowedTf)));
     return listing;
   };
   const dirListings = new Map<string, Promise<string[]>>();

@@ -80,11 +80,13 @@ export class Locator {
     if (cached) return cached;
     const name = `(?:${escape(key)}|"${escape(key)}")`;
     const re = new RegExp(`(^|[\\s{,(\\[])${name}((?:\\s+"[^"\\n]*")*)\\s*(\\{|=(?![=>])|:)`, 'g');
-    re.lastIndex = within.start;
+    // From the character before the span: a key right after its opening brace (`{"resource":…`,
+    // minified JSON or a one-line block) is preceded by that brace, which the pattern must see.
+    re.lastIndex = Math.max(0, within.start - 1);
     const found: { labels: string; span: Span }[] = [];
     for (let m = re.exec(this.code); m && m.index < within.end; m = re.exec(this.code)) {
       const at = m.index + (m[1] ?? '').length;
-      if (this.depth(within.start, at) !== 0) continue;
+      if (at < within.start || this.depth(within.start, at) !== 0) continue;
       const after = m.index + m[0].length;
       const labels = [...(m[2] ?? '').matchAll(/"([^"\n]*)"/g)].map((l) => l[1] ?? '').join('\u0000');
       found.push({ labels, span: m[3] === '{' ? this.braced(at, after - 1) : this.value(at, after) });

@@ -1,3 +1,4 @@
+import { diagnostic } from '../../domain/index.js';
 import type { CapacityDecl, CapacityKind } from '../../domain/index.js';
 import { PRIMARY_GPU_RESOURCE } from '../kit/gpu-resources.js';
 import { sharingOnPool } from '../kit/pool-sharing.js';
@@ -41,7 +42,14 @@ export function readResources(file: string, body: Record<string, unknown>, loc: 
   for (const [type, { kind, read, nameOf }] of Object.entries(RESOURCE_KINDS)) {
     for (const [label, blocks] of Object.entries(asRecord(resources[type]))) {
       const block = loc.path(loc.file(), [['resource', type, label]]);
-      if (!block || !Array.isArray(blocks)) continue;
+      if (!Array.isArray(blocks)) continue;
+      if (!block) {
+        // Parsed but not found in the text: its values cannot be placed, so the pool is not read, never skipped.
+        out.diagnostics.push(
+          diagnostic(file, null, 'error', `resource "${type}" "${label}" could not be located in the file's text; this pool was not read`),
+        );
+        continue;
+      }
       const raw = asRecord(blocks[blocks.length - 1]);
       const found = readResource({ file, loc, block, scope, type, label, kind, read, raw, name: literalName(raw, nameOf) ?? label });
       out.decls.push(...found.decls);

@@ -3,14 +3,18 @@ import { parseHcl } from './hcl.js';
 import { Locator } from './locator.js';
 import type { Span } from './locator.js';
 
-/** Terraform's JSON syntax: `main.tf.json` beside (or instead of) `main.tf`, `x.tfvars.json`. */
+/** Terraform's JSON syntax: `main.tf.json` beside (or instead of) `main.tf`, `x.tfvars.json`, OpenTofu's `main.tofu.json`. */
 function isTerraformJson(path: string): boolean {
-  return path.endsWith('.tf.json') || path.endsWith('.tfvars.json');
+  return path.endsWith('.tf.json') || path.endsWith('.tfvars.json') || path.endsWith('.tofu.json');
 }
 
-/** A `.tf` file in either syntax. */
+/**
+ * A `.tf` file in either syntax, or OpenTofu's `.tofu` twin of one: OpenTofu loads `.tofu` files
+ * with the `.tf` ones of their folder as one module (opentofu-files.ts names the folders where a
+ * `.tofu` file stands in for a `.tf` one).
+ */
 export function isTfFile(path: string): boolean {
-  return path.endsWith('.tf') || path.endsWith('.tf.json');
+  return path.endsWith('.tf') || path.endsWith('.tf.json') || path.endsWith('.tofu') || path.endsWith('.tofu.json');
 }
 
 // Blocks with two labels (`resource "type" "name"`) and with one.
@@ -101,5 +105,5 @@ class JsonLocator extends Locator {
 
 /** The locator for a Terraform file of either syntax. */
 export function locatorFor(path: string, text: string): Locator {
-  return path.endsWith('.tf.json') ? new JsonLocator(text) : new Locator(text);
+  return path.endsWith('.tf.json') || path.endsWith('.tofu.json') ? new JsonLocator(text) : new Locator(text);
 }

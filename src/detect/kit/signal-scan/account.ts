@@ -9,6 +9,7 @@ import { lineAt, lineStarts } from './structure.js';
 import { scanStructure } from './scan-structure.js';
 import type { Container, PathPoint, Structure } from './structure.js';
 import { declaresInfrastructure, syntaxOf } from './syntax.js';
+import { tfJsonComment } from './tf-json-comments.js';
 import { workloadSpans } from './workload-kinds.js';
 import type { TextKind } from './syntax.js';
 import type { Lines } from '../lines.js';
@@ -85,7 +86,8 @@ export function accountSignals(path: string, raw: string, accounting: FileAccoun
   const found = findSignals(text, structure, keys);
   if (found.length === 0) return { kind: syntax.kind, signals: [] };
   const starts = lineStarts(text);
-  const hcl = /\.(?:tf|tfvars|hcl)$/.test(path);
+  const hcl = /\.(?:tf|tofu|tfvars|hcl)$/.test(path);
+  const tfJson = /\.(?:tf|tofu)\.json$/.test(path);
   const spans = mergeSpans([
     ...accounting.spans,
     ...accounting.anchors.map((line) => objectAround(structure, starts, line, blocksOf(path))),
@@ -103,6 +105,7 @@ export function accountSignals(path: string, raw: string, accounting: FileAccoun
     const span = spans[s];
     let by: AccountedSignal['by'];
     if (structure.masked[signal.offset] !== text[signal.offset]) by = 'comment';
+    else if (tfJson && tfJsonComment(pointAt(structure.points, signal.offset)?.path ?? null)) by = 'comment';
     else if ((dropped[d]?.from ?? Infinity) <= signal.offset) by = 'overridden';
     else if (span && span.from <= line) by = 'parser';
     else if (inert !== null) by = inert;
@@ -209,7 +212,8 @@ function pointAt(points: readonly PathPoint[], offset: number): PathPoint | unde
 /** How a path's Terraform blocks are written: HCL (`resource "t" "n" {`), JSON syntax (`.tf.json`), or not at all. */
 type Blocks = 'hcl' | 'json' | null;
 
-const blocksOf = (path: string): Blocks => (/\.(?:tf|tfvars|hcl)$/.test(path) ? 'hcl' : path.endsWith('.tf.json') ? 'json' : null);
+const blocksOf = (path: string): Blocks =>
+  /\.(?:tf|tofu|tfvars|hcl)$/.test(path) ? 'hcl' : /\.(?:tf|tofu)\.json$/.test(path) ? 'json' : null;
 
 /** Keys above a block's body in Terraform's JSON syntax: `resource.<type>.<name>`, `module.<name>`, `locals`. */
 const JSON_BLOCK_DEPTH: Readonly<Record<string, number>> = { resource: 3, data: 3, ephemeral: 3, locals: 1, terraform: 1 };

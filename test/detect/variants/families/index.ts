@@ -1,4 +1,6 @@
 import type { Rewrite } from '../rewrite.js';
+import { BICEP_STRUCTURE } from './bicep-structure.js';
+import { BICEP_VALUES } from './bicep-values.js';
 import { CLASS_FAMILIES } from './classes/index.js';
 import { ARGO_HELM, argoSubchartValues, helmGlobalValues, helmSubchartValues } from './helm-values.js';
 import { fluxHelmReleaseValues, kustomizeHelmCharts } from './installs.js';
@@ -10,8 +12,10 @@ import { tfDefaultsAutoTfvars } from './tf-defaults-auto-tfvars.js';
 import { tfModuleWrapped } from './tf-module-wrapped.js';
 import { tfProviderAlias } from './tf-provider-alias.js';
 import { TF_STRINGS } from './tf-strings.js';
+import { TF_TWINS } from './tf-twins.js';
 import { TF_WRAPPERS } from './tf-wrappers.js';
 import { YAML_QUANTITIES } from './yaml-quantities.js';
+import { yamlListAnchors } from './yaml-list-anchors.js';
 import { yamlComplexKeys, yamlExplicitTags, yamlFlowTabs, yamlTaggedKeys } from './yaml-syntax.js';
 
 /**
@@ -46,4 +50,8 @@ export const FAMILIES: readonly Rewrite[] = [
   kustomizeNestedBases,
   ...ODD_SHAPES,
   ...CLASS_FAMILIES,
+  ...BICEP_VALUES,
+  ...BICEP_STRUCTURE,
+  ...TF_TWINS,
+  yamlListAnchors,
 ];
