@@ -27,6 +27,8 @@ type CoverageState = 'read' | 'not-capacity' | 'not-followed';
  * - `unscanned`: a changed file past the bounds of what one review scans (`needs` says which).
  * - `cli-command`: a cloud CLI command in a script or CI file that makes or sizes a node pool (or a
  *   quota) with GPUs, or whose machines cannot be told (`inputs`: the variables set elsewhere).
+ * - `parameter-file`: an ARM or CloudFormation parameter file whose changed values (`inputs`) feed a
+ *   template no reader reads that names GPUs (`needs`), or one whose template was not found.
  */
 type NotFollowedReason =
   | 'unreadable'
@@ -43,7 +45,8 @@ type NotFollowedReason =
   | 'gitops-variables'
   | 'unaccounted-signal'
   | 'unscanned'
-  | 'cli-command';
+  | 'cli-command'
+  | 'parameter-file';
 
 /** One thing in a file that could shape GPU capacity and was not followed. */
 export interface NotFollowed {

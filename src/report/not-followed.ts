@@ -101,6 +101,17 @@ export function notFollowedEvidence(n: NotFollowed): MissingText {
           `declare the pool in a form the review reads (Terraform, Bicep, an eksctl ClusterConfig: docs/change-kinds.md), or check it by hand`,
       };
     }
+    case 'parameter-file':
+      if (n.needs === undefined) {
+        return {
+          what: `the template that ${n.file} deploys`,
+          how: `its changed values (${list(n.inputs)}) could size GPU pools, but no template beside it or one folder up declares them: keep the parameter file beside its template, or check the pools it sizes by hand`,
+        };
+      }
+      return {
+        what: `the GPU pools of \`${n.needs}\` as ${n.file} sizes them`,
+        how: `its changed values (${list(n.inputs)}) feed a template that names GPUs in a form no reader of gpu-justify counts: declare the pools in a form the review reads (Bicep, Terraform, an eksctl ClusterConfig: docs/change-kinds.md), or check them by hand`,
+      };
     case 'unscanned':
       return {
         what: `a scan of ${n.file} for GPU names`,
