@@ -79,7 +79,13 @@ function readSet(files: readonly SourceFile[]): SetParseResult & Accounting {
     out.unresolved.push(...(r.unresolved ?? []));
     out.notFollowed.push(...(r.notFollowed ?? []));
     out.accounted.push(...accountedOf(r));
-    for (const p of paired) out.accounted.push({ file: p, from: 1, to: lineCount(files.find((x) => x.path === p)?.text ?? '') });
+    for (const p of paired) {
+      out.accounted.push({ file: p, from: 1, to: lineCount(files.find((x) => x.path === p)?.text ?? '') });
+      // A group whose count the file leaves unknown is not followed on the file, by the values it gives.
+      const fingerprint = JSON.stringify([...(params.get(p) ?? [])]);
+      for (const u of r.unresolved ?? [])
+        out.notFollowed.push({ file: p, line: null, reason: 'count-unknown', subject: u.name, fingerprint });
+    }
   }
   return out;
 }
@@ -151,8 +157,11 @@ function readTemplate(
     const where = `${ASG} ${id}`;
     if ('unknown' in types) {
       // Only a group that looks like GPUs is worth a word: most groups in such templates are not.
-      if (/gpu|\b[pg][3-9][a-z]*\./i.test(text))
+      if (/gpu|\b[pg][3-9][a-z]*\./i.test(text) || given.size > 0) {
         found.note(types.line, 'warning', `${where}: its instance type ${types.unknown}; its GPUs are not counted`);
+        // Kept, count unknown: the group still exists, it is not removed.
+        found.unknown(KIND, name, types.line);
+      }
       continue;
     }
     const rows = types.values.map((t) => ({ t, row: lookupInstanceType(t) }));
