@@ -97,7 +97,7 @@ export function sourcedFiles(path: string, text: string): string[] {
 }
 
 /** `dir/rel` with `.` and `..` taken out; null when it leaves the repository. */
-export function joinPath(dir: string, rel: string): string | null {
+function joinPath(dir: string, rel: string): string | null {
   const parts = dir === '' ? [] : dir.split('/');
   for (const p of rel.replace(/\\/g, '/').split('/')) {
     if (p === '' || p === '.') continue;
