@@ -80,14 +80,17 @@ export async function fileCoverage(input: CoverageInput, io: CoverageIo): Promis
       continue;
     }
     // Known now, unknown before: how much the PR adds cannot be told.
-    if (!before || before.decl || before.unboundedBy !== undefined || !after?.decl || !changed.has(after.file)) continue;
-    entries.push({
-      file: after.file,
-      line: after.line,
-      reason: 'count-unknown-before',
-      subject: after.name,
-      inputs: [`${after.decl.gpus}`],
-    });
+    if (!before || before.decl || before.unboundedBy !== undefined || !after?.decl) continue;
+    const entry = { reason: 'count-unknown-before' as const, subject: after.name, inputs: [`${after.decl.gpus}`] };
+    if (changed.has(after.file)) {
+      entries.push({ file: after.file, line: after.line, ...entry });
+      continue;
+    }
+    // Declared in a file the PR leaves as it was: a changed file read with it made the count known
+    // (a parameter file giving it a number). The change lands on those files, its folder's first.
+    const feeders = [...changed].filter((f) => input.parsed.has(f));
+    const near = feeders.filter((f) => dirOf(f) === dirOf(after.file));
+    for (const f of near.length > 0 ? near : feeders) entries.push({ file: f, line: null, ...entry });
   }
   const followed = new Set(input.followed ?? []);
   const declaring = new Set(

@@ -8,6 +8,7 @@ import { tfvarsNotFed } from './tfvars-feeds.js';
 import { isLocalUnit, parentInputsNotFed, unitSpans } from './terragrunt-feeds.js';
 import type { TfvarsSide } from './tfvars-feeds.js';
 import { isInputFile } from './input-files.js';
+import { paramFileNotFed } from './param-file-feeds.js';
 import { isTfFile } from './terraform/tf-json.js';
 import type { Merged } from './merge-results.js';
 
@@ -87,6 +88,8 @@ export async function floorOf(input: FloorInput): Promise<Floor> {
     );
     for (const { file, before, after } of read) {
       chars += (before?.length ?? 0) + (after?.length ?? 0);
+      // A deployment parameter file names no GPU while its values size its template's pools.
+      if (file.toLowerCase().endsWith('.json')) floor.notFollowed.push(...(await paramFileNotFed(file, { before, after }, input.sides)));
       // A file the input checks judge key by key (input-files.ts) is theirs, but for a variable
       // file read with its module: what each changed GPU value feeds there; one a follower read
       // in full with what it feeds is accounted for as a whole.

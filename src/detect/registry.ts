@@ -1,5 +1,6 @@
 import { bicepParser } from './bicep/index.js';
 import { cloudFormationParser } from './cloudformation/index.js';
+import { cliScriptParser } from './cli-scripts/index.js';
 import { capiParser } from './cluster-api/index.js';
 import { clusterToolkitParser } from './cluster-toolkit/index.js';
 import { coreWeaveNodePoolParser } from './coreweave/index.js';
@@ -54,4 +55,5 @@ export const PARSERS: readonly CapacityParser[] = [
   terraformManifestsParser(MANIFEST_PARSERS, [...MANIFEST_PARSERS, helmValuesParser(MANIFEST_PARSERS)]),
   bicepParser,
   kustomizeParser(MANIFEST_PARSERS),
+  cliScriptParser,
 ];

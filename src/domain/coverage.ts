@@ -25,6 +25,10 @@ type CoverageState = 'read' | 'not-capacity' | 'not-followed';
  *   format the review reads accounts for it and nothing shows it to be no capacity; `inputs` names
  *   the next ones; a name only the base side holds has no line, and `needs` gives the base's.
  * - `unscanned`: a changed file past the bounds of what one review scans (`needs` says which).
+ * - `cli-command`: a cloud CLI command in a script or CI file that makes or sizes a node pool (or a
+ *   quota) with GPUs, or whose machines cannot be told (`inputs`: the variables set elsewhere).
+ * - `parameter-file`: an ARM or CloudFormation parameter file whose changed values (`inputs`) feed a
+ *   template no reader reads that names GPUs (`needs`), or one whose template was not found.
  */
 type NotFollowedReason =
   | 'unreadable'
@@ -40,7 +44,9 @@ type NotFollowedReason =
   | 'gitops-install'
   | 'gitops-variables'
   | 'unaccounted-signal'
-  | 'unscanned';
+  | 'unscanned'
+  | 'cli-command'
+  | 'parameter-file';
 
 /** One thing in a file that could shape GPU capacity and was not followed. */
 export interface NotFollowed {

@@ -92,6 +92,26 @@ export function notFollowedEvidence(n: NotFollowed): MissingText {
           `if it is not capacity, it passes once a maintainer records \`/gpu-justify override <reason>\` after checking it`,
       };
     }
+    case 'cli-command': {
+      const from = n.inputs && n.inputs.length > 0 ? `; it reads ${list(n.inputs)}, set outside the files read with it` : '';
+      return {
+        what: `the GPUs of what \`${n.subject}\` at \`${at(n)}\` makes or sizes`,
+        how:
+          `the command changed and ${n.needs ?? 'its machines cannot be told'}${from}; a command is not counted, since what it sizes depends on what exists when it runs: ` +
+          `declare the pool in a form the review reads (Terraform, Bicep, an eksctl ClusterConfig: docs/change-kinds.md), or check it by hand`,
+      };
+    }
+    case 'parameter-file':
+      if (n.needs === undefined) {
+        return {
+          what: `the template that ${n.file} deploys`,
+          how: `its changed values (${list(n.inputs)}) could size GPU pools, but no template beside it or one folder up declares them: keep the parameter file beside its template, or check the pools it sizes by hand`,
+        };
+      }
+      return {
+        what: `the GPU pools of \`${n.needs}\` as ${n.file} sizes them`,
+        how: `its changed values (${list(n.inputs)}) feed a template that names GPUs in a form no reader of gpu-justify counts: declare the pools in a form the review reads (Bicep, Terraform, an eksctl ClusterConfig: docs/change-kinds.md), or check them by hand`,
+      };
     case 'unscanned':
       return {
         what: `a scan of ${n.file} for GPU names`,

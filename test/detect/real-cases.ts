@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { DetectedChanges } from '../../src/detect/detect-changes.js';
 import { detectPr, edited, loadReal } from './real-fixtures.js';
+import { HUNT11_CASES } from './real-cases-hunt11.js';
 import { HUNT9_CASES } from './real-cases-hunt9.js';
 import { MODULE_CASES } from './real-cases-modules.js';
 import { REPO_CASES } from './real-cases-repos.js';
@@ -63,4 +64,11 @@ function rooted(tree: Readonly<Record<string, string>>, target: string): Record<
 }
 
 /** In the order the table of `npm run detect:corpus -- --cases` lists them. */
-export const REAL_CASES: readonly RealCase[] = [...TERRAFORM_CASES, ...YAML_CASES, ...REPO_CASES, ...MODULE_CASES, ...HUNT9_CASES];
+export const REAL_CASES: readonly RealCase[] = [
+  ...TERRAFORM_CASES,
+  ...YAML_CASES,
+  ...REPO_CASES,
+  ...MODULE_CASES,
+  ...HUNT9_CASES,
+  ...HUNT11_CASES,
+];

@@ -5,12 +5,15 @@ import type { Accounting, CapacityParser, Coverage, SetParseResult, SourceFile, 
 import { paramLines } from './accounting.js';
 import type { PoolsFound } from './aks-pools.js';
 import { localModulePath } from './modules.js';
+import { isJsonParams, jsonParamsTemplate, readJsonParamFile } from './json-params.js';
 import { deploymentName, readParamFile, usingOf } from './params.js';
 import type { ParamFile } from './params.js';
 import { readTemplate } from './template-read.js';
 
 const isBicep = (path: string): boolean => path.endsWith('.bicep');
 const isParams = (path: string): boolean => path.endsWith('.bicepparam');
+// An ARM JSON parameter file named for a Bicep template (`main.parameters.json`), as az and azd deploy them.
+const isJsonNamed = (path: string): boolean => jsonParamsTemplate(path) !== null;
 const MARKERS = /Microsoft\.ContainerService\/managedClusters|container-service\/managed-cluster/;
 const MODULE = /^\s*module\s+[A-Za-z_]\w*\s+'([^']+)'/gm;
 
@@ -23,13 +26,16 @@ const MODULE = /^\s*module\s+[A-Za-z_]\w*\s+'([^']+)'/gm;
  */
 export const bicepParser: CapacityParser = {
   id: 'bicep',
-  acceptsPath: (path) => isBicep(path) || isParams(path),
+  acceptsPath: (path) => isBicep(path) || isParams(path) || isJsonNamed(path),
   mightContain: (path, text) =>
-    (isBicep(path) && (MARKERS.test(text) || /^\s*module\s/m.test(text))) || (isParams(path) && /^\s*(param|using)\s/m.test(text)),
+    (isBicep(path) && (MARKERS.test(text) || /^\s*module\s/m.test(text))) ||
+    (isParams(path) && /^\s*(param|using)\s/m.test(text)) ||
+    (isJsonNamed(path) && isJsonParams(path, text)),
   parse: (path, text) => parseBicepSet([{ path, text }]),
   parseSet: parseBicepSet,
   // The template a parameter file sets, and the modules a template calls: read with them.
   references: (file) => {
+    if (isJsonNamed(file.path)) return isJsonParams(file.path, file.text) ? [jsonParamsTemplate(file.path) as string] : [];
     if (isParams(file.path)) {
       const using = usingOf(file);
       return typeof using === 'string' ? [using] : [];
@@ -63,7 +69,12 @@ export function parseBicepSet(files: readonly SourceFile[]): SetParseResult & Co
   const budget = new Budget();
   const templates = new Map(files.filter((f) => isBicep(f.path)).map((f) => [f.path, f.text]));
   try {
-    const params = files.filter((f) => isParams(f.path)).map((f) => readParamFile(f, budget));
+    const jsonParams = files.filter((f) => isJsonNamed(f.path) && isJsonParams(f.path, f.text)).map(readJsonParamFile);
+    const params = [
+      ...files.filter((f) => isParams(f.path)).map((f) => readParamFile(f, budget)),
+      // A JSON parameter file whose Bicep template is not here sets an ARM template: not this reader's.
+      ...jsonParams.filter((p) => typeof p.using === 'string' && templates.has(p.using)),
+    ];
     const deployments: Deployment[] = [];
     for (const p of params) {
       // An older parameter file that names no template sets those beside it.
@@ -88,7 +99,10 @@ export function parseBicepSet(files: readonly SourceFile[]): SetParseResult & Co
       if (d.params !== null) {
         result.notFollowed.push(...onParamFile(found, d.params));
         const text = files.find((f) => f.path === d.params?.path)?.text ?? '';
-        result.accounted.push(...paramLines(d.params.path, text, (name) => found.params.has(name)));
+        const json = jsonParams.find((p) => p.path === d.params?.path);
+        if (json !== undefined) {
+          for (const [name, span] of json.lines) if (found.params.has(name)) result.accounted.push({ file: json.path, ...span });
+        } else result.accounted.push(...paramLines(d.params.path, text, (name) => found.params.has(name)));
       }
     }
   } catch (err) {

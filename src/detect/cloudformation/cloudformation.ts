@@ -1,8 +1,13 @@
 import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
+import { diagnostic } from '../../domain/index.js';
 import { PRIMARY_GPU_RESOURCE } from '../kit/gpu-resources.js';
 import { lookupInstanceType, looksLikeGpuType } from '../kit/gpu-types/index.js';
 import { Findings, yamlParser } from '../kit/parser-kit.js';
 import { mapGet, nodeLine } from '../kit/yaml-nodes.js';
+import { lineCount } from '../kit/lines.js';
+import { accountedOf } from '../parser.js';
+import type { AccountedLines, Accounting, CapacityParser, ParseOutcome, SetParseResult, SourceFile, Unfollowed } from '../parser.js';
+import { cfnParameters, pairedPaths } from './parameters.js';
 
 // A self-managed node group is an EKS node group, as the Terraform module's are.
 const KIND = 'eks-node-group' as const;
@@ -18,7 +23,83 @@ type Resolved = { value: unknown } | { unknown: string };
  * parameter take its `Default`; other intrinsic functions are not evaluated, and a value that
  * needs one is a warning at its line.
  */
-export const cloudFormationParser = yamlParser('cloudformation', MARKERS, (path, text) => {
+const single = yamlParser('cloudformation', MARKERS, (path, text) => readTemplate(path, text, new Map()));
+
+/**
+ * The same, with the parameter file a template is deployed with (`aws cloudformation create-stack
+ * --parameters file://x-parameters.json`), paired with it by name (`x.yml` with `x-parameters.json`,
+ * `x-params.json`, `x.parameters.json`): its values take the place of the Defaults, as
+ * CloudFormation takes them. A value the file keeps from the deployed stack (`UsePreviousValue`)
+ * is unknown.
+ */
+export const cloudFormationParser: CapacityParser = {
+  ...single,
+  mightContain: (path, text) => single.mightContain(path, text) || cfnParameters(path, text) !== null,
+  parseSet: readSet,
+  acceptsSibling: () => false,
+  references: (file) =>
+    cfnParameters(file.path, file.text) !== null || single.mightContain(file.path, file.text) ? pairedPaths(file.path) : [],
+};
+
+function readSet(files: readonly SourceFile[]): SetParseResult & Accounting {
+  const params = new Map<string, ReadonlyMap<string, string | null>>();
+  for (const f of files) {
+    const given = cfnParameters(f.path, f.text);
+    if (given !== null) params.set(f.path, given);
+  }
+  const out: Required<Pick<SetParseResult, 'decls' | 'diagnostics' | 'unresolved'>> & {
+    accounted: AccountedLines[];
+    notFollowed: Unfollowed[];
+  } = {
+    decls: [],
+    diagnostics: [],
+    unresolved: [],
+    accounted: [],
+    notFollowed: [],
+  };
+  for (const f of files) {
+    if (params.has(f.path) || !single.mightContain(f.path, f.text)) continue;
+    const paired = pairedPaths(f.path).filter((p) => params.has(p));
+    // Two parameter files that set one parameter apart: which one is deployed is not in the files.
+    const given = new Map<string, string | null>();
+    for (const p of paired) for (const [k, v] of params.get(p) ?? []) given.set(k, given.has(k) && given.get(k) !== v ? null : v);
+    let r: ParseOutcome & Accounting;
+    try {
+      const overridden: AccountedLines[] = [];
+      r = readTemplate(f.path, f.text, given, overridden);
+      out.accounted.push(...overridden);
+    } catch (err) {
+      out.diagnostics.push(
+        diagnostic(f.path, null, 'error', `cloudformation parser failed: ${err instanceof Error ? err.message : String(err)}`),
+      );
+      continue;
+    }
+    out.decls.push(...r.decls);
+    out.diagnostics.push(...r.diagnostics);
+    out.unresolved.push(...(r.unresolved ?? []));
+    out.notFollowed.push(...(r.notFollowed ?? []));
+    out.accounted.push(...accountedOf(r));
+    for (const p of paired) {
+      out.accounted.push({ file: p, from: 1, to: lineCount(files.find((x) => x.path === p)?.text ?? '') });
+      // A group whose count the file leaves unknown is not followed on the file, by the values it gives.
+      const fingerprint = JSON.stringify([...(params.get(p) ?? [])]);
+      for (const u of r.unresolved ?? [])
+        out.notFollowed.push({ file: p, line: null, reason: 'count-unknown', subject: u.name, fingerprint });
+    }
+  }
+  return out;
+}
+
+/**
+ * One template, `given` taking the place of its parameters' Defaults. The lines of a parameter the
+ * file gives a value for go to `overridden`: its Default is not what is deployed.
+ */
+function readTemplate(
+  path: string,
+  text: string,
+  given: ReadonlyMap<string, string | null>,
+  overridden: AccountedLines[] = [],
+): ParseOutcome & Accounting {
   const found = new Findings(path);
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, uniqueKeys: false });
@@ -37,6 +118,17 @@ export const cloudFormationParser = yamlParser('cloudformation', MARKERS, (path,
   if (!isMap(resources)) return found.result(text);
   const resolve = (node: unknown): Resolved => {
     const ref = refName(node);
+    if (ref !== null && given.has(ref)) {
+      const v = given.get(ref);
+      const entry = (params as { items?: { key: unknown; value: unknown }[] } | undefined)?.items?.find(
+        (i) => isScalar(i.key) && i.key.value === ref,
+      );
+      const [from, to] = [nodeLine(entry?.key, lc), nodeEnd(entry?.value, lc)];
+      if (v !== null && v !== undefined && from !== null && to !== null) overridden.push({ file: path, from, to });
+      return v === null || v === undefined
+        ? { unknown: `comes from parameter ${ref}, which its parameter file keeps from the deployed stack or sets twice` }
+        : { value: v };
+    }
     if (ref !== null) {
       const param = mapGet(params, ref);
       if (param === undefined) return { unknown: `refers to ${ref}, which is not a parameter of this template` };
@@ -65,8 +157,11 @@ export const cloudFormationParser = yamlParser('cloudformation', MARKERS, (path,
     const where = `${ASG} ${id}`;
     if ('unknown' in types) {
       // Only a group that looks like GPUs is worth a word: most groups in such templates are not.
-      if (/gpu|\b[pg][3-9][a-z]*\./i.test(text))
+      if (/gpu|\b[pg][3-9][a-z]*\./i.test(text) || given.size > 0) {
         found.note(types.line, 'warning', `${where}: its instance type ${types.unknown}; its GPUs are not counted`);
+        // Kept, count unknown: the group still exists, it is not removed.
+        found.unknown(KIND, name, types.line);
+      }
       continue;
     }
     const rows = types.values.map((t) => ({ t, row: lookupInstanceType(t) }));
@@ -112,7 +207,13 @@ export const cloudFormationParser = yamlParser('cloudformation', MARKERS, (path,
     });
   }
   return found.result(text);
-});
+}
+
+/** The last line of a node (a map's last entry): 1-based. */
+function nodeEnd(node: unknown, lc: LineCounter): number | null {
+  const range = (node as { range?: [number, number, number] } | undefined)?.range;
+  return range === undefined ? null : lc.linePos(Math.max(range[0], range[1] - 1)).line;
+}
 
 function scalarType(res: unknown): string | null {
   const t = mapGet(res, 'Type');

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { detectPr } from '../../../test/detect/real-fixtures.js';
+import type { Tree } from '../../../test/detect/real-fixtures.js';
+
+/** An azd-style template: one GPU pool sized by its parameters. */
+const MAIN = `param gpuNodeCount int = 1
+param gpuVmSize string = 'Standard_NC24ads_A100_v4'
+param clusterName string = 'ml'
+
+resource aks 'Microsoft.ContainerService/managedClusters@2024-02-01' = {
+  name: clusterName
+  properties: {
+    agentPoolProfiles: [
+      {
+        name: 'gpu'
+        count: gpuNodeCount
+        vmSize: gpuVmSize
+      }
+    ]
+  }
+}
+`;
+const params = (values: Record<string, unknown>) =>
+  `${JSON.stringify(
+    {
+      $schema: 'https://schema.management.azure.com/schemas/2019-04-01/deploymentParameters.json#',
+      contentVersion: '1.0.0.0',
+      parameters: Object.fromEntries(Object.entries(values).map(([k, v]) => [k, typeof v === 'object' ? v : { value: v }])),
+    },
+    null,
+    2,
+  )}\n`;
+
+async function review(base: Tree, head: Tree) {
+  const r = await detectPr(base, head);
+  return {
+    changes: r.changes.map((c) => [c.file, c.name, c.gpusBefore, c.gpusAfter]),
+    coverage: r.coverage.map((c) => [c.file, c.state, ...(c.notFollowed ?? []).map((n) => `${n.reason}: ${n.subject}`)]),
+  };
+}
+
+describe('ARM JSON parameter files of a Bicep template (main.parameters.json)', () => {
+  for (const name of ['infra/main.parameters.json', 'infra/main.parameters.prod.json', 'infra/main.params.json']) {
+    it(`${name} sizes infra/main.bicep: a changed count is counted`, async () => {
+      const base = { 'infra/main.bicep': MAIN, [name]: params({ gpuNodeCount: 2 }) };
+      expect(await review(base, { ...base, [name]: params({ gpuNodeCount: 4 }) })).toEqual({
+        changes: [['infra/main.bicep', 'gpu', 2, 4]],
+        coverage: [[name, 'read']],
+      });
+    });
+  }
+
+  it('overrides the template default, so a changed default it sets is no change', async () => {
+    const base = { 'infra/main.bicep': MAIN, 'infra/main.parameters.json': params({ gpuNodeCount: 2 }) };
+    const head = { ...base, 'infra/main.bicep': MAIN.replace('gpuNodeCount int = 1', 'gpuNodeCount int = 6') };
+    expect((await review(base, head)).changes).toEqual([]);
+  });
+
+  it('a GPU size given as a value is accounted for; a changed name is no change', async () => {
+    const base = {
+      'infra/main.bicep': MAIN,
+      'infra/main.parameters.json': params({ gpuNodeCount: 2, gpuVmSize: 'Standard_NC24ads_A100_v4', clusterName: 'a' }),
+    };
+    const head = {
+      ...base,
+      'infra/main.parameters.json': params({ gpuNodeCount: 2, gpuVmSize: 'Standard_NC24ads_A100_v4', clusterName: 'b' }),
+    };
+    expect(await review(base, head)).toEqual({ changes: [], coverage: [['infra/main.parameters.json', 'read']] });
+  });
+
+  it('a value azd fills from the environment, a Key Vault reference or a string count is no count', async () => {
+    const unknowns = [{ value: '${GPU_NODES}' }, { reference: { keyVault: { id: 'kv' }, secretName: 'n' } }, '3'];
+    for (const given of unknowns) {
+      const base = { 'infra/main.bicep': MAIN, 'infra/main.parameters.json': params({ gpuNodeCount: 2 }) };
+      const r = await review(base, { ...base, 'infra/main.parameters.json': params({ gpuNodeCount: given }) });
+      expect(r.changes).toEqual([]);
+      expect(r.coverage[0]?.[1]).toBe('not-followed');
+    }
+  });
+});
