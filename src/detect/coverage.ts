@@ -8,7 +8,7 @@ import type { Unfollowed } from './parser.js';
 import { dirOf } from './kit/paths.js';
 import { parseHcl } from './terraform/hcl.js';
 
-const TERRAFORM_INPUT = /\.(tf|tf\.json|tfvars|tfvars\.json)$/;
+const TERRAFORM_INPUT = /\.(tf|tf\.json|tofu|tofu\.json|tfvars|tfvars\.json)$/;
 
 export interface CoverageInput {
   /** Every path the PR changes. */
@@ -136,7 +136,7 @@ async function changesValues(file: string, io: CoverageIo): Promise<boolean> {
     const hcl = parseHcl(file, text);
     if (!hcl.ok) return null;
     return JSON.stringify(
-      /\.tf(?:\.json)?$/.test(file) ? { variable: hcl.body.variable ?? null, locals: hcl.body.locals ?? null } : hcl.body,
+      /\.(?:tf|tofu)(?:\.json)?$/.test(file) ? { variable: hcl.body.variable ?? null, locals: hcl.body.locals ?? null } : hcl.body,
     );
   };
   const [before, after] = await Promise.all([io.base.read(file), io.head.read(file)]);

@@ -10,6 +10,9 @@ const list = (items: readonly string[] | undefined) => (items ?? []).map((i) => 
 export function notFollowedEvidence(n: NotFollowed): MissingText {
   switch (n.reason) {
     case 'unreadable':
+      // `needs`, when set, is why the file is not read as it stands (a `.tf` file OpenTofu replaces by its `.tofu` twin).
+      if (n.needs !== undefined)
+        return { what: `a reading of ${n.file}`, how: `it is not followed: ${n.needs}; check its GPU capacity by hand` };
       return { what: `a readable ${n.file}`, how: `fix the error reported at \`${at(n)}\`; until then its GPU capacity is not followed` };
     case 'count-unknown':
       // `needs`, when set, is what bounds the count, written by the reader that knows the format.

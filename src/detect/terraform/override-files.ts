@@ -4,9 +4,9 @@ import { dirOf } from '../kit/paths.js';
 import { isTfvarsPath } from './module-scope.js';
 import { isTfFile } from './tf-json.js';
 
-/** Terraform's override files (`override.tf`, `*_override.tf` and their `.tf.json` forms), named by the language's rule. */
+/** Terraform's override files (`override.tf`, `*_override.tf` and their `.tf.json` forms; OpenTofu's `.tofu` ones), named by the language's rule. */
 export function isOverrideFile(path: string): boolean {
-  return /(?:^|\/)(?:[^/]*_)?override\.tf(?:\.json)?$/.test(path);
+  return /(?:^|\/)(?:[^/]*_)?override\.(?:tf|tofu)(?:\.json)?$/.test(path);
 }
 
 /**

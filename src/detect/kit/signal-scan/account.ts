@@ -206,10 +206,11 @@ function pointAt(points: readonly PathPoint[], offset: number): PathPoint | unde
   return found;
 }
 
-/** How a path's Terraform blocks are written: HCL (`resource "t" "n" {`), JSON syntax (`.tf.json`), or not at all. */
+/** How a path's Terraform blocks are written: HCL (`resource "t" "n" {`), JSON syntax (`.tf.json`, `.tofu.json`), or not at all. */
 type Blocks = 'hcl' | 'json' | null;
 
-const blocksOf = (path: string): Blocks => (/\.(?:tf|tfvars|hcl)$/.test(path) ? 'hcl' : path.endsWith('.tf.json') ? 'json' : null);
+const blocksOf = (path: string): Blocks =>
+  /\.(?:tf|tofu|tfvars|hcl)$/.test(path) ? 'hcl' : /\.(?:tf|tofu)\.json$/.test(path) ? 'json' : null;
 
 /** Keys above a block's body in Terraform's JSON syntax: `resource.<type>.<name>`, `module.<name>`, `locals`. */
 const JSON_BLOCK_DEPTH: Readonly<Record<string, number>> = { resource: 3, data: 3, ephemeral: 3, locals: 1, terraform: 1 };

@@ -63,7 +63,7 @@ const DEPENDENCY_NAMES = new Set([
 const YAML = /\.(?:ya?ml|tpl|gotmpl)$/i;
 // A template of another format is read as that format: `values.yaml.j2`, `main.tf.tmpl`.
 const TEMPLATE_SUFFIX = /\.(?:j2|jinja2?|tmpl|tftpl|gotmpl|tpl|template|erb|hbs|mustache|liquid)$/i;
-const HCL = /\.(?:tf|tfvars|hcl|nomad|pkr\.hcl)$/i;
+const HCL = /\.(?:tf|tofu|tfvars|hcl|nomad|pkr\.hcl)$/i;
 const JSONISH = /\.(?:json|jsonc|json5|cue|bicep|bicepparam)$/i;
 const JSONNET = /\.(?:jsonnet|libsonnet)$/i;
 const SLASH_CODE =
