@@ -9,6 +9,8 @@ import { isLocalUnit, parentInputsNotFed, unitSpans } from './terragrunt-feeds.j
 import type { TfvarsSide } from './tfvars-feeds.js';
 import { isInputFile } from './input-files.js';
 import { isTfFile } from './terraform/tf-json.js';
+import { programConfigNote } from './program-config.js';
+import type { ProgramIo } from './program-config.js';
 import type { Merged } from './merge-results.js';
 
 /**
@@ -36,7 +38,7 @@ export interface FloorInput {
   tfvarsModules?: ReadonlyMap<string, string>;
   /** Terragrunt parents followed into their units, with those units. */
   terragruntParents?: ReadonlyMap<string, readonly string[]>;
-  sides: { base: TreeReader; head: TreeReader; list: (dir: string) => Promise<string[]> };
+  sides: { base: TreeReader; head: TreeReader; list: (dir: string) => Promise<string[]>; dirs?: (dir: string) => Promise<string[]> };
   /** The repository's own names, where known: a module called by its URL is one of this tree. */
   repositories?: readonly string[];
 }
@@ -93,6 +95,13 @@ export async function floorOf(input: FloorInput): Promise<Floor> {
       // A Terragrunt parent's changed inputs, by what they feed in each unit including it.
       const units = input.terragruntParents?.get(file);
       if (units !== undefined) floor.notFollowed.push(...(await parentInputsNotFed(file, { before, after }, units, feedSides)));
+      // Values a program no reader evaluates takes in (a Pulumi stack's config, a Terraform Stack's inputs).
+      const program = await programConfigNote(
+        file,
+        { before, after },
+        programIo(input, after === null ? input.sides.base : input.sides.head),
+      );
+      if (program !== null) floor.notFollowed.push(program);
       if ([before, after].some((text) => text !== null && isInputFile(file, text))) {
         const notFed = await tfvarsNotFed(file, { before, after }, input.tfvarsModules?.get(file), feedSides);
         floor.notFollowed.push(...notFed);
@@ -136,6 +145,16 @@ export async function floorOf(input: FloorInput): Promise<Floor> {
     floor.notFollowed.push(unscanned(file, `more than ${MAX_SCANNED_FILES} changed files`));
   }
   return floor;
+}
+
+/** What the program a configuration file feeds is read with: the side's files, and the listings. */
+function programIo(input: FloorInput, reader: TreeReader): ProgramIo {
+  return {
+    read: (p) => reader.read(p),
+    list: input.sides.list,
+    ...(input.sides.dirs ? { dirs: input.sides.dirs } : {}),
+    ...(input.repositories ? { repositories: input.repositories } : {}),
+  };
 }
 
 interface Scanned {

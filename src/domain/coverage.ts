@@ -25,6 +25,9 @@ type CoverageState = 'read' | 'not-capacity' | 'not-followed';
  *   format the review reads accounts for it and nothing shows it to be no capacity; `inputs` names
  *   the next ones; a name only the base side holds has no line, and `needs` gives the base's.
  * - `unscanned`: a changed file past the bounds of what one review scans (`needs` says which).
+ * - `program-config`: values (`inputs`: the keys that changed) a program takes in that no reader
+ *   evaluates (a Pulumi stack's config, CDK context, a Terraform or Terragrunt stack's inputs), where
+ *   that program (`subject`) names GPUs or cannot be read in full (`needs` says which).
  */
 type NotFollowedReason =
   | 'unreadable'
@@ -40,7 +43,8 @@ type NotFollowedReason =
   | 'gitops-install'
   | 'gitops-variables'
   | 'unaccounted-signal'
-  | 'unscanned';
+  | 'unscanned'
+  | 'program-config';
 
 /** One thing in a file that could shape GPU capacity and was not followed. */
 export interface NotFollowed {

@@ -95,6 +95,11 @@ export function notFollowedEvidence(n: NotFollowed): MissingText {
           `if it is not capacity, it passes once a maintainer records \`/gpu-justify override <reason>\` after checking it`,
       };
     }
+    case 'program-config':
+      return {
+        what: `what ${n.file}${n.inputs && n.inputs.length > 0 ? ` (${list(n.inputs)})` : ''} sets in ${n.subject}`,
+        how: `gpu-justify does not evaluate that program, and ${n.needs ?? 'it may declare GPU capacity'}: check the GPU capacity it plans with these values by hand (\`pulumi preview\`, \`cdk diff\`, \`terraform stacks plan\`, \`terragrunt stack run plan\`), or declare the GPU pools in a form the review reads (docs/change-kinds.md)`,
+      };
     case 'unscanned':
       return {
         what: `a scan of ${n.file} for GPU names`,
