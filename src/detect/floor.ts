@@ -10,6 +10,7 @@ import type { TfvarsSide } from './tfvars-feeds.js';
 import { isInputFile } from './input-files.js';
 import { isTfFile } from './terraform/tf-json.js';
 import { programConfigNote } from './program-config.js';
+import { gpuReferenceNotes } from './terraform-references.js';
 import type { ProgramIo } from './program-config.js';
 import type { Merged } from './merge-results.js';
 
@@ -102,6 +103,14 @@ export async function floorOf(input: FloorInput): Promise<Floor> {
         programIo(input, after === null ? input.sides.base : input.sides.head),
       );
       if (program !== null) floor.notFollowed.push(program);
+      // A changed block that takes its machines from a block naming GPUs (a launch template in another file).
+      const refSide = (reader: TreeReader, accounting: Map<string, FileAccounting>) => ({ reader, list: input.sides.list, accounting });
+      const refs = after === null ? [] : await gpuReferenceNotes(file, after, before, refSide(input.sides.head, head));
+      if (refs.length === 0 && before !== null)
+        floor.notFollowed.push(
+          ...(await gpuReferenceNotes(file, before, after, refSide(input.sides.base, base))).map((n) => ({ ...n, line: null })),
+        );
+      floor.notFollowed.push(...refs);
       if ([before, after].some((text) => text !== null && isInputFile(file, text))) {
         const notFed = await tfvarsNotFed(file, { before, after }, input.tfvarsModules?.get(file), feedSides);
         floor.notFollowed.push(...notFed);

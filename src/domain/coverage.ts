@@ -25,6 +25,9 @@ type CoverageState = 'read' | 'not-capacity' | 'not-followed';
  *   format the review reads accounts for it and nothing shows it to be no capacity; `inputs` names
  *   the next ones; a name only the base side holds has no line, and `needs` gives the base's.
  * - `unscanned`: a changed file past the bounds of what one review scans (`needs` says which).
+ * - `gpu-reference`: a changed block (`subject`) takes its machines from a block of its module that names
+ *   GPUs in a form no reader accounts for (`needs`: its address and place; `inputs`: the GPU name), a
+ *   launch template or an instance template.
  * - `program-config`: values (`inputs`: the keys that changed) a program takes in that no reader
  *   evaluates (a Pulumi stack's config, CDK context, a Terraform or Terragrunt stack's inputs), where
  *   that program (`subject`) names GPUs or cannot be read in full (`needs` says which).
@@ -44,6 +47,7 @@ type NotFollowedReason =
   | 'gitops-variables'
   | 'unaccounted-signal'
   | 'unscanned'
+  | 'gpu-reference'
   | 'program-config';
 
 /** One thing in a file that could shape GPU capacity and was not followed. */

@@ -95,6 +95,11 @@ export function notFollowedEvidence(n: NotFollowed): MissingText {
           `if it is not capacity, it passes once a maintainer records \`/gpu-justify override <reason>\` after checking it`,
       };
     }
+    case 'gpu-reference':
+      return {
+        what: `what \`${n.subject}\` (${at(n)}) does to GPU capacity`,
+        how: `it refers to \`${n.needs ?? ''}\`, which names GPUs (${list(n.inputs)}) in a form no reader of gpu-justify accounts for, so the change is not followed: declare the GPU pool in a form the review reads (an EKS node group, a GKE node pool: docs/change-kinds.md), or check its GPUs by hand`,
+      };
     case 'program-config':
       return {
         what: `what ${n.file}${n.inputs && n.inputs.length > 0 ? ` (${list(n.inputs)})` : ''} sets in ${n.subject}`,

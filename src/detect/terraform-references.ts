@@ -1,0 +1,98 @@
+import type { NotFollowed, TreeReader } from '../domain/index.js';
+import { accountSignals } from './kit/signal-scan/account.js';
+import type { FileAccounting } from './kit/signal-scan/account.js';
+import { hclBlocks } from './kit/signal-scan/hcl-module.js';
+import type { HclBlock } from './kit/signal-scan/hcl-module.js';
+import { dirOf } from './kit/paths.js';
+import { isTfFile } from './terraform/tf-json.js';
+
+/**
+ * Terraform resources that take their machines from another resource: an Auto Scaling group from
+ * its launch template, a managed instance group from its instance template, a node group from its
+ * launch template. The sizing block names no GPU; the block it refers to does, in a form no reader
+ * accounts for. A changed block that refers to such a block (by its address, `aws_launch_template.gpu`)
+ * is not followed, wherever in the module that block is written, so a size changed in a file of
+ * its own is never passed as no capacity.
+ */
+
+/** Files of the module read at most to find what a changed block refers to. */
+const MAX_FILES = 200;
+/** `type.name` and `data.type.name`: a resource's address in an expression (the type holds an underscore). */
+const ADDRESS = /(?<![\w.-])(data\.)?([a-z][a-z0-9]*_[a-z0-9_]+)\.([A-Za-z_][\w-]*)/g;
+/** Blocks whose change reaches no capacity whatever they refer to: what a module shows, checks or moves. */
+const NOT_SIZING = new Set(['output', 'moved', 'removed', 'import', 'check', 'terraform', 'provider']);
+
+export interface ReferenceSide {
+  reader: TreeReader;
+  list: (dir: string) => Promise<string[]>;
+  /** What the parsers of this side account for, by file. */
+  accounting: ReadonlyMap<string, FileAccounting>;
+}
+
+/**
+ * The notes on a changed HCL Terraform file, at one side: for each top-level block that differs
+ * from the other side's, the first block of the module it refers to that names a GPU no reader
+ * accounts for.
+ */
+export async function gpuReferenceNotes(file: string, text: string, other: string | null, side: ReferenceSide): Promise<NotFollowed[]> {
+  if (!isTfFile(file) || file.endsWith('.json')) return [];
+  const changed = changedBlocks(text, other);
+  if (changed.length === 0) return [];
+  const refs = new Map<string, HclBlock>();
+  const lines = text.split('\n');
+  for (const block of changed) {
+    const body = lines.slice(block.from - 1, block.to).join('\n');
+    for (const m of body.matchAll(ADDRESS)) {
+      const address = `${m[1] ?? ''}${m[2] ?? ''}.${m[3] ?? ''}`;
+      if (address !== ownAddress(block) && !refs.has(address)) refs.set(address, block);
+    }
+  }
+  if (refs.size === 0) return [];
+  const out: NotFollowed[] = [];
+  const dir = dirOf(file);
+  const files = (await side.list(dir)).filter((p) => dirOf(p) === dir && isTfFile(p) && !p.endsWith('.json'));
+  const seen = new Set<string>();
+  for (const path of [file, ...files.filter((p) => p !== file)].slice(0, MAX_FILES)) {
+    const body = path === file ? text : await side.reader.read(path);
+    if (body === null) continue;
+    const signals = accountSignals(path, body, side.accounting.get(path)).signals.filter((s) => s.by === null);
+    if (signals.length === 0) continue;
+    for (const target of hclBlocks(body)) {
+      const address = ownAddress(target);
+      const from = address === null ? undefined : refs.get(address);
+      if (from === undefined || address === null || seen.has(address)) continue;
+      // A name in the body (an instance type) says more than one in the block's labels.
+      const gpu = signals.find((s) => s.line > target.from && s.line <= target.to) ?? signals.find((s) => s.line === target.from);
+      if (gpu === undefined) continue;
+      seen.add(address);
+      out.push({
+        file,
+        line: from.from,
+        reason: 'gpu-reference',
+        subject: ownAddress(from) ?? from.type,
+        needs: `${address} (${path}:${target.from})`,
+        inputs: [gpu.token],
+      });
+    }
+  }
+  return out;
+}
+
+/** `type.name` of a resource block, `data.type.name` of a data block; null for other blocks. */
+function ownAddress(block: HclBlock): string | null {
+  if (block.type === 'resource' && block.labels.length === 2) return `${block.labels[0] ?? ''}.${block.labels[1] ?? ''}`;
+  if (block.type === 'data' && block.labels.length === 2) return `data.${block.labels[0] ?? ''}.${block.labels[1] ?? ''}`;
+  return null;
+}
+
+/** The blocks of `text` whose lines differ from the block of the same header in `other` (all of them when it has none). */
+function changedBlocks(text: string, other: string | null): HclBlock[] {
+  const key = (b: HclBlock) => JSON.stringify([b.type, b.labels]);
+  const bodies = (t: string) => {
+    const lines = t.split('\n');
+    return new Map(hclBlocks(t).map((b) => [key(b), lines.slice(b.from - 1, b.to).join('\n')]));
+  };
+  const before = other === null ? new Map<string, string>() : bodies(other);
+  const lines = text.split('\n');
+  return hclBlocks(text).filter((b) => !NOT_SIZING.has(b.type) && before.get(key(b)) !== lines.slice(b.from - 1, b.to).join('\n'));
+}
