@@ -1,5 +1,7 @@
 import { parse as parseYaml } from 'yaml';
 import type { NotFollowed, TreeReader } from '../domain/index.js';
+import { changedKeys, valueAt } from './kit/changed-keys.js';
+import { namesGpu, sizesCapacity } from './kit/gpu-signal.js';
 import { accountSignals, scansPath } from './kit/signal-scan/account.js';
 import { dirOf } from './kit/paths.js';
 import { ownModuleDir } from './terraform-feeds.js';
@@ -107,7 +109,24 @@ function changedValues(kind: Kind, file: string, before: string | null, after: s
   if (a === null || b === null) return Object.keys(a ?? b ?? { '(the file)': 1 });
   const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
   // The CDK caches its lookups (availability zones, AMIs) in cdk.context.json under keys naming the account.
-  return keys.filter((k) => !(kind === 'cdk' && /:account=/.test(k))).sort();
+  return keys.filter((k) => !(kind === 'cdk' && /:account=/.test(k)) && maySize(k, a[k], b[k])).sort();
+}
+
+/**
+ * Whether a changed value may size capacity or pick its machines: a number (a count, whatever its
+ * name), a value naming a GPU, or a key that names a size, a pool or a machine type (kit/gpu-signal.ts),
+ * leaf by leaf. A cluster's name, a region, a log level changed reach no GPU count.
+ */
+function maySize(key: string, before: unknown, after: unknown): boolean {
+  const leaf = (path: string) => path.slice(Math.max(path.lastIndexOf('.'), path.lastIndexOf(':')) + 1).replace(/\[\d+\]$/, '');
+  return changedKeys(before, after).some((path) => {
+    const values = [valueAt(before, path), valueAt(after, path)];
+    return (
+      sizesCapacity(leaf(path === '' ? key : path)) ||
+      sizesCapacity(leaf(key)) ||
+      values.some((v) => typeof v === 'number' || (typeof v === 'string' && (/^\s*\d+\s*$/.test(v) || namesGpu(v))))
+    );
+  });
 }
 
 function field(doc: unknown, key: string): unknown {

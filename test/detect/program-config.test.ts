@@ -107,6 +107,14 @@ describe('configuration of a program no reader evaluates', () => {
       const r = await judged(project('g2-standard-4'), 'infra/Pulumi.prod.yaml', 'config:\n  aws:region: us-west-2\n  infra:nodes: 2\n');
       expect(state(r, 'infra/Pulumi.prod.yaml')?.state).toBe('not-capacity');
     });
+    it('a value the program reads that sizes nothing (a name, a region) is no capacity', async () => {
+      const base = {
+        ...project('g2-standard-4'),
+        'infra/src/index.ts': `${PULUMI_TS('g2-standard-4')}const name = cfg.get("clusterName");\n`,
+      };
+      const r = await judged(base, 'infra/Pulumi.dev.yaml', 'config:\n  infra:clusterName: dev\n');
+      expect(state(r, 'infra/Pulumi.dev.yaml')?.state).toBe('not-capacity');
+    });
     it('a program that names no GPU: no capacity', async () => {
       const r = await judged(project('n2-standard-4'), 'infra/Pulumi.prod.yaml', 'config:\n  aws:region: us-east-1\n  infra:nodes: 6\n');
       expect(state(r, 'infra/Pulumi.prod.yaml')?.state).toBe('not-capacity');
