@@ -5,6 +5,7 @@ import { MODULE_CASES } from './real-cases-modules.js';
 import { REPO_CASES } from './real-cases-repos.js';
 import { TERRAFORM_CASES } from './real-cases-terraform.js';
 import { YAML_CASES } from './real-cases-yaml.js';
+import { HUNT10_CASES } from './real-cases-hunt10.js';
 import type { RealCase, Row } from './real-case.js';
 
 export type { RealCase } from './real-case.js';
@@ -62,4 +63,4 @@ function rooted(tree: Readonly<Record<string, string>>, target: string): Record<
 }
 
 /** In the order the table of `npm run detect:corpus -- --cases` lists them. */
-export const REAL_CASES: readonly RealCase[] = [...TERRAFORM_CASES, ...YAML_CASES, ...REPO_CASES, ...MODULE_CASES];
+export const REAL_CASES: readonly RealCase[] = [...TERRAFORM_CASES, ...YAML_CASES, ...REPO_CASES, ...MODULE_CASES, ...HUNT10_CASES];
