@@ -10,7 +10,7 @@ import type { TfvarsSide } from './tfvars-feeds.js';
 import { isInputFile } from './input-files.js';
 import { isTfFile } from './terraform/tf-json.js';
 import { programConfigNote } from './program-config.js';
-import { gpuReferenceNotes } from './terraform-references.js';
+import { gpuReferenceNotes, outputUseNotes } from './terraform-references.js';
 import type { ProgramIo } from './program-config.js';
 import type { Merged } from './merge-results.js';
 
@@ -111,6 +111,9 @@ export async function floorOf(input: FloorInput): Promise<Floor> {
           ...(await gpuReferenceNotes(file, before, after, refSide(input.sides.base, base))).map((n) => ({ ...n, line: null })),
         );
       floor.notFollowed.push(...refs);
+      // A changed output of a module that a caller reads into a block naming GPUs.
+      const callerIo = { ...input.sides, ...(input.repositories ? { repositories: input.repositories } : {}) };
+      floor.notFollowed.push(...(await outputUseNotes(file, { before, after }, callerIo)));
       if ([before, after].some((text) => text !== null && isInputFile(file, text))) {
         const notFed = await tfvarsNotFed(file, { before, after }, input.tfvarsModules?.get(file), feedSides);
         floor.notFollowed.push(...notFed);

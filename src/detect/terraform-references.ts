@@ -5,6 +5,9 @@ import { hclBlocks } from './kit/signal-scan/hcl-module.js';
 import type { HclBlock } from './kit/signal-scan/hcl-module.js';
 import { dirOf } from './kit/paths.js';
 import { isTfFile } from './terraform/tf-json.js';
+import { callersOf } from './terraform/module-callers.js';
+import type { CallerIo } from './terraform/module-callers.js';
+import { ownModuleDir } from './terraform-feeds.js';
 
 /**
  * Terraform resources that take their machines from another resource: an Auto Scaling group from
@@ -96,3 +99,76 @@ function changedBlocks(text: string, other: string | null): HclBlock[] {
   const lines = text.split('\n');
   return hclBlocks(text).filter((b) => !NOT_SIZING.has(b.type) && before.get(key(b)) !== lines.slice(b.from - 1, b.to).join('\n'));
 }
+
+const MODULE_SOURCE = /^[ \t]*source[ \t]*=[ \t]*"([^"]*)"/m;
+
+/**
+ * The notes on a changed HCL file of a module whose changed `output` a caller near it (a folder
+ * that calls it by path or by the repository's URL: module-callers.ts) reads into a block naming
+ * GPUs: `node_count = module.sizes.gpu_nodes`. No reader evaluates a module's outputs, so the
+ * pool's count is unknown at both sides and its file unchanged: the change is named on the output.
+ */
+export async function outputUseNotes(
+  file: string,
+  texts: { before: string | null; after: string | null },
+  io: CallerIo,
+): Promise<NotFollowed[]> {
+  if (!isTfFile(file) || file.endsWith('.json')) return [];
+  const outputs = changedOutputs(texts.before, texts.after);
+  if (outputs.size === 0) return [];
+  const moduleDir = dirOf(file);
+  const out: NotFollowed[] = [];
+  for (const caller of await callersOf(moduleDir, io)) {
+    const files = (await io.list(caller)).filter((p) => dirOf(p) === caller && isTfFile(p) && !p.endsWith('.json')).slice(0, MAX_FILES);
+    const texts = new Map<string, string>();
+    for (const p of files) texts.set(p, (await io.head.read(p)) ?? '');
+    // The names this folder calls the module by.
+    const names: string[] = [];
+    for (const text of texts.values()) {
+      const lines = text.split('\n');
+      for (const b of hclBlocks(text).filter((b) => b.type === 'module' && b.labels.length === 1)) {
+        const source = MODULE_SOURCE.exec(lines.slice(b.from - 1, b.to).join('\n'))?.[1] ?? '';
+        if (ownModuleDir(source.replace(/[?#].*$/, '').replace(/\/\/+/g, '/'), caller, io.repositories ?? []) === moduleDir)
+          names.push(b.labels[0] ?? '');
+      }
+    }
+    if (names.length === 0) continue;
+    const use = new RegExp(`\\bmodule\\.(${names.map(escape).join('|')})(?:\\[[^\\]]*\\])?\\.(${[...outputs].map(escape).join('|')})\\b`);
+    for (const [path, text] of texts) {
+      const lines = text.split('\n');
+      const signals = accountSignals(path, text).signals.filter((s) => s.by === null || s.by === 'parser');
+      for (const b of hclBlocks(text)) {
+        if (NOT_SIZING.has(b.type)) continue;
+        const m = use.exec(lines.slice(b.from - 1, b.to).join('\n'));
+        const gpu = signals.find((s) => s.line >= b.from && s.line <= b.to);
+        if (m === null || gpu === undefined) continue;
+        out.push({
+          file,
+          line: null,
+          reason: 'gpu-reference',
+          subject: `output.${m[2] ?? ''}`,
+          needs: `${ownAddress(b) ?? b.type} (${path}:${b.from}), which reads module.${m[1] ?? ''}.${m[2] ?? ''}`,
+          inputs: [gpu.token],
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** The `output` blocks whose lines differ between the sides, added and removed ones too. */
+function changedOutputs(before: string | null, after: string | null): Set<string> {
+  const bodies = (t: string | null) => {
+    if (t === null) return new Map<string, string>();
+    const lines = t.split('\n');
+    return new Map(
+      hclBlocks(t)
+        .filter((b) => b.type === 'output')
+        .map((b) => [b.labels[0] ?? '', lines.slice(b.from - 1, b.to).join('\n')]),
+    );
+  };
+  const [a, b] = [bodies(before), bodies(after)];
+  return new Set([...a.keys(), ...b.keys()].filter((k) => a.get(k) !== b.get(k)));
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -27,7 +27,7 @@ type CoverageState = 'read' | 'not-capacity' | 'not-followed';
  * - `unscanned`: a changed file past the bounds of what one review scans (`needs` says which).
  * - `gpu-reference`: a changed block (`subject`) takes its machines from a block of its module that names
  *   GPUs in a form no reader accounts for (`needs`: its address and place; `inputs`: the GPU name), a
- *   launch template or an instance template.
+ *   launch template or an instance template; or a changed module output a caller's block naming GPUs reads.
  * - `program-config`: values (`inputs`: the keys that changed) a program takes in that no reader
  *   evaluates (a Pulumi stack's config, CDK context, a Terraform or Terragrunt stack's inputs), where
  *   that program (`subject`) names GPUs or cannot be read in full (`needs` says which).

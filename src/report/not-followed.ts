@@ -98,7 +98,7 @@ export function notFollowedEvidence(n: NotFollowed): MissingText {
     case 'gpu-reference':
       return {
         what: `what \`${n.subject}\` (${at(n)}) does to GPU capacity`,
-        how: `it refers to \`${n.needs ?? ''}\`, which names GPUs (${list(n.inputs)}) in a form no reader of gpu-justify accounts for, so the change is not followed: declare the GPU pool in a form the review reads (an EKS node group, a GKE node pool: docs/change-kinds.md), or check its GPUs by hand`,
+        how: `it and \`${n.needs ?? ''}\` are tied (one takes its machines or a size from the other), and that names GPUs (${list(n.inputs)}) in a form no reader of gpu-justify accounts for, so the change is not followed: declare the GPU pool in a form the review reads (an EKS node group, a GKE node pool: docs/change-kinds.md), or check its GPUs by hand`,
       };
     case 'program-config':
       return {

@@ -109,4 +109,14 @@ describe('Terraform blocks that take their machines from a block naming GPUs', (
     });
     expect(stateOf(r, 'infra/asg.tf')).not.toBe('not-followed');
   });
+
+  it("a module's output changed, read by its caller into a GPU pool's count: not followed on the output", async () => {
+    const pool = `resource "google_container_node_pool" "pool" {\n  name       = "pool"\n  location   = "us-central1-a"\n  node_count = module.sizes.nodes\n  node_config {\n    machine_type = "g2-standard-4"\n  }\n}\n`;
+    const sizes = (n: number) => `output "nodes" {\n  value = ${n}\n}\noutput "zone" {\n  value = "us-central1-a"\n}\n`;
+    const base: Tree = { 'infra/main.tf': `module "sizes" {\n  source = "./sizes"\n}\n${pool}`, 'infra/sizes/outputs.tf': sizes(2) };
+    const r = await detectPr(base, { ...base, 'infra/sizes/outputs.tf': sizes(5) });
+    expect(notes(r, 'infra/sizes/outputs.tf')).toMatchObject([{ reason: 'gpu-reference', subject: 'output.nodes' }]);
+    const other = await detectPr(base, { ...base, 'infra/sizes/outputs.tf': sizes(2).replace('us-central1-a', 'us-central1-b') });
+    expect(stateOf(other, 'infra/sizes/outputs.tf')).not.toBe('not-followed');
+  });
 });
