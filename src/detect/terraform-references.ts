@@ -22,6 +22,8 @@ import { ownModuleDir } from './terraform-feeds.js';
 const MAX_FILES = 200;
 /** `type.name` and `data.type.name`: a resource's address in an expression (the type holds an underscore). */
 const ADDRESS = /(?<![\w.-])(data\.)?([a-z][a-z0-9]*_[a-z0-9_]+)\.([A-Za-z_][\w-]*)/g;
+/** Resource types that define the machines others create: a label naming GPUs there names their machines. */
+const MACHINE_TEMPLATE = /(?:launch_template|launch_configuration|instance_template|instance_configuration)$/;
 /** Blocks whose change reaches no capacity whatever they refer to: what a module shows, checks or moves. */
 const NOT_SIZING = new Set(['output', 'moved', 'removed', 'import', 'check', 'terraform', 'provider']);
 
@@ -64,8 +66,11 @@ export async function gpuReferenceNotes(file: string, text: string, other: strin
       const address = ownAddress(target);
       const from = address === null ? undefined : refs.get(address);
       if (from === undefined || address === null || seen.has(address)) continue;
-      // A name in the body (an instance type) says more than one in the block's labels.
-      const gpu = signals.find((s) => s.line > target.from && s.line <= target.to) ?? signals.find((s) => s.line === target.from);
+      // A GPU name in the body (an instance type); in the labels alone (`nebius_compute_v1_gpu_cluster`,
+      // a template named `gpu`) only a template of machines says its machines are GPU ones.
+      const gpu =
+        signals.find((s) => s.line > target.from && s.line <= target.to) ??
+        (MACHINE_TEMPLATE.test(target.labels[0] ?? '') ? signals.find((s) => s.line === target.from) : undefined);
       if (gpu === undefined) continue;
       seen.add(address);
       out.push({
@@ -140,7 +145,8 @@ export async function outputUseNotes(
       for (const b of hclBlocks(text)) {
         if (NOT_SIZING.has(b.type)) continue;
         const m = use.exec(lines.slice(b.from - 1, b.to).join('\n'));
-        const gpu = signals.find((s) => s.line >= b.from && s.line <= b.to);
+        // In the body: a block whose labels alone name GPUs (`aws_security_group.gpu_nodes`) may be anything.
+        const gpu = signals.find((s) => s.line > b.from && s.line <= b.to);
         if (m === null || gpu === undefined) continue;
         out.push({
           file,
