@@ -10,6 +10,9 @@ import type { TfvarsSide } from './tfvars-feeds.js';
 import { isInputFile } from './input-files.js';
 import { paramFileNotFed } from './param-file-feeds.js';
 import { isTfFile } from './terraform/tf-json.js';
+import { programConfigNote } from './program-config.js';
+import { gpuReferenceNotes, outputUseNotes } from './terraform-references.js';
+import type { ProgramIo } from './program-config.js';
 import type { Merged } from './merge-results.js';
 
 /**
@@ -37,7 +40,7 @@ export interface FloorInput {
   tfvarsModules?: ReadonlyMap<string, string>;
   /** Terragrunt parents followed into their units, with those units. */
   terragruntParents?: ReadonlyMap<string, readonly string[]>;
-  sides: { base: TreeReader; head: TreeReader; list: (dir: string) => Promise<string[]> };
+  sides: { base: TreeReader; head: TreeReader; list: (dir: string) => Promise<string[]>; dirs?: (dir: string) => Promise<string[]> };
   /** The repository's own names, where known: a module called by its URL is one of this tree. */
   repositories?: readonly string[];
 }
@@ -96,6 +99,24 @@ export async function floorOf(input: FloorInput): Promise<Floor> {
       // A Terragrunt parent's changed inputs, by what they feed in each unit including it.
       const units = input.terragruntParents?.get(file);
       if (units !== undefined) floor.notFollowed.push(...(await parentInputsNotFed(file, { before, after }, units, feedSides)));
+      // Values a program no reader evaluates takes in (a Pulumi stack's config, a Terraform Stack's inputs).
+      const program = await programConfigNote(
+        file,
+        { before, after },
+        programIo(input, after === null ? input.sides.base : input.sides.head),
+      );
+      if (program !== null) floor.notFollowed.push(program);
+      // A changed block that takes its machines from a block naming GPUs (a launch template in another file).
+      const refSide = (reader: TreeReader, accounting: Map<string, FileAccounting>) => ({ reader, list: input.sides.list, accounting });
+      const refs = after === null ? [] : await gpuReferenceNotes(file, after, before, refSide(input.sides.head, head));
+      if (refs.length === 0 && before !== null)
+        floor.notFollowed.push(
+          ...(await gpuReferenceNotes(file, before, after, refSide(input.sides.base, base))).map((n) => ({ ...n, line: null })),
+        );
+      floor.notFollowed.push(...refs);
+      // A changed output of a module that a caller reads into a block naming GPUs.
+      const callerIo = { ...input.sides, ...(input.repositories ? { repositories: input.repositories } : {}) };
+      floor.notFollowed.push(...(await outputUseNotes(file, { before, after }, callerIo)));
       if ([before, after].some((text) => text !== null && isInputFile(file, text))) {
         const notFed = await tfvarsNotFed(file, { before, after }, input.tfvarsModules?.get(file), feedSides);
         floor.notFollowed.push(...notFed);
@@ -139,6 +160,16 @@ export async function floorOf(input: FloorInput): Promise<Floor> {
     floor.notFollowed.push(unscanned(file, `more than ${MAX_SCANNED_FILES} changed files`));
   }
   return floor;
+}
+
+/** What the program a configuration file feeds is read with: the side's files, and the listings. */
+function programIo(input: FloorInput, reader: TreeReader): ProgramIo {
+  return {
+    read: (p) => reader.read(p),
+    list: input.sides.list,
+    ...(input.sides.dirs ? { dirs: input.sides.dirs } : {}),
+    ...(input.repositories ? { repositories: input.repositories } : {}),
+  };
 }
 
 interface Scanned {

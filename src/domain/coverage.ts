@@ -29,6 +29,12 @@ type CoverageState = 'read' | 'not-capacity' | 'not-followed';
  *   quota) with GPUs, or whose machines cannot be told (`inputs`: the variables set elsewhere).
  * - `parameter-file`: an ARM or CloudFormation parameter file whose changed values (`inputs`) feed a
  *   template no reader reads that names GPUs (`needs`), or one whose template was not found.
+ * - `gpu-reference`: a changed block (`subject`) takes its machines from a block of its module that names
+ *   GPUs in a form no reader accounts for (`needs`: its address and place; `inputs`: the GPU name), a
+ *   launch template or an instance template; or a changed module output a caller's block naming GPUs reads.
+ * - `program-config`: values (`inputs`: the keys that changed) a program takes in that no reader
+ *   evaluates (a Pulumi stack's config, CDK context, a Terraform or Terragrunt stack's inputs), where
+ *   that program (`subject`) names GPUs or cannot be read in full (`needs` says which).
  */
 type NotFollowedReason =
   | 'unreadable'
@@ -46,7 +52,9 @@ type NotFollowedReason =
   | 'unaccounted-signal'
   | 'unscanned'
   | 'cli-command'
-  | 'parameter-file';
+  | 'parameter-file'
+  | 'gpu-reference'
+  | 'program-config';
 
 /** One thing in a file that could shape GPU capacity and was not followed. */
 export interface NotFollowed {

@@ -10,6 +10,9 @@ const list = (items: readonly string[] | undefined) => (items ?? []).map((i) => 
 export function notFollowedEvidence(n: NotFollowed): MissingText {
   switch (n.reason) {
     case 'unreadable':
+      // `needs`, when set, is why the file is not read as it stands (a `.tf` file OpenTofu replaces by its `.tofu` twin).
+      if (n.needs !== undefined)
+        return { what: `a reading of ${n.file}`, how: `it is not followed: ${n.needs}; check its GPU capacity by hand` };
       return { what: `a readable ${n.file}`, how: `fix the error reported at \`${at(n)}\`; until then its GPU capacity is not followed` };
     case 'count-unknown':
       // `needs`, when set, is what bounds the count, written by the reader that knows the format.
@@ -111,6 +114,16 @@ export function notFollowedEvidence(n: NotFollowed): MissingText {
       return {
         what: `the GPU pools of \`${n.needs}\` as ${n.file} sizes them`,
         how: `its changed values (${list(n.inputs)}) feed a template that names GPUs in a form no reader of gpu-justify counts: declare the pools in a form the review reads (Bicep, Terraform, an eksctl ClusterConfig: docs/change-kinds.md), or check them by hand`,
+      };
+    case 'gpu-reference':
+      return {
+        what: `what \`${n.subject}\` (${at(n)}) does to GPU capacity`,
+        how: `it and \`${n.needs ?? ''}\` are tied (one takes its machines or a size from the other), and that names GPUs (${list(n.inputs)}) in a form no reader of gpu-justify accounts for, so the change is not followed: declare the GPU pool in a form the review reads (an EKS node group, a GKE node pool: docs/change-kinds.md), or check its GPUs by hand`,
+      };
+    case 'program-config':
+      return {
+        what: `what ${n.file}${n.inputs && n.inputs.length > 0 ? ` (${list(n.inputs)})` : ''} sets in ${n.subject}`,
+        how: `gpu-justify does not evaluate that program, and ${n.needs ?? 'it may declare GPU capacity'}: check the GPU capacity it plans with these values by hand (\`pulumi preview\`, \`cdk diff\`, \`terraform stacks plan\`, \`terragrunt stack run plan\`), or declare the GPU pools in a form the review reads (docs/change-kinds.md)`,
       };
     case 'unscanned':
       return {

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { DetectedChanges } from '../../src/detect/detect-changes.js';
 import { detectPr, edited, loadReal } from './real-fixtures.js';
+import { HUNT10_CASES } from './real-cases-hunt10.js';
 import { HUNT11_CASES } from './real-cases-hunt11.js';
 import { HUNT9_CASES } from './real-cases-hunt9.js';
 import { MODULE_CASES } from './real-cases-modules.js';
@@ -70,5 +71,6 @@ export const REAL_CASES: readonly RealCase[] = [
   ...REPO_CASES,
   ...MODULE_CASES,
   ...HUNT9_CASES,
+  ...HUNT10_CASES,
   ...HUNT11_CASES,
 ];

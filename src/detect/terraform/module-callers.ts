@@ -49,7 +49,7 @@ function sourceDir(source: string, dir: string, repositories: readonly string[])
  * without defaults have their values there. Searched up to MAX_UP folders above it and MAX_DOWN
  * below each of those (MAX_FOLDERS in all), at the head side; a caller further away is not found.
  */
-async function callersOf(moduleDir: string, io: CallerIo): Promise<string[]> {
+export async function callersOf(moduleDir: string, io: CallerIo): Promise<string[]> {
   const repositories = io.repositories ?? [];
   const candidates: string[] = [];
   const add = (d: string) => {

@@ -17,7 +17,7 @@ import { isTerragruntPath, terragruntCall } from './terragrunt.js';
 import { budgetMessage, TerraformBudget } from './expr-budget.js';
 import type { Scope } from './expr-eval.js';
 import type { Locator } from './locator.js';
-import { isTfFile, locatorFor, parseTerraformFile } from './tf-json.js';
+import { isTfFile, locatorFor, parseTerraformFile, shadowedByTofu } from './tf-json.js';
 import { isTfvarsPath, moduleScope } from './module-scope.js';
 import { isOverrideFile } from './override-files.js';
 import type { ModuleFile } from './module-scope.js';
@@ -87,9 +87,11 @@ export function parseModule(
   const errors: Diagnostic[] = [];
   const byPath = new Map(files.map((f) => [f.path, f.text]));
   const dir = moduleDir(files);
+  const shadowed = shadowedByTofu(files.map((f) => f.path));
   for (const f of files) {
-    // An override file is merged into the blocks it names, not read as blocks of its own (override-files.ts).
-    if (!isTerraformPath(f.path) || isOverrideFile(f.path)) continue;
+    // An override file is merged into the blocks it names, not read as blocks of its own (override-files.ts);
+    // OpenTofu reads `x.tofu` in place of `x.tf`.
+    if (!isTerraformPath(f.path) || isOverrideFile(f.path) || shadowed.has(f.path)) continue;
     const hcl = parseTerraformFile(f.path, f.text);
     if (!hcl.ok) {
       const line = hcl.line === null ? null : clampLine(hcl.line, f.text);
@@ -157,7 +159,7 @@ export function overBudget<T extends ParseOutcome>(files: readonly SourceFile[],
 
 function readTerraformSet(files: readonly SourceFile[], budget: TerraformBudget): ParseOutcome {
   const { parsed, scope, errors } = parseModule(files, budget);
-  const result: Collected = { decls: [], diagnostics: [...errors], unresolved: [], notFollowed: [] };
+  const result: Collected = { decls: [], diagnostics: [...errors], unresolved: [], notFollowed: shadowedNotes(files) };
   for (const f of parsed) {
     if (isTerragruntPath(f.path)) {
       readTerragrunt(f, scope, result);
@@ -195,6 +197,25 @@ function readTerraformSet(files: readonly SourceFile[], budget: TerraformBudget)
 }
 
 type Collected = Required<ParseResult> & { notFollowed: Unfollowed[] };
+
+/**
+ * A `.tf` file the folder's `.tofu` twin shadows: Terraform applies it, OpenTofu does not, and the
+ * review reads the folder as OpenTofu does. Fingerprinted by its text, so an unchanged one read
+ * beside a changed sibling holds nothing up; a changed one is not followed.
+ */
+function shadowedNotes(files: readonly SourceFile[]): Unfollowed[] {
+  const shadowed = shadowedByTofu(files.map((f) => f.path));
+  return files
+    .filter((f) => shadowed.has(f.path))
+    .map((f) => ({
+      file: f.path,
+      line: null,
+      reason: 'unreadable' as const,
+      subject: f.path,
+      needs: `OpenTofu reads ${f.path.replace(/\.tf(\.json)?$/, '.tofu$1')} in its place, Terraform reads this file: the review reads the folder as OpenTofu does`,
+      fingerprint: f.text,
+    }));
+}
 
 /** A Terragrunt unit: its module call (source and inputs) read as a `module` block is. */
 function readTerragrunt(f: ParsedTerraform, scope: Scope, result: Collected): void {

@@ -3,18 +3,33 @@ import { parseHcl } from './hcl.js';
 import { Locator } from './locator.js';
 import type { Span } from './locator.js';
 
-/** Terraform's JSON syntax: `main.tf.json` beside (or instead of) `main.tf`, `x.tfvars.json`, OpenTofu's `main.tofu.json`. */
+/** Terraform's JSON syntax: `main.tf.json` beside (or instead of) `main.tf`, `x.tfvars.json`; OpenTofu's `main.tofu.json`. */
 function isTerraformJson(path: string): boolean {
-  return path.endsWith('.tf.json') || path.endsWith('.tfvars.json') || path.endsWith('.tofu.json');
+  return isConfigJson(path) || path.endsWith('.tfvars.json');
+}
+
+/** A configuration file in JSON syntax: Terraform's `.tf.json`, OpenTofu's `.tofu.json`. */
+function isConfigJson(path: string): boolean {
+  return path.endsWith('.tf.json') || path.endsWith('.tofu.json');
 }
 
 /**
- * A `.tf` file in either syntax, or OpenTofu's `.tofu` twin of one: OpenTofu loads `.tofu` files
- * with the `.tf` ones of their folder as one module (opentofu-files.ts names the folders where a
- * `.tofu` file stands in for a `.tf` one).
+ * A configuration file of a module in either syntax: Terraform's `.tf` and `.tf.json`, and
+ * OpenTofu's `.tofu` and `.tofu.json`, which OpenTofu loads as it loads `.tf` files (and in place
+ * of a `.tf` file of the same name: `shadowedByTofu`).
  */
 export function isTfFile(path: string): boolean {
-  return path.endsWith('.tf') || path.endsWith('.tf.json') || path.endsWith('.tofu') || path.endsWith('.tofu.json');
+  return path.endsWith('.tf') || path.endsWith('.tofu') || isConfigJson(path);
+}
+
+/**
+ * The files of a set OpenTofu does not load: `x.tf` (`x.tf.json`) where the same folder holds
+ * `x.tofu` (`x.tofu.json`), which OpenTofu reads in its place. Terraform reads `x.tf` and ignores
+ * `x.tofu`; the review reads a folder as OpenTofu does, and says so of a changed shadowed file.
+ */
+export function shadowedByTofu(paths: readonly string[]): Set<string> {
+  const all = new Set(paths);
+  return new Set(paths.filter((p) => /\.tf(?:\.json)?$/.test(p) && all.has(p.replace(/\.tf(\.json)?$/, '.tofu$1'))));
 }
 
 // Blocks with two labels (`resource "type" "name"`) and with one.
@@ -105,5 +120,5 @@ class JsonLocator extends Locator {
 
 /** The locator for a Terraform file of either syntax. */
 export function locatorFor(path: string, text: string): Locator {
-  return path.endsWith('.tf.json') || path.endsWith('.tofu.json') ? new JsonLocator(text) : new Locator(text);
+  return isConfigJson(path) ? new JsonLocator(text) : new Locator(text);
 }

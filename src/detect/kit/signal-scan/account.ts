@@ -209,7 +209,7 @@ function pointAt(points: readonly PathPoint[], offset: number): PathPoint | unde
   return found;
 }
 
-/** How a path's Terraform blocks are written: HCL (`resource "t" "n" {`), JSON syntax (`.tf.json`), or not at all. */
+/** How a path's Terraform blocks are written: HCL (`resource "t" "n" {`), JSON syntax (`.tf.json`, `.tofu.json`), or not at all. */
 type Blocks = 'hcl' | 'json' | null;
 
 const blocksOf = (path: string): Blocks =>

@@ -10,6 +10,7 @@ import { kustomizeComponent, kustomizeJson6902, kustomizeNestedBases, kustomizeP
 import { TF_COPIES } from './tf-copies.js';
 import { tfDefaultsAutoTfvars } from './tf-defaults-auto-tfvars.js';
 import { tfModuleWrapped } from './tf-module-wrapped.js';
+import { TF_OPENTOFU } from './tf-opentofu.js';
 import { tfProviderAlias } from './tf-provider-alias.js';
 import { TF_STRINGS } from './tf-strings.js';
 import { TF_TWINS } from './tf-twins.js';
@@ -38,6 +39,7 @@ export const FAMILIES: readonly Rewrite[] = [
   tfProviderAlias,
   tfDefaultsAutoTfvars,
   tfModuleWrapped,
+  ...TF_OPENTOFU,
   helmGlobalValues,
   helmSubchartValues,
   ...ARGO_HELM,
