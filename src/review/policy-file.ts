@@ -22,8 +22,7 @@ export async function readLocalPolicy(base: TreeReader): Promise<LocalPolicy> {
 }
 
 /** Why a plain directory where a policy file should be is not read as "no policy". */
-const POLICY_DIRECTORY =
-  'a directory, not a file: no policy can be read from it, and a file inside it is no policy gpu-justify reads';
+const POLICY_DIRECTORY = 'a directory, not a file: no policy can be read from it, and a file inside it is no policy gpu-justify reads';
 
 /**
  * One policy path on one side: the text, or why a path that is there gave none (a submodule, a
