@@ -1,11 +1,11 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { DetectedChanges } from '../../src/detect/detect-changes.js';
 import { detectPr, edited, loadReal } from './real-fixtures.js';
-import { HUNT10_CASES } from './real-cases-hunt10.js';
-import { HUNT11_CASES } from './real-cases-hunt11.js';
-import { HUNT9_CASES } from './real-cases-hunt9.js';
+import { MACHINE_SCALER_CASES } from './real-cases-machine-scalers.js';
 import { MODULE_CASES } from './real-cases-modules.js';
+import { PROGRAM_CASES } from './real-cases-programs.js';
 import { REPO_CASES } from './real-cases-repos.js';
+import { SCRIPT_CASES } from './real-cases-scripts.js';
 import { TERRAFORM_CASES } from './real-cases-terraform.js';
 import { YAML_CASES } from './real-cases-yaml.js';
 import type { RealCase, Row } from './real-case.js';
@@ -70,7 +70,7 @@ export const REAL_CASES: readonly RealCase[] = [
   ...YAML_CASES,
   ...REPO_CASES,
   ...MODULE_CASES,
-  ...HUNT9_CASES,
-  ...HUNT10_CASES,
-  ...HUNT11_CASES,
+  ...MACHINE_SCALER_CASES,
+  ...PROGRAM_CASES,
+  ...SCRIPT_CASES,
 ];

@@ -5,7 +5,7 @@ import type { RealCase } from './real-case.js';
  * program and its stack configuration, an AWS CDK app and its context, and the OCI OKE module's
  * worker pools fed by its example variable files.
  */
-export const HUNT10_CASES: readonly RealCase[] = [
+export const PROGRAM_CASES: readonly RealCase[] = [
   // pulumi/examples aws-ts-eks-gpu-dra: an EKS cluster with a system group (m6i.large) and a GPU group
   // (p4d.24xlarge, 8 A100), written as Pulumi TypeScript; the project reads `clusterName` from its config.
   {

@@ -4,7 +4,7 @@ import type { RealCase } from './real-case.js';
  * Real cases (real-cases.ts) on node pools made by cloud CLIs in scripts, and on Bicep templates
  * deployed with ARM JSON parameter files.
  */
-export const HUNT11_CASES: readonly RealCase[] = [
+export const SCRIPT_CASES: readonly RealCase[] = [
   // Hassamulhaq-devops/az-aks-unreal-pixel-streaming: `az aks nodepool add` in a script that sources
   // env.rc, where GPU_NP_SKU=Standard_NC12 (2 K80) and TURN_NP_SKU=Standard_F8s_v2 are set.
   {

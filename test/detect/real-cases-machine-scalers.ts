@@ -5,7 +5,7 @@ import type { RealCase } from './real-case.js';
  * written and through kustomize patches), MachineAutoscalers and KEDA ScaledObjects that scale a
  * MachineSet defined somewhere the review cannot see.
  */
-export const HUNT9_CASES: readonly RealCase[] = [
+export const MACHINE_SCALER_CASES: readonly RealCase[] = [
   // redhat-na-ssa/demo-ocp-autoscale-gpu: a Job clones the worker MachineSet into gpu-l4 (g6.xlarge) and
   // gpu-a10 (g5.xlarge); MachineAutoscalers and a ClusterAutoscaler with per-type GPU limits bound them.
   {
