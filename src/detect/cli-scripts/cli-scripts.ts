@@ -1,4 +1,4 @@
-import { scansPath } from '../kit/signal-scan/account.js';
+import { syntaxOf } from '../kit/signal-scan/syntax.js';
 import type { AccountedLines, Accounting, CapacityParser, Coverage, SetParseResult, SourceFile, Unfollowed } from '../parser.js';
 import { poolCommands } from './pool-commands.js';
 import type { PoolClass, PoolCommand } from './pool-commands.js';
@@ -8,6 +8,9 @@ import { variablesOf } from './variables.js';
 // A cloud CLI named before a word of its pool or scaling commands, on one line: most texts have none.
 const HINT = /\b(?:gcloud|az|eksctl|aws|kubectl)\b[^\n]*\b(?:container|aks|create|scale|eks|autoscaling|patch)\b/;
 const SCRIPT = /\.(?:sh|bash|zsh|ksh|ps1|psm1|rc|env|envrc|mk)$|(?:^|\/)(?:GNUmakefile|[Mm]akefile|\.env[\w.-]*|\.envrc)$/;
+// Where such commands are written: scripts and Makefiles, CI workflows and Ansible tasks (YAML),
+// Justfiles. Other paths are never fetched for this reader (a model's weights, say).
+const WRITTEN_IN = (path: string): boolean => SCRIPT.test(path) || /(?:^|\/)\.?[Jj]ustfile$/.test(path) || syntaxOf(path).kind === 'yaml';
 const isMake = (path: string) => /(?:^|\/)(?:GNUmakefile|[Mm]akefile)$|\.mk$/.test(path);
 
 /**
@@ -23,7 +26,7 @@ const isMake = (path: string) => /(?:^|\/)(?:GNUmakefile|[Mm]akefile)$|\.mk$/.te
  */
 export const cliScriptParser: CapacityParser = {
   id: 'cli-scripts',
-  acceptsPath: scansPath,
+  acceptsPath: WRITTEN_IN,
   mightContain: (_path, text) => HINT.test(text),
   parse: (path, text) => readScripts([{ path, text }]),
   parseSet: (files) => readScripts(files),
