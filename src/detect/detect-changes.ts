@@ -1,4 +1,4 @@
-import { MAX_FILE_CHARS, describeSize, diagnostic } from '../domain/index.js';
+import { MAX_FILE_CHARS, diagnostic } from '../domain/index.js';
 import { mapLimit } from '../util/map-limit.js';
 import type { CapacityChange, CapacityDecl, ChangeSet, Diagnostic, FileCoverage, TreeReader } from '../domain/index.js';
 import { renderCharts } from './helm/chart-render.js';
@@ -21,6 +21,7 @@ import { byPosition } from './match-decls.js';
 import { combine, merge } from './merge-results.js';
 import type { CapacityParser, Coverage, ParseResult, SetParseResult, SourceFile } from './parser.js';
 import { PARSERS } from './registry.js';
+import { oversize, readReferences } from './referenced-files.js';
 import { withSaneCounts } from './sane-counts.js';
 import { linkSideSharing } from './gpu-sharing/sharing-scan.js';
 import { readers } from './side-readers.js';
@@ -45,30 +46,6 @@ export interface DetectedChanges {
 const READ_CONCURRENCY = 8;
 
 export { MAX_FILE_CHARS };
-
-/**
- * A file too large to read is reported, never silently skipped: a changed one whatever it holds
- * (unread as a whole, it is not judged by a part), an unchanged one read beside it when it could
- * hold capacity. Documentation, lock files and binaries, which nothing applies (the floor's rule,
- * `mayBeApplied`), are not read over the limit, and nothing is said: a 2 MB package-lock.json is no
- * capacity, and the App does not download it either.
- */
-function oversize(path: string, text: string, parsers: readonly CapacityParser[], changed: boolean): ParseResult {
-  if (!mayBeApplied(path)) return EMPTY;
-  if (!changed && !parsers.some((p) => p.mightContain(path, text))) return EMPTY;
-  return {
-    decls: [],
-    diagnostics: [
-      diagnostic(
-        path,
-        null,
-        'error',
-        `${describeSize(text.length)}, over the ${describeSize(MAX_FILE_CHARS)} gpu-justify reads: its GPU capacity was not checked`,
-      ),
-    ],
-    unresolved: [],
-  };
-}
 
 /**
  * Reads each changed path at base and head (through the ports, so this stays free of I/O
@@ -379,44 +356,5 @@ async function detectDirectory(
       diagnostics: [diagnostic(files[0]?.path ?? dir, null, 'error', `${parser.id} parser failed: ${message}`)],
       unresolved: [],
     };
-  }
-}
-
-// A kustomization names its bases and patch files; a chain of overlays is short.
-const MAX_REFERENCED_FILES = 64;
-
-/** Adds the files the set's files name (and those they name), as far as they exist on this side. */
-async function readReferences(
-  reader: TreeReader,
-  mayExist: Sides['mayExist'],
-  parser: CapacityParser,
-  files: SourceFile[],
-  tooLarge: ParseResult[],
-): Promise<void> {
-  const seen = new Set(files.map((f) => f.path));
-  const queue = [...files];
-  let added = 0;
-  while (queue.length > 0 && added < MAX_REFERENCED_FILES) {
-    const file = queue.shift() as SourceFile;
-    let refs: string[] = [];
-    try {
-      refs = (parser.references as (f: SourceFile) => string[])(file);
-    } catch {
-      // Parsers must not throw; one that does only loses its references.
-    }
-    for (const path of refs) {
-      if (seen.has(path) || added >= MAX_REFERENCED_FILES) continue;
-      seen.add(path);
-      const text = (await mayExist(path)) ? await reader.read(path) : null;
-      if (text === null) continue;
-      added++;
-      if (text.length > MAX_FILE_CHARS) {
-        tooLarge.push(oversize(path, text, [parser], false));
-        continue;
-      }
-      const ref = { path, text };
-      files.push(ref);
-      queue.push(ref);
-    }
   }
 }
