@@ -8,6 +8,8 @@
  * (test/detect/variants/), a table of rewrite × outcome (same, not followed, SILENT MISS, WRONG
  * COUNT), the pairs that were not the same, each marked when it is listed as expected to fail, and
  * how many variants of negative controls ended as anything but "no change" (false alarms).
+ * `--variants --case <text> --rewrite <text>` keeps the pairs whose case id and rewrite id contain
+ * the texts (either may be given alone), for a quick run over one class.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -100,7 +102,10 @@ async function printVariants(): Promise<void> {
   // Negative controls (no change expected, by the case and the rewrite) reported as anything else.
   const alarms = new Map<string, number>();
   let controls = 0;
-  for (const [c, rewrite] of allPairs()) {
+  const caseText = optionValue('--case');
+  const rewriteText = optionValue('--rewrite');
+  const pairs = allPairs().filter(([c, rewrite]) => c.id.includes(caseText ?? '') && rewrite.id.includes(rewriteText ?? ''));
+  for (const [c, rewrite] of pairs) {
     const run = await runVariant(c, rewrite);
     if (run === null) continue;
     runs += 1;
@@ -122,7 +127,10 @@ async function printVariants(): Promise<void> {
         listed ? 'listed' : '',
       ]);
   }
-  const table = [...counts].map(([id, n]) => [id, `${n.same}`, `${n['not-followed']}`, `${n['silent-miss']}`, `${n.wrong}`, `${n.listed}`]);
+  const ran = new Set(pairs.map(([, r]) => r.id));
+  const table = [...counts]
+    .filter(([id]) => ran.has(id))
+    .map(([id, n]) => [id, `${n.same}`, `${n['not-followed']}`, `${n['silent-miss']}`, `${n.wrong}`, `${n.listed}`]);
   const total = (k: 'same' | 'not-followed' | 'silent-miss' | 'wrong' | 'listed') => [...counts.values()].reduce((sum, n) => sum + n[k], 0);
   table.push([
     '**all**',
@@ -140,5 +148,12 @@ async function printVariants(): Promise<void> {
   process.stdout.write(
     `\nFalse alarms on variants of negative controls (no change expected, not reported as such): ${[...alarms.values()].reduce((a, b) => a + b, 0)} of ${controls}${alarmed ? ` (${alarmed})` : ''}\n`,
   );
-  process.stdout.write(`${runs} variants of ${new Set(allPairs().map(([c]) => c.id)).size} cases under ${REWRITES.length} rewrites\n`);
+  process.stdout.write(
+    `${runs} variants of ${new Set(pairs.map(([c]) => c.id)).size} cases under ${new Set(pairs.map(([, r]) => r.id)).size} rewrites\n`,
+  );
+}
+
+function optionValue(name: string): string | undefined {
+  const at = process.argv.indexOf(name);
+  return at === -1 ? undefined : process.argv[at + 1];
 }
