@@ -2,7 +2,7 @@ import type { RealCase } from './real-case.js';
 
 /**
  * Real cases (real-cases.ts) on the node-pool APIs of cluster managers and node autoprovisioners:
- * Gardener Shoots' worker pools (as written and through a kustomize overlay); Karpenter on Azure (AKS
+ * Gardener Shoots' worker pools (as written, through a kustomize overlay, and as a Kyma Runtime passes them on); Karpenter on Azure (AKS
  * node auto-provisioning), whose requirements name GPUs by the VM SKU's labels; Deckhouse NodeGroups,
  * whose machines are those of an instance class that may sit in another file.
  */
@@ -62,6 +62,35 @@ export const NODE_POOL_API_CASES: readonly RealCase[] = [
     edits: [['base/shoot.yaml', 'maximum: 2', 'maximum: 4']],
     expect: [],
     why: 'provider-local machines are pods of the seed: no GPU',
+  },
+  // kyma-project/kyma-infrastructure-manager docs/adr/assets/runtime-examples/aws.yaml: a Kyma Runtime whose
+  // spec.shoot.provider.workers KIM turns into the Shoot aws-full (worker-0: m6i.large, 3 to 20 over 3 zones).
+  {
+    id: 'kyma Runtime aws-full: worker-0 machine type m6i.large → g6.12xlarge',
+    target: 'gardener/kyma-runtime-aws.yaml',
+    edits: [['kyma-runtime-aws.yaml', 'type: m6i.large', 'type: g6.12xlarge']],
+    expect: [['gardener-worker', 'aws-full/worker-0', 0, 80]],
+    why: 'up to 20 machines of g6.12xlarge with 4 L4 each: 80',
+  },
+  {
+    id: 'kyma Runtime aws-full: additionalWorkers pool of 2 p5.48xlarge added',
+    target: 'gardener/kyma-runtime-aws.yaml',
+    edits: [
+      [
+        'kyma-runtime-aws.yaml',
+        '      workers:\n',
+        '      additionalWorkers:\n        - name: h100\n          machine:\n            type: p5.48xlarge\n          zones: [eu-central-1a]\n          minimum: 0\n          maximum: 2\n      workers:\n',
+      ],
+    ],
+    expect: [['gardener-worker', 'aws-full/h100', 0, 16]],
+    why: 'a second pool of up to 2 p5.48xlarge with 8 H100 each: 16',
+  },
+  {
+    id: 'kyma Runtime aws-full: worker-0 maximum 20 → 30 (negative control)',
+    target: 'gardener/kyma-runtime-aws.yaml',
+    edits: [['kyma-runtime-aws.yaml', 'maximum: 20', 'maximum: 30']],
+    expect: [],
+    why: 'm6i.large has no GPU',
   },
   // Azure/karpenter-provider-azure examples/v1/general-purpose.yaml: a NodePool of the D family, limits commented out.
   {

@@ -101,4 +101,32 @@ describe('Gardener Shoot workers', () => {
     ]);
     expect(changeRows(await detectPr(base, { [FILE]: shoot().replace('maximum: 5', 'maximum: 9') }))).toEqual([]);
   });
+
+  it("reads a Kyma Runtime's workers and additionalWorkers as those of the Shoot it names", () => {
+    const runtime = `apiVersion: infrastructuremanager.kyma-project.io/v1
+kind: Runtime
+metadata:
+  name: runtime-id
+spec:
+  shoot:
+    name: ml
+    provider:
+      type: aws
+      workers:
+      - name: cpu
+        machine:
+          type: m6i.large
+        minimum: 3
+        maximum: 20
+      additionalWorkers:
+      - name: gpu
+        machine:
+          type: g6.12xlarge
+        minimum: 0
+        maximum: 3
+`;
+    expect(gardenerShootParser.parse(FILE, runtime).decls.map((d) => [d.kind, d.name, d.gpus, d.gpuModel])).toEqual([
+      ['gardener-worker', 'ml/gpu', 12, 'L4'],
+    ]);
+  });
 });

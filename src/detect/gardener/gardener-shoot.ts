@@ -8,14 +8,18 @@ import { workerGpus } from './gardener-worker-gpus.js';
 
 const KIND = 'gardener-worker' as const;
 const API = /^core\.gardener\.cloud\//;
-const MARKERS = /core\.gardener\.cloud\//;
+// Kyma Infrastructure Manager's Runtime carries a Shoot's provider, whose pools it passes to Gardener as written.
+const KYMA_API = /^infrastructuremanager\.kyma-project\.io\//;
+const MARKERS = /core\.gardener\.cloud\/|infrastructuremanager\.kyma-project\.io\//;
 
 /**
  * Gardener Shoots (`core.gardener.cloud` Shoot): each entry of `spec.provider.workers` is a worker
  * pool the cluster-autoscaler grows up to `maximum` machines in all, spread over its zones
  * (Gardener, "Shoot API": minimum and maximum are divided among the zones), each machine with the
  * GPUs of its `machine.type` and, on GCP, those its `providerConfig.gpu` attaches. A pool is named
- * `<shoot>/<worker>`: worker names repeat from one Shoot to the next.
+ * `<shoot>/<worker>`: worker names repeat from one Shoot to the next. A Kyma `Runtime`
+ * (infrastructuremanager.kyma-project.io) is read the same way: its `spec.shoot.provider` holds
+ * `workers` and `additionalWorkers` of Gardener's shape, made into the Shoot `spec.shoot.name`.
  */
 export const gardenerShootParser = yamlParser('gardener-shoot', MARKERS, (path, text) => {
   const found = new Findings(path);
@@ -23,21 +27,32 @@ export const gardenerShootParser = yamlParser('gardener-shoot', MARKERS, (path, 
   found.diagnostics.push(...scan.diagnostics);
   for (const m of scan.manifests) {
     if (m.kind === 'Shoot' && API.test(m.apiVersion ?? '')) readShoot(m, found);
+    if (m.kind === 'Runtime' && KYMA_API.test(m.apiVersion ?? '')) readRuntime(m, found);
   }
   return found.result(text);
 });
 
 function readShoot(m: Manifest, found: Findings): void {
-  const provider = mapGet(mapGet(m.root, 'spec'), 'provider');
-  const type = readString(mapGet(provider, 'type'), m.ctx);
-  const cloud = type !== null && 'value' in type ? type.value : null;
-  for (const worker of seqItems(mapGet(provider, 'workers'))) readWorker(m, worker, cloud, found);
+  readProvider(m, mapGet(mapGet(m.root, 'spec'), 'provider'), m.name ?? '(unnamed)', ['workers'], found);
 }
 
-function readWorker(m: Manifest, worker: unknown, cloud: string | null, found: Findings): void {
+function readRuntime(m: Manifest, found: Findings): void {
+  const shoot = mapGet(mapGet(m.root, 'spec'), 'shoot');
+  const shootName = readString(mapGet(shoot, 'name'), m.ctx);
+  const name = shootName !== null && 'value' in shootName ? shootName.value : (m.name ?? '(unnamed)');
+  readProvider(m, mapGet(shoot, 'provider'), name, ['workers', 'additionalWorkers'], found);
+}
+
+function readProvider(m: Manifest, provider: unknown, shoot: string, lists: readonly string[], found: Findings): void {
+  const type = readString(mapGet(provider, 'type'), m.ctx);
+  const cloud = type !== null && 'value' in type ? type.value : null;
+  for (const list of lists) for (const worker of seqItems(mapGet(provider, list))) readWorker(m, worker, shoot, cloud, found);
+}
+
+function readWorker(m: Manifest, worker: unknown, shoot: string, cloud: string | null, found: Findings): void {
   const line = nodeLine(worker, m.ctx.lc) ?? m.line;
   const workerName = readString(mapGet(worker, 'name'), m.ctx);
-  const name = `${m.name ?? '(unnamed)'}/${workerName !== null && 'value' in workerName ? workerName.value : '(unnamed)'}`;
+  const name = `${shoot}/${workerName !== null && 'value' in workerName ? workerName.value : '(unnamed)'}`;
   const where = `Gardener Shoot worker ${name}`;
   const perMachine = workerGpus(worker, cloud, m.ctx, line);
   if (perMachine.kind === 'cpu') return;
