@@ -73,6 +73,9 @@ describe('Deckhouse NodeGroup', () => {
   it('reports a raised bound of a group read with its class', async () => {
     const base = { [FILE]: group() + awsClass('g5.12xlarge') };
     const head = { [FILE]: group({ max: 5 }) + awsClass('g5.12xlarge') };
-    expect(changeRows(await detectPr(base, head))).toEqual([['deckhouse-nodegroup', 'gpu', 16, 40, 'A10G', FILE, 12]]);
+    const r = await detectPr(base, head);
+    expect(changeRows(r)).toEqual([['deckhouse-nodegroup', 'gpu', 16, 40, 'A10G', FILE, 12]]);
+    // The class's GPU machine type is read with the group, no stray GPU name for the floor.
+    expect(r.coverage.map((c) => [c.file, c.state])).toEqual([[FILE, 'read']]);
   });
 });

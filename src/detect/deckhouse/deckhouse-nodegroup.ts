@@ -3,6 +3,8 @@ import { PRIMARY_GPU_RESOURCE } from '../kit/gpu-resources.js';
 import { readManifests } from '../kit/manifests.js';
 import type { Manifest } from '../kit/manifests.js';
 import { Findings, yamlParser } from '../kit/parser-kit.js';
+import { accountedOf } from '../parser.js';
+import type { AccountedLines } from '../parser.js';
 import { mapGet, nodeLine, nodeSource, seqItems } from '../kit/yaml-nodes.js';
 import { classGpus, isInstanceClass } from './deckhouse-instance-class.js';
 import type { ClassGpus } from './deckhouse-instance-class.js';
@@ -24,16 +26,22 @@ export const deckhouseNodeGroupParser = yamlParser('deckhouse-nodegroup', MARKER
   found.diagnostics.push(...scan.diagnostics);
   const classes = new Map<string, Manifest>();
   for (const m of scan.manifests) if (isInstanceClass(m) && m.name !== null) classes.set(`${m.kind ?? ''}/${m.name}`, m);
+  const read: AccountedLines[] = [];
   for (const m of scan.manifests) {
-    if (m.kind === 'NodeGroup' && (m.apiVersion ?? '').startsWith('deckhouse.io/')) readGroup(m, classes, found);
+    if (m.kind !== 'NodeGroup' || !(m.apiVersion ?? '').startsWith('deckhouse.io/')) continue;
+    const cls = readGroup(m, classes, found);
+    // The class a group of this file was read with is read too: its machine type is no stray GPU name.
+    if (cls !== null) read.push({ file: path, from: cls.line, to: cls.line, object: true });
   }
-  return found.result(text);
+  const result = found.result(text);
+  return { ...result, accounted: [...accountedOf(result), ...read] };
 });
 
-function readGroup(m: Manifest, classes: ReadonlyMap<string, Manifest>, found: Findings): void {
+/** Reads one group; returns the instance class of the file it was read with, if any. */
+function readGroup(m: Manifest, classes: ReadonlyMap<string, Manifest>, found: Findings): Manifest | null {
   const spec = mapGet(m.root, 'spec');
   const cloud = mapGet(spec, 'cloudInstances');
-  if (cloud === undefined || cloud === null) return;
+  if (cloud === undefined || cloud === null) return null;
   const name = m.name ?? '(unnamed)';
   const where = `Deckhouse NodeGroup ${name}`;
   const ref = mapGet(cloud, 'classReference');
@@ -52,14 +60,14 @@ function readGroup(m: Manifest, classes: ReadonlyMap<string, Manifest>, found: F
       needs: `its machines are of the instance class ${named}, which is not in this file: declare the class in the same file as its NodeGroup, or check its machine type by hand`,
       fingerprint: JSON.stringify([nodeSource(mapGet(spec, 'nodeType'), m.ctx.text), nodeSource(cloud, m.ctx.text)]),
     });
-    return;
+    return null;
   }
   const perMachine: ClassGpus = classGpus(cls);
-  if (perMachine.kind === 'cpu') return;
+  if (perMachine.kind === 'cpu') return cls;
   if (perMachine.kind === 'unknown') {
     found.note(refLine, 'warning', `${where}: its instance class ${key ?? ''} ${perMachine.why}; its GPUs are not counted`);
     found.unknown(KIND, name, refLine);
-    return;
+    return cls;
   }
   const max = readWholeCount(mapGet(cloud, 'maxPerZone'), m.ctx, refLine);
   const zones = seqItems(mapGet(cloud, 'zones'));
@@ -69,7 +77,7 @@ function readGroup(m: Manifest, classes: ReadonlyMap<string, Manifest>, found: F
     const line = max?.line ?? refLine;
     found.note(line, 'warning', `${where} ${why}; with ${perMachine.gpus} GPUs per machine its GPUs are not counted`);
     found.unknown(KIND, name, line);
-    return;
+    return cls;
   }
   const machines = max.value * zones.length;
   const gpus = machines * perMachine.gpus;
@@ -90,4 +98,5 @@ function readGroup(m: Manifest, classes: ReadonlyMap<string, Manifest>, found: F
       },
     ],
   });
+  return cls;
 }
