@@ -145,25 +145,6 @@ export const NODE_POOL_API_CASES: readonly RealCase[] = [
     why: 'twice the machines per zone, each of the instance class DVPInstanceClass/worker, which is not in the file: its GPUs cannot be told',
   },
   {
-    id: 'deckhouse e2e-worker-100: classReference to an AWSInstanceClass of g5.12xlarge in the same file',
-    target: 'deckhouse/ca-scale-from-zero-nodegroup-100.yaml',
-    edits: [
-      [
-        'ca-scale-from-zero-nodegroup-100.yaml',
-        '    classReference:\n      kind: DVPInstanceClass\n      name: worker\n',
-        '    zones: [eu-central-1a, eu-central-1b]\n    classReference:\n      kind: AWSInstanceClass\n      name: gpu\n',
-      ],
-      [
-        'ca-scale-from-zero-nodegroup-100.yaml',
-        '        effect: NoExecute\n',
-        '        effect: NoExecute\n---\napiVersion: deckhouse.io/v1\nkind: AWSInstanceClass\nmetadata:\n  name: gpu\nspec:\n  instanceType: g5.12xlarge\n',
-      ],
-    ],
-    expect: [['deckhouse-nodegroup', 'e2e-worker-100', 0, 24]],
-    partial: true,
-    why: 'up to 3 machines in each of 2 zones, g5.12xlarge with 4 A10G each: 3 × 2 × 4 = 24; before, the class was DVPInstanceClass/worker in another file, so what the group had is not known and the file is not followed',
-  },
-  {
     id: 'deckhouse e2e-worker-100: taint value worker-100 → worker-200 (negative control)',
     target: 'deckhouse/ca-scale-from-zero-nodegroup-100.yaml',
     edits: [['ca-scale-from-zero-nodegroup-100.yaml', 'value: "worker-100"', 'value: "worker-200"']],
