@@ -4,7 +4,9 @@ import { cliScriptParser } from './cli-scripts/index.js';
 import { capiParser } from './cluster-api/index.js';
 import { clusterToolkitParser } from './cluster-toolkit/index.js';
 import { coreWeaveNodePoolParser } from './coreweave/index.js';
+import { deckhouseNodeGroupParser } from './deckhouse/index.js';
 import { eksctlParser } from './eksctl/index.js';
+import { gardenerShootParser } from './gardener/index.js';
 import { gkeClusterAutoprovisioningParser, gkeComputeClassParser, gkeNodePoolParser } from './gke/index.js';
 import { gpuSharingParser } from './gpu-sharing/index.js';
 import { helmValuesParser } from './helm/index.js';
@@ -44,6 +46,8 @@ const MANIFEST_PARSERS: readonly CapacityParser[] = [
   gkeComputeClassParser,
   kaiQueueParser,
   volcanoQueueParser,
+  gardenerShootParser,
+  deckhouseNodeGroupParser,
 ];
 
 /** Every capacity format the detector knows; a new format is one more entry. */

@@ -17,6 +17,8 @@ export type CapacityKind =
   | 'oci-node-pool'
   | 'kai-queue'
   | 'volcano-queue'
+  | 'gardener-worker'
+  | 'deckhouse-nodegroup'
   | 'gpu-sharing';
 
 /** One GPU quantity inside a declaration, e.g. one flavor's nominalQuota of nvidia.com/gpu. */

@@ -28,6 +28,8 @@ const KIND_LABEL: Record<CapacityChange['kind'], string> = {
   'oci-node-pool': 'OKE node pool',
   'kai-queue': 'KAI Scheduler Queue',
   'volcano-queue': 'Volcano Queue',
+  'gardener-worker': 'Gardener Shoot worker pool',
+  'deckhouse-nodegroup': 'Deckhouse NodeGroup',
   'gpu-sharing': 'GPU sharing',
 };
 

@@ -18,6 +18,8 @@ export const POOL_LABELS: Partial<Record<CapacityKind, string>> = {
   'sagemaker-hyperpod-group': 'sagemaker.amazonaws.com/instance-group-name',
   // CKS labels each node with the Node Pool it belongs to.
   'coreweave-nodepool': 'compute.coreweave.com/node-pool',
+  // Deckhouse's node-manager labels each node with its NodeGroup.
+  'deckhouse-nodegroup': 'node.deckhouse.io/group',
 };
 
 /** What to ask Prometheus about a change: its ClusterQueue or its node pool; null when neither applies. */

@@ -3,6 +3,7 @@ import type { DetectedChanges } from '../../src/detect/detect-changes.js';
 import { detectPr, edited, loadReal } from './real-fixtures.js';
 import { MACHINE_SCALER_CASES } from './real-cases-machine-scalers.js';
 import { MODULE_CASES } from './real-cases-modules.js';
+import { NODE_POOL_API_CASES } from './real-cases-node-pool-apis.js';
 import { PROGRAM_CASES } from './real-cases-programs.js';
 import { REPO_CASES } from './real-cases-repos.js';
 import { SCRIPT_CASES } from './real-cases-scripts.js';
@@ -73,4 +74,5 @@ export const REAL_CASES: readonly RealCase[] = [
   ...MACHINE_SCALER_CASES,
   ...PROGRAM_CASES,
   ...SCRIPT_CASES,
+  ...NODE_POOL_API_CASES,
 ];

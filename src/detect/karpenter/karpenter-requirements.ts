@@ -17,6 +17,31 @@ export interface GpuRequirements {
 const PREFIXES = ['karpenter.k8s.aws/', 'eks.amazonaws.com/'];
 const keyIs = (key: string, suffix: string) => PREFIXES.some((p) => key === p + suffix);
 
+// Karpenter on Azure (AKS node auto-provisioning) names the same dimensions after the VM SKU
+// (Azure/karpenter-provider-azure, pkg/apis/v1beta1/labels.go: sku-name, sku-family, sku-series,
+// sku-gpu-name, sku-gpu-manufacturer, sku-gpu-count).
+const AZURE = 'karpenter.azure.com/';
+// The N families and series (NC, ND, NV, NCads_H100_v5 …) are Azure's GPU VMs.
+const AZURE_GPU_FAMILY = /^n/i;
+
+/** A requirement on a GPU dimension (count, memory, maker) that some GPU instance meets. */
+function admitsGpu(operator: string, values: readonly string[]): boolean {
+  if (operator === 'Exists') return true;
+  if (operator === 'Gt') return values.length > 0;
+  if (operator === 'In') return values.some((v) => v !== '0' && v !== '');
+  return false;
+}
+
+function readAzure(dimension: string, operator: string, values: readonly string[], out: GpuRequirements): void {
+  const isIn = operator === 'In';
+  if (dimension === 'sku-name' && isIn) out.types.push(...values);
+  else if (dimension === 'sku-gpu-name' && isIn) out.gpuNames.push(...values);
+  else if (dimension === 'sku-gpu-name' || dimension === 'sku-gpu-count' || dimension === 'sku-gpu-manufacturer') {
+    if (admitsGpu(operator, values)) out.allowsGpu = true;
+  } else if ((dimension === 'sku-family' || dimension === 'sku-series') && isIn && values.some((v) => AZURE_GPU_FAMILY.test(v)))
+    out.allowsGpu = true;
+}
+
 /**
  * `text` is the original (unmasked) source: a templated value such as `"${instance_type}"` is
  * masked in the parse, and is kept as the expression it was, never as the mask.
@@ -38,6 +63,9 @@ export function readRequirements(requirements: unknown, text?: string): GpuRequi
       if (operator === 'Exists' || (operator === 'Gt' && values.length > 0) || (isIn && values.some((v) => Number(v) > 0)))
         out.allowsGpu = true;
     } else if (keyIs(key, 'instance-category') && isIn && values.some((v) => v === 'g' || v === 'p')) out.allowsGpu = true;
+    else if (keyIs(key, 'instance-gpu-manufacturer') || keyIs(key, 'instance-gpu-memory')) {
+      if (admitsGpu(operator, values)) out.allowsGpu = true;
+    } else if (key.startsWith(AZURE)) readAzure(key.slice(AZURE.length), operator, values, out);
   }
   if (out.families.some(looksLikeGpuFamily) || out.types.some(looksLikeGpuType) || out.gpuNames.length > 0) out.allowsGpu = true;
   return out;

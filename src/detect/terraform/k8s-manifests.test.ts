@@ -133,3 +133,22 @@ describe('the terraform-manifests reader', () => {
     expect(parser?.mightContain('main.tf', nodePool('"2"'))).toBe(true);
   });
 });
+
+describe('a manifest written in HCL, read as YAML', () => {
+  it('keeps an HCL string a string where YAML 1.1 would read it otherwise (N, on, 010)', async () => {
+    const pool = (family: string) =>
+      nodePool('"8"')
+        .replace('  count = var.enable_gpu ? 1 : 0\n', '')
+        .replace(/gpu[_-]nodepool/g, 'batch')
+        .replace('"nvidia.com/gpu" = "8"', '"memory" = "64Gi"')
+        .replace(
+          '{ key = "eks.amazonaws.com/instance-family", operator = "In", values = ["g4dn"] },',
+          `{ key = "karpenter.azure.com/sku-family", operator = "In", values = ["${family}"] },`,
+        );
+    const r = await detectPr({ [NODEPOOL_TF]: pool('D') }, { [NODEPOOL_TF]: pool('N') });
+    // Azure's N family is its GPU VMs: with no GPU limit the pool is unbounded, never a CPU pool.
+    expect(r.coverage.find((c) => c.file === NODEPOOL_TF)?.state).toBe('not-followed');
+    const cpu = await detectPr({ [NODEPOOL_TF]: pool('D') }, { [NODEPOOL_TF]: pool('F') });
+    expect(cpu.coverage.find((c) => c.file === NODEPOOL_TF)?.state, JSON.stringify(cpu.coverage)).not.toBe('not-followed');
+  });
+});

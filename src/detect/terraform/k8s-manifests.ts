@@ -173,7 +173,9 @@ function readObject(
   inner: readonly CapacityParser[],
 ): void {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return;
-  const text = stringify(value);
+  // Written as YAML 1.1, as the manifest readers read it (kube-yaml.ts): a string such as "N" or "010"
+  // stays quoted, never read back as false or 8.
+  const text = stringify(value, { version: '1.1' });
   // A YAML path: the manifest readers take plain YAML by its extension.
   const alias = `${file}#${address}.yaml`;
   const lines = lineMapper(text, loc, at);

@@ -1,0 +1,80 @@
+import { readString, readWholeCount } from '../kit/counts.js';
+import { namesGpu } from '../kit/gpu-signal.js';
+import { acceleratorModel } from '../kit/gpu-types/index.js';
+import type { NodeContext } from '../kit/manifests.js';
+import { classifyTypes } from '../kit/node-types.js';
+import { isNode } from 'yaml';
+import { mapGet, nodeLine } from '../kit/yaml-nodes.js';
+
+/** The GPUs on one machine of a worker pool, or why they cannot be told. */
+export type WorkerGpus =
+  { kind: 'cpu' } | { kind: 'gpu'; gpus: number; model: string | null; label: string } | { kind: 'unknown'; line: number; why: string };
+
+// The providers whose machine types the cloud catalog (kit/gpu-types) lists: a type it does not
+// take for a GPU type is a CPU type there. Other providers (OpenStack, Alicloud, STACKIT, IronCore,
+// Hetzner …) name their machine types in the CloudProfile, so a GPU machine may have any name.
+const CATALOG_PROVIDERS = new Set(['aws', 'gcp', 'azure']);
+// gardener-extension-provider-local's machines are pods of the seed: never GPUs.
+const NO_GPU_PROVIDERS = new Set(['local']);
+
+/**
+ * Reads a worker's GPUs per machine as the provider extension builds its machines:
+ * `machine.type` from the cloud's catalog, and on GCP the accelerators the worker's
+ * `providerConfig.gpu` attaches (gardener-extension-provider-gcp, "WorkerConfig": `acceleratorType`
+ * and `count` per node, also given for the a2/g2 types whose GPUs are built in). A machine type
+ * the catalog cannot tell, on a provider whose types it does not list, is unknown as soon as the
+ * worker names a GPU anywhere (its type, labels, taints, provider config).
+ */
+export function workerGpus(worker: unknown, provider: string | null, ctx: NodeContext, fallbackLine: number): WorkerGpus {
+  const typeNode = mapGet(mapGet(worker, 'machine'), 'type');
+  const typeLine = nodeLine(typeNode, ctx.lc) ?? fallbackLine;
+  const type = readString(typeNode, ctx);
+  const attached = attachedGpus(worker, ctx, fallbackLine);
+  if (attached.kind === 'unknown') return attached;
+  if (type === null || 'template' in type) {
+    if (!namesGpuIn(worker) && attached.kind === 'none') return { kind: 'cpu' };
+    const why = type === null ? 'has no machine.type' : `has the machine type ${type.template}, unknown until rendered`;
+    return { kind: 'unknown', line: typeLine, why };
+  }
+  const info = classifyTypes([type.value]);
+  if (info.kind === 'unknown-gpu') return { kind: 'unknown', line: typeLine, why: `machine type ${type.value} is not in the GPU catalog` };
+  const builtIn = info.kind === 'gpu' ? { gpus: info.gpusPerNode, model: info.gpuModel } : null;
+  if (attached.kind === 'gpu') {
+    // The a2/g2 types repeat their built-in GPUs here; a machine never has fewer than its type's.
+    const gpus = Math.max(attached.gpus, builtIn?.gpus ?? 0);
+    return { kind: 'gpu', gpus, model: attached.model ?? builtIn?.model ?? null, label: `${type.value} + ${attached.label}` };
+  }
+  if (builtIn !== null) return { kind: 'gpu', gpus: builtIn.gpus, model: builtIn.model, label: type.value };
+  const cloud = (provider ?? '').toLowerCase();
+  if (CATALOG_PROVIDERS.has(cloud) || NO_GPU_PROVIDERS.has(cloud)) return { kind: 'cpu' };
+  if (!namesGpuIn(worker)) return { kind: 'cpu' };
+  const on = provider === null ? 'a provider the Shoot does not name' : `provider ${provider}`;
+  return {
+    kind: 'unknown',
+    line: typeLine,
+    why: `machine type ${type.value} of ${on} names GPUs its CloudProfile counts, which the review does not read`,
+  };
+}
+
+type Attached =
+  { kind: 'none' } | { kind: 'gpu'; gpus: number; model: string | null; label: string } | { kind: 'unknown'; line: number; why: string };
+
+/** GCP's `providerConfig.gpu`: `count` accelerators of `acceleratorType` on every machine. */
+function attachedGpus(worker: unknown, ctx: NodeContext, fallbackLine: number): Attached {
+  const gpu = mapGet(mapGet(worker, 'providerConfig'), 'gpu');
+  if (gpu === undefined || gpu === null) return { kind: 'none' };
+  const line = nodeLine(gpu, ctx.lc) ?? fallbackLine;
+  const count = readWholeCount(mapGet(gpu, 'count'), ctx, line);
+  if (count === null) return { kind: 'unknown', line, why: 'providerConfig.gpu has no count' };
+  if (!count.ok) return { kind: 'unknown', line: count.line, why: `providerConfig.gpu.count ${count.why}` };
+  if (count.value === 0) return { kind: 'none' };
+  const accelerator = readString(mapGet(gpu, 'acceleratorType'), ctx);
+  const name = accelerator !== null && 'value' in accelerator ? accelerator.value : null;
+  const model = name === null ? null : acceleratorModel(name);
+  return { kind: 'gpu', gpus: count.value, model, label: `${count.value} × ${name ?? 'accelerator'}` };
+}
+
+/** True when a key or value of the worker names a GPU; its comments do not count. */
+function namesGpuIn(worker: unknown): boolean {
+  return isNode(worker) && namesGpu(JSON.stringify(worker.toJSON()));
+}

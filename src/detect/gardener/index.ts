@@ -1,0 +1,2 @@
+/** Gardener Shoots' worker pools. */
+export { gardenerShootParser } from './gardener-shoot.js';
