@@ -86,6 +86,8 @@ async function run(): Promise<BenchResult> {
     GPU_JUSTIFY_REVIEW_WORKERS: String(WORKERS),
     GPU_JUSTIFY_REVIEW_DEADLINE_SECONDS: String(DEADLINE_SECONDS),
     TEST_LOOP_REPORT_MS: '250',
+    // BENCH_CPU_PROF_DIR: the App process and its review workers write CPU profiles there.
+    ...(process.env['BENCH_CPU_PROF_DIR'] ? { TEST_CPU_PROF_DIR: process.env['BENCH_CPU_PROF_DIR'] } : {}),
   });
   const pinger = new Worker(new URL('./pinger.ts', import.meta.url), { workerData: { url: app.url, everyMs: PING_EVERY_MS } });
   const ready = new Promise<void>((resolve) => pinger.once('message', () => resolve()));

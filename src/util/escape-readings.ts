@@ -9,6 +9,7 @@
  */
 
 import { itemAt } from './indexed.js';
+import { quotingReadings } from './quoting-readings.js';
 
 /** One reading: its text, and for each of its UTF-16 units the original span `[start, end)`. */
 export interface Reading {
@@ -257,7 +258,19 @@ export function readings(text: string): Reading[] {
   // indentation after them (every reading would double the cost of redacting a long comment).
   let plain = out[0] ?? identity(text);
   for (let d = 0; d < MAX_DEPTH; d++) plain = decodeOnce(plain);
+  // Quoting that doubles a quote or reopens it (YAML, CSV, a shell command) and hex dumps with
+  // separators, read off the text as written and as plainly decoded (quoting-readings.ts).
+  // Quotes are read off every reading (an escape may hide one), dumps off the text and its plain
+  // decoding; all but the dumps are read, as the text is, for a secret split over two lines.
   const lined = new Set([text, plain.text]);
+  const quoted = out.flatMap((r) => quotingReadings(r, r === out[0]));
+  if (plain.text !== text) quoted.push(...quotingReadings(plain, true));
+  for (const q of quoted) {
+    if (seen.has(q.text)) continue;
+    seen.add(q.text);
+    out.push(q);
+    if (!q.text.includes('\0')) lined.add(q.text);
+  }
   for (const r of [...out]) {
     const visible = left(r, DRAWS_NOTHING_G);
     const wrapped = lined.has(r.text);

@@ -68,6 +68,9 @@ export function secretForms(secret: string): string[] {
   add(twice);
   add(twice.replace(/=+$/, ''));
   for (const core of base64Inside(b64(secret))) add(core);
+  // Base64 of the secret as a JSON or Go encoder writes it inside a string (a registry password in
+  // a `.dockerconfigjson`, a JSON body encoded once more): inside longer base64 text.
+  for (const escaped of jsonEscaped(secret)) for (const core of base64Inside(escaped)) add(core);
   // As hex, which a byte dump or Go's `%x` writes: only for secrets long enough that their hex
   // cannot turn up by chance in a commit id or a digest (case is folded when compared).
   if (secret.length >= MIN_HEX_SECRET) add(Buffer.from(secret).toString('hex'));
@@ -77,6 +80,13 @@ export function secretForms(secret: string): string[] {
     for (const line of secret.split(/\r?\n|\\n/)) if (line.length >= 16 && !line.startsWith('-----')) add(line.trim());
   }
   return [...forms].sort((a, b) => b.length - a.length);
+}
+
+/** `secret` inside a JSON string as JavaScript's and Go's encoders write it, where that differs from the secret. */
+function jsonEscaped(secret: string): string[] {
+  const js = JSON.stringify(secret).slice(1, -1);
+  const go = js.replace(/[&<>\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return [...new Set([js, go])].filter((e) => e !== secret);
 }
 
 export class Redactor {

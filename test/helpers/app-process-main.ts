@@ -24,4 +24,6 @@ if (reportMs > 0) {
     delay.reset();
   }, reportMs).unref();
 }
+// Profiled (TEST_CPU_PROF_DIR, see app-process.ts): exit on SIGTERM, so that node writes the profiles.
+if (process.env['TEST_CPU_PROF_DIR']) process.once('SIGTERM', () => process.exit(0));
 process.stdout.write(`listening ${server.url}\n`);

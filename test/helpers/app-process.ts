@@ -15,7 +15,11 @@ export interface AppProcess {
 
 export async function startAppProcess(githubUrl: string, privateKey: string, env: Record<string, string>): Promise<AppProcess> {
   const entry = fileURLToPath(new URL('./app-process-main.ts', import.meta.url));
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', entry], {
+  // TEST_CPU_PROF_DIR: the process (and each of its worker threads) writes a CPU profile there when
+  // it is stopped, to find what holds its event loop (npm run bench -- app-stall).
+  const profileDir = env['TEST_CPU_PROF_DIR'];
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const child: ChildProcess = spawn(process.execPath, [...profile, '--import', 'tsx', entry], {
     cwd: fileURLToPath(new URL('../../', import.meta.url)),
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { PATH: process.env['PATH'] ?? '', GITHUB_URL: githubUrl, TEST_PRIVATE_KEY: privateKey, ...env },
@@ -41,7 +45,8 @@ export async function startAppProcess(githubUrl: string, privateKey: string, env
   return {
     url,
     async kill() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      // A profiled process is asked to exit, so that it writes its profile; others die as a crashed pod.
+      if (child.exitCode === null && child.signalCode === null) child.kill(profileDir ? 'SIGTERM' : 'SIGKILL');
       await exited;
     },
     output: () => out,

@@ -43,6 +43,8 @@ const entities = (s: string) =>
   [...s].map((c, i) => (i % 2 === 0 ? `&#${c.charCodeAt(0)};` : `&#x${c.charCodeAt(0).toString(16)};`)).join('');
 const named = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/'/g, '&apos;');
 
+const hexBytes = (s: string) => [...Buffer.from(s)].map((b) => b.toString(16).padStart(2, '0'));
+
 /** Every style the credential comes back in: each is a way the report once let it through. */
 function echoes(credential: string): string[] {
   const basic = Buffer.from(credential).toString('base64');
@@ -62,6 +64,17 @@ function echoes(credential: string): string[] {
     basic,
     Buffer.from(credential).toString('base64url'),
     goJson(`Basic ${basic}`),
+    // Quoted by doubling or reopening its quote: YAML's single quotes, a shell command echoed.
+    `'${credential.replace(/'/g, "''")}'`,
+    `'${credential.replace(/'/g, "'\\''")}'`,
+    `'${credential.replace(/'/g, `'"'"'`)}'`,
+    credential.replace(/[^A-Za-z0-9 ]/g, '\\$&'),
+    // A hex dump with something between the bytes (`xxd`, Go's `% x`, a byte array).
+    hexBytes(credential).join(' '),
+    hexBytes(credential).join(':').toUpperCase(),
+    hexBytes(credential)
+      .map((h) => `0x${h}`)
+      .join(', '),
   ];
 }
 

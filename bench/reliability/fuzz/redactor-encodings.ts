@@ -92,6 +92,10 @@ const ENCODERS: Readonly<Record<string, Encoder>> = {
       .join(''),
   fullwidth: (s) => s.replace(/[!-~]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0)).replace(/ /g, '\u3000'),
   invisible: (s, mask) => some(s, mask, (ch, i) => `${INVISIBLE[i % INVISIBLE.length] ?? ''}${ch}`),
+  // Quoting that writes a quote twice or around itself: YAML single quotes, CSV, a shell's word.
+  yamlSingle: (s) => s.replace(/'/g, "''"),
+  csvQuoted: (s) => s.replace(/"/g, '""'),
+  shellSingle: (s, mask) => some(s, mask, (ch, i) => (ch === "'" ? (i % 2 === 0 ? `'\\''` : `'"'"'`) : ch)),
   upper: (s) => s.toUpperCase(),
   lower: (s) => s.toLowerCase(),
 };
@@ -189,6 +193,9 @@ function decodeRound(out: string, css: boolean): string {
     ? out.replace(/\\([0-9a-f]{1,6})(?:\r\n|[ \t\n\r])?/gi, (_, h: string) => safeCodePoint(Number.parseInt(h, 16)))
     : out.replace(/\\([0-7]{1,3})/g, (m, o: string) => (Number.parseInt(o, 8) > 0xff ? m : String.fromCharCode(Number.parseInt(o, 8))));
   return cssFirst
+    .replace(/'\\'(?=')|'"'"(?=')/g, '')
+    .replace(/''/g, "'")
+    .replace(/""/g, '"')
     .replace(/\\u\{([0-9a-f]+)\}/gi, (_, h: string) => safeCodePoint(Number.parseInt(h, 16)))
     .replace(/\\u([0-9a-f]{4})/gi, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)))
     .replace(/\\x([0-9a-f]{2})/gi, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)))

@@ -170,6 +170,10 @@ export async function runPullRequestJob(deps: WorkDeps, lane: Lane, job: QueueJo
         verdict: outcome.result?.verdict ?? null,
         ...(policy === undefined ? {} : { policy }),
       });
+      // The review is over: the comment it may have created is on GitHub for the next review to
+      // find. Held on, the claim would make a later review whose comment is missing (deleted, or
+      // never ours) wait out WAIT_FOR_WINNER_MS for a winner that is not coming.
+      await store.unlease(claim.key, claim.holder).catch(() => undefined);
       return outcome;
     };
     const context: CommandContext = { octokit: client, log, repo, pull: current, telemetry: deps.telemetry, store, review };

@@ -1,0 +1,101 @@
+import type { Reading } from './escape-readings.js';
+
+/**
+ * Readings of a text through quoting that writes a character twice or around itself rather than
+ * behind an escape, and through hex dumps that put something between the bytes:
+ * - a quote doubled inside a quoted string: YAML's single-quoted scalars (`'it''s'`), CSV and SQL
+ *   (`"say ""hi"""`);
+ * - a single quote closed, escaped and reopened, as a shell command is echoed (`'it'\''s'`);
+ * - hex bytes written with separators or prefixes (`70 26 73`, `70:26:73`, `0x70,0x26`), as
+ *   `xxd`, Go's `% x` and byte-array dumps write them.
+ * Each maps every character back to the span of the text it came from, as escape-readings.ts does.
+ */
+
+/**
+ * A run of eight hex bytes or more with a separator or a `0x` before each (`70 26 …`,
+ * `0x70,0x26,…`, `70:26:…`): the redactor looks for a secret as hex only from 8 characters on.
+ */
+const HEX_DUMP = /(?<![0-9A-Za-z])(?:0[xX])?[0-9a-fA-F]{2}(?:(?:, ?|[ :.-])(?:0[xX])?[0-9a-fA-F]{2}){7,}(?![0-9A-Za-z])/g;
+/** Within a run: what is not a hex digit of a byte. */
+const NOT_BYTE = /0[xX](?=[0-9a-fA-F]{2})|, ?|[ :.-]/g;
+/**
+ * A single quote in a single-quoted shell word: `'\''` (the last quote kept, standing for the
+ * one the shell writes) and `'"'"'` (the middle one kept).
+ */
+const SHELL_QUOTE = /'\\'(?=')|'"(?='"')|(?<="')"'/g;
+
+/**
+ * The readings of `r` through each quoting it holds, and with `dumps` through its hex dumps; none
+ * when it holds none.
+ */
+export function quotingReadings(r: Reading, dumps: boolean): Reading[] {
+  const out: Reading[] = [];
+  for (const quote of ["'", '"']) {
+    if (r.text.includes(quote + quote)) out.push(cut(r, secondsOfPairs(r.text, quote)));
+  }
+  if (r.text.includes("'")) out.push(cut(r, matched(r.text, SHELL_QUOTE)));
+  const hex = dumps ? hexDumps(r) : null;
+  if (hex !== null) out.push(hex);
+  return out.filter((q) => q !== r);
+}
+
+/**
+ * The hex dumps of `r` alone, each without its separators and prefixes, one after another with a
+ * NUL between them (no secret spans two dumps); null when there are none. Only the dumps are read
+ * again, not the whole text: a long comment costs one more pass over its dumps, not over itself.
+ */
+function hexDumps(r: Reading): Reading | null {
+  const parts: Reading[] = [];
+  for (const run of r.text.matchAll(HEX_DUMP)) {
+    const from = run.index;
+    const to = from + run[0].length;
+    const sub: Reading = { text: run[0], start: r.start.subarray(from, to), end: r.end.subarray(from, to) };
+    parts.push(cut(sub, matched(run[0], NOT_BYTE)));
+  }
+  if (parts.length === 0) return null;
+  const length = parts.reduce((n, p) => n + p.text.length + 1, 0);
+  const start = new Int32Array(length);
+  const end = new Int32Array(length);
+  let n = 0;
+  for (const p of parts) {
+    start.set(p.start, n);
+    end.set(p.end, n);
+    n += p.text.length;
+    // The NUL stands at the end of its dump.
+    start[n] = p.end[p.text.length - 1] ?? 0;
+    end[n] = start[n] ?? 0;
+    n++;
+  }
+  return { text: parts.map((p) => p.text).join('\0') + '\0', start, end };
+}
+
+/** The second of each pair of `quote` (`''` reads `'`), pairs taken left to right, as [from, to) ranges. */
+function secondsOfPairs(s: string, quote: string): [number, number][] {
+  const out: [number, number][] = [];
+  for (let i = s.indexOf(quote + quote); i >= 0; i = s.indexOf(quote + quote, i + 2)) out.push([i + 1, i + 2]);
+  return out;
+}
+
+/** What `pattern` (global) matches in `s`, as [from, to) ranges in order. */
+function matched(s: string, pattern: RegExp): [number, number][] {
+  return [...s.matchAll(pattern)].filter((m) => m[0].length > 0).map((m) => [m.index, m.index + m[0].length]);
+}
+
+/** `r` without the ranges given (in order, not overlapping); `r` itself when there are none. */
+function cut(r: Reading, ranges: readonly [number, number][]): Reading {
+  if (ranges.length === 0) return r;
+  const s = r.text;
+  const start = new Int32Array(s.length);
+  const end = new Int32Array(s.length);
+  const parts: string[] = [];
+  let n = 0;
+  let copied = 0;
+  for (const [from, to] of [...ranges, [s.length, s.length] as const]) {
+    parts.push(s.slice(copied, from));
+    start.set(r.start.subarray(copied, from), n);
+    end.set(r.end.subarray(copied, from), n);
+    n += from - copied;
+    copied = to;
+  }
+  return { text: parts.join(''), start: start.subarray(0, n), end: end.subarray(0, n) };
+}
