@@ -7,7 +7,7 @@ import type { CapacityChange, CapacityDecl, CapacityPart } from '../../domain/in
  * pool more GPUs than the approver saw: a queue moved into a larger cohort, its borrowing limit
  * raised or dropped, a pool's time-slicing replicas doubled.
  */
-export type StateTerm =
+type StateTerm =
   /** The cohort the queue is in at head; another one (or one at all) is new. */
   | { term: 'cohort'; cohort: string }
   /** GPUs the queue (or one flavor of it) may borrow from its cohort; null: no limit. */
