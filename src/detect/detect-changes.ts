@@ -2,6 +2,7 @@ import { MAX_FILE_CHARS, diagnostic } from '../domain/index.js';
 import { mapLimit } from '../util/map-limit.js';
 import type { CapacityChange, CapacityDecl, ChangeSet, Diagnostic, FileCoverage, TreeReader } from '../domain/index.js';
 import { renderCharts } from './helm/chart-render.js';
+import { keepUnrendered } from './helm/unrendered-objects.js';
 import { followModules } from './terraform/follow-modules.js';
 import { followTemplates } from './terraform/template-follow.js';
 import { followTerragrunt, withoutUnits } from './terraform/terragrunt-include.js';
@@ -92,10 +93,13 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
   }
   const io = { base: sides.base, head: sides.head, list: (dir: string) => sides.list(dir) };
   // Charts are rendered from their values: what a values file changes shows in the templates.
-  const charts = await renderCharts(
-    [...changed].sort(),
-    { ...io, ...(sides.dirs ? { dirs: sides.dirs } : {}), ...(changes.repositories ? { repositories: changes.repositories } : {}) },
-    fileParsers,
+  // A render the head cannot make keeps the base's objects as unknown, never removed.
+  const charts = keepUnrendered(
+    await renderCharts(
+      [...changed].sort(),
+      { ...io, ...(sides.dirs ? { dirs: sides.dirs } : {}), ...(changes.repositories ? { repositories: changes.repositories } : {}) },
+      fileParsers,
+    ),
   );
   for (const path of charts.followed) parsed.add(path);
   perSet.push({ base: charts.base, head: charts.head });

@@ -15,10 +15,11 @@ import type { CapacityParser } from '../parser.js';
 import { chartFiles, templateFiles } from './chart-files.js';
 import { namesGpu, sizesCapacity } from '../kit/gpu-signal.js';
 import { names, sizingKeys } from './install-values.js';
-import { asSubchart, overlay, renderSubcharts, subchartTemplates } from './subcharts.js';
+import { asSubchart, renderSubcharts, subchartTemplates } from './subcharts.js';
 import type { SubchartTemplate } from './subcharts.js';
 import { isObject, readRender, valuesRead } from './read-render.js';
 import { unreadInputs } from './values-from.js';
+import { overlayRead } from './values-layers.js';
 import type { Side, Variant } from './read-render.js';
 
 export interface ChartRenders {
@@ -89,7 +90,9 @@ export async function renderCharts(
     for (const side of ['base', 'head'] as const) {
       const reader = io[side];
       const defaults = yamlOf(await reader.read(join(v.chart, 'values.yaml')));
-      const values = await asSubchart(v.chart, own ? defaults : overlay(defaults, yamlOf(await reader.read(v.values))), reader, io);
+      const layered = own ? defaults : overlayRead(defaults, yamlOf(await reader.read(v.values)));
+      // Values that cannot be read stay unread under a parent chart's too (read-render.ts names them).
+      const values = layered === undefined ? undefined : await asSubchart(v.chart, layered, reader, io);
       parentValues[side] = values;
       const files = await chartFiles(v.chart, reader, io);
       for (const template of templates) {
@@ -251,7 +254,7 @@ async function renderInstall(
       });
     }
     let values = yamlOf(await reader.read(join(local, 'values.yaml')));
-    for (const layer of given) values = overlay(values, layer);
+    for (const layer of given) values = overlayRead(values, layer);
     const v: Variant = { chart: local, values: at, changed: at, templateChanged: false };
     const context = await chartFiles(local, reader, io, install.release);
     const into = install.copy === undefined ? result[side] : emptySide();

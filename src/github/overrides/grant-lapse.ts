@@ -1,3 +1,4 @@
+import type { CapacityChange } from '../../domain/index.js';
 import type { CheckOutput } from '../../report/index.js';
 import { code, md, prose } from '../../report/index.js';
 import { missingWords } from '../../report/index.js';
@@ -5,6 +6,8 @@ import { notFollowedEvidence } from '../../report/index.js';
 import { num } from '../../report/index.js';
 import type { OverrideRecord } from './override.js';
 import { grantedFor, summaryFrom } from './reviewed-state.js';
+import { NO_LIMIT } from './state-terms.js';
+import type { TermItem } from './state-terms.js';
 import type { ReviewedState, StateEntry, StateSummary } from './reviewed-state.js';
 
 /**
@@ -50,6 +53,8 @@ function phrase(entry: StateEntry, was: { after: number } | null, priorWord: str
         ? `${where} now ${counts}, beyond the ${num(was.after)} ${priorWord}`
         : `GPUs where none were ${priorWord}: ${where} ${counts}`;
     }
+    case 'term':
+      return termPhrase(entry.change, entry.item, was, priorWord);
     case 'not-followed': {
       const first = entry.coverage.notFollowed?.[0];
       const what = first ? `: missing ${md(notFollowedEvidence(first).what, 200)}` : '';
@@ -59,6 +64,28 @@ function phrase(entry: StateEntry, was: { after: number } | null, priorWord: str
       return `missing evidence: ${prose(missingWords(entry.missing).what, 200)}`;
     case 'policy':
       return 'the policy that judges this pull request changed';
+  }
+}
+
+/** A term of a change the grant did not show as it is now: a cohort, a limit, sharing. */
+function termPhrase(c: CapacityChange, item: TermItem, was: { after: number } | null, priorWord: string): string {
+  const where = `${code(c.name)} (${c.kind}, ${code(c.file)})`;
+  const t = item.term;
+  switch (t.term) {
+    case 'cohort':
+      return `${where} now in cohort ${code(t.cohort)}, which was not ${priorWord}: it may borrow GPUs from its queues`;
+    case 'borrowing':
+    case 'lending': {
+      const flavor = t.part === null ? '' : ` in ${code(t.part.label)} (${code(t.part.resource)})`;
+      const what = t.term === 'borrowing' ? 'may borrow from its cohort' : 'lends its cohort';
+      const now = t.limit === null ? `with no limit` : `up to ${num(t.limit)} GPUs`;
+      const before = was === null ? `a limit not ${priorWord}` : `the ${was.after >= NO_LIMIT ? 'no limit' : num(was.after)} ${priorWord}`;
+      return `${where}${flavor} now ${what} ${now}, beyond ${before}`;
+    }
+    case 'sharing':
+      return t.factor === null
+        ? `${where} now shares its GPUs in a way the review cannot count, which was not ${priorWord}`
+        : `${where} now advertises each GPU ${num(t.factor)} times (${code(t.mode)}), beyond ${was === null ? `what was ${priorWord}` : `the ${num(was.after)} ${priorWord}`}`;
   }
 }
 

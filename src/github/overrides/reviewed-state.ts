@@ -3,6 +3,8 @@ import type { CapacityChange, CapacityPart, FileCoverage, MissingEvidence, Revie
 import { missingKey } from '../../domain/index.js';
 import type { LoadedPolicy } from '../../review/index.js';
 import type { StateKey } from './state-signature.js';
+import { termsOf } from './state-terms.js';
+import type { TermItem } from './state-terms.js';
 
 /**
  * Everything a review put before its reader that a grant covers: every capacity change (file,
@@ -15,6 +17,8 @@ export type StateEntry =
   | { kind: 'change'; change: CapacityChange }
   /** One part of a change at head (a Kueue flavor, a node group), its GPUs and increase on their own. */
   | { kind: 'part'; change: CapacityChange; part: CapacityPart; before: number }
+  /** What the change's head declaration grants beside its count: a cohort, its limits, sharing. */
+  | { kind: 'term'; change: CapacityChange; item: TermItem }
   | { kind: 'not-followed'; coverage: FileCoverage }
   | { kind: 'missing'; missing: MissingEvidence }
   | { kind: 'policy' };
@@ -41,7 +45,7 @@ const MAX_TOKENS = 300;
 const TOKEN_HEX = 12;
 
 /** The text a token is, as read back: what `tokenOf` writes and nothing else. */
-export const TOKENS_RE = /^(?:[cnmp][0-9a-f]{12}(?::-?\d+(?:\.\d+)?:-?\d+(?:\.\d+)?)?(?:,|$))*$/;
+export const TOKENS_RE = /^(?:[cnmpt][0-9a-f]{12}(?::-?\d+(?:\.\d+)?:-?\d+(?:\.\d+)?)?(?:,|$))*$/;
 
 /**
  * The state a review judged, keyed by the server's state key so that a pull request cannot choose
@@ -66,6 +70,18 @@ export function reviewedState(result: ReviewResult, policy: LoadedPolicy, key: S
       const partText = JSON.stringify(['part', partIdentity, before, part.gpus]);
       const partToken = `c${mac(partIdentity).slice(0, TOKEN_HEX)}:${num(part.gpus)}:${num(part.gpus - before)}`;
       canon.push({ text: partText, token: partToken, entry: { kind: 'part', change, part, before } });
+    }
+    // What the count does not show: a cohort joined or swapped, a borrowing or lending limit
+    // raised or dropped, sharing replicas raised. A bounded term binds like a count (a lower
+    // limit is covered); any other binds by equal text.
+    for (const item of termsOf(change)) {
+      const termIdentity = JSON.stringify([change.file, change.kind, change.name, change.gpuModel ?? '', ...item.identity]);
+      const termText = JSON.stringify(['term', termIdentity, item.bounded ?? null]);
+      const termToken =
+        item.bounded === undefined
+          ? `t${mac(termText).slice(0, TOKEN_HEX)}`
+          : `c${mac(termIdentity).slice(0, TOKEN_HEX)}:${num(item.bounded)}:${num(item.bounded)}`;
+      canon.push({ text: termText, token: termToken, entry: { kind: 'term', change, item } });
     }
   }
   for (const coverage of result.coverage ?? []) {
