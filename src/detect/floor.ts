@@ -8,6 +8,7 @@ import { tfvarsNotFed } from './tfvars-feeds.js';
 import { isLocalUnit, parentInputsNotFed, unitSpans } from './terragrunt-feeds.js';
 import type { TfvarsSide } from './tfvars-feeds.js';
 import { isInputFile } from './input-files.js';
+import { changedValuesReach } from './terraform-value-reach.js';
 import { paramFileNotFed } from './param-file-feeds.js';
 import { isTfFile } from './terraform/tf-json.js';
 import { programConfigNote } from './program-config.js';
@@ -117,6 +118,8 @@ export async function floorOf(input: FloorInput): Promise<Floor> {
       // A changed output of a module that a caller reads into a block naming GPUs.
       const callerIo = { ...input.sides, ...(input.repositories ? { repositories: input.repositories } : {}) };
       floor.notFollowed.push(...(await outputUseNotes(file, { before, after }, callerIo)));
+      // A changed value that names no GPU but sizes a GPU declaration of its module nothing reads.
+      if (!input.followed.has(file)) floor.notFollowed.push(...(await changedValuesReach(file, { before, after }, feedSides)));
       if ([before, after].some((text) => text !== null && isInputFile(file, text))) {
         const notFed = await tfvarsNotFed(file, { before, after }, input.tfvarsModules?.get(file), feedSides);
         floor.notFollowed.push(...notFed);

@@ -1,0 +1,104 @@
+import type { NotFollowed } from '../domain/index.js';
+import { hclBlocks, localEntries, within } from './kit/signal-scan/hcl-module.js';
+import { dirOf } from './kit/paths.js';
+import { moduleFeeds, ownModuleDir } from './terraform-feeds.js';
+import type { TfvarsSide } from './tfvars-feeds.js';
+
+/** A value a Terraform file hands on: a variable (its default), a local, an argument of a call of this repository's module. */
+interface Value {
+  key: string;
+  subject: string;
+  from: number;
+  to: number;
+  text: string;
+  /** A call's `count` or `for_each`: it copies what the module builds, read or not. */
+  copies?: true;
+}
+
+const SOURCE = /^[ \t]*source[ \t]*=[ \t]*"([^"]*)"/m;
+// Arguments of a module block that are Terraform's, not the module's variables.
+const META = new Set(['source', 'version', 'providers', 'depends_on']);
+
+/**
+ * A changed Terraform file's values that changed (a variable's default, a local, what a call of
+ * a module of this repository is given), where one feeds what is not read while its module, or a
+ * module of this repository it calls, names a GPU machine type, accelerator or GPU resource that
+ * nothing reads (terraform-feeds.ts `unreadGpu`): `count = var.workers` on an `aws_instance` of
+ * `p5.48xlarge`, with `workers` changed in variables.tf. The file names no GPU, so the scan alone
+ * would find it no capacity; what it sizes is a GPU declaration the review cannot count, so it is
+ * not followed. One entry per file, at its first such value.
+ */
+export async function changedValuesReach(
+  file: string,
+  texts: { before: string | null; after: string | null },
+  sides: { base: TfvarsSide; head: TfvarsSide },
+): Promise<NotFollowed[]> {
+  if (!file.endsWith('.tf')) return [];
+  const [before, after] = [valuesOf(file, texts.before, sides.head), valuesOf(file, texts.after, sides.head)];
+  for (const [side, own, other, text, atHead] of [
+    [sides.head, after, before, texts.after, true],
+    [sides.base, before, after, texts.before, false],
+  ] as const) {
+    if (text === null) continue;
+    const changed = own.filter((v) => other.find((o) => o.key === v.key)?.text !== v.text);
+    if (changed.length === 0) continue;
+    const feeds = await moduleFeeds(dirOf(file), side, side.cache, { path: file, text });
+    const spans = feeds.spansOf(file);
+    const open = changed.find((v) => v.copies === true || !linesOf(v).every((line) => within(spans, line)));
+    if (open === undefined) continue;
+    const gpu = feeds.unreadGpu();
+    if (gpu === null) return [];
+    return [
+      {
+        file,
+        line: atHead ? open.from : null,
+        reason: 'gpu-reference',
+        subject: open.subject,
+        needs: `${gpu.path}:${gpu.line}`,
+        inputs: [gpu.token],
+      },
+    ];
+  }
+  return [];
+}
+
+function linesOf(v: Value): number[] {
+  return Array.from({ length: v.to - v.from + 1 }, (_, i) => v.from + i);
+}
+
+/** The values a file hands on, each with its text (trimmed lines) to compare across the sides. */
+function valuesOf(file: string, text: string | null, side: TfvarsSide): Value[] {
+  if (text === null) return [];
+  const lines = text.split('\n');
+  const body = (from: number, to: number) =>
+    lines
+      .slice(from - 1, to)
+      .map((l) => l.trim())
+      .join('\n');
+  const out: Value[] = [];
+  for (const b of hclBlocks(text)) {
+    const name = b.labels[0] ?? '';
+    if (b.type === 'variable')
+      out.push({ key: `var\u0000${name}`, subject: `var.${name}`, from: b.from, to: b.to, text: body(b.from, b.to) });
+    else if (b.type === 'locals') {
+      for (const e of localEntries(text, b))
+        out.push({ key: `local\u0000${e.name}`, subject: `local.${e.name}`, ...e, text: body(e.from, e.to) });
+    } else if (b.type === 'module') {
+      // Only a module of this repository: a registry or remote one is noted argument by argument where it is called.
+      const source = SOURCE.exec(lines.slice(b.from, b.to - 1).join('\n'))?.[1];
+      if (source === undefined || ownModuleDir(source, dirOf(file), side.repositories ?? []) === undefined) continue;
+      for (const e of localEntries(text, b)) {
+        if (META.has(e.name)) continue;
+        const copies = e.name === 'count' || e.name === 'for_each' ? { copies: true as const } : {};
+        out.push({
+          key: `module\u0000${name}\u0000${e.name}`,
+          subject: `module.${name}.${e.name}`,
+          ...e,
+          text: body(e.from, e.to),
+          ...copies,
+        });
+      }
+    }
+  }
+  return out;
+}
