@@ -104,6 +104,10 @@ const CARRIERS: Record<string, (decl: string, n: number) => Tree> = {
     'main.tf': `module "gpu" {\n  source = "./modules/gpu"\n  count  = ${n}\n}\n`,
     'modules/gpu/main.tf': decl.replace('SIZE', '2'),
   }),
+  "a Terragrunt unit's inputs": (decl, n) => ({
+    'live/prod/gpu/terragrunt.hcl': `terraform {\n  source = "../../../modules//gpu"\n}\n\ninputs = {\n  name    = "gpu"\n  workers = ${n}\n}\n`,
+    'modules/gpu/main.tf': `variable "name" {}\nvariable "workers" {}\n\n${decl.replace('SIZE', 'var.workers')}`,
+  }),
   'a module of this repository called by its URL, given a list of groups': (decl, n) => ({
     'examples/gpu/main.tf': `variable "groups" {}\n\nmodule "gpu" {\n  source = "github.com/acme/infra//modules/gpu"\n  groups = var.groups\n}\n`,
     'examples/gpu/terraform.tfvars': `groups = [\n  {\n    size = ${n}\n  },\n]\n`,

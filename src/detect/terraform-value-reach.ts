@@ -2,6 +2,8 @@ import type { NotFollowed } from '../domain/index.js';
 import { hclBlocks, localEntries, within } from './kit/signal-scan/hcl-module.js';
 import { dirOf } from './kit/paths.js';
 import { moduleFeeds, ownModuleDir } from './terraform-feeds.js';
+import type { ModuleFeeds } from './terraform-feeds.js';
+import { isLocalUnit, unitInputs, unitModule } from './terragrunt-feeds.js';
 import type { TfvarsSide } from './tfvars-feeds.js';
 
 /** A value a Terraform file hands on: a variable (its default), a local, an argument of a call of this repository's module. */
@@ -33,8 +35,10 @@ export async function changedValuesReach(
   texts: { before: string | null; after: string | null },
   sides: { base: TfvarsSide; head: TfvarsSide },
 ): Promise<NotFollowed[]> {
-  if (!file.endsWith('.tf')) return [];
-  const [before, after] = [valuesOf(file, texts.before, sides.head), valuesOf(file, texts.after, sides.head)];
+  const unit = file.endsWith('.hcl');
+  if (!file.endsWith('.tf') && !unit) return [];
+  const values = (text: string | null) => (unit ? unitValues(file, text, sides.head) : valuesOf(file, text, sides.head));
+  const [before, after] = [values(texts.before), values(texts.after)];
   for (const [side, own, other, text, atHead] of [
     [sides.head, after, before, texts.after, true],
     [sides.base, before, after, texts.before, false],
@@ -42,9 +46,15 @@ export async function changedValuesReach(
     if (text === null) continue;
     const changed = own.filter((v) => other.find((o) => o.key === v.key)?.text !== v.text);
     if (changed.length === 0) continue;
-    const feeds = await moduleFeeds(dirOf(file), side, side.cache, { path: file, text });
-    const spans = feeds.spansOf(file);
-    const open = changed.find((v) => v.copies === true || !linesOf(v).every((line) => within(spans, line)));
+    const feeds = await feedsOf(file, text, side, unit);
+    if (feeds === null) continue;
+    // A unit's input is read where the variable it sets feeds only what is read; a module's values by their lines.
+    const spans = unit ? [] : feeds.spansOf(file);
+    const read = (v: Value) =>
+      unit
+        ? feeds.variableFed(v.subject.slice('var.'.length)) || !feeds.declares(v.subject.slice('var.'.length))
+        : linesOf(v).every((line) => within(spans, line));
+    const open = changed.find((v) => v.copies === true || !read(v));
     if (open === undefined) continue;
     const gpu = feeds.unreadGpu();
     if (gpu === null) return [];
@@ -60,6 +70,29 @@ export async function changedValuesReach(
     ];
   }
   return [];
+}
+
+/** What the file's module feeds: its own folder's, or for a Terragrunt unit the module it names in this repository. */
+async function feedsOf(file: string, text: string, side: TfvarsSide, unit: boolean): Promise<ModuleFeeds | null> {
+  if (!unit) return moduleFeeds(dirOf(file), side, side.cache, { path: file, text });
+  const dir = isLocalUnit(file, text, side.repositories) ? unitModule(file, text, side.repositories ?? []) : null;
+  // The unit's module is itself a call (as unitSpans reads it).
+  return dir === null ? null : moduleFeeds(dir, side, side.cache, undefined, 1);
+}
+
+/** A Terragrunt unit's inputs, each setting the variable of its name. */
+function unitValues(file: string, text: string | null, side: TfvarsSide): Value[] {
+  if (text === null || !isLocalUnit(file, text, side.repositories)) return [];
+  const lines = text.split('\n');
+  return unitInputs(text).map((e) => ({
+    key: e.name,
+    subject: `var.${e.name}`,
+    ...e,
+    text: lines
+      .slice(e.from - 1, e.to)
+      .map((l) => l.trim())
+      .join('\n'),
+  }));
 }
 
 function linesOf(v: Value): number[] {
