@@ -77,7 +77,7 @@ export async function tfvarsNotFed(
  * A changed value (`subject`: the variable it sets) that feeds what a module builds where the
  * module names a GPU nothing reads (`needs`: where; `inputs`: the name).
  */
-export function reachNote(file: string, name: string, line: number | null, gpu: UnreadGpu): NotFollowed {
+function reachNote(file: string, name: string, line: number | null, gpu: UnreadGpu): NotFollowed {
   return { file, line, reason: 'gpu-reference', subject: `var.${name}`, needs: `${gpu.path}:${gpu.line}`, inputs: [gpu.token] };
 }
 
