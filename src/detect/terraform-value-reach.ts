@@ -1,4 +1,5 @@
 import type { NotFollowed } from '../domain/index.js';
+import { accountSignals } from './kit/signal-scan/account.js';
 import { hclBlocks, localEntries, within } from './kit/signal-scan/hcl-module.js';
 import { dirOf } from './kit/paths.js';
 import { moduleFeeds, ownModuleDir } from './terraform-feeds.js';
@@ -44,7 +45,9 @@ export async function changedValuesReach(
     [sides.base, before, after, texts.before, false],
   ] as const) {
     if (text === null) continue;
-    const changed = own.filter((v) => other.find((o) => o.key === v.key)?.text !== v.text);
+    // A value naming a GPU at either side is the floor's scan's to judge, at its line.
+    const named = new Set([...namingGpu(file, texts.before, before), ...namingGpu(file, texts.after, after)]);
+    const changed = own.filter((v) => !named.has(v.key) && other.find((o) => o.key === v.key)?.text !== v.text);
     if (changed.length === 0) continue;
     const feeds = await feedsOf(file, text, side, unit);
     if (feeds === null) continue;
@@ -93,6 +96,13 @@ function unitValues(file: string, text: string | null, side: TfvarsSide): Value[
       .map((l) => l.trim())
       .join('\n'),
   }));
+}
+
+/** The keys of the values on whose lines the scan finds a GPU name (a key such as `gpu_count` too). */
+function namingGpu(file: string, text: string | null, values: readonly Value[]): string[] {
+  if (text === null) return [];
+  const lines = accountSignals(file, text).signals.map((s) => s.line);
+  return values.filter((v) => lines.some((l) => v.from <= l && l <= v.to)).map((v) => v.key);
 }
 
 function linesOf(v: Value): number[] {
