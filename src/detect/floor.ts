@@ -8,7 +8,9 @@ import { tfvarsNotFed } from './tfvars-feeds.js';
 import { isLocalUnit, parentInputsNotFed, unitSpans } from './terragrunt-feeds.js';
 import type { TfvarsSide } from './tfvars-feeds.js';
 import { isInputFile } from './input-files.js';
+import { changedValuesReach } from './terraform-value-reach.js';
 import { paramFileNotFed } from './param-file-feeds.js';
+import { bicepParamReach } from './bicep-param-reach.js';
 import { isTfFile } from './terraform/tf-json.js';
 import { programConfigNote } from './program-config.js';
 import { gpuReferenceNotes, outputUseNotes } from './terraform-references.js';
@@ -93,6 +95,8 @@ export async function floorOf(input: FloorInput): Promise<Floor> {
       chars += (before?.length ?? 0) + (after?.length ?? 0);
       // A deployment parameter file names no GPU while its values size its template's pools.
       if (file.toLowerCase().endsWith('.json')) floor.notFollowed.push(...(await paramFileNotFed(file, { before, after }, input.sides)));
+      // A Bicep parameter file's value sizing a resource no reader counts that names GPUs (a scale set).
+      if (/\.(bicepparam|json)$/i.test(file)) floor.notFollowed.push(...(await bicepParamReach(file, { before, after }, input.sides)));
       // A file the input checks judge key by key (input-files.ts) is theirs, but for a variable
       // file read with its module: what each changed GPU value feeds there; one a follower read
       // in full with what it feeds is accounted for as a whole.
@@ -117,6 +121,8 @@ export async function floorOf(input: FloorInput): Promise<Floor> {
       // A changed output of a module that a caller reads into a block naming GPUs.
       const callerIo = { ...input.sides, ...(input.repositories ? { repositories: input.repositories } : {}) };
       floor.notFollowed.push(...(await outputUseNotes(file, { before, after }, callerIo)));
+      // A changed value that names no GPU but sizes a GPU declaration of its module nothing reads.
+      if (!input.followed.has(file)) floor.notFollowed.push(...(await changedValuesReach(file, { before, after }, feedSides)));
       if ([before, after].some((text) => text !== null && isInputFile(file, text))) {
         const notFed = await tfvarsNotFed(file, { before, after }, input.tfvarsModules?.get(file), feedSides);
         floor.notFollowed.push(...notFed);

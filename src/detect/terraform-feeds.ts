@@ -1,4 +1,4 @@
-import { resolvedSpans } from './kit/signal-scan/account.js';
+import { accountSignals, resolvedSpans } from './kit/signal-scan/account.js';
 import { hclBlocks, localEntries, referenceLines, within } from './kit/signal-scan/hcl-module.js';
 import type { HclBlock } from './kit/signal-scan/hcl-module.js';
 import { dirOf } from './kit/paths.js';
@@ -43,6 +43,19 @@ export interface ModuleFeeds {
   variableFed: (name: string) => boolean;
   /** The module declares this variable. */
   declares: (name: string) => boolean;
+  /**
+   * The first GPU machine type, accelerator or GPU resource in this module, or in a module of
+   * this repository it calls, that nothing accounts for (what the floor would name were its file
+   * changed); null when there is none.
+   */
+  unreadGpu: () => UnreadGpu | null;
+}
+
+/** A GPU name nothing reads, where it is. */
+export interface UnreadGpu {
+  path: string;
+  line: number;
+  token: string;
 }
 
 /**
@@ -175,7 +188,26 @@ async function readFeeds(
       variables.filter((v) => v.path === path && !variableFed(v.name)),
     );
   };
-  return { spansOf, variableFed, declares: (name) => variables.some((v) => v.name === name) };
+  // Once per module: a GPU name left unaccounted here or in a called module of this repository.
+  // Only a machine type, accelerator or GPU resource: a key or label with `gpu` in it (a network
+  // named `gpus`) declares no machines.
+  let unread: UnreadGpu | null | undefined;
+  const unreadGpu = (): UnreadGpu | null => {
+    if (unread !== undefined) return unread;
+    unread = null;
+    for (const m of files) {
+      const left = accountSignals(m.path, m.text, { spans: spansOf(m.path), anchors: [] }).signals.find(
+        (s) => s.by === null && s.kind !== 'gpu-key',
+      );
+      if (left !== undefined) return (unread = { path: m.path, line: left.line, token: left.token });
+    }
+    for (const feeds of called.values()) {
+      const found = feeds?.unreadGpu() ?? null;
+      if (found !== null) return (unread = found);
+    }
+    return unread;
+  };
+  return { spansOf, variableFed, declares: (name) => variables.some((v) => v.name === name), unreadGpu };
 }
 
 /** A module file's top-level blocks, in HCL or Terraform's JSON syntax (whose `locals` carry their entries). */

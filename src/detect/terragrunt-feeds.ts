@@ -17,7 +17,7 @@ const INPUTS = /^inputs[ \t]*=[ \t]*\{/;
  * The folder of this repository a unit's source names: `../…` by path (`//` marks a folder inside
  * it), or the repository's own URL (`git::https://github.com/acme/infra.git//modules/x?ref=v1`).
  */
-function unitModule(file: string, text: string, repositories: readonly string[]): string | null {
+export function unitModule(file: string, text: string, repositories: readonly string[]): string | null {
   const source = UNIT_SOURCE.exec(text)?.[1];
   if (source === undefined) return null;
   if (source.startsWith('./') || source.startsWith('../'))
@@ -53,6 +53,14 @@ export async function unitSpans(file: string, text: string, accounting: FileAcco
   const feeds = await moduleFeeds(moduleDir, side, side.cache, undefined, 1);
   const fed = localEntries(text, block).filter((e) => feeds.variableFed(e.name));
   return [...without(spans, [block]), { from, to: from }, { from: to, to }, ...fed];
+}
+
+/** A unit's `inputs` block: its entries, each with its lines; empty where it has none. */
+export function unitInputs(text: string): { name: string; from: number; to: number }[] {
+  const lines = text.split('\n');
+  const from = lines.findIndex((l) => INPUTS.test(l)) + 1;
+  if (from === 0) return [];
+  return localEntries(text, { type: 'inputs', labels: [], from, to: closing(lines, from) });
 }
 
 /** The line that closes what opens on line `from` (1-based), by brackets outside strings and comments. */

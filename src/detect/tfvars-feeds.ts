@@ -5,7 +5,7 @@ import { dirOf } from './kit/paths.js';
 import { isTfvarsPath } from './terraform/module-scope.js';
 import { isTfFile, parseTerraformFile } from './terraform/tf-json.js';
 import { moduleFeeds } from './terraform-feeds.js';
-import type { FeedIo, ModuleFeeds } from './terraform-feeds.js';
+import type { FeedIo, ModuleFeeds, UnreadGpu } from './terraform-feeds.js';
 
 /** One side of the pull request for the feed: its reader, and the folders already judged. */
 export interface TfvarsSide extends FeedIo {
@@ -38,9 +38,10 @@ export async function tfvarsNotFed(
   // A side that does not parse is the Terraform parser's to report.
   if (before === null || after === null) return [];
   const out: NotFollowed[] = [];
+  const reaching: NotFollowed[] = [];
   for (const key of [...new Set([...Object.keys(after), ...Object.keys(before)])]) {
     const [b, a] = [JSON.stringify(before[key] ?? null), JSON.stringify(after[key] ?? null)];
-    if (a === b || !(isGpuKey(key) || namesGpuAsFloor(path, key, a) || namesGpuAsFloor(path, key, b))) continue;
+    if (a === b) continue;
     const atHead = key in after;
     const side = atHead ? sides.head : sides.base;
     const feeds = await moduleFeeds(dir, side, side.cache);
@@ -48,6 +49,14 @@ export async function tfvarsNotFed(
     if (feeds.variableFed(key) || !feeds.declares(key)) continue;
     const text = (atHead ? texts.after : texts.before) ?? '';
     const line = lineOfKey(text, key);
+    if (!(isGpuKey(key) || namesGpuAsFloor(path, key, a) || namesGpuAsFloor(path, key, b))) {
+      // A value that names no GPU (a group's `target_size`) still sizes what the module declares
+      // from it: where that module names GPUs nothing reads (an instance template's machine type
+      // in another module), the change is not followed, never passed as no change.
+      const gpu = feeds.unreadGpu();
+      if (gpu !== null) reaching.push(reachNote(path, key, atHead ? line : null, gpu));
+      continue;
+    }
     const token = accountSignals(path, text).signals.find((s) => line === null || s.line >= line)?.token ?? key;
     out.push({
       file: path,
@@ -60,7 +69,16 @@ export async function tfvarsNotFed(
   }
   // One entry per file, at its first such key, naming every key.
   const [first] = out.sort((x, y) => (x.line ?? 0) - (y.line ?? 0));
-  return first === undefined ? [] : [{ ...first, inputs: out.flatMap((n) => n.inputs ?? []) }];
+  if (first !== undefined) return [{ ...first, inputs: out.flatMap((n) => n.inputs ?? []) }];
+  return reaching.slice(0, 1);
+}
+
+/**
+ * A changed value (`subject`: the variable it sets) that feeds what a module builds where the
+ * module names a GPU nothing reads (`needs`: where; `inputs`: the name).
+ */
+function reachNote(file: string, name: string, line: number | null, gpu: UnreadGpu): NotFollowed {
+  return { file, line, reason: 'gpu-reference', subject: `var.${name}`, needs: `${gpu.path}:${gpu.line}`, inputs: [gpu.token] };
 }
 
 /**

@@ -19,6 +19,8 @@ export interface RealCase {
    * Kustomization's `spec.path`) are read there, so the tree is taken without the target's prefix.
    */
   root?: true;
+  /** The repository's own names (`github.com/owner/name`, lower case): a module it calls by its own URL is read from the tree. */
+  repositories?: readonly string[];
   edits: Edit[];
   expect: Row[] | 'not-followed';
   /** The rows are a lower bound the review reports with a warning that says so (a per-zone count, zones unknown). */

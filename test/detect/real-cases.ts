@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { DetectedChanges } from '../../src/detect/detect-changes.js';
 import { detectPr, edited, loadReal } from './real-fixtures.js';
 import { MACHINE_SCALER_CASES } from './real-cases-machine-scalers.js';
+import { INSTANCE_GROUP_CASES } from './real-cases-instance-groups.js';
 import { MODULE_CASES } from './real-cases-modules.js';
 import { NODE_POOL_API_CASES } from './real-cases-node-pool-apis.js';
 import { PROGRAM_CASES } from './real-cases-programs.js';
@@ -51,7 +52,7 @@ export function wanted(c: RealCase): Outcome {
 
 export async function runCase(c: RealCase): Promise<{ result: DetectedChanges; outcome: Outcome }> {
   const base = caseTree(c);
-  const result = await detectPr(base, edited(base, c.edits));
+  const result = await detectPr(base, edited(base, c.edits), true, c.repositories);
   return { result, outcome: classify(c, result) };
 }
 
@@ -75,4 +76,5 @@ export const REAL_CASES: readonly RealCase[] = [
   ...PROGRAM_CASES,
   ...SCRIPT_CASES,
   ...NODE_POOL_API_CASES,
+  ...INSTANCE_GROUP_CASES,
 ];

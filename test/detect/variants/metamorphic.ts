@@ -100,7 +100,7 @@ export async function runVariant(c: RealCase, rewrite: Rewrite): Promise<Variant
   const sides = { base: plain(base), head: plain(edited(base, c.edits)) };
   const variant = await rewrite.apply(sides, c, seeded(seedOf(`${c.id}\u0000${rewrite.id}`)));
   if (variant === null) return null;
-  const result = await detectVariant(variant);
+  const result = await detectVariant(variant, c.repositories);
   return { caseId: c.id, rewrite: rewrite.id, ...classifyVariant(c, rewrite, result) };
 }
 

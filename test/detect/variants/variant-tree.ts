@@ -64,8 +64,11 @@ function keyOf(tree: VariantTree, path: string): string | undefined {
   return text === undefined ? undefined : `file:${text}`;
 }
 
-/** Detection of the pull request from `base` to `head`, as a review runs it: the paths that differ are changed. */
-export function detectVariant(sides: Sides): Promise<DetectedChanges> {
+/**
+ * Detection of the pull request from `base` to `head`, as a review runs it: the paths that differ
+ * are changed; `repositories` are the repository's own names, as a review reads them from remotes.
+ */
+export function detectVariant(sides: Sides, repositories?: readonly string[]): Promise<DetectedChanges> {
   const all = new Set([
     ...Object.keys(sides.base.files),
     ...Object.keys(sides.base.special),
@@ -77,6 +80,7 @@ export function detectVariant(sides: Sides): Promise<DetectedChanges> {
     base: reader('base', sides.base),
     head: reader('head', sides.head),
     changedPaths: () => Promise.resolve(changed),
+    ...(repositories ? { repositories } : {}),
   };
   return detectChanges(set);
 }

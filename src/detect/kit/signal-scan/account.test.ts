@@ -163,4 +163,15 @@ describe('accountSignals on YAML by its parsed structure', () => {
       'resource "kubectl_manifest" "x" {\n  yaml_body = <<EOT\nkind: DaemonSet\nspec: {containers: [{resources: {limits: {nvidia.com/gpu: 1}}}]}\nEOT\n}\n';
     expect(at('main.tf', hcl)).toEqual([['nvidia.com/gpu', 4, 'request']]);
   });
+
+  // A Markdown list in YAML (or in an HCL heredoc read as YAML): the parser rejects a plain key that
+  // opens with a backtick. The scan reads such text by its indentation, and still finds the GPU name.
+  it.each([
+    ['notes.yaml', 'items:\n  - `machine_type`: a3-highgpu-8g\n'],
+    ['variables.tf', 'variable "g" {\n  description = <<-EOT\n    groups:\n      - `machine_type`: a3-highgpu-8g\n    EOT\n}\n'],
+    ['values.yaml', 'pool:\n  `size`: 2\n  type: p5.48xlarge\n'],
+    ['values.yaml', 'pool: {`size`: 2, type: p5.48xlarge}\n'],
+  ])('reads %s with a key YAML rejects without throwing, naming the GPU', (path, text) => {
+    expect(accountSignals(path, text).signals.map((s) => s.token)).toEqual([expect.stringMatching(/a3-highgpu-8g|p5\.48xlarge/)]);
+  });
 });

@@ -206,13 +206,24 @@ function keyName(item: Item): string | null {
   if (key === undefined) return null;
   if (key === null) return item.sep?.some((t) => t.type === 'map-value-ind') === true ? '' : null;
   if (key.type !== 'scalar' && key.type !== 'single-quoted-scalar' && key.type !== 'double-quoted-scalar') return null;
-  return CST.resolveAsScalar(key).value;
+  return resolved(key);
 }
 
 /** A plain or quoted scalar's value; undefined for anything else (an alias, a collection). */
 function scalarValue(token: Token | undefined): string | undefined {
   if (token?.type !== 'scalar' && token?.type !== 'single-quoted-scalar' && token?.type !== 'double-quoted-scalar') return undefined;
-  return CST.resolveAsScalar(token).value;
+  return resolved(token);
+}
+
+/**
+ * A scalar's value, or Unread where YAML rejects it (a plain scalar opening with a reserved
+ * character, `` `machine_type`: `` in a Markdown list held in a heredoc): the indentation scan
+ * reads such text, as it reads any that does not parse, never a thrown parse error.
+ */
+function resolved(token: CST.FlowScalar): string {
+  return CST.resolveAsScalar(token, true, () => {
+    throw new Unread();
+  }).value;
 }
 
 /** Where an item's last token ends. */
