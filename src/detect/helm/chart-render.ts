@@ -82,7 +82,8 @@ export async function renderCharts(
     const templates = (await templateFiles(v.chart, io)).filter((p) => /\.(ya?ml|tpl)$/i.test(p) && !p.endsWith('.tpl'));
     const own = v.values === join(v.chart, 'values.yaml');
     // A chart the tree installs is applied with each install's values, never with its defaults alone.
-    if (own) {
+    // A template that reads no values renders the same for every install: its own reading stands.
+    if (own && (!v.templateChanged || (await readsValues(v.changed, io)))) {
       const installed = await finder.ofChart(v.chart);
       if (installed.installs.length > 0) {
         await renderThroughInstalls(v, installed.installs, io, parsers, result);
@@ -112,6 +113,14 @@ export async function renderCharts(
     if (followedAny) result.followed.push(v.changed);
   }
   return result;
+}
+
+async function readsValues(template: string, io: InstallIo): Promise<boolean> {
+  for (const reader of [io.base, io.head]) {
+    const text = await reader.read(template);
+    if (text !== null && valuesRead(text).length > 0) return true;
+  }
+  return false;
 }
 
 /**
