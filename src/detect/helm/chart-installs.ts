@@ -33,7 +33,7 @@ export interface ChartInstall {
   renderedElsewhere: boolean;
 }
 
-export interface ChartInstalls {
+interface ChartInstalls {
   installs: ChartInstall[];
   /** The search of the tree stopped before its end: an install not reached may install the chart. */
   truncated: boolean;

@@ -222,7 +222,7 @@ function fluxInstalls(name: string, ownNamespace: string | null, spec: Obj): Git
 }
 
 /** One `valuesFrom` entry of a HelmRelease, as Flux reads it. */
-export interface ValuesFromRef {
+interface ValuesFromRef {
   kind: 'ConfigMap' | 'Secret';
   name: string;
   /** The data key holding the values: `values.yaml` unless given. */
