@@ -1,6 +1,7 @@
 import { UnreadablePathError, diagnostic } from '../domain/index.js';
 import type { ChangeSet, Diagnostic, TreeReader } from '../domain/index.js';
 import { dirOf } from './kit/paths.js';
+import { withPlainBinary } from './kit/yaml-binary.js';
 import { withPlainEscapes } from './kit/yaml-escapes.js';
 import { withoutShadowedTf } from './terraform/opentofu-files.js';
 
@@ -113,8 +114,9 @@ export function readers(changes: ChangeSet, changed: ReadonlySet<string>): Sides
 async function readFile(reader: TreeReader, path: string, into: Map<string, string> | null): Promise<string | null> {
   try {
     const text = await reader.read(path);
-    // Every reader (the parsers, the floor, the followers) sees a name spelt with escapes as written plainly.
-    return text === null ? null : withPlainEscapes(path, text);
+    // Every reader (the parsers, the floor, the followers) sees a name spelt with escapes, or in a
+    // `!!binary` scalar, as written plainly.
+    return text === null ? null : withPlainBinary(path, withPlainEscapes(path, text));
   } catch (err) {
     if (!(err instanceof UnreadablePathError)) throw err;
     into?.set(path, err.why);

@@ -1,45 +1,27 @@
-import { repositoryName } from '../../domain/index.js';
 import type { CoverageIo } from '../side-readers.js';
-import { yamlValue } from '../kit/kube-yaml.js';
 import { CAPACITY_KIND_RE, isHelmValuesPath } from './helm-chart.js';
 import { isHelmfilePath } from './helmfile-installs.js';
 import { installsOf } from './installs-of.js';
-import { present } from './appset-generators.js';
 import type { GitopsInstall } from './gitops-installs.js';
 import { installsInTree } from './installs-in-tree.js';
 import { withChangedPaths } from './changed-listing.js';
-import { accountSignals } from '../kit/signal-scan/account.js';
-import { kubeStringify } from '../kit/kube-yaml.js';
 import { fileFormat } from '../kit/yaml-segments.js';
 import type { CapacityParser } from '../parser.js';
 import { chartFiles, templateFiles } from './chart-files.js';
 import { namesGpu, sizesCapacity } from '../kit/gpu-signal.js';
 import { names, sizingKeys } from './install-values.js';
-import { asSubchart, renderSubcharts, subchartTemplates } from './subcharts.js';
-import type { SubchartTemplate } from './subcharts.js';
-import { isObject, readRender, valuesRead } from './read-render.js';
-import { unreadInputs } from './values-from.js';
+import { asSubchart, renderSubcharts } from './subcharts.js';
 import { overlayRead } from './values-layers.js';
-import type { Side, Variant } from './read-render.js';
-
-export interface ChartRenders {
-  base: Side;
-  head: Side;
-  /** Changed files the renders followed: the values and templates of the charts rendered. */
-  followed: string[];
-}
+import { isObject, readRender, valuesRead } from './read-render.js';
+import { chartInstallFinder } from './chart-installs.js';
+import type { ChartInstall } from './chart-installs.js';
+import type { Variant } from './read-render.js';
+import { emptySide, foreignFile, isChart, localChart, renderInstall, yamlOf } from './install-render.js';
+import { yamlValue } from '../kit/kube-yaml.js';
+import type { ChartRenders, InstallIo } from './install-render.js';
 
 const join = (dir: string, name: string) => (dir === '' ? name : `${dir}/${name}`);
 const dirOf = (path: string) => (path.lastIndexOf('/') < 0 ? '' : path.slice(0, path.lastIndexOf('/')));
-
-function yamlOf(text: string | null): unknown {
-  if (text === null) return {};
-  return yamlValue(text);
-}
-
-async function isChart(dir: string, io: CoverageIo): Promise<boolean> {
-  return (await io.list(dir)).includes(join(dir, 'Chart.yaml'));
-}
 
 async function variantsOf(changed: readonly string[], io: CoverageIo): Promise<Variant[]> {
   const out: Variant[] = [];
@@ -81,10 +63,34 @@ export async function renderCharts(
   for (const path of changed) if (fileFormat(path) === 'yaml' || isHelmfilePath(path)) await renderInstalls(path, io, parsers, result);
   // Values files read as the installs that name them install the chart, rather than alone over its defaults.
   const byInstalls = new Set(await followValues(changed, io, parsers, result));
+  const finder = chartInstallFinder(
+    changed,
+    io,
+    (chart) => localChart(chart, io),
+    (dir) => isChart(dir, io),
+  );
+  // A changed ConfigMap or Secret a release takes its values from is read as that release installs its chart.
+  for (const path of changed) {
+    if (fileFormat(path) !== 'yaml' || result.followed.includes(path)) continue;
+    const releases = await finder.readingData(path);
+    let followed = releases.some((r) => r.renderedElsewhere);
+    for (const { install } of releases.filter((r) => !r.renderedElsewhere))
+      if (await renderInstall({ base: install, head: install }, path, io, parsers, result)) followed = true;
+    if (followed) result.followed.push(path);
+  }
   for (const v of await variantsOf(changed, io)) {
     if (!v.templateChanged && byInstalls.has(v.changed)) continue;
     const templates = (await templateFiles(v.chart, io)).filter((p) => /\.(ya?ml|tpl)$/i.test(p) && !p.endsWith('.tpl'));
     const own = v.values === join(v.chart, 'values.yaml');
+    // A chart the tree installs is applied with each install's values, never with its defaults alone.
+    // A template that reads no values renders the same for every install: its own reading stands.
+    if (own && (!v.templateChanged || (await readsValues(v.changed, io)))) {
+      const installed = await finder.ofChart(v.chart);
+      if (installed.installs.length > 0) {
+        await renderThroughInstalls(v, installed.installs, io, parsers, result);
+        continue;
+      }
+    }
     let followedAny = false;
     const parentValues: { base: unknown; head: unknown } = { base: {}, head: {} };
     for (const side of ['base', 'head'] as const) {
@@ -112,51 +118,45 @@ export async function renderCharts(
   return result;
 }
 
-/** The chart's capacity templates that read values: what a render of it could count. */
-async function capacityTemplates(
-  chart: string,
-  reader: CoverageIo['head'],
-  io: InstallIo,
-  parsers: readonly CapacityParser[],
-  release?: { name: string; namespace: string },
-) {
-  const out: (Omit<SubchartTemplate, 'files' | 'values'> & Partial<SubchartTemplate>)[] = [];
-  for (const template of (await templateFiles(chart, io)).filter((p) => /\.ya?ml$/i.test(p))) {
+async function readsValues(template: string, io: InstallIo): Promise<boolean> {
+  for (const reader of [io.base, io.head]) {
     const text = await reader.read(template);
-    if (text === null || !(CAPACITY_KIND_RE.test(text) || parsers.some((p) => p.mightContain(template, text)))) continue;
-    const refs = valuesRead(text);
-    if (refs.length > 0) out.push({ template, text, refs });
+    if (text !== null && valuesRead(text).length > 0) return true;
   }
-  // Its subcharts' too, which render with its values under their keys.
-  return [...out, ...(await subchartTemplates(chart, reader, io, parsers, [], release))];
-}
-
-/** What following GitOps installs needs beyond the coverage's reads: the tree's folders, the repository's names. */
-export interface InstallIo extends CoverageIo {
-  dirs?: (dir: string) => Promise<string[]>;
-  /** `host/owner/name` of this repository, where known: a Git source naming another is not read from the tree. */
-  repositories?: readonly string[];
+  return false;
 }
 
 /**
- * The chart folder of an install when it is a chart of this repository: a Git source naming this
- * repository (or, where the repository's names are not known, or for a Flux `GitRepository`
- * defined elsewhere, any Git source whose path holds a chart here). Null for a chart elsewhere.
+ * A changed template, or the changed values.yaml, of a chart the tree installs: read as each
+ * install renders it, on the changed file, where another follower does not already (an install
+ * whose own file changes, or that names a changed values file). Installs written apart each make
+ * their own copy of the objects under the same names: more than one is named, not counted as one.
  */
-async function localChart(chart: GitopsInstall['chart'], io: InstallIo): Promise<string | null> {
-  if (!('local' in chart) || !(await isChart(chart.local, io))) return null;
-  const own = io.repositories ?? [];
-  if (own.length === 0 || chart.repo === null) return chart.local;
-  return own.includes(chart.repo) ? chart.local : null;
-}
-
-/** A values file an Argo CD source takes from another source's root (`$<ref>/…`) that is another repository. */
-function foreignFile(install: GitopsInstall, file: string, io: InstallIo): boolean {
-  const url = install.from?.[file];
-  const own = io.repositories ?? [];
-  if (url === undefined || own.length === 0) return false;
-  const repo = repositoryName(url);
-  return repo === null || !own.includes(repo);
+async function renderThroughInstalls(
+  v: Variant,
+  installs: readonly ChartInstall[],
+  io: InstallIo,
+  parsers: readonly CapacityParser[],
+  result: ChartRenders,
+): Promise<void> {
+  // The template's own reading (its expressions as written) is no object of the cluster.
+  if (v.templateChanged) for (const side of ['base', 'head'] as const) result[side].supersedes.push(v.changed);
+  let followed = false;
+  for (const { install } of installs.filter((i) => !i.renderedElsewhere)) {
+    if (await renderInstall({ base: install, head: install }, v.changed, io, parsers, result)) followed = true;
+  }
+  const copies = installs.filter((i) => i.install.copy !== undefined).length;
+  if (installs.length > 1 && copies < installs.length) {
+    result.head.notFollowed.push({
+      file: v.changed,
+      line: null,
+      reason: 'gitops-install',
+      subject: v.changed,
+      needs: 'one count per install',
+      inputs: installs.map((i) => `${i.install.key} in ${i.file}`).sort(),
+    });
+  }
+  if (followed || installs.some((i) => i.renderedElsewhere)) result.followed.push(v.changed);
 }
 
 /**
@@ -184,115 +184,6 @@ async function renderInstalls(path: string, io: InstallIo, parsers: readonly Cap
     if (await renderInstall(sides, path, io, parsers, result)) followed = true;
   }
   if (followed) result.followed.push(path);
-}
-
-/**
- * One install at each side (absent where it is not there), rendered or named not followed on
- * `at`: the changed Application, or a changed values file it names. True when it was followed
- * (its chart renders capacity from values, or what it is given had to be named).
- */
-async function renderInstall(
-  sides: { base: GitopsInstall | undefined; head: GitopsInstall | undefined },
-  at: string,
-  io: InstallIo,
-  parsers: readonly CapacityParser[],
-  result: ChartRenders,
-): Promise<boolean> {
-  const chart = (sides.head ?? sides.base)?.chart;
-  if (chart === undefined) return false;
-  const local = await localChart(chart, io);
-  let followed = false;
-  for (const side of ['base', 'head'] as const) {
-    const install = sides[side];
-    if (install === undefined || !(await elementsThere(install, io[side], io))) continue;
-    const key = install.key;
-    const reader = io[side];
-    const files = await Promise.all(
-      install.valueFiles.map(async (f) =>
-        foreignFile(install, f, io) ? { f, text: null, foreign: true } : { f, text: await reader.read(f), foreign: false },
-      ),
-    );
-    const given = [...files.filter((f) => f.text !== null || !install.optionalFiles).map((f) => yamlOf(f.text)), ...install.inline];
-    const templates = local === null ? [] : await capacityTemplates(local, reader, io, parsers, install.release);
-    if (local === null || install.templated) {
-      // What a chart not in view, or the Applications an ApplicationSet generates, make of the
-      // values cannot be read: named when the values name GPUs or the chart here renders capacity.
-      if (templates.length === 0 && accountSignals('values.yaml', kubeStringify(given)).signals.length === 0) continue;
-      const needs = 'remote' in chart ? chart.remote : local === null ? `${chart.url} ${chart.local}` : local;
-      const why =
-        install.templated ??
-        ('local' in chart && !(await isChart(chart.local, io))
-          ? `no chart at ${chart.local} in this repository`
-          : 'the chart is not in this repository');
-      result[side].notFollowed.push({
-        file: at,
-        line: null,
-        reason: 'gitops-install',
-        subject: key,
-        needs,
-        inputs: [why],
-        fingerprint: JSON.stringify([needs, given, ...(await unreadInputs(install, at, reader, io))]),
-      });
-      followed = true;
-      continue;
-    }
-    if (templates.length === 0) continue;
-    followed = true;
-    const absent = files
-      .filter((f) => f.foreign || (f.text === null && !install.optionalFiles))
-      .map((f) => `valueFiles ${f.f} (${f.foreign ? `from ${install.from?.[f.f] ?? '?'}, not this repository` : 'not in the repository'})`);
-    const missing = [...install.unread, ...absent];
-    if (missing.length > 0) {
-      result[side].notFollowed.push({
-        file: at,
-        line: null,
-        reason: 'gitops-install',
-        subject: key,
-        needs: local,
-        inputs: missing,
-        fingerprint: JSON.stringify([local, missing, given, ...(await unreadInputs(install, at, reader, io))]),
-      });
-    }
-    let values = yamlOf(await reader.read(join(local, 'values.yaml')));
-    for (const layer of given) values = overlayRead(values, layer);
-    const v: Variant = { chart: local, values: at, changed: at, templateChanged: false };
-    const context = await chartFiles(local, reader, io, install.release);
-    const into = install.copy === undefined ? result[side] : emptySide();
-    for (const t of templates) {
-      const given = t.values ? t.values(values) : values;
-      if (given !== null) readRender(into, v, false, t.template, t.text, given, t.refs, parsers, t.files ?? context);
-    }
-    if (install.copy !== undefined) addCopy(result[side], into, install.copy);
-  }
-  return followed;
-}
-
-/** An Application a Git generator made from folders or files that this side of the change does not have is not there. */
-async function elementsThere(install: GitopsInstall, reader: CoverageIo['head'], io: CoverageIo): Promise<boolean> {
-  for (const e of install.element ?? []) {
-    const there =
-      (await reader.read(e)) !== null ||
-      ((await io.list(e)).length > 0 && (await present(e, { read: (p) => reader.read(p), list: (d) => io.list(d) })));
-    if (!there) return false;
-  }
-  return true;
-}
-
-function emptySide(): Side {
-  return { decls: [], diagnostics: [], unresolved: [], notFollowed: [], supersedes: [], replaces: [] };
-}
-
-/**
- * The objects one of an ApplicationSet's Applications renders: each Application makes its own copy
- * (in its own cluster or namespace), counted apart under the Application's name.
- */
-function addCopy(out: Side, copy: Side, label: string): void {
-  const named = <T extends { name: string }>(x: T): T => ({ ...x, name: `${x.name} [${label}]` });
-  out.decls.push(...copy.decls.map(named));
-  out.unresolved.push(...copy.unresolved.map(named));
-  out.diagnostics.push(...copy.diagnostics);
-  out.notFollowed.push(...copy.notFollowed);
-  out.replaces.push(...copy.replaces);
 }
 
 /** Plain values: a YAML mapping that is no Kubernetes object. */

@@ -85,8 +85,12 @@ describe('GitOps installs of a chart', () => {
         chart: { local: 'charts/queues', repo: null, url: 'GitRepository/platform' },
         valueFiles: [],
         inline: [{ queue: { gpus: 2 } }],
-        unread: ['valuesFrom Secret/queue-values'],
+        unread: [],
         unreadWritten: [{ kind: 'Secret', name: 'queue-values' }],
+        valuesFrom: {
+          refs: [{ kind: 'Secret', name: 'queue-values', valuesKey: 'values.yaml', targetPath: null, optional: false }],
+          namespace: null,
+        },
         release: { name: 'queues', namespace: 'default' },
       },
     ]);
@@ -152,7 +156,12 @@ describe('GitOps installs of a chart', () => {
       expect.objectContaining({
         file: APP,
         state: 'not-followed',
-        notFollowed: [expect.objectContaining({ reason: 'gitops-install', inputs: ['valuesFrom Secret/queue-values'] })],
+        notFollowed: [
+          expect.objectContaining({
+            reason: 'gitops-install',
+            inputs: ['valuesFrom Secret/queue-values (not in the tree beside the release)'],
+          }),
+        ],
       }),
     ]);
   });

@@ -36,6 +36,11 @@ export interface GitopsInstall {
    * not worked out, a templated helmfile. The install is then only named, never rendered.
    */
   templated?: string;
+  /**
+   * A Flux HelmRelease's `valuesFrom`, in order: ConfigMaps and Secrets of its namespace, which the
+   * review reads where the tree holds them (values-from.ts). `file` is where the release is declared.
+   */
+  valuesFrom?: { refs: ValuesFromRef[]; namespace: string | null; file?: string };
   /** One of the Applications an ApplicationSet makes: its name, which tells its objects apart. */
   copy?: string;
   /** The folders or files of the tree a generator made that Application from: it is there only while they are. */
@@ -188,7 +193,11 @@ function fluxInstalls(name: string, ownNamespace: string | null, spec: Obj): Git
     if (resolved !== null) valueFiles.push(resolved);
   }
   const valuesFrom: unknown[] = Array.isArray(spec.valuesFrom) ? spec.valuesFrom : [];
-  const unread = valuesFrom.map((v) => (isObj(v) ? `valuesFrom ${str(v.kind) ?? '?'}/${str(v.name) ?? '?'}` : 'valuesFrom'));
+  const refs = valuesFrom.map(valuesFromRef);
+  // An entry not spelled as Flux reads it cannot be looked up: it stays unread.
+  const unread = valuesFrom.flatMap((v, i) =>
+    refs[i] === null ? [isObj(v) ? `valuesFrom ${str(v.kind) ?? '?'}/${str(v.name) ?? '?'}` : 'valuesFrom'] : [],
+  );
   const inline = isObj(spec.values) ? [spec.values] : [];
   // Flux names the release `<targetNamespace>-<name>` when it installs into another namespace.
   const target = str(spec.targetNamespace);
@@ -204,9 +213,31 @@ function fluxInstalls(name: string, ownNamespace: string | null, spec: Obj): Git
       inline,
       unread,
       ...(valuesFrom.length > 0 ? { unreadWritten: valuesFrom } : {}),
+      ...(refs.some((r) => r !== null)
+        ? { valuesFrom: { refs: refs.filter((r): r is ValuesFromRef => r !== null), namespace: ownNamespace } }
+        : {}),
       release,
     },
   ];
+}
+
+/** One `valuesFrom` entry of a HelmRelease, as Flux reads it. */
+interface ValuesFromRef {
+  kind: 'ConfigMap' | 'Secret';
+  name: string;
+  /** The data key holding the values: `values.yaml` unless given. */
+  valuesKey: string;
+  /** Where a single value is set (`--set` style), or null to merge the values at the root. */
+  targetPath: string | null;
+  optional: boolean;
+}
+
+function valuesFromRef(v: unknown): ValuesFromRef | null {
+  if (!isObj(v)) return null;
+  const kind = str(v.kind);
+  const name = str(v.name);
+  if ((kind !== 'ConfigMap' && kind !== 'Secret') || name === null) return null;
+  return { kind, name, valuesKey: str(v.valuesKey) ?? 'values.yaml', targetPath: str(v.targetPath), optional: v.optional === true };
 }
 
 /**

@@ -10,7 +10,12 @@ import { kustomizeChartInstalls } from './kustomize-charts.js';
  * Applications its ApplicationSets make, Flux HelmReleases, helmfile releases, kustomize `helmCharts`.
  */
 export async function installsOf(path: string, text: string, io: GeneratorIo): Promise<GitopsInstall[]> {
-  const out = [...gitopsInstalls(text), ...helmfileInstalls(path, text), ...kustomizeChartInstalls(path, text)];
+  // A release's `valuesFrom` are looked up beside the file that declares it.
+  const out = [
+    ...gitopsInstalls(text).map((i) => (i.valuesFrom ? { ...i, valuesFrom: { ...i.valuesFrom, file: path } } : i)),
+    ...helmfileInstalls(path, text),
+    ...kustomizeChartInstalls(path, text),
+  ];
   for (const obj of gitopsObjects(text)) {
     if ((str(obj.apiVersion) ?? '').startsWith('argoproj.io/') && obj.kind === 'ApplicationSet')
       out.push(...(await appSetInstalls(obj, io)));

@@ -1,5 +1,5 @@
 import type { UnresolvedDecl } from '../parser.js';
-import type { ChartRenders } from './chart-render.js';
+import type { ChartRenders } from './install-render.js';
 
 /** Why a render is named not followed: its values or its template (read-render.ts). */
 const RENDER_REASONS: ReadonlySet<string> = new Set(['helm-values', 'helm-template']);

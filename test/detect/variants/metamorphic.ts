@@ -170,19 +170,6 @@ export const EXPECTED_TO_FAIL: readonly ExpectedFailure[] = [
       'false alarm by design: a folder holding both `x.tf` and `x.tofu` is one configuration to OpenTofu and another to Terraform, and which tool plans it is not known, so each changed Terraform file of such a folder that names GPUs is not followed (opentofu-files.ts), a CPU-only change too',
   },
   {
-    rewrite: 'flux-values-from',
-    cases: [
-      'kueue shared quota: on-demand cpu 9 → 12 (negative control)',
-      'KAI default-parent-queue: cpu quota 0 → 16000 (negative control)',
-      'Volcano queue root-sci-prod weight 1 → 2 (negative control, no GPU named)',
-      'karpenter-blueprints auto mode gpu pool: cpu limit 100 → 200 (negative control, CPU-only edit beside a GPU limit)',
-      'openshift-batch shared-cq: cpu quota 10 → 20 (negative control)',
-      'aks-kueue-sample team-a-cq: cpu quota 24 → 32 (negative control, a GPU quota beside it)',
-    ],
-    reason:
-      "false alarm: a HelmRelease's `valuesFrom` ConfigMap is not read as values (Flux takes it from the cluster), so a change to its data is not followed (values-from.ts) even where it only sets a CPU quota",
-  },
-  {
     rewrite: 'helm-template-defaults',
     cases: ['KubeRay autoscaled cluster: the CPU worker group maxReplicas 10 → 20 (negative control, beside a GPU group)'],
     reason:
