@@ -67,9 +67,10 @@ describe('OpenTofu files', () => {
     expect(unfollowed(shadowed)).toEqual(['infra/main.tf']);
   });
 
-  it('takes an OpenTofu override file as an override: the folder is not followed', async () => {
+  it('takes an OpenTofu override file as an override: merged into the variable it names', async () => {
     const base = { 'infra/main.tf': POOL('var.nodes'), 'infra/variables.tf': VARS(1), 'infra/nodes_override.tofu': VARS(1) };
     const r = await detectPr(base, { ...base, 'infra/nodes_override.tofu': VARS(9) });
-    expect(unfollowed(r)).toContain('infra/nodes_override.tofu');
+    expect(rows(r)).toEqual([['pool', 1, 9]]);
+    expect(unfollowed(r)).toEqual([]);
   });
 });

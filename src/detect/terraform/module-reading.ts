@@ -1,7 +1,7 @@
 import type { CapacityDecl, Diagnostic, ObjectAddress } from '../../domain/index.js';
 import { callAddress, inModule, mapAddress, movesIn, withMoves } from './addresses.js';
 import type { CoverageIo } from '../side-readers.js';
-import type { CapacityParser, SetParseResult, SourceFile, Unfollowed, UnresolvedDecl } from '../parser.js';
+import type { Accounting, CapacityParser, ParseOutcome, SetParseResult, SourceFile, Unfollowed, UnresolvedDecl } from '../parser.js';
 import { fileReferences } from './templates.js';
 import { namesGpu } from '../kit/gpu-signal.js';
 import { evaluate, evaluatePartly } from './expr-eval.js';
@@ -165,13 +165,14 @@ export interface CallReading {
   skipped?: true;
 }
 
-export type Collected = Required<ReturnType<typeof parseTerraformSet>> & {
-  notFollowed: Unfollowed[];
-  /** Templates rendered through the module: their own readings (YAML with `${…}`) give way. */
-  supersedes?: string[];
-  /** Folders of the modules its own calls were read through: their own readings give way too. */
-  within?: string[];
-};
+export type Collected = Required<ParseOutcome> &
+  Accounting & {
+    notFollowed: Unfollowed[];
+    /** Templates rendered through the module: their own readings (YAML with `${…}`) give way. */
+    supersedes?: string[];
+    /** Folders of the modules its own calls were read through: their own readings give way too. */
+    within?: string[];
+  };
 
 // Modules calling modules: followed this deep.
 const MAX_DEPTH = 3;
@@ -384,6 +385,8 @@ export function withoutCalls(found: ReturnType<typeof parseTerraformSet>, calls:
     notFollowed: (found.notFollowed ?? []).filter(
       (n) => !((n.reason === 'local-module' || n.reason === 'remote-module') && read.has(`${dirOf(n.file)}\u0000${n.subject}`)),
     ),
+    // The override blocks merged into what it read (override-accounting.ts) stay accounted for.
+    ...(found.accounted === undefined ? {} : { accounted: found.accounted }),
   };
 }
 
