@@ -5,7 +5,8 @@ import { mayNameGpus } from '../kit/signal-scan/signals.js';
 import { isTfvarsPath } from './module-scope.js';
 import { mergeOverrides } from './override-merge.js';
 import type { MergeFile, MergeProblem } from './override-merge.js';
-import { isTfFile, parseTerraformFile, shadowedByTofu } from './tf-json.js';
+import { shadowedByTofu } from './opentofu-files.js';
+import { isTfFile, parseTerraformFile } from './tf-json.js';
 
 /** Terraform's override files (`override.tf`, `*_override.tf`, their `.tf.json` forms and OpenTofu's `.tofu` ones), named by the language's rule. */
 export function isOverrideFile(path: string): boolean {

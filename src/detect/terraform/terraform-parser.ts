@@ -19,7 +19,8 @@ import { isTerragruntPath, terragruntCall } from './terragrunt.js';
 import { budgetMessage, TerraformBudget } from './expr-budget.js';
 import type { Scope } from './expr-eval.js';
 import type { Locator } from './locator.js';
-import { isTfFile, locatorFor, parseTerraformFile, shadowedByTofu } from './tf-json.js';
+import { isTfFile, locatorFor, parseTerraformFile } from './tf-json.js';
+import { shadowedByTofu, shadowedNotes } from './opentofu-files.js';
 import { isTfvarsPath, moduleScope } from './module-scope.js';
 import { isOverrideFile } from './override-files.js';
 import { mergeOverrides } from './override-merge.js';
@@ -237,25 +238,6 @@ function readTerraformSet(files: readonly SourceFile[], budget: TerraformBudget)
 }
 
 type Collected = Required<ParseResult> & { notFollowed: Unfollowed[] };
-
-/**
- * A `.tf` file the folder's `.tofu` twin shadows: Terraform applies it, OpenTofu does not, and the
- * review reads the folder as OpenTofu does. Fingerprinted by its text, so an unchanged one read
- * beside a changed sibling holds nothing up; a changed one is not followed.
- */
-function shadowedNotes(files: readonly SourceFile[]): Unfollowed[] {
-  const shadowed = shadowedByTofu(files.map((f) => f.path));
-  return files
-    .filter((f) => shadowed.has(f.path))
-    .map((f) => ({
-      file: f.path,
-      line: null,
-      reason: 'unreadable' as const,
-      subject: f.path,
-      needs: `OpenTofu reads ${f.path.replace(/\.tf(\.json)?$/, '.tofu$1')} in its place, Terraform reads this file: the review reads the folder as OpenTofu does`,
-      fingerprint: f.text,
-    }));
-}
 
 /** A Terragrunt unit: its module call (source and inputs) read as a `module` block is. */
 function readTerragrunt(f: ParsedTerraform, scope: Scope, result: Collected): void {
