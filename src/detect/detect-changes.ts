@@ -196,7 +196,7 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
   head.diagnostics.push(
     ...lateNotFiles,
     ...(await floorOnlyOversize(changedPaths, sides.head, parsers)),
-    ...(await overrideFileErrors(changedPaths, sides.list)),
+    ...(await overrideFileErrors(changedPaths, io)),
     ...(await openTofuErrors(changedPaths, io)),
   );
   // A changed file too large to read is reported by each reader that takes it: once is enough.

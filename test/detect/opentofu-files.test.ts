@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isTfFile, shadowedByTofu } from '../../src/detect/terraform/tf-json.js';
+import { shadowedByTofu, withoutShadowedTf } from '../../src/detect/terraform/opentofu-files.js';
+import { isTfFile } from '../../src/detect/terraform/tf-json.js';
 import { detectPr } from './real-fixtures.js';
 
 const POOL = (count: string) => `resource "google_container_node_pool" "pool" {
@@ -41,6 +42,10 @@ describe('OpenTofu files', () => {
       'm/main.tf',
       'm/x.tf.json',
     ]);
+    // The listing every reader sees leaves out exactly those.
+    const listed = ['m/main.tf', 'm/main.tofu', 'm/vars.tf', 'm/x.tf.json', 'm/x.tofu.json', 'm/y.tf', 'm/y.tofu.json', 'n/vars.tofu'];
+    expect(withoutShadowedTf(listed)).toEqual(listed.filter((p) => !shadowedByTofu(listed).has(p)));
+    expect(withoutShadowedTf(listed)).toEqual(['m/main.tofu', 'm/vars.tf', 'm/x.tofu.json', 'm/y.tf', 'm/y.tofu.json', 'n/vars.tofu']);
   });
 
   it('reads a variable default changed in a .tofu file that names no GPU', async () => {
@@ -67,9 +72,10 @@ describe('OpenTofu files', () => {
     expect(unfollowed(shadowed)).toEqual(['infra/main.tf']);
   });
 
-  it('takes an OpenTofu override file as an override: the folder is not followed', async () => {
+  it('takes an OpenTofu override file as an override: merged into the variable it names', async () => {
     const base = { 'infra/main.tf': POOL('var.nodes'), 'infra/variables.tf': VARS(1), 'infra/nodes_override.tofu': VARS(1) };
     const r = await detectPr(base, { ...base, 'infra/nodes_override.tofu': VARS(9) });
-    expect(unfollowed(r)).toContain('infra/nodes_override.tofu');
+    expect(rows(r)).toEqual([['pool', 1, 9]]);
+    expect(unfollowed(r)).toEqual([]);
   });
 });

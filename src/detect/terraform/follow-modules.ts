@@ -1,13 +1,15 @@
 import { TerraformBudget } from './expr-budget.js';
 import { isTfvarsPath } from './module-scope.js';
 import { outerCallersOf } from './module-callers.js';
-import { MAX_READS, dirOf, empty, place, readCalls, readFiles } from './module-reading.js';
-import type { Budgets, CallReading, FollowedModules, FollowIo } from './module-reading.js';
+import { readCalls } from './module-reading.js';
+import { dirOf, readFiles } from './module-files.js';
+import { MAX_READS, empty, place } from './module-findings.js';
+import type { Budgets, CallReading, FollowedModules, FollowIo } from './module-findings.js';
 import { isTfFile } from './tf-json.js';
 import { followTfvars } from './tfvars-follow.js';
 import { followRoots } from './root-follow.js';
 
-export type { FollowedModules } from './module-reading.js';
+export type { FollowedModules } from './module-findings.js';
 
 const isTf = isTfFile;
 

@@ -1,205 +1,38 @@
-import type { CapacityDecl, Diagnostic, ObjectAddress } from '../../domain/index.js';
+import type { ObjectAddress } from '../../domain/index.js';
 import { callAddress, inModule, mapAddress, movesIn, withMoves } from './addresses.js';
-import type { CoverageIo } from '../side-readers.js';
-import type { CapacityParser, SetParseResult, SourceFile, Unfollowed, UnresolvedDecl } from '../parser.js';
+import type { SourceFile, Unfollowed } from '../parser.js';
 import { fileReferences } from './templates.js';
 import { namesGpu } from '../kit/gpu-signal.js';
-import { evaluate, evaluatePartly } from './expr-eval.js';
-import type { Scope, Value } from './expr-eval.js';
-import { Unk } from './expr-values.js';
-import type { PValue } from './expr-values.js';
+import type { Scope } from './expr-eval.js';
 import { inputsFingerprint } from './inputs-fingerprint.js';
 import type { Locator } from './locator.js';
 import { isTfFile, locatorFor } from './tf-json.js';
 import { asRecord } from './module-scope.js';
 import { parseModule, parseTerraformSet } from './terraform-parser.js';
-import type { TerraformBudget } from './expr-budget.js';
 import { copiesOf } from './copies.js';
-import { AFTER_APPLY } from './pool-context.js';
 import { ownSource } from './module-source.js';
 import type { OwnSource } from './module-source.js';
+import { hcl, lenient } from './call-arguments.js';
+import { GIVEN_TFVARS, dirOf, join, readFiles, resolvePath } from './module-files.js';
+import { MAX_READS, withoutCalls } from './module-findings.js';
+import type { CallReading, Collected, FollowIo, Readings } from './module-findings.js';
 
 /*
  * Reading a module of this repository as a call (or a variable file) gives it values: its local
  * calls read through in turn, each copy of a `count` or `for_each` call on its own.
  */
 
-export type Side = Required<SetParseResult> & { notFollowed: Unfollowed[] };
-
-export interface FollowedModules {
-  base: Side;
-  head: Side;
-  /** Module calls read through their module: `file` and `module.<label>`. */
-  calls: { file: string; subject: string }[];
-  /** Variable files read with the module that declares their variables. */
-  tfvars: string[];
-  /** The folder of the module each of those files was read with. */
-  tfvarsModules: Map<string, string>;
-  /** Folders of the modules read through a call: their own readings would count the pools twice. */
-  modules: string[];
-  /** Changed root modules read once per variable file applied to them: the Terraform parser's reading with the defaults is replaced. */
-  roots: string[];
-}
-
 // Arguments of a module block that are Terraform's, not the module's variables.
 const META = new Set(['source', 'version', 'count', 'for_each', 'providers', 'depends_on']);
 // Copies of a module (count, for_each) read one by one; a longer list is not followed.
 const MAX_INSTANCES = 64;
-// A variable file read as the one Terraform applies last (-var-file wins over the auto files).
-export const GIVEN_TFVARS = '~given.auto.tfvars';
-
-export const dirOf = (path: string) => (path.lastIndexOf('/') < 0 ? '' : path.slice(0, path.lastIndexOf('/')));
-export const join = (dir: string, name: string) => (dir === '' ? name : `${dir}/${name}`);
 const isTf = isTfFile;
-
-/** `a/b` + `../c` → `a/c`; null when it leaves the repository. */
-export function resolvePath(dir: string, rel: string): string | null {
-  const out = dir === '' ? [] : dir.split('/');
-  for (const step of rel.split('/')) {
-    if (step === '' || step === '.') continue;
-    if (step === '..') {
-      if (out.length === 0) return null;
-      out.pop();
-    } else out.push(step);
-  }
-  return out.join('/');
-}
-
-/** An argument's value, with what is known only after apply left as a placeholder; undefined when none of it is known. */
-function lenient(raw: unknown, scope: Scope, depth = 0): Value | undefined {
-  const v = evaluate(raw, scope);
-  if (v.ok) return v.value;
-  if (depth > 16) return undefined;
-  if (Array.isArray(raw)) return raw.map((x) => lenient(x, scope, depth + 1) ?? AFTER_APPLY);
-  if (raw !== null && typeof raw === 'object') {
-    const out: Record<string, Value> = {};
-    for (const [k, x] of Object.entries(raw as Record<string, unknown>)) out[k] = lenient(x, scope, depth + 1) ?? AFTER_APPLY;
-    return out;
-  }
-  // An expression known but for what is known after apply (a map of pools built by a for
-  // expression, each named after a random id): those parts stand in as the placeholder too. Left
-  // out, the module would read its variable's default instead (no pools) where the call gives some.
-  const partly = evaluatePartly(raw, scope);
-  return partly.ok && afterApplyOnly(partly.value) ? withPlaceholders(partly.value) : undefined;
-}
-
-// What an unknown part names when it is only known once applied (expr-eval.ts).
-const AFTER_APPLY_CULPRIT = /, (?:another resource's attribute|a module output|a data source)$/;
-
-function afterApplyOnly(v: PValue): boolean {
-  if (v instanceof Unk) return !v.error && AFTER_APPLY_CULPRIT.test(v.culprit);
-  if (Array.isArray(v)) return v.every(afterApplyOnly);
-  if (v !== null && typeof v === 'object') return Object.values(v).every(afterApplyOnly);
-  return true;
-}
-
-function withPlaceholders(v: PValue): Value {
-  if (v instanceof Unk) return AFTER_APPLY;
-  if (Array.isArray(v)) return v.map(withPlaceholders);
-  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, withPlaceholders(x)]));
-  return v;
-}
-
-/** A value in HCL's own syntax, for a variable file. */
-function hcl(v: Value): string {
-  if (v === null || typeof v === 'boolean' || typeof v === 'number') return String(v);
-  if (typeof v === 'string') return JSON.stringify(v).replace(/\$\{/g, '$${').replace(/%\{/g, '%%{');
-  if (Array.isArray(v)) return `[${v.map(hcl).join(', ')}]`;
-  return `{\n${Object.entries(v)
-    .map(([k, x]) => `${JSON.stringify(k)} = ${hcl(x)}`)
-    .join('\n')}\n}`;
-}
-
-export async function readFiles(io: CoverageIo, side: 'base' | 'head', paths: readonly string[]): Promise<SourceFile[]> {
-  const out: SourceFile[] = [];
-  for (const path of paths) {
-    const text = await io[side].read(path);
-    if (text !== null) out.push({ path, text });
-  }
-  return out;
-}
-
-export const empty = (): Side => ({ decls: [], diagnostics: [], unresolved: [], notFollowed: [], supersedes: [], replaces: [] });
-
-/** A module's findings moved to where they were asked for: the call, or the variable file. */
-export function place(
-  out: Side,
-  found: ReturnType<typeof parseTerraformSet> & { supersedes?: string[] },
-  file: string,
-  line: number,
-  label: (name: string) => string,
-  why: string,
-): void {
-  // An address is labelled as the name is: one per application of a root (root-follow.ts).
-  const at = (a: ObjectAddress): ObjectAddress => ({ at: label(a.at), formerly: a.formerly.map(label) });
-  out.decls.push(
-    ...found.decls.map((d): CapacityDecl =>
-      mapAddress({ ...d, file, line, name: label(d.name), parts: d.parts.map((p) => ({ ...p, line })) }, at),
-    ),
-  );
-  out.unresolved.push(
-    ...(found.unresolved ?? []).map((u): UnresolvedDecl =>
-      mapAddress({ ...u, file, line, name: label(u.name), declaredIn: u.declaredIn ?? u.file }, at),
-    ),
-  );
-  out.diagnostics.push(
-    ...found.diagnostics
-      .filter((d) => d.severity !== 'info')
-      .map((d): Diagnostic => ({ ...d, file, line, message: `${why}: ${d.message}` })),
-  );
-  out.notFollowed.push(...(found.notFollowed ?? []).map((n) => ({ ...n, file, line })));
-  out.supersedes.push(...(found.supersedes ?? []));
-}
-
-/** What one local module call declares, read through the module. */
-export interface CallReading {
-  file: string;
-  label: string;
-  line: number;
-  source: string;
-  moduleDir: string;
-  /** The `?ref=` of a module of this repository called by URL. */
-  ref: string | null;
-  found: Collected;
-  /** Present in the repository but not read through (its instances unknown or too many): `found` only says so. */
-  skipped?: true;
-}
-
-export type Collected = Required<ReturnType<typeof parseTerraformSet>> & {
-  notFollowed: Unfollowed[];
-  /** Templates rendered through the module: their own readings (YAML with `${…}`) give way. */
-  supersedes?: string[];
-  /** Folders of the modules its own calls were read through: their own readings give way too. */
-  within?: string[];
-};
 
 // Modules calling modules: followed this deep.
 const MAX_DEPTH = 3;
-// Module readings per PR and side: instances times depth could grow without bound; past this a call is not followed.
-export const MAX_READS = 256;
-
-/** Module readings left for one side of the PR. */
-interface Readings {
-  left: number;
-  /** What evaluating every reading of this side may cost, together. */
-  budget: TerraformBudget;
-}
-export type Budgets = Record<'base' | 'head', Readings>;
 
 /** `source = "./…"` or `"../…"`: what a local module call has, in some file of the set. */
 const LOCAL_SOURCE = /(?:\bsource\s*=|"source"\s*:)\s*"\.\.?\//;
-
-/** What the follow reads: the two sides, listings, and the repository's own names (module-source.ts). */
-export interface FollowIo extends CoverageIo {
-  repositories?: readonly string[];
-  /**
-   * The reader of Kubernetes objects declared in Terraform (manifests-parser.ts): a module read
-   * through its call declares those too, with the call's values, and its own reading is dropped.
-   */
-  manifests?: CapacityParser | undefined;
-  /** The folders inside a folder, where the listing can tell: to find the module a variable file beside it sets. */
-  dirs?: (dir: string) => Promise<string[]>;
-}
 
 /** The folder a call's module is in, when it is in this repository: a relative path, or a URL of the repository itself. */
 function moduleFolder(source: string, dir: string, repositories: readonly string[]): { dir: string; own: OwnSource | null } | null {
@@ -369,22 +202,6 @@ export async function readModuleCall(
   const texts = await readFiles(io, side, moduleFiles);
   if (texts.length === 0) return null;
   return readGiven(io, side, moduleDir, texts, args, scope, { left: MAX_READS, budget: scope.budget }, 0);
-}
-
-/** A module's own reading less the notes about the local calls that were read through. */
-export function withoutCalls(found: ReturnType<typeof parseTerraformSet>, calls: readonly CallReading[]): Collected {
-  // A call's notes sit on its file and on the values files of its folder (call-notes.ts).
-  const read = new Set(calls.filter((c) => !c.skipped).map((c) => `${dirOf(c.file)}\u0000module.${c.label}`));
-  const warned = (file: string, message: string) =>
-    calls.some((c) => !c.skipped && c.file === file && message.startsWith(`module.${c.label} (source `));
-  return {
-    decls: found.decls,
-    unresolved: found.unresolved ?? [],
-    diagnostics: found.diagnostics.filter((d) => !warned(d.file, d.message)),
-    notFollowed: (found.notFollowed ?? []).filter(
-      (n) => !((n.reason === 'local-module' || n.reason === 'remote-module') && read.has(`${dirOf(n.file)}\u0000${n.subject}`)),
-    ),
-  };
 }
 
 /** The instances of a module call: one, or one per `count` index or `for_each` key; null when unknown or too many. */

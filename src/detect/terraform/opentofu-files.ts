@@ -1,5 +1,6 @@
 import { diagnostic } from '../../domain/index.js';
 import type { Diagnostic } from '../../domain/index.js';
+import type { Unfollowed } from '../parser.js';
 import { dirOf } from '../kit/paths.js';
 import { mayNameGpus } from '../kit/signal-scan/signals.js';
 import { isTfvarsPath } from './module-scope.js';
@@ -13,15 +14,47 @@ function isTofuFile(path: string): boolean {
 /** The `.tf` file a `.tofu` file stands in for under OpenTofu: `main.tofu` → `main.tf`. */
 const shadowedBy = (tofu: string): string => tofu.replace(/\.tofu(\.json)?$/, '.tf$1');
 
+/** The `.tofu` file that would stand in for a `.tf` file: `main.tf` → `main.tofu`. */
+const tofuTwin = (tf: string): string => tf.replace(/\.tf(\.json)?$/, '.tofu$1');
+
 /**
- * A folder's listing as OpenTofu loads it: a `.tf` (`.tf.json`) file left out where a `.tofu`
- * (`.tofu.json`) file of the same name is there. Every reader that lists a folder sees one
- * module, never a block twice; openTofuErrors names the folder as not followed.
+ * The one rule of OpenTofu's loading every reader goes by: the files of a set OpenTofu does not
+ * load, `x.tf` (`x.tf.json`) where the same folder holds `x.tofu` (`x.tofu.json`), which OpenTofu
+ * reads in its place. Terraform reads `x.tf` and ignores `x.tofu`; the review reads a folder as
+ * OpenTofu does, and says so of a changed shadowed file (shadowedNotes, openTofuErrors).
+ */
+export function shadowedByTofu(paths: readonly string[]): Set<string> {
+  const all = new Set(paths);
+  return new Set(paths.filter((p) => /\.tf(?:\.json)?$/.test(p) && all.has(tofuTwin(p))));
+}
+
+/**
+ * A folder's listing as OpenTofu loads it (shadowedByTofu): every reader that lists a folder sees
+ * one module, never a block twice; openTofuErrors names the folder as not followed.
  */
 export function withoutShadowedTf(paths: string[]): string[] {
   if (!paths.some(isTofuFile)) return paths;
-  const present = new Set(paths);
-  return paths.filter((p) => !(/\.tf(\.json)?$/.test(p) && present.has(p.replace(/\.tf(\.json)?$/, '.tofu$1'))));
+  const shadowed = shadowedByTofu(paths);
+  return paths.filter((p) => !shadowed.has(p));
+}
+
+/**
+ * A `.tf` file of a set that its `.tofu` twin shadows: Terraform applies it, OpenTofu does not,
+ * and the review reads the folder as OpenTofu does. Fingerprinted by its text, so an unchanged one
+ * read beside a changed sibling holds nothing up; a changed one is not followed.
+ */
+export function shadowedNotes(files: readonly { path: string; text: string }[]): Unfollowed[] {
+  const shadowed = shadowedByTofu(files.map((f) => f.path));
+  return files
+    .filter((f) => shadowed.has(f.path))
+    .map((f) => ({
+      file: f.path,
+      line: null,
+      reason: 'unreadable' as const,
+      subject: f.path,
+      needs: `OpenTofu reads ${tofuTwin(f.path)} in its place, Terraform reads this file: the review reads the folder as OpenTofu does`,
+      fingerprint: f.text,
+    }));
 }
 
 interface TofuIo {

@@ -1,8 +1,10 @@
 import type { CapacityDecl, Diagnostic, ObjectAddress } from '../../domain/index.js';
 import type { Unfollowed, UnresolvedDecl } from '../parser.js';
 import { mapAddress } from './addresses.js';
-import { dirOf, join, place, readCalls, readFiles, withoutCalls } from './module-reading.js';
-import type { Budgets, FollowedModules, FollowIo } from './module-reading.js';
+import { readCalls } from './module-reading.js';
+import { dirOf, join, readFiles } from './module-files.js';
+import { place, withoutCalls } from './module-findings.js';
+import type { Budgets, FollowedModules, FollowIo } from './module-findings.js';
 import { isAutoTfvars } from './module-scope.js';
 import { declaredIn, rootVarFiles } from './root-var-files.js';
 import { parseTerraformSet } from './terraform-parser.js';

@@ -1,5 +1,5 @@
-import { dirOf, resolvePath } from './module-reading.js';
-import type { FollowIo } from './module-reading.js';
+import { dirOf, resolvePath } from './module-files.js';
+import type { FollowIo } from './module-findings.js';
 import { isAutoTfvars, isTfvarsPath } from './module-scope.js';
 import { isTfFile, parseTerraformFile } from './tf-json.js';
 

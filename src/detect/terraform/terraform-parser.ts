@@ -1,7 +1,9 @@
 import { diagnostic } from '../../domain/index.js';
 import type { Diagnostic, ObjectAddress } from '../../domain/index.js';
 import { clampLine } from '../kit/lines.js';
-import type { CapacityParser, ParseOutcome, ParseResult, SourceFile, Unfollowed } from '../parser.js';
+import { accountedOf } from '../parser.js';
+import type { Accounting, CapacityParser, ParseOutcome, ParseResult, SourceFile, Unfollowed } from '../parser.js';
+import { overrideAccounting } from './override-accounting.js';
 import { mapAddress, movesIn, withMoves } from './addresses.js';
 import { readAksModules } from './aks-module.js';
 import { onValueFiles } from './call-notes.js';
@@ -17,9 +19,12 @@ import { isTerragruntPath, terragruntCall } from './terragrunt.js';
 import { budgetMessage, TerraformBudget } from './expr-budget.js';
 import type { Scope } from './expr-eval.js';
 import type { Locator } from './locator.js';
-import { isTfFile, locatorFor, parseTerraformFile, shadowedByTofu } from './tf-json.js';
+import { isTfFile, locatorFor, parseTerraformFile } from './tf-json.js';
+import { shadowedByTofu, shadowedNotes } from './opentofu-files.js';
 import { isTfvarsPath, moduleScope } from './module-scope.js';
 import { isOverrideFile } from './override-files.js';
+import { mergeOverrides } from './override-merge.js';
+import type { Placement } from './override-merge.js';
 import type { ModuleFile } from './module-scope.js';
 import { RESOURCE_KINDS, readResources } from './resources.js';
 
@@ -71,27 +76,33 @@ export const terraformParser: CapacityParser = {
   references: fileReferences,
 };
 
-export type ParsedTerraform = ModuleFile & { text: string };
+/**
+ * A parsed file of the module. `overridden`: the texts of the override files merged into its
+ * blocks, so what looks at the text for a shape (a module source, a pool's resource type) sees
+ * what the merge brought in too; `text` stays the file's own, which lines are found in.
+ */
+export type ParsedTerraform = ModuleFile & { text: string; overridden?: string };
 
 /**
  * The Terraform files of a set parsed, with the module scope (variables, locals, tfvars) they
- * make together, and an error for each file that is not valid HCL. The other files of the set
- * (templates, read by `references`) are what `file()` and `templatefile()` read. Evaluation in
- * the scope spends `budget`.
+ * make together, and an error for each file that is not valid HCL. Override files are merged into
+ * the blocks they name, as Terraform does before it plans (override-merge.ts); `placements` says
+ * where each override block went. The other files of the set (templates, read by `references`)
+ * are what `file()` and `templatefile()` read. Evaluation in the scope spends `budget`.
  */
 export function parseModule(
   files: readonly SourceFile[],
   budget: TerraformBudget = new TerraformBudget(),
-): { parsed: ParsedTerraform[]; scope: Scope; errors: Diagnostic[] } {
-  const parsed: ParsedTerraform[] = [];
+): { parsed: ParsedTerraform[]; scope: Scope; errors: Diagnostic[]; placements: Placement[] } {
+  const primaries: ParsedTerraform[] = [];
+  const overrides: ParsedTerraform[] = [];
   const errors: Diagnostic[] = [];
   const byPath = new Map(files.map((f) => [f.path, f.text]));
   const dir = moduleDir(files);
   const shadowed = shadowedByTofu(files.map((f) => f.path));
   for (const f of files) {
-    // An override file is merged into the blocks it names, not read as blocks of its own (override-files.ts);
     // OpenTofu reads `x.tofu` in place of `x.tf`.
-    if (!isTerraformPath(f.path) || isOverrideFile(f.path) || shadowed.has(f.path)) continue;
+    if (!isTerraformPath(f.path) || shadowed.has(f.path)) continue;
     const hcl = parseTerraformFile(f.path, f.text);
     if (!hcl.ok) {
       const line = hcl.line === null ? null : clampLine(hcl.line, f.text);
@@ -106,10 +117,33 @@ export function parseModule(
       );
       continue;
     }
-    parsed.push({ path: f.path, body: hcl.body, text: f.text });
+    (isOverrideFile(f.path) ? overrides : primaries).push({ path: f.path, body: hcl.body, text: f.text });
   }
+  const { parsed, placements } = withOverrides(primaries, overrides);
   const file = (rel: string): string | null => byPath.get(joinPath(dir, rel)) ?? null;
-  return { parsed, scope: moduleScope(parsed, { budget, file, bound: PATHS }), errors };
+  return { parsed, scope: moduleScope(parsed, { budget, file, bound: PATHS }), errors, placements };
+}
+
+/**
+ * The primary files with the override files merged in. What the merge cannot apply is left out
+ * of the bodies and named by overrideFileErrors (override-files.ts), which makes the folder's
+ * changed files not followed.
+ */
+function withOverrides(
+  primaries: ParsedTerraform[],
+  overrides: readonly ParsedTerraform[],
+): { parsed: ParsedTerraform[]; placements: Placement[] } {
+  if (overrides.length === 0) return { parsed: primaries, placements: [] };
+  const config = primaries.filter((f) => isTfFile(f.path));
+  const merged = mergeOverrides(config, overrides);
+  const bodies = new Map(merged.files.map((f) => [f.path, f.body]));
+  const texts = new Map(overrides.map((o) => [o.path, o.text]));
+  const parsed = primaries.map((f): ParsedTerraform => {
+    const from = [...new Set(merged.placements.filter((p) => p.into === f.path).map((p) => p.from))];
+    if (from.length === 0) return f;
+    return { ...f, body: bodies.get(f.path) ?? f.body, overridden: from.map((p) => texts.get(p) ?? '').join('\n') };
+  });
+  return { parsed, placements: merged.placements };
 }
 
 // `path.module` and the others, as paths relative to the module's folder.
@@ -138,7 +172,10 @@ function joinPath(dir: string, rel: string): string {
  * whose expressions go over the evaluation budget is not read: each of its files gets an error
  * naming the budget, and what it declares is kept as count unknown.
  */
-export function parseTerraformSet(files: readonly SourceFile[], budget: TerraformBudget = new TerraformBudget()): ParseOutcome {
+export function parseTerraformSet(
+  files: readonly SourceFile[],
+  budget: TerraformBudget = new TerraformBudget(),
+): ParseOutcome & Accounting {
   const result = readTerraformSet(files, budget);
   return budget.exceeded === null ? result : overBudget(files, result, budget.exceeded);
 }
@@ -157,8 +194,8 @@ export function overBudget<T extends ParseOutcome>(files: readonly SourceFile[],
   };
 }
 
-function readTerraformSet(files: readonly SourceFile[], budget: TerraformBudget): ParseOutcome {
-  const { parsed, scope, errors } = parseModule(files, budget);
+function readTerraformSet(files: readonly SourceFile[], budget: TerraformBudget): ParseOutcome & Accounting {
+  const { parsed, scope, errors, placements } = parseModule(files, budget);
   const result: Collected = { decls: [], diagnostics: [...errors], unresolved: [], notFollowed: shadowedNotes(files) };
   for (const f of parsed) {
     if (isTerragruntPath(f.path)) {
@@ -169,9 +206,11 @@ function readTerraformSet(files: readonly SourceFile[], budget: TerraformBudget)
     // One locator per file: each scans the whole text once.
     let located: Locator | null = null;
     const loc = (): Locator => (located ??= locatorFor(f.path, f.text));
-    if (callsLocalModule(f.text)) add(result, localModuleWarnings(f.path, f.body, loc(), scope));
-    if (callsOtherModule(f.text)) add(result, unreadModuleWarnings(f.path, f.body, loc(), scope));
-    if (!declaresPools(f.text)) continue;
+    // What an override merged in counts as the file's own: a module source it set, say.
+    const probe = f.overridden === undefined ? f.text : `${f.text}\n${f.overridden}`;
+    if (callsLocalModule(probe)) add(result, localModuleWarnings(f.path, f.body, loc(), scope));
+    if (callsOtherModule(probe)) add(result, unreadModuleWarnings(f.path, f.body, loc(), scope));
+    if (!declaresPools(probe)) continue;
     const copied = [readEksModules, readGkeModules, readAksModules, readGkeAutoprovisioning, readHyperPodClusters];
     for (const out of [
       readResources(f.path, f.body, loc(), scope),
@@ -192,30 +231,13 @@ function readTerraformSet(files: readonly SourceFile[], budget: TerraformBudget)
     .filter((f) => isTfvarsPath(f.path) || f.body.variable !== undefined || f.body.locals !== undefined)
     .map((f) => f.path);
   result.notFollowed.push(...onValueFiles(result.notFollowed, valueFiles));
+  const accounted = overrideAccounting(placements, files, result);
   const { notFollowed, ...found } = result;
-  return notFollowed.length === 0 ? found : result;
+  const withAccount = accounted.length === 0 ? {} : { accounted: [...accountedOf(result), ...accounted] };
+  return notFollowed.length === 0 ? { ...found, ...withAccount } : { ...result, ...withAccount };
 }
 
 type Collected = Required<ParseResult> & { notFollowed: Unfollowed[] };
-
-/**
- * A `.tf` file the folder's `.tofu` twin shadows: Terraform applies it, OpenTofu does not, and the
- * review reads the folder as OpenTofu does. Fingerprinted by its text, so an unchanged one read
- * beside a changed sibling holds nothing up; a changed one is not followed.
- */
-function shadowedNotes(files: readonly SourceFile[]): Unfollowed[] {
-  const shadowed = shadowedByTofu(files.map((f) => f.path));
-  return files
-    .filter((f) => shadowed.has(f.path))
-    .map((f) => ({
-      file: f.path,
-      line: null,
-      reason: 'unreadable' as const,
-      subject: f.path,
-      needs: `OpenTofu reads ${f.path.replace(/\.tf(\.json)?$/, '.tofu$1')} in its place, Terraform reads this file: the review reads the folder as OpenTofu does`,
-      fingerprint: f.text,
-    }));
-}
 
 /** A Terragrunt unit: its module call (source and inputs) read as a `module` block is. */
 function readTerragrunt(f: ParsedTerraform, scope: Scope, result: Collected): void {

@@ -16,20 +16,10 @@ function isConfigJson(path: string): boolean {
 /**
  * A configuration file of a module in either syntax: Terraform's `.tf` and `.tf.json`, and
  * OpenTofu's `.tofu` and `.tofu.json`, which OpenTofu loads as it loads `.tf` files (and in place
- * of a `.tf` file of the same name: `shadowedByTofu`).
+ * of a `.tf` file of the same name: `shadowedByTofu` in opentofu-files.ts).
  */
 export function isTfFile(path: string): boolean {
   return path.endsWith('.tf') || path.endsWith('.tofu') || isConfigJson(path);
-}
-
-/**
- * The files of a set OpenTofu does not load: `x.tf` (`x.tf.json`) where the same folder holds
- * `x.tofu` (`x.tofu.json`), which OpenTofu reads in its place. Terraform reads `x.tf` and ignores
- * `x.tofu`; the review reads a folder as OpenTofu does, and says so of a changed shadowed file.
- */
-export function shadowedByTofu(paths: readonly string[]): Set<string> {
-  const all = new Set(paths);
-  return new Set(paths.filter((p) => /\.tf(?:\.json)?$/.test(p) && all.has(p.replace(/\.tf(\.json)?$/, '.tofu$1'))));
 }
 
 // Blocks with two labels (`resource "type" "name"`) and with one.

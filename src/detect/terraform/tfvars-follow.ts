@@ -1,8 +1,10 @@
 import { parseTerraformFile, isTfFile } from './tf-json.js';
 import { isAutoTfvars, isTfvarsPath } from './module-scope.js';
 import { parseTerraformSet } from './terraform-parser.js';
-import { GIVEN_TFVARS, dirOf, join, place, readCalls, readFiles, withoutCalls } from './module-reading.js';
-import type { Budgets, FollowedModules, FollowIo } from './module-reading.js';
+import { readCalls } from './module-reading.js';
+import { GIVEN_TFVARS, dirOf, join, readFiles } from './module-files.js';
+import { place, withoutCalls } from './module-findings.js';
+import type { Budgets, FollowedModules, FollowIo } from './module-findings.js';
 
 const isTf = isTfFile;
 

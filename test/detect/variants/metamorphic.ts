@@ -142,17 +142,6 @@ export const EXPECTED_TO_FAIL: readonly ExpectedFailure[] = [
     reason:
       'false alarm: the link target (`gj-moved/…/*.src`) is a file no reader takes, new at head, whose keys name GPUs (`gpu_nodes_count_per_group`, a `gpu-pool-l4` key): the floor cannot tell it only feeds the root through the link, so it is not followed',
   },
-  ...['tf-override-file', 'tf-override-dir'].map((rewrite): ExpectedFailure => ({
-    rewrite,
-    cases: [
-      'nebius k8s-training tfvars: cpu_nodes_count 2 → 3 (negative control)',
-      'nvidia-terraform-modules eks: cluster_version 1.32 → 1.33, beside gpu_ami_id (negative control)',
-      'azurerm-aks startup: agents_count 2 → 3 on the default Standard_D2s_v3 (negative control)',
-      'azurerm-aks multiple node pools: node_count 1 → 2 on Standard_D2s_v3 (negative control)',
-    ],
-    reason:
-      'false alarm: Terraform merges `override.tf` and `*_override.tf` into the blocks they name before it plans, and no reader applies that merge, so every changed Terraform file or tfvars of a folder holding one is not followed (override-files.ts), a CPU-only change too',
-  })),
   {
     rewrite: 'tf-tofu-shadow',
     cases: [
