@@ -92,21 +92,6 @@ const OPEN: readonly (readonly [string, readonly string[], string])[] = [
     'false alarm, as the case itself: CDK programs are not parsed, so any change in a program that names GPUs is not followed',
   ],
   [
-    'aks-unreal-pixel-streaming create-nodepools.sh: turnp --node-count 1 → 2 (negative control)',
-    ['crlf', 'symlink-inside'],
-    "false alarm, open: with CRLF line ends, or a linked copy, a script's unchanged GPU command is not matched to its base and is taken as changed",
-  ],
-  [
-    'aks-unreal-pixel-streaming env.rc: ACR_NAME renamed (negative control)',
-    ['crlf'],
-    "false alarm, open: with CRLF line ends a sourced file's unchanged GPU variable is taken as changed",
-  ],
-  [
-    'gke-ai-observability 2.sh: comment reworded (negative control)',
-    ['symlink-inside'],
-    "false alarm, open: through a linked copy a script's unchanged GPU command is taken as changed",
-  ],
-  [
     'StableAzure Main.bicep: nodeCountGPU default 1 → 4, the parameter file sets it',
     ['bicep-params-file', 'bicep-params-file-vars', 'rename'],
     'silent miss, open: the JSON parameter file is paired with its template by name; renamed, or with the values moved to a .bicepparam, the changed default is read as overridden and nothing is said',
