@@ -93,8 +93,8 @@ const OPEN: readonly (readonly [string, readonly string[], string])[] = [
   ],
   [
     'StableAzure Main.bicep: nodeCountGPU default 1 → 4, the parameter file sets it',
-    ['bicep-params-file', 'bicep-params-file-vars', 'rename'],
-    'silent miss, open: the JSON parameter file is paired with its template by name; renamed, or with the values moved to a .bicepparam, the changed default is read as overridden and nothing is said',
+    ['bicep-params-file', 'bicep-params-file-vars'],
+    "silent miss, open: these rewrites move the template's defaults into a new `.bicepparam` beside Main.parameters.json, so the change is in that file (1 → 4, an int, counted for its deployment) while the JSON file's deployment keeps its string count, unknown and unchanged, with a warning; the case wants not followed for the template's default, which the variant no longer changes",
   ],
   [
     'StableAzure Main.parameters.json: clusterName changed (negative control)',
@@ -110,11 +110,6 @@ const OPEN: readonly (readonly [string, readonly string[], string])[] = [
       'symlink-inside',
     ],
     "false alarm, as the case itself: the GPU pool's count is a string ARM refuses, so the pool's count is unknown and any value the file changes is not followed",
-  ],
-  [
-    'aws-devops-jenkins eks-node-group.yml: NodeInstanceType Default t2.micro → g4dn.12xlarge, the parameter file sets it (negative control)',
-    ['rename', 'rename-in-pr'],
-    'wrong count, open: a CloudFormation parameter file is paired with its template by name; renamed, the pairing is lost and the changed Default is counted',
   ],
 ];
 
