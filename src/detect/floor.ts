@@ -190,7 +190,8 @@ interface Scanned {
  * The files, per side, whose text is also what another changed path reads at that side, where
  * every GPU name was accounted for: a symbolic link at the old name read as its target (as a
  * checkout and the tool applying it do), the target's own name one no reader takes. The text was
- * read, under the name that applies it; the same objects under a second name are the same objects.
+ * read, under the name that applies it, with nothing left; the same objects under a second name
+ * are the same objects.
  */
 function readElsewhere(scanned: readonly Scanned[]): { base: Set<string>; head: Set<string> } {
   const out = { base: new Set<string>(), head: new Set<string>() };
@@ -200,7 +201,9 @@ function readElsewhere(scanned: readonly Scanned[]): { base: Set<string>; head: 
     const accounted = new Map<string, string>();
     for (const s of scanned) {
       const t = text(s);
-      if (t !== null && result(s).named && result(s).left.length === 0) accounted.set(t, s.file);
+      // Named or not: read as the script or manifest it is applied as, a name the scan of an
+      // unknown extension takes for a GPU (a flag's value) may be none there.
+      if (t !== null && result(s).left.length === 0) accounted.set(t, s.file);
     }
     for (const s of scanned) {
       const t = text(s);

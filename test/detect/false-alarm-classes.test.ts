@@ -51,6 +51,25 @@ describe('a link inside the tree is read as its target', () => {
     const r = await detectVariant(sides(QUEUE(8, 4), { 'moved/other.yaml.src': QUEUE(8, 64) }));
     expect(states(r)).toContainEqual(['moved/other.yaml.src', 'not-followed', 'unaccounted-signal']);
   });
+
+  it('a script in which the shell reading finds no GPU name (a header flag): the same text behind the link is read too', async () => {
+    const script = (count: number) =>
+      [
+        '#!/bin/bash',
+        'az aks nodepool add --cluster-name c --name gpunp --node-vm-size $GPU_SKU --node-count 1 \\',
+        '  --aks-custom-headers UseGPUDedicatedVHD=true',
+        `az aks nodepool add --cluster-name c --name turn --node-vm-size Standard_F8s_v2 --node-count ${count}`,
+        '',
+      ].join('\n');
+    const r = await detectVariant({
+      base: plain({ 'infra/up.sh': script(1) }),
+      head: { files: { 'moved/up.sh.src': script(2) }, special: { 'infra/up.sh': { link: '../moved/up.sh.src' } } },
+    });
+    expect(states(r)).toEqual([
+      ['infra/up.sh', 'read'],
+      ['moved/up.sh.src', 'read'],
+    ]);
+  });
 });
 
 const COMPUTE_CLASS = (migration: boolean) => `apiVersion: cloud.google.com/v1

@@ -44,6 +44,30 @@ export const bicepParser: CapacityParser = {
   },
 };
 
+// A parameter a template declares: `param name type`, decorators on the lines above.
+const DECLARED_PARAM = /^[ \t]*param[ \t]+([A-Za-z_]\w*)\b/gm;
+
+/**
+ * A JSON parameter file whose template by name is not here (the template renamed, the file named
+ * for a compiled `azuredeploy.json`) set to each template beside it that declares most of the
+ * parameters it gives: az deploys it with whichever template the command names, and a default it may
+ * override is never taken as deployed. A file that fits no template beside it sets an ARM
+ * template: not this reader's.
+ */
+function pairedByContent(p: ReturnType<typeof readJsonParamFile>, templates: ReadonlyMap<string, string>): ParamFile[] {
+  if (typeof p.using === 'string' && templates.has(p.using)) return [];
+  const names = [...p.values.keys()];
+  if (names.length === 0) return [];
+  return [...templates]
+    .filter(([t, text]) => {
+      if (dirOf(t) !== dirOf(p.path)) return false;
+      const declared = new Set([...text.matchAll(DECLARED_PARAM)].map((m) => m[1]));
+      // Most, not all: a file kept beside a template often carries a parameter it no longer declares.
+      return names.filter((n) => declared.has(n)).length * 2 >= names.length;
+    })
+    .map(([t]) => ({ ...p, using: t }));
+}
+
 /** Repository paths of the local modules a template calls. */
 function calledModules(file: SourceFile): string[] {
   return [...file.text.matchAll(MODULE)]
@@ -72,8 +96,8 @@ export function parseBicepSet(files: readonly SourceFile[]): SetParseResult & Co
     const jsonParams = files.filter((f) => isJsonNamed(f.path) && isJsonParams(f.path, f.text)).map(readJsonParamFile);
     const params = [
       ...files.filter((f) => isParams(f.path)).map((f) => readParamFile(f, budget)),
-      // A JSON parameter file whose Bicep template is not here sets an ARM template: not this reader's.
       ...jsonParams.filter((p) => typeof p.using === 'string' && templates.has(p.using)),
+      ...jsonParams.flatMap((p) => pairedByContent(p, templates)),
     ];
     const deployments: Deployment[] = [];
     for (const p of params) {

@@ -77,4 +77,24 @@ describe('ARM JSON parameter files of a Bicep template (main.parameters.json)', 
       expect(r.coverage[0]?.[1]).toBe('not-followed');
     }
   });
+
+  // The template renamed away from its parameter file's name (or the file named for a compiled
+  // azuredeploy.json): paired by the parameters it sets, most of which the template declares.
+  for (const template of ['infra/renamed-main.bicep', 'infra/aks.bicep', 'infra/Main.bicep']) {
+    it(`a default the file overrides stays not deployed with the template at ${template}`, async () => {
+      const file = template === 'infra/aks.bicep' ? 'infra/azuredeploy.parameters.json' : 'infra/main.parameters.json';
+      // One parameter the template no longer declares, as files kept beside a template often hold.
+      const base = { [template]: MAIN, [file]: params({ gpuNodeCount: 2, clusterName: 'ml', location: 'westeurope' }) };
+      const head = { ...base, [template]: MAIN.replace('gpuNodeCount int = 1', 'gpuNodeCount int = 6') };
+      expect((await review(base, head)).changes).toEqual([]);
+      const grown = { ...base, [file]: params({ gpuNodeCount: 4, clusterName: 'ml', location: 'westeurope' }) };
+      expect((await review(base, grown)).changes).toEqual([[template, 'gpu', 2, 4]]);
+    });
+  }
+
+  it('a file most of whose parameters the template beside it does not declare is not paired', async () => {
+    const base = { 'infra/renamed-main.bicep': MAIN, 'infra/main.parameters.json': params({ a: 1, b: 2, gpuNodeCount: 3 }) };
+    const head = { ...base, 'infra/renamed-main.bicep': MAIN.replace('gpuNodeCount int = 1', 'gpuNodeCount int = 6') };
+    expect((await review(base, head)).changes).toEqual([['infra/renamed-main.bicep', 'gpu', 1, 6]]);
+  });
 });

@@ -107,4 +107,30 @@ describe('cloud CLI commands that make or size node pools', () => {
     const grown = await detectPr(base, { 'up.sh': base['up.sh'].replace('--num-nodes 1', '--num-nodes 3') });
     expect(grown.coverage.map((c) => [c.state, c.notFollowed?.map((n) => n.reason)])).toEqual([['not-followed', ['cli-command']]]);
   });
+
+  it('reads a script and the file it sources the same with CRLF line ends: a CPU pool resized stays no change', async () => {
+    const script = (count: number) =>
+      [
+        '#!/bin/bash',
+        'source ./env.rc',
+        'az aks nodepool add --cluster-name $CLUSTER --name gpunp --node-vm-size $GPU_SKU --node-count 1',
+        `az aks nodepool add --cluster-name $CLUSTER --name turn --node-vm-size $CPU_SKU --node-count ${count}`,
+        '',
+      ].join('\n');
+    const env = 'export CLUSTER="c"\nexport GPU_SKU="Standard_NC12"\nexport CPU_SKU="Standard_F8s_v2"\n';
+    for (const eol of ['\n', '\r\n']) {
+      const side = (count: number) => ({ 'infra/up.sh': script(count).replace(/\n/g, eol), 'infra/env.rc': env.replace(/\n/g, eol) });
+      const r = await detectPr(side(1), side(2));
+      expect(
+        r.coverage.filter((c) => c.state === 'not-followed'),
+        JSON.stringify(eol),
+      ).toEqual([]);
+      // The GPU pool grown is still named, whatever the line ends.
+      const grown = await detectPr(side(1), {
+        ...side(1),
+        'infra/up.sh': side(1)['infra/up.sh'].replace('--node-count 1', '--node-count 3'),
+      });
+      expect(grown.coverage.map((c) => c.state)).toContain('not-followed');
+    }
+  });
 });

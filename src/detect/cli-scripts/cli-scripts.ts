@@ -32,10 +32,18 @@ export const cliScriptParser: CapacityParser = {
   parseSet: (files) => readScripts(files),
   // The scripts beside a changed file may source it (`source env.rc`): they are read with it.
   acceptsSibling: (path) => SCRIPT.test(path),
-  references: (file) => sourcedFiles(file.path, file.text),
+  references: (file) => sourcedFiles(file.path, lfText(file.text)),
 };
 
-function readScripts(files: readonly SourceFile[]): SetParseResult & Coverage & Accounting {
+/**
+ * The text with CRLF line ends as LF: a script checked out on Windows, or saved so, holds the same
+ * commands, and a `\r` left at the end of a value or a sourced path would make an unchanged
+ * command differ from its base (the line count, and so every line named, stays the same).
+ */
+const lfText = (text: string): string => text.replace(/\r\n/g, '\n');
+
+function readScripts(given: readonly SourceFile[]): SetParseResult & Coverage & Accounting {
+  const files = given.map((f) => ({ ...f, text: lfText(f.text) }));
   const byPath = new Map(files.map((f) => [f.path, f]));
   const notFollowed: Unfollowed[] = [];
   const accounted: AccountedLines[] = [];

@@ -5,9 +5,10 @@ import { lookupInstanceType, looksLikeGpuType } from '../kit/gpu-types/index.js'
 import { Findings, yamlParser } from '../kit/parser-kit.js';
 import { mapGet, nodeLine } from '../kit/yaml-nodes.js';
 import { lineCount } from '../kit/lines.js';
+import { dirOf } from '../kit/paths.js';
 import { accountedOf } from '../parser.js';
 import type { AccountedLines, Accounting, CapacityParser, ParseOutcome, SetParseResult, SourceFile, Unfollowed } from '../parser.js';
-import { cfnParameters, pairedPaths } from './parameters.js';
+import { cfnParameters, isNamedParamFile, pairedPaths } from './parameters.js';
 
 // A self-managed node group is an EKS node group, as the Terraform module's are.
 const KIND = 'eks-node-group' as const;
@@ -36,7 +37,8 @@ export const cloudFormationParser: CapacityParser = {
   ...single,
   mightContain: (path, text) => single.mightContain(path, text) || cfnParameters(path, text) !== null,
   parseSet: readSet,
-  acceptsSibling: () => false,
+  // Parameter files beside a template: one whose own template is gone (renamed) is paired by what it sets.
+  acceptsSibling: isNamedParamFile,
   references: (file) =>
     cfnParameters(file.path, file.text) !== null || single.mightContain(file.path, file.text) ? pairedPaths(file.path) : [],
 };
@@ -59,7 +61,8 @@ function readSet(files: readonly SourceFile[]): SetParseResult & Accounting {
   };
   for (const f of files) {
     if (params.has(f.path) || !single.mightContain(f.path, f.text)) continue;
-    const paired = pairedPaths(f.path).filter((p) => params.has(p));
+    const byName = pairedPaths(f.path).filter((p) => params.has(p));
+    const paired = byName.length > 0 ? byName : pairedByContent(f, files, params);
     // Two parameter files that set one parameter apart: which one is deployed is not in the files.
     const given = new Map<string, string | null>();
     for (const p of paired) for (const [k, v] of params.get(p) ?? []) given.set(k, given.has(k) && given.get(k) !== v ? null : v);
@@ -87,6 +90,38 @@ function readSet(files: readonly SourceFile[]): SetParseResult & Accounting {
         out.notFollowed.push({ file: p, line: null, reason: 'count-unknown', subject: u.name, fingerprint });
     }
   }
+  return out;
+}
+
+/**
+ * The parameter files beside a template that none pairs by name: those whose own template by name
+ * is not here (renamed, or named for no template) and most of whose keys the template declares.
+ * CloudFormation deploys a template with whichever file the command names; a Default such a file
+ * may override is not taken as what is deployed.
+ */
+function pairedByContent(
+  template: SourceFile,
+  files: readonly SourceFile[],
+  params: ReadonlyMap<string, ReadonlyMap<string, string | null>>,
+): string[] {
+  const present = new Set(files.map((f) => f.path));
+  const declared = declaredParameters(template.text);
+  if (declared.size === 0) return [];
+  return [...params]
+    .filter(([p, given]) => {
+      if (dirOf(p) !== dirOf(template.path) || pairedPaths(p).some((t) => present.has(t))) return false;
+      const keys = [...given.keys()];
+      return keys.length > 0 && keys.filter((k) => declared.has(k)).length * 2 >= keys.length;
+    })
+    .map(([p]) => p);
+}
+
+/** The names under a template's `Parameters`. */
+function declaredParameters(text: string): Set<string> {
+  const doc = parseDocument(text, { uniqueKeys: false });
+  const params = mapGet(doc.contents, 'Parameters');
+  const out = new Set<string>();
+  if (isMap(params)) for (const item of params.items) if (isScalar(item.key)) out.add(String(item.key.value));
   return out;
 }
 

@@ -57,4 +57,24 @@ describe('CloudFormation parameter files paired with their template', () => {
     const r = await detectPr(base, { ...base, 'cfn/nodes-parameters.json': kept });
     expect(r.coverage.map((c) => c.state)).toEqual(['not-followed']);
   });
+
+  // The template renamed away from its parameter file's name: paired by the keys the file sets.
+  for (const template of ['cfn/renamed-nodes.yaml', 'cfn/node-group.yml', 'cfn/stack.template.json'.replace('.json', '.yaml')]) {
+    it(`a Default the file overrides stays not deployed with the template renamed to ${template}`, async () => {
+      const base = { [template]: TEMPLATE, 'cfn/nodes-parameters.json': params('m5.large', '2') };
+      const r = await detectPr(base, { ...base, [template]: TEMPLATE.replace('Default: m5.large', 'Default: p4d.24xlarge') });
+      expect(r.changes).toEqual([]);
+      expect(r.coverage.map((c) => c.state)).toEqual(['read']);
+      // The file changed alone is read without the template it no longer names: never a silent pass.
+      const grown = await detectPr(base, { ...base, 'cfn/nodes-parameters.json': params('g5.12xlarge', '3') });
+      expect(grown.changes.length > 0 || grown.coverage.some((c) => c.state === 'not-followed')).toBe(true);
+    });
+  }
+
+  it('a file whose keys the template does not declare, or whose own template is here, is not paired by content', async () => {
+    const other = JSON.stringify([{ ParameterKey: 'VpcCidr', ParameterValue: '10.0.0.0/16' }]);
+    const base = { 'cfn/renamed-nodes.yaml': TEMPLATE, 'cfn/vpc-parameters.json': other };
+    const r = await detectPr(base, { ...base, 'cfn/renamed-nodes.yaml': TEMPLATE.replace('Default: m5.large', 'Default: p4d.24xlarge') });
+    expect(r.changes.map((c) => [c.name, c.gpusBefore, c.gpusAfter])).toEqual([['Group', 0, 16]]);
+  });
 });

@@ -36,6 +36,11 @@ export function cfnParameters(path: string, text: string): ReadonlyMap<string, s
   return out;
 }
 
+/** Whether a path is named as a parameter file (`x-parameters.json`, `x.params.prod.json`). */
+export function isNamedParamFile(path: string): boolean {
+  return PARAM_NAME.test(path.slice(dirOf(path).length).replace(/^\//, ''));
+}
+
 /** The files paired with this one by name: a parameter file's template, or a template's parameter files. */
 export function pairedPaths(path: string): string[] {
   const dir = dirOf(path);

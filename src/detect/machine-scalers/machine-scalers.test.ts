@@ -83,6 +83,24 @@ describe('scalers of machine groups', () => {
     }
   }
 
+  // The same target and bound spelt otherwise at head, as go-yaml reads them: no change; a bound raised so spelt, not followed.
+  for (const [scaler, make] of Object.entries(SCALERS)) {
+    for (const [spelling, respell] of [
+      ['a block-scalar name', (t: string) => t.replace(/^(\s+)name: (gpu-a10)$/m, '$1name: >-\n$1  $2')],
+      ['a literal block-scalar name', (t: string) => t.replace(/^(\s+)name: (gpu-a10)$/m, '$1name: |-\n$1  $2')],
+      ['an octal bound', (t: string) => t.replace(/(max\w*): 4$/m, '$1: 0o4')],
+      ['a binary bound', (t: string) => t.replace(/(max\w*): 4$/m, '$1: 0b100')],
+    ] as const) {
+      it(`${scaler}: ${spelling} at head is the same target and bound`, async () => {
+        const text = make('gpu-a10', 'MachineSet', 4);
+        const head = respell(text);
+        expect(head).not.toBe(text);
+        expect(await state(text, head)).not.toBe('not-followed');
+        expect(await state(text, respell(grown(text, 4)))).toBe('not-followed');
+      });
+    }
+  }
+
   it('a new scaler of machines is not followed; one of a Deployment is not read at all', async () => {
     const text = SCALERS.ScaledObject?.('gpu-keda', 'MachineSet', 3) ?? '';
     const result = await detectPr({ 'other.yaml': 'a: 1\n' }, { 'other.yaml': 'a: 1\n', [FILE]: text });

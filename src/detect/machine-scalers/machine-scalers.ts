@@ -2,7 +2,7 @@ import { readCount, readString } from '../kit/counts.js';
 import { readManifests } from '../kit/manifests.js';
 import type { Manifest } from '../kit/manifests.js';
 import { Findings, yamlParser } from '../kit/parser-kit.js';
-import { mapGet, nodeLine, nodeSource } from '../kit/yaml-nodes.js';
+import { mapGet, nodeLine } from '../kit/yaml-nodes.js';
 
 /** The kinds that stand for a group of machines: what a scaler of them adds is nodes. */
 const MACHINE_GROUPS = new Set(['MachineSet', 'MachineDeployment', 'MachinePool']);
@@ -87,7 +87,8 @@ function readScaler(m: Manifest): MachineScaler | null {
     target,
     max,
     line: nodeLine(node, m.ctx.lc) ?? m.line,
-    fingerprint: JSON.stringify([m.kind, nodeSource(ref, m.ctx.text), nodeSource(node, m.ctx.text)]),
+    // By value, as go-yaml reads them: a name written as a block scalar, a bound spelt `0o4`, is the same target and bound.
+    fingerprint: JSON.stringify([m.kind, kind.value, readString(mapGet(ref, 'apiVersion'), m.ctx), target, max]),
     known: scalerBound(m.kind, m.apiVersion) !== null,
   };
 }

@@ -125,14 +125,6 @@ export const EXPECTED_TO_FAIL: readonly ExpectedFailure[] = [
     reason:
       "false alarm: the ConfigMap of post-build variables is renamed while the folder's kustomization still lists its old name, so at head its values come from elsewhere or from nowhere (a failed build); a source moved by the pull request gives no default, so it is not followed",
   },
-  ...['yaml-list', 'yaml-document-markers', 'yaml-nested-list', 'yaml-typed-list', 'yaml-null-documents', 'yaml-list-last'].map(
-    (rewrite): ExpectedFailure => ({
-      rewrite,
-      cases: ['nai-llm-fleet-infra dragon-dev01-w01: Flux variable kafka_version bumped (negative control)'],
-      reason:
-        "false alarm: with the files' documents rewritten this way the Flux variables reader does not find every place a GPU-named variable of the cluster's ConfigMap (`gpu_time_slicing_replica_count`) is used, so that line is left to the floor and the ConfigMap is not followed; the cause is not traced yet",
-    }),
-  ),
   {
     rewrite: 'symlink-inside',
     cases: [

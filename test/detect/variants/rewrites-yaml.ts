@@ -1,6 +1,7 @@
 import { isMap, isScalar, parseAllDocuments, Scalar, visit, YAMLMap } from 'yaml';
 import type { Document, Pair } from 'yaml';
 import type { Rewrite } from './rewrite.js';
+import { isKustomizationFile } from './shapes/kube-files.js';
 import { mapFiles } from './variant-tree.js';
 import { docText, kubeDocuments, mapPlainIntegers } from './yaml-text.js';
 
@@ -16,7 +17,7 @@ export const wrapInList: Rewrite = {
   what: 'every file of Kubernetes objects as one `kind: List`',
   apply: (sides) =>
     mapFiles(sides, (path, text) => {
-      const docs = kubeDocuments(path, text);
+      const docs = isKustomizationFile(path) ? null : kubeDocuments(path, text);
       if (docs === null) return null;
       const items = docs.map((d) =>
         docText(d)

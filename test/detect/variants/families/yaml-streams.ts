@@ -1,6 +1,6 @@
 import { isCollection, isMap, isPair, isScalar, Scalar, visit, YAMLMap } from 'yaml';
 import type { Rewrite } from '../rewrite.js';
-import { mapKubeFiles } from '../shapes/kube-files.js';
+import { isKustomizationFile, mapKubeFiles } from '../shapes/kube-files.js';
 import { changedFiles } from '../variant-tree.js';
 import type { VariantTree } from '../variant-tree.js';
 import { docText } from '../yaml-text.js';
@@ -54,7 +54,9 @@ export const yamlNullDocuments: Rewrite = {
   id: 'yaml-null-documents',
   what: 'null, empty and comment-only documents around every object',
   apply: (sides) =>
-    mapObjectFiles(sides, (docs) => `--- ~\n${docs.map((d) => `---\n${docText(d)}--- null\n---\n# nothing here\n---\n`).join('')}`),
+    mapObjectFiles(sides, (docs, path) =>
+      isKustomizationFile(path) ? null : `--- ~\n${docs.map((d) => `---\n${docText(d)}--- null\n---\n# nothing here\n---\n`).join('')}`,
+    ),
 };
 
 /** Every value and collection given an anchor that no alias uses: anchors change no value. */
@@ -115,8 +117,10 @@ export const yamlManyDocuments: Rewrite = {
   id: 'yaml-many-documents',
   what: '1,200 ConfigMap documents (about 850 KiB) before the objects of each changed file',
   apply: (sides) => {
-    const paths = changedFiles(sides).filter((p) =>
-      [sides.base.files[p], sides.head.files[p]].every((t) => t === undefined || objectDocuments(p, t) !== null),
+    const paths = changedFiles(sides).filter(
+      (p) =>
+        !isKustomizationFile(p) &&
+        [sides.base.files[p], sides.head.files[p]].every((t) => t === undefined || objectDocuments(p, t) !== null),
     );
     if (paths.length === 0) return null;
     const pad = fillers();

@@ -46,6 +46,20 @@ export function moveFiles(sides: Sides, paths: readonly string[], to: (path: str
   return { base: side(sides.base), head: side(sides.head) };
 }
 
+/**
+ * A kustomization file: kustomize decodes it with sigs.k8s.io/yaml, which reads the first YAML
+ * document only, and refuses a `List`. A rewrite of a file's document stream (a List around the
+ * objects, documents before them) keeps what kubectl applies, not what kustomize builds from such
+ * a file, so those rewrites leave kustomizations as they are (the reader says not followed of one
+ * written so: kustomize/kustomization.ts).
+ */
+export const isKustomizationFile = (path: string): boolean => /^(kustomization\.ya?ml|Kustomization)$/.test(baseName(path));
+
+/** mapKubeFiles over the files whose every document kubectl applies: kustomization files are left as they are. */
+export function mapKubeStreams(sides: Sides, fn: (docs: Document.Parsed[], path: string, text: string) => string | null): Sides | null {
+  return mapKubeFiles(sides, (docs, path, text) => (isKustomizationFile(path) ? null : fn(docs, path, text)));
+}
+
 /** Every file of Kubernetes objects, at both sides, rewritten by `fn` (null: left as it is). */
 export function mapKubeFiles(sides: Sides, fn: (docs: Document.Parsed[], path: string, text: string) => string | null): Sides | null {
   return mapFiles(sides, (path, text) => {

@@ -1,6 +1,6 @@
 import type { Rewrite } from '../rewrite.js';
 import { docText } from '../yaml-text.js';
-import { mapKubeFiles } from './kube-files.js';
+import { mapKubeStreams } from './kube-files.js';
 
 /**
  * Every document opened by `---` with a comment after it (the one thing kubectl allows there),
@@ -10,7 +10,7 @@ export const yamlDocumentMarkers: Rewrite = {
   id: 'yaml-document-markers',
   what: 'documents between `--- # …` and `...`, comments and empty documents between',
   apply: (sides) =>
-    mapKubeFiles(
+    mapKubeStreams(
       sides,
       (docs) =>
         `# objects of this folder\n---\n${docs.map((d, i) => `--- # object ${i + 1}\n${docText(d)}...\n# between\n`).join('')}---\n`,

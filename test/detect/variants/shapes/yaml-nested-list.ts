@@ -1,5 +1,5 @@
 import type { Rewrite } from '../rewrite.js';
-import { mapKubeFiles } from './kube-files.js';
+import { mapKubeStreams } from './kube-files.js';
 import { listOf } from './list-text.js';
 
 /** A `List` whose one item is a `List` of the file's objects: kubectl flattens lists within lists. */
@@ -7,5 +7,5 @@ export const yamlNestedList: Rewrite = {
   id: 'yaml-nested-list',
   what: 'the objects in a `List` inside a `List`',
   apply: (sides) =>
-    mapKubeFiles(sides, (docs) => `apiVersion: v1\nkind: List\nitems:\n${listOf('- apiVersion: v1\n  kind: List\n', docs, '  ')}`),
+    mapKubeStreams(sides, (docs) => `apiVersion: v1\nkind: List\nitems:\n${listOf('- apiVersion: v1\n  kind: List\n', docs, '  ')}`),
 };

@@ -1,5 +1,5 @@
 import type { Rewrite } from '../rewrite.js';
-import { mapKubeFiles } from './kube-files.js';
+import { mapKubeStreams } from './kube-files.js';
 import { listOf } from './list-text.js';
 
 /**
@@ -10,7 +10,7 @@ export const yamlTypedList: Rewrite = {
   id: 'yaml-typed-list',
   what: 'objects of one kind as its `<Kind>List`',
   apply: (sides) =>
-    mapKubeFiles(sides, (docs) => {
+    mapKubeStreams(sides, (docs) => {
       const kinds = new Set(docs.map((d) => `${String(d.get('apiVersion'))}\u0000${String(d.get('kind'))}`));
       if (kinds.size !== 1) return null;
       const [apiVersion, kind] = [...kinds][0]?.split('\u0000') ?? [];

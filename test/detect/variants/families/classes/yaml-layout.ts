@@ -1,7 +1,7 @@
 import { isMap, isPair, isScalar, parseAllDocuments, visit } from 'yaml';
 import type { Document } from 'yaml';
 import type { Rewrite } from '../../rewrite.js';
-import { mapKubeFiles } from '../../shapes/kube-files.js';
+import { mapKubeFiles, mapKubeStreams } from '../../shapes/kube-files.js';
 import { isQuantity } from '../../shapes/quantities.js';
 import { docText, mapPlainIntegers } from '../../yaml-text.js';
 
@@ -46,7 +46,7 @@ export const yamlListLast: Rewrite = {
   id: 'yaml-list-last',
   what: 'the last document of each file in a `kind: List` after the others',
   apply: (sides) =>
-    mapKubeFiles(sides, (docs) => {
+    mapKubeStreams(sides, (docs) => {
       const texts = docs.map(docText);
       const last = texts.pop() ?? '';
       const item = last
