@@ -17,8 +17,8 @@ const MAX_READS = 64;
  */
 export async function foldersReadingData(changed: readonly string[], parser: CapacityParser, sides: Sides): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
-  const references = parser.references;
-  if (parser.id !== 'terraform' || references === undefined) return out;
+  if (parser.id !== 'terraform' || parser.references === undefined) return out;
+  const references = parser.references.bind(parser);
   const accepts = (p: string) => parser.acceptsPath?.(p) ?? true;
   const texts = new Map<string, Promise<string | null>>();
   let reads = MAX_READS;
@@ -35,7 +35,7 @@ export async function foldersReadingData(changed: readonly string[], parser: Cap
     for (let up = 0, dir = dirOf(path); up <= MAX_UP; up++, dir = dirOf(dir)) {
       for (const file of (await sides.list(dir)).filter((p) => dirOf(p) === dir && accepts(p))) {
         const text = await textOf(file);
-        if (text === null || text === undefined || !references({ path: file, text }).includes(path)) continue;
+        if (text === null || !references({ path: file, text }).includes(path)) continue;
         out.set(dir, [...new Set([...(out.get(dir) ?? []), path])]);
       }
       if (dir === '') break;

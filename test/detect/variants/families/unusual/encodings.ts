@@ -44,7 +44,7 @@ const utf16Files = (id: string, order: 'le' | 'be'): Rewrite => ({
  * file of Kubernetes objects: go-yaml refuses text that is not UTF-8, so the applier fails on the
  * file; counting it or saying it cannot be read are both honest, no change is not.
  */
-export const yamlWindows1252Comment: Rewrite = {
+const yamlWindows1252Comment: Rewrite = {
   id: 'yaml-windows-1252-comment',
   what: 'a Windows-1252 comment (bytes that are no UTF-8) at the top of every file of Kubernetes objects',
   apply: (sides) =>

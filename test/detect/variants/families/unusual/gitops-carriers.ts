@@ -27,7 +27,7 @@ function editNewKustomizations(before: Sides, after: Sides | null, fn: (path: st
  * applies the patches to the names the resources carry, then renames every object; what the
  * cluster is given is the head's objects under other names.
  */
-export const kustomizeNameAffixes: Rewrite = {
+const kustomizeNameAffixes: Rewrite = {
   id: 'kustomize-name-affixes',
   what: 'the changed objects whole in kustomize patches, the kustomization adding `namePrefix` and `nameSuffix`',
   apply: async (sides, c, random) =>
@@ -41,7 +41,7 @@ export const kustomizeNameAffixes: Rewrite = {
  * `configMapGenerator` from `literals` (no hash suffix, local-config so it is not emitted): the
  * numbers live in kustomization.yaml itself, which the pull request changes.
  */
-export const kustomizeGeneratorReplacements: Rewrite = {
+const kustomizeGeneratorReplacements: Rewrite = {
   id: 'kustomize-generator-replacements',
   what: 'the quantities of the changed objects set by `replacements` from a `configMapGenerator` of literals',
   apply: async (sides, c, random) =>
@@ -83,7 +83,7 @@ const application = (name: string, chart: string, helm: readonly string[]) =>
  * The numbers an Argo CD Application's `helm.parameters` with `forceString: true` (`--set-string`):
  * the values are strings, which `{{ .Values.gj1 }}` prints as the same digits.
  */
-export const argoForceStringParameters: Rewrite = {
+const argoForceStringParameters: Rewrite = {
   id: 'argocd-helm-parameters-force-string',
   what: "the numbers an Argo CD Application's `helm.parameters` with `forceString: true`",
   apply: (sides) =>
@@ -103,7 +103,7 @@ export const argoForceStringParameters: Rewrite = {
  * (`gjpool`), whose numbers the parent's values.yaml sets under the alias: Helm renders the
  * subchart with the values of its alias, not of its name.
  */
-export const helmSubchartAlias: Rewrite = {
+const helmSubchartAlias: Rewrite = {
   id: 'helm-subchart-alias',
   what: "the changed file a subchart's template, its numbers under the subchart's `alias` in the parent's values",
   apply: (sides) =>
@@ -123,7 +123,7 @@ export const helmSubchartAlias: Rewrite = {
  * per element of its list generator, each element carrying the numbers that the template passes as
  * `helm.parameters` (`'{{gj1}}'`): the pull request changes the elements.
  */
-export const argoApplicationSetList: Rewrite = {
+const argoApplicationSetList: Rewrite = {
   id: 'argocd-applicationset-list',
   what: 'the numbers elements of an Argo CD ApplicationSet list generator, passed as Helm parameters',
   apply: (sides) =>

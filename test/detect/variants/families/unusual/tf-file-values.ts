@@ -37,7 +37,7 @@ const decodedFile = (id: string, what: string, ext: 'yaml' | 'json'): Rewrite =>
  * Each number of the pools set in a chain of locals across two files (`local.gj_a` → `local.gj_b`
  * → the number), each `locals` block in a file of its own.
  */
-export const tfLocalsChain: Rewrite = {
+const tfLocalsChain: Rewrite = {
   id: 'tf-locals-chain',
   what: 'each Terraform number a `local.` that names another `local.` set in another file',
   apply: (sides) =>
@@ -59,7 +59,7 @@ export const tfLocalsChain: Rewrite = {
  * Each number of the pools `lookup(var.gj_<file>, "nN", 0)`, the variable a map whose default
  * holds the numbers: Terraform reads the default where no value is given.
  */
-export const tfLookupVarMap: Rewrite = {
+const tfLookupVarMap: Rewrite = {
   id: 'tf-lookup-var-map',
   what: 'each Terraform number `lookup(var.m, "nN", 0)`, the map a variable’s default',
   apply: (sides) =>
@@ -75,7 +75,7 @@ export const tfLookupVarMap: Rewrite = {
  * Each number of the pools `merge(local.defaults, local.overrides).nN`: a defaults map of zeros
  * and an override map of the numbers, which `merge` lets win.
  */
-export const tfMergeDefaultsMap: Rewrite = {
+const tfMergeDefaultsMap: Rewrite = {
   id: 'tf-merge-defaults-map',
   what: 'each Terraform number from `merge()` of a map of zeros and a map of the numbers in locals',
   apply: (sides) =>
@@ -88,7 +88,7 @@ export const tfMergeDefaultsMap: Rewrite = {
 };
 
 /** Numbers written as quoted strings, which Terraform converts where a number is wanted. */
-export const tfQuotedNumbers: Rewrite = {
+const tfQuotedNumbers: Rewrite = {
   id: 'tf-quoted-numbers',
   what: 'each Terraform number a quoted string `"8"`',
   apply: (sides) => mapTfNumbers(sides, (v) => `"${v}"`),
