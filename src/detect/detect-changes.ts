@@ -33,6 +33,7 @@ import { dirOf } from './kit/paths.js';
 import { isTfFile } from './terraform/tf-json.js';
 import { overrideFileErrors } from './terraform/override-files.js';
 import { openTofuErrors } from './terraform/opentofu-files.js';
+import { foldersReadingData } from './terraform/data-file-readers.js';
 
 export interface DetectedChanges {
   changes: CapacityChange[];
@@ -78,10 +79,23 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
   const perSet: { base: SetParseResult & Coverage; head: SetParseResult & Coverage }[] = [];
   // The Terraform parser's readings: a root read with its variable files replaces them.
   const terraformSets = new Set<object>();
+  const dataFiles: string[] = [];
   for (const parser of setParsers) {
-    const dirs = [...new Set(paths.filter((p) => parser.acceptsPath?.(p) ?? true).map(dirOf))].sort();
+    // Folders whose configuration reads a changed data file (`yamldecode(file(…))`) are read as if changed.
+    const readingData = await foldersReadingData([...changed].sort(), parser, sides);
+    const dirs = [...new Set([...paths.filter((p) => parser.acceptsPath?.(p) ?? true).map(dirOf), ...readingData.keys()])].sort();
     const read = await mapLimit(dirs, READ_CONCURRENCY, async (dir) => {
-      const { set, notes } = await setPaths(sides, dir, paths, parser, parsers);
+      const found = await setPaths(sides, dir, paths, parser, parsers);
+      const { notes } = found;
+      const set =
+        found.set.length > 0 || !readingData.has(dir)
+          ? found.set
+          : (await sides.list(dir)).filter((p) => dirOf(p) === dir && takesSibling(parser, p));
+      // Read whole by the configuration that decodes it: its GPU names are what the pools evaluate.
+      for (const data of set.length > 0 ? (readingData.get(dir) ?? []) : []) {
+        parsed.add(data);
+        dataFiles.push(data);
+      }
       const head = await detectDirectory(sides.head, sides.mayExist, dir, set, parser, parsed, changed);
       return {
         base: await detectDirectory(sides.base, sides.mayExist, dir, set, parser, parsed, changed),
@@ -178,7 +192,7 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
   const sharingNotes = await linkSideSharing(head.decls, changedPaths, { list: sides.list, ...dirs, read: (p) => sides.head.read(p) });
 
   // Every changed text file, whatever its format: a GPU name nothing accounts for is not followed.
-  const followed = [...modules.tfvars, ...deployments.followed, ...terragrunt.followed, ...flux.followed];
+  const followed = [...modules.tfvars, ...deployments.followed, ...terragrunt.followed, ...flux.followed, ...dataFiles];
   const floor = await floorOf({
     changed: changedPaths,
     base,

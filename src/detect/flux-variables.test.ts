@@ -13,10 +13,10 @@ import type { Tree } from '../../test/detect/listing-tree.js';
  */
 
 type Source = 'configmap' | 'secret-string' | 'secret-data' | 'own-substitute';
-type Consumer = 'time-slicing' | 'cluster-queue' | 'node-pool';
+type Consumer = 'time-slicing' | 'cluster-queue' | 'node-pool' | 'unknown-resource-queue' | 'unread-gpu-object';
 type Reach = 'path' | 'component-by-patch' | 'no-kustomization';
 
-const CONSUMERS: Record<Consumer, (ref: string) => string> = {
+const CONSUMERS: Record<Exclude<Consumer, keyof typeof UNCOUNTED>, (ref: string) => string> = {
   'time-slicing': (ref) => `apiVersion: v1
 kind: ConfigMap
 metadata:
@@ -65,6 +65,19 @@ spec:
 `,
 };
 
+/** Consumers whose GPUs no reader counts: a quota of a resource not known to be GPUs, an object no reader takes. */
+const UNCOUNTED: Record<'unknown-resource-queue' | 'unread-gpu-object', (ref: string) => string> = {
+  'unknown-resource-queue': (ref) => CONSUMERS['cluster-queue'](ref).replace(/nvidia\.com\/gpu/g, 'example.com/gpu'),
+  'unread-gpu-object': (ref) => `apiVersion: gpu.example.com/v1
+kind: GpuReservation
+metadata:
+  name: team-a
+spec:
+  acceleratorType: nvidia-h100-80gb
+  count: ${ref}
+`,
+};
+
 const KUSTOMIZATION = (body: string) => `apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n${body}`;
 
 function fluxKustomization(source: Source, name: string, value: string | null, extra = ''): string {
@@ -107,7 +120,9 @@ interface Shape {
 
 /** The tree with the variable at `value` (and an unrelated variable at `other`), and the file that sets it. */
 function tree(s: Shape, value: string, other = '3.1'): { files: Tree; changed: string } {
-  const consumer = CONSUMERS[s.consumer](s.ref(s.name));
+  const consumer = (
+    s.consumer in UNCOUNTED ? UNCOUNTED[s.consumer as keyof typeof UNCOUNTED] : CONSUMERS[s.consumer as keyof typeof CONSUMERS]
+  )(s.ref(s.name));
   const own = s.source === 'own-substitute';
   const files: Tree = {
     'clusters/c1/kustomization.yaml': KUSTOMIZATION(
@@ -195,6 +210,25 @@ describe('Flux post-build variables', () => {
         },
       ),
       { numRuns: 24 },
+    );
+  });
+
+  it('a variable given to an object whose GPUs no reader counts is not followed on the variable, never no change', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        shape,
+        fc.constantFrom<Consumer>('unknown-resource-queue', 'unread-gpu-object'),
+        fc.integer({ min: 1, max: 16 }),
+        fc.integer({ min: 1, max: 16 }),
+        async (s, consumer, from, more) => {
+          const base = tree({ ...s, consumer }, String(from));
+          const head = tree({ ...s, consumer }, String(from + more));
+          const r = await detectChanges(listingPr(base.files, head.files));
+          expect(r.changes).toEqual([]);
+          expect(r.coverage.find((c) => c.file === base.changed)?.state).toBe('not-followed');
+        },
+      ),
+      { numRuns: 32 },
     );
   });
 

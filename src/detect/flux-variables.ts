@@ -2,6 +2,7 @@ import type { NotFollowed, TreeReader } from '../domain/index.js';
 import { detectFile } from './detect-file.js';
 import { namesGpu } from './kit/gpu-signal.js';
 import { isGpuKey } from './kit/signal-scan/signals.js';
+import { accountSignals } from './kit/signal-scan/account.js';
 import { dirOf } from './kit/paths.js';
 import {
   isKustomizationPath,
@@ -138,9 +139,20 @@ export async function followFluxVariables(
             // Set in a GPU field of a form no parser reads: the floor's rule, on the line it sets.
             const line = refLines(text, moved).find((l) => namesGpu(l));
             if (line !== undefined) out.notFollowed.push(notFed(where, moved, `${file} sets GPUs with it (\`${line.trim()}\`)`));
+            // Or anywhere in an object of GPUs no parser reads (a DRA claim's `count` beside its device class):
+            // the floor would not let that file pass changed, so a value it is given may not either.
+            else if (unreadGpuNames(file, substitute(text, withOwn(varsOf(id, after), own))))
+              out.notFollowed.push(notFed(where, moved, `${file} names GPUs no reader accounts for, and the variable sets a value in it`));
             continue;
           }
           counted = true;
+          // An object it sets whose GPU count no reader can tell: that file is not changed, so nothing
+          // else lands the unknown count on the pull request; it lands on the changed variable.
+          const unknown = (sides.head.unresolved ?? []).filter((u) => u.unboundedBy === undefined);
+          if (unknown.length > 0)
+            out.notFollowed.push(
+              notFed(where, moved, `${file} is given it in ${unknown.map((u) => u.name).join(', ')}, whose GPU count is not known`),
+            );
           for (const side of ['base', 'head'] as const) {
             out[side].decls.push(...sides[side].decls);
             out[side].unresolved?.push(...(sides[side].unresolved ?? []));
@@ -229,6 +241,11 @@ function varsOf(id: string, text: string | null): Vars {
 /** The Kustomization's own `substitute` takes precedence over what `substituteFrom` gives (Flux's order). */
 function withOwn(from: Vars, own: Vars): Vars {
   return new Map([...from, ...own]);
+}
+
+/** Whether the file names GPUs that nothing accounts for (the floor's rule on a changed file). */
+function unreadGpuNames(path: string, text: string): boolean {
+  return accountSignals(path, text).signals.some((s) => s.by === null);
 }
 
 /** The variables of `keys` the text references. */

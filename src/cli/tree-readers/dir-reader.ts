@@ -5,6 +5,7 @@ import { InputError } from '../../domain/errors.js';
 import { UnreadablePathError, linkToDirectory } from '../../domain/files.js';
 import type { TreeReader } from '../../domain/files.js';
 import { isInside, safeRelativePath } from './repo-path.js';
+import { decodeText } from '../../util/decode-text.js';
 
 /** Directories that are never part of the infra tree being compared. */
 const SKIPPED = new Set(['.git', 'node_modules']);
@@ -32,7 +33,7 @@ export class DirReader implements TreeReader {
 
   async read(path: string): Promise<string | null> {
     const bytes = await this.readBytes(path);
-    return bytes === null ? null : bytes.toString('utf8');
+    return bytes === null ? null : decodeText(bytes);
   }
 
   /** The file's bytes, or null when it is missing or not a file. */

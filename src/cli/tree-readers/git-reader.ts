@@ -6,6 +6,7 @@ import type { TreeLinks } from '../../github/index.js';
 import { dirsIn, filesIn } from './dir-reader.js';
 import { git, gitBlobs, gitOrThrow } from './git.js';
 import { safeRelativePath } from './repo-path.js';
+import { decodeText } from '../../util/decode-text.js';
 
 /** Regular files, executable or not; submodules are not files to read. */
 const FILE_MODES = new Set(['100644', '100755']);
@@ -56,7 +57,7 @@ export class GitReader implements TreeReader {
     if (at === null) return null;
     const oid = (await this.listBlobs()).get(at) as string;
     const bytes = await gitOrThrow(this.repo, ['cat-file', 'blob', oid], `cannot read ${path} at ${this.label}`);
-    return bytes.toString('utf8');
+    return decodeText(bytes);
   }
 
   /** Why the path is there but is no file (see TreeReader.notAFile); null otherwise. */

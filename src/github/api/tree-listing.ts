@@ -5,6 +5,7 @@ import type { GraphqlBlobs } from './graphql-blobs.js';
 import type { TreeLinks } from './linked-changes.js';
 import { statusOf } from './tree-reader.js';
 import { GpuJustifyError } from '../../domain/errors.js';
+import { decodeText } from '../../util/decode-text.js';
 
 /** One entry of a Git tree as the trees API gives it. */
 interface TreeEntry {
@@ -183,7 +184,7 @@ export class ApiTreeListing {
       },
     );
     const blob = parseBlobAnswer(`blob ${sha}`, data);
-    return blob.encoding === 'base64' ? Buffer.from(blob.content, 'base64').toString('utf8') : blob.content;
+    return blob.encoding === 'base64' ? decodeText(Buffer.from(blob.content, 'base64')) : blob.content;
   }
 
   async #entries(dir: string, keep: (entry: TreeEntry) => boolean): Promise<string[]> {

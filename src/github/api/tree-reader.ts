@@ -13,6 +13,7 @@ import { GitHubAnswerError, MAX_LINK_HOPS, linkTarget, parseBlobAnswer, parseCon
 import type { DirectoryAnswer } from './answers.js';
 import { GitHubApiError } from './errors.js';
 import type { GraphqlBlobs } from './graphql-blobs.js';
+import { decodeText } from '../../util/decode-text.js';
 
 /** What the contents API says of a file: its blob, its size in bytes, its text when inlined. */
 export interface FileEntry {
@@ -239,7 +240,7 @@ function normalise(path: string): string {
 }
 
 function decodeBase64(content: string): string {
-  return Buffer.from(content, 'base64').toString('utf8');
+  return decodeText(Buffer.from(content, 'base64'));
 }
 
 export function statusOf(err: unknown): number | undefined {

@@ -3,15 +3,21 @@ import { detectChanges } from '../../../src/detect/detect-changes.js';
 import type { DetectedChanges } from '../../../src/detect/detect-changes.js';
 import { notAFileIn, resolvePath } from '../../../src/domain/files.js';
 import type { ChangeSet, TreeEntries, TreeReader } from '../../../src/domain/index.js';
+import { decodeText } from '../../../src/util/decode-text.js';
 import type { Tree } from '../real-fixtures.js';
 
 /** A path that is no regular file: a symbolic link to `link`, or a submodule at commit `submodule`. */
 type Special = { link: string } | { submodule: string };
 
-/** One side of a variant: regular files by path, and links and submodules beside them. */
+/**
+ * One side of a variant: regular files by path, and links and submodules beside them; `bytes`
+ * holds files as stored (another encoding than UTF-8), which the reader decodes as the tree
+ * readers decode what git and GitHub give them.
+ */
 export interface VariantTree {
   files: Tree;
   special: Record<string, Special>;
+  bytes?: Record<string, Uint8Array>;
 }
 
 /** The base and head of a pull request. */
@@ -30,9 +36,10 @@ export function plain(files: Tree): VariantTree {
  * reader's), directories listed from the regular files.
  */
 function reader(label: string, tree: VariantTree): TreeReader {
-  const paths = Object.keys(tree.files);
+  const stored = tree.bytes ?? {};
+  const paths = [...Object.keys(tree.files), ...Object.keys(stored)];
   const entries: TreeEntries = {
-    isFile: (p) => Object.hasOwn(tree.files, p),
+    isFile: (p) => Object.hasOwn(tree.files, p) || Object.hasOwn(stored, p),
     linkAt: (p) => {
       const e = tree.special[p];
       return Promise.resolve(e && 'link' in e ? e.link : undefined);
@@ -48,7 +55,9 @@ function reader(label: string, tree: VariantTree): TreeReader {
     label,
     read: async (p) => {
       const at = await resolvePath(p, p, entries);
-      return at === null ? null : (tree.files[at] ?? null);
+      if (at === null) return null;
+      const raw = stored[at];
+      return raw === undefined ? (tree.files[at] ?? null) : decodeText(raw);
     },
     list: (dir) => Promise.resolve(filesIn(paths, dir)),
     dirs: (dir) => Promise.resolve(dirsIn(paths, dir)),
@@ -60,6 +69,8 @@ function reader(label: string, tree: VariantTree): TreeReader {
 function keyOf(tree: VariantTree, path: string): string | undefined {
   const special = tree.special[path];
   if (special) return JSON.stringify(special);
+  const raw = tree.bytes?.[path];
+  if (raw) return `bytes:${Buffer.from(raw).toString('base64')}`;
   const text = tree.files[path];
   return text === undefined ? undefined : `file:${text}`;
 }
@@ -74,6 +85,8 @@ export function detectVariant(sides: Sides, repositories?: readonly string[]): P
     ...Object.keys(sides.base.special),
     ...Object.keys(sides.head.files),
     ...Object.keys(sides.head.special),
+    ...Object.keys(sides.base.bytes ?? {}),
+    ...Object.keys(sides.head.bytes ?? {}),
   ]);
   const changed = [...all].filter((p) => keyOf(sides.base, p) !== keyOf(sides.head, p)).sort();
   const set: ChangeSet = {

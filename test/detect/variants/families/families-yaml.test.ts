@@ -6,6 +6,7 @@ import type { Tree } from '../../real-fixtures.js';
 import { seeded } from '../metamorphic.js';
 import { plain } from '../variant-tree.js';
 import { yamlComplexKeys, yamlExplicitTags, yamlFlowTabs, yamlTaggedKeys } from './yaml-syntax.js';
+import { yamlTabComments } from './unusual/yaml-documents.js';
 
 /**
  * The YAML syntax families change nothing Kubernetes applies: read as go-yaml reads (YAML 1.1,
@@ -30,7 +31,7 @@ const touched = (before: Tree, after: Tree): [Tree, Tree] => {
   return [only(before, after), only(after, before)];
 };
 
-describe.each([yamlExplicitTags, yamlTaggedKeys, yamlComplexKeys, yamlFlowTabs])('$id', (rewrite) => {
+describe.each([yamlExplicitTags, yamlTaggedKeys, yamlComplexKeys, yamlFlowTabs, yamlTabComments])('$id', (rewrite) => {
   it('keeps the objects of every real case, as go-yaml reads them', async () => {
     let applied = 0;
     for (const c of REAL_CASES) {

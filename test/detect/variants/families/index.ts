@@ -18,6 +18,7 @@ import { TF_WRAPPERS } from './tf-wrappers.js';
 import { YAML_QUANTITIES } from './yaml-quantities.js';
 import { yamlListAnchors } from './yaml-list-anchors.js';
 import { yamlComplexKeys, yamlExplicitTags, yamlFlowTabs, yamlTaggedKeys } from './yaml-syntax.js';
+import { UNUSUAL_SHAPES } from './unusual/index.js';
 
 /**
  * Rewrite families the first tables lacked (issue 26, §3): YAML syntax the core schema reads
@@ -56,4 +57,5 @@ export const FAMILIES: readonly Rewrite[] = [
   ...BICEP_STRUCTURE,
   ...TF_TWINS,
   yamlListAnchors,
+  ...UNUSUAL_SHAPES,
 ];
