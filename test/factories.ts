@@ -1,47 +1,64 @@
 import type { CapacityChange, JobWorkload, InferenceWorkload, Policy } from '../src/domain/index.js';
 import { DEFAULT_POLICY } from '../src/domain/index.js';
 
-export function queueChange(name: string, before: number, after: number, over: Partial<CapacityChange> = {}): CapacityChange {
-  return {
-    file: 'clusters/queues.yaml',
-    line: 12,
-    kind: 'kueue-cluster-queue',
-    name,
-    gpuModel: null,
-    gpusBefore: before,
-    gpusAfter: after,
-    delta: after - before,
-    ...over,
-  };
+/** What a test overrides: a property given as `undefined` is removed (`queue: undefined` = no queue). */
+type Overrides<T> = { [K in keyof T]?: T[K] | undefined };
+
+function merged<T extends object>(defaults: T, over: Overrides<T>): T {
+  const out: Record<string, unknown> = { ...defaults, ...over };
+  for (const key of Object.keys(out)) if (out[key] === undefined) delete out[key];
+  return out as T;
+}
+
+export function queueChange(name: string, before: number, after: number, over: Overrides<CapacityChange> = {}): CapacityChange {
+  return merged(
+    {
+      file: 'clusters/queues.yaml',
+      line: 12,
+      kind: 'kueue-cluster-queue',
+      name,
+      gpuModel: null,
+      gpusBefore: before,
+      gpusAfter: after,
+      delta: after - before,
+    },
+    over,
+  );
 }
 
 let nextLine = 2;
-export function batch(over: Partial<JobWorkload> & { name: string }): JobWorkload {
-  return {
-    type: 'batch',
-    queue: 'research',
-    gpusPerJob: 2,
-    runtime: 120,
-    jobsPerDay: 1,
-    window: { earliestStart: 0, deadline: 360 },
-    interruptible: false,
-    source: { file: 'gpu-workloads.yaml', line: nextLine++ },
-    ...over,
-  };
+export function batch(over: Overrides<JobWorkload> & { name: string }): JobWorkload {
+  return merged<JobWorkload>(
+    {
+      type: 'batch',
+      queue: 'research',
+      gpusPerJob: 2,
+      runtime: 120,
+      jobsPerDay: 1,
+      window: { earliestStart: 0, deadline: 360 },
+      interruptible: false,
+      source: { file: 'gpu-workloads.yaml', line: nextLine++ },
+      name: over.name,
+    },
+    over,
+  );
 }
 
-export function service(over: Partial<InferenceWorkload> & { name: string }): InferenceWorkload {
-  return {
-    type: 'inference',
-    queue: 'research',
-    gpusPerReplica: 1,
-    replicas: 2,
-    alternatives: [],
-    source: { file: 'gpu-workloads.yaml', line: nextLine++ },
-    ...over,
-  };
+export function service(over: Overrides<InferenceWorkload> & { name: string }): InferenceWorkload {
+  return merged<InferenceWorkload>(
+    {
+      type: 'inference',
+      queue: 'research',
+      gpusPerReplica: 1,
+      replicas: 2,
+      alternatives: [],
+      source: { file: 'gpu-workloads.yaml', line: nextLine++ },
+      name: over.name,
+    },
+    over,
+  );
 }
 
-export function policy(over: Partial<Policy> = {}): Policy {
-  return { ...DEFAULT_POLICY, ...over };
+export function policy(over: Overrides<Policy> = {}): Policy {
+  return merged(DEFAULT_POLICY, over);
 }

@@ -43,7 +43,7 @@ export interface ChangeReview {
    */
   combination?: { levers: Lever[]; meetsNeed: boolean };
   /** Allocated → busy → computing → productive, for the changed pool or queue and each linked workload. */
-  ladders?: UtilisationLadder[];
+  ladders?: UtilisationLadder[] | undefined;
   /** Replicas each linked service needs at its observed peak, from its load test. */
   serving?: ServingCapacity[];
   /** Cost per verified outcome of each linked workload with outcomes, and of each alternative. */

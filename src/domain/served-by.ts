@@ -10,6 +10,6 @@ export function servedBy(change: Pick<CapacityChange, 'kind' | 'name'>): Target 
 }
 
 /** Whether something naming a queue and a pool (a catalog entry, a manifest) runs in the target. */
-export function runsIn(target: Target, links: { queue?: string | null; pool?: string | null }): boolean {
+export function runsIn(target: Target, links: { queue?: string | null | undefined; pool?: string | null | undefined }): boolean {
   return (target.kind === 'queue' ? links.queue : links.pool) === target.name;
 }

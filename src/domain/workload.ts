@@ -31,16 +31,16 @@ interface DailyWindow {
 
 export interface Outcomes {
   verified: string;
-  total?: string;
-  qualityThreshold?: number;
+  total?: string | undefined;
+  qualityThreshold?: number | undefined;
 }
 
 interface WorkloadBase {
   name: string;
-  queue?: string;
-  pool?: string;
-  selector?: Record<string, string>;
-  outcomes?: Outcomes;
+  queue?: string | undefined;
+  pool?: string | undefined;
+  selector?: Record<string, string> | undefined;
+  outcomes?: Outcomes | undefined;
   source: SourceRef;
 }
 
@@ -52,14 +52,14 @@ export interface JobWorkload extends WorkloadBase {
   runtime: number;
   jobsPerDay: number;
   /** Weekdays it runs on, in week order from Monday; absent: every day. */
-  days?: Weekday[];
+  days?: Weekday[] | undefined;
   window: DailyWindow;
   interruptible: boolean;
   /**
    * Where the fields the catalog left `unknown` were taken from (its manifest, or the runs
    * telemetry observed); absent when the catalog states every field.
    */
-  filled?: Partial<Record<FillableField, FieldOrigin>>;
+  filled?: Partial<Record<FillableField, FieldOrigin>> | undefined;
 }
 
 /** The fields of a batch or training entry a review may fill when the catalog says `unknown`. */
@@ -78,29 +78,29 @@ export interface PartialJobWorkload extends Omit<JobWorkload, 'runtime' | 'windo
 
 export interface Slo {
   p95LatencyMs: number;
-  ttftP95Ms?: number;
-  errorRate?: number;
+  ttftP95Ms?: number | undefined;
+  errorRate?: number | undefined;
 }
 
 export interface Alternative {
   name: string;
-  model?: string;
-  gpuType?: string;
-  gpusPerReplica?: number;
-  quality?: number;
-  loadTest?: string;
+  model?: string | undefined;
+  gpuType?: string | undefined;
+  gpusPerReplica?: number | undefined;
+  quality?: number | undefined;
+  loadTest?: string | undefined;
 }
 
 export interface InferenceWorkload extends WorkloadBase {
   type: 'inference';
-  model?: string;
+  model?: string | undefined;
   gpusPerReplica: number;
   replicas: number;
-  slo?: Slo;
-  headroom?: number;
-  loadTest?: string;
-  quality?: number;
-  qualityThreshold?: number;
+  slo?: Slo | undefined;
+  headroom?: number | undefined;
+  loadTest?: string | undefined;
+  quality?: number | undefined;
+  qualityThreshold?: number | undefined;
   alternatives: Alternative[];
 }
 

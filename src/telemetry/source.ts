@@ -31,10 +31,10 @@ export interface QueryAnswer extends ResultBase {
   series: Series[];
   skipped: Skipped;
   /** Series left out because none of their samples was usable; absent when none was. */
-  droppedSeries?: number;
+  droppedSeries?: number | undefined;
   warnings: string[];
   /** Range queries: the step, seconds. */
-  step?: number;
+  step?: number | undefined;
 }
 
 export interface QueryMissing extends ResultBase {
@@ -42,7 +42,7 @@ export interface QueryMissing extends ResultBase {
   reason: MissingReason;
   message: string;
   /** The source is up and failed this query alone (its own query timeout): says nothing of the others. */
-  queryOnly?: true;
+  queryOnly?: true | undefined;
 }
 
 export type QueryResult = QueryAnswer | QueryMissing;

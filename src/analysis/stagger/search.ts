@@ -49,7 +49,7 @@ export function searchStarts(
   incumbent: number,
   lowerBound: number,
   budget: number,
-  prepared: { arcs?: ArcEnergy; first?: LimitFacts; settle?: (peak: number) => { floor: number; facts: LimitFacts } } = {},
+  prepared: { arcs?: ArcEnergy; first?: LimitFacts | undefined; settle?: (peak: number) => { floor: number; facts: LimitFacts } } = {},
 ): SearchResult {
   let first = prepared.first;
   let arcs = prepared.arcs;

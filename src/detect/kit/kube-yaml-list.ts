@@ -64,11 +64,11 @@ export function unwrapList(root: unknown, dialect: YamlDialect, problems: YamlPr
 /** An item with the List's identity, its new fields placed at the List's own lines. */
 function withIdentity(item: YAMLMap, kind: Scalar, itemKind: string, apiVersion: Pair | undefined): YAMLMap {
   const copy = new YAMLMap();
-  copy.range = item.range;
+  if (item.range) copy.range = item.range;
   const kindValue = new Scalar(itemKind);
-  kindValue.range = kind.range;
+  if (kind.range) kindValue.range = kind.range;
   const kindKey = new Scalar('kind');
-  kindKey.range = kind.range;
+  if (kind.range) kindKey.range = kind.range;
   copy.items = [new Pair(kindKey, kindValue), ...(apiVersion ? [apiVersion] : []), ...item.items];
   return copy;
 }

@@ -161,7 +161,7 @@ export class Normalizer {
     // A key that is not a string becomes one in JSON; a copy, since an alias may use the same node as a value.
     if (node.value !== json) {
       const copy = new Scalar(json);
-      copy.range = node.range;
+      if (node.range) copy.range = node.range;
       pair.key = copy;
     } else pair.key = node;
     return { go: goIdentity(go), json };

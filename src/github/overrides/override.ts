@@ -28,7 +28,7 @@ export interface OverrideRecord {
    * That state's entries as tokens, comma-separated; absent when there were too many to keep (only
    * an equal digest then binds) and in records from before grants covered the whole state.
    */
-  state?: string;
+  state?: string | undefined;
   /**
    * `demand`: an approval, by a code owner of the catalog, of the demand the pull request declares
    * there; it passes the check only where that demand, counted, justifies the PR. Absent: an override.

@@ -20,7 +20,7 @@ export interface ShownRequest {
   /** The shown state's digest. */
   fingerprint: string;
   /** Its entries as tokens; absent when there were too many to keep. */
-  state?: string;
+  state?: string | undefined;
   /**
    * Since when GitHub has shown, over any number of heads, states that each held everything this
    * one holds (a state that only lost entries keeps the time).
@@ -31,7 +31,7 @@ export interface ShownRequest {
 interface ShownMarker {
   headSha: string;
   fingerprint: string;
-  state?: string;
+  state?: string | undefined;
   /** Null: this very write first showed the state. */
   since: string | null;
   sig: string;

@@ -42,7 +42,7 @@ function respell(docs: Document.Parsed[], pick: 'keys' | 'values' | 'identity', 
     spellings.push(spell(text));
     node.value = `gjspelt${spellings.length - 1}x`;
     node.type = 'PLAIN';
-    node.tag = undefined;
+    delete node.tag;
   };
   for (const doc of docs)
     visit(doc, {
