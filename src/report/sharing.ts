@@ -38,7 +38,7 @@ export function sharingSentence(s: ReviewSharing | ChangeSharing | undefined): s
     return `Cannot tell the physical GPUs (${s.code}): ${s.source.name} (${s.source.file}:${s.source.line}) shares GPUs but cannot be tied to this pool, so its count may be shared GPUs.`;
   }
   const factor = factorText(s.factorBefore, s.factorAfter);
-  const review = 'schedulableNeed' in s && s.schedulableNeed !== undefined && s.schedulableNeed !== null;
+  const review = 'schedulableNeed' in s && typeof s.schedulableNeed === 'number';
   return `GPUs shared ${factor} by ${MODE[s.mode]} (${s.source.name}, ${s.source.file}:${s.source.line}): ${s.schedulableBefore} → ${s.schedulableAfter} schedulable GPUs; the GPU counts are physical${review ? ', and in the shared GPUs the workloads request,' : '.'}`;
 }
 

@@ -10,15 +10,7 @@
 
 import { itemAt } from './indexed.js';
 import { quotingReadings } from './quoting-readings.js';
-
-/** One reading: its text, and for each of its UTF-16 units the original span `[start, end)`. */
-export interface Reading {
-  text: string;
-  start: Int32Array;
-  end: Int32Array;
-  /** The text as written or plainly decoded: a secret may be found split over two of its lines. */
-  lines?: boolean;
-}
+import type { Reading } from './reading.js';
 
 /** What a read of `start`/`end` at a unit of the text (or of its `fold`) relies on. */
 export const MAPPED = 'a reading has one start and one end per UTF-16 unit of its text';

@@ -1,4 +1,4 @@
-import type { Reading } from './escape-readings.js';
+import type { Reading } from './reading.js';
 
 /**
  * Readings of a text through quoting that writes a character twice or around itself rather than

@@ -1,5 +1,5 @@
 import { decodedOnce, fold, MAPPED, MAX_DEPTH, readings } from './escape-readings.js';
-import type { Reading } from './escape-readings.js';
+import type { Reading } from './reading.js';
 import { itemAt } from './indexed.js';
 
 /**
