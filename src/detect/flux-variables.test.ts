@@ -13,7 +13,8 @@ import type { Tree } from '../../test/detect/listing-tree.js';
  */
 
 type Source = 'configmap' | 'secret-string' | 'secret-data' | 'own-substitute';
-type Consumer = 'time-slicing' | 'cluster-queue' | 'node-pool' | 'unknown-resource-queue' | 'unread-gpu-object';
+type Consumer =
+  'time-slicing' | 'cluster-queue' | 'node-pool' | 'unknown-resource-queue' | 'unread-gpu-object' | 'group-of-a-class-elsewhere';
 type Reach = 'path' | 'component-by-patch' | 'no-kustomization';
 
 const CONSUMERS: Record<Exclude<Consumer, keyof typeof UNCOUNTED>, (ref: string) => string> = {
@@ -65,8 +66,11 @@ spec:
 `,
 };
 
-/** Consumers whose GPUs no reader counts: a quota of a resource not known to be GPUs, an object no reader takes. */
-const UNCOUNTED: Record<'unknown-resource-queue' | 'unread-gpu-object', (ref: string) => string> = {
+/**
+ * Consumers whose GPUs no reader counts: a quota of a resource not known to be GPUs, an object no
+ * reader takes, a group a reader names not followed (its machines' class is in another file).
+ */
+const UNCOUNTED: Record<'unknown-resource-queue' | 'unread-gpu-object' | 'group-of-a-class-elsewhere', (ref: string) => string> = {
   'unknown-resource-queue': (ref) => CONSUMERS['cluster-queue'](ref).replace(/nvidia\.com\/gpu/g, 'example.com/gpu'),
   'unread-gpu-object': (ref) => `apiVersion: gpu.example.com/v1
 kind: GpuReservation
@@ -75,6 +79,20 @@ metadata:
 spec:
   acceleratorType: nvidia-h100-80gb
   count: ${ref}
+`,
+  'group-of-a-class-elsewhere': (ref) => `apiVersion: deckhouse.io/v1
+kind: NodeGroup
+metadata:
+  name: worker
+spec:
+  nodeType: CloudEphemeral
+  cloudInstances:
+    classReference:
+      kind: AWSInstanceClass
+      name: worker
+    maxPerZone: ${ref}
+    minPerZone: 1
+    zones: [eu-central-1a]
 `,
 };
 
@@ -217,7 +235,7 @@ describe('Flux post-build variables', () => {
     await fc.assert(
       fc.asyncProperty(
         shape,
-        fc.constantFrom<Consumer>('unknown-resource-queue', 'unread-gpu-object'),
+        fc.constantFrom<Consumer>('unknown-resource-queue', 'unread-gpu-object', 'group-of-a-class-elsewhere'),
         fc.integer({ min: 1, max: 16 }),
         fc.integer({ min: 1, max: 16 }),
         async (s, consumer, from, more) => {

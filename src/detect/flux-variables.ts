@@ -14,7 +14,7 @@ import {
 import { isObject, jsonText } from './kustomize/patch-apply.js';
 import type { JsonObject } from './kustomize/patch-apply.js';
 import { loadObjects } from './kustomize/patches.js';
-import type { CapacityParser, ParseResult } from './parser.js';
+import type { CapacityParser, ParseResult, Unfollowed } from './parser.js';
 
 /**
  * Flux post-build variables. A Flux `Kustomization` (kustomize.toolkit.fluxcd.io) substitutes
@@ -134,6 +134,17 @@ export async function followFluxVariables(
             base: detectFile(file, substitute(text, withOwn(varsOf(id, before), own)), parsers),
             head: detectFile(file, substitute(text, withOwn(varsOf(id, after), own)), parsers),
           };
+          // What a reader names not followed in the file as substituted at head, and not alike at base
+          // (its fingerprint changed: a bound of a group whose class is elsewhere): the file is not
+          // changed, so it lands on the changed variable.
+          const atBaseNotes = new Set((sides.base.notFollowed ?? []).map(noteKey));
+          const raised = (sides.head.notFollowed ?? []).filter((n) => !atBaseNotes.has(noteKey(n)));
+          if (raised.length > 0) {
+            const needs = raised[0]?.needs;
+            const named = `${file} is given it in ${raised.map((n) => n.subject).join(', ')}, which is not followed`;
+            out.notFollowed.push(notFed(where, moved, needs === undefined ? named : `${named} (${needs})`));
+            continue;
+          }
           const found = (r: ParseResult) => r.decls.length + (r.unresolved?.length ?? 0) > 0;
           if (!found(sides.base) && !found(sides.head)) {
             // Set in a GPU field of a form no parser reads: the floor's rule, on the line it sets.
@@ -174,6 +185,11 @@ export function newBudget(): Budget {
 
 export function empty(): ParseResult {
   return { decls: [], diagnostics: [], unresolved: [] };
+}
+
+/** A reader's not-followed note by what it says and what it was given (its line may move). */
+function noteKey(n: Unfollowed): string {
+  return JSON.stringify([n.reason, n.subject, n.fingerprint ?? null]);
 }
 
 function notFed(where: { file: string; line: number | null }, keys: ReadonlySet<string>, needs: string): NotFollowed {
