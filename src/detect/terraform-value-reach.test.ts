@@ -105,7 +105,7 @@ const CARRIERS: Record<string, (decl: string, n: number) => Tree> = {
     'modules/gpu/main.tf': decl.replace('SIZE', '2'),
   }),
   "a Terragrunt unit's inputs": (decl, n) => ({
-    'live/prod/gpu/terragrunt.hcl': `terraform {\n  source = "../../../modules//gpu"\n}\n\ninputs = {\n  name    = "gpu"\n  workers = ${n}\n}\n`,
+    'live/prod/gpu/terragrunt.hcl': `terraform {\n  source = "../../../modules//gpu"\n}\n\ninputs = {\n  name    = "gpu"\n  workers = ${n}\n}\n`, // fixture path: data, never read
     'modules/gpu/main.tf': `variable "name" {}\nvariable "workers" {}\n\n${decl.replace('SIZE', 'var.workers')}`,
   }),
   'a module of this repository called by its URL, given a list of groups': (decl, n) => ({
