@@ -156,6 +156,19 @@ const OPEN: readonly (readonly [string, readonly string[], string])[] = [
     ['tf-provider-alias'],
     'false alarm, open: with a provider alias on the example root the module call is not followed for the renamed prefix; not traced yet',
   ],
+  [
+    'Volcano TF job on GPUs: workers 3 → 6 (negative control, a workload requesting GPUs)',
+    ['flux-substitute-from', 'flux-substitute-inline'],
+    'false alarm, open: the variable given to the Volcano Job, a workload requesting GPUs whose count no capacity reader tells, lands on the changed variable as not followed; a workload is not capacity, so this should stay no change',
+  ],
+  ...[
+    'karpenter-blueprints auto mode gpu pool: cpu limit 100 → 200 (negative control, CPU-only edit beside a GPU limit)',
+    'aks-kueue-sample team-a-cq: cpu quota 24 → 32 (negative control, a GPU quota beside it)',
+  ].map((caseId): readonly [string, readonly string[], string] => [
+    caseId,
+    ['kustomize-generator-replacements'],
+    'false alarm, open: the values come from a configMapGenerator through replacements, whose literals are not read as values, so the file is not followed even where only a CPU value changes',
+  ]),
   ...[
     'Volcano TF job on GPUs: workers 3 → 6 (negative control, a workload requesting GPUs)',
     'KubeRay autoscaled cluster: the CPU worker group maxReplicas 10 → 20 (negative control, beside a GPU group)',
