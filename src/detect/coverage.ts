@@ -170,7 +170,8 @@ async function movedHere(n: Unfollowed, moved: ReadonlySet<string>, io: Coverage
   return moved.has(movedKey(n)) && (await io.base.read(n.file)) === null;
 }
 
-function unfollowedKey(n: Unfollowed): string {
+/** A not-followed note by where, what and what it was given: alike at base and head, nothing changed. */
+export function unfollowedKey(n: Unfollowed): string {
   return JSON.stringify([n.file, n.reason, n.subject, n.fingerprint ?? null]);
 }
 

@@ -14,7 +14,8 @@ import {
 import { isObject, jsonText } from './kustomize/patch-apply.js';
 import type { JsonObject } from './kustomize/patch-apply.js';
 import { loadObjects } from './kustomize/patches.js';
-import type { CapacityParser, ParseResult, Unfollowed } from './parser.js';
+import type { CapacityParser, ParseResult } from './parser.js';
+import { unfollowedKey } from './coverage.js';
 
 /**
  * Flux post-build variables. A Flux `Kustomization` (kustomize.toolkit.fluxcd.io) substitutes
@@ -137,8 +138,8 @@ export async function followFluxVariables(
           // What a reader names not followed in the file as substituted at head, and not alike at base
           // (its fingerprint changed: a bound of a group whose class is elsewhere): the file is not
           // changed, so it lands on the changed variable.
-          const atBaseNotes = new Set((sides.base.notFollowed ?? []).map(noteKey));
-          const raised = (sides.head.notFollowed ?? []).filter((n) => !atBaseNotes.has(noteKey(n)));
+          const atBaseNotes = new Set((sides.base.notFollowed ?? []).map(unfollowedKey));
+          const raised = (sides.head.notFollowed ?? []).filter((n) => !atBaseNotes.has(unfollowedKey(n)));
           if (raised.length > 0) {
             const needs = raised[0]?.needs;
             const named = `${file} is given it in ${raised.map((n) => n.subject).join(', ')}, which is not followed`;
@@ -185,11 +186,6 @@ export function newBudget(): Budget {
 
 export function empty(): ParseResult {
   return { decls: [], diagnostics: [], unresolved: [] };
-}
-
-/** A reader's not-followed note by what it says and what it was given (its line may move). */
-function noteKey(n: Unfollowed): string {
-  return JSON.stringify([n.reason, n.subject, n.fingerprint ?? null]);
 }
 
 function notFed(where: { file: string; line: number | null }, keys: ReadonlySet<string>, needs: string): NotFollowed {

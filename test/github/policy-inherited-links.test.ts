@@ -101,7 +101,7 @@ describe('an inherited policy behind a link whose `..` leaves a linked directory
   it('a link GitHub and a checkout read alike still gives its policy', async () => {
     const pr = pullRequest();
     const repo = new FakeRepo(h.fake, pr).serve();
-    repo.addTree(ORG, 'HEAD', { 'shared/p.yml': ADVISE }, { [POLICY_FILE]: { link: '../shared/p.yml' } });
+    repo.addTree(ORG, 'HEAD', { 'shared/p.yml': ADVISE }, { [POLICY_FILE]: { link: '../shared/p.yml' } }); // fixture path: data, never read
     await h.app.deliver('pull_request', prEvent());
     await eventually(() => repo.checkRuns.at(-1)?.status === 'completed' && ours(repo).includes(`blob/${HEAD_SHA}`), {
       what: 'the review done',
