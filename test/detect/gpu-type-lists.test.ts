@@ -123,3 +123,61 @@ describe('GPU machine names against the clouds published lists', () => {
     expect([...gpuNames(['p3', 'g5', 'p4d', 'g6e', 'p6-b200'])]).toEqual(['p4d', 'g6e', 'p6-b200']);
   });
 });
+
+/**
+ * GPU machine names of the smaller clouds' Kubernetes node pools (DigitalOcean, OVHcloud, Scaleway,
+ * Exoscale), as their Terraform providers take them, beside CPU names of the same clouds that must
+ * not be taken for GPUs: a pool of these is read by no parser, so the floor is all that names it.
+ */
+describe('GPU machine names of the smaller clouds, and their CPU names', () => {
+  const gpu: readonly (readonly [cloud: string, names: readonly string[]])[] = [
+    [
+      'DigitalOcean',
+      [
+        'gpu-h100x1-80gb',
+        'gpu-h100x8-640gb',
+        'gpu-h100x8-640gb-contracted',
+        'gpu-h200x8-1128gb',
+        'gpu-l40sx1-48gb',
+        'gpu-4000adax1-20gb',
+        'gpu-6000adax1-48gb',
+        'gpu-mi300x1-192gb',
+        'gpu-mi325x8-2048gb',
+      ],
+    ],
+    ['OVHcloud', ['t1-45', 't1-le-90', 't2-180', 't2-le-45', 'a10-90', 'a100-360', 'l4-90', 'l40s-180', 'h100-760', 'rtx5000-28', 'win-t1-45']],
+    ['Scaleway', ['H100-1-80G', 'H100-2-80G', 'H100-SXM-8-80G', 'L4-1-24G', 'L4-8-24G', 'L40S-4-48G', 'GPU-3070-S', 'RENDER-S', 'l4-1-24g']],
+    ['Exoscale', ['gpu2.medium', 'gpu3.large', 'gpua5000.medium', 'gpua30.huge', 'gpurtx6000.small']],
+  ];
+  it.each(gpu)('%s: every GPU name is a GPU machine', (_cloud, names) => {
+    expect([...gpuNames(names)]).toEqual(names);
+  });
+
+  it('their CPU names are not', () => {
+    const cpu = [
+      // DigitalOcean: basic, general purpose (g-, gd-), CPU- and memory-optimised sizes.
+      's-2vcpu-4gb',
+      'g-2vcpu-8gb',
+      'gd-2vcpu-8gb',
+      'c-4',
+      'm-2vcpu-16gb',
+      // OVHcloud
+      'b2-7',
+      'b3-8',
+      'c3-4',
+      'd2-4',
+      'r3-16',
+      // Scaleway
+      'DEV1-M',
+      'GP1-XS',
+      'PRO2-S',
+      'POP2-2C-8G',
+      'PLAY2-NANO',
+      // Exoscale
+      'standard.medium',
+      'cpu.extra-large',
+      'memory.huge',
+    ];
+    expect([...gpuNames(cpu)]).toEqual([]);
+  });
+});

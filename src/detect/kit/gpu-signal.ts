@@ -8,7 +8,8 @@ const GPU_WORD_RE = /gpu|nvidia|accelerator|amd\.com|habana|neuron|\btpu/i;
 const TYPE_TOKEN_RE = /[A-Za-z][\w]*[._-][\w.-]*\w/g;
 
 // The GPU machine names of other clouds (CoreWeave `gd-8xh100ib-i128`, Crusoe `a100-80gb.1x`), one at a time.
-const OTHER_TYPES_RE = OTHER_GPU_TYPES.map((t) => new RegExp(t.pattern.source));
+// Their flags but `g`: a name a cloud takes in either case (Scaleway's) is matched so here too.
+const OTHER_TYPES_RE = OTHER_GPU_TYPES.map((t) => new RegExp(t.pattern.source, t.pattern.flags.replace('g', '')));
 
 /** True when a value names a GPU: a GPU word, or a GPU machine type. */
 export function namesGpu(text: string): boolean {

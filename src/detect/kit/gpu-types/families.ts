@@ -157,9 +157,34 @@ export const OTHER_GPU_TYPES: readonly { cloud: string; pattern: RegExp; example
   },
   {
     cloud: 'DigitalOcean',
-    pattern: /\bgpu-[a-z]+[0-9]+x[0-9]+-[0-9]+gb\b/g,
+    // The GPU may lead with digits (`gpu-4000adax1-20gb`, RTX 4000 Ada) or end in a letter
+    // (`gpu-l40sx1-48gb`); a contracted size carries a suffix (`gpu-h100x8-640gb-contracted`).
+    pattern: /\bgpu-[a-z0-9]*[0-9][a-z0-9]*x[0-9]+-[0-9]+gb(?:-[a-z]+)?\b/g,
     example: 'gpu-h100x8-640gb',
-    source: 'DigitalOcean GPU Droplet size slugs',
+    source:
+      'DigitalOcean GPU Droplet size slugs (gpu-h100x1-80gb, gpu-h200x8-1128gb, gpu-l40sx1-48gb, gpu-4000adax1-20gb, gpu-6000adax1-48gb, gpu-mi300x8-1536gb)',
+  },
+  {
+    cloud: 'OVHcloud',
+    // `<GPU>-<RAM GB>`: t1 (V100), t2 (V100S), their `-le` editions, a10, a100, l4, l40s, h100, rtx5000;
+    // Windows images prefix `win-`. CPU flavors are b2-7, b3-8, c3-4, d2-4, r3-16: no GPU leads.
+    pattern: /\b(?:win-)?(?:t[12](?:-le)?|a10|a100|l4|l40s|h100|h200|rtx[0-9]{4})-[0-9]{2,4}\b/g,
+    example: 'l40s-90',
+    source: 'OVHcloud Public Cloud GPU instance flavors (t1-45, t1-le-90, t2-180, a10-45, a100-180, l4-90, l40s-90, h100-380)',
+  },
+  {
+    cloud: 'Scaleway',
+    // `<GPU>[-SXM]-<GPUs>-<memory>G` and the older GPU-3070-S and RENDER-S; the API takes them in either case.
+    pattern: /\b(?:(?:h100|h200|b200|b300|a100)(?:-sxm)?|l40s|l4)-[0-9]+-[0-9]+g\b|\b(?:gpu-3070|render)-s\b/gi,
+    example: 'H100-SXM-2-80G',
+    source: 'Scaleway GPU Instance types (H100-1-80G, H100-SXM-8-80G, L4-1-24G, L40S-8-48G, GPU-3070-S, RENDER-S)',
+  },
+  {
+    cloud: 'Exoscale',
+    // `<family>.<size>`: gpu2, gpu3, gpua5000, gpua30, gpurtx6000 …; CPU families are standard, cpu, memory, storage.
+    pattern: /\bgpu(?:[0-9]|a[0-9]+|rtx[0-9]+)\.(?:tiny|small|medium|large|extra-large|huge|mega|titan|jumbo|colossus)\b/g,
+    example: 'gpua5000.medium',
+    source: 'Exoscale Compute GPU instance types (gpu2.medium, gpu3.large, gpua5000.medium)',
   },
   {
     cloud: 'Linode',
