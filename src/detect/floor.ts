@@ -14,6 +14,7 @@ import { bicepParamReach } from './bicep-param-reach.js';
 import { isTfFile } from './terraform/tf-json.js';
 import { programConfigNote } from './program-config.js';
 import { gpuReferenceNotes, outputUseNotes } from './terraform-references.js';
+import { gpuValueReferenceNotes } from './terraform-value-references.js';
 import type { ProgramIo } from './program-config.js';
 import type { Merged } from './merge-results.js';
 
@@ -118,6 +119,13 @@ export async function floorOf(input: FloorInput): Promise<Floor> {
           ...(await gpuReferenceNotes(file, before, after, refSide(input.sides.base, base))).map((n) => ({ ...n, line: null })),
         );
       floor.notFollowed.push(...refs);
+      // A changed machine resource that takes its machine type from a variable or local naming GPUs.
+      const valueRefs = after === null ? [] : await gpuValueReferenceNotes(file, after, before, refSide(input.sides.head, head));
+      if (valueRefs.length === 0 && before !== null)
+        floor.notFollowed.push(
+          ...(await gpuValueReferenceNotes(file, before, after, refSide(input.sides.base, base))).map((n) => ({ ...n, line: null })),
+        );
+      floor.notFollowed.push(...valueRefs);
       // A changed output of a module that a caller reads into a block naming GPUs.
       const callerIo = { ...input.sides, ...(input.repositories ? { repositories: input.repositories } : {}) };
       floor.notFollowed.push(...(await outputUseNotes(file, { before, after }, callerIo)));

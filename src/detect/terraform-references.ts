@@ -19,7 +19,7 @@ import { ownModuleDir } from './terraform-feeds.js';
  */
 
 /** Files of the module read at most to find what a changed block refers to. */
-const MAX_FILES = 200;
+export const MAX_FILES = 200;
 /** `type.name` and `data.type.name`: a resource's address in an expression (the type holds an underscore). */
 const ADDRESS = /(?<![\w.-])(data\.)?([a-z][a-z0-9]*_[a-z0-9_]+)\.([A-Za-z_][\w-]*)/g;
 /** Resource types that define the machines others create: a label naming GPUs there names their machines. */
@@ -87,14 +87,14 @@ export async function gpuReferenceNotes(file: string, text: string, other: strin
 }
 
 /** `type.name` of a resource block, `data.type.name` of a data block; null for other blocks. */
-function ownAddress(block: HclBlock): string | null {
+export function ownAddress(block: HclBlock): string | null {
   if (block.type === 'resource' && block.labels.length === 2) return `${block.labels[0] ?? ''}.${block.labels[1] ?? ''}`;
   if (block.type === 'data' && block.labels.length === 2) return `data.${block.labels[0] ?? ''}.${block.labels[1] ?? ''}`;
   return null;
 }
 
 /** The blocks of `text` whose lines differ from the block of the same header in `other` (all of them when it has none). */
-function changedBlocks(text: string, other: string | null): HclBlock[] {
+export function changedBlocks(text: string, other: string | null): HclBlock[] {
   const key = (b: HclBlock) => JSON.stringify([b.type, b.labels]);
   const bodies = (t: string) => {
     const lines = t.split('\n');
