@@ -145,9 +145,22 @@ describe('GPU machine names of the smaller clouds, and their CPU names', () => {
         'gpu-mi325x8-2048gb',
       ],
     ],
-    ['OVHcloud', ['t1-45', 't1-le-90', 't2-180', 't2-le-45', 'a10-90', 'a100-360', 'l4-90', 'l40s-180', 'h100-760', 'rtx5000-28', 'win-t1-45']],
-    ['Scaleway', ['H100-1-80G', 'H100-2-80G', 'H100-SXM-8-80G', 'L4-1-24G', 'L4-8-24G', 'L40S-4-48G', 'GPU-3070-S', 'RENDER-S', 'l4-1-24g']],
+    [
+      'OVHcloud',
+      ['t1-45', 't1-le-90', 't2-180', 't2-le-45', 'a10-90', 'a100-360', 'l4-90', 'l40s-180', 'h100-760', 'rtx5000-28', 'win-t1-45'],
+    ],
+    [
+      'Scaleway',
+      ['H100-1-80G', 'H100-2-80G', 'H100-SXM-8-80G', 'L4-1-24G', 'L4-8-24G', 'L40S-4-48G', 'GPU-3070-S', 'RENDER-S', 'l4-1-24g'],
+    ],
     ['Exoscale', ['gpu2.medium', 'gpu3.large', 'gpua5000.medium', 'gpua30.huge', 'gpurtx6000.small']],
+    [
+      'IBM Cloud',
+      ['gx3-16x80x1l4', 'gx3d-160x1792x8h100', 'gx3.16x80.l4', 'gx2.16x128.2v100', 'gx3d.160x1792.8h100', 'mg4c.32x384.2xp100'],
+    ],
+    ['Tencent Cloud', ['GN7.2XLARGE32', 'GN10Xp.20XLARGE320', 'GT4.4XLARGE96', 'PNV4.7XLARGE116', 'GI3X.8XLARGE64', 'GNV4v.4XLARGE40']],
+    ['Huawei Cloud', ['p2s.2xlarge.8', 'p2v.2xlarge.8', 'pi2.2xlarge.4', 'p1.2xlarge.8', 'g6.xlarge.4']],
+    ['Yandex Cloud', ['gpu-standard-v1', 'gpu-standard-v3', 'standard-v3-t4', 'standard-v3-t4i']],
   ];
   it.each(gpu)('%s: every GPU name is a GPU machine', (_cloud, names) => {
     expect([...gpuNames(names)]).toEqual(names);
@@ -177,6 +190,19 @@ describe('GPU machine names of the smaller clouds, and their CPU names', () => {
       'standard.medium',
       'cpu.extra-large',
       'memory.huge',
+      // IBM Cloud (VPC profiles and Kubernetes flavors), Tencent, Huawei, Yandex
+      'bx2-4x16',
+      'bx2.4x16',
+      'cx2.8x16',
+      'mx2.16x128',
+      'S5.LARGE8',
+      'SA3.2XLARGE32',
+      'M6.4XLARGE64',
+      's6.xlarge.2',
+      'c7.2xlarge.4',
+      'm6.large.8',
+      'standard-v3',
+      'highfreq-v3',
     ];
     expect([...gpuNames(cpu)]).toEqual([]);
   });

@@ -194,9 +194,34 @@ export const OTHER_GPU_TYPES: readonly { cloud: string; pattern: RegExp; example
   },
   {
     cloud: 'IBM Cloud',
-    pattern: /\bgx[0-9]-[0-9]+x[0-9]+x[0-9]+[a-z0-9]+\b/g,
+    // VPC profiles `gx3-16x80x1l4`, `gx3d-160x1792x8h100`; the Kubernetes Service writes its worker
+    // flavors with dots (`gx3.16x80.l4`, `gx2.16x128.2v100`), and classic GPU flavors are `mg4c.…`.
+    pattern:
+      /\bgx[0-9][a-z]?-[0-9]+x[0-9]+x[0-9]+[a-z0-9]+\b|\bgx[0-9][a-z]?\.[0-9]+x[0-9]+\.[0-9]*[a-z][a-z0-9]*\b|\bmg[0-9]c\.[0-9]+x[0-9]+(?:\.[a-z0-9]+)*\b/g,
     example: 'gx3-16x80x1l4',
-    source: 'IBM Cloud VPC GPU profiles (gx2, gx3)',
+    source:
+      'IBM Cloud VPC GPU profiles (gx2, gx3, gx3d) and IBM Cloud Kubernetes Service GPU worker flavors (gx2.16x128.2v100, gx3.16x80.l4, classic mg4c.32x384.2xp100)',
+  },
+  {
+    cloud: 'Tencent Cloud',
+    // `<family>.<size><memory>`: GN (NVIDIA compute), GT, GNV and PNV (vGPU and newer), GI (inference).
+    pattern: /\b(?:GN[0-9]+[A-Za-z]*|GT[0-9]|GNV[0-9][a-z]?|GI[0-9]X?|(?:HCC)?PNV[0-9][a-z]*)\.[0-9]*X?(?:LARGE|MEDIUM|SMALL)[0-9]*\b/g,
+    example: 'GN7.2XLARGE32',
+    source: 'Tencent Cloud CVM GPU instance types (GN7.2XLARGE32, GT4.4XLARGE96, PNV4.7XLARGE116)',
+  },
+  {
+    cloud: 'Huawei Cloud',
+    // `<family>.<size>.<memory ratio>`: p (compute: p1, p2s, p2v), pi (inference: pi2 is a T4), g (graphics).
+    // The trailing ratio tells them from EC2 names; CPU flavors lead with s, c, m, e, x, kc.
+    pattern: /\b(?:pi[0-9]|p[0-9][a-z]?|g[0-9][a-z]?)\.[0-9]*x?large\.[0-9]+\b/g,
+    example: 'pi2.2xlarge.4',
+    source: 'Huawei Cloud ECS GPU-accelerated flavors (p2s.2xlarge.8, p2v.2xlarge.8, pi2.2xlarge.4, g6.xlarge.4)',
+  },
+  {
+    cloud: 'Yandex Cloud',
+    pattern: /\bgpu-standard-v[0-9][a-z]?\b|\bstandard-v[0-9]-t4i?\b/g,
+    example: 'gpu-standard-v3',
+    source: 'Yandex Cloud Compute GPU platforms (gpu-standard-v1, gpu-standard-v2, gpu-standard-v3, standard-v3-t4)',
   },
   {
     cloud: 'Alibaba Cloud',

@@ -34,7 +34,7 @@ export interface Signal {
  * expression: only a text it matches is scanned.
  */
 const MAYBE =
-  /gpu|accelerat|nvidia|amd\.com|standard_n[cdvg][0-9]|\b(?:ml\.)?[pg]r?[0-9][a-z0-9-]*[.\s'"\],]|\b(?:a[234]x?|g[24])-[a-z]|instance(?:class|type)\.|\bgd-[0-9]|\bgb[0-9]{3}-[0-9]|\bgx[0-9]-[0-9]|ecs\.[a-z]*gn|\bvcg-|\b(?:win-)?(?:t[12](?:-le)?|a10|a100|l4|l40s|h[12]00|rtx[0-9]{4})-[0-9]|\b(?:h[12]00|b[23]00|l40s|l4|a100)(?:-sxm)?-[0-9]+-[0-9]+g\b|\b(?:gpu-3070|render)-s\b|\b(?:[abhl][0-9]{2,3}s?|gb[0-9]{3}|mi[0-9]{3}x)[a-z0-9-]*\.[0-9]+x\b/i;
+  /gpu|accelerat|nvidia|amd\.com|standard_n[cdvg][0-9]|\b(?:ml\.)?[pg]r?[0-9][a-z0-9-]*[.\s'"\],]|\b(?:a[234]x?|g[24])-[a-z]|instance(?:class|type)\.|\bgd-[0-9]|\bgb[0-9]{3}-[0-9]|\bgx[0-9][a-z]?[-.][0-9]|\bmg[0-9]c\.[0-9]|\b(?:gn[0-9]+[a-z]*|gt[0-9]|gnv[0-9][a-z]?|gi[0-9]x?|(?:hcc)?pnv[0-9][a-z]*)\.[0-9]*x?(?:large|medium|small)|\b(?:pi[0-9]|p[0-9][a-z]?|g[0-9][a-z]?)\.[0-9]*x?large\.[0-9]|\bstandard-v[0-9]-t4|ecs\.[a-z]*gn|\bvcg-|\b(?:win-)?(?:t[12](?:-le)?|a10|a100|l4|l40s|h[12]00|rtx[0-9]{4})-[0-9]|\b(?:h[12]00|b[23]00|l40s|l4|a100)(?:-sxm)?-[0-9]+-[0-9]+g\b|\b(?:gpu-3070|render)-s\b|\b(?:[abhl][0-9]{2,3}s?|gb[0-9]{3}|mi[0-9]{3}x)[a-z0-9-]*\.[0-9]+x\b/i;
 
 export function mayNameGpus(text: string): boolean {
   return MAYBE.test(text);
