@@ -4,6 +4,7 @@ import { detectPr, edited, loadReal } from './real-fixtures.js';
 import { MACHINE_SCALER_CASES } from './real-cases-machine-scalers.js';
 import { INSTANCE_GROUP_CASES } from './real-cases-instance-groups.js';
 import { MODULE_CASES } from './real-cases-modules.js';
+import { NEOCLOUD_POOL_CASES } from './real-cases-neocloud-pools.js';
 import { NODE_POOL_API_CASES } from './real-cases-node-pool-apis.js';
 import { PROGRAM_CASES } from './real-cases-programs.js';
 import { REPO_CASES } from './real-cases-repos.js';
@@ -77,4 +78,5 @@ export const REAL_CASES: readonly RealCase[] = [
   ...SCRIPT_CASES,
   ...NODE_POOL_API_CASES,
   ...INSTANCE_GROUP_CASES,
+  ...NEOCLOUD_POOL_CASES,
 ];
