@@ -15,6 +15,7 @@ import { isTfFile } from './terraform/tf-json.js';
 import { programConfigNote } from './program-config.js';
 import { gpuReferenceNotes, outputUseNotes } from './terraform-references.js';
 import { gpuValueReferenceNotes } from './terraform-value-references.js';
+import { claimSide, crossplaneClaimNotes } from './crossplane-claims.js';
 import type { ProgramIo } from './program-config.js';
 import type { Merged } from './merge-results.js';
 
@@ -79,6 +80,7 @@ export async function floorOf(input: FloorInput): Promise<Floor> {
   const callsOwn = (file: string, text: string) =>
     [...text.matchAll(SOURCES)].some((m) => ownModuleDir(m[1] ?? '', dirOf(file), input.repositories ?? []) !== undefined);
   const feedSides = { base: feedSide(input.sides.base, base), head: feedSide(input.sides.head, head) };
+  const claimSides = { base: claimSide(programIo(input, input.sides.base)), head: claimSide(programIo(input, input.sides.head)) };
   // Documentation, lock files and binaries are never applied: not even read.
   const files = input.changed.filter(scansPath).slice(0, MAX_SCANNED_FILES);
   // A batch at a time, so what is held stays within the bound whatever the pull request.
@@ -126,6 +128,9 @@ export async function floorOf(input: FloorInput): Promise<Floor> {
           ...(await gpuValueReferenceNotes(file, before, after, refSide(input.sides.base, base))).map((n) => ({ ...n, line: null })),
         );
       floor.notFollowed.push(...valueRefs);
+      // A Crossplane claim whose Composition names GPUs: the claim sizes what it makes.
+      const claims = await crossplaneClaimNotes(file, after, claimSides.head);
+      floor.notFollowed.push(...(claims.length > 0 ? claims : await crossplaneClaimNotes(file, before, claimSides.base)));
       // A changed output of a module that a caller reads into a block naming GPUs.
       const callerIo = { ...input.sides, ...(input.repositories ? { repositories: input.repositories } : {}) };
       floor.notFollowed.push(...(await outputUseNotes(file, { before, after }, callerIo)));

@@ -1,0 +1,163 @@
+import type { NotFollowed } from '../domain/index.js';
+import { readManifests } from './kit/manifests.js';
+import { mapGet, scalarString } from './kit/yaml-nodes.js';
+import { accountSignals } from './kit/signal-scan/account.js';
+import { dirOf } from './kit/paths.js';
+
+/**
+ * Crossplane claims and composite resources. A claim (`kind: GpuCluster`, `spec.parameters.nodeCount: 4`)
+ * names no GPU: the Composition its definition selects turns it into node groups, and that is where
+ * the GPU machine type is written (`instanceTypes: [p4d.24xlarge]`, patched from the claim's fields,
+ * or set in a function's input). No parser renders Compositions, so a changed claim whose
+ * Composition in this repository names a GPU is not followed, naming the Composition and the GPU.
+ *
+ * Compositions are looked for where Crossplane packages keep them: in the folders of the claim's
+ * ancestors and two levels below each (`examples/claim.yaml` beside `apis/gke/composition.yaml`),
+ * bounded by the reads below.
+ */
+
+const CROSSPLANE_GROUP = 'apiextensions.crossplane.io';
+/** Folders visited and files read per side of one review, whatever it changes: reads are API calls for the App. */
+const MAX_DIRS = 128;
+const MAX_READS = 128;
+/** Names Crossplane packages give the files of their definitions and compositions: read first. */
+const LIKELY = /composition|definition|xrd|(?:^|\/)apis?\//i;
+const YAML = /\.ya?ml$/i;
+
+export interface ClaimIo {
+  read(path: string): Promise<string | null>;
+  list(dir: string): Promise<string[]>;
+  dirs?(dir: string): Promise<string[]>;
+}
+
+/**
+ * One side's reads for every changed file of a review (claimSide): folders and files are read once,
+ * and the bounds hold for the review, however many claims it changes.
+ */
+export interface ClaimSide {
+  io: ClaimIo;
+  visited: Set<string>;
+  files: Set<string>;
+  texts: Map<string, Promise<string | null>>;
+}
+
+export function claimSide(io: ClaimIo): ClaimSide {
+  return { io, visited: new Set(), files: new Set(), texts: new Map() };
+}
+
+/** A definition (XRD): the composite kind of a group and the claim kind that stands for it. */
+interface Definition {
+  group: string;
+  kind: string;
+  claimKind: string | null;
+  path: string;
+  from: number;
+  to: number;
+  text: string;
+}
+
+interface Composition {
+  group: string;
+  kind: string;
+  name: string;
+  path: string;
+  from: number;
+  to: number;
+  text: string;
+}
+
+interface Found {
+  definitions: Definition[];
+  compositions: Composition[];
+}
+
+/** The notes on one changed file: each claim or composite resource whose Composition names a GPU. */
+export async function crossplaneClaimNotes(file: string, text: string | null, side: ClaimSide): Promise<NotFollowed[]> {
+  if (text === null || !YAML.test(file)) return [];
+  const objects = readManifests(file, text, () => true).manifests.filter((m) => customGroup(m.apiVersion) !== null);
+  if (objects.length === 0) return [];
+  const found = await lookAround(file, side);
+  if (found.compositions.length === 0) return [];
+  const out: NotFollowed[] = [];
+  for (const m of objects) {
+    const group = customGroup(m.apiVersion) ?? '';
+    const kind = m.kind ?? '';
+    // A claim stands for the composite kind its definition names; a composite resource is its own.
+    const composite = found.definitions.find((d) => d.group === group && d.claimKind === kind)?.kind ?? kind;
+    const definition = found.definitions.find((d) => d.group === group && d.kind === composite);
+    const targets = [...found.compositions.filter((c) => c.group === group && c.kind === composite), ...(definition ? [definition] : [])];
+    for (const t of targets) {
+      const gpu = accountSignals(t.path, t.text).signals.find(
+        (s) => s.by === null && s.kind !== 'gpu-key' && s.line >= t.from && s.line <= t.to,
+      );
+      if (gpu === undefined) continue;
+      const what = 'name' in t ? `Composition ${t.name}` : `CompositeResourceDefinition of ${t.kind}`;
+      out.push({
+        file,
+        line: m.line,
+        reason: 'gpu-reference',
+        subject: `${kind} ${m.name ?? ''}`.trim(),
+        needs: `${what} (${t.path}:${String(t.from)})`,
+        inputs: [gpu.token],
+      });
+      break;
+    }
+  }
+  return out;
+}
+
+/** The group of an object's apiVersion when it may be a claim or a composite: one with a dot, not Crossplane's own. */
+function customGroup(apiVersion: string | null): string | null {
+  const slash = apiVersion?.indexOf('/') ?? -1;
+  if (apiVersion === null || slash < 0) return null;
+  const group = apiVersion.slice(0, slash);
+  return group.includes('.') && !group.endsWith('crossplane.io') && !group.endsWith('k8s.io') ? group : null;
+}
+
+/** The definitions and compositions in the folders of the file's ancestors, and two levels below each. */
+async function lookAround(file: string, side: ClaimSide): Promise<Found> {
+  const { io, visited, files } = side;
+  const visit = async (dir: string, depth: number): Promise<void> => {
+    if (visited.has(`${String(depth)}:${dir}`) || visited.size >= MAX_DIRS) return;
+    visited.add(`${String(depth)}:${dir}`);
+    for (const p of await io.list(dir)) if (YAML.test(p)) files.add(p);
+    if (depth > 0 && io.dirs) for (const d of await io.dirs(dir)) await visit(d, depth - 1);
+  };
+  for (let dir = dirOf(file); ; dir = dirOf(dir)) {
+    await visit(dir, 2);
+    if (dir === '') break;
+  }
+  const ordered = [...files].sort((a, b) => Number(LIKELY.test(b)) - Number(LIKELY.test(a)) || a.localeCompare(b));
+  const found: Found = { definitions: [], compositions: [] };
+  for (const path of ordered.filter((p) => p !== file)) {
+    // Files read for an earlier claim are read again from memory; new ones while the review's bound allows.
+    if (!side.texts.has(path) && side.texts.size >= MAX_READS) continue;
+    let pending = side.texts.get(path);
+    if (pending === undefined) {
+      pending = io.read(path);
+      side.texts.set(path, pending);
+    }
+    const text = await pending;
+    if (text === null || !text.includes(CROSSPLANE_GROUP)) continue;
+    const docs = readManifests(path, text, (t) => t.includes(CROSSPLANE_GROUP)).manifests;
+    const ends = docs.map((d, i) => (docs[i + 1]?.line ?? text.split('\n').length + 1) - 1);
+    docs.forEach((d, i) => {
+      if (!(d.apiVersion ?? '').startsWith(`${CROSSPLANE_GROUP}/`)) return;
+      const range = { path, from: d.line, to: ends[i] ?? d.line, text };
+      if (d.kind === 'Composition') {
+        const ref = mapGet(mapGet(d.root, 'spec'), 'compositeTypeRef');
+        const api = scalarString(mapGet(ref, 'apiVersion')) ?? '';
+        const kind = scalarString(mapGet(ref, 'kind'));
+        if (kind !== null) found.compositions.push({ ...range, group: api.split('/')[0] ?? '', kind, name: d.name ?? '' });
+      } else if (d.kind === 'CompositeResourceDefinition') {
+        const spec = mapGet(d.root, 'spec');
+        const group = scalarString(mapGet(spec, 'group'));
+        const kind = scalarString(mapGet(mapGet(spec, 'names'), 'kind'));
+        if (group !== null && kind !== null) {
+          found.definitions.push({ ...range, group, kind, claimKind: scalarString(mapGet(mapGet(spec, 'claimNames'), 'kind')) });
+        }
+      }
+    });
+  }
+  return found;
+}
