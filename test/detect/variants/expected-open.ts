@@ -178,6 +178,26 @@ const OPEN: readonly (readonly [string, readonly string[], string])[] = [
     ['yaml-cross-document-alias'],
     "silent, open: the changed file's object aliases an anchor of another document, which go-yaml refuses (kubectl decodes each document alone); the kubectl reader notes the refusal, but the workload readers (Volcano Job, RayCluster) and the Crossplane XR reader take the refused object as no capacity without naming it. Nothing is applied, so no GPUs are added, yet the file is not read as the applier reads it",
   ]),
+  ...[
+    'Scaleway Kapsule example: the pool DEV1-M → L4-1-24G',
+    'Scaleway Kapsule example: a pool of H100-SXM-2-80G added',
+    'OVHcloud node pool example: flavor b3-8 → l40s-90',
+    'kubic OVHcloud: the pool flavor set to h100-380 in the resource',
+    'DigitalOcean DOKS example: a node pool of gpu-6000adax1-48gb added to the cluster module',
+  ].map((caseId): readonly [string, readonly string[], string] => [
+    caseId,
+    ['tf-base64-strings', 'tf-escaped-strings', 'tf-joined-strings', 'tf-replace-strings'],
+    'silent, open: no parser reads pools of these clouds, so only the floor names them, and it scans text: a machine type spelt as an expression Terraform evaluates to the same string (join of two halves, unicode escapes, base64decode, replace) holds no GPU name to scan. Closing it needs the floor to evaluate the string expressions of a changed resource no parser reads',
+  ]),
+  ...[
+    'Scaleway Kapsule example: max_size 5 → 8 on DEV1-M (negative control)',
+    'OVHcloud node pool example: desired_nodes 3 → 5 on b3-8 (negative control)',
+    'kubic OVHcloud: max_nodes 10 → 20 on d2-8 (negative control)',
+  ].map((caseId): readonly [string, readonly string[], string] => [
+    caseId,
+    ['tf-opentofu-stale-twin'],
+    'the rewrite expects not followed, the review says no change: the changed .tf file and its stale .tofu twin name no GPU at either side, so whichever tool applies the folder no GPU capacity changes; a file only the floor reads has no shadowing check, and needs none for a CPU-only pool',
+  ]),
 ];
 
 /** Entries of EXPECTED_TO_FAIL (metamorphic.ts), one per rewrite and case. */
