@@ -3,6 +3,7 @@ import type { DetectedChanges } from '../../src/detect/detect-changes.js';
 import { detectPr, edited, loadReal } from './real-fixtures.js';
 import { MACHINE_SCALER_CASES } from './real-cases-machine-scalers.js';
 import { INSTANCE_GROUP_CASES } from './real-cases-instance-groups.js';
+import { KUEUE_COHORT_CASES } from './real-cases-kueue-cohorts.js';
 import { MODULE_CASES } from './real-cases-modules.js';
 import { NODE_POOL_API_CASES } from './real-cases-node-pool-apis.js';
 import { PROGRAM_CASES } from './real-cases-programs.js';
@@ -77,4 +78,5 @@ export const REAL_CASES: readonly RealCase[] = [
   ...SCRIPT_CASES,
   ...NODE_POOL_API_CASES,
   ...INSTANCE_GROUP_CASES,
+  ...KUEUE_COHORT_CASES,
 ];
