@@ -42,7 +42,7 @@ describe('Kueue Cohorts', () => {
   it('a quota it cannot read is unknown, never 0', () => {
     const { decls, unresolved } = parseKueue(cohort('kueue.x-k8s.io/v1beta2', '{{ .Values.gpus }}'));
     expect(decls).toEqual([]);
-    expect(unresolved.map((u) => [u.kind, u.name])).toEqual([['kueue-cohort', 'org']]);
+    expect((unresolved ?? []).map((u) => [u.kind, u.name])).toEqual([['kueue-cohort', 'org']]);
   });
 
   it('a Cohort and a ClusterQueue of one name are two declarations', () => {
@@ -56,6 +56,6 @@ describe('Kueue Cohorts', () => {
 
   it('a Cohort of another API is no Kueue quota', () => {
     const { decls, unresolved } = parseKueue(cohort('example.com/v1', '24'));
-    expect([...decls, ...unresolved]).toEqual([]);
+    expect([...decls, ...(unresolved ?? [])]).toEqual([]);
   });
 });
