@@ -17,7 +17,7 @@ const KNOWN_API_VERSIONS = new Set(['kueue.x-k8s.io/v1beta1', 'kueue.x-k8s.io/v1
 const KNOWN_COHORT_VERSIONS = new Set(['kueue.x-k8s.io/v1alpha1', ...KNOWN_API_VERSIONS]);
 
 /** The Kueue objects whose `spec.resourceGroups` hold quota: a ClusterQueue's own, a Cohort's shared by its tree. */
-export type QuotaObject = 'ClusterQueue' | 'Cohort';
+type QuotaObject = 'ClusterQueue' | 'Cohort';
 
 export interface QueueContext {
   file: string;
