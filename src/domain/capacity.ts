@@ -1,6 +1,7 @@
 /** The kinds of capacity declaration the detectors recognise (docs/change-kinds.md). */
 export type CapacityKind =
   | 'kueue-cluster-queue'
+  | 'kueue-cohort'
   | 'karpenter-nodepool'
   | 'eksctl-nodegroup'
   | 'capi-machinedeployment'

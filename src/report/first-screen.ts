@@ -12,6 +12,7 @@ const MAX_ASKS = 3;
 
 const KIND_LABEL: Record<CapacityChange['kind'], string> = {
   'kueue-cluster-queue': 'Kueue ClusterQueue',
+  'kueue-cohort': 'Kueue Cohort',
   'karpenter-nodepool': 'Karpenter NodePool',
   'eksctl-nodegroup': 'eksctl node group',
   'capi-machinedeployment': 'Cluster API MachineDeployment',

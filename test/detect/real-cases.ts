@@ -2,7 +2,9 @@ import { isDeepStrictEqual } from 'node:util';
 import type { DetectedChanges } from '../../src/detect/detect-changes.js';
 import { detectPr, edited, loadReal } from './real-fixtures.js';
 import { MACHINE_SCALER_CASES } from './real-cases-machine-scalers.js';
+import { DECKHOUSE_CLASS_CASES } from './real-cases-deckhouse-classes.js';
 import { INSTANCE_GROUP_CASES } from './real-cases-instance-groups.js';
+import { KUEUE_COHORT_CASES } from './real-cases-kueue-cohorts.js';
 import { MODULE_CASES } from './real-cases-modules.js';
 import { NEOCLOUD_POOL_CASES } from './real-cases-neocloud-pools.js';
 import { NODE_POOL_API_CASES } from './real-cases-node-pool-apis.js';
@@ -79,4 +81,6 @@ export const REAL_CASES: readonly RealCase[] = [
   ...NODE_POOL_API_CASES,
   ...INSTANCE_GROUP_CASES,
   ...NEOCLOUD_POOL_CASES,
+  ...KUEUE_COHORT_CASES,
+  ...DECKHOUSE_CLASS_CASES,
 ];

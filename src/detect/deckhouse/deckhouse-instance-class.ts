@@ -1,5 +1,5 @@
 import { isNode } from 'yaml';
-import { readString } from '../kit/counts.js';
+import { readString, readWholeCount } from '../kit/counts.js';
 import { namesGpu } from '../kit/gpu-signal.js';
 import type { Manifest } from '../kit/manifests.js';
 import { classifyTypes } from '../kit/node-types.js';
@@ -16,6 +16,20 @@ const CATALOG_FIELDS: Readonly<Record<string, string>> = {
   GCPInstanceClass: 'machineType',
   AzureInstanceClass: 'machineSize',
 };
+
+// Classes that state their machines' GPUs as a number (cloud-provider-yandex "YandexInstanceClass":
+// `gpus`, default 0, with a GPU `platformID` such as gpu-standard-v3).
+const GPU_COUNT_FIELDS: Readonly<Record<string, string>> = {
+  YandexInstanceClass: 'gpus',
+};
+
+/**
+ * A GPU model inside a machine name the provider's operator chose (OpenStack flavors such as
+ * OVHcloud's `a100-180`, `l40s-90` or `h100-380`, `g1.a100x2`): a name the type catalogs do not
+ * hold, but no CPU machine carries.
+ */
+const GPU_MODEL_IN_NAME =
+  /(?:^|[^a-z0-9])(?:[abhl]\d{2,3}s?|v100s?|p100|t4|l4|gh200|gb\d{3}|b\d{3}|mi\d{3}[a-z]?|rtx[a-z0-9]*|a[2-6]000|tesla)(?=$|[^a-z0-9]|x\d|\d*gb)/i;
 
 /** True for the kinds a NodeGroup's `cloudInstances.classReference` names: `<Provider>InstanceClass`. */
 export function isInstanceClass(m: Manifest): boolean {
@@ -44,11 +58,50 @@ export function classGpus(m: Manifest): ClassGpus {
     if (info.kind === 'unknown-gpu') return { kind: 'unknown', line, why: `${field} ${type.value} is not in the GPU catalog` };
     return { kind: 'gpu', gpus: info.gpusPerNode, model: info.gpuModel, type: type.value };
   }
-  if (!namesGpuIn(spec)) return { kind: 'cpu' };
+  const countField = GPU_COUNT_FIELDS[m.kind ?? ''];
+  if (countField !== undefined) {
+    const counted = statedGpus(m, spec, countField);
+    if (counted !== null) return counted;
+  }
+  if (!namesGpuIn(spec) && !GPU_MODEL_IN_NAME.test(machineNames(spec))) return { kind: 'cpu' };
   return { kind: 'unknown', line: m.line, why: `names GPUs in terms the review does not count (${m.kind ?? 'instance class'})` };
 }
 
-/** True when a key or value names a GPU; comments do not count. */
-function namesGpuIn(node: unknown): boolean {
-  return isNode(node) && namesGpu(JSON.stringify(node.toJSON()));
+/**
+ * The GPUs a class states as a number: that count, or unknown when it cannot be read. Absent,
+ * the provider's default of 0 holds only for a class that names no GPU elsewhere (a GPU
+ * platform with no count is refused by the cloud, never a CPU machine): null lets the caller judge.
+ */
+function statedGpus(m: Manifest, spec: unknown, field: string): ClassGpus | null {
+  const node = mapGet(spec, field);
+  if (node === undefined || node === null) return null;
+  const line = nodeLine(node, m.ctx.lc) ?? m.line;
+  const read = readWholeCount(node, m.ctx, line);
+  if (read === null) return null;
+  if (!read.ok) return { kind: 'unknown', line: read.line, why: `${field} ${read.why}` };
+  if (read.value === 0) return namesGpuIn(spec, field) ? null : { kind: 'cpu' };
+  const platform = readString(mapGet(spec, 'platformID'), m.ctx);
+  const type = `${read.value} GPU${read.value === 1 ? '' : 's'}${platform !== null && 'value' in platform ? ` on ${platform.value}` : ''}`;
+  return { kind: 'gpu', gpus: read.value, model: null, type };
+}
+
+/** The string values of a class's spec but its images and networks, where a machine name may carry a GPU model. */
+function machineNames(spec: unknown): string {
+  if (!isNode(spec)) return '';
+  const json: unknown = spec.toJSON();
+  if (typeof json !== 'object' || json === null) return '';
+  return Object.entries(json)
+    .filter(([k, v]) => typeof v === 'string' && !/image|subnet|network|disk|template|key|secret|zone|region/i.test(k))
+    .map(([, v]) => String(v))
+    .join(' ');
+}
+
+/** True when a key or value names a GPU (but under the key `except`); comments do not count. */
+function namesGpuIn(node: unknown, except?: string): boolean {
+  if (!isNode(node)) return false;
+  const json: unknown = node.toJSON();
+  if (except !== undefined && typeof json === 'object' && json !== null && !Array.isArray(json)) {
+    return namesGpu(JSON.stringify(Object.fromEntries(Object.entries(json).filter(([k]) => k !== except))));
+  }
+  return namesGpu(JSON.stringify(json));
 }

@@ -37,6 +37,8 @@ interface ChartInstalls {
   installs: ChartInstall[];
   /** The search of the tree stopped before its end: an install not reached may install the chart. */
   truncated: boolean;
+  /** It stopped at its bound of folders or YAML files, in a tree that can be walked. */
+  cutOff: boolean;
 }
 
 /** The chart at `chart` and the charts that hold it under their `charts/` folder, which Helm renders it in. */
@@ -61,7 +63,8 @@ export function chartInstallFinder(
   localChart: (chart: GitopsInstall['chart']) => Promise<string | null>,
   isChart: (dir: string) => Promise<boolean>,
 ): InstallFinder {
-  let all: Promise<{ found: { file: string; install: GitopsInstall; changed: boolean }[]; truncated: boolean }> | null = null;
+  let all: Promise<{ found: { file: string; install: GitopsInstall; changed: boolean }[]; truncated: boolean; cutOff: boolean }> | null =
+    null;
   const search = async () => {
     const tree = await installsInTree(new Set(changed), io);
     const found = tree.installs.map((i) => ({ ...i, changed: false }));
@@ -80,11 +83,11 @@ export function chartInstallFinder(
           found.push({ file: path, install, changed: true });
       }
     }
-    return { found, truncated: tree.truncated };
+    return { found, truncated: tree.truncated, cutOff: tree.cutOff };
   };
   const ofChart = async (chart: string): Promise<ChartInstalls> => {
     all ??= search();
-    const { found, truncated } = await all;
+    const { found, truncated, cutOff } = await all;
     const charts = await chartAndParents(chart, isChart);
     const installs: ChartInstall[] = [];
     for (const f of found) {
@@ -97,7 +100,7 @@ export function chartInstallFinder(
       const namesChanged = changed.some((p) => p !== f.file && p !== `${local}/values.yaml` && names(f.install, p));
       installs.push({ file: f.file, install: f.install, renderedElsewhere: f.changed || namesChanged });
     }
-    return { installs, truncated };
+    return { installs, truncated, cutOff };
   };
   const readingData = async (path: string): Promise<ChartInstall[]> => {
     const objects = [...(await dataObjects(io.base, path)), ...(await dataObjects(io.head, path))];

@@ -18,6 +18,7 @@ import type { ChartInstall } from './chart-installs.js';
 import type { Variant } from './read-render.js';
 import { emptySide, foreignFile, isChart, localChart, renderInstall, yamlOf } from './install-render.js';
 import { yamlValue } from '../kit/kube-yaml.js';
+import { changedKeys } from '../kit/changed-keys.js';
 import type { ChartRenders, InstallIo } from './install-render.js';
 
 const join = (dir: string, name: string) => (dir === '' ? name : `${dir}/${name}`);
@@ -84,14 +85,20 @@ export async function renderCharts(
     const own = v.values === join(v.chart, 'values.yaml');
     // A chart the tree installs is applied with each install's values, never with its defaults alone.
     // A template that reads no values renders the same for every install: its own reading stands.
+    // A search of the tree cut short may have missed an install: its values, not the defaults, would be applied.
+    let searchCutOff = false;
     if (own && (!v.templateChanged || (await readsValues(v.changed, io)))) {
       const installed = await finder.ofChart(v.chart);
+      searchCutOff = installed.cutOff;
       if (installed.installs.length > 0) {
         await renderThroughInstalls(v, installed.installs, io, parsers, result);
+        if (searchCutOff && result.followed.includes(v.changed)) result.head.notFollowed.push(installsCutOff(v.changed));
         continue;
       }
     }
     let followedAny = false;
+    // What the capacity templates read of the values (a helper they include may read any of them).
+    const capacityRefs: string[] = [];
     const parentValues: { base: unknown; head: unknown } = { base: {}, head: {} };
     for (const side of ['base', 'head'] as const) {
       const reader = io[side];
@@ -108,14 +115,37 @@ export async function renderCharts(
         const refs = valuesRead(text);
         if (refs.length === 0) continue;
         followedAny = true;
+        capacityRefs.push(...refs, ...(/\b(include|template)\s+"/.test(text) ? [''] : []));
         readRender(result[side], v, own, template, text, values, refs, parsers, files);
       }
     }
     // The chart's values are its subcharts' too, under their keys.
     if (!v.templateChanged && (await renderSubcharts(v, parentValues, changed, io, parsers, result))) followedAny = true;
     if (followedAny) result.followed.push(v.changed);
+    // Rendered with the defaults alone only because no install was found in the part of the tree searched.
+    if (followedAny && searchCutOff && (v.templateChanged || (await readsChangedValues(v.changed, capacityRefs, io))))
+      result.head.notFollowed.push(installsCutOff(v.changed));
   }
   return result;
+}
+
+/** Whether a values file changes a key the capacity templates read (or one above or below it). */
+async function readsChangedValues(path: string, refs: readonly string[], io: InstallIo): Promise<boolean> {
+  const keys = changedKeys(yamlOf(await io.base.read(path)), yamlOf(await io.head.read(path)));
+  const under = (a: string, b: string) => b === '' || a === b || a.startsWith(`${b}.`) || a.startsWith(`${b}[`);
+  return keys.some((k) => refs.some((r) => under(k, r) || under(r, k)));
+}
+
+/** A chart's change read where the search for its installs stopped before the end of the tree. */
+function installsCutOff(path: string): ChartRenders['head']['notFollowed'][number] {
+  return {
+    file: path,
+    line: null,
+    reason: 'gitops-install',
+    subject: path,
+    needs: 'every Application, HelmRelease or helmfile release that installs the chart',
+    inputs: ['the tree was searched for installs only in part (too many folders or YAML files)'],
+  };
 }
 
 async function readsValues(template: string, io: InstallIo): Promise<boolean> {

@@ -17,6 +17,8 @@ export interface TreeInstalls {
   installs: { file: string; install: GitopsInstall }[];
   /** The walk stopped before the whole tree was read (or the tree cannot be walked). */
   truncated: boolean;
+  /** The walk stopped at its bound of folders or YAML files (not merely a tree that cannot be walked). */
+  cutOff: boolean;
 }
 
 /**
@@ -33,14 +35,14 @@ export async function installsInTree(
     repositories?: readonly string[];
   },
 ): Promise<TreeInstalls> {
-  const found: TreeInstalls = { installs: [], truncated: io.dirs === undefined };
+  const found: TreeInstalls = { installs: [], truncated: io.dirs === undefined, cutOff: false };
   if (!io.dirs) return found;
   const queue = [''];
   let dirs = 0;
   let files = 0;
   while (queue.length > 0) {
     const dir = queue.shift() as string;
-    if (++dirs > MAX_DIRS) return { ...found, truncated: true };
+    if (++dirs > MAX_DIRS) return { ...found, truncated: true, cutOff: true };
     const yaml = (await io.list(dir)).filter((p) => (/\.ya?ml$/i.test(p) || isHelmfilePath(p)) && !skip.has(p));
     files += yaml.length;
     // A folder's files read together: where reads are API calls, they share a query.
@@ -54,7 +56,7 @@ export async function installsInTree(
     for (const [i, text] of texts.entries()) {
       for (const install of await installsOf(yaml[i] ?? '', text ?? '', gen)) found.installs.push({ file: yaml[i] ?? '', install });
     }
-    if (files > MAX_FILES) return { ...found, truncated: true };
+    if (files > MAX_FILES) return { ...found, truncated: true, cutOff: true };
     queue.push(...(await io.dirs(dir)).filter((d) => !SKIP_DIR.test(d) && !/(^|\/)templates$/.test(d)).sort());
   }
   return found;

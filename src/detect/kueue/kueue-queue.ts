@@ -11,7 +11,13 @@ import { nodeLines, pairLines, pairOf, pairsExcept } from '../kit/node-lines.js'
 import type { NodeLines } from '../kit/node-lines.js';
 
 export const KUEUE_KIND = 'kueue-cluster-queue' as const;
+const COHORT_KIND = 'kueue-cohort' as const;
 const KNOWN_API_VERSIONS = new Set(['kueue.x-k8s.io/v1beta1', 'kueue.x-k8s.io/v1beta2']);
+// Cohorts were served as v1alpha1 before v1beta1 (Kueue 0.9 to 0.12).
+const KNOWN_COHORT_VERSIONS = new Set(['kueue.x-k8s.io/v1alpha1', ...KNOWN_API_VERSIONS]);
+
+/** The Kueue objects whose `spec.resourceGroups` hold quota: a ClusterQueue's own, a Cohort's shared by its tree. */
+type QuotaObject = 'ClusterQueue' | 'Cohort';
 
 export interface QueueContext {
   file: string;
@@ -22,6 +28,8 @@ export interface QueueContext {
   flavorModels: ReadonlyMap<string, string>;
   /** MultiKueue AdmissionChecks in the same file, by name. */
   multiKueueChecks?: ReadonlySet<string>;
+  /** What the document is; ClusterQueue when not given. */
+  object?: QuotaObject;
 }
 
 export interface QueueResult {
@@ -75,8 +83,13 @@ interface GpuEntry {
   lendingLimit?: number;
 }
 
-/** Reads one `kind: ClusterQueue` document; no decl when it holds no GPU resource. */
+/**
+ * Reads one `kind: ClusterQueue` or `kind: Cohort` document; no decl when it holds no GPU resource.
+ * A Cohort's quota is written as a ClusterQueue's and adds to what the queues of its tree may
+ * borrow: GPUs as real as a queue's own (Kueue, "Cohort", Configuring Quotas).
+ */
 export function readClusterQueue(doc: YamlDoc, ctx: QueueContext): QueueResult {
+  const object = ctx.object ?? 'ClusterQueue';
   const diagnostics: Diagnostic[] = [];
   const root = doc.contents;
   const docLine = nodeLine(root, ctx.lc) ?? 1;
@@ -88,11 +101,11 @@ export function readClusterQueue(doc: YamlDoc, ctx: QueueContext): QueueResult {
   const name = scalarString(mapGet(mapGet(root, 'metadata'), 'name'));
   const label = name ?? '(unnamed)';
 
-  const entries = readGpuEntries(mapGet(root, 'spec'), ctx, label, note);
+  const entries = readGpuEntries(mapGet(root, 'spec'), ctx, `${object} ${label}`, note);
   if (entries.length === 0) return { diagnostics };
 
-  if (!KNOWN_API_VERSIONS.has(apiVersion)) {
-    note(docLine, 'warning', `ClusterQueue ${label}: apiVersion ${apiVersion} is not v1beta1 or v1beta2; read with the v1beta2 layout`);
+  if (!(object === 'Cohort' ? KNOWN_COHORT_VERSIONS : KNOWN_API_VERSIONS).has(apiVersion)) {
+    note(docLine, 'warning', `${object} ${label}: apiVersion ${apiVersion} is not one Kueue serves; read with the v1beta2 layout`);
   }
   if (name === null) {
     const raw = nodeSource(mapGet(mapGet(root, 'metadata'), 'name'), ctx.text).trim();
@@ -100,8 +113,8 @@ export function readClusterQueue(doc: YamlDoc, ctx: QueueContext): QueueResult {
       docLine,
       'warning',
       raw
-        ? `ClusterQueue name is not a plain string (${raw}); its GPU quota is not compared`
-        : 'ClusterQueue has no metadata.name; its GPU quota is not compared',
+        ? `${object} name is not a plain string (${raw}); its GPU quota is not compared`
+        : `${object} has no metadata.name; its GPU quota is not compared`,
     );
     return { diagnostics };
   }
@@ -114,8 +127,9 @@ export function readClusterQueue(doc: YamlDoc, ctx: QueueContext): QueueResult {
   const counted = hasWhole ? entries.filter(whole) : entries;
   const firstLine = counted[0]?.line ?? docLine;
 
+  const kind = object === 'Cohort' ? COHORT_KIND : KUEUE_KIND;
   if (counted.some((e) => e.gpus === null)) {
-    return { unresolved: { file: ctx.file, line: firstLine, kind: KUEUE_KIND, name }, diagnostics };
+    return { unresolved: { file: ctx.file, line: firstLine, kind, name }, diagnostics };
   }
 
   const parts: CapacityPart[] = [];
@@ -135,13 +149,13 @@ export function readClusterQueue(doc: YamlDoc, ctx: QueueContext): QueueResult {
   if (!hasWhole) {
     // Every GPU resource of another vendor is a whole-GPU one, so what is left is NVIDIA's.
     const names = [...new Set(counted.map((e) => e.resource))].join(', ');
-    note(firstLine, 'info', `ClusterQueue ${name} has no ${PRIMARY_GPU_RESOURCE} quota; counted ${names} as GPUs`);
+    note(firstLine, 'info', `${object} ${name} has no ${PRIMARY_GPU_RESOURCE} quota; counted ${names} as GPUs`);
   }
 
   const decl: CapacityDecl = {
     file: ctx.file,
     line: firstLine,
-    kind: KUEUE_KIND,
+    kind,
     name,
     gpuModel: modelOf(counted, ctx.flavorModels),
     gpus,
@@ -156,7 +170,8 @@ export function readClusterQueue(doc: YamlDoc, ctx: QueueContext): QueueResult {
         `its quota caps what is sent there, while the workers' own ClusterQueues hold the GPUs; raising it adds no hardware by itself`,
     );
   }
-  const cohort = readCohort(root, apiVersion);
+  // A Cohort's parent is no cohort it joins as a queue does; the queues' cohort links stay theirs.
+  const cohort = object === 'ClusterQueue' ? readCohort(root, apiVersion) : null;
   if (cohort !== null) decl.cohort = cohort;
   const borrowing = sumIfAll(counted.map((e) => e.borrowingLimit));
   if (borrowing !== undefined) decl.borrowingLimit = borrowing;
@@ -195,7 +210,7 @@ function readResource(res: unknown, flavor: string, ctx: QueueContext, queue: st
     note(
       line,
       'warning',
-      `ClusterQueue ${queue}, flavor ${flavor}: the resource name is the template expression ${expr}; cannot tell whether its quota is GPUs until the template is rendered`,
+      `${queue}, flavor ${flavor}: the resource name is the template expression ${expr}; cannot tell whether its quota is GPUs until the template is rendered`,
     );
     return { resource: null, flavor, line: line ?? 1, gpus: null };
   }
@@ -205,7 +220,7 @@ function readResource(res: unknown, flavor: string, ctx: QueueContext, queue: st
       note(
         line,
         'warning',
-        `ClusterQueue ${queue}, flavor ${flavor}: ${resource} carries no domain, so pods do not request it as a resource (they request e.g. nvidia.com/gpu): it is a DRA device class or device capacity that Kueue maps, or a name no workload uses; its quota${quota ? ` ${quota}` : ''} is not counted as GPUs`,
+        `${queue}, flavor ${flavor}: ${resource} carries no domain, so pods do not request it as a resource (they request e.g. nvidia.com/gpu): it is a DRA device class or device capacity that Kueue maps, or a name no workload uses; its quota${quota ? ` ${quota}` : ''} is not counted as GPUs`,
       );
     }
     // `example.com/gpu`: a DRA device-class mapping or a vendor's plugin this tool does not know. Its
@@ -214,14 +229,14 @@ function readResource(res: unknown, flavor: string, ctx: QueueContext, queue: st
       note(
         line,
         'warning',
-        `ClusterQueue ${queue}, flavor ${flavor}: ${resource} is not a GPU resource gpu-justify knows (nvidia.com/gpu, amd.com/gpu, gpu.intel.com/…), so whether its quota is GPUs, and how many, is not followed`,
+        `${queue}, flavor ${flavor}: ${resource} is not a GPU resource gpu-justify knows (nvidia.com/gpu, amd.com/gpu, gpu.intel.com/…), so whether its quota is GPUs, and how many, is not followed`,
       );
       return { resource, flavor, line: line ?? 1, gpus: null };
     }
     return null;
   }
 
-  const where = `ClusterQueue ${queue}, flavor ${flavor}, ${resource}`;
+  const where = `${queue}, flavor ${flavor}, ${resource}`;
   const raw = scalarValue(quotaNode);
   if (quotaNode === undefined || quotaNode === null || (raw === null && nodeSource(quotaNode, ctx.text).trim() === '')) {
     note(line, 'warning', `${where}: no nominalQuota; the GPU quota is unknown`);

@@ -11,11 +11,11 @@ import { nodeLines } from '../kit/node-lines.js';
 import { mapGet, scalarString } from '../kit/yaml-nodes.js';
 import { fileFormat, yamlSegments } from '../kit/yaml-segments.js';
 
-/** Kueue ClusterQueue quotas (kueue.x-k8s.io v1beta1 / v1beta2). */
+/** Kueue ClusterQueue and Cohort quotas (kueue.x-k8s.io v1beta1 / v1beta2; Cohorts also v1alpha1). */
 export const kueueParser: CapacityParser = {
   id: 'kueue',
   acceptsPath: (path) => fileFormat(path) !== null,
-  mightContain: (path, text) => fileFormat(path, text) !== null && text.includes('ClusterQueue'),
+  mightContain: (path, text) => fileFormat(path, text) !== null && holdsQuota(text),
   parse(path, text) {
     try {
       return parseKueue(path, text);
@@ -38,11 +38,11 @@ function parseKueue(path: string, text: string): ParseResult & Accounting {
   const result: Required<ParseResult> = { decls: [], diagnostics: [], unresolved: [] };
   // What this parser read, finer than whole documents (see queueLines): flavors whole, queues part by part.
   const accounted: AccountedLines[] = [];
-  if (!text.includes('ClusterQueue')) return result;
+  if (!holdsQuota(text)) return result;
 
   const segments: ParsedSegment[] = [];
   for (const seg of yamlSegments(path, text)) {
-    if (!seg.text.includes('ClusterQueue') && !seg.text.includes('ResourceFlavor')) continue;
+    if (!holdsQuota(seg.text) && !seg.text.includes('ResourceFlavor')) continue;
     const lc = new LineCounter();
     const docs = readYaml(seg.text, lc, { lists: true });
     segments.push({ ...seg, lc, docs });
@@ -89,7 +89,7 @@ function parseKueue(path: string, text: string): ParseResult & Accounting {
         const lines = nodeLines(doc.contents, seg.lc);
         if (lines) accounted.push({ file: path, ...lines });
       }
-      if (kind !== 'ClusterQueue') return;
+      if (kind !== 'ClusterQueue' && kind !== 'Cohort') return;
       // The objects of one List share its rejections: each is reported once.
       for (const r of reported.has(doc.rejections) ? [] : doc.rejections) {
         reported.add(doc.rejections);
@@ -98,12 +98,19 @@ function parseKueue(path: string, text: string): ParseResult & Accounting {
             path,
             seg.lc.linePos(r.pos[0]).line,
             seg.embedded ? 'warning' : 'error',
-            `kubectl would not apply this ClusterQueue as written: ${r.message}; its GPU quota cannot be taken as applied`,
+            `kubectl would not apply this ${kind} as written: ${r.message}; its GPU quota cannot be taken as applied`,
           ),
         );
       }
       for (const lines of queueLines(doc, seg.lc)) accounted.push({ file: path, ...lines });
-      const read = readClusterQueue(doc, { file: path, text: seg.text, lc: seg.lc, flavorModels: models, multiKueueChecks: dispatchers });
+      const read = readClusterQueue(doc, {
+        file: path,
+        text: seg.text,
+        lc: seg.lc,
+        flavorModels: models,
+        multiKueueChecks: dispatchers,
+        object: kind,
+      });
       if (read.decl) result.decls.push(read.decl);
       if (read.unresolved) result.unresolved.push(read.unresolved);
       result.diagnostics.push(...read.diagnostics);
@@ -117,6 +124,11 @@ function parseKueue(path: string, text: string): ParseResult & Accounting {
     a.to = clampLine(a.to, text);
   }
   return { ...result, accounted };
+}
+
+/** Whether a text may hold a Kueue object with quota: a ClusterQueue, or a Cohort (which other APIs name too: the reader checks the apiVersion). */
+function holdsQuota(text: string): boolean {
+  return text.includes('ClusterQueue') || text.includes('Cohort');
 }
 
 /** The yaml package appends "at line X, column Y:" and a source excerpt; the line is reported apart. */

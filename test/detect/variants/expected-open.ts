@@ -198,6 +198,42 @@ const OPEN: readonly (readonly [string, readonly string[], string])[] = [
     ['tf-opentofu-stale-twin'],
     'the rewrite expects not followed, the review says no change: the changed .tf file and its stale .tofu twin name no GPU at either side, so whichever tool applies the folder no GPU capacity changes; a file only the floor reads has no shadowing check, and needs none for a CPU-only pool',
   ]),
+  [
+    'deckhouse Yandex layout: class system given gpus 1 on gpu-standard-v3',
+    ['kustomize-json6902', 'kustomize-json6902-move', 'kustomize-json6902-copy'],
+    "silent, open: the class's new `gpus` and `platformID` are written as JSON 6902 operations (`path: /spec/gpus`), where no key says GPU and the floor sees no GPU name, and the overlay's render reports the NodeGroup with no change; the same edit as a strategic-merge patch is not followed",
+  ],
+  [
+    'deckhouse Yandex layout: class system moved to platform gpu-standard-v3 with no gpus',
+    [
+      'split-documents',
+      'tf-manifest-object',
+      'tf-manifest-yamlencode',
+      'kustomize-json6902',
+      'kustomize-json6902-move',
+      'kustomize-json6902-copy',
+      'kustomize-name-affixes',
+    ],
+    "silent, open: the class's only GPU name is the Yandex platform ID gpu-standard-v3, a value the floor's signal lists do not hold (they take `gpu` in keys, not in values); apart from its NodeGroup (another file, a Terraform manifest, a patch, a renamed target) nothing reads the class with its group, so nothing names it. Needs Yandex's GPU platform IDs (gpu-standard-v1/v2/v3, standard-v3-t4, gpu-h100-a) in the signal lists",
+  ],
+  [
+    'deckhouse Yandex layout: maxPerZone 1 → 5, gpus: 0 written out (negative control)',
+    [
+      'flux-substitute-from',
+      'flux-substitute-inline',
+      'kustomize-component',
+      'kustomize-label-target',
+      'kustomize-name-affixes',
+      'kustomize-patch',
+      'kustomize-patch-target',
+      'kustomize-psm',
+      'split-documents',
+      'tf-manifest-object',
+      'tf-manifest-yamlencode',
+      'yaml-case-twin-keys',
+    ],
+    "false alarm, open: moved apart from its class (another file, a patch, a Terraform manifest, a Flux substitution), the NodeGroup whose bound changes is not followed because its class is not in its file, and the class's `gpus: 0` is a GPU key to the floor; reading `gpus: 0` as no GPU needs the class found across files",
+  ],
 ];
 
 /** Entries of EXPECTED_TO_FAIL (metamorphic.ts), one per rewrite and case. */
