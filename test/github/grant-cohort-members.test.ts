@@ -11,6 +11,7 @@ import { QUEUE_FILE } from './scenarios.js';
  * count but lets that queue borrow more (another member lends more or without limit, may borrow
  * more, or a queue of unchanged quota joins the cohort) lapses the grant, naming the member; a
  * member's file touched and left as it was, a member lending less or leaving the cohort keeps it.
+ * The queue's flavor beside it moved to other GPU nodes lapses it too (the queue's model changed).
  * Variants generated.
  */
 
@@ -158,6 +159,36 @@ for (let i = 0; i < 2; i++) {
     }),
   );
 }
+
+/** The queue's flavor in a file beside it, its nodes labelled with a GPU model. */
+function flavor(accelerator: string): string {
+  return `apiVersion: kueue.x-k8s.io/v1beta1
+kind: ResourceFlavor
+metadata:
+  name: a100
+spec:
+  nodeLabels:
+    cloud.google.com/gke-accelerator: ${accelerator}
+`;
+}
+
+variants.push(
+  {
+    name: 'the flavor beside the queue moved to H100 nodes, every count kept',
+    team: 'team-flavor',
+    base: flavor('nvidia-tesla-a100'),
+    granted: flavor('nvidia-tesla-a100'),
+    pushed: flavor('nvidia-h100-80gb'),
+    names: /a new GPU change: `research`/,
+  },
+  {
+    name: 'the flavor beside the queue relabelled with the same GPU model',
+    team: 'team-flavor',
+    base: flavor('nvidia-tesla-a100'),
+    granted: flavor('nvidia-tesla-a100'),
+    pushed: `# the same nodes\n${flavor('nvidia-tesla-a100')}`,
+  },
+);
 
 async function granted(v: Variant, team: string): Promise<FakeRepo> {
   const pr = pullRequest({}, POLICY);
