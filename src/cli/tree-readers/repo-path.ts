@@ -21,7 +21,7 @@ export function safeRelativePath(path: string, label: string): string {
 }
 
 /** True when `child` is `parent` or below it (both absolute and resolved). */
-export function isInside(parent: string, child: string): boolean {
+function isInside(parent: string, child: string): boolean {
   const rel = relative(parent, child);
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
