@@ -1,4 +1,4 @@
-import type { CapacityChange } from './capacity.js';
+import type { CapacityChange, CapacityDecl } from './capacity.js';
 import type { ChangeSharing } from './sharing.js';
 import type { FileCoverage } from './coverage.js';
 import type { Diagnostic } from './diagnostic.js';
@@ -215,6 +215,12 @@ export interface CatalogDemand {
 }
 
 /** Everything a review produced: data only, rendered by report/ and posted by github/. */
+/** A Kueue queue in a cohort at head, and the same queue at base when the base declares it. */
+export interface CohortMember {
+  head: CapacityDecl;
+  base?: CapacityDecl;
+}
+
 export interface ReviewResult {
   verdict: Verdict;
   gpusRequested: number;
@@ -228,6 +234,13 @@ export interface ReviewResult {
   catalogDemand?: CatalogDemand;
   /** Each changed file: read, ruled out, or not followed; a file not followed rules out a confident verdict. */
   coverage?: FileCoverage[];
+  /**
+   * Kueue queues the changed files declare in a cohort at head, whether or not their own count
+   * changed, each with its base declaration when the base has the queue: what another member of a
+   * cohort lends, borrows or joins with changes what a changed queue may take, so a grant binds to
+   * what the pull request loosens of these too.
+   */
+  cohortMembers?: CohortMember[];
   context: {
     mode: Mode;
     headroom: number;

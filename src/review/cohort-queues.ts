@@ -1,4 +1,4 @@
-import type { CapacityDecl, CohortQueue } from '../domain/index.js';
+import type { CapacityDecl, CohortMember, CohortQueue } from '../domain/index.js';
 
 function cohortQueue(d: CapacityDecl): CohortQueue | null {
   if (d.kind !== 'kueue-cluster-queue' || d.cohort === undefined) return null;
@@ -28,4 +28,21 @@ export function cohortQueuesOf(declarations: { base: readonly CapacityDecl[]; he
     if (q !== null && !out.has(q.queue)) out.set(q.queue, q);
   }
   return [...out.values()].sort((a, b) => a.queue.localeCompare(b.queue));
+}
+
+/**
+ * Every queue the changed files declare in a cohort at head, with the base's declaration of the
+ * same queue (ClusterQueues are cluster-wide: by name, wherever the file): a grant binds to what
+ * the pull request loosens of each (a cohort joined, a limit raised or dropped), since any of them
+ * lets a changed queue of the same cohort take more than the approver saw, its count unchanged.
+ */
+export function cohortMembersAtHead(declarations: { base: readonly CapacityDecl[]; head: readonly CapacityDecl[] }): CohortMember[] {
+  const queues = (decls: readonly CapacityDecl[]) => decls.filter((d) => d.kind === 'kueue-cluster-queue');
+  const base = new Map(queues(declarations.base).map((d) => [d.name, d]));
+  return queues(declarations.head)
+    .filter((d) => d.cohort !== undefined)
+    .map((head) => {
+      const before = base.get(head.name);
+      return before === undefined ? { head } : { head, base: before };
+    });
 }

@@ -6,7 +6,7 @@ import type { Policy, ReviewResult } from '../domain/index.js';
 import { toMeasurements } from '../telemetry/index.js';
 import { assemble } from './assemble.js';
 import { readCatalogState, weighCatalog } from './catalog-state.js';
-import { cohortQueuesOf } from './cohort-queues.js';
+import { cohortMembersAtHead, cohortQueuesOf } from './cohort-queues.js';
 import { fillCatalog, judge } from './judge.js';
 import { declaredEntries, measure } from './measure.js';
 import { ownCoverage } from './own-coverage.js';
@@ -72,5 +72,10 @@ export async function runReview(input: ReviewInput): Promise<ReviewResult> {
   });
   // With no catalog the head's manifests were read already (declaredEntries): not read again.
   const headManifests = catalog.kind === 'absent' ? declared.map((e) => e.workload) : null;
-  return withManifestLocations(assembled, { head: changeSet.head, paths, read: headManifests });
+  const members = cohortMembersAtHead(detected.declarations);
+  return withManifestLocations(members.length === 0 ? assembled : { ...assembled, cohortMembers: members }, {
+    head: changeSet.head,
+    paths,
+    read: headManifests,
+  });
 }

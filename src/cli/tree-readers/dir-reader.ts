@@ -4,7 +4,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { InputError } from '../../domain/errors.js';
 import { UnreadablePathError, linkToDirectory } from '../../domain/files.js';
 import type { TreeReader } from '../../domain/files.js';
-import { isInside, safeRelativePath } from './repo-path.js';
+import { inGitDir, isInTree, safeRelativePath } from './repo-path.js';
 import { decodeText } from '../../util/decode-text.js';
 
 /** Directories that are never part of the infra tree being compared. */
@@ -39,6 +39,8 @@ export class DirReader implements TreeReader {
   /** The file's bytes, or null when it is missing or not a file. */
   async readBytes(path: string): Promise<Buffer | null> {
     const rel = safeRelativePath(path, this.label);
+    // git's own folder is no part of the tree a commit holds: nothing there is the repository's.
+    if (inGitDir(rel)) return null;
     let real: string;
     try {
       real = await realpath(join(this.root, rel));
@@ -48,7 +50,7 @@ export class DirReader implements TreeReader {
       if (errorCode(err) === 'ELOOP') throw new UnreadablePathError(path, LOOP);
       throw this.unreadable(path, err);
     }
-    if (!isInside(await this.resolvedRoot(), real) || (await this.leavesOnTheWay(join(this.root, rel)))) {
+    if (!isInTree(await this.resolvedRoot(), real) || (await this.leavesOnTheWay(join(this.root, rel)))) {
       throw new UnreadablePathError(path, `a symbolic link leading outside ${this.label}: what it declares cannot be read`);
     }
     try {
@@ -64,7 +66,7 @@ export class DirReader implements TreeReader {
   }
 
   /**
-   * Every file below the root as a sorted POSIX path, skipping `.git` and `node_modules`.
+   * Every file below the root as a sorted POSIX path, skipping `.git` (in any case) and `node_modules`.
    * Symbolic links count when they lead to a file inside the root; linked directories are not
    * entered, which also keeps link cycles out.
    */
@@ -105,7 +107,7 @@ export class DirReader implements TreeReader {
     } catch {
       return LOOP;
     }
-    if (!isInside(await this.resolvedRoot(), real) || (await this.leavesOnTheWay(full)))
+    if (!isInTree(await this.resolvedRoot(), real) || (await this.leavesOnTheWay(full)))
       return `a symbolic link leading outside ${this.label}: what it declares cannot be read`;
     if ((await stat(real)).isDirectory()) return linkToDirectory(toPosix(relative(await this.resolvedRoot(), real)));
     return null;
@@ -125,7 +127,7 @@ export class DirReader implements TreeReader {
       } catch {
         return false;
       }
-      if (!isInside(this.root, at)) return true;
+      if (!isInTree(this.root, at)) return true;
     }
     return false;
   }
@@ -142,7 +144,7 @@ export class DirReader implements TreeReader {
         throw this.unreadable(relative(this.root, dir) || '.', err);
       }
       for (const entry of entries) {
-        if (SKIPPED.has(entry.name)) continue;
+        if (SKIPPED.has(entry.name) || inGitDir(entry.name)) continue;
         const full = join(dir, entry.name);
         if (entry.isDirectory()) await walk(full);
         else if (entry.isFile()) files.push(toPosix(relative(this.root, full)));
@@ -197,7 +199,7 @@ export class DirReader implements TreeReader {
 async function linksToFileInside(link: string, realRoot: string): Promise<boolean> {
   try {
     const target = await realpath(link);
-    return isInside(realRoot, target) && (await stat(target)).isFile();
+    return isInTree(realRoot, target) && (await stat(target)).isFile();
   } catch {
     return false; // a dangling link is not a file
   }

@@ -21,7 +21,21 @@ export function safeRelativePath(path: string, label: string): string {
 }
 
 /** True when `child` is `parent` or below it (both absolute and resolved). */
-export function isInside(parent: string, child: string): boolean {
+function isInside(parent: string, child: string): boolean {
   const rel = relative(parent, child);
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+/**
+ * True when `child` is inside `parent` and in the repository's tree: not under a `.git` folder (in
+ * any case, as git refuses it on case-insensitive disks), which holds git's own files, never one a
+ * commit tracks. A link into it reads what the machine holds, as a link out of the tree does.
+ */
+export function isInTree(parent: string, child: string): boolean {
+  return isInside(parent, child) && !inGitDir(relative(parent, child).split(sep).join('/'));
+}
+
+/** Whether a POSIX repository path passes through a `.git` folder (see isInTree). */
+export function inGitDir(path: string): boolean {
+  return path.split('/').some((part) => part.toLowerCase() === '.git');
 }

@@ -1,4 +1,3 @@
-import type { CapacityChange } from '../../domain/index.js';
 import type { CheckOutput } from '../../report/index.js';
 import { code, md, prose } from '../../report/index.js';
 import { missingWords } from '../../report/index.js';
@@ -8,7 +7,7 @@ import type { OverrideRecord } from './override.js';
 import { grantedFor, summaryFrom } from './reviewed-state.js';
 import { NO_LIMIT } from './state-terms.js';
 import type { TermItem } from './state-terms.js';
-import type { ReviewedState, StateEntry, StateSummary } from './reviewed-state.js';
+import type { ReviewedState, StateEntry, StateSummary, TermSite } from './reviewed-state.js';
 
 /**
  * A genuine override this review no longer falls under: what is new since it was granted (`news`;
@@ -54,7 +53,7 @@ function phrase(entry: StateEntry, was: { after: number } | null, priorWord: str
         : `GPUs where none were ${priorWord}: ${where} ${counts}`;
     }
     case 'term':
-      return termPhrase(entry.change, entry.item, was, priorWord);
+      return termPhrase(entry.where, entry.item, was, priorWord, entry.change === undefined);
     case 'not-followed': {
       const first = entry.coverage.notFollowed?.[0];
       const what = first ? `: missing ${md(notFollowedEvidence(first).what, 200)}` : '';
@@ -68,12 +67,15 @@ function phrase(entry: StateEntry, was: { after: number } | null, priorWord: str
 }
 
 /** A term of a change the grant did not show as it is now: a cohort, a limit, sharing. */
-function termPhrase(c: CapacityChange, item: TermItem, was: { after: number } | null, priorWord: string): string {
+function termPhrase(c: TermSite, item: TermItem, was: { after: number } | null, priorWord: string, member: boolean): string {
   const where = `${code(c.name)} (${c.kind}, ${code(c.file)})`;
   const t = item.term;
   switch (t.term) {
     case 'cohort':
-      return `${where} now in cohort ${code(t.cohort)}, which was not ${priorWord}: it may borrow GPUs from its queues`;
+      // A queue whose count did not change matters by what it lends the cohort's changed queues.
+      return member
+        ? `${where} now in cohort ${code(t.cohort)}, which was not ${priorWord}: the other queues of that cohort may borrow its GPUs`
+        : `${where} now in cohort ${code(t.cohort)}, which was not ${priorWord}: it may borrow GPUs from its queues`;
     case 'borrowing':
     case 'lending': {
       const flavor = t.part === null ? '' : ` in ${code(t.part.label)} (${code(t.part.resource)})`;

@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
-import type { CapacityChange, CapacityPart, FileCoverage, MissingEvidence, ReviewResult } from '../../domain/index.js';
+import type { CapacityChange, CapacityDecl, CapacityPart, FileCoverage, MissingEvidence, ReviewResult } from '../../domain/index.js';
 import { missingKey } from '../../domain/index.js';
 import type { LoadedPolicy } from '../../review/index.js';
 import type { StateKey } from './state-signature.js';
-import { termsOf } from './state-terms.js';
+import { memberTermsOf, termsOf } from './state-terms.js';
 import type { TermItem } from './state-terms.js';
 
 /**
@@ -17,11 +17,17 @@ export type StateEntry =
   | { kind: 'change'; change: CapacityChange }
   /** One part of a change at head (a Kueue flavor, a node group), its GPUs and increase on their own. */
   | { kind: 'part'; change: CapacityChange; part: CapacityPart; before: number }
-  /** What the change's head declaration grants beside its count: a cohort, its limits, sharing. */
-  | { kind: 'term'; change: CapacityChange; item: TermItem }
+  /**
+   * What a head declaration grants beside its count: a cohort, its limits, sharing; of a change,
+   * or of a queue of a cohort whose count did not change (`change` absent).
+   */
+  | { kind: 'term'; where: TermSite; change?: CapacityChange; item: TermItem }
   | { kind: 'not-followed'; coverage: FileCoverage }
   | { kind: 'missing'; missing: MissingEvidence }
   | { kind: 'policy' };
+
+/** The declaration a term belongs to, as the state names it. */
+export type TermSite = Pick<CapacityDecl, 'file' | 'kind' | 'name' | 'gpuModel'>;
 
 /** What a record in our comment keeps of a reviewed state. */
 export interface StateSummary {
@@ -74,14 +80,15 @@ export function reviewedState(result: ReviewResult, policy: LoadedPolicy, key: S
     // What the count does not show: a cohort joined or swapped, a borrowing or lending limit
     // raised or dropped, sharing replicas raised. A bounded term binds like a count (a lower
     // limit is covered); any other binds by equal text.
-    for (const item of termsOf(change)) {
-      const termIdentity = JSON.stringify([change.file, change.kind, change.name, change.gpuModel ?? '', ...item.identity]);
-      const termText = JSON.stringify(['term', termIdentity, item.bounded ?? null]);
-      const termToken =
-        item.bounded === undefined
-          ? `t${mac(termText).slice(0, TOKEN_HEX)}`
-          : `c${mac(termIdentity).slice(0, TOKEN_HEX)}:${num(item.bounded)}:${num(item.bounded)}`;
-      canon.push({ text: termText, token: termToken, entry: { kind: 'term', change, item } });
+    for (const item of termsOf(change)) canon.push(termEntry(mac, change, item, change));
+  }
+  // The other queues of a cohort too, counts unchanged: one that joins it, or lends or may borrow
+  // more than at base, gives a changed queue of that cohort more than the approver saw. Only what
+  // the pull request loosens: a member's file touched and left as the base has it adds nothing.
+  for (const member of result.cohortMembers ?? []) {
+    const before = member.base === undefined ? [] : memberTermsOf(member.base);
+    for (const item of memberTermsOf(member.head)) {
+      if (!before.some((b) => covers(b, item))) canon.push(termEntry(mac, member.head, item));
     }
   }
   for (const coverage of result.coverage ?? []) {
@@ -158,6 +165,29 @@ export function grantedFor(granted: StateSummary, now: ReviewedState, entry: Sta
   if (id === undefined || granted.tokens === null) return null;
   const found = granted.tokens.map(parseChangeToken).find((c) => c?.id === id);
   return found ? { after: found.after, delta: found.delta } : null;
+}
+
+/** A term as the state keeps it: a bounded term binds like a count (a lower limit is covered), any other by equal text. */
+function termEntry(
+  mac: (text: string) => string,
+  where: TermSite,
+  item: TermItem,
+  change?: CapacityChange,
+): { text: string; token: string; entry: StateEntry } {
+  const identity = JSON.stringify([where.file, where.kind, where.name, where.gpuModel ?? '', ...item.identity]);
+  const text = JSON.stringify(['term', identity, item.bounded ?? null]);
+  const token =
+    item.bounded === undefined
+      ? `t${mac(text).slice(0, TOKEN_HEX)}`
+      : `c${mac(identity).slice(0, TOKEN_HEX)}:${num(item.bounded)}:${num(item.bounded)}`;
+  const site: TermSite = { file: where.file, kind: where.kind, name: where.name, gpuModel: where.gpuModel };
+  return { text, token, entry: { kind: 'term', where: site, ...(change === undefined ? {} : { change }), item } };
+}
+
+/** Whether a base term already gives what a head term does: the same term, a bounded one no lower. */
+function covers(base: TermItem, head: TermItem): boolean {
+  if (JSON.stringify(base.identity) !== JSON.stringify(head.identity)) return false;
+  return head.bounded === undefined || (base.bounded !== undefined && head.bounded <= base.bounded);
 }
 
 function samePart(a: CapacityPart, b: CapacityPart): boolean {

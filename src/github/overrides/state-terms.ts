@@ -42,6 +42,14 @@ export function termsOf(change: CapacityChange): TermItem[] {
   return [...cohortTerms(decl), ...sharingTerms(decl)];
 }
 
+/**
+ * The cohort terms of a queue whose count did not change: its membership and limits, which give
+ * the changed queues of its cohort more to borrow when raised, dropped or newly joined.
+ */
+export function memberTermsOf(decl: CapacityDecl): TermItem[] {
+  return cohortTerms(decl);
+}
+
 function cohortTerms(decl: CapacityDecl): TermItem[] {
   // Outside a cohort a queue neither borrows nor lends: its limits bind nothing until it joins
   // one, and joining is itself a new term.
