@@ -1,27 +1,7 @@
-import { readdirSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
+import { isUnit, testFiles } from './test/suite/projects.js';
 
-// Tests of one part sit beside its code (src/detect/<format>/); tests across parts live in test/.
-const TESTS = ['src', 'test'].flatMap((root) =>
-  readdirSync(root, { recursive: true, encoding: 'utf8' })
-    .filter((file) => file.endsWith('.test.ts'))
-    .map((file) => `${root}/${file.replaceAll('\\', '/')}`),
-);
-
-// `unit`: the stages that take data and return data (domain, detect, workloads, analysis, report)
-// and tests of pure code, run with no system program and no server. Everything else is
-// `integration`: the fake GitHub, Prometheus, Chromium, Redis, git, the CLI and the App as
-// processes, end to end. Every test file is in exactly one project: what is not unit is integration.
-const UNIT_FOLDERS =
-  /^(?:src\/(?:util|domain|detect|workloads|analysis|report|telemetry|review)|test\/(?:analysis|detect|report|workloads|schemas))\//;
-/** Tests inside the unit folders that draw the comment in Chromium. */
-const NEEDS_PROGRAMS = new Set([
-  'test/report/comment-render.test.ts',
-  'test/report/first-screen-render.test.ts',
-  'test/report/mermaid-parse.test.ts',
-  'test/report/weekly-render.test.ts',
-]);
-const isUnit = (file: string) => UNIT_FOLDERS.test(file) && !NEEDS_PROGRAMS.has(file);
+const TESTS = testFiles();
 
 export default defineConfig({
   test: {
@@ -33,7 +13,16 @@ export default defineConfig({
     // Writes of one installation are not spaced a second apart unless a test sets the spacing.
     env: { GPU_JUSTIFY_CHECK_IN_PROGRESS_AFTER_SECONDS: '0', GPU_JUSTIFY_RETRY_BASE_MS: '50', GPU_JUSTIFY_WRITE_SPACING_MS: '0' },
     projects: [
-      { extends: true, test: { name: 'unit', include: TESTS.filter(isUnit) } },
+      // One module graph per worker for the unit files: they hold no global state between files
+      // (no mocks of modules, no stubbed globals or environment), and evaluating the detect
+      // readers, the HCL parser's WebAssembly and the Bicep grammar once per worker instead of
+      // once per file saves about a third of the project's CPU time. test/suite/shared-state.test.ts
+      // fails on a unit file or helper that would leak state into the files after it; the setup
+      // file restarts what a shared helper counts per file.
+      {
+        extends: true,
+        test: { name: 'unit', include: TESTS.filter(isUnit), isolate: false, setupFiles: ['test/suite/per-file-state.ts'] },
+      },
       { extends: true, test: { name: 'integration', include: TESTS.filter((file) => !isUnit(file)) } },
     ],
   },

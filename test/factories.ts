@@ -26,7 +26,13 @@ export function queueChange(name: string, before: number, after: number, over: O
   );
 }
 
+// The catalog line of each workload made here, counted from 2 in each test file: the unit project
+// shares this module among its files (vitest.config.ts), so the setup file restarts the count.
 let nextLine = 2;
+export function restartCatalogLines(): void {
+  nextLine = 2;
+}
+
 export function batch(over: Overrides<JobWorkload> & { name: string }): JobWorkload {
   return merged<JobWorkload>(
     {

@@ -11,24 +11,61 @@ export const REAL_ROOT = fileURLToPath(new URL('./fixtures/real', import.meta.ur
 
 export type Tree = Record<string, string>;
 
+/**
+ * Fixture files already read, by path under the fixture root. Hundreds of tests read the same
+ * few hundred files (every real case, every rewrite of it): each file is read from disk once per
+ * test worker. Files are not written while the suite runs; callers get copies of the trees.
+ */
+const readCache = new Map<string, string>();
+const dirCache = new Map<string, readonly string[]>();
+
+function readFixture(rel: string): string {
+  let text = readCache.get(rel);
+  if (text === undefined) {
+    text = readFileSync(path.join(REAL_ROOT, rel), 'utf8');
+    readCache.set(rel, text);
+  }
+  return text;
+}
+
+/** The names of a fixture directory, sorted; null for a file. */
+function fixtureDir(rel: string): readonly string[] | null {
+  const known = dirCache.get(rel);
+  if (known !== undefined) return known;
+  if (readCache.has(rel)) return null;
+  const full = path.join(REAL_ROOT, rel);
+  if (!statSync(full).isDirectory()) return null;
+  const names = readdirSync(full).sort();
+  dirCache.set(rel, names);
+  return names;
+}
+
 /** A fixture file, or every file of a fixture directory (a Terraform module, its local modules too), by repository path. */
 export function loadReal(target: string): Tree {
-  const full = path.join(REAL_ROOT, target);
-  if (!statSync(full).isDirectory()) return { [target]: readFileSync(full, 'utf8') };
+  const names = fixtureDir(target);
+  if (names === null) return { [target]: readFixture(target) };
   const tree: Tree = {};
-  for (const name of readdirSync(full).sort()) Object.assign(tree, loadReal(`${target}/${name}`));
+  for (const name of names) Object.assign(tree, loadReal(`${target}/${name}`));
   return tree;
 }
 
+const allReal = new Map<'all', Readonly<Tree>>();
+
 /** Every fixture file (SOURCES.md and LICENSES/ aside), by path under the fixture root. */
-export function loadAllReal(dir = ''): Tree {
+export function loadAllReal(): Tree {
+  const known = allReal.get('all') ?? readAllReal('');
+  allReal.set('all', known);
+  return { ...known };
+}
+
+function readAllReal(dir: string): Tree {
   const tree: Tree = {};
   for (const entry of readdirSync(path.join(REAL_ROOT, dir), { withFileTypes: true })) {
     const rel = dir ? `${dir}/${entry.name}` : entry.name;
     // The licence texts of the sources are not fixtures.
     if (entry.name === 'LICENSES') continue;
-    if (entry.isDirectory()) Object.assign(tree, loadAllReal(rel));
-    else if (entry.name !== 'SOURCES.md') tree[rel] = readFileSync(path.join(REAL_ROOT, rel), 'utf8');
+    if (entry.isDirectory()) Object.assign(tree, readAllReal(rel));
+    else if (entry.name !== 'SOURCES.md') tree[rel] = readFixture(rel);
   }
   return tree;
 }

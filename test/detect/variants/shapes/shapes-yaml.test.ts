@@ -17,17 +17,30 @@ const isFile = (p: string) =>
   !/(^|\/)(kustomization\.ya?ml|Chart\.yaml|values\.yaml)$/.test(p) && !/\.(tf|tfvars|bicep|bicepparam|ts)$/.test(p);
 
 function objects(tree: Tree): string[] {
-  const out: unknown[] = [];
-  for (const [path, text] of Object.entries(tree)) {
-    if (!isFile(path) || text.includes('{{')) continue;
-    const docs = parseAllDocuments(text.replace(/^\ufeff/, ''), { version: '1.1', merge: true, uniqueKeys: false });
-    if (!Array.isArray(docs) || docs.some((d) => d.errors.length > 0)) continue;
-    for (const d of docs) out.push(...unwrap(d.toJS({ maxAliasCount: -1 }) as unknown));
-  }
-  return out
-    .filter((o) => typeof o === 'object' && o !== null && 'kind' in o)
-    .map((o) => JSON.stringify(normal(o)))
+  return Object.entries(tree)
+    .flatMap(([path, text]) => objectsOfFile(path, text))
     .sort();
+}
+
+/**
+ * The objects of one file, normalised; memoised by path and text. Every shape is checked
+ * against the same unrewritten files of every case, which are parsed once for all of them.
+ */
+const fileObjects = new Map<string, readonly string[]>();
+function objectsOfFile(path: string, text: string): readonly string[] {
+  const key = `${path}\u0000${text}`;
+  const known = fileObjects.get(key);
+  if (known !== undefined) return known;
+  const out: unknown[] = [];
+  if (isFile(path) && !text.includes('{{')) {
+    const docs = parseAllDocuments(text.replace(/^\ufeff/, ''), { version: '1.1', merge: true, uniqueKeys: false });
+    if (Array.isArray(docs) && !docs.some((d) => d.errors.length > 0)) {
+      for (const d of docs) out.push(...unwrap(d.toJS({ maxAliasCount: -1 }) as unknown));
+    }
+  }
+  const found = out.filter((o) => typeof o === 'object' && o !== null && 'kind' in o).map((o) => JSON.stringify(normal(o)));
+  fileObjects.set(key, found);
+  return found;
 }
 
 function unwrap(o: unknown): unknown[] {
