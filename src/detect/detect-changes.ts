@@ -311,7 +311,7 @@ async function setPaths(
       // renders itself, unless that is a Component: it is rendered only through the
       // kustomizations that include it.
       const beside = await takenBesideIt(path, io);
-      if ((beside.patched || takesSibling(parser, path)) && !beside.component) continue;
+      if (beside.patched && !beside.component) continue;
       const found = await findOverlays(path, io, beside.component);
       overlays.push(...found.overlays);
       if (found.truncated) {

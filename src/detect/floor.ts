@@ -1,6 +1,7 @@
 import type { NotFollowed, TreeReader } from '../domain/index.js';
 import { accountSignals, scansPath } from './kit/signal-scan/account.js';
 import { dirOf } from './kit/paths.js';
+import { refusedDocuments } from './kit/refused-documents.js';
 import type { AccountedSignal, FileAccounting } from './kit/signal-scan/account.js';
 import type { Lines } from './kit/lines.js';
 import { moduleFeeds, ownModuleDir } from './terraform-feeds.js';
@@ -96,6 +97,8 @@ export async function floorOf(input: FloorInput): Promise<Floor> {
     );
     for (const { file, before, after } of read) {
       chars += (before?.length ?? 0) + (after?.length ?? 0);
+      // An object the applier refuses is applied by no one, whichever reader its kind belongs to.
+      if (after !== null) floor.notFollowed.push(...refusedDocuments(file, after));
       // A deployment parameter file names no GPU while its values size its template's pools.
       if (file.toLowerCase().endsWith('.json')) floor.notFollowed.push(...(await paramFileNotFed(file, { before, after }, input.sides)));
       // A Bicep parameter file's value sizing a resource no reader counts that names GPUs (a scale set).

@@ -56,8 +56,8 @@ export const MACHINE_SCALER_CASES: readonly RealCase[] = [
         'path: /spec/resourceLimits/gpus/0/max\n        value: 16',
       ],
     ],
-    expect: [['openshift-cluster-autoscaler', 'nvidia.com/gpu', 8, 16]],
-    why: 'the overlay replaces the first GPU limit of the base (nvidia.com/gpu, max 1) with 8, now 16',
+    expect: [['openshift-cluster-autoscaler', 'nvidia-gpu', 8, 16]],
+    why: 'the overlay replaces the first GPU limit of the base (nvidia.com/gpu, max 1) with 8, now 16; overlays/gpus-accelerator-label builds on it (renaming the type nvidia-gpu), so the change is counted once, through that build, as the base case counts each kustomization that renders it',
   },
   {
     id: 'demo-ai-gitops-catalog: autoscale base amd.com/gpu max 1 → 4',

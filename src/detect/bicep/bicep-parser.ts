@@ -113,7 +113,9 @@ export function parseBicepSet(files: readonly SourceFile[]): SetParseResult & Co
     }
     for (const d of deployments) {
       const several = deployments.filter((x) => x.template === d.template).length > 1;
-      const found = readDeployment(d, templates, budget);
+      const read = readDeployment(d, templates, budget);
+      const rival = rivalOf(d, deployments);
+      const found = rival === null ? read : unknownCounts(read, d, rival);
       const named = (n: string) => (several && d.params !== null ? `${n} [${deploymentName(d.params.path)}]` : n);
       result.decls.push(...found.decls.map((x) => ({ ...x, name: named(x.name) })));
       result.unresolved.push(...found.unresolved.map((x) => ({ ...x, name: named(x.name) })));
@@ -148,6 +150,36 @@ export function parseBicepSet(files: readonly SourceFile[]): SetParseResult & Co
   }
   const { notFollowed, ...found } = result;
   return notFollowed.length === 0 ? found : result;
+}
+
+/**
+ * A deployment whose parameter file has a rival of the other format beside it for the same
+ * template (`main.bicepparam` and `main.parameters.json`): az, azd and pipelines each pick one
+ * (a file converted by `az bicep decompile-params` is often kept beside its source), and which one
+ * this repository deploys is not written anywhere the review reads. Null when it has no such rival.
+ */
+function rivalOf(d: Deployment, deployments: readonly Deployment[]): string | null {
+  const own = d.params?.path;
+  if (own === undefined) return null;
+  const rival = deployments.find(
+    (x) =>
+      x.template === d.template && x.params !== null && dirOf(x.params.path) === dirOf(own) && isParams(x.params.path) !== isParams(own),
+  );
+  return rival?.params?.path ?? null;
+}
+
+/** A rivalled deployment's pools, read, with counts unknown: never taken from either file. */
+function unknownCounts(found: ReturnType<typeof readTemplate>, d: Deployment, rival: string): ReturnType<typeof readTemplate> {
+  if (found.decls.length === 0) return found;
+  const own = d.params?.path ?? d.template;
+  const unresolved = found.decls.map((x) => ({ file: x.file, line: x.line, kind: x.kind, name: x.name }));
+  const why = diagnostic(
+    own,
+    null,
+    'warning',
+    `${own} and ${rival} both set the parameters of ${d.template}, and which one is deployed is not known; the GPUs of its pools (${found.decls.map((x) => x.name).join(', ')}) are not counted from either`,
+  );
+  return { ...found, decls: [], unresolved: [...found.unresolved, ...unresolved], diagnostics: [...found.diagnostics, why] };
 }
 
 function readDeployment(d: Deployment, templates: ReadonlyMap<string, string>, budget: Budget): ReturnType<typeof readTemplate> {

@@ -97,4 +97,38 @@ describe('ARM JSON parameter files of a Bicep template (main.parameters.json)', 
     const head = { ...base, 'infra/renamed-main.bicep': MAIN.replace('gpuNodeCount int = 1', 'gpuNodeCount int = 6') };
     expect((await review(base, head)).changes).toEqual([['infra/renamed-main.bicep', 'gpu', 1, 6]]);
   });
+
+  // A `.bicepparam` beside a JSON parameter file of the same template: either may be the one deployed.
+  for (const [changed, bicepparam] of [
+    ['infra/main.bicepparam', "using './main.bicep'\nparam gpuNodeCount = 2\n"],
+    ['infra/main.parameters.json', "using './main.bicep'\nparam gpuNodeCount = 2\n"],
+    ['infra/main.bicepparam', 'using none\nparam gpuNodeCount = 2\n'],
+  ] as const) {
+    it(`a count changed in ${changed} beside a rival of the other format is not followed, never counted`, async () => {
+      const base = {
+        'infra/main.bicep': MAIN,
+        'infra/main.parameters.json': params({ gpuNodeCount: 2 }),
+        'infra/main.bicepparam': bicepparam,
+      };
+      const grown = changed.endsWith('.json') ? params({ gpuNodeCount: 4 }) : bicepparam.replace('= 2', '= 4');
+      const r = await review(base, { ...base, [changed]: grown });
+      if (bicepparam.startsWith('using none')) {
+        // A file that sets no template is not a rival: the JSON file is the deployment.
+        expect(r.changes).toEqual(changed.endsWith('.json') ? [['infra/main.bicep', 'gpu', 2, 4]] : []);
+        return;
+      }
+      expect(r.changes).toEqual([]);
+      expect(r.coverage).toEqual([[changed, 'not-followed', expect.stringMatching(/^count-unknown: gpu/)]]);
+    });
+  }
+
+  it('parameter files of one format only are deployments of their own, each counted', async () => {
+    const base = {
+      'infra/main.bicep': MAIN,
+      'infra/main.dev.bicepparam': "using './main.bicep'\nparam gpuNodeCount = 1\n",
+      'infra/main.prod.bicepparam': "using './main.bicep'\nparam gpuNodeCount = 2\n",
+    };
+    const r = await review(base, { ...base, 'infra/main.prod.bicepparam': "using './main.bicep'\nparam gpuNodeCount = 4\n" });
+    expect(r.changes).toEqual([['infra/main.bicep', 'gpu [main.prod]', 2, 4]]);
+  });
 });

@@ -2,6 +2,7 @@ import { diagnostic } from '../../domain/index.js';
 import type { CapacityDecl } from '../../domain/index.js';
 import { kubeStringify } from '../kit/kube-yaml.js';
 import { clampLine } from '../kit/lines.js';
+import { dirOf } from '../kit/paths.js';
 import { fileFormat } from '../kit/yaml-segments.js';
 import { accountedOf } from '../parser.js';
 import type {
@@ -54,7 +55,7 @@ export function kustomizeParser(inner: readonly CapacityParser[]): CapacityParse
         ...(accounted === undefined ? {} : { accounted }),
       };
     },
-    parseSet: (files) => parseKustomizations(files, inner),
+    parseSet: (files) => parseKustomizations(files, inner, true),
     references(file) {
       if (!isKustomizationPath(file.path)) return [];
       const read = readKustomization(file.path, file.text);
@@ -65,7 +66,7 @@ export function kustomizeParser(inner: readonly CapacityParser[]): CapacityParse
 
 type Result = Required<SetParseResult & Coverage> & Accounting;
 
-function parseKustomizations(files: readonly SourceFile[], inner: readonly CapacityParser[]): Result {
+function parseKustomizations(files: readonly SourceFile[], inner: readonly CapacityParser[], complete = false): Result {
   const out: Result = {
     decls: [],
     diagnostics: [],
@@ -75,7 +76,7 @@ function parseKustomizations(files: readonly SourceFile[], inner: readonly Capac
     notFollowed: [],
   };
   const texts = new Map(files.map((f) => [f.path, f.text]));
-  const sources = new Sources(texts);
+  const sources = new Sources(texts, complete);
   // Bases read for an overlay are rendered through it, not reported on their own.
   const referenced = new Set(
     files.flatMap((f) => {
@@ -192,6 +193,7 @@ function readOne(path: string, sources: Sources, reader: Reader, out: Required<S
   for (const n of r.notFollowed ?? []) if (n.line !== null) slot(n.line)?.notFollowed.push(n);
   for (const d of r.diagnostics) if (d.line !== null) slot(d.line)?.messages.push(`${d.severity}\u0000${d.message}`);
   if (result.failed) reportFailure(path, result, found, out);
+  if (result.failed?.absent !== undefined) besideAbsent(result.failed, result, sources, reader, out);
   for (const [o, f] of found) {
     if (f.decls.length === 0 && f.unresolved.length === 0 && f.notFollowed.length === 0) continue;
     const last = o.hits[o.hits.length - 1];
@@ -287,4 +289,36 @@ function reportFailure(
   const message = `the kustomization ${path} is not followed: ${failed.why}; the GPU capacity it renders is unknown`;
   const files = new Set([failed.file, path, ...result.sources, ...[...found.keys()].flatMap((o) => (o.origin ? [o.origin.file] : []))]);
   for (const file of files) out.diagnostics.push(diagnostic(file, file === failed.file ? failed.line : null, 'error', message));
+}
+
+/**
+ * Files beside a kustomization that names a file which does not exist (renamed away from its
+ * entry, most often): its build fails, and whether these are applied at all (through a fixed
+ * build, or by `kubectl apply` alone) is not known. Their objects are not counted as written but
+ * as of unknown count, so one the other side counted is neither kept nor removed, and each file is
+ * named with an error.
+ */
+function besideAbsent(
+  failed: NonNullable<Render['failed']>,
+  result: Render,
+  sources: Sources,
+  reader: Reader,
+  out: Required<SetParseResult & Coverage>,
+): void {
+  const dir = dirOf(failed.file);
+  const read = new Set(result.sources);
+  for (const [file, text] of sources.files) {
+    if (dirOf(file) !== dir || read.has(file) || isKustomizationPath(file) || fileFormat(file, text) !== 'yaml') continue;
+    out.supersedes.push(file);
+    const r = reader.read(text);
+    for (const d of [...r.decls, ...(r.unresolved ?? [])]) out.unresolved.push({ file, line: d.line, kind: d.kind, name: d.name });
+    out.diagnostics.push(
+      diagnostic(
+        file,
+        null,
+        'error',
+        `the kustomization beside this file (${failed.file}) names ${failed.absent ?? 'a file'}, which does not exist, so \`kustomize build\` of this folder fails; whether this file is applied is not known, and its GPU capacity is not followed`,
+      ),
+    );
+  }
 }

@@ -48,7 +48,7 @@ export interface Render {
   /** Lines of resource files a replacement copied a value from: read, for the floor. */
   read: { file: string; from: number; to: number }[];
   /** The build would fail, or the render went past its budget: what it declares is unknown. */
-  failed?: { file: string; line: number; why: string };
+  failed?: { file: string; line: number; why: string; absent?: string };
 }
 
 /** Tells whether an object (a patch's content, given the target's identity) is one a reader counts. */

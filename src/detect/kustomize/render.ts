@@ -19,6 +19,8 @@ export { nameOf } from './render-steps.js';
 export type { Render, RenderedObject } from './render-context.js';
 
 const MAX_DEPTH = 12;
+/** A resource named as a file (the references read for a set look these up as files). */
+const FILE_REF = /\.(ya?ml|json)$/i;
 
 /** What `kustomize build` would give, as far as the files at hand tell. */
 export function render(path: string, sources: Sources, isCapacity: IsCapacity): Render {
@@ -109,6 +111,13 @@ function loadResources(ctx: Ctx): void {
             ...(typeof name === 'string' ? { origin: { file: path, name, ...span } } : {}),
           });
         });
+        return;
+      }
+      // kustomize fails the build on a named file that does not exist ("must resolve to a file or
+      // a directory"); a file renamed away from its entry is not applied by this build.
+      if (ctx.sources.complete && FILE_REF.test(path) && !KUSTOMIZATION_NAMES.some((n) => ctx.sources.has(`${path}/${n}`))) {
+        out.missing.push(path);
+        out.failed ??= { ...entry, why: `it names \`${ref}\`, which does not exist, so \`kustomize build\` fails`, absent: path };
         return;
       }
       const base = renderDirectory(ctx, path, []);

@@ -13,7 +13,14 @@ export class Sources {
   private readonly kustomizations = new Map<string, KustomizationRead>();
   private readonly loaded = new Map<string, Loaded>();
 
-  constructor(readonly files: ReadonlyMap<string, string>) {}
+  /**
+   * `complete`: every file the kustomizations name was looked up in the tree (a set read with its
+   * references), so a named file that is not here does not exist at this side and the build fails.
+   */
+  constructor(
+    readonly files: ReadonlyMap<string, string>,
+    readonly complete = false,
+  ) {}
 
   text(path: string): string | undefined {
     return this.files.get(path);
