@@ -6,6 +6,7 @@ import { RESOURCE_KINDS } from './terraform/resources.js';
 import { MANIFEST_RESOURCE_TYPES } from './terraform/k8s-manifests.js';
 import { ownSource } from './terraform/module-source.js';
 import { isTfFile } from './terraform/tf-json.js';
+import { dirVarValues, valueReach } from './terraform-module-reach.js';
 import { jsonBlocks, jsonModuleCalls, jsonVariables } from './terraform-json-feeds.js';
 import type { JsonBlock } from './terraform-json-feeds.js';
 import type { FileAccounting } from './kit/signal-scan/account.js';
@@ -16,7 +17,7 @@ const MAX_MODULE_FILES = 64;
 /** Modules calling modules: followed this deep (as follow-modules reads them); past it, what a call is given feeds nothing known. */
 const MAX_DEPTH = 3;
 // Arguments of a module block that are Terraform's, not the module's variables.
-const META = new Set(['source', 'version', 'count', 'for_each', 'providers', 'depends_on']);
+export const META = new Set(['source', 'version', 'count', 'for_each', 'providers', 'depends_on']);
 const NONE: FileAccounting = { spans: [], anchors: [] };
 
 /** What the feed reads: one side of the pull request, and what its parsers account for, by file. */
@@ -28,7 +29,7 @@ export interface FeedIo {
   repositories?: readonly string[];
 }
 
-interface ModuleFile {
+export interface ModuleFile {
   path: string;
   text: string;
   /** What the parsers read or that is no capacity, less the local module calls (judged argument by argument). */
@@ -49,6 +50,12 @@ export interface ModuleFeeds {
    * changed); null when there is none.
    */
   unreadGpu: () => UnreadGpu | null;
+  /**
+   * The first GPU name nothing reads that this value (`var.x`, `local.x`, `module.call.arg`)
+   * reaches, block by block (terraform-block-reach.ts): a CPU group's count beside an unread GPU
+   * group reaches none.
+   */
+  reachedGpu: (subject: string) => UnreadGpu | null;
 }
 
 /** A GPU name nothing reads, where it is. */
@@ -207,7 +214,8 @@ async function readFeeds(
     }
     return unread;
   };
-  return { spansOf, variableFed, declares: (name) => variables.some((v) => v.name === name), unreadGpu };
+  const reachedGpu = valueReach({ files, read, called, unreadGpu, spansOf, varValues: depth === 0 ? await dirVarValues(dir, io) : null });
+  return { spansOf, variableFed, declares: (name) => variables.some((v) => v.name === name), unreadGpu, reachedGpu };
 }
 
 /** A module file's top-level blocks, in HCL or Terraform's JSON syntax (whose `locals` carry their entries). */

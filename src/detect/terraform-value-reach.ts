@@ -26,8 +26,9 @@ const META = new Set(['source', 'version', 'providers', 'depends_on']);
  * A changed Terraform file's values that changed (a variable's default, a local, what a call of
  * a module of this repository is given), where one feeds what is not read while its module, or a
  * module of this repository it calls, names a GPU machine type, accelerator or GPU resource that
- * nothing reads (terraform-feeds.ts `unreadGpu`): `count = var.workers` on an `aws_instance` of
- * `p5.48xlarge`, with `workers` changed in variables.tf. The file names no GPU, so the scan alone
+ * nothing reads, block by block (terraform-feeds.ts `reachedGpu`): `count = var.workers` on an
+ * `aws_instance` of `p5.48xlarge`, with `workers` changed in variables.tf; a value sizing only a CPU
+ * group beside it reaches none. The file names no GPU, so the scan alone
  * would find it no capacity; what it sizes is a GPU declaration the review cannot count, so it is
  * not followed. One entry per file, at its first such value.
  */
@@ -57,10 +58,12 @@ export async function changedValuesReach(
       unit
         ? feeds.variableFed(v.subject.slice('var.'.length)) || !feeds.declares(v.subject.slice('var.'.length))
         : linesOf(v).every((line) => within(spans, line));
-    const open = changed.find((v) => v.copies === true || !read(v));
-    if (open === undefined) continue;
-    const gpu = feeds.unreadGpu();
-    if (gpu === null) return [];
+    // Each value not read by what it reaches, block by block: the first reaching a GPU nothing reads.
+    const reached = changed.filter((v) => v.copies === true || !read(v)).map((v) => ({ v, gpu: feeds.reachedGpu(v.subject) }));
+    const hit = reached.find((r) => r.gpu !== null);
+    if (reached.length === 0) continue;
+    if (hit === undefined || hit.gpu === null) return [];
+    const { v: open, gpu } = hit;
     return [
       {
         file,
