@@ -2,6 +2,8 @@ import type { NotFollowed } from '../domain/index.js';
 import { accountSignals } from './kit/signal-scan/account.js';
 import { hclBlocks, localEntries, within } from './kit/signal-scan/hcl-module.js';
 import { dirOf } from './kit/paths.js';
+import { mergedModuleSources } from './terraform/merged-module-sources.js';
+import { isTfFile } from './terraform/tf-json.js';
 import { moduleFeeds, ownModuleDir } from './terraform-feeds.js';
 import type { ModuleFeeds } from './terraform-feeds.js';
 import { isLocalUnit, unitInputs, unitModule } from './terragrunt-feeds.js';
@@ -18,7 +20,6 @@ interface Value {
   copies?: true;
 }
 
-const SOURCE = /^[ \t]*source[ \t]*=[ \t]*"([^"]*)"/m;
 // Arguments of a module block that are Terraform's, not the module's variables.
 const META = new Set(['source', 'version', 'providers', 'depends_on']);
 
@@ -39,8 +40,9 @@ export async function changedValuesReach(
 ): Promise<NotFollowed[]> {
   const unit = file.endsWith('.hcl');
   if (!file.endsWith('.tf') && !unit) return [];
-  const values = (text: string | null) => (unit ? unitValues(file, text, sides.head) : valuesOf(file, text, sides.head));
-  const [before, after] = [values(texts.before), values(texts.after)];
+  const values = async (text: string | null, side: TfvarsSide) =>
+    unit ? unitValues(file, text, sides.head) : valuesOf(file, text, sides.head, await folderSources(file, text, side));
+  const [before, after] = [await values(texts.before, sides.base), await values(texts.after, sides.head)];
   for (const [side, own, other, text, atHead] of [
     [sides.head, after, before, texts.after, true],
     [sides.base, before, after, texts.before, false],
@@ -112,8 +114,20 @@ function linesOf(v: Value): number[] {
   return Array.from({ length: v.to - v.from + 1 }, (_, i) => v.from + i);
 }
 
+/** The sources of the module calls of the file's folder at one side, override files merged, the file as given. */
+async function folderSources(file: string, text: string | null, side: TfvarsSide): Promise<ReadonlyMap<string, string>> {
+  if (text === null) return new Map();
+  const dir = dirOf(file);
+  const files = [{ path: file, text }];
+  for (const p of (await side.list(dir)).filter((x) => x !== file && dirOf(x) === dir && isTfFile(x))) {
+    const t = await side.read(p);
+    if (t !== null) files.push({ path: p, text: t });
+  }
+  return mergedModuleSources(files);
+}
+
 /** The values a file hands on, each with its text (trimmed lines) to compare across the sides. */
-function valuesOf(file: string, text: string | null, side: TfvarsSide): Value[] {
+function valuesOf(file: string, text: string | null, side: TfvarsSide, sources: ReadonlyMap<string, string>): Value[] {
   if (text === null) return [];
   const lines = text.split('\n');
   const body = (from: number, to: number) =>
@@ -131,7 +145,8 @@ function valuesOf(file: string, text: string | null, side: TfvarsSide): Value[] 
         out.push({ key: `local\u0000${e.name}`, subject: `local.${e.name}`, ...e, text: body(e.from, e.to) });
     } else if (b.type === 'module') {
       // Only a module of this repository: a registry or remote one is noted argument by argument where it is called.
-      const source = SOURCE.exec(lines.slice(b.from, b.to - 1).join('\n'))?.[1];
+      // Its source as override files merge it: an override block giving arguments alone calls the primary's module.
+      const source = sources.get(name);
       if (source === undefined || ownModuleDir(source, dirOf(file), side.repositories ?? []) === undefined) continue;
       for (const e of localEntries(text, b)) {
         if (META.has(e.name)) continue;
