@@ -24,6 +24,12 @@ export interface ReachedGpu {
   token: string;
 }
 
+/**
+ * Reached a variable of a called module that may name a GPU: what it names is its caller's
+ * argument, so the caller answers (with the GPU names it and what it calls leave unread).
+ */
+export const FROM_CALLER: ReachedGpu = Object.freeze({ path: '', line: 0, token: '' });
+
 /** What the reach asks of the module it walks. */
 export interface ReachContext {
   items: readonly ReachItem[];
@@ -37,6 +43,8 @@ export interface ReachContext {
   callReaches: (item: ReachItem, line: number) => ReachedGpu | null;
   /** What a module call builds that may hand on a GPU name: its own lines, or what an own module names unread. */
   moduleBuilds: (item: ReachItem) => ReachedGpu | null;
+  /** What a variable that may name a GPU stands for: the module's unread GPU, or in a called module what its caller gives (FROM_CALLER). */
+  fromCaller: () => ReachedGpu | null;
   /** The module's first unread GPU name, given where the reach cannot be told. */
   fallback: () => ReachedGpu | null;
 }
@@ -139,7 +147,7 @@ function taintOf(ctx: ReachContext, byId: ReadonlyMap<string, ReachItem[]>, star
     const found = ctx.unreadGpuIn(part.path, part.from, part.to);
     if (found !== null) return found;
     // The changed value itself names no GPU (else the floor names it); any other variable may, unless known not to.
-    if (part.kind === 'var' && part.id !== start && !ctx.variableClean(part)) return ctx.fallback();
+    if (part.kind === 'var' && part.id !== start && !ctx.variableClean(part)) return ctx.fromCaller();
     // A module's outputs are what it builds: an own module naming a GPU nothing reads may hand one on.
     return part.kind === 'module' ? ctx.moduleBuilds(part) : null;
   };

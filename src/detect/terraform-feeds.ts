@@ -8,6 +8,7 @@ import { ownSource } from './terraform/module-source.js';
 import { isTfFile } from './terraform/tf-json.js';
 import { mergedModuleSources } from './terraform/merged-module-sources.js';
 import { dirVarValues, valueReach } from './terraform-module-reach.js';
+import { FROM_CALLER } from './terraform-block-reach.js';
 import { jsonBlocks, jsonModuleCalls, jsonVariables } from './terraform-json-feeds.js';
 import type { JsonBlock } from './terraform-json-feeds.js';
 import type { FileAccounting } from './kit/signal-scan/account.js';
@@ -18,7 +19,7 @@ const MAX_MODULE_FILES = 64;
 /** Modules calling modules: followed this deep (as follow-modules reads them); past it, what a call is given feeds nothing known. */
 const MAX_DEPTH = 3;
 // Arguments of a module block that are Terraform's, not the module's variables.
-export const META = new Set(['source', 'version', 'count', 'for_each', 'providers', 'depends_on']);
+const META = new Set(['source', 'version', 'count', 'for_each', 'providers', 'depends_on']);
 const NONE: FileAccounting = { spans: [], anchors: [] };
 
 /** What the feed reads: one side of the pull request, and what its parsers account for, by file. */
@@ -30,7 +31,7 @@ export interface FeedIo {
   repositories?: readonly string[];
 }
 
-export interface ModuleFile {
+interface ModuleFile {
   path: string;
   text: string;
   /** What the parsers read or that is no capacity, less the local module calls (judged argument by argument). */
@@ -57,6 +58,8 @@ export interface ModuleFeeds {
    * group reaches none.
    */
   reachedGpu: (subject: string) => UnreadGpu | null;
+  /** As reachedGpu, FROM_CALLER (terraform-block-reach.ts) where the answer is the caller's. */
+  reachedFrom: (subject: string) => UnreadGpu | null;
 }
 
 /** A GPU name nothing reads, where it is. */
@@ -219,8 +222,13 @@ async function readFeeds(
     }
     return unread;
   };
-  const reachedGpu = valueReach({ files, read, called, unreadGpu, spansOf, varValues: depth === 0 ? await dirVarValues(dir, io) : null });
-  return { spansOf, variableFed, declares: (name) => variables.some((v) => v.name === name), unreadGpu, reachedGpu };
+  const reachedFrom = valueReach({ files, read, called, unreadGpu, spansOf, varValues: depth === 0 ? await dirVarValues(dir, io) : null });
+  // Asked of a module for itself (a Terragrunt unit's), a caller's answer is the module's own unread GPU.
+  const reachedGpu = (subject: string) => {
+    const found = reachedFrom(subject);
+    return found === FROM_CALLER ? unreadGpu() : found;
+  };
+  return { spansOf, variableFed, declares: (name) => variables.some((v) => v.name === name), unreadGpu, reachedGpu, reachedFrom };
 }
 
 /** A module file's top-level blocks, in HCL or Terraform's JSON syntax (whose `locals` carry their entries). */

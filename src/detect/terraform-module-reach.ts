@@ -3,10 +3,31 @@ import { dirOf } from './kit/paths.js';
 import type { Lines } from './kit/lines.js';
 import { isTfvarsPath } from './terraform/module-scope.js';
 import { parseTerraformFile } from './terraform/tf-json.js';
-import { reachedGpu, reachItems } from './terraform-block-reach.js';
+import { FROM_CALLER, reachedGpu, reachItems } from './terraform-block-reach.js';
 import type { ReachContext, ReachItem } from './terraform-block-reach.js';
-import { META } from './terraform-feeds.js';
-import type { FeedIo, ModuleFeeds, ModuleFile, UnreadGpu } from './terraform-feeds.js';
+import type { ReachedGpu as UnreadGpu } from './terraform-block-reach.js';
+
+// Arguments of a module block that are Terraform's, not the module's variables (as terraform-feeds.ts META).
+const META = new Set(['source', 'version', 'count', 'for_each', 'providers', 'depends_on']);
+
+/** What the reach reads of a folder (terraform-feeds.ts FeedIo). */
+interface FeedIo {
+  read: (path: string) => Promise<string | null>;
+  list: (dir: string) => Promise<string[]>;
+}
+
+/** A module file as the feed reads it (terraform-feeds.ts ModuleFile): its text, and its calls of this repository's modules. */
+interface ModuleFile {
+  path: string;
+  text: string;
+  calls: { block: { from: number }; dir: string | null; args: { name: string; from: number; to: number }[] }[];
+}
+
+/** What a called module answers (terraform-feeds.ts ModuleFeeds). */
+interface ModuleFeeds {
+  unreadGpu: () => UnreadGpu | null;
+  reachedFrom: (subject: string) => UnreadGpu | null;
+}
 
 /**
  * The values the folder's variable files set, by variable (a root's `terraform.tfvars` and the
@@ -27,9 +48,9 @@ export async function dirVarValues(dir: string, io: FeedIo): Promise<Map<string,
 }
 
 /** The per-value reach of a module (terraform-block-reach.ts), over its files as the feed reads them. */
-export function valueReach(m: {
-  files: readonly ModuleFile[];
-  read: (f: ModuleFile, line: number) => boolean;
+export function valueReach<F extends ModuleFile>(m: {
+  files: readonly F[];
+  read: (f: F, line: number) => boolean;
   called: ReadonlyMap<string, ModuleFeeds | null>;
   unreadGpu: () => UnreadGpu | null;
   spansOf: (path: string) => Lines[];
@@ -54,6 +75,8 @@ export function valueReach(m: {
     }
     return left.find((s) => from <= s.line && s.line <= to) ?? null;
   };
+  // A called module's variables are set by its caller: the caller tells what they may name.
+  const fromCaller = (): UnreadGpu | null => (m.varValues === null ? FROM_CALLER : m.unreadGpu());
   const callOf = (item: ReachItem) => byPath.get(item.path)?.calls.find((c) => c.block.from === item.from);
   const calledOf = (c: ModuleFile['calls'][number]) => (c.dir === null ? null : (m.called.get(c.dir) ?? null));
   const callReaches = (item: ReachItem, line: number): UnreadGpu | null => {
@@ -62,9 +85,12 @@ export function valueReach(m: {
     // A module of another repository, or a line that is no argument: what it feeds is not known here.
     if (c === undefined || arg === undefined) return m.unreadGpu();
     const feeds = calledOf(c);
-    if (arg.name === 'count' || arg.name === 'for_each') return feeds === null ? m.unreadGpu() : feeds.unreadGpu();
+    // Copies of the module: what it builds, or what its caller gives it to build from.
+    if (arg.name === 'count' || arg.name === 'for_each') return feeds?.unreadGpu() ?? m.unreadGpu();
     if (META.has(arg.name)) return null;
-    return feeds === null ? m.unreadGpu() : feeds.reachedGpu(`var.${arg.name}`);
+    if (feeds === null) return m.unreadGpu();
+    const found = feeds.reachedFrom(`var.${arg.name}`);
+    return found === FROM_CALLER ? fromCaller() : found;
   };
   const ctx: ReachContext = {
     items,
@@ -86,6 +112,7 @@ export function valueReach(m: {
       const feeds = c === undefined ? null : calledOf(c);
       return c === undefined ? null : feeds === null ? m.unreadGpu() : feeds.unreadGpu();
     },
+    fromCaller,
     fallback: m.unreadGpu,
   };
   const memo = new Map<string, UnreadGpu | null>();
