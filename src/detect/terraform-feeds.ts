@@ -6,6 +6,9 @@ import { RESOURCE_KINDS } from './terraform/resources.js';
 import { MANIFEST_RESOURCE_TYPES } from './terraform/k8s-manifests.js';
 import { ownSource } from './terraform/module-source.js';
 import { isTfFile } from './terraform/tf-json.js';
+import { mergedModuleSources } from './terraform/merged-module-sources.js';
+import { dirVarValues, valueReach } from './terraform-module-reach.js';
+import { FROM_CALLER } from './terraform-block-reach.js';
 import { jsonBlocks, jsonModuleCalls, jsonVariables } from './terraform-json-feeds.js';
 import type { JsonBlock } from './terraform-json-feeds.js';
 import type { FileAccounting } from './kit/signal-scan/account.js';
@@ -49,6 +52,14 @@ export interface ModuleFeeds {
    * changed); null when there is none.
    */
   unreadGpu: () => UnreadGpu | null;
+  /**
+   * The first GPU name nothing reads that this value (`var.x`, `local.x`, `module.call.arg`)
+   * reaches, block by block (terraform-block-reach.ts): a CPU group's count beside an unread GPU
+   * group reaches none.
+   */
+  reachedGpu: (subject: string) => UnreadGpu | null;
+  /** As reachedGpu, FROM_CALLER (terraform-block-reach.ts) where the answer is the caller's. */
+  reachedFrom: (subject: string) => UnreadGpu | null;
 }
 
 /** A GPU name nothing reads, where it is. */
@@ -93,7 +104,11 @@ async function readFeeds(
     const t = await io.read(p);
     if (t !== null) texts.set(p, t);
   }
-  const files = [...texts].map(([path, text]) => moduleFile(dir, path, text, io.side.get(path) ?? NONE, depth > 0, io.repositories ?? []));
+  // A call's source as Terraform merges the folder's override files: an override block giving only arguments is a call of the primary's module.
+  const sources = mergedModuleSources([...texts].map(([path, text]) => ({ path, text })));
+  const files = [...texts].map(([path, text]) =>
+    moduleFile({ dir, path, text, accounting: io.side.get(path) ?? NONE, called: depth > 0, repositories: io.repositories ?? [], sources }),
+  );
   // What each call's module feeds, read before judging this one (a call's argument is judged by it).
   const called = new Map<string, ModuleFeeds | null>();
   for (const f of files) {
@@ -207,14 +222,18 @@ async function readFeeds(
     }
     return unread;
   };
-  return { spansOf, variableFed, declares: (name) => variables.some((v) => v.name === name), unreadGpu };
+  const reachedFrom = valueReach({ files, read, called, unreadGpu, spansOf, varValues: depth === 0 ? await dirVarValues(dir, io) : null });
+  // Asked of a module for itself (a Terragrunt unit's), a caller's answer is the module's own unread GPU.
+  const reachedGpu = (subject: string) => {
+    const found = reachedFrom(subject);
+    return found === FROM_CALLER ? unreadGpu() : found;
+  };
+  return { spansOf, variableFed, declares: (name) => variables.some((v) => v.name === name), unreadGpu, reachedGpu, reachedFrom };
 }
 
 /** A module file's top-level blocks, in HCL or Terraform's JSON syntax (whose `locals` carry their entries). */
 const blocksOf = (path: string, text: string): (HclBlock & { entries?: JsonBlock['entries'] })[] =>
   path.endsWith('.json') ? jsonBlocks(text) : hclBlocks(text);
-
-const SOURCE = /^[ \t]*source[ \t]*=[ \t]*"([^"]*)"/m;
 
 /**
  * The folder of this repository a module source names: `./x` or `../x` from `dir`, or the
@@ -226,26 +245,27 @@ export function ownModuleDir(source: string, dir: string, repositories: readonly
   return ownSource(source, repositories)?.dir;
 }
 
-function moduleFile(
-  dir: string,
-  path: string,
-  text: string,
-  accounting: FileAccounting,
-  called: boolean,
-  repositories: readonly string[],
-): ModuleFile {
+function moduleFile(f: {
+  dir: string;
+  path: string;
+  text: string;
+  accounting: FileAccounting;
+  called: boolean;
+  repositories: readonly string[];
+  sources: ReadonlyMap<string, string>;
+}): ModuleFile {
+  const { dir, path, text, accounting, called, repositories } = f;
   const blocks = blocksOf(path, text);
-  const lines = text.split('\n');
   const calls: ModuleFile['calls'] = [];
   // In JSON syntax too: a call's arguments are judged by what they feed, never read with the call as a whole.
   for (const call of path.endsWith('.json') ? jsonModuleCalls(text) : []) {
-    const moduleDir = call.source === undefined ? undefined : ownModuleDir(call.source, dir, repositories);
+    const source = f.sources.get(call.name);
+    const moduleDir = source === undefined ? undefined : ownModuleDir(source, dir, repositories);
     if (moduleDir === undefined) continue;
     calls.push({ block: { type: 'module', labels: [call.name], from: call.from, to: call.to }, dir: moduleDir, args: call.args });
   }
   for (const block of blocks.filter((b) => b.type === 'module')) {
-    const body = lines.slice(block.from, block.to - 1).join('\n');
-    const source = SOURCE.exec(body)?.[1];
+    const source = f.sources.get(block.labels[0] ?? '');
     const moduleDir = source === undefined ? undefined : ownModuleDir(source, dir, repositories);
     // A module called from a registry or another repository is read by what reads its inputs (registry-module-inputs).
     if (moduleDir === undefined) continue;

@@ -2,6 +2,8 @@ import type { NotFollowed } from '../domain/index.js';
 import { accountSignals } from './kit/signal-scan/account.js';
 import { hclBlocks, localEntries, within } from './kit/signal-scan/hcl-module.js';
 import { dirOf } from './kit/paths.js';
+import { mergedModuleSources } from './terraform/merged-module-sources.js';
+import { isTfFile } from './terraform/tf-json.js';
 import { moduleFeeds, ownModuleDir } from './terraform-feeds.js';
 import type { ModuleFeeds } from './terraform-feeds.js';
 import { isLocalUnit, unitInputs, unitModule } from './terragrunt-feeds.js';
@@ -18,7 +20,6 @@ interface Value {
   copies?: true;
 }
 
-const SOURCE = /^[ \t]*source[ \t]*=[ \t]*"([^"]*)"/m;
 // Arguments of a module block that are Terraform's, not the module's variables.
 const META = new Set(['source', 'version', 'providers', 'depends_on']);
 
@@ -26,8 +27,9 @@ const META = new Set(['source', 'version', 'providers', 'depends_on']);
  * A changed Terraform file's values that changed (a variable's default, a local, what a call of
  * a module of this repository is given), where one feeds what is not read while its module, or a
  * module of this repository it calls, names a GPU machine type, accelerator or GPU resource that
- * nothing reads (terraform-feeds.ts `unreadGpu`): `count = var.workers` on an `aws_instance` of
- * `p5.48xlarge`, with `workers` changed in variables.tf. The file names no GPU, so the scan alone
+ * nothing reads, block by block (terraform-feeds.ts `reachedGpu`): `count = var.workers` on an
+ * `aws_instance` of `p5.48xlarge`, with `workers` changed in variables.tf; a value sizing only a CPU
+ * group beside it reaches none. The file names no GPU, so the scan alone
  * would find it no capacity; what it sizes is a GPU declaration the review cannot count, so it is
  * not followed. One entry per file, at its first such value.
  */
@@ -38,8 +40,9 @@ export async function changedValuesReach(
 ): Promise<NotFollowed[]> {
   const unit = file.endsWith('.hcl');
   if (!file.endsWith('.tf') && !unit) return [];
-  const values = (text: string | null) => (unit ? unitValues(file, text, sides.head) : valuesOf(file, text, sides.head));
-  const [before, after] = [values(texts.before), values(texts.after)];
+  const values = async (text: string | null, side: TfvarsSide) =>
+    unit ? unitValues(file, text, sides.head) : valuesOf(file, text, sides.head, await folderSources(file, text, side));
+  const [before, after] = [await values(texts.before, sides.base), await values(texts.after, sides.head)];
   for (const [side, own, other, text, atHead] of [
     [sides.head, after, before, texts.after, true],
     [sides.base, before, after, texts.before, false],
@@ -57,10 +60,12 @@ export async function changedValuesReach(
       unit
         ? feeds.variableFed(v.subject.slice('var.'.length)) || !feeds.declares(v.subject.slice('var.'.length))
         : linesOf(v).every((line) => within(spans, line));
-    const open = changed.find((v) => v.copies === true || !read(v));
-    if (open === undefined) continue;
-    const gpu = feeds.unreadGpu();
-    if (gpu === null) return [];
+    // Each value not read by what it reaches, block by block: the first reaching a GPU nothing reads.
+    const reached = changed.filter((v) => v.copies === true || !read(v)).map((v) => ({ v, gpu: feeds.reachedGpu(v.subject) }));
+    const hit = reached.find((r) => r.gpu !== null);
+    if (reached.length === 0) continue;
+    if (hit === undefined || hit.gpu === null) return [];
+    const { v: open, gpu } = hit;
     return [
       {
         file,
@@ -109,8 +114,20 @@ function linesOf(v: Value): number[] {
   return Array.from({ length: v.to - v.from + 1 }, (_, i) => v.from + i);
 }
 
+/** The sources of the module calls of the file's folder at one side, override files merged, the file as given. */
+async function folderSources(file: string, text: string | null, side: TfvarsSide): Promise<ReadonlyMap<string, string>> {
+  if (text === null) return new Map();
+  const dir = dirOf(file);
+  const files = [{ path: file, text }];
+  for (const p of (await side.list(dir)).filter((x) => x !== file && dirOf(x) === dir && isTfFile(x))) {
+    const t = await side.read(p);
+    if (t !== null) files.push({ path: p, text: t });
+  }
+  return mergedModuleSources(files);
+}
+
 /** The values a file hands on, each with its text (trimmed lines) to compare across the sides. */
-function valuesOf(file: string, text: string | null, side: TfvarsSide): Value[] {
+function valuesOf(file: string, text: string | null, side: TfvarsSide, sources: ReadonlyMap<string, string>): Value[] {
   if (text === null) return [];
   const lines = text.split('\n');
   const body = (from: number, to: number) =>
@@ -128,7 +145,8 @@ function valuesOf(file: string, text: string | null, side: TfvarsSide): Value[] 
         out.push({ key: `local\u0000${e.name}`, subject: `local.${e.name}`, ...e, text: body(e.from, e.to) });
     } else if (b.type === 'module') {
       // Only a module of this repository: a registry or remote one is noted argument by argument where it is called.
-      const source = SOURCE.exec(lines.slice(b.from, b.to - 1).join('\n'))?.[1];
+      // Its source as override files merge it: an override block giving arguments alone calls the primary's module.
+      const source = sources.get(name);
       if (source === undefined || ownModuleDir(source, dirOf(file), side.repositories ?? []) === undefined) continue;
       for (const e of localEntries(text, b)) {
         if (META.has(e.name)) continue;

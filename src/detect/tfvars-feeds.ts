@@ -51,9 +51,10 @@ export async function tfvarsNotFed(
     const line = lineOfKey(text, key);
     if (!(isGpuKey(key) || namesGpuAsFloor(path, key, a) || namesGpuAsFloor(path, key, b))) {
       // A value that names no GPU (a group's `target_size`) still sizes what the module declares
-      // from it: where that module names GPUs nothing reads (an instance template's machine type
-      // in another module), the change is not followed, never passed as no change.
-      const gpu = feeds.unreadGpu();
+      // from it: where what it reaches names GPUs nothing reads (an instance template's machine type
+      // in another module), the change is not followed, never passed as no change; where it reaches
+      // only blocks that name none (a CPU group beside the GPU one), it changes no GPU capacity.
+      const gpu = feeds.reachedGpu(`var.${key}`);
       if (gpu !== null) reaching.push(reachNote(path, key, atHead ? line : null, gpu));
       continue;
     }

@@ -2,6 +2,8 @@ import { dirOf } from '../kit/paths.js';
 import type { CoverageIo } from '../side-readers.js';
 import { ownSource } from './module-source.js';
 import { isTfFile } from './tf-json.js';
+import { mergedModuleSources } from './merged-module-sources.js';
+import { isOverrideFile } from './override-files.js';
 
 /** Folders above a module searched for its callers: `modules/gpu` is called from the root, `envs/prod`. */
 const MAX_UP = 3;
@@ -71,18 +73,27 @@ export async function callersOf(moduleDir: string, io: CallerIo): Promise<string
     }
   }
   const out: string[] = [];
-  for (const dir of candidates) {
-    for (const path of (await io.list(dir)).filter((p) => dirOf(p) === dir && isTfFile(p))) {
-      const text = (await io.head.read(path)) ?? '';
-      if (!/\bmodule\b/.test(text)) continue;
-      const names = [...text.matchAll(SOURCE)].map((m) => sourceDir(m[1] ?? '', dir, repositories));
-      if (names.includes(moduleDir)) {
-        out.push(dir);
-        break;
-      }
-    }
-  }
+  for (const dir of candidates) if (await calls(dir, moduleDir, io, repositories)) out.push(dir);
   return out;
+}
+
+/**
+ * The folder calls the module: a source of one of its files names it, or, where the folder has
+ * override files, a call's source as Terraform merges them does (an override may point a call
+ * elsewhere, or at the module).
+ */
+async function calls(dir: string, moduleDir: string, io: CallerIo, repositories: readonly string[]): Promise<boolean> {
+  const paths = (await io.list(dir)).filter((p) => dirOf(p) === dir && isTfFile(p));
+  if (paths.some(isOverrideFile)) {
+    const files = await Promise.all(paths.map(async (path) => ({ path, text: (await io.head.read(path)) ?? '' })));
+    return [...mergedModuleSources(files).values()].some((s) => sourceDir(s, dir, repositories) === moduleDir);
+  }
+  for (const path of paths) {
+    const text = (await io.head.read(path)) ?? '';
+    if (!/\bmodule\b/.test(text)) continue;
+    if ([...text.matchAll(SOURCE)].some((m) => sourceDir(m[1] ?? '', dir, repositories) === moduleDir)) return true;
+  }
+  return false;
 }
 
 /**
