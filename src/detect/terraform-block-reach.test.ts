@@ -136,6 +136,25 @@ describe('a CPU-looking block built from what may name a GPU stays not followed'
     expect(flagged(r)).toEqual(['infra/variables.tf']);
   });
 
+  it('its machine type from a variable with a CPU default and no variable file beside it (`-var-file` from another folder)', async () => {
+    const tree = (n: number): Tree => ({
+      'infra/main.tf': `${group('gpu', '2', '"p5.48xlarge"')}\n${group('other', 'var.other_workers', 'var.other_type')}`,
+      'infra/variables.tf': `variable "other_type" {\n  default = "m6i.large"\n}\n\nvariable "other_workers" {\n  default = ${n}\n}\n`,
+    });
+    const r = await detectPr(tree(2), tree(5));
+    expect(flagged(r)).toEqual(['infra/variables.tf']);
+  });
+
+  it('but not a size from a variable whose default is a number (no type widening it)', async () => {
+    const tree = (n: number): Tree => ({
+      'infra/main.tf': `${group('gpu', '2', '"p5.48xlarge"')}\n${group('other', 'var.other_workers', 'var.other_zones')}`,
+      'infra/variables.tf': `variable "other_zones" {\n  default = 3\n}\n\nvariable "other_workers" {\n  default = ${n}\n}\n`,
+    });
+    const r = await detectPr(tree(2), tree(5));
+    expect(r.changes).toEqual([]);
+    expect(flagged(r)).toEqual([]);
+  });
+
   it('an autoscaling group whose launch template names a GPU type', async () => {
     const tree = (n: number): Tree => ({
       'infra/main.tf': `resource "aws_launch_template" "gpu" {

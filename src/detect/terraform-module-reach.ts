@@ -101,10 +101,10 @@ export function valueReach<F extends ModuleFile>(m: {
     unreadGpuIn: unreadIn,
     variableClean: (item) => {
       if (/^(number|bool)$/.test(item.type ?? '')) return true;
-      const values = m.varValues?.get(item.id.slice('var.'.length)) ?? [];
-      // A value from the caller, or none written (set on the command line, from the environment), may name a GPU.
-      if (m.varValues === null || !hasDefault(byPath.get(item.path)?.text ?? '', item)) return false;
-      return values.every((v) => !accountSignals(item.path, v).signals.some((s) => s.kind !== 'gpu-key'));
+      // Any other variable may be set to a GPU type where this folder cannot see it: a variable file
+      // in another folder (`-var-file=../envs/prod.tfvars`), `-var`, `TF_VAR_*` or its caller.
+      // Only a default that is a number or a bool, with no type widening it, names no GPU.
+      return item.type === undefined && numericDefault(byPath.get(item.path)?.text ?? '', item);
     },
     callReaches,
     moduleBuilds: (item) => {
@@ -130,9 +130,9 @@ export function valueReach<F extends ModuleFile>(m: {
   };
 }
 
-/** The variable block sets a `default`. */
-function hasDefault(text: string, item: ReachItem): boolean {
-  return /^[ \t]*default[ \t]*=/m.test(
+/** The variable block's `default` is a number or a bool. */
+function numericDefault(text: string, item: ReachItem): boolean {
+  return /^[ \t]*default[ \t]*=[ \t]*(-?\d+(\.\d+)?|true|false)[ \t]*(#.*|\/\/.*)?$/m.test(
     text
       .split('\n')
       .slice(item.from, item.to - 1)
