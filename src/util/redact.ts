@@ -41,14 +41,6 @@ const MAX_UNIT_HEX_SECRET = 256;
 const b64 = (s: string | Buffer): string => Buffer.from(s).toString('base64');
 
 /**
- * The first three UTF-16 units of `s` from `at` (`MIN_SECRET` of them) hashed to a small integer
- * (`PREFIX_BITS`): a key found under it is still compared whole.
- */
-const PREFIX_BITS = 18;
-const prefixAt = (s: string, at: number): number =>
-  ((s.charCodeAt(at) * 961 + s.charCodeAt(at + 1) * 31 + s.charCodeAt(at + 2)) >>> 0) & ((1 << PREFIX_BITS) - 1);
-
-/**
  * The base64 characters that encode `secret` wherever it sits in a longer text, at each of the
  * three byte alignments, in both alphabets: the characters a neighbour's bits also shape are left off.
  */
@@ -121,12 +113,8 @@ export class Redactor {
    * form as it reads decoded, should the secret itself hold something that looks like an escape.
    */
   #keys: string[] = [];
-  /** The keys by their first `MIN_SECRET` units (`prefixAt`), so a text is scanned once, not once per key. */
-  #byPrefix = new Map<number, string[]>();
   /** Keys long enough to be found split over two lines, by their first `HEAD` characters. */
   #byHead = new Map<string, string[]>();
-  /** The rest of each key `#byHead` holds after a head shorter than `HEAD`, by its first units. */
-  #restByPrefix = new Map<number, { key: string; cut: number }[]>();
   #longest = 0;
   readonly #secrets = new Set<string>();
 
@@ -145,16 +133,10 @@ export class Redactor {
       for (let d = 0; d <= MAX_DEPTH; d++, decoded = decodedOnce(decoded)) if (decoded.length >= MIN_SECRET) keys.add(fold(decoded));
     }
     this.#keys = [...keys].sort((a, b) => b.length - a.length);
-    this.#byPrefix = new Map();
-    for (const key of this.#keys) this.#byPrefix.set(prefixAt(key, 0), [...(this.#byPrefix.get(prefixAt(key, 0)) ?? []), key]);
     this.#byHead = new Map();
-    this.#restByPrefix = new Map();
     for (const key of this.#keys.filter((k) => k.length >= MIN_SPLIT)) {
       const head = key.slice(0, HEAD);
       this.#byHead.set(head, [...(this.#byHead.get(head) ?? []), key]);
-      for (let cut = 1; cut < HEAD; cut++) {
-        this.#restByPrefix.set(prefixAt(key, cut), [...(this.#restByPrefix.get(prefixAt(key, cut)) ?? []), { key, cut }]);
-      }
     }
     this.#longest = this.#keys[0]?.length ?? 0;
     return this;
@@ -238,13 +220,9 @@ export class Redactor {
     const spans: [number, number][] = [];
     for (const reading of readings(text)) {
       const folded = fold(reading.text);
-      // One pass over the text, each place looked up by its first units: linear in the text
-      // whatever the number of keys (a key per form, escape depth and secret: hundreds).
-      for (let at = 0; at + MIN_SECRET <= folded.length; at++) {
-        const keys = this.#byPrefix.get(prefixAt(folded, at));
-        if (keys === undefined) continue;
-        for (const key of keys) {
-          if (folded.startsWith(key, at)) spans.push([itemAt(reading.start, at, MAPPED), itemAt(reading.end, at + key.length - 1, MAPPED)]);
+      for (const key of this.#keys) {
+        for (let at = folded.indexOf(key); at >= 0; at = folded.indexOf(key, at + 1)) {
+          spans.push([itemAt(reading.start, at, MAPPED), itemAt(reading.end, at + key.length - 1, MAPPED)]);
         }
       }
       if (reading.lines === true && /[\r\n]/.test(folded)) this.#splitOverLines(folded, reading, spans);
@@ -278,13 +256,16 @@ export class Redactor {
       lineStart = next;
     }
     // A head shorter than `HEAD`: the rest of the key, found, and the line before ending with its head.
-    // One pass from the second line on, each place looked up by its first units (`#restByPrefix`).
-    for (let at = Math.max(0, folded.indexOf('\n') + 1); at > 0 && at + MIN_SECRET <= folded.length; at++) {
-      for (const { key: k, cut } of this.#restByPrefix.get(prefixAt(folded, at)) ?? []) {
-        if (!folded.startsWith(k.slice(cut), at)) continue;
-        const lineEnd = endOfLineBefore(folded, at);
-        if (lineEnd < cut || folded.slice(lineEnd - cut, lineEnd) !== k.slice(0, cut)) continue;
-        spans.push(span(lineEnd - cut, lineEnd), span(at, at + k.length - cut));
+    for (const keys of this.#byHead.values()) {
+      for (const k of keys) {
+        for (let cut = 1; cut < HEAD; cut++) {
+          const rest = k.slice(cut);
+          for (let at = folded.indexOf(rest); at >= 0; at = folded.indexOf(rest, at + 1)) {
+            const lineEnd = endOfLineBefore(folded, at);
+            if (lineEnd < cut || folded.slice(lineEnd - cut, lineEnd) !== k.slice(0, cut)) continue;
+            spans.push(span(lineEnd - cut, lineEnd), span(at, at + rest.length));
+          }
+        }
       }
     }
   }

@@ -19,7 +19,7 @@ const MAX_ESCAPE_READINGS = 16;
  * never less than `READING_FLOOR` (a short text keeps every reading, as a long one does when it
  * holds few escapes).
  */
-export const READING_BUDGET = 16;
+const READING_BUDGET = 16;
 const READING_FLOOR = 1 << 18;
 
 /** What the readings of a text came to, for the benchmark. */
@@ -94,6 +94,7 @@ export function readings(text: string, tally?: ReadingsTally): Reading[] {
       for (const r of level) {
         if (ambiguous.length + chain.size >= MAX_ESCAPE_READINGS || !room(r)) break;
         const decoded = way(r);
+        if (decoded === r) continue;
         // The plain chain is read already; its readings still lead on to the ambiguous ones.
         if (chain.has(decoded.text)) next.push(decoded);
         else if (keep(decoded)) {

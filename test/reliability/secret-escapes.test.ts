@@ -83,8 +83,14 @@ function echoes(credential: string): string[] {
     credential.replace(/[^A-Za-z0-9 ]/g, (c) => `=${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`),
     // HTML numeric references without their `;`, which HTML still reads.
     credential.replace(/[^A-Za-z0-9 ]/g, (c) => `&#${c.charCodeAt(0)}`),
-    credential.replace(/[^A-Za-z0-9 ]/g, (c) => `&#x${c.charCodeAt(0).toString(16)}`).replace(/(&#x[0-9a-f]+)(?=[0-9a-fA-F])/g, '$1;'),
-    named(credential).replace(/;/g, ''),
+    // Hex, with its `;` only where a hex digit follows (HTML reads the longest run); the legacy
+    // names HTML reads without one.
+    [...credential]
+      .map((c, i, all) =>
+        /[A-Za-z0-9 ]/.test(c) ? c : `&#x${c.charCodeAt(0).toString(16)}${/[0-9a-f]/i.test(all[i + 1] ?? '') ? ';' : ''}`,
+      )
+      .join(''),
+    credential.replace(/&/g, '&amp').replace(/</g, '&lt').replace(/>/g, '&gt'),
     // A shell's backslashes, the space's too.
     credential.replace(/[^A-Za-z0-9]/g, '\\$&'),
     // Cut into two JSON strings, of an object and of a list.
