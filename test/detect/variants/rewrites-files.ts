@@ -1,3 +1,4 @@
+import { repointKustomizations } from './kustomize-references.js';
 import type { Rewrite } from './rewrite.js';
 import { changedFiles } from './variant-tree.js';
 import type { Sides, VariantTree } from './variant-tree.js';
@@ -26,7 +27,7 @@ function renameIn(tree: VariantTree, from: string, to: string): VariantTree {
   const text = files[from];
   delete files[from];
   if (text !== undefined) files[to] = text;
-  return { files, special: { ...tree.special } };
+  return repointKustomizations({ files, special: { ...tree.special } }, from, [to]);
 }
 
 /** The names of the changed files a rename keeps the meaning of, or null when there is none. */

@@ -1,6 +1,7 @@
 import { isMap, isScalar, parseAllDocuments, Scalar, visit, YAMLMap } from 'yaml';
 import type { Document, Pair } from 'yaml';
 import type { Rewrite } from './rewrite.js';
+import { repointKustomizations } from './kustomize-references.js';
 import { isKustomizationFile } from './shapes/kube-files.js';
 import { mapFiles } from './variant-tree.js';
 import { docText, kubeDocuments, mapPlainIntegers } from './yaml-text.js';
@@ -149,14 +150,26 @@ export const yaml11Numbers: Rewrite = {
 export const splitDocuments: Rewrite = {
   id: 'split-documents',
   what: 'each document of a multi-document file in its own file',
-  apply: (sides) =>
-    mapFiles(sides, (path, text) => {
+  apply: (sides) => {
+    const parts = new Map<string, string[]>();
+    const out = mapFiles(sides, (path, text) => {
       if (!/\.ya?ml$/.test(path) || text.includes('{{')) return null;
       const docs = parseAllDocuments(text, { version: '1.1' });
       if (!Array.isArray(docs) || docs.some((d) => d.errors.length > 0)) return null;
       const objects = docs.filter((d) => d.contents !== null);
       if (objects.length < 2) return null;
       const stem = path.replace(/\.ya?ml$/, '');
-      return Object.fromEntries(objects.map((d, i) => [`${stem}-part${i + 1}.yaml`, docText(d)]));
-    }),
+      const split = Object.fromEntries(objects.map((d, i) => [`${stem}-part${i + 1}.yaml`, docText(d)]));
+      parts.set(path, Object.keys(split));
+      return split;
+    });
+    if (out === null) return null;
+    // The kustomizations that list a split file list its parts, as its author would write them.
+    let { base, head } = out;
+    for (const [from, to] of parts) {
+      base = repointKustomizations(base, from, to);
+      head = repointKustomizations(head, from, to);
+    }
+    return { base, head };
+  },
 };
