@@ -4,6 +4,7 @@ import type { AccountedSignal } from './kit/signal-scan/account.js';
 import { hclBlocks, localEntries } from './kit/signal-scan/hcl-module.js';
 import type { HclBlock } from './kit/signal-scan/hcl-module.js';
 import { dirOf } from './kit/paths.js';
+import { computedNameNotes } from './terraform-computed-names.js';
 import { isTfFile } from './terraform/tf-json.js';
 import { changedBlocks, MAX_FILES, ownAddress } from './terraform-references.js';
 import type { ReferenceSide } from './terraform-references.js';
@@ -58,6 +59,7 @@ export async function gpuValueReferenceNotes(
       !read.some((s) => s.from <= b.to && b.from <= s.to),
   );
   if (changed.length === 0) return [];
+  const computed = computedNameNotes(file, text, changed);
   const refs = new Map<string, HclBlock>();
   const lines = text.split('\n');
   for (const block of changed) {
@@ -69,10 +71,10 @@ export async function gpuValueReferenceNotes(
       if (!refs.has(ref)) refs.set(ref, block);
     }
   }
-  if (refs.size === 0) return [];
+  if (refs.size === 0) return computed;
   const dir = dirOf(file);
   const files = (await side.list(dir)).filter((p) => dirOf(p) === dir && ((isTfFile(p) && !p.endsWith('.json')) || AUTO_TFVARS.test(p)));
-  const out: NotFollowed[] = [];
+  const out: NotFollowed[] = [...computed];
   const seen = new Set<string>();
   for (const path of [file, ...files.filter((p) => p !== file)].slice(0, MAX_FILES)) {
     const body = path === file ? text : await side.reader.read(path);

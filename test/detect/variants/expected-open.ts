@@ -167,17 +167,6 @@ const OPEN: readonly (readonly [string, readonly string[], string])[] = [
     'false alarm, open: the values come from a configMapGenerator through replacements, whose literals are not read as values, so the file is not followed even where only a CPU value changes',
   ]),
   ...[
-    'Scaleway Kapsule example: the pool DEV1-M → L4-1-24G',
-    'Scaleway Kapsule example: a pool of H100-SXM-2-80G added',
-    'OVHcloud node pool example: flavor b3-8 → l40s-90',
-    'kubic OVHcloud: the pool flavor set to h100-380 in the resource',
-    'DigitalOcean DOKS example: a node pool of gpu-6000adax1-48gb added to the cluster module',
-  ].map((caseId): readonly [string, readonly string[], string] => [
-    caseId,
-    ['tf-base64-strings', 'tf-escaped-strings', 'tf-joined-strings', 'tf-replace-strings'],
-    'silent, open: no parser reads pools of these clouds, so only the floor names them, and it scans text: a machine type spelt as an expression Terraform evaluates to the same string (join of two halves, unicode escapes, base64decode, replace) holds no GPU name to scan. Closing it needs the floor to evaluate the string expressions of a changed resource no parser reads',
-  ]),
-  ...[
     'Scaleway Kapsule example: max_size 5 → 8 on DEV1-M (negative control)',
     'OVHcloud node pool example: desired_nodes 3 → 5 on b3-8 (negative control)',
     'kubic OVHcloud: max_nodes 10 → 20 on d2-8 (negative control)',
