@@ -16,6 +16,7 @@ import type { JsonObject } from './kustomize/patch-apply.js';
 import { loadObjects } from './kustomize/patches.js';
 import type { CapacityParser, ParseResult } from './parser.js';
 import { unfollowedKey } from './coverage.js';
+import { escapeRegex } from '../util/escape-regex.js';
 
 /**
  * Flux post-build variables. A Flux `Kustomization` (kustomize.toolkit.fluxcd.io) substitutes
@@ -375,7 +376,7 @@ async function buildFiles(dir: string, io: FluxVariablesIo, budget: Budget, seed
 }
 
 function lineOfKey(text: string, key: string): number | null {
-  const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const escaped = escapeRegex(key);
   const m = new RegExp(`^[ \\t]*["']?${escaped}["']?[ \\t]*:`, 'm').exec(text);
   return m ? text.slice(0, m.index).split('\n').length : null;
 }

@@ -8,6 +8,7 @@ import { isTfFile, parseTerraformFile } from './terraform/tf-json.js';
 import { isHelmValuesPath } from './helm/helm-chart.js';
 import { deploymentVars } from './cluster-toolkit/toolkit-deployment.js';
 import { dirOf } from './kit/paths.js';
+import { escapeRegex } from '../util/escape-regex.js';
 
 /**
  * Files that hold no capacity themselves but hand values to something that does, elsewhere:
@@ -118,7 +119,7 @@ function roots(keys: readonly string[]): string[] {
 
 /** Line of the first top-level key assigned in the text (`name =` in HCL, `name:` in YAML). */
 function lineOfKey(text: string, key: string): number | null {
-  const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const escaped = escapeRegex(key);
   const m = new RegExp(`^[ \\t]*["']?${escaped}["']?[ \\t]*[=:]`, 'm').exec(text);
   return m ? text.slice(0, m.index).split('\n').length : null;
 }

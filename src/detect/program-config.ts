@@ -5,6 +5,7 @@ import { namesGpu, sizesCapacity } from './kit/gpu-signal.js';
 import { accountSignals, scansPath } from './kit/signal-scan/account.js';
 import { dirOf } from './kit/paths.js';
 import { ownModuleDir } from './terraform-feeds.js';
+import { escapeRegex } from '../util/escape-regex.js';
 
 /**
  * Files whose values a program takes in, and the program they feed, which no reader evaluates:
@@ -141,11 +142,9 @@ function field(doc: unknown, key: string): unknown {
 function fedKey(kind: Kind, key: string, program: Program): boolean {
   if (kind !== 'pulumi' && kind !== 'cdk') return true;
   const bare = kind === 'pulumi' ? key.slice(key.indexOf(':') + 1) : key;
-  const quoted = new RegExp(`["'\`]${escape(bare)}["'\`]|\\$\\{${escape(bare)}[}.\\[]`);
+  const quoted = new RegExp(`["'\`]${escapeRegex(bare)}["'\`]|\\$\\{${escapeRegex(bare)}[}.\\[]`);
   return program.texts.some((t) => quoted.test(t));
 }
-
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 async function programOf(kind: Kind, file: string, text: string, io: ProgramIo): Promise<Program> {
   const program: Program = { gpu: null, unknown: null, texts: [] };

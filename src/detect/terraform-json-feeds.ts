@@ -1,4 +1,5 @@
 import type { Lines } from './kit/lines.js';
+import { escapeRegex } from '../util/escape-regex.js';
 
 /**
  * The variables a `.tf.json` file declares (`{"variable": {"gpu_type": {…}}}`), each with the
@@ -18,7 +19,7 @@ export function jsonVariables(text: string): (Lines & { name: string })[] {
   if (at < 0) return [];
   const out: (Lines & { name: string })[] = [];
   for (const name of names) {
-    const key = new RegExp(`"${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"\\s*:\\s*`, 'g');
+    const key = new RegExp(`"${escapeRegex(name)}"\\s*:\\s*`, 'g');
     key.lastIndex = at;
     const m = key.exec(text);
     if (m === null) continue;

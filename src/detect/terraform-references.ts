@@ -8,6 +8,7 @@ import { isTfFile } from './terraform/tf-json.js';
 import { callersOf } from './terraform/module-callers.js';
 import type { CallerIo } from './terraform/module-callers.js';
 import { ownModuleDir } from './terraform-feeds.js';
+import { escapeRegex } from '../util/escape-regex.js';
 
 /**
  * Terraform resources that take their machines from another resource: an Auto Scaling group from
@@ -138,7 +139,9 @@ export async function outputUseNotes(
       }
     }
     if (names.length === 0) continue;
-    const use = new RegExp(`\\bmodule\\.(${names.map(escape).join('|')})(?:\\[[^\\]]*\\])?\\.(${[...outputs].map(escape).join('|')})\\b`);
+    const use = new RegExp(
+      `\\bmodule\\.(${names.map(escapeRegex).join('|')})(?:\\[[^\\]]*\\])?\\.(${[...outputs].map(escapeRegex).join('|')})\\b`,
+    );
     for (const [path, text] of texts) {
       const lines = text.split('\n');
       const signals = accountSignals(path, text).signals.filter((s) => s.by === null || s.by === 'parser');
@@ -176,5 +179,3 @@ function changedOutputs(before: string | null, after: string | null): Set<string
   const [a, b] = [bodies(before), bodies(after)];
   return new Set([...a.keys(), ...b.keys()].filter((k) => a.get(k) !== b.get(k)));
 }
-
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

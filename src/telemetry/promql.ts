@@ -1,4 +1,5 @@
 import { GpuJustifyError } from '../domain/errors.js';
+import { escapeRegex } from '../util/escape-regex.js';
 
 /**
  * PromQL is built here and only here: label values from the catalog and the PR are quoted and
@@ -60,11 +61,6 @@ export function quote(value: string): string {
     }
   }
   return `${out}"`;
-}
-
-/** Escapes RE2 metacharacters so `value` matches only itself inside a regex matcher. */
-export function escapeRegex(value: string): string {
-  return value.replace(/[\\.+*?()|[\]{}^$]/g, '\\$&');
 }
 
 export const eq = (name: string, value: string): Matcher => ({ name, op: '=', value });

@@ -1,17 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  PromQLBuildError,
-  eq,
-  escapeRegex,
-  labelName,
-  matchersFrom,
-  minutes,
-  ne,
-  oneOf,
-  quote,
-  selector,
-} from '../../src/telemetry/promql.js';
+import { escapeRegex } from '../../src/util/escape-regex.js';
+import { PromQLBuildError, eq, labelName, matchersFrom, minutes, ne, oneOf, quote, selector } from '../../src/telemetry/promql.js';
 
 describe('promql builder', () => {
   it('quotes values so that quotes, backslashes and newlines stay inside the string', () => {

@@ -13,6 +13,7 @@ import type { Hit } from './patches.js';
 import { spend } from './render-context.js';
 import { groupOf } from './render-steps.js';
 import type { Ctx, RenderedObject } from './render-context.js';
+import { escapeRegex } from '../../util/escape-regex.js';
 
 /**
  * `replacements` as kustomize's replacement filter applies them, last of a kustomization's
@@ -190,11 +191,10 @@ function rejects(o: RenderedObject, rej: z.infer<typeof Selector>): boolean {
  * whole object where the last key is named on none.
  */
 function readSource(ctx: Ctx, origin: { file: string; from: number; to: number }, fieldPath: string): void {
-  const escape = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const key = (k: string) => `^\\s*(?:-\\s+)?["']?${escape(k)}["']?\\s*:`;
+  const key = (k: string) => `^\\s*(?:-\\s+)?["']?${escapeRegex(k)}["']?\\s*:`;
   const segments = splitFieldPath(fieldPath);
   const patterns = segments.flatMap((seg) =>
-    seg.kind === 'field' ? [key(seg.key)] : seg.kind === 'match' ? [`${key(seg.field)}\\s*["']?${escape(seg.value)}["']?\\s*$`] : [],
+    seg.kind === 'field' ? [key(seg.key)] : seg.kind === 'match' ? [`${key(seg.field)}\\s*["']?${escapeRegex(seg.value)}["']?\\s*$`] : [],
   );
   const last = segments.at(-1);
   const lastPattern = last?.kind === 'field' ? new RegExp(key(last.key)) : null;

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { escapeRegex } from '../../util/escape-regex.js';
 
 /**
  * HCL is parsed by HashiCorp's own Go parser (hclsyntax), compiled to WebAssembly and shipped
@@ -90,7 +91,7 @@ function parseError(file: string, err: string): HclParsed {
   if (!m) return { ok: false, line: null, message: inner };
   // Several errors come joined in one string: name the first, count the rest by line.
   const rest = m[2] ?? '';
-  const next = new RegExp(`\\s*${escapeRe(file)}:(\\d+),\\d+(?:-\\d+(?:,\\d+)?)?: `, 'g');
+  const next = new RegExp(`\\s*${escapeRegex(file)}:(\\d+),\\d+(?:-\\d+(?:,\\d+)?)?: `, 'g');
   const more = [...rest.matchAll(next)];
   const first = (more[0] ? rest.slice(0, more[0].index) : rest).replace(/; /, ': ');
   const lines = [...new Set(more.map((x) => x[1]))];
@@ -99,10 +100,6 @@ function parseError(file: string, err: string): HclParsed {
       ? ''
       : ` (and ${more.length} more error${more.length === 1 ? '' : 's'} at line${lines.length === 1 ? '' : 's'} ${lines.join(', ')})`;
   return { ok: false, line: Number(m[1]), message: first + tail };
-}
-
-function escapeRe(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** The deepest bracket nesting and the line where it is first reached; strings count too (an over-estimate). */

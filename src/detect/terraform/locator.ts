@@ -4,6 +4,8 @@
  * blanked (so a commented-out block or YAML in a heredoc cannot match); in `shape`, string
  * contents are blanked as well (so braces and `=` inside strings do not count).
  */
+import { escapeRegex } from '../../util/escape-regex.js';
+
 export interface Span {
   /** Offset just after the opening brace (or of the attribute, for a plain value). */
   start: number;
@@ -78,7 +80,7 @@ export class Locator {
     const cacheKey = `${within.start}:${within.end}:${key}`;
     const cached = this.scans.get(cacheKey);
     if (cached) return cached;
-    const name = `(?:${escape(key)}|"${escape(key)}")`;
+    const name = `(?:${escapeRegex(key)}|"${escapeRegex(key)}")`;
     const re = new RegExp(`(^|[\\s{,(\\[])${name}((?:\\s+"[^"\\n]*")*)\\s*(\\{|=(?![=>])|:)`, 'g');
     // From the character before the span: a key right after its opening brace (`{"resource":…`,
     // minified JSON or a one-line block) is preceded by that brace, which the pattern must see.
@@ -100,7 +102,7 @@ export class Locator {
    * which is no direct child of the attribute.
    */
   descendant(within: Span, key: string): Span | null {
-    const re = new RegExp(`(^|[\\s{,(\\[])(?:${escape(key)}|"${escape(key)}")\\s*(\\{|=(?![=>])|:)`, 'g');
+    const re = new RegExp(`(^|[\\s{,(\\[])(?:${escapeRegex(key)}|"${escapeRegex(key)}")\\s*(\\{|=(?![=>])|:)`, 'g');
     re.lastIndex = within.start;
     const m = re.exec(this.code);
     if (!m || m.index >= within.end) return null;
@@ -167,10 +169,6 @@ export class Locator {
     }
     return this.shape.length;
   }
-}
-
-function escape(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** Returns [code, shape]: see Locator. Both keep every newline so offsets map to lines. */

@@ -2,6 +2,7 @@ import { dirOf, resolvePath } from './module-files.js';
 import type { FollowIo } from './module-findings.js';
 import { isAutoTfvars, isTfvarsPath } from './module-scope.js';
 import { isTfFile, parseTerraformFile } from './tf-json.js';
+import { escapeRegex } from '../../util/escape-regex.js';
 
 /** Folders searched for a root's variable files: its own and below it, and beside it, this deep. */
 const MAX_DOWN = 2;
@@ -191,6 +192,4 @@ async function resolveNamed(named: string, bases: readonly string[], io: FollowI
 }
 
 /** A name against a step of a path whose placeholders (NUL) stand for any name. */
-const matches = (step: string, name: string) => new RegExp(`^${step.split('\u0000').map(escape).join('[^/]+')}$`).test(name);
-
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const matches = (step: string, name: string) => new RegExp(`^${step.split('\u0000').map(escapeRegex).join('[^/]+')}$`).test(name);

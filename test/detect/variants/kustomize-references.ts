@@ -1,6 +1,7 @@
 import { posix } from 'node:path';
 import { isKustomizationFile } from './shapes/kube-files.js';
 import type { VariantTree } from './variant-tree.js';
+import { escapeRegex } from '../../../src/util/escape-regex.js';
 
 /**
  * A file renamed or split by a rewrite, with every kustomization that lists it made to list what
@@ -13,15 +14,11 @@ export function repointKustomizations(tree: VariantTree, from: string, to: reado
     if (!isKustomizationFile(path)) continue;
     const dir = posix.dirname(path);
     const rel = posix.relative(dir, from);
-    const item = new RegExp(`^([ \\t]*-[ \\t]+)(["']?)(?:\\./)?${escape(rel)}\\2[ \\t]*$`, 'gm');
+    const item = new RegExp(`^([ \\t]*-[ \\t]+)(["']?)(?:\\./)?${escapeRegex(rel)}\\2[ \\t]*$`, 'gm');
     const out = text.replace(item, (_m, lead: string, quote: string) =>
       to.map((t) => `${lead}${quote}${posix.relative(dir, t)}${quote}`).join('\n'),
     );
     if (out !== text) files[path] = out;
   }
   return { files, special: { ...tree.special } };
-}
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
