@@ -10,6 +10,7 @@ import { withoutFollowed } from './followed.js';
 import { followToolkitDeployments } from './cluster-toolkit/toolkit-deployment.js';
 import { followFluxVariables } from './flux-variables.js';
 import { followFluxComponents } from './flux-components.js';
+import { fluxSubstituted, substitutedAtBothSides } from './flux-manifests.js';
 import { compareSides } from './compare.js';
 import { contextOf, ownPart, withContext } from './context-objects.js';
 import type { ContextIo } from './context-objects.js';
@@ -160,7 +161,12 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
   for (const path of deployments.followed) parsed.add(path);
   perSet.push({ base: deployments.base, head: deployments.head });
   // Flux post-build variables, read into the manifests that use them.
-  const flux = await followFluxVariables([...changed].sort(), { ...io, ...(sides.dirs ? { dirs: sides.dirs } : {}) }, fileParsers);
+  const flux = await followFluxVariables(
+    [...changed].sort(),
+    { ...io, ...(sides.dirs ? { dirs: sides.dirs } : {}) },
+    fileParsers,
+    substitutedAtBothSides,
+  );
   perSet.push({ base: flux.base, head: flux.head });
   perSet.push(await followFluxComponents([...changed].sort(), { ...io, ...(sides.dirs ? { dirs: sides.dirs } : {}) }, fileParsers));
   // Paths there at head that are no file (a submodule, a link leading outside): an error on each,
@@ -266,12 +272,14 @@ async function detectSide(
   near: ContextIo,
 ): Promise<ParseResult> {
   if (!parsers.some((p) => p.acceptsPath?.(path) ?? true)) return EMPTY;
-  const text = await reader.read(path);
-  if (text === null) return EMPTY;
-  if (text.length > MAX_FILE_CHARS) {
+  const raw = await reader.read(path);
+  if (raw === null) return EMPTY;
+  if (raw.length > MAX_FILE_CHARS) {
     parsed.add(path);
-    return oversize(path, text, parsers, true);
+    return oversize(path, raw, parsers, true);
   }
+  // A manifest Flux applies with post-build variables is read as Flux substitutes it, where that is certain.
+  const text = (await fluxSubstituted(path, raw, near)) ?? raw;
   const mine = parsers.some((p) => p.mightContain(path, text));
   if (mine) parsed.add(path);
   // Objects it names that sit in files beside it (a scaler's MachineSet, a MachineDeployment's

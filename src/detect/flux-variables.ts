@@ -62,8 +62,8 @@ export interface FluxVariables {
 }
 
 /** One source of variables: each value as written, and as substituted (null for an encrypted value). */
-type Vars = Map<string, { raw: string; value: string | null }>;
-interface Source {
+export type Vars = Map<string, { raw: string; value: string | null }>;
+export interface Source {
   /** `ConfigMap/name`, `Secret/name`, or `Kustomization/name` for its own `substitute`. */
   id: string;
   vars: Vars;
@@ -86,6 +86,8 @@ export async function followFluxVariables(
   changed: readonly string[],
   io: FluxVariablesIo,
   parsers: readonly CapacityParser[],
+  // Whether a changed file is read at each side as Flux substitutes it (flux-manifests.ts, which reads this module).
+  substitutedAtBothSides: (file: string, io: FluxVariablesIo) => Promise<boolean> = () => Promise.resolve(false),
 ): Promise<FluxVariables> {
   const out: FluxVariables = { base: empty(), head: empty(), followed: [], notFollowed: [] };
   const budget = newBudget();
@@ -105,8 +107,17 @@ export async function followFluxVariables(
       const keys = new Set([...moved, ...(named.get(id) ?? [])]);
       for (const k of applied.filter((k) => k.from.has(id) || `Kustomization/${k.name}` === id)) {
         for (const file of await appliedFiles(k, io, budget)) {
-          // A changed file is read at each side as it is (its references then unknown to its parsers).
-          const text = changed.includes(file) ? null : await io.head.read(file);
+          // A changed file is read at each side by its own reader: as Flux substitutes it where that is
+          // certain (flux-manifests.ts), so the variables it uses are read where they are used; else as
+          // written, its references then unknown to its parsers.
+          if (changed.includes(file)) {
+            const own = (await io.head.read(file)) ?? '';
+            if (referenced(own, keys).length === 0 || !(await substitutedAtBothSides(file, io))) continue;
+            for (const key of referenced(own, keys)) seen.add(`${id} ${key}`);
+            if (referenced(own, moved).length > 0) counted = true;
+            continue;
+          }
+          const text = await io.head.read(file);
           if (text === null) continue;
           for (const key of referenced(text, keys)) seen.add(`${id} ${key}`);
           if (referenced(text, moved).length === 0) continue;
@@ -150,7 +161,8 @@ export async function followFluxVariables(
           const found = (r: ParseResult) => r.decls.length + (r.unresolved?.length ?? 0) > 0;
           if (!found(sides.base) && !found(sides.head)) {
             // Set in a GPU field of a form no parser reads: the floor's rule, on the line it sets.
-            const line = refLines(text, moved).find((l) => namesGpu(l));
+            // The field, not the variable's name: `replicas: ${gpu_workers}` sets no GPU field.
+            const line = refLines(text, moved).find((l) => namesGpu(l.replace(ANY_REF, '')));
             if (line !== undefined) out.notFollowed.push(notFed(where, moved, `${file} sets GPUs with it (\`${line.trim()}\`)`));
             // Or anywhere in an object of GPUs no parser reads (a DRA claim's `count` beside its device class):
             // the floor would not let that file pass changed, so a value it is given may not either.
@@ -194,7 +206,7 @@ function notFed(where: { file: string; line: number | null }, keys: ReadonlySet<
 }
 
 /** The sources of Flux variables a file declares: ConfigMaps, Secrets, and Kustomizations' `substitute`. */
-function sources(text: string | null): Source[] {
+export function sources(text: string | null): Source[] {
   if (text === null) return [];
   const out: Source[] = [];
   for (const obj of loadObjects(text).objects) {
@@ -252,7 +264,7 @@ function varsOf(id: string, text: string | null): Vars {
 }
 
 /** The Kustomization's own `substitute` takes precedence over what `substituteFrom` gives (Flux's order). */
-function withOwn(from: Vars, own: Vars): Vars {
+export function withOwn(from: Vars, own: Vars): Vars {
   return new Map([...from, ...own]);
 }
 
@@ -349,7 +361,13 @@ export async function appliedFiles(
  * The files a build of `dir` reads: its kustomization's resources, components and patches, and
  * theirs; a folder without a kustomization gives its YAML files, as Flux generates one for it.
  */
-async function buildFiles(dir: string, io: FluxVariablesIo, budget: Budget, seed: readonly string[], side: TreeReader): Promise<string[]> {
+export async function buildFiles(
+  dir: string,
+  io: FluxVariablesIo,
+  budget: Budget,
+  seed: readonly string[],
+  side: TreeReader,
+): Promise<string[]> {
   const out = new Set<string>(seed);
   const queue = [dir];
   const seenDirs = new Set<string>();

@@ -257,9 +257,25 @@ async function followValues(
     const known = new Set(tree.installs.map(key));
     tree.installs.push(...atBase.installs.filter((i) => !known.has(key(i))));
   }
+  // Installs of changed files renderInstalls followed: each was rendered at each side with the
+  // values files it names as that side has them, so a changed file it names is read there already.
+  // Left to the renders of its chart instead, a values file beside the chart that the install
+  // overrides (by `valuesObject`, `parameters`, a later file) would be counted over its defaults alone.
+  const changedInstalls = await installsOfChanged(
+    changed.filter((p) => result.followed.includes(p)),
+    io,
+  );
   // An install that names two changed values files renders once: both are in that one render.
   const rendered = new Set<string>();
   for (const path of candidates) {
+    // The same install at both sides of its changed file is one install.
+    const inChanged = [
+      ...new Map(
+        changedInstalls
+          .filter(({ install }) => names(install, path) && !foreignFile(install, path, io))
+          .map((i) => [JSON.stringify([i.file, i.install.key, i.install.copy ?? null]), i] as const),
+      ).values(),
+    ];
     const naming = tree.installs
       .filter(({ install }) => names(install, path) && !foreignFile(install, path, io))
       // A templated path that could be this file reads as this file: what it gives then differs between the sides.
@@ -267,8 +283,8 @@ async function followValues(
         file,
         install: { ...install, valueFiles: install.valueFiles.map((f) => (names({ ...install, valueFiles: [f] }, path) ? path : f)) },
       }));
-    const rendering: string[] = [];
-    let copies = 0;
+    const rendering = inChanged.map(({ file, install }) => `${install.key} in ${file}`);
+    let copies = inChanged.filter(({ install }) => install.copy !== undefined).length;
     for (const { file, install } of naming) {
       const once = JSON.stringify([file, install.key, install.copy ?? null, install.valueFiles]);
       if (!rendered.has(once)) {
@@ -291,7 +307,7 @@ async function followValues(
         inputs: rendering.sort(),
       });
     }
-    if (naming.length > 0) {
+    if (naming.length > 0 || inChanged.length > 0) {
       result.followed.push(path);
       followed.push(path);
       continue;
@@ -313,4 +329,23 @@ async function followValues(
     });
   }
   return followed;
+}
+
+/** The installs the files declare at either side (a changed Application, HelmRelease, helmfile). */
+async function installsOfChanged(paths: readonly string[], io: InstallIo): Promise<{ file: string; install: GitopsInstall }[]> {
+  const out: { file: string; install: GitopsInstall }[] = [];
+  for (const path of paths)
+    for (const side of ['base', 'head'] as const) {
+      const reader = io[side];
+      const text = await reader.read(path);
+      if (text === null) continue;
+      const gen = {
+        read: (p: string) => reader.read(p),
+        list: (d: string) => io.list(d),
+        ...(io.dirs ? { dirs: io.dirs } : {}),
+        ...(io.repositories ? { repositories: io.repositories } : {}),
+      };
+      for (const install of await installsOf(path, text, gen)) out.push({ file: path, install });
+    }
+  return out;
 }

@@ -94,7 +94,7 @@ export const helmSubchartValues: Rewrite = {
 };
 
 /** An Argo CD Application installing the chart at `chart` from this repository, its `helm:` block the lines given. */
-function application(name: string, chart: string, helm: readonly string[]): string {
+export function application(name: string, chart: string, helm: readonly string[]): string {
   return [
     'apiVersion: argoproj.io/v1alpha1',
     'kind: Application',

@@ -19,12 +19,16 @@ import { YAML_QUANTITIES } from './yaml-quantities.js';
 import { yamlListAnchors } from './yaml-list-anchors.js';
 import { yamlComplexKeys, yamlExplicitTags, yamlFlowTabs, yamlTaggedKeys } from './yaml-syntax.js';
 import { UNUSUAL_SHAPES } from './unusual/index.js';
+import { GO_YAML_READINGS } from './go-yaml-readings.js';
+import { GITOPS_OVERRIDES } from './gitops-overrides.js';
+import { kustomizeAnnotationTarget } from './classes/kustomize-ops.js';
 
 /**
  * Rewrite families the first tables lacked (issue 26, §3): YAML syntax the core schema reads
  * alike, quantities as `resource.Quantity` parses them, Kueue groups reshaped, Terraform
  * expressions folded before a plan and copies spelt otherwise, Helm values set from elsewhere,
- * and kustomize patches in their other forms.
+ * and kustomize patches in their other forms; tags and spellings go-yaml reads as the number they
+ * replace, and values given twice where the applier's order of precedence picks one.
  */
 export const FAMILIES: readonly Rewrite[] = [
   yamlExplicitTags,
@@ -58,4 +62,7 @@ export const FAMILIES: readonly Rewrite[] = [
   ...TF_TWINS,
   yamlListAnchors,
   ...UNUSUAL_SHAPES,
+  ...GO_YAML_READINGS,
+  ...GITOPS_OVERRIDES,
+  kustomizeAnnotationTarget,
 ];

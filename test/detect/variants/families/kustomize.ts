@@ -15,7 +15,7 @@ const patchName = (path: string, i: number) => `gj-patch-${baseName(path).replac
  * them, and a kustomization per folder (with files of its own) written by `make` from the folder,
  * the files' names and each file's head documents: the pull request changes what `make` writes.
  */
-function overBase(
+export function overBase(
   sides: Sides,
   make: (dir: string, names: string[], heads: Map<string, string[]>, side: 'base' | 'head') => Tree,
 ): Sides | null {
@@ -37,7 +37,7 @@ function overBase(
 }
 
 /** Each object's side whole, as patch files named after its file. */
-function patchFiles(names: readonly string[], heads: Map<string, string[]>): [string, string][] {
+export function patchFiles(names: readonly string[], heads: Map<string, string[]>): [string, string][] {
   return names.flatMap((n) => (heads.get(n) ?? []).map((doc, i): [string, string] => [patchName(n, i), doc]));
 }
 

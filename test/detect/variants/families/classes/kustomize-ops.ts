@@ -92,23 +92,24 @@ export const kustomizePatchTarget: Rewrite = {
 
 /**
  * The changed objects whole in strategic-merge patches that select their object by a
- * `labelSelector` only (no kind, no name), each patch named `not-important`; the base objects
- * carry the label at both sides, which changes no GPU.
+ * `labelSelector` or an `annotationSelector` only (no kind, no name), each patch named
+ * `not-important`; the base objects carry the label or annotation at both sides, which changes no GPU.
  */
-export const kustomizeLabelTarget: Rewrite = {
-  id: 'kustomize-label-target',
-  what: 'the changed objects whole in kustomize patches selected by a `labelSelector` alone, the objects labelled',
+const selectorTarget = (id: string, what: string, field: 'labels' | 'annotations'): Rewrite => ({
+  id,
+  what,
   apply: (sides) => {
     const paths = movable(sides);
     if (paths.length === 0) return null;
     const label = (path: string, i: number) => `${baseName(path).replace(/[^A-Za-z0-9]/g, '-')}-${i + 1}`;
+    const selector = field === 'labels' ? 'labelSelector' : 'annotationSelector';
     const labelled = (path: string, text: string) =>
       (kubeDocuments(path, text) ?? [])
         .map((d, i) => {
           // A new map made from a plain object: `setIn` alone makes a YAML 1.1 document's new map an `!!omap`.
-          const labels = d.getIn(['metadata', 'labels'], true);
-          if (isMap(labels)) labels.set('gj-patch', label(path, i));
-          else d.setIn(['metadata', 'labels'], d.createNode({ 'gj-patch': label(path, i) }));
+          const marks = d.getIn(['metadata', field], true);
+          if (isMap(marks)) marks.set('gj-patch', label(path, i));
+          else d.setIn(['metadata', field], d.createNode({ 'gj-patch': label(path, i) }));
           d.commentBefore = null;
           return `---\n${d.toString({ lineWidth: 0 }).replace(/^---\s*\n/, '')}`;
         })
@@ -126,9 +127,9 @@ export const kustomizeLabelTarget: Rewrite = {
           d.setIn(['metadata', 'name'], 'not-important');
           d.deleteIn(['metadata', 'namespace']);
           d.commentBefore = null;
-          const file = `gj-label-${baseName(path).replace(/\.ya?ml$/, '')}-${i + 1}.yaml`;
+          const file = `gj-${field === 'labels' ? 'label' : 'annotation'}-${baseName(path).replace(/\.ya?ml$/, '')}-${i + 1}.yaml`;
           files[join(dir, file)] = d.toString({ lineWidth: 0 });
-          entry.patches.push(`  - path: ${file}\n    target:\n      labelSelector: ${JSON.stringify(`gj-patch=${label(path, i)}`)}\n`);
+          entry.patches.push(`  - path: ${file}\n    target:\n      ${selector}: ${JSON.stringify(`gj-patch=${label(path, i)}`)}\n`);
         });
       }
       for (const [dir, { resources, patches }] of byDir)
@@ -138,4 +139,16 @@ export const kustomizeLabelTarget: Rewrite = {
     };
     return { base: side(sides.base), head: side(sides.head) };
   },
-};
+});
+
+export const kustomizeLabelTarget = selectorTarget(
+  'kustomize-label-target',
+  'the changed objects whole in kustomize patches selected by a `labelSelector` alone, the objects labelled',
+  'labels',
+);
+
+export const kustomizeAnnotationTarget = selectorTarget(
+  'kustomize-annotation-target',
+  'the changed objects whole in kustomize patches selected by an `annotationSelector` alone, the objects annotated',
+  'annotations',
+);
