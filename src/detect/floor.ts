@@ -12,6 +12,7 @@ import { isInputFile } from './input-files.js';
 import { changedValuesReach } from './terraform-value-reach.js';
 import { paramFileNotFed } from './param-file-feeds.js';
 import { bicepParamReach } from './bicep-param-reach.js';
+import { ciVariablesNotFed } from './ci-variable-feeds.js';
 import { isTfFile } from './terraform/tf-json.js';
 import { programConfigNote } from './program-config.js';
 import { gpuReferenceNotes, outputUseNotes } from './terraform-references.js';
@@ -116,6 +117,15 @@ export async function floorOf(input: FloorInput): Promise<Floor> {
         programIo(input, after === null ? input.sides.base : input.sides.head),
       );
       if (program !== null) floor.notFollowed.push(program);
+      // Terraform variables a CI job, script or Makefile sets (`TF_VAR_*`, `-var`, `-var-file`).
+      const dirs = input.sides.dirs ? { dirs: input.sides.dirs } : {};
+      floor.notFollowed.push(
+        ...(await ciVariablesNotFed(
+          file,
+          { before, after },
+          { base: { ...feedSides.base, ...dirs }, head: { ...feedSides.head, ...dirs } },
+        )),
+      );
       // A changed block that takes its machines from a block naming GPUs (a launch template in another file).
       const refSide = (reader: TreeReader, accounting: Map<string, FileAccounting>) => ({ reader, list: input.sides.list, accounting });
       const refs = after === null ? [] : await gpuReferenceNotes(file, after, before, refSide(input.sides.head, head));

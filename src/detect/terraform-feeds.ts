@@ -29,6 +29,12 @@ export interface FeedIo {
   side: ReadonlyMap<string, FileAccounting>;
   /** The repository's own names (`github.com/acme/infra`): a module called by its URL is one of this tree. */
   repositories?: readonly string[];
+  /**
+   * Every GPU name is taken as unread, what the parsers count too: asked of a value set where the
+   * parsers do not look (a CI's `-var`, `TF_VAR_*`, a Terragrunt dependency's output), whose
+   * change moves a count they read with other values.
+   */
+  readsNothing?: boolean;
 }
 
 interface ModuleFile {
@@ -107,7 +113,16 @@ async function readFeeds(
   // A call's source as Terraform merges the folder's override files: an override block giving only arguments is a call of the primary's module.
   const sources = mergedModuleSources([...texts].map(([path, text]) => ({ path, text })));
   const files = [...texts].map(([path, text]) =>
-    moduleFile({ dir, path, text, accounting: io.side.get(path) ?? NONE, called: depth > 0, repositories: io.repositories ?? [], sources }),
+    moduleFile({
+      dir,
+      path,
+      text,
+      accounting: io.readsNothing === true ? NONE : (io.side.get(path) ?? NONE),
+      called: depth > 0,
+      readsNothing: io.readsNothing === true,
+      repositories: io.repositories ?? [],
+      sources,
+    }),
   );
   // What each call's module feeds, read before judging this one (a call's argument is judged by it).
   const called = new Map<string, ModuleFeeds | null>();
@@ -251,6 +266,7 @@ function moduleFile(f: {
   text: string;
   accounting: FileAccounting;
   called: boolean;
+  readsNothing: boolean;
   repositories: readonly string[];
   sources: ReadonlyMap<string, string>;
 }): ModuleFile {
@@ -273,7 +289,7 @@ function moduleFile(f: {
   }
   const read = blocks.filter(
     (b) =>
-      (b.type === 'resource' && readType(b.labels[0] ?? '', called)) ||
+      (!f.readsNothing && b.type === 'resource' && readType(b.labels[0] ?? '', called)) ||
       b.type === 'output' ||
       // A called module's findings and notes are placed at its call, not here: what its reading
       // reads are the types above, and a registry module, read by its module reader or noted at the call.
