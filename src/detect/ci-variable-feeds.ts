@@ -10,6 +10,7 @@ import { jsonVariables } from './terraform-json-feeds.js';
 import { moduleFeeds, resolvePath } from './terraform-feeds.js';
 import type { ModuleFeeds, UnreadGpu } from './terraform-feeds.js';
 import type { TfvarsSide } from './tfvars-feeds.js';
+import { foldersOfTree } from './terraform-tree-walk.js';
 import { mentionsTfSettings, tfSettings } from './ci-variable-settings.js';
 import type { TfSettings } from './ci-variable-settings.js';
 
@@ -17,7 +18,6 @@ import type { TfSettings } from './ci-variable-settings.js';
 const MAX_DIRS = 512;
 /** Terraform files read in that walk. */
 const MAX_TF_FILES = 1024;
-const SKIPPED_DIRS = /(^|\/)(\.terragrunt-cache|\.terraform|\.git|node_modules)$/;
 
 /** One side of the pull request for the walk: the feed's reader, and the folders below a folder. */
 export interface CiSide extends TfvarsSide {
@@ -186,16 +186,8 @@ function treeModules(side: CiSide, named: readonly string[], file: string) {
   const walk = () =>
     (walked ??= (async () => {
       const near = candidates('.', file, named);
-      if (!side.dirs) return { dirs: near, complete: false };
-      const dirs: string[] = [];
-      const queue = [''];
-      while (queue.length > 0) {
-        const dir = queue.shift() as string;
-        if (dirs.length >= MAX_DIRS) return { dirs: [...new Set([...near, ...dirs])], complete: false };
-        dirs.push(dir);
-        queue.push(...(await side.dirs(dir)).filter((d) => !SKIPPED_DIRS.test(d)));
-      }
-      return { dirs: [...new Set([...near, ...dirs])], complete: reads <= MAX_TF_FILES };
+      const tree = await foldersOfTree(side, MAX_DIRS);
+      return { dirs: [...new Set([...near, ...tree.dirs])], complete: tree.complete };
     })());
   return {
     declaring: async (name: string): Promise<{ modules: string[]; complete: boolean }> => {
