@@ -8,12 +8,6 @@ import type { ReachedGpu as UnreadGpu } from './terraform-block-reach.js';
 // Arguments of a module block that are Terraform's, not the module's variables (as terraform-feeds.ts META).
 const META = new Set(['source', 'version', 'count', 'for_each', 'providers', 'depends_on']);
 
-/** What the reach reads of a folder (terraform-feeds.ts FeedIo). */
-interface FeedIo {
-  read: (path: string) => Promise<string | null>;
-  list: (dir: string) => Promise<string[]>;
-}
-
 /** A module file as the feed reads it (terraform-feeds.ts ModuleFile): its text, and its calls of this repository's modules. */
 interface ModuleFile {
   path: string;
