@@ -6,7 +6,7 @@
  */
 
 /** One variable set for Terraform, where it is set. */
-export interface TfSetting {
+interface TfSetting {
   name: string;
   value: string;
   line: number;

@@ -164,7 +164,7 @@ async function mayHaveReaders(file: string, text: string, side: CiSide): Promise
 }
 
 /** The dependency blocks of a unit's text. */
-export function dependencies(file: string, text: string | null): Dependency[] {
+function dependencies(file: string, text: string | null): Dependency[] {
   if (text === null) return [];
   const lines = text.split('\n');
   const body = (from: number, to: number) =>
