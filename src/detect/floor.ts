@@ -12,6 +12,8 @@ import { isInputFile } from './input-files.js';
 import { changedValuesReach } from './terraform-value-reach.js';
 import { paramFileNotFed } from './param-file-feeds.js';
 import { bicepParamReach } from './bicep-param-reach.js';
+import { ciVariablesNotFed } from './ci-variable-feeds.js';
+import { dependencyOutputsNotFed } from './terragrunt-dependency-feeds.js';
 import { isTfFile } from './terraform/tf-json.js';
 import { programConfigNote } from './program-config.js';
 import { gpuReferenceNotes, outputUseNotes } from './terraform-references.js';
@@ -116,6 +118,12 @@ export async function floorOf(input: FloorInput): Promise<Floor> {
         programIo(input, after === null ? input.sides.base : input.sides.head),
       );
       if (program !== null) floor.notFollowed.push(program);
+      // Terraform variables a CI job, script or Makefile sets (`TF_VAR_*`, `-var`, `-var-file`).
+      const dirs = input.sides.dirs ? { dirs: input.sides.dirs } : {};
+      const walkSides = { base: { ...feedSides.base, ...dirs }, head: { ...feedSides.head, ...dirs } };
+      floor.notFollowed.push(...(await ciVariablesNotFed(file, { before, after }, walkSides)));
+      // Another unit's outputs, or mock outputs, a Terragrunt unit's inputs read.
+      floor.notFollowed.push(...(await dependencyOutputsNotFed(file, { before, after }, walkSides)));
       // A changed block that takes its machines from a block naming GPUs (a launch template in another file).
       const refSide = (reader: TreeReader, accounting: Map<string, FileAccounting>) => ({ reader, list: input.sides.list, accounting });
       const refs = after === null ? [] : await gpuReferenceNotes(file, after, before, refSide(input.sides.head, head));

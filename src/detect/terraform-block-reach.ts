@@ -1,4 +1,6 @@
 import { hclBlocks, localEntries } from './kit/signal-scan/hcl-module.js';
+import type { HclBlock } from './kit/signal-scan/hcl-module.js';
+import { jsonBlocks } from './terraform-json-feeds.js';
 
 /**
  * One value-bearing item of a Terraform module: a variable, a local, a resource or data block, a
@@ -51,9 +53,12 @@ export interface ReachContext {
 
 const REF = /\b(?:data\.[A-Za-z_][\w-]*\.[A-Za-z_][\w-]*|[A-Za-z_][\w-]*\.[A-Za-z_][\w-]*)/g;
 const TYPE = /^[ \t]*type[ \t]*=[ \t]*(.+?)[ \t]*$/m;
+/** A variable's type in Terraform's JSON syntax: `"type": "number"`. */
+const JSON_TYPE = /^[ \t]*"type"[ \t]*:[ \t]*"([^"]*)"/m;
 
-/** The items of an HCL module file, each with what it names by line. */
+/** The items of a module file, HCL or Terraform's JSON syntax, each with what it names by line. */
 export function reachItems(path: string, text: string): ReachItem[] {
+  const json = path.endsWith('.json');
   const lines = text.split('\n');
   const out: ReachItem[] = [];
   const item = (id: string, kind: ReachItem['kind'], from: number, to: number): ReachItem => ({
@@ -64,12 +69,14 @@ export function reachItems(path: string, text: string): ReachItem[] {
     to,
     refs: refsIn(lines, from, to),
   });
-  for (const b of hclBlocks(text)) {
+  const blocks: (HclBlock & { entries?: { name: string; from: number; to: number }[] })[] = json ? jsonBlocks(text) : hclBlocks(text);
+  for (const b of blocks) {
     const [a = '', c = ''] = b.labels;
     if (b.type === 'variable') {
-      const type = TYPE.exec(lines.slice(b.from, b.to - 1).join('\n'))?.[1];
+      const type = (json ? JSON_TYPE : TYPE).exec(lines.slice(b.from, b.to - 1).join('\n'))?.[1];
       out.push({ ...item(`var.${a}`, 'var', b.from, b.to), ...(type === undefined ? {} : { type }) });
-    } else if (b.type === 'locals') for (const e of localEntries(text, b)) out.push(item(`local.${e.name}`, 'local', e.from, e.to));
+    } else if (b.type === 'locals')
+      for (const e of b.entries ?? localEntries(text, b)) out.push(item(`local.${e.name}`, 'local', e.from, e.to));
     else if (b.type === 'resource') out.push(item(`${a}.${c}`, 'resource', b.from, b.to));
     else if (b.type === 'data') out.push(item(`data.${a}.${c}`, 'data', b.from, b.to));
     else if (b.type === 'module') out.push(item(`module.${a}`, 'module', b.from, b.to));

@@ -78,7 +78,8 @@ function evaluated(source: string): unknown {
     const value: unknown = evalSource(source, { ...UNKNOWN, budget: new TerraformBudget() });
     return typeof value === 'string' ? value : null;
   } catch (err) {
-    if (err instanceof Unresolved || err instanceof Error) return undefined;
+    // Unresolved is an Error: a reference, a budget or a function this value cannot be known by.
+    if (err instanceof Error) return undefined;
     throw err;
   }
 }

@@ -7,9 +7,9 @@ import { MANIFEST_RESOURCE_TYPES } from './terraform/k8s-manifests.js';
 import { ownSource } from './terraform/module-source.js';
 import { isTfFile } from './terraform/tf-json.js';
 import { mergedModuleSources } from './terraform/merged-module-sources.js';
-import { dirVarValues, valueReach } from './terraform-module-reach.js';
+import { valueReach } from './terraform-module-reach.js';
 import { FROM_CALLER } from './terraform-block-reach.js';
-import { jsonBlocks, jsonModuleCalls, jsonVariables } from './terraform-json-feeds.js';
+import { jsonBlocks, jsonModuleCalls, jsonVariables, sharesLines } from './terraform-json-feeds.js';
 import type { JsonBlock } from './terraform-json-feeds.js';
 import type { FileAccounting } from './kit/signal-scan/account.js';
 import type { Lines } from './kit/lines.js';
@@ -29,6 +29,12 @@ export interface FeedIo {
   side: ReadonlyMap<string, FileAccounting>;
   /** The repository's own names (`github.com/acme/infra`): a module called by its URL is one of this tree. */
   repositories?: readonly string[];
+  /**
+   * Every GPU name is taken as unread, what the parsers count too: asked of a value set where the
+   * parsers do not look (a CI's `-var`, `TF_VAR_*`, a Terragrunt dependency's output), whose
+   * change moves a count they read with other values.
+   */
+  readsNothing?: boolean;
 }
 
 interface ModuleFile {
@@ -107,7 +113,16 @@ async function readFeeds(
   // A call's source as Terraform merges the folder's override files: an override block giving only arguments is a call of the primary's module.
   const sources = mergedModuleSources([...texts].map(([path, text]) => ({ path, text })));
   const files = [...texts].map(([path, text]) =>
-    moduleFile({ dir, path, text, accounting: io.side.get(path) ?? NONE, called: depth > 0, repositories: io.repositories ?? [], sources }),
+    moduleFile({
+      dir,
+      path,
+      text,
+      accounting: io.readsNothing === true ? NONE : (io.side.get(path) ?? NONE),
+      called: depth > 0,
+      readsNothing: io.readsNothing === true,
+      repositories: io.repositories ?? [],
+      sources,
+    }),
   );
   // What each call's module feeds, read before judging this one (a call's argument is judged by it).
   const called = new Map<string, ModuleFeeds | null>();
@@ -151,12 +166,15 @@ async function readFeeds(
           .filter((b) => b.type === 'variable')
           .map((b) => ({ name: b.labels[0] ?? '', from: b.from, to: b.to, path: m.path })),
   );
+  // Terraform's JSON syntax with several blocks on a line: a use there cannot be told apart from
+  // what is read beside it, so none is read.
+  const packed = new Set(files.filter((m) => m.path.endsWith('.json') && sharesLines(blocksOf(m.path, m.text))).map((m) => m.path));
   // A variable block passes no value anywhere: a name in its description or validation feeds nothing.
   const inVariable = (m: ModuleFile, line: number) => variables.some((v) => v.path === m.path && v.from <= line && line <= v.to);
   const usedOnlyInRead = (what: 'var' | 'local' | 'data.template_file', name: string, at: { path: string; from: number; to: number }) =>
     files.every((m) =>
       referenceLines(m.text, what, name).every(
-        (line) => (m.path === at.path && at.from <= line && line <= at.to) || read(m, line) || inVariable(m, line),
+        (line) => !packed.has(m.path) && ((m.path === at.path && at.from <= line && line <= at.to) || read(m, line) || inVariable(m, line)),
       ),
     );
   // A render is read where the module is read as it stands (the changed folder's manifests and
@@ -222,7 +240,7 @@ async function readFeeds(
     }
     return unread;
   };
-  const reachedFrom = valueReach({ files, read, called, unreadGpu, spansOf, varValues: depth === 0 ? await dirVarValues(dir, io) : null });
+  const reachedFrom = valueReach({ files, read, calledModules: called, unreadGpu, spansOf, called: depth > 0 });
   // Asked of a module for itself (a Terragrunt unit's), a caller's answer is the module's own unread GPU.
   const reachedGpu = (subject: string) => {
     const found = reachedFrom(subject);
@@ -251,6 +269,7 @@ function moduleFile(f: {
   text: string;
   accounting: FileAccounting;
   called: boolean;
+  readsNothing: boolean;
   repositories: readonly string[];
   sources: ReadonlyMap<string, string>;
 }): ModuleFile {
@@ -273,7 +292,7 @@ function moduleFile(f: {
   }
   const read = blocks.filter(
     (b) =>
-      (b.type === 'resource' && readType(b.labels[0] ?? '', called)) ||
+      (!f.readsNothing && b.type === 'resource' && readType(b.labels[0] ?? '', called)) ||
       b.type === 'output' ||
       // A called module's findings and notes are placed at its call, not here: what its reading
       // reads are the types above, and a registry module, read by its module reader or noted at the call.

@@ -180,3 +180,9 @@ export function jsonBlocks(text: string): JsonBlock[] {
   for (const top of members(text, start)) walk(top, top.name, [], LABELS[top.name] ?? 1);
   return out;
 }
+
+/** Blocks whose lines overlap: Terraform's JSON syntax written with several on one line, whose lines cannot tell them apart. */
+export function sharesLines(blocks: readonly Lines[]): boolean {
+  const sorted = [...blocks].sort((a, b) => a.from - b.from);
+  return sorted.some((x, i) => i > 0 && x.from <= (sorted[i - 1]?.to ?? 0));
+}

@@ -1,20 +1,12 @@
 import { accountSignals } from './kit/signal-scan/account.js';
-import { dirOf } from './kit/paths.js';
 import type { Lines } from './kit/lines.js';
-import { isTfvarsPath } from './terraform/module-scope.js';
-import { parseTerraformFile } from './terraform/tf-json.js';
+import { sharesLines } from './terraform-json-feeds.js';
 import { FROM_CALLER, reachedGpu, reachItems } from './terraform-block-reach.js';
 import type { ReachContext, ReachItem } from './terraform-block-reach.js';
 import type { ReachedGpu as UnreadGpu } from './terraform-block-reach.js';
 
 // Arguments of a module block that are Terraform's, not the module's variables (as terraform-feeds.ts META).
 const META = new Set(['source', 'version', 'count', 'for_each', 'providers', 'depends_on']);
-
-/** What the reach reads of a folder (terraform-feeds.ts FeedIo). */
-interface FeedIo {
-  read: (path: string) => Promise<string | null>;
-  list: (dir: string) => Promise<string[]>;
-}
 
 /** A module file as the feed reads it (terraform-feeds.ts ModuleFile): its text, and its calls of this repository's modules. */
 interface ModuleFile {
@@ -29,37 +21,20 @@ interface ModuleFeeds {
   reachedFrom: (subject: string) => UnreadGpu | null;
 }
 
-/**
- * The values the folder's variable files set, by variable (a root's `terraform.tfvars` and the
- * like): a variable is known to name no GPU only where none of them names one for it. Null for a
- * called module, whose variables its caller sets.
- */
-export async function dirVarValues(dir: string, io: FeedIo): Promise<Map<string, string[]> | null> {
-  const out = new Map<string, string[]>();
-  for (const p of (await io.list(dir)).filter((x) => dirOf(x) === dir && isTfvarsPath(x))) {
-    const text = await io.read(p);
-    if (text === null) continue;
-    const parsed = parseTerraformFile(p, text);
-    // A variable file that does not parse may set anything.
-    if (!parsed.ok) return null;
-    for (const [k, v] of Object.entries(parsed.body)) out.set(k, [...(out.get(k) ?? []), `${k} = ${JSON.stringify(v)}\n`]);
-  }
-  return out;
-}
-
 /** The per-value reach of a module (terraform-block-reach.ts), over its files as the feed reads them. */
 export function valueReach<F extends ModuleFile>(m: {
   files: readonly F[];
   read: (f: F, line: number) => boolean;
-  called: ReadonlyMap<string, ModuleFeeds | null>;
+  calledModules: ReadonlyMap<string, ModuleFeeds | null>;
   unreadGpu: () => UnreadGpu | null;
   spansOf: (path: string) => Lines[];
-  varValues: ReadonlyMap<string, string[]> | null;
+  /** A module called by another: its variables are what its caller gives them. */
+  called: boolean;
 }): (subject: string) => UnreadGpu | null {
-  // Terraform's JSON syntax is not walked block by block: what it feeds is the module's.
-  if (m.files.some((f) => f.path.endsWith('.json'))) return () => m.unreadGpu();
   const byPath = new Map(m.files.map((f) => [f.path, f]));
   const items = m.files.flatMap((f) => reachItems(f.path, f.text));
+  // Terraform's JSON syntax written with several blocks on a line cannot be told block by block: what it feeds is the module's.
+  if (m.files.some((f) => f.path.endsWith('.json') && sharesLines(items.filter((i) => i.path === f.path)))) return () => m.unreadGpu();
   const unread = new Map<string, UnreadGpu[]>();
   const unreadIn = (path: string, from: number, to: number): UnreadGpu | null => {
     let left = unread.get(path);
@@ -75,10 +50,11 @@ export function valueReach<F extends ModuleFile>(m: {
     }
     return left.find((s) => from <= s.line && s.line <= to) ?? null;
   };
-  // A called module's variables are set by its caller: the caller tells what they may name.
-  const fromCaller = (): UnreadGpu | null => (m.varValues === null ? FROM_CALLER : m.unreadGpu());
+  // A called module's variables are set by its caller: the caller tells what they may name. A
+  // root's may be set where this tree does not show (`-var`, `TF_VAR_*`, a variable file elsewhere).
+  const fromCaller = (): UnreadGpu | null => (m.called ? FROM_CALLER : m.unreadGpu());
   const callOf = (item: ReachItem) => byPath.get(item.path)?.calls.find((c) => c.block.from === item.from);
-  const calledOf = (c: ModuleFile['calls'][number]) => (c.dir === null ? null : (m.called.get(c.dir) ?? null));
+  const calledOf = (c: ModuleFile['calls'][number]) => (c.dir === null ? null : (m.calledModules.get(c.dir) ?? null));
   const callReaches = (item: ReachItem, line: number): UnreadGpu | null => {
     const c = callOf(item);
     const arg = c?.args.find((a) => a.from <= line && line <= a.to);
@@ -130,9 +106,9 @@ export function valueReach<F extends ModuleFile>(m: {
   };
 }
 
-/** The variable block's `default` is a number or a bool. */
+/** The variable block's `default` is a number or a bool (`default = 2`, or `"default": 2` in JSON syntax). */
 function numericDefault(text: string, item: ReachItem): boolean {
-  return /^[ \t]*default[ \t]*=[ \t]*(-?\d+(\.\d+)?|true|false)[ \t]*(#.*|\/\/.*)?$/m.test(
+  return /^[ \t]*(?:default[ \t]*=|"default"[ \t]*:)[ \t]*(-?\d+(\.\d+)?|true|false)[ \t]*,?[ \t]*(#.*|\/\/.*)?$/m.test(
     text
       .split('\n')
       .slice(item.from, item.to - 1)

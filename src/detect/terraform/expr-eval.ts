@@ -1,11 +1,14 @@
 import { BudgetExceeded } from '../kit/eval-budget.js';
 import { ExprSyntaxError, parseExpr, parseTemplate } from './expr-parse.js';
-import type { Expr, Step } from './expr-parse.js';
-import { callFunction } from './expr-functions.js';
-import { describe, isMap, known, num, pairsOf, sameValue, toText, truthy, Unk, Unresolved } from './expr-values.js';
+import type { Expr } from './expr-parse.js';
+import { describe, isMap, known, num, pairsOf, toText, truthy, Unk, Unresolved } from './expr-values.js';
 import type { PValue, Value } from './expr-values.js';
 import { withBound } from './expr-scope.js';
 import type { Scope } from './expr-scope.js';
+import { partly } from './expr-partial.js';
+import { evalRef, splat, walk } from './expr-refs.js';
+import { binary, conditional } from './expr-operators.js';
+import { call } from './expr-calls.js';
 
 export { Unk, Unresolved } from './expr-values.js';
 export type { PValue, Value } from './expr-values.js';
@@ -98,32 +101,6 @@ export function evalSource(src: string, scope: Scope): Value {
   );
 }
 
-/** An element of a tuple or object: what cannot be known stays unknown there, without spoiling the rest. */
-function partly(fn: () => PValue): PValue {
-  try {
-    return fn();
-  } catch (err) {
-    if (err instanceof Unresolved) return new Unk(err.culprit, err.error);
-    throw err;
-  }
-}
-
-/**
- * `test ? then : else`: the branch the condition picks. A condition that cannot be known here
- * (`terraform.workspace`, a value computed at apply) still gives a value when both branches are
- * the same known value, which Terraform plans whichever way it goes; otherwise it stays unknown.
- * Evaluating both is charged to the budget like any other step.
- */
-function conditional(e: Extract<Expr, { t: 'cond' }>, scope: Scope): PValue {
-  const test = partly(() => evalExpr(e.test, scope));
-  if (test instanceof Unk && !test.error) {
-    const then = partly(() => known(evalExpr(e.then, scope)));
-    const other = partly(() => known(evalExpr(e.else, scope)));
-    if (!(then instanceof Unk) && !(other instanceof Unk) && sameValue(then, other, scope.budget)) return then;
-  }
-  return truthy(test, 'condition') ? evalExpr(e.then, scope) : evalExpr(e.else, scope);
-}
-
 export function evalExpr(e: Expr, scope: Scope): PValue {
   scope.budget.charge();
   switch (e.t) {
@@ -132,21 +109,21 @@ export function evalExpr(e: Expr, scope: Scope): PValue {
     case 'tpl':
       return template(e.parts, scope);
     case 'ref':
-      return evalRef(e, scope);
+      return evalRef(e, scope, evalExpr);
     case 'index':
-      return walk(evalExpr(e.target, scope), e.steps, scope, 'the value');
+      return walk(evalExpr(e.target, scope), e.steps, scope, 'the value', evalExpr);
     case 'splat':
-      return splat(e, scope);
+      return splat(e, scope, evalExpr);
     case 'call':
-      return call(e, scope);
+      return call(e, scope, evalExpr, renderTemplate);
     case 'un': {
       const v = evalExpr(e.arg, scope);
       return e.op === '!' ? !truthy(v, '!') : -num(v, '-');
     }
     case 'bin':
-      return binary(e.op, e.left, e.right, scope);
+      return binary(e.op, e.left, e.right, scope, evalExpr);
     case 'cond':
-      return conditional(e, scope);
+      return conditional(e, scope, evalExpr);
     case 'tuple':
       scope.budget.made(e.items.length, 'list');
       return scope.budget.weighed(e.items.map((x) => partly(() => evalExpr(x, scope))));
@@ -228,151 +205,6 @@ function evalFor(e: Extract<Expr, { t: 'for' }>, scope: Scope): PValue {
   }
   if (e.key === null) return scope.budget.weighed(items);
   return scope.budget.weighed(e.group ? groups : entries);
-}
-
-function evalRef(e: Extract<Expr, { t: 'ref' }>, scope: Scope): PValue {
-  const bound = scope.bound.get(e.root);
-  if (bound !== undefined) return walk(bound, e.steps, scope, e.text);
-  const first = e.steps[0];
-  const name = first && 'attr' in first ? first.attr : null;
-  if (e.root === 'var' && name)
-    return walk(
-      scope.budget.nested(() => scope.variable(name)),
-      e.steps.slice(1),
-      scope,
-      e.text,
-    );
-  if (e.root === 'local' && name)
-    return walk(
-      scope.budget.nested(() => scope.local(name)),
-      e.steps.slice(1),
-      scope,
-      e.text,
-    );
-  if (e.root === 'module') throw new Unresolved(`${e.text}, a module output`);
-  if (e.root === 'data') {
-    const [data, label] = [scope.data, e.steps[1]];
-    if (!data || !name || !label || !('attr' in label)) throw new Unresolved(`${e.text}, a data source`);
-    return walk(
-      scope.budget.nested(() => data(name, label.attr)),
-      e.steps.slice(2),
-      scope,
-      e.text,
-    );
-  }
-  if (e.root === 'each' || e.root === 'count') throw new Unresolved(`${e.text} outside a for_each or count`);
-  if (e.root === 'path' || e.root === 'terraform' || e.root === 'self') throw new Unresolved(e.text);
-  throw new Unresolved(`${e.text}, another resource's attribute`);
-}
-
-function walk(value: PValue, steps: readonly Step[], scope: Scope, text: string): PValue {
-  let v = value;
-  for (const step of steps) {
-    if (v instanceof Unk) throw new Unresolved(v.culprit, v.error);
-    const key = 'attr' in step ? step.attr : known(evalExpr(step.index, scope));
-    if (Array.isArray(v) && (typeof key === 'number' || (typeof key === 'string' && /^\d+$/.test(key)))) {
-      const i = Number(key);
-      if (!(i in v)) throw new Unresolved(`${text}: index ${i} is out of range`, true);
-      v = v[i] as PValue;
-    } else if (isMap(v) && (typeof key === 'string' || typeof key === 'number')) {
-      if (!(String(key) in v)) throw new Unresolved(`${text}: no "${key}" in the value`, true);
-      v = v[String(key)] as PValue;
-    } else {
-      throw new Unresolved(`${text}: cannot index ${describe(v)} with ${JSON.stringify(key)}`, true);
-    }
-  }
-  return v;
-}
-
-/** `list[*].a`: the steps over each element; a single value is a list of one, null an empty list. */
-function splat(e: Extract<Expr, { t: 'splat' }>, scope: Scope): PValue {
-  const target = evalExpr(e.target, scope);
-  if (target instanceof Unk) throw new Unresolved(target.culprit, target.error);
-  const list = target === null ? [] : Array.isArray(target) ? target : [target];
-  scope.budget.made(list.length, 'list');
-  return scope.budget.weighed(list.map((x) => partly(() => walk(x, e.steps, scope, 'a splat'))));
-}
-
-function binary(op: string, l: Expr, r: Expr, scope: Scope): PValue {
-  if (op === '||') return truthy(evalExpr(l, scope), op) || truthy(evalExpr(r, scope), op);
-  if (op === '&&') return truthy(evalExpr(l, scope), op) && truthy(evalExpr(r, scope), op);
-  const a = evalExpr(l, scope);
-  const b = evalExpr(r, scope);
-  if (op === '==') return sameValue(a, b, scope.budget);
-  if (op === '!=') return !sameValue(a, b, scope.budget);
-  const x = num(a, op);
-  const y = num(b, op);
-  switch (op) {
-    case '+':
-      return x + y;
-    case '-':
-      return x - y;
-    case '*':
-      return x * y;
-    case '/':
-      if (y === 0) throw new Unresolved('a division by zero', true);
-      return x / y;
-    case '%':
-      if (y === 0) throw new Unresolved('a modulo by zero', true);
-      return x % y;
-    case '<':
-      return x < y;
-    case '>':
-      return x > y;
-    case '<=':
-      return x <= y;
-    default:
-      return x >= y;
-  }
-}
-
-/** `try()` and `can()` take their arguments unevaluated: an error in one is their business, an unknown is not. */
-function call(e: Extract<Expr, { t: 'call' }>, scope: Scope): PValue {
-  if (e.name === 'try') {
-    for (const arg of e.args) {
-      try {
-        return evalExpr(arg, scope);
-      } catch (err) {
-        if (!(err instanceof Unresolved) || !err.error) throw err;
-      }
-    }
-    throw new Unresolved(`${e.text}, where no argument could be evaluated`, true);
-  }
-  if (e.name === 'can') {
-    const arg = e.args[0];
-    if (arg === undefined) throw new Unresolved('can() with no argument', true);
-    try {
-      known(evalExpr(arg, scope));
-      return true;
-    } catch (err) {
-      if (err instanceof Unresolved && err.error) return false;
-      throw err;
-    }
-  }
-  // coalesce() answers its first non-null argument: one after it that is unknown (a map indexed by a
-  // variable with no value) changes nothing, unless it fails the apply, which grows no capacity.
-  const args = e.args.map((a) => (e.name === 'coalesce' && !e.spread ? partly(() => evalExpr(a, scope)) : evalExpr(a, scope)));
-  if (e.spread) {
-    const last = args.pop();
-    if (last instanceof Unk) throw new Unresolved(last.culprit, last.error);
-    if (!Array.isArray(last)) throw new Unresolved(`${e.text}: "..." expands ${describe(last ?? null)}, not a list`, true);
-    args.push(...last);
-  }
-  if (e.name === 'file' || e.name === 'templatefile') return fileCall(e, args, scope);
-  return callFunction(e.name, args, { budget: scope.budget, text: e.text });
-}
-
-/**
- * `file(path)` and `templatefile(path, vars)`, for files of the module's folder that were read
- * with it: a template is rendered with its vars alone, as Terraform renders it.
- */
-function fileCall(e: Extract<Expr, { t: 'call' }>, args: PValue[], scope: Scope): PValue {
-  const path = toText(args[0]);
-  const text = scope.file?.(path) ?? null;
-  if (text === null) throw new Unresolved(`${e.text}, which reads ${path}, a file not read with this folder`);
-  scope.budget.made(text.length, 'string');
-  if (e.name === 'file') return text;
-  return renderTemplate(text, args[1] === undefined ? {} : args[1], path, scope);
 }
 
 /** A template's text rendered with its vars alone, as Terraform renders it; `name` says which template. */

@@ -149,15 +149,6 @@ const OPEN: readonly (readonly [string, readonly string[], string])[] = [
     ['kustomize-generator-replacements'],
     'false alarm, open: the values come from a configMapGenerator through replacements, whose literals are not read as values, so the file is not followed even where only a CPU value changes',
   ]),
-  ...[
-    'Scaleway Kapsule example: max_size 5 → 8 on DEV1-M (negative control)',
-    'OVHcloud node pool example: desired_nodes 3 → 5 on b3-8 (negative control)',
-    'kubic OVHcloud: max_nodes 10 → 20 on d2-8 (negative control)',
-  ].map((caseId): readonly [string, readonly string[], string] => [
-    caseId,
-    ['tf-opentofu-stale-twin'],
-    'the rewrite expects not followed, the review says no change: the changed .tf file and its stale .tofu twin name no GPU at either side, so whichever tool applies the folder no GPU capacity changes; a file only the floor reads has no shadowing check, and needs none for a CPU-only pool',
-  ]),
   [
     'deckhouse Yandex layout: class system given gpus 1 on gpu-standard-v3',
     ['kustomize-json6902', 'kustomize-json6902-move', 'kustomize-json6902-copy'],

@@ -78,6 +78,7 @@ const control: RealCase = { ...queue, id: 'control', expect: [] };
 const unknown: RealCase = { ...queue, id: 'unknown', expect: 'not-followed' };
 const same: Rewrite = { id: 'same', what: '', apply: () => null };
 const opaque: Rewrite = { ...same, id: 'opaque', expect: 'not-followed' };
+const twoReadings: Rewrite = { ...same, id: 'two-readings', expect: 'not-followed-when-gpus-change' };
 const doubled: Rewrite = { ...same, id: 'doubled', expect: (rows) => rows.map(([k, n, b, a]) => [k, n, b * 2, a * 2]) };
 
 describe('classifyVariant', () => {
@@ -116,6 +117,13 @@ describe('classifyVariant', () => {
     expect(classifyVariant(queue, opaque, result([])).outcome).toBe('silent-miss');
     // A negative control made unreadable is not followed too: "no change" unread is no answer.
     expect(classifyVariant(control, opaque, result([])).outcome).toBe('silent-miss');
+  });
+
+  it('two readings that disagree: not followed where GPUs change, the case itself where none do', () => {
+    expect(classifyVariant(queue, twoReadings, result([['kueue-cluster-queue', 'q', 8, 16]])).outcome).toBe('silent-miss');
+    expect(classifyVariant(queue, twoReadings, result([], true)).outcome).toBe('same');
+    expect(classifyVariant(control, twoReadings, result([])).outcome).toBe('same');
+    expect(classifyVariant(control, twoReadings, result([], true)).outcome).toBe('not-followed');
   });
 
   it('a case not followed stays so: unflagged, it is a silent miss', () => {

@@ -16,8 +16,10 @@ export interface Rewrite {
   apply(sides: Sides, c: RealCase, random: () => number): Sides | null | Promise<Sides | null>;
   /**
    * What the review of the rewritten pull request must say, when not the case's own answer:
-   * `not-followed` (nothing in it can be read: a submodule, a file over the limit), or the case's
-   * changes transformed (a `for_each` over two keys doubles every count).
+   * `not-followed` (nothing in it can be read: a submodule, a file over the limit),
+   * `not-followed-when-gpus-change` (two readings of the tree disagree, which matters only where the
+   * case changes GPUs: a CPU-only edit is no change under either), or the case's changes
+   * transformed (a `for_each` over two keys doubles every count).
    */
-  expect?: 'not-followed' | ((rows: readonly Row[]) => Row[]);
+  expect?: 'not-followed' | 'not-followed-when-gpus-change' | ((rows: readonly Row[]) => Row[]);
 }
