@@ -6,7 +6,7 @@ import type { LoadedPolicy } from '../review/index.js';
 import { ApiChangeSet } from './api/index.js';
 import type { RunIdentity } from './publish/index.js';
 import type { GitHubClient, Logger, PullRequestTarget } from './api/index.js';
-import { GraphqlBlobs } from './api/index.js';
+import { GraphqlBlobs, ReadBudget } from './api/index.js';
 import { loadPolicy, policyCandidates, policyTrees } from './api/index.js';
 import { withRefusedFiles } from './api/index.js';
 import { withUnlistedFiles } from './api/index.js';
@@ -97,7 +97,8 @@ async function analyse(
   log?: Logger,
 ): Promise<Analysis> {
   const blobs = new GraphqlBlobs(octokit, log ?? null);
-  const changes = new ApiChangeSet(octokit, target, blobs);
+  // Each file is bounded by GitHub's size limit; the pull request, by the review's read budget.
+  const changes = new ApiChangeSet(octokit, target, blobs, new ReadBudget());
   // The file list first; then the policy, the usual catalog and the changed files share one
   // query. A list that failed is reported by the review, after the policy says how to judge it.
   await changes.changedPaths().catch(() => undefined);
