@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { GRAPHQL_WHOLE_BYTES } from '../../src/github/api/listed-file.js';
+import { GRAPHQL_WHOLE_BYTES, MAX_ANSWER_BYTES } from '../../src/github/api/graphql-sizes.js';
 import { analysePullRequest } from '../../src/github/review-pull-request.js';
 import { FakeRepo } from '../helpers/fake-repo.js';
 import { eventually } from '../helpers/eventually.js';
@@ -47,7 +47,7 @@ describe("a review's read budget", () => {
   // just under a megabyte (read through REST): neither reaches a file's size limit.
   for (const bytes of [GRAPHQL_WHOLE_BYTES - 100, MiB - 100]) {
     it(`reads ${bytes.toLocaleString('en-US')}-byte files up to it, and names every file past it as not read`, async () => {
-      const s = manyLargeFiles(12, bytes);
+      const s = manyLargeFiles(BUDGET_MB * 6, bytes);
       new FakeRepo(h.fake, s).serve();
 
       const { result } = await analysePullRequest(testOctokit(h.fake.url), target);
@@ -59,9 +59,13 @@ describe("a review's read budget", () => {
       expect(past.map((d) => d.file).sort()).toEqual(s.added.filter((f) => !read.includes(f)).sort());
       expect(past.every((d) => d.severity === 'error')).toBe(true);
       expect(result.verdict).toBe('insufficient-evidence');
-      // Bytes the fake served for the added files' text: no more than the budget and one file.
-      const served = h.fake.requests.filter((r) => r.path !== '/graphql').reduce((sum, r) => sum + r.bytesSent, 0);
-      if (bytes > GRAPHQL_WHOLE_BYTES) expect(served).toBeLessThan(BUDGET_MB * MiB + 2 * bytes);
+      // Bytes the fake served of the files, GraphQL's answers and REST's (base64): the budget and a
+      // file more, never all of them; and no answer the App's thread parses is over
+      // MAX_ANSWER_BYTES. (The file list's diffs are GitHub's to cut, per file.)
+      const served = h.fake.requests.filter((r) => !r.path.endsWith('/files')).reduce((sum, r) => sum + r.bytesSent, 0);
+      expect(served).toBeLessThan(BUDGET_MB * MiB + 3 * bytes);
+      const answers = h.fake.calls('POST', '/graphql').map((r) => r.bytesSent);
+      expect(Math.max(...answers)).toBeLessThan(MAX_ANSWER_BYTES + 64 * 1024);
     }, 120_000);
   }
 

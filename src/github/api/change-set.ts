@@ -243,7 +243,7 @@ export class ApiChangeSet implements ChangeSet {
   async #binaryForTheFloor(tree: ApiTreeReader, path: string): Promise<boolean> {
     if (anyParserAccepts(path)) return false;
     const entry = await tree.entry(path);
-    return entry !== null && entry.text === null && entry.size <= GRAPHQL_WHOLE_BYTES;
+    return entry !== null && entry.text === null && entry.withheld !== true && entry.size <= GRAPHQL_WHOLE_BYTES;
   }
 
   #readBase(path: string): Promise<string | null> {

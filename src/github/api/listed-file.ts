@@ -23,8 +23,7 @@ export function hasNext(link: string | undefined): boolean {
   return link !== undefined && /rel="next"/.test(link);
 }
 
-/** GraphQL serves a blob's text whole up to this size; a smaller blob without text is binary. */
-export const GRAPHQL_WHOLE_BYTES = 512_000;
+export { GRAPHQL_WHOLE_BYTES } from './graphql-sizes.js';
 
 /** Files per page of the pull request's file list, GitHub's most. */
 export const FILES_PER_PAGE = 100;
