@@ -123,7 +123,7 @@ describe('markup in the names a pull request chooses', () => {
     expect(annotations.length).toBeGreaterThan(0);
     for (const a of annotations) expect(acting(`${a.title ?? ''}\n${a.message ?? ''}`, false)).toEqual([]);
     for (const review of repo.reviews) {
-      expect(acting(outsideCode(review.body ?? ''))).toEqual([]);
+      expect(acting(outsideCode(review.body))).toEqual([]);
       for (const c of review.comments) expect(acting(outsideCode(c.body))).toEqual([]);
     }
     // Each name is shown whole where it is code: a backtick in one never ends the span early.

@@ -83,7 +83,7 @@ export const hostileTerraform = fc.oneof(
 );
 
 /** A Bicep template whose pool count reads `count` after `vars`. */
-export const BICEP_POOL = (vars: string, count: string) => `${vars}
+const BICEP_POOL = (vars: string, count: string) => `${vars}
 resource aks 'Microsoft.ContainerService/managedClusters@2024-02-01' = {
   name: 'ml'
   properties: {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { BlobAnswer, BlobAt } from './graphql-blobs.js';
+import type { BlobAnswer } from './graphql-blobs.js';
 
 /** GraphQL serves a blob's text whole up to this size; a smaller blob without text is binary (unless withheld). */
 export const GRAPHQL_WHOLE_BYTES = 512_000;
@@ -57,5 +57,3 @@ export function chunksByBytes<T extends { size: number }>(items: readonly T[], m
   if (chunk.length > 0) chunks.push(chunk);
   return chunks;
 }
-
-export type { BlobAt };

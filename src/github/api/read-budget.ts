@@ -6,12 +6,12 @@
  */
 
 /** The default, far above a usual pull request (a few hundred kilobytes of manifests). */
-export const DEFAULT_REVIEW_READ_MB = 64;
+const DEFAULT_REVIEW_READ_MB = 64;
 
 const MB = 1024 * 1024;
 
 /** The operator's budget: `GPU_JUSTIFY_REVIEW_READ_MB`, a positive number of megabytes, else the default; in bytes. */
-export function reviewReadBytes(env: Record<string, string | undefined> = process.env): number {
+function reviewReadBytes(env: Record<string, string | undefined> = process.env): number {
   const raw = env['GPU_JUSTIFY_REVIEW_READ_MB'];
   const value = raw === undefined || raw.trim() === '' ? Number.NaN : Number(raw);
   return Math.floor((Number.isFinite(value) && value > 0 ? value : DEFAULT_REVIEW_READ_MB) * MB);
