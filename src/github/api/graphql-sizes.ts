@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { BlobAnswer } from './graphql-blobs.js';
 
 /** GraphQL serves a blob's text whole up to this size; a smaller blob without text is binary (unless withheld). */
 export const GRAPHQL_WHOLE_BYTES = 512_000;
@@ -13,7 +12,10 @@ export const GRAPHQL_WHOLE_BYTES = 512_000;
 export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
 /** A blob's size and kind, without its text; or what stands at the path when it is no blob. */
-export type BlobSize = { kind: 'sized'; sha: string; size: number; binary: boolean } | { kind: 'answered'; answer: BlobAnswer };
+export type BlobSize =
+  | { kind: 'sized'; sha: string; size: number; binary: boolean }
+  /** No blob: nothing there (`absent`), or a directory, a submodule or a tag, which REST reports (`rest`). */
+  | { kind: 'answered'; answer: { kind: 'absent' } | { kind: 'rest' } };
 
 const sizeNode = z
   .union([
