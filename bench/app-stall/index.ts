@@ -5,7 +5,7 @@ import { deliverTo, newPrivateKey } from '../../test/helpers/app-server.js';
 import { FakeGitHub } from '../../test/helpers/fake-github.js';
 import { FakeRepo } from '../../test/helpers/fake-repo.js';
 import type { PullRequestState } from '../../test/helpers/fake-repo.js';
-import { concatDoubling, hugeForEach, kustomizeOverlay, yamlBombs } from '../../test/helpers/hostile-files.js';
+import { concatDoubling, hugeForEach, kustomizeOverlay, manyQueueFiles, yamlBombs } from '../../test/helpers/hostile-files.js';
 import type { HostileFile } from '../../test/helpers/hostile-files.js';
 import { pullRequestPayload } from '../../test/helpers/payloads.js';
 import { CATALOG, QUEUE_FILE, README, clusterQueue } from '../../test/github/scenarios.js';
@@ -53,6 +53,9 @@ function prOf(
     baseSha: state.baseSha,
     headSha: state.headSha,
     repo,
+    changedFiles: [...new Set([...Object.keys(state.baseFiles), ...Object.keys(state.headFiles)])].filter(
+      (p) => state.baseFiles[p] !== state.headFiles[p],
+    ).length,
   });
   return { name, repo: served, payload };
 }
@@ -86,6 +89,8 @@ async function run(): Promise<BenchResult> {
     GPU_JUSTIFY_REVIEW_WORKERS: String(WORKERS),
     GPU_JUSTIFY_REVIEW_DEADLINE_SECONDS: String(DEADLINE_SECONDS),
     TEST_LOOP_REPORT_MS: '250',
+    // GPU_JUSTIFY_REVIEW_READ_MB: a review's read budget, to compare with another (the App's default otherwise).
+    ...(process.env['GPU_JUSTIFY_REVIEW_READ_MB'] ? { GPU_JUSTIFY_REVIEW_READ_MB: process.env['GPU_JUSTIFY_REVIEW_READ_MB'] } : {}),
     // BENCH_CPU_PROF_DIR: the App process and its review workers write CPU profiles there.
     ...(process.env['BENCH_CPU_PROF_DIR'] ? { TEST_CPU_PROF_DIR: process.env['BENCH_CPU_PROF_DIR'] } : {}),
   });
@@ -104,6 +109,9 @@ async function run(): Promise<BenchResult> {
     const files = [concatDoubling(), hugeForEach(), kustomizeOverlay(), ...yamlBombs()];
     const first = hostilePr(fake, 1, files[0] as HostileFile);
     const prs = [first, ...files.slice(1).map((f, i) => hostilePr(fake, i + 2, f, first.repo))];
+    // Many files each within every per-file limit: bounded by the review's read budget alone.
+    for (const set of [manyQueueFiles(200, 500_000), manyQueueFiles(3000, 2_000)])
+      prs.push(prOf(fake, prs.length + 1, set.name, {}, set.head, first.repo));
     for (const pr of prs) {
       pr.deliveredAt = Date.now();
       await deliverTo(app.url, 'pull_request', pr.payload, { delivery: randomUUID() });
@@ -184,6 +192,7 @@ async function run(): Promise<BenchResult> {
 
 export const appStallBench: Benchmark = {
   name: 'app-stall',
-  about: "/ping and the App process's own event-loop delay while hostile files (evaluator and YAML bombs) are reviewed",
+  about:
+    "/ping and the App process's own event-loop delay while hostile files (evaluator and YAML bombs, many large or small files) are reviewed",
   run,
 };

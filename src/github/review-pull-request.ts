@@ -6,7 +6,7 @@ import type { LoadedPolicy } from '../review/index.js';
 import { ApiChangeSet } from './api/index.js';
 import type { RunIdentity } from './publish/index.js';
 import type { GitHubClient, Logger, PullRequestTarget } from './api/index.js';
-import { GraphqlBlobs } from './api/index.js';
+import { GraphqlBlobs, ReadBudget } from './api/index.js';
 import { loadPolicy, policyCandidates, policyTrees } from './api/index.js';
 import { withRefusedFiles } from './api/index.js';
 import { withUnlistedFiles } from './api/index.js';
@@ -96,8 +96,11 @@ async function analyse(
   onPolicy?: (policy: LoadedPolicy) => void,
   log?: Logger,
 ): Promise<Analysis> {
-  const blobs = new GraphqlBlobs(octokit, log ?? null);
-  const changes = new ApiChangeSet(octokit, target, blobs);
+  // Each file is bounded by GitHub's size limit; the pull request, by the review's read budget,
+  // which also bounds the text its prefetches download.
+  const budget = new ReadBudget();
+  const blobs = new GraphqlBlobs(octokit, log ?? null, budget.maxBytes);
+  const changes = new ApiChangeSet(octokit, target, blobs, budget);
   // The file list first; then the policy, the usual catalog and the changed files share one
   // query. A list that failed is reported by the review, after the policy says how to judge it.
   await changes.changedPaths().catch(() => undefined);

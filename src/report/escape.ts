@@ -113,3 +113,11 @@ export function prose(text: string, max = MAX_SENTENCE, cell = false): string {
   const parts = shorten(text, max).split(/`([^`\r\n]*)`/);
   return parts.map((part, i) => (i % 2 === 1 ? (cell ? codeCell(part) : code(part)) : md(part, max))).join('');
 }
+
+/**
+ * A string from the PR as code inside a sentence `prose` renders later: a backtick in it would pair
+ * with ours and end the span early, shifting every span after it. Written as `code` writes one.
+ */
+export function quoted(text: string): string {
+  return `\`${text.replace(/`/g, "'").replace(/[\r\n]+/g, ' ')}\``;
+}

@@ -1,3 +1,4 @@
+import { quoted } from './escape.js';
 import type { LinkHint, MigScope, MissingEvidence, MissingItem, MissingText, Owner, Suggestion, Target } from '../domain/index.js';
 import { HOW_MIG_ACTIVITY, HOW_POD_MAPPING, HOW_POOL_DCGM, MIG_PROFILE_LABEL } from '../domain/index.js';
 import type { Surface } from './surface.js';
@@ -41,12 +42,12 @@ function linkHintText(t: Target, hints: readonly LinkHint[]): string {
   const described = t.kind === 'queue' ? 'ClusterQueue' : 'node pool';
   const said = hints.map((h) =>
     h.field === field
-      ? `${h.at} (${h.workload}) has \`${field}: ${h.value}\``
-      : `${h.at} (${h.workload}) has \`${h.field}: ${h.value}\`, but a ${described} links by \`${field}:\``,
+      ? `${h.at} (${h.workload}) has ${quoted(`${field}: ${h.value}`)}`
+      : `${h.at} (${h.workload}) has ${quoted(`${h.field}: ${h.value}`)}, but a ${described} links by ${quoted(`${field}:`)}`,
   );
   const shown = said.slice(0, 3).join('; ');
   const more = said.length > 3 ? `; and ${said.length - 3} more` : '';
-  return `. Close but not linked: ${shown}${more}. A workload links only by the exact name this change declares, \`${field}: ${t.name}\` (after any Kustomize namePrefix/nameSuffix or Terraform interpolation, not the Terraform resource label)`;
+  return `. Close but not linked: ${shown}${more}. A workload links only by the exact name this change declares, ${quoted(`${field}: ${t.name}`)} (after any Kustomize namePrefix/nameSuffix or Terraform interpolation, not the Terraform resource label)`;
 }
 
 /** Where OpenCost is configured: an environment variable where gpu-justify runs, or a flag of the CLI. */
@@ -79,7 +80,7 @@ function loadTestStep(m: Extract<MissingItem, { code: 'load-test-step' }>): Miss
 
 /** `write \`gpusPerJob\`, not \`gpusPerJb\``: a typo's correction. */
 function correction(s: Suggestion): string {
-  return `write \`${s.meant}\`, not \`${s.typed}\``;
+  return `write ${quoted(s.meant)}, not ${quoted(s.typed)}`;
 }
 
 /**
@@ -93,12 +94,12 @@ export function fixFirst(m: MissingEvidence): string | null {
     case 'catalog-entry-invalid': {
       const entry = m.workload === null ? 'the entry' : m.workload;
       const fix = m.suggestion ? correction(m.suggestion) : m.message;
-      return `Fix \`${m.at}\`: ${fix}; until then ${entry} is left out of the need of ${target(m.target)}`;
+      return `Fix ${quoted(m.at)}: ${fix}; until then ${entry} is left out of the need of ${target(m.target)}`;
     }
     case 'catalog-unreadable':
-      return `Fix \`${m.at}\` in the workload catalog ${m.catalogFile}: ${m.message}`;
+      return `Fix ${quoted(m.at)} in the workload catalog ${m.catalogFile}: ${m.message}`;
     case 'file-unreadable':
-      return `Fix \`${m.at}\`: ${m.message}`;
+      return `Fix ${quoted(m.at)}: ${m.message}`;
     default:
       return null;
   }
@@ -144,7 +145,7 @@ function missingItemWords(m: MissingItem, surface: Surface): MissingText {
       return {
         what: `workloads that run in ${target(m.target)}`,
         how:
-          `document them in ${m.catalogFile} with \`${m.target.kind}: ${m.target.name}\`${linkHintText(m.target, m.hints)}` +
+          `document them in ${m.catalogFile} with ${quoted(`${m.target.kind}: ${m.target.name}`)}${linkHintText(m.target, m.hints)}` +
           (m.emptyCatalog ? `; ${DRAFT}` : ''),
       };
     case 'schedulable-window':

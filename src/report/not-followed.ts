@@ -1,7 +1,8 @@
+import { quoted } from './escape.js';
 import type { MissingText, NotFollowed } from '../domain/index.js';
 
 const at = (n: NotFollowed) => (n.line === null ? n.file : `${n.file}:${n.line}`);
-const list = (items: readonly string[] | undefined) => (items ?? []).map((i) => `\`${i}\``).join(', ');
+const list = (items: readonly string[] | undefined) => (items ?? []).map((i) => `${quoted(i)}`).join(', ');
 
 /**
  * What the review lacks for one thing it could not follow, and what would let it follow it.
@@ -13,13 +14,16 @@ export function notFollowedEvidence(n: NotFollowed): MissingText {
       // `needs`, when set, is why the file is not read as it stands (a `.tf` file OpenTofu replaces by its `.tofu` twin).
       if (n.needs !== undefined)
         return { what: `a reading of ${n.file}`, how: `it is not followed: ${n.needs}; check its GPU capacity by hand` };
-      return { what: `a readable ${n.file}`, how: `fix the error reported at \`${at(n)}\`; until then its GPU capacity is not followed` };
+      return {
+        what: `a readable ${n.file}`,
+        how: `fix the error reported at ${quoted(at(n))}; until then its GPU capacity is not followed`,
+      };
     case 'count-unknown':
       // `needs`, when set, is what bounds the count, written by the reader that knows the format.
       if (n.needs !== undefined) return { what: `the GPU count of ${n.subject} (${at(n)})`, how: `it is not followed: ${n.needs}` };
       return {
         what: `the GPU count of ${n.subject} (${at(n)})`,
-        how: `it is not followed: give the value it reads a literal or a default in the repository (see the warning at \`${at(n)}\`)`,
+        how: `it is not followed: give the value it reads a literal or a default in the repository (see the warning at ${quoted(at(n))})`,
       };
     case 'count-unknown-before':
       return {
@@ -28,12 +32,12 @@ export function notFollowedEvidence(n: NotFollowed): MissingText {
       };
     case 'local-module':
       return {
-        what: `the pools of \`${n.needs ?? ''}\` as \`${n.subject}\` sizes them (${at(n)})`,
-        how: `the call passes ${list(n.inputs)} to a module of this repository that is not followed through the call: set these sizes in \`${n.needs ?? ''}\` itself, or check its pools' GPUs by hand`,
+        what: `the pools of ${quoted(n.needs ?? '')} as ${quoted(n.subject)} sizes them (${at(n)})`,
+        how: `the call passes ${list(n.inputs)} to a module of this repository that is not followed through the call: set these sizes in ${quoted(n.needs ?? '')} itself, or check its pools' GPUs by hand`,
       };
     case 'remote-module':
       return {
-        what: `the GPU capacity of \`${n.subject}\` (source \`${n.needs ?? ''}\`, ${at(n)})`,
+        what: `the GPU capacity of ${quoted(n.subject)} (source ${quoted(n.needs ?? '')}, ${at(n)})`,
         how: `this module is not followed and its inputs changed (${list(n.inputs)}): declare the GPU pools with resources or a module gpu-justify reads (terraform-google-modules/kubernetes-engine \`node_pools\`, terraform-aws-modules/eks node groups), or check them by hand`,
       };
     case 'tfvars-no-module':
@@ -66,7 +70,7 @@ export function notFollowedEvidence(n: NotFollowed): MissingText {
       // Set on a unit: what it includes (or its inputs expression) could not be resolved.
       if (n.needs !== undefined) {
         return {
-          what: `\`${n.subject}\` of ${n.file} (${n.needs})`,
+          what: `${quoted(n.subject)} of ${n.file} (${n.needs})`,
           how: `it could not be resolved from the repository, so the inputs and module source it hands this unit are not followed: use \`find_in_parent_folders()\` or a path in the repository, or check the unit's pools by hand`,
         };
       }
@@ -76,7 +80,7 @@ export function notFollowedEvidence(n: NotFollowed): MissingText {
       };
     case 'gitops-install':
       return {
-        what: `what ${n.subject} in ${n.file} installs (the chart \`${n.needs ?? ''}\`)`,
+        what: `what ${n.subject} in ${n.file} installs (the chart ${quoted(n.needs ?? '')})`,
         how: `its values are not followed into the chart (${list(n.inputs)}): keep the chart and its values in this repository (a chart folder the Application or HelmRelease points to, values in Git rather than a Secret), or check the GPU objects it renders by hand (\`helm template\`)`,
       };
     case 'gitops-variables':
@@ -88,7 +92,7 @@ export function notFollowedEvidence(n: NotFollowed): MissingText {
       const where = n.line === null ? `${n.file}, ${n.needs ?? 'before this change'}` : at(n);
       const more = n.inputs && n.inputs.length > 0 ? ` (and ${list(n.inputs)})` : '';
       return {
-        what: `what \`${n.subject}\` at \`${where}\` does to GPU capacity`,
+        what: `what ${quoted(n.subject)} at ${quoted(where)} does to GPU capacity`,
         how:
           `it names GPUs${more} in a form no reader of gpu-justify accounts for, so the file is not followed: if it declares capacity, ` +
           `declare it in a form the review reads (a Kueue ClusterQueue, a Karpenter NodePool, an eksctl, Cluster API or Terraform node pool: docs/change-kinds.md); ` +
@@ -98,7 +102,7 @@ export function notFollowedEvidence(n: NotFollowed): MissingText {
     case 'cli-command': {
       const from = n.inputs && n.inputs.length > 0 ? `; it reads ${list(n.inputs)}, set outside the files read with it` : '';
       return {
-        what: `the GPUs of what \`${n.subject}\` at \`${at(n)}\` makes or sizes`,
+        what: `the GPUs of what ${quoted(n.subject)} at ${quoted(at(n))} makes or sizes`,
         how:
           `the command changed and ${n.needs ?? 'its machines cannot be told'}${from}; a command is not counted, since what it sizes depends on what exists when it runs: ` +
           `declare the pool in a form the review reads (Terraform, Bicep, an eksctl ClusterConfig: docs/change-kinds.md), or check it by hand`,
@@ -112,13 +116,13 @@ export function notFollowedEvidence(n: NotFollowed): MissingText {
         };
       }
       return {
-        what: `the GPU pools of \`${n.needs}\` as ${n.file} sizes them`,
+        what: `the GPU pools of ${quoted(n.needs)} as ${n.file} sizes them`,
         how: `its changed values (${list(n.inputs)}) feed a template that names GPUs in a form no reader of gpu-justify counts: declare the pools in a form the review reads (Bicep, Terraform, an eksctl ClusterConfig: docs/change-kinds.md), or check them by hand`,
       };
     case 'gpu-reference':
       return {
-        what: `what \`${n.subject}\` (${at(n)}) does to GPU capacity`,
-        how: `it and \`${n.needs ?? ''}\` are tied (one takes its machines or a size from the other), and that names GPUs (${list(n.inputs)}) in a form no reader of gpu-justify accounts for, so the change is not followed: declare the GPU pool in a form the review reads (an EKS node group, a GKE node pool: docs/change-kinds.md), or check its GPUs by hand`,
+        what: `what ${quoted(n.subject)} (${at(n)}) does to GPU capacity`,
+        how: `it and ${quoted(n.needs ?? '')} are tied (one takes its machines or a size from the other), and that names GPUs (${list(n.inputs)}) in a form no reader of gpu-justify accounts for, so the change is not followed: declare the GPU pool in a form the review reads (an EKS node group, a GKE node pool: docs/change-kinds.md), or check its GPUs by hand`,
       };
     case 'program-config':
       return {

@@ -43,11 +43,12 @@ export interface RedisReplicas {
 
 /**
  * Registers the hooks: the file's Redis, and for each test a fake GitHub, a flushed Redis and
- * `count` replicas connected to it (none: the test starts its own). After each test the replicas
+ * `count` replicas connected to it (none: the test starts its own), their jobs' locks of
+ * `lockSeconds` (default LOCK_SECONDS). After each test the replicas
  * and the fake stop, and the fake must have seen no request it could not answer (unless
  * `allowFakeErrors`).
  */
-export function useRedisReplicas(options: { count: number; allowFakeErrors?: boolean }): RedisReplicas {
+export function useRedisReplicas(options: { count: number; allowFakeErrors?: boolean; lockSeconds?: number }): RedisReplicas {
   const h = { replicas: [] as Replica[] } as RedisReplicas;
   h.start = async (redisUrl = h.redis.url, lockSeconds = LOCK_SECONDS) => {
     const replica = await startReplica(h.fake, h.key, redisUrl, lockSeconds);
@@ -65,7 +66,7 @@ export function useRedisReplicas(options: { count: number; allowFakeErrors?: boo
     await flush(h.redis.url);
     h.key = newPrivateKey();
     h.replicas = [];
-    for (let i = 0; i < options.count; i++) await h.start();
+    for (let i = 0; i < options.count; i++) await h.start(undefined, options.lockSeconds);
     await Promise.all(h.replicas.map(connected));
   });
   afterEach(async () => {

@@ -156,3 +156,23 @@ export function yamlBombs(): HostileFile[] {
     },
   ];
 }
+
+/** Files a pull request adds together, each within every per-file limit; their number and size are the load. */
+export interface HostileFileSet {
+  name: string;
+  head: Record<string, string>;
+}
+
+/**
+ * `count` new queue files of `bytes` each, a queue padded by a comment: each passes the parsers'
+ * cheap check, so each would be read and parsed. 3,000 is what GitHub lists of a pull request;
+ * just under 512,000 bytes is what GraphQL serves whole, 250 to a query.
+ */
+export function manyQueueFiles(count: number, bytes: number): HostileFileSet {
+  const head: Record<string, string> = {};
+  for (let i = 0; i < count; i++) {
+    const queue = QUEUE(i + 1).replace('name: research', `name: q${i}`);
+    head[`clusters/many/q${i}.yaml`] = `${queue}# ${'x'.repeat(Math.max(0, bytes - Buffer.byteLength(queue) - 3))}\n`;
+  }
+  return { name: `${count.toLocaleString('en-US')} new queue files of ${Math.round(bytes / 1000)} kB`, head };
+}

@@ -7,6 +7,7 @@ import { ApiTreeReader } from './tree-reader.js';
 import type { GitHubClient, PullRequestTarget } from './client.js';
 import type { BlobAt, GraphqlBlobs } from './graphql-blobs.js';
 import { linkedPaths } from './linked-changes.js';
+import type { ReadBudget } from './read-budget.js';
 import {
   ancestors,
   baseLikelyRead,
@@ -17,6 +18,7 @@ import {
   MAX_FILE_PAGES,
   normalise,
   parsersMightHold,
+  REBUILT_BASE_MAX_CHARS,
   webHost,
 } from './listed-file.js';
 import type { ListedFile } from './listed-file.js';
@@ -78,6 +80,8 @@ export class ApiChangeSet implements ChangeSet {
     private readonly octokit: GitHubClient,
     private readonly target: PullRequestTarget,
     private readonly blobs: GraphqlBlobs | null = null,
+    /** Bytes of changed files the review reads at most (read-budget.ts); none: unbounded but per file. */
+    private readonly budget: ReadBudget | null = null,
   ) {
     this.repositories = [`${webHost(octokit)}/${target.base.owner}/${target.base.repo}`.toLowerCase()];
     // Listings are by commit, like the reads: a directory's files as they are at that side.
@@ -206,6 +210,7 @@ export class ApiChangeSet implements ChangeSet {
     const file = await this.#candidate(path);
     if (file === undefined) return this.#readBounded(this.headTree, path);
     if (await this.#binaryForTheFloor(this.headTree, path)) return null;
+    if (!(await this.#withinBudget(this.headTree, path))) return null;
     const read = await this.headTree.readWithin(path, MAX_FILE_CHARS);
     if ('text' in read) return read.text;
     // Documentation, lock files and binaries are never applied: over the limit, not read, as the CLI.
@@ -215,13 +220,30 @@ export class ApiChangeSet implements ChangeSet {
   }
 
   /**
+   * Charges a changed file's side to the review's read budget, by GitHub's size, before its text
+   * is downloaded (over GraphQL's whole size) or handed to the review. Past the budget, a file that
+   * may be applied is an UnreadablePathError naming the budget, on either side: a base side left
+   * out would read as absent, its capacity as removed. One never applied (documentation, lock
+   * files, binaries) is not read, as over the size limit. A file over the size limit is left to
+   * the size check, and costs nothing. False: not read.
+   */
+  async #withinBudget(tree: ApiTreeReader, path: string): Promise<boolean> {
+    if (this.budget === null) return true;
+    const entry = await tree.entry(path);
+    if (entry === null || entry.size > MAX_FILE_CHARS) return true;
+    if (this.budget.take(`${tree.label}:${path}`, entry.size)) return true;
+    if (!mayBeApplied(path)) return false;
+    throw new UnreadablePathError(path, this.budget.refusal(entry.size));
+  }
+
+  /**
    * A file no parser reads, which only the floor scans for GPU names, that GraphQL says is binary
    * (no text, though within the size GraphQL serves whole): it names no GPU, and is not downloaded.
    */
   async #binaryForTheFloor(tree: ApiTreeReader, path: string): Promise<boolean> {
     if (anyParserAccepts(path)) return false;
     const entry = await tree.entry(path);
-    return entry !== null && entry.text === null && entry.size <= GRAPHQL_WHOLE_BYTES;
+    return entry !== null && entry.text === null && entry.withheld !== true && entry.size <= GRAPHQL_WHOLE_BYTES;
   }
 
   #readBase(path: string): Promise<string | null> {
@@ -241,6 +263,7 @@ export class ApiChangeSet implements ChangeSet {
       const rebuilt = await this.#rebuiltBase(file);
       if (rebuilt !== undefined) return rebuilt;
     }
+    if (!(await this.#withinBudget(this.baseTree, path))) return null;
     // Detection reports nothing about the base side's size (it was there before the PR).
     const read = await this.baseTree.readWithin(path, MAX_FILE_CHARS);
     return 'text' in read ? read.text : null;
@@ -263,11 +286,15 @@ export class ApiChangeSet implements ChangeSet {
       if (head === null || head.text === null || head.sha !== file.sha) return undefined;
       headText = head.text;
     }
+    // Rebuilding and the cheap checks run on the App's thread, which serves every webhook and
+    // /ping: over a small size, the base is read as it is (in the review's budget) instead.
+    if ((headText?.length ?? 0) > REBUILT_BASE_MAX_CHARS) return undefined;
     let base: string | null = null;
     if (status !== 'added') {
       base = file.patch === null ? null : textBefore(headText ?? '', file.patch);
       if (base === null) return undefined;
     }
+    if ((base?.length ?? 0) > REBUILT_BASE_MAX_CHARS) return undefined;
     // The floor's scan makes do with the rebuilt base (the merge base's text): only a parser's
     // numbers need the base commit's own.
     if (parsersMightHold(path, headText) || parsersMightHold(path, base)) return undefined;

@@ -2,15 +2,18 @@ import { z } from 'zod';
 import { GitHubAnswerError } from './answers.js';
 import type { GitHubClient, Logger, RepoRef } from './client.js';
 import { describeFailure } from './errors.js';
+import { chunksByBytes, GRAPHQL_WHOLE_BYTES, MAX_ANSWER_BYTES, SIZE_FRAGMENT, sizeOf } from './graphql-sizes.js';
 
 /**
  * What GitHub's GraphQL API says of one path at one commit:
  * - `absent`: no such file (or no such repository);
  * - `file`: its blob, its size, and its text when GraphQL served it whole (null for a truncated
- *   or binary blob, whose bytes the REST blob API serves);
+ *   or binary blob, whose bytes the REST blob API serves); `withheld` when a prefetch left a text
+ *   blob's text out past its bytes (the REST blob API serves it, if it is read);
  * - `rest`: GraphQL cannot tell, or was not asked: the REST contents API answers instead.
  */
-export type BlobAnswer = { kind: 'absent' } | { kind: 'file'; sha: string; size: number; text: string | null } | { kind: 'rest' };
+export type BlobAnswer =
+  { kind: 'absent' } | { kind: 'file'; sha: string; size: number; text: string | null; withheld?: true } | { kind: 'rest' };
 
 /** One blob asked for: a path in a repository at a commit, or at its default branch when `ref` is null. */
 export interface BlobAt {
@@ -77,10 +80,13 @@ const directoryNode = z.union([treeNode, z.object({ __typename: z.enum(['Blob', 
 const repositoryNode = z.record(z.string(), z.unknown()).nullable();
 const answerShape = z.record(z.string(), repositoryNode);
 
-/** A blob asked for, or (`tree`) a directory's entries. */
+/** A blob asked for, or (`tree`) a directory's entries, or (`sizeOnly`) a blob's size and kind. */
 interface Asked extends BlobAt {
   tree?: boolean;
+  sizeOnly?: boolean;
 }
+
+type Settle = { resolve: (answer: BlobAnswer) => void; reject: (err: unknown) => void };
 
 type Pending =
   | (BlobAt & { tree?: false; resolve: (answer: BlobAnswer) => void; reject: (err: unknown) => void })
@@ -122,10 +128,15 @@ export class GraphqlBlobs {
   /** Queries sent, for the review's log. */
   queries = 0;
 
+  /** Text bytes the prefetches asked for so far, against `prefetchBytes`. */
+  #prefetchedBytes = 0;
+
   constructor(
     private readonly octokit: GitHubClient,
     /** Where the fall-back to REST is logged; the client's own log when absent. */
     private readonly log: Logger | null = null,
+    /** Text bytes all prefetches ask for at most (the review's read budget); the rest is read when asked. */
+    private readonly prefetchBytes = Number.POSITIVE_INFINITY,
   ) {
     this.#failed = (failedUntil.get(endpointOf(octokit)) ?? 0) > Date.now();
   }
@@ -180,10 +191,62 @@ export class GraphqlBlobs {
     for (const at of trees) this.#loadTree(at);
   }
 
-  /** Asks for blobs a review is about to read, so they share queries; their answers are kept. */
+  /**
+   * Asks for blobs a review is about to read, so they share queries; their answers are kept. More
+   * than fit in MAX_ANSWER_BYTES (or in what `prefetchBytes` has left) at GraphQL's whole size
+   * are sized first (see `#sized`).
+   */
   prefetch(blobs: Iterable<BlobAt>): void {
-    // A failure is reported to whoever reads the file, not here.
-    for (const at of blobs) this.load(at).catch(() => undefined);
+    const fresh = [...new Map([...blobs].map((at): [string, BlobAt] => [keyOf(at), at])).values()].filter(
+      (at) => !this.#answers.has(keyOf(at)),
+    );
+    // As many as cannot answer more than one query's bytes, nor more than the prefetches have left,
+    // are asked whole at once, counted at the most they could answer.
+    const worst = fresh.length * GRAPHQL_WHOLE_BYTES;
+    if (this.#failed || worst <= Math.min(MAX_ANSWER_BYTES, this.prefetchBytes - this.#prefetchedBytes)) {
+      this.#prefetchedBytes += this.#failed ? 0 : worst;
+      // A failure is reported to whoever reads the file, not here.
+      for (const at of fresh) this.load(at).catch(() => undefined);
+      return;
+    }
+    const pending = fresh.map((at): BlobAt & Settle => {
+      let settle: Settle = { resolve: () => undefined, reject: () => undefined };
+      const promise = new Promise<BlobAnswer>((resolve, reject) => (settle = { resolve, reject }));
+      promise.catch(() => undefined);
+      this.#answers.set(keyOf(at), promise);
+      return { ...at, ...settle };
+    });
+    for (let i = 0; i < pending.length; i += MAX_BLOBS_PER_QUERY) void this.#sized(pending.slice(i, i + MAX_BLOBS_PER_QUERY));
+  }
+
+  /**
+   * Blobs' sizes first, then their text in queries of at most MAX_ANSWER_BYTES each, while the
+   * prefetches' bytes stay within `prefetchBytes`. A text blob past them is answered with its size
+   * and no text (`withheld`), so nothing of it is downloaded unless it is read; one small enough
+   * to be a link is left to REST, which tells links apart.
+   */
+  async #sized(chunk: (BlobAt & Settle)[]): Promise<void> {
+    const answer = await this.#query(chunk.map((p) => ({ repo: p.repo, ref: p.ref, path: p.path, sizeOnly: true })));
+    if (answer === null) return chunk.forEach((p) => p.resolve({ kind: 'rest' }));
+    const texts: (BlobAt & Settle & { size: number })[] = [];
+    chunk.forEach((p, i) => {
+      try {
+        const [repoAlias, blobAlias] = answer.aliases[i] ?? ['', ''];
+        const node = aliasedNode(p.path, answer.data[repoAlias], blobAlias, z.unknown(), 'file');
+        const sized = node === null ? ({ kind: 'answered', answer: { kind: 'absent' } } as const) : sizeOf(node);
+        if (sized.kind === 'answered') return p.resolve(sized.answer);
+        const { sha, size, binary } = sized;
+        if (binary || size > GRAPHQL_WHOLE_BYTES) return p.resolve({ kind: 'file', sha, size, text: null });
+        if (this.#prefetchedBytes + size <= this.prefetchBytes) {
+          this.#prefetchedBytes += size;
+          return texts.push({ ...p, size });
+        }
+        p.resolve(size <= LINK_SHAPED_MAX ? { kind: 'rest' } : { kind: 'file', sha, size, text: null, withheld: true });
+      } catch (err) {
+        p.reject(err instanceof GitHubAnswerError ? err : new GitHubAnswerError(p.path, (err as Error).message));
+      }
+    });
+    for (const part of chunksByBytes(texts, MAX_BLOBS_PER_QUERY, MAX_ANSWER_BYTES)) void this.#send(part);
   }
 
   /**
@@ -221,7 +284,22 @@ export class GraphqlBlobs {
   }
 
   async #send(chunk: Pending[]): Promise<void> {
-    if (this.#failed) return chunk.forEach((p) => p.resolve({ kind: 'rest' }));
+    const answer = await this.#query(chunk);
+    if (answer === null) return chunk.forEach((p) => p.resolve({ kind: 'rest' }));
+    chunk.forEach((p, i) => {
+      const [repoAlias, blobAlias] = answer.aliases[i] ?? ['', ''];
+      try {
+        if (p.tree) p.resolve(treeOf(p.path, answer.data[repoAlias], blobAlias));
+        else p.resolve(answerOf(p.path, answer.data[repoAlias], blobAlias));
+      } catch (err) {
+        p.reject(err);
+      }
+    });
+  }
+
+  /** One query's answer by repository alias, with each asked object's aliases; null once GraphQL failed. */
+  async #query(chunk: readonly Asked[]): Promise<{ data: z.infer<typeof answerShape>; aliases: [string, string][] } | null> {
+    if (this.#failed) return null;
     const { query, variables, aliases } = blobQuery(chunk);
     let data: unknown;
     try {
@@ -231,26 +309,20 @@ export class GraphqlBlobs {
       const partial = missingRepositories(err);
       if (partial === null) {
         this.#fail(err);
-        return chunk.forEach((p) => p.resolve({ kind: 'rest' }));
+        return null;
       }
       data = partial;
     }
     const parsed = answerShape.safeParse(data);
     if (!parsed.success) {
       this.#fail(new Error('the GraphQL answer is not a map of repositories'));
-      return chunk.forEach((p) => p.resolve({ kind: 'rest' }));
+      return null;
     }
     chunk.forEach((p, i) => {
-      const [repoAlias, blobAlias] = aliases[i] ?? ['', ''];
-      const repository = parsed.data[repoAlias];
+      const repository = parsed.data[aliases[i]?.[0] ?? ''];
       if (repository !== undefined) this.#repositories.set(`${p.repo.owner}/${p.repo.repo}`.toLowerCase(), repository !== null);
-      try {
-        if (p.tree) p.resolve(treeOf(p.path, parsed.data[repoAlias], blobAlias));
-        else p.resolve(answerOf(p.path, parsed.data[repoAlias], blobAlias));
-      } catch (err) {
-        p.reject(err);
-      }
     });
+    return { data: parsed.data, aliases };
   }
 
   #fail(err: unknown): void {
@@ -289,7 +361,11 @@ export function blobQuery(chunk: readonly Asked[]): {
     }
     variables[`x${i}`] = `${at.ref ?? 'HEAD'}:${at.path}`;
     declared.push(`$x${i}: String!`);
-    const fragment = at.tree ? '... on Tree { entries { name type mode oid } }' : '... on Blob { oid byteSize isBinary isTruncated text }';
+    const fragment = at.tree
+      ? '... on Tree { entries { name type mode oid } }'
+      : at.sizeOnly
+        ? SIZE_FRAGMENT
+        : '... on Blob { oid byteSize isBinary isTruncated text }';
     repo.fields.push(`b${i}: object(expression: $x${i}) { __typename ${fragment} }`);
     aliases.push([repo.alias, `b${i}`]);
   });

@@ -5,6 +5,7 @@ export type { GitHubClient, Logger, PullRequestTarget, RepoRef } from './client.
 export { type CodeOwners, ownersOf, readCodeOwners } from './code-owners.js';
 export { describeFailure, GitHubApiError } from './errors.js';
 export { GraphqlBlobs } from './graphql-blobs.js';
+export { ReadBudget } from './read-budget.js';
 export { linksToChanged, type TreeLinks } from './linked-changes.js';
 export { loadPolicy, policyCandidates, policyTrees } from './policy-loader.js';
 export { type LoadedPull, loadPull, type PullRequestLike, targetFromPull } from './pull-target.js';

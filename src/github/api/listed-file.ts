@@ -23,8 +23,7 @@ export function hasNext(link: string | undefined): boolean {
   return link !== undefined && /rel="next"/.test(link);
 }
 
-/** GraphQL serves a blob's text whole up to this size; a smaller blob without text is binary. */
-export const GRAPHQL_WHOLE_BYTES = 512_000;
+export { GRAPHQL_WHOLE_BYTES } from './graphql-sizes.js';
 
 /** Files per page of the pull request's file list, GitHub's most. */
 export const FILES_PER_PAGE = 100;
@@ -34,12 +33,20 @@ export const MAX_COMPARED_FILES = 300;
 export const MAX_FILE_PAGES = MAX_LISTED_FILES / FILES_PER_PAGE;
 
 /**
+ * Characters of a side up to which its base is rebuilt from the diff on the App's thread: the
+ * parsers' cheap checks take ~20 ms on 500 KB of hostile text, 3,000 files of which would hold
+ * the thread for a minute; 64 KB keep each under 3 ms and cover usual manifests.
+ */
+export const REBUILT_BASE_MAX_CHARS = 64 * 1024;
+
+/**
  * Whether the base side will be read, not rebuilt, as far as the listing shows: its diff is
  * missing or is not a plain edit, or the diff's own lines pass a parser's cheap check (the
  * declarations it touches). A guess for prefetching only: what is read is decided as always.
  */
 export function baseLikelyRead(file: ListedFile): boolean {
   if (file.patch === null || (file.status !== 'modified' && file.status !== 'removed')) return true;
+  if (file.patch.length > REBUILT_BASE_MAX_CHARS) return true;
   return parsersMightHold(file.filename, file.patch);
 }
 

@@ -21,6 +21,8 @@ export interface FileEntry {
   size: number;
   /** Null when GitHub left it out (over 1 MB): the blob API serves it. */
   text: string | null;
+  /** A text blob whose text a prefetch left out past its bytes: not binary; the blob API serves it. */
+  withheld?: true;
 }
 
 /**
@@ -146,7 +148,8 @@ export class ApiTreeReader implements TreeReader {
     if (hops === 0 && this.blobs) {
       const answer = await this.blobs.load({ repo: this.repo, ref: this.ref, path });
       if (answer.kind === 'absent') return null;
-      if (answer.kind === 'file') return { sha: answer.sha, size: answer.size, text: answer.text };
+      if (answer.kind === 'file')
+        return { sha: answer.sha, size: answer.size, text: answer.text, ...(answer.withheld ? { withheld: true as const } : {}) };
     }
     if (hops === 0 && (await this.#knownAbsent(path))) return null;
     let data: unknown;
