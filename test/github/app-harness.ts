@@ -1,9 +1,11 @@
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { createGpuJustifyApp } from '../../src/github/app/app.js';
+import { COMMENT_MARKER } from '../../src/report/comment.js';
 import { AppServer, WEBHOOK_SECRET } from '../helpers/app-server.js';
 import type { AppServerOptions } from '../helpers/app-server.js';
+import { eventually } from '../helpers/eventually.js';
 import { FakeGitHub } from '../helpers/fake-github.js';
-import type { PullRequestState } from '../helpers/fake-repo.js';
+import type { FakeRepo, PullRequestState } from '../helpers/fake-repo.js';
 import { EXAMPLE_REPO, issueCommentPayload, pullRequestPayload } from '../helpers/payloads.js';
 import type { IssueCommentPayloadOptions, PullRequestPayloadOptions } from '../helpers/payloads.js';
 import { CATALOG, QUEUE_FILE, README, clusterQueue } from './scenarios.js';
@@ -93,4 +95,27 @@ export function writes(fake: FakeGitHub): string[] {
   return fake.requests
     .filter((r) => r.method !== 'GET' && r.path !== '/graphql' && !r.path.endsWith('/access_tokens'))
     .map((r) => `${r.method} ${r.path}`);
+}
+
+/** The body of the App's sticky comment on the PR, or '' before it is written. */
+export function stickyBody(repo: FakeRepo): string {
+  return repo.comments.find((c) => c.body.includes(COMMENT_MARKER))?.body ?? '';
+}
+
+/**
+ * Opens the PR, waits for the review to fail the check, then delivers the override comment and
+ * waits for the grant: the start every grant scenario shares. The comment is built once the check
+ * failed, as a person writes it: its time must follow the review it answers, or it grants nothing.
+ */
+export async function failThenOverride(h: Harness, repo: FakeRepo, override: () => Record<string, unknown>): Promise<void> {
+  await h.app.deliver('pull_request', prEvent());
+  await eventually(() => repo.checkRuns.at(-1)?.conclusion === 'failure' && stickyBody(repo).includes(`blob/${HEAD_SHA}`), {
+    what: 'the review failing the check',
+    state: () => repo.checkRuns,
+  });
+  await h.app.deliver('issue_comment', override());
+  await eventually(() => repo.checkRuns.at(-1)?.conclusion === 'success' && stickyBody(repo).includes('gpu-justify:override'), {
+    what: 'the override granted',
+    state: () => repo.checkRuns,
+  });
 }

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { COMMENT_MARKER } from '../../src/report/comment.js';
 import { FakeRepo } from '../helpers/fake-repo.js';
 import { eventually } from '../helpers/eventually.js';
-import { HEAD_SHA, NEWER_SHA, commentEvent, prEvent, pullRequest, useApp } from './app-harness.js';
+import { NEWER_SHA, commentEvent, failThenOverride, prEvent, pullRequest, stickyBody, useApp } from './app-harness.js';
 import { QUEUE_FILE } from './scenarios.js';
 
 /**
@@ -19,7 +18,6 @@ const h = useApp();
 const OVERRIDE = '/gpu-justify override the quarterly eval needs it';
 const POLICY = 'mode: enforce\noverrides:\n  minPermission: admin\n';
 const MEMBER_FILE = 'clusters/prod/lender-queue.yaml';
-const ours = (repo: FakeRepo) => repo.comments.find((c) => c.body.includes(COMMENT_MARKER))?.body ?? '';
 
 interface Queue {
   name: string;
@@ -198,16 +196,7 @@ async function granted(v: Variant, team: string): Promise<FakeRepo> {
   if (v.granted !== undefined) pr.headFiles[MEMBER_FILE] = v.granted;
   const repo = new FakeRepo(h.fake, pr).serve();
   repo.roles['maintainer'] = 'admin';
-  await h.app.deliver('pull_request', prEvent());
-  await eventually(() => repo.checkRuns.at(-1)?.conclusion === 'failure' && ours(repo).includes(`blob/${HEAD_SHA}`), {
-    what: 'the review failing the check',
-    state: () => repo.checkRuns,
-  });
-  await h.app.deliver('issue_comment', commentEvent(OVERRIDE, { login: 'maintainer', commentId: 901 }));
-  await eventually(() => repo.checkRuns.at(-1)?.conclusion === 'success' && ours(repo).includes('gpu-justify:override'), {
-    what: 'the override granted',
-    state: () => repo.checkRuns,
-  });
+  await failThenOverride(h, repo, () => commentEvent(OVERRIDE, { login: 'maintainer', commentId: 901 }));
   return repo;
 }
 
@@ -225,7 +214,7 @@ describe('a grant covers the other queues of a changed queue’s cohort', () => 
       const run = repo.checkRuns.filter((r) => r.head_sha === NEWER_SHA).at(-1);
       if (v.names === undefined) {
         expect(run?.conclusion).toBe('success');
-        expect(ours(repo)).toContain('gpu-justify:override');
+        expect(stickyBody(repo)).toContain('gpu-justify:override');
         return;
       }
       expect(run?.conclusion).toBe('failure');

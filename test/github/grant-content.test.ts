@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_FILE_CHARS } from '../../src/domain/limits.js';
-import { COMMENT_MARKER } from '../../src/report/comment.js';
 import { FakeRepo } from '../helpers/fake-repo.js';
 import { eventually } from '../helpers/eventually.js';
-import { HEAD_SHA, NEWER_SHA, commentEvent, prEvent, pullRequest, useApp } from './app-harness.js';
+import { NEWER_SHA, commentEvent, failThenOverride, prEvent, pullRequest, stickyBody, useApp } from './app-harness.js';
 
 /**
  * A grant covers a file the review could not follow as the approver saw it: its content, not only
@@ -74,27 +73,18 @@ function padTo(bytes: number, text: string): string {
   return `${text}# ${'x'.repeat(bytes - Buffer.byteLength(text) - 3)}\n`;
 }
 
-const ours = (repo: FakeRepo) => repo.comments.find((c) => c.body.includes(COMMENT_MARKER))?.body ?? '';
-
 async function grantedThenPushed(v: Variant, after: number): Promise<FakeRepo> {
   const base = pullRequest({}, POLICY);
   const pr = pullRequest({ headFiles: { ...base.headFiles, [v.file]: v.text(4) } }, POLICY);
   const repo = new FakeRepo(h.fake, pr).serve();
   repo.roles['maintainer'] = 'maintain';
-  await h.app.deliver('pull_request', prEvent());
-  await eventually(() => repo.checkRuns.at(-1)?.conclusion === 'failure' && ours(repo).includes(`blob/${HEAD_SHA}`), {
-    what: 'the review failing the check',
-    state: () => repo.checkRuns,
-  });
-  await h.app.deliver('issue_comment', commentEvent(OVERRIDE, { login: 'maintainer', commentId: 901 }));
-  await eventually(() => repo.checkRuns.at(-1)?.conclusion === 'success' && ours(repo).includes('gpu-justify:override'), {
-    what: 'the override granted',
-    state: () => repo.checkRuns,
-  });
+  await failThenOverride(h, repo, () => commentEvent(OVERRIDE, { login: 'maintainer', commentId: 901 }));
   repo.push(NEWER_SHA, { ...pr.headFiles, [v.file]: v.text(after), 'README.md': '# infra, edited\n' });
   await h.app.deliver('pull_request', prEvent({ action: 'synchronize', headSha: NEWER_SHA }));
   await eventually(
-    () => repo.checkRuns.filter((r) => r.head_sha === NEWER_SHA).at(-1)?.status === 'completed' && ours(repo).includes(`blob/${NEWER_SHA}`),
+    () =>
+      repo.checkRuns.filter((r) => r.head_sha === NEWER_SHA).at(-1)?.status === 'completed' &&
+      stickyBody(repo).includes(`blob/${NEWER_SHA}`),
     { what: 'the review of the push', state: () => repo.checkRuns },
   );
   return repo;
@@ -107,13 +97,13 @@ describe('after an override, an edit to a file not followed lapses it', () => {
     expect(run?.conclusion).toBe('failure');
     expect(run?.output.title).toMatch(/^Override lapsed: /);
     expect(run?.output.summary).toContain(`\`${v.file}\``);
-    expect(ours(repo)).not.toContain('gpu-justify:override');
+    expect(stickyBody(repo)).not.toContain('gpu-justify:override');
   });
 
   it.each([variants[0], variants.at(-1)] as Variant[])('a push leaving the file as it was keeps it: $name', async (v) => {
     const repo = await grantedThenPushed(v, 4);
     const run = repo.checkRuns.filter((r) => r.head_sha === NEWER_SHA).at(-1);
     expect(run?.conclusion).toBe('success');
-    expect(ours(repo)).toContain('gpu-justify:override');
+    expect(stickyBody(repo)).toContain('gpu-justify:override');
   });
 });

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { COMMENT_MARKER } from '../../src/report/comment.js';
 import { FakeRepo } from '../helpers/fake-repo.js';
 import { eventually } from '../helpers/eventually.js';
-import { HEAD_SHA, NEWER_SHA, commentEvent, prEvent, pullRequest, useApp } from './app-harness.js';
+import { HEAD_SHA, NEWER_SHA, commentEvent, failThenOverride, prEvent, pullRequest, stickyBody, useApp } from './app-harness.js';
 import { QUEUE_FILE, clusterQueue } from './scenarios.js';
 
 /**
@@ -17,21 +16,11 @@ const h = useApp();
 const OVERRIDE = '/gpu-justify override the quarterly eval needs it';
 const POLICY = 'mode: enforce\noverrides:\n  minPermission: admin\n';
 const THIRD_SHA = 'e'.repeat(40);
-const ours = (repo: FakeRepo) => repo.comments.find((c) => c.body.includes(COMMENT_MARKER))?.body ?? '';
 
 async function granted(): Promise<FakeRepo> {
   const repo = new FakeRepo(h.fake, pullRequest({}, POLICY)).serve();
   repo.roles['maintainer'] = 'admin';
-  await h.app.deliver('pull_request', prEvent());
-  await eventually(() => repo.checkRuns.at(-1)?.conclusion === 'failure' && ours(repo).includes(`blob/${HEAD_SHA}`), {
-    what: 'the review failing the check',
-    state: () => repo.checkRuns,
-  });
-  await h.app.deliver('issue_comment', commentEvent(OVERRIDE, { login: 'maintainer', commentId: 921 }));
-  await eventually(() => repo.checkRuns.at(-1)?.conclusion === 'success' && ours(repo).includes('gpu-justify:override'), {
-    what: 'the override granted',
-    state: () => repo.checkRuns,
-  });
+  await failThenOverride(h, repo, () => commentEvent(OVERRIDE, { login: 'maintainer', commentId: 921 }));
   return repo;
 }
 
@@ -55,7 +44,7 @@ describe('after an override, pushes that come back to it', () => {
     const grantedFiles = { ...repo.pr.headFiles };
     const grown = await pushed(repo, NEWER_SHA, { ...grantedFiles, [QUEUE_FILE]: clusterQueue(20) }, repo.checkRuns.length);
     expect(grown?.conclusion).toBe('failure');
-    expect(ours(repo)).not.toContain('gpu-justify:override');
+    expect(stickyBody(repo)).not.toContain('gpu-justify:override');
 
     const runsBefore = repo.checkRuns.length;
     const back = await pushed(repo, HEAD_SHA, grantedFiles, runsBefore);
@@ -64,7 +53,7 @@ describe('after an override, pushes that come back to it', () => {
     expect(back?.status).toBe('completed');
     // The grant lapsed at the push that grew the queue; coming back does not restore it unasked.
     expect(back?.conclusion).toBe('failure');
-    await eventually(() => ours(repo).includes(`blob/${HEAD_SHA}`), { what: 'the comment about the commit back' });
+    await eventually(() => stickyBody(repo).includes(`blob/${HEAD_SHA}`), { what: 'the comment about the commit back' });
   });
 
   it('the queue file grown past the size limit, same queue, lapses it', async () => {
@@ -72,7 +61,7 @@ describe('after an override, pushes that come back to it', () => {
     const padded = `${clusterQueue(12)}# ${'x'.repeat(1024 * 1024 + 16)}\n`;
     const run = await pushed(repo, NEWER_SHA, { ...repo.pr.headFiles, [QUEUE_FILE]: padded }, repo.checkRuns.length);
     expect(run?.conclusion).toBe('failure');
-    expect(ours(repo)).not.toContain('gpu-justify:override');
+    expect(stickyBody(repo)).not.toContain('gpu-justify:override');
   });
 
   it('the queue file renamed with the same content lapses it: a change at a file the approver did not see', async () => {
@@ -83,7 +72,7 @@ describe('after an override, pushes that come back to it', () => {
     const run = await pushed(repo, NEWER_SHA, { ...rest, [renamed]: queue ?? '' }, repo.checkRuns.length);
     expect(run?.conclusion).toBe('failure');
     expect(run?.output.title).toMatch(/^Override lapsed/);
-    expect(ours(repo)).not.toContain('gpu-justify:override');
+    expect(stickyBody(repo)).not.toContain('gpu-justify:override');
   });
 
   it('a third push keeping the granted state after a lapse grants nothing by itself', async () => {
@@ -92,6 +81,6 @@ describe('after an override, pushes that come back to it', () => {
     await pushed(repo, NEWER_SHA, { ...grantedFiles, [QUEUE_FILE]: clusterQueue(20) }, repo.checkRuns.length);
     const run = await pushed(repo, THIRD_SHA, { ...grantedFiles, 'README.md': '# infra, edited\n' }, repo.checkRuns.length);
     expect(run?.conclusion).toBe('failure');
-    expect(ours(repo)).not.toContain('gpu-justify:override');
+    expect(stickyBody(repo)).not.toContain('gpu-justify:override');
   });
 });

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { COMMENT_MARKER } from '../../src/report/comment.js';
 import { FakeRepo } from '../helpers/fake-repo.js';
 import { EXAMPLE_REPO } from '../helpers/payloads.js';
-import { HEAD_SHA, NEWER_SHA, POLICY_FILE, commentEvent, prEvent, pullRequest, useApp } from './app-harness.js';
+import { NEWER_SHA, POLICY_FILE, commentEvent, failThenOverride, prEvent, pullRequest, stickyBody, useApp } from './app-harness.js';
 import { eventually } from '../helpers/eventually.js';
 import { CATALOG, QUEUE_FILE, clusterQueue } from './scenarios.js';
 
@@ -197,24 +196,13 @@ for (let i = 0; i < 3; i++) {
   );
 }
 
-const ours = (repo: FakeRepo) => repo.comments.find((c) => c.body.includes(COMMENT_MARKER))?.body ?? '';
-
 /** A PR raising research from 6 to 12 under an inherited enforce policy, overridden by a maintainer. */
 async function granted(): Promise<Setup & { headFiles: Record<string, string> }> {
   const pr = pullRequest({}, '_extends: policies\n');
   const repo = new FakeRepo(h.fake, pr).serve();
   repo.addTree(SHARED, 'HEAD', { [POLICY_FILE]: SHARED_POLICY });
   repo.roles['maintainer'] = 'maintain';
-  await h.app.deliver('pull_request', prEvent());
-  await eventually(() => repo.checkRuns.at(-1)?.conclusion === 'failure' && ours(repo).includes(`blob/${HEAD_SHA}`), {
-    what: 'the review failing the check',
-    state: () => repo.checkRuns,
-  });
-  await h.app.deliver('issue_comment', commentEvent(OVERRIDE, { login: 'maintainer', commentId: 901 }));
-  await eventually(() => repo.checkRuns.at(-1)?.conclusion === 'success' && ours(repo).includes('gpu-justify:override'), {
-    what: 'the override granted',
-    state: () => repo.checkRuns,
-  });
+  await failThenOverride(h, repo, () => commentEvent(OVERRIDE, { login: 'maintainer', commentId: 901 }));
   const moveBase = (files: Record<string, string>): void => {
     repo.pr.baseSha = OTHER_BASE;
     repo.pr.baseFiles = { ...repo.pr.baseFiles, ...files };
@@ -232,7 +220,9 @@ async function pushed(mutation: Mutation): Promise<FakeRepo> {
   await h.app.deliver('pull_request', prEvent({ action: 'synchronize', headSha: NEWER_SHA, baseSha: setup.repo.pr.baseSha }));
   const { repo } = setup;
   await eventually(
-    () => repo.checkRuns.filter((r) => r.head_sha === NEWER_SHA).at(-1)?.status === 'completed' && ours(repo).includes(`blob/${NEWER_SHA}`),
+    () =>
+      repo.checkRuns.filter((r) => r.head_sha === NEWER_SHA).at(-1)?.status === 'completed' &&
+      stickyBody(repo).includes(`blob/${NEWER_SHA}`),
     { what: 'the review of the push', state: () => repo.checkRuns },
   );
   return repo;
@@ -250,7 +240,7 @@ describe('after an override, a push that may grow capacity lapses it', () => {
       '**The override by @maintainer for head `cccccccccccc` lapsed**: this review holds what it was not granted for',
     );
     expect(summary).toMatch(mutation.names ?? /./);
-    const comment = ours(repo);
+    const comment = stickyBody(repo);
     expect(comment).not.toContain('gpu-justify:override');
     expect(comment).toContain('> [!WARNING]');
     expect(comment).toMatch(mutation.names ?? /./);
@@ -264,7 +254,7 @@ describe('after an override, a push that cannot grow capacity keeps it', () => {
     const run = repo.checkRuns.filter((r) => r.head_sha === NEWER_SHA).at(-1);
     expect(run?.conclusion).toBe('success');
     expect(run?.output.title).toMatch(/^Overridden by @maintainer: /);
-    expect(ours(repo)).toContain('gpu-justify:override');
-    expect(ours(repo)).not.toContain('lapsed');
+    expect(stickyBody(repo)).toContain('gpu-justify:override');
+    expect(stickyBody(repo)).not.toContain('lapsed');
   });
 });

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { COMMENT_MARKER } from '../../src/report/comment.js';
 import { FakeRepo } from '../helpers/fake-repo.js';
 import type { FakeSpecial } from '../helpers/fake-repo-trees.js';
 import { eventually } from '../helpers/eventually.js';
-import { HEAD_SHA, NEWER_SHA, commentEvent, prEvent, pullRequest, useApp } from './app-harness.js';
+import { NEWER_SHA, commentEvent, failThenOverride, prEvent, pullRequest, stickyBody, useApp } from './app-harness.js';
 import { QUEUE_FILE, clusterQueue } from './scenarios.js';
 
 /**
@@ -17,22 +16,12 @@ import { QUEUE_FILE, clusterQueue } from './scenarios.js';
 const h = useApp();
 const OVERRIDE = '/gpu-justify override the quarterly eval needs it';
 const POLICY = 'mode: enforce\noverrides:\n  minPermission: admin\n  teams: [gpu-admins]\n';
-const ours = (repo: FakeRepo) => repo.comments.find((c) => c.body.includes(COMMENT_MARKER))?.body ?? '';
 
 async function granted(grantor = 'maintainer'): Promise<FakeRepo> {
   const pr = pullRequest({}, POLICY);
   const repo = new FakeRepo(h.fake, pr).serve();
   repo.teams['gpu-admins'] = [grantor];
-  await h.app.deliver('pull_request', prEvent());
-  await eventually(() => repo.checkRuns.at(-1)?.conclusion === 'failure' && ours(repo).includes(`blob/${HEAD_SHA}`), {
-    what: 'the review failing the check',
-    state: () => repo.checkRuns,
-  });
-  await h.app.deliver('issue_comment', commentEvent(OVERRIDE, { login: grantor, commentId: 901 }));
-  await eventually(() => repo.checkRuns.at(-1)?.conclusion === 'success' && ours(repo).includes('gpu-justify:override'), {
-    what: 'the override granted',
-    state: () => repo.checkRuns,
-  });
+  await failThenOverride(h, repo, () => commentEvent(OVERRIDE, { login: grantor, commentId: 901 }));
   return repo;
 }
 
@@ -91,7 +80,7 @@ describe('after an override, a push the review cannot read lapses it', () => {
     const repo = await granted();
     const run = await pushed(repo, s.files(repo), s.special);
     expect(run?.conclusion).toBe('failure');
-    expect(ours(repo)).not.toContain('gpu-justify:override');
+    expect(stickyBody(repo)).not.toContain('gpu-justify:override');
   });
 
   it('a grantor no longer on the team the policy names holds it no more', async () => {
@@ -99,6 +88,6 @@ describe('after an override, a push the review cannot read lapses it', () => {
     repo.teams['gpu-admins'] = [];
     const run = await pushed(repo, headWithout(repo, 'x'));
     expect(run?.conclusion).toBe('failure');
-    expect(ours(repo)).not.toContain('gpu-justify:override');
+    expect(stickyBody(repo)).not.toContain('gpu-justify:override');
   });
 });

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { COMMENT_MARKER } from '../../src/report/comment.js';
 import { FakeRepo } from '../helpers/fake-repo.js';
 import { eventually } from '../helpers/eventually.js';
-import { HEAD_SHA, NEWER_SHA, commentEvent, prEvent, pullRequest, useApp } from './app-harness.js';
+import { NEWER_SHA, commentEvent, failThenOverride, prEvent, pullRequest, stickyBody, useApp } from './app-harness.js';
 import { QUEUE_FILE } from './scenarios.js';
 
 /**
@@ -16,7 +15,6 @@ import { QUEUE_FILE } from './scenarios.js';
 const h = useApp();
 const OVERRIDE = '/gpu-justify override the quarterly eval needs it';
 const POLICY = 'mode: enforce\noverrides:\n  minPermission: admin\n';
-const ours = (repo: FakeRepo) => repo.comments.find((c) => c.body.includes(COMMENT_MARKER))?.body ?? '';
 
 interface Terms {
   cohort?: string;
@@ -205,16 +203,7 @@ async function granted(v: Variant): Promise<FakeRepo> {
   pr.headFiles[file] = v.granted;
   const repo = new FakeRepo(h.fake, pr).serve();
   repo.roles['maintainer'] = 'admin';
-  await h.app.deliver('pull_request', prEvent());
-  await eventually(() => repo.checkRuns.at(-1)?.conclusion === 'failure' && ours(repo).includes(`blob/${HEAD_SHA}`), {
-    what: 'the review failing the check',
-    state: () => repo.checkRuns,
-  });
-  await h.app.deliver('issue_comment', commentEvent(OVERRIDE, { login: 'maintainer', commentId: 901 }));
-  await eventually(() => repo.checkRuns.at(-1)?.conclusion === 'success' && ours(repo).includes('gpu-justify:override'), {
-    what: 'the override granted',
-    state: () => repo.checkRuns,
-  });
+  await failThenOverride(h, repo, () => commentEvent(OVERRIDE, { login: 'maintainer', commentId: 901 }));
   return repo;
 }
 
@@ -232,7 +221,7 @@ describe('a grant covers the cohort, limits and sharing the approver saw', () =>
       const run = repo.checkRuns.filter((r) => r.head_sha === NEWER_SHA).at(-1);
       if (v.names === undefined) {
         expect(run?.conclusion).toBe('success');
-        expect(ours(repo)).toContain('gpu-justify:override');
+        expect(stickyBody(repo)).toContain('gpu-justify:override');
         return;
       }
       expect(run?.conclusion).toBe('failure');

@@ -46,8 +46,10 @@ describe('loadPolicy', () => {
     serve({});
 
     expect(await load()).toEqual({ policy: DEFAULT_POLICY, diagnostics: [], file: null });
-    // Probot's convention: the organisation's .github repository is asked, on its default branch.
-    expect(fake.calls('GET', `/repos/acme/.github/contents/${POLICY}`)[0]?.query.get('ref')).toBeNull();
+    // Probot's convention: the organisation's .github repository is asked, on its default branch,
+    // resolved to one commit first; GitHub's 404 there says it is not to be seen.
+    expect(fake.calls('GET', '/repos/acme/.github/commits/HEAD')).toHaveLength(1);
+    expect(fake.calls('GET', `/repos/acme/.github/contents/${POLICY}`)).toEqual([]);
   });
 
   it('reads the repository file at the base commit', async () => {

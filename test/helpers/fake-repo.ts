@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FakeGitHub, FakeRequest, FakeResponse } from './fake-github.js';
 import { createCheckRun, listCheckRuns, updateCheckRun } from './fake-repo-checks.js';
 import { customMediaType } from './fake-media-types.js';
@@ -6,7 +7,7 @@ import { changedFiles, PATCH_LIMIT } from './fake-repo-files.js';
 import type { Sides } from './fake-repo-files.js';
 import { createReview, createReviewComment, deleteReviewComment } from './fake-repo-reviews.js';
 import type { ReviewContext } from './fake-repo-reviews.js';
-import { gitBlobSha, setSpecial, treeAnswer } from './fake-repo-trees.js';
+import { gitBlobSha, setSpecial, specialOf, treeAnswer } from './fake-repo-trees.js';
 import type { FakeSpecial } from './fake-repo-trees.js';
 import { graphqlAnswer } from './fake-graphql.js';
 
@@ -112,6 +113,7 @@ export class FakeRepo {
       .on('GET', '/repos/:owner/:repo/contents/*path', (req) => this.#contents(req))
       .on('GET', '/repos/:owner/:repo/git/blobs/:sha', (req) => this.#blob(req))
       .on('GET', '/repos/:owner/:repo/git/trees/:sha', (req) => this.#tree(req))
+      .on('GET', '/repos/:owner/:repo/commits/:ref', (req) => this.#commit(req))
       .on('POST', '/graphql', (req) => this.#graphql(req))
       .on('GET', `${prefix}/pulls/${number}/files`, (req) => this.#page(req, this.#changedFiles().slice(0, this.listedFilesLimit)))
       .on('GET', `${prefix}/compare/*basehead`, (req) => this.#compare(req))
@@ -170,6 +172,29 @@ export class FakeRepo {
     const { owner = '', repo = '' } = req.params;
     if (![...this.#trees.keys()].some((key) => key.startsWith(treeKey({ owner, repo }, '')))) return notFound();
     return { body: { id: 1, name: repo, full_name: `${owner}/${repo}`, owner: { login: owner }, private: true, default_branch: 'main' } };
+  }
+
+  /**
+   * A commit by id, or `HEAD` (the default branch) resolved to one: the default branch's id is
+   * derived from its files when asked, and its files kept under it, so a read at that id still
+   * sees them after the branch moves (`addTree(repo, 'HEAD', …)` again is a push to it).
+   */
+  #commit(req: FakeRequest): FakeResponse {
+    const { owner = '', repo = '', ref = '' } = req.params;
+    const files = this.#trees.get(treeKey({ owner, repo }, ref));
+    if (files === undefined)
+      return this.#repository(req).status === 404 ? notFound() : { status: 422, body: { message: `No commit found for SHA: ${ref}` } };
+    const sha =
+      ref === 'HEAD'
+        ? createHash('sha1')
+            .update(`${owner}/${repo}\0${JSON.stringify([files, specialOf(files)])}`)
+            .digest('hex')
+        : ref;
+    // The same file set, not a copy: its links and submodules are known by the object.
+    this.#trees.set(treeKey({ owner, repo }, sha), files);
+    if (customMediaType(req.headers.accept) === 'sha')
+      return { raw: Buffer.from(sha), headers: { 'content-type': 'application/vnd.github.sha; charset=utf-8' } };
+    return { body: { sha, commit: { message: 'a commit' } } };
   }
 
   #graphql(req: FakeRequest): FakeResponse {

@@ -6,7 +6,8 @@ import type { LoadedPolicy } from '../../review/index.js';
 import { policyFromObject } from '../../workloads/index.js';
 import { loadYaml } from '../../workloads/index.js';
 import { statusOf } from './tree-reader.js';
-import { defaultBranchReader } from './side-probes.js';
+import { sideReader } from './side-probes.js';
+import { DefaultHeads } from './default-heads.js';
 import type { PolicySide } from './side-probes.js';
 import type { GitHubClient, RepoRef } from './client.js';
 import { describeFailure } from './errors.js';
@@ -55,7 +56,7 @@ export async function loadPolicy(
   base: PolicySide,
   blobs: GraphqlBlobs | null = null,
 ): Promise<LoadedPolicy> {
-  const remote: Remote = { octokit, blobs };
+  const remote: Remote = { octokit, blobs, heads: new DefaultHeads(octokit, blobs) };
   const found = await readLocalPolicy(base);
   if (found.kind === 'unread') return found.loaded;
   const local: PolicyFile | null = found.kind === 'file' ? { label: found.path, repo, path: found.path, text: found.text } : null;
@@ -80,20 +81,25 @@ export async function loadPolicy(
   return { policy, diagnostics, file: first.label, ...(unread.length > 0 ? { unread } : {}) };
 }
 
-/** How files outside the pull request's repository are read. */
+/** How files outside the pull request's repository are read: each repository through one commit. */
 interface Remote {
   octokit: GitHubClient;
   blobs: GraphqlBlobs | null;
+  heads: DefaultHeads;
 }
 
 /**
- * The policy files a review may read, at the base commit and in the organisation's repository:
- * asked for ahead of `loadPolicy`, they share one GraphQL query with whatever else is asked then.
+ * The policy files a review may read at the base commit: asked for ahead of `loadPolicy`, they
+ * share one GraphQL query with whatever else is asked then. Of the organisation's `.github`, one
+ * path at its default branch rides along only for what the answer says of the repository (GitHub
+ * answers null for one it does not show, its 404): a repository without a policy of its own then
+ * learns that without a request. Its files themselves are read through the commit its default
+ * branch resolves to, known only later (see `readRemote`).
  */
 export function policyCandidates(repo: RepoRef, baseSha: string): BlobAt[] {
   const local = POLICY_PATHS.map((path) => ({ repo, ref: baseSha, path }));
   const org = orgConfigRepo(repo);
-  return org === null ? local : [...local, ...POLICY_PATHS.map((path) => ({ repo: org, ref: null, path }))];
+  return org === null ? local : [...local, { repo: org, ref: null, path: POLICY_PATHS[0] }];
 }
 
 /**
@@ -103,9 +109,7 @@ export function policyCandidates(repo: RepoRef, baseSha: string): BlobAt[] {
  */
 export function policyTrees(repo: RepoRef, baseSha: string): BlobAt[] {
   const dirs = [...new Set(['', ...POLICY_PATHS.map((p) => p.slice(0, Math.max(0, p.lastIndexOf('/'))))])];
-  const org = orgConfigRepo(repo);
-  const local = dirs.map((path) => ({ repo, ref: baseSha, path }));
-  return org === null ? local : [...local, ...dirs.map((path) => ({ repo: org, ref: null, path }))];
+  return dirs.map((path) => ({ repo, ref: baseSha, path }));
 }
 
 function orgConfigRepo(repo: RepoRef): RepoRef | null {
@@ -169,30 +173,23 @@ type RemoteRead =
   | { kind: 'failed'; why: string };
 
 async function readRemote(remote: Remote, repo: RepoRef, path: string): Promise<RemoteRead> {
-  const { octokit, blobs } = remote;
+  const { octokit, blobs, heads } = remote;
   try {
-    // Shared configuration is read from its repository's default branch, as Probot does, through
-    // the probes the base's own policy is read with: a path there that gives no text (a submodule,
-    // a link, a directory) is a file that cannot be read, never "no file".
-    const read = await readPolicyPath(defaultBranchReader(octokit, repo, blobs), path);
+    // Shared configuration is read from its repository's default branch, as Probot does, but
+    // through the one commit the branch pointed at when this review first asked: every layer and
+    // every probe of the same repository then reads one state of it, whatever is pushed meanwhile.
+    // The 404 that resolves no commit is the repository's own, so it also tells "not seen".
+    const head = await heads.of(repo);
+    if (head.kind === 'unseen') return { kind: 'unseen' };
+    if (head.kind === 'empty') return { kind: 'absent' };
+    // Through the probes the base's own policy is read with: a path there that gives no text (a
+    // submodule, a link, a directory) is a file that cannot be read, never "no file".
+    const read = await readPolicyPath(sideReader(octokit, repo, head.sha, blobs), path);
     if (typeof read === 'string') return { kind: 'failed', why: read };
     if (read !== null) return { kind: 'file', file: { label: labelOf(repo, path), repo, path, text: read.text } };
-    return (await repositoryVisible(remote, repo)) ? { kind: 'absent' } : { kind: 'unseen' };
+    return { kind: 'absent' };
   } catch (err) {
     return { kind: 'failed', why: refusal(err, repo) };
-  }
-}
-
-/** Whether GitHub shows the App the repository: the GraphQL answer that read the file knows, else REST. */
-async function repositoryVisible({ octokit, blobs }: Remote, repo: RepoRef): Promise<boolean> {
-  const seen = blobs?.repositorySeen(repo);
-  if (seen !== undefined) return seen;
-  try {
-    await octokit.rest.repos.get({ ...repo });
-    return true;
-  } catch (err) {
-    if (statusOf(err) === 404) return false;
-    throw err;
   }
 }
 
@@ -211,12 +208,21 @@ async function repositorySelection(octokit: GitHubClient): Promise<'all' | 'sele
 function refusal(err: unknown, repo: RepoRef): string {
   const status = statusOf(err);
   const name = `${repo.owner}/${repo.repo}`;
+  // A spent rate limit is no missing access: saying "needs read access" would send the reader astray.
+  if (status === 429 || (status === 403 && /rate limit/i.test(messageOf(err)))) {
+    return `GitHub's rate limit stopped the read (${status}); the review runs as in enforce mode until ${name} can be read`;
+  }
   if (status === 401 || status === 403) {
     return `GitHub refused the App (${status}); it needs read access to ${name} (repository permission Contents: read, the repository in its installation)`;
   }
   if (status !== undefined && status >= 500)
     return `GitHub failed (${status}) after retries; the review runs as in enforce mode until it can be read`;
   return describeFailure(err);
+}
+
+function messageOf(err: unknown): string {
+  const message = (err as { message?: unknown; response?: { data?: { message?: unknown } } } | null)?.response?.data?.message;
+  return typeof message === 'string' ? message : err instanceof Error ? err.message : '';
 }
 
 function labelOf(repo: RepoRef, path: string): string {

@@ -31,26 +31,3 @@ export function sideReader(octokit: GitHubClient, repo: RepoRef, sha: string, bl
     isDirectory: (path) => isDirectoryOfBase(listing, tree, normalise(path)),
   };
 }
-
-/**
- * A repository's default branch, as an inherited policy (`_extends`, the organisation's `.github`)
- * is read: through the same probes as the base's own policy, so a submodule, a link out of the
- * tree or to a directory, a link whose `..` leaves a linked directory, a plain directory or a file
- * over the size limit there is told from "no file", whether GraphQL or REST answered the read
- * (GraphQL answers a submodule with nothing).
- */
-export function defaultBranchReader(octokit: GitHubClient, repo: RepoRef, blobs: GraphqlBlobs | null = null): PolicySide {
-  // Consulted where GraphQL listed the policy's directory (see policyTrees), else the contents API answers.
-  const listing = new ApiTreeListing(octokit, repo, null, blobs);
-  // The branch's tree tells where a link's `..` climbs out of a linked directory: GitHub takes it
-  // lexically and answers with a file a checkout never reaches, so such a link is an error on the
-  // policy file, never the policy GitHub's reading finds (an `advise` beside an `enforce`).
-  const tree = new ApiTreeReader(octokit, repo, null, blobs, listing);
-  return {
-    label: tree.label,
-    read: (path) => tree.read(normalise(path)),
-    notAFile: (path) => notAFileOfBase(listing, tree, normalise(path)),
-    contentId: (path) => blobId(tree, normalise(path)),
-    isDirectory: (path) => isDirectoryOfBase(listing, tree, normalise(path)),
-  };
-}
