@@ -9,8 +9,9 @@ import type { Accounting, ParseOutcome } from './parser.js';
 
 /** Files of the folders looked into for one changed file's missing objects: each is a read. */
 const MAX_CONTEXT_FILES = 24;
-// A cheap look for an object that names another: what a scaler scales, where a machine group's machines are described.
-const REFERS = /scaleTargetRef|infrastructureRef/;
+// A cheap look for an object that names another: what a scaler scales, where a machine group's
+// machines are described, the CloudProfile that says a Gardener machine type's GPUs.
+const REFERS = /scaleTargetRef|infrastructureRef|cloudProfile/;
 const MACHINE_GROUPS = new Set(['MachineSet', 'MachineDeployment', 'MachinePool']);
 
 export interface ContextIo {
@@ -27,7 +28,8 @@ interface Ref {
 /**
  * The objects a file's objects name but the file does not hold: the machine group a scaler
  * (MachineAutoscaler, KEDA ScaledObject, HorizontalPodAutoscaler) scales, the machine template a
- * Cluster API MachineDeployment or MachinePool takes its machine type from. GitOps repositories
+ * Cluster API MachineDeployment or MachinePool takes its machine type from, the CloudProfile whose
+ * machine types a Gardener Shoot names. GitOps repositories
  * often keep each object in a file of its own, side by side.
  */
 function missingRefs(path: string, text: string): Ref[] {
@@ -46,6 +48,11 @@ function missingRefs(path: string, text: string): Ref[] {
     if (MACHINE_GROUPS.has(scalarString(mapGet(target, 'kind')) ?? '')) add(target);
     if ((m.kind === 'MachineDeployment' || m.kind === 'MachinePool') && (m.apiVersion ?? '').startsWith('cluster.x-k8s.io/'))
       add(mapGet(mapGet(mapGet(spec, 'template'), 'spec'), 'infrastructureRef'));
+    if (m.kind === 'Shoot' && (m.apiVersion ?? '').startsWith('core.gardener.cloud/')) {
+      const profile = scalarString(mapGet(mapGet(spec, 'cloudProfile'), 'name')) ?? scalarString(mapGet(spec, 'cloudProfileName'));
+      const kind = scalarString(mapGet(mapGet(spec, 'cloudProfile'), 'kind')) ?? 'CloudProfile';
+      if (profile && kind === 'CloudProfile' && !held.has(`${kind}/${profile}`)) refs.push({ kind, name: profile });
+    }
   }
   return refs;
 }

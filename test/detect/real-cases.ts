@@ -3,6 +3,7 @@ import type { DetectedChanges } from '../../src/detect/detect-changes.js';
 import { detectPr, edited, loadReal } from './real-fixtures.js';
 import { MACHINE_SCALER_CASES } from './real-cases-machine-scalers.js';
 import { DECKHOUSE_CLASS_CASES } from './real-cases-deckhouse-classes.js';
+import { GARDENER_WORKER_CASES } from './real-cases-gardener-workers.js';
 import { INSTANCE_GROUP_CASES } from './real-cases-instance-groups.js';
 import { KUEUE_COHORT_CASES } from './real-cases-kueue-cohorts.js';
 import { MODULE_CASES } from './real-cases-modules.js';
@@ -83,4 +84,5 @@ export const REAL_CASES: readonly RealCase[] = [
   ...NEOCLOUD_POOL_CASES,
   ...KUEUE_COHORT_CASES,
   ...DECKHOUSE_CLASS_CASES,
+  ...GARDENER_WORKER_CASES,
 ];
