@@ -10,6 +10,7 @@ import { MODULE_CASES } from './real-cases-modules.js';
 import { NEOCLOUD_POOL_CASES } from './real-cases-neocloud-pools.js';
 import { NODE_POOL_API_CASES } from './real-cases-node-pool-apis.js';
 import { PROGRAM_CASES } from './real-cases-programs.js';
+import { RANCHER_MACHINE_POOL_CASES } from './real-cases-rancher-machine-pools.js';
 import { REPO_CASES } from './real-cases-repos.js';
 import { SCRIPT_CASES } from './real-cases-scripts.js';
 import { TERRAFORM_CASES } from './real-cases-terraform.js';
@@ -85,4 +86,5 @@ export const REAL_CASES: readonly RealCase[] = [
   ...KUEUE_COHORT_CASES,
   ...DECKHOUSE_CLASS_CASES,
   ...GARDENER_WORKER_CASES,
+  ...RANCHER_MACHINE_POOL_CASES,
 ];
