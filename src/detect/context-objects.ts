@@ -4,13 +4,15 @@ import { lineCount } from './kit/lines.js';
 import { readManifests } from './kit/manifests.js';
 import { dirOf } from './kit/paths.js';
 import { fileFormat } from './kit/yaml-segments.js';
-import { mapGet, scalarString } from './kit/yaml-nodes.js';
+import { mapGet, scalarString, seqItems } from './kit/yaml-nodes.js';
 import type { Accounting, ParseOutcome } from './parser.js';
 
 /** Files of the folders looked into for one changed file's missing objects: each is a read. */
 const MAX_CONTEXT_FILES = 24;
-// A cheap look for an object that names another: what a scaler scales, where a machine group's machines are described.
-const REFERS = /scaleTargetRef|infrastructureRef/;
+// A cheap look for an object that names another: what a scaler scales, where a machine group's
+// machines are described, the CloudProfile that says a Gardener machine type's GPUs, the machine
+// config a Rancher machine pool makes its machines from.
+const REFERS = /scaleTargetRef|infrastructureRef|cloudProfile|machineConfigRef/;
 const MACHINE_GROUPS = new Set(['MachineSet', 'MachineDeployment', 'MachinePool']);
 
 export interface ContextIo {
@@ -27,7 +29,8 @@ interface Ref {
 /**
  * The objects a file's objects name but the file does not hold: the machine group a scaler
  * (MachineAutoscaler, KEDA ScaledObject, HorizontalPodAutoscaler) scales, the machine template a
- * Cluster API MachineDeployment or MachinePool takes its machine type from. GitOps repositories
+ * Cluster API MachineDeployment or MachinePool takes its machine type from, the CloudProfile whose
+ * machine types a Gardener Shoot names, the machine configs of a Rancher Cluster's pools. GitOps repositories
  * often keep each object in a file of its own, side by side.
  */
 function missingRefs(path: string, text: string): Ref[] {
@@ -46,6 +49,13 @@ function missingRefs(path: string, text: string): Ref[] {
     if (MACHINE_GROUPS.has(scalarString(mapGet(target, 'kind')) ?? '')) add(target);
     if ((m.kind === 'MachineDeployment' || m.kind === 'MachinePool') && (m.apiVersion ?? '').startsWith('cluster.x-k8s.io/'))
       add(mapGet(mapGet(mapGet(spec, 'template'), 'spec'), 'infrastructureRef'));
+    if (m.kind === 'Cluster' && (m.apiVersion ?? '').startsWith('provisioning.cattle.io/'))
+      for (const pool of seqItems(mapGet(mapGet(spec, 'rkeConfig'), 'machinePools'))) add(mapGet(pool, 'machineConfigRef'));
+    if (m.kind === 'Shoot' && (m.apiVersion ?? '').startsWith('core.gardener.cloud/')) {
+      const profile = scalarString(mapGet(mapGet(spec, 'cloudProfile'), 'name')) ?? scalarString(mapGet(spec, 'cloudProfileName'));
+      const kind = scalarString(mapGet(mapGet(spec, 'cloudProfile'), 'kind')) ?? 'CloudProfile';
+      if (profile && kind === 'CloudProfile' && !held.has(`${kind}/${profile}`)) refs.push({ kind, name: profile });
+    }
   }
   return refs;
 }

@@ -13,13 +13,18 @@ import { dirOf } from './kit/paths.js';
  *
  * Compositions are looked for where Crossplane packages keep them: in the folders of the claim's
  * ancestors and two levels below each (`examples/claim.yaml` beside `apis/gke/composition.yaml`),
- * bounded by the reads below.
+ * four below the root, bounded by the reads below.
  */
 
 const CROSSPLANE_GROUP = 'apiextensions.crossplane.io';
 /** Folders visited and files read per side of one review, whatever it changes: reads are API calls for the App. */
 const MAX_DIRS = 128;
 const MAX_READS = 128;
+/**
+ * From the repository's root the search goes deeper: a platform repository keeps its Compositions
+ * in a tree of their own (`platform/apis/gpu-cluster/composition.yaml`), away from the claims.
+ */
+const ROOT_DEPTH = 4;
 /** Names Crossplane packages give the files of their definitions and compositions: read first. */
 const LIKELY = /composition|definition|xrd|(?:^|\/)apis?\//i;
 const YAML = /\.ya?ml$/i;
@@ -114,7 +119,7 @@ function customGroup(apiVersion: string | null): string | null {
   return group.includes('.') && !group.endsWith('crossplane.io') && !group.endsWith('k8s.io') ? group : null;
 }
 
-/** The definitions and compositions in the folders of the file's ancestors, and two levels below each. */
+/** The definitions and compositions in the folders of the file's ancestors, two levels below each (four below the root). */
 async function lookAround(file: string, side: ClaimSide): Promise<Found> {
   const { io, visited, files } = side;
   const visit = async (dir: string, depth: number): Promise<void> => {
@@ -124,7 +129,7 @@ async function lookAround(file: string, side: ClaimSide): Promise<Found> {
     if (depth > 0 && io.dirs) for (const d of await io.dirs(dir)) await visit(d, depth - 1);
   };
   for (let dir = dirOf(file); ; dir = dirOf(dir)) {
-    await visit(dir, 2);
+    await visit(dir, dir === '' ? ROOT_DEPTH : 2);
     if (dir === '') break;
   }
   const ordered = [...files].sort((a, b) => Number(LIKELY.test(b)) - Number(LIKELY.test(a)) || a.localeCompare(b));

@@ -18,6 +18,7 @@ import { kustomizeParser } from './kustomize/index.js';
 import { machineControllerParser } from './kubermatic/index.js';
 import { machineScalersParser } from './machine-scalers/index.js';
 import { openshiftAutoscalerParser, openshiftMachinesParser } from './openshift/index.js';
+import { rancherMachinePoolsParser } from './rancher/index.js';
 import type { CapacityParser } from './parser.js';
 import { terraformManifestsParser, terraformParser } from './terraform/index.js';
 import { volcanoQueueParser } from './volcano/index.js';
@@ -48,6 +49,7 @@ const MANIFEST_PARSERS: readonly CapacityParser[] = [
   volcanoQueueParser,
   gardenerShootParser,
   deckhouseNodeGroupParser,
+  rancherMachinePoolsParser,
 ];
 
 /** Every capacity format the detector knows; a new format is one more entry. */

@@ -113,6 +113,8 @@ const LAYOUTS: readonly (readonly [string, string, string])[] = [
   ['apis/nodepool/definition.yaml', 'apis/nodepool/composition.yaml', 'examples/nodepool.yaml'],
   ['package/xrd.yaml', 'package/compositions/eks.yaml', 'claims/team-a/nodepool.yaml'],
   ['platform/definition.yaml', 'platform/composition.yaml', 'platform/claim.yaml'],
+  // A platform repository: the package in a tree of its own, three folders down, the claims elsewhere.
+  ['platform/crossplane/apis/definition.yaml', 'platform/crossplane/apis/gpu/composition.yaml', 'apps/team-a/ml/claim.yaml'],
 ];
 
 const object = (claim: boolean, count: number) => `apiVersion: platform.example.org/v1alpha1

@@ -3,12 +3,14 @@ import type { DetectedChanges } from '../../src/detect/detect-changes.js';
 import { detectPr, edited, loadReal } from './real-fixtures.js';
 import { MACHINE_SCALER_CASES } from './real-cases-machine-scalers.js';
 import { DECKHOUSE_CLASS_CASES } from './real-cases-deckhouse-classes.js';
+import { GARDENER_WORKER_CASES } from './real-cases-gardener-workers.js';
 import { INSTANCE_GROUP_CASES } from './real-cases-instance-groups.js';
 import { KUEUE_COHORT_CASES } from './real-cases-kueue-cohorts.js';
 import { MODULE_CASES } from './real-cases-modules.js';
 import { NEOCLOUD_POOL_CASES } from './real-cases-neocloud-pools.js';
 import { NODE_POOL_API_CASES } from './real-cases-node-pool-apis.js';
 import { PROGRAM_CASES } from './real-cases-programs.js';
+import { RANCHER_MACHINE_POOL_CASES } from './real-cases-rancher-machine-pools.js';
 import { REPO_CASES } from './real-cases-repos.js';
 import { SCRIPT_CASES } from './real-cases-scripts.js';
 import { TERRAFORM_CASES } from './real-cases-terraform.js';
@@ -83,4 +85,6 @@ export const REAL_CASES: readonly RealCase[] = [
   ...NEOCLOUD_POOL_CASES,
   ...KUEUE_COHORT_CASES,
   ...DECKHOUSE_CLASS_CASES,
+  ...GARDENER_WORKER_CASES,
+  ...RANCHER_MACHINE_POOL_CASES,
 ];

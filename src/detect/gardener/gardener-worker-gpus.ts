@@ -1,10 +1,12 @@
 import { readString, readWholeCount } from '../kit/counts.js';
 import { namesGpu } from '../kit/gpu-signal.js';
+import { normaliseGpuModel } from '../../domain/gpu-models.js';
 import { acceleratorModel } from '../kit/gpu-types/index.js';
 import type { NodeContext } from '../kit/manifests.js';
 import { classifyTypes } from '../kit/node-types.js';
 import { isNode } from 'yaml';
 import { mapGet, nodeLine } from '../kit/yaml-nodes.js';
+import type { ProfileType, ProfileTypes } from './gardener-cloud-profile.js';
 
 /** The GPUs on one machine of a worker pool, or why they cannot be told. */
 export type WorkerGpus =
@@ -17,16 +19,32 @@ const CATALOG_PROVIDERS = new Set(['aws', 'gcp', 'azure']);
 // gardener-extension-provider-local's machines are pods of the seed: never GPUs.
 const NO_GPU_PROVIDERS = new Set(['local']);
 
+/** Where a worker names its machine type, and the GPUs its CloudProfile gives the types it lists. */
+export interface WorkerTypeSource {
+  /** The node of the machine type: a Shoot's `machine.type`, an extension Worker's `machineType`. */
+  typeNode: unknown;
+  /** The CloudProfile the pool's cluster names, when the review holds it: its GPUs per machine type. */
+  profile?: ProfileTypes;
+}
+
 /**
  * Reads a worker's GPUs per machine as the provider extension builds its machines:
- * `machine.type` from the cloud's catalog, and on GCP the accelerators the worker's
+ * the machine type from the cloud's catalog, and on GCP the accelerators the worker's
  * `providerConfig.gpu` attaches (gardener-extension-provider-gcp, "WorkerConfig": `acceleratorType`
- * and `count` per node, also given for the a2/g2 types whose GPUs are built in). A machine type
- * the catalog cannot tell, on a provider whose types it does not list, is unknown as soon as the
- * worker names a GPU anywhere (its type, labels, taints, provider config).
+ * and `count` per node, also given for the a2/g2 types whose GPUs are built in). A type the
+ * catalog does not take for a GPU type is looked up in the Shoot's CloudProfile when the review
+ * holds it (its `machineTypes[].gpu`, what Gardener's autoscaler takes a machine of the type to
+ * have). Failing both, a machine type on a provider whose types the catalog does not list is
+ * unknown as soon as the worker names a GPU anywhere (its type, labels, taints, provider config).
  */
-export function workerGpus(worker: unknown, provider: string | null, ctx: NodeContext, fallbackLine: number): WorkerGpus {
-  const typeNode = mapGet(mapGet(worker, 'machine'), 'type');
+export function workerGpus(
+  worker: unknown,
+  provider: string | null,
+  ctx: NodeContext,
+  fallbackLine: number,
+  source: WorkerTypeSource,
+): WorkerGpus {
+  const typeNode = source.typeNode;
   const typeLine = nodeLine(typeNode, ctx.lc) ?? fallbackLine;
   const type = readString(typeNode, ctx);
   const attached = attachedGpus(worker, ctx, fallbackLine);
@@ -45,15 +63,24 @@ export function workerGpus(worker: unknown, provider: string | null, ctx: NodeCo
     return { kind: 'gpu', gpus, model: attached.model ?? builtIn?.model ?? null, label: `${type.value} + ${attached.label}` };
   }
   if (builtIn !== null) return { kind: 'gpu', gpus: builtIn.gpus, model: builtIn.model, label: type.value };
+  const listed = source.profile?.types.get(type.value);
+  if (listed !== undefined) return fromProfile(listed, type.value, source.profile?.name ?? '', typeLine);
   const cloud = (provider ?? '').toLowerCase();
   if (CATALOG_PROVIDERS.has(cloud) || NO_GPU_PROVIDERS.has(cloud)) return { kind: 'cpu' };
-  if (!namesGpuIn(worker)) return { kind: 'cpu' };
+  if (!namesGpuIn(worker) && gpuModelIn(type.value) === null) return { kind: 'cpu' };
   const on = provider === null ? 'a provider the Shoot does not name' : `provider ${provider}`;
   return {
     kind: 'unknown',
     line: typeLine,
     why: `machine type ${type.value} of ${on} names GPUs its CloudProfile counts, which the review does not read`,
   };
+}
+
+function fromProfile(listed: ProfileType, type: string, profile: string, line: number): WorkerGpus {
+  if (listed.kind === 'unknown')
+    return { kind: 'unknown', line, why: `machine type ${type} of CloudProfile ${profile} has a gpu of ${listed.why}` };
+  if (listed.gpus === 0) return { kind: 'cpu' };
+  return { kind: 'gpu', gpus: listed.gpus, model: gpuModelIn(type), label: `${type} (${listed.gpus} GPUs in CloudProfile ${profile})` };
 }
 
 type Attached =
@@ -72,6 +99,18 @@ function attachedGpus(worker: unknown, ctx: NodeContext, fallbackLine: number): 
   const name = accelerator !== null && 'value' in accelerator ? accelerator.value : null;
   const model = name === null ? null : acceleratorModel(name);
   return { kind: 'gpu', gpus: count.value, model, label: `${count.value} × ${name ?? 'accelerator'}` };
+}
+
+/**
+ * The GPU model a machine type's name spells out as a word of its own (`g1.xlarge.a100`,
+ * `gpu-h100-8`, `n3-L40S-2`), as the review names models (domain/gpu-models.ts), or null. OpenStack,
+ * STACKIT and other CloudProfiles name their GPU flavours so, with no GPU word beside the model.
+ */
+function gpuModelIn(type: string): string | null {
+  // A prefix keeps a type that is a bare model name (`A100`) from reading as "as written".
+  const marked = `type-${type}`;
+  const model = normaliseGpuModel(marked);
+  return model === marked ? null : model;
 }
 
 /** True when a key or value of the worker names a GPU; its comments do not count. */
