@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Benchmark, BenchResult } from './lib/benchmark.js';
 
-const NAMES = ['detect', 'telemetry', 'planner', 'app', 'action', 'memory', 'detect-scale', 'app-stall'] as const;
+const NAMES = ['detect', 'telemetry', 'planner', 'app', 'action', 'memory', 'detect-scale', 'app-stall', 'redactor'] as const;
 type Name = (typeof NAMES)[number];
 
 async function load(name: Exclude<Name, 'memory'>): Promise<Benchmark> {
@@ -29,6 +29,8 @@ async function load(name: Exclude<Name, 'memory'>): Promise<Benchmark> {
       return (await import('./detect-scale/index.js')).detectScaleBench;
     case 'app-stall':
       return (await import('./app-stall/index.js')).appStallBench;
+    case 'redactor':
+      return (await import('./redactor/index.js')).redactorBench;
   }
 }
 

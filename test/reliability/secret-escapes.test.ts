@@ -75,8 +75,32 @@ function echoes(credential: string): string[] {
     hexBytes(credential)
       .map((h) => `0x${h}`)
       .join(', '),
+    // UTF-16 units as hex, as a debugger or a Java/.NET dump shows a string.
+    units(credential).join(''),
+    units(credential).join(' '),
+    Buffer.from(credential, 'utf16le').toString('hex'),
+    // Quoted-printable, as a mail body or a MIME part carries it (`=` itself written `=3D`).
+    credential.replace(/[^A-Za-z0-9 ]/g, (c) => `=${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`),
+    // HTML numeric references without their `;`, which HTML still reads.
+    credential.replace(/[^A-Za-z0-9 ]/g, (c) => `&#${c.charCodeAt(0)}`),
+    // Hex, with its `;` only where a hex digit follows (HTML reads the longest run); the legacy
+    // names HTML reads without one.
+    [...credential]
+      .map((c, i, all) =>
+        /[A-Za-z0-9 ]/.test(c) ? c : `&#x${c.charCodeAt(0).toString(16)}${/[0-9a-f]/i.test(all[i + 1] ?? '') ? ';' : ''}`,
+      )
+      .join(''),
+    credential.replace(/&/g, '&amp').replace(/</g, '&lt').replace(/>/g, '&gt'),
+    // A shell's backslashes, the space's too.
+    credential.replace(/[^A-Za-z0-9]/g, '\\$&'),
+    // Cut into two JSON strings, of an object and of a list.
+    `{"status":"error","user":"${goJson(credential.slice(0, 6))}","detail":"${goJson(credential.slice(6))}"}`,
+    `["${goJson(credential.slice(0, 5))}", "${goJson(credential.slice(5))}"]`,
   ];
 }
+
+/** Each UTF-16 unit of `s` as four hex digits. */
+const units = (s: string) => [...s].flatMap((c) => c.split('')).map((u) => u.charCodeAt(0).toString(16).padStart(4, '0'));
 
 /** A Prometheus that refuses every query, echoing the credentials it got in every style. */
 async function echoingPrometheus() {

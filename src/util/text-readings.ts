@@ -1,0 +1,162 @@
+import { decodeOnce, identity, MAX_DEPTH } from './escape-readings.js';
+import { quotingReadings } from './quoting-readings.js';
+import type { Reading } from './reading.js';
+
+/**
+ * Every reading of a text the redactor searches, in the order they are most likely to hold an
+ * echoed secret, within a budget of characters: the text as written and plainly decoded first,
+ * then those without what draws nothing or without line breaks, then quoting and dumps read off
+ * them, then the other ways to read ambiguous escapes. Without a budget a text holding every
+ * ambiguity at once gave a hundred readings, sixty times its length, two seconds for a 64 KB
+ * comment on the App's thread; each reading is linear in the text, so the budget bounds the whole.
+ */
+
+/** Readings of one text at most by the escape ways: each level may double them where escapes are ambiguous. */
+const MAX_ESCAPE_READINGS = 16;
+
+/**
+ * The characters of all readings of a text together, at most: this many times its length, and
+ * never less than `READING_FLOOR` (a short text keeps every reading, as a long one does when it
+ * holds few escapes).
+ */
+const READING_BUDGET = 16;
+const READING_FLOOR = 1 << 18;
+
+/** What the readings of a text came to, for the benchmark. */
+export interface ReadingsTally {
+  kept: number;
+  /** Readings left out for the budget. */
+  dropped: number;
+}
+
+/**
+ * The readings of `text`: as written, decoded once, twice…, up to `MAX_DEPTH` times, both ways
+ * where an escape is ambiguous, through quoting and dumps, and without what draws nothing; the
+ * same text is kept once, and readings past the budget are left out, the least likely last.
+ */
+export function readings(text: string, tally?: ReadingsTally): Reading[] {
+  const limit = Math.max(READING_FLOOR, READING_BUDGET * text.length);
+  let used = 0;
+  const out: Reading[] = [];
+  const seen = new Set<string>();
+  const keep = (r: Reading): boolean => {
+    if (seen.has(r.text)) return false;
+    if (used + r.text.length > limit) {
+      if (tally) tally.dropped++;
+      return false;
+    }
+    seen.add(r.text);
+    used += r.text.length;
+    out.push(r);
+    if (tally) tally.kept++;
+    return true;
+  };
+  // Whether a reading derived from `r` (never longer) may still fit: if not, it is not made.
+  const room = (r: Reading): boolean => {
+    if (used + r.text.length <= limit) return true;
+    if (tally) tally.dropped++;
+    return false;
+  };
+  const first = identity(text);
+  keep(first);
+  // The plain chain: every escape decoded the first way, once, twice, three times.
+  let plain = first;
+  const chain = new Set([text]);
+  for (let d = 0; d < MAX_DEPTH && room(plain); d++) {
+    const next = decodeOnce(plain);
+    if (next === plain) break;
+    plain = next;
+    chain.add(plain.text);
+    keep(plain);
+  }
+  // An upstream may wrap what it echoes (base64 at 76 columns, a long line broken for a log), or
+  // colour it or slip something invisible inside (ANSI sequences, a zero-width space, a soft
+  // hyphen): the text and its plain decoding, also searched for a secret split over two lines, are
+  // read again without what draws nothing and without line breaks and the indentation after them.
+  const whole = plain === first ? [first] : [first, plain];
+  for (const r of whole) variants(r, true, keep, room);
+  // Quoting that doubles a quote or reopens it (YAML, CSV, a shell command), hex dumps with
+  // separators and JSON seams, off the text as written and plainly decoded (quoting-readings.ts);
+  // all but the dumps are read, as the text is, for a secret split over two lines.
+  for (const r of whole) {
+    if (!room(r)) continue;
+    for (const q of quotingReadings(r, true)) if (keep(q)) variants(q, !q.text.includes('\0'), keep, room);
+  }
+  // The other readings of ambiguous escapes (`\\u0034`: an escaped backslash, or a backslash of
+  // the secret before an escaped `4`?; a backslash before digits read as CSS writes it), level by
+  // level, each read through its quoting (an escape may hide a quote) and without what draws nothing.
+  const ambiguous: Reading[] = [];
+  let level = [first];
+  for (let d = 0; d < MAX_DEPTH && level.length > 0; d++) {
+    const next: Reading[] = [];
+    const ways = [(r: Reading) => decodeOnce(r), (r: Reading) => decodeOnce(r, true), (r: Reading) => decodeOnce(r, false, 'css')];
+    for (const way of ways) {
+      for (const r of level) {
+        if (ambiguous.length + chain.size >= MAX_ESCAPE_READINGS || !room(r)) break;
+        const decoded = way(r);
+        if (decoded === r) continue;
+        // The plain chain is read already; its readings still lead on to the ambiguous ones.
+        if (chain.has(decoded.text)) next.push(decoded);
+        else if (keep(decoded)) {
+          next.push(decoded);
+          ambiguous.push(decoded);
+        }
+      }
+    }
+    level = next;
+  }
+  for (const r of ambiguous) {
+    variants(r, false, keep, room);
+    if (room(r)) for (const q of quotingReadings(r, false)) if (keep(q)) variants(q, false, keep, room);
+  }
+  return out;
+}
+
+/**
+ * `r` without what draws nothing, and with `lined` also without line breaks; `r` and the first
+ * of those are then searched for a secret split over two lines.
+ */
+function variants(r: Reading, lined: boolean, keep: (r: Reading) => boolean, room: (r: Reading) => boolean): void {
+  if (lined) r.lines = true;
+  if (!room(r)) return;
+  const visible = left(r, DRAWS_NOTHING_G);
+  if (visible !== r) keep(visible);
+  if (!lined) return;
+  visible.lines = true;
+  if (!room(r)) return;
+  const joined = left(r, BREAKS_AND_NOTHING);
+  if (joined !== r) keep(joined);
+}
+
+/**
+ * What a terminal or a browser draws as nothing: ANSI escape sequences (CSI such as a colour, OSC
+ * such as a title or a link, and two-character ones), other C0 and C1 controls but tab and line
+ * breaks, and format and default-ignorable characters (zero-width, bidi, soft hyphen, variation
+ * selectors, tags).
+ */
+const DRAWS_NOTHING =
+  // eslint-disable-next-line no-control-regex -- the escape sequences and controls are what this finds.
+  /\x1b\[[0-?]*[ -/]*[@-~]|\x9b[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[ -/]*[0-~]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\p{Cf}\p{Default_Ignorable_Code_Point}]+/u;
+const DRAWS_NOTHING_G = new RegExp(DRAWS_NOTHING.source, 'gu');
+/** Line breaks and the spaces or tabs after each, and what draws nothing. */
+const BREAKS_AND_NOTHING = new RegExp(`\\r?\\n[\\r\\n \\t]*|\\r[\\r\\n \\t]*|${DRAWS_NOTHING.source}`, 'gu');
+
+/** `r` without what `pattern` (global) matches; `r` itself when it matches nothing. */
+function left(r: Reading, pattern: RegExp): Reading {
+  const s = r.text;
+  const breaks = [...s.matchAll(pattern)];
+  if (breaks.length === 0) return r;
+  const start = new Int32Array(s.length);
+  const end = new Int32Array(s.length);
+  const parts: string[] = [];
+  let n = 0;
+  let copied = 0;
+  for (const b of [...breaks, { index: s.length, 0: '' }]) {
+    parts.push(s.slice(copied, b.index));
+    start.set(r.start.subarray(copied, b.index), n);
+    end.set(r.end.subarray(copied, b.index), n);
+    n += b.index - copied;
+    copied = b.index + b[0].length;
+  }
+  return { text: parts.join(''), start: start.subarray(0, n), end: end.subarray(0, n) };
+}
