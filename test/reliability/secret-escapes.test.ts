@@ -18,6 +18,7 @@ import { runCli } from '../cli/run-cli.js';
 import { startServer } from '../telemetry/local-server.js';
 import type { SeenRequest } from '../telemetry/local-server.js';
 import { eventually } from '../helpers/eventually.js';
+import { FAIL_FAST } from '../helpers/fail-fast-property.js';
 
 /**
  * A Basic-auth password of the characters every escaping writes differently, echoed back by
@@ -169,7 +170,7 @@ describe('the redactor, over every escape', () => {
       fc.property(redactorInputs(), (input) => {
         expect(redactorProblems(input)).toEqual([]);
       }),
-      { numRuns: 2_000, seed: 20_261_205 },
+      { ...FAIL_FAST, numRuns: 2_000, seed: 20_261_205 },
     );
   });
 });
