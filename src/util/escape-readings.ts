@@ -86,10 +86,13 @@ function codePoint(digits: string, radix: number): string | null {
 }
 
 /**
- * How a backslash before digits reads: as an octal byte (C, Python, Go, PHP: `\046`), or as CSS
- * writes a code point (`\26 `, `\000026`: up to six hex digits and one optional space after).
+ * How digits after an escape read: a backslash before them as an octal byte (C, Python, Go, PHP:
+ * `\046`), or as CSS writes a code point (`\26 `, `\000026`: up to six hex digits and one
+ * optional space after); with `short`, a backslash as octal and an HTML hex reference without its
+ * `;` as two digits, the rest the secret's own (`&#x2fd` as `/d`, where HTML reads one U+02FD:
+ * a writer that leaves out the `;` does not check what follows).
  */
-type Digits = 'octal' | 'css';
+type Digits = 'octal' | 'css' | 'short';
 
 /** The escape that begins at `i` of `s`: what it decodes to and its length; null when none does. */
 function escapeAt(s: string, i: number, digits: Digits = 'octal'): { chars: string; length: number } | null {
@@ -119,12 +122,16 @@ function escapeAt(s: string, i: number, digits: Digits = 'octal'): { chars: stri
       const digits = s.slice(i + 2, i + 4);
       return digits.length === 2 && HEX.test(digits) ? { chars: String.fromCharCode(Number.parseInt(digits, 16)), length: 4 } : null;
     }
+    // A backslash before a line break: a shell's (and C's, Python's) continuation of the line. Read
+    // as the break it escapes, so a secret an upstream wrapped there is still looked for across it.
+    if (next === '\n') return { chars: '\n', length: 2 };
+    if (next === '\r') return s[i + 2] === '\n' ? { chars: '\r\n', length: 3 } : { chars: '\r', length: 2 };
     const short = SHORT[next];
     if (short !== undefined) return { chars: short, length: 2 };
     // A shell escapes a space as it escapes punctuation (`pass\ word`).
     return PUNCTUATION.test(next) || next === ' ' ? { chars: next, length: 2 } : null;
   }
-  if (c === '&') return referenceAt(s, i);
+  if (c === '&') return referenceAt(s, i, digits === 'short');
   if (c === '=') return quotedPrintableAt(s, i);
   return null;
 }
@@ -133,7 +140,7 @@ function escapeAt(s: string, i: number, digits: Digits = 'octal'): { chars: stri
  * An HTML character reference at `i`: with its `;`, or without it as HTML reads a numeric one
  * (`&#x26s`, `&#38s`: the longest run of digits) and the legacy named ones (`&amps`, `&lt`).
  */
-function referenceAt(s: string, i: number): { chars: string; length: number } | null {
+function referenceAt(s: string, i: number, short = false): { chars: string; length: number } | null {
   // A reference is short: look for its `;` only that far.
   const semi = s.slice(i + 1, i + LONGEST_NAME + 3).indexOf(';') + i + 1;
   if (semi !== i) {
@@ -145,7 +152,10 @@ function referenceAt(s: string, i: number): { chars: string; length: number } | 
         : (NAMED[body.toLowerCase()] ?? null);
     if (ch !== null) return { chars: ch, length: semi + 1 - i };
   }
-  const bare = /^#(?:[xX]([0-9a-fA-F]{1,6})|([0-9]{1,7}))|^(amp|lt|gt|quot|nbsp)/i.exec(s.slice(i + 1, i + 10));
+  const after = s.slice(i + 1, i + 10);
+  const bare =
+    (short ? /^#[xX]([0-9a-fA-F]{2})(?=[0-9a-fA-F])/.exec(after) : null) ??
+    /^#(?:[xX]([0-9a-fA-F]{1,6})|([0-9]{1,7}))|^(amp|lt|gt|quot|nbsp)/i.exec(after);
   if (bare === null) return null;
   const ch =
     bare[1] !== undefined
@@ -233,6 +243,11 @@ export function decodeOnce(r: Reading, later = false, digits: Digits = 'octal'):
     if (later && escapeAt(s, i + 1, digits) !== null) continue;
     const esc = escapeAt(s, i, digits);
     if (esc === null) continue;
+    // A reference without its `;` before another escape (`&#10&#x30;`): HTML's `&#10` then a `0`,
+    // or `&#100` once the escape after it is decoded? `later`, and the readings of a backslash
+    // before digits other than octal, take the second.
+    if ((later || digits !== 'octal') && c === 0x26 && s[i + esc.length - 1] !== ';' && escapeAt(s, i + esc.length, digits) !== null)
+      continue;
     copy(i);
     parts.push(esc.chars);
     for (let k = 0; k < esc.chars.length; k++, n++) {

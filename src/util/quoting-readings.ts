@@ -20,9 +20,12 @@ import type { Reading } from './reading.js';
 const HEX_DUMP = /(?<![0-9A-Za-z])(?:0[xX])?[0-9a-fA-F]{2}(?:(?:, ?|[ :.-])(?:0[xX])?[0-9a-fA-F]{2}){7,}(?![0-9A-Za-z])/g;
 /**
  * A run of eight UTF-16 units or more written as four hex digits each with a separator or a `0x`
- * before each (`0070 0026 …`, `0x0070, 0x0026`): a string's units dumped as a debugger shows them.
+ * before some or each (`0070 0026 …`, `0x0070, 0x0026`, `00700026 0073`): a string's units dumped
+ * as a debugger shows them, or a surrogate pair's two units written together. A run with no
+ * separator at all is the text itself, read already.
  */
-const UNIT_DUMP = /(?<![0-9A-Za-z])(?:0[xX])?[0-9a-fA-F]{4}(?:(?:, ?|[ :.-])(?:0[xX])?[0-9a-fA-F]{4}){7,}(?![0-9A-Za-z])/g;
+const UNIT_DUMP = /(?<![0-9A-Za-z])(?:0[xX])?[0-9a-fA-F]{4}(?:(?:, ?|[ :.-])?(?:0[xX])?[0-9a-fA-F]{4}){7,}(?![0-9A-Za-z])/g;
+const ALL_HEX = /^[0-9a-fA-F]+$/;
 /** Within a run: what is not a hex digit of a byte or a unit. */
 const NOT_BYTE = /0[xX](?=[0-9a-fA-F]{2})|, ?|[ :.-]/g;
 /**
@@ -37,8 +40,8 @@ const JSON_SEAM = /"\s*,\s*"(?:[\w.@$-]{0,64}"\s*:\s*")?/g;
 const SHELL_QUOTE = /'\\'(?=')|'"(?='"')|(?<="')"'/g;
 
 /**
- * The readings of `r` through each quoting it holds, and with `whole` (the text or its plain
- * decoding) through its hex dumps and JSON seams; none when it holds none.
+ * The readings of `r` through each quoting and hex dump it holds, and with `whole` (the text or a
+ * step of its plain decoding) through its JSON seams; none when it holds none.
  */
 export function quotingReadings(r: Reading, whole: boolean): Reading[] {
   const out: Reading[] = [];
@@ -49,7 +52,9 @@ export function quotingReadings(r: Reading, whole: boolean): Reading[] {
   // Seams, like dumps, only off the text and its plain decoding (a JSON body inside a JSON string
   // reads plain once decoded): every reading would double the cost of a long comment.
   if (whole && r.text.includes('"')) out.push(cut(r, matched(r.text, JSON_SEAM)));
-  const hex = whole ? hexDumps(r) : null;
+  // Dumps off every reading: a dump may be written inside an escape (each digit CSS- or
+  // percent-escaped) that only an ambiguous reading undoes; reading the dumps alone stays cheap.
+  const hex = hexDumps(r);
   if (hex !== null) out.push(hex);
   return out.filter((q) => q !== r);
 }
@@ -62,6 +67,7 @@ export function quotingReadings(r: Reading, whole: boolean): Reading[] {
 function hexDumps(r: Reading): Reading | null {
   const parts: Reading[] = [];
   for (const run of [...r.text.matchAll(HEX_DUMP), ...r.text.matchAll(UNIT_DUMP)]) {
+    if (ALL_HEX.test(run[0])) continue;
     const from = run.index;
     const to = from + run[0].length;
     const sub: Reading = { text: run[0], start: r.start.subarray(from, to), end: r.end.subarray(from, to) };

@@ -62,25 +62,39 @@ export function readings(text: string, tally?: ReadingsTally): Reading[] {
   // The plain chain: every escape decoded the first way, once, twice, three times.
   let plain = first;
   const chain = new Set([text]);
+  const steps = [first];
   for (let d = 0; d < MAX_DEPTH && room(plain); d++) {
     const next = decodeOnce(plain);
     if (next === plain) break;
     plain = next;
     chain.add(plain.text);
-    keep(plain);
+    if (keep(plain)) steps.push(plain);
   }
   // An upstream may wrap what it echoes (base64 at 76 columns, a long line broken for a log), or
   // colour it or slip something invisible inside (ANSI sequences, a zero-width space, a soft
-  // hyphen): the text and its plain decoding, also searched for a secret split over two lines, are
-  // read again without what draws nothing and without line breaks and the indentation after them.
-  const whole = plain === first ? [first] : [first, plain];
-  for (const r of whole) variants(r, true, keep, room);
+  // hyphen): the text and every step of its plain decoding, also searched for a secret split over
+  // two lines, are read again without what draws nothing and without line breaks and the
+  // indentation after them. Every step, not the last alone: decoding may join what an escape left
+  // with the secret's next characters into a new escape (`auth=` before `=30=39` reads `auth=09`,
+  // then a tab), so a later step can lose what an earlier one shows.
+  for (const r of steps) variants(r, true, keep, room);
   // Quoting that doubles a quote or reopens it (YAML, CSV, a shell command), hex dumps with
   // separators and JSON seams, off the text as written and plainly decoded (quoting-readings.ts);
-  // all but the dumps are read, as the text is, for a secret split over two lines.
-  for (const r of whole) {
+  // all but the dumps are read, as the text is, for a secret split over two lines. Quoting may
+  // wrap quoting (a shell-quoted word in a YAML single-quoted scalar doubles the shell's `'\''`)
+  // and escapes (a quoted word echoed as JSON): each quoting reading is read once more through
+  // its own quoting and once decoded, at most two levels, within the budget.
+  // A reading met before by another way is read on all the same (`'\''` reads `'` both as shell
+  // quoting and decoded): what it leads to is not.
+  const expanded = new Set<string>();
+  for (const r of steps) {
     if (!room(r)) continue;
-    for (const q of quotingReadings(r, true)) if (keep(q)) variants(q, !q.text.includes('\0'), keep, room);
+    for (const q of quotingReadings(r, true)) {
+      if (keep(q)) variants(q, !q.text.includes('\0'), keep, room);
+      if (!seen.has(q.text) || q.text.includes('\0') || expanded.has(q.text)) continue;
+      expanded.add(q.text);
+      for (const inner of [...quotingReadings(q, false), decodeOnce(q)]) if (inner !== q && keep(inner)) variants(inner, false, keep, room);
+    }
   }
   // The other readings of ambiguous escapes (`\\u0034`: an escaped backslash, or a backslash of
   // the secret before an escaped `4`?; a backslash before digits read as CSS writes it), level by
@@ -89,7 +103,12 @@ export function readings(text: string, tally?: ReadingsTally): Reading[] {
   let level = [first];
   for (let d = 0; d < MAX_DEPTH && level.length > 0; d++) {
     const next: Reading[] = [];
-    const ways = [(r: Reading) => decodeOnce(r), (r: Reading) => decodeOnce(r, true), (r: Reading) => decodeOnce(r, false, 'css')];
+    const ways = [
+      (r: Reading) => decodeOnce(r),
+      (r: Reading) => decodeOnce(r, true),
+      (r: Reading) => decodeOnce(r, false, 'css'),
+      (r: Reading) => decodeOnce(r, false, 'short'),
+    ];
     for (const way of ways) {
       for (const r of level) {
         if (ambiguous.length + chain.size >= MAX_ESCAPE_READINGS || !room(r)) break;
@@ -132,11 +151,12 @@ function variants(r: Reading, lined: boolean, keep: (r: Reading) => boolean, roo
  * What a terminal or a browser draws as nothing: ANSI escape sequences (CSI such as a colour, OSC
  * such as a title or a link, and two-character ones), other C0 and C1 controls but tab and line
  * breaks, and format and default-ignorable characters (zero-width, bidi, soft hyphen, variation
- * selectors, tags).
+ * selectors, tags). A run of those stops before an escape character, so a sequence written right
+ * after a zero-width character is still taken whole.
  */
 const DRAWS_NOTHING =
   // eslint-disable-next-line no-control-regex -- the escape sequences and controls are what this finds.
-  /\x1b\[[0-?]*[ -/]*[@-~]|\x9b[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[ -/]*[0-~]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\p{Cf}\p{Default_Ignorable_Code_Point}]+/u;
+  /\x1b\[[0-?]*[ -/]*[@-~]|\x9b[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[ -/]*[0-~]|[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f-\x9a\x9c-\x9f\p{Cf}\p{Default_Ignorable_Code_Point}]+|[\x1b\x9b]/u;
 const DRAWS_NOTHING_G = new RegExp(DRAWS_NOTHING.source, 'gu');
 /** Line breaks and the spaces or tabs after each, and what draws nothing. */
 const BREAKS_AND_NOTHING = new RegExp(`\\r?\\n[\\r\\n \\t]*|\\r[\\r\\n \\t]*|${DRAWS_NOTHING.source}`, 'gu');
