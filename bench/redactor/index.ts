@@ -19,6 +19,8 @@ const SHAPES: Readonly<Record<string, string>> = {
   'escapes, one way': 'x&amp;\\u0026%26 ',
   'quotes and shell': "''\"\"'\\''ab\\ cd\\ ef ",
   'every ambiguity': "\\\\\\\\u0034\\\\26 %2526 ''\"\"'\\'' \u200b\n",
+  // Every step a root of its own chain: soft breaks escaped and not, hex references of 3 digits.
+  'soft breaks and references': '=3D=\r\n&#x2fd=0A\\u003d\\r\\n&#x326;=5C=\n ',
   'ambiguity, dumps and seams': '\\\\\\\\\\\\u0034&amp;amp;\\\\26 =3D%25 "a":"b", \'\'""\'\\\'\' 00 11 22 33 44 55 66 77 \u200b\n',
 };
 

@@ -88,9 +88,10 @@ function codePoint(digits: string, radix: number): string | null {
 /**
  * How digits after an escape read: a backslash before them as an octal byte (C, Python, Go, PHP:
  * `\046`), or as CSS writes a code point (`\26 `, `\000026`: up to six hex digits and one
- * optional space after); with `short`, a backslash as octal and an HTML hex reference without its
- * `;` as two digits, the rest the secret's own (`&#x2fd` as `/d`, where HTML reads one U+02FD:
- * a writer that leaves out the `;` does not check what follows).
+ * optional space after); with `short`, a backslash as octal and an HTML hex reference of more
+ * than two digits as two, the rest the secret's own (`&#x2fd` as `/d`, where HTML reads one
+ * U+02FD; `&#x326;` as `2` before `6;`): a writer that leaves out the `;` does not check what
+ * follows, and the `;` after may be the secret's.
  */
 type Digits = 'octal' | 'css' | 'short';
 
@@ -141,6 +142,12 @@ function escapeAt(s: string, i: number, digits: Digits = 'octal'): { chars: stri
  * (`&#x26s`, `&#38s`: the longest run of digits) and the legacy named ones (`&amps`, `&lt`).
  */
 function referenceAt(s: string, i: number, short = false): { chars: string; length: number } | null {
+  const after = s.slice(i + 1, i + 10);
+  const two = short ? /^#[xX]([0-9a-fA-F]{2})(?=[0-9a-fA-F])/.exec(after) : null;
+  if (two?.[1] !== undefined) {
+    const ch = codePoint(two[1], 16);
+    return ch === null ? null : { chars: ch, length: 1 + two[0].length };
+  }
   // A reference is short: look for its `;` only that far.
   const semi = s.slice(i + 1, i + LONGEST_NAME + 3).indexOf(';') + i + 1;
   if (semi !== i) {
@@ -152,10 +159,7 @@ function referenceAt(s: string, i: number, short = false): { chars: string; leng
         : (NAMED[body.toLowerCase()] ?? null);
     if (ch !== null) return { chars: ch, length: semi + 1 - i };
   }
-  const after = s.slice(i + 1, i + 10);
-  const bare =
-    (short ? /^#[xX]([0-9a-fA-F]{2})(?=[0-9a-fA-F])/.exec(after) : null) ??
-    /^#(?:[xX]([0-9a-fA-F]{1,6})|([0-9]{1,7}))|^(amp|lt|gt|quot|nbsp)/i.exec(after);
+  const bare = /^#(?:[xX]([0-9a-fA-F]{1,6})|([0-9]{1,7}))|^(amp|lt|gt|quot|nbsp)/i.exec(after);
   if (bare === null) return null;
   const ch =
     bare[1] !== undefined
@@ -168,8 +172,9 @@ function referenceAt(s: string, i: number, short = false): { chars: string; leng
 
 /**
  * Quoted-printable at `i` (a mail body, a MIME part an upstream quotes): `=26`, or a run of them
- * spelling one UTF-8 character. Its soft break (`=` ending a line) is left as it is: a secret ending
- * in `=` split over two lines would lose its break, which the redactor looks across.
+ * spelling one UTF-8 character. Its soft break (`=` ending a line) is left as it is here: a secret
+ * ending in `=` split over two lines would lose its break, which the redactor looks across; a
+ * reading of its own leaves soft breaks out (quoting-readings.ts).
  */
 function quotedPrintableAt(s: string, i: number): { chars: string; length: number } | null {
   return bytesAt(s, i, 0x3d);
@@ -216,6 +221,20 @@ function markedByteAt(s: string, at: number, mark: number): number | null {
 }
 
 /**
+ * Whether the bare numeric reference of `length` at `i` is followed by an escape of a digit it
+ * would take, or of the `;` that would close it, once that escape is decoded (with `short`, a hex
+ * reference takes two digits anyway).
+ */
+function extendedBy(s: string, i: number, length: number, digits: Digits): boolean {
+  const hex = s[i + 2] === 'x' || s[i + 2] === 'X';
+  if (s[i + 1] !== '#' || (hex && digits === 'short')) return false;
+  const after = escapeAt(s, i + length, digits)?.chars ?? '';
+  // Its `;` escaped (`&#74&#x3b`) closes it the same way.
+  if (after === ';') return true;
+  return hex ? isHexUnit(after.charCodeAt(0)) : after >= '0' && after <= '9' && after.length === 1;
+}
+
+/**
  * Every escape of `r` decoded once; the same reading when it holds none. Where an escape's first
  * character is itself followed by an escape (`\\u0034`: an escaped backslash, or a backslash of
  * the secret before an escaped `4`?), `later` takes the second reading.
@@ -243,11 +262,10 @@ export function decodeOnce(r: Reading, later = false, digits: Digits = 'octal'):
     if (later && escapeAt(s, i + 1, digits) !== null) continue;
     const esc = escapeAt(s, i, digits);
     if (esc === null) continue;
-    // A reference without its `;` before another escape (`&#10&#x30;`): HTML's `&#10` then a `0`,
-    // or `&#100` once the escape after it is decoded? `later`, and the readings of a backslash
-    // before digits other than octal, take the second.
-    if ((later || digits !== 'octal') && c === 0x26 && s[i + esc.length - 1] !== ';' && escapeAt(s, i + esc.length, digits) !== null)
-      continue;
+    // A reference without its `;` before an escape of a digit or `;` (`&#10&#x30;`): HTML's `&#10`
+    // then a `0`, or `&#100` once the escape after it is decoded? The other ways take the second: a
+    // decimal one in every other way, a hex one but where hex references are read as two digits.
+    if (c === 0x26 && (later || digits !== 'octal') && s[i + esc.length - 1] !== ';' && extendedBy(s, i, esc.length, digits)) continue;
     copy(i);
     parts.push(esc.chars);
     for (let k = 0; k < esc.chars.length; k++, n++) {

@@ -9,7 +9,8 @@ import type { Reading } from './reading.js';
  * - hex bytes written with separators or prefixes (`70 26 73`, `70:26:73`, `0x70,0x26`), as
  *   `xxd`, Go's `% x` and byte-array dumps write them, and UTF-16 units the same way (`0070 0026`);
  * - two JSON strings read as one across the seam between them (`"p&s","b":"w/d"`), as a secret an
- *   upstream cut into two fields is read.
+ *   upstream cut into two fields is read;
+ * - quoted-printable's soft line breaks (`=` at a line's end) left out, a reading apart.
  * Each maps every character back to the span of the text it came from, as escape-readings.ts does.
  */
 
@@ -34,6 +35,12 @@ const NOT_BYTE = /0[xX](?=[0-9a-fA-F]{2})|, ?|[ :.-]/g;
  */
 const JSON_SEAM = /"\s*,\s*"(?:[\w.@$-]{0,64}"\s*:\s*")?/g;
 /**
+ * Quoted-printable's soft line break (`=` ending a line, which the decoder drops): a mail body or
+ * MIME part wraps at 76 columns, anywhere in a secret's escapes. Read apart from the escapes, as a
+ * secret's own `=` at the end of a line is not one.
+ */
+const SOFT_BREAK = /=\r?\n/g;
+/**
  * A single quote in a single-quoted shell word: `'\''` (the last quote kept, standing for the
  * one the shell writes) and `'"'"'` (the middle one kept).
  */
@@ -57,6 +64,11 @@ export function quotingReadings(r: Reading, whole: boolean): Reading[] {
   const hex = hexDumps(r);
   if (hex !== null) out.push(hex);
   return out.filter((q) => q !== r);
+}
+
+/** `r` without quoted-printable's soft line breaks; `r` itself when it has none. */
+export function withoutSoftBreaks(r: Reading): Reading {
+  return r.text.includes('=\n') || r.text.includes('=\r\n') ? cut(r, matched(r.text, SOFT_BREAK)) : r;
 }
 
 /**

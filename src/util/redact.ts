@@ -71,6 +71,8 @@ export function secretForms(secret: string): string[] {
   add(b64(secret).replace(/=+$/, ''));
   add(Buffer.from(secret).toString('base64url'));
   for (const core of base64Inside(secret)) add(core);
+  // Its base64 so far (alone and inside longer base64), which a dump of UTF-16 units may hold.
+  const base64 = [...forms].filter((f) => f !== secret);
   // Base64 of the base64 (a Basic credential or a token an upstream encodes once more, a secret
   // manifest's data echoed encoded): alone and inside longer base64 text.
   const twice = b64(b64(secret));
@@ -86,11 +88,15 @@ export function secretForms(secret: string): string[] {
   // a line's length: a key's every line as four digits a character would only lengthen the search.
   if (secret.length >= MIN_HEX_SECRET) add(Buffer.from(secret).toString('hex'));
   if (secret.length >= MIN_HEX_SECRET && secret.length <= MAX_UNIT_HEX_SECRET) {
+    const unitHex = (s: string) => {
+      add(Buffer.from(s, 'utf16le').swap16().toString('hex'));
+      add(Buffer.from(s, 'utf16le').toString('hex'));
+    };
     // Each case of the secret's letters too: folding the text folds the digits, not what they spell.
-    for (const cased of new Set([secret, secret.toLowerCase(), secret.toUpperCase()])) {
-      add(Buffer.from(cased, 'utf16le').swap16().toString('hex'));
-      add(Buffer.from(cased, 'utf16le').toString('hex'));
-    }
+    for (const cased of new Set([secret, secret.toLowerCase(), secret.toUpperCase()])) unitHex(cased);
+    // Its base64 as units too (a Basic credential's string dumped): as it is, its case is its
+    // content. Not the base64 of the base64: a dump of a text encoded twice is not met.
+    for (const form of base64) unitHex(form);
   }
   // A PEM key may be echoed a line at a time, or with its line breaks escaped (as an environment
   // variable often holds it, `\n` written out).

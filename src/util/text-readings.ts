@@ -1,5 +1,5 @@
 import { decodeOnce, identity, MAX_DEPTH } from './escape-readings.js';
-import { quotingReadings } from './quoting-readings.js';
+import { quotingReadings, withoutSoftBreaks } from './quoting-readings.js';
 import type { Reading } from './reading.js';
 
 /**
@@ -11,8 +11,22 @@ import type { Reading } from './reading.js';
  * comment on the App's thread; each reading is linear in the text, so the budget bounds the whole.
  */
 
-/** Readings of one text at most by the escape ways: each level may double them where escapes are ambiguous. */
-const MAX_ESCAPE_READINGS = 16;
+/**
+ * An HTML hex reference of more than two digits: `&#x2fd` may be `/d` (its `;` left out) and
+ * `&#x326;` may be `2` before the secret's own `6;`.
+ */
+const AMBIGUOUS_HEX_REFERENCE = /&#[xX][0-9a-fA-F]{3}/;
+
+/** Readings a plain chain starts from at most: the text, and ambiguous readings of it. */
+const MAX_ROOTS = 4;
+
+/**
+ * Readings of one text at most by the ambiguous escape ways, besides the plain chains: each level
+ * may multiply them where escapes are ambiguous.
+ */
+const MAX_ESCAPE_READINGS = 12;
+/** Decodings made in looking for them, at most. */
+const MAX_AMBIGUOUS_DECODES = 32;
 
 /**
  * The characters of all readings of a text together, at most: this many times its length, and
@@ -59,16 +73,32 @@ export function readings(text: string, tally?: ReadingsTally): Reading[] {
   };
   const first = identity(text);
   keep(first);
-  // The plain chain: every escape decoded the first way, once, twice, three times.
-  let plain = first;
-  const chain = new Set([text]);
-  const steps = [first];
-  for (let d = 0; d < MAX_DEPTH && room(plain); d++) {
-    const next = decodeOnce(plain);
-    if (next === plain) break;
-    plain = next;
-    chain.add(plain.text);
-    if (keep(plain)) steps.push(plain);
+  // The plain chain: every escape decoded the first way, once, twice, three times; from the text,
+  // and from the text read where what a writer left out makes it ambiguous: without
+  // quoted-printable's soft line breaks (a secret's own `=` may end a line), and with each HTML hex
+  // reference that lacks its `;` before more hex digits read as two digits (HTML reads them all).
+  // Either may be escaped itself (`=\r\n` in a JSON string, `\u0026#x2fd`): any step read so is
+  // a root too, up to `MAX_ROOTS`.
+  const roots = [first];
+  const chain = new Set<string>();
+  const steps: Reading[] = [];
+  for (let k = 0; k < roots.length; k++) {
+    const root = roots[k] as Reading;
+    if (root !== first && !keep(root)) continue;
+    chain.add(root.text);
+    steps.push(root);
+    let plain = root;
+    for (let d = 0; ; d++) {
+      const softless = withoutSoftBreaks(plain);
+      if (softless !== plain && roots.length < MAX_ROOTS) roots.push(softless);
+      if (AMBIGUOUS_HEX_REFERENCE.test(plain.text) && roots.length < MAX_ROOTS) roots.push(decodeOnce(plain, false, 'short'));
+      if (d >= MAX_DEPTH || !room(plain)) break;
+      const next = decodeOnce(plain);
+      if (next === plain) break;
+      plain = next;
+      chain.add(plain.text);
+      if (keep(plain)) steps.push(plain);
+    }
   }
   // An upstream may wrap what it echoes (base64 at 76 columns, a long line broken for a log), or
   // colour it or slip something invisible inside (ANSI sequences, a zero-width space, a soft
@@ -100,7 +130,11 @@ export function readings(text: string, tally?: ReadingsTally): Reading[] {
   // the secret before an escaped `4`?; a backslash before digits read as CSS writes it), level by
   // level, each read through its quoting (an escape may hide a quote) and without what draws nothing.
   const ambiguous: Reading[] = [];
-  let level = [first];
+  let level = roots.filter((r) => seen.has(r.text));
+  // Each reading is decoded once whichever way led to it, and the decodings, each a pass over a
+  // reading, are counted: with several roots a level would otherwise grow with every way.
+  const visited = new Set(level.map((r) => r.text));
+  let decodes = 0;
   for (let d = 0; d < MAX_DEPTH && level.length > 0; d++) {
     const next: Reading[] = [];
     const ways = [
@@ -111,9 +145,11 @@ export function readings(text: string, tally?: ReadingsTally): Reading[] {
     ];
     for (const way of ways) {
       for (const r of level) {
-        if (ambiguous.length + chain.size >= MAX_ESCAPE_READINGS || !room(r)) break;
+        if (ambiguous.length >= MAX_ESCAPE_READINGS || decodes >= MAX_AMBIGUOUS_DECODES || !room(r)) break;
+        decodes++;
         const decoded = way(r);
-        if (decoded === r) continue;
+        if (decoded === r || visited.has(decoded.text)) continue;
+        visited.add(decoded.text);
         // The plain chain is read already; its readings still lead on to the ambiguous ones.
         if (chain.has(decoded.text)) next.push(decoded);
         else if (keep(decoded)) {
