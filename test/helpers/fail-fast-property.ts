@@ -6,7 +6,7 @@ import type fc from 'fast-check';
  * smaller text, and once held a test worker for half an hour), and a property that outlasts
  * `PROPERTY_TIME_LIMIT_MS` fails rather than stopping quietly with fewer runs than it claims.
  */
-export const PROPERTY_TIME_LIMIT_MS = 50_000;
+const PROPERTY_TIME_LIMIT_MS = 50_000;
 
 export const FAIL_FAST = {
   endOnFailure: true,
