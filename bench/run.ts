@@ -10,7 +10,18 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Benchmark, BenchResult } from './lib/benchmark.js';
 
-const NAMES = ['detect', 'telemetry', 'planner', 'app', 'action', 'memory', 'detect-scale', 'app-stall', 'hostile-expressions'] as const;
+const NAMES = [
+  'detect',
+  'telemetry',
+  'planner',
+  'app',
+  'action',
+  'memory',
+  'detect-scale',
+  'app-stall',
+  'hostile-expressions',
+  'redactor',
+] as const;
 type Name = (typeof NAMES)[number];
 
 async function load(name: Exclude<Name, 'memory'>): Promise<Benchmark> {
@@ -31,6 +42,8 @@ async function load(name: Exclude<Name, 'memory'>): Promise<Benchmark> {
       return (await import('./app-stall/index.js')).appStallBench;
     case 'hostile-expressions':
       return (await import('./hostile-expressions/index.js')).hostileExpressionsBench;
+    case 'redactor':
+      return (await import('./redactor/index.js')).redactorBench;
   }
 }
 

@@ -9,7 +9,6 @@
  */
 
 import { itemAt } from './indexed.js';
-import { quotingReadings } from './quoting-readings.js';
 import type { Reading } from './reading.js';
 
 /** What a read of `start`/`end` at a unit of the text (or of its `fold`) relies on. */
@@ -70,7 +69,7 @@ const isHexUnit = (c: number): boolean => (c >= 0x30 && c <= 0x39) || ((c | 0x20
 const PUNCTUATION = /^[!-/:-@[-`{-~]$/;
 
 /** The original text as its own first reading. */
-function identity(text: string): Reading {
+export function identity(text: string): Reading {
   const start = new Int32Array(text.length);
   const end = new Int32Array(text.length);
   for (let i = 0; i < text.length; i++) {
@@ -87,10 +86,14 @@ function codePoint(digits: string, radix: number): string | null {
 }
 
 /**
- * How a backslash before digits reads: as an octal byte (C, Python, Go, PHP: `\046`), or as CSS
- * writes a code point (`\26 `, `\000026`: up to six hex digits and one optional space after).
+ * How digits after an escape read: a backslash before them as an octal byte (C, Python, Go, PHP:
+ * `\046`), or as CSS writes a code point (`\26 `, `\000026`: up to six hex digits and one
+ * optional space after); with `short`, a backslash as octal and an HTML hex reference of more
+ * than two digits as two, the rest the secret's own (`&#x2fd` as `/d`, where HTML reads one
+ * U+02FD; `&#x326;` as `2` before `6;`): a writer that leaves out the `;` does not check what
+ * follows, and the `;` after may be the secret's.
  */
-type Digits = 'octal' | 'css';
+type Digits = 'octal' | 'css' | 'short';
 
 /** The escape that begins at `i` of `s`: what it decodes to and its length; null when none does. */
 function escapeAt(s: string, i: number, digits: Digits = 'octal'): { chars: string; length: number } | null {
@@ -101,8 +104,11 @@ function escapeAt(s: string, i: number, digits: Digits = 'octal'): { chars: stri
     if (digits === 'css' && isHexUnit(next.charCodeAt(0))) return cssAt(s, i);
     // Octal takes three digits, as Go, git's quoted paths and C's byte dumps write it: a shorter
     // run (`\1` in a regular expression's replacement) is too common to read as a byte.
-    const octal = /^[0-3][0-7]{2}/.exec(s.slice(i + 1, i + 4))?.[0];
-    if (octal !== undefined) return { chars: String.fromCharCode(Number.parseInt(octal, 8)), length: 4 };
+    const o1 = s.charCodeAt(i + 1) - 0x30;
+    const o2 = s.charCodeAt(i + 2) - 0x30;
+    const o3 = s.charCodeAt(i + 3) - 0x30;
+    if (o1 >= 0 && o1 <= 3 && o2 >= 0 && o2 <= 7 && o3 >= 0 && o3 <= 7)
+      return { chars: String.fromCharCode(o1 * 64 + o2 * 8 + o3), length: 4 };
     if ((next === 'u' || next === 'U') && s[i + 2] === '{') {
       const close = s.slice(i + 3, i + 10).indexOf('}') + i + 3;
       const digits = close < i + 3 ? '' : s.slice(i + 3, close);
@@ -117,23 +123,61 @@ function escapeAt(s: string, i: number, digits: Digits = 'octal'): { chars: stri
       const digits = s.slice(i + 2, i + 4);
       return digits.length === 2 && HEX.test(digits) ? { chars: String.fromCharCode(Number.parseInt(digits, 16)), length: 4 } : null;
     }
+    // A backslash before a line break: a shell's (and C's, Python's) continuation of the line. Read
+    // as the break it escapes, so a secret an upstream wrapped there is still looked for across it.
+    if (next === '\n') return { chars: '\n', length: 2 };
+    if (next === '\r') return s[i + 2] === '\n' ? { chars: '\r\n', length: 3 } : { chars: '\r', length: 2 };
     const short = SHORT[next];
     if (short !== undefined) return { chars: short, length: 2 };
-    return PUNCTUATION.test(next) ? { chars: next, length: 2 } : null;
+    // A shell escapes a space as it escapes punctuation (`pass\ word`).
+    return PUNCTUATION.test(next) || next === ' ' ? { chars: next, length: 2 } : null;
   }
-  if (c === '&') {
-    // A reference is short: look for its `;` only that far.
-    const semi = s.slice(i + 1, i + LONGEST_NAME + 3).indexOf(';') + i + 1;
-    if (semi === i) return null;
+  if (c === '&') return referenceAt(s, i, digits === 'short');
+  if (c === '=') return quotedPrintableAt(s, i);
+  return null;
+}
+
+/**
+ * An HTML character reference at `i`: with its `;`, or without it as HTML reads a numeric one
+ * (`&#x26s`, `&#38s`: the longest run of digits) and the legacy named ones (`&amps`, `&lt`).
+ */
+function referenceAt(s: string, i: number, short = false): { chars: string; length: number } | null {
+  const after = s.slice(i + 1, i + 10);
+  const two = short ? /^#[xX]([0-9a-fA-F]{2})(?=[0-9a-fA-F])/.exec(after) : null;
+  if (two?.[1] !== undefined) {
+    const ch = codePoint(two[1], 16);
+    return ch === null ? null : { chars: ch, length: 1 + two[0].length };
+  }
+  // A reference is short: look for its `;` only that far.
+  const semi = s.slice(i + 1, i + LONGEST_NAME + 3).indexOf(';') + i + 1;
+  if (semi !== i) {
     const body = s.slice(i + 1, semi);
     const ch = /^#[xX][0-9a-fA-F]{1,8}$/.test(body)
       ? codePoint(body.slice(2), 16)
       : /^#[0-9]{1,10}$/.test(body)
         ? codePoint(body.slice(1), 10)
         : (NAMED[body.toLowerCase()] ?? null);
-    return ch === null ? null : { chars: ch, length: semi + 1 - i };
+    if (ch !== null) return { chars: ch, length: semi + 1 - i };
   }
-  return null;
+  const bare = /^#(?:[xX]([0-9a-fA-F]{1,6})|([0-9]{1,7}))|^(amp|lt|gt|quot|nbsp)/i.exec(after);
+  if (bare === null) return null;
+  const ch =
+    bare[1] !== undefined
+      ? codePoint(bare[1], 16)
+      : bare[2] !== undefined
+        ? codePoint(bare[2], 10)
+        : (NAMED[bare[3]?.toLowerCase() ?? ''] ?? null);
+  return ch === null ? null : { chars: ch, length: 1 + bare[0].length };
+}
+
+/**
+ * Quoted-printable at `i` (a mail body, a MIME part an upstream quotes): `=26`, or a run of them
+ * spelling one UTF-8 character. Its soft break (`=` ending a line) is left as it is here: a secret
+ * ending in `=` split over two lines would lose its break, which the redactor looks across; a
+ * reading of its own leaves soft breaks out (quoting-readings.ts).
+ */
+function quotedPrintableAt(s: string, i: number): { chars: string; length: number } | null {
+  return bytesAt(s, i, 0x3d);
 }
 
 /** A CSS escape at `i`: a backslash, one to six hex digits, and one whitespace that ends it. */
@@ -148,14 +192,20 @@ function cssAt(s: string, i: number): { chars: string; length: number } | null {
 
 /** `%XX`, or a run of them spelling one UTF-8 character. */
 function percentAt(s: string, i: number): { chars: string; length: number } | null {
-  const lead = byteAt(s, i);
+  return bytesAt(s, i, 0x25);
+}
+
+/** A byte written as `<mark>XX` (`%26`, `=26`), or a run of them spelling one UTF-8 character. */
+function bytesAt(s: string, i: number, mark: number): { chars: string; length: number } | null {
+  const byteAt = (at: number): number | null => markedByteAt(s, at, mark);
+  const lead = byteAt(i);
   if (lead === null) return null;
   if (lead < 0x80) return { chars: String.fromCharCode(lead), length: 3 };
   const size = lead >= 0xf0 && lead <= 0xf4 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc2 && lead < 0xe0 ? 2 : 0;
   if (size === 0) return null;
   const bytes = [lead];
   for (let k = 1; k < size; k++) {
-    const b = byteAt(s, i + 3 * k);
+    const b = byteAt(i + 3 * k);
     if (b === null || b < 0x80 || b > 0xbf) return null;
     bytes.push(b);
   }
@@ -163,11 +213,25 @@ function percentAt(s: string, i: number): { chars: string; length: number } | nu
   return chars.includes('\uFFFD') ? null : { chars, length: 3 * size };
 }
 
-/** The byte a `%XX` at `at` spells, or null. */
-function byteAt(s: string, at: number): number | null {
-  return s.charCodeAt(at) === 0x25 && isHexUnit(s.charCodeAt(at + 1)) && isHexUnit(s.charCodeAt(at + 2))
+/** The byte a `%XX` (or `=XX`, as `mark` says) at `at` spells, or null. */
+function markedByteAt(s: string, at: number, mark: number): number | null {
+  return s.charCodeAt(at) === mark && isHexUnit(s.charCodeAt(at + 1)) && isHexUnit(s.charCodeAt(at + 2))
     ? Number.parseInt(s.slice(at + 1, at + 3), 16)
     : null;
+}
+
+/**
+ * Whether the bare numeric reference of `length` at `i` is followed by an escape of a digit it
+ * would take, or of the `;` that would close it, once that escape is decoded (with `short`, a hex
+ * reference takes two digits anyway).
+ */
+function extendedBy(s: string, i: number, length: number, digits: Digits): boolean {
+  const hex = s[i + 2] === 'x' || s[i + 2] === 'X';
+  if (s[i + 1] !== '#' || (hex && digits === 'short')) return false;
+  const after = escapeAt(s, i + length, digits)?.chars ?? '';
+  // Its `;` escaped (`&#74&#x3b`) closes it the same way.
+  if (after === ';') return true;
+  return hex ? isHexUnit(after.charCodeAt(0)) : after >= '0' && after <= '9' && after.length === 1;
 }
 
 /**
@@ -175,7 +239,7 @@ function byteAt(s: string, at: number): number | null {
  * character is itself followed by an escape (`\\u0034`: an escaped backslash, or a backslash of
  * the secret before an escaped `4`?), `later` takes the second reading.
  */
-function decodeOnce(r: Reading, later = false, digits: Digits = 'octal'): Reading {
+export function decodeOnce(r: Reading, later = false, digits: Digits = 'octal'): Reading {
   const s = r.text;
   // A decoded escape is never longer than the escape: the original's length bounds the reading's.
   const start = new Int32Array(s.length);
@@ -193,11 +257,15 @@ function decodeOnce(r: Reading, later = false, digits: Digits = 'octal'): Readin
   };
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    // Every escape begins with `%`, `\` or `&`.
-    if (c !== 0x25 && c !== 0x5c && c !== 0x26) continue;
+    // Every escape begins with `%`, `\`, `&` or `=`.
+    if (c !== 0x25 && c !== 0x5c && c !== 0x26 && c !== 0x3d) continue;
     if (later && escapeAt(s, i + 1, digits) !== null) continue;
     const esc = escapeAt(s, i, digits);
     if (esc === null) continue;
+    // A reference without its `;` before an escape of a digit or `;` (`&#10&#x30;`): HTML's `&#10`
+    // then a `0`, or `&#100` once the escape after it is decoded? The other ways take the second: a
+    // decimal one in every other way, a hex one but where hex references are read as two digits.
+    if (c === 0x26 && (later || digits !== 'octal') && s[i + esc.length - 1] !== ';' && extendedBy(s, i, esc.length, digits)) continue;
     copy(i);
     parts.push(esc.chars);
     for (let k = 0; k < esc.chars.length; k++, n++) {
@@ -214,103 +282,6 @@ function decodeOnce(r: Reading, later = false, digits: Digits = 'octal'): Readin
 
 /** How many times escapes may wrap each other: `%252F` is two. */
 export const MAX_DEPTH = 3;
-
-/** Readings of one text at most: each level may double them where escapes are ambiguous. */
-const MAX_READINGS = 16;
-
-/**
- * The text as written and decoded once, twice…, up to `MAX_DEPTH` times, both ways where an escape
- * is ambiguous; the same reading is kept once.
- */
-export function readings(text: string): Reading[] {
-  const out = [identity(text)];
-  const seen = new Set([text]);
-  let level = out;
-  for (let d = 0; d < MAX_DEPTH && level.length > 0; d++) {
-    const next: Reading[] = [];
-    // Every reading decoded plainly comes first, so the cap never cuts the plain chain: then the
-    // second reading of ambiguous escapes, then a backslash before digits read as CSS writes it.
-    const ways = [(r: Reading) => decodeOnce(r), (r: Reading) => decodeOnce(r, true), (r: Reading) => decodeOnce(r, false, 'css')];
-    for (const way of ways) {
-      for (const r of level) {
-        if (out.length + next.length >= MAX_READINGS) break;
-        const decoded = way(r);
-        if (seen.has(decoded.text)) continue;
-        seen.add(decoded.text);
-        next.push(decoded);
-      }
-    }
-    out.push(...next);
-    level = next;
-  }
-  // An upstream may wrap what it echoes (base64 at 76 columns, a long line broken for a log), or
-  // colour it or slip something invisible inside (ANSI sequences, a zero-width space, a soft hyphen):
-  // each reading is read again without what draws nothing; the text and its plain decoding, which
-  // are also searched for a secret split over two lines, again without line breaks and the
-  // indentation after them (every reading would double the cost of redacting a long comment).
-  let plain = out[0] ?? identity(text);
-  for (let d = 0; d < MAX_DEPTH; d++) plain = decodeOnce(plain);
-  // Quoting that doubles a quote or reopens it (YAML, CSV, a shell command) and hex dumps with
-  // separators, read off the text as written and as plainly decoded (quoting-readings.ts).
-  // Quotes are read off every reading (an escape may hide one), dumps off the text and its plain
-  // decoding; all but the dumps are read, as the text is, for a secret split over two lines.
-  const lined = new Set([text, plain.text]);
-  const quoted = out.flatMap((r) => quotingReadings(r, r === out[0]));
-  if (plain.text !== text) quoted.push(...quotingReadings(plain, true));
-  for (const q of quoted) {
-    if (seen.has(q.text)) continue;
-    seen.add(q.text);
-    out.push(q);
-    if (!q.text.includes('\0')) lined.add(q.text);
-  }
-  for (const r of [...out]) {
-    const visible = left(r, DRAWS_NOTHING_G);
-    const wrapped = lined.has(r.text);
-    for (const variant of [visible, ...(wrapped ? [left(r, BREAKS_AND_NOTHING)] : [])]) {
-      if (variant === r || seen.has(variant.text)) continue;
-      seen.add(variant.text);
-      out.push(variant);
-    }
-    if (wrapped) {
-      r.lines = true;
-      visible.lines = true;
-    }
-  }
-  return out;
-}
-
-/**
- * What a terminal or a browser draws as nothing: ANSI escape sequences (CSI such as a colour, OSC
- * such as a title or a link, and two-character ones), other C0 and C1 controls but tab and line
- * breaks, and format and default-ignorable characters (zero-width, bidi, soft hyphen, variation
- * selectors, tags).
- */
-const DRAWS_NOTHING =
-  // eslint-disable-next-line no-control-regex -- the escape sequences and controls are what this finds.
-  /\x1b\[[0-?]*[ -/]*[@-~]|\x9b[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[ -/]*[0-~]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\p{Cf}\p{Default_Ignorable_Code_Point}]+/u;
-const DRAWS_NOTHING_G = new RegExp(DRAWS_NOTHING.source, 'gu');
-/** Line breaks and the spaces or tabs after each, and what draws nothing. */
-const BREAKS_AND_NOTHING = new RegExp(`\\r?\\n[\\r\\n \\t]*|\\r[\\r\\n \\t]*|${DRAWS_NOTHING.source}`, 'gu');
-
-/** `r` without what `pattern` (global) matches; `r` itself when it matches nothing. */
-function left(r: Reading, pattern: RegExp): Reading {
-  const s = r.text;
-  const breaks = [...s.matchAll(pattern)];
-  if (breaks.length === 0) return r;
-  const start = new Int32Array(s.length);
-  const end = new Int32Array(s.length);
-  const parts: string[] = [];
-  let n = 0;
-  let copied = 0;
-  for (const b of [...breaks, { index: s.length, 0: '' }]) {
-    parts.push(s.slice(copied, b.index));
-    start.set(r.start.subarray(copied, b.index), n);
-    end.set(r.end.subarray(copied, b.index), n);
-    n += b.index - copied;
-    copied = b.index + b[0].length;
-  }
-  return { text: parts.join(''), start: start.subarray(0, n), end: end.subarray(0, n) };
-}
 
 /** `s` decoded once (a secret that itself looks escaped: `p%41ss`). */
 export function decodedOnce(s: string): string {

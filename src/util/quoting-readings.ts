@@ -7,7 +7,10 @@ import type { Reading } from './reading.js';
  *   (`"say ""hi"""`);
  * - a single quote closed, escaped and reopened, as a shell command is echoed (`'it'\''s'`);
  * - hex bytes written with separators or prefixes (`70 26 73`, `70:26:73`, `0x70,0x26`), as
- *   `xxd`, Go's `% x` and byte-array dumps write them.
+ *   `xxd`, Go's `% x` and byte-array dumps write them, and UTF-16 units the same way (`0070 0026`);
+ * - two JSON strings read as one across the seam between them (`"p&s","b":"w/d"`), as a secret an
+ *   upstream cut into two fields is read;
+ * - quoted-printable's soft line breaks (`=` at a line's end) left out, a reading apart.
  * Each maps every character back to the span of the text it came from, as escape-readings.ts does.
  */
 
@@ -16,8 +19,27 @@ import type { Reading } from './reading.js';
  * `0x70,0x26,…`, `70:26:…`): the redactor looks for a secret as hex only from 8 characters on.
  */
 const HEX_DUMP = /(?<![0-9A-Za-z])(?:0[xX])?[0-9a-fA-F]{2}(?:(?:, ?|[ :.-])(?:0[xX])?[0-9a-fA-F]{2}){7,}(?![0-9A-Za-z])/g;
-/** Within a run: what is not a hex digit of a byte. */
+/**
+ * A run of eight UTF-16 units or more written as four hex digits each with a separator or a `0x`
+ * before some or each (`0070 0026 …`, `0x0070, 0x0026`, `00700026 0073`): a string's units dumped
+ * as a debugger shows them, or a surrogate pair's two units written together. A run with no
+ * separator at all is the text itself, read already.
+ */
+const UNIT_DUMP = /(?<![0-9A-Za-z])(?:0[xX])?[0-9a-fA-F]{4}(?:(?:, ?|[ :.-])?(?:0[xX])?[0-9a-fA-F]{4}){7,}(?![0-9A-Za-z])/g;
+const ALL_HEX = /^[0-9a-fA-F]+$/;
+/** Within a run: what is not a hex digit of a byte or a unit. */
 const NOT_BYTE = /0[xX](?=[0-9a-fA-F]{2})|, ?|[ :.-]/g;
+/**
+ * Where one JSON string ends and the next begins, in an object (`","b":"`) or a list (`", "`): a
+ * secret an upstream cut into two fields is read with the seam left out. A key is short and plain.
+ */
+const JSON_SEAM = /"\s*,\s*"(?:[\w.@$-]{0,64}"\s*:\s*")?/g;
+/**
+ * Quoted-printable's soft line break (`=` ending a line, which the decoder drops): a mail body or
+ * MIME part wraps at 76 columns, anywhere in a secret's escapes. Read apart from the escapes, as a
+ * secret's own `=` at the end of a line is not one.
+ */
+const SOFT_BREAK = /=\r?\n/g;
 /**
  * A single quote in a single-quoted shell word: `'\''` (the last quote kept, standing for the
  * one the shell writes) and `'"'"'` (the middle one kept).
@@ -25,18 +47,28 @@ const NOT_BYTE = /0[xX](?=[0-9a-fA-F]{2})|, ?|[ :.-]/g;
 const SHELL_QUOTE = /'\\'(?=')|'"(?='"')|(?<="')"'/g;
 
 /**
- * The readings of `r` through each quoting it holds, and with `dumps` through its hex dumps; none
- * when it holds none.
+ * The readings of `r` through each quoting and hex dump it holds, and with `whole` (the text or a
+ * step of its plain decoding) through its JSON seams; none when it holds none.
  */
-export function quotingReadings(r: Reading, dumps: boolean): Reading[] {
+export function quotingReadings(r: Reading, whole: boolean): Reading[] {
   const out: Reading[] = [];
   for (const quote of ["'", '"']) {
     if (r.text.includes(quote + quote)) out.push(cut(r, secondsOfPairs(r.text, quote)));
   }
   if (r.text.includes("'")) out.push(cut(r, matched(r.text, SHELL_QUOTE)));
-  const hex = dumps ? hexDumps(r) : null;
+  // Seams, like dumps, only off the text and its plain decoding (a JSON body inside a JSON string
+  // reads plain once decoded): every reading would double the cost of a long comment.
+  if (whole && r.text.includes('"')) out.push(cut(r, matched(r.text, JSON_SEAM)));
+  // Dumps off every reading: a dump may be written inside an escape (each digit CSS- or
+  // percent-escaped) that only an ambiguous reading undoes; reading the dumps alone stays cheap.
+  const hex = hexDumps(r);
   if (hex !== null) out.push(hex);
   return out.filter((q) => q !== r);
+}
+
+/** `r` without quoted-printable's soft line breaks; `r` itself when it has none. */
+export function withoutSoftBreaks(r: Reading): Reading {
+  return r.text.includes('=\n') || r.text.includes('=\r\n') ? cut(r, matched(r.text, SOFT_BREAK)) : r;
 }
 
 /**
@@ -46,7 +78,8 @@ export function quotingReadings(r: Reading, dumps: boolean): Reading[] {
  */
 function hexDumps(r: Reading): Reading | null {
   const parts: Reading[] = [];
-  for (const run of r.text.matchAll(HEX_DUMP)) {
+  for (const run of [...r.text.matchAll(HEX_DUMP), ...r.text.matchAll(UNIT_DUMP)]) {
+    if (ALL_HEX.test(run[0])) continue;
     const from = run.index;
     const to = from + run[0].length;
     const sub: Reading = { text: run[0], start: r.start.subarray(from, to), end: r.end.subarray(from, to) };

@@ -1,6 +1,8 @@
-import { decodedOnce, fold, MAPPED, MAX_DEPTH, readings } from './escape-readings.js';
+import { decodedOnce, fold, MAPPED, MAX_DEPTH } from './escape-readings.js';
+import { readings } from './text-readings.js';
 import type { Reading } from './reading.js';
 import { itemAt } from './indexed.js';
+import { maskAcrossFields } from './split-fields.js';
 
 /**
  * One redactor for every secret the process holds (telemetry credentials, the App's key and
@@ -26,8 +28,15 @@ const MIN_SECRET = 3;
 const HEAD = 4;
 const MIN_SPLIT = 8;
 
+/** How deep `redactDeep` walks a value; deeper, the rest is redacted as JSON text. */
+const DEEPEST = 8;
+/** How far either side of the join of two strings of a value a secret cut between them is looked for. */
+const JOIN_WIDTH = 4096;
+
 /** Shorter secrets are not looked for as hex: 16 hex digits and more do not occur by chance. */
 const MIN_HEX_SECRET = 8;
+/** Longer secrets (a private key) are not looked for as UTF-16 hex. */
+const MAX_UNIT_HEX_SECRET = 256;
 
 const b64 = (s: string | Buffer): string => Buffer.from(s).toString('base64');
 
@@ -62,6 +71,8 @@ export function secretForms(secret: string): string[] {
   add(b64(secret).replace(/=+$/, ''));
   add(Buffer.from(secret).toString('base64url'));
   for (const core of base64Inside(secret)) add(core);
+  // Its base64 so far (alone and inside longer base64), which a dump of UTF-16 units may hold.
+  const base64 = [...forms].filter((f) => f !== secret);
   // Base64 of the base64 (a Basic credential or a token an upstream encodes once more, a secret
   // manifest's data echoed encoded): alone and inside longer base64 text.
   const twice = b64(b64(secret));
@@ -73,7 +84,20 @@ export function secretForms(secret: string): string[] {
   for (const escaped of jsonEscaped(secret)) for (const core of base64Inside(escaped)) add(core);
   // As hex, which a byte dump or Go's `%x` writes: only for secrets long enough that their hex
   // cannot turn up by chance in a commit id or a digest (case is folded when compared).
+  // UTF-16 units as hex too (a string's units dumped, big- or little-endian), for a credential of
+  // a line's length: a key's every line as four digits a character would only lengthen the search.
   if (secret.length >= MIN_HEX_SECRET) add(Buffer.from(secret).toString('hex'));
+  if (secret.length >= MIN_HEX_SECRET && secret.length <= MAX_UNIT_HEX_SECRET) {
+    const unitHex = (s: string) => {
+      add(Buffer.from(s, 'utf16le').swap16().toString('hex'));
+      add(Buffer.from(s, 'utf16le').toString('hex'));
+    };
+    // Each case of the secret's letters too: folding the text folds the digits, not what they spell.
+    for (const cased of new Set([secret, secret.toLowerCase(), secret.toUpperCase()])) unitHex(cased);
+    // Its base64 as units too (a Basic credential's string dumped): as it is, its case is its
+    // content. Not the base64 of the base64: a dump of a text encoded twice is not met.
+    for (const form of base64) unitHex(form);
+  }
   // A PEM key may be echoed a line at a time, or with its line breaks escaped (as an environment
   // variable often holds it, `\n` written out).
   if (secret.includes('\n') || secret.includes('\\n')) {
@@ -184,7 +208,21 @@ export class Redactor {
 
   /** `text` with every secret masked, in any case and through any escaping of its characters. */
   redact(text: string): string {
-    if (this.#keys.length === 0 || text.length < MIN_SECRET) return text;
+    const spans = this.#spans(text);
+    if (spans.length === 0) return text;
+    let out = '';
+    let copied = 0;
+    for (const [from, to] of spans) {
+      if (to <= copied) continue;
+      if (from >= copied) out += text.slice(copied, from) + REDACTED;
+      copied = to;
+    }
+    return out + text.slice(copied);
+  }
+
+  /** Where `text` holds a secret, as `[from, to)` spans in order of where they begin. */
+  #spans(text: string): [number, number][] {
+    if (this.#keys.length === 0 || text.length < MIN_SECRET) return [];
     const spans: [number, number][] = [];
     for (const reading of readings(text)) {
       const folded = fold(reading.text);
@@ -195,16 +233,7 @@ export class Redactor {
       }
       if (reading.lines === true && /[\r\n]/.test(folded)) this.#splitOverLines(folded, reading, spans);
     }
-    if (spans.length === 0) return text;
-    spans.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
-    let out = '';
-    let copied = 0;
-    for (const [from, to] of spans) {
-      if (to <= copied) continue;
-      if (from >= copied) out += text.slice(copied, from) + REDACTED;
-      copied = to;
-    }
-    return out + text.slice(copied);
+    return spans.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
   }
 
   /**
@@ -218,8 +247,9 @@ export class Redactor {
     let lineStart = 0;
     for (const brk of folded.matchAll(/[ \t]*(?:\r\n|\n|\r)/g)) {
       const next = brk.index + brk[0].length;
-      const lineEnd = folded.slice(next).search(/[\r\n]/);
-      const nextLine = folded.slice(next, lineEnd < 0 ? folded.length : next + lineEnd);
+      let lineEnd = next;
+      while (lineEnd < folded.length && folded[lineEnd] !== '\n' && folded[lineEnd] !== '\r') lineEnd++;
+      const nextLine = folded.slice(next, lineEnd);
       for (let p = Math.max(lineStart, brk.index - this.#longest + 1); p <= brk.index - HEAD; p++) {
         for (const key of this.#byHead.get(folded.slice(p, p + HEAD)) ?? []) {
           const head = folded.slice(p, brk.index);
@@ -237,7 +267,7 @@ export class Redactor {
         for (let cut = 1; cut < HEAD; cut++) {
           const rest = k.slice(cut);
           for (let at = folded.indexOf(rest); at >= 0; at = folded.indexOf(rest, at + 1)) {
-            const lineEnd = folded.slice(0, folded.lastIndexOf('\n', at) + 1).search(/[ \t]*\r?\n$/);
+            const lineEnd = endOfLineBefore(folded, at);
             if (lineEnd < cut || folded.slice(lineEnd - cut, lineEnd) !== k.slice(0, cut)) continue;
             spans.push(span(lineEnd - cut, lineEnd), span(at, at + rest.length));
           }
@@ -247,17 +277,43 @@ export class Redactor {
   }
 
   /** A copy of a JSON-like value with every string redacted (log fields, check output). */
-  redactDeep<T>(value: T, depth = 0): T {
+  redactDeep<T>(value: T): T {
+    const out = this.#redactEach(value, 0);
+    // A secret cut into two of its strings: neither holds it alone (split-fields.ts). Each side of
+    // a join is read as far as an escaped form reaches (`&#x000026;` is ten units a character),
+    // up to `JOIN_WIDTH`: a key's lines, the longest secrets, are not cut into fields.
+    if (out !== null && typeof out === 'object' && this.#keys.length > 0) {
+      const width = Math.min(10 * this.#longest, JOIN_WIDTH);
+      maskAcrossFields(out, (t) => this.#spans(t), { minLength: MIN_SPLIT, width, maxDepth: DEEPEST, masked: REDACTED });
+    }
+    return out;
+  }
+
+  #redactEach<T>(value: T, depth: number): T {
     if (typeof value === 'string') return this.redact(value) as T;
     if (value === null || typeof value !== 'object') return value;
     // Deeper than this, the rest is written out whole and redacted as text, never handed on as it is.
-    if (depth > 8) return this.redact(textOf(value)) as T;
+    if (depth > DEEPEST) return this.redact(textOf(value)) as T;
     if (value instanceof Error) return this.redact(value.message) as T;
-    if (Array.isArray(value)) return value.map((v: unknown) => this.redactDeep(v, depth + 1)) as T;
+    if (Array.isArray(value)) return value.map((v: unknown) => this.#redactEach(v, depth + 1)) as T;
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = this.redactDeep(v, depth + 1);
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = this.#redactEach(v, depth + 1);
     return out as T;
   }
+}
+
+/**
+ * Where the line before the one holding `at` ends, its trailing spaces, tabs and `\r` left out
+ * (-1 when `at` is on the first line): read back from the break, never by a search of the text
+ * before it, so finding many parts stays linear.
+ */
+function endOfLineBefore(text: string, at: number): number {
+  const brk = text.lastIndexOf('\n', at);
+  if (brk < 0) return -1;
+  let end = brk;
+  if (text[end - 1] === '\r') end--;
+  while (end > 0 && (text[end - 1] === ' ' || text[end - 1] === '\t')) end--;
+  return end;
 }
 
 /** A value as JSON; a placeholder where JSON cannot write it (a cycle, a BigInt). */

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { specialInputs } from '../../bench/reliability/fuzz/inputs.js';
 import { preview, prototypeKeys, runCase } from '../../bench/reliability/fuzz/run-case.js';
 import { fuzzTargets } from '../../bench/reliability/fuzz/targets.js';
+import { FAIL_FAST } from '../helpers/fail-fast-property.js';
 
 /**
  * The fuzzing of `npm run bench:reliability` in small: every parser, both loaders and the
@@ -38,7 +39,7 @@ describe('hostile input', () => {
           expect(outcome.pollution, preview(text)).toEqual([]);
           expect(outcome.ms, preview(text)).toBeLessThan(MAX_MS_PER_INPUT);
         }),
-        { numRuns: RUNS, seed: 20_240_901 },
+        { ...FAIL_FAST, numRuns: RUNS, seed: 20_240_901 },
       );
       for (const special of specialInputs(SPECIAL_BYTES)) {
         const outcome = runCase(target, special.text, baseline);

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Redactor } from '../../src/util/redact.js';
+import { FAIL_FAST } from '../helpers/fail-fast-property.js';
 
 /**
  * Shapes a credential reaches output in besides its escapes: as hex (a byte dump, Go's `%x`), in
@@ -27,7 +28,7 @@ describe('a credential as hex', () => {
           expect(r.redact(`bytes: ${dump}`)).not.toContain(hex(s).slice(2, -2));
         }
       }),
-      { numRuns: 150 },
+      { ...FAIL_FAST, numRuns: 150 },
     );
   });
 

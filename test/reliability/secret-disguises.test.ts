@@ -13,6 +13,7 @@ import { eventually } from '../helpers/eventually.js';
 import { prEvent, pullRequest } from '../github/app-harness.js';
 import { MEASURED_CATALOG } from '../github/scenarios.js';
 import { startServer } from '../telemetry/local-server.js';
+import { FAIL_FAST } from '../helpers/fail-fast-property.js';
 
 /**
  * Disguises beyond escaping: a credential written as octal or CSS escapes, as base64 of its base64,
@@ -92,7 +93,7 @@ describe('the redactor, on disguised secrets', () => {
         const cut = 1 + (at % (s.length - 1));
         expect(secretReadable(red.redact(`${s.slice(0, cut)}\n${prefix}${s.slice(cut)}`), s)).toBe(false);
       }),
-      { numRuns: 300, seed: 20_261_207 },
+      { ...FAIL_FAST, numRuns: 300, seed: 20_261_207 },
     );
   });
 

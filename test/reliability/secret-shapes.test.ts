@@ -7,6 +7,7 @@ import { Redactor } from '../../src/util/redact.js';
 import { runCli } from '../cli/run-cli.js';
 import { MEASURED_CATALOG, QUEUE_FILE, clusterQueue } from '../github/scenarios.js';
 import { startServer } from '../telemetry/local-server.js';
+import { FAIL_FAST } from '../helpers/fail-fast-property.js';
 
 /**
  * Shapes an upstream echoes a credential in besides its escapes: a header's token without its
@@ -38,7 +39,7 @@ describe('the redactor, on shapes beyond escapes', () => {
             new RegExp(`${token.slice(0, 6).replace(/\W/g, '\\$&')}|${password.slice(0, 6).replace(/\W/g, '\\$&')}`),
           );
       }),
-      { numRuns: 200, seed: 20_261_209 },
+      { ...FAIL_FAST, numRuns: 200, seed: 20_261_209 },
     );
   });
 
@@ -55,7 +56,7 @@ describe('the redactor, on shapes beyond escapes', () => {
         expect(joined(r.redact(wrapped ?? ''))).not.toContain(b64(`svc-user:${password}`).slice(4, 16));
         expect(r.redact('line one\nline two\r\n  three')).toBe('line one\nline two\r\n  three');
       }),
-      { numRuns: 300, seed: 20_261_210 },
+      { ...FAIL_FAST, numRuns: 300, seed: 20_261_210 },
     );
   });
 

@@ -11,6 +11,7 @@ import { jsonOutput } from '../../src/cli/output.js';
 import { memoryChangeSet } from '../memory-change-set.js';
 import { quotedQueueFile, reviewSurfaces } from './pr-string-surfaces.js';
 import { review } from './scenarios.js';
+import { FAIL_FAST } from '../helpers/fail-fast-property.js';
 
 /**
  * Strings a pull request controls (file, queue and workload names, file content quoted in
@@ -124,7 +125,7 @@ describe('invisible characters in PR strings', () => {
         expect(raw(json)).toEqual([]);
         expect(JSON.parse(json)).toEqual(JSON.parse(JSON.stringify(reviewJson(result))));
       }),
-      { numRuns: 60, seed: 20_261_206 },
+      { ...FAIL_FAST, numRuns: 60, seed: 20_261_206 },
     );
   }, 180_000);
 
@@ -149,7 +150,7 @@ describe('invisible characters in PR strings', () => {
         expect(code(text, 400)).toBe(`\`${shown}\``);
         expect(shown.replace(/⟨U\+[0-9A-F]{4,6}⟩/g, '')).toBe([...text].filter((c) => !RAW.test(c)).join(''));
       }),
-      { numRuns: 500, seed: 20_261_207 },
+      { ...FAIL_FAST, numRuns: 500, seed: 20_261_207 },
     );
     expect(visible('8 \u2192 4 \u202E')).toBe('8 → 4 ⟨U+202E⟩');
     expect(visible('👩\u200D💻 ❤\uFE0F')).toBe('👩\u200D💻 ❤\uFE0F');

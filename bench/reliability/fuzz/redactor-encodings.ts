@@ -96,6 +96,48 @@ const ENCODERS: Readonly<Record<string, Encoder>> = {
   yamlSingle: (s) => s.replace(/'/g, "''"),
   csvQuoted: (s) => s.replace(/"/g, '""'),
   shellSingle: (s, mask) => some(s, mask, (ch, i) => (ch === "'" ? (i % 2 === 0 ? `'\\''` : `'"'"'`) : ch)),
+  // UTF-16 units as hex (a debugger's dump, big- or little-endian), quoted-printable, HTML numeric
+  // references without their `;`, a shell's backslash before a space.
+  unitHex: (s, mask) =>
+    some(s, mask, (ch, i) =>
+      utf16(ch)
+        .map((u) => u.toString(16).padStart(4, '0'))
+        .join(i % 2 === 0 ? '' : ' '),
+    ),
+  unitDump: (s) => [...s].flatMap((ch) => utf16(ch).map((u) => u.toString(16).padStart(4, '0'))).join(' '),
+  unitHexLittle: (s) => Buffer.from(s, 'utf16le').toString('hex'),
+  quotedPrintable: (s, mask) =>
+    some(s, mask, (ch) =>
+      bytesOf(ch)
+        .map((b) => `=${hex2(b, true)}`)
+        .join(''),
+    ),
+  // Quoted-printable as a mail body wraps it: lower-case hex as some encoders write it, and a soft
+  // line break (`=` ending a line) between escapes where the mask says, CRLF or LF.
+  quotedPrintableWrapped: (s, mask) =>
+    [...s]
+      .map((ch, i) => {
+        const escaped = /[A-Za-z0-9 ]/.test(ch)
+          ? ch
+          : bytesOf(ch)
+              .map((b) => `=${hex2(b, i % 2 === 0)}`)
+              .join('');
+        return mask.length > 0 && mask[i % mask.length] && i > 0 ? `=${i % 3 === 0 ? '\n' : '\r\n'}${escaped}` : escaped;
+      })
+      .join(''),
+  // Hex references without their `;` even where a hex digit follows (`&#x2fd` for `/d`), as a
+  // writer that does not look ahead leaves them: characters of two hex digits, the others closed.
+  htmlHexBare: (s, mask) =>
+    some(s, mask, (ch) => {
+      const h = (ch.codePointAt(0) ?? 0).toString(16).padStart(2, '0');
+      return h.length === 2 ? `&#x${h}` : `&#x${h};`;
+    }),
+  // Without `;` only where no digit follows, which HTML would read as part of the number.
+  htmlBare: (s) => {
+    const chars = [...s];
+    return chars.map((ch, i) => `&#${ch.codePointAt(0)}${/[0-9]/.test(chars[i + 1] ?? '') ? ';' : ''}`).join('');
+  },
+  shellBackslash: (s) => s.replace(/[^A-Za-z0-9]/g, (c) => (c.charCodeAt(0) < 0x80 ? `\\${c}` : c)),
   upper: (s) => s.toUpperCase(),
   lower: (s) => s.toLowerCase(),
 };
@@ -148,7 +190,12 @@ const caseArb: fc.Arbitrary<RedactorCase> = fc
     // Base64 is then escaped too (a Basic header in Go's JSON); the secret itself through the chain;
     // a secret split over lines through one escape (it is looked for in its plain decoding).
     const chain = split ? c.chain.slice(0, 1) : c.chain;
-    for (const name of c.base64 === 'none' ? chain : chain.filter((n) => !['upper', 'lower'].includes(n)).slice(0, 1)) {
+    // UTF-16 hex is looked for of the secret and its base64 (not its base64 twice), from 8
+    // characters on (as any hex: shorter runs of digits turn up by chance).
+    const units = ['unitHex', 'unitDump', 'unitHexLittle'];
+    const notOfBase64 = ['upper', 'lower', ...(c.base64 === 'twice' ? units : [])];
+    const encoders = [...c.secret].length < 8 ? chain.filter((n) => !units.includes(n)) : chain;
+    for (const name of c.base64 === 'none' ? encoders : encoders.filter((n) => !notOfBase64.includes(n)).slice(0, 1)) {
       form = (ENCODERS[name] as Encoder)(form, c.mask);
     }
     return { secrets: [c.secret], user: c.user, text: `${c.before}${form}${c.after}`, innocent: c.innocent };
@@ -168,7 +215,8 @@ function decodeDeep(text: string): string[] {
   const all = new Set([text]);
   for (let round = 0; round < 6 && all.size < 64; round++) {
     const next = new Set<string>();
-    for (const t of level) for (const d of [decodeRound(t, false), decodeRound(t, true)]) if (!all.has(d)) next.add(d);
+    for (const t of level)
+      for (const d of [decodeRound(t, 'octal'), decodeRound(t, 'css'), decodeRound(t, 'short')]) if (!all.has(d)) next.add(d);
     for (const d of next) all.add(d);
     level = next;
   }
@@ -183,37 +231,67 @@ function decodeDeep(text: string): string[] {
       (j, p) => j.split(`\n${p}`).join(''),
       plain.replace(/\n[ \t]*(?=\n)/g, '\n'),
     );
-    return [t, plain, joined.replace(/\r?\n[ \t]*/g, '')];
+    // Two JSON strings read as one across their seam; UTF-16 units written as hex read as text.
+    const seamless = t.replace(/"\s*,\s*"(?:[\w.@$-]{0,64}"\s*:\s*")?/g, '');
+    return [t, plain, joined.replace(/\r?\n[ \t]*/g, ''), seamless, ...unitsRead(t)];
   });
 }
 
-/** One round of every decoding, a backslash before digits read as octal or, with `css`, as CSS. */
-function decodeRound(out: string, css: boolean): string {
-  const cssFirst = css
-    ? out.replace(/\\([0-9a-f]{1,6})(?:\r\n|[ \t\n\r])?/gi, (_, h: string) => safeCodePoint(Number.parseInt(h, 16)))
-    : out.replace(/\\([0-7]{1,3})/g, (m, o: string) => (Number.parseInt(o, 8) > 0xff ? m : String.fromCharCode(Number.parseInt(o, 8))));
-  return cssFirst
-    .replace(/'\\'(?=')|'"'"(?=')/g, '')
-    .replace(/''/g, "'")
-    .replace(/""/g, '"')
-    .replace(/\\u\{([0-9a-f]+)\}/gi, (_, h: string) => safeCodePoint(Number.parseInt(h, 16)))
-    .replace(/\\u([0-9a-f]{4})/gi, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)))
-    .replace(/\\x([0-9a-f]{2})/gi, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)))
-    .replace(/\\([nrtbf])/g, (_, c: string) => ({ n: '\n', r: '\r', t: '\t', b: '\b', f: '\f' })[c] ?? c)
-    .replace(/\\([!-/:-@[-`{-~])/g, '$1')
-    .replace(/&#x([0-9a-f]+);/gi, (_, h: string) => safeCodePoint(Number.parseInt(h, 16)))
-    .replace(/&#([0-9]+);/g, (_, d: string) => safeCodePoint(Number.parseInt(d, 10)))
-    .replace(
-      /&(amp|lt|gt|quot|apos|sol|plus|equals|percnt|num|colon|commat|excl|quest|semi|bsol);/gi,
-      (_, n: string) => NAMED[n.toLowerCase()] ?? '',
-    )
-    .replace(/(?:%[0-9a-f]{2})+/gi, (m) => {
-      try {
-        return decodeURIComponent(m);
-      } catch {
-        return m;
-      }
-    });
+/** Runs of UTF-16 units written as four hex digits each (separated or not), read both ways round. */
+function unitsRead(text: string): string[] {
+  return [...text.matchAll(/(?:[0-9a-f]{4}[ :,]?){4,}/gi)].flatMap((m) => {
+    const hex = m[0].replace(/[ :,]/g, '');
+    const big = Buffer.from(hex.slice(0, hex.length - (hex.length % 4)), 'hex');
+    return [Buffer.from(big).swap16().toString('utf16le'), big.toString('utf16le'), Buffer.from(hex.slice(2), 'hex').toString('utf16le')];
+  });
+}
+
+/**
+ * One round of every decoding, a backslash before digits read as octal or as CSS; with `short`, a
+ * hex reference without its `;` read as two digits where more follow (`&#x2fd` as `/d`).
+ */
+function decodeRound(out: string, way: 'octal' | 'css' | 'short'): string {
+  const cssFirst =
+    way === 'css'
+      ? out.replace(/\\([0-9a-f]{1,6})(?:\r\n|[ \t\n\r])?/gi, (_, h: string) => safeCodePoint(Number.parseInt(h, 16)))
+      : out.replace(/\\([0-7]{1,3})/g, (m, o: string) => (Number.parseInt(o, 8) > 0xff ? m : String.fromCharCode(Number.parseInt(o, 8))));
+  return (
+    cssFirst
+      .replace(/'\\'(?=')|'"'"(?=')/g, '')
+      .replace(/''/g, "'")
+      .replace(/""/g, '"')
+      .replace(/\\u\{([0-9a-f]+)\}/gi, (_, h: string) => safeCodePoint(Number.parseInt(h, 16)))
+      .replace(/\\u([0-9a-f]{4})/gi, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)))
+      .replace(/\\x([0-9a-f]{2})/gi, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)))
+      .replace(/\\([nrtbf])/g, (_, c: string) => ({ n: '\n', r: '\r', t: '\t', b: '\b', f: '\f' })[c] ?? c)
+      .replace(/\\([!-/:-@[-`{-~])/g, '$1')
+      .replace(/\\ /g, ' ')
+      .replace(way === 'short' ? /&#x([0-9a-f]{2})(?=[0-9a-f])/gi : /&#x([0-9a-f]+);?/gi, (_, h: string) =>
+        safeCodePoint(Number.parseInt(h, 16)),
+      )
+      .replace(/&#x([0-9a-f]+);?/gi, (_, h: string) => safeCodePoint(Number.parseInt(h, 16)))
+      .replace(/&#([0-9]+);?/g, (_, d: string) => safeCodePoint(Number.parseInt(d, 10)))
+      // Quoted-printable's soft line breaks, then its escapes.
+      .replace(/=\r?\n/g, '')
+      .replace(/(?:=[0-9a-f]{2})+/gi, (m) => {
+        try {
+          return decodeURIComponent(m.replace(/=/g, '%'));
+        } catch {
+          return m;
+        }
+      })
+      .replace(
+        /&(amp|lt|gt|quot|apos|sol|plus|equals|percnt|num|colon|commat|excl|quest|semi|bsol);/gi,
+        (_, n: string) => NAMED[n.toLowerCase()] ?? '',
+      )
+      .replace(/(?:%[0-9a-f]{2})+/gi, (m) => {
+        try {
+          return decodeURIComponent(m);
+        } catch {
+          return m;
+        }
+      })
+  );
 }
 
 const NAMED: Record<string, string> = {
