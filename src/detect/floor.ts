@@ -14,6 +14,7 @@ import { paramFileNotFed } from './param-file-feeds.js';
 import { bicepParamReach } from './bicep-param-reach.js';
 import { isTfFile } from './terraform/tf-json.js';
 import { programConfigNote } from './program-config.js';
+import { programSourceNote } from './program-sources.js';
 import { gpuReferenceNotes, outputUseNotes } from './terraform-references.js';
 import { gpuValueReferenceNotes } from './terraform-value-references.js';
 import { claimSide, crossplaneClaimNotes } from './crossplane-claims.js';
@@ -115,7 +116,11 @@ export async function floorOf(input: FloorInput): Promise<Floor> {
         { before, after },
         programIo(input, after === null ? input.sides.base : input.sides.head),
       );
-      if (program !== null) floor.notFollowed.push(program);
+      // A program's source that sizes what another of its files names GPUs for (its stack config, a constants module).
+      const source =
+        program ??
+        (await programSourceNote(file, { before, after }, programIo(input, after === null ? input.sides.base : input.sides.head)));
+      if (source !== null) floor.notFollowed.push(source);
       // A changed block that takes its machines from a block naming GPUs (a launch template in another file).
       const refSide = (reader: TreeReader, accounting: Map<string, FileAccounting>) => ({ reader, list: input.sides.list, accounting });
       const refs = after === null ? [] : await gpuReferenceNotes(file, after, before, refSide(input.sides.head, head));
