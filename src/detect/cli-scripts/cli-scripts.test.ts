@@ -27,6 +27,12 @@ const SHAPES: readonly [string, boolean][] = [
     'aws eks create-nodegroup --cluster-name c --nodegroup-name gpu --instance-types g5.12xlarge --scaling-config minSize=0,maxSize=4,desiredSize=1',
     true,
   ],
+  // Machines from a launch template: its instance type is not in the command (aws-samples/aws-do-eks).
+  [
+    'aws eks create-nodegroup --cluster-name c --nodegroup-name p5 --launch-template id=lt-0abc,version=1 --scaling-config minSize=0,maxSize=4,desiredSize=1',
+    true,
+  ],
+  ['aws eks create-nodegroup --cluster-name c --nodegroup-name web --scaling-config minSize=0,maxSize=4,desiredSize=1', false],
 ];
 
 describe('cloud CLI commands that make or size node pools', () => {
