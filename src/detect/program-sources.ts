@@ -78,7 +78,8 @@ async function projectOf(file: string, io: ProgramIo): Promise<{ dir: string; ki
  * lines that changed (comments and blank lines aside). An identifier naming a size, a count or a
  * machine (`maxSize`, `desiredCapacity`, `instanceTypes`, `InstanceSize`), a whole number (bare or
  * quoted, named by the identifier before it), a string naming a GPU. A version string, a tag, a
- * comment changed sizes nothing, nor does a line's unchanged `skipDefaultNodeGroup` beside it.
+ * comment changed sizes nothing, nor does a line's unchanged `skipDefaultNodeGroup` beside it. A
+ * construct made or dropped (a class called) is another copy of what it declares.
  */
 export function sizingChanges(before: string, after: string, hash: boolean, slash: boolean): string[] {
   const [a, b] = [lineSet(before, hash, slash), lineSet(after, hash, slash)];
@@ -88,11 +89,15 @@ export function sizingChanges(before: string, after: string, hash: boolean, slas
   const found = new Set<string>();
   for (const line of changed) {
     let named = 'a number';
-    for (const token of line.match(TOKEN) ?? []) {
+    for (const m of line.matchAll(TOKEN)) {
+      const token = m[0];
       const ident = /^[A-Za-z_]/.test(token);
       if (ident) named = token;
       if (!differs(token)) continue;
       if (ident && sizesCapacity(token)) found.add(token);
+      // A construct made or dropped (`new EksClusterStack(`, `GpuStack(app, …)`, `NewNodePool(ctx, …)`):
+      // another copy of whatever it declares, GPU node groups included.
+      else if (ident && /^[A-Z]/.test(token) && /^\s*\(/.test(line.slice(m.index + token.length))) found.add(token);
       else if (/^["'`]?\s*\d+\s*["'`]?$/.test(token)) found.add(named);
       else if (/^["'`]/.test(token) && namesGpu(token)) found.add(token.slice(1, -1).slice(0, 60));
     }

@@ -168,5 +168,10 @@ describe('what a changed line of a program may size', () => {
     expect(sizingChanges('tags: { team: "ml" }', 'tags: { team: "ai" }', false, true)).toEqual([]);
     expect(sizingChanges('// maxSize: 2', '// maxSize: 8', false, true)).toEqual([]);
     expect(sizingChanges('# max_size=2', '# max_size=8', true, false)).toEqual([]);
+    // Another copy of a stack, in the languages' ways of making one.
+    expect(sizingChanges('', "new GpuStack(app, 'ml-2');", false, true)).toEqual(['GpuStack']);
+    expect(sizingChanges('', 'GpuStack(app, "ml-2")', true, false)).toEqual(['GpuStack']);
+    expect(sizingChanges('', 'NewNodePool(ctx, "ml-2", args)', false, true)).toEqual(['NewNodePool']);
+    expect(sizingChanges("new GpuStack(app, 'ml');", "new GpuStack(app, 'ml-a');", false, true)).toEqual([]);
   });
 });
