@@ -49,6 +49,23 @@ describe('cloud CLI commands that make or size node pools', () => {
     });
   }
 
+  // A pool's flags kept in a shell array (`args=(…)` over several lines) and put in with `"${args[@]}"`.
+  const ARRAY_SCRIPT = (flags: string, machine: string) =>
+    `#!/bin/bash\nnodepool_args=(--spot --enable-autoscaling\n  ${flags} --cluster ml\n  --node-locations us-central1-a --region us-central1)\n\ngcloud container node-pools create pool \\\n  ${machine} \\\n  "\${nodepool_args[@]}"\n`;
+  for (const [machine, gpu] of [
+    ['--accelerator type=nvidia-l4,count=1 --machine-type g2-standard-8', true],
+    ['--machine-type e2-standard-8', false],
+  ] as const) {
+    it(`reads a pool's flags from a shell array (${gpu ? 'GPU' : 'CPU'} machines)`, async () => {
+      const base = { 'install/up.sh': ARRAY_SCRIPT('--num-nodes=0 --min-nodes=0 --max-nodes=3', machine) };
+      const head = { 'install/up.sh': ARRAY_SCRIPT('--num-nodes=0 --min-nodes=0 --max-nodes=10', machine) };
+      const r = await detectPr(base, head);
+      expect(r.coverage.map((c) => c.state)).toEqual([gpu ? 'not-followed' : 'read']);
+      const text = notes(base)[0];
+      if (gpu) expect(text?.[2]).toBe('gcloud container node-pools create pool');
+    });
+  }
+
   it('puts in the variables the script and the files it sources set, and names the ones set elsewhere', () => {
     const script = [
       '#!/bin/bash',
