@@ -16,6 +16,7 @@ import { ciVariablesNotFed } from './ci-variable-feeds.js';
 import { dependencyOutputsNotFed } from './terragrunt-dependency-feeds.js';
 import { isTfFile } from './terraform/tf-json.js';
 import { programConfigNote } from './program-config.js';
+import { programSourceNote } from './program-sources.js';
 import { gpuReferenceNotes, outputUseNotes } from './terraform-references.js';
 import { gpuValueReferenceNotes } from './terraform-value-references.js';
 import { claimSide, crossplaneClaimNotes } from './crossplane-claims.js';
@@ -117,7 +118,11 @@ export async function floorOf(input: FloorInput): Promise<Floor> {
         { before, after },
         programIo(input, after === null ? input.sides.base : input.sides.head),
       );
-      if (program !== null) floor.notFollowed.push(program);
+      // A program's source that sizes what another of its files names GPUs for (its stack config, a constants module).
+      const source =
+        program ??
+        (await programSourceNote(file, { before, after }, programIo(input, after === null ? input.sides.base : input.sides.head)));
+      if (source !== null) floor.notFollowed.push(source);
       // Terraform variables a CI job, script or Makefile sets (`TF_VAR_*`, `-var`, `-var-file`).
       const dirs = input.sides.dirs ? { dirs: input.sides.dirs } : {};
       const walkSides = { base: { ...feedSides.base, ...dirs }, head: { ...feedSides.head, ...dirs } };

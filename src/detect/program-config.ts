@@ -82,7 +82,7 @@ export async function programConfigNote(
   };
 }
 
-interface Program {
+export interface Program {
   /** The first GPU name of the program's files, outside comments and other no-capacity contexts. */
   gpu: { token: string; at: string } | null;
   /** Why the program could not be read in full, when it could not. */
@@ -147,15 +147,25 @@ function fedKey(kind: Kind, key: string, program: Program): boolean {
 }
 
 async function programOf(kind: Kind, file: string, text: string, io: ProgramIo): Promise<Program> {
-  const program: Program = { gpu: null, unknown: null, texts: [] };
+  if (kind === 'pulumi' || kind === 'cdk') return programIn(dirOf(file), file, io);
   const files: string[] = [];
-  if (kind === 'pulumi' || kind === 'cdk') {
-    const walked = await tree(dirOf(file), io, files);
-    if (!walked) program.unknown = `its folder holds more than ${MAX_FILES} files, which were not all read`;
-  } else {
-    program.unknown = await modules(file, text, io, files);
-  }
-  for (const path of files.filter((p) => p !== file && scansPath(p)).slice(0, MAX_FILES)) {
+  const unknown = await modules(file, text, io, files);
+  return scanProgram(files, file, unknown, io);
+}
+
+/**
+ * The program whose project folder is `dir` (its files, subfolders too, but for dependencies and
+ * builds), read without `except`: the first GPU name it holds, or why it could not be read in full.
+ */
+export async function programIn(dir: string, except: string, io: ProgramIo): Promise<Program> {
+  const files: string[] = [];
+  const walked = await tree(dir, io, files);
+  return scanProgram(files, except, walked ? null : `its folder holds more than ${MAX_FILES} files, which were not all read`, io);
+}
+
+async function scanProgram(files: readonly string[], except: string, unknown: string | null, io: ProgramIo): Promise<Program> {
+  const program: Program = { gpu: null, unknown, texts: [] };
+  for (const path of files.filter((p) => p !== except && scansPath(p)).slice(0, MAX_FILES)) {
     const body = await io.read(path);
     if (body === null) continue;
     program.texts.push(body);

@@ -15,6 +15,7 @@ import { REPO_CASES } from './real-cases-repos.js';
 import { SCRIPT_CASES } from './real-cases-scripts.js';
 import { TERRAFORM_CASES } from './real-cases-terraform.js';
 import { YAML_CASES } from './real-cases-yaml.js';
+import { VENDOR_BLUEPRINT_CASES } from './real-cases-vendor-blueprints.js';
 import type { RealCase, Row } from './real-case.js';
 
 export type { RealCase } from './real-case.js';
@@ -87,4 +88,5 @@ export const REAL_CASES: readonly RealCase[] = [
   ...DECKHOUSE_CLASS_CASES,
   ...GARDENER_WORKER_CASES,
   ...RANCHER_MACHINE_POOL_CASES,
+  ...VENDOR_BLUEPRINT_CASES,
 ];

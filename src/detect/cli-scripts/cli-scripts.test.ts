@@ -27,6 +27,12 @@ const SHAPES: readonly [string, boolean][] = [
     'aws eks create-nodegroup --cluster-name c --nodegroup-name gpu --instance-types g5.12xlarge --scaling-config minSize=0,maxSize=4,desiredSize=1',
     true,
   ],
+  // Machines from a launch template: its instance type is not in the command (aws-samples/aws-do-eks).
+  [
+    'aws eks create-nodegroup --cluster-name c --nodegroup-name p5 --launch-template id=lt-0abc,version=1 --scaling-config minSize=0,maxSize=4,desiredSize=1',
+    true,
+  ],
+  ['aws eks create-nodegroup --cluster-name c --nodegroup-name web --scaling-config minSize=0,maxSize=4,desiredSize=1', false],
 ];
 
 describe('cloud CLI commands that make or size node pools', () => {
@@ -40,6 +46,23 @@ describe('cloud CLI commands that make or size node pools', () => {
       const r = await detectPr(base, head);
       expect(r.changes).toEqual([]);
       expect(r.coverage.map((c) => c.state)).toEqual([gpu ? 'not-followed' : r.coverage[0]?.state === 'read' ? 'read' : 'not-capacity']);
+    });
+  }
+
+  // A pool's flags kept in a shell array (`args=(…)` over several lines) and put in with `"${args[@]}"`.
+  const ARRAY_SCRIPT = (flags: string, machine: string) =>
+    `#!/bin/bash\nnodepool_args=(--spot --enable-autoscaling\n  ${flags} --cluster ml\n  --node-locations us-central1-a --region us-central1)\n\ngcloud container node-pools create pool \\\n  ${machine} \\\n  "\${nodepool_args[@]}"\n`;
+  for (const [machine, gpu] of [
+    ['--accelerator type=nvidia-l4,count=1 --machine-type g2-standard-8', true],
+    ['--machine-type e2-standard-8', false],
+  ] as const) {
+    it(`reads a pool's flags from a shell array (${gpu ? 'GPU' : 'CPU'} machines)`, async () => {
+      const base = { 'install/up.sh': ARRAY_SCRIPT('--num-nodes=0 --min-nodes=0 --max-nodes=3', machine) };
+      const head = { 'install/up.sh': ARRAY_SCRIPT('--num-nodes=0 --min-nodes=0 --max-nodes=10', machine) };
+      const r = await detectPr(base, head);
+      expect(r.coverage.map((c) => c.state)).toEqual([gpu ? 'not-followed' : 'read']);
+      const text = notes(base)[0];
+      if (gpu) expect(text?.[2]).toBe('gcloud container node-pools create pool');
     });
   }
 

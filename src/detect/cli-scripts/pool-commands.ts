@@ -36,6 +36,11 @@ interface Spec {
   creates: RegExp;
   /** Verbs that count only when they carry a sizing or machine flag (an `update` that sets labels is no capacity). */
   sizingOnly?: RegExp;
+  /**
+   * Flags that take the machines from another object (an EC2 launch template): with one and no
+   * type flag, the machines are that object's, not the CLI's default.
+   */
+  machinesFrom?: readonly string[];
 }
 
 const str = (v: string | true | undefined): string | undefined => (typeof v === 'string' ? v : undefined);
@@ -94,6 +99,7 @@ const SPECS: readonly Spec[] = [
     types: ['--instance-types'],
     gpus: [],
     creates: /^create-nodegroup$/,
+    machinesFrom: ['--launch-template'],
   },
   {
     cli: 'aws-autoscaling',
@@ -166,6 +172,8 @@ function classify(spec: Spec, verb: string, flags: Flags, resolved: string): Poo
   // A machine type that is a variable set nowhere here, or a flag with no value: its machines are not known.
   if (types.some((t) => t === true || t.includes('⟨'))) return 'unknown';
   if (types.length > 0) return 'cpu';
+  // A launch template's instance type is set where this command does not show it.
+  if (spec.machinesFrom?.some((f) => flags.has(f))) return 'unknown';
   return spec.creates.test(verb) ? 'cpu' : 'lookup';
 }
 

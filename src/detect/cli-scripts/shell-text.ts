@@ -62,13 +62,60 @@ export function logicalCommands(text: string): LogicalCommand[] {
 export function assignments(path: string, text: string): Assignment[] {
   const out: Assignment[] = [];
   const yaml = /\.ya?ml$/i.test(path);
-  text.split('\n').forEach((raw, i) => {
-    if (COMMENT.test(raw)) return;
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i] ?? '';
+    if (COMMENT.test(raw)) continue;
     const m = SHELL_SET.exec(raw) ?? POWERSHELL_SET.exec(raw) ?? (yaml ? YAML_SET.exec(raw) : null);
-    if (m === null || m[1] === undefined) return;
-    out.push({ name: m[1], value: unquote((m[2] ?? '').replace(/\s+#.*$/, '').trim()), line: i + 1 });
-  });
+    if (m === null || m[1] === undefined) continue;
+    const value = (m[2] ?? '').replace(/\s+#.*$/, '').trim();
+    if (!yaml && value.startsWith('(')) {
+      // A shell array (`args=(--spot\n  --max-nodes=3)`), on as many lines as its parentheses take.
+      const array = shellArray(lines, i, value);
+      out.push({ name: m[1], value: array.value, line: i + 1 });
+      i = array.last;
+      continue;
+    }
+    out.push({ name: m[1], value: unquote(value), line: i + 1 });
+  }
   return out;
+}
+
+/**
+ * A shell array's elements as one line of words, from the line that opens it to the one that
+ * closes it (comment lines inside left out), and the index of that last line. Its elements are
+ * put into a command by `"\${name[@]}"`, words as they are written.
+ */
+function shellArray(lines: readonly string[], at: number, first: string): { value: string; last: number } {
+  const parts: string[] = [];
+  let depth = 0;
+  let i = at;
+  for (let text = first; ; text = (lines[++i] ?? '').replace(/\s+#.*$/, '').trim()) {
+    if (i > at && COMMENT.test(lines[i] ?? '')) continue;
+    depth += parenDepth(text);
+    parts.push(text);
+    if (depth <= 0 || i >= lines.length - 1) break;
+  }
+  return {
+    value: parts
+      .join(' ')
+      .replace(/^\(\s*/, '')
+      .replace(/\s*\)\s*;?$/, ''),
+    last: i,
+  };
+}
+
+/** Opening minus closing parentheses of a line, outside quotes. */
+function parenDepth(text: string): number {
+  let depth = 0;
+  let quote: string | null = null;
+  for (const c of text) {
+    if (quote !== null) quote = c === quote ? null : quote;
+    else if (c === '"' || c === "'") quote = c;
+    else if (c === '(') depth++;
+    else if (c === ')') depth--;
+  }
+  return depth;
 }
 
 function unquote(value: string): string {

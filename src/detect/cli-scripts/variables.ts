@@ -55,6 +55,9 @@ export function resolve(text: string, vars: Vars, make: boolean): Resolved {
         return `⟨${e.trim()}⟩`;
       })
       .replace(/\{\{\s*(\w+)\s*\}\}/g, (_m, n: string) => lookup(n, undefined, depth))
+      // A shell array's elements (`"\${args[@]}"`: its words, not one quoted word) or one of them (`\${args[2]}`).
+      .replace(/"\$\{(\w+)\[([@*])\]\}"/g, (_m, n: string, at: string) => element(lookup(n, undefined, depth), at))
+      .replace(/\$\{(\w+)\[([@*]|\d+)\]\}/g, (_m, n: string, at: string) => element(lookup(n, undefined, depth), at))
       .replace(/\$\{(\w+)(?::?[-=]([^}]*))?\}/g, (_m, n: string, d: string | undefined) => lookup(n, d, depth))
       .replace(/\$\((\w+)\)/g, (m, n: string) => (make ? lookup(n, undefined, depth) : m))
       .replace(/\$\([^)]*\)|`[^`]*`/g, (m) => {
@@ -68,4 +71,10 @@ export function resolve(text: string, vars: Vars, make: boolean): Resolved {
       });
   const out = put(text, 0);
   return { text: out, unresolved: [...unresolved] };
+}
+
+/** All of an array's words (`@`, `*`), or the one at an index; an unresolved array stays as its mark. */
+function element(words: string, at: string): string {
+  if (at === '@' || at === '*' || words.startsWith('⟨')) return words;
+  return words.match(/"[^"]*"|'[^']*'|\S+/g)?.[Number(at)] ?? '';
 }

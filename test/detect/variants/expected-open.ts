@@ -198,6 +198,47 @@ const OPEN: readonly (readonly [string, readonly string[], string])[] = [
     ['tf-manifest-object', 'tf-manifest-yamlencode'],
     "false alarm, open: embedded in a Terraform manifest, the CloudProfile is read, but the embedded-manifest reader (terraform/k8s-manifests.ts) keeps only the objects of what a reader found, not its `accounted` lines; this profile has no finding (its one type has gpu 0), so the floor still sees its `gpu` key in the .tf file. Carrying a reader's `accounted` lines back to the HCL would close it",
   ],
+  ...['nim-deploy gke: the cluster renamed (negative control)', 'nim-deploy gke: the cpu pool max_count 3 → 5 (negative control)'].map(
+    (id) =>
+      [
+        id,
+        ['symlink-inside'],
+        "false alarm, open: the changed tfvars moved to `gj-moved/….tfvars.src` (a link at its old name) is a file of a name no reader takes, so its GPU pool values (`gpu_pools`, `nvidia-l4`) are GPU names nothing accounts for; reading a link's target as the file it stands for needs the links followed before the readers pick files",
+      ] as const,
+  ),
+  [
+    'nim-deploy eks cdk: the GPU node group diskSize 100 → 200 (negative control)',
+    ['crlf', 'symlink-inside'],
+    'false alarm, as the case itself: CDK apps are not parsed, so any change in a file that names GPUs is not followed',
+  ],
+  [
+    'aws-do-eks nodegroup.conf: the placement group renamed (negative control)',
+    ['crlf', 'symlink-inside'],
+    'false alarm, as the case itself: the conf names p5.48xlarge for a launch template written by envsubst, which no reader follows',
+  ],
+  [
+    'aws-do-eks eks.conf: the CPU group sizes (2 0) → (3 0) (negative control)',
+    [
+      'crlf',
+      'crlf-bom-trailing',
+      'symlink-inside',
+      'utf8-bom',
+      'yaml-1.1-numbers',
+      'yaml-binary-values',
+      'yaml-directives',
+      'yaml-escaped-identity',
+      'yaml-escaped-keys',
+      'yaml-escaped-values',
+      'yaml-go-exponent',
+      'yaml-go-prefixes',
+      'yaml-merge-overridden',
+      'yaml-merge-sequence',
+      'yaml-null-documents',
+      'yaml-tag-directive',
+      'yaml-unused-anchors',
+    ],
+    'false alarm, as the case itself: the file names GPU instance types in arrays that scripts elsewhere read, which no reader follows',
+  ],
 ];
 
 /** Entries of EXPECTED_TO_FAIL (metamorphic.ts), one per rewrite and case. */

@@ -71,6 +71,14 @@ export const AWS_GPU_TYPE =
   /\b(?:ml\.)?(?:p[2-9][a-z]*(?:-[a-z0-9]+)?|g[2-9][a-z]*|gr[0-9][a-z]*)\.(?:[0-9]*x?large|metal(?:-[0-9]+xl)?)\b/g;
 
 /**
+ * An EC2 GPU type whose size is put in by the code or template that writes it: the family and its
+ * dot before an interpolation (`g5.${size}`, `f"p4d.{size}"`, Ruby's `g5.#{size}`), a format
+ * verb (`"g5.%s"`) or a concatenation (`"g5." + size`). The family alone says GPU, whatever size.
+ */
+export const AWS_GPU_TYPE_COMPUTED_SIZE =
+  /\b(?:ml\.)?(?:p[2-9][a-z]*(?:-[a-z0-9]+)?|g[2-9][a-z]*|gr[0-9][a-z]*)\.(?=\$\{|#\{|\{[A-Za-z_]|%s|["'`]\s*\+)/g;
+
+/**
  * A GPU family named on its own, as Karpenter's `instance-family` values do. Two-character names
  * (`p3`, `g5`) are left out: alerting configs say `priority: p3`; a pool of such a family is still
  * seen through its instance types, GPU resources or keys.

@@ -175,3 +175,24 @@ describe('accountSignals on YAML by its parsed structure', () => {
     expect(accountSignals(path, text).signals.map((s) => s.token)).toEqual([expect.stringMatching(/a3-highgpu-8g|p5\.48xlarge/)]);
   });
 });
+
+describe('an EC2 GPU family whose size the code puts in', () => {
+  const SHAPES: readonly [string, string, string][] = [
+    ['lib/g5-stack.ts', 'instanceType: new InstanceType(`g5.${this.props.instanceSize}`),', 'g5.'],
+    ['stack.py', 'instance_types=[f"p4d.{size}"],', 'p4d.'],
+    ['index.ts', 'instanceTypes: ["g6e." + size],', 'g6e.'],
+    ['main.tf', 'instance_types = ["g5.${var.gpu_size}"]', 'g5.'],
+    ['main.tf', 'instance_types = [format("p5.%s", var.gpu_size)]', 'p5.'],
+    ['deploy.rb', 'instance_type: "g4dn.#{size}"', 'g4dn.'],
+  ];
+  for (const [file, line, token] of SHAPES)
+    it(`names ${token} in ${line}`, () => {
+      const text = `import * as ec2 from 'aws-cdk-lib/aws-ec2';\n${line}\n`;
+      expect(accountSignals(file, text).signals.map((s) => s.token)).toContain(token);
+    });
+
+  it('leaves versions and other interpolations alone', () => {
+    for (const line of ['version: `v1.${minor}`,', 'const e = 3.${x};', 'name: "c5.${size}"', 'tag = "m5." + size'])
+      expect(accountSignals('x.ts', `${line}\n`).signals, line).toEqual([]);
+  });
+});

@@ -1,6 +1,7 @@
 import {
   AWS_GPU_FAMILY_VALUE,
   AWS_GPU_TYPE,
+  AWS_GPU_TYPE_COMPUTED_SIZE,
   AZURE_GPU_SIZE,
   GCP_ACCELERATOR,
   GCP_GPU_TYPE,
@@ -69,6 +70,7 @@ const VALUE_PATTERNS: readonly { pattern: RegExp; kind: SignalKind; group?: numb
   { pattern: ESCAPED_GPU_RESOURCE, kind: 'gpu-resource' },
   { pattern: GPU_PARTITION_LABEL, kind: 'gpu-resource' },
   { pattern: AWS_GPU_TYPE, kind: 'machine-type' },
+  { pattern: AWS_GPU_TYPE_COMPUTED_SIZE, kind: 'machine-type' },
   { pattern: AWS_GPU_FAMILY_VALUE, kind: 'machine-family', group: 1 },
   { pattern: GCP_GPU_TYPE, kind: 'machine-type' },
   { pattern: GCP_ACCELERATOR, kind: 'accelerator' },
