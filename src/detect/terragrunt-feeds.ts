@@ -8,6 +8,7 @@ import { localEntries } from './kit/signal-scan/hcl-module.js';
 import { dirOf } from './kit/paths.js';
 import { moduleFeeds, ownModuleDir, resolvePath, without } from './terraform-feeds.js';
 import type { TfvarsSide } from './tfvars-feeds.js';
+import { escapeRegex } from '../util/escape-regex.js';
 
 /** A unit's `terraform { source = "…" }`. */
 const UNIT_SOURCE = /^[ \t]*source[ \t]*=[ \t]*"([^"]*)"/m;
@@ -138,7 +139,7 @@ export async function parentInputsNotFed(
 }
 
 function lineOfInput(text: string, key: string): number | null {
-  const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const escaped = escapeRegex(key);
   const m = new RegExp(`^[ \\t]*["']?${escaped}["']?[ \\t]*[=:]`, 'm').exec(text);
   return m ? text.slice(0, m.index).split('\n').length : null;
 }

@@ -6,6 +6,7 @@ import { isTfvarsPath } from './terraform/module-scope.js';
 import { isTfFile, parseTerraformFile } from './terraform/tf-json.js';
 import { moduleFeeds } from './terraform-feeds.js';
 import type { FeedIo, ModuleFeeds, UnreadGpu } from './terraform-feeds.js';
+import { escapeRegex } from '../util/escape-regex.js';
 
 /** One side of the pull request for the feed: its reader, and the folders already judged. */
 export interface TfvarsSide extends FeedIo {
@@ -93,7 +94,7 @@ function namesGpuAsFloor(path: string, key: string, json: string): boolean {
 }
 
 function lineOfKey(text: string, key: string): number | null {
-  const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const escaped = escapeRegex(key);
   const m = new RegExp(`^[ \\t]*["']?${escaped}["']?[ \\t]*[=:]`, 'm').exec(text);
   return m ? text.slice(0, m.index).split('\n').length : null;
 }

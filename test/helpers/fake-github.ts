@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { forgetGraphqlFailures } from '../../src/github/api/graphql-blobs.js';
 import { mediaTypeProblem } from './fake-media-types.js';
 import { checkRequest } from './openapi.js';
+import { escapeRegex } from '../../src/util/escape-regex.js';
 
 /**
  * A strict stand-in for api.github.com on 127.0.0.1: it serves only the routes a test declares,
@@ -139,7 +140,7 @@ export class FakeGitHub {
       .map((seg) => {
         if (seg.startsWith(':')) return (names.push(seg.slice(1)), '([^/]+)');
         if (seg.startsWith('*')) return (names.push(seg.slice(1)), '(.+)');
-        return seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+        return escapeRegex(seg);
       })
       .join('/');
     const existing = this.#routes.findIndex((r) => r.method === method && r.pattern === pattern);

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Ajv } from 'ajv';
 import type { ValidateFunction } from 'ajv';
+import { escapeRegex } from '../../src/util/escape-regex.js';
 
 /**
  * Checks requests against GitHub's own OpenAPI description (@octokit/openapi): the operation
@@ -77,7 +78,7 @@ function templateToRegExp(template: string): RegExp {
   const source = template
     .split(/(\{[^}]+\})/)
     .map((part) => {
-      if (!part.startsWith('{')) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      if (!part.startsWith('{')) return escapeRegex(part);
       // A file path spans segments; every other parameter is one segment.
       return part === '{path}' ? '(.+)' : '([^/]+)';
     })

@@ -1,6 +1,7 @@
 import { changedKeys, valueAt as leafAt } from '../kit/changed-keys.js';
 import { namesGpu, sizesCapacity } from '../kit/gpu-signal.js';
 import type { GitopsInstall } from './gitops-installs.js';
+import { escapeRegex } from '../../util/escape-regex.js';
 
 /* Which values files an install names, and which changes of theirs could size capacity. */
 
@@ -16,7 +17,7 @@ export function names(install: GitopsInstall, path: string): boolean {
 
 function templatedPath(file: string): RegExp {
   const parts = file.split(/\{\{.*?\}\}/);
-  return new RegExp(`^${parts.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+')}$`);
+  return new RegExp(`^${parts.map((p) => escapeRegex(p)).join('[^/]+')}$`);
 }
 
 /** Changed leaves that could size capacity whatever chart reads them: a sizing key, a number, a GPU name. */
