@@ -64,10 +64,14 @@ function catalog(workload: string): string {
 
 /** The text GitHub acts on: everything outside fenced blocks, code spans and our links' targets. */
 function prose_(markdown: string): string {
-  return markdown
-    .replace(/^```[\s\S]*?^```$/gm, '')
-    .replace(/`[^`\n]*`/g, '')
-    .replace(/\]\(https:\/\/github\.com\/acme\/infra\/blob\/[^)\s]*\)/g, ']');
+  return (
+    markdown
+      .replace(/^```[\s\S]*?^```$/gm, '')
+      // Outside a code span a backslash-escaped backtick is a literal one and opens none; inside one
+      // a backslash is literal (CommonMark 2.4, 6.1).
+      .replace(/\\[\s\S]|`[^`\n]*`/g, (m) => (m.startsWith('`') ? '' : m))
+      .replace(/\]\(https:\/\/github\.com\/acme\/infra\/blob\/[^)\s]*\)/g, ']')
+  );
 }
 
 function expectInert(text: string, where: string): void {

@@ -50,8 +50,21 @@ function unwrap(o: unknown): unknown[] {
     : [o];
 }
 
-/** Keys in order, whole-number strings as numbers, the added annotation out. */
+/** A YAML 1.1 timestamp written out (`2025-11-30T01:02:03Z`, `2001-12-14`), with its zone if any. */
+const TIMESTAMP = /^\d{4}-\d\d?-\d\d?(?:[Tt ]\d\d?:\d\d:\d\d(?:\.\d+)?\s*(Z|[+-]\d\d?(?::?\d\d)?)?)?$/;
+
+/**
+ * Keys in order, whole-number strings as numbers, the added annotation out, and a timestamp as
+ * the instant it names: read here it is a date, while go-yaml (and a rewrite writing JSON) keeps
+ * the text, and rewrites that print YAML may write the same instant another way.
+ */
 function normal(o: unknown): unknown {
+  if (o instanceof Date) return o.toISOString();
+  if (typeof o === 'string' && TIMESTAMP.test(o)) {
+    const zoned = /[Tt ]/.test(o) && TIMESTAMP.exec(o)?.[1] === undefined ? `${o}Z` : o;
+    const at = new Date(zoned.replace(' ', 'T'));
+    if (!Number.isNaN(at.getTime())) return at.toISOString();
+  }
   if (typeof o === 'string' && /^\d+$/.test(o)) return Number(o);
   if (Array.isArray(o)) return o.map(normal);
   if (typeof o !== 'object' || o === null) return o;
