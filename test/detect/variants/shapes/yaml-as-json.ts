@@ -7,7 +7,7 @@ import { freeKubeFiles, moveFiles } from './kube-files.js';
  * YAML read as go-yaml reads it into untyped values: YAML 1.1 with merge keys, and a timestamp left
  * as the string written (go-yaml makes a time only for a time-typed target), never a date.
  */
-export const GO_YAML_READING: ParseOptions & DocumentOptions & SchemaOptions = {
+const GO_YAML_READING: ParseOptions & DocumentOptions & SchemaOptions = {
   version: '1.1',
   merge: true,
   customTags: (tags) => tags.filter((t) => typeof t !== 'object' || t.tag !== 'tag:yaml.org,2002:timestamp'),
