@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { blobQuery } from '../../src/github/api/graphql-blobs.js';
+import { blobQuery } from '../../src/github/api/graphql-blob-query.js';
 import { FakeGitHub } from './fake-github.js';
 import { FAKE_MAX_OBJECTS, GRAPHQL_TEXT_LIMIT } from './fake-graphql.js';
 import { FakeRepo } from './fake-repo.js';

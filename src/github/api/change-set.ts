@@ -5,7 +5,8 @@ import { MAX_FILE_CHARS } from '../../domain/limits.js';
 import { parseListedFiles } from './answers.js';
 import { ApiTreeReader } from './tree-reader.js';
 import type { GitHubClient, PullRequestTarget } from './client.js';
-import type { BlobAt, GraphqlBlobs } from './graphql-blobs.js';
+import type { BlobAt } from './graphql-blob-query.js';
+import type { GraphqlBlobs } from './graphql-blobs.js';
 import { linkedPaths } from './linked-changes.js';
 import type { ReadBudget } from './read-budget.js';
 import {

@@ -2,46 +2,18 @@ import { z } from 'zod';
 import { GitHubAnswerError } from './answers.js';
 import type { GitHubClient, Logger, RepoRef } from './client.js';
 import { describeFailure } from './errors.js';
-import { chunksByBytes, GRAPHQL_WHOLE_BYTES, MAX_ANSWER_BYTES, SIZE_FRAGMENT, sizeOf } from './graphql-sizes.js';
-
-/**
- * What GitHub's GraphQL API says of one path at one commit:
- * - `absent`: no such file (or no such repository);
- * - `file`: its blob, its size, and its text when GraphQL served it whole (null for a truncated
- *   or binary blob, whose bytes the REST blob API serves); `withheld` when a prefetch left a text
- *   blob's text out past its bytes (the REST blob API serves it, if it is read);
- * - `rest`: GraphQL cannot tell, or was not asked: the REST contents API answers instead.
- */
-export type BlobAnswer =
-  { kind: 'absent' } | { kind: 'file'; sha: string; size: number; text: string | null; withheld?: true } | { kind: 'rest' };
-
-/** One blob asked for: a path in a repository at a commit, or at its default branch when `ref` is null. */
-export interface BlobAt {
-  repo: RepoRef;
-  ref: string | null;
-  path: string;
-}
-
-/** One entry of a directory as GraphQL's `Tree.entries` gives it; `mode` is Git's, as a number. */
-interface GraphqlTreeEntry {
-  name: string;
-  type: string;
-  mode: number;
-  oid: string;
-}
-
-/**
- * What GraphQL says of a directory: `absent` (no such directory: nothing there, or a file), its
- * `entries`, or `rest` (not asked, GraphQL failed, or too large to trust whole): the trees API answers.
- */
-export type TreeAnswer = { kind: 'absent' } | { kind: 'tree'; entries: GraphqlTreeEntry[] } | { kind: 'rest' };
-
-/**
- * Entries above which a directory GraphQL lists is listed again through the trees API: GitHub
- * documents no limit on `Tree.entries` and no way to tell a cut answer, while the trees API says
- * `truncated`. Directories a review lists hold a few dozen entries.
- */
-const MAX_TREE_ENTRIES = 1000;
+import { chunksByBytes, GRAPHQL_WHOLE_BYTES, MAX_ANSWER_BYTES, sizeOf } from './graphql-sizes.js';
+import {
+  aliasedNode,
+  answerOf,
+  answerShape,
+  blobQuery,
+  keyOf,
+  LINK_SHAPED_MAX,
+  missingRepositories,
+  treeOf,
+} from './graphql-blob-query.js';
+import type { Asked, BlobAnswer, BlobAt, TreeAnswer } from './graphql-blob-query.js';
 
 /**
  * Blobs per query. GitHub's limits are on nodes (500,000, far above a query without connections)
@@ -52,53 +24,12 @@ const MAX_TREE_ENTRIES = 1000;
  */
 const MAX_BLOBS_PER_QUERY = 250;
 
-/**
- * A symbolic link's blob holds its target: one line with no newline, at most PATH_MAX bytes.
- * GraphQL's `object(expression:)` does not say a blob is a link (that is the tree entry's mode),
- * so a text of that shape is asked again over REST, which reads links as it always has.
- */
-const LINK_SHAPED_MAX = 4096;
-
-const blobNode = z.object({
-  __typename: z.literal('Blob'),
-  oid: z.string().regex(/^[0-9a-f]{40}$/),
-  byteSize: z.number().int().nonnegative(),
-  isBinary: z.boolean().nullable(),
-  isTruncated: z.boolean(),
-  text: z.string().nullable(),
-});
-/** A tree (a directory) or a commit (a submodule): no file here, which REST reports as it always has. */
-const otherNode = z.object({ __typename: z.enum(['Tree', 'Commit', 'Tag']) });
-const objectNode = z.union([blobNode, otherNode]).nullable();
-const treeNode = z.object({
-  __typename: z.literal('Tree'),
-  entries: z.array(
-    z.object({ name: z.string().min(1), type: z.string(), mode: z.number().int().nonnegative(), oid: z.string().regex(/^[0-9a-f]{40}$/) }),
-  ),
-});
-const directoryNode = z.union([treeNode, z.object({ __typename: z.enum(['Blob', 'Commit', 'Tag']) })]).nullable();
-const repositoryNode = z.record(z.string(), z.unknown()).nullable();
-const answerShape = z.record(z.string(), repositoryNode);
-
-/** A blob asked for, or (`tree`) a directory's entries, or (`sizeOnly`) a blob's size and kind. */
-interface Asked extends BlobAt {
-  tree?: boolean;
-  sizeOnly?: boolean;
-}
-
 type Settle = { resolve: (answer: BlobAnswer) => void; reject: (err: unknown) => void };
 
 type Pending =
   | (BlobAt & { tree?: false; resolve: (answer: BlobAnswer) => void; reject: (err: unknown) => void })
   | (BlobAt & { tree: true; resolve: (answer: TreeAnswer) => void; reject: (err: unknown) => void });
 
-/**
- * Reads files through GitHub's GraphQL API, many per request: every `load` asked in one turn of
- * the event loop (and every `prefetch`) goes into one query per repository set, an alias per
- * blob, chunked at `MAX_BLOBS_PER_QUERY`. Once a query fails (a GitHub Enterprise Server without
- * GraphQL, a 5xx, an `errors` array), every later load of this review, and of every review of
- * the same GitHub in the next 10 minutes, answers `rest`; logged once per failure.
- */
 /**
  * How long a GraphQL failure sends every review of the same GitHub to REST: a failing endpoint
  * costs each review the client's retries (seconds) before its fall-back, so later reviews skip it.
@@ -116,6 +47,13 @@ function endpointOf(octokit: GitHubClient): string {
   return typeof base === 'string' ? base : '';
 }
 
+/**
+ * Reads files through GitHub's GraphQL API, many per request: every `load` asked in one turn of
+ * the event loop (and every `prefetch`) goes into one query per repository set, an alias per
+ * blob, chunked at `MAX_BLOBS_PER_QUERY`. Once a query fails (a GitHub Enterprise Server without
+ * GraphQL, a 5xx, an `errors` array), every later load of this review, and of every review of
+ * the same GitHub in the next 10 minutes, answers `rest`; logged once per failure.
+ */
 export class GraphqlBlobs {
   readonly #answers = new Map<string, Promise<BlobAnswer>>();
   readonly #trees = new Map<string, Promise<TreeAnswer>>();
@@ -333,98 +271,4 @@ export class GraphqlBlobs {
     if (this.log) this.log.warn({ err: describeFailure(err) }, message);
     else this.octokit.log.warn(`${message}: ${describeFailure(err)}`);
   }
-}
-
-/**
- * One query for a chunk: a `repository` alias per repository, an `object` alias per blob (or per
- * directory, its entries asked through `... on Tree`), values as variables.
- */
-export function blobQuery(chunk: readonly Asked[]): {
-  query: string;
-  variables: Record<string, string>;
-  aliases: [string, string][];
-} {
-  const repos = new Map<string, { alias: string; fields: string[] }>();
-  const variables: Record<string, string> = {};
-  const declared: string[] = [];
-  const aliases: [string, string][] = [];
-  chunk.forEach((at, i) => {
-    const repoKey = `${at.repo.owner}/${at.repo.repo}`;
-    let repo = repos.get(repoKey);
-    if (!repo) {
-      const r = repos.size;
-      repo = { alias: `r${r}`, fields: [] };
-      repos.set(repoKey, repo);
-      variables[`o${r}`] = at.repo.owner;
-      variables[`n${r}`] = at.repo.repo;
-      declared.push(`$o${r}: String!`, `$n${r}: String!`);
-    }
-    variables[`x${i}`] = `${at.ref ?? 'HEAD'}:${at.path}`;
-    declared.push(`$x${i}: String!`);
-    const fragment = at.tree
-      ? '... on Tree { entries { name type mode oid } }'
-      : at.sizeOnly
-        ? SIZE_FRAGMENT
-        : '... on Blob { oid byteSize isBinary isTruncated text }';
-    repo.fields.push(`b${i}: object(expression: $x${i}) { __typename ${fragment} }`);
-    aliases.push([repo.alias, `b${i}`]);
-  });
-  const body = [...repos.values()].map((r, n) => `r${n}: repository(owner: $o${n}, name: $n${n}) { ${r.fields.join(' ')} }`);
-  return { query: `query GpuJustifyBlobs(${declared.join(', ')}) { ${body.join(' ')} }`, variables, aliases };
-}
-
-/** The aliased object of a repository's answer, checked; null when the repository or the object is absent. */
-function aliasedNode<T>(
-  path: string,
-  repository: Record<string, unknown> | null | undefined,
-  alias: string,
-  schema: z.ZodType<T | null>,
-  what: 'file' | 'directory',
-): T | null {
-  if (repository === undefined) throw new GitHubAnswerError(path, 'the GraphQL answer left its repository out');
-  if (repository === null) return null;
-  if (!(alias in repository)) throw new GitHubAnswerError(path, `the GraphQL answer left the ${what} out`);
-  const node = schema.safeParse(repository[alias]);
-  if (!node.success) throw new GitHubAnswerError(path, `unexpected GraphQL answer: ${node.error.issues[0]?.message ?? 'invalid'}`);
-  return node.data;
-}
-
-function answerOf(path: string, repository: Record<string, unknown> | null | undefined, alias: string): BlobAnswer {
-  const node = aliasedNode(path, repository, alias, objectNode, 'file');
-  if (node === null) return { kind: 'absent' };
-  if (node.__typename !== 'Blob') return { kind: 'rest' };
-  const { oid, byteSize, isBinary, isTruncated, text } = node;
-  if (isTruncated || isBinary === true || text === null) return { kind: 'file', sha: oid, size: byteSize, text: null };
-  if (linkShaped(text)) return { kind: 'rest' };
-  return { kind: 'file', sha: oid, size: byteSize, text };
-}
-
-function treeOf(path: string, repository: Record<string, unknown> | null | undefined, alias: string): TreeAnswer {
-  const node = aliasedNode(path, repository, alias, directoryNode, 'directory');
-  if (node === null || node.__typename !== 'Tree') return { kind: 'absent' };
-  if (node.entries.length > MAX_TREE_ENTRIES) return { kind: 'rest' };
-  return { kind: 'tree', entries: node.entries };
-}
-
-function linkShaped(text: string): boolean {
-  return text !== '' && !text.includes('\n') && Buffer.byteLength(text) <= LINK_SHAPED_MAX;
-}
-
-/**
- * GitHub answers a repository it cannot see with `null` and a NOT_FOUND error at its alias, the
- * rest of the answer intact: the REST API's 404. Any other error fails the query.
- */
-function missingRepositories(err: unknown): unknown {
-  if (typeof err !== 'object' || err === null) return null;
-  const { errors, data } = err as { errors?: unknown; data?: unknown };
-  if (!Array.isArray(errors) || errors.length === 0 || typeof data !== 'object' || data === null) return null;
-  const notFound = errors.every((e: unknown) => {
-    const { type, path } = (e ?? {}) as { type?: unknown; path?: unknown };
-    return type === 'NOT_FOUND' && Array.isArray(path) && path.length === 1 && (data as Record<string, unknown>)[String(path[0])] === null;
-  });
-  return notFound ? data : null;
-}
-
-function keyOf(at: BlobAt): string {
-  return `${at.repo.owner}/${at.repo.repo}@${at.ref ?? 'HEAD'}:${at.path}`;
 }

@@ -11,7 +11,8 @@ import { DefaultHeads } from './default-heads.js';
 import type { PolicySide } from './side-probes.js';
 import type { GitHubClient, RepoRef } from './client.js';
 import { describeFailure } from './errors.js';
-import type { BlobAt, GraphqlBlobs } from './graphql-blobs.js';
+import type { BlobAt } from './graphql-blob-query.js';
+import type { GraphqlBlobs } from './graphql-blobs.js';
 
 /** Organisations keep shared settings in a repository of this name (Probot's convention). */
 const ORG_CONFIG_REPO = '.github';
