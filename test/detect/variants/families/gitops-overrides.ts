@@ -1,7 +1,7 @@
 import type { Rewrite } from '../rewrite.js';
 import { baseName, dirOf, join } from '../shapes/kube-files.js';
 import { mapPlainIntegers } from '../yaml-text.js';
-import { application, replaceEach, stem, zeroedChart } from './helm-values.js';
+import { application, fluxKustomization, replaceEach, stem, zeroedChart } from './helm-values.js';
 import { overBase, patchFiles } from './kustomize.js';
 
 /**
@@ -163,25 +163,13 @@ const fluxDefaults = (id: string, what: string, overridden: boolean): Rewrite =>
         values.push([name, v]);
         return `\${${name}${random() < 0.5 ? ':=' : ':-'}${overridden ? decoy(v) : v}}`;
       });
-      const postBuild = overridden
-        ? ['  postBuild:', '    substituteFrom:', '      - kind: ConfigMap', `        name: gj-vars-${stem(path)}`]
-        : ['  postBuild:', '    substitute:', '      gj_cluster: gpu-a'];
-      const flux = [
-        'apiVersion: kustomize.toolkit.fluxcd.io/v1',
-        'kind: Kustomization',
-        'metadata:',
-        `  name: gj-${stem(path)}`,
-        '  namespace: flux-system',
-        'spec:',
-        '  interval: 10m',
-        `  path: ./${root}/app`,
-        '  prune: true',
-        '  sourceRef:',
-        '    kind: GitRepository',
-        '    name: flux-system',
-        ...postBuild,
-        '',
-      ].join('\n');
+      const flux = fluxKustomization(
+        stem(path),
+        root,
+        overridden
+          ? ['    substituteFrom:', '      - kind: ConfigMap', `        name: gj-vars-${stem(path)}`]
+          : ['    substitute:', '      gj_cluster: gpu-a'],
+      );
       const data = values.length === 0 ? 'data: {}\n' : `data:\n${values.map(([k, v]) => `  ${k}: "${v}"\n`).join('')}`;
       const vars = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: gj-vars-${stem(path)}\n  namespace: flux-system\n${data}`;
       return {

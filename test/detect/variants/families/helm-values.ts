@@ -93,6 +93,27 @@ export const helmSubchartValues: Rewrite = {
     }),
 };
 
+/** A Flux Kustomization applying `./<root>/app` from the cluster's own repository, its `postBuild:` block the lines given. */
+export function fluxKustomization(name: string, root: string, postBuild: readonly string[]): string {
+  return [
+    'apiVersion: kustomize.toolkit.fluxcd.io/v1',
+    'kind: Kustomization',
+    'metadata:',
+    `  name: gj-${name}`,
+    '  namespace: flux-system',
+    'spec:',
+    '  interval: 10m',
+    `  path: ./${root}/app`,
+    '  prune: true',
+    '  sourceRef:',
+    '    kind: GitRepository',
+    '    name: flux-system',
+    '  postBuild:',
+    ...postBuild,
+    '',
+  ].join('\n');
+}
+
 /** An Argo CD Application installing the chart at `chart` from this repository, its `helm:` block the lines given. */
 export function application(name: string, chart: string, helm: readonly string[]): string {
   return [

@@ -5,7 +5,7 @@ import { kustomizeReplacements } from '../../rewrites-gitops.js';
 import { baseName, dirOf, join } from '../../shapes/kube-files.js';
 import type { Sides, VariantTree } from '../../variant-tree.js';
 import { mapPlainIntegers } from '../../yaml-text.js';
-import { replaceEach, stem, zeroedChart } from '../helm-values.js';
+import { fluxKustomization, replaceEach, stem, zeroedChart } from '../helm-values.js';
 
 /**
  * The kustomizations a rewrite wrote (paths absent from the case's own side), each handed to `fn`
@@ -189,25 +189,13 @@ const fluxSubstitution = (id: string, what: string, from: 'configmap' | 'inline'
       const root = join(dirOf(path), `gj-flux-${stem(path)}`);
       const t = fluxVariables(path, text);
       const pairs = (indent: string) => t.values.map(([k, v]) => `${indent}${k}: "${v}"\n`).join('');
-      const flux = [
-        'apiVersion: kustomize.toolkit.fluxcd.io/v1',
-        'kind: Kustomization',
-        'metadata:',
-        `  name: gj-${stem(path)}`,
-        '  namespace: flux-system',
-        'spec:',
-        '  interval: 10m',
-        `  path: ./${root}/app`,
-        '  prune: true',
-        '  sourceRef:',
-        '    kind: GitRepository',
-        '    name: flux-system',
-        '  postBuild:',
-        ...(from === 'configmap'
+      const flux = fluxKustomization(
+        stem(path),
+        root,
+        from === 'configmap'
           ? ['    substituteFrom:', '      - kind: ConfigMap', `        name: gj-vars-${stem(path)}`]
-          : [t.values.length === 0 ? '    substitute: {}' : `    substitute:\n${pairs('      ').trimEnd()}`]),
-        '',
-      ].join('\n');
+          : [t.values.length === 0 ? '    substitute: {}' : `    substitute:\n${pairs('      ').trimEnd()}`],
+      );
       const vars = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: gj-vars-${stem(path)}\n  namespace: flux-system\n${t.values.length === 0 ? 'data: {}\n' : `data:\n${pairs('  ')}`}`;
       return {
         [join(root, `app/${baseName(path)}`)]: t.text,
