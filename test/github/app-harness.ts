@@ -5,7 +5,7 @@ import { AppServer, WEBHOOK_SECRET } from '../helpers/app-server.js';
 import type { AppServerOptions } from '../helpers/app-server.js';
 import { eventually } from '../helpers/eventually.js';
 import { FakeGitHub } from '../helpers/fake-github.js';
-import type { FakeRepo, PullRequestState } from '../helpers/fake-repo.js';
+import type { CheckRunState, FakeRepo, PullRequestState } from '../helpers/fake-repo.js';
 import { EXAMPLE_REPO, issueCommentPayload, pullRequestPayload } from '../helpers/payloads.js';
 import type { IssueCommentPayloadOptions, PullRequestPayloadOptions } from '../helpers/payloads.js';
 import { CATALOG, QUEUE_FILE, README, clusterQueue } from './scenarios.js';
@@ -118,4 +118,34 @@ export async function failThenOverride(h: Harness, repo: FakeRepo, override: () 
     what: 'the override granted',
     state: () => repo.checkRuns,
   });
+}
+
+/**
+ * Delivers the `synchronize` of a push already made to `repo` and waits for its review: the check
+ * run of `sha` completed and, with `linked`, the sticky comment pointing at that head. Returns the run.
+ */
+export async function reviewPush(
+  h: Harness,
+  repo: FakeRepo,
+  { sha = NEWER_SHA, baseSha, linked = false }: { sha?: string; baseSha?: string; linked?: boolean } = {},
+): Promise<CheckRunState | undefined> {
+  await h.app.deliver('pull_request', prEvent({ action: 'synchronize', headSha: sha, ...(baseSha === undefined ? {} : { baseSha }) }));
+  const run = () => repo.checkRuns.filter((r) => r.head_sha === sha).at(-1);
+  await eventually(() => run()?.status === 'completed' && (!linked || stickyBody(repo).includes(`blob/${sha}`)), {
+    what: 'the review of the push',
+    state: () => repo.checkRuns,
+  });
+  return run();
+}
+
+/** A grant kept after a push (`names` undefined: the run passes, the comment still shows it), or lapsed naming `names`. */
+export function expectGrantKeptOrLapsed(repo: FakeRepo, run: CheckRunState | undefined, names: RegExp | string | undefined): void {
+  if (names === undefined) {
+    expect(run?.conclusion).toBe('success');
+    expect(stickyBody(repo)).toContain('gpu-justify:override');
+    return;
+  }
+  expect(run?.conclusion).toBe('failure');
+  expect(run?.output.title).toMatch(/^Override lapsed/);
+  expect(run?.output.summary).toMatch(names);
 }

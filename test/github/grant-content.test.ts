@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_FILE_CHARS } from '../../src/domain/limits.js';
 import { FakeRepo } from '../helpers/fake-repo.js';
-import { eventually } from '../helpers/eventually.js';
-import { NEWER_SHA, commentEvent, failThenOverride, prEvent, pullRequest, stickyBody, useApp } from './app-harness.js';
+import { NEWER_SHA, commentEvent, failThenOverride, pullRequest, stickyBody, reviewPush, useApp } from './app-harness.js';
 
 /**
  * A grant covers a file the review could not follow as the approver saw it: its content, not only
@@ -80,13 +79,7 @@ async function grantedThenPushed(v: Variant, after: number): Promise<FakeRepo> {
   repo.roles['maintainer'] = 'maintain';
   await failThenOverride(h, repo, () => commentEvent(OVERRIDE, { login: 'maintainer', commentId: 901 }));
   repo.push(NEWER_SHA, { ...pr.headFiles, [v.file]: v.text(after), 'README.md': '# infra, edited\n' });
-  await h.app.deliver('pull_request', prEvent({ action: 'synchronize', headSha: NEWER_SHA }));
-  await eventually(
-    () =>
-      repo.checkRuns.filter((r) => r.head_sha === NEWER_SHA).at(-1)?.status === 'completed' &&
-      stickyBody(repo).includes(`blob/${NEWER_SHA}`),
-    { what: 'the review of the push', state: () => repo.checkRuns },
-  );
+  await reviewPush(h, repo, { linked: true });
   return repo;
 }
 

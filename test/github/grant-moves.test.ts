@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FakeRepo } from '../helpers/fake-repo.js';
-import { eventually } from '../helpers/eventually.js';
-import { NEWER_SHA, commentEvent, failThenOverride, prEvent, pullRequest, stickyBody, useApp } from './app-harness.js';
+import { NEWER_SHA, commentEvent, failThenOverride, pullRequest, stickyBody, reviewPush, useApp } from './app-harness.js';
 import { QUEUE_FILE, clusterQueue } from './scenarios.js';
 
 /**
@@ -25,15 +24,7 @@ async function granted(): Promise<FakeRepo> {
 }
 
 async function reviewedAt(repo: FakeRepo, sha: string) {
-  await h.app.deliver('pull_request', prEvent({ action: 'synchronize', headSha: sha, baseSha: repo.pr.baseSha }));
-  await eventually(
-    () => repo.checkRuns.filter((r) => r.head_sha === sha).at(-1)?.status === 'completed' && stickyBody(repo).includes(`blob/${sha}`),
-    {
-      what: 'the review of the push',
-      state: () => repo.checkRuns,
-    },
-  );
-  return repo.checkRuns.filter((r) => r.head_sha === sha).at(-1);
+  return reviewPush(h, repo, { sha, baseSha: repo.pr.baseSha, linked: true });
 }
 
 describe('a grant when the ground moves under it', () => {

@@ -1,7 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { FakeRepo } from '../helpers/fake-repo.js';
-import { eventually } from '../helpers/eventually.js';
-import { NEWER_SHA, commentEvent, failThenOverride, prEvent, pullRequest, stickyBody, useApp } from './app-harness.js';
+import { NEWER_SHA, commentEvent, failThenOverride, pullRequest, expectGrantKeptOrLapsed, reviewPush, useApp } from './app-harness.js';
 import { QUEUE_FILE } from './scenarios.js';
 
 /**
@@ -130,19 +129,6 @@ describe('a grant covers the GPUs where the approver saw them', () => {
   it.each(variants)('$name', async (v) => {
     const repo = await granted(v);
     repo.push(NEWER_SHA, { ...repo.pr.headFiles, [QUEUE_FILE]: queue(v.pushed) });
-    await h.app.deliver('pull_request', prEvent({ action: 'synchronize', headSha: NEWER_SHA }));
-    await eventually(() => repo.checkRuns.filter((r) => r.head_sha === NEWER_SHA).at(-1)?.status === 'completed', {
-      what: 'the review of the push',
-      state: () => repo.checkRuns,
-    });
-    const run = repo.checkRuns.filter((r) => r.head_sha === NEWER_SHA).at(-1);
-    if (v.names === undefined) {
-      expect(run?.conclusion).toBe('success');
-      expect(stickyBody(repo)).toContain('gpu-justify:override');
-      return;
-    }
-    expect(run?.conclusion).toBe('failure');
-    expect(run?.output.title).toMatch(/^Override lapsed/);
-    expect(run?.output.summary).toMatch(v.names);
+    expectGrantKeptOrLapsed(repo, await reviewPush(h, repo), v.names);
   });
 });

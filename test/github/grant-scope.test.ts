@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FakeRepo } from '../helpers/fake-repo.js';
 import { EXAMPLE_REPO } from '../helpers/payloads.js';
-import { NEWER_SHA, POLICY_FILE, commentEvent, failThenOverride, prEvent, pullRequest, stickyBody, useApp } from './app-harness.js';
-import { eventually } from '../helpers/eventually.js';
+import { NEWER_SHA, POLICY_FILE, commentEvent, failThenOverride, pullRequest, stickyBody, reviewPush, useApp } from './app-harness.js';
 import { CATALOG, QUEUE_FILE, clusterQueue } from './scenarios.js';
 
 /**
@@ -217,15 +216,8 @@ async function pushed(mutation: Mutation): Promise<FakeRepo> {
   const files = { ...setup.headFiles };
   mutation.apply(files, setup);
   setup.repo.push(NEWER_SHA, files);
-  await h.app.deliver('pull_request', prEvent({ action: 'synchronize', headSha: NEWER_SHA, baseSha: setup.repo.pr.baseSha }));
-  const { repo } = setup;
-  await eventually(
-    () =>
-      repo.checkRuns.filter((r) => r.head_sha === NEWER_SHA).at(-1)?.status === 'completed' &&
-      stickyBody(repo).includes(`blob/${NEWER_SHA}`),
-    { what: 'the review of the push', state: () => repo.checkRuns },
-  );
-  return repo;
+  await reviewPush(h, setup.repo, { baseSha: setup.repo.pr.baseSha, linked: true });
+  return setup.repo;
 }
 
 describe('after an override, a push that may grow capacity lapses it', () => {

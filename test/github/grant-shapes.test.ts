@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FakeRepo } from '../helpers/fake-repo.js';
 import type { FakeSpecial } from '../helpers/fake-repo-trees.js';
-import { eventually } from '../helpers/eventually.js';
-import { NEWER_SHA, commentEvent, failThenOverride, prEvent, pullRequest, stickyBody, useApp } from './app-harness.js';
+import { NEWER_SHA, commentEvent, failThenOverride, pullRequest, stickyBody, reviewPush, useApp } from './app-harness.js';
 import { QUEUE_FILE, clusterQueue } from './scenarios.js';
 
 /**
@@ -27,12 +26,7 @@ async function granted(grantor = 'maintainer'): Promise<FakeRepo> {
 
 async function pushed(repo: FakeRepo, files: Record<string, string>, special: Record<string, FakeSpecial> = {}) {
   repo.push(NEWER_SHA, files, special);
-  await h.app.deliver('pull_request', prEvent({ action: 'synchronize', headSha: NEWER_SHA }));
-  await eventually(() => repo.checkRuns.filter((r) => r.head_sha === NEWER_SHA).at(-1)?.status === 'completed', {
-    what: 'the review of the push',
-    state: () => repo.checkRuns,
-  });
-  return repo.checkRuns.filter((r) => r.head_sha === NEWER_SHA).at(-1);
+  return reviewPush(h, repo);
 }
 
 function headWithout(repo: FakeRepo, path: string): Record<string, string> {
