@@ -385,7 +385,7 @@ export async function buildFiles(
     const text = await side.read(kfile);
     const read = text === null ? null : readKustomization(kfile, text);
     if (read === null || !read.ok) continue;
-    for (const ref of kustomizationReferences(read.k)) {
+    for (const ref of kustomizationReferences(read.value)) {
       if (isKustomizationPath(ref)) queue.push(dirOf(ref));
       else out.add(ref);
     }

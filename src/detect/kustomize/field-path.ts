@@ -1,3 +1,4 @@
+import { fail, ok, type Result } from '../../domain/result.js';
 import { isObject, jsonText } from './patch-apply.js';
 import type { Json, JsonObject } from './patch-apply.js';
 
@@ -57,40 +58,42 @@ export interface Slot {
 }
 
 /**
- * The fields a path names in `root`, as kyaml's PathMatcher finds them; with `create`, missing
- * maps, list items and the last field are made on the way (`options.create`). `fails` is a walk
- * kustomize refuses (an index past the list's end); `unknown` one this walk does not model.
+ * Why a walk stops: `fails` is a walk kustomize refuses (an index past the list's end), `unknown`
+ * one this walk does not model.
  */
-export type Walk = { ok: true; slots: Slot[] } | { ok: false; fails: string } | { ok: false; unknown: string };
+export type WalkProblem = { kind: 'fails' | 'unknown'; why: string };
+export type Walk = Result<Slot[], WalkProblem>;
 
+/**
+ * The fields a path names in `root`, as kyaml's PathMatcher finds them; with `create`, missing
+ * maps, list items and the last field are made on the way (`options.create`).
+ */
 export function walkFieldPath(root: JsonObject, segments: readonly Segment[], create: boolean): Walk {
   const slots: Slot[] = [];
   const problem = walk(root, segments, 0, create, slots);
-  return problem ?? { ok: true, slots };
+  return problem ? fail(problem) : ok(slots);
 }
-
-type Problem = { ok: false; fails: string } | { ok: false; unknown: string };
 
 // A literal name, where Go's and JavaScript's regular expressions agree (a `.` matches any character in both).
 const PLAIN = /^[A-Za-z0-9_./-]*$/;
 
-function walk(node: Json, segs: readonly Segment[], i: number, create: boolean, out: Slot[]): Problem | null {
+function walk(node: Json, segs: readonly Segment[], i: number, create: boolean, out: Slot[]): WalkProblem | null {
   const seg = segs[i];
   if (seg === undefined) return null;
   const last = i === segs.length - 1;
-  const next = (child: Json | undefined, parent: JsonObject | Json[], key: string | number): Problem | null => {
+  const next = (child: Json | undefined, parent: JsonObject | Json[], key: string | number): WalkProblem | null => {
     if (last) {
       out.push({ parent, key });
       return null;
     }
     if (child === undefined) return null;
     if (child === null || typeof child !== 'object')
-      return { ok: false, unknown: 'the path goes on inside a scalar (YAML held in a string), which is not worked out' };
+      return { kind: 'unknown', why: 'the path goes on inside a scalar (YAML held in a string), which is not worked out' };
     return walk(child, segs, i + 1, create, out);
   };
   switch (seg.kind) {
     case 'field': {
-      if (!isObject(node)) return Array.isArray(node) ? { ok: false, unknown: `the path names a field (${seg.key}) of a list` } : null;
+      if (!isObject(node)) return Array.isArray(node) ? { kind: 'unknown', why: `the path names a field (${seg.key}) of a list` } : null;
       if (!Object.hasOwn(node, seg.key)) {
         if (!create) return null;
         if (!last) setKey(node, seg.key, emptyFor(segs[i + 1]));
@@ -98,17 +101,17 @@ function walk(node: Json, segs: readonly Segment[], i: number, create: boolean, 
       return next(Object.hasOwn(node, seg.key) ? node[seg.key] : undefined, node, seg.key);
     }
     case 'index': {
-      if (!Array.isArray(node)) return { ok: false, unknown: `the path names item ${seg.index} of something not a list` };
+      if (!Array.isArray(node)) return { kind: 'unknown', why: `the path names item ${seg.index} of something not a list` };
       if (create && node.length === seg.index && !last) node.push(emptyFor(segs[i + 1]));
       if (seg.index >= node.length && !(create && last && seg.index === node.length))
-        return { ok: false, fails: `index ${seg.index} specified but only ${node.length} elements found` };
+        return { kind: 'fails', why: `index ${seg.index} specified but only ${node.length} elements found` };
       return next(node[seg.index], node, seg.index);
     }
     case 'match': {
       if (!Array.isArray(node))
-        return { ok: false, unknown: `the path matches list items ([${seg.field}=${seg.value}]) of something not a list` };
+        return { kind: 'unknown', why: `the path matches list items ([${seg.field}=${seg.value}]) of something not a list` };
       if (!PLAIN.test(seg.value))
-        return { ok: false, unknown: `the list match [${seg.field}=${seg.value}] is a pattern this walk does not run` };
+        return { kind: 'unknown', why: `the list match [${seg.field}=${seg.value}] is a pattern this walk does not run` };
       const pattern = new RegExp(seg.value);
       const hits = node.flatMap((item, idx) => {
         const text = seg.field === '' ? scalarText(item) : isObject(item) ? scalarText(item[seg.field]) : null;

@@ -1,3 +1,4 @@
+import { fail, ok, type Result } from '../../domain/result.js';
 import { LineCounter } from 'yaml';
 import { readYaml, toJson } from '../kit/kube-yaml.js';
 import { z } from 'zod';
@@ -61,7 +62,9 @@ export interface Kustomization {
   spec: KustomizationSpec;
 }
 
-export type KustomizationRead = { ok: true; k: Kustomization } | { ok: false; line: number; why: string };
+/** Why a kustomization file is not read, at the line that says so. */
+export type KustomizationProblem = { line: number; why: string };
+export type KustomizationRead = Result<Kustomization, KustomizationProblem>;
 
 /** The kinds kustomize builds from a kustomization file (types.Kustomization.EnforceFields). */
 const KUSTOMIZATION_KINDS = new Set(['Kustomization', 'Component']);
@@ -71,34 +74,31 @@ export function readKustomization(path: string, text: string): KustomizationRead
   const docs = readYaml(text, lc, { dialect: 'kustomize' });
   const [doc = { contents: null, errors: [], rejections: [] }] = docs;
   const first = doc.errors[0] ?? doc.rejections[0];
-  if (first)
-    return { ok: false, line: lc.linePos(first.pos[0]).line, why: `YAML could not be read (${first.message.split('\n')[0] ?? ''})` };
+  if (first) return fail({ line: lc.linePos(first.pos[0]).line, why: `YAML could not be read (${first.message.split('\n')[0] ?? ''})` });
   // kustomize decodes the file with sigs.k8s.io/yaml, which reads its first document only: a
   // stream whose later documents hold anything (the first one null, or a second kustomization)
   // builds something other than what the file says, so it is not read as either.
   const later = docs.slice(1).find((d) => d.errors.length > 0 || (d.contents !== null && toJson(d.contents) !== null));
   if (later)
-    return {
-      ok: false,
+    return fail({
       line: lc.linePos(later.range[0]).line,
       why: 'kustomize reads only the first YAML document of a kustomization file, and this one holds another',
-    };
+    });
   const parsed = KustomizationSchema.safeParse(toJson(doc.contents) ?? {});
   // A `List` (or any other kind) is refused by kustomize, not unwrapped: read as empty, its
   // resources and patches would silently drop out of the render.
   if (parsed.success && parsed.data.kind !== undefined && !KUSTOMIZATION_KINDS.has(parsed.data.kind))
-    return {
-      ok: false,
+    return fail({
       line: nodeLine(mapGet(doc.contents, 'kind'), lc) ?? 1,
       why: `kind ${parsed.data.kind}: kustomize builds only a Kustomization or a Component`,
-    };
+    });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const key = issue?.path[0];
     const node = typeof key === 'string' ? mapGet(doc.contents, key) : undefined;
-    return { ok: false, line: nodeLine(node, lc) ?? 1, why: `${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'unexpected shape'}` };
+    return fail({ line: nodeLine(node, lc) ?? 1, why: `${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'unexpected shape'}` });
   }
-  return { ok: true, k: { path, dir: dirOf(path), text, lc, root: doc.contents, spec: parsed.data } };
+  return ok({ path, dir: dirOf(path), text, lc, root: doc.contents, spec: parsed.data });
 }
 
 /** Line of item `i` of a list field, for messages. */

@@ -59,7 +59,7 @@ export function kustomizeParser(inner: readonly CapacityParser[]): CapacityParse
     references(file) {
       if (!isKustomizationPath(file.path)) return [];
       const read = readKustomization(file.path, file.text);
-      return read.ok ? kustomizationReferences(read.k) : [];
+      return read.ok ? kustomizationReferences(read.value) : [];
     },
   };
 }
@@ -81,7 +81,7 @@ function parseKustomizations(files: readonly SourceFile[], inner: readonly Capac
   const referenced = new Set(
     files.flatMap((f) => {
       const read = isKustomizationPath(f.path) ? sources.kustomization(f.path) : undefined;
-      return read?.ok === true ? kustomizationReferences(read.k) : [];
+      return read?.ok === true ? kustomizationReferences(read.value) : [];
     }),
   );
   const reader = new Reader(inner);

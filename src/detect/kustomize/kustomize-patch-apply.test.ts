@@ -70,20 +70,20 @@ describe('applyJsonPatch', () => {
   it('fails, naming the operation, on a missing item, a failed test or an unknown op', () => {
     expect(applyJsonPatch(queue, [{ op: 'replace', path: '/spec/resourceGroups/3', value: {} }])).toEqual({
       ok: false,
-      why: 'operation 1 (replace /spec/resourceGroups/3): no item 3',
+      error: 'operation 1 (replace /spec/resourceGroups/3): no item 3',
     });
     expect(applyJsonPatch(queue, [{ op: 'replace', path: '/spec/resourceGroups/3/flavors', value: [] }])).toEqual({
       ok: false,
-      why: 'operation 1 (replace /spec/resourceGroups/3/flavors): the parent does not exist',
+      error: 'operation 1 (replace /spec/resourceGroups/3/flavors): the parent does not exist',
     });
     expect(applyJsonPatch(queue, [{ op: 'test', path: '/spec/cohort', value: 'other' }])).toEqual({
       ok: false,
-      why: 'operation 1 (test /spec/cohort): test failed',
+      error: 'operation 1 (test /spec/cohort): test failed',
     });
     expect(applyJsonPatch(queue, [{ op: 'frobnicate', path: '/spec' }])).toEqual({
       ok: false,
-      why: 'operation 1 (frobnicate /spec): unknown op frobnicate',
+      error: 'operation 1 (frobnicate /spec): unknown op frobnicate',
     });
-    expect(applyJsonPatch(queue, [{ path: '/spec' }])).toEqual({ ok: false, why: 'operation 1 has no op or path' });
+    expect(applyJsonPatch(queue, [{ path: '/spec' }])).toEqual({ ok: false, error: 'operation 1 has no op or path' });
   });
 });

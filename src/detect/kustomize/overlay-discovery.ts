@@ -115,7 +115,7 @@ export async function takenBesideIt(file: string, io: OverlayIo): Promise<{ patc
   if (path === null || text === null) return { patched: false, component: false };
   const read = readKustomization(path, text);
   if (!read.ok) return { patched: false, component: false };
-  return { patched: patchReferences(read.k).includes(file), component: read.k.spec.kind === 'Component' };
+  return { patched: patchReferences(read.value).includes(file), component: read.value.spec.kind === 'Component' };
 }
 
 async function kustomizationIn(dir: string, io: OverlayIo): Promise<string | null> {
@@ -133,7 +133,7 @@ async function includes(root: string, file: string, io: OverlayIo): Promise<bool
     if (text === null) continue;
     const read = readKustomization(path, text);
     if (!read.ok) continue;
-    const refs = kustomizationReferences(read.k);
+    const refs = kustomizationReferences(read.value);
     if (refs.includes(file)) return true;
     for (const ref of refs) {
       if (!isKustomizationPath(ref) || seen.has(ref)) continue;

@@ -4,6 +4,8 @@
  * kustomize knows no merge keys for custom resources unless given an OpenAPI schema.
  * JSON 6902: add, replace, remove, test, copy, move on JSON pointers.
  */
+import { fail, ok, type Result } from '../../domain/result.js';
+
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 
@@ -48,7 +50,7 @@ function stripNulls(value: JsonObject): JsonObject {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null));
 }
 
-export type JsonPatchResult = { ok: true; value: Json } | { ok: false; why: string };
+export type JsonPatchResult = Result<Json, string>;
 
 const OpSchema = (op: unknown): op is { op: string; path: string; value?: Json; from?: string } =>
   isObject(op) && typeof op.op === 'string' && typeof op.path === 'string';
@@ -60,37 +62,35 @@ const OpSchema = (op: unknown): op is { op: string; path: string; value?: Json; 
 export function applyJsonPatch(target: Json, ops: readonly unknown[]): JsonPatchResult {
   let doc: Json = target;
   for (const [i, op] of ops.entries()) {
-    if (!OpSchema(op)) return { ok: false, why: `operation ${i + 1} has no op or path` };
+    if (!OpSchema(op)) return fail(`operation ${i + 1} has no op or path`);
     const step = applyOne(doc, op);
-    if (!step.ok) return { ok: false, why: `operation ${i + 1} (${op.op} ${op.path}): ${step.why}` };
+    if (!step.ok) return fail(`operation ${i + 1} (${op.op} ${op.path}): ${step.error}`);
     doc = step.value;
   }
-  return { ok: true, value: doc };
+  return ok(doc);
 }
 
 function applyOne(doc: Json, op: { op: string; path: string; value?: Json; from?: string }): JsonPatchResult {
   switch (op.op) {
     case 'add':
     case 'replace':
-      if (op.value === undefined) return { ok: false, why: 'no value' };
+      if (op.value === undefined) return fail('no value');
       return put(doc, op.path, op.value, op.op);
     case 'remove':
       return put(doc, op.path, undefined, 'remove');
     case 'test': {
       const found = get(doc, op.path);
-      return found !== undefined && JSON.stringify(found) === JSON.stringify(op.value)
-        ? { ok: true, value: doc }
-        : { ok: false, why: 'test failed' };
+      return found !== undefined && JSON.stringify(found) === JSON.stringify(op.value) ? ok(doc) : fail('test failed');
     }
     case 'copy':
     case 'move': {
       const value = op.from === undefined ? undefined : get(doc, op.from);
-      if (value === undefined || op.from === undefined) return { ok: false, why: `nothing at ${op.from ?? '(no from)'}` };
-      const removed = op.op === 'move' ? put(doc, op.from, undefined, 'remove') : { ok: true as const, value: doc };
+      if (value === undefined || op.from === undefined) return fail(`nothing at ${op.from ?? '(no from)'}`);
+      const removed = op.op === 'move' ? put(doc, op.from, undefined, 'remove') : ok(doc);
       return removed.ok ? put(removed.value, op.path, value, 'add') : removed;
     }
     default:
-      return { ok: false, why: `unknown op ${op.op}` };
+      return fail(`unknown op ${op.op}`);
   }
 }
 
@@ -117,8 +117,8 @@ function get(doc: Json, path: string): Json | undefined {
 
 function put(doc: Json, path: string, value: Json | undefined, mode: 'add' | 'replace' | 'remove'): JsonPatchResult {
   const tokens = pointerTokens(path);
-  if (tokens === null) return { ok: false, why: 'not a JSON pointer' };
-  if (tokens.length === 0) return value === undefined ? { ok: false, why: 'cannot remove the whole object' } : { ok: true, value };
+  if (tokens === null) return fail('not a JSON pointer');
+  if (tokens.length === 0) return value === undefined ? fail('cannot remove the whole object') : ok(value);
   return putAt(doc, tokens, 0, value, mode);
 }
 
@@ -136,34 +136,34 @@ function putAt(
     const index = last && token === '-' && mode === 'add' ? doc.length : Number(token);
     if (last) {
       if (!Number.isInteger(index) || index < 0 || index > doc.length || (mode !== 'add' && index >= doc.length)) {
-        return { ok: false, why: `no item ${token}` };
+        return fail(`no item ${token}`);
       }
       const copy = doc.slice();
       if (mode === 'remove') copy.splice(index, 1);
       else if (mode === 'replace') copy[index] = value as Json;
       else copy.splice(index, 0, value as Json);
-      return { ok: true, value: copy };
+      return ok(copy);
     }
     const child = Number.isInteger(index) && index >= 0 ? doc[index] : undefined;
-    if (child === undefined) return { ok: false, why: 'the parent does not exist' };
+    if (child === undefined) return fail('the parent does not exist');
     const inner = putAt(child, tokens, i + 1, value, mode);
     if (!inner.ok) return inner;
     const copy = doc.slice();
     copy[index] = inner.value;
-    return { ok: true, value: copy };
+    return ok(copy);
   }
   if (isObject(doc)) {
     if (last) {
-      if (mode !== 'add' && !Object.hasOwn(doc, token)) return { ok: false, why: `no key ${token}` };
+      if (mode !== 'add' && !Object.hasOwn(doc, token)) return fail(`no key ${token}`);
       const copy = { ...doc };
       if (mode === 'remove') delete copy[token];
       else setOwn(copy, token, value as Json);
-      return { ok: true, value: copy };
+      return ok(copy);
     }
     const child = Object.hasOwn(doc, token) ? doc[token] : undefined;
-    if (child === undefined) return { ok: false, why: 'the parent does not exist' };
+    if (child === undefined) return fail('the parent does not exist');
     const inner = putAt(child, tokens, i + 1, value, mode);
-    return inner.ok ? { ok: true, value: { ...doc, [token]: inner.value } } : inner;
+    return inner.ok ? ok({ ...doc, [token]: inner.value }) : inner;
   }
-  return { ok: false, why: 'the parent does not exist' };
+  return fail('the parent does not exist');
 }

@@ -63,7 +63,7 @@ export function targetMatches(obj: JsonObject, target: PatchTarget, originalName
     const compiled = compilePattern(pattern);
     if (!compiled.ok) return false;
     // kustomize selects by the name an object was loaded with or the one it has now (reswrangler.go).
-    const matched = compiled.test(values[field]) || (field === 'name' && originalName !== undefined && compiled.test(originalName));
+    const matched = compiled.value(values[field]) || (field === 'name' && originalName !== undefined && compiled.value(originalName));
     if (!matched) return false;
   }
   if (target.labelSelector !== undefined && !selects(target.labelSelector, meta.labels)) return false;
@@ -77,7 +77,7 @@ export function targetProblem(target: PatchTarget): string | null {
     const pattern = target[field];
     if (pattern === undefined || pattern === '') continue;
     const compiled = compilePattern(pattern);
-    if (!compiled.ok) return `the patch target's ${field} ${JSON.stringify(pattern.slice(0, 80))} ${compiled.why}`;
+    if (!compiled.ok) return `the patch target's ${field} ${JSON.stringify(pattern.slice(0, 80))} ${compiled.error}`;
   }
   return null;
 }

@@ -68,7 +68,7 @@ function applyPatch(ctx: Ctx, patch: Patch): void {
             file: patch.hit.file,
             line: patch.hit.line,
             severity: 'warning',
-            message: `${kind} ${nameOf(o.obj)}: the JSON patch does not apply (${result.ok ? 'not an object' : result.why}); the GPU count after the patch is unknown`,
+            message: `${kind} ${nameOf(o.obj)}: the JSON patch does not apply (${result.ok ? 'not an object' : result.error}); the GPU count after the patch is unknown`,
           });
           o.unknownAt = patch.hit;
         }

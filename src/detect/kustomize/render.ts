@@ -42,14 +42,14 @@ function renderOne(
   if (!read.ok) {
     out.notes.push({
       file: path,
-      line: read.line,
+      line: read.error.line,
       severity: 'error',
-      message: `kustomization could not be read: ${read.why}; GPU capacity it patches is not computed`,
+      message: `kustomization could not be read: ${read.error.why}; GPU capacity it patches is not computed`,
     });
     out.missing.push(path);
     return out;
   }
-  const k = read.k;
+  const k = read.value;
   const ctx: Ctx = { k, sources, isCapacity, stack: [...stack, path], budget, out, index: new ObjectIndex([]) };
   loadResources(ctx);
   loadComponents(ctx);

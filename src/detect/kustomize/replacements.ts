@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { fail, ok, type Result } from '../../domain/result.js';
 import { readYaml, toJson } from '../kit/kube-yaml.js';
 import { LineCounter } from 'yaml';
 import { touchesCapacity } from './capacity-fields.js';
 import { readSlot, scalarText, splitFieldPath, walkFieldPath, writeSlot } from './field-path.js';
-import type { Slot } from './field-path.js';
+import type { Slot, WalkProblem } from './field-path.js';
 import { itemLine, resolvePath } from './kustomization.js';
 import type { PatchTarget } from './kustomization.js';
 import { isObject, jsonText } from './patch-apply.js';
@@ -57,8 +58,8 @@ type Options = z.infer<typeof Options>;
 
 const DEFAULT_FIELD_PATH = 'metadata.name';
 
-/** What a replacement copies: a value, or why kustomize fails (`fails`) or this cannot tell (`unknown`). */
-type Value = { ok: true; value: Json; from: RenderedObject | null } | { ok: false; fails: string } | { ok: false; unknown: string };
+/** What a replacement copies and the object it comes from, or why kustomize fails or this cannot tell. */
+type Source = Result<{ value: Json; from: RenderedObject | null }, WalkProblem>;
 
 export function applyReplacements(ctx: Ctx): void {
   const { k } = ctx;
@@ -91,7 +92,14 @@ function markVars(ctx: Ctx): void {
     for (const o of ctx.index.all()) {
       if (!ctx.isCapacity(o.obj) || !JSON.stringify(o.obj).includes(ref)) continue;
       const source = objref === undefined ? undefined : { kind: objref.kind, name: objref.name };
-      fail(ctx, o, { unknown: `it names ${ref}` }, hit, source === undefined ? {} : { source }, 'kustomize `vars` write into it');
+      notApplied(
+        ctx,
+        o,
+        { kind: 'unknown', why: `it names ${ref}` },
+        hit,
+        source === undefined ? {} : { source },
+        'kustomize `vars` write into it',
+      );
     }
   });
 }
@@ -130,8 +138,9 @@ function applyOne(ctx: Ctx, r: Replacement, hit: Hit): void {
   const targets = r.targets ?? [];
   const objects = ctx.index.all();
   if (!spend(ctx, objects.length * Math.max(1, targets.length), 0, hit)) return;
-  const value = sourceValue(r, objects);
-  if (value.ok && value.from?.origin !== undefined) readSource(ctx, value.from.origin, r.source?.fieldPath ?? DEFAULT_FIELD_PATH);
+  const source = sourceValue(r, objects);
+  if (source.ok && source.value.from?.origin !== undefined)
+    readSource(ctx, source.value.from.origin, r.source?.fieldPath ?? DEFAULT_FIELD_PATH);
   for (const t of targets) {
     if (t.select === undefined) {
       if (objects.some((o) => ctx.isCapacity(o.obj)))
@@ -148,14 +157,15 @@ function applyOne(ctx: Ctx, r: Replacement, hit: Hit): void {
         (segs) => `/${segs.map((s) => (s.kind === 'field' ? s.key : s.kind === 'index' ? String(s.index) : '*')).join('/')}`,
       );
       const writesGpu = touchesCapacity(pointers, jsonText(o.obj.kind), groupOf(o.obj));
-      if (!value.ok) {
-        if (capacity && (writesGpu || 'fails' in value)) fail(ctx, o, value, hit, r);
+      if (!source.ok) {
+        if (capacity && (writesGpu || source.error.kind === 'fails')) notApplied(ctx, o, source.error, hit, r);
         continue;
       }
+      const { value, from } = source.value;
       const copy = structuredClone(o.obj);
-      const written = writeAll(copy, paths, value.value, t.options);
-      if (!written.ok) {
-        if (capacity && (writesGpu || 'fails' in written)) fail(ctx, o, written, hit, r);
+      const problem = writeAll(copy, paths, value, t.options);
+      if (problem) {
+        if (capacity && (writesGpu || problem.kind === 'fails')) notApplied(ctx, o, problem, hit, r);
         continue;
       }
       const wasCapacity = capacity;
@@ -163,7 +173,7 @@ function applyOne(ctx: Ctx, r: Replacement, hit: Hit): void {
       ctx.index.update(o);
       if ((wasCapacity || ctx.isCapacity(o.obj)) && writesGpu) {
         o.hits.push(hit);
-        (o.fedFrom ??= []).push({ file: value.from?.origin?.file ?? value.from?.entry.file ?? r.file ?? hit.file, value: value.value });
+        (o.fedFrom ??= []).push({ file: from?.origin?.file ?? from?.entry.file ?? r.file ?? hit.file, value });
       }
     }
   }
@@ -211,32 +221,32 @@ function readSource(ctx: Ctx, origin: { file: string; from: number; to: number }
 }
 
 /** The one object `source` names (exactly, by its current or loaded name), and its field. */
-function sourceValue(r: Replacement, objects: readonly RenderedObject[]): Value {
+function sourceValue(r: Replacement, objects: readonly RenderedObject[]): Source {
   if (r.sourceValue !== undefined && r.source !== undefined)
-    return { ok: false, fails: 'value and resource selectors are mutually exclusive' };
-  if (r.sourceValue !== undefined) return { ok: true, value: r.sourceValue, from: null };
+    return fail({ kind: 'fails', why: 'value and resource selectors are mutually exclusive' });
+  if (r.sourceValue !== undefined) return ok({ value: r.sourceValue, from: null });
   if (r.source === undefined || r.targets === undefined)
-    return { ok: false, fails: 'replacements must specify a source and at least one target' };
+    return fail({ kind: 'fails', why: 'replacements must specify a source and at least one target' });
   const s = r.source;
   const matches = objects.filter((o) => selectsExactly(o, s));
   if (matches.length !== 1)
-    return { ok: false, fails: matches.length === 0 ? 'its source selects nothing' : 'its source selects several objects' };
+    return fail({ kind: 'fails', why: matches.length === 0 ? 'its source selects nothing' : 'its source selects several objects' });
   const from = matches[0] as RenderedObject;
   const walked = walkFieldPath(from.obj, splitFieldPath(s.fieldPath ?? DEFAULT_FIELD_PATH), false);
   if (!walked.ok) return walked;
-  if (walked.slots.length > 1) return { ok: false, unknown: 'its source fieldPath names several fields' };
-  const found = walked.slots[0] === undefined ? undefined : readSlot(walked.slots[0]);
+  if (walked.value.length > 1) return fail({ kind: 'unknown', why: 'its source fieldPath names several fields' });
+  const found = walked.value[0] === undefined ? undefined : readSlot(walked.value[0]);
   if (found === undefined || found === null || (typeof found === 'object' && Object.keys(found).length === 0))
-    return { ok: false, fails: `fieldPath \`${s.fieldPath ?? DEFAULT_FIELD_PATH}\` is missing for the replacement source` };
-  if (s.options?.delimiter === undefined || s.options.delimiter === '') return { ok: true, value: found, from };
+    return fail({ kind: 'fails', why: `fieldPath \`${s.fieldPath ?? DEFAULT_FIELD_PATH}\` is missing for the replacement source` });
+  if (s.options?.delimiter === undefined || s.options.delimiter === '') return ok({ value: found, from });
   const text = scalarText(found);
-  if (text === null) return { ok: false, fails: 'delimiter option can only be used with scalar nodes' };
+  if (text === null) return fail({ kind: 'fails', why: 'delimiter option can only be used with scalar nodes' });
   const parts = text.split(s.options.delimiter);
   const index = s.options.index ?? 0;
-  if (index < 0 || index >= parts.length) return { ok: false, fails: `options.index ${index} is out of bounds for value ${text}` };
+  if (index < 0 || index >= parts.length) return fail({ kind: 'fails', why: `options.index ${index} is out of bounds for value ${text}` });
   // The refined value keeps the source's type, as kyaml copies the node and sets its text.
   const part = parts[index] ?? '';
-  return { ok: true, value: typeof found === 'string' ? part : (plain(part) ?? part), from };
+  return ok({ value: typeof found === 'string' ? part : (plain(part) ?? part), from });
 }
 
 function selectsExactly(o: RenderedObject, s: z.infer<typeof Selector>): boolean {
@@ -256,24 +266,23 @@ function apiParts(apiVersion: string): [string, string] {
   return slash < 0 ? ['', apiVersion] : [apiVersion.slice(0, slash), apiVersion.slice(slash + 1)];
 }
 
-type Written = { ok: true } | { ok: false; fails: string } | { ok: false; unknown: string };
-
+/** Writes `value` at every path: null when done, else why kustomize fails or this cannot tell. */
 function writeAll(
   obj: JsonObject,
   paths: readonly ReturnType<typeof splitFieldPath>[],
   value: Json,
   options: Options | undefined,
-): Written {
+): WalkProblem | null {
   for (const segs of paths) {
     const walked = walkFieldPath(obj, segs, options?.create === true);
-    if (!walked.ok) return walked;
-    if (walked.slots.length === 0) return { ok: false, fails: 'a target fieldPath names no field of the object' };
-    for (const slot of walked.slots) {
+    if (!walked.ok) return walked.error;
+    if (walked.value.length === 0) return { kind: 'fails', why: 'a target fieldPath names no field of the object' };
+    for (const slot of walked.value) {
       const problem = writeOne(slot, value, options);
       if (problem) return problem;
     }
   }
-  return { ok: true };
+  return null;
 }
 
 /**
@@ -281,12 +290,12 @@ function writeAll(
  * number stays a number), with `delimiter` the text replaces one part of the field's; a map or a
  * list is replaced whole.
  */
-function writeOne(slot: Slot, value: Json, options: Options | undefined): Written | null {
+function writeOne(slot: Slot, value: Json, options: Options | undefined): WalkProblem | null {
   const old = readSlot(slot);
   let text = scalarText(value);
   if (options?.delimiter !== undefined && options.delimiter !== '') {
     const oldText = scalarText(old);
-    if (oldText === null || text === null) return { ok: false, fails: 'delimiter option can only be used with scalar nodes' };
+    if (oldText === null || text === null) return { kind: 'fails', why: 'delimiter option can only be used with scalar nodes' };
     const parts = oldText.split(options.delimiter);
     const index = options.index ?? 0;
     if (index < 0) parts.unshift(text);
@@ -298,7 +307,7 @@ function writeOne(slot: Slot, value: Json, options: Options | undefined): Writte
     writeSlot(slot, value);
     return null;
   }
-  if (text === null) return { ok: false, unknown: 'a map or list is copied into a scalar field' };
+  if (text === null) return { kind: 'unknown', why: 'a map or list is copied into a scalar field' };
   if (typeof old === 'string') {
     writeSlot(slot, text);
     return null;
@@ -306,9 +315,12 @@ function writeOne(slot: Slot, value: Json, options: Options | undefined): Writte
   // A field made by `create` has no type of its own: its text reads as a plain scalar.
   const typed = plain(text);
   if (typed === undefined)
-    return { ok: false, unknown: `the value ${JSON.stringify(text.slice(0, 40))} reads differently in YAML 1.1 and 1.2` };
+    return { kind: 'unknown', why: `the value ${JSON.stringify(text.slice(0, 40))} reads differently in YAML 1.1 and 1.2` };
   if (old !== undefined && kindOf(typed) !== kindOf(old))
-    return { ok: false, unknown: `the text ${JSON.stringify(text.slice(0, 40))} does not fit the ${kindOf(old)} field it is copied into` };
+    return {
+      kind: 'unknown',
+      why: `the text ${JSON.stringify(text.slice(0, 40))} does not fit the ${kindOf(old)} field it is copied into`,
+    };
   writeSlot(slot, typed);
   return null;
 }
@@ -331,16 +343,16 @@ function plain(text: string): Json | undefined {
 }
 
 /** A capacity object the replacement writes but cannot be worked out: the build's failure, or count unknown with its inputs not followed. */
-function fail(
+function notApplied(
   ctx: Ctx,
   o: RenderedObject,
-  why: { fails: string } | { unknown: string },
+  problem: WalkProblem,
   hit: Hit,
   r: Replacement,
   what = 'a replacement writes its GPU fields in a way not worked out',
 ): void {
-  if ('fails' in why) {
-    ctx.out.failed ??= { ...hit, why: `kustomize cannot apply this replacement: ${why.fails}` };
+  if (problem.kind === 'fails') {
+    ctx.out.failed ??= { ...hit, why: `kustomize cannot apply this replacement: ${problem.why}` };
     return;
   }
   o.unknownAt = hit;
@@ -356,6 +368,6 @@ function fail(
     file: hit.file,
     line: hit.line,
     severity: 'warning',
-    message: `${jsonText(o.obj.kind)} ${jsonText(isObject(o.obj.metadata) ? o.obj.metadata.name : undefined) || '(unnamed)'}: ${what} (${why.unknown}); the GPU count is not computed`,
+    message: `${jsonText(o.obj.kind)} ${jsonText(isObject(o.obj.metadata) ? o.obj.metadata.name : undefined) || '(unnamed)'}: ${what} (${problem.why}); the GPU count is not computed`,
   });
 }

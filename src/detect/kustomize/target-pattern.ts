@@ -1,4 +1,5 @@
 import { GpuJustifyError } from '../../domain/errors.js';
+import { fail, ok, type Result } from '../../domain/result.js';
 
 /**
  * Kustomize selects patch targets with Go regular expressions anchored at both ends (`^(?:p)$`,
@@ -13,7 +14,8 @@ import { GpuJustifyError } from '../../domain/errors.js';
  * reject is named as invalid: in both cases the kustomization is not followed.
  */
 
-export type CompiledPattern = { ok: true; test: (value: string) => boolean } | { ok: false; why: string };
+/** A compiled pattern is its test: whether a whole name matches. */
+export type CompiledPattern = Result<(value: string) => boolean, string>;
 
 type CharTest = (c: string) => boolean;
 
@@ -356,20 +358,18 @@ export function compilePattern(pattern: string): CompiledPattern {
   const cached = CACHE.get(pattern);
   if (cached) return cached;
   let compiled: CompiledPattern;
-  if (!/[\\^$.*+?()[\]{}|]/.test(pattern)) compiled = { ok: true, test: (v) => v === pattern };
+  if (!/[\\^$.*+?()[\]{}|]/.test(pattern)) compiled = ok((v) => v === pattern);
   else {
     try {
       const prog = compileProgram(pattern);
-      compiled = { ok: true, test: (v) => run(prog, v) };
+      compiled = ok((v) => run(prog, v));
     } catch (err) {
       if (!(err instanceof PatternError)) throw err;
-      compiled = {
-        ok: false,
-        why:
-          err.kind === 'invalid'
-            ? `is not a valid regular expression (${err.message})`
-            : `uses what this reader does not run (${err.message})`,
-      };
+      compiled = fail(
+        err.kind === 'invalid'
+          ? `is not a valid regular expression (${err.message})`
+          : `uses what this reader does not run (${err.message})`,
+      );
     }
   }
   if (CACHE.size >= MAX_CACHED) CACHE.clear();

@@ -24,15 +24,16 @@ export function kustomizeNamespaces(files: readonly { path: string; text: string
     if (!isKustomizationPath(f.path)) continue;
     const read = readKustomization(f.path, f.text);
     if (!read.ok) continue;
-    const node = mapGet(read.k.root, 'namespace');
+    const k = read.value;
+    const node = mapGet(k.root, 'namespace');
     const name = scalarString(node);
-    const refs = [...(read.k.spec.resources ?? []), ...(read.k.spec.bases ?? [])].flatMap((r) => {
-      const p = resolvePath(read.k.dir, r);
+    const refs = [...(k.spec.resources ?? []), ...(k.spec.bases ?? [])].flatMap((r) => {
+      const p = resolvePath(k.dir, r);
       if (p === null) return [];
       return /\.(ya?ml|json)$/i.test(p) ? [p] : KUSTOMIZATION_NAMES.map((n) => (p === '' ? n : `${p}/${n}`));
     });
     kustomizations.set(f.path, {
-      namespace: name ? { name, source: { file: f.path, line: nodeLine(node, read.k.lc) } } : null,
+      namespace: name ? { name, source: { file: f.path, line: nodeLine(node, k.lc) } } : null,
       refs,
     });
   }
