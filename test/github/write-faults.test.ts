@@ -19,16 +19,14 @@ const CHECK_UPDATE = /\/check-runs\/\d+$/;
 afterEach(() => vi.unstubAllEnvs());
 
 /**
- * Until the App has gone quiet: the check concluded and no request for half a second. A busy
- * machine can answer the webhook (202) before the review ends.
+ * Until the App has gone quiet: its queue has run every job (retries and waits for rate limits
+ * included) and the fake has answered every request it took. A busy machine can answer the
+ * webhook (202) before the review ends.
  */
 async function quiet(repo: FakeRepo): Promise<void> {
-  await eventually(() => repo.checkRuns[0]?.status === 'completed', { what: 'the check concluded', state: () => repo.checkRuns });
-  for (let seen = -1; seen !== h.fake.requests.length;) {
-    seen = h.fake.requests.length;
-    await new Promise((r) => setTimeout(r, 500));
-    await h.fake.settled();
-  }
+  await h.app.settled();
+  await h.fake.settled();
+  expect(repo.checkRuns[0]?.status, 'the check concluded').toBe('completed');
 }
 
 const secondary = (seconds: number) => ({
