@@ -1,4 +1,5 @@
 import type { NotFollowed } from '../domain/index.js';
+import { fail, ok, type Result } from '../domain/result.js';
 import { changedKeys, valueAt } from './kit/changed-keys.js';
 import { yamlValue } from './kit/kube-yaml.js';
 import type { CoverageIo } from './side-readers.js';
@@ -162,10 +163,11 @@ function terragruntParent(path: string, base: string | null, head: string): NotF
   return [{ file: path, line: lineOfKey(head, 'inputs'), reason: 'terragrunt-include', subject: path, inputs: names }];
 }
 
-function yamlDoc(text: string | null): { ok: true; value: unknown } | { ok: false } {
-  if (text === null) return { ok: true, value: {} };
+/** A file's YAML as data (an absent file is empty), or why not. */
+function yamlDoc(text: string | null): Result<unknown, string> {
+  if (text === null) return ok({});
   const value = yamlValue(text);
-  return value === undefined ? { ok: false } : { ok: true, value };
+  return value === undefined ? fail('not valid YAML') : ok(value);
 }
 
 /**

@@ -121,7 +121,7 @@ function perNodeOf(m: Manifest, pool: Pool, topologyGpus: number | null): PerNod
   if (ann)
     return ann.ok
       ? { gpus: ann.value, model: null, via: `${GPU_COUNT} annotation` }
-      : { unknown: `the ${GPU_COUNT} annotation ${ann.why}` };
+      : { unknown: `the ${GPU_COUNT} annotation ${ann.error}` };
   if (pool.infra && pool.infra.node !== undefined && pool.infra.node !== null) {
     const source = nodeSource(pool.infra.node, m.ctx.text).trim();
     const expr = findTemplateExpression(source);
@@ -184,7 +184,7 @@ function readPool(m: Manifest, pool: Pool, topologyGpus: number | null, gpuFile:
   const nodes: CountRead | null = max ?? managedMax ?? readWholeCount(pool.replicas, m.ctx, pool.line);
   const field = max ? `the ${MAX_SIZE} annotation` : managedMax ? `${pool.infra?.kind} scaling maximum` : 'replicas';
   if (!nodes || !nodes.ok) {
-    const why = nodes ? nodes.why : 'is not set';
+    const why = nodes ? nodes.error : 'is not set';
     found.note(
       nodes?.line ?? pool.line,
       'warning',

@@ -51,7 +51,7 @@ function readPool(m: Manifest, found: Findings): void {
   const field = scales ? 'maxNodes' : 'targetNodes';
   const nodes = readCount(mapGet(spec, field), m.ctx, m.line);
   if (nodes === null || !nodes.ok) {
-    const why = nodes === null ? 'is not set' : nodes.why;
+    const why = nodes === null ? 'is not set' : nodes.error;
     found.note(nodes?.line ?? m.line, 'warning', `CoreWeave NodePool ${name}: ${field} ${why}; its GPUs are not counted`);
     found.unknown(KIND, name, nodes?.line ?? m.line, scales && nodes === null ? 'maxNodes' : undefined);
     return;

@@ -78,7 +78,7 @@ function statedGpus(m: Manifest, spec: unknown, field: string): ClassGpus | null
   const line = nodeLine(node, m.ctx.lc) ?? m.line;
   const read = readWholeCount(node, m.ctx, line);
   if (read === null) return null;
-  if (!read.ok) return { kind: 'unknown', line: read.line, why: `${field} ${read.why}` };
+  if (!read.ok) return { kind: 'unknown', line: read.line, why: `${field} ${read.error}` };
   if (read.value === 0) return namesGpuIn(spec, field) ? null : { kind: 'cpu' };
   const platform = readString(mapGet(spec, 'platformID'), m.ctx);
   const type = `${read.value} GPU${read.value === 1 ? '' : 's'}${platform !== null && 'value' in platform ? ` on ${platform.value}` : ''}`;

@@ -73,7 +73,7 @@ function readGroup(m: Manifest, classes: ReadonlyMap<string, Manifest>, found: F
   const zones = seqItems(mapGet(cloud, 'zones'));
   if (max === null || !max.ok || zones.length === 0) {
     const why =
-      max === null ? 'sets no maxPerZone' : !max.ok ? `maxPerZone ${max.why}` : 'lists no zones, so it grows in every zone of the cloud';
+      max === null ? 'sets no maxPerZone' : !max.ok ? `maxPerZone ${max.error}` : 'lists no zones, so it grows in every zone of the cloud';
     const line = max?.line ?? refLine;
     found.note(line, 'warning', `${where} ${why}; with ${perMachine.gpus} GPUs per machine its GPUs are not counted`);
     found.unknown(KIND, name, line);

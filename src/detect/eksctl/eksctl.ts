@@ -76,7 +76,7 @@ function readGroup(m: Manifest, group: unknown, found: Findings): void {
   const size: CountRead | null = max ?? desired;
   const field = max ? 'maxSize' : 'desiredCapacity';
   if (size && !size.ok) {
-    found.note(size.line, 'warning', `node group ${name}: ${field} ${size.why}; its GPUs are not counted`);
+    found.note(size.line, 'warning', `node group ${name}: ${field} ${size.error}; its GPUs are not counted`);
     found.unknown(KIND, name, size.line);
     return;
   }

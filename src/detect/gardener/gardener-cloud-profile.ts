@@ -32,7 +32,7 @@ export function cloudProfiles(manifests: readonly Manifest[]): Map<string, Profi
       if (name === null || !('value' in name)) continue;
       const gpu = readCount(mapGet(item, 'gpu'), m.ctx, m.line);
       const read: ProfileType =
-        gpu === null ? { kind: 'gpus', gpus: 0 } : gpu.ok ? { kind: 'gpus', gpus: gpu.value } : { kind: 'unknown', why: gpu.why };
+        gpu === null ? { kind: 'gpus', gpus: 0 } : gpu.ok ? { kind: 'gpus', gpus: gpu.value } : { kind: 'unknown', why: gpu.error };
       types.set(name.value, read.kind === 'gpus' && !Number.isInteger(read.gpus) ? { kind: 'unknown', why: 'a fraction' } : read);
     }
     out.set(m.name, { name: m.name, types });
@@ -66,7 +66,7 @@ export function profileAccount(manifests: readonly Manifest[]): ProfileAccount {
       if (gpu === null || (gpu.ok && gpu.value === 0)) continue;
       const name = readString(mapGet(item, 'name'), m.ctx);
       const type = name === null ? '(unnamed)' : 'value' in name ? name.value : name.template;
-      const count = gpu.ok ? String(gpu.value) : gpu.why;
+      const count = gpu.ok ? String(gpu.value) : gpu.error;
       out.notFollowed.push({
         file: m.ctx.file,
         line: gpu.line,

@@ -110,7 +110,7 @@ function readWorker(
   const max = readWholeCount(mapGet(worker, 'maximum'), m.ctx, line);
   const min = readWholeCount(mapGet(worker, 'minimum'), m.ctx, line);
   if (max === null || !max.ok) {
-    const why = max === null ? 'has no maximum' : `maximum ${max.why}`;
+    const why = max === null ? 'has no maximum' : `maximum ${max.error}`;
     found.note(max?.line ?? line, 'warning', `${where} ${why}; with ${perMachine.gpus} GPUs per machine its GPUs are not counted`);
     found.unknown(KIND, name, max?.line ?? line);
     return;

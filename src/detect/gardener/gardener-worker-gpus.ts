@@ -93,7 +93,7 @@ function attachedGpus(worker: unknown, ctx: NodeContext, fallbackLine: number): 
   const line = nodeLine(gpu, ctx.lc) ?? fallbackLine;
   const count = readWholeCount(mapGet(gpu, 'count'), ctx, line);
   if (count === null) return { kind: 'unknown', line, why: 'providerConfig.gpu has no count' };
-  if (!count.ok) return { kind: 'unknown', line: count.line, why: `providerConfig.gpu.count ${count.why}` };
+  if (!count.ok) return { kind: 'unknown', line: count.line, why: `providerConfig.gpu.count ${count.error}` };
   if (count.value === 0) return { kind: 'none' };
   const accelerator = readString(mapGet(gpu, 'acceleratorType'), ctx);
   const name = accelerator !== null && 'value' in accelerator ? accelerator.value : null;

@@ -40,7 +40,7 @@ function readLimits(m: Manifest, found: Findings): void {
       found.note(
         max?.line ?? line,
         'warning',
-        `ContainerCluster ${cluster}: node auto-provisioning ${type.value} maximum ${max === null ? 'is not set' : max.why}; its GPUs are not counted`,
+        `ContainerCluster ${cluster}: node auto-provisioning ${type.value} maximum ${max === null ? 'is not set' : max.error}; its GPUs are not counted`,
       );
       found.unknown(KIND, type.value, max?.line ?? line);
       continue;

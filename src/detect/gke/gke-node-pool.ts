@@ -1,3 +1,4 @@
+import type { Result } from '../../domain/result.js';
 import { readCount, readString } from '../kit/counts.js';
 import { gkeSharing } from '../kit/gke-sharing.js';
 import type { GkeSharing } from '../kit/gke-sharing.js';
@@ -31,7 +32,7 @@ export const gkeNodePoolParser = yamlParser('gke-node-pool', MARKERS, (path, tex
     if (perNode === null) continue;
     const where = `ContainerNodePool ${name}`;
     if (!perNode.ok) {
-      found.note(perNode.line, 'warning', `${where}: ${perNode.why}; its GPUs are not counted`);
+      found.note(perNode.line, 'warning', `${where}: ${perNode.error}; its GPUs are not counted`);
       found.unknown(KIND, name, perNode.line);
       continue;
     }
@@ -44,7 +45,7 @@ export const gkeNodePoolParser = yamlParser('gke-node-pool', MARKERS, (path, tex
         readCount(mapGet(spec, 'initialNodeCount'), m.ctx, m.line));
     const count: CountRead | null = total ?? perZone;
     if (!count || !count.ok) {
-      const why = count ? `the node count ${count.why}` : 'no node count';
+      const why = count ? `the node count ${count.error}` : 'no node count';
       found.note(count?.line ?? m.line, 'warning', `${where}: ${why}; its GPUs are not counted`);
       found.unknown(KIND, name, count?.line ?? m.line);
       continue;
@@ -62,14 +63,14 @@ export const gkeNodePoolParser = yamlParser('gke-node-pool', MARKERS, (path, tex
         );
       }
     }
-    const gpus = count.value * zones * perNode.value;
-    const sharing = perNode.sharing;
+    const gpus = count.value * zones * perNode.value.gpus;
+    const sharing = perNode.value.sharing;
     found.decls.push({
       file: m.ctx.file,
       line: count.line,
       kind: KIND,
       name,
-      gpuModel: perNode.model,
+      gpuModel: perNode.value.model,
       gpus,
       ...(sharing
         ? {
@@ -89,9 +90,8 @@ export const gkeNodePoolParser = yamlParser('gke-node-pool', MARKERS, (path, tex
   return found.result(text);
 });
 
-type PerNode =
-  | { ok: true; value: number; model: string | null; line: number; sharing?: GkeSharing & { line: number } }
-  | { ok: false; why: string; line: number };
+/** GPUs per node, their model and how they are shared, at the line that says so. */
+type PerNode = Result<{ gpus: number; model: string | null; sharing?: GkeSharing & { line: number } }, string> & { line: number };
 
 /** GPUs per node from guest accelerators, else the machine type; null when the pool has none. */
 function gpusPerNode(nodeConfig: unknown, ctx: NodeContext, line: number): PerNode | null {
@@ -104,7 +104,7 @@ function gpusPerNode(nodeConfig: unknown, ctx: NodeContext, line: number): PerNo
       const c = readCount(mapGet(a, 'count'), ctx, line);
       const type = readString(mapGet(a, 'type'), ctx);
       if (!c) continue;
-      if (!c.ok) return { ok: false, why: `guestAccelerator count ${c.why}`, line: c.line };
+      if (!c.ok) return { ok: false, error: `guestAccelerator count ${c.error}`, line: c.line };
       total += c.value;
       models.add(type && 'value' in type ? acceleratorModel(type.value) : null);
       const config = mapGet(a, 'gpuSharingConfig');
@@ -117,13 +117,13 @@ function gpusPerNode(nodeConfig: unknown, ctx: NodeContext, line: number): PerNo
       }
     }
     const [only] = models;
-    return { ok: true, value: total, model: models.size === 1 ? (only ?? null) : null, line, ...(sharing ? { sharing } : {}) };
+    return { ok: true, value: { gpus: total, model: models.size === 1 ? (only ?? null) : null, ...(sharing ? { sharing } : {}) }, line };
   }
   const machine = readString(mapGet(nodeConfig, 'machineType'), ctx);
   if (!machine) return null;
   if ('template' in machine) return null;
   const row = lookupInstanceType(machine.value);
-  if (row) return { ok: true, value: row.gpus, model: row.gpuModel, line };
-  if (looksLikeGpuType(machine.value)) return { ok: false, why: `machine type ${machine.value} is not in the catalog`, line };
+  if (row) return { ok: true, value: { gpus: row.gpus, model: row.gpuModel }, line };
+  if (looksLikeGpuType(machine.value)) return { ok: false, error: `machine type ${machine.value} is not in the catalog`, line };
   return null;
 }

@@ -61,7 +61,7 @@ function readSharing(m: Manifest, name: string, found: Findings): void {
         found.note(
           replicas?.line ?? line,
           'warning',
-          `${name}: ${mode} replicas for ${resource} ${replicas ? replicas.why : 'is not set'}; the GPUs advertised per physical GPU are unknown`,
+          `${name}: ${mode} replicas for ${resource} ${replicas ? replicas.error : 'is not set'}; the GPUs advertised per physical GPU are unknown`,
         );
         found.unknown(SHARING_KIND, name, replicas?.line ?? line);
         return;

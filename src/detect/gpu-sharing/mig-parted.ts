@@ -37,7 +37,7 @@ export function readMigLayouts(m: Manifest, found: Findings): void {
           // A device count that is not a count is reported, never summed as 0 or as negative.
           if (count === null || !count.ok) {
             const at = count?.line ?? line;
-            found.note(at, 'warning', `${name}: a mig-devices count ${count ? count.why : 'is empty'}; the layout is not counted`);
+            found.note(at, 'warning', `${name}: a mig-devices count ${count ? count.error : 'is empty'}; the layout is not counted`);
             unreadable ??= at;
             continue;
           }

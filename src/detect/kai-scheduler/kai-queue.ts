@@ -51,7 +51,7 @@ function readQueue(m: Manifest, found: Findings): void {
   }
   const quota = readCount(quotaNode, m.ctx, line);
   if (quota === null || !quota.ok) {
-    const why = quota === null ? 'is not set' : quota.why;
+    const why = quota === null ? 'is not set' : quota.error;
     found.note(quota?.line ?? line, 'warning', `KAI Queue ${name}: gpu.quota ${why}; its GPUs are not counted`);
     found.unknown(KIND, name, quota?.line ?? line);
     return;
@@ -59,7 +59,7 @@ function readQueue(m: Manifest, found: Findings): void {
   const limitNode = mapGet(gpu, 'limit');
   const limit = unlimited(limitNode, m) ? null : readCount(limitNode, m.ctx, line);
   if (limit !== null && !limit.ok)
-    found.note(limit.line, 'warning', `KAI Queue ${name}: gpu.limit ${limit.why}; what it may borrow is not known`);
+    found.note(limit.line, 'warning', `KAI Queue ${name}: gpu.limit ${limit.error}; what it may borrow is not known`);
   const borrowing = limit?.ok === true ? Math.max(0, limit.value - quota.value) : undefined;
   found.decls.push({
     file: m.ctx.file,

@@ -40,7 +40,7 @@ function readWorkspace(m: Manifest, found: Findings): void {
   const perNode = gpusPerNode(m, typeNode, `Workspace ${name}`, count.line, found);
   if (!perNode) return;
   if (!count.ok) {
-    fail(found, count.line, `Workspace ${name}: resource.count ${count.why}`, name);
+    fail(found, count.line, `Workspace ${name}: resource.count ${count.error}`, name);
     return;
   }
   push(found, m, name, count.value, perNode, count.line);
@@ -67,7 +67,7 @@ function readInferenceSet(m: Manifest, found: Findings): void {
     [limit, 'spec.nodeCountLimit'],
   ] as const) {
     if (read && !read.ok) {
-      fail(found, read.line, `${where}: ${field} ${read.why}`, name);
+      fail(found, read.line, `${where}: ${field} ${read.error}`, name);
       return;
     }
   }
@@ -104,7 +104,7 @@ function readMultiRole(m: Manifest, found: Findings): void {
       return;
     }
     if (!replicas.ok) {
-      fail(found, replicas.line, `${where}: replicas ${replicas.why}`, name);
+      fail(found, replicas.line, `${where}: replicas ${replicas.error}`, name);
       return;
     }
     parts.push({

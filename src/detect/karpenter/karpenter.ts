@@ -1,3 +1,4 @@
+import type { Result } from '../../domain/result.js';
 import type { CapacityDecl, CapacityPart, SharingLink } from '../../domain/index.js';
 import { readCount } from '../kit/counts.js';
 import { looksLikeGpuFamily, looksLikeGpuType } from '../kit/gpu-types/index.js';
@@ -146,20 +147,19 @@ function taintKeys(taints: unknown): string[] {
   return seqItems(taints).map((t) => scalarString(mapGet(t, 'key')) ?? '');
 }
 
-/** The whole-GPU limits of a pool, summed: one vendor's GPUs do not use up another's limit. */
-type GpuLimit =
-  { ok: true; value: number; line: number; parts: CapacityPart[] } | { ok: false; line: number; why: string; resource: string };
+/** The whole-GPU limits of a pool, summed (one vendor's GPUs do not use up another's limit), at the first one's line. */
+type GpuLimit = Result<{ gpus: number; parts: CapacityPart[] }, { resource: string; why: string }> & { line: number };
 
 function readGpuLimit(m: Manifest, limits: unknown): GpuLimit | null {
   const parts: CapacityPart[] = [];
   for (const resource of WHOLE_GPU_RESOURCES) {
     const read = readCount(mapGet(limits, resource), m.ctx, m.line);
     if (!read) continue;
-    if (!read.ok) return { ...read, resource };
+    if (!read.ok) return { ok: false, error: { resource, why: read.error }, line: read.line };
     parts.push({ label: 'limits', resource, gpus: read.value, line: read.line });
   }
   const [first] = parts;
-  return first ? { ok: true, value: parts.reduce((n, p) => n + p.gpus, 0), line: first.line, parts } : null;
+  return first ? { ok: true, value: { gpus: parts.reduce((n, p) => n + p.gpus, 0), parts }, line: first.line } : null;
 }
 
 function readPool(m: Manifest, pool: PoolShape, found: Findings): void {
@@ -171,7 +171,7 @@ function readPool(m: Manifest, pool: PoolShape, found: Findings): void {
   const read = readGpuLimit(m, pool.limits);
   // Karpenter bounds each resource by its own limit: another vendor's limit leaves the NVIDIA
   // instances the requirements allow unbounded, so it is no ceiling for them.
-  const otherVendor = read?.ok === true && allowsNvidia(reqs) && !read.parts.some((p) => p.resource === PRIMARY_GPU_RESOURCE);
+  const otherVendor = read?.ok === true && allowsNvidia(reqs) && !read.value.parts.some((p) => p.resource === PRIMARY_GPU_RESOURCE);
   const limit = otherVendor ? null : read;
   const resource = otherVendor
     ? PRIMARY_GPU_RESOURCE
@@ -180,31 +180,32 @@ function readPool(m: Manifest, pool: PoolShape, found: Findings): void {
   const model = requirementsModel(reqs);
 
   if (limit && !limit.ok) {
-    found.note(limit.line, 'warning', `${where}: the ${limit.resource} limit ${limit.why}; the GPU ceiling is not counted`);
+    found.note(limit.line, 'warning', `${where}: the ${limit.error.resource} limit ${limit.error.why}; the GPU ceiling is not counted`);
     found.unknown(KIND, pool.name, limit.line);
     return;
   }
   if (replicas && !replicas.ok) {
-    found.note(replicas.line, 'warning', `${where}: spec.replicas ${replicas.why}; the static pool's GPUs are not counted`);
+    found.note(replicas.line, 'warning', `${where}: spec.replicas ${replicas.error}; the static pool's GPUs are not counted`);
     if (gpuPool || limit) found.unknown(KIND, pool.name, replicas.line);
     return;
   }
   const perNode = pinnedGpusPerNode(reqs);
   if (replicas?.ok && perNode !== null) {
     const fromReplicas = replicas.value * perNode;
-    const gpus = limit?.ok ? Math.min(limit.value, fromReplicas) : fromReplicas;
-    const line = limit?.ok && limit.value < fromReplicas ? limit.line : replicas.line;
-    const parts = limit?.ok && limit.value < fromReplicas ? limit.parts : [{ label: 'replicas', resource, gpus, line }];
-    push(found, m, pool.name, model, gpus, line, parts, sharingLink(pool, limit?.ok ? limit.value : null, fromReplicas, perNode));
+    const gpus = limit?.ok ? Math.min(limit.value.gpus, fromReplicas) : fromReplicas;
+    const line = limit?.ok && limit.value.gpus < fromReplicas ? limit.line : replicas.line;
+    const parts = limit?.ok && limit.value.gpus < fromReplicas ? limit.value.parts : [{ label: 'replicas', resource, gpus, line }];
+    push(found, m, pool.name, model, gpus, line, parts, sharingLink(pool, limit?.ok ? limit.value.gpus : null, fromReplicas, perNode));
     return;
   }
   if (limit?.ok) {
-    push(found, m, pool.name, model, limit.value, limit.line, limit.parts, sharingLink(pool, limit.value, null, perNode));
+    const { gpus, parts } = limit.value;
+    push(found, m, pool.name, model, gpus, limit.line, parts, sharingLink(pool, gpus, null, perNode));
     if (replicas?.ok) {
       found.note(
         replicas.line,
         'info',
-        `${where}: static pool of ${replicas.value} nodes${rangeText(reqs)}; counted as its ${resource} limit, ${limit.value}`,
+        `${where}: static pool of ${replicas.value} nodes${rangeText(reqs)}; counted as its ${resource} limit, ${gpus}`,
       );
     }
     return;

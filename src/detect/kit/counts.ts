@@ -1,11 +1,12 @@
+import type { Result } from '../../domain/result.js';
 import { MAX_GPU_COUNT } from '../../domain/limits.js';
 import type { NodeContext } from './manifests.js';
 import { parseQuantity } from './quantity.js';
 import { findTemplateExpression } from './template.js';
 import { nodeLine, nodeSource, scalarValue } from './yaml-nodes.js';
 
-/** A count read from a node: the number, or why there is none (the message names the value). */
-export type CountRead = { ok: true; value: number; line: number } | { ok: false; line: number; why: string };
+/** A count read from a node, at its line: the number, or why there is none (the message names the value). */
+export type CountRead = Result<number, string> & { line: number };
 
 // envsubst / clusterctl defaults: `${WORKER_MACHINE_COUNT:=2}`, `${X:-2}`.
 const ENVSUBST_DEFAULT_RE = /^\$\{[A-Za-z_]\w*:?[=-]([^}]*)\}$/;
@@ -21,14 +22,14 @@ export function readCount(node: unknown, ctx: NodeContext, fallbackLine: number)
   const expr = findTemplateExpression(source);
   if (expr !== null) {
     const def = ENVSUBST_DEFAULT_RE.exec(expr)?.[1];
-    return { ok: false, line, why: `is the template expression ${expr}${def ? ` (default ${def})` : ''}, unknown until rendered` };
+    return { ok: false, line, error: `is the template expression ${expr}${def ? ` (default ${def})` : ''}, unknown until rendered` };
   }
   const raw = scalarValue(node);
-  if (raw === null || (raw === undefined && source === '')) return { ok: false, line, why: 'is empty' };
+  if (raw === null || (raw === undefined && source === '')) return { ok: false, line, error: 'is empty' };
   const value = parseQuantity(raw);
-  if (value === null) return { ok: false, line, why: `${source || '(a collection)'} is not a number` };
-  if (value < 0) return { ok: false, line, why: `${source} is negative` };
-  if (value > MAX_COUNT) return { ok: false, line, why: `${source} is more than ${MAX_COUNT.toLocaleString('en-US')}, not a real count` };
+  if (value === null) return { ok: false, line, error: `${source || '(a collection)'} is not a number` };
+  if (value < 0) return { ok: false, line, error: `${source} is negative` };
+  if (value > MAX_COUNT) return { ok: false, line, error: `${source} is more than ${MAX_COUNT.toLocaleString('en-US')}, not a real count` };
   return { ok: true, value, line };
 }
 
@@ -44,8 +45,8 @@ export function readWholeCount(node: unknown, ctx: NodeContext, fallbackLine: nu
   const raw = scalarValue(node);
   const source = nodeSource(node, ctx.text).trim();
   if (typeof raw === 'string')
-    return { ok: false, line: read.line, why: `is the string ${source}, which the applier refuses for a whole number` };
-  if (typeof raw !== 'number' || !Number.isInteger(raw)) return { ok: false, line: read.line, why: `${source} is not a whole number` };
+    return { ok: false, line: read.line, error: `is the string ${source}, which the applier refuses for a whole number` };
+  if (typeof raw !== 'number' || !Number.isInteger(raw)) return { ok: false, line: read.line, error: `${source} is not a whole number` };
   return read;
 }
 

@@ -68,7 +68,7 @@ function readGroup(m: Manifest, found: Findings): void {
   if (perMachine === null) return;
   const count = machines(m);
   if (!count.ok) {
-    found.note(count.line, 'warning', `${where}: ${count.why}; with ${perMachine.gpus} GPUs per machine its GPUs are not counted`);
+    found.note(count.line, 'warning', `${where}: ${count.error}; with ${perMachine.gpus} GPUs per machine its GPUs are not counted`);
     found.unknown(KIND, name, count.line);
     return;
   }
@@ -91,11 +91,11 @@ function machines(m: Manifest): CountRead {
   for (const key of annotationKeys(annotations)) {
     if (!MAX_SIZE.test(key)) continue;
     const max = readCount(mapGet(annotations, key), m.ctx, m.line);
-    if (max) return max.ok ? max : { ...max, why: `the ${key} annotation ${max.why}` };
+    if (max) return max.ok ? max : { ...max, error: `the ${key} annotation ${max.error}` };
   }
   const replicas = readCount(mapGet(mapGet(m.root, 'spec'), 'replicas'), m.ctx, m.line);
   if (replicas === null) return { ok: true, value: 1, line: m.line };
-  return replicas.ok ? replicas : { ...replicas, why: `replicas ${replicas.why}` };
+  return replicas.ok ? replicas : { ...replicas, error: `replicas ${replicas.error}` };
 }
 
 function annotationKeys(node: unknown): string[] {

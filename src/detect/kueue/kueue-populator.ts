@@ -62,7 +62,7 @@ function readValues(m: Manifest, found: Findings): void {
       found.note(
         quota?.line ?? line,
         'warning',
-        `kueue-populator ClusterQueue ${name}, ${resource}: nominalQuota ${quota ? quota.why : 'is missing'}; the GPU quota is unknown`,
+        `kueue-populator ClusterQueue ${name}, ${resource}: nominalQuota ${quota ? quota.error : 'is missing'}; the GPU quota is unknown`,
       );
       unreadable = true;
       continue;

@@ -80,7 +80,7 @@ function readScaler(m: Manifest): MachineScaler | null {
         : { value: bound.default }
       : count.ok
         ? { value: count.value }
-        : { why: `${bound.field} ${count.why}` };
+        : { why: `${bound.field} ${count.error}` };
   return {
     scaler: `${m.kind ?? 'scaler'} ${m.name ?? '(unnamed)'}`,
     targetKind: kind.value,

@@ -48,7 +48,7 @@ function readLimits(m: Manifest, found: Findings): void {
       found.note(
         max?.line ?? line,
         'warning',
-        `ClusterAutoscaler ${autoscaler}: gpus[${type.value}].max ${max === null ? 'is not set' : max.why}; its GPUs are not counted`,
+        `ClusterAutoscaler ${autoscaler}: gpus[${type.value}].max ${max === null ? 'is not set' : max.error}; its GPUs are not counted`,
       );
       found.unknown(KIND, type.value, max?.line ?? line);
       continue;

@@ -63,14 +63,14 @@ function readMachineSet(m: Manifest, autoscaler: Manifest | undefined, found: Fi
     autoscaler && bound
       ? (readCount(mapGet(mapGet(autoscaler.root, 'spec'), bound.field), autoscaler.ctx, autoscaler.line) ??
         (bound.default === null
-          ? ({ ok: false, line: autoscaler.line, why: 'is not set' } as const)
+          ? ({ ok: false, line: autoscaler.line, error: 'is not set' } as const)
           : { ok: true as const, value: bound.default, line: autoscaler.line }))
       : null;
   const by = autoscaler ? `the ${autoscaler.kind ?? 'scaler'}'s ${bound?.field ?? 'maxReplicas'}` : 'replicas';
   const count: CountRead = scaled ??
     readCount(mapGet(mapGet(m.root, 'spec'), 'replicas'), m.ctx, m.line) ?? { ok: true, value: 1, line: m.line };
   if (!count.ok) {
-    found.note(count.line, 'warning', `MachineSet ${name}: ${by} ${count.why}; its GPUs are not counted`);
+    found.note(count.line, 'warning', `MachineSet ${name}: ${by} ${count.error}; its GPUs are not counted`);
     found.unknown(KIND, name, count.line);
     return true;
   }

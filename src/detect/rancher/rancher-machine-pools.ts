@@ -83,7 +83,7 @@ function readPool(m: Manifest, pool: unknown, configs: ReadonlyMap<string, Manif
     found.note(
       bad.line,
       'warning',
-      `${where}: a machine count ${bad.why}; with ${perMachine.gpus} GPUs per machine its GPUs are not counted`,
+      `${where}: a machine count ${bad.error}; with ${perMachine.gpus} GPUs per machine its GPUs are not counted`,
     );
     found.unknown(KIND, name, bad.line);
     return;

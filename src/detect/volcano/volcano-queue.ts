@@ -65,7 +65,7 @@ function readQueue(m: Manifest, found: Findings): void {
       found.note(
         at,
         'warning',
-        `Volcano Queue ${name}: ${level.field}.${resource} ${count === null ? 'is empty' : count.why}; its GPUs are not counted`,
+        `Volcano Queue ${name}: ${level.field}.${resource} ${count === null ? 'is empty' : count.error}; its GPUs are not counted`,
       );
       unknown = true;
       continue;
