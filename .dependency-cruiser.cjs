@@ -41,8 +41,7 @@ const layerRules = Object.entries(LAYERS).map(([layer, may]) => ({
 // Folders whose index.ts is their API: from outside, a file imports them through it and nothing
 // deeper, so what other folders lean on stays one list. github/'s own index.ts is what cli/ and
 // action/ use of it; inside github/, one part reaches another through that part's index.ts.
-// (detect/ is entered through registry.ts and detect-changes.ts; domain/ is vocabulary, each file
-// of it imported by name.)
+// (domain/ is vocabulary, each file of it imported by name.)
 const FACES = ['analysis', 'report', 'telemetry', 'workloads', 'review', 'github', 'github/api', 'github/overrides', 'github/publish'];
 
 const faceRules = FACES.map((face) => ({
@@ -72,6 +71,14 @@ module.exports = {
     },
     ...layerRules,
     ...faceRules,
+    {
+      name: 'through-face-detect',
+      comment:
+        'from outside src/detect/, import it through src/detect/index.ts; workloads/ also reads manifests with kit/ and kustomization.ts',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/detect/' },
+      to: { path: '^src/detect/', pathNot: '^src/detect/(index\\.ts$|kit/|kustomize/kustomization\\.ts$)' },
+    },
     {
       name: 'detect-kit-stands-alone',
       comment: 'detect/kit/ is what several formats share: it leans on nothing of detect/ but the parser contract',

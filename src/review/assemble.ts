@@ -1,5 +1,5 @@
 import { coverageEvidence, uniqueMissing } from '../analysis/index.js';
-import type { DetectedChanges } from '../detect/detect-changes.js';
+import type { DetectedChanges } from '../detect/index.js';
 import type { CapacityChange, Diagnostic, MissingItem, Policy, ReviewResult } from '../domain/index.js';
 import type { ReviewTelemetry } from '../telemetry/index.js';
 import type { CatalogState } from './catalog-state.js';

@@ -1,4 +1,4 @@
-import type { DetectedChanges } from '../detect/detect-changes.js';
+import type { DetectedChanges } from '../detect/index.js';
 import type { ChangeSet, FileCoverage } from '../domain/index.js';
 import { readOrWhy } from '../domain/index.js';
 import { namedLoadTests, parseCatalog, withOwnInputs } from '../workloads/index.js';

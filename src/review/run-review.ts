@@ -1,7 +1,5 @@
 import { withManifestLocations } from './manifest-locations.js';
-import { withCost } from '../detect/cost.js';
-import { detectChanges } from '../detect/detect-changes.js';
-import { PARSERS } from '../detect/registry.js';
+import { detectChanges, PARSERS, withCost } from '../detect/index.js';
 import type { Policy, ReviewResult } from '../domain/index.js';
 import { toMeasurements } from '../telemetry/index.js';
 import { assemble } from './assemble.js';

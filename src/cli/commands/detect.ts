@@ -1,4 +1,4 @@
-import { detectChanges } from '../../detect/detect-changes.js';
+import { detectChanges } from '../../detect/index.js';
 import { changeJson, coverageJson, modelSuffix, sharingSuffix } from '../../report/index.js';
 import { parseFlags, required } from '../args.js';
 import { visible } from '../../domain/visible.js';

@@ -1,4 +1,4 @@
-import { detectChanges } from '../../detect/detect-changes.js';
+import { detectChanges } from '../../detect/index.js';
 import { DEFAULT_POLICY, type CapacityChange, type DraftEntry, type TreeReader, type Workload } from '../../domain/index.js';
 import {
   DEFAULT_RATE_WINDOW_MINUTES,

@@ -63,7 +63,7 @@ export interface Kustomization {
 }
 
 /** Why a kustomization file is not read, at the line that says so. */
-export type KustomizationProblem = { line: number; why: string };
+type KustomizationProblem = { line: number; why: string };
 export type KustomizationRead = Result<Kustomization, KustomizationProblem>;
 
 /** The kinds kustomize builds from a kustomization file (types.Kustomization.EnforceFields). */

@@ -1,4 +1,4 @@
-import { anyParserAccepts, detectionReads, mayBeApplied } from '../../detect/detect-file.js';
+import { anyParserAccepts, detectionReads, mayBeApplied } from '../../detect/index.js';
 import { UnreadablePathError } from '../../domain/files.js';
 import type { ChangeSet } from '../../domain/files.js';
 import { MAX_FILE_CHARS } from '../../domain/limits.js';

@@ -1,4 +1,4 @@
-import { detectionReads } from '../../detect/detect-file.js';
+import { detectionReads } from '../../detect/index.js';
 import { GpuJustifyError } from '../../domain/errors.js';
 import { MAX_LINK_HOPS, asksForDirectory, linkTarget } from '../../domain/files.js';
 

@@ -1,4 +1,4 @@
-import { PARSERS } from '../../detect/registry.js';
+import { PARSERS } from '../../detect/index.js';
 import type { GitHubClient } from './client.js';
 import { MAX_LISTED_FILES } from './tree-diff.js';
 
