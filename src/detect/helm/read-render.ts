@@ -3,6 +3,7 @@ import { detectFile } from '../detect-file.js';
 import type { CapacityParser, SetParseResult, Unfollowed, UnresolvedDecl } from '../parser.js';
 import { VALUES_REF_RE } from './helm-chart.js';
 import { renderChartTemplate } from './gotmpl/render.js';
+import type { RenderFailure } from './gotmpl/render.js';
 import type { ChartTemplate } from './gotmpl/render.js';
 
 /** What rendering the charts a PR touches found at one side. */
@@ -41,35 +42,33 @@ export function readRender(
   if (rendered === null || !rendered.ok) {
     // Same template, same values it reads: whatever it renders did not change.
     const fingerprint = JSON.stringify([text, refs.map((r) => valueAt(values, r))]);
-    const why =
-      rendered === null
-        ? `${v.values} is not valid YAML`
-        : `${rendered.fn === null || rendered.why.includes(`"${rendered.fn}"`) ? '' : `${rendered.fn}: `}${rendered.why} at line ${rendered.line}`;
+    const why = rendered === null ? `${v.values} is not valid YAML` : failureText(rendered.error);
     out.notFollowed.push({ file: v.changed, line: null, reason, subject: template, needs: template, inputs: [why], fingerprint });
     return;
   }
+  const output = rendered.value;
   // A named template left unrendered may write any field, a GPU limit among them: what it
   // renders is unknown, unless what the template reads is the same at both sides.
-  const left = rendered.text.split('\n').findIndex((l) => INDIRECT_RE.test(l));
+  const left = output.text.split('\n').findIndex((l) => INDIRECT_RE.test(l));
   if (left >= 0) {
     const fingerprint = JSON.stringify([text, refs.map((r) => valueAt(values, r))]);
-    const why = `${(rendered.text.split('\n')[left] ?? '').trim()} at line ${rendered.lineOf(left + 1)} is not rendered`;
+    const why = `${(output.text.split('\n')[left] ?? '').trim()} at line ${output.lineOf(left + 1)} is not rendered`;
     out.notFollowed.push({ file: v.changed, line: null, reason, subject: template, needs: template, inputs: [why], fingerprint });
   }
-  const found = detectFile(template, rendered.text, parsers);
+  const found = detectFile(template, output.text, parsers);
   // The chart's own values render the objects of the template; another values file, its own copies.
   const place = <T extends { file: string; line: number }>(x: T): T =>
-    own ? { ...x, line: rendered.lineOf(x.line) } : { ...x, file: v.values, line: 1 };
+    own ? { ...x, line: output.lineOf(x.line) } : { ...x, file: v.values, line: 1 };
   out.decls.push(
     ...found.decls.map((d): CapacityDecl => ({
       ...place(d),
-      parts: d.parts.map((p) => (own ? { ...p, line: rendered.lineOf(p.line) } : { ...p, line: 1 })),
+      parts: d.parts.map((p) => (own ? { ...p, line: output.lineOf(p.line) } : { ...p, line: 1 })),
     })),
   );
   out.unresolved.push(...(found.unresolved ?? []).map((u): UnresolvedDecl => place(u)));
   out.diagnostics.push(
     ...found.diagnostics.map((d) =>
-      own ? { ...d, line: d.line === null ? null : rendered.lineOf(d.line) } : { ...d, file: v.values, line: null },
+      own ? { ...d, line: d.line === null ? null : output.lineOf(d.line) } : { ...d, file: v.values, line: null },
     ),
   );
   if (own) out.supersedes.push(template);
@@ -100,7 +99,7 @@ export function readRender(
       needs: template,
       inputs: [`the GPU count of ${u.name}`],
       // The expression left in the GPU field reads values the render did not substitute.
-      fingerprint: JSON.stringify([rendered.text, refs.map((r) => valueAt(values, r))]),
+      fingerprint: JSON.stringify([output.text, refs.map((r) => valueAt(values, r))]),
     });
   }
 }
@@ -126,4 +125,9 @@ function valueAt(values: unknown, path: string): unknown {
   let at = values;
   for (const step of path.split('.')) at = isObject(at) ? at[step] : undefined;
   return at ?? null;
+}
+
+/** Why a template did not render, naming the function that refused unless the message does. */
+function failureText(f: RenderFailure): string {
+  return `${f.fn === null || f.why.includes(`"${f.fn}"`) ? '' : `${f.fn}: `}${f.why} at line ${f.line}`;
 }

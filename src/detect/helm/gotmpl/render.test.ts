@@ -17,14 +17,14 @@ const values = {
 
 function text(template: string, more: Partial<ChartTemplate> = {}): string {
   const r = renderChartTemplate({ text: template, values, ...more });
-  if (!r.ok) throw new Error(`${r.why} at ${r.line}`);
-  return r.text;
+  if (!r.ok) throw new Error(`${r.error.why} at ${r.error.line}`);
+  return r.value.text;
 }
 
 function failure(template: string, more: Partial<ChartTemplate> = {}) {
   const r = renderChartTemplate({ text: template, values, ...more });
-  if (r.ok) throw new Error(`rendered: ${r.text}`);
-  return r;
+  if (r.ok) throw new Error(`rendered: ${r.value.text}`);
+  return r.error;
 }
 
 // Expected outputs are what text/template with Sprig and Helm's functions prints for these values
@@ -92,7 +92,7 @@ describe('Go templates as Helm renders them', () => {
 
   it('maps each output line to the template line that wrote it', () => {
     const r = renderChartTemplate({ text: 'a: 1\n{{- range .Values.pools }}\n- {{ .name }}\n{{- end }}\nb: {{ .Values.gpus }}\n', values });
-    expect(r.ok && r.text.split('\n').map((_, i) => r.lineOf(i + 1))).toEqual([1, 3, 3, 5, 6]);
+    expect(r.ok && r.value.text.split('\n').map((_, i) => r.value.lineOf(i + 1))).toEqual([1, 3, 3, 5, 6]);
   });
 });
 

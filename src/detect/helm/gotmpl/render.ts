@@ -1,3 +1,4 @@
+import { fail, ok, type Result } from '../../../domain/result.js';
 import { Exec, UNKNOWABLE } from './exec.js';
 import type { Limits } from './exec.js';
 import { TemplateSyntaxError } from './lex.js';
@@ -6,8 +7,14 @@ import type { Node } from './parse.js';
 import { RenderError } from './values.js';
 
 /** A template rendered: each output line knows the template line it came from. Or why not, and where. */
-export type GoRender =
-  { ok: true; text: string; lineOf: (renderedLine: number) => number } | { ok: false; why: string; line: number; fn: string | null };
+export type GoRender = Result<{ text: string; lineOf: (renderedLine: number) => number }, RenderFailure>;
+
+/** Why a template did not render: at which template line, in which function when one refused. */
+export interface RenderFailure {
+  why: string;
+  line: number;
+  fn: string | null;
+}
 
 export interface ChartTemplate {
   /** The template's text. */
@@ -42,7 +49,7 @@ export function renderChartTemplate(t: ChartTemplate): GoRender {
     for (const h of t.helpers ?? []) for (const [k, v] of parseTemplate(h).defines) defines.set(k, v);
   } catch (e) {
     // Helm parses every template of the chart first: one that does not parse fails them all.
-    return { ok: false, why: `a helper template does not parse: ${e instanceof Error ? e.message : String(e)}`, line: 1, fn: null };
+    return fail({ why: `a helper template does not parse: ${e instanceof Error ? e.message : String(e)}`, line: 1, fn: null });
   }
   let line = 1;
   try {
@@ -67,15 +74,15 @@ export function renderChartTemplate(t: ChartTemplate): GoRender {
     const out = exec.run(parsed.root, root);
     // Helm removes what text/template prints for a missing value.
     const text = out.text.replaceAll('<no value>', '');
-    return { ok: true, text, lineOf: (n) => out.lines[n - 1] ?? n };
+    return ok({ text, lineOf: (n) => out.lines[n - 1] ?? n });
   } catch (e) {
-    if (e instanceof TemplateSyntaxError) return { ok: false, why: `the template does not parse: ${e.message}`, line: e.line, fn: null };
+    if (e instanceof TemplateSyntaxError) return fail({ why: `the template does not parse: ${e.message}`, line: e.line, fn: null });
     if (e instanceof RenderError) {
       line = e.line ?? line;
-      return { ok: false, why: e.message, line, fn: e.fn };
+      return fail({ why: e.message, line, fn: e.fn });
     }
     // Whatever else stops a render (a literal out of range, nesting past the stack) is a render not done.
-    return { ok: false, why: `the template could not be rendered: ${e instanceof Error ? e.message : String(e)}`, line, fn: null };
+    return fail({ why: `the template could not be rendered: ${e instanceof Error ? e.message : String(e)}`, line, fn: null });
   }
 }
 
