@@ -1,6 +1,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { TreeReader } from '../domain/index.js';
+import type { GivenCatalog } from '../review/index.js';
 import { UsageError } from './args.js';
 import { readInputFile } from './read-input.js';
 import { git } from './tree-readers/git.js';
@@ -59,6 +60,22 @@ export async function readOperatorInput(
     );
   }
   return based;
+}
+
+/**
+ * The catalog `--catalog` names. One inside the checkout under review is the repository's own
+ * catalog, which the pull request edits: it is judged as the head's catalog is, against the base
+ * side's copy at the same path, so demand the pull request declares there (an added entry, a
+ * raised one) does not justify it by itself. Read whole as both sides, it would read every entry
+ * as kept. A file outside the checkout is the operator's: both sides, as before.
+ */
+export async function readGivenCatalog(file: string, sides: CheckoutSides): Promise<GivenCatalog> {
+  const text = await readInputFile('--catalog', file);
+  const path = sides.headRoot === null ? null : await insideCheckout(file, sides.headRoot);
+  if (path === null) return { file, text };
+  // A base copy that is no file (a link out of the tree, a submodule) declares nothing: every entry is the PR's.
+  const base = await sides.base.read(path).catch(() => null);
+  return { file: path, text, base };
 }
 
 /**

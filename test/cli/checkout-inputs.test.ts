@@ -1,5 +1,5 @@
 import { cp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_DIR } from '../../src/cli/commands/demo.js';
 import { emptySnapshot } from '../../src/telemetry/snapshot.js';
@@ -53,8 +53,7 @@ async function review(...args: string[]): Promise<Run> {
 async function spellings(root: string, path: string): Promise<string[]> {
   const linked = join(await temp(), 'linked');
   await symlink(join(root, path), linked);
-  const [dir = '', name = ''] = [path.slice(0, path.lastIndexOf('/')), path.slice(path.lastIndexOf('/') + 1)];
-  return [join(root, path), `${root}/./${dir}/../${dir}/${name}`, linked];
+  return [join(root, path), `${root}/./${path}`, `${root}/../${basename(root)}/${path}`, linked];
 }
 
 describe('--config inside the checkout under review', () => {
@@ -159,7 +158,8 @@ describe('--snapshot inside the checkout under review', () => {
     for (const text of await rewritten()) {
       const { base, head, outside } = await demoSides(text);
       const expected = await review('--base', base, '--head', head, '--snapshot', outside);
-      for (const spelt of await spellings(head, SNAPSHOT)) {
+      // Two spellings only: each replay of the demo's telemetry takes seconds on a loaded machine.
+      for (const spelt of [join(head, SNAPSHOT), ...(await spellings(head, SNAPSHOT)).slice(-1)]) {
         const run = await review('--base', base, '--head', head, '--snapshot', spelt);
         expect(withoutSource(run.stdout)).toBe(withoutSource(expected.stdout));
         expect(run.stderr).toContain('--snapshot');
@@ -177,4 +177,69 @@ describe('--snapshot inside the checkout under review', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('(telemetry/snapshot.json) and');
   }, 60_000);
+});
+
+describe('--catalog inside the checkout under review', () => {
+  const QUEUES = 'clusters/prod/kueue/cluster-queues.yaml';
+  /** A training run of `gpus` GPUs every night in research, 00:00–06:00. */
+  const entry = (name: string, gpus: number) =>
+    `\n  - name: ${name}\n    type: training\n    queue: research\n    gpusPerJob: ${gpus}\n    runtime: 5h\n    window:\n      earliestStart: "00:00"\n      deadline: "06:00"\n`;
+  /** Demand the PR declares for the GPUs it adds: one new entry, or the same split over several. */
+  const DECLARED = [
+    { name: 'one entry of 24', gpus: 24, entries: [entry('big-train', 24)] },
+    { name: 'one entry of 396', gpus: 396, entries: [entry('big-train', 396)] },
+    { name: '64 split over four entries', gpus: 64, entries: [1, 2, 3, 4].map((i) => entry(`shard-${i}`, 16)) },
+  ];
+
+  interface Verdict {
+    verdict: string;
+    catalogDemand?: { declared: { workload: string }[] };
+  }
+
+  async function verdictOf(...args: string[]): Promise<Verdict> {
+    const run = await review(...args);
+    expect(run.code).toBe(0);
+    return JSON.parse(run.stdout) as Verdict;
+  }
+
+  async function declaring(root: string, base: string, gpus: number, entries: string[]): Promise<void> {
+    const queues = await readFile(join(base, QUEUES), 'utf8');
+    await writeFiles(root, {
+      [QUEUES]: queues.replace('nominalQuota: 6\n', `nominalQuota: ${6 + gpus}\n`),
+      'gpu-workloads.yaml': `${await readFile(join(base, 'gpu-workloads.yaml'), 'utf8')}${entries.join('')}`,
+    });
+  }
+
+  it.each(DECLARED)('directories: $name is declared demand, as without --catalog', async ({ gpus, entries }) => {
+    const tmp = await temp();
+    const [base, head] = [join(tmp, 'base'), join(tmp, 'head')];
+    await cp(join(DEMO_DIR, 'base'), base, { recursive: true });
+    await cp(join(DEMO_DIR, 'base'), head, { recursive: true });
+    await declaring(head, base, gpus, entries);
+
+    const plain = await verdictOf('--base', base, '--head', head);
+    expect(plain.verdict).not.toBe('justified');
+    for (const spelt of await spellings(head, 'gpu-workloads.yaml')) {
+      const given = await verdictOf('--base', base, '--head', head, '--catalog', spelt);
+      expect(given.verdict).toBe(plain.verdict);
+      expect(given.catalogDemand?.declared.map((d) => d.workload)).toEqual(plain.catalogDemand?.declared.map((d) => d.workload));
+    }
+    // The operator's own catalog, outside the checkout, is no pull request's: its entries count.
+    const outside = join(await temp(), 'catalog.yaml');
+    await cp(join(head, 'gpu-workloads.yaml'), outside);
+    expect((await verdictOf('--base', base, '--head', head, '--catalog', outside)).catalogDemand).toBeUndefined();
+  });
+
+  it('git refs: an entry the PR adds to the catalog it names is declared demand', async () => {
+    const repo = await temp();
+    git(repo, 'init', '-q');
+    await cp(join(DEMO_DIR, 'base'), repo, { recursive: true });
+    const base = commitAll(repo, 'base');
+    await declaring(repo, repo, 24, [entry('big-train', 24)]);
+    const head = commitAll(repo, 'head');
+
+    const given = await verdictOf('--repo', repo, '--base', base, '--head', head, '--catalog', join(repo, 'gpu-workloads.yaml'));
+    expect(given.verdict).not.toBe('justified');
+    expect(given.catalogDemand?.declared.map((d) => d.workload)).toEqual(['big-train']);
+  });
 });

@@ -9,7 +9,7 @@ import { withUnlistedFiles } from '../../github/index.js';
 import { mayGrowCapacity, outageWords, renderComment, reviewJson } from '../../report/index.js';
 import { runReview, type LoadedPolicy } from '../../review/index.js';
 import { parseFlags, required, UsageError } from '../args.js';
-import { headCheckout, readOperatorInput } from '../checkout-inputs.js';
+import { headCheckout, readGivenCatalog, readOperatorInput } from '../checkout-inputs.js';
 import { jsonOutput } from '../output.js';
 import type { Output } from '../output.js';
 import { loadPolicy } from '../policy-from-tree.js';
@@ -95,7 +95,7 @@ export async function reviewCommand(argv: string[], out: Output): Promise<number
   // Live queries can take a while: show them moving on a terminal.
   const progress = gathered && flags.prometheus !== undefined ? withProgress(gathered.source, terminalProgress()) : null;
   const telemetry = gathered && progress ? { ...gathered, source: progress.source } : gathered;
-  const catalog = flags.catalog === undefined ? undefined : { file: flags.catalog, text: await readInputFile('--catalog', flags.catalog) };
+  const catalog = flags.catalog === undefined ? undefined : await readGivenCatalog(flags.catalog, checkout);
   const config =
     flags.config === undefined
       ? undefined
