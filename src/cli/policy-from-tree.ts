@@ -2,14 +2,13 @@ import type { Diagnostic, TreeReader } from '../domain/index.js';
 import { DEFAULT_POLICY, diagnostic } from '../domain/index.js';
 import { readLocalPolicy, type LoadedPolicy } from '../review/index.js';
 import { loadYaml, parsePolicy } from '../workloads/index.js';
-import { readInputFile } from './read-input.js';
 
-/** The policy from `--config`, else from the base side (a PR cannot loosen its own rules). */
-export async function loadPolicy(base: TreeReader, configFile?: string): Promise<LoadedPolicy> {
-  if (configFile !== undefined) {
-    const text = await readInputFile('--config', configFile);
-    return local(configFile, text);
-  }
+/**
+ * The policy from `--config` (its text as `readOperatorInput` gave it), else from the base side
+ * (a PR cannot loosen its own rules).
+ */
+export async function loadPolicy(base: TreeReader, config?: { file: string; text: string }): Promise<LoadedPolicy> {
+  if (config !== undefined) return local(config.file, config.text);
   const found = await readLocalPolicy(base);
   if (found.kind === 'unread') return found.loaded;
   return found.kind === 'file' ? local(found.path, found.text) : { policy: DEFAULT_POLICY, diagnostics: [], file: null };

@@ -2,6 +2,7 @@ import {
   fetchAllocation,
   openCostSettings,
   openSource,
+  parseSnapshot,
   readSnapshot,
   replayAllocation,
   REVIEW_STEP_SECONDS,
@@ -49,9 +50,14 @@ function recordedFor(snapshot: Snapshot): { at: Date; windowMinutes: number } | 
 
 /**
  * The review's telemetry from `--snapshot` (replayed, no network) or `--prometheus` (live, with
- * the operator's credentials from the environment); undefined when neither is given.
+ * the operator's credentials from the environment); undefined when neither is given. `readInput`
+ * gives the snapshot's text where a review must not take it from disk as it stands (a snapshot
+ * inside the checkout under review is read from the base side: `checkout-inputs.ts`), null elsewhere.
  */
-export async function telemetryFromFlags(flags: TelemetryFlags): Promise<TelemetryInput | undefined> {
+export async function telemetryFromFlags(
+  flags: TelemetryFlags,
+  readInput?: (flag: string, file: string) => Promise<string | null>,
+): Promise<TelemetryInput | undefined> {
   if (flags.snapshot !== undefined && flags.prometheus !== undefined) {
     throw new UsageError('give --snapshot or --prometheus, not both');
   }
@@ -59,7 +65,8 @@ export async function telemetryFromFlags(flags: TelemetryFlags): Promise<Telemet
   const windowMinutes = parseWindow(flags.window);
   if (flags.snapshot !== undefined) {
     if (flags.opencost !== undefined) throw new UsageError('--opencost reads live; a snapshot replays what it recorded');
-    const snapshot = await readSnapshot(flags.snapshot);
+    const text = readInput ? await readInput('--snapshot', flags.snapshot) : null;
+    const snapshot = text === null ? await readSnapshot(flags.snapshot) : parseSnapshot(text, flags.snapshot);
     const recorded = recordedFor(snapshot);
     const when = at ?? recorded?.at ?? new Date();
     const window = windowMinutes ?? recorded?.windowMinutes;

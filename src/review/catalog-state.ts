@@ -2,6 +2,7 @@ import { type CatalogSplit, judgeCatalog, type JudgedCatalog, measuredEntries, s
 import type { ChangeSet, Diagnostic, PartialJobWorkload, Policy, RejectedWorkload, ReviewMeasurements, Workload } from '../domain/index.js';
 import { diagnostic, readOrWhy, UnreadablePathError } from '../domain/index.js';
 import { parseCatalog } from '../workloads/index.js';
+import type { GivenCatalog } from './input.js';
 
 /**
  * What the review knows of the workload catalog, worked out once and read by every later step:
@@ -37,7 +38,7 @@ export type CatalogState =
 
 export interface CatalogSource {
   /** A catalog given outright (the CLI's `--catalog`), instead of the one in the head side. */
-  given?: { file: string; text: string };
+  given?: GivenCatalog;
   changes: ChangeSet;
   /** Whether any change is there to judge. */
   needed: boolean;
@@ -49,7 +50,7 @@ export async function readCatalogState(src: CatalogSource): Promise<CatalogState
   const file = src.given?.file ?? src.policy.catalog;
   if (!src.needed) return { kind: 'not-read', file };
   const [headText, baseText] = src.given
-    ? [src.given.text, src.given.text]
+    ? [src.given.text, src.given.base === undefined ? src.given.text : src.given.base]
     : await Promise.all([readOrWhy(src.changes.head, file), readOrWhy(src.changes.base, file)]);
   if (headText instanceof UnreadablePathError) {
     // A catalog that is no file of the repository (a link leading out, a submodule) is no catalog to judge by.

@@ -20,9 +20,21 @@ export interface ReviewInput {
   policy: LoadedPolicy;
   headSha?: string;
   /** A catalog given outright (the CLI's `--catalog`), instead of the one in the head side. */
-  catalog?: { file: string; text: string };
+  catalog?: GivenCatalog;
   /** What the cluster does now; without it the review judges from the files alone. */
   telemetry?: TelemetryInput;
   /** The branch the pull request merges into, for the words that say where the policy is fixed. */
   baseBranch?: string;
+}
+
+/**
+ * A catalog given outright (the CLI's `--catalog`). `base` is the base side's text at the same
+ * repository path when the file is the repository's own (inside the checkout under review): the
+ * pull request's edits to it are then its declared demand, judged as the head's catalog is. Absent
+ * for a file of the operator's, outside the checkout, which the pull request cannot write.
+ */
+export interface GivenCatalog {
+  file: string;
+  text: string;
+  base?: string | null;
 }

@@ -14,7 +14,7 @@ export async function ownCoverage(
   changes: ChangeSet,
   catalogFile: string,
   detected: DetectedChanges,
-  given?: { text: string },
+  given?: { text: string; base?: string | null },
 ): Promise<FileCoverage[]> {
   const loadTests = await catalogLoadTests(changes, catalogFile, detected.coverage, given);
   return withOwnInputs(detected.coverage, { catalog: catalogFile, policies: POLICY_PATHS, loadTests }, changes);
@@ -22,16 +22,18 @@ export async function ownCoverage(
 
 /**
  * The load tests the catalog names at either side, read only when a changed file is not followed
- * (most reviews need none of this). A catalog given outright (the CLI's `--catalog`, a path
- * outside the trees) is both sides.
+ * (most reviews need none of this). A catalog given outright (the CLI's `--catalog`) is both
+ * sides, or its head, beside the base side's copy, when it is the repository's own.
  */
 async function catalogLoadTests(
   changes: ChangeSet,
   catalogFile: string,
   coverage: readonly FileCoverage[],
-  given: { text: string } | undefined,
+  given: { text: string; base?: string | null } | undefined,
 ): Promise<string[]> {
   if (!coverage.some((c) => c.state === 'not-followed' && c.file !== catalogFile)) return [];
-  const texts = given ? [given.text] : await Promise.all([readOrWhy(changes.base, catalogFile), readOrWhy(changes.head, catalogFile)]);
+  const texts = given
+    ? [given.text, given.base]
+    : await Promise.all([readOrWhy(changes.base, catalogFile), readOrWhy(changes.head, catalogFile)]);
   return texts.flatMap((t) => (typeof t !== 'string' ? [] : namedLoadTests(parseCatalog(catalogFile, t).workloads)));
 }

@@ -18,5 +18,5 @@ export type { NamedQuery, Scope } from './queries/named-query.js';
 export { recordSnapshot, replayAllocation } from './record.js';
 export { openSource } from './registry.js';
 export { POOL_LABELS, scopeForChange } from './scopes.js';
-export { readSnapshot, type Snapshot, SnapshotSource, writeSnapshot } from './snapshot.js';
+export { parseSnapshot, readSnapshot, type Snapshot, SnapshotSource, writeSnapshot } from './snapshot.js';
 export type { TelemetrySource } from './source.js';

@@ -98,7 +98,17 @@ spec:
     await rm(join(head, 'jobs'), { recursive: true, force: true });
   });
 
-  it('a catalog given with --catalog is the reviewer’s, taken for both sides: nothing in it is declared by the pull request', async () => {
+  it('a catalog given with --catalog from outside the checkout is the reviewer’s, taken for both sides: nothing in it is declared by the pull request', async () => {
+    await declaring(24);
+    const outside = join(dir, 'reviewers-catalog.yaml');
+    await cp(join(head, 'gpu-workloads.yaml'), outside);
+    const { stdout } = await run('review', '--base', base, '--head', head, '--catalog', outside, '--format', 'json');
+    const r = JSON.parse(stdout) as ReviewJson;
+    expect(r.catalogDemand).toBeUndefined();
+    expect(r.verdict).toBe('justified');
+  });
+
+  it('a catalog given with --catalog inside the checkout is the pull request’s: what it adds there is declared', async () => {
     await declaring(24);
     const { stdout } = await run(
       'review',
@@ -112,7 +122,7 @@ spec:
       'json',
     );
     const r = JSON.parse(stdout) as ReviewJson;
-    expect(r.catalogDemand).toBeUndefined();
-    expect(r.verdict).toBe('justified');
+    expect(r.catalogDemand?.declared).toEqual([expect.objectContaining({ workload: 'big-train', support: null })]);
+    expect(r.verdict).not.toBe('justified');
   });
 });

@@ -9,6 +9,7 @@ import { withUnlistedFiles } from '../../github/index.js';
 import { mayGrowCapacity, outageWords, renderComment, reviewJson } from '../../report/index.js';
 import { runReview, type LoadedPolicy } from '../../review/index.js';
 import { parseFlags, required, UsageError } from '../args.js';
+import { headCheckout, readGivenCatalog, readOperatorInput } from '../checkout-inputs.js';
 import { jsonOutput } from '../output.js';
 import type { Output } from '../output.js';
 import { loadPolicy } from '../policy-from-tree.js';
@@ -86,13 +87,20 @@ export async function reviewCommand(argv: string[], out: Output): Promise<number
   }
   const allowInsufficient = flags['allow-insufficient-evidence'] === true;
   if (allowInsufficient && failOn === undefined) throw new UsageError('--allow-insufficient-evidence only means something with --fail-on');
-  const gathered = await telemetryFromFlags(flags);
+  const side = await (flags.pr === undefined ? localSides(flags) : pullRequestSides(flags.pr, flags));
+  // A policy or snapshot file inside the checkout under review is the pull request's to write: read from the base side.
+  const checkout = { headRoot: side.headRoot ?? null, base: side.changes.base };
+  const operatorInput = (flag: string, file: string) => readOperatorInput(flag, file, checkout, (text) => out.stderr(text));
+  const gathered = await telemetryFromFlags(flags, operatorInput);
   // Live queries can take a while: show them moving on a terminal.
   const progress = gathered && flags.prometheus !== undefined ? withProgress(gathered.source, terminalProgress()) : null;
   const telemetry = gathered && progress ? { ...gathered, source: progress.source } : gathered;
-  const catalog = flags.catalog === undefined ? undefined : { file: flags.catalog, text: await readInputFile('--catalog', flags.catalog) };
-  const side = await (flags.pr === undefined ? localSides(flags) : pullRequestSides(flags.pr, flags));
-  const policy = flags.config === undefined ? await side.policy() : await loadPolicy(side.changes.base, flags.config);
+  const catalog = flags.catalog === undefined ? undefined : await readGivenCatalog(flags.catalog, checkout);
+  const config =
+    flags.config === undefined
+      ? undefined
+      : { file: flags.config, text: (await operatorInput('--config', flags.config)) ?? (await readInputFile('--config', flags.config)) };
+  const policy = config === undefined ? await side.policy() : await loadPolicy(side.changes.base, config);
   const reviewed = await runReview({
     changes: side.changes,
     policy,
@@ -121,21 +129,26 @@ interface Sides {
   headUrl?: string;
   /** The base branch or ref the policy is read from, when the base is not a directory. */
   baseBranch?: string;
+  /** Where the head side is checked out on this machine, for a local review. */
+  headRoot?: string | null;
   /** What the sides add once the review has run: changed files GitHub did not list. */
   complete?: (result: ReviewResult) => Promise<ReviewResult>;
 }
 
-function localSides(flags: { base?: string | undefined; head?: string | undefined; repo?: string | undefined }): Promise<Sides> {
-  return changeSetFromArgs({
+async function localSides(flags: { base?: string | undefined; head?: string | undefined; repo?: string | undefined }): Promise<Sides> {
+  const head = required(flags.head, '--head');
+  const changes = await changeSetFromArgs({
     base: required(flags.base, '--base'),
-    head: required(flags.head, '--head'),
+    head,
     ...(flags.repo === undefined ? {} : { repo: flags.repo }),
-  }).then((changes) => ({
+  });
+  return {
     changes,
+    headRoot: await headCheckout(head, flags.repo),
     policy: () => loadPolicy(changes.base),
     // A ref names where the policy is read; a directory names no branch.
     ...(flags.base !== undefined && !existsSync(flags.base) ? { baseBranch: flags.base } : {}),
-  }));
+  };
 }
 
 /**
