@@ -10,6 +10,7 @@ import { withoutFollowed } from './followed.js';
 import { followToolkitDeployments } from './cluster-toolkit/toolkit-deployment.js';
 import { followFluxVariables } from './flux-variables.js';
 import { followFluxComponents } from './flux-components.js';
+import { followArgoApplied } from './argo-applied.js';
 import { fluxSubstituted, substitutedAtBothSides } from './flux-manifests.js';
 import { compareSides } from './compare.js';
 import { contextOf, ownPart, withContext } from './context-objects.js';
@@ -113,7 +114,7 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
     await renderCharts(
       [...changed].sort(),
       { ...io, ...(sides.dirs ? { dirs: sides.dirs } : {}), ...(changes.repositories ? { repositories: changes.repositories } : {}) },
-      fileParsers,
+      parsers,
     ),
   );
   for (const path of charts.followed) parsed.add(path);
@@ -169,6 +170,14 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
   );
   perSet.push({ base: flux.base, head: flux.head });
   perSet.push(await followFluxComponents([...changed].sort(), { ...io, ...(sides.dirs ? { dirs: sides.dirs } : {}) }, fileParsers));
+  // What Argo CD Applications apply from folders here, where an Application's source changed.
+  const argo = await followArgoApplied(
+    [...changed].sort(),
+    { ...io, ...(sides.dirs ? { dirs: sides.dirs } : {}), ...(changes.repositories ? { repositories: changes.repositories } : {}) },
+    parsers,
+  );
+  for (const path of argo.followed) parsed.add(path);
+  perSet.push({ base: argo.base, head: argo.head });
   // Paths there at head that are no file (a submodule, a link leading outside): an error on each,
   // so what their base declared is kept as unknown, never read as removed.
   const notFiles = await sides.notFiles([...changed].sort());

@@ -4,6 +4,7 @@ import { detectPr, edited, loadReal } from './real-fixtures.js';
 import { MACHINE_SCALER_CASES } from './real-cases-machine-scalers.js';
 import { DECKHOUSE_CLASS_CASES } from './real-cases-deckhouse-classes.js';
 import { GARDENER_WORKER_CASES } from './real-cases-gardener-workers.js';
+import { GITOPS_CLUSTER_CASES } from './real-cases-gitops-clusters.js';
 import { INSTANCE_GROUP_CASES } from './real-cases-instance-groups.js';
 import { KUEUE_COHORT_CASES } from './real-cases-kueue-cohorts.js';
 import { MODULE_CASES } from './real-cases-modules.js';
@@ -87,6 +88,7 @@ export const REAL_CASES: readonly RealCase[] = [
   ...KUEUE_COHORT_CASES,
   ...DECKHOUSE_CLASS_CASES,
   ...GARDENER_WORKER_CASES,
+  ...GITOPS_CLUSTER_CASES,
   ...RANCHER_MACHINE_POOL_CASES,
   ...VENDOR_BLUEPRINT_CASES,
 ];

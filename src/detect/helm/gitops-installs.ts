@@ -198,6 +198,10 @@ function fluxInstalls(name: string, ownNamespace: string | null, spec: Obj): Git
   const unread = valuesFrom.flatMap((v, i) =>
     refs[i] === null ? [isObj(v) ? `valuesFrom ${str(v.kind) ?? '?'}/${str(v.name) ?? '?'}` : 'valuesFrom'] : [],
   );
+  // Kustomize patches Flux lays over the chart's render: what they make of its objects is not worked out here.
+  const patching = postRenderPatches(spec.postRenderers);
+  if (patching.length > 0) unread.push(`postRenderers (patches of ${patching.join(', ')})`);
+  const written = [...valuesFrom, ...(patching.length > 0 ? [spec.postRenderers] : [])];
   const inline = isObj(spec.values) ? [spec.values] : [];
   // Flux names the release `<targetNamespace>-<name>` when it installs into another namespace.
   const target = str(spec.targetNamespace);
@@ -212,13 +216,61 @@ function fluxInstalls(name: string, ownNamespace: string | null, spec: Obj): Git
       valueFiles,
       inline,
       unread,
-      ...(valuesFrom.length > 0 ? { unreadWritten: valuesFrom } : {}),
+      ...(written.length > 0 ? { unreadWritten: written } : {}),
       ...(refs.some((r) => r !== null)
         ? { valuesFrom: { refs: refs.filter((r): r is ValuesFromRef => r !== null), namespace: ownNamespace } }
         : {}),
       release,
     },
   ];
+}
+
+// Kinds that hold no GPU capacity: a post-renderer patch aimed only at them leaves the count as rendered.
+const WORKLOAD_KINDS = new Set([
+  'Deployment',
+  'StatefulSet',
+  'DaemonSet',
+  'ReplicaSet',
+  'Job',
+  'CronJob',
+  'Pod',
+  'Service',
+  'ServiceAccount',
+  'Ingress',
+  'Role',
+  'ClusterRole',
+  'RoleBinding',
+  'ClusterRoleBinding',
+  'NetworkPolicy',
+  'PodDisruptionBudget',
+  'ServiceMonitor',
+  'PodMonitor',
+  'PrometheusRule',
+  'CustomResourceDefinition',
+  'MutatingWebhookConfiguration',
+  'ValidatingWebhookConfiguration',
+  'Namespace',
+  'PriorityClass',
+]);
+
+/**
+ * The kinds a HelmRelease's `postRenderers[].kustomize` patches aim at (`patches`,
+ * `patchesJson6902`, `patchesStrategicMerge`; `*` where no kind is given), leaving out patches
+ * aimed only at kinds that hold no capacity. `images` change no count.
+ */
+function postRenderPatches(post: unknown): string[] {
+  const kinds = new Set<string>();
+  const list = (v: unknown): unknown[] => (Array.isArray(v) ? (v as unknown[]) : []);
+  for (const r of list(post)) {
+    const k = isObj(r) && isObj(r.kustomize) ? r.kustomize : null;
+    if (k === null) continue;
+    const aimed = [
+      ...[...list(k.patches), ...list(k.patchesJson6902)].map((p) => (isObj(p) && isObj(p.target) ? str(p.target.kind) : null)),
+      ...list(k.patchesStrategicMerge).map((p) => (isObj(p) ? str(p.kind) : null)),
+    ];
+    for (const kind of aimed) if (kind === null || !WORKLOAD_KINDS.has(kind)) kinds.add(kind ?? '*');
+  }
+  return [...kinds].sort();
 }
 
 /** One `valuesFrom` entry of a HelmRelease, as Flux reads it. */

@@ -112,6 +112,50 @@ export const kustomizeMoved: Rewrite = {
   },
 };
 
+/**
+ * The changed files of objects held in two folders, each side's text in its own (`gj-argo-a/` the
+ * base's, `gj-argo-b/` the head's, both at both sides), and an Argo CD Application applying the
+ * folder of its side: the pull request only points the Application at the other folder, so what
+ * the cluster gets is the case's own change.
+ */
+export const argoApplicationPath: Rewrite = {
+  id: 'argo-application-path',
+  what: "the changed files in two folders, an Argo CD Application's `path` moved from one to the other",
+  apply: (sides) => {
+    const files = movable(sides);
+    if (files.length === 0) return null;
+    const side = (tree: VariantTree, folder: string): VariantTree => {
+      const out = { ...tree.files };
+      const dirs = new Set<string>();
+      for (const path of files) {
+        delete out[path];
+        dirs.add(dirOf(path));
+        out[join(join(dirOf(path), 'gj-argo-a'), baseName(path))] = sides.base.files[path] ?? '';
+        out[join(join(dirOf(path), 'gj-argo-b'), baseName(path))] = sides.head.files[path] ?? '';
+      }
+      for (const dir of dirs)
+        out[join(dir, 'gj-argo-app.yaml')] = [
+          'apiVersion: argoproj.io/v1alpha1',
+          'kind: Application',
+          'metadata:',
+          `  name: gj-${stem(dir === '' ? 'root' : dir)}`,
+          '  namespace: argocd',
+          'spec:',
+          '  project: default',
+          '  destination:',
+          '    server: https://kubernetes.default.svc',
+          '  source:',
+          '    repoURL: https://git.example.com/platform/gpu-clusters.git',
+          '    targetRevision: main',
+          `    path: ${join(dir, folder)}`,
+          '',
+        ].join('\n');
+      return { files: out, special: { ...tree.special } };
+    };
+    return { base: side(sides.base, 'gj-argo-a'), head: side(sides.head, 'gj-argo-b') };
+  },
+};
+
 /** A mapping key as a kustomize field path writes it: dots escaped, as its path splitter reads them. */
 const segment = (key: string) => key.replace(/\./g, '\\.');
 

@@ -1,7 +1,7 @@
 import type { Rewrite } from './rewrite.js';
 import { padOverLimit, renameBoth, renameInPr, replaceByLinkInside, replaceByLinkOutside, replaceBySubmodule } from './rewrites-files.js';
 import { intoHelmValues, intoKustomizePatch } from './rewrites-render.js';
-import { helmTwoValueFiles, kustomizeMoved, kustomizeReplacements } from './rewrites-gitops.js';
+import { argoApplicationPath, helmTwoValueFiles, kustomizeMoved, kustomizeReplacements } from './rewrites-gitops.js';
 import {
   countTwo,
   forEachOneKey,
@@ -27,6 +27,7 @@ export const REWRITES: readonly Rewrite[] = [
   intoHelmValues,
   helmTwoValueFiles,
   kustomizeMoved,
+  argoApplicationPath,
   kustomizeReplacements,
   forEachOneKey,
   forEachTwoKeys,

@@ -112,6 +112,17 @@ describe('names that say GPU but size nothing', () => {
 describe('accountSignals on YAML by its parsed structure', () => {
   const at = (path: string, text: string) => accountSignals(path, text).signals.map((s) => [s.token, s.line, s.by]);
 
+  it('a GPU resource spelled as a JSON Pointer (a JSON patch path) is a GPU name, in any patch form', () => {
+    for (const resource of ['nvidia.com~1gpu', 'amd.com~1gpu', 'gpu.intel.com~1i915', 'nvidia.com~1mig-1g.10gb']) {
+      const argo = `kind: Application\nspec:\n  source:\n    kustomize:\n      patches:\n        - patch: |-\n            - op: replace\n              path: /spec/limits/${resource}\n              value: 40\n`;
+      expect(at('app.yaml', argo).map(([token]) => token)).toEqual([resource]);
+      const json = `[{"op": "replace", "path": "/spec/limits/${resource}", "value": 40}]\n`;
+      expect(at('patch.json', json).map(([token]) => token)).toEqual([resource]);
+    }
+    // `~0` escapes a tilde: no GPU resource is spelled with one, and a path without `~1` is no pointer.
+    expect(at('app.yaml', 'path: /spec/limits/cpu~1\n')).toEqual([]);
+  });
+
   it('reads a flow mapping as the block one: a label, a toleration, a request', () => {
     const flow = `{kind: ResourceFlavor, spec: {nodeLabels: {nvidia.com/gpu.present: "true"},\n  tolerations: [{key: nvidia.com/gpu, operator: Exists}]}}\n---\n{kind: DaemonSet, spec: {containers: [{name: a, resources: {limits: {nvidia.com/gpu: 1}}}]}}\n`;
     expect(at('flavor.yaml', flow)).toEqual([

@@ -65,9 +65,14 @@ export function isGpuKey(key: string): boolean {
 // (`nodeSelector.nvidia\.com/gpu\.present`; `\\.` inside an HCL or JSON string).
 const ESCAPED_GPU_RESOURCE = /\b(?:nvidia\\{1,2}\.com\/(?:gpu|mig-)|amd\\{1,2}\.com\/gpu|gpu\\{1,2}\.intel\\{1,2}\.com\/)[a-z0-9_.\\-]*/gi;
 
+// A GPU resource as a JSON Pointer spells it (RFC 6901: `/` in a key is `~1`), in the path of a
+// JSON patch (`/spec/limits/nvidia.com~1gpu`) that kustomize, Argo CD and Flux apply.
+const POINTER_GPU_RESOURCE = /\b(?:nvidia\.com~1(?:gpu|mig-)|amd\.com~1gpu|gpu\.intel\.com~1)[a-z0-9_.-]*/gi;
+
 const VALUE_PATTERNS: readonly { pattern: RegExp; kind: SignalKind; group?: number }[] = [
   { pattern: GPU_RESOURCE_SIGNAL, kind: 'gpu-resource' },
   { pattern: ESCAPED_GPU_RESOURCE, kind: 'gpu-resource' },
+  { pattern: POINTER_GPU_RESOURCE, kind: 'gpu-resource' },
   { pattern: GPU_PARTITION_LABEL, kind: 'gpu-resource' },
   { pattern: AWS_GPU_TYPE, kind: 'machine-type' },
   { pattern: AWS_GPU_TYPE_COMPUTED_SIZE, kind: 'machine-type' },
