@@ -230,11 +230,11 @@ async function kustomized(source: Source, reader: TreeReader, io: ArgoAppliedIo,
     if (!isKustomizationPath(path)) continue;
     const read = readKustomization(path, text);
     if (!read.ok) continue;
-    for (const ref of [...(read.k.spec.resources ?? []), ...(read.k.spec.bases ?? [])]) {
-      const file = resolvePath(read.k.dir, ref);
+    for (const ref of [...(read.value.spec.resources ?? []), ...(read.value.spec.bases ?? [])]) {
+      const file = resolvePath(read.value.dir, ref);
       if (file !== null) resources.add(file);
     }
-    for (const ref of kustomizationReferences(read.k)) {
+    for (const ref of kustomizationReferences(read.value)) {
       const file = await asFile(ref, io);
       if (file !== null && !seen.has(file)) {
         seen.add(file);
