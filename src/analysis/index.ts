@@ -7,6 +7,7 @@ export { filledWorkload, inferredWorkloads } from './inferred-workloads.js';
 export { coverageEvidence, uniqueMissing } from './missing.js';
 export { observedForDraft } from './observed-workloads.js';
 export { type ChangeContext, reviewChanges } from './review-change.js';
+export { gpusAskedBy } from './model-swap.js';
 export { judgePr } from './review-pr.js';
 export { cycleWord, DAY, WEEK } from './stagger/circle.js';
 export { type ExpandProblem, jobsFromWorkloads, planStagger, StaggerError, usageProfile } from './stagger/index.js';

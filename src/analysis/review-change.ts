@@ -28,6 +28,7 @@ import { finishCatalog, type CatalogState } from './catalog-review.js';
 import { ref } from './file-ref.js';
 import { shareCohorts, type BorrowRequest, type BorrowShare } from './supply/share.js';
 import { itemAt } from '../util/indexed.js';
+import { asNewModel, modelSwapOf } from './model-swap.js';
 
 export interface ChangeContext {
   change: CapacityChange;
@@ -81,7 +82,19 @@ export function reviewChange(ctx: ChangeContext): ChangeReview {
   return review as ChangeReview;
 }
 
+/**
+ * A swap to a model that asks (model-swap.ts) is judged as the head's GPUs on a pool or queue that
+ * had none of that model; the review then tells the change as the PR declares it, with the swap.
+ */
 function prepare(ctx: ChangeContext): Prepared {
+  const swap = modelSwapOf(ctx.change);
+  if (swap === null) return prepareCounted(ctx);
+  const declared = ctx.change;
+  const inner = prepareCounted(swap.asks ? { ...ctx, change: asNewModel(declared) } : ctx);
+  return { ...inner, wrap: (r) => ({ ...inner.wrap(r), change: declared, modelSwap: swap }) };
+}
+
+function prepareCounted(ctx: ChangeContext): Prepared {
   const { change } = ctx;
   const sharing = changeSharing(change);
   const m = ctx.telemetry ? new Measured(ctx.telemetry) : null;

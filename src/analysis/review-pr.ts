@@ -1,17 +1,16 @@
 import type { CapacityChange, ChangeReview, Verdict } from '../domain/index.js';
+import { gpusAskedBy } from './model-swap.js';
 
-/** Changes that ask for hardware: GPU sharing re-divides GPUs already there. */
-function asksForGpus(change: CapacityChange): boolean {
-  return change.delta > 0 && change.kind !== 'gpu-sharing';
-}
-
-/** The PR's verdict from its changes' verdicts; only changes that add GPUs ask for anything. */
+/**
+ * The PR's verdict from its changes' verdicts; only changes that ask for GPUs count: those that add
+ * GPUs, and those that swap to a model that asks (model-swap.ts), for every GPU of their head side.
+ */
 export function judgePr(
   changes: CapacityChange[],
   reviews: ChangeReview[],
 ): { verdict: Verdict; gpusRequested: number; gpusNeeded: number | null } {
-  const growing = reviews.filter((r) => asksForGpus(r.change));
-  const gpusRequested = growing.reduce((sum, r) => sum + r.change.delta, 0);
+  const growing = reviews.filter((r) => gpusAskedBy(r) > 0);
+  const gpusRequested = growing.reduce((sum, r) => sum + gpusAskedBy(r), 0);
   if (changes.length === 0) return { verdict: 'no-gpu-change', gpusRequested: 0, gpusNeeded: 0 };
   if (growing.length === 0) return { verdict: 'justified', gpusRequested: 0, gpusNeeded: 0 };
   if (growing.some((r) => r.gpusNeeded === null)) {

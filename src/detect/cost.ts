@@ -4,6 +4,8 @@ import { HOURS_PER_MONTH, pricePerGpuHour } from './kit/gpu-types/index.js';
 export interface ChangeCost {
   usdPerGpuHour: number | null;
   usdPerMonthDelta: number | null;
+  /** Only for a change of GPU model: the base model's price per GPU-hour (null when unknown). */
+  usdPerGpuHourBefore?: number | null;
 }
 
 /**
@@ -17,13 +19,16 @@ export function costOf(
 ): ChangeCost {
   if (change.kind === 'gpu-sharing') return { usdPerGpuHour: null, usdPerMonthDelta: null };
   const usdPerGpuHour = pricePerGpuHour(change.gpuModel, prices);
-  if (usdPerGpuHour === null) return { usdPerGpuHour: null, usdPerMonthDelta: null };
+  const swapped = change.gpuModelBefore !== undefined && change.gpusBefore !== undefined && change.gpusAfter !== undefined;
+  // Both prices of a swap are kept, so analysis can tell a dearer model from a cheaper one.
+  const before = swapped && change.gpuModelBefore !== undefined ? pricePerGpuHour(change.gpuModelBefore, prices) : null;
+  const priceBefore = swapped ? { usdPerGpuHourBefore: before } : {};
+  if (usdPerGpuHour === null) return { usdPerGpuHour: null, usdPerMonthDelta: null, ...priceBefore };
   const month = (usdPerHour: number) => Math.round(usdPerHour * HOURS_PER_MONTH * 100) / 100;
   // Another model: the head's GPUs at their price less the base's at theirs, never the delta alone.
-  if (change.gpuModelBefore !== undefined && change.gpusBefore !== undefined && change.gpusAfter !== undefined) {
-    const before = pricePerGpuHour(change.gpuModelBefore, prices);
-    if (before === null) return { usdPerGpuHour, usdPerMonthDelta: null };
-    return { usdPerGpuHour, usdPerMonthDelta: month(change.gpusAfter * usdPerGpuHour - change.gpusBefore * before) };
+  if (swapped && change.gpusBefore !== undefined && change.gpusAfter !== undefined) {
+    if (before === null) return { usdPerGpuHour, usdPerMonthDelta: null, ...priceBefore };
+    return { usdPerGpuHour, usdPerMonthDelta: month(change.gpusAfter * usdPerGpuHour - change.gpusBefore * before), ...priceBefore };
   }
   return { usdPerGpuHour, usdPerMonthDelta: month(change.delta * usdPerGpuHour) };
 }

@@ -19,6 +19,7 @@ import { fileCoverage } from './coverage.js';
 import { floorOf } from './floor.js';
 import { anyParserAccepts, detectFile, mayBeApplied } from './detect-file.js';
 import { fillModelsFromDirectory } from './kueue/flavor-lookup.js';
+import { followFlavorChanges } from './kueue/flavor-follow.js';
 import { findOverlays, MAX_CANDIDATES, takenBesideIt } from './kustomize/overlay-discovery.js';
 import { byPosition } from './match-decls.js';
 import { combine, merge } from './merge-results.js';
@@ -178,6 +179,9 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
   );
   for (const path of argo.followed) parsed.add(path);
   perSet.push({ base: argo.base, head: argo.head });
+  // ResourceFlavors changed apart from their queues, followed to the queues that name them.
+  const flavors = await followFlavorChanges([...changed].sort(), { ...io, ...(sides.dirs ? { dirs: sides.dirs } : {}) });
+  perSet.push({ base: flavors.base, head: flavors.head });
   // Paths there at head that are no file (a submodule, a link leading outside): an error on each,
   // so what their base declared is kept as unknown, never read as removed.
   const notFiles = await sides.notFiles([...changed].sort());
@@ -207,7 +211,14 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
   const sharingNotes = await linkSideSharing(head.decls, changedPaths, { list: sides.list, ...dirs, read: (p) => sides.head.read(p) });
 
   // Every changed text file, whatever its format: a GPU name nothing accounts for is not followed.
-  const followed = [...modules.tfvars, ...deployments.followed, ...terragrunt.followed, ...flux.followed, ...dataFiles];
+  const followed = [
+    ...modules.tfvars,
+    ...deployments.followed,
+    ...terragrunt.followed,
+    ...flux.followed,
+    ...flavors.followed,
+    ...dataFiles,
+  ];
   const floor = await floorOf({
     changed: changedPaths,
     base,
@@ -218,7 +229,7 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
     sides,
     ...(changes.repositories ? { repositories: changes.repositories } : {}),
   });
-  floor.notFollowed.push(...flux.notFollowed);
+  floor.notFollowed.push(...flux.notFollowed, ...flavors.notFollowed);
   // Reads made since (a pool's flavors, its sharing config, the floor's scan of a file only it
   // reads) may have met such paths too, or a changed file over the size limit: each an error.
   const lateNotFiles = await sides.notFiles([]);

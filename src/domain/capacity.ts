@@ -148,6 +148,11 @@ export interface CapacityChange {
   /** Default list price per GPU-hour of the GPU model; null when unknown or not hardware (sharing). */
   usdPerGpuHour?: number | null;
   /**
+   * With `gpuModelBefore`: the price per GPU-hour of the base's model, null when unknown. What
+   * tells a swap to a dearer model from one to a cheaper one; absent without a change of model.
+   */
+  usdPerGpuHourBefore?: number | null;
+  /**
    * delta × usdPerGpuHour × 730 hours; with `gpuModelBefore`, what the head's GPUs cost less what
    * the base's cost (gpusAfter × price after − gpusBefore × price before, × 730). Null when a price
    * it needs is unknown.

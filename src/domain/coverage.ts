@@ -54,7 +54,8 @@ type NotFollowedReason =
   | 'cli-command'
   | 'parameter-file'
   | 'gpu-reference'
-  | 'program-config';
+  | 'program-config'
+  | 'kueue-flavor';
 
 /** One thing in a file that could shape GPU capacity and was not followed. */
 export interface NotFollowed {

@@ -23,3 +23,4 @@ export * from './stagger-problem.js';
 export * from './served-by.js';
 export * from './cohort.js';
 export * from './mig-profiles.js';
+export * from './model-swap.js';

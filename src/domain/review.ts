@@ -8,6 +8,7 @@ import type { StaggerPlan } from './schedule.js';
 import type { Evidence, Finding, Lever, MissingEvidence, Verdict } from './verdict.js';
 import type { VerdictReason } from './reason.js';
 import type { CostNote, ServingSize } from './finding-detail.js';
+import type { ModelSwap } from './model-swap.js';
 
 /** The judgement of one capacity change. */
 export interface ChangeReview {
@@ -63,6 +64,12 @@ export interface ChangeReview {
    * physical GPUs and these say what they are in the shared GPUs the workloads request.
    */
   sharing?: ReviewSharing;
+  /**
+   * The change of GPU model, when base and head name different ones (docs/json.md). When it
+   * `asks`, the head's GPUs were judged as new demand on that model: `need` and `gpusNeeded`
+   * count from 0, not from the base's GPUs of the other model.
+   */
+  modelSwap?: ModelSwap;
 }
 
 export type ReviewSharing = ChangeSharing & { schedulableNeed?: number | null; schedulableGpusNeeded?: number | null };

@@ -1,5 +1,6 @@
 import { markdownTable } from 'markdown-table';
 import type { CapacityChange, ChangeReview, ReviewResult, TelemetryOutage } from '../domain/index.js';
+import { gpusAskedBy } from '../analysis/index.js';
 import { monthlyUsd, requestedMonthlyUsd, usd } from './cost.js';
 import { doThis } from './do-this.js';
 import { code, md } from './escape.js';
@@ -93,7 +94,7 @@ function days(minutes: number): string {
  */
 function evidenceLine(result: ReviewResult, surface: Surface): string {
   const telemetry = result.context.telemetry;
-  const growing = result.reviews.filter((r) => r.change.delta > 0);
+  const growing = result.reviews.filter((r) => gpusAskedBy(r) > 0);
   const levels = growing.map((r) => r.confidence);
   // A source that answered nothing measured nothing, whatever window the review asked for.
   if (telemetry?.outage !== undefined) return `⚠️ **Evidence: not measured:** ${outageWords(telemetry.source, telemetry.outage)}.`;
@@ -138,7 +139,7 @@ export function outageWords(source: string, outage: TelemetryOutage, plain = fal
 
 /** The change the numbers table shows: the first that grows, else the first that changes. */
 function shown(result: ReviewResult): ChangeReview | undefined {
-  return result.reviews.find((r) => r.change.delta > 0) ?? result.reviews.find((r) => r.change.delta !== 0);
+  return result.reviews.find((r) => gpusAskedBy(r) > 0) ?? result.reviews.find((r) => r.change.delta !== 0);
 }
 
 /**

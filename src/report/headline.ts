@@ -9,10 +9,20 @@ import { findingText } from './findings.js';
 import { missingWords } from './missing-words.js';
 import { boundText } from './bound-proof.js';
 import { itemAt } from '../util/indexed.js';
+import { gpusAskedBy } from '../analysis/index.js';
+import { modelSwapWords, swapLine } from './model-change.js';
 
-/** `+6 GPUs requested`: the cost is on the line under the headline. */
+/**
+ * `+6 GPUs requested`: the cost is on the line under the headline. A swap to a model that asks
+ * says so, since its GPUs were there before as another model: `+8 GPUs requested (GPU model
+ * changed on team-a: T4 → H100, +$37,084/month)`.
+ */
 function requested(result: ReviewResult): string {
-  return `+${result.gpusRequested} GPUs requested`;
+  const swaps = result.reviews.filter((r) => r.modelSwap?.asks === true);
+  const first = swaps[0];
+  if (first === undefined) return `+${result.gpusRequested} GPUs requested`;
+  const more = swaps.length > 1 ? ` and ${swaps.length - 1} more` : '';
+  return `+${result.gpusRequested} GPUs requested (${modelSwapWords(first)}${more})`;
 }
 
 /** A lever in a few words, for a combination on one line. */
@@ -74,7 +84,7 @@ const SHORT_SUMMARY = 160;
 
 /** Why no lever reaches: the planner's proven bound for the first growing change that has one. */
 function bound(result: ReviewResult): string | null {
-  const review = result.reviews.find((r) => r.change.delta > 0 && r.verdict === 'justified');
+  const review = result.reviews.find((r) => gpusAskedBy(r) > 0 && r.verdict === 'justified');
   if (!review) return null;
   const plan = review.plan;
   if (!plan || plan.schedule.length === 0) return md(reviewReason(review), MAX_SENTENCE);
@@ -124,12 +134,19 @@ function sharingLine(shared: readonly FactorChange[], short: boolean): string {
 /** The levers the growing changes' verdicts rest on, each once, in the order they first appear. */
 function combined(result: ReviewResult): Lever[] {
   const out: Lever[] = [];
-  for (const r of result.reviews) if (r.change.delta > 0) for (const l of r.combination?.levers ?? []) if (!out.includes(l)) out.push(l);
+  for (const r of result.reviews) if (gpusAskedBy(r) > 0) for (const l of r.combination?.levers ?? []) if (!out.includes(l)) out.push(l);
   return out;
 }
 
+/** With no lever: keep what is there, named by its model when the PR swaps it (`keep the 8 T4 GPUs`). */
+function keepLever(review: ChangeReview | undefined): string {
+  if (review === undefined) return 'keep the current GPUs';
+  const swap = review.modelSwap?.asks === true ? ` ${md(review.modelSwap.modelBefore)}` : '';
+  return `keep the ${review.change.gpusBefore}${swap} GPUs`;
+}
+
 function firstGrowing(result: ReviewResult): ChangeReview | undefined {
-  return result.reviews.find((r) => r.change.delta > 0);
+  return result.reviews.find((r) => gpusAskedBy(r) > 0);
 }
 
 /** The one line a reviewer reads first: verdict, what is asked, and what to do instead. */
@@ -158,7 +175,7 @@ function verdictLine(result: ReviewResult): string {
       return `${title}: ${requested(result)}; missing: ${first ? md(missingWords(first).what, MAX_SENTENCE) : 'the evidence to judge it'}.`;
     }
     case 'not-justified': {
-      const lever = instead(result.findings, combined(result)) ?? `keep the ${firstGrowing(result)?.change.gpusBefore ?? 'current'} GPUs`;
+      const lever = instead(result.findings, combined(result)) ?? keepLever(firstGrowing(result));
       return `${title}: ${requested(result)}, 0 to add. **Instead:** ${lever}.`;
     }
     case 'partially-justified': {
@@ -171,6 +188,10 @@ function verdictLine(result: ReviewResult): string {
       if (result.gpusRequested === 0) {
         const shared = sharedMore(result.changes);
         if (shared.length > 0) return sharingLine(shared, shortfalls(result).length > 0);
+        const swapped = swapLine(result.reviews, shortfalls(result).length > 0);
+        if (swapped !== null) return swapped;
+        // "Lowered" only when some count fell: a change of nothing that asks is no cut.
+        if (!result.changes.some((c) => c.delta < 0)) return '✅ **No new GPUs**: nothing to justify.';
         return shortfalls(result).length > 0
           ? '⚠️ **GPU capacity lowered**: nothing to justify, but the cut is below the need.'
           : '✅ **GPU capacity lowered**: nothing to justify.';

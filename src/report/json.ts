@@ -100,6 +100,7 @@ export function reviewJson(result: ReviewResult) {
       ...(r.demand === undefined ? {} : { observedDemand: r.demand }),
       ...(r.deadlines === undefined ? {} : { deadlines: r.deadlines }),
       ...(r.sharing === undefined ? {} : { sharing: r.sharing }),
+      ...(r.modelSwap === undefined ? {} : { modelSwap: r.modelSwap }),
     })),
     ...(result.catalogDemand === undefined ? {} : { catalogDemand: result.catalogDemand }),
     ...(result.coverage === undefined ? {} : { coverage: coverageJson(result.coverage) }),

@@ -129,6 +129,11 @@ export function notFollowedEvidence(n: NotFollowed): MissingText {
         what: `what ${n.file}${n.inputs && n.inputs.length > 0 ? ` (${list(n.inputs)})` : ''} sets in ${n.subject}`,
         how: `gpu-justify does not evaluate that program, and ${n.needs ?? 'it may declare GPU capacity'}: check the GPU capacity it plans with these values by hand (\`pulumi preview\`, \`cdk diff\`, \`terraform stacks plan\`, \`terragrunt stack run plan\`), or declare the GPU pools in a form the review reads (docs/change-kinds.md)`,
       };
+    case 'kueue-flavor':
+      return {
+        what: `what the ClusterQueues naming ${quoted(n.subject)} (${at(n)}) get from it`,
+        how: `the flavor changed and ${n.needs ?? 'the queues that name it were not found'}: keep the flavor beside the queues that name it, or check by hand the GPU model and count each queue's quota buys`,
+      };
     case 'unscanned':
       return {
         what: `a scan of ${n.file} for GPU names`,

@@ -1,4 +1,4 @@
-import { type ChangeContext, inferredWorkloads, type JudgedCatalog, judgePr, reviewChanges } from '../analysis/index.js';
+import { type ChangeContext, gpusAskedBy, inferredWorkloads, type JudgedCatalog, judgePr, reviewChanges } from '../analysis/index.js';
 import type {
   CapacityChange,
   CatalogDemand,
@@ -101,7 +101,7 @@ export function judge(input: JudgeInput): Judged {
       gpusNeededWithHeadEntries: written.gpusNeeded,
       verdictWithHeadEntries: written.verdict,
     },
-    unsupported: unsupportedDemand(judged, changes, catalog.file),
+    unsupported: unsupportedDemand(judged, reviews, catalog.file),
   };
 }
 
@@ -109,8 +109,9 @@ export function judge(input: JudgeInput): Judged {
  * The evidence each entry the PR declares lacks, when it links to a change that adds GPUs: what
  * nothing measured does not count, and says so where the review lists what is missing.
  */
-function unsupportedDemand(judged: JudgedCatalog, changes: readonly CapacityChange[], catalogFile: string): MissingItem[] {
-  const growing = changes.filter((c) => c.delta > 0 && c.kind !== 'gpu-sharing');
+function unsupportedDemand(judged: JudgedCatalog, reviews: readonly ChangeReview[], catalogFile: string): MissingItem[] {
+  // What asks for GPUs: what adds them, and a swap to a model that asks for its head's GPUs.
+  const growing = reviews.filter((r) => gpusAskedBy(r) > 0).map((r) => r.change);
   const byName = new Map(judged.asWritten.map((w) => [w.name, w]));
   return judged.declared.flatMap((d): MissingItem[] => {
     const w = byName.get(d.workload);

@@ -86,6 +86,20 @@ export const REPO_CASES: readonly RealCase[] = [
     expect: [],
     why: "a flavor's toleration says where admitted pods may run, not how many GPUs any queue holds",
   },
+  {
+    id: 'openshift-batch gpu-flavor: nodeLabels gpu.present → gpu.product H100, queues unchanged',
+    target: 'kueue/openshift-batch',
+    edits: [['gpu-flavor.yaml', 'nvidia.com/gpu.present: "true"', 'nvidia.com/gpu.product: NVIDIA-H100-80GB-HBM3']],
+    expect: 'not-followed',
+    why: 'team-a-cq and team-b-cq (their own files) name gpu-flavor; at head it pins H100 nodes, at base any GPU node, whose model the repository does not say: what their quota buys at base is unknown',
+  },
+  {
+    id: 'openshift-batch gpu-flavor: renamed gpu-flavor → gpu-h100, queues still name gpu-flavor',
+    target: 'kueue/openshift-batch',
+    edits: [['gpu-flavor.yaml', 'name: gpu-flavor', 'name: gpu-h100']],
+    expect: 'not-followed',
+    why: 'the queues name a flavor the head no longer defines: Kueue admits nothing on it until a flavor of that name exists, and which one will is not in the repository',
+  },
   // Azure-Samples/aks-kueue-sample: one multi-document file of Kueue queues over one H100 node, and its Bicep.
   {
     id: 'aks-kueue-sample team-a-cq: nvidia.com/gpu quota 2 → 4',
@@ -107,6 +121,13 @@ export const REPO_CASES: readonly RealCase[] = [
     edits: [['cluster-queues.yaml', 'nominalQuota: 24', 'nominalQuota: 32']],
     expect: [],
     why: 'cpu of team-a-cq only; its nvidia.com/gpu quota stays 2',
+  },
+  {
+    id: 'aks-kueue-sample h100-flavor: node label gpu-type nvidia-h100 → nvidia-a100, queues unchanged',
+    target: 'kueue/aks-kueue-sample',
+    edits: [['resource-flavors.yaml', 'gpu-type: nvidia-h100', 'gpu-type: nvidia-a100']],
+    expect: 'not-followed',
+    why: 'three queues in cluster-queues.yaml hold nvidia.com/gpu on h100-flavor; its label moves to other nodes, and `gpu-type` is a label of this cluster, not one that names the model: the GPUs their quota buys are not known',
   },
   {
     id: 'aks-kueue-sample Bicep: gpuNodeCount 1 → 2 in main.bicepparam',
