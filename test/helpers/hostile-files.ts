@@ -275,3 +275,34 @@ spec:
     },
   ];
 }
+
+/**
+ * Readers of one file that grow faster than it: a kustomize overlay of `count` replacements, each
+ * aimed at every queue of a base of `count` queues (count² edits), and a queue whose labels are
+ * `keys` keys on one line with one escaped character (each YAML reader of it, and the rewrite of
+ * escapes every read file passes through, checks the keys for duplicates).
+ */
+export function fanOutFiles(count = 2000, keys = 40_000): HostileFile[] {
+  const queues = Array.from({ length: count }, (_, i) => QUEUE(4).replace('name: research', `name: q${i}`)).join('---\n');
+  const replacements = Array.from(
+    { length: count },
+    (_, i) =>
+      `  - source:\n      kind: ClusterQueue\n      name: q${i}\n      fieldPath: metadata.name\n    targets:\n      - select:\n          kind: ClusterQueue\n        fieldPaths:\n          - metadata.labels.l${i}\n        options:\n          create: true\n`,
+  ).join('');
+  const labels = `  labels: {e: "\\x41", ${Array.from({ length: keys }, (_, i) => `k${i}: v${i}`).join(', ')}}\n`;
+  return [
+    {
+      name: `kustomize replacements, ${count.toLocaleString('en-US')} × ${count.toLocaleString('en-US')} targets`,
+      path: 'clusters/overlays/prod/kustomization.yaml',
+      base: 'resources:\n  - ../../base\n',
+      head: `resources:\n  - ../../base\nreplacements:\n${replacements}`,
+      shared: { 'clusters/base/kustomization.yaml': 'resources:\n  - queue.yaml\n', 'clusters/base/queue.yaml': queues },
+    },
+    {
+      name: `${keys.toLocaleString('en-US')} label keys on one line, one escaped`,
+      path: 'clusters/prod/queues.yaml',
+      base: QUEUE(6),
+      head: QUEUE(8, labels),
+    },
+  ];
+}
