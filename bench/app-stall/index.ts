@@ -5,7 +5,15 @@ import { deliverTo, newPrivateKey } from '../../test/helpers/app-server.js';
 import { FakeGitHub } from '../../test/helpers/fake-github.js';
 import { FakeRepo } from '../../test/helpers/fake-repo.js';
 import type { PullRequestState } from '../../test/helpers/fake-repo.js';
-import { concatDoubling, hugeForEach, kustomizeOverlay, manyQueueFiles, yamlBombs } from '../../test/helpers/hostile-files.js';
+import {
+  concatDoubling,
+  evaluatorBombs,
+  fanOutFiles,
+  hugeForEach,
+  kustomizeOverlay,
+  manyQueueFiles,
+  yamlBombs,
+} from '../../test/helpers/hostile-files.js';
 import type { HostileFile } from '../../test/helpers/hostile-files.js';
 import { pullRequestPayload } from '../../test/helpers/payloads.js';
 import { CATALOG, QUEUE_FILE, README, clusterQueue } from '../../test/github/scenarios.js';
@@ -106,7 +114,7 @@ async function run(): Promise<BenchResult> {
     // Idle first: what /ping and the loop give with nothing under review.
     await new Promise((r) => setTimeout(r, IDLE_MS));
     const hostileStart = Date.now();
-    const files = [concatDoubling(), hugeForEach(), kustomizeOverlay(), ...yamlBombs()];
+    const files = [concatDoubling(), hugeForEach(), kustomizeOverlay(), ...yamlBombs(), ...evaluatorBombs(), ...fanOutFiles()];
     const first = hostilePr(fake, 1, files[0] as HostileFile);
     const prs = [first, ...files.slice(1).map((f, i) => hostilePr(fake, i + 2, f, first.repo))];
     // Many files each within every per-file limit: bounded by the review's read budget alone.

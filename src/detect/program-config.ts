@@ -1,4 +1,4 @@
-import { parse as parseYaml } from 'yaml';
+import { parseYamlLinear } from '../util/yaml-linear.js';
 import type { NotFollowed, TreeReader } from '../domain/index.js';
 import { changedKeys, valueAt } from './kit/changed-keys.js';
 import { namesGpu, sizesCapacity } from './kit/gpu-signal.js';
@@ -97,7 +97,7 @@ function changedValues(kind: Kind, file: string, before: string | null, after: s
   const values = (text: string | null): Record<string, unknown> | null => {
     if (text === null) return {};
     try {
-      const doc: unknown = file.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
+      const doc: unknown = file.endsWith('.json') ? JSON.parse(text) : parseYamlLinear(text);
       const section =
         kind === 'cdk' && !file.endsWith('cdk.context.json') ? field(doc, 'context') : kind === 'cdk' ? doc : field(doc, 'config');
       return section !== null && typeof section === 'object' && !Array.isArray(section) ? (section as Record<string, unknown>) : {};

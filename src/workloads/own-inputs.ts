@@ -1,4 +1,4 @@
-import { parseAllDocuments } from 'yaml';
+import { parseAllDocumentsLinear } from '../util/yaml-linear.js';
 import type { FileCoverage, TreeReader, Workload } from '../domain/index.js';
 import { readOrWhy } from '../domain/index.js';
 import { catalogShellSchema } from './catalog-schema.js';
@@ -57,7 +57,7 @@ const POLICY_KEYS = new Set(Object.keys(policySchema.shape));
 
 function hasShape(shape: Shape, text: string): boolean {
   if (shape === 'load-test') return isLoadTest(text);
-  const docs = Array.from(parseAllDocuments(text, { uniqueKeys: true })).filter((d) => d.contents !== null);
+  const docs = parseAllDocumentsLinear(text).filter((d) => d.contents !== null);
   if (docs.length !== 1) return docs.length === 0;
   const doc = docs[0];
   if (doc === undefined || doc.errors.length > 0) return false;

@@ -1,4 +1,5 @@
-import { LineCounter, isAlias, isMap, isPair, isScalar, isSeq, parseDocument } from 'yaml';
+import { LineCounter, isAlias, isMap, isPair, isScalar, isSeq } from 'yaml';
+import { parseDocumentLinear } from '../util/yaml-linear.js';
 import type { Document, Node } from 'yaml';
 import { diagnostic } from '../domain/diagnostic.js';
 import { MAX_FILE_CHARS, describeSize } from '../domain/limits.js';
@@ -36,7 +37,7 @@ export function loadYaml(file: string, text: string): YamlSource {
   // Merge keys (`<<: *base`) are resolved as YAML 1.1, kubectl and Probot's own loader read them:
   // an entry built through one is read as written, never dropped as malformed, so demand a pull
   // request declares that way is judged as declared demand like any other entry.
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, merge: true });
+  const doc = parseDocumentLinear(text, { lineCounter, prettyErrors: false, merge: true });
   const lineAt = (offset: number): number => lineCounter.linePos(offset).line;
   const warnings = doc.warnings.map((w) => diagnostic(file, lineAt(w.pos[0]), 'warning', `YAML: ${w.message}`));
   if (doc.errors.length > 0) {

@@ -71,12 +71,19 @@ describe('hostile files', () => {
     const answers = held.map((p) => p.deliver());
     await eventually(() => held.every((p) => p.repo.checkRuns.length > 0), { what: 'a check run on every held pull request' });
 
-    // Another pull request meanwhile: its review runs in the worker the hostile ones left.
+    // Another pull request meanwhile: its review runs in the worker the hostile ones left. How
+    // long it takes is the bench's to measure (npm run bench -- app-stall), not a bound here: on a
+    // loaded machine any wall-clock bound fails for the machine. What is asserted is that it was
+    // judged within its own deadline, never stopped at it behind the hostile reviews.
     const started = Date.now();
     expect([200, 202]).toContain((await ordinary.deliver()).status);
-    await eventually(() => concluded(ordinary.repo), { what: 'the ordinary review concluded', timeoutMs: DEADLINE_SECONDS * 1000 });
+    await eventually(() => concluded(ordinary.repo), {
+      what: 'the ordinary review concluded',
+      timeoutMs: (DEADLINE_SECONDS + 30) * 1000,
+    });
     const ordinaryMs = Date.now() - started;
     expect(ordinary.repo.checkRuns.at(-1)?.output.title).not.toBe('gpu-justify could not run');
+    expect(ordinary.repo.checkRuns.at(-1)?.output.title).toMatch(/not justified/i);
 
     // Each hostile review fails in enforce mode: an evaluator's own budget makes its file not
     // followed, or the review is stopped at its deadline, naming the cause and the file.
@@ -107,6 +114,5 @@ describe('hostile files', () => {
     // megabyte it serves): its loop delay is reported, not bounded; BENCHMARKS.md measures the
     // App's own process.
     console.info(`event loop held at most ${Math.round(delay.max / 1e6)} ms; ordinary review ${ordinaryMs} ms`);
-    expect(ordinaryMs).toBeLessThan(DEADLINE_SECONDS * 1000);
   }, 240_000);
 });

@@ -176,3 +176,133 @@ export function manyQueueFiles(count: number, bytes: number): HostileFileSet {
   }
   return { name: `${count.toLocaleString('en-US')} new queue files of ${Math.round(bytes / 1000)} kB`, head };
 }
+
+const GKE_POOL = (count: string, before = '') => `${before}resource "google_container_node_pool" "gpu" {
+  name       = "gpu"
+  cluster    = "ml"
+  node_count = ${count}
+  node_config {
+    machine_type = "a2-highgpu-1g"
+    guest_accelerator {
+      type  = "nvidia-tesla-a100"
+      count = 1
+    }
+  }
+}
+`;
+
+const AKS_POOLS = (
+  count: string,
+) => `resource pools 'Microsoft.ContainerService/managedClusters/agentPools@2023-05-01' = [for i in range(0, ${count}): {
+  name: 'gpu\${i}'
+  properties: {
+    count: 2
+    vmSize: 'Standard_NC24ads_A100_v4'
+  }
+}]
+`;
+
+const POOL_CHART = {
+  'charts/pool/Chart.yaml': 'apiVersion: v2\nname: pool\nversion: 0.1.0\n',
+  'charts/pool/values.yaml': 'gpus: 4\n',
+};
+
+/** A chart template whose queue is `gpus` (template text), after `before` (template text). */
+const chartQueue = (gpus: string, before = '') => `${before}${QUEUE(0).replace('nominalQuota: 0', `nominalQuota: ${gpus}`)}`;
+
+/**
+ * Evaluators and renderers asked for far more than a review may spend, each in a small file:
+ * Terraform's `range()`, `format()` widths, `setproduct()` and `jsondecode()`; Bicep's `for` over
+ * `range(0, 1e9)`; Helm's `until` past its bound and recursion doubling through `include`; a
+ * billion laughs in the values file a Flux HelmRelease names. Each ends by its own budget, or is
+ * not followed for what its reader does not render, its file named.
+ */
+export function evaluatorBombs(): HostileFile[] {
+  const tf = (name: string, count: string, before = ''): HostileFile => ({
+    name,
+    path: 'infra/gke/pool.tf',
+    base: GKE_POOL('2'),
+    head: GKE_POOL(count, before),
+  });
+  const doubling = Array.from(
+    { length: 40 },
+    (_, i) => `{{- define "d${i}" }}{{ include "d${i + 1}" . }}{{ include "d${i + 1}" . }}{{ end }}\n`,
+  );
+  const release = `apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata:
+  name: pool
+spec:
+  chart:
+    spec:
+      chart: ./charts/pool
+      sourceRef:
+        kind: GitRepository
+        name: infra
+      valuesFiles:
+        - ./charts/pool/values-prod.yaml
+`;
+  return [
+    tf('range(0, 1e9) in Terraform', 'length(range(0, 1000000000)) > 0 ? 4 : 4'),
+    tf('format("%0999999999d") in Terraform', 'length(format("%0999999999d", 1)) > 0 ? 4 : 4'),
+    tf('setproduct of three 1,000-lists in Terraform', 'length(setproduct(range(1000), range(1000), range(1000))) > 0 ? 4 : 4'),
+    tf(
+      'jsondecode of text nested 300,000 deep in Terraform',
+      'length(jsondecode(local.j)) > 0 ? 4 : 4',
+      `locals {\n  j = "${'['.repeat(300_000)}${']'.repeat(300_000)}"\n}\n`,
+    ),
+    { name: 'a Bicep for over range(0, 1e9)', path: 'infra/aks/main.bicep', base: AKS_POOLS('1'), head: AKS_POOLS('1000000000') },
+    {
+      name: 'Helm until past its bound',
+      path: 'charts/pool/templates/queue.yaml',
+      base: chartQueue('100'),
+      head: chartQueue('{{ div (len (until 150000)) 1000 }}'),
+      shared: POOL_CHART,
+    },
+    {
+      name: 'Helm include doubling 40 deep',
+      path: 'charts/pool/templates/_helpers.tpl',
+      base: '{{- define "d0" }}x{{ end }}\n',
+      head: `${doubling.join('')}{{- define "d40" }}x{{ end }}\n`,
+      shared: { ...POOL_CHART, 'charts/pool/templates/queue.yaml': chartQueue('{{ .Values.gpus }}', '{{- $x := include "d0" . }}\n') },
+    },
+    {
+      name: 'an alias bomb in the values a HelmRelease reads',
+      path: 'charts/pool/values-prod.yaml',
+      base: 'gpus: 4\n',
+      head: `${aliasBomb(12)}gpus: 8\n`,
+      shared: { ...POOL_CHART, 'charts/pool/templates/queue.yaml': chartQueue('{{ .Values.gpus }}'), 'flux/pool.yaml': release },
+    },
+  ];
+}
+
+/**
+ * Readers of one file that grow faster than it: a kustomize overlay of `count` replacements, each
+ * aimed at every queue of a base of `count` queues (count² edits), and a queue whose labels are
+ * `keys` keys on one line with one escaped character (each YAML reader of it, and the rewrite of
+ * escapes every read file passes through, checks the keys for duplicates).
+ */
+export function fanOutFiles(count = 2000, keys = 40_000): HostileFile[] {
+  const queues = Array.from({ length: count }, (_, i) => QUEUE(4).replace('name: research', `name: q${i}`)).join('---\n');
+  const replacements = Array.from(
+    { length: count },
+    (_, i) =>
+      `  - source:\n      kind: ClusterQueue\n      name: q${i}\n      fieldPath: metadata.name\n    targets:\n      - select:\n          kind: ClusterQueue\n        fieldPaths:\n          - metadata.labels.l${i}\n        options:\n          create: true\n`,
+  ).join('');
+  const labels = `  labels: {e: "\\x41", ${Array.from({ length: keys }, (_, i) => `k${i}: v${i}`).join(', ')}}\n`;
+  return [
+    {
+      name: `kustomize replacements, ${count.toLocaleString('en-US')} × ${count.toLocaleString('en-US')} targets`,
+      path: 'clusters/overlays/prod/kustomization.yaml',
+      base: 'resources:\n  - ../../base\n',
+      head: `resources:\n  - ../../base\nreplacements:\n${replacements}`,
+      shared: { 'clusters/base/kustomization.yaml': 'resources:\n  - queue.yaml\n', 'clusters/base/queue.yaml': queues },
+    },
+    {
+      name: `${keys.toLocaleString('en-US')} label keys on one line, one escaped`,
+      path: 'clusters/prod/queues.yaml',
+      base: QUEUE(6),
+      head: QUEUE(8, labels),
+    },
+  ];
+}

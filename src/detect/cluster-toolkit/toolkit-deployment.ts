@@ -1,4 +1,4 @@
-import { parseDocument } from 'yaml';
+import { parseDocumentLinear } from '../../util/yaml-linear.js';
 import { yamlValue } from '../kit/kube-yaml.js';
 import { clusterToolkitParser } from './cluster-toolkit.js';
 import type { CoverageIo } from '../side-readers.js';
@@ -56,7 +56,7 @@ export async function followToolkitDeployments(changed: readonly string[], io: C
       for (const bp of blueprints) {
         const text = await io[side].read(bp);
         if (text === null) continue;
-        const doc = parseDocument(text);
+        const doc = parseDocumentLinear(text);
         if (doc.errors.length > 0) continue;
         // An empty deployment var leaves the blueprint's value, as gcluster does.
         for (const [k, v] of Object.entries(vars)) if (v !== null && v !== undefined) doc.setIn(['vars', k], v);

@@ -1,4 +1,5 @@
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, Scalar } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, Scalar } from 'yaml';
+import { parseDocumentLinear } from '../../util/yaml-linear.js';
 import type { Node } from 'yaml';
 import { readYaml, toJson } from '../kit/kube-yaml.js';
 import type { YamlDoc } from '../kit/kube-yaml.js';
@@ -147,7 +148,7 @@ function stringValue(node: Scalar, src: Source): string | null {
   if (!src.masked) return node.value;
   const range = node.range;
   if (!range) return null;
-  const doc = parseDocument(src.text.slice(range[0], range[1]));
+  const doc = parseDocumentLinear(src.text.slice(range[0], range[1]));
   return doc.errors.length === 0 && isScalar(doc.contents) && typeof doc.contents.value === 'string' ? doc.contents.value : null;
 }
 

@@ -1,4 +1,5 @@
-import { isScalar, parseAllDocuments, visit } from 'yaml';
+import { isScalar, visit } from 'yaml';
+import { parseAllDocumentsLinear } from '../../util/yaml-linear.js';
 import { fileFormat } from './yaml-segments.js';
 
 const TAGS = ['!!binary', '!<tag:yaml.org,2002:binary>'];
@@ -15,7 +16,7 @@ const TAGS = ['!!binary', '!<tag:yaml.org,2002:binary>'];
  */
 export function withPlainBinary(path: string, text: string): string {
   if (!TAGS.some((t) => text.includes(t)) || fileFormat(path, text) === null) return text;
-  const docs = parseAllDocuments(text, { version: '1.1' });
+  const docs = parseAllDocumentsLinear(text, { version: '1.1' });
   if (!Array.isArray(docs) || docs.some((d) => d.errors.length > 0)) return text;
   const spans: { from: number; to: number; value: string }[] = [];
   for (const doc of docs)

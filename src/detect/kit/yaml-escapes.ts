@@ -1,4 +1,5 @@
-import { isScalar, parseAllDocuments, Scalar, visit } from 'yaml';
+import { isScalar, Scalar, visit } from 'yaml';
+import { parseAllDocumentsLinear } from '../../util/yaml-linear.js';
 import { fileFormat } from './yaml-segments.js';
 
 /** `\xXX`, `\uXXXX` and `\UXXXXXXXX` in a double-quoted scalar's source. */
@@ -27,7 +28,7 @@ export function withPlainEscapes(path: string, text: string): string {
   if (!text.includes('\\') || !text.includes('"') || fileFormat(path, text) === null) return text;
   ESCAPE.lastIndex = 0;
   if (!ESCAPE.test(text)) return text;
-  const docs = parseAllDocuments(text, { version: '1.1' });
+  const docs = parseAllDocumentsLinear(text, { version: '1.1' });
   if (!Array.isArray(docs) || docs.some((d) => d.errors.length > 0)) return text;
   const spans: [number, number][] = [];
   for (const doc of docs)

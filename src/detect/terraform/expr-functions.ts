@@ -1,4 +1,5 @@
-import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { stringify as stringifyYaml } from 'yaml';
+import { parseYamlLinear } from '../../util/yaml-linear.js';
 import { asSet, flatten, format, fail, list, made, map, MAX_RANGE, numbers, trimChars, unknownOf } from './expr-function-helpers.js';
 import type { Builtin, CallContext } from './expr-function-helpers.js';
 import { canonical, describe, isMap, known, num, toText, truthy, Unk, Unresolved } from './expr-values.js';
@@ -310,7 +311,7 @@ const BUILTINS: Record<string, Builtin> = {
     fn: ([s], ctx) => {
       ctx.budget.made(toText(s).length, 'string');
       try {
-        return (parseYaml(toText(s), { maxAliasCount: 100 }) ?? null) as Value;
+        return (parseYamlLinear(toText(s), { maxAliasCount: 100 }) ?? null) as Value;
       } catch {
         return fail('yamldecode() of text that is not YAML');
       }

@@ -1,4 +1,5 @@
-import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, parseDocument, stringify } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, stringify } from 'yaml';
+import { parseAllDocumentsLinear, parseDocumentLinear } from '../../util/yaml-linear.js';
 import type { Node } from 'yaml';
 import { diagnostic } from '../../domain/index.js';
 import type { Diagnostic } from '../../domain/index.js';
@@ -155,7 +156,7 @@ function withPlaceholders(v: PValue): Value {
 /** The documents of a YAML text rendered by a template; none when it is not YAML. */
 function yamlDocuments(text: string): Value[] {
   try {
-    return parseAllDocuments(text)
+    return parseAllDocumentsLinear(text)
       .filter((d) => d.errors.length === 0)
       .map((d) => d.toJS({ maxAliasCount: 100 }) as Value);
   } catch {
@@ -203,7 +204,7 @@ function relocated(d: Diagnostic, file: string, address: string, lines: (line: n
  */
 function lineMapper(text: string, loc: Locator, at: Span): (line: number) => number {
   const lc = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lc });
+  const doc = parseDocumentLinear(text, { lineCounter: lc });
   return (line) => {
     let span = at;
     for (const step of pathAtLine(doc.contents, line, lc) ?? []) {

@@ -192,8 +192,21 @@ export class ApiChangeSet implements ChangeSet {
     return [...this.#refusedInputs].map(([path, bytes]) => ({ path, bytes, capacity: false })).sort((a, b) => (a.path < b.path ? -1 : 1));
   }
 
-  /** An input read as it is, unless GitHub's size says it is over the limit: then refused, never downloaded. */
+  /**
+   * An input read as it is, unless GitHub's size says it is over the limit: then refused, never
+   * downloaded. Within the limit it is charged to the review's read budget as a changed file is:
+   * the files readers fetch beside the changed ones (values files, modules, bases, flavors,
+   * catalogs) are as many and as large as a pull request makes them. Past the budget it is an
+   * UnreadablePathError naming it, which detection reports on the file: never read as absent.
+   */
   async #readBounded(tree: ApiTreeReader, path: string): Promise<string | null> {
+    if (this.budget !== null) {
+      const key = `${tree.label}:${path}`;
+      if (this.budget.refusesUnasked(key)) throw new UnreadablePathError(path, this.budget.spentRefusal());
+      const entry = await tree.entry(path);
+      if (entry !== null && entry.size <= MAX_FILE_CHARS && !this.budget.take(key, entry.size))
+        throw new UnreadablePathError(path, this.budget.refusal(entry.size, false));
+    }
     const read = await tree.readWithin(path, MAX_FILE_CHARS);
     if ('text' in read) return read.text;
     this.#refusedInputs.set(path, read.tooLarge);

@@ -1,8 +1,9 @@
 /**
- * How many bytes of changed files one review reads. GitHub's size limit bounds each file, not a
- * pull request: 3,000 files each just under it would be gigabytes downloaded, held and parsed by
- * one review while other pull requests wait. Past the budget, a changed file that may be applied
- * is not followed, and named with the budget; the review still concludes.
+ * How many bytes of files one review reads: the changed files and those read beside them (values
+ * files, modules, bases, catalogs). GitHub's size limit bounds each file, not a pull request: 3,000
+ * files each just under it would be gigabytes downloaded, held and parsed by one review while other
+ * pull requests wait. Past the budget, a file that may be applied is not followed, and named with
+ * the budget; the review still concludes.
  */
 
 /** The default, far above a usual pull request (a few hundred kilobytes of manifests). */
@@ -45,12 +46,31 @@ export class ReadBudget {
     return fits;
   }
 
-  /** Why a file of `bytes` bytes was not read. */
-  refusal(bytes: number): string {
+  /**
+   * Whether `key` is refused before its size is known: once the budget is spent, a file not asked
+   * before is not even asked of GitHub (whose answer for a file carries its text).
+   */
+  refusesUnasked(key: string): boolean {
+    return this.#closed && !this.#charged.has(key);
+  }
+
+  /** Why a file not asked of GitHub was not read: the budget was spent before it. */
+  spentRefusal(): string {
+    return (
+      `not read: this review's read budget of ${(this.maxBytes / MB).toLocaleString('en-US')} MB ` +
+      "(GPU_JUSTIFY_REVIEW_READ_MB) was spent on the pull request's other files; what reads it was not followed"
+    );
+  }
+
+  /**
+   * Why a file of `bytes` bytes was not read: a changed file (`capacity`), whose GPU capacity was
+   * not checked, or a file read beside the changed ones, which whatever reads it did not follow.
+   */
+  refusal(bytes: number, capacity = true): string {
     return (
       `not read: its ${bytes.toLocaleString('en-US')} bytes are past this review's read budget of ` +
       `${(this.maxBytes / MB).toLocaleString('en-US')} MB (GPU_JUSTIFY_REVIEW_READ_MB), spent on the pull request's other files; ` +
-      'its GPU capacity was not checked'
+      (capacity ? 'its GPU capacity was not checked' : 'what reads it was not followed')
     );
   }
 }

@@ -32,6 +32,9 @@ function arity(name: string, args: readonly unknown[], want: number, variadic = 
   }
 }
 
+/** The longest list `until` builds here; Helm's own is bounded by memory alone. */
+const MAX_UNTIL = 100_000;
+
 const fixed =
   (name: string, n: number, f: (...a: unknown[]) => unknown): Fn =>
   (args) => {
@@ -202,7 +205,14 @@ export const FUNCS: Record<string, Fn> = {
     arity('min', args, 1, true);
     return args.map(castInt).reduce((m, x) => (x < m ? x : m));
   },
-  until: fixed('until', 1, (n) => Array.from({ length: Math.max(0, Math.min(asInt(n, 'until'), 100_000)) }, (_, i) => BigInt(i))),
+  until: fixed('until', 1, (n) => {
+    const count = asInt(n, 'until');
+    // Helm builds the whole list: one past the bound is not followed, never cut short (a `range`
+    // over it would then render fewer objects than Helm does, and count fewer GPUs).
+    if (count > MAX_UNTIL)
+      throw new RenderError(`until ${count}, a list of more than ${MAX_UNTIL.toLocaleString('en-US')} numbers`, 'until');
+    return Array.from({ length: Math.max(0, count) }, (_, i) => BigInt(i));
+  }),
   indent: fixed('indent', 2, (n, s) => indent(n, s, 'indent')),
   nindent: fixed('nindent', 2, (n, s) => `\n${indent(n, s, 'nindent')}`),
   trim: fixed('trim', 1, (s) => asString(s, 'trim').trim()),

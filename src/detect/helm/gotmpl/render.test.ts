@@ -133,6 +133,12 @@ describe('what the renderer does not render is named, never half rendered', () =
     expect(failure('{{ include "r" . }}', { helpers: ['{{ define "r" }}{{ include "r" . }}{{ end }}'] }).why).toMatch(/nested more than/);
     expect(failure('{{ range until 100 }}x{{ end }}', { limits: { steps: 50 } }).why).toMatch(/more than 50 steps/);
   });
+
+  it('builds the whole list `until` asks for, or is not followed: never a shorter one', () => {
+    expect(text('{{ len (until 100000) }}')).toBe('100000');
+    for (const n of [100_001, 150_000, 1_000_000_000])
+      expect(failure(`{{ div (len (until ${n})) 1000 }}`).why).toMatch(/until \d+, a list of more than 100,000/);
+  });
 });
 
 describe('any text', () => {

@@ -1,4 +1,5 @@
-import { isMap, isScalar, isSeq, parseAllDocuments } from 'yaml';
+import { isMap, isScalar, isSeq } from 'yaml';
+import { parseAllDocumentsLinear } from '../../../util/yaml-linear.js';
 import type { Node } from 'yaml';
 
 /**
@@ -67,7 +68,7 @@ function isJsonSchema(text: string): boolean {
 }
 
 function isSuite(text: string): boolean {
-  const docs = parseAllDocuments(text);
+  const docs = parseAllDocumentsLinear(text);
   if (!Array.isArray(docs) || docs.length === 0) return false;
   let suites = 0;
   for (const doc of docs) {
@@ -93,7 +94,7 @@ function isSuiteMap(node: Node): boolean {
 }
 
 function isRepoIndex(text: string): boolean {
-  const docs = parseAllDocuments(text);
+  const docs = parseAllDocumentsLinear(text);
   if (!Array.isArray(docs) || docs.length !== 1) return false;
   const [doc] = docs;
   if (doc === undefined || doc.errors.length > 0 || !isMap(doc.contents)) return false;
