@@ -122,6 +122,11 @@ export class Redactor {
   /** Keys long enough to be found split over two lines, by their first `HEAD` characters. */
   #byHead = new Map<string, string[]>();
   #longest = 0;
+  /**
+   * The characters of the keys a hex reference writes with three digits or more, which a bare one
+   * may spell before the secret's next hex digit (`&#x65e5a` for `日a`).
+   */
+  #wide = new Set<string>();
   readonly #secrets = new Set<string>();
 
   /** Registers secrets (empty and short values are ignored); returns this for chaining. */
@@ -145,6 +150,7 @@ export class Redactor {
       this.#byHead.set(head, [...(this.#byHead.get(head) ?? []), key]);
     }
     this.#longest = this.#keys[0]?.length ?? 0;
+    this.#wide = new Set(this.#keys.flatMap((k) => [...k].filter((c) => (c.codePointAt(0) ?? 0) >= 0x100)));
     return this;
   }
 
@@ -224,7 +230,7 @@ export class Redactor {
   #spans(text: string): [number, number][] {
     if (this.#keys.length === 0 || text.length < MIN_SECRET) return [];
     const spans: [number, number][] = [];
-    for (const reading of readings(text)) {
+    for (const reading of readings(text, undefined, this.#wide)) {
       const folded = fold(reading.text);
       for (const key of this.#keys) {
         for (let at = folded.indexOf(key); at >= 0; at = folded.indexOf(key, at + 1)) {

@@ -1,4 +1,5 @@
 import { decodeOnce, identity, MAX_DEPTH } from './escape-readings.js';
+import type { WideCharacters } from './escape-readings.js';
 import { quotingReadings, withoutSoftBreaks } from './quoting-readings.js';
 import type { Reading } from './reading.js';
 
@@ -16,6 +17,9 @@ import type { Reading } from './reading.js';
  * `&#x326;` may be `2` before the secret's own `6;`.
  */
 const AMBIGUOUS_HEX_REFERENCE = /&#[xX][0-9a-fA-F]{3}/;
+
+/** A backslash before punctuation or a space: Markdown's and a shell's escape, or a secret's own `\`. */
+const ESCAPED_PUNCTUATION = /\\[ !-/:-@[-`{-~]/;
 
 /** Readings a plain chain starts from at most: the text, and ambiguous readings of it. */
 const MAX_ROOTS = 4;
@@ -48,7 +52,7 @@ export interface ReadingsTally {
  * where an escape is ambiguous, through quoting and dumps, and without what draws nothing; the
  * same text is kept once, and readings past the budget are left out, the least likely last.
  */
-export function readings(text: string, tally?: ReadingsTally): Reading[] {
+export function readings(text: string, tally?: ReadingsTally, wide?: WideCharacters): Reading[] {
   const limit = Math.max(READING_FLOOR, READING_BUDGET * text.length);
   let used = 0;
   const out: Reading[] = [];
@@ -91,7 +95,7 @@ export function readings(text: string, tally?: ReadingsTally): Reading[] {
     for (let d = 0; ; d++) {
       const softless = withoutSoftBreaks(plain);
       if (softless !== plain && roots.length < MAX_ROOTS) roots.push(softless);
-      if (AMBIGUOUS_HEX_REFERENCE.test(plain.text) && roots.length < MAX_ROOTS) roots.push(decodeOnce(plain, false, 'short'));
+      if (AMBIGUOUS_HEX_REFERENCE.test(plain.text) && roots.length < MAX_ROOTS) roots.push(decodeOnce(plain, false, 'short', wide));
       if (d >= MAX_DEPTH || !room(plain)) break;
       const next = decodeOnce(plain);
       if (next === plain) break;
@@ -141,20 +145,28 @@ export function readings(text: string, tally?: ReadingsTally): Reading[] {
       (r: Reading) => decodeOnce(r),
       (r: Reading) => decodeOnce(r, true),
       (r: Reading) => decodeOnce(r, false, 'css'),
-      (r: Reading) => decodeOnce(r, false, 'short'),
+      (r: Reading) => decodeOnce(r, false, 'short', wide),
+      // Only where a backslash stands before punctuation or a space: elsewhere it reads as the first way.
+      (r: Reading) => (ESCAPED_PUNCTUATION.test(r.text) ? decodeOnce(r, false, 'literal') : r),
     ];
     for (const way of ways) {
       for (const r of level) {
         if (ambiguous.length >= MAX_ESCAPE_READINGS || decodes >= MAX_AMBIGUOUS_DECODES || !room(r)) break;
         decodes++;
         const decoded = way(r);
-        if (decoded === r || visited.has(decoded.text)) continue;
-        visited.add(decoded.text);
-        // The plain chain is read already; its readings still lead on to the ambiguous ones.
-        if (chain.has(decoded.text)) next.push(decoded);
-        else if (keep(decoded)) {
-          next.push(decoded);
-          ambiguous.push(decoded);
+        if (decoded === r) continue;
+        // A way may leave quoted-printable soft breaks the plain chain never saw (`\3d \a ` read as
+        // CSS writes it is `=` and a line break): the reading without them goes on too.
+        const softless = withoutSoftBreaks(decoded);
+        for (const d of softless === decoded ? [decoded] : [decoded, softless]) {
+          if (visited.has(d.text)) continue;
+          visited.add(d.text);
+          // The plain chain is read already; its readings still lead on to the ambiguous ones.
+          if (chain.has(d.text)) next.push(d);
+          else if (keep(d)) {
+            next.push(d);
+            ambiguous.push(d);
+          }
         }
       }
     }

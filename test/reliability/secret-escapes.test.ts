@@ -197,6 +197,17 @@ describe('the redactor, over shapes its fuzzing found', () => {
     ['tok3n/Wr4pped/x', 'error: tok3n\\/Wr4\\\n2026\\-12\\-07 pped\\/x', 'backslash line continuation'],
     // A zero-width character right before a colour.
     ['x7sd/Oq', 'x\u200d7sd\u200d\x1b[0m/\x1b[1;32mOq', 'zero-width before ANSI'],
+    // Legacy named references whose `;` a JavaScript, Go or URL writer escaped once more.
+    ['pa&s<wd>x1', 'pa&amp\\x3bs&lt\\u003bwd&gt%3bx1', 'named references closed by an escaped ;'],
+    // Quoted-printable with soft breaks under CSS escapes (`\3d \d \a ` is `=` and a CRLF).
+    ['pa/s=wd&x1', 'pa\\3d \\d \\a \\3d 2Fs\\3d \\d \\a \\3d 3Dw\\3d \\d \\a d\\3d 26\\3d \\d \\a x1', 'quoted-printable under CSS'],
+    // Quoted-printable wrapped twice: the first decoding holds soft breaks again.
+    ['pa/s=wd&x1', 'pa=3D=\r\n=0D=0A=3D2Fs=3D=0D=0A=3D=\r\n3Dwd=3D26=\r\nx1', 'quoted-printable wrapped twice'],
+    // A secret ending in a backslash before the upstream's `<`, under Markdown and escaped `;`.
+    ['XHlNZV0X}1?v&iLh]Y\\', '{"error":"XHlNZV0X\\}1\\?v\\&amp\\x3biLh\\]Y\\\\</p>', 'a trailing backslash before <'],
+    // Hex references without `;` of three and four digits before the secret's next hex digit.
+    ['x日aq/b', 'x&#x65e5aq&#x2f;b', 'four-digit bare reference'],
+    ['ǟa/bǟc', '&#x1dfa&#x2fb&#x1dfc', 'three-digit bare references'],
   ];
   for (const [secret, text, what] of cases) {
     it(`masks ${what}`, () => {
