@@ -9,6 +9,7 @@
  */
 
 import { itemAt } from './indexed.js';
+import { copyRun } from './reading.js';
 import type { Reading } from './reading.js';
 
 /** What a read of `start`/`end` at a unit of the text (or of its `fold`) relies on. */
@@ -274,8 +275,8 @@ export function decodeOnce(r: Reading, later = false, digits: Digits = 'octal', 
   const copy = (upTo: number): void => {
     if (upTo <= copied) return;
     parts.push(s.slice(copied, upTo));
-    start.set(r.start.subarray(copied, upTo), n);
-    end.set(r.end.subarray(copied, upTo), n);
+    copyRun(start, r.start, copied, upTo, n);
+    copyRun(end, r.end, copied, upTo, n);
     n += upTo - copied;
     copied = upTo;
   };

@@ -44,6 +44,19 @@ const entities = (s: string) =>
   [...s].map((c, i) => (i % 2 === 0 ? `&#${c.charCodeAt(0)};` : `&#x${c.charCodeAt(0).toString(16)};`)).join('');
 const named = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/'/g, '&apos;');
 
+/** Quoted-printable with a soft line break before every other character, as a mail body wraps it. */
+const softWrapped = (s: string) =>
+  [...s]
+    .map((c, i) => {
+      const escaped = /[A-Za-z0-9 ]/.test(c)
+        ? c
+        : [...Buffer.from(c)].map((b) => `=${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+      return i % 2 === 1 ? `=\r\n${escaped}` : escaped;
+    })
+    .join('');
+/** Every character but letters and digits as CSS escapes it: hex digits and a space. */
+const css = (s: string) => [...s].map((c) => (/[A-Za-z0-9]/.test(c) ? c : `\\${(c.codePointAt(0) ?? 0).toString(16)} `)).join('');
+
 const hexBytes = (s: string) => [...Buffer.from(s)].map((b) => b.toString(16).padStart(2, '0'));
 
 /** Every style the credential comes back in: each is a way the report once let it through. */
@@ -94,6 +107,14 @@ function echoes(credential: string): string[] {
     credential.replace(/&/g, '&amp').replace(/</g, '&lt').replace(/>/g, '&gt'),
     // A shell's backslashes, the space's too.
     credential.replace(/[^A-Za-z0-9]/g, '\\$&'),
+    // Escapes composed past one reading: named references closed by an escaped `;`,
+    // quoted-printable with soft breaks under CSS escapes and wrapped twice, bare hex references of
+    // every character (a wide one's three or four digits before the next hex digit).
+    named(credential).replace(/;/g, '\\x3b'),
+    named(credential).replace(/;/g, '%3B'),
+    css(softWrapped(credential)),
+    softWrapped(softWrapped(credential)),
+    [...`${credential}日a`].map((c) => `&#x${(c.codePointAt(0) ?? 0).toString(16).padStart(2, '0')}`).join(''),
     // Cut into two JSON strings, of an object and of a list.
     `{"status":"error","user":"${goJson(credential.slice(0, 6))}","detail":"${goJson(credential.slice(6))}"}`,
     `["${goJson(credential.slice(0, 5))}", "${goJson(credential.slice(5))}"]`,

@@ -151,8 +151,10 @@ const ENCODERS: Readonly<Record<string, Encoder>> = {
     return chars.map((ch, i) => `&#${ch.codePointAt(0)}${/[0-9]/.test(chars[i + 1] ?? '') ? ';' : ''}`).join('');
   },
   // Hex references of every character without their `;`, a wide one's three to six digits too
-  // (`&#x65e5a` for `日a`), as a writer that never closes them leaves them.
-  htmlHexBareWide: (s, mask) => some(s, mask, (ch, i) => `&#${i % 2 === 0 ? 'x' : 'X'}${(ch.codePointAt(0) ?? 0).toString(16)}`),
+  // (`&#x65e5a` for `日a`), as a writer that never closes them leaves them; at least two digits (a
+  // line break's `&#xa` before the next line's digits is not read so).
+  htmlHexBareWide: (s, mask) =>
+    some(s, mask, (ch, i) => `&#${i % 2 === 0 ? 'x' : 'X'}${(ch.codePointAt(0) ?? 0).toString(16).padStart(2, '0')}`),
   // HTML's named references with their `;` escaped again by a JSON, Go or JavaScript writer or a
   // URL's (`&amp\x3b`, `&lt\u003b`, `&gt%3b`).
   htmlNamedSemicolonEscaped: (s, mask) =>
