@@ -40,7 +40,7 @@ export const redactorBench: Benchmark = {
     for (const [name, unit] of Object.entries(SHAPES)) {
       const text = unit.repeat(Math.ceil(SIZE / unit.length)).slice(0, SIZE);
       const tally: ReadingsTally = { kept: 0, dropped: 0 };
-      const chars = readings(text, tally).reduce((n, x) => n + x.text.length, 0);
+      const chars = readings(text, tally, r.traits).reduce((n, x) => n + x.text.length, 0);
       r.redact(text);
       const times: number[] = [];
       for (let i = 0; i < RUNS; i++) {

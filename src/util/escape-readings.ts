@@ -9,6 +9,7 @@
  */
 
 import { itemAt } from './indexed.js';
+import { copyRun } from './reading.js';
 import type { Reading } from './reading.js';
 
 /** What a read of `start`/`end` at a unit of the text (or of its `fold`) relies on. */
@@ -65,6 +66,7 @@ const LONGEST_NAME = Math.max(...Object.keys(NAMED).map((n) => n.length));
 const SHORT: Readonly<Record<string, string>> = { n: '\n', r: '\r', t: '\t', b: '\b', f: '\f' };
 
 const HEX = /^[0-9a-fA-F]+$/;
+const NO_WIDE: WideCharacters = new Set();
 const isHexUnit = (c: number): boolean => (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x66);
 const PUNCTUATION = /^[!-/:-@[-`{-~]$/;
 
@@ -89,14 +91,23 @@ function codePoint(digits: string, radix: number): string | null {
  * How digits after an escape read: a backslash before them as an octal byte (C, Python, Go, PHP:
  * `\046`), or as CSS writes a code point (`\26 `, `\000026`: up to six hex digits and one
  * optional space after); with `short`, a backslash as octal and an HTML hex reference of more
- * than two digits as two, the rest the secret's own (`&#x2fd` as `/d`, where HTML reads one
- * U+02FD; `&#x326;` as `2` before `6;`): a writer that leaves out the `;` does not check what
- * follows, and the `;` after may be the secret's.
+ * than two digits as two (or as a wide character looked for, `WideCharacters`), the rest the
+ * secret's own (`&#x2fd` as `/d`, where HTML reads one U+02FD; `&#x326;` as `2` before `6;`): a
+ * writer that leaves out the `;` does not check what follows, and the `;` after may be the
+ * secret's; with `literal`, digits as octal and a backslash before punctuation or a space as no
+ * escape (a secret ending in `\` before an upstream's `&` or `<`).
  */
-type Digits = 'octal' | 'css' | 'short';
+type Digits = 'octal' | 'css' | 'short' | 'literal';
+
+/**
+ * Characters of three to six hex digits a bare hex reference may stand for before more hex digits,
+ * as `short` reads it (`&#x65e5a` for `日a`, where two digits would read `e5a`): the characters,
+ * folded, of the secrets looked for. Each is tried, longest first, before two digits.
+ */
+export type WideCharacters = ReadonlySet<string>;
 
 /** The escape that begins at `i` of `s`: what it decodes to and its length; null when none does. */
-function escapeAt(s: string, i: number, digits: Digits = 'octal'): { chars: string; length: number } | null {
+function escapeAt(s: string, i: number, digits: Digits = 'octal', wide?: WideCharacters): { chars: string; length: number } | null {
   const c = s[i];
   if (c === '%') return percentAt(s, i);
   if (c === '\\') {
@@ -129,10 +140,12 @@ function escapeAt(s: string, i: number, digits: Digits = 'octal'): { chars: stri
     if (next === '\r') return s[i + 2] === '\n' ? { chars: '\r\n', length: 3 } : { chars: '\r', length: 2 };
     const short = SHORT[next];
     if (short !== undefined) return { chars: short, length: 2 };
-    // A shell escapes a space as it escapes punctuation (`pass\ word`).
+    // A shell escapes a space as it escapes punctuation (`pass\ word`). With `literal`, such a
+    // backslash is the secret's own, before what an upstream wrote after it (`S\&next`, `Y\<`).
+    if (digits === 'literal') return null;
     return PUNCTUATION.test(next) || next === ' ' ? { chars: next, length: 2 } : null;
   }
-  if (c === '&') return referenceAt(s, i, digits === 'short');
+  if (c === '&') return referenceAt(s, i, digits === 'short' ? (wide ?? NO_WIDE) : null);
   if (c === '=') return quotedPrintableAt(s, i);
   return null;
 }
@@ -141,12 +154,21 @@ function escapeAt(s: string, i: number, digits: Digits = 'octal'): { chars: stri
  * An HTML character reference at `i`: with its `;`, or without it as HTML reads a numeric one
  * (`&#x26s`, `&#38s`: the longest run of digits) and the legacy named ones (`&amps`, `&lt`).
  */
-function referenceAt(s: string, i: number, short = false): { chars: string; length: number } | null {
+function referenceAt(s: string, i: number, short: WideCharacters | null): { chars: string; length: number } | null {
   const after = s.slice(i + 1, i + 10);
-  const two = short ? /^#[xX]([0-9a-fA-F]{2})(?=[0-9a-fA-F])/.exec(after) : null;
-  if (two?.[1] !== undefined) {
-    const ch = codePoint(two[1], 16);
-    return ch === null ? null : { chars: ch, length: 1 + two[0].length };
+  const run = short === null ? undefined : /^#[xX]([0-9a-fA-F]{3,})/.exec(after)?.[1];
+  if (short !== null && run !== undefined) {
+    // The longest run of digits short of all of them that spells a character looked for, else two.
+    let take = 2;
+    for (let n = Math.min(6, run.length - 1); n > 2 && short.size > 0; n--) {
+      const wanted = codePoint(run.slice(0, n), 16);
+      if (wanted !== null && short.has(fold(wanted))) {
+        take = n;
+        break;
+      }
+    }
+    const ch = codePoint(run.slice(0, take), 16);
+    return ch === null ? null : { chars: ch, length: 3 + take };
   }
   // A reference is short: look for its `;` only that far.
   const semi = s.slice(i + 1, i + LONGEST_NAME + 3).indexOf(';') + i + 1;
@@ -221,16 +243,19 @@ function markedByteAt(s: string, at: number, mark: number): number | null {
 }
 
 /**
- * Whether the bare numeric reference of `length` at `i` is followed by an escape of a digit it
- * would take, or of the `;` that would close it, once that escape is decoded (with `short`, a hex
- * reference takes two digits anyway).
+ * Whether the bare reference of `length` at `i` is followed by an escape of the `;` that would
+ * close it, or (a numeric one) of a digit it would take, once that escape is decoded (with
+ * `short`, a hex reference takes its digits anyway).
  */
 function extendedBy(s: string, i: number, length: number, digits: Digits): boolean {
-  const hex = s[i + 2] === 'x' || s[i + 2] === 'X';
-  if (s[i + 1] !== '#' || (hex && digits === 'short')) return false;
+  const numeric = s[i + 1] === '#';
+  const hex = numeric && (s[i + 2] === 'x' || s[i + 2] === 'X');
+  if (hex && digits === 'short') return false;
   const after = escapeAt(s, i + length, digits)?.chars ?? '';
-  // Its `;` escaped (`&#74&#x3b`) closes it the same way.
+  // Its `;` escaped closes it the same way, a numeric one (`&#74&#x3b`) or a legacy named one a
+  // JSON or URL encoder wrote after HTML's (`&amp\x3b`, `&lt\u003b`, `&gt%3b`).
   if (after === ';') return true;
+  if (!numeric) return false;
   return hex ? isHexUnit(after.charCodeAt(0)) : after >= '0' && after <= '9' && after.length === 1;
 }
 
@@ -239,7 +264,7 @@ function extendedBy(s: string, i: number, length: number, digits: Digits): boole
  * character is itself followed by an escape (`\\u0034`: an escaped backslash, or a backslash of
  * the secret before an escaped `4`?), `later` takes the second reading.
  */
-export function decodeOnce(r: Reading, later = false, digits: Digits = 'octal'): Reading {
+export function decodeOnce(r: Reading, later = false, digits: Digits = 'octal', wide?: WideCharacters): Reading {
   const s = r.text;
   // A decoded escape is never longer than the escape: the original's length bounds the reading's.
   const start = new Int32Array(s.length);
@@ -250,8 +275,8 @@ export function decodeOnce(r: Reading, later = false, digits: Digits = 'octal'):
   const copy = (upTo: number): void => {
     if (upTo <= copied) return;
     parts.push(s.slice(copied, upTo));
-    start.set(r.start.subarray(copied, upTo), n);
-    end.set(r.end.subarray(copied, upTo), n);
+    copyRun(start, r.start, copied, upTo, n);
+    copyRun(end, r.end, copied, upTo, n);
     n += upTo - copied;
     copied = upTo;
   };
@@ -259,8 +284,8 @@ export function decodeOnce(r: Reading, later = false, digits: Digits = 'octal'):
     const c = s.charCodeAt(i);
     // Every escape begins with `%`, `\`, `&` or `=`.
     if (c !== 0x25 && c !== 0x5c && c !== 0x26 && c !== 0x3d) continue;
-    if (later && escapeAt(s, i + 1, digits) !== null) continue;
-    const esc = escapeAt(s, i, digits);
+    if (later && escapeAt(s, i + 1, digits, wide) !== null) continue;
+    const esc = escapeAt(s, i, digits, wide);
     if (esc === null) continue;
     // A reference without its `;` before an escape of a digit or `;` (`&#10&#x30;`): HTML's `&#10`
     // then a `0`, or `&#100` once the escape after it is decoded? The other ways take the second: a

@@ -1,3 +1,4 @@
+import { copyRun } from './reading.js';
 import type { Reading } from './reading.js';
 
 /**
@@ -125,8 +126,8 @@ function cut(r: Reading, ranges: readonly [number, number][]): Reading {
   let copied = 0;
   for (const [from, to] of [...ranges, [s.length, s.length] as const]) {
     parts.push(s.slice(copied, from));
-    start.set(r.start.subarray(copied, from), n);
-    end.set(r.end.subarray(copied, from), n);
+    copyRun(start, r.start, copied, from, n);
+    copyRun(end, r.end, copied, from, n);
     n += from - copied;
     copied = to;
   }

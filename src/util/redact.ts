@@ -1,8 +1,10 @@
 import { decodedOnce, fold, MAPPED, MAX_DEPTH } from './escape-readings.js';
 import { readings } from './text-readings.js';
+import type { SecretTraits } from './text-readings.js';
 import type { Reading } from './reading.js';
 import { itemAt } from './indexed.js';
 import { maskAcrossFields } from './split-fields.js';
+import { keyPairs, mayHold, textPairs } from './pair-filter.js';
 
 /**
  * One redactor for every secret the process holds (telemetry credentials, the App's key and
@@ -27,6 +29,9 @@ const MIN_SECRET = 3;
 /** A key split over two lines is looked for by its first `HEAD` characters, when it has `MIN_SPLIT`. */
 const HEAD = 4;
 const MIN_SPLIT = 8;
+
+/** Readings longer than this are first checked for the pairs of characters each key needs. */
+const PAIR_FILTER_FROM = 4096;
 
 /** How deep `redactDeep` walks a value; deeper, the rest is redacted as JSON text. */
 const DEEPEST = 8;
@@ -119,9 +124,17 @@ export class Redactor {
    * form as it reads decoded, should the secret itself hold something that looks like an escape.
    */
   #keys: string[] = [];
+  /** Each key's pairs of characters, by its index in `#keys`: a reading lacking one lacks the key. */
+  #keyPairs: Uint16Array[] = [];
   /** Keys long enough to be found split over two lines, by their first `HEAD` characters. */
   #byHead = new Map<string, string[]>();
   #longest = 0;
+  /**
+   * What the keys hold that some readings are made for alone: a backslash, and the characters a
+   * hex reference writes with three digits or more, which a bare one may spell before the
+   * secret's next hex digit (`&#x65e5a` for `日a`).
+   */
+  #traits: SecretTraits = { backslash: false, wide: new Set() };
   readonly #secrets = new Set<string>();
 
   /** Registers secrets (empty and short values are ignored); returns this for chaining. */
@@ -139,12 +152,17 @@ export class Redactor {
       for (let d = 0; d <= MAX_DEPTH; d++, decoded = decodedOnce(decoded)) if (decoded.length >= MIN_SECRET) keys.add(fold(decoded));
     }
     this.#keys = [...keys].sort((a, b) => b.length - a.length);
+    this.#keyPairs = this.#keys.map(keyPairs);
     this.#byHead = new Map();
     for (const key of this.#keys.filter((k) => k.length >= MIN_SPLIT)) {
       const head = key.slice(0, HEAD);
       this.#byHead.set(head, [...(this.#byHead.get(head) ?? []), key]);
     }
     this.#longest = this.#keys[0]?.length ?? 0;
+    this.#traits = {
+      backslash: this.#keys.some((k) => k.includes('\\')),
+      wide: new Set(this.#keys.flatMap((k) => [...k].filter((c) => (c.codePointAt(0) ?? 0) >= 0x100))),
+    };
     return this;
   }
 
@@ -202,6 +220,11 @@ export class Redactor {
     return colon > 0 && !pair.includes('\uFFFD') ? this.addBasic(pair.slice(0, colon), pair.slice(colon + 1)) : this;
   }
 
+  /** What the secrets hold that decides the readings of a text (for the benchmark's tally). */
+  get traits(): SecretTraits {
+    return this.#traits;
+  }
+
   get size(): number {
     return this.#secrets.size;
   }
@@ -224,9 +247,13 @@ export class Redactor {
   #spans(text: string): [number, number][] {
     if (this.#keys.length === 0 || text.length < MIN_SECRET) return [];
     const spans: [number, number][] = [];
-    for (const reading of readings(text)) {
+    const table = new Uint8Array(1 << 16);
+    for (const reading of readings(text, undefined, this.#traits)) {
       const folded = fold(reading.text);
-      for (const key of this.#keys) {
+      // A short text is searched at once; a long one first for the pairs each key needs.
+      const pairs = folded.length > PAIR_FILTER_FROM ? textPairs(folded, table) : null;
+      for (const [k, key] of this.#keys.entries()) {
+        if (pairs !== null && !mayHold(pairs, itemAt(this.#keyPairs, k, 'one pair list a key'))) continue;
         for (let at = folded.indexOf(key); at >= 0; at = folded.indexOf(key, at + 1)) {
           spans.push([itemAt(reading.start, at, MAPPED), itemAt(reading.end, at + key.length - 1, MAPPED)]);
         }

@@ -1,5 +1,7 @@
 import { decodeOnce, identity, MAX_DEPTH } from './escape-readings.js';
+import type { WideCharacters } from './escape-readings.js';
 import { quotingReadings, withoutSoftBreaks } from './quoting-readings.js';
+import { copyRun } from './reading.js';
 import type { Reading } from './reading.js';
 
 /**
@@ -16,6 +18,19 @@ import type { Reading } from './reading.js';
  * `&#x326;` may be `2` before the secret's own `6;`.
  */
 const AMBIGUOUS_HEX_REFERENCE = /&#[xX][0-9a-fA-F]{3}/;
+
+/**
+ * What a text holds where an ambiguous way reads it otherwise than the plain one: a bare
+ * reference before an escape (every way but the plain one reads it extended, `&#10&#x30;`,
+ * `&amp\x3b`); an escape's first character before another escape (`\\u0034`); a backslash
+ * before a hex digit (CSS); a hex reference of three digits or more (`&#x2fd`); a backslash before
+ * punctuation or a space (a secret's own `\` before `&`).
+ */
+const BARE_BEFORE_ESCAPE = '&[#0-9A-Za-z]{1,9}[%\\\\&=]';
+const LATER_DIFFERS = new RegExp(`[%\\\\&=][%\\\\&=]|${BARE_BEFORE_ESCAPE}`);
+const CSS_DIFFERS = new RegExp(`\\\\[0-9a-fA-F]|${BARE_BEFORE_ESCAPE}`);
+const SHORT_DIFFERS = new RegExp(`&#[xX][0-9a-fA-F]{3}|${BARE_BEFORE_ESCAPE}`);
+const LITERAL_DIFFERS = new RegExp(`\\\\[ !-/:-@[-\`{-~]|${BARE_BEFORE_ESCAPE}`);
 
 /** Readings a plain chain starts from at most: the text, and ambiguous readings of it. */
 const MAX_ROOTS = 4;
@@ -36,6 +51,18 @@ const MAX_AMBIGUOUS_DECODES = 32;
 const READING_BUDGET = 16;
 const READING_FLOOR = 1 << 18;
 
+/**
+ * What the secrets looked for hold, which some readings are made for alone: a backslash (only
+ * then may one before punctuation be a secret's own), and the characters a bare hex reference of
+ * three digits or more may spell (escape-readings.ts).
+ */
+export interface SecretTraits {
+  backslash: boolean;
+  wide: WideCharacters;
+}
+/** Traits of no secret known: every way is read. */
+const ANY_SECRET: SecretTraits = { backslash: true, wide: new Set() };
+
 /** What the readings of a text came to, for the benchmark. */
 export interface ReadingsTally {
   kept: number;
@@ -48,7 +75,8 @@ export interface ReadingsTally {
  * where an escape is ambiguous, through quoting and dumps, and without what draws nothing; the
  * same text is kept once, and readings past the budget are left out, the least likely last.
  */
-export function readings(text: string, tally?: ReadingsTally): Reading[] {
+export function readings(text: string, tally?: ReadingsTally, traits: SecretTraits = ANY_SECRET): Reading[] {
+  const wide = traits.wide;
   const limit = Math.max(READING_FLOOR, READING_BUDGET * text.length);
   let used = 0;
   const out: Reading[] = [];
@@ -81,6 +109,8 @@ export function readings(text: string, tally?: ReadingsTally): Reading[] {
   // a root too, up to `MAX_ROOTS`.
   const roots = [first];
   const chain = new Set<string>();
+  // Each step's plain decoding, which the ambiguous ways below start from again.
+  const plainOf = new Map<Reading, Reading>();
   const steps: Reading[] = [];
   for (let k = 0; k < roots.length; k++) {
     const root = roots[k] as Reading;
@@ -91,9 +121,10 @@ export function readings(text: string, tally?: ReadingsTally): Reading[] {
     for (let d = 0; ; d++) {
       const softless = withoutSoftBreaks(plain);
       if (softless !== plain && roots.length < MAX_ROOTS) roots.push(softless);
-      if (AMBIGUOUS_HEX_REFERENCE.test(plain.text) && roots.length < MAX_ROOTS) roots.push(decodeOnce(plain, false, 'short'));
+      if (AMBIGUOUS_HEX_REFERENCE.test(plain.text) && roots.length < MAX_ROOTS) roots.push(decodeOnce(plain, false, 'short', wide));
       if (d >= MAX_DEPTH || !room(plain)) break;
       const next = decodeOnce(plain);
+      plainOf.set(plain, next);
       if (next === plain) break;
       plain = next;
       chain.add(plain.text);
@@ -127,8 +158,10 @@ export function readings(text: string, tally?: ReadingsTally): Reading[] {
     }
   }
   // The other readings of ambiguous escapes (`\\u0034`: an escaped backslash, or a backslash of
-  // the secret before an escaped `4`?; a backslash before digits read as CSS writes it), level by
-  // level, each read through its quoting (an escape may hide a quote) and without what draws nothing.
+  // the secret before an escaped `4`?; a backslash before digits read as CSS writes it; a bare hex
+  // reference as fewer digits; a backslash before punctuation kept, where a secret holds one),
+  // level by level, each read through its quoting (an escape may hide a quote) and without what
+  // draws nothing.
   const ambiguous: Reading[] = [];
   let level = roots.filter((r) => seen.has(r.text));
   // Each reading is decoded once whichever way led to it, and the decodings, each a pass over a
@@ -137,24 +170,34 @@ export function readings(text: string, tally?: ReadingsTally): Reading[] {
   let decodes = 0;
   for (let d = 0; d < MAX_DEPTH && level.length > 0; d++) {
     const next: Reading[] = [];
-    const ways = [
-      (r: Reading) => decodeOnce(r),
-      (r: Reading) => decodeOnce(r, true),
-      (r: Reading) => decodeOnce(r, false, 'css'),
-      (r: Reading) => decodeOnce(r, false, 'short'),
+    // Each way but the first, with what a text must hold for it to read otherwise than the first
+    // way: without that, it is not made (each is a pass over a long text, counted).
+    const ways: [(r: Reading) => Reading, RegExp | null][] = [
+      [(r) => plainOf.get(r) ?? decodeOnce(r), null],
+      [(r) => decodeOnce(r, true), LATER_DIFFERS],
+      [(r) => decodeOnce(r, false, 'css'), CSS_DIFFERS],
+      [(r) => decodeOnce(r, false, 'short', wide), SHORT_DIFFERS],
     ];
-    for (const way of ways) {
+    if (traits.backslash) ways.push([(r) => decodeOnce(r, false, 'literal'), LITERAL_DIFFERS]);
+    for (const [way, differs] of ways) {
       for (const r of level) {
         if (ambiguous.length >= MAX_ESCAPE_READINGS || decodes >= MAX_AMBIGUOUS_DECODES || !room(r)) break;
+        if (differs !== null && !differs.test(r.text)) continue;
         decodes++;
         const decoded = way(r);
-        if (decoded === r || visited.has(decoded.text)) continue;
-        visited.add(decoded.text);
-        // The plain chain is read already; its readings still lead on to the ambiguous ones.
-        if (chain.has(decoded.text)) next.push(decoded);
-        else if (keep(decoded)) {
-          next.push(decoded);
-          ambiguous.push(decoded);
+        if (decoded === r) continue;
+        // A way may leave quoted-printable soft breaks the plain chain never saw (`\3d \a ` read as
+        // CSS writes it is `=` and a line break): the reading without them goes on too.
+        const softless = withoutSoftBreaks(decoded);
+        for (const d of softless === decoded ? [decoded] : [decoded, softless]) {
+          if (visited.has(d.text)) continue;
+          visited.add(d.text);
+          // The plain chain is read already; its readings still lead on to the ambiguous ones.
+          if (chain.has(d.text)) next.push(d);
+          else if (keep(d)) {
+            next.push(d);
+            ambiguous.push(d);
+          }
         }
       }
     }
@@ -209,8 +252,8 @@ function left(r: Reading, pattern: RegExp): Reading {
   let copied = 0;
   for (const b of [...breaks, { index: s.length, 0: '' }]) {
     parts.push(s.slice(copied, b.index));
-    start.set(r.start.subarray(copied, b.index), n);
-    end.set(r.end.subarray(copied, b.index), n);
+    copyRun(start, r.start, copied, b.index, n);
+    copyRun(end, r.end, copied, b.index, n);
     n += b.index - copied;
     copied = b.index + b[0].length;
   }

@@ -44,6 +44,19 @@ const entities = (s: string) =>
   [...s].map((c, i) => (i % 2 === 0 ? `&#${c.charCodeAt(0)};` : `&#x${c.charCodeAt(0).toString(16)};`)).join('');
 const named = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/'/g, '&apos;');
 
+/** Quoted-printable with a soft line break before every other character, as a mail body wraps it. */
+const softWrapped = (s: string) =>
+  [...s]
+    .map((c, i) => {
+      const escaped = /[A-Za-z0-9 ]/.test(c)
+        ? c
+        : [...Buffer.from(c)].map((b) => `=${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+      return i % 2 === 1 ? `=\r\n${escaped}` : escaped;
+    })
+    .join('');
+/** Every character but letters and digits as CSS escapes it: hex digits and a space. */
+const css = (s: string) => [...s].map((c) => (/[A-Za-z0-9]/.test(c) ? c : `\\${(c.codePointAt(0) ?? 0).toString(16)} `)).join('');
+
 const hexBytes = (s: string) => [...Buffer.from(s)].map((b) => b.toString(16).padStart(2, '0'));
 
 /** Every style the credential comes back in: each is a way the report once let it through. */
@@ -94,6 +107,14 @@ function echoes(credential: string): string[] {
     credential.replace(/&/g, '&amp').replace(/</g, '&lt').replace(/>/g, '&gt'),
     // A shell's backslashes, the space's too.
     credential.replace(/[^A-Za-z0-9]/g, '\\$&'),
+    // Escapes composed past one reading: named references closed by an escaped `;`,
+    // quoted-printable with soft breaks under CSS escapes and wrapped twice, bare hex references of
+    // every character (a wide one's three or four digits before the next hex digit).
+    named(credential).replace(/;/g, '\\x3b'),
+    named(credential).replace(/;/g, '%3B'),
+    css(softWrapped(credential)),
+    softWrapped(softWrapped(credential)),
+    [...`${credential}日a`].map((c) => `&#x${(c.codePointAt(0) ?? 0).toString(16).padStart(2, '0')}`).join(''),
     // Cut into two JSON strings, of an object and of a list.
     `{"status":"error","user":"${goJson(credential.slice(0, 6))}","detail":"${goJson(credential.slice(6))}"}`,
     `["${goJson(credential.slice(0, 5))}", "${goJson(credential.slice(5))}"]`,
@@ -197,6 +218,17 @@ describe('the redactor, over shapes its fuzzing found', () => {
     ['tok3n/Wr4pped/x', 'error: tok3n\\/Wr4\\\n2026\\-12\\-07 pped\\/x', 'backslash line continuation'],
     // A zero-width character right before a colour.
     ['x7sd/Oq', 'x\u200d7sd\u200d\x1b[0m/\x1b[1;32mOq', 'zero-width before ANSI'],
+    // Legacy named references whose `;` a JavaScript, Go or URL writer escaped once more.
+    ['pa&s<wd>x1', 'pa&amp\\x3bs&lt\\u003bwd&gt%3bx1', 'named references closed by an escaped ;'],
+    // Quoted-printable with soft breaks under CSS escapes (`\3d \d \a ` is `=` and a CRLF).
+    ['pa/s=wd&x1', 'pa\\3d \\d \\a \\3d 2Fs\\3d \\d \\a \\3d 3Dw\\3d \\d \\a d\\3d 26\\3d \\d \\a x1', 'quoted-printable under CSS'],
+    // Quoted-printable wrapped twice: the first decoding holds soft breaks again.
+    ['pa/s=wd&x1', 'pa=3D=\r\n=0D=0A=3D2Fs=3D=0D=0A=3D=\r\n3Dwd=3D26=\r\nx1', 'quoted-printable wrapped twice'],
+    // A secret ending in a backslash before the upstream's `<`, under Markdown and escaped `;`.
+    ['XHlNZV0X}1?v&iLh]Y\\', '{"error":"XHlNZV0X\\}1\\?v\\&amp\\x3biLh\\]Y\\\\</p>', 'a trailing backslash before <'],
+    // Hex references without `;` of three and four digits before the secret's next hex digit.
+    ['x日aq/b', 'x&#x65e5aq&#x2f;b', 'four-digit bare reference'],
+    ['ǟa/bǟc', '&#x1dfa&#x2fb&#x1dfc', 'three-digit bare references'],
   ];
   for (const [secret, text, what] of cases) {
     it(`masks ${what}`, () => {

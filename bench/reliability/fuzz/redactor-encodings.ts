@@ -24,11 +24,13 @@ const secretArb = fc
     fc.array(fc.constantFrom(...PLAIN, ...PLAIN, ...HOSTILE, ...WIDE), { minLength: 5, maxLength: 24 }),
     fc.constantFrom(...HOSTILE),
     fc.nat(),
+    fc.constantFrom('', '', '', '', '\\'),
   )
-  // At least one character that some encoding changes, so every case tests an escape.
-  .map(([chars, hostile, at]) => {
+  // At least one character that some encoding changes, so every case tests an escape; some end in
+  // a backslash, which may read as escaping what the upstream writes after it (`\\&next`).
+  .map(([chars, hostile, at, last]) => {
     chars.splice(at % (chars.length + 1), 0, hostile);
-    return chars.join('');
+    return chars.join('') + last;
   });
 
 type Encoder = (s: string, mask: readonly boolean[]) => string;
@@ -48,6 +50,43 @@ const hex2 = (n: number, upper: boolean) => {
 const some = (s: string, mask: readonly boolean[], f: (ch: string, i: number) => string): string =>
   [...s].map((ch, i) => (mask.length === 0 || mask[i % mask.length] ? f(ch, i) : ch)).join('');
 const utf16 = (ch: string) => ch.split('').map((u) => u.charCodeAt(0));
+
+/**
+ * Quoted-printable as a mail body wraps it: lower-case hex as some encoders write it, and a soft
+ * line break (`=` ending a line) between escapes where the mask says, CRLF or LF.
+ */
+const qpWrapped: Encoder = (s, mask) =>
+  [...s]
+    .map((ch, i) => {
+      const escaped = /[A-Za-z0-9 ]/.test(ch)
+        ? ch
+        : bytesOf(ch)
+            .map((b) => `=${hex2(b, i % 2 === 0)}`)
+            .join('');
+      return mask.length > 0 && mask[i % mask.length] && i > 0 ? `=${i % 3 === 0 ? '\n' : '\r\n'}${escaped}` : escaped;
+    })
+    .join('');
+// CSS escapes a backslash always (a bare one would start an escape): the others as the mask picks.
+const cssEscaped: Encoder = (s, mask) =>
+  [...s]
+    .map((ch, i) => {
+      if (ch !== '\\' && mask.length > 0 && !mask[i % mask.length]) return ch;
+      const h = (ch.codePointAt(0) ?? 0).toString(16);
+      return i % 2 === 0 ? `\\${h} ` : `\\${h.padStart(6, '0')}`;
+    })
+    .join('');
+// Hex references without their `;` even where a hex digit follows (`&#x2fd` for `/d`), as a
+// writer that does not look ahead leaves them: characters of two hex digits, the others closed.
+const hexBare: Encoder = (s, mask) =>
+  some(s, mask, (ch) => {
+    const h = (ch.codePointAt(0) ?? 0).toString(16).padStart(2, '0');
+    return h.length === 2 ? `&#x${h}` : `&#x${h};`;
+  });
+const markdownEscaped = (s: string): string => s.replace(/([\\`*_[\]#!~|])/g, '\\$1');
+const namedWithSemicolons = (s: string): string =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+/** A `;` as JavaScript, Go, JSON and a URL escape it. */
+const SEMICOLONS = ['\\x3b', '\\u003b', '%3b', '%3B', '\\u003B'];
 
 const ENCODERS: Readonly<Record<string, Encoder>> = {
   percentUpper: (s) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${hex2(c.charCodeAt(0), true)}`),
@@ -79,17 +118,9 @@ const ENCODERS: Readonly<Record<string, Encoder>> = {
       .replace(/\//g, '&sol;'),
   htmlDecimal: (s, mask) => some(s, mask, (ch, i) => `&#${'0'.repeat(i % 3)}${ch.codePointAt(0)};`),
   htmlHex: (s, mask) => some(s, mask, (ch, i) => `&#${i % 2 === 0 ? 'x' : 'X'}${(ch.codePointAt(0) ?? 0).toString(16)};`),
-  markdown: (s) => s.replace(/([\\`*_[\]#!~|])/g, '\\$1'),
+  markdown: markdownEscaped,
   octal: (s, mask) => some(s, mask, (ch) => (ch.charCodeAt(0) < 0x100 ? `\\${ch.charCodeAt(0).toString(8).padStart(3, '0')}` : ch)),
-  // CSS escapes a backslash always (a bare one would start an escape): the others as the mask picks.
-  css: (s, mask) =>
-    [...s]
-      .map((ch, i) => {
-        if (ch !== '\\' && mask.length > 0 && !mask[i % mask.length]) return ch;
-        const h = (ch.codePointAt(0) ?? 0).toString(16);
-        return i % 2 === 0 ? `\\${h} ` : `\\${h.padStart(6, '0')}`;
-      })
-      .join(''),
+  css: cssEscaped,
   fullwidth: (s) => s.replace(/[!-~]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0)).replace(/ /g, '\u3000'),
   invisible: (s, mask) => some(s, mask, (ch, i) => `${INVISIBLE[i % INVISIBLE.length] ?? ''}${ch}`),
   // Quoting that writes a quote twice or around itself: YAML single quotes, CSV, a shell's word.
@@ -112,31 +143,27 @@ const ENCODERS: Readonly<Record<string, Encoder>> = {
         .map((b) => `=${hex2(b, true)}`)
         .join(''),
     ),
-  // Quoted-printable as a mail body wraps it: lower-case hex as some encoders write it, and a soft
-  // line break (`=` ending a line) between escapes where the mask says, CRLF or LF.
-  quotedPrintableWrapped: (s, mask) =>
-    [...s]
-      .map((ch, i) => {
-        const escaped = /[A-Za-z0-9 ]/.test(ch)
-          ? ch
-          : bytesOf(ch)
-              .map((b) => `=${hex2(b, i % 2 === 0)}`)
-              .join('');
-        return mask.length > 0 && mask[i % mask.length] && i > 0 ? `=${i % 3 === 0 ? '\n' : '\r\n'}${escaped}` : escaped;
-      })
-      .join(''),
-  // Hex references without their `;` even where a hex digit follows (`&#x2fd` for `/d`), as a
-  // writer that does not look ahead leaves them: characters of two hex digits, the others closed.
-  htmlHexBare: (s, mask) =>
-    some(s, mask, (ch) => {
-      const h = (ch.codePointAt(0) ?? 0).toString(16).padStart(2, '0');
-      return h.length === 2 ? `&#x${h}` : `&#x${h};`;
-    }),
+  quotedPrintableWrapped: qpWrapped,
+  htmlHexBare: hexBare,
   // Without `;` only where no digit follows, which HTML would read as part of the number.
   htmlBare: (s) => {
     const chars = [...s];
     return chars.map((ch, i) => `&#${ch.codePointAt(0)}${/[0-9]/.test(chars[i + 1] ?? '') ? ';' : ''}`).join('');
   },
+  // Hex references of every character without their `;`, a wide one's three to six digits too
+  // (`&#x65e5a` for `日a`), as a writer that never closes them leaves them; at least two digits (a
+  // line break's `&#xa` before the next line's digits is not read so).
+  htmlHexBareWide: (s, mask) =>
+    some(s, mask, (ch, i) => `&#${i % 2 === 0 ? 'x' : 'X'}${(ch.codePointAt(0) ?? 0).toString(16).padStart(2, '0')}`),
+  // HTML's named references with their `;` escaped again by a JSON, Go or JavaScript writer or a
+  // URL's (`&amp\x3b`, `&lt\u003b`, `&gt%3b`).
+  htmlNamedSemicolonEscaped: (s, mask) =>
+    namedWithSemicolons(s).replace(/;/g, () => SEMICOLONS[mask.filter(Boolean).length % SEMICOLONS.length] ?? ';'),
+  // Compositions a fuzz run found past the readings: quoted-printable wrapped twice (the first
+  // decoding holds soft breaks again), under CSS escapes, and under Markdown-escaped bare references.
+  quotedPrintableTwice: (s, mask) => qpWrapped(qpWrapped(s, mask), mask),
+  quotedPrintableUnderCss: (s, mask) => cssEscaped(qpWrapped(s, mask), []),
+  quotedPrintableUnderMarkdownReferences: (s, mask) => markdownEscaped(hexBare(qpWrapped(s, mask), [])),
   shellBackslash: (s) => s.replace(/[^A-Za-z0-9]/g, (c) => (c.charCodeAt(0) < 0x80 ? `\\${c}` : c)),
   upper: (s) => s.toUpperCase(),
   lower: (s) => s.toLowerCase(),
@@ -152,6 +179,19 @@ interface RedactorCase {
   /** A text with no secret in it, which must come out unchanged. */
   innocent: string;
 }
+
+/**
+ * Encoders a secret split over two lines is not written through: CSS escapes, read only by an
+ * ambiguous way whose readings are not joined across lines, and the compositions of two escapes
+ * (a split secret is looked for in the text and its plain decoding).
+ */
+const COMPOSITIONS = [
+  'htmlNamedSemicolonEscaped',
+  'quotedPrintableTwice',
+  'quotedPrintableUnderCss',
+  'quotedPrintableUnderMarkdownReferences',
+];
+const NOT_SPLIT = ['css', ...COMPOSITIONS];
 
 const chainArb = fc.array(fc.constantFrom(...Object.keys(ENCODERS)), { minLength: 1, maxLength: 3 });
 const maskArb = fc.array(fc.boolean(), { maxLength: 7 });
@@ -175,7 +215,11 @@ const caseArb: fc.Arbitrary<RedactorCase> = fc
     // A secret under 8 characters is not looked for in two parts (they would be too common), nor is
     // one holding a backslash (which of its escapes is the upstream's is then ambiguous); and a
     // stylesheet's escapes are not a wrapped log line.
-    const split = c.split !== null && c.secret.length >= 8 && !c.secret.includes('\\') && c.chain[0] !== 'css';
+    const split =
+      c.split !== null &&
+      c.secret.length >= 8 &&
+      !c.secret.includes('\\') &&
+      !NOT_SPLIT.includes(c.chain.find((n) => COMPOSITIONS.includes(n)) ?? c.chain[0] ?? '');
     let form = c.secret;
     if (c.base64 === 'secret') form = base64Of(c.secret, c.url);
     else if (c.base64 === 'pair') form = base64Of(pair, c.url);
@@ -189,7 +233,9 @@ const caseArb: fc.Arbitrary<RedactorCase> = fc
     }
     // Base64 is then escaped too (a Basic header in Go's JSON); the secret itself through the chain;
     // a secret split over lines through one escape (it is looked for in its plain decoding).
-    const chain = split ? c.chain.slice(0, 1) : c.chain;
+    // A composition of two or three escapes is written alone: the readings follow `MAX_DEPTH` (3).
+    const composed = c.chain.find((n) => COMPOSITIONS.includes(n));
+    const chain = composed !== undefined ? [composed] : split ? c.chain.slice(0, 1) : c.chain;
     // UTF-16 hex is looked for of the secret and its base64 (not its base64 twice), from 8
     // characters on (as any hex: shorter runs of digits turn up by chance).
     const units = ['unitHex', 'unitDump', 'unitHexLittle'];
@@ -210,13 +256,13 @@ export function redactorInputs(): fc.Arbitrary<string> {
  * Every decoding the matcher claims to see through, applied until nothing changes: each round reads
  * a backslash before digits as octal and, apart, as CSS writes a code point.
  */
-function decodeDeep(text: string): string[] {
+function decodeDeep(text: string, wide: ReadonlySet<string>): string[] {
   let level = new Set([text]);
   const all = new Set([text]);
   for (let round = 0; round < 6 && all.size < 64; round++) {
     const next = new Set<string>();
     for (const t of level)
-      for (const d of [decodeRound(t, 'octal'), decodeRound(t, 'css'), decodeRound(t, 'short')]) if (!all.has(d)) next.add(d);
+      for (const d of [decodeRound(t, 'octal'), decodeRound(t, 'css'), decodeRound(t, 'short', wide)]) if (!all.has(d)) next.add(d);
     for (const d of next) all.add(d);
     level = next;
   }
@@ -250,7 +296,7 @@ function unitsRead(text: string): string[] {
  * One round of every decoding, a backslash before digits read as octal or as CSS; with `short`, a
  * hex reference without its `;` read as two digits where more follow (`&#x2fd` as `/d`).
  */
-function decodeRound(out: string, way: 'octal' | 'css' | 'short'): string {
+function decodeRound(out: string, way: 'octal' | 'css' | 'short', wide: ReadonlySet<string> = new Set()): string {
   const cssFirst =
     way === 'css'
       ? out.replace(/\\([0-9a-f]{1,6})(?:\r\n|[ \t\n\r])?/gi, (_, h: string) => safeCodePoint(Number.parseInt(h, 16)))
@@ -266,8 +312,8 @@ function decodeRound(out: string, way: 'octal' | 'css' | 'short'): string {
       .replace(/\\([nrtbf])/g, (_, c: string) => ({ n: '\n', r: '\r', t: '\t', b: '\b', f: '\f' })[c] ?? c)
       .replace(/\\([!-/:-@[-`{-~])/g, '$1')
       .replace(/\\ /g, ' ')
-      .replace(way === 'short' ? /&#x([0-9a-f]{2})(?=[0-9a-f])/gi : /&#x([0-9a-f]+);?/gi, (_, h: string) =>
-        safeCodePoint(Number.parseInt(h, 16)),
+      .replace(way === 'short' ? /&#x([0-9a-f]{3,})/gi : /&#x([0-9a-f]+);?/gi, (m, h: string) =>
+        way === 'short' ? shortReference(h, wide) : safeCodePoint(Number.parseInt(h, 16)),
       )
       .replace(/&#x([0-9a-f]+);?/gi, (_, h: string) => safeCodePoint(Number.parseInt(h, 16)))
       .replace(/&#([0-9]+);?/g, (_, d: string) => safeCodePoint(Number.parseInt(d, 10)))
@@ -313,6 +359,18 @@ const NAMED: Record<string, string> = {
   bsol: '\\',
 };
 
+/**
+ * A bare hex reference's digits before more hex digits, read as the secret's own character of
+ * three to six digits where one fits (`65e5a` as `日a`), else as two digits.
+ */
+function shortReference(digits: string, wide: ReadonlySet<string>): string {
+  for (let n = Math.min(6, digits.length - 1); n > 2; n--) {
+    const ch = safeCodePoint(Number.parseInt(digits.slice(0, n), 16));
+    if (wide.has(ch)) return ch + digits.slice(n);
+  }
+  return safeCodePoint(Number.parseInt(digits.slice(0, 2), 16)) + digits.slice(2);
+}
+
 function safeCodePoint(n: number): string {
   return Number.isInteger(n) && n >= 0 && n <= 0x10ffff ? String.fromCodePoint(n) : '';
 }
@@ -339,7 +397,9 @@ function base64Decodings(text: string): string[] {
 export function secretReadable(text: string, secret: string): boolean {
   const wanted = secret.toLowerCase();
   // Form encoding's `+` may stand for a space: neither reading may give the secret back.
-  const all = decodeDeep(text).flatMap((decoded) => {
+  // Characters a hex reference writes with three digits or more, which a bare one may spell.
+  const wide = new Set([...wanted].filter((c) => (c.codePointAt(0) ?? 0) >= 0x100));
+  const all = decodeDeep(text, wide).flatMap((decoded) => {
     const once = base64Decodings(decoded);
     // Base64 of base64: each decoding read as base64 again.
     return [decoded, decoded.replace(/\+/g, ' '), ...once, ...once.flatMap(base64Decodings)];
