@@ -17,7 +17,14 @@ const anSize = fc
   .record({ model: fc.constantFrom(...AN_MODELS), gpus: fc.constantFrom(1, 2, 4, 8), kube: fc.boolean() })
   .map(({ model, gpus, kube }) => ({ size: `an.g1.${model}${kube ? '.kube' : ''}.x${String(gpus)}`, gpus }));
 const oneGpuSize = fc.constantFrom('g4g.kube.small', 'g4g.40.kube.small').map((size) => ({ size, gpus: 1 }));
-const cpuSize = fc.constantFrom('g4s.kube.large', 'g4s.kube.medium', 'g4c.kube.xlarge', 'g4m.kube.large', 'g4p.kube.small', 'g3.k3s.medium');
+const cpuSize = fc.constantFrom(
+  'g4s.kube.large',
+  'g4s.kube.medium',
+  'g4c.kube.xlarge',
+  'g4m.kube.large',
+  'g4p.kube.small',
+  'g3.k3s.medium',
+);
 
 type Shape = 'node-pool' | 'cluster-pools';
 
@@ -79,7 +86,10 @@ describe('Civo sizes', () => {
   });
 
   it('the model is the one the size names', async () => {
-    const { changes } = await coverageOf(tree('node-pool', 'an.g1.h200sxm.kube.x8', 1, false), tree('node-pool', 'an.g1.h200sxm.kube.x8', 2, false));
+    const { changes } = await coverageOf(
+      tree('node-pool', 'an.g1.h200sxm.kube.x8', 1, false),
+      tree('node-pool', 'an.g1.h200sxm.kube.x8', 2, false),
+    );
     expect(changes.map((c) => [c.gpusBefore, c.gpusAfter, c.gpuModel])).toEqual([[8, 16, 'H200']]);
   });
 
@@ -109,7 +119,8 @@ describe('Civo sizes', () => {
   it('a script that makes a cluster of a GPU size, resized, is not followed', async () => {
     await fc.assert(
       fc.asyncProperty(fc.oneof(anSize, oneGpuSize), fc.integer({ min: 1, max: 8 }), async ({ size }, a) => {
-        const script = (n: number) => `#!/bin/sh\ncivo kubernetes create gpu-cluster \\\n  --size ${size} \\\n  --nodes ${String(n)} \\\n  --region LON1 --wait\n`;
+        const script = (n: number) =>
+          `#!/bin/sh\ncivo kubernetes create gpu-cluster \\\n  --size ${size} \\\n  --nodes ${String(n)} \\\n  --region LON1 --wait\n`;
         const { changes, state } = await coverageOf(script(a), script(a + 1), 'scripts/create-cluster.sh');
         expect(changes).toEqual([]);
         expect(state).toBe('not-followed');

@@ -122,6 +122,7 @@ export function ociShape(shape: string): NodeShape | 'cpu' | null {
  */
 const CIVO_AN = /^an\.g[0-9]+\.([a-z0-9]+)(?:\.[a-z0-9]+)*\.x([0-9]+)$/;
 const CIVO_G4G_ONE = /^g4g\.(?:40\.)?kube\.small$/;
+const isCivoGpuSize = (size: string): boolean => /^(?:an\.|g4g\.)/.test(size.trim().toLowerCase());
 
 /** The GPUs per node of a Civo size; `cpu` for a size that is not a GPU size; null when not known. */
 export function civoShape(size: string): NodeShape | 'cpu' | null {
@@ -138,5 +139,3 @@ export function civoShape(size: string): NodeShape | 'cpu' | null {
   if (CIVO_G4G_ONE.test(s)) return { gpus: 1, model: 'A100' };
   return isCivoGpuSize(s) ? null : 'cpu';
 }
-
-export const isCivoGpuSize = (size: string): boolean => /^(?:an\.|g4g\.)/.test(size.trim().toLowerCase());
