@@ -10,8 +10,8 @@ import type { Side, Variant } from './read-render.js';
  * (`{{ if .Values.gpu.enabled }}`, `{{ if eq .Values.cloudprovider "amazonec2" }}`) or a range
  * over a list they leave empty, renders nothing here, yet an install of the chart outside the
  * tree (a cluster's Fleet or Argo CD, `helm install -f values-aws.yaml`) may enable it. So a changed
- * template whose output can name GPUs under some values, and whose render with the defaults counts
- * nothing, is not followed, naming the template and its line; one the defaults render (a GPU pool
+ * template whose output can name GPUs under some values that the render with the defaults leaves
+ * out is not followed, naming the template and its line; one the defaults render (a GPU pool
  * enabled by default) is counted as before.
  *
  * "Can name GPUs": the template's text names a GPU (a literal machine type, `nvidia.com/gpu`, a
@@ -39,30 +39,38 @@ function firstAction(text: string): number {
   return i < 0 ? 1 : i + 1;
 }
 
+/** The first line of the template naming a GPU as written (no template action) that its render leaves out. */
+function hiddenLine(text: string | null, output: string | null): { line: number; text: string } | null {
+  if (text === null || output === null) return null;
+  const rendered = new Set(output.split('\n').map((l) => l.trim()));
+  const lines = text.split('\n');
+  const i = lines.findIndex((l) => !l.includes('{{') && namesGpu(l) && !rendered.has(l.trim()));
+  return i < 0 ? null : { line: i + 1, text: (lines[i] ?? '').trim() };
+}
+
 /**
  * The note on a changed template no install renders when its output can name GPUs that the
- * render with the chart's defaults did not count at either side; null when it has none.
+ * render with the chart's defaults leaves out at either side: a line naming a GPU as written that
+ * the render drops, or, for a template naming none and rendering none, a values file of the chart
+ * other than its defaults that names one. Null when it has none.
  */
 export async function unrenderedGpuTemplate(
   v: Variant,
   texts: { base: string | null; head: string | null },
+  outputs: { base: string | null; head: string | null },
   rendered: { base: Side; head: Side },
   io: CoverageIo,
-  readsValues: boolean,
 ): Promise<Unfollowed | null> {
   if (!v.templateChanged) return null;
   const template = v.changed;
-  // Counted by the render with the defaults, or named by it as not followed already.
-  const atTemplate = (side: Side) =>
-    side.decls.some((d) => d.file === template) ||
-    side.unresolved.some((d) => d.file === template) ||
-    side.notFollowed.some((n) => n.subject === template);
-  if (atTemplate(rendered.base) || atTemplate(rendered.head)) return null;
-  const own = [texts.head, texts.base].find((t): t is string => t !== null && namesGpu(t));
-  const named = own === undefined ? null : gpuLine(own);
-  let by: string | null = own === undefined ? null : (named?.text ?? 'a GPU name across its lines');
-  if (by === null && readsValues) {
-    for (const path of await chartValuesFiles(v.chart, io)) {
+  // Named by the render with the defaults as not followed already.
+  if ([rendered.base, rendered.head].some((side) => side.notFollowed.some((n) => n.subject === template))) return null;
+  const own = hiddenLine(texts.head, outputs.head) ?? hiddenLine(texts.base, outputs.base);
+  let by: string | null = own?.text ?? null;
+  const namesNone = [texts.head, texts.base, outputs.head, outputs.base].every((t) => t === null || !namesGpu(t));
+  if (by === null && namesNone) {
+    const defaults = v.chart === '' ? 'values.yaml' : `${v.chart}/values.yaml`;
+    for (const path of (await chartValuesFiles(v.chart, io)).filter((p) => p !== defaults)) {
       const found = [await io.head.read(path), await io.base.read(path)]
         .map((t) => (t === null ? null : gpuLine(t)))
         .find((g) => g !== null);
@@ -75,7 +83,7 @@ export async function unrenderedGpuTemplate(
   if (by === null) return null;
   return {
     file: template,
-    line: named?.line ?? firstAction(texts.head ?? texts.base ?? ''),
+    line: own?.line ?? firstAction(texts.head ?? texts.base ?? ''),
     reason: 'helm-template',
     subject: template,
     // The chart whose install would render it (report/ writes the sentence).
