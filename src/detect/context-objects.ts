@@ -14,6 +14,15 @@ const MAX_CONTEXT_FILES = 24;
 // config a Rancher machine pool makes its machines from.
 const REFERS = /scaleTargetRef|infrastructureRef|cloudProfile|machineConfigRef/;
 const MACHINE_GROUPS = new Set(['MachineSet', 'MachineDeployment', 'MachinePool']);
+/**
+ * A CloudProfile is cluster-wide, kept once for every Shoot of the landscape (`garden/profiles/`),
+ * seldom beside a Shoot: one not found near is looked for in the tree, within these bounds
+ * (folders listed, files read), files whose path says profile read first.
+ */
+const TREE_WIDE_KINDS = new Set(['CloudProfile']);
+const MAX_TREE_DIRS = 500;
+const MAX_TREE_FILES = 48;
+const SKIP_DIR = /(^|\/)(\.git|node_modules|vendor|\.terraform|\.terragrunt-cache|templates)$/;
 
 export interface ContextIo {
   read: TreeReader['read'];
@@ -95,6 +104,31 @@ export async function contextOf(path: string, text: string, io: ContextIo): Prom
       out.push(other);
       left = left.filter((r) => !found.includes(r));
     }
+  }
+  return left.some((r) => TREE_WIDE_KINDS.has(r.kind)) ? [...out, ...(await inTree(path, left, folders, io))] : out;
+}
+
+/** The files of the tree outside the folders already read that declare the tree-wide objects left. */
+async function inTree(path: string, refs: readonly Ref[], done: readonly string[], io: ContextIo): Promise<string[]> {
+  if (!io.dirs) return [];
+  let left = refs.filter((r) => TREE_WIDE_KINDS.has(r.kind));
+  const candidates: string[] = [];
+  const queue = [''];
+  for (let dirs = 0; queue.length > 0 && dirs < MAX_TREE_DIRS; dirs++) {
+    const dir = queue.shift() as string;
+    if (!done.includes(dir)) candidates.push(...(await io.list(dir)).filter((f) => f !== path && fileFormat(f) === 'yaml'));
+    queue.push(...(await io.dirs(dir)).filter((d) => !SKIP_DIR.test(d)).sort());
+  }
+  const likely = (f: string) => Number(/profile/i.test(f));
+  const out: string[] = [];
+  for (const file of candidates.sort((a, b) => likely(b) - likely(a)).slice(0, MAX_TREE_FILES)) {
+    if (left.length === 0) break;
+    const other = await io.read(file);
+    if (other === null || other.length > MAX_FILE_CHARS) continue;
+    const found = left.filter((r) => declares(file, other, r));
+    if (found.length === 0) continue;
+    out.push(other);
+    left = left.filter((r) => !found.includes(r));
   }
   return out;
 }

@@ -11,9 +11,13 @@ import { dirOf } from './kit/paths.js';
  * or set in a function's input). No parser renders Compositions, so a changed claim whose
  * Composition in this repository names a GPU is not followed, naming the Composition and the GPU.
  *
- * Compositions are looked for where Crossplane packages keep them: in the folders of the claim's
- * ancestors and two levels below each (`examples/claim.yaml` beside `apis/gke/composition.yaml`),
- * four below the root, bounded by the reads below.
+ * Compositions are looked for where Crossplane packages keep them first: in the folders of the
+ * claim's ancestors and two levels below each (`examples/claim.yaml` beside
+ * `apis/gke/composition.yaml`), four below the root. An object none of those compose is looked up
+ * in an index of the whole tree's Compositions by their `compositeTypeRef` (built once per side,
+ * bounded): a platform repository may keep its package anywhere. When that walk stops at its
+ * bound before finding a Composition for an object whose group the repository defines or composes,
+ * the object is not followed, never taken for one with no GPUs.
  */
 
 const CROSSPLANE_GROUP = 'apiextensions.crossplane.io';
@@ -28,6 +32,11 @@ const ROOT_DEPTH = 4;
 /** Names Crossplane packages give the files of their definitions and compositions: read first. */
 const LIKELY = /composition|definition|xrd|(?:^|\/)apis?\//i;
 const YAML = /\.ya?ml$/i;
+/** The walk of the whole tree, once per side of a review: folders visited and YAML files read. */
+const MAX_TREE_DIRS = 2000;
+const MAX_TREE_READS = 600;
+// Not the repository's own configuration: caches, vendored code, and Git's own folder.
+const SKIP_DIR = /(^|\/)(\.git|node_modules|vendor|\.terraform|\.terragrunt-cache)$/;
 
 export interface ClaimIo {
   read(path: string): Promise<string | null>;
@@ -44,6 +53,14 @@ export interface ClaimSide {
   visited: Set<string>;
   files: Set<string>;
   texts: Map<string, Promise<string | null>>;
+  /** The whole tree's definitions and compositions, walked once when a claim needs them. */
+  tree?: Promise<TreeIndex>;
+}
+
+interface TreeIndex {
+  found: Found;
+  /** The walk stopped at its bound, or the tree cannot be walked: a Composition may be past it. */
+  cutOff: boolean;
 }
 
 export function claimSide(io: ClaimIo): ClaimSide {
@@ -81,16 +98,31 @@ export async function crossplaneClaimNotes(file: string, text: string | null, si
   if (text === null || !YAML.test(file)) return [];
   const objects = readManifests(file, text, () => true).manifests.filter((m) => customGroup(m.apiVersion) !== null);
   if (objects.length === 0) return [];
-  const found = await lookAround(file, side);
-  if (found.compositions.length === 0) return [];
+  const near = await lookAround(file, side);
   const out: NotFollowed[] = [];
   for (const m of objects) {
     const group = customGroup(m.apiVersion) ?? '';
     const kind = m.kind ?? '';
-    // A claim stands for the composite kind its definition names; a composite resource is its own.
-    const composite = found.definitions.find((d) => d.group === group && d.claimKind === kind)?.kind ?? kind;
-    const definition = found.definitions.find((d) => d.group === group && d.kind === composite);
-    const targets = [...found.compositions.filter((c) => c.group === group && c.kind === composite), ...(definition ? [definition] : [])];
+    let found = near;
+    let targets = targetsOf(found, group, kind);
+    if (!targets.some((t) => 'name' in t)) {
+      // No Composition near the object: the whole tree's, by the composite kind they compose.
+      side.tree ??= indexTree(side);
+      const tree = await side.tree;
+      found = { definitions: [...near.definitions, ...tree.found.definitions], compositions: tree.found.compositions };
+      targets = targetsOf(found, group, kind);
+      if (!targets.some((t) => 'name' in t) && tree.cutOff && groupKnown(found, group)) {
+        out.push({
+          file,
+          line: m.line,
+          reason: 'gpu-reference',
+          subject: `${kind} ${m.name ?? ''}`.trim(),
+          needs: `the Composition of ${kind} (the search of the tree for it stopped at ${String(MAX_TREE_DIRS)} folders or ${String(MAX_TREE_READS)} YAML files)`,
+          inputs: [],
+        });
+        continue;
+      }
+    }
     for (const t of targets) {
       const gpu = accountSignals(t.path, t.text).signals.find(
         (s) => s.by === null && s.kind !== 'gpu-key' && s.line >= t.from && s.line <= t.to,
@@ -110,6 +142,18 @@ export async function crossplaneClaimNotes(file: string, text: string | null, si
   }
   return out;
 }
+
+/** What composes an object of the group and kind: its Compositions, then its definition. */
+function targetsOf(found: Found, group: string, kind: string): (Composition | Definition)[] {
+  // A claim stands for the composite kind its definition names; a composite resource is its own.
+  const composite = found.definitions.find((d) => d.group === group && d.claimKind === kind)?.kind ?? kind;
+  const definition = found.definitions.find((d) => d.group === group && d.kind === composite);
+  return [...found.compositions.filter((c) => c.group === group && c.kind === composite), ...(definition ? [definition] : [])];
+}
+
+/** True when the repository defines or composes kinds of the group: its objects are Crossplane's. */
+const groupKnown = (found: Found, group: string): boolean =>
+  found.definitions.some((d) => d.group === group) || found.compositions.some((c) => c.group === group);
 
 /** The group of an object's apiVersion when it may be a claim or a composite: one with a dot, not Crossplane's own. */
 function customGroup(apiVersion: string | null): string | null {
@@ -142,8 +186,40 @@ async function lookAround(file: string, side: ClaimSide): Promise<Found> {
       pending = io.read(path);
       side.texts.set(path, pending);
     }
-    const text = await pending;
-    if (text === null || !text.includes(CROSSPLANE_GROUP)) continue;
+    collect(path, await pending, found);
+  }
+  return found;
+}
+
+/**
+ * Every definition and composition of the tree, walked breadth first from the root within its
+ * bounds; the changed files are among them at this side (a Composition changed beside its claim).
+ */
+async function indexTree(side: ClaimSide): Promise<TreeIndex> {
+  const { io } = side;
+  const found: Found = { definitions: [], compositions: [] };
+  if (!io.dirs) return { found, cutOff: true };
+  const queue = [''];
+  let dirs = 0;
+  let reads = 0;
+  while (queue.length > 0) {
+    const dir = queue.shift() as string;
+    if (++dirs > MAX_TREE_DIRS) return { found, cutOff: true };
+    const yaml = (await io.list(dir)).filter((p) => YAML.test(p));
+    if (reads + yaml.length > MAX_TREE_READS) return { found, cutOff: true };
+    reads += yaml.length;
+    const texts = await Promise.all(yaml.map((p) => side.texts.get(p) ?? io.read(p)));
+    texts.forEach((text, i) => collect(yaml[i] ?? '', text, found));
+    // A chart's templates are not YAML until rendered, and a Composition is not kept there.
+    queue.push(...(await io.dirs(dir)).filter((d) => !SKIP_DIR.test(d) && !/(^|\/)templates$/.test(d)).sort());
+  }
+  return { found, cutOff: false };
+}
+
+/** The definitions and compositions of one file, added to what was found. */
+function collect(path: string, text: string | null, found: Found): void {
+  {
+    if (text === null || !text.includes(CROSSPLANE_GROUP)) return;
     const docs = readManifests(path, text, (t) => t.includes(CROSSPLANE_GROUP)).manifests;
     const ends = docs.map((d, i) => (docs[i + 1]?.line ?? text.split('\n').length + 1) - 1);
     docs.forEach((d, i) => {
@@ -164,5 +240,4 @@ async function lookAround(file: string, side: ClaimSide): Promise<Found> {
       }
     });
   }
-  return found;
 }

@@ -17,6 +17,7 @@ import { kueueParser, kueuePopulatorParser } from './kueue/index.js';
 import { kustomizeParser } from './kustomize/index.js';
 import { machineControllerParser } from './kubermatic/index.js';
 import { machineScalersParser } from './machine-scalers/index.js';
+import { draParser } from './dra/index.js';
 import { openshiftAutoscalerParser, openshiftMachinesParser } from './openshift/index.js';
 import { rancherMachinePoolsParser } from './rancher/index.js';
 import type { CapacityParser } from './parser.js';
@@ -41,6 +42,7 @@ const MANIFEST_PARSERS: readonly CapacityParser[] = [
   openshiftAutoscalerParser,
   openshiftMachinesParser,
   machineScalersParser,
+  draParser,
   machineControllerParser,
   cloudFormationParser,
   coreWeaveNodePoolParser,

@@ -15,6 +15,7 @@ export type CapacityKind =
   | 'coreweave-nodepool'
   | 'nebius-node-group'
   | 'crusoe-node-pool'
+  | 'civo-node-pool'
   | 'oci-node-pool'
   | 'kai-queue'
   | 'volcano-queue'

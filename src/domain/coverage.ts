@@ -14,7 +14,9 @@ type CoverageState = 'read' | 'not-capacity' | 'not-followed';
  * - `remote-module`: it hands GPU types or sizes to a module the review does not read.
  * - `tfvars-no-module`: variable values for GPU inputs, with no module beside them to apply them to.
  * - `helm-values`: values of a chart whose templates declare GPU capacity from them.
- * - `helm-template`: a chart template whose GPU fields the review could not render.
+ * - `helm-template`: a chart template whose GPU fields the review could not render; with a line, a
+ *   changed template that can name GPUs which no install in the tree renders and the chart's defaults
+ *   leave out (`needs`: the chart; `inputs`: what names the GPUs).
  * - `toolkit-deployment`: Cluster Toolkit deployment `vars` for a blueprint not read with them.
  * - `terragrunt-include`: a Terragrunt parent whose inputs its units inherit, not followed into them;
  *   with `needs`, a unit's include (or inputs expression) that could not be resolved.

@@ -27,6 +27,7 @@ const KIND_LABEL: Record<CapacityChange['kind'], string> = {
   'coreweave-nodepool': 'CoreWeave NodePool',
   'nebius-node-group': 'Nebius node group',
   'crusoe-node-pool': 'Crusoe node pool',
+  'civo-node-pool': 'Civo node pool',
   'oci-node-pool': 'OKE node pool',
   'kai-queue': 'KAI Scheduler Queue',
   'volcano-queue': 'Volcano Queue',

@@ -57,6 +57,13 @@ export function notFollowedEvidence(n: NotFollowed): MissingText {
         how: `the changed values (${list(n.inputs)}) feed GPU capacity in the chart's templates through expressions that are not followed: use plain \`{{ .Values.x }}\` substitutions in the GPU fields, or check the rendered objects by hand (\`helm template\`)`,
       };
     case 'helm-template':
+      // With a line: a changed template no install renders, whose GPUs the chart's defaults leave out.
+      if (n.line !== null) {
+        return {
+          what: `an install of ${n.needs ?? 'the chart'} that renders ${quoted(at(n))}`,
+          how: `the template can name GPUs (${list(n.inputs)}), but nothing in the repository installs its chart and the chart's default values render no capacity from it, so what it adds is not followed: keep the install and its values in this repository, or check the objects it renders with the values it is installed with by hand (\`helm template -f <values>\`)`,
+        };
+      }
       return {
         what: `a render of ${n.file}`,
         how: `its GPU fields (${list(n.inputs)}) are template expressions that are not followed: use plain \`{{ .Values.x }}\` substitutions there, or check the rendered objects by hand (\`helm template\`)`,

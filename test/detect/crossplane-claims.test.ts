@@ -115,6 +115,13 @@ const LAYOUTS: readonly (readonly [string, string, string])[] = [
   ['platform/definition.yaml', 'platform/composition.yaml', 'platform/claim.yaml'],
   // A platform repository: the package in a tree of its own, three folders down, the claims elsewhere.
   ['platform/crossplane/apis/definition.yaml', 'platform/crossplane/apis/gpu/composition.yaml', 'apps/team-a/ml/claim.yaml'],
+  // Deeper than the search around the claim: found by the index of the whole tree's Compositions.
+  [
+    'infra/platform/crossplane/packages/compute/apis/definition.yaml',
+    'infra/platform/crossplane/packages/compute/apis/nodepool/compositions/aws/gpu.yaml',
+    'apps/team-a/ml/claim.yaml',
+  ],
+  ['deploy/crossplane/definition.yaml', 'deploy/crossplane/x/y/z/w/v/composition.yaml', 'deploy/claims/a/b/c/d/claim.yaml'],
 ];
 
 const object = (claim: boolean, count: number) => `apiVersion: platform.example.org/v1alpha1
@@ -187,5 +194,21 @@ describe('a Crossplane claim whose Composition names GPUs', () => {
         ['examples/bucket.yaml', 'not-capacity'],
       ],
     });
+  });
+
+  it('past the bound of the walk of the tree, a claim of a group the repository defines is not followed', async () => {
+    // More YAML files than the walk reads, in folders walked before the one holding the Composition.
+    const filler: Tree = {};
+    for (let i = 0; i < 650; i++)
+      filler[`aa/f${String(Math.floor(i / 50))}/cm-${String(i)}.yaml`] =
+        `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c${String(i)}\n`;
+    const base = {
+      ...filler,
+      'apps/a/b/c/d/definition.yaml': XRD(true).replace('MACHINE_DEFAULT', 'm6i.large'),
+      'zz/a/b/c/d/e/composition.yaml': COMPOSITIONS[0]?.[1]('m6i.large') ?? '',
+      'apps/a/b/c/d/e/claim.yaml': object(true, 1),
+    };
+    const r = await states(base, { ...base, 'apps/a/b/c/d/e/claim.yaml': object(true, 4) });
+    expect(r).toEqual({ changes: 0, states: [['apps/a/b/c/d/e/claim.yaml', 'not-followed']] });
   });
 });

@@ -102,6 +102,23 @@ function readWorker(
   const where = `${what} ${name}`;
   const perMachine = workerGpus(worker, cloud, m.ctx, line, source);
   if (perMachine.kind === 'cpu') return;
+  if (perMachine.kind === 'unprofiled') {
+    // Whether its machines carry GPUs is the CloudProfile's to say: a pool whose type or bounds
+    // change is not followed; one left as it was (a label edited beside it) is no change.
+    const bound = (key: string) => {
+      const c = readWholeCount(mapGet(worker, key), m.ctx, line);
+      return c === null ? null : c.ok ? c.value : c.why;
+    };
+    found.notFollowed.push({
+      file: m.ctx.file,
+      line: perMachine.line,
+      reason: 'count-unknown',
+      subject: name,
+      needs: `its machine type ${perMachine.type} may be a GPU flavour, and no CloudProfile in the repository lists it with its \`gpu\`: keep the CloudProfile the Shoot names in the repository`,
+      fingerprint: JSON.stringify(['gardener-unprofiled', name, perMachine.type, bound('maximum'), bound('minimum')]),
+    });
+    return;
+  }
   if (perMachine.kind === 'unknown') {
     found.note(perMachine.line, 'warning', `${where}: ${perMachine.why}; its GPUs are not counted`);
     found.unknown(KIND, name, perMachine.line);

@@ -10,7 +10,11 @@ import type { ProfileType, ProfileTypes } from './gardener-cloud-profile.js';
 
 /** The GPUs on one machine of a worker pool, or why they cannot be told. */
 export type WorkerGpus =
-  { kind: 'cpu' } | { kind: 'gpu'; gpus: number; model: string | null; label: string } | { kind: 'unknown'; line: number; why: string };
+  | { kind: 'cpu' }
+  | { kind: 'gpu'; gpus: number; model: string | null; label: string }
+  | { kind: 'unknown'; line: number; why: string }
+  /** A machine type of a provider whose flavours may be GPUs, with no CloudProfile in the review to say. */
+  | { kind: 'unprofiled'; line: number; type: string };
 
 // The providers whose machine types the cloud catalog (kit/gpu-types) lists: a type it does not
 // take for a GPU type is a CPU type there. Other providers (OpenStack, Alicloud, STACKIT, IronCore,
@@ -18,6 +22,10 @@ export type WorkerGpus =
 const CATALOG_PROVIDERS = new Set(['aws', 'gcp', 'azure']);
 // gardener-extension-provider-local's machines are pods of the seed: never GPUs.
 const NO_GPU_PROVIDERS = new Set(['local']);
+// Providers whose flavours are named by the operator of the cloud, GPU flavours with no GPU word
+// among them (OpenStack's `g1.xlarge`, STACKIT's, IronCore's machine classes): only the
+// CloudProfile's `machineTypes[].gpu` tells. Without it, a pool of such a type may be GPUs.
+const FLAVOUR_PROVIDERS = new Set(['openstack', 'stackit', 'ironcore', 'ironcore-metal', 'metal', 'onmetal']);
 
 /** Where a worker names its machine type, and the GPUs its CloudProfile gives the types it lists. */
 export interface WorkerTypeSource {
@@ -67,7 +75,12 @@ export function workerGpus(
   if (listed !== undefined) return fromProfile(listed, type.value, source.profile?.name ?? '', typeLine);
   const cloud = (provider ?? '').toLowerCase();
   if (CATALOG_PROVIDERS.has(cloud) || NO_GPU_PROVIDERS.has(cloud)) return { kind: 'cpu' };
-  if (!namesGpuIn(worker) && gpuModelIn(type.value) === null) return { kind: 'cpu' };
+  if (!namesGpuIn(worker) && gpuModelIn(type.value) === null) {
+    // A profile in the review that does not list the type is one Gardener refuses the Shoot with.
+    return FLAVOUR_PROVIDERS.has(cloud) && source.profile === undefined
+      ? { kind: 'unprofiled', line: typeLine, type: type.value }
+      : { kind: 'cpu' };
+  }
   const on = provider === null ? 'a provider the Shoot does not name' : `provider ${provider}`;
   return {
     kind: 'unknown',

@@ -20,6 +20,8 @@ import { emptySide, foreignFile, isChart, localChart, renderInstall, yamlOf } fr
 import { yamlValue } from '../kit/kube-yaml.js';
 import { changedKeys } from '../kit/changed-keys.js';
 import type { ChartRenders, InstallIo } from './install-render.js';
+import { unrenderedGpuTemplate } from './unrendered-gpu-templates.js';
+import { renderChartTemplate } from './gotmpl/render.js';
 
 const join = (dir: string, name: string) => (dir === '' ? name : `${dir}/${name}`);
 const dirOf = (path: string) => (path.lastIndexOf('/') < 0 ? '' : path.slice(0, path.lastIndexOf('/')));
@@ -97,6 +99,10 @@ export async function renderCharts(
       }
     }
     let followedAny = false;
+    // The changed template itself rendered with the defaults (not only other templates of its chart).
+    let changedRendered = false;
+    // What the defaults render of the changed template, per side (null where it does not render).
+    const changedOutput: { base: string | null; head: string | null } = { base: null, head: null };
     // What the capacity templates read of the values (a helper they include may read any of them).
     const capacityRefs: string[] = [];
     const parentValues: { base: unknown; head: unknown } = { base: {}, head: {} };
@@ -115,6 +121,11 @@ export async function renderCharts(
         const refs = valuesRead(text);
         if (refs.length === 0) continue;
         followedAny = true;
+        if (template === v.changed) {
+          changedRendered = true;
+          const out = values === undefined ? null : renderChartTemplate({ ...files, text, values, path: template });
+          changedOutput[side] = out?.ok === true ? out.text : null;
+        }
         capacityRefs.push(...refs, ...(/\b(include|template)\s+"/.test(text) ? [''] : []));
         readRender(result[side], v, own, template, text, values, refs, parsers, files);
       }
@@ -122,6 +133,12 @@ export async function renderCharts(
     // The chart's values are its subcharts' too, under their keys.
     if (!v.templateChanged && (await renderSubcharts(v, parentValues, changed, io, parsers, result))) followedAny = true;
     if (followedAny) result.followed.push(v.changed);
+    // A changed template no install renders, whose GPUs the defaults leave out, is not followed.
+    if (changedRendered) {
+      const texts = { base: await io.base.read(v.changed), head: await io.head.read(v.changed) };
+      const hidden = await unrenderedGpuTemplate(v, texts, changedOutput, result, io);
+      if (hidden !== null) result.head.notFollowed.push(hidden);
+    }
     // Rendered with the defaults alone only because no install was found in the part of the tree searched.
     if (followedAny && searchCutOff && (v.templateChanged || (await readsChangedValues(v.changed, capacityRefs, io))))
       result.head.notFollowed.push(installsCutOff(v.changed));

@@ -6,6 +6,7 @@ import type { PValue, Scope } from './expr-eval.js';
 import { readAksDefaultPool, readAksPool, readEksNodeGroup } from './eks-aks.js';
 import type { PoolReading } from './gpu-shape.js';
 import { readGkePool } from './gke.js';
+import { readCivoClusterPool, readCivoPool } from './civo-pools.js';
 import { readCrusoePool, readNebiusNodeGroup, readOciPool } from './neocloud-pools.js';
 import type { Locator, Span } from './locator.js';
 import { asRecord } from './module-scope.js';
@@ -33,6 +34,8 @@ export const RESOURCE_KINDS: Readonly<Record<string, ResourceKind>> = {
   nebius_mk8s_v1_node_group: { kind: 'nebius-node-group', read: readNebiusNodeGroup },
   crusoe_kubernetes_node_pool: { kind: 'crusoe-node-pool', read: readCrusoePool },
   oci_containerengine_node_pool: { kind: 'oci-node-pool', read: readOciPool },
+  civo_kubernetes_node_pool: { kind: 'civo-node-pool', read: readCivoPool, nameOf: (raw) => raw.label },
+  civo_kubernetes_cluster: { kind: 'civo-node-pool', read: readCivoClusterPool, nameOf: (raw) => single(raw.pools).label },
 };
 
 /** Every node pool resource of one file: one decl per pool, its copies (`count`, `for_each`) counted. */

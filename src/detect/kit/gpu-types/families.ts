@@ -244,6 +244,14 @@ export const OTHER_GPU_TYPES: readonly { cloud: string; pattern: RegExp; example
     source: 'Vultr Cloud GPU plan ids',
   },
   {
+    cloud: 'Civo',
+    // GPU sizes lead with `an.` or `g4g.`; `g4s.`, `g4c.`, `g4m.`, `g4p.` and `g3.` sizes are CPU.
+    pattern: /\ban\.g[0-9]+\.[a-z0-9]+(?:\.[a-z0-9]+)*\.x[0-9]+\b|\bg4g\.(?:[0-9]+\.)?(?:kube\.)?(?:x?small|medium|x*large)\b/g,
+    example: 'an.g1.l40s.kube.x1',
+    source:
+      'Civo GPU sizes (`civo sizes ls`: an.g1.l40s.kube.x1 … x8, an.g1.h100.kube.x8, an.g1.h200sxm.kube.x8, g4g.kube.small, g4g.40.kube.small; civo/llm-boilerplate takes `g4g.` and `an.` as the GPU prefixes)',
+  },
+  {
     cloud: 'Crusoe',
     // `<GPU>[-<memory>gb][-<form>…].<GPUs>x`; CPU types are `c1a.16x`, `s1a.80x`: a GPU model leads.
     pattern: /\b(?:[abhl][0-9]{2,3}s?|gb[0-9]{3}|mi[0-9]{3}x|rtx[a-z0-9]*)(?:-[0-9]+gb)?(?:-[a-z0-9]+)*\.[0-9]+x\b/g,

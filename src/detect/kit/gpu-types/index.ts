@@ -5,7 +5,7 @@ import { GCP_TYPES, GKE_ACCELERATORS } from './gcp.js';
 import type { GpuInstanceType } from './types.js';
 
 export type { GpuInstanceType } from './types.js';
-export { crusoeShape, isNebiusGpuPlatform, nebiusShape, ociShape } from './neoclouds.js';
+export { civoShape, crusoeShape, isNebiusGpuPlatform, nebiusShape, ociShape } from './neoclouds.js';
 export type { NodeShape } from './neoclouds.js';
 
 const EXACT = new Map<string, GpuInstanceType>();

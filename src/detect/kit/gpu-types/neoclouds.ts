@@ -111,3 +111,31 @@ export function ociShape(shape: string): NodeShape | 'cpu' | null {
   if (known) return known;
   return /^(?:bm|vm)\.gpu/.test(s) ? null : 'cpu';
 }
+
+/**
+ * Civo sizes. GPU sizes lead with `an.` (`an.g1.l40s.kube.x1`, `an.g1.h100.kube.x8`,
+ * `an.g1.h200sxm.kube.x8`: the GPUs are the `x<N>` that ends the name) or `g4g.` (`g4g.kube.small`
+ * one A100 80GB, `g4g.40.kube.small` one A100 40GB; larger g4g sizes do not say how many). Every other
+ * size (`g4s.kube.large`, `g4c.*`, `g4m.*`, `g4p.*`, `g3.*`) is CPU, whatever its `g` suggests: Civo's
+ * `/v2/sizes` reports no GPU for them. Sources: Civo's `civo sizes ls` listing of GPU sizes, and
+ * civo/llm-boilerplate, which picks GPU sizes by the prefixes `g4g.` and `an.`.
+ */
+const CIVO_AN = /^an\.g[0-9]+\.([a-z0-9]+)(?:\.[a-z0-9]+)*\.x([0-9]+)$/;
+const CIVO_G4G_ONE = /^g4g\.(?:40\.)?kube\.small$/;
+const isCivoGpuSize = (size: string): boolean => /^(?:an\.|g4g\.)/.test(size.trim().toLowerCase());
+
+/** The GPUs per node of a Civo size; `cpu` for a size that is not a GPU size; null when not known. */
+export function civoShape(size: string): NodeShape | 'cpu' | null {
+  const s = size.trim().toLowerCase();
+  const an = CIVO_AN.exec(s);
+  if (an?.[1] !== undefined && an[2] !== undefined) {
+    const gpus = Number(an[2]);
+    if (gpus < 1 || gpus > 64) return null;
+    // `h200sxm`, `b200sxm`: the form follows the model.
+    const token = an[1].replace(/(?:sxm|pcie|nvl)[0-9]*$/, '');
+    const model = normaliseGpuModel(token);
+    return { gpus, model: model === token ? token.toUpperCase() : model };
+  }
+  if (CIVO_G4G_ONE.test(s)) return { gpus: 1, model: 'A100' };
+  return isCivoGpuSize(s) ? null : 'cpu';
+}

@@ -1,0 +1,2 @@
+/** Dynamic Resource Allocation: ResourceClaims, ResourceClaimTemplates, DeviceClasses, ResourceSlices of GPUs. */
+export { draParser } from './dra.js';
