@@ -107,7 +107,7 @@ function readWorker(
     // change is not followed; one left as it was (a label edited beside it) is no change.
     const bound = (key: string) => {
       const c = readWholeCount(mapGet(worker, key), m.ctx, line);
-      return c === null ? null : c.ok ? c.value : c.why;
+      return c === null ? null : c.ok ? c.value : c.error;
     };
     found.notFollowed.push({
       file: m.ctx.file,

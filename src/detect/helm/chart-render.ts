@@ -124,7 +124,7 @@ export async function renderCharts(
         if (template === v.changed) {
           changedRendered = true;
           const out = values === undefined ? null : renderChartTemplate({ ...files, text, values, path: template });
-          changedOutput[side] = out?.ok === true ? out.text : null;
+          changedOutput[side] = out?.ok === true ? out.value.text : null;
         }
         capacityRefs.push(...refs, ...(/\b(include|template)\s+"/.test(text) ? [''] : []));
         readRender(result[side], v, own, template, text, values, refs, parsers, files);
