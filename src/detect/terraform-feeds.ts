@@ -22,6 +22,13 @@ const MAX_DEPTH = 3;
 const META = new Set(['source', 'version', 'count', 'for_each', 'providers', 'depends_on']);
 /** The meta-arguments that copy a call: what they are given reaches every argument that reads `each` or `count`. */
 const COPIES = new Set(['count', 'for_each']);
+/**
+ * Resource types that may make machines, or hold what does (a generic ARM resource, a manifest, a
+ * chart): a value one of them is handed may size GPUs. Any other type (a placement policy, a
+ * bucket, a DNS record) makes none.
+ */
+const MAKES_MACHINES =
+  /instance|node|pool|cluster|machine|_vm|virtual_machine|scale_set|fleet|launch_template|autoscaling|azapi|manifest|helm|job|capacity|reservation|notebook|workstation|batch|compute_engine/;
 /** An argument's value read per copy of its call. */
 const PER_COPY = /\b(?:each\.(?:value|key)|count\.index)\b/;
 const NONE: FileAccounting = { spans: [], anchors: [] };
@@ -64,6 +71,11 @@ export interface ModuleFeeds {
   variableFed: (name: string) => boolean;
   /** The module declares this variable. */
   declares: (name: string) => boolean;
+  /**
+   * Every use of the variable is in a data source, an output, or a resource of a type that makes
+   * no machines (a placement policy, a bucket): what it is given sizes no pool, read or not.
+   */
+  makesNoMachines: (name: string) => boolean;
   /**
    * The first GPU machine type, accelerator or GPU resource in this module, or in a module of
    * this repository it calls, that nothing accounts for (what the floor would name were its file
@@ -155,7 +167,7 @@ async function readFeeds(
         const feeds = c.dir === null ? null : (called.get(c.dir) ?? null);
         if (feeds === null) return false;
         if (!COPIES.has(a.name)) return feeds.variableFed(a.name);
-        return feeds.unreadGpu() === null && c.perCopy.every((name) => feeds.variableFed(name));
+        return feeds.unreadGpu() === null && c.perCopy.every((name) => feeds.variableFed(name) || feeds.makesNoMachines(name));
       });
   // Locals, and `data "template_file"` blocks (a render is a value like a local): each accounted
   // for when every use of it is.
@@ -264,7 +276,25 @@ async function readFeeds(
     const found = reachedFrom(subject);
     return found === FROM_CALLER ? unreadGpu() : found;
   };
-  return { spansOf, variableFed, declares: (name) => variables.some((v) => v.name === name), unreadGpu, reachedGpu, reachedFrom };
+  const makesNoMachines = (name: string): boolean =>
+    files.every((m) => {
+      const blocks = blocksOf(m.path, m.text);
+      return referenceLines(m.text, 'var', name).every((line) => {
+        const block = blocks.find((b) => b.from <= line && line <= b.to);
+        if (block === undefined) return false;
+        if (block.type === 'data' || block.type === 'output' || block.type === 'variable') return true;
+        return block.type === 'resource' && !MAKES_MACHINES.test(block.labels[0] ?? '');
+      });
+    });
+  return {
+    spansOf,
+    variableFed,
+    declares: (name) => variables.some((v) => v.name === name),
+    makesNoMachines,
+    unreadGpu,
+    reachedGpu,
+    reachedFrom,
+  };
 }
 
 /** A module file's top-level blocks, in HCL or Terraform's JSON syntax (whose `locals` carry their entries). */
