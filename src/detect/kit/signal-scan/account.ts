@@ -8,7 +8,7 @@ import type { Signal } from './signals.js';
 import { lineAt, lineStarts } from './structure.js';
 import { scanStructure } from './scan-structure.js';
 import type { Container, PathPoint, Structure } from './structure.js';
-import { declaresInfrastructure, syntaxOf } from './syntax.js';
+import { declaresInfrastructure, runsPoolCli, syntaxOf } from './syntax.js';
 import { tfJsonComment } from './tf-json-comments.js';
 import { workloadSpans } from './workload-kinds.js';
 import type { TextKind } from './syntax.js';
@@ -82,7 +82,7 @@ export function accountSignals(path: string, raw: string, accounting: FileAccoun
   const structure = scanStructure(text, syntax);
   // In programs, keys naming GPUs (`num_gpus=`, `gpu_id`) are everywhere and size nothing an applier
   // reads, unless the program declares infrastructure through an SDK (Pulumi's `gpu: true`).
-  const keys = syntax.keys && (!syntax.code || declaresInfrastructure(text));
+  const keys = syntax.keys && (!syntax.code || declaresInfrastructure(text) || runsPoolCli(path, text));
   const found = findSignals(text, structure, keys);
   if (found.length === 0) return { kind: syntax.kind, signals: [] };
   const starts = lineStarts(text);
