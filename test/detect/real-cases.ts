@@ -16,6 +16,7 @@ import { SCRIPT_CASES } from './real-cases-scripts.js';
 import { TERRAFORM_CASES } from './real-cases-terraform.js';
 import { YAML_CASES } from './real-cases-yaml.js';
 import { VENDOR_BLUEPRINT_CASES } from './real-cases-vendor-blueprints.js';
+import { VENDOR_SAMPLE_IAC_CASES } from './real-cases-vendor-samples-iac.js';
 import type { RealCase, Row } from './real-case.js';
 
 export type { RealCase } from './real-case.js';
@@ -89,4 +90,5 @@ export const REAL_CASES: readonly RealCase[] = [
   ...GARDENER_WORKER_CASES,
   ...RANCHER_MACHINE_POOL_CASES,
   ...VENDOR_BLUEPRINT_CASES,
+  ...VENDOR_SAMPLE_IAC_CASES,
 ];
