@@ -46,11 +46,6 @@ export const VENDOR_SAMPLE_IAC_CASES: readonly RealCase[] = [
     target: 'terraform-gke/ml-auto-solutions-clusters.tf',
     edits: [['ml-auto-solutions-clusters.tf', 'max_node_count = 6', 'max_node_count = 10']],
     expect: [['gke-node-pool', 'nvidia-v100x2-pool', 12, 20]],
-    today: {
-      outcome: 'not-followed',
-      reason:
-        'the google_container_cluster labelled gpu-uc1 is named for GPUs, and the cluster resource (its removed default pool) is not read',
-    },
     why: '2 V100 per node × max 6 → 10 nodes in the one zone of node_locations',
   },
   {
@@ -58,11 +53,6 @@ export const VENDOR_SAMPLE_IAC_CASES: readonly RealCase[] = [
     target: 'terraform-gke/ml-auto-solutions-clusters.tf',
     edits: [['ml-auto-solutions-clusters.tf', /(total_min_node_count = 2\n {4}total_max_node_count = )4/, '$18']],
     expect: [['gke-node-pool', 'nvidia-h100x8-pool', 32, 64]],
-    today: {
-      outcome: 'not-followed',
-      reason:
-        'the google_container_cluster labelled gpu-uc1 is named for GPUs, and the cluster resource (its removed default pool) is not read',
-    },
     why: 'a3-highgpu-8g with 8 H100: a total maximum of 4 → 8 nodes',
   },
   {
@@ -72,11 +62,6 @@ export const VENDOR_SAMPLE_IAC_CASES: readonly RealCase[] = [
       ['ml-auto-solutions-clusters.tf', /machine_type = "g2-standard-16"([\s\S]*?)count = 1/, 'machine_type = "g2-standard-24"$1count = 2'],
     ],
     expect: [['gke-node-pool', 'nvidia-l4x1-pool', 8, 16]],
-    today: {
-      outcome: 'not-followed',
-      reason:
-        'the google_container_cluster labelled gpu-uc1 is named for GPUs, and the cluster resource (its removed default pool) is not read',
-    },
     why: 'a total maximum of 8 nodes × 1 → 2 L4',
   },
   {
@@ -84,11 +69,6 @@ export const VENDOR_SAMPLE_IAC_CASES: readonly RealCase[] = [
     target: 'terraform-gke/ml-auto-solutions-clusters.tf',
     edits: [['ml-auto-solutions-clusters.tf', /(name {7}= "primary-pool"[\s\S]*?)node_count = 1/, '$1node_count = 3']],
     expect: [],
-    today: {
-      outcome: 'not-followed',
-      reason:
-        'the google_container_cluster labelled gpu-uc1 is named for GPUs, and the cluster resource (its removed default pool) is not read',
-    },
     why: 'e2-medium has no GPU',
   },
   // determined-ai/determined examples/deploy/eks: the terraform-aws-modules EKS module with one
