@@ -1,7 +1,7 @@
 import type { NotFollowed } from '../domain/index.js';
 import { namesGpu, sizesCapacity } from './kit/gpu-signal.js';
 import { accountSignals } from './kit/signal-scan/account.js';
-import { declaresInfrastructure, syntaxOf } from './kit/signal-scan/syntax.js';
+import { declaresInfrastructure, runsPoolCli, syntaxOf } from './kit/signal-scan/syntax.js';
 import { dirOf } from './kit/paths.js';
 import { programIn } from './program-config.js';
 import type { ProgramIo } from './program-config.js';
@@ -41,14 +41,25 @@ export async function programSourceNote(
   const syntax = syntaxOf(file);
   const sides = [texts.before, texts.after].filter((t): t is string => t !== null);
   const yamlProgram = PULUMI_YAML_PROGRAM.test(file) && sides.some((t) => RESOURCES.test(t));
-  if (!yamlProgram && !(syntax.code && sides.some(declaresInfrastructure))) return null;
+  // A program running a cloud's node pool command (a deploy tool's `gcloud container node-pools create`) is one too.
+  const cli = syntax.code && sides.some((t) => runsPoolCli(file, t));
+  if (!yamlProgram && !cli && !(syntax.code && sides.some(declaresInfrastructure))) return null;
   // A GPU name of the file itself is the floor's to name, line by line.
   if (sides.some((t) => accountSignals(file, t).signals.some((s) => s.by === null))) return null;
   const inputs = sizingChanges(texts.before ?? '', texts.after ?? '', syntax.hash, syntax.slash);
   if (inputs.length === 0) return null;
   const project = await projectOf(file, io);
   const program = await programIn(project.dir, file, io);
-  const why = program.unknown ?? (program.gpu === null ? null : `it names \`${program.gpu.token}\` at ${program.gpu.at}`);
+  // The machines of a pool a CLI command makes come from what the program is run with, as a
+  // script's whose type is set elsewhere (cli-scripts): a size it changes is of pools no one can
+  // tell are CPU only.
+  const why =
+    program.unknown ??
+    (program.gpu !== null
+      ? `it names \`${program.gpu.token}\` at ${program.gpu.at}`
+      : cli
+        ? 'it runs a cloud CLI node pool command (`gcloud container node-pools create`, `az aks nodepool add`, `aws eks create-nodegroup`, `eksctl create nodegroup`) whose machines cannot be told from the repository'
+        : null);
   if (why === null) return null;
   return {
     file,

@@ -20,6 +20,17 @@ const MAX_MODULE_FILES = 64;
 const MAX_DEPTH = 3;
 // Arguments of a module block that are Terraform's, not the module's variables.
 const META = new Set(['source', 'version', 'count', 'for_each', 'providers', 'depends_on']);
+/** The meta-arguments that copy a call: what they are given reaches every argument that reads `each` or `count`. */
+const COPIES = new Set(['count', 'for_each']);
+/**
+ * Resource types that may make machines, or hold what does (a generic ARM resource, a manifest, a
+ * chart): a value one of them is handed may size GPUs. Any other type (a placement policy, a
+ * bucket, a DNS record) makes none.
+ */
+const MAKES_MACHINES =
+  /instance|node|pool|cluster|machine|_vm|virtual_machine|scale_set|fleet|launch_template|autoscaling|azapi|manifest|helm|job|capacity|reservation|notebook|workstation|batch|compute_engine/;
+/** An argument's value read per copy of its call. */
+const PER_COPY = /\b(?:each\.(?:value|key)|count\.index)\b/;
 const NONE: FileAccounting = { spans: [], anchors: [] };
 
 /** What the feed reads: one side of the pull request, and what its parsers account for, by file. */
@@ -43,7 +54,15 @@ interface ModuleFile {
   /** What the parsers read or that is no capacity, less the local module calls (judged argument by argument). */
   spans: Lines[];
   /** Calls of modules of this folder's repository by relative path, with their arguments. */
-  calls: { block: HclBlock; dir: string | null; args: { name: string; from: number; to: number }[] }[];
+  calls: ModuleCall[];
+}
+
+interface ModuleCall {
+  block: HclBlock;
+  dir: string | null;
+  args: { name: string; from: number; to: number }[];
+  /** The arguments whose value is read per copy (`each.value.vm_size`, `count.index`): what `for_each` or `count` feeds. */
+  perCopy: string[];
 }
 
 /** What a module accounts for: each file's lines, and which of its variables feed only what is read. */
@@ -52,6 +71,11 @@ export interface ModuleFeeds {
   variableFed: (name: string) => boolean;
   /** The module declares this variable. */
   declares: (name: string) => boolean;
+  /**
+   * Every use of the variable is in a data source, an output, or a resource of a type that makes
+   * no machines (a placement policy, a bucket): what it is given sizes no pool, read or not.
+   */
+  makesNoMachines: (name: string) => boolean;
   /**
    * The first GPU machine type, accelerator or GPU resource in this module, or in a module of
    * this repository it calls, that nothing accounts for (what the floor would name were its file
@@ -133,12 +157,17 @@ async function readFeeds(
     }
   }
   // Every argument on the line (a `.tf.json` call may hold several on one) must feed only what is read.
-  const argFed = (c: ModuleFile['calls'][number], line: number): boolean =>
+  // What `for_each` or `count` is given reaches the module through each argument read per copy
+  // (`vm_size = each.value.vm_size`), and copies all it declares: it is read only when those
+  // arguments are, and the module leaves no GPU name unread (a copy of an unread pool is unread).
+  const argFed = (c: ModuleCall, line: number): boolean =>
     c.args
-      .filter((a) => a.from <= line && line <= a.to && !META.has(a.name))
+      .filter((a) => a.from <= line && line <= a.to && (COPIES.has(a.name) || !META.has(a.name)))
       .every((a) => {
         const feeds = c.dir === null ? null : (called.get(c.dir) ?? null);
-        return feeds !== null && feeds.variableFed(a.name);
+        if (feeds === null) return false;
+        if (!COPIES.has(a.name)) return feeds.variableFed(a.name);
+        return feeds.unreadGpu() === null && c.perCopy.every((name) => feeds.variableFed(name) || feeds.makesNoMachines(name));
       });
   // Locals, and `data "template_file"` blocks (a render is a value like a local): each accounted
   // for when every use of it is.
@@ -206,8 +235,9 @@ async function readFeeds(
     if (m === undefined) return [];
     const spans: Lines[] = [...m.spans];
     for (const c of m.calls) {
-      // The call's own lines (its header, source, count) are read with it; each argument by what it feeds.
-      const args = c.args.filter((a) => !META.has(a.name));
+      // The call's own lines (its header, source) are read with it; each argument by what it feeds,
+      // `count` and `for_each` by what their copies feed.
+      const args = c.args.filter((a) => COPIES.has(a.name) || !META.has(a.name));
       for (let line = c.block.from; line <= c.block.to; line++) {
         const arg = args.find((a) => a.from <= line && line <= a.to);
         if (arg === undefined || argFed(c, line)) spans.push({ from: line, to: line });
@@ -246,7 +276,25 @@ async function readFeeds(
     const found = reachedFrom(subject);
     return found === FROM_CALLER ? unreadGpu() : found;
   };
-  return { spansOf, variableFed, declares: (name) => variables.some((v) => v.name === name), unreadGpu, reachedGpu, reachedFrom };
+  const makesNoMachines = (name: string): boolean =>
+    files.every((m) => {
+      const blocks = blocksOf(m.path, m.text);
+      return referenceLines(m.text, 'var', name).every((line) => {
+        const block = blocks.find((b) => b.from <= line && line <= b.to);
+        if (block === undefined) return false;
+        if (block.type === 'data' || block.type === 'output' || block.type === 'variable') return true;
+        return block.type === 'resource' && !MAKES_MACHINES.test(block.labels[0] ?? '');
+      });
+    });
+  return {
+    spansOf,
+    variableFed,
+    declares: (name) => variables.some((v) => v.name === name),
+    makesNoMachines,
+    unreadGpu,
+    reachedGpu,
+    reachedFrom,
+  };
 }
 
 /** A module file's top-level blocks, in HCL or Terraform's JSON syntax (whose `locals` carry their entries). */
@@ -275,20 +323,23 @@ function moduleFile(f: {
 }): ModuleFile {
   const { dir, path, text, accounting, called, repositories } = f;
   const blocks = blocksOf(path, text);
-  const calls: ModuleFile['calls'] = [];
+  const lines = text.split('\n');
+  const calls: ModuleCall[] = [];
   // In JSON syntax too: a call's arguments are judged by what they feed, never read with the call as a whole.
   for (const call of path.endsWith('.json') ? jsonModuleCalls(text) : []) {
     const source = f.sources.get(call.name);
     const moduleDir = source === undefined ? undefined : ownModuleDir(source, dir, repositories);
     if (moduleDir === undefined) continue;
-    calls.push({ block: { type: 'module', labels: [call.name], from: call.from, to: call.to }, dir: moduleDir, args: call.args });
+    const block = { type: 'module', labels: [call.name], from: call.from, to: call.to };
+    calls.push({ block, dir: moduleDir, args: call.args, perCopy: perCopyArgs(lines, call.args) });
   }
   for (const block of blocks.filter((b) => b.type === 'module')) {
     const source = f.sources.get(block.labels[0] ?? '');
     const moduleDir = source === undefined ? undefined : ownModuleDir(source, dir, repositories);
     // A module called from a registry or another repository is read by what reads its inputs (registry-module-inputs).
     if (moduleDir === undefined) continue;
-    calls.push({ block, dir: moduleDir, args: localEntries(text, block) });
+    const args = localEntries(text, block);
+    calls.push({ block, dir: moduleDir, args, perCopy: perCopyArgs(lines, args) });
   }
   const read = blocks.filter(
     (b) =>
@@ -303,6 +354,11 @@ function moduleFile(f: {
     calls.map((c) => c.block),
   );
   return { path, text, spans, calls };
+}
+
+/** The module arguments, of a call's, whose lines read `each` or `count.index`. */
+function perCopyArgs(lines: readonly string[], args: readonly { name: string; from: number; to: number }[]): string[] {
+  return args.filter((a) => !META.has(a.name) && lines.slice(a.from - 1, a.to).some((l) => PER_COPY.test(l))).map((a) => a.name);
 }
 
 /**

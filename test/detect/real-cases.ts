@@ -17,6 +17,7 @@ import { SCRIPT_CASES } from './real-cases-scripts.js';
 import { TERRAFORM_CASES } from './real-cases-terraform.js';
 import { YAML_CASES } from './real-cases-yaml.js';
 import { VENDOR_BLUEPRINT_CASES } from './real-cases-vendor-blueprints.js';
+import { VENDOR_SAMPLE_IAC_CASES } from './real-cases-vendor-samples-iac.js';
 import type { RealCase, Row } from './real-case.js';
 
 export type { RealCase } from './real-case.js';
@@ -91,4 +92,5 @@ export const REAL_CASES: readonly RealCase[] = [
   ...GITOPS_CLUSTER_CASES,
   ...RANCHER_MACHINE_POOL_CASES,
   ...VENDOR_BLUEPRINT_CASES,
+  ...VENDOR_SAMPLE_IAC_CASES,
 ];

@@ -87,6 +87,20 @@ describe('names that say GPU but size nothing', () => {
     ]);
   });
 
+  it('a GKE cluster named for GPUs that removes its default pool and declares none inline: its label is a name', () => {
+    const cluster = (name: string, body: string) =>
+      `resource "google_container_cluster" "${name}" {\n  name     = "x"\n  location = "us-central1"\n${body}}\n`;
+    const removes = '  remove_default_node_pool = true\n  initial_node_count       = 1\n';
+    for (const name of ['gpu-uc1', 'gpu_cluster', 'accelerator-pool']) {
+      expect(keyContexts(cluster(name, removes)), name).toEqual([[name, 'label']]);
+      // Its default pool kept, or a pool inline: it may make GPU nodes no reader counts.
+      expect(keyContexts(cluster(name, '  initial_node_count = 1\n')), name).toEqual([[name, null]]);
+      expect(keyContexts(cluster(name, `${removes}  node_pool {\n    name = "p"\n  }\n`)), name).toEqual([[name, null]]);
+      expect(keyContexts(cluster(name, `${removes}  dynamic "node_pool" {\n    for_each = []\n  }\n`)), name).toEqual([[name, null]]);
+      expect(keyContexts(cluster(name, '  remove_default_node_pool = false\n')), name).toEqual([[name, null]]);
+    }
+  });
+
   it('a key naming a machine image or a request is no GPU name, as a word of the key only', () => {
     const none = [
       'gpu_ami_id',

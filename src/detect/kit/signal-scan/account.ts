@@ -8,7 +8,7 @@ import type { Signal } from './signals.js';
 import { lineAt, lineStarts } from './structure.js';
 import { scanStructure } from './scan-structure.js';
 import type { Container, PathPoint, Structure } from './structure.js';
-import { declaresInfrastructure, syntaxOf } from './syntax.js';
+import { declaresInfrastructure, runsPoolCli, syntaxOf } from './syntax.js';
 import { tfJsonComment } from './tf-json-comments.js';
 import { workloadSpans } from './workload-kinds.js';
 import type { TextKind } from './syntax.js';
@@ -82,7 +82,7 @@ export function accountSignals(path: string, raw: string, accounting: FileAccoun
   const structure = scanStructure(text, syntax);
   // In programs, keys naming GPUs (`num_gpus=`, `gpu_id`) are everywhere and size nothing an applier
   // reads, unless the program declares infrastructure through an SDK (Pulumi's `gpu: true`).
-  const keys = syntax.keys && (!syntax.code || declaresInfrastructure(text));
+  const keys = syntax.keys && (!syntax.code || declaresInfrastructure(text) || runsPoolCli(path, text));
   const found = findSignals(text, structure, keys);
   if (found.length === 0) return { kind: syntax.kind, signals: [] };
   const starts = lineStarts(text);
@@ -125,6 +125,7 @@ export function accountSignals(path: string, raw: string, accounting: FileAccoun
     return { ...signal, line, by };
   });
   if (hcl) manifestLabels(signals, structure, starts, (lines ??= text.split('\n')));
+  if (hcl) emptyClusterLabels(signals, structure, starts, (lines ??= text.split('\n')));
   return { kind: syntax.kind, signals };
 }
 
@@ -146,6 +147,29 @@ function manifestLabels(signals: AccountedSignal[], structure: Structure, starts
     const block = objectAround(structure, starts, label.line, 'hcl');
     const body = signals.filter((s) => s.line > label.line && s.line <= block.to);
     if (body.length > 0 && body.every((s) => s.by !== null)) label.by = 'label';
+  }
+}
+
+/** The header of a GKE cluster resource. */
+const GKE_CLUSTER_HEADER = /^[ \t]*resource[ \t]+"google_container_cluster"[ \t]+"[^"\n]*"[ \t]*\{/;
+const REMOVES_DEFAULT_POOL = /^[ \t]*remove_default_node_pool[ \t]*=[ \t]*true[ \t]*(?:#.*|\/\/.*)?$/;
+const POOL_BLOCK = /^[ \t]*(?:node_pool|dynamic[ \t]+"node_pool")[ \t]*\{|^[ \t]*node_pool[ \t]*=/;
+
+/**
+ * A GKE cluster's label naming GPUs (`resource "google_container_cluster" "gpu-cluster"`) where
+ * the cluster makes no nodes of its own: it removes its default pool and declares no `node_pool`,
+ * so its pools are the separate `google_container_node_pool` resources the parser reads. The label
+ * is then a name. A cluster that keeps its default pool or declares pools inline may make GPU
+ * nodes no reader counts: its label stays a signal.
+ */
+function emptyClusterLabels(signals: AccountedSignal[], structure: Structure, starts: readonly number[], lines: readonly string[]): void {
+  for (const label of signals) {
+    if (label.by !== null || label.kind !== 'gpu-key') continue;
+    const m = GKE_CLUSTER_HEADER.exec((lines[label.line - 1] ?? '').slice(0, HEADER_CHARS));
+    if (m === null || label.offset - (starts[label.line - 1] ?? 0) >= m[0].length) continue;
+    const block = objectAround(structure, starts, label.line, 'hcl');
+    const body = lines.slice(label.line, block.to);
+    if (body.some((l) => REMOVES_DEFAULT_POOL.test(l)) && !body.some((l) => POOL_BLOCK.test(l))) label.by = 'label';
   }
 }
 

@@ -90,6 +90,27 @@ export function declaresInfrastructure(text: string): boolean {
   return IAC_SDK.test(text);
 }
 
+/**
+ * A node pool command of a cloud's CLI written in a program's strings, whole or a word at a time,
+ * its words within a few lines of each other
+ * (`["gcloud", "container", "node-pools", "create", …]`, `f"az aks nodepool add …"`): GKE's
+ * `node-pools`, AKS's `nodepool` after `aks`, EKS's `create-nodegroup` and
+ * `update-nodegroup-config`, eksctl's `nodegroup`.
+ */
+const POOL_CLI =
+  /\bnode-pools\b|\baks\b[\s\S]{0,160}?\bnodepool\b|\b(?:create|update)-nodegroup(?:-config)?\b|\beksctl\b[\s\S]{0,160}?\bnodegroups?\b/;
+/** Scripts and Makefiles: the cli-scripts reader reads their commands with the variables they set. */
+const SCRIPT_PATH = /\.(?:sh|bash|zsh|ksh|fish|ps1|psm1|mk)$|(?:^|\/)(?:GNUmakefile|[Mm]akefile)$/;
+
+/**
+ * True when a program (not a script the cli-scripts reader reads) makes or sizes node pools by
+ * running a cloud's CLI: its settings are then capacity as an SDK program's are (the GPU type,
+ * the GPUs per node and the node maximum a deploy tool hands `gcloud container node-pools create`).
+ */
+export function runsPoolCli(path: string, text: string): boolean {
+  return !SCRIPT_PATH.test(path) && POOL_CLI.test(text);
+}
+
 export function syntaxOf(path: string): Syntax {
   const name = path.slice(path.lastIndexOf('/') + 1);
   if (BINARY.test(name)) return of('binary', false, false, false);
