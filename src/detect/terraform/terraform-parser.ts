@@ -20,7 +20,7 @@ import { budgetMessage, TerraformBudget } from './expr-budget.js';
 import type { Scope } from './expr-eval.js';
 import type { Locator } from './locator.js';
 import { isTfFile, locatorFor, parseTerraformFile } from './tf-json.js';
-import { shadowedByTofu, shadowedNotes } from './opentofu-files.js';
+import { shadowedByTofu } from './opentofu-files.js';
 import { isTfvarsPath, moduleScope } from './module-scope.js';
 import { isOverrideFile } from './override-files.js';
 import { mergeOverrides } from './override-merge.js';
@@ -196,7 +196,7 @@ export function overBudget<T extends ParseOutcome>(files: readonly SourceFile[],
 
 function readTerraformSet(files: readonly SourceFile[], budget: TerraformBudget): ParseOutcome & Accounting {
   const { parsed, scope, errors, placements } = parseModule(files, budget);
-  const result: Collected = { decls: [], diagnostics: [...errors], unresolved: [], notFollowed: shadowedNotes(files) };
+  const result: Collected = { decls: [], diagnostics: [...errors], unresolved: [], notFollowed: [] };
   for (const f of parsed) {
     if (isTerragruntPath(f.path)) {
       readTerragrunt(f, scope, result);
