@@ -136,11 +136,6 @@ const OPEN: readonly (readonly [string, readonly string[], string])[] = [
     ],
     'false alarm, as the case itself: the changed module is read as a root of its own, where node_pools has no value (count unknown); its caller is four folders up and two down, past the caller search (module-callers.ts MAX_UP 3)',
   ],
-  [
-    'ai-infra-cluster-provisioning a3 gke: resource_prefix renamed (negative control)',
-    ['tf-provider-alias'],
-    'false alarm, open: with a provider alias on the example root the module call is not followed for the renamed prefix; not traced yet',
-  ],
   ...[
     'karpenter-blueprints auto mode gpu pool: cpu limit 100 → 200 (negative control, CPU-only edit beside a GPU limit)',
     'aks-kueue-sample team-a-cq: cpu quota 24 → 32 (negative control, a GPU quota beside it)',
