@@ -54,8 +54,8 @@ function generated(random: () => number): { text: string; marker: string; flush:
 /** What hclsyntax makes of the heredoc, through hcl2json. */
 function byHcl(heredoc: string, nl: string): unknown {
   const parsed = parseHcl('main.tf', `x = ${heredoc}${nl}`);
-  if (!parsed.ok) throw new Error(parsed.message);
-  const x = parsed.body.x;
+  if (!parsed.ok) throw new Error(parsed.error.message);
+  const x = parsed.value.x;
   // hcl2json prints a template's directives back as text: `%{if true}…%{endif}`, which evaluates the same.
   return typeof x === 'string' ? evalSource(JSON.stringify(x), scope()) : x;
 }

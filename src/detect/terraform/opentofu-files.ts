@@ -99,15 +99,19 @@ export function twinErrors(changed: readonly string[], twins: readonly TwinFolde
  */
 export function asTerraformReads(changes: ChangeSet): ChangeSet {
   const side = (reader: TreeReader): TreeReader => {
-    const { list, dirs, notAFile, contentId, isDirectory } = reader;
+    const list = reader.list?.bind(reader);
+    const dirs = reader.dirs?.bind(reader);
+    const notAFile = reader.notAFile?.bind(reader);
+    const contentId = reader.contentId?.bind(reader);
+    const isDirectory = reader.isDirectory?.bind(reader);
     return {
       label: reader.label,
       read: (path) => (isTofuFile(path) ? Promise.resolve(null) : reader.read(path)),
-      ...(list ? { list: async (dir: string) => (await list.call(reader, dir)).filter((p) => !isTofuFile(p)) } : {}),
-      ...(dirs ? { dirs: (dir: string) => dirs.call(reader, dir) } : {}),
-      ...(notAFile ? { notAFile: (path: string) => (isTofuFile(path) ? Promise.resolve(null) : notAFile.call(reader, path)) } : {}),
-      ...(contentId ? { contentId: (path: string) => (isTofuFile(path) ? Promise.resolve(null) : contentId.call(reader, path)) } : {}),
-      ...(isDirectory ? { isDirectory: (path: string) => isDirectory.call(reader, path) } : {}),
+      ...(list ? { list: async (dir: string) => (await list(dir)).filter((p) => !isTofuFile(p)) } : {}),
+      ...(dirs ? { dirs } : {}),
+      ...(notAFile ? { notAFile: (path: string) => (isTofuFile(path) ? Promise.resolve(null) : notAFile(path)) } : {}),
+      ...(contentId ? { contentId: (path: string) => (isTofuFile(path) ? Promise.resolve(null) : contentId(path)) } : {}),
+      ...(isDirectory ? { isDirectory } : {}),
     };
   };
   return {
