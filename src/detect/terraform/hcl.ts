@@ -53,7 +53,7 @@ function load(): Bridge {
 export type HclBody = Record<string, unknown>;
 
 /** Why a file is no HCL: the parser's first error, at its line when it names one. */
-export interface HclError {
+interface HclError {
   line: number | null;
   message: string;
 }
