@@ -119,7 +119,7 @@ async function changedVarFiles(
       const text = /[$%{}]/.test(f.path) ? null : await firstFound(side, candidates(f.path, file, s.dirs));
       const parsed = text === null ? null : parseTerraformFile(f.path, text);
       if (parsed === null || !parsed.ok) unreadable ??= { path: f.path, line: atHead ? f.line : null };
-      else Object.assign(body, parsed.body);
+      else Object.assign(body, parsed.value);
     }
     return body;
   };

@@ -124,7 +124,7 @@ async function changesBody(file: string, io: CoverageIo): Promise<boolean> {
   const body = (text: string | null): string | null => {
     if (text === null) return JSON.stringify({});
     const hcl = parseHcl(file, text);
-    return hcl.ok ? JSON.stringify(hcl.body) : null;
+    return hcl.ok ? JSON.stringify(hcl.value) : null;
   };
   const [before, after] = await Promise.all([io.base.read(file), io.head.read(file)]);
   const a = body(before);
@@ -139,7 +139,7 @@ async function changesValues(file: string, io: CoverageIo): Promise<boolean> {
     const hcl = parseHcl(file, text);
     if (!hcl.ok) return null;
     return JSON.stringify(
-      /\.(?:tf|tofu)(?:\.json)?$/.test(file) ? { variable: hcl.body.variable ?? null, locals: hcl.body.locals ?? null } : hcl.body,
+      /\.(?:tf|tofu)(?:\.json)?$/.test(file) ? { variable: hcl.value.variable ?? null, locals: hcl.value.locals ?? null } : hcl.value,
     );
   };
   const [before, after] = await Promise.all([io.base.read(file), io.head.read(file)]);

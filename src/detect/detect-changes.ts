@@ -35,7 +35,7 @@ import { keepUnparsed, unknownAfter, unknownBefore } from './side-guards.js';
 import { dirOf } from './kit/paths.js';
 import { isTfFile } from './terraform/tf-json.js';
 import { overrideFileErrors } from './terraform/override-files.js';
-import { openTofuErrors } from './terraform/opentofu-files.js';
+import { readBothWays } from './tofu-readings.js';
 import { foldersReadingData } from './terraform/data-file-readers.js';
 
 export interface DetectedChanges {
@@ -64,6 +64,16 @@ export { MAX_FILE_CHARS };
  * Reader failures (network, permissions) are not diagnostics; they propagate to the caller.
  */
 export async function detectChanges(changes: ChangeSet, parsers: readonly CapacityParser[] = PARSERS): Promise<DetectedChanges> {
+  // A folder holding `x.tofu` beside `x.tf` is read as OpenTofu and as Terraform read it (tofu-readings.ts).
+  return readBothWays(changes, (reading, errors) => detectReading(reading, parsers, errors));
+}
+
+/** One reading of the pull request; `errors` are added to the head's (a folder whose readings differ). */
+async function detectReading(
+  changes: ChangeSet,
+  parsers: readonly CapacityParser[],
+  errors: readonly Diagnostic[],
+): Promise<DetectedChanges> {
   const changed = new Set(await changes.changedPaths());
   const paths = [...changed].filter((p) => anyParserAccepts(p, parsers)).sort();
   const fileParsers = parsers.filter((p) => !p.parseSet);
@@ -237,7 +247,7 @@ export async function detectChanges(changes: ChangeSet, parsers: readonly Capaci
     ...lateNotFiles,
     ...(await floorOnlyOversize(changedPaths, sides.head, parsers)),
     ...(await overrideFileErrors(changedPaths, io)),
-    ...(await openTofuErrors(changedPaths, io)),
+    ...errors,
   );
   // A changed file too large to read is reported by each reader that takes it: once is enough.
   const diagnostics = uniqueDiagnostics([...head.diagnostics, ...sharingNotes, ...unknownBefore(base, head), ...unknownAfter(base, head)]);

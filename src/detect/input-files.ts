@@ -101,7 +101,7 @@ function isTfvarsPath(path: string): boolean {
 function hclBody(path: string, text: string | null): Record<string, unknown> | null {
   if (text === null) return {};
   const hcl = path.endsWith('.json') ? parseTerraformFile(path, text) : parseHcl(`${path}.hcl`, text);
-  return hcl.ok ? hcl.body : null;
+  return hcl.ok ? hcl.value : null;
 }
 
 /** Changed keys that could size GPU capacity, in a file that names GPUs at either side. */

@@ -17,6 +17,17 @@ const SPELLINGS: readonly [string, (name: string) => string][] = [
   ['base64decode', (n) => `base64decode("${Buffer.from(n).toString('base64')}")`],
   ['replace', (n) => `replace(${JSON.stringify(n.replace(/-/g, '#'))}, "#", "-")`],
   ['upper', (n) => `upper(${JSON.stringify(n.toLowerCase())})`],
+  ['an indented heredoc in chomp', (n) => `chomp(<<-EOT\n    ${n}\n    EOT\n  )`],
+  ['a heredoc in trimspace, its closer indented', (n) => `trimspace(<<EOT\n${n}\n  EOT\n  )`],
+  ['a JSON heredoc in jsondecode', (n) => `jsondecode(<<EOF\n{"type": ${JSON.stringify(n)}}\nEOF\n  ).type`],
+  ['a heredoc with a template directive', (n) => `chomp(<<-EOT\n    %{ if true }${n}%{ else }none%{ endif }\n    EOT\n  )`],
+  ['a heredoc on its own, then chomped by replace', (n) => `replace(<<-EOT\n\t${n}\n\tEOT\n  , "\\n", "")`],
+  ['a join broken over lines', (n) => `join("", [\n    ${JSON.stringify(n.slice(0, 3))},\n    ${JSON.stringify(n.slice(3))},\n  ])`],
+  ['a join on one line of a CRLF file', (n) => `join("", [${JSON.stringify(n.slice(0, 3))}, ${JSON.stringify(n.slice(3))}])\r`],
+  [
+    'a join broken over lines, CRLF',
+    (n) => `join("", [\r\n    ${JSON.stringify(n.slice(0, 3))},\r\n    ${JSON.stringify(n.slice(3))}\r\n  ])`,
+  ],
 ];
 
 const pool = (type: string, arg: string, value: string) => `resource "${type}" "workers" {\n  ${arg} = ${value}\n  max_nodes = 4\n}\n`;
@@ -46,6 +57,23 @@ describe('a machine type Terraform computes, in a pool no parser reads', () => {
   it('leaves plain values and references to variables and locals to the other checks', () => {
     for (const value of ['"L4-1-24G"', 'data.scaleway_types.gpu[0].name', 'var.node_type', 'local.types[0]', 'join("", [var.a, "x"])', '4'])
       expect(notes(pool('scaleway_k8s_pool', 'node_type', value))).toEqual([]);
+  });
+
+  it('a heredoc left open to the end of the block is a machine type not known statically', () => {
+    const computed = notes(pool('scaleway_k8s_pool', 'node_type', 'chomp(<<-EOT\n    DEV1-M\n  )'));
+    expect(computed).toHaveLength(1);
+    expect(computed[0]?.needs).toContain('not known statically');
+  });
+
+  it('reads no line of a heredoc body as an argument of its own', () => {
+    const body = 'user_data = <<-EOT\n    instance_type = data.x.y\n    EOT\n  node_type = "DEV1-M"';
+    expect(notes(pool('scaleway_k8s_pool', 'tags', body))).toEqual([]);
+  });
+
+  it('still reads the arguments of an object written over lines', () => {
+    const found = notes(pool('scaleway_k8s_pool', 'config', `{\n    node_type = join("", ["H10", "0-SXM-2-80G"])\n  }`));
+    expect(found).toHaveLength(1);
+    expect(found[0]?.line).toBe(3);
   });
 
   it('does not name other arguments it cannot evaluate (a name from a resource attribute)', () => {

@@ -94,7 +94,7 @@ export async function parentInputsNotFed(
   const inputsOf = (path: string, text: string | null): Record<string, unknown> => {
     if (text === null) return {};
     const parsed = parseTerraformFile(path, text);
-    const inputs = parsed.ok ? parsed.body.inputs : undefined;
+    const inputs = parsed.ok ? parsed.value.inputs : undefined;
     return inputs !== null && typeof inputs === 'object' && !Array.isArray(inputs) ? (inputs as Record<string, unknown>) : {};
   };
   const before = inputsOf(parent, texts.before);

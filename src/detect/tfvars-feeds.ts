@@ -32,7 +32,7 @@ export async function tfvarsNotFed(
   const body = (text: string | null): Record<string, unknown> | null => {
     if (text === null) return {};
     const parsed = parseTerraformFile(path, text);
-    return parsed.ok ? parsed.body : null;
+    return parsed.ok ? parsed.value : null;
   };
   const before = body(texts.before);
   const after = body(texts.after);

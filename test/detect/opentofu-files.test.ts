@@ -79,3 +79,90 @@ describe('OpenTofu files', () => {
     expect(unfollowed(r)).toEqual([]);
   });
 });
+
+const GPU_POOL = (count: string, machine = 'g2-standard-4', disk = 100) => `resource "google_container_node_pool" "pool" {
+  name       = "pool"
+  location   = "us-central1-a"
+  node_count = ${count}
+  node_config {
+    machine_type = "${machine}"
+    disk_size_gb = ${disk}
+  }
+}
+`;
+const CPU_POOL = (count: number) => GPU_POOL(`${count}`, 'n2-standard-8').replace(/"pool"/g, '"cpu"');
+
+/**
+ * A folder of twins is read as OpenTofu reads it and as Terraform does: where both readings plan
+ * the same change it is judged once, each file by the tool that reads it; where they differ, the
+ * changed files are not followed. Each shape is tried on every side of the pair and both syntaxes.
+ */
+describe('a folder of twins, read both ways', () => {
+  const twin = (ext: 'tofu' | 'tofu.json', tf: 'tf' | 'tf.json') => ({ tofu: `infra/main.${ext}`, tf: `infra/main.${tf}` });
+  const asJson = (hcl: string, n: number, machine: string, disk: number) =>
+    hcl.endsWith('.json')
+      ? JSON.stringify({
+          resource: {
+            google_container_node_pool: {
+              pool: {
+                name: 'pool',
+                location: 'us-central1-a',
+                node_count: n,
+                node_config: [{ machine_type: machine, disk_size_gb: disk }],
+              },
+            },
+          },
+        })
+      : GPU_POOL(`${n}`, machine, disk);
+  for (const [ext, tf] of [
+    ['tofu', 'tf'],
+    ['tofu.json', 'tf.json'],
+  ] as const) {
+    const p = twin(ext, tf);
+    const pool = (path: string, n: number, disk = 100, machine = 'g2-standard-4') => asJson(path, n, machine, disk);
+
+    it(`${p.tofu} beside ${p.tf}: a CPU-only edit of the shadowed file, the twin stale, is no change`, async () => {
+      const base = { [p.tf]: pool(p.tf, 2), [p.tofu]: pool(p.tofu, 2), 'infra/cpu.tf': CPU_POOL(1) };
+      const r = await detectPr(base, { ...base, [p.tf]: pool(p.tf, 2, 200) });
+      expect(rows(r)).toEqual([]);
+      expect(unfollowed(r)).toEqual([]);
+    });
+
+    it(`${p.tofu} beside ${p.tf}: a CPU-only edit of the twin, the .tf file as it was, is no change`, async () => {
+      const base = { [p.tf]: pool(p.tf, 2), [p.tofu]: pool(p.tofu, 2) };
+      const r = await detectPr(base, { ...base, [p.tofu]: pool(p.tofu, 2, 200) });
+      expect(rows(r)).toEqual([]);
+      expect(unfollowed(r)).toEqual([]);
+    });
+
+    it(`${p.tofu} beside ${p.tf}: the same GPU change in both files is counted once`, async () => {
+      const base = { [p.tf]: pool(p.tf, 2), [p.tofu]: pool(p.tofu, 2) };
+      const r = await detectPr(base, { [p.tf]: pool(p.tf, 5), [p.tofu]: pool(p.tofu, 5) });
+      expect(rows(r)).toEqual([['pool', 2, 5]]);
+      expect(unfollowed(r)).toEqual([]);
+    });
+
+    it(`${p.tofu} beside ${p.tf}: a GPU change in one of them only is not followed, naming the twin`, async () => {
+      const base = { [p.tf]: pool(p.tf, 2), [p.tofu]: pool(p.tofu, 2) };
+      for (const edited of [p.tf, p.tofu]) {
+        const r = await detectPr(base, { ...base, [edited]: pool(edited, 6) });
+        expect(unfollowed(r), edited).toEqual([edited]);
+        expect(r.diagnostics.find((d) => d.file === edited)?.message).toContain(`OpenTofu reads ${p.tofu} (for ${p.tf})`);
+      }
+    });
+
+    it(`${p.tofu} beside ${p.tf}: a machine moved to a GPU type in the shadowed file only is not followed`, async () => {
+      const base = { [p.tf]: pool(p.tf, 2, 100, 'n2-standard-8'), [p.tofu]: pool(p.tofu, 2, 100, 'n2-standard-8') };
+      const r = await detectPr(base, { ...base, [p.tf]: pool(p.tf, 2, 100, 'a2-highgpu-1g') });
+      expect(unfollowed(r)).toEqual([p.tf]);
+    });
+  }
+
+  it('a shadowed root that names no GPU, its count feeding a GPU module, is not followed', async () => {
+    const root = (n: number) => `module "gpu" {\n  source = "../modules/pool"\n  nodes  = ${n}\n}\n`;
+    const mod = { 'modules/pool/main.tf': GPU_POOL('var.nodes'), 'modules/pool/variables.tf': VARS(1) };
+    const base = { ...mod, 'live/main.tf': root(2), 'live/main.tofu': root(2) };
+    const r = await detectPr(base, { ...base, 'live/main.tf': root(8) });
+    expect(unfollowed(r)).toEqual(['live/main.tf']);
+  });
+});

@@ -207,8 +207,8 @@ describe('moved blocks read', () => {
     );
     expect(hcl.ok && json.ok).toBe(true);
     if (!hcl.ok || !json.ok) return;
-    expect(movesIn([json.body])).toEqual([{ from: 'module.a', to: 'module.b' }]);
-    const moves = movesIn([hcl.body]);
+    expect(movesIn([json.value])).toEqual([{ from: 'module.a', to: 'module.b' }]);
+    const moves = movesIn([hcl.value]);
     expect(withMoves({ at: 'module.c.r.p', formerly: [] }, moves).formerly).toEqual(['module.b["x"].r.p', 'module.a["x"].r.p']);
     // A prefix that is not a whole step of the address moves nothing.
     expect(withMoves({ at: 'module.bb.r.p', formerly: [] }, moves).formerly).toEqual([]);

@@ -87,7 +87,7 @@ function localDefinition(raw: unknown, scope: Scope): unknown {
  */
 function whole(raw: string, scope: Scope): ChosenObject {
   const r = evaluatePartly(raw, scope);
-  if (!r.ok) return { ok: false, culprit: r.culprit };
+  if (!r.ok) return { ok: false, culprit: r.error };
   if (r.value === null) return { ok: true, absent: true };
   return isRecord(r.value) ? { ok: true, absent: false, fields: r.value } : { ok: false, culprit: 'a value that is not an object' };
 }

@@ -23,7 +23,7 @@ export interface Copy {
 export function copiesOf(raw: Record<string, unknown>, scope: Scope): Copy[] | { culprit: string; what: 'for_each' | 'count' } | null {
   if (raw.for_each !== undefined) {
     const r = evaluatePartly(raw.for_each, scope);
-    if (!r.ok) return { culprit: r.culprit, what: 'for_each' };
+    if (!r.ok) return { culprit: r.error, what: 'for_each' };
     const pairs = keyed(r.value);
     if ('culprit' in pairs) return { culprit: pairs.culprit, what: 'for_each' };
     if (pairs.length > MAX_COPIES)
@@ -32,7 +32,7 @@ export function copiesOf(raw: Record<string, unknown>, scope: Scope): Copy[] | {
   }
   if (raw.count === undefined) return null;
   const r = evaluatePartly(raw.count, scope);
-  if (!r.ok) return { culprit: r.culprit, what: 'count' };
+  if (!r.ok) return { culprit: r.error, what: 'count' };
   const n = typeof r.value === 'number' ? r.value : typeof r.value === 'string' && /^\s*\d+\s*$/.test(r.value) ? Number(r.value) : NaN;
   if (!Number.isInteger(n) || n < 0) return { culprit: `a count of ${JSON.stringify(r.value)}`, what: 'count' };
   if (n > MAX_COPIES) return { culprit: `count = ${n}, more than the ${MAX_COPIES} copies read one by one`, what: 'count' };

@@ -7,8 +7,8 @@ import { parseHcl } from './hcl.js';
 /** The scope of one file of HCL: its variables and locals. */
 function scopeOf(text: string) {
   const hcl = parseHcl('main.tf', text);
-  if (!hcl.ok) throw new Error(hcl.message);
-  return moduleScope([{ path: 'main.tf', body: hcl.body }], { budget: new TerraformBudget() });
+  if (!hcl.ok) throw new Error(hcl.error.message);
+  return moduleScope([{ path: 'main.tf', body: hcl.value }], { budget: new TerraformBudget() });
 }
 const value = (expr: string, text = '') => evaluate(`\${${expr}}`, scopeOf(text));
 
@@ -51,15 +51,15 @@ describe('Terraform functions, as Terraform evaluates them', () => {
   });
 
   it('try() and can() skip errors but not values unknown until applied', () => {
-    expect(value('try(module.x.count, 5)')).toEqual({ ok: false, culprit: 'module.x.count, a module output' });
-    expect(value('can(module.x.count)')).toEqual({ ok: false, culprit: 'module.x.count, a module output' });
+    expect(value('try(module.x.count, 5)')).toEqual({ ok: false, error: 'module.x.count, a module output' });
+    expect(value('can(module.x.count)')).toEqual({ ok: false, error: 'module.x.count, a module output' });
   });
 
   it('keeps what is known beside what is not', () => {
     const text = 'locals {\n  g = { max = 4, subnets = module.vpc.private }\n}\n';
     expect(value('local.g.max', text)).toEqual({ ok: true, value: 4 });
     expect(value('length(merge(local.g, { x = 1 }))', text)).toEqual({ ok: true, value: 3 });
-    expect(value('local.g', text)).toEqual({ ok: false, culprit: 'module.vpc.private, a module output' });
+    expect(value('local.g', text)).toEqual({ ok: false, error: 'module.vpc.private, a module output' });
   });
 
   it.each(['length(format("%0999999999d", 1))', 'length(format("%#x", 255))', 'length(format("% d", 5))', 'length(format("%.3d", 5))'])(

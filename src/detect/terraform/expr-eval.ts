@@ -1,3 +1,5 @@
+import { fail, ok } from '../../domain/result.js';
+import type { Result } from '../../domain/result.js';
 import { BudgetExceeded } from '../kit/eval-budget.js';
 import { ExprSyntaxError, parseExpr, parseTemplate } from './expr-parse.js';
 import type { Expr } from './expr-parse.js';
@@ -14,17 +16,18 @@ export { Unk, Unresolved } from './expr-values.js';
 export type { PValue, Value } from './expr-values.js';
 export type { Scope } from './expr-scope.js';
 
-export type Evaluated = { ok: true; value: Value } | { ok: false; culprit: string };
-export type PartlyEvaluated = { ok: true; value: PValue } | { ok: false; culprit: string };
+/** A value evaluated, or the culprit that keeps it from being known (a reference, a function, a budget). */
+export type Evaluated = Result<Value, string>;
+export type PartlyEvaluated = Result<PValue, string>;
 
 /** The value fully known, or what keeps it from being known. */
 export function evaluate(raw: unknown, scope: Scope): Evaluated {
   const r = evaluatePartly(raw, scope);
   if (!r.ok) return r;
   try {
-    return { ok: true, value: known(r.value) };
+    return ok(known(r.value));
   } catch (err) {
-    if (err instanceof Unresolved) return { ok: false, culprit: err.culprit };
+    if (err instanceof Unresolved) return fail(err.culprit);
     throw err;
   }
 }
@@ -36,11 +39,11 @@ export function evaluate(raw: unknown, scope: Scope): Evaluated {
 export function evaluatePartly(raw: unknown, scope: Scope): PartlyEvaluated {
   try {
     const value = evalJson(raw, scope);
-    return value instanceof Unk ? { ok: false, culprit: value.culprit } : { ok: true, value };
+    return value instanceof Unk ? fail(value.culprit) : ok(value);
   } catch (err) {
-    if (err instanceof Unresolved) return { ok: false, culprit: err.culprit };
-    if (err instanceof ExprSyntaxError) return { ok: false, culprit: `an expression this tool cannot read (${err.message})` };
-    if (err instanceof BudgetExceeded) return { ok: false, culprit: `gpu-justify's evaluation budget (${err.message})` };
+    if (err instanceof Unresolved) return fail(err.culprit);
+    if (err instanceof ExprSyntaxError) return fail(`an expression this tool cannot read (${err.message})`);
+    if (err instanceof BudgetExceeded) return fail(`gpu-justify's evaluation budget (${err.message})`);
     throw err;
   }
 }

@@ -151,20 +151,26 @@ function quoted(src: string, open: number): { raw: string; end: number } {
   return { raw: out.join(''), end: j + 1 };
 }
 
-/** `<<EOT` / `<<-EOT` heredoc inside an expression, as a template; null when it is not one. */
+/**
+ * `<<EOT` / `<<-EOT` heredoc inside an expression, as a template; null when it is not one. As in
+ * hclsyntax: the closing marker may be indented in both forms and stands alone on its line (a
+ * carriage return before its newline too); `<<-` strips the least leading white space of the
+ * lines that are not blank, and leaves blank lines as written (parser_template.go,
+ * flushHeredocTemplateParts).
+ */
 function heredocAt(src: string, open: number): { raw: string; end: number } | null {
   const m = /^<<(-?)([A-Za-z_][\w-]*)[ \t]*\r?\n/.exec(src.slice(open, open + 200));
   if (!m) return null;
   const bodyStart = open + m[0].length;
-  const closer = new RegExp(`^[ \\t]*${m[2] ?? ''}[ \\t]*$`, 'm');
+  const closer = new RegExp(`^[ \\t]*${m[2] ?? ''}[ \\t\\r]*$`, 'm');
   const found = closer.exec(src.slice(bodyStart));
   if (!found) throw new ExprSyntaxError('unclosed heredoc');
   let raw = src.slice(bodyStart, bodyStart + found.index);
   if (m[1] === '-') {
-    // An indented heredoc loses the least indentation of its lines.
     const lines = raw.split('\n');
-    const indent = Math.min(...lines.filter((l) => l.trim() !== '').map((l) => /^[ \t]*/.exec(l)?.[0].length ?? 0));
-    raw = lines.map((l) => l.slice(Number.isFinite(indent) ? indent : 0)).join('\n');
+    const blank = (l: string, i: number): boolean => l.trim() === '' && i < lines.length - 1;
+    const indent = Math.min(...lines.filter((l, i) => !blank(l, i) && l !== '').map((l) => /^[ \t]*/.exec(l)?.[0].length ?? 0));
+    raw = lines.map((l, i) => (blank(l, i) ? l : l.slice(Number.isFinite(indent) ? indent : 0))).join('\n');
   }
   return { raw, end: bodyStart + found.index + found[0].length };
 }

@@ -197,7 +197,7 @@ function poolZones(ctx: PoolContext, pool: Record<string, unknown>, cluster: Clu
   }
   // "${var.region}-b,${var.region}-c": the zones are unknown, their number is not.
   const n = typeof raw === 'string' ? templateZoneCount(raw) : null;
-  return n === null ? { unknown: `node_locations uses ${r.culprit}` } : { zones: n };
+  return n === null ? { unknown: `node_locations uses ${r.error}` } : { zones: n };
 }
 
 function zoneCount(v: Value): number | null {
@@ -218,13 +218,13 @@ function templateZoneCount(raw: string): number | null {
 function clusterZones(moduleRaw: Record<string, unknown>, scope: Scope): ClusterZones {
   if (moduleRaw.zones !== undefined) {
     const r = evaluate(moduleRaw.zones, scope);
-    if (!r.ok) return { unknown: `node_locations is not set and the module's zones uses ${r.culprit}` };
+    if (!r.ok) return { unknown: `node_locations is not set and the module's zones uses ${r.error}` };
     const n = zoneCount(r.value);
     if (n === null) return { unknown: "the module's zones is not a list of zones" };
     if (n > 0) return { zones: n, note: "the module's zones" };
   }
   const regional = moduleRaw.regional === undefined ? { ok: true as const, value: true } : evaluate(moduleRaw.regional, scope);
-  if (!regional.ok) return { unknown: `node_locations and zones are not set and regional uses ${regional.culprit}` };
+  if (!regional.ok) return { unknown: `node_locations and zones are not set and regional uses ${regional.error}` };
   if (regional.value === false || regional.value === 'false') return { unknown: 'a zonal cluster without zones' };
   return { zones: MODULE_REGIONAL_ZONES, note: 'no zones given: the module picks 3 zones of the region' };
 }

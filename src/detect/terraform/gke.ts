@@ -197,7 +197,7 @@ function zoneCount(ctx: PoolContext, body: Record<string, unknown>): Zones {
     // A pool placed in one zone has one zone; a regional pool without node_locations uses the cluster's.
     if (body.location === undefined) return { unknown: 'neither node_locations nor location is set' };
     const loc = evaluate(body.location, ctx.scope);
-    if (!loc.ok) return { unknown: `node_locations is not set and location comes from ${loc.culprit}` };
+    if (!loc.ok) return { unknown: `node_locations is not set and location comes from ${loc.error}` };
     if (typeof loc.value === 'string' && ZONE_RE.test(loc.value)) return { zones: 1 };
     if (typeof loc.value === 'string' && REGION_RE.test(loc.value)) {
       return {

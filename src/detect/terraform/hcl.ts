@@ -3,6 +3,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { escapeRegex } from '../../util/escape-regex.js';
+import { fail, ok } from '../../domain/result.js';
+import type { Result } from '../../domain/result.js';
 
 /**
  * HCL is parsed by HashiCorp's own Go parser (hclsyntax), compiled to WebAssembly and shipped
@@ -50,7 +52,13 @@ function load(): Bridge {
 
 export type HclBody = Record<string, unknown>;
 
-export type HclParsed = { ok: true; body: HclBody } | { ok: false; line: number | null; message: string };
+/** Why a file is no HCL: the parser's first error, at its line when it names one. */
+interface HclError {
+  line: number | null;
+  message: string;
+}
+
+export type HclParsed = Result<HclBody, HclError>;
 
 /**
  * Deeper nesting than any real configuration has. The Go parser recurses per level: a file nested
@@ -63,7 +71,7 @@ const MAX_HCL_NESTING = 200;
 export function parseHcl(file: string, text: string): HclParsed {
   const deep = deepestNesting(text);
   if (deep.depth > MAX_HCL_NESTING) {
-    return { ok: false, line: deep.line, message: `nesting deeper than ${MAX_HCL_NESTING} levels` };
+    return fail({ line: deep.line, message: `nesting deeper than ${MAX_HCL_NESTING} levels` });
   }
   let out: { err: string | null; json: string | null } | undefined;
   try {
@@ -73,22 +81,22 @@ export function parseHcl(file: string, text: string): HclParsed {
   } catch (err) {
     // The runtime may be left mid-call; the next file gets a fresh one.
     bridge = undefined;
-    return { ok: false, line: null, message: `the HCL parser failed: ${err instanceof Error ? err.message : String(err)}` };
+    return fail({ line: null, message: `the HCL parser failed: ${err instanceof Error ? err.message : String(err)}` });
   }
   if (!out) {
     bridge = undefined;
-    return { ok: false, line: null, message: 'the HCL parser gave no answer' };
+    return fail({ line: null, message: 'the HCL parser gave no answer' });
   }
   if (out.err !== null || out.json === null) return parseError(file, out.err ?? 'unknown error');
   const body: unknown = JSON.parse(out.json);
-  return body !== null && typeof body === 'object' && !Array.isArray(body) ? { ok: true, body: body as HclBody } : { ok: true, body: {} };
+  return body !== null && typeof body === 'object' && !Array.isArray(body) ? ok(body as HclBody) : ok({});
 }
 
 // "parse config: [main.tf:2,6-3,1: Invalid expression; Expected the start of an expression…]"
 function parseError(file: string, err: string): HclParsed {
   const inner = err.replace(/^parse config: \[/, '').replace(/\]$/, '');
   const m = inner.startsWith(file) ? /^:(\d+),\d+(?:-\d+(?:,\d+)?)?: (.*)$/s.exec(inner.slice(file.length)) : null;
-  if (!m) return { ok: false, line: null, message: inner };
+  if (!m) return fail({ line: null, message: inner });
   // Several errors come joined in one string: name the first, count the rest by line.
   const rest = m[2] ?? '';
   const next = new RegExp(`\\s*${escapeRegex(file)}:(\\d+),\\d+(?:-\\d+(?:,\\d+)?)?: `, 'g');
@@ -99,7 +107,7 @@ function parseError(file: string, err: string): HclParsed {
     more.length === 0
       ? ''
       : ` (and ${more.length} more error${more.length === 1 ? '' : 's'} at line${lines.length === 1 ? '' : 's'} ${lines.join(', ')})`;
-  return { ok: false, line: Number(m[1]), message: first + tail };
+  return fail({ line: Number(m[1]), message: first + tail });
 }
 
 /** The deepest bracket nesting and the line where it is first reached; strings count too (an over-estimate). */

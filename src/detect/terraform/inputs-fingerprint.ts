@@ -15,7 +15,7 @@ export function valueFingerprint(raw: unknown, scope: Scope): unknown {
   const v = evaluatePartly(raw, scope);
   // Parts known only once applied (an id, a module output) are known by what they are.
   if (v.ok) return JSON.parse(JSON.stringify(v.value, (_k, x: unknown) => (x instanceof Unk ? { unknown: x.culprit } : x))) as unknown;
-  return { unknown: v.culprit, raw, reads: definitionsRead(raw, scope) };
+  return { unknown: v.error, raw, reads: definitionsRead(raw, scope) };
 }
 
 function definitionsRead(raw: unknown, scope: Scope): Record<string, unknown> {

@@ -64,12 +64,12 @@ export function readManifestResources(
         const known = evaluate(source.raw, bound);
         if (known.ok) value = known.value;
         else {
-          out.diagnostics.push(unknownAt(file, at.line, instance, source.key, source.raw, known.culprit));
+          out.diagnostics.push(unknownAt(file, at.line, instance, source.key, source.raw, known.error));
           // Which objects it declares may still be read, their unknown values as `${?}`: those become count unknown.
           const partly = evaluatePartly(source.raw, { ...bound, placeholders: true });
           if (!partly.ok) {
             // Not even which objects it declares can be told (a template missing or unreadable): not followed, never "removed".
-            const fingerprint = JSON.stringify([known.culprit, valueFingerprint(source.raw, bound)]);
+            const fingerprint = JSON.stringify([known.error, valueFingerprint(source.raw, bound)]);
             out.notFollowed.push({ file, line: at.line, reason: 'count-unknown', subject: instance, fingerprint });
             return;
           }
@@ -110,12 +110,12 @@ type Instance = { key: Value; bound: { name: string; value: Value } | null };
 function copiesOf(raw: Record<string, unknown>, scope: Scope): Instance[] | { culprit: string } {
   if (raw.for_each !== undefined) {
     const v = evaluate(raw.for_each, scope);
-    if (!v.ok) return { culprit: v.culprit };
+    if (!v.ok) return { culprit: v.error };
     return entries(v.value).map(([key, value]) => ({ key, bound: { name: 'each', value: { key, value } } }));
   }
   if (raw.count === undefined) return [{ key: null, bound: null }];
   const v = evaluate(raw.count, scope);
-  if (!v.ok) return { culprit: v.culprit };
+  if (!v.ok) return { culprit: v.error };
   const n = typeof v.value === 'number' ? v.value : typeof v.value === 'boolean' ? Number(v.value) : Number.NaN;
   if (!Number.isInteger(n) || n < 0) return { culprit: `a count of ${JSON.stringify(v.value)}` };
   return n === 0 ? [] : [{ key: null, bound: { name: 'count', value: { index: 0 } } }];

@@ -1,8 +1,6 @@
 import { diagnostic } from '../../domain/index.js';
-import type { Diagnostic } from '../../domain/index.js';
-import type { Unfollowed } from '../parser.js';
+import type { ChangeSet, Diagnostic, TreeReader } from '../../domain/index.js';
 import { dirOf } from '../kit/paths.js';
-import { mayNameGpus } from '../kit/signal-scan/signals.js';
 import { isTfvarsPath } from './module-scope.js';
 import { isTfFile } from './tf-json.js';
 
@@ -21,7 +19,8 @@ const tofuTwin = (tf: string): string => tf.replace(/\.tf(\.json)?$/, '.tofu$1')
  * The one rule of OpenTofu's loading every reader goes by: the files of a set OpenTofu does not
  * load, `x.tf` (`x.tf.json`) where the same folder holds `x.tofu` (`x.tofu.json`), which OpenTofu
  * reads in its place. Terraform reads `x.tf` and ignores `x.tofu`; the review reads a folder as
- * OpenTofu does, and says so of a changed shadowed file (shadowedNotes, openTofuErrors).
+ * OpenTofu does, and as Terraform does (asTerraformReads) where the pull request changes a folder
+ * of twins, and names the twins when the two readings differ (twinErrors).
  */
 export function shadowedByTofu(paths: readonly string[]): Set<string> {
   const all = new Set(paths);
@@ -30,31 +29,12 @@ export function shadowedByTofu(paths: readonly string[]): Set<string> {
 
 /**
  * A folder's listing as OpenTofu loads it (shadowedByTofu): every reader that lists a folder sees
- * one module, never a block twice; openTofuErrors names the folder as not followed.
+ * one module, never a block twice; the folder is read as Terraform reads it too (twinFolders).
  */
 export function withoutShadowedTf(paths: string[]): string[] {
   if (!paths.some(isTofuFile)) return paths;
   const shadowed = shadowedByTofu(paths);
   return paths.filter((p) => !shadowed.has(p));
-}
-
-/**
- * A `.tf` file of a set that its `.tofu` twin shadows: Terraform applies it, OpenTofu does not,
- * and the review reads the folder as OpenTofu does. Fingerprinted by its text, so an unchanged one
- * read beside a changed sibling holds nothing up; a changed one is not followed.
- */
-export function shadowedNotes(files: readonly { path: string; text: string }[]): Unfollowed[] {
-  const shadowed = shadowedByTofu(files.map((f) => f.path));
-  return files
-    .filter((f) => shadowed.has(f.path))
-    .map((f) => ({
-      file: f.path,
-      line: null,
-      reason: 'unreadable' as const,
-      subject: f.path,
-      needs: `OpenTofu reads ${tofuTwin(f.path)} in its place, Terraform reads this file: the review reads the folder as OpenTofu does`,
-      fingerprint: f.text,
-    }));
 }
 
 interface TofuIo {
@@ -63,42 +43,81 @@ interface TofuIo {
   head: { read(path: string): Promise<string | null> };
 }
 
+/** A folder of changed configuration holding `x.tofu` beside `x.tf`, at either side: its twins. */
+export interface TwinFolder {
+  dir: string;
+  /** Each `.tofu` (`.tofu.json`) file with a `.tf` twin, sorted. */
+  tofu: string[];
+}
+
 /**
- * An error on each changed Terraform file (configuration, `.tofu` or tfvars) of a folder where a
- * `.tofu` file and the `.tf` file of the same name are both there, at either side, and a file of
- * the folder names GPUs. OpenTofu then ignores the `.tf` file and Terraform the `.tofu` one: the
- * folder is two configurations, one per tool, and the readers (which take every `.tf` and
- * `.tofu` file of a folder as one module, OpenTofu's reading where no name is shared) could count
- * a pool twice or from the file the deploying tool skips. A folder that names no GPU is left alone.
+ * The folders of the changed configuration files (`.tf`, `.tofu`, tfvars) where a `.tofu` file
+ * and the `.tf` file of the same name are both there at either side. OpenTofu then ignores the
+ * `.tf` file and Terraform the `.tofu` one: the folder is two configurations, one per tool, and
+ * which tool plans it is not known here, so detection reads it both ways (detect-changes.ts).
  */
-export async function openTofuErrors(changed: readonly string[], io: TofuIo): Promise<Diagnostic[]> {
-  const out: Diagnostic[] = [];
+export async function twinFolders(changed: readonly string[], io: TofuIo): Promise<TwinFolder[]> {
+  const out: TwinFolder[] = [];
   const configuration = changed.filter((p) => isTfFile(p) || isTfvarsPath(p));
   for (const dir of [...new Set(configuration.map(dirOf))].sort()) {
     const here = (p: string) => dirOf(p) === dir;
-    // The listing leaves shadowed `.tf` files out (withoutShadowedTf): a twin is found by reading it.
     const folder = new Set([...(await io.list(dir)).filter(here), ...changed.filter(here)]);
     const tofu = [...folder].filter(isTofuFile).sort();
     const twins = await Promise.all(
       tofu.map(async (p) => (await io.head.read(shadowedBy(p))) !== null || (await io.base.read(shadowedBy(p))) !== null),
     );
     const pairs = tofu.filter((_p, i) => twins[i] === true);
-    if (pairs.length === 0) continue;
-    for (const p of pairs) folder.add(shadowedBy(p));
-    const texts = await Promise.all(
-      [...folder].filter((p) => isTfFile(p) || isTfvarsPath(p)).flatMap((p) => [io.base.read(p), io.head.read(p)]),
-    );
-    if (!texts.some((t) => t !== null && mayNameGpus(t))) continue;
-    const named = pairs.map((p) => `${p} (for ${shadowedBy(p)})`).join(', ');
-    for (const path of configuration.filter(here))
+    if (pairs.length > 0) out.push({ dir, tofu: pairs });
+  }
+  return out;
+}
+
+/**
+ * An error on each changed configuration file of the folders whose two readings (as OpenTofu
+ * reads them, as Terraform does) plan different GPU capacity: which one is applied is not known.
+ */
+export function twinErrors(changed: readonly string[], twins: readonly TwinFolder[]): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const { dir, tofu } of twins) {
+    const named = tofu.map((p) => `${p} (for ${shadowedBy(p)})`).join(', ');
+    for (const path of changed.filter((p) => dirOf(p) === dir && (isTfFile(p) || isTfvarsPath(p))))
       out.push(
         diagnostic(
           path,
           null,
           'error',
-          `OpenTofu reads ${named} in place of the .tf file of the same name, which Terraform reads instead; which tool plans this folder is not known here, so its GPU capacity was not checked`,
+          `OpenTofu reads ${named} in place of the .tf file of the same name, which Terraform reads instead, and the two readings of this folder plan different GPU capacity; which tool plans this folder is not known here, so its GPU capacity was not checked`,
         ),
       );
   }
   return out;
+}
+
+/**
+ * The pull request as Terraform reads it: no `.tofu` or `.tofu.json` file at either side (it
+ * loads none), so no `.tf` file is shadowed and every reader sees Terraform's configuration.
+ */
+export function asTerraformReads(changes: ChangeSet): ChangeSet {
+  const side = (reader: TreeReader): TreeReader => {
+    const list = reader.list?.bind(reader);
+    const dirs = reader.dirs?.bind(reader);
+    const notAFile = reader.notAFile?.bind(reader);
+    const contentId = reader.contentId?.bind(reader);
+    const isDirectory = reader.isDirectory?.bind(reader);
+    return {
+      label: reader.label,
+      read: (path) => (isTofuFile(path) ? Promise.resolve(null) : reader.read(path)),
+      ...(list ? { list: async (dir: string) => (await list(dir)).filter((p) => !isTofuFile(p)) } : {}),
+      ...(dirs ? { dirs } : {}),
+      ...(notAFile ? { notAFile: (path: string) => (isTofuFile(path) ? Promise.resolve(null) : notAFile(path)) } : {}),
+      ...(contentId ? { contentId: (path: string) => (isTofuFile(path) ? Promise.resolve(null) : contentId(path)) } : {}),
+      ...(isDirectory ? { isDirectory } : {}),
+    };
+  };
+  return {
+    base: side(changes.base),
+    head: side(changes.head),
+    changedPaths: async () => (await changes.changedPaths()).filter((p) => !isTofuFile(p)),
+    ...(changes.repositories ? { repositories: changes.repositories } : {}),
+  };
 }

@@ -65,8 +65,8 @@ function sideProblems(files: readonly { path: string; text: string }[]): MergePr
   const problems: MergeProblem[] = [];
   for (const f of files) {
     const hcl = parseTerraformFile(f.path, f.text);
-    if (hcl.ok) (isOverrideFile(f.path) ? overrides : primaries).push({ path: f.path, body: hcl.body });
-    else if (isOverrideFile(f.path)) problems.push({ file: f.path, header: [], why: `it does not parse (${hcl.message})` });
+    if (hcl.ok) (isOverrideFile(f.path) ? overrides : primaries).push({ path: f.path, body: hcl.value });
+    else if (isOverrideFile(f.path)) problems.push({ file: f.path, header: [], why: `it does not parse (${hcl.error.message})` });
   }
   return [...problems, ...mergeOverrides(primaries, overrides).problems];
 }

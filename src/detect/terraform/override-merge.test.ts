@@ -5,8 +5,8 @@ import type { MergeFile } from './override-merge.js';
 
 const file = (path: string, text: string): MergeFile => {
   const hcl = parseHcl(path, text);
-  if (!hcl.ok) throw new Error(hcl.message);
-  return { path, body: hcl.body };
+  if (!hcl.ok) throw new Error(hcl.error.message);
+  return { path, body: hcl.value };
 };
 
 const MAIN = `resource "aws_instance" "web" {

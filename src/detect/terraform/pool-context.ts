@@ -41,7 +41,7 @@ export class PoolContext {
     const r = evaluate(raw, scope);
     if (r.ok) return r.value;
     const source = typeof raw === 'string' ? exprText(raw) : null;
-    const via = source === null || r.culprit.startsWith(source) ? `comes from ${r.culprit}` : `= ${source} uses ${r.culprit}`;
+    const via = source === null || r.error.startsWith(source) ? `comes from ${r.error}` : `= ${source} uses ${r.error}`;
     this.warn(this.line(path), `${what} ${via}: cannot tell the GPU count`);
     throw new Unknown(what);
   }

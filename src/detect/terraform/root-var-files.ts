@@ -62,7 +62,7 @@ export async function rootVarFiles(root: string, declares: (name: string) => boo
       return false;
     }
     const parsed = parseTerraformFile(path, text);
-    const names = parsed.ok ? Object.keys(parsed.body) : [];
+    const names = parsed.ok ? Object.keys(parsed.value) : [];
     if (names.length === 0 || !names.every(declares)) return false;
     // Another module near it declaring them all: which one it is applied to is not in the repository (unless `-chdir` says).
     if (!pinned) for (const other of await others()) if (names.every(other)) return false;

@@ -195,7 +195,7 @@ function readAttribute(
         file,
         line,
         'warning',
-        `${address}: ${attr} renders a template from ${r.culprit}: the GPU capacity it may declare is not read`,
+        `${address}: ${attr} renders a template from ${r.error}: the GPU capacity it may declare is not read`,
       ),
     );
     out.notFollowed.push({

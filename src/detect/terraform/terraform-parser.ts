@@ -20,7 +20,7 @@ import { budgetMessage, TerraformBudget } from './expr-budget.js';
 import type { Scope } from './expr-eval.js';
 import type { Locator } from './locator.js';
 import { isTfFile, locatorFor, parseTerraformFile } from './tf-json.js';
-import { shadowedByTofu, shadowedNotes } from './opentofu-files.js';
+import { shadowedByTofu } from './opentofu-files.js';
 import { isTfvarsPath, moduleScope } from './module-scope.js';
 import { isOverrideFile } from './override-files.js';
 import { mergeOverrides } from './override-merge.js';
@@ -105,19 +105,19 @@ export function parseModule(
     if (!isTerraformPath(f.path) || shadowed.has(f.path)) continue;
     const hcl = parseTerraformFile(f.path, f.text);
     if (!hcl.ok) {
-      const line = hcl.line === null ? null : clampLine(hcl.line, f.text);
+      const line = hcl.error.line === null ? null : clampLine(hcl.error.line, f.text);
       // A broken sibling matters only as far as it may hold values a pool uses.
       errors.push(
         diagnostic(
           f.path,
           line,
           'error',
-          `HCL syntax error: ${hcl.message}; nothing in this file was read (node pools, variables, locals)`,
+          `HCL syntax error: ${hcl.error.message}; nothing in this file was read (node pools, variables, locals)`,
         ),
       );
       continue;
     }
-    (isOverrideFile(f.path) ? overrides : primaries).push({ path: f.path, body: hcl.body, text: f.text });
+    (isOverrideFile(f.path) ? overrides : primaries).push({ path: f.path, body: hcl.value, text: f.text });
   }
   const { parsed, placements } = withOverrides(primaries, overrides);
   const file = (rel: string): string | null => byPath.get(joinPath(dir, rel)) ?? null;
@@ -196,7 +196,7 @@ export function overBudget<T extends ParseOutcome>(files: readonly SourceFile[],
 
 function readTerraformSet(files: readonly SourceFile[], budget: TerraformBudget): ParseOutcome & Accounting {
   const { parsed, scope, errors, placements } = parseModule(files, budget);
-  const result: Collected = { decls: [], diagnostics: [...errors], unresolved: [], notFollowed: shadowedNotes(files) };
+  const result: Collected = { decls: [], diagnostics: [...errors], unresolved: [], notFollowed: [] };
   for (const f of parsed) {
     if (isTerragruntPath(f.path)) {
       readTerragrunt(f, scope, result);

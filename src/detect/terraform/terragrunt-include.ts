@@ -218,7 +218,7 @@ function sizingChange(path: string, base: string | null, head: string | null): b
   const pick = (text: string | null): Record<string, unknown> | null => {
     if (text === null) return {};
     const hcl = parseHcl(path, text);
-    return hcl.ok ? { inputs: hcl.body.inputs ?? {}, locals: hcl.body.locals ?? {}, terraform: hcl.body.terraform ?? {} } : null;
+    return hcl.ok ? { inputs: hcl.value.inputs ?? {}, locals: hcl.value.locals ?? {}, terraform: hcl.value.terraform ?? {} } : null;
   };
   const before = pick(base);
   const after = pick(head);

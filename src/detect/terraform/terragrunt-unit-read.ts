@@ -52,16 +52,16 @@ export async function readUnit(reader: TreeReader, unit: string): Promise<UnitRe
     outcome: { decls: [], diagnostics: [] },
   });
 
-  const own = await configOf(hcl.body, fs, sources);
+  const own = await configOf(hcl.value, fs, sources);
   if ('culprit' in own) return unknown(lineOf(text, /read_terragrunt_config/), 'read_terragrunt_config', own.expr, own.culprit);
-  let source = terraformSource(hcl.body);
+  let source = terraformSource(hcl.value);
   // A source taken from an included file is evaluated there: its locals and folder are its own.
   let parentSource: string | null = null;
   let inputs: Record<string, unknown> = {};
   let deep = false;
   const exposed: Record<string, Value> = {};
   const extra: ExtraArguments[] = [];
-  for (const inc of includesOf(hcl.body)) {
+  for (const inc of includesOf(hcl.value)) {
     const where = lineOf(text, new RegExp(`^\\s*include\\b${inc.label === null ? '' : `\\s*"${inc.label}"`}`));
     const subject = inc.label === null ? 'include' : `include.${inc.label}`;
     const target = await evalPath(inc.path, fs, own.scope);
@@ -69,25 +69,25 @@ export async function readUnit(reader: TreeReader, unit: string): Promise<UnitRe
     const parentText = await reader.read(target.path);
     if (parentText === null) return unknown(where, subject, target.path, 'that file is not in the repository at this side');
     const parsed = parseHcl(target.path, parentText);
-    if (!parsed.ok) return unknown(where, subject, target.path, `it is not valid HCL (${parsed.message})`);
+    if (!parsed.ok) return unknown(where, subject, target.path, `it is not valid HCL (${parsed.error.message})`);
     sources.push(target.path);
     // An included file's functions run as the including unit's: paths from the unit's folder.
     const inFs: PathFs = { ...fs, include: target.path };
-    const parent = await configOf(parsed.body, inFs, sources);
+    const parent = await configOf(parsed.value, inFs, sources);
     if ('culprit' in parent) return unknown(where, subject, target.path, `its read_terragrunt_config uses ${parent.culprit}`);
-    const parentInputs = valuesOf(parsed.body.inputs, parent.scope);
+    const parentInputs = valuesOf(parsed.value.inputs, parent.scope);
     if (inc.mergeStrategy !== 'no_merge') {
       deep ||= inc.mergeStrategy === 'deep';
       inputs = inc.mergeStrategy === 'deep' ? deepMerge(inputs, parentInputs.raw) : { ...inputs, ...parentInputs.raw };
-      extra.push(...extraArgumentsOf(parsed.body, inFs, parent.scope));
-      const theirs = source === null && parentSource === null ? terraformSource(parsed.body) : null;
+      extra.push(...extraArgumentsOf(parsed.value, inFs, parent.scope));
+      const theirs = source === null && parentSource === null ? terraformSource(parsed.value) : null;
       if (theirs !== null) parentSource = await sourceValue(theirs, inFs, parent.scope);
     }
     if (inc.expose && inc.label !== null) exposed[inc.label] = { inputs: parentInputs.known, locals: parent.locals };
   }
   const bound = new Map<string, Value>(Object.keys(exposed).length > 0 ? [['include', exposed]] : []);
   const scope = moduleScope([{ path: unit, body: { locals: [own.localsRaw] } }], { bound });
-  const ownInputs = hcl.body.inputs;
+  const ownInputs = hcl.value.inputs;
   if (ownInputs !== undefined) {
     const chosen = chooseObject(ownInputs, scope);
     if (!chosen.ok) {
@@ -107,7 +107,7 @@ export async function readUnit(reader: TreeReader, unit: string): Promise<UnitRe
     if (!chosen.absent) inputs = deep ? deepMerge(inputs, chosen.fields) : { ...inputs, ...chosen.fields };
   }
   // Variable files `extra_arguments` hand the module: over the inputs, as -var-file is over TF_VAR_.
-  const varFiles = await varFileValues([...extra, ...extraArgumentsOf(hcl.body, fs, scope)]);
+  const varFiles = await varFileValues([...extra, ...extraArgumentsOf(hcl.value, fs, scope)]);
   if ('culprit' in varFiles)
     return unknown(
       lineOf(text, /^\s*extra_arguments\b/) ?? lineOf(text, /^\s*include\b/),
@@ -205,9 +205,9 @@ async function configOf(
     const parsed = text === null ? null : parseHcl(target, text);
     if (parsed === null || !parsed.ok) return { culprit: `${target}, which cannot be read at this side`, expr: String(raw) };
     sources.push(target);
-    const inner = await configOf(parsed.body, fs, sources);
+    const inner = await configOf(parsed.value, fs, sources);
     if ('culprit' in inner) return inner;
-    localsRaw[name] = literal({ locals: inner.locals, inputs: valuesOf(parsed.body.inputs, inner.scope).known });
+    localsRaw[name] = literal({ locals: inner.locals, inputs: valuesOf(parsed.value.inputs, inner.scope).known });
   }
   const scope = moduleScope([{ path: 'config.hcl', body: { locals: [localsRaw] } }]);
   const locals: Record<string, Value> = {};

@@ -76,8 +76,8 @@ export async function varFileValues(blocks: readonly ExtraArguments[]): Promise<
         return { culprit: 'that file is not in the repository at this side', subject, needs: path.path };
       }
       const parsed = parseTerraformFile(path.path, text);
-      if (!parsed.ok) return { culprit: `it is not valid HCL (${parsed.message})`, subject, needs: path.path };
-      Object.assign(values, parsed.body);
+      if (!parsed.ok) return { culprit: `it is not valid HCL (${parsed.error.message})`, subject, needs: path.path };
+      Object.assign(values, parsed.value);
       files.push(path.path);
     }
   }

@@ -1,4 +1,5 @@
 import type { HclBody, HclParsed } from './hcl.js';
+import { fail, ok } from '../../domain/result.js';
 import { parseHcl } from './hcl.js';
 import { Locator } from './locator.js';
 import type { Span } from './locator.js';
@@ -38,11 +39,11 @@ export function parseTerraformFile(path: string, text: string): HclParsed {
   try {
     json = JSON.parse(text);
   } catch (err) {
-    return { ok: false, line: null, message: `not valid JSON (${err instanceof Error ? err.message : String(err)})` };
+    return fail({ line: null, message: `not valid JSON (${err instanceof Error ? err.message : String(err)})` });
   }
-  if (json === null || typeof json !== 'object' || Array.isArray(json)) return { ok: false, line: 1, message: 'the JSON is not an object' };
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) return fail({ line: 1, message: 'the JSON is not an object' });
   const body = withoutComments(json) as HclBody;
-  if (path.endsWith('.tfvars.json')) return { ok: true, body: literal(body) as HclBody };
+  if (path.endsWith('.tfvars.json')) return ok(literal(body) as HclBody);
   const out: HclBody = {};
   for (const [key, value] of Object.entries(body)) {
     if (TWO_LABELS.has(key)) out[key] = mapValues(value, (byName) => mapValues(byName, blocks));
@@ -50,7 +51,7 @@ export function parseTerraformFile(path: string, text: string): HclParsed {
     else if (NO_LABEL.has(key)) out[key] = blocks(value);
     else out[key] = value;
   }
-  return { ok: true, body: out };
+  return ok(out);
 }
 
 function blocks(v: unknown): unknown[] {

@@ -33,7 +33,7 @@ export async function followTfvars(changed: readonly string[], io: FollowIo, res
     if ((await io.list(dir)).some((p) => dirOf(p) === dir && isTf(p))) continue;
     const headText = (await io.head.read(path)) ?? (await io.base.read(path)) ?? '';
     const parsed = parseTerraformFile(path, headText);
-    const names = parsed.ok ? Object.keys(parsed.body) : [];
+    const names = parsed.ok ? Object.keys(parsed.value) : [];
     if (names.length === 0) continue;
     const found = await moduleFor(names, dir, io);
     if (found === null) continue;

@@ -136,11 +136,6 @@ const OPEN: readonly (readonly [string, readonly string[], string])[] = [
     ],
     'false alarm, as the case itself: the changed module is read as a root of its own, where node_pools has no value (count unknown); its caller is four folders up and two down, past the caller search (module-callers.ts MAX_UP 3)',
   ],
-  [
-    'ai-infra-cluster-provisioning a3 gke: resource_prefix renamed (negative control)',
-    ['tf-provider-alias'],
-    'false alarm, open: with a provider alias on the example root the module call is not followed for the renamed prefix; not traced yet',
-  ],
   ...[
     'karpenter-blueprints auto mode gpu pool: cpu limit 100 → 200 (negative control, CPU-only edit beside a GPU limit)',
     'aks-kueue-sample team-a-cq: cpu quota 24 → 32 (negative control, a GPU quota beside it)',
@@ -287,18 +282,6 @@ const OPEN: readonly (readonly [string, readonly string[], string])[] = [
     ['kustomize-patch-target', 'kustomize-label-target', 'kustomize-annotation-target'],
     'false alarm, open: the rewrite makes the edit in a kustomize patch of the flavor, which flavor-follow.ts reads as a flavor of its own (no node labels), so the model of the queues naming it cannot be told and the change is not followed; patches should be read through the kustomize render',
   ],
-  ...(
-    [
-      ['k8s-inference-demo AKS: default pool node_count 2 → 3 (negative control)', ['tf-heredoc-strings']],
-      ['eks-cluster-nodegroup: max_size 450 → 500 on c5.2xlarge (negative control)', ['tf-heredoc-strings', 'tf-jsondecode-heredoc']],
-      ['Scaleway Kapsule example: max_size 5 → 8 on DEV1-M (negative control)', ['tf-heredoc-strings', 'tf-jsondecode-heredoc']],
-      ['OVHcloud node pool example: desired_nodes 3 → 5 on b3-8 (negative control)', ['tf-heredoc-strings']],
-    ] as const
-  ).map(([caseId, rewrites]): readonly [string, readonly string[], string] => [
-    caseId,
-    rewrites,
-    'false alarm, open: the machine type written as a heredoc inside a call (`chomp(<<-EOT … EOT)`) is evaluated by the floor for the values of pools no parser reads (terraform-computed-names.ts), and the expression reader does not take a heredoc inside a call, so the CPU machine type is "not known statically" and the change is not followed',
-  ]),
   [
     'avm aks module: the default example gains a Standard_NC6s_v3 agent pool of 2 nodes',
     ['tf-json', 'tf-json-interpolated', 'tf-opentofu-json', 'tf-json-comments'],

@@ -137,46 +137,6 @@ export const EXPECTED_TO_FAIL: readonly ExpectedFailure[] = [
       'false alarm: the link target (`gj-moved/…/*.src`) is a file no reader takes, new at head, whose keys name GPUs (`gpu_nodes_count_per_group`, a `gpu-pool-l4` key): the floor cannot tell it only feeds the root through the link, so it is not followed',
   },
   {
-    rewrite: 'tf-tofu-shadow',
-    cases: [
-      'accelerated-platforms l4 (us-central1): location_policy ANY → BALANCED (negative control)',
-      "k8s-inference-demo AKS: the commented-out pool's max_count 3 → 4, still a comment (negative control)",
-      'k8s-inference-demo AKS: default pool node_count 2 → 3 (negative control)',
-      'nvidia-terraform-modules eks: cluster_version 1.32 → 1.33, beside gpu_ami_id (negative control)',
-      'nvidia-terraform-modules aks: the CPU pool max count 5 → 8 (negative control)',
-      'nvidia-terraform-modules aks: GPU Operator v25.3.0 → v25.10.0 (negative control)',
-      'aws-do-eks p6-b200: the GPU group moved from managed to self-managed (negative control)',
-      'aws-do-eks p6-b200: the GPU AMI name pattern 1.35 → 1.36 (negative control)',
-      'terraform-aws-eks self-managed group given instance_types (ignored by the submodule)',
-    ],
-    reason:
-      'false alarm by design: a folder holding both `x.tf` and `x.tofu` is one configuration to OpenTofu and another to Terraform, and which tool plans it is not known, so each changed Terraform file of such a folder that names GPUs is not followed (opentofu-files.ts), a CPU-only change too',
-  },
-  {
-    rewrite: 'tf-opentofu-stale-twin',
-    cases: [
-      'accelerated-platforms l4 (us-central1): location_policy ANY → BALANCED (negative control)',
-      'terraform-aws-eks managed group: max_size 5 → 10 on m6i.large (negative control)',
-      'terraform-aws-eks self-managed group given instance_types (ignored by the submodule)',
-      'ai-on-eks base: core group max_size 8 → 10 on m5.xlarge (negative control)',
-      'azurerm-aks startup: agents_count 2 → 3 on the default Standard_D2s_v3 (negative control)',
-      'azurerm-aks multiple node pools: node_count 1 → 2 on Standard_D2s_v3 (negative control)',
-      "k8s-inference-demo AKS: the commented-out pool's max_count 3 → 4, still a comment (negative control)",
-      'k8s-inference-demo AKS: default pool node_count 2 → 3 (negative control)',
-      'eks-cluster-nodegroup: max_size 450 → 500 on c5.2xlarge (negative control)',
-      'terraform-eks-karpenter: node_group_scaling max_size 2 → 3 (negative control)',
-      'nvidia-terraform-modules eks: cluster_version 1.32 → 1.33, beside gpu_ami_id (negative control)',
-      'nvidia-terraform-modules aks: the CPU pool max count 5 → 8 (negative control)',
-      'nvidia-terraform-modules aks: GPU Operator v25.3.0 → v25.10.0 (negative control)',
-      'aws-do-eks p6-b200: the GPU group moved from managed to self-managed (negative control)',
-      'aws-do-eks p6-b200: the GPU AMI name pattern 1.35 → 1.36 (negative control)',
-      'ai-infra-cluster-provisioning a3 gke: disk_size_gb default 200 → 500 (negative control)',
-      'DigitalOcean DOKS example: worker_count 3 → 5 on s-2vcpu-4gb (negative control)',
-    ],
-    reason:
-      'false alarm, as tf-tofu-shadow: the stale `.tofu` twin makes the folder two configurations (opentofu-files.ts), and a changed file of a folder naming GPUs is not followed, a CPU-only change too; reading the folder both ways and comparing would tell these apart',
-  },
-  {
     rewrite: 'helm-template-defaults',
     cases: ['KubeRay autoscaled cluster: the CPU worker group maxReplicas 10 → 20 (negative control, beside a GPU group)'],
     reason:
