@@ -20,7 +20,6 @@ import { floorOf } from './floor.js';
 import { anyParserAccepts, detectFile, mayBeApplied } from './detect-file.js';
 import { fillModelsFromDirectory } from './kueue/flavor-lookup.js';
 import { followFlavorChanges } from './kueue/flavor-follow.js';
-import { findOverlays, MAX_CANDIDATES, takenBesideIt } from './kustomize/overlay-discovery.js';
 import { byPosition } from './match-decls.js';
 import { combine, merge } from './merge-results.js';
 import type { CapacityParser, Coverage, ParseResult, SetParseResult, SourceFile } from './parser.js';
@@ -30,7 +29,7 @@ import { withSaneCounts } from './sane-counts.js';
 import { linkSideSharing } from './gpu-sharing/sharing-scan.js';
 import { readers } from './side-readers.js';
 import type { Sides } from './side-readers.js';
-import { needsSiblings, takesSibling } from './siblings.js';
+import { setPaths, takesSibling } from './siblings.js';
 import { keepUnparsed, unknownAfter, unknownBefore } from './side-guards.js';
 import { dirOf } from './kit/paths.js';
 import { isTfFile } from './terraform/tf-json.js';
@@ -317,64 +316,6 @@ async function detectSide(
   const context = mine ? await contextOf(path, text, near) : [];
   if (context.length === 0) return detectFile(path, text, parsers);
   return ownPart(detectFile(path, withContext(text, context), parsers), text);
-}
-
-/**
- * The files a set parser reads together for the changed files of `dir`: those changed files, and
- * the directory's other files the parser takes (`acceptsSibling`), when they could matter. For a
- * kustomize input (a parser naming `references`), also the overlays in the usual overlay folders
- * whose build reads a changed file: what the cluster runs is their render, not the base's.
- */
-async function setPaths(
-  sides: Sides,
-  dir: string,
-  changed: readonly string[],
-  parser: CapacityParser,
-  parsers: readonly CapacityParser[],
-): Promise<{ set: string[]; notes: Diagnostic[] }> {
-  const own = changed.filter((p) => dirOf(p) === dir && (parser.acceptsPath?.(p) ?? true));
-  const sibling = (p: string) => dirOf(p) === dir && takesSibling(parser, p);
-  if (!(await needsSiblings(sides, own, parser, parsers))) return { set: [...own].sort(), notes: [] };
-  const siblings = (await sides.list(dir)).filter(sibling);
-  const overlays: string[] = [];
-  const notes: Diagnostic[] = [];
-  if (parser.references) {
-    const io = {
-      list: sides.list,
-      ...(sides.dirs ? { dirs: sides.dirs } : {}),
-      read: async (p: string) => (await sides.head.read(p)) ?? sides.base.read(p),
-    };
-    for (const path of own) {
-      // A patch its own directory's kustomization applies is rendered by it, and a kustomization
-      // renders itself, unless that is a Component: it is rendered only through the
-      // kustomizations that include it.
-      const beside = await takenBesideIt(path, io);
-      if (beside.patched && !beside.component) continue;
-      const found = await findOverlays(path, io, beside.component);
-      overlays.push(...found.overlays);
-      if (found.truncated) {
-        notes.push(
-          diagnostic(
-            path,
-            null,
-            'info',
-            `more than ${found.overlays.length} overlays include this file; it is rendered through the first ${found.overlays.length} (${found.overlays.join(', ')}) only`,
-          ),
-        );
-      }
-      if (found.unchecked > 0) {
-        notes.push(
-          diagnostic(
-            path,
-            null,
-            'info',
-            `${found.unchecked} more overlay kustomization${found.unchecked === 1 ? '' : 's'} near this file ${found.unchecked === 1 ? 'was' : 'were'} not looked into (at most ${MAX_CANDIDATES} are); an overlay among them that includes this file is not reported`,
-          ),
-        );
-      }
-    }
-  }
-  return { set: [...new Set([...own, ...siblings, ...overlays])].sort(), notes };
 }
 
 /**

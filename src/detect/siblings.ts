@@ -1,3 +1,7 @@
+import { diagnostic } from '../domain/index.js';
+import type { Diagnostic } from '../domain/index.js';
+import { dirOf } from './kit/paths.js';
+import { findOverlays, MAX_CANDIDATES, takenBesideIt } from './kustomize/overlay-discovery.js';
 import type { CapacityParser } from './parser.js';
 import type { Sides } from './side-readers.js';
 
@@ -53,4 +57,62 @@ export async function needsSiblings(
     }
   }
   return false;
+}
+
+/**
+ * The files a set parser reads together for the changed files of `dir`: those changed files, and
+ * the directory's other files the parser takes (`acceptsSibling`), when they could matter. For a
+ * kustomize input (a parser naming `references`), also the overlays in the usual overlay folders
+ * whose build reads a changed file: what the cluster runs is their render, not the base's.
+ */
+export async function setPaths(
+  sides: Sides,
+  dir: string,
+  changed: readonly string[],
+  parser: CapacityParser,
+  parsers: readonly CapacityParser[],
+): Promise<{ set: string[]; notes: Diagnostic[] }> {
+  const own = changed.filter((p) => dirOf(p) === dir && (parser.acceptsPath?.(p) ?? true));
+  const sibling = (p: string) => dirOf(p) === dir && takesSibling(parser, p);
+  if (!(await needsSiblings(sides, own, parser, parsers))) return { set: [...own].sort(), notes: [] };
+  const siblings = (await sides.list(dir)).filter(sibling);
+  const overlays: string[] = [];
+  const notes: Diagnostic[] = [];
+  if (parser.references) {
+    const io = {
+      list: sides.list,
+      ...(sides.dirs ? { dirs: sides.dirs } : {}),
+      read: async (p: string) => (await sides.head.read(p)) ?? sides.base.read(p),
+    };
+    for (const path of own) {
+      // A patch its own directory's kustomization applies is rendered by it, and a kustomization
+      // renders itself, unless that is a Component: it is rendered only through the
+      // kustomizations that include it.
+      const beside = await takenBesideIt(path, io);
+      if (beside.patched && !beside.component) continue;
+      const found = await findOverlays(path, io, beside.component);
+      overlays.push(...found.overlays);
+      if (found.truncated) {
+        notes.push(
+          diagnostic(
+            path,
+            null,
+            'info',
+            `more than ${found.overlays.length} overlays include this file; it is rendered through the first ${found.overlays.length} (${found.overlays.join(', ')}) only`,
+          ),
+        );
+      }
+      if (found.unchecked > 0) {
+        notes.push(
+          diagnostic(
+            path,
+            null,
+            'info',
+            `${found.unchecked} more overlay kustomization${found.unchecked === 1 ? '' : 's'} near this file ${found.unchecked === 1 ? 'was' : 'were'} not looked into (at most ${MAX_CANDIDATES} are); an overlay among them that includes this file is not reported`,
+          ),
+        );
+      }
+    }
+  }
+  return { set: [...new Set([...own, ...siblings, ...overlays])].sort(), notes };
 }
