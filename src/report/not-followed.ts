@@ -11,7 +11,7 @@ const list = (items: readonly string[] | undefined) => (items ?? []).map((i) => 
 export function notFollowedEvidence(n: NotFollowed): MissingText {
   switch (n.reason) {
     case 'unreadable':
-      // `needs`, when set, is why the file is not read as it stands (a `.tf` file OpenTofu replaces by its `.tofu` twin).
+      // `needs`, when set, is why the file is not read as it stands (a document the applier refuses).
       if (n.needs !== undefined)
         return { what: `a reading of ${n.file}`, how: `it is not followed: ${n.needs}; check its GPU capacity by hand` };
       return {
