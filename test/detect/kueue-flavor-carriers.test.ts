@@ -39,6 +39,8 @@ const spellings = {
   folded: (name: string) => `>-\n    ${name}`,
   literal: (name: string) => `|-\n    ${name}`,
   tagged: (name: string) => `!!str ${name}`,
+  // Anchored, and an annotation its alias: go-yaml and Terraform's yamldecode resolve both.
+  aliased: (name: string) => `&flavor-name ${name}\n  annotations:\n    example.com/flavor: *flavor-name`,
 } as const;
 type Spelling = keyof typeof spellings;
 
