@@ -250,6 +250,17 @@ const OPEN: readonly (readonly [string, readonly string[], string])[] = [
   ],
   ...(
     [
+      'openshift-batch gpu-flavor: nodeLabels gpu.present → gpu.product H100, queues unchanged',
+      'openshift-batch gpu-flavor: renamed gpu-flavor → gpu-h100, queues still name gpu-flavor',
+      'aks-kueue-sample h100-flavor: node label gpu-type nvidia-h100 → nvidia-a100, queues unchanged',
+    ] as const
+  ).map((caseId): readonly [string, readonly string[], string] => [
+    caseId,
+    ['argo-application-path'],
+    'silent miss, open: the pull request only moves an Argo CD Application from the folder of the base flavor to that of the head flavor; both flavor files are unchanged, and src/detect/kueue/flavor-follow.ts reads the flavors of changed files only, not those of the folders argo-applied.ts finds applied at each side, so the queues naming the flavor give no change',
+  ]),
+  ...(
+    [
       ['k8s-inference-demo AKS: default pool node_count 2 → 3 (negative control)', ['tf-heredoc-strings']],
       ['eks-cluster-nodegroup: max_size 450 → 500 on c5.2xlarge (negative control)', ['tf-heredoc-strings', 'tf-jsondecode-heredoc']],
       ['Scaleway Kapsule example: max_size 5 → 8 on DEV1-M (negative control)', ['tf-heredoc-strings', 'tf-jsondecode-heredoc']],
