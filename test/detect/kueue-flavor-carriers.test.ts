@@ -200,3 +200,29 @@ describe('a kustomize patch of a ResourceFlavor', () => {
     expect(notFollowed(r, 'kueue/gpu-patch.yaml')).toBe(true);
   }, 60_000);
 });
+
+describe('a ResourceFlavor Terraform renders from a variable', () => {
+  const manifest = `variable "accelerator" {}\nresource "kubernetes_manifest" "gpu" {\n  manifest = {\n    apiVersion = "kueue.x-k8s.io/v1beta1"\n    kind = "ResourceFlavor"\n    metadata = { name = "gpu" }\n    spec = { nodeLabels = { "${LABEL}" = var.accelerator } }\n  }\n}\n`;
+  const tree = (accelerator: string): Tree => ({
+    'queues/team-a.yaml': queue('gpu', 8),
+    'infra/kueue.tf': manifest,
+    'infra/terraform.tfvars': `accelerator = "${accelerator}"\n`,
+  });
+
+  it('changes model with the tfvars value, the manifest unchanged', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(['nvidia-l4', 'nvidia-h100-80gb'], ['nvidia-tesla-t4', 'nvidia-tesla-a100']), async ([from, to]) => {
+        const r = await detectChanges(pr(tree(from), tree(to)));
+        const rows = r.changes.map((c) => [c.name, c.gpuModelBefore, c.gpuModel, c.gpusBefore, c.gpusAfter]);
+        expect(rows).toEqual([['team-a', normaliseGpuModel(from), normaliseGpuModel(to), 8, 8]]);
+      }),
+      { numRuns: 4 },
+    );
+  }, 60_000);
+
+  it('set to a value no GPU label names is not followed, at the changed file', async () => {
+    const r = await detectChanges(pr(tree('nvidia-l4'), tree('')));
+    expect(r.changes).toEqual([]);
+    expect(notFollowed(r, 'infra/terraform.tfvars')).toBe(true);
+  }, 60_000);
+});

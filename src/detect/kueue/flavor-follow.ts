@@ -6,7 +6,9 @@ import type { YamlDoc } from '../kit/kube-yaml.js';
 import { mapGet, scalarString } from '../kit/yaml-nodes.js';
 import { fileFormat } from '../kit/yaml-segments.js';
 import { dirOf } from '../kit/paths.js';
-import type { ParseResult } from '../parser.js';
+import type { ParseResult, SourceFile } from '../parser.js';
+import { isTerraformPath } from '../terraform/terraform-parser.js';
+import { isTfFile } from '../terraform/tf-json.js';
 import { kueueParser } from './kueue.js';
 import { isKustomizePatch, mayCarryFlavors, readFlavors } from './flavor-read.js';
 import type { Flavor } from './flavor-read.js';
@@ -16,6 +18,9 @@ import { queueModel } from './kueue-queue.js';
 /** The most directories walked, and unchanged files read, for the queues that name a changed flavor. */
 const MAX_DIRS = 256;
 const MAX_READS = 512;
+/** The most Terraform folders, and files of one, read for flavors set by a changed variable. */
+const MAX_MODULES = 32;
+const MAX_MODULE_FILES = 64;
 
 export interface FlavorFollowIo {
   base: { read(path: string): Promise<string | null> };
@@ -45,12 +50,14 @@ export interface FollowedFlavors {
 export async function followFlavorChanges(changed: readonly string[], io: FlavorFollowIo): Promise<FollowedFlavors> {
   const out: FollowedFlavors = { base: empty(), head: empty(), followed: [], notFollowed: [] };
   const changedSet = new Set(changed);
-  const files = changed.filter(mayCarryFlavors);
+  const modules = await terraformModules(changed, io);
+  const files = [...new Set([...changed.filter(mayCarryFlavors), ...modules.flavorFiles])].sort();
   const base = new Map<string, Flavor>();
   const head = new Map<string, Flavor>();
   for (const path of files) {
     const texts = { base: await io.base.read(path), head: await io.head.read(path) };
-    const read = { base: readFlavors(path, texts.base), head: readFlavors(path, texts.head) };
+    const module = (side: 'base' | 'head') => modules.files.get(dirOf(path))?.[side] ?? [];
+    const read = { base: readFlavors(path, texts.base, module('base')), head: readFlavors(path, texts.head, module('head')) };
     const unread = read.base.unread + read.head.unread;
     if (unread > 0) {
       // An object the readers cannot take may be the flavor the change is in: named, never "no change".
@@ -142,8 +149,19 @@ export async function followFlavorChanges(changed: readonly string[], io: Flavor
         ),
       );
   }
+  // A flavor of an unchanged file, read because its module changed, is named at the changed file of that module.
+  for (const n of out.notFollowed) {
+    if (changedSet.has(n.file)) continue;
+    const at = changed.find((p) => isTerraformPath(p) && dirOf(p) === dirOf(n.file));
+    if (at === undefined) continue;
+    n.needs = `${n.needs} (declared in ${n.file}${n.line === null ? '' : `:${n.line}`}, which this change feeds)`;
+    n.file = at;
+    n.line = null;
+  }
   const unresolved = new Set(out.notFollowed.map((n) => n.file));
-  out.followed = files.filter((f) => !unresolved.has(f) && [...base.values(), ...head.values()].some((x) => x.file === f));
+  out.followed = files.filter(
+    (f) => changedSet.has(f) && !unresolved.has(f) && [...base.values(), ...head.values()].some((x) => x.file === f),
+  );
   return out;
 }
 
@@ -153,6 +171,36 @@ function empty(): Required<ParseResult> {
 
 function notFollowed(file: string, line: number | null, flavors: readonly string[], needs: string): NotFollowed {
   return { file, line, reason: 'kueue-flavor', subject: `ResourceFlavor ${flavors.join(', ')}`, needs, inputs: [...flavors] };
+}
+
+/**
+ * The Terraform modules (folders) of the changed Terraform files, each side's `.tf` and `.tfvars`
+ * files, and their files that declare a ResourceFlavor: a variable or a tfvars value changed
+ * beside an unchanged `kubernetes_manifest` changes the flavor it renders.
+ */
+async function terraformModules(
+  changed: readonly string[],
+  io: FlavorFollowIo,
+): Promise<{ files: Map<string, { base: SourceFile[]; head: SourceFile[] }>; flavorFiles: string[] }> {
+  const out = { files: new Map<string, { base: SourceFile[]; head: SourceFile[] }>(), flavorFiles: [] as string[] };
+  const dirs = [...new Set(changed.filter(isTerraformPath).map(dirOf))].sort().slice(0, MAX_MODULES);
+  for (const dir of dirs) {
+    const paths = (await io.list(dir))
+      .filter((p) => isTerraformPath(p) && dirOf(p) === dir)
+      .sort()
+      .slice(0, MAX_MODULE_FILES);
+    const sides = { base: [] as SourceFile[], head: [] as SourceFile[] };
+    for (const side of ['base', 'head'] as const)
+      for (const path of paths) {
+        const text = await io[side].read(path);
+        if (text !== null && text.length <= MAX_FILE_CHARS) sides[side].push({ path, text });
+      }
+    const flavors = [...sides.base, ...sides.head].filter((f) => isTfFile(f.path) && f.text.includes('ResourceFlavor')).map((f) => f.path);
+    if (flavors.length === 0) continue;
+    out.files.set(dir, sides);
+    out.flavorFiles.push(...flavors);
+  }
+  return out;
 }
 
 function flavorName(f: Flavor): string {

@@ -6,7 +6,7 @@ import { mapGet, scalarString } from '../kit/yaml-nodes.js';
 import { fileFormat, yamlSegments } from '../kit/yaml-segments.js';
 import { isTfFile } from '../terraform/tf-json.js';
 import { terraformManifestsParser } from '../terraform/manifests-parser.js';
-import type { CapacityParser } from '../parser.js';
+import type { CapacityParser, SourceFile } from '../parser.js';
 import { dirOf } from '../kit/paths.js';
 import { isKustomizationPath, KUSTOMIZATION_NAMES, patchReferences, readKustomization } from '../kustomize/kustomization.js';
 
@@ -51,14 +51,14 @@ export function mayCarryFlavors(path: string): boolean {
  * Terraform (yaml-segments.ts), and Terraform manifest resources (`kubernetes_manifest`,
  * `kubectl_manifest` with `yamlencode`) evaluated by the Terraform manifests reader.
  */
-export function readFlavors(path: string, text: string | null): FlavorsRead {
+export function readFlavors(path: string, text: string | null, module: readonly SourceFile[] = []): FlavorsRead {
   const out: FlavorsRead = { flavors: [], unread: 0 };
   if (text === null || !text.includes('ResourceFlavor')) return out;
   const written = text.match(FLAVOR_KIND)?.length ?? 0;
   if (text.length > MAX_FILE_CHARS) return { flavors: [], unread: Math.max(1, written) };
   const byName = new Map<string, Flavor>();
   for (const seg of yamlSegments(path, text)) for (const f of flavorsIn(path, seg.text)) byName.set(nameOf(f), f);
-  if (isTfFile(path)) for (const f of terraformFlavors(path, text)) if (!byName.has(nameOf(f))) byName.set(nameOf(f), f);
+  if (isTfFile(path)) for (const f of terraformFlavors(path, text, module)) if (!byName.has(nameOf(f))) byName.set(nameOf(f), f);
   out.flavors = [...byName.values()];
   out.unread = Math.max(0, written - out.flavors.length);
   return out;
@@ -95,20 +95,23 @@ function flavorsIn(path: string, text: string, lineOf?: (name: string) => number
 /**
  * The flavors of the manifest resources of a `.tf` file, as the Terraform manifests reader
  * renders them: it hands each object's YAML to its inner readers, here one that keeps the text.
- * The file is read alone: a value from a sibling's variable stays unknown (`${?}`) at both sides.
+ * The file is read with its module (the `.tf` and `.tfvars` files of its folder at that side), so a
+ * label set from a variable or a local is its value there; only its own resources are kept.
  */
-function terraformFlavors(path: string, text: string): Flavor[] {
+function terraformFlavors(path: string, text: string, module: readonly SourceFile[]): Flavor[] {
   const rendered: string[] = [];
   const keeper: CapacityParser = {
     id: 'kueue-flavor-text',
     acceptsPath: () => true,
     mightContain: (_p, t) => t.includes('ResourceFlavor'),
-    parse: (_p, t) => {
-      rendered.push(t);
+    parse: (p, t) => {
+      // The manifests reader names each object `<file>#<address>.yaml`.
+      if (p.startsWith(`${path}#`)) rendered.push(t);
       return { decls: [], diagnostics: [], unresolved: [] };
     },
   };
-  terraformManifestsParser([keeper]).parse(path, text);
+  const files = [...module.filter((f) => f.path !== path), { path, text }];
+  terraformManifestsParser([keeper]).parseSet?.(files);
   const lines = text.split('\n');
   // The rendered YAML has lines of its own: a flavor is placed at the first line of the file naming it.
   const lineOf = (name: string) => Math.max(1, lines.findIndex((l) => l.includes(name)) + 1);
