@@ -64,6 +64,8 @@ export async function followFlavorChanges(changed: readonly string[], io: Flavor
       out.notFollowed.push(unreadFlavors(path, read.base.unread > 0 ? texts.base : texts.head));
       continue;
     }
+    // Only a file holding a flavor has its folder's kustomizations read: each read may be an API call.
+    if (read.base.flavors.length + read.head.flavors.length === 0) continue;
     if ((await isKustomizePatch(path, (p) => io.base.read(p))) || (await isKustomizePatch(path, (p) => io.head.read(p)))) {
       const moved = patchMoved(read.base.flavors, read.head.flavors);
       if (moved !== null) out.notFollowed.push(moved);
