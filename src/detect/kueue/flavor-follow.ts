@@ -1,4 +1,4 @@
-import { isNode, LineCounter } from 'yaml';
+import { LineCounter } from 'yaml';
 import { MAX_FILE_CHARS } from '../../domain/index.js';
 import type { CapacityDecl, NotFollowed } from '../../domain/index.js';
 import { readYaml } from '../kit/kube-yaml.js';
@@ -6,14 +6,21 @@ import type { YamlDoc } from '../kit/kube-yaml.js';
 import { mapGet, scalarString } from '../kit/yaml-nodes.js';
 import { fileFormat } from '../kit/yaml-segments.js';
 import { dirOf } from '../kit/paths.js';
-import type { ParseResult } from '../parser.js';
+import type { ParseResult, SourceFile } from '../parser.js';
+import { isTerraformPath } from '../terraform/terraform-parser.js';
+import { isTfFile } from '../terraform/tf-json.js';
 import { kueueParser } from './kueue.js';
+import { isKustomizePatch, mayCarryFlavors, readFlavors } from './flavor-read.js';
+import type { Flavor } from './flavor-read.js';
 import { flavorModels } from './kueue-flavors.js';
 import { queueModel } from './kueue-queue.js';
 
 /** The most directories walked, and unchanged files read, for the queues that name a changed flavor. */
 const MAX_DIRS = 256;
 const MAX_READS = 512;
+/** The most Terraform folders, and files of one, read for flavors set by a changed variable. */
+const MAX_MODULES = 32;
+const MAX_MODULE_FILES = 64;
 
 export interface FlavorFollowIo {
   base: { read(path: string): Promise<string | null> };
@@ -32,16 +39,6 @@ export interface FollowedFlavors {
   notFollowed: NotFollowed[];
 }
 
-interface Flavor {
-  file: string;
-  line: number;
-  /** The flavor's spec as data: what Kueue places a queue's workloads by. */
-  print: string;
-  /** Its `nodeLabels` as data, null when it has none: which nodes its quota buys. */
-  labels: string | null;
-  doc: YamlDoc;
-}
-
 /**
  * A ResourceFlavor changed in a file of its own (flavors/gpu.yaml beside an unchanged queue.yaml)
  * changes what the quota of every ClusterQueue naming it buys: the GPU model its node labels name.
@@ -53,12 +50,29 @@ interface Flavor {
 export async function followFlavorChanges(changed: readonly string[], io: FlavorFollowIo): Promise<FollowedFlavors> {
   const out: FollowedFlavors = { base: empty(), head: empty(), followed: [], notFollowed: [] };
   const changedSet = new Set(changed);
-  const files = changed.filter((p) => fileFormat(p) === 'yaml');
+  const modules = await terraformModules(changed, io);
+  const files = [...new Set([...changed.filter(mayCarryFlavors), ...modules.flavorFiles])].sort();
   const base = new Map<string, Flavor>();
   const head = new Map<string, Flavor>();
   for (const path of files) {
-    await collectFlavors(path, await io.base.read(path), base);
-    await collectFlavors(path, await io.head.read(path), head);
+    const texts = { base: await io.base.read(path), head: await io.head.read(path) };
+    const module = (side: 'base' | 'head') => modules.files.get(dirOf(path))?.[side] ?? [];
+    const read = { base: readFlavors(path, texts.base, module('base')), head: readFlavors(path, texts.head, module('head')) };
+    const unread = read.base.unread + read.head.unread;
+    if (unread > 0) {
+      // An object the readers cannot take may be the flavor the change is in: named, never "no change".
+      out.notFollowed.push(unreadFlavors(path, read.base.unread > 0 ? texts.base : texts.head));
+      continue;
+    }
+    // Only a file holding a flavor has its folder's kustomizations read: each read may be an API call.
+    if (read.base.flavors.length + read.head.flavors.length === 0) continue;
+    if ((await isKustomizePatch(path, (p) => io.base.read(p))) || (await isKustomizePatch(path, (p) => io.head.read(p)))) {
+      const moved = patchMoved(read.base.flavors, read.head.flavors);
+      if (moved !== null) out.notFollowed.push(moved);
+      continue;
+    }
+    for (const f of read.base.flavors) base.set(flavorName(f), f);
+    for (const f of read.head.flavors) head.set(flavorName(f), f);
   }
   const moved = [...new Set([...base.keys(), ...head.keys()])].filter((n) => base.get(n)?.print !== head.get(n)?.print).sort();
   if (moved.length === 0) return out;
@@ -75,6 +89,24 @@ export async function followFlavorChanges(changed: readonly string[], io: Flavor
   const modelsAt = (side: Map<string, Flavor>) => flavorModels([...side.values()].map((f) => f.doc));
   const baseModels = modelsAt(base);
   const headModels = modelsAt(head);
+  // The queues of changed files are the Kueue reader's, which reads a flavor whose labels name no
+  // GPU model at a side as a model unknown there: at the same quota that compares as no change,
+  // so a flavor whose nodes changed with its model unknown at either side is not followed.
+  for (const name of [...named].sort()) {
+    const b = base.get(name);
+    const h = head.get(name);
+    if (b === undefined || h === undefined || (b.labels !== null && b.labels === h.labels)) continue;
+    if (baseModels.has(name) && headModels.has(name)) continue;
+    const side = baseModels.has(name) ? 'head' : 'base';
+    out.notFollowed.push(
+      notFollowed(
+        h.file,
+        h.line,
+        [name],
+        `its node labels changed and name no GPU model at the ${side}, so what the quotas naming it buy is not known`,
+      ),
+    );
+  }
   for (const { decl, docs } of queues) {
     const own = flavorModels(docs);
     const flavors = decl.parts.map((p) => p.label).filter((l) => moved.includes(l));
@@ -119,8 +151,19 @@ export async function followFlavorChanges(changed: readonly string[], io: Flavor
         ),
       );
   }
+  // A flavor of an unchanged file, read because its module changed, is named at the changed file of that module.
+  for (const n of out.notFollowed) {
+    if (changedSet.has(n.file)) continue;
+    const at = changed.find((p) => isTerraformPath(p) && dirOf(p) === dirOf(n.file));
+    if (at === undefined) continue;
+    n.needs = `${n.needs} (declared in ${n.file}${n.line === null ? '' : `:${n.line}`}, which this change feeds)`;
+    n.file = at;
+    n.line = null;
+  }
   const unresolved = new Set(out.notFollowed.map((n) => n.file));
-  out.followed = files.filter((f) => !unresolved.has(f) && [...base.values(), ...head.values()].some((x) => x.file === f));
+  out.followed = files.filter(
+    (f) => changedSet.has(f) && !unresolved.has(f) && [...base.values(), ...head.values()].some((x) => x.file === f),
+  );
   return out;
 }
 
@@ -132,27 +175,70 @@ function notFollowed(file: string, line: number | null, flavors: readonly string
   return { file, line, reason: 'kueue-flavor', subject: `ResourceFlavor ${flavors.join(', ')}`, needs, inputs: [...flavors] };
 }
 
-async function collectFlavors(path: string, text: string | null, into: Map<string, Flavor>): Promise<void> {
-  if (text === null || text.length > MAX_FILE_CHARS || !text.includes('ResourceFlavor')) return;
-  const lc = new LineCounter();
-  for (const doc of readYaml(text, lc, { lists: true })) {
-    if (doc.errors.length > 0) continue;
-    const root = doc.contents;
-    if (scalarString(mapGet(root, 'kind')) !== 'ResourceFlavor') continue;
-    if (!(scalarString(mapGet(root, 'apiVersion')) ?? '').startsWith('kueue.x-k8s.io/')) continue;
-    const name = scalarString(mapGet(mapGet(root, 'metadata'), 'name'));
-    if (name === null) continue;
-    const spec = mapGet(root, 'spec');
-    const labels = mapGet(spec, 'nodeLabels');
-    const labelData: unknown = isNode(labels) ? labels.toJSON() : null;
-    into.set(name, {
-      file: path,
-      line: lc.linePos(doc.range[0]).line,
-      print: JSON.stringify(isNode(spec) ? spec.toJSON() : (spec ?? null)),
-      labels: labelData !== null && typeof labelData === 'object' && Object.keys(labelData).length > 0 ? JSON.stringify(labelData) : null,
-      doc,
-    });
+/**
+ * The Terraform modules (folders) of the changed Terraform files, each side's `.tf` and `.tfvars`
+ * files, and their files that declare a ResourceFlavor: a variable or a tfvars value changed
+ * beside an unchanged `kubernetes_manifest` changes the flavor it renders.
+ */
+async function terraformModules(
+  changed: readonly string[],
+  io: FlavorFollowIo,
+): Promise<{ files: Map<string, { base: SourceFile[]; head: SourceFile[] }>; flavorFiles: string[] }> {
+  const out = { files: new Map<string, { base: SourceFile[]; head: SourceFile[] }>(), flavorFiles: [] as string[] };
+  const dirs = [...new Set(changed.filter(isTerraformPath).map(dirOf))].sort().slice(0, MAX_MODULES);
+  for (const dir of dirs) {
+    const paths = (await io.list(dir))
+      .filter((p) => isTerraformPath(p) && dirOf(p) === dir)
+      .sort()
+      .slice(0, MAX_MODULE_FILES);
+    const sides = { base: [] as SourceFile[], head: [] as SourceFile[] };
+    for (const side of ['base', 'head'] as const)
+      for (const path of paths) {
+        const text = await io[side].read(path);
+        if (text !== null && text.length <= MAX_FILE_CHARS) sides[side].push({ path, text });
+      }
+    const flavors = [...sides.base, ...sides.head].filter((f) => isTfFile(f.path) && f.text.includes('ResourceFlavor')).map((f) => f.path);
+    if (flavors.length === 0) continue;
+    out.files.set(dir, sides);
+    out.flavorFiles.push(...flavors);
   }
+  return out;
+}
+
+function flavorName(f: Flavor): string {
+  return scalarString(mapGet(mapGet(f.doc.contents, 'metadata'), 'name')) ?? '';
+}
+
+function unreadFlavors(path: string, text: string | null): NotFollowed {
+  const at = (text ?? '').split('\n').findIndex((l) => l.includes('ResourceFlavor'));
+  return {
+    file: path,
+    line: at < 0 ? null : at + 1,
+    reason: 'kueue-flavor',
+    subject: 'ResourceFlavor',
+    needs:
+      'a ResourceFlavor written here could not be read (its carrier, name or values are not known statically), so which GPUs the quotas naming it buy is not known',
+    inputs: [path],
+  };
+}
+
+/**
+ * A kustomize patch of a flavor changes the flavor the build makes. Its node labels the same at
+ * both sides (a taint or toleration edited) leave the GPUs its queues buy as they were; otherwise
+ * the model is the render's, which is not read here: not followed.
+ */
+function patchMoved(base: readonly Flavor[], head: readonly Flavor[]): NotFollowed | null {
+  const labels = (side: readonly Flavor[]) => JSON.stringify(side.map((f) => [flavorName(f), f.labels]));
+  if (base.length === head.length && labels(base) === labels(head)) return null;
+  const f = head[0] ?? base[0];
+  if (f === undefined) return null;
+  const names = [...new Set([...base, ...head].map(flavorName))].sort();
+  return notFollowed(
+    f.file,
+    f.line,
+    names,
+    'it is a kustomize patch whose node labels or name changed; the GPU model of the queues naming the flavor the build makes is not read through the render here',
+  );
 }
 
 /**
