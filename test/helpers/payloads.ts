@@ -253,5 +253,5 @@ export function reviewTextPayload(
   if (!text) throw new Error(`the recorded ${event} payload has no text`);
   text.id = options.id;
   text.body = options.body;
-  return payload as unknown as Record<string, unknown>;
+  return payload;
 }
