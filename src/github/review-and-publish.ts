@@ -3,7 +3,7 @@ import { redactSecrets, redactor } from '../util/redact.js';
 import type { ReviewResult } from '../domain/review.js';
 import { fail, ok } from '../domain/result.js';
 import type { Result } from '../domain/result.js';
-import { renderCheck, renderFailedCheck } from '../report/index.js';
+import { noteCommentUnposted, renderCheck, renderFailedCheck } from '../report/index.js';
 import type { CheckOutput } from '../report/index.js';
 import { COMMENT_MARKER, renderComment } from '../report/index.js';
 import type { LoadedPolicy } from '../review/index.js';
@@ -251,7 +251,7 @@ function unsettle<T>(settled: Settled<T>): T {
 /** Says on the check, its conclusion unchanged, that the comment could not be posted. Best effort. */
 async function noteUnposted(check: ReviewCheck, output: CheckOutput, reason: string, log: Logger): Promise<void> {
   try {
-    await check.rewriteText({ ...output, summary: `${output.summary}\n\n_The comment could not be posted: ${reason}._` });
+    await check.rewriteText(noteCommentUnposted(output, reason));
   } catch (err) {
     log.warn({ err: describeFailure(err) }, 'could not note on the check that the comment was not posted');
   }

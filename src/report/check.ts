@@ -5,7 +5,7 @@ import { checkPasses } from './mode-line.js';
 import { firstScreen } from './first-screen.js';
 import { headline } from './headline.js';
 import { sharingSentence } from './sharing.js';
-import { code, plain } from './escape.js';
+import { code, md, MAX_SENTENCE, plain } from './escape.js';
 import { closeIsolates, visible } from '../domain/visible.js';
 import { duration, pct } from './numbers.js';
 import { VERDICT_TITLE } from './verdict-text.js';
@@ -169,6 +169,17 @@ function runtimeAnnotations(result: ReviewResult): CheckAnnotation[] {
   return out;
 }
 
+/** Long enough for a deadline's reason naming a deep path; a longer one is cut, marked by `…`. */
+const FAILURE_REASON_MAX = MAX_SENTENCE * 2;
+
+/**
+ * The note added to a concluded check whose comment could not be posted. `reason` is escaped as
+ * in `renderFailedCheck`: it may quote what the request was about.
+ */
+export function noteCommentUnposted(output: CheckOutput, reason: string): CheckOutput {
+  return { ...output, summary: `${output.summary}\n\n_The comment could not be posted: ${md(reason, FAILURE_REASON_MAX)}._` };
+}
+
 /**
  * The check when the review itself failed: concluded, honest about why, never a verdict. Neutral
  * only where the policy is known to be advise mode; otherwise (enforce, or a policy never read)
@@ -176,11 +187,15 @@ function runtimeAnnotations(result: ReviewResult): CheckAnnotation[] {
  */
 export function renderFailedCheck(reason: string, mode: 'advise' | 'enforce' | null = null): CheckOutput {
   const closed = mode !== 'advise';
+  // A reason quotes what the failure met: a path the PR named, a branch, a parser's excerpt of a
+  // file. The summary is markdown, so it is escaped whole: no link, image, HTML, mention or
+  // reference a PR could write there, and no backtick that would pair with ours.
+  const shown = md(reason, FAILURE_REASON_MAX);
   return {
     conclusion: closed ? 'failure' : 'neutral',
     title: 'gpu-justify could not run',
     summary:
-      `The review could not run: ${visible(reason)}. No verdict was reached; re-run the check once the cause is fixed` +
+      `The review could not run: ${shown}. No verdict was reached; re-run the check once the cause is fixed` +
       (closed
         ? ` (comment \`/gpu-justify\` or use "Re-run" on the check). Until then the check fails, since the pull request may add GPUs; ` +
           `an authorised reviewer can comment \`/gpu-justify override <reason>\` once a review has run.`

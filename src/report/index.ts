@@ -3,7 +3,7 @@
 // import report/ through this file.
 export { capAnnotations } from './annotation-cap.js';
 export { boundText, evidenceRef } from './bound-proof.js';
-export { type CheckAnnotation, type CheckOutput, renderCheck, renderFailedCheck } from './check.js';
+export { type CheckAnnotation, type CheckOutput, noteCommentUnposted, renderCheck, renderFailedCheck } from './check.js';
 export { weekdayOf } from './clock.js';
 export { COMMENT_MARKER, renderComment } from './comment.js';
 export { coverageJson } from './coverage.js';

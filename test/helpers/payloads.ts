@@ -232,3 +232,26 @@ export function mergeGroupPayload(options: MergeGroupPayloadOptions): Record<str
   payload.merge_group.head_commit.id = options.headSha;
   return payload as unknown as Record<string, unknown>;
 }
+
+/**
+ * A review submitted (`pull_request_review`) or a review comment written (`pull_request_review_comment`)
+ * on pull request `number`, its text `body`: places a command is not read from.
+ */
+export function reviewTextPayload(
+  event: 'pull_request_review' | 'pull_request_review_comment',
+  options: { installationId: number; number: number; body: string; id: number },
+): Record<string, unknown> {
+  const payload = recordedExample<{
+    installation: { id: number };
+    pull_request: { number: number };
+    review?: { id: number; body: string | null };
+    comment?: { id: number; body: string };
+  }>(event, event === 'pull_request_review' ? 'submitted' : 'created');
+  payload.installation.id = options.installationId;
+  payload.pull_request.number = options.number;
+  const text = event === 'pull_request_review' ? payload.review : payload.comment;
+  if (!text) throw new Error(`the recorded ${event} payload has no text`);
+  text.id = options.id;
+  text.body = options.body;
+  return payload;
+}

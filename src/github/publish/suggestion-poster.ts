@@ -1,6 +1,9 @@
 import type { GitHubClient, Logger, PullRequestTarget } from '../api/index.js';
 import { isGone } from './comment-duplicates.js';
-import { SUGGESTION_MARKER } from './suggestions.js';
+import { MAX_SUGGESTIONS, SUGGESTION_MARKER } from './suggestions.js';
+
+/** Stale suggestions of ours deleted by one review at most: a replaced set, and copies of it a race left. */
+const MAX_SUGGESTION_DELETES = 2 * MAX_SUGGESTIONS;
 import type { Suggestion } from './suggestions.js';
 
 export interface SuggestionOutcome {
@@ -46,8 +49,12 @@ export async function syncSuggestions(
     if (same) keep.add(same.id);
     else missing.push(s);
   }
-  for (const c of existing) {
-    if (keep.has(c.id)) continue;
+  const stale = existing.filter((c) => !keep.has(c.id));
+  // Bounded like the suggestions themselves: more than this many of ours (left before the cap,
+  // or by replicas racing) are removed over the next reviews, never in one burst of deletes.
+  if (stale.length > MAX_SUGGESTION_DELETES)
+    log.warn({ stale: stale.length, deleted: MAX_SUGGESTION_DELETES }, 'more stale suggestions than one review deletes');
+  for (const c of stale.slice(0, MAX_SUGGESTION_DELETES)) {
     outcome.writes += 1;
     try {
       await octokit.rest.pulls.deleteReviewComment({ ...repo, comment_id: c.id });

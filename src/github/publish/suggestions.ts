@@ -22,12 +22,21 @@ export interface Suggestion {
 const VALUE_LINE = /^(.*[:=][ \t]*)(["']?)(\d+)\2([ \t]*,?[ \t]*(?:#.*)?)$/;
 
 /**
+ * At most this many suggested changes per review, the largest cuts first. Each is a line comment
+ * GitHub notifies about, and each one a later push makes stale is a delete: a pull request of
+ * 5,000 changes would otherwise post 5,000 and delete as many on its next push. The comment and
+ * the check name every change and what it needs.
+ */
+export const MAX_SUGGESTIONS = 10;
+
+/**
  * The suggested changes for a review: for each change that asks for more GPUs than it needs,
  * its line with the number that meets the need, when that line holds exactly the declared value
- * (a quota, or a node count of one GPU per node). Anything less certain gets no suggestion.
+ * (a quota, or a node count of one GPU per node). Anything less certain gets no suggestion. Past
+ * `MAX_SUGGESTIONS`, those cutting the most GPUs are kept, in the order of the review.
  */
 export async function planSuggestions(result: ReviewResult, head: TreeReader): Promise<Suggestion[]> {
-  const out: Suggestion[] = [];
+  const out: { suggestion: Suggestion; cut: number; at: number }[] = [];
   for (const review of result.reviews) {
     const target = neededValue(review);
     if (target === null) continue;
@@ -40,9 +49,11 @@ export async function planSuggestions(result: ReviewResult, head: TreeReader): P
     if (hasInvisible(line) || hasInvisible(review.change.file)) continue;
     const rewritten = rewriteValue(line, review.change.gpusAfter, target);
     if (rewritten === null) continue;
-    out.push({ path: review.change.file, line: review.change.line, body: suggestionBody(review, target, line, rewritten) });
+    const suggestion = { path: review.change.file, line: review.change.line, body: suggestionBody(review, target, line, rewritten) };
+    out.push({ suggestion, cut: review.change.gpusAfter - target, at: out.length });
   }
-  return out;
+  const kept = [...out].sort((a, b) => b.cut - a.cut || a.at - b.at).slice(0, MAX_SUGGESTIONS);
+  return kept.sort((a, b) => a.at - b.at).map((k) => k.suggestion);
 }
 
 /** The declared value that meets the need, when it is below what the PR asks for. */

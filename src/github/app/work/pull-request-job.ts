@@ -21,6 +21,7 @@ import { MAILBOX_BATCH, readRequest } from './requests.js';
 import type { Request } from './requests.js';
 import type { WorkStore } from './store.js';
 import { transient } from './transient.js';
+import { oncePerQuestion } from './reply-once.js';
 import { policyDigest, pushAlreadyReviewed } from './reviewed-head.js';
 import type { Instance } from '../../publish/index.js';
 
@@ -229,9 +230,17 @@ async function answer(deps: WorkDeps, c: CommandContext, key: string, request: R
   switch (request.kind) {
     case 'help':
     case 'invalid':
-      return onceForComment({ ...c, log }, request.commentId, () => answerWithoutReview(octokit, repo, pull.target.number, request));
-    case 'explain':
-      return onceForComment({ ...c, log }, request.commentId, () => explain({ ...c, log }));
+    case 'explain': {
+      // A burst of one question on one head is answered once (reply-once.ts); a command not
+      // understood is answered once per commenter, since the reply quotes what they wrote.
+      const asked = request.kind === 'invalid' ? `invalid:${request.by.toLowerCase()}` : request.kind;
+      const reviewedAt =
+        request.kind === 'explain' ? ((await c.store.reviewed(key, pull.target.headSha, pull.target.baseSha))?.at ?? null) : null;
+      const question = { pr: key, asked, headSha: pull.target.headSha, baseSha: pull.target.baseSha, reviewedAt };
+      const reply = () =>
+        request.kind === 'explain' ? explain({ ...c, log }) : answerWithoutReview(octokit, repo, pull.target.number, request);
+      return onceForComment({ ...c, log }, request.commentId, () => oncePerQuestion(c.store, log, question, deps.rerunWindowMs, reply));
+    }
     case 'override':
       return override({ ...c, log }, request);
     case 'review': {
