@@ -66,7 +66,8 @@ export const yamlComplexKeys: Rewrite = {
           if (line.trim() === '' || indent > block) return line;
           block = null;
         }
-        if (/:\s+[|>][-+0-9]*\s*(#.*)?$/.test(line)) {
+        // A block scalar opens after a key (`run: |`) or as a list item (`- |`).
+        if (/(?::|^\s*-)\s+[|>][-+0-9]*\s*(#.*)?$/.test(line)) {
           block = indent;
           return line;
         }
