@@ -201,5 +201,5 @@ describe('secrets', () => {
         expect(output.includes(secret), `${secret} in ${output.slice(0, 300)}`).toBe(false);
       }
     }
-  });
+  }, 180_000); // three CLI processes run one after another, each allowed 60 s
 });
