@@ -1,6 +1,6 @@
 import type { ChangeSet, Diagnostic, FileCoverage } from '../domain/index.js';
 import type { CapacityChange } from '../domain/index.js';
-import { asTerraformReads, twinErrors, twinFolders } from './terraform/opentofu-files.js';
+import { asTerraformReads, asTofuReads, twinErrors, twinFolders } from './terraform/opentofu-files.js';
 import type { TwinFolder } from './terraform/opentofu-files.js';
 import { dirOf } from './kit/paths.js';
 
@@ -30,8 +30,8 @@ export async function readBothWays<R extends Reading>(changes: ChangeSet, detect
     base: changes.base,
     head: changes.head,
   });
-  const tofu = await detect(changes, []);
-  if (twins.length === 0) return tofu;
+  if (twins.length === 0) return detect(changes, []);
+  const tofu = await detect(asTofuReads(changes, twins), []);
   const terraform = await detect(asTerraformReads(changes), []);
   const judged = judgedOnce(tofu, terraform, twins);
   return judged ?? detect(changes, twinErrors(changed, twins));
@@ -46,7 +46,12 @@ function judgedOnce<R extends Reading>(tofu: R, terraform: R, twins: readonly Tw
   if (!sameChanges(tofu.changes, terraform.changes)) return null;
   const shadowed = new Set(twins.flatMap(({ tofu: files }) => files.map((p) => p.replace(/\.tofu(\.json)?$/, '.tf$1'))));
   const byTerraform = new Map(terraform.coverage.map((c) => [c.file, c]));
-  const coverage = tofu.coverage.map((c) => (shadowed.has(c.file) ? (byTerraform.get(c.file) ?? c) : c));
+  // A shadowed file is absent from OpenTofu's reading; it is judged as Terraform reads it.
+  const inTofu = new Set(tofu.coverage.map((c) => c.file));
+  const coverage = [
+    ...tofu.coverage.map((c) => (shadowed.has(c.file) ? (byTerraform.get(c.file) ?? c) : c)),
+    ...terraform.coverage.filter((c) => shadowed.has(c.file) && !inTofu.has(c.file)),
+  ];
   const judged = new Map(coverage.map((c) => [c.file, c.state]));
   for (const c of terraform.coverage) if (c.state === 'not-followed' && judged.get(c.file) !== 'not-followed') return null;
   const diagnostics = [

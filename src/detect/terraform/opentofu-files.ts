@@ -98,6 +98,20 @@ export function twinErrors(changed: readonly string[], twins: readonly TwinFolde
  * loads none), so no `.tf` file is shadowed and every reader sees Terraform's configuration.
  */
 export function asTerraformReads(changes: ChangeSet): ChangeSet {
+  return withoutFiles(changes, isTofuFile);
+}
+
+/**
+ * The pull request as OpenTofu reads it: no `.tf` file its `.tofu` twin shadows, for every
+ * reader (a Kubernetes manifest written in a shadowed `.tf` file is not applied either).
+ */
+export function asTofuReads(changes: ChangeSet, twins: readonly TwinFolder[]): ChangeSet {
+  const shadowed = new Set(twins.flatMap(({ tofu }) => tofu.map((p) => p.replace(/\.tofu(\.json)?$/, '.tf$1'))));
+  return withoutFiles(changes, (p) => shadowed.has(p));
+}
+
+/** The pull request with the files `hidden` picks absent at both sides. */
+function withoutFiles(changes: ChangeSet, hidden: (path: string) => boolean): ChangeSet {
   const side = (reader: TreeReader): TreeReader => {
     const list = reader.list?.bind(reader);
     const dirs = reader.dirs?.bind(reader);
@@ -106,18 +120,18 @@ export function asTerraformReads(changes: ChangeSet): ChangeSet {
     const isDirectory = reader.isDirectory?.bind(reader);
     return {
       label: reader.label,
-      read: (path) => (isTofuFile(path) ? Promise.resolve(null) : reader.read(path)),
-      ...(list ? { list: async (dir: string) => (await list(dir)).filter((p) => !isTofuFile(p)) } : {}),
+      read: (path) => (hidden(path) ? Promise.resolve(null) : reader.read(path)),
+      ...(list ? { list: async (dir: string) => (await list(dir)).filter((p) => !hidden(p)) } : {}),
       ...(dirs ? { dirs } : {}),
-      ...(notAFile ? { notAFile: (path: string) => (isTofuFile(path) ? Promise.resolve(null) : notAFile(path)) } : {}),
-      ...(contentId ? { contentId: (path: string) => (isTofuFile(path) ? Promise.resolve(null) : contentId(path)) } : {}),
+      ...(notAFile ? { notAFile: (path: string) => (hidden(path) ? Promise.resolve(null) : notAFile(path)) } : {}),
+      ...(contentId ? { contentId: (path: string) => (hidden(path) ? Promise.resolve(null) : contentId(path)) } : {}),
       ...(isDirectory ? { isDirectory } : {}),
     };
   };
   return {
     base: side(changes.base),
     head: side(changes.head),
-    changedPaths: async () => (await changes.changedPaths()).filter((p) => !isTofuFile(p)),
+    changedPaths: async () => (await changes.changedPaths()).filter((p) => !hidden(p)),
     ...(changes.repositories ? { repositories: changes.repositories } : {}),
   };
 }
