@@ -261,6 +261,11 @@ const OPEN: readonly (readonly [string, readonly string[], string])[] = [
     ],
     'silent, open: the VM size handed to `default_agent_pool` of a local module call is named by the floor only while it is a plain HCL string; in JSON syntax, escaped, base64-decoded or built by replace() it reaches the azapi_resource body unnamed',
   ],
+  [
+    'nvidia-terraform-modules gke cnpack: the tfvars values commented out, the pool name with them (negative control)',
+    ['tf-for_each-two', 'tf-for_each-map-two', 'tf-for_each-range', 'tf-for_each-objects', 'tf-for_each-setproduct'],
+    'wrong count, open: with the pool copied under for_each, its renamed copies are paired as one pool of 10 → 10 GPUs (a row with no change) instead of no row',
+  ],
   ...(
     [
       'openshift-batch gpu-flavor: nodeLabels gpu.present → gpu.product H100, queues unchanged',

@@ -1,4 +1,5 @@
 import { parse } from '@cdktf/hcl2json';
+import { escapeRegex } from '../../../src/util/escape-regex.js';
 import type { Tree } from '../real-fixtures.js';
 import type { Rewrite, Row } from './rewrite.js';
 import { changedFiles } from './variant-tree.js';
@@ -41,13 +42,41 @@ function topBlocks(lines: readonly string[], head: RegExp): [number, number][] {
 export function copyBlocks(text: string, meta: string): string | null {
   const lines = text.split('\n');
   const blocks = topBlocks(lines, POOL_BLOCK).filter(([s, e]) => {
-    const body = lines.slice(s + 1, e).join('\n');
-    if (/^\s*(for_each|count)\s*=/m.test(body)) return false;
-    return !lines[s]?.startsWith('module') || /node_groups|node_pools|gpu_pools/.test(body);
+    const body = lines.slice(s + 1, e);
+    if (ownArguments(body).some((l) => /^\s*(for_each|count)\s*=/.test(l))) return false;
+    // A block other blocks read without a key (`module.eks.cluster_name`) cannot be copied: each
+    // reference would then need one, and the copied configuration is not valid Terraform.
+    if (readWithoutKey(lines, s, e)) return false;
+    return !lines[s]?.startsWith('module') || /node_groups|node_pools|gpu_pools/.test(body.join('\n'));
   });
   if (blocks.length === 0) return null;
   for (const [start] of [...blocks].reverse()) lines.splice(start + 1, 0, `  ${meta}`);
   return lines.join('\n');
+}
+
+/** Whether a line outside the block at [start, end] refers to it by address with an attribute and no key. */
+function readWithoutKey(lines: readonly string[], start: number, end: number): boolean {
+  const m = /^(?:resource\s+"([^"]+)"\s+"([^"]+)"|module\s+"([^"]+)")/.exec(lines[start] ?? '');
+  if (!m) return false;
+  const address = m[3] === undefined ? `${m[1] ?? ''}.${m[2] ?? ''}` : `module.${m[3]}`;
+  const ref = new RegExp(`(?<![\\w.-])${escapeRegex(address)}\\.[A-Za-z_]`);
+  return lines.some((l, i) => (i < start || i > end) && ref.test(l));
+}
+
+/**
+ * The lines of a block's body outside its nested blocks: its own arguments. A `count` inside
+ * `guest_accelerator { … }` is the accelerator's, not a copy of the block.
+ */
+function ownArguments(body: readonly string[]): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  for (const line of body) {
+    if (depth === 0) out.push(line);
+    const code = line.replace(/"(?:[^"\\]|\\.)*"/g, '""').replace(/#.*$|\/\/.*$/, '');
+    for (const ch of code) depth += ch === '{' || ch === '[' || ch === '(' ? 1 : ch === '}' || ch === ']' || ch === ')' ? -1 : 0;
+    if (depth < 0) depth = 0;
+  }
+  return out;
 }
 
 function mapTf(sides: Sides, fn: (text: string) => string | null): Sides | null {
