@@ -42,7 +42,7 @@ function mayBeValueSource(text: string): boolean {
  * sits beside it renders the same capacity at both sides, but for inputs changed elsewhere (a
  * base's queue), which are read in their own directory.
  */
-export async function needsSiblings(
+async function needsSiblings(
   sides: Sides,
   own: readonly string[],
   parser: CapacityParser,
